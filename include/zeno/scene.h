@@ -1,0 +1,183 @@
+/// @file scene.h
+/// Scene data: the body, its one or two contacts, the load, the impact law,
+/// the initial state and the stop conditions.
+///
+/// Frames and units (SPEC.md conventions):
+/// - Body frame: centre of mass at the origin. At the nominal pose (the
+///   equilibrium being perturbed) the body frame coincides with the world
+///   frame, so contact points are also their world positions at equilibrium.
+/// - Lengths, masses, forces and times are in any consistent unit system
+///   (the paper's examples use m = rho = |f| = 1). Geometry angles in a scene
+///   file are in degrees; the zeno_scene struct stores them in radians.
+/// - Surface i is the straight stationary line through surface_point with
+///   tangent t_i = (cos phi_i, sin phi_i) and normal n_i = J t_i
+///   = (-sin phi_i, cos phi_i): the gap z_i is measured along n_i.
+/// - The load f_ex = |f| (sin alpha, -cos alpha) acts at the centre of mass,
+///   together with a torque tau about it (counter-clockwise positive).
+#ifndef ZENO_SCENE_H
+#define ZENO_SCENE_H
+
+#include <stdbool.h>
+#include "zeno/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The most contacts a scene may have.
+#define ZENO_MAX_CONTACTS 2
+/// The most vertices of a drawing outline.
+#define ZENO_MAX_OUTLINE 64
+
+/// Which dynamics are simulated.
+typedef enum zeno_model {
+  ZENO_MODEL_ZOD = 0, ///< zero-order dynamics: constant accelerations per mode
+  ZENO_MODEL_FULL     ///< full nonlinear rigid-body dynamics (CVODE)
+} zeno_model;
+
+/// Impact law used at collisions.
+typedef enum zeno_impact_law {
+  ZENO_LAW_INELASTIC = 0,     ///< paper eq. (15): zero restitution, Coulomb impulses
+  ZENO_LAW_CHATTERJEE_RUINA,  ///< normal/tangential restitution e, e_t (single impacts)
+  ZENO_LAW_NEWTON             ///< Newton restitution e with Coulomb friction
+} zeno_impact_law;
+
+/// What to do when several contact modes are consistent at an event.
+typedef enum zeno_ambiguity_policy {
+  ZENO_AMBIGUITY_STOP = 0,    ///< stop with status `ambiguous` (Theorem 1)
+  ZENO_AMBIGUITY_PREFER_STATIC, ///< take the mode with most sticking, then most closed contacts
+  ZENO_AMBIGUITY_PREFER_MOTION  ///< take the mode with fewest sticking, then fewest closed contacts
+} zeno_ambiguity_policy;
+
+/// How the initial state is given.
+typedef enum zeno_initial_kind {
+  ZENO_INITIAL_ZOD = 0, ///< q' = (z1, z2, x2) and its rate (two-contact scenes)
+  ZENO_INITIAL_POSE     ///< body pose displacement (x, y, theta) and velocity
+} zeno_initial_kind;
+
+/// Shape drawn for the body (the physics uses only m, rho and the contacts).
+typedef enum zeno_outline_kind {
+  ZENO_OUTLINE_BIPED = 0, ///< torso around the centre of mass, legs to the contacts
+  ZENO_OUTLINE_POLYGON,   ///< the closed polygon in outline[]
+  ZENO_OUTLINE_DISK       ///< a disk of radius outline_radius around the centre of mass
+} zeno_outline_kind;
+
+/// The paper's parameterisation (Fig. 1), angles in degrees as written in
+/// scene files. Contact points p_i = (l_i, -h) relative to the centre of mass.
+typedef struct zeno_paper_params {
+  double alpha; ///< load angle from the -y axis [deg]
+  double l1;    ///< horizontal offset of contact 1 from the centre of mass [length]
+  double l2;    ///< horizontal offset of contact 2 [length]
+  double h;     ///< height of the centre of mass above the contacts [length]
+  double phi1;  ///< tangent angle of surface 1 from the x axis [deg]
+  double phi2;  ///< tangent angle of surface 2 [deg]
+  double mu1;   ///< friction coefficient at contact 1 [-]
+  double mu2;   ///< friction coefficient at contact 2 [-]
+  double rho;   ///< radius of gyration [length]
+  double m;     ///< mass [mass]
+  double f;     ///< load magnitude |f_ex| [force]
+  double tau;   ///< load torque about the centre of mass [force*length]
+} zeno_paper_params;
+
+/// One contact: a body-fixed vertex touching a fixed straight surface.
+typedef struct zeno_contact_def {
+  double point[2];         ///< contact vertex in body frame, relative to the centre of mass [length]
+  double surface_angle;    ///< tangent angle phi_i of the surface from the world x axis [rad]
+  double surface_point[2]; ///< a point of the surface line, world frame [length]
+  bool surface_point_set;  ///< false: the line passes through the vertex at the nominal pose
+  double mu;               ///< Coulomb friction coefficient [-], >= 0
+} zeno_contact_def;
+
+/// A whole scene. Initialise with zeno_scene_default() and override fields,
+/// or load one with zeno_scene_load().
+typedef struct zeno_scene {
+  char name[64];              ///< free text, for reports
+
+  /* body */
+  double mass;                ///< m > 0 [mass]
+  double rho;                 ///< radius of gyration > 0 [length]; I = m rho^2
+  zeno_outline_kind outline_kind; ///< drawing shape
+  int outline_count;          ///< vertices in outline[] (polygon outline)
+  double outline[ZENO_MAX_OUTLINE][2]; ///< polygon, body frame [length]
+  double outline_radius;      ///< disk outline radius [length]
+
+  /* contacts */
+  int contact_count;          ///< 1 or 2
+  zeno_contact_def contacts[ZENO_MAX_CONTACTS];
+
+  /* load */
+  double load_magnitude;      ///< |f_ex| >= 0 [force]
+  double load_angle;          ///< alpha, from the -y axis, counter-clockwise [rad]
+  double load_torque;         ///< tau_ex about the centre of mass [force*length]
+
+  /* the paper block, when the scene used one (kept for reports and --set) */
+  bool has_paper;
+  zeno_paper_params paper;
+  double com_shift[2];        ///< centre of mass moved by this in the scene frame, contacts fixed [length]
+
+  /* impact law */
+  zeno_impact_law impact_law;
+  double restitution;         ///< normal restitution e in [0, 1]
+  double tangential_restitution; ///< tangential restitution e_t in [-1, 1] (Chatterjee-Ruina)
+
+  /* initial state */
+  zeno_initial_kind initial_kind;
+  double initial_qp[3];       ///< (z1, z2, x2) [length]
+  double initial_qdp[3];      ///< their rates [length/time]
+  double initial_pose[3];     ///< (x, y, theta) displacement from the nominal pose [length, length, rad]
+  double initial_velocity[3]; ///< (vx, vy, omega) [length/time, length/time, rad/time]
+
+  /* model */
+  zeno_model model;
+  double epsilon;             ///< full model only: positions scaled by eps^2, velocities by eps, > 0
+
+  /* stop conditions */
+  double t_end;               ///< stop with `time-limit` at this time [time], > 0
+  long max_events;            ///< stop with `event-limit` after this many events, >= 1
+  double escape_radius;       ///< stop with `escaped` when any of |z_i|, |x_i| exceeds it [length], > 0
+
+  /* solver settings (full model) and output */
+  double rtol;                ///< CVODE relative tolerance, in (0, 1e-2]
+  double atol;                ///< CVODE absolute tolerance [length], > 0
+  double sample_dt;           ///< trajectory sampling interval for output [time], >= 0 (0: events only)
+  zeno_ambiguity_policy ambiguity;
+} zeno_scene;
+
+/// A scene with every field at its documented default: the paper's Example 2
+/// with the inelastic law, ZOD model, q'(0) = (1, 1, 0), q'dot(0) = (0, 0, 2).
+zeno_scene zeno_scene_default(void);
+
+/// Expands a paper block into body, contacts and load (SPEC.md conventions)
+/// and stores it in scene->paper. com_shift is applied as documented.
+void zeno_scene_apply_paper(zeno_scene *scene, const zeno_paper_params *paper);
+
+/// The paper block of Example 2 (m = rho = |f| = 1, tau = 0).
+zeno_paper_params zeno_paper_example2(void);
+
+/// Checks ranges and geometry. On failure fills error->parameter with the
+/// dotted scene path and error->message with the allowed range.
+zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *error);
+
+/// Loads a YAML scene file and applies `--set` style overrides
+/// ("dotted.path=VALUE", VALUE in YAML flow syntax), then validates.
+/// Errors carry file:line:column (or the override text) and exit no memory.
+zeno_status zeno_scene_load(const char *path, const char *const *overrides,
+                            int override_count, zeno_scene *scene,
+                            zeno_error *error);
+
+/// Same as zeno_scene_load() for YAML text in memory; `name` is used as the
+/// file name in error messages.
+zeno_status zeno_scene_load_string(const char *text, const char *name,
+                                   const char *const *overrides,
+                                   int override_count, zeno_scene *scene,
+                                   zeno_error *error);
+
+/// Stable names of enums as written in scene files.
+const char *zeno_model_name(zeno_model model);
+const char *zeno_impact_law_name(zeno_impact_law law);
+const char *zeno_ambiguity_policy_name(zeno_ambiguity_policy policy);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,211 @@
+/// @file sim.h
+/// The hybrid simulator: contact modes, impacts, events and outcomes.
+///
+/// Usage (iterate, don't call back):
+///   zeno_sim_def def = zeno_sim_def_default();
+///   zeno_sim *sim = zeno_sim_create(&scene, &def, &err);
+///   zeno_event ev;
+///   while (zeno_sim_next_event(sim, &ev) == ZENO_OK) { ... }
+///   zeno_sim_destroy(sim);
+///
+/// Generalised coordinates q = (x, y, theta): displacement of the centre of
+/// mass from its nominal position [length] and rotation from the nominal
+/// attitude [rad], world frame. Contact coordinates of contact i: gap z_i
+/// along n_i and slip x_i along t_i [length]. ZOD coordinates
+/// q' = (z1, z2, x2) (paper Sec. 5) for two-contact scenes.
+#ifndef ZENO_SIM_H
+#define ZENO_SIM_H
+
+#include <stdbool.h>
+#include "zeno/error.h"
+#include "zeno/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Letter of one contact (paper Table 1).
+typedef enum zeno_letter {
+  ZENO_LETTER_F = 0, ///< free
+  ZENO_LETTER_S,     ///< sticking
+  ZENO_LETTER_P,     ///< positive slip (xdot_i > 0)
+  ZENO_LETTER_N      ///< negative slip (xdot_i < 0)
+} zeno_letter;
+
+/// A contact mode: one letter per contact ("PF": contact 1 slips forward,
+/// contact 2 free). Unused letters of one-contact scenes are F.
+typedef struct zeno_mode {
+  unsigned char letter[ZENO_MAX_CONTACTS];
+} zeno_mode;
+
+/// Largest number of modes (4 letters per contact).
+#define ZENO_MAX_MODES 16
+
+/// How a run ended.
+typedef enum zeno_outcome {
+  ZENO_OUTCOME_RUNNING = 0,   ///< not ended yet
+  ZENO_OUTCOME_REST,          ///< static mode consistent at zero velocity
+  ZENO_OUTCOME_ESCAPED,       ///< left the scene's escape radius
+  ZENO_OUTCOME_DIVERGING,     ///< reverse chatter: impact speeds growing geometrically
+  ZENO_OUTCOME_AMBIGUOUS,     ///< several consistent modes and policy `stop`
+  ZENO_OUTCOME_INCONSISTENT,  ///< no consistent mode (Painlevé)
+  ZENO_OUTCOME_TIME_LIMIT,    ///< reached t_end
+  ZENO_OUTCOME_EVENT_LIMIT,   ///< reached max_events
+  ZENO_OUTCOME_SOLVER_FAILURE ///< the integrator failed (full model)
+} zeno_outcome;
+
+/// What an event is.
+typedef enum zeno_event_kind {
+  ZENO_EVENT_START = 0, ///< the initial mode was selected
+  ZENO_EVENT_IMPACT,    ///< an impact (velocity jump), then a new mode
+  ZENO_EVENT_TRANSITION, ///< a mode change without impulse (lift-off, slip stop, ...)
+  ZENO_EVENT_ZENO,      ///< accumulation point of a completed Zeno sequence
+  ZENO_EVENT_END        ///< the run ended; `outcome` says why
+} zeno_event_kind;
+
+/// Which guard function reached zero.
+typedef enum zeno_guard {
+  ZENO_GUARD_NONE = 0,
+  ZENO_GUARD_GAP,             ///< gap z_i of a free contact reached 0 (impact)
+  ZENO_GUARD_NORMAL_FORCE,    ///< normal force of a closed contact reached 0 (lift-off)
+  ZENO_GUARD_SLIP_VELOCITY,   ///< slip speed xdot_i reached 0 (stop or reversal)
+  ZENO_GUARD_FRICTION_MARGIN, ///< mu f_n - |f_t| of a sticking contact reached 0 (slip onset)
+  ZENO_GUARD_ESCAPE,          ///< a contact coordinate reached the escape radius
+  ZENO_GUARD_TIME,            ///< t_end
+  ZENO_GUARD_ZENO             ///< accumulation of impacts
+} zeno_guard;
+
+/// Complete mechanical state at one time.
+typedef struct zeno_state {
+  double t;           ///< time [time]
+  double q[3];        ///< (x, y, theta) [length, length, rad]
+  double qdot[3];     ///< (vx, vy, omega)
+  double gap[ZENO_MAX_CONTACTS];       ///< z_i [length]
+  double gap_rate[ZENO_MAX_CONTACTS];  ///< zdot_i
+  double slip[ZENO_MAX_CONTACTS];      ///< x_i [length]
+  double slip_rate[ZENO_MAX_CONTACTS]; ///< xdot_i
+  double zod[3];      ///< q' = (z1, z2, x2), or (z1, x1, 0) for one contact
+  double zod_rate[3]; ///< qdot'
+  zeno_mode mode;     ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2]; ///< contact force (normal, tangential) in that mode [force]
+  double energy;      ///< kinetic energy + potential of the constant load [energy]
+} zeno_state;
+
+/// One event, returned as data.
+typedef struct zeno_event {
+  long index;            ///< 0 for the START event, then 1, 2, ...
+  zeno_event_kind kind;
+  zeno_guard guard;      ///< cause of the event
+  int contact;           ///< contact whose guard fired (0-based), -1 if none
+  double t;              ///< event time [time]
+  zeno_mode mode_before; ///< mode before the event (START: same as after)
+  zeno_mode mode_after;  ///< mode after the event
+  unsigned impact_mask;  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2]; ///< IMPACT: (normal, tangential) impulse [force*time]
+  zeno_state before;     ///< state just before (velocities pre-impact)
+  zeno_state after;      ///< state just after
+  double guard_residual; ///< guard value at the located event, scaled by the state's own scale
+  bool on_section;       ///< IMPACT: the pre-impact state lies on the Poincaré section (22)
+  double section_angle;  ///< eq. (25): atan(xdot2 / |zdot2|) before the impact [rad]
+  long zeno_impacts;     ///< ZENO: impacts simulated in the sequence before completion
+  double zeno_ratio;     ///< ZENO/END(diverging): geometric ratio per period of the sequence
+  double zeno_error;     ///< ZENO: estimate of the accumulation-time error [time]
+  int zeno_period;       ///< ZENO/END(diverging): impacts per period
+  zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
+  int consistent_count;  ///< END(ambiguous): number of consistent modes
+  zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
+} zeno_event;
+
+/// Tolerances of the hybrid loop. All are relative to the state's own
+/// scale, so a run at amplitude 1e-9 behaves as one at amplitude 1 (the ZOD
+/// is homogeneous, eq. (24)).
+typedef struct zeno_sim_def {
+  /// A velocity below velocity_rtol times the current velocity scale is zero.
+  /// Scale: the largest contact speed of the segment that led to the event.
+  double velocity_rtol;
+  /// A force below force_rtol times the load scale (|f_ex| + |tau|/rho) is zero.
+  double force_rtol;
+  /// Two events closer than time_rtol times the segment duration are simultaneous.
+  double time_rtol;
+  /// Zeno: successive period ratios agreeing to this relative tolerance are constant.
+  double ratio_rtol;
+  /// Zeno: periods with a constant ratio before completion (or `diverging`).
+  int ratio_periods;
+  /// Zeno: the longest period (in impacts) searched for.
+  int max_period;
+  /// Keep every segment so zeno_sim_state_at() can sample the whole run.
+  bool keep_history;
+} zeno_sim_def;
+
+/// Defaults documented in docs/model.md.
+zeno_sim_def zeno_sim_def_default(void);
+
+/// Opaque simulator.
+typedef struct zeno_sim zeno_sim;
+
+/// Creates a simulator for a validated scene (the scene is copied).
+/// Returns NULL and fills error on invalid input.
+zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
+                          zeno_error *error);
+
+/// Frees a simulator; NULL is accepted.
+void zeno_sim_destroy(zeno_sim *sim);
+
+/// Advances to the next event and returns it in *event. Returns ZENO_OK for
+/// every event including the final END event, then ZENO_DONE.
+zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event);
+
+/// Dense output: the state at time t within the simulated part of the run
+/// (needs keep_history for times before the last event). Velocities at an
+/// impact time are the post-impact ones.
+zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state);
+
+/// Current outcome (RUNNING until the END event has been returned).
+zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
+
+/// The scene the simulator runs (its own copy).
+const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
+
+/// Summary of a finished (or current) run.
+typedef struct zeno_summary {
+  zeno_outcome outcome;
+  double t;               ///< time of the last event [time]
+  long events;            ///< events returned, START and END included
+  long impacts;           ///< impacts simulated (Zeno tails excluded)
+  bool has_zeno;          ///< a Zeno sequence was completed
+  double zeno_time;       ///< time of the (first) accumulation point [time]
+  long zeno_impacts;      ///< impacts simulated in that sequence before completion
+  zeno_state final_state; ///< state after the last event
+  int section_count;      ///< Poincaré section crossings recorded
+  double section_angles[16]; ///< the first of them, eq. (25) [rad]
+} zeno_summary;
+
+/// Fills the summary of the run so far.
+void zeno_sim_summary(const zeno_sim *sim, zeno_summary *summary);
+
+/// Writes the mode word so far in the paper's spelling, space separated,
+/// e.g. "FF IF PF FI FP IF PF SF II SS"; a completed Zeno sequence adds
+/// "Z" at its accumulation point. Returns the length that would be written.
+int zeno_sim_word(const zeno_sim *sim, char *buffer, int size);
+
+/// Runs a scene to its end and fills the summary (and the word when
+/// word != NULL). A convenience for tests, sweeps and the CLI.
+zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
+                     zeno_summary *summary, char *word, int word_size,
+                     zeno_error *error);
+
+/// Name of a mode ("PF", "S" for one contact). buffer needs 3 chars.
+const char *zeno_mode_name(zeno_mode mode, int contact_count, char *buffer);
+/// Parses "PF" etc.; returns false on bad text.
+bool zeno_mode_parse(const char *text, int contact_count, zeno_mode *mode);
+/// Stable names, as printed in JSON ("rest", "impact", "gap", ...).
+const char *zeno_outcome_name(zeno_outcome outcome);
+const char *zeno_event_kind_name(zeno_event_kind kind);
+const char *zeno_guard_name(zeno_guard guard);
+/// Impact name from a mask: "IF", "FI", "II" (two contacts) or "I".
+const char *zeno_impact_name(unsigned impact_mask, int contact_count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+// Contact-space linear solves shared by the Table 1 mode solve and the impact
+// laws. Both have the form  y = b + D x  with x the contact forces (or
+// impulses) and y the contact accelerations (or post-impact velocities),
+// ordered (normal 1, tangential 1, normal 2, tangential 2), and per-contact
+// equalities chosen by a letter:
+//   F: x_n = x_t = 0         S: y_n = y_t = 0
+//   P: y_n = 0, x_t = -mu x_n   N: y_n = 0, x_t = +mu x_n
+#ifndef ZENO_CONTACT_SOLVE_H
+#define ZENO_CONTACT_SOLVE_H
+
+#include <stdbool.h>
+
+#include "zeno/sim.h"
+
+/// Dynamics seen from the contacts at one state.
+typedef struct zc_dyn {
+  int n;              ///< contacts
+  double W[3][4];     ///< generalised Jacobian, columns (n1, t1, n2, t2)
+  double inv_mass[3]; ///< diagonal of M^-1
+  double h[3];        ///< generalised applied force
+  double bias[4];     ///< velocity-dependent contact accelerations (0 under ZOD)
+  double D[4][4];     ///< Delassus matrix W^T M^-1 W
+  double afree[4];    ///< contact accelerations with no contact force
+  double mu[ZENO_MAX_CONTACTS];
+} zc_dyn;
+
+/// Fills D and afree from W, M^-1, h and bias.
+void zc_dyn_build(zc_dyn *d, int n, const double W[3][4], const double inv_mass[3],
+                  const double h[3], const double bias[4], const double mu[2]);
+
+/// Solves y = b + D x under the letters' equalities. Returns false when the
+/// system is singular (e.g. S at both contacts: use zc_static_family).
+bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
+              double x[4], double y[4]);
+
+/// Generalised effect of contact forces: M^-1 (r + W x).
+void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
+                    double out[3]);
+
+/// Statically indeterminate case, two contacts: all x with W x = rhs form the
+/// line x0 + s k. The friction cones |x_t| <= mu x_n, x_n >= 0 cut it to an
+/// interval; the returned x maximises the smallest cone slack (in force
+/// units), *margin is that slack (negative when no x fits the cones).
+/// Returns false when W has rank < 3.
+bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
+                      double *margin);
+
+/// One contact: least-squares x with W x = rhs; *residual is |W x - rhs|
+/// and *margin the smallest cone slack of x.
+bool zc_static_single(const zc_dyn *d, const double rhs[3], double x[4],
+                      double *residual, double *margin);
+
+/// Smallest cone slack of contact i's force: min(x_n, (mu x_n - |x_t|) / sqrt(1 + mu^2)).
+double zc_cone_slack(const zc_dyn *d, const double x[4], int i);
+
+#endif

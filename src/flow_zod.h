@@ -1,0 +1,39 @@
+// Exact zero-order dynamics: within a mode the accelerations are constant,
+// so every segment is a quadratic in time and every guard crossing is a
+// root of a quadratic (or linear) polynomial, found in closed form.
+#ifndef ZENO_FLOW_ZOD_H
+#define ZENO_FLOW_ZOD_H
+
+#include "kinematics.h"
+#include "modes.h"
+#include "zeno/sim.h"
+
+/// One guard crossing ahead of the current state.
+typedef struct zf_crossing {
+  double tau;        ///< time from the segment start [time]
+  zeno_guard guard;
+  int contact;       ///< 0-based contact, -1 for none
+} zf_crossing;
+
+/// The most crossings one segment can report (gap and slip per contact, and
+/// +-escape for four contact coordinates).
+#define ZF_MAX_CROSSINGS 12
+
+/// First tau > 0 where c0 + c1 tau + c2 tau^2 / 2 crosses zero with the given
+/// direction (-1 falling, +1 rising, 0 either); INFINITY when none. Tangent
+/// touches (zero derivative at the root) are not crossings.
+double zf_first_root(double c0, double c1, double c2, int direction);
+
+/// q, qdot after tau under constant acceleration qdd.
+void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
+                double tau, double q[3], double qd[3]);
+
+/// Every guard crossing of the ZOD segment in mode `sol` from (q, qdot):
+/// impacts of free contacts, slip stops of slipping contacts, and escapes
+/// of the contact coordinates beyond +-radius. Returns how many, sorted by
+/// time.
+int zf_crossings(const zk_model *km, const double q[3], const double qd[3],
+                 const zm_solution *sol, double radius,
+                 zf_crossing out[ZF_MAX_CROSSINGS]);
+
+#endif

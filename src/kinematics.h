@@ -1,0 +1,63 @@
+// Contact kinematics: contact points, gaps, slips and their Jacobians, for the
+// ZOD (linearised at the nominal pose q = 0) and for the full pose.
+#ifndef ZENO_KINEMATICS_H
+#define ZENO_KINEMATICS_H
+
+#include <stdbool.h>
+
+#include "zeno/scene.h"
+
+/// Rigid body, contacts and load in the form the solvers use.
+/// Generalised coordinates q = (x, y, theta), mass matrix M = diag(m, m, m rho^2).
+typedef struct zk_model {
+  int n;                 ///< contacts (1 or 2)
+  double mass, rho;
+  double inv_mass[3];    ///< diagonal of M^-1
+  double h[3];           ///< generalised applied force (f_ex, tau) [force, force*length]
+  double p[ZENO_MAX_CONTACTS][2];   ///< contact vertices, body frame [length]
+  double tan_[ZENO_MAX_CONTACTS][2]; ///< surface tangents t_i, world frame
+  double nrm[ZENO_MAX_CONTACTS][2];  ///< surface normals n_i = J t_i
+  double s[ZENO_MAX_CONTACTS][2];    ///< a point of each surface line, world frame
+  double mu[ZENO_MAX_CONTACTS];
+  /// ZOD Jacobian: gap z_i = W0[.][2i] . q, slip x_i = W0[.][2i+1] . q.
+  double W0[3][4];
+  /// q' = A q with rows (z1, z2, x2) (two contacts) or (z1, x1, theta) (one).
+  double A[3][3], Ainv[3][3];
+  double force_scale;    ///< |f_ex| + |tau| / rho, or m if both vanish [force]
+  double accel_scale;    ///< force_scale / m [length/time^2]
+  double length_scale;   ///< max(rho, |p_i|) [length]
+} zk_model;
+
+/// Builds the model of a validated scene. Fails with ZENO_ERR_GEOMETRY when
+/// the q' coordinates are undefined (the normal at contact 1 passes through
+/// contact 2, so z1, z2, x2 do not fix the pose).
+zeno_status zk_model_init(zk_model *km, const zeno_scene *scene, zeno_error *e);
+
+/// Contact coordinates under the ZOD: c = W0^T q, cdot = W0^T qdot, ordered
+/// (z1, x1, z2, x2).
+void zk_zod_contacts(const zk_model *km, const double q[3], const double qd[3],
+                     double c[4], double cd[4]);
+
+/// Exact contact coordinates at pose q (full model), ordered (z1, x1, z2, x2):
+/// gap and slip of vertex r_i = r_c + R(theta) p_i relative to the surface
+/// point, along n_i and t_i; rates from qdot.
+void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
+                      double c[4], double cd[4]);
+
+/// Jacobian at pose q: column 2i maps qdot to zdot_i, column 2i+1 to xdot_i.
+/// Also the velocity-dependent contact accelerations (centripetal terms):
+/// bias[2i] = -thetadot^2 n_i . R p_i and bias[2i+1] = -thetadot^2 t_i . R p_i.
+void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
+                      double W[3][4], double bias[4]);
+
+/// ZOD coordinates q' and their rates from q, qdot.
+void zk_to_zod(const zk_model *km, const double q[3], const double qd[3],
+               double qp[3], double qdp[3]);
+/// q, qdot from ZOD coordinates.
+void zk_from_zod(const zk_model *km, const double qp[3], const double qdp[3],
+                 double q[3], double qd[3]);
+
+/// Kinetic energy plus the potential of the constant load [energy].
+double zk_energy(const zk_model *km, const double q[3], const double qd[3]);
+
+#endif

@@ -1,0 +1,131 @@
+#include "modes.h"
+
+#include <math.h>
+#include <string.h>
+
+bool zm_admissible(const zm_class *cls, int n, zeno_mode mode) {
+  for (int i = 0; i < n; i++) {
+    const int l = mode.letter[i];
+    if (cls->gap[i] == ZM_GAP_IMPACTING) return false;  // impacts first
+    if (cls->gap[i] == ZM_GAP_OPEN) {
+      if (l != ZENO_LETTER_F) return false;
+      continue;
+    }
+    switch (l) {
+      case ZENO_LETTER_S: if (cls->slip[i] != ZM_SLIP_ZERO) return false; break;
+      case ZENO_LETTER_P: if (cls->slip[i] == ZM_SLIP_NEG) return false; break;
+      case ZENO_LETTER_N: if (cls->slip[i] == ZM_SLIP_POS) return false; break;
+      default: break;
+    }
+  }
+  for (int i = n; i < ZENO_MAX_CONTACTS; i++)
+    if (mode.letter[i] != ZENO_LETTER_F) return false;
+  return true;
+}
+
+static bool all_stick(zeno_mode mode, int n) {
+  for (int i = 0; i < n; i++)
+    if (mode.letter[i] != ZENO_LETTER_S) return false;
+  return true;
+}
+
+bool zm_static(const zc_dyn *d, zm_solution *sol, double *margin) {
+  memset(sol, 0, sizeof *sol);
+  for (int i = 0; i < d->n; i++) sol->mode.letter[i] = ZENO_LETTER_S;
+  sol->is_static = true;
+  if (d->n == 2) {
+    // Zero acceleration: h + W f = 0 (bias vanishes at zero velocity).
+    const double rhs[3] = {-d->h[0], -d->h[1], -d->h[2]};
+    if (!zc_static_family(d, rhs, sol->force, margin)) return false;
+    sol->static_margin = *margin;
+    return true;  // acc and qdd are zero
+  }
+  const unsigned char letters[2] = {ZENO_LETTER_S, ZENO_LETTER_F};
+  if (!zc_solve(d, d->afree, letters, sol->force, sol->acc)) return false;
+  zc_generalized(d, d->h, sol->force, sol->qdd);
+  *margin = zc_cone_slack(d, sol->force, 0);
+  sol->static_margin = *margin;
+  return true;
+}
+
+bool zm_solve(const zc_dyn *d, zeno_mode mode, zm_solution *sol) {
+  if (d->n == 2 && all_stick(mode, 2)) {
+    double margin;
+    return zm_static(d, sol, &margin);
+  }
+  memset(sol, 0, sizeof *sol);
+  sol->mode = mode;
+  if (!zc_solve(d, d->afree, mode.letter, sol->force, sol->acc)) return false;
+  zc_generalized(d, d->h, sol->force, sol->qdd);
+  return true;
+}
+
+bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
+                   const zm_tol *tol) {
+  if (sol->is_static && d->n == 2) {
+    // Ties at the cone boundary count as sticking (closed cone), so a
+    // frictionless contact carrying a purely normal force can rest.
+    return sol->static_margin >= -tol->force;
+  }
+  for (int i = 0; i < d->n; i++) {
+    const double fn = sol->force[2 * i], ft = sol->force[2 * i + 1];
+    const double an = sol->acc[2 * i], at = sol->acc[2 * i + 1];
+    const bool zero_slip = cls->slip[i] == ZM_SLIP_ZERO;
+    switch (sol->mode.letter[i]) {
+      case ZENO_LETTER_F:
+        if (cls->gap[i] == ZM_GAP_CLOSED && !(an > tol->accel)) return false;
+        break;
+      case ZENO_LETTER_S:
+        if (!(fn > tol->force)) return false;
+        if (!(d->mu[i] * fn - fabs(ft) >= -tol->force)) return false;
+        break;
+      case ZENO_LETTER_P:
+        if (!(fn > tol->force)) return false;
+        if (zero_slip && !(at > tol->accel)) return false;
+        break;
+      case ZENO_LETTER_N:
+        if (!(fn > tol->force)) return false;
+        if (zero_slip && !(at < -tol->accel)) return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+int zm_static_rank(zeno_mode mode, int n) {
+  int stick = 0, closed = 0;
+  for (int i = 0; i < n; i++) {
+    if (mode.letter[i] == ZENO_LETTER_S) stick++;
+    if (mode.letter[i] != ZENO_LETTER_F) closed++;
+  }
+  return (n - stick) * (n + 1) + (n - closed);
+}
+
+int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
+                 zm_solution out[ZENO_MAX_MODES]) {
+  int count = 0;
+  const int letters = 4;
+  const int total = d->n == 2 ? letters * letters : letters;
+  for (int code = 0; code < total; code++) {
+    zeno_mode mode = {{(unsigned char)(code % letters),
+                       (unsigned char)(d->n == 2 ? code / letters : 0)}};
+    if (!zm_admissible(cls, d->n, mode)) continue;
+    zm_solution sol;
+    if (!zm_solve(d, mode, &sol)) continue;
+    if (!zm_consistent(d, cls, &sol, tol)) continue;
+    out[count++] = sol;
+  }
+  // Insertion sort by static rank (stable: keeps letter order within a rank).
+  for (int a = 1; a < count; a++) {
+    zm_solution key = out[a];
+    const int rk = zm_static_rank(key.mode, d->n);
+    int b = a - 1;
+    while (b >= 0 && zm_static_rank(out[b].mode, d->n) > rk) {
+      out[b + 1] = out[b];
+      b--;
+    }
+    out[b + 1] = key;
+  }
+  return count;
+}

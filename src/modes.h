@@ -1,0 +1,70 @@
+// Contact modes (paper Table 1): admissibility, the 7x7 solve (done in
+// contact space, see contact_solve.h), consistency and enumeration.
+#ifndef ZENO_MODES_H
+#define ZENO_MODES_H
+
+#include <stdbool.h>
+
+#include "contact_solve.h"
+#include "zeno/sim.h"
+
+/// Kinematic class of one contact at an event (decided by the hybrid loop
+/// with its state-scaled tolerances).
+typedef enum zm_gap_class {
+  ZM_GAP_OPEN = 0,   ///< z > 0, or z = 0 and separating (zdot > 0)
+  ZM_GAP_CLOSED,     ///< z = 0 and zdot = 0
+  ZM_GAP_IMPACTING   ///< z = 0 and zdot < 0
+} zm_gap_class;
+
+typedef enum zm_slip_class {
+  ZM_SLIP_ZERO = 0,  ///< xdot = 0
+  ZM_SLIP_POS,       ///< xdot > 0
+  ZM_SLIP_NEG        ///< xdot < 0
+} zm_slip_class;
+
+typedef struct zm_class {
+  unsigned char gap[ZENO_MAX_CONTACTS];
+  unsigned char slip[ZENO_MAX_CONTACTS];
+} zm_class;
+
+/// Zero thresholds for the strict inequalities of Table 1.
+typedef struct zm_tol {
+  double force; ///< [force]
+  double accel; ///< [length/time^2]
+} zm_tol;
+
+/// A solved mode.
+typedef struct zm_solution {
+  zeno_mode mode;
+  bool is_static;  ///< every contact sticking with zero velocity (SS): forces are the max-margin member of the family
+  double force[4]; ///< contact forces (n1, t1, n2, t2) [force]
+  double acc[4];   ///< contact accelerations (zdd1, xdd1, zdd2, xdd2)
+  double qdd[3];   ///< generalised accelerations
+  double static_margin; ///< is_static: smallest cone slack of the forces [force]
+} zm_solution;
+
+/// Column 3 of Table 1.
+bool zm_admissible(const zm_class *cls, int n, zeno_mode mode);
+
+/// Column 4: solves the mode's equalities. False when singular.
+bool zm_solve(const zc_dyn *d, zeno_mode mode, zm_solution *sol);
+
+/// Column 5: consistency of a solved, admissible mode.
+bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
+                   const zm_tol *tol);
+
+/// Every admissible and consistent mode, in preference order (most sticking,
+/// then most closed contacts first). Returns the count.
+int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
+                 zm_solution out[ZENO_MAX_MODES]);
+
+/// The static solve at zero velocity (all contacts sticking): for two
+/// contacts the max-margin member of the force family balancing the load;
+/// *margin is its smallest cone slack [force]. For one contact the S solve;
+/// *margin is the cone slack, and rest also needs qdd = 0.
+bool zm_static(const zc_dyn *d, zm_solution *sol, double *margin);
+
+/// Preference rank of a mode: lower is more static.
+int zm_static_rank(zeno_mode mode, int n);
+
+#endif

@@ -1,0 +1,32 @@
+// Internal helpers shared by the library's files: error filling, small
+// dense linear algebra. Not part of the public API.
+#ifndef ZENO_UTIL_H
+#define ZENO_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "zeno/error.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/// Fills *e (when non-NULL) with code, parameter and a printf message and
+/// returns code. file/line/column are left empty.
+zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/// Same with a file position.
+zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
+                         int line, int column, const char *parameter,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/// Solves A x = b in place for an n x n row-major matrix (n <= 8) by
+/// Gaussian elimination with partial pivoting. A pivot below
+/// rel_pivot_tol times the largest entry of A means singular: returns false.
+bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol);
+
+#endif

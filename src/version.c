@@ -1,0 +1,7 @@
+#include "zeno/zeno.h"
+
+#ifndef ZENO_VERSION
+#define ZENO_VERSION "unknown"
+#endif
+
+const char *zeno_version(void) { return ZENO_VERSION; }
