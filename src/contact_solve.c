@@ -12,7 +12,7 @@
 /// genuine geometries.
 #define ZC_SINGULAR_RTOL 1e-11
 
-void zc_dyn_build(zc_dyn *d, int n, const double W[3][4], const double inv_mass[3],
+void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
                   const double h[3], const double bias[4], const double mu[2]) {
   memset(d, 0, sizeof *d);
   d->n = n;

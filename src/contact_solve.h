@@ -24,8 +24,9 @@ typedef struct zc_dyn {
   double mu[ZENO_MAX_CONTACTS];
 } zc_dyn;
 
-/// Fills D and afree from W, M^-1, h and bias.
-void zc_dyn_build(zc_dyn *d, int n, const double W[3][4], const double inv_mass[3],
+/// Fills D and afree from W, M^-1, h and bias (W is only read; it is not
+/// const because C17 will not convert double (*)[4] to const double (*)[4]).
+void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
                   const double h[3], const double bias[4], const double mu[2]);
 
 /// Solves y = b + D x under the letters' equalities. Returns false when the

@@ -8,7 +8,7 @@
 /// Relative pivot below which the q' map counts as singular.
 #define KIN_SINGULAR_RTOL 1e-12
 
-static bool invert3(const double A[3][3], double inv[3][3]) {
+static bool invert3(double A[3][3], double inv[3][3]) {
   double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
                A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
                A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);

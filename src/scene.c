@@ -158,6 +158,7 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
   }
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
+    if (!c->surface_point_set) continue;  // the line passes through the vertex
     // Distance of the vertex (at the nominal pose) from its surface line.
     double dx = c->point[0] - c->surface_point[0];
     double dy = c->point[1] - c->surface_point[1];
@@ -202,12 +203,6 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
       return zeno_fail(error, ZENO_ERR_RANGE, "initial.qp",
                        "gaps z1 = %g, z2 = %g must be >= 0 (no penetration)",
                        s->initial_qp[0], s->initial_qp[1]);
-    for (int k = 0; k < 2; k++)
-      if (s->initial_qp[k] == 0 && s->initial_qdp[k] < 0)
-        return zeno_fail(error, ZENO_ERR_RANGE, "initial.qdp",
-                         "contact %d is closed (z%d = 0) but approaching "
-                         "(zdot%d = %g < 0): the state is not contact-feasible",
-                         k + 1, k + 1, k + 1, s->initial_qdp[k]);
   } else {
     for (int k = 0; k < 3; k++) {
       CHECK("initial.pose", s->initial_pose[k], -inf, true, inf, true);

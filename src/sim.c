@@ -55,6 +55,7 @@ struct zeno_sim {
   double vscale;    ///< velocity scale of the current segment
 
   bool started, finished, end_pending, zeno_pending;
+  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
   zeno_outcome outcome, pending_outcome;
   zeno_guard pending_guard;
   long event_count, impact_count;
@@ -288,7 +289,7 @@ static void project(const zeno_sim *s, double v[3], const int *cols, int m,
 // Gaps and normal rates of closed contacts to exactly zero, and slip rates
 // of contacts classified as not slipping.
 static void enforce(zeno_sim *s, const zm_class *cls) {
-  int cols[4], m = 0;
+  int cols[4] = {0, 0, 0, 0}, m = 0;
   double target[4] = {0, 0, 0, 0};
   for (int i = 0; i < s->km.n; i++)
     if (cls->gap[i] == ZM_GAP_CLOSED) cols[m++] = 2 * i;
@@ -405,6 +406,11 @@ static void choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol)
   }
 }
 
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
+                                   int contact, const bool gap_hit[2],
+                                   const bool slip_hit[2], double vscale);
+static void project_gaps(zeno_sim *s, const zm_class *cls);
+
 /* ---------- creation ---------- */
 
 zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
@@ -462,12 +468,11 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     const double qscale = fmax(fabs(s->q[0]) + fabs(s->q[1]),
                                fabs(s->q[2]) * lscale);
     const double ztol = 1e-12 * qscale;
-    if (c[2 * i] < -ztol || (fabs(c[2 * i]) <= ztol && cd[2 * i] < 0)) {
+    if (c[2 * i] < -ztol) {
       zeno_fail(error, ZENO_ERR_RANGE, "initial",
-                "initial state is not contact-feasible at contact %d: gap "
-                "%g, gap rate %g (need gap >= 0, and gap rate >= 0 where the "
-                "gap is 0)",
-                i + 1, c[2 * i], cd[2 * i]);
+                "initial state penetrates the surface at contact %d: gap %g "
+                "(need gap >= 0)",
+                i + 1, c[2 * i]);
       free(s);
       return NULL;
     }
@@ -515,6 +520,14 @@ static void mode_token(zeno_sim *s) {
   word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
 }
 
+// A contact touches at the start when its gap is zero to rounding of the
+// initial state (q' -> q conversion).
+static double start_gap_tol(const zeno_sim *s) {
+  double qscale = fmax(fabs(s->q[0]), fabs(s->q[1]));
+  qscale = fmax(qscale, fabs(s->q[2]) * s->km.length_scale);
+  return 1e-12 * qscale;
+}
+
 static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
   s->started = true;
   s->vscale = fmax(contact_speed(s, s->qd), 0);
@@ -527,23 +540,52 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     s->vscale = sqrt(s->km.accel_scale * fmax(zmax, s->km.length_scale));
   }
   const tolerances tol = make_tol(s, s->vscale);
-  // A contact touches at the start when its gap is zero to rounding.
   bool touching[2] = {false, false};
-  double qscale = 0;
-  for (int k = 0; k < 2; k++) qscale = fmax(qscale, fabs(s->q[k]));
-  qscale = fmax(qscale, fabs(s->q[2]) * s->km.length_scale);
-  for (int i = 0; i < s->km.n; i++) touching[i] = fabs(c[2 * i]) <= 1e-12 * qscale;
+  for (int i = 0; i < s->km.n; i++)
+    touching[i] = fabs(c[2 * i]) <= start_gap_tol(s);
   zm_class cls;
   classify(s, touching, tol.v, &cls);
-  enforce(s, &cls);
   memset(&s->sol, 0, sizeof s->sol);
-  event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
-  choose_next(s, &cls, &tol);
-  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
+  for (int i = 0; i < s->km.n; i++)
+    if (cls.gap[i] == ZM_GAP_IMPACTING) s->start_impact = true;
+  if (s->start_impact) {
+    // Starting on an impact (e.g. on the Poincaré section): the start mode
+    // names the sustained contacts by their slip; the impact comes next.
+    for (int i = 0; i < s->km.n; i++) {
+      static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
+                                               ZENO_LETTER_N};
+      s->sol.mode.letter[i] =
+          cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    }
+    project_gaps(s, &cls);
+    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    mode_token(s);
+  } else {
+    enforce(s, &cls);
+    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    choose_next(s, &cls, &tol);
+    if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
+  }
   event_finish(s, ev);
   ev->before = ev->after;
   ev->mode_before = ev->mode_after;
   return ZENO_OK;
+}
+
+static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
+  s->start_impact = false;
+  double c[4], cd[4];
+  contacts_of(s, s->q, s->qd, c, cd);
+  bool gap_hit[2] = {false, false};
+  const bool slip_hit[2] = {false, false};
+  int first = -1;
+  for (int i = 0; i < s->km.n; i++) {
+    gap_hit[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
+                 fabs(c[2 * i]) <= start_gap_tol(s) && cd[2 * i] < 0;
+    if (gap_hit[i] && first < 0) first = i;
+  }
+  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, gap_hit, slip_hit,
+                         s->vscale);
 }
 
 static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
@@ -608,6 +650,47 @@ static void extrapolate(zeno_sim *s, int p, double r) {
   s->zeno_seq_impacts = s->seq_impacts;
 }
 
+// Sign of a contact slip rate with a zero band.
+static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ? -1 : 0); }
+
+// True when every contact slipping at a phase point of the last period slips
+// the same way at the extrapolated limit. Along a period of fixed steps the
+// phase velocities approach the limit monotonically, so a sign that holds at
+// both ends holds throughout.
+static bool limit_keeps_slip_signs(const zeno_sim *s, int p) {
+  const double tol = s->def.velocity_rtol * s->seq_first_speed;
+  double c[4], lim[4];
+  const double zero[3] = {0, 0, 0};
+  contacts_of(s, zero, s->zeno_qd, c, lim);
+  for (int k = 0; k < p; k++) {
+    double cd[4];
+    contacts_of(s, zero, rec(s, k)->qd, c, cd);
+    for (int i = 0; i < s->km.n; i++) {
+      const int sk = slip_sign(cd[2 * i + 1], tol);
+      const int sl = slip_sign(lim[2 * i + 1], tol);
+      // A slip that fades to zero together with the normal motion (sl = 0)
+      // is a limit, not a reversal.
+      if (sk != 0 && sl != 0 && sk != sl) return false;
+    }
+  }
+  return true;
+}
+
+// Reverse chatter is declared once the post-impact velocity direction at the
+// phase point repeats from period to period (a fixed point of R).
+static bool direction_settled(const zeno_sim *s, int p) {
+  const impact_record *a = rec(s, 0), *b = rec(s, p);
+  const double na = hypot(hypot(a->qd[0], a->qd[1]), a->qd[2] * s->km.length_scale);
+  const double nb = hypot(hypot(b->qd[0], b->qd[1]), b->qd[2] * s->km.length_scale);
+  if (!(na > 0 && nb > 0)) return false;
+  double diff = 0;
+  for (int k = 0; k < 3; k++) {
+    const double w = k == 2 ? s->km.length_scale : 1.0;
+    diff = fmax(diff, fabs(a->qd[k] / na - b->qd[k] / nb) * w);
+  }
+  return diff <= s->def.ratio_rtol;
+}
+
 // Looks for the shortest period p over which the last ratio_periods + 1
 // periods repeat the same steps with one constant ratio of durations and
 // impact speeds. r < 1: a converging Zeno sequence; r > 1: reverse chatter.
@@ -637,8 +720,10 @@ static void detect_sequence(zeno_sim *s) {
     if (!constant) continue;
     if (r0 < 1 - s->def.ratio_rtol) {
       extrapolate(s, p, r0);
-      s->zeno_pending = true;
-    } else if (r0 > 1 + s->def.ratio_rtol) {
+      // The series continues forever only if no slip reverses on the way:
+      // otherwise the steps change before the limit and simulation goes on.
+      s->zeno_pending = limit_keeps_slip_signs(s, p);
+    } else if (r0 > 1 + s->def.ratio_rtol && direction_settled(s, p)) {
       s->end_pending = true;
       s->pending_outcome = ZENO_OUTCOME_DIVERGING;
       s->div_ratio = r0;
@@ -713,8 +798,11 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   // The impacting contacts close: normal gaps and rates vanish at the limit.
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
-  // Velocities left at the limit are tangential; their scale sets the tolerance.
-  const tolerances tol = make_tol(s, fmax(contact_speed(s, s->qd), vscale * s->def.velocity_rtol));
+  // Zero is judged on the scale of the sequence (its first impact speed):
+  // what is left at the limit is either that large (a tangential slip) or
+  // rounding of the vanished normal motion.
+  const tolerances tol = make_tol(s, fmax(fmax(contact_speed(s, s->qd), vscale),
+                                          s->seq_first_speed));
   zm_class cls;
   classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
@@ -744,6 +832,121 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
   s->pending_outcome = ZENO_OUTCOME_TIME_LIMIT;
   s->pending_guard = ZENO_GUARD_TIME;
   return emit_end(s, ev);
+}
+
+// Gaps of touching contacts to exactly zero (positions only).
+static void project_gaps(zeno_sim *s, const zm_class *cls) {
+  int cols[2] = {0, 0}, m = 0;
+  const double target[2] = {0, 0};
+  for (int i = 0; i < s->km.n; i++)
+    if (cls->gap[i] != ZM_GAP_OPEN) cols[m++] = 2 * i;
+  project(s, s->q, cols, m, target, true);
+}
+
+// Impact at the touching contacts. *impacted is false for a tangent touch.
+static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
+                                  const bool gap_hit[2], const tolerances *tol,
+                                  bool *impacted) {
+  double c[4], cd[4];
+  contacts_of(s, s->q, s->qd, c, cd);
+  zi_input in;
+  memset(&in, 0, sizeof in);
+  in.law = s->scene.impact_law;
+  in.e = s->scene.restitution;
+  in.et = s->scene.tangential_restitution;
+  memcpy(in.qd, s->qd, sizeof in.qd);
+  memcpy(in.v, cd, sizeof in.v);
+  double speed = 0;
+  unsigned touched = 0;
+  for (int i = 0; i < s->km.n; i++) {
+    in.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    in.impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    if (in.impacting[i]) speed = fmax(speed, -cd[2 * i]);
+    if (in.touching[i]) touched |= 1u << i;
+  }
+  *impacted = speed > 0;
+  if (!*impacted) return ZENO_OK;
+  in.tol_v = tol->v;
+  in.tol_impulse = tol->impulse;
+  // Poincaré section (22): contact 1 sustained, contact 2 colliding.
+  if (s->km.n == 2 && cls->gap[0] == ZM_GAP_CLOSED &&
+      cls->gap[1] == ZM_GAP_IMPACTING) {
+    ev->on_section = true;
+    ev->section_angle = atan(cd[3] / fabs(cd[2]));
+    if (s->section_count < SIM_MAX_SECTIONS)
+      s->sections[s->section_count] = ev->section_angle;
+    s->section_count++;
+  }
+  zi_result out;
+  if (!zi_resolve(&s->dyn, &in, &out)) {
+    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    s->pending_guard = ZENO_GUARD_GAP;
+    return emit_end(s, ev);
+  }
+  memcpy(s->qd, out.qd, sizeof s->qd);
+  ev->impact_mask = out.mask;
+  for (int i = 0; i < s->km.n; i++) {
+    ev->impact_letter[i] = out.letter[i];
+    ev->impulse[i][0] = out.impulse[2 * i];
+    ev->impulse[i][1] = out.impulse[2 * i + 1];
+  }
+  s->impact_count++;
+  word_append(s, zeno_impact_name(out.mask, s->km.n));
+  // Post-impact classes: touching contacts close unless they separate.
+  bool touch_after[2];
+  for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
+  classify(s, touch_after, tol->v, cls);
+  for (int i = 0; i < s->km.n; i++)
+    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+  enforce(s, cls);
+  record_impact(s, speed, touched);
+  return ZENO_OK;
+}
+
+// Handles the guards that fired at the current instant: gap_hit contacts
+// reached zero gap, slip_hit contacts zero slip rate. vscale is the
+// velocity scale of the segment that led here.
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
+                                   int contact, const bool gap_hit[2],
+                                   const bool slip_hit[2], double vscale) {
+  const bool impact = gap_hit[0] || gap_hit[1];
+  event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
+              contact);
+  const tolerances tol = make_tol(s, vscale);
+  bool touching[2] = {false, false};
+  for (int i = 0; i < s->km.n; i++)
+    touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  zm_class cls;
+  classify(s, touching, tol.v, &cls);
+  for (int i = 0; i < s->km.n; i++) {
+    // A crossing slip rate is zero by definition of the event; a
+    // contact closed in the previous mode stays closed.
+    if (slip_hit[i]) cls.slip[i] = ZM_SLIP_ZERO;
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+  }
+  project_gaps(s, &cls);
+  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  bool impacted = false;
+  if (impact) {
+    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
+    if (st != ZENO_OK || s->finished) return st;
+  }
+  if (!impacted) {
+    // A tangent touch (zero approach speed) is no impact: the contact
+    // stays free, and the event is a transition.
+    ev->kind = ZENO_EVENT_TRANSITION;
+    enforce(s, &cls);
+  }
+  s->vscale = fmax(contact_speed(s, s->qd), tol.v);
+  const zeno_mode before = s->sol.mode;
+  choose_next(s, &cls, &tol);
+  const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
+  if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
+      (changed || impacted))
+    mode_token(s);
+  if (impacted && !s->end_pending) detect_sequence(s);
+  event_finish(s, ev);
+  return ZENO_OK;
 }
 
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
@@ -776,110 +979,15 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     if (cr[k].guard == ZENO_GUARD_GAP) gap_hit[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) slip_hit[cr[k].contact] = true;
   }
-  const bool impact = gap_hit[0] || gap_hit[1];
-  event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION,
-              cr[0].guard, cr[0].contact);
-  const tolerances tol = make_tol(s, vscale);
-  bool touching[2] = {false, false};
-  for (int i = 0; i < s->km.n; i++)
-    touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
-  zm_class cls;
-  classify(s, touching, tol.v, &cls);
-  for (int i = 0; i < s->km.n; i++) {
-    // A crossing slip rate is zero by definition of the event; a
-    // contact closed in the previous mode stays closed.
-    if (slip_hit[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
-  }
-  {
-    // Touching gaps are zero: project positions (and rates of closed ones).
-    zm_class pos = cls;
-    for (int i = 0; i < s->km.n; i++)
-      if (cls.gap[i] == ZM_GAP_IMPACTING) pos.gap[i] = ZM_GAP_CLOSED;
-    int cols[2], m = 0;
-    const double target[2] = {0, 0};
-    for (int i = 0; i < s->km.n; i++)
-      if (pos.gap[i] == ZM_GAP_CLOSED) cols[m++] = 2 * i;
-    project(s, s->q, cols, m, target, true);
-  }
-  ev->before.t = s->t;
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
-  if (impact) {
-    double c[4], cd[4];
-    contacts_of(s, s->q, s->qd, c, cd);
-    zi_input in;
-    memset(&in, 0, sizeof in);
-    in.law = s->scene.impact_law;
-    in.e = s->scene.restitution;
-    in.et = s->scene.tangential_restitution;
-    memcpy(in.qd, s->qd, sizeof in.qd);
-    memcpy(in.v, cd, sizeof in.v);
-    double speed = 0;
-    unsigned touched = 0;
-    for (int i = 0; i < s->km.n; i++) {
-      in.touching[i] = cls.gap[i] != ZM_GAP_OPEN || gap_hit[i];
-      in.impacting[i] = cls.gap[i] == ZM_GAP_IMPACTING;
-      if (in.impacting[i]) speed = fmax(speed, -cd[2 * i]);
-      if (in.touching[i]) touched |= 1u << i;
-    }
-    in.tol_v = tol.v;
-    in.tol_impulse = tol.impulse;
-    if (speed == 0) {
-      // A tangent touch (grazing): no impact, the contact stays free.
-      ev->kind = ZENO_EVENT_TRANSITION;
-      for (int i = 0; i < s->km.n; i++)
-        if (gap_hit[i] && cls.gap[i] == ZM_GAP_CLOSED) cls.gap[i] = ZM_GAP_CLOSED;
-    } else {
-      // Poincaré section (22): contact 1 sustained, contact 2 colliding.
-      if (s->km.n == 2 && cls.gap[0] == ZM_GAP_CLOSED &&
-          cls.gap[1] == ZM_GAP_IMPACTING) {
-        ev->on_section = true;
-        ev->section_angle = atan(cd[3] / fabs(cd[2]));
-        if (s->section_count < SIM_MAX_SECTIONS)
-          s->sections[s->section_count] = ev->section_angle;
-        s->section_count++;
-      }
-      zi_result out;
-      if (!zi_resolve(&s->dyn, &in, &out)) {
-        s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
-        s->pending_guard = ZENO_GUARD_GAP;
-        return emit_end(s, ev);
-      }
-      memcpy(s->qd, out.qd, sizeof s->qd);
-      ev->impact_mask = out.mask;
-      for (int i = 0; i < s->km.n; i++) {
-        ev->impulse[i][0] = out.impulse[2 * i];
-        ev->impulse[i][1] = out.impulse[2 * i + 1];
-      }
-      s->impact_count++;
-      word_append(s, zeno_impact_name(out.mask, s->km.n));
-      // Post-impact classes: touching contacts close unless they separate.
-      bool touch_after[2];
-      for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
-      classify(s, touch_after, tol.v, &cls);
-      for (int i = 0; i < s->km.n; i++)
-        if (cls.gap[i] == ZM_GAP_IMPACTING) cls.gap[i] = ZM_GAP_CLOSED;
-      enforce(s, &cls);
-      record_impact(s, speed, touched);
-    }
-  }
-  if (!impact) enforce(s, &cls);
-  s->vscale = fmax(contact_speed(s, s->qd), tol.v);
-  const zeno_mode before = s->sol.mode;
-  choose_next(s, &cls, &tol);
-  const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
-  if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
-      (changed || ev->kind == ZENO_EVENT_IMPACT))
-    mode_token(s);
-  if (ev->kind == ZENO_EVENT_IMPACT && !s->end_pending) detect_sequence(s);
-  event_finish(s, ev);
-  return ZENO_OK;
+  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, gap_hit, slip_hit,
+                         vscale);
 }
 
 zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
   if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
   if (s->finished) return ZENO_DONE;
   if (!s->started) return emit_start(s, ev);
+  if (s->start_impact) return emit_start_impact(s, ev);
   if (s->end_pending) return emit_end(s, ev);
   if (s->zeno_pending) return emit_zeno(s, ev);
   return flow_to_event(s, ev);

@@ -102,6 +102,10 @@ typedef struct zeno_event {
   zeno_mode mode_after;  ///< mode after the event
   unsigned impact_mask;  ///< IMPACT: bit i set when contact i received an impulse
   double impulse[ZENO_MAX_CONTACTS][2]; ///< IMPACT: (normal, tangential) impulse [force*time]
+  /// IMPACT: per contact with an impulse, S when it sticks after the impact
+  /// or P/N when it slips (the paper writes a sticking FI as "FI FS ...");
+  /// F for contacts without impulse.
+  unsigned char impact_letter[ZENO_MAX_CONTACTS];
   zeno_state before;     ///< state just before (velocities pre-impact)
   zeno_state after;      ///< state just after
   double guard_residual; ///< guard value at the located event, scaled by the state's own scale

@@ -1,0 +1,138 @@
+// Contact-space solves and impact laws against hand-derived mechanics.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "contact_solve.h"
+#include "impact.h"
+#include "kinematics.h"
+#include "test_util.h"
+
+#define G 9.81
+
+static zc_dyn dyn_of(const zeno_scene *s, zk_model *km) {
+  assert_int_equal(zk_model_init(km, s, NULL), ZENO_OK);
+  zc_dyn d;
+  const double bias[4] = {0, 0, 0, 0};
+  zc_dyn_build(&d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
+  return d;
+}
+
+// A symmetric block on a flat floor carries m g / 2 at each corner, no
+// friction, and the margin is limited by the friction cone.
+static void static_family_of_symmetric_block(void **state) {
+  (void)state;
+  const double mu = 0.4;
+  zeno_paper_params p = {0, -1, 1, 0.5, 0, 0, mu, mu, 0.6, 2, 2 * G, 0};
+  zeno_scene s = zeno_scene_default();
+  zeno_scene_apply_paper(&s, &p);
+  zk_model km;
+  zc_dyn d = dyn_of(&s, &km);
+  double x[4], margin;
+  const double rhs[3] = {-km.h[0], -km.h[1], -km.h[2]};
+  assert_true(zc_static_family(&d, rhs, x, &margin));
+  assert_true(fabs(x[0] - G) < 1e-12 && fabs(x[2] - G) < 1e-12);
+  assert_true(fabs(x[1]) < 1e-12 && fabs(x[3]) < 1e-12);
+  assert_true(fabs(margin - mu * G / sqrt(1 + mu * mu)) < 1e-12);
+}
+
+// Free contacts: no force, accelerations are those of free flight.
+static void free_letters_give_free_flight(void **state) {
+  (void)state;
+  zeno_scene s = zeno_scene_default();
+  zk_model km;
+  zc_dyn d = dyn_of(&s, &km);
+  const unsigned char ff[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
+  double x[4], y[4];
+  assert_true(zc_solve(&d, d.afree, ff, x, y));
+  for (int a = 0; a < 4; a++) {
+    assert_true(x[a] == 0);
+    assert_true(fabs(y[a] - d.afree[a]) < 1e-15);
+  }
+  // Eq. (13) for Example 2: zdd1 under FF = n1 . f_ex (rho = m = 1, tau = 0).
+  const double n1[2] = {-sin(75 * DEG), cos(75 * DEG)};
+  assert_true(fabs(d.afree[0] - (n1[0] * sin(65 * DEG) - n1[1] * cos(65 * DEG))) < 1e-15);
+  assert_true(d.afree[0] < 0);
+}
+
+// Both contacts of a slab hit the floor together (II): the inelastic law
+// stops it dead and the impulses share the momentum equally.
+static void double_impact_stops_a_falling_slab(void **state) {
+  (void)state;
+  zeno_paper_params p = {0, -1, 1, 0.5, 0, 0, 0.5, 0.5, 0.6, 1, G, 0};
+  zeno_scene s = zeno_scene_default();
+  zeno_scene_apply_paper(&s, &p);
+  zk_model km;
+  zc_dyn d = dyn_of(&s, &km);
+  zi_input in;
+  memset(&in, 0, sizeof in);
+  in.law = ZENO_LAW_INELASTIC;
+  in.qd[1] = -2.0;  // falling straight down at 2
+  in.v[0] = in.v[2] = -2.0;
+  in.touching[0] = in.touching[1] = true;
+  in.impacting[0] = in.impacting[1] = true;
+  in.tol_v = 1e-12;
+  in.tol_impulse = 1e-12;
+  zi_result out;
+  assert_true(zi_resolve(&d, &in, &out));
+  assert_int_equal(out.mask, 3u);
+  for (int k = 0; k < 3; k++) assert_true(fabs(out.qd[k]) < 1e-14);
+  assert_true(fabs(out.impulse[0] - 1.0) < 1e-12 && fabs(out.impulse[2] - 1.0) < 1e-12);
+}
+
+// Chatterjee-Ruina on a ball hitting a floor obliquely: for a uniform ball
+// the plastic sticking impulse is P_n = m v_n, P_t = (2/7) m v_t; with e and
+// e_t inside the cone the post-impact velocities follow in closed form.
+static void chatterjee_ruina_ball(void **state) {
+  (void)state;
+  const double r = 0.1, e = 0.5, et = 0.2, vn = -3, vt = 0.7;
+  zeno_scene s = zeno_scene_default();
+  s.has_paper = false;
+  s.mass = 1;
+  s.rho = sqrt(0.4) * r;
+  s.contact_count = 1;
+  s.contacts[0].point[0] = 0;
+  s.contacts[0].point[1] = -r;
+  s.contacts[0].surface_angle = 0;
+  s.contacts[0].surface_point_set = false;
+  s.contacts[0].mu = 0.9;
+  s.load_magnitude = G;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  zk_model km;
+  zc_dyn d = dyn_of(&s, &km);
+  zi_input in;
+  memset(&in, 0, sizeof in);
+  in.law = ZENO_LAW_CHATTERJEE_RUINA;
+  in.e = e;
+  in.et = et;
+  in.qd[0] = vt;
+  in.qd[1] = vn;
+  in.v[0] = vn;
+  in.v[1] = vt;
+  in.touching[0] = in.impacting[0] = true;
+  in.tol_v = in.tol_impulse = 1e-12;
+  zi_result out;
+  assert_true(zi_resolve(&d, &in, &out));
+  const double pn = (1 + e) * -vn, pt = (1 + et) * (-2.0 / 7.0) * vt;
+  assert_true(fabs(out.impulse[0] - pn) < 1e-12);
+  assert_true(fabs(out.impulse[1] - pt) < 1e-12);
+  assert_true(fabs(out.v[0] + e * vn) < 1e-12);  // normal restitution
+  assert_true(fabs(out.v[1] + et * vt) < 1e-12);  // tangential restitution
+  // Outside the cone (mu small) the tangential impulse sits on the cone edge.
+  d.mu[0] = 0.05;
+  assert_true(zi_resolve(&d, &in, &out));
+  assert_true(fabs(out.impulse[1] + 0.05 * pn) < 1e-12);
+  assert_int_equal(out.letter[0], ZENO_LETTER_P);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(static_family_of_symmetric_block),
+      cmocka_unit_test(free_letters_give_free_flight),
+      cmocka_unit_test(double_impact_stops_a_falling_slab),
+      cmocka_unit_test(chatterjee_ruina_ball),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

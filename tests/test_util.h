@@ -1,0 +1,89 @@
+// Helpers shared by the test programs: scenes of the paper and runs that
+// keep their events.
+#ifndef ZENO_TEST_UTIL_H
+#define ZENO_TEST_UTIL_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zeno/zeno.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define DEG (M_PI / 180.0)
+
+/// A recorded run.
+typedef struct test_run {
+  zeno_event *events;
+  int count;
+  zeno_summary summary;
+  char word[8192];
+} test_run;
+
+static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3],
+                                     const double qdp[3]) {
+  zeno_scene s = zeno_scene_default();
+  zeno_scene_apply_paper(&s, &p);
+  s.initial_kind = ZENO_INITIAL_ZOD;
+  memcpy(s.initial_qp, qp, sizeof s.initial_qp);
+  memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
+  return s;
+}
+
+static inline zeno_paper_params example2(void) {
+  zeno_paper_params p = {65, -3.5, 2.25, 1.25, 75, 30, 0.75, 0.6, 1, 1, 1, 0};
+  return p;
+}
+static inline zeno_paper_params example3(void) {
+  zeno_paper_params p = {45, 1.5, -0.1, 0.6, 80, 40, 0.6, 0.001, 1, 1, 1, 0};
+  return p;
+}
+static inline zeno_paper_params example4(void) {
+  zeno_paper_params p = {10, 1.5, -0.3, 0.15, 42.5, 14.2, 0.55, 0.2, 1, 1, 1, 0};
+  return p;
+}
+
+/// Runs a scene to its end, keeping every event. Returns 0 on success.
+static inline int run_scene(const zeno_scene *s, test_run *r) {
+  memset(r, 0, sizeof *r);
+  zeno_error err;
+  zeno_sim *sim = zeno_sim_create(s, NULL, &err);
+  if (sim == NULL) return -1;
+  int cap = 64;
+  r->events = malloc(cap * sizeof *r->events);
+  zeno_event ev;
+  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
+    if (r->count == cap) {
+      cap *= 2;
+      r->events = realloc(r->events, cap * sizeof *r->events);
+    }
+    r->events[r->count++] = ev;
+  }
+  zeno_sim_summary(sim, &r->summary);
+  zeno_sim_word(sim, r->word, sizeof r->word);
+  zeno_sim_destroy(sim);
+  return 0;
+}
+
+static inline void run_free(test_run *r) {
+  free(r->events);
+  r->events = NULL;
+}
+
+/// Relative difference, safe at zero.
+static inline double rel_diff(double a, double b) {
+  const double scale = fmax(fabs(a), fabs(b));
+  return scale == 0 ? 0 : fabs(a - b) / scale;
+}
+
+/// The k-th (0-based) event on the Poincaré section, or NULL.
+static inline const zeno_event *section_event(const test_run *r, int k) {
+  for (int i = 0; i < r->count; i++)
+    if (r->events[i].on_section && k-- == 0) return &r->events[i];
+  return NULL;
+}
+
+#endif
