@@ -8,161 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact_solve.h"
 #include "flow_zod.h"
 #include "impact.h"
-#include "kinematics.h"
-#include "modes.h"
+#include "sim_internal.h"
 #include "util.h"
-
-/// Impacts remembered for Zeno detection: enough for ratio_periods + 2
-/// periods of the longest period searched.
-#define SIM_RING 256
-/// A Zeno sequence whose impact speed fell below this fraction of its
-/// first impact speed is at the limit of double precision: it is completed
-/// from its current state even without a constant period ratio.
-#define SIM_ZENO_SPEED_FLOOR 1e-12
-/// Impacts after which a sequence with shrinking, but never exactly
-/// periodic, ratios is completed the same way.
-#define SIM_ZENO_MAX_IMPACTS 20000
-/// Section angles kept for the summary.
-#define SIM_MAX_SECTIONS 16
-
-typedef struct segment {
-  double t0, t1;
-  double q0[3], qd0[3], qdd[3];
-  zeno_mode mode;
-  double force[4];
-  bool zeno_tail;  ///< linear stand-in for the infinitely many Zeno impacts
-} segment;
-
-typedef struct impact_record {
-  double t;
-  uint64_t signature;  ///< hash of the modes and impact since the previous impact
-  double speed;        ///< largest approach speed of the impacting contacts
-  double q[3], qd[3];  ///< state just after the impact
-  unsigned touched;    ///< contacts touching at the impact
-} impact_record;
-
-struct zeno_sim {
-  zeno_scene scene;
-  zeno_sim_def def;
-  zk_model km;
-  zc_dyn dyn;  ///< constant under the ZOD
-
-  double t, q[3], qd[3];
-  zm_solution sol;  ///< the mode in force
-  double vscale;    ///< velocity scale of the current segment
-
-  bool started, finished, end_pending, zeno_pending;
-  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
-  zeno_outcome outcome, pending_outcome;
-  zeno_guard pending_guard;
-  long event_count, impact_count;
-  int consistent_count;
-  zeno_mode consistent[ZENO_MAX_MODES];
-
-  char *word;
-  size_t word_len, word_cap;
-  uint64_t signature;  ///< running hash since the last impact
-
-  segment *hist;
-  size_t hist_len, hist_cap;
-
-  impact_record ring[SIM_RING];
-  int ring_len;            ///< records in the current sequence (capped)
-  long seq_impacts;        ///< impacts in the current sequence
-  double seq_first_speed;  ///< first impact speed of the sequence
-
-  /* pending Zeno completion */
-  double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
-  unsigned zeno_contacts;
-  int zeno_period;
-  long zeno_seq_impacts;
-  /* diverging */
-  double div_ratio;
-  int div_period;
-
-  bool has_zeno;
-  double first_zeno_time;
-  long first_zeno_impacts;
-  int section_count;
-  double sections[SIM_MAX_SECTIONS];
-};
-
-/* ---------- names ---------- */
-
-static const char LETTERS[4] = {'F', 'S', 'P', 'N'};
-
-const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
-  int k = 0;
-  for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++)
-    buf[k++] = LETTERS[mode.letter[i] & 3];
-  buf[k] = '\0';
-  return buf;
-}
-
-bool zeno_mode_parse(const char *text, int n, zeno_mode *mode) {
-  if (text == NULL || (int)strlen(text) != n) return false;
-  zeno_mode m = {{0, 0}};
-  for (int i = 0; i < n; i++) {
-    const char *p = memchr(LETTERS, text[i], 4);
-    if (p == NULL) return false;
-    m.letter[i] = (unsigned char)(p - LETTERS);
-  }
-  *mode = m;
-  return true;
-}
-
-const char *zeno_outcome_name(zeno_outcome o) {
-  switch (o) {
-    case ZENO_OUTCOME_RUNNING: return "running";
-    case ZENO_OUTCOME_REST: return "rest";
-    case ZENO_OUTCOME_ESCAPED: return "escaped";
-    case ZENO_OUTCOME_DIVERGING: return "diverging";
-    case ZENO_OUTCOME_AMBIGUOUS: return "ambiguous";
-    case ZENO_OUTCOME_INCONSISTENT: return "inconsistent";
-    case ZENO_OUTCOME_TIME_LIMIT: return "time-limit";
-    case ZENO_OUTCOME_EVENT_LIMIT: return "event-limit";
-    case ZENO_OUTCOME_SOLVER_FAILURE: return "solver-failure";
-  }
-  return "unknown";
-}
-
-const char *zeno_event_kind_name(zeno_event_kind k) {
-  switch (k) {
-    case ZENO_EVENT_START: return "start";
-    case ZENO_EVENT_IMPACT: return "impact";
-    case ZENO_EVENT_TRANSITION: return "transition";
-    case ZENO_EVENT_ZENO: return "zeno";
-    case ZENO_EVENT_END: return "end";
-  }
-  return "unknown";
-}
-
-const char *zeno_guard_name(zeno_guard g) {
-  switch (g) {
-    case ZENO_GUARD_NONE: return "none";
-    case ZENO_GUARD_GAP: return "gap";
-    case ZENO_GUARD_NORMAL_FORCE: return "normal-force";
-    case ZENO_GUARD_SLIP_VELOCITY: return "slip-velocity";
-    case ZENO_GUARD_FRICTION_MARGIN: return "friction-margin";
-    case ZENO_GUARD_ESCAPE: return "escape";
-    case ZENO_GUARD_TIME: return "time";
-    case ZENO_GUARD_ZENO: return "zeno";
-  }
-  return "unknown";
-}
-
-const char *zeno_impact_name(unsigned mask, int n) {
-  if (n == 1) return "I";
-  switch (mask & 3u) {
-    case 1: return "IF";
-    case 2: return "FI";
-    case 3: return "II";
-    default: return "FF";
-  }
-}
 
 /* ---------- defaults and life cycle ---------- */
 
@@ -219,8 +68,8 @@ static zeno_status hist_push(zeno_sim *s, const segment *g) {
   return ZENO_OK;
 }
 
-static void contacts_of(const zeno_sim *s, const double q[3], const double qd[3],
-                        double c[4], double cd[4]) {
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
+                  double c[4], double cd[4]) {
   zk_zod_contacts(&s->km, q, qd, c, cd);
 }
 
@@ -230,7 +79,7 @@ static void fill_state(const zeno_sim *s, double t, const double q[3],
   memset(st, 0, sizeof *st);
   st->t = t;
   double c[4], cd[4];
-  contacts_of(s, q, qd, c, cd);
+  sim_contacts(s, q, qd, c, cd);
   for (int k = 0; k < 3; k++) {
     st->q[k] = q[k];
     st->qdot[k] = qd[k];
@@ -251,7 +100,7 @@ static void fill_state(const zeno_sim *s, double t, const double q[3],
 static double contact_speed(const zeno_sim *s, const double qd[3]) {
   double c[4], cd[4];
   const double zero[3] = {0, 0, 0};
-  contacts_of(s, zero, qd, c, cd);
+  sim_contacts(s, zero, qd, c, cd);
   double v = 0;
   for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
   return v;
@@ -336,7 +185,7 @@ static unsigned char slip_class(double xd, double tol) {
 static void classify(const zeno_sim *s, const bool touching[2], double tol_v,
                      zm_class *cls) {
   double c[4], cd[4];
-  contacts_of(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->q, s->qd, c, cd);
   memset(cls, 0, sizeof *cls);
   for (int i = 0; i < s->km.n; i++) {
     if (!touching[i]) {
@@ -378,7 +227,7 @@ static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances 
   if (contact_speed(s, s->qd) != 0) return false;
   // One contact: sticking must also hold the body still (no pivoting).
   double c[4], cd[4];
-  contacts_of(s, (double[3]){0, 0, 0}, sol->qdd, c, cd);
+  sim_contacts(s, (double[3]){0, 0, 0}, sol->qdd, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++)
     if (fabs(cd[a]) > tol->mode.accel) return false;
   const double rot = fabs(sol->qdd[2]) * s->km.length_scale;
@@ -462,7 +311,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   }
   // The initial state must be contact-feasible (10).
   double c[4], cd[4];
-  contacts_of(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->q, s->qd, c, cd);
   const double lscale = s->km.length_scale;
   for (int i = 0; i < s->km.n; i++) {
     const double qscale = fmax(fabs(s->q[0]) + fabs(s->q[1]),
@@ -477,7 +326,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       return NULL;
     }
   }
-  s->signature = 1469598103934665603ull;
+  s->signature = SIM_SIGNATURE_SEED;
   return s;
 }
 
@@ -532,7 +381,7 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
   s->started = true;
   s->vscale = fmax(contact_speed(s, s->qd), 0);
   double c[4], cd[4];
-  contacts_of(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->q, s->qd, c, cd);
   if (s->vscale == 0) {
     // Starting at rest: the velocity scale is what the load makes of the gaps.
     double zmax = 0;
@@ -575,7 +424,7 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
 static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
   s->start_impact = false;
   double c[4], cd[4];
-  contacts_of(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->q, s->qd, c, cd);
   bool gap_hit[2] = {false, false};
   const bool slip_hit[2] = {false, false};
   int first = -1;
@@ -605,168 +454,6 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
   s->finished = true;
   s->event_count++;
   return ZENO_OK;
-}
-
-/* ---------- Zeno detection ---------- */
-
-static void ring_push(zeno_sim *s, const impact_record *r) {
-  if (s->ring_len == SIM_RING) {
-    memmove(s->ring, s->ring + 1, (SIM_RING - 1) * sizeof *s->ring);
-    s->ring_len--;
-  }
-  s->ring[s->ring_len++] = *r;
-}
-
-static const impact_record *rec(const zeno_sim *s, int back) {
-  return &s->ring[s->ring_len - 1 - back];
-}
-
-static bool close_rel(double a, double b, double rtol) {
-  return fabs(a - b) <= rtol * fmax(fabs(a), fabs(b));
-}
-
-// Geometric extrapolation of the accumulation point from the states at the
-// same phase of the last three periods. Velocities and times of a ZOD
-// sequence are exact geometric series of ratio r; positions add the
-// increments v tau + a tau^2 / 2, a sum of two series of ratios r and r^2.
-static void extrapolate(zeno_sim *s, int p, double r) {
-  const impact_record *a = rec(s, 0), *b = rec(s, p), *c = rec(s, 2 * p);
-  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  s->zeno_t = a->t + (a->t - b->t) * g;
-  const double t_prev = b->t + (b->t - c->t) * g;
-  s->zeno_err = fabs(s->zeno_t - t_prev);
-  for (int k = 0; k < 3; k++) {
-    s->zeno_qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
-    const double e0 = a->q[k] - b->q[k], e1 = b->q[k] - c->q[k];
-    const double lin = (e1 * r * r - e0) / (r - 1);
-    const double quad = e0 - lin;
-    s->zeno_q[k] = a->q[k] + lin * g + quad * g2;
-  }
-  unsigned touched = 0;
-  for (int k = 0; k < p; k++) touched |= rec(s, k)->touched;
-  s->zeno_contacts = touched;
-  s->zeno_ratio = r;
-  s->zeno_period = p;
-  s->zeno_seq_impacts = s->seq_impacts;
-}
-
-// Sign of a contact slip rate with a zero band.
-static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ? -1 : 0); }
-
-// True when every contact slipping at a phase point of the last period slips
-// the same way at the extrapolated limit. Along a period of fixed steps the
-// phase velocities approach the limit monotonically, so a sign that holds at
-// both ends holds throughout.
-static bool limit_keeps_slip_signs(const zeno_sim *s, int p) {
-  const double tol = s->def.velocity_rtol * s->seq_first_speed;
-  double c[4], lim[4];
-  const double zero[3] = {0, 0, 0};
-  contacts_of(s, zero, s->zeno_qd, c, lim);
-  for (int k = 0; k < p; k++) {
-    double cd[4];
-    contacts_of(s, zero, rec(s, k)->qd, c, cd);
-    for (int i = 0; i < s->km.n; i++) {
-      const int sk = slip_sign(cd[2 * i + 1], tol);
-      const int sl = slip_sign(lim[2 * i + 1], tol);
-      // A slip that fades to zero together with the normal motion (sl = 0)
-      // is a limit, not a reversal.
-      if (sk != 0 && sl != 0 && sk != sl) return false;
-    }
-  }
-  return true;
-}
-
-// Reverse chatter is declared once the post-impact velocity direction at the
-// phase point repeats from period to period (a fixed point of R).
-static bool direction_settled(const zeno_sim *s, int p) {
-  const impact_record *a = rec(s, 0), *b = rec(s, p);
-  const double na = hypot(hypot(a->qd[0], a->qd[1]), a->qd[2] * s->km.length_scale);
-  const double nb = hypot(hypot(b->qd[0], b->qd[1]), b->qd[2] * s->km.length_scale);
-  if (!(na > 0 && nb > 0)) return false;
-  double diff = 0;
-  for (int k = 0; k < 3; k++) {
-    const double w = k == 2 ? s->km.length_scale : 1.0;
-    diff = fmax(diff, fabs(a->qd[k] / na - b->qd[k] / nb) * w);
-  }
-  return diff <= s->def.ratio_rtol;
-}
-
-// Looks for the shortest period p over which the last ratio_periods + 1
-// periods repeat the same steps with one constant ratio of durations and
-// impact speeds. r < 1: a converging Zeno sequence; r > 1: reverse chatter.
-static void detect_sequence(zeno_sim *s) {
-  const int K = s->def.ratio_periods + 1;
-  for (int p = 1; p <= s->def.max_period; p++) {
-    if (s->ring_len < K * p + 1) break;
-    bool periodic = true;
-    for (int j = 0; j + p <= K * p && periodic; j++)
-      periodic = rec(s, j)->signature == rec(s, j + p)->signature;
-    if (!periodic) continue;
-    double r0 = 0;
-    bool constant = true;
-    for (int k = 0; k + 1 < K && constant; k++) {
-      const double Tk = rec(s, k * p)->t - rec(s, (k + 1) * p)->t;
-      const double Tk1 = rec(s, (k + 1) * p)->t - rec(s, (k + 2) * p)->t;
-      if (!(Tk > 0 && Tk1 > 0)) {
-        constant = false;
-        break;
-      }
-      const double rk = Tk / Tk1;
-      const double rv = rec(s, k * p)->speed / rec(s, (k + 1) * p)->speed;
-      if (k == 0) r0 = rk;
-      constant = close_rel(rk, r0, s->def.ratio_rtol) &&
-                 close_rel(rv, r0, s->def.ratio_rtol);
-    }
-    if (!constant) continue;
-    if (r0 < 1 - s->def.ratio_rtol) {
-      extrapolate(s, p, r0);
-      // The series continues forever only if no slip reverses on the way:
-      // otherwise the steps change before the limit and simulation goes on.
-      s->zeno_pending = limit_keeps_slip_signs(s, p);
-    } else if (r0 > 1 + s->def.ratio_rtol && direction_settled(s, p)) {
-      s->end_pending = true;
-      s->pending_outcome = ZENO_OUTCOME_DIVERGING;
-      s->div_ratio = r0;
-      s->div_period = p;
-    }
-    return;
-  }
-  // Precision floor: a sequence shrunk to the last digits of the state is
-  // at its accumulation point, whatever its ratios do.
-  const impact_record *last = rec(s, 0);
-  if (s->seq_impacts >= 2 &&
-      (last->speed < SIM_ZENO_SPEED_FLOOR * s->seq_first_speed ||
-       s->seq_impacts >= SIM_ZENO_MAX_IMPACTS)) {
-    const impact_record *prev = rec(s, 1);
-    s->zeno_t = last->t;
-    s->zeno_err = last->t - prev->t;
-    memcpy(s->zeno_q, last->q, sizeof s->zeno_q);
-    memcpy(s->zeno_qd, last->qd, sizeof s->zeno_qd);
-    s->zeno_contacts = last->touched | prev->touched;
-    s->zeno_ratio = last->speed / prev->speed;
-    s->zeno_period = 0;
-    s->zeno_seq_impacts = s->seq_impacts;
-    s->zeno_pending = true;
-  }
-}
-
-static void record_impact(zeno_sim *s, double speed, unsigned touched) {
-  impact_record r;
-  r.t = s->t;
-  r.signature = s->signature;
-  r.speed = speed;
-  memcpy(r.q, s->q, sizeof r.q);
-  memcpy(r.qd, s->qd, sizeof r.qd);
-  r.touched = touched;
-  if (s->seq_impacts == 0) s->seq_first_speed = speed;
-  s->seq_impacts++;
-  ring_push(s, &r);
-  s->signature = 1469598103934665603ull;
-}
-
-static void reset_sequence(zeno_sim *s) {
-  s->ring_len = 0;
-  s->seq_impacts = 0;
 }
 
 /* ---------- one event ---------- */
@@ -809,14 +496,14 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
     if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
   enforce(s, &cls);
   s->vscale = fmax(contact_speed(s, s->qd), tol.v);
-  reset_sequence(s);
+  sim_reset_sequence(s);
   word_append(s, "Z");
   const zeno_mode before = s->sol.mode;
   choose_next(s, &cls, &tol);
   if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
   ev->mode_before = before;
   event_finish(s, ev);
-  s->signature = 1469598103934665603ull;
+  s->signature = SIM_SIGNATURE_SEED;
   return ZENO_OK;
 }
 
@@ -848,7 +535,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
                                   const bool gap_hit[2], const tolerances *tol,
                                   bool *impacted) {
   double c[4], cd[4];
-  contacts_of(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->q, s->qd, c, cd);
   zi_input in;
   memset(&in, 0, sizeof in);
   in.law = s->scene.impact_law;
@@ -899,7 +586,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   for (int i = 0; i < s->km.n; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
   enforce(s, cls);
-  record_impact(s, speed, touched);
+  sim_record_impact(s, speed, touched);
   return ZENO_OK;
 }
 
@@ -944,7 +631,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
       (changed || impacted))
     mode_token(s);
-  if (impacted && !s->end_pending) detect_sequence(s);
+  if (impacted && !s->end_pending) sim_detect_sequence(s);
   event_finish(s, ev);
   return ZENO_OK;
 }

@@ -1,0 +1,104 @@
+// Private state of the simulator, shared by sim.c (the hybrid loop) and
+// sim_sequence.c (Zeno and reverse-chatter detection). Not public API.
+#ifndef ZENO_SIM_INTERNAL_H
+#define ZENO_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "contact_solve.h"
+#include "kinematics.h"
+#include "modes.h"
+#include "zeno/sim.h"
+
+/// Impacts remembered for Zeno detection: enough for ratio_periods + 2
+/// periods of the longest period searched.
+#define SIM_RING 256
+/// A Zeno sequence whose impact speed fell below this fraction of its
+/// first impact speed is at the limit of double precision: it is completed
+/// from its current state even without a constant period ratio.
+#define SIM_ZENO_SPEED_FLOOR 1e-12
+/// Impacts after which a sequence with shrinking, but never exactly
+/// periodic, ratios is completed the same way.
+#define SIM_ZENO_MAX_IMPACTS 20000
+/// Section angles kept for the summary.
+#define SIM_MAX_SECTIONS 16
+
+typedef struct segment {
+  double t0, t1;
+  double q0[3], qd0[3], qdd[3];
+  zeno_mode mode;
+  double force[4];
+  bool zeno_tail;  ///< linear stand-in for the infinitely many Zeno impacts
+} segment;
+
+typedef struct impact_record {
+  double t;
+  uint64_t signature;  ///< hash of the modes and impact since the previous impact
+  double speed;        ///< largest approach speed of the impacting contacts
+  double q[3], qd[3];  ///< state just after the impact
+  unsigned touched;    ///< contacts touching at the impact
+} impact_record;
+
+struct zeno_sim {
+  zeno_scene scene;
+  zeno_sim_def def;
+  zk_model km;
+  zc_dyn dyn;  ///< constant under the ZOD
+
+  double t, q[3], qd[3];
+  zm_solution sol;  ///< the mode in force
+  double vscale;    ///< velocity scale of the current segment
+
+  bool started, finished, end_pending, zeno_pending;
+  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
+  zeno_outcome outcome, pending_outcome;
+  zeno_guard pending_guard;
+  long event_count, impact_count;
+  int consistent_count;
+  zeno_mode consistent[ZENO_MAX_MODES];
+
+  char *word;
+  size_t word_len, word_cap;
+  uint64_t signature;  ///< running hash since the last impact
+
+  segment *hist;
+  size_t hist_len, hist_cap;
+
+  impact_record ring[SIM_RING];
+  int ring_len;            ///< records in the current sequence (capped)
+  long seq_impacts;        ///< impacts in the current sequence
+  double seq_first_speed;  ///< first impact speed of the sequence
+
+  /* pending Zeno completion */
+  double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
+  unsigned zeno_contacts;
+  int zeno_period;
+  long zeno_seq_impacts;
+  /* diverging */
+  double div_ratio;
+  int div_period;
+
+  bool has_zeno;
+  double first_zeno_time;
+  long first_zeno_impacts;
+  int section_count;
+  double sections[SIM_MAX_SECTIONS];
+};
+
+/// Contact coordinates (z1, x1, z2, x2) and rates under the ZOD.
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
+                  double c[4], double cd[4]);
+
+/// Remembers an impact just resolved (state after it) for sequence detection.
+void sim_record_impact(zeno_sim *s, double speed, unsigned touched);
+/// Forgets the current impact sequence (after a Zeno completion).
+void sim_reset_sequence(zeno_sim *s);
+/// After an impact: sets zeno_pending (a converging sequence, with its
+/// extrapolated limit) or end_pending with outcome diverging.
+void sim_detect_sequence(zeno_sim *s);
+
+/// FNV-1a offset basis: the signature of an empty step.
+#define SIM_SIGNATURE_SEED 1469598103934665603ull
+
+#endif
