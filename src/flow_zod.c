@@ -52,30 +52,27 @@ static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
   (*n)++;
 }
 
-int zf_crossings(const zk_model *km, const double q[3], const double qd[3],
-                 const zm_solution *sol, double radius,
+int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
+                 const double cdd[4], double radius,
                  zf_crossing out[ZF_MAX_CROSSINGS]) {
-  double c[4], cd[4], cdd[4];
-  zk_zod_contacts(km, q, qd, c, cd);
-  for (int a = 0; a < 4; a++)
-    cdd[a] = a < 2 * km->n ? km->W0[0][a] * sol->qdd[0] +
-                                 km->W0[1][a] * sol->qdd[1] +
-                                 km->W0[2][a] * sol->qdd[2]
-                           : 0;
   int n = 0;
-  for (int i = 0; i < km->n; i++) {
-    const int l = sol->mode.letter[i];
-    if (l == ZENO_LETTER_F)
-      push(out, &n, zf_first_root(c[2 * i], cd[2 * i], cdd[2 * i], -1),
-           ZENO_GUARD_GAP, i);
-    else if (l == ZENO_LETTER_P)
+  for (int i = 0; i < nc; i++) {
+    const int l = mode.letter[i];
+    if (l == ZENO_LETTER_F) {
+      const double z = c[2 * i], zd = cd[2 * i];
+      if (z < 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
+        push(out, &n, 0.0, ZENO_GUARD_GAP, i);
+      else
+        push(out, &n, zf_first_root(z, zd, cdd[2 * i], -1), ZENO_GUARD_GAP, i);
+    } else if (l == ZENO_LETTER_P) {
       push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, -1),
            ZENO_GUARD_SLIP_VELOCITY, i);
-    else if (l == ZENO_LETTER_N)
+    } else if (l == ZENO_LETTER_N) {
       push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, +1),
            ZENO_GUARD_SLIP_VELOCITY, i);
+    }
   }
-  for (int a = 0; a < 2 * km->n; a++) {
+  for (int a = 0; a < 2 * nc; a++) {
     push(out, &n, zf_first_root(c[a] - radius, cd[a], cdd[a], +1),
          ZENO_GUARD_ESCAPE, a / 2);
     push(out, &n, zf_first_root(c[a] + radius, cd[a], cdd[a], -1),

@@ -4,8 +4,6 @@
 #ifndef ZENO_FLOW_ZOD_H
 #define ZENO_FLOW_ZOD_H
 
-#include "kinematics.h"
-#include "modes.h"
 #include "zeno/sim.h"
 
 /// One guard crossing ahead of the current state.
@@ -28,12 +26,14 @@ double zf_first_root(double c0, double c1, double c2, int direction);
 void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
                 double tau, double q[3], double qd[3]);
 
-/// Every guard crossing of the ZOD segment in mode `sol` from (q, qdot):
-/// impacts of free contacts, slip stops of slipping contacts, and escapes
-/// of the contact coordinates beyond +-radius. Returns how many, sorted by
-/// time.
-int zf_crossings(const zk_model *km, const double q[3], const double qd[3],
-                 const zm_solution *sol, double radius,
+/// Every guard crossing of a ZOD segment in `mode` whose contact
+/// coordinates (z1, x1, z2, x2) are c + cd tau + cdd tau^2 / 2: impacts of
+/// free contacts (immediately, tau = 0, for a free contact found at a
+/// negative gap while approaching, so rounding can never hide an impact),
+/// slip stops of slipping contacts, and escapes of the contact coordinates
+/// beyond +-radius. Returns how many, sorted by time.
+int zf_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
+                 const double cdd[4], double radius,
                  zf_crossing out[ZF_MAX_CROSSINGS]);
 
 #endif

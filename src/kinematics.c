@@ -79,7 +79,35 @@ zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
     return zeno_fail(e, ZENO_ERR_GEOMETRY, "contacts",
                      "degenerate single-contact geometry");
   }
+  for (int r = 0; r < 3; r++)
+    for (int a = 0; a < 4; a++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++) v += km->Ainv[k][r] * km->W0[k][a];
+      km->Cp[r][a] = a < 2 * km->n ? v : 0;
+    }
+  for (int r = 0; r < 3; r++) {
+    if (col[r] < 0) continue;
+    for (int q = 0; q < 3; q++) km->Cp[q][col[r]] = q == r ? 1.0 : 0.0;
+  }
   return ZENO_OK;
+}
+
+void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
+                           const double qdp[3], double c[4], double cd[4]) {
+  for (int a = 0; a < 4; a++) {
+    c[a] = km->Cp[0][a] * qp[0] + km->Cp[1][a] * qp[1] + km->Cp[2][a] * qp[2];
+    cd[a] = km->Cp[0][a] * qdp[0] + km->Cp[1][a] * qdp[1] + km->Cp[2][a] * qdp[2];
+  }
+}
+
+void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]) {
+  for (int r = 0; r < 3; r++)
+    y[r] = km->A[r][0] * x[0] + km->A[r][1] * x[1] + km->A[r][2] * x[2];
+}
+
+void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]) {
+  for (int r = 0; r < 3; r++)
+    x[r] = km->Ainv[r][0] * y[0] + km->Ainv[r][1] * y[1] + km->Ainv[r][2] * y[2];
 }
 
 void zk_zod_contacts(const zk_model *km, const double q[3], const double qd[3],

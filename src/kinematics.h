@@ -23,6 +23,10 @@ typedef struct zk_model {
   double W0[3][4];
   /// q' = A q with rows (z1, z2, x2) (two contacts) or (z1, x1, theta) (one).
   double A[3][3], Ainv[3][3];
+  /// Contact coordinates as functions of q': c_a = sum_r Cp[r][a] q'_r.
+  /// The columns of the coordinates that make up q' are exact unit
+  /// vectors, so gaps carry no rounding from large slips (e.g. x2).
+  double Cp[3][4];
   double force_scale;    ///< |f_ex| + |tau| / rho, or m if both vanish [force]
   double accel_scale;    ///< force_scale / m [length/time^2]
   double length_scale;   ///< max(rho, |p_i|) [length]
@@ -49,6 +53,14 @@ void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
 /// bias[2i] = -thetadot^2 n_i . R p_i and bias[2i+1] = -thetadot^2 t_i . R p_i.
 void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
                       double W[3][4], double bias[4]);
+
+/// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
+void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
+                           const double qdp[3], double c[4], double cd[4]);
+
+/// y = A x (generalised -> ZOD coordinates) and x = A^-1 y.
+void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]);
+void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]);
 
 /// ZOD coordinates q' and their rates from q, qdot.
 void zk_to_zod(const zk_model *km, const double q[3], const double qd[3],

@@ -70,7 +70,12 @@ static zeno_status hist_push(zeno_sim *s, const segment *g) {
 
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
                   double c[4], double cd[4]) {
-  zk_zod_contacts(&s->km, q, qd, c, cd);
+  zk_zod_prime_contacts(&s->km, q, qd, c, cd);
+}
+
+// The mode's accelerations in ZOD coordinates.
+static void mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]) {
+  zk_gen_to_zod(&s->km, sol->qdd, qddp);
 }
 
 static void fill_state(const zeno_sim *s, double t, const double q[3],
@@ -80,10 +85,8 @@ static void fill_state(const zeno_sim *s, double t, const double q[3],
   st->t = t;
   double c[4], cd[4];
   sim_contacts(s, q, qd, c, cd);
-  for (int k = 0; k < 3; k++) {
-    st->q[k] = q[k];
-    st->qdot[k] = qd[k];
-  }
+  zk_zod_to_gen(&s->km, q, st->q);
+  zk_zod_to_gen(&s->km, qd, st->qdot);
   for (int i = 0; i < s->km.n; i++) {
     st->gap[i] = c[2 * i];
     st->gap_rate[i] = cd[2 * i];
@@ -92,9 +95,10 @@ static void fill_state(const zeno_sim *s, double t, const double q[3],
     st->force[i][0] = sol->force[2 * i];
     st->force[i][1] = sol->force[2 * i + 1];
   }
-  zk_to_zod(&s->km, q, qd, st->zod, st->zod_rate);
+  memcpy(st->zod, q, sizeof st->zod);
+  memcpy(st->zod_rate, qd, sizeof st->zod_rate);
   st->mode = sol->mode;
-  st->energy = zk_energy(&s->km, q, qd);
+  st->energy = zk_energy(&s->km, st->q, st->qdot);
 }
 
 static double contact_speed(const zeno_sim *s, const double qd[3]) {
@@ -108,13 +112,15 @@ static double contact_speed(const zeno_sim *s, const double qd[3]) {
 
 /* ---------- constraint projection ---------- */
 
-// Mass-weighted projection of (q, qdot) so that the listed contact
-// coordinates take the target values exactly: dq = M^-1 C (C^T M^-1 C)^-1 r.
-// This removes rounding drift only; it applies no physical impulse.
-static void project(const zeno_sim *s, double v[3], const int *cols, int m,
-                    const double *target, bool position) {
+// Mass-weighted projection of the rates qdot' so that the listed contact
+// rates take the target values exactly: dqdot = M^-1 C (C^T M^-1 C)^-1 r in
+// generalised coordinates. This removes rounding drift only; it applies no
+// physical impulse.
+static void project_rates(const zeno_sim *s, double vp[3], const int *cols, int m,
+                          const double *target) {
   if (m == 0) return;
-  double A[16], r[4];
+  double v[3], A[16], r[4];
+  zk_zod_to_gen(&s->km, vp, v);
   for (int a = 0; a < m; a++) {
     double cur = 0;
     for (int k = 0; k < 3; k++) cur += s->km.W0[k][cols[a]] * v[k];
@@ -132,30 +138,33 @@ static void project(const zeno_sim *s, double v[3], const int *cols, int m,
     for (int a = 0; a < m; a++) dv += s->km.W0[k][cols[a]] * r[a];
     v[k] += s->km.inv_mass[k] * dv;
   }
-  (void)position;
+  zk_gen_to_zod(&s->km, v, vp);
+  // Gap rates are components of qdot': make the targeted ones exact.
+  for (int a = 0; a < m; a++)
+    if (cols[a] % 2 == 0) vp[cols[a] / 2] = target[a];
 }
+
+// Gaps are the first n components of q' (z1, z2 or z1 alone): zero them.
+static void zero_gap(zeno_sim *s, int contact) { s->q[contact] = 0; }
 
 // Gaps and normal rates of closed contacts to exactly zero, and slip rates
 // of contacts classified as not slipping.
 static void enforce(zeno_sim *s, const zm_class *cls) {
   int cols[4] = {0, 0, 0, 0}, m = 0;
-  double target[4] = {0, 0, 0, 0};
+  const double target[4] = {0, 0, 0, 0};
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED) cols[m++] = 2 * i;
-  project(s, s->q, cols, m, target, true);
+    if (cls->gap[i] == ZM_GAP_CLOSED) {
+      zero_gap(s, i);
+      cols[m++] = 2 * i;
+    }
   for (int i = 0; i < s->km.n; i++)
     if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO)
       cols[m++] = 2 * i + 1;
+  bool all_zero = m == 2 * s->km.n && m >= 3;
   if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
-  project(s, s->qd, cols, m, target, false);
-  if (m == 3) {
-    // All velocities of a fully constrained body are zero; make it exact.
-    bool all_zero = true;
-    for (int i = 0; i < s->km.n; i++)
-      if (!(cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO))
-        all_zero = false;
-    if (all_zero) s->qd[0] = s->qd[1] = s->qd[2] = 0;
-  }
+  project_rates(s, s->qd, cols, m, target);
+  // All velocities of a fully constrained body are zero; make it exact.
+  if (all_zero) s->qd[0] = s->qd[1] = s->qd[2] = 0;
 }
 
 /* ---------- classification and mode selection ---------- */
@@ -226,8 +235,9 @@ static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances 
     if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
   if (contact_speed(s, s->qd) != 0) return false;
   // One contact: sticking must also hold the body still (no pivoting).
-  double c[4], cd[4];
-  sim_contacts(s, (double[3]){0, 0, 0}, sol->qdd, c, cd);
+  double c[4], cd[4], qddp[3];
+  mode_rates(s, sol, qddp);
+  sim_contacts(s, (double[3]){0, 0, 0}, qddp, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++)
     if (fabs(cd[a]) > tol->mode.accel) return false;
   const double rot = fabs(sol->qdd[2]) * s->km.length_scale;
@@ -261,6 +271,16 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
 static void project_gaps(zeno_sim *s, const zm_class *cls);
 
 /* ---------- creation ---------- */
+
+// A contact touches at the start when its gap is zero to rounding of the
+// initial state (exact for q' input; the pose input goes through A).
+static double start_gap_tol(const zeno_sim *s) {
+  double c[4], cd[4], scale = 0;
+  const double zero[3] = {0, 0, 0};
+  sim_contacts(s, s->q, zero, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
+  return 1e-12 * scale;
+}
 
 zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
                           zeno_error *error) {
@@ -303,20 +323,19 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   const double bias[4] = {0, 0, 0, 0};
   zc_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias,
                s->km.mu);
+  // The ZOD state is kept in q' = A q (gaps exact, see zk_model.Cp).
   if (scene->initial_kind == ZENO_INITIAL_ZOD) {
-    zk_from_zod(&s->km, scene->initial_qp, scene->initial_qdp, s->q, s->qd);
+    memcpy(s->q, scene->initial_qp, sizeof s->q);
+    memcpy(s->qd, scene->initial_qdp, sizeof s->qd);
   } else {
-    memcpy(s->q, scene->initial_pose, sizeof s->q);
-    memcpy(s->qd, scene->initial_velocity, sizeof s->qd);
+    zk_gen_to_zod(&s->km, scene->initial_pose, s->q);
+    zk_gen_to_zod(&s->km, scene->initial_velocity, s->qd);
   }
   // The initial state must be contact-feasible (10).
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
-  const double lscale = s->km.length_scale;
   for (int i = 0; i < s->km.n; i++) {
-    const double qscale = fmax(fabs(s->q[0]) + fabs(s->q[1]),
-                               fabs(s->q[2]) * lscale);
-    const double ztol = 1e-12 * qscale;
+    const double ztol = start_gap_tol(s);
     if (c[2 * i] < -ztol) {
       zeno_fail(error, ZENO_ERR_RANGE, "initial",
                 "initial state penetrates the surface at contact %d: gap %g "
@@ -367,14 +386,6 @@ static void event_finish(zeno_sim *s, zeno_event *ev) {
 static void mode_token(zeno_sim *s) {
   char name[4];
   word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
-}
-
-// A contact touches at the start when its gap is zero to rounding of the
-// initial state (q' -> q conversion).
-static double start_gap_tol(const zeno_sim *s) {
-  double qscale = fmax(fabs(s->q[0]), fabs(s->q[1]));
-  qscale = fmax(qscale, fabs(s->q[2]) * s->km.length_scale);
-  return 1e-12 * qscale;
 }
 
 static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
@@ -511,7 +522,7 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
   memcpy(g.q0, s->q, sizeof g.q0);
   memcpy(g.qd0, s->qd, sizeof g.qd0);
-  memcpy(g.qdd, s->sol.qdd, sizeof g.qdd);
+  mode_rates(s, &s->sol, g.qdd);
   memcpy(g.force, s->sol.force, sizeof g.force);
   if (hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
@@ -523,11 +534,8 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
 
 // Gaps of touching contacts to exactly zero (positions only).
 static void project_gaps(zeno_sim *s, const zm_class *cls) {
-  int cols[2] = {0, 0}, m = 0;
-  const double target[2] = {0, 0};
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] != ZM_GAP_OPEN) cols[m++] = 2 * i;
-  project(s, s->q, cols, m, target, true);
+    if (cls->gap[i] != ZM_GAP_OPEN) zero_gap(s, i);
 }
 
 // Impact at the touching contacts. *impacted is false for a tangent touch.
@@ -541,7 +549,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   in.law = s->scene.impact_law;
   in.e = s->scene.restitution;
   in.et = s->scene.tangential_restitution;
-  memcpy(in.qd, s->qd, sizeof in.qd);
+  zk_zod_to_gen(&s->km, s->qd, in.qd);
   memcpy(in.v, cd, sizeof in.v);
   double speed = 0;
   unsigned touched = 0;
@@ -570,7 +578,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
     s->pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);
   }
-  memcpy(s->qd, out.qd, sizeof s->qd);
+  zk_gen_to_zod(&s->km, out.qd, s->qd);
   ev->impact_mask = out.mask;
   for (int i = 0; i < s->km.n; i++) {
     ev->impact_letter[i] = out.letter[i];
@@ -638,7 +646,12 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
 
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
-  const int n = zf_crossings(&s->km, s->q, s->qd, &s->sol,
+  double qddp[3], c[4], cd[4], cdd[4], unused[4];
+  const double zero[3] = {0, 0, 0};
+  mode_rates(s, &s->sol, qddp);
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, zero, qddp, unused, cdd);
+  const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
                              s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->t;
   if (n == 0 || cr[0].tau >= tau_end) return emit_time_limit(s, ev, fmax(tau_end, 0));
@@ -646,7 +659,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
   memcpy(g.q0, s->q, sizeof g.q0);
   memcpy(g.qd0, s->qd, sizeof g.qd0);
-  memcpy(g.qdd, s->sol.qdd, sizeof g.qdd);
+  memcpy(g.qdd, qddp, sizeof g.qdd);
   memcpy(g.force, s->sol.force, sizeof g.force);
   if (hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   const double vstart = contact_speed(s, s->qd);

@@ -46,7 +46,7 @@ struct zeno_sim {
   zk_model km;
   zc_dyn dyn;  ///< constant under the ZOD
 
-  double t, q[3], qd[3];
+  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
   zm_solution sol;  ///< the mode in force
   double vscale;    ///< velocity scale of the current segment
 
@@ -86,7 +86,7 @@ struct zeno_sim {
   double sections[SIM_MAX_SECTIONS];
 };
 
-/// Contact coordinates (z1, x1, z2, x2) and rates under the ZOD.
+/// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
                   double c[4], double cd[4]);
 

@@ -74,18 +74,21 @@ static bool limit_keeps_slip_signs(const zeno_sim *s, int p) {
   return true;
 }
 
-// Reverse chatter is declared once the post-impact velocity direction at the
-// phase point repeats from period to period (a fixed point of R).
+// Reverse chatter is declared once the post-impact contact velocity
+// direction at the phase point repeats from period to period (a fixed
+// point of R).
 static bool direction_settled(const zeno_sim *s, int p) {
-  const impact_record *a = rec(s, 0), *b = rec(s, p);
-  const double na = hypot(hypot(a->qd[0], a->qd[1]), a->qd[2] * s->km.length_scale);
-  const double nb = hypot(hypot(b->qd[0], b->qd[1]), b->qd[2] * s->km.length_scale);
+  const double zero[3] = {0, 0, 0};
+  double c[4], va[4], vb[4], na = 0, nb = 0;
+  sim_contacts(s, zero, rec(s, 0)->qd, c, va);
+  sim_contacts(s, zero, rec(s, p)->qd, c, vb);
+  for (int a = 0; a < 2 * s->km.n; a++) {
+    na = fmax(na, fabs(va[a]));
+    nb = fmax(nb, fabs(vb[a]));
+  }
   if (!(na > 0 && nb > 0)) return false;
   double diff = 0;
-  for (int k = 0; k < 3; k++) {
-    const double w = k == 2 ? s->km.length_scale : 1.0;
-    diff = fmax(diff, fabs(a->qd[k] / na - b->qd[k] / nb) * w);
-  }
+  for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
   return diff <= s->def.ratio_rtol;
 }
 

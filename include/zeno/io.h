@@ -1,0 +1,96 @@
+/// @file io.h
+/// Machine-readable output of runs and analyses: trajectory CSV rows, one
+/// JSON object per event (JSON Lines), run summaries and equilibrium
+/// reports as JSON.
+///
+/// Every writer takes an open stream and writes only to it; nothing is
+/// printed on its own. Numbers are written with 17 significant digits so
+/// they round-trip exactly; non-finite numbers become JSON `null` (JSON has
+/// no NaN or infinity) and CSV `nan`/`inf`. Units are those of the scene
+/// (SPEC.md): lengths, times, forces in the scene's consistent units,
+/// angles in radians.
+///
+/// Every writer returns ZENO_OK, or ZENO_ERR_IO when the stream reports a
+/// write error (the stream's error indicator is sticky: a stream that
+/// failed earlier keeps failing). Buffered data can still fail at fclose(),
+/// which the caller must check.
+#ifndef ZENO_IO_H
+#define ZENO_IO_H
+
+#include <stdio.h>
+
+#include "zeno/analysis.h"
+#include "zeno/error.h"
+#include "zeno/scene.h"
+#include "zeno/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Writes a JSON number: %.17g for finite values, `null` otherwise.
+zeno_status zeno_io_json_number(FILE *stream, double value);
+
+/// Writes a JSON string literal with its quotes, escaping `"`, `\` and
+/// control characters; bytes that are not valid UTF-8 become U+FFFD.
+/// NULL is written as `null`.
+zeno_status zeno_io_json_string(FILE *stream, const char *text);
+
+/// Writes a JSON array of `count` numbers, e.g. `[1, 2.5, null]`.
+zeno_status zeno_io_json_numbers(FILE *stream, const double *values, int count);
+
+/// Writes a mechanical state as a JSON object with keys "q", "qdot",
+/// "zod", "zod_rate", "force" (one (normal, tangential) pair per contact)
+/// and "energy".
+zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
+                               int contact_count);
+
+/// Writes the trajectory CSV header line:
+/// t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t
+/// The columns are the same for one-contact scenes: z1,z2,x2 then hold the
+/// state's zod[] entries and f2n,f2t its (zero) second force.
+zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count);
+
+/// Writes one trajectory CSV row for a state (see the header).
+zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+                                   int contact_count);
+
+/// Writes one event as a single JSON line (terminated by '\n') with keys
+/// index, t, kind, guard, contact (1-based or null), mode_before,
+/// mode_after, impact (name or null), impulse, before, after, on_section,
+/// section_angle (only when on_section), zeno_impacts, zeno_ratio,
+/// zeno_error, zeno_period (ZENO events; ratio and period also for a
+/// diverging END), outcome (END), consistent_modes (ambiguous END) and
+/// guard_residual.
+zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
+                                int contact_count);
+
+/// What a run report is made of (all pointers borrowed).
+typedef struct zeno_io_run {
+  const zeno_scene *scene;     ///< the scene that ran (name, model, contacts)
+  const zeno_summary *summary; ///< zeno_sim_summary() at the end of the run
+  const char *word;            ///< zeno_sim_word() text
+  const double *sections;      ///< Poincaré section angles of the run, in order [rad]
+  long section_count;          ///< entries in sections
+  const zeno_event *end;       ///< the END event, NULL when the run has none
+} zeno_io_run;
+
+/// Writes a run report as one JSON object (no trailing newline) with keys
+/// scene, model, status, word, t, events, impacts, zeno_time (null when no
+/// Zeno sequence completed), zeno_impacts, final_zod, final_zod_velocity,
+/// final_pose, sections and consistent_modes (mode names of an ambiguous
+/// end, else empty).
+zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run);
+
+/// Writes an equilibrium report as one JSON object (no trailing newline)
+/// with keys scene, feasible, margin, forces, zdd_ff, index_order_ok,
+/// index_order_swappable, ambiguous (mode names) and painleve (one
+/// {"contact", "mu", "bound", "ok"} object per contact; an infinite bound is
+/// null).
+zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
+                                     const zeno_equilibrium_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,155 @@
+// Shared helpers of the `zeno` program.
+#include "cli_common.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/// Room for one formatted library error line.
+#define CLI_ERROR_LINE_SIZE 1024
+/// First capacity of a growing override list.
+#define CLI_OVERRIDES_INITIAL 8
+/// Permissions of created directories (umask applies).
+#define CLI_DIRECTORY_MODE 0777
+
+static bool overrides_reserve(cli_overrides *list) {
+  if (list->count < list->capacity) return true;
+  const int capacity =
+      list->capacity ? 2 * list->capacity : CLI_OVERRIDES_INITIAL;
+  char **items = realloc(list->items, (size_t)capacity * sizeof *items);
+  if (items == NULL) return false;
+  list->items = items;
+  list->capacity = capacity;
+  return true;
+}
+
+bool cli_overrides_add(cli_overrides *list, const char *key,
+                       const char *value) {
+  if (!overrides_reserve(list)) return false;
+  const size_t size = (key ? strlen(key) + 1 : 0) + strlen(value) + 1;
+  char *text = malloc(size);
+  if (text == NULL) return false;
+  if (key)
+    snprintf(text, size, "%s=%s", key, value);
+  else
+    snprintf(text, size, "%s", value);
+  list->items[list->count++] = text;
+  return true;
+}
+
+void cli_overrides_free(cli_overrides *list) {
+  for (int i = 0; i < list->count; i++) free(list->items[i]);
+  free(list->items);
+  list->items = NULL;
+  list->count = 0;
+  list->capacity = 0;
+}
+
+const char *const *cli_overrides_items(const cli_overrides *list) {
+  return (const char *const *)list->items;
+}
+
+void cli_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("zeno: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("zeno: ", stderr);
+  if (command) fprintf(stderr, "%s: ", command);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " (try 'zeno%s%s --help')\n", command ? " " : "",
+          command ? command : "");
+  va_end(ap);
+  return CLI_EXIT_USAGE;
+}
+
+/// Replaces line breaks so a message stays on one line.
+static void flatten_line(char *text) {
+  for (char *p = text; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
+int cli_library_error(const zeno_error *error) {
+  char line[CLI_ERROR_LINE_SIZE];
+  zeno_error_format(error, line, sizeof line);
+  flatten_line(line);
+  cli_error("%s", line);
+  return error->code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+}
+
+int cli_option_error(const char *command, int result, char *const argv[]) {
+  const char *arg = argv[optind - 1];
+  if (result == ':')
+    return cli_usage_error(command, "option '%s' needs a value", arg);
+  if (strncmp(arg, "--", 2) == 0)
+    return cli_usage_error(command, "unrecognized option '%s'", arg);
+  return cli_usage_error(command, "unknown option '-%c'", optopt);
+}
+
+int cli_scene_argument(const char *command, int argc, char *const argv[],
+                       const char **scene_path) {
+  if (optind >= argc)
+    return cli_usage_error(command, "missing SCENE argument");
+  if (optind + 1 < argc)
+    return cli_usage_error(command, "unexpected argument '%s'",
+                           argv[optind + 1]);
+  *scene_path = argv[optind];
+  return CLI_CONTINUE;
+}
+
+void cli_label(const char *label) {
+  printf("%-*s", CLI_LABEL_WIDTH, label);
+}
+
+/// mkdir that accepts an existing directory.
+static int make_one_directory(const char *path) {
+  if (mkdir(path, CLI_DIRECTORY_MODE) == 0) return 0;
+  if (errno != EEXIST) return -1;
+  struct stat info;
+  if (stat(path, &info) != 0) return -1;
+  if (!S_ISDIR(info.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
+  return 0;
+}
+
+int cli_make_directories(const char *path) {
+  if (path[0] == '\0') {
+    errno = ENOENT;
+    return -1;
+  }
+  char *copy = strdup(path);
+  if (copy == NULL) return -1;
+  int result = 0;
+  // Create every proper prefix ending before a '/', then the whole path.
+  for (char *p = copy + 1; *p && result == 0; p++) {
+    if (*p != '/' || p[-1] == '/') continue;
+    *p = '\0';
+    result = make_one_directory(copy);
+    *p = '/';
+  }
+  if (result == 0) result = make_one_directory(copy);
+  const int saved = errno;
+  free(copy);
+  errno = saved;
+  return result;
+}
+
+char *cli_path_join(const char *dir, const char *name) {
+  const size_t size = strlen(dir) + 1 + strlen(name) + 1;
+  char *path = malloc(size);
+  if (path) snprintf(path, size, "%s/%s", dir, name);
+  return path;
+}

@@ -1,0 +1,416 @@
+// Machine-readable writers: trajectory CSV, events as JSON Lines, run and
+// equilibrium reports as JSON. Writers only format to the stream they are
+// given; write errors are read back from the stream's error indicator.
+#include "zeno/io.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/// printf format that round-trips every double (DBL_DECIMAL_DIG digits).
+#define IO_NUMBER_FORMAT "%.17g"
+/// Buffer for zeno_mode_name() (two letters and the terminator).
+#define IO_MODE_NAME_SIZE 3
+/// JSON requires \u escapes below this code point.
+#define IO_JSON_FIRST_PLAIN 0x20
+/// The replacement character written for bytes that are not UTF-8.
+#define IO_JSON_REPLACEMENT "\\ufffd"
+
+/* UTF-8 structure (RFC 3629). */
+#define UTF8_ASCII_END 0x80u
+#define UTF8_CONT_MASK 0xC0u
+#define UTF8_CONT_TAG 0x80u
+#define UTF8_CONT_BITS 6
+#define UTF8_PAYLOAD_MASK 0x3Fu
+#define UTF8_LEAD2_FIRST 0xC2u
+#define UTF8_LEAD3_FIRST 0xE0u
+#define UTF8_LEAD4_FIRST 0xF0u
+#define UTF8_LEAD4_LAST 0xF4u
+#define UTF8_MIN_3 0x800u
+#define UTF8_MIN_4 0x10000u
+#define UTF8_SURROGATE_FIRST 0xD800u
+#define UTF8_SURROGATE_LAST 0xDFFFu
+#define UTF8_MAX 0x10FFFFu
+#define UTF8_LEAD2_PAYLOAD 0x1Fu
+#define UTF8_LEAD3_PAYLOAD 0x0Fu
+#define UTF8_LEAD4_PAYLOAD 0x07u
+
+static zeno_status stream_status(FILE *f) {
+  return ferror(f) ? ZENO_ERR_IO : ZENO_OK;
+}
+
+/* ---- JSON primitives ---------------------------------------------------- */
+
+static void put_number(FILE *f, double v) {
+  if (isfinite(v))
+    fprintf(f, IO_NUMBER_FORMAT, v);
+  else
+    fputs("null", f);
+}
+
+static void put_bool(FILE *f, bool v) { fputs(v ? "true" : "false", f); }
+
+/// Length of the valid UTF-8 sequence starting at s, 0 when s does not start
+/// one (bad lead byte, truncated, overlong, surrogate or beyond U+10FFFF).
+static int utf8_sequence_length(const unsigned char *s) {
+  const unsigned lead = s[0];
+  int length;
+  unsigned code;
+  if (lead < UTF8_ASCII_END) return 1;
+  if (lead >= UTF8_LEAD2_FIRST && lead < UTF8_LEAD3_FIRST) {
+    length = 2;
+    code = lead & UTF8_LEAD2_PAYLOAD;
+  } else if (lead >= UTF8_LEAD3_FIRST && lead < UTF8_LEAD4_FIRST) {
+    length = 3;
+    code = lead & UTF8_LEAD3_PAYLOAD;
+  } else if (lead >= UTF8_LEAD4_FIRST && lead <= UTF8_LEAD4_LAST) {
+    length = 4;
+    code = lead & UTF8_LEAD4_PAYLOAD;
+  } else {
+    return 0;
+  }
+  for (int i = 1; i < length; i++) {
+    if ((s[i] & UTF8_CONT_MASK) != UTF8_CONT_TAG) return 0;
+    code = (code << UTF8_CONT_BITS) | (s[i] & UTF8_PAYLOAD_MASK);
+  }
+  if (length == 3 && (code < UTF8_MIN_3 || (code >= UTF8_SURROGATE_FIRST &&
+                                             code <= UTF8_SURROGATE_LAST)))
+    return 0;
+  if (length == 4 && (code < UTF8_MIN_4 || code > UTF8_MAX)) return 0;
+  return length;
+}
+
+/// Writes one ASCII byte, escaped as JSON requires.
+static void put_ascii_escaped(FILE *f, unsigned char c) {
+  switch (c) {
+    case '"': fputs("\\\"", f); return;
+    case '\\': fputs("\\\\", f); return;
+    case '\b': fputs("\\b", f); return;
+    case '\f': fputs("\\f", f); return;
+    case '\n': fputs("\\n", f); return;
+    case '\r': fputs("\\r", f); return;
+    case '\t': fputs("\\t", f); return;
+    default: break;
+  }
+  if (c < IO_JSON_FIRST_PLAIN)
+    fprintf(f, "\\u%04x", (unsigned)c);
+  else
+    fputc(c, f);
+}
+
+static void put_string(FILE *f, const char *text) {
+  if (text == NULL) {
+    fputs("null", f);
+    return;
+  }
+  const unsigned char *s = (const unsigned char *)text;
+  fputc('"', f);
+  while (*s) {
+    const int length = utf8_sequence_length(s);
+    if (length == 0) {
+      fputs(IO_JSON_REPLACEMENT, f);
+      s++;
+    } else if (length == 1) {
+      put_ascii_escaped(f, *s++);
+    } else {
+      fwrite(s, 1, (size_t)length, f);
+      s += length;
+    }
+  }
+  fputc('"', f);
+}
+
+static void put_numbers(FILE *f, const double *v, int n) {
+  fputc('[', f);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", f);
+    put_number(f, v[i]);
+  }
+  fputc(']', f);
+}
+
+static void put_mode(FILE *f, zeno_mode mode, int contact_count) {
+  char name[IO_MODE_NAME_SIZE];
+  put_string(f, zeno_mode_name(mode, contact_count, name));
+}
+
+static void put_modes(FILE *f, const zeno_mode *modes, int n,
+                      int contact_count) {
+  fputc('[', f);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", f);
+    put_mode(f, modes[i], contact_count);
+  }
+  fputc(']', f);
+}
+
+/// One (normal, tangential) pair per contact: [[n, t], [n, t]].
+static void put_pairs(FILE *f, const double pairs[][2], int contact_count) {
+  fputc('[', f);
+  for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++) {
+    if (i) fputs(", ", f);
+    put_numbers(f, pairs[i], 2);
+  }
+  fputc(']', f);
+}
+
+/// A JSON object being written: tracks whether a comma is due.
+typedef struct json_object {
+  FILE *f;
+  int members;
+} json_object;
+
+static json_object object_begin(FILE *f) {
+  json_object o = {f, 0};
+  fputc('{', f);
+  return o;
+}
+
+/// Starts a member: writes the separator and `"key": `. Keys are ASCII
+/// identifiers chosen by this file, so they need no escaping.
+static void object_key(json_object *o, const char *key) {
+  fprintf(o->f, "%s\"%s\": ", o->members++ ? ", " : "", key);
+}
+
+static void object_end(json_object *o) { fputc('}', o->f); }
+
+static void member_number(json_object *o, const char *key, double v) {
+  object_key(o, key);
+  put_number(o->f, v);
+}
+
+static void member_long(json_object *o, const char *key, long v) {
+  object_key(o, key);
+  fprintf(o->f, "%ld", v);
+}
+
+static void member_string(json_object *o, const char *key, const char *v) {
+  object_key(o, key);
+  put_string(o->f, v);
+}
+
+static void member_bool(json_object *o, const char *key, bool v) {
+  object_key(o, key);
+  put_bool(o->f, v);
+}
+
+static void member_numbers(json_object *o, const char *key, const double *v,
+                           int n) {
+  object_key(o, key);
+  put_numbers(o->f, v, n);
+}
+
+static void member_mode(json_object *o, const char *key, zeno_mode mode,
+                        int contact_count) {
+  object_key(o, key);
+  put_mode(o->f, mode, contact_count);
+}
+
+/* ---- public JSON primitives ---------------------------------------------- */
+
+zeno_status zeno_io_json_number(FILE *stream, double value) {
+  put_number(stream, value);
+  return stream_status(stream);
+}
+
+zeno_status zeno_io_json_string(FILE *stream, const char *text) {
+  put_string(stream, text);
+  return stream_status(stream);
+}
+
+zeno_status zeno_io_json_numbers(FILE *stream, const double *values,
+                                 int count) {
+  put_numbers(stream, values, count);
+  return stream_status(stream);
+}
+
+/* ---- states and events --------------------------------------------------- */
+
+static void put_state(FILE *f, const zeno_state *s, int contact_count) {
+  json_object o = object_begin(f);
+  member_numbers(&o, "q", s->q, 3);
+  member_numbers(&o, "qdot", s->qdot, 3);
+  member_numbers(&o, "zod", s->zod, 3);
+  member_numbers(&o, "zod_rate", s->zod_rate, 3);
+  object_key(&o, "force");
+  put_pairs(f, s->force, contact_count);
+  member_number(&o, "energy", s->energy);
+  object_end(&o);
+}
+
+zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
+                               int contact_count) {
+  put_state(stream, state, contact_count);
+  return stream_status(stream);
+}
+
+static void event_zeno_members(json_object *o, const zeno_event *e) {
+  member_long(o, "zeno_impacts", e->zeno_impacts);
+  member_number(o, "zeno_ratio", e->zeno_ratio);
+  member_number(o, "zeno_error", e->zeno_error);
+  member_long(o, "zeno_period", e->zeno_period);
+}
+
+static void event_end_members(json_object *o, const zeno_event *e,
+                              int contact_count) {
+  member_string(o, "outcome", zeno_outcome_name(e->outcome));
+  if (e->outcome == ZENO_OUTCOME_DIVERGING) {
+    member_number(o, "zeno_ratio", e->zeno_ratio);
+    member_long(o, "zeno_period", e->zeno_period);
+  }
+  if (e->outcome == ZENO_OUTCOME_AMBIGUOUS) {
+    object_key(o, "consistent_modes");
+    put_modes(o->f, e->consistent, e->consistent_count, contact_count);
+  }
+}
+
+static void event_head_members(json_object *o, const zeno_event *e,
+                               int contact_count) {
+  member_long(o, "index", e->index);
+  member_number(o, "t", e->t);
+  member_string(o, "kind", zeno_event_kind_name(e->kind));
+  member_string(o, "guard", zeno_guard_name(e->guard));
+  object_key(o, "contact");
+  if (e->contact >= 0)
+    fprintf(o->f, "%d", e->contact + 1);
+  else
+    fputs("null", o->f);
+  member_mode(o, "mode_before", e->mode_before, contact_count);
+  member_mode(o, "mode_after", e->mode_after, contact_count);
+  member_string(o, "impact", e->kind == ZENO_EVENT_IMPACT
+                                 ? zeno_impact_name(e->impact_mask,
+                                                    contact_count)
+                                 : NULL);
+  object_key(o, "impulse");
+  put_pairs(o->f, e->impulse, contact_count);
+}
+
+zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
+                                int contact_count) {
+  json_object o = object_begin(stream);
+  event_head_members(&o, event, contact_count);
+  object_key(&o, "before");
+  put_state(stream, &event->before, contact_count);
+  object_key(&o, "after");
+  put_state(stream, &event->after, contact_count);
+  member_bool(&o, "on_section", event->on_section);
+  if (event->on_section)
+    member_number(&o, "section_angle", event->section_angle);
+  if (event->kind == ZENO_EVENT_ZENO) event_zeno_members(&o, event);
+  if (event->kind == ZENO_EVENT_END)
+    event_end_members(&o, event, contact_count);
+  member_number(&o, "guard_residual", event->guard_residual);
+  object_end(&o);
+  fputc('\n', stream);
+  return stream_status(stream);
+}
+
+/* ---- trajectory CSV ------------------------------------------------------ */
+
+zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count) {
+  (void)contact_count; // the columns are the same for one and two contacts
+  fputs("t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,"
+        "f1n,f1t,f2n,f2t\n",
+        stream);
+  return stream_status(stream);
+}
+
+static void csv_numbers(FILE *f, const double *v, int n) {
+  for (int i = 0; i < n; i++) fprintf(f, "," IO_NUMBER_FORMAT, v[i]);
+}
+
+zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+                                   int contact_count) {
+  char mode[IO_MODE_NAME_SIZE];
+  fprintf(stream, IO_NUMBER_FORMAT, state->t);
+  csv_numbers(stream, state->q, 3);
+  csv_numbers(stream, state->qdot, 3);
+  csv_numbers(stream, state->zod, 3);
+  csv_numbers(stream, state->zod_rate, 3);
+  fprintf(stream, ",%s", zeno_mode_name(state->mode, contact_count, mode));
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
+    csv_numbers(stream, state->force[i], 2);
+  fputc('\n', stream);
+  return stream_status(stream);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static void run_result_members(json_object *o, const zeno_io_run *run) {
+  const zeno_summary *s = run->summary;
+  member_string(o, "scene", run->scene->name);
+  member_string(o, "model", zeno_model_name(run->scene->model));
+  member_string(o, "status", zeno_outcome_name(s->outcome));
+  member_string(o, "word", run->word ? run->word : "");
+  member_number(o, "t", s->t);
+  member_long(o, "events", s->events);
+  member_long(o, "impacts", s->impacts);
+  member_number(o, "zeno_time", s->has_zeno ? s->zeno_time : NAN);
+  member_long(o, "zeno_impacts", s->has_zeno ? s->zeno_impacts : 0);
+}
+
+static void run_state_members(json_object *o, const zeno_io_run *run) {
+  const zeno_state *fin = &run->summary->final_state;
+  member_numbers(o, "final_zod", fin->zod, 3);
+  member_numbers(o, "final_zod_velocity", fin->zod_rate, 3);
+  member_numbers(o, "final_pose", fin->q, 3);
+}
+
+static void run_list_members(json_object *o, const zeno_io_run *run) {
+  object_key(o, "sections");
+  put_numbers(o->f, run->sections, (int)run->section_count);
+  object_key(o, "consistent_modes");
+  const zeno_event *end = run->end;
+  if (end && end->outcome == ZENO_OUTCOME_AMBIGUOUS)
+    put_modes(o->f, end->consistent, end->consistent_count,
+              run->scene->contact_count);
+  else
+    fputs("[]", o->f);
+}
+
+zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run) {
+  if (run == NULL || run->scene == NULL || run->summary == NULL)
+    return ZENO_ERR_ARGUMENT;
+  json_object o = object_begin(stream);
+  run_result_members(&o, run);
+  run_state_members(&o, run);
+  run_list_members(&o, run);
+  object_end(&o);
+  return stream_status(stream);
+}
+
+static void put_painleve(FILE *f, const zeno_scene *scene,
+                         const zeno_equilibrium_report *r) {
+  fputc('[', f);
+  for (int i = 0; i < r->contact_count; i++) {
+    if (i) fputs(", ", f);
+    json_object o = object_begin(f);
+    member_long(&o, "contact", i + 1);
+    member_number(&o, "mu", scene->contacts[i].mu);
+    member_number(&o, "bound", r->painleve_bound[i]);
+    member_bool(&o, "ok", r->painleve_ok[i]);
+    object_end(&o);
+  }
+  fputc(']', f);
+}
+
+zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
+                                     const zeno_equilibrium_report *report) {
+  if (scene == NULL || report == NULL) return ZENO_ERR_ARGUMENT;
+  const int n = report->contact_count;
+  json_object o = object_begin(stream);
+  member_string(&o, "scene", scene->name);
+  member_bool(&o, "feasible", report->feasible);
+  member_number(&o, "margin", report->margin);
+  object_key(&o, "forces");
+  put_pairs(stream, report->forces, n);
+  member_numbers(&o, "zdd_ff", report->zdd_ff, n);
+  member_bool(&o, "index_order_ok", report->index_order_ok);
+  member_bool(&o, "index_order_swappable", report->index_order_swappable);
+  object_key(&o, "ambiguous");
+  put_modes(stream, report->ambiguous_modes, report->ambiguous_count, n);
+  object_key(&o, "painleve");
+  put_painleve(stream, scene, report);
+  object_end(&o);
+  return stream_status(stream);
+}

@@ -1,0 +1,760 @@
+// End-to-end tests of the `zeno` program: runs the real binary with stdin
+// from /dev/null and stdout/stderr captured in temporary files, and checks
+// exit codes, JSON output, output files and error lines.
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#ifndef ZENO_EXE
+#error "ZENO_EXE (path of the zeno binary) must be defined"
+#endif
+#ifndef ZENO_SCENES_DIR
+#error "ZENO_SCENES_DIR must be defined"
+#endif
+
+extern char **environ;
+
+#define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
+#define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
+#define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
+
+/// Most arguments a test passes to zeno.
+#define MAX_ARGS 16
+/// Nesting deeper than this is not expected in zeno's JSON.
+#define JSON_MAX_DEPTH 32
+/// Digits of a \u escape.
+#define JSON_UNICODE_DIGITS 4
+/// Room for temporary paths.
+#define PATH_SIZE 1024
+/// Fields of a trajectory.csv row.
+#define TRAJECTORY_COLUMNS 18
+
+/// Exit codes of zeno.
+#define EXIT_BAD_INPUT 2
+#define EXIT_RUNTIME 1
+
+/// Published numbers (paper Examples 2 and 3) and their tolerances.
+#define EX2_REST_X2 14.87
+#define EX2_REST_X2_TOL 0.01
+#define EX2_PAINLEVE_1 0.846
+#define EX2_PAINLEVE_2 0.942
+#define EX2_PAINLEVE_TOL 1e-3
+#define EX3_PAINLEVE_1 2.12
+#define EX3_PAINLEVE_2 6.64
+#define EX3_PAINLEVE_TOL 1e-2
+
+static const char *const TRAJECTORY_HEADER =
+    "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t";
+
+/* ---- running the binary -------------------------------------------------- */
+
+typedef struct run_result {
+  int exit_code; ///< exit status, or -1 when the process did not exit
+  char *out;     ///< captured stdout (NUL-terminated)
+  char *err;     ///< captured stderr
+} run_result;
+
+static void run_result_free(run_result *r) {
+  free(r->out);
+  free(r->err);
+  r->out = r->err = NULL;
+}
+
+static const char *temp_dir(void) {
+  const char *dir = getenv("TMPDIR");
+  return dir && dir[0] ? dir : "/tmp";
+}
+
+/// Creates an empty temporary file; returns its descriptor, path in `path`.
+static int make_temp_file(char path[PATH_SIZE]) {
+  snprintf(path, PATH_SIZE, "%s/zeno-test-XXXXXX", temp_dir());
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  return fd;
+}
+
+/// Reads a whole file into a new NUL-terminated buffer.
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  size_t size = 0, capacity = BUFSIZ;
+  char *text = malloc(capacity + 1);
+  size_t got;
+  while (text && (got = fread(text + size, 1, capacity - size, f)) > 0) {
+    size += got;
+    if (size == capacity) {
+      capacity *= 2;
+      char *grown = realloc(text, capacity + 1);
+      if (grown == NULL) free(text);
+      text = grown;
+    }
+  }
+  fclose(f);
+  if (text) text[size] = '\0';
+  return text;
+}
+
+static int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  assert_int_equal(rc, 0);
+  int status;
+  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Runs zeno with the NULL-terminated arguments (after the program name).
+static run_result run_zeno_argv(const char *const *args) {
+  char *argv[MAX_ARGS + 2];
+  int n = 0;
+  argv[n++] = (char *)ZENO_EXE;
+  for (; args[n - 1] != NULL; n++) {
+    assert_true(n <= MAX_ARGS);
+    argv[n] = (char *)args[n - 1];
+  }
+  argv[n] = NULL;
+  char out_path[PATH_SIZE], err_path[PATH_SIZE];
+  const int out_fd = make_temp_file(out_path);
+  const int err_fd = make_temp_file(err_path);
+  run_result r;
+  r.exit_code = spawn_and_wait(argv, out_fd, err_fd);
+  close(out_fd);
+  close(err_fd);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
+  unlink(out_path);
+  unlink(err_path);
+  assert_non_null(r.out);
+  assert_non_null(r.err);
+  return r;
+}
+
+#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
+
+/* ---- a small JSON checker ------------------------------------------------ */
+
+static const char *json_value(const char *p, int depth);
+
+static const char *skip_space(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
+static const char *json_string(const char *p) {
+  if (*p++ != '"') return NULL;
+  while (*p != '"') {
+    if ((unsigned char)*p < 0x20) return NULL; // also catches the end
+    if (*p++ != '\\') continue;
+    if (*p == 'u') {
+      for (int i = 1; i <= JSON_UNICODE_DIGITS; i++)
+        if (!strchr("0123456789abcdefABCDEF", p[i]) || p[i] == '\0')
+          return NULL;
+      p += JSON_UNICODE_DIGITS + 1;
+    } else if (*p && strchr("\"\\/bfnrt", *p)) {
+      p++;
+    } else {
+      return NULL;
+    }
+  }
+  return p + 1;
+}
+
+static const char *json_digits(const char *p) {
+  if (*p < '0' || *p > '9') return NULL;
+  while (*p >= '0' && *p <= '9') p++;
+  return p;
+}
+
+static const char *json_number(const char *p) {
+  if (*p == '-') p++;
+  if (*p == '0')
+    p++;
+  else if ((p = json_digits(p)) == NULL)
+    return NULL;
+  if (*p == '.' && (p = json_digits(p + 1)) == NULL) return NULL;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    p = json_digits(p);
+  }
+  return p;
+}
+
+/// Parses "[v, v]" or "{"k": v, ...}" starting at the opening bracket.
+static const char *json_container(const char *p, int depth) {
+  const char close = *p == '{' ? '}' : ']';
+  const bool object = close == '}';
+  p = skip_space(p + 1);
+  if (*p == close) return p + 1;
+  for (;;) {
+    if (object) {
+      if ((p = json_string(skip_space(p))) == NULL) return NULL;
+      p = skip_space(p);
+      if (*p++ != ':') return NULL;
+    }
+    if ((p = json_value(p, depth + 1)) == NULL) return NULL;
+    p = skip_space(p);
+    if (*p == close) return p + 1;
+    if (*p++ != ',') return NULL;
+  }
+}
+
+static const char *json_value(const char *p, int depth) {
+  if (depth > JSON_MAX_DEPTH) return NULL;
+  p = skip_space(p);
+  if (*p == '{' || *p == '[') return json_container(p, depth);
+  if (*p == '"') return json_string(p);
+  if (strncmp(p, "true", 4) == 0) return p + 4;
+  if (strncmp(p, "false", 5) == 0) return p + 5;
+  if (strncmp(p, "null", 4) == 0) return p + 4;
+  return json_number(p);
+}
+
+/// The text is exactly one JSON object (with surrounding white space).
+static bool is_one_json_object(const char *text) {
+  const char *p = skip_space(text);
+  if (*p != '{') return false;
+  p = json_value(p, 0);
+  return p != NULL && *skip_space(p) == '\0';
+}
+
+/// Position right after `"key":` and white space (n-th occurrence, 0-based).
+static const char *json_after_key(const char *text, const char *key, int n) {
+  char pattern[PATH_SIZE];
+  snprintf(pattern, sizeof pattern, "\"%s\"", key);
+  const char *p = text;
+  for (int i = 0; i <= n; i++) {
+    p = strstr(p, pattern);
+    if (p == NULL) return NULL;
+    p += strlen(pattern);
+  }
+  p = skip_space(p);
+  return *p == ':' ? skip_space(p + 1) : NULL;
+}
+
+static double json_number_at(const char *text, const char *key, int n) {
+  const char *p = json_after_key(text, key, n);
+  assert_non_null(p);
+  char *end;
+  const double v = strtod(p, &end);
+  assert_true(end != p);
+  return v;
+}
+
+/// Item i of the array of numbers under key.
+static double json_array_item(const char *text, const char *key, int i) {
+  const char *p = json_after_key(text, key, 0);
+  assert_non_null(p);
+  assert_int_equal(*p, '[');
+  p++;
+  for (int k = 0; k < i; k++) {
+    p = strchr(p, ',');
+    assert_non_null(p);
+    p++;
+  }
+  char *end;
+  const double v = strtod(p, &end);
+  assert_true(end != p);
+  return v;
+}
+
+static void assert_json_literal(const char *text, const char *key,
+                                const char *literal) {
+  const char *p = json_after_key(text, key, 0);
+  assert_non_null(p);
+  if (strncmp(p, literal, strlen(literal)) != 0)
+    fail_msg("\"%s\" is not %s in %s", key, literal, text);
+}
+
+/* ---- error-line checks --------------------------------------------------- */
+
+static int count_lines(const char *text) {
+  int n = 0;
+  for (const char *p = text; *p; p++) n += *p == '\n';
+  return n;
+}
+
+/// Exit 2, nothing on stdout, exactly one line on stderr starting "zeno: ".
+static void assert_bad_input(const run_result *r) {
+  if (r->exit_code != EXIT_BAD_INPUT || count_lines(r->err) != 1)
+    fail_msg("exit %d, stderr: %s", r->exit_code, r->err);
+  assert_string_equal(r->out, "");
+  assert_int_equal(strncmp(r->err, "zeno: ", strlen("zeno: ")), 0);
+}
+
+static void assert_contains(const char *text, const char *part) {
+  if (strstr(text, part) == NULL)
+    fail_msg("'%s' not found in: %s", part, text);
+}
+
+/// stderr names `path` followed by ":LINE:COLUMN:".
+static void assert_file_position(const char *err, const char *path) {
+  const char *p = strstr(err, path);
+  if (p == NULL) fail_msg("'%s' not in: %s", path, err);
+  char *end;
+  p += strlen(path);
+  assert_int_equal(*p, ':');
+  const long line = strtol(p + 1, &end, 10);
+  assert_true(end != p + 1 && *end == ':' && line > 0);
+  p = end;
+  const long column = strtol(p + 1, &end, 10);
+  if (end == p + 1 || *end != ':' || column <= 0)
+    fail_msg("no file:line:column in: %s", err);
+}
+
+/* ---- scene files for error cases ----------------------------------------- */
+
+/// Writes text to a new temporary file; its path goes to `path`.
+static void write_temp_scene(char path[PATH_SIZE], const char *text) {
+  const int fd = make_temp_file(path);
+  const size_t length = strlen(text);
+  assert_int_equal(write(fd, text, length), (ssize_t)length);
+  close(fd);
+}
+
+/// example2.yaml with the number after the first "key:" replaced by value.
+static char *example2_with(const char *key, const char *value) {
+  char *text = read_file(EXAMPLE2);
+  assert_non_null(text);
+  char pattern[PATH_SIZE];
+  snprintf(pattern, sizeof pattern, "%s:", key);
+  char *p = strstr(text, pattern);
+  assert_non_null(p);
+  p = (char *)skip_space(p + strlen(pattern));
+  const size_t number = strspn(p, "+-.0123456789eE");
+  assert_true(number > 0);
+  const size_t head = (size_t)(p - text);
+  const size_t size = strlen(text) + strlen(value) + 1;
+  char *edited = malloc(size);
+  assert_non_null(edited);
+  snprintf(edited, size, "%.*s%s%s", (int)head, text, value, p + number);
+  free(text);
+  return edited;
+}
+
+/* ---- tests: help and usage ------------------------------------------------ */
+
+static void test_help(void **state) {
+  (void)state;
+  const char *const flags[] = {"--help", "-h"};
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+    run_result r = run_zeno(flags[i]);
+    assert_int_equal(r.exit_code, 0);
+    assert_contains(r.out, "simulate");
+    assert_contains(r.out, "check");
+    run_result_free(&r);
+  }
+}
+
+static void test_version(void **state) {
+  (void)state;
+  run_result r = run_zeno("--version");
+  assert_int_equal(r.exit_code, 0);
+  assert_int_equal(strncmp(r.out, "zeno ", strlen("zeno ")), 0);
+  run_result_free(&r);
+}
+
+static void test_simulate_help(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", "--help");
+  assert_int_equal(r.exit_code, 0);
+  const char *const options[] = {"--set", "--json", "--out", "--model",
+                                 "--eps", "--t-end", "--max-events",
+                                 "--quiet"};
+  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+    assert_contains(r.out, options[i]);
+  run_result_free(&r);
+}
+
+static void test_check_help(void **state) {
+  (void)state;
+  run_result r = run_zeno("check", "--help");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "--set");
+  assert_contains(r.out, "--json");
+  run_result_free(&r);
+}
+
+static void test_unknown_command(void **state) {
+  (void)state;
+  run_result r = run_zeno("frobnicate");
+  assert_bad_input(&r);
+  assert_contains(r.err, "frobnicate");
+  run_result_free(&r);
+  r = run_zeno_argv((const char *const[]){NULL});
+  assert_bad_input(&r);
+  run_result_free(&r);
+}
+
+static void test_unknown_option(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--bogus");
+  assert_bad_input(&r);
+  assert_contains(r.err, "--bogus");
+  run_result_free(&r);
+  r = run_zeno("check", "-x", EXAMPLE2);
+  assert_bad_input(&r);
+  assert_contains(r.err, "-x");
+  run_result_free(&r);
+}
+
+static void test_option_needs_value(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--out");
+  assert_bad_input(&r);
+  assert_contains(r.err, "--out");
+  run_result_free(&r);
+}
+
+static void test_missing_scene(void **state) {
+  (void)state;
+  const char *const commands[] = {"simulate", "check"};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    run_result r = run_zeno(commands[i], "--json");
+    assert_bad_input(&r);
+    assert_contains(r.err, "SCENE");
+    run_result_free(&r);
+  }
+}
+
+static void test_missing_file(void **state) {
+  (void)state;
+  const char *path = "/nonexistent-zeno-dir/no-such-scene.yaml";
+  run_result r = run_zeno("simulate", path);
+  assert_bad_input(&r);
+  assert_contains(r.err, path);
+  run_result_free(&r);
+}
+
+/* ---- tests: scene errors ------------------------------------------------- */
+
+static void test_yaml_syntax_error(void **state) {
+  (void)state;
+  char path[PATH_SIZE];
+  write_temp_scene(path, "name: broken\npaper: {alpha: 65, l1: -3.5\n"
+                         "model: zod\n");
+  run_result r = run_zeno("simulate", path);
+  unlink(path);
+  assert_bad_input(&r);
+  assert_file_position(r.err, path);
+  run_result_free(&r);
+}
+
+static void test_unknown_key(void **state) {
+  (void)state;
+  char *text = read_file(EXAMPLE2);
+  assert_non_null(text);
+  const size_t size = strlen(text) + PATH_SIZE;
+  char *edited = malloc(size);
+  assert_non_null(edited);
+  snprintf(edited, size, "%s\nno_such_key_xyz: 1\n", text);
+  char path[PATH_SIZE];
+  write_temp_scene(path, edited);
+  free(text);
+  free(edited);
+  run_result r = run_zeno("simulate", path);
+  unlink(path);
+  assert_bad_input(&r);
+  assert_file_position(r.err, path);
+  assert_contains(r.err, "no_such_key_xyz");
+  run_result_free(&r);
+}
+
+static void test_negative_mu(void **state) {
+  (void)state;
+  char *edited = example2_with("mu1", "-0.5");
+  char path[PATH_SIZE];
+  write_temp_scene(path, edited);
+  free(edited);
+  run_result r = run_zeno("simulate", path);
+  unlink(path);
+  assert_bad_input(&r);
+  assert_contains(r.err, path);
+  assert_contains(r.err, "mu1");
+  if (!strstr(r.err, ">= 0") && !strstr(r.err, "[0"))
+    fail_msg("no allowed range in: %s", r.err);
+  run_result_free(&r);
+}
+
+static void test_set_type_error(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--set", "paper.alpha=abc");
+  assert_bad_input(&r);
+  assert_contains(r.err, "paper.alpha");
+  run_result_free(&r);
+}
+
+static void test_set_range_error(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--max-events", "0");
+  assert_bad_input(&r);
+  assert_contains(r.err, "stop.max_events");
+  run_result_free(&r);
+  r = run_zeno("simulate", EXAMPLE2, "--model", "quantum");
+  assert_bad_input(&r);
+  assert_contains(r.err, "model");
+  run_result_free(&r);
+}
+
+/* ---- tests: simulate ----------------------------------------------------- */
+
+static void test_simulate_example2_json(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--json");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  assert_json_literal(r.out, "status", "\"rest\"");
+  assert_json_literal(r.out, "word", "\"FF IF PF FI FP IF PF SF II SS\"");
+  assert_json_literal(r.out, "model", "\"zod\"");
+  assert_json_literal(r.out, "zeno_time", "null");
+  assert_json_literal(r.out, "consistent_modes", "[]");
+  assert_true(fabs(json_array_item(r.out, "final_zod", 2) - EX2_REST_X2) <
+              EX2_REST_X2_TOL);
+  assert_string_equal(r.err, "");
+  run_result_free(&r);
+}
+
+static void test_simulate_human(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_contains(r.out, "rest");
+  assert_contains(r.out, "FF IF PF FI FP IF PF SF II SS");
+  assert_contains(r.out, "14.8");
+  run_result_free(&r);
+}
+
+static void test_simulate_quiet(void **state) {
+  (void)state;
+  run_result r = run_zeno("simulate", EXAMPLE2, "--quiet");
+  assert_int_equal(r.exit_code, 0);
+  assert_string_equal(r.out, "");
+  run_result_free(&r);
+}
+
+static void test_simulate_all_scenes_json(void **state) {
+  (void)state;
+  const char *const scenes[] = {EXAMPLE2, EXAMPLE3_ZENO, BOUNCING_BALL};
+  for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+    run_result r = run_zeno("simulate", scenes[i], "--json");
+    if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scenes[i], r.exit_code,
+                                   r.err);
+    if (!is_one_json_object(r.out)) fail_msg("%s: not JSON: %s", scenes[i],
+                                             r.out);
+    run_result_free(&r);
+  }
+}
+
+static void test_json_escapes_scene_name(void **state) {
+  (void)state;
+  run_result r =
+      run_zeno("simulate", EXAMPLE2, "--json", "--set", "name='say \"hi\" \\ ok'");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  assert_json_literal(r.out, "scene", "\"say \\\"hi\\\" \\\\ ok\"");
+  run_result_free(&r);
+}
+
+/* ---- tests: --out -------------------------------------------------------- */
+
+typedef struct out_dir {
+  char root[PATH_SIZE / 4];   ///< mkdtemp directory
+  char nested[PATH_SIZE / 2]; ///< root/run/a: created by zeno (mkdir -p)
+  char trajectory[PATH_SIZE];
+  char events[PATH_SIZE];
+} out_dir;
+
+static void out_dir_create(out_dir *d) {
+  snprintf(d->root, sizeof d->root, "%s/zeno-out-XXXXXX", temp_dir());
+  assert_non_null(mkdtemp(d->root));
+  snprintf(d->nested, sizeof d->nested, "%s/run/a", d->root);
+  snprintf(d->trajectory, sizeof d->trajectory, "%s/trajectory.csv",
+           d->nested);
+  snprintf(d->events, sizeof d->events, "%s/events.jsonl", d->nested);
+}
+
+static void out_dir_remove(const out_dir *d) {
+  char run[PATH_SIZE];
+  snprintf(run, sizeof run, "%s/run", d->root);
+  unlink(d->trajectory);
+  unlink(d->events);
+  rmdir(d->nested);
+  rmdir(run);
+  rmdir(d->root);
+}
+
+/// Every line of the events file is one JSON object; returns the count.
+static long check_event_lines(char *text) {
+  long lines = 0;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    if (!is_one_json_object(line)) fail_msg("bad event line: %s", line);
+    lines++;
+  }
+  return lines;
+}
+
+/// Header exactly as documented; every row has the same number of fields.
+static void check_trajectory(const char *text) {
+  const size_t header = strlen(TRAJECTORY_HEADER);
+  assert_int_equal(strncmp(text, TRAJECTORY_HEADER, header), 0);
+  assert_int_equal(text[header], '\n');
+  long rows = 0;
+  for (const char *p = text + header + 1; *p; rows++) {
+    int fields = 1;
+    for (; *p && *p != '\n'; p++) fields += *p == ',';
+    assert_int_equal(fields, TRAJECTORY_COLUMNS);
+    if (*p) p++;
+  }
+  assert_true(rows >= 2);
+}
+
+static void test_simulate_out(void **state) {
+  (void)state;
+  out_dir d;
+  out_dir_create(&d);
+  run_result r = run_zeno("simulate", EXAMPLE2, "--out", d.nested);
+  run_result j = run_zeno("simulate", EXAMPLE2, "--json");
+  char *trajectory = read_file(d.trajectory);
+  char *events = read_file(d.events);
+  out_dir_remove(&d);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_int_equal(j.exit_code, 0);
+  assert_non_null(trajectory);
+  assert_non_null(events);
+  check_trajectory(trajectory);
+  const long lines = check_event_lines(events);
+  assert_int_equal(lines, (long)json_number_at(j.out, "events", 0));
+  free(trajectory);
+  free(events);
+  run_result_free(&r);
+  run_result_free(&j);
+}
+
+static void test_simulate_out_one_contact(void **state) {
+  (void)state;
+  out_dir d;
+  out_dir_create(&d);
+  run_result r = run_zeno("simulate", BOUNCING_BALL, "--out", d.nested,
+                          "--quiet");
+  char *trajectory = read_file(d.trajectory);
+  char *events = read_file(d.events);
+  out_dir_remove(&d);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_non_null(trajectory);
+  assert_non_null(events);
+  check_trajectory(trajectory);
+  assert_true(check_event_lines(events) >= 2);
+  free(trajectory);
+  free(events);
+  run_result_free(&r);
+}
+
+static void test_out_not_creatable(void **state) {
+  (void)state;
+  char file[PATH_SIZE], below[PATH_SIZE + 8];
+  close(make_temp_file(file));
+  snprintf(below, sizeof below, "%s/sub", file); // a directory under a file
+  run_result r = run_zeno("simulate", EXAMPLE2, "--out", below);
+  unlink(file);
+  assert_int_equal(r.exit_code, EXIT_RUNTIME);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_contains(r.err, below);
+  run_result_free(&r);
+}
+
+/* ---- tests: check -------------------------------------------------------- */
+
+static void assert_painleve(const char *json, double bound1, double bound2,
+                            double tol) {
+  const double b1 = json_number_at(json, "bound", 0);
+  const double b2 = json_number_at(json, "bound", 1);
+  if (fabs(b1 - bound1) > tol || fabs(b2 - bound2) > tol)
+    fail_msg("Painleve bounds %g, %g; expected %g, %g", b1, b2, bound1,
+             bound2);
+}
+
+static void test_check_example2(void **state) {
+  (void)state;
+  run_result r = run_zeno("check", EXAMPLE2, "--json");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  assert_json_literal(r.out, "feasible", "true");
+  assert_painleve(r.out, EX2_PAINLEVE_1, EX2_PAINLEVE_2, EX2_PAINLEVE_TOL);
+  run_result_free(&r);
+}
+
+static void test_check_example3(void **state) {
+  (void)state;
+  run_result r = run_zeno("check", EXAMPLE3_ZENO, "--json");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  assert_painleve(r.out, EX3_PAINLEVE_1, EX3_PAINLEVE_2, EX3_PAINLEVE_TOL);
+  run_result_free(&r);
+}
+
+static void test_check_human(void **state) {
+  (void)state;
+  run_result r = run_zeno("check", EXAMPLE2);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_contains(r.out, "feasible");
+  assert_contains(r.out, "0.846");
+  assert_contains(r.out, "0.9418"); // 0.94182 (the paper rounds to 0.942)
+  run_result_free(&r);
+}
+
+static int setup_environment(void **state) {
+  (void)state;
+  return setenv("CI", "true", 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_help),
+      cmocka_unit_test(test_version),
+      cmocka_unit_test(test_simulate_help),
+      cmocka_unit_test(test_check_help),
+      cmocka_unit_test(test_unknown_command),
+      cmocka_unit_test(test_unknown_option),
+      cmocka_unit_test(test_option_needs_value),
+      cmocka_unit_test(test_missing_scene),
+      cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_yaml_syntax_error),
+      cmocka_unit_test(test_unknown_key),
+      cmocka_unit_test(test_negative_mu),
+      cmocka_unit_test(test_set_type_error),
+      cmocka_unit_test(test_set_range_error),
+      cmocka_unit_test(test_simulate_example2_json),
+      cmocka_unit_test(test_simulate_human),
+      cmocka_unit_test(test_simulate_quiet),
+      cmocka_unit_test(test_simulate_all_scenes_json),
+      cmocka_unit_test(test_json_escapes_scene_name),
+      cmocka_unit_test(test_simulate_out),
+      cmocka_unit_test(test_simulate_out_one_contact),
+      cmocka_unit_test(test_out_not_creatable),
+      cmocka_unit_test(test_check_example2),
+      cmocka_unit_test(test_check_example3),
+      cmocka_unit_test(test_check_human),
+  };
+  return cmocka_run_group_tests(tests, setup_environment, NULL);
+}

@@ -1,0 +1,83 @@
+// Benchmark of the core simulator: runs whole scenes with zeno_run() for
+// about a second each and prints the time per run and the event rate.
+#include <stdio.h>
+#include <time.h>
+
+#include "zeno/zeno.h"
+
+#ifndef ZENO_SCENES_DIR
+#define ZENO_SCENES_DIR "scenes"
+#endif
+
+/// Wall-clock time spent on each scene [s].
+#define BENCH_TARGET_SECONDS 1.0
+#define NANOSECONDS_PER_SECOND 1e9
+#define MICROSECONDS_PER_SECOND 1e6
+/// Room for the mode word (only the status and counts are printed).
+#define BENCH_WORD_SIZE 4096
+#define BENCH_PATH_SIZE 1024
+
+static const char *const SCENES[] = {
+    "example2.yaml",
+    "example3-zeno.yaml",
+    "bouncing-ball.yaml",
+};
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECONDS_PER_SECOND;
+}
+
+static int print_error(const char *what, const zeno_error *err) {
+  char line[BENCH_PATH_SIZE];
+  zeno_error_format(err, line, sizeof line);
+  fprintf(stderr, "bench_core: %s: %s\n", what, line);
+  return 1;
+}
+
+/// Runs the scene until BENCH_TARGET_SECONDS have passed (at least once).
+static int time_scene(const zeno_scene *scene, const zeno_sim_def *def,
+                      zeno_summary *summary, long *runs, double *seconds) {
+  static char word[BENCH_WORD_SIZE];
+  zeno_error err;
+  const double start = now_seconds();
+  double elapsed;
+  *runs = 0;
+  do {
+    if (zeno_run(scene, def, summary, word, sizeof word, &err) != ZENO_OK)
+      return print_error(scene->name, &err);
+    ++*runs;
+    elapsed = now_seconds() - start;
+  } while (elapsed < BENCH_TARGET_SECONDS);
+  *seconds = elapsed;
+  return 0;
+}
+
+static int bench_file(const char *file) {
+  char path[BENCH_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
+  zeno_scene scene;
+  zeno_error err;
+  if (zeno_scene_load(path, NULL, 0, &scene, &err) != ZENO_OK)
+    return print_error(file, &err);
+  const zeno_sim_def def = zeno_sim_def_default();
+  zeno_summary summary;
+  long runs;
+  double seconds;
+  if (time_scene(&scene, &def, &summary, &runs, &seconds) != 0) return 1;
+  const double per_run = seconds / (double)runs;
+  printf("%s %s: %s, %.4g us/run, %ld events, %.3g events/s (%ld runs)\n",
+         scene.name, zeno_model_name(scene.model),
+         zeno_outcome_name(summary.outcome),
+         per_run * MICROSECONDS_PER_SECOND, summary.events,
+         (double)summary.events / per_run, runs);
+  return 0;
+}
+
+int main(void) {
+  int failures = 0;
+  for (size_t i = 0; i < sizeof SCENES / sizeof SCENES[0]; i++)
+    failures += bench_file(SCENES[i]);
+  return failures ? 1 : 0;
+}
