@@ -1,0 +1,75 @@
+// Exact ZOD segments: quadratic guard roots and crossing selection.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "flow_zod.h"
+#include "test_util.h"
+
+// z(t) = z0 + v t + a t^2 / 2 falling onto zero: t = (v + sqrt(v^2 + 2 a z0)) / -a.
+static void falling_root_is_exact(void **state) {
+  (void)state;
+  const double z0 = 1.0, v = 0.0, a = -9.81;
+  const double t = zf_first_root(z0, v, a, -1);
+  assert_true(rel_diff(t, sqrt(2.0 / 9.81)) < 1e-15);
+  // Rising through zero is not an impact.
+  assert_true(isinf(zf_first_root(-1.0, 2.0, 0.0, -1)));
+  assert_true(fabs(zf_first_root(-1.0, 2.0, 0.0, +1) - 0.5) < 1e-15);
+}
+
+// A contact just separated (z0 = 0, moving up, falling back) returns after
+// 2 v / |a|; the root at t = 0 is the separation, not an impact.
+static void separating_contact_returns(void **state) {
+  (void)state;
+  const double v = 1e-7, a = -3.0;
+  const double t = zf_first_root(0.0, v, a, -1);
+  assert_true(rel_diff(t, 2 * v / 3.0) < 1e-15);
+  // The cancellation-free formula keeps a tiny gap's root accurate.
+  const double z0 = 1e-20, t2 = zf_first_root(z0, -1.0, 0.5, -1);
+  assert_true(rel_diff(t2, 1e-20) < 1e-15);
+}
+
+// A tangent touch is not a crossing; no real root means no event.
+static void grazing_is_not_a_crossing(void **state) {
+  (void)state;
+  // z = (t - 1)^2 = 1 - 2 t + t^2: touches zero at t = 1 with zero slope.
+  assert_true(isinf(zf_first_root(1.0, -2.0, 2.0, -1)));
+  assert_true(isinf(zf_first_root(1.0, 0.0, 1.0, 0)));
+}
+
+// Crossings come sorted; a free contact at a negative gap that keeps
+// approaching (rounding of a long chatter) impacts at once.
+static void crossings_sorted_and_penetration_caught(void **state) {
+  (void)state;
+  zeno_mode pf = {{ZENO_LETTER_P, ZENO_LETTER_F}};
+  const double c[4] = {0, 0.2, 0.25, 3.0}, cd[4] = {0, 1.0, -1.0, 0.1},
+               cdd[4] = {0, -2.0, 0.0, 0.0};
+  zf_crossing cr[ZF_MAX_CROSSINGS];
+  const int n = zf_crossings(2, pf, c, cd, cdd, 100.0, cr);
+  assert_true(n >= 2);
+  assert_int_equal(cr[0].guard, ZENO_GUARD_GAP);  // contact 2 lands at t = 0.25
+  assert_int_equal(cr[0].contact, 1);
+  assert_true(fabs(cr[0].tau - 0.25) < 1e-15);
+  assert_int_equal(cr[1].guard, ZENO_GUARD_SLIP_VELOCITY);  // contact 1 stops at t = 0.5
+  assert_true(fabs(cr[1].tau - 0.5) < 1e-15);
+  for (int k = 1; k < n; k++) assert_true(cr[k].tau >= cr[k - 1].tau);
+  const double cneg[4] = {0, 0, -1e-18, 0}, cdneg[4] = {0, 0, -1e-9, 0},
+               cddneg[4] = {0, 0, -1.0, 0};
+  zeno_mode sf = {{ZENO_LETTER_S, ZENO_LETTER_F}};
+  const int m = zf_crossings(2, sf, cneg, cdneg, cddneg, 100.0, cr);
+  assert_true(m >= 1);
+  assert_int_equal(cr[0].guard, ZENO_GUARD_GAP);
+  assert_true(cr[0].tau == 0.0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(falling_root_is_exact),
+      cmocka_unit_test(separating_contact_returns),
+      cmocka_unit_test(grazing_is_not_a_crossing),
+      cmocka_unit_test(crossings_sorted_and_penetration_caught),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
