@@ -1,7 +1,10 @@
 #include "zeno/error.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util.h"
 
 const char *zeno_status_name(zeno_status s) {
   switch (s) {
@@ -22,8 +25,15 @@ const char *zeno_status_name(zeno_status s) {
   return "unknown";
 }
 
+// An override error's message already starts with "--set <override>: " and
+// names the parameter; file and parameter in front would repeat both.
+static bool is_override_error(const zeno_error *e) {
+  return e->line == 0 && strcmp(e->file, ZENO_OVERRIDE_FILE) == 0;
+}
+
 int zeno_error_format(const zeno_error *e, char *buf, size_t n) {
   if (e == NULL) return snprintf(buf, n, "no error");
+  if (is_override_error(e)) return snprintf(buf, n, "%s", e->message);
   if (e->file[0] && e->line > 0)
     return snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line, e->column,
                     e->parameter[0] ? e->parameter : "",

@@ -134,6 +134,12 @@ static void put_mode(FILE *f, zeno_mode mode, int contact_count) {
   put_string(f, zeno_mode_name(mode, contact_count, name));
 }
 
+/// One contact letter as a one-character string ("S").
+static void put_letter(FILE *f, unsigned char letter) {
+  const zeno_mode single = {{letter}};
+  put_mode(f, single, 1);
+}
+
 static void put_modes(FILE *f, const zeno_mode *modes, int n,
                       int contact_count) {
   fputc('[', f);
@@ -264,6 +270,21 @@ static void event_end_members(json_object *o, const zeno_event *e,
   }
 }
 
+/// IMPACT: per contact, the letter it takes after the impact (S sticks, P or
+/// N slips) when it received an impulse, null when it did not.
+static void put_impact_outcome(FILE *f, const zeno_event *e,
+                               int contact_count) {
+  fputc('[', f);
+  for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++) {
+    if (i) fputs(", ", f);
+    if (e->impact_mask & (1u << i))
+      put_letter(f, e->impact_letter[i]);
+    else
+      fputs("null", f);
+  }
+  fputc(']', f);
+}
+
 static void event_head_members(json_object *o, const zeno_event *e,
                                int contact_count) {
   member_long(o, "index", e->index);
@@ -283,6 +304,10 @@ static void event_head_members(json_object *o, const zeno_event *e,
                                  : NULL);
   object_key(o, "impulse");
   put_pairs(o->f, e->impulse, contact_count);
+  if (e->kind == ZENO_EVENT_IMPACT) {
+    object_key(o, "impact_outcome");
+    put_impact_outcome(o->f, e, contact_count);
+  }
 }
 
 zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,

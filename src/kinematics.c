@@ -121,18 +121,22 @@ void zk_zod_contacts(const zk_model *km, const double q[3], const double qd[3],
 
 void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
                       double c[4], double cd[4]) {
-  const double ct = cos(q[2]), st = sin(q[2]);
+  // The displacement of a vertex from its nominal position, q + (R - I) p,
+  // is formed without cancellation (cos theta - 1 = -2 sin^2(theta/2)): gaps
+  // of size eps^2 stay accurate to rounding of themselves, not of |p|.
+  const double st = sin(q[2]), sh = sin(0.5 * q[2]), cm1 = -2 * sh * sh;
   for (int i = 0; i < km->n; i++) {
-    // R p and its rate thetadot J R p.
-    const double Rp[2] = {ct * km->p[i][0] - st * km->p[i][1],
-                          st * km->p[i][0] + ct * km->p[i][1]};
-    const double r[2] = {q[0] + Rp[0] - km->s[i][0], q[1] + Rp[1] - km->s[i][1]};
+    const double *p = km->p[i];
+    const double d[2] = {q[0] + cm1 * p[0] - st * p[1],
+                         q[1] + st * p[0] + cm1 * p[1]};
+    // Offset of the nominal vertex from the surface point (along t_i only
+    // for a vertex on its surface; exact zero when they coincide).
+    const double o[2] = {p[0] - km->s[i][0], p[1] - km->s[i][1]};
+    const double Rp[2] = {p[0] + cm1 * p[0] - st * p[1], p[1] + st * p[0] + cm1 * p[1]};
     const double v[2] = {qd[0] - qd[2] * Rp[1], qd[1] + qd[2] * Rp[0]};
-    c[2 * i] = r[0] * km->nrm[i][0] + r[1] * km->nrm[i][1];
-    c[2 * i + 1] = r[0] * km->tan_[i][0] + r[1] * km->tan_[i][1];
-    // x_i is measured from the nominal contact point (7), not the surface point.
-    c[2 * i + 1] -= (km->p[i][0] - km->s[i][0]) * km->tan_[i][0] +
-                    (km->p[i][1] - km->s[i][1]) * km->tan_[i][1];
+    c[2 * i] = (d[0] + o[0]) * km->nrm[i][0] + (d[1] + o[1]) * km->nrm[i][1];
+    // x_i is measured from the nominal contact point (7).
+    c[2 * i + 1] = d[0] * km->tan_[i][0] + d[1] * km->tan_[i][1];
     cd[2 * i] = v[0] * km->nrm[i][0] + v[1] * km->nrm[i][1];
     cd[2 * i + 1] = v[0] * km->tan_[i][0] + v[1] * km->tan_[i][1];
   }

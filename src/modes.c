@@ -7,10 +7,11 @@ bool zm_admissible(const zm_class *cls, int n, zeno_mode mode) {
   for (int i = 0; i < n; i++) {
     const int l = mode.letter[i];
     if (cls->gap[i] == ZM_GAP_IMPACTING) return false;  // impacts first
-    if (cls->gap[i] == ZM_GAP_OPEN) {
+    if (cls->gap[i] == ZM_GAP_OPEN || cls->lifting[i]) {
       if (l != ZENO_LETTER_F) return false;
       continue;
     }
+    if (cls->leaving_stick[i] && l == ZENO_LETTER_S) return false;
     switch (l) {
       case ZENO_LETTER_S: if (cls->slip[i] != ZM_SLIP_ZERO) return false; break;
       case ZENO_LETTER_P: if (cls->slip[i] == ZM_SLIP_NEG) return false; break;
@@ -73,7 +74,11 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
     const bool zero_slip = cls->slip[i] == ZM_SLIP_ZERO;
     switch (sol->mode.letter[i]) {
       case ZENO_LETTER_F:
-        if (cls->gap[i] == ZM_GAP_CLOSED && !(an > tol->accel)) return false;
+        if (cls->lifting[i]) {
+          if (an < -tol->accel) return false;
+        } else if (cls->gap[i] == ZM_GAP_CLOSED && !(an > tol->accel)) {
+          return false;
+        }
         break;
       case ZENO_LETTER_S:
         if (!(fn > tol->force)) return false;

@@ -42,7 +42,7 @@ zeno_scene zeno_scene_default(void) {
   s.max_events = 100000;
   s.escape_radius = 1e6;
   s.rtol = 1e-10;
-  s.atol = 1e-14;
+  s.atol = 1e-10;
   s.sample_dt = 0.01;
   s.ambiguity = ZENO_AMBIGUITY_STOP;
   zeno_paper_params p = zeno_paper_example2();

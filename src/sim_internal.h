@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "contact_solve.h"
+#include "flow_cvode.h"
+#include "flow_zod.h"
 #include "kinematics.h"
 #include "modes.h"
 #include "zeno/sim.h"
@@ -30,6 +32,8 @@ typedef struct segment {
   zeno_mode mode;
   double force[4];
   bool zeno_tail;  ///< linear stand-in for the infinitely many Zeno impacts
+  bool full;       ///< full model: dense output from nodes[node_first..]
+  size_t node_first, node_count;
 } segment;
 
 typedef struct impact_record {
@@ -44,7 +48,13 @@ struct zeno_sim {
   zeno_scene scene;
   zeno_sim_def def;
   zk_model km;
-  zc_dyn dyn;  ///< constant under the ZOD
+  zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
+  zfc *cv;     ///< full model: the CVODE integrator
+  double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
+  zfc_node *nodes;              ///< full model: accepted steps (dense output)
+  size_t node_len, node_cap;
+  bool keep_nodes;
+  char failure[48];             ///< full model: CVODE flag name of a failure
 
   double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
   zm_solution sol;  ///< the mode in force
@@ -97,6 +107,27 @@ void sim_reset_sequence(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its
 /// extrapolated limit) or end_pending with outcome diverging.
 void sim_detect_sequence(zeno_sim *s);
+
+static inline bool sim_is_full(const zeno_sim *s) {
+  return s->scene.model == ZENO_MODEL_FULL;
+}
+
+/// Contact Jacobian at q (ZOD: the constant W0).
+void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]);
+/// Appends a segment to the history (dense output).
+zeno_status sim_hist_push(zeno_sim *s, const segment *g);
+
+/* full model (sim_full.c) */
+bool sim_full_initial_state(zeno_sim *s);
+void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
+void sim_full_refresh_dyn(zeno_sim *s);
+/// Integrates the current mode to its next guard crossing. Returns
+/// ZENO_DONE on a solver failure (s->failure names CVODE's flag).
+zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
+                          zf_crossing *first, bool gap_hit[2], bool slip_hit[2],
+                          bool lift[2], bool margin_hit[2]);
+void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
+                     double qd[3]);
 
 /// FNV-1a offset basis: the signature of an empty step.
 #define SIM_SIGNATURE_SEED 1469598103934665603ull

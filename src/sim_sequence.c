@@ -58,11 +58,10 @@ static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ?
 static bool limit_keeps_slip_signs(const zeno_sim *s, int p) {
   const double tol = s->def.velocity_rtol * s->seq_first_speed;
   double c[4], lim[4];
-  const double zero[3] = {0, 0, 0};
-  sim_contacts(s, zero, s->zeno_qd, c, lim);
+  sim_contacts(s, s->zeno_q, s->zeno_qd, c, lim);
   for (int k = 0; k < p; k++) {
     double cd[4];
-    sim_contacts(s, zero, rec(s, k)->qd, c, cd);
+    sim_contacts(s, rec(s, k)->q, rec(s, k)->qd, c, cd);
     for (int i = 0; i < s->km.n; i++) {
       const int sk = slip_sign(cd[2 * i + 1], tol);
       const int sl = slip_sign(lim[2 * i + 1], tol);
@@ -77,11 +76,10 @@ static bool limit_keeps_slip_signs(const zeno_sim *s, int p) {
 // Reverse chatter is declared once the post-impact contact velocity
 // direction at the phase point repeats from period to period (a fixed
 // point of R).
-static bool direction_settled(const zeno_sim *s, int p) {
-  const double zero[3] = {0, 0, 0};
+static bool direction_settled(const zeno_sim *s, int p, double rtol) {
   double c[4], va[4], vb[4], na = 0, nb = 0;
-  sim_contacts(s, zero, rec(s, 0)->qd, c, va);
-  sim_contacts(s, zero, rec(s, p)->qd, c, vb);
+  sim_contacts(s, rec(s, 0)->q, rec(s, 0)->qd, c, va);
+  sim_contacts(s, rec(s, p)->q, rec(s, p)->qd, c, vb);
   for (int a = 0; a < 2 * s->km.n; a++) {
     na = fmax(na, fabs(va[a]));
     nb = fmax(nb, fabs(vb[a]));
@@ -89,14 +87,33 @@ static bool direction_settled(const zeno_sim *s, int p) {
   if (!(na > 0 && nb > 0)) return false;
   double diff = 0;
   for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
-  return diff <= s->def.ratio_rtol;
+  return diff <= rtol;
 }
 
 // Looks for the shortest period p over which the last ratio_periods + 1
 // periods repeat the same steps with one constant ratio of durations and
 // impact speeds. r < 1: a converging Zeno sequence; r > 1: reverse chatter.
+// True when the last K periods of length p repeat the same steps with one
+// ratio r0 of durations and impact speeds, to relative tolerance rtol.
+static bool constant_ratio(const zeno_sim *s, int p, int K, double rtol,
+                           double *r0) {
+  for (int k = 0; k + 1 < K; k++) {
+    const double Tk = rec(s, k * p)->t - rec(s, (k + 1) * p)->t;
+    const double Tk1 = rec(s, (k + 1) * p)->t - rec(s, (k + 2) * p)->t;
+    if (!(Tk > 0 && Tk1 > 0)) return false;
+    const double rk = Tk / Tk1;
+    const double rv = rec(s, k * p)->speed / rec(s, (k + 1) * p)->speed;
+    if (k == 0) *r0 = rk;
+    if (!close_rel(rk, *r0, rtol) || !close_rel(rv, *r0, rtol)) return false;
+  }
+  return true;
+}
+
 void sim_detect_sequence(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
+  const bool full = sim_is_full(s);
+  const double rtol_conv = full ? s->def.full_ratio_rtol : s->def.ratio_rtol;
+  const double rtol_div = full ? s->def.diverge_rtol : s->def.ratio_rtol;
   for (int p = 1; p <= s->def.max_period; p++) {
     if (s->ring_len < K * p + 1) break;
     bool periodic = true;
@@ -104,27 +121,14 @@ void sim_detect_sequence(zeno_sim *s) {
       periodic = rec(s, j)->signature == rec(s, j + p)->signature;
     if (!periodic) continue;
     double r0 = 0;
-    bool constant = true;
-    for (int k = 0; k + 1 < K && constant; k++) {
-      const double Tk = rec(s, k * p)->t - rec(s, (k + 1) * p)->t;
-      const double Tk1 = rec(s, (k + 1) * p)->t - rec(s, (k + 2) * p)->t;
-      if (!(Tk > 0 && Tk1 > 0)) {
-        constant = false;
-        break;
-      }
-      const double rk = Tk / Tk1;
-      const double rv = rec(s, k * p)->speed / rec(s, (k + 1) * p)->speed;
-      if (k == 0) r0 = rk;
-      constant = close_rel(rk, r0, s->def.ratio_rtol) &&
-                 close_rel(rv, r0, s->def.ratio_rtol);
-    }
-    if (!constant) continue;
-    if (r0 < 1 - s->def.ratio_rtol) {
+    if (!constant_ratio(s, p, K, fmax(rtol_conv, rtol_div), &r0)) continue;
+    if (r0 < 1 - rtol_conv) {
+      if (!constant_ratio(s, p, K, rtol_conv, &r0)) return;  // not yet converged
       extrapolate(s, p, r0);
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
       s->zeno_pending = limit_keeps_slip_signs(s, p);
-    } else if (r0 > 1 + s->def.ratio_rtol && direction_settled(s, p)) {
+    } else if (r0 > 1 + rtol_div && direction_settled(s, p, rtol_div)) {
       s->end_pending = true;
       s->pending_outcome = ZENO_OUTCOME_DIVERGING;
       s->div_ratio = r0;

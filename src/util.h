@@ -12,6 +12,10 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+/// File name of errors raised inside a `--set` override. They have line 0,
+/// and their message starts with "--set <the override>: ".
+#define ZENO_OVERRIDE_FILE "--set"
+
 /// Fills *e (when non-NULL) with code, parameter and a printf message and
 /// returns code. file/line/column are left empty.
 zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,

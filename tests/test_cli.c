@@ -243,14 +243,14 @@ static bool is_one_json_object(const char *text) {
 static const char *json_after_key(const char *text, const char *key, int n) {
   char pattern[PATH_SIZE];
   snprintf(pattern, sizeof pattern, "\"%s\"", key);
-  const char *p = text;
-  for (int i = 0; i <= n; i++) {
-    p = strstr(p, pattern);
-    if (p == NULL) return NULL;
-    p += strlen(pattern);
+  const size_t length = strlen(pattern);
+  // The same text can be a value ("kind": "impact"); a key is followed by ':'.
+  for (const char *p = strstr(text, pattern); p;
+       p = strstr(p + length, pattern)) {
+    const char *after = skip_space(p + length);
+    if (*after == ':' && n-- == 0) return skip_space(after + 1);
   }
-  p = skip_space(p);
-  return *p == ':' ? skip_space(p + 1) : NULL;
+  return NULL;
 }
 
 static double json_number_at(const char *text, const char *key, int n) {
@@ -629,6 +629,58 @@ static void check_trajectory(const char *text) {
   assert_true(rows >= 2);
 }
 
+/// A copy of the first (or the last) line of the events text whose "kind"
+/// is "impact"; NULL when there is none. The caller frees it.
+static char *impact_line(const char *events, bool last) {
+  static const char IMPACT_KIND[] = "\"impact\"";
+  char *found = NULL;
+  for (const char *line = events; *line && (last || found == NULL);) {
+    const size_t length = strcspn(line, "\n");
+    char *copy = strndup(line, length);
+    assert_non_null(copy);
+    const char *kind = json_after_key(copy, "kind", 0);
+    if (kind && strncmp(kind, IMPACT_KIND, strlen(IMPACT_KIND)) == 0) {
+      free(found);
+      found = copy;
+    } else {
+      free(copy);
+    }
+    line += length + (line[length] == '\n');
+  }
+  return found;
+}
+
+/// Example 2's impacts: the first (IF) leaves contact 1 slipping forward
+/// (the next mode is PF); the last (II) sticks both contacts: the body stops.
+static void check_example2_impact_outcomes(const char *events) {
+  char *first = impact_line(events, false);
+  char *last = impact_line(events, true);
+  assert_non_null(first);
+  assert_non_null(last);
+  assert_json_literal(first, "impact", "\"IF\"");
+  assert_json_literal(first, "mode_after", "\"PF\"");
+  assert_json_literal(first, "impact_outcome", "[\"P\", null]");
+  assert_json_literal(last, "impact", "\"II\"");
+  assert_json_literal(last, "impact_outcome", "[\"S\", \"S\"]");
+  free(first);
+  free(last);
+}
+
+/// A one-contact scene's impacts list one letter: ["S"], ["P"] or ["N"].
+static void check_one_contact_impact_outcome(const char *events) {
+  static const char OPEN[] = "[\"", CLOSE[] = "\"]";
+  char *first = impact_line(events, false);
+  assert_non_null(first);
+  const char *p = json_after_key(first, "impact_outcome", 0);
+  assert_non_null(p);
+  const char *letter = p + strlen(OPEN);
+  if (strncmp(p, OPEN, strlen(OPEN)) != 0 || *letter == '\0' ||
+      strchr("SPN", *letter) == NULL ||
+      strncmp(letter + 1, CLOSE, strlen(CLOSE)) != 0)
+    fail_msg("impact_outcome is not one letter: %s", p);
+  free(first);
+}
+
 static void test_simulate_out(void **state) {
   (void)state;
   out_dir d;
@@ -643,6 +695,7 @@ static void test_simulate_out(void **state) {
   assert_non_null(trajectory);
   assert_non_null(events);
   check_trajectory(trajectory);
+  check_example2_impact_outcomes(events); // before strtok splits the text
   const long lines = check_event_lines(events);
   assert_int_equal(lines, (long)json_number_at(j.out, "events", 0));
   free(trajectory);
@@ -664,6 +717,7 @@ static void test_simulate_out_one_contact(void **state) {
   assert_non_null(trajectory);
   assert_non_null(events);
   check_trajectory(trajectory);
+  check_one_contact_impact_outcome(events);
   assert_true(check_event_lines(events) >= 2);
   free(trajectory);
   free(events);

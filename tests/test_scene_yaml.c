@@ -1,6 +1,6 @@
-// Tests of the YAML scene loader (src/scene_yaml.c): the shipped scenes,
-// the paper and general forms, --set overrides, and every error class with
-// its exact code, line, column and message.
+// Tests of the YAML scene loader (src/scene_yaml*.c, src/yaml_tree.c): the
+// shipped scenes, the paper and general forms, --set overrides, and every
+// error class with its exact code, line, column, message and formatted line.
 #include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
@@ -32,6 +32,8 @@
 #define PATH_LEN 512
 /// The shipped scenes the documentation lists.
 #define SHIPPED_SCENES 8
+/// Room for one line of zeno_error_format().
+#define ERROR_LINE_LEN 1024
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -877,6 +879,52 @@ static void test_error_override_conflict(void **state) {
                     "paper.alpha=45)");
 }
 
+// Non-overlapping occurrences of `part` in `text`.
+static int count_occurrences(const char *text, const char *part) {
+  int count = 0;
+  const size_t length = strlen(part);
+  for (const char *p = strstr(text, part); p; p = strstr(p + length, part))
+    count++;
+  return count;
+}
+
+// The formatted line of an override error is its message alone: the message
+// already quotes the override, which names the key.
+static void test_error_format_override(void **state) {
+  (void)state;
+  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45",
+                                       ZENO_ERR_UNKNOWN_KEY, "");
+  char line[ERROR_LINE_LEN];
+  zeno_error_format(&e, line, sizeof line);
+  assert_string_equal(line,
+                      "--set paper.alphx=45: unknown key 'alphx' in paper "
+                      "(allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
+                      "m, f, tau)");
+  assert_int_equal(count_occurrences(line, "--set"), 1);
+  assert_int_equal(count_occurrences(line, "paper.alphx"), 1);
+}
+
+// An override that sets a whole mapping does not name the key inside it
+// that is wrong, so the message does (schema and validation errors alike).
+static void test_error_format_override_nested_key(void **state) {
+  (void)state;
+  char line[ERROR_LINE_LEN];
+  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper={alpha: x}",
+                                       ZENO_ERR_TYPE, "");
+  assert_string_equal(e.parameter, "paper.alpha");
+  zeno_error_format(&e, line, sizeof line);
+  assert_string_equal(line,
+                      "--set paper={alpha: x}: paper.alpha: expected a "
+                      "number, got 'x'");
+  e = expect_override_error(PAPER_EXAMPLE2, "stop={t_end: -1}", ZENO_ERR_RANGE,
+                            "");
+  assert_string_equal(e.parameter, "stop.t_end");
+  zeno_error_format(&e, line, sizeof line);
+  assert_string_equal(line,
+                      "--set stop={t_end: -1}: stop.t_end: value -1 is out of "
+                      "range; allowed (0, inf)");
+}
+
 static void test_error_missing_file(void **state) {
   (void)state;
   const char *path = ZENO_SCENES_DIR "/no-such-scene.yaml";
@@ -988,6 +1036,8 @@ int main(void) {
       cmocka_unit_test(test_error_override_type),
       cmocka_unit_test(test_error_override_bad_index),
       cmocka_unit_test(test_error_override_conflict),
+      cmocka_unit_test(test_error_format_override),
+      cmocka_unit_test(test_error_format_override_nested_key),
       cmocka_unit_test(test_error_missing_file),
       cmocka_unit_test(test_error_directory),
       cmocka_unit_test(test_error_arguments),

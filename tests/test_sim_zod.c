@@ -278,9 +278,12 @@ static void bad_inputs_are_reported(void **state) {
   assert_int_equal(err.code, ZENO_ERR_RANGE);
   assert_null(zeno_sim_create(NULL, NULL, &err));
   assert_int_equal(err.code, ZENO_ERR_ARGUMENT);
+  s.initial_qp[0] = 1;
   s.model = ZENO_MODEL_FULL;
+  s.epsilon = 0;  // epsilon must lie in (0, 1]
   assert_null(zeno_sim_create(&s, NULL, &err));
-  assert_int_equal(err.code, ZENO_ERR_UNSUPPORTED);
+  assert_int_equal(err.code, ZENO_ERR_RANGE);
+  assert_string_equal(err.parameter, "epsilon");
 }
 
 static void limits_end_runs(void **state) {

@@ -44,9 +44,12 @@ typedef struct zeno_error {
 /// Stable lower-case name of a status (e.g. "range").
 const char *zeno_status_name(zeno_status status);
 
-/// Formats an error as one line: "file:line:column: message" when a file
-/// position is known, "parameter: message" when only a parameter is, else
-/// the message. Returns the number of characters that would be written.
+/// Formats an error as one line: "file:line:column: parameter: message" when
+/// a file position is known, "parameter: message" when only a parameter is,
+/// else the message. An error from a `--set` override (file "--set", line 0)
+/// is its message alone: "--set KEY=VALUE: message", which already names the
+/// override and the parameter. Returns the number of characters that would be
+/// written.
 int zeno_error_format(const zeno_error *error, char *buffer, size_t size);
 
 /// Clears an error record (code ZENO_OK, empty strings). NULL is accepted.

@@ -57,7 +57,9 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
 /// index, t, kind, guard, contact (1-based or null), mode_before,
-/// mode_after, impact (name or null), impulse, before, after, on_section,
+/// mode_after, impact (name or null), impulse, impact_outcome (IMPACT events:
+/// per contact "S", "P" or "N" when it received an impulse, else null; see
+/// zeno_event.impact_letter), before, after, on_section,
 /// section_angle (only when on_section), zeno_impacts, zeno_ratio,
 /// zeno_error, zeno_period (ZENO events; ratio and period also for a
 /// diverging END), outcome (END), consistent_modes (ambiguous END) and

@@ -138,7 +138,7 @@ typedef struct zeno_scene {
 
   /* solver settings (full model) and output */
   double rtol;                ///< CVODE relative tolerance, in (0, 1e-2]
-  double atol;                ///< CVODE absolute tolerance [length], > 0
+  double atol;                ///< CVODE absolute tolerance as a fraction of the segment's length and speed scales, > 0
   double sample_dt;           ///< trajectory sampling interval for output [time], >= 0 (0: events only)
   zeno_ambiguity_policy ambiguity;
 } zeno_scene;

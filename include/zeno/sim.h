@@ -133,6 +133,14 @@ typedef struct zeno_sim_def {
   double time_rtol;
   /// Zeno: successive period ratios agreeing to this relative tolerance are constant.
   double ratio_rtol;
+  /// Zeno in the full model: the ratio is only asymptotically constant; this
+  /// relative agreement of successive ratios completes the sequence, and the
+  /// ZENO event reports the resulting error estimate.
+  double full_ratio_rtol;
+  /// Reverse chatter in the full model: the ratio drifts as the amplitude
+  /// grows, so `diverging` needs ratios above 1 that agree to this relative
+  /// tolerance over the same repeated steps (the ZOD uses ratio_rtol).
+  double diverge_rtol;
   /// Zeno: periods with a constant ratio before completion (or `diverging`).
   int ratio_periods;
   /// Zeno: the longest period (in impacts) searched for.

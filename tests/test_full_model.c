@@ -1,0 +1,278 @@
+// The full nonlinear model on CVODE: convergence to the ZOD as the
+// perturbation shrinks (paper Sec. 3.3), Example 3's Zeno and reverse
+// chatter, closed forms, Painlevé's rod, energy and guard residuals.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#define G 9.81
+static const double EX2_QP[3] = {1, 1, 0}, EX2_QDP[3] = {0, 0, 2};
+static const double EX3_QP[3] = {0.1, 0.1, 0};
+/// Guards located by CVODE's root finding (scaled by the state's own scale).
+#define GUARD_RESIDUAL_MAX 1e-10
+
+static zeno_scene full(zeno_scene s, double eps) {
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = eps;
+  return s;
+}
+
+static void check_trajectory_health(const test_run *r) {
+  for (int i = 0; i < r->count; i++) {
+    const zeno_event *e = &r->events[i];
+    if (e->kind == ZENO_EVENT_IMPACT) {
+      // Inelastic impacts never add energy.
+      assert_true(e->after.energy <= e->before.energy + 1e-12 * fabs(e->before.energy));
+    }
+    if (e->kind == ZENO_EVENT_IMPACT || e->kind == ZENO_EVENT_TRANSITION)
+      assert_true(e->guard_residual <= GUARD_RESIDUAL_MAX);
+    for (int k = 0; k < 3; k++) assert_true(isfinite(e->after.q[k]) && isfinite(e->after.qdot[k]));
+  }
+}
+
+// Example 2 at eps = 1e-2, 1e-3, 1e-4: the ZOD's mode word, and the scaled
+// rest position x2 / eps^2 converging to the ZOD's 14.87 with an error that
+// falls at least linearly in eps.
+static void example2_converges_to_the_zod(void **state) {
+  (void)state;
+  zeno_scene z = paper_scene(example2(), EX2_QP, EX2_QDP);
+  test_run rz;
+  assert_int_equal(run_scene(&z, &rz), 0);
+  const double x2_zod = rz.summary.final_state.zod[2];
+  const double eps[3] = {1e-2, 1e-3, 1e-4};
+  double err[3];
+  for (int k = 0; k < 3; k++) {
+    zeno_scene f = full(z, eps[k]);
+    test_run r;
+    assert_int_equal(run_scene(&f, &r), 0);
+    assert_string_equal(r.word, rz.word);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+    err[k] = fabs(r.summary.final_state.zod[2] - x2_zod);
+    // Times scale with eps (invariance (24)).
+    assert_true(rel_diff(r.summary.t / eps[k], rz.summary.t) < 50 * eps[k]);
+    check_trajectory_health(&r);
+    run_free(&r);
+  }
+  assert_true(err[1] / err[0] <= 0.15);  // linear would be 0.1
+  assert_true(err[2] / err[1] <= 0.15);
+  assert_true(err[2] < 1e-3);
+  run_free(&rz);
+}
+
+static void example3_zeno_and_reverse_chatter(void **state) {
+  (void)state;
+  const double zeno_v[3] = {0.1, 0, -1.5}, reverse_v[3] = {0.1, 0, 1.1};
+  zeno_scene zz = paper_scene(example3(), EX3_QP, zeno_v);
+  test_run rz;
+  assert_int_equal(run_scene(&zz, &rz), 0);
+  zeno_scene s = full(zz, 1e-3);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+  assert_true(r.summary.has_zeno);
+  assert_non_null(strstr(r.word, " Z NN SS"));
+  // Accumulation time and rest position agree with the ZOD to O(eps).
+  assert_true(rel_diff(r.summary.zeno_time / 1e-3, rz.summary.zeno_time) < 5e-3);
+  assert_true(rel_diff(r.summary.final_state.zod[2], rz.summary.final_state.zod[2]) < 5e-3);
+  const zeno_event *z = NULL;
+  for (int i = 0; i < r.count; i++)
+    if (r.events[i].kind == ZENO_EVENT_ZENO) z = &r.events[i];
+  assert_non_null(z);
+  assert_true(z->zeno_error < 1e-4 * z->t);  // the reported error estimate
+  check_trajectory_health(&r);
+  run_free(&r);
+  run_free(&rz);
+  zeno_scene rv = full(paper_scene(example3(), EX3_QP, reverse_v), 1e-3);
+  assert_int_equal(run_scene(&rv, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_DIVERGING);
+  const zeno_event *last = NULL;
+  for (int k = 0; section_event(&r, k); k++) last = section_event(&r, k);
+  assert_true(fabs(last->section_angle + 0.7) < 0.01);
+  run_free(&r);
+}
+
+static zeno_scene ball(double e) {
+  zeno_scene s = zeno_scene_default();
+  s.has_paper = false;
+  s.rho = sqrt(0.4) * 0.1;
+  s.contact_count = 1;
+  s.contacts[0].point[0] = 0;
+  s.contacts[0].point[1] = -0.1;
+  s.contacts[0].surface_angle = 0;
+  s.contacts[0].surface_point_set = false;
+  s.contacts[0].mu = 0.5;
+  s.load_magnitude = G;
+  s.load_angle = 0;
+  s.impact_law = ZENO_LAW_NEWTON;
+  s.restitution = e;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  s.initial_pose[1] = 1.0;
+  s.t_end = 100;
+  s.model = ZENO_MODEL_FULL;
+  return s;
+}
+
+static void closed_forms(void **state) {
+  (void)state;
+  // Bouncing ball: accumulation time to 1e-8, then rest.
+  const double es[3] = {0.7, 0.8, 0.9};
+  for (int k = 0; k < 3; k++) {
+    zeno_scene s = ball(es[k]);
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_true(r.summary.has_zeno);
+    assert_true(rel_diff(r.summary.zeno_time, sqrt(2 / G) * (1 + es[k]) / (1 - es[k])) < 1e-8);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+    // Free flight conserves energy to the integrator's tolerance.
+    const zeno_event *imp = &r.events[1];
+    assert_int_equal(imp->kind, ZENO_EVENT_IMPACT);
+    assert_true(rel_diff(imp->before.energy, r.events[0].after.energy) < 1e-8);
+    run_free(&r);
+  }
+  // Sliding block: stop time v0 / (mu g).
+  const double b = 0.5, h = 0.25, mu = 0.3;
+  zeno_paper_params p = {0, -b, b, h, 0, 0, mu, mu, sqrt((b * b + h * h) / 3), 1, G, 0};
+  const double qp0[3] = {0, 0, 0}, qdp0[3] = {0, 0, 2};
+  zeno_scene sb = full(paper_scene(p, qp0, qdp0), 1e-2);
+  test_run r;
+  assert_int_equal(run_scene(&sb, &r), 0);
+  assert_string_equal(r.word, "PP SS");
+  assert_true(rel_diff(r.summary.t, 1e-2 * 2 / (mu * G)) < 1e-8);
+  run_free(&r);
+  // Rocking block: Housner's ratio at the first impact (at the nominal pose).
+  for (int k = 0; k < 2; k++) {
+    const double hh = k == 0 ? 2 : 3;
+    zeno_paper_params pr = {0, -1, 1, hh, 0, 0, 1, 1, sqrt((1 + hh * hh) / 3), 1, G, 0};
+    const double qp[3] = {0, 0.01, 0}, qdp[3] = {0, 0, 0};
+    zeno_scene s = full(paper_scene(pr, qp, qdp), 1e-2);
+    assert_int_equal(run_scene(&s, &r), 0);
+    const zeno_event *imp = NULL;
+    for (int i = 0; i < r.count && !imp; i++)
+      if (r.events[i].kind == ZENO_EVENT_IMPACT) imp = &r.events[i];
+    assert_non_null(imp);
+    const double ratio = imp->after.gap_rate[0] / -imp->before.gap_rate[1];
+    assert_true(fabs(ratio - (1 - 1.5 / (1 + hh * hh))) < 1e-6);
+    check_trajectory_health(&r);
+    run_free(&r);
+  }
+}
+
+// A uniform slender rod (rho^2 = L^2 / 3) slipping on one end, leaning at
+// the Painlevé bound's worst angle (tan theta = 1/2 from the normal): the
+// bound (11) is 4/3 there. Slightly below, slipping is consistent; slightly
+// above, no mode is (the slipping mode's normal force changes sign).
+static zeno_outcome rod_start(double mu, double slip_speed) {
+  const double L = 1, theta = atan(0.5);
+  zeno_scene s = zeno_scene_default();
+  s.has_paper = false;
+  s.rho = L / sqrt(3.0);
+  s.contact_count = 1;
+  s.contacts[0].point[0] = -L * sin(theta);
+  s.contacts[0].point[1] = -L * cos(theta);
+  s.contacts[0].surface_angle = 0;
+  s.contacts[0].surface_point_set = false;
+  s.contacts[0].mu = mu;
+  s.load_magnitude = G;
+  s.load_angle = 0;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  s.initial_velocity[0] = slip_speed;
+  s.t_end = 1e-3;
+  s.model = ZENO_MODEL_FULL;
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  const zeno_outcome o = r.summary.outcome;
+  run_free(&r);
+  return o;
+}
+
+static void painleve_rod(void **state) {
+  (void)state;
+  const double bound = 4.0 / 3.0;
+  assert_true(fabs(zeno_painleve_bound(1 / sqrt(3.0),
+                                       (double[2]){-sin(atan(0.5)), -cos(atan(0.5))},
+                                       0) - bound) < 1e-12);
+  for (int dir = -1; dir <= 1; dir += 2)
+    assert_int_equal(rod_start(bound * (1 - 1e-6), dir * 0.5), ZENO_OUTCOME_TIME_LIMIT);
+  const zeno_outcome a = rod_start(bound * (1 + 1e-6), 0.5);
+  const zeno_outcome b = rod_start(bound * (1 + 1e-6), -0.5);
+  const bool paradox = a == ZENO_OUTCOME_INCONSISTENT || a == ZENO_OUTCOME_AMBIGUOUS ||
+                       b == ZENO_OUTCOME_INCONSISTENT || b == ZENO_OUTCOME_AMBIGUOUS;
+  assert_true(paradox);
+}
+
+// A uniform rod (length L, rho^2 = L^2 / 12) standing on one end at angle
+// theta0 from the vertical falls about its sticking end; the reactions are
+// H = (3mg/4) sin(th) (3 cos(th) - 2 cos(th0)) and
+// V = mg [1 - (3/4) sin^2(th) - (3/2)(cos(th0) - cos(th)) cos(th)],
+// so the end starts to slip where |H| = mu V: a state-dependent guard the
+// ZOD cannot have (friction margin, located by CVODE's root finding).
+static double rod_margin(double th, double th0, double mu) {
+  const double H = 0.75 * sin(th) * (3 * cos(th) - 2 * cos(th0));
+  const double V = 1 - 0.75 * sin(th) * sin(th) - 1.5 * (cos(th0) - cos(th)) * cos(th);
+  return mu * V - fabs(H);
+}
+
+static void falling_rod_starts_to_slip(void **state) {
+  (void)state;
+  const double L = 1, th0 = 0.05, mu = 0.3;
+  zeno_scene s = zeno_scene_default();
+  s.has_paper = false;
+  s.rho = L / sqrt(12.0);
+  s.contact_count = 1;
+  s.contacts[0].point[0] = -0.5 * L * sin(th0);
+  s.contacts[0].point[1] = -0.5 * L * cos(th0);
+  s.contacts[0].surface_angle = 0;
+  s.contacts[0].surface_point_set = false;
+  s.contacts[0].mu = mu;
+  s.load_magnitude = G;
+  s.load_angle = 0;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  s.t_end = 5;
+  s.model = ZENO_MODEL_FULL;
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(strncmp(r.word, "S ", 2), 0);
+  const zeno_event *e = &r.events[1];
+  assert_int_equal(e->guard, ZENO_GUARD_FRICTION_MARGIN);
+  assert_int_equal(e->kind, ZENO_EVENT_TRANSITION);
+  assert_true(e->mode_after.letter[0] == ZENO_LETTER_P ||
+              e->mode_after.letter[0] == ZENO_LETTER_N);
+  // Closed-form slip angle: the first sign change of the margin (it is not
+  // monotone), then bisection.
+  double lo = th0, hi = th0;
+  while (rod_margin(hi, th0, mu) > 0) {
+    lo = hi;
+    hi += 1e-3;
+  }
+  for (int k = 0; k < 200; k++) {
+    const double mid = 0.5 * (lo + hi);
+    if (rod_margin(mid, th0, mu) > 0) lo = mid;
+    else hi = mid;
+  }
+  const double th_sim = th0 - e->before.q[2];  // falling clockwise
+  assert_true(fabs(th_sim - lo) < 1e-7);
+  // The event's contact forces are those of the closed form at that angle.
+  const double H = 0.75 * G * sin(lo) * (3 * cos(lo) - 2 * cos(th0));
+  assert_true(fabs(e->before.force[0][1] - H) < 1e-6);
+  assert_true(fabs(fabs(e->before.force[0][1]) - mu * e->before.force[0][0]) < 1e-6);
+  assert_true(e->guard_residual <= GUARD_RESIDUAL_MAX);
+  // Energy is conserved while the end sticks (no work at a fixed point):
+  // drift below 1e-8 of the energy scale m g L / 2 (the start is at 0).
+  assert_true(fabs(e->before.energy - r.events[0].after.energy) < 1e-8 * 0.5 * G * L);
+  run_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(example2_converges_to_the_zod),
+      cmocka_unit_test(example3_zeno_and_reverse_chatter),
+      cmocka_unit_test(closed_forms),
+      cmocka_unit_test(painleve_rod),
+      cmocka_unit_test(falling_rod_starts_to_slip),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
