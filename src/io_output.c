@@ -325,6 +325,7 @@ zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
   if (event->kind == ZENO_EVENT_END)
     event_end_members(&o, event, contact_count);
   member_number(&o, "guard_residual", event->guard_residual);
+  member_number(&o, "constraint_drift", event->constraint_drift);
   object_end(&o);
   fputc('\n', stream);
   return stream_status(stream);

@@ -681,6 +681,20 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
 // Handles the guards that fired at the current instant: gap_hit contacts
 // reached zero gap, slip_hit contacts zero slip rate. vscale is the
 // velocity scale of the segment that led here.
+// Drift of the closed contacts of the current mode from their constraints.
+static double constraint_drift(const zeno_sim *s, double vscale) {
+  double c[4], cd[4], drift = 0;
+  sim_contacts(s, s->q, s->qd, c, cd);
+  const double L = vscale * vscale / s->km.accel_scale;
+  for (int i = 0; i < s->km.n; i++) {
+    const int l = s->sol.mode.letter[i];
+    if (l == ZENO_LETTER_F) continue;
+    drift = fmax(drift, fmax(fabs(c[2 * i]) / L, fabs(cd[2 * i]) / vscale));
+    if (l == ZENO_LETTER_S) drift = fmax(drift, fabs(cd[2 * i + 1]) / vscale);
+  }
+  return drift;
+}
+
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
                                    int contact, const bool gap_hit[2],
                                    const bool slip_hit[2], const bool lift[2],
@@ -690,6 +704,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
               contact);
   ev->guard_residual = residual;
+  ev->constraint_drift = constraint_drift(s, vscale);
   const tolerances tol = make_tol(s, vscale);
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)

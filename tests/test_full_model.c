@@ -14,6 +14,8 @@ static const double EX2_QP[3] = {1, 1, 0}, EX2_QDP[3] = {0, 0, 2};
 static const double EX3_QP[3] = {0.1, 0.1, 0};
 /// Guards located by CVODE's root finding (scaled by the state's own scale).
 #define GUARD_RESIDUAL_MAX 1e-10
+/// Drift of closed contacts over one segment at rtol = 1e-10 (scaled).
+#define CONSTRAINT_DRIFT_MAX 1e-7
 
 static zeno_scene full(zeno_scene s, double eps) {
   s.model = ZENO_MODEL_FULL;
@@ -28,8 +30,11 @@ static void check_trajectory_health(const test_run *r) {
       // Inelastic impacts never add energy.
       assert_true(e->after.energy <= e->before.energy + 1e-12 * fabs(e->before.energy));
     }
-    if (e->kind == ZENO_EVENT_IMPACT || e->kind == ZENO_EVENT_TRANSITION)
+    if (e->kind == ZENO_EVENT_IMPACT || e->kind == ZENO_EVENT_TRANSITION) {
       assert_true(e->guard_residual <= GUARD_RESIDUAL_MAX);
+      // Closed contacts stay on their constraints between projections.
+      assert_true(e->constraint_drift <= CONSTRAINT_DRIFT_MAX);
+    }
     for (int k = 0; k < 3; k++) assert_true(isfinite(e->after.q[k]) && isfinite(e->after.qdot[k]));
   }
 }

@@ -109,6 +109,11 @@ typedef struct zeno_event {
   zeno_state before;     ///< state just before (velocities pre-impact)
   zeno_state after;      ///< state just after
   double guard_residual; ///< guard value at the located event, scaled by the state's own scale
+  /// How far the contacts closed in the mode before the event drifted from
+  /// their constraints over the segment, before this event's projection
+  /// removed it: max of |gap| / L and |gap rate| / V (and |slip rate| / V for
+  /// sticking contacts), with V the segment's speed scale and L = V^2 / a.
+  double constraint_drift;
   bool on_section;       ///< IMPACT: the pre-impact state lies on the Poincaré section (22)
   double section_angle;  ///< eq. (25): atan(xdot2 / |zdot2|) before the impact [rad]
   long zeno_impacts;     ///< ZENO: impacts simulated in the sequence before completion
