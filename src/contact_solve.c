@@ -93,6 +93,27 @@ void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
   }
 }
 
+bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
+                int m, const double *r, double x[3]) {
+  if (m == 0) return true;
+  double A[16], y[4];
+  for (int a = 0; a < m; a++) {
+    y[a] = r[a];
+    for (int b = 0; b < m; b++) {
+      double sum = 0;
+      for (int k = 0; k < 3; k++) sum += W[k][cols[a]] * inv_mass[k] * W[k][cols[b]];
+      A[a * m + b] = sum;
+    }
+  }
+  if (!zeno_linsolve(m, A, y, ZC_SINGULAR_RTOL)) return false;
+  for (int k = 0; k < 3; k++) {
+    double dx = 0;
+    for (int a = 0; a < m; a++) dx += W[k][cols[a]] * y[a];
+    x[k] += inv_mass[k] * dx;
+  }
+  return true;
+}
+
 double zc_cone_slack(const zc_dyn *d, const double x[4], int i) {
   const double mu = d->mu[i], xn = x[2 * i], xt = x[2 * i + 1];
   return fmin(xn, (mu * xn - fabs(xt)) / sqrt(1 + mu * mu));

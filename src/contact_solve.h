@@ -51,6 +51,14 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
 bool zc_static_single(const zc_dyn *d, const double rhs[3], double x[4],
                       double *residual, double *margin);
 
+/// Mass-weighted minimal correction of a generalised vector x so that the
+/// contact coordinates cols[0..m) of W^T x change by r exactly:
+/// x += M^-1 C (C^T M^-1 C)^-1 r with C the chosen columns of W. Used to
+/// project positions and rates back onto contact constraints (no physical
+/// impulse). Returns false when those columns are dependent.
+bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
+                int m, const double *r, double x[3]);
+
 /// Smallest cone slack of contact i's force: min(x_n, (mu x_n - |x_t|) / sqrt(1 + mu^2)).
 double zc_cone_slack(const zc_dyn *d, const double x[4], int i);
 

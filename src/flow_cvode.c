@@ -58,6 +58,17 @@ struct zfc {
   int node_count, node_cap;
 };
 
+// CVODE reports errors through this handler instead of printing them: the
+// library never prints, and failures reach the caller as events.
+static void quiet_errors(int code, const char *module, const char *function,
+                         char *message, void *user) {
+  (void)code;
+  (void)module;
+  (void)function;
+  (void)message;
+  (void)user;
+}
+
 bool zfc_mode_accel(const zk_model *km, zeno_mode mode, const double q[3],
                     const double qd[3], double qdd[3], double force[4]) {
   double W[3][4], bias[4];
@@ -240,6 +251,7 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
     flag = CVodeInit(f->mem, rhs, 0.0, f->y);
     if (flag == CV_SUCCESS) flag = CVodeSetNonlinearSolver(f->mem, f->nls);
     if (flag == CV_SUCCESS) flag = CVodeSetUserData(f->mem, f);
+    if (flag == CV_SUCCESS) flag = CVodeSetErrHandlerFn(f->mem, quiet_errors, f);
     if (flag == CV_SUCCESS) flag = CVodeSetNoInactiveRootWarn(f->mem);
     if (flag == CV_SUCCESS) flag = CVodeSetMaxNumSteps(f->mem, ZFC_MAX_STEPS);
     f->initialized = flag == CV_SUCCESS;

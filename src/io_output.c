@@ -268,6 +268,8 @@ static void event_end_members(json_object *o, const zeno_event *e,
     object_key(o, "consistent_modes");
     put_modes(o->f, e->consistent, e->consistent_count, contact_count);
   }
+  if (e->outcome == ZENO_OUTCOME_SOLVER_FAILURE)
+    member_string(o, "solver_flag", e->solver_flag);
 }
 
 /// IMPACT: per contact, the letter it takes after the impact (S sticks, P or

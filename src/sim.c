@@ -155,26 +155,15 @@ static double contact_speed(const zeno_sim *s, const double qd[3]) {
 static void project_rates(const zeno_sim *s, double vp[3], const int *cols, int m,
                           const double *target) {
   if (m == 0) return;
-  double v[3], A[16], r[4], W[3][4];
+  double v[3], r[4], W[3][4];
   rates_to_gen(s, vp, v);
   sim_jacobian(s, s->q, W);
   for (int a = 0; a < m; a++) {
     double cur = 0;
     for (int k = 0; k < 3; k++) cur += W[k][cols[a]] * v[k];
     r[a] = target[a] - cur;
-    for (int b = 0; b < m; b++) {
-      double sum = 0;
-      for (int k = 0; k < 3; k++)
-        sum += W[k][cols[a]] * s->km.inv_mass[k] * W[k][cols[b]];
-      A[a * m + b] = sum;
-    }
   }
-  if (!zeno_linsolve(m, A, r, 1e-12)) return;
-  for (int k = 0; k < 3; k++) {
-    double dv = 0;
-    for (int a = 0; a < m; a++) dv += W[k][cols[a]] * r[a];
-    v[k] += s->km.inv_mass[k] * dv;
-  }
+  if (!zc_correct(W, s->km.inv_mass, cols, m, r, v)) return;
   gen_to_rates(s, v, vp);
   // ZOD gap rates are components of qdot': make the targeted ones exact.
   if (!sim_is_full(s))
@@ -538,6 +527,8 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
     ev->zeno_ratio = s->div_ratio;
     ev->zeno_period = s->div_period;
   }
+  if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
+    snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->failure);
   s->outcome = s->pending_outcome;
   s->finished = true;
   s->event_count++;

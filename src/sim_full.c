@@ -84,7 +84,7 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
     if (closed[i]) cols[m++] = 2 * i;
   if (m == 0) return;
   for (int it = 0; it < FULL_NEWTON_ITERATIONS; it++) {
-    double c[4], cd[4], W[3][4], A[4], r[2];
+    double c[4], cd[4], W[3][4], r[2];
     const double zero[3] = {0, 0, 0};
     zk_full_contacts(&s->km, s->q, zero, c, cd);
     double err = 0;
@@ -94,20 +94,7 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
     }
     if (err == 0 || err <= FULL_NEWTON_RTOL * s->len_scale) break;
     sim_jacobian(s, s->q, W);
-    // Mass-weighted minimal correction: dq = M^-1 C (C^T M^-1 C)^-1 r.
-    for (int a = 0; a < m; a++)
-      for (int b = 0; b < m; b++) {
-        double sum = 0;
-        for (int k = 0; k < 3; k++)
-          sum += W[k][cols[a]] * s->km.inv_mass[k] * W[k][cols[b]];
-        A[a * m + b] = sum;
-      }
-    if (!zeno_linsolve(m, A, r, 1e-12)) return;
-    for (int k = 0; k < 3; k++) {
-      double dq = 0;
-      for (int a = 0; a < m; a++) dq += W[k][cols[a]] * r[a];
-      s->q[k] += s->km.inv_mass[k] * dq;
-    }
+    if (!zc_correct(W, s->km.inv_mass, cols, m, r, s->q)) return;
   }
 }
 

@@ -11,26 +11,7 @@
 /// Exact ZOD segments reproduce closed forms to rounding.
 #define CLOSED_FORM_RTOL 1e-9
 
-static zeno_scene ball(double e) {
-  zeno_scene s = zeno_scene_default();
-  s.has_paper = false;
-  s.mass = 1;
-  s.rho = sqrt(0.4) * 0.1;
-  s.contact_count = 1;
-  s.contacts[0].point[0] = 0;
-  s.contacts[0].point[1] = -0.1;
-  s.contacts[0].surface_angle = 0;
-  s.contacts[0].surface_point_set = false;
-  s.contacts[0].mu = 0.5;
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.impact_law = ZENO_LAW_NEWTON;
-  s.restitution = e;
-  s.initial_kind = ZENO_INITIAL_POSE;
-  s.initial_pose[1] = 1.0;  // drop height h = 1
-  s.t_end = 100;
-  return s;
-}
+static zeno_scene ball(double e) { return ball_scene(e, G); }
 
 // t_inf = sqrt(2h/g) (1+e)/(1-e), reached by Zeno completion, then rest.
 static void bouncing_ball_accumulation(void **state) {

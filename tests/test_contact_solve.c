@@ -88,18 +88,7 @@ static void double_impact_stops_a_falling_slab(void **state) {
 static void chatterjee_ruina_ball(void **state) {
   (void)state;
   const double r = 0.1, e = 0.5, et = 0.2, vn = -3, vt = 0.7;
-  zeno_scene s = zeno_scene_default();
-  s.has_paper = false;
-  s.mass = 1;
-  s.rho = sqrt(0.4) * r;
-  s.contact_count = 1;
-  s.contacts[0].point[0] = 0;
-  s.contacts[0].point[1] = -r;
-  s.contacts[0].surface_angle = 0;
-  s.contacts[0].surface_point_set = false;
-  s.contacts[0].mu = 0.9;
-  s.load_magnitude = G;
-  s.initial_kind = ZENO_INITIAL_POSE;
+  zeno_scene s = one_contact_scene(sqrt(0.4) * r, 0, -r, 0.9, G);
   zk_model km;
   zc_dyn d = dyn_of(&s, &km);
   zi_input in;

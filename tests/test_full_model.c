@@ -101,22 +101,7 @@ static void example3_zeno_and_reverse_chatter(void **state) {
 }
 
 static zeno_scene ball(double e) {
-  zeno_scene s = zeno_scene_default();
-  s.has_paper = false;
-  s.rho = sqrt(0.4) * 0.1;
-  s.contact_count = 1;
-  s.contacts[0].point[0] = 0;
-  s.contacts[0].point[1] = -0.1;
-  s.contacts[0].surface_angle = 0;
-  s.contacts[0].surface_point_set = false;
-  s.contacts[0].mu = 0.5;
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.impact_law = ZENO_LAW_NEWTON;
-  s.restitution = e;
-  s.initial_kind = ZENO_INITIAL_POSE;
-  s.initial_pose[1] = 1.0;
-  s.t_end = 100;
+  zeno_scene s = ball_scene(e, G);
   s.model = ZENO_MODEL_FULL;
   return s;
 }
@@ -172,18 +157,7 @@ static void closed_forms(void **state) {
 // above, no mode is (the slipping mode's normal force changes sign).
 static zeno_outcome rod_start(double mu, double slip_speed) {
   const double L = 1, theta = atan(0.5);
-  zeno_scene s = zeno_scene_default();
-  s.has_paper = false;
-  s.rho = L / sqrt(3.0);
-  s.contact_count = 1;
-  s.contacts[0].point[0] = -L * sin(theta);
-  s.contacts[0].point[1] = -L * cos(theta);
-  s.contacts[0].surface_angle = 0;
-  s.contacts[0].surface_point_set = false;
-  s.contacts[0].mu = mu;
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.initial_kind = ZENO_INITIAL_POSE;
+  zeno_scene s = one_contact_scene(L / sqrt(3.0), -L * sin(theta), -L * cos(theta), mu, G);
   s.initial_velocity[0] = slip_speed;
   s.t_end = 1e-3;
   s.model = ZENO_MODEL_FULL;
@@ -224,18 +198,8 @@ static double rod_margin(double th, double th0, double mu) {
 static void falling_rod_starts_to_slip(void **state) {
   (void)state;
   const double L = 1, th0 = 0.05, mu = 0.3;
-  zeno_scene s = zeno_scene_default();
-  s.has_paper = false;
-  s.rho = L / sqrt(12.0);
-  s.contact_count = 1;
-  s.contacts[0].point[0] = -0.5 * L * sin(th0);
-  s.contacts[0].point[1] = -0.5 * L * cos(th0);
-  s.contacts[0].surface_angle = 0;
-  s.contacts[0].surface_point_set = false;
-  s.contacts[0].mu = mu;
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.initial_kind = ZENO_INITIAL_POSE;
+  zeno_scene s = one_contact_scene(L / sqrt(12.0), -0.5 * L * sin(th0),
+                                   -0.5 * L * cos(th0), mu, G);
   s.t_end = 5;
   s.model = ZENO_MODEL_FULL;
   test_run r;
@@ -271,6 +235,22 @@ static void falling_rod_starts_to_slip(void **state) {
   run_free(&r);
 }
 
+// An integrator failure is an event with CVODE's flag name, never an abort:
+// a relative tolerance below what double precision can deliver.
+static void solver_failure_is_an_event(void **state) {
+  (void)state;
+  zeno_scene s = full(paper_scene(example2(), EX2_QP, EX2_QDP), 1e-3);
+  s.rtol = 1e-300;
+  s.atol = 1e-300;
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_SOLVER_FAILURE);
+  const zeno_event *end = &r.events[r.count - 1];
+  assert_int_equal(end->kind, ZENO_EVENT_END);
+  assert_int_equal(strncmp(end->solver_flag, "CV_", 3), 0);
+  run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example2_converges_to_the_zod),
@@ -278,6 +258,7 @@ int main(void) {
       cmocka_unit_test(closed_forms),
       cmocka_unit_test(painleve_rod),
       cmocka_unit_test(falling_rod_starts_to_slip),
+      cmocka_unit_test(solver_failure_is_an_event),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,38 @@ static inline zeno_paper_params example4(void) {
   return p;
 }
 
+/// A body of unit mass with one contact vertex at (px, py) (body frame, from
+/// the centre of mass) on a flat floor through it, friction mu, a vertical
+/// load g, starting at rest at the nominal pose (initial pose form).
+static inline zeno_scene one_contact_scene(double rho, double px, double py,
+                                           double mu, double g) {
+  zeno_scene s = zeno_scene_default();
+  s.has_paper = false;
+  s.mass = 1;
+  s.rho = rho;
+  s.contact_count = 1;
+  s.contacts[0].point[0] = px;
+  s.contacts[0].point[1] = py;
+  s.contacts[0].surface_angle = 0;
+  s.contacts[0].surface_point_set = false;
+  s.contacts[0].mu = mu;
+  s.load_magnitude = g;
+  s.load_angle = 0;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  return s;
+}
+
+/// A solid ball of radius 0.1 dropped from height 1 under gravity g, Newton
+/// restitution e (SPEC.md's bouncing ball).
+static inline zeno_scene ball_scene(double e, double g) {
+  zeno_scene s = one_contact_scene(sqrt(0.4) * 0.1, 0, -0.1, 0.5, g);
+  s.impact_law = ZENO_LAW_NEWTON;
+  s.restitution = e;
+  s.initial_pose[1] = 1.0;
+  s.t_end = 100;
+  return s;
+}
+
 /// Runs a scene to its end, keeping every event. Returns 0 on success.
 static inline int run_scene(const zeno_scene *s, test_run *r) {
   memset(r, 0, sizeof *r);

@@ -121,6 +121,7 @@ typedef struct zeno_event {
   double zeno_error;     ///< ZENO: estimate of the accumulation-time error [time]
   int zeno_period;       ///< ZENO/END(diverging): impacts per period
   zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
+  char solver_flag[48];  ///< END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
   int consistent_count;  ///< END(ambiguous): number of consistent modes
   zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
 } zeno_event;
