@@ -1,9 +1,11 @@
-// Checks of the nominal equilibrium: SS feasibility with its margin, the
-// index ordering (13), ambiguity (Theorem 1) and the Painlevé bounds (11).
+// Checks of the nominal equilibrium: SS feasibility with its margin (a GLPK
+// linear program for two contacts, see equilibrium_lp.c), the index ordering
+// (13), ambiguity (Theorem 1) and the Painlevé bounds (11).
 #include <math.h>
 #include <string.h>
 
 #include "contact_solve.h"
+#include "equilibrium_lp.h"
 #include "kinematics.h"
 #include "modes.h"
 #include "util.h"
@@ -12,6 +14,12 @@
 /// Strictness threshold of the consistency inequalities, relative to the
 /// load (as zeno_sim_def.force_rtol).
 #define EQ_FORCE_RTOL 1e-10
+
+/// Cap of the LP margin, relative to the load (force_scale): a bounded
+/// margin never exceeds the load's own size by more than the geometry's
+/// lever ratios (1e2 for the paper's examples), so 1e6 is only reached by a
+/// wedged body, whose margin is unbounded.
+#define EQ_MARGIN_CAP_FACTOR 1e6
 
 double zeno_painleve_bound(double rho, const double p[2], double phi) {
   const double n[2] = {-sin(phi), cos(phi)};
@@ -23,6 +31,58 @@ double zeno_painleve_bound(double rho, const double p[2], double phi) {
   const double kappa2 = rho * rho / (len * len);
   const double sc = fabs(s * c);
   return sc == 0 ? INFINITY : (kappa2 + s * s) / sc;
+}
+
+// One contact: the S solve; rest needs zero acceleration as well.
+static zeno_status static_one(const zk_model *km, const zc_dyn *d,
+                              const zm_tol *tol, zeno_equilibrium_report *rep,
+                              zeno_error *error) {
+  zm_solution ss;
+  double margin = -INFINITY;
+  if (!zm_static(d, &ss, &margin))
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "the contact Jacobian is singular: the static forces are "
+                     "undetermined");
+  bool still = true;
+  for (int k = 0; k < 3; k++)
+    if (fabs(ss.qdd[k]) * (k == 2 ? km->length_scale : 1.0) > tol->accel) still = false;
+  rep->margin = margin;
+  rep->feasible = margin > tol->force && still;
+  rep->forces[0][0] = ss.force[0];
+  rep->forces[0][1] = ss.force[1];
+  return ZENO_OK;
+}
+
+// Two contacts: the max-margin LP over the forces balancing the load. The
+// rank test of the exact family keeps the error of a singular Jacobian.
+static zeno_status static_two(const zk_model *km, const zc_dyn *d,
+                              const zm_tol *tol, zeno_equilibrium_report *rep,
+                              zeno_error *error) {
+  zm_solution ss;
+  double family_margin;
+  if (!zm_static(d, &ss, &family_margin))
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "the contact Jacobian is singular: the static forces are "
+                     "undetermined");
+  ze_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
+                     .cap = EQ_MARGIN_CAP_FACTOR * km->force_scale,
+                     .scale = km->force_scale};
+  memcpy(lp.W, km->W0, sizeof lp.W);
+  for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
+  ze_margin_result res;
+  const zeno_status st = ze_margin_lp_solve(&lp, &res, error);
+  if (st != ZENO_OK) return st;
+  if (!res.feasible)
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "no contact forces balance the load");
+  rep->margin = res.margin;
+  rep->wedged = res.capped;
+  rep->feasible = res.margin > tol->force;
+  for (int i = 0; i < 2; i++) {
+    rep->forces[i][0] = res.force[2 * i];
+    rep->forces[i][1] = res.force[2 * i + 1];
+  }
+  return ZENO_OK;
 }
 
 zeno_status zeno_equilibrium_check(const zeno_scene *scene,
@@ -43,20 +103,10 @@ zeno_status zeno_equilibrium_check(const zeno_scene *scene,
   const zm_tol tol = {EQ_FORCE_RTOL * km.force_scale,
                       EQ_FORCE_RTOL * km.accel_scale};
 
-  zm_solution ss;
-  double margin = -INFINITY;
-  if (!zm_static(&d, &ss, &margin))
-    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
-                     "the contact Jacobian is singular: the static forces are "
-                     "undetermined");
-  rep->margin = margin;
-  bool still = true;
-  for (int k = 0; k < 3; k++)
-    if (fabs(ss.qdd[k]) * (k == 2 ? km.length_scale : 1.0) > tol.accel) still = false;
-  rep->feasible = margin > tol.force && still;
+  st = km.n == 2 ? static_two(&km, &d, &tol, rep, error)
+                 : static_one(&km, &d, &tol, rep, error);
+  if (st != ZENO_OK) return st;
   for (int i = 0; i < km.n; i++) {
-    rep->forces[i][0] = ss.force[2 * i];
-    rep->forces[i][1] = ss.force[2 * i + 1];
     rep->zdd_ff[i] = d.afree[2 * i];
     rep->painleve_bound[i] =
         zeno_painleve_bound(km.rho, km.p[i], scene->contacts[i].surface_angle);

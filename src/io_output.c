@@ -1,11 +1,13 @@
-// Machine-readable writers: trajectory CSV, events as JSON Lines, run and
-// equilibrium reports as JSON. Writers only format to the stream they are
-// given; write errors are read back from the stream's error indicator.
+// Machine-readable writers: trajectory CSV, events as JSON Lines, run,
+// equilibrium and stability reports as JSON, the maps R and G as CSV.
+// Writers only format to the stream they are given; write errors are read
+// back from the stream's error indicator.
 #include "zeno/io.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 /// printf format that round-trips every double (DBL_DECIMAL_DIG digits).
 #define IO_NUMBER_FORMAT "%.17g"
@@ -440,5 +442,132 @@ zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
   object_key(&o, "painleve");
   put_painleve(stream, scene, report);
   object_end(&o);
+  return stream_status(stream);
+}
+
+/* ---- stability analysis and maps ----------------------------------------- */
+
+/// One past the last interval of the run of intervals of safe[i]'s class.
+static int merged_end(const bool *safe, int n, int i) {
+  int j = i + 1;
+  while (j < n && safe[j] == safe[i]) j++;
+  return j;
+}
+
+int zeno_io_merge_partition(const double *edges, const bool *safe, int n,
+                            zeno_io_interval *out) {
+  int count = 0;
+  for (int i = 0; i < n;) {
+    const int j = merged_end(safe, n, i);
+    out[count++] = (zeno_io_interval){edges[i], edges[j], safe[i]};
+    i = j;
+  }
+  return count;
+}
+
+static void put_merged_partition(FILE *f, const zeno_analysis *a) {
+  fputc('[', f);
+  const int n = a->theorem == 4 ? a->partition_count : 0;
+  for (int i = 0; i < n;) {
+    const int j = merged_end(a->safe, n, i);
+    if (i) fputs(", ", f);
+    json_object o = object_begin(f);
+    member_number(&o, "lo", a->partition[i]);
+    member_number(&o, "hi", a->partition[j]);
+    member_bool(&o, "safe", a->safe[i]);
+    object_end(&o);
+    i = j;
+  }
+  fputc(']', f);
+}
+
+static void put_fixed_points(FILE *f, const zeno_maps *m) {
+  fputc('[', f);
+  for (int i = 0; i < m->fixed_point_count; i++) {
+    const zeno_fixed_point *p = &m->fixed_points[i];
+    if (i) fputs(", ", f);
+    json_object o = object_begin(f);
+    member_number(&o, "phi", p->phi);
+    member_number(&o, "G", p->G);
+    member_number(&o, "slope", p->slope);
+    member_bool(&o, "convergent", p->convergent);
+    member_bool(&o, "limiting", p->limiting);
+    object_end(&o);
+  }
+  fputc(']', f);
+}
+
+static void analysis_verdict_members(json_object *o, const zeno_analysis *a) {
+  member_string(o, "verdict", zeno_verdict_name(a->verdict));
+  object_key(o, "theorem");
+  if (a->theorem > 0)
+    fprintf(o->f, "%d", a->theorem);
+  else
+    fputs("null", o->f);
+  member_long(o, "region", a->region);
+  member_string(o, "reason", a->reason);
+  member_bool(o, "persistent", a->persistent);
+}
+
+/// The maps' members; `m` is NULL when the analysis computed no maps.
+static void analysis_map_members(json_object *o, const zeno_maps *m) {
+  static const zeno_maps NO_MAPS = {.G_max = NAN};
+  if (m == NULL) m = &NO_MAPS;
+  member_bool(o, "swapped", m->swapped);
+  member_long(o, "samples", m->sample_count);
+  member_numbers(o, "breakpoints", m->breakpoints, m->breakpoint_count);
+  object_key(o, "fixed_points");
+  put_fixed_points(o->f, m);
+  member_number(o, "G_max", m->G_max);
+  member_number(o, "G_minus", m->G_minus_defined ? m->G_minus : NAN);
+  member_number(o, "G_plus", m->G_plus_defined ? m->G_plus : NAN);
+}
+
+zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
+                                  const zeno_analysis *analysis) {
+  if (scene == NULL || analysis == NULL) return ZENO_ERR_ARGUMENT;
+  const zeno_equilibrium_report *eq = &analysis->equilibrium;
+  json_object o = object_begin(stream);
+  member_string(&o, "scene", scene->name);
+  analysis_verdict_members(&o, analysis);
+  member_bool(&o, "feasible", eq->feasible);
+  member_number(&o, "margin", eq->margin);
+  object_key(&o, "painleve");
+  put_painleve(stream, scene, eq);
+  analysis_map_members(&o, analysis->has_maps ? &analysis->maps : NULL);
+  object_key(&o, "partition");
+  put_merged_partition(stream, analysis);
+  object_end(&o);
+  return stream_status(stream);
+}
+
+/// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote
+/// or a line break (RFC 4180).
+static void csv_text(FILE *f, const char *text) {
+  if (strpbrk(text, ",\"\r\n") == NULL) {
+    fputs(text, f);
+    return;
+  }
+  fputc('"', f);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') fputc('"', f);
+    fputc(*p, f);
+  }
+  fputc('"', f);
+}
+
+zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps) {
+  if (maps == NULL) return ZENO_ERR_ARGUMENT;
+  fputs("phi,R,G,word\n", stream);
+  for (int k = 0; k < maps->sample_count; k++) {
+    const zeno_cycle *c = &maps->samples[k];
+    fprintf(stream, IO_NUMBER_FORMAT ",", c->phi);
+    if (c->defined)
+      fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
+    else
+      fputs(",,", stream);
+    csv_text(stream, c->word);
+    fputc('\n', stream);
+  }
   return stream_status(stream);
 }

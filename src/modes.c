@@ -107,8 +107,20 @@ int zm_static_rank(zeno_mode mode, int n) {
   return (n - stick) * (n + 1) + (n - closed);
 }
 
-int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
-                 zm_solution out[ZENO_MAX_MODES]) {
+// Solves a mode through the cache when there is one.
+static bool solve_cached(const zc_dyn *d, zeno_mode mode, int code, zm_cache *cache,
+                         zm_solution *sol) {
+  if (cache == NULL) return zm_solve(d, mode, sol);
+  if (cache->state[code] == 0) {
+    cache->state[code] = zm_solve(d, mode, &cache->sol[code]) ? 1 : 2;
+  }
+  if (cache->state[code] != 1) return false;
+  *sol = cache->sol[code];
+  return true;
+}
+
+int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
+                        zm_cache *cache, zm_solution out[ZENO_MAX_MODES]) {
   int count = 0;
   const int letters = 4;
   const int total = d->n == 2 ? letters * letters : letters;
@@ -117,7 +129,7 @@ int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
                        (unsigned char)(d->n == 2 ? code / letters : 0)}};
     if (!zm_admissible(cls, d->n, mode)) continue;
     zm_solution sol;
-    if (!zm_solve(d, mode, &sol)) continue;
+    if (!solve_cached(d, mode, code, cache, &sol)) continue;
     if (!zm_consistent(d, cls, &sol, tol)) continue;
     out[count++] = sol;
   }
@@ -133,4 +145,9 @@ int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
     out[b + 1] = key;
   }
   return count;
+}
+
+int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
+                 zm_solution out[ZENO_MAX_MODES]) {
+  return zm_enumerate_cached(d, cls, tol, NULL, out);
 }

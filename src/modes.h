@@ -65,6 +65,17 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
 int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
                  zm_solution out[ZENO_MAX_MODES]);
 
+/// Mode solutions remembered for dynamics that do not change (the ZOD):
+/// each mode is solved once, at its first use.
+typedef struct zm_cache {
+  unsigned char state[ZENO_MAX_MODES]; ///< 0 unknown, 1 solved, 2 singular
+  zm_solution sol[ZENO_MAX_MODES];
+} zm_cache;
+
+/// zm_enumerate with a cache (NULL: none). Valid only while d is constant.
+int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
+                        zm_cache *cache, zm_solution out[ZENO_MAX_MODES]);
+
 /// The static solve at zero velocity (all contacts sticking): for two
 /// contacts the max-margin member of the force family balancing the load;
 /// *margin is its smallest cone slack [force]. For one contact the S solve;

@@ -3,6 +3,7 @@
 #include "zeno/sim.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,7 +259,9 @@ typedef enum select_result { SELECT_ONE, SELECT_NONE, SELECT_MANY } select_resul
 static select_result select_mode(zeno_sim *s, const zm_class *cls,
                                  const tolerances *tol, zm_solution *chosen) {
   zm_solution all[ZENO_MAX_MODES];
-  const int n = zm_enumerate(&s->dyn, cls, &tol->mode, all);
+  // Under the ZOD the mode solutions are constants: solve each once.
+  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
+                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
   s->consistent_count = n;
   for (int k = 0; k < n; k++) s->consistent[k] = all[k].mode;
   if (n == 0) return SELECT_NONE;
@@ -350,7 +353,8 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
               SIM_RING);
     return NULL;
   }
-  zeno_sim *s = calloc(1, sizeof *s);
+  zeno_sim *s = malloc(sizeof *s);
+  if (s != NULL) memset(s, 0, offsetof(zeno_sim, ring));
   if (s == NULL) {
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
@@ -408,6 +412,14 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   }
   s->signature = SIM_SIGNATURE_SEED;
   return s;
+}
+
+void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
+  memset(&s->t, 0, offsetof(zeno_sim, ring) - offsetof(zeno_sim, t));
+  memcpy(s->q, qp, sizeof s->q);
+  memcpy(s->qd, qdp, sizeof s->qd);
+  s->signature = SIM_SIGNATURE_SEED;
+  if (s->word) s->word[0] = '\0';
 }
 
 void zeno_sim_destroy(zeno_sim *s) {

@@ -45,18 +45,26 @@ typedef struct impact_record {
 } impact_record;
 
 struct zeno_sim {
+  /* ---- configuration and buffers: kept by sim_restart ---- */
   zeno_scene scene;
   zeno_sim_def def;
   zk_model km;
   zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
+  zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
   zfc *cv;     ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
-  zfc_node *nodes;              ///< full model: accepted steps (dense output)
-  size_t node_len, node_cap;
   bool keep_nodes;
-  char failure[48];             ///< full model: CVODE flag name of a failure
+  zfc_node *nodes;              ///< full model: accepted steps (dense output)
+  size_t node_cap;
+  char *word;
+  size_t word_cap;
+  segment *hist;
+  size_t hist_cap;
 
+  /* ---- the run: zeroed at creation and by sim_restart ---- */
   double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
+  size_t node_len, word_len, hist_len;
+  char failure[48];       ///< full model: CVODE flag name of a failure
   zm_solution sol;  ///< the mode in force
   double vscale;    ///< velocity scale of the current segment
 
@@ -67,15 +75,8 @@ struct zeno_sim {
   long event_count, impact_count;
   int consistent_count;
   zeno_mode consistent[ZENO_MAX_MODES];
-
-  char *word;
-  size_t word_len, word_cap;
   uint64_t signature;  ///< running hash since the last impact
 
-  segment *hist;
-  size_t hist_len, hist_cap;
-
-  impact_record ring[SIM_RING];
   int ring_len;            ///< records in the current sequence (capped)
   long seq_impacts;        ///< impacts in the current sequence
   double seq_first_speed;  ///< first impact speed of the sequence
@@ -94,6 +95,11 @@ struct zeno_sim {
   long first_zeno_impacts;
   int section_count;
   double sections[SIM_MAX_SECTIONS];
+
+  /// Impacts of the current sequence; last member: only ring_len matters,
+  /// so creation leaves it uninitialised (it is large, and cycles of the
+  /// Poincaré maps run thousands of times).
+  impact_record ring[SIM_RING];
 };
 
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
@@ -128,6 +134,10 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
                           bool lift[2], bool margin_hit[2]);
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
                      double qd[3]);
+
+/// Starts a new ZOD run of the same scene from q', qdot' (a section start
+/// for the Poincaré maps), keeping the model, the mode cache and the buffers.
+void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);
 
 /// FNV-1a offset basis: the signature of an empty step.
 #define SIM_SIGNATURE_SEED 1469598103934665603ull

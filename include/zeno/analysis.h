@@ -39,6 +39,11 @@ typedef struct zeno_equilibrium_report {
   double painleve_bound[ZENO_MAX_CONTACTS];
   /// mu_i < painleve_bound[i].
   bool painleve_ok[ZENO_MAX_CONTACTS];
+  /// Two contacts: self-equilibrated forces lie strictly inside both cones
+  /// (Dupont's wedging), so the balancing forces and the margin are
+  /// unbounded; `margin` then reports its cap (1e6 times the load) and
+  /// `forces` one balancing pair at the cap.
+  bool wedged;
 } zeno_equilibrium_report;
 
 /// Checks the nominal equilibrium of a validated scene.

@@ -1,7 +1,7 @@
 /// @file io.h
 /// Machine-readable output of runs and analyses: trajectory CSV rows, one
-/// JSON object per event (JSON Lines), run summaries and equilibrium
-/// reports as JSON.
+/// JSON object per event (JSON Lines), run summaries, equilibrium reports
+/// and stability analyses as JSON, the maps R and G as CSV.
 ///
 /// Every writer takes an open stream and writes only to it; nothing is
 /// printed on its own. Numbers are written with 17 significant digits so
@@ -23,6 +23,7 @@
 #include "zeno/error.h"
 #include "zeno/scene.h"
 #include "zeno/sim.h"
+#include "zeno/stability.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,39 @@ zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run);
 /// null).
 zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
                                      const zeno_equilibrium_report *report);
+
+/// One interval of a merged partition of I = (-pi/2, pi/2) [rad].
+typedef struct zeno_io_interval {
+  double lo, hi; ///< end points [rad]
+  bool safe;     ///< Definition 5: G < 1 or R undefined on its samples
+} zeno_io_interval;
+
+/// Merges consecutive intervals of the same class of a partition with
+/// edges[0] < ... < edges[n] and classes safe[0..n-1] (as in
+/// zeno_analysis): writes at most n intervals to out and returns how many.
+/// Returns 0 when n < 1.
+int zeno_io_merge_partition(const double *edges, const bool *safe, int n,
+                            zeno_io_interval *out);
+
+/// Writes the result of zeno_analyze() as one JSON object (no trailing
+/// newline) with keys scene, verdict ("stable", "unstable", "undecided"),
+/// theorem (1-4, null when no theorem decides), region (0-7), reason,
+/// persistent, feasible, margin, painleve (as in
+/// zeno_io_equilibrium_json()), swapped, samples, breakpoints,
+/// fixed_points ({"phi", "G", "slope", "convergent", "limiting"}; a slope
+/// that is not known is null), G_max, G_minus, G_plus (null when
+/// undefined) and partition: the Theorem 4 partition with consecutive
+/// intervals of one class merged, [{"lo", "hi", "safe"}], empty unless the
+/// verdict comes from Theorem 4. Without maps (infeasible, Painlevé,
+/// ambiguous) the map members are empty or null.
+zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
+                                  const zeno_analysis *analysis);
+
+/// Writes the maps R and G as CSV: the header line `phi,R,G,word` and one
+/// row per sample in phi order; R and G are empty where the cycle does not
+/// return to the section, word is the cycle word (quoted when it holds a
+/// comma or a quote).
+zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps);
 
 #ifdef __cplusplus
 }

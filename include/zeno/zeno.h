@@ -8,7 +8,9 @@
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 #include "zeno/analysis.h"
+#include "zeno/stability.h"
 #include "zeno/io.h"
+#include "zeno/contact_stability.h"
 
 /// Library version string, e.g. "0.1.0".
 const char *zeno_version(void);

@@ -1,0 +1,80 @@
+// Small dense linear programs on GLPK, and the max-margin static LP of a body
+// on one or two frictional contacts. Each call builds its own GLPK problem
+// object and frees it; GLPK's terminal output is off during the call.
+#ifndef ZENO_EQUILIBRIUM_LP_H
+#define ZENO_EQUILIBRIUM_LP_H
+
+#include <stdbool.h>
+
+#include "zeno/error.h"
+
+/// Largest dense LP the helpers take (Theorem 4 systems: 9 x 9).
+#define ZE_LP_MAX_ROWS 12
+#define ZE_LP_MAX_COLS 10
+
+/// Bound of a row or column: lo <= x <= hi where the kind says which apply.
+typedef enum ze_bound {
+  ZE_FREE = 0, ///< no bound
+  ZE_LOWER,    ///< x >= lo
+  ZE_UPPER,    ///< x <= hi
+  ZE_FIXED     ///< x = lo
+} ze_bound;
+
+/// maximise obj . x subject to row bounds on A x and column bounds on x.
+typedef struct ze_dense_lp {
+  int rows, cols;
+  double a[ZE_LP_MAX_ROWS][ZE_LP_MAX_COLS];
+  ze_bound row_kind[ZE_LP_MAX_ROWS];
+  double row_lo[ZE_LP_MAX_ROWS], row_hi[ZE_LP_MAX_ROWS];
+  ze_bound col_kind[ZE_LP_MAX_COLS];
+  double col_lo[ZE_LP_MAX_COLS], col_hi[ZE_LP_MAX_COLS];
+  double obj[ZE_LP_MAX_COLS];
+} ze_dense_lp;
+
+typedef enum ze_lp_status {
+  ZE_LP_OPTIMAL = 0,
+  ZE_LP_INFEASIBLE,
+  ZE_LP_UNBOUNDED
+} ze_lp_status;
+
+typedef struct ze_lp_solution {
+  ze_lp_status status;
+  double x[ZE_LP_MAX_COLS]; ///< optimal point (status optimal)
+  double objective;
+} ze_lp_solution;
+
+/// Clears an LP to `rows` x `cols` zeros, every row and column free.
+void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols);
+
+/// Solves with GLPK's primal simplex. Fails with ZENO_ERR_RANGE for a
+/// non-finite coefficient and ZENO_ERR_SINGULAR when the simplex itself
+/// fails (GLPK's code in the message).
+zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
+                              zeno_error *e);
+
+/// Max-margin static LP: unknowns the contact forces f = (n1, t1[, n2, t2])
+/// and the margin s; W f = rhs; s <= n_i and s <= (mu_i n_i -+ t_i) /
+/// sqrt(1 + mu_i^2); s <= cap; maximise s.
+typedef struct ze_margin_lp {
+  int n;              ///< contacts, 1 or 2
+  double W[3][4];     ///< generalised Jacobian, columns (n1, t1, n2, t2)
+  double rhs[3];      ///< -load for an equilibrium, 0 for wedging
+  double mu[2];
+  double cap;         ///< upper bound of s [force]
+  /// Force unit of the LP: rhs and cap are divided by it and the results
+  /// multiplied back, so the answer scales with the load (homogeneity).
+  double scale;
+  bool unit_normal_sum; ///< add n1 + n2 = scale (normalises a self-equilibrated pair)
+} ze_margin_lp;
+
+typedef struct ze_margin_result {
+  bool feasible;    ///< W f = rhs (and the normal sum) has a solution
+  double margin;    ///< the optimal s [force]; -INFINITY when infeasible
+  double force[4];  ///< f at the optimum
+  bool capped;      ///< s reached the cap: unbounded margin
+} ze_margin_result;
+
+zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
+                               zeno_error *e);
+
+#endif

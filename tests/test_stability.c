@@ -1,0 +1,249 @@
+// The stability analysis against the paper (Secs. 6.3, 7, Examples 2-5) and
+// every verdict checked by simulation.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+/// Perturbations per stable verdict (issue 4: at least 200, seeded).
+#define RANDOM_PERTURBATIONS 200
+/// Lemmas 1, 4, 6: the distance (16) stays within a constant multiple of
+/// its start; 30 is far above what the paper's examples need and far
+/// below what a diverging or escaping run reaches.
+#define AMPLITUDE_BOUND 30.0
+
+static zeno_scene scene_of(zeno_paper_params p) {
+  zeno_scene s = zeno_scene_default();
+  zeno_scene_apply_paper(&s, &p);
+  return s;
+}
+
+static zeno_maps maps_of(zeno_paper_params p) {
+  zeno_scene s = scene_of(p);
+  zeno_maps m;
+  assert_int_equal(zeno_maps_compute(&s, NULL, &m, NULL), ZENO_OK);
+  return m;
+}
+
+// Example 2 (Sec. 6.3, Fig. 4c): R undefined on (-pi/2, -0.38), constant
+// -0.524 on (-0.38, 1.39), G constant near +pi/2; G kinks at 0.54 where the
+// first impact changes from sticking to slipping.
+static void example2_maps(void **state) {
+  (void)state;
+  zeno_maps m = maps_of(example2());
+  assert_false(m.swapped);
+  int undefined_right_of = 0, constant = 0;
+  for (int k = 0; k < m.sample_count; k++) {
+    const zeno_cycle *c = &m.samples[k];
+    if (c->phi < -0.39) assert_false(c->defined);
+    if (c->phi > -0.37 && c->phi < 1.38) {
+      assert_true(c->defined);
+      assert_true(fabs(c->R + 0.524) < 0.002);
+      constant++;
+    }
+    // Constant G (Lemma 3); near pi/2 the normal speed cos(phi) is tiny
+    // against the unit slip, so G carries ~1e-16 / cos(phi) of rounding.
+    if (c->phi > 1.42) assert_true(rel_diff(c->G, m.G_plus) < 1e-6);
+    if (!c->defined && c->phi > -0.37) undefined_right_of++;
+  }
+  assert_true(constant > 3000);
+  assert_int_equal(undefined_right_of, 0);
+  bool kink = false, left_end = false;
+  for (int k = 0; k < m.breakpoint_count; k++) {
+    if (fabs(m.breakpoints[k] - 0.54) < 0.01) kink = true;
+    if (fabs(m.breakpoints[k] + 0.38) < 0.01) left_end = true;
+  }
+  assert_true(kink && left_end);
+  assert_true(m.G_plus_defined && !m.G_minus_defined);
+  assert_true(m.G_plus < 1);
+  zeno_maps_free(&m);
+}
+
+// Example 5: Theorem 4 with the paper's partition phi1 = -0.5, phi2 = 1.45.
+static void example2_stable_by_theorem4(void **state) {
+  (void)state;
+  zeno_scene s = scene_of(example2());
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_STABLE);
+  assert_int_equal(a.theorem, 4);
+  assert_int_equal(a.region, 3);
+  assert_true(a.persistent);
+  // The paper's partition is stable, with I2 the only unsafe interval.
+  const double edges[4] = {-M_PI / 2, -0.5, 1.45, M_PI / 2};
+  bool safe[3], stable = false;
+  int unsafe = 0;
+  char why[128];
+  assert_int_equal(zeno_partition_stable(&a.maps, edges, 3, safe, &unsafe, &stable, why,
+                                         sizeof why),
+                   ZENO_OK);
+  assert_true(stable);
+  assert_true(safe[0] && !safe[1] && safe[2]);
+  assert_int_equal(unsafe, 1);
+  // A partition putting an unsafe interval on a cycle is rejected: merging
+  // everything into one interval makes R - phi change sign inside it.
+  const double one[2] = {-M_PI / 2, M_PI / 2};
+  assert_int_equal(zeno_partition_stable(&a.maps, one, 1, safe, &unsafe, &stable, why,
+                                         sizeof why),
+                   ZENO_OK);
+  assert_false(stable);
+  zeno_analysis_free(&a);
+}
+
+// Example 3: the attractive fixed point near -0.70 has G > 1 (Theorem 2),
+// G- and G+ are below 1, and a divergent fixed point sits near -1.36.
+static void example3_unstable_by_theorem2(void **state) {
+  (void)state;
+  zeno_scene s = scene_of(example3());
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_UNSTABLE);
+  assert_int_equal(a.theorem, 2);
+  assert_true(a.region == 4 || a.region == 5);
+  const zeno_maps *m = &a.maps;
+  assert_true(m->G_minus_defined && m->G_plus_defined);
+  assert_true(m->G_minus < 1 && m->G_plus < 1);
+  const zeno_fixed_point *attractive = NULL, *divergent = NULL;
+  for (int k = 0; k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *fp = &m->fixed_points[k];
+    if (fabs(fp->phi + 0.70) < 0.01) attractive = fp;
+    if (fabs(fp->phi + 1.36) < 0.01) divergent = fp;
+  }
+  assert_non_null(attractive);
+  assert_true(attractive->G > 1 && attractive->convergent);
+  assert_true(fabs(attractive->slope) < 1e-6);  // R is constant there
+  assert_non_null(divergent);
+  assert_true(divergent->slope > 1 && !divergent->convergent);
+  // Checked by simulation: started on the section at the fixed point, the
+  // ZOD chatters with growing impacts (reverse chatter).
+  const double phi = attractive->phi;
+  const double qp[3] = {0, 0, 0}, qdp[3] = {0, -cos(phi), sin(phi)};
+  zeno_scene run = paper_scene(example3(), qp, qdp);
+  test_run r;
+  assert_int_equal(run_scene(&run, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_DIVERGING);
+  assert_true(fabs(r.events[r.count - 1].zeno_ratio - attractive->G) < 1e-6);
+  run_free(&r);
+  zeno_analysis_free(&a);
+}
+
+static void example4_stable_by_theorem3(void **state) {
+  (void)state;
+  zeno_scene s = scene_of(example4());
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_STABLE);
+  assert_int_equal(a.theorem, 3);
+  assert_int_equal(a.region, 2);
+  assert_true(a.maps.G_max <= 0.22);  // paper: G <= 0.22 everywhere
+  zeno_analysis_free(&a);
+}
+
+// Distance (16) from the equilibrium state.
+static double delta_of(const zeno_state *st) {
+  return fmax(fmax(sqrt(fmax(st->zod[0], 0)), sqrt(fmax(st->zod[1], 0))),
+              fmax(sqrt(fabs(st->zod[2])),
+                   fmax(fmax(fabs(st->zod_rate[0]), fabs(st->zod_rate[1])),
+                        fabs(st->zod_rate[2]))));
+}
+
+// Deterministic generator (xorshift64*) so that the spread is seeded.
+static double uniform(unsigned long long *x) {
+  *x ^= *x >> 12;
+  *x ^= *x << 25;
+  *x ^= *x >> 27;
+  return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+// Theorems 3 and 4 checked by simulation: random perturbations of unit
+// size all come to rest with the distance (16) bounded.
+static void check_random_perturbations(zeno_paper_params p, unsigned long long seed) {
+  unsigned long long x = seed;
+  for (int k = 0; k < RANDOM_PERTURBATIONS; k++) {
+    double qp[3] = {uniform(&x), uniform(&x), 0}, qdp[3];
+    for (int j = 0; j < 3; j++) qdp[j] = 2 * uniform(&x) - 1;
+    if (k % 4 == 0) qp[0] = 0, qdp[0] = fabs(qdp[0]);  // some start touching
+    if (k % 4 == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
+    zeno_scene s = paper_scene(p, qp, qdp);
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    if (r.summary.outcome != ZENO_OUTCOME_REST)
+      fail_msg("perturbation %d ended %s: %s", k, zeno_outcome_name(r.summary.outcome),
+               r.word);
+    const double d0 = delta_of(&r.events[0].after);
+    double dmax = 0;
+    for (int i = 0; i < r.count; i++) {
+      // x2 drifts along the set of equilibria: distance measured from the
+      // start's x2 as in the proofs' bound (37).
+      zeno_state st = r.events[i].after;
+      st.zod[2] -= qp[2];
+      dmax = fmax(dmax, delta_of(&st));
+    }
+    assert_true(dmax <= AMPLITUDE_BOUND * d0);
+    run_free(&r);
+  }
+}
+
+static void stable_verdicts_hold_in_simulation(void **state) {
+  (void)state;
+  check_random_perturbations(example2(), 0x2545F4914F6CDD1Dull);
+  check_random_perturbations(example4(), 0x9E3779B97F4A7C15ull);
+}
+
+static void persistence_and_errors(void **state) {
+  (void)state;
+  bool persistent = false;
+  zeno_scene s = scene_of(example2());
+  assert_int_equal(zeno_persistent(&s, &persistent, NULL), ZENO_OK);
+  assert_true(persistent);
+  // The ambiguous equilibrium of test_equilibrium is not persistent
+  // (requirement 1) and is unstable by Theorem 1.
+  zeno_paper_params amb = {-2, -1.1, -1.6, 1.5, -50, 55, 0.65, 0.85, 1, 1, 1, 0};
+  s = scene_of(amb);
+  assert_int_equal(zeno_persistent(&s, &persistent, NULL), ZENO_OK);
+  assert_false(persistent);
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.theorem, 1);
+  assert_int_equal(a.region, 6);
+  zeno_analysis_free(&a);
+  // Infeasible: region 0.
+  zeno_paper_params low = example2();
+  low.mu1 = low.mu2 = 0.01;
+  s = scene_of(low);
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.region, 0);
+  zeno_analysis_free(&a);
+  // Error paths.
+  zeno_error err;
+  zeno_cycle c;
+  assert_int_equal(zeno_cycle_eval(&s, 2.0, &c, &err), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_cycle_eval(NULL, 0, &c, &err), ZENO_ERR_ARGUMENT);
+  zeno_scene one = ball_scene(0.5, 9.81);
+  assert_int_equal(zeno_cycle_eval(&one, 0, &c, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_analyze(&one, NULL, &a, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_persistent(&one, &persistent, &err), ZENO_ERR_ARGUMENT);
+  zeno_maps_def d = zeno_maps_def_default();
+  d.samples = 3;
+  zeno_maps m;
+  s = scene_of(example2());
+  assert_int_equal(zeno_maps_compute(&s, &d, &m, &err), ZENO_ERR_RANGE);
+  zeno_analysis_def ad = zeno_analysis_def_default();
+  ad.partition_intervals = 1;
+  assert_int_equal(zeno_analyze(&s, &ad, &a, &err), ZENO_ERR_RANGE);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(example2_maps),
+      cmocka_unit_test(example2_stable_by_theorem4),
+      cmocka_unit_test(example3_unstable_by_theorem2),
+      cmocka_unit_test(example4_stable_by_theorem3),
+      cmocka_unit_test(stable_verdicts_hold_in_simulation),
+      cmocka_unit_test(persistence_and_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
