@@ -79,238 +79,6 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
   return ZENO_OK;
 }
 
-void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
-                  double c[4], double cd[4]) {
-  if (sim_is_full(s)) zk_full_contacts(&s->km, q, qd, c, cd);
-  else zk_zod_prime_contacts(&s->km, q, qd, c, cd);
-}
-
-// The simulator's state holds q' (ZOD) or q (full model); the solvers work
-// in generalised coordinates.
-static void rates_to_gen(const zeno_sim *s, const double v[3], double out[3]) {
-  if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
-  else zk_zod_to_gen(&s->km, v, out);
-}
-
-static void gen_to_rates(const zeno_sim *s, const double v[3], double out[3]) {
-  if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
-  else zk_gen_to_zod(&s->km, v, out);
-}
-
-// The mode's accelerations in ZOD coordinates.
-static void mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]) {
-  zk_gen_to_zod(&s->km, sol->qdd, qddp);
-}
-
-static void fill_state(const zeno_sim *s, double t, const double q[3],
-                       const double qd[3], const zm_solution *sol,
-                       zeno_state *st) {
-  memset(st, 0, sizeof *st);
-  st->t = t;
-  double c[4], cd[4];
-  sim_contacts(s, q, qd, c, cd);
-  rates_to_gen(s, q, st->q);
-  rates_to_gen(s, qd, st->qdot);
-  // Full model: the mode's forces depend on the state; ZOD: constants.
-  double force[4], qdd[3];
-  memcpy(force, sol->force, sizeof force);
-  if (sim_is_full(s) && !zfc_mode_accel(&s->km, sol->mode, q, qd, qdd, force))
-    memset(force, 0, sizeof force);
-  for (int i = 0; i < s->km.n; i++) {
-    st->gap[i] = c[2 * i];
-    st->gap_rate[i] = cd[2 * i];
-    st->slip[i] = c[2 * i + 1];
-    st->slip_rate[i] = cd[2 * i + 1];
-    st->force[i][0] = force[2 * i];
-    st->force[i][1] = force[2 * i + 1];
-  }
-  if (sim_is_full(s)) {
-    // Scaled ZOD coordinates: divided by eps^2 (positions) and eps (rates).
-    const int col[3] = {0, s->km.n == 2 ? 2 : 1, s->km.n == 2 ? 3 : -1};
-    for (int r = 0; r < 3; r++) {
-      st->zod[r] = (col[r] >= 0 ? c[col[r]] : q[2]) / s->len_scale;
-      st->zod_rate[r] = (col[r] >= 0 ? cd[col[r]] : qd[2]) / s->vel_scale;
-    }
-  } else {
-    memcpy(st->zod, q, sizeof st->zod);
-    memcpy(st->zod_rate, qd, sizeof st->zod_rate);
-  }
-  st->mode = sol->mode;
-  st->energy = zk_energy(&s->km, st->q, st->qdot);
-}
-
-static double contact_speed(const zeno_sim *s, const double qd[3]) {
-  double c[4], cd[4];
-  sim_contacts(s, s->q, qd, c, cd);
-  double v = 0;
-  for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
-  return v;
-}
-
-/* ---------- constraint projection ---------- */
-
-// Mass-weighted projection of the rates qdot' so that the listed contact
-// rates take the target values exactly: dqdot = M^-1 C (C^T M^-1 C)^-1 r in
-// generalised coordinates. This removes rounding drift only; it applies no
-// physical impulse.
-static void project_rates(const zeno_sim *s, double vp[3], const int *cols, int m,
-                          const double *target) {
-  if (m == 0) return;
-  double v[3], r[4], W[3][4];
-  rates_to_gen(s, vp, v);
-  sim_jacobian(s, s->q, W);
-  for (int a = 0; a < m; a++) {
-    double cur = 0;
-    for (int k = 0; k < 3; k++) cur += W[k][cols[a]] * v[k];
-    r[a] = target[a] - cur;
-  }
-  if (!zc_correct(W, s->km.inv_mass, cols, m, r, v)) return;
-  gen_to_rates(s, v, vp);
-  // ZOD gap rates are components of qdot': make the targeted ones exact.
-  if (!sim_is_full(s))
-    for (int a = 0; a < m; a++)
-      if (cols[a] % 2 == 0) vp[cols[a] / 2] = target[a];
-}
-
-// Gaps of the listed contacts to exactly zero: under the ZOD they are the
-// first n components of q' (z1, z2 or z1 alone); in the full model a
-// Newton projection onto the nonlinear constraints.
-static void zero_gaps(zeno_sim *s, const bool closed[2]) {
-  if (sim_is_full(s)) {
-    sim_full_zero_gaps(s, closed);
-    return;
-  }
-  for (int i = 0; i < s->km.n; i++)
-    if (closed[i]) s->q[i] = 0;
-}
-
-// The contact dynamics at the current state (constant under the ZOD).
-static void refresh_dyn(zeno_sim *s) {
-  if (sim_is_full(s)) sim_full_refresh_dyn(s);
-}
-
-// Gaps and normal rates of closed contacts to exactly zero, and slip rates
-// of contacts classified as not slipping.
-static void enforce(zeno_sim *s, const zm_class *cls) {
-  int cols[4] = {0, 0, 0, 0}, m = 0;
-  const double target[4] = {0, 0, 0, 0};
-  bool closed[2] = {false, false};
-  for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED) {
-      closed[i] = true;
-      cols[m++] = 2 * i;
-    }
-  zero_gaps(s, closed);
-  for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO)
-      cols[m++] = 2 * i + 1;
-  bool all_zero = m == 2 * s->km.n && m >= 3;
-  if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
-  project_rates(s, s->qd, cols, m, target);
-  // All velocities of a fully constrained body are zero; make it exact.
-  if (all_zero) s->qd[0] = s->qd[1] = s->qd[2] = 0;
-}
-
-/* ---------- classification and mode selection ---------- */
-
-typedef struct tolerances {
-  double v;        ///< zero velocity
-  double impulse;  ///< zero impulse
-  zm_tol mode;
-} tolerances;
-
-static tolerances make_tol(const zeno_sim *s, double vscale) {
-  tolerances t;
-  t.v = s->def.velocity_rtol * vscale;
-  t.impulse = s->def.velocity_rtol * vscale * s->km.mass;
-  t.mode.force = s->def.force_rtol * s->km.force_scale;
-  t.mode.accel = s->def.force_rtol * s->km.accel_scale;
-  return t;
-}
-
-static unsigned char slip_class(double xd, double tol) {
-  if (xd > tol) return ZM_SLIP_POS;
-  if (xd < -tol) return ZM_SLIP_NEG;
-  return ZM_SLIP_ZERO;
-}
-
-// closed[i]: the contact is known to touch (z = 0) at this instant.
-static void classify(const zeno_sim *s, const bool touching[2], double tol_v,
-                     zm_class *cls) {
-  double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
-  memset(cls, 0, sizeof *cls);
-  for (int i = 0; i < s->km.n; i++) {
-    if (!touching[i]) {
-      cls->gap[i] = ZM_GAP_OPEN;
-    } else if (cd[2 * i] > tol_v) {
-      cls->gap[i] = ZM_GAP_OPEN;
-    } else if (cd[2 * i] < -tol_v) {
-      cls->gap[i] = ZM_GAP_IMPACTING;
-    } else {
-      cls->gap[i] = ZM_GAP_CLOSED;
-    }
-    cls->slip[i] = slip_class(cd[2 * i + 1], tol_v);
-  }
-}
-
-typedef enum select_result { SELECT_ONE, SELECT_NONE, SELECT_MANY } select_result;
-
-static select_result select_mode(zeno_sim *s, const zm_class *cls,
-                                 const tolerances *tol, zm_solution *chosen) {
-  zm_solution all[ZENO_MAX_MODES];
-  // Under the ZOD the mode solutions are constants: solve each once.
-  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
-                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
-  s->consistent_count = n;
-  for (int k = 0; k < n; k++) s->consistent[k] = all[k].mode;
-  if (n == 0) return SELECT_NONE;
-  if (n == 1) {
-    *chosen = all[0];
-    return SELECT_ONE;
-  }
-  switch (s->scene.ambiguity) {
-    case ZENO_AMBIGUITY_PREFER_STATIC: *chosen = all[0]; return SELECT_ONE;
-    case ZENO_AMBIGUITY_PREFER_MOTION: *chosen = all[n - 1]; return SELECT_ONE;
-    default: return SELECT_MANY;
-  }
-}
-
-static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances *tol) {
-  for (int i = 0; i < s->km.n; i++)
-    if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
-  if (contact_speed(s, s->qd) != 0) return false;
-  // One contact: sticking must also hold the body still (no pivoting).
-  double c[4], cd[4], qddp[3];
-  mode_rates(s, sol, qddp);
-  sim_contacts(s, (double[3]){0, 0, 0}, qddp, c, cd);
-  for (int a = 0; a < 2 * s->km.n; a++)
-    if (fabs(cd[a]) > tol->mode.accel) return false;
-  const double rot = fabs(sol->qdd[2]) * s->km.length_scale;
-  return rot <= tol->mode.accel && hypot(sol->qdd[0], sol->qdd[1]) <= tol->mode.accel;
-}
-
-// After an event: choose the next mode and set what ends the run, if anything.
-static void choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
-  zm_solution chosen;
-  const select_result r = select_mode(s, cls, tol, &chosen);
-  if (r == SELECT_NONE) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
-    return;
-  }
-  if (r == SELECT_MANY) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
-    return;
-  }
-  s->sol = chosen;
-  if (is_rest(s, &chosen, tol)) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_REST;
-  }
-}
-
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
                                    int contact, const bool gap_hit[2],
                                    const bool slip_hit[2], const bool lift[2],
@@ -387,7 +155,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       zeno_sim_destroy(s);
       return NULL;
     }
-    refresh_dyn(s);
+    sim_refresh_dyn(s);
   } else if (scaled) {
     // The ZOD state is kept in q' = A q (gaps exact, see zk_model.Cp).
     memcpy(s->q, scene->initial_qp, sizeof s->q);
@@ -445,12 +213,12 @@ static void event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
   ev->contact = contact;
   ev->t = s->t;
   ev->mode_before = s->sol.mode;
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
 }
 
 static void event_finish(zeno_sim *s, zeno_event *ev) {
   ev->mode_after = s->sol.mode;
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
   s->event_count++;
   if (!s->end_pending && s->event_count >= s->scene.max_events) {
     s->end_pending = true;
@@ -465,7 +233,7 @@ static void mode_token(zeno_sim *s) {
 
 static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
   s->started = true;
-  s->vscale = fmax(contact_speed(s, s->qd), 0);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), 0);
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
   if (s->vscale == 0) {
@@ -475,12 +243,12 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     s->vscale = sqrt(s->km.accel_scale *
                      (zmax > 0 ? zmax : s->km.length_scale * s->len_scale));
   }
-  const tolerances tol = make_tol(s, s->vscale);
+  const tolerances tol = sim_make_tol(s, s->vscale);
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
     touching[i] = fabs(c[2 * i]) <= start_gap_tol(s);
   zm_class cls;
-  classify(s, touching, tol.v, &cls);
+  sim_classify(s, touching, tol.v, &cls);
   memset(&s->sol, 0, sizeof s->sol);
   for (int i = 0; i < s->km.n; i++)
     if (cls.gap[i] == ZM_GAP_IMPACTING) s->start_impact = true;
@@ -497,10 +265,10 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
     mode_token(s);
   } else {
-    enforce(s, &cls);
-    refresh_dyn(s);
+    sim_enforce(s, &cls);
+    sim_refresh_dyn(s);
     event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
-    choose_next(s, &cls, &tol);
+    sim_choose_next(s, &cls, &tol);
     if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
   }
   event_finish(s, ev);
@@ -562,7 +330,7 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   s->t = s->zeno_t;
   memcpy(s->q, s->zeno_q, sizeof s->q);
   memcpy(s->qd, s->zeno_qd, sizeof s->qd);
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
   ev->t = s->t;
   ev->zeno_impacts = s->zeno_seq_impacts;
   ev->zeno_ratio = s->zeno_ratio;
@@ -579,19 +347,19 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   // Zero is judged on the scale of the sequence (its first impact speed):
   // what is left at the limit is either that large (a tangential slip) or
   // rounding of the vanished normal motion.
-  const tolerances tol = make_tol(s, fmax(fmax(contact_speed(s, s->qd), vscale),
+  const tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
                                           s->seq_first_speed));
   zm_class cls;
-  classify(s, touching, tol.v, &cls);
+  sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
     if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
-  enforce(s, &cls);
-  refresh_dyn(s);
-  s->vscale = fmax(contact_speed(s, s->qd), tol.v);
+  sim_enforce(s, &cls);
+  sim_refresh_dyn(s);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
   sim_reset_sequence(s);
   word_append(s, "Z");
   const zeno_mode before = s->sol.mode;
-  choose_next(s, &cls, &tol);
+  sim_choose_next(s, &cls, &tol);
   if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
   ev->mode_before = before;
   event_finish(s, ev);
@@ -603,7 +371,7 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
   memcpy(g.q0, s->q, sizeof g.q0);
   memcpy(g.qd0, s->qd, sizeof g.qd0);
-  mode_rates(s, &s->sol, g.qdd);
+  sim_mode_rates(s, &s->sol, g.qdd);
   memcpy(g.force, s->sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
@@ -617,7 +385,7 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
 static void project_gaps(zeno_sim *s, const zm_class *cls) {
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++) touching[i] = cls->gap[i] != ZM_GAP_OPEN;
-  zero_gaps(s, touching);
+  sim_zero_gaps(s, touching);
 }
 
 // Impact at the touching contacts. *impacted is false for a tangent touch.
@@ -631,7 +399,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   in.law = s->scene.impact_law;
   in.e = s->scene.restitution;
   in.et = s->scene.tangential_restitution;
-  rates_to_gen(s, s->qd, in.qd);
+  sim_rates_to_gen(s, s->qd, in.qd);
   memcpy(in.v, cd, sizeof in.v);
   double speed = 0;
   unsigned touched = 0;
@@ -660,8 +428,8 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
     s->pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);
   }
-  gen_to_rates(s, out.qd, s->qd);
-  refresh_dyn(s);  // the centripetal terms follow the new velocities
+  sim_gen_to_rates(s, out.qd, s->qd);
+  sim_refresh_dyn(s);  // the centripetal terms follow the new velocities
   ev->impact_mask = out.mask;
   for (int i = 0; i < s->km.n; i++) {
     ev->impact_letter[i] = out.letter[i];
@@ -673,10 +441,10 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   // Post-impact classes: touching contacts close unless they separate.
   bool touch_after[2];
   for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
-  classify(s, touch_after, tol->v, cls);
+  sim_classify(s, touch_after, tol->v, cls);
   for (int i = 0; i < s->km.n; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
-  enforce(s, cls);
+  sim_enforce(s, cls);
   sim_record_impact(s, speed, touched);
   return ZENO_OK;
 }
@@ -708,12 +476,12 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
               contact);
   ev->guard_residual = residual;
   ev->constraint_drift = constraint_drift(s, vscale);
-  const tolerances tol = make_tol(s, vscale);
+  const tolerances tol = sim_make_tol(s, vscale);
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
     touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   zm_class cls;
-  classify(s, touching, tol.v, &cls);
+  sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++) {
     // A crossing slip rate is zero by definition of the event; a
     // contact closed in the previous mode stays closed.
@@ -723,8 +491,8 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     cls.leaving_stick[i] = margin_hit[i];
   }
   project_gaps(s, &cls);
-  refresh_dyn(s);
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_refresh_dyn(s);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
   bool impacted = false;
   if (impact) {
     zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
@@ -734,12 +502,12 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     // A tangent touch (zero approach speed) is no impact: the contact
     // stays free, and the event is a transition.
     ev->kind = ZENO_EVENT_TRANSITION;
-    enforce(s, &cls);
-    refresh_dyn(s);
+    sim_enforce(s, &cls);
+    sim_refresh_dyn(s);
   }
-  s->vscale = fmax(contact_speed(s, s->qd), tol.v);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
   const zeno_mode before = s->sol.mode;
-  choose_next(s, &cls, &tol);
+  sim_choose_next(s, &cls, &tol);
   const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
   if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
       (changed || impacted))
@@ -764,7 +532,7 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   }
   if (st != ZENO_OK) return st;
   if (first.guard == ZENO_GUARD_TIME || first.guard == ZENO_GUARD_ESCAPE) {
-    refresh_dyn(s);
+    sim_refresh_dyn(s);
     s->pending_outcome = first.guard == ZENO_GUARD_TIME ? ZENO_OUTCOME_TIME_LIMIT
                                                         : ZENO_OUTCOME_ESCAPED;
     s->pending_guard = first.guard;
@@ -780,7 +548,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
   double qddp[3], c[4], cd[4], cdd[4], unused[4];
   const double zero[3] = {0, 0, 0};
-  mode_rates(s, &s->sol, qddp);
+  sim_mode_rates(s, &s->sol, qddp);
   sim_contacts(s, s->q, s->qd, c, cd);
   sim_contacts(s, zero, qddp, unused, cdd);
   const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
@@ -794,10 +562,10 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   memcpy(g.qdd, qddp, sizeof g.qdd);
   memcpy(g.force, s->sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  const double vstart = contact_speed(s, s->qd);
+  const double vstart = sim_contact_speed(s, s->qd);
   zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
   s->t += tau;
-  const double vscale = fmax(fmax(vstart, contact_speed(s, s->qd)),
+  const double vscale = fmax(fmax(vstart, sim_contact_speed(s, s->qd)),
                              s->km.accel_scale * tau);
   if (cr[0].guard == ZENO_GUARD_ESCAPE) {
     s->pending_outcome = ZENO_OUTCOME_ESCAPED;
@@ -833,82 +601,4 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
   if (s->end_pending) return emit_end(s, ev);
   if (s->zeno_pending) return emit_zeno(s, ev);
   return flow_to_event(s, ev);
-}
-
-/* ---------- queries ---------- */
-
-zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st) {
-  if (s == NULL || st == NULL) return ZENO_ERR_ARGUMENT;
-  if (s->hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->hist_len - 1].t1) {
-    if (t == s->t) {
-      fill_state(s, s->t, s->q, s->qd, &s->sol, st);
-      return ZENO_OK;
-    }
-    return zeno_fail(NULL, ZENO_ERR_RANGE, "t", "outside the simulated part");
-  }
-  // Last segment starting at or before t (later segments win at shared ends).
-  size_t lo = 0, hi = s->hist_len - 1;
-  while (lo < hi) {
-    const size_t mid = (lo + hi + 1) / 2;
-    if (s->hist[mid].t0 <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  const segment *g = &s->hist[lo];
-  double q[3], qd[3];
-  const double tau = t - g->t0;
-  if (g->full) {
-    sim_full_sample(s, g, t, q, qd);
-  } else if (g->zeno_tail) {
-    for (int k = 0; k < 3; k++) {
-      q[k] = g->q0[k] + g->qdd[k] * tau;
-      qd[k] = g->qd0[k];
-    }
-  } else {
-    zf_advance(g->q0, g->qd0, g->qdd, tau, q, qd);
-  }
-  zm_solution sol;
-  memset(&sol, 0, sizeof sol);
-  sol.mode = g->mode;
-  memcpy(sol.force, g->force, sizeof sol.force);
-  fill_state(s, t, q, qd, &sol, st);
-  return ZENO_OK;
-}
-
-void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
-  memset(sum, 0, sizeof *sum);
-  sum->outcome = s->outcome;
-  sum->t = s->t;
-  sum->events = s->event_count;
-  sum->impacts = s->impact_count;
-  sum->has_zeno = s->has_zeno;
-  sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
-  sum->zeno_impacts = s->first_zeno_impacts;
-  fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
-  sum->section_count = s->section_count < SIM_MAX_SECTIONS ? s->section_count
-                                                           : SIM_MAX_SECTIONS;
-  memcpy(sum->section_angles, s->sections, sizeof sum->section_angles);
-}
-
-int zeno_sim_word(const zeno_sim *s, char *buf, int size) {
-  const char *w = s->word ? s->word : "";
-  return snprintf(buf, size > 0 ? (size_t)size : 0, "%s", w);
-}
-
-zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
-                     zeno_summary *summary, char *word, int word_size,
-                     zeno_error *error) {
-  zeno_sim_def d = def ? *def : zeno_sim_def_default();
-  d.keep_history = false;
-  zeno_sim *s = zeno_sim_create(scene, &d, error);
-  if (s == NULL) return error ? error->code : ZENO_ERR_ARGUMENT;
-  zeno_event ev;
-  zeno_status st;
-  while ((st = zeno_sim_next_event(s, &ev)) == ZENO_OK) {
-  }
-  if (st == ZENO_DONE) st = ZENO_OK;
-  else zeno_fail(error, st, "", "simulation failed: %s", zeno_status_name(st));
-  if (summary) zeno_sim_summary(s, summary);
-  if (word) zeno_sim_word(s, word, word_size);
-  zeno_sim_destroy(s);
-  return st;
 }

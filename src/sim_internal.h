@@ -135,6 +135,38 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
                      double qd[3]);
 
+/* contact state (sim_contact.c) */
+typedef struct tolerances {
+  double v;        ///< zero velocity
+  double impulse;  ///< zero impulse
+  zm_tol mode;
+} tolerances;
+
+/// The mode's accelerations in ZOD coordinates.
+void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]);
+/// Rates of the simulator's state (q' or q) to generalised and back.
+void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]);
+void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
+/// The public state record of (q, qd) in mode sol at time t.
+void sim_fill_state(const zeno_sim *s, double t, const double q[3],
+                    const double qd[3], const zm_solution *sol, zeno_state *st);
+/// Largest contact speed at the current pose [length/time].
+double sim_contact_speed(const zeno_sim *s, const double qd[3]);
+/// Gaps of the listed contacts to exactly zero (ZOD: components of q';
+/// full model: Newton projection).
+void sim_zero_gaps(zeno_sim *s, const bool closed[2]);
+/// The contact dynamics at the current state (constant under the ZOD).
+void sim_refresh_dyn(zeno_sim *s);
+/// Closed contacts onto their constraints (positions and rates).
+void sim_enforce(zeno_sim *s, const zm_class *cls);
+/// Zero thresholds for a segment of speed scale vscale.
+tolerances sim_make_tol(const zeno_sim *s, double vscale);
+/// Kinematic classes of the contacts (touching[i]: gap known to be zero).
+void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
+                  zm_class *cls);
+/// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
+void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
+
 /// Starts a new ZOD run of the same scene from q', qdot' (a section start
 /// for the Poincaré maps), keeping the model, the mode cache and the buffers.
 void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);

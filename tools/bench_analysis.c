@@ -1,0 +1,73 @@
+// Benchmark of the stability analysis: the maps R and G at 6000 samples and
+// a full zeno_analyze() of the paper's Examples 2-4, timed over repeated
+// runs (about half a second each); prints milliseconds per run.
+#include <stdio.h>
+#include <time.h>
+
+#include "zeno/zeno.h"
+
+#ifndef ZENO_SCENES_DIR
+#define ZENO_SCENES_DIR "scenes"
+#endif
+
+/// Wall-clock time spent on each figure [s].
+#define BENCH_TARGET_SECONDS 0.5
+#define MILLISECONDS_PER_SECOND 1e3
+#define BENCH_PATH_SIZE 1024
+
+static const char *const SCENES[] = {"example2.yaml", "example3-zeno.yaml",
+                                     "example4.yaml"};
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int load(const char *file, zeno_scene *scene) {
+  char path[BENCH_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
+  zeno_error err;
+  if (zeno_scene_load(path, NULL, 0, scene, &err) == ZENO_OK) return 0;
+  char line[BENCH_PATH_SIZE];
+  zeno_error_format(&err, line, sizeof line);
+  fprintf(stderr, "bench_analysis: %s\n", line);
+  return 1;
+}
+
+static int bench_scene(const char *file) {
+  zeno_scene scene;
+  if (load(file, &scene)) return 1;
+  const zeno_maps_def def = zeno_maps_def_default();
+  long runs = 0;
+  zeno_maps maps;
+  double start = now_seconds(), elapsed;
+  do {
+    if (zeno_maps_compute(&scene, &def, &maps, NULL) != ZENO_OK) return 1;
+    zeno_maps_free(&maps);
+    runs++;
+    elapsed = now_seconds() - start;
+  } while (elapsed < BENCH_TARGET_SECONDS);
+  printf("%s maps: %.3g ms per %d samples (%ld runs)\n", scene.name,
+         elapsed / (double)runs * MILLISECONDS_PER_SECOND, def.samples, runs);
+  zeno_analysis a;
+  runs = 0;
+  start = now_seconds();
+  do {
+    if (zeno_analyze(&scene, NULL, &a, NULL) != ZENO_OK) return 1;
+    zeno_analysis_free(&a);
+    runs++;
+    elapsed = now_seconds() - start;
+  } while (elapsed < BENCH_TARGET_SECONDS);
+  printf("%s analyze: %.3g ms, verdict %s by theorem %d, region %d (%ld runs)\n",
+         scene.name, elapsed / (double)runs * MILLISECONDS_PER_SECOND,
+         zeno_verdict_name(a.verdict), a.theorem, a.region, runs);
+  return 0;
+}
+
+int main(void) {
+  int failures = 0;
+  for (size_t i = 0; i < sizeof SCENES / sizeof SCENES[0]; i++)
+    failures += bench_scene(SCENES[i]);
+  return failures ? 1 : 0;
+}
