@@ -9,6 +9,23 @@
 
 #include "util.h"
 
+/// Coefficients below this fraction of their row's largest are rounding
+/// residues of exact zeros (e.g. the torque p x n of a normal through the
+/// centre of mass, ~1e-16 of |p|, or M_nn exactly at a jamming threshold):
+/// GLPK's scaling would blow them up and its simplex can then fail, so they
+/// are dropped. They sit at the rounding level (1e-16) of the sums that
+/// form them, well below this.
+#define ZE_ROUNDING_RTOL 1e-13
+
+/// Vertex refinement: a pivot below this fraction of the largest entry of
+/// the active-constraint system means GLPK's basis is (near) singular; keep
+/// GLPK's point then (a guard against a degenerate basis, far below the
+/// pivots of the well-posed systems here, whose entries are O(1)).
+#define ZE_REFINE_PIVOT_RTOL 1e-12
+/// The refined vertex must agree with GLPK's point to this relative size
+/// (GLPK's error is ~1e-10); a larger gap means the basis was misread.
+#define ZE_REFINE_AGREE_RTOL 1e-6
+
 /// The margin counts as capped within this fraction of the cap: the simplex
 /// lands on the cap's vertex exactly up to rounding (1e-16 relative), so
 /// 1e-9 separates it from any genuine bounded optimum below the cap.
@@ -42,6 +59,16 @@ static int glpk_kind(ze_bound kind) {
   }
 }
 
+// Zeroes the rounding residues (see ZE_ROUNDING_RTOL) of a copy.
+static void lp_clean(ze_dense_lp *lp) {
+  for (int r = 0; r < lp->rows; r++) {
+    double row_max = 0;
+    for (int c = 0; c < lp->cols; c++) row_max = fmax(row_max, fabs(lp->a[r][c]));
+    for (int c = 0; c < lp->cols; c++)
+      if (!(fabs(lp->a[r][c]) > ZE_ROUNDING_RTOL * row_max)) lp->a[r][c] = 0;
+  }
+}
+
 // Builds the GLPK problem (rows, columns, bounds, objective, nonzeros).
 static glp_prob *lp_build(const ze_dense_lp *lp) {
   glp_prob *P = glp_create_prob();
@@ -59,7 +86,7 @@ static glp_prob *lp_build(const ze_dense_lp *lp) {
   int ia[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS], ja[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
   double ar[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
   int nz = 0;
-  for (int r = 0; r < lp->rows; r++)
+  for (int r = 0; r < lp->rows; r++) {
     for (int c = 0; c < lp->cols; c++) {
       if (lp->a[r][c] == 0) continue;
       nz++;
@@ -67,8 +94,104 @@ static glp_prob *lp_build(const ze_dense_lp *lp) {
       ja[nz] = c + 1;
       ar[nz] = lp->a[r][c];
     }
+  }
   glp_load_matrix(P, nz, ia, ja, ar);
   return P;
+}
+
+// Value at which a nonbasic row or column sits (GLPK status `stat`).
+static double bound_value(int stat, ze_bound kind, double lo, double hi) {
+  if (stat == GLP_NU || (stat == GLP_NS && kind == ZE_UPPER)) return hi;
+  if (stat == GLP_NF) return 0;
+  return lo;
+}
+
+// Recomputes the optimal vertex from GLPK's final basis: the nonbasic
+// columns sit at their bounds and the nonbasic rows at theirs, a square
+// system solved in double precision on the unscaled data. GLPK's own point
+// carries ~1e-10 relative error (bound perturbation and scaling); the
+// refined one is exact to rounding of the active constraints. Keeps GLPK's
+// point when the system is not square and regular, or when the refined
+// point strays from it (a misread basis).
+static void refine_vertex(glp_prob *P, const ze_dense_lp *lp, double x[]) {
+  const int n = lp->cols;
+  double A[ZE_LP_MAX_COLS * ZE_LP_MAX_COLS], b[ZE_LP_MAX_COLS];
+  int m = 0;
+  for (int c = 0; c < n; c++) {
+    const int stat = glp_get_col_stat(P, c + 1);
+    if (stat == GLP_BS) continue;
+    if (m == n) return;
+    for (int j = 0; j < n; j++) A[m * n + j] = j == c ? 1 : 0;
+    b[m++] = bound_value(stat, lp->col_kind[c], lp->col_lo[c], lp->col_hi[c]);
+  }
+  for (int r = 0; r < lp->rows; r++) {
+    const int stat = glp_get_row_stat(P, r + 1);
+    if (stat == GLP_BS) continue;
+    if (m == n) return;
+    for (int j = 0; j < n; j++) A[m * n + j] = lp->a[r][j];
+    b[m++] = bound_value(stat, lp->row_kind[r], lp->row_lo[r], lp->row_hi[r]);
+  }
+  if (m != n || !zeno_linsolve(n, A, b, ZE_REFINE_PIVOT_RTOL)) return;
+  for (int c = 0; c < n; c++)
+    if (!(fabs(b[c] - x[c]) <= ZE_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) return;
+  for (int c = 0; c < n; c++) x[c] = b[c];
+}
+
+// Violation of lo <= value <= hi (by kind), relative to `size`.
+static double bound_violation(ze_bound kind, double lo, double hi,
+                              double value, double size) {
+  double v = 0;
+  if (kind == ZE_LOWER || kind == ZE_FIXED) v = fmax(v, lo - value);
+  if (kind == ZE_UPPER) v = fmax(v, value - hi);
+  if (kind == ZE_FIXED) v = fmax(v, value - lo);
+  return v > 0 ? v / size : 0;
+}
+
+static double lp_violation(const ze_dense_lp *lp, const double x[]) {
+  double x_scale = 0, worst = 0;
+  for (int c = 0; c < lp->cols; c++) x_scale = fmax(x_scale, fabs(x[c]));
+  for (int r = 0; r < lp->rows; r++) {
+    double act = 0, size = 0;
+    for (int c = 0; c < lp->cols; c++) {
+      act += lp->a[r][c] * x[c];
+      size += fabs(lp->a[r][c]) * x_scale;
+    }
+    size += fmax(fabs(lp->row_lo[r]), fabs(lp->row_hi[r]));
+    if (size > 0)
+      worst = fmax(worst, bound_violation(lp->row_kind[r], lp->row_lo[r],
+                                          lp->row_hi[r], act, size));
+  }
+  for (int c = 0; c < lp->cols; c++) {
+    const double size = x_scale + fmax(fabs(lp->col_lo[c]), fabs(lp->col_hi[c]));
+    if (size > 0)
+      worst = fmax(worst, bound_violation(lp->col_kind[c], lp->col_lo[c],
+                                          lp->col_hi[c], x[c], size));
+  }
+  return worst;
+}
+
+// Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
+static int run_simplex(const ze_dense_lp *lp, ze_lp_solution *sol, int *status) {
+  glp_prob *P = lp_build(lp);
+  glp_scale_prob(P, GLP_SF_AUTO);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  const int ret = glp_simplex(P, &parm);
+  *status = glp_get_status(P);
+  if (ret == 0 && *status == GLP_OPT) {
+    sol->status = ZE_LP_OPTIMAL;
+    for (int c = 0; c < lp->cols; c++) sol->x[c] = glp_get_col_prim(P, c + 1);
+    refine_vertex(P, lp, sol->x);
+    for (int c = 0; c < lp->cols; c++) sol->objective += lp->obj[c] * sol->x[c];
+    sol->violation = lp_violation(lp, sol->x);
+  } else if (ret == 0 && (*status == GLP_NOFEAS || *status == GLP_INFEAS)) {
+    sol->status = ZE_LP_INFEASIBLE;
+  } else if (ret == 0 && *status == GLP_UNBND) {
+    sol->status = ZE_LP_UNBOUNDED;
+  }
+  glp_delete_prob(P);
+  return ret;
 }
 
 zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
@@ -81,24 +204,11 @@ zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
   if (!lp_is_finite(lp))
     return zeno_fail(e, ZENO_ERR_RANGE, "",
                      "a linear-program coefficient is NaN or infinite");
+  ze_dense_lp clean = *lp;
+  lp_clean(&clean);
   const int old_term = glp_term_out(GLP_OFF);
-  glp_prob *P = lp_build(lp);
-  glp_scale_prob(P, GLP_SF_AUTO);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  const int ret = glp_simplex(P, &parm);
-  const int status = glp_get_status(P);
-  if (ret == 0 && status == GLP_OPT) {
-    sol->status = ZE_LP_OPTIMAL;
-    sol->objective = glp_get_obj_val(P);
-    for (int c = 0; c < lp->cols; c++) sol->x[c] = glp_get_col_prim(P, c + 1);
-  } else if (ret == 0 && (status == GLP_NOFEAS || status == GLP_INFEAS)) {
-    sol->status = ZE_LP_INFEASIBLE;
-  } else if (ret == 0 && status == GLP_UNBND) {
-    sol->status = ZE_LP_UNBOUNDED;
-  }
-  glp_delete_prob(P);
+  int status;
+  const int ret = run_simplex(&clean, sol, &status);
   glp_term_out(old_term);
   if (ret != 0 || !(status == GLP_OPT || status == GLP_NOFEAS ||
                     status == GLP_INFEAS || status == GLP_UNBND))
@@ -157,7 +267,10 @@ zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
   ze_lp_solution sol;
   const zeno_status st = ze_dense_lp_solve(&lp, &sol, e);
   if (st != ZENO_OK) return st;
-  if (sol.status != ZE_LP_OPTIMAL) return ZENO_OK;  // s <= cap: never unbounded
+  // s <= cap: never unbounded. A point GLPK accepts only within its own
+  // tolerance (a load 1e-10 off a single contact's line) is no balance.
+  if (sol.status != ZE_LP_OPTIMAL || sol.violation > ZE_LP_CERTIFIED_RTOL)
+    return ZENO_OK;
   r->feasible = true;
   r->margin = sol.x[2 * p->n] * p->scale;
   r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - ZE_CAP_RTOL);

@@ -41,7 +41,19 @@ typedef struct ze_lp_solution {
   ze_lp_status status;
   double x[ZE_LP_MAX_COLS]; ///< optimal point (status optimal)
   double objective;
+  /// Largest bound violation of x over rows and columns, relative to the
+  /// size of the terms (row r: sum_c |a_rc| max|x| + |bound|; column:
+  /// max|x| + |bound|). GLPK accepts points outside by its tolerance
+  /// (1e-7 on the scaled problem: seen 2e-8 on a Theorem 4 system, 1e-10
+  /// on a one-contact balance); a point that really satisfies the
+  /// constraints shows rounding only (~1e-16). See ZE_LP_CERTIFIED_RTOL.
+  double violation;
 } ze_lp_solution;
+
+/// A point with a relative violation at most this satisfies its LP up to
+/// rounding of its dot products (~1e-15 for the <= 10 terms here), so it
+/// certifies feasibility; GLPK's own acceptance does not.
+#define ZE_LP_CERTIFIED_RTOL 1e-12
 
 /// Clears an LP to `rows` x `cols` zeros, every row and column free.
 void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols);
@@ -68,7 +80,7 @@ typedef struct ze_margin_lp {
 } ze_margin_lp;
 
 typedef struct ze_margin_result {
-  bool feasible;    ///< W f = rhs (and the normal sum) has a solution
+  bool feasible;    ///< W f = rhs (and the normal sum) has a solution, certified
   double margin;    ///< the optimal s [force]; -INFINITY when infeasible
   double force[4];  ///< f at the optimum
   bool capped;      ///< s reached the cap: unbounded margin

@@ -20,13 +20,20 @@
 /// equilibrium.c): only a wedged body, with an unbounded margin, reaches it.
 #define PT_MARGIN_CAP_FACTOR 1e6
 /// A system (32)-(35) is consistent when its depth (the largest t with
-/// M_gamma (u - v) >= t under sum(u) + sum(v) = 1) exceeds this fraction of
-/// the largest |M_hat| entry. Inconsistent systems have depth <= 0 exactly
-/// up to rounding (1e-15 relative); consistent ones near the disk's
-/// threshold mu* grow like (mu - mu*)^2, so 1e-12 resolves mu* to ~1e-6.
-#define PT_CONSISTENT_RTOL 1e-12
+/// M_gamma (u - v) >= t under sum(u) + sum(v) = 1, at a point certified to
+/// satisfy every constraint to rounding) exceeds this fraction of the
+/// largest |M_hat| entry. Inconsistent systems give depths at rounding,
+/// except near a jamming threshold, where M_nn = D_nn - s mu D_nt cancels
+/// and its rounding gives depths up to ~3e-11 of max |M_hat| (one-contact
+/// rod, mu 1e-6 below mu_J). Genuine depths grow like 2 (mu - mu_J) / mu_J
+/// past the rod's threshold and 0.37 (mu - mu*) past the disk's, so 1e-9
+/// resolves both to ~1e-8.
+#define PT_CONSISTENT_RTOL 1e-9
 
 static int sign_of(unsigned mask, int i) { return (mask >> i) & 1u ? -1 : 1; }
+
+// (Matrix parameters are read only; they are not const because C17 will not
+// convert double (*)[4] to const double (*)[4].)
 
 // M_hat(sigma_t) of the planar problem: the leading 2nc x 2nc block of
 // M(sigma_t, sigma_o) with no o direction, rows and columns (c_n, s_t).
@@ -101,22 +108,31 @@ static zeno_status system_depth(double M[4][4], int nc,
   ze_lp_solution sol;
   const zeno_status st = ze_dense_lp_solve(&lp, &sol, e);
   if (st != ZENO_OK) return st;
-  *depth = sol.status == ZE_LP_OPTIMAL ? sol.x[4 * nc] : -INFINITY;
+  // Only a point satisfying every constraint to rounding certifies a
+  // consistent system (GLPK's tolerance would admit near misses).
+  const bool certified =
+      sol.status == ZE_LP_OPTIMAL && sol.violation <= ZE_LP_CERTIFIED_RTOL;
+  *depth = certified ? sol.x[4 * nc] : -INFINITY;
   for (int a = 0; a < 2 * nc; a++) v[a] = sol.x[2 * nc + a];
   return ZENO_OK;
 }
 
-// Proposition 5: c_n = v_n, c_t = Sigma_t (v_t - mu v_n), g = -J c.
+// Proposition 5: c_n = v_n, c_t = Sigma_t (v_t - mu v_n), g = -J c, scaled
+// to unit size |f| + |tau| / rho (the stability of a load is homogeneous).
 static void witness_load(const zeno_contact_problem *p, unsigned sign_mask,
                          const double v[4], double g[3]) {
   const int nc = p->contact_count;
-  for (int k = 0; k < 3; k++) g[k] = 0;
+  zeno_contact_problem w = *p;
+  for (int k = 0; k < 3; k++) w.load[k] = 0;
   for (int j = 0; j < nc; j++) {
     const double cn = v[j];
     const double ct = sign_of(sign_mask, j) * (v[nc + j] - p->mu[j] * cn);
     for (int k = 0; k < 3; k++)
-      g[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
+      w.load[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
   }
+  const double size = zcp_force_scale(&w);
+  const bool zero = w.load[0] == 0 && w.load[1] == 0 && w.load[2] == 0;
+  for (int k = 0; k < 3; k++) g[k] = zero ? 0 : w.load[k] / size;
 }
 
 zeno_status zeno_strong_stability_check(const zeno_contact_problem *p,

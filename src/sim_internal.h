@@ -23,6 +23,15 @@
 /// Impacts after which a sequence with shrinking, but never exactly
 /// periodic, ratios is completed the same way.
 #define SIM_ZENO_MAX_IMPACTS 20000
+/// ZOD: a detected Zeno sequence is simulated on until the time left to its
+/// accumulation point is below this fraction of the sequence's duration
+/// (hops of 1e-3 of the first are invisible in any plot) ...
+#define SIM_ZENO_TAIL_FRACTION 1e-3
+/// ... or until this many impacts (a ratio near 1 converges slowly) ...
+#define SIM_ZENO_TAIL_IMPACTS 2000
+/// ... or until the event limit comes near (events per impact: the impact
+/// and up to three transitions), so a Zeno sequence never ends there.
+#define SIM_ZENO_EVENTS_PER_IMPACT 4
 /// Section angles kept for the summary.
 #define SIM_MAX_SECTIONS 16
 
@@ -80,6 +89,7 @@ struct zeno_sim {
   int ring_len;            ///< records in the current sequence (capped)
   long seq_impacts;        ///< impacts in the current sequence
   double seq_first_speed;  ///< first impact speed of the sequence
+  double seq_first_t;      ///< time of the sequence's first impact
 
   /* pending Zeno completion */
   double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;

@@ -90,6 +90,21 @@ static bool direction_settled(const zeno_sim *s, int p, double rtol) {
   return diff <= rtol;
 }
 
+// Under the exact ZOD further periods cost next to nothing and are exact,
+// so the sequence is simulated until what is left of it is negligible (the
+// dense output between the last simulated impact and the limit is only a
+// stand-in); the full model completes at detection, because its accuracy
+// on the shrinking gaps degrades period by period.
+static bool tail_negligible(const zeno_sim *s, int p) {
+  if (sim_is_full(s)) return true;
+  const double tail = s->zeno_t - rec(s, 0)->t;
+  const double span = s->zeno_t - s->seq_first_t;
+  const long events_left = s->scene.max_events - s->event_count;
+  return tail <= SIM_ZENO_TAIL_FRACTION * span ||
+         s->seq_impacts >= SIM_ZENO_TAIL_IMPACTS ||
+         events_left < SIM_ZENO_EVENTS_PER_IMPACT * (long)p * 4;
+}
+
 // Looks for the shortest period p over which the last ratio_periods + 1
 // periods repeat the same steps with one constant ratio of durations and
 // impact speeds. r < 1: a converging Zeno sequence; r > 1: reverse chatter.
@@ -127,7 +142,7 @@ void sim_detect_sequence(zeno_sim *s) {
       extrapolate(s, p, r0);
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
-      s->zeno_pending = limit_keeps_slip_signs(s, p);
+      s->zeno_pending = limit_keeps_slip_signs(s, p) && tail_negligible(s, p);
     } else if (r0 > 1 + rtol_div && direction_settled(s, p, rtol_div)) {
       s->end_pending = true;
       s->pending_outcome = ZENO_OUTCOME_DIVERGING;
@@ -163,7 +178,10 @@ void sim_record_impact(zeno_sim *s, double speed, unsigned touched) {
   memcpy(r.q, s->q, sizeof r.q);
   memcpy(r.qd, s->qd, sizeof r.qd);
   r.touched = touched;
-  if (s->seq_impacts == 0) s->seq_first_speed = speed;
+  if (s->seq_impacts == 0) {
+    s->seq_first_speed = speed;
+    s->seq_first_t = s->t;
+  }
   s->seq_impacts++;
   ring_push(s, &r);
   s->signature = SIM_SIGNATURE_SEED;

@@ -28,7 +28,8 @@ zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
                          const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/// Solves A x = b in place for an n x n row-major matrix (n <= 8) by
+/// Solves A x = b in place for an n x n row-major matrix (any n; used up
+/// to 10, the LP vertex refinement) by
 /// Gaussian elimination with partial pivoting. A pivot below
 /// rel_pivot_tol times the largest entry of A means singular: returns false.
 bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol);

@@ -31,6 +31,7 @@ extern char **environ;
 #define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
 #define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
 #define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
+#define EXAMPLE4 ZENO_SCENES_DIR "/example4.yaml"
 
 /// Most arguments a test passes to zeno.
 #define MAX_ARGS 16
@@ -56,7 +57,19 @@ extern char **environ;
 #define EX3_PAINLEVE_1 2.12
 #define EX3_PAINLEVE_2 6.64
 #define EX3_PAINLEVE_TOL 1e-2
+/// Stability (paper Secs. 6-7, Examples 3-5): Example 3's fixed point of R
+/// near -0.70 with G > 1 (Theorem 2), Example 4's G <= 0.22 (Theorem 3),
+/// Example 2's R undefined below -0.38 and constant -0.524 around 0.
+#define EX3_FIXED_POINT (-0.70)
+#define EX3_FIXED_POINT_TOL 0.01
+#define EX4_G_MAX 0.22
+#define EX2_R_UNDEFINED_BELOW (-0.39)
+#define EX2_R_PLATEAU (-0.524)
+#define EX2_R_PLATEAU_TOL 0.002
+/// Samples for quick maps runs (the default is 6000).
+#define QUICK_SAMPLES "1000"
 
+static const char *const MAPS_HEADER = "phi,R,G,word";
 static const char *const TRAJECTORY_HEADER =
     "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t";
 
@@ -363,6 +376,9 @@ static void test_help(void **state) {
     assert_int_equal(r.exit_code, 0);
     assert_contains(r.out, "simulate");
     assert_contains(r.out, "check");
+    assert_contains(r.out, "analyze");
+    assert_contains(r.out, "maps");
+    assert_contains(r.out, "plot-trajectory");
     run_result_free(&r);
   }
 }
@@ -777,6 +793,219 @@ static void test_check_human(void **state) {
   run_result_free(&r);
 }
 
+/* ---- tests: analyze, maps, plot-trajectory ------------------------------- */
+
+static void test_analyze_maps_help(void **state) {
+  (void)state;
+  const char *const analyze_options[] = {"--set", "--json", "--plot", "--graph",
+                                         "--samples", "--partition"};
+  run_result r = run_zeno("analyze", "--help");
+  assert_int_equal(r.exit_code, 0);
+  for (size_t i = 0; i < sizeof analyze_options / sizeof analyze_options[0]; i++)
+    assert_contains(r.out, analyze_options[i]);
+  run_result_free(&r);
+  const char *const maps_options[] = {"--set", "--samples", "--csv", "--plot"};
+  r = run_zeno("maps", "--help");
+  assert_int_equal(r.exit_code, 0);
+  for (size_t i = 0; i < sizeof maps_options / sizeof maps_options[0]; i++)
+    assert_contains(r.out, maps_options[i]);
+  run_result_free(&r);
+  r = run_zeno("plot-trajectory", "--help");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "--plot");
+  run_result_free(&r);
+}
+
+/// Runs `zeno analyze SCENE --json` and checks it is one JSON object.
+static run_result analyze_json(const char *scene) {
+  run_result r = run_zeno("analyze", scene, "--json");
+  if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scene, r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  return r;
+}
+
+static void test_analyze_example2(void **state) {
+  (void)state;
+  run_result r = analyze_json(EXAMPLE2);
+  assert_json_literal(r.out, "verdict", "\"stable\"");
+  assert_json_literal(r.out, "theorem", "4");
+  assert_json_literal(r.out, "region", "3");
+  assert_json_literal(r.out, "persistent", "true");
+  assert_json_literal(r.out, "feasible", "true");
+  assert_json_literal(r.out, "swapped", "false");
+  assert_json_literal(r.out, "G_minus", "null"); // R undefined near -pi/2
+  assert_painleve(r.out, EX2_PAINLEVE_1, EX2_PAINLEVE_2, EX2_PAINLEVE_TOL);
+  // The merged partition alternates classes and contains an unsafe interval.
+  assert_json_literal(r.out, "safe", "true");
+  assert_json_literal(r.out, "partition", "[{\"lo\": ");
+  assert_true(strstr(r.out, "\"safe\": false") != NULL);
+  assert_string_equal(r.err, "");
+  run_result_free(&r);
+}
+
+/// Index of the fixed point within tol of phi (-1 when none).
+static int fixed_point_near(const char *json, double phi, double tol) {
+  for (int n = 0; json_after_key(json, "phi", n); n++)
+    if (fabs(json_number_at(json, "phi", n) - phi) < tol) return n;
+  return -1;
+}
+
+static void test_analyze_example3(void **state) {
+  (void)state;
+  run_result r = analyze_json(EXAMPLE3_ZENO);
+  assert_json_literal(r.out, "verdict", "\"unstable\"");
+  assert_json_literal(r.out, "theorem", "2");
+  assert_json_literal(r.out, "partition", "[]");
+  const int k = fixed_point_near(r.out, EX3_FIXED_POINT, EX3_FIXED_POINT_TOL);
+  if (k < 0) fail_msg("no fixed point near %g: %s", EX3_FIXED_POINT, r.out);
+  assert_true(json_number_at(r.out, "G", k) > 1);
+  assert_painleve(r.out, EX3_PAINLEVE_1, EX3_PAINLEVE_2, EX3_PAINLEVE_TOL);
+  run_result_free(&r);
+}
+
+static void test_analyze_example4(void **state) {
+  (void)state;
+  run_result r = analyze_json(EXAMPLE4);
+  assert_json_literal(r.out, "verdict", "\"stable\"");
+  assert_json_literal(r.out, "theorem", "3");
+  assert_json_literal(r.out, "region", "2");
+  assert_true(json_number_at(r.out, "G_max", 0) <= EX4_G_MAX);
+  run_result_free(&r);
+}
+
+static void test_analyze_human(void **state) {
+  (void)state;
+  run_result r = run_zeno("analyze", EXAMPLE2);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_contains(r.out, "stable (Theorem 4)");
+  assert_contains(r.out, "partition (merged)");
+  assert_contains(r.out, "unsafe");
+  assert_contains(r.out, "0.846");
+  run_result_free(&r);
+}
+
+static void test_analyze_bad_options(void **state) {
+  (void)state;
+  const char *const cases[][3] = {
+      {"--samples", "abc", "--samples"}, {"--samples", "8", "--samples"},
+      {"--partition", "1", "--partition"}, {"--partition", "9x", "--partition"},
+      {"--plot", "figure.gif", "figure.gif"}, {"--graph", "graph", "graph"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_result r = run_zeno("analyze", EXAMPLE2, cases[i][0], cases[i][1]);
+    assert_bad_input(&r);
+    assert_contains(r.err, cases[i][2]);
+    run_result_free(&r);
+  }
+  run_result r = run_zeno("analyze", EXAMPLE2, "--bogus");
+  assert_bad_input(&r);
+  run_result_free(&r);
+  r = run_zeno("analyze", BOUNCING_BALL); // one contact: no Poincare section
+  assert_bad_input(&r);
+  run_result_free(&r);
+}
+
+/// The CSV row (0-based, after the header) whose phi is nearest `phi`;
+/// its fields go to *row_phi, *R, *G (NAN when empty).
+static void maps_row_near(const char *csv, double phi, double *row_phi,
+                          double *R, double *G) {
+  double best = INFINITY;
+  for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+    char *end;
+    const double v = strtod(p + 1, &end);
+    if (fabs(v - phi) >= best) continue;
+    best = fabs(v - phi);
+    *row_phi = v;
+    *R = end[1] == ',' ? NAN : strtod(end + 1, &end);
+    *G = end[1] == ',' ? NAN : strtod(end + 1, &end);
+  }
+}
+
+/// Every row with phi below `limit` has empty R and G; returns the rows.
+static long check_maps_rows(const char *csv, double limit) {
+  long rows = 0;
+  for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+    char *end;
+    const double phi = strtod(p + 1, &end);
+    assert_true(end != p + 1 && *end == ',');
+    if (phi < limit && strncmp(end, ",,,", 3) != 0)
+      fail_msg("R or G defined at phi = %g", phi);
+    rows++;
+  }
+  return rows;
+}
+
+static void test_maps_csv(void **state) {
+  (void)state;
+  run_result r = run_zeno("maps", EXAMPLE2, "--csv", "-");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  const size_t header = strlen(MAPS_HEADER);
+  assert_int_equal(strncmp(r.out, MAPS_HEADER, header), 0);
+  assert_int_equal(r.out[header], '\n');
+  assert_true(check_maps_rows(r.out, EX2_R_UNDEFINED_BELOW) >= 6000);
+  double phi = NAN, R = NAN, G = NAN;
+  maps_row_near(r.out, 0.0, &phi, &R, &G);
+  assert_true(fabs(phi) < 1e-3);
+  if (!(fabs(R - EX2_R_PLATEAU) < EX2_R_PLATEAU_TOL))
+    fail_msg("R(%g) = %g, expected %g", phi, R, EX2_R_PLATEAU);
+  assert_true(G > 0);
+  run_result_free(&r);
+}
+
+static void test_maps_summary_and_errors(void **state) {
+  (void)state;
+  run_result r = run_zeno("maps", EXAMPLE3_ZENO, "--samples", QUICK_SAMPLES);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_contains(r.out, "breakpoints");
+  assert_contains(r.out, "-0.698"); // Example 3's fixed point
+  assert_contains(r.out, "G- / G+");
+  run_result_free(&r);
+  r = run_zeno("maps", EXAMPLE2, "--samples", "0");
+  assert_bad_input(&r);
+  run_result_free(&r);
+  r = run_zeno("maps", EXAMPLE2, "--plot", "maps.jpg");
+  assert_bad_input(&r);
+  run_result_free(&r);
+  r = run_zeno("maps", "--csv", "-");
+  assert_bad_input(&r);
+  assert_contains(r.err, "SCENE");
+  run_result_free(&r);
+  r = run_zeno("maps", "/nonexistent-zeno-dir/scene.yaml");
+  assert_bad_input(&r);
+  run_result_free(&r);
+}
+
+static void test_maps_csv_not_writable(void **state) {
+  (void)state;
+  run_result r = run_zeno("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
+                          "/nonexistent-zeno-dir/maps.csv");
+  assert_int_equal(r.exit_code, EXIT_RUNTIME);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_contains(r.err, "/nonexistent-zeno-dir/maps.csv");
+  run_result_free(&r);
+  r = run_zeno("analyze", EXAMPLE2, "--samples", QUICK_SAMPLES, "--plot",
+               "/nonexistent-zeno-dir/maps.png");
+  assert_int_equal(r.exit_code, EXIT_RUNTIME);
+  assert_contains(r.err, "/nonexistent-zeno-dir/maps.png");
+  run_result_free(&r);
+}
+
+static void test_plot_trajectory_errors(void **state) {
+  (void)state;
+  run_result r = run_zeno("plot-trajectory", "/nonexistent-zeno-dir");
+  assert_bad_input(&r);
+  assert_contains(r.err, "--plot");
+  run_result_free(&r);
+  r = run_zeno("plot-trajectory", "/nonexistent-zeno-dir", "--plot", "t.png");
+  assert_bad_input(&r);
+  assert_contains(r.err, "trajectory.csv");
+  run_result_free(&r);
+  r = run_zeno("plot-trajectory", "--plot", "t.png");
+  assert_bad_input(&r);
+  assert_contains(r.err, "DIR");
+  run_result_free(&r);
+}
+
 static int setup_environment(void **state) {
   (void)state;
   return setenv("CI", "true", 1);
@@ -809,6 +1038,16 @@ int main(void) {
       cmocka_unit_test(test_check_example2),
       cmocka_unit_test(test_check_example3),
       cmocka_unit_test(test_check_human),
+      cmocka_unit_test(test_analyze_maps_help),
+      cmocka_unit_test(test_analyze_example2),
+      cmocka_unit_test(test_analyze_example3),
+      cmocka_unit_test(test_analyze_example4),
+      cmocka_unit_test(test_analyze_human),
+      cmocka_unit_test(test_analyze_bad_options),
+      cmocka_unit_test(test_maps_csv),
+      cmocka_unit_test(test_maps_summary_and_errors),
+      cmocka_unit_test(test_maps_csv_not_writable),
+      cmocka_unit_test(test_plot_trajectory_errors),
   };
   return cmocka_run_group_tests(tests, setup_environment, NULL);
 }

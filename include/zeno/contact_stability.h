@@ -90,8 +90,8 @@ typedef struct zeno_strong_stability {
   /// When some system is consistent: the signed vector index and index set
   /// (bit j set: row j + 1 in gamma, rows ordered (n_1..n_n, t_1..t_n)) of
   /// the deepest one, and the load Proposition 5 builds from it, weakly but
-  /// not strongly stable (scaled so that the solution (u, v) sums to 1)
-  /// [force, force, force*length].
+  /// not strongly stable, scaled to unit size |f| + |tau| / rho = 1 with
+  /// rho^2 = inv_mass[0] / inv_mass[2] [force, force, force*length].
   int witness_sign;
   unsigned witness_gamma;
   double witness_load[3];

@@ -108,6 +108,18 @@ int cli_scene_argument(const char *command, int argc, char *const argv[],
   return CLI_CONTINUE;
 }
 
+int cli_int_option(const char *command, const char *option, const char *text,
+                   long min, long max, int *value) {
+  char *end;
+  errno = 0;
+  const long v = strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || v < min || v > max)
+    return cli_usage_error(command, "%s: '%s' is not an integer in [%ld, %ld]",
+                           option, text, min, max);
+  *value = (int)v;
+  return CLI_CONTINUE;
+}
+
 void cli_label(const char *label) {
   printf("%-*s", CLI_LABEL_WIDTH, label);
 }

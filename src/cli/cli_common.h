@@ -60,6 +60,12 @@ int cli_option_error(const char *command, int result, char *const argv[]);
 int cli_scene_argument(const char *command, int argc, char *const argv[],
                        const char **scene_path);
 
+/// Parses the value of a numeric option: a decimal integer in [min, max].
+/// Stores it in *value and returns CLI_CONTINUE, or reports a usage error
+/// naming the option and returns CLI_EXIT_USAGE.
+int cli_int_option(const char *command, const char *option, const char *text,
+                   long min, long max, int *value);
+
 /// Prints "LABEL    " padded to CLI_LABEL_WIDTH on stdout.
 void cli_label(const char *label);
 
@@ -73,5 +79,8 @@ char *cli_path_join(const char *dir, const char *name);
 /* Subcommands: argv[0] is the subcommand name. They return an exit code. */
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_maps(int argc, char **argv);
+int cmd_plot_trajectory(int argc, char **argv);
 
 #endif

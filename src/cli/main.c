@@ -18,6 +18,12 @@ static const command COMMANDS[] = {
     {"check", "analyse the equilibrium: feasibility, (13), ambiguity, "
               "Painleve (11)",
      cmd_check},
+    {"analyze", "Lyapunov stability verdict (Theorems 1-4), figures",
+     cmd_analyze},
+    {"maps", "maps R and G over the Poincare section: summary, CSV, figure",
+     cmd_maps},
+    {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'",
+     cmd_plot_trajectory},
 };
 
 static const int COMMAND_COUNT = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);
@@ -31,7 +37,7 @@ static void print_usage(void) {
          "\n"
          "Commands:\n");
   for (int i = 0; i < COMMAND_COUNT; i++)
-    printf("  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    printf("  %-16s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
   printf("\n"
          "Run 'zeno COMMAND --help' for the options of a command.\n"
          "Exit status: 0 the command ran (any simulation outcome), 1 runtime\n"

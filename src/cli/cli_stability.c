@@ -1,0 +1,91 @@
+// Reports and figures shared by `zeno analyze` and `zeno maps`.
+#include "cli_stability.h"
+
+#include <math.h>
+#include <stdio.h>
+
+int cli_image_option(const char *command, const char *option,
+                     const char *path) {
+  if (plot_format_known(path)) return CLI_CONTINUE;
+  return cli_usage_error(command, "%s: '%s' must end in .png or .svg", option,
+                         path);
+}
+
+int cli_plot_failure(const char *path, plot_status status) {
+  cli_error("cannot write '%s': %s", path, plot_status_message(status));
+  return CLI_EXIT_RUNTIME;
+}
+
+int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
+                  const zeno_io_interval *iv, int n) {
+  const plot_maps_input input = {title, maps, iv, n};
+  const plot_status status = plot_maps(path, &input);
+  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
+}
+
+/// A sample's branch: its cycle word and impact outcomes, or how it ended.
+static void print_branch(const zeno_cycle *c) {
+  printf("%s", c->word[0] ? c->word : zeno_outcome_name(c->end));
+  if (c->outcomes[0]) printf(" [%s]", c->outcomes);
+  if (!c->defined) printf(" (no return)");
+}
+
+/// The samples on both sides of breakpoint phi (the maps keep both).
+static void print_breakpoint(const zeno_maps *m, double phi) {
+  int k = 0;
+  while (k < m->sample_count && m->samples[k].phi < phi) k++;
+  printf("phi = %.6f", phi);
+  if (k > 0 && k < m->sample_count) {
+    printf("  ");
+    print_branch(&m->samples[k - 1]);
+    printf(" | ");
+    print_branch(&m->samples[k]);
+  }
+  printf("\n");
+}
+
+static void print_breakpoints(const zeno_maps *m) {
+  cli_label("breakpoints");
+  if (m->breakpoint_count == 0) printf("none\n");
+  for (int k = 0; k < m->breakpoint_count; k++) {
+    if (k > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
+    print_breakpoint(m, m->breakpoints[k]);
+  }
+}
+
+static void print_limit(bool defined, double value) {
+  if (defined)
+    printf("%.6g", value);
+  else
+    printf("undefined");
+}
+
+static void print_fixed_points(const zeno_maps *m) {
+  cli_label("fixed points of R");
+  if (m->fixed_point_count == 0) printf("none\n");
+  for (int k = 0; k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *p = &m->fixed_points[k];
+    if (k > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
+    printf("phi = %.6f  G = %.6g  slope = ", p->phi, p->G);
+    print_limit(isfinite(p->slope), p->slope);
+    printf("  %s%s\n", p->convergent ? "convergent" : "divergent",
+           p->limiting ? ", limiting (Lemma 3)" : "");
+  }
+}
+
+void cli_print_maps(const zeno_maps *m) {
+  cli_label("contacts swapped (13)");
+  printf("%s\n", m->swapped ? "yes" : "no");
+  cli_label("samples");
+  printf("%d\n", m->sample_count);
+  print_breakpoints(m);
+  print_fixed_points(m);
+  cli_label("G_max");
+  print_limit(isfinite(m->G_max), m->G_max);
+  printf("\n");
+  cli_label("G- / G+ (Lemma 3)");
+  print_limit(m->G_minus_defined, m->G_minus);
+  printf(" / ");
+  print_limit(m->G_plus_defined, m->G_plus);
+  printf("\n");
+}

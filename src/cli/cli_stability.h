@@ -1,0 +1,30 @@
+// Pieces shared by `zeno analyze` and `zeno maps`: the reports of the maps
+// R and G, the options they share and writing the maps figure.
+#ifndef ZENO_CLI_STABILITY_H
+#define ZENO_CLI_STABILITY_H
+
+#include "cli_common.h"
+#include "plot/plot.h"
+
+/// Accepted range of --samples (the library needs at least 16).
+#define CLI_SAMPLES_MIN 16
+#define CLI_SAMPLES_MAX 1000000
+
+/// Checks that an image path ends in .png or .svg; returns CLI_CONTINUE or
+/// a usage error naming the option.
+int cli_image_option(const char *command, const char *option, const char *path);
+
+/// Reports a failed figure ("cannot write 'PATH': why") and returns
+/// CLI_EXIT_RUNTIME.
+int cli_plot_failure(const char *path, plot_status status);
+
+/// Human report lines of the maps: contact swap, samples, breakpoints
+/// (with the cycle words on both sides), fixed points, G_max, G- and G+.
+void cli_print_maps(const zeno_maps *maps);
+
+/// Writes the maps figure; the merged partition iv[0..n-1] (n may be 0) is
+/// shaded. Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
+int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
+                  const zeno_io_interval *iv, int n);
+
+#endif

@@ -1,0 +1,157 @@
+// `zeno maps SCENE`: the reduced Poincaré map R (26) and the growth map G
+// (27) over the section angle phi, as a summary, a CSV table or a figure.
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_stability.h"
+
+static const char *const COMMAND = "maps";
+/// --csv argument that means standard output.
+static const char *const STDOUT_NAME = "-";
+
+/// Room for the figure title.
+#define TITLE_SIZE 256
+
+/* Long-only options get values outside the character range. */
+enum {
+  OPT_SAMPLES = 256,
+};
+
+typedef struct maps_options {
+  cli_overrides overrides; ///< --set overrides, in order
+  const char *scene_path;
+  const char *csv_path;  ///< --csv: file or "-", or NULL
+  const char *plot_path; ///< --plot: figure, or NULL
+  zeno_maps_def def;
+} maps_options;
+
+static void print_help(void) {
+  printf(
+      "Usage: zeno maps SCENE [OPTIONS]\n"
+      "\n"
+      "Computes the reduced Poincare map R (26) and the growth map G (27) of\n"
+      "the two-contact scene file SCENE (YAML) over the section angle phi in\n"
+      "(-pi/2, pi/2) (eq. (25)): one exact zero-order cycle per sample, the\n"
+      "breakpoints where the cycle word changes, the fixed points of R and\n"
+      "the endpoint limits G- and G+ (Lemma 3). Contacts are swapped first\n"
+      "when the ordering (13) needs it. Without --csv and --plot prints a\n"
+      "summary. Bad input exits 2; file errors exit 1.\n"
+      "\n"
+      "Options:\n"
+      "  -s, --set KEY=VALUE  override a scene value by its dotted path;\n"
+      "                       repeatable, applied in order\n"
+      "      --samples N      uniform samples over (-pi/2, pi/2), N in\n"
+      "                       [%d, %d] (default %d); both sides of every\n"
+      "                       breakpoint are added\n"
+      "  -c, --csv FILE       write the samples as CSV, '-' for standard\n"
+      "                       output: header phi,R,G,word, one row per sample\n"
+      "                       in phi order, R and G empty where the cycle does\n"
+      "                       not return to the section, word the cycle's\n"
+      "                       modes from its first impact to its return\n"
+      "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
+      "                       FILE ends in .png or .svg\n"
+      "  -h, --help           show this help\n",
+      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, zeno_maps_def_default().samples);
+}
+
+static const struct option LONG_OPTIONS[] = {
+    {"set", required_argument, NULL, 's'},
+    {"samples", required_argument, NULL, OPT_SAMPLES},
+    {"csv", required_argument, NULL, 'c'},
+    {"plot", required_argument, NULL, 'p'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int apply_option(maps_options *o, int option, char **argv) {
+  switch (option) {
+    case 's':
+      if (cli_overrides_add(&o->overrides, NULL, optarg)) return CLI_CONTINUE;
+      cli_error("out of memory");
+      return CLI_EXIT_RUNTIME;
+    case OPT_SAMPLES:
+      return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
+                            CLI_SAMPLES_MAX, &o->def.samples);
+    case 'c': o->csv_path = optarg; return CLI_CONTINUE;
+    case 'p':
+      o->plot_path = optarg;
+      return cli_image_option(COMMAND, "--plot", optarg);
+    case 'h': print_help(); return CLI_EXIT_OK;
+    default: return cli_option_error(COMMAND, option, argv);
+  }
+}
+
+static int parse_options(int argc, char **argv, maps_options *o) {
+  opterr = 0;
+  int option;
+  while ((option = getopt_long(argc, argv, ":s:c:p:h", LONG_OPTIONS, NULL)) !=
+         -1) {
+    const int code = apply_option(o, option, argv);
+    if (code != CLI_CONTINUE) return code;
+  }
+  return cli_scene_argument(COMMAND, argc, argv, &o->scene_path);
+}
+
+/* ---- outputs --------------------------------------------------------------- */
+
+static int write_csv(const char *path, const zeno_maps *maps) {
+  if (strcmp(path, STDOUT_NAME) == 0) {
+    zeno_io_maps_csv(stdout, maps); // main() checks stdout at exit
+    return CLI_EXIT_OK;
+  }
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    cli_error("cannot create '%s': %s", path, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  const bool failed = zeno_io_maps_csv(f, maps) != ZENO_OK;
+  if (fclose(f) != 0 || failed) {
+    cli_error("cannot write '%s': %s", path, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_EXIT_OK;
+}
+
+static int outputs(const maps_options *o, const zeno_scene *scene,
+                   const zeno_maps *maps) {
+  if (o->csv_path == NULL && o->plot_path == NULL) {
+    cli_label("scene");
+    printf("%s\n", scene->name);
+    cli_print_maps(maps);
+    return CLI_EXIT_OK;
+  }
+  int code = CLI_EXIT_OK;
+  if (o->csv_path) code = write_csv(o->csv_path, maps);
+  if (code == CLI_EXIT_OK && o->plot_path) {
+    char title[TITLE_SIZE];
+    snprintf(title, sizeof title, "%s: reduced map R and growth map G",
+             scene->name);
+    code = cli_plot_maps(o->plot_path, title, maps, NULL, 0);
+  }
+  return code;
+}
+
+static int run_maps(const maps_options *o) {
+  zeno_scene scene;
+  zeno_maps maps;
+  zeno_error err;
+  zeno_error_clear(&err);
+  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
+                      o->overrides.count, &scene, &err) != ZENO_OK ||
+      zeno_maps_compute(&scene, &o->def, &maps, &err) != ZENO_OK)
+    return cli_library_error(&err);
+  const int code = outputs(o, &scene, &maps);
+  zeno_maps_free(&maps);
+  return code;
+}
+
+int cmd_maps(int argc, char **argv) {
+  maps_options o = {.def = zeno_maps_def_default()};
+  int code = parse_options(argc, argv, &o);
+  if (code == CLI_CONTINUE) code = run_maps(&o);
+  cli_overrides_free(&o.overrides);
+  plot_release_caches();
+  return code;
+}

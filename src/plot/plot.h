@@ -1,0 +1,141 @@
+// Charts of the `zeno` program, drawn with cairo: the maps R and G over the
+// Poincaré section (the paper's Figs. 4c, 5b, 7a), the interval graph of a
+// merged partition (Fig. 7b) and a trajectory of q' = (z1, z2, x2).
+//
+// A front-end module: linked into the zeno program (and its tests), never
+// into libzeno. The output format follows the file name: ".png" (cairo
+// image surface) or ".svg" (cairo SVG surface), case-insensitive.
+//
+// The palette and the axis mapping are public so that tests can check the
+// colour of known pixels of a written PNG.
+#ifndef ZENO_PLOT_H
+#define ZENO_PLOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "zeno/zeno.h"
+
+/// pi (M_PI is not part of strict C17).
+#define PLOT_PI 3.14159265358979323846
+
+/// Size of every figure: PNG pixels, SVG points.
+#define PLOT_WIDTH 900
+#define PLOT_HEIGHT 600
+
+/// An sRGB colour, 8 bits per channel.
+typedef struct plot_color {
+  uint8_t r, g, b;
+} plot_color;
+
+/* The palette (fixed: tests compare pixels against it). */
+#define PLOT_COLOR_BACKGROUND ((plot_color){255, 255, 255}) ///< white
+#define PLOT_COLOR_INK ((plot_color){0, 0, 0})        ///< axes, text, fixed points
+#define PLOT_COLOR_GUIDE ((plot_color){110, 110, 110}) ///< R = phi, G = 1 (dashed)
+#define PLOT_COLOR_BREAKPOINT ((plot_color){175, 175, 175}) ///< breakpoints
+#define PLOT_COLOR_R ((plot_color){31, 119, 180})     ///< R(phi), blue
+#define PLOT_COLOR_G ((plot_color){255, 127, 14})     ///< G(phi), orange
+#define PLOT_COLOR_UNSAFE_SHADE ((plot_color){250, 210, 210}) ///< unsafe intervals
+#define PLOT_COLOR_SAFE ((plot_color){44, 160, 44})   ///< safe graph nodes, green
+#define PLOT_COLOR_UNSAFE ((plot_color){214, 39, 40}) ///< unsafe graph nodes, red
+#define PLOT_COLOR_EDGE ((plot_color){60, 60, 60})    ///< graph edges
+#define PLOT_COLOR_Z1 ((plot_color){31, 119, 180})    ///< trajectory z1, blue
+#define PLOT_COLOR_Z2 ((plot_color){255, 127, 14})    ///< trajectory z2, orange
+#define PLOT_COLOR_X2 ((plot_color){44, 160, 44})     ///< trajectory x2, green
+#define PLOT_COLOR_EVENT ((plot_color){150, 150, 150}) ///< event ticks
+#define PLOT_COLOR_IMPACT ((plot_color){0, 0, 0})     ///< impact ticks
+
+/// Why drawing failed.
+typedef enum plot_status {
+  PLOT_OK = 0,
+  PLOT_ERR_FORMAT, ///< the file name ends in neither .png nor .svg
+  PLOT_ERR_NOMEM,  ///< out of memory
+  PLOT_ERR_WRITE   ///< the file could not be created or written
+} plot_status;
+
+/// Frees cairo's and fontconfig's process-wide font caches (filled by the
+/// first figure, otherwise kept until exit and reported by leak checkers).
+/// Call once after the last figure, when no plot call is running.
+void plot_release_caches(void);
+
+/// One line of text for a status.
+const char *plot_status_message(plot_status status);
+
+/// True when the file name ends in .png or .svg.
+bool plot_format_known(const char *path);
+
+/// Where data lands in a figure: the data area [px] and the data ranges.
+typedef struct plot_frame {
+  double left, top, width, height; ///< data area, y downwards [px]
+  double x_min, x_max, y_min, y_max;
+} plot_frame;
+
+/// Device x coordinate of data x (the pixel column is its floor()).
+double plot_frame_x(const plot_frame *frame, double x);
+/// Device y coordinate of data y (the pixel row is its floor()).
+double plot_frame_y(const plot_frame *frame, double y);
+
+/* ---- the maps figure ------------------------------------------------------ */
+
+/// Upper end of the G axis (which starts at 0) for the largest G: the next
+/// tick at or above 1.2 max(G_max, 1), at most 5 (G_max may be -inf: no G
+/// at all).
+double plot_maps_g_top(double g_max);
+
+/// The frames of the maps figure of size width x height: R over phi on top
+/// (both axes (-pi/2, pi/2)), G over phi below (0 .. g_top).
+void plot_maps_frames(int width, int height, double g_top, plot_frame *r_frame,
+                      plot_frame *g_frame);
+
+typedef struct plot_maps_input {
+  const char *title;                ///< e.g. "example2: stable (Theorem 4)"
+  const zeno_maps *maps;
+  const zeno_io_interval *intervals; ///< merged partition to shade, or NULL
+  int interval_count;
+} plot_maps_input;
+
+/// Draws R (dots joined within a cycle word, diagonal dashed, fixed points
+/// as circles, filled when convergent) above G (G = 1 dashed), breakpoints
+/// as thin vertical lines and unsafe intervals shaded in both panels.
+plot_status plot_maps(const char *path, const plot_maps_input *input);
+
+/* ---- the interval graph --------------------------------------------------- */
+
+/// Edges of the interval graph of the merged partition iv[0..n-1] from the
+/// maps' samples (Definition 5): the image of interval i is [min R, max R]
+/// over its samples where R is defined; edge[i * n + j] = 1 for every j
+/// that image meets, including j = i (a self-edge). Intervals where R is
+/// undefined everywhere are sinks.
+void plot_graph_edges(const zeno_maps *maps, const zeno_io_interval *iv, int n,
+                      unsigned char *edge);
+
+typedef struct plot_graph_input {
+  const char *title;
+  const zeno_io_interval *intervals; ///< nodes in phi order
+  int count;                         ///< 0: the figure shows `note` only
+  const unsigned char *edge;         ///< count x count, see plot_graph_edges
+  const char *note;                  ///< line under the title, or NULL
+} plot_graph_input;
+
+/// Draws the nodes in a row (labelled with their range; safe green, unsafe
+/// red), edges to the right as arcs above, to the left as arcs below, and
+/// self-edges as dashed loops.
+plot_status plot_graph(const char *path, const plot_graph_input *input);
+
+/* ---- trajectories --------------------------------------------------------- */
+
+typedef struct plot_trajectory_input {
+  const char *title;
+  int count; ///< rows
+  const double *t, *z1, *z2, *x2;
+  int event_count;
+  const double *event_t;
+  const bool *event_impact; ///< impacts get taller, darker ticks
+} plot_trajectory_input;
+
+/// Draws z1 and z2 (top panel) and x2 (bottom panel) against t with a
+/// legend and event ticks along both time axes.
+plot_status plot_trajectory(const char *path,
+                            const plot_trajectory_input *input);
+
+#endif

@@ -1,0 +1,225 @@
+// The canvas of every figure (a PNG image surface or an SVG surface chosen
+// by the file extension), the axis mapping, text and axes.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>
+
+#include "plot/plot_internal.h"
+
+/// Font of all text (fontconfig picks the installed sans face).
+static const char *const PLOT_FONT_FAMILY = "sans-serif";
+/// Largest 8-bit channel value, for cairo's [0, 1] colour channels.
+#define PLOT_CHANNEL_MAX 255.0
+/// Room for one tick label.
+#define PLOT_TICK_LABEL_SIZE 32
+/// Gap between tick labels and the ticks, axis labels and tick labels [px].
+#define PLOT_LABEL_GAP 4.0
+#define PLOT_AXIS_LABEL_OFFSET_X 42.0
+#define PLOT_AXIS_LABEL_OFFSET_Y 54.0
+/// Ticks closer to a range end than this fraction of a step still count.
+#define PLOT_TICK_SLACK 1e-9
+/// Mantissas of nice tick steps.
+#define PLOT_NICE_2 2.0
+#define PLOT_NICE_5 5.0
+#define PLOT_NICE_10 10.0
+#define PLOT_NICE_LIMIT_1 1.5
+#define PLOT_NICE_LIMIT_2 3.5
+#define PLOT_NICE_LIMIT_5 7.5
+
+const char *plot_status_message(plot_status status) {
+  switch (status) {
+    case PLOT_OK: return "success";
+    case PLOT_ERR_FORMAT: return "unknown image format (use .png or .svg)";
+    case PLOT_ERR_NOMEM: return "out of memory";
+    case PLOT_ERR_WRITE: return "cannot create or write the file";
+  }
+  return "unknown error";
+}
+
+void plot_release_caches(void) {
+  cairo_debug_reset_static_data();
+  FcFini();
+}
+
+static bool has_suffix(const char *path, const char *suffix) {
+  const size_t n = strlen(path), k = strlen(suffix);
+  return n > k && strcasecmp(path + n - k, suffix) == 0;
+}
+
+bool plot_format_known(const char *path) {
+  return has_suffix(path, ".png") || has_suffix(path, ".svg");
+}
+
+double plot_frame_x(const plot_frame *f, double x) {
+  return f->left + (x - f->x_min) / (f->x_max - f->x_min) * f->width;
+}
+
+double plot_frame_y(const plot_frame *f, double y) {
+  return f->top + (f->y_max - y) / (f->y_max - f->y_min) * f->height;
+}
+
+/* ---- canvas ---------------------------------------------------------------- */
+
+static plot_status surface_status(cairo_surface_t *surface) {
+  switch (cairo_surface_status(surface)) {
+    case CAIRO_STATUS_SUCCESS: return PLOT_OK;
+    case CAIRO_STATUS_NO_MEMORY: return PLOT_ERR_NOMEM;
+    default: return PLOT_ERR_WRITE;
+  }
+}
+
+plot_status plot_canvas_open(plot_canvas *c, const char *path, int width,
+                             int height) {
+  memset(c, 0, sizeof *c);
+  c->path = path;
+  if (!plot_format_known(path)) return PLOT_ERR_FORMAT;
+  c->png = has_suffix(path, ".png");
+  c->surface = c->png
+                   ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+                   : cairo_svg_surface_create(path, width, height);
+  const plot_status status = surface_status(c->surface);
+  if (status != PLOT_OK) return status;
+  c->cr = cairo_create(c->surface);
+  if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) return PLOT_ERR_NOMEM;
+  plot_set_color(c->cr, PLOT_COLOR_BACKGROUND);
+  cairo_paint(c->cr);
+  cairo_select_font_face(c->cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                         CAIRO_FONT_WEIGHT_NORMAL);
+  return PLOT_OK;
+}
+
+plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
+  if (c->cr) {
+    if (status == PLOT_OK && cairo_status(c->cr) != CAIRO_STATUS_SUCCESS)
+      status = PLOT_ERR_NOMEM;
+    cairo_destroy(c->cr);
+  }
+  if (c->surface) {
+    if (status == PLOT_OK && c->png &&
+        cairo_surface_write_to_png(c->surface, c->path) != CAIRO_STATUS_SUCCESS)
+      status = PLOT_ERR_WRITE;
+    cairo_surface_finish(c->surface);
+    if (status == PLOT_OK) status = surface_status(c->surface);
+    cairo_surface_destroy(c->surface);
+  }
+  memset(c, 0, sizeof *c);
+  return status;
+}
+
+/* ---- drawing helpers --------------------------------------------------------- */
+
+void plot_set_color(cairo_t *cr, plot_color color) {
+  cairo_set_source_rgb(cr, color.r / PLOT_CHANNEL_MAX, color.g / PLOT_CHANNEL_MAX,
+                       color.b / PLOT_CHANNEL_MAX);
+}
+
+void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
+               double ax, double ay) {
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text, &e);
+  cairo_move_to(cr, x - e.x_bearing - ax * e.width,
+                y - e.y_bearing - ay * e.height);
+  cairo_show_text(cr, text);
+  cairo_new_path(cr);
+}
+
+void plot_title(cairo_t *cr, int width, const char *title) {
+  plot_set_color(cr, PLOT_COLOR_INK);
+  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE, PLOT_FONT_TITLE, title, 0.5,
+            1.0);
+}
+
+double plot_nice_step(double span, int count) {
+  if (!(span > 0) || count < 1) return 1.0;
+  const double raw = span / count;
+  const double power = pow(PLOT_NICE_10, floor(log10(raw)));
+  const double m = raw / power;
+  if (m < PLOT_NICE_LIMIT_1) return power;
+  if (m < PLOT_NICE_LIMIT_2) return PLOT_NICE_2 * power;
+  if (m < PLOT_NICE_LIMIT_5) return PLOT_NICE_5 * power;
+  return PLOT_NICE_10 * power;
+}
+
+void plot_clip(cairo_t *cr, const plot_frame *f) {
+  cairo_rectangle(cr, f->left, f->top, f->width, f->height);
+  cairo_clip(cr);
+}
+
+void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0,
+                      double x1, double y1, plot_color color) {
+  static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
+  cairo_save(cr);
+  plot_set_color(cr, color);
+  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  cairo_set_dash(cr, dash, 2, 0);
+  cairo_move_to(cr, plot_frame_x(f, x0), plot_frame_y(f, y0));
+  cairo_line_to(cr, plot_frame_x(f, x1), plot_frame_y(f, y1));
+  cairo_stroke(cr);
+  cairo_restore(cr);
+}
+
+/// "%g" of a tick value, with -0 written as 0.
+static void tick_label(double v, double step, char *text) {
+  if (fabs(v) < PLOT_TICK_SLACK * step) v = 0;
+  snprintf(text, PLOT_TICK_LABEL_SIZE, "%g", v);
+}
+
+static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
+  char label[PLOT_TICK_LABEL_SIZE];
+  const double bottom = f->top + f->height;
+  for (double k = ceil(f->x_min / step - PLOT_TICK_SLACK);
+       k * step <= f->x_max + PLOT_TICK_SLACK * step; k++) {
+    const double x = round(plot_frame_x(f, k * step)) + 0.5;
+    cairo_move_to(cr, x, bottom);
+    cairo_line_to(cr, x, bottom + PLOT_TICK_LENGTH);
+    cairo_stroke(cr);
+    tick_label(k * step, step, label);
+    plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK,
+              label, 0.5, 0.0);
+  }
+}
+
+static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
+  char label[PLOT_TICK_LABEL_SIZE];
+  for (double k = ceil(f->y_min / step - PLOT_TICK_SLACK);
+       k * step <= f->y_max + PLOT_TICK_SLACK * step; k++) {
+    const double y = round(plot_frame_y(f, k * step)) + 0.5;
+    cairo_move_to(cr, f->left, y);
+    cairo_line_to(cr, f->left - PLOT_TICK_LENGTH, y);
+    cairo_stroke(cr);
+    tick_label(k * step, step, label);
+    plot_text(cr, f->left - PLOT_TICK_LENGTH - PLOT_LABEL_GAP, y,
+              PLOT_FONT_TICK, label, 1.0, 0.5);
+  }
+}
+
+static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
+  cairo_save(cr);
+  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X, f->top + f->height / 2);
+  cairo_rotate(cr, -PLOT_PI / 2);
+  plot_text(cr, 0, 0, PLOT_FONT_LABEL, text, 0.5, 1.0);
+  cairo_restore(cr);
+}
+
+void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
+               const char *x_label, const char *y_label_text) {
+  cairo_save(cr);
+  plot_set_color(cr, PLOT_COLOR_INK);
+  cairo_set_line_width(cr, PLOT_LINE_AXIS);
+  cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5,
+                  round(f->width), round(f->height));
+  cairo_stroke(cr);
+  x_ticks(cr, f, x_step);
+  y_ticks(cr, f, y_step);
+  if (x_label)
+    plot_text(cr, f->left + f->width / 2,
+              f->top + f->height + PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL,
+              PLOT_FONT_LABEL, x_label, 0.5, 0.0);
+  if (y_label_text) y_label(cr, f, y_label_text);
+  cairo_restore(cr);
+}

@@ -1,0 +1,225 @@
+// The interval graph of a merged partition (the paper's Fig. 7b): one node
+// per interval in phi order, arcs for the edges of Definition 5.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot/plot_internal.h"
+
+/* Layout [px]. */
+#define GRAPH_MARGIN_X 40.0
+#define GRAPH_NODE_Y (PLOT_HEIGHT / 2.0) ///< node centres
+#define GRAPH_NODE_HEIGHT 58.0
+#define GRAPH_NODE_MAX_WIDTH 150.0
+#define GRAPH_NODE_FILL 0.8       ///< node width / slot width
+#define GRAPH_NODE_RADIUS 8.0     ///< rounded corners
+#define GRAPH_NODE_PADDING 6.0    ///< text inset
+#define GRAPH_LINE_GAP 4.0        ///< between text lines
+/// Arcs: height over the nodes for neighbours, growth per skipped node,
+/// and the largest height that stays inside the figure.
+#define GRAPH_ARC_BASE 45.0
+#define GRAPH_ARC_STEP 35.0
+#define GRAPH_ARC_MAX (GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2 - 90.0)
+/// Where arcs leave and enter a node, as a fraction of its half width.
+#define GRAPH_PORT 0.5
+/// Self-edge loops: half width at the node and height.
+#define GRAPH_LOOP_HALF 10.0
+#define GRAPH_LOOP_HEIGHT 50.0
+#define GRAPH_LOOP_SPREAD 30.0
+/// Arrow heads: length and half angle.
+#define GRAPH_ARROW_LENGTH 11.0
+#define GRAPH_ARROW_ANGLE 0.4
+#define GRAPH_EDGE_LINE 1.6
+/// Legend row near the bottom.
+#define GRAPH_LEGEND_Y (PLOT_HEIGHT - 30.0)
+#define GRAPH_LEGEND_BOX 14.0
+#define GRAPH_LEGEND_SAMPLE 30.0
+#define GRAPH_LEGEND_SPACING 24.0
+#define GRAPH_NOTE_Y 52.0
+#define GRAPH_LABEL_SIZE 48
+
+/* ---- edges ----------------------------------------------------------------- */
+
+/// The interval holding phi: the last one whose lower end is <= phi.
+static int interval_index(const zeno_io_interval *iv, int n, double phi) {
+  int i = 0;
+  while (i + 1 < n && iv[i + 1].lo <= phi) i++;
+  return i;
+}
+
+void plot_graph_edges(const zeno_maps *m, const zeno_io_interval *iv, int n,
+                      unsigned char *edge) {
+  memset(edge, 0, (size_t)n * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    double r_min = INFINITY, r_max = -INFINITY;
+    for (int k = 0; k < m->sample_count; k++) {
+      const zeno_cycle *c = &m->samples[k];
+      if (!c->defined || interval_index(iv, n, c->phi) != i) continue;
+      r_min = fmin(r_min, c->R);
+      r_max = fmax(r_max, c->R);
+    }
+    if (!(r_min <= r_max)) continue; // R undefined on the whole interval
+    const int a = interval_index(iv, n, r_min), b = interval_index(iv, n, r_max);
+    for (int j = a; j <= b; j++) edge[i * n + j] = 1;
+  }
+}
+
+/* ---- nodes ----------------------------------------------------------------- */
+
+typedef struct graph_layout {
+  int n;
+  double slot;  ///< horizontal distance of node centres
+  double width; ///< node width
+} graph_layout;
+
+static double node_x(const graph_layout *l, int i) {
+  return GRAPH_MARGIN_X + (i + 0.5) * l->slot;
+}
+
+static void rounded_box(cairo_t *cr, double x, double y, double w, double h) {
+  const double r = GRAPH_NODE_RADIUS;
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, x + w - r, y + r, r, -PLOT_PI / 2, 0);
+  cairo_arc(cr, x + w - r, y + h - r, r, 0, PLOT_PI / 2);
+  cairo_arc(cr, x + r, y + h - r, r, PLOT_PI / 2, PLOT_PI);
+  cairo_arc(cr, x + r, y + r, r, PLOT_PI, 3 * PLOT_PI / 2);
+  cairo_close_path(cr);
+}
+
+/// Font size at which text fits into width (at most `size`).
+static double fitting_size(cairo_t *cr, const char *text, double width,
+                           double size) {
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text, &e);
+  return e.width > width ? size * width / e.width : size;
+}
+
+static void node(cairo_t *cr, const graph_layout *l, int i,
+                 const zeno_io_interval *iv) {
+  const double x = node_x(l, i), top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
+  rounded_box(cr, x - l->width / 2, top, l->width, GRAPH_NODE_HEIGHT);
+  plot_set_color(cr, iv->safe ? PLOT_COLOR_SAFE : PLOT_COLOR_UNSAFE);
+  cairo_fill(cr);
+  char name[GRAPH_LABEL_SIZE], range[GRAPH_LABEL_SIZE];
+  snprintf(name, sizeof name, "I%d %s", i + 1, iv->safe ? "safe" : "unsafe");
+  snprintf(range, sizeof range, "[%.3f, %.3f]", iv->lo, iv->hi);
+  const double inner = l->width - 2 * GRAPH_NODE_PADDING;
+  const double size = fmin(fitting_size(cr, name, inner, PLOT_FONT_LABEL),
+                           fitting_size(cr, range, inner, PLOT_FONT_LABEL));
+  plot_set_color(cr, PLOT_COLOR_BACKGROUND);
+  plot_text(cr, x, GRAPH_NODE_Y - GRAPH_LINE_GAP / 2, size, name, 0.5, 1.0);
+  plot_text(cr, x, GRAPH_NODE_Y + GRAPH_LINE_GAP / 2, size, range, 0.5, 0.0);
+}
+
+/* ---- edges ----------------------------------------------------------------- */
+
+/// Arrow head at (x, y) pointing along the direction (dx, dy).
+static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy) {
+  const double a = atan2(dy, dx);
+  cairo_move_to(cr, x, y);
+  cairo_line_to(cr, x - GRAPH_ARROW_LENGTH * cos(a - GRAPH_ARROW_ANGLE),
+                y - GRAPH_ARROW_LENGTH * sin(a - GRAPH_ARROW_ANGLE));
+  cairo_line_to(cr, x - GRAPH_ARROW_LENGTH * cos(a + GRAPH_ARROW_ANGLE),
+                y - GRAPH_ARROW_LENGTH * sin(a + GRAPH_ARROW_ANGLE));
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}
+
+/// A cubic from (x0, y) to (x1, y) bulging by `bulge` (negative: upwards),
+/// with its arrow head at the end.
+static void arc_edge(cairo_t *cr, double x0, double x1, double y, double bulge,
+                     double spread, bool dashed) {
+  static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
+  const double cx0 = x0 + spread, cx1 = x1 - spread, cy = y + bulge;
+  cairo_save(cr);
+  if (dashed) cairo_set_dash(cr, dash, 2, 0);
+  cairo_move_to(cr, x0, y);
+  cairo_curve_to(cr, cx0, cy, cx1, cy, x1, y);
+  cairo_stroke(cr);
+  cairo_restore(cr);
+  arrow_head(cr, x1, y, x1 - cx1, y - cy);
+}
+
+static void edge(cairo_t *cr, const graph_layout *l, int i, int j) {
+  const double half = l->width / 2, top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
+  if (i == j) {
+    const double x = node_x(l, i);
+    arc_edge(cr, x - GRAPH_LOOP_HALF, x + GRAPH_LOOP_HALF, top,
+             -GRAPH_LOOP_HEIGHT, -GRAPH_LOOP_SPREAD, true);
+    return;
+  }
+  const double height =
+      fmin(GRAPH_ARC_BASE + GRAPH_ARC_STEP * (abs(j - i) - 1), GRAPH_ARC_MAX);
+  if (j > i) // to the right: above the row
+    arc_edge(cr, node_x(l, i) + GRAPH_PORT * half, node_x(l, j) - GRAPH_PORT * half,
+             top, -height, 0, false);
+  else // to the left: below the row
+    arc_edge(cr, node_x(l, i) - GRAPH_PORT * half, node_x(l, j) + GRAPH_PORT * half,
+             top + GRAPH_NODE_HEIGHT, height, 0, false);
+}
+
+static void edges(cairo_t *cr, const graph_layout *l, const unsigned char *e) {
+  plot_set_color(cr, PLOT_COLOR_EDGE);
+  cairo_set_line_width(cr, GRAPH_EDGE_LINE);
+  for (int i = 0; i < l->n; i++)
+    for (int j = 0; j < l->n; j++)
+      if (e[i * l->n + j]) edge(cr, l, i, j);
+}
+
+/* ---- legend and figure ------------------------------------------------------ */
+
+/// Legend text starting at x; returns the x of the next item.
+static double legend_label(cairo_t *cr, double x, const char *text) {
+  plot_set_color(cr, PLOT_COLOR_INK);
+  plot_text(cr, x, GRAPH_LEGEND_Y, PLOT_FONT_TICK, text, 0.0, 1.0);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text, &e);
+  return x + e.x_advance + GRAPH_LEGEND_SPACING;
+}
+
+static double legend_box(cairo_t *cr, double x, plot_color color,
+                         const char *text) {
+  plot_set_color(cr, color);
+  cairo_rectangle(cr, x, GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX,
+                  GRAPH_LEGEND_BOX);
+  cairo_fill(cr);
+  return legend_label(cr, x + GRAPH_LEGEND_BOX + PLOT_DASH_ON, text);
+}
+
+static double legend_arrow(cairo_t *cr, double x, bool dashed, const char *text) {
+  const double y = GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX / 2;
+  plot_set_color(cr, PLOT_COLOR_EDGE);
+  cairo_set_line_width(cr, GRAPH_EDGE_LINE);
+  arc_edge(cr, x, x + GRAPH_LEGEND_SAMPLE, y, 0, 0, dashed);
+  return legend_label(cr, x + GRAPH_LEGEND_SAMPLE + PLOT_DASH_ON, text);
+}
+
+static void legend(cairo_t *cr) {
+  double x = GRAPH_MARGIN_X;
+  x = legend_box(cr, x, PLOT_COLOR_SAFE, "safe: G < 1 or R undefined");
+  x = legend_box(cr, x, PLOT_COLOR_UNSAFE, "unsafe");
+  x = legend_arrow(cr, x, false, "edge: R maps into");
+  legend_arrow(cr, x, true, "self-edge (not a cycle)");
+}
+
+plot_status plot_graph(const char *path, const plot_graph_input *in) {
+  plot_canvas canvas;
+  plot_status status = plot_canvas_open(&canvas, path, PLOT_WIDTH, PLOT_HEIGHT);
+  if (status != PLOT_OK) return plot_canvas_close(&canvas, status);
+  cairo_t *cr = canvas.cr;
+  plot_title(cr, PLOT_WIDTH, in->title);
+  if (in->note) {
+    plot_set_color(cr, PLOT_COLOR_INK);
+    plot_text(cr, PLOT_WIDTH / 2.0, GRAPH_NOTE_Y, PLOT_FONT_TICK, in->note, 0.5, 1.0);
+  }
+  if (in->count > 0) {
+    graph_layout l = {in->count, (PLOT_WIDTH - 2 * GRAPH_MARGIN_X) / in->count, 0};
+    l.width = fmin(GRAPH_NODE_FILL * l.slot, GRAPH_NODE_MAX_WIDTH);
+    edges(cr, &l, in->edge);
+    for (int i = 0; i < in->count; i++) node(cr, &l, i, &in->intervals[i]);
+    legend(cr);
+  }
+  return plot_canvas_close(&canvas, status);
+}

@@ -1,0 +1,68 @@
+// Shared drawing helpers of the plot module: the canvas (a PNG or SVG
+// surface), text, axes with ticks and a few strokes.
+#ifndef ZENO_PLOT_INTERNAL_H
+#define ZENO_PLOT_INTERNAL_H
+
+#include <cairo.h>
+
+#include "plot/plot.h"
+
+/// Font sizes [px].
+#define PLOT_FONT_TITLE 17.0
+#define PLOT_FONT_LABEL 14.0
+#define PLOT_FONT_TICK 12.0
+/// Stroke widths [px].
+#define PLOT_LINE_AXIS 1.0
+#define PLOT_LINE_THIN 1.0
+#define PLOT_LINE_DATA 2.0
+/// Dash pattern of guide lines [px on, px off].
+#define PLOT_DASH_ON 6.0
+#define PLOT_DASH_OFF 4.0
+/// Tick length outside the frame [px].
+#define PLOT_TICK_LENGTH 5.0
+/// Distance of the title's baseline from the top edge [px].
+#define PLOT_TITLE_BASELINE 28.0
+
+typedef struct plot_canvas {
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  const char *path;
+  bool png;
+} plot_canvas;
+
+/// Creates the surface for path (format by extension) and paints the
+/// background.
+plot_status plot_canvas_open(plot_canvas *canvas, const char *path, int width,
+                             int height);
+
+/// Writes the PNG or finishes the SVG and frees everything; `status` is
+/// the drawing's status so far (returned unless writing fails as well).
+plot_status plot_canvas_close(plot_canvas *canvas, plot_status status);
+
+void plot_set_color(cairo_t *cr, plot_color color);
+
+/// Text at (x, y) aligned by fractions of its extent: ax = 0 left, 0.5
+/// centre, 1 right; ay = 0 top, 0.5 middle, 1 baseline-ish bottom.
+void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
+               double ax, double ay);
+
+/// The title, centred at the top.
+void plot_title(cairo_t *cr, int width, const char *title);
+
+/// A "nice" tick step (1, 2 or 5 times a power of ten) giving about
+/// `count` ticks over span.
+double plot_nice_step(double span, int count);
+
+/// Frame box, ticks every x_step / y_step (multiples of the step inside the
+/// ranges) with labels, and the axis labels.
+void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
+               const char *x_label, const char *y_label);
+
+/// Clips to the frame's data area (undo with cairo_reset_clip()).
+void plot_clip(cairo_t *cr, const plot_frame *f);
+
+/// Dashed line between two data points, clipped by the caller.
+void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0,
+                      double x1, double y1, plot_color color);
+
+#endif

@@ -1,0 +1,408 @@
+// Figures: the plot module's axis mapping, G axis and interval-graph edges
+// in-process, then the PNG and SVG files the real `zeno` binary writes:
+// sizes, and the palette's colours at pixels computed with the module's own
+// axis mapping from the maps (computed here with the library).
+#include <cairo.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "plot/plot.h"
+
+#ifndef ZENO_EXE
+#error "ZENO_EXE (path of the zeno binary) must be defined"
+#endif
+#ifndef ZENO_SCENES_DIR
+#error "ZENO_SCENES_DIR must be defined"
+#endif
+
+extern char **environ;
+
+#define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
+#define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
+
+#define PATH_SIZE 1024
+#define MAX_ARGS 16
+/// A sane figure file: more than a blank image, less than a photograph.
+#define MIN_FILE_BYTES 5000
+#define MAX_FILE_BYTES 5000000
+/// Pixels below the top edge of a panel where no curve reaches (the G
+/// axis has 20% headroom over G_max).
+#define PANEL_TOP_INSET 4.0
+/// Largest channel difference accepted for an antialiased curve pixel, and
+/// the search radius around the computed position [px].
+#define CURVE_TOLERANCE 40
+#define CURVE_RADIUS 1
+/// Pixels a node colour must cover in the graph (a node is about 120 x 58).
+#define MIN_NODE_PIXELS 2000
+/// Pixels a trajectory curve colour must cover.
+#define MIN_CURVE_PIXELS 200
+/// Data points of Example 2 (paper Fig. 4c): R = -0.524 at phi = 0, G
+/// constant (G+) beyond phi = 1.4; an R-undefined, safe region at -1.
+#define EX2_R_PHI 0.0
+#define EX2_G_PHI 1.5
+#define EX2_SAFE_PHI (-1.0)
+/// A value of R below Example 2's curve (R >= -0.53 where defined).
+#define EX2_R_BELOW_CURVE (-1.3)
+#define TOLERANCE 1e-12
+
+/* ---- running the binary -------------------------------------------------- */
+
+static const char *temp_dir(void) {
+  const char *dir = getenv("TMPDIR");
+  return dir && dir[0] ? dir : "/tmp";
+}
+
+/// Reads a whole file into a new NUL-terminated buffer (NULL on failure).
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  size_t size = 0, capacity = BUFSIZ;
+  char *text = malloc(capacity + 1);
+  size_t got;
+  while (text && (got = fread(text + size, 1, capacity - size, f)) > 0) {
+    size += got;
+    if (size == capacity) {
+      capacity *= 2;
+      char *grown = realloc(text, capacity + 1);
+      if (grown == NULL) free(text);
+      text = grown;
+    }
+  }
+  fclose(f);
+  if (text) text[size] = '\0';
+  return text;
+}
+
+/// Runs zeno with the NULL-terminated arguments; returns the exit code.
+/// stdout is discarded, stderr goes to the test's stderr.
+static int run_zeno_argv(const char *const *args) {
+  char *argv[MAX_ARGS + 2];
+  int n = 0;
+  argv[n++] = (char *)ZENO_EXE;
+  for (; args[n - 1] != NULL; n++) {
+    assert_true(n <= MAX_ARGS);
+    argv[n] = (char *)args[n - 1];
+  }
+  argv[n] = NULL;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null",
+                                   O_WRONLY, 0);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  assert_int_equal(rc, 0);
+  int status;
+  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
+
+/// A fresh temporary directory and file names in it.
+typedef struct work_dir {
+  char root[PATH_SIZE / 4];
+} work_dir;
+
+static void work_dir_create(work_dir *w) {
+  snprintf(w->root, sizeof w->root, "%s/zeno-plot-XXXXXX", temp_dir());
+  assert_non_null(mkdtemp(w->root));
+}
+
+static void work_path(const work_dir *w, const char *name, char *path) {
+  snprintf(path, PATH_SIZE, "%s/%s", w->root, name);
+}
+
+/// Removes the named files (and the directory `sub` when not NULL), then
+/// the directory.
+static void work_dir_remove(const work_dir *w, const char *const *names,
+                            const char *sub) {
+  char path[PATH_SIZE];
+  for (; *names; names++) {
+    work_path(w, *names, path);
+    unlink(path);
+  }
+  if (sub) {
+    work_path(w, sub, path);
+    rmdir(path);
+  }
+  rmdir(w->root);
+}
+
+/* ---- images ---------------------------------------------------------------- */
+
+static long file_size(const char *path) {
+  struct stat info;
+  return stat(path, &info) == 0 ? (long)info.st_size : -1;
+}
+
+static void assert_sane_size(const char *path) {
+  const long size = file_size(path);
+  if (size <= MIN_FILE_BYTES || size >= MAX_FILE_BYTES)
+    fail_msg("%s: %ld bytes", path, size);
+}
+
+/// Loads a PNG written by zeno and checks its size.
+static cairo_surface_t *load_png(const char *path) {
+  assert_sane_size(path);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+  assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+  assert_int_equal(cairo_image_surface_get_width(s), PLOT_WIDTH);
+  assert_int_equal(cairo_image_surface_get_height(s), PLOT_HEIGHT);
+  return s;
+}
+
+/// The colour of the pixel holding device point (x, y).
+static plot_color pixel(cairo_surface_t *s, double x, double y) {
+  const int px = (int)floor(x), py = (int)floor(y);
+  assert_true(px >= 0 && px < PLOT_WIDTH && py >= 0 && py < PLOT_HEIGHT);
+  const unsigned char *row = cairo_image_surface_get_data(s) +
+                             (size_t)py * (size_t)cairo_image_surface_get_stride(s);
+  uint32_t v;
+  memcpy(&v, row + 4 * (size_t)px, sizeof v); // 0xAARRGGBB, native endian
+  return (plot_color){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+}
+
+static int color_distance(plot_color a, plot_color b) {
+  const int dr = abs(a.r - b.r), dg = abs(a.g - b.g), db = abs(a.b - b.b);
+  return dr > dg ? (dr > db ? dr : db) : (dg > db ? dg : db);
+}
+
+static void assert_pixel(cairo_surface_t *s, double x, double y,
+                         plot_color want) {
+  const plot_color got = pixel(s, x, y);
+  if (color_distance(got, want) != 0)
+    fail_msg("pixel (%.1f, %.1f) is (%d, %d, %d), expected (%d, %d, %d)", x, y,
+             got.r, got.g, got.b, want.r, want.g, want.b);
+}
+
+/// Some pixel within CURVE_RADIUS of (x, y) is close to `want`.
+static void assert_curve_near(cairo_surface_t *s, double x, double y,
+                              plot_color want) {
+  for (int dy = -CURVE_RADIUS; dy <= CURVE_RADIUS; dy++)
+    for (int dx = -CURVE_RADIUS; dx <= CURVE_RADIUS; dx++)
+      if (color_distance(pixel(s, x + dx, y + dy), want) <= CURVE_TOLERANCE)
+        return;
+  const plot_color got = pixel(s, x, y);
+  fail_msg("no curve colour (%d, %d, %d) near (%.1f, %.1f): (%d, %d, %d)",
+           want.r, want.g, want.b, x, y, got.r, got.g, got.b);
+}
+
+static long count_color(cairo_surface_t *s, plot_color want) {
+  long n = 0;
+  for (int y = 0; y < PLOT_HEIGHT; y++)
+    for (int x = 0; x < PLOT_WIDTH; x++)
+      n += color_distance(pixel(s, x + 0.5, y + 0.5), want) == 0;
+  return n;
+}
+
+/* ---- the library's analysis of Example 2 ------------------------------------ */
+
+static void analyze_example2(zeno_analysis *a) {
+  zeno_scene scene;
+  zeno_error err;
+  assert_int_equal(zeno_scene_load(EXAMPLE2, NULL, 0, &scene, &err), ZENO_OK);
+  const zeno_analysis_def def = zeno_analysis_def_default();
+  assert_int_equal(zeno_analyze(&scene, &def, a, &err), ZENO_OK);
+  assert_int_equal(a->theorem, 4);
+}
+
+/// The sample nearest phi where R is defined.
+static const zeno_cycle *sample_near(const zeno_maps *m, double phi) {
+  const zeno_cycle *best = NULL;
+  for (int k = 0; k < m->sample_count; k++)
+    if (m->samples[k].defined &&
+        (best == NULL || fabs(m->samples[k].phi - phi) < fabs(best->phi - phi)))
+      best = &m->samples[k];
+  assert_non_null(best);
+  return best;
+}
+
+/// Midpoint of the widest unsafe interval of the merged partition.
+static double unsafe_midpoint(const zeno_analysis *a) {
+  zeno_io_interval *iv = malloc((size_t)a->partition_count * sizeof *iv);
+  assert_non_null(iv);
+  const int n = zeno_io_merge_partition(a->partition, a->safe, a->partition_count, iv);
+  double mid = NAN, width = 0;
+  for (int i = 0; i < n; i++)
+    if (!iv[i].safe && iv[i].hi - iv[i].lo > width) {
+      width = iv[i].hi - iv[i].lo;
+      mid = 0.5 * (iv[i].lo + iv[i].hi);
+    }
+  free(iv);
+  assert_true(isfinite(mid));
+  return mid;
+}
+
+/* ---- tests: the module in-process ------------------------------------------- */
+
+static void test_frame_mapping(void **state) {
+  (void)state;
+  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2};
+  assert_true(fabs(plot_frame_x(&f, -1) - 10) < TOLERANCE);
+  assert_true(fabs(plot_frame_x(&f, 1) - 110) < TOLERANCE);
+  assert_true(fabs(plot_frame_x(&f, 0) - 60) < TOLERANCE);
+  assert_true(fabs(plot_frame_y(&f, 0) - 70) < TOLERANCE); // y grows downwards
+  assert_true(fabs(plot_frame_y(&f, 2) - 20) < TOLERANCE);
+}
+
+static void test_maps_frames(void **state) {
+  (void)state;
+  // The G axis: 20% headroom over max(G_max, 1) rounded up to a tick, <= 5.
+  assert_true(fabs(plot_maps_g_top(1.7704) - 2.5) < TOLERANCE);
+  assert_true(fabs(plot_maps_g_top(0.2125) - 1.2) < TOLERANCE);
+  assert_true(fabs(plot_maps_g_top(-INFINITY) - 1.2) < TOLERANCE);
+  assert_true(fabs(plot_maps_g_top(1.8e6) - 5.0) < TOLERANCE);
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, &r, &g);
+  assert_true(r.top + r.height < g.top); // R above G, not overlapping
+  assert_true(g.top + g.height < PLOT_HEIGHT);
+  assert_true(r.left > 0 && r.left + r.width < PLOT_WIDTH);
+  assert_true(fabs(r.x_min + PLOT_PI / 2) < TOLERANCE && fabs(g.x_max - PLOT_PI / 2) < TOLERANCE);
+  assert_true(fabs(r.y_max - PLOT_PI / 2) < TOLERANCE && g.y_min == 0 && g.y_max == 2.5);
+  assert_true(plot_format_known("a.png") && plot_format_known("b.SVG"));
+  assert_false(plot_format_known("c.jpg") || plot_format_known("png"));
+}
+
+/// Definition 5's edges from the samples: interval i reaches every interval
+/// that [min R, max R] over its samples meets, itself included.
+static void test_graph_edges(void **state) {
+  (void)state;
+  zeno_cycle samples[] = {
+      {.phi = -1.2, .defined = false},
+      {.phi = -0.2, .defined = true, .R = -1.0},
+      {.phi = 0.3, .defined = true, .R = 0.4},
+      {.phi = 1.0, .defined = true, .R = 1.3},
+      {.phi = 1.4, .defined = true, .R = 0.2},
+  };
+  zeno_maps maps = {.sample_count = 5, .samples = samples};
+  const zeno_io_interval iv[3] = {
+      {-PLOT_PI / 2, -0.5, true}, {-0.5, 0.5, false}, {0.5, PLOT_PI / 2, true}};
+  unsigned char edge[9];
+  plot_graph_edges(&maps, iv, 3, edge);
+  const unsigned char want[9] = {0, 0, 0,  // I1: R undefined, a sink
+                                 1, 1, 0,  // I2: [-1, 0.4] meets I1 and itself
+                                 0, 1, 1}; // I3: [0.2, 1.3] meets I2 and itself
+  assert_memory_equal(edge, want, sizeof want);
+}
+
+static void test_unknown_format_is_refused(void **state) {
+  (void)state;
+  zeno_maps maps = {.G_max = 1.0};
+  const plot_maps_input in = {"x", &maps, NULL, 0};
+  assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.gif", &in), PLOT_ERR_FORMAT);
+  assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.png", &in), PLOT_ERR_WRITE);
+}
+
+/* ---- tests: figures of the binary ------------------------------------------- */
+
+static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(a->maps.G_max), &r, &g);
+  assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
+  assert_pixel(png, PLOT_WIDTH - 2, PLOT_HEIGHT - 2, PLOT_COLOR_BACKGROUND);
+  // Unsafe: shaded in both panels; safe (R undefined near -1): background.
+  const double unsafe = unsafe_midpoint(a);
+  assert_pixel(png, plot_frame_x(&g, unsafe), g.top + PANEL_TOP_INSET,
+               PLOT_COLOR_UNSAFE_SHADE);
+  assert_pixel(png, plot_frame_x(&r, unsafe), plot_frame_y(&r, EX2_R_BELOW_CURVE),
+               PLOT_COLOR_UNSAFE_SHADE);
+  assert_pixel(png, plot_frame_x(&g, EX2_SAFE_PHI), g.top + PANEL_TOP_INSET,
+               PLOT_COLOR_BACKGROUND);
+  // The curves where the maps put them.
+  const zeno_cycle *c = sample_near(&a->maps, EX2_G_PHI);
+  assert_curve_near(png, plot_frame_x(&g, c->phi), plot_frame_y(&g, c->G), PLOT_COLOR_G);
+  c = sample_near(&a->maps, EX2_R_PHI);
+  assert_curve_near(png, plot_frame_x(&r, c->phi), plot_frame_y(&r, c->R), PLOT_COLOR_R);
+}
+
+static void test_analyze_figures(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w);
+  char maps[PATH_SIZE], graph[PATH_SIZE];
+  work_path(&w, "maps.png", maps);
+  work_path(&w, "graph.png", graph);
+  const int code = run_zeno("analyze", EXAMPLE2, "--plot", maps, "--graph", graph);
+  zeno_analysis a;
+  analyze_example2(&a);
+  cairo_surface_t *png = code == 0 ? load_png(maps) : NULL;
+  cairo_surface_t *graph_png = code == 0 ? load_png(graph) : NULL;
+  work_dir_remove(&w, (const char *const[]){"maps.png", "graph.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  check_maps_png(png, &a);
+  assert_true(count_color(graph_png, PLOT_COLOR_SAFE) > MIN_NODE_PIXELS);
+  assert_true(count_color(graph_png, PLOT_COLOR_UNSAFE) > MIN_NODE_PIXELS);
+  assert_pixel(graph_png, 1, 1, PLOT_COLOR_BACKGROUND);
+  cairo_surface_destroy(png);
+  cairo_surface_destroy(graph_png);
+  zeno_analysis_free(&a);
+}
+
+static void test_maps_svg(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w);
+  char svg[PATH_SIZE];
+  work_path(&w, "maps.svg", svg);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", svg);
+  char *text = read_text(svg);
+  const long size = file_size(svg);
+  work_dir_remove(&w, (const char *const[]){"maps.svg", NULL}, NULL);
+  assert_int_equal(code, 0);
+  assert_non_null(text);
+  assert_true(size > MIN_FILE_BYTES && size < MAX_FILE_BYTES);
+  assert_int_equal(strncmp(text, "<?xml", strlen("<?xml")), 0);
+  assert_non_null(strstr(text, "<svg"));
+  free(text);
+}
+
+static void test_trajectory_figure(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w);
+  char run[PATH_SIZE], figure[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "trajectory.png", figure);
+  int code = run_zeno("simulate", EXAMPLE3_ZENO, "--out", run, "--quiet");
+  if (code == 0) code = run_zeno("plot-trajectory", run, "--plot", figure);
+  cairo_surface_t *png = code == 0 ? load_png(figure) : NULL;
+  work_dir_remove(&w, (const char *const[]){"run/trajectory.csv", "run/events.jsonl",
+                                            "trajectory.png", NULL},
+                  "run");
+  assert_int_equal(code, 0);
+  assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
+  assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
+  assert_true(count_color(png, PLOT_COLOR_Z2) > MIN_CURVE_PIXELS);
+  assert_true(count_color(png, PLOT_COLOR_X2) > MIN_CURVE_PIXELS);
+  cairo_surface_destroy(png);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_frame_mapping),
+      cmocka_unit_test(test_maps_frames),
+      cmocka_unit_test(test_graph_edges),
+      cmocka_unit_test(test_unknown_format_is_refused),
+      cmocka_unit_test(test_analyze_figures),
+      cmocka_unit_test(test_maps_svg),
+      cmocka_unit_test(test_trajectory_figure),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
