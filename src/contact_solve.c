@@ -204,26 +204,3 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
   return true;
 }
 
-bool zc_static_single(const zc_dyn *d, const double rhs[3], double x[4],
-                      double *residual, double *margin) {
-  // Normal equations of the 3x2 least-squares problem.
-  double A[4] = {0, 0, 0, 0}, b[2] = {0, 0};
-  for (int r = 0; r < 3; r++) {
-    for (int a = 0; a < 2; a++) {
-      b[a] += d->W[r][a] * rhs[r];
-      for (int c = 0; c < 2; c++) A[a * 2 + c] += d->W[r][a] * d->W[r][c];
-    }
-  }
-  if (!zeno_linsolve(2, A, b, ZC_SINGULAR_RTOL)) return false;
-  x[0] = b[0];
-  x[1] = b[1];
-  x[2] = x[3] = 0;
-  double res = 0;
-  for (int r = 0; r < 3; r++) {
-    const double e = d->W[r][0] * x[0] + d->W[r][1] * x[1] - rhs[r];
-    res += e * e;
-  }
-  *residual = sqrt(res);
-  *margin = zc_cone_slack(d, x, 0);
-  return true;
-}

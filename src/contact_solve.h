@@ -46,11 +46,6 @@ void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
 bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
                       double *margin);
 
-/// One contact: least-squares x with W x = rhs; *residual is |W x - rhs|
-/// and *margin the smallest cone slack of x.
-bool zc_static_single(const zc_dyn *d, const double rhs[3], double x[4],
-                      double *residual, double *margin);
-
 /// Mass-weighted minimal correction of a generalised vector x so that the
 /// contact coordinates cols[0..m) of W^T x change by r exactly:
 /// x += M^-1 C (C^T M^-1 C)^-1 r with C the chosen columns of W. Used to

@@ -110,15 +110,6 @@ void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]) {
     x[r] = km->Ainv[r][0] * y[0] + km->Ainv[r][1] * y[1] + km->Ainv[r][2] * y[2];
 }
 
-void zk_zod_contacts(const zk_model *km, const double q[3], const double qd[3],
-                     double c[4], double cd[4]) {
-  for (int k = 0; k < 2 * km->n; k++) {
-    c[k] = km->W0[0][k] * q[0] + km->W0[1][k] * q[1] + km->W0[2][k] * q[2];
-    cd[k] = km->W0[0][k] * qd[0] + km->W0[1][k] * qd[1] + km->W0[2][k] * qd[2];
-  }
-  for (int k = 2 * km->n; k < 4; k++) c[k] = cd[k] = 0;
-}
-
 void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
                       double c[4], double cd[4]) {
   // The displacement of a vertex from its nominal position, q + (R - I) p,
@@ -159,22 +150,6 @@ void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
       W[2][2 * i + k] = dir[k][0] * JRp[0] + dir[k][1] * JRp[1];
       bias[2 * i + k] = -qd[2] * qd[2] * (dir[k][0] * Rp[0] + dir[k][1] * Rp[1]);
     }
-  }
-}
-
-void zk_to_zod(const zk_model *km, const double q[3], const double qd[3],
-               double qp[3], double qdp[3]) {
-  for (int r = 0; r < 3; r++) {
-    qp[r] = km->A[r][0] * q[0] + km->A[r][1] * q[1] + km->A[r][2] * q[2];
-    qdp[r] = km->A[r][0] * qd[0] + km->A[r][1] * qd[1] + km->A[r][2] * qd[2];
-  }
-}
-
-void zk_from_zod(const zk_model *km, const double qp[3], const double qdp[3],
-                 double q[3], double qd[3]) {
-  for (int r = 0; r < 3; r++) {
-    q[r] = km->Ainv[r][0] * qp[0] + km->Ainv[r][1] * qp[1] + km->Ainv[r][2] * qp[2];
-    qd[r] = km->Ainv[r][0] * qdp[0] + km->Ainv[r][1] * qdp[1] + km->Ainv[r][2] * qdp[2];
   }
 }
 

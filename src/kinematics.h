@@ -37,11 +37,6 @@ typedef struct zk_model {
 /// contact 2, so z1, z2, x2 do not fix the pose).
 zeno_status zk_model_init(zk_model *km, const zeno_scene *scene, zeno_error *e);
 
-/// Contact coordinates under the ZOD: c = W0^T q, cdot = W0^T qdot, ordered
-/// (z1, x1, z2, x2).
-void zk_zod_contacts(const zk_model *km, const double q[3], const double qd[3],
-                     double c[4], double cd[4]);
-
 /// Exact contact coordinates at pose q (full model), ordered (z1, x1, z2, x2):
 /// gap and slip of vertex r_i = r_c + R(theta) p_i relative to the surface
 /// point, along n_i and t_i; rates from qdot.
@@ -61,13 +56,6 @@ void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
 /// y = A x (generalised -> ZOD coordinates) and x = A^-1 y.
 void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]);
 void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]);
-
-/// ZOD coordinates q' and their rates from q, qdot.
-void zk_to_zod(const zk_model *km, const double q[3], const double qd[3],
-               double qp[3], double qdp[3]);
-/// q, qdot from ZOD coordinates.
-void zk_from_zod(const zk_model *km, const double qp[3], const double qdp[3],
-                 double q[3], double qd[3]);
 
 /// Kinetic energy plus the potential of the constant load [energy].
 double zk_energy(const zk_model *km, const double q[3], const double qd[3]);

@@ -318,10 +318,3 @@ void zeno_maps_free(zeno_maps *maps) {
   maps->sample_count = 0;
 }
 
-zeno_status zeno_maps_cycle(const zeno_scene *scene, const zeno_maps *maps,
-                            double phi, zeno_cycle *cycle, zeno_error *error) {
-  zeno_scene ordered;
-  ordered_scene(scene, &ordered);
-  if (maps && !maps->swapped) ordered = *scene;
-  return zeno_cycle_eval(&ordered, phi, cycle, error);
-}

@@ -85,11 +85,6 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
                               zeno_maps *maps, zeno_error *error);
 void zeno_maps_free(zeno_maps *maps);
 
-/// Evaluates R and G at phi by interpolation-free re-simulation (same as
-/// zeno_cycle_eval on the possibly swapped scene used by the maps).
-zeno_status zeno_maps_cycle(const zeno_scene *scene, const zeno_maps *maps,
-                            double phi, zeno_cycle *cycle, zeno_error *error);
-
 /// The verdict.
 typedef enum zeno_verdict {
   ZENO_VERDICT_UNDECIDED = 0,
