@@ -64,7 +64,7 @@ static bool candidate_ok(const zc_dyn *d, const zi_input *in,
 // Both contacts stick: all velocity targets hold, which fixes qdot+ (three
 // degrees of freedom, four targets that must be compatible) and leaves a
 // one-parameter family of impulses (as for SS statics).
-static bool double_stick(const zc_dyn *d, const zi_input *in, const double b[4],
+static bool double_stick(const zc_dyn *d, const zi_input *in,
                          const double shift[4], double x[4]) {
   // Target contact velocities T = -shift; pick the best-conditioned three rows.
   double best = 0;
@@ -90,7 +90,7 @@ static bool double_stick(const zc_dyn *d, const zi_input *in, const double b[4],
     for (int k = 0; k < 3; k++) A[n * 3 + k] = d->W[k][a];
     t[n++] = -shift[a];
   }
-  if (!zeno_linsolve(3, A, t, 1e-12)) return false;
+  if (!zeno_linsolve(3, A, t, ZENO_PIVOT_RTOL)) return false;
   // The skipped target must hold too.
   double vs = 0;
   for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
@@ -100,7 +100,6 @@ static bool double_stick(const zc_dyn *d, const zi_input *in, const double b[4],
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
   double margin;
   if (!zc_static_family(d, rhs, x, &margin)) return false;
-  (void)b;
   return margin >= -in->tol_impulse && x[0] > in->tol_impulse &&
          x[2] > in->tol_impulse;
 }
@@ -128,7 +127,7 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
   if (d->n < 2 || !in->touching[0] || !in->touching[1]) return false;
   // 2. Double impacts: both sticking, then one sticking, then both slipping.
   const unsigned char stick2[2] = {ZENO_LETTER_S, ZENO_LETTER_S};
-  if (double_stick(d, in, b, shift, x)) {
+  if (double_stick(d, in, shift, x)) {
     finish(d, in, x, 3u, stick2, out);
     return true;
   }

@@ -85,6 +85,10 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
                                    const bool margin_hit[2], double vscale);
 static void project_gaps(zeno_sim *s, const zm_class *cls);
 
+/// A gap within this fraction of the initial contact coordinates is zero:
+/// rounding of the pose -> q' conversion is a few ulps.
+#define SIM_START_GAP_RTOL 1e-12
+
 /* ---------- creation ---------- */
 
 // A contact touches at the start when its gap is zero to rounding of the
@@ -94,7 +98,7 @@ static double start_gap_tol(const zeno_sim *s) {
   const double zero[3] = {0, 0, 0};
   sim_contacts(s, s->q, zero, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
-  return 1e-12 * scale;
+  return SIM_START_GAP_RTOL * scale;
 }
 
 zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,

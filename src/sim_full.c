@@ -68,14 +68,14 @@ bool sim_full_initial_state(zeno_sim *s) {
       err = fmax(err, fabs(r[k]));
     }
     if (err <= FULL_NEWTON_RTOL * scale) break;
-    if (!zeno_linsolve(3, J, r, 1e-12)) return false;
+    if (!zeno_linsolve(3, J, r, ZENO_PIVOT_RTOL)) return false;
     for (int k = 0; k < 3; k++) s->q[k] += r[k];
   }
   double J[9], val[3], rate[3];
   const double zero[3] = {0, 0, 0};
   zod_rows(s, s->q, zero, J, val, rate);
   memcpy(s->qd, vtarget, sizeof s->qd);
-  return zeno_linsolve(3, J, s->qd, 1e-12);
+  return zeno_linsolve(3, J, s->qd, ZENO_PIVOT_RTOL);
 }
 
 void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {

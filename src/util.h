@@ -28,6 +28,11 @@ zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
                          const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
+/// Relative pivot below which a small dense system (3x3, 4x4) of contact
+/// geometry counts as singular: regular geometries have pivots above about
+/// 1e-3 of the largest entry; 1e-12 flags only true degeneracy.
+#define ZENO_PIVOT_RTOL 1e-12
+
 /// Solves A x = b in place for an n x n row-major matrix (any n; used up
 /// to 10, the LP vertex refinement) by
 /// Gaussian elimination with partial pivoting. A pivot below

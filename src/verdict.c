@@ -14,6 +14,9 @@
 
 /// Strictness of Definition 4's inequalities, relative to the load.
 #define VERDICT_FORCE_RTOL 1e-10
+/// Partition edges closer than this coincide [rad] (a breakpoint or fixed
+/// point on a uniform edge, up to rounding of pi).
+#define VERDICT_EDGE_MERGE 1e-15
 /// G is "above 1" when it exceeds 1 by more than this (G is exact under the
 /// ZOD up to rounding; a fixed point with G = 1 is not generic).
 #define VERDICT_G_TOL 1e-9
@@ -136,7 +139,7 @@ static int build_partition(const zeno_maps *m, int uniform, double *e) {
   qsort(e, (size_t)n, sizeof *e, cmp_double);
   int w = 1;  // drop duplicates
   for (int k = 1; k < n; k++)
-    if (e[k] > e[w - 1] + 1e-15) e[w++] = e[k];
+    if (e[k] > e[w - 1] + VERDICT_EDGE_MERGE) e[w++] = e[k];
   return w - 1;  // intervals
 }
 
