@@ -19,28 +19,15 @@
 
 #include <cmocka.h>
 
-#ifndef ZENO_EXE
-#error "ZENO_EXE (path of the zeno binary) must be defined"
-#endif
-#ifndef ZENO_SCENES_DIR
-#error "ZENO_SCENES_DIR must be defined"
-#endif
+#include "cli_runner.h"
 
-extern char **environ;
-
-#define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
-#define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
 #define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
 #define EXAMPLE4 ZENO_SCENES_DIR "/example4.yaml"
 
-/// Most arguments a test passes to zeno.
-#define MAX_ARGS 16
 /// Nesting deeper than this is not expected in zeno's JSON.
 #define JSON_MAX_DEPTH 32
 /// Digits of a \u escape.
 #define JSON_UNICODE_DIGITS 4
-/// Room for temporary paths.
-#define PATH_SIZE 1024
 /// Fields of a trajectory.csv row.
 #define TRAJECTORY_COLUMNS 18
 
@@ -87,11 +74,6 @@ static void run_result_free(run_result *r) {
   r->out = r->err = NULL;
 }
 
-static const char *temp_dir(void) {
-  const char *dir = getenv("TMPDIR");
-  return dir && dir[0] ? dir : "/tmp";
-}
-
 /// Creates an empty temporary file; returns its descriptor, path in `path`.
 static int make_temp_file(char path[PATH_SIZE]) {
   snprintf(path, PATH_SIZE, "%s/zeno-test-XXXXXX", temp_dir());
@@ -100,53 +82,10 @@ static int make_temp_file(char path[PATH_SIZE]) {
   return fd;
 }
 
-/// Reads a whole file into a new NUL-terminated buffer.
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  size_t size = 0, capacity = BUFSIZ;
-  char *text = malloc(capacity + 1);
-  size_t got;
-  while (text && (got = fread(text + size, 1, capacity - size, f)) > 0) {
-    size += got;
-    if (size == capacity) {
-      capacity *= 2;
-      char *grown = realloc(text, capacity + 1);
-      if (grown == NULL) free(text);
-      text = grown;
-    }
-  }
-  fclose(f);
-  if (text) text[size] = '\0';
-  return text;
-}
-
-static int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-  pid_t pid;
-  const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  assert_int_equal(rc, 0);
-  int status;
-  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /// Runs zeno with the NULL-terminated arguments (after the program name).
 static run_result run_zeno_argv(const char *const *args) {
   char *argv[MAX_ARGS + 2];
-  int n = 0;
-  argv[n++] = (char *)ZENO_EXE;
-  for (; args[n - 1] != NULL; n++) {
-    assert_true(n <= MAX_ARGS);
-    argv[n] = (char *)args[n - 1];
-  }
-  argv[n] = NULL;
+  zeno_argv(args, argv);
   char out_path[PATH_SIZE], err_path[PATH_SIZE];
   const int out_fd = make_temp_file(out_path);
   const int err_fd = make_temp_file(err_path);
@@ -162,8 +101,6 @@ static run_result run_zeno_argv(const char *const *args) {
   assert_non_null(r.err);
   return r;
 }
-
-#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
 
 /* ---- a small JSON checker ------------------------------------------------ */
 

@@ -20,22 +20,9 @@
 
 #include <cmocka.h>
 
+#include "cli_runner.h"
 #include "plot/plot.h"
 
-#ifndef ZENO_EXE
-#error "ZENO_EXE (path of the zeno binary) must be defined"
-#endif
-#ifndef ZENO_SCENES_DIR
-#error "ZENO_SCENES_DIR must be defined"
-#endif
-
-extern char **environ;
-
-#define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
-#define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
-
-#define PATH_SIZE 1024
-#define MAX_ARGS 16
 /// A sane figure file: more than a blank image, less than a photograph.
 #define MIN_FILE_BYTES 5000
 #define MAX_FILE_BYTES 5000000
@@ -61,59 +48,13 @@ extern char **environ;
 
 /* ---- running the binary -------------------------------------------------- */
 
-static const char *temp_dir(void) {
-  const char *dir = getenv("TMPDIR");
-  return dir && dir[0] ? dir : "/tmp";
-}
-
-/// Reads a whole file into a new NUL-terminated buffer (NULL on failure).
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  size_t size = 0, capacity = BUFSIZ;
-  char *text = malloc(capacity + 1);
-  size_t got;
-  while (text && (got = fread(text + size, 1, capacity - size, f)) > 0) {
-    size += got;
-    if (size == capacity) {
-      capacity *= 2;
-      char *grown = realloc(text, capacity + 1);
-      if (grown == NULL) free(text);
-      text = grown;
-    }
-  }
-  fclose(f);
-  if (text) text[size] = '\0';
-  return text;
-}
-
 /// Runs zeno with the NULL-terminated arguments; returns the exit code.
 /// stdout is discarded, stderr goes to the test's stderr.
 static int run_zeno_argv(const char *const *args) {
   char *argv[MAX_ARGS + 2];
-  int n = 0;
-  argv[n++] = (char *)ZENO_EXE;
-  for (; args[n - 1] != NULL; n++) {
-    assert_true(n <= MAX_ARGS);
-    argv[n] = (char *)args[n - 1];
-  }
-  argv[n] = NULL;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null",
-                                   O_WRONLY, 0);
-  pid_t pid;
-  const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  assert_int_equal(rc, 0);
-  int status;
-  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  zeno_argv(args, argv);
+  return spawn_and_wait(argv, -1, -1);
 }
-
-#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
 
 /// A fresh temporary directory and file names in it.
 typedef struct work_dir {
@@ -362,7 +303,7 @@ static void test_maps_svg(void **state) {
   char svg[PATH_SIZE];
   work_path(&w, "maps.svg", svg);
   const int code = run_zeno("maps", EXAMPLE2, "--plot", svg);
-  char *text = read_text(svg);
+  char *text = read_file(svg);
   const long size = file_size(svg);
   work_dir_remove(&w, (const char *const[]){"maps.svg", NULL}, NULL);
   assert_int_equal(code, 0);

@@ -120,6 +120,64 @@ int cli_int_option(const char *command, const char *option, const char *text,
   return CLI_CONTINUE;
 }
 
+int cli_override_option(cli_overrides *list, const char *key,
+                        const char *value) {
+  if (cli_overrides_add(list, key, value)) return CLI_CONTINUE;
+  cli_error("out of memory");
+  return CLI_EXIT_RUNTIME;
+}
+
+static int parse_options(const cli_scene_command *command,
+                         cli_scene_options *common, void *options, int argc,
+                         char **argv) {
+  opterr = 0;
+  int option;
+  while ((option = getopt_long(argc, argv, command->short_options,
+                               command->long_options, NULL)) != -1) {
+    const int code = command->apply(options, option, argv);
+    if (code != CLI_CONTINUE) return code;
+  }
+  return cli_scene_argument(command->name, argc, argv, &common->scene_path);
+}
+
+static int load_and_run(const cli_scene_command *command,
+                        const cli_scene_options *common, const void *options) {
+  zeno_scene scene;
+  zeno_error err;
+  zeno_error_clear(&err);
+  if (zeno_scene_load(common->scene_path, cli_overrides_items(&common->overrides),
+                      common->overrides.count, &scene, &err) != ZENO_OK)
+    return cli_library_error(&err);
+  return command->run(options, &scene, &err);
+}
+
+int cli_scene_command_main(const cli_scene_command *command,
+                           cli_scene_options *common, void *options, int argc,
+                           char **argv) {
+  int code = parse_options(command, common, options, argc, argv);
+  if (code == CLI_CONTINUE) code = load_and_run(command, common, options);
+  cli_overrides_free(&common->overrides);
+  return code;
+}
+
+void cli_print_feasibility(const zeno_equilibrium_report *r) {
+  cli_label("equilibrium (SS)");
+  printf("%s, margin %.6g\n", r->feasible ? "feasible" : "infeasible",
+         r->margin);
+}
+
+void cli_print_painleve(const zeno_scene *scene,
+                        const zeno_equilibrium_report *r) {
+  for (int i = 0; i < r->contact_count; i++) {
+    char label[CLI_LABEL_WIDTH];
+    snprintf(label, sizeof label, "Painleve (11) c%d", i + 1);
+    cli_label(label);
+    printf("mu = %.6g %s bound %.6g: %s\n", scene->contacts[i].mu,
+           r->painleve_ok[i] ? "<" : ">=", r->painleve_bound[i],
+           r->painleve_ok[i] ? "ok" : "violated");
+  }
+}
+
 void cli_label(const char *label) {
   printf("%-*s", CLI_LABEL_WIDTH, label);
 }

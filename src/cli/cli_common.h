@@ -66,6 +66,48 @@ int cli_scene_argument(const char *command, int argc, char *const argv[],
 int cli_int_option(const char *command, const char *option, const char *text,
                    long min, long max, int *value);
 
+/// Adds one --set style override (key may be NULL, see cli_overrides_add());
+/// returns CLI_CONTINUE, or reports "out of memory" and returns
+/// CLI_EXIT_RUNTIME.
+int cli_override_option(cli_overrides *list, const char *key,
+                        const char *value);
+
+/// Options every scene command has: the --set overrides and the scene.
+typedef struct cli_scene_options {
+  cli_overrides overrides; ///< --set overrides, in order
+  const char *scene_path;
+} cli_scene_options;
+
+struct option;
+
+/// A command that loads one scene: its option parser and what it does
+/// with the loaded scene.
+typedef struct cli_scene_command {
+  const char *name;                  ///< subcommand name, for messages
+  const char *short_options;         ///< getopt string, starting with ':'
+  const struct option *long_options; ///< getopt_long table
+  /// Applies one parsed option; returns CLI_CONTINUE or an exit code.
+  int (*apply)(void *options, int option, char **argv);
+  /// Runs on the loaded scene; err serves its library calls. Returns an exit code
+  /// (library failures reported with cli_library_error(err)).
+  int (*run)(const void *options, const zeno_scene *scene, zeno_error *err);
+} cli_scene_command;
+
+/// Parses the options with getopt_long() (applying each with
+/// command->apply), checks the scene argument, loads the scene with the
+/// overrides and runs command->run on it. Frees the overrides. Returns the
+/// exit code.
+int cli_scene_command_main(const cli_scene_command *command,
+                           cli_scene_options *common, void *options, int argc,
+                           char **argv);
+
+/// Human report line "equilibrium (SS)": feasible or not, and the margin.
+void cli_print_feasibility(const zeno_equilibrium_report *r);
+
+/// Human report lines "Painleve (11) cN": mu against the bound per contact.
+void cli_print_painleve(const zeno_scene *scene,
+                        const zeno_equilibrium_report *r);
+
 /// Prints "LABEL    " padded to CLI_LABEL_WIDTH on stdout.
 void cli_label(const char *label);
 

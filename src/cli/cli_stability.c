@@ -11,6 +11,14 @@ int cli_image_option(const char *command, const char *option,
                          path);
 }
 
+int cli_stability_main(const cli_scene_command *command,
+                       cli_scene_options *common, void *options, int argc,
+                       char **argv) {
+  const int code = cli_scene_command_main(command, common, options, argc, argv);
+  plot_release_caches();
+  return code;
+}
+
 int cli_plot_failure(const char *path, plot_status status) {
   cli_error("cannot write '%s': %s", path, plot_status_message(status));
   return CLI_EXIT_RUNTIME;

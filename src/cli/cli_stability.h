@@ -27,4 +27,10 @@ void cli_print_maps(const zeno_maps *maps);
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
                   const zeno_io_interval *iv, int n);
 
+/// cli_scene_command_main() for a command that may draw figures; releases
+/// the plot module's caches afterwards.
+int cli_stability_main(const cli_scene_command *command,
+                       cli_scene_options *common, void *options, int argc,
+                       char **argv);
+
 #endif

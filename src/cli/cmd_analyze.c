@@ -8,7 +8,8 @@
 
 #include "cli_stability.h"
 
-static const char *const COMMAND = "analyze";
+#define COMMAND_NAME "analyze"
+static const char *const COMMAND = COMMAND_NAME;
 
 /// Room for figure titles and notes.
 #define TITLE_SIZE 256
@@ -20,8 +21,7 @@ enum {
 };
 
 typedef struct analyze_options {
-  cli_overrides overrides; ///< --set overrides, in order
-  const char *scene_path;
+  cli_scene_options common; ///< --set overrides and the scene
   const char *plot_path;  ///< --plot: the maps figure, or NULL
   const char *graph_path; ///< --graph: the interval graph, or NULL
   bool json;
@@ -82,12 +82,10 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int apply_option(analyze_options *o, int option, char **argv) {
+static int apply_option(void *options, int option, char **argv) {
+  analyze_options *o = options;
   switch (option) {
-    case 's':
-      if (cli_overrides_add(&o->overrides, NULL, optarg)) return CLI_CONTINUE;
-      cli_error("out of memory");
-      return CLI_EXIT_RUNTIME;
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
       return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
                             CLI_SAMPLES_MAX, &o->def.maps.samples);
@@ -106,32 +104,11 @@ static int apply_option(analyze_options *o, int option, char **argv) {
   }
 }
 
-static int parse_options(int argc, char **argv, analyze_options *o) {
-  opterr = 0;
-  int option;
-  while ((option = getopt_long(argc, argv, ":s:jp:g:h", LONG_OPTIONS, NULL)) !=
-         -1) {
-    const int code = apply_option(o, option, argv);
-    if (code != CLI_CONTINUE) return code;
-  }
-  return cli_scene_argument(COMMAND, argc, argv, &o->scene_path);
-}
-
 /* ---- human report -------------------------------------------------------- */
 
 static void print_equilibrium(const zeno_scene *scene, const zeno_analysis *a) {
-  const zeno_equilibrium_report *r = &a->equilibrium;
-  cli_label("equilibrium (SS)");
-  printf("%s, margin %.6g\n", r->feasible ? "feasible" : "infeasible",
-         r->margin);
-  for (int i = 0; i < r->contact_count; i++) {
-    char label[CLI_LABEL_WIDTH];
-    snprintf(label, sizeof label, "Painleve (11) c%d", i + 1);
-    cli_label(label);
-    printf("mu = %.6g %s bound %.6g: %s\n", scene->contacts[i].mu,
-           r->painleve_ok[i] ? "<" : ">=", r->painleve_bound[i],
-           r->painleve_ok[i] ? "ok" : "violated");
-  }
+  cli_print_feasibility(&a->equilibrium);
+  cli_print_painleve(scene, &a->equilibrium);
   cli_label("persistent (Def. 4)");
   printf("%s\n", a->persistent ? "yes" : "no");
 }
@@ -298,25 +275,22 @@ static int report(const analyze_options *o, const zeno_scene *scene,
   return code;
 }
 
-static int analyze(const analyze_options *o) {
-  zeno_scene scene;
+static int analyze(const void *options, const zeno_scene *scene,
+                   zeno_error *err) {
+  const analyze_options *o = options;
   zeno_analysis analysis;
-  zeno_error err;
-  zeno_error_clear(&err);
-  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
-                      o->overrides.count, &scene, &err) != ZENO_OK ||
-      zeno_analyze(&scene, &o->def, &analysis, &err) != ZENO_OK)
-    return cli_library_error(&err);
-  const int code = report(o, &scene, &analysis);
+  if (zeno_analyze(scene, &o->def, &analysis, err) != ZENO_OK)
+    return cli_library_error(err);
+  const int code = report(o, scene, &analysis);
   zeno_analysis_free(&analysis);
   return code;
 }
 
+static const cli_scene_command ANALYZE_COMMAND = {
+    COMMAND_NAME, ":s:jp:g:h", LONG_OPTIONS, apply_option, analyze,
+};
+
 int cmd_analyze(int argc, char **argv) {
   analyze_options o = {.def = zeno_analysis_def_default()};
-  int code = parse_options(argc, argv, &o);
-  if (code == CLI_CONTINUE) code = analyze(&o);
-  cli_overrides_free(&o.overrides);
-  plot_release_caches();
-  return code;
+  return cli_stability_main(&ANALYZE_COMMAND, &o.common, &o, argc, argv);
 }

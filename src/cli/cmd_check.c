@@ -6,14 +6,14 @@
 
 #include "cli_common.h"
 
-static const char *const COMMAND = "check";
+#define COMMAND_NAME "check"
+static const char *const COMMAND = COMMAND_NAME;
 
 /// Buffer for zeno_mode_name().
 #define MODE_NAME_SIZE 3
 
 typedef struct check_options {
-  cli_overrides overrides; ///< --set overrides, in order
-  const char *scene_path;
+  cli_scene_options common; ///< --set overrides and the scene
   bool json;
 } check_options;
 
@@ -49,35 +49,20 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int apply_option(check_options *o, int option, char **argv) {
+static int apply_option(void *options, int option, char **argv) {
+  check_options *o = options;
   switch (option) {
-    case 's':
-      if (cli_overrides_add(&o->overrides, NULL, optarg)) return CLI_CONTINUE;
-      cli_error("out of memory");
-      return CLI_EXIT_RUNTIME;
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
 }
 
-static int parse_options(int argc, char **argv, check_options *o) {
-  opterr = 0;
-  int option;
-  while ((option = getopt_long(argc, argv, ":s:jh", LONG_OPTIONS, NULL)) !=
-         -1) {
-    const int code = apply_option(o, option, argv);
-    if (code != CLI_CONTINUE) return code;
-  }
-  return cli_scene_argument(COMMAND, argc, argv, &o->scene_path);
-}
-
 /* ---- human report -------------------------------------------------------- */
 
 static void print_feasibility(const zeno_equilibrium_report *r) {
-  cli_label("equilibrium (SS)");
-  printf("%s, margin %.6g\n", r->feasible ? "feasible" : "infeasible",
-         r->margin);
+  cli_print_feasibility(r);
   cli_label("balancing forces");
   for (int i = 0; i < r->contact_count; i++)
     printf("%scontact %d: n = %.6g, t = %.6g", i ? "; " : "", i + 1,
@@ -115,18 +100,6 @@ static void print_ambiguity(const zeno_equilibrium_report *r) {
          "stable)\n");
 }
 
-static void print_painleve(const zeno_scene *scene,
-                           const zeno_equilibrium_report *r) {
-  for (int i = 0; i < r->contact_count; i++) {
-    char label[CLI_LABEL_WIDTH];
-    snprintf(label, sizeof label, "Painleve (11) c%d", i + 1);
-    cli_label(label);
-    printf("mu = %.6g %s bound %.6g: %s\n", scene->contacts[i].mu,
-           r->painleve_ok[i] ? "<" : ">=", r->painleve_bound[i],
-           r->painleve_ok[i] ? "ok" : "violated");
-  }
-}
-
 static void print_report(const zeno_scene *scene,
                          const zeno_equilibrium_report *r) {
   cli_label("scene");
@@ -134,33 +107,31 @@ static void print_report(const zeno_scene *scene,
   print_feasibility(r);
   print_ordering(r);
   print_ambiguity(r);
-  print_painleve(scene, r);
+  cli_print_painleve(scene, r);
 }
 
 /* ---- the command --------------------------------------------------------- */
 
-static int check(const check_options *o) {
-  zeno_scene scene;
+static int check(const void *options, const zeno_scene *scene,
+                 zeno_error *err) {
+  const check_options *o = options;
   zeno_equilibrium_report report;
-  zeno_error err;
-  zeno_error_clear(&err);
-  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
-                      o->overrides.count, &scene, &err) != ZENO_OK ||
-      zeno_equilibrium_check(&scene, &report, &err) != ZENO_OK)
-    return cli_library_error(&err);
+  if (zeno_equilibrium_check(scene, &report, err) != ZENO_OK)
+    return cli_library_error(err);
   if (o->json) {
-    zeno_io_equilibrium_json(stdout, &scene, &report);
+    zeno_io_equilibrium_json(stdout, scene, &report);
     putchar('\n');
   } else {
-    print_report(&scene, &report);
+    print_report(scene, &report);
   }
   return CLI_EXIT_OK;
 }
 
+static const cli_scene_command CHECK_COMMAND = {
+    COMMAND_NAME, ":s:jh", LONG_OPTIONS, apply_option, check,
+};
+
 int cmd_check(int argc, char **argv) {
   check_options o = {0};
-  int code = parse_options(argc, argv, &o);
-  if (code == CLI_CONTINUE) code = check(&o);
-  cli_overrides_free(&o.overrides);
-  return code;
+  return cli_scene_command_main(&CHECK_COMMAND, &o.common, &o, argc, argv);
 }

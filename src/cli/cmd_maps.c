@@ -7,7 +7,8 @@
 
 #include "cli_stability.h"
 
-static const char *const COMMAND = "maps";
+#define COMMAND_NAME "maps"
+static const char *const COMMAND = COMMAND_NAME;
 /// --csv argument that means standard output.
 static const char *const STDOUT_NAME = "-";
 
@@ -20,8 +21,7 @@ enum {
 };
 
 typedef struct maps_options {
-  cli_overrides overrides; ///< --set overrides, in order
-  const char *scene_path;
+  cli_scene_options common; ///< --set overrides and the scene
   const char *csv_path;  ///< --csv: file or "-", or NULL
   const char *plot_path; ///< --plot: figure, or NULL
   zeno_maps_def def;
@@ -65,12 +65,10 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int apply_option(maps_options *o, int option, char **argv) {
+static int apply_option(void *options, int option, char **argv) {
+  maps_options *o = options;
   switch (option) {
-    case 's':
-      if (cli_overrides_add(&o->overrides, NULL, optarg)) return CLI_CONTINUE;
-      cli_error("out of memory");
-      return CLI_EXIT_RUNTIME;
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
       return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
                             CLI_SAMPLES_MAX, &o->def.samples);
@@ -81,17 +79,6 @@ static int apply_option(maps_options *o, int option, char **argv) {
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
-}
-
-static int parse_options(int argc, char **argv, maps_options *o) {
-  opterr = 0;
-  int option;
-  while ((option = getopt_long(argc, argv, ":s:c:p:h", LONG_OPTIONS, NULL)) !=
-         -1) {
-    const int code = apply_option(o, option, argv);
-    if (code != CLI_CONTINUE) return code;
-  }
-  return cli_scene_argument(COMMAND, argc, argv, &o->scene_path);
 }
 
 /* ---- outputs --------------------------------------------------------------- */
@@ -133,25 +120,22 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
   return code;
 }
 
-static int run_maps(const maps_options *o) {
-  zeno_scene scene;
+static int run_maps(const void *options, const zeno_scene *scene,
+                    zeno_error *err) {
+  const maps_options *o = options;
   zeno_maps maps;
-  zeno_error err;
-  zeno_error_clear(&err);
-  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
-                      o->overrides.count, &scene, &err) != ZENO_OK ||
-      zeno_maps_compute(&scene, &o->def, &maps, &err) != ZENO_OK)
-    return cli_library_error(&err);
-  const int code = outputs(o, &scene, &maps);
+  if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK)
+    return cli_library_error(err);
+  const int code = outputs(o, scene, &maps);
   zeno_maps_free(&maps);
   return code;
 }
 
+static const cli_scene_command MAPS_COMMAND = {
+    COMMAND_NAME, ":s:c:p:h", LONG_OPTIONS, apply_option, run_maps,
+};
+
 int cmd_maps(int argc, char **argv) {
   maps_options o = {.def = zeno_maps_def_default()};
-  int code = parse_options(argc, argv, &o);
-  if (code == CLI_CONTINUE) code = run_maps(&o);
-  cli_overrides_free(&o.overrides);
-  plot_release_caches();
-  return code;
+  return cli_stability_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
 }

@@ -9,7 +9,8 @@
 
 #include "cli_common.h"
 
-static const char *const COMMAND = "simulate";
+#define COMMAND_NAME "simulate"
+static const char *const COMMAND = COMMAND_NAME;
 static const char *const TRAJECTORY_FILE = "trajectory.csv";
 static const char *const EVENTS_FILE = "events.jsonl";
 
@@ -30,8 +31,8 @@ enum {
 };
 
 typedef struct simulate_options {
-  cli_overrides overrides; ///< --set and the dedicated options, in order
-  const char *scene_path;
+  cli_scene_options common; ///< --set and the dedicated options, in order;
+                            ///< the scene
   const char *out_dir; ///< NULL: no files
   bool json;
   bool quiet;
@@ -124,15 +125,11 @@ static const char *override_key(int option) {
 }
 
 /// Applies one parsed option; returns CLI_CONTINUE or an exit code.
-static int apply_option(simulate_options *o, int option, char **argv) {
+static int apply_option(void *options, int option, char **argv) {
+  simulate_options *o = options;
   const char *key = override_key(option);
-  if (key != NULL || option == 's') {
-    if (!cli_overrides_add(&o->overrides, key, optarg)) {
-      cli_error("out of memory");
-      return CLI_EXIT_RUNTIME;
-    }
-    return CLI_CONTINUE;
-  }
+  if (key != NULL || option == 's')
+    return cli_override_option(&o->common.overrides, key, optarg);
   switch (option) {
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
     case 'j': o->json = true; return CLI_CONTINUE;
@@ -140,17 +137,6 @@ static int apply_option(simulate_options *o, int option, char **argv) {
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
-}
-
-static int parse_options(int argc, char **argv, simulate_options *o) {
-  opterr = 0;
-  int option;
-  while ((option = getopt_long(argc, argv, ":m:s:o:jqh", LONG_OPTIONS,
-                               NULL)) != -1) {
-    const int code = apply_option(o, option, argv);
-    if (code != CLI_CONTINUE) return code;
-  }
-  return cli_scene_argument(COMMAND, argc, argv, &o->scene_path);
 }
 
 /* ---- output files -------------------------------------------------------- */
@@ -422,27 +408,24 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   return code;
 }
 
-static int simulate(const simulate_options *o) {
-  zeno_scene scene;
-  zeno_error err;
-  zeno_error_clear(&err);
-  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
-                      o->overrides.count, &scene, &err) != ZENO_OK)
-    return cli_library_error(&err);
+static int simulate(const void *options, const zeno_scene *scene,
+                    zeno_error *err) {
+  const simulate_options *o = options;
   zeno_sim_def def = zeno_sim_def_default();
   // Sampling between events needs the segments of the whole run.
-  def.keep_history = o->out_dir != NULL && scene.sample_dt > 0;
-  zeno_sim *sim = zeno_sim_create(&scene, &def, &err);
-  if (sim == NULL) return cli_library_error(&err);
+  def.keep_history = o->out_dir != NULL && scene->sample_dt > 0;
+  zeno_sim *sim = zeno_sim_create(scene, &def, err);
+  if (sim == NULL) return cli_library_error(err);
   const int code = run_scene(sim, o);
   zeno_sim_destroy(sim);
   return code;
 }
 
+static const cli_scene_command SIMULATE_COMMAND = {
+    COMMAND_NAME, ":m:s:o:jqh", LONG_OPTIONS, apply_option, simulate,
+};
+
 int cmd_simulate(int argc, char **argv) {
   simulate_options o = {0};
-  int code = parse_options(argc, argv, &o);
-  if (code == CLI_CONTINUE) code = simulate(&o);
-  cli_overrides_free(&o.overrides);
-  return code;
+  return cli_scene_command_main(&SIMULATE_COMMAND, &o.common, &o, argc, argv);
 }

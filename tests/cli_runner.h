@@ -1,0 +1,99 @@
+// Running the real `zeno` binary from the end-to-end tests (test_cli.c,
+// test_plot.c): argument vectors, spawning with stdin from /dev/null and
+// the exit status, temporary files and reading them back.
+// Include after <cmocka.h>; needs ZENO_EXE and ZENO_SCENES_DIR.
+#ifndef ZENO_TESTS_CLI_RUNNER_H
+#define ZENO_TESTS_CLI_RUNNER_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef ZENO_EXE
+#error "ZENO_EXE (path of the zeno binary) must be defined"
+#endif
+#ifndef ZENO_SCENES_DIR
+#error "ZENO_SCENES_DIR must be defined"
+#endif
+
+/// Scenes both test programs run.
+#define EXAMPLE2 ZENO_SCENES_DIR "/example2.yaml"
+#define EXAMPLE3_ZENO ZENO_SCENES_DIR "/example3-zeno.yaml"
+
+extern char **environ;
+
+/// Most arguments a test passes to zeno.
+#define MAX_ARGS 16
+/// Room for temporary paths.
+#define PATH_SIZE 1024
+
+static inline const char *temp_dir(void) {
+  const char *dir = getenv("TMPDIR");
+  return dir && dir[0] ? dir : "/tmp";
+}
+
+/// Reads a whole file into a new NUL-terminated buffer (NULL on failure).
+static inline char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  size_t size = 0, capacity = BUFSIZ;
+  char *text = malloc(capacity + 1);
+  size_t got;
+  while (text && (got = fread(text + size, 1, capacity - size, f)) > 0) {
+    size += got;
+    if (size == capacity) {
+      capacity *= 2;
+      char *grown = realloc(text, capacity + 1);
+      if (grown == NULL) free(text);
+      text = grown;
+    }
+  }
+  fclose(f);
+  if (text) text[size] = '\0';
+  return text;
+}
+
+/// The argument vector of zeno: ZENO_EXE, then the NULL-terminated args.
+static inline void zeno_argv(const char *const *args,
+                             char *argv[MAX_ARGS + 2]) {
+  int n = 0;
+  argv[n++] = (char *)ZENO_EXE;
+  for (; args[n - 1] != NULL; n++) {
+    assert_true(n <= MAX_ARGS);
+    argv[n] = (char *)args[n - 1];
+  }
+  argv[n] = NULL;
+}
+
+/// Runs argv with stdin from /dev/null, stdout to out_fd (discarded when
+/// negative) and stderr to err_fd (the test's stderr when negative); waits
+/// and returns the exit status, or -1 when the process did not exit.
+static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  if (out_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null",
+                                     O_WRONLY, 0);
+  if (err_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+  pid_t pid;
+  const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  assert_int_equal(rc, 0);
+  int status;
+  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// run_zeno("analyze", path, ...): calls the test's own run_zeno_argv().
+#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
+
+#endif
