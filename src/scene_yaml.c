@@ -246,24 +246,6 @@ static zeno_status validate_located(const yt_loader *ld, const ynode *root,
 /* Entry points                                                              */
 /* ------------------------------------------------------------------------ */
 
-/// Numbers in scene files use '.' whatever locale the caller set, so the
-/// load runs in the C locale on this thread only (uselocale is per thread).
-typedef struct locale_scope {
-  locale_t c_locale;
-  locale_t previous;
-} locale_scope;
-
-static void locale_enter(locale_scope *scope) {
-  scope->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-  scope->previous = scope->c_locale ? uselocale(scope->c_locale) : (locale_t)0;
-}
-
-static void locale_leave(locale_scope *scope) {
-  if (scope->c_locale == (locale_t)0) return;
-  uselocale(scope->previous);
-  freelocale(scope->c_locale);
-}
-
 // Default scene name: the file's base name without a .yaml/.yml extension.
 static void name_from_file(const char *file, char *out, size_t size) {
   const char *base = strrchr(file, '/');
@@ -318,8 +300,8 @@ static zeno_status load_text(const yt_loader *ld, const char *text,
                              size_t length, const char *name_source,
                              const char *const *overrides, int override_count,
                              zeno_scene *scene) {
-  locale_scope scope;
-  locale_enter(&scope);
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
   zeno_scene s = zeno_scene_default();
   if (name_source) name_from_file(name_source, s.name, sizeof s.name);
   ynode *root = NULL;
@@ -328,7 +310,7 @@ static zeno_status load_text(const yt_loader *ld, const char *text,
   if (st == ZENO_OK) st = convert(ld, root, &s);
   if (st == ZENO_OK) st = validate_located(ld, root, &s);
   yt_free(root);
-  locale_leave(&scope);
+  zeno_locale_leave(&scope);
   if (st == ZENO_OK) *scene = s;
   return st;
 }
@@ -380,6 +362,21 @@ zeno_status zeno_scene_load(const char *path, const char *const *overrides,
   if (st == ZENO_OK)
     st = load_text(&ld, text, length, path, overrides, override_count, scene);
   free(text);
+  return st;
+}
+
+zeno_status zeno_read_text_file(const char *path, char **text, zeno_error *error) {
+  zeno_error local;
+  yt_loader ld = {.file = path ? path : "", .error = error ? error : &local};
+  *text = NULL;
+  if (path == NULL)
+    return zeno_fail(ld.error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+  size_t length = 0;
+  zeno_status st = read_file(&ld, text, &length);
+  if (st != ZENO_OK) {
+    free(*text);
+    *text = NULL;
+  }
   return st;
 }
 

@@ -69,3 +69,14 @@ bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol) {
   }
   return true;
 }
+
+void zeno_locale_enter(zeno_locale_scope *scope) {
+  scope->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  scope->previous = scope->c_locale ? uselocale(scope->c_locale) : (locale_t)0;
+}
+
+void zeno_locale_leave(zeno_locale_scope *scope) {
+  if (scope->c_locale == (locale_t)0) return;
+  uselocale(scope->previous);
+  freelocale(scope->c_locale);
+}

@@ -3,6 +3,7 @@
 #ifndef ZENO_UTIL_H
 #define ZENO_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -38,5 +39,23 @@ zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
 /// Gaussian elimination with partial pivoting. A pivot below
 /// rel_pivot_tol times the largest entry of A means singular: returns false.
 bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol);
+
+/// Numbers in scene files and sweep axes use '.' whatever locale the caller
+/// set, so parsing runs in the C locale on this thread only (uselocale is
+/// per thread, so concurrent sweeps do not disturb each other).
+typedef struct zeno_locale_scope {
+  locale_t c_locale;
+  locale_t previous;
+} zeno_locale_scope;
+
+/// Switches this thread to the C locale until zeno_locale_leave().
+void zeno_locale_enter(zeno_locale_scope *scope);
+/// Restores the thread's previous locale.
+void zeno_locale_leave(zeno_locale_scope *scope);
+
+/// Reads a whole text file into *text (NUL-terminated, owned by the caller;
+/// NULL on failure). Errors name the file and the system's reason
+/// (ZENO_ERR_IO). Implemented with the scene loader (scene_yaml.c).
+zeno_status zeno_read_text_file(const char *path, char **text, zeno_error *error);
 
 #endif

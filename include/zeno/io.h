@@ -23,6 +23,7 @@
 #include "zeno/error.h"
 #include "zeno/scene.h"
 #include "zeno/sim.h"
+#include "zeno/regions.h"
 #include "zeno/stability.h"
 
 #ifdef __cplusplus
@@ -125,6 +126,25 @@ zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
 /// return to the section, word is the cycle word (quoted when it holds a
 /// comma or a quote).
 zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps);
+
+/* ---- region maps ---------------------------------------------------------- */
+
+/// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,theorem,
+/// verdict,persistent,G_max,fixed_point_phi,fixed_point_G,fixed_points,
+/// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim" with
+/// the axes' scene paths as the names of the value columns.
+zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
+                                   const zeno_region_axis *y);
+
+/// Writes one point as a row under that header (verdict and sim by name,
+/// persistent 0/1, NaN witnesses as `nan`).
+zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point);
+
+/// Reads a row written by zeno_io_region_row() (with or without its
+/// newline) back into *point, exactly (numbers round-trip). Returns
+/// ZENO_ERR_SYNTAX naming the first bad field.
+zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
+                                 zeno_error *error);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include "zeno/stability.h"
 #include "zeno/io.h"
 #include "zeno/contact_stability.h"
+#include "zeno/regions.h"
 
 /// Library version string, e.g. "0.1.0".
 const char *zeno_version(void);

@@ -124,5 +124,6 @@ int cmd_check(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_plot_trajectory(int argc, char **argv);
+int cmd_regions(int argc, char **argv);
 
 #endif

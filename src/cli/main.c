@@ -24,6 +24,8 @@ static const command COMMANDS[] = {
      cmd_maps},
     {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'",
      cmd_plot_trajectory},
+    {"regions", "stability region map over two scene parameters (Fig. 8)",
+     cmd_regions},
 };
 
 static const int COMMAND_COUNT = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);

@@ -138,4 +138,40 @@ typedef struct plot_trajectory_input {
 plot_status plot_trajectory(const char *path,
                             const plot_trajectory_input *input);
 
+/* ---- region maps ---------------------------------------------------------- */
+
+/* Region colours (paper Fig. 8's classes; the paper's printed palette is not
+   available in its text, so these are chosen to be told apart in print and
+   by colour-blind readers: stable classes green, unstable red/orange,
+   ambiguous purple, undecided yellow). */
+#define PLOT_COLOR_REGION0 ((plot_color){235, 235, 235}) ///< 0 infeasible, light grey
+#define PLOT_COLOR_REGION1 ((plot_color){120, 120, 120}) ///< 1 Painleve, dark grey
+#define PLOT_COLOR_REGION2 ((plot_color){26, 152, 80})   ///< 2 stable, Theorem 3
+#define PLOT_COLOR_REGION3 ((plot_color){145, 207, 96})  ///< 3 stable, Theorem 4
+#define PLOT_COLOR_REGION4 ((plot_color){215, 48, 39})   ///< 4 unstable, persistent
+#define PLOT_COLOR_REGION5 ((plot_color){252, 141, 89})  ///< 5 unstable, not persistent
+#define PLOT_COLOR_REGION6 ((plot_color){118, 42, 131})  ///< 6 ambiguous
+#define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139}) ///< 7 undecided (not simulated)
+#define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191}) ///< 7, every simulation rests
+#define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45}) ///< 7, some simulation departs
+#define PLOT_COLOR_OVERLAY ((plot_color){0, 0, 0})       ///< contact configuration
+
+/// The colour of a point of a region map.
+plot_color plot_region_color(const zeno_region_point *point);
+
+typedef struct plot_regions_input {
+  const char *title;
+  const zeno_region_axis *x, *y;
+  const zeno_region_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
+  /// When not NULL, the contact configuration of this scene (its contacts
+  /// with their surfaces and friction cones, a body outline to its centre
+  /// of mass and the load direction) is drawn over the map, in the frame of
+  /// its com_shift: the picture of Fig. 8a. For com.x / com.y axes.
+  const zeno_scene *overlay;
+} plot_regions_input;
+
+/// Draws the map as cells coloured by region, a legend of the regions with
+/// their counts, and the overlay.
+plot_status plot_regions(const char *path, const plot_regions_input *input);
+
 #endif

@@ -1,0 +1,164 @@
+/// @file regions.h
+/// Stability region maps (paper Examples 6 and 7, Fig. 8): the verdict of
+/// zeno_analyze() over a grid of two scene parameters.
+///
+/// A sweep varies two scene values given by their dotted paths, exactly as
+/// `--set` overrides do ("com.x", "com.y", "paper.alpha", "paper.mu2", ...),
+/// so every point is the base scene re-loaded with two more overrides and
+/// validated like any scene. Each point gets the paper's region number
+/// (Example 6):
+///   0 infeasible equilibrium, 1 Painlevé, 2 stable by Theorem 3,
+///   3 stable by Theorem 4, 4 unstable by Theorem 2 (persistent),
+///   5 unstable by Theorem 2 (not persistent), 6 ambiguous (Theorem 1),
+///   7 undecided,
+/// plus the witnesses (G_max, a fixed point, the partition) and, for region
+/// 7, a seeded Monte-Carlo simulation verdict.
+///
+/// Usage (iterate, don't call back): create the sweep, evaluate it row by
+/// row (each row in parallel with OpenMP when the build has it), write the
+/// rows out as they come, destroy the sweep. Points are independent and
+/// deterministic: a point's result does not depend on the thread, the
+/// process or the order in which it was computed.
+#ifndef ZENO_REGIONS_H
+#define ZENO_REGIONS_H
+
+#include <stdbool.h>
+#include "zeno/error.h"
+#include "zeno/stability.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Region numbers 0..ZENO_REGION_COUNT-1.
+#define ZENO_REGION_COUNT 8
+/// Room for an axis path ("paper.mu2").
+#define ZENO_REGION_PATH_SIZE 96
+/// Most points per axis.
+#define ZENO_REGION_AXIS_MAX 4096
+
+/// One swept parameter: count values lo, lo + (hi-lo)/(count-1), ..., hi.
+typedef struct zeno_region_axis {
+  char path[ZENO_REGION_PATH_SIZE]; ///< dotted scene path, as for --set
+  double lo;  ///< first value, in the path's own unit (degrees for angles)
+  double hi;  ///< last value (may be below lo)
+  int count;  ///< values, 1..ZENO_REGION_AXIS_MAX (1: lo only)
+} zeno_region_axis;
+
+/// Parses "PATH=LO:HI:N" (e.g. "paper.mu2=0:1.1:41"). Errors name the text
+/// and what is wrong with it (ZENO_ERR_SYNTAX, ZENO_ERR_RANGE).
+zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
+                                   zeno_error *error);
+
+/// The i-th value of an axis (i in 0..count-1).
+double zeno_region_axis_value(const zeno_region_axis *axis, int i);
+
+/// Settings of a sweep.
+typedef struct zeno_regions_def {
+  zeno_region_axis x, y;       ///< the two swept parameters
+  zeno_analysis_def analysis;  ///< maps and Theorem 4 partition per point
+  /// Monte-Carlo perturbations simulated (exact ZOD) at every region-7
+  /// point; 0 switches the simulation verdict off.
+  int mc_runs;
+  /// Seed of the perturbations; each point derives its own stream from it
+  /// and its grid indices, so results do not depend on scheduling.
+  unsigned long long mc_seed;
+  /// Also run the same perturbations with the full model (at the scene's
+  /// epsilon) at region-7 points.
+  bool mc_full;
+} zeno_regions_def;
+
+/// Default samples of R and G per point of a sweep: four per Theorem-4
+/// sub-interval of the paper's 300 (the single analysis uses 6000). Fixed
+/// points and breakpoints are bisected to full precision either way; the
+/// sample density only sets G_max's sampling and the widening of the
+/// interval graph, whose effect the regions documentation measures.
+#define ZENO_REGIONS_DEFAULT_SAMPLES 1200
+/// Default Monte-Carlo runs per region-7 point.
+#define ZENO_REGIONS_DEFAULT_MC_RUNS 32
+
+/// Axes unset (count 0), analysis as zeno_analysis_def_default() but with
+/// ZENO_REGIONS_DEFAULT_SAMPLES samples, 300 partition intervals,
+/// ZENO_REGIONS_DEFAULT_MC_RUNS perturbations, seed 1, ZOD only.
+zeno_regions_def zeno_regions_def_default(void);
+
+/// The simulation verdict of a region-7 point.
+typedef enum zeno_region_sim {
+  ZENO_REGION_SIM_NONE = 0,   ///< not simulated (other regions, or mc_runs 0)
+  ZENO_REGION_SIM_RESTS,      ///< every perturbation came to rest: practically stable
+  ZENO_REGION_SIM_DEPARTS     ///< some perturbation did not come to rest
+} zeno_region_sim;
+
+/// The result at one grid point.
+typedef struct zeno_region_point {
+  int ix, iy;           ///< grid indices
+  double x, y;          ///< the parameter values
+  int region;           ///< 0-7 (see the file comment)
+  int theorem;          ///< deciding theorem 1-4, 0 when none
+  zeno_verdict verdict;
+  bool persistent;      ///< Definition 4 (false when not analysed)
+  bool has_maps;        ///< R and G were computed (regions 2-5, 7)
+  double G_max;         ///< largest G where R is defined (NaN without maps)
+  /// The witness fixed point of R: the unstable one of Theorem 2 in regions
+  /// 4 and 5, else the finite one with the largest G; NaN when none.
+  double fixed_point_phi; ///< [rad]
+  double fixed_point_G;
+  int fixed_point_count;  ///< finite and limiting fixed points of R
+  int partition_count;    ///< Theorem 4 partition size (0 when not tried)
+  int unsafe_count;       ///< its unsafe intervals
+  int mc_runs;            ///< perturbations simulated with the ZOD
+  int mc_rest;            ///< of them, runs that came to rest
+  int mc_full_runs;       ///< the same with the full model
+  int mc_full_rest;
+  zeno_region_sim sim;    ///< region 7: the simulation verdict
+} zeno_region_point;
+
+/// Opaque sweep.
+typedef struct zeno_regions zeno_regions;
+
+/// Creates a sweep over the YAML scene text (`name` is used in messages)
+/// with fixed overrides applied before the two swept ones. The base scene
+/// and both ends of both axes are loaded once, so an unknown path or an
+/// out-of-range end fails here, naming the parameter and its range. The
+/// scene must have two contacts. Returns NULL and fills error on failure.
+zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
+                                  const char *const *overrides, int override_count,
+                                  const zeno_regions_def *def, zeno_error *error);
+
+/// Same, reading the scene file at path.
+zeno_regions *zeno_regions_create_file(const char *path,
+                                       const char *const *overrides,
+                                       int override_count,
+                                       const zeno_regions_def *def,
+                                       zeno_error *error);
+
+/// Frees a sweep; NULL is accepted.
+void zeno_regions_destroy(zeno_regions *regions);
+
+/// The settings the sweep runs with (its own copy).
+const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
+
+/// Evaluates one grid point. Reentrant: any number of threads may evaluate
+/// points of one sweep at once.
+zeno_status zeno_regions_point(const zeno_regions *regions, int ix, int iy,
+                               zeno_region_point *point, zeno_error *error);
+
+/// Evaluates row iy (all x values) into row[0..x.count-1], spreading the
+/// points over `threads` OpenMP threads with dynamic scheduling (threads
+/// <= 0: OpenMP's default; builds without OpenMP run serially). On failure
+/// returns the error of the lowest failing ix.
+zeno_status zeno_regions_row(const zeno_regions *regions, int iy, int threads,
+                             zeno_region_point *row, zeno_error *error);
+
+/// True when this build spreads rows over threads (OpenMP).
+bool zeno_regions_parallel(void);
+
+/// One line per region: "stable (Theorem 3)" etc.
+const char *zeno_region_name(int region);
+/// "rests", "departs" or "" (none).
+const char *zeno_region_sim_name(zeno_region_sim sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

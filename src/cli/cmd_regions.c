@@ -1,0 +1,646 @@
+// `zeno regions SCENE --x PATH=LO:HI:N --y PATH=LO:HI:N`: the stability
+// region map of two scene parameters (paper Examples 6 and 7, Fig. 8).
+//
+// Rows are computed in parallel (OpenMP threads inside a row; Open MPI ranks
+// over rows in zeno-mpi, see regions_dist.h). With --out, every finished row
+// is appended to DIR/regions.journal at once, so a killed sweep restarted
+// with the same --out computes only the rows it had not finished; at the end
+// DIR/regions.csv (every point in grid order) and DIR/summary.json are
+// written. Rank 0 alone writes files, the progress line and the summary.
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_stability.h"
+#include "regions_dist.h"
+
+#define COMMAND_NAME "regions"
+static const char *const COMMAND = COMMAND_NAME;
+
+static const char *const JOURNAL_NAME = "regions.journal";
+static const char *const TABLE_NAME = "regions.csv";
+static const char *const SUMMARY_NAME = "summary.json";
+/// First line of a journal; the sweep's signature follows on the same line.
+static const char *const JOURNAL_MAGIC = "# zeno regions journal v1";
+/// A journal line that closes row IY: "done,IY".
+static const char *const JOURNAL_DONE = "done,";
+
+/// Longest journal line (a region row is about 300 characters).
+#define LINE_SIZE 1024
+/// Room for the sweep's signature.
+#define SIGNATURE_SIZE 2048
+/// Most threads accepted by --threads.
+#define THREADS_MAX 1024
+/// Most Monte-Carlo runs per point accepted by --mc-runs.
+#define MC_RUNS_MAX 100000
+/// The progress line is redrawn at most this often [s].
+#define PROGRESS_INTERVAL 0.2
+#define SECONDS_PER_MINUTE 60.0
+/// FNV-1a (64 bit) of the scene file: part of the journal's signature.
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+enum {
+  OPT_X = 256,
+  OPT_Y,
+  OPT_SAMPLES,
+  OPT_INTERVALS,
+  OPT_MC_RUNS,
+  OPT_MC_SEED,
+  OPT_MC_FULL,
+};
+
+typedef struct regions_options {
+  cli_scene_options common;
+  zeno_regions_def def;
+  bool x_set, y_set;
+  const char *out_dir;
+  const char *plot_path;
+  int threads;
+  bool quiet, json;
+} regions_options;
+
+static void print_help(void) {
+  const zeno_regions_def d = zeno_regions_def_default();
+  printf(
+      "Usage: zeno regions SCENE --x PATH=LO:HI:N --y PATH=LO:HI:N [OPTIONS]\n"
+      "\n"
+      "Stability region map (paper Examples 6 and 7, Fig. 8): the two-contact\n"
+      "scene file SCENE analysed (as 'zeno analyze') at every point of a grid\n"
+      "of two scene values, each given by its dotted path as for --set, e.g.\n"
+      "com.x and com.y (the centre of mass moved, contacts fixed) or\n"
+      "paper.alpha and paper.mu2. Every point gets the paper's region:\n"
+      "  0 infeasible equilibrium    4 unstable, persistent (Theorem 2)\n"
+      "  1 Painleve paradox          5 unstable, not persistent (Theorem 2)\n"
+      "  2 stable (Theorem 3)        6 ambiguous, unstable (Theorem 1)\n"
+      "  3 stable (Theorem 4)        7 undecided\n"
+      "and region-7 points a simulation verdict: seeded random perturbations\n"
+      "run with the exact ZOD, 'rests' when every one came to rest.\n"
+      "Prints a summary; bad input exits 2, file errors exit 1.\n"
+      "\n"
+      "Options:\n"
+      "      --x PATH=LO:HI:N  the horizontal axis: N values from LO to HI\n"
+      "      --y PATH=LO:HI:N  the vertical axis (N in [1, %d])\n"
+      "  -s, --set KEY=VALUE   override a scene value before the sweep;\n"
+      "                        repeatable\n"
+      "  -o, --out DIR         write DIR/regions.csv (one row per point: ix,\n"
+      "                        iy, the two values, region, theorem, verdict,\n"
+      "                        persistent, G_max, fixed_point_phi,\n"
+      "                        fixed_point_G, fixed_points, partition, unsafe,\n"
+      "                        mc_runs, mc_rest, mc_full_runs, mc_full_rest,\n"
+      "                        sim) and DIR/summary.json; rows are journaled in\n"
+      "                        DIR/regions.journal as they finish, and a rerun\n"
+      "                        with the same DIR reuses them (resume)\n"
+      "  -p, --plot FILE       draw the map (.png or .svg); com.x/com.y maps\n"
+      "                        show the contact configuration over it\n"
+      "  -t, --threads K       OpenMP threads per process (default: all cores)\n"
+      "      --samples N       samples of R and G per point, N in [%d, %d]\n"
+      "                        (default %d)\n"
+      "      --intervals N     Theorem 4's uniform sub-intervals, N in [3, %d]\n"
+      "                        (default %d, the paper's)\n"
+      "      --mc-runs N       perturbations per region-7 point, N in [0, %d]\n"
+      "                        (default %d; 0: no simulation verdict)\n"
+      "      --mc-seed S       seed of the perturbations (default %llu)\n"
+      "      --mc-full         also run them with the full model (scene epsilon)\n"
+      "  -j, --json            print the summary as one JSON object\n"
+      "  -q, --quiet           no summary and no progress line\n"
+      "  -h, --help            show this help\n"
+      "\n"
+      "A progress line (points, rate, time left) is drawn on standard error\n"
+      "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
+      "over MPI ranks and writes the same files as zeno.\n",
+      ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, d.analysis.maps.samples,
+      ZENO_MAX_PARTITION / 2, d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
+      d.mc_seed);
+}
+
+static const struct option LONG_OPTIONS[] = {
+    {"x", required_argument, NULL, OPT_X},
+    {"y", required_argument, NULL, OPT_Y},
+    {"set", required_argument, NULL, 's'},
+    {"out", required_argument, NULL, 'o'},
+    {"plot", required_argument, NULL, 'p'},
+    {"threads", required_argument, NULL, 't'},
+    {"samples", required_argument, NULL, OPT_SAMPLES},
+    {"intervals", required_argument, NULL, OPT_INTERVALS},
+    {"mc-runs", required_argument, NULL, OPT_MC_RUNS},
+    {"mc-seed", required_argument, NULL, OPT_MC_SEED},
+    {"mc-full", no_argument, NULL, OPT_MC_FULL},
+    {"json", no_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int axis_option(const char *option, const char *text, zeno_region_axis *axis,
+                       bool *set) {
+  zeno_error err;
+  if (zeno_region_axis_parse(text, axis, &err) != ZENO_OK)
+    return cli_usage_error(COMMAND, "%s: %s", option, err.message);
+  *set = true;
+  return CLI_CONTINUE;
+}
+
+static int seed_option(const char *text, unsigned long long *seed) {
+  char *end = NULL;
+  errno = 0;
+  const unsigned long long v = strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || text[0] == '-')
+    return cli_usage_error(COMMAND, "--mc-seed: '%s' is not a non-negative integer", text);
+  *seed = v;
+  return CLI_CONTINUE;
+}
+
+static int apply_option(void *options, int option, char **argv) {
+  regions_options *o = options;
+  switch (option) {
+    case OPT_X: return axis_option("--x", optarg, &o->def.x, &o->x_set);
+    case OPT_Y: return axis_option("--y", optarg, &o->def.y, &o->y_set);
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
+    case 'o': o->out_dir = optarg; return CLI_CONTINUE;
+    case 'p':
+      o->plot_path = optarg;
+      return cli_image_option(COMMAND, "--plot", optarg);
+    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
+    case OPT_SAMPLES:
+      return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
+                            &o->def.analysis.maps.samples);
+    case OPT_INTERVALS:
+      return cli_int_option(COMMAND, "--intervals", optarg, 3, ZENO_MAX_PARTITION / 2,
+                            &o->def.analysis.partition_intervals);
+    case OPT_MC_RUNS:
+      return cli_int_option(COMMAND, "--mc-runs", optarg, 0, MC_RUNS_MAX, &o->def.mc_runs);
+    case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
+    case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
+    case 'j': o->json = true; return CLI_CONTINUE;
+    case 'q': o->quiet = true; return CLI_CONTINUE;
+    case 'h': print_help(); return CLI_EXIT_OK;
+    default: return cli_option_error(COMMAND, option, argv);
+  }
+}
+
+/* ---------- the sweep's state on rank 0 ---------- */
+
+typedef struct sweep {
+  const regions_options *o;
+  const zeno_regions *regions;
+  regions_dist dist;
+  int nx, ny;
+  zeno_region_point *grid;   ///< ny rows of nx points
+  unsigned char *done;       ///< rows finished (resumed or computed)
+  int resumed_rows;
+  FILE *journal;             ///< rank 0 with --out: open for appending
+  char *journal_path;
+  long total_points, computed_points; ///< to compute in this run, and so far
+  double start, last_progress;
+  bool progress;             ///< draw the progress line
+} sweep;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/// "1h02m", "3m05s" or "42s".
+static void format_duration(double seconds, char *out, size_t size) {
+  if (!isfinite(seconds) || seconds < 0) seconds = 0;
+  const long s = lround(seconds);
+  if (s >= 3600) snprintf(out, size, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else if (s >= 60) snprintf(out, size, "%ldm%02lds", s / 60, s % 60);
+  else snprintf(out, size, "%lds", s);
+}
+
+static void draw_progress(sweep *w, bool final) {
+  if (!w->progress) return;
+  const double t = now_seconds();
+  if (!final && t - w->last_progress < PROGRESS_INTERVAL) return;
+  w->last_progress = t;
+  const double elapsed = t - w->start;
+  const double rate = elapsed > 0 ? (double)w->computed_points / elapsed : 0;
+  char eta[32];
+  format_duration(rate > 0 ? (double)(w->total_points - w->computed_points) / rate : 0, eta,
+                  sizeof eta);
+  fprintf(stderr, "\rzeno: regions: %ld/%ld points (%.1f%%), %.0f points/s, %s left   ",
+          w->computed_points, w->total_points,
+          w->total_points ? 100.0 * (double)w->computed_points / (double)w->total_points : 100.0,
+          rate, eta);
+  if (final) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+/* ---------- journal ---------- */
+
+static uint64_t hash_file(const char *path, bool *ok) {
+  uint64_t h = FNV_OFFSET;
+  FILE *f = fopen(path, "rb");
+  *ok = f != NULL;
+  if (f == NULL) return h;
+  int c;
+  while ((c = fgetc(f)) != EOF) h = (h ^ (uint64_t)(unsigned char)c) * FNV_PRIME;
+  *ok = !ferror(f);
+  fclose(f);
+  return h;
+}
+
+// Everything that decides the points' results, on one line: a journal is
+// reused only by the same sweep.
+static void signature(const regions_options *o, char *out, size_t size) {
+  bool ok = false;
+  const uint64_t h = hash_file(o->common.scene_path, &ok);
+  const zeno_regions_def *d = &o->def;
+  int n = snprintf(out, size,
+                   "%s; scene %016llx; x %s=%.17g:%.17g:%d; y %s=%.17g:%.17g:%d; "
+                   "samples %d; intervals %d; breakpoint_tol %.17g; endpoint_delta %.17g; "
+                   "mc %d seed %llu full %d",
+                   JOURNAL_MAGIC, (unsigned long long)h, d->x.path, d->x.lo, d->x.hi,
+                   d->x.count, d->y.path, d->y.lo, d->y.hi, d->y.count,
+                   d->analysis.maps.samples, d->analysis.partition_intervals,
+                   d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
+                   d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
+  for (int i = 0; i < o->common.overrides.count && n > 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, "; set %s", o->common.overrides.items[i]);
+}
+
+static bool point_matches(const sweep *w, const zeno_region_point *p) {
+  const zeno_regions_def *d = zeno_regions_settings(w->regions);
+  return p->ix >= 0 && p->ix < w->nx && p->iy >= 0 && p->iy < w->ny &&
+         p->x == zeno_region_axis_value(&d->x, p->ix) &&
+         p->y == zeno_region_axis_value(&d->y, p->iy);
+}
+
+// Reads the rows an earlier run finished. *keep is the length of the part
+// of the file to keep (up to the last finished row). Returns an exit code
+// or CLI_CONTINUE.
+static int read_journal(sweep *w, FILE *f, const char *sig, long *keep) {
+  char line[LINE_SIZE];
+  if (fgets(line, sizeof line, f) == NULL || strncmp(line, sig, strlen(sig)) != 0 ||
+      (line[strlen(sig)] != '\n' && line[strlen(sig)] != '\0')) {
+    cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
+              "remove it or choose another --out",
+              COMMAND, w->journal_path);
+    return CLI_EXIT_USAGE;
+  }
+  *keep = ftell(f);
+  unsigned char *seen = calloc((size_t)w->nx, 1);
+  if (seen == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  int row = -1, seen_count = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    if (strchr(line, '\n') == NULL) break;  // a line cut short by the kill
+    if (strncmp(line, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
+      const int iy = atoi(line + strlen(JOURNAL_DONE));
+      if (iy == row && seen_count == w->nx) {
+        if (!w->done[iy]) w->resumed_rows++;
+        w->done[iy] = 1;
+        *keep = ftell(f);
+      }
+      row = -1;
+      continue;
+    }
+    zeno_region_point p;
+    if (zeno_io_region_parse(line, &p, NULL) != ZENO_OK || !point_matches(w, &p)) break;
+    if (p.iy != row) {
+      row = p.iy;
+      seen_count = 0;
+      memset(seen, 0, (size_t)w->nx);
+    }
+    if (!seen[p.ix]) seen_count++;
+    seen[p.ix] = 1;
+    w->grid[(size_t)p.iy * (size_t)w->nx + (size_t)p.ix] = p;
+  }
+  free(seen);
+  return CLI_CONTINUE;
+}
+
+// Opens DIR/regions.journal: resumes from it when it exists, else starts it.
+static int open_journal(sweep *w) {
+  const regions_options *o = w->o;
+  if (cli_make_directories(o->out_dir) != 0) {
+    cli_error("%s: cannot create directory '%s': %s", COMMAND, o->out_dir, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  w->journal_path = cli_path_join(o->out_dir, JOURNAL_NAME);
+  if (w->journal_path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  char sig[SIGNATURE_SIZE];
+  signature(o, sig, sizeof sig);
+  FILE *f = fopen(w->journal_path, "r+");
+  if (f != NULL) {
+    long keep = 0;
+    const int code = read_journal(w, f, sig, &keep);
+    // Drop a row cut short by the kill, then append after the last
+    // finished row.
+    if (code == CLI_CONTINUE &&
+        (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 ||
+         fseek(f, keep, SEEK_SET) != 0)) {
+      fclose(f);
+      cli_error("%s: cannot rewrite '%s': %s", COMMAND, w->journal_path, strerror(errno));
+      return CLI_EXIT_RUNTIME;
+    }
+    if (code != CLI_CONTINUE) {
+      fclose(f);
+      return code;
+    }
+    w->journal = f;
+    return CLI_CONTINUE;
+  }
+  w->journal = fopen(w->journal_path, "w");
+  if (w->journal == NULL || fprintf(w->journal, "%s\n", sig) < 0 || fflush(w->journal) != 0) {
+    cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_CONTINUE;
+}
+
+/* ---------- rows ---------- */
+
+// Rank 0: a finished row goes into the grid, the journal and the progress.
+static int store_row(sweep *w, int iy, const zeno_region_point *row) {
+  memcpy(&w->grid[(size_t)iy * (size_t)w->nx], row, (size_t)w->nx * sizeof *row);
+  w->done[iy] = 1;
+  w->computed_points += w->nx;
+  if (w->journal) {
+    for (int ix = 0; ix < w->nx; ix++) zeno_io_region_row(w->journal, &row[ix]);
+    fprintf(w->journal, "%s%d\n", JOURNAL_DONE, iy);
+    if (fflush(w->journal) != 0 || ferror(w->journal)) {
+      cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
+      return CLI_EXIT_RUNTIME;
+    }
+  }
+  draw_progress(w, false);
+  return CLI_CONTINUE;
+}
+
+// Rank 0: stores every row other ranks have finished; with wait, blocks
+// until `expected` rows have arrived in all.
+static int collect(sweep *w, zeno_region_point *buffer, bool wait, int *received,
+                   int expected) {
+  int iy = 0;
+  while (*received < expected &&
+         regions_dist_receive_row(&w->dist, wait, &iy, buffer, w->nx)) {
+    (*received)++;
+    const int code = store_row(w, iy, buffer);
+    if (code != CLI_CONTINUE) return code;
+  }
+  if (wait && *received < expected) {
+    cli_error("%s: lost contact with the other MPI ranks", COMMAND);
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_CONTINUE;
+}
+
+// Computes this rank's share of the rows still to do.
+static int compute(sweep *w) {
+  zeno_region_point *row = malloc((size_t)w->nx * sizeof *row);
+  zeno_region_point *incoming = malloc((size_t)w->nx * sizeof *incoming);
+  int *todo = malloc((size_t)w->ny * sizeof *todo);
+  if (row == NULL || incoming == NULL || todo == NULL) {
+    free(row), free(incoming), free(todo);
+    cli_error("out of memory");
+    return CLI_EXIT_RUNTIME;
+  }
+  int todo_count = 0;
+  for (int iy = 0; iy < w->ny; iy++)
+    if (!w->done[iy]) todo[todo_count++] = iy;
+  w->total_points = (long)todo_count * w->nx;
+  int own = 0;
+  for (int k = w->dist.rank; k < todo_count; k += w->dist.size) own++;
+  int code = CLI_CONTINUE, received = 0;
+  for (int k = w->dist.rank; k < todo_count && code == CLI_CONTINUE; k += w->dist.size) {
+    zeno_error err;
+    if (zeno_regions_row(w->regions, todo[k], w->o->threads, row, &err) != ZENO_OK) {
+      char line[LINE_SIZE];
+      zeno_error_format(&err, line, sizeof line);
+      cli_error("%s: row %d (%s = %.17g): %s", COMMAND, todo[k], w->o->def.y.path,
+                zeno_region_axis_value(&w->o->def.y, todo[k]), line);
+      code = err.code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+      if (w->dist.size > 1) regions_dist_abort(&w->dist, code);
+      break;
+    }
+    if (w->dist.rank == 0) {
+      code = store_row(w, todo[k], row);
+      if (code == CLI_CONTINUE) code = collect(w, incoming, false, &received, todo_count - own);
+    } else if (!regions_dist_send_row(&w->dist, todo[k], row, w->nx)) {
+      cli_error("%s: cannot send row %d to rank 0", COMMAND, todo[k]);
+      regions_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+    }
+  }
+  if (code == CLI_CONTINUE && w->dist.rank == 0)
+    code = collect(w, incoming, true, &received, todo_count - own);
+  free(row), free(incoming), free(todo);
+  return code;
+}
+
+/* ---------- outputs ---------- */
+
+typedef struct tally {
+  long region[ZENO_REGION_COUNT];
+  long rests, departs, unsimulated; ///< region 7 by simulation verdict
+} tally;
+
+static tally count_regions(const sweep *w) {
+  tally t;
+  memset(&t, 0, sizeof t);
+  const size_t n = (size_t)w->nx * (size_t)w->ny;
+  for (size_t k = 0; k < n; k++) {
+    const zeno_region_point *p = &w->grid[k];
+    t.region[p->region]++;
+    if (p->region != ZENO_REGION_COUNT - 1) continue;
+    if (p->sim == ZENO_REGION_SIM_RESTS) t.rests++;
+    else if (p->sim == ZENO_REGION_SIM_DEPARTS) t.departs++;
+    else t.unsimulated++;
+  }
+  return t;
+}
+
+static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
+  fprintf(f, "\"%s\": {\"path\": ", key);
+  zeno_io_json_string(f, a->path);
+  fputs(", \"lo\": ", f);
+  zeno_io_json_number(f, a->lo);
+  fputs(", \"hi\": ", f);
+  zeno_io_json_number(f, a->hi);
+  fprintf(f, ", \"count\": %d}", a->count);
+}
+
+static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
+                               double seconds) {
+  const tally t = count_regions(w);
+  const zeno_regions_def *d = &w->o->def;
+  fputs("{\"scene\": ", f);
+  zeno_io_json_string(f, scene->name);
+  fputs(", ", f);
+  json_axis(f, "x", &d->x);
+  fputs(", ", f);
+  json_axis(f, "y", &d->y);
+  fprintf(f, ", \"points\": %ld, \"computed\": %ld, \"resumed_rows\": %d",
+          (long)w->nx * w->ny, w->computed_points, w->resumed_rows);
+  fprintf(f, ", \"samples\": %d, \"intervals\": %d, \"mc_runs\": %d, \"mc_seed\": %llu, "
+             "\"mc_full\": %s",
+          d->analysis.maps.samples, d->analysis.partition_intervals, d->mc_runs, d->mc_seed,
+          d->mc_full ? "true" : "false");
+  fputs(", \"counts\": {", f);
+  for (int r = 0; r < ZENO_REGION_COUNT; r++)
+    fprintf(f, "%s\"%d\": %ld", r ? ", " : "", r, t.region[r]);
+  fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}",
+          t.rests, t.departs, t.unsimulated);
+  fputs(", \"seconds\": ", f);
+  zeno_io_json_number(f, seconds);
+  fputs(", \"points_per_second\": ", f);
+  zeno_io_json_number(f, seconds > 0 ? (double)w->computed_points / seconds : NAN);
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->dist.size, w->o->threads);
+}
+
+static void print_summary(const sweep *w, const zeno_scene *scene, double seconds) {
+  const tally t = count_regions(w);
+  const zeno_regions_def *d = &w->o->def;
+  cli_label("scene");
+  printf("%s\n", scene->name);
+  cli_label("x");
+  printf("%s from %g to %g, %d points\n", d->x.path, d->x.lo, d->x.hi, d->x.count);
+  cli_label("y");
+  printf("%s from %g to %g, %d points\n", d->y.path, d->y.lo, d->y.hi, d->y.count);
+  cli_label("points");
+  printf("%ld (%ld computed, %d rows resumed)\n", (long)w->nx * w->ny, w->computed_points,
+         w->resumed_rows);
+  cli_label("time");
+  printf("%.3g s, %.4g points/s, %d rank%s\n", seconds,
+         seconds > 0 ? (double)w->computed_points / seconds : 0.0, w->dist.size,
+         w->dist.size == 1 ? "" : "s");
+  for (int r = 0; r < ZENO_REGION_COUNT; r++) {
+    char label[CLI_LABEL_WIDTH];
+    snprintf(label, sizeof label, "region %d", r);
+    cli_label(label);
+    printf("%-8ld %s\n", t.region[r], zeno_region_name(r));
+  }
+  if (t.region[ZENO_REGION_COUNT - 1] > 0) {
+    cli_label("region 7 simulated");
+    printf("%ld rest, %ld depart, %ld not simulated\n", t.rests, t.departs, t.unsimulated);
+  }
+}
+
+static int write_table(const sweep *w) {
+  char *path = cli_path_join(w->o->out_dir, TABLE_NAME);
+  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  FILE *f = fopen(path, "w");
+  int code = CLI_EXIT_OK;
+  if (f != NULL) {
+    zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y);
+    const size_t n = (size_t)w->nx * (size_t)w->ny;
+    for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k]);
+  }
+  if (f == NULL || ferror(f) || fclose(f) != 0) {
+    cli_error("%s: cannot write '%s': %s", COMMAND, path, strerror(errno));
+    code = CLI_EXIT_RUNTIME;
+  }
+  free(path);
+  return code;
+}
+
+static int write_summary_file(const sweep *w, const zeno_scene *scene, double seconds) {
+  char *path = cli_path_join(w->o->out_dir, SUMMARY_NAME);
+  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  FILE *f = fopen(path, "w");
+  int code = CLI_EXIT_OK;
+  if (f != NULL) write_summary_json(f, w, scene, seconds);
+  if (f == NULL || ferror(f) || fclose(f) != 0) {
+    cli_error("%s: cannot write '%s': %s", COMMAND, path, strerror(errno));
+    code = CLI_EXIT_RUNTIME;
+  }
+  free(path);
+  return code;
+}
+
+static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
+  int code = CLI_EXIT_OK;
+  if (w->o->out_dir) {
+    code = write_table(w);
+    if (code == CLI_EXIT_OK) code = write_summary_file(w, scene, seconds);
+  }
+  if (code == CLI_EXIT_OK && w->o->plot_path) {
+    char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
+    snprintf(title, sizeof title, "%s: stability regions over %s and %s", scene->name,
+             w->o->def.x.path, w->o->def.y.path);
+    const plot_regions_input in = {.title = title, .x = &w->o->def.x, .y = &w->o->def.y,
+                                   .grid = w->grid, .overlay = scene};
+    const plot_status st = plot_regions(w->o->plot_path, &in);
+    if (st != PLOT_OK) code = cli_plot_failure(w->o->plot_path, st);
+  }
+  if (code == CLI_EXIT_OK && w->o->json) write_summary_json(stdout, w, scene, seconds);
+  else if (code == CLI_EXIT_OK && !w->o->quiet) print_summary(w, scene, seconds);
+  return code;
+}
+
+/* ---------- the command ---------- */
+
+static int run_sweep(sweep *w, const zeno_scene *scene) {
+  const regions_options *o = w->o;
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create_file(
+      o->common.scene_path, cli_overrides_items(&o->common.overrides),
+      o->common.overrides.count, &o->def, &err);
+  if (r == NULL) return w->dist.rank == 0 ? cli_library_error(&err) : CLI_EXIT_USAGE;
+  w->regions = r;
+  w->nx = o->def.x.count;
+  w->ny = o->def.y.count;
+  w->grid = calloc((size_t)w->nx * (size_t)w->ny, sizeof *w->grid);
+  w->done = calloc((size_t)w->ny, 1);
+  int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
+  if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) code = open_journal(w);
+  // Every rank learns which rows are done (and whether rank 0 can go on).
+  unsigned char go = code == CLI_CONTINUE;
+  if (w->dist.size > 1 && code != CLI_EXIT_RUNTIME) {
+    if (w->dist.rank == 0 && !go) regions_dist_abort(&w->dist, code);
+    regions_dist_share_done(&w->dist, w->done, w->ny);
+  }
+  w->start = w->last_progress = now_seconds();
+  w->progress = w->dist.rank == 0 && !o->quiet && isatty(STDERR_FILENO);
+  if (code == CLI_CONTINUE) code = compute(w);
+  if (code == CLI_CONTINUE && w->dist.rank == 0) {
+    draw_progress(w, true);
+    code = write_outputs(w, scene, now_seconds() - w->start);
+  }
+  if (code == CLI_CONTINUE) code = CLI_EXIT_OK;
+  if (w->journal && fclose(w->journal) != 0 && code == CLI_EXIT_OK) {
+    cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
+    code = CLI_EXIT_RUNTIME;
+  }
+  free(w->journal_path);
+  free(w->grid);
+  free(w->done);
+  zeno_regions_destroy(r);
+  return code;
+}
+
+static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
+  (void)err;
+  const regions_options *o = options;
+  if (!o->x_set || !o->y_set)
+    return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
+  sweep w;
+  memset(&w, 0, sizeof w);
+  w.o = o;
+  if (!regions_dist_start(&w.dist, NULL, NULL)) return CLI_EXIT_RUNTIME;
+  const int code = run_sweep(&w, scene);
+  return regions_dist_end(&w.dist, code);
+}
+
+int cmd_regions(int argc, char **argv) {
+  regions_options o;
+  memset(&o, 0, sizeof o);
+  o.def = zeno_regions_def_default();
+  static const cli_scene_command command = {
+      .name = COMMAND_NAME,
+      .short_options = ":s:o:p:t:jqh",
+      .long_options = LONG_OPTIONS,
+      .apply = apply_option,
+      .run = run,
+  };
+  return cli_stability_main(&command, &o.common, &o, argc, argv);
+}

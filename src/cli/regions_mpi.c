@@ -1,0 +1,117 @@
+// Open MPI distribution of `zeno regions` (the zeno-mpi program): every rank
+// computes its cyclic share of the rows (with OpenMP threads inside) and
+// sends each finished row to rank 0 without waiting (MPI_Isend; the buffers
+// are kept until the end), tagged with its row index. Rank 0 computes its own
+// share too and collects the others' rows between its own. Rows travel as
+// bytes: the ranks of one run are copies of one program on machines of one
+// architecture, as mpirun starts them.
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regions_dist.h"
+
+/// First capacity of the list of rows in flight.
+#define PENDING_INITIAL 16
+
+typedef struct mpi_state {
+  MPI_Request *requests;
+  void **buffers;
+  int count, capacity;
+} mpi_state;
+
+bool regions_dist_start(regions_dist *d, int *argc, char ***argv) {
+  if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+    fprintf(stderr, "zeno: regions: MPI_Init failed\n");
+    return false;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+  d->impl = calloc(1, sizeof(mpi_state));
+  if (d->impl == NULL) {
+    fprintf(stderr, "zeno: regions: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return false;
+  }
+  return true;
+}
+
+int regions_dist_end(regions_dist *d, int code) {
+  mpi_state *s = d->impl;
+  if (s) {
+    if (s->count > 0) MPI_Waitall(s->count, s->requests, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < s->count; i++) free(s->buffers[i]);
+    free(s->requests);
+    free(s->buffers);
+    free(s);
+    d->impl = NULL;
+  }
+  // Rank 0 decides the exit code of the whole run.
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return code;
+}
+
+void regions_dist_abort(regions_dist *d, int code) {
+  (void)d;
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+bool regions_dist_share_done(regions_dist *d, unsigned char *done, int rows) {
+  (void)d;
+  return MPI_Bcast(done, rows, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
+}
+
+static bool reserve(mpi_state *s) {
+  if (s->count < s->capacity) return true;
+  const int capacity = s->capacity ? 2 * s->capacity : PENDING_INITIAL;
+  MPI_Request *r = realloc(s->requests, (size_t)capacity * sizeof *r);
+  if (r == NULL) return false;
+  s->requests = r;
+  void **b = realloc(s->buffers, (size_t)capacity * sizeof *b);
+  if (b == NULL) return false;
+  s->buffers = b;
+  s->capacity = capacity;
+  return true;
+}
+
+bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row,
+                           int count) {
+  mpi_state *s = d->impl;
+  const size_t bytes = (size_t)count * sizeof *row;
+  if (!reserve(s)) return false;
+  void *copy = malloc(bytes);
+  if (copy == NULL) return false;
+  memcpy(copy, row, bytes);
+  if (MPI_Isend(copy, (int)bytes, MPI_BYTE, 0, iy, MPI_COMM_WORLD,
+                &s->requests[s->count]) != MPI_SUCCESS) {
+    free(copy);
+    return false;
+  }
+  s->buffers[s->count++] = copy;
+  return true;
+}
+
+bool regions_dist_receive_row(regions_dist *d, bool wait, int *iy,
+                              zeno_region_point *row, int count) {
+  (void)d;
+  MPI_Status status;
+  int pending = 0;
+  if (wait) {
+    if (MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status) != MPI_SUCCESS)
+      return false;
+  } else if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &pending, &status) !=
+                 MPI_SUCCESS ||
+             !pending) {
+    return false;
+  }
+  const int bytes = (int)((size_t)count * sizeof *row);
+  if (MPI_Recv(row, bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    return false;
+  *iy = status.MPI_TAG;
+  return true;
+}

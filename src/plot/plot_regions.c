@@ -1,0 +1,255 @@
+// Region map figure (paper Fig. 8): one cell per grid point coloured by its
+// region, a legend with the count of each class, and for centre-of-mass
+// sweeps the contact configuration drawn over the map (Fig. 8a).
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plot/plot_internal.h"
+
+/* Layout [px]. */
+#define REG_MARGIN_LEFT 76.0
+#define REG_MARGIN_TOP 48.0
+#define REG_MARGIN_BOTTOM 56.0
+#define REG_LEGEND_WIDTH 290.0
+#define REG_LEGEND_GAP 18.0
+#define REG_LEGEND_ROW 24.0
+#define REG_LEGEND_SWATCH 16.0
+/// About this many ticks per axis.
+#define REG_TICKS 7
+/// Overlay sizes as fractions of the smaller data span.
+#define REG_SURFACE_HALF 0.12
+#define REG_CONE_LENGTH 0.08
+#define REG_LOAD_LENGTH 0.12
+#define REG_COM_RADIUS 4.0
+#define REG_CONTACT_RADIUS 3.5
+#define REG_ARROW_HEAD 9.0
+#define REG_ARROW_HALF_ANGLE 0.4
+#define REG_OVERLAY_LINE 2.0
+/// Legend entries: regions 0-6, 7 not simulated, 7 rests, 7 departs.
+#define REG_LEGEND_ENTRIES 10
+#define REG_LABEL_SIZE 96
+
+plot_color plot_region_color(const zeno_region_point *p) {
+  switch (p->region) {
+    case 0: return PLOT_COLOR_REGION0;
+    case 1: return PLOT_COLOR_REGION1;
+    case 2: return PLOT_COLOR_REGION2;
+    case 3: return PLOT_COLOR_REGION3;
+    case 4: return PLOT_COLOR_REGION4;
+    case 5: return PLOT_COLOR_REGION5;
+    case 6: return PLOT_COLOR_REGION6;
+    default: break;
+  }
+  if (p->sim == ZENO_REGION_SIM_RESTS) return PLOT_COLOR_REGION7_RESTS;
+  if (p->sim == ZENO_REGION_SIM_DEPARTS) return PLOT_COLOR_REGION7_DEPARTS;
+  return PLOT_COLOR_REGION7;
+}
+
+// Legend slot of a point: its region, with region 7 split by simulation.
+static int legend_slot(const zeno_region_point *p) {
+  if (p->region < 7) return p->region;
+  if (p->sim == ZENO_REGION_SIM_RESTS) return 8;
+  if (p->sim == ZENO_REGION_SIM_DEPARTS) return 9;
+  return 7;
+}
+
+static const char *legend_text(int slot) {
+  static const char *const TEXT[REG_LEGEND_ENTRIES] = {
+      "0 infeasible",
+      "1 Painleve paradox",
+      "2 stable (Thm 3)",
+      "3 stable (Thm 4)",
+      "4 unstable, persistent (Thm 2)",
+      "5 unstable, not persistent (Thm 2)",
+      "6 ambiguous (Thm 1)",
+      "7 undecided",
+      "7 undecided, simulations rest",
+      "7 undecided, a simulation departs"};
+  return TEXT[slot];
+}
+
+static plot_color slot_color(int slot) {
+  zeno_region_point p;
+  memset(&p, 0, sizeof p);
+  p.region = slot < 7 ? slot : 7;
+  p.sim = slot == 8 ? ZENO_REGION_SIM_RESTS
+                    : slot == 9 ? ZENO_REGION_SIM_DEPARTS : ZENO_REGION_SIM_NONE;
+  return plot_region_color(&p);
+}
+
+// Data range of an axis: the cells' outer edges.
+static void axis_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
+  const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
+  *cell = a->count > 1 ? (last - first) / (a->count - 1) : fmax(fabs(first), 1.0);
+  *lo = first - *cell / 2;
+  *hi = last + *cell / 2;
+}
+
+static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
+  const bool xy = strcmp(in->x->path, "com.x") == 0 && strcmp(in->y->path, "com.y") == 0;
+  const bool yx = strcmp(in->x->path, "com.y") == 0 && strcmp(in->y->path, "com.x") == 0;
+  *swapped = yx;
+  return in->overlay && (xy || yx);
+}
+
+// The data area: the space left of the legend, shrunk to equal scales when
+// both axes are lengths in the same frame (a centre-of-mass sweep).
+static plot_frame frame_for(const plot_regions_input *in, bool equal_scales) {
+  plot_frame f;
+  axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
+  axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
+  f.left = REG_MARGIN_LEFT;
+  f.top = REG_MARGIN_TOP;
+  f.width = PLOT_WIDTH - REG_MARGIN_LEFT - REG_LEGEND_GAP - REG_LEGEND_WIDTH;
+  f.height = PLOT_HEIGHT - REG_MARGIN_TOP - REG_MARGIN_BOTTOM;
+  if (equal_scales) {
+    const double sx = f.width / (f.x_max - f.x_min), sy = f.height / (f.y_max - f.y_min);
+    if (sx > sy) f.width = sy * (f.x_max - f.x_min);
+    else f.height = sx * (f.y_max - f.y_min);
+  }
+  return f;
+}
+
+static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
+  double lo, hi, cx, cy;
+  axis_range(in->x, &lo, &hi, &cx);
+  axis_range(in->y, &lo, &hi, &cy);
+  const int nx = in->x->count, ny = in->y->count;
+  for (int iy = 0; iy < ny; iy++)
+    for (int ix = 0; ix < nx; ix++) {
+      const zeno_region_point *p = &in->grid[(size_t)iy * (size_t)nx + (size_t)ix];
+      const double x0 = floor(plot_frame_x(f, p->x - cx / 2));
+      const double x1 = floor(plot_frame_x(f, p->x + cx / 2));
+      const double y0 = floor(plot_frame_y(f, p->y + cy / 2));
+      const double y1 = floor(plot_frame_y(f, p->y - cy / 2));
+      plot_set_color(cr, plot_region_color(p));
+      // Cells snap to whole pixels and overlap their neighbours by one
+      // pixel, so no background shows between them.
+      cairo_rectangle(cr, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0) + 1,
+                      fabs(y1 - y0) + 1);
+      cairo_fill(cr);
+    }
+}
+
+static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1) {
+  cairo_move_to(cr, x0, y0);
+  cairo_line_to(cr, x1, y1);
+  cairo_stroke(cr);
+  const double a = atan2(y1 - y0, x1 - x0);
+  cairo_move_to(cr, x1, y1);
+  cairo_line_to(cr, x1 - REG_ARROW_HEAD * cos(a - REG_ARROW_HALF_ANGLE),
+                y1 - REG_ARROW_HEAD * sin(a - REG_ARROW_HALF_ANGLE));
+  cairo_line_to(cr, x1 - REG_ARROW_HEAD * cos(a + REG_ARROW_HALF_ANGLE),
+                y1 - REG_ARROW_HEAD * sin(a + REG_ARROW_HALF_ANGLE));
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}
+
+// Device point of a scene-frame point (swapping for com.y / com.x axes).
+static void device(const plot_frame *f, bool swapped, double x, double y, double *u,
+                   double *v) {
+  *u = plot_frame_x(f, swapped ? y : x);
+  *v = plot_frame_y(f, swapped ? x : y);
+}
+
+// Fig. 8a: contacts at their scene positions with their surfaces and
+// friction cones, legs to the base scene's centre of mass, the load.
+static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
+                         bool swapped) {
+  const double span = fmin(f->x_max - f->x_min, f->y_max - f->y_min);
+  const double com[2] = {s->com_shift[0], s->com_shift[1]};
+  double cu, cv;
+  device(f, swapped, com[0], com[1], &cu, &cv);
+  plot_set_color(cr, PLOT_COLOR_OVERLAY);
+  cairo_set_line_width(cr, REG_OVERLAY_LINE);
+  for (int i = 0; i < s->contact_count; i++) {
+    const zeno_contact_def *c = &s->contacts[i];
+    const double p[2] = {com[0] + c->point[0], com[1] + c->point[1]};
+    const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
+    const double n[2] = {-t[1], t[0]};
+    double u0, v0, u1, v1, pu, pv;
+    device(f, swapped, p[0] - REG_SURFACE_HALF * span * t[0],
+           p[1] - REG_SURFACE_HALF * span * t[1], &u0, &v0);
+    device(f, swapped, p[0] + REG_SURFACE_HALF * span * t[0],
+           p[1] + REG_SURFACE_HALF * span * t[1], &u1, &v1);
+    device(f, swapped, p[0], p[1], &pu, &pv);
+    cairo_move_to(cr, u0, v0);  // the surface
+    cairo_line_to(cr, u1, v1);
+    cairo_stroke(cr);
+    cairo_move_to(cr, pu, pv);  // the leg
+    cairo_line_to(cr, cu, cv);
+    cairo_stroke(cr);
+    const double half = atan(c->mu);  // the friction cone, dashed
+    cairo_save(cr);
+    cairo_set_line_width(cr, PLOT_LINE_THIN);
+    const double dash[2] = {PLOT_DASH_ON, PLOT_DASH_OFF};
+    cairo_set_dash(cr, dash, 2, 0);
+    for (int side = -1; side <= 1; side += 2) {
+      const double a = side * half;
+      const double d[2] = {n[0] * cos(a) - n[1] * sin(a), n[0] * sin(a) + n[1] * cos(a)};
+      double eu, ev;
+      device(f, swapped, p[0] + REG_CONE_LENGTH * span * d[0],
+             p[1] + REG_CONE_LENGTH * span * d[1], &eu, &ev);
+      cairo_move_to(cr, pu, pv);
+      cairo_line_to(cr, eu, ev);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    cairo_arc(cr, pu, pv, REG_CONTACT_RADIUS, 0, 2 * PLOT_PI);
+    cairo_fill(cr);
+  }
+  cairo_arc(cr, cu, cv, REG_COM_RADIUS, 0, 2 * PLOT_PI);
+  cairo_fill(cr);
+  if (s->load_magnitude > 0) {
+    const double d[2] = {sin(s->load_angle), -cos(s->load_angle)};
+    double eu, ev;
+    device(f, swapped, com[0] + REG_LOAD_LENGTH * span * d[0],
+           com[1] + REG_LOAD_LENGTH * span * d[1], &eu, &ev);
+    arrow(cr, cu, cv, eu, ev);
+  }
+}
+
+static void draw_legend(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
+  long count[REG_LEGEND_ENTRIES] = {0};
+  const size_t n = (size_t)in->x->count * (size_t)in->y->count;
+  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
+  const double x = PLOT_WIDTH - REG_LEGEND_WIDTH;
+  double y = f->top;
+  for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
+    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants only when used
+    plot_set_color(cr, slot_color(slot));
+    cairo_rectangle(cr, x, y, REG_LEGEND_SWATCH, REG_LEGEND_SWATCH);
+    cairo_fill_preserve(cr);
+    plot_set_color(cr, PLOT_COLOR_INK);
+    cairo_set_line_width(cr, PLOT_LINE_THIN);
+    cairo_stroke(cr);
+    char label[REG_LABEL_SIZE];
+    snprintf(label, sizeof label, "%s: %ld", legend_text(slot), count[slot]);
+    plot_text(cr, x + REG_LEGEND_SWATCH + 8, y + REG_LEGEND_SWATCH / 2, PLOT_FONT_TICK,
+              label, 0.0, 0.5);
+    y += REG_LEGEND_ROW;
+  }
+}
+
+plot_status plot_regions(const char *path, const plot_regions_input *in) {
+  if (in == NULL || in->x == NULL || in->y == NULL || in->grid == NULL ||
+      in->x->count < 1 || in->y->count < 1)
+    return PLOT_ERR_FORMAT;
+  plot_canvas c;
+  plot_status st = plot_canvas_open(&c, path, PLOT_WIDTH, PLOT_HEIGHT);
+  if (st != PLOT_OK) return plot_canvas_close(&c, st);
+  cairo_t *cr = c.cr;
+  bool swapped = false;
+  const bool overlay = is_com_sweep(in, &swapped);
+  const plot_frame f = frame_for(in, overlay);
+  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
+  plot_clip(cr, &f);
+  draw_cells(cr, &f, in);
+  if (overlay) draw_overlay(cr, &f, in->overlay, swapped);
+  cairo_reset_clip(cr);
+  plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
+            plot_nice_step(f.y_max - f.y_min, REG_TICKS), in->x->path, in->y->path);
+  draw_legend(cr, &f, in);
+  return plot_canvas_close(&c, PLOT_OK);
+}
