@@ -69,6 +69,7 @@ typedef struct field_reader {
 // Copies the next comma-separated field into r->text; false at the end of
 // the line or for an over-long field.
 static bool next_field(field_reader *r) {
+  r->column++;
   if (r->next == NULL) return false;
   const char *end = r->next + strcspn(r->next, ",\r\n");
   const size_t n = (size_t)(end - r->next);
@@ -76,7 +77,6 @@ static bool next_field(field_reader *r) {
   memcpy(r->text, r->next, n);
   r->text[n] = '\0';
   r->next = *end == ',' ? end + 1 : NULL;
-  r->column++;
   return true;
 }
 
@@ -139,7 +139,7 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
       read_sim(&r, &p.sim) && r.next == NULL;
   zeno_locale_leave(&scope);
   if (!ok || p.region < 0 || p.region >= ZENO_REGION_COUNT || (persistent != 0 && persistent != 1)) {
-    const int column = ok ? 5 : r.column;
+    const int column = !ok ? r.column : p.region < 0 || p.region >= ZENO_REGION_COUNT ? 5 : 8;
     return zeno_fail(error, ZENO_ERR_SYNTAX, "",
                      "region row: field %d (%s) is not valid", column,
                      column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]

@@ -335,6 +335,83 @@ static void test_trajectory_figure(void **state) {
   cairo_surface_destroy(png);
 }
 
+/* ---- region maps ---------------------------------------------------------- */
+
+/// The whole grid of a sweep, computed in-process as the binary does.
+static zeno_region_point *region_grid(const char *scene, const zeno_regions_def *d) {
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create_file(scene, NULL, 0, d, &err);
+  assert_non_null(r);
+  zeno_region_point *g = calloc((size_t)d->x.count * (size_t)d->y.count, sizeof *g);
+  assert_non_null(g);
+  for (int iy = 0; iy < d->y.count; iy++)
+    assert_int_equal(zeno_regions_row(r, iy, 1, &g[iy * d->x.count], &err), ZENO_OK);
+  zeno_regions_destroy(r);
+  return g;
+}
+
+static zeno_regions_def region_axes(const char *x, const char *y, int mc_runs) {
+  zeno_regions_def d = zeno_regions_def_default();
+  assert_int_equal(zeno_region_axis_parse(x, &d.x, NULL), ZENO_OK);
+  assert_int_equal(zeno_region_axis_parse(y, &d.y, NULL), ZENO_OK);
+  d.mc_runs = mc_runs;
+  return d;
+}
+
+// Every cell of the Example 7 chart has its region's colour at its centre
+// (no overlay on a parameter chart), and the Example 6 map draws the
+// contact configuration: the contact points are ink.
+static void test_regions_figures(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w);
+  char chart[PATH_SIZE], map[PATH_SIZE];
+  work_path(&w, "chart.png", chart);
+  work_path(&w, "map.png", map);
+  static const char *const CHART_X = "paper.mu2=0:1.3:14", *const CHART_Y = "paper.alpha=0:40:11";
+  static const char *const MAP_X = "com.x=-2.5:2:10", *const MAP_Y = "com.y=-1:2.5:8";
+  const int chart_code = run_zeno("regions", ZENO_SCENES_DIR "/example7.yaml", "--x", CHART_X,
+                                  "--y", CHART_Y, "--mc-runs", "8", "--plot", chart, "-q");
+  const int map_code = run_zeno("regions", ZENO_SCENES_DIR "/example6.yaml", "--x", MAP_X,
+                                "--y", MAP_Y, "--mc-runs", "0", "--plot", map, "-q");
+  cairo_surface_t *chart_png = chart_code == 0 ? load_png(chart) : NULL;
+  cairo_surface_t *map_png = map_code == 0 ? load_png(map) : NULL;
+  work_dir_remove(&w, (const char *const[]){"chart.png", "map.png", NULL}, NULL);
+  assert_int_equal(chart_code, 0);
+  assert_int_equal(map_code, 0);
+
+  const zeno_regions_def cd = region_axes(CHART_X, CHART_Y, 8);
+  zeno_region_point *g = region_grid(ZENO_SCENES_DIR "/example7.yaml", &cd);
+  const plot_regions_input in = {.x = &cd.x, .y = &cd.y, .grid = g};
+  plot_frame f;
+  plot_regions_frame(&in, &f);
+  int classes = 0;
+  bool seen[ZENO_REGION_COUNT + 2] = {false};
+  for (int k = 0; k < cd.x.count * cd.y.count; k++) {
+    assert_pixel(chart_png, plot_frame_x(&f, g[k].x), plot_frame_y(&f, g[k].y),
+                 plot_region_color(&g[k]));
+    const int slot = g[k].region + (g[k].sim == ZENO_REGION_SIM_DEPARTS ? 2 : 0);
+    classes += !seen[slot];
+    seen[slot] = true;
+  }
+  assert_true(classes >= 2);
+
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR "/example6.yaml", NULL, 0, &scene, NULL),
+                   ZENO_OK);
+  const zeno_regions_def md = region_axes(MAP_X, MAP_Y, 0);
+  const plot_regions_input min = {.x = &md.x, .y = &md.y, .grid = g, .overlay = &scene};
+  plot_regions_frame(&min, &f);
+  // Equal scales: one unit of com.x spans as many pixels as one of com.y.
+  assert_true(fabs(f.width / (f.x_max - f.x_min) - f.height / (f.y_max - f.y_min)) < 1e-9);
+  for (int i = 0; i < 2; i++)
+    assert_pixel(map_png, plot_frame_x(&f, scene.contacts[i].point[0]),
+                 plot_frame_y(&f, scene.contacts[i].point[1]), PLOT_COLOR_OVERLAY);
+  free(g);
+  cairo_surface_destroy(chart_png);
+  cairo_surface_destroy(map_png);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_frame_mapping),
@@ -344,6 +421,7 @@ int main(void) {
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
       cmocka_unit_test(test_trajectory_figure),
+      cmocka_unit_test(test_regions_figures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,10 @@ typedef struct plot_regions_input {
   const zeno_scene *overlay;
 } plot_regions_input;
 
+/// The data area of the map: left of the legend, with equal scales on both
+/// axes for a com.x / com.y sweep with an overlay.
+void plot_regions_frame(const plot_regions_input *input, plot_frame *frame);
+
 /// Draws the map as cells coloured by region, a legend of the regions with
 /// their counts, and the overlay.
 plot_status plot_regions(const char *path, const plot_regions_input *input);

@@ -93,9 +93,9 @@ static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
   return in->overlay && (xy || yx);
 }
 
-// The data area: the space left of the legend, shrunk to equal scales when
-// both axes are lengths in the same frame (a centre-of-mass sweep).
-static plot_frame frame_for(const plot_regions_input *in, bool equal_scales) {
+void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
+  bool swapped = false;
+  const bool equal_scales = is_com_sweep(in, &swapped);
   plot_frame f;
   axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
   axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
@@ -108,7 +108,7 @@ static plot_frame frame_for(const plot_regions_input *in, bool equal_scales) {
     if (sx > sy) f.width = sy * (f.x_max - f.x_min);
     else f.height = sx * (f.y_max - f.y_min);
   }
-  return f;
+  *frame = f;
 }
 
 static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
@@ -242,7 +242,8 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   cairo_t *cr = c.cr;
   bool swapped = false;
   const bool overlay = is_com_sweep(in, &swapped);
-  const plot_frame f = frame_for(in, overlay);
+  plot_frame f;
+  plot_regions_frame(in, &f);
   plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);

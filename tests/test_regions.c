@@ -1,0 +1,538 @@
+// Region maps (paper Examples 6 and 7, Fig. 8): axes, sweep errors, the
+// Example 6 centre-of-mass map against a closed-form feasible strip and
+// against zeno_analyze(), the Example 7 (alpha, mu2) chart against the
+// Painlevé bound (11), threads against one thread, and the CSV rows.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "zeno/zeno.h"
+
+#define EXAMPLE6 ZENO_SCENES_DIR "/example6.yaml"
+#define EXAMPLE7 ZENO_SCENES_DIR "/example7.yaml"
+
+/// The coarse Example 6 grid: the feasible strip crosses it diagonally
+/// (it is parallel to the load, alpha = 45 deg) and the Example 3 centre of
+/// mass (0, 0) is a grid point.
+#define EX6_X "com.x=-2.5:1.5:41"
+#define EX6_Y "com.y=-0.6:2.4:41"
+#define EX6_ORIGIN_IX 25
+#define EX6_ORIGIN_IY 8
+/// The coarse Example 7 chart: mu2 in [0, 1.3] (past the paper's Painlevé
+/// threshold 1.1), alpha in [0, 40] deg.
+#define EX7_X "paper.mu2=0:1.3:27"
+#define EX7_Y "paper.alpha=0:40:21"
+/// Example 7 contact 2 at (l2, -h) = (0.1, -0.4) on flat ground.
+#define EX7_L2 0.1
+#define EX7_H 0.4
+/// rho^2 = 1.1 l2 h - l2^2 puts the Painlevé bound (11) of contact 2,
+/// (rho^2 + l2^2) / (l2 h), at the paper's 1.1 (contact 1's bound,
+/// (rho^2 + 1) / 0.4 >= 2.5, never binds).
+#define EX7_PAINLEVE 1.1
+/// Points of a strip boundary closer than this (in the coordinate across
+/// the strip) are not asserted: the LP's feasibility margin decides them.
+#define STRIP_EDGE_TOL 1e-6
+/// G_max of the sweep (1200 samples) against zeno_analyze (6000 samples):
+/// the sampled maximum of a smooth branch moves by O(h^2).
+#define G_MAX_RTOL 2e-3
+/// Fixed points are bisected to 1e-12 in both.
+#define FIXED_POINT_TOL 1e-9
+/// Points checked against zeno_analyze() per region.
+#define CHECKS_PER_REGION 3
+
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  const long n = ftell(f);
+  assert_true(n > 0);
+  rewind(f);
+  char *text = malloc((size_t)n + 1);
+  assert_non_null(text);
+  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+static zeno_regions_def axes(const char *x, const char *y) {
+  zeno_regions_def d = zeno_regions_def_default();
+  zeno_error err;
+  assert_int_equal(zeno_region_axis_parse(x, &d.x, &err), ZENO_OK);
+  assert_int_equal(zeno_region_axis_parse(y, &d.y, &err), ZENO_OK);
+  return d;
+}
+
+/// The whole grid, row iy at iy * x.count, with `threads` threads.
+static zeno_region_point *sweep_grid(const zeno_regions *r, int threads) {
+  const zeno_regions_def *d = zeno_regions_settings(r);
+  zeno_region_point *g = calloc((size_t)d->x.count * (size_t)d->y.count, sizeof *g);
+  assert_non_null(g);
+  for (int iy = 0; iy < d->y.count; iy++) {
+    zeno_error err;
+    assert_int_equal(zeno_regions_row(r, iy, threads, &g[(size_t)iy * (size_t)d->x.count], &err),
+                     ZENO_OK);
+  }
+  return g;
+}
+
+/// The scene of a grid point, loaded as the sweep loads it.
+static zeno_scene point_scene(const char *path, const char *const *fixed, int fixed_count,
+                              const zeno_regions_def *d, const zeno_region_point *p) {
+  const char *items[4];
+  char xs[128], ys[128];
+  for (int i = 0; i < fixed_count; i++) items[i] = fixed[i];
+  snprintf(xs, sizeof xs, "%s=%.17g", d->x.path, p->x);
+  snprintf(ys, sizeof ys, "%s=%.17g", d->y.path, p->y);
+  items[fixed_count] = xs;
+  items[fixed_count + 1] = ys;
+  zeno_scene s;
+  zeno_error err;
+  assert_int_equal(zeno_scene_load(path, items, fixed_count + 2, &s, &err), ZENO_OK);
+  return s;
+}
+
+/// Up to CHECKS_PER_REGION points of every region present agree with
+/// zeno_analyze() at its defaults (6000 samples) on the region, the
+/// theorem, persistence, G_max and the witness fixed point.
+static void check_against_analyze(const char *path, const char *const *fixed,
+                                  int fixed_count, const zeno_regions_def *d,
+                                  const zeno_region_point *g, int *regions_seen) {
+  int checked[ZENO_REGION_COUNT] = {0};
+  const int n = d->x.count * d->y.count;
+  for (int k = 0; k < n; k++) {
+    const zeno_region_point *p = &g[k];
+    if (checked[p->region] >= CHECKS_PER_REGION) continue;
+    // Spread the checks: the first point of a region, then every 7th.
+    if (checked[p->region] > 0 && k % 7 != 0) continue;
+    checked[p->region]++;
+    zeno_scene s = point_scene(path, fixed, fixed_count, d, p);
+    zeno_analysis a;
+    zeno_error err;
+    assert_int_equal(zeno_analyze(&s, NULL, &a, &err), ZENO_OK);
+    if (a.region != p->region)
+      fail_msg("point (%g, %g): sweep region %d, analyze region %d (%s)", p->x, p->y,
+               p->region, a.region, a.reason);
+    assert_int_equal(a.theorem, p->theorem);
+    assert_int_equal(a.persistent, p->persistent);
+    assert_int_equal(a.has_maps, p->has_maps);
+    if (a.has_maps && isfinite(a.maps.G_max)) {
+      assert_true(fabs(a.maps.G_max - p->G_max) <= G_MAX_RTOL * fabs(a.maps.G_max));
+      assert_int_equal(a.maps.fixed_point_count, p->fixed_point_count);
+    }
+    if (p->region == 4 || p->region == 5) {
+      bool found = false;
+      for (int j = 0; j < a.maps.fixed_point_count; j++)
+        found |= fabs(a.maps.fixed_points[j].phi - p->fixed_point_phi) < FIXED_POINT_TOL;
+      assert_true(found);
+      assert_true(p->fixed_point_G > 1);
+    }
+    zeno_analysis_free(&a);
+  }
+  for (int r = 0; r < ZENO_REGION_COUNT; r++) regions_seen[r] = checked[r];
+}
+
+/* ---- axes ---------------------------------------------------------------- */
+
+static void axis_parse_and_values(void **state) {
+  (void)state;
+  zeno_region_axis a;
+  zeno_error err;
+  assert_int_equal(zeno_region_axis_parse("paper.mu2=0:1.1:12", &a, &err), ZENO_OK);
+  assert_string_equal(a.path, "paper.mu2");
+  assert_int_equal(a.count, 12);
+  assert_true(zeno_region_axis_value(&a, 0) == 0.0);
+  assert_true(zeno_region_axis_value(&a, 11) == 1.1);  // the end is exact
+  assert_true(fabs(zeno_region_axis_value(&a, 5) - 0.5) < 1e-15);
+  // A descending axis and a single point.
+  assert_int_equal(zeno_region_axis_parse("com.y=2:-1:4", &a, &err), ZENO_OK);
+  assert_true(zeno_region_axis_value(&a, 1) == 1.0 && zeno_region_axis_value(&a, 3) == -1.0);
+  assert_int_equal(zeno_region_axis_parse("com.y=0.25:0.25:1", &a, &err), ZENO_OK);
+  assert_true(zeno_region_axis_value(&a, 0) == 0.25);
+}
+
+static void axis_parse_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    zeno_status code;
+    const char *needle;
+  } BAD[] = {
+      {"paper.mu2", ZENO_ERR_SYNTAX, "PATH=LO:HI:N"},
+      {"=0:1:3", ZENO_ERR_SYNTAX, "PATH=LO:HI:N"},
+      {"paper.mu2=0:1", ZENO_ERR_SYNTAX, "integer N"},
+      {"paper.mu2=a:1:3", ZENO_ERR_SYNTAX, "integer N"},
+      {"paper.mu2=0:1:3x", ZENO_ERR_SYNTAX, "integer N"},
+      {"paper.mu2=0:1:0", ZENO_ERR_RANGE, "allowed [1, 4096]"},
+      {"paper.mu2=0:1:5000", ZENO_ERR_RANGE, "allowed [1, 4096]"},
+      {"paper.mu2=0:inf:3", ZENO_ERR_RANGE, "finite"},
+      {"paper.mu2=1:1:3", ZENO_ERR_RANGE, "equal"},
+  };
+  for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+    zeno_region_axis a;
+    zeno_error err;
+    assert_int_equal(zeno_region_axis_parse(BAD[k].text, &a, &err), BAD[k].code);
+    if (strstr(err.message, BAD[k].needle) == NULL)
+      fail_msg("'%s': message '%s' lacks '%s'", BAD[k].text, err.message, BAD[k].needle);
+  }
+  char long_path[200];
+  memset(long_path, 'a', sizeof long_path);
+  strcpy(long_path + 150, "=0:1:3");
+  zeno_region_axis a;
+  zeno_error err;
+  assert_int_equal(zeno_region_axis_parse(long_path, &a, &err), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_region_axis_parse(NULL, &a, &err), ZENO_ERR_ARGUMENT);
+}
+
+/* ---- sweep errors -------------------------------------------------------- */
+
+static void expect_create_error(const char *scene_text, const zeno_regions_def *d,
+                                zeno_status code, const char *needle) {
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create(scene_text, "s.yaml", NULL, 0, d, &err);
+  assert_null(r);
+  assert_int_equal(err.code, code);
+  char line[1024];
+  zeno_error_format(&err, line, sizeof line);
+  if (strstr(line, needle) == NULL) fail_msg("error '%s' lacks '%s'", line, needle);
+}
+
+static void create_errors(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE6);
+  zeno_regions_def d = axes("com.z=0:1:3", "com.y=0:1:3");
+  expect_create_error(text, &d, ZENO_ERR_UNKNOWN_KEY, "com.z");
+  d = axes("paper.mu2=-1:1:3", "com.y=0:1:3");
+  expect_create_error(text, &d, ZENO_ERR_RANGE, "allowed [0, inf)");
+  d = axes("com.y=0:1:3", "com.y=0:2:3");
+  expect_create_error(text, &d, ZENO_ERR_ARGUMENT, "same parameter");
+  d = axes("com.x=0:1:3", "com.y=0:1:3");
+  d.mc_runs = -1;
+  expect_create_error(text, &d, ZENO_ERR_RANGE, "mc_runs");
+  d = axes("com.x=0:1:3", "com.y=0:1:3");
+  d.analysis.partition_intervals = 2;
+  expect_create_error(text, &d, ZENO_ERR_RANGE, "partition_intervals");
+  d = axes("com.x=0:1:3", "com.y=0:1:3");
+  expect_create_error("paper: {alpha: 45\n", &d, ZENO_ERR_SYNTAX, "s.yaml:");
+  char *ball = read_text(ZENO_SCENES_DIR "/bouncing-ball.yaml");
+  expect_create_error(ball, &d, ZENO_ERR_ARGUMENT, "two-contact");
+  free(ball);
+  zeno_error err;
+  assert_null(zeno_regions_create_file(ZENO_SCENES_DIR "/no-such.yaml", NULL, 0, &d, &err));
+  assert_int_equal(err.code, ZENO_ERR_IO);
+  assert_non_null(strstr(err.message, "no-such.yaml"));
+  // A valid sweep rejects points outside its grid.
+  zeno_regions *r = zeno_regions_create(text, "s.yaml", NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point p;
+  assert_int_equal(zeno_regions_point(r, 3, 0, &p, &err), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_regions_row(r, -1, 1, &p, &err), ZENO_ERR_RANGE);
+  zeno_regions_destroy(r);
+  zeno_regions_destroy(NULL);
+  free(text);
+}
+
+/* ---- Example 6 ----------------------------------------------------------- */
+
+// Closed form of the feasible strip. Static balance with contact forces
+// lambda_i in the friction cones K_i: lambda_1 + lambda_2 = -f and zero
+// moment about the centre of mass c, i.e. c x f = -(p1 x l1 + p2 x l2).
+// With f = (sin a, -cos a), c x f = -s where s = c_x cos a + c_y sin a is
+// c's coordinate across the load, so s = (p1 - p2) x l1 - p2 x f over the
+// polygon K1 ∩ (-f - K2) of l1: an interval [s_lo, s_hi] reached at the
+// polygon's vertices (0, -f and the crossings of the cones' edge rays).
+static double cross(const double a[2], const double b[2]) { return a[0] * b[1] - a[1] * b[0]; }
+
+static bool in_cone(const zeno_contact_def *c, const double v[2]) {
+  const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
+  const double n[2] = {-t[1], t[0]};
+  const double vn = v[0] * n[0] + v[1] * n[1], vt = v[0] * t[0] + v[1] * t[1];
+  const double scale = hypot(v[0], v[1]) + 1;
+  return vn >= -1e-12 * scale && fabs(vt) <= c->mu * vn + 1e-12 * scale;
+}
+
+static void edge_ray(const zeno_contact_def *c, int side, double r[2]) {
+  const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
+  const double n[2] = {-t[1], t[0]};
+  r[0] = n[0] + side * c->mu * t[0];
+  r[1] = n[1] + side * c->mu * t[1];
+}
+
+static void feasible_strip(const zeno_scene *s, double *s_lo, double *s_hi) {
+  const double a = s->load_angle;
+  const double f[2] = {s->load_magnitude * sin(a), -s->load_magnitude * cos(a)};
+  // Scene-frame contact positions (com_shift is (0, 0) in the base scene).
+  const double p1[2] = {s->contacts[0].point[0], s->contacts[0].point[1]};
+  const double p2[2] = {s->contacts[1].point[0], s->contacts[1].point[1]};
+  const double d[2] = {p1[0] - p2[0], p1[1] - p2[1]};
+  double cand[6][2] = {{0, 0}, {-f[0], -f[1]}};
+  int n = 2;
+  for (int i = -1; i <= 1; i += 2)
+    for (int j = -1; j <= 1; j += 2) {
+      // l1 = u r1 on K1's edge and l1 = -f - v r2 on (-f - K2)'s edge.
+      double r1[2], r2[2];
+      edge_ray(&s->contacts[0], i, r1);
+      edge_ray(&s->contacts[1], j, r2);
+      const double det = cross(r1, r2);
+      if (fabs(det) < 1e-14) continue;
+      const double mf[2] = {-f[0], -f[1]};
+      const double u = cross(mf, r2) / det;  // u r1 + v r2 = -f
+      cand[n][0] = u * r1[0];
+      cand[n][1] = u * r1[1];
+      n++;
+    }
+  *s_lo = INFINITY;
+  *s_hi = -INFINITY;
+  for (int k = 0; k < n; k++) {
+    const double l2v[2] = {-f[0] - cand[k][0], -f[1] - cand[k][1]};
+    if (!in_cone(&s->contacts[0], cand[k]) || !in_cone(&s->contacts[1], l2v)) continue;
+    const double sv = cross(d, cand[k]) - cross(p2, f);
+    *s_lo = fmin(*s_lo, sv);
+    *s_hi = fmax(*s_hi, sv);
+  }
+}
+
+static void example6_map(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE6);
+  const zeno_regions_def d = axes(EX6_X, EX6_Y);
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create(text, EXAMPLE6, NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point *g = sweep_grid(r, 2);
+  zeno_scene base;
+  assert_int_equal(zeno_scene_load(EXAMPLE6, NULL, 0, &base, &err), ZENO_OK);
+
+  // Region 0 exactly outside the strip of centre-of-mass positions whose
+  // line of action the friction cones can balance (parallel to the load).
+  double s_lo, s_hi;
+  feasible_strip(&base, &s_lo, &s_hi);
+  assert_true(s_lo < s_hi);
+  int feasible = 0;
+  const double ca = cos(base.load_angle), sa = sin(base.load_angle);
+  for (int k = 0; k < d.x.count * d.y.count; k++) {
+    const double sv = g[k].x * ca + g[k].y * sa;
+    if (sv < s_lo - STRIP_EDGE_TOL || sv > s_hi + STRIP_EDGE_TOL)
+      assert_int_equal(g[k].region, 0);
+    else if (sv > s_lo + STRIP_EDGE_TOL && sv < s_hi - STRIP_EDGE_TOL) {
+      if (g[k].region == 0) fail_msg("(%g, %g) inside the strip is region 0", g[k].x, g[k].y);
+      feasible++;
+    }
+  }
+  assert_true(feasible > 100);  // the strip crosses the whole grid
+
+  // Example 3's centre of mass: unstable by Theorem 2 (paper Example 3).
+  const zeno_region_point *o = &g[EX6_ORIGIN_IY * d.x.count + EX6_ORIGIN_IX];
+  assert_true(fabs(o->x) < 1e-12 && fabs(o->y) < 1e-12);
+  assert_true(o->region == 4 || o->region == 5);
+  assert_int_equal(o->theorem, 2);
+  assert_true(fabs(o->fixed_point_phi - (-0.6981)) < 1e-3);  // paper: phi* = -0.698
+  assert_true(o->fixed_point_G > 1);
+
+  // Points of every region agree with zeno_analyze(); the map shows all
+  // eight classes (paper Fig. 8a), among them the Example 4-like stable
+  // region (Theorem 3) and the Example 2-like one (Theorem 4).
+  int seen[ZENO_REGION_COUNT];
+  check_against_analyze(EXAMPLE6, NULL, 0, &d, g, seen);
+  for (int k = 0; k < ZENO_REGION_COUNT; k++)
+    if (seen[k] == 0) fail_msg("region %d missing from the Example 6 map", k);
+  free(g);
+  zeno_regions_destroy(r);
+  free(text);
+}
+
+static void threads_match_one_thread(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE6);
+  // The rows through the middle of the strip hold most regions.
+  zeno_regions_def d = axes("com.x=-1.5:0.5:24", "com.y=-0.3:0.9:3");
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create(text, EXAMPLE6, NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point *one = sweep_grid(r, 1), *two = sweep_grid(r, 2);
+  for (int k = 0; k < d.x.count * d.y.count; k++) {
+    zeno_region_point single;
+    assert_int_equal(zeno_regions_point(r, one[k].ix, one[k].iy, &single, &err), ZENO_OK);
+    // Bit for bit: the same code on the same data, whatever the thread.
+    assert_memory_equal(&one[k], &two[k], sizeof one[k]);
+    assert_memory_equal(&one[k], &single, sizeof single);
+  }
+  free(one);
+  free(two);
+  zeno_regions_destroy(r);
+  free(text);
+}
+
+/* ---- Example 7 ----------------------------------------------------------- */
+
+static void example7_chart(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE7);
+  const zeno_regions_def d = axes(EX7_X, EX7_Y);
+  zeno_error err;
+
+  // With the examples' rho = 1 the Painlevé bound of contact 2 is
+  // (1 + l2^2) / (l2 h) = 25.25: no region 1 anywhere on the chart.
+  zeno_regions *r = zeno_regions_create(text, EXAMPLE7, NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point *g = sweep_grid(r, 2);
+  int seen[ZENO_REGION_COUNT];
+  for (int k = 0; k < d.x.count * d.y.count; k++) assert_int_not_equal(g[k].region, 1);
+  check_against_analyze(EXAMPLE7, NULL, 0, &d, g, seen);
+  int classes = 0;
+  for (int k = 0; k < ZENO_REGION_COUNT; k++) classes += seen[k] > 0;
+  assert_true(classes >= 2);
+  free(g);
+  zeno_regions_destroy(r);
+
+  // With rho^2 = 1.1 l2 h - l2^2 the bound is the paper's 1.1: every
+  // feasible point is region 1 exactly when mu2 > 1.1 (paper: "Painlevé
+  // paradox for this example occurs only for mu2 > 1.1").
+  char rho[64];
+  snprintf(rho, sizeof rho, "paper.rho=%.17g",
+           sqrt(EX7_PAINLEVE * EX7_L2 * EX7_H - EX7_L2 * EX7_L2));
+  const char *fixed[] = {rho};
+  r = zeno_regions_create(text, EXAMPLE7, fixed, 1, &d, &err);
+  assert_non_null(r);
+  g = sweep_grid(r, 2);
+  int painleve = 0, below = 0;
+  for (int k = 0; k < d.x.count * d.y.count; k++) {
+    if (g[k].region == 0) continue;
+    if (g[k].x > EX7_PAINLEVE + 1e-9) {
+      assert_int_equal(g[k].region, 1);
+      painleve++;
+    } else if (g[k].x < EX7_PAINLEVE - 1e-9) {
+      assert_int_not_equal(g[k].region, 1);
+      below++;
+    }
+  }
+  assert_true(painleve > 0 && below > 0);
+  check_against_analyze(EXAMPLE7, fixed, 1, &d, g, seen);
+  assert_true(seen[1] > 0);
+  free(g);
+  zeno_regions_destroy(r);
+  free(text);
+}
+
+/* ---- region 7's simulation verdict ---------------------------------------- */
+
+static void simulation_verdict(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE7);
+  zeno_regions_def d = axes("paper.mu2=0.5:0.9:2", "paper.alpha=20:25:2");
+  d.mc_runs = 24;
+  d.mc_full = true;
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create(text, EXAMPLE7, NULL, 0, &d, &err);
+  assert_non_null(r);
+  for (int iy = 0; iy < 2; iy++)
+    for (int ix = 0; ix < 2; ix++) {
+      zeno_region_point p, again;
+      assert_int_equal(zeno_regions_point(r, ix, iy, &p, &err), ZENO_OK);
+      assert_int_equal(p.region, 7);  // not persistent (NN lifts contact 1)
+      assert_int_equal(p.mc_runs, 24);
+      assert_int_equal(p.mc_full_runs, 24);
+      assert_true(p.mc_rest >= 0 && p.mc_rest <= p.mc_runs);
+      assert_int_equal(p.sim, p.mc_rest == 24 && p.mc_full_rest == 24
+                                  ? ZENO_REGION_SIM_RESTS
+                                  : ZENO_REGION_SIM_DEPARTS);
+      // Seeded per point: the same counts again.
+      assert_int_equal(zeno_regions_point(r, ix, iy, &again, &err), ZENO_OK);
+      assert_memory_equal(&p, &again, sizeof p);
+      // Most perturbations of these slope postures come to rest (the
+      // paper: region 7 is "practically stable" in simulations).
+      assert_true(p.mc_rest * 4 >= p.mc_runs * 3);
+    }
+  zeno_regions_destroy(r);
+  // Without runs there is no verdict.
+  d.mc_runs = 0;
+  r = zeno_regions_create(text, EXAMPLE7, NULL, 0, &d, &err);
+  zeno_region_point p;
+  assert_int_equal(zeno_regions_point(r, 0, 0, &p, &err), ZENO_OK);
+  assert_int_equal(p.sim, ZENO_REGION_SIM_NONE);
+  assert_int_equal(p.mc_runs, 0);
+  zeno_regions_destroy(r);
+  free(text);
+}
+
+/* ---- CSV rows ----------------------------------------------------------- */
+
+static void csv_round_trip(void **state) {
+  (void)state;
+  zeno_region_point p;
+  memset(&p, 0, sizeof p);
+  p.ix = 3;
+  p.iy = 17;
+  p.x = 0.1 + 0.2;  // not representable in few digits
+  p.y = -1.0 / 3.0;
+  p.region = 4;
+  p.theorem = 2;
+  p.verdict = ZENO_VERDICT_UNSTABLE;
+  p.persistent = true;
+  p.has_maps = true;
+  p.G_max = 1.0542133;
+  p.fixed_point_phi = -0.69812;
+  p.fixed_point_G = 1.0542;
+  p.fixed_point_count = 5;
+  p.partition_count = 0;
+  p.mc_runs = 0;
+  char buffer[1024];
+  FILE *f = fmemopen(buffer, sizeof buffer, "w");
+  assert_int_equal(zeno_io_region_row(f, &p), ZENO_OK);
+  fclose(f);
+  zeno_region_point q;
+  zeno_error err;
+  assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
+  assert_memory_equal(&p, &q, sizeof p);
+
+  // Without maps: NaN witnesses and no region-7 verdict survive too.
+  p.region = 7;
+  p.has_maps = false;
+  p.G_max = p.fixed_point_phi = p.fixed_point_G = NAN;
+  p.mc_runs = 32;
+  p.mc_rest = 31;
+  p.sim = ZENO_REGION_SIM_DEPARTS;
+  f = fmemopen(buffer, sizeof buffer, "w");
+  zeno_io_region_row(f, &p);
+  fclose(f);
+  assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
+  assert_true(isnan(q.G_max) && !q.has_maps && q.sim == ZENO_REGION_SIM_DEPARTS);
+  assert_int_equal(q.mc_rest, 31);
+
+  static const struct {
+    const char *line;
+    const char *field;
+  } BAD[] = {
+      {"x,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "ix"},
+      {"3,17,0.3,0,9,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "region"},
+      {"3,17,0.3,0,4,2,maybe,1,1,1,1,5,0,0,0,0,0,0,", "verdict"},
+      {"3,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,often", "sim"},
+      {"3,17,0.3,0,4,2,unstable,1,1,1", "fixed_point_G"},
+  };
+  for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+    assert_int_equal(zeno_io_region_parse(BAD[k].line, &q, &err), ZENO_ERR_SYNTAX);
+    if (strstr(err.message, BAD[k].field) == NULL)
+      fail_msg("'%s': message '%s' does not name %s", BAD[k].line, err.message, BAD[k].field);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(axis_parse_and_values),
+      cmocka_unit_test(axis_parse_errors),
+      cmocka_unit_test(create_errors),
+      cmocka_unit_test(example6_map),
+      cmocka_unit_test(threads_match_one_thread),
+      cmocka_unit_test(example7_chart),
+      cmocka_unit_test(simulation_verdict),
+      cmocka_unit_test(csv_round_trip),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
