@@ -1,0 +1,246 @@
+// `zeno regions` end to end: the same regions.csv from one thread, two
+// threads and two Open MPI ranks (zeno-mpi), a killed sweep resumed from
+// its journal, and bad input (exit 2, one line naming the problem).
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_runner.h"
+
+#define EXAMPLE6 ZENO_SCENES_DIR "/example6.yaml"
+/// A small Example 6 grid through the strip: every region class but few
+/// points (about a second of work).
+#define GRID_X "com.x=-2.5:1.5:21"
+#define GRID_Y "com.y=-0.6:2.4:15"
+#define GRID_ROWS 15
+/// Rows kept from a finished journal to fake a killed sweep.
+#define KEPT_ROWS 6
+/// Room for a captured error message.
+#define MESSAGE_SIZE 4096
+
+static int run_zeno_argv(const char *const *args) {
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  return spawn_and_wait(argv, -1, -1);
+}
+
+/// Runs zeno with stderr captured into message; returns the exit code.
+static int run_zeno_message(char *message, const char *const *args) {
+  char path[PATH_SIZE];
+  snprintf(path, sizeof path, "%s/zeno-regions-err-XXXXXX", temp_dir());
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  const int code = spawn_and_wait(argv, -1, fd);
+  close(fd);
+  char *text = read_file(path);
+  unlink(path);
+  assert_non_null(text);
+  snprintf(message, MESSAGE_SIZE, "%s", text);
+  free(text);
+  return code;
+}
+
+static void out_dir(char *path, const char *name) {
+  snprintf(path, PATH_SIZE, "%s/zeno-regions-%s-XXXXXX", temp_dir(), name);
+  assert_non_null(mkdtemp(path));
+}
+
+/// Room for a path in one of the directories (PATH_SIZE) plus a file name.
+#define FILE_PATH_SIZE (PATH_SIZE + 64)
+
+static char *read_in(const char *dir, const char *name) {
+  char path[FILE_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return read_file(path);
+}
+
+static void remove_dir(const char *dir) {
+  static const char *const NAMES[] = {"regions.csv", "regions.journal", "summary.json"};
+  char path[FILE_PATH_SIZE];
+  for (size_t k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, NAMES[k]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+static int count_lines(const char *text) {
+  int n = 0;
+  for (; *text; text++) n += *text == '\n';
+  return n;
+}
+
+/// True when some row of a regions.csv table has region r (5th column).
+static bool has_region(const char *table, int r) {
+  for (const char *line = strchr(table, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+    const char *field = line + 1;
+    for (int k = 0; k < 4 && field; k++) field = strchr(field, ',') ? strchr(field, ',') + 1 : NULL;
+    if (field && atoi(field) == r) return true;
+  }
+  return false;
+}
+
+/// The table of the grid with `threads` threads, into a new directory.
+static char *sweep_table(char *dir, const char *threads) {
+  out_dir(dir, "t");
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--threads",
+                            threads, "--out", dir, "--quiet"),
+                   0);
+  char *table = read_in(dir, "regions.csv");
+  assert_non_null(table);
+  return table;
+}
+
+static void threads_and_ranks_agree(void **state) {
+  (void)state;
+  char one_dir[PATH_SIZE], two_dir[PATH_SIZE];
+  char *one = sweep_table(one_dir, "1"), *two = sweep_table(two_dir, "2");
+  assert_int_equal(count_lines(one), 1 + 21 * GRID_ROWS);
+  assert_string_equal(one, two);
+  // Every class of region 0-7 shows up on this small grid.
+  for (int r = 0; r < 8; r++)
+    if (!has_region(one, r)) fail_msg("region %d missing from the table", r);
+  char *summary = read_in(one_dir, "summary.json");
+  assert_non_null(summary);
+  assert_non_null(strstr(summary, "\"points\": 315"));
+  assert_non_null(strstr(summary, "\"resumed_rows\": 0"));
+  free(summary);
+#ifdef ZENO_MPI_EXE
+  char mpi_dir[PATH_SIZE];
+  out_dir(mpi_dir, "mpi");
+  // Open MPI refuses root without these (CI runs as root in a container);
+  // --oversubscribe lets 2 ranks start on any machine.
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  char *argv[] = {(char *)ZENO_MPIRUN, "-n", "2", "--oversubscribe", (char *)ZENO_MPI_EXE,
+                  "regions", (char *)EXAMPLE6, "--x", (char *)GRID_X, "--y", (char *)GRID_Y,
+                  "--threads", "1", "--out", mpi_dir, "--quiet", NULL};
+  assert_int_equal(spawn_and_wait(argv, -1, -1), 0);
+  char *mpi = read_in(mpi_dir, "regions.csv");
+  assert_non_null(mpi);
+  assert_string_equal(one, mpi);
+  char *mpi_summary = read_in(mpi_dir, "summary.json");
+  assert_non_null(strstr(mpi_summary, "\"ranks\": 2"));
+  free(mpi_summary);
+  free(mpi);
+  remove_dir(mpi_dir);
+#else
+  print_message("zeno-mpi not built: the MPI comparison is skipped\n");
+#endif
+  free(one);
+  free(two);
+  remove_dir(one_dir);
+  remove_dir(two_dir);
+}
+
+// A journal cut after KEPT_ROWS finished rows plus half a row (as a kill
+// leaves it): the rerun computes only the rest and writes the same table.
+static void resumes_from_journal(void **state) {
+  (void)state;
+  char full_dir[PATH_SIZE], cut_dir[PATH_SIZE];
+  char *full = sweep_table(full_dir, "2");
+  char *journal = read_in(full_dir, "regions.journal");
+  assert_non_null(journal);
+  char *p = journal;
+  for (int done = 0; done < KEPT_ROWS; p++) {
+    p = strstr(p, "\ndone,");
+    assert_non_null(p);
+    done++;
+  }
+  char *end = strchr(p, '\n');  // end of the last kept "done" line
+  assert_non_null(end);
+  char *half = end + 1 + strlen(end + 1) / 40;  // a few points and a cut line
+  *half = '\0';
+  out_dir(cut_dir, "cut");
+  char path[FILE_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/regions.journal", cut_dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(journal, f);
+  fclose(f);
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out",
+                            cut_dir, "--quiet"),
+                   0);
+  char *resumed = read_in(cut_dir, "regions.csv");
+  assert_non_null(resumed);
+  assert_string_equal(full, resumed);
+  char *summary = read_in(cut_dir, "summary.json");
+  char needle[64];
+  snprintf(needle, sizeof needle, "\"resumed_rows\": %d", KEPT_ROWS);
+  assert_non_null(strstr(summary, needle));
+  snprintf(needle, sizeof needle, "\"computed\": %d", 21 * (GRID_ROWS - KEPT_ROWS));
+  assert_non_null(strstr(summary, needle));
+  // A finished sweep run again computes nothing.
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out",
+                            cut_dir, "--quiet"),
+                   0);
+  free(summary);
+  summary = read_in(cut_dir, "summary.json");
+  assert_non_null(strstr(summary, "\"computed\": 0"));
+  // Another sweep refuses the journal: exit 2, one line naming it.
+  char message[MESSAGE_SIZE];
+  assert_int_equal(run_zeno_message(message, (const char *const[]){
+                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                 "com.y=-0.6:2.4:16", "--out", cut_dir, NULL}),
+                   2);
+  assert_non_null(strstr(message, "regions.journal"));
+  assert_non_null(strstr(message, "another sweep"));
+  assert_int_equal(count_lines(message), 1);
+  free(summary);
+  free(resumed);
+  free(journal);
+  free(full);
+  remove_dir(full_dir);
+  remove_dir(cut_dir);
+}
+
+static void bad_input_exits_2(void **state) {
+  (void)state;
+  static const struct {
+    const char *args[10];
+    const char *needle;
+  } BAD[] = {
+      {{"regions", EXAMPLE6, "--x", GRID_X}, "--y"},
+      {{"regions", EXAMPLE6, "--x", "com.x=0:1", "--y", GRID_Y}, "PATH=LO:HI:N"},
+      {{"regions", EXAMPLE6, "--x", "com.z=0:1:3", "--y", GRID_Y}, "com.z"},
+      {{"regions", EXAMPLE6, "--x", "paper.mu1=-1:1:3", "--y", GRID_Y}, "allowed [0, inf)"},
+      {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_X}, "same parameter"},
+      {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--threads", "0"}, "--threads"},
+      {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--plot", "map.jpg"}, "--plot"},
+      {{"regions", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--x", GRID_X, "--y", GRID_Y},
+       "two-contact"},
+      {{"regions", ZENO_SCENES_DIR "/missing.yaml", "--x", GRID_X, "--y", GRID_Y},
+       "missing.yaml"},
+  };
+  for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+    char message[MESSAGE_SIZE];
+    const int code = run_zeno_message(message, BAD[k].args);
+    if (code != 2 || strstr(message, BAD[k].needle) == NULL || count_lines(message) != 1)
+      fail_msg("case %zu: exit %d, message '%s' (expected exit 2 naming '%s')", k, code,
+               message, BAD[k].needle);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(threads_and_ranks_agree),
+      cmocka_unit_test(resumes_from_journal),
+      cmocka_unit_test(bad_input_exits_2),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
