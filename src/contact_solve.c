@@ -39,36 +39,40 @@ void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
 bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
               double x[4], double y[4]) {
   const int m = 2 * d->n;
+  // Free contacts carry no force (x = 0 on both of their components), so
+  // only the closed contacts' unknowns are solved for: a 2x2 system for one
+  // closed contact, 4x4 for two.
+  int col[4], k = 0;
+  for (int i = 0; i < d->n; i++)
+    if (letter[i] != ZENO_LETTER_F) col[k++] = 2 * i, col[k++] = 2 * i + 1;
   double A[16], r[4];
   memset(A, 0, sizeof A);
-  // Row j expresses one equality in the unknowns x; y = b + D x.
-  for (int i = 0; i < d->n; i++) {
-    const int rn = 2 * i, rt = 2 * i + 1;
+  // Row pair of each closed contact: one equality per unknown; y = b + D x.
+  for (int q = 0; q < k; q += 2) {
+    const int i = col[q] / 2, rn = q, rt = q + 1;
+    const int cn = col[q];
     switch (letter[i]) {
-      case ZENO_LETTER_F:
-        A[rn * m + rn] = 1; r[rn] = 0;
-        A[rt * m + rt] = 1; r[rt] = 0;
-        break;
       case ZENO_LETTER_S:
-        for (int j = 0; j < m; j++) {
-          A[rn * m + j] = d->D[rn][j];
-          A[rt * m + j] = d->D[rt][j];
+        for (int j = 0; j < k; j++) {
+          A[rn * k + j] = d->D[cn][col[j]];
+          A[rt * k + j] = d->D[cn + 1][col[j]];
         }
-        r[rn] = -b[rn];
-        r[rt] = -b[rt];
+        r[rn] = -b[cn];
+        r[rt] = -b[cn + 1];
         break;
       default: {  // P or N: y_n = 0, x_t = -+mu x_n
         const double sgn = letter[i] == ZENO_LETTER_P ? -1.0 : 1.0;
-        for (int j = 0; j < m; j++) A[rn * m + j] = d->D[rn][j];
-        r[rn] = -b[rn];
-        A[rt * m + rt] = 1;
-        A[rt * m + rn] = -sgn * d->mu[i];
+        for (int j = 0; j < k; j++) A[rn * k + j] = d->D[cn][col[j]];
+        r[rn] = -b[cn];
+        A[rt * k + rt] = 1;
+        A[rt * k + rn] = -sgn * d->mu[i];
         r[rt] = 0;
       }
     }
   }
-  if (!zeno_linsolve(m, A, r, ZC_SINGULAR_RTOL)) return false;
-  for (int a = 0; a < 4; a++) x[a] = a < m ? r[a] : 0;
+  if (k > 0 && !zeno_linsolve(k, A, r, ZC_SINGULAR_RTOL)) return false;
+  for (int a = 0; a < 4; a++) x[a] = 0;
+  for (int q = 0; q < k; q++) x[col[q]] = r[q];
   for (int a = 0; a < 4; a++) {
     double s = a < m ? b[a] : 0;
     for (int j = 0; j < m; j++) s += (a < m ? d->D[a][j] : 0) * x[j];
@@ -77,7 +81,6 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
   // Enforce the equalities exactly: they hold to rounding, and callers test
   // signs of the other components only.
   for (int i = 0; i < d->n; i++) {
-    if (letter[i] == ZENO_LETTER_F) x[2 * i] = x[2 * i + 1] = 0;
     if (letter[i] != ZENO_LETTER_F) y[2 * i] = 0;
     if (letter[i] == ZENO_LETTER_S) y[2 * i + 1] = 0;
   }
