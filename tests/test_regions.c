@@ -25,6 +25,15 @@
 #define EX6_Y "com.y=-0.6:2.4:41"
 #define EX6_ORIGIN_IX 25
 #define EX6_ORIGIN_IY 8
+/// The paper's resolution (slow suite, `test_regions --full`): 321 x 301
+/// points keep (0, 0) on the grid.
+#define EX6_FULL_X "com.x=-2.5:1.5:321"
+#define EX6_FULL_Y "com.y=-0.6:2.4:301"
+#define EX6_FULL_ORIGIN_IX 200
+#define EX6_FULL_ORIGIN_IY 60
+#define EX7_FULL_X "paper.mu2=0:1.3:261"
+#define EX7_FULL_Y "paper.alpha=0:40:201"
+
 /// The coarse Example 7 chart: mu2 in [0, 1.3] (past the paper's Painlevé
 /// threshold 1.1), alpha in [0, 40] deg.
 #define EX7_X "paper.mu2=0:1.3:27"
@@ -46,6 +55,14 @@
 #define FIXED_POINT_TOL 1e-9
 /// Points checked against zeno_analyze() per region.
 #define CHECKS_PER_REGION 3
+
+/// The grids the map tests run: coarse by default, the paper's with --full.
+typedef struct grid_choice {
+  const char *ex6_x, *ex6_y, *ex7_x, *ex7_y;
+  int origin_ix, origin_iy;
+} grid_choice;
+
+static grid_choice grids = {EX6_X, EX6_Y, EX7_X, EX7_Y, EX6_ORIGIN_IX, EX6_ORIGIN_IY};
 
 static char *read_text(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -302,7 +319,7 @@ static void feasible_strip(const zeno_scene *s, double *s_lo, double *s_hi) {
 static void example6_map(void **state) {
   (void)state;
   char *text = read_text(EXAMPLE6);
-  const zeno_regions_def d = axes(EX6_X, EX6_Y);
+  const zeno_regions_def d = axes(grids.ex6_x, grids.ex6_y);
   zeno_error err;
   zeno_regions *r = zeno_regions_create(text, EXAMPLE6, NULL, 0, &d, &err);
   assert_non_null(r);
@@ -326,10 +343,10 @@ static void example6_map(void **state) {
       feasible++;
     }
   }
-  assert_true(feasible > 100);  // the strip crosses the whole grid
+  assert_true(feasible > d.x.count * d.y.count / 20);  // the strip crosses the whole grid
 
   // Example 3's centre of mass: unstable by Theorem 2 (paper Example 3).
-  const zeno_region_point *o = &g[EX6_ORIGIN_IY * d.x.count + EX6_ORIGIN_IX];
+  const zeno_region_point *o = &g[grids.origin_iy * d.x.count + grids.origin_ix];
   assert_true(fabs(o->x) < 1e-12 && fabs(o->y) < 1e-12);
   assert_true(o->region == 4 || o->region == 5);
   assert_int_equal(o->theorem, 2);
@@ -375,7 +392,7 @@ static void threads_match_one_thread(void **state) {
 static void example7_chart(void **state) {
   (void)state;
   char *text = read_text(EXAMPLE7);
-  const zeno_regions_def d = axes(EX7_X, EX7_Y);
+  const zeno_regions_def d = axes(grids.ex7_x, grids.ex7_y);
   zeno_error err;
 
   // With the examples' rho = 1 the Painlevé bound of contact 2 is
@@ -523,7 +540,17 @@ static void csv_round_trip(void **state) {
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--full") == 0) {
+    // The slow suite: the maps at the paper's resolution.
+    grids = (grid_choice){EX6_FULL_X, EX6_FULL_Y, EX7_FULL_X, EX7_FULL_Y, EX6_FULL_ORIGIN_IX,
+                          EX6_FULL_ORIGIN_IY};
+    const struct CMUnitTest full[] = {
+        cmocka_unit_test(example6_map),
+        cmocka_unit_test(example7_chart),
+    };
+    return cmocka_run_group_tests(full, NULL, NULL);
+  }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(axis_parse_and_values),
       cmocka_unit_test(axis_parse_errors),
