@@ -525,30 +525,24 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   }
 }
 
-static int write_table(const sweep *w) {
-  char *path = cli_path_join(w->o->out_dir, TABLE_NAME);
-  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  FILE *f = fopen(path, "w");
-  int code = CLI_EXIT_OK;
-  if (f != NULL) {
-    zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y);
-    const size_t n = (size_t)w->nx * (size_t)w->ny;
-    for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k]);
-  }
-  if (f == NULL || ferror(f) || fclose(f) != 0) {
-    cli_error("%s: cannot write '%s': %s", COMMAND, path, strerror(errno));
-    code = CLI_EXIT_RUNTIME;
-  }
-  free(path);
-  return code;
+static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
+  (void)scene;
+  (void)seconds;
+  zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y);
+  const size_t n = (size_t)w->nx * (size_t)w->ny;
+  for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k]);
 }
 
-static int write_summary_file(const sweep *w, const zeno_scene *scene, double seconds) {
-  char *path = cli_path_join(w->o->out_dir, SUMMARY_NAME);
+typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
+
+// Writes DIR/name with `content`; reports failures.
+static int write_out_file(const sweep *w, const char *name, content_fn content,
+                          const zeno_scene *scene, double seconds) {
+  char *path = cli_path_join(w->o->out_dir, name);
   if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   FILE *f = fopen(path, "w");
   int code = CLI_EXIT_OK;
-  if (f != NULL) write_summary_json(f, w, scene, seconds);
+  if (f != NULL) content(f, w, scene, seconds);
   if (f == NULL || ferror(f) || fclose(f) != 0) {
     cli_error("%s: cannot write '%s': %s", COMMAND, path, strerror(errno));
     code = CLI_EXIT_RUNTIME;
@@ -560,8 +554,9 @@ static int write_summary_file(const sweep *w, const zeno_scene *scene, double se
 static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
   int code = CLI_EXIT_OK;
   if (w->o->out_dir) {
-    code = write_table(w);
-    if (code == CLI_EXIT_OK) code = write_summary_file(w, scene, seconds);
+    code = write_out_file(w, TABLE_NAME, table_content, scene, seconds);
+    if (code == CLI_EXIT_OK)
+      code = write_out_file(w, SUMMARY_NAME, write_summary_json, scene, seconds);
   }
   if (code == CLI_EXIT_OK && w->o->plot_path) {
     char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];

@@ -223,3 +223,13 @@ void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
   if (y_label_text) y_label(cr, f, y_label_text);
   cairo_restore(cr);
 }
+
+void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, double length,
+                     double half_angle) {
+  const double a = atan2(dy, dx);
+  cairo_move_to(cr, x, y);
+  cairo_line_to(cr, x - length * cos(a - half_angle), y - length * sin(a - half_angle));
+  cairo_line_to(cr, x - length * cos(a + half_angle), y - length * sin(a + half_angle));
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}

@@ -117,14 +117,7 @@ static void node(cairo_t *cr, const graph_layout *l, int i,
 
 /// Arrow head at (x, y) pointing along the direction (dx, dy).
 static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy) {
-  const double a = atan2(dy, dx);
-  cairo_move_to(cr, x, y);
-  cairo_line_to(cr, x - GRAPH_ARROW_LENGTH * cos(a - GRAPH_ARROW_ANGLE),
-                y - GRAPH_ARROW_LENGTH * sin(a - GRAPH_ARROW_ANGLE));
-  cairo_line_to(cr, x - GRAPH_ARROW_LENGTH * cos(a + GRAPH_ARROW_ANGLE),
-                y - GRAPH_ARROW_LENGTH * sin(a + GRAPH_ARROW_ANGLE));
-  cairo_close_path(cr);
-  cairo_fill(cr);
+  plot_arrow_head(cr, x, y, dx, dy, GRAPH_ARROW_LENGTH, GRAPH_ARROW_ANGLE);
 }
 
 /// A cubic from (x0, y) to (x1, y) bulging by `bulge` (negative: upwards),

@@ -61,6 +61,11 @@ void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
 /// Clips to the frame's data area (undo with cairo_reset_clip()).
 void plot_clip(cairo_t *cr, const plot_frame *f);
 
+/// Filled arrow head with its tip at (x, y) pointing along (dx, dy): a
+/// triangle `length` long with sides at +-half_angle [rad] from the shaft.
+void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, double length,
+                     double half_angle);
+
 /// Dashed line between two data points, clipped by the caller.
 void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0,
                       double x1, double y1, plot_color color);

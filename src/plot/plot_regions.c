@@ -136,14 +136,7 @@ static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1) {
   cairo_move_to(cr, x0, y0);
   cairo_line_to(cr, x1, y1);
   cairo_stroke(cr);
-  const double a = atan2(y1 - y0, x1 - x0);
-  cairo_move_to(cr, x1, y1);
-  cairo_line_to(cr, x1 - REG_ARROW_HEAD * cos(a - REG_ARROW_HALF_ANGLE),
-                y1 - REG_ARROW_HEAD * sin(a - REG_ARROW_HALF_ANGLE));
-  cairo_line_to(cr, x1 - REG_ARROW_HEAD * cos(a + REG_ARROW_HALF_ANGLE),
-                y1 - REG_ARROW_HEAD * sin(a + REG_ARROW_HALF_ANGLE));
-  cairo_close_path(cr);
-  cairo_fill(cr);
+  plot_arrow_head(cr, x1, y1, x1 - x0, y1 - y0, REG_ARROW_HEAD, REG_ARROW_HALF_ANGLE);
 }
 
 // Device point of a scene-frame point (swapping for com.y / com.x axes).
