@@ -85,12 +85,12 @@ static inline int run_scene(const zeno_scene *s, test_run *r) {
   zeno_sim *sim = zeno_sim_create(s, NULL, &err);
   if (sim == NULL) return -1;
   int cap = 64;
-  r->events = malloc(cap * sizeof *r->events);
+  r->events = malloc((size_t)cap * sizeof *r->events);
   zeno_event ev;
   while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
     if (r->count == cap) {
       cap *= 2;
-      r->events = realloc(r->events, cap * sizeof *r->events);
+      r->events = realloc(r->events, (size_t)cap * sizeof *r->events);
     }
     r->events[r->count++] = ev;
   }
