@@ -142,6 +142,15 @@ bool zeno_regions_parallel(void) {
 #endif
 }
 
+int zeno_regions_threads(int threads) {
+#ifdef _OPENMP
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads;
+  return 1;
+#endif
+}
+
 const char *zeno_region_name(int region) {
   static const char *const NAMES[ZENO_REGION_COUNT] = {
       "infeasible equilibrium",
@@ -435,11 +444,10 @@ zeno_status zeno_regions_row(const zeno_regions *r, int iy, int threads,
   const int n = r->def.x.count;
   zeno_status *status = malloc((size_t)n * sizeof *status);
   if (status == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  const int team = zeno_regions_threads(threads);
+  (void)team;  // unused without OpenMP
 #ifdef _OPENMP
-  const int team = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-#else
-  (void)threads;
 #endif
   for (int ix = 0; ix < n; ix++) status[ix] = zeno_regions_point(r, ix, iy, &row[ix], NULL);
   zeno_status st = ZENO_OK;

@@ -153,6 +153,10 @@ zeno_status zeno_regions_row(const zeno_regions *regions, int iy, int threads,
 /// True when this build spreads rows over threads (OpenMP).
 bool zeno_regions_parallel(void);
 
+/// The number of threads zeno_regions_row() uses for `threads` (<= 0:
+/// OpenMP's default, the cores; 1 without OpenMP).
+int zeno_regions_threads(int threads);
+
 /// One line per region: "stable (Theorem 3)" etc.
 const char *zeno_region_name(int region);
 /// "rests", "departs" or "" (none).

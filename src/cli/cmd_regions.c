@@ -494,7 +494,8 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   zeno_io_json_number(f, seconds);
   fputs(", \"points_per_second\": ", f);
   zeno_io_json_number(f, seconds > 0 ? (double)w->computed_points / seconds : NAN);
-  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->dist.size, w->o->threads);
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->dist.size,
+          zeno_regions_threads(w->o->threads));
 }
 
 static void print_summary(const sweep *w, const zeno_scene *scene, double seconds) {
@@ -510,9 +511,10 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   printf("%ld (%ld computed, %d rows resumed)\n", (long)w->nx * w->ny, w->computed_points,
          w->resumed_rows);
   cli_label("time");
-  printf("%.3g s, %.4g points/s, %d rank%s\n", seconds,
+  printf("%.3g s, %.4g points/s, %d rank%s x %d thread%s\n", seconds,
          seconds > 0 ? (double)w->computed_points / seconds : 0.0, w->dist.size,
-         w->dist.size == 1 ? "" : "s");
+         w->dist.size == 1 ? "" : "s", zeno_regions_threads(w->o->threads),
+         zeno_regions_threads(w->o->threads) == 1 ? "" : "s");
   for (int r = 0; r < ZENO_REGION_COUNT; r++) {
     char label[CLI_LABEL_WIDTH];
     snprintf(label, sizeof label, "region %d", r);
@@ -588,11 +590,14 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   w->done = calloc((size_t)w->ny, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) code = open_journal(w);
-  // Every rank learns which rows are done (and whether rank 0 can go on).
-  unsigned char go = code == CLI_CONTINUE;
-  if (w->dist.size > 1 && code != CLI_EXIT_RUNTIME) {
-    if (w->dist.rank == 0 && !go) regions_dist_abort(&w->dist, code);
-    regions_dist_share_done(&w->dist, w->done, w->ny);
+  // Every rank learns which rows are done; a rank that cannot go on stops
+  // them all (the others would wait for it forever).
+  if (w->dist.size > 1) {
+    if (code != CLI_CONTINUE) regions_dist_abort(&w->dist, code);
+    if (!regions_dist_share_done(&w->dist, w->done, w->ny)) {
+      cli_error("%s: cannot share the finished rows between MPI ranks", COMMAND);
+      regions_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+    }
   }
   w->start = w->last_progress = now_seconds();
   w->progress = w->dist.rank == 0 && !o->quiet && isatty(STDERR_FILENO);
