@@ -124,5 +124,7 @@ int cmd_check(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_plot_trajectory(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

@@ -24,6 +24,9 @@ static const command COMMANDS[] = {
      cmd_maps},
     {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'",
      cmd_plot_trajectory},
+    {"view", "watch a scene in an SDL2 window; --screenshot for one PNG",
+     cmd_view},
+    {"replay", "play back 'simulate --out DIR' in the viewer", cmd_replay},
 };
 
 static const int COMMAND_COUNT = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);
