@@ -12,9 +12,11 @@ static const char *const COMMAND = "replay";
 int cmd_replay(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  return cli_usage_error(COMMAND, "this build of zeno lacks the viewer "
-                                  "(rebuild with SDL2 and SDL2_ttf: meson "
-                                  "setup -Dviewer=enabled)");
+  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
+            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
+            "-Dviewer=enabled build)",
+            COMMAND);
+  return CLI_EXIT_USAGE;
 }
 #else
 

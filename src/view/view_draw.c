@@ -40,6 +40,8 @@ static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 #define SCENE_MIN_EXTENT 0.45
 /// Surfaces are drawn this many body sizes either side of their point.
 #define SURFACE_HALF_LENGTH 1.5
+/// Surfaces whose directions' sine is below this are parallel (no wedge).
+#define SURFACE_PARALLEL 1e-9
 /// Depth of the hatched strip below a surface [px].
 #define SURFACE_DEPTH_PX 12.0
 /// Biped torso: ellipse radii in body sizes.
@@ -62,7 +64,7 @@ static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 /// drawn at the minimum so a Zeno tail stays visible.
 #define FORCE_PX 70.0
 #define IMPULSE_PX 80.0
-#define IMPULSE_MIN_PX 14.0
+#define IMPULSE_MIN_PX 24.0
 #define LOAD_PX 70.0
 /// Gap between the centre of mass and the start of the load arrow [px].
 #define LOAD_START_PX 10.0
@@ -269,15 +271,38 @@ static void surface_frame(const zeno_contact_def *c, double point[2],
   n[1] = t[0];
 }
 
+/// The drawn stretch [lo, hi] of surface i, as distances along t_i from
+/// its point: SURFACE_HALF_LENGTH body sizes either side of the contact,
+/// cut where it meets the other surface (the two make a wedge).
+static void surface_extent(const zeno_scene *sc, int i, double *lo,
+                           double *hi) {
+  const double half = SURFACE_HALF_LENGTH * view_body_size(sc);
+  double p[2], t[2], n[2];
+  surface_frame(&sc->contacts[i], p, t, n);
+  const double *c = sc->contacts[i].point;
+  const double mid = t[0] * (c[0] - p[0]) + t[1] * (c[1] - p[1]);
+  *lo = mid - half;
+  *hi = mid + half;
+  if (sc->contact_count != 2) return;
+  double q[2], u[2], m[2];
+  surface_frame(&sc->contacts[1 - i], q, u, m);
+  // p + s t on the other line: m . (p + s t - q) = 0.
+  const double slope = m[0] * t[0] + m[1] * t[1];
+  if (fabs(slope) < SURFACE_PARALLEL) return;
+  const double s = -(m[0] * (p[0] - q[0]) + m[1] * (p[1] - q[1])) / slope;
+  if (s > mid && s < *hi) *hi = s;
+  if (s < mid && s > *lo) *lo = s;
+}
+
 static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
                           const view_transform *tf) {
-  const double half = SURFACE_HALF_LENGTH * view_body_size(sc);
   for (int i = 0; i < sc->contact_count; i++) {
-    double p[2], t[2], n[2], a[2], b[2], sa[2], sb[2];
+    double p[2], t[2], n[2], a[2], b[2], sa[2], sb[2], lo, hi;
     surface_frame(&sc->contacts[i], p, t, n);
+    surface_extent(sc, i, &lo, &hi);
     for (int k = 0; k < 2; k++) {
-      a[k] = p[k] - half * t[k];
-      b[k] = p[k] + half * t[k];
+      a[k] = p[k] + lo * t[k];
+      b[k] = p[k] + hi * t[k];
     }
     view_to_screen(tf, a, sa);
     view_to_screen(tf, b, sb);
@@ -288,6 +313,18 @@ static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
                                 {sb[0] + dx, sb[1] + dy},
                                 {sa[0] + dx, sa[1] + dy}};
     fill_convex(cv->renderer, strip, 4, VIEW_SURFACE_FILL, 255);
+  }
+  // Lines over both strips, so a wedge's corner shows both edges.
+  for (int i = 0; i < sc->contact_count; i++) {
+    double p[2], t[2], n[2], a[2], b[2], sa[2], sb[2], lo, hi;
+    surface_frame(&sc->contacts[i], p, t, n);
+    surface_extent(sc, i, &lo, &hi);
+    for (int k = 0; k < 2; k++) {
+      a[k] = p[k] + lo * t[k];
+      b[k] = p[k] + hi * t[k];
+    }
+    view_to_screen(tf, a, sa);
+    view_to_screen(tf, b, sb);
     line(cv->renderer, sa, sb, VIEW_SURFACE_LINE, 255);
   }
 }
