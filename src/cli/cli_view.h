@@ -18,6 +18,7 @@ enum {
   VIEW_OPT_ZOOM,
   VIEW_OPT_WARP,
   VIEW_OPT_SPEED,
+  VIEW_OPT_KEYS,
 };
 
 /// getopt_long entries of the shared options (no terminator).
@@ -29,7 +30,8 @@ enum {
       {"size", required_argument, NULL, VIEW_OPT_SIZE},                \
       {"zoom", required_argument, NULL, VIEW_OPT_ZOOM},                \
       {"zeno-warp", no_argument, NULL, VIEW_OPT_WARP},                 \
-      {"speed", required_argument, NULL, VIEW_OPT_SPEED}
+      {"speed", required_argument, NULL, VIEW_OPT_SPEED},              \
+      {"keys", required_argument, NULL, VIEW_OPT_KEYS}
 
 /// Help text of the shared options.
 extern const char CLI_VIEW_OPTIONS_HELP[];

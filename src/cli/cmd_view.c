@@ -44,6 +44,9 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "      --zeno-warp        start in Zeno warp: every event interval gets\n"
     "                         the same wall time\n"
     "      --speed K          start at speed key K in 1-5 (1x .. 0.0001x)\n"
+    "      --keys K1,K2,...   window: press these keys, one per frame (SDL\n"
+    "                         names: z, Right, Space, +; 'drag' drags the\n"
+    "                         body), for scripted runs\n"
     "\n"
     "Keys: space pause, right next event, left previous event, shift+arrows\n"
     "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
@@ -99,6 +102,7 @@ int cli_view_option(const char *command, view_options *o, int option) {
       return code;
     }
     case VIEW_OPT_WARP: o->warp = true; return CLI_CONTINUE;
+    case VIEW_OPT_KEYS: o->keys = optarg; return CLI_CONTINUE;
     case VIEW_OPT_SPEED:
       return cli_int_option(command, "--speed", optarg, 1, VIEW_SPEED_LEVELS,
                             &o->speed_level);

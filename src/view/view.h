@@ -318,6 +318,10 @@ typedef struct view_options {
   double at;              ///< headless: display time (--at)
   long at_event;          ///< headless: event index (--at-event), -1 none
   long frames;            ///< window: exit after this many frames (0: no limit)
+  /// Window: comma-separated keys to press, one per frame from frame 1
+  /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
+  /// 40 px to the right), for scripted runs and tests. NULL: none.
+  const char *keys;
   int width, height;      ///< [px]
   double zoom;            ///< > 0: fixed zoom instead of the automatic one
   bool warp;              ///< start in Zeno warp

@@ -245,10 +245,52 @@ static void handle_events(app *a) {
   }
 }
 
+/// Length of the drag of the scripted "drag" key [px].
+#define SCRIPT_DRAG_PX 40
+#define KEY_NAME_SIZE 32
+
+/// Presses the scripted key number `frame` (1-based) of options->keys, if
+/// any: a key down event, or for "drag" a press at the centre of mass, a
+/// move and a release.
+static void script_key(app *a, long frame) {
+  const char *p = a->options->keys;
+  for (long k = 1; p != NULL && k < frame; k++) {
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  if (p == NULL || *p == '\0') return;
+  char name[KEY_NAME_SIZE];
+  const size_t n = strcspn(p, ",");
+  if (n == 0 || n >= sizeof name) return;
+  memcpy(name, p, n);
+  name[n] = '\0';
+  SDL_Event e;
+  SDL_memset(&e, 0, sizeof e);
+  if (strcmp(name, "drag") == 0) {
+    const view_transform tf = current_transform(a);
+    const double com[2] = {0, 0};
+    double w[2], s[2];
+    view_body_point(&tf, com, w);
+    view_to_screen(&tf, w, s);
+    on_press(a, (int)lround(s[0]), (int)lround(s[1]));
+    on_motion(a, (int)lround(s[0]) + SCRIPT_DRAG_PX, (int)lround(s[1]));
+    on_release(a);
+    return;
+  }
+  e.type = SDL_KEYDOWN;
+  e.key.keysym.sym = SDL_GetKeyFromName(name);
+  if (e.key.keysym.sym == SDLK_UNKNOWN) {
+    fprintf(stderr, "zeno: unknown key '%s' in --keys\n", name);
+    return;
+  }
+  SDL_PushEvent(&e);
+}
+
 static int loop(app *a, SDL_Window *window) {
   Uint64 last = SDL_GetTicks64();
   for (long frame = 0; !a->quit; frame++) {
     if (a->options->frames > 0 && frame >= a->options->frames) break;
+    script_key(a, frame + 1);
     handle_events(a);
     const Uint64 now = SDL_GetTicks64();
     double dt = (double)(now - last) / 1000.0;

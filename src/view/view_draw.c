@@ -39,7 +39,7 @@ static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 /// Smallest half-extent of the framed box, in body sizes (flat scenes).
 #define SCENE_MIN_EXTENT 0.45
 /// Surfaces are drawn this many body sizes either side of their point.
-#define SURFACE_HALF_LENGTH 1.5
+#define SURFACE_HALF_LENGTH 1.0
 /// Surfaces whose directions' sine is below this are parallel (no wedge).
 #define SURFACE_PARALLEL 1e-9
 /// Depth of the hatched strip below a surface [px].
