@@ -99,9 +99,20 @@ static void work_dir_remove(const work_dir *w, const char *const *names) {
   rmdir(w->root);
 }
 
-/// `zeno simulate SCENE --out DIR -q` into w.
-static void simulate_out(const work_dir *w, const char *scene) {
+/// A fresh directory with `zeno simulate SCENE --out DIR -q` in it.
+static void saved_run(work_dir *w, const char *scene) {
+  work_dir_create(w);
   assert_int_equal(run_zeno("simulate", scene, "--out", w->root, "-q"), 0);
+}
+
+/// The scene run live (mine) and saved by the binary then read back (back).
+static void live_and_saved(work_dir *w, const char *scene, view_run *mine,
+                           view_run *back) {
+  saved_run(w, scene);
+  live(mine, scene);
+  char message[512];
+  if (!view_run_load(back, &mine->scene, w->root, message, sizeof message))
+    fail_msg("%s", message);
 }
 
 static bool same_rgb(view_rgb a, view_rgb b) {
@@ -208,13 +219,8 @@ static void assert_rows_equal(const view_row *a, const view_row *b) {
 
 static void check_replay_of(const char *scene) {
   work_dir w;
-  work_dir_create(&w);
-  simulate_out(&w, scene);
   view_run mine, back;
-  live(&mine, scene);
-  char message[512];
-  if (!view_run_load(&back, &mine.scene, w.root, message, sizeof message))
-    fail_msg("%s", message);
+  live_and_saved(&w, scene, &mine, &back);
   // %.17g round-trips: the rows read back are the live rows, bit for bit.
   assert_int_equal(back.row_count, mine.row_count);
   for (long i = 0; i < mine.row_count; i++)
@@ -406,12 +412,8 @@ static long different_pixels(const view_canvas *a, const view_canvas *b) {
 static void test_view_equals_replay_in_process(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
-  simulate_out(&w, EXAMPLE2);
   view_run mine, back;
-  live(&mine, EXAMPLE2);
-  char message[512];
-  assert_true(view_run_load(&back, &mine.scene, w.root, message, sizeof message));
+  live_and_saved(&w, EXAMPLE2, &mine, &back);
   view_canvas a, b;
   canvas(&a);
   canvas(&b);
@@ -460,8 +462,7 @@ static unsigned char *read_png(const char *path, int *width, int *height) {
 static void test_view_equals_replay_binary(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
-  simulate_out(&w, EXAMPLE2);
+  saved_run(&w, EXAMPLE2);
   char view_png[PATH_SIZE], replay_png[PATH_SIZE];
   work_path(&w, "view.png", view_png);
   work_path(&w, "replay.png", replay_png);

@@ -4,6 +4,9 @@
 
 #include "cli_common.h"
 
+/// Reports that this build has no viewer; returns CLI_EXIT_USAGE.
+int cli_view_missing(const char *command);
+
 #ifdef ZENO_HAVE_VIEWER
 #include "view/view.h"
 

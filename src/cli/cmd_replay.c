@@ -12,11 +12,7 @@ static const char *const COMMAND = "replay";
 int cmd_replay(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
-            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
-            "-Dviewer=enabled build)",
-            COMMAND);
-  return CLI_EXIT_USAGE;
+  return cli_view_missing(COMMAND);
 }
 #else
 

@@ -11,15 +11,19 @@
 #define COMMAND_NAME "view"
 static const char *const COMMAND = COMMAND_NAME;
 
+int cli_view_missing(const char *command) {
+  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
+            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
+            "-Dviewer=enabled build)",
+            command);
+  return CLI_EXIT_USAGE;
+}
+
 #ifndef ZENO_HAVE_VIEWER
 int cmd_view(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
-            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
-            "-Dviewer=enabled build)",
-            COMMAND);
-  return CLI_EXIT_USAGE;
+  return cli_view_missing(COMMAND);
 }
 #else
 

@@ -294,39 +294,36 @@ static void surface_extent(const zeno_scene *sc, int i, double *lo,
   if (s < mid && s > *lo) *lo = s;
 }
 
+/// Screen end points of surface i's drawn stretch and its normal.
+static void surface_segment(const zeno_scene *sc, const view_transform *tf,
+                            int i, double sa[2], double sb[2], double n[2]) {
+  double p[2], t[2], a[2], b[2], lo, hi;
+  surface_frame(&sc->contacts[i], p, t, n);
+  surface_extent(sc, i, &lo, &hi);
+  for (int k = 0; k < 2; k++) {
+    a[k] = p[k] + lo * t[k];
+    b[k] = p[k] + hi * t[k];
+  }
+  view_to_screen(tf, a, sa);
+  view_to_screen(tf, b, sb);
+}
+
 static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
                           const view_transform *tf) {
+  double sa[ZENO_MAX_CONTACTS][2], sb[ZENO_MAX_CONTACTS][2], n[2];
   for (int i = 0; i < sc->contact_count; i++) {
-    double p[2], t[2], n[2], a[2], b[2], sa[2], sb[2], lo, hi;
-    surface_frame(&sc->contacts[i], p, t, n);
-    surface_extent(sc, i, &lo, &hi);
-    for (int k = 0; k < 2; k++) {
-      a[k] = p[k] + lo * t[k];
-      b[k] = p[k] + hi * t[k];
-    }
-    view_to_screen(tf, a, sa);
-    view_to_screen(tf, b, sb);
+    surface_segment(sc, tf, i, sa[i], sb[i], n);
     // -n in screen coordinates (y down).
     const double dx = -n[0] * SURFACE_DEPTH_PX, dy = n[1] * SURFACE_DEPTH_PX;
-    const double strip[4][2] = {{sa[0], sa[1]},
-                                {sb[0], sb[1]},
-                                {sb[0] + dx, sb[1] + dy},
-                                {sa[0] + dx, sa[1] + dy}};
+    const double strip[4][2] = {{sa[i][0], sa[i][1]},
+                                {sb[i][0], sb[i][1]},
+                                {sb[i][0] + dx, sb[i][1] + dy},
+                                {sa[i][0] + dx, sa[i][1] + dy}};
     fill_convex(cv->renderer, strip, 4, VIEW_SURFACE_FILL, 255);
   }
   // Lines over both strips, so a wedge's corner shows both edges.
-  for (int i = 0; i < sc->contact_count; i++) {
-    double p[2], t[2], n[2], a[2], b[2], sa[2], sb[2], lo, hi;
-    surface_frame(&sc->contacts[i], p, t, n);
-    surface_extent(sc, i, &lo, &hi);
-    for (int k = 0; k < 2; k++) {
-      a[k] = p[k] + lo * t[k];
-      b[k] = p[k] + hi * t[k];
-    }
-    view_to_screen(tf, a, sa);
-    view_to_screen(tf, b, sb);
-    line(cv->renderer, sa, sb, VIEW_SURFACE_LINE, 255);
-  }
+  for (int i = 0; i < sc->contact_count; i++)
+    line(cv->renderer, sa[i], sb[i], VIEW_SURFACE_LINE, 255);
 }
 
 /// The outline polygon in body coordinates: the biped torso, the polygon,
