@@ -247,6 +247,8 @@ typedef struct view_canvas {
   int chart_count;
   const view_run *chart_run;
   const void *chart_rows;
+  long chart_row_count;
+  int chart_run_number;
   bool chart_warp;
   double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
   // Drag feedback (window mode).

@@ -423,8 +423,8 @@ static void draw_contacts(view_canvas *cv, const view_run *run,
                           long event) {
   const zeno_scene *sc = &run->scene;
   const double load = sc->load_magnitude > 0 ? sc->load_magnitude : 1.0;
-  const view_event *ev = &run->events[event];
-  const bool impact = run->event_count > 0 && ev->kind == ZENO_EVENT_IMPACT;
+  const view_event *ev = run->event_count > 0 ? &run->events[event] : NULL;
+  const bool impact = ev != NULL && ev->kind == ZENO_EVENT_IMPACT;
   const double pmax = largest_impulse(run);
   double at[ZENO_MAX_CONTACTS][2];
   for (int i = 0; i < sc->contact_count; i++) {
@@ -462,6 +462,12 @@ static void draw_load(view_canvas *cv, const zeno_scene *sc,
   const double dx = sin(sc->load_angle), dy = cos(sc->load_angle); // screen
   const double from[2] = {c[0] + LOAD_START_PX * dx, c[1] + LOAD_START_PX * dy};
   arrow(cv->renderer, from, dx, dy, LOAD_PX, LOAD);
+  if (sc->load_torque != 0) {
+    char text[48];
+    snprintf(text, sizeof text, "tau %+.3g", sc->load_torque);
+    view_text(cv, (int)lround(c[0] - LOAD_PX * dx), (int)lround(c[1] - LOAD_PX * dy),
+              LOAD, text);
+  }
 }
 
 static void draw_drag(view_canvas *cv, const view_transform *tf) {
@@ -594,11 +600,16 @@ static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
   }
 }
 
-static void chart_cache(view_canvas *cv, const view_run *run, bool warp,
-                        const chart_box *b) {
+/// Refreshes the chart cache unless it holds this run (same rows, same
+/// run number: a perturbed run may reuse the freed rows' address), warp
+/// and width.
+static void chart_cache(view_canvas *cv, const view_run *run,
+                        const view_play *play, const chart_box *b) {
+  const bool warp = play->warp;
   const int n = b->x1 - b->x0 + 1;
   if (cv->chart_points != NULL && cv->chart_run == run &&
-      cv->chart_rows == run->rows && cv->chart_warp == warp &&
+      cv->chart_rows == run->rows && cv->chart_row_count == run->row_count &&
+      cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
       cv->chart_count == n)
     return;
   SDL_free(cv->chart_points);
@@ -607,6 +618,8 @@ static void chart_cache(view_canvas *cv, const view_run *run, bool warp,
   cv->chart_count = n;
   cv->chart_run = run;
   cv->chart_rows = run->rows;
+  cv->chart_row_count = run->row_count;
+  cv->chart_run_number = play->run_number;
   cv->chart_warp = warp;
   if (cv->chart_points != NULL && values != NULL)
     chart_fill(cv, run, warp, b, values);
@@ -619,7 +632,7 @@ static void draw_chart(view_canvas *cv, const view_run *run,
                        const view_play *play) {
   SDL_Renderer *r = cv->renderer;
   const chart_box b = chart_layout(cv, run, play->warp);
-  chart_cache(cv, run, play->warp, &b);
+  chart_cache(cv, run, play, &b);
   const SDL_Rect frame = {b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1};
   set_colour(r, CHART_AXIS, 255);
   SDL_RenderDrawRect(r, &frame);
