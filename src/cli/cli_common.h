@@ -125,5 +125,7 @@ int cmd_analyze(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_plot_trajectory(int argc, char **argv);
 int cmd_regions(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

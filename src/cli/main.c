@@ -26,6 +26,9 @@ static const command COMMANDS[] = {
      cmd_plot_trajectory},
     {"regions", "stability region map over two scene parameters (Fig. 8)",
      cmd_regions},
+    {"view", "watch a scene in an SDL2 window; --screenshot for one PNG",
+     cmd_view},
+    {"replay", "play back 'simulate --out DIR' in the viewer", cmd_replay},
 };
 
 static const int COMMAND_COUNT = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);

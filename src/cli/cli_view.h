@@ -1,0 +1,52 @@
+// Options `zeno view` and `zeno replay` share (cmd_view.c).
+#ifndef ZENO_CLI_VIEW_H
+#define ZENO_CLI_VIEW_H
+
+#include "cli_common.h"
+
+/// Reports that this build has no viewer; returns CLI_EXIT_USAGE.
+int cli_view_missing(const char *command);
+
+#ifdef ZENO_HAVE_VIEWER
+#include "view/view.h"
+
+/* Long-only options of both commands get values outside the character
+   range. */
+enum {
+  VIEW_OPT_SCREENSHOT = 300,
+  VIEW_OPT_AT,
+  VIEW_OPT_AT_EVENT,
+  VIEW_OPT_FRAMES,
+  VIEW_OPT_SIZE,
+  VIEW_OPT_ZOOM,
+  VIEW_OPT_WARP,
+  VIEW_OPT_SPEED,
+  VIEW_OPT_KEYS,
+};
+
+/// getopt_long entries of the shared options (no terminator).
+#define CLI_VIEW_LONG_OPTIONS                                          \
+  {"screenshot", required_argument, NULL, VIEW_OPT_SCREENSHOT},        \
+      {"at", required_argument, NULL, VIEW_OPT_AT},                    \
+      {"at-event", required_argument, NULL, VIEW_OPT_AT_EVENT},        \
+      {"frames", required_argument, NULL, VIEW_OPT_FRAMES},            \
+      {"size", required_argument, NULL, VIEW_OPT_SIZE},                \
+      {"zoom", required_argument, NULL, VIEW_OPT_ZOOM},                \
+      {"zeno-warp", no_argument, NULL, VIEW_OPT_WARP},                 \
+      {"speed", required_argument, NULL, VIEW_OPT_SPEED},              \
+      {"keys", required_argument, NULL, VIEW_OPT_KEYS}
+
+/// Help text of the shared options.
+extern const char CLI_VIEW_OPTIONS_HELP[];
+
+/// Applies one shared option (optarg holds its value). Returns CLI_CONTINUE,
+/// CLI_EXIT_USAGE after reporting a bad value, or 0 when `option` is not
+/// one of them (0 is never an option value).
+int cli_view_option(const char *command, view_options *o, int option);
+
+/// Shows the run: the headless screenshot when asked for, else the window.
+/// Checks --at-event against the run. Returns the exit code.
+int cli_view_show(const char *command, view_run *run, const view_options *o);
+#endif
+
+#endif

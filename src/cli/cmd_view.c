@@ -1,0 +1,198 @@
+// `zeno view SCENE`: simulates the scene and shows it in an SDL2 window, or
+// with --screenshot writes one frame as a PNG without a display.
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_view.h"
+
+#define COMMAND_NAME "view"
+static const char *const COMMAND = COMMAND_NAME;
+
+int cli_view_missing(const char *command) {
+  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
+            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
+            "-Dviewer=enabled build)",
+            command);
+  return CLI_EXIT_USAGE;
+}
+
+#ifndef ZENO_HAVE_VIEWER
+int cmd_view(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  return cli_view_missing(COMMAND);
+}
+#else
+
+/// Window size limits [px]: the text band and the chart need room.
+#define VIEW_MIN_WIDTH 320
+#define VIEW_MIN_HEIGHT 320
+#define VIEW_MAX_SIZE 8192
+/// Largest --frames value.
+#define VIEW_MAX_FRAMES 100000000L
+
+const char CLI_VIEW_OPTIONS_HELP[] =
+    "      --screenshot FILE  headless: draw one frame, write FILE (PNG) and\n"
+    "                         exit; needs no display\n"
+    "      --at T             the frame's time T >= 0 (default 0)\n"
+    "      --at-event N       the frame just after event N (0 = start)\n"
+    "      --frames N         window: quit after N frames (each advances the\n"
+    "                         clock by 1/60 s)\n"
+    "      --size WxH         window / screenshot size in pixels (default\n"
+    "                         1000x700)\n"
+    "      --zoom F           magnify the displacement from equilibrium by F\n"
+    "                         (default: automatic, see the overlay)\n"
+    "      --zeno-warp        start in Zeno warp: every event interval gets\n"
+    "                         the same wall time\n"
+    "      --speed K          start at speed key K in 1-5 (1x .. 0.0001x)\n"
+    "      --keys K1,K2,...   window: press these keys, one per frame (SDL\n"
+    "                         names: z, Right, Space, +; 'drag' drags the\n"
+    "                         body), for scripted runs\n"
+    "\n"
+    "Keys: space pause, right next event, left previous event, shift+arrows\n"
+    "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
+    "r restart, p perturb, mouse drag impulse, s screenshot, h help,\n"
+    "q/Esc quit.\n";
+
+static int number_option(const char *command, const char *option,
+                         const char *text, double min, double *value) {
+  char *end;
+  const double v = strtod(text, &end);
+  if (end == text || *end != '\0' || !isfinite(v) || v < min)
+    return cli_usage_error(command, "%s: '%s' is not a number >= %g", option,
+                           text, min);
+  *value = v;
+  return CLI_CONTINUE;
+}
+
+static int size_option(const char *command, const char *text, view_options *o) {
+  int w, h;
+  char tail;
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < VIEW_MIN_WIDTH ||
+      h < VIEW_MIN_HEIGHT || w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE)
+    return cli_usage_error(command, "--size: '%s' is not WxH with W, H in "
+                                    "[%d, %d]",
+                           text, VIEW_MIN_WIDTH, VIEW_MAX_SIZE);
+  o->width = w;
+  o->height = h;
+  return CLI_CONTINUE;
+}
+
+int cli_view_option(const char *command, view_options *o, int option) {
+  int n;
+  switch (option) {
+    case VIEW_OPT_SCREENSHOT: o->screenshot = optarg; return CLI_CONTINUE;
+    case VIEW_OPT_AT: return number_option(command, "--at", optarg, 0, &o->at);
+    case VIEW_OPT_AT_EVENT: {
+      const int code = cli_int_option(command, "--at-event", optarg, 0,
+                                      VIEW_MAX_LIVE_EVENTS, &n);
+      o->at_event = n;
+      return code;
+    }
+    case VIEW_OPT_FRAMES: {
+      const int code = cli_int_option(command, "--frames", optarg, 1,
+                                      VIEW_MAX_FRAMES, &n);
+      o->frames = n;
+      return code;
+    }
+    case VIEW_OPT_SIZE: return size_option(command, optarg, o);
+    case VIEW_OPT_ZOOM: {
+      const int code = number_option(command, "--zoom", optarg, 0, &o->zoom);
+      if (code == CLI_CONTINUE && !(o->zoom > 0))
+        return cli_usage_error(command, "--zoom: '%s' must be > 0", optarg);
+      return code;
+    }
+    case VIEW_OPT_WARP: o->warp = true; return CLI_CONTINUE;
+    case VIEW_OPT_KEYS: o->keys = optarg; return CLI_CONTINUE;
+    case VIEW_OPT_SPEED:
+      return cli_int_option(command, "--speed", optarg, 1, VIEW_SPEED_LEVELS,
+                            &o->speed_level);
+    default: return 0;
+  }
+}
+
+int cli_view_show(const char *command, view_run *run, const view_options *o) {
+  if (o->at_event >= run->event_count)
+    return cli_usage_error(command, "--at-event: %ld is beyond the last "
+                                    "event (%ld)",
+                           o->at_event, run->event_count - 1);
+  if (o->screenshot != NULL) return view_screenshot(run, o);
+  return view_window(run, o);
+}
+
+/* Long-only options of `view` itself. */
+enum { OPT_EPS = 400 };
+
+typedef struct view_command_options {
+  cli_scene_options common;
+  view_options view;
+} view_command_options;
+
+static void print_help(void) {
+  printf("Usage: zeno view SCENE [OPTIONS]\n"
+         "\n"
+         "Simulates the scene file SCENE and plays it in an SDL2 window: the\n"
+         "surfaces, the body at its displacement from equilibrium (magnified:\n"
+         "see 'zoom'), the ghost of the equilibrium pose, contacts coloured by\n"
+         "letter (F grey, S green, P orange, N purple), friction cones, contact\n"
+         "forces (red), impulses (magenta), the load, and a strip chart of z1,\n"
+         "z2, x2 with event ticks. Bad input exits 2; a failure to open the\n"
+         "window or write the screenshot exits 1.\n"
+         "\n"
+         "Options:\n"
+         "  -m, --model M          'zod' or 'full'; same as --set model=M\n"
+         "      --eps E            full model: epsilon in (0, 1]\n"
+         "  -s, --set KEY=VALUE    override a scene value (as in simulate)\n"
+         "%s"
+         "  -h, --help             show this help\n",
+         CLI_VIEW_OPTIONS_HELP);
+}
+
+static const struct option LONG_OPTIONS[] = {
+    {"model", required_argument, NULL, 'm'},
+    {"eps", required_argument, NULL, OPT_EPS},
+    {"set", required_argument, NULL, 's'},
+    {"help", no_argument, NULL, 'h'},
+    CLI_VIEW_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+static int apply_option(void *options, int option, char **argv) {
+  view_command_options *o = options;
+  switch (option) {
+    case 'm': return cli_override_option(&o->common.overrides, "model", optarg);
+    case OPT_EPS:
+      return cli_override_option(&o->common.overrides, "epsilon", optarg);
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
+    case 'h': print_help(); return CLI_EXIT_OK;
+    default: break;
+  }
+  const int code = cli_view_option(COMMAND, &o->view, option);
+  return code != 0 ? code : cli_option_error(COMMAND, option, argv);
+}
+
+static int view(const void *options, const zeno_scene *scene,
+                zeno_error *err) {
+  const view_command_options *o = options;
+  view_run run;
+  if (view_run_simulate(&run, scene, err) != ZENO_OK)
+    return cli_library_error(err);
+  const int code = cli_view_show(COMMAND, &run, &o->view);
+  view_run_free(&run);
+  return code;
+}
+
+static const cli_scene_command VIEW_COMMAND = {
+    COMMAND_NAME, ":m:s:h", LONG_OPTIONS, apply_option, view,
+};
+
+int cmd_view(int argc, char **argv) {
+  view_command_options o;
+  memset(&o, 0, sizeof o);
+  o.view = view_options_default();
+  return cli_scene_command_main(&VIEW_COMMAND, &o.common, &o, argc, argv);
+}
+#endif

@@ -1,0 +1,344 @@
+// The SDL2 viewer: a front end that draws a run of the library (live, from
+// a zeno_sim it drives itself) or a run saved by `zeno simulate --out DIR`
+// (replay). The library draws nothing; this module reads its states and
+// events only.
+//
+// Pieces:
+//   view_run     the data of one run: events, trajectory rows (the same rows
+//                `simulate --out` writes) and, live, the simulator for dense
+//                output (view_run.c; files in view_replay.c)
+//   view_play    the playback clock: time, speed, Zeno warp, zoom (view_play.c)
+//   view_canvas  an offscreen software renderer and its font; every frame is
+//                drawn into it, so a frame depends only on (run, play) and
+//                the window only shows a copy (view_draw.c, view_text.c)
+//   view_app     the window loop and the headless screenshot (view_app.c)
+//
+// World frame: the scene's, centre of mass at its nominal position (0, 0);
+// lengths in scene units. Screen: pixels, y down.
+#ifndef ZENO_VIEW_H
+#define ZENO_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+
+#include "zeno/zeno.h"
+
+/// pi (math.h leaves M_PI out under strict POSIX).
+#define VIEW_PI 3.14159265358979323846
+
+/* ---- one run ------------------------------------------------------------- */
+
+/// One trajectory row: the columns of trajectory.csv.
+typedef struct view_row {
+  double t;           ///< [time]
+  double q[3];        ///< (x, y, theta) displacement from the nominal pose
+  double qdot[3];     ///< (vx, vy, omega)
+  double zod[3];      ///< (z1, z2, x2)
+  double zod_rate[3]; ///< their rates
+  zeno_mode mode;     ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]
+} view_row;
+
+/// What the viewer keeps of one event (the members events.jsonl holds).
+typedef struct view_event {
+  long index;
+  zeno_event_kind kind;
+  double t;            ///< [time]; NaN when the file wrote null
+  zeno_mode mode_before;
+  zeno_mode mode_after;
+  unsigned impact_mask; ///< bit i: contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force*time]
+  zeno_outcome outcome; ///< END events
+} view_event;
+
+/// A whole run, simulated live or read back.
+typedef struct view_run {
+  zeno_scene scene;    ///< geometry, load, model
+  zeno_sim *sim;       ///< live: the simulator (keep_history); NULL in replay
+  view_row *rows;      ///< samples every scene.sample_dt and the states
+                       ///< before and after each event, in time order
+  long row_count, row_capacity;
+  view_event *events;
+  long event_count, event_capacity;
+  double t_end;        ///< time of the last event with a finite time
+  bool has_zeno;       ///< a Zeno sequence was completed
+  double zeno_time;    ///< its accumulation time [time]
+  zeno_outcome outcome; ///< of the END event (RUNNING when none)
+} view_run;
+
+/// Longest live run, in events: the viewer keeps every event in memory and
+/// a reverse chatter grows without end; 20000 events are ~3 MB of rows.
+#define VIEW_MAX_LIVE_EVENTS 20000L
+
+/// Runs `scene` to its end (or VIEW_MAX_LIVE_EVENTS) with dense output and
+/// records events and rows exactly as `zeno simulate --out` writes them.
+zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
+                              zeno_error *error);
+
+/// Reads DIR/trajectory.csv and DIR/events.jsonl for `scene`. On failure
+/// returns false with a one-line message "FILE:LINE: why" in `message`.
+bool view_run_load(view_run *run, const zeno_scene *scene, const char *dir,
+                   char *message, size_t message_size);
+
+/// Frees what the run holds and empties it.
+void view_run_free(view_run *run);
+
+/// Appends a row / an event; false when out of memory.
+bool view_run_add_row(view_run *run, const view_row *row);
+bool view_run_add_event(view_run *run, const view_event *event);
+
+/// Sets t_end, has_zeno, zeno_time and outcome from the events.
+void view_run_finish(view_run *run);
+
+/// The state at time t (clamped to [0, t_end]): dense output of the live
+/// simulator, else linear interpolation of the rows (an event time gives
+/// the row after the event).
+void view_run_state(const view_run *run, double t, view_row *state);
+
+/// A row from a library state.
+view_row view_row_from_state(const zeno_state *state);
+
+/// The mode word of the events up to time t, in the library's spelling
+/// (the start mode, then per impact its name and the mode after, per
+/// transition the new mode, "Z" and the mode after at an accumulation
+/// point). Writes at most size bytes; returns the full length.
+int view_run_word(const view_run *run, double t, char *buffer, int size);
+
+/// Impact events up to time t.
+long view_run_impacts(const view_run *run, double t);
+
+/// Index of the last event at or before t (0 when none).
+long view_run_event_at(const view_run *run, double t);
+
+/* ---- playback ------------------------------------------------------------ */
+
+/// Speed levels of keys 1-5: simulated time per wall-clock second.
+#define VIEW_SPEED_LEVELS 5
+/// Zeno warp: inter-event intervals played per wall-clock second (each
+/// interval gets the same wall time, so a chatter plays as evenly spaced
+/// hops).
+#define VIEW_WARP_EVENTS_PER_SECOND 2.0
+/// Automatic zoom: the largest gap and the largest slip of the current
+/// phase of the run (the run is cut at its Zeno accumulation points, so a
+/// chatter is not drowned by a long slide after it) are each drawn as this
+/// fraction of the body size: large enough to see, small enough to stay in
+/// the frame.
+#define VIEW_ZOOM_FRACTION 0.35
+/// Gaps are magnified at most this many times more than slips (a run that
+/// never lifts off would otherwise magnify rounding).
+#define VIEW_GAP_ZOOM_LIMIT 1e3
+/// Zoom keys and the mouse wheel multiply the zoom by this per step.
+#define VIEW_ZOOM_STEP 1.25
+
+/// The playback state. A frame depends only on the run and this.
+typedef struct view_play {
+  double t;          ///< display time [time]
+  double warp_u;     ///< Zeno warp clock: event intervals since the start
+  bool warp;         ///< Zeno warp on (z)
+  bool paused;       ///< space
+  bool help;         ///< h
+  int speed_level;   ///< 1-5: VIEW_SPEEDS[speed_level - 1]
+  double zoom_fixed;  ///< > 0: magnification set by --zoom; 0: automatic
+  double zoom_factor; ///< times the fixed or automatic zoom (+/-, wheel)
+  int run_number;    ///< 1, then +1 per perturbation (p, drag)
+} view_play;
+
+/// Simulated time per wall second of speed level 1-5.
+double view_speed(int level);
+
+/// Fresh playback for a run: t = 0, automatic zoom, the speed level that
+/// plays the run in a few seconds.
+void view_play_init(view_play *play, const view_run *run);
+
+/// Advances the clock by dt wall seconds (nothing when paused).
+void view_play_advance(view_play *play, const view_run *run, double dt);
+
+/// Jumps to the next (direction > 0) or previous event and pauses.
+void view_play_step_event(view_play *play, const view_run *run, int direction);
+
+/// Moves the display time by dt [time] (scrubbing), clamped to the run.
+void view_play_seek(view_play *play, const view_run *run, double t);
+
+/// Switches the Zeno warp on or off, keeping the display time.
+void view_play_set_warp(view_play *play, const view_run *run, bool warp);
+
+/// Zeno warp: time of warp clock u, and warp clock of time t (inverse).
+double view_warp_time(const view_run *run, double u);
+double view_warp_clock(const view_run *run, double t);
+/// Event intervals of the warp clock (its largest value).
+double view_warp_length(const view_run *run);
+
+/// The perturbation zoom: magnifications of the normal (gap) and the
+/// tangential (slip) motion of the contacts. Two-contact scenes show the
+/// displacement whose linearised contact coordinates (z1, z2, x2) are the
+/// true ones times (normal, normal, tangential), so hops of a chatter stay
+/// visible next to a long slide; one-contact scenes magnify q uniformly by
+/// `normal`.
+typedef struct view_zoom {
+  double normal;
+  double tangential;
+} view_zoom;
+
+/// The automatic zoom at time t: VIEW_ZOOM_FRACTION of the body size over
+/// the largest gap and the largest slip of t's phase (uniform when the gaps
+/// are the larger; 1 when nothing moves).
+view_zoom view_auto_zoom(const view_run *run, double t);
+
+/// The zoom in use at the display time (fixed or automatic, times the
+/// user's factor).
+view_zoom view_play_zoom(const view_play *play, const view_run *run);
+
+/// The displayed displacement d of a true displacement q under a zoom.
+void view_displayed(const zeno_scene *scene, view_zoom zoom, const double q[3],
+                    double d[3]);
+
+/// Size of the body: farthest contact or outline point from the centre of
+/// mass [length].
+double view_body_size(const zeno_scene *scene);
+
+/// The velocity scale of a run: largest speed of its rows, or when it is at
+/// rest throughout, sqrt(a L) with a = |f|/m and L the largest displacement
+/// [length/time]. Scales the impulses of `p` and mouse drags.
+double view_velocity_scale(const view_run *run);
+
+/// Restarts `run` from its state at play->t plus the velocity change of an
+/// impulse `impulse` [force*time] applied at body point `point` (body frame,
+/// relative to the centre of mass [length]); play restarts at t = 0.
+zeno_status view_apply_impulse(view_run *run, view_play *play,
+                               const double point[2], const double impulse[2],
+                               zeno_error *error);
+
+/* ---- drawing ------------------------------------------------------------- */
+
+/// Default window / screenshot size [px].
+#define VIEW_DEFAULT_WIDTH 1000
+#define VIEW_DEFAULT_HEIGHT 700
+/// Height of the text band at the top and of the strip chart [px].
+#define VIEW_OVERLAY_HEIGHT 66
+#define VIEW_CHART_HEIGHT 150
+/// The font (fonts-dejavu-core).
+#define VIEW_FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+/// Font size [pt].
+#define VIEW_FONT_SIZE 13
+
+/// Colours (r, g, b) the tests look for.
+typedef struct view_rgb {
+  Uint8 r, g, b;
+} view_rgb;
+
+extern const view_rgb VIEW_BACKGROUND;
+extern const view_rgb VIEW_SURFACE_LINE;
+extern const view_rgb VIEW_SURFACE_FILL;
+extern const view_rgb VIEW_BODY_FILL;
+/// Contact colours by letter F, S, P, N.
+extern const view_rgb VIEW_LETTER_COLOUR[4];
+
+/// An offscreen frame: a software renderer drawing into a surface.
+typedef struct view_canvas {
+  SDL_Surface *surface; ///< ARGB8888
+  SDL_Renderer *renderer;
+  TTF_Font *font;
+  int width, height;
+  // Cached strip chart: recomputed when the run, the warp or the size change.
+  SDL_Point *chart_points; ///< 3 curves of chart_count points
+  int chart_count;
+  const view_run *chart_run;
+  const void *chart_rows;
+  long chart_row_count;
+  int chart_run_number;
+  bool chart_warp;
+  double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
+  // Drag feedback (window mode).
+  bool dragging;
+  double drag_from[2], drag_to[2]; ///< world [length]
+} view_canvas;
+
+/// Creates the canvas (TTF_Init must have run). Returns false with a
+/// message from SDL.
+bool view_canvas_create(view_canvas *canvas, int width, int height,
+                        char *message, size_t message_size);
+void view_canvas_destroy(view_canvas *canvas);
+
+/// The world-to-screen map of a canvas and scene.
+typedef struct view_transform {
+  double scale;     ///< pixels per length
+  double origin[2]; ///< screen position of the world origin [px]
+  double d[3];      ///< the displayed (magnified) displacement (x, y, theta)
+} view_transform;
+
+/// The map for a canvas, a scene and a displayed displacement d
+/// (view_displayed()).
+view_transform view_transform_make(const view_canvas *canvas,
+                                   const zeno_scene *scene, const double d[3]);
+
+/// Screen position [px] of a world point [length].
+void view_to_screen(const view_transform *tf, const double world[2],
+                    double screen[2]);
+/// World point of a screen position (inverse of view_to_screen).
+void view_to_world(const view_transform *tf, const double screen[2],
+                   double world[2]);
+/// World position of a body point (body frame) at the displayed pose: the
+/// displacement is drawn linearised, b + d_xy + d_theta J b, so a drawn gap
+/// is the zoom times the gap.
+void view_body_point(const view_transform *tf, const double body[2],
+                     double world[2]);
+/// Body point of a world point at the displayed pose (inverse).
+void view_body_point_inverse(const view_transform *tf, const double world[2],
+                             double body[2]);
+
+/// What a frame showed (for tests and the benchmark).
+typedef struct view_frame_info {
+  double t;      ///< display time
+  long impacts;  ///< impact events up to t
+  long event;    ///< index of the last event at or before t
+  view_row state; ///< the drawn state
+} view_frame_info;
+
+/// Draws one frame of the run at the playback state into the canvas.
+void view_draw_frame(view_canvas *canvas, const view_run *run,
+                     const view_play *play, view_frame_info *info);
+
+/// Draws text at (x, y) [px, top left]; returns its width [px].
+int view_text(view_canvas *canvas, int x, int y, view_rgb colour,
+              const char *text);
+
+/// Writes the canvas as an RGB PNG. Returns false with a message.
+bool view_write_png(const view_canvas *canvas, const char *path,
+                    char *message, size_t message_size);
+
+/// Reads the colour of a canvas pixel.
+view_rgb view_pixel(const view_canvas *canvas, int x, int y);
+
+/* ---- the front end ------------------------------------------------------- */
+
+/// Options shared by `zeno view` and `zeno replay`.
+typedef struct view_options {
+  const char *screenshot; ///< headless: write this PNG and exit
+  double at;              ///< headless: display time (--at)
+  long at_event;          ///< headless: event index (--at-event), -1 none
+  long frames;            ///< window: exit after this many frames (0: no limit)
+  /// Window: comma-separated keys to press, one per frame from frame 1
+  /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
+  /// 40 px to the right), for scripted runs and tests. NULL: none.
+  const char *keys;
+  int width, height;      ///< [px]
+  double zoom;            ///< > 0: fixed zoom instead of the automatic one
+  bool warp;              ///< start in Zeno warp
+  int speed_level;        ///< 0: automatic
+} view_options;
+
+/// Options with their defaults.
+view_options view_options_default(void);
+
+/// Headless: draws the frame at options->at / at_event and writes the PNG.
+/// Returns 0, or 1 on a failure (reported on stderr).
+int view_screenshot(view_run *run, const view_options *options);
+
+/// Opens a window and plays the run until q/Esc or options->frames frames.
+/// Returns 0, or 1 when SDL fails.
+int view_window(view_run *run, const view_options *options);
+
+#endif

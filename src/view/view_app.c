@@ -1,0 +1,354 @@
+// The viewer front end: the headless screenshot and the window loop with
+// its keys and mouse. Frames are drawn offscreen (view_draw_frame) and the
+// window shows a copy, so what a screenshot holds is what the window shows.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "view/view.h"
+
+/// Frames per second the window aims at; --frames runs advance the clock
+/// by exactly 1/VIEW_FPS per frame so they are reproducible.
+#define VIEW_FPS 60
+/// Longest wall time one frame may advance the clock [s] (after a stall).
+#define VIEW_MAX_FRAME_SECONDS 0.1
+/// Shift+arrow scrubs by this fraction of the run.
+#define VIEW_SCRUB_FRACTION (1.0 / 200)
+/// A press grabs the body when within this many body sizes of its centre.
+#define VIEW_GRAB_REACH 1.2
+/// `p`: random impulses give velocity changes up to this fraction of the
+/// run's velocity scale (small, but visible with the zoom).
+#define VIEW_PERTURB_FRACTION 0.3
+/// Seed of the perturbation generator (the same sequence every session).
+#define VIEW_PERTURB_SEED 0x9E3779B97F4A7C15ull
+#define MESSAGE_SIZE 512
+#define PATH_SIZE 64
+
+view_options view_options_default(void) {
+  view_options o;
+  memset(&o, 0, sizeof o);
+  o.at_event = -1;
+  o.width = VIEW_DEFAULT_WIDTH;
+  o.height = VIEW_DEFAULT_HEIGHT;
+  return o;
+}
+
+static void play_start(view_play *play, const view_run *run,
+                       const view_options *o) {
+  view_play_init(play, run);
+  play->zoom_fixed = o->zoom;
+  if (o->speed_level > 0) play->speed_level = o->speed_level;
+  view_play_set_warp(play, run, o->warp);
+}
+
+/// SDL and SDL2_ttf for an offscreen canvas (no video subsystem).
+static bool start_ttf(void) {
+  if (TTF_Init() == 0) return true;
+  fprintf(stderr, "zeno: cannot start SDL2_ttf: %s\n", TTF_GetError());
+  return false;
+}
+
+int view_screenshot(view_run *run, const view_options *o) {
+  if (!start_ttf()) return 1;
+  char message[MESSAGE_SIZE];
+  view_canvas canvas;
+  int code = 0;
+  if (!view_canvas_create(&canvas, o->width, o->height, message,
+                          sizeof message)) {
+    fprintf(stderr, "zeno: %s\n", message);
+    code = 1;
+  } else {
+    view_play play;
+    play_start(&play, run, o);
+    double t = o->at;
+    if (o->at_event >= 0 && o->at_event < run->event_count)
+      t = run->events[o->at_event].t;
+    view_play_seek(&play, run, t);
+    view_draw_frame(&canvas, run, &play, NULL);
+    if (!view_write_png(&canvas, o->screenshot, message, sizeof message)) {
+      fprintf(stderr, "zeno: %s\n", message);
+      code = 1;
+    }
+    view_canvas_destroy(&canvas);
+  }
+  TTF_Quit();
+  SDL_Quit();
+  return code;
+}
+
+/* ---- the window ---------------------------------------------------------- */
+
+typedef struct app {
+  view_run *run;
+  view_play play;
+  view_canvas canvas;
+  zeno_scene original;    ///< the scene of the first run (r restarts it)
+  const view_options *options;
+  bool live_restart;      ///< the run was replaced by a perturbed one
+  bool quit;
+  unsigned long long rng; ///< xorshift state for `p`
+  int screenshots;
+  double grab_body[2];    ///< grabbed body point [length]
+} app;
+
+static double next_random(app *a) {
+  a->rng ^= a->rng << 13;
+  a->rng ^= a->rng >> 7;
+  a->rng ^= a->rng << 17;
+  return (double)(a->rng >> 11) / (double)(1ull << 53); // [0, 1)
+}
+
+static view_transform current_transform(const app *a) {
+  view_row st;
+  view_run_state(a->run, a->play.t, &st);
+  double d[3];
+  view_displayed(&a->run->scene, view_play_zoom(&a->play, a->run), st.q, d);
+  return view_transform_make(&a->canvas, &a->run->scene, d);
+}
+
+static void apply_impulse(app *a, const double point[2],
+                          const double impulse[2]) {
+  zeno_error err;
+  zeno_error_clear(&err);
+  if (view_apply_impulse(a->run, &a->play, point, impulse, &err) != ZENO_OK) {
+    fprintf(stderr, "zeno: impulse not applied: %s\n", err.message);
+    return;
+  }
+  a->live_restart = true;
+}
+
+static void perturb(app *a) {
+  const double v = VIEW_PERTURB_FRACTION * view_velocity_scale(a->run);
+  const double angle = 2 * VIEW_PI * next_random(a);
+  const double size = next_random(a);
+  const zeno_scene *sc = &a->run->scene;
+  const double impulse[2] = {sc->mass * v * size * cos(angle),
+                             sc->mass * v * size * sin(angle)};
+  const double L = view_body_size(sc);
+  const double point[2] = {L * (2 * next_random(a) - 1) / 2, 0};
+  apply_impulse(a, point, impulse);
+}
+
+static void restart(app *a) {
+  if (a->live_restart) {
+    view_run fresh;
+    zeno_error err;
+    if (view_run_simulate(&fresh, &a->original, &err) != ZENO_OK) return;
+    view_run_free(a->run);
+    *a->run = fresh;
+    a->live_restart = false;
+  }
+  const bool warp = a->play.warp;
+  play_start(&a->play, a->run, a->options);
+  view_play_set_warp(&a->play, a->run, warp);
+}
+
+static void screenshot(app *a) {
+  char path[PATH_SIZE], message[MESSAGE_SIZE];
+  snprintf(path, sizeof path, "view-%d.png", ++a->screenshots);
+  if (view_write_png(&a->canvas, path, message, sizeof message))
+    fprintf(stderr, "zeno: wrote %s\n", path);
+  else
+    fprintf(stderr, "zeno: %s\n", message);
+}
+
+static void zoom_by(app *a, double factor) { a->play.zoom_factor *= factor; }
+
+static void on_key(app *a, const SDL_KeyboardEvent *k) {
+  view_play *p = &a->play;
+  const bool shift = (k->keysym.mod & KMOD_SHIFT) != 0;
+  const SDL_Keycode key = k->keysym.sym;
+  if (key >= SDLK_1 && key < SDLK_1 + VIEW_SPEED_LEVELS) {
+    p->speed_level = (int)(key - SDLK_1) + 1;
+    view_play_set_warp(p, a->run, false);
+    return;
+  }
+  switch (key) {
+    case SDLK_q:
+    case SDLK_ESCAPE: a->quit = true; break;
+    case SDLK_SPACE: p->paused = !p->paused; break;
+    case SDLK_RIGHT:
+    case SDLK_LEFT: {
+      const int dir = key == SDLK_RIGHT ? 1 : -1;
+      if (shift)
+        view_play_seek(p, a->run,
+                       p->t + dir * VIEW_SCRUB_FRACTION * a->run->t_end);
+      else
+        view_play_step_event(p, a->run, dir);
+      break;
+    }
+    case SDLK_z: view_play_set_warp(p, a->run, !p->warp); break;
+    case SDLK_r: restart(a); break;
+    case SDLK_p: perturb(a); break;
+    case SDLK_s: screenshot(a); break;
+    case SDLK_h: p->help = !p->help; break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: zoom_by(a, VIEW_ZOOM_STEP); break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: zoom_by(a, 1 / VIEW_ZOOM_STEP); break;
+    case SDLK_0: p->zoom_factor = 1.0; break;
+    default: break;
+  }
+}
+
+static void on_press(app *a, int x, int y) {
+  const view_transform tf = current_transform(a);
+  const double s[2] = {x, y};
+  double w[2], b[2];
+  view_to_world(&tf, s, w);
+  view_body_point_inverse(&tf, w, b);
+  if (hypot(b[0], b[1]) > VIEW_GRAB_REACH * view_body_size(&a->run->scene))
+    return;
+  a->canvas.dragging = true;
+  memcpy(a->canvas.drag_from, w, sizeof w);
+  memcpy(a->canvas.drag_to, w, sizeof w);
+  memcpy(a->grab_body, b, sizeof b);
+}
+
+static void on_motion(app *a, int x, int y) {
+  if (!a->canvas.dragging) return;
+  const view_transform tf = current_transform(a);
+  const double s[2] = {x, y};
+  view_to_world(&tf, s, a->canvas.drag_to);
+}
+
+/// Releasing a drag applies an impulse at the grabbed point: a drag of one
+/// body size changes the velocity by the run's velocity scale.
+static void on_release(app *a) {
+  if (!a->canvas.dragging) return;
+  a->canvas.dragging = false;
+  const zeno_scene *sc = &a->run->scene;
+  const double k = sc->mass * view_velocity_scale(a->run) / view_body_size(sc);
+  const double impulse[2] = {k * (a->canvas.drag_to[0] - a->canvas.drag_from[0]),
+                             k * (a->canvas.drag_to[1] - a->canvas.drag_from[1])};
+  if (hypot(impulse[0], impulse[1]) > 0) apply_impulse(a, a->grab_body, impulse);
+}
+
+static void handle_events(app *a) {
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    switch (e.type) {
+      case SDL_QUIT: a->quit = true; break;
+      case SDL_KEYDOWN: on_key(a, &e.key); break;
+      case SDL_MOUSEWHEEL:
+        zoom_by(a, e.wheel.y > 0 ? VIEW_ZOOM_STEP : 1 / VIEW_ZOOM_STEP);
+        break;
+      case SDL_MOUSEBUTTONDOWN:
+        if (e.button.button == SDL_BUTTON_LEFT)
+          on_press(a, e.button.x, e.button.y);
+        break;
+      case SDL_MOUSEMOTION: on_motion(a, e.motion.x, e.motion.y); break;
+      case SDL_MOUSEBUTTONUP: on_release(a); break;
+      default: break;
+    }
+  }
+}
+
+/// Length of the drag of the scripted "drag" key [px].
+#define SCRIPT_DRAG_PX 40
+#define KEY_NAME_SIZE 32
+
+/// Presses the scripted key number `frame` (1-based) of options->keys, if
+/// any: a key down event, or for "drag" a press at the centre of mass, a
+/// move and a release.
+static void script_key(app *a, long frame) {
+  const char *p = a->options->keys;
+  for (long k = 1; p != NULL && k < frame; k++) {
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  if (p == NULL || *p == '\0') return;
+  char name[KEY_NAME_SIZE];
+  const size_t n = strcspn(p, ",");
+  if (n == 0 || n >= sizeof name) return;
+  memcpy(name, p, n);
+  name[n] = '\0';
+  SDL_Event e;
+  SDL_memset(&e, 0, sizeof e);
+  if (strcmp(name, "drag") == 0) {
+    const view_transform tf = current_transform(a);
+    const double com[2] = {0, 0};
+    double w[2], s[2];
+    view_body_point(&tf, com, w);
+    view_to_screen(&tf, w, s);
+    on_press(a, (int)lround(s[0]), (int)lround(s[1]));
+    on_motion(a, (int)lround(s[0]) + SCRIPT_DRAG_PX, (int)lround(s[1]));
+    on_release(a);
+    return;
+  }
+  e.type = SDL_KEYDOWN;
+  e.key.keysym.sym = SDL_GetKeyFromName(name);
+  if (e.key.keysym.sym == SDLK_UNKNOWN) {
+    fprintf(stderr, "zeno: unknown key '%s' in --keys\n", name);
+    return;
+  }
+  SDL_PushEvent(&e);
+}
+
+static int loop(app *a, SDL_Window *window) {
+  Uint64 last = SDL_GetTicks64();
+  for (long frame = 0; !a->quit; frame++) {
+    if (a->options->frames > 0 && frame >= a->options->frames) break;
+    script_key(a, frame + 1);
+    handle_events(a);
+    const Uint64 now = SDL_GetTicks64();
+    double dt = (double)(now - last) / 1000.0;
+    last = now;
+    if (a->options->frames > 0) dt = 1.0 / VIEW_FPS;
+    view_play_advance(&a->play, a->run, fmin(dt, VIEW_MAX_FRAME_SECONDS));
+    view_draw_frame(&a->canvas, a->run, &a->play, NULL);
+    SDL_Surface *target = SDL_GetWindowSurface(window);
+    if (target == NULL || SDL_BlitSurface(a->canvas.surface, NULL, target,
+                                          NULL) != 0 ||
+        SDL_UpdateWindowSurface(window) != 0) {
+      fprintf(stderr, "zeno: cannot show the frame: %s\n", SDL_GetError());
+      return 1;
+    }
+    const Uint64 spent = SDL_GetTicks64() - now;
+    if (spent < 1000 / VIEW_FPS) SDL_Delay((Uint32)(1000 / VIEW_FPS - spent));
+  }
+  return 0;
+}
+
+int view_window(view_run *run, const view_options *o) {
+  // The window shows the offscreen frame through the plain window surface
+  // (X11 shared memory or XPutImage): no OpenGL behind it.
+  SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    fprintf(stderr, "zeno: cannot open a window (no display?): %s\n",
+            SDL_GetError());
+    SDL_Quit();
+    return 1;
+  }
+  if (!start_ttf()) {
+    SDL_Quit();
+    return 1;
+  }
+  app a;
+  memset(&a, 0, sizeof a);
+  a.run = run;
+  a.options = o;
+  a.original = run->scene;
+  a.rng = VIEW_PERTURB_SEED;
+  char title[128], message[MESSAGE_SIZE];
+  snprintf(title, sizeof title, "zeno view: %s", run->scene.name);
+  SDL_Window *window =
+      SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                       o->width, o->height, 0);
+  int code = 1;
+  if (window == NULL) {
+    fprintf(stderr, "zeno: cannot open a window: %s\n", SDL_GetError());
+  } else if (!view_canvas_create(&a.canvas, o->width, o->height, message,
+                                 sizeof message)) {
+    fprintf(stderr, "zeno: %s\n", message);
+  } else {
+    play_start(&a.play, run, o);
+    code = loop(&a, window);
+    view_canvas_destroy(&a.canvas);
+  }
+  if (window) SDL_DestroyWindow(window);
+  TTF_Quit();
+  SDL_Quit();
+  return code;
+}

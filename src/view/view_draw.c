@@ -1,0 +1,713 @@
+// Drawing one frame with SDL_Renderer into the offscreen canvas: surfaces,
+// the equilibrium ghost, the body at its magnified displacement, centre of
+// mass, contacts by letter, friction cones, forces, impulses, the load,
+// the text overlay and the strip chart.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "view/view.h"
+
+const view_rgb VIEW_BACKGROUND = {248, 248, 244};
+const view_rgb VIEW_SURFACE_LINE = {40, 40, 40};
+const view_rgb VIEW_SURFACE_FILL = {196, 184, 160};
+const view_rgb VIEW_BODY_FILL = {96, 144, 212};
+/// F grey, S green, P orange, N purple.
+const view_rgb VIEW_LETTER_COLOUR[4] = {
+    {150, 150, 150}, {30, 170, 60}, {235, 120, 20}, {150, 60, 200}};
+
+static const view_rgb BODY_EDGE = {28, 56, 110};
+static const view_rgb GHOST = {175, 175, 175};
+static const view_rgb INK = {20, 20, 20};
+static const view_rgb FORCE = {205, 30, 30};
+static const view_rgb IMPULSE = {225, 0, 140};
+static const view_rgb LOAD = {60, 60, 60};
+static const view_rgb DRAG = {240, 160, 0};
+static const view_rgb PANEL = {255, 255, 255};
+static const view_rgb CHART_AXIS = {120, 120, 120};
+/// Chart curves z1, z2, x2.
+static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
+static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
+
+/// Opacity of the equilibrium ghost, the help panel and the cones [0-255].
+#define GHOST_ALPHA 200
+#define PANEL_ALPHA 235
+#define CONE_ALPHA 160
+/// The nominal scene (body and contacts) fills this fraction of the scene
+/// area; the rest leaves room for the displacement and the surfaces.
+#define SCENE_FILL 0.62
+/// Smallest half-extent of the framed box, in body sizes (flat scenes).
+#define SCENE_MIN_EXTENT 0.45
+/// Surfaces are drawn this many body sizes either side of their point.
+#define SURFACE_HALF_LENGTH 1.0
+/// Surfaces whose directions' sine is below this are parallel (no wedge).
+#define SURFACE_PARALLEL 1e-9
+/// Depth of the hatched strip below a surface [px].
+#define SURFACE_DEPTH_PX 12.0
+/// Biped torso: ellipse radii in body sizes.
+#define TORSO_RX 0.28
+#define TORSO_RY 0.17
+/// Segments of circles and ellipses.
+#define CIRCLE_SEGMENTS 32
+/// Widths [px].
+#define LEG_WIDTH_PX 7.0
+#define ARROW_WIDTH_PX 3.0
+#define ARROW_HEAD_PX 10.0
+/// Contact disc and centre-of-mass ring radii [px].
+#define CONTACT_RADIUS_PX 6.0
+#define COM_RING_OUTER_PX 7.0
+#define COM_RING_INNER_PX 4.0
+/// Friction cone edge length [px].
+#define CONE_PX 46.0
+/// Arrow lengths: a force equal to the load, the largest impulse of the
+/// run, and the load itself [px]; impulses shorter than the minimum are
+/// drawn at the minimum so a Zeno tail stays visible.
+#define FORCE_PX 70.0
+#define IMPULSE_PX 80.0
+#define IMPULSE_MIN_PX 24.0
+#define LOAD_PX 70.0
+/// Gap between the centre of mass and the start of the load arrow [px].
+#define LOAD_START_PX 10.0
+/// Text layout [px].
+#define TEXT_MARGIN 8
+#define TEXT_LINE 20
+/// Strip chart layout [px]: left label column, margins, tick heights.
+#define CHART_LEFT 70
+#define CHART_RIGHT 12
+#define CHART_TOP 6
+#define CHART_BOTTOM 18
+#define TICK_IMPACT_PX 8
+#define TICK_OTHER_PX 4
+/// A curve's largest |value| reaches this fraction of its lane height
+/// from the lane's middle line.
+#define CHART_LANE_FILL 0.45
+/// Characters of the mode word shown (its tail when longer).
+#define WORD_SHOWN 96
+#define LINE_SIZE 256
+
+/* ---- primitives ---------------------------------------------------------- */
+
+static void set_colour(SDL_Renderer *r, view_rgb c, Uint8 alpha) {
+  SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE
+                                             : SDL_BLENDMODE_BLEND);
+  SDL_SetRenderDrawColor(r, c.r, c.g, c.b, alpha);
+}
+
+static SDL_Vertex vertex(const double p[2], view_rgb c, Uint8 alpha) {
+  SDL_Vertex v;
+  v.position.x = (float)p[0];
+  v.position.y = (float)p[1];
+  v.color.r = c.r;
+  v.color.g = c.g;
+  v.color.b = c.b;
+  v.color.a = alpha;
+  v.tex_coord.x = 0;
+  v.tex_coord.y = 0;
+  return v;
+}
+
+/// Fills a convex polygon of n screen points (fan from the first point).
+static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n,
+                        view_rgb c, Uint8 alpha) {
+  SDL_Vertex v[3 * CIRCLE_SEGMENTS];
+  int count = 0;
+  for (int k = 1; k + 1 < n && count + 3 <= 3 * CIRCLE_SEGMENTS; k++) {
+    v[count++] = vertex(p[0], c, alpha);
+    v[count++] = vertex(p[k], c, alpha);
+    v[count++] = vertex(p[k + 1], c, alpha);
+  }
+  SDL_RenderGeometry(r, NULL, v, count, NULL, 0);
+}
+
+static void line(SDL_Renderer *r, const double a[2], const double b[2],
+                 view_rgb c, Uint8 alpha) {
+  set_colour(r, c, alpha);
+  SDL_RenderDrawLineF(r, (float)a[0], (float)a[1], (float)b[0], (float)b[1]);
+}
+
+/// A line of the given width [px] as a filled quad.
+static void thick_line(SDL_Renderer *r, const double a[2], const double b[2],
+                       double width, view_rgb c) {
+  const double dx = b[0] - a[0], dy = b[1] - a[1];
+  const double len = hypot(dx, dy);
+  if (!(len > 0)) return;
+  const double nx = -dy / len * width / 2, ny = dx / len * width / 2;
+  const double quad[4][2] = {{a[0] + nx, a[1] + ny},
+                             {b[0] + nx, b[1] + ny},
+                             {b[0] - nx, b[1] - ny},
+                             {a[0] - nx, a[1] - ny}};
+  fill_convex(r, quad, 4, c, 255);
+}
+
+static void disc(SDL_Renderer *r, const double centre[2], double radius,
+                 view_rgb c) {
+  double p[CIRCLE_SEGMENTS][2];
+  for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
+    const double a = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
+    p[k][0] = centre[0] + radius * cos(a);
+    p[k][1] = centre[1] + radius * sin(a);
+  }
+  fill_convex(r, (const double(*)[2])p, CIRCLE_SEGMENTS, c, 255);
+}
+
+/// A ring between two radii: the pixel at its centre is left as it was.
+static void ring(SDL_Renderer *r, const double centre[2], double inner,
+                 double outer, view_rgb c) {
+  SDL_Vertex v[6 * CIRCLE_SEGMENTS];
+  int n = 0;
+  for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
+    const double a0 = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
+    const double a1 = 2 * VIEW_PI * (k + 1) / CIRCLE_SEGMENTS;
+    const double p[4][2] = {
+        {centre[0] + inner * cos(a0), centre[1] + inner * sin(a0)},
+        {centre[0] + outer * cos(a0), centre[1] + outer * sin(a0)},
+        {centre[0] + outer * cos(a1), centre[1] + outer * sin(a1)},
+        {centre[0] + inner * cos(a1), centre[1] + inner * sin(a1)}};
+    const int order[6] = {0, 1, 2, 0, 2, 3};
+    for (int j = 0; j < 6; j++) v[n++] = vertex(p[order[j]], c, 255);
+  }
+  SDL_RenderGeometry(r, NULL, v, n, NULL, 0);
+}
+
+/// An arrow from `from` along the screen direction (dx, dy) of length len.
+static void arrow(SDL_Renderer *r, const double from[2], double dx, double dy,
+                  double len, view_rgb c) {
+  const double norm = hypot(dx, dy);
+  if (!(norm > 0) || !(len > 0)) return;
+  const double ux = dx / norm, uy = dy / norm;
+  const double head = fmin(ARROW_HEAD_PX, len / 2);
+  const double tip[2] = {from[0] + ux * len, from[1] + uy * len};
+  const double base[2] = {tip[0] - ux * head, tip[1] - uy * head};
+  thick_line(r, from, base, ARROW_WIDTH_PX, c);
+  const double tri[3][2] = {{tip[0], tip[1]},
+                            {base[0] - uy * head / 2, base[1] + ux * head / 2},
+                            {base[0] + uy * head / 2, base[1] - ux * head / 2}};
+  fill_convex(r, tri, 3, c, 255);
+}
+
+/* ---- the world-to-screen map --------------------------------------------- */
+
+/// Extent of the nominal scene: contacts, centre of mass, outline.
+static void scene_box(const zeno_scene *sc, double lo[2], double hi[2]) {
+  const double L = view_body_size(sc);
+  lo[0] = lo[1] = -SCENE_MIN_EXTENT * L;
+  hi[0] = hi[1] = SCENE_MIN_EXTENT * L;
+  for (int i = 0; i < sc->contact_count; i++)
+    for (int k = 0; k < 2; k++) {
+      lo[k] = fmin(lo[k], sc->contacts[i].point[k]);
+      hi[k] = fmax(hi[k], sc->contacts[i].point[k]);
+    }
+  if (sc->outline_kind == ZENO_OUTLINE_POLYGON)
+    for (int j = 0; j < sc->outline_count; j++)
+      for (int k = 0; k < 2; k++) {
+        lo[k] = fmin(lo[k], sc->outline[j][k]);
+        hi[k] = fmax(hi[k], sc->outline[j][k]);
+      }
+}
+
+view_transform view_transform_make(const view_canvas *canvas,
+                                   const zeno_scene *scene,
+                                   const double d[3]) {
+  view_transform tf;
+  double lo[2], hi[2];
+  scene_box(scene, lo, hi);
+  const double area_w = canvas->width;
+  const double area_h =
+      canvas->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT;
+  tf.scale = SCENE_FILL * fmin(area_w / (hi[0] - lo[0]),
+                               area_h / (hi[1] - lo[1]));
+  tf.origin[0] = area_w / 2 - tf.scale * (lo[0] + hi[0]) / 2;
+  tf.origin[1] = VIEW_OVERLAY_HEIGHT + area_h / 2 + tf.scale * (lo[1] + hi[1]) / 2;
+  memcpy(tf.d, d, sizeof tf.d);
+  return tf;
+}
+
+void view_to_screen(const view_transform *tf, const double w[2],
+                    double s[2]) {
+  s[0] = tf->origin[0] + tf->scale * w[0];
+  s[1] = tf->origin[1] - tf->scale * w[1];
+}
+
+void view_to_world(const view_transform *tf, const double s[2], double w[2]) {
+  w[0] = (s[0] - tf->origin[0]) / tf->scale;
+  w[1] = (tf->origin[1] - s[1]) / tf->scale;
+}
+
+void view_body_point(const view_transform *tf, const double b[2],
+                     double w[2]) {
+  const double th = tf->d[2];
+  w[0] = b[0] + tf->d[0] - th * b[1];
+  w[1] = b[1] + tf->d[1] + th * b[0];
+}
+
+void view_body_point_inverse(const view_transform *tf, const double w[2],
+                             double b[2]) {
+  // Solve (I + theta J) b = w - d_xy.
+  const double k = tf->d[2];
+  const double rx = w[0] - tf->d[0];
+  const double ry = w[1] - tf->d[1];
+  const double det = 1 + k * k;
+  b[0] = (rx + k * ry) / det;
+  b[1] = (ry - k * rx) / det;
+}
+
+/// Screen position of a body point at the displayed pose.
+static void body_screen(const view_transform *tf, const double b[2],
+                        double s[2]) {
+  double w[2];
+  view_body_point(tf, b, w);
+  view_to_screen(tf, w, s);
+}
+
+/* ---- the scene ----------------------------------------------------------- */
+
+static void surface_frame(const zeno_contact_def *c, double point[2],
+                          double t[2], double n[2]) {
+  point[0] = c->surface_point_set ? c->surface_point[0] : c->point[0];
+  point[1] = c->surface_point_set ? c->surface_point[1] : c->point[1];
+  t[0] = cos(c->surface_angle);
+  t[1] = sin(c->surface_angle);
+  n[0] = -t[1];
+  n[1] = t[0];
+}
+
+/// The drawn stretch [lo, hi] of surface i, as distances along t_i from
+/// its point: SURFACE_HALF_LENGTH body sizes either side of the contact,
+/// cut where it meets the other surface (the two make a wedge).
+static void surface_extent(const zeno_scene *sc, int i, double *lo,
+                           double *hi) {
+  const double half = SURFACE_HALF_LENGTH * view_body_size(sc);
+  double p[2], t[2], n[2];
+  surface_frame(&sc->contacts[i], p, t, n);
+  const double *c = sc->contacts[i].point;
+  const double mid = t[0] * (c[0] - p[0]) + t[1] * (c[1] - p[1]);
+  *lo = mid - half;
+  *hi = mid + half;
+  if (sc->contact_count != 2) return;
+  double q[2], u[2], m[2];
+  surface_frame(&sc->contacts[1 - i], q, u, m);
+  // p + s t on the other line: m . (p + s t - q) = 0.
+  const double slope = m[0] * t[0] + m[1] * t[1];
+  if (fabs(slope) < SURFACE_PARALLEL) return;
+  const double s = -(m[0] * (p[0] - q[0]) + m[1] * (p[1] - q[1])) / slope;
+  if (s > mid && s < *hi) *hi = s;
+  if (s < mid && s > *lo) *lo = s;
+}
+
+/// Screen end points of surface i's drawn stretch and its normal.
+static void surface_segment(const zeno_scene *sc, const view_transform *tf,
+                            int i, double sa[2], double sb[2], double n[2]) {
+  double p[2], t[2], a[2], b[2], lo, hi;
+  surface_frame(&sc->contacts[i], p, t, n);
+  surface_extent(sc, i, &lo, &hi);
+  for (int k = 0; k < 2; k++) {
+    a[k] = p[k] + lo * t[k];
+    b[k] = p[k] + hi * t[k];
+  }
+  view_to_screen(tf, a, sa);
+  view_to_screen(tf, b, sb);
+}
+
+static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
+                          const view_transform *tf) {
+  double sa[ZENO_MAX_CONTACTS][2], sb[ZENO_MAX_CONTACTS][2], n[2];
+  for (int i = 0; i < sc->contact_count; i++) {
+    surface_segment(sc, tf, i, sa[i], sb[i], n);
+    // -n in screen coordinates (y down).
+    const double dx = -n[0] * SURFACE_DEPTH_PX, dy = n[1] * SURFACE_DEPTH_PX;
+    const double strip[4][2] = {{sa[i][0], sa[i][1]},
+                                {sb[i][0], sb[i][1]},
+                                {sb[i][0] + dx, sb[i][1] + dy},
+                                {sa[i][0] + dx, sa[i][1] + dy}};
+    fill_convex(cv->renderer, strip, 4, VIEW_SURFACE_FILL, 255);
+  }
+  // Lines over both strips, so a wedge's corner shows both edges.
+  for (int i = 0; i < sc->contact_count; i++)
+    line(cv->renderer, sa[i], sb[i], VIEW_SURFACE_LINE, 255);
+}
+
+/// The outline polygon in body coordinates: the biped torso, the polygon,
+/// or the disk. Returns the number of points.
+static int outline_points(const zeno_scene *sc, double (*p)[2]) {
+  const double L = view_body_size(sc);
+  if (sc->outline_kind == ZENO_OUTLINE_POLYGON && sc->outline_count >= 3) {
+    const int n = sc->outline_count < CIRCLE_SEGMENTS ? sc->outline_count
+                                                      : CIRCLE_SEGMENTS;
+    memcpy(p, sc->outline, sizeof(double) * 2 * (size_t)n);
+    return n;
+  }
+  const bool disk = sc->outline_kind == ZENO_OUTLINE_DISK;
+  const double rx = disk ? sc->outline_radius : TORSO_RX * L;
+  const double ry = disk ? sc->outline_radius : TORSO_RY * L;
+  for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
+    const double a = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
+    p[k][0] = rx * cos(a);
+    p[k][1] = ry * sin(a);
+  }
+  return CIRCLE_SEGMENTS;
+}
+
+/// The body (ghost: outline only, at the equilibrium pose).
+static void draw_body(view_canvas *cv, const zeno_scene *sc,
+                      const view_transform *tf, bool ghost) {
+  SDL_Renderer *r = cv->renderer;
+  const double com[2] = {0, 0};
+  double c[2], p[CIRCLE_SEGMENTS][2], s[CIRCLE_SEGMENTS][2];
+  body_screen(tf, com, c);
+  const bool legs = sc->outline_kind == ZENO_OUTLINE_BIPED;
+  for (int i = 0; legs && i < sc->contact_count; i++) {
+    double foot[2];
+    body_screen(tf, sc->contacts[i].point, foot);
+    if (ghost)
+      line(r, c, foot, GHOST, GHOST_ALPHA);
+    else
+      thick_line(r, c, foot, LEG_WIDTH_PX, BODY_EDGE);
+  }
+  const int n = outline_points(sc, p);
+  for (int k = 0; k < n; k++) body_screen(tf, p[k], s[k]);
+  if (!ghost) {
+    // A fan from the centre of mass (the outlines are star-shaped about it).
+    SDL_Vertex v[3 * CIRCLE_SEGMENTS];
+    for (int k = 0; k < n; k++) {
+      v[3 * k] = vertex(c, VIEW_BODY_FILL, 255);
+      v[3 * k + 1] = vertex(s[k], VIEW_BODY_FILL, 255);
+      v[3 * k + 2] = vertex(s[(k + 1) % n], VIEW_BODY_FILL, 255);
+    }
+    SDL_RenderGeometry(r, NULL, v, 3 * n, NULL, 0);
+  }
+  for (int k = 0; k < n; k++)
+    line(r, s[k], s[(k + 1) % n], ghost ? GHOST : BODY_EDGE,
+         ghost ? GHOST_ALPHA : 255);
+}
+
+/// Screen direction of a world vector (y flipped).
+static void screen_dir(const double w[2], double *dx, double *dy) {
+  *dx = w[0];
+  *dy = -w[1];
+}
+
+/// World vector of a (normal, tangential) pair at contact i.
+static void contact_vector(const zeno_contact_def *c, const double nt[2],
+                           double w[2]) {
+  double p[2], t[2], n[2];
+  surface_frame(c, p, t, n);
+  w[0] = nt[0] * n[0] + nt[1] * t[0];
+  w[1] = nt[0] * n[1] + nt[1] * t[1];
+}
+
+/// Largest impulse of the run [force*time] (scales the impulse arrows).
+static double largest_impulse(const view_run *run) {
+  double m = 0;
+  for (long i = 0; i < run->event_count; i++)
+    for (int c = 0; c < ZENO_MAX_CONTACTS; c++)
+      m = fmax(m, hypot(run->events[i].impulse[c][0],
+                        run->events[i].impulse[c][1]));
+  return m;
+}
+
+static void draw_cone(view_canvas *cv, const zeno_contact_def *c,
+                      const double at[2], view_rgb colour) {
+  double p[2], t[2], n[2];
+  surface_frame(c, p, t, n);
+  for (int side = -1; side <= 1; side += 2) {
+    double w[2] = {n[0] + side * c->mu * t[0], n[1] + side * c->mu * t[1]};
+    const double len = hypot(w[0], w[1]);
+    const double end[2] = {at[0] + CONE_PX * w[0] / len,
+                           at[1] - CONE_PX * w[1] / len};
+    line(cv->renderer, at, end, colour, CONE_ALPHA);
+  }
+}
+
+static void draw_contacts(view_canvas *cv, const view_run *run,
+                          const view_transform *tf, const view_row *st,
+                          long event) {
+  const zeno_scene *sc = &run->scene;
+  const double load = sc->load_magnitude > 0 ? sc->load_magnitude : 1.0;
+  const view_event *ev = run->event_count > 0 ? &run->events[event] : NULL;
+  const bool impact = ev != NULL && ev->kind == ZENO_EVENT_IMPACT;
+  const double pmax = largest_impulse(run);
+  double at[ZENO_MAX_CONTACTS][2];
+  for (int i = 0; i < sc->contact_count; i++) {
+    const zeno_contact_def *c = &sc->contacts[i];
+    const int letter = st->mode.letter[i] < 4 ? st->mode.letter[i] : 0;
+    body_screen(tf, c->point, at[i]);
+    double w[2], dx, dy;
+    if (letter != ZENO_LETTER_F) {
+      draw_cone(cv, c, at[i], VIEW_LETTER_COLOUR[ZENO_LETTER_S]);
+      contact_vector(c, st->force[i], w);
+      screen_dir(w, &dx, &dy);
+      arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load,
+            FORCE);
+    }
+    if (impact && (ev->impact_mask & (1u << i)) && pmax > 0) {
+      contact_vector(c, ev->impulse[i], w);
+      screen_dir(w, &dx, &dy);
+      arrow(cv->renderer, at[i], dx, dy,
+            fmax(IMPULSE_PX * hypot(w[0], w[1]) / pmax, IMPULSE_MIN_PX),
+            IMPULSE);
+    }
+  }
+  for (int i = 0; i < sc->contact_count; i++) {
+    const int letter = st->mode.letter[i] < 4 ? st->mode.letter[i] : 0;
+    disc(cv->renderer, at[i], CONTACT_RADIUS_PX, VIEW_LETTER_COLOUR[letter]);
+  }
+}
+
+static void draw_load(view_canvas *cv, const zeno_scene *sc,
+                      const view_transform *tf) {
+  if (!(sc->load_magnitude > 0)) return;
+  const double com[2] = {0, 0};
+  double c[2];
+  body_screen(tf, com, c);
+  const double dx = sin(sc->load_angle), dy = cos(sc->load_angle); // screen
+  const double from[2] = {c[0] + LOAD_START_PX * dx, c[1] + LOAD_START_PX * dy};
+  arrow(cv->renderer, from, dx, dy, LOAD_PX, LOAD);
+  if (sc->load_torque != 0) {
+    char text[48];
+    snprintf(text, sizeof text, "tau %+.3g", sc->load_torque);
+    view_text(cv, (int)lround(c[0] - LOAD_PX * dx), (int)lround(c[1] - LOAD_PX * dy),
+              LOAD, text);
+  }
+}
+
+static void draw_drag(view_canvas *cv, const view_transform *tf) {
+  if (!cv->dragging) return;
+  double a[2], b[2];
+  view_to_screen(tf, cv->drag_from, a);
+  view_to_screen(tf, cv->drag_to, b);
+  arrow(cv->renderer, a, b[0] - a[0], b[1] - a[1], hypot(b[0] - a[0], b[1] - a[1]),
+        DRAG);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void draw_overlay(view_canvas *cv, const view_run *run,
+                         const view_play *play, const view_row *st,
+                         long impacts) {
+  char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[3];
+  const zeno_scene *sc = &run->scene;
+  const bool ended = play->t >= run->t_end && run->outcome != ZENO_OUTCOME_RUNNING;
+  char zeno[64] = "";
+  if (run->has_zeno)
+    snprintf(zeno, sizeof zeno, "   Zeno t* = %.6g", run->zeno_time);
+  snprintf(line1, sizeof line1,
+           "t = %-11.6g mode %-3s impacts %-5ld status %-14s%s", play->t,
+           zeno_mode_name(st->mode, sc->contact_count, mode), impacts,
+           ended ? zeno_outcome_name(run->outcome) : "running", zeno);
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2, INK, line1);
+  const int length = view_run_word(run, play->t, word, (int)sizeof word);
+  const int shown = length < (int)sizeof word ? length : (int)sizeof word - 1;
+  const char *tail = shown > WORD_SHOWN ? word + shown - WORD_SHOWN : word;
+  char line2[LINE_SIZE];
+  snprintf(line2, sizeof line2, "word: %s%.*s", shown > WORD_SHOWN ? "..." : "",
+           WORD_SHOWN, tail);
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + TEXT_LINE, INK, line2);
+  char line3[LINE_SIZE];
+  const view_zoom zoom = view_play_zoom(play, run);
+  snprintf(line3, sizeof line3,
+           "%s %s   zoom gaps x%.3g slips x%.3g%s   %s   run %d   h: help",
+           sc->name, zeno_model_name(sc->model), zoom.normal, zoom.tangential,
+           play->zoom_fixed > 0 || play->zoom_factor != 1.0 ? "" : " (auto)",
+           play->warp ? "Zeno warp (z)" : "", play->run_number);
+  char speed[48];
+  if (!play->warp) {
+    snprintf(speed, sizeof speed, "speed %gx%s", view_speed(play->speed_level),
+             play->paused ? " paused" : "");
+    const size_t used = strlen(line3);
+    snprintf(line3 + used, sizeof line3 - used, "   %s", speed);
+  } else if (play->paused) {
+    const size_t used = strlen(line3);
+    snprintf(line3 + used, sizeof line3 - used, "   paused");
+  }
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + 2 * TEXT_LINE, INK, line3);
+}
+
+static const char *const HELP_LINES[] = {
+    "space      pause / play",
+    "right      step to the next event (pauses)",
+    "left       back to the previous event",
+    "shift+l/r  scrub by 1/200 of the run",
+    "1-5        speed 1x, 0.1x, 0.01x, 0.001x, 0.0001x",
+    "z          Zeno warp: every event interval the same wall time",
+    "+/- wheel  zoom the displacement from equilibrium;  0: automatic",
+    "r          restart",
+    "p          perturb: a random small impulse, keep simulating",
+    "drag       apply an impulse at the grabbed body point",
+    "s          screenshot (view-N.png)",
+    "h          this help;  q / Esc  quit",
+};
+
+static void draw_help(view_canvas *cv) {
+  const int n = (int)(sizeof HELP_LINES / sizeof HELP_LINES[0]);
+  const SDL_Rect box = {40, VIEW_OVERLAY_HEIGHT + 10, cv->width - 80,
+                        TEXT_LINE * (n + 1)};
+  set_colour(cv->renderer, PANEL, PANEL_ALPHA);
+  SDL_RenderFillRect(cv->renderer, &box);
+  set_colour(cv->renderer, INK, 255);
+  SDL_RenderDrawRect(cv->renderer, &box);
+  for (int k = 0; k < n; k++)
+    view_text(cv, box.x + TEXT_MARGIN, box.y + TEXT_LINE / 2 + k * TEXT_LINE,
+              INK, HELP_LINES[k]);
+}
+
+/* ---- strip chart --------------------------------------------------------- */
+
+typedef struct chart_box {
+  int x0, x1, y0, y1; ///< plot area [px]
+  double length;      ///< abscissa range: t_end, or the warp length
+} chart_box;
+
+static chart_box chart_layout(const view_canvas *cv, const view_run *run,
+                              bool warp) {
+  chart_box b;
+  b.x0 = CHART_LEFT;
+  b.x1 = cv->width - CHART_RIGHT;
+  b.y0 = cv->height - VIEW_CHART_HEIGHT + CHART_TOP;
+  b.y1 = cv->height - CHART_BOTTOM;
+  b.length = warp ? view_warp_length(run) : run->t_end;
+  return b;
+}
+
+static double chart_x(const chart_box *b, const view_run *run, bool warp,
+                      double t) {
+  if (!(b->length > 0)) return b->x0;
+  const double a = warp ? view_warp_clock(run, t) : t;
+  return b->x0 + (b->x1 - b->x0) * a / b->length;
+}
+
+/// Samples z1, z2, x2 once per pixel column into the canvas cache; each
+/// lane has its own scale (range[k] = largest |value| of curve k).
+static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
+                       const chart_box *b, double *values) {
+  const int n = cv->chart_count;
+  for (int c = 0; c < n; c++) {
+    const double a = b->length * c / (n > 1 ? n - 1 : 1);
+    view_row st;
+    view_run_state(run, warp ? view_warp_time(run, a) : a, &st);
+    for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
+  }
+  const double lane = (double)(b->y1 - b->y0) / 3;
+  for (int k = 0; k < 3; k++) {
+    double range = 0;
+    for (int c = 0; c < n; c++) range = fmax(range, fabs(values[k * n + c]));
+    cv->chart_range[k] = range;
+    const double mid = b->y0 + lane * (k + 0.5);
+    const double s = range > 0 ? CHART_LANE_FILL * lane / range : 0;
+    for (int c = 0; c < n; c++) {
+      cv->chart_points[k * n + c].x = b->x0 + c;
+      cv->chart_points[k * n + c].y = (int)lround(mid - s * values[k * n + c]);
+    }
+  }
+}
+
+/// Refreshes the chart cache unless it holds this run (same rows, same
+/// run number: a perturbed run may reuse the freed rows' address), warp
+/// and width.
+static void chart_cache(view_canvas *cv, const view_run *run,
+                        const view_play *play, const chart_box *b) {
+  const bool warp = play->warp;
+  const int n = b->x1 - b->x0 + 1;
+  if (cv->chart_points != NULL && cv->chart_run == run &&
+      cv->chart_rows == run->rows && cv->chart_row_count == run->row_count &&
+      cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
+      cv->chart_count == n)
+    return;
+  SDL_free(cv->chart_points);
+  cv->chart_points = SDL_malloc(sizeof(SDL_Point) * 3 * (size_t)n);
+  double *values = SDL_malloc(sizeof(double) * 3 * (size_t)n);
+  cv->chart_count = n;
+  cv->chart_run = run;
+  cv->chart_rows = run->rows;
+  cv->chart_row_count = run->row_count;
+  cv->chart_run_number = play->run_number;
+  cv->chart_warp = warp;
+  if (cv->chart_points != NULL && values != NULL)
+    chart_fill(cv, run, warp, b, values);
+  else
+    cv->chart_count = 0;
+  SDL_free(values);
+}
+
+static void draw_chart(view_canvas *cv, const view_run *run,
+                       const view_play *play) {
+  SDL_Renderer *r = cv->renderer;
+  const chart_box b = chart_layout(cv, run, play->warp);
+  chart_cache(cv, run, play, &b);
+  const SDL_Rect frame = {b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1};
+  set_colour(r, CHART_AXIS, 255);
+  SDL_RenderDrawRect(r, &frame);
+  const double lane = (double)(b.y1 - b.y0) / 3;
+  for (int k = 0; k < 3; k++) {
+    const int mid = (int)lround(b.y0 + lane * (k + 0.5));
+    set_colour(r, GHOST, 255);
+    SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
+    char label[32];
+    snprintf(label, sizeof label, "%s %.2g", CURVE_NAME[k], cv->chart_range[k]);
+    view_text(cv, 4, mid - TEXT_LINE / 2, CURVE[k], label);
+    if (cv->chart_count > 0) {
+      set_colour(r, CURVE[k], 255);
+      SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count,
+                          cv->chart_count);
+    }
+  }
+  for (long i = 0; i < run->event_count; i++) {
+    const view_event *e = &run->events[i];
+    if (!isfinite(e->t)) continue;
+    const int x = (int)lround(chart_x(&b, run, play->warp, e->t));
+    const int h = e->kind == ZENO_EVENT_IMPACT ? TICK_IMPACT_PX : TICK_OTHER_PX;
+    set_colour(r, e->kind == ZENO_EVENT_IMPACT ? INK : CHART_AXIS, 255);
+    SDL_RenderDrawLine(r, x, b.y1 + 1, x, b.y1 + h);
+  }
+  const int x = (int)lround(chart_x(&b, run, play->warp, play->t));
+  set_colour(r, FORCE, 255);
+  SDL_RenderDrawLine(r, x, b.y0, x, b.y1);
+  char axis[64];
+  snprintf(axis, sizeof axis, play->warp ? "events 0 .. %g (Zeno warp)"
+                                         : "t 0 .. %g",
+           b.length);
+  view_text(cv, b.x1 - 260, b.y1 + 1, CHART_AXIS, axis);
+}
+
+/* ---- the frame ----------------------------------------------------------- */
+
+void view_draw_frame(view_canvas *cv, const view_run *run,
+                     const view_play *play, view_frame_info *info) {
+  SDL_Renderer *r = cv->renderer;
+  set_colour(r, VIEW_BACKGROUND, 255);
+  SDL_RenderClear(r);
+  view_row st;
+  view_run_state(run, play->t, &st);
+  const long event = view_run_event_at(run, play->t);
+  const long impacts = view_run_impacts(run, play->t);
+  const double zero[3] = {0, 0, 0};
+  double d[3];
+  view_displayed(&run->scene, view_play_zoom(play, run), st.q, d);
+  const view_transform ghost = view_transform_make(cv, &run->scene, zero);
+  const view_transform tf = view_transform_make(cv, &run->scene, d);
+  // The scene stays between the text band and the chart.
+  const SDL_Rect scene_area = {0, VIEW_OVERLAY_HEIGHT, cv->width,
+                               cv->height - VIEW_OVERLAY_HEIGHT -
+                                   VIEW_CHART_HEIGHT};
+  SDL_RenderSetClipRect(r, &scene_area);
+  draw_surfaces(cv, &run->scene, &ghost);
+  draw_body(cv, &run->scene, &ghost, true);
+  draw_body(cv, &run->scene, &tf, false);
+  draw_load(cv, &run->scene, &tf);
+  draw_contacts(cv, run, &tf, &st, event);
+  const double com[2] = {0, 0};
+  double c[2];
+  body_screen(&tf, com, c);
+  ring(r, c, COM_RING_INNER_PX, COM_RING_OUTER_PX, INK);
+  draw_drag(cv, &tf);
+  SDL_RenderSetClipRect(r, NULL);
+  draw_overlay(cv, run, play, &st, impacts);
+  draw_chart(cv, run, play);
+  if (play->help) draw_help(cv);
+  SDL_RenderPresent(r);
+  if (info) {
+    info->t = play->t;
+    info->impacts = impacts;
+    info->event = event;
+    info->state = st;
+  }
+}

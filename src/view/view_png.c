@@ -1,0 +1,67 @@
+// Writing a frame as an 8-bit RGB PNG with libpng.
+#include <errno.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view.h"
+
+/// Bytes per RGB pixel.
+#define RGB_BYTES 3
+
+/// Writes the rows with libpng; false on a libpng error (longjmp).
+static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  if (png == NULL) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, info ? &info : NULL);
+    return false;
+  }
+  png_init_io(png, f);
+  png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  png_write_image(png, rows);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
+bool view_write_png(const view_canvas *canvas, const char *path,
+                    char *message, size_t message_size) {
+  const int w = canvas->width, h = canvas->height;
+  png_bytep data = malloc((size_t)w * (size_t)h * RGB_BYTES);
+  png_bytep *rows = malloc((size_t)h * sizeof *rows);
+  if (data == NULL || rows == NULL) {
+    free(data);
+    free(rows);
+    snprintf(message, message_size, "out of memory");
+    return false;
+  }
+  for (int y = 0; y < h; y++) {
+    rows[y] = data + (size_t)y * (size_t)w * RGB_BYTES;
+    for (int x = 0; x < w; x++) {
+      const view_rgb c = view_pixel(canvas, x, y);
+      rows[y][RGB_BYTES * x] = c.r;
+      rows[y][RGB_BYTES * x + 1] = c.g;
+      rows[y][RGB_BYTES * x + 2] = c.b;
+    }
+  }
+  bool ok = false;
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) {
+    snprintf(message, message_size, "cannot create '%s': %s", path,
+             strerror(errno));
+  } else {
+    ok = write_rows(f, rows, w, h);
+    if (fclose(f) != 0) ok = false;
+    if (!ok) snprintf(message, message_size, "cannot write '%s'", path);
+  }
+  free(data);
+  free(rows);
+  return ok;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Acceptance 3 of the viewer: `zeno view` opens a real window under Xvfb,
+# steps 100 frames pressing keys on the way (warp, event steps, perturb, a
+# mouse drag, zoom, help, screenshot, restart), exits 0, and valgrind finds
+# no definite leak and no memory error. Skips (exit 77, meson's skip code) when Xvfb, xvfb-run or
+# valgrind is missing or no X server can start.
+# Usage: test_view_window.sh ZENO_EXE SCENE SUPPRESSIONS
+set -u
+zeno=$1
+scene=$2
+supp=$3
+SKIP=77
+
+for tool in Xvfb xvfb-run valgrind xauth; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "SKIP: $tool not installed"
+    exit $SKIP
+  fi
+done
+# Can an X server start here at all?
+if ! xvfb-run -a -s "-screen 0 800x600x24" true >/dev/null 2>&1; then
+  echo "SKIP: Xvfb cannot start"
+  exit $SKIP
+fi
+
+log=$(mktemp)
+work=$(mktemp -d)
+cd "$work" || exit 1
+xvfb-run -a -s "-screen 0 1024x768x24" \
+  valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
+  --error-exitcode=3 --suppressions="$supp" \
+  "$zeno" view "$scene" --frames 100 --size 640x480 \
+  --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space" >"$log" 2>&1
+status=$?
+cat "$log"
+rm -f "$log"
+shot=no
+[ -s "$work/view-1.png" ] && shot=yes
+rm -rf "$work"
+if [ "$status" -ne 0 ]; then
+  echo "FAIL: zeno view under Xvfb and valgrind exited $status" \
+       "(3: valgrind found errors or definite leaks)"
+  exit 1
+fi
+if [ "$shot" != yes ]; then
+  echo "FAIL: the 's' key wrote no view-1.png"
+  exit 1
+fi
+echo "PASS: 100 frames in a real window with keys, valgrind clean"
+exit 0
