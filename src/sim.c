@@ -351,8 +351,15 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   // Zero is judged on the scale of the sequence (its first impact speed):
   // what is left at the limit is either that large (a tangential slip) or
   // rounding of the vanished normal motion.
-  const tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
-                                          s->seq_first_speed));
+  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
+                                    s->seq_first_speed));
+  if (s->zeno_period == 0) {
+    // Completed at the precision floor: what is left of the vanished
+    // motion is up to the floor's size (slip rates a few times the normal
+    // ones), not rounding.
+    const double floor = sim_is_full(s) ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
+    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * floor * s->seq_first_speed);
+  }
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)

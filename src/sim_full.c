@@ -140,9 +140,16 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
   const double tau_max = fmax(s->scene.t_end - s->t, 0);
   // A free contact found at a negative gap while approaching (rounding of
   // a long chatter) impacts at once: CVODE cannot find a crossing that has
-  // already happened.
+  // already happened. Approaching means a gap rate below the velocity
+  // tolerance, or a zero rate (to that tolerance) with the mode pulling the
+  // contact in. A contact that just lifted off (rate zero to rounding,
+  // acceleration outward) at a gap of -1e-16 from the rounding of the
+  // projection is not approaching: taking it for an impact repeated the
+  // same zero-time tangent touch forever.
+  const double tol_v = sim_make_tol(s, s->vscale).v;
   for (int i = 0; i < s->km.n; i++)
-    if (s->sol.mode.letter[i] == ZENO_LETTER_F && c[2 * i] < 0 && cd[2 * i] <= 0) {
+    if (s->sol.mode.letter[i] == ZENO_LETTER_F && c[2 * i] < 0 &&
+        (cd[2 * i] < -tol_v || (cd[2 * i] <= tol_v && s->sol.acc[2 * i] < 0))) {
       gap_hit[i] = true;
       first->guard = ZENO_GUARD_GAP;
       first->contact = i;

@@ -20,6 +20,16 @@
 /// first impact speed is at the limit of double precision: it is completed
 /// from its current state even without a constant period ratio.
 #define SIM_ZENO_SPEED_FLOOR 1e-12
+/// The same floor in the full model. Its gaps are computed from positions
+/// of the size of the first bounce, with rounding 1e-16 of that size; a
+/// bounce height falls like the impact speed squared, so below 1e-6 of the
+/// first speed the bounces are within 1e4 ulps of the rounding and the
+/// located guards (and the ratios) are noise.
+#define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
+/// A sequence completed at a floor leaves contact speeds up to the floor
+/// (times the slip-to-normal speed ratio of its steps); speeds below this
+/// many times the floor are zero at its accumulation point.
+#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
 /// Impacts after which a sequence with shrinking, but never exactly
 /// periodic, ratios is completed the same way.
 #define SIM_ZENO_MAX_IMPACTS 20000

@@ -138,7 +138,10 @@ void sim_detect_sequence(zeno_sim *s) {
     double r0 = 0;
     if (!constant_ratio(s, p, K, fmax(rtol_conv, rtol_div), &r0)) continue;
     if (r0 < 1 - rtol_conv) {
-      if (!constant_ratio(s, p, K, rtol_conv, &r0)) return;  // not yet converged
+      // Not yet converged: the precision floor below may still end it (the
+      // full model's ratios stop converging once the bounces reach the
+      // rounding of the positions).
+      if (!constant_ratio(s, p, K, rtol_conv, &r0)) break;
       extrapolate(s, p, r0);
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
@@ -154,8 +157,9 @@ void sim_detect_sequence(zeno_sim *s) {
   // Precision floor: a sequence shrunk to the last digits of the state is
   // at its accumulation point, whatever its ratios do.
   const impact_record *last = rec(s, 0);
+  const double floor = full ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
   if (s->seq_impacts >= 2 &&
-      (last->speed < SIM_ZENO_SPEED_FLOOR * s->seq_first_speed ||
+      (last->speed < floor * s->seq_first_speed ||
        s->seq_impacts >= SIM_ZENO_MAX_IMPACTS)) {
     const impact_record *prev = rec(s, 1);
     s->zeno_t = last->t;
