@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "flow_zod.h"
 #include "impact.h"
@@ -42,6 +43,10 @@ zeno_sim_def zeno_sim_def_default(void) {
   d.ratio_periods = 3;
   d.max_period = 8;
   d.keep_history = true;
+  // A decision within 1e-6 (relative) of going another way is reported as
+  // a near tie: far above rounding, and still small against the O(eps)
+  // corrections separating the full model from the ZOD at eps >= 1e-5.
+  d.tie_rtol = 1e-6;
   return d;
 }
 
@@ -114,12 +119,13 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       !(d.time_rtol > 0 && d.time_rtol < 1e-2) ||
       !(d.ratio_rtol > 0 && d.ratio_rtol < 1e-1) ||
       !(d.full_ratio_rtol > 0 && d.full_ratio_rtol < 1e-1) ||
-      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) || d.ratio_periods < 1 ||
+      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) ||
+      !(d.tie_rtol >= 0 && d.tie_rtol < 1) || d.ratio_periods < 1 ||
       d.max_period < 1 ||
       d.max_period * (d.ratio_periods + 2) + 1 > SIM_RING) {
     zeno_fail(error, ZENO_ERR_RANGE, "sim_def",
               "tolerances must lie in (0, 1e-2) (ratio_rtol, full_ratio_rtol "
-              "and diverge_rtol in (0, 0.1)), "
+              "and diverge_rtol in (0, 0.1), tie_rtol in [0, 1)), "
               "ratio_periods >= 1 and 1 <= max_period with "
               "max_period * (ratio_periods + 2) < %d",
               SIM_RING);
@@ -183,6 +189,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     }
   }
   s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
   return s;
 }
 
@@ -191,6 +198,7 @@ void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
   memcpy(s->q, qp, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
   if (s->word) s->word[0] = '\0';
 }
 
@@ -220,7 +228,15 @@ static void event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
 }
 
+// The tie margin noted for this event goes into it; the next starts afresh.
+static void event_take_tie(zeno_sim *s, zeno_event *ev) {
+  ev->tie_margin = s->tie;
+  ev->near_tie = s->tie <= s->def.tie_rtol;
+  s->tie = SIM_TIE_NONE;
+}
+
 static void event_finish(zeno_sim *s, zeno_event *ev) {
+  event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
   s->event_count++;
@@ -313,6 +329,7 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
   }
   if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->failure);
+  event_take_tie(s, ev);
   s->outcome = s->pending_outcome;
   s->finished = true;
   s->event_count++;
@@ -477,6 +494,31 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
   return drift;
 }
 
+// Tie margins of an impact's contacts: the approach speed over the
+// segment's speed scale (zero for a tangent touch, small for a graze).
+static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++)
+    if (gap_hit[i]) sim_note_tie(s, fabs(cd[2 * i]) / vscale);
+}
+
+// Tie margins of the touching contacts after the event: a gap rate or slip
+// rate classified nonzero but small against the segment's speed scale
+// (separating or slipping by a hair).
+static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
+                              const tolerances *tol, double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    if (!touching) continue;
+    const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
+    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, zd / vscale);
+    if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol->v) sim_note_tie(s, xd / vscale);
+  }
+}
+
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
                                    int contact, const bool gap_hit[2],
                                    const bool slip_hit[2], const bool lift[2],
@@ -504,6 +546,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   project_gaps(s, &cls);
   sim_refresh_dyn(s);
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  note_grazing(s, gap_hit, vscale);
   bool impacted = false;
   if (impact) {
     zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
@@ -516,6 +559,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     sim_enforce(s, &cls);
     sim_refresh_dyn(s);
   }
+  note_small_speeds(s, &cls, gap_hit, &tol, vscale);
   s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
   const zeno_mode before = s->sol.mode;
   sim_choose_next(s, &cls, &tol);
@@ -554,6 +598,23 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
                          lift, margin_hit, vscale);
 }
 
+// ZOD tie margins of a segment ending at crossing cr[0]: the next crossing
+// (simultaneous ones included) over the segment's duration, and free
+// contacts that came down and went back up before it without touching
+// (the smallest gap over the starting gap).
+static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
+                               const double c[4], const double cd[4],
+                               const double cdd[4]) {
+  const double tau = cr[0].tau;
+  if (tau > 0 && n > 1) sim_note_tie(s, (cr[1].tau - tau) / tau);
+  for (int i = 0; i < s->km.n; i++) {
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F || cr[0].guard == ZENO_GUARD_GAP) continue;
+    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
+    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
+    sim_note_tie(s, (z - zd * zd / (2 * zdd)) / z);
+  }
+}
+
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   if (sim_is_full(s)) return flow_full(s, ev);
   zf_crossing cr[ZF_MAX_CROSSINGS];
@@ -590,6 +651,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     if (cr[k].guard == ZENO_GUARD_GAP) gap_hit[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) slip_hit[cr[k].contact] = true;
   }
+  note_crossing_ties(s, cr, n, c, cd, cdd);
   // Residual of the located guard before projection, on the state's scale.
   double c1[4], cd1[4];
   sim_contacts(s, s->q, s->qd, c1, cd1);
@@ -604,10 +666,28 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
                          none, none, vscale);
 }
 
+// Monotonic wall clock [s] (stop.wall_time only; never the physics).
+static double wall_clock(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
   if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
   if (s->finished) return ZENO_DONE;
-  if (!s->started) return emit_start(s, ev);
+  if (!s->started) {
+    s->wall_start = wall_clock();
+    return emit_start(s, ev);
+  }
+  if (s->scene.wall_time > 0 && !s->end_pending &&
+      wall_clock() - s->wall_start >= s->scene.wall_time) {
+    // Between events: the state is a consistent one, after the last event.
+    s->start_impact = s->zeno_pending = false;
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
+    s->pending_guard = ZENO_GUARD_NONE;
+  }
   if (s->start_impact) return emit_start_impact(s, ev);
   if (s->end_pending) return emit_end(s, ev);
   if (s->zeno_pending) return emit_zeno(s, ev);

@@ -213,10 +213,27 @@ static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances 
   return rot <= tol->mode.accel && hypot(sol->qdd[0], sol->qdd[1]) <= tol->mode.accel;
 }
 
+double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
+  const int n = s->km.n, total = n == 2 ? ZENO_MAX_MODES : 4;
+  double margin = INFINITY;
+  for (int code = 0; code < total; code++) {
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    if (!zm_admissible(cls, n, mode)) continue;
+    zm_solution sol;
+    if (!zm_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
+      continue;
+    const double slack =
+        zm_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
+    if (isfinite(slack)) margin = fmin(margin, fabs(slack));
+  }
+  return margin;
+}
+
 // After an event: choose the next mode and set what ends the run, if anything.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   zm_solution chosen;
   const select_result r = select_mode(s, cls, tol, &chosen);
+  sim_note_tie(s, sim_choice_margin(s, cls));
   if (r == SELECT_NONE) {
     s->end_pending = true;
     s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;

@@ -110,6 +110,12 @@ struct zeno_sim {
   double div_ratio;
   int div_period;
 
+  /// Smallest tie margin noted for the event being built (zeno_event.
+  /// tie_margin); TIE_NONE between events.
+  double tie;
+  /// Monotonic clock at the first event [s] (stop.wall_time).
+  double wall_start;
+
   bool has_zeno;
   double first_zeno_time;
   long first_zeno_impacts;
@@ -190,6 +196,20 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 /// Starts a new ZOD run of the same scene from q', qdot' (a section start
 /// for the Poincaré maps), keeping the model, the mode cache and the buffers.
 void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);
+
+/// Tie margin of an event at which nothing came close (zeno_event.tie_margin
+/// is capped here: margins are relative, and above 1 nothing is near).
+#define SIM_TIE_NONE 1.0
+
+/// Notes a decision margin of the event being built.
+static inline void sim_note_tie(zeno_sim *s, double margin) {
+  if (margin < s->tie) s->tie = margin;
+}
+
+/// Tie margin of the mode choice at the current state: the smallest
+/// |slack| of a Table 1 inequality of the chosen mode or of any other
+/// admissible mode (sim_contact.c).
+double sim_choice_margin(zeno_sim *s, const zm_class *cls);
 
 /// FNV-1a offset basis: the signature of an empty step.
 #define SIM_SIGNATURE_SEED 1469598103934665603ull
