@@ -370,12 +370,13 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   // rounding of the vanished normal motion.
   tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
                                     s->seq_first_speed));
-  if (s->zeno_period == 0) {
-    // Completed at the precision floor: what is left of the vanished
-    // motion is up to the floor's size (slip rates a few times the normal
-    // ones), not rounding.
-    const double floor = sim_is_full(s) ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
-    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * floor * s->seq_first_speed);
+  if (sim_is_full(s) || s->zeno_period == 0) {
+    // The full model extrapolates its limit from periods that are not
+    // exactly geometric, and a sequence completed at a floor stops short
+    // of its limit: what is left of the vanished motion is up to the last
+    // impact speed (slip rates a few times the normal ones), not rounding.
+    const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
+    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
   }
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
@@ -606,7 +607,17 @@ static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
                                const double c[4], const double cd[4],
                                const double cdd[4]) {
   const double tau = cr[0].tau;
-  if (tau > 0 && n > 1) sim_note_tie(s, (cr[1].tau - tau) / tau);
+  // With both contacts closed the body keeps one degree of freedom: both
+  // slip rates vanish together, a structural coincidence, not a tie.
+  const bool both_closed = s->km.n == 2 && s->sol.mode.letter[0] != ZENO_LETTER_F &&
+                           s->sol.mode.letter[1] != ZENO_LETTER_F;
+  for (int k = 1; k < n && tau > 0; k++) {
+    if (both_closed && cr[0].guard == ZENO_GUARD_SLIP_VELOCITY &&
+        cr[k].guard == ZENO_GUARD_SLIP_VELOCITY)
+      continue;
+    sim_note_tie(s, (cr[k].tau - tau) / tau);
+    break;
+  }
   for (int i = 0; i < s->km.n; i++) {
     if (s->sol.mode.letter[i] != ZENO_LETTER_F || cr[0].guard == ZENO_GUARD_GAP) continue;
     const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];

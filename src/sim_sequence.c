@@ -1,6 +1,7 @@
 // Detection of impact sequences: a converging Zeno sequence (completed by
 // geometric extrapolation to its accumulation point) or reverse chatter
 // (impact speeds growing geometrically on a fixed point of R).
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -124,6 +125,20 @@ static bool constant_ratio(const zeno_sim *s, int p, int K, double rtol,
   return true;
 }
 
+// Full model: the bounce after this impact (its height from the fastest
+// separating gap rate) is lost in the rounding of the positions
+// (SIM_FULL_BOUNCE_ULPS).
+static bool at_rounding(const zeno_sim *s, const impact_record *r) {
+  double c[4], cd[4], size = 0, v = 0;
+  sim_contacts(s, r->q, r->qd, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) size = fmax(size, fabs(c[a]));
+  for (int i = 0; i < s->km.n; i++) v = fmax(v, cd[2 * i]);
+  // No contact separates (e.g. II into a two-contact slip): no bounce.
+  if (!(v > s->def.velocity_rtol * r->speed)) return false;
+  const double height = v * v / s->km.accel_scale;
+  return height < SIM_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
+}
+
 void sim_detect_sequence(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const bool full = sim_is_full(s);
@@ -159,7 +174,7 @@ void sim_detect_sequence(zeno_sim *s) {
   const impact_record *last = rec(s, 0);
   const double floor = full ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
   if (s->seq_impacts >= 2 &&
-      (last->speed < floor * s->seq_first_speed ||
+      (last->speed < floor * s->seq_first_speed || (full && at_rounding(s, last)) ||
        s->seq_impacts >= SIM_ZENO_MAX_IMPACTS)) {
     const impact_record *prev = rec(s, 1);
     s->zeno_t = last->t;
