@@ -378,6 +378,9 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
     const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
     tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
   }
+  // A sequence ended at a precision floor dropped bounces below resolution:
+  // a decision as close as their height.
+  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
@@ -495,18 +498,24 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
   return drift;
 }
 
-// Tie margins of an impact's contacts: the approach speed over the
-// segment's speed scale (zero for a tangent touch, small for a graze).
+// Tie margins of an impact's contacts: the squared approach speed over the
+// segment's squared speed scale (zero for a tangent touch, small for a
+// graze). Squared, so it is a length ratio like the near-miss margin: a
+// parabola reaching depth v^2 / 2a below the surface turns into a miss when
+// the gap shifts by that much.
 static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
-  for (int i = 0; i < s->km.n; i++)
-    if (gap_hit[i]) sim_note_tie(s, fabs(cd[2 * i]) / vscale);
+  for (int i = 0; i < s->km.n; i++) {
+    const double r = cd[2 * i] / vscale;
+    if (gap_hit[i]) sim_note_tie(s, r * r);
+  }
 }
 
 // Tie margins of the touching contacts after the event: a gap rate or slip
 // rate classified nonzero but small against the segment's speed scale
-// (separating or slipping by a hair).
+// (separating or slipping by a hair; a separation squared, the height of
+// the bounce it starts, as for a graze).
 static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
                               const tolerances *tol, double vscale) {
   double c[4], cd[4];
@@ -515,7 +524,7 @@ static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_h
     const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
     if (!touching) continue;
     const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
-    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, zd / vscale);
+    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
     if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol->v) sim_note_tie(s, xd / vscale);
   }
 }

@@ -111,6 +111,9 @@ struct zeno_sim {
 
   /* pending Zeno completion */
   double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
+  /// Completed at a precision floor: its last bounce's height over its
+  /// first's, the ZENO event's tie margin (the rest was below resolution).
+  double zeno_floor_tie;
   unsigned zeno_contacts;
   int zeno_period;
   long zeno_seq_impacts;

@@ -184,6 +184,7 @@ void sim_detect_sequence(zeno_sim *s) {
     s->zeno_contacts = last->touched | prev->touched;
     s->zeno_ratio = last->speed / prev->speed;
     s->zeno_period = 0;
+    s->zeno_floor_tie = (last->speed / s->seq_first_speed) * (last->speed / s->seq_first_speed);
     s->zeno_seq_impacts = s->seq_impacts;
     s->zeno_pending = true;
   }

@@ -12,7 +12,7 @@
 //   the number of repetitions of a chatter period) in >= 95 % of cases, and
 //   every disagreement is explained by an event that zeno reports as a
 //   near tie at the scale eps (see TIE_EXPLAIN).
-// The case count comes from argv[1] or ZENO_PROPERTY_CASES (default 400),
+// The case count comes from argv[1] or ZENO_PROPERTY_CASES (default 500),
 // so the same binary runs hundreds of cases in the default suite and
 // thousands in the `slow` one; ZENO_PROPERTY_SEED changes the seed and
 // ZENO_PROPERTY_VERBOSE=1 prints each disagreement.
@@ -26,7 +26,7 @@
 #include "test_util.h"
 
 /// Cases when neither argv nor the environment says.
-#define DEFAULT_CASES 400
+#define DEFAULT_CASES 500
 /// Default seed of the generator (any fixed value: the runs are reproducible).
 #define DEFAULT_SEED 20261123u
 /// Random draws per accepted case at most (the filter keeps about 1 in 4).
@@ -230,8 +230,11 @@ static void check_health(const prop_run *r, bool full) {
       assert_true(e->after.energy <= e->before.energy + ENERGY_RTOL * scale);
     }
     // A free contact never goes below its surface (a missed impact);
-    // closed ones drift within constraint_drift (full model).
-    for (int c = 0; c < 2; c++)
+    // closed ones drift within constraint_drift (full model). A ZENO
+    // event's state before is the extrapolated limit (its error is
+    // zeno_error; amplified by 1/(1 - r) for ratios near 1), projected
+    // onto the contacts right after.
+    for (int c = 0; c < 2 && e->kind != ZENO_EVENT_ZENO; c++)
       if (e->mode_before.letter[c] == ZENO_LETTER_F &&
           !(e->before.gap[c] >= -(full ? FULL_GAP_RTOL : ZOD_GAP_RTOL) * len)) {
         printf("%s event %d (%s): gap %d is %g of the run's largest gap %g\n",
@@ -319,8 +322,11 @@ static void normalize_word(tokens *t, bool cut) {
   while (drop_partial_period(t, cut));
 }
 
+// Runs that end part-way through a repeated pattern: limits, and reverse
+// chatter (declared once its growth ratio is constant, at any phase).
 static bool cut_by_limit(zeno_outcome o) {
-  return o == ZENO_OUTCOME_EVENT_LIMIT || o == ZENO_OUTCOME_TIME_LIMIT;
+  return o == ZENO_OUTCOME_EVENT_LIMIT || o == ZENO_OUTCOME_TIME_LIMIT ||
+         o == ZENO_OUTCOME_DIVERGING;
 }
 
 static bool words_agree(const prop_run *a, const prop_run *b) {
@@ -498,6 +504,7 @@ static void random_cases(void **state) {
     check_invariances(&c, &z, &inv);
     s.model = ZENO_MODEL_FULL;
     s.epsilon = EPS;
+    s.t_end *= EPS;  // full-model times are the ZOD's times eps (24)
     prop_exec(&s, TIE_EXPLAIN, &f);
     check_health(&f, true);
     zod_events += z.count;
@@ -540,7 +547,8 @@ static void random_cases(void **state) {
   // The invariances were exercised, not skipped.
   assert_true(inv.scaling == accepted);
   assert_true(inv.shift >= accepted / 2);
-  assert_true(inv.tangential >= 1);
+  // (28) needs a slip-only run, about 1 case in 1000.
+  if (g_cases >= 2000) assert_true(inv.tangential >= 1);
 }
 
 int main(int argc, char **argv) {

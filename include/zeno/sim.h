@@ -127,11 +127,13 @@ typedef struct zeno_event {
   zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
   /// How close the decisions taken at this event came to going another way
   /// [-], the smallest of: the time to the next guard crossing over the
-  /// segment's duration (two guards nearly together), the approach speed of
-  /// an impacting contact over the segment's speed scale (a grazing impact),
-  /// the smallest gap a free contact came back up from over its starting
-  /// gap (a near miss), a post-event contact speed classified nonzero over
-  /// the speed scale, and the smallest slack of a Table 1 inequality of the
+  /// segment's duration (two guards nearly together), the squared approach
+  /// speed of an impacting contact over the segment's squared speed scale
+  /// (a grazing impact: the depth it would reach, over the segment's length
+  /// scale), the smallest gap a free contact came back up from over its
+  /// starting gap (a near miss), a post-event slip speed classified nonzero
+  /// over the speed scale (squared for a separating gap rate, the height of
+  /// the bounce), and the smallest slack of a Table 1 inequality of the
   /// chosen mode or of any other admissible mode over the load or its
   /// acceleration (a mode choice with a near second candidate). 1 when
   /// nothing came closer than that. 0 for an exact tie.
