@@ -175,6 +175,7 @@ void sim_detect_sequence(zeno_sim *s) {
   const double floor = full ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
   if (s->seq_impacts >= 2 &&
       (last->speed < floor * s->seq_first_speed || (full && at_rounding(s, last)) ||
+       last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->vscale ||
        s->seq_impacts >= SIM_ZENO_MAX_IMPACTS)) {
     const impact_record *prev = rec(s, 1);
     s->zeno_t = last->t;
