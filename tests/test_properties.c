@@ -54,8 +54,12 @@
 /// Energy may not grow at an inelastic impact beyond rounding of the
 /// energy's own size.
 #define ENERGY_RTOL 1e-9
-/// Invariances hold to rounding of the exact segments (test_sim_zod.c).
+/// Invariances hold to rounding of the exact segments (test_sim_zod.c),
+/// which accumulates along a run: every event adds a few ulps, amplified by
+/// the impact maps of a slowly converging chatter (measured 2e-9 after 2000
+/// events at a period ratio near 1).
 #define INVARIANCE_RTOL 1e-9
+#define INVARIANCE_RTOL_PER_EVENT 1e-11
 /// A Zeno limit is extrapolated from the last periods; runs that complete
 /// it at different periods agree on it to about the ratio's rounding
 /// amplified by 1/(1 - r) (zeno_error): 1e-6 of the run's scale is ample.
@@ -363,6 +367,19 @@ typedef struct invariance_counts {
 
 static bool words_agree(const prop_run *a, const prop_run *b);
 
+// Event i of run b happens at tb times event i of run a.
+static void check_mapped_time(const prop_run *a, const prop_run *b, int i, double tb,
+                              double tscale) {
+  const double ta = a->events[i].t, t = b->events[i].t;
+  const double rtol = INVARIANCE_RTOL + INVARIANCE_RTOL_PER_EVENT * i;
+  if (fabs(tb * ta - t) <= rtol * tb * fmax(tscale, 1e-300)) return;
+  printf("invariance (t x %g): event %d at %.17g maps to %.17g, got %.17g\n  %.300s\n"
+         "  %.300s\n",
+         tb, i, ta, tb * ta, t, a->word, b->word);
+  print_case(g_current);
+  fail();
+}
+
 // Compares run b with run a mapped by t -> tb t, x2 -> x2 + dx + dv t and
 // positions x pb (the other coordinates). True when the words agree and
 // every event matches; a differing word must come with a near tie. A Zeno
@@ -377,7 +394,7 @@ static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, doub
     for (int i = 0; i < a->count && i < b->count; i++) {
       const zeno_event *ea = &a->events[i], *eb = &b->events[i];
       if (ea->kind == ZENO_EVENT_ZENO || eb->kind == ZENO_EVENT_ZENO) break;
-      assert_true(fabs(tb * ea->t - eb->t) <= INVARIANCE_RTOL * tb * fmax(tscale, 1e-300));
+      check_mapped_time(a, b, i, tb, tscale);
     }
     const zeno_state *fa = &a->summary.final_state, *fb = &b->summary.final_state;
     for (int k = 0; k < 3; k++) {
@@ -401,12 +418,13 @@ static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, doub
   assert_int_equal(a->summary.outcome, b->summary.outcome);
   for (int i = 0; i < a->count; i++) {
     const zeno_event *ea = &a->events[i], *eb = &b->events[i];
-    assert_true(fabs(tb * ea->t - eb->t) <= INVARIANCE_RTOL * tb * fmax(tscale, 1e-300));
+    check_mapped_time(a, b, i, tb, tscale);
     for (int k = 0; k < 3; k++) {
       const double mapped =
           pb * ea->after.zod[k] + (k == 2 ? dx + dv * ea->t : 0);
       const double scale = pb * ps + fabs(dx) + fabs(dv) * tscale;
-      assert_true(fabs(mapped - eb->after.zod[k]) <= INVARIANCE_RTOL * scale);
+      const double rtol = INVARIANCE_RTOL + INVARIANCE_RTOL_PER_EVENT * i;
+      assert_true(fabs(mapped - eb->after.zod[k]) <= rtol * scale);
     }
   }
   return true;
