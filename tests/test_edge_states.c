@@ -394,6 +394,37 @@ static void cli_wall_limit_status(void **state) {
   free(out);
 }
 
+// events.jsonl carries every event's tie margin and near-tie flag.
+static void cli_events_report_ties(void **state) {
+  (void)state;
+  char dir[PATH_SIZE];
+  snprintf(dir, sizeof dir, "%s/zeno-edge-XXXXXX", temp_dir());
+  assert_non_null(mkdtemp(dir));
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--out", dir, "-q", NULL}, argv);
+  assert_int_equal(spawn_and_wait(argv, -1, -1), 0);
+  char events[2 * PATH_SIZE], trajectory[2 * PATH_SIZE];
+  snprintf(events, sizeof events, "%s/events.jsonl", dir);
+  snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", dir);
+  char *text = read_file(events);
+  assert_non_null(text);
+  int lines = 0, ties = 0;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    lines++;
+    assert_non_null(strstr(line, "\"tie_margin\": "));
+    assert_non_null(strstr(line, "\"near_tie\": "));
+    ties += strstr(line, "\"near_tie\": true") != NULL;
+  }
+  // Example 2: START, 4 impacts, a slip stop, END, every decision clear
+  // (smallest margin 0.028, at its third impact).
+  assert_int_equal(lines, 7);
+  assert_int_equal(ties, 0);
+  free(text);
+  unlink(events);
+  unlink(trajectory);
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(exact_grazing),
@@ -405,6 +436,7 @@ int main(void) {
       cmocka_unit_test(limits_stop_a_chatter),
       cmocka_unit_test(cli_edge_states),
       cmocka_unit_test(cli_wall_limit_status),
+      cmocka_unit_test(cli_events_report_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
