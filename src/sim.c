@@ -608,10 +608,23 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
                          lift, margin_hit, vscale);
 }
 
+// ZOD tie margins of free contacts that came down and went back up within
+// the first tau of the segment without touching: the smallest gap over the
+// starting gap (a near miss).
+static void note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
+                             const double cdd[4], double tau) {
+  for (int i = 0; i < s->km.n; i++) {
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) continue;
+    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
+    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
+    const double lowest = z - zd * zd / (2 * zdd);
+    if (lowest > 0) sim_note_tie(s, lowest / z);
+  }
+}
+
 // ZOD tie margins of a segment ending at crossing cr[0]: the next crossing
-// (simultaneous ones included) over the segment's duration, and free
-// contacts that came down and went back up before it without touching
-// (the smallest gap over the starting gap).
+// (simultaneous ones included) over the segment's duration, and the near
+// misses before it.
 static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
                                const double c[4], const double cd[4],
                                const double cdd[4]) {
@@ -627,12 +640,7 @@ static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
     sim_note_tie(s, (cr[k].tau - tau) / tau);
     break;
   }
-  for (int i = 0; i < s->km.n; i++) {
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F || cr[0].guard == ZENO_GUARD_GAP) continue;
-    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
-    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
-    sim_note_tie(s, (z - zd * zd / (2 * zdd)) / z);
-  }
+  note_near_misses(s, c, cd, cdd, tau);
 }
 
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
@@ -646,7 +654,10 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
                              s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->t;
-  if (n == 0 || cr[0].tau >= tau_end) return emit_time_limit(s, ev, fmax(tau_end, 0));
+  if (n == 0 || cr[0].tau >= tau_end) {
+    note_near_misses(s, c, cd, cdd, tau_end);
+    return emit_time_limit(s, ev, fmax(tau_end, 0));
+  }
   const double tau = cr[0].tau;
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
   memcpy(g.q0, s->q, sizeof g.q0);
