@@ -160,8 +160,9 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     }
     if (!sim_full_initial_state(s)) {
       zeno_fail(error, ZENO_ERR_GEOMETRY, "initial",
-                "the initial q' cannot be reached by a pose: the contact "
-                "coordinates are singular there");
+                "the initial q' (scaled by epsilon) is reached by no pose "
+                "near the nominal one: the contact coordinates are (nearly) "
+                "singular there; give initial.pose instead");
       zeno_sim_destroy(s);
       return NULL;
     }

@@ -283,6 +283,21 @@ static void parallel_normals(void **state) {
   s = paper_scene(pinch, qp, qdp);
   assert_null(zeno_sim_create(&s, NULL, &err));
   assert_int_equal(err.code, ZENO_ERR_GEOMETRY);
+  // Nearly so (Example 2 with phi1 = 90 - 0.01 deg, contact 1's normal line
+  // nearly through contact 2): the ZOD is regular and runs; the full
+  // model's eps-scaled start q' = eps^2 (1, 1, 0) needs a pose 1e4 times
+  // larger, where the map is no longer linear and Newton cannot reach it:
+  // an error naming `initial`, not a wrong start.
+  zeno_paper_params near = example2();
+  near.phi1 = 89.99;
+  s = paper_scene(near, EX2_QP, EX2_QDP);
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  run_free(&r);
+  s.model = ZENO_MODEL_FULL;
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_GEOMETRY);
+  assert_string_equal(err.parameter, "initial");
 }
 
 /* ---- a contact on the line of action of the load ------------------------- */
@@ -402,6 +417,11 @@ static void cli_edge_states(void **state) {
                "--set", "paper.l1=-1", "--set", "paper.l2=1", "--model", "full");
   assert_int_equal(r.code, 2);
   assert_int_equal(count_lines(r.err), 1);
+  free(r.err);
+  r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=89.9999999", "--model", "full");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_non_null(strstr(r.err, "initial"));
   free(r.err);
   // Malformed limits: exit 2, one line naming the key and its range.
   r = run_zeno("simulate", EXAMPLE2, "--wall-time", "-1");
