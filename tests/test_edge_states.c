@@ -439,23 +439,37 @@ static void cli_edge_states(void **state) {
   free(r.err);
 }
 
-static void cli_wall_limit_status(void **state) {
-  (void)state;
+// The --json status of `zeno simulate EXAMPLE3_ZENO option value`.
+static char *json_status_of(const char *option, const char *value) {
   char path[PATH_SIZE];
   snprintf(path, sizeof path, "%s/zeno-edge-XXXXXX", temp_dir());
   const int fd = mkstemp(path);
   assert_true(fd >= 0);
   char *argv[MAX_ARGS + 2];
-  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, "--wall-time", "1e-9", "--json",
-                                  NULL},
+  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, option, value, "--json", NULL},
             argv);
   assert_int_equal(spawn_and_wait(argv, fd, -1), 0);
   close(fd);
   char *out = read_file(path);
   unlink(path);
   assert_non_null(out);
-  assert_non_null(strstr(out, "\"status\": \"wall-limit\""));
-  free(out);
+  return out;
+}
+
+// The three limits through the CLI, on Example 3's Zeno chatter (its
+// accumulation point is near t = 33): each ends the run with its status.
+static void cli_limit_statuses(void **state) {
+  (void)state;
+  const char *const cases[3][3] = {{"--wall-time", "1e-9", "wall-limit"},
+                                   {"--t-end", "30", "time-limit"},
+                                   {"--max-events", "7", "event-limit"}};
+  for (int k = 0; k < 3; k++) {
+    char *out = json_status_of(cases[k][0], cases[k][1]);
+    char expected[64];
+    snprintf(expected, sizeof expected, "\"status\": \"%s\"", cases[k][2]);
+    assert_non_null(strstr(out, expected));
+    free(out);
+  }
 }
 
 // events.jsonl carries every event's tie margin and near-tie flag.
@@ -500,7 +514,7 @@ int main(void) {
       cmocka_unit_test(contact_on_load_line),
       cmocka_unit_test(limits_stop_a_chatter),
       cmocka_unit_test(cli_edge_states),
-      cmocka_unit_test(cli_wall_limit_status),
+      cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
