@@ -225,14 +225,24 @@ static bool push_node(zfc *f, double t, const double *Y) {
   return true;
 }
 
+/// A gap guard starting exactly at zero (a contact just released, its gap
+/// projected to 0) is deactivated by CVODE until it moves away from zero,
+/// and a bounce shorter than the first step then goes unseen: the contact
+/// sank through the surface. The guard starts this fraction of the
+/// segment's length scale above zero instead (far below the located
+/// guard's residual, 1e-10).
+#define ZFC_GAP_START_MARGIN 1e-12
+
 // Gap guards of contacts starting a hair below the surface are measured
-// from where they start (see guard_def.offset).
+// from where they start (see guard_def.offset); one starting at zero from
+// just below it.
 static void set_gap_offsets(zfc *f, const double q[3], const double qd[3]) {
   double c[4], cd[4];
   zk_full_contacts(&f->km, q, qd, c, cd);
   for (int k = 0; k < f->guard_count; k++)
     if (f->guards[k].kind == ZENO_GUARD_GAP)
-      f->guards[k].offset = fmin(c[2 * f->guards[k].contact], 0.0);
+      f->guards[k].offset =
+          fmin(c[2 * f->guards[k].contact] - ZFC_GAP_START_MARGIN * f->sc.length, 0.0);
 }
 
 static int start_segment(zfc *f, const double q[3], const double qd[3]) {

@@ -330,6 +330,8 @@ zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
     event_end_members(&o, event, contact_count);
   member_number(&o, "guard_residual", event->guard_residual);
   member_number(&o, "constraint_drift", event->constraint_drift);
+  member_number(&o, "tie_margin", event->tie_margin);
+  member_bool(&o, "near_tie", event->near_tie);
   object_end(&o);
   fputc('\n', stream);
   return stream_status(stream);

@@ -98,6 +98,37 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
   return true;
 }
 
+double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
+                double force_scale, double accel_scale) {
+  if (sol->is_static && d->n == 2) return sol->static_margin / force_scale;
+  double slack = INFINITY;
+  for (int i = 0; i < d->n; i++) {
+    const double fn = sol->force[2 * i] / force_scale;
+    const double ft = sol->force[2 * i + 1] / force_scale;
+    const double an = sol->acc[2 * i] / accel_scale;
+    const double at = sol->acc[2 * i + 1] / accel_scale;
+    const bool zero_slip = cls->slip[i] == ZM_SLIP_ZERO;
+    switch (sol->mode.letter[i]) {
+      case ZENO_LETTER_F:
+        if (cls->lifting[i] || cls->gap[i] == ZM_GAP_CLOSED) slack = fmin(slack, an);
+        break;
+      case ZENO_LETTER_S:
+        slack = fmin(slack, fmin(fn, d->mu[i] * fn - fabs(ft)));
+        break;
+      case ZENO_LETTER_P:
+        slack = fmin(slack, fn);
+        if (zero_slip) slack = fmin(slack, at);
+        break;
+      case ZENO_LETTER_N:
+        slack = fmin(slack, fn);
+        if (zero_slip) slack = fmin(slack, -at);
+        break;
+      default: break;
+    }
+  }
+  return slack;
+}
+
 int zm_static_rank(zeno_mode mode, int n) {
   int stick = 0, closed = 0;
   for (int i = 0; i < n; i++) {
@@ -107,9 +138,11 @@ int zm_static_rank(zeno_mode mode, int n) {
   return (n - stick) * (n + 1) + (n - closed);
 }
 
-// Solves a mode through the cache when there is one.
-static bool solve_cached(const zc_dyn *d, zeno_mode mode, int code, zm_cache *cache,
-                         zm_solution *sol) {
+static int mode_code(zeno_mode mode) { return mode.letter[0] + 4 * mode.letter[1]; }
+
+bool zm_solve_cached(const zc_dyn *d, zeno_mode mode, zm_cache *cache,
+                     zm_solution *sol) {
+  const int code = mode_code(mode);
   if (cache == NULL) return zm_solve(d, mode, sol);
   if (cache->state[code] == 0) {
     cache->state[code] = zm_solve(d, mode, &cache->sol[code]) ? 1 : 2;
@@ -129,7 +162,7 @@ int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
                        (unsigned char)(d->n == 2 ? code / letters : 0)}};
     if (!zm_admissible(cls, d->n, mode)) continue;
     zm_solution sol;
-    if (!solve_cached(d, mode, code, cache, &sol)) continue;
+    if (!zm_solve_cached(d, mode, cache, &sol)) continue;
     if (!zm_consistent(d, cls, &sol, tol)) continue;
     out[count++] = sol;
   }

@@ -60,6 +60,14 @@ bool zm_solve(const zc_dyn *d, zeno_mode mode, zm_solution *sol);
 bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
                    const zm_tol *tol);
 
+/// Smallest slack of the Table 1 inequalities (column 5) of a solved,
+/// admissible mode, forces over force_scale and accelerations over
+/// accel_scale: positive when all hold strictly, negative when one fails;
+/// INFINITY when the mode has none (every contact open). Its magnitude says
+/// how near the mode is to changing between consistent and inconsistent.
+double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
+                double force_scale, double accel_scale);
+
 /// Every admissible and consistent mode, in preference order (most sticking,
 /// then most closed contacts first). Returns the count.
 int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
@@ -71,6 +79,10 @@ typedef struct zm_cache {
   unsigned char state[ZENO_MAX_MODES]; ///< 0 unknown, 1 solved, 2 singular
   zm_solution sol[ZENO_MAX_MODES];
 } zm_cache;
+
+/// Solves a mode through a cache when there is one (NULL: solve).
+bool zm_solve_cached(const zc_dyn *d, zeno_mode mode, zm_cache *cache,
+                     zm_solution *sol);
 
 /// zm_enumerate with a cache (NULL: none). Valid only while d is constant.
 int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,

@@ -216,6 +216,7 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
                        "value %g is out of range; allowed [1, inf)",
                        (double)s->max_events);
   CHECK("stop.escape_radius", s->escape_radius, 0, true, inf, true);
+  CHECK("stop.wall_time", s->wall_time, 0, false, inf, true);
   CHECK("solver.rtol", s->rtol, 0, true, 1e-2, false);
   CHECK("solver.atol", s->atol, 0, true, inf, true);
   CHECK("solver.sample_dt", s->sample_dt, 0, false, inf, true);

@@ -36,7 +36,8 @@ static const char *const BODY_KEYS[] = {"mass", "rho", "outline",
                                         "outline_radius"};
 static const char *const IMPACT_KEYS[] = {"law", "e", "et"};
 static const char *const INITIAL_KEYS[] = {"qp", "qdp", "pose", "velocity"};
-static const char *const STOP_KEYS[] = {"t_end", "max_events", "escape_radius"};
+static const char *const STOP_KEYS[] = {"t_end", "max_events", "escape_radius",
+                                        "wall_time"};
 static const char *const SOLVER_KEYS[] = {"rtol", "atol", "sample_dt"};
 
 /// Enum spellings, indexed by enum value (the same as zeno_*_name()).
@@ -51,7 +52,8 @@ static const number_field IMPACT_FIELDS[] = {
     {"et", offsetof(zeno_scene, tangential_restitution), false}};
 static const number_field STOP_FIELDS[] = {
     {"t_end", offsetof(zeno_scene, t_end), false},
-    {"escape_radius", offsetof(zeno_scene, escape_radius), false}};
+    {"escape_radius", offsetof(zeno_scene, escape_radius), false},
+    {"wall_time", offsetof(zeno_scene, wall_time), false}};
 static const number_field SOLVER_FIELDS[] = {
     {"rtol", offsetof(zeno_scene, rtol), false},
     {"atol", offsetof(zeno_scene, atol), false},

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "flow_zod.h"
 #include "impact.h"
@@ -42,6 +43,10 @@ zeno_sim_def zeno_sim_def_default(void) {
   d.ratio_periods = 3;
   d.max_period = 8;
   d.keep_history = true;
+  // A decision within 1e-6 (relative) of going another way is reported as
+  // a near tie: far above rounding, and still small against the O(eps)
+  // corrections separating the full model from the ZOD at eps >= 1e-5.
+  d.tie_rtol = 1e-6;
   return d;
 }
 
@@ -114,12 +119,13 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       !(d.time_rtol > 0 && d.time_rtol < 1e-2) ||
       !(d.ratio_rtol > 0 && d.ratio_rtol < 1e-1) ||
       !(d.full_ratio_rtol > 0 && d.full_ratio_rtol < 1e-1) ||
-      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) || d.ratio_periods < 1 ||
+      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) ||
+      !(d.tie_rtol >= 0 && d.tie_rtol < 1) || d.ratio_periods < 1 ||
       d.max_period < 1 ||
       d.max_period * (d.ratio_periods + 2) + 1 > SIM_RING) {
     zeno_fail(error, ZENO_ERR_RANGE, "sim_def",
               "tolerances must lie in (0, 1e-2) (ratio_rtol, full_ratio_rtol "
-              "and diverge_rtol in (0, 0.1)), "
+              "and diverge_rtol in (0, 0.1), tie_rtol in [0, 1)), "
               "ratio_periods >= 1 and 1 <= max_period with "
               "max_period * (ratio_periods + 2) < %d",
               SIM_RING);
@@ -154,8 +160,9 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     }
     if (!sim_full_initial_state(s)) {
       zeno_fail(error, ZENO_ERR_GEOMETRY, "initial",
-                "the initial q' cannot be reached by a pose: the contact "
-                "coordinates are singular there");
+                "the initial q' (scaled by epsilon) is reached by no pose "
+                "near the nominal one: the contact coordinates are (nearly) "
+                "singular there; give initial.pose instead");
       zeno_sim_destroy(s);
       return NULL;
     }
@@ -183,6 +190,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     }
   }
   s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
   return s;
 }
 
@@ -191,6 +199,7 @@ void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
   memcpy(s->q, qp, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
   if (s->word) s->word[0] = '\0';
 }
 
@@ -220,7 +229,15 @@ static void event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
 }
 
+// The tie margin noted for this event goes into it; the next starts afresh.
+static void event_take_tie(zeno_sim *s, zeno_event *ev) {
+  ev->tie_margin = s->tie;
+  ev->near_tie = s->tie <= s->def.tie_rtol;
+  s->tie = SIM_TIE_NONE;
+}
+
 static void event_finish(zeno_sim *s, zeno_event *ev) {
+  event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
   s->event_count++;
@@ -313,6 +330,7 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
   }
   if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->failure);
+  event_take_tie(s, ev);
   s->outcome = s->pending_outcome;
   s->finished = true;
   s->event_count++;
@@ -351,8 +369,19 @@ static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
   // Zero is judged on the scale of the sequence (its first impact speed):
   // what is left at the limit is either that large (a tangential slip) or
   // rounding of the vanished normal motion.
-  const tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
-                                          s->seq_first_speed));
+  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
+                                    s->seq_first_speed));
+  if (sim_is_full(s) || s->zeno_period == 0) {
+    // The full model extrapolates its limit from periods that are not
+    // exactly geometric, and a sequence completed at a floor stops short
+    // of its limit: what is left of the vanished motion is up to the last
+    // impact speed (slip rates a few times the normal ones), not rounding.
+    const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
+    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
+  }
+  // A sequence ended at a precision floor dropped bounces below resolution:
+  // a decision as close as their height.
+  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
@@ -470,6 +499,37 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
   return drift;
 }
 
+// Tie margins of an impact's contacts: the squared approach speed over the
+// segment's squared speed scale (zero for a tangent touch, small for a
+// graze). Squared, so it is a length ratio like the near-miss margin: a
+// parabola reaching depth v^2 / 2a below the surface turns into a miss when
+// the gap shifts by that much.
+static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const double r = cd[2 * i] / vscale;
+    if (gap_hit[i]) sim_note_tie(s, r * r);
+  }
+}
+
+// Tie margins of the touching contacts after the event: a gap rate or slip
+// rate classified nonzero but small against the segment's speed scale
+// (separating or slipping by a hair; a separation squared, the height of
+// the bounce it starts, as for a graze).
+static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
+                              const tolerances *tol, double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    if (!touching) continue;
+    const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
+    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
+    if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol->v) sim_note_tie(s, xd / vscale);
+  }
+}
+
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
                                    int contact, const bool gap_hit[2],
                                    const bool slip_hit[2], const bool lift[2],
@@ -497,6 +557,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   project_gaps(s, &cls);
   sim_refresh_dyn(s);
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  note_grazing(s, gap_hit, vscale);
   bool impacted = false;
   if (impact) {
     zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
@@ -509,6 +570,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     sim_enforce(s, &cls);
     sim_refresh_dyn(s);
   }
+  note_small_speeds(s, &cls, gap_hit, &tol, vscale);
   s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
   const zeno_mode before = s->sol.mode;
   sim_choose_next(s, &cls, &tol);
@@ -547,6 +609,41 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
                          lift, margin_hit, vscale);
 }
 
+// ZOD tie margins of free contacts that came down and went back up within
+// the first tau of the segment without touching: the smallest gap over the
+// starting gap (a near miss).
+static void note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
+                             const double cdd[4], double tau) {
+  for (int i = 0; i < s->km.n; i++) {
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) continue;
+    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
+    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
+    const double lowest = z - zd * zd / (2 * zdd);
+    if (lowest > 0) sim_note_tie(s, lowest / z);
+  }
+}
+
+// ZOD tie margins of a segment ending at crossing cr[0]: the next crossing
+// (simultaneous ones included) over the segment's duration, and the near
+// misses before it.
+static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
+                               const double c[4], const double cd[4],
+                               const double cdd[4]) {
+  const double tau = cr[0].tau;
+  // With both contacts closed the body keeps one degree of freedom: both
+  // slip rates vanish together, a structural coincidence, not a tie.
+  const bool both_closed = s->km.n == 2 && s->sol.mode.letter[0] != ZENO_LETTER_F &&
+                           s->sol.mode.letter[1] != ZENO_LETTER_F;
+  for (int k = 1; k < n && tau > 0; k++) {
+    if (both_closed && cr[0].guard == ZENO_GUARD_SLIP_VELOCITY &&
+        cr[k].guard == ZENO_GUARD_SLIP_VELOCITY)
+      continue;
+    sim_note_tie(s, (cr[k].tau - tau) / tau);
+    break;
+  }
+  note_near_misses(s, c, cd, cdd, tau);
+}
+
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   if (sim_is_full(s)) return flow_full(s, ev);
   zf_crossing cr[ZF_MAX_CROSSINGS];
@@ -558,7 +655,10 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
                              s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->t;
-  if (n == 0 || cr[0].tau >= tau_end) return emit_time_limit(s, ev, fmax(tau_end, 0));
+  if (n == 0 || cr[0].tau >= tau_end) {
+    note_near_misses(s, c, cd, cdd, tau_end);
+    return emit_time_limit(s, ev, fmax(tau_end, 0));
+  }
   const double tau = cr[0].tau;
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
   memcpy(g.q0, s->q, sizeof g.q0);
@@ -583,6 +683,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     if (cr[k].guard == ZENO_GUARD_GAP) gap_hit[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) slip_hit[cr[k].contact] = true;
   }
+  note_crossing_ties(s, cr, n, c, cd, cdd);
   // Residual of the located guard before projection, on the state's scale.
   double c1[4], cd1[4];
   sim_contacts(s, s->q, s->qd, c1, cd1);
@@ -597,10 +698,28 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
                          none, none, vscale);
 }
 
+// Monotonic wall clock [s] (stop.wall_time only; never the physics).
+static double wall_clock(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
   if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
   if (s->finished) return ZENO_DONE;
-  if (!s->started) return emit_start(s, ev);
+  if (!s->started) {
+    s->wall_start = wall_clock();
+    return emit_start(s, ev);
+  }
+  if (s->scene.wall_time > 0 && !s->end_pending &&
+      wall_clock() - s->wall_start >= s->scene.wall_time) {
+    // Between events: the state is a consistent one, after the last event.
+    s->start_impact = s->zeno_pending = false;
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
+    s->pending_guard = ZENO_GUARD_NONE;
+  }
   if (s->start_impact) return emit_start_impact(s, ev);
   if (s->end_pending) return emit_end(s, ev);
   if (s->zeno_pending) return emit_zeno(s, ev);

@@ -25,9 +25,16 @@ void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]) {
   else zk_gen_to_zod(&s->km, v, out);
 }
 
-// The mode's accelerations in ZOD coordinates.
+// The mode's accelerations in ZOD coordinates. The gaps of closed contacts
+// (and x2 of a sticking contact 2) are components of q': their
+// accelerations are zero exactly, not to the rounding of M^-1 and A, which
+// over a long segment (t^2 / 2 = 5e5 at t = 1000) let the gaps drift by
+// 1e-11.
 void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]) {
   zk_gen_to_zod(&s->km, sol->qdd, qddp);
+  for (int i = 0; i < s->km.n; i++)
+    if (sol->mode.letter[i] != ZENO_LETTER_F) qddp[i] = 0;
+  if (s->km.n == 2 && sol->mode.letter[1] == ZENO_LETTER_S) qddp[2] = 0;
 }
 
 void sim_fill_state(const zeno_sim *s, double t, const double q[3],
@@ -213,10 +220,36 @@ static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances 
   return rot <= tol->mode.accel && hypot(sol->qdd[0], sol->qdd[1]) <= tol->mode.accel;
 }
 
+double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
+  const int n = s->km.n, total = n == 2 ? ZENO_MAX_MODES : 4;
+  double margin = INFINITY;
+  for (int code = 0; code < total; code++) {
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    if (!zm_admissible(cls, n, mode)) continue;
+    // Two closed contacts with one sticking lock the body (three velocity
+    // constraints): the other's slip acceleration is zero identically, a
+    // structural zero, never a tie (SS has its own static margin).
+    int constraints = 0, stick = 0;
+    for (int i = 0; i < n; i++) {
+      constraints += mode.letter[i] != ZENO_LETTER_F;
+      stick += mode.letter[i] == ZENO_LETTER_S;
+    }
+    if (constraints + stick >= 3 && stick < n) continue;
+    zm_solution sol;
+    if (!zm_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
+      continue;
+    const double slack =
+        zm_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
+    if (isfinite(slack)) margin = fmin(margin, fabs(slack));
+  }
+  return margin;
+}
+
 // After an event: choose the next mode and set what ends the run, if anything.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   zm_solution chosen;
   const select_result r = select_mode(s, cls, tol, &chosen);
+  sim_note_tie(s, sim_choice_margin(s, cls));
   if (r == SELECT_NONE) {
     s->end_pending = true;
     s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;

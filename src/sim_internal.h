@@ -20,6 +20,32 @@
 /// first impact speed is at the limit of double precision: it is completed
 /// from its current state even without a constant period ratio.
 #define SIM_ZENO_SPEED_FLOOR 1e-12
+/// The same floor in the full model. Its gaps are computed from positions
+/// of the size of the first bounce, with rounding 1e-16 of that size; a
+/// bounce height falls like the impact speed squared, so below 1e-6 of the
+/// first speed the bounces are within 1e4 ulps of the rounding and the
+/// located guards (and the ratios) are noise.
+#define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
+/// ... and, whatever the first speed, once a bounce's height v^2 / a is
+/// below this many ulps of the positions (which carry the slip travelled
+/// and the offset of the start): its located guards are then off by up to
+/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
+/// only worse. Higher values would end real, merely small, bounces (a
+/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
+#define SIM_FULL_BOUNCE_ULPS 1e6
+/// A sequence completed at a floor, or extrapolated in the full model,
+/// leaves contact speeds up to its last impact speed (times the
+/// slip-to-normal speed ratio of its steps); speeds below this many times
+/// that speed are zero at its accumulation point.
+#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
+/// ... and once its impact speeds come within this factor of what the loop
+/// calls zero (velocity_rtol times the speed scale, which a persisting
+/// slip can make far larger than the normal speeds): below that, impacting
+/// and closed can no longer be told apart (an undetected Example 3 chatter
+/// reached 4e-9 against a slip of 3.3 and ended `inconsistent`). Not more:
+/// the Poincaré maps start cycles with normal speeds cos(phi) down to 1e-6
+/// of the slip, and those are exact.
+#define SIM_ZENO_TOL_FACTOR 10.0
 /// Impacts after which a sequence with shrinking, but never exactly
 /// periodic, ratios is completed the same way.
 #define SIM_ZENO_MAX_IMPACTS 20000
@@ -93,12 +119,21 @@ struct zeno_sim {
 
   /* pending Zeno completion */
   double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
+  /// Completed at a precision floor: its last bounce's height over its
+  /// first's, the ZENO event's tie margin (the rest was below resolution).
+  double zeno_floor_tie;
   unsigned zeno_contacts;
   int zeno_period;
   long zeno_seq_impacts;
   /* diverging */
   double div_ratio;
   int div_period;
+
+  /// Smallest tie margin noted for the event being built (zeno_event.
+  /// tie_margin); TIE_NONE between events.
+  double tie;
+  /// Monotonic clock at the first event [s] (stop.wall_time).
+  double wall_start;
 
   bool has_zeno;
   double first_zeno_time;
@@ -180,6 +215,20 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 /// Starts a new ZOD run of the same scene from q', qdot' (a section start
 /// for the Poincaré maps), keeping the model, the mode cache and the buffers.
 void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);
+
+/// Tie margin of an event at which nothing came close (zeno_event.tie_margin
+/// is capped here: margins are relative, and above 1 nothing is near).
+#define SIM_TIE_NONE 1.0
+
+/// Notes a decision margin of the event being built.
+static inline void sim_note_tie(zeno_sim *s, double margin) {
+  if (margin < s->tie) s->tie = margin;
+}
+
+/// Tie margin of the mode choice at the current state: the smallest
+/// |slack| of a Table 1 inequality of the chosen mode or of any other
+/// admissible mode (sim_contact.c).
+double sim_choice_margin(zeno_sim *s, const zm_class *cls);
 
 /// FNV-1a offset basis: the signature of an empty step.
 #define SIM_SIGNATURE_SEED 1469598103934665603ull

@@ -38,6 +38,7 @@ const char *zeno_outcome_name(zeno_outcome o) {
     case ZENO_OUTCOME_TIME_LIMIT: return "time-limit";
     case ZENO_OUTCOME_EVENT_LIMIT: return "event-limit";
     case ZENO_OUTCOME_SOLVER_FAILURE: return "solver-failure";
+    case ZENO_OUTCOME_WALL_LIMIT: return "wall-limit";
   }
   return "unknown";
 }

@@ -1,6 +1,7 @@
 // Detection of impact sequences: a converging Zeno sequence (completed by
 // geometric extrapolation to its accumulation point) or reverse chatter
 // (impact speeds growing geometrically on a fixed point of R).
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -124,6 +125,20 @@ static bool constant_ratio(const zeno_sim *s, int p, int K, double rtol,
   return true;
 }
 
+// Full model: the bounce after this impact (its height from the fastest
+// separating gap rate) is lost in the rounding of the positions
+// (SIM_FULL_BOUNCE_ULPS).
+static bool at_rounding(const zeno_sim *s, const impact_record *r) {
+  double c[4], cd[4], size = 0, v = 0;
+  sim_contacts(s, r->q, r->qd, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) size = fmax(size, fabs(c[a]));
+  for (int i = 0; i < s->km.n; i++) v = fmax(v, cd[2 * i]);
+  // No contact separates (e.g. II into a two-contact slip): no bounce.
+  if (!(v > s->def.velocity_rtol * r->speed)) return false;
+  const double height = v * v / s->km.accel_scale;
+  return height < SIM_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
+}
+
 void sim_detect_sequence(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const bool full = sim_is_full(s);
@@ -138,7 +153,10 @@ void sim_detect_sequence(zeno_sim *s) {
     double r0 = 0;
     if (!constant_ratio(s, p, K, fmax(rtol_conv, rtol_div), &r0)) continue;
     if (r0 < 1 - rtol_conv) {
-      if (!constant_ratio(s, p, K, rtol_conv, &r0)) return;  // not yet converged
+      // Not yet converged: the precision floor below may still end it (the
+      // full model's ratios stop converging once the bounces reach the
+      // rounding of the positions).
+      if (!constant_ratio(s, p, K, rtol_conv, &r0)) break;
       extrapolate(s, p, r0);
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
@@ -154,8 +172,10 @@ void sim_detect_sequence(zeno_sim *s) {
   // Precision floor: a sequence shrunk to the last digits of the state is
   // at its accumulation point, whatever its ratios do.
   const impact_record *last = rec(s, 0);
+  const double floor = full ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
   if (s->seq_impacts >= 2 &&
-      (last->speed < SIM_ZENO_SPEED_FLOOR * s->seq_first_speed ||
+      (last->speed < floor * s->seq_first_speed || (full && at_rounding(s, last)) ||
+       last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->vscale ||
        s->seq_impacts >= SIM_ZENO_MAX_IMPACTS)) {
     const impact_record *prev = rec(s, 1);
     s->zeno_t = last->t;
@@ -165,6 +185,7 @@ void sim_detect_sequence(zeno_sim *s) {
     s->zeno_contacts = last->touched | prev->touched;
     s->zeno_ratio = last->speed / prev->speed;
     s->zeno_period = 0;
+    s->zeno_floor_tie = (last->speed / s->seq_first_speed) * (last->speed / s->seq_first_speed);
     s->zeno_seq_impacts = s->seq_impacts;
     s->zeno_pending = true;
   }

@@ -156,10 +156,7 @@ static void closed_forms(void **state) {
 // bound (11) is 4/3 there. Slightly below, slipping is consistent; slightly
 // above, no mode is (the slipping mode's normal force changes sign).
 static zeno_outcome rod_start(double mu, double slip_speed) {
-  const double L = 1, theta = atan(0.5);
-  zeno_scene s = one_contact_scene(L / sqrt(3.0), -L * sin(theta), -L * cos(theta), mu, G);
-  s.initial_velocity[0] = slip_speed;
-  s.t_end = 1e-3;
+  zeno_scene s = painleve_rod_scene(mu, slip_speed, G);
   s.model = ZENO_MODEL_FULL;
   test_run r;
   assert_int_equal(run_scene(&s, &r), 0);

@@ -67,6 +67,17 @@ static inline zeno_scene one_contact_scene(double rho, double px, double py,
   return s;
 }
 
+/// A uniform slender rod (length 1, rho^2 = 1/3) on one end, leaning at the
+/// Painlevé bound's worst angle (tan theta = 1/2 from the normal, where
+/// bound (11) is 4/3), slipping at `slip`, under gravity g, for 1e-3.
+static inline zeno_scene painleve_rod_scene(double mu, double slip, double g) {
+  const double theta = atan(0.5);
+  zeno_scene s = one_contact_scene(1 / sqrt(3.0), -sin(theta), -cos(theta), mu, g);
+  s.initial_velocity[0] = slip;
+  s.t_end = 1e-3;
+  return s;
+}
+
 /// A solid ball of radius 0.1 dropped from height 1 under gravity g, Newton
 /// restitution e (SPEC.md's bouncing ball).
 static inline zeno_scene ball_scene(double e, double g) {

@@ -64,8 +64,9 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
 /// zeno_event.impact_letter), before, after, on_section,
 /// section_angle (only when on_section), zeno_impacts, zeno_ratio,
 /// zeno_error, zeno_period (ZENO events; ratio and period also for a
-/// diverging END), outcome (END), consistent_modes (ambiguous END) and
-/// guard_residual.
+/// diverging END), outcome (END), consistent_modes (ambiguous END),
+/// guard_residual, constraint_drift, tie_margin and near_tie (see
+/// zeno_event).
 zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
                                 int contact_count);
 

@@ -141,6 +141,13 @@ typedef struct zeno_scene {
   double atol;                ///< CVODE absolute tolerance as a fraction of the segment's length and speed scales, > 0
   double sample_dt;           ///< trajectory sampling interval for output [time], >= 0 (0: events only)
   zeno_ambiguity_policy ambiguity;
+
+  /* appended stop condition */
+  /// Stop with `wall-limit` once the run has taken this much wall-clock time
+  /// (monotonic clock) [s], >= 0; 0: no limit. Checked between events, so
+  /// the same scene may end at different events on different machines; the
+  /// simulated physics never reads the clock.
+  double wall_time;
 } zeno_scene;
 
 /// A scene with every field at its documented default: the paper's Example 2

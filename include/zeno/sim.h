@@ -51,7 +51,8 @@ typedef enum zeno_outcome {
   ZENO_OUTCOME_INCONSISTENT,  ///< no consistent mode (Painlevé)
   ZENO_OUTCOME_TIME_LIMIT,    ///< reached t_end
   ZENO_OUTCOME_EVENT_LIMIT,   ///< reached max_events
-  ZENO_OUTCOME_SOLVER_FAILURE ///< the integrator failed (full model)
+  ZENO_OUTCOME_SOLVER_FAILURE, ///< the integrator failed (full model)
+  ZENO_OUTCOME_WALL_LIMIT     ///< the run used up the scene's stop.wall_time (wall clock)
 } zeno_outcome;
 
 /// What an event is.
@@ -124,6 +125,22 @@ typedef struct zeno_event {
   char solver_flag[48];  ///< END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
   int consistent_count;  ///< END(ambiguous): number of consistent modes
   zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
+  /// How close the decisions taken at this event came to going another way
+  /// [-], the smallest of: the time to the next guard crossing over the
+  /// segment's duration (two guards nearly together), the squared approach
+  /// speed of an impacting contact over the segment's squared speed scale
+  /// (a grazing impact: the depth it would reach, over the segment's length
+  /// scale), the smallest gap a free contact came back up from over its
+  /// starting gap (a near miss), a post-event slip speed classified nonzero
+  /// over the speed scale (squared for a separating gap rate, the height of
+  /// the bounce), and the smallest slack of a Table 1 inequality of the
+  /// chosen mode or of any other admissible mode over the load or its
+  /// acceleration (a mode choice with a near second candidate). 1 when
+  /// nothing came closer than that. 0 for an exact tie.
+  double tie_margin;
+  /// tie_margin <= sim_def.tie_rtol: zeno reports this event as a near tie;
+  /// a perturbation of that relative size may change the mode word.
+  bool near_tie;
 } zeno_event;
 
 /// Tolerances of the hybrid loop. All are relative to the state's own
@@ -153,6 +170,8 @@ typedef struct zeno_sim_def {
   int max_period;
   /// Keep every segment so zeno_sim_state_at() can sample the whole run.
   bool keep_history;
+  /// Events whose tie_margin is at most this are flagged near_tie, in [0, 1).
+  double tie_rtol;
 } zeno_sim_def;
 
 /// Defaults documented in docs/model.md.

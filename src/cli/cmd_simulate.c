@@ -28,6 +28,7 @@ enum {
   OPT_EPS = 256,
   OPT_T_END,
   OPT_MAX_EVENTS,
+  OPT_WALL_TIME,
 };
 
 typedef struct simulate_options {
@@ -85,6 +86,9 @@ static void print_help(void) {
       "                       --set stop.t_end=T\n"
       "      --max-events N   stop with 'event-limit' after N >= 1 events;\n"
       "                       same as --set stop.max_events=N\n"
+      "      --wall-time S    stop with 'wall-limit' after S >= 0 seconds of\n"
+      "                       wall-clock time (0: no limit); same as\n"
+      "                       --set stop.wall_time=S\n"
       "  -o, --out DIR        create DIR (with parents) and write\n"
       "                       DIR/trajectory.csv (samples every sample_dt of\n"
       "                       the scene plus the states before and after each\n"
@@ -106,6 +110,7 @@ static const struct option LONG_OPTIONS[] = {
     {"set", required_argument, NULL, 's'},
     {"t-end", required_argument, NULL, OPT_T_END},
     {"max-events", required_argument, NULL, OPT_MAX_EVENTS},
+    {"wall-time", required_argument, NULL, OPT_WALL_TIME},
     {"out", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
@@ -120,6 +125,7 @@ static const char *override_key(int option) {
     case OPT_EPS: return "epsilon";
     case OPT_T_END: return "stop.t_end";
     case OPT_MAX_EVENTS: return "stop.max_events";
+    case OPT_WALL_TIME: return "stop.wall_time";
     default: return NULL;
   }
 }

@@ -1,0 +1,521 @@
+// Edge states at the limits of the theory, each with its documented outcome
+// (docs/model.md, "Edge states and limits"): exact grazing, simultaneous
+// impacts, mu = 0, mu at the Painlevé bound +- 1e-9, parallel normals, a
+// contact on the load's line of action, singular mode systems; and the
+// limits --max-events, --t-end and the wall clock, including a chatter that
+// never completes. Edge states without a physical answer make `zeno
+// simulate` exit 2 with a one-line error (the real binary is run).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+#include "cli_runner.h"
+
+#define G 9.81
+/// Events of a run that is only looked at near its start.
+#define SHORT_RUN_EVENTS 200
+/// Exact ZOD arithmetic: event times and gaps to rounding.
+#define EXACT_TOL 1e-12
+/// Default near-tie threshold (zeno_sim_def_default().tie_rtol).
+#define TIE_RTOL 1e-6
+/// Relative distance from the Painlevé bound of the +- cases.
+#define PAINLEVE_OFFSET 1e-9
+
+static const double EX2_QP[3] = {1, 1, 0}, EX2_QDP[3] = {0, 0, 2};
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static const zeno_event *first_kind(const test_run *r, zeno_event_kind kind) {
+  for (int i = 0; i < r->count; i++)
+    if (r->events[i].kind == kind) return &r->events[i];
+  return NULL;
+}
+
+static void assert_all_finite(const test_run *r) {
+  for (int i = 0; i < r->count; i++) {
+    const zeno_event *e = &r->events[i];
+    assert_true(isfinite(e->t) && isfinite(e->tie_margin));
+    for (int k = 0; k < 3; k++)
+      assert_true(isfinite(e->after.q[k]) && isfinite(e->after.qdot[k]));
+    for (int c = 0; c < 2; c++)
+      assert_true(isfinite(e->after.force[c][0]) && isfinite(e->after.force[c][1]) &&
+                  isfinite(e->impulse[c][0]) && isfinite(e->impulse[c][1]));
+  }
+}
+
+/* ---- exact grazing ------------------------------------------------------- */
+
+// Contact 2 touching with zero normal speed (z2 = 0, z2dot = 0) while
+// contact 1 is in the air: no impact; contact 2 stays closed (FF would pull
+// it into the surface, zdd_ff < 0) and slips with x2dot. A normal speed
+// within velocity_rtol (1e-9) of the state's speed scale is the same state;
+// a real approach speed is an impact at t = 0.
+static void exact_grazing(void **state) {
+  (void)state;
+  const double qp[3] = {1, 0, 0};
+  const double rates[4] = {0, 1e-12, -1e-12, -1e-3};
+  char word0[sizeof ((test_run *)0)->word] = "";
+  for (int k = 0; k < 4; k++) {
+    const double qdp[3] = {0, rates[k], 0.5};
+    zeno_scene s = paper_scene(example2(), qp, qdp);
+    s.max_events = SHORT_RUN_EVENTS;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_all_finite(&r);
+    const zeno_event *imp = first_kind(&r, ZENO_EVENT_IMPACT);
+    if (k < 3) {
+      // No impulse at t = 0: the first impact is contact 1 landing later.
+      assert_non_null(imp);
+      assert_true(imp->t > 0.1);
+      assert_int_equal(imp->impact_mask & 1u, 1u);
+      assert_int_equal(r.events[0].mode_after.letter[1], ZENO_LETTER_P);
+      if (k == 0) snprintf(word0, sizeof word0, "%s", r.word);
+      else assert_string_equal(r.word, word0);
+    } else {
+      assert_non_null(imp);
+      assert_true(imp->t == 0);
+      assert_int_equal(imp->impact_mask, 2u);
+    }
+    run_free(&r);
+  }
+}
+
+// A tangent touch in flight: contact 1 sticks (mu1 = 3) while the load,
+// its line just outside contact 1, tips the body so that contact 2 rises
+// with constant acceleration a2 (ZOD, mode SF). Started at z2 = v^2 / 2a2
+// falling at v, contact 2 just touches the surface at t = v / a2. Within
+// rounding of that gap (+-1e-12) the outcome is a tiny impact, a touch, or
+// a miss by 1e-12 of the gap: each is reported as a near tie (the END
+// event when nothing else happens), nothing goes below the surface and
+// nothing is NaN.
+static void tangent_touch_in_flight(void **state) {
+  (void)state;
+  const double l1 = -1, h = 1;
+  const zeno_paper_params p = {atan2(l1, h) / DEG - 10, l1, 1, h, 0, 0, 3, 0.5, 1, 1, 1, 0};
+  const double qp0[3] = {0, 0.5, 0}, rest[3] = {0, 0, 0};
+  zeno_scene s = paper_scene(p, qp0, rest);
+  zeno_sim *sim = zeno_sim_create(&s, NULL, NULL);
+  assert_non_null(sim);
+  zeno_event ev;
+  assert_int_equal(zeno_sim_next_event(sim, &ev), ZENO_OK);
+  assert_int_equal(ev.mode_after.letter[0], ZENO_LETTER_S);
+  assert_int_equal(ev.mode_after.letter[1], ZENO_LETTER_F);
+  zeno_state st;
+  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) continue;
+  assert_int_equal(zeno_sim_state_at(sim, 1.0, &st), ZENO_OK);
+  const double a2 = 2 * (st.zod[1] - qp0[1]);  // z2(1) = z2(0) + a2 / 2
+  zeno_sim_destroy(sim);
+  assert_true(a2 > 0);
+  for (int k = -1; k <= 1; k++) {
+    const double v = 1;
+    const double qp[3] = {0, v * v / (2 * a2) * (1 + k * 1e-12), 0};
+    const double qdp[3] = {0, -v, 0};
+    s = paper_scene(p, qp, qdp);
+    s.t_end = 2 * v / a2;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_all_finite(&r);
+    bool tie = false;
+    for (int i = 1; i < r.count; i++) {
+      const zeno_event *e = &r.events[i];
+      assert_true(e->before.gap[1] >= -EXACT_TOL);
+      if (e->t <= v / a2 * (1 + 1e-6) || e->kind == ZENO_EVENT_END) tie = tie || e->near_tie;
+    }
+    assert_true(tie);
+    run_free(&r);
+  }
+}
+
+/* ---- simultaneous impacts ------------------------------------------------ */
+
+// Both gaps reach zero at t = 1 exactly (closed-form FF parabolas with
+// approach speed 1): one IMPACT event at t = 1 in which both contacts
+// touch, resolved by law (15) with its preference list, reported as a near
+// tie (two guards within time_rtol). Nothing penetrates and energy falls.
+static void simultaneous_impacts(void **state) {
+  (void)state;
+  zeno_scene probe = paper_scene(example2(), EX2_QP, EX2_QDP);
+  zeno_equilibrium_report rep;
+  assert_int_equal(zeno_equilibrium_check(&probe, &rep, NULL), ZENO_OK);
+  double qp[3] = {0, 0, 0}, qdp[3] = {0, 0, 0.3};
+  for (int i = 0; i < 2; i++) {
+    const double a = rep.zdd_ff[i];  // z_i(t) = z + v t + a t^2 / 2
+    qdp[i] = -1 - a;
+    qp[i] = 1 + 0.5 * a;
+  }
+  zeno_scene s = paper_scene(example2(), qp, qdp);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  const zeno_event *imp = first_kind(&r, ZENO_EVENT_IMPACT);
+  assert_non_null(imp);
+  assert_true(fabs(imp->t - 1) <= EXACT_TOL);
+  assert_int_equal(imp->index, 1);
+  for (int c = 0; c < 2; c++) {
+    assert_true(fabs(imp->before.gap[c]) <= EXACT_TOL);
+    assert_true(fabs(imp->before.gap_rate[c] + 1) <= EXACT_TOL);
+    assert_true(imp->after.gap_rate[c] >= -EXACT_TOL);  // no contact still approaching
+    assert_true(imp->after.gap[c] == 0);
+  }
+  assert_true(imp->impact_mask != 0);
+  assert_true(imp->near_tie);
+  assert_true(imp->tie_margin <= TIE_RTOL);
+  assert_true(imp->after.energy < imp->before.energy);
+  run_free(&r);
+}
+
+/* ---- mu = 0 -------------------------------------------------------------- */
+
+// Frictionless contacts carry no tangential force or impulse. On Example
+// 2's inclines nothing holds the body: it slides away (escaped) without a
+// sticking letter. In a symmetric frictionless V (alpha = 0, contacts at
+// +-1, surfaces at -+30 deg) the normal forces alone balance the load: the
+// body rests, on the boundary of the cones (a tie with slipping, margin 0).
+static void mu_zero(void **state) {
+  (void)state;
+  zeno_paper_params p = example2();
+  p.mu1 = p.mu2 = 0;
+  zeno_scene s = paper_scene(p, EX2_QP, EX2_QDP);
+  s.escape_radius = 1e3;
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_ESCAPED);
+  assert_null(strchr(r.word, 'S'));
+  for (int i = 0; i < r.count; i++)
+    for (int c = 0; c < 2; c++) {
+      assert_true(r.events[i].after.force[c][1] == 0);
+      assert_true(r.events[i].impulse[c][1] == 0);
+    }
+  run_free(&r);
+
+  const zeno_paper_params v = {0, -1, 1, 1, -30, 30, 0, 0, 1, 1, 1, 0};
+  const double rest[3] = {0, 0, 0};
+  s = paper_scene(v, rest, rest);
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+  assert_string_equal(r.word, "SS");
+  // f_n = 1 / (2 cos 30 deg) at each contact, no tangential force.
+  for (int c = 0; c < 2; c++) {
+    assert_true(fabs(r.summary.final_state.force[c][0] - 1 / (2 * cos(30 * DEG))) <= 1e-12);
+    assert_true(fabs(r.summary.final_state.force[c][1]) <= 1e-12);
+  }
+  assert_true(r.events[0].near_tie);
+  run_free(&r);
+}
+
+/* ---- mu at the Painlevé bound -------------------------------------------- */
+
+// A slender rod (rho^2 = L^2 / 3) slipping on one end at the worst angle,
+// where bound (11) is 4/3 (tests/test_full_model.c). In the slip direction
+// where the bound bites: at mu = bound (1 - 1e-9) the slipping mode is
+// consistent (its normal force large, growing like 1 / (bound - mu), but
+// finite) and the rod slides on; at bound (1 + 1e-9) no slipping mode is
+// consistent and the run ends at once as inconsistent or ambiguous (the
+// paradox), never with a NaN. In the other direction nothing changes.
+static zeno_outcome painleve_rod(double mu, double slip, zeno_model model, double *fn) {
+  zeno_scene s = painleve_rod_scene(mu, slip, G);
+  s.model = model;
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  const zeno_outcome o = r.summary.outcome;
+  *fn = r.events[0].after.force[0][0];
+  run_free(&r);
+  return o;
+}
+
+static void painleve_bound(void **state) {
+  (void)state;
+  const double bound = 4.0 / 3.0;
+  for (int m = 0; m < 2; m++) {
+    const zeno_model model = m ? ZENO_MODEL_FULL : ZENO_MODEL_ZOD;
+    int paradoxes = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+      double fn_below, fn_above;
+      assert_int_equal(painleve_rod(bound * (1 - PAINLEVE_OFFSET), 0.5 * dir, model, &fn_below),
+                       ZENO_OUTCOME_TIME_LIMIT);
+      const zeno_outcome above =
+          painleve_rod(bound * (1 + PAINLEVE_OFFSET), 0.5 * dir, model, &fn_above);
+      if (above == ZENO_OUTCOME_TIME_LIMIT) continue;  // the bound does not bite this way
+      assert_true(above == ZENO_OUTCOME_INCONSISTENT || above == ZENO_OUTCOME_AMBIGUOUS);
+      // Where it bites, the slipping normal force grows like 1 / (bound - mu).
+      assert_true(fn_below > 1e6 * G);
+      paradoxes++;
+    }
+    assert_int_equal(paradoxes, 1);
+  }
+}
+
+/* ---- parallel normals ---------------------------------------------------- */
+
+// Parallel normals whose contacts lie across them (a block on a flat
+// floor, phi1 = phi2 = 0) are regular: a two-contact slide stops at
+// t = v0 / (mu g) (SPEC.md closed form). Parallel normals along the line
+// through both contacts (two walls facing the same way, phi1 = phi2 = 90
+// deg, contacts at the same height) make the two normal constraints one:
+// every mode with both contacts closed is singular and q' = (z1, z2, x2)
+// is no coordinate system: no physical answer, an error.
+static void parallel_normals(void **state) {
+  (void)state;
+  const zeno_paper_params floor = {0, -1, 1, 1, 0, 0, 0.5, 0.5, 1, 1, G, 0};
+  const double qp[3] = {0, 0, 0}, qdp[3] = {0, 0, 2};
+  zeno_scene s = paper_scene(floor, qp, qdp);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_string_equal(r.word, "PP SS");
+  assert_true(fabs(r.summary.t - 2 / (0.5 * G)) <= 1e-12);
+  run_free(&r);
+
+  const zeno_paper_params walls = {0, -1, 1, 1, 90, 90, 0.5, 0.5, 1, 1, 1, 0};
+  s = paper_scene(walls, qp, qdp);
+  zeno_error err;
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_GEOMETRY);
+  assert_string_equal(err.parameter, "contacts");
+  assert_null(strchr(err.message, '\n'));
+  // Antiparallel normals on the same line (a body pinched between two
+  // walls at its own height): the same degeneracy.
+  const zeno_paper_params pinch = {0, -1, 1, 1, 90, -90, 0.5, 0.5, 1, 1, 1, 0};
+  s = paper_scene(pinch, qp, qdp);
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_GEOMETRY);
+  // Nearly so (Example 2 with phi1 = 90 - 0.01 deg, contact 1's normal line
+  // nearly through contact 2): the ZOD is regular and runs; the full
+  // model's eps-scaled start q' = eps^2 (1, 1, 0) needs a pose 1e4 times
+  // larger, where the map is no longer linear and Newton cannot reach it:
+  // an error naming `initial`, not a wrong start.
+  zeno_paper_params near = example2();
+  near.phi1 = 89.99;
+  s = paper_scene(near, EX2_QP, EX2_QDP);
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  run_free(&r);
+  s.model = ZENO_MODEL_FULL;
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_GEOMETRY);
+  assert_string_equal(err.parameter, "initial");
+}
+
+/* ---- a contact on the line of action of the load ------------------------- */
+
+// The load's line passes through contact 1 (alpha = atan2(l1, h)): contact
+// 2 carries no force at equilibrium, so the body balances on contact 1
+// alone. Statics: feasible only on the cone's boundary (margin 0, not
+// strictly feasible); from rest it rests, and the START event is a near
+// tie (contact 2's zero normal force ties SS with lifting). With contact 2
+// lifted the ZOD body pivots about contact 1 with no torque: it hovers
+// (zero acceleration of contact 2) until t_end.
+static void contact_on_load_line(void **state) {
+  (void)state;
+  const double l1 = -1, h = 1;
+  const zeno_paper_params p = {atan2(l1, h) / DEG, l1, 1, h, 0, 0, 1.5, 0.5, 1, 1, 1, 0};
+  const double rest[3] = {0, 0, 0};
+  zeno_scene s = paper_scene(p, rest, rest);
+  zeno_equilibrium_report rep;
+  assert_int_equal(zeno_equilibrium_check(&s, &rep, NULL), ZENO_OK);
+  assert_true(fabs(rep.forces[1][0]) <= 1e-12);
+  assert_true(fabs(rep.margin) <= 1e-12);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+  assert_true(r.events[0].near_tie);
+  run_free(&r);
+
+  const double lifted[3] = {0, 0.1, 0};
+  s = paper_scene(p, lifted, rest);
+  s.t_end = 10;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_all_finite(&r);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  assert_true(fabs(r.summary.final_state.zod[1] - 0.1) <= EXACT_TOL);
+  run_free(&r);
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+// Example 3's Zeno chatter with its completion switched off (max_period =
+// 1 cannot see its period-2 sequence) goes on impact after impact: the run
+// ends at the event limit, the time limit or the wall clock, and without
+// any of them at the precision floor, never hangs.
+static zeno_outcome chatter_run(long max_events, double t_end, double wall, long *events) {
+  const double qp[3] = {0.1, 0.1, 0}, qdp[3] = {0.1, 0, -1.5};
+  zeno_scene s = paper_scene(example3(), qp, qdp);
+  s.max_events = max_events;
+  s.t_end = t_end;
+  s.wall_time = wall;
+  zeno_sim_def d = zeno_sim_def_default();
+  d.max_period = 1;  // the sequence has period 2: never detected
+  d.keep_history = false;
+  zeno_summary sum;
+  assert_int_equal(zeno_run(&s, &d, &sum, NULL, 0, NULL), ZENO_OK);
+  *events = sum.events;
+  return sum.outcome;
+}
+
+static void limits_stop_a_chatter(void **state) {
+  (void)state;
+  long events;
+  // Undetected, the chatter shrinks to the precision floor and completes
+  // there (SIM_ZENO_SPEED_FLOOR): no hang even without limits.
+  const zeno_outcome free_run = chatter_run(100000, 1000, 0, &events);
+  assert_int_equal(free_run, ZENO_OUTCOME_REST);
+  assert_true(events > 20);
+  assert_int_equal(chatter_run(50, 1000, 0, &events), ZENO_OUTCOME_EVENT_LIMIT);
+  assert_int_equal(events, 51);  // 50, then the END event
+  // Example 3's chatter accumulates near t = 33 (its ZENO event).
+  assert_int_equal(chatter_run(100000, 30, 0, &events), ZENO_OUTCOME_TIME_LIMIT);
+  // A wall-clock limit far below the run's duration: 1 ns.
+  assert_int_equal(chatter_run(100000, 1000, 1e-9, &events), ZENO_OUTCOME_WALL_LIMIT);
+  assert_true(events <= 3);
+}
+
+/* ---- the CLI: no physical answer exits 2 ---------------------------------- */
+
+typedef struct cli_result {
+  int code;
+  char *err;
+} cli_result;
+
+static cli_result run_zeno_argv(const char *const *args) {
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  char path[PATH_SIZE];
+  snprintf(path, sizeof path, "%s/zeno-edge-XXXXXX", temp_dir());
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  cli_result r;
+  r.code = spawn_and_wait(argv, -1, fd);
+  close(fd);
+  r.err = read_file(path);
+  unlink(path);
+  assert_non_null(r.err);
+  return r;
+}
+
+static int count_lines(const char *text) {
+  int n = 0;
+  for (const char *p = text; *p; p++) n += *p == '\n';
+  return n;
+}
+
+// Degenerate contact geometry (parallel normals on the line through both
+// contacts, singular for every two-contact mode): exit 2, one line naming
+// the parameter. The limits end with a status and exit 0.
+static void cli_edge_states(void **state) {
+  (void)state;
+  cli_result r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set",
+                          "paper.phi2=90", "--set", "paper.l1=-1", "--set", "paper.l2=1");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_non_null(strstr(r.err, "contacts"));
+  free(r.err);
+  r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set", "paper.phi2=-90",
+               "--set", "paper.l1=-1", "--set", "paper.l2=1", "--model", "full");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  free(r.err);
+  r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=89.9999999", "--model", "full");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_non_null(strstr(r.err, "initial"));
+  free(r.err);
+  // Malformed limits: exit 2, one line naming the key and its range.
+  r = run_zeno("simulate", EXAMPLE2, "--wall-time", "-1");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  assert_non_null(strstr(r.err, "stop.wall_time"));
+  free(r.err);
+  r = run_zeno("simulate", EXAMPLE2, "--wall-time", "nan");
+  assert_int_equal(r.code, 2);
+  assert_int_equal(count_lines(r.err), 1);
+  free(r.err);
+  // Limits are outcomes: exit 0.
+  r = run_zeno("simulate", EXAMPLE3_ZENO, "--max-events", "5", "--wall-time", "60", "-q");
+  assert_int_equal(r.code, 0);
+  free(r.err);
+}
+
+// The --json status of `zeno simulate EXAMPLE3_ZENO option value`.
+static char *json_status_of(const char *option, const char *value) {
+  char path[PATH_SIZE];
+  snprintf(path, sizeof path, "%s/zeno-edge-XXXXXX", temp_dir());
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, option, value, "--json", NULL},
+            argv);
+  assert_int_equal(spawn_and_wait(argv, fd, -1), 0);
+  close(fd);
+  char *out = read_file(path);
+  unlink(path);
+  assert_non_null(out);
+  return out;
+}
+
+// The three limits through the CLI, on Example 3's Zeno chatter (its
+// accumulation point is near t = 33): each ends the run with its status.
+static void cli_limit_statuses(void **state) {
+  (void)state;
+  const char *const cases[3][3] = {{"--wall-time", "1e-9", "wall-limit"},
+                                   {"--t-end", "30", "time-limit"},
+                                   {"--max-events", "7", "event-limit"}};
+  for (int k = 0; k < 3; k++) {
+    char *out = json_status_of(cases[k][0], cases[k][1]);
+    char expected[64];
+    snprintf(expected, sizeof expected, "\"status\": \"%s\"", cases[k][2]);
+    assert_non_null(strstr(out, expected));
+    free(out);
+  }
+}
+
+// events.jsonl carries every event's tie margin and near-tie flag.
+static void cli_events_report_ties(void **state) {
+  (void)state;
+  char dir[PATH_SIZE];
+  snprintf(dir, sizeof dir, "%s/zeno-edge-XXXXXX", temp_dir());
+  assert_non_null(mkdtemp(dir));
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--out", dir, "-q", NULL}, argv);
+  assert_int_equal(spawn_and_wait(argv, -1, -1), 0);
+  char events[2 * PATH_SIZE], trajectory[2 * PATH_SIZE];
+  snprintf(events, sizeof events, "%s/events.jsonl", dir);
+  snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", dir);
+  char *text = read_file(events);
+  assert_non_null(text);
+  int lines = 0, ties = 0;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    lines++;
+    assert_non_null(strstr(line, "\"tie_margin\": "));
+    assert_non_null(strstr(line, "\"near_tie\": "));
+    ties += strstr(line, "\"near_tie\": true") != NULL;
+  }
+  // Example 2: START, 4 impacts, a slip stop, END, every decision clear
+  // to 1e-6 (smallest margin 7.6e-4, at its third impact).
+  assert_int_equal(lines, 7);
+  assert_int_equal(ties, 0);
+  free(text);
+  unlink(events);
+  unlink(trajectory);
+  rmdir(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(exact_grazing),
+      cmocka_unit_test(tangent_touch_in_flight),
+      cmocka_unit_test(simultaneous_impacts),
+      cmocka_unit_test(mu_zero),
+      cmocka_unit_test(painleve_bound),
+      cmocka_unit_test(parallel_normals),
+      cmocka_unit_test(contact_on_load_line),
+      cmocka_unit_test(limits_stop_a_chatter),
+      cmocka_unit_test(cli_edge_states),
+      cmocka_unit_test(cli_limit_statuses),
+      cmocka_unit_test(cli_events_report_ties),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
