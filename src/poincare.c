@@ -65,8 +65,10 @@ static zeno_status runner_init(cycle_runner *r, const zeno_scene *scene,
   s.ambiguity = ZENO_AMBIGUITY_STOP;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = false;
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
   r->sim = zeno_sim_create(&s, &def, error);
-  return r->sim ? ZENO_OK : (error ? error->code : ZENO_ERR_ARGUMENT);
+  return r->sim ? ZENO_OK : error->code;
 }
 
 static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,

@@ -210,11 +210,21 @@ static bool on_cycle(const graph *g, int u, unsigned char *seen, int *stack) {
 zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n,
                                   bool *safe, int *unsafe_count, bool *stable,
                                   char *why, size_t why_size) {
+  if (why_size) why[0] = '\0';
   if (m == NULL || edges == NULL || safe == NULL || stable == NULL || n < 1 ||
-      n > ZENO_MAX_PARTITION)
+      n > ZENO_MAX_PARTITION) {
+    if (why_size)
+      snprintf(why, why_size, "a partition needs maps, edges, results and "
+               "1 to %d intervals (%d given)", ZENO_MAX_PARTITION, n);
     return ZENO_ERR_ARGUMENT;
+  }
   for (int k = 0; k < n; k++)
-    if (!(edges[k] < edges[k + 1])) return ZENO_ERR_RANGE;
+    if (!(edges[k] < edges[k + 1])) {
+      if (why_size)
+        snprintf(why, why_size, "partition edges must be increasing: edge %d "
+                 "(%g) >= edge %d (%g)", k, edges[k], k + 1, edges[k + 1]);
+      return ZENO_ERR_RANGE;
+    }
   graph g = {0, NULL};
   double *rmin = malloc((size_t)n * sizeof *rmin), *rmax = malloc((size_t)n * sizeof *rmax);
   int *sign = malloc((size_t)n * sizeof *sign), *stack = malloc((size_t)n * sizeof *stack);
@@ -222,7 +232,7 @@ zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n
   bool ok = rmin && rmax && sign && stack && seen &&
             build_graph(m, edges, n, &g, safe, rmin, rmax, sign);
   zeno_status st = ok ? ZENO_OK : ZENO_ERR_NOMEM;
-  if (why_size) why[0] = '\0';
+  if (!ok && why_size) snprintf(why, why_size, "out of memory");
   int unsafe = 0;
   for (int i = 0; ok && i < n; i++) {
     if (safe[i]) continue;
