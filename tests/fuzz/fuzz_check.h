@@ -90,6 +90,15 @@ static inline void fuzz_check_scene(const zeno_scene *s) {
   }
 }
 
+/// The input as a new NUL-terminated string (NULL when out of memory).
+static inline char *fuzz_text(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  if (text == NULL) return NULL;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  return text;
+}
+
 /// Loads `text` with the overrides and checks whichever outcome it has.
 static inline void fuzz_load(const char *text, const char *const *overrides,
                              int override_count) {

@@ -69,10 +69,8 @@ static void run(zeno_scene s) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL) return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   zeno_scene s;
   zeno_error e;
   const zeno_status st = zeno_scene_load_string(text, "fuzz.yaml", NULL, 0, &s, &e);

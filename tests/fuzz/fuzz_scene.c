@@ -4,10 +4,8 @@
 #include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL) return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   fuzz_load(text, NULL, 0);
   free(text);
   return 0;

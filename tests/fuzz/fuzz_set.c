@@ -9,10 +9,8 @@
 #define FUZZ_MAX_OVERRIDES 16
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (text == NULL) return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   const char *overrides[FUZZ_MAX_OVERRIDES];
   int count = 0;
   const char *end = text + size;
