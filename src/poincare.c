@@ -84,7 +84,8 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
   zeno_event ev;
   int sections = 0;
   size_t olen = 0;
-  while (zeno_sim_next_event(r->sim, &ev) == ZENO_OK) {
+  zeno_status st;
+  while ((st = zeno_sim_next_event(r->sim, &ev)) == ZENO_OK) {
     if (ev.on_section && ++sections == 2) {
       // The return impact belongs to the next cycle: R and G are fixed before it.
       cy->defined = true;
@@ -102,6 +103,10 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
     }
     if (ev.kind == ZENO_EVENT_END) cy->end = ev.outcome;
   }
+  // An iterator failure (out of memory) must not pass for an undefined R.
+  if (st != ZENO_OK && st != ZENO_DONE)
+    return zeno_fail(error, st, "", "the cycle from phi = %g failed: %s", phi,
+                     zeno_status_name(st));
   char word[4096];
   zeno_sim_word(r->sim, word, sizeof word);
   cycle_word(word, cy->defined, cy->word, sizeof cy->word);

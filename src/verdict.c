@@ -267,15 +267,14 @@ zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n
 }
 
 // Definition 5 on the refined uniform partition; fills the analysis fields.
-static bool stable_partition(const zeno_maps *m, int uniform, zeno_analysis *a,
-                             char *why, size_t why_size) {
+static zeno_status stable_partition(const zeno_maps *m, int uniform,
+                                    zeno_analysis *a, bool *stable, char *why,
+                                    size_t why_size) {
   const int n = build_partition(m, uniform, a->partition);
   a->partition_count = n;
-  bool stable = false;
-  if (zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count, &stable,
-                            why, why_size) != ZENO_OK)
-    snprintf(why, why_size, "the partition could not be checked");
-  return stable;
+  *stable = false;
+  return zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count,
+                               stable, why, why_size);
 }
 
 /* ---------- the verdict ---------- */
@@ -345,7 +344,16 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
     return ZENO_OK;
   }
   char why[128] = "";
-  if (stable_partition(m, d.partition_intervals, a, why, sizeof why)) {
+  bool stable;
+  st = stable_partition(m, d.partition_intervals, a, &stable, why, sizeof why);
+  if (st != ZENO_OK) {
+    // Out of memory: no verdict, and nothing left for the caller to free.
+    zeno_maps_free(&a->maps);
+    a->has_maps = false;
+    return zeno_fail(error, st, "", "Theorem 4's partition could not be "
+                     "checked: %s", why);
+  }
+  if (stable) {
     char r[160];
     snprintf(r, sizeof r, "stable partition of %d intervals, %d unsafe, no unsafe cycle (Theorem 4)",
              a->partition_count, a->unsafe_count);
