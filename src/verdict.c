@@ -291,6 +291,7 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
                          zeno_analysis *a, zeno_error *error) {
   if (scene == NULL || a == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
+  memset(a, 0, sizeof *a);  // every later error leaves nothing to free
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the stability analysis needs two contacts");
@@ -299,7 +300,6 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
     return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
                      "value %d out of range; allowed [3, %d]", d.partition_intervals,
                      ZENO_MAX_PARTITION / 2);
-  memset(a, 0, sizeof *a);
   zeno_status st = zeno_equilibrium_check(scene, &a->equilibrium, error);
   if (st != ZENO_OK) return st;
   const zeno_equilibrium_report *eq = &a->equilibrium;

@@ -483,6 +483,7 @@ static void test_stability_errors(void **state) {
   ad.partition_intervals = 2;
   check_error(zeno_analyze(&s, &ad, &a, &e), ZENO_ERR_RANGE, &e,
               "partition_intervals");
+  zeno_analysis_free(&a); // nothing to free after an error
   ad = zeno_analysis_def_default();
   ad.maps.samples = 3;
   check_error(zeno_analyze(&s, &ad, &a, &e), ZENO_ERR_RANGE, &e, "maps");
