@@ -65,8 +65,10 @@ static zeno_status runner_init(cycle_runner *r, const zeno_scene *scene,
   s.ambiguity = ZENO_AMBIGUITY_STOP;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = false;
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
   r->sim = zeno_sim_create(&s, &def, error);
-  return r->sim ? ZENO_OK : (error ? error->code : ZENO_ERR_ARGUMENT);
+  return r->sim ? ZENO_OK : error->code;
 }
 
 static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
@@ -82,7 +84,8 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
   zeno_event ev;
   int sections = 0;
   size_t olen = 0;
-  while (zeno_sim_next_event(r->sim, &ev) == ZENO_OK) {
+  zeno_status st;
+  while ((st = zeno_sim_next_event(r->sim, &ev)) == ZENO_OK) {
     if (ev.on_section && ++sections == 2) {
       // The return impact belongs to the next cycle: R and G are fixed before it.
       cy->defined = true;
@@ -100,6 +103,10 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
     }
     if (ev.kind == ZENO_EVENT_END) cy->end = ev.outcome;
   }
+  // An iterator failure (out of memory) must not pass for an undefined R.
+  if (st != ZENO_OK && st != ZENO_DONE)
+    return zeno_fail(error, st, "", "the cycle from phi = %g failed: %s", phi,
+                     zeno_status_name(st));
   char word[4096];
   zeno_sim_word(r->sim, word, sizeof word);
   cycle_word(word, cy->defined, cy->word, sizeof cy->word);

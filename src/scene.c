@@ -14,6 +14,16 @@
 /// Contacts closer than this (relative to the length scale) coincide.
 #define SCENE_COINCIDENT_RTOL 1e-9
 
+/// Largest magnitude of any scene number. The dynamics multiply a few
+/// inputs together (|f| / m times a length times a time squared, energies
+/// m v^2): inputs within 1e+-30 keep every such product far from the double
+/// range (1e+-308), while any consistent unit system needs far less.
+#define SCENE_MAGNITUDE_MAX 1e30
+/// Smallest mass, radius of gyration and epsilon: they divide (|f| / m,
+/// tau / (m rho^2), positions / epsilon^2), so below this an acceleration
+/// overflows to inf and a run would end in NaN (found by fuzzing: m = 1e-320).
+#define SCENE_DIVISOR_MIN 1e-30
+
 static const double DEG = 3.14159265358979323846 / 180.0;
 
 zeno_paper_params zeno_paper_example2(void) {
@@ -96,6 +106,19 @@ static zeno_status check_number(zeno_error *e, const char *param, double v,
     return zeno_fail(e, ZENO_ERR_RANGE, param,
                      "value %g is out of range; allowed %s%g, %g%s", v,
                      lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+  if (fabs(v) > SCENE_MAGNITUDE_MAX)
+    return zeno_fail(e, ZENO_ERR_RANGE, param,
+                     "value %g is too large; magnitudes up to %g are allowed",
+                     v, SCENE_MAGNITUDE_MAX);
+  return ZENO_OK;
+}
+
+// A positive divisor (mass, rho, epsilon) must not be tiny.
+static zeno_status check_divisor(zeno_error *e, const char *param, double v) {
+  if (v < SCENE_DIVISOR_MIN)
+    return zeno_fail(e, ZENO_ERR_RANGE, param,
+                     "value %g is too small; allowed [%g, %g]", v,
+                     SCENE_DIVISOR_MIN, SCENE_MAGNITUDE_MAX);
   return ZENO_OK;
 }
 
@@ -126,6 +149,10 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
   const bool paper = s->has_paper;
   CHECK(paper ? "paper.m" : "body.mass", s->mass, 0, true, inf, true);
   CHECK(paper ? "paper.rho" : "body.rho", s->rho, 0, true, inf, true);
+  zeno_status st = check_divisor(error, paper ? "paper.m" : "body.mass", s->mass);
+  if (st == ZENO_OK)
+    st = check_divisor(error, paper ? "paper.rho" : "body.rho", s->rho);
+  if (st != ZENO_OK) return st;
   if (paper) {
     CHECK("paper.alpha", s->paper.alpha, -360, false, 360, false);
     CHECK("paper.h", s->paper.h, -inf, true, inf, true);
@@ -210,6 +237,8 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
     }
   }
   CHECK("epsilon", s->epsilon, 0, true, 1, false);
+  st = check_divisor(error, "epsilon", s->epsilon);
+  if (st != ZENO_OK) return st;
   CHECK("stop.t_end", s->t_end, 0, true, inf, true);
   if (s->max_events < 1)
     return range_error(error, "stop.max_events",
@@ -225,6 +254,13 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
     return zeno_fail(error, ZENO_ERR_RANGE, "body.outline",
                      "a polygon outline needs 3 to %d vertices, got %d",
                      ZENO_MAX_OUTLINE, s->outline_count);
+  if (s->outline_kind == ZENO_OUTLINE_POLYGON) {
+    for (int k = 0; k < s->outline_count; k++) {
+      snprintf(param, sizeof param, "body.outline.%d", k);
+      CHECK(param, s->outline[k][0], -inf, true, inf, true);
+      CHECK(param, s->outline[k][1], -inf, true, inf, true);
+    }
+  }
   if (s->outline_kind == ZENO_OUTLINE_DISK)
     CHECK("body.outline_radius", s->outline_radius, 0, true, inf, true);
   return ZENO_OK;

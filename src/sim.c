@@ -56,7 +56,10 @@ static zeno_status word_append(zeno_sim *s, const char *token) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
     while (cap < s->word_len + n + 2) cap *= 2;
     char *w = realloc(s->word, cap);
-    if (w == NULL) return ZENO_ERR_NOMEM;
+    if (w == NULL) {
+      s->word_failed = true;  // callers go on; zeno_sim_next_event reports it
+      return ZENO_ERR_NOMEM;
+    }
     s->word = w;
     s->word_cap = cap;
   }
@@ -705,9 +708,7 @@ static double wall_clock(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
-  if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
-  if (s->finished) return ZENO_DONE;
+static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   if (!s->started) {
     s->wall_start = wall_clock();
     return emit_start(s, ev);
@@ -724,4 +725,13 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
   if (s->end_pending) return emit_end(s, ev);
   if (s->zeno_pending) return emit_zeno(s, ev);
   return flow_to_event(s, ev);
+}
+
+zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
+  if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
+  if (s->word_failed) return ZENO_ERR_NOMEM;
+  if (s->finished) return ZENO_DONE;
+  const zeno_status st = next_event(s, ev);
+  // A mode word missing tokens would be a wrong answer, not a short one.
+  return st == ZENO_OK && s->word_failed ? ZENO_ERR_NOMEM : st;
 }

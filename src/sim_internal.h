@@ -93,6 +93,7 @@ struct zeno_sim {
   size_t node_cap;
   char *word;
   size_t word_cap;
+  bool word_failed;   ///< the word could not grow: the next call reports NOMEM
   segment *hist;
   size_t hist_cap;
 

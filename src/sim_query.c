@@ -67,10 +67,12 @@ int zeno_sim_word(const zeno_sim *s, char *buf, int size) {
 zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
                      zeno_summary *summary, char *word, int word_size,
                      zeno_error *error) {
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
   zeno_sim_def d = def ? *def : zeno_sim_def_default();
   d.keep_history = false;
   zeno_sim *s = zeno_sim_create(scene, &d, error);
-  if (s == NULL) return error ? error->code : ZENO_ERR_ARGUMENT;
+  if (s == NULL) return error->code;
   zeno_event ev;
   zeno_status st;
   while ((st = zeno_sim_next_event(s, &ev)) == ZENO_OK) {

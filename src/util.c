@@ -4,6 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/// Stands for a control character (a newline, a tab, ...) of user text
+/// quoted in an error, so that every error stays on one printable line.
+#define CONTROL_STAND_IN '?'
+
+static void one_line(char *text) {
+  for (unsigned char *p = (unsigned char *)text; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) *p = CONTROL_STAND_IN;
+}
+
 static void fill(zeno_error *e, zeno_status code, const char *file, int line,
                  int column, const char *parameter, const char *fmt,
                  va_list ap) {
@@ -15,6 +24,10 @@ static void fill(zeno_error *e, zeno_status code, const char *file, int line,
   e->column = column;
   if (parameter) snprintf(e->parameter, sizeof e->parameter, "%s", parameter);
   vsnprintf(e->message, sizeof e->message, fmt, ap);
+  // Scene text and file names can hold any byte; messages are one line.
+  one_line(e->file);
+  one_line(e->parameter);
+  one_line(e->message);
 }
 
 zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,

@@ -210,11 +210,21 @@ static bool on_cycle(const graph *g, int u, unsigned char *seen, int *stack) {
 zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n,
                                   bool *safe, int *unsafe_count, bool *stable,
                                   char *why, size_t why_size) {
+  if (why_size) why[0] = '\0';
   if (m == NULL || edges == NULL || safe == NULL || stable == NULL || n < 1 ||
-      n > ZENO_MAX_PARTITION)
+      n > ZENO_MAX_PARTITION) {
+    if (why_size)
+      snprintf(why, why_size, "a partition needs maps, edges, results and "
+               "1 to %d intervals (%d given)", ZENO_MAX_PARTITION, n);
     return ZENO_ERR_ARGUMENT;
+  }
   for (int k = 0; k < n; k++)
-    if (!(edges[k] < edges[k + 1])) return ZENO_ERR_RANGE;
+    if (!(edges[k] < edges[k + 1])) {
+      if (why_size)
+        snprintf(why, why_size, "partition edges must be increasing: edge %d "
+                 "(%g) >= edge %d (%g)", k, edges[k], k + 1, edges[k + 1]);
+      return ZENO_ERR_RANGE;
+    }
   graph g = {0, NULL};
   double *rmin = malloc((size_t)n * sizeof *rmin), *rmax = malloc((size_t)n * sizeof *rmax);
   int *sign = malloc((size_t)n * sizeof *sign), *stack = malloc((size_t)n * sizeof *stack);
@@ -222,7 +232,7 @@ zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n
   bool ok = rmin && rmax && sign && stack && seen &&
             build_graph(m, edges, n, &g, safe, rmin, rmax, sign);
   zeno_status st = ok ? ZENO_OK : ZENO_ERR_NOMEM;
-  if (why_size) why[0] = '\0';
+  if (!ok && why_size) snprintf(why, why_size, "out of memory");
   int unsafe = 0;
   for (int i = 0; ok && i < n; i++) {
     if (safe[i]) continue;
@@ -257,15 +267,14 @@ zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n
 }
 
 // Definition 5 on the refined uniform partition; fills the analysis fields.
-static bool stable_partition(const zeno_maps *m, int uniform, zeno_analysis *a,
-                             char *why, size_t why_size) {
+static zeno_status stable_partition(const zeno_maps *m, int uniform,
+                                    zeno_analysis *a, bool *stable, char *why,
+                                    size_t why_size) {
   const int n = build_partition(m, uniform, a->partition);
   a->partition_count = n;
-  bool stable = false;
-  if (zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count, &stable,
-                            why, why_size) != ZENO_OK)
-    snprintf(why, why_size, "the partition could not be checked");
-  return stable;
+  *stable = false;
+  return zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count,
+                               stable, why, why_size);
 }
 
 /* ---------- the verdict ---------- */
@@ -282,6 +291,7 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
                          zeno_analysis *a, zeno_error *error) {
   if (scene == NULL || a == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
+  memset(a, 0, sizeof *a);  // every later error leaves nothing to free
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the stability analysis needs two contacts");
@@ -290,7 +300,6 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
     return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
                      "value %d out of range; allowed [3, %d]", d.partition_intervals,
                      ZENO_MAX_PARTITION / 2);
-  memset(a, 0, sizeof *a);
   zeno_status st = zeno_equilibrium_check(scene, &a->equilibrium, error);
   if (st != ZENO_OK) return st;
   const zeno_equilibrium_report *eq = &a->equilibrium;
@@ -335,7 +344,16 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
     return ZENO_OK;
   }
   char why[128] = "";
-  if (stable_partition(m, d.partition_intervals, a, why, sizeof why)) {
+  bool stable;
+  st = stable_partition(m, d.partition_intervals, a, &stable, why, sizeof why);
+  if (st != ZENO_OK) {
+    // Out of memory: no verdict, and nothing left for the caller to free.
+    zeno_maps_free(&a->maps);
+    a->has_maps = false;
+    return zeno_fail(error, st, "", "Theorem 4's partition could not be "
+                     "checked: %s", why);
+  }
+  if (stable) {
     char r[160];
     snprintf(r, sizeof r, "stable partition of %d intervals, %d unsafe, no unsafe cycle (Theorem 4)",
              a->partition_count, a->unsafe_count);

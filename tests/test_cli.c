@@ -470,6 +470,88 @@ static void test_set_range_error(void **state) {
   run_result_free(&r);
 }
 
+/// A paper block (Example 2) for the malformed-scene classes below.
+#define EX2_PAPER                                                          \
+  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "    \
+  "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n"
+/// Two flat contacts of the general form; %s is the second contact's point.
+#define GENERAL_BODY                                                       \
+  "body: {mass: 1, rho: 1}\nload: {magnitude: 1, angle: 0}\n"
+
+typedef struct malformed_case {
+  const char *text;
+  const char *part; ///< the error line names this (parameter, code word)
+} malformed_case;
+
+// One scene per malformed-input class of docs/scenes.md (syntax,
+// unknown-key, missing, type, range, geometry), including the hostile forms
+// the fuzzer exercises: non-finite and overflowing numbers, control
+// characters, bytes that are not UTF-8, aliases, a second document.
+static const malformed_case MALFORMED[] = {
+    {"name: [unclosed\n", "flow"},
+    {"name: a\n---\nname: b\n", "document"},
+    {"a: &x 1\nname: *x\n", "alias"},
+    {"name: a\nname: b\n", "name"},
+    {"name: a\n\tmodel: zod\n", ":"},
+    {"name: \x01\n", "control"},
+    {"name: \xff\xfe\n", ":"},
+    {"- 1\n- 2\n", "mapping"},
+    {"no_such: 1\n", "no_such"},
+    {EX2_PAPER "contacts: []\n", "conflicts"},
+    {"paper: {alpha: 65}\n", "missing"},
+    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}}]\n",
+     "missing key 'mu'"},
+    {"model: [zod]\n", "model"},
+    {"model: quantum\n", "quantum"},
+    {"paper: {alpha: x}\n", "paper.alpha"},
+    {"initial: {qp: [1, 2]}\n", "initial.qp"},
+    {"paper: {alpha: .nan, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "
+     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n", "paper.alpha"},
+    {EX2_PAPER "initial: {qp: [.inf, 1, 0], qdp: [0, 0, 1]}\n", "initial.qp"},
+    {EX2_PAPER "stop: {t_end: 1e400}\n", "stop.t_end"},
+    {EX2_PAPER "initial: {qp: [1, 1, 0], qdp: [0, 0, 1e31]}\n", "initial.qdp"},
+    {"paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "
+     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1e-40, f: 1, tau: 0}\n", "paper.m"},
+    {EX2_PAPER "initial: {qp: [-1, 1, 0], qdp: [0, 0, 1]}\n", "initial.qp"},
+    {EX2_PAPER "stop: {max_events: 99999999999999999999999}\n", "max_events"},
+    {EX2_PAPER "body: {outline: [[0, 0], [1, 0]]}\n", "body.outline"},
+    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
+                  "{point: [1, -1], surface: {angle: 0}, mu: 1}, "
+                  "{point: [2, -1], surface: {angle: 0}, mu: 1}]\n", "contacts"},
+    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
+                  "{point: [0, -1], surface: {angle: 0}, mu: 1}]\n", "coincide"},
+    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0, point: "
+                  "[0, 0]}, mu: 1}, {point: [1, -1], surface: {angle: 0}, "
+                  "mu: 1}]\n", "surface"},
+};
+
+// Every class: exit 2, one line naming file:line:column, for each command
+// that reads a scene.
+static void test_malformed_scene_classes(void **state) {
+  (void)state;
+  const char *const commands[] = {"simulate", "check", "analyze"};
+  for (size_t k = 0; k < sizeof MALFORMED / sizeof *MALFORMED; k++) {
+    char path[PATH_SIZE];
+    write_temp_scene(path, MALFORMED[k].text);
+    for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
+      run_result r = run_zeno(commands[c], path);
+      if (r.exit_code != EXIT_BAD_INPUT)
+        fail_msg("case %zu (%s) %s: exit %d, stderr: %s", k, MALFORMED[k].part,
+                 commands[c], r.exit_code, r.err);
+      assert_bad_input(&r);
+      assert_file_position(r.err, path);
+      assert_contains(r.err, MALFORMED[k].part);
+      run_result_free(&r);
+    }
+    unlink(path);
+  }
+  // A directory opens but cannot be read as a scene.
+  run_result r = run_zeno("simulate", ZENO_SCENES_DIR);
+  assert_bad_input(&r);
+  assert_contains(r.err, "cannot read");
+  run_result_free(&r);
+}
+
 /* ---- tests: simulate ----------------------------------------------------- */
 
 static void test_simulate_example2_json(void **state) {
@@ -964,6 +1046,7 @@ int main(void) {
       cmocka_unit_test(test_negative_mu),
       cmocka_unit_test(test_set_type_error),
       cmocka_unit_test(test_set_range_error),
+      cmocka_unit_test(test_malformed_scene_classes),
       cmocka_unit_test(test_simulate_example2_json),
       cmocka_unit_test(test_simulate_human),
       cmocka_unit_test(test_simulate_quiet),

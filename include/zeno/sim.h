@@ -189,12 +189,16 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
 void zeno_sim_destroy(zeno_sim *sim);
 
 /// Advances to the next event and returns it in *event. Returns ZENO_OK for
-/// every event including the final END event, then ZENO_DONE.
+/// every event including the final END event, then ZENO_DONE;
+/// ZENO_ERR_ARGUMENT for a NULL argument and ZENO_ERR_NOMEM when out of
+/// memory (then on every later call: the run cannot go on). There is no
+/// error record: zeno_status_name() names the code.
 zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event);
 
 /// Dense output: the state at time t within the simulated part of the run
 /// (needs keep_history for times before the last event). Velocities at an
-/// impact time are the post-impact ones.
+/// impact time are the post-impact ones. Returns ZENO_ERR_RANGE for a time
+/// outside the simulated (or kept) part and ZENO_ERR_ARGUMENT for NULL.
 zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state);
 
 /// Current outcome (RUNNING until the END event has been returned).

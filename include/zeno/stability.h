@@ -122,7 +122,8 @@ typedef struct zeno_analysis {
 } zeno_analysis;
 
 /// Analyses the nominal equilibrium of a two-contact scene. Free with
-/// zeno_analysis_free().
+/// zeno_analysis_free() (after an error there is nothing to free, and
+/// calling it is harmless).
 zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
                          zeno_analysis *analysis, zeno_error *error);
 void zeno_analysis_free(zeno_analysis *analysis);
@@ -133,7 +134,9 @@ void zeno_analysis_free(zeno_analysis *analysis);
 /// the maps' samples (images widened by the sampling step, so edges are only
 /// ever added) and sets *stable when conditions 1-4 hold; *why says which
 /// failed. The paper's Example 5 partition of Example 2 is edges
-/// {-pi/2, -0.5, 1.45, pi/2}.
+/// {-pi/2, -0.5, 1.45, pi/2}. Errors (*why says which): ZENO_ERR_ARGUMENT
+/// for a NULL pointer or n outside 1..ZENO_MAX_PARTITION, ZENO_ERR_RANGE
+/// for edges that do not increase, ZENO_ERR_NOMEM.
 zeno_status zeno_partition_stable(const zeno_maps *maps, const double *edges, int n,
                                   bool *safe, int *unsafe_count, bool *stable,
                                   char *why, size_t why_size);
