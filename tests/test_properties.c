@@ -156,18 +156,10 @@ static void prop_exec(const zeno_scene *s, double tie_rtol, prop_run *r) {
   zeno_error err;
   zeno_sim *sim = zeno_sim_create(s, &def, &err);
   assert_non_null(sim);
-  int cap = 64;
-  r->events = malloc((size_t)cap * sizeof *r->events);
+  r->events = collect_events(sim, &r->count);
+  assert_non_null(r->events);
   r->min_tie = INFINITY;
-  zeno_event ev;
-  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
-    if (r->count == cap) {
-      cap *= 2;
-      r->events = realloc(r->events, (size_t)cap * sizeof *r->events);
-    }
-    r->events[r->count++] = ev;
-    r->min_tie = fmin(r->min_tie, ev.tie_margin);
-  }
+  for (int k = 0; k < r->count; k++) r->min_tie = fmin(r->min_tie, r->events[k].tie_margin);
   assert_true(r->count <= MAX_EVENTS + 1);
   zeno_sim_summary(sim, &r->summary);
   const int n = zeno_sim_word(sim, NULL, 0);

@@ -89,22 +89,31 @@ static inline zeno_scene ball_scene(double e, double g) {
   return s;
 }
 
+/// Steps a simulator to its end and returns every event (malloc'd; *count
+/// of them).
+static inline zeno_event *collect_events(zeno_sim *sim, int *count) {
+  int cap = 64, n = 0;
+  zeno_event *events = malloc((size_t)cap * sizeof *events), ev;
+  while (events && zeno_sim_next_event(sim, &ev) == ZENO_OK) {
+    if (n == cap) {
+      cap *= 2;
+      zeno_event *grown = realloc(events, (size_t)cap * sizeof *events);
+      if (grown == NULL) break;
+      events = grown;
+    }
+    events[n++] = ev;
+  }
+  *count = n;
+  return events;
+}
+
 /// Runs a scene to its end, keeping every event. Returns 0 on success.
 static inline int run_scene(const zeno_scene *s, test_run *r) {
   memset(r, 0, sizeof *r);
   zeno_error err;
   zeno_sim *sim = zeno_sim_create(s, NULL, &err);
   if (sim == NULL) return -1;
-  int cap = 64;
-  r->events = malloc((size_t)cap * sizeof *r->events);
-  zeno_event ev;
-  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
-    if (r->count == cap) {
-      cap *= 2;
-      r->events = realloc(r->events, (size_t)cap * sizeof *r->events);
-    }
-    r->events[r->count++] = ev;
-  }
+  r->events = collect_events(sim, &r->count);
   zeno_sim_summary(sim, &r->summary);
   zeno_sim_word(sim, r->word, sizeof r->word);
   zeno_sim_destroy(sim);
