@@ -223,3 +223,79 @@ char *cli_path_join(const char *dir, const char *name) {
   if (path) snprintf(path, size, "%s/%s", dir, name);
   return path;
 }
+
+/* ---- the scene of a saved run -------------------------------------------- */
+
+/// Bytes copied per read.
+#define CLI_COPY_CHUNK 4096
+/// Longest override line read back.
+#define CLI_OVERRIDE_LINE 4096
+
+static int copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  if (in == NULL) {
+    cli_error("cannot read '%s': %s", from, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  FILE *out = fopen(to, "wb");
+  if (out == NULL) {
+    cli_error("cannot create '%s': %s", to, strerror(errno));
+    fclose(in);
+    return CLI_EXIT_RUNTIME;
+  }
+  char buffer[CLI_COPY_CHUNK];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, in)) > 0) fwrite(buffer, 1, n, out);
+  const bool read_failed = ferror(in) != 0;
+  fclose(in);
+  if (read_failed || ferror(out) || fclose(out) != 0) {
+    cli_error("cannot copy '%s' to '%s': %s", from, to, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_EXIT_OK;
+}
+
+int cli_save_run_scene(const char *dir, const char *scene_path,
+                       const cli_overrides *overrides) {
+  char *scene = cli_path_join(dir, CLI_RUN_SCENE_FILE);
+  char *list = cli_path_join(dir, CLI_RUN_OVERRIDES_FILE);
+  int code = scene && list ? copy_file(scene_path, scene)
+                           : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
+  if (code == CLI_EXIT_OK) {
+    FILE *f = fopen(list, "w");
+    for (int i = 0; f && i < overrides->count; i++) fprintf(f, "%s\n", overrides->items[i]);
+    if (f == NULL || ferror(f) || fclose(f) != 0) {
+      cli_error("cannot write '%s': %s", list, strerror(errno));
+      code = CLI_EXIT_RUNTIME;
+    }
+  }
+  free(scene);
+  free(list);
+  return code;
+}
+
+int cli_load_run_overrides(const char *dir, cli_overrides *list) {
+  char *path = cli_path_join(dir, CLI_RUN_OVERRIDES_FILE);
+  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    free(path);
+    return CLI_CONTINUE;
+  }
+  char line[CLI_OVERRIDE_LINE];
+  int code = CLI_EXIT_OK;
+  while (code == CLI_EXIT_OK && fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\n")] = '\0';
+    if (line[0] != '\0' && !cli_overrides_add(list, NULL, line)) {
+      cli_error("out of memory");
+      code = CLI_EXIT_RUNTIME;
+    }
+  }
+  if (code == CLI_EXIT_OK && ferror(f)) {
+    cli_error("cannot read '%s': %s", path, strerror(errno));
+    code = CLI_EXIT_RUNTIME;
+  }
+  fclose(f);
+  free(path);
+  return code;
+}

@@ -118,6 +118,21 @@ int cli_make_directories(const char *path);
 /// "dir/name", newly allocated; NULL when out of memory.
 char *cli_path_join(const char *dir, const char *name);
 
+/// What `simulate --out DIR` keeps of the scene so that `replay DIR` needs
+/// nothing else: a copy of the scene file and the --set overrides the run
+/// applied, one per line.
+#define CLI_RUN_SCENE_FILE "scene.yaml"
+#define CLI_RUN_OVERRIDES_FILE "overrides.txt"
+
+/// Writes DIR/scene.yaml (a byte copy of scene_path) and DIR/overrides.txt.
+/// Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
+int cli_save_run_scene(const char *dir, const char *scene_path,
+                       const cli_overrides *overrides);
+
+/// Reads DIR/overrides.txt into `list` (appending). Returns CLI_EXIT_OK,
+/// CLI_EXIT_RUNTIME (reported) or, when the file is absent, CLI_CONTINUE.
+int cli_load_run_overrides(const char *dir, cli_overrides *list);
+
 /* Subcommands: argv[0] is the subcommand name. They return an exit code. */
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);

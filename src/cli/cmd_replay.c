@@ -1,8 +1,12 @@
-// `zeno replay DIR --scene SCENE`: plays back a run saved with
-// `zeno simulate SCENE --out DIR` with the controls of `zeno view`.
+// `zeno replay DIR`: plays back a run saved with `zeno simulate SCENE --out
+// DIR` with the controls of `zeno view`. The run directory holds the scene
+// (DIR/scene.yaml and DIR/overrides.txt); --scene replaces it, e.g. for runs
+// saved before simulate kept it.
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_view.h"
 
@@ -26,17 +30,18 @@ typedef struct replay_options {
 } replay_options;
 
 static void print_help(void) {
-  printf("Usage: zeno replay DIR --scene SCENE [OPTIONS]\n"
+  printf("Usage: zeno replay DIR [OPTIONS]\n"
          "\n"
          "Plays back DIR/trajectory.csv and DIR/events.jsonl, written by\n"
          "'zeno simulate SCENE --out DIR', with the window and keys of 'zeno\n"
-         "view'. The files hold the states, not the geometry: give the same\n"
-         "SCENE and --set overrides the run used. p and mouse drags start a\n"
-         "live simulation from the replayed state.\n"
+         "view'. The geometry comes from DIR/scene.yaml and the run's --set\n"
+         "values from DIR/overrides.txt, which simulate writes beside them.\n"
+         "p and mouse drags start a live simulation from the replayed state.\n"
          "\n"
          "Options:\n"
-         "  -S, --scene SCENE      the scene file of the run (required)\n"
-         "  -s, --set KEY=VALUE    override a scene value (as in simulate)\n"
+         "  -S, --scene SCENE      use this scene file instead of DIR/scene.yaml\n"
+         "                         (and not DIR/overrides.txt)\n"
+         "  -s, --set KEY=VALUE    override a scene value (after the run's)\n"
          "%s"
          "  -h, --help             show this help\n",
          CLI_VIEW_OPTIONS_HELP);
@@ -74,19 +79,47 @@ static int parse_options(int argc, char **argv, replay_options *o) {
     return cli_usage_error(COMMAND, "unexpected argument '%s'",
                            argv[optind + 1]);
   o->dir = argv[optind];
-  if (o->scene_path == NULL)
-    return cli_usage_error(COMMAND, "--scene SCENE is required (the files "
-                                    "hold no geometry)");
   return CLI_CONTINUE;
+}
+
+// The scene of the run: --scene with the command's --set values, or the
+// run's own DIR/scene.yaml with DIR/overrides.txt and then those values.
+static int load_scene(const replay_options *o, zeno_scene *scene) {
+  cli_overrides all = {0};
+  char *saved = NULL;
+  const char *path = o->scene_path;
+  int code = CLI_CONTINUE;
+  if (path == NULL) {
+    saved = cli_path_join(o->dir, CLI_RUN_SCENE_FILE);
+    if (saved == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+    path = saved;
+    if (access(path, R_OK) != 0) {
+      cli_error("%s: no '%s' (runs saved by an older zeno): give the run's scene "
+                "with --scene SCENE",
+                COMMAND, path);
+      code = CLI_EXIT_USAGE;
+    } else {
+      const int loaded = cli_load_run_overrides(o->dir, &all);
+      if (loaded == CLI_EXIT_RUNTIME) code = loaded;
+    }
+  }
+  for (int i = 0; code == CLI_CONTINUE && i < o->overrides.count; i++)
+    if (!cli_overrides_add(&all, NULL, o->overrides.items[i]))
+      code = (cli_error("out of memory"), CLI_EXIT_RUNTIME);
+  zeno_error err;
+  zeno_error_clear(&err);
+  if (code == CLI_CONTINUE &&
+      zeno_scene_load(path, cli_overrides_items(&all), all.count, scene, &err) != ZENO_OK)
+    code = cli_library_error(&err);
+  cli_overrides_free(&all);
+  free(saved);
+  return code;
 }
 
 static int replay(const replay_options *o) {
   zeno_scene scene;
-  zeno_error err;
-  zeno_error_clear(&err);
-  if (zeno_scene_load(o->scene_path, cli_overrides_items(&o->overrides),
-                      o->overrides.count, &scene, &err) != ZENO_OK)
-    return cli_library_error(&err);
+  const int loaded = load_scene(o, &scene);
+  if (loaded != CLI_CONTINUE) return loaded;
   view_run run;
   char message[MESSAGE_SIZE];
   if (!view_run_load(&run, &scene, o->dir, message, sizeof message)) {

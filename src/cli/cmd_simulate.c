@@ -92,8 +92,10 @@ static void print_help(void) {
       "  -o, --out DIR        create DIR (with parents) and write\n"
       "                       DIR/trajectory.csv (samples every sample_dt of\n"
       "                       the scene plus the states before and after each\n"
-      "                       event) and DIR/events.jsonl (one JSON object per\n"
-      "                       event)\n"
+      "                       event), DIR/events.jsonl (one JSON object per\n"
+      "                       event), and DIR/scene.yaml with\n"
+      "                       DIR/overrides.txt (the scene file and the --set\n"
+      "                       values of the run, for 'zeno replay DIR')\n"
       "  -j, --json           print one JSON object instead of the summary:\n"
       "                       scene, model, status, word, t, events, impacts,\n"
       "                       zeno_time, zeno_impacts, final_zod,\n"
@@ -407,6 +409,9 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   run_record rec = {0};
   int code = open_outputs(o->out_dir, zeno_sim_scene(sim)->contact_count,
                           &files);
+  // The run directory keeps its scene, so `zeno replay DIR` needs nothing else.
+  if (code == CLI_EXIT_OK && o->out_dir)
+    code = cli_save_run_scene(o->out_dir, o->common.scene_path, &o->common.overrides);
   if (code == CLI_EXIT_OK) code = run_events(sim, &files, &rec);
   code = close_outputs(&files, code);
   if (code == CLI_EXIT_OK) code = report(sim, o, &rec);
