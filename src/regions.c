@@ -344,8 +344,10 @@ static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
   if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
 }
 
-static bool comes_to_rest(const zeno_scene *base, zeno_model model, const double qp[3],
-                          const double qdp[3]) {
+// Runs one perturbation; *rests tells whether it came to rest. Library
+// failures (out of memory) are errors, not outcomes.
+static zeno_status comes_to_rest(const zeno_scene *base, zeno_model model, const double qp[3],
+                                 const double qdp[3], bool *rests, zeno_error *error) {
   zeno_scene s = *base;
   s.model = model;
   s.initial_kind = ZENO_INITIAL_ZOD;
@@ -353,28 +355,35 @@ static bool comes_to_rest(const zeno_scene *base, zeno_model model, const double
   memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
   const zeno_sim_def def = zeno_sim_def_default();
   zeno_summary summary;
-  if (zeno_run(&s, &def, &summary, NULL, 0, NULL) != ZENO_OK) return false;
-  return summary.outcome == ZENO_OUTCOME_REST;
+  const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
+  *rests = st == ZENO_OK && summary.outcome == ZENO_OUTCOME_REST;
+  return st;
 }
 
-static void simulate_point(const zeno_regions *r, const zeno_scene *scene,
-                           zeno_region_point *p) {
+static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
+                                  zeno_region_point *p, zeno_error *error) {
   uint64_t stream = r->def.mc_seed;
   stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^
             (uint64_t)(unsigned)p->iy;
   for (int k = 0; k < r->def.mc_runs; k++) {
     double qp[3], qdp[3];
+    bool rests = false;
     perturbation(&stream, k, qp, qdp);
+    zeno_status st = comes_to_rest(scene, ZENO_MODEL_ZOD, qp, qdp, &rests, error);
+    if (st != ZENO_OK) return st;
     p->mc_runs++;
-    if (comes_to_rest(scene, ZENO_MODEL_ZOD, qp, qdp)) p->mc_rest++;
+    p->mc_rest += rests;
     if (r->def.mc_full) {
+      st = comes_to_rest(scene, ZENO_MODEL_FULL, qp, qdp, &rests, error);
+      if (st != ZENO_OK) return st;
       p->mc_full_runs++;
-      if (comes_to_rest(scene, ZENO_MODEL_FULL, qp, qdp)) p->mc_full_rest++;
+      p->mc_full_rest += rests;
     }
   }
   const bool all_rest =
       p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
   p->sim = all_rest ? ZENO_REGION_SIM_RESTS : ZENO_REGION_SIM_DEPARTS;
+  return ZENO_OK;
 }
 
 /* ---------- one point ---------- */
@@ -428,7 +437,8 @@ zeno_status zeno_regions_point(const zeno_regions *r, int ix, int iy,
     witness(&a, p);
   }
   zeno_analysis_free(&a);
-  if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0) simulate_point(r, &scene, p);
+  if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0)
+    return simulate_point(r, &scene, p, error);
   return ZENO_OK;
 }
 
@@ -442,17 +452,30 @@ zeno_status zeno_regions_row(const zeno_regions *r, int iy, int threads,
     return zeno_fail(error, ZENO_ERR_RANGE, "", "row %d out of range; allowed [0, %d]", iy,
                      r->def.y.count - 1);
   const int n = r->def.x.count;
-  zeno_status *status = malloc((size_t)n * sizeof *status);
-  if (status == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   const int team = zeno_regions_threads(threads);
   (void)team;  // unused without OpenMP
+  // The error of the lowest failing point is the row's.
+  int first_bad = n;
+  zeno_status first_status = ZENO_OK;
+  zeno_error first_error;
+  zeno_error_clear(&first_error);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
-  for (int ix = 0; ix < n; ix++) status[ix] = zeno_regions_point(r, ix, iy, &row[ix], NULL);
-  zeno_status st = ZENO_OK;
-  for (int ix = 0; ix < n && st == ZENO_OK; ix++)
-    if (status[ix] != ZENO_OK) st = zeno_regions_point(r, ix, iy, &row[ix], error);
-  free(status);
-  return st;
+  for (int ix = 0; ix < n; ix++) {
+    zeno_error e;
+    const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
+    if (st != ZENO_OK) {
+#ifdef _OPENMP
+#pragma omp critical(zeno_regions_row_error)
+#endif
+      if (ix < first_bad) {
+        first_bad = ix;
+        first_status = st;
+        first_error = e;
+      }
+    }
+  }
+  if (first_status != ZENO_OK && error) *error = first_error;
+  return first_status;
 }

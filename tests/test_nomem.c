@@ -215,6 +215,33 @@ static zeno_status analyze(zeno_error *e) {
   return st;
 }
 
+// A region sweep: create it, then the two points of a row of Example 7, the
+// second in region 7 (maps, then two Monte-Carlo runs). Point by point, not
+// zeno_regions_row(): libgomp recycles its thread-team blocks from one
+// parallel region to the next, which this allocation counter cannot tell
+// from a leak.
+static const char EXAMPLE7_TEXT[] =
+    "paper: {alpha: 15, l1: 1, l2: 0.1, h: 0.4, phi1: 0, phi2: 0, mu1: 0.45, mu2: 0.5}\n";
+
+static zeno_status regions(zeno_error *e) {
+  zeno_regions_def d = zeno_regions_def_default();
+  zeno_status st = zeno_region_axis_parse("paper.mu2=0.1:0.6:2", &d.x, e);
+  if (st == ZENO_OK) st = zeno_region_axis_parse("paper.alpha=20:20:1", &d.y, e);
+  if (st != ZENO_OK) return st;
+  d.analysis.maps.samples = 64;
+  d.analysis.partition_intervals = 8;
+  d.mc_runs = 2;
+  zeno_regions *r = zeno_regions_create(EXAMPLE7_TEXT, "nomem.yaml", NULL, 0, &d, e);
+  if (r == NULL) return e->code;
+  zeno_region_point row[2];
+  for (int ix = 0; ix < 2 && st == ZENO_OK; ix++) st = zeno_regions_point(r, ix, 0, &row[ix], e);
+  if (st == ZENO_OK && (row[0].region != 0 || row[1].region != 7 || row[1].mc_runs != 2))
+    fail_msg("regions %d and %d (%d runs), expected 0 and 7 (2 runs)", row[0].region,
+             row[1].region, row[1].mc_runs);
+  zeno_regions_destroy(r);
+  return st;
+}
+
 /// zeno and libyaml handle their own failed allocations; SUNDIALS 6.4 does
 /// not (N_VClone and SUNLogger_Create dereference a failed allocation), so
 /// the full-model run fails only zeno's own.
@@ -245,12 +272,22 @@ static void test_analysis_out_of_memory(void **state) {
   assert_true(exhaust(analyze, ZENO_ONLY) > 0);
 }
 
+static void test_regions_out_of_memory(void **state) {
+  (void)state;
+  // GLPK's global environment and OpenMP's thread pool are created by the
+  // first call and kept: create them first so that they are not leaks.
+  zeno_error e;
+  assert_int_equal(regions(&e), ZENO_OK);
+  assert_true(exhaust(regions, ZENO_ONLY) > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_load_out_of_memory),
       cmocka_unit_test(test_zod_run_out_of_memory),
       cmocka_unit_test(test_full_run_out_of_memory),
       cmocka_unit_test(test_analysis_out_of_memory),
+      cmocka_unit_test(test_regions_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,20 @@ static void create_errors(void **state) {
   assert_int_equal(zeno_regions_row(r, -1, 1, &p, &err), ZENO_ERR_RANGE);
   zeno_regions_destroy(r);
   zeno_regions_destroy(NULL);
+  // Both ends of an axis are valid but an interior point is not: contact 2
+  // meets contact 1 (l1 = 1.5) in the middle of paper.l2 = 1:2:3. The row
+  // reports that point's error, with threads as without.
+  d = axes("paper.l2=1:2:3", "com.y=0:0:1");
+  r = zeno_regions_create(text, "s.yaml", NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point row[3];
+  for (int threads = 1; threads <= 2; threads++) {
+    zeno_error_clear(&err);
+    assert_int_equal(zeno_regions_row(r, 0, threads, row, &err), ZENO_ERR_GEOMETRY);
+    assert_non_null(strstr(err.message, "paper.l2=1.5"));
+    assert_non_null(strstr(err.message, "coincide"));
+  }
+  zeno_regions_destroy(r);
   free(text);
 }
 

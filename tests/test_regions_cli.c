@@ -250,6 +250,9 @@ static void bad_input_exits_2(void **state) {
        "two-contact"},
       {{"regions", ZENO_SCENES_DIR "/missing.yaml", "--x", GRID_X, "--y", GRID_Y},
        "missing.yaml"},
+      // Valid ends, an invalid interior point (contact 2 meets contact 1).
+      {{"regions", EXAMPLE6, "--x", "paper.l2=1:2:3", "--y", "com.y=0:0:1"},
+       "row 0 (com.y = 0): --set paper.l2=1.5: contacts 1 and 2 coincide"},
   };
   for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
     char message[MESSAGE_SIZE];

@@ -139,7 +139,10 @@ void zeno_regions_destroy(zeno_regions *regions);
 const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
 
 /// Evaluates one grid point. Reentrant: any number of threads may evaluate
-/// points of one sweep at once.
+/// points of one sweep at once. Errors: ZENO_ERR_RANGE for indices outside
+/// the grid; the point's scene errors (an interior value may be invalid even
+/// when both ends of its axis are, e.g. contacts that meet), named by the
+/// override; ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
 zeno_status zeno_regions_point(const zeno_regions *regions, int ix, int iy,
                                zeno_region_point *point, zeno_error *error);
 
