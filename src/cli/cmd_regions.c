@@ -251,16 +251,16 @@ static uint64_t hash_file(const char *path, bool *ok) {
 }
 
 // Everything that decides the points' results, on one line: a journal is
-// reused only by the same sweep.
+// reused only by the same sweep of the same zeno version.
 static void signature(const regions_options *o, char *out, size_t size) {
   bool ok = false;
   const uint64_t h = hash_file(o->common.scene_path, &ok);
   const zeno_regions_def *d = &o->def;
   int n = snprintf(out, size,
-                   "%s; scene %016llx; x %s=%.17g:%.17g:%d; y %s=%.17g:%.17g:%d; "
+                   "%s; zeno %s; scene %016llx; x %s=%.17g:%.17g:%d; y %s=%.17g:%.17g:%d; "
                    "samples %d; intervals %d; breakpoint_tol %.17g; endpoint_delta %.17g; "
                    "mc %d seed %llu full %d",
-                   JOURNAL_MAGIC, (unsigned long long)h, d->x.path, d->x.lo, d->x.hi,
+                   JOURNAL_MAGIC, zeno_version(), (unsigned long long)h, d->x.path, d->x.lo, d->x.hi,
                    d->x.count, d->y.path, d->y.lo, d->y.hi, d->y.count,
                    d->analysis.maps.samples, d->analysis.partition_intervals,
                    d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
