@@ -280,9 +280,9 @@ static bool point_matches(const sweep *w, const zeno_region_point *p) {
 // of the file to keep (up to the last finished row). Returns an exit code
 // or CLI_CONTINUE.
 static int read_journal(sweep *w, FILE *f, const char *sig, long *keep) {
-  char line[LINE_SIZE];
-  if (fgets(line, sizeof line, f) == NULL || strncmp(line, sig, strlen(sig)) != 0 ||
-      (line[strlen(sig)] != '\n' && line[strlen(sig)] != '\0')) {
+  char first[SIGNATURE_SIZE + 2], line[LINE_SIZE];
+  if (fgets(first, sizeof first, f) == NULL || strncmp(first, sig, strlen(sig)) != 0 ||
+      (first[strlen(sig)] != '\n' && first[strlen(sig)] != '\0')) {
     cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
               "remove it or choose another --out",
               COMMAND, w->journal_path);
