@@ -3,49 +3,38 @@
 //
 // Rows are computed in parallel (OpenMP threads inside a row; Open MPI ranks
 // over rows in zeno-mpi, see regions_dist.h). With --out, every finished row
-// is appended to DIR/regions.journal at once, so a killed sweep restarted
-// with the same --out computes only the rows it had not finished; at the end
+// is appended to DIR/regions.journal at once (regions_journal.h), so a killed
+// sweep restarted with the same --out computes only the rows it had not
+// finished; at the end
 // DIR/regions.csv (every point in grid order) and DIR/summary.json are
 // written. Rank 0 alone writes files, the progress line and the summary.
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli_stability.h"
 #include "regions_dist.h"
+#include "regions_journal.h"
 
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
 
-static const char *const JOURNAL_NAME = "regions.journal";
 static const char *const TABLE_NAME = "regions.csv";
 static const char *const SUMMARY_NAME = "summary.json";
-/// First line of a journal; the sweep's signature follows on the same line.
-static const char *const JOURNAL_MAGIC = "# zeno regions journal v1";
-/// A journal line that closes row IY: "done,IY".
-static const char *const JOURNAL_DONE = "done,";
 
-/// Longest journal line (a region row is about 300 characters).
+/// Room for one error line.
 #define LINE_SIZE 1024
-/// Room for the sweep's signature.
-#define SIGNATURE_SIZE 2048
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
 /// Most Monte-Carlo runs per point accepted by --mc-runs.
 #define MC_RUNS_MAX 100000
 /// The progress line is redrawn at most this often [s].
 #define PROGRESS_INTERVAL 0.2
-#define SECONDS_PER_MINUTE 60.0
-/// FNV-1a (64 bit) of the scene file: part of the journal's signature.
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
 
 enum {
   OPT_X = 256,
@@ -196,8 +185,7 @@ typedef struct sweep {
   zeno_region_point *grid;   ///< ny rows of nx points
   unsigned char *done;       ///< rows finished (resumed or computed)
   int resumed_rows;
-  FILE *journal;             ///< rank 0 with --out: open for appending
-  char *journal_path;
+  regions_journal journal;   ///< rank 0 with --out
   long total_points, computed_points; ///< to compute in this run, and so far
   double start, last_progress;
   bool progress;             ///< draw the progress line
@@ -236,128 +224,6 @@ static void draw_progress(sweep *w, bool final) {
   fflush(stderr);
 }
 
-/* ---------- journal ---------- */
-
-static uint64_t hash_file(const char *path, bool *ok) {
-  uint64_t h = FNV_OFFSET;
-  FILE *f = fopen(path, "rb");
-  *ok = f != NULL;
-  if (f == NULL) return h;
-  int c;
-  while ((c = fgetc(f)) != EOF) h = (h ^ (uint64_t)(unsigned char)c) * FNV_PRIME;
-  *ok = !ferror(f);
-  fclose(f);
-  return h;
-}
-
-// Everything that decides the points' results, on one line: a journal is
-// reused only by the same sweep of the same zeno version.
-static void signature(const regions_options *o, char *out, size_t size) {
-  bool ok = false;
-  const uint64_t h = hash_file(o->common.scene_path, &ok);
-  const zeno_regions_def *d = &o->def;
-  int n = snprintf(out, size,
-                   "%s; zeno %s; scene %016llx; x %s=%.17g:%.17g:%d; y %s=%.17g:%.17g:%d; "
-                   "samples %d; intervals %d; breakpoint_tol %.17g; endpoint_delta %.17g; "
-                   "mc %d seed %llu full %d",
-                   JOURNAL_MAGIC, zeno_version(), (unsigned long long)h, d->x.path, d->x.lo, d->x.hi,
-                   d->x.count, d->y.path, d->y.lo, d->y.hi, d->y.count,
-                   d->analysis.maps.samples, d->analysis.partition_intervals,
-                   d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
-                   d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
-  for (int i = 0; i < o->common.overrides.count && n > 0 && (size_t)n < size; i++)
-    n += snprintf(out + n, size - (size_t)n, "; set %s", o->common.overrides.items[i]);
-}
-
-static bool point_matches(const sweep *w, const zeno_region_point *p) {
-  const zeno_regions_def *d = zeno_regions_settings(w->regions);
-  return p->ix >= 0 && p->ix < w->nx && p->iy >= 0 && p->iy < w->ny &&
-         p->x == zeno_region_axis_value(&d->x, p->ix) &&
-         p->y == zeno_region_axis_value(&d->y, p->iy);
-}
-
-// Reads the rows an earlier run finished. *keep is the length of the part
-// of the file to keep (up to the last finished row). Returns an exit code
-// or CLI_CONTINUE.
-static int read_journal(sweep *w, FILE *f, const char *sig, long *keep) {
-  char first[SIGNATURE_SIZE + 2], line[LINE_SIZE];
-  if (fgets(first, sizeof first, f) == NULL || strncmp(first, sig, strlen(sig)) != 0 ||
-      (first[strlen(sig)] != '\n' && first[strlen(sig)] != '\0')) {
-    cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
-              "remove it or choose another --out",
-              COMMAND, w->journal_path);
-    return CLI_EXIT_USAGE;
-  }
-  *keep = ftell(f);
-  unsigned char *seen = calloc((size_t)w->nx, 1);
-  if (seen == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  int row = -1, seen_count = 0;
-  while (fgets(line, sizeof line, f) != NULL) {
-    if (strchr(line, '\n') == NULL) break;  // a line cut short by the kill
-    if (strncmp(line, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
-      const int iy = atoi(line + strlen(JOURNAL_DONE));
-      if (iy == row && seen_count == w->nx) {
-        if (!w->done[iy]) w->resumed_rows++;
-        w->done[iy] = 1;
-        *keep = ftell(f);
-      }
-      row = -1;
-      continue;
-    }
-    zeno_region_point p;
-    if (zeno_io_region_parse(line, &p, NULL) != ZENO_OK || !point_matches(w, &p)) break;
-    if (p.iy != row) {
-      row = p.iy;
-      seen_count = 0;
-      memset(seen, 0, (size_t)w->nx);
-    }
-    if (!seen[p.ix]) seen_count++;
-    seen[p.ix] = 1;
-    w->grid[(size_t)p.iy * (size_t)w->nx + (size_t)p.ix] = p;
-  }
-  free(seen);
-  return CLI_CONTINUE;
-}
-
-// Opens DIR/regions.journal: resumes from it when it exists, else starts it.
-static int open_journal(sweep *w) {
-  const regions_options *o = w->o;
-  if (cli_make_directories(o->out_dir) != 0) {
-    cli_error("%s: cannot create directory '%s': %s", COMMAND, o->out_dir, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  w->journal_path = cli_path_join(o->out_dir, JOURNAL_NAME);
-  if (w->journal_path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  char sig[SIGNATURE_SIZE];
-  signature(o, sig, sizeof sig);
-  FILE *f = fopen(w->journal_path, "r+");
-  if (f != NULL) {
-    long keep = 0;
-    const int code = read_journal(w, f, sig, &keep);
-    // Drop a row cut short by the kill, then append after the last
-    // finished row.
-    if (code == CLI_CONTINUE &&
-        (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 ||
-         fseek(f, keep, SEEK_SET) != 0)) {
-      fclose(f);
-      cli_error("%s: cannot rewrite '%s': %s", COMMAND, w->journal_path, strerror(errno));
-      return CLI_EXIT_RUNTIME;
-    }
-    if (code != CLI_CONTINUE) {
-      fclose(f);
-      return code;
-    }
-    w->journal = f;
-    return CLI_CONTINUE;
-  }
-  w->journal = fopen(w->journal_path, "w");
-  if (w->journal == NULL || fprintf(w->journal, "%s\n", sig) < 0 || fflush(w->journal) != 0) {
-    cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  return CLI_CONTINUE;
-}
-
 /* ---------- rows ---------- */
 
 // Rank 0: a finished row goes into the grid, the journal and the progress.
@@ -365,13 +231,9 @@ static int store_row(sweep *w, int iy, const zeno_region_point *row) {
   memcpy(&w->grid[(size_t)iy * (size_t)w->nx], row, (size_t)w->nx * sizeof *row);
   w->done[iy] = 1;
   w->computed_points += w->nx;
-  if (w->journal) {
-    for (int ix = 0; ix < w->nx; ix++) zeno_io_region_row(w->journal, &row[ix]);
-    fprintf(w->journal, "%s%d\n", JOURNAL_DONE, iy);
-    if (fflush(w->journal) != 0 || ferror(w->journal)) {
-      cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
-      return CLI_EXIT_RUNTIME;
-    }
+  if (w->journal.file) {
+    const int code = regions_journal_append(&w->journal, iy, row, w->nx);
+    if (code != CLI_CONTINUE) return code;
   }
   draw_progress(w, false);
   return CLI_CONTINUE;
@@ -589,7 +451,13 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   w->grid = calloc((size_t)w->nx * (size_t)w->ny, sizeof *w->grid);
   w->done = calloc((size_t)w->ny, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
-  if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) code = open_journal(w);
+  if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) {
+    char sig[REGIONS_SIGNATURE_SIZE];
+    regions_journal_signature(o->common.scene_path, &o->common.overrides, &o->def, sig,
+                              sizeof sig);
+    code = regions_journal_open(&w->journal, o->out_dir, sig, &o->def, w->grid, w->done,
+                                &w->resumed_rows);
+  }
   // Every rank learns which rows are done; a rank that cannot go on stops
   // them all (the others would wait for it forever).
   if (w->dist.size > 1) {
@@ -607,11 +475,7 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
     code = write_outputs(w, scene, now_seconds() - w->start);
   }
   if (code == CLI_CONTINUE) code = CLI_EXIT_OK;
-  if (w->journal && fclose(w->journal) != 0 && code == CLI_EXIT_OK) {
-    cli_error("%s: cannot write '%s': %s", COMMAND, w->journal_path, strerror(errno));
-    code = CLI_EXIT_RUNTIME;
-  }
-  free(w->journal_path);
+  code = regions_journal_close(&w->journal, code);
   free(w->grid);
   free(w->done);
   zeno_regions_destroy(r);
