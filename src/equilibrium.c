@@ -78,10 +78,7 @@ static zeno_status static_two(const zk_model *km, const zc_dyn *d,
   rep->margin = res.margin;
   rep->wedged = res.capped;
   rep->feasible = res.margin > tol->force;
-  for (int i = 0; i < 2; i++) {
-    rep->forces[i][0] = res.force[2 * i];
-    rep->forces[i][1] = res.force[2 * i + 1];
-  }
+  ze_margin_forces(&res, 2, rep->forces);
   return ZENO_OK;
 }
 

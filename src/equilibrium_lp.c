@@ -277,3 +277,10 @@ zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
   for (int j = 0; j < 2 * p->n; j++) r->force[j] = sol.x[j] * p->scale;
   return ZENO_OK;
 }
+
+void ze_margin_forces(const ze_margin_result *r, int n, double forces[][2]) {
+  for (int i = 0; i < n; i++) {
+    forces[i][0] = r->force[2 * i];
+    forces[i][1] = r->force[2 * i + 1];
+  }
+}

@@ -89,4 +89,8 @@ typedef struct ze_margin_result {
 zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
                                zeno_error *e);
 
+/// The optimum's forces per contact, (normal, tangential) for contacts
+/// 0..n-1, as the reports store them.
+void ze_margin_forces(const ze_margin_result *r, int n, double forces[][2]);
+
 #endif

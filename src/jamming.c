@@ -95,10 +95,7 @@ zeno_status zeno_wedging_check(const zeno_contact_problem *p, zeno_wedging *r,
   if (st != ZENO_OK) return st;
   r->margin = res.margin;
   r->wedged = res.feasible && res.margin >= -JAM_WEDGE_TOL;
-  for (int i = 0; i < 2; i++) {
-    r->forces[i][0] = res.force[2 * i];
-    r->forces[i][1] = res.force[2 * i + 1];
-  }
+  ze_margin_forces(&res, 2, r->forces);
   wedging_friction(p, r->wedging_mu);
   return ZENO_OK;
 }

@@ -187,10 +187,7 @@ zeno_status zeno_weak_stability_check(const zeno_contact_problem *p,
   r->margin = res.margin;
   r->unbounded = res.capped;
   r->weakly_stable = res.feasible && res.margin >= -PT_WEAK_RTOL * scale;
-  for (int i = 0; i < p->contact_count; i++) {
-    r->forces[i][0] = res.force[2 * i];
-    r->forces[i][1] = res.force[2 * i + 1];
-  }
+  ze_margin_forces(&res, p->contact_count, r->forces);
   return ZENO_OK;
 }
 
