@@ -134,14 +134,6 @@ const zeno_regions_def *zeno_regions_settings(const zeno_regions *r) {
   return r ? &r->def : NULL;
 }
 
-bool zeno_regions_parallel(void) {
-#ifdef _OPENMP
-  return true;
-#else
-  return false;
-#endif
-}
-
 int zeno_regions_threads(int threads) {
 #ifdef _OPENMP
   return threads > 0 ? threads : omp_get_max_threads();

@@ -153,11 +153,8 @@ zeno_status zeno_regions_point(const zeno_regions *regions, int ix, int iy,
 zeno_status zeno_regions_row(const zeno_regions *regions, int iy, int threads,
                              zeno_region_point *row, zeno_error *error);
 
-/// True when this build spreads rows over threads (OpenMP).
-bool zeno_regions_parallel(void);
-
 /// The number of threads zeno_regions_row() uses for `threads` (<= 0:
-/// OpenMP's default, the cores; 1 without OpenMP).
+/// OpenMP's default, the cores; always 1 in a build without OpenMP).
 int zeno_regions_threads(int threads);
 
 /// One line per region: "stable (Theorem 3)" etc.
