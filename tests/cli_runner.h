@@ -36,6 +36,51 @@ static inline const char *temp_dir(void) {
   return dir && dir[0] ? dir : "/tmp";
 }
 
+/// The files `zeno simulate --out DIR` writes into DIR.
+static const char *const SIMULATE_OUT_FILES[] = {"trajectory.csv", "events.jsonl",
+                                                 "scene.yaml", "overrides.txt", NULL};
+
+/// Removes what `zeno simulate --out DIR` wrote into DIR (not DIR itself).
+static inline void remove_simulate_out(const char *dir) {
+  char path[2 * PATH_SIZE];
+  for (const char *const *name = SIMULATE_OUT_FILES; *name; name++) {
+    snprintf(path, sizeof path, "%s/%s", dir, *name);
+    unlink(path);
+  }
+}
+
+/// A fresh temporary directory for one test's files.
+typedef struct work_dir {
+  char root[PATH_SIZE / 4];
+} work_dir;
+
+/// Creates TMPDIR/zeno-TAG-XXXXXX.
+static inline void work_dir_create(work_dir *w, const char *tag) {
+  snprintf(w->root, sizeof w->root, "%s/zeno-%s-XXXXXX", temp_dir(), tag);
+  assert_non_null(mkdtemp(w->root));
+}
+
+/// path[PATH_SIZE] = "root/name".
+static inline void work_path(const work_dir *w, const char *name, char *path) {
+  snprintf(path, PATH_SIZE, "%s/%s", w->root, name);
+}
+
+/// Removes the named files (NULL-terminated), the directory `sub` when not
+/// NULL, then the directory itself.
+static inline void work_dir_remove(const work_dir *w, const char *const *names,
+                                   const char *sub) {
+  char path[PATH_SIZE];
+  for (; *names; names++) {
+    work_path(w, *names, path);
+    unlink(path);
+  }
+  if (sub) {
+    work_path(w, sub, path);
+    rmdir(path);
+  }
+  rmdir(w->root);
+}
+
 /// Reads a whole file into a new NUL-terminated buffer (NULL on failure).
 static inline char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");

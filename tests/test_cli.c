@@ -632,8 +632,7 @@ static void out_dir_create(out_dir *d) {
 static void out_dir_remove(const out_dir *d) {
   char run[PATH_SIZE];
   snprintf(run, sizeof run, "%s/run", d->root);
-  unlink(d->trajectory);
-  unlink(d->events);
+  remove_simulate_out(d->nested);
   rmdir(d->nested);
   rmdir(run);
   rmdir(d->root);

@@ -481,9 +481,8 @@ static void cli_events_report_ties(void **state) {
   char *argv[MAX_ARGS + 2];
   zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--out", dir, "-q", NULL}, argv);
   assert_int_equal(spawn_and_wait(argv, -1, -1), 0);
-  char events[2 * PATH_SIZE], trajectory[2 * PATH_SIZE];
+  char events[2 * PATH_SIZE];
   snprintf(events, sizeof events, "%s/events.jsonl", dir);
-  snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", dir);
   char *text = read_file(events);
   assert_non_null(text);
   int lines = 0, ties = 0;
@@ -498,8 +497,7 @@ static void cli_events_report_ties(void **state) {
   assert_int_equal(lines, 7);
   assert_int_equal(ties, 0);
   free(text);
-  unlink(events);
-  unlink(trajectory);
+  remove_simulate_out(dir);
   rmdir(dir);
 }
 

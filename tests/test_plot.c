@@ -56,36 +56,6 @@ static int run_zeno_argv(const char *const *args) {
   return spawn_and_wait(argv, -1, -1);
 }
 
-/// A fresh temporary directory and file names in it.
-typedef struct work_dir {
-  char root[PATH_SIZE / 4];
-} work_dir;
-
-static void work_dir_create(work_dir *w) {
-  snprintf(w->root, sizeof w->root, "%s/zeno-plot-XXXXXX", temp_dir());
-  assert_non_null(mkdtemp(w->root));
-}
-
-static void work_path(const work_dir *w, const char *name, char *path) {
-  snprintf(path, PATH_SIZE, "%s/%s", w->root, name);
-}
-
-/// Removes the named files (and the directory `sub` when not NULL), then
-/// the directory.
-static void work_dir_remove(const work_dir *w, const char *const *names,
-                            const char *sub) {
-  char path[PATH_SIZE];
-  for (; *names; names++) {
-    work_path(w, *names, path);
-    unlink(path);
-  }
-  if (sub) {
-    work_path(w, sub, path);
-    rmdir(path);
-  }
-  rmdir(w->root);
-}
-
 /* ---- images ---------------------------------------------------------------- */
 
 static long file_size(const char *path) {
@@ -276,7 +246,7 @@ static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
 static void test_analyze_figures(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
+  work_dir_create(&w, "plot");
   char maps[PATH_SIZE], graph[PATH_SIZE];
   work_path(&w, "maps.png", maps);
   work_path(&w, "graph.png", graph);
@@ -299,7 +269,7 @@ static void test_analyze_figures(void **state) {
 static void test_maps_svg(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
+  work_dir_create(&w, "plot");
   char svg[PATH_SIZE];
   work_path(&w, "maps.svg", svg);
   const int code = run_zeno("maps", EXAMPLE2, "--plot", svg);
@@ -317,16 +287,15 @@ static void test_maps_svg(void **state) {
 static void test_trajectory_figure(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
+  work_dir_create(&w, "plot");
   char run[PATH_SIZE], figure[PATH_SIZE];
   work_path(&w, "run", run);
   work_path(&w, "trajectory.png", figure);
   int code = run_zeno("simulate", EXAMPLE3_ZENO, "--out", run, "--quiet");
   if (code == 0) code = run_zeno("plot-trajectory", run, "--plot", figure);
   cairo_surface_t *png = code == 0 ? load_png(figure) : NULL;
-  work_dir_remove(&w, (const char *const[]){"run/trajectory.csv", "run/events.jsonl",
-                                            "trajectory.png", NULL},
-                  "run");
+  remove_simulate_out(run);
+  work_dir_remove(&w, (const char *const[]){"trajectory.png", NULL}, "run");
   assert_int_equal(code, 0);
   assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
   assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
@@ -364,7 +333,7 @@ static zeno_regions_def region_axes(const char *x, const char *y, int mc_runs) {
 static void test_regions_figures(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
+  work_dir_create(&w, "plot");
   char chart[PATH_SIZE], map[PATH_SIZE];
   work_path(&w, "chart.png", chart);
   work_path(&w, "map.png", map);

@@ -77,31 +77,9 @@ static void live(view_run *run, const char *path) {
     fail_msg("%s: %s", path, err.message);
 }
 
-typedef struct work_dir {
-  char root[PATH_SIZE / 4];
-} work_dir;
-
-static void work_dir_create(work_dir *w) {
-  snprintf(w->root, sizeof w->root, "%s/zeno-view-XXXXXX", temp_dir());
-  assert_non_null(mkdtemp(w->root));
-}
-
-static void work_path(const work_dir *w, const char *name, char *path) {
-  snprintf(path, PATH_SIZE, "%s/%s", w->root, name);
-}
-
-static void work_dir_remove(const work_dir *w, const char *const *names) {
-  char path[PATH_SIZE];
-  for (; *names; names++) {
-    work_path(w, *names, path);
-    unlink(path);
-  }
-  rmdir(w->root);
-}
-
 /// A fresh directory with `zeno simulate SCENE --out DIR -q` in it.
 static void saved_run(work_dir *w, const char *scene) {
-  work_dir_create(w);
+  work_dir_create(w, "view");
   assert_int_equal(run_zeno("simulate", scene, "--out", w->root, "-q"), 0);
 }
 
@@ -242,9 +220,8 @@ static void check_replay_of(const char *scene) {
   assert_true(back.t_end == mine.t_end);
   view_run_free(&mine);
   view_run_free(&back);
-  static const char *const files[] = {"trajectory.csv", "events.jsonl", "scene.yaml",
-                                      "overrides.txt", NULL};
-  work_dir_remove(&w, files);
+  remove_simulate_out(w.root);
+  work_dir_remove(&w, (const char *const[]){NULL}, NULL);
 }
 
 static void test_replay_reads_simulate_output(void **state) {
@@ -435,9 +412,8 @@ static void test_view_equals_replay_in_process(void **state) {
   view_canvas_destroy(&b);
   view_run_free(&mine);
   view_run_free(&back);
-  static const char *const files[] = {"trajectory.csv", "events.jsonl", "scene.yaml",
-                                      "overrides.txt", NULL};
-  work_dir_remove(&w, files);
+  remove_simulate_out(w.root);
+  work_dir_remove(&w, (const char *const[]){NULL}, NULL);
 }
 
 /// Reads a PNG as 8-bit RGB; returns the pixels (free them) or NULL.
@@ -507,9 +483,8 @@ static void test_view_equals_replay_binary(void **state) {
     free(a);
     free(b);
   }
-  static const char *const files[] = {"trajectory.csv", "events.jsonl", "scene.yaml",
-                                      "overrides.txt", "view.png", "replay.png", NULL};
-  work_dir_remove(&w, files);
+  remove_simulate_out(w.root);
+  work_dir_remove(&w, (const char *const[]){"view.png", "replay.png", NULL}, NULL);
 }
 
 /* ---- the Zeno warp ------------------------------------------------------------ */
@@ -644,7 +619,7 @@ static void test_impulse_restarts_from_state(void **state) {
 static void test_cli_bad_input(void **state) {
   (void)state;
   work_dir w;
-  work_dir_create(&w);
+  work_dir_create(&w, "view");
   char png[PATH_SIZE], csv[PATH_SIZE];
   work_path(&w, "x.png", png);
   assert_int_equal(run_zeno("replay", w.root, "--screenshot", png), 2);
@@ -680,7 +655,7 @@ static void test_cli_bad_input(void **state) {
   assert_int_equal(height, 320);
   free(pixels);
   static const char *const files[] = {"x.png", "trajectory.csv", NULL};
-  work_dir_remove(&w, files);
+  work_dir_remove(&w, files, NULL);
 }
 
 int main(void) {
