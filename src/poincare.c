@@ -280,14 +280,22 @@ static bool ordered_scene(const zeno_scene *scene, zeno_scene *out) {
   return true;
 }
 
+zeno_status zeno_maps_def_validate(const zeno_maps_def *d, zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "settings are required");
+  if (d->samples < 16 || !(d->breakpoint_tol > 0) ||
+      !(d->endpoint_delta > 0 && d->endpoint_delta < 0.1))
+    return zeno_fail(error, ZENO_ERR_RANGE, "maps",
+                     "samples >= 16, breakpoint_tol > 0 and endpoint_delta in (0, 0.1) needed");
+  return ZENO_OK;
+}
+
 zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
                               zeno_maps *maps, zeno_error *error) {
   if (scene == NULL || maps == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and maps are required");
   const zeno_maps_def d = def ? *def : zeno_maps_def_default();
-  if (d.samples < 16 || !(d.breakpoint_tol > 0) || !(d.endpoint_delta > 0 && d.endpoint_delta < 0.1))
-    return zeno_fail(error, ZENO_ERR_RANGE, "maps",
-                     "samples >= 16, breakpoint_tol > 0 and endpoint_delta in (0, 0.1) needed");
+  const zeno_status valid = zeno_maps_def_validate(&d, error);
+  if (valid != ZENO_OK) return valid;
   memset(maps, 0, sizeof *maps);
   maps->G_max = -INFINITY;
   zeno_scene ordered;

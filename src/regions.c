@@ -212,15 +212,9 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
   if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
     return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs",
                      "value %d out of range; allowed [0, %d]", d->mc_runs, MC_RUNS_MAX);
-  const int intervals = d->analysis.partition_intervals;
-  if (intervals < 3 || intervals > ZENO_MAX_PARTITION / 2)
-    return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
-                     "value %d out of range; allowed [3, %d]", intervals,
-                     ZENO_MAX_PARTITION / 2);
-  if (d->analysis.maps.samples < 16)
-    return zeno_fail(error, ZENO_ERR_RANGE, "samples",
-                     "value %d out of range; allowed [16, ...)", d->analysis.maps.samples);
-  return ZENO_OK;
+  // Checked here for the whole grid: a point whose scene is decided before
+  // its maps (infeasible, ...) would not check the maps' settings.
+  return zeno_analysis_def_validate(&d->analysis, error);
 }
 
 // The base scene and the four corners of the grid load: unknown paths and

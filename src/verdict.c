@@ -287,6 +287,20 @@ static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region,
   snprintf(a->reason, sizeof a->reason, "%s", reason);
 }
 
+static zeno_status check_partition(const zeno_analysis_def *d, zeno_error *error) {
+  if (d->partition_intervals < 3 || d->partition_intervals > ZENO_MAX_PARTITION / 2)
+    return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
+                     "value %d out of range; allowed [3, %d]", d->partition_intervals,
+                     ZENO_MAX_PARTITION / 2);
+  return ZENO_OK;
+}
+
+zeno_status zeno_analysis_def_validate(const zeno_analysis_def *d, zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "settings are required");
+  const zeno_status st = check_partition(d, error);
+  return st == ZENO_OK ? zeno_maps_def_validate(&d->maps, error) : st;
+}
+
 zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
                          zeno_analysis *a, zeno_error *error) {
   if (scene == NULL || a == NULL)
@@ -296,11 +310,11 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the stability analysis needs two contacts");
   const zeno_analysis_def d = def ? *def : zeno_analysis_def_default();
-  if (d.partition_intervals < 3 || d.partition_intervals > ZENO_MAX_PARTITION / 2)
-    return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
-                     "value %d out of range; allowed [3, %d]", d.partition_intervals,
-                     ZENO_MAX_PARTITION / 2);
-  zeno_status st = zeno_equilibrium_check(scene, &a->equilibrium, error);
+  // The maps' settings are checked where the maps are computed: scenes
+  // decided before them (infeasible, Painlevé, ambiguous) never use them.
+  zeno_status st = check_partition(&d, error);
+  if (st != ZENO_OK) return st;
+  st = zeno_equilibrium_check(scene, &a->equilibrium, error);
   if (st != ZENO_OK) return st;
   const zeno_equilibrium_report *eq = &a->equilibrium;
   if (!eq->feasible) {

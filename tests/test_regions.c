@@ -236,7 +236,15 @@ static void create_errors(void **state) {
   d = axes("com.x=0:1:3", "com.y=0:1:3");
   d.analysis.partition_intervals = 2;
   expect_create_error(text, &d, ZENO_ERR_RANGE, "partition_intervals");
+  // The maps' settings are checked for the whole grid, although infeasible
+  // points never compute maps.
   d = axes("com.x=0:1:3", "com.y=0:1:3");
+  d.analysis.maps.breakpoint_tol = 0;
+  expect_create_error(text, &d, ZENO_ERR_RANGE, "breakpoint_tol > 0");
+  assert_int_equal(zeno_maps_def_validate(NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_analysis_def_validate(NULL, NULL), ZENO_ERR_ARGUMENT);
+  d = axes("com.x=0:1:3", "com.y=0:1:3");
+  assert_int_equal(zeno_analysis_def_validate(&d.analysis, NULL), ZENO_OK);
   expect_create_error("paper: {alpha: 45\n", &d, ZENO_ERR_SYNTAX, "s.yaml:");
   char *ball = read_text(ZENO_SCENES_DIR "/bouncing-ball.yaml");
   expect_create_error(ball, &d, ZENO_ERR_ARGUMENT, "two-contact");

@@ -52,6 +52,10 @@ typedef struct zeno_maps_def {
 /// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7.
 zeno_maps_def zeno_maps_def_default(void);
 
+/// Checks the settings zeno_maps_compute() needs: samples >= 16,
+/// breakpoint_tol > 0, endpoint_delta in (0, 0.1) (ZENO_ERR_RANGE).
+zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);
+
 /// A fixed point of R, finite or limiting (+-pi/2, Lemma 3).
 typedef struct zeno_fixed_point {
   double phi;       ///< [rad]
@@ -99,6 +103,10 @@ typedef struct zeno_analysis_def {
 } zeno_analysis_def;
 
 zeno_analysis_def zeno_analysis_def_default(void);
+
+/// Checks the partition size (3 .. ZENO_MAX_PARTITION / 2) and the maps'
+/// settings, as zeno_analyze() needs them (ZENO_ERR_RANGE).
+zeno_status zeno_analysis_def_validate(const zeno_analysis_def *def, zeno_error *error);
 
 /// Most sub-intervals of a Theorem 4 partition (uniform ones plus breakpoints,
 /// fixed points and G = 1 crossings).
