@@ -152,6 +152,10 @@ struct zeno_sim {
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
                   double c[4], double cd[4]);
 
+/// Gaps within this tolerance of zero touch at the start: rounding of the
+/// initial state's conversion to the model's coordinates (sim_create.c).
+double sim_start_gap_tol(const zeno_sim *s);
+
 /// Remembers an impact just resolved (state after it) for sequence detection.
 void sim_record_impact(zeno_sim *s, double speed, unsigned touched);
 /// Forgets the current impact sequence (after a Zeno completion).
