@@ -60,22 +60,16 @@ static int two_slip_sign(const zk_model *km) {
   return x1 * x2 > 0 ? 1 : -1;
 }
 
-zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
-                            zeno_error *error) {
-  if (scene == NULL || persistent == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and result are required");
-  if (scene->contact_count != 2)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
-                     "persistence (Definition 4) needs two contacts");
-  zeno_equilibrium_report rep;
-  zeno_status st = zeno_equilibrium_check(scene, &rep, error);
-  if (st != ZENO_OK) return st;
+// Definition 4 for a scene whose equilibrium report is known.
+static zeno_status persistent_given(const zeno_scene *scene,
+                                    const zeno_equilibrium_report *rep, bool *persistent,
+                                    zeno_error *error) {
   zk_model km;
   zc_dyn d;
   if (!zod_dyn(scene, &km, &d, error)) return error ? error->code : ZENO_ERR_GEOMETRY;
   const double tol = VERDICT_FORCE_RTOL * km.force_scale;
   const double atol = VERDICT_FORCE_RTOL * km.accel_scale;
-  *persistent = rep.ambiguous_count == 0;  // requirement 1
+  *persistent = rep->ambiguous_count == 0;  // requirement 1
   // Requirement 2: single-contact slip modes either pull the slipping
   // contact off (f_n < 0) or press the free contact down (zddot_j < 0).
   static const unsigned char single[4][2] = {
@@ -104,6 +98,18 @@ zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
     *persistent = sol.force[0] > tol && sol.force[2] > tol;
   }
   return ZENO_OK;
+}
+
+zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
+                            zeno_error *error) {
+  if (scene == NULL || persistent == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and result are required");
+  if (scene->contact_count != 2)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
+                     "persistence (Definition 4) needs two contacts");
+  zeno_equilibrium_report rep;
+  const zeno_status st = zeno_equilibrium_check(scene, &rep, error);
+  return st == ZENO_OK ? persistent_given(scene, &rep, persistent, error) : st;
 }
 
 /* ---------- Theorem 4: partition and interval graph ---------- */
@@ -331,7 +337,8 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
         "ambiguous equilibrium: a non-static mode is consistent at rest (Theorem 1)");
     return ZENO_OK;
   }
-  st = zeno_persistent(scene, &a->persistent, error);
+  // The equilibrium was just checked: Definition 4 reuses its report.
+  st = persistent_given(scene, &a->equilibrium, &a->persistent, error);
   if (st == ZENO_OK) st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
   if (st != ZENO_OK) return st;
   a->has_maps = true;
