@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "contact_solve.h"
-#include "impact.h"
-#include "kinematics.h"
+#include "dynamics/contact_solve.h"
+#include "dynamics/impact.h"
+#include "dynamics/kinematics.h"
 #include "test_util.h"
 
 #define G 9.81

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "contact_solve.h"
-#include "equilibrium_lp.h"
-#include "kinematics.h"
+#include "dynamics/contact_solve.h"
+#include "analysis/equilibrium_lp.h"
+#include "dynamics/kinematics.h"
 #include "test_util.h"
 
 /// LP margin vs exact family margin (brief: 1e-9, load of size 1).

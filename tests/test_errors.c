@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "equilibrium_lp.h"
+#include "analysis/equilibrium_lp.h"
 #include "test_util.h"
 #include "zeno/io.h"
 

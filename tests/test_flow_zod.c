@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "flow_zod.h"
+#include "dynamics/flow_zod.h"
 #include "test_util.h"
 
 // z(t) = z0 + v t + a t^2 / 2 falling onto zero: t = (v + sqrt(v^2 + 2 a z0)) / -a.

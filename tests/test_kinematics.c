@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "kinematics.h"
+#include "dynamics/kinematics.h"
 #include "test_util.h"
 
 static zk_model model_of(zeno_paper_params p) {

@@ -1,0 +1,133 @@
+// Checks of the nominal equilibrium: SS feasibility with its margin (a GLPK
+// linear program for two contacts, see equilibrium_lp.c), the index ordering
+// (13), ambiguity (Theorem 1) and the Painlevé bounds (11).
+#include <math.h>
+#include <string.h>
+
+#include "dynamics/contact_solve.h"
+#include "analysis/equilibrium_lp.h"
+#include "dynamics/kinematics.h"
+#include "dynamics/mode_table.h"
+#include "base/util.h"
+#include "zeno/analysis.h"
+
+/// Strictness threshold of the consistency inequalities, relative to the
+/// load (as zeno_sim_def.force_rtol).
+#define EQ_FORCE_RTOL 1e-10
+
+/// Cap of the LP margin, relative to the load (force_scale): a bounded
+/// margin never exceeds the load's own size by more than the geometry's
+/// lever ratios (1e2 for the paper's examples), so 1e6 is only reached by a
+/// wedged body, whose margin is unbounded.
+#define EQ_MARGIN_CAP_FACTOR 1e6
+
+double zeno_painleve_bound(double rho, const double p[2], double phi) {
+  const double n[2] = {-sin(phi), cos(phi)};
+  const double r[2] = {-p[0], -p[1]};  // r_c - p with r_c at the origin
+  const double len = hypot(r[0], r[1]);
+  if (len == 0) return INFINITY;
+  const double c = (n[0] * r[0] + n[1] * r[1]) / len;
+  const double s = (n[0] * r[1] - n[1] * r[0]) / len;
+  const double kappa2 = rho * rho / (len * len);
+  const double sc = fabs(s * c);
+  return sc == 0 ? INFINITY : (kappa2 + s * s) / sc;
+}
+
+// One contact: the S solve; rest needs zero acceleration as well.
+static zeno_status static_one(const zk_model *km, const zc_dyn *d,
+                              const zm_tol *tol, zeno_equilibrium_report *rep,
+                              zeno_error *error) {
+  zm_solution ss;
+  double margin = -INFINITY;
+  if (!zm_static(d, &ss, &margin))
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "the contact Jacobian is singular: the static forces are "
+                     "undetermined");
+  bool still = true;
+  for (int k = 0; k < 3; k++)
+    if (fabs(ss.qdd[k]) * (k == 2 ? km->length_scale : 1.0) > tol->accel) still = false;
+  rep->margin = margin;
+  rep->feasible = margin > tol->force && still;
+  rep->forces[0][0] = ss.force[0];
+  rep->forces[0][1] = ss.force[1];
+  return ZENO_OK;
+}
+
+// Two contacts: the max-margin LP over the forces balancing the load. The
+// rank test of the exact family keeps the error of a singular Jacobian.
+static zeno_status static_two(const zk_model *km, const zc_dyn *d,
+                              const zm_tol *tol, zeno_equilibrium_report *rep,
+                              zeno_error *error) {
+  zm_solution ss;
+  double family_margin;
+  if (!zm_static(d, &ss, &family_margin))
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "the contact Jacobian is singular: the static forces are "
+                     "undetermined");
+  ze_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
+                     .cap = EQ_MARGIN_CAP_FACTOR * km->force_scale,
+                     .scale = km->force_scale};
+  memcpy(lp.W, km->W0, sizeof lp.W);
+  for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
+  ze_margin_result res;
+  const zeno_status st = ze_margin_lp_solve(&lp, &res, error);
+  if (st != ZENO_OK) return st;
+  if (!res.feasible)
+    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
+                     "no contact forces balance the load");
+  rep->margin = res.margin;
+  rep->wedged = res.capped;
+  rep->feasible = res.margin > tol->force;
+  ze_margin_forces(&res, 2, rep->forces);
+  return ZENO_OK;
+}
+
+zeno_status zeno_equilibrium_check(const zeno_scene *scene,
+                                   zeno_equilibrium_report *rep,
+                                   zeno_error *error) {
+  if (scene == NULL || rep == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and report are required");
+  zeno_status st = zeno_scene_validate(scene, error);
+  if (st != ZENO_OK) return st;
+  zk_model km;
+  st = zk_model_init(&km, scene, error);
+  if (st != ZENO_OK) return st;
+  zc_dyn d;
+  const double bias[4] = {0, 0, 0, 0};
+  zc_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
+  memset(rep, 0, sizeof *rep);
+  rep->contact_count = km.n;
+  const zm_tol tol = {EQ_FORCE_RTOL * km.force_scale,
+                      EQ_FORCE_RTOL * km.accel_scale};
+
+  st = km.n == 2 ? static_two(&km, &d, &tol, rep, error)
+                 : static_one(&km, &d, &tol, rep, error);
+  if (st != ZENO_OK) return st;
+  for (int i = 0; i < km.n; i++) {
+    rep->zdd_ff[i] = d.afree[2 * i];
+    rep->painleve_bound[i] =
+        zeno_painleve_bound(km.rho, km.p[i], scene->contacts[i].surface_angle);
+    rep->painleve_ok[i] = km.mu[i] < rep->painleve_bound[i];
+  }
+  rep->index_order_ok = km.n == 1 || rep->zdd_ff[0] < 0;
+  rep->index_order_swappable = km.n == 2 && !rep->index_order_ok && rep->zdd_ff[1] < 0;
+
+  // Theorem 1: non-static modes consistent at zero velocity, all contacts closed.
+  zm_class cls;
+  memset(&cls, 0, sizeof cls);
+  for (int i = 0; i < km.n; i++) {
+    cls.gap[i] = ZM_GAP_CLOSED;
+    cls.slip[i] = ZM_SLIP_ZERO;
+  }
+  zm_solution all[ZENO_MAX_MODES];
+  const int n = zm_enumerate(&d, &cls, &tol, all);
+  for (int k = 0; k < n; k++) {
+    if (all[k].is_static) continue;
+    bool stick_all = true;
+    for (int i = 0; i < km.n; i++)
+      if (all[k].mode.letter[i] != ZENO_LETTER_S) stick_all = false;
+    if (stick_all) continue;
+    rep->ambiguous_modes[rep->ambiguous_count++] = all[k].mode;
+  }
+  return ZENO_OK;
+}

@@ -1,0 +1,286 @@
+// Linear programs on GLPK: a dense helper (one problem object per call,
+// freed before returning, terminal output off) and the max-margin static
+// feasibility LP of the nominal equilibrium.
+#include "analysis/equilibrium_lp.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/// Coefficients below this fraction of their row's largest are rounding
+/// residues of exact zeros (e.g. the torque p x n of a normal through the
+/// centre of mass, ~1e-16 of |p|, or M_nn exactly at a jamming threshold):
+/// GLPK's scaling would blow them up and its simplex can then fail, so they
+/// are dropped. They sit at the rounding level (1e-16) of the sums that
+/// form them, well below this.
+#define ZE_ROUNDING_RTOL 1e-13
+
+/// Vertex refinement: a pivot below this fraction of the largest entry of
+/// the active-constraint system means GLPK's basis is (near) singular; keep
+/// GLPK's point then (a guard against a degenerate basis, far below the
+/// pivots of the well-posed systems here, whose entries are O(1)).
+#define ZE_REFINE_PIVOT_RTOL 1e-12
+/// The refined vertex must agree with GLPK's point to this relative size
+/// (GLPK's error is ~1e-10); a larger gap means the basis was misread.
+#define ZE_REFINE_AGREE_RTOL 1e-6
+
+/// The margin counts as capped within this fraction of the cap: the simplex
+/// lands on the cap's vertex exactly up to rounding (1e-16 relative), so
+/// 1e-9 separates it from any genuine bounded optimum below the cap.
+#define ZE_CAP_RTOL 1e-9
+
+void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols) {
+  memset(lp, 0, sizeof *lp);
+  lp->rows = rows;
+  lp->cols = cols;
+}
+
+static bool lp_is_finite(const ze_dense_lp *lp) {
+  for (int r = 0; r < lp->rows; r++) {
+    if (!isfinite(lp->row_lo[r]) || !isfinite(lp->row_hi[r])) return false;
+    for (int c = 0; c < lp->cols; c++)
+      if (!isfinite(lp->a[r][c])) return false;
+  }
+  for (int c = 0; c < lp->cols; c++)
+    if (!isfinite(lp->col_lo[c]) || !isfinite(lp->col_hi[c]) ||
+        !isfinite(lp->obj[c]))
+      return false;
+  return true;
+}
+
+static int glpk_kind(ze_bound kind) {
+  switch (kind) {
+    case ZE_LOWER: return GLP_LO;
+    case ZE_UPPER: return GLP_UP;
+    case ZE_FIXED: return GLP_FX;
+    default: return GLP_FR;
+  }
+}
+
+// Zeroes the rounding residues (see ZE_ROUNDING_RTOL) of a copy.
+static void lp_clean(ze_dense_lp *lp) {
+  for (int r = 0; r < lp->rows; r++) {
+    double row_max = 0;
+    for (int c = 0; c < lp->cols; c++) row_max = fmax(row_max, fabs(lp->a[r][c]));
+    for (int c = 0; c < lp->cols; c++)
+      if (!(fabs(lp->a[r][c]) > ZE_ROUNDING_RTOL * row_max)) lp->a[r][c] = 0;
+  }
+}
+
+// Builds the GLPK problem (rows, columns, bounds, objective, nonzeros).
+static glp_prob *lp_build(const ze_dense_lp *lp) {
+  glp_prob *P = glp_create_prob();
+  glp_set_obj_dir(P, GLP_MAX);
+  glp_add_rows(P, lp->rows);
+  glp_add_cols(P, lp->cols);
+  for (int r = 0; r < lp->rows; r++)
+    glp_set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r],
+                     lp->row_hi[r]);
+  for (int c = 0; c < lp->cols; c++) {
+    glp_set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c],
+                     lp->col_hi[c]);
+    glp_set_obj_coef(P, c + 1, lp->obj[c]);
+  }
+  int ia[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS], ja[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
+  double ar[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
+  int nz = 0;
+  for (int r = 0; r < lp->rows; r++) {
+    for (int c = 0; c < lp->cols; c++) {
+      if (lp->a[r][c] == 0) continue;
+      nz++;
+      ia[nz] = r + 1;
+      ja[nz] = c + 1;
+      ar[nz] = lp->a[r][c];
+    }
+  }
+  glp_load_matrix(P, nz, ia, ja, ar);
+  return P;
+}
+
+// Value at which a nonbasic row or column sits (GLPK status `stat`).
+static double bound_value(int stat, ze_bound kind, double lo, double hi) {
+  if (stat == GLP_NU || (stat == GLP_NS && kind == ZE_UPPER)) return hi;
+  if (stat == GLP_NF) return 0;
+  return lo;
+}
+
+// Recomputes the optimal vertex from GLPK's final basis: the nonbasic
+// columns sit at their bounds and the nonbasic rows at theirs, a square
+// system solved in double precision on the unscaled data. GLPK's own point
+// carries ~1e-10 relative error (bound perturbation and scaling); the
+// refined one is exact to rounding of the active constraints. Keeps GLPK's
+// point when the system is not square and regular, or when the refined
+// point strays from it (a misread basis).
+static void refine_vertex(glp_prob *P, const ze_dense_lp *lp, double x[]) {
+  const int n = lp->cols;
+  double A[ZE_LP_MAX_COLS * ZE_LP_MAX_COLS], b[ZE_LP_MAX_COLS];
+  int m = 0;
+  for (int c = 0; c < n; c++) {
+    const int stat = glp_get_col_stat(P, c + 1);
+    if (stat == GLP_BS) continue;
+    if (m == n) return;
+    for (int j = 0; j < n; j++) A[m * n + j] = j == c ? 1 : 0;
+    b[m++] = bound_value(stat, lp->col_kind[c], lp->col_lo[c], lp->col_hi[c]);
+  }
+  for (int r = 0; r < lp->rows; r++) {
+    const int stat = glp_get_row_stat(P, r + 1);
+    if (stat == GLP_BS) continue;
+    if (m == n) return;
+    for (int j = 0; j < n; j++) A[m * n + j] = lp->a[r][j];
+    b[m++] = bound_value(stat, lp->row_kind[r], lp->row_lo[r], lp->row_hi[r]);
+  }
+  if (m != n || !zeno_linsolve(n, A, b, ZE_REFINE_PIVOT_RTOL)) return;
+  for (int c = 0; c < n; c++)
+    if (!(fabs(b[c] - x[c]) <= ZE_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) return;
+  for (int c = 0; c < n; c++) x[c] = b[c];
+}
+
+// Violation of lo <= value <= hi (by kind), relative to `size`.
+static double bound_violation(ze_bound kind, double lo, double hi,
+                              double value, double size) {
+  double v = 0;
+  if (kind == ZE_LOWER || kind == ZE_FIXED) v = fmax(v, lo - value);
+  if (kind == ZE_UPPER) v = fmax(v, value - hi);
+  if (kind == ZE_FIXED) v = fmax(v, value - lo);
+  return v > 0 ? v / size : 0;
+}
+
+static double lp_violation(const ze_dense_lp *lp, const double x[]) {
+  double x_scale = 0, worst = 0;
+  for (int c = 0; c < lp->cols; c++) x_scale = fmax(x_scale, fabs(x[c]));
+  for (int r = 0; r < lp->rows; r++) {
+    double act = 0, size = 0;
+    for (int c = 0; c < lp->cols; c++) {
+      act += lp->a[r][c] * x[c];
+      size += fabs(lp->a[r][c]) * x_scale;
+    }
+    size += fmax(fabs(lp->row_lo[r]), fabs(lp->row_hi[r]));
+    if (size > 0)
+      worst = fmax(worst, bound_violation(lp->row_kind[r], lp->row_lo[r],
+                                          lp->row_hi[r], act, size));
+  }
+  for (int c = 0; c < lp->cols; c++) {
+    const double size = x_scale + fmax(fabs(lp->col_lo[c]), fabs(lp->col_hi[c]));
+    if (size > 0)
+      worst = fmax(worst, bound_violation(lp->col_kind[c], lp->col_lo[c],
+                                          lp->col_hi[c], x[c], size));
+  }
+  return worst;
+}
+
+// Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
+static int run_simplex(const ze_dense_lp *lp, ze_lp_solution *sol, int *status) {
+  glp_prob *P = lp_build(lp);
+  glp_scale_prob(P, GLP_SF_AUTO);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  const int ret = glp_simplex(P, &parm);
+  *status = glp_get_status(P);
+  if (ret == 0 && *status == GLP_OPT) {
+    sol->status = ZE_LP_OPTIMAL;
+    for (int c = 0; c < lp->cols; c++) sol->x[c] = glp_get_col_prim(P, c + 1);
+    refine_vertex(P, lp, sol->x);
+    for (int c = 0; c < lp->cols; c++) sol->objective += lp->obj[c] * sol->x[c];
+    sol->violation = lp_violation(lp, sol->x);
+  } else if (ret == 0 && (*status == GLP_NOFEAS || *status == GLP_INFEAS)) {
+    sol->status = ZE_LP_INFEASIBLE;
+  } else if (ret == 0 && *status == GLP_UNBND) {
+    sol->status = ZE_LP_UNBOUNDED;
+  }
+  glp_delete_prob(P);
+  return ret;
+}
+
+zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
+                              zeno_error *e) {
+  memset(sol, 0, sizeof *sol);
+  if (lp->rows < 1 || lp->rows > ZE_LP_MAX_ROWS || lp->cols < 1 ||
+      lp->cols > ZE_LP_MAX_COLS)
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d",
+                     lp->rows, lp->cols, ZE_LP_MAX_ROWS, ZE_LP_MAX_COLS);
+  if (!lp_is_finite(lp))
+    return zeno_fail(e, ZENO_ERR_RANGE, "",
+                     "a linear-program coefficient is NaN or infinite");
+  ze_dense_lp clean = *lp;
+  lp_clean(&clean);
+  const int old_term = glp_term_out(GLP_OFF);
+  int status;
+  const int ret = run_simplex(&clean, sol, &status);
+  glp_term_out(old_term);
+  if (ret != 0 || !(status == GLP_OPT || status == GLP_NOFEAS ||
+                    status == GLP_INFEAS || status == GLP_UNBND))
+    return zeno_fail(e, ZENO_ERR_SINGULAR, "",
+                     "the GLPK simplex failed (return code %d, status %d)",
+                     ret, status);
+  return ZENO_OK;
+}
+
+// Row `row` of the margin LP: s - (a_n n_i + a_t t_i) <= 0.
+static void slack_row(ze_dense_lp *lp, int row, int col_n, int col_s,
+                      double a_n, double a_t) {
+  lp->a[row][col_n] = -a_n;
+  lp->a[row][col_n + 1] = -a_t;
+  lp->a[row][col_s] = 1;
+  lp->row_kind[row] = ZE_UPPER;
+  lp->row_hi[row] = 0;
+}
+
+static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
+  const int m = 2 * p->n, col_s = m;
+  ze_dense_lp_init(lp, 3 + 3 * p->n + (p->unit_normal_sum ? 1 : 0), m + 1);
+  for (int r = 0; r < 3; r++) {
+    for (int j = 0; j < m; j++) lp->a[r][j] = p->W[r][j];
+    lp->row_kind[r] = ZE_FIXED;
+    lp->row_lo[r] = lp->row_hi[r] = p->rhs[r] / p->scale;
+  }
+  for (int i = 0; i < p->n; i++) {
+    const double mu = p->mu[i], k = sqrt(1 + mu * mu);
+    const int row = 3 + 3 * i, col_n = 2 * i;
+    slack_row(lp, row, col_n, col_s, 1, 0);
+    slack_row(lp, row + 1, col_n, col_s, mu / k, -1 / k);
+    slack_row(lp, row + 2, col_n, col_s, mu / k, 1 / k);
+  }
+  if (p->unit_normal_sum) {
+    const int row = 3 + 3 * p->n;
+    for (int i = 0; i < p->n; i++) lp->a[row][2 * i] = 1;
+    lp->row_kind[row] = ZE_FIXED;
+    lp->row_lo[row] = lp->row_hi[row] = 1;
+  }
+  lp->col_kind[col_s] = ZE_UPPER;
+  lp->col_hi[col_s] = p->cap / p->scale;
+  lp->obj[col_s] = 1;
+}
+
+zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
+                               zeno_error *e) {
+  memset(r, 0, sizeof *r);
+  r->margin = -INFINITY;
+  if (p->n < 1 || p->n > 2 || !(p->scale > 0) || !isfinite(p->scale) ||
+      !(p->cap > 0))
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "",
+                     "margin LP needs 1 or 2 contacts, a positive scale and cap");
+  ze_dense_lp lp;
+  margin_lp_build(p, &lp);
+  ze_lp_solution sol;
+  const zeno_status st = ze_dense_lp_solve(&lp, &sol, e);
+  if (st != ZENO_OK) return st;
+  // s <= cap: never unbounded. A point GLPK accepts only within its own
+  // tolerance (a load 1e-10 off a single contact's line) is no balance.
+  if (sol.status != ZE_LP_OPTIMAL || sol.violation > ZE_LP_CERTIFIED_RTOL)
+    return ZENO_OK;
+  r->feasible = true;
+  r->margin = sol.x[2 * p->n] * p->scale;
+  r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - ZE_CAP_RTOL);
+  for (int j = 0; j < 2 * p->n; j++) r->force[j] = sol.x[j] * p->scale;
+  return ZENO_OK;
+}
+
+void ze_margin_forces(const ze_margin_result *r, int n, double forces[][2]) {
+  for (int i = 0; i < n; i++) {
+    forces[i][0] = r->force[2 * i];
+    forces[i][1] = r->force[2 * i + 1];
+  }
+}

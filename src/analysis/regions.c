@@ -1,0 +1,467 @@
+// Stability region maps: zeno_analyze() over a grid of two scene parameters
+// (paper Examples 6 and 7). Every point re-loads the base scene text with the
+// two swept values as `--set` overrides, so any scene path can be swept and
+// every point is validated like a scene file. Rows are spread over OpenMP
+// threads with dynamic scheduling; the Open MPI distribution of rows lives in
+// the front end (src/cli/regions_mpi.c) so that libzeno does not depend on MPI.
+#include "zeno/regions.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "base/util.h"
+#include "zeno/sim.h"
+
+/// Room for one "path=value" override with a round-trip number.
+#define OVERRIDE_SIZE (ZENO_REGION_PATH_SIZE + 32)
+/// printf format that round-trips every double.
+#define VALUE_FORMAT "%.17g"
+/// Most Monte-Carlo perturbations per point (a bound on run time).
+#define MC_RUNS_MAX 100000
+/// Fixed overrides a sweep accepts (beyond them a scene file is clearer).
+#define FIXED_OVERRIDES_MAX 256
+
+/* Monte-Carlo perturbations, the same distribution as the stability tests:
+   positions z1, z2 in [0, 1) (x2 = 0: the equilibria form a line along x2),
+   velocities in [-1, 1)^3; every fourth run starts touching at contact 1 and
+   every fourth (shifted by one) at contact 2, moving away from the surface.
+   The ZOD is homogeneous (eq. (24)), so the unit amplitude is no loss. */
+#define MC_TOUCH_PERIOD 4
+
+/// SplitMix64 constants (Steele, Lea, Flood 2014): a point's stream is
+/// seeded by mixing the sweep seed with its grid indices.
+#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
+#define SPLITMIX_MUL1 0xBF58476D1CE4E5B9ull
+#define SPLITMIX_MUL2 0x94D049BB133111EBull
+/// 2^-53: a 53-bit integer times this is uniform in [0, 1).
+#define UNIT_53 (1.0 / 9007199254740992.0)
+
+struct zeno_regions {
+  char *text;          ///< the base scene text
+  char *name;          ///< its name for messages
+  char **fixed;        ///< fixed overrides, applied first
+  int fixed_count;
+  zeno_regions_def def;
+};
+
+/* ---------- axes ---------- */
+
+zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
+                                   zeno_error *error) {
+  if (text == NULL || axis == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "axis text and axis are required");
+  const char *eq = strchr(text, '=');
+  if (eq == NULL || eq == text)
+    return zeno_fail(error, ZENO_ERR_SYNTAX, "",
+                     "axis '%s': expected PATH=LO:HI:N, e.g. paper.mu2=0:1.1:41", text);
+  const size_t path_length = (size_t)(eq - text);
+  if (path_length >= ZENO_REGION_PATH_SIZE)
+    return zeno_fail(error, ZENO_ERR_RANGE, "",
+                     "axis '%s': the path is longer than %d characters", text,
+                     ZENO_REGION_PATH_SIZE - 1);
+  zeno_region_axis a;
+  memset(&a, 0, sizeof a);
+  memcpy(a.path, text, path_length);
+  a.path[path_length] = '\0';
+
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  const char *p = eq + 1;
+  char *end = NULL;
+  errno = 0;
+  a.lo = strtod(p, &end);
+  bool ok = end != p && *end == ':';
+  if (ok) {
+    p = end + 1;
+    a.hi = strtod(p, &end);
+    ok = end != p && *end == ':';
+  }
+  long count = 0;
+  if (ok) {
+    p = end + 1;
+    count = strtol(p, &end, 10);
+    ok = end != p && *end == '\0' && errno == 0;
+  }
+  zeno_locale_leave(&scope);
+  if (!ok)
+    return zeno_fail(error, ZENO_ERR_SYNTAX, a.path,
+                     "axis '%s': expected PATH=LO:HI:N with numbers LO, HI and an "
+                     "integer N, e.g. paper.mu2=0:1.1:41",
+                     text);
+  if (!isfinite(a.lo) || !isfinite(a.hi))
+    return zeno_fail(error, ZENO_ERR_RANGE, a.path, "axis '%s': LO and HI must be finite",
+                     text);
+  if (count < 1 || count > ZENO_REGION_AXIS_MAX)
+    return zeno_fail(error, ZENO_ERR_RANGE, a.path,
+                     "axis '%s': N = %ld out of range; allowed [1, %d]", text, count,
+                     ZENO_REGION_AXIS_MAX);
+  if (count > 1 && a.lo == a.hi)
+    return zeno_fail(error, ZENO_ERR_RANGE, a.path,
+                     "axis '%s': LO and HI are equal but N = %ld > 1", text, count);
+  a.count = (int)count;
+  *axis = a;
+  return ZENO_OK;
+}
+
+double zeno_region_axis_value(const zeno_region_axis *axis, int i) {
+  if (axis->count <= 1 || i <= 0) return axis->lo;
+  if (i >= axis->count - 1) return axis->hi;
+  return axis->lo + (axis->hi - axis->lo) * ((double)i / (double)(axis->count - 1));
+}
+
+/* ---------- settings ---------- */
+
+zeno_regions_def zeno_regions_def_default(void) {
+  zeno_regions_def d;
+  memset(&d, 0, sizeof d);
+  d.analysis = zeno_analysis_def_default();
+  d.analysis.maps.samples = ZENO_REGIONS_DEFAULT_SAMPLES;
+  d.mc_runs = ZENO_REGIONS_DEFAULT_MC_RUNS;
+  d.mc_seed = 1;
+  d.mc_full = false;
+  return d;
+}
+
+const zeno_regions_def *zeno_regions_settings(const zeno_regions *r) {
+  return r ? &r->def : NULL;
+}
+
+int zeno_regions_threads(int threads) {
+#ifdef _OPENMP
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads;
+  return 1;
+#endif
+}
+
+const char *zeno_region_name(int region) {
+  static const char *const NAMES[ZENO_REGION_COUNT] = {
+      "infeasible equilibrium",
+      "Painleve paradox",
+      "stable (Theorem 3)",
+      "stable (Theorem 4)",
+      "unstable, persistent (Theorem 2)",
+      "unstable, not persistent (Theorem 2)",
+      "ambiguous, unstable (Theorem 1)",
+      "undecided",
+  };
+  return region >= 0 && region < ZENO_REGION_COUNT ? NAMES[region] : "unknown";
+}
+
+const char *zeno_region_sim_name(zeno_region_sim sim) {
+  switch (sim) {
+    case ZENO_REGION_SIM_RESTS: return "rests";
+    case ZENO_REGION_SIM_DEPARTS: return "departs";
+    case ZENO_REGION_SIM_NONE: break;
+  }
+  return "";
+}
+
+/* ---------- loading one point's scene ---------- */
+
+static void format_override(char *out, const char *path, double value) {
+  snprintf(out, OVERRIDE_SIZE, "%s=" VALUE_FORMAT, path, value);
+}
+
+// Loads the base scene with the fixed overrides and the two axis values.
+static zeno_status load_point(const zeno_regions *r, double x, double y,
+                              zeno_scene *scene, zeno_error *error) {
+  const char *items[FIXED_OVERRIDES_MAX + 2];
+  char xs[OVERRIDE_SIZE], ys[OVERRIDE_SIZE];
+  for (int i = 0; i < r->fixed_count; i++) items[i] = r->fixed[i];
+  format_override(xs, r->def.x.path, x);
+  format_override(ys, r->def.y.path, y);
+  items[r->fixed_count] = xs;
+  items[r->fixed_count + 1] = ys;
+  return zeno_scene_load_string(r->text, r->name, items, r->fixed_count + 2, scene,
+                                error);
+}
+
+static zeno_status check_axis(const zeno_region_axis *a, const char *which,
+                              zeno_error *error) {
+  if (a->count < 1 || a->count > ZENO_REGION_AXIS_MAX)
+    return zeno_fail(error, ZENO_ERR_RANGE, which,
+                     "%s axis: %d points out of range; allowed [1, %d]", which, a->count,
+                     ZENO_REGION_AXIS_MAX);
+  if (a->path[0] == '\0' || memchr(a->path, '\0', sizeof a->path) == NULL ||
+      strchr(a->path, '=') != NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, which,
+                     "%s axis: a dotted scene path without '=' is required", which);
+  if (!isfinite(a->lo) || !isfinite(a->hi))
+    return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite",
+                     which);
+  return ZENO_OK;
+}
+
+static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
+  zeno_status st = check_axis(&d->x, "x", error);
+  if (st == ZENO_OK) st = check_axis(&d->y, "y", error);
+  if (st != ZENO_OK) return st;
+  if (strcmp(d->x.path, d->y.path) == 0)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, d->x.path,
+                     "the x and y axes sweep the same parameter '%s'", d->x.path);
+  if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
+    return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs",
+                     "value %d out of range; allowed [0, %d]", d->mc_runs, MC_RUNS_MAX);
+  // Checked here for the whole grid: a point whose scene is decided before
+  // its maps (infeasible, ...) would not check the maps' settings.
+  return zeno_analysis_def_validate(&d->analysis, error);
+}
+
+// The base scene and the four corners of the grid load: unknown paths and
+// out-of-range ends are reported before any work.
+static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
+  zeno_scene s;
+  zeno_status st = zeno_scene_load_string(r->text, r->name,
+                                          (const char *const *)r->fixed,
+                                          r->fixed_count, &s, error);
+  if (st != ZENO_OK) return st;
+  if (s.contact_count != 2)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
+                     "a region map needs a two-contact scene; this one has %d",
+                     s.contact_count);
+  const zeno_region_axis *x = &r->def.x, *y = &r->def.y;
+  const int xs[2] = {0, x->count - 1}, ys[2] = {0, y->count - 1};
+  for (int i = 0; i < 2 && st == ZENO_OK; i++)
+    for (int j = 0; j < 2 && st == ZENO_OK; j++)
+      st = load_point(r, zeno_region_axis_value(x, xs[i]),
+                      zeno_region_axis_value(y, ys[j]), &s, error);
+  return st;
+}
+
+static char *copy_text(const char *text) {
+  const size_t n = strlen(text) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, text, n);
+  return c;
+}
+
+void zeno_regions_destroy(zeno_regions *r) {
+  if (r == NULL) return;
+  for (int i = 0; i < r->fixed_count; i++) free(r->fixed[i]);
+  free(r->fixed);
+  free(r->text);
+  free(r->name);
+  free(r);
+}
+
+zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
+                                  const char *const *overrides, int override_count,
+                                  const zeno_regions_def *def, zeno_error *error) {
+  zeno_error_clear(error);
+  if (scene_text == NULL || def == NULL || override_count < 0 ||
+      (override_count > 0 && overrides == NULL)) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene text and settings are required");
+    return NULL;
+  }
+  if (override_count > FIXED_OVERRIDES_MAX) {
+    zeno_fail(error, ZENO_ERR_RANGE, "", "%d overrides; at most %d are allowed",
+              override_count, FIXED_OVERRIDES_MAX);
+    return NULL;
+  }
+  if (check_def(def, error) != ZENO_OK) return NULL;
+  zeno_regions *r = calloc(1, sizeof *r);
+  if (r == NULL) goto nomem;
+  r->def = *def;
+  r->text = copy_text(scene_text);
+  r->name = copy_text(name ? name : "");
+  r->fixed = calloc((size_t)override_count + 1, sizeof *r->fixed);
+  if (r->text == NULL || r->name == NULL || r->fixed == NULL) goto nomem;
+  for (; r->fixed_count < override_count; r->fixed_count++) {
+    if (overrides[r->fixed_count] == NULL) {
+      zeno_fail(error, ZENO_ERR_ARGUMENT, "", "override %d is NULL", r->fixed_count + 1);
+      zeno_regions_destroy(r);
+      return NULL;
+    }
+    r->fixed[r->fixed_count] = copy_text(overrides[r->fixed_count]);
+    if (r->fixed[r->fixed_count] == NULL) goto nomem;
+  }
+  if (check_scene(r, error) != ZENO_OK) {
+    zeno_regions_destroy(r);
+    return NULL;
+  }
+  return r;
+nomem:
+  zeno_regions_destroy(r);
+  zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  return NULL;
+}
+
+zeno_regions *zeno_regions_create_file(const char *path, const char *const *overrides,
+                                       int override_count, const zeno_regions_def *def,
+                                       zeno_error *error) {
+  zeno_error_clear(error);
+  char *text = NULL;
+  if (zeno_read_text_file(path, &text, error) != ZENO_OK) return NULL;
+  zeno_regions *r = zeno_regions_create(text, path, overrides, override_count, def, error);
+  free(text);
+  return r;
+}
+
+/* ---------- Monte-Carlo verdict ---------- */
+
+static uint64_t splitmix_next(uint64_t *state) {
+  uint64_t z = (*state += SPLITMIX_GAMMA);
+  z = (z ^ (z >> 30)) * SPLITMIX_MUL1;
+  z = (z ^ (z >> 27)) * SPLITMIX_MUL2;
+  return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *state) {
+  return (double)(splitmix_next(state) >> 11) * UNIT_53;
+}
+
+// The k-th perturbation of a point's stream.
+static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
+  qp[0] = uniform01(stream);
+  qp[1] = uniform01(stream);
+  qp[2] = 0;
+  for (int j = 0; j < 3; j++) qdp[j] = 2 * uniform01(stream) - 1;
+  if (k % MC_TOUCH_PERIOD == 0) qp[0] = 0, qdp[0] = fabs(qdp[0]);
+  if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
+}
+
+// Runs one perturbation; *rests tells whether it came to rest. Library
+// failures (out of memory) are errors, not outcomes.
+static zeno_status comes_to_rest(const zeno_scene *base, zeno_model model, const double qp[3],
+                                 const double qdp[3], bool *rests, zeno_error *error) {
+  zeno_scene s = *base;
+  s.model = model;
+  s.initial_kind = ZENO_INITIAL_ZOD;
+  memcpy(s.initial_qp, qp, sizeof s.initial_qp);
+  memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
+  const zeno_sim_def def = zeno_sim_def_default();
+  zeno_summary summary;
+  const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
+  *rests = st == ZENO_OK && summary.outcome == ZENO_OUTCOME_REST;
+  return st;
+}
+
+static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
+                                  zeno_region_point *p, zeno_error *error) {
+  uint64_t stream = r->def.mc_seed;
+  stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^
+            (uint64_t)(unsigned)p->iy;
+  for (int k = 0; k < r->def.mc_runs; k++) {
+    double qp[3], qdp[3];
+    bool rests = false;
+    perturbation(&stream, k, qp, qdp);
+    zeno_status st = comes_to_rest(scene, ZENO_MODEL_ZOD, qp, qdp, &rests, error);
+    if (st != ZENO_OK) return st;
+    p->mc_runs++;
+    p->mc_rest += rests;
+    if (r->def.mc_full) {
+      st = comes_to_rest(scene, ZENO_MODEL_FULL, qp, qdp, &rests, error);
+      if (st != ZENO_OK) return st;
+      p->mc_full_runs++;
+      p->mc_full_rest += rests;
+    }
+  }
+  const bool all_rest =
+      p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
+  p->sim = all_rest ? ZENO_REGION_SIM_RESTS : ZENO_REGION_SIM_DEPARTS;
+  return ZENO_OK;
+}
+
+/* ---------- one point ---------- */
+
+// The witness fixed point: the unstable finite one of Theorem 2 (regions 4,
+// 5), else the finite one with the largest G.
+static void witness(const zeno_analysis *a, zeno_region_point *p) {
+  const zeno_maps *m = &a->maps;
+  p->fixed_point_count = m->fixed_point_count;
+  int best = -1;
+  for (int k = 0; k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *fp = &m->fixed_points[k];
+    if (fp->limiting) continue;
+    if (best < 0 || fp->G > m->fixed_points[best].G) best = k;
+  }
+  if (best >= 0) {
+    p->fixed_point_phi = m->fixed_points[best].phi;
+    p->fixed_point_G = m->fixed_points[best].G;
+  }
+}
+
+zeno_status zeno_regions_point(const zeno_regions *r, int ix, int iy,
+                               zeno_region_point *p, zeno_error *error) {
+  if (r == NULL || p == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
+  if (ix < 0 || ix >= r->def.x.count || iy < 0 || iy >= r->def.y.count)
+    return zeno_fail(error, ZENO_ERR_RANGE, "",
+                     "grid point (%d, %d) out of range; allowed [0, %d] x [0, %d]", ix,
+                     iy, r->def.x.count - 1, r->def.y.count - 1);
+  memset(p, 0, sizeof *p);
+  p->ix = ix;
+  p->iy = iy;
+  p->x = zeno_region_axis_value(&r->def.x, ix);
+  p->y = zeno_region_axis_value(&r->def.y, iy);
+  p->G_max = p->fixed_point_phi = p->fixed_point_G = NAN;
+  zeno_scene scene;
+  zeno_status st = load_point(r, p->x, p->y, &scene, error);
+  if (st != ZENO_OK) return st;
+  zeno_analysis a;
+  st = zeno_analyze(&scene, &r->def.analysis, &a, error);
+  if (st != ZENO_OK) return st;
+  p->region = a.region;
+  p->theorem = a.theorem;
+  p->verdict = a.verdict;
+  p->persistent = a.persistent;
+  p->has_maps = a.has_maps;
+  p->partition_count = a.partition_count;
+  p->unsafe_count = a.unsafe_count;
+  if (a.has_maps) {
+    p->G_max = a.maps.G_max;
+    witness(&a, p);
+  }
+  zeno_analysis_free(&a);
+  if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0)
+    return simulate_point(r, &scene, p, error);
+  return ZENO_OK;
+}
+
+/* ---------- one row ---------- */
+
+zeno_status zeno_regions_row(const zeno_regions *r, int iy, int threads,
+                             zeno_region_point *row, zeno_error *error) {
+  if (r == NULL || row == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and row are required");
+  if (iy < 0 || iy >= r->def.y.count)
+    return zeno_fail(error, ZENO_ERR_RANGE, "", "row %d out of range; allowed [0, %d]", iy,
+                     r->def.y.count - 1);
+  const int n = r->def.x.count;
+  const int team = zeno_regions_threads(threads);
+  (void)team;  // unused without OpenMP
+  // The error of the lowest failing point is the row's.
+  int first_bad = n;
+  zeno_status first_status = ZENO_OK;
+  zeno_error first_error;
+  zeno_error_clear(&first_error);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+  for (int ix = 0; ix < n; ix++) {
+    zeno_error e;
+    const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
+    if (st != ZENO_OK) {
+#ifdef _OPENMP
+#pragma omp critical(zeno_regions_row_error)
+#endif
+      if (ix < first_bad) {
+        first_bad = ix;
+        first_status = st;
+        first_error = e;
+      }
+    }
+  }
+  if (first_status != ZENO_OK && error) *error = first_error;
+  return first_status;
+}

@@ -1,0 +1,392 @@
+// Verdicts on a two-contact equilibrium: persistence (Definition 4),
+// Theorems 1-4 (paper Sec. 7), the interval graph of a partition of I and
+// the regions 0-7 of Example 6.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynamics/contact_solve.h"
+#include "dynamics/kinematics.h"
+#include "dynamics/mode_table.h"
+#include "base/util.h"
+#include "zeno/stability.h"
+
+/// Strictness of Definition 4's inequalities, relative to the load.
+#define VERDICT_FORCE_RTOL 1e-10
+/// Partition edges closer than this coincide [rad] (a breakpoint or fixed
+/// point on a uniform edge, up to rounding of pi).
+#define VERDICT_EDGE_MERGE 1e-15
+/// G is "above 1" when it exceeds 1 by more than this (G is exact under the
+/// ZOD up to rounding; a fixed point with G = 1 is not generic).
+#define VERDICT_G_TOL 1e-9
+
+const char *zeno_verdict_name(zeno_verdict v) {
+  switch (v) {
+    case ZENO_VERDICT_STABLE: return "stable";
+    case ZENO_VERDICT_UNSTABLE: return "unstable";
+    default: return "undecided";
+  }
+}
+
+zeno_analysis_def zeno_analysis_def_default(void) {
+  zeno_analysis_def d = {.maps = zeno_maps_def_default(), .partition_intervals = 300};
+  return d;
+}
+
+/* ---------- Definition 4 ---------- */
+
+static bool zod_dyn(const zeno_scene *scene, zk_model *km, zc_dyn *d,
+                    zeno_error *error) {
+  if (zk_model_init(km, scene, error) != ZENO_OK) return false;
+  const double bias[4] = {0, 0, 0, 0};
+  zc_dyn_build(d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
+  return true;
+}
+
+// Sign of xdot1 / xdot2 when both contacts stay closed (one degree of
+// freedom left): +1 when PP and NN are kinematically feasible, -1 for PN, NP.
+static int two_slip_sign(const zk_model *km) {
+  // Null vector of the two normal rows: cross product of the columns z1, z2.
+  const double a[3] = {km->W0[0][0], km->W0[1][0], km->W0[2][0]};
+  const double b[3] = {km->W0[0][2], km->W0[1][2], km->W0[2][2]};
+  const double v[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                       a[0] * b[1] - a[1] * b[0]};
+  double x1 = 0, x2 = 0;
+  for (int k = 0; k < 3; k++) {
+    x1 += km->W0[k][1] * v[k];
+    x2 += km->W0[k][3] * v[k];
+  }
+  return x1 * x2 > 0 ? 1 : -1;
+}
+
+// Definition 4 for a scene whose equilibrium report is known.
+static zeno_status persistent_given(const zeno_scene *scene,
+                                    const zeno_equilibrium_report *rep, bool *persistent,
+                                    zeno_error *error) {
+  zk_model km;
+  zc_dyn d;
+  if (!zod_dyn(scene, &km, &d, error)) return error ? error->code : ZENO_ERR_GEOMETRY;
+  const double tol = VERDICT_FORCE_RTOL * km.force_scale;
+  const double atol = VERDICT_FORCE_RTOL * km.accel_scale;
+  *persistent = rep->ambiguous_count == 0;  // requirement 1
+  // Requirement 2: single-contact slip modes either pull the slipping
+  // contact off (f_n < 0) or press the free contact down (zddot_j < 0).
+  static const unsigned char single[4][2] = {
+      {ZENO_LETTER_P, ZENO_LETTER_F}, {ZENO_LETTER_N, ZENO_LETTER_F},
+      {ZENO_LETTER_F, ZENO_LETTER_P}, {ZENO_LETTER_F, ZENO_LETTER_N}};
+  for (int k = 0; k < 4 && *persistent; k++) {
+    zeno_mode m = {{single[k][0], single[k][1]}};
+    zm_solution sol;
+    if (!zm_solve(&d, m, &sol)) {
+      *persistent = false;
+      break;
+    }
+    const int i = single[k][0] == ZENO_LETTER_F ? 1 : 0, j = 1 - i;
+    *persistent = sol.force[2 * i] < -tol || sol.acc[2 * j] < -atol;
+  }
+  // Requirement 3: kinematically feasible two-slip modes press both contacts.
+  const int sign = two_slip_sign(&km);
+  const unsigned char a = ZENO_LETTER_P, b = sign > 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
+  const zeno_mode two[2] = {{{a, b}}, {{ZENO_LETTER_N, b == ZENO_LETTER_P ? ZENO_LETTER_N : ZENO_LETTER_P}}};
+  for (int k = 0; k < 2 && *persistent; k++) {
+    zm_solution sol;
+    if (!zm_solve(&d, two[k], &sol)) {
+      *persistent = false;
+      break;
+    }
+    *persistent = sol.force[0] > tol && sol.force[2] > tol;
+  }
+  return ZENO_OK;
+}
+
+zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
+                            zeno_error *error) {
+  if (scene == NULL || persistent == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and result are required");
+  if (scene->contact_count != 2)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
+                     "persistence (Definition 4) needs two contacts");
+  zeno_equilibrium_report rep;
+  const zeno_status st = zeno_equilibrium_check(scene, &rep, error);
+  return st == ZENO_OK ? persistent_given(scene, &rep, persistent, error) : st;
+}
+
+/* ---------- Theorem 4: partition and interval graph ---------- */
+
+// Interval index of phi in the sorted edges e[0..n] (e[0] = -pi/2, e[n] = pi/2).
+static int interval_of(const double *e, int n, double phi) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (e[mid] <= phi) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+static int cmp_double(const void *pa, const void *pb) {
+  const double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
+}
+
+// Edges: uniform points, breakpoints and finite fixed points (so R - phi
+// keeps its sign inside every interval, condition 3 of Definition 5).
+static int build_partition(const zeno_maps *m, int uniform, double *e) {
+  int n = 0;
+  e[n++] = -M_PI / 2;
+  for (int k = 1; k < uniform && n < ZENO_MAX_PARTITION - 1; k++)
+    e[n++] = -M_PI / 2 + k * M_PI / uniform;
+  for (int k = 0; k < m->breakpoint_count && n < ZENO_MAX_PARTITION - 1; k++)
+    e[n++] = m->breakpoints[k];
+  for (int k = 0; k < m->fixed_point_count && n < ZENO_MAX_PARTITION - 1; k++)
+    if (!m->fixed_points[k].limiting) e[n++] = m->fixed_points[k].phi;
+  e[n++] = M_PI / 2;
+  qsort(e, (size_t)n, sizeof *e, cmp_double);
+  int w = 1;  // drop duplicates
+  for (int k = 1; k < n; k++)
+    if (e[k] > e[w - 1] + VERDICT_EDGE_MERGE) e[w++] = e[k];
+  return w - 1;  // intervals
+}
+
+typedef struct graph {
+  int n;
+  unsigned char *edge;  ///< n x n adjacency (i -> j), no self-edges
+} graph;
+
+// The image of every interval under R: [min, max] of R over its samples,
+// widened by the largest step of R between neighbouring samples so that
+// values of R between samples are covered (the graph may only gain edges:
+// conservative for a stability proof).
+static bool build_graph(const zeno_maps *m, const double *e, int n, graph *g,
+                        bool *safe, double *rmin, double *rmax, int *sign) {
+  g->n = n;
+  g->edge = calloc((size_t)n * (size_t)n, 1);
+  if (g->edge == NULL) return false;
+  for (int i = 0; i < n; i++) {
+    safe[i] = true;
+    rmin[i] = INFINITY;
+    rmax[i] = -INFINITY;
+    sign[i] = 0;
+  }
+  for (int k = 0; k < m->sample_count; k++) {
+    const zeno_cycle *c = &m->samples[k];
+    const int i = interval_of(e, n, c->phi);
+    if (!c->defined) continue;
+    if (c->G >= 1 - VERDICT_G_TOL) safe[i] = false;
+    double pad = 0;
+    if (k > 0 && m->samples[k - 1].defined) pad = fabs(c->R - m->samples[k - 1].R);
+    rmin[i] = fmin(rmin[i], c->R - pad);
+    rmax[i] = fmax(rmax[i], c->R + pad);
+    const double f = c->R - c->phi;
+    const int sg = f > 0 ? 1 : (f < 0 ? -1 : 2);
+    sign[i] = sign[i] == 0 ? sg : (sign[i] == sg ? sg : 2);  // 2: mixed or zero
+  }
+  for (int i = 0; i < n; i++) {
+    if (!(rmin[i] <= rmax[i])) continue;  // R undefined on the whole interval: a sink
+    const int a = interval_of(e, n, fmax(rmin[i], -M_PI / 2));
+    const int b = interval_of(e, n, fmin(rmax[i], M_PI / 2));
+    for (int j = a; j <= b; j++)
+      if (j != i) g->edge[i * n + j] = 1;
+  }
+  return true;
+}
+
+// True when interval u lies on a directed cycle (self-edges excluded).
+static bool on_cycle(const graph *g, int u, unsigned char *seen, int *stack) {
+  memset(seen, 0, (size_t)g->n);
+  int top = 0;
+  for (int j = 0; j < g->n; j++)
+    if (g->edge[u * g->n + j]) {
+      seen[j] = 1;
+      stack[top++] = j;
+    }
+  while (top > 0) {
+    const int v = stack[--top];
+    if (v == u) return true;
+    for (int j = 0; j < g->n; j++)
+      if (g->edge[v * g->n + j] && !seen[j]) {
+        seen[j] = 1;
+        stack[top++] = j;
+      }
+  }
+  return false;
+}
+
+zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n,
+                                  bool *safe, int *unsafe_count, bool *stable,
+                                  char *why, size_t why_size) {
+  if (why_size) why[0] = '\0';
+  if (m == NULL || edges == NULL || safe == NULL || stable == NULL || n < 1 ||
+      n > ZENO_MAX_PARTITION) {
+    if (why_size)
+      snprintf(why, why_size, "a partition needs maps, edges, results and "
+               "1 to %d intervals (%d given)", ZENO_MAX_PARTITION, n);
+    return ZENO_ERR_ARGUMENT;
+  }
+  for (int k = 0; k < n; k++)
+    if (!(edges[k] < edges[k + 1])) {
+      if (why_size)
+        snprintf(why, why_size, "partition edges must be increasing: edge %d "
+                 "(%g) >= edge %d (%g)", k, edges[k], k + 1, edges[k + 1]);
+      return ZENO_ERR_RANGE;
+    }
+  graph g = {0, NULL};
+  double *rmin = malloc((size_t)n * sizeof *rmin), *rmax = malloc((size_t)n * sizeof *rmax);
+  int *sign = malloc((size_t)n * sizeof *sign), *stack = malloc((size_t)n * sizeof *stack);
+  unsigned char *seen = malloc((size_t)n);
+  bool ok = rmin && rmax && sign && stack && seen &&
+            build_graph(m, edges, n, &g, safe, rmin, rmax, sign);
+  zeno_status st = ok ? ZENO_OK : ZENO_ERR_NOMEM;
+  if (!ok && why_size) snprintf(why, why_size, "out of memory");
+  int unsafe = 0;
+  for (int i = 0; ok && i < n; i++) {
+    if (safe[i]) continue;
+    unsafe++;
+    // Condition 3: R - phi keeps a strict sign inside an unsafe interval.
+    if (sign[i] == 2) {
+      ok = false;
+      snprintf(why, why_size, "R - phi changes sign in unsafe [%.4f, %.4f]", edges[i],
+               edges[i + 1]);
+    } else if (on_cycle(&g, i, seen, stack)) {  // condition 4
+      ok = false;
+      snprintf(why, why_size, "unsafe [%.4f, %.4f] lies on a cycle of the interval graph",
+               edges[i], edges[i + 1]);
+    }
+  }
+  // Conditions 1-2: G constant and != 1 along the extremal intervals; the
+  // maps' endpoint limits G+- (Lemma 3) must not equal 1.
+  if (ok && ((m->G_minus_defined && fabs(m->G_minus - 1) <= VERDICT_G_TOL) ||
+             (m->G_plus_defined && fabs(m->G_plus - 1) <= VERDICT_G_TOL))) {
+    ok = false;
+    snprintf(why, why_size, "G at an endpoint equals 1");
+  }
+  if (unsafe_count) *unsafe_count = unsafe;
+  *stable = ok && st == ZENO_OK;
+  free(g.edge);
+  free(rmin);
+  free(rmax);
+  free(sign);
+  free(stack);
+  free(seen);
+  return st;
+}
+
+// Definition 5 on the refined uniform partition; fills the analysis fields.
+static zeno_status stable_partition(const zeno_maps *m, int uniform,
+                                    zeno_analysis *a, bool *stable, char *why,
+                                    size_t why_size) {
+  const int n = build_partition(m, uniform, a->partition);
+  a->partition_count = n;
+  *stable = false;
+  return zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count,
+                               stable, why, why_size);
+}
+
+/* ---------- the verdict ---------- */
+
+static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region,
+                const char *reason) {
+  a->verdict = v;
+  a->theorem = theorem;
+  a->region = region;
+  snprintf(a->reason, sizeof a->reason, "%s", reason);
+}
+
+static zeno_status check_partition(const zeno_analysis_def *d, zeno_error *error) {
+  if (d->partition_intervals < 3 || d->partition_intervals > ZENO_MAX_PARTITION / 2)
+    return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
+                     "value %d out of range; allowed [3, %d]", d->partition_intervals,
+                     ZENO_MAX_PARTITION / 2);
+  return ZENO_OK;
+}
+
+zeno_status zeno_analysis_def_validate(const zeno_analysis_def *d, zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "settings are required");
+  const zeno_status st = check_partition(d, error);
+  return st == ZENO_OK ? zeno_maps_def_validate(&d->maps, error) : st;
+}
+
+zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
+                         zeno_analysis *a, zeno_error *error) {
+  if (scene == NULL || a == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
+  memset(a, 0, sizeof *a);  // every later error leaves nothing to free
+  if (scene->contact_count != 2)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
+                     "the stability analysis needs two contacts");
+  const zeno_analysis_def d = def ? *def : zeno_analysis_def_default();
+  // The maps' settings are checked where the maps are computed: scenes
+  // decided before them (infeasible, Painlevé, ambiguous) never use them.
+  zeno_status st = check_partition(&d, error);
+  if (st != ZENO_OK) return st;
+  st = zeno_equilibrium_check(scene, &a->equilibrium, error);
+  if (st != ZENO_OK) return st;
+  const zeno_equilibrium_report *eq = &a->equilibrium;
+  if (!eq->feasible) {
+    set(a, ZENO_VERDICT_UNSTABLE, 0, 0, "no static equilibrium: SS is not consistent");
+    return ZENO_OK;
+  }
+  if (!eq->painleve_ok[0] || !eq->painleve_ok[1]) {
+    set(a, ZENO_VERDICT_UNDECIDED, 0, 1,
+        "a slipping contact is exposed to Painlevé's paradox (bound (11))");
+    return ZENO_OK;
+  }
+  if (eq->ambiguous_count > 0) {
+    set(a, ZENO_VERDICT_UNSTABLE, 1, 6,
+        "ambiguous equilibrium: a non-static mode is consistent at rest (Theorem 1)");
+    return ZENO_OK;
+  }
+  // The equilibrium was just checked: Definition 4 reuses its report.
+  st = persistent_given(scene, &a->equilibrium, &a->persistent, error);
+  if (st == ZENO_OK) st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
+  if (st != ZENO_OK) return st;
+  a->has_maps = true;
+  const zeno_maps *m = &a->maps;
+  for (int k = 0; k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *fp = &m->fixed_points[k];
+    if (!fp->limiting && fp->G > 1 + VERDICT_G_TOL) {
+      char r[160];
+      snprintf(r, sizeof r, "fixed point of R at %.4f with G = %.4f > 1 (Theorem 2)",
+               fp->phi, fp->G);
+      set(a, ZENO_VERDICT_UNSTABLE, 2, a->persistent ? 4 : 5, r);
+      return ZENO_OK;
+    }
+  }
+  if (!a->persistent) {
+    set(a, ZENO_VERDICT_UNDECIDED, 0, 7,
+        "not persistent (Definition 4) and no unstable fixed point of R");
+    return ZENO_OK;
+  }
+  if (m->G_max < 1 - VERDICT_G_TOL) {
+    char r[160];
+    snprintf(r, sizeof r, "G < 1 wherever R is defined (max %.4f, Theorem 3)", m->G_max);
+    set(a, ZENO_VERDICT_STABLE, 3, 2, r);
+    return ZENO_OK;
+  }
+  char why[128] = "";
+  bool stable;
+  st = stable_partition(m, d.partition_intervals, a, &stable, why, sizeof why);
+  if (st != ZENO_OK) {
+    // Out of memory: no verdict, and nothing left for the caller to free.
+    zeno_maps_free(&a->maps);
+    a->has_maps = false;
+    return zeno_fail(error, st, "", "Theorem 4's partition could not be "
+                     "checked: %s", why);
+  }
+  if (stable) {
+    char r[160];
+    snprintf(r, sizeof r, "stable partition of %d intervals, %d unsafe, no unsafe cycle (Theorem 4)",
+             a->partition_count, a->unsafe_count);
+    set(a, ZENO_VERDICT_STABLE, 4, 3, r);
+    return ZENO_OK;
+  }
+  char r[160];
+  snprintf(r, sizeof r, "no theorem decides: %s", why);
+  set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
+  return ZENO_OK;
+}
+
+void zeno_analysis_free(zeno_analysis *a) {
+  if (a && a->has_maps) zeno_maps_free(&a->maps);
+}

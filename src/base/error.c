@@ -1,0 +1,52 @@
+#include "zeno/error.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+const char *zeno_status_name(zeno_status s) {
+  switch (s) {
+    case ZENO_OK: return "ok";
+    case ZENO_DONE: return "done";
+    case ZENO_ERR_IO: return "io";
+    case ZENO_ERR_SYNTAX: return "syntax";
+    case ZENO_ERR_UNKNOWN_KEY: return "unknown-key";
+    case ZENO_ERR_MISSING: return "missing";
+    case ZENO_ERR_TYPE: return "type";
+    case ZENO_ERR_RANGE: return "range";
+    case ZENO_ERR_GEOMETRY: return "geometry";
+    case ZENO_ERR_ARGUMENT: return "argument";
+    case ZENO_ERR_NOMEM: return "nomem";
+    case ZENO_ERR_SINGULAR: return "singular";
+    case ZENO_ERR_UNSUPPORTED: return "unsupported";
+  }
+  return "unknown";
+}
+
+// An override error's message already starts with "--set <override>: " and
+// names the parameter; file and parameter in front would repeat both.
+static bool is_override_error(const zeno_error *e) {
+  return e->line == 0 && strcmp(e->file, ZENO_OVERRIDE_FILE) == 0;
+}
+
+int zeno_error_format(const zeno_error *e, char *buf, size_t n) {
+  if (e == NULL) return snprintf(buf, n, "no error");
+  if (is_override_error(e)) return snprintf(buf, n, "%s", e->message);
+  if (e->file[0] && e->line > 0)
+    return snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line, e->column,
+                    e->parameter[0] ? e->parameter : "",
+                    e->parameter[0] ? ": " : "", e->message);
+  if (e->file[0])
+    return snprintf(buf, n, "%s: %s%s%s", e->file,
+                    e->parameter[0] ? e->parameter : "",
+                    e->parameter[0] ? ": " : "", e->message);
+  if (e->parameter[0])
+    return snprintf(buf, n, "%s: %s", e->parameter, e->message);
+  return snprintf(buf, n, "%s", e->message);
+}
+
+void zeno_error_clear(zeno_error *e) {
+  if (e) memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,209 @@
+#include "dynamics/contact_solve.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/// A pivot smaller than this fraction of the largest matrix entry means the
+/// letter system is singular (e.g. four velocity constraints on three
+/// degrees of freedom). Regular systems of this size have pivots near 1e-2
+/// of the largest entry or more; 1e-11 leaves room for ill-conditioned but
+/// genuine geometries.
+#define ZC_SINGULAR_RTOL 1e-11
+
+void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
+                  const double h[3], const double bias[4], const double mu[2]) {
+  memset(d, 0, sizeof *d);
+  d->n = n;
+  memcpy(d->W, W, sizeof d->W);
+  for (int k = 0; k < 3; k++) {
+    d->inv_mass[k] = inv_mass[k];
+    d->h[k] = h[k];
+  }
+  for (int i = 0; i < n; i++) d->mu[i] = mu[i];
+  const int m = 2 * n;
+  for (int a = 0; a < m; a++) {
+    d->bias[a] = bias ? bias[a] : 0.0;
+    double af = d->bias[a];
+    for (int k = 0; k < 3; k++) af += W[k][a] * inv_mass[k] * h[k];
+    d->afree[a] = af;
+    for (int b = 0; b < m; b++) {
+      double s = 0;
+      for (int k = 0; k < 3; k++) s += W[k][a] * inv_mass[k] * W[k][b];
+      d->D[a][b] = s;
+    }
+  }
+}
+
+bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
+              double x[4], double y[4]) {
+  const int m = 2 * d->n;
+  // Free contacts carry no force (x = 0 on both of their components), so
+  // only the closed contacts' unknowns are solved for: a 2x2 system for one
+  // closed contact, 4x4 for two.
+  int col[4], k = 0;
+  for (int i = 0; i < d->n; i++)
+    if (letter[i] != ZENO_LETTER_F) col[k++] = 2 * i, col[k++] = 2 * i + 1;
+  double A[16], r[4];
+  memset(A, 0, sizeof A);
+  // Row pair of each closed contact: one equality per unknown; y = b + D x.
+  for (int q = 0; q < k; q += 2) {
+    const int i = col[q] / 2, rn = q, rt = q + 1;
+    const int cn = col[q];
+    switch (letter[i]) {
+      case ZENO_LETTER_S:
+        for (int j = 0; j < k; j++) {
+          A[rn * k + j] = d->D[cn][col[j]];
+          A[rt * k + j] = d->D[cn + 1][col[j]];
+        }
+        r[rn] = -b[cn];
+        r[rt] = -b[cn + 1];
+        break;
+      default: {  // P or N: y_n = 0, x_t = -+mu x_n
+        const double sgn = letter[i] == ZENO_LETTER_P ? -1.0 : 1.0;
+        for (int j = 0; j < k; j++) A[rn * k + j] = d->D[cn][col[j]];
+        r[rn] = -b[cn];
+        A[rt * k + rt] = 1;
+        A[rt * k + rn] = -sgn * d->mu[i];
+        r[rt] = 0;
+      }
+    }
+  }
+  if (k > 0 && !zeno_linsolve(k, A, r, ZC_SINGULAR_RTOL)) return false;
+  for (int a = 0; a < 4; a++) x[a] = 0;
+  for (int q = 0; q < k; q++) x[col[q]] = r[q];
+  for (int a = 0; a < 4; a++) {
+    double s = a < m ? b[a] : 0;
+    for (int j = 0; j < m; j++) s += (a < m ? d->D[a][j] : 0) * x[j];
+    y[a] = a < m ? s : 0;
+  }
+  // Enforce the equalities exactly: they hold to rounding, and callers test
+  // signs of the other components only.
+  for (int i = 0; i < d->n; i++) {
+    if (letter[i] != ZENO_LETTER_F) y[2 * i] = 0;
+    if (letter[i] == ZENO_LETTER_S) y[2 * i + 1] = 0;
+  }
+  return true;
+}
+
+void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
+                    double out[3]) {
+  for (int k = 0; k < 3; k++) {
+    double s = r[k];
+    for (int a = 0; a < 2 * d->n; a++) s += d->W[k][a] * x[a];
+    out[k] = d->inv_mass[k] * s;
+  }
+}
+
+bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
+                int m, const double *r, double x[3]) {
+  if (m == 0) return true;
+  double A[16], y[4];
+  for (int a = 0; a < m; a++) {
+    y[a] = r[a];
+    for (int b = 0; b < m; b++) {
+      double sum = 0;
+      for (int k = 0; k < 3; k++) sum += W[k][cols[a]] * inv_mass[k] * W[k][cols[b]];
+      A[a * m + b] = sum;
+    }
+  }
+  if (!zeno_linsolve(m, A, y, ZC_SINGULAR_RTOL)) return false;
+  for (int k = 0; k < 3; k++) {
+    double dx = 0;
+    for (int a = 0; a < m; a++) dx += W[k][cols[a]] * y[a];
+    x[k] += inv_mass[k] * dx;
+  }
+  return true;
+}
+
+double zc_cone_slack(const zc_dyn *d, const double x[4], int i) {
+  const double mu = d->mu[i], xn = x[2 * i], xt = x[2 * i + 1];
+  return fmin(xn, (mu * xn - fabs(xt)) / sqrt(1 + mu * mu));
+}
+
+// Determinant of the 3x3 matrix made of columns c[0..2] of W.
+static double det3_cols(const double W[3][4], const int c[3]) {
+  return W[0][c[0]] * (W[1][c[1]] * W[2][c[2]] - W[1][c[2]] * W[2][c[1]]) -
+         W[0][c[1]] * (W[1][c[0]] * W[2][c[2]] - W[1][c[2]] * W[2][c[0]]) +
+         W[0][c[2]] * (W[1][c[0]] * W[2][c[1]] - W[1][c[1]] * W[2][c[0]]);
+}
+
+bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
+                      double *margin) {
+  // Null vector of the 3x4 matrix W by cofactors: k_j = (-1)^j det(W without j).
+  double k[4];
+  double kmax = 0;
+  int jmax = 0;
+  for (int j = 0; j < 4; j++) {
+    int c[3], n = 0;
+    for (int l = 0; l < 4; l++)
+      if (l != j) c[n++] = l;
+    k[j] = ((j % 2) ? -1.0 : 1.0) * det3_cols(d->W, c);
+    if (fabs(k[j]) > kmax) {
+      kmax = fabs(k[j]);
+      jmax = j;
+    }
+  }
+  double wmax = 0;
+  for (int r = 0; r < 3; r++)
+    for (int j = 0; j < 4; j++) wmax = fmax(wmax, fabs(d->W[r][j]));
+  if (!(kmax > ZC_SINGULAR_RTOL * wmax * wmax * wmax)) return false;
+  for (int j = 0; j < 4; j++) k[j] /= kmax;
+  // Particular solution with x_jmax = 0: the other three columns are regular.
+  double A[9], b[3];
+  int c[3], n = 0;
+  for (int l = 0; l < 4; l++)
+    if (l != jmax) c[n++] = l;
+  for (int r = 0; r < 3; r++) {
+    for (int q = 0; q < 3; q++) A[r * 3 + q] = d->W[r][c[q]];
+    b[r] = rhs[r];
+  }
+  if (!zeno_linsolve(3, A, b, ZC_SINGULAR_RTOL)) return false;
+  double x0[4] = {0, 0, 0, 0};
+  for (int q = 0; q < 3; q++) x0[c[q]] = b[q];
+  // Cone constraints, each affine in s: g(s) = g0 + g1 s >= 0, in force units.
+  double g0[6], g1[6];
+  int ng = 0;
+  for (int i = 0; i < 2; i++) {
+    const double mu = d->mu[i], nrm = sqrt(1 + mu * mu);
+    const int in = 2 * i, it = 2 * i + 1;
+    g0[ng] = x0[in];
+    g1[ng++] = k[in];
+    g0[ng] = (mu * x0[in] - x0[it]) / nrm;
+    g1[ng++] = (mu * k[in] - k[it]) / nrm;
+    g0[ng] = (mu * x0[in] + x0[it]) / nrm;
+    g1[ng++] = (mu * k[in] + k[it]) / nrm;
+  }
+  // Maximise min_j g_j(s): a concave piecewise-linear function of one
+  // variable peaks where two pieces cross (or is unbounded).
+  bool up = false, down = false;
+  for (int j = 0; j < ng; j++) {
+    if (g1[j] > 0) up = true;
+    if (g1[j] < 0) down = true;
+  }
+  double best_s = 0, best = -INFINITY;
+  if (!(up && down)) {
+    // Unbounded in one direction: feasible with margin growing without bound
+    // (cannot happen for a real body: x0 + s k would be a self-equilibrated
+    // force pair inside both cones). Report a large finite witness.
+    best_s = 0;
+    best = INFINITY;
+  } else {
+    for (int a = 0; a < ng; a++)
+      for (int b2 = a + 1; b2 < ng; b2++) {
+        if (g1[a] == g1[b2]) continue;
+        const double s = (g0[b2] - g0[a]) / (g1[a] - g1[b2]);
+        double mn = INFINITY;
+        for (int j = 0; j < ng; j++) mn = fmin(mn, g0[j] + g1[j] * s);
+        if (mn > best) {
+          best = mn;
+          best_s = s;
+        }
+      }
+  }
+  for (int j = 0; j < 4; j++) x[j] = x0[j] + best_s * k[j];
+  *margin = best;
+  return true;
+}
+

@@ -1,0 +1,338 @@
+#include "dynamics/flow_cvode.h"
+
+#include <cvode/cvode.h>
+#include <math.h>
+#include <nvector/nvector_serial.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sundials/sundials_context.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include "dynamics/contact_solve.h"
+#include "dynamics/mode_table.h"
+#include "base/util.h"
+
+/// Steps one segment may take before it is a solver failure (CVODE's own
+/// default is 500 per output; segments of a long slip need more, and a
+/// runaway integration must still end).
+#define ZFC_MAX_STEPS 2000000
+/// Fixed-point iterations of the corrector: Adams on non-stiff rigid-body
+/// dynamics converges in a few.
+#define ZFC_FIXED_POINT_ACCEL 0
+/// The most guards of one mode: 2 per contact plus 4 escape pairs.
+#define ZFC_MAX_GUARDS ZF_MAX_CROSSINGS
+
+typedef struct guard_def {
+  zeno_guard kind;
+  int contact;
+  int coordinate;  ///< ESCAPE: contact coordinate index (z1, x1, z2, x2)
+  int sign;        ///< FRICTION_MARGIN: +1 for mu fn - ft, -1 for mu fn + ft; ESCAPE: side
+  /// GAP: the gap's level at the segment start when below zero (rounding
+  /// of a projection). A just-separated contact a hair below the surface
+  /// must still be caught when it comes back down to that level; a guard
+  /// starting negative would never cross zero.
+  double offset;
+} guard_def;
+
+struct zfc {
+  SUNContext ctx;
+  void *mem;
+  N_Vector y, atol;
+  SUNNonlinearSolver nls;
+  bool initialized;
+  zk_model km;
+  double rtol, atol_rel;
+  /* the segment being integrated */
+  zeno_mode mode;
+  int guard_count;
+  guard_def guards[ZFC_MAX_GUARDS];
+  int dirs[ZFC_MAX_GUARDS];
+  double radius;
+  zfc_scales sc;
+  /// Positions are integrated relative to the segment's start, so CVODE's
+  /// relative error control sees the segment's own motion and not the
+  /// offset accumulated before (e.g. a long slip).
+  double q_base[3];
+  zfc_node *nodes;
+  int node_count, node_cap;
+};
+
+// CVODE reports errors through this handler instead of printing them: the
+// library never prints, and failures reach the caller as events.
+static void quiet_errors(int code, const char *module, const char *function,
+                         char *message, void *user) {
+  (void)code;
+  (void)module;
+  (void)function;
+  (void)message;
+  (void)user;
+}
+
+bool zfc_mode_accel(const zk_model *km, zeno_mode mode, const double q[3],
+                    const double qd[3], double qdd[3], double force[4]) {
+  double W[3][4], bias[4];
+  zk_full_jacobian(km, q, qd, W, bias);
+  zc_dyn d;
+  zc_dyn_build(&d, km->n, W, km->inv_mass, km->h, bias, km->mu);
+  zm_solution sol;
+  if (!zm_solve(&d, mode, &sol)) return false;
+  memcpy(qdd, sol.qdd, 3 * sizeof *qdd);
+  memcpy(force, sol.force, 4 * sizeof *force);
+  return true;
+}
+
+static void absolute_q(const zfc *f, const double *Y, double q[3]) {
+  for (int k = 0; k < 3; k++) q[k] = f->q_base[k] + Y[k];
+}
+
+static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
+  (void)t;
+  zfc *f = user;
+  const double *Y = N_VGetArrayPointer(y);
+  double *D = N_VGetArrayPointer(ydot);
+  double q[3], qdd[3], force[4];
+  absolute_q(f, Y, q);
+  if (!zfc_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force)) return -1;
+  for (int k = 0; k < 3; k++) {
+    D[k] = Y[3 + k];
+    D[3 + k] = qdd[k];
+  }
+  return 0;
+}
+
+// Value of one guard at (q, qd), in units of its scale.
+static double guard_value(const zfc *f, const guard_def *g, const double c[4],
+                          const double cd[4], const double force[4]) {
+  const int i = g->contact;
+  switch (g->kind) {
+    case ZENO_GUARD_GAP: return (c[2 * i] - g->offset) / f->sc.length;
+    case ZENO_GUARD_NORMAL_FORCE: return force[2 * i] / f->sc.force;
+    case ZENO_GUARD_SLIP_VELOCITY: return cd[2 * i + 1] / f->sc.speed;
+    case ZENO_GUARD_FRICTION_MARGIN:
+      return (f->km.mu[i] * force[2 * i] - g->sign * force[2 * i + 1]) / f->sc.force;
+    case ZENO_GUARD_ESCAPE:
+      return (c[g->coordinate] - g->sign * f->radius) / f->sc.length;
+    default: return 1.0;
+  }
+}
+
+static void guard_values(const zfc *f, const double *Y, double *out, bool *ok) {
+  double q[3], c[4], cd[4], qdd[3], force[4] = {0, 0, 0, 0};
+  absolute_q(f, Y, q);
+  zk_full_contacts(&f->km, q, Y + 3, c, cd);
+  *ok = zfc_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force);
+  for (int k = 0; k < f->guard_count; k++)
+    out[k] = guard_value(f, &f->guards[k], c, cd, force);
+}
+
+static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
+  (void)t;
+  bool ok;
+  guard_values(user, N_VGetArrayPointer(y), gout, &ok);
+  return ok ? 0 : -1;
+}
+
+static void add_guard(zfc *f, zeno_guard kind, int contact, int coordinate,
+                      int sign, int dir) {
+  guard_def *g = &f->guards[f->guard_count];
+  g->kind = kind;
+  g->contact = contact;
+  g->coordinate = coordinate;
+  g->sign = sign;
+  g->offset = 0;
+  f->dirs[f->guard_count++] = dir;
+}
+
+// The guards that can fire in `mode`; identically zero ones (the gap of a
+// closed contact, the slip rate of a sticking one) are not monitored.
+static void build_guards(zfc *f) {
+  f->guard_count = 0;
+  for (int i = 0; i < f->km.n; i++) {
+    switch (f->mode.letter[i]) {
+      case ZENO_LETTER_F: add_guard(f, ZENO_GUARD_GAP, i, 0, 0, -1); break;
+      case ZENO_LETTER_S:
+        add_guard(f, ZENO_GUARD_NORMAL_FORCE, i, 0, 0, -1);
+        add_guard(f, ZENO_GUARD_FRICTION_MARGIN, i, 0, +1, -1);
+        add_guard(f, ZENO_GUARD_FRICTION_MARGIN, i, 0, -1, -1);
+        break;
+      case ZENO_LETTER_P:
+        add_guard(f, ZENO_GUARD_NORMAL_FORCE, i, 0, 0, -1);
+        add_guard(f, ZENO_GUARD_SLIP_VELOCITY, i, 0, 0, -1);
+        break;
+      default:
+        add_guard(f, ZENO_GUARD_NORMAL_FORCE, i, 0, 0, -1);
+        add_guard(f, ZENO_GUARD_SLIP_VELOCITY, i, 0, 0, +1);
+    }
+  }
+  for (int a = 0; a < 2 * f->km.n && f->guard_count + 2 <= ZFC_MAX_GUARDS; a++) {
+    add_guard(f, ZENO_GUARD_ESCAPE, a / 2, a, +1, +1);
+    add_guard(f, ZENO_GUARD_ESCAPE, a / 2, a, -1, -1);
+  }
+}
+
+zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
+                zeno_error *error) {
+  zfc *f = calloc(1, sizeof *f);
+  if (f == NULL) {
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  f->km = *km;
+  f->rtol = rtol;
+  f->atol_rel = atol_rel;
+  if (SUNContext_Create(NULL, &f->ctx) != 0) goto fail;
+  f->y = N_VNew_Serial(6, f->ctx);
+  f->atol = N_VNew_Serial(6, f->ctx);
+  f->mem = CVodeCreate(CV_ADAMS, f->ctx);
+  if (f->y == NULL || f->atol == NULL || f->mem == NULL) goto fail;
+  N_VConst(0.0, f->y);
+  f->nls = SUNNonlinSol_FixedPoint(f->y, ZFC_FIXED_POINT_ACCEL, f->ctx);
+  if (f->nls == NULL) goto fail;
+  return f;
+fail:
+  zfc_destroy(f);
+  zeno_fail(error, ZENO_ERR_NOMEM, "model", "could not create the CVODE integrator");
+  return NULL;
+}
+
+void zfc_destroy(zfc *f) {
+  if (f == NULL) return;
+  if (f->mem) CVodeFree(&f->mem);
+  if (f->nls) SUNNonlinSolFree(f->nls);
+  if (f->y) N_VDestroy(f->y);
+  if (f->atol) N_VDestroy(f->atol);
+  if (f->ctx) SUNContext_Free(&f->ctx);
+  free(f->nodes);
+  free(f);
+}
+
+static bool push_node(zfc *f, double t, const double *Y) {
+  if (f->node_count == f->node_cap) {
+    const int cap = f->node_cap ? 2 * f->node_cap : 64;
+    zfc_node *n = realloc(f->nodes, (size_t)cap * sizeof *n);
+    if (n == NULL) return false;
+    f->nodes = n;
+    f->node_cap = cap;
+  }
+  zfc_node *n = &f->nodes[f->node_count++];
+  n->t = t;
+  absolute_q(f, Y, n->q);
+  memcpy(n->qd, Y + 3, sizeof n->qd);
+  double force[4];
+  if (!zfc_mode_accel(&f->km, f->mode, n->q, n->qd, n->qdd, force))
+    memset(n->qdd, 0, sizeof n->qdd);
+  return true;
+}
+
+/// A gap guard starting exactly at zero (a contact just released, its gap
+/// projected to 0) is deactivated by CVODE until it moves away from zero,
+/// and a bounce shorter than the first step then goes unseen: the contact
+/// sank through the surface. The guard starts this fraction of the
+/// segment's length scale above zero instead (far below the located
+/// guard's residual, 1e-10).
+#define ZFC_GAP_START_MARGIN 1e-12
+
+// Gap guards of contacts starting a hair below the surface are measured
+// from where they start (see guard_def.offset); one starting at zero from
+// just below it.
+static void set_gap_offsets(zfc *f, const double q[3], const double qd[3]) {
+  double c[4], cd[4];
+  zk_full_contacts(&f->km, q, qd, c, cd);
+  for (int k = 0; k < f->guard_count; k++)
+    if (f->guards[k].kind == ZENO_GUARD_GAP)
+      f->guards[k].offset =
+          fmin(c[2 * f->guards[k].contact] - ZFC_GAP_START_MARGIN * f->sc.length, 0.0);
+}
+
+static int start_segment(zfc *f, const double q[3], const double qd[3]) {
+  double *Y = N_VGetArrayPointer(f->y), *A = N_VGetArrayPointer(f->atol);
+  for (int k = 0; k < 3; k++) {
+    f->q_base[k] = q[k];
+    Y[k] = 0;
+    Y[3 + k] = qd[k];
+    // Absolute tolerances from the state's own scale (homogeneity (24)).
+    const double arm = k == 2 ? f->km.length_scale : 1.0;
+    A[k] = f->atol_rel * f->sc.length / arm;
+    A[3 + k] = f->atol_rel * f->sc.speed / arm;
+  }
+  int flag;
+  if (!f->initialized) {
+    flag = CVodeInit(f->mem, rhs, 0.0, f->y);
+    if (flag == CV_SUCCESS) flag = CVodeSetNonlinearSolver(f->mem, f->nls);
+    if (flag == CV_SUCCESS) flag = CVodeSetUserData(f->mem, f);
+    if (flag == CV_SUCCESS) flag = CVodeSetErrHandlerFn(f->mem, quiet_errors, f);
+    if (flag == CV_SUCCESS) flag = CVodeSetNoInactiveRootWarn(f->mem);
+    if (flag == CV_SUCCESS) flag = CVodeSetMaxNumSteps(f->mem, ZFC_MAX_STEPS);
+    f->initialized = flag == CV_SUCCESS;
+  } else {
+    flag = CVodeReInit(f->mem, 0.0, f->y);
+  }
+  if (flag == CV_SUCCESS) flag = CVodeSVtolerances(f->mem, f->rtol, f->atol);
+  if (flag == CV_SUCCESS) flag = CVodeRootInit(f->mem, f->guard_count, groot);
+  if (flag == CV_SUCCESS) flag = CVodeSetRootDirection(f->mem, f->dirs);
+  return flag;
+}
+
+int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
+                double tau_max, double radius, const zfc_scales *scales,
+                zfc_result *out) {
+  memset(out, 0, sizeof *out);
+  f->mode = mode;
+  f->radius = radius;
+  f->sc = *scales;
+  f->node_count = 0;
+  build_guards(f);
+  set_gap_offsets(f, q, qd);
+  const double *Y = N_VGetArrayPointer(f->y);
+  int flag = start_segment(f, q, qd);
+  if (flag == CV_SUCCESS) flag = CVodeSetStopTime(f->mem, tau_max);
+  if (flag != CV_SUCCESS) goto done;
+  if (!push_node(f, 0.0, Y)) {
+    flag = CV_MEM_FAIL;
+    goto done;
+  }
+  double t = 0;
+  for (long steps = 0;; steps++) {
+    if (steps >= ZFC_MAX_STEPS) {
+      flag = CV_TOO_MUCH_WORK;
+      break;
+    }
+    flag = CVode(f->mem, tau_max, f->y, &t, CV_ONE_STEP);
+    if (flag < 0) break;
+    if (!push_node(f, t, Y)) {
+      flag = CV_MEM_FAIL;
+      break;
+    }
+    if (flag == CV_ROOT_RETURN) {
+      int found[ZFC_MAX_GUARDS];
+      CVodeGetRootInfo(f->mem, found);
+      double g[ZFC_MAX_GUARDS];
+      bool ok;
+      guard_values(f, Y, g, &ok);
+      for (int k = 0; k < f->guard_count; k++) {
+        if (!found[k]) continue;
+        zf_crossing *c = &out->crossings[out->crossing_count++];
+        c->tau = t;
+        c->guard = f->guards[k].kind;
+        c->contact = f->guards[k].contact;
+        out->residual = fmax(out->residual, fabs(g[k]));
+      }
+      break;
+    }
+    if (flag == CV_TSTOP_RETURN || t >= tau_max) break;
+  }
+  out->tau = t;
+done:
+  out->flag = flag;
+  char *name = CVodeGetReturnFlagName(flag);  // allocated by SUNDIALS
+  snprintf(out->flag_name, sizeof out->flag_name, "%s", name ? name : "unknown");
+  free(name);
+  out->nodes = f->nodes;
+  out->node_count = f->node_count;
+  if (flag >= 0) {
+    absolute_q(f, Y, q);
+    memcpy(qd, Y + 3, 3 * sizeof *qd);
+  }
+  return flag;
+}

@@ -1,0 +1,63 @@
+// Full nonlinear rigid-body dynamics on SUNDIALS CVODE: each mode's ODE is
+// integrated between events, its guard functions located by CVODE's root
+// finding (CVodeRootInit + CVodeSetRootDirection), and the integrator is
+// re-initialised (CVodeReInit) at every event.
+#ifndef ZENO_FLOW_CVODE_H
+#define ZENO_FLOW_CVODE_H
+
+#include <stdbool.h>
+
+#include "dynamics/flow_zod.h"
+#include "dynamics/kinematics.h"
+#include "zeno/sim.h"
+
+/// Opaque CVODE integrator (one per simulator: reentrant, no global state).
+typedef struct zfc zfc;
+
+/// One accepted integrator step, kept for dense output (cubic Hermite).
+typedef struct zfc_node {
+  double t;        ///< segment-local time [time]
+  double q[3], qd[3], qdd[3];
+} zfc_node;
+
+/// Result of one segment.
+typedef struct zfc_result {
+  double tau;                 ///< duration of the segment [time]
+  int crossing_count;         ///< guards that fired at tau (0: reached tau_max)
+  zf_crossing crossings[ZF_MAX_CROSSINGS];
+  double residual;            ///< largest |guard| at tau among those that fired, scaled
+  int flag;                   ///< CVODE return flag (negative: failure)
+  char flag_name[40];         ///< CVODE's name of the flag
+  const zfc_node *nodes;      ///< accepted steps of the segment (owned by zfc)
+  int node_count;
+} zfc_result;
+
+/// Scales of the current state, for tolerances and guard normalisation.
+typedef struct zfc_scales {
+  double length;  ///< contact-coordinate scale [length]
+  double speed;   ///< contact-speed scale [length/time]
+  double force;   ///< load scale [force]
+} zfc_scales;
+
+/// Creates an integrator with relative tolerance rtol; absolute tolerances
+/// are set per segment from the state's scale (atol_rel times it).
+zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
+                zeno_error *error);
+void zfc_destroy(zfc *f);
+
+/// Integrates `mode` from (q, qd) for at most tau_max, stopping at the first
+/// guard crossing: gap of a free contact (falling), normal force of a
+/// closed contact (falling), slip rate of a slipping contact (toward zero),
+/// friction margins of a sticking contact (falling), and contact
+/// coordinates reaching +-radius. On return q, qd hold the final state.
+/// Solver failures come back as a negative flag, never an abort.
+int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
+                double tau_max, double radius, const zfc_scales *scales,
+                zfc_result *out);
+
+/// Accelerations and contact forces of `mode` at (q, qd), as the RHS sees
+/// them. Returns false when the mode's system is singular there.
+bool zfc_mode_accel(const zk_model *km, zeno_mode mode, const double q[3],
+                    const double qd[3], double qdd[3], double force[4]);
+
+#endif

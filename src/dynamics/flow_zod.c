@@ -1,0 +1,91 @@
+#include "dynamics/flow_zod.h"
+
+#include <math.h>
+
+static bool direction_ok(double slope, int direction) {
+  if (direction < 0) return slope < 0;
+  if (direction > 0) return slope > 0;
+  return slope != 0;
+}
+
+double zf_first_root(double c0, double c1, double c2, int direction) {
+  double r[2];
+  int n = 0;
+  if (c2 == 0) {
+    if (c1 == 0) return INFINITY;
+    r[n++] = -c0 / c1;
+  } else {
+    // a tau^2 + b tau + c with a = c2/2: the cancellation-free pair of
+    // formulas q = -(b + sgn(b) sqrt(b^2 - 4ac))/2, roots q/a and c/q.
+    const double disc = c1 * c1 - 2.0 * c2 * c0;
+    if (disc < 0) return INFINITY;
+    const double qq = -0.5 * (c1 + copysign(sqrt(disc), c1));
+    if (qq != 0) {
+      r[n++] = qq / (0.5 * c2);
+      r[n++] = c0 / qq;
+    } else {
+      r[n++] = 0;  // c0 = c1 = 0: a double root at the start
+    }
+  }
+  double best = INFINITY;
+  for (int k = 0; k < n; k++) {
+    if (!(r[k] > 0) || !isfinite(r[k])) continue;
+    if (!direction_ok(c1 + c2 * r[k], direction)) continue;
+    best = fmin(best, r[k]);
+  }
+  return best;
+}
+
+void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
+                double tau, double q[3], double qd[3]) {
+  for (int k = 0; k < 3; k++) {
+    q[k] = q0[k] + tau * (qd0[k] + 0.5 * tau * qdd[k]);
+    qd[k] = qd0[k] + tau * qdd[k];
+  }
+}
+
+static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
+  if (!isfinite(tau)) return;
+  out[*n].tau = tau;
+  out[*n].guard = g;
+  out[*n].contact = c;
+  (*n)++;
+}
+
+int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
+                 const double cdd[4], double radius,
+                 zf_crossing out[ZF_MAX_CROSSINGS]) {
+  int n = 0;
+  for (int i = 0; i < nc; i++) {
+    const int l = mode.letter[i];
+    if (l == ZENO_LETTER_F) {
+      const double z = c[2 * i], zd = cd[2 * i];
+      if (z < 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
+        push(out, &n, 0.0, ZENO_GUARD_GAP, i);
+      else
+        push(out, &n, zf_first_root(z, zd, cdd[2 * i], -1), ZENO_GUARD_GAP, i);
+    } else if (l == ZENO_LETTER_P) {
+      push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, -1),
+           ZENO_GUARD_SLIP_VELOCITY, i);
+    } else if (l == ZENO_LETTER_N) {
+      push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, +1),
+           ZENO_GUARD_SLIP_VELOCITY, i);
+    }
+  }
+  for (int a = 0; a < 2 * nc; a++) {
+    push(out, &n, zf_first_root(c[a] - radius, cd[a], cdd[a], +1),
+         ZENO_GUARD_ESCAPE, a / 2);
+    push(out, &n, zf_first_root(c[a] + radius, cd[a], cdd[a], -1),
+         ZENO_GUARD_ESCAPE, a / 2);
+  }
+  for (int a = 1; a < n; a++) {
+    zf_crossing key = out[a];
+    int b = a - 1;
+    while (b >= 0 && out[b].tau > key.tau) {
+      out[b + 1] = out[b];
+      b--;
+    }
+    out[b + 1] = key;
+  }
+  return n;
+}

@@ -1,0 +1,186 @@
+#include "dynamics/impact.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/util.h"
+
+// Restitution target: y = v + DΛ + shift must vanish (or be >= 0) in the
+// normal direction, where shift = e v_n for contacts that were approaching.
+static void shifted_velocity(const zc_dyn *d, const zi_input *in, double b[4],
+                             double shift[4]) {
+  for (int a = 0; a < 4; a++) b[a] = shift[a] = 0;
+  for (int i = 0; i < d->n; i++) {
+    shift[2 * i] = in->impacting[i] ? in->e * in->v[2 * i] : 0.0;
+    b[2 * i] = in->v[2 * i] + shift[2 * i];
+    b[2 * i + 1] = in->v[2 * i + 1];
+  }
+}
+
+static void finish(const zc_dyn *d, const zi_input *in, const double x[4],
+                   unsigned mask, const unsigned char letter[2], zi_result *out) {
+  memset(out, 0, sizeof *out);
+  out->mask = mask;
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) out->letter[i] = letter[i];
+  for (int a = 0; a < 4; a++) out->impulse[a] = x[a];
+  const double zero[3] = {0, 0, 0};
+  double dqd[3];
+  zc_generalized(d, zero, x, dqd);
+  for (int k = 0; k < 3; k++) out->qd[k] = in->qd[k] + dqd[k];
+  for (int a = 0; a < 2 * d->n; a++) {
+    double s = in->v[a];
+    for (int b = 0; b < 2 * d->n; b++) s += d->D[a][b] * x[b];
+    out->v[a] = s;
+  }
+}
+
+// Complementarity checks of one candidate (letters with impulse at mask).
+static bool candidate_ok(const zc_dyn *d, const zi_input *in,
+                         const unsigned char letter[2], const double x[4],
+                         const double y[4]) {
+  for (int i = 0; i < d->n; i++) {
+    const double xn = x[2 * i], xt = x[2 * i + 1];
+    const double yn = y[2 * i], yt = y[2 * i + 1];
+    switch (letter[i]) {
+      case ZENO_LETTER_F:
+        if (in->touching[i] && yn < -in->tol_v) return false;
+        break;
+      case ZENO_LETTER_S:
+        if (!(xn > in->tol_impulse)) return false;
+        if (d->mu[i] * xn - fabs(xt) < -in->tol_impulse) return false;
+        break;
+      case ZENO_LETTER_P:
+        if (!(xn > in->tol_impulse) || yt < -in->tol_v) return false;
+        break;
+      case ZENO_LETTER_N:
+        if (!(xn > in->tol_impulse) || yt > in->tol_v) return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+// Both contacts stick: all velocity targets hold, which fixes qdot+ (three
+// degrees of freedom, four targets that must be compatible) and leaves a
+// one-parameter family of impulses (as for SS statics).
+static bool double_stick(const zc_dyn *d, const zi_input *in,
+                         const double shift[4], double x[4]) {
+  // Target contact velocities T = -shift; pick the best-conditioned three rows.
+  double best = 0;
+  int skip = -1;
+  for (int s = 0; s < 4; s++) {
+    int r[3], n = 0;
+    for (int a = 0; a < 4; a++)
+      if (a != s) r[n++] = a;
+    const double (*W)[4] = d->W;
+    double det = W[0][r[0]] * (W[1][r[1]] * W[2][r[2]] - W[2][r[1]] * W[1][r[2]]) -
+                 W[1][r[0]] * (W[0][r[1]] * W[2][r[2]] - W[2][r[1]] * W[0][r[2]]) +
+                 W[2][r[0]] * (W[0][r[1]] * W[1][r[2]] - W[1][r[1]] * W[0][r[2]]);
+    if (fabs(det) > best) {
+      best = fabs(det);
+      skip = s;
+    }
+  }
+  if (skip < 0) return false;
+  double A[9], t[3];
+  int n = 0;
+  for (int a = 0; a < 4; a++) {
+    if (a == skip) continue;
+    for (int k = 0; k < 3; k++) A[n * 3 + k] = d->W[k][a];
+    t[n++] = -shift[a];
+  }
+  if (!zeno_linsolve(3, A, t, ZENO_PIVOT_RTOL)) return false;
+  // The skipped target must hold too.
+  double vs = 0;
+  for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
+  if (fabs(vs + shift[skip]) > in->tol_v) return false;
+  // Impulses: W x = M (qdot+ - qdot-).
+  double rhs[3];
+  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
+  double margin;
+  if (!zc_static_family(d, rhs, x, &margin)) return false;
+  return margin >= -in->tol_impulse && x[0] > in->tol_impulse &&
+         x[2] > in->tol_impulse;
+}
+
+static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
+                                    zi_result *out) {
+  double b[4], shift[4], x[4], y[4];
+  shifted_velocity(d, in, b, shift);
+  static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
+                                              ZENO_LETTER_N};
+  // 1. Single impacts, impacting contacts first; sticking before slipping.
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < d->n; i++) {
+      if (!in->touching[i] || in->impacting[i] != (pass == 0)) continue;
+      for (int k = 0; k < 3; k++) {
+        unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
+        letter[i] = slip_order[k];
+        if (!zc_solve(d, b, letter, x, y)) continue;
+        if (!candidate_ok(d, in, letter, x, y)) continue;
+        finish(d, in, x, 1u << i, letter, out);
+        return true;
+      }
+    }
+  }
+  if (d->n < 2 || !in->touching[0] || !in->touching[1]) return false;
+  // 2. Double impacts: both sticking, then one sticking, then both slipping.
+  const unsigned char stick2[2] = {ZENO_LETTER_S, ZENO_LETTER_S};
+  if (double_stick(d, in, shift, x)) {
+    finish(d, in, x, 3u, stick2, out);
+    return true;
+  }
+  static const unsigned char pairs[8][2] = {
+      {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
+      {ZENO_LETTER_P, ZENO_LETTER_S}, {ZENO_LETTER_N, ZENO_LETTER_S},
+      {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
+      {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
+  for (int k = 0; k < 8; k++) {
+    if (!zc_solve(d, b, pairs[k], x, y)) continue;
+    if (!candidate_ok(d, in, pairs[k], x, y)) continue;
+    finish(d, in, x, 3u, pairs[k], out);
+    return true;
+  }
+  return false;
+}
+
+// Chatterjee & Ruina (1998): scale the plastic sticking impulse P_I by
+// (1+e) normally and (1+e_t) tangentially; outside the friction cone, bring
+// the tangential part to the cone edge keeping the normal part.
+static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
+                                     zi_result *out) {
+  int i = -1, count = 0;
+  for (int c = 0; c < d->n; c++)
+    if (in->impacting[c]) {
+      i = c;
+      count++;
+    }
+  if (count != 1) return false;
+  unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
+  letter[i] = ZENO_LETTER_S;
+  double x[4], y[4];
+  if (!zc_solve(d, in->v, letter, x, y)) return false;
+  double pn = (1 + in->e) * x[2 * i], pt = (1 + in->et) * x[2 * i + 1];
+  if (fabs(pt) > d->mu[i] * pn) {
+    pt = copysign(d->mu[i] * pn, pt);
+    letter[i] = pt < 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
+  }
+  double xx[4] = {0, 0, 0, 0};
+  xx[2 * i] = pn;
+  xx[2 * i + 1] = pt;
+  finish(d, in, xx, 1u << i, letter, out);
+  const int j = 1 - i;
+  if (d->n == 2 && in->touching[j] && out->v[2 * j] < -in->tol_v) return false;
+  return true;
+}
+
+bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out) {
+  if (in->law == ZENO_LAW_CHATTERJEE_RUINA && resolve_chatterjee_ruina(d, in, out))
+    return true;
+  // Inelastic (15) is the complementarity law with e = 0; Newton with e; and
+  // Chatterjee-Ruina falls back to Newton for double impacts.
+  zi_input eff = *in;
+  if (in->law == ZENO_LAW_INELASTIC) eff.e = 0;
+  return resolve_complementarity(d, &eff, out);
+}

@@ -1,0 +1,36 @@
+// Impact laws: the inelastic law (15) of the paper with its preference list,
+// Newton restitution with Coulomb friction (the same complementarity with
+// a restitution target), and Chatterjee-Ruina for single impacts.
+#ifndef ZENO_IMPACT_H
+#define ZENO_IMPACT_H
+
+#include <stdbool.h>
+
+#include "dynamics/contact_solve.h"
+#include "zeno/scene.h"
+
+typedef struct zi_input {
+  zeno_impact_law law;
+  double e;            ///< normal restitution
+  double et;           ///< tangential restitution (Chatterjee-Ruina)
+  double qd[3];        ///< pre-impact generalised velocity
+  double v[4];         ///< pre-impact contact velocities (zdot1, xdot1, zdot2, xdot2)
+  bool touching[ZENO_MAX_CONTACTS];  ///< z_i = 0 (closed or impacting)
+  bool impacting[ZENO_MAX_CONTACTS]; ///< z_i = 0 and zdot_i < 0
+  double tol_v;        ///< zero velocity [length/time]
+  double tol_impulse;  ///< zero impulse [force*time]
+} zi_input;
+
+typedef struct zi_result {
+  unsigned mask;       ///< bit i: contact i received an impulse
+  unsigned char letter[ZENO_MAX_CONTACTS]; ///< S/P/N for contacts with impulse, F otherwise
+  double impulse[4];   ///< (n1, t1, n2, t2) [force*time]
+  double v[4];         ///< post-impact contact velocities
+  double qd[3];        ///< post-impact generalised velocity
+} zi_result;
+
+/// Resolves one impact. Returns false when no candidate of the law is
+/// consistent (an inconsistent impact, Painlevé-type).
+bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out);
+
+#endif

@@ -1,0 +1,163 @@
+#include "dynamics/kinematics.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/// Relative pivot below which the q' map counts as singular.
+#define KIN_SINGULAR_RTOL 1e-12
+
+static bool invert3(double A[3][3], double inv[3][3]) {
+  double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+               A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+               A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+  double scale = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) scale = fmax(scale, fabs(A[i][j]));
+  if (!(fabs(det) > KIN_SINGULAR_RTOL * scale * scale * scale)) return false;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+      inv[i][j] = (A[i1][j1] * A[i2][j2] - A[i1][j2] * A[i2][j1]) / det;
+    }
+  return true;
+}
+
+zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
+  memset(km, 0, sizeof *km);
+  km->n = s->contact_count;
+  km->mass = s->mass;
+  km->rho = s->rho;
+  km->inv_mass[0] = km->inv_mass[1] = 1.0 / s->mass;
+  km->inv_mass[2] = 1.0 / (s->mass * s->rho * s->rho);
+  km->h[0] = s->load_magnitude * sin(s->load_angle);
+  km->h[1] = -s->load_magnitude * cos(s->load_angle);
+  km->h[2] = s->load_torque;
+  km->length_scale = s->rho;
+  for (int i = 0; i < km->n; i++) {
+    const zeno_contact_def *c = &s->contacts[i];
+    km->p[i][0] = c->point[0];
+    km->p[i][1] = c->point[1];
+    km->tan_[i][0] = cos(c->surface_angle);
+    km->tan_[i][1] = sin(c->surface_angle);
+    km->nrm[i][0] = -km->tan_[i][1];
+    km->nrm[i][1] = km->tan_[i][0];
+    if (c->surface_point_set) {
+      km->s[i][0] = c->surface_point[0];
+      km->s[i][1] = c->surface_point[1];
+    } else {
+      km->s[i][0] = c->point[0];
+      km->s[i][1] = c->point[1];
+    }
+    km->mu[i] = c->mu;
+    km->length_scale = fmax(km->length_scale, hypot(c->point[0], c->point[1]));
+    // d r_i = d r_c + d theta J p_i at theta = 0; J p = (-p_y, p_x).
+    const double Jp[2] = {-km->p[i][1], km->p[i][0]};
+    const double *dir[2] = {km->nrm[i], km->tan_[i]};
+    for (int k = 0; k < 2; k++) {
+      km->W0[0][2 * i + k] = dir[k][0];
+      km->W0[1][2 * i + k] = dir[k][1];
+      km->W0[2][2 * i + k] = dir[k][0] * Jp[0] + dir[k][1] * Jp[1];
+    }
+  }
+  km->force_scale = fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
+  if (km->force_scale == 0) km->force_scale = s->mass;  // unloaded body: any unit scale
+  km->accel_scale = km->force_scale / s->mass;
+
+  // Rows of q' = A q: (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
+  const int col[3] = {0, km->n == 2 ? 2 : 1, km->n == 2 ? 3 : -1};
+  for (int r = 0; r < 3; r++)
+    for (int j = 0; j < 3; j++)
+      km->A[r][j] = col[r] >= 0 ? km->W0[j][col[r]] : (j == 2 ? 1.0 : 0.0);
+  if (!invert3(km->A, km->Ainv)) {
+    if (km->n == 2)
+      return zeno_fail(e, ZENO_ERR_GEOMETRY, "contacts",
+                       "the ZOD coordinates (z1, z2, x2) do not determine the "
+                       "pose: the normal line at contact 1 passes through "
+                       "contact 2 (a degenerate configuration)");
+    return zeno_fail(e, ZENO_ERR_GEOMETRY, "contacts",
+                     "degenerate single-contact geometry");
+  }
+  for (int r = 0; r < 3; r++)
+    for (int a = 0; a < 4; a++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++) v += km->Ainv[k][r] * km->W0[k][a];
+      km->Cp[r][a] = a < 2 * km->n ? v : 0;
+    }
+  for (int r = 0; r < 3; r++) {
+    if (col[r] < 0) continue;
+    for (int q = 0; q < 3; q++) km->Cp[q][col[r]] = q == r ? 1.0 : 0.0;
+  }
+  return ZENO_OK;
+}
+
+void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
+                           const double qdp[3], double c[4], double cd[4]) {
+  for (int a = 0; a < 4; a++) {
+    c[a] = km->Cp[0][a] * qp[0] + km->Cp[1][a] * qp[1] + km->Cp[2][a] * qp[2];
+    cd[a] = km->Cp[0][a] * qdp[0] + km->Cp[1][a] * qdp[1] + km->Cp[2][a] * qdp[2];
+  }
+}
+
+void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]) {
+  for (int r = 0; r < 3; r++)
+    y[r] = km->A[r][0] * x[0] + km->A[r][1] * x[1] + km->A[r][2] * x[2];
+}
+
+void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]) {
+  for (int r = 0; r < 3; r++)
+    x[r] = km->Ainv[r][0] * y[0] + km->Ainv[r][1] * y[1] + km->Ainv[r][2] * y[2];
+}
+
+void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
+                      double c[4], double cd[4]) {
+  // The displacement of a vertex from its nominal position, q + (R - I) p,
+  // is formed without cancellation (cos theta - 1 = -2 sin^2(theta/2)): gaps
+  // of size eps^2 stay accurate to rounding of themselves, not of |p|.
+  const double st = sin(q[2]), sh = sin(0.5 * q[2]), cm1 = -2 * sh * sh;
+  for (int i = 0; i < km->n; i++) {
+    const double *p = km->p[i];
+    const double d[2] = {q[0] + cm1 * p[0] - st * p[1],
+                         q[1] + st * p[0] + cm1 * p[1]};
+    // Offset of the nominal vertex from the surface point (along t_i only
+    // for a vertex on its surface; exact zero when they coincide).
+    const double o[2] = {p[0] - km->s[i][0], p[1] - km->s[i][1]};
+    const double Rp[2] = {p[0] + cm1 * p[0] - st * p[1], p[1] + st * p[0] + cm1 * p[1]};
+    const double v[2] = {qd[0] - qd[2] * Rp[1], qd[1] + qd[2] * Rp[0]};
+    c[2 * i] = (d[0] + o[0]) * km->nrm[i][0] + (d[1] + o[1]) * km->nrm[i][1];
+    // x_i is measured from the nominal contact point (7).
+    c[2 * i + 1] = d[0] * km->tan_[i][0] + d[1] * km->tan_[i][1];
+    cd[2 * i] = v[0] * km->nrm[i][0] + v[1] * km->nrm[i][1];
+    cd[2 * i + 1] = v[0] * km->tan_[i][0] + v[1] * km->tan_[i][1];
+  }
+  for (int k = 2 * km->n; k < 4; k++) c[k] = cd[k] = 0;
+}
+
+void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
+                      double W[3][4], double bias[4]) {
+  const double ct = cos(q[2]), st = sin(q[2]);
+  memset(W, 0, sizeof(double) * 12);
+  for (int k = 0; k < 4; k++) bias[k] = 0;
+  for (int i = 0; i < km->n; i++) {
+    const double Rp[2] = {ct * km->p[i][0] - st * km->p[i][1],
+                          st * km->p[i][0] + ct * km->p[i][1]};
+    const double JRp[2] = {-Rp[1], Rp[0]};
+    const double *dir[2] = {km->nrm[i], km->tan_[i]};
+    for (int k = 0; k < 2; k++) {
+      W[0][2 * i + k] = dir[k][0];
+      W[1][2 * i + k] = dir[k][1];
+      W[2][2 * i + k] = dir[k][0] * JRp[0] + dir[k][1] * JRp[1];
+      bias[2 * i + k] = -qd[2] * qd[2] * (dir[k][0] * Rp[0] + dir[k][1] * Rp[1]);
+    }
+  }
+}
+
+double zk_energy(const zk_model *km, const double q[3], const double qd[3]) {
+  double kin = 0, pot = 0;
+  for (int k = 0; k < 3; k++) {
+    kin += 0.5 * qd[k] * qd[k] / km->inv_mass[k];
+    pot -= km->h[k] * q[k];
+  }
+  return kin + pot;
+}

@@ -1,0 +1,152 @@
+// Region tables as CSV: one row per grid point, written by sweeps and read
+// back when a sweep resumes from its journal. Rows round-trip exactly
+// (17 significant digits), so a resumed sweep writes the same table as one
+// that ran without interruption.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "zeno/io.h"
+
+/// printf format that round-trips every double.
+#define REGION_NUMBER_FORMAT "%.17g"
+/// Columns of a row.
+#define REGION_COLUMNS 19
+/// Longest field accepted when reading.
+#define REGION_FIELD_SIZE 64
+
+static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
+    "ix",         "iy",           "x",           "y",           "region",
+    "theorem",    "verdict",      "persistent",  "G_max",       "fixed_point_phi",
+    "fixed_point_G", "fixed_points", "partition", "unsafe",     "mc_runs",
+    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim"};
+
+zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
+                                   const zeno_region_axis *y) {
+  for (int c = 0; c < REGION_COLUMNS; c++) {
+    const char *name = COLUMN_NAMES[c];
+    if (c == 2 && x) name = x->path;
+    if (c == 3 && y) name = y->path;
+    fprintf(stream, "%s%s", c ? "," : "", name);
+  }
+  fputc('\n', stream);
+  return ferror(stream) ? ZENO_ERR_IO : ZENO_OK;
+}
+
+static void put(FILE *f, double v) {
+  if (isnan(v))
+    fputs(",nan", f);
+  else
+    fprintf(f, "," REGION_NUMBER_FORMAT, v);
+}
+
+zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p) {
+  fprintf(stream, "%d,%d", p->ix, p->iy);
+  put(stream, p->x);
+  put(stream, p->y);
+  fprintf(stream, ",%d,%d,%s,%d", p->region, p->theorem, zeno_verdict_name(p->verdict),
+          p->persistent ? 1 : 0);
+  put(stream, p->G_max);
+  put(stream, p->fixed_point_phi);
+  put(stream, p->fixed_point_G);
+  fprintf(stream, ",%d,%d,%d,%d,%d,%d,%d,%s\n", p->fixed_point_count, p->partition_count,
+          p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs, p->mc_full_rest,
+          zeno_region_sim_name(p->sim));
+  return ferror(stream) ? ZENO_ERR_IO : ZENO_OK;
+}
+
+/* ---- reading ---- */
+
+typedef struct field_reader {
+  const char *next;
+  int column;
+  char text[REGION_FIELD_SIZE];
+} field_reader;
+
+// Copies the next comma-separated field into r->text; false at the end of
+// the line or for an over-long field.
+static bool next_field(field_reader *r) {
+  r->column++;
+  if (r->next == NULL) return false;
+  const char *end = r->next + strcspn(r->next, ",\r\n");
+  const size_t n = (size_t)(end - r->next);
+  if (n >= sizeof r->text) return false;
+  memcpy(r->text, r->next, n);
+  r->text[n] = '\0';
+  r->next = *end == ',' ? end + 1 : NULL;
+  return true;
+}
+
+static bool read_double(field_reader *r, double *v) {
+  if (!next_field(r)) return false;
+  char *end = NULL;
+  errno = 0;
+  *v = strtod(r->text, &end);
+  return end != r->text && *end == '\0';
+}
+
+static bool read_int(field_reader *r, int *v) {
+  if (!next_field(r)) return false;
+  char *end = NULL;
+  errno = 0;
+  const long x = strtol(r->text, &end, 10);
+  if (end == r->text || *end != '\0' || errno != 0 || x < -2147483647L || x > 2147483647L)
+    return false;
+  *v = (int)x;
+  return true;
+}
+
+static bool read_verdict(field_reader *r, zeno_verdict *v) {
+  if (!next_field(r)) return false;
+  const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE,
+                              ZENO_VERDICT_UNSTABLE};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+    if (strcmp(r->text, zeno_verdict_name(all[k])) == 0) return *v = all[k], true;
+  return false;
+}
+
+static bool read_sim(field_reader *r, zeno_region_sim *v) {
+  if (!next_field(r)) return false;
+  const zeno_region_sim all[] = {ZENO_REGION_SIM_NONE, ZENO_REGION_SIM_RESTS,
+                                 ZENO_REGION_SIM_DEPARTS};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+    if (strcmp(r->text, zeno_region_sim_name(all[k])) == 0) return *v = all[k], true;
+  return false;
+}
+
+zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
+                                 zeno_error *error) {
+  if (line == NULL || point == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "line and point are required");
+  zeno_region_point p;
+  memset(&p, 0, sizeof p);
+  field_reader r = {.next = line, .column = 0};
+  int persistent = 0;
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  const bool ok =
+      read_int(&r, &p.ix) && read_int(&r, &p.iy) && read_double(&r, &p.x) &&
+      read_double(&r, &p.y) && read_int(&r, &p.region) && read_int(&r, &p.theorem) &&
+      read_verdict(&r, &p.verdict) && read_int(&r, &persistent) &&
+      read_double(&r, &p.G_max) && read_double(&r, &p.fixed_point_phi) &&
+      read_double(&r, &p.fixed_point_G) && read_int(&r, &p.fixed_point_count) &&
+      read_int(&r, &p.partition_count) && read_int(&r, &p.unsafe_count) &&
+      read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
+      read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
+      read_sim(&r, &p.sim) && r.next == NULL;
+  zeno_locale_leave(&scope);
+  if (!ok || p.region < 0 || p.region >= ZENO_REGION_COUNT || (persistent != 0 && persistent != 1)) {
+    const int column = !ok ? r.column : p.region < 0 || p.region >= ZENO_REGION_COUNT ? 5 : 8;
+    return zeno_fail(error, ZENO_ERR_SYNTAX, "",
+                     "region row: field %d (%s) is not valid", column,
+                     column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]
+                                                             : "end of row");
+  }
+  p.persistent = persistent == 1;
+  p.has_maps = !isnan(p.G_max);
+  *point = p;
+  return ZENO_OK;
+}

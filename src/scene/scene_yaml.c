@@ -1,0 +1,397 @@
+// YAML scene loader. The scene file is parsed into a document tree whose
+// nodes keep their marks (yaml_tree.c) and `--set` overrides edit that tree;
+// the tree is then converted into a zeno_scene (starting from
+// zeno_scene_default(); body, contacts and load in scene_yaml_body.c) and
+// validated, and a validation failure is traced back to the node it came
+// from so that every error names file:line:column or the override text.
+#include "zeno/scene.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_yaml_internal.h"
+
+/// Scene files are read in chunks of this size (works for pipes too).
+#define READ_CHUNK 4096
+/// Room for one strerror text.
+#define ERRNO_TEXT_LEN 128
+/// File name used by zeno_scene_load_string() when the caller gives none.
+#define STRING_FILE "<string>"
+/// Entries of a state vector: (z1, z2, x2) or (x, y, theta) and their rates.
+#define STATE_DIM 3
+
+/* ------------------------------------------------------------------------ */
+/* Schema                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static const char *const TOP_KEYS[] = {
+    "name",     "model", "epsilon", "ambiguity", "paper", "com",   "body",
+    "contacts", "load",  "impact",  "initial",   "stop",  "solver"};
+static const char *const COM_KEYS[] = {"x", "y"};
+static const char *const BODY_KEYS[] = {"mass", "rho", "outline",
+                                        "outline_radius"};
+static const char *const IMPACT_KEYS[] = {"law", "e", "et"};
+static const char *const INITIAL_KEYS[] = {"qp", "qdp", "pose", "velocity"};
+static const char *const STOP_KEYS[] = {"t_end", "max_events", "escape_radius",
+                                        "wall_time"};
+static const char *const SOLVER_KEYS[] = {"rtol", "atol", "sample_dt"};
+
+/// Enum spellings, indexed by enum value (the same as zeno_*_name()).
+static const char *const MODEL_NAMES[] = {"zod", "full"};
+static const char *const LAW_NAMES[] = {"inelastic", "chatterjee-ruina",
+                                        "newton"};
+static const char *const AMBIGUITY_NAMES[] = {"stop", "prefer-static",
+                                              "prefer-motion"};
+
+static const number_field IMPACT_FIELDS[] = {
+    {"e", offsetof(zeno_scene, restitution), false},
+    {"et", offsetof(zeno_scene, tangential_restitution), false}};
+static const number_field STOP_FIELDS[] = {
+    {"t_end", offsetof(zeno_scene, t_end), false},
+    {"escape_radius", offsetof(zeno_scene, escape_radius), false},
+    {"wall_time", offsetof(zeno_scene, wall_time), false}};
+static const number_field SOLVER_FIELDS[] = {
+    {"rtol", offsetof(zeno_scene, rtol), false},
+    {"atol", offsetof(zeno_scene, atol), false},
+    {"sample_dt", offsetof(zeno_scene, sample_dt), false}};
+
+/* ------------------------------------------------------------------------ */
+/* Sections                                                                  */
+/* ------------------------------------------------------------------------ */
+
+// name, model, epsilon, ambiguity.
+static zeno_status read_header(const yt_loader *ld, const ynode *root,
+                               zeno_scene *s) {
+  const ynode *name = yt_map_get(root, "name");
+  zeno_status st =
+      name ? sy_read_text(ld, name, "name", s->name, sizeof s->name) : ZENO_OK;
+  int model = (int)s->model, ambiguity = (int)s->ambiguity;
+  if (st == ZENO_OK)
+    st = sy_read_enum_key(ld, root, "", "model", MODEL_NAMES,
+                          COUNT_OF(MODEL_NAMES), &model);
+  if (st == ZENO_OK)
+    st = sy_read_enum_key(ld, root, "", "ambiguity", AMBIGUITY_NAMES,
+                          COUNT_OF(AMBIGUITY_NAMES), &ambiguity);
+  const ynode *epsilon = yt_map_get(root, "epsilon");
+  if (st == ZENO_OK && epsilon)
+    st = sy_read_number(ld, epsilon, "epsilon", &s->epsilon);
+  s->model = (zeno_model)model;
+  s->ambiguity = (zeno_ambiguity_policy)ambiguity;
+  return st;
+}
+
+// com: {x, y}, the centre of mass moved with the contacts kept in place.
+static zeno_status read_com(const yt_loader *ld, const ynode *root,
+                            zeno_scene *s) {
+  const ynode *com = yt_map_get(root, "com");
+  if (com == NULL) return ZENO_OK;
+  static const key_set keys = KEY_SET(COM_KEYS);
+  zeno_status st = sy_expect_mapping(ld, com, "com", &keys);
+  const ynode *x = yt_map_get(com, "x"), *y = yt_map_get(com, "y");
+  if (st == ZENO_OK && x) st = sy_read_number(ld, x, "com.x", &s->com_shift[0]);
+  if (st == ZENO_OK && y) st = sy_read_number(ld, y, "com.y", &s->com_shift[1]);
+  return st;
+}
+
+static zeno_status read_impact(const yt_loader *ld, const ynode *impact,
+                               zeno_scene *s) {
+  static const key_set keys = KEY_SET(IMPACT_KEYS);
+  int law = (int)s->impact_law;
+  zeno_status st = sy_expect_mapping(ld, impact, "impact", &keys);
+  if (st == ZENO_OK)
+    st = sy_read_enum_key(ld, impact, "impact", "law", LAW_NAMES,
+                          COUNT_OF(LAW_NAMES), &law);
+  if (st == ZENO_OK)
+    st = sy_read_number_fields(ld, impact, "impact", IMPACT_FIELDS,
+                               COUNT_OF(IMPACT_FIELDS), s);
+  s->impact_law = (zeno_impact_law)law;
+  return st;
+}
+
+// Which initial form a key belongs to: qp/qdp (ZOD) or pose/velocity.
+static zeno_initial_kind initial_form_of(const char *key) {
+  return strcmp(key, "qp") == 0 || strcmp(key, "qdp") == 0 ? ZENO_INITIAL_ZOD
+                                                           : ZENO_INITIAL_POSE;
+}
+
+// The form used by `initial`, rejecting a mapping that mixes both.
+// *given is false for an empty mapping (the default initial state stays).
+static zeno_status initial_form(const yt_loader *ld, const ynode *n,
+                                zeno_initial_kind *kind, bool *given) {
+  *given = false;
+  const ynode *first = NULL;
+  for (int i = 0; n->kind == YNODE_MAPPING && i < n->count; i++) {
+    const ynode *key = n->entries[i].key;
+    zeno_initial_kind k = initial_form_of(key->text);
+    if (first != NULL && k != *kind) {
+      char given_at[SY_TEXT_LEN], param[YT_PATH_LEN];
+      sy_describe_position(first, given_at, sizeof given_at);
+      sy_path_join(param, "initial", key->text);
+      return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param,
+                          "'%s' conflicts with '%s' (%s); use qp/qdp or "
+                          "pose/velocity",
+                          key->text, first->text, given_at);
+    }
+    if (first == NULL) first = key;
+    *kind = k;
+    *given = true;
+  }
+  return ZENO_OK;
+}
+
+// initial: {qp, qdp} or {pose, velocity}; an omitted vector of the chosen
+// form is zero, so `initial: {pose: [...]}` starts at rest.
+static zeno_status read_initial(const yt_loader *ld, const ynode *n,
+                                zeno_scene *s) {
+  static const key_set keys = KEY_SET(INITIAL_KEYS);
+  zeno_initial_kind kind = ZENO_INITIAL_ZOD;
+  bool given = false;
+  zeno_status st = sy_expect_mapping(ld, n, "initial", &keys);
+  if (st == ZENO_OK) st = initial_form(ld, n, &kind, &given);
+  if (st != ZENO_OK || !given) return st;
+  const bool zod = kind == ZENO_INITIAL_ZOD;
+  const char *position = zod ? "qp" : "pose", *rate = zod ? "qdp" : "velocity";
+  double *q = zod ? s->initial_qp : s->initial_pose;
+  double *qd = zod ? s->initial_qdp : s->initial_velocity;
+  const ynode *qn = yt_map_get(n, position), *qdn = yt_map_get(n, rate);
+  char param[YT_PATH_LEN];
+  memset(q, 0, STATE_DIM * sizeof *q);
+  memset(qd, 0, STATE_DIM * sizeof *qd);
+  s->initial_kind = kind;
+  sy_path_join(param, "initial", position);
+  if (qn) st = sy_read_vector(ld, qn, param, STATE_DIM, q);
+  sy_path_join(param, "initial", rate);
+  if (st == ZENO_OK && qdn) st = sy_read_vector(ld, qdn, param, STATE_DIM, qd);
+  return st;
+}
+
+static zeno_status read_stop(const yt_loader *ld, const ynode *stop,
+                             zeno_scene *s) {
+  static const key_set keys = KEY_SET(STOP_KEYS);
+  const ynode *max_events = yt_map_get(stop, "max_events");
+  zeno_status st = sy_expect_mapping(ld, stop, "stop", &keys);
+  if (st == ZENO_OK)
+    st = sy_read_number_fields(ld, stop, "stop", STOP_FIELDS,
+                               COUNT_OF(STOP_FIELDS), s);
+  if (st == ZENO_OK && max_events)
+    st = sy_read_integer(ld, max_events, "stop.max_events", &s->max_events);
+  return st;
+}
+
+static zeno_status read_solver(const yt_loader *ld, const ynode *solver,
+                               zeno_scene *s) {
+  static const key_set keys = KEY_SET(SOLVER_KEYS);
+  zeno_status st = sy_expect_mapping(ld, solver, "solver", &keys);
+  if (st == ZENO_OK)
+    st = sy_read_number_fields(ld, solver, "solver", SOLVER_FIELDS,
+                               COUNT_OF(SOLVER_FIELDS), s);
+  return st;
+}
+
+typedef zeno_status (*section_reader)(const yt_loader *, const ynode *,
+                                      zeno_scene *);
+
+// Runs `reader` on the top-level key when it is present.
+static zeno_status read_section(const yt_loader *ld, const ynode *root,
+                                const char *key, section_reader reader,
+                                zeno_scene *s) {
+  const ynode *n = yt_map_get(root, key);
+  return n ? reader(ld, n, s) : ZENO_OK;
+}
+
+// The tree (root may be NULL: empty document) into *s, which holds the
+// defaults on entry. com comes before the body forms, which use it.
+static zeno_status convert(const yt_loader *ld, const ynode *root,
+                           zeno_scene *s) {
+  static const key_set top = KEY_SET(TOP_KEYS);
+  static const key_set body_keys = KEY_SET(BODY_KEYS);
+  const ynode *body = yt_map_get(root, "body");
+  zeno_status st = root ? sy_expect_mapping(ld, root, "", &top) : ZENO_OK;
+  if (st == ZENO_OK && body)
+    st = sy_expect_mapping(ld, body, "body", &body_keys);
+  if (st == ZENO_OK) st = read_header(ld, root, s);
+  if (st == ZENO_OK) st = read_com(ld, root, s);
+  if (st == ZENO_OK) st = sy_read_form(ld, root, s);
+  if (st == ZENO_OK) st = sy_read_body_shape(ld, body, s);
+  if (st == ZENO_OK) st = read_section(ld, root, "impact", read_impact, s);
+  if (st == ZENO_OK) st = read_section(ld, root, "initial", read_initial, s);
+  if (st == ZENO_OK) st = read_section(ld, root, "stop", read_stop, s);
+  if (st == ZENO_OK) st = read_section(ld, root, "solver", read_solver, s);
+  return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Validation, located                                                       */
+/* ------------------------------------------------------------------------ */
+
+// zeno_scene_validate() names a dotted parameter; point the error at the
+// node that set it (or at the override that did), keeping the message.
+static void locate_error(const yt_loader *ld, const ynode *root) {
+  const zeno_error found = *ld->error;  // the report below overwrites it
+  const ynode *n = found.parameter[0] ? yt_lookup(root, found.parameter) : NULL;
+  if (n != NULL)
+    yt_fail_node(ld, n, found.code, found.parameter, "%s", found.message);
+}
+
+static zeno_status validate_located(const yt_loader *ld, const ynode *root,
+                                    const zeno_scene *s) {
+  zeno_status st = zeno_scene_validate(s, ld->error);
+  if (st != ZENO_OK) locate_error(ld, root);
+  return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                              */
+/* ------------------------------------------------------------------------ */
+
+// Default scene name: the file's base name without a .yaml/.yml extension.
+static void name_from_file(const char *file, char *out, size_t size) {
+  const char *base = strrchr(file, '/');
+  base = base ? base + 1 : file;
+  size_t length = strlen(base);
+  const char *dot = strrchr(base, '.');
+  if (dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0))
+    length = (size_t)(dot - base);
+  if (length == 0) return;
+  if (length >= size) length = size - 1;  // cut to what the name field holds
+  memcpy(out, base, length);
+  out[length] = '\0';
+}
+
+// The scene file's tree with the overrides applied, in order.
+static zeno_status build_tree(const yt_loader *ld, const char *text,
+                              size_t length, const char *const *overrides,
+                              int override_count, ynode **root) {
+  zeno_status st = yt_parse(ld, text, length, NULL, root);
+  if (st == ZENO_OK && yt_is_null(*root)) {
+    yt_free(*root);
+    *root = NULL;
+  }
+  if (st == ZENO_OK && *root && (*root)->kind != YNODE_MAPPING) {
+    char got[SY_TEXT_LEN];
+    sy_describe(*root, got, sizeof got);
+    st = yt_fail_node(ld, *root, ZENO_ERR_TYPE, "",
+                      "a scene must be a mapping of keys, got %s", got);
+  }
+  for (int i = 0; st == ZENO_OK && i < override_count; i++)
+    st = yt_override_apply(ld, root, overrides[i]);
+  return st;
+}
+
+static zeno_status check_arguments(const yt_loader *ld, const void *input,
+                                   const char *const *overrides,
+                                   int override_count,
+                                   const zeno_scene *scene) {
+  bool ok = input && scene && override_count >= 0 &&
+            (override_count == 0 || overrides);
+  for (int i = 0; ok && i < override_count; i++) ok = overrides[i] != NULL;
+  if (ok) return ZENO_OK;
+  return zeno_fail(ld->error, ZENO_ERR_ARGUMENT, "",
+                   "scene loading needs a file name or text, a scene, "
+                   "non-NULL overrides and an override count >= 0");
+}
+
+// Shared by both entry points; *scene is written only on success.
+// `name_source` (a file name, or NULL to keep the default) names the scene
+// when it has no `name` key.
+static zeno_status load_text(const yt_loader *ld, const char *text,
+                             size_t length, const char *name_source,
+                             const char *const *overrides, int override_count,
+                             zeno_scene *scene) {
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  zeno_scene s = zeno_scene_default();
+  if (name_source) name_from_file(name_source, s.name, sizeof s.name);
+  ynode *root = NULL;
+  zeno_status st =
+      build_tree(ld, text, length, overrides, override_count, &root);
+  if (st == ZENO_OK) st = convert(ld, root, &s);
+  if (st == ZENO_OK) st = validate_located(ld, root, &s);
+  yt_free(root);
+  zeno_locale_leave(&scope);
+  if (st == ZENO_OK) *scene = s;
+  return st;
+}
+
+static zeno_status io_error(const yt_loader *ld, const char *what, int err) {
+  char reason[ERRNO_TEXT_LEN];
+  if (strerror_r(err, reason, sizeof reason) != 0) reason[0] = '\0';
+  return zeno_fail_at(ld->error, ZENO_ERR_IO, ld->file, 0, 0, "",
+                      "cannot %s '%s': %s", what, ld->file, reason);
+}
+
+// Reads `f` to its end in chunks (so pipes work too). *buffer is
+// NUL-terminated; the caller frees it whatever the result.
+static zeno_status read_stream(const yt_loader *ld, FILE *f, char **buffer,
+                               size_t *length) {
+  size_t got = 0;
+  *length = 0;
+  do {
+    char *grown = realloc(*buffer, *length + READ_CHUNK + 1);
+    if (grown == NULL) return yt_out_of_memory(ld);
+    *buffer = grown;
+    got = fread(*buffer + *length, 1, READ_CHUNK, f);
+    *length += got;
+  } while (got == READ_CHUNK);
+  if (ferror(f)) return io_error(ld, "read", errno);
+  (*buffer)[*length] = '\0';
+  return ZENO_OK;
+}
+
+// Reads the whole scene file; *text is owned by the caller.
+static zeno_status read_file(const yt_loader *ld, char **text, size_t *length) {
+  FILE *f = fopen(ld->file, "rb");
+  if (f == NULL) return io_error(ld, "open", errno);
+  zeno_status st = read_stream(ld, f, text, length);
+  fclose(f);
+  return st;
+}
+
+zeno_status zeno_scene_load(const char *path, const char *const *overrides,
+                            int override_count, zeno_scene *scene,
+                            zeno_error *error) {
+  zeno_error local;
+  yt_loader ld = {.file = path ? path : "", .error = error ? error : &local};
+  zeno_error_clear(ld.error);
+  zeno_status st = check_arguments(&ld, path, overrides, override_count, scene);
+  char *text = NULL;
+  size_t length = 0;
+  if (st == ZENO_OK) st = read_file(&ld, &text, &length);
+  if (st == ZENO_OK)
+    st = load_text(&ld, text, length, path, overrides, override_count, scene);
+  free(text);
+  return st;
+}
+
+zeno_status zeno_read_text_file(const char *path, char **text, zeno_error *error) {
+  zeno_error local;
+  yt_loader ld = {.file = path ? path : "", .error = error ? error : &local};
+  *text = NULL;
+  if (path == NULL)
+    return zeno_fail(ld.error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+  size_t length = 0;
+  zeno_status st = read_file(&ld, text, &length);
+  if (st != ZENO_OK) {
+    free(*text);
+    *text = NULL;
+  }
+  return st;
+}
+
+zeno_status zeno_scene_load_string(const char *text, const char *name,
+                                   const char *const *overrides,
+                                   int override_count, zeno_scene *scene,
+                                   zeno_error *error) {
+  zeno_error local;
+  yt_loader ld = {.file = name && *name ? name : STRING_FILE,
+                  .error = error ? error : &local};
+  zeno_error_clear(ld.error);
+  zeno_status st = check_arguments(&ld, text, overrides, override_count, scene);
+  if (st != ZENO_OK) return st;
+  return load_text(&ld, text, strlen(text), name && *name ? name : NULL,
+                   overrides, override_count, scene);
+}

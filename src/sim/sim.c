@@ -1,0 +1,577 @@
+// The hybrid loop: next event, impact resolution, mode selection, Zeno
+// completion and outcomes (paper Sec. 3-5, Fig. 3).
+#include "zeno/sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dynamics/flow_zod.h"
+#include "dynamics/impact.h"
+#include "sim/sim_internal.h"
+#include "base/util.h"
+
+static zeno_status word_append(zeno_sim *s, const char *token) {
+  const size_t n = strlen(token);
+  if (s->word_len + n + 2 > s->word_cap) {
+    size_t cap = s->word_cap ? 2 * s->word_cap : 256;
+    while (cap < s->word_len + n + 2) cap *= 2;
+    char *w = realloc(s->word, cap);
+    if (w == NULL) {
+      s->word_failed = true;  // callers go on; zeno_sim_next_event reports it
+      return ZENO_ERR_NOMEM;
+    }
+    s->word = w;
+    s->word_cap = cap;
+  }
+  if (s->word_len) s->word[s->word_len++] = ' ';
+  memcpy(s->word + s->word_len, token, n + 1);
+  s->word_len += n;
+  // FNV-1a over the tokens since the last impact: the signature of a step.
+  for (size_t k = 0; k <= n; k++) {
+    s->signature ^= (unsigned char)(k < n ? token[k] : ' ');
+    s->signature *= 1099511628211ull;
+  }
+  return ZENO_OK;
+}
+
+zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
+  if (!s->def.keep_history) s->hist_len = 0;
+  if (s->hist_len == s->hist_cap) {
+    size_t cap = s->hist_cap ? 2 * s->hist_cap : 64;
+    segment *h = realloc(s->hist, cap * sizeof *h);
+    if (h == NULL) return ZENO_ERR_NOMEM;
+    s->hist = h;
+    s->hist_cap = cap;
+  }
+  s->hist[s->hist_len++] = *g;
+  return ZENO_OK;
+}
+
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
+                                   int contact, const bool gap_hit[2],
+                                   const bool slip_hit[2], const bool lift[2],
+                                   const bool margin_hit[2], double vscale);
+static void project_gaps(zeno_sim *s, const zm_class *cls);
+
+/* ---------- events ---------- */
+
+static void event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
+                        zeno_guard guard, int contact) {
+  memset(ev, 0, sizeof *ev);
+  ev->index = s->event_count;
+  ev->kind = kind;
+  ev->guard = guard;
+  ev->contact = contact;
+  ev->t = s->t;
+  ev->mode_before = s->sol.mode;
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+}
+
+// The tie margin noted for this event goes into it; the next starts afresh.
+static void event_take_tie(zeno_sim *s, zeno_event *ev) {
+  ev->tie_margin = s->tie;
+  ev->near_tie = s->tie <= s->def.tie_rtol;
+  s->tie = SIM_TIE_NONE;
+}
+
+static void event_finish(zeno_sim *s, zeno_event *ev) {
+  event_take_tie(s, ev);
+  ev->mode_after = s->sol.mode;
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
+  s->event_count++;
+  if (!s->end_pending && s->event_count >= s->scene.max_events) {
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_EVENT_LIMIT;
+  }
+}
+
+static void mode_token(zeno_sim *s) {
+  char name[4];
+  word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
+}
+
+static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
+  s->started = true;
+  s->vscale = fmax(sim_contact_speed(s, s->qd), 0);
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  if (s->vscale == 0) {
+    // Starting at rest: the velocity scale is what the load makes of the gaps.
+    double zmax = 0;
+    for (int a = 0; a < 2 * s->km.n; a++) zmax = fmax(zmax, fabs(c[a]));
+    s->vscale = sqrt(s->km.accel_scale *
+                     (zmax > 0 ? zmax : s->km.length_scale * s->len_scale));
+  }
+  const tolerances tol = sim_make_tol(s, s->vscale);
+  bool touching[2] = {false, false};
+  for (int i = 0; i < s->km.n; i++)
+    touching[i] = fabs(c[2 * i]) <= sim_start_gap_tol(s);
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  memset(&s->sol, 0, sizeof s->sol);
+  for (int i = 0; i < s->km.n; i++)
+    if (cls.gap[i] == ZM_GAP_IMPACTING) s->start_impact = true;
+  if (s->start_impact) {
+    // Starting on an impact (e.g. on the Poincaré section): the start mode
+    // names the sustained contacts by their slip; the impact comes next.
+    for (int i = 0; i < s->km.n; i++) {
+      static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
+                                               ZENO_LETTER_N};
+      s->sol.mode.letter[i] =
+          cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    }
+    project_gaps(s, &cls);
+    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    mode_token(s);
+  } else {
+    sim_enforce(s, &cls);
+    sim_refresh_dyn(s);
+    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    sim_choose_next(s, &cls, &tol);
+    if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
+  }
+  event_finish(s, ev);
+  ev->before = ev->after;
+  ev->mode_before = ev->mode_after;
+  return ZENO_OK;
+}
+
+static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
+  s->start_impact = false;
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  bool gap_hit[2] = {false, false};
+  const bool slip_hit[2] = {false, false};
+  int first = -1;
+  for (int i = 0; i < s->km.n; i++) {
+    gap_hit[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
+                 fabs(c[2 * i]) <= sim_start_gap_tol(s) && cd[2 * i] < 0;
+    if (gap_hit[i] && first < 0) first = i;
+  }
+  const bool none[2] = {false, false};
+  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, gap_hit, slip_hit, none,
+                         none, s->vscale);
+}
+
+static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
+  event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
+  ev->outcome = s->pending_outcome;
+  ev->mode_after = s->sol.mode;
+  ev->after = ev->before;
+  if (s->pending_outcome == ZENO_OUTCOME_AMBIGUOUS) {
+    ev->consistent_count = s->consistent_count;
+    memcpy(ev->consistent, s->consistent, sizeof ev->consistent);
+  }
+  if (s->pending_outcome == ZENO_OUTCOME_DIVERGING) {
+    ev->zeno_ratio = s->div_ratio;
+    ev->zeno_period = s->div_period;
+  }
+  if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
+    snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->failure);
+  event_take_tie(s, ev);
+  s->outcome = s->pending_outcome;
+  s->finished = true;
+  s->event_count++;
+  return ZENO_OK;
+}
+
+/* ---------- one event ---------- */
+
+static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
+  s->zeno_pending = false;
+  segment g = {.t0 = s->t, .t1 = s->zeno_t, .mode = s->sol.mode, .zeno_tail = true};
+  memcpy(g.q0, s->q, sizeof g.q0);
+  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  for (int k = 0; k < 3; k++)
+    g.qdd[k] = s->zeno_t > s->t ? (s->zeno_q[k] - s->q[k]) / (s->zeno_t - s->t) : 0;
+  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
+  event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
+  const double vscale = s->vscale;
+  s->t = s->zeno_t;
+  memcpy(s->q, s->zeno_q, sizeof s->q);
+  memcpy(s->qd, s->zeno_qd, sizeof s->qd);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  ev->t = s->t;
+  ev->zeno_impacts = s->zeno_seq_impacts;
+  ev->zeno_ratio = s->zeno_ratio;
+  ev->zeno_error = s->zeno_err;
+  ev->zeno_period = s->zeno_period;
+  if (!s->has_zeno) {
+    s->has_zeno = true;
+    s->first_zeno_time = s->zeno_t;
+    s->first_zeno_impacts = s->zeno_seq_impacts;
+  }
+  // The impacting contacts close: normal gaps and rates vanish at the limit.
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
+  // Zero is judged on the scale of the sequence (its first impact speed):
+  // what is left at the limit is either that large (a tangential slip) or
+  // rounding of the vanished normal motion.
+  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
+                                    s->seq_first_speed));
+  if (sim_is_full(s) || s->zeno_period == 0) {
+    // The full model extrapolates its limit from periods that are not
+    // exactly geometric, and a sequence completed at a floor stops short
+    // of its limit: what is left of the vanished motion is up to the last
+    // impact speed (slip rates a few times the normal ones), not rounding.
+    const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
+    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
+  }
+  // A sequence ended at a precision floor dropped bounces below resolution:
+  // a decision as close as their height.
+  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  for (int i = 0; i < s->km.n; i++)
+    if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
+  sim_enforce(s, &cls);
+  sim_refresh_dyn(s);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
+  sim_reset_sequence(s);
+  word_append(s, "Z");
+  const zeno_mode before = s->sol.mode;
+  sim_choose_next(s, &cls, &tol);
+  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
+  ev->mode_before = before;
+  event_finish(s, ev);
+  s->signature = SIM_SIGNATURE_SEED;
+  return ZENO_OK;
+}
+
+static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
+  segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
+  memcpy(g.q0, s->q, sizeof g.q0);
+  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  sim_mode_rates(s, &s->sol, g.qdd);
+  memcpy(g.force, s->sol.force, sizeof g.force);
+  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
+  zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
+  s->t = s->scene.t_end;
+  s->pending_outcome = ZENO_OUTCOME_TIME_LIMIT;
+  s->pending_guard = ZENO_GUARD_TIME;
+  return emit_end(s, ev);
+}
+
+// Gaps of touching contacts to exactly zero (positions only).
+static void project_gaps(zeno_sim *s, const zm_class *cls) {
+  bool touching[2] = {false, false};
+  for (int i = 0; i < s->km.n; i++) touching[i] = cls->gap[i] != ZM_GAP_OPEN;
+  sim_zero_gaps(s, touching);
+}
+
+// Impact at the touching contacts. *impacted is false for a tangent touch.
+static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
+                                  const bool gap_hit[2], const tolerances *tol,
+                                  bool *impacted) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  zi_input in;
+  memset(&in, 0, sizeof in);
+  in.law = s->scene.impact_law;
+  in.e = s->scene.restitution;
+  in.et = s->scene.tangential_restitution;
+  sim_rates_to_gen(s, s->qd, in.qd);
+  memcpy(in.v, cd, sizeof in.v);
+  double speed = 0;
+  unsigned touched = 0;
+  for (int i = 0; i < s->km.n; i++) {
+    in.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    in.impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    if (in.impacting[i]) speed = fmax(speed, -cd[2 * i]);
+    if (in.touching[i]) touched |= 1u << i;
+  }
+  *impacted = speed > 0;
+  if (!*impacted) return ZENO_OK;
+  in.tol_v = tol->v;
+  in.tol_impulse = tol->impulse;
+  // Poincaré section (22): contact 1 sustained, contact 2 colliding.
+  if (s->km.n == 2 && cls->gap[0] == ZM_GAP_CLOSED &&
+      cls->gap[1] == ZM_GAP_IMPACTING) {
+    ev->on_section = true;
+    ev->section_angle = atan(cd[3] / fabs(cd[2]));
+    if (s->section_count < SIM_MAX_SECTIONS)
+      s->sections[s->section_count] = ev->section_angle;
+    s->section_count++;
+  }
+  zi_result out;
+  if (!zi_resolve(&s->dyn, &in, &out)) {
+    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    s->pending_guard = ZENO_GUARD_GAP;
+    return emit_end(s, ev);
+  }
+  sim_gen_to_rates(s, out.qd, s->qd);
+  sim_refresh_dyn(s);  // the centripetal terms follow the new velocities
+  ev->impact_mask = out.mask;
+  for (int i = 0; i < s->km.n; i++) {
+    ev->impact_letter[i] = out.letter[i];
+    ev->impulse[i][0] = out.impulse[2 * i];
+    ev->impulse[i][1] = out.impulse[2 * i + 1];
+  }
+  s->impact_count++;
+  word_append(s, zeno_impact_name(out.mask, s->km.n));
+  // Post-impact classes: touching contacts close unless they separate.
+  bool touch_after[2];
+  for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
+  sim_classify(s, touch_after, tol->v, cls);
+  for (int i = 0; i < s->km.n; i++)
+    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+  sim_enforce(s, cls);
+  sim_record_impact(s, speed, touched);
+  return ZENO_OK;
+}
+
+// Handles the guards that fired at the current instant: gap_hit contacts
+// reached zero gap, slip_hit contacts zero slip rate. vscale is the
+// velocity scale of the segment that led here.
+// Drift of the closed contacts of the current mode from their constraints.
+static double constraint_drift(const zeno_sim *s, double vscale) {
+  double c[4], cd[4], drift = 0;
+  sim_contacts(s, s->q, s->qd, c, cd);
+  const double L = vscale * vscale / s->km.accel_scale;
+  for (int i = 0; i < s->km.n; i++) {
+    const int l = s->sol.mode.letter[i];
+    if (l == ZENO_LETTER_F) continue;
+    drift = fmax(drift, fmax(fabs(c[2 * i]) / L, fabs(cd[2 * i]) / vscale));
+    if (l == ZENO_LETTER_S) drift = fmax(drift, fabs(cd[2 * i + 1]) / vscale);
+  }
+  return drift;
+}
+
+// Tie margins of an impact's contacts: the squared approach speed over the
+// segment's squared speed scale (zero for a tangent touch, small for a
+// graze). Squared, so it is a length ratio like the near-miss margin: a
+// parabola reaching depth v^2 / 2a below the surface turns into a miss when
+// the gap shifts by that much.
+static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const double r = cd[2 * i] / vscale;
+    if (gap_hit[i]) sim_note_tie(s, r * r);
+  }
+}
+
+// Tie margins of the touching contacts after the event: a gap rate or slip
+// rate classified nonzero but small against the segment's speed scale
+// (separating or slipping by a hair; a separation squared, the height of
+// the bounce it starts, as for a graze).
+static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
+                              const tolerances *tol, double vscale) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    if (!touching) continue;
+    const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
+    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
+    if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol->v) sim_note_tie(s, xd / vscale);
+  }
+}
+
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
+                                   int contact, const bool gap_hit[2],
+                                   const bool slip_hit[2], const bool lift[2],
+                                   const bool margin_hit[2], double vscale) {
+  const bool impact = gap_hit[0] || gap_hit[1];
+  const double residual = ev->guard_residual;
+  event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
+              contact);
+  ev->guard_residual = residual;
+  ev->constraint_drift = constraint_drift(s, vscale);
+  const tolerances tol = sim_make_tol(s, vscale);
+  bool touching[2] = {false, false};
+  for (int i = 0; i < s->km.n; i++)
+    touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  for (int i = 0; i < s->km.n; i++) {
+    // A crossing slip rate is zero by definition of the event; a
+    // contact closed in the previous mode stays closed.
+    if (slip_hit[i]) cls.slip[i] = ZM_SLIP_ZERO;
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    cls.lifting[i] = lift[i];
+    cls.leaving_stick[i] = margin_hit[i];
+  }
+  project_gaps(s, &cls);
+  sim_refresh_dyn(s);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  note_grazing(s, gap_hit, vscale);
+  bool impacted = false;
+  if (impact) {
+    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
+    if (st != ZENO_OK || s->finished) return st;
+  }
+  if (!impacted) {
+    // A tangent touch (zero approach speed) is no impact: the contact
+    // stays free, and the event is a transition.
+    ev->kind = ZENO_EVENT_TRANSITION;
+    sim_enforce(s, &cls);
+    sim_refresh_dyn(s);
+  }
+  note_small_speeds(s, &cls, gap_hit, &tol, vscale);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
+  const zeno_mode before = s->sol.mode;
+  sim_choose_next(s, &cls, &tol);
+  const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
+  if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
+      (changed || impacted))
+    mode_token(s);
+  if (impacted && !s->end_pending) sim_detect_sequence(s);
+  event_finish(s, ev);
+  return ZENO_OK;
+}
+
+static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
+  bool gap_hit[2] = {false, false}, slip_hit[2] = {false, false};
+  bool lift[2] = {false, false}, margin_hit[2] = {false, false};
+  double vscale;
+  zf_crossing first;
+  memset(ev, 0, sizeof *ev);
+  const zeno_status st = sim_full_flow(s, ev, &vscale, &first, gap_hit, slip_hit,
+                                       lift, margin_hit);
+  if (st == ZENO_DONE) {
+    s->pending_outcome = ZENO_OUTCOME_SOLVER_FAILURE;
+    s->pending_guard = ZENO_GUARD_NONE;
+    return emit_end(s, ev);
+  }
+  if (st != ZENO_OK) return st;
+  if (first.guard == ZENO_GUARD_TIME || first.guard == ZENO_GUARD_ESCAPE) {
+    sim_refresh_dyn(s);
+    s->pending_outcome = first.guard == ZENO_GUARD_TIME ? ZENO_OUTCOME_TIME_LIMIT
+                                                        : ZENO_OUTCOME_ESCAPED;
+    s->pending_guard = first.guard;
+    if (first.guard == ZENO_GUARD_TIME) s->t = s->scene.t_end;
+    return emit_end(s, ev);
+  }
+  return handle_crossing(s, ev, first.guard, first.contact, gap_hit, slip_hit,
+                         lift, margin_hit, vscale);
+}
+
+// ZOD tie margins of free contacts that came down and went back up within
+// the first tau of the segment without touching: the smallest gap over the
+// starting gap (a near miss).
+static void note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
+                             const double cdd[4], double tau) {
+  for (int i = 0; i < s->km.n; i++) {
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) continue;
+    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
+    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
+    const double lowest = z - zd * zd / (2 * zdd);
+    if (lowest > 0) sim_note_tie(s, lowest / z);
+  }
+}
+
+// ZOD tie margins of a segment ending at crossing cr[0]: the next crossing
+// (simultaneous ones included) over the segment's duration, and the near
+// misses before it.
+static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
+                               const double c[4], const double cd[4],
+                               const double cdd[4]) {
+  const double tau = cr[0].tau;
+  // With both contacts closed the body keeps one degree of freedom: both
+  // slip rates vanish together, a structural coincidence, not a tie.
+  const bool both_closed = s->km.n == 2 && s->sol.mode.letter[0] != ZENO_LETTER_F &&
+                           s->sol.mode.letter[1] != ZENO_LETTER_F;
+  for (int k = 1; k < n && tau > 0; k++) {
+    if (both_closed && cr[0].guard == ZENO_GUARD_SLIP_VELOCITY &&
+        cr[k].guard == ZENO_GUARD_SLIP_VELOCITY)
+      continue;
+    sim_note_tie(s, (cr[k].tau - tau) / tau);
+    break;
+  }
+  note_near_misses(s, c, cd, cdd, tau);
+}
+
+static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
+  if (sim_is_full(s)) return flow_full(s, ev);
+  zf_crossing cr[ZF_MAX_CROSSINGS];
+  double qddp[3], c[4], cd[4], cdd[4], unused[4];
+  const double zero[3] = {0, 0, 0};
+  sim_mode_rates(s, &s->sol, qddp);
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, zero, qddp, unused, cdd);
+  const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
+                             s->scene.escape_radius, cr);
+  const double tau_end = s->scene.t_end - s->t;
+  if (n == 0 || cr[0].tau >= tau_end) {
+    note_near_misses(s, c, cd, cdd, tau_end);
+    return emit_time_limit(s, ev, fmax(tau_end, 0));
+  }
+  const double tau = cr[0].tau;
+  segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
+  memcpy(g.q0, s->q, sizeof g.q0);
+  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  memcpy(g.qdd, qddp, sizeof g.qdd);
+  memcpy(g.force, s->sol.force, sizeof g.force);
+  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
+  const double vstart = sim_contact_speed(s, s->qd);
+  zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
+  s->t += tau;
+  const double vscale = fmax(fmax(vstart, sim_contact_speed(s, s->qd)),
+                             s->km.accel_scale * tau);
+  if (cr[0].guard == ZENO_GUARD_ESCAPE) {
+    s->pending_outcome = ZENO_OUTCOME_ESCAPED;
+    s->pending_guard = ZENO_GUARD_ESCAPE;
+    return emit_end(s, ev);
+  }
+  // Every guard crossing within the time tolerance happens now.
+  bool gap_hit[2] = {false, false}, slip_hit[2] = {false, false};
+  const double tau_tol = s->def.time_rtol * tau;
+  for (int k = 0; k < n && cr[k].tau <= tau + tau_tol; k++) {
+    if (cr[k].guard == ZENO_GUARD_GAP) gap_hit[cr[k].contact] = true;
+    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) slip_hit[cr[k].contact] = true;
+  }
+  note_crossing_ties(s, cr, n, c, cd, cdd);
+  // Residual of the located guard before projection, on the state's scale.
+  double c1[4], cd1[4];
+  sim_contacts(s, s->q, s->qd, c1, cd1);
+  const int gi = cr[0].contact;
+  memset(ev, 0, sizeof *ev);
+  ev->guard_residual =
+      cr[0].guard == ZENO_GUARD_GAP
+          ? fabs(c1[2 * gi]) * s->km.accel_scale / (vscale * vscale)
+          : fabs(cd1[2 * gi + 1]) / vscale;
+  const bool none[2] = {false, false};
+  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, gap_hit, slip_hit,
+                         none, none, vscale);
+}
+
+// Monotonic wall clock [s] (stop.wall_time only; never the physics).
+static double wall_clock(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
+  if (!s->started) {
+    s->wall_start = wall_clock();
+    return emit_start(s, ev);
+  }
+  if (s->scene.wall_time > 0 && !s->end_pending &&
+      wall_clock() - s->wall_start >= s->scene.wall_time) {
+    // Between events: the state is a consistent one, after the last event.
+    s->start_impact = s->zeno_pending = false;
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
+    s->pending_guard = ZENO_GUARD_NONE;
+  }
+  if (s->start_impact) return emit_start_impact(s, ev);
+  if (s->end_pending) return emit_end(s, ev);
+  if (s->zeno_pending) return emit_zeno(s, ev);
+  return flow_to_event(s, ev);
+}
+
+zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
+  if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
+  if (s->word_failed) return ZENO_ERR_NOMEM;
+  if (s->finished) return ZENO_DONE;
+  const zeno_status st = next_event(s, ev);
+  // A mode word missing tokens would be a wrong answer, not a short one.
+  return st == ZENO_OK && s->word_failed ? ZENO_ERR_NOMEM : st;
+}

@@ -1,0 +1,268 @@
+// The contact state inside the hybrid loop: coordinates of the state,
+// projections onto closed contacts, tolerances, kinematic classes and the
+// choice of the next mode (Table 1 via modes.c).
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "base/util.h"
+
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
+                  double c[4], double cd[4]) {
+  if (sim_is_full(s)) zk_full_contacts(&s->km, q, qd, c, cd);
+  else zk_zod_prime_contacts(&s->km, q, qd, c, cd);
+}
+
+// The simulator's state holds q' (ZOD) or q (full model); the solvers work
+// in generalised coordinates.
+void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]) {
+  if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
+  else zk_zod_to_gen(&s->km, v, out);
+}
+
+void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]) {
+  if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
+  else zk_gen_to_zod(&s->km, v, out);
+}
+
+// The mode's accelerations in ZOD coordinates. The gaps of closed contacts
+// (and x2 of a sticking contact 2) are components of q': their
+// accelerations are zero exactly, not to the rounding of M^-1 and A, which
+// over a long segment (t^2 / 2 = 5e5 at t = 1000) let the gaps drift by
+// 1e-11.
+void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]) {
+  zk_gen_to_zod(&s->km, sol->qdd, qddp);
+  for (int i = 0; i < s->km.n; i++)
+    if (sol->mode.letter[i] != ZENO_LETTER_F) qddp[i] = 0;
+  if (s->km.n == 2 && sol->mode.letter[1] == ZENO_LETTER_S) qddp[2] = 0;
+}
+
+void sim_fill_state(const zeno_sim *s, double t, const double q[3],
+                       const double qd[3], const zm_solution *sol,
+                       zeno_state *st) {
+  memset(st, 0, sizeof *st);
+  st->t = t;
+  double c[4], cd[4];
+  sim_contacts(s, q, qd, c, cd);
+  sim_rates_to_gen(s, q, st->q);
+  sim_rates_to_gen(s, qd, st->qdot);
+  // Full model: the mode's forces depend on the state; ZOD: constants.
+  double force[4], qdd[3];
+  memcpy(force, sol->force, sizeof force);
+  if (sim_is_full(s) && !zfc_mode_accel(&s->km, sol->mode, q, qd, qdd, force))
+    memset(force, 0, sizeof force);
+  for (int i = 0; i < s->km.n; i++) {
+    st->gap[i] = c[2 * i];
+    st->gap_rate[i] = cd[2 * i];
+    st->slip[i] = c[2 * i + 1];
+    st->slip_rate[i] = cd[2 * i + 1];
+    st->force[i][0] = force[2 * i];
+    st->force[i][1] = force[2 * i + 1];
+  }
+  if (sim_is_full(s)) {
+    // Scaled ZOD coordinates: divided by eps^2 (positions) and eps (rates).
+    const int col[3] = {0, s->km.n == 2 ? 2 : 1, s->km.n == 2 ? 3 : -1};
+    for (int r = 0; r < 3; r++) {
+      st->zod[r] = (col[r] >= 0 ? c[col[r]] : q[2]) / s->len_scale;
+      st->zod_rate[r] = (col[r] >= 0 ? cd[col[r]] : qd[2]) / s->vel_scale;
+    }
+  } else {
+    memcpy(st->zod, q, sizeof st->zod);
+    memcpy(st->zod_rate, qd, sizeof st->zod_rate);
+  }
+  st->mode = sol->mode;
+  st->energy = zk_energy(&s->km, st->q, st->qdot);
+}
+
+double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, qd, c, cd);
+  double v = 0;
+  for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
+  return v;
+}
+
+/* ---------- constraint projection ---------- */
+
+// Mass-weighted projection of the rates qdot' so that the listed contact
+// rates take the target values exactly: dqdot = M^-1 C (C^T M^-1 C)^-1 r in
+// generalised coordinates. This removes rounding drift only; it applies no
+// physical impulse.
+static void sim_project_rates(const zeno_sim *s, double vp[3], const int *cols, int m,
+                          const double *target) {
+  if (m == 0) return;
+  double v[3], r[4], W[3][4];
+  sim_rates_to_gen(s, vp, v);
+  sim_jacobian(s, s->q, W);
+  for (int a = 0; a < m; a++) {
+    double cur = 0;
+    for (int k = 0; k < 3; k++) cur += W[k][cols[a]] * v[k];
+    r[a] = target[a] - cur;
+  }
+  if (!zc_correct(W, s->km.inv_mass, cols, m, r, v)) return;
+  sim_gen_to_rates(s, v, vp);
+  // ZOD gap rates are components of qdot': make the targeted ones exact.
+  if (!sim_is_full(s))
+    for (int a = 0; a < m; a++)
+      if (cols[a] % 2 == 0) vp[cols[a] / 2] = target[a];
+}
+
+// Gaps of the listed contacts to exactly zero: under the ZOD they are the
+// first n components of q' (z1, z2 or z1 alone); in the full model a
+// Newton projection onto the nonlinear constraints.
+void sim_zero_gaps(zeno_sim *s, const bool closed[2]) {
+  if (sim_is_full(s)) {
+    sim_full_zero_gaps(s, closed);
+    return;
+  }
+  for (int i = 0; i < s->km.n; i++)
+    if (closed[i]) s->q[i] = 0;
+}
+
+// The contact dynamics at the current state (constant under the ZOD).
+void sim_refresh_dyn(zeno_sim *s) {
+  if (sim_is_full(s)) sim_full_refresh_dyn(s);
+}
+
+// Gaps and normal rates of closed contacts to exactly zero, and slip rates
+// of contacts classified as not slipping.
+void sim_enforce(zeno_sim *s, const zm_class *cls) {
+  int cols[4] = {0, 0, 0, 0}, m = 0;
+  const double target[4] = {0, 0, 0, 0};
+  bool closed[2] = {false, false};
+  for (int i = 0; i < s->km.n; i++)
+    if (cls->gap[i] == ZM_GAP_CLOSED) {
+      closed[i] = true;
+      cols[m++] = 2 * i;
+    }
+  sim_zero_gaps(s, closed);
+  for (int i = 0; i < s->km.n; i++)
+    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO)
+      cols[m++] = 2 * i + 1;
+  bool all_zero = m == 2 * s->km.n && m >= 3;
+  if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
+  sim_project_rates(s, s->qd, cols, m, target);
+  // All velocities of a fully constrained body are zero; make it exact.
+  if (all_zero) s->qd[0] = s->qd[1] = s->qd[2] = 0;
+}
+
+/* ---------- classification and mode selection ---------- */
+
+
+tolerances sim_make_tol(const zeno_sim *s, double vscale) {
+  tolerances t;
+  t.v = s->def.velocity_rtol * vscale;
+  t.impulse = s->def.velocity_rtol * vscale * s->km.mass;
+  t.mode.force = s->def.force_rtol * s->km.force_scale;
+  t.mode.accel = s->def.force_rtol * s->km.accel_scale;
+  return t;
+}
+
+static unsigned char slip_class(double xd, double tol) {
+  if (xd > tol) return ZM_SLIP_POS;
+  if (xd < -tol) return ZM_SLIP_NEG;
+  return ZM_SLIP_ZERO;
+}
+
+// closed[i]: the contact is known to touch (z = 0) at this instant.
+void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
+                     zm_class *cls) {
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  memset(cls, 0, sizeof *cls);
+  for (int i = 0; i < s->km.n; i++) {
+    if (!touching[i]) {
+      cls->gap[i] = ZM_GAP_OPEN;
+    } else if (cd[2 * i] > tol_v) {
+      cls->gap[i] = ZM_GAP_OPEN;
+    } else if (cd[2 * i] < -tol_v) {
+      cls->gap[i] = ZM_GAP_IMPACTING;
+    } else {
+      cls->gap[i] = ZM_GAP_CLOSED;
+    }
+    cls->slip[i] = slip_class(cd[2 * i + 1], tol_v);
+  }
+}
+
+typedef enum select_result { SELECT_ONE, SELECT_NONE, SELECT_MANY } select_result;
+
+static select_result select_mode(zeno_sim *s, const zm_class *cls,
+                                 const tolerances *tol, zm_solution *chosen) {
+  zm_solution all[ZENO_MAX_MODES];
+  // Under the ZOD the mode solutions are constants: solve each once.
+  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
+                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
+  s->consistent_count = n;
+  for (int k = 0; k < n; k++) s->consistent[k] = all[k].mode;
+  if (n == 0) return SELECT_NONE;
+  if (n == 1) {
+    *chosen = all[0];
+    return SELECT_ONE;
+  }
+  switch (s->scene.ambiguity) {
+    case ZENO_AMBIGUITY_PREFER_STATIC: *chosen = all[0]; return SELECT_ONE;
+    case ZENO_AMBIGUITY_PREFER_MOTION: *chosen = all[n - 1]; return SELECT_ONE;
+    default: return SELECT_MANY;
+  }
+}
+
+static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances *tol) {
+  for (int i = 0; i < s->km.n; i++)
+    if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
+  if (sim_contact_speed(s, s->qd) != 0) return false;
+  // One contact: sticking must also hold the body still (no pivoting).
+  double c[4], cd[4], qddp[3];
+  sim_mode_rates(s, sol, qddp);
+  sim_contacts(s, (double[3]){0, 0, 0}, qddp, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++)
+    if (fabs(cd[a]) > tol->mode.accel) return false;
+  const double rot = fabs(sol->qdd[2]) * s->km.length_scale;
+  return rot <= tol->mode.accel && hypot(sol->qdd[0], sol->qdd[1]) <= tol->mode.accel;
+}
+
+double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
+  const int n = s->km.n, total = n == 2 ? ZENO_MAX_MODES : 4;
+  double margin = INFINITY;
+  for (int code = 0; code < total; code++) {
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    if (!zm_admissible(cls, n, mode)) continue;
+    // Two closed contacts with one sticking lock the body (three velocity
+    // constraints): the other's slip acceleration is zero identically, a
+    // structural zero, never a tie (SS has its own static margin).
+    int constraints = 0, stick = 0;
+    for (int i = 0; i < n; i++) {
+      constraints += mode.letter[i] != ZENO_LETTER_F;
+      stick += mode.letter[i] == ZENO_LETTER_S;
+    }
+    if (constraints + stick >= 3 && stick < n) continue;
+    zm_solution sol;
+    if (!zm_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
+      continue;
+    const double slack =
+        zm_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
+    if (isfinite(slack)) margin = fmin(margin, fabs(slack));
+  }
+  return margin;
+}
+
+// After an event: choose the next mode and set what ends the run, if anything.
+void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
+  zm_solution chosen;
+  const select_result r = select_mode(s, cls, tol, &chosen);
+  sim_note_tie(s, sim_choice_margin(s, cls));
+  if (r == SELECT_NONE) {
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    return;
+  }
+  if (r == SELECT_MANY) {
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
+    return;
+  }
+  s->sol = chosen;
+  if (is_rest(s, &chosen, tol)) {
+    s->end_pending = true;
+    s->pending_outcome = ZENO_OUTCOME_REST;
+  }
+}

@@ -1,0 +1,173 @@
+// Simulator life cycle: the loop's default tolerances, creation (the
+// initial state in the model's coordinates, checked for penetration),
+// restarts of the cycle runner, destruction and the simple queries.
+#include "zeno/sim.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "base/util.h"
+
+/* ---------- defaults and life cycle ---------- */
+
+zeno_sim_def zeno_sim_def_default(void) {
+  zeno_sim_def d;
+  memset(&d, 0, sizeof d);
+  // Exact ZOD arithmetic loses a few ulps per event; 1e-9 of the state's
+  // own velocity scale is zero with room for ~1e6 accumulated roundings.
+  d.velocity_rtol = 1e-9;
+  // Forces are constants of one linear solve per mode: 1e-10 of the load.
+  d.force_rtol = 1e-10;
+  // Guards within 1e-9 of the segment length are one simultaneous event.
+  d.time_rtol = 1e-9;
+  // ZOD period ratios are exact up to rounding (~1e-13 after a few
+  // periods); 1e-7 separates them from transient ratios.
+  d.ratio_rtol = 1e-7;
+  // Full-model ratios converge as the chatter shrinks (corrections of the
+  // order of the amplitude, Example 3 at eps = 1e-3: 2e-4 at first, 1e-6
+  // after 20 periods), while the integrator's relative accuracy on the
+  // shrinking gaps degrades like 1/r per period. 1e-5 agreement is reached
+  // well inside the accurate regime; the ZENO event reports the resulting
+  // extrapolation error.
+  d.full_ratio_rtol = 1e-5;
+  // Growth ratios of reverse chatter agreeing to 1 % over four periods are
+  // unmistakable; the drift from nonlinearity is of the amplitude's order.
+  d.diverge_rtol = 1e-2;
+  d.ratio_periods = 3;
+  d.max_period = 8;
+  d.keep_history = true;
+  // A decision within 1e-6 (relative) of going another way is reported as
+  // a near tie: far above rounding, and still small against the O(eps)
+  // corrections separating the full model from the ZOD at eps >= 1e-5.
+  d.tie_rtol = 1e-6;
+  return d;
+}
+
+/// A gap within this fraction of the initial contact coordinates is zero:
+/// rounding of the pose -> q' conversion is a few ulps.
+#define SIM_START_GAP_RTOL 1e-12
+
+/* ---------- creation ---------- */
+
+// A contact touches at the start when its gap is zero to rounding of the
+// initial state (exact for q' input; the pose input goes through A).
+double sim_start_gap_tol(const zeno_sim *s) {
+  double c[4], cd[4], scale = 0;
+  const double zero[3] = {0, 0, 0};
+  sim_contacts(s, s->q, zero, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
+  return SIM_START_GAP_RTOL * scale;
+}
+
+zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
+                          zeno_error *error) {
+  if (scene == NULL) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
+    return NULL;
+  }
+  if (zeno_scene_validate(scene, error) != ZENO_OK) return NULL;
+  zeno_sim_def d = def ? *def : zeno_sim_def_default();
+  if (!(d.velocity_rtol > 0 && d.velocity_rtol < 1e-2) ||
+      !(d.force_rtol > 0 && d.force_rtol < 1e-2) ||
+      !(d.time_rtol > 0 && d.time_rtol < 1e-2) ||
+      !(d.ratio_rtol > 0 && d.ratio_rtol < 1e-1) ||
+      !(d.full_ratio_rtol > 0 && d.full_ratio_rtol < 1e-1) ||
+      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) ||
+      !(d.tie_rtol >= 0 && d.tie_rtol < 1) || d.ratio_periods < 1 ||
+      d.max_period < 1 ||
+      d.max_period * (d.ratio_periods + 2) + 1 > SIM_RING) {
+    zeno_fail(error, ZENO_ERR_RANGE, "sim_def",
+              "tolerances must lie in (0, 1e-2) (ratio_rtol, full_ratio_rtol "
+              "and diverge_rtol in (0, 0.1), tie_rtol in [0, 1)), "
+              "ratio_periods >= 1 and 1 <= max_period with "
+              "max_period * (ratio_periods + 2) < %d",
+              SIM_RING);
+    return NULL;
+  }
+  zeno_sim *s = malloc(sizeof *s);
+  if (s != NULL) memset(s, 0, offsetof(zeno_sim, ring));
+  if (s == NULL) {
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  s->scene = *scene;
+  s->def = d;
+  if (zk_model_init(&s->km, scene, error) != ZENO_OK) {
+    free(s);
+    return NULL;
+  }
+  const double bias[4] = {0, 0, 0, 0};
+  zc_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias,
+               s->km.mu);
+  const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
+  s->len_scale = sim_is_full(s) && scaled ? scene->epsilon * scene->epsilon : 1.0;
+  s->vel_scale = sim_is_full(s) && scaled ? scene->epsilon : 1.0;
+  s->keep_nodes = d.keep_history;
+  if (sim_is_full(s)) {
+    // CVODE's absolute tolerances follow the state's scale; atol is read
+    // relative to that scale (see docs/scenes.md).
+    s->cv = zfc_create(&s->km, scene->rtol, scene->atol, error);
+    if (s->cv == NULL) {
+      free(s);
+      return NULL;
+    }
+    if (!sim_full_initial_state(s)) {
+      zeno_fail(error, ZENO_ERR_GEOMETRY, "initial",
+                "the initial q' (scaled by epsilon) is reached by no pose "
+                "near the nominal one: the contact coordinates are (nearly) "
+                "singular there; give initial.pose instead");
+      zeno_sim_destroy(s);
+      return NULL;
+    }
+    sim_refresh_dyn(s);
+  } else if (scaled) {
+    // The ZOD state is kept in q' = A q (gaps exact, see zk_model.Cp).
+    memcpy(s->q, scene->initial_qp, sizeof s->q);
+    memcpy(s->qd, scene->initial_qdp, sizeof s->qd);
+  } else {
+    zk_gen_to_zod(&s->km, scene->initial_pose, s->q);
+    zk_gen_to_zod(&s->km, scene->initial_velocity, s->qd);
+  }
+  // The initial state must be contact-feasible (10).
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  for (int i = 0; i < s->km.n; i++) {
+    const double ztol = sim_start_gap_tol(s);
+    if (c[2 * i] < -ztol) {
+      zeno_fail(error, ZENO_ERR_RANGE, "initial",
+                "initial state penetrates the surface at contact %d: gap %g "
+                "(need gap >= 0)",
+                i + 1, c[2 * i]);
+      zeno_sim_destroy(s);
+      return NULL;
+    }
+  }
+  s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
+  return s;
+}
+
+void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
+  memset(&s->t, 0, offsetof(zeno_sim, ring) - offsetof(zeno_sim, t));
+  memcpy(s->q, qp, sizeof s->q);
+  memcpy(s->qd, qdp, sizeof s->qd);
+  s->signature = SIM_SIGNATURE_SEED;
+  s->tie = SIM_TIE_NONE;
+  if (s->word) s->word[0] = '\0';
+}
+
+void zeno_sim_destroy(zeno_sim *s) {
+  if (s == NULL) return;
+  free(s->word);
+  free(s->hist);
+  free(s->nodes);
+  zfc_destroy(s->cv);
+  free(s);
+}
+
+zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->outcome; }
+const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->scene; }
+

@@ -1,0 +1,241 @@
+// Private state of the simulator, shared by sim.c (the hybrid loop) and
+// sim_sequence.c (Zeno and reverse-chatter detection). Not public API.
+#ifndef ZENO_SIM_INTERNAL_H
+#define ZENO_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dynamics/contact_solve.h"
+#include "dynamics/flow_cvode.h"
+#include "dynamics/flow_zod.h"
+#include "dynamics/kinematics.h"
+#include "dynamics/mode_table.h"
+#include "zeno/sim.h"
+
+/// Impacts remembered for Zeno detection: enough for ratio_periods + 2
+/// periods of the longest period searched.
+#define SIM_RING 256
+/// A Zeno sequence whose impact speed fell below this fraction of its
+/// first impact speed is at the limit of double precision: it is completed
+/// from its current state even without a constant period ratio.
+#define SIM_ZENO_SPEED_FLOOR 1e-12
+/// The same floor in the full model. Its gaps are computed from positions
+/// of the size of the first bounce, with rounding 1e-16 of that size; a
+/// bounce height falls like the impact speed squared, so below 1e-6 of the
+/// first speed the bounces are within 1e4 ulps of the rounding and the
+/// located guards (and the ratios) are noise.
+#define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
+/// ... and, whatever the first speed, once a bounce's height v^2 / a is
+/// below this many ulps of the positions (which carry the slip travelled
+/// and the offset of the start): its located guards are then off by up to
+/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
+/// only worse. Higher values would end real, merely small, bounces (a
+/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
+#define SIM_FULL_BOUNCE_ULPS 1e6
+/// A sequence completed at a floor, or extrapolated in the full model,
+/// leaves contact speeds up to its last impact speed (times the
+/// slip-to-normal speed ratio of its steps); speeds below this many times
+/// that speed are zero at its accumulation point.
+#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
+/// ... and once its impact speeds come within this factor of what the loop
+/// calls zero (velocity_rtol times the speed scale, which a persisting
+/// slip can make far larger than the normal speeds): below that, impacting
+/// and closed can no longer be told apart (an undetected Example 3 chatter
+/// reached 4e-9 against a slip of 3.3 and ended `inconsistent`). Not more:
+/// the Poincaré maps start cycles with normal speeds cos(phi) down to 1e-6
+/// of the slip, and those are exact.
+#define SIM_ZENO_TOL_FACTOR 10.0
+/// Impacts after which a sequence with shrinking, but never exactly
+/// periodic, ratios is completed the same way.
+#define SIM_ZENO_MAX_IMPACTS 20000
+/// ZOD: a detected Zeno sequence is simulated on until the time left to its
+/// accumulation point is below this fraction of the sequence's duration
+/// (hops of 1e-3 of the first are invisible in any plot) ...
+#define SIM_ZENO_TAIL_FRACTION 1e-3
+/// ... or until this many impacts (a ratio near 1 converges slowly) ...
+#define SIM_ZENO_TAIL_IMPACTS 2000
+/// ... or until the event limit comes near (events per impact: the impact
+/// and up to three transitions), so a Zeno sequence never ends there.
+#define SIM_ZENO_EVENTS_PER_IMPACT 4
+/// Section angles kept for the summary.
+#define SIM_MAX_SECTIONS 16
+
+typedef struct segment {
+  double t0, t1;
+  double q0[3], qd0[3], qdd[3];
+  zeno_mode mode;
+  double force[4];
+  bool zeno_tail;  ///< linear stand-in for the infinitely many Zeno impacts
+  bool full;       ///< full model: dense output from nodes[node_first..]
+  size_t node_first, node_count;
+} segment;
+
+typedef struct impact_record {
+  double t;
+  uint64_t signature;  ///< hash of the modes and impact since the previous impact
+  double speed;        ///< largest approach speed of the impacting contacts
+  double q[3], qd[3];  ///< state just after the impact
+  unsigned touched;    ///< contacts touching at the impact
+} impact_record;
+
+struct zeno_sim {
+  /* ---- configuration and buffers: kept by sim_restart ---- */
+  zeno_scene scene;
+  zeno_sim_def def;
+  zk_model km;
+  zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
+  zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
+  zfc *cv;     ///< full model: the CVODE integrator
+  double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
+  bool keep_nodes;
+  zfc_node *nodes;              ///< full model: accepted steps (dense output)
+  size_t node_cap;
+  char *word;
+  size_t word_cap;
+  bool word_failed;   ///< the word could not grow: the next call reports NOMEM
+  segment *hist;
+  size_t hist_cap;
+
+  /* ---- the run: zeroed at creation and by sim_restart ---- */
+  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
+  size_t node_len, word_len, hist_len;
+  char failure[48];       ///< full model: CVODE flag name of a failure
+  zm_solution sol;  ///< the mode in force
+  double vscale;    ///< velocity scale of the current segment
+
+  bool started, finished, end_pending, zeno_pending;
+  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
+  zeno_outcome outcome, pending_outcome;
+  zeno_guard pending_guard;
+  long event_count, impact_count;
+  int consistent_count;
+  zeno_mode consistent[ZENO_MAX_MODES];
+  uint64_t signature;  ///< running hash since the last impact
+
+  int ring_len;            ///< records in the current sequence (capped)
+  long seq_impacts;        ///< impacts in the current sequence
+  double seq_first_speed;  ///< first impact speed of the sequence
+  double seq_first_t;      ///< time of the sequence's first impact
+
+  /* pending Zeno completion */
+  double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
+  /// Completed at a precision floor: its last bounce's height over its
+  /// first's, the ZENO event's tie margin (the rest was below resolution).
+  double zeno_floor_tie;
+  unsigned zeno_contacts;
+  int zeno_period;
+  long zeno_seq_impacts;
+  /* diverging */
+  double div_ratio;
+  int div_period;
+
+  /// Smallest tie margin noted for the event being built (zeno_event.
+  /// tie_margin); TIE_NONE between events.
+  double tie;
+  /// Monotonic clock at the first event [s] (stop.wall_time).
+  double wall_start;
+
+  bool has_zeno;
+  double first_zeno_time;
+  long first_zeno_impacts;
+  int section_count;
+  double sections[SIM_MAX_SECTIONS];
+
+  /// Impacts of the current sequence; last member: only ring_len matters,
+  /// so creation leaves it uninitialised (it is large, and cycles of the
+  /// Poincaré maps run thousands of times).
+  impact_record ring[SIM_RING];
+};
+
+/// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
+                  double c[4], double cd[4]);
+
+/// Gaps within this tolerance of zero touch at the start: rounding of the
+/// initial state's conversion to the model's coordinates (sim_create.c).
+double sim_start_gap_tol(const zeno_sim *s);
+
+/// Remembers an impact just resolved (state after it) for sequence detection.
+void sim_record_impact(zeno_sim *s, double speed, unsigned touched);
+/// Forgets the current impact sequence (after a Zeno completion).
+void sim_reset_sequence(zeno_sim *s);
+/// After an impact: sets zeno_pending (a converging sequence, with its
+/// extrapolated limit) or end_pending with outcome diverging.
+void sim_detect_sequence(zeno_sim *s);
+
+static inline bool sim_is_full(const zeno_sim *s) {
+  return s->scene.model == ZENO_MODEL_FULL;
+}
+
+/// Contact Jacobian at q (ZOD: the constant W0).
+void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]);
+/// Appends a segment to the history (dense output).
+zeno_status sim_hist_push(zeno_sim *s, const segment *g);
+
+/* full model (sim_full.c) */
+bool sim_full_initial_state(zeno_sim *s);
+void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
+void sim_full_refresh_dyn(zeno_sim *s);
+/// Integrates the current mode to its next guard crossing. Returns
+/// ZENO_DONE on a solver failure (s->failure names CVODE's flag).
+zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
+                          zf_crossing *first, bool gap_hit[2], bool slip_hit[2],
+                          bool lift[2], bool margin_hit[2]);
+void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
+                     double qd[3]);
+
+/* contact state (sim_contact.c) */
+typedef struct tolerances {
+  double v;        ///< zero velocity
+  double impulse;  ///< zero impulse
+  zm_tol mode;
+} tolerances;
+
+/// The mode's accelerations in ZOD coordinates.
+void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]);
+/// Rates of the simulator's state (q' or q) to generalised and back.
+void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]);
+void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
+/// The public state record of (q, qd) in mode sol at time t.
+void sim_fill_state(const zeno_sim *s, double t, const double q[3],
+                    const double qd[3], const zm_solution *sol, zeno_state *st);
+/// Largest contact speed at the current pose [length/time].
+double sim_contact_speed(const zeno_sim *s, const double qd[3]);
+/// Gaps of the listed contacts to exactly zero (ZOD: components of q';
+/// full model: Newton projection).
+void sim_zero_gaps(zeno_sim *s, const bool closed[2]);
+/// The contact dynamics at the current state (constant under the ZOD).
+void sim_refresh_dyn(zeno_sim *s);
+/// Closed contacts onto their constraints (positions and rates).
+void sim_enforce(zeno_sim *s, const zm_class *cls);
+/// Zero thresholds for a segment of speed scale vscale.
+tolerances sim_make_tol(const zeno_sim *s, double vscale);
+/// Kinematic classes of the contacts (touching[i]: gap known to be zero).
+void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
+                  zm_class *cls);
+/// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
+void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
+
+/// Starts a new ZOD run of the same scene from q', qdot' (a section start
+/// for the Poincaré maps), keeping the model, the mode cache and the buffers.
+void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);
+
+/// Tie margin of an event at which nothing came close (zeno_event.tie_margin
+/// is capped here: margins are relative, and above 1 nothing is near).
+#define SIM_TIE_NONE 1.0
+
+/// Notes a decision margin of the event being built.
+static inline void sim_note_tie(zeno_sim *s, double margin) {
+  if (margin < s->tie) s->tie = margin;
+}
+
+/// Tie margin of the mode choice at the current state: the smallest
+/// |slack| of a Table 1 inequality of the chosen mode or of any other
+/// admissible mode (sim_contact.c).
+double sim_choice_margin(zeno_sim *s, const zm_class *cls);
+
+/// FNV-1a offset basis: the signature of an empty step.
+#define SIM_SIGNATURE_SEED 1469598103934665603ull
+
+#endif

@@ -1,0 +1,86 @@
+// Queries on a simulator: dense output, summary, word, and zeno_run().
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "base/util.h"
+
+
+zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st) {
+  if (s == NULL || st == NULL) return ZENO_ERR_ARGUMENT;
+  if (s->hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->hist_len - 1].t1) {
+    if (t == s->t) {
+      sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
+      return ZENO_OK;
+    }
+    return zeno_fail(NULL, ZENO_ERR_RANGE, "t", "outside the simulated part");
+  }
+  // Last segment starting at or before t (later segments win at shared ends).
+  size_t lo = 0, hi = s->hist_len - 1;
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (s->hist[mid].t0 <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  const segment *g = &s->hist[lo];
+  double q[3], qd[3];
+  const double tau = t - g->t0;
+  if (g->full) {
+    sim_full_sample(s, g, t, q, qd);
+  } else if (g->zeno_tail) {
+    for (int k = 0; k < 3; k++) {
+      q[k] = g->q0[k] + g->qdd[k] * tau;
+      qd[k] = g->qd0[k];
+    }
+  } else {
+    zf_advance(g->q0, g->qd0, g->qdd, tau, q, qd);
+  }
+  zm_solution sol;
+  memset(&sol, 0, sizeof sol);
+  sol.mode = g->mode;
+  memcpy(sol.force, g->force, sizeof sol.force);
+  sim_fill_state(s, t, q, qd, &sol, st);
+  return ZENO_OK;
+}
+
+void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
+  memset(sum, 0, sizeof *sum);
+  sum->outcome = s->outcome;
+  sum->t = s->t;
+  sum->events = s->event_count;
+  sum->impacts = s->impact_count;
+  sum->has_zeno = s->has_zeno;
+  sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
+  sum->zeno_impacts = s->first_zeno_impacts;
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
+  sum->section_count = s->section_count < SIM_MAX_SECTIONS ? s->section_count
+                                                           : SIM_MAX_SECTIONS;
+  memcpy(sum->section_angles, s->sections, sizeof sum->section_angles);
+}
+
+int zeno_sim_word(const zeno_sim *s, char *buf, int size) {
+  const char *w = s->word ? s->word : "";
+  return snprintf(buf, size > 0 ? (size_t)size : 0, "%s", w);
+}
+
+zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
+                     zeno_summary *summary, char *word, int word_size,
+                     zeno_error *error) {
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
+  zeno_sim_def d = def ? *def : zeno_sim_def_default();
+  d.keep_history = false;
+  zeno_sim *s = zeno_sim_create(scene, &d, error);
+  if (s == NULL) return error->code;
+  zeno_event ev;
+  zeno_status st;
+  while ((st = zeno_sim_next_event(s, &ev)) == ZENO_OK) {
+  }
+  if (st == ZENO_DONE) st = ZENO_OK;
+  else zeno_fail(error, st, "", "simulation failed: %s", zeno_status_name(st));
+  if (summary) zeno_sim_summary(s, summary);
+  if (word) zeno_sim_word(s, word, word_size);
+  zeno_sim_destroy(s);
+  return st;
+}
