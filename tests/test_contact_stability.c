@@ -453,7 +453,7 @@ static void disk_paper_witness(void **state) {
   assert_int_equal(zeno_scene_stability_check(&s, &st, NULL), ZENO_OK);
   assert_true(st.weak.weakly_stable);
   assert_false(st.strongly_stable || st.strong_by_theorem4);
-  char name[4];
+  char name[ZENO_MODE_NAME_SIZE];
   bool ff = false;
   for (int k = 0; k < st.unstable_mode_count; k++)
     ff = ff || strcmp(zeno_mode_name(st.unstable_modes[k], 2, name), "FF") == 0;

@@ -99,7 +99,7 @@ static void ambiguous_equilibrium_tips(void **state) {
   zeno_equilibrium_report r = check(p);
   assert_true(r.feasible);
   assert_int_equal(r.ambiguous_count, 1);
-  char name[4];
+  char name[ZENO_MODE_NAME_SIZE];
   assert_string_equal(zeno_mode_name(r.ambiguous_modes[0], 2, name), "SF");
   const double a = p.alpha * DEG;
   const double f[2] = {sin(a), -cos(a)};

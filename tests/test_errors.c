@@ -413,10 +413,25 @@ static void test_sim_iteration_errors(void **state) {
   zeno_sim_destroy(NULL);
 
   zeno_mode m;
-  assert_false(zeno_mode_parse("XX", 2, &m));
-  assert_false(zeno_mode_parse("S", 2, &m));
-  assert_false(zeno_mode_parse("SSS", 2, &m));
-  assert_true(zeno_mode_parse("PF", 2, &m));
+  zeno_error err;
+  assert_int_equal(zeno_mode_parse("XX", 2, &m, &err), ZENO_ERR_SYNTAX);
+  assert_non_null(strstr(err.message, "'XX' is not a mode of 2 contacts"));
+  assert_string_equal(err.parameter, "mode");
+  assert_int_equal(zeno_mode_parse("S", 2, &m, &err), ZENO_ERR_SYNTAX);
+  assert_int_equal(zeno_mode_parse("SSS", 2, &m, &err), ZENO_ERR_SYNTAX);
+  assert_int_equal(zeno_mode_parse("P", 3, &m, &err), ZENO_ERR_SYNTAX);
+  assert_int_equal(zeno_mode_parse(NULL, 2, &m, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_mode_parse("PF", 2, &m, NULL), ZENO_OK);
+  assert_int_equal(m.letter[0], ZENO_LETTER_P);
+  assert_int_equal(m.letter[1], ZENO_LETTER_F);
+  assert_int_equal(zeno_mode_parse("N", 1, &m, &err), ZENO_OK);
+  assert_int_equal(m.letter[0], ZENO_LETTER_N);
+  // Impact names and masks are inverse to each other.
+  for (unsigned mask = 1; mask <= 3; mask++)
+    assert_int_equal(zeno_impact_mask(zeno_impact_name(mask, 2), 2), mask);
+  assert_int_equal(zeno_impact_mask(zeno_impact_name(1, 1), 1), 1);
+  assert_int_equal(zeno_impact_mask("FF", 2), 0);
+  assert_int_equal(zeno_impact_mask("IX", 2), 0);
 }
 
 /* ------------------------------------------------------------------------ */

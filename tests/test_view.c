@@ -148,7 +148,7 @@ static void draw_at(view_canvas *cv, const view_run *run, double t,
 
 /// Middle of the first interval whose mode after its first event is `mode`.
 static double time_in_mode(const view_run *run, const char *mode) {
-  char name[3];
+  char name[ZENO_MODE_NAME_SIZE];
   for (long i = 0; i + 1 < run->event_count; i++)
     if (strcmp(zeno_mode_name(run->events[i].mode_after, 2, name), mode) == 0 &&
         run->events[i + 1].t > run->events[i].t)

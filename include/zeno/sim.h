@@ -18,28 +18,12 @@
 
 #include <stdbool.h>
 #include "zeno/error.h"
+#include "zeno/mode.h"
 #include "zeno/scene.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// Letter of one contact (paper Table 1).
-typedef enum zeno_letter {
-  ZENO_LETTER_F = 0, ///< free
-  ZENO_LETTER_S,     ///< sticking
-  ZENO_LETTER_P,     ///< positive slip (xdot_i > 0)
-  ZENO_LETTER_N      ///< negative slip (xdot_i < 0)
-} zeno_letter;
-
-/// A contact mode: one letter per contact ("PF": contact 1 slips forward,
-/// contact 2 free). Unused letters of one-contact scenes are F.
-typedef struct zeno_mode {
-  unsigned char letter[ZENO_MAX_CONTACTS];
-} zeno_mode;
-
-/// Largest number of modes (4 letters per contact).
-#define ZENO_MAX_MODES 16
 
 /// How a run ended.
 typedef enum zeno_outcome {
@@ -63,18 +47,6 @@ typedef enum zeno_event_kind {
   ZENO_EVENT_ZENO,      ///< accumulation point of a completed Zeno sequence
   ZENO_EVENT_END        ///< the run ended; `outcome` says why
 } zeno_event_kind;
-
-/// Which guard function reached zero.
-typedef enum zeno_guard {
-  ZENO_GUARD_NONE = 0,
-  ZENO_GUARD_GAP,             ///< gap z_i of a free contact reached 0 (impact)
-  ZENO_GUARD_NORMAL_FORCE,    ///< normal force of a closed contact reached 0 (lift-off)
-  ZENO_GUARD_SLIP_VELOCITY,   ///< slip speed xdot_i reached 0 (stop or reversal)
-  ZENO_GUARD_FRICTION_MARGIN, ///< mu f_n - |f_t| of a sticking contact reached 0 (slip onset)
-  ZENO_GUARD_ESCAPE,          ///< a contact coordinate reached the escape radius
-  ZENO_GUARD_TIME,            ///< t_end
-  ZENO_GUARD_ZENO             ///< accumulation of impacts
-} zeno_guard;
 
 /// Complete mechanical state at one time.
 typedef struct zeno_state {
@@ -235,16 +207,9 @@ zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
                      zeno_summary *summary, char *word, int word_size,
                      zeno_error *error);
 
-/// Name of a mode ("PF", "S" for one contact). buffer needs 3 chars.
-const char *zeno_mode_name(zeno_mode mode, int contact_count, char *buffer);
-/// Parses "PF" etc.; returns false on bad text.
-bool zeno_mode_parse(const char *text, int contact_count, zeno_mode *mode);
-/// Stable names, as printed in JSON ("rest", "impact", "gap", ...).
+/// Stable names, as printed in JSON ("rest", "impact", ...).
 const char *zeno_outcome_name(zeno_outcome outcome);
 const char *zeno_event_kind_name(zeno_event_kind kind);
-const char *zeno_guard_name(zeno_guard guard);
-/// Impact name from a mask: "IF", "FI", "II" (two contacts) or "I".
-const char *zeno_impact_name(unsigned impact_mask, int contact_count);
 
 #ifdef __cplusplus
 }

@@ -95,10 +95,9 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
       break;
     }
     if (ev.kind == ZENO_EVENT_IMPACT && olen + 4 < sizeof cy->outcomes) {
-      static const char L[4] = {'F', 'S', 'P', 'N'};
       if (olen) cy->outcomes[olen++] = ' ';
-      cy->outcomes[olen++] = L[ev.impact_letter[0] & 3];
-      cy->outcomes[olen++] = L[ev.impact_letter[1] & 3];
+      cy->outcomes[olen++] = zeno_letter_name((zeno_letter)ev.impact_letter[0]);
+      cy->outcomes[olen++] = zeno_letter_name((zeno_letter)ev.impact_letter[1]);
       cy->outcomes[olen] = '\0';
     }
     if (ev.kind == ZENO_EVENT_END) cy->end = ev.outcome;

@@ -9,8 +9,6 @@
 #define COMMAND_NAME "check"
 static const char *const COMMAND = COMMAND_NAME;
 
-/// Buffer for zeno_mode_name().
-#define MODE_NAME_SIZE 3
 
 typedef struct check_options {
   cli_scene_options common; ///< --set overrides and the scene
@@ -87,7 +85,7 @@ static void print_ordering(const zeno_equilibrium_report *r) {
 }
 
 static void print_ambiguity(const zeno_equilibrium_report *r) {
-  char name[MODE_NAME_SIZE];
+  char name[ZENO_MODE_NAME_SIZE];
   cli_label("ambiguity");
   if (r->ambiguous_count == 0) {
     printf("none\n");

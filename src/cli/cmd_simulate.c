@@ -20,8 +20,6 @@ static const char *const EVENTS_FILE = "events.jsonl";
 #define SECTIONS_INITIAL 16
 /// Section angles printed per line in the human summary.
 #define SECTIONS_PER_LINE 6
-/// Buffer for zeno_mode_name().
-#define MODE_NAME_SIZE 3
 
 /* Long-only options get values outside the character range. */
 enum {
@@ -330,7 +328,7 @@ static void print_end_details(const run_record *rec, int contact_count) {
   if (!rec->has_end) return;
   const zeno_event *end = &rec->end;
   if (end->outcome == ZENO_OUTCOME_AMBIGUOUS) {
-    char name[MODE_NAME_SIZE];
+    char name[ZENO_MODE_NAME_SIZE];
     cli_label("consistent modes");
     for (int i = 0; i < end->consistent_count; i++)
       printf("%s%s", i ? " " : "",

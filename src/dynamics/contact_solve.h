@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "zeno/sim.h"
+#include "zeno/mode.h"
 
 /// Dynamics seen from the contacts at one state.
 typedef struct zc_dyn {

@@ -9,7 +9,7 @@
 
 #include "dynamics/flow_zod.h"
 #include "dynamics/kinematics.h"
-#include "zeno/sim.h"
+#include "zeno/mode.h"
 
 /// Opaque CVODE integrator (one per simulator: reentrant, no global state).
 typedef struct zfc zfc;

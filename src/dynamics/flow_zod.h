@@ -4,7 +4,7 @@
 #ifndef ZENO_FLOW_ZOD_H
 #define ZENO_FLOW_ZOD_H
 
-#include "zeno/sim.h"
+#include "zeno/mode.h"
 
 /// One guard crossing ahead of the current state.
 typedef struct zf_crossing {

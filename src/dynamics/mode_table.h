@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "dynamics/contact_solve.h"
-#include "zeno/sim.h"
+#include "zeno/mode.h"
 
 /// Kinematic class of one contact at an event (decided by the hybrid loop
 /// with its state-scaled tolerances).

@@ -11,8 +11,6 @@
 
 /// printf format that round-trips every double (DBL_DECIMAL_DIG digits).
 #define IO_NUMBER_FORMAT "%.17g"
-/// Buffer for zeno_mode_name() (two letters and the terminator).
-#define IO_MODE_NAME_SIZE 3
 /// JSON requires \u escapes below this code point.
 #define IO_JSON_FIRST_PLAIN 0x20
 /// The replacement character written for bytes that are not UTF-8.
@@ -132,7 +130,7 @@ static void put_numbers(FILE *f, const double *v, int n) {
 }
 
 static void put_mode(FILE *f, zeno_mode mode, int contact_count) {
-  char name[IO_MODE_NAME_SIZE];
+  char name[ZENO_MODE_NAME_SIZE];
   put_string(f, zeno_mode_name(mode, contact_count, name));
 }
 
@@ -353,7 +351,7 @@ static void csv_numbers(FILE *f, const double *v, int n) {
 
 zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
                                    int contact_count) {
-  char mode[IO_MODE_NAME_SIZE];
+  char mode[ZENO_MODE_NAME_SIZE];
   fprintf(stream, IO_NUMBER_FORMAT, state->t);
   csv_numbers(stream, state->q, 3);
   csv_numbers(stream, state->qdot, 3);

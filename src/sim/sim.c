@@ -91,7 +91,7 @@ static void event_finish(zeno_sim *s, zeno_event *ev) {
 }
 
 static void mode_token(zeno_sim *s) {
-  char name[4];
+  char name[ZENO_MODE_NAME_SIZE];
   word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
 }
 

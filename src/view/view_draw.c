@@ -413,7 +413,7 @@ static void draw_drag(view_canvas *cv, const view_transform *tf) {
 static void draw_overlay(view_canvas *cv, const view_run *run,
                          const view_play *play, const view_row *st,
                          long impacts) {
-  char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[3];
+  char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[ZENO_MODE_NAME_SIZE];
   const zeno_scene *sc = &run->scene;
   const bool ended = play->t >= run->t_end && run->outcome != ZENO_OUTCOME_RUNNING;
   char zeno[64] = "";

@@ -60,7 +60,7 @@ static bool parse_row(const char *line, int contact_count, view_row *row) {
   memcpy(mode, p, n);
   mode[n] = '\0';
   p += n + 1;
-  if (!zeno_mode_parse(mode, contact_count, &row->mode)) return false;
+  if (zeno_mode_parse(mode, contact_count, &row->mode, NULL) != ZENO_OK) return false;
   if (!numbers(&p, f, NUMBERS_AFTER_MODE)) return false;
   if (*p != '\0' && *p != '\n' && *p != '\r') return false;
   row->t = v[0];
@@ -195,8 +195,8 @@ static bool parse_event(const char *line, int contact_count, reader *rd,
   if (k < 0) return bad(rd, "unknown event kind");
   e->kind = (zeno_event_kind)k;
   e->index = (long)index;
-  if (!zeno_mode_parse(before, contact_count, &e->mode_before) ||
-      !zeno_mode_parse(after, contact_count, &e->mode_after))
+  if (zeno_mode_parse(before, contact_count, &e->mode_before, NULL) != ZENO_OK ||
+      zeno_mode_parse(after, contact_count, &e->mode_after, NULL) != ZENO_OK)
     return bad(rd, "bad mode name");
   e->impact_mask = impact_mask(impact, contact_count);
   e->outcome = ZENO_OUTCOME_RUNNING;

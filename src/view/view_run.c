@@ -9,8 +9,6 @@
 
 /// First capacity of the row and event arrays.
 #define VIEW_INITIAL_CAPACITY 256
-/// Buffer for zeno_mode_name().
-#define VIEW_MODE_NAME_SIZE 3
 
 static bool grow(void **items, long *capacity, long count, size_t size) {
   if (count < *capacity) return true;
@@ -226,7 +224,7 @@ static bool mode_entered(const view_run *run, long i) {
 
 int view_run_word(const view_run *run, double t, char *buffer, int size) {
   const int count = run->scene.contact_count;
-  char name[VIEW_MODE_NAME_SIZE];
+  char name[ZENO_MODE_NAME_SIZE];
   int length = 0;
   if (size > 0) buffer[0] = '\0';
   for (long i = 0; i < run->event_count; i++) {

@@ -1,0 +1,75 @@
+/// @file mode.h
+/// The contact-mode vocabulary of the paper's Table 1: the letter of one
+/// contact (F free, S sticking, P/N slipping forward/backward), a mode (one
+/// letter per contact), the guards whose zero crossings end a mode, and the
+/// names all of them have in words, JSON and CSV.
+#ifndef ZENO_MODE_H
+#define ZENO_MODE_H
+
+#include <stdbool.h>
+#include "zeno/api.h"
+#include "zeno/error.h"
+#include "zeno/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Letter of one contact (paper Table 1).
+typedef enum zeno_letter {
+  ZENO_LETTER_F = 0, ///< free
+  ZENO_LETTER_S,     ///< sticking
+  ZENO_LETTER_P,     ///< positive slip (xdot_i > 0)
+  ZENO_LETTER_N      ///< negative slip (xdot_i < 0)
+} zeno_letter;
+
+/// A contact mode: one letter per contact ("PF": contact 1 slips forward,
+/// contact 2 free). Unused letters of one-contact scenes are F.
+typedef struct zeno_mode {
+  unsigned char letter[ZENO_MAX_CONTACTS];
+} zeno_mode;
+
+/// Largest number of modes (4 letters per contact).
+#define ZENO_MAX_MODES 16
+/// Room for a mode name: one letter per contact and the terminator.
+#define ZENO_MODE_NAME_SIZE (ZENO_MAX_CONTACTS + 1)
+
+/// Which guard function reached zero.
+typedef enum zeno_guard {
+  ZENO_GUARD_NONE = 0,
+  ZENO_GUARD_GAP,             ///< gap z_i of a free contact reached 0 (impact)
+  ZENO_GUARD_NORMAL_FORCE,    ///< normal force of a closed contact reached 0 (lift-off)
+  ZENO_GUARD_SLIP_VELOCITY,   ///< slip speed xdot_i reached 0 (stop or reversal)
+  ZENO_GUARD_FRICTION_MARGIN, ///< mu f_n - |f_t| of a sticking contact reached 0 (slip onset)
+  ZENO_GUARD_ESCAPE,          ///< a contact coordinate reached the escape radius
+  ZENO_GUARD_TIME,            ///< t_end
+  ZENO_GUARD_ZENO             ///< accumulation of impacts
+} zeno_guard;
+
+/// The letter's one-character name: 'F', 'S', 'P' or 'N'.
+ZENO_API char zeno_letter_name(zeno_letter letter);
+
+/// Name of a mode ("PF", "S" for one contact) written into buffer, which
+/// needs ZENO_MODE_NAME_SIZE chars; returns buffer.
+ZENO_API const char *zeno_mode_name(zeno_mode mode, int contact_count, char *buffer);
+
+/// Parses a mode name of `contact_count` letters ("PF"). ZENO_ERR_SYNTAX
+/// naming the text when it is not one.
+ZENO_API zeno_status zeno_mode_parse(const char *text, int contact_count,
+                                     zeno_mode *mode, zeno_error *error);
+
+/// Stable guard names, as printed in JSON ("gap", "normal-force", ...).
+ZENO_API const char *zeno_guard_name(zeno_guard guard);
+
+/// Impact name from a mask of the contacts that received an impulse: "IF",
+/// "FI", "II" (two contacts) or "I".
+ZENO_API const char *zeno_impact_name(unsigned impact_mask, int contact_count);
+
+/// The impact mask of an impact name ("IF" -> 1, "FI" -> 2, "II" -> 3,
+/// "I" -> 1); 0 for any other text.
+ZENO_API unsigned zeno_impact_mask(const char *name, int contact_count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+// The contact-mode vocabulary (zeno/mode.h): letters, mode names and their
+// parser, guard names and impact names, as printed in words, JSON and CSV.
+#include "zeno/mode.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+/// Letters by zeno_letter value.
+static const char LETTERS[] = "FSPN";
+/// zeno_letter values (two bits).
+#define LETTER_MASK 3u
+
+char zeno_letter_name(zeno_letter letter) { return LETTERS[(unsigned)letter & LETTER_MASK]; }
+
+const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
+  int k = 0;
+  for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++)
+    buf[k++] = zeno_letter_name((zeno_letter)mode.letter[i]);
+  buf[k] = '\0';
+  return buf;
+}
+
+zeno_status zeno_mode_parse(const char *text, int n, zeno_mode *mode,
+                            zeno_error *error) {
+  if (text == NULL || mode == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "text and mode are required");
+  zeno_mode m = {{0, 0}};
+  bool ok = n >= 1 && n <= ZENO_MAX_CONTACTS && strlen(text) == (size_t)n;
+  for (int i = 0; ok && i < n; i++) {
+    const char *p = text[i] ? strchr(LETTERS, text[i]) : NULL;
+    ok = p != NULL;
+    if (ok) m.letter[i] = (unsigned char)(p - LETTERS);
+  }
+  if (!ok)
+    return zeno_fail(error, ZENO_ERR_SYNTAX, "mode",
+                     "'%s' is not a mode of %d contact%s (letters F, S, P, N, "
+                     "one per contact)",
+                     text, n, n == 1 ? "" : "s");
+  *mode = m;
+  return ZENO_OK;
+}
+
+const char *zeno_guard_name(zeno_guard g) {
+  switch (g) {
+    case ZENO_GUARD_NONE: return "none";
+    case ZENO_GUARD_GAP: return "gap";
+    case ZENO_GUARD_NORMAL_FORCE: return "normal-force";
+    case ZENO_GUARD_SLIP_VELOCITY: return "slip-velocity";
+    case ZENO_GUARD_FRICTION_MARGIN: return "friction-margin";
+    case ZENO_GUARD_ESCAPE: return "escape";
+    case ZENO_GUARD_TIME: return "time";
+    case ZENO_GUARD_ZENO: return "zeno";
+  }
+  return "unknown";
+}
+
+/// Impact names of two contacts by mask (bit i: contact i).
+static const char *const IMPACT_NAMES[] = {"FF", "IF", "FI", "II"};
+/// The two mask bits of two contacts.
+#define IMPACT_MASK_BITS 3u
+
+const char *zeno_impact_name(unsigned mask, int n) {
+  if (n == 1) return "I";
+  return IMPACT_NAMES[mask & IMPACT_MASK_BITS];
+}
+
+unsigned zeno_impact_mask(const char *name, int n) {
+  if (name == NULL) return 0;
+  if (n == 1) return strcmp(name, "I") == 0 ? 1u : 0u;
+  for (unsigned mask = 1; mask <= IMPACT_MASK_BITS; mask++)
+    if (strcmp(name, IMPACT_NAMES[mask]) == 0) return mask;
+  return 0;
+}
