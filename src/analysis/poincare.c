@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/sim_restart.h"
 #include "base/util.h"
 #include "zeno/stability.h"
 
@@ -78,7 +78,8 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
                      "section angle %g outside (-pi/2, pi/2)", phi);
   // On the section: z1 = z2 = 0, zdot1 = 0, unit approach speed of contact 2.
   const double qp[3] = {0, 0, 0}, qdp[3] = {0, -cos(phi), sin(phi)};
-  sim_restart_zod(r->sim, qp, qdp);
+  if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
   memset(cy, 0, sizeof *cy);
   cy->phi = phi;
   zeno_event ev;

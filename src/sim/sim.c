@@ -15,7 +15,7 @@
 #include "sim/sim_internal.h"
 #include "base/util.h"
 
-static zeno_status word_append(zeno_sim *s, const char *token) {
+zeno_status sim_word_append(zeno_sim *s, const char *token) {
   const size_t n = strlen(token);
   if (s->word_len + n + 2 > s->word_cap) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
@@ -53,14 +53,13 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
 }
 
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
-                                   int contact, const bool gap_hit[2],
-                                   const bool slip_hit[2], const bool lift[2],
-                                   const bool margin_hit[2], double vscale);
+                                   int contact, const sim_hits *hits,
+                                   double vscale);
 static void project_gaps(zeno_sim *s, const zm_class *cls);
 
 /* ---------- events ---------- */
 
-static void event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
+void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
                         zeno_guard guard, int contact) {
   memset(ev, 0, sizeof *ev);
   ev->index = s->event_count;
@@ -79,7 +78,7 @@ static void event_take_tie(zeno_sim *s, zeno_event *ev) {
   s->tie = SIM_TIE_NONE;
 }
 
-static void event_finish(zeno_sim *s, zeno_event *ev) {
+void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
@@ -90,9 +89,9 @@ static void event_finish(zeno_sim *s, zeno_event *ev) {
   }
 }
 
-static void mode_token(zeno_sim *s) {
+void sim_mode_token(zeno_sim *s) {
   char name[ZENO_MODE_NAME_SIZE];
-  word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
+  sim_word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
 }
 
 static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
@@ -126,16 +125,16 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
           cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
     }
     project_gaps(s, &cls);
-    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
-    mode_token(s);
+    sim_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    sim_mode_token(s);
   } else {
     sim_enforce(s, &cls);
     sim_refresh_dyn(s);
-    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    sim_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
     sim_choose_next(s, &cls, &tol);
-    if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
+    if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
   }
-  event_finish(s, ev);
+  sim_event_finish(s, ev);
   ev->before = ev->after;
   ev->mode_before = ev->mode_after;
   return ZENO_OK;
@@ -145,21 +144,18 @@ static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
   s->start_impact = false;
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
-  bool gap_hit[2] = {false, false};
-  const bool slip_hit[2] = {false, false};
+  sim_hits hits = {0};
   int first = -1;
   for (int i = 0; i < s->km.n; i++) {
-    gap_hit[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
-                 fabs(c[2 * i]) <= sim_start_gap_tol(s) && cd[2 * i] < 0;
-    if (gap_hit[i] && first < 0) first = i;
+    hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
+                  fabs(c[2 * i]) <= sim_start_gap_tol(s) && cd[2 * i] < 0;
+    if (hits.gap[i] && first < 0) first = i;
   }
-  const bool none[2] = {false, false};
-  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, gap_hit, slip_hit, none,
-                         none, s->vscale);
+  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &hits, s->vscale);
 }
 
 static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
-  event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
+  sim_event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
   ev->outcome = s->pending_outcome;
   ev->mode_after = s->sol.mode;
   ev->after = ev->before;
@@ -181,67 +177,6 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
 }
 
 /* ---------- one event ---------- */
-
-static zeno_status emit_zeno(zeno_sim *s, zeno_event *ev) {
-  s->zeno_pending = false;
-  segment g = {.t0 = s->t, .t1 = s->zeno_t, .mode = s->sol.mode, .zeno_tail = true};
-  memcpy(g.q0, s->q, sizeof g.q0);
-  memcpy(g.qd0, s->qd, sizeof g.qd0);
-  for (int k = 0; k < 3; k++)
-    g.qdd[k] = s->zeno_t > s->t ? (s->zeno_q[k] - s->q[k]) / (s->zeno_t - s->t) : 0;
-  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
-  const double vscale = s->vscale;
-  s->t = s->zeno_t;
-  memcpy(s->q, s->zeno_q, sizeof s->q);
-  memcpy(s->qd, s->zeno_qd, sizeof s->qd);
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
-  ev->t = s->t;
-  ev->zeno_impacts = s->zeno_seq_impacts;
-  ev->zeno_ratio = s->zeno_ratio;
-  ev->zeno_error = s->zeno_err;
-  ev->zeno_period = s->zeno_period;
-  if (!s->has_zeno) {
-    s->has_zeno = true;
-    s->first_zeno_time = s->zeno_t;
-    s->first_zeno_impacts = s->zeno_seq_impacts;
-  }
-  // The impacting contacts close: normal gaps and rates vanish at the limit.
-  bool touching[2];
-  for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
-  // Zero is judged on the scale of the sequence (its first impact speed):
-  // what is left at the limit is either that large (a tangential slip) or
-  // rounding of the vanished normal motion.
-  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
-                                    s->seq_first_speed));
-  if (sim_is_full(s) || s->zeno_period == 0) {
-    // The full model extrapolates its limit from periods that are not
-    // exactly geometric, and a sequence completed at a floor stops short
-    // of its limit: what is left of the vanished motion is up to the last
-    // impact speed (slip rates a few times the normal ones), not rounding.
-    const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
-    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
-  }
-  // A sequence ended at a precision floor dropped bounces below resolution:
-  // a decision as close as their height.
-  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
-  zm_class cls;
-  sim_classify(s, touching, tol.v, &cls);
-  for (int i = 0; i < s->km.n; i++)
-    if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
-  sim_enforce(s, &cls);
-  sim_refresh_dyn(s);
-  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
-  sim_reset_sequence(s);
-  word_append(s, "Z");
-  const zeno_mode before = s->sol.mode;
-  sim_choose_next(s, &cls, &tol);
-  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) mode_token(s);
-  ev->mode_before = before;
-  event_finish(s, ev);
-  s->signature = SIM_SIGNATURE_SEED;
-  return ZENO_OK;
-}
 
 static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
   segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
@@ -313,7 +248,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
     ev->impulse[i][1] = out.impulse[2 * i + 1];
   }
   s->impact_count++;
-  word_append(s, zeno_impact_name(out.mask, s->km.n));
+  sim_word_append(s, zeno_impact_name(out.mask, s->km.n));
   // Post-impact classes: touching contacts close unless they separate.
   bool touch_after[2];
   for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
@@ -321,13 +256,10 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   for (int i = 0; i < s->km.n; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
   sim_enforce(s, cls);
-  sim_record_impact(s, speed, touched);
+  sim_zeno_record_impact(s, speed, touched);
   return ZENO_OK;
 }
 
-// Handles the guards that fired at the current instant: gap_hit contacts
-// reached zero gap, slip_hit contacts zero slip rate. vscale is the
-// velocity scale of the segment that led here.
 // Drift of the closed contacts of the current mode from their constraints.
 static double constraint_drift(const zeno_sim *s, double vscale) {
   double c[4], cd[4], drift = 0;
@@ -347,7 +279,8 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
 // graze). Squared, so it is a length ratio like the near-miss margin: a
 // parabola reaching depth v^2 / 2a below the surface turns into a miss when
 // the gap shifts by that much.
-static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
+static void note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
+                         double vscale) {
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
   for (int i = 0; i < s->km.n; i++) {
@@ -360,7 +293,8 @@ static void note_grazing(zeno_sim *s, const bool gap_hit[2], double vscale) {
 // rate classified nonzero but small against the segment's speed scale
 // (separating or slipping by a hair; a separation squared, the height of
 // the bounce it starts, as for a graze).
-static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
+static void note_small_speeds(zeno_sim *s, const zm_class *cls,
+                              const bool gap_hit[ZENO_MAX_CONTACTS],
                               const tolerances *tol, double vscale) {
   double c[4], cd[4];
   sim_contacts(s, s->q, s->qd, c, cd);
@@ -373,13 +307,16 @@ static void note_small_speeds(zeno_sim *s, const zm_class *cls, const bool gap_h
   }
 }
 
+// Handles the guards that fired at the current instant (`hits`); guard and
+// contact name the first of them. vscale is the velocity scale of the
+// segment that led here.
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
-                                   int contact, const bool gap_hit[2],
-                                   const bool slip_hit[2], const bool lift[2],
-                                   const bool margin_hit[2], double vscale) {
+                                   int contact, const sim_hits *hits,
+                                   double vscale) {
+  const bool *gap_hit = hits->gap;
   const bool impact = gap_hit[0] || gap_hit[1];
   const double residual = ev->guard_residual;
-  event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
+  sim_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
               contact);
   ev->guard_residual = residual;
   ev->constraint_drift = constraint_drift(s, vscale);
@@ -392,10 +329,10 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   for (int i = 0; i < s->km.n; i++) {
     // A crossing slip rate is zero by definition of the event; a
     // contact closed in the previous mode stays closed.
-    if (slip_hit[i]) cls.slip[i] = ZM_SLIP_ZERO;
+    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
     if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
-    cls.lifting[i] = lift[i];
-    cls.leaving_stick[i] = margin_hit[i];
+    cls.lifting[i] = hits->lift[i];
+    cls.leaving_stick[i] = hits->margin[i];
   }
   project_gaps(s, &cls);
   sim_refresh_dyn(s);
@@ -420,20 +357,18 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
   if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
       (changed || impacted))
-    mode_token(s);
-  if (impacted && !s->end_pending) sim_detect_sequence(s);
-  event_finish(s, ev);
+    sim_mode_token(s);
+  if (impacted && !s->end_pending) sim_zeno_detect(s);
+  sim_event_finish(s, ev);
   return ZENO_OK;
 }
 
 static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
-  bool gap_hit[2] = {false, false}, slip_hit[2] = {false, false};
-  bool lift[2] = {false, false}, margin_hit[2] = {false, false};
+  sim_hits hits = {0};
   double vscale;
   zf_crossing first;
   memset(ev, 0, sizeof *ev);
-  const zeno_status st = sim_full_flow(s, ev, &vscale, &first, gap_hit, slip_hit,
-                                       lift, margin_hit);
+  const zeno_status st = sim_full_flow(s, ev, &vscale, &first, &hits);
   if (st == ZENO_DONE) {
     s->pending_outcome = ZENO_OUTCOME_SOLVER_FAILURE;
     s->pending_guard = ZENO_GUARD_NONE;
@@ -448,8 +383,7 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
     if (first.guard == ZENO_GUARD_TIME) s->t = s->scene.t_end;
     return emit_end(s, ev);
   }
-  return handle_crossing(s, ev, first.guard, first.contact, gap_hit, slip_hit,
-                         lift, margin_hit, vscale);
+  return handle_crossing(s, ev, first.guard, first.contact, &hits, vscale);
 }
 
 // ZOD tie margins of free contacts that came down and went back up within
@@ -520,11 +454,11 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     return emit_end(s, ev);
   }
   // Every guard crossing within the time tolerance happens now.
-  bool gap_hit[2] = {false, false}, slip_hit[2] = {false, false};
+  sim_hits hits = {0};
   const double tau_tol = s->def.time_rtol * tau;
   for (int k = 0; k < n && cr[k].tau <= tau + tau_tol; k++) {
-    if (cr[k].guard == ZENO_GUARD_GAP) gap_hit[cr[k].contact] = true;
-    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) slip_hit[cr[k].contact] = true;
+    if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
+    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
   }
   note_crossing_ties(s, cr, n, c, cd, cdd);
   // Residual of the located guard before projection, on the state's scale.
@@ -536,9 +470,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
       cr[0].guard == ZENO_GUARD_GAP
           ? fabs(c1[2 * gi]) * s->km.accel_scale / (vscale * vscale)
           : fabs(cd1[2 * gi + 1]) / vscale;
-  const bool none[2] = {false, false};
-  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, gap_hit, slip_hit,
-                         none, none, vscale);
+  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);
 }
 
 // Monotonic wall clock [s] (stop.wall_time only; never the physics).
@@ -563,7 +495,7 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   }
   if (s->start_impact) return emit_start_impact(s, ev);
   if (s->end_pending) return emit_end(s, ev);
-  if (s->zeno_pending) return emit_zeno(s, ev);
+  if (s->zeno_pending) return sim_zeno_emit(s, ev);
   return flow_to_event(s, ev);
 }
 

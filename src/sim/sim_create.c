@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+#include "sim/sim_restart.h"
 #include "base/util.h"
 
 /* ---------- defaults and life cycle ---------- */
@@ -150,13 +151,15 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   return s;
 }
 
-void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
+zeno_status sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
+  if (s == NULL || sim_is_full(s)) return ZENO_ERR_ARGUMENT;
   memset(&s->t, 0, offsetof(zeno_sim, ring) - offsetof(zeno_sim, t));
   memcpy(s->q, qp, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->signature = SIM_SIGNATURE_SEED;
   s->tie = SIM_TIE_NONE;
   if (s->word) s->word[0] = '\0';
+  return ZENO_OK;
 }
 
 void zeno_sim_destroy(zeno_sim *s) {

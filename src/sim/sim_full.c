@@ -133,8 +133,7 @@ static zeno_status push_nodes(zeno_sim *s, double t0, const zfc_result *r,
 }
 
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          zf_crossing *first, bool gap_hit[2], bool slip_hit[2],
-                          bool lift[2], bool margin_hit[2]) {
+                          zf_crossing *first, sim_hits *hits) {
   zfc_scales sc;
   double c[4], cd[4];
   zk_full_contacts(&s->km, s->q, s->qd, c, cd);
@@ -159,7 +158,7 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
   for (int i = 0; i < s->km.n; i++)
     if (s->sol.mode.letter[i] == ZENO_LETTER_F && c[2 * i] < 0 &&
         (cd[2 * i] < -tol_v || (cd[2 * i] <= tol_v && s->sol.acc[2 * i] < 0))) {
-      gap_hit[i] = true;
+      hits->gap[i] = true;
       first->guard = ZENO_GUARD_GAP;
       first->contact = i;
       first->tau = 0;
@@ -198,10 +197,10 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
   for (int k = 0; k < r.crossing_count; k++) {
     const int i = r.crossings[k].contact;
     switch (r.crossings[k].guard) {
-      case ZENO_GUARD_GAP: gap_hit[i] = true; break;
-      case ZENO_GUARD_SLIP_VELOCITY: slip_hit[i] = true; break;
-      case ZENO_GUARD_NORMAL_FORCE: lift[i] = true; break;
-      case ZENO_GUARD_FRICTION_MARGIN: margin_hit[i] = true; break;
+      case ZENO_GUARD_GAP: hits->gap[i] = true; break;
+      case ZENO_GUARD_SLIP_VELOCITY: hits->slip[i] = true; break;
+      case ZENO_GUARD_NORMAL_FORCE: hits->lift[i] = true; break;
+      case ZENO_GUARD_FRICTION_MARGIN: hits->margin[i] = true; break;
       case ZENO_GUARD_ESCAPE: first->guard = ZENO_GUARD_ESCAPE; break;
       default: break;
     }

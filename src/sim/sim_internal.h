@@ -16,48 +16,6 @@
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2
 /// periods of the longest period searched.
 #define SIM_RING 256
-/// A Zeno sequence whose impact speed fell below this fraction of its
-/// first impact speed is at the limit of double precision: it is completed
-/// from its current state even without a constant period ratio.
-#define SIM_ZENO_SPEED_FLOOR 1e-12
-/// The same floor in the full model. Its gaps are computed from positions
-/// of the size of the first bounce, with rounding 1e-16 of that size; a
-/// bounce height falls like the impact speed squared, so below 1e-6 of the
-/// first speed the bounces are within 1e4 ulps of the rounding and the
-/// located guards (and the ratios) are noise.
-#define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
-/// ... and, whatever the first speed, once a bounce's height v^2 / a is
-/// below this many ulps of the positions (which carry the slip travelled
-/// and the offset of the start): its located guards are then off by up to
-/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
-/// only worse. Higher values would end real, merely small, bounces (a
-/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
-#define SIM_FULL_BOUNCE_ULPS 1e6
-/// A sequence completed at a floor, or extrapolated in the full model,
-/// leaves contact speeds up to its last impact speed (times the
-/// slip-to-normal speed ratio of its steps); speeds below this many times
-/// that speed are zero at its accumulation point.
-#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
-/// ... and once its impact speeds come within this factor of what the loop
-/// calls zero (velocity_rtol times the speed scale, which a persisting
-/// slip can make far larger than the normal speeds): below that, impacting
-/// and closed can no longer be told apart (an undetected Example 3 chatter
-/// reached 4e-9 against a slip of 3.3 and ended `inconsistent`). Not more:
-/// the Poincaré maps start cycles with normal speeds cos(phi) down to 1e-6
-/// of the slip, and those are exact.
-#define SIM_ZENO_TOL_FACTOR 10.0
-/// Impacts after which a sequence with shrinking, but never exactly
-/// periodic, ratios is completed the same way.
-#define SIM_ZENO_MAX_IMPACTS 20000
-/// ZOD: a detected Zeno sequence is simulated on until the time left to its
-/// accumulation point is below this fraction of the sequence's duration
-/// (hops of 1e-3 of the first are invisible in any plot) ...
-#define SIM_ZENO_TAIL_FRACTION 1e-3
-/// ... or until this many impacts (a ratio near 1 converges slowly) ...
-#define SIM_ZENO_TAIL_IMPACTS 2000
-/// ... or until the event limit comes near (events per impact: the impact
-/// and up to three transitions), so a Zeno sequence never ends there.
-#define SIM_ZENO_EVENTS_PER_IMPACT 4
 /// Section angles kept for the summary.
 #define SIM_MAX_SECTIONS 16
 
@@ -156,13 +114,30 @@ void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
 /// initial state's conversion to the model's coordinates (sim_create.c).
 double sim_start_gap_tol(const zeno_sim *s);
 
+/* Zeno completion (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.
-void sim_record_impact(zeno_sim *s, double speed, unsigned touched);
+void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched);
 /// Forgets the current impact sequence (after a Zeno completion).
-void sim_reset_sequence(zeno_sim *s);
+void sim_zeno_reset(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its
 /// extrapolated limit) or end_pending with outcome diverging.
-void sim_detect_sequence(zeno_sim *s);
+void sim_zeno_detect(zeno_sim *s);
+/// The ZENO event: closes a pending sequence at its accumulation point
+/// (the linear stand-in segment, the impacting contacts closed, the next
+/// mode chosen).
+zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev);
+
+/* events and the mode word (sim.c) */
+/// Starts an event record at the current state (mode and state before).
+void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
+                     zeno_guard guard, int contact);
+/// Completes it: tie margin, mode and state after, the event count and the
+/// event limit.
+void sim_event_finish(zeno_sim *s, zeno_event *ev);
+/// Appends a token to the mode word (and to the step signature).
+zeno_status sim_word_append(zeno_sim *s, const char *token);
+/// Appends the name of the mode in force.
+void sim_mode_token(zeno_sim *s);
 
 static inline bool sim_is_full(const zeno_sim *s) {
   return s->scene.model == ZENO_MODEL_FULL;
@@ -173,6 +148,14 @@ void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]);
 /// Appends a segment to the history (dense output).
 zeno_status sim_hist_push(zeno_sim *s, const segment *g);
 
+/// The guards that fired together at the current instant, per contact.
+typedef struct sim_hits {
+  bool gap[ZENO_MAX_CONTACTS];    ///< the gap of a free contact reached zero (impact)
+  bool slip[ZENO_MAX_CONTACTS];   ///< the slip rate of a slipping contact reached zero
+  bool lift[ZENO_MAX_CONTACTS];   ///< the normal force of a closed contact reached zero
+  bool margin[ZENO_MAX_CONTACTS]; ///< the friction margin of a sticking contact reached zero
+} sim_hits;
+
 /* full model (sim_full.c) */
 bool sim_full_initial_state(zeno_sim *s);
 void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
@@ -180,8 +163,7 @@ void sim_full_refresh_dyn(zeno_sim *s);
 /// Integrates the current mode to its next guard crossing. Returns
 /// ZENO_DONE on a solver failure (s->failure names CVODE's flag).
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          zf_crossing *first, bool gap_hit[2], bool slip_hit[2],
-                          bool lift[2], bool margin_hit[2]);
+                          zf_crossing *first, sim_hits *hits);
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
                      double qd[3]);
 
@@ -217,9 +199,6 @@ void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
 /// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 
-/// Starts a new ZOD run of the same scene from q', qdot' (a section start
-/// for the Poincaré maps), keeping the model, the mode cache and the buffers.
-void sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]);
 
 /// Tie margin of an event at which nothing came close (zeno_event.tie_margin
 /// is capped here: margins are relative, and above 1 nothing is near).

@@ -1,12 +1,57 @@
-// Detection of impact sequences: a converging Zeno sequence (completed by
-// geometric extrapolation to its accumulation point) or reverse chatter
-// (impact speeds growing geometrically on a fixed point of R).
+// Zeno completion, all of it: the impacts of a sequence remembered, its
+// detection (a period of repeated steps with one constant ratio, or a
+// sequence shrunk to the precision floor), the geometric extrapolation of
+// its accumulation point, and the ZENO event that closes the sequence there.
+// Reverse chatter (impact speeds growing geometrically on a fixed point of
+// R) is detected by the same period search and ends the run `diverging`.
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
 
+/// A Zeno sequence whose impact speed fell below this fraction of its
+/// first impact speed is at the limit of double precision: it is completed
+/// from its current state even without a constant period ratio.
+#define SIM_ZENO_SPEED_FLOOR 1e-12
+/// The same floor in the full model. Its gaps are computed from positions
+/// of the size of the first bounce, with rounding 1e-16 of that size; a
+/// bounce height falls like the impact speed squared, so below 1e-6 of the
+/// first speed the bounces are within 1e4 ulps of the rounding and the
+/// located guards (and the ratios) are noise.
+#define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
+/// ... and, whatever the first speed, once a bounce's height v^2 / a is
+/// below this many ulps of the positions (which carry the slip travelled
+/// and the offset of the start): its located guards are then off by up to
+/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
+/// only worse. Higher values would end real, merely small, bounces (a
+/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
+#define SIM_FULL_BOUNCE_ULPS 1e6
+/// A sequence completed at a floor, or extrapolated in the full model,
+/// leaves contact speeds up to its last impact speed (times the
+/// slip-to-normal speed ratio of its steps); speeds below this many times
+/// that speed are zero at its accumulation point.
+#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
+/// ... and once its impact speeds come within this factor of what the loop
+/// calls zero (velocity_rtol times the speed scale, which a persisting
+/// slip can make far larger than the normal speeds): below that, impacting
+/// and closed can no longer be told apart (an undetected Example 3 chatter
+/// reached 4e-9 against a slip of 3.3 and ended `inconsistent`). Not more:
+/// the Poincaré maps start cycles with normal speeds cos(phi) down to 1e-6
+/// of the slip, and those are exact.
+#define SIM_ZENO_TOL_FACTOR 10.0
+/// Impacts after which a sequence with shrinking, but never exactly
+/// periodic, ratios is completed the same way.
+#define SIM_ZENO_MAX_IMPACTS 20000
+/// ZOD: a detected Zeno sequence is simulated on until the time left to its
+/// accumulation point is below this fraction of the sequence's duration
+/// (hops of 1e-3 of the first are invisible in any plot) ...
+#define SIM_ZENO_TAIL_FRACTION 1e-3
+/// ... or until this many impacts (a ratio near 1 converges slowly) ...
+#define SIM_ZENO_TAIL_IMPACTS 2000
+/// ... or until the event limit comes near (events per impact: the impact
+/// and up to three transitions), so a Zeno sequence never ends there.
+#define SIM_ZENO_EVENTS_PER_IMPACT 4
 
 static void ring_push(zeno_sim *s, const impact_record *r) {
   if (s->ring_len == SIM_RING) {
@@ -139,7 +184,7 @@ static bool at_rounding(const zeno_sim *s, const impact_record *r) {
   return height < SIM_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
 }
 
-void sim_detect_sequence(zeno_sim *s) {
+void sim_zeno_detect(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const bool full = sim_is_full(s);
   const double rtol_conv = full ? s->def.full_ratio_rtol : s->def.ratio_rtol;
@@ -191,7 +236,7 @@ void sim_detect_sequence(zeno_sim *s) {
   }
 }
 
-void sim_record_impact(zeno_sim *s, double speed, unsigned touched) {
+void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
   impact_record r;
   r.t = s->t;
   r.signature = s->signature;
@@ -208,8 +253,70 @@ void sim_record_impact(zeno_sim *s, double speed, unsigned touched) {
   s->signature = SIM_SIGNATURE_SEED;
 }
 
-void sim_reset_sequence(zeno_sim *s) {
+void sim_zeno_reset(zeno_sim *s) {
   s->ring_len = 0;
   s->seq_impacts = 0;
 }
 
+/* ---------- closing at the accumulation point ---------- */
+
+zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
+  s->zeno_pending = false;
+  segment g = {.t0 = s->t, .t1 = s->zeno_t, .mode = s->sol.mode, .zeno_tail = true};
+  memcpy(g.q0, s->q, sizeof g.q0);
+  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  for (int k = 0; k < 3; k++)
+    g.qdd[k] = s->zeno_t > s->t ? (s->zeno_q[k] - s->q[k]) / (s->zeno_t - s->t) : 0;
+  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
+  sim_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
+  const double vscale = s->vscale;
+  s->t = s->zeno_t;
+  memcpy(s->q, s->zeno_q, sizeof s->q);
+  memcpy(s->qd, s->zeno_qd, sizeof s->qd);
+  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  ev->t = s->t;
+  ev->zeno_impacts = s->zeno_seq_impacts;
+  ev->zeno_ratio = s->zeno_ratio;
+  ev->zeno_error = s->zeno_err;
+  ev->zeno_period = s->zeno_period;
+  if (!s->has_zeno) {
+    s->has_zeno = true;
+    s->first_zeno_time = s->zeno_t;
+    s->first_zeno_impacts = s->zeno_seq_impacts;
+  }
+  // The impacting contacts close: normal gaps and rates vanish at the limit.
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
+  // Zero is judged on the scale of the sequence (its first impact speed):
+  // what is left at the limit is either that large (a tangential slip) or
+  // rounding of the vanished normal motion.
+  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale),
+                                    s->seq_first_speed));
+  if (sim_is_full(s) || s->zeno_period == 0) {
+    // The full model extrapolates its limit from periods that are not
+    // exactly geometric, and a sequence completed at a floor stops short
+    // of its limit: what is left of the vanished motion is up to the last
+    // impact speed (slip rates a few times the normal ones), not rounding.
+    const double last = s->ring_len > 0 ? s->ring[s->ring_len - 1].speed : 0;
+    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
+  }
+  // A sequence ended at a precision floor dropped bounces below resolution:
+  // a decision as close as their height.
+  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  for (int i = 0; i < s->km.n; i++)
+    if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
+  sim_enforce(s, &cls);
+  sim_refresh_dyn(s);
+  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
+  sim_zeno_reset(s);
+  sim_word_append(s, "Z");
+  const zeno_mode before = s->sol.mode;
+  sim_choose_next(s, &cls, &tol);
+  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
+  ev->mode_before = before;
+  sim_event_finish(s, ev);
+  s->signature = SIM_SIGNATURE_SEED;
+  return ZENO_OK;
+}

@@ -1,0 +1,16 @@
+// Restarting a ZOD simulator from a new state while keeping its model, its
+// mode solutions and its buffers: the one entry into the simulator the
+// Poincaré maps (analysis/poincare.c) need beyond the public zeno/sim.h,
+// because a map evaluates thousands of cycles of one scene. Not public API.
+#ifndef ZENO_SIM_RESTART_H
+#define ZENO_SIM_RESTART_H
+
+#include "zeno/sim.h"
+
+/// Starts a new run of the simulator's scene from q' = qp, qdot' = qdp (ZOD
+/// coordinates), as if it had been created with that initial state: the
+/// run's record (time, events, word, sequences) starts afresh. Fails with
+/// ZENO_ERR_ARGUMENT for a full-model simulator (its state is not q').
+zeno_status sim_restart_zod(zeno_sim *sim, const double qp[3], const double qdp[3]);
+
+#endif
