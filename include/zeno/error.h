@@ -9,6 +9,7 @@
 #define ZENO_ERROR_H
 
 #include <stddef.h>
+#include "zeno/api.h"
 
 #ifdef __cplusplus
 extern "C" {

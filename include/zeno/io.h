@@ -19,11 +19,13 @@
 
 #include <stdio.h>
 
-#include "zeno/analysis.h"
+#include "zeno/api.h"
+#include "zeno/equilibrium.h"
 #include "zeno/error.h"
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 #include "zeno/regions.h"
+#include "zeno/poincare.h"
 #include "zeno/stability.h"
 
 #ifdef __cplusplus

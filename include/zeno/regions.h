@@ -23,6 +23,7 @@
 #define ZENO_REGIONS_H
 
 #include <stdbool.h>
+#include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/stability.h"
 

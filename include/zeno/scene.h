@@ -18,6 +18,7 @@
 #define ZENO_SCENE_H
 
 #include <stdbool.h>
+#include "zeno/api.h"
 #include "zeno/error.h"
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@
 #define ZENO_SIM_H
 
 #include <stdbool.h>
+#include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/mode.h"
 #include "zeno/scene.h"

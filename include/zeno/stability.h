@@ -1,93 +1,23 @@
 /// @file stability.h
-/// Lyapunov stability of a two-contact equilibrium (paper Secs. 5-7): the
-/// Poincaré section (22), the reduced map R (26) and growth map G (27), their
-/// fixed points, persistence (Definition 4) and the verdicts of Theorems 1-4.
-///
-/// Angles phi are the section angle (25): atan(xdot2 / |zdot2|) of contact
-/// 2's pre-impact velocity while contact 1 is sustained, in I = (-pi/2, pi/2).
+/// Lyapunov stability of a two-contact equilibrium (paper Sec. 7): the
+/// verdicts of Theorems 1-4 with the paper's regions 0-7, persistence
+/// (Definition 4), and Definition 5's interval graph of a partition of the
+/// section I = (-pi/2, pi/2), which decides Theorem 4 and which the
+/// `--graph` figure draws.
 #ifndef ZENO_STABILITY_H
 #define ZENO_STABILITY_H
 
 #include <stdbool.h>
-#include "zeno/analysis.h"
+#include <stddef.h>
+#include "zeno/api.h"
+#include "zeno/equilibrium.h"
 #include "zeno/error.h"
+#include "zeno/poincare.h"
 #include "zeno/scene.h"
-#include "zeno/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// Longest cycle word kept per sample (the paper's cycles have 4-6 steps).
-#define ZENO_CYCLE_WORD 96
-
-/// One cycle of the ZOD from the section at angle phi.
-typedef struct zeno_cycle {
-  double phi;        ///< start angle [rad]
-  bool defined;      ///< the cycle returned to the section: R, G defined
-  double R;          ///< angle at the return (26) [rad]
-  double G;          ///< growth |zdot2 at return| / |zdot2 at start| (27)
-  double T;          ///< cycle duration for unit |zdot2| at the start [time]
-  zeno_outcome end;  ///< undefined cycles: how the run ended (rest, ...)
-  char word[ZENO_CYCLE_WORD]; ///< steps from the first impact to the return impact
-  /// Per impact of the cycle, the outcome letter of each contact (S sticks,
-  /// P/N slips, F no impulse): "FS FP" is an FI that sticks then one that
-  /// slips. Together with the word it identifies a smooth branch of R and G
-  /// (the paper's kink of G at 0.54 in Example 2 is a change of outcome).
-  char outcomes[ZENO_CYCLE_WORD];
-} zeno_cycle;
-
-/// Evaluates one cycle (exact ZOD). The scene must have two contacts; the
-/// contact order follows eq. (13) (see zeno_maps_compute for the swap).
-zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
-                            zeno_cycle *cycle, zeno_error *error);
-
-/// Settings of the maps.
-typedef struct zeno_maps_def {
-  int samples;             ///< uniform samples over I (>= 16)
-  double breakpoint_tol;   ///< bisection width for breakpoints and fixed points [rad]
-  double endpoint_delta;   ///< distance from +-pi/2 for the endpoint limits G-, G+ [rad]
-} zeno_maps_def;
-
-/// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7.
-zeno_maps_def zeno_maps_def_default(void);
-
-/// Checks the settings zeno_maps_compute() needs: samples >= 16,
-/// breakpoint_tol > 0, endpoint_delta in (0, 0.1) (ZENO_ERR_RANGE).
-zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);
-
-/// A fixed point of R, finite or limiting (+-pi/2, Lemma 3).
-typedef struct zeno_fixed_point {
-  double phi;       ///< [rad]
-  double G;         ///< growth there
-  double slope;     ///< R'(phi) (within its word interval; G+- at the limits, eq. (31))
-  bool limiting;    ///< phi = +-pi/2
-  bool convergent;  ///< |R'| < 1: phi(k) is attracted to it
-} zeno_fixed_point;
-
-/// Most fixed points and breakpoints kept.
-#define ZENO_MAX_FIXED_POINTS 64
-#define ZENO_MAX_BREAKPOINTS 256
-
-/// The maps R and G over I.
-typedef struct zeno_maps {
-  int sample_count;
-  zeno_cycle *samples;   ///< sorted by phi (uniform grid plus breakpoint sides)
-  int breakpoint_count;  ///< where the cycle word changes, located to breakpoint_tol
-  double breakpoints[ZENO_MAX_BREAKPOINTS];
-  int fixed_point_count;
-  zeno_fixed_point fixed_points[ZENO_MAX_FIXED_POINTS];
-  bool G_minus_defined, G_plus_defined;
-  double G_minus, G_plus; ///< endpoint limits of G (Lemma 3, eq. (29))
-  double G_max;           ///< largest G where R is defined (-inf if nowhere)
-  bool swapped;           ///< contacts were swapped to satisfy eq. (13)
-} zeno_maps;
-
-/// Computes R and G over I. Contacts are swapped first when eq. (13) needs
-/// it (reported in `swapped`). Free the result with zeno_maps_free().
-zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
-                              zeno_maps *maps, zeno_error *error);
-void zeno_maps_free(zeno_maps *maps);
 
 /// The verdict.
 typedef enum zeno_verdict {

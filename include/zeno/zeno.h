@@ -1,19 +1,33 @@
 /// @file zeno.h
 /// zeno: a planar rigid body on two frictional unilateral contacts after its
-/// equilibrium is disturbed. Includes the whole public API.
+/// equilibrium is disturbed. Includes the whole public API, one header per
+/// layer's concept (docs/api.md):
+///   error.h, version.h          status codes, error records; the version
+///   scene.h                     scene data, validation, the YAML loader
+///   mode.h                      contact letters, modes, guards, their names
+///   sim.h                       the hybrid simulator, events, outcomes
+///   equilibrium.h               feasibility, ordering (13), ambiguity, Painlevé
+///   contact_problem.h, pang_trinkle.h, jamming.h
+///                               contact stability beyond the paper
+///   poincare.h                  the Poincaré maps R and G
+///   stability.h                 verdicts, persistence, the interval graph
+///   regions.h                   region maps over two scene parameters
+///   io.h, run_dir.h             JSON and CSV; the `simulate --out` directory
 #ifndef ZENO_ZENO_H
 #define ZENO_ZENO_H
 
 #include "zeno/error.h"
+#include "zeno/version.h"
 #include "zeno/scene.h"
+#include "zeno/mode.h"
 #include "zeno/sim.h"
-#include "zeno/analysis.h"
+#include "zeno/equilibrium.h"
+#include "zeno/contact_problem.h"
+#include "zeno/pang_trinkle.h"
+#include "zeno/jamming.h"
+#include "zeno/poincare.h"
 #include "zeno/stability.h"
-#include "zeno/io.h"
-#include "zeno/contact_stability.h"
 #include "zeno/regions.h"
-
-/// Library version string, e.g. "0.1.0".
-const char *zeno_version(void);
+#include "zeno/io.h"
 
 #endif

@@ -1,9 +1,9 @@
 // Internal helpers on zeno_contact_problem shared by pang_trinkle.c and
 // jamming.c: validation, the Delassus matrix and the load's force scale.
-#ifndef ZENO_CONTACT_PROBLEM_H
-#define ZENO_CONTACT_PROBLEM_H
+#ifndef ZENO_ANALYSIS_CONTACT_PROBLEM_INTERNAL_H
+#define ZENO_ANALYSIS_CONTACT_PROBLEM_INTERNAL_H
 
-#include "zeno/contact_stability.h"
+#include "zeno/contact_problem.h"
 
 /// Checks a problem: non-NULL, min_contacts..2 contacts, finite entries,
 /// mu >= 0, inv_mass > 0, and per contact a normal and a tangent whose force

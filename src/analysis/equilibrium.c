@@ -9,7 +9,7 @@
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
 #include "base/util.h"
-#include "zeno/analysis.h"
+#include "zeno/equilibrium.h"
 
 /// Strictness threshold of the consistency inequalities, relative to the
 /// load (as zeno_sim_def.force_rtol).

@@ -1,8 +1,8 @@
 // Small dense linear programs on GLPK, and the max-margin static LP of a body
 // on one or two frictional contacts. Each call builds its own GLPK problem
 // object and frees it; GLPK's terminal output is off during the call.
-#ifndef ZENO_EQUILIBRIUM_LP_H
-#define ZENO_EQUILIBRIUM_LP_H
+#ifndef ZENO_ANALYSIS_EQUILIBRIUM_LP_H
+#define ZENO_ANALYSIS_EQUILIBRIUM_LP_H
 
 #include <stdbool.h>
 

@@ -7,7 +7,7 @@
 #include "analysis/contact_problem_internal.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
-#include "zeno/contact_stability.h"
+#include "zeno/jamming.h"
 
 /// A self-equilibrated pair normalised to c_n1 + c_n2 = 1 counts as inside
 /// the closed cones down to this slack: the LP vertex carries rounding of a

@@ -9,8 +9,8 @@
 #include "analysis/contact_problem_internal.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
-#include "zeno/analysis.h"
-#include "zeno/contact_stability.h"
+#include "zeno/equilibrium.h"
+#include "zeno/pang_trinkle.h"
 
 /// Weak stability uses the closed cones: a margin down to -1e-10 of the load
 /// counts as zero (rounding of forces of the load's size is ~1e-16 of it;

@@ -7,7 +7,8 @@
 
 #include "sim/sim_restart.h"
 #include "base/util.h"
-#include "zeno/stability.h"
+#include "zeno/equilibrium.h"
+#include "zeno/poincare.h"
 
 /// Events one cycle may take before it counts as not returning (a cycle of
 /// the paper has 4-6; Zeno sequences inside a cycle are completed).

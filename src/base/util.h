@@ -1,7 +1,7 @@
 // Internal helpers shared by the library's files: error filling, small
 // dense linear algebra. Not part of the public API.
-#ifndef ZENO_UTIL_H
-#define ZENO_UTIL_H
+#ifndef ZENO_BASE_UTIL_H
+#define ZENO_BASE_UTIL_H
 
 #include <locale.h>
 #include <stdarg.h>

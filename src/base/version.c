@@ -1,4 +1,4 @@
-#include "zeno/zeno.h"
+#include "zeno/version.h"
 
 #ifndef ZENO_VERSION
 #define ZENO_VERSION "unknown"

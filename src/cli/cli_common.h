@@ -1,7 +1,7 @@
 // Shared pieces of the `zeno` program: exit codes, error printing, option
 // parsing helpers, the --set override list and the subcommand entry points.
-#ifndef ZENO_CLI_COMMON_H
-#define ZENO_CLI_COMMON_H
+#ifndef ZENO_CLI_CLI_COMMON_H
+#define ZENO_CLI_CLI_COMMON_H
 
 #include <stdbool.h>
 

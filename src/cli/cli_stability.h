@@ -1,7 +1,7 @@
 // Pieces shared by `zeno analyze` and `zeno maps`: the reports of the maps
 // R and G, the options they share and writing the maps figure.
-#ifndef ZENO_CLI_STABILITY_H
-#define ZENO_CLI_STABILITY_H
+#ifndef ZENO_CLI_CLI_STABILITY_H
+#define ZENO_CLI_CLI_STABILITY_H
 
 #include "cli_common.h"
 #include "plot/plot.h"

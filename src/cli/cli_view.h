@@ -1,6 +1,6 @@
 // Options `zeno view` and `zeno replay` share (cmd_view.c).
-#ifndef ZENO_CLI_VIEW_H
-#define ZENO_CLI_VIEW_H
+#ifndef ZENO_CLI_CLI_VIEW_H
+#define ZENO_CLI_CLI_VIEW_H
 
 #include "cli_common.h"
 

@@ -4,8 +4,8 @@
 // finished rows on rank 0, the only rank that writes files and progress.
 // Rows are assigned cyclically (row k of the rows still to do goes to rank
 // k mod size), which balances the strip-shaped cost of region maps.
-#ifndef ZENO_REGIONS_DIST_H
-#define ZENO_REGIONS_DIST_H
+#ifndef ZENO_CLI_REGIONS_DIST_H
+#define ZENO_CLI_REGIONS_DIST_H
 
 #include <stdbool.h>
 

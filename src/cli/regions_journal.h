@@ -3,8 +3,8 @@
 // CSV rows (zeno_io_region_row) closed by a line "done,IY". A killed sweep
 // restarted with the same command reads the finished rows back and appends
 // the rest; a row cut short by the kill is dropped.
-#ifndef ZENO_REGIONS_JOURNAL_H
-#define ZENO_REGIONS_JOURNAL_H
+#ifndef ZENO_CLI_REGIONS_JOURNAL_H
+#define ZENO_CLI_REGIONS_JOURNAL_H
 
 #include <stdio.h>
 

@@ -5,8 +5,8 @@
 // equalities chosen by a letter:
 //   F: x_n = x_t = 0         S: y_n = y_t = 0
 //   P: y_n = 0, x_t = -mu x_n   N: y_n = 0, x_t = +mu x_n
-#ifndef ZENO_CONTACT_SOLVE_H
-#define ZENO_CONTACT_SOLVE_H
+#ifndef ZENO_DYNAMICS_CONTACT_SOLVE_H
+#define ZENO_DYNAMICS_CONTACT_SOLVE_H
 
 #include <stdbool.h>
 

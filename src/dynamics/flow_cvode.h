@@ -2,8 +2,8 @@
 // integrated between events, its guard functions located by CVODE's root
 // finding (CVodeRootInit + CVodeSetRootDirection), and the integrator is
 // re-initialised (CVodeReInit) at every event.
-#ifndef ZENO_FLOW_CVODE_H
-#define ZENO_FLOW_CVODE_H
+#ifndef ZENO_DYNAMICS_FLOW_CVODE_H
+#define ZENO_DYNAMICS_FLOW_CVODE_H
 
 #include <stdbool.h>
 

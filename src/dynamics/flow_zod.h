@@ -1,8 +1,8 @@
 // Exact zero-order dynamics: within a mode the accelerations are constant,
 // so every segment is a quadratic in time and every guard crossing is a
 // root of a quadratic (or linear) polynomial, found in closed form.
-#ifndef ZENO_FLOW_ZOD_H
-#define ZENO_FLOW_ZOD_H
+#ifndef ZENO_DYNAMICS_FLOW_ZOD_H
+#define ZENO_DYNAMICS_FLOW_ZOD_H
 
 #include "zeno/mode.h"
 

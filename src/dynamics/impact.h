@@ -1,8 +1,8 @@
 // Impact laws: the inelastic law (15) of the paper with its preference list,
 // Newton restitution with Coulomb friction (the same complementarity with
 // a restitution target), and Chatterjee-Ruina for single impacts.
-#ifndef ZENO_IMPACT_H
-#define ZENO_IMPACT_H
+#ifndef ZENO_DYNAMICS_IMPACT_H
+#define ZENO_DYNAMICS_IMPACT_H
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 // Contact kinematics: contact points, gaps, slips and their Jacobians, for the
 // ZOD (linearised at the nominal pose q = 0) and for the full pose.
-#ifndef ZENO_KINEMATICS_H
-#define ZENO_KINEMATICS_H
+#ifndef ZENO_DYNAMICS_KINEMATICS_H
+#define ZENO_DYNAMICS_KINEMATICS_H
 
 #include <stdbool.h>
 

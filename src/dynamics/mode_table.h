@@ -1,7 +1,7 @@
 // Contact modes (paper Table 1): admissibility, the 7x7 solve (done in
 // contact space, see contact_solve.h), consistency and enumeration.
-#ifndef ZENO_MODES_H
-#define ZENO_MODES_H
+#ifndef ZENO_DYNAMICS_MODE_TABLE_H
+#define ZENO_DYNAMICS_MODE_TABLE_H
 
 #include <stdbool.h>
 

@@ -8,8 +8,8 @@
 //
 // The palette and the axis mapping are public so that tests can check the
 // colour of known pixels of a written PNG.
-#ifndef ZENO_PLOT_H
-#define ZENO_PLOT_H
+#ifndef ZENO_PLOT_PLOT_H
+#define ZENO_PLOT_PLOT_H
 
 #include <stdbool.h>
 #include <stdint.h>

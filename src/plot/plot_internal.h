@@ -1,7 +1,7 @@
 // Shared drawing helpers of the plot module: the canvas (a PNG or SVG
 // surface), text, axes with ticks and a few strokes.
-#ifndef ZENO_PLOT_INTERNAL_H
-#define ZENO_PLOT_INTERNAL_H
+#ifndef ZENO_PLOT_PLOT_INTERNAL_H
+#define ZENO_PLOT_PLOT_INTERNAL_H
 
 #include <cairo.h>
 

@@ -3,8 +3,8 @@
 // and names them in messages; scene_yaml_body.c converts the body, contacts
 // and load; scene_yaml.c the other sections and the entry points.
 // Not part of the public API.
-#ifndef ZENO_SCENE_YAML_INTERNAL_H
-#define ZENO_SCENE_YAML_INTERNAL_H
+#ifndef ZENO_SCENE_SCENE_YAML_INTERNAL_H
+#define ZENO_SCENE_SCENE_YAML_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

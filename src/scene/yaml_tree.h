@@ -2,8 +2,8 @@
 // become nodes that keep their start marks, so that the schema conversion
 // can report every error at file:line:column; `--set` overrides edit the
 // tree before conversion. Not part of the public API.
-#ifndef ZENO_YAML_TREE_H
-#define ZENO_YAML_TREE_H
+#ifndef ZENO_SCENE_YAML_TREE_H
+#define ZENO_SCENE_YAML_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>

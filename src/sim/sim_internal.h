@@ -1,7 +1,7 @@
 // Private state of the simulator, shared by sim.c (the hybrid loop) and
 // sim_sequence.c (Zeno and reverse-chatter detection). Not public API.
-#ifndef ZENO_SIM_INTERNAL_H
-#define ZENO_SIM_INTERNAL_H
+#ifndef ZENO_SIM_SIM_INTERNAL_H
+#define ZENO_SIM_SIM_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

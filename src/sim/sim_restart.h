@@ -2,8 +2,8 @@
 // mode solutions and its buffers: the one entry into the simulator the
 // Poincaré maps (analysis/poincare.c) need beyond the public zeno/sim.h,
 // because a map evaluates thousands of cycles of one scene. Not public API.
-#ifndef ZENO_SIM_RESTART_H
-#define ZENO_SIM_RESTART_H
+#ifndef ZENO_SIM_SIM_RESTART_H
+#define ZENO_SIM_SIM_RESTART_H
 
 #include "zeno/sim.h"
 

@@ -15,8 +15,8 @@
 //
 // World frame: the scene's, centre of mass at its nominal position (0, 0);
 // lengths in scene units. Screen: pixels, y down.
-#ifndef ZENO_VIEW_H
-#define ZENO_VIEW_H
+#ifndef ZENO_VIEW_VIEW_H
+#define ZENO_VIEW_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,51 +1,25 @@
-/// @file contact_stability.h
-/// Stability of a planar body resting on frictional point contacts, beyond
-/// the Várkonyi–Or analysis: weak and strong stability of a load (Pang &
+/// @file pang_trinkle.h
+/// Weak and strong stability of a load on frictional point contacts (Pang &
 /// Trinkle, "Stability characterizations of fixtured rigid bodies with
-/// Coulomb friction", seeds/pang-trinkle-stability.txt) and jamming and
-/// wedging (Dupont & Yamajako, "Jamming and wedging in constrained rigid-body
-/// dynamics", seeds/dupont-jamming-wedging.txt).
+/// Coulomb friction", seeds/pang-trinkle-stability.txt).
 ///
 /// In the plane the friction pyramid (5) and the Coulomb cone (4) coincide:
 /// |c_t| <= mu c_n. Every test here is a linear program solved with GLPK;
 /// the library sets GLPK's terminal output off for the call (and restores
 /// it), so nothing is printed.
-#ifndef ZENO_CONTACT_STABILITY_H
-#define ZENO_CONTACT_STABILITY_H
+#ifndef ZENO_PANG_TRINKLE_H
+#define ZENO_PANG_TRINKLE_H
 
 #include <stdbool.h>
+#include "zeno/api.h"
+#include "zeno/contact_problem.h"
 #include "zeno/error.h"
+#include "zeno/mode.h"
 #include "zeno/scene.h"
-#include "zeno/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// A body on one or two point contacts in Pang–Trinkle's form (their
-/// Sec. 2): the wrench matrices W_n, W_t column by column, the inverse mass
-/// matrix, the friction coefficients and the load. Generalised coordinates
-/// (x, y, theta) of the centre of mass, world frame.
-typedef struct zeno_contact_problem {
-  int contact_count;                    ///< 1 or 2
-  /// Wrench of a unit normal force at contact i: (f_x, f_y, torque about the
-  /// centre of mass) [-, -, length]. Column i of W_n.
-  double normal[ZENO_MAX_CONTACTS][3];
-  /// Wrench of a unit tangential force at contact i (column i of W_t).
-  double tangent[ZENO_MAX_CONTACTS][3];
-  double mu[ZENO_MAX_CONTACTS];         ///< friction coefficients [-], >= 0
-  /// Diagonal of M^-1: (1/m, 1/m, 1/(m rho^2)) [1/mass, 1/mass, 1/(mass length^2)].
-  double inv_mass[3];
-  /// Load g_ext = (f_x, f_y, tau) [force, force, force*length].
-  double load[3];
-} zeno_contact_problem;
-
-/// Builds the problem of a scene at its nominal pose: normal n_i = J t_i,
-/// tangent t_i (SPEC.md), the scene's mass, rho, friction and load.
-/// Validates the scene first (its errors are returned unchanged).
-zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene,
-                                            zeno_contact_problem *problem,
-                                            zeno_error *error);
 
 /// Result of zeno_weak_stability_check().
 typedef struct zeno_weak_stability {
@@ -124,42 +98,6 @@ typedef struct zeno_scene_stability {
 zeno_status zeno_scene_stability_check(const zeno_scene *scene,
                                        zeno_scene_stability *result,
                                        zeno_error *error);
-
-/// Dupont's jamming coefficient (Theorem 1, eq. (43) for a rod) of contact
-/// `contact` (0-based) slipping alone in direction `slip` (ZENO_LETTER_P:
-/// xdot_i > 0, ZENO_LETTER_N: xdot_i < 0): the friction coefficient at which
-/// the slipping mode's normal-force equation (D_nn - s mu D_nt) c_n = -a_n
-/// (s = +1 for P, -1 for N) loses rank, mu_J = D_nn / (s D_nt). INFINITY
-/// when s D_nt <= 0 (that direction never jams). The smaller of the two
-/// directions is the Painlevé bound (11) of the contact.
-zeno_status zeno_jamming_coefficient(const zeno_contact_problem *problem,
-                                     int contact, zeno_letter slip,
-                                     double *mu_jam, zeno_error *error);
-
-/// Result of zeno_wedging_check().
-typedef struct zeno_wedging {
-  /// Dupont Theorem 2: a nonzero self-equilibrated pair of contact forces
-  /// lies in both closed friction cones (the force columns are dependent
-  /// for some mu_W <= mu).
-  bool wedged;
-  /// Largest over self-equilibrated pairs with c_n1 + c_n2 = 1 of the
-  /// smallest cone slack [-]; > 0: strictly inside both cones (internal
-  /// forces can grow without bound). -INFINITY when no such pair has a
-  /// positive normal sum.
-  double margin;
-  /// The pair achieving the margin, (normal, tangential) per contact [-].
-  double forces[ZENO_MAX_CONTACTS][2];
-  /// mu_W per contact: the smallest friction coefficient whose cone holds
-  /// the line through both contacts, oriented so that both normal
-  /// components are positive (the only possible direction of a
-  /// self-equilibrated pair). INFINITY when no orientation has both.
-  double wedging_mu[ZENO_MAX_CONTACTS];
-} zeno_wedging;
-
-/// Wedging test of a two-contact problem (load not used). Fails with
-/// ZENO_ERR_ARGUMENT for one contact.
-zeno_status zeno_wedging_check(const zeno_contact_problem *problem,
-                               zeno_wedging *result, zeno_error *error);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,15 @@
-/// @file analysis.h
-/// Analysis of the nominal equilibrium: static feasibility (SS), the index
-/// ordering (13), ambiguity (Theorem 1) and the Painlevé bounds (11).
-#ifndef ZENO_ANALYSIS_H
-#define ZENO_ANALYSIS_H
+/// @file equilibrium.h
+/// The nominal equilibrium of a scene: static feasibility (SS) by the
+/// max-margin LP (GLPK), the index ordering (13), ambiguity (Theorem 1) and
+/// the Painlevé bounds (11).
+#ifndef ZENO_EQUILIBRIUM_H
+#define ZENO_EQUILIBRIUM_H
 
 #include <stdbool.h>
+#include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/mode.h"
 #include "zeno/scene.h"
-#include "zeno/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
