@@ -58,12 +58,12 @@ static zeno_scene body_scene(double rho, int n, const double pts[][2],
 // m = 1 (so rho = R / sqrt(2) = 1), fixels at theta_i; the surface touching
 // the disk at theta has normal -(cos, sin) theta (towards the centre), so
 // phi = theta + 90 deg.
-static const double DISK_THETA[2] = {M_PI / 4, 2.5 * M_PI / 4};
+static const double DISK_THETA[2] = {ZENO_PI / 4, 2.5 * ZENO_PI / 4};
 static zeno_scene disk_scene(double mu1, double mu2, const double g[3]) {
   const double R = sqrt(2.0);
   const double pts[2][2] = {{R * cos(DISK_THETA[0]), R * sin(DISK_THETA[0])},
                             {R * cos(DISK_THETA[1]), R * sin(DISK_THETA[1])}};
-  const double phi[2] = {DISK_THETA[0] + M_PI / 2, DISK_THETA[1] + M_PI / 2};
+  const double phi[2] = {DISK_THETA[0] + ZENO_PI / 2, DISK_THETA[1] + ZENO_PI / 2};
   const double mu[2] = {mu1, mu2};
   zeno_scene s = body_scene(R / sqrt(2.0), 2, pts, phi, mu);
   set_load(&s, g);
@@ -122,7 +122,7 @@ static zeno_scene ramp_scene(double theta, double mu1, double mu2,
 static zeno_scene rod_between_walls(double theta, double mu1, double mu2) {
   const double c = cos(theta), s = sin(theta);
   const double pts[2][2] = {{-c, -s}, {c, s}};
-  const double phi[2] = {0, M_PI}, mu[2] = {mu1, mu2};
+  const double phi[2] = {0, ZENO_PI}, mu[2] = {mu1, mu2};
   zeno_scene sc = body_scene(1 / sqrt(3.0), 2, pts, phi, mu);
   const double g[3] = {0, -1, 0};
   set_load(&sc, g);
@@ -455,7 +455,7 @@ static void disk_paper_witness(void **state) {
   assert_false(st.strongly_stable || st.strong_by_theorem4);
   char name[ZENO_MODE_NAME_SIZE];
   bool ff = false;
-  for (int k = 0; k < st.unstable_mode_count; k++)
+  for (size_t k = 0; k < st.unstable_mode_count; k++)
     ff = ff || strcmp(zeno_mode_name(st.unstable_modes[k], 2, name), "FF") == 0;
   assert_true(ff);
 }
@@ -547,10 +547,10 @@ static double rod_jamming(double theta, zeno_letter slip) {
 static void rod_jamming_coefficient(void **state) {
   (void)state;
   assert_true(fabs(rod_jamming(atan(2.0), ZENO_LETTER_N) - 4.0 / 3.0) < 1e-9);
-  assert_true(fabs(rod_jamming(M_PI / 4, ZENO_LETTER_N) - 5.0 / 3.0) < 1e-9);
+  assert_true(fabs(rod_jamming(ZENO_PI / 4, ZENO_LETTER_N) - 5.0 / 3.0) < 1e-9);
   double best = INFINITY;
   for (int k = 1; k < 1000; k++) {
-    const double th = k * (M_PI / 2) / 1000;
+    const double th = k * (ZENO_PI / 2) / 1000;
     const double c = cos(th), s = sin(th);
     const double mu_j = rod_jamming(th, ZENO_LETTER_N);
     assert_true(rel_diff(mu_j, (1.0 / 3.0 + c * c) / (s * c)) < 1e-12);
@@ -771,7 +771,7 @@ static void jamming_argument_errors(void **state) {
   assert_string_equal(e.parameter, "contact");
   assert_int_equal(zeno_jamming_coefficient(&p, 2, ZENO_LETTER_P, &mu_j, &e),
                    ZENO_ERR_ARGUMENT);
-  zeno_scene rod = rod_on_floor(M_PI / 4, 0.3);
+  zeno_scene rod = rod_on_floor(ZENO_PI / 4, 0.3);
   zeno_contact_problem one = problem_of(&rod);
   assert_int_equal(zeno_jamming_coefficient(&one, 1, ZENO_LETTER_N, &mu_j, &e),
                    ZENO_ERR_ARGUMENT);
@@ -786,7 +786,7 @@ static void jamming_argument_errors(void **state) {
 // scene error or a degenerate geometry is passed through.
 static void two_contact_requirements(void **state) {
   (void)state;
-  zeno_scene rod = rod_on_floor(M_PI / 4, 0.3);
+  zeno_scene rod = rod_on_floor(ZENO_PI / 4, 0.3);
   zeno_contact_problem one = problem_of(&rod);
   zeno_error e;
   zeno_wedging wd;
@@ -802,7 +802,7 @@ static void two_contact_requirements(void **state) {
   bad.mass = -1;
   assert_int_equal(zeno_scene_stability_check(&bad, &ss, &e), ZENO_ERR_RANGE);
   // The normal at contact 1 passes through contact 2: no ZOD coordinates.
-  const double pts[2][2] = {{0, -1}, {0, 1}}, phi[2] = {0, M_PI}, mu[2] = {1, 1};
+  const double pts[2][2] = {{0, -1}, {0, 1}}, phi[2] = {0, ZENO_PI}, mu[2] = {1, 1};
   zeno_scene deg = body_scene(1, 2, pts, phi, mu);
   assert_int_equal(zeno_scene_stability_check(&deg, &ss, &e), ZENO_ERR_GEOMETRY);
 }

@@ -100,12 +100,12 @@ static void tangent_touch_in_flight(void **state) {
   zeno_sim *sim = zeno_sim_create(&s, NULL, NULL);
   assert_non_null(sim);
   zeno_event ev;
-  assert_int_equal(zeno_sim_next_event(sim, &ev), ZENO_OK);
+  assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
   assert_int_equal(ev.mode_after.letter[0], ZENO_LETTER_S);
   assert_int_equal(ev.mode_after.letter[1], ZENO_LETTER_F);
   zeno_state st;
-  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) continue;
-  assert_int_equal(zeno_sim_state_at(sim, 1.0, &st), ZENO_OK);
+  while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) continue;
+  assert_int_equal(zeno_sim_state_at(sim, 1.0, &st, NULL), ZENO_OK);
   const double a2 = 2 * (st.zod[1] - qp0[1]);  // z2(1) = z2(0) + a2 / 2
   zeno_sim_destroy(sim);
   assert_true(a2 > 0);

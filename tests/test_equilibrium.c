@@ -41,7 +41,7 @@ static void slender_rod_bound_is_four_thirds(void **state) {
   const double L = 1, rho = L / sqrt(3.0);
   double best = INFINITY;
   for (int k = 1; k < 200000; k++) {
-    const double beta = k * (M_PI / 2) / 200000;  // rod angle from the floor
+    const double beta = k * (ZENO_PI / 2) / 200000;  // rod angle from the floor
     const double p[2] = {-L * cos(beta), -L * sin(beta)};
     best = fmin(best, zeno_painleve_bound(rho, p, 0));
   }

@@ -226,7 +226,6 @@ static void test_load_arguments(void **state) {
   const char *path = ZENO_SCENES_DIR "/example2.yaml";
   check_error(zeno_scene_load(NULL, NULL, 0, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load(path, NULL, 0, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_scene_load(path, NULL, -1, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load(path, NULL, 1, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load(path, bad_list, 2, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load_string(NULL, "x", NULL, 0, &s, &e),
@@ -286,7 +285,7 @@ static void test_load_error_classes(void **state) {
   for (size_t k = 0; k < sizeof LOAD_CASES / sizeof *LOAD_CASES; k++) {
     const load_case *c = &LOAD_CASES[k];
     const char *ov[1] = {c->override};
-    const int n = c->override ? 1 : 0;
+    const size_t n = c->override ? 1 : 0;
     zeno_scene s;
     zeno_error e;
     const zeno_status st = zeno_scene_load_string(c->text, "t.yaml", ov, n, &s, &e);
@@ -375,7 +374,7 @@ static void test_sim_create_errors(void **state) {
   stacked.contacts[0].surface_angle = 0;
   stacked.contacts[1].point[0] = 0;
   stacked.contacts[1].point[1] = -2;
-  stacked.contacts[1].surface_angle = M_PI / 4;
+  stacked.contacts[1].surface_angle = ZENO_PI / 4;
   assert_int_equal(zeno_scene_validate(&stacked, &e), ZENO_OK);
   assert_null(zeno_sim_create(&stacked, NULL, &e));
   check_error(e.code, ZENO_ERR_GEOMETRY, &e, "contacts");
@@ -394,21 +393,21 @@ static void test_sim_iteration_errors(void **state) {
   (void)state;
   zeno_event ev;
   zeno_state st;
-  assert_int_equal(zeno_sim_next_event(NULL, &ev), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_sim_state_at(NULL, 0, &st), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_sim_next_event(NULL, &ev, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_sim_state_at(NULL, 0, &st, NULL), ZENO_ERR_ARGUMENT);
   const zeno_scene s = ex2();
   zeno_sim_def d = zeno_sim_def_default();
   d.keep_history = true;
   zeno_sim *sim = zeno_sim_create(&s, &d, NULL);
   assert_non_null(sim);
-  assert_int_equal(zeno_sim_next_event(sim, NULL), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_sim_state_at(sim, 0, NULL), ZENO_ERR_ARGUMENT);
-  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
+  assert_int_equal(zeno_sim_next_event(sim, NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_sim_state_at(sim, 0, NULL, NULL), ZENO_ERR_ARGUMENT);
+  while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) {
   }
-  assert_int_equal(zeno_sim_next_event(sim, &ev), ZENO_DONE);
-  assert_int_equal(zeno_sim_state_at(sim, -1, &st), ZENO_ERR_RANGE);
-  assert_int_equal(zeno_sim_state_at(sim, ev.t + 1, &st), ZENO_ERR_RANGE);
-  assert_int_equal(zeno_sim_state_at(sim, ev.t, &st), ZENO_OK);
+  assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_DONE);
+  assert_int_equal(zeno_sim_state_at(sim, -1, &st, NULL), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_sim_state_at(sim, ev.t + 1, &st, NULL), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_sim_state_at(sim, ev.t, &st, NULL), ZENO_OK);
   zeno_sim_destroy(sim);
   zeno_sim_destroy(NULL);
 
@@ -507,31 +506,44 @@ static void test_stability_errors(void **state) {
   assert_int_equal(zeno_analyze(&bad, NULL, &a, NULL), ZENO_ERR_RANGE);
 }
 
-// zeno_partition_stable reports through its `why` buffer.
+// The interval graph and the partition test report through zeno_error.
 static void test_partition_errors(void **state) {
   (void)state;
   zeno_maps maps;
   memset(&maps, 0, sizeof maps);
-  const double edges[4] = {-M_PI / 2, 0.5, -0.5, M_PI / 2};
-  bool safe[3], stable;
-  int unsafe;
-  char why[160];
-  assert_int_equal(zeno_partition_stable(NULL, edges, 3, safe, &unsafe, &stable,
-                                         why, sizeof why),
-                   ZENO_ERR_ARGUMENT);
-  assert_true(why[0] != '\0');
-  assert_int_equal(zeno_partition_stable(&maps, edges, 0, safe, &unsafe, &stable,
-                                         why, sizeof why),
-                   ZENO_ERR_ARGUMENT);
-  assert_non_null(strstr(why, "partition"));
-  assert_int_equal(zeno_partition_stable(&maps, edges, 3, safe, &unsafe, &stable,
-                                         why, sizeof why),
-                   ZENO_ERR_RANGE);
-  assert_non_null(strstr(why, "increasing"));
-  // No buffer: the code alone.
-  assert_int_equal(
-      zeno_partition_stable(&maps, edges, 3, safe, &unsafe, &stable, NULL, 0),
-      ZENO_ERR_RANGE);
+  const double edges[4] = {-ZENO_PI / 2, 0.5, -0.5, ZENO_PI / 2};
+  zeno_interval_graph g, merged;
+  zeno_error e;
+  check_error(zeno_interval_graph_build(NULL, edges, 3, &g, &e), ZENO_ERR_ARGUMENT, &e,
+              "partition");
+  check_error(zeno_interval_graph_build(&maps, edges, 0, &g, &e), ZENO_ERR_ARGUMENT, &e,
+              "partition");
+  assert_non_null(strstr(e.message, "1 to 1024 intervals (0 given)"));
+  check_error(zeno_interval_graph_build(&maps, edges, ZENO_MAX_PARTITION + 1, &g, &e),
+              ZENO_ERR_ARGUMENT, &e, "partition");
+  check_error(zeno_interval_graph_build(&maps, edges, 3, &g, &e), ZENO_ERR_RANGE, &e,
+              "partition");
+  assert_non_null(strstr(e.message, "increasing: edge 1 (0.5) >= edge 2 (-0.5)"));
+  // No record: the code alone.
+  assert_int_equal(zeno_interval_graph_build(&maps, edges, 3, &g, NULL), ZENO_ERR_RANGE);
+  // A built graph: the partition test refuses a NULL and a merged graph.
+  const double good[4] = {-ZENO_PI / 2, -0.5, 0.5, ZENO_PI / 2};
+  assert_int_equal(zeno_interval_graph_build(&maps, good, 3, &g, &e), ZENO_OK);
+  zeno_partition_verdict v;
+  check_error(zeno_partition_stable(NULL, &g, &v, &e), ZENO_ERR_ARGUMENT, &e, "graph");
+  check_error(zeno_partition_stable(&maps, &g, NULL, &e), ZENO_ERR_ARGUMENT, &e, "graph");
+  assert_int_equal(zeno_interval_graph_merge(&g, &merged, &e), ZENO_OK);
+  check_error(zeno_partition_stable(&maps, &merged, &v, &e), ZENO_ERR_ARGUMENT, &e, "graph");
+  check_error(zeno_interval_graph_merge(NULL, &merged, &e), ZENO_ERR_ARGUMENT, &e, "graph");
+  // No samples at all: every interval is safe, the partition stable.
+  assert_int_equal(zeno_partition_stable(&maps, &g, &v, &e), ZENO_OK);
+  assert_true(v.stable);
+  assert_int_equal(v.unsafe_count, 0);
+  assert_string_equal(v.reason, "");
+  zeno_interval_graph_free(&g);
+  zeno_interval_graph_free(&merged);
+  zeno_interval_graph_free(NULL);
+  assert_null(g.intervals);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -656,32 +668,32 @@ static void test_io_errors(void **state) {
   zeno_event ev;
   memset(&ev, 0, sizeof ev);
   const double v[2] = {1, 2};
-  assert_int_equal(zeno_io_json_number(full, 1.5), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_json_string(full, "x"), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_json_numbers(full, v, 2), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_state_json(full, &st, 2), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_trajectory_header(full, 2), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_trajectory_row(full, &st, 2), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_event_jsonl(full, &ev, 2), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_json_number(full, 1.5, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_json_string(full, "x", NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_json_numbers(full, v, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_state_json(full, &st, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_trajectory_header(full, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_trajectory_row(full, &st, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_event_jsonl(full, &ev, 2, NULL), ZENO_ERR_IO);
   zeno_equilibrium_report rep;
   assert_int_equal(zeno_equilibrium_check(&s, &rep, NULL), ZENO_OK);
-  assert_int_equal(zeno_io_equilibrium_json(full, &s, &rep), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_equilibrium_json(full, &s, &rep, NULL), ZENO_ERR_IO);
   zeno_summary sum;
   char word[256];
   assert_int_equal(zeno_run(&s, NULL, &sum, word, sizeof word, NULL), ZENO_OK);
   const zeno_io_run run = {&s, &sum, word, NULL, 0, NULL};
-  assert_int_equal(zeno_io_run_json(full, &run), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_run_json(full, &run, NULL), ZENO_ERR_IO);
   fclose(full);
 
   FILE *sink = fopen("/dev/null", "w");
   assert_non_null(sink);
   const zeno_io_run no_summary = {&s, NULL, word, NULL, 0, NULL};
-  assert_int_equal(zeno_io_run_json(sink, NULL), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_io_run_json(sink, &no_summary), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_io_equilibrium_json(sink, NULL, &rep), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_io_equilibrium_json(sink, &s, NULL), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_io_analysis_json(sink, &s, NULL), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_io_maps_csv(sink, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_run_json(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_run_json(sink, &no_summary, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_equilibrium_json(sink, NULL, &rep, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_equilibrium_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_analysis_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_maps_csv(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
   fclose(sink);
 }
 
@@ -707,7 +719,7 @@ static void test_error_record(void **state) {
   zeno_scene s = ex2();
   s.paper.alpha = 999;
   assert_int_equal(zeno_scene_validate(&s, &e), ZENO_ERR_RANGE);
-  const int n = zeno_error_format(&e, line, 8);
+  const size_t n = zeno_error_format(&e, line, 8);
   assert_true(n > 8);
   assert_int_equal(strlen(line), 7);
 }

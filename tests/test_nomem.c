@@ -167,11 +167,11 @@ static zeno_status simulate(const zeno_scene *s, bool fail_create, zeno_error *e
   if (sim == NULL) return e->code;
   zeno_event ev;
   zeno_status st;
-  while ((st = zeno_sim_next_event(sim, &ev)) == ZENO_OK) {
+  while ((st = zeno_sim_next_event(sim, &ev, NULL)) == ZENO_OK) {
   }
   if (st == ZENO_DONE) {
     zeno_state state;
-    st = zeno_sim_state_at(sim, ev.t / 2, &state);
+    st = zeno_sim_state_at(sim, ev.t / 2, &state, NULL);
   }
   char word[256];
   zeno_sim_word(sim, word, sizeof word);
@@ -234,7 +234,7 @@ static zeno_status regions(zeno_error *e) {
   zeno_regions *r = zeno_regions_create(EXAMPLE7_TEXT, "nomem.yaml", NULL, 0, &d, e);
   if (r == NULL) return e->code;
   zeno_region_point row[2];
-  for (int ix = 0; ix < 2 && st == ZENO_OK; ix++) st = zeno_regions_point(r, ix, 0, &row[ix], e);
+  for (size_t ix = 0; ix < 2 && st == ZENO_OK; ix++) st = zeno_regions_point(r, ix, 0, &row[ix], e);
   if (st == ZENO_OK && (row[0].region != 0 || row[1].region != 7 || row[1].mc_runs != 2))
     fail_msg("regions %d and %d (%d runs), expected 0 and 7 (2 runs)", row[0].region,
              row[1].region, row[1].mc_runs);

@@ -137,7 +137,7 @@ static void analyze_example2(zeno_analysis *a) {
 /// The sample nearest phi where R is defined.
 static const zeno_cycle *sample_near(const zeno_maps *m, double phi) {
   const zeno_cycle *best = NULL;
-  for (int k = 0; k < m->sample_count; k++)
+  for (size_t k = 0; k < m->sample_count; k++)
     if (m->samples[k].defined &&
         (best == NULL || fabs(m->samples[k].phi - phi) < fabs(best->phi - phi)))
       best = &m->samples[k];
@@ -147,11 +147,11 @@ static const zeno_cycle *sample_near(const zeno_maps *m, double phi) {
 
 /// Midpoint of the widest unsafe interval of the merged partition.
 static double unsafe_midpoint(const zeno_analysis *a) {
-  zeno_io_interval *iv = malloc((size_t)a->partition_count * sizeof *iv);
+  zeno_interval *iv = malloc(a->partition_count * sizeof *iv);
   assert_non_null(iv);
-  const int n = zeno_io_merge_partition(a->partition, a->safe, a->partition_count, iv);
+  const size_t n = zeno_partition_merge(a->partition, a->safe, a->partition_count, iv);
   double mid = NAN, width = 0;
-  for (int i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++)
     if (!iv[i].safe && iv[i].hi - iv[i].lo > width) {
       width = iv[i].hi - iv[i].lo;
       mid = 0.5 * (iv[i].lo + iv[i].hi);
@@ -185,32 +185,10 @@ static void test_maps_frames(void **state) {
   assert_true(r.top + r.height < g.top); // R above G, not overlapping
   assert_true(g.top + g.height < PLOT_HEIGHT);
   assert_true(r.left > 0 && r.left + r.width < PLOT_WIDTH);
-  assert_true(fabs(r.x_min + PLOT_PI / 2) < TOLERANCE && fabs(g.x_max - PLOT_PI / 2) < TOLERANCE);
-  assert_true(fabs(r.y_max - PLOT_PI / 2) < TOLERANCE && g.y_min == 0 && g.y_max == 2.5);
+  assert_true(fabs(r.x_min + ZENO_PI / 2) < TOLERANCE && fabs(g.x_max - ZENO_PI / 2) < TOLERANCE);
+  assert_true(fabs(r.y_max - ZENO_PI / 2) < TOLERANCE && g.y_min == 0 && g.y_max == 2.5);
   assert_true(plot_format_known("a.png") && plot_format_known("b.SVG"));
   assert_false(plot_format_known("c.jpg") || plot_format_known("png"));
-}
-
-/// Definition 5's edges from the samples: interval i reaches every interval
-/// that [min R, max R] over its samples meets, itself included.
-static void test_graph_edges(void **state) {
-  (void)state;
-  zeno_cycle samples[] = {
-      {.phi = -1.2, .defined = false},
-      {.phi = -0.2, .defined = true, .R = -1.0},
-      {.phi = 0.3, .defined = true, .R = 0.4},
-      {.phi = 1.0, .defined = true, .R = 1.3},
-      {.phi = 1.4, .defined = true, .R = 0.2},
-  };
-  zeno_maps maps = {.sample_count = 5, .samples = samples};
-  const zeno_io_interval iv[3] = {
-      {-PLOT_PI / 2, -0.5, true}, {-0.5, 0.5, false}, {0.5, PLOT_PI / 2, true}};
-  unsigned char edge[9];
-  plot_graph_edges(&maps, iv, 3, edge);
-  const unsigned char want[9] = {0, 0, 0,  // I1: R undefined, a sink
-                                 1, 1, 0,  // I2: [-1, 0.4] meets I1 and itself
-                                 0, 1, 1}; // I3: [0.2, 1.3] meets I2 and itself
-  assert_memory_equal(edge, want, sizeof want);
 }
 
 static void test_unknown_format_is_refused(void **state) {
@@ -311,9 +289,9 @@ static zeno_region_point *region_grid(const char *scene, const zeno_regions_def 
   zeno_error err;
   zeno_regions *r = zeno_regions_create_file(scene, NULL, 0, d, &err);
   assert_non_null(r);
-  zeno_region_point *g = calloc((size_t)d->x.count * (size_t)d->y.count, sizeof *g);
+  zeno_region_point *g = calloc(d->x.count * d->y.count, sizeof *g);
   assert_non_null(g);
-  for (int iy = 0; iy < d->y.count; iy++)
+  for (size_t iy = 0; iy < d->y.count; iy++)
     assert_int_equal(zeno_regions_row(r, iy, 1, &g[iy * d->x.count], &err), ZENO_OK);
   zeno_regions_destroy(r);
   return g;
@@ -356,7 +334,7 @@ static void test_regions_figures(void **state) {
   plot_regions_frame(&in, &f);
   int classes = 0;
   bool seen[ZENO_REGION_COUNT + 2] = {false};
-  for (int k = 0; k < cd.x.count * cd.y.count; k++) {
+  for (size_t k = 0; k < cd.x.count * cd.y.count; k++) {
     assert_pixel(chart_png, plot_frame_x(&f, g[k].x), plot_frame_y(&f, g[k].y),
                  plot_region_color(&g[k]));
     const int slot = g[k].region + (g[k].sim == ZENO_REGION_SIM_DEPARTS ? 2 : 0);
@@ -385,7 +363,6 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_frame_mapping),
       cmocka_unit_test(test_maps_frames),
-      cmocka_unit_test(test_graph_edges),
       cmocka_unit_test(test_unknown_format_is_refused),
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),

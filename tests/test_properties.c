@@ -162,8 +162,8 @@ static void prop_exec(const zeno_scene *s, double tie_rtol, prop_run *r) {
   for (int k = 0; k < r->count; k++) r->min_tie = fmin(r->min_tie, r->events[k].tie_margin);
   assert_true(r->count <= MAX_EVENTS + 1);
   zeno_sim_summary(sim, &r->summary);
-  const int n = zeno_sim_word(sim, NULL, 0);
-  r->word = malloc((size_t)n + 1);
+  const size_t n = zeno_sim_word(sim, NULL, 0);
+  r->word = malloc(n + 1);
   zeno_sim_word(sim, r->word, n + 1);
   zeno_sim_destroy(sim);
 }

@@ -18,12 +18,9 @@
 #error "ZENO_SCENES_DIR must name the scenes/ directory"
 #endif
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 /// Degrees to radians, the way the loader converts them.
-#define DEG(x) ((x) * (M_PI / 180.0))
+#define DEG(x) ((x) * ZENO_RADIANS_PER_DEGREE)
 /// Angles converted from degrees must agree to rounding.
 #define ANGLE_TOL 1e-15
 /// Values written with ten significant digits in a scene file.
@@ -42,7 +39,7 @@
 // Loads scenes/<base> with overrides, failing the test with the loader's
 // message if it does not load.
 static zeno_scene load_file_with(const char *base, const char *const *overrides,
-                                 int count) {
+                                 size_t count) {
   char path[PATH_LEN];
   snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, base);
   zeno_scene s;
@@ -63,7 +60,7 @@ static zeno_scene load_file(const char *base) {
 }
 
 static zeno_scene load_text_with(const char *text, const char *const *overrides,
-                                 int count) {
+                                 size_t count) {
   zeno_scene s;
   zeno_error e;
   zeno_status st =
@@ -83,7 +80,7 @@ static zeno_scene load_text(const char *text) {
 
 // Loads text that must fail; checks code, position and a message piece.
 static zeno_error expect_error_with(const char *text,
-                                    const char *const *overrides, int count,
+                                    const char *const *overrides, size_t count,
                                     zeno_status code, int line, int column,
                                     const char *message_part) {
   zeno_scene s;

@@ -316,21 +316,21 @@ static void dense_output_matches_events(void **state) {
   assert_non_null(sim);
   zeno_event ev, prev;
   memset(&prev, 0, sizeof prev);
-  while (zeno_sim_next_event(sim, &ev) == ZENO_OK) {
+  while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) {
     if (ev.kind == ZENO_EVENT_IMPACT || ev.kind == ZENO_EVENT_TRANSITION) {
       // Positions are continuous: the segment's end matches the event.
       zeno_state st;
-      assert_int_equal(zeno_sim_state_at(sim, ev.t, &st), ZENO_OK);
+      assert_int_equal(zeno_sim_state_at(sim, ev.t, &st, NULL), ZENO_OK);
       for (int k = 0; k < 3; k++)
         assert_true(fabs(st.zod[k] - ev.before.zod[k]) <= 1e-9 * (1 + fabs(ev.before.zod[k])));
       // Free flight of a constant-acceleration segment: midpoint check.
       const double tm = 0.5 * (prev.t + ev.t);
-      assert_int_equal(zeno_sim_state_at(sim, tm, &st), ZENO_OK);
+      assert_int_equal(zeno_sim_state_at(sim, tm, &st, NULL), ZENO_OK);
     }
     prev = ev;
   }
   zeno_state st;
-  assert_int_not_equal(zeno_sim_state_at(sim, -1.0, &st), ZENO_OK);
+  assert_int_not_equal(zeno_sim_state_at(sim, -1.0, &st, NULL), ZENO_OK);
   zeno_sim_destroy(sim);
 }
 

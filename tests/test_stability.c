@@ -36,7 +36,7 @@ static void example2_maps(void **state) {
   zeno_maps m = maps_of(example2());
   assert_false(m.swapped);
   int undefined_right_of = 0, constant = 0;
-  for (int k = 0; k < m.sample_count; k++) {
+  for (size_t k = 0; k < m.sample_count; k++) {
     const zeno_cycle *c = &m.samples[k];
     if (c->phi < -0.39) assert_false(c->defined);
     if (c->phi > -0.37 && c->phi < 1.38) {
@@ -52,7 +52,7 @@ static void example2_maps(void **state) {
   assert_true(constant > 3000);
   assert_int_equal(undefined_right_of, 0);
   bool kink = false, left_end = false;
-  for (int k = 0; k < m.breakpoint_count; k++) {
+  for (size_t k = 0; k < m.breakpoint_count; k++) {
     if (fabs(m.breakpoints[k] - 0.54) < 0.01) kink = true;
     if (fabs(m.breakpoints[k] + 0.38) < 0.01) left_end = true;
   }
@@ -73,24 +73,111 @@ static void example2_stable_by_theorem4(void **state) {
   assert_int_equal(a.region, 3);
   assert_true(a.persistent);
   // The paper's partition is stable, with I2 the only unsafe interval.
-  const double edges[4] = {-M_PI / 2, -0.5, 1.45, M_PI / 2};
-  bool safe[3], stable = false;
-  int unsafe = 0;
-  char why[128];
-  assert_int_equal(zeno_partition_stable(&a.maps, edges, 3, safe, &unsafe, &stable, why,
-                                         sizeof why),
+  const double edges[4] = {-ZENO_PI / 2, -0.5, 1.45, ZENO_PI / 2};
+  zeno_interval_graph g;
+  zeno_partition_verdict v;
+  assert_int_equal(zeno_interval_graph_build(&a.maps, edges, 3, &g, NULL), ZENO_OK);
+  assert_int_equal(zeno_partition_stable(&a.maps, &g, &v, NULL), ZENO_OK);
+  assert_true(v.stable);
+  assert_true(g.intervals[0].safe && !g.intervals[1].safe && g.intervals[2].safe);
+  assert_int_equal(v.unsafe_count, 1);
+  // Fig. 7b: R sends I2 (R = -0.524 on (-0.38, 1.39), undefined left of
+  // -0.38) into I1 and I3 back into I2; R is undefined on all of I1, a
+  // sink. No cycle passes through the unsafe I2.
+  const unsigned char arcs[9] = {0, 0, 0,  //
+                                 1, 0, 0,  //
+                                 0, 1, 0};
+  assert_memory_equal(g.arc, arcs, sizeof arcs);
+  assert_int_equal(g.intervals[0].sign, ZENO_SIGN_NONE);
+  assert_int_equal(g.intervals[1].sign, ZENO_SIGN_NEGATIVE);
+  zeno_interval_graph_free(&g);
+  // The verdict's own partition (about 300 intervals) merges into three
+  // classes: G < 1 on the left, G >= 1 up to the breakpoint 1.39 beyond
+  // which G = G+ < 1 (Lemma 3). The unsafe class maps only into the safe
+  // class on its left (R = -0.524), so no cycle passes through it.
+  zeno_interval_graph fine, merged;
+  assert_int_equal(zeno_interval_graph_build(&a.maps, a.partition, a.partition_count,
+                                             &fine, NULL),
                    ZENO_OK);
-  assert_true(stable);
-  assert_true(safe[0] && !safe[1] && safe[2]);
-  assert_int_equal(unsafe, 1);
+  assert_int_equal(zeno_interval_graph_merge(&fine, &merged, NULL), ZENO_OK);
+  assert_int_equal(merged.count, 3);
+  assert_true(merged.merged);
+  assert_true(merged.intervals[0].safe && !merged.intervals[1].safe &&
+              merged.intervals[2].safe);
+  assert_true(fabs(merged.intervals[1].hi - 1.39) < 0.01);
+  assert_int_equal(merged.intervals[1].sign, ZENO_SIGN_NEGATIVE);
+  assert_int_equal(merged.arc[1 * 3 + 0], 1);
+  assert_int_equal(merged.arc[1 * 3 + 1], 0);
+  assert_int_equal(merged.arc[1 * 3 + 2], 0);
+  assert_int_equal(merged.arc[0 * 3 + 1] + merged.arc[0 * 3 + 2], 0);
+  // Every arc of the fine graph appears between the merged nodes.
+  size_t node[ZENO_MAX_PARTITION], k = 0;
+  for (size_t i = 0; i < fine.count; i++) {
+    if (i > 0 && fine.intervals[i].safe != fine.intervals[i - 1].safe) k++;
+    node[i] = k;
+  }
+  for (size_t i = 0; i < fine.count; i++)
+    for (size_t j = 0; j < fine.count; j++)
+      if (fine.arc[i * fine.count + j]) assert_int_equal(merged.arc[node[i] * 3 + node[j]], 1);
+  zeno_interval_graph_free(&fine);
+  zeno_interval_graph_free(&merged);
   // A partition putting an unsafe interval on a cycle is rejected: merging
   // everything into one interval makes R - phi change sign inside it.
-  const double one[2] = {-M_PI / 2, M_PI / 2};
-  assert_int_equal(zeno_partition_stable(&a.maps, one, 1, safe, &unsafe, &stable, why,
-                                         sizeof why),
-                   ZENO_OK);
-  assert_false(stable);
+  const double one[2] = {-ZENO_PI / 2, ZENO_PI / 2};
+  assert_int_equal(zeno_interval_graph_build(&a.maps, one, 1, &g, NULL), ZENO_OK);
+  assert_int_equal(zeno_partition_stable(&a.maps, &g, &v, NULL), ZENO_OK);
+  assert_false(v.stable);
+  assert_int_equal(g.intervals[0].sign, ZENO_SIGN_MIXED);
+  assert_non_null(strstr(v.reason, "R - phi changes sign in unsafe [-1.5708, 1.5708]"));
+  zeno_interval_graph_free(&g);
   zeno_analysis_free(&a);
+}
+
+// Definition 5's graph from hand-made samples: the image of an interval is
+// [min R, max R] over its samples widened by the step of R from the
+// previous sample, an interval where R is undefined is a sink, there are no
+// self-arcs, and merging keeps every arc between the merged nodes.
+static void interval_graph_from_samples(void **state) {
+  (void)state;
+  zeno_cycle samples[] = {
+      {.phi = -1.2, .defined = false},
+      {.phi = -0.2, .defined = true, .R = -1.0, .G = 0.5},  // pad 0 (after undefined)
+      {.phi = 0.3, .defined = true, .R = 0.4, .G = 1.5},    // pad 1.4: [-1.0, 1.8]
+      {.phi = 1.0, .defined = true, .R = 1.3, .G = 0.5},    // pad 0.9: [0.4, 2.2]
+      {.phi = 1.4, .defined = true, .R = 0.2, .G = 0.5},    // pad 1.1: [-0.9, 1.3]
+  };
+  zeno_maps maps = {.sample_count = 5, .samples = samples};
+  const double edges[5] = {-ZENO_PI / 2, -0.5, 0.5, 1.2, ZENO_PI / 2};
+  zeno_interval_graph g, m;
+  assert_int_equal(zeno_interval_graph_build(&maps, edges, 4, &g, NULL), ZENO_OK);
+  const unsigned char want[16] = {0, 0, 0, 0,   // I1: R undefined, a sink
+                                  1, 0, 1, 1,   // I2: [-1.0, 1.8]
+                                  0, 1, 0, 1,   // I3: [0.4, 2.2]
+                                  1, 1, 1, 0};  // I4: [-0.9, 1.3]
+  assert_memory_equal(g.arc, want, sizeof want);
+  assert_true(g.intervals[0].safe && !g.intervals[1].safe);  // G = 1.5 in I2
+  assert_true(g.intervals[2].safe && g.intervals[3].safe);
+  assert_int_equal(g.intervals[0].sign, ZENO_SIGN_NONE);
+  assert_int_equal(g.intervals[1].sign, ZENO_SIGN_MIXED);     // -0.8, then +0.1
+  assert_int_equal(g.intervals[2].sign, ZENO_SIGN_POSITIVE);  // 1.3 > 1.0
+  assert_int_equal(g.intervals[3].sign, ZENO_SIGN_NEGATIVE);  // 0.2 < 1.4
+  zeno_partition_verdict v;
+  assert_int_equal(zeno_partition_stable(&maps, &g, &v, NULL), ZENO_OK);
+  assert_false(v.stable);  // condition 3 fails in the unsafe I2
+  assert_string_equal(v.reason, "R - phi changes sign in unsafe [-0.5000, 0.5000]");
+  assert_int_equal(v.unsafe_count, 1);
+  // Merged: I3 and I4 (both safe) are one node, with the arcs between them
+  // as its self-arc.
+  assert_int_equal(zeno_interval_graph_merge(&g, &m, NULL), ZENO_OK);
+  assert_int_equal(m.count, 3);
+  assert_true(fabs(m.intervals[2].lo - 0.5) < 1e-15 && m.intervals[2].hi == ZENO_PI / 2);
+  assert_int_equal(m.intervals[2].sign, ZENO_SIGN_MIXED);
+  const unsigned char merged[9] = {0, 0, 0,  //
+                                   1, 0, 1,  //
+                                   1, 1, 1};
+  assert_memory_equal(m.arc, merged, sizeof merged);
+  zeno_interval_graph_free(&g);
+  zeno_interval_graph_free(&m);
 }
 
 // Example 3: the attractive fixed point near -0.70 has G > 1 (Theorem 2),
@@ -107,7 +194,7 @@ static void example3_unstable_by_theorem2(void **state) {
   assert_true(m->G_minus_defined && m->G_plus_defined);
   assert_true(m->G_minus < 1 && m->G_plus < 1);
   const zeno_fixed_point *attractive = NULL, *divergent = NULL;
-  for (int k = 0; k < m->fixed_point_count; k++) {
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
     if (fabs(fp->phi + 0.70) < 0.01) attractive = fp;
     if (fabs(fp->phi + 1.36) < 0.01) divergent = fp;
@@ -240,6 +327,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example2_maps),
       cmocka_unit_test(example2_stable_by_theorem4),
+      cmocka_unit_test(interval_graph_from_samples),
       cmocka_unit_test(example3_unstable_by_theorem2),
       cmocka_unit_test(example4_stable_by_theorem3),
       cmocka_unit_test(stable_verdicts_hold_in_simulation),

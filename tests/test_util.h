@@ -9,11 +9,8 @@
 
 #include "zeno/zeno.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
-#define DEG (M_PI / 180.0)
+#define DEG ZENO_RADIANS_PER_DEGREE
 
 /// A recorded run.
 typedef struct test_run {
@@ -94,7 +91,7 @@ static inline zeno_scene ball_scene(double e, double g) {
 static inline zeno_event *collect_events(zeno_sim *sim, int *count) {
   int cap = 64, n = 0;
   zeno_event *events = malloc((size_t)cap * sizeof *events), ev;
-  while (events && zeno_sim_next_event(sim, &ev) == ZENO_OK) {
+  while (events && zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) {
     if (n == cap) {
       cap *= 2;
       zeno_event *grown = realloc(events, (size_t)cap * sizeof *events);

@@ -88,9 +88,9 @@ static void live_and_saved(work_dir *w, const char *scene, view_run *mine,
                            view_run *back) {
   saved_run(w, scene);
   live(mine, scene);
-  char message[512];
-  if (!view_run_load(back, &mine->scene, w->root, message, sizeof message))
-    fail_msg("%s", message);
+  zeno_error err;
+  if (view_run_load(back, &mine->scene, w->root, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
 }
 
 static bool same_rgb(view_rgb a, view_rgb b) {
@@ -149,10 +149,10 @@ static void draw_at(view_canvas *cv, const view_run *run, double t,
 /// Middle of the first interval whose mode after its first event is `mode`.
 static double time_in_mode(const view_run *run, const char *mode) {
   char name[ZENO_MODE_NAME_SIZE];
-  for (long i = 0; i + 1 < run->event_count; i++)
-    if (strcmp(zeno_mode_name(run->events[i].mode_after, 2, name), mode) == 0 &&
-        run->events[i + 1].t > run->events[i].t)
-      return (run->events[i].t + run->events[i + 1].t) / 2;
+  for (size_t i = 0; i + 1 < run->data.event_count; i++)
+    if (strcmp(zeno_mode_name(run->data.events[i].mode_after, 2, name), mode) == 0 &&
+        run->data.events[i + 1].t > run->data.events[i].t)
+      return (run->data.events[i].t + run->data.events[i + 1].t) / 2;
   fail_msg("no interval in mode %s", mode);
   return NAN;
 }
@@ -182,7 +182,7 @@ static void test_word_matches_library(void **state) {
 
 /* ---- replay reads what simulate wrote --------------------------------------- */
 
-static void assert_rows_equal(const view_row *a, const view_row *b) {
+static void assert_rows_equal(const zeno_run_dir_row *a, const zeno_run_dir_row *b) {
   assert_true(a->t == b->t);
   for (int k = 0; k < 3; k++) {
     assert_true(a->q[k] == b->q[k]);
@@ -200,12 +200,12 @@ static void check_replay_of(const char *scene) {
   view_run mine, back;
   live_and_saved(&w, scene, &mine, &back);
   // %.17g round-trips: the rows read back are the live rows, bit for bit.
-  assert_int_equal(back.row_count, mine.row_count);
-  for (long i = 0; i < mine.row_count; i++)
-    assert_rows_equal(&back.rows[i], &mine.rows[i]);
-  assert_int_equal(back.event_count, mine.event_count);
-  for (long i = 0; i < mine.event_count; i++) {
-    const view_event *a = &back.events[i], *b = &mine.events[i];
+  assert_int_equal(back.data.row_count, mine.data.row_count);
+  for (size_t i = 0; i < mine.data.row_count; i++)
+    assert_rows_equal(&back.data.rows[i], &mine.data.rows[i]);
+  assert_int_equal(back.data.event_count, mine.data.event_count);
+  for (size_t i = 0; i < mine.data.event_count; i++) {
+    const zeno_run_dir_event *a = &back.data.events[i], *b = &mine.data.events[i];
     assert_int_equal(a->index, b->index);
     assert_int_equal(a->kind, b->kind);
     assert_true(a->t == b->t);
@@ -396,7 +396,7 @@ static void test_view_equals_replay_in_process(void **state) {
   canvas(&a);
   canvas(&b);
   // Sample times (k * sample_dt), an event time, a time between samples.
-  const double times[] = {0.5, 2.5, 10.0, mine.events[3].t, 3.14159};
+  const double times[] = {0.5, 2.5, 10.0, mine.data.events[3].t, 3.14159};
   for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
     view_frame_info ia, ib;
     view_transform ta, tb;
@@ -560,13 +560,13 @@ static void test_warp_clock(void **state) {
   live(&run, EXAMPLE2);
   // Example 2 has 7 events; the END shares the last impact's time: 6
   // distinct times, 5 intervals.
-  assert_int_equal(run.event_count, 7);
-  assert_true(run.events[6].t == run.events[5].t);
+  assert_int_equal(run.data.event_count, 7);
+  assert_true(run.data.events[6].t == run.data.events[5].t);
   assert_true(view_warp_length(&run) == 5.0);
   for (long i = 0; i < 6; i++) {
-    assert_true(fabs(view_warp_clock(&run, run.events[i].t) - (double)i) <
+    assert_true(fabs(view_warp_clock(&run, run.data.events[i].t) - (double)i) <
                 TOLERANCE);
-    assert_true(view_warp_time(&run, (double)i) == run.events[i].t);
+    assert_true(view_warp_time(&run, (double)i) == run.data.events[i].t);
   }
   for (double t = 0; t < run.t_end; t += 0.37)
     assert_true(fabs(view_warp_time(&run, view_warp_clock(&run, t)) - t) <
@@ -585,7 +585,7 @@ static void test_impulse_restarts_from_state(void **state) {
   view_play play;
   view_play_init(&play, &run);
   view_play_seek(&play, &run, run.t_end);
-  view_row rest;
+  zeno_run_dir_row rest;
   view_run_state(&run, run.t_end, &rest);
   const zeno_scene sc = run.scene;
   // Upward at the centre of mass: both contacts lift off (FF).
@@ -594,22 +594,22 @@ static void test_impulse_restarts_from_state(void **state) {
   assert_int_equal(view_apply_impulse(&run, &play, com, up, &err), ZENO_OK);
   assert_int_equal(play.run_number, 2);
   assert_true(play.t == 0);
-  const view_row *start = &run.rows[0];
+  const zeno_run_dir_row *start = &run.data.rows[0];
   for (int k = 0; k < 3; k++)
     assert_true(fabs(start->q[k] - rest.q[k]) < TOLERANCE * (1 + fabs(rest.q[k])));
   assert_true(fabs(start->qdot[0]) < TOLERANCE);
   assert_true(fabs(start->qdot[1] - 0.5) < TOLERANCE);
   assert_true(fabs(start->qdot[2]) < TOLERANCE);
-  assert_int_equal(run.events[0].mode_after.letter[0], ZENO_LETTER_F);
-  assert_int_equal(run.events[0].mode_after.letter[1], ZENO_LETTER_F);
+  assert_int_equal(run.data.events[0].mode_after.letter[0], ZENO_LETTER_F);
+  assert_int_equal(run.data.events[0].mode_after.letter[1], ZENO_LETTER_F);
   // Horizontal at (0, rho) above the centre of mass: spin -P/(m rho).
   view_play_seek(&play, &run, 0);
-  view_row now;
+  zeno_run_dir_row now;
   view_run_state(&run, 0, &now);
   const double top[2] = {0, sc.rho}, side[2] = {0.25 * sc.mass, 0};
   assert_int_equal(view_apply_impulse(&run, &play, top, side, &err), ZENO_OK);
-  assert_true(fabs(run.rows[0].qdot[0] - (now.qdot[0] + 0.25)) < TOLERANCE);
-  assert_true(fabs(run.rows[0].qdot[2] - (now.qdot[2] - 0.25 / sc.rho)) <
+  assert_true(fabs(run.data.rows[0].qdot[0] - (now.qdot[0] + 0.25)) < TOLERANCE);
+  assert_true(fabs(run.data.rows[0].qdot[2] - (now.qdot[2] - 0.25 / sc.rho)) <
               TOLERANCE);
   view_run_free(&run);
 }

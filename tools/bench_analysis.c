@@ -48,7 +48,7 @@ static int bench_scene(const char *file) {
     runs++;
     elapsed = now_seconds() - start;
   } while (elapsed < BENCH_TARGET_SECONDS);
-  printf("%s maps: %.3g ms per %d samples (%ld runs)\n", scene.name,
+  printf("%s maps: %.3g ms per %zu samples (%ld runs)\n", scene.name,
          elapsed / (double)runs * MILLISECONDS_PER_SECOND, def.samples, runs);
   zeno_analysis a;
   runs = 0;

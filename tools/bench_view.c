@@ -42,7 +42,7 @@ static double time_frames(view_canvas *canvas, const view_run *run,
   return BENCH_FRAMES / (now_seconds() - start);
 }
 
-static int bench(const char *label, const char *const *overrides, int count,
+static int bench(const char *label, const char *const *overrides, size_t count,
                  view_canvas *canvas) {
   zeno_scene scene;
   zeno_error err;
@@ -60,9 +60,9 @@ static int bench(const char *label, const char *const *overrides, int count,
   const double simulate = now_seconds() - start;
   const double fps = time_frames(canvas, &run, false);
   const double fps_warp = time_frames(canvas, &run, true);
-  printf("%-22s %5ld events %6ld rows  simulate %7.2f ms  "
+  printf("%-22s %5zu events %6zu rows  simulate %7.2f ms  "
          "%7.1f fps  (Zeno warp %7.1f fps)\n",
-         label, run.event_count, run.row_count, 1e3 * simulate, fps, fps_warp);
+         label, run.data.event_count, run.data.row_count, 1e3 * simulate, fps, fps_warp);
   view_run_free(&run);
   return 0;
 }

@@ -6,6 +6,7 @@
 #define ZENO_EQUILIBRIUM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/mode.h"
@@ -34,7 +35,7 @@ typedef struct zeno_equilibrium_report {
   bool index_order_swappable;
   /// Non-static modes consistent at zero velocity with all contacts closed
   /// (Theorem 1: any makes the equilibrium not FTLS).
-  int ambiguous_count;
+  size_t ambiguous_count;
   zeno_mode ambiguous_modes[ZENO_MAX_MODES];
   /// Painlevé bound (11) per contact: slipping on contact i alone is free of
   /// the paradox while mu_i < bound (INFINITY when the bound never bites).

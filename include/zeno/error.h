@@ -51,7 +51,7 @@ const char *zeno_status_name(zeno_status status);
 /// is its message alone: "--set KEY=VALUE: message", which already names the
 /// override and the parameter. Returns the number of characters that would be
 /// written.
-int zeno_error_format(const zeno_error *error, char *buffer, size_t size);
+size_t zeno_error_format(const zeno_error *error, char *buffer, size_t size);
 
 /// Clears an error record (code ZENO_OK, empty strings). NULL is accepted.
 void zeno_error_clear(zeno_error *error);

@@ -12,8 +12,9 @@
 ///
 /// Every writer returns ZENO_OK, or ZENO_ERR_IO when the stream reports a
 /// write error (the stream's error indicator is sticky: a stream that
-/// failed earlier keeps failing). Buffered data can still fail at fclose(),
-/// which the caller must check.
+/// failed earlier keeps failing), ZENO_ERR_ARGUMENT for a NULL stream or
+/// data; the details go into `error` (may be NULL). Buffered data can still
+/// fail at fclose(), which the caller must check.
 #ifndef ZENO_IO_H
 #define ZENO_IO_H
 
@@ -33,31 +34,36 @@ extern "C" {
 #endif
 
 /// Writes a JSON number: %.17g for finite values, `null` otherwise.
-zeno_status zeno_io_json_number(FILE *stream, double value);
+zeno_status zeno_io_json_number(FILE *stream, double value, zeno_error *error);
 
 /// Writes a JSON string literal with its quotes, escaping `"`, `\` and
 /// control characters; bytes that are not valid UTF-8 become U+FFFD.
 /// NULL is written as `null`.
-zeno_status zeno_io_json_string(FILE *stream, const char *text);
+zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_error *error);
 
 /// Writes a JSON array of `count` numbers, e.g. `[1, 2.5, null]`.
-zeno_status zeno_io_json_numbers(FILE *stream, const double *values, int count);
+zeno_status zeno_io_json_numbers(FILE *stream, const double *values, size_t count,
+                                 zeno_error *error);
 
 /// Writes a mechanical state as a JSON object with keys "q", "qdot",
 /// "zod", "zod_rate", "force" (one (normal, tangential) pair per contact)
 /// and "energy".
 zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
-                               int contact_count);
+                               int contact_count, zeno_error *error);
 
-/// Writes the trajectory CSV header line:
-/// t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t
-/// The columns are the same for one-contact scenes: z1,z2,x2 then hold the
-/// state's zod[] entries and f2n,f2t its (zero) second force.
-zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count);
+/// The trajectory CSV header line (without its newline). The columns are
+/// the same for one-contact scenes: z1,z2,x2 then hold the state's zod[]
+/// entries and f2n,f2t its (zero) second force.
+#define ZENO_IO_TRAJECTORY_HEADER \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
+
+/// Writes the trajectory CSV header line, ZENO_IO_TRAJECTORY_HEADER.
+zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
+                                      zeno_error *error);
 
 /// Writes one trajectory CSV row for a state (see the header).
 zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
-                                   int contact_count);
+                                   int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
 /// index, t, kind, guard, contact (1-based or null), mode_before,
@@ -70,7 +76,7 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
 /// guard_residual, constraint_drift, tie_margin and near_tie (see
 /// zeno_event).
 zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
-                                int contact_count);
+                                int contact_count, zeno_error *error);
 
 /// What a run report is made of (all pointers borrowed).
 typedef struct zeno_io_run {
@@ -78,7 +84,7 @@ typedef struct zeno_io_run {
   const zeno_summary *summary; ///< zeno_sim_summary() at the end of the run
   const char *word;            ///< zeno_sim_word() text
   const double *sections;      ///< Poincaré section angles of the run, in order [rad]
-  long section_count;          ///< entries in sections
+  size_t section_count;        ///< entries in sections
   const zeno_event *end;       ///< the END event, NULL when the run has none
 } zeno_io_run;
 
@@ -87,7 +93,7 @@ typedef struct zeno_io_run {
 /// Zeno sequence completed), zeno_impacts, final_zod, final_zod_velocity,
 /// final_pose, sections and consistent_modes (mode names of an ambiguous
 /// end, else empty).
-zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run);
+zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error);
 
 /// Writes an equilibrium report as one JSON object (no trailing newline)
 /// with keys scene, feasible, margin, forces, zdd_ff, index_order_ok,
@@ -95,20 +101,8 @@ zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run);
 /// {"contact", "mu", "bound", "ok"} object per contact; an infinite bound is
 /// null).
 zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
-                                     const zeno_equilibrium_report *report);
-
-/// One interval of a merged partition of I = (-pi/2, pi/2) [rad].
-typedef struct zeno_io_interval {
-  double lo, hi; ///< end points [rad]
-  bool safe;     ///< Definition 5: G < 1 or R undefined on its samples
-} zeno_io_interval;
-
-/// Merges consecutive intervals of the same class of a partition with
-/// edges[0] < ... < edges[n] and classes safe[0..n-1] (as in
-/// zeno_analysis): writes at most n intervals to out and returns how many.
-/// Returns 0 when n < 1.
-int zeno_io_merge_partition(const double *edges, const bool *safe, int n,
-                            zeno_io_interval *out);
+                                     const zeno_equilibrium_report *report,
+                                     zeno_error *error);
 
 /// Writes the result of zeno_analyze() as one JSON object (no trailing
 /// newline) with keys scene, verdict ("stable", "unstable", "undecided"),
@@ -122,13 +116,22 @@ int zeno_io_merge_partition(const double *edges, const bool *safe, int n,
 /// verdict comes from Theorem 4. Without maps (infeasible, Painlevé,
 /// ambiguous) the map members are empty or null.
 zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
-                                  const zeno_analysis *analysis);
+                                  const zeno_analysis *analysis, zeno_error *error);
 
 /// Writes the maps R and G as CSV: the header line `phi,R,G,word` and one
 /// row per sample in phi order; R and G are empty where the cycle does not
 /// return to the section, word is the cycle word (quoted when it holds a
 /// comma or a quote).
-zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps);
+zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error);
+
+/* ---- output files --------------------------------------------------------- */
+
+/// "dir/name", newly allocated (free()); NULL when out of memory.
+char *zeno_io_path_join(const char *dir, const char *name);
+
+/// Creates a directory and its missing parents (mkdir -p); an existing
+/// directory is fine. ZENO_ERR_IO: "cannot create directory 'DIR': reason".
+zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);
 
 /* ---- region maps ---------------------------------------------------------- */
 
@@ -137,11 +140,12 @@ zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps);
 /// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim" with
 /// the axes' scene paths as the names of the value columns.
 zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
-                                   const zeno_region_axis *y);
+                                   const zeno_region_axis *y, zeno_error *error);
 
 /// Writes one point as a row under that header (verdict and sim by name,
 /// persistent 0/1, NaN witnesses as `nan`).
-zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point);
+zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point,
+                               zeno_error *error);
 
 /// Reads a row written by zeno_io_region_row() (with or without its
 /// newline) back into *point, exactly (numbers round-trip). Returns

@@ -87,7 +87,7 @@ typedef struct zeno_scene_stability {
   /// Non-static contact modes consistent at rest under the load (zeno's
   /// Table 1 enumeration at zero velocity): each is a dynamic intensity with
   /// nonzero acceleration, so any makes the load weakly unstable.
-  int unstable_mode_count;
+  size_t unstable_mode_count;
   zeno_mode unstable_modes[ZENO_MAX_MODES];
   /// Weakly stable and no non-static mode is consistent at rest.
   bool strongly_stable;

@@ -10,6 +10,7 @@
 #define ZENO_POINCARE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/scene.h"
@@ -45,7 +46,7 @@ zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
 
 /// Settings of the maps.
 typedef struct zeno_maps_def {
-  int samples;             ///< uniform samples over I (>= 16)
+  size_t samples;          ///< uniform samples over I (>= 16)
   double breakpoint_tol;   ///< bisection width for breakpoints and fixed points [rad]
   double endpoint_delta;   ///< distance from +-pi/2 for the endpoint limits G-, G+ [rad]
 } zeno_maps_def;
@@ -70,13 +71,14 @@ typedef struct zeno_fixed_point {
 #define ZENO_MAX_FIXED_POINTS 64
 #define ZENO_MAX_BREAKPOINTS 256
 
-/// The maps R and G over I.
+/// The maps R and G over I: a caller-owned result (its samples are
+/// allocated; free them with zeno_maps_free()).
 typedef struct zeno_maps {
-  int sample_count;
+  size_t sample_count;
   zeno_cycle *samples;   ///< sorted by phi (uniform grid plus breakpoint sides)
-  int breakpoint_count;  ///< where the cycle word changes, located to breakpoint_tol
+  size_t breakpoint_count; ///< where the cycle word changes, located to breakpoint_tol
   double breakpoints[ZENO_MAX_BREAKPOINTS];
-  int fixed_point_count;
+  size_t fixed_point_count;
   zeno_fixed_point fixed_points[ZENO_MAX_FIXED_POINTS];
   bool G_minus_defined, G_plus_defined;
   double G_minus, G_plus; ///< endpoint limits of G (Lemma 3, eq. (29))
@@ -88,6 +90,7 @@ typedef struct zeno_maps {
 /// it (reported in `swapped`). Free the result with zeno_maps_free().
 zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
                               zeno_maps *maps, zeno_error *error);
+/// Frees the samples and empties the maps; NULL is accepted.
 void zeno_maps_free(zeno_maps *maps);
 
 #ifdef __cplusplus

@@ -23,6 +23,7 @@
 #define ZENO_REGIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/stability.h"
@@ -43,7 +44,7 @@ typedef struct zeno_region_axis {
   char path[ZENO_REGION_PATH_SIZE]; ///< dotted scene path, as for --set
   double lo;  ///< first value, in the path's own unit (degrees for angles)
   double hi;  ///< last value (may be below lo)
-  int count;  ///< values, 1..ZENO_REGION_AXIS_MAX (1: lo only)
+  size_t count; ///< values, 1..ZENO_REGION_AXIS_MAX (1: lo only)
 } zeno_region_axis;
 
 /// Parses "PATH=LO:HI:N" (e.g. "paper.mu2=0:1.1:41"). Errors name the text
@@ -52,7 +53,7 @@ zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
                                    zeno_error *error);
 
 /// The i-th value of an axis (i in 0..count-1).
-double zeno_region_axis_value(const zeno_region_axis *axis, int i);
+double zeno_region_axis_value(const zeno_region_axis *axis, size_t i);
 
 /// Settings of a sweep.
 typedef struct zeno_regions_def {
@@ -92,7 +93,7 @@ typedef enum zeno_region_sim {
 
 /// The result at one grid point.
 typedef struct zeno_region_point {
-  int ix, iy;           ///< grid indices
+  size_t ix, iy;        ///< grid indices
   double x, y;          ///< the parameter values
   int region;           ///< 0-7 (see the file comment)
   int theorem;          ///< deciding theorem 1-4, 0 when none
@@ -104,9 +105,9 @@ typedef struct zeno_region_point {
   /// 4 and 5, else the finite one with the largest G; NaN when none.
   double fixed_point_phi; ///< [rad]
   double fixed_point_G;
-  int fixed_point_count;  ///< finite and limiting fixed points of R
-  int partition_count;    ///< Theorem 4 partition size (0 when not tried)
-  int unsafe_count;       ///< its unsafe intervals
+  size_t fixed_point_count; ///< finite and limiting fixed points of R
+  size_t partition_count; ///< Theorem 4 partition size (0 when not tried)
+  size_t unsafe_count;    ///< its unsafe intervals
   int mc_runs;            ///< perturbations simulated with the ZOD
   int mc_rest;            ///< of them, runs that came to rest
   int mc_full_runs;       ///< the same with the full model
@@ -123,13 +124,13 @@ typedef struct zeno_regions zeno_regions;
 /// out-of-range end fails here, naming the parameter and its range. The
 /// scene must have two contacts. Returns NULL and fills error on failure.
 zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
-                                  const char *const *overrides, int override_count,
+                                  const char *const *overrides, size_t override_count,
                                   const zeno_regions_def *def, zeno_error *error);
 
 /// Same, reading the scene file at path.
 zeno_regions *zeno_regions_create_file(const char *path,
                                        const char *const *overrides,
-                                       int override_count,
+                                       size_t override_count,
                                        const zeno_regions_def *def,
                                        zeno_error *error);
 
@@ -144,14 +145,14 @@ const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
 /// the grid; the point's scene errors (an interior value may be invalid even
 /// when both ends of its axis are, e.g. contacts that meet), named by the
 /// override; ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
-zeno_status zeno_regions_point(const zeno_regions *regions, int ix, int iy,
+zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, size_t iy,
                                zeno_region_point *point, zeno_error *error);
 
 /// Evaluates row iy (all x values) into row[0..x.count-1], spreading the
 /// points over `threads` OpenMP threads with dynamic scheduling (threads
 /// <= 0: OpenMP's default; builds without OpenMP run serially). On failure
 /// returns the error of the lowest failing ix.
-zeno_status zeno_regions_row(const zeno_regions *regions, int iy, int threads,
+zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
                              zeno_region_point *row, zeno_error *error);
 
 /// The number of threads zeno_regions_row() uses for `threads` (<= 0:

@@ -18,12 +18,20 @@
 #define ZENO_SCENE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// pi, the one definition of the library, its programs and tests (M_PI is
+/// not part of strict C17). Scene angles are read in degrees and kept in
+/// radians: radians = degrees * ZENO_PI / 180.
+#define ZENO_PI 3.14159265358979323846
+/// Radians per degree.
+#define ZENO_RADIANS_PER_DEGREE (ZENO_PI / 180.0)
 
 /// The most contacts a scene may have.
 #define ZENO_MAX_CONTACTS 2
@@ -98,7 +106,7 @@ typedef struct zeno_scene {
   double mass;                ///< m > 0 [mass]
   double rho;                 ///< radius of gyration > 0 [length]; I = m rho^2
   zeno_outline_kind outline_kind; ///< drawing shape
-  int outline_count;          ///< vertices in outline[] (polygon outline)
+  size_t outline_count;       ///< vertices in outline[] (polygon outline)
   double outline[ZENO_MAX_OUTLINE][2]; ///< polygon, body frame [length]
   double outline_radius;      ///< disk outline radius [length]
 
@@ -170,14 +178,14 @@ zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *error);
 /// ("dotted.path=VALUE", VALUE in YAML flow syntax), then validates.
 /// Errors carry file:line:column (or the override text) and exit no memory.
 zeno_status zeno_scene_load(const char *path, const char *const *overrides,
-                            int override_count, zeno_scene *scene,
+                            size_t override_count, zeno_scene *scene,
                             zeno_error *error);
 
 /// Same as zeno_scene_load() for YAML text in memory; `name` is used as the
 /// file name in error messages.
 zeno_status zeno_scene_load_string(const char *text, const char *name,
                                    const char *const *overrides,
-                                   int override_count, zeno_scene *scene,
+                                   size_t override_count, zeno_scene *scene,
                                    zeno_error *error);
 
 /// Stable names of enums as written in scene files.

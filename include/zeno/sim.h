@@ -5,7 +5,7 @@
 ///   zeno_sim_def def = zeno_sim_def_default();
 ///   zeno_sim *sim = zeno_sim_create(&scene, &def, &err);
 ///   zeno_event ev;
-///   while (zeno_sim_next_event(sim, &ev) == ZENO_OK) { ... }
+///   while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) { ... }
 ///   zeno_sim_destroy(sim);
 ///
 /// Generalised coordinates q = (x, y, theta): displacement of the centre of
@@ -17,6 +17,7 @@
 #define ZENO_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/mode.h"
@@ -96,7 +97,7 @@ typedef struct zeno_event {
   int zeno_period;       ///< ZENO/END(diverging): impacts per period
   zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
   char solver_flag[48];  ///< END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
-  int consistent_count;  ///< END(ambiguous): number of consistent modes
+  size_t consistent_count; ///< END(ambiguous): number of consistent modes
   zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
   /// How close the decisions taken at this event came to going another way
   /// [-], the smallest of: the time to the next guard crossing over the
@@ -162,23 +163,28 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
 void zeno_sim_destroy(zeno_sim *sim);
 
 /// Advances to the next event and returns it in *event. Returns ZENO_OK for
-/// every event including the final END event, then ZENO_DONE;
-/// ZENO_ERR_ARGUMENT for a NULL argument and ZENO_ERR_NOMEM when out of
-/// memory (then on every later call: the run cannot go on). There is no
-/// error record: zeno_status_name() names the code.
-zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event);
+/// every event including the final END event, then ZENO_DONE (not an
+/// error: `error` is left alone). Errors: ZENO_ERR_ARGUMENT for a NULL
+/// argument and ZENO_ERR_NOMEM when out of memory (then on every later
+/// call: the run cannot go on). How the run itself ended (rest, a solver
+/// failure, ...) is the END event's outcome, never an error.
+zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event, zeno_error *error);
 
 /// Dense output: the state at time t within the simulated part of the run
 /// (needs keep_history for times before the last event). Velocities at an
-/// impact time are the post-impact ones. Returns ZENO_ERR_RANGE for a time
-/// outside the simulated (or kept) part and ZENO_ERR_ARGUMENT for NULL.
-zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state);
+/// impact time are the post-impact ones. Errors: ZENO_ERR_RANGE for a time
+/// outside the simulated (or kept) part, ZENO_ERR_ARGUMENT for NULL.
+zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,
+                              zeno_error *error);
 
 /// Current outcome (RUNNING until the END event has been returned).
 zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
 
 /// The scene the simulator runs (its own copy).
 const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
+
+/// Section angles kept in a summary (all of them come with the events).
+#define ZENO_SUMMARY_SECTIONS 16
 
 /// Summary of a finished (or current) run.
 typedef struct zeno_summary {
@@ -190,8 +196,8 @@ typedef struct zeno_summary {
   double zeno_time;       ///< time of the (first) accumulation point [time]
   long zeno_impacts;      ///< impacts simulated in that sequence before completion
   zeno_state final_state; ///< state after the last event
-  int section_count;      ///< Poincaré section crossings recorded
-  double section_angles[16]; ///< the first of them, eq. (25) [rad]
+  size_t section_count;   ///< Poincaré section crossings recorded
+  double section_angles[ZENO_SUMMARY_SECTIONS]; ///< the first of them, eq. (25) [rad]
 } zeno_summary;
 
 /// Fills the summary of the run so far.
@@ -199,13 +205,15 @@ void zeno_sim_summary(const zeno_sim *sim, zeno_summary *summary);
 
 /// Writes the mode word so far in the paper's spelling, space separated,
 /// e.g. "FF IF PF FI FP IF PF SF II SS"; a completed Zeno sequence adds
-/// "Z" at its accumulation point. Returns the length that would be written.
-int zeno_sim_word(const zeno_sim *sim, char *buffer, int size);
+/// "Z" at its accumulation point. Writes at most size bytes (the text is
+/// cut, always terminated, when size is too small) and returns the length
+/// of the whole word.
+size_t zeno_sim_word(const zeno_sim *sim, char *buffer, size_t size);
 
 /// Runs a scene to its end and fills the summary (and the word when
 /// word != NULL). A convenience for tests, sweeps and the CLI.
 zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
-                     zeno_summary *summary, char *word, int word_size,
+                     zeno_summary *summary, char *word, size_t word_size,
                      zeno_error *error);
 
 /// Stable names, as printed in JSON ("rest", "impact", ...).

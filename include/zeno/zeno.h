@@ -29,5 +29,6 @@
 #include "zeno/stability.h"
 #include "zeno/regions.h"
 #include "zeno/io.h"
+#include "zeno/run_dir.h"
 
 #endif

@@ -20,6 +20,8 @@
 /// Relative step for the slope of R by central differences within a word
 /// interval (R is smooth there; 1e-6 balances truncation and rounding).
 #define SLOPE_STEP 1e-6
+/// First capacity of the samples array (it doubles as it fills).
+#define MAPS_SAMPLES_INITIAL 1024
 
 zeno_maps_def zeno_maps_def_default(void) {
   zeno_maps_def d = {.samples = 6000, .breakpoint_tol = 1e-12, .endpoint_delta = 1e-7};
@@ -74,7 +76,7 @@ static zeno_status runner_init(cycle_runner *r, const zeno_scene *scene,
 
 static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
                                zeno_error *error) {
-  if (!(phi > -M_PI / 2 && phi < M_PI / 2))
+  if (!(phi > -ZENO_PI / 2 && phi < ZENO_PI / 2))
     return zeno_fail(error, ZENO_ERR_RANGE, "phi",
                      "section angle %g outside (-pi/2, pi/2)", phi);
   // On the section: z1 = z2 = 0, zdot1 = 0, unit approach speed of contact 2.
@@ -87,7 +89,8 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
   int sections = 0;
   size_t olen = 0;
   zeno_status st;
-  while ((st = zeno_sim_next_event(r->sim, &ev)) == ZENO_OK) {
+  zeno_error run_error;
+  while ((st = zeno_sim_next_event(r->sim, &ev, &run_error)) == ZENO_OK) {
     if (ev.on_section && ++sections == 2) {
       // The return impact belongs to the next cycle: R and G are fixed before it.
       cy->defined = true;
@@ -107,7 +110,7 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
   // An iterator failure (out of memory) must not pass for an undefined R.
   if (st != ZENO_OK && st != ZENO_DONE)
     return zeno_fail(error, st, "", "the cycle from phi = %g failed: %s", phi,
-                     zeno_status_name(st));
+                     run_error.message);
   char word[4096];
   zeno_sim_word(r->sim, word, sizeof word);
   cycle_word(word, cy->defined, cy->word, sizeof cy->word);
@@ -133,15 +136,15 @@ typedef struct builder {
   cycle_runner runner;
   const zeno_scene *scene;
   zeno_maps *maps;
-  int cap;
+  size_t cap;
   zeno_error *error;
 } builder;
 
 static zeno_status add_sample(builder *b, const zeno_cycle *c) {
   zeno_maps *m = b->maps;
   if (m->sample_count == b->cap) {
-    const int cap = b->cap ? 2 * b->cap : 1024;
-    zeno_cycle *p = realloc(m->samples, (size_t)cap * sizeof *p);
+    const size_t cap = b->cap ? 2 * b->cap : MAPS_SAMPLES_INITIAL;
+    zeno_cycle *p = realloc(m->samples, cap * sizeof *p);
     if (p == NULL) return zeno_fail(b->error, ZENO_ERR_NOMEM, "", "out of memory");
     m->samples = p;
     b->cap = cap;
@@ -218,12 +221,12 @@ static zeno_status refine_fixed_point(builder *b, zeno_cycle lo, zeno_cycle hi,
 static zeno_status find_fixed_points(builder *b, double tol) {
   zeno_maps *m = b->maps;
   // The samples array may grow while refining: iterate over a copy.
-  const int n = m->sample_count;
-  zeno_cycle *s = malloc((size_t)n * sizeof *s);
+  const size_t n = m->sample_count;
+  zeno_cycle *s = malloc(n * sizeof *s);
   if (s == NULL) return zeno_fail(b->error, ZENO_ERR_NOMEM, "", "out of memory");
-  memcpy(s, m->samples, (size_t)n * sizeof *s);
+  memcpy(s, m->samples, n * sizeof *s);
   zeno_status st = ZENO_OK;
-  for (int k = 0; k + 1 < n && st == ZENO_OK; k++) {
+  for (size_t k = 0; k + 1 < n && st == ZENO_OK; k++) {
     if (!s[k].defined || !s[k + 1].defined) continue;
     const double f0 = s[k].R - s[k].phi, f1 = s[k + 1].R - s[k + 1].phi;
     if (f0 == 0) {
@@ -249,7 +252,7 @@ static zeno_status endpoint_limits(builder *b, double delta) {
   zeno_maps *m = b->maps;
   for (int side = -1; side <= 1; side += 2) {
     zeno_cycle c;
-    const zeno_status st = runner_eval(&b->runner, side * (M_PI / 2 - delta), &c, b->error);
+    const zeno_status st = runner_eval(&b->runner, side * (ZENO_PI / 2 - delta), &c, b->error);
     if (st != ZENO_OK) return st;
     if (!c.defined) continue;
     // Lemma 3: R -> +-pi/2 with slope G+- there: a limiting fixed point.
@@ -260,7 +263,7 @@ static zeno_status endpoint_limits(builder *b, double delta) {
       m->G_plus_defined = true;
       m->G_plus = c.G;
     }
-    zeno_fixed_point fp = {.phi = side * M_PI / 2, .G = c.G, .slope = c.G,
+    zeno_fixed_point fp = {.phi = side * ZENO_PI / 2, .G = c.G, .slope = c.G,
                            .limiting = true, .convergent = c.G < 1};
     add_fixed_point(m, fp);
     m->G_max = fmax(m->G_max, c.G);
@@ -305,9 +308,9 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   zeno_status st = runner_init(&b.runner, &ordered, error);
   if (st != ZENO_OK) return st;
   zeno_cycle prev;
-  for (int k = 0; k < d.samples && st == ZENO_OK; k++) {
+  for (size_t k = 0; k < d.samples && st == ZENO_OK; k++) {
     zeno_cycle c;
-    const double phi = -M_PI / 2 + (k + 0.5) * M_PI / d.samples;
+    const double phi = -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)d.samples;
     st = runner_eval(&b.runner, phi, &c, error);
     if (st != ZENO_OK) break;
     if (k > 0 && !same_branch(&prev, &c))
@@ -316,8 +319,8 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
     prev = c;
   }
   if (st == ZENO_OK) {
-    qsort(maps->samples, (size_t)maps->sample_count, sizeof *maps->samples, by_phi);
-    for (int k = 0; k < maps->sample_count; k++)
+    qsort(maps->samples, maps->sample_count, sizeof *maps->samples, by_phi);
+    for (size_t k = 0; k < maps->sample_count; k++)
       if (maps->samples[k].defined) maps->G_max = fmax(maps->G_max, maps->samples[k].G);
     st = find_fixed_points(&b, d.breakpoint_tol);
   }

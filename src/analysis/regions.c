@@ -48,7 +48,7 @@ struct zeno_regions {
   char *text;          ///< the base scene text
   char *name;          ///< its name for messages
   char **fixed;        ///< fixed overrides, applied first
-  int fixed_count;
+  size_t fixed_count;
   zeno_regions_def def;
 };
 
@@ -106,13 +106,13 @@ zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
   if (count > 1 && a.lo == a.hi)
     return zeno_fail(error, ZENO_ERR_RANGE, a.path,
                      "axis '%s': LO and HI are equal but N = %ld > 1", text, count);
-  a.count = (int)count;
+  a.count = (size_t)count;
   *axis = a;
   return ZENO_OK;
 }
 
-double zeno_region_axis_value(const zeno_region_axis *axis, int i) {
-  if (axis->count <= 1 || i <= 0) return axis->lo;
+double zeno_region_axis_value(const zeno_region_axis *axis, size_t i) {
+  if (axis->count <= 1 || i == 0) return axis->lo;
   if (i >= axis->count - 1) return axis->hi;
   return axis->lo + (axis->hi - axis->lo) * ((double)i / (double)(axis->count - 1));
 }
@@ -177,7 +177,7 @@ static zeno_status load_point(const zeno_regions *r, double x, double y,
                               zeno_scene *scene, zeno_error *error) {
   const char *items[FIXED_OVERRIDES_MAX + 2];
   char xs[OVERRIDE_SIZE], ys[OVERRIDE_SIZE];
-  for (int i = 0; i < r->fixed_count; i++) items[i] = r->fixed[i];
+  for (size_t i = 0; i < r->fixed_count; i++) items[i] = r->fixed[i];
   format_override(xs, r->def.x.path, x);
   format_override(ys, r->def.y.path, y);
   items[r->fixed_count] = xs;
@@ -190,7 +190,7 @@ static zeno_status check_axis(const zeno_region_axis *a, const char *which,
                               zeno_error *error) {
   if (a->count < 1 || a->count > ZENO_REGION_AXIS_MAX)
     return zeno_fail(error, ZENO_ERR_RANGE, which,
-                     "%s axis: %d points out of range; allowed [1, %d]", which, a->count,
+                     "%s axis: %zu points out of range; allowed [1, %d]", which, a->count,
                      ZENO_REGION_AXIS_MAX);
   if (a->path[0] == '\0' || memchr(a->path, '\0', sizeof a->path) == NULL ||
       strchr(a->path, '=') != NULL)
@@ -230,7 +230,7 @@ static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
                      "a region map needs a two-contact scene; this one has %d",
                      s.contact_count);
   const zeno_region_axis *x = &r->def.x, *y = &r->def.y;
-  const int xs[2] = {0, x->count - 1}, ys[2] = {0, y->count - 1};
+  const size_t xs[2] = {0, x->count - 1}, ys[2] = {0, y->count - 1};
   for (int i = 0; i < 2 && st == ZENO_OK; i++)
     for (int j = 0; j < 2 && st == ZENO_OK; j++)
       st = load_point(r, zeno_region_axis_value(x, xs[i]),
@@ -247,7 +247,7 @@ static char *copy_text(const char *text) {
 
 void zeno_regions_destroy(zeno_regions *r) {
   if (r == NULL) return;
-  for (int i = 0; i < r->fixed_count; i++) free(r->fixed[i]);
+  for (size_t i = 0; i < r->fixed_count; i++) free(r->fixed[i]);
   free(r->fixed);
   free(r->text);
   free(r->name);
@@ -255,16 +255,15 @@ void zeno_regions_destroy(zeno_regions *r) {
 }
 
 zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
-                                  const char *const *overrides, int override_count,
+                                  const char *const *overrides, size_t override_count,
                                   const zeno_regions_def *def, zeno_error *error) {
   zeno_error_clear(error);
-  if (scene_text == NULL || def == NULL || override_count < 0 ||
-      (override_count > 0 && overrides == NULL)) {
+  if (scene_text == NULL || def == NULL || (override_count > 0 && overrides == NULL)) {
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene text and settings are required");
     return NULL;
   }
   if (override_count > FIXED_OVERRIDES_MAX) {
-    zeno_fail(error, ZENO_ERR_RANGE, "", "%d overrides; at most %d are allowed",
+    zeno_fail(error, ZENO_ERR_RANGE, "", "%zu overrides; at most %d are allowed",
               override_count, FIXED_OVERRIDES_MAX);
     return NULL;
   }
@@ -274,11 +273,11 @@ zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
   r->def = *def;
   r->text = copy_text(scene_text);
   r->name = copy_text(name ? name : "");
-  r->fixed = calloc((size_t)override_count + 1, sizeof *r->fixed);
+  r->fixed = calloc(override_count + 1, sizeof *r->fixed);
   if (r->text == NULL || r->name == NULL || r->fixed == NULL) goto nomem;
   for (; r->fixed_count < override_count; r->fixed_count++) {
     if (overrides[r->fixed_count] == NULL) {
-      zeno_fail(error, ZENO_ERR_ARGUMENT, "", "override %d is NULL", r->fixed_count + 1);
+      zeno_fail(error, ZENO_ERR_ARGUMENT, "", "override %zu is NULL", r->fixed_count + 1);
       zeno_regions_destroy(r);
       return NULL;
     }
@@ -297,11 +296,11 @@ nomem:
 }
 
 zeno_regions *zeno_regions_create_file(const char *path, const char *const *overrides,
-                                       int override_count, const zeno_regions_def *def,
+                                       size_t override_count, const zeno_regions_def *def,
                                        zeno_error *error) {
   zeno_error_clear(error);
   char *text = NULL;
-  if (zeno_read_text_file(path, &text, error) != ZENO_OK) return NULL;
+  if (zeno_read_text_file(path, &text, NULL, error) != ZENO_OK) return NULL;
   zeno_regions *r = zeno_regions_create(text, path, overrides, override_count, def, error);
   free(text);
   return r;
@@ -379,26 +378,26 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
 static void witness(const zeno_analysis *a, zeno_region_point *p) {
   const zeno_maps *m = &a->maps;
   p->fixed_point_count = m->fixed_point_count;
-  int best = -1;
-  for (int k = 0; k < m->fixed_point_count; k++) {
+  const zeno_fixed_point *best = NULL;
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
     if (fp->limiting) continue;
-    if (best < 0 || fp->G > m->fixed_points[best].G) best = k;
+    if (best == NULL || fp->G > best->G) best = fp;
   }
-  if (best >= 0) {
-    p->fixed_point_phi = m->fixed_points[best].phi;
-    p->fixed_point_G = m->fixed_points[best].G;
+  if (best != NULL) {
+    p->fixed_point_phi = best->phi;
+    p->fixed_point_G = best->G;
   }
 }
 
-zeno_status zeno_regions_point(const zeno_regions *r, int ix, int iy,
+zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
                                zeno_region_point *p, zeno_error *error) {
   if (r == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
-  if (ix < 0 || ix >= r->def.x.count || iy < 0 || iy >= r->def.y.count)
+  if (ix >= r->def.x.count || iy >= r->def.y.count)
     return zeno_fail(error, ZENO_ERR_RANGE, "",
-                     "grid point (%d, %d) out of range; allowed [0, %d] x [0, %d]", ix,
-                     iy, r->def.x.count - 1, r->def.y.count - 1);
+                     "grid point (%zu, %zu) out of range; allowed [0, %zu] x [0, %zu]",
+                     ix, iy, r->def.x.count - 1, r->def.y.count - 1);
   memset(p, 0, sizeof *p);
   p->ix = ix;
   p->iy = iy;
@@ -430,25 +429,25 @@ zeno_status zeno_regions_point(const zeno_regions *r, int ix, int iy,
 
 /* ---------- one row ---------- */
 
-zeno_status zeno_regions_row(const zeno_regions *r, int iy, int threads,
+zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
                              zeno_region_point *row, zeno_error *error) {
   if (r == NULL || row == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and row are required");
-  if (iy < 0 || iy >= r->def.y.count)
-    return zeno_fail(error, ZENO_ERR_RANGE, "", "row %d out of range; allowed [0, %d]", iy,
-                     r->def.y.count - 1);
-  const int n = r->def.x.count;
+  if (iy >= r->def.y.count)
+    return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]",
+                     iy, r->def.y.count - 1);
+  const size_t n = r->def.x.count;
   const int team = zeno_regions_threads(threads);
   (void)team;  // unused without OpenMP
   // The error of the lowest failing point is the row's.
-  int first_bad = n;
+  size_t first_bad = n;
   zeno_status first_status = ZENO_OK;
   zeno_error first_error;
   zeno_error_clear(&first_error);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
-  for (int ix = 0; ix < n; ix++) {
+  for (size_t ix = 0; ix < n; ix++) {
     zeno_error e;
     const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
     if (st != ZENO_OK) {

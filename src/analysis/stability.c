@@ -1,15 +1,16 @@
-// Verdicts on a two-contact equilibrium: persistence (Definition 4),
-// Theorems 1-4 (paper Sec. 7), the interval graph of a partition of I and
-// the regions 0-7 of Example 6.
+// Verdicts on a two-contact equilibrium (zeno/stability.h): persistence
+// (Definition 4), Theorems 1-4 (paper Sec. 7) with the regions 0-7 of
+// Example 6, and Theorem 4's partition (its graph: stability_graph.c).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stability_internal.h"
+#include "base/util.h"
 #include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
-#include "base/util.h"
 #include "zeno/stability.h"
 
 /// Strictness of Definition 4's inequalities, relative to the load.
@@ -17,9 +18,6 @@
 /// Partition edges closer than this coincide [rad] (a breakpoint or fixed
 /// point on a uniform edge, up to rounding of pi).
 #define VERDICT_EDGE_MERGE 1e-15
-/// G is "above 1" when it exceeds 1 by more than this (G is exact under the
-/// ZOD up to rounding; a fixed point with G = 1 is not generic).
-#define VERDICT_G_TOL 1e-9
 
 const char *zeno_verdict_name(zeno_verdict v) {
   switch (v) {
@@ -112,18 +110,7 @@ zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
   return st == ZENO_OK ? persistent_given(scene, &rep, persistent, error) : st;
 }
 
-/* ---------- Theorem 4: partition and interval graph ---------- */
-
-// Interval index of phi in the sorted edges e[0..n] (e[0] = -pi/2, e[n] = pi/2).
-static int interval_of(const double *e, int n, double phi) {
-  int lo = 0, hi = n - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (e[mid] <= phi) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+/* ---------- Theorem 4 ---------- */
 
 static int cmp_double(const void *pa, const void *pb) {
   const double a = *(const double *)pa, b = *(const double *)pb;
@@ -132,155 +119,39 @@ static int cmp_double(const void *pa, const void *pb) {
 
 // Edges: uniform points, breakpoints and finite fixed points (so R - phi
 // keeps its sign inside every interval, condition 3 of Definition 5).
-static int build_partition(const zeno_maps *m, int uniform, double *e) {
-  int n = 0;
-  e[n++] = -M_PI / 2;
-  for (int k = 1; k < uniform && n < ZENO_MAX_PARTITION - 1; k++)
-    e[n++] = -M_PI / 2 + k * M_PI / uniform;
-  for (int k = 0; k < m->breakpoint_count && n < ZENO_MAX_PARTITION - 1; k++)
+static size_t build_partition(const zeno_maps *m, size_t uniform, double *e) {
+  size_t n = 0;
+  e[n++] = -ZENO_PI / 2;
+  for (size_t k = 1; k < uniform && n < ZENO_MAX_PARTITION - 1; k++)
+    e[n++] = -ZENO_PI / 2 + (double)k * ZENO_PI / (double)uniform;
+  for (size_t k = 0; k < m->breakpoint_count && n < ZENO_MAX_PARTITION - 1; k++)
     e[n++] = m->breakpoints[k];
-  for (int k = 0; k < m->fixed_point_count && n < ZENO_MAX_PARTITION - 1; k++)
+  for (size_t k = 0; k < m->fixed_point_count && n < ZENO_MAX_PARTITION - 1; k++)
     if (!m->fixed_points[k].limiting) e[n++] = m->fixed_points[k].phi;
-  e[n++] = M_PI / 2;
-  qsort(e, (size_t)n, sizeof *e, cmp_double);
-  int w = 1;  // drop duplicates
-  for (int k = 1; k < n; k++)
+  e[n++] = ZENO_PI / 2;
+  qsort(e, n, sizeof *e, cmp_double);
+  size_t w = 1;  // drop duplicates
+  for (size_t k = 1; k < n; k++)
     if (e[k] > e[w - 1] + VERDICT_EDGE_MERGE) e[w++] = e[k];
   return w - 1;  // intervals
 }
 
-typedef struct graph {
-  int n;
-  unsigned char *edge;  ///< n x n adjacency (i -> j), no self-edges
-} graph;
-
-// The image of every interval under R: [min, max] of R over its samples,
-// widened by the largest step of R between neighbouring samples so that
-// values of R between samples are covered (the graph may only gain edges:
-// conservative for a stability proof).
-static bool build_graph(const zeno_maps *m, const double *e, int n, graph *g,
-                        bool *safe, double *rmin, double *rmax, int *sign) {
-  g->n = n;
-  g->edge = calloc((size_t)n * (size_t)n, 1);
-  if (g->edge == NULL) return false;
-  for (int i = 0; i < n; i++) {
-    safe[i] = true;
-    rmin[i] = INFINITY;
-    rmax[i] = -INFINITY;
-    sign[i] = 0;
-  }
-  for (int k = 0; k < m->sample_count; k++) {
-    const zeno_cycle *c = &m->samples[k];
-    const int i = interval_of(e, n, c->phi);
-    if (!c->defined) continue;
-    if (c->G >= 1 - VERDICT_G_TOL) safe[i] = false;
-    double pad = 0;
-    if (k > 0 && m->samples[k - 1].defined) pad = fabs(c->R - m->samples[k - 1].R);
-    rmin[i] = fmin(rmin[i], c->R - pad);
-    rmax[i] = fmax(rmax[i], c->R + pad);
-    const double f = c->R - c->phi;
-    const int sg = f > 0 ? 1 : (f < 0 ? -1 : 2);
-    sign[i] = sign[i] == 0 ? sg : (sign[i] == sg ? sg : 2);  // 2: mixed or zero
-  }
-  for (int i = 0; i < n; i++) {
-    if (!(rmin[i] <= rmax[i])) continue;  // R undefined on the whole interval: a sink
-    const int a = interval_of(e, n, fmax(rmin[i], -M_PI / 2));
-    const int b = interval_of(e, n, fmin(rmax[i], M_PI / 2));
-    for (int j = a; j <= b; j++)
-      if (j != i) g->edge[i * n + j] = 1;
-  }
-  return true;
-}
-
-// True when interval u lies on a directed cycle (self-edges excluded).
-static bool on_cycle(const graph *g, int u, unsigned char *seen, int *stack) {
-  memset(seen, 0, (size_t)g->n);
-  int top = 0;
-  for (int j = 0; j < g->n; j++)
-    if (g->edge[u * g->n + j]) {
-      seen[j] = 1;
-      stack[top++] = j;
-    }
-  while (top > 0) {
-    const int v = stack[--top];
-    if (v == u) return true;
-    for (int j = 0; j < g->n; j++)
-      if (g->edge[v * g->n + j] && !seen[j]) {
-        seen[j] = 1;
-        stack[top++] = j;
-      }
-  }
-  return false;
-}
-
-zeno_status zeno_partition_stable(const zeno_maps *m, const double *edges, int n,
-                                  bool *safe, int *unsafe_count, bool *stable,
-                                  char *why, size_t why_size) {
-  if (why_size) why[0] = '\0';
-  if (m == NULL || edges == NULL || safe == NULL || stable == NULL || n < 1 ||
-      n > ZENO_MAX_PARTITION) {
-    if (why_size)
-      snprintf(why, why_size, "a partition needs maps, edges, results and "
-               "1 to %d intervals (%d given)", ZENO_MAX_PARTITION, n);
-    return ZENO_ERR_ARGUMENT;
-  }
-  for (int k = 0; k < n; k++)
-    if (!(edges[k] < edges[k + 1])) {
-      if (why_size)
-        snprintf(why, why_size, "partition edges must be increasing: edge %d "
-                 "(%g) >= edge %d (%g)", k, edges[k], k + 1, edges[k + 1]);
-      return ZENO_ERR_RANGE;
-    }
-  graph g = {0, NULL};
-  double *rmin = malloc((size_t)n * sizeof *rmin), *rmax = malloc((size_t)n * sizeof *rmax);
-  int *sign = malloc((size_t)n * sizeof *sign), *stack = malloc((size_t)n * sizeof *stack);
-  unsigned char *seen = malloc((size_t)n);
-  bool ok = rmin && rmax && sign && stack && seen &&
-            build_graph(m, edges, n, &g, safe, rmin, rmax, sign);
-  zeno_status st = ok ? ZENO_OK : ZENO_ERR_NOMEM;
-  if (!ok && why_size) snprintf(why, why_size, "out of memory");
-  int unsafe = 0;
-  for (int i = 0; ok && i < n; i++) {
-    if (safe[i]) continue;
-    unsafe++;
-    // Condition 3: R - phi keeps a strict sign inside an unsafe interval.
-    if (sign[i] == 2) {
-      ok = false;
-      snprintf(why, why_size, "R - phi changes sign in unsafe [%.4f, %.4f]", edges[i],
-               edges[i + 1]);
-    } else if (on_cycle(&g, i, seen, stack)) {  // condition 4
-      ok = false;
-      snprintf(why, why_size, "unsafe [%.4f, %.4f] lies on a cycle of the interval graph",
-               edges[i], edges[i + 1]);
-    }
-  }
-  // Conditions 1-2: G constant and != 1 along the extremal intervals; the
-  // maps' endpoint limits G+- (Lemma 3) must not equal 1.
-  if (ok && ((m->G_minus_defined && fabs(m->G_minus - 1) <= VERDICT_G_TOL) ||
-             (m->G_plus_defined && fabs(m->G_plus - 1) <= VERDICT_G_TOL))) {
-    ok = false;
-    snprintf(why, why_size, "G at an endpoint equals 1");
-  }
-  if (unsafe_count) *unsafe_count = unsafe;
-  *stable = ok && st == ZENO_OK;
-  free(g.edge);
-  free(rmin);
-  free(rmax);
-  free(sign);
-  free(stack);
-  free(seen);
-  return st;
-}
-
-// Definition 5 on the refined uniform partition; fills the analysis fields.
-static zeno_status stable_partition(const zeno_maps *m, int uniform,
-                                    zeno_analysis *a, bool *stable, char *why,
-                                    size_t why_size) {
-  const int n = build_partition(m, uniform, a->partition);
+// Definition 5 on the refined uniform partition: builds its interval graph,
+// checks it and keeps the partition and its classes in the analysis.
+static zeno_status stable_partition(const zeno_maps *m, size_t uniform,
+                                    zeno_analysis *a, zeno_partition_verdict *v,
+                                    zeno_error *error) {
+  const size_t n = build_partition(m, uniform, a->partition);
   a->partition_count = n;
-  *stable = false;
-  return zeno_partition_stable(m, a->partition, n, a->safe, &a->unsafe_count,
-                               stable, why, why_size);
+  zeno_interval_graph g;
+  zeno_status st = zeno_interval_graph_build(m, a->partition, n, &g, error);
+  if (st == ZENO_OK) st = zeno_partition_stable(m, &g, v, error);
+  if (st == ZENO_OK) {
+    for (size_t i = 0; i < n; i++) a->safe[i] = g.intervals[i].safe;
+    a->unsafe_count = v->unsafe_count;
+  }
+  zeno_interval_graph_free(&g);
+  return st;
 }
 
 /* ---------- the verdict ---------- */
@@ -296,7 +167,7 @@ static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region,
 static zeno_status check_partition(const zeno_analysis_def *d, zeno_error *error) {
   if (d->partition_intervals < 3 || d->partition_intervals > ZENO_MAX_PARTITION / 2)
     return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
-                     "value %d out of range; allowed [3, %d]", d->partition_intervals,
+                     "value %zu out of range; allowed [3, %d]", d->partition_intervals,
                      ZENO_MAX_PARTITION / 2);
   return ZENO_OK;
 }
@@ -343,9 +214,9 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
   if (st != ZENO_OK) return st;
   a->has_maps = true;
   const zeno_maps *m = &a->maps;
-  for (int k = 0; k < m->fixed_point_count; k++) {
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
-    if (!fp->limiting && fp->G > 1 + VERDICT_G_TOL) {
+    if (!fp->limiting && fp->G > 1 + ZENO_VERDICT_G_TOL) {
       char r[160];
       snprintf(r, sizeof r, "fixed point of R at %.4f with G = %.4f > 1 (Theorem 2)",
                fp->phi, fp->G);
@@ -358,31 +229,31 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
         "not persistent (Definition 4) and no unstable fixed point of R");
     return ZENO_OK;
   }
-  if (m->G_max < 1 - VERDICT_G_TOL) {
+  if (m->G_max < 1 - ZENO_VERDICT_G_TOL) {
     char r[160];
     snprintf(r, sizeof r, "G < 1 wherever R is defined (max %.4f, Theorem 3)", m->G_max);
     set(a, ZENO_VERDICT_STABLE, 3, 2, r);
     return ZENO_OK;
   }
-  char why[128] = "";
-  bool stable;
-  st = stable_partition(m, d.partition_intervals, a, &stable, why, sizeof why);
+  zeno_partition_verdict pv;
+  zeno_error graph_error;
+  st = stable_partition(m, d.partition_intervals, a, &pv, &graph_error);
   if (st != ZENO_OK) {
     // Out of memory: no verdict, and nothing left for the caller to free.
     zeno_maps_free(&a->maps);
     a->has_maps = false;
     return zeno_fail(error, st, "", "Theorem 4's partition could not be "
-                     "checked: %s", why);
+                     "checked: %s", graph_error.message);
   }
-  if (stable) {
+  if (pv.stable) {
     char r[160];
-    snprintf(r, sizeof r, "stable partition of %d intervals, %d unsafe, no unsafe cycle (Theorem 4)",
+    snprintf(r, sizeof r, "stable partition of %zu intervals, %zu unsafe, no unsafe cycle (Theorem 4)",
              a->partition_count, a->unsafe_count);
     set(a, ZENO_VERDICT_STABLE, 4, 3, r);
     return ZENO_OK;
   }
   char r[160];
-  snprintf(r, sizeof r, "no theorem decides: %s", why);
+  snprintf(r, sizeof r, "no theorem decides: %s", pv.reason);
   set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
   return ZENO_OK;
 }

@@ -31,20 +31,23 @@ static bool is_override_error(const zeno_error *e) {
   return e->line == 0 && strcmp(e->file, ZENO_OVERRIDE_FILE) == 0;
 }
 
-int zeno_error_format(const zeno_error *e, char *buf, size_t n) {
-  if (e == NULL) return snprintf(buf, n, "no error");
-  if (is_override_error(e)) return snprintf(buf, n, "%s", e->message);
+// snprintf's count as a size (an output error counts as nothing written).
+static size_t written(int n) { return n < 0 ? 0 : (size_t)n; }
+
+size_t zeno_error_format(const zeno_error *e, char *buf, size_t n) {
+  if (e == NULL) return written(snprintf(buf, n, "no error"));
+  if (is_override_error(e)) return written(snprintf(buf, n, "%s", e->message));
   if (e->file[0] && e->line > 0)
-    return snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line, e->column,
-                    e->parameter[0] ? e->parameter : "",
-                    e->parameter[0] ? ": " : "", e->message);
+    return written(snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line,
+                            e->column, e->parameter[0] ? e->parameter : "",
+                            e->parameter[0] ? ": " : "", e->message));
   if (e->file[0])
-    return snprintf(buf, n, "%s: %s%s%s", e->file,
-                    e->parameter[0] ? e->parameter : "",
-                    e->parameter[0] ? ": " : "", e->message);
+    return written(snprintf(buf, n, "%s: %s%s%s", e->file,
+                            e->parameter[0] ? e->parameter : "",
+                            e->parameter[0] ? ": " : "", e->message));
   if (e->parameter[0])
-    return snprintf(buf, n, "%s: %s", e->parameter, e->message);
-  return snprintf(buf, n, "%s", e->message);
+    return written(snprintf(buf, n, "%s: %s", e->parameter, e->message));
+  return written(snprintf(buf, n, "%s", e->message));
 }
 
 void zeno_error_clear(zeno_error *e) {

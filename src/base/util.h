@@ -9,10 +9,6 @@
 
 #include "zeno/error.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
 /// File name of errors raised inside a `--set` override. They have line 0,
 /// and their message starts with "--set <the override>: ".
 #define ZENO_OVERRIDE_FILE "--set"
@@ -53,9 +49,11 @@ void zeno_locale_enter(zeno_locale_scope *scope);
 /// Restores the thread's previous locale.
 void zeno_locale_leave(zeno_locale_scope *scope);
 
-/// Reads a whole text file into *text (NUL-terminated, owned by the caller;
-/// NULL on failure). Errors name the file and the system's reason
-/// (ZENO_ERR_IO). Implemented with the scene loader (scene_yaml.c).
-zeno_status zeno_read_text_file(const char *path, char **text, zeno_error *error);
+/// Reads a whole file into *text (NUL-terminated, owned by the caller; NULL
+/// on failure) and its length in bytes into *length (may be NULL). Errors
+/// name the file and the system's reason (ZENO_ERR_IO), or ZENO_ERR_NOMEM
+/// (base/text_file.c).
+zeno_status zeno_read_text_file(const char *path, char **text, size_t *length,
+                                zeno_error *error);
 
 #endif

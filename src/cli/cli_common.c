@@ -7,20 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /// Room for one formatted library error line.
 #define CLI_ERROR_LINE_SIZE 1024
 /// First capacity of a growing override list.
 #define CLI_OVERRIDES_INITIAL 8
-/// Permissions of created directories (umask applies).
-#define CLI_DIRECTORY_MODE 0777
 
 static bool overrides_reserve(cli_overrides *list) {
   if (list->count < list->capacity) return true;
-  const int capacity =
+  const size_t capacity =
       list->capacity ? 2 * list->capacity : CLI_OVERRIDES_INITIAL;
-  char **items = realloc(list->items, (size_t)capacity * sizeof *items);
+  char **items = realloc(list->items, capacity * sizeof *items);
   if (items == NULL) return false;
   list->items = items;
   list->capacity = capacity;
@@ -42,7 +39,7 @@ bool cli_overrides_add(cli_overrides *list, const char *key,
 }
 
 void cli_overrides_free(cli_overrides *list) {
-  for (int i = 0; i < list->count; i++) free(list->items[i]);
+  for (size_t i = 0; i < list->count; i++) free(list->items[i]);
   free(list->items);
   list->items = NULL;
   list->count = 0;
@@ -88,6 +85,21 @@ int cli_library_error(const zeno_error *error) {
   return error->code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
 }
 
+zeno_status cli_out_of_memory(zeno_error *err) {
+  zeno_error_clear(err);
+  err->code = ZENO_ERR_NOMEM;
+  snprintf(err->message, sizeof err->message, "out of memory");
+  return ZENO_ERR_NOMEM;
+}
+
+int cli_output_error(const zeno_error *error) {
+  char line[CLI_ERROR_LINE_SIZE];
+  zeno_error_format(error, line, sizeof line);
+  flatten_line(line);
+  cli_error("%s", line);
+  return CLI_EXIT_RUNTIME;
+}
+
 int cli_option_error(const char *command, int result, char *const argv[]) {
   const char *arg = argv[optind - 1];
   if (result == ':')
@@ -118,6 +130,14 @@ int cli_int_option(const char *command, const char *option, const char *text,
                            option, text, min, max);
   *value = (int)v;
   return CLI_CONTINUE;
+}
+
+int cli_size_option(const char *command, const char *option, const char *text,
+                    size_t min, size_t max, size_t *value) {
+  int v;
+  const int code = cli_int_option(command, option, text, (long)min, (long)max, &v);
+  if (code == CLI_CONTINUE) *value = (size_t)v;
+  return code;
 }
 
 int cli_override_option(cli_overrides *list, const char *key,
@@ -180,122 +200,4 @@ void cli_print_painleve(const zeno_scene *scene,
 
 void cli_label(const char *label) {
   printf("%-*s", CLI_LABEL_WIDTH, label);
-}
-
-/// mkdir that accepts an existing directory.
-static int make_one_directory(const char *path) {
-  if (mkdir(path, CLI_DIRECTORY_MODE) == 0) return 0;
-  if (errno != EEXIST) return -1;
-  struct stat info;
-  if (stat(path, &info) != 0) return -1;
-  if (!S_ISDIR(info.st_mode)) {
-    errno = ENOTDIR;
-    return -1;
-  }
-  return 0;
-}
-
-int cli_make_directories(const char *path) {
-  if (path[0] == '\0') {
-    errno = ENOENT;
-    return -1;
-  }
-  char *copy = strdup(path);
-  if (copy == NULL) return -1;
-  int result = 0;
-  // Create every proper prefix ending before a '/', then the whole path.
-  for (char *p = copy + 1; *p && result == 0; p++) {
-    if (*p != '/' || p[-1] == '/') continue;
-    *p = '\0';
-    result = make_one_directory(copy);
-    *p = '/';
-  }
-  if (result == 0) result = make_one_directory(copy);
-  const int saved = errno;
-  free(copy);
-  errno = saved;
-  return result;
-}
-
-char *cli_path_join(const char *dir, const char *name) {
-  const size_t size = strlen(dir) + 1 + strlen(name) + 1;
-  char *path = malloc(size);
-  if (path) snprintf(path, size, "%s/%s", dir, name);
-  return path;
-}
-
-/* ---- the scene of a saved run -------------------------------------------- */
-
-/// Bytes copied per read.
-#define CLI_COPY_CHUNK 4096
-/// Longest override line read back.
-#define CLI_OVERRIDE_LINE 4096
-
-static int copy_file(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb");
-  if (in == NULL) {
-    cli_error("cannot read '%s': %s", from, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  FILE *out = fopen(to, "wb");
-  if (out == NULL) {
-    cli_error("cannot create '%s': %s", to, strerror(errno));
-    fclose(in);
-    return CLI_EXIT_RUNTIME;
-  }
-  char buffer[CLI_COPY_CHUNK];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, in)) > 0) fwrite(buffer, 1, n, out);
-  const bool read_failed = ferror(in) != 0;
-  fclose(in);
-  if (read_failed || ferror(out) || fclose(out) != 0) {
-    cli_error("cannot copy '%s' to '%s': %s", from, to, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  return CLI_EXIT_OK;
-}
-
-int cli_save_run_scene(const char *dir, const char *scene_path,
-                       const cli_overrides *overrides) {
-  char *scene = cli_path_join(dir, CLI_RUN_SCENE_FILE);
-  char *list = cli_path_join(dir, CLI_RUN_OVERRIDES_FILE);
-  int code = scene && list ? copy_file(scene_path, scene)
-                           : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
-  if (code == CLI_EXIT_OK) {
-    FILE *f = fopen(list, "w");
-    for (int i = 0; f && i < overrides->count; i++) fprintf(f, "%s\n", overrides->items[i]);
-    if (f == NULL || ferror(f) || fclose(f) != 0) {
-      cli_error("cannot write '%s': %s", list, strerror(errno));
-      code = CLI_EXIT_RUNTIME;
-    }
-  }
-  free(scene);
-  free(list);
-  return code;
-}
-
-int cli_load_run_overrides(const char *dir, cli_overrides *list) {
-  char *path = cli_path_join(dir, CLI_RUN_OVERRIDES_FILE);
-  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    free(path);
-    return CLI_CONTINUE;
-  }
-  char line[CLI_OVERRIDE_LINE];
-  int code = CLI_EXIT_OK;
-  while (code == CLI_EXIT_OK && fgets(line, sizeof line, f) != NULL) {
-    line[strcspn(line, "\n")] = '\0';
-    if (line[0] != '\0' && !cli_overrides_add(list, NULL, line)) {
-      cli_error("out of memory");
-      code = CLI_EXIT_RUNTIME;
-    }
-  }
-  if (code == CLI_EXIT_OK && ferror(f)) {
-    cli_error("cannot read '%s': %s", path, strerror(errno));
-    code = CLI_EXIT_RUNTIME;
-  }
-  fclose(f);
-  free(path);
-  return code;
 }

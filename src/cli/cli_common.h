@@ -22,8 +22,8 @@
 /// Scene overrides in `--set` syntax ("dotted.path=VALUE"), owned strings.
 typedef struct cli_overrides {
   char **items;
-  int count;
-  int capacity;
+  size_t count;
+  size_t capacity;
 } cli_overrides;
 
 /// Appends "key=value" (or `value` alone when key is NULL). Returns false
@@ -50,6 +50,14 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 /// CLI_EXIT_USAGE otherwise (the input was bad).
 int cli_library_error(const zeno_error *error);
 
+/// Fills err as the library would for an allocation of the program that
+/// failed (ZENO_ERR_NOMEM, "out of memory") and returns ZENO_ERR_NOMEM.
+zeno_status cli_out_of_memory(zeno_error *err);
+
+/// Prints a library error of writing the command's output (a file that
+/// cannot be created or written) and returns CLI_EXIT_RUNTIME.
+int cli_output_error(const zeno_error *error);
+
 /// Reports a getopt_long() failure (`result` is '?' or ':'; the option
 /// string must start with ':') and returns CLI_EXIT_USAGE.
 int cli_option_error(const char *command, int result, char *const argv[]);
@@ -65,6 +73,10 @@ int cli_scene_argument(const char *command, int argc, char *const argv[],
 /// naming the option and returns CLI_EXIT_USAGE.
 int cli_int_option(const char *command, const char *option, const char *text,
                    long min, long max, int *value);
+
+/// The same for a size (a count of samples or intervals).
+int cli_size_option(const char *command, const char *option, const char *text,
+                    size_t min, size_t max, size_t *value);
 
 /// Adds one --set style override (key may be NULL, see cli_overrides_add());
 /// returns CLI_CONTINUE, or reports "out of memory" and returns
@@ -110,28 +122,6 @@ void cli_print_painleve(const zeno_scene *scene,
 
 /// Prints "LABEL    " padded to CLI_LABEL_WIDTH on stdout.
 void cli_label(const char *label);
-
-/// Creates a directory and its missing parents (mkdir -p). Returns 0, or -1
-/// with errno set.
-int cli_make_directories(const char *path);
-
-/// "dir/name", newly allocated; NULL when out of memory.
-char *cli_path_join(const char *dir, const char *name);
-
-/// What `simulate --out DIR` keeps of the scene so that `replay DIR` needs
-/// nothing else: a copy of the scene file and the --set overrides the run
-/// applied, one per line.
-#define CLI_RUN_SCENE_FILE "scene.yaml"
-#define CLI_RUN_OVERRIDES_FILE "overrides.txt"
-
-/// Writes DIR/scene.yaml (a byte copy of scene_path) and DIR/overrides.txt.
-/// Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
-int cli_save_run_scene(const char *dir, const char *scene_path,
-                       const cli_overrides *overrides);
-
-/// Reads DIR/overrides.txt into `list` (appending). Returns CLI_EXIT_OK,
-/// CLI_EXIT_RUNTIME (reported) or, when the file is absent, CLI_CONTINUE.
-int cli_load_run_overrides(const char *dir, cli_overrides *list);
 
 /* Subcommands: argv[0] is the subcommand name. They return an exit code. */
 int cmd_simulate(int argc, char **argv);

@@ -25,7 +25,7 @@ int cli_plot_failure(const char *path, plot_status status) {
 }
 
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
-                  const zeno_io_interval *iv, int n) {
+                  const zeno_interval *iv, size_t n) {
   const plot_maps_input input = {title, maps, iv, n};
   const plot_status status = plot_maps(path, &input);
   return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
@@ -40,7 +40,7 @@ static void print_branch(const zeno_cycle *c) {
 
 /// The samples on both sides of breakpoint phi (the maps keep both).
 static void print_breakpoint(const zeno_maps *m, double phi) {
-  int k = 0;
+  size_t k = 0;
   while (k < m->sample_count && m->samples[k].phi < phi) k++;
   printf("phi = %.6f", phi);
   if (k > 0 && k < m->sample_count) {
@@ -55,7 +55,7 @@ static void print_breakpoint(const zeno_maps *m, double phi) {
 static void print_breakpoints(const zeno_maps *m) {
   cli_label("breakpoints");
   if (m->breakpoint_count == 0) printf("none\n");
-  for (int k = 0; k < m->breakpoint_count; k++) {
+  for (size_t k = 0; k < m->breakpoint_count; k++) {
     if (k > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
     print_breakpoint(m, m->breakpoints[k]);
   }
@@ -71,7 +71,7 @@ static void print_limit(bool defined, double value) {
 static void print_fixed_points(const zeno_maps *m) {
   cli_label("fixed points of R");
   if (m->fixed_point_count == 0) printf("none\n");
-  for (int k = 0; k < m->fixed_point_count; k++) {
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
     if (k > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
     printf("phi = %.6f  G = %.6g  slope = ", p->phi, p->G);
@@ -85,7 +85,7 @@ void cli_print_maps(const zeno_maps *m) {
   cli_label("contacts swapped (13)");
   printf("%s\n", m->swapped ? "yes" : "no");
   cli_label("samples");
-  printf("%d\n", m->sample_count);
+  printf("%zu\n", m->sample_count);
   print_breakpoints(m);
   print_fixed_points(m);
   cli_label("G_max");

@@ -25,7 +25,7 @@ void cli_print_maps(const zeno_maps *maps);
 /// Writes the maps figure; the merged partition iv[0..n-1] (n may be 0) is
 /// shaded. Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
-                  const zeno_io_interval *iv, int n);
+                  const zeno_interval *iv, size_t n);
 
 /// cli_scene_command_main() for a command that may draw figures; releases
 /// the plot module's caches afterwards.

@@ -67,8 +67,8 @@ static void print_help(void) {
       "                       partition, of the uniform --partition N\n"
       "                       intervals\n"
       "  -h, --help           show this help\n",
-      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, zeno_maps_def_default().samples,
-      ZENO_MAX_PARTITION / 2, zeno_analysis_def_default().partition_intervals);
+      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples,
+      ZENO_MAX_PARTITION / 2, (int)zeno_analysis_def_default().partition_intervals);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -87,11 +87,11 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
-      return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
-                            CLI_SAMPLES_MAX, &o->def.maps.samples);
+      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
+                             CLI_SAMPLES_MAX, &o->def.maps.samples);
     case OPT_PARTITION:
-      return cli_int_option(COMMAND, "--partition", optarg, 3,
-                            ZENO_MAX_PARTITION / 2, &o->def.partition_intervals);
+      return cli_size_option(COMMAND, "--partition", optarg, 3,
+                             ZENO_MAX_PARTITION / 2, &o->def.partition_intervals);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'p':
       o->plot_path = optarg;
@@ -124,12 +124,11 @@ static void print_verdict(const zeno_analysis *a) {
 
 /// The Theorem 4 partition with neighbouring intervals of one class merged.
 static void print_partition(const zeno_analysis *a) {
-  zeno_io_interval *iv = malloc((size_t)a->partition_count * sizeof *iv);
+  zeno_interval *iv = malloc(a->partition_count * sizeof *iv);
   if (iv == NULL) return;
-  const int n = zeno_io_merge_partition(a->partition, a->safe,
-                                        a->partition_count, iv);
+  const size_t n = zeno_partition_merge(a->partition, a->safe, a->partition_count, iv);
   cli_label("partition (merged)");
-  for (int i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     if (i > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
     printf("[%.6f, %.6f] %s\n", iv[i].lo, iv[i].hi,
            iv[i].safe ? "safe" : "unsafe");
@@ -159,11 +158,11 @@ static void verdict_title(const zeno_scene *scene, const zeno_analysis *a,
 }
 
 /// The merged Theorem 4 partition for shading; *n = 0 without one.
-static zeno_io_interval *shaded_intervals(const zeno_analysis *a, int *n) {
+static zeno_interval *shaded_intervals(const zeno_analysis *a, size_t *n) {
   *n = 0;
   if (a->theorem != 4) return NULL;
-  zeno_io_interval *iv = malloc((size_t)a->partition_count * sizeof *iv);
-  if (iv) *n = zeno_io_merge_partition(a->partition, a->safe, a->partition_count, iv);
+  zeno_interval *iv = malloc(a->partition_count * sizeof *iv);
+  if (iv) *n = zeno_partition_merge(a->partition, a->safe, a->partition_count, iv);
   return iv;
 }
 
@@ -175,8 +174,8 @@ static int write_maps_figure(const char *path, const zeno_scene *scene,
   }
   char title[TITLE_SIZE];
   verdict_title(scene, a, title);
-  int n;
-  zeno_io_interval *iv = shaded_intervals(a, &n);
+  size_t n;
+  zeno_interval *iv = shaded_intervals(a, &n);
   if (a->theorem == 4 && iv == NULL) {
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
@@ -186,74 +185,63 @@ static int write_maps_figure(const char *path, const zeno_scene *scene,
   return code;
 }
 
-/// The partition of the interval graph: the analysis' own (Theorem 4 was
-/// tried), else `uniform` equal intervals classified by Definition 5.
-/// Returns the merged interval count, -1 when out of memory.
-static int graph_partition(const zeno_analysis *a, int uniform,
-                           zeno_io_interval *iv) {
-  if (a->partition_count > 0)
-    return zeno_io_merge_partition(a->partition, a->safe, a->partition_count, iv);
-  double *edges = malloc((size_t)(uniform + 1) * sizeof *edges);
-  bool *safe = malloc((size_t)uniform * sizeof *safe);
-  int n = -1;
-  bool stable;
-  for (int k = 0; edges && k <= uniform; k++)
-    edges[k] = -PLOT_PI / 2 + k * PLOT_PI / uniform;
-  if (edges && safe &&
-      zeno_partition_stable(&a->maps, edges, uniform, safe, NULL, &stable, NULL,
-                            0) == ZENO_OK)
-    n = zeno_io_merge_partition(edges, safe, uniform, iv);
+/// The interval graph the figure draws, merged: the verdict's own (built
+/// from the analysis' Theorem 4 partition by the same library call the
+/// verdict made), else that of `uniform` equal intervals.
+static zeno_status figure_graph(const zeno_analysis *a, size_t uniform,
+                                zeno_interval_graph *merged, zeno_error *err) {
+  double *edges = NULL;
+  const double *partition = a->partition;
+  size_t n = a->partition_count;
+  if (n == 0) {
+    edges = malloc((uniform + 1) * sizeof *edges);
+    if (edges == NULL) return cli_out_of_memory(err);
+    for (size_t k = 0; k <= uniform; k++)
+      edges[k] = -ZENO_PI / 2 + (double)k * ZENO_PI / (double)uniform;
+    partition = edges;
+    n = uniform;
+  }
+  zeno_interval_graph fine;
+  zeno_status st = zeno_interval_graph_build(&a->maps, partition, n, &fine, err);
+  if (st == ZENO_OK) st = zeno_interval_graph_merge(&fine, merged, err);
+  zeno_interval_graph_free(&fine);
   free(edges);
-  free(safe);
-  return n;
+  return st;
 }
 
 static int draw_graph(const char *path, const char *title, const char *note,
-                      const zeno_maps *maps, const zeno_io_interval *iv, int n) {
-  unsigned char *edge = n > 0 ? malloc((size_t)n * (size_t)n) : NULL;
-  if (n > 0 && edge == NULL) {
-    cli_error("out of memory");
-    return CLI_EXIT_RUNTIME;
-  }
-  const plot_graph_input input = {title, iv, n, edge, note};
-  if (edge) plot_graph_edges(maps, iv, n, edge);
+                      const zeno_interval_graph *graph) {
+  const plot_graph_input input = {title, graph, note};
   const plot_status status = plot_graph(path, &input);
-  free(edge);
   return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
 }
 
 static int write_graph_figure(const char *path, const zeno_scene *scene,
-                              const zeno_analysis *a, int uniform) {
+                              const zeno_analysis *a, size_t uniform) {
   char title[TITLE_SIZE], note[TITLE_SIZE];
   snprintf(title, sizeof title, "%s: interval graph of R (merged partition)",
            scene->name);
   if (!a->has_maps) {
     snprintf(note, sizeof note, "no maps: %s", a->reason);
-    return draw_graph(path, title, note, NULL, NULL, 0);
+    return draw_graph(path, title, note, NULL);
   }
-  const int capacity = a->partition_count > 0 ? a->partition_count : uniform;
-  zeno_io_interval *iv = malloc((size_t)capacity * sizeof *iv);
-  const int n = iv ? graph_partition(a, uniform, iv) : -1;
-  int code = CLI_EXIT_RUNTIME;
-  if (n < 0) {
-    cli_error("out of memory");
-  } else {
-    if (a->theorem == 4)
-      snprintf(note, sizeof note,
-               "stable partition (Theorem 4): %d intervals merged into %d",
-               a->partition_count, n);
-    else if (a->partition_count > 0)
-      snprintf(note, sizeof note,
-               "%s: no stable partition; %d intervals merged into %d",
-               zeno_verdict_name(a->verdict), capacity, n);
-    else
-      snprintf(note, sizeof note,
-               "%s, not by Theorem 4; uniform partition: %d intervals merged "
-               "into %d",
-               zeno_verdict_name(a->verdict), capacity, n);
-    code = draw_graph(path, title, note, &a->maps, iv, n);
-  }
-  free(iv);
+  zeno_interval_graph g;
+  zeno_error err;
+  if (figure_graph(a, uniform, &g, &err) != ZENO_OK) return cli_library_error(&err);
+  const size_t fine = a->partition_count > 0 ? a->partition_count : uniform;
+  if (a->theorem == 4)
+    snprintf(note, sizeof note,
+             "stable partition (Theorem 4): %zu intervals merged into %zu", fine,
+             g.count);
+  else if (a->partition_count > 0)
+    snprintf(note, sizeof note, "%s: no stable partition; %zu intervals merged into %zu",
+             zeno_verdict_name(a->verdict), fine, g.count);
+  else
+    snprintf(note, sizeof note,
+             "%s, not by Theorem 4; uniform partition: %zu intervals merged into %zu",
+             zeno_verdict_name(a->verdict), fine, g.count);
+  const int code = draw_graph(path, title, note, &g);
+  zeno_interval_graph_free(&g);
   return code;
 }
 
@@ -262,7 +250,7 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
 static int report(const analyze_options *o, const zeno_scene *scene,
                   const zeno_analysis *a) {
   if (o->json) {
-    zeno_io_analysis_json(stdout, scene, a);
+    zeno_io_analysis_json(stdout, scene, a, NULL);
     putchar('\n');
   } else {
     print_report(scene, a);

@@ -91,7 +91,7 @@ static void print_ambiguity(const zeno_equilibrium_report *r) {
     printf("none\n");
     return;
   }
-  for (int i = 0; i < r->ambiguous_count; i++)
+  for (size_t i = 0; i < r->ambiguous_count; i++)
     printf("%s%s", i ? " " : "",
            zeno_mode_name(r->ambiguous_modes[i], r->contact_count, name));
   printf(" consistent at rest (Theorem 1: not finite-time Lyapunov "
@@ -117,7 +117,7 @@ static int check(const void *options, const zeno_scene *scene,
   if (zeno_equilibrium_check(scene, &report, err) != ZENO_OK)
     return cli_library_error(err);
   if (o->json) {
-    zeno_io_equilibrium_json(stdout, scene, &report);
+    zeno_io_equilibrium_json(stdout, scene, &report, NULL);
     putchar('\n');
   } else {
     print_report(scene, &report);

@@ -53,7 +53,7 @@ static void print_help(void) {
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
       "                       FILE ends in .png or .svg\n"
       "  -h, --help           show this help\n",
-      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, zeno_maps_def_default().samples);
+      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -70,8 +70,8 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
-      return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
-                            CLI_SAMPLES_MAX, &o->def.samples);
+      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
+                             CLI_SAMPLES_MAX, &o->def.samples);
     case 'c': o->csv_path = optarg; return CLI_CONTINUE;
     case 'p':
       o->plot_path = optarg;
@@ -85,7 +85,7 @@ static int apply_option(void *options, int option, char **argv) {
 
 static int write_csv(const char *path, const zeno_maps *maps) {
   if (strcmp(path, STDOUT_NAME) == 0) {
-    zeno_io_maps_csv(stdout, maps); // main() checks stdout at exit
+    zeno_io_maps_csv(stdout, maps, NULL); // main() checks stdout at exit
     return CLI_EXIT_OK;
   }
   FILE *f = fopen(path, "w");
@@ -93,7 +93,7 @@ static int write_csv(const char *path, const zeno_maps *maps) {
     cli_error("cannot create '%s': %s", path, strerror(errno));
     return CLI_EXIT_RUNTIME;
   }
-  const bool failed = zeno_io_maps_csv(f, maps) != ZENO_OK;
+  const bool failed = zeno_io_maps_csv(f, maps, NULL) != ZENO_OK;
   if (fclose(f) != 0 || failed) {
     cli_error("cannot write '%s': %s", path, strerror(errno));
     return CLI_EXIT_RUNTIME;

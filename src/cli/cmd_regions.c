@@ -105,8 +105,8 @@ static void print_help(void) {
       "A progress line (points, rate, time left) is drawn on standard error\n"
       "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
       "over MPI ranks and writes the same files as zeno.\n",
-      ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, d.analysis.maps.samples,
-      ZENO_MAX_PARTITION / 2, d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
+      ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
+      ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
       d.mc_seed);
 }
 
@@ -159,11 +159,11 @@ static int apply_option(void *options, int option, char **argv) {
       return cli_image_option(COMMAND, "--plot", optarg);
     case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
     case OPT_SAMPLES:
-      return cli_int_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
-                            &o->def.analysis.maps.samples);
+      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
+                             &o->def.analysis.maps.samples);
     case OPT_INTERVALS:
-      return cli_int_option(COMMAND, "--intervals", optarg, 3, ZENO_MAX_PARTITION / 2,
-                            &o->def.analysis.partition_intervals);
+      return cli_size_option(COMMAND, "--intervals", optarg, 3, ZENO_MAX_PARTITION / 2,
+                             &o->def.analysis.partition_intervals);
     case OPT_MC_RUNS:
       return cli_int_option(COMMAND, "--mc-runs", optarg, 0, MC_RUNS_MAX, &o->def.mc_runs);
     case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
@@ -181,10 +181,10 @@ typedef struct sweep {
   const regions_options *o;
   const zeno_regions *regions;
   regions_dist dist;
-  int nx, ny;
+  size_t nx, ny;
   zeno_region_point *grid;   ///< ny rows of nx points
   unsigned char *done;       ///< rows finished (resumed or computed)
-  int resumed_rows;
+  size_t resumed_rows;
   regions_journal journal;   ///< rank 0 with --out
   long total_points, computed_points; ///< to compute in this run, and so far
   double start, last_progress;
@@ -227,10 +227,10 @@ static void draw_progress(sweep *w, bool final) {
 /* ---------- rows ---------- */
 
 // Rank 0: a finished row goes into the grid, the journal and the progress.
-static int store_row(sweep *w, int iy, const zeno_region_point *row) {
-  memcpy(&w->grid[(size_t)iy * (size_t)w->nx], row, (size_t)w->nx * sizeof *row);
+static int store_row(sweep *w, size_t iy, const zeno_region_point *row) {
+  memcpy(&w->grid[iy * w->nx], row, w->nx * sizeof *row);
   w->done[iy] = 1;
-  w->computed_points += w->nx;
+  w->computed_points += (long)w->nx;
   if (w->journal.file) {
     const int code = regions_journal_append(&w->journal, iy, row, w->nx);
     if (code != CLI_CONTINUE) return code;
@@ -241,9 +241,9 @@ static int store_row(sweep *w, int iy, const zeno_region_point *row) {
 
 // Rank 0: stores every row other ranks have finished; with wait, blocks
 // until `expected` rows have arrived in all.
-static int collect(sweep *w, zeno_region_point *buffer, bool wait, int *received,
-                   int expected) {
-  int iy = 0;
+static int collect(sweep *w, zeno_region_point *buffer, bool wait, size_t *received,
+                   size_t expected) {
+  size_t iy = 0;
   while (*received < expected &&
          regions_dist_receive_row(&w->dist, wait, &iy, buffer, w->nx)) {
     (*received)++;
@@ -259,27 +259,28 @@ static int collect(sweep *w, zeno_region_point *buffer, bool wait, int *received
 
 // Computes this rank's share of the rows still to do.
 static int compute(sweep *w) {
-  zeno_region_point *row = malloc((size_t)w->nx * sizeof *row);
-  zeno_region_point *incoming = malloc((size_t)w->nx * sizeof *incoming);
-  int *todo = malloc((size_t)w->ny * sizeof *todo);
+  zeno_region_point *row = malloc(w->nx * sizeof *row);
+  zeno_region_point *incoming = malloc(w->nx * sizeof *incoming);
+  size_t *todo = malloc(w->ny * sizeof *todo);
   if (row == NULL || incoming == NULL || todo == NULL) {
     free(row), free(incoming), free(todo);
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
-  int todo_count = 0;
-  for (int iy = 0; iy < w->ny; iy++)
+  size_t todo_count = 0;
+  for (size_t iy = 0; iy < w->ny; iy++)
     if (!w->done[iy]) todo[todo_count++] = iy;
-  w->total_points = (long)todo_count * w->nx;
-  int own = 0;
-  for (int k = w->dist.rank; k < todo_count; k += w->dist.size) own++;
-  int code = CLI_CONTINUE, received = 0;
-  for (int k = w->dist.rank; k < todo_count && code == CLI_CONTINUE; k += w->dist.size) {
+  w->total_points = (long)(todo_count * w->nx);
+  const size_t first = (size_t)w->dist.rank, step = (size_t)w->dist.size;
+  size_t own = 0, received = 0;
+  for (size_t k = first; k < todo_count; k += step) own++;
+  int code = CLI_CONTINUE;
+  for (size_t k = first; k < todo_count && code == CLI_CONTINUE; k += step) {
     zeno_error err;
     if (zeno_regions_row(w->regions, todo[k], w->o->threads, row, &err) != ZENO_OK) {
       char line[LINE_SIZE];
       zeno_error_format(&err, line, sizeof line);
-      cli_error("%s: row %d (%s = %.17g): %s", COMMAND, todo[k], w->o->def.y.path,
+      cli_error("%s: row %zu (%s = %.17g): %s", COMMAND, todo[k], w->o->def.y.path,
                 zeno_region_axis_value(&w->o->def.y, todo[k]), line);
       code = err.code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
       if (w->dist.size > 1) regions_dist_abort(&w->dist, code);
@@ -289,7 +290,7 @@ static int compute(sweep *w) {
       code = store_row(w, todo[k], row);
       if (code == CLI_CONTINUE) code = collect(w, incoming, false, &received, todo_count - own);
     } else if (!regions_dist_send_row(&w->dist, todo[k], row, w->nx)) {
-      cli_error("%s: cannot send row %d to rank 0", COMMAND, todo[k]);
+      cli_error("%s: cannot send row %zu to rank 0", COMMAND, todo[k]);
       regions_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
     }
   }
@@ -309,7 +310,7 @@ typedef struct tally {
 static tally count_regions(const sweep *w) {
   tally t;
   memset(&t, 0, sizeof t);
-  const size_t n = (size_t)w->nx * (size_t)w->ny;
+  const size_t n = w->nx * w->ny;
   for (size_t k = 0; k < n; k++) {
     const zeno_region_point *p = &w->grid[k];
     t.region[p->region]++;
@@ -323,12 +324,12 @@ static tally count_regions(const sweep *w) {
 
 static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
   fprintf(f, "\"%s\": {\"path\": ", key);
-  zeno_io_json_string(f, a->path);
+  zeno_io_json_string(f, a->path, NULL);
   fputs(", \"lo\": ", f);
-  zeno_io_json_number(f, a->lo);
+  zeno_io_json_number(f, a->lo, NULL);
   fputs(", \"hi\": ", f);
-  zeno_io_json_number(f, a->hi);
-  fprintf(f, ", \"count\": %d}", a->count);
+  zeno_io_json_number(f, a->hi, NULL);
+  fprintf(f, ", \"count\": %zu}", a->count);
 }
 
 static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
@@ -336,14 +337,14 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   const tally t = count_regions(w);
   const zeno_regions_def *d = &w->o->def;
   fputs("{\"scene\": ", f);
-  zeno_io_json_string(f, scene->name);
+  zeno_io_json_string(f, scene->name, NULL);
   fputs(", ", f);
   json_axis(f, "x", &d->x);
   fputs(", ", f);
   json_axis(f, "y", &d->y);
-  fprintf(f, ", \"points\": %ld, \"computed\": %ld, \"resumed_rows\": %d",
-          (long)w->nx * w->ny, w->computed_points, w->resumed_rows);
-  fprintf(f, ", \"samples\": %d, \"intervals\": %d, \"mc_runs\": %d, \"mc_seed\": %llu, "
+  fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu",
+          w->nx * w->ny, w->computed_points, w->resumed_rows);
+  fprintf(f, ", \"samples\": %zu, \"intervals\": %zu, \"mc_runs\": %d, \"mc_seed\": %llu, "
              "\"mc_full\": %s",
           d->analysis.maps.samples, d->analysis.partition_intervals, d->mc_runs, d->mc_seed,
           d->mc_full ? "true" : "false");
@@ -353,9 +354,9 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}",
           t.rests, t.departs, t.unsimulated);
   fputs(", \"seconds\": ", f);
-  zeno_io_json_number(f, seconds);
+  zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
-  zeno_io_json_number(f, seconds > 0 ? (double)w->computed_points / seconds : NAN);
+  zeno_io_json_number(f, seconds > 0 ? (double)w->computed_points / seconds : NAN, NULL);
   fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->dist.size,
           zeno_regions_threads(w->o->threads));
 }
@@ -366,11 +367,11 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   cli_label("scene");
   printf("%s\n", scene->name);
   cli_label("x");
-  printf("%s from %g to %g, %d points\n", d->x.path, d->x.lo, d->x.hi, d->x.count);
+  printf("%s from %g to %g, %zu points\n", d->x.path, d->x.lo, d->x.hi, d->x.count);
   cli_label("y");
-  printf("%s from %g to %g, %d points\n", d->y.path, d->y.lo, d->y.hi, d->y.count);
+  printf("%s from %g to %g, %zu points\n", d->y.path, d->y.lo, d->y.hi, d->y.count);
   cli_label("points");
-  printf("%ld (%ld computed, %d rows resumed)\n", (long)w->nx * w->ny, w->computed_points,
+  printf("%zu (%ld computed, %zu rows resumed)\n", w->nx * w->ny, w->computed_points,
          w->resumed_rows);
   cli_label("time");
   printf("%.3g s, %.4g points/s, %d rank%s x %d thread%s\n", seconds,
@@ -392,9 +393,9 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
   (void)scene;
   (void)seconds;
-  zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y);
-  const size_t n = (size_t)w->nx * (size_t)w->ny;
-  for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k]);
+  zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y, NULL);
+  const size_t n = w->nx * w->ny;
+  for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k], NULL);
 }
 
 typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
@@ -402,7 +403,7 @@ typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, dou
 // Writes DIR/name with `content`; reports failures.
 static int write_out_file(const sweep *w, const char *name, content_fn content,
                           const zeno_scene *scene, double seconds) {
-  char *path = cli_path_join(w->o->out_dir, name);
+  char *path = zeno_io_path_join(w->o->out_dir, name);
   if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   FILE *f = fopen(path, "w");
   int code = CLI_EXIT_OK;
@@ -448,8 +449,8 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   w->regions = r;
   w->nx = o->def.x.count;
   w->ny = o->def.y.count;
-  w->grid = calloc((size_t)w->nx * (size_t)w->ny, sizeof *w->grid);
-  w->done = calloc((size_t)w->ny, 1);
+  w->grid = calloc(w->nx * w->ny, sizeof *w->grid);
+  w->done = calloc(w->ny, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) {
     char sig[REGIONS_SIGNATURE_SIZE];

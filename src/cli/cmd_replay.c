@@ -20,8 +20,6 @@ int cmd_replay(int argc, char **argv) {
 }
 #else
 
-#define MESSAGE_SIZE 4352
-
 typedef struct replay_options {
   cli_overrides overrides;
   const char *scene_path;
@@ -82,6 +80,21 @@ static int parse_options(int argc, char **argv, replay_options *o) {
   return CLI_CONTINUE;
 }
 
+// Appends the run's own overrides (DIR/overrides.txt, when it exists).
+static int add_run_overrides(const char *dir, cli_overrides *all) {
+  char **saved = NULL;
+  size_t count = 0;
+  zeno_error err;
+  const zeno_status st = zeno_run_dir_read_overrides(dir, &saved, &count, &err);
+  if (st != ZENO_OK && st != ZENO_DONE) return cli_output_error(&err);
+  int code = CLI_CONTINUE;
+  for (size_t i = 0; code == CLI_CONTINUE && i < count; i++)
+    if (!cli_overrides_add(all, NULL, saved[i]))
+      code = (cli_error("out of memory"), CLI_EXIT_RUNTIME);
+  zeno_run_dir_overrides_free(saved, count);
+  return code;
+}
+
 // The scene of the run: --scene with the command's --set values, or the
 // run's own DIR/scene.yaml with DIR/overrides.txt and then those values.
 static int load_scene(const replay_options *o, zeno_scene *scene) {
@@ -90,7 +103,7 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
   const char *path = o->scene_path;
   int code = CLI_CONTINUE;
   if (path == NULL) {
-    saved = cli_path_join(o->dir, CLI_RUN_SCENE_FILE);
+    saved = zeno_io_path_join(o->dir, ZENO_RUN_DIR_SCENE);
     if (saved == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
     path = saved;
     if (access(path, R_OK) != 0) {
@@ -99,11 +112,10 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
                 COMMAND, path);
       code = CLI_EXIT_USAGE;
     } else {
-      const int loaded = cli_load_run_overrides(o->dir, &all);
-      if (loaded == CLI_EXIT_RUNTIME) code = loaded;
+      code = add_run_overrides(o->dir, &all);
     }
   }
-  for (int i = 0; code == CLI_CONTINUE && i < o->overrides.count; i++)
+  for (size_t i = 0; code == CLI_CONTINUE && i < o->overrides.count; i++)
     if (!cli_overrides_add(&all, NULL, o->overrides.items[i]))
       code = (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   zeno_error err;
@@ -121,11 +133,8 @@ static int replay(const replay_options *o) {
   const int loaded = load_scene(o, &scene);
   if (loaded != CLI_CONTINUE) return loaded;
   view_run run;
-  char message[MESSAGE_SIZE];
-  if (!view_run_load(&run, &scene, o->dir, message, sizeof message)) {
-    cli_error("%s", message);
-    return CLI_EXIT_USAGE;
-  }
+  zeno_error err;
+  if (view_run_load(&run, &scene, o->dir, &err) != ZENO_OK) return cli_library_error(&err);
   const int code = cli_view_show(COMMAND, &run, &o->view);
   view_run_free(&run);
   return code;

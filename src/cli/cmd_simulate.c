@@ -11,11 +11,7 @@
 
 #define COMMAND_NAME "simulate"
 static const char *const COMMAND = COMMAND_NAME;
-static const char *const TRAJECTORY_FILE = "trajectory.csv";
-static const char *const EVENTS_FILE = "events.jsonl";
 
-/// First size of the mode-word buffer; it grows when the word is longer.
-#define WORD_INITIAL_SIZE 256
 /// First capacity of the section-angle list.
 #define SECTIONS_INITIAL 16
 /// Section angles printed per line in the human summary.
@@ -37,30 +33,15 @@ typedef struct simulate_options {
   bool quiet;
 } simulate_options;
 
-/// Output files of --out (both NULL without --out).
-typedef struct output_files {
-  char *trajectory_path;
-  char *events_path;
-  FILE *trajectory;
-  FILE *events;
-} output_files;
-
 /// What the report needs from the event stream.
 typedef struct run_record {
   double *sections; ///< Poincaré section angles in event order [rad]
-  long section_count;
-  long section_capacity;
+  size_t section_count;
+  size_t section_capacity;
   zeno_event end; ///< the END event
   bool has_end;
-  long skipped_samples; ///< sample times zeno_sim_state_at() could not serve
+  size_t skipped_samples; ///< sample times the dense output could not serve
 } run_record;
-
-/// Trajectory sampling state between events.
-typedef struct sampler {
-  double dt;      ///< scene.sample_dt; 0 disables sampling
-  double t_prev;  ///< time of the previous event
-  bool has_prev;  ///< false before the first event
-} sampler;
 
 static void print_help(void) {
   printf(
@@ -145,67 +126,13 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/* ---- output files -------------------------------------------------------- */
-
-static int write_failure(const char *path) {
-  cli_error("cannot write '%s': %s", path, strerror(errno));
-  return CLI_EXIT_RUNTIME;
-}
-
-static FILE *open_output(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (f == NULL) cli_error("cannot create '%s': %s", path, strerror(errno));
-  return f;
-}
-
-static int open_outputs(const char *dir, int contact_count,
-                        output_files *files) {
-  if (dir == NULL) return CLI_EXIT_OK;
-  if (cli_make_directories(dir) != 0) {
-    cli_error("cannot create directory '%s': %s", dir, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  files->trajectory_path = cli_path_join(dir, TRAJECTORY_FILE);
-  files->events_path = cli_path_join(dir, EVENTS_FILE);
-  if (files->trajectory_path == NULL || files->events_path == NULL) {
-    cli_error("out of memory");
-    return CLI_EXIT_RUNTIME;
-  }
-  files->trajectory = open_output(files->trajectory_path);
-  if (files->trajectory == NULL) return CLI_EXIT_RUNTIME;
-  files->events = open_output(files->events_path);
-  if (files->events == NULL) return CLI_EXIT_RUNTIME;
-  if (zeno_io_trajectory_header(files->trajectory, contact_count) != ZENO_OK)
-    return write_failure(files->trajectory_path);
-  return CLI_EXIT_OK;
-}
-
-/// Closes one output file; a failing close turns success into a failure.
-static int close_output(FILE *f, const char *path, int code) {
-  if (f == NULL) return code;
-  const bool failed = ferror(f) != 0;
-  if (fclose(f) != 0 || failed) {
-    if (code == CLI_EXIT_OK) code = write_failure(path);
-  }
-  return code;
-}
-
-static int close_outputs(output_files *files, int code) {
-  code = close_output(files->trajectory, files->trajectory_path, code);
-  code = close_output(files->events, files->events_path, code);
-  free(files->trajectory_path);
-  free(files->events_path);
-  memset(files, 0, sizeof *files);
-  return code;
-}
-
 /* ---- the event loop ------------------------------------------------------ */
 
 static bool record_section(run_record *rec, double angle) {
   if (rec->section_count == rec->section_capacity) {
-    const long capacity = rec->section_capacity ? 2 * rec->section_capacity
-                                                : SECTIONS_INITIAL;
-    double *grown = realloc(rec->sections, (size_t)capacity * sizeof *grown);
+    const size_t capacity = rec->section_capacity ? 2 * rec->section_capacity
+                                                  : SECTIONS_INITIAL;
+    double *grown = realloc(rec->sections, capacity * sizeof *grown);
     if (grown == NULL) return false;
     rec->sections = grown;
     rec->section_capacity = capacity;
@@ -226,65 +153,18 @@ static int record_event(run_record *rec, const zeno_event *ev) {
   return CLI_EXIT_OK;
 }
 
-/// Writes the dense-output samples k*dt strictly between the previous event
-/// and t_event.
-static int write_samples(const zeno_sim *sim, const sampler *smp,
-                         double t_event, const output_files *files,
-                         run_record *rec, int contact_count) {
-  if (smp->dt <= 0 || !smp->has_prev || !isfinite(t_event)) return CLI_EXIT_OK;
-  for (double k = floor(smp->t_prev / smp->dt) + 1; k * smp->dt < t_event;
-       k++) {
-    const double t = k * smp->dt;
-    if (t <= smp->t_prev) continue;
-    zeno_state st;
-    if (zeno_sim_state_at(sim, t, &st) != ZENO_OK) {
-      rec->skipped_samples++;
-      continue;
-    }
-    if (zeno_io_trajectory_row(files->trajectory, &st, contact_count) !=
-        ZENO_OK)
-      return write_failure(files->trajectory_path);
-  }
-  return CLI_EXIT_OK;
-}
-
-static int write_event(const zeno_event *ev, const output_files *files,
-                       int contact_count) {
-  if (zeno_io_trajectory_row(files->trajectory, &ev->before, contact_count) !=
-          ZENO_OK ||
-      zeno_io_trajectory_row(files->trajectory, &ev->after, contact_count) !=
-          ZENO_OK)
-    return write_failure(files->trajectory_path);
-  if (zeno_io_event_jsonl(files->events, ev, contact_count) != ZENO_OK)
-    return write_failure(files->events_path);
-  return CLI_EXIT_OK;
-}
-
-static int handle_event(const zeno_sim *sim, const zeno_event *ev,
-                        sampler *smp, const output_files *files,
-                        run_record *rec) {
-  const int contact_count = zeno_sim_scene(sim)->contact_count;
-  int code = record_event(rec, ev);
-  if (code == CLI_EXIT_OK && files->trajectory) {
-    code = write_samples(sim, smp, ev->t, files, rec, contact_count);
-    if (code == CLI_EXIT_OK) code = write_event(ev, files, contact_count);
-  }
-  smp->t_prev = ev->t;
-  smp->has_prev = true;
-  return code;
-}
-
-static int run_events(zeno_sim *sim, const output_files *files,
-                      run_record *rec) {
-  sampler smp = {zeno_sim_scene(sim)->sample_dt, 0.0, false};
+static int run_events(zeno_sim *sim, zeno_run_dir_writer *out, run_record *rec) {
   zeno_event ev;
+  zeno_error err;
   zeno_status status;
-  while ((status = zeno_sim_next_event(sim, &ev)) == ZENO_OK) {
-    const int code = handle_event(sim, &ev, &smp, files, rec);
+  while ((status = zeno_sim_next_event(sim, &ev, &err)) == ZENO_OK) {
+    const int code = record_event(rec, &ev);
     if (code != CLI_EXIT_OK) return code;
+    if (out && zeno_run_dir_writer_event(out, sim, &ev, &err) != ZENO_OK)
+      return cli_output_error(&err);
   }
   if (status != ZENO_DONE) {
-    cli_error("simulation failed: %s", zeno_status_name(status));
+    cli_error("simulation failed: %s", err.message);
     return CLI_EXIT_RUNTIME;
   }
   return CLI_EXIT_OK;
@@ -294,15 +174,10 @@ static int run_events(zeno_sim *sim, const output_files *files,
 
 /// The mode word, newly allocated; NULL when out of memory.
 static char *mode_word(const zeno_sim *sim) {
-  int size = WORD_INITIAL_SIZE;
-  for (;;) {
-    char *word = malloc((size_t)size);
-    if (word == NULL) return NULL;
-    const int length = zeno_sim_word(sim, word, size);
-    if (length < size) return word;
-    free(word);
-    size = length + 1;
-  }
+  const size_t size = zeno_sim_word(sim, NULL, 0) + 1;
+  char *word = malloc(size);
+  if (word) zeno_sim_word(sim, word, size);
+  return word;
 }
 
 static void print_triple(const char *label, const double v[3]) {
@@ -313,7 +188,7 @@ static void print_triple(const char *label, const double v[3]) {
 static void print_sections(const run_record *rec) {
   cli_label("section angles [rad]");
   if (rec->section_count == 0) printf("none");
-  for (long i = 0; i < rec->section_count; i++) {
+  for (size_t i = 0; i < rec->section_count; i++) {
     if (i > 0) printf(",");
     if (i > 0 && i % SECTIONS_PER_LINE == 0)
       printf("\n%-*s", CLI_LABEL_WIDTH, "");
@@ -330,7 +205,7 @@ static void print_end_details(const run_record *rec, int contact_count) {
   if (end->outcome == ZENO_OUTCOME_AMBIGUOUS) {
     char name[ZENO_MODE_NAME_SIZE];
     cli_label("consistent modes");
-    for (int i = 0; i < end->consistent_count; i++)
+    for (size_t i = 0; i < end->consistent_count; i++)
       printf("%s%s", i ? " " : "",
              zeno_mode_name(end->consistent[i], contact_count, name));
     printf("\n");
@@ -377,7 +252,7 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
 static int report(const zeno_sim *sim, const simulate_options *o,
                   const run_record *rec) {
   if (rec->skipped_samples > 0 && !o->quiet)
-    cli_error("note: %ld trajectory samples had no dense output and were "
+    cli_error("note: %zu trajectory samples had no dense output and were "
               "skipped", rec->skipped_samples);
   if (o->quiet && !o->json) return CLI_EXIT_OK;
   zeno_summary summary;
@@ -391,7 +266,7 @@ static int report(const zeno_sim *sim, const simulate_options *o,
                            rec->sections, rec->section_count,
                            rec->has_end ? &rec->end : NULL};
   if (o->json) {
-    zeno_io_run_json(stdout, &run);
+    zeno_io_run_json(stdout, &run, NULL);
     putchar('\n');
   } else {
     print_summary(&run, rec);
@@ -402,16 +277,34 @@ static int report(const zeno_sim *sim, const simulate_options *o,
 
 /* ---- the command --------------------------------------------------------- */
 
+// --out DIR: the run directory's writer with the run's scene saved, so that
+// `zeno replay DIR` needs nothing else; NULL without --out or on failure
+// (*code says which).
+static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim,
+                                         const simulate_options *o, int *code) {
+  *code = CLI_EXIT_OK;
+  if (o->out_dir == NULL) return NULL;
+  zeno_error err;
+  zeno_run_dir_writer *w = zeno_run_dir_writer_create(o->out_dir, zeno_sim_scene(sim), &err);
+  if (w == NULL || zeno_run_dir_writer_save_scene(
+                       w, o->common.scene_path, cli_overrides_items(&o->common.overrides),
+                       o->common.overrides.count, &err) != ZENO_OK) {
+    *code = cli_output_error(&err);
+    zeno_run_dir_writer_close(w, NULL);
+    return NULL;
+  }
+  return w;
+}
+
 static int run_scene(zeno_sim *sim, const simulate_options *o) {
-  output_files files = {0};
   run_record rec = {0};
-  int code = open_outputs(o->out_dir, zeno_sim_scene(sim)->contact_count,
-                          &files);
-  // The run directory keeps its scene, so `zeno replay DIR` needs nothing else.
-  if (code == CLI_EXIT_OK && o->out_dir)
-    code = cli_save_run_scene(o->out_dir, o->common.scene_path, &o->common.overrides);
-  if (code == CLI_EXIT_OK) code = run_events(sim, &files, &rec);
-  code = close_outputs(&files, code);
+  int code;
+  zeno_run_dir_writer *out = open_run_dir(sim, o, &code);
+  if (code == CLI_EXIT_OK) code = run_events(sim, out, &rec);
+  rec.skipped_samples = zeno_run_dir_writer_skipped(out);
+  zeno_error err;
+  if (zeno_run_dir_writer_close(out, &err) != ZENO_OK && code == CLI_EXIT_OK)
+    code = cli_output_error(&err);
   if (code == CLI_EXIT_OK) code = report(sim, o, &rec);
   free(rec.sections);
   return code;

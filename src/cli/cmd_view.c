@@ -115,10 +115,10 @@ int cli_view_option(const char *command, view_options *o, int option) {
 }
 
 int cli_view_show(const char *command, view_run *run, const view_options *o) {
-  if (o->at_event >= run->event_count)
+  if (o->at_event >= 0 && (size_t)o->at_event >= run->data.event_count)
     return cli_usage_error(command, "--at-event: %ld is beyond the last "
-                                    "event (%ld)",
-                           o->at_event, run->event_count - 1);
+                                    "event (%zu)",
+                           o->at_event, run->data.event_count - 1);
   if (o->screenshot != NULL) return view_screenshot(run, o);
   return view_window(run, o);
 }

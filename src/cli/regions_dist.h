@@ -8,6 +8,7 @@
 #define ZENO_CLI_REGIONS_DIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "zeno/regions.h"
 
@@ -30,17 +31,17 @@ void regions_dist_abort(regions_dist *d, int code);
 
 /// Rank 0's `done` flags (rows finished by an earlier, resumed run) are
 /// copied to every rank.
-bool regions_dist_share_done(regions_dist *d, unsigned char *done, int rows);
+bool regions_dist_share_done(regions_dist *d, unsigned char *done, size_t rows);
 
 /// Ranks other than 0: hands a finished row to rank 0. Row buffers of
 /// `count` points.
-bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row,
-                           int count);
+bool regions_dist_send_row(regions_dist *d, size_t iy, const zeno_region_point *row,
+                           size_t count);
 
 /// Rank 0: receives a row finished by another rank into row[0..count-1]
 /// and returns true with *iy set; with wait false returns false at once
 /// when none is pending.
-bool regions_dist_receive_row(regions_dist *d, bool wait, int *iy,
-                              zeno_region_point *row, int count);
+bool regions_dist_receive_row(regions_dist *d, bool wait, size_t *iy,
+                              zeno_region_point *row, size_t count);
 
 #endif

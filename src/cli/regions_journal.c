@@ -34,20 +34,20 @@ static uint64_t hash_file(const char *path) {
 void regions_journal_signature(const char *scene_path, const cli_overrides *overrides,
                                const zeno_regions_def *d, char *out, size_t size) {
   int n = snprintf(out, size,
-                   "%s; zeno %s; scene %016llx; x %s=%.17g:%.17g:%d; y %s=%.17g:%.17g:%d; "
-                   "samples %d; intervals %d; breakpoint_tol %.17g; endpoint_delta %.17g; "
+                   "%s; zeno %s; scene %016llx; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; "
+                   "samples %zu; intervals %zu; breakpoint_tol %.17g; endpoint_delta %.17g; "
                    "mc %d seed %llu full %d",
                    JOURNAL_MAGIC, zeno_version(), (unsigned long long)hash_file(scene_path),
                    d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo, d->y.hi,
                    d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
                    d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
                    d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
-  for (int i = 0; i < overrides->count && n > 0 && (size_t)n < size; i++)
+  for (size_t i = 0; i < overrides->count && n > 0 && (size_t)n < size; i++)
     n += snprintf(out + n, size - (size_t)n, "; set %s", overrides->items[i]);
 }
 
 static bool point_matches(const zeno_regions_def *d, const zeno_region_point *p) {
-  return p->ix >= 0 && p->ix < d->x.count && p->iy >= 0 && p->iy < d->y.count &&
+  return p->ix < d->x.count && p->iy < d->y.count &&
          p->x == zeno_region_axis_value(&d->x, p->ix) &&
          p->y == zeno_region_axis_value(&d->y, p->iy);
 }
@@ -56,7 +56,7 @@ static bool point_matches(const zeno_regions_def *d, const zeno_region_point *p)
 // of the file to keep (up to the last finished row).
 static int read_journal(const regions_journal *j, FILE *f, const char *sig,
                         const zeno_regions_def *d, zeno_region_point *grid,
-                        unsigned char *done, int *resumed_rows, long *keep) {
+                        unsigned char *done, size_t *resumed_rows, long *keep) {
   char first[REGIONS_SIGNATURE_SIZE + 2], line[LINE_SIZE];
   if (fgets(first, sizeof first, f) == NULL || strncmp(first, sig, strlen(sig)) != 0 ||
       (first[strlen(sig)] != '\n' && first[strlen(sig)] != '\0')) {
@@ -66,20 +66,21 @@ static int read_journal(const regions_journal *j, FILE *f, const char *sig,
     return CLI_EXIT_USAGE;
   }
   *keep = ftell(f);
-  const int nx = d->x.count;
-  unsigned char *seen = calloc((size_t)nx, 1);
+  const size_t nx = d->x.count;
+  unsigned char *seen = calloc(nx, 1);
   if (seen == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  int row = -1, seen_count = 0;
+  size_t row = SIZE_MAX, seen_count = 0;  // SIZE_MAX: no row under way
   while (fgets(line, sizeof line, f) != NULL) {
     if (strchr(line, '\n') == NULL) break;  // a line cut short by the kill
     if (strncmp(line, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
-      const int iy = atoi(line + strlen(JOURNAL_DONE));
-      if (iy == row && seen_count == nx) {
+      char *end;
+      const unsigned long iy = strtoul(line + strlen(JOURNAL_DONE), &end, 10);
+      if (end != line + strlen(JOURNAL_DONE) && iy == row && seen_count == nx) {
         if (!done[iy]) (*resumed_rows)++;
         done[iy] = 1;
         *keep = ftell(f);
       }
-      row = -1;
+      row = SIZE_MAX;
       continue;
     }
     zeno_region_point p;
@@ -87,11 +88,11 @@ static int read_journal(const regions_journal *j, FILE *f, const char *sig,
     if (p.iy != row) {
       row = p.iy;
       seen_count = 0;
-      memset(seen, 0, (size_t)nx);
+      memset(seen, 0, nx);
     }
     if (!seen[p.ix]) seen_count++;
     seen[p.ix] = 1;
-    grid[(size_t)p.iy * (size_t)nx + (size_t)p.ix] = p;
+    grid[p.iy * nx + p.ix] = p;
   }
   free(seen);
   return CLI_CONTINUE;
@@ -99,12 +100,13 @@ static int read_journal(const regions_journal *j, FILE *f, const char *sig,
 
 int regions_journal_open(regions_journal *j, const char *dir, const char *sig,
                          const zeno_regions_def *d, zeno_region_point *grid,
-                         unsigned char *done, int *resumed_rows) {
-  if (cli_make_directories(dir) != 0) {
-    cli_error("%s: cannot create directory '%s': %s", COMMAND, dir, strerror(errno));
+                         unsigned char *done, size_t *resumed_rows) {
+  zeno_error err;
+  if (zeno_io_make_directories(dir, &err) != ZENO_OK) {
+    cli_error("%s: %s", COMMAND, err.message);
     return CLI_EXIT_RUNTIME;
   }
-  j->path = cli_path_join(dir, JOURNAL_NAME);
+  j->path = zeno_io_path_join(dir, JOURNAL_NAME);
   if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   FILE *f = fopen(j->path, "r+");
   if (f != NULL) {
@@ -134,10 +136,10 @@ int regions_journal_open(regions_journal *j, const char *dir, const char *sig,
   return CLI_CONTINUE;
 }
 
-int regions_journal_append(regions_journal *j, int iy, const zeno_region_point *row,
-                           int count) {
-  for (int ix = 0; ix < count; ix++) zeno_io_region_row(j->file, &row[ix]);
-  fprintf(j->file, "%s%d\n", JOURNAL_DONE, iy);
+int regions_journal_append(regions_journal *j, size_t iy, const zeno_region_point *row,
+                           size_t count) {
+  for (size_t ix = 0; ix < count; ix++) zeno_io_region_row(j->file, &row[ix], NULL);
+  fprintf(j->file, "%s%zu\n", JOURNAL_DONE, iy);
   if (fflush(j->file) != 0 || ferror(j->file)) {
     cli_error("%s: cannot write '%s': %s", COMMAND, j->path, strerror(errno));
     return CLI_EXIT_RUNTIME;

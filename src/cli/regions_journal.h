@@ -31,12 +31,12 @@ void regions_journal_signature(const char *scene_path, const cli_overrides *over
 /// CLI_CONTINUE or an exit code (reported).
 int regions_journal_open(regions_journal *journal, const char *dir, const char *signature,
                          const zeno_regions_def *def, zeno_region_point *grid,
-                         unsigned char *done, int *resumed_rows);
+                         unsigned char *done, size_t *resumed_rows);
 
 /// Appends finished row iy (count points) and flushes it to the file.
 /// Returns CLI_CONTINUE or CLI_EXIT_RUNTIME (reported).
-int regions_journal_append(regions_journal *journal, int iy, const zeno_region_point *row,
-                           int count);
+int regions_journal_append(regions_journal *journal, size_t iy,
+                           const zeno_region_point *row, size_t count);
 
 /// Closes the journal; a failing close turns CLI_EXIT_OK into
 /// CLI_EXIT_RUNTIME (reported). Returns the resulting code.

@@ -60,9 +60,9 @@ void regions_dist_abort(regions_dist *d, int code) {
   MPI_Abort(MPI_COMM_WORLD, code);
 }
 
-bool regions_dist_share_done(regions_dist *d, unsigned char *done, int rows) {
+bool regions_dist_share_done(regions_dist *d, unsigned char *done, size_t rows) {
   (void)d;
-  return MPI_Bcast(done, rows, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
+  return MPI_Bcast(done, (int)rows, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
 }
 
 static bool reserve(mpi_state *s) {
@@ -78,15 +78,15 @@ static bool reserve(mpi_state *s) {
   return true;
 }
 
-bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row,
-                           int count) {
+bool regions_dist_send_row(regions_dist *d, size_t iy, const zeno_region_point *row,
+                           size_t count) {
   mpi_state *s = d->impl;
-  const size_t bytes = (size_t)count * sizeof *row;
+  const size_t bytes = count * sizeof *row;
   if (!reserve(s)) return false;
   void *copy = malloc(bytes);
   if (copy == NULL) return false;
   memcpy(copy, row, bytes);
-  if (MPI_Isend(copy, (int)bytes, MPI_BYTE, 0, iy, MPI_COMM_WORLD,
+  if (MPI_Isend(copy, (int)bytes, MPI_BYTE, 0, (int)iy, MPI_COMM_WORLD,
                 &s->requests[s->count]) != MPI_SUCCESS) {
     free(copy);
     return false;
@@ -95,8 +95,8 @@ bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row
   return true;
 }
 
-bool regions_dist_receive_row(regions_dist *d, bool wait, int *iy,
-                              zeno_region_point *row, int count) {
+bool regions_dist_receive_row(regions_dist *d, bool wait, size_t *iy,
+                              zeno_region_point *row, size_t count) {
   (void)d;
   MPI_Status status;
   int pending = 0;
@@ -108,10 +108,10 @@ bool regions_dist_receive_row(regions_dist *d, bool wait, int *iy,
              !pending) {
     return false;
   }
-  const int bytes = (int)((size_t)count * sizeof *row);
+  const int bytes = (int)(count * sizeof *row);
   if (MPI_Recv(row, bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE) != MPI_SUCCESS)
     return false;
-  *iy = status.MPI_TAG;
+  *iy = (size_t)status.MPI_TAG;
   return true;
 }

@@ -21,15 +21,15 @@ void regions_dist_abort(regions_dist *d, int code) {
   (void)code;
 }
 
-bool regions_dist_share_done(regions_dist *d, unsigned char *done, int rows) {
+bool regions_dist_share_done(regions_dist *d, unsigned char *done, size_t rows) {
   (void)d;
   (void)done;
   (void)rows;
   return true;
 }
 
-bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row,
-                           int count) {
+bool regions_dist_send_row(regions_dist *d, size_t iy, const zeno_region_point *row,
+                           size_t count) {
   (void)d;
   (void)iy;
   (void)row;
@@ -37,8 +37,8 @@ bool regions_dist_send_row(regions_dist *d, int iy, const zeno_region_point *row
   return false;
 }
 
-bool regions_dist_receive_row(regions_dist *d, bool wait, int *iy,
-                              zeno_region_point *row, int count) {
+bool regions_dist_receive_row(regions_dist *d, bool wait, size_t *iy,
+                              zeno_region_point *row, size_t count) {
   (void)d;
   (void)wait;
   (void)iy;

@@ -1,16 +1,17 @@
-// Machine-readable writers: trajectory CSV, events as JSON Lines, run,
-// equilibrium and stability reports as JSON, the maps R and G as CSV.
-// Writers only format to the stream they are given; write errors are read
-// back from the stream's error indicator.
+// JSON writers (zeno/io.h): numbers, strings, states, events as JSON Lines,
+// and the run, equilibrium and stability reports. Writers only format to
+// the stream they are given; write errors are read back from the stream's
+// error indicator (io_internal.h).
 #include "zeno/io.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/// printf format that round-trips every double (DBL_DECIMAL_DIG digits).
-#define IO_NUMBER_FORMAT "%.17g"
+#include "base/util.h"
+#include "io/io_stream.h"
 /// JSON requires \u escapes below this code point.
 #define IO_JSON_FIRST_PLAIN 0x20
 /// The replacement character written for bytes that are not UTF-8.
@@ -34,10 +35,6 @@
 #define UTF8_LEAD2_PAYLOAD 0x1Fu
 #define UTF8_LEAD3_PAYLOAD 0x0Fu
 #define UTF8_LEAD4_PAYLOAD 0x07u
-
-static zeno_status stream_status(FILE *f) {
-  return ferror(f) ? ZENO_ERR_IO : ZENO_OK;
-}
 
 /* ---- JSON primitives ---------------------------------------------------- */
 
@@ -120,9 +117,9 @@ static void put_string(FILE *f, const char *text) {
   fputc('"', f);
 }
 
-static void put_numbers(FILE *f, const double *v, int n) {
+static void put_numbers(FILE *f, const double *v, size_t n) {
   fputc('[', f);
-  for (int i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     if (i) fputs(", ", f);
     put_number(f, v[i]);
   }
@@ -140,10 +137,10 @@ static void put_letter(FILE *f, unsigned char letter) {
   put_mode(f, single, 1);
 }
 
-static void put_modes(FILE *f, const zeno_mode *modes, int n,
+static void put_modes(FILE *f, const zeno_mode *modes, size_t n,
                       int contact_count) {
   fputc('[', f);
-  for (int i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     if (i) fputs(", ", f);
     put_mode(f, modes[i], contact_count);
   }
@@ -195,13 +192,18 @@ static void member_string(json_object *o, const char *key, const char *v) {
   put_string(o->f, v);
 }
 
+static void member_size(json_object *o, const char *key, size_t v) {
+  object_key(o, key);
+  fprintf(o->f, "%zu", v);
+}
+
 static void member_bool(json_object *o, const char *key, bool v) {
   object_key(o, key);
   put_bool(o->f, v);
 }
 
 static void member_numbers(json_object *o, const char *key, const double *v,
-                           int n) {
+                           size_t n) {
   object_key(o, key);
   put_numbers(o->f, v, n);
 }
@@ -214,20 +216,23 @@ static void member_mode(json_object *o, const char *key, zeno_mode mode,
 
 /* ---- public JSON primitives ---------------------------------------------- */
 
-zeno_status zeno_io_json_number(FILE *stream, double value) {
+zeno_status zeno_io_json_number(FILE *stream, double value, zeno_error *error) {
+  if (stream == NULL) return io_no_stream(error);
   put_number(stream, value);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
-zeno_status zeno_io_json_string(FILE *stream, const char *text) {
+zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_error *error) {
+  if (stream == NULL) return io_no_stream(error);
   put_string(stream, text);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 zeno_status zeno_io_json_numbers(FILE *stream, const double *values,
-                                 int count) {
+                                 size_t count, zeno_error *error) {
+  if (stream == NULL || (count > 0 && values == NULL)) return io_no_stream(error);
   put_numbers(stream, values, count);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 /* ---- states and events --------------------------------------------------- */
@@ -245,9 +250,10 @@ static void put_state(FILE *f, const zeno_state *s, int contact_count) {
 }
 
 zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
-                               int contact_count) {
+                               int contact_count, zeno_error *error) {
+  if (stream == NULL || state == NULL) return io_no_stream(error);
   put_state(stream, state, contact_count);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 static void event_zeno_members(json_object *o, const zeno_event *e) {
@@ -313,7 +319,8 @@ static void event_head_members(json_object *o, const zeno_event *e,
 }
 
 zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
-                                int contact_count) {
+                                int contact_count, zeno_error *error) {
+  if (stream == NULL || event == NULL) return io_no_stream(error);
   json_object o = object_begin(stream);
   event_head_members(&o, event, contact_count);
   object_key(&o, "before");
@@ -332,36 +339,7 @@ zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
   member_bool(&o, "near_tie", event->near_tie);
   object_end(&o);
   fputc('\n', stream);
-  return stream_status(stream);
-}
-
-/* ---- trajectory CSV ------------------------------------------------------ */
-
-zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count) {
-  (void)contact_count; // the columns are the same for one and two contacts
-  fputs("t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,"
-        "f1n,f1t,f2n,f2t\n",
-        stream);
-  return stream_status(stream);
-}
-
-static void csv_numbers(FILE *f, const double *v, int n) {
-  for (int i = 0; i < n; i++) fprintf(f, "," IO_NUMBER_FORMAT, v[i]);
-}
-
-zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
-                                   int contact_count) {
-  char mode[ZENO_MODE_NAME_SIZE];
-  fprintf(stream, IO_NUMBER_FORMAT, state->t);
-  csv_numbers(stream, state->q, 3);
-  csv_numbers(stream, state->qdot, 3);
-  csv_numbers(stream, state->zod, 3);
-  csv_numbers(stream, state->zod_rate, 3);
-  fprintf(stream, ",%s", zeno_mode_name(state->mode, contact_count, mode));
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
-    csv_numbers(stream, state->force[i], 2);
-  fputc('\n', stream);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 /* ---- reports ------------------------------------------------------------- */
@@ -388,7 +366,7 @@ static void run_state_members(json_object *o, const zeno_io_run *run) {
 
 static void run_list_members(json_object *o, const zeno_io_run *run) {
   object_key(o, "sections");
-  put_numbers(o->f, run->sections, (int)run->section_count);
+  put_numbers(o->f, run->sections, run->section_count);
   object_key(o, "consistent_modes");
   const zeno_event *end = run->end;
   if (end && end->outcome == ZENO_OUTCOME_AMBIGUOUS)
@@ -398,15 +376,15 @@ static void run_list_members(json_object *o, const zeno_io_run *run) {
     fputs("[]", o->f);
 }
 
-zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run) {
-  if (run == NULL || run->scene == NULL || run->summary == NULL)
-    return ZENO_ERR_ARGUMENT;
+zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error) {
+  if (stream == NULL || run == NULL || run->scene == NULL || run->summary == NULL)
+    return io_no_stream(error);
   json_object o = object_begin(stream);
   run_result_members(&o, run);
   run_state_members(&o, run);
   run_list_members(&o, run);
   object_end(&o);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 static void put_painleve(FILE *f, const zeno_scene *scene,
@@ -425,8 +403,9 @@ static void put_painleve(FILE *f, const zeno_scene *scene,
 }
 
 zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
-                                     const zeno_equilibrium_report *report) {
-  if (scene == NULL || report == NULL) return ZENO_ERR_ARGUMENT;
+                                     const zeno_equilibrium_report *report,
+                                     zeno_error *error) {
+  if (stream == NULL || scene == NULL || report == NULL) return io_no_stream(error);
   const int n = report->contact_count;
   json_object o = object_begin(stream);
   member_string(&o, "scene", scene->name);
@@ -434,7 +413,7 @@ zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
   member_number(&o, "margin", report->margin);
   object_key(&o, "forces");
   put_pairs(stream, report->forces, n);
-  member_numbers(&o, "zdd_ff", report->zdd_ff, n);
+  member_numbers(&o, "zdd_ff", report->zdd_ff, (size_t)n);
   member_bool(&o, "index_order_ok", report->index_order_ok);
   member_bool(&o, "index_order_swappable", report->index_order_swappable);
   object_key(&o, "ambiguous");
@@ -442,48 +421,35 @@ zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
   object_key(&o, "painleve");
   put_painleve(stream, scene, report);
   object_end(&o);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
 /* ---- stability analysis and maps ----------------------------------------- */
 
-/// One past the last interval of the run of intervals of safe[i]'s class.
-static int merged_end(const bool *safe, int n, int i) {
-  int j = i + 1;
-  while (j < n && safe[j] == safe[i]) j++;
-  return j;
-}
-
-int zeno_io_merge_partition(const double *edges, const bool *safe, int n,
-                            zeno_io_interval *out) {
-  int count = 0;
-  for (int i = 0; i < n;) {
-    const int j = merged_end(safe, n, i);
-    out[count++] = (zeno_io_interval){edges[i], edges[j], safe[i]};
-    i = j;
-  }
-  return count;
-}
-
-static void put_merged_partition(FILE *f, const zeno_analysis *a) {
+// The Theorem 4 partition with consecutive intervals of one class merged;
+// false when out of memory.
+static bool put_merged_partition(FILE *f, const zeno_analysis *a) {
+  const size_t n = a->theorem == 4 ? a->partition_count : 0;
+  zeno_interval *iv = n ? malloc(n * sizeof *iv) : NULL;
+  if (n && iv == NULL) return false;
+  const size_t count = n ? zeno_partition_merge(a->partition, a->safe, n, iv) : 0;
   fputc('[', f);
-  const int n = a->theorem == 4 ? a->partition_count : 0;
-  for (int i = 0; i < n;) {
-    const int j = merged_end(a->safe, n, i);
+  for (size_t i = 0; i < count; i++) {
     if (i) fputs(", ", f);
     json_object o = object_begin(f);
-    member_number(&o, "lo", a->partition[i]);
-    member_number(&o, "hi", a->partition[j]);
-    member_bool(&o, "safe", a->safe[i]);
+    member_number(&o, "lo", iv[i].lo);
+    member_number(&o, "hi", iv[i].hi);
+    member_bool(&o, "safe", iv[i].safe);
     object_end(&o);
-    i = j;
   }
   fputc(']', f);
+  free(iv);
+  return true;
 }
 
 static void put_fixed_points(FILE *f, const zeno_maps *m) {
   fputc('[', f);
-  for (int i = 0; i < m->fixed_point_count; i++) {
+  for (size_t i = 0; i < m->fixed_point_count; i++) {
     const zeno_fixed_point *p = &m->fixed_points[i];
     if (i) fputs(", ", f);
     json_object o = object_begin(f);
@@ -514,7 +480,7 @@ static void analysis_map_members(json_object *o, const zeno_maps *m) {
   static const zeno_maps NO_MAPS = {.G_max = NAN};
   if (m == NULL) m = &NO_MAPS;
   member_bool(o, "swapped", m->swapped);
-  member_long(o, "samples", m->sample_count);
+  member_size(o, "samples", m->sample_count);
   member_numbers(o, "breakpoints", m->breakpoints, m->breakpoint_count);
   object_key(o, "fixed_points");
   put_fixed_points(o->f, m);
@@ -524,8 +490,8 @@ static void analysis_map_members(json_object *o, const zeno_maps *m) {
 }
 
 zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
-                                  const zeno_analysis *analysis) {
-  if (scene == NULL || analysis == NULL) return ZENO_ERR_ARGUMENT;
+                                  const zeno_analysis *analysis, zeno_error *error) {
+  if (stream == NULL || scene == NULL || analysis == NULL) return io_no_stream(error);
   const zeno_equilibrium_report *eq = &analysis->equilibrium;
   json_object o = object_begin(stream);
   member_string(&o, "scene", scene->name);
@@ -536,38 +502,9 @@ zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
   put_painleve(stream, scene, eq);
   analysis_map_members(&o, analysis->has_maps ? &analysis->maps : NULL);
   object_key(&o, "partition");
-  put_merged_partition(stream, analysis);
+  if (!put_merged_partition(stream, analysis))
+    return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   object_end(&o);
-  return stream_status(stream);
+  return io_stream_status(stream, error);
 }
 
-/// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote
-/// or a line break (RFC 4180).
-static void csv_text(FILE *f, const char *text) {
-  if (strpbrk(text, ",\"\r\n") == NULL) {
-    fputs(text, f);
-    return;
-  }
-  fputc('"', f);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"') fputc('"', f);
-    fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
-zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps) {
-  if (maps == NULL) return ZENO_ERR_ARGUMENT;
-  fputs("phi,R,G,word\n", stream);
-  for (int k = 0; k < maps->sample_count; k++) {
-    const zeno_cycle *c = &maps->samples[k];
-    fprintf(stream, IO_NUMBER_FORMAT ",", c->phi);
-    if (c->defined)
-      fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
-    else
-      fputs(",,", stream);
-    csv_text(stream, c->word);
-    fputc('\n', stream);
-  }
-  return stream_status(stream);
-}

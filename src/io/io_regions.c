@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "io/io_stream.h"
 #include "zeno/io.h"
 
-/// printf format that round-trips every double.
-#define REGION_NUMBER_FORMAT "%.17g"
 /// Columns of a row.
 #define REGION_COLUMNS 19
 /// Longest field accepted when reading.
@@ -25,7 +24,8 @@ static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
     "mc_rest",    "mc_full_runs", "mc_full_rest", "sim"};
 
 zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
-                                   const zeno_region_axis *y) {
+                                   const zeno_region_axis *y, zeno_error *error) {
+  if (stream == NULL) return io_no_stream(error);
   for (int c = 0; c < REGION_COLUMNS; c++) {
     const char *name = COLUMN_NAMES[c];
     if (c == 2 && x) name = x->path;
@@ -33,18 +33,20 @@ zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
     fprintf(stream, "%s%s", c ? "," : "", name);
   }
   fputc('\n', stream);
-  return ferror(stream) ? ZENO_ERR_IO : ZENO_OK;
+  return io_stream_status(stream, error);
 }
 
 static void put(FILE *f, double v) {
   if (isnan(v))
     fputs(",nan", f);
   else
-    fprintf(f, "," REGION_NUMBER_FORMAT, v);
+    fprintf(f, "," IO_NUMBER_FORMAT, v);
 }
 
-zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p) {
-  fprintf(stream, "%d,%d", p->ix, p->iy);
+zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
+                               zeno_error *error) {
+  if (stream == NULL || p == NULL) return io_no_stream(error);
+  fprintf(stream, "%zu,%zu", p->ix, p->iy);
   put(stream, p->x);
   put(stream, p->y);
   fprintf(stream, ",%d,%d,%s,%d", p->region, p->theorem, zeno_verdict_name(p->verdict),
@@ -52,10 +54,10 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p) {
   put(stream, p->G_max);
   put(stream, p->fixed_point_phi);
   put(stream, p->fixed_point_G);
-  fprintf(stream, ",%d,%d,%d,%d,%d,%d,%d,%s\n", p->fixed_point_count, p->partition_count,
-          p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs, p->mc_full_rest,
-          zeno_region_sim_name(p->sim));
-  return ferror(stream) ? ZENO_ERR_IO : ZENO_OK;
+  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s\n", p->fixed_point_count,
+          p->partition_count, p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs,
+          p->mc_full_rest, zeno_region_sim_name(p->sim));
+  return io_stream_status(stream, error);
 }
 
 /* ---- reading ---- */
@@ -99,6 +101,19 @@ static bool read_int(field_reader *r, int *v) {
   return true;
 }
 
+/// Largest index or count a row may hold (far above any grid or map).
+#define REGION_SIZE_MAX 1000000000UL
+
+static bool read_size(field_reader *r, size_t *v) {
+  if (!next_field(r) || r->text[0] == '-') return false;
+  char *end = NULL;
+  errno = 0;
+  const unsigned long x = strtoul(r->text, &end, 10);
+  if (end == r->text || *end != '\0' || errno != 0 || x > REGION_SIZE_MAX) return false;
+  *v = (size_t)x;
+  return true;
+}
+
 static bool read_verdict(field_reader *r, zeno_verdict *v) {
   if (!next_field(r)) return false;
   const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE,
@@ -128,12 +143,12 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
   const bool ok =
-      read_int(&r, &p.ix) && read_int(&r, &p.iy) && read_double(&r, &p.x) &&
+      read_size(&r, &p.ix) && read_size(&r, &p.iy) && read_double(&r, &p.x) &&
       read_double(&r, &p.y) && read_int(&r, &p.region) && read_int(&r, &p.theorem) &&
       read_verdict(&r, &p.verdict) && read_int(&r, &persistent) &&
       read_double(&r, &p.G_max) && read_double(&r, &p.fixed_point_phi) &&
-      read_double(&r, &p.fixed_point_G) && read_int(&r, &p.fixed_point_count) &&
-      read_int(&r, &p.partition_count) && read_int(&r, &p.unsafe_count) &&
+      read_double(&r, &p.fixed_point_G) && read_size(&r, &p.fixed_point_count) &&
+      read_size(&r, &p.partition_count) && read_size(&r, &p.unsafe_count) &&
       read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
       read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
       read_sim(&r, &p.sim) && r.next == NULL;

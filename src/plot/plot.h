@@ -16,9 +16,6 @@
 
 #include "zeno/zeno.h"
 
-/// pi (M_PI is not part of strict C17).
-#define PLOT_PI 3.14159265358979323846
-
 /// Size of every figure: PNG pixels, SVG points.
 #define PLOT_WIDTH 900
 #define PLOT_HEIGHT 600
@@ -90,8 +87,8 @@ void plot_maps_frames(int width, int height, double g_top, plot_frame *r_frame,
 typedef struct plot_maps_input {
   const char *title;                ///< e.g. "example2: stable (Theorem 4)"
   const zeno_maps *maps;
-  const zeno_io_interval *intervals; ///< merged partition to shade, or NULL
-  int interval_count;
+  const zeno_interval *intervals; ///< merged partition to shade, or NULL
+  size_t interval_count;
 } plot_maps_input;
 
 /// Draws R (dots joined within a cycle word, diagonal dashed, fixed points
@@ -101,25 +98,18 @@ plot_status plot_maps(const char *path, const plot_maps_input *input);
 
 /* ---- the interval graph --------------------------------------------------- */
 
-/// Edges of the interval graph of the merged partition iv[0..n-1] from the
-/// maps' samples (Definition 5): the image of interval i is [min R, max R]
-/// over its samples where R is defined; edge[i * n + j] = 1 for every j
-/// that image meets, including j = i (a self-edge). Intervals where R is
-/// undefined everywhere are sinks.
-void plot_graph_edges(const zeno_maps *maps, const zeno_io_interval *iv, int n,
-                      unsigned char *edge);
-
 typedef struct plot_graph_input {
   const char *title;
-  const zeno_io_interval *intervals; ///< nodes in phi order
-  int count;                         ///< 0: the figure shows `note` only
-  const unsigned char *edge;         ///< count x count, see plot_graph_edges
+  /// The graph to draw, as the library built it (zeno_interval_graph_build,
+  /// usually merged by zeno_interval_graph_merge); NULL: the figure shows
+  /// `note` only.
+  const zeno_interval_graph *graph;
   const char *note;                  ///< line under the title, or NULL
 } plot_graph_input;
 
 /// Draws the nodes in a row (labelled with their range; safe green, unsafe
-/// red), edges to the right as arcs above, to the left as arcs below, and
-/// self-edges as dashed loops.
+/// red), arcs to the right above the row, to the left below it, and the
+/// arcs inside a merged interval as dashed loops.
 plot_status plot_graph(const char *path, const plot_graph_input *input);
 
 /* ---- trajectories --------------------------------------------------------- */

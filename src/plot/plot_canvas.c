@@ -201,7 +201,7 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
 static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
   cairo_save(cr);
   cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X, f->top + f->height / 2);
-  cairo_rotate(cr, -PLOT_PI / 2);
+  cairo_rotate(cr, -ZENO_PI / 2);
   plot_text(cr, 0, 0, PLOT_FONT_LABEL, text, 0.5, 1.0);
   cairo_restore(cr);
 }

@@ -1,5 +1,6 @@
-// The interval graph of a merged partition (the paper's Fig. 7b): one node
-// per interval in phi order, arcs for the edges of Definition 5.
+// The interval graph of Definition 5 (the paper's Fig. 7b) as the library
+// built it for the verdict (zeno_interval_graph_build, merged): one node per
+// interval in phi order, one arc per arc of the graph. Draws only.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,51 +40,25 @@
 #define GRAPH_NOTE_Y 52.0
 #define GRAPH_LABEL_SIZE 48
 
-/* ---- edges ----------------------------------------------------------------- */
-
-/// The interval holding phi: the last one whose lower end is <= phi.
-static int interval_index(const zeno_io_interval *iv, int n, double phi) {
-  int i = 0;
-  while (i + 1 < n && iv[i + 1].lo <= phi) i++;
-  return i;
-}
-
-void plot_graph_edges(const zeno_maps *m, const zeno_io_interval *iv, int n,
-                      unsigned char *edge) {
-  memset(edge, 0, (size_t)n * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    double r_min = INFINITY, r_max = -INFINITY;
-    for (int k = 0; k < m->sample_count; k++) {
-      const zeno_cycle *c = &m->samples[k];
-      if (!c->defined || interval_index(iv, n, c->phi) != i) continue;
-      r_min = fmin(r_min, c->R);
-      r_max = fmax(r_max, c->R);
-    }
-    if (!(r_min <= r_max)) continue; // R undefined on the whole interval
-    const int a = interval_index(iv, n, r_min), b = interval_index(iv, n, r_max);
-    for (int j = a; j <= b; j++) edge[i * n + j] = 1;
-  }
-}
-
 /* ---- nodes ----------------------------------------------------------------- */
 
 typedef struct graph_layout {
-  int n;
+  size_t n;
   double slot;  ///< horizontal distance of node centres
   double width; ///< node width
 } graph_layout;
 
-static double node_x(const graph_layout *l, int i) {
-  return GRAPH_MARGIN_X + (i + 0.5) * l->slot;
+static double node_x(const graph_layout *l, size_t i) {
+  return GRAPH_MARGIN_X + ((double)i + 0.5) * l->slot;
 }
 
 static void rounded_box(cairo_t *cr, double x, double y, double w, double h) {
   const double r = GRAPH_NODE_RADIUS;
   cairo_new_sub_path(cr);
-  cairo_arc(cr, x + w - r, y + r, r, -PLOT_PI / 2, 0);
-  cairo_arc(cr, x + w - r, y + h - r, r, 0, PLOT_PI / 2);
-  cairo_arc(cr, x + r, y + h - r, r, PLOT_PI / 2, PLOT_PI);
-  cairo_arc(cr, x + r, y + r, r, PLOT_PI, 3 * PLOT_PI / 2);
+  cairo_arc(cr, x + w - r, y + r, r, -ZENO_PI / 2, 0);
+  cairo_arc(cr, x + w - r, y + h - r, r, 0, ZENO_PI / 2);
+  cairo_arc(cr, x + r, y + h - r, r, ZENO_PI / 2, ZENO_PI);
+  cairo_arc(cr, x + r, y + r, r, ZENO_PI, 3 * ZENO_PI / 2);
   cairo_close_path(cr);
 }
 
@@ -96,14 +71,14 @@ static double fitting_size(cairo_t *cr, const char *text, double width,
   return e.width > width ? size * width / e.width : size;
 }
 
-static void node(cairo_t *cr, const graph_layout *l, int i,
-                 const zeno_io_interval *iv) {
+static void node(cairo_t *cr, const graph_layout *l, size_t i,
+                 const zeno_interval *iv) {
   const double x = node_x(l, i), top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
   rounded_box(cr, x - l->width / 2, top, l->width, GRAPH_NODE_HEIGHT);
   plot_set_color(cr, iv->safe ? PLOT_COLOR_SAFE : PLOT_COLOR_UNSAFE);
   cairo_fill(cr);
   char name[GRAPH_LABEL_SIZE], range[GRAPH_LABEL_SIZE];
-  snprintf(name, sizeof name, "I%d %s", i + 1, iv->safe ? "safe" : "unsafe");
+  snprintf(name, sizeof name, "I%zu %s", i + 1, iv->safe ? "safe" : "unsafe");
   snprintf(range, sizeof range, "[%.3f, %.3f]", iv->lo, iv->hi);
   const double inner = l->width - 2 * GRAPH_NODE_PADDING;
   const double size = fmin(fitting_size(cr, name, inner, PLOT_FONT_LABEL),
@@ -135,7 +110,7 @@ static void arc_edge(cairo_t *cr, double x0, double x1, double y, double bulge,
   arrow_head(cr, x1, y, x1 - cx1, y - cy);
 }
 
-static void edge(cairo_t *cr, const graph_layout *l, int i, int j) {
+static void edge(cairo_t *cr, const graph_layout *l, size_t i, size_t j) {
   const double half = l->width / 2, top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
   if (i == j) {
     const double x = node_x(l, i);
@@ -143,8 +118,9 @@ static void edge(cairo_t *cr, const graph_layout *l, int i, int j) {
              -GRAPH_LOOP_HEIGHT, -GRAPH_LOOP_SPREAD, true);
     return;
   }
+  const size_t skipped = (j > i ? j - i : i - j) - 1;
   const double height =
-      fmin(GRAPH_ARC_BASE + GRAPH_ARC_STEP * (abs(j - i) - 1), GRAPH_ARC_MAX);
+      fmin(GRAPH_ARC_BASE + GRAPH_ARC_STEP * (double)skipped, GRAPH_ARC_MAX);
   if (j > i) // to the right: above the row
     arc_edge(cr, node_x(l, i) + GRAPH_PORT * half, node_x(l, j) - GRAPH_PORT * half,
              top, -height, 0, false);
@@ -156,8 +132,8 @@ static void edge(cairo_t *cr, const graph_layout *l, int i, int j) {
 static void edges(cairo_t *cr, const graph_layout *l, const unsigned char *e) {
   plot_set_color(cr, PLOT_COLOR_EDGE);
   cairo_set_line_width(cr, GRAPH_EDGE_LINE);
-  for (int i = 0; i < l->n; i++)
-    for (int j = 0; j < l->n; j++)
+  for (size_t i = 0; i < l->n; i++)
+    for (size_t j = 0; j < l->n; j++)
       if (e[i * l->n + j]) edge(cr, l, i, j);
 }
 
@@ -193,8 +169,8 @@ static void legend(cairo_t *cr) {
   double x = GRAPH_MARGIN_X;
   x = legend_box(cr, x, PLOT_COLOR_SAFE, "safe: G < 1 or R undefined");
   x = legend_box(cr, x, PLOT_COLOR_UNSAFE, "unsafe");
-  x = legend_arrow(cr, x, false, "edge: R maps into");
-  legend_arrow(cr, x, true, "self-edge (not a cycle)");
+  x = legend_arrow(cr, x, false, "arc: R maps into");
+  legend_arrow(cr, x, true, "R maps within merged intervals");
 }
 
 plot_status plot_graph(const char *path, const plot_graph_input *in) {
@@ -207,11 +183,12 @@ plot_status plot_graph(const char *path, const plot_graph_input *in) {
     plot_set_color(cr, PLOT_COLOR_INK);
     plot_text(cr, PLOT_WIDTH / 2.0, GRAPH_NOTE_Y, PLOT_FONT_TICK, in->note, 0.5, 1.0);
   }
-  if (in->count > 0) {
-    graph_layout l = {in->count, (PLOT_WIDTH - 2 * GRAPH_MARGIN_X) / in->count, 0};
+  const zeno_interval_graph *g = in->graph;
+  if (g != NULL && g->count > 0) {
+    graph_layout l = {g->count, (PLOT_WIDTH - 2 * GRAPH_MARGIN_X) / (double)g->count, 0};
     l.width = fmin(GRAPH_NODE_FILL * l.slot, GRAPH_NODE_MAX_WIDTH);
-    edges(cr, &l, in->edge);
-    for (int i = 0; i < in->count; i++) node(cr, &l, i, &in->intervals[i]);
+    edges(cr, &l, g->arc);
+    for (size_t i = 0; i < g->count; i++) node(cr, &l, i, &g->intervals[i]);
     legend(cr);
   }
   return plot_canvas_close(&canvas, status);

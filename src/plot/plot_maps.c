@@ -21,7 +21,7 @@
 #define MAPS_FIXED_POINT_RADIUS 5.0
 #define MAPS_FIXED_POINT_LINE 1.5
 /// Section angles run over (-pi/2, pi/2); ticks every 0.5 rad.
-#define MAPS_PHI_LIMIT (PLOT_PI / 2)
+#define MAPS_PHI_LIMIT (ZENO_PI / 2)
 #define MAPS_PHI_STEP 0.5
 /// G axis: headroom over max(G_max, 1) and about this many ticks.
 #define MAPS_G_HEADROOM 1.2
@@ -56,7 +56,7 @@ void plot_maps_frames(int width, int height, double g_top, plot_frame *r,
 static void shade_unsafe(cairo_t *cr, const plot_frame *f,
                          const plot_maps_input *in) {
   plot_set_color(cr, PLOT_COLOR_UNSAFE_SHADE);
-  for (int i = 0; i < in->interval_count; i++) {
+  for (size_t i = 0; i < in->interval_count; i++) {
     if (in->intervals[i].safe) continue;
     const double x0 = plot_frame_x(f, in->intervals[i].lo);
     const double x1 = plot_frame_x(f, in->intervals[i].hi);
@@ -69,7 +69,7 @@ static void breakpoint_lines(cairo_t *cr, const plot_frame *f,
                              const zeno_maps *m) {
   plot_set_color(cr, PLOT_COLOR_BREAKPOINT);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
-  for (int k = 0; k < m->breakpoint_count; k++) {
+  for (size_t k = 0; k < m->breakpoint_count; k++) {
     const double x = floor(plot_frame_x(f, m->breakpoints[k])) + 0.5;
     cairo_move_to(cr, x, f->top);
     cairo_line_to(cr, x, f->top + f->height);
@@ -91,7 +91,7 @@ static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m,
   cairo_set_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-  for (int k = 0; k < m->sample_count; k++) {
+  for (size_t k = 0; k < m->sample_count; k++) {
     const zeno_cycle *c = &m->samples[k];
     if (!c->defined) continue;
     const double x = plot_frame_x(f, c->phi);
@@ -104,11 +104,11 @@ static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m,
 
 static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
   cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
-  for (int k = 0; k < m->fixed_point_count; k++) {
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
     cairo_new_sub_path(cr);
     cairo_arc(cr, plot_frame_x(f, p->phi), plot_frame_y(f, p->phi),
-              MAPS_FIXED_POINT_RADIUS, 0, 2 * PLOT_PI);
+              MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
     plot_set_color(cr, p->convergent ? PLOT_COLOR_INK : PLOT_COLOR_BACKGROUND);
     cairo_fill_preserve(cr);
     plot_set_color(cr, PLOT_COLOR_INK);
@@ -149,7 +149,7 @@ static double legend_item(cairo_t *cr, double x, legend_mark mark,
   cairo_set_line_width(cr, mark == MARK_DASHED ? PLOT_LINE_THIN : PLOT_LINE_DATA);
   if (mark == MARK_DASHED) cairo_set_dash(cr, dash, 2, 0);
   if (mark == MARK_CIRCLE) {
-    cairo_arc(cr, x + MAPS_LEGEND_SAMPLE / 2, y, MAPS_FIXED_POINT_RADIUS, 0, 2 * PLOT_PI);
+    cairo_arc(cr, x + MAPS_LEGEND_SAMPLE / 2, y, MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
     cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
   } else if (mark == MARK_BOX) {
     cairo_rectangle(cr, x, y - PLOT_FONT_TICK / 2, MAPS_LEGEND_SAMPLE, PLOT_FONT_TICK);

@@ -81,7 +81,7 @@ static plot_color slot_color(int slot) {
 // Data range of an axis: the cells' outer edges.
 static void axis_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
   const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
-  *cell = a->count > 1 ? (last - first) / (a->count - 1) : fmax(fabs(first), 1.0);
+  *cell = a->count > 1 ? (last - first) / (double)(a->count - 1) : fmax(fabs(first), 1.0);
   *lo = first - *cell / 2;
   *hi = last + *cell / 2;
 }
@@ -115,10 +115,10 @@ static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_inpu
   double lo, hi, cx, cy;
   axis_range(in->x, &lo, &hi, &cx);
   axis_range(in->y, &lo, &hi, &cy);
-  const int nx = in->x->count, ny = in->y->count;
-  for (int iy = 0; iy < ny; iy++)
-    for (int ix = 0; ix < nx; ix++) {
-      const zeno_region_point *p = &in->grid[(size_t)iy * (size_t)nx + (size_t)ix];
+  const size_t nx = in->x->count, ny = in->y->count;
+  for (size_t iy = 0; iy < ny; iy++)
+    for (size_t ix = 0; ix < nx; ix++) {
+      const zeno_region_point *p = &in->grid[iy * nx + ix];
       const double x0 = floor(plot_frame_x(f, p->x - cx / 2));
       const double x1 = floor(plot_frame_x(f, p->x + cx / 2));
       const double y0 = floor(plot_frame_y(f, p->y + cy / 2));
@@ -189,10 +189,10 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
     }
     cairo_stroke(cr);
     cairo_restore(cr);
-    cairo_arc(cr, pu, pv, REG_CONTACT_RADIUS, 0, 2 * PLOT_PI);
+    cairo_arc(cr, pu, pv, REG_CONTACT_RADIUS, 0, 2 * ZENO_PI);
     cairo_fill(cr);
   }
-  cairo_arc(cr, cu, cv, REG_COM_RADIUS, 0, 2 * PLOT_PI);
+  cairo_arc(cr, cu, cv, REG_COM_RADIUS, 0, 2 * ZENO_PI);
   cairo_fill(cr);
   if (s->load_magnitude > 0) {
     const double d[2] = {sin(s->load_angle), -cos(s->load_angle)};

@@ -24,7 +24,6 @@
 /// overflows to inf and a run would end in NaN (found by fuzzing: m = 1e-320).
 #define SCENE_DIVISOR_MIN 1e-30
 
-static const double DEG = 3.14159265358979323846 / 180.0;
 
 zeno_paper_params zeno_paper_example2(void) {
   zeno_paper_params p = {
@@ -75,37 +74,57 @@ void zeno_scene_apply_paper(zeno_scene *s, const zeno_paper_params *p) {
     // the (possibly shifted) centre of mass.
     c->point[0] = l[i] - s->com_shift[0];
     c->point[1] = -p->h - s->com_shift[1];
-    c->surface_angle = phi[i] * DEG;
+    c->surface_angle = phi[i] * ZENO_RADIANS_PER_DEGREE;
     c->surface_point[0] = c->point[0];
     c->surface_point[1] = c->point[1];
     c->surface_point_set = false;
     c->mu = mu[i];
   }
   s->load_magnitude = p->f;
-  s->load_angle = p->alpha * DEG;
+  s->load_angle = p->alpha * ZENO_RADIANS_PER_DEGREE;
   s->load_torque = p->tau;
 }
 
-static zeno_status range_error(zeno_error *e, const char *param,
-                               const char *fmt, double value) {
-  char what[256];
-  snprintf(what, sizeof what, fmt, value);
-  return zeno_fail(e, ZENO_ERR_RANGE, param, "%s", what);
-}
+/// An allowed interval of a scene number: lo <(=) v <(=) hi.
+typedef struct scene_range {
+  double lo, hi;
+  bool lo_open, hi_open; ///< the end itself is excluded
+} scene_range;
 
-// Checks one number: finite and lo <(=) v <(=) hi.
-static zeno_status check_number(zeno_error *e, const char *param, double v,
-                                double lo, bool lo_open, double hi,
-                                bool hi_open) {
+/* The ranges of zeno_scene_validate(), named after what they allow. */
+/// Any finite number (within SCENE_MAGNITUDE_MAX).
+static const scene_range ANY = {-INFINITY, INFINITY, true, true};
+/// Strictly positive: masses, radii, times, tolerances.
+static const scene_range POSITIVE = {0, INFINITY, true, true};
+/// Zero or positive: friction coefficients, load magnitude, durations.
+static const scene_range NON_NEGATIVE = {0, INFINITY, false, true};
+/// An angle written in degrees, one turn either way.
+static const scene_range DEGREES = {-360, 360, false, false};
+/// An angle kept in radians, one turn either way.
+static const scene_range RADIANS = {-2 * ZENO_PI, 2 * ZENO_PI, false, false};
+/// A restitution coefficient: [0, 1].
+static const scene_range UNIT = {0, 1, false, false};
+/// A tangential restitution coefficient: [-1, 1].
+static const scene_range SIGNED_UNIT = {-1, 1, false, false};
+/// The full model's perturbation scale: (0, 1].
+static const scene_range EPSILON = {0, 1, true, false};
+/// CVODE's relative tolerance: (0, 1e-2].
+static const scene_range SOLVER_RTOL = {0, 1e-2, true, false};
+
+// Checks one number: finite, inside the range, and of a sane magnitude.
+static zeno_status check(zeno_error *e, const char *param, double v,
+                         const scene_range *r) {
+  const char *open = r->lo_open ? "(" : "[", *close = r->hi_open ? ")" : "]";
   if (!isfinite(v))
     return zeno_fail(e, ZENO_ERR_RANGE, param,
                      "value %g is not a finite number; allowed range %s%g, %g%s",
-                     v, lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
-  bool ok = (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+                     v, open, r->lo, r->hi, close);
+  const bool ok = (r->lo_open ? v > r->lo : v >= r->lo) &&
+                  (r->hi_open ? v < r->hi : v <= r->hi);
   if (!ok)
     return zeno_fail(e, ZENO_ERR_RANGE, param,
-                     "value %g is out of range; allowed %s%g, %g%s", v,
-                     lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+                     "value %g is out of range; allowed %s%g, %g%s", v, open,
+                     r->lo, r->hi, close);
   if (fabs(v) > SCENE_MAGNITUDE_MAX)
     return zeno_fail(e, ZENO_ERR_RANGE, param,
                      "value %g is too large; magnitudes up to %g are allowed",
@@ -122,11 +141,11 @@ static zeno_status check_divisor(zeno_error *e, const char *param, double v) {
   return ZENO_OK;
 }
 
-#define CHECK(param, v, lo, lo_open, hi, hi_open)                          \
-  do {                                                                     \
-    zeno_status st_ = check_number(error, (param), (v), (lo), (lo_open),   \
-                                   (hi), (hi_open));                       \
-    if (st_ != ZENO_OK) return st_;                                        \
+/// Returns from the enclosing function when a check fails.
+#define TRY(call)                         \
+  do {                                    \
+    const zeno_status try_ = (call);      \
+    if (try_ != ZENO_OK) return try_;     \
   } while (0)
 
 // Dotted path of a contact field, naming the paper key when the scene used one.
@@ -142,28 +161,32 @@ static void contact_param(const zeno_scene *s, int i, const char *field,
     snprintf(buf, n, "contacts.%d.%s", i, field);
 }
 
-zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
-  const double inf = INFINITY;
-  if (s == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
+// Mass and radius of gyration (they divide), the paper block and com.
+static zeno_status validate_body(const zeno_scene *s, zeno_error *error) {
   const bool paper = s->has_paper;
-  CHECK(paper ? "paper.m" : "body.mass", s->mass, 0, true, inf, true);
-  CHECK(paper ? "paper.rho" : "body.rho", s->rho, 0, true, inf, true);
-  zeno_status st = check_divisor(error, paper ? "paper.m" : "body.mass", s->mass);
-  if (st == ZENO_OK)
-    st = check_divisor(error, paper ? "paper.rho" : "body.rho", s->rho);
-  if (st != ZENO_OK) return st;
+  const char *mass = paper ? "paper.m" : "body.mass";
+  const char *rho = paper ? "paper.rho" : "body.rho";
+  TRY(check(error, mass, s->mass, &POSITIVE));
+  TRY(check(error, rho, s->rho, &POSITIVE));
+  TRY(check_divisor(error, mass, s->mass));
+  TRY(check_divisor(error, rho, s->rho));
   if (paper) {
-    CHECK("paper.alpha", s->paper.alpha, -360, false, 360, false);
-    CHECK("paper.h", s->paper.h, -inf, true, inf, true);
-    CHECK("paper.l1", s->paper.l1, -inf, true, inf, true);
-    CHECK("paper.l2", s->paper.l2, -inf, true, inf, true);
-    CHECK("paper.phi1", s->paper.phi1, -360, false, 360, false);
-    CHECK("paper.phi2", s->paper.phi2, -360, false, 360, false);
-    CHECK("paper.tau", s->paper.tau, -inf, true, inf, true);
+    TRY(check(error, "paper.alpha", s->paper.alpha, &DEGREES));
+    TRY(check(error, "paper.h", s->paper.h, &ANY));
+    TRY(check(error, "paper.l1", s->paper.l1, &ANY));
+    TRY(check(error, "paper.l2", s->paper.l2, &ANY));
+    TRY(check(error, "paper.phi1", s->paper.phi1, &DEGREES));
+    TRY(check(error, "paper.phi2", s->paper.phi2, &DEGREES));
+    TRY(check(error, "paper.tau", s->paper.tau, &ANY));
   }
-  CHECK("com.x", s->com_shift[0], -inf, true, inf, true);
-  CHECK("com.y", s->com_shift[1], -inf, true, inf, true);
+  TRY(check(error, "com.x", s->com_shift[0], &ANY));
+  TRY(check(error, "com.y", s->com_shift[1], &ANY));
+  return ZENO_OK;
+}
+
+// Contact points and surfaces: ranges, each vertex on its surface line, and
+// two distinct contacts.
+static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
   if (s->contact_count < 1 || s->contact_count > ZENO_MAX_CONTACTS)
     return zeno_fail(error, ZENO_ERR_RANGE, "contacts",
                      "%d contacts given; allowed 1 or 2", s->contact_count);
@@ -172,15 +195,15 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
     contact_param(s, i, "point", param, sizeof param);
-    CHECK(param, c->point[0], -inf, true, inf, true);
-    CHECK(param, c->point[1], -inf, true, inf, true);
+    TRY(check(error, param, c->point[0], &ANY));
+    TRY(check(error, param, c->point[1], &ANY));
     contact_param(s, i, "surface.angle", param, sizeof param);
-    CHECK(param, c->surface_angle, -2 * M_PI, false, 2 * M_PI, false);
+    TRY(check(error, param, c->surface_angle, &RADIANS));
     contact_param(s, i, "mu", param, sizeof param);
-    CHECK(param, c->mu, 0, false, inf, true);
+    TRY(check(error, param, c->mu, &NON_NEGATIVE));
     snprintf(param, sizeof param, "contacts.%d.surface.point", i);
-    CHECK(param, c->surface_point[0], -inf, true, inf, true);
-    CHECK(param, c->surface_point[1], -inf, true, inf, true);
+    TRY(check(error, param, c->surface_point[0], &ANY));
+    TRY(check(error, param, c->surface_point[1], &ANY));
     scale = fmax(scale, hypot(c->point[0], c->point[1]));
   }
   for (int i = 0; i < s->contact_count; i++) {
@@ -204,27 +227,31 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
                      s->contacts[0].point[1] - s->contacts[1].point[1]);
     if (d <= SCENE_COINCIDENT_RTOL * scale)
       return zeno_fail(error, ZENO_ERR_GEOMETRY,
-                       paper ? "paper.l2" : "contacts.1.point",
+                       s->has_paper ? "paper.l2" : "contacts.1.point",
                        "contacts 1 and 2 coincide at (%g, %g); two distinct "
                        "contact points are needed",
                        s->contacts[0].point[0], s->contacts[0].point[1]);
   }
-  CHECK(paper ? "paper.f" : "load.magnitude", s->load_magnitude, 0, false, inf,
-        true);
-  CHECK(paper ? "paper.alpha" : "load.angle", s->load_angle, -2 * M_PI, false,
-        2 * M_PI, false);
-  CHECK(paper ? "paper.tau" : "load.torque", s->load_torque, -inf, true, inf,
-        true);
-  CHECK("impact.e", s->restitution, 0, false, 1, false);
-  CHECK("impact.et", s->tangential_restitution, -1, false, 1, false);
+  return ZENO_OK;
+}
+
+// The load, the impact law's coefficients and the initial state.
+static zeno_status validate_load_and_start(const zeno_scene *s, zeno_error *error) {
+  const bool paper = s->has_paper;
+  TRY(check(error, paper ? "paper.f" : "load.magnitude", s->load_magnitude,
+            &NON_NEGATIVE));
+  TRY(check(error, paper ? "paper.alpha" : "load.angle", s->load_angle, &RADIANS));
+  TRY(check(error, paper ? "paper.tau" : "load.torque", s->load_torque, &ANY));
+  TRY(check(error, "impact.e", s->restitution, &UNIT));
+  TRY(check(error, "impact.et", s->tangential_restitution, &SIGNED_UNIT));
   if (s->initial_kind == ZENO_INITIAL_ZOD) {
     if (s->contact_count != 2)
       return zeno_fail(error, ZENO_ERR_RANGE, "initial.qp",
                        "ZOD coordinates q' = (z1, z2, x2) need two contacts; "
                        "give initial.pose and initial.velocity instead");
     for (int k = 0; k < 3; k++) {
-      CHECK("initial.qp", s->initial_qp[k], -inf, true, inf, true);
-      CHECK("initial.qdp", s->initial_qdp[k], -inf, true, inf, true);
+      TRY(check(error, "initial.qp", s->initial_qp[k], &ANY));
+      TRY(check(error, "initial.qdp", s->initial_qdp[k], &ANY));
     }
     if (s->initial_qp[0] < 0 || s->initial_qp[1] < 0)
       return zeno_fail(error, ZENO_ERR_RANGE, "initial.qp",
@@ -232,38 +259,52 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
                        s->initial_qp[0], s->initial_qp[1]);
   } else {
     for (int k = 0; k < 3; k++) {
-      CHECK("initial.pose", s->initial_pose[k], -inf, true, inf, true);
-      CHECK("initial.velocity", s->initial_velocity[k], -inf, true, inf, true);
+      TRY(check(error, "initial.pose", s->initial_pose[k], &ANY));
+      TRY(check(error, "initial.velocity", s->initial_velocity[k], &ANY));
     }
   }
-  CHECK("epsilon", s->epsilon, 0, true, 1, false);
-  st = check_divisor(error, "epsilon", s->epsilon);
-  if (st != ZENO_OK) return st;
-  CHECK("stop.t_end", s->t_end, 0, true, inf, true);
+  return ZENO_OK;
+}
+
+// The model, the stop conditions, the solver settings and the outline.
+static zeno_status validate_run(const zeno_scene *s, zeno_error *error) {
+  TRY(check(error, "epsilon", s->epsilon, &EPSILON));
+  TRY(check_divisor(error, "epsilon", s->epsilon));
+  TRY(check(error, "stop.t_end", s->t_end, &POSITIVE));
   if (s->max_events < 1)
-    return range_error(error, "stop.max_events",
-                       "value %g is out of range; allowed [1, inf)",
-                       (double)s->max_events);
-  CHECK("stop.escape_radius", s->escape_radius, 0, true, inf, true);
-  CHECK("stop.wall_time", s->wall_time, 0, false, inf, true);
-  CHECK("solver.rtol", s->rtol, 0, true, 1e-2, false);
-  CHECK("solver.atol", s->atol, 0, true, inf, true);
-  CHECK("solver.sample_dt", s->sample_dt, 0, false, inf, true);
+    return zeno_fail(error, ZENO_ERR_RANGE, "stop.max_events",
+                     "value %g is out of range; allowed [1, inf)",
+                     (double)s->max_events);
+  TRY(check(error, "stop.escape_radius", s->escape_radius, &POSITIVE));
+  TRY(check(error, "stop.wall_time", s->wall_time, &NON_NEGATIVE));
+  TRY(check(error, "solver.rtol", s->rtol, &SOLVER_RTOL));
+  TRY(check(error, "solver.atol", s->atol, &POSITIVE));
+  TRY(check(error, "solver.sample_dt", s->sample_dt, &NON_NEGATIVE));
   if (s->outline_kind == ZENO_OUTLINE_POLYGON &&
       (s->outline_count < 3 || s->outline_count > ZENO_MAX_OUTLINE))
     return zeno_fail(error, ZENO_ERR_RANGE, "body.outline",
-                     "a polygon outline needs 3 to %d vertices, got %d",
+                     "a polygon outline needs 3 to %d vertices, got %zu",
                      ZENO_MAX_OUTLINE, s->outline_count);
   if (s->outline_kind == ZENO_OUTLINE_POLYGON) {
-    for (int k = 0; k < s->outline_count; k++) {
-      snprintf(param, sizeof param, "body.outline.%d", k);
-      CHECK(param, s->outline[k][0], -inf, true, inf, true);
-      CHECK(param, s->outline[k][1], -inf, true, inf, true);
+    char param[128];
+    for (size_t k = 0; k < s->outline_count; k++) {
+      snprintf(param, sizeof param, "body.outline.%zu", k);
+      TRY(check(error, param, s->outline[k][0], &ANY));
+      TRY(check(error, param, s->outline[k][1], &ANY));
     }
   }
   if (s->outline_kind == ZENO_OUTLINE_DISK)
-    CHECK("body.outline_radius", s->outline_radius, 0, true, inf, true);
+    TRY(check(error, "body.outline_radius", s->outline_radius, &POSITIVE));
   return ZENO_OK;
+}
+
+zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
+  if (s == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
+  TRY(validate_body(s, error));
+  TRY(validate_contacts(s, error));
+  TRY(validate_load_and_start(s, error));
+  return validate_run(s, error);
 }
 
 const char *zeno_model_name(zeno_model m) {

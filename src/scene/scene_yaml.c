@@ -15,10 +15,6 @@
 
 #include "scene/scene_yaml_internal.h"
 
-/// Scene files are read in chunks of this size (works for pipes too).
-#define READ_CHUNK 4096
-/// Room for one strerror text.
-#define ERRNO_TEXT_LEN 128
 /// File name used by zeno_scene_load_string() when the caller gives none.
 #define STRING_FILE "<string>"
 /// Entries of a state vector: (z1, z2, x2) or (x, y, theta) and their rates.
@@ -265,7 +261,7 @@ static void name_from_file(const char *file, char *out, size_t size) {
 // The scene file's tree with the overrides applied, in order.
 static zeno_status build_tree(const yt_loader *ld, const char *text,
                               size_t length, const char *const *overrides,
-                              int override_count, ynode **root) {
+                              size_t override_count, ynode **root) {
   zeno_status st = yt_parse(ld, text, length, NULL, root);
   if (st == ZENO_OK && yt_is_null(*root)) {
     yt_free(*root);
@@ -277,22 +273,21 @@ static zeno_status build_tree(const yt_loader *ld, const char *text,
     st = yt_fail_node(ld, *root, ZENO_ERR_TYPE, "",
                       "a scene must be a mapping of keys, got %s", got);
   }
-  for (int i = 0; st == ZENO_OK && i < override_count; i++)
+  for (size_t i = 0; st == ZENO_OK && i < override_count; i++)
     st = yt_override_apply(ld, root, overrides[i]);
   return st;
 }
 
 static zeno_status check_arguments(const yt_loader *ld, const void *input,
                                    const char *const *overrides,
-                                   int override_count,
+                                   size_t override_count,
                                    const zeno_scene *scene) {
-  bool ok = input && scene && override_count >= 0 &&
-            (override_count == 0 || overrides);
-  for (int i = 0; ok && i < override_count; i++) ok = overrides[i] != NULL;
+  bool ok = input && scene && (override_count == 0 || overrides);
+  for (size_t i = 0; ok && i < override_count; i++) ok = overrides[i] != NULL;
   if (ok) return ZENO_OK;
   return zeno_fail(ld->error, ZENO_ERR_ARGUMENT, "",
                    "scene loading needs a file name or text, a scene, "
-                   "non-NULL overrides and an override count >= 0");
+                   "and override_count non-NULL overrides");
 }
 
 // Shared by both entry points; *scene is written only on success.
@@ -300,7 +295,7 @@ static zeno_status check_arguments(const yt_loader *ld, const void *input,
 // when it has no `name` key.
 static zeno_status load_text(const yt_loader *ld, const char *text,
                              size_t length, const char *name_source,
-                             const char *const *overrides, int override_count,
+                             const char *const *overrides, size_t override_count,
                              zeno_scene *scene) {
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
@@ -317,42 +312,8 @@ static zeno_status load_text(const yt_loader *ld, const char *text,
   return st;
 }
 
-static zeno_status io_error(const yt_loader *ld, const char *what, int err) {
-  char reason[ERRNO_TEXT_LEN];
-  if (strerror_r(err, reason, sizeof reason) != 0) reason[0] = '\0';
-  return zeno_fail_at(ld->error, ZENO_ERR_IO, ld->file, 0, 0, "",
-                      "cannot %s '%s': %s", what, ld->file, reason);
-}
-
-// Reads `f` to its end in chunks (so pipes work too). *buffer is
-// NUL-terminated; the caller frees it whatever the result.
-static zeno_status read_stream(const yt_loader *ld, FILE *f, char **buffer,
-                               size_t *length) {
-  size_t got = 0;
-  *length = 0;
-  do {
-    char *grown = realloc(*buffer, *length + READ_CHUNK + 1);
-    if (grown == NULL) return yt_out_of_memory(ld);
-    *buffer = grown;
-    got = fread(*buffer + *length, 1, READ_CHUNK, f);
-    *length += got;
-  } while (got == READ_CHUNK);
-  if (ferror(f)) return io_error(ld, "read", errno);
-  (*buffer)[*length] = '\0';
-  return ZENO_OK;
-}
-
-// Reads the whole scene file; *text is owned by the caller.
-static zeno_status read_file(const yt_loader *ld, char **text, size_t *length) {
-  FILE *f = fopen(ld->file, "rb");
-  if (f == NULL) return io_error(ld, "open", errno);
-  zeno_status st = read_stream(ld, f, text, length);
-  fclose(f);
-  return st;
-}
-
 zeno_status zeno_scene_load(const char *path, const char *const *overrides,
-                            int override_count, zeno_scene *scene,
+                            size_t override_count, zeno_scene *scene,
                             zeno_error *error) {
   zeno_error local;
   yt_loader ld = {.file = path ? path : "", .error = error ? error : &local};
@@ -360,31 +321,16 @@ zeno_status zeno_scene_load(const char *path, const char *const *overrides,
   zeno_status st = check_arguments(&ld, path, overrides, override_count, scene);
   char *text = NULL;
   size_t length = 0;
-  if (st == ZENO_OK) st = read_file(&ld, &text, &length);
+  if (st == ZENO_OK) st = zeno_read_text_file(path, &text, &length, ld.error);
   if (st == ZENO_OK)
     st = load_text(&ld, text, length, path, overrides, override_count, scene);
   free(text);
   return st;
 }
 
-zeno_status zeno_read_text_file(const char *path, char **text, zeno_error *error) {
-  zeno_error local;
-  yt_loader ld = {.file = path ? path : "", .error = error ? error : &local};
-  *text = NULL;
-  if (path == NULL)
-    return zeno_fail(ld.error, ZENO_ERR_ARGUMENT, "", "a file path is required");
-  size_t length = 0;
-  zeno_status st = read_file(&ld, text, &length);
-  if (st != ZENO_OK) {
-    free(*text);
-    *text = NULL;
-  }
-  return st;
-}
-
 zeno_status zeno_scene_load_string(const char *text, const char *name,
                                    const char *const *overrides,
-                                   int override_count, zeno_scene *scene,
+                                   size_t override_count, zeno_scene *scene,
                                    zeno_error *error) {
   zeno_error local;
   yt_loader ld = {.file = name && *name ? name : STRING_FILE,

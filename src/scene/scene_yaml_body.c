@@ -252,7 +252,7 @@ static zeno_status read_polygon(const yt_loader *ld, const ynode *n,
     for (int k = 0; k < POINT_DIM; k++) s->outline[i][k] -= s->com_shift[k];
   }
   s->outline_kind = ZENO_OUTLINE_POLYGON;
-  s->outline_count = n->count;
+  s->outline_count = (size_t)n->count;
   return ZENO_OK;
 }
 

@@ -14,7 +14,6 @@
 /// Longest piece of a scalar quoted back in an error message.
 #define QUOTE_MAX 40
 
-static const double DEG_TO_RAD = M_PI / 180.0;
 
 /* ------------------------------------------------------------------------ */
 /* Descriptions and dotted paths                                             */
@@ -189,7 +188,7 @@ zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n,
                             const char *param, double *out) {
   double degrees = 0;
   zeno_status st = sy_read_number(ld, n, param, &degrees);
-  if (st == ZENO_OK) *out = degrees * DEG_TO_RAD;
+  if (st == ZENO_OK) *out = degrees * ZENO_RADIANS_PER_DEGREE;
   return st;
 }
 

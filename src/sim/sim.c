@@ -229,7 +229,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
       cls->gap[1] == ZM_GAP_IMPACTING) {
     ev->on_section = true;
     ev->section_angle = atan(cd[3] / fabs(cd[2]));
-    if (s->section_count < SIM_MAX_SECTIONS)
+    if (s->section_count < ZENO_SUMMARY_SECTIONS)
       s->sections[s->section_count] = ev->section_angle;
     s->section_count++;
   }
@@ -499,11 +499,15 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   return flow_to_event(s, ev);
 }
 
-zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev) {
-  if (s == NULL || ev == NULL) return ZENO_ERR_ARGUMENT;
-  if (s->word_failed) return ZENO_ERR_NOMEM;
-  if (s->finished) return ZENO_DONE;
-  const zeno_status st = next_event(s, ev);
+zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) {
+  if (s == NULL || ev == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and event are required");
+  if (s->finished && !s->word_failed) return ZENO_DONE;
+  const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
   // A mode word missing tokens would be a wrong answer, not a short one.
-  return st == ZENO_OK && s->word_failed ? ZENO_ERR_NOMEM : st;
+  if (st == ZENO_ERR_NOMEM || s->word_failed)
+    return zeno_fail(error, ZENO_ERR_NOMEM, "",
+                     "out of memory at event %ld: the run cannot go on",
+                     s->event_count);
+  return st;
 }

@@ -192,7 +192,7 @@ static select_result select_mode(zeno_sim *s, const zm_class *cls,
   // Under the ZOD the mode solutions are constants: solve each once.
   const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
                                     sim_is_full(s) ? NULL : &s->mode_cache, all);
-  s->consistent_count = n;
+  s->consistent_count = (size_t)n;
   for (int k = 0; k < n; k++) s->consistent[k] = all[k].mode;
   if (n == 0) return SELECT_NONE;
   if (n == 1) {

@@ -16,8 +16,6 @@
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2
 /// periods of the longest period searched.
 #define SIM_RING 256
-/// Section angles kept for the summary.
-#define SIM_MAX_SECTIONS 16
 
 typedef struct segment {
   double t0, t1;
@@ -67,7 +65,7 @@ struct zeno_sim {
   zeno_outcome outcome, pending_outcome;
   zeno_guard pending_guard;
   long event_count, impact_count;
-  int consistent_count;
+  size_t consistent_count;
   zeno_mode consistent[ZENO_MAX_MODES];
   uint64_t signature;  ///< running hash since the last impact
 
@@ -97,8 +95,8 @@ struct zeno_sim {
   bool has_zeno;
   double first_zeno_time;
   long first_zeno_impacts;
-  int section_count;
-  double sections[SIM_MAX_SECTIONS];
+  size_t section_count;  ///< section crossings so far
+  double sections[ZENO_SUMMARY_SECTIONS]; ///< the first of them
 
   /// Impacts of the current sequence; last member: only ring_len matters,
   /// so creation leaves it uninitialised (it is large, and cycles of the

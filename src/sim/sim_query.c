@@ -7,14 +7,17 @@
 #include "base/util.h"
 
 
-zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st) {
-  if (s == NULL || st == NULL) return ZENO_ERR_ARGUMENT;
+zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st,
+                              zeno_error *error) {
+  if (s == NULL || st == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
   if (s->hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->hist_len - 1].t1) {
     if (t == s->t) {
       sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
       return ZENO_OK;
     }
-    return zeno_fail(NULL, ZENO_ERR_RANGE, "t", "outside the simulated part");
+    return zeno_fail(error, ZENO_ERR_RANGE, "t",
+                     "time %g outside the simulated (and kept) part of the run", t);
   }
   // Last segment starting at or before t (later segments win at shared ends).
   size_t lo = 0, hi = s->hist_len - 1;
@@ -54,18 +57,25 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
   sum->zeno_impacts = s->first_zeno_impacts;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
-  sum->section_count = s->section_count < SIM_MAX_SECTIONS ? s->section_count
-                                                           : SIM_MAX_SECTIONS;
+  sum->section_count = s->section_count < ZENO_SUMMARY_SECTIONS
+                           ? s->section_count
+                           : ZENO_SUMMARY_SECTIONS;
   memcpy(sum->section_angles, s->sections, sizeof sum->section_angles);
 }
 
-int zeno_sim_word(const zeno_sim *s, char *buf, int size) {
+size_t zeno_sim_word(const zeno_sim *s, char *buf, size_t size) {
   const char *w = s->word ? s->word : "";
-  return snprintf(buf, size > 0 ? (size_t)size : 0, "%s", w);
+  const size_t length = strlen(w);
+  if (size > 0) {
+    const size_t kept = length < size ? length : size - 1;
+    memcpy(buf, w, kept);
+    buf[kept] = '\0';
+  }
+  return length;
 }
 
 zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
-                     zeno_summary *summary, char *word, int word_size,
+                     zeno_summary *summary, char *word, size_t word_size,
                      zeno_error *error) {
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
@@ -75,10 +85,9 @@ zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
   if (s == NULL) return error->code;
   zeno_event ev;
   zeno_status st;
-  while ((st = zeno_sim_next_event(s, &ev)) == ZENO_OK) {
+  while ((st = zeno_sim_next_event(s, &ev, error)) == ZENO_OK) {
   }
   if (st == ZENO_DONE) st = ZENO_OK;
-  else zeno_fail(error, st, "", "simulation failed: %s", zeno_status_name(st));
   if (summary) zeno_sim_summary(s, summary);
   if (word) zeno_sim_word(s, word, word_size);
   zeno_sim_destroy(s);

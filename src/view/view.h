@@ -4,9 +4,10 @@
 // events only.
 //
 // Pieces:
-//   view_run     the data of one run: events, trajectory rows (the same rows
-//                `simulate --out` writes) and, live, the simulator for dense
-//                output (view_run.c; files in view_replay.c)
+//   view_run     the data of one run: events and trajectory rows, recorded
+//                live or read from a run directory by the library
+//                (zeno/run_dir.h), and, live, the simulator for dense
+//                output (view_run.c)
 //   view_play    the playback clock: time, speed, Zeno warp, zoom (view_play.c)
 //   view_canvas  an offscreen software renderer and its font; every frame is
 //                drawn into it, so a frame depends only on (run, play) and
@@ -26,43 +27,17 @@
 
 #include "zeno/zeno.h"
 
-/// pi (math.h leaves M_PI out under strict POSIX).
-#define VIEW_PI 3.14159265358979323846
-
 /* ---- one run ------------------------------------------------------------- */
 
-/// One trajectory row: the columns of trajectory.csv.
-typedef struct view_row {
-  double t;           ///< [time]
-  double q[3];        ///< (x, y, theta) displacement from the nominal pose
-  double qdot[3];     ///< (vx, vy, omega)
-  double zod[3];      ///< (z1, z2, x2)
-  double zod_rate[3]; ///< their rates
-  zeno_mode mode;     ///< mode in force after this instant
-  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]
-} view_row;
-
-/// What the viewer keeps of one event (the members events.jsonl holds).
-typedef struct view_event {
-  long index;
-  zeno_event_kind kind;
-  double t;            ///< [time]; NaN when the file wrote null
-  zeno_mode mode_before;
-  zeno_mode mode_after;
-  unsigned impact_mask; ///< bit i: contact i received an impulse
-  double impulse[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force*time]
-  zeno_outcome outcome; ///< END events
-} view_event;
-
-/// A whole run, simulated live or read back.
+/// A whole run, simulated live or read back: its rows and events are the
+/// run directory's (zeno/run_dir.h), recorded by the library's rule.
 typedef struct view_run {
   zeno_scene scene;    ///< geometry, load, model
   zeno_sim *sim;       ///< live: the simulator (keep_history); NULL in replay
-  view_row *rows;      ///< samples every scene.sample_dt and the states
-                       ///< before and after each event, in time order
-  long row_count, row_capacity;
-  view_event *events;
-  long event_count, event_capacity;
+  /// Rows (samples every scene.sample_dt and the states before and after
+  /// each event, in time order; rows at a non-finite time are left out) and
+  /// events.
+  zeno_run_dir_data data;
   double t_end;        ///< time of the last event with a finite time
   bool has_zeno;       ///< a Zeno sequence was completed
   double zeno_time;    ///< its accumulation time [time]
@@ -78,17 +53,13 @@ typedef struct view_run {
 zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
                               zeno_error *error);
 
-/// Reads DIR/trajectory.csv and DIR/events.jsonl for `scene`. On failure
-/// returns false with a one-line message "FILE:LINE: why" in `message`.
-bool view_run_load(view_run *run, const zeno_scene *scene, const char *dir,
-                   char *message, size_t message_size);
+/// Reads the run directory `dir` for `scene` (zeno_run_dir_read()); the
+/// error names the file, line and column.
+zeno_status view_run_load(view_run *run, const zeno_scene *scene, const char *dir,
+                          zeno_error *error);
 
 /// Frees what the run holds and empties it.
 void view_run_free(view_run *run);
-
-/// Appends a row / an event; false when out of memory.
-bool view_run_add_row(view_run *run, const view_row *row);
-bool view_run_add_event(view_run *run, const view_event *event);
 
 /// Sets t_end, has_zeno, zeno_time and outcome from the events.
 void view_run_finish(view_run *run);
@@ -96,10 +67,7 @@ void view_run_finish(view_run *run);
 /// The state at time t (clamped to [0, t_end]): dense output of the live
 /// simulator, else linear interpolation of the rows (an event time gives
 /// the row after the event).
-void view_run_state(const view_run *run, double t, view_row *state);
-
-/// A row from a library state.
-view_row view_row_from_state(const zeno_state *state);
+void view_run_state(const view_run *run, double t, zeno_run_dir_row *state);
 
 /// The mode word of the events up to time t, in the library's spelling
 /// (the start mode, then per impact its name and the mode after, per
@@ -247,7 +215,7 @@ typedef struct view_canvas {
   int chart_count;
   const view_run *chart_run;
   const void *chart_rows;
-  long chart_row_count;
+  size_t chart_row_count;
   int chart_run_number;
   bool chart_warp;
   double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
@@ -294,7 +262,7 @@ typedef struct view_frame_info {
   double t;      ///< display time
   long impacts;  ///< impact events up to t
   long event;    ///< index of the last event at or before t
-  view_row state; ///< the drawn state
+  zeno_run_dir_row state; ///< the drawn state
 } view_frame_info;
 
 /// Draws one frame of the run at the playback state into the canvas.

@@ -61,8 +61,8 @@ int view_screenshot(view_run *run, const view_options *o) {
     view_play play;
     play_start(&play, run, o);
     double t = o->at;
-    if (o->at_event >= 0 && o->at_event < run->event_count)
-      t = run->events[o->at_event].t;
+    if (o->at_event >= 0 && (size_t)o->at_event < run->data.event_count)
+      t = run->data.events[o->at_event].t;
     view_play_seek(&play, run, t);
     view_draw_frame(&canvas, run, &play, NULL);
     if (!view_write_png(&canvas, o->screenshot, message, sizeof message)) {
@@ -99,7 +99,7 @@ static double next_random(app *a) {
 }
 
 static view_transform current_transform(const app *a) {
-  view_row st;
+  zeno_run_dir_row st;
   view_run_state(a->run, a->play.t, &st);
   double d[3];
   view_displayed(&a->run->scene, view_play_zoom(&a->play, a->run), st.q, d);
@@ -119,7 +119,7 @@ static void apply_impulse(app *a, const double point[2],
 
 static void perturb(app *a) {
   const double v = VIEW_PERTURB_FRACTION * view_velocity_scale(a->run);
-  const double angle = 2 * VIEW_PI * next_random(a);
+  const double angle = 2 * ZENO_PI * next_random(a);
   const double size = next_random(a);
   const zeno_scene *sc = &a->run->scene;
   const double impulse[2] = {sc->mass * v * size * cos(angle),

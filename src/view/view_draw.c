@@ -138,7 +138,7 @@ static void disc(SDL_Renderer *r, const double centre[2], double radius,
                  view_rgb c) {
   double p[CIRCLE_SEGMENTS][2];
   for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
-    const double a = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
+    const double a = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
     p[k][0] = centre[0] + radius * cos(a);
     p[k][1] = centre[1] + radius * sin(a);
   }
@@ -151,8 +151,8 @@ static void ring(SDL_Renderer *r, const double centre[2], double inner,
   SDL_Vertex v[6 * CIRCLE_SEGMENTS];
   int n = 0;
   for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
-    const double a0 = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
-    const double a1 = 2 * VIEW_PI * (k + 1) / CIRCLE_SEGMENTS;
+    const double a0 = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
+    const double a1 = 2 * ZENO_PI * (k + 1) / CIRCLE_SEGMENTS;
     const double p[4][2] = {
         {centre[0] + inner * cos(a0), centre[1] + inner * sin(a0)},
         {centre[0] + outer * cos(a0), centre[1] + outer * sin(a0)},
@@ -260,7 +260,7 @@ static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
 static int outline_points(const zeno_scene *sc, double (*p)[2]) {
   const double L = view_body_size(sc);
   if (sc->outline_kind == ZENO_OUTLINE_POLYGON && sc->outline_count >= 3) {
-    const int n = sc->outline_count < CIRCLE_SEGMENTS ? sc->outline_count
+    const int n = sc->outline_count < CIRCLE_SEGMENTS ? (int)sc->outline_count
                                                       : CIRCLE_SEGMENTS;
     memcpy(p, sc->outline, sizeof(double) * 2 * (size_t)n);
     return n;
@@ -269,7 +269,7 @@ static int outline_points(const zeno_scene *sc, double (*p)[2]) {
   const double rx = disk ? sc->outline_radius : TORSO_RX * L;
   const double ry = disk ? sc->outline_radius : TORSO_RY * L;
   for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
-    const double a = 2 * VIEW_PI * k / CIRCLE_SEGMENTS;
+    const double a = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
     p[k][0] = rx * cos(a);
     p[k][1] = ry * sin(a);
   }
@@ -327,10 +327,10 @@ static void contact_vector(const zeno_contact_def *c, const double nt[2],
 /// Largest impulse of the run [force*time] (scales the impulse arrows).
 static double largest_impulse(const view_run *run) {
   double m = 0;
-  for (long i = 0; i < run->event_count; i++)
+  for (size_t i = 0; i < run->data.event_count; i++)
     for (int c = 0; c < ZENO_MAX_CONTACTS; c++)
-      m = fmax(m, hypot(run->events[i].impulse[c][0],
-                        run->events[i].impulse[c][1]));
+      m = fmax(m, hypot(run->data.events[i].impulse[c][0],
+                        run->data.events[i].impulse[c][1]));
   return m;
 }
 
@@ -348,11 +348,11 @@ static void draw_cone(view_canvas *cv, const zeno_contact_def *c,
 }
 
 static void draw_contacts(view_canvas *cv, const view_run *run,
-                          const view_transform *tf, const view_row *st,
+                          const view_transform *tf, const zeno_run_dir_row *st,
                           long event) {
   const zeno_scene *sc = &run->scene;
   const double load = sc->load_magnitude > 0 ? sc->load_magnitude : 1.0;
-  const view_event *ev = run->event_count > 0 ? &run->events[event] : NULL;
+  const zeno_run_dir_event *ev = run->data.event_count > 0 ? &run->data.events[event] : NULL;
   const bool impact = ev != NULL && ev->kind == ZENO_EVENT_IMPACT;
   const double pmax = largest_impulse(run);
   double at[ZENO_MAX_CONTACTS][2];
@@ -411,7 +411,7 @@ static void draw_drag(view_canvas *cv, const view_transform *tf) {
 /* ---- text ---------------------------------------------------------------- */
 
 static void draw_overlay(view_canvas *cv, const view_run *run,
-                         const view_play *play, const view_row *st,
+                         const view_play *play, const zeno_run_dir_row *st,
                          long impacts) {
   char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[ZENO_MODE_NAME_SIZE];
   const zeno_scene *sc = &run->scene;
@@ -511,7 +511,7 @@ static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
   const int n = cv->chart_count;
   for (int c = 0; c < n; c++) {
     const double a = b->length * c / (n > 1 ? n - 1 : 1);
-    view_row st;
+    zeno_run_dir_row st;
     view_run_state(run, warp ? view_warp_time(run, a) : a, &st);
     for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
   }
@@ -537,7 +537,7 @@ static void chart_cache(view_canvas *cv, const view_run *run,
   const bool warp = play->warp;
   const int n = b->x1 - b->x0 + 1;
   if (cv->chart_points != NULL && cv->chart_run == run &&
-      cv->chart_rows == run->rows && cv->chart_row_count == run->row_count &&
+      cv->chart_rows == run->data.rows && cv->chart_row_count == run->data.row_count &&
       cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
       cv->chart_count == n)
     return;
@@ -546,8 +546,8 @@ static void chart_cache(view_canvas *cv, const view_run *run,
   double *values = SDL_malloc(sizeof(double) * 3 * (size_t)n);
   cv->chart_count = n;
   cv->chart_run = run;
-  cv->chart_rows = run->rows;
-  cv->chart_row_count = run->row_count;
+  cv->chart_rows = run->data.rows;
+  cv->chart_row_count = run->data.row_count;
   cv->chart_run_number = play->run_number;
   cv->chart_warp = warp;
   if (cv->chart_points != NULL && values != NULL)
@@ -579,8 +579,8 @@ static void draw_chart(view_canvas *cv, const view_run *run,
                           cv->chart_count);
     }
   }
-  for (long i = 0; i < run->event_count; i++) {
-    const view_event *e = &run->events[i];
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const zeno_run_dir_event *e = &run->data.events[i];
     if (!isfinite(e->t)) continue;
     const int x = (int)lround(chart_x(&b, run, play->warp, e->t));
     const int h = e->kind == ZENO_EVENT_IMPACT ? TICK_IMPACT_PX : TICK_OTHER_PX;
@@ -604,7 +604,7 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   SDL_Renderer *r = cv->renderer;
   set_colour(r, VIEW_BACKGROUND, 255);
   SDL_RenderClear(r);
-  view_row st;
+  zeno_run_dir_row st;
   view_run_state(run, play->t, &st);
   const long event = view_run_event_at(run, play->t);
   const long impacts = view_run_impacts(run, play->t);

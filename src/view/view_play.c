@@ -26,7 +26,7 @@ double view_body_size(const zeno_scene *scene) {
     size = fmax(size, hypot(scene->contacts[i].point[0],
                             scene->contacts[i].point[1]));
   if (scene->outline_kind == ZENO_OUTLINE_POLYGON)
-    for (int k = 0; k < scene->outline_count; k++)
+    for (size_t k = 0; k < scene->outline_count; k++)
       size = fmax(size, hypot(scene->outline[k][0], scene->outline[k][1]));
   if (scene->outline_kind == ZENO_OUTLINE_DISK)
     size = fmax(size, scene->outline_radius);
@@ -98,9 +98,9 @@ void view_displayed(const zeno_scene *sc, view_zoom zoom, const double q[3],
 static double largest_displacement(const view_run *run, double t0, double t1) {
   const double L = view_body_size(&run->scene);
   double a = 0;
-  for (long i = 0; i < run->row_count; i++) {
-    const double *q = run->rows[i].q;
-    if (run->rows[i].t < t0 || run->rows[i].t > t1) continue;
+  for (size_t i = 0; i < run->data.row_count; i++) {
+    const double *q = run->data.rows[i].q;
+    if (run->data.rows[i].t < t0 || run->data.rows[i].t > t1) continue;
     a = fmax(a, fmax(fmax(fabs(q[0]), fabs(q[1])), fabs(q[2]) * L));
   }
   return a;
@@ -129,10 +129,10 @@ static view_zoom split_zoom(const view_run *run, double t0, double t1,
   double A[3][3];
   coordinate_matrix(&run->scene, A);
   double gap_size = 0, slip_size = 0;
-  for (long i = 0; i < run->row_count; i++) {
-    if (run->rows[i].t < t0 || run->rows[i].t > t1) continue;
+  for (size_t i = 0; i < run->data.row_count; i++) {
+    if (run->data.rows[i].t < t0 || run->data.rows[i].t > t1) continue;
     double dg[3], ds[3];
-    if (!split_displacement(A, run->rows[i].q, dg, ds)) return uniform;
+    if (!split_displacement(A, run->data.rows[i].q, dg, ds)) return uniform;
     gap_size = fmax(gap_size, displacement_size(dg, L));
     slip_size = fmax(slip_size, displacement_size(ds, L));
   }
@@ -140,10 +140,10 @@ static view_zoom split_zoom(const view_run *run, double t0, double t1,
   view_zoom z = {size / gap_size, size / slip_size};
   z.normal = fmin(z.normal, z.tangential * VIEW_GAP_ZOOM_LIMIT);
   double total = 0;
-  for (long i = 0; i < run->row_count; i++) {
-    if (run->rows[i].t < t0 || run->rows[i].t > t1) continue;
+  for (size_t i = 0; i < run->data.row_count; i++) {
+    if (run->data.rows[i].t < t0 || run->data.rows[i].t > t1) continue;
     double d[3];
-    view_displayed(&run->scene, z, run->rows[i].q, d);
+    view_displayed(&run->scene, z, run->data.rows[i].q, d);
     total = fmax(total, displacement_size(d, L));
   }
   if (total > size) {
@@ -156,8 +156,8 @@ static view_zoom split_zoom(const view_run *run, double t0, double t1,
 view_zoom view_auto_zoom(const view_run *run, double t) {
   // The phase of t: between the Zeno accumulation points around it.
   double t0 = -INFINITY, t1 = INFINITY;
-  for (long i = 0; i < run->event_count; i++) {
-    const view_event *e = &run->events[i];
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const zeno_run_dir_event *e = &run->data.events[i];
     if (e->kind != ZENO_EVENT_ZENO || !isfinite(e->t)) continue;
     if (e->t < t) t0 = e->t;
     if (e->t >= t && e->t < t1) t1 = e->t;
@@ -182,8 +182,8 @@ view_zoom view_play_zoom(const view_play *play, const view_run *run) {
 double view_velocity_scale(const view_run *run) {
   const double L = view_body_size(&run->scene);
   double v = 0;
-  for (long i = 0; i < run->row_count; i++) {
-    const double *qd = run->rows[i].qdot;
+  for (size_t i = 0; i < run->data.row_count; i++) {
+    const double *qd = run->data.rows[i].qdot;
     v = fmax(v, fmax(fmax(fabs(qd[0]), fabs(qd[1])), fabs(qd[2]) * L));
   }
   if (v > 0 && isfinite(v)) return v;
@@ -203,8 +203,8 @@ static long knots(const view_run *run, double *previous_out, double *out,
                   long stop) {
   long n = 0;
   double last = NAN, prev = NAN;
-  for (long i = 0; i < run->event_count; i++) {
-    const double t = run->events[i].t;
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const double t = run->data.events[i].t;
     if (!isfinite(t) || t == last) continue;
     prev = last;
     last = t;
@@ -237,8 +237,8 @@ double view_warp_time(const view_run *run, double u) {
 double view_warp_clock(const view_run *run, double t) {
   long k = 0;
   double prev = NAN;
-  for (long i = 0; i < run->event_count; i++) {
-    const double ti = run->events[i].t;
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const double ti = run->data.events[i].t;
     if (!isfinite(ti) || ti == prev) continue;
     if (!isnan(prev) && ti > t) return (double)(k - 1) + (t - prev) / (ti - prev);
     if (ti > t) return 0;
@@ -286,8 +286,8 @@ void view_play_advance(view_play *play, const view_run *run, double dt) {
 void view_play_step_event(view_play *play, const view_run *run,
                           int direction) {
   double target = direction > 0 ? run->t_end : 0;
-  for (long i = 0; i < run->event_count; i++) {
-    const double t = run->events[i].t;
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const double t = run->data.events[i].t;
     if (!isfinite(t)) continue;
     if (direction > 0 && t > play->t) {
       target = t;
@@ -304,7 +304,7 @@ void view_play_step_event(view_play *play, const view_run *run,
 zeno_status view_apply_impulse(view_run *run, view_play *play,
                                const double point[2], const double impulse[2],
                                zeno_error *error) {
-  view_row now;
+  zeno_run_dir_row now;
   view_run_state(run, play->t, &now);
   const zeno_scene *sc = &run->scene;
   zeno_scene next = *sc;

@@ -1,5 +1,6 @@
-// One run for the viewer: recorded live from a zeno_sim (the same rows and
-// events `zeno simulate --out` writes) and sampled at any time.
+// One run for the viewer: recorded live from a zeno_sim or read from a run
+// directory, both by the library (zeno/run_dir.h: the same rows and events
+// `zeno simulate --out` writes), and sampled at any time.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,74 +8,18 @@
 
 #include "view/view.h"
 
-/// First capacity of the row and event arrays.
-#define VIEW_INITIAL_CAPACITY 256
-
-static bool grow(void **items, long *capacity, long count, size_t size) {
-  if (count < *capacity) return true;
-  const long cap = *capacity ? 2 * *capacity : VIEW_INITIAL_CAPACITY;
-  void *p = realloc(*items, (size_t)cap * size);
-  if (p == NULL) return false;
-  *items = p;
-  *capacity = cap;
-  return true;
-}
-
-bool view_run_add_row(view_run *run, const view_row *row) {
-  if (!grow((void **)&run->rows, &run->row_capacity, run->row_count,
-            sizeof *row))
-    return false;
-  run->rows[run->row_count++] = *row;
-  return true;
-}
-
-bool view_run_add_event(view_run *run, const view_event *event) {
-  if (!grow((void **)&run->events, &run->event_capacity, run->event_count,
-            sizeof *event))
-    return false;
-  run->events[run->event_count++] = *event;
-  return true;
-}
-
 void view_run_free(view_run *run) {
   zeno_sim_destroy(run->sim);
-  free(run->rows);
-  free(run->events);
+  zeno_run_dir_data_free(&run->data);
   memset(run, 0, sizeof *run);
-}
-
-view_row view_row_from_state(const zeno_state *s) {
-  view_row r;
-  r.t = s->t;
-  memcpy(r.q, s->q, sizeof r.q);
-  memcpy(r.qdot, s->qdot, sizeof r.qdot);
-  memcpy(r.zod, s->zod, sizeof r.zod);
-  memcpy(r.zod_rate, s->zod_rate, sizeof r.zod_rate);
-  r.mode = s->mode;
-  memcpy(r.force, s->force, sizeof r.force);
-  return r;
-}
-
-static view_event event_from_library(const zeno_event *e) {
-  view_event v;
-  memset(&v, 0, sizeof v);
-  v.index = e->index;
-  v.kind = e->kind;
-  v.t = e->t;
-  v.mode_before = e->mode_before;
-  v.mode_after = e->mode_after;
-  v.impact_mask = e->kind == ZENO_EVENT_IMPACT ? e->impact_mask : 0;
-  memcpy(v.impulse, e->impulse, sizeof v.impulse);
-  v.outcome = e->outcome;
-  return v;
 }
 
 void view_run_finish(view_run *run) {
   run->t_end = 0;
   run->has_zeno = false;
   run->outcome = ZENO_OUTCOME_RUNNING;
-  for (long i = 0; i < run->event_count; i++) {
-    const view_event *e = &run->events[i];
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const zeno_run_dir_event *e = &run->data.events[i];
     if (isfinite(e->t)) run->t_end = fmax(run->t_end, e->t);
     if (e->kind == ZENO_EVENT_ZENO && !run->has_zeno) {
       run->has_zeno = true;
@@ -82,33 +27,6 @@ void view_run_finish(view_run *run) {
     }
     if (e->kind == ZENO_EVENT_END) run->outcome = e->outcome;
   }
-}
-
-/// The samples k*dt strictly between t_prev and t_event, as
-/// `zeno simulate --out` writes them (samples without dense output are
-/// left out there too).
-static bool add_samples(view_run *run, double dt, double t_prev,
-                        double t_event) {
-  if (dt <= 0 || !isfinite(t_event)) return true;
-  for (double k = floor(t_prev / dt) + 1; k * dt < t_event; k++) {
-    const double t = k * dt;
-    if (t <= t_prev) continue;
-    zeno_state st;
-    if (zeno_sim_state_at(run->sim, t, &st) != ZENO_OK) continue;
-    const view_row row = view_row_from_state(&st);
-    if (!view_run_add_row(run, &row)) return false;
-  }
-  return true;
-}
-
-static bool record_event(view_run *run, const zeno_event *ev, double dt,
-                         double t_prev, bool has_prev) {
-  if (has_prev && !add_samples(run, dt, t_prev, ev->t)) return false;
-  const view_row before = view_row_from_state(&ev->before);
-  const view_row after = view_row_from_state(&ev->after);
-  const view_event e = event_from_library(ev);
-  return view_run_add_row(run, &before) && view_run_add_row(run, &after) &&
-         view_run_add_event(run, &e);
 }
 
 zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
@@ -121,26 +39,13 @@ zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
   def.keep_history = true;
   run->sim = zeno_sim_create(&run->scene, &def, error);
   if (run->sim == NULL) return error ? error->code : ZENO_ERR_ARGUMENT;
+  run->data.contact_count = run->scene.contact_count;
   zeno_event ev;
   zeno_status status;
-  double t_prev = 0;
-  bool has_prev = false;
-  while ((status = zeno_sim_next_event(run->sim, &ev)) == ZENO_OK) {
-    if (!record_event(run, &ev, run->scene.sample_dt, t_prev, has_prev)) {
-      status = ZENO_ERR_NOMEM;
-      break;
-    }
-    t_prev = ev.t;
-    has_prev = true;
+  while ((status = zeno_sim_next_event(run->sim, &ev, error)) == ZENO_OK &&
+         (status = zeno_run_dir_record(&run->data, run->sim, &ev, error)) == ZENO_OK) {
   }
-  if (status == ZENO_DONE) status = ZENO_OK;
-  if (status != ZENO_OK) {
-    if (error != NULL) {
-      zeno_error_clear(error);
-      error->code = status;
-      snprintf(error->message, sizeof error->message,
-               "simulation failed: %s", zeno_status_name(status));
-    }
+  if (status != ZENO_DONE) {
     view_run_free(run);
     return status;
   }
@@ -148,13 +53,36 @@ zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
   return ZENO_OK;
 }
 
+// Rows at a non-finite time cannot be drawn (a state of an unbounded run).
+static void drop_unplottable_rows(zeno_run_dir_data *d) {
+  size_t kept = 0;
+  for (size_t i = 0; i < d->row_count; i++)
+    if (isfinite(d->rows[i].t)) d->rows[kept++] = d->rows[i];
+  d->row_count = kept;
+}
+
+zeno_status view_run_load(view_run *run, const zeno_scene *scene, const char *dir,
+                          zeno_error *error) {
+  memset(run, 0, sizeof *run);
+  run->scene = *scene;
+  run->data.contact_count = scene->contact_count;
+  const zeno_status st = zeno_run_dir_read(dir, &run->data, error);
+  if (st != ZENO_OK) {
+    view_run_free(run);
+    return st;
+  }
+  drop_unplottable_rows(&run->data);
+  view_run_finish(run);
+  return ZENO_OK;
+}
+
 /// Index of the last row with t <= time (0 when none).
-static long row_at(const view_run *run, double t) {
-  long lo = 0, hi = run->row_count - 1;
-  if (hi < 0 || run->rows[0].t > t) return 0;
+static size_t row_at(const view_run *run, double t) {
+  if (run->data.row_count == 0 || run->data.rows[0].t > t) return 0;
+  size_t lo = 0, hi = run->data.row_count - 1;
   while (lo < hi) {
-    const long mid = lo + (hi - lo + 1) / 2;
-    if (run->rows[mid].t <= t)
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (run->data.rows[mid].t <= t)
       lo = mid;
     else
       hi = mid - 1;
@@ -167,16 +95,16 @@ static void lerp(double *out, const double *a, const double *b, double s,
   for (int k = 0; k < n; k++) out[k] = a[k] + s * (b[k] - a[k]);
 }
 
-static void interpolate_rows(const view_run *run, double t, view_row *out) {
-  if (run->row_count == 0) {
+static void interpolate_rows(const view_run *run, double t, zeno_run_dir_row *out) {
+  if (run->data.row_count == 0) {
     memset(out, 0, sizeof *out);
     out->t = t;
     return;
   }
-  const long i = row_at(run, t);
-  *out = run->rows[i];
-  if (i + 1 >= run->row_count || run->rows[i].t >= t) return;
-  const view_row *a = &run->rows[i], *b = &run->rows[i + 1];
+  const size_t i = row_at(run, t);
+  *out = run->data.rows[i];
+  if (i + 1 >= run->data.row_count || run->data.rows[i].t >= t) return;
+  const zeno_run_dir_row *a = &run->data.rows[i], *b = &run->data.rows[i + 1];
   if (!(b->t > a->t)) return;
   const double s = (t - a->t) / (b->t - a->t);
   out->t = t;
@@ -188,16 +116,16 @@ static void interpolate_rows(const view_run *run, double t, view_row *out) {
        2 * ZENO_MAX_CONTACTS);
 }
 
-void view_run_state(const view_run *run, double t, view_row *state) {
+void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {
   t = fmin(fmax(t, 0), run->t_end);
   zeno_state st;
   // An event time gives the row after the event (the dense output's
   // velocities there are post-impact too, but the row also has the new mode).
-  const long i = row_at(run, t);
-  const bool on_row = run->row_count > 0 && run->rows[i].t == t;
+  const size_t i = row_at(run, t);
+  const bool on_row = run->data.row_count > 0 && run->data.rows[i].t == t;
   if (run->sim != NULL && !on_row &&
-      zeno_sim_state_at(run->sim, t, &st) == ZENO_OK) {
-    *state = view_row_from_state(&st);
+      zeno_sim_state_at(run->sim, t, &st, NULL) == ZENO_OK) {
+    *state = zeno_run_dir_row_from_state(&st);
     return;
   }
   interpolate_rows(run, t, state);
@@ -214,9 +142,9 @@ static int append(char *buffer, int size, int length, const char *token) {
 /// Whether the library spells the mode after event i: not when the run
 /// stops right after it because no mode, or no single mode, is consistent
 /// (the mode is then never entered).
-static bool mode_entered(const view_run *run, long i) {
-  if (i + 1 >= run->event_count) return true;
-  const view_event *next = &run->events[i + 1];
+static bool mode_entered(const view_run *run, size_t i) {
+  if (i + 1 >= run->data.event_count) return true;
+  const zeno_run_dir_event *next = &run->data.events[i + 1];
   return next->kind != ZENO_EVENT_END ||
          (next->outcome != ZENO_OUTCOME_AMBIGUOUS &&
           next->outcome != ZENO_OUTCOME_INCONSISTENT);
@@ -227,8 +155,8 @@ int view_run_word(const view_run *run, double t, char *buffer, int size) {
   char name[ZENO_MODE_NAME_SIZE];
   int length = 0;
   if (size > 0) buffer[0] = '\0';
-  for (long i = 0; i < run->event_count; i++) {
-    const view_event *e = &run->events[i];
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const zeno_run_dir_event *e = &run->data.events[i];
     if (!(e->t <= t)) break;
     bool spell_mode = mode_entered(run, i);
     if (e->kind == ZENO_EVENT_IMPACT)
@@ -250,13 +178,13 @@ int view_run_word(const view_run *run, double t, char *buffer, int size) {
 
 long view_run_impacts(const view_run *run, double t) {
   long n = 0;
-  for (long i = 0; i < run->event_count && run->events[i].t <= t; i++)
-    if (run->events[i].kind == ZENO_EVENT_IMPACT) n++;
+  for (size_t i = 0; i < run->data.event_count && run->data.events[i].t <= t; i++)
+    if (run->data.events[i].kind == ZENO_EVENT_IMPACT) n++;
   return n;
 }
 
 long view_run_event_at(const view_run *run, double t) {
-  long k = 0;
-  for (long i = 0; i < run->event_count && run->events[i].t <= t; i++) k = i;
-  return k;
+  size_t k = 0;
+  for (size_t i = 0; i < run->data.event_count && run->data.events[i].t <= t; i++) k = i;
+  return (long)k;
 }

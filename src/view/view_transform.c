@@ -23,7 +23,7 @@ static void scene_box(const zeno_scene *sc, double lo[2], double hi[2]) {
       hi[k] = fmax(hi[k], sc->contacts[i].point[k]);
     }
   if (sc->outline_kind == ZENO_OUTLINE_POLYGON)
-    for (int j = 0; j < sc->outline_count; j++)
+    for (size_t j = 0; j < sc->outline_count; j++)
       for (int k = 0; k < 2; k++) {
         lo[k] = fmin(lo[k], sc->outline[j][k]);
         hi[k] = fmax(hi[k], sc->outline[j][k]);

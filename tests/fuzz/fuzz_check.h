@@ -51,7 +51,7 @@ static inline void fuzz_check_error(zeno_status st, const zeno_error *e) {
   FUZZ_REQUIRE(e->message[0] != '\0');
   FUZZ_REQUIRE(strcmp(zeno_status_name(st), "unknown") != 0);
   char line[FUZZ_LINE_LEN];
-  const int n = zeno_error_format(e, line, sizeof line);
+  const size_t n = zeno_error_format(e, line, sizeof line);
   FUZZ_REQUIRE(n > 0);
   FUZZ_REQUIRE(strpbrk(line, "\n\r") == NULL);
 }
@@ -62,14 +62,14 @@ static inline void fuzz_check_scene(const zeno_scene *s) {
   FUZZ_REQUIRE(zeno_scene_validate(s, &e) == ZENO_OK);
   FUZZ_REQUIRE(fuzz_terminated(s->name, sizeof s->name));
   FUZZ_REQUIRE(s->contact_count >= 1 && s->contact_count <= ZENO_MAX_CONTACTS);
-  FUZZ_REQUIRE(s->outline_count >= 0 && s->outline_count <= ZENO_MAX_OUTLINE);
+  FUZZ_REQUIRE(s->outline_count <= ZENO_MAX_OUTLINE);
   const double body[] = {s->mass, s->rho, s->outline_radius, s->load_magnitude,
                          s->load_angle, s->load_torque, s->com_shift[0],
                          s->com_shift[1], s->restitution,
                          s->tangential_restitution, s->epsilon, s->t_end,
                          s->escape_radius, s->rtol, s->atol, s->sample_dt};
   FUZZ_REQUIRE(fuzz_finite_all(body, (int)(sizeof body / sizeof *body)));
-  for (int k = 0; k < s->outline_count; k++)
+  for (size_t k = 0; k < s->outline_count; k++)
     FUZZ_REQUIRE(fuzz_finite_all(s->outline[k], 2));
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
@@ -101,7 +101,7 @@ static inline char *fuzz_text(const uint8_t *data, size_t size) {
 
 /// Loads `text` with the overrides and checks whichever outcome it has.
 static inline void fuzz_load(const char *text, const char *const *overrides,
-                             int override_count) {
+                             size_t override_count) {
   zeno_scene scene;
   zeno_error e;
   const zeno_status st = zeno_scene_load_string(text, "fuzz.yaml", overrides,

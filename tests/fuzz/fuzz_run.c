@@ -58,7 +58,7 @@ static void run(zeno_scene s) {
   zeno_event ev;
   long n = 0;
   zeno_status st;
-  while ((st = zeno_sim_next_event(sim, &ev)) == ZENO_OK) {
+  while ((st = zeno_sim_next_event(sim, &ev, NULL)) == ZENO_OK) {
     check_event(&ev, s.contact_count);
     n++;
     FUZZ_REQUIRE(n <= FUZZ_RUN_EVENTS + 2); // START and END on top

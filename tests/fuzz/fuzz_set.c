@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
   if (text == NULL) return 0;
   const char *overrides[FUZZ_MAX_OVERRIDES];
-  int count = 0;
+  size_t count = 0;
   const char *end = text + size;
   for (char *p = text + strlen(text); p < end && count < FUZZ_MAX_OVERRIDES;
        p += strlen(p)) {

@@ -1,0 +1,165 @@
+/// @file run_dir.h
+/// The run directory: what `zeno simulate SCENE --out DIR` writes, and what
+/// `zeno replay DIR`, `zeno plot-trajectory DIR` and the viewer read back.
+/// One home for its file names, its sampling rule, its writer and its
+/// reader:
+///   trajectory.csv  ZENO_IO_TRAJECTORY_HEADER, then one row per state: the
+///                   dense-output samples at the multiples of the scene's
+///                   sample_dt strictly between two events, and the states
+///                   just before and just after every event, in time order
+///   events.jsonl    one zeno_io_event_jsonl() line per event
+///   scene.yaml      the bytes of the scene file the run loaded
+///   overrides.txt   the `--set` overrides the run applied, one per line
+///
+/// Results: zeno_run_dir_data is a caller-owned struct (free it with
+/// zeno_run_dir_data_free()); zeno_run_dir_writer is an opaque handle
+/// (create, write events, close). Numbers are written with 17 significant
+/// digits, so rows and events read back equal the ones written, bit for bit.
+#ifndef ZENO_RUN_DIR_H
+#define ZENO_RUN_DIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "zeno/api.h"
+#include "zeno/error.h"
+#include "zeno/mode.h"
+#include "zeno/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// File names inside a run directory.
+#define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
+#define ZENO_RUN_DIR_EVENTS "events.jsonl"
+#define ZENO_RUN_DIR_SCENE "scene.yaml"
+#define ZENO_RUN_DIR_OVERRIDES "overrides.txt"
+
+/// One row of trajectory.csv.
+typedef struct zeno_run_dir_row {
+  double t;           ///< [time]
+  double q[3];        ///< (x, y, theta) displacement from the nominal pose
+  double qdot[3];     ///< (vx, vy, omega)
+  double zod[3];      ///< (z1, z2, x2), see zeno_state.zod
+  double zod_rate[3]; ///< their rates
+  zeno_mode mode;     ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]
+} zeno_run_dir_row;
+
+/// What a reader gets of one line of events.jsonl.
+typedef struct zeno_run_dir_event {
+  long index;            ///< 0 for START
+  zeno_event_kind kind;
+  zeno_guard guard;
+  int contact;           ///< 0-based contact whose guard fired, -1 if none
+  double t;              ///< [time]; NaN where the file holds null
+  zeno_mode mode_before;
+  zeno_mode mode_after;
+  unsigned impact_mask;  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force*time]
+  zeno_outcome outcome;  ///< END events; RUNNING for the others
+} zeno_run_dir_event;
+
+/// A run's rows and events in memory, in the order of the files.
+typedef struct zeno_run_dir_data {
+  int contact_count;        ///< of the scene (rows and events spell modes with it)
+  zeno_run_dir_row *rows;
+  size_t row_count, row_capacity;
+  zeno_run_dir_event *events;
+  size_t event_count, event_capacity;
+  /// Sample times the simulator's dense output could not serve (recording
+  /// only; they are left out of the rows, as the writer leaves them out).
+  size_t skipped_samples;
+} zeno_run_dir_data;
+
+/// The row of a state.
+ZENO_API zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *state);
+
+/// The record of an event (impact_mask is 0 unless it is an IMPACT).
+ZENO_API zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *event);
+
+/// Appends to `data` what the run directory holds of the next event of a
+/// run: the samples since the previous recorded event (dense output of
+/// `sim`, which needs keep_history when sample_dt > 0), the states just
+/// before and after the event, and the event. Start with a zeroed `data`
+/// whose contact_count is the scene's. Errors: ZENO_ERR_ARGUMENT,
+/// ZENO_ERR_NOMEM (the data keeps what it had).
+ZENO_API zeno_status zeno_run_dir_record(zeno_run_dir_data *data, const zeno_sim *sim,
+                                         const zeno_event *event, zeno_error *error);
+
+/// Frees the rows and events and empties the data; NULL is accepted.
+ZENO_API void zeno_run_dir_data_free(zeno_run_dir_data *data);
+
+/* ---- writing ------------------------------------------------------------- */
+
+/// Opaque writer of a run directory.
+typedef struct zeno_run_dir_writer zeno_run_dir_writer;
+
+/// Creates `dir` (with its parents) and its trajectory.csv (header written)
+/// and events.jsonl for a run of `scene`, sampled every scene->sample_dt.
+/// Returns NULL and fills error (ZENO_ERR_IO naming the file) on failure.
+ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir,
+                                                         const zeno_scene *scene,
+                                                         zeno_error *error);
+
+/// Keeps the run's scene: scene.yaml, a copy of the bytes of scene_path
+/// (read whole before anything is written, so a scene file inside the run
+/// directory survives), and overrides.txt, one override per line.
+ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
+                                                    const char *scene_path,
+                                                    const char *const *overrides,
+                                                    size_t override_count,
+                                                    zeno_error *error);
+
+/// Writes one event of the run: the samples since the previous event (the
+/// sampling rule of zeno_run_dir_record()), the rows before and after it,
+/// and its events.jsonl line. ZENO_ERR_IO names the file.
+ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer,
+                                               const zeno_sim *sim,
+                                               const zeno_event *event,
+                                               zeno_error *error);
+
+/// Sample times so far that the dense output could not serve (left out).
+ZENO_API size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *writer);
+
+/// Closes the files (a failing close is a write error: ZENO_ERR_IO naming
+/// the file) and frees the writer; NULL is accepted (ZENO_OK).
+ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer,
+                                               zeno_error *error);
+
+/* ---- reading ------------------------------------------------------------- */
+
+/// Reads trajectory.csv at `path` into data->rows (appending). A zero
+/// contact_count is taken from the first row's mode. Errors carry the file,
+/// line and column: ZENO_ERR_IO (cannot open or read), ZENO_ERR_SYNTAX (not
+/// the header, a malformed row, time going back, no rows), ZENO_ERR_NOMEM.
+ZENO_API zeno_status zeno_run_dir_read_trajectory(const char *path,
+                                                  zeno_run_dir_data *data,
+                                                  zeno_error *error);
+
+/// Reads events.jsonl at `path` into data->events (appending): each line a
+/// JSON object with at least index, t, kind, mode_before, mode_after,
+/// impact and impulse, and outcome on an END event; members may come in any
+/// order and spacing. Errors as for the trajectory (ZENO_ERR_SYNTAX names
+/// the member), and no events at all is one.
+ZENO_API zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *data,
+                                              zeno_error *error);
+
+/// Both files of `dir`, trajectory first. On failure `data` is freed.
+ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data,
+                                       zeno_error *error);
+
+/// Reads dir/overrides.txt: *overrides becomes a new array of *count new
+/// strings (free with zeno_run_dir_overrides_free()). ZENO_DONE with none
+/// when the file does not exist (a run saved without it); ZENO_ERR_IO,
+/// ZENO_ERR_NOMEM.
+ZENO_API zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides,
+                                                 size_t *count, zeno_error *error);
+
+/// Frees what zeno_run_dir_read_overrides() returned; NULL is accepted.
+ZENO_API void zeno_run_dir_overrides_free(char **overrides, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

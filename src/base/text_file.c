@@ -1,0 +1,60 @@
+// Reading a whole text file (zeno_read_text_file in util.h): the scene
+// loader, region sweeps and the run directory's scene copy read files this
+// way, in chunks so that pipes work too.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/// Files are read in chunks of this size.
+#define READ_CHUNK 4096
+/// Room for one strerror text.
+#define ERRNO_TEXT_LEN 128
+
+static zeno_status io_error(zeno_error *error, const char *path, const char *what,
+                            int err) {
+  char reason[ERRNO_TEXT_LEN];
+  if (strerror_r(err, reason, sizeof reason) != 0) reason[0] = '\0';
+  return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot %s '%s': %s", what,
+                      path, reason);
+}
+
+// Reads `f` to its end. *buffer is NUL-terminated; the caller frees it
+// whatever the result.
+static zeno_status read_stream(FILE *f, const char *path, char **buffer,
+                               size_t *length, zeno_error *error) {
+  size_t got = 0;
+  *length = 0;
+  do {
+    char *grown = realloc(*buffer, *length + READ_CHUNK + 1);
+    if (grown == NULL)
+      return zeno_fail_at(error, ZENO_ERR_NOMEM, path, 0, 0, "",
+                          "out of memory while reading the file");
+    *buffer = grown;
+    got = fread(*buffer + *length, 1, READ_CHUNK, f);
+    *length += got;
+  } while (got == READ_CHUNK);
+  if (ferror(f)) return io_error(error, path, "read", errno);
+  (*buffer)[*length] = '\0';
+  return ZENO_OK;
+}
+
+zeno_status zeno_read_text_file(const char *path, char **text, size_t *length,
+                                zeno_error *error) {
+  if (path == NULL || text == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+  *text = NULL;
+  size_t n = 0;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return io_error(error, path, "open", errno);
+  const zeno_status st = read_stream(f, path, text, &n, error);
+  fclose(f);
+  if (st != ZENO_OK) {
+    free(*text);
+    *text = NULL;
+  }
+  if (length) *length = st == ZENO_OK ? n : 0;
+  return st;
+}

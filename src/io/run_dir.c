@@ -1,0 +1,279 @@
+// The run directory (zeno/run_dir.h): its rows and events from a run, the
+// sampling rule that both the in-memory recording and the writer follow,
+// and the writer. The reader is run_dir_read.c.
+#include "zeno/run_dir.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "io/run_dir_internal.h"
+#include "zeno/io.h"
+
+/* ---------- rows and events ---------- */
+
+zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *s) {
+  zeno_run_dir_row r;
+  r.t = s->t;
+  memcpy(r.q, s->q, sizeof r.q);
+  memcpy(r.qdot, s->qdot, sizeof r.qdot);
+  memcpy(r.zod, s->zod, sizeof r.zod);
+  memcpy(r.zod_rate, s->zod_rate, sizeof r.zod_rate);
+  r.mode = s->mode;
+  memcpy(r.force, s->force, sizeof r.force);
+  return r;
+}
+
+zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *e) {
+  zeno_run_dir_event v;
+  memset(&v, 0, sizeof v);
+  v.index = e->index;
+  v.kind = e->kind;
+  v.guard = e->guard;
+  v.contact = e->contact;
+  v.t = e->t;
+  v.mode_before = e->mode_before;
+  v.mode_after = e->mode_after;
+  v.impact_mask = e->kind == ZENO_EVENT_IMPACT ? e->impact_mask : 0;
+  memcpy(v.impulse, e->impulse, sizeof v.impulse);
+  v.outcome = e->outcome;
+  return v;
+}
+
+/* ---------- the sampling rule ---------- */
+
+run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev,
+                                      double t_event) {
+  run_dir_sampler s = {.dt = dt, .t_prev = t_prev, .t_event = t_event, .k = 0};
+  s.active = has_prev && dt > 0 && isfinite(t_event) && isfinite(t_prev);
+  if (s.active) s.k = floor(t_prev / dt) + 1;
+  return s;
+}
+
+bool run_dir_sampler_next(run_dir_sampler *s, double *t) {
+  while (s->active && s->k * s->dt < s->t_event) {
+    const double time = s->k * s->dt;
+    s->k++;
+    if (time <= s->t_prev) continue;
+    *t = time;
+    return true;
+  }
+  s->active = false;
+  return false;
+}
+
+/* ---------- recording in memory ---------- */
+
+/// First capacity of the row and event arrays.
+#define RUN_DIR_INITIAL_CAPACITY 256
+
+static bool grow(void **items, size_t *capacity, size_t count, size_t size) {
+  if (count < *capacity) return true;
+  const size_t cap = *capacity ? 2 * *capacity : RUN_DIR_INITIAL_CAPACITY;
+  void *p = realloc(*items, cap * size);
+  if (p == NULL) return false;
+  *items = p;
+  *capacity = cap;
+  return true;
+}
+
+bool run_dir_add_row(zeno_run_dir_data *d, const zeno_run_dir_row *row) {
+  if (!grow((void **)&d->rows, &d->row_capacity, d->row_count, sizeof *row))
+    return false;
+  d->rows[d->row_count++] = *row;
+  return true;
+}
+
+bool run_dir_add_event(zeno_run_dir_data *d, const zeno_run_dir_event *event) {
+  if (!grow((void **)&d->events, &d->event_capacity, d->event_count, sizeof *event))
+    return false;
+  d->events[d->event_count++] = *event;
+  return true;
+}
+
+zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim,
+                                const zeno_event *ev, zeno_error *error) {
+  if (d == NULL || sim == NULL || ev == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data, simulator and event are required");
+  const size_t rows = d->row_count;
+  const bool has_prev = d->event_count > 0;
+  run_dir_sampler smp =
+      run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
+                            has_prev ? d->events[d->event_count - 1].t : 0, ev->t);
+  bool ok = true;
+  double t;
+  while (ok && run_dir_sampler_next(&smp, &t)) {
+    zeno_state st;
+    if (zeno_sim_state_at(sim, t, &st, NULL) != ZENO_OK) {
+      d->skipped_samples++;
+      continue;
+    }
+    const zeno_run_dir_row row = zeno_run_dir_row_from_state(&st);
+    ok = run_dir_add_row(d, &row);
+  }
+  const zeno_run_dir_row before = zeno_run_dir_row_from_state(&ev->before);
+  const zeno_run_dir_row after = zeno_run_dir_row_from_state(&ev->after);
+  const zeno_run_dir_event e = zeno_run_dir_event_from_event(ev);
+  ok = ok && run_dir_add_row(d, &before) && run_dir_add_row(d, &after) &&
+       run_dir_add_event(d, &e);
+  if (ok) return ZENO_OK;
+  d->row_count = rows;  // the event was not added: keep what the data had
+  return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+}
+
+void zeno_run_dir_data_free(zeno_run_dir_data *d) {
+  if (d == NULL) return;
+  free(d->rows);
+  free(d->events);
+  memset(d, 0, sizeof *d);
+}
+
+/* ---------- the writer ---------- */
+
+struct zeno_run_dir_writer {
+  char *dir;
+  int contact_count;
+  double sample_dt;
+  char *trajectory_path, *events_path;
+  FILE *trajectory, *events;
+  bool has_prev;     ///< an event was written
+  double t_prev;     ///< its time
+  size_t skipped;    ///< samples without dense output
+};
+
+static zeno_status write_failed(const char *path, zeno_error *error) {
+  return zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", path,
+                   errno ? strerror(errno) : "write error");
+}
+
+static FILE *create_file(const char *path, zeno_error *error) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL)
+    zeno_fail(error, ZENO_ERR_IO, "", "cannot create '%s': %s", path, strerror(errno));
+  return f;
+}
+
+// Closes a file: a failing close turns success into a write error.
+static zeno_status close_file(FILE *f, const char *path, zeno_status st,
+                              zeno_error *error) {
+  if (f == NULL) return st;
+  const bool failed = ferror(f) != 0;
+  if ((fclose(f) != 0 || failed) && st == ZENO_OK) st = write_failed(path, error);
+  return st;
+}
+
+zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error) {
+  if (w == NULL) return ZENO_OK;
+  zeno_status st = close_file(w->trajectory, w->trajectory_path, ZENO_OK, error);
+  st = close_file(w->events, w->events_path, st, error);
+  free(w->trajectory_path);
+  free(w->events_path);
+  free(w->dir);
+  free(w);
+  return st;
+}
+
+zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scene *scene,
+                                                zeno_error *error) {
+  if (dir == NULL || scene == NULL) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a scene are required");
+    return NULL;
+  }
+  if (zeno_io_make_directories(dir, error) != ZENO_OK) return NULL;
+  zeno_run_dir_writer *w = calloc(1, sizeof *w);
+  if (w != NULL) {
+    w->dir = strdup(dir);
+    w->trajectory_path = zeno_io_path_join(dir, ZENO_RUN_DIR_TRAJECTORY);
+    w->events_path = zeno_io_path_join(dir, ZENO_RUN_DIR_EVENTS);
+  }
+  if (w == NULL || w->dir == NULL || w->trajectory_path == NULL || w->events_path == NULL) {
+    zeno_run_dir_writer_close(w, NULL);
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  w->contact_count = scene->contact_count;
+  w->sample_dt = scene->sample_dt;
+  w->trajectory = create_file(w->trajectory_path, error);
+  if (w->trajectory != NULL) w->events = create_file(w->events_path, error);
+  zeno_status st = w->events ? ZENO_OK : ZENO_ERR_IO;
+  if (st == ZENO_OK &&
+      zeno_io_trajectory_header(w->trajectory, w->contact_count, NULL) != ZENO_OK)
+    st = write_failed(w->trajectory_path, error);
+  if (st != ZENO_OK) {
+    zeno_run_dir_writer_close(w, NULL);
+    return NULL;
+  }
+  return w;
+}
+
+// Writes `text` to dir/name, creating or replacing the file.
+static zeno_status write_text(const zeno_run_dir_writer *w, const char *name,
+                              const char *text, size_t length, zeno_error *error) {
+  char *path = zeno_io_path_join(w->dir, name);
+  if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  FILE *f = create_file(path, error);
+  zeno_status st = f ? ZENO_OK : ZENO_ERR_IO;
+  if (f != NULL && length > 0 && fwrite(text, 1, length, f) != length)
+    st = write_failed(path, error);
+  st = close_file(f, path, st, error);
+  free(path);
+  return st;
+}
+
+zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *scene_path,
+                                           const char *const *overrides,
+                                           size_t override_count, zeno_error *error) {
+  if (w == NULL || scene_path == NULL || (override_count > 0 && overrides == NULL))
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "",
+                     "a writer, a scene path and the overrides are required");
+  char *scene = NULL;
+  size_t length = 0;
+  zeno_status st = zeno_read_text_file(scene_path, &scene, &length, error);
+  if (st == ZENO_OK) st = write_text(w, ZENO_RUN_DIR_SCENE, scene, length, error);
+  free(scene);
+  size_t size = 1;
+  for (size_t i = 0; st == ZENO_OK && i < override_count; i++)
+    size += strlen(overrides[i]) + 1;
+  char *list = st == ZENO_OK ? malloc(size) : NULL;
+  if (st == ZENO_OK && list == NULL) st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  if (st == ZENO_OK) {
+    size_t n = 0;
+    for (size_t i = 0; i < override_count; i++)
+      n += (size_t)snprintf(list + n, size - n, "%s\n", overrides[i]);
+    st = write_text(w, ZENO_RUN_DIR_OVERRIDES, list, n, error);
+  }
+  free(list);
+  return st;
+}
+
+zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *sim,
+                                      const zeno_event *ev, zeno_error *error) {
+  if (w == NULL || sim == NULL || ev == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "writer, simulator and event are required");
+  run_dir_sampler smp = run_dir_sampler_start(w->sample_dt, w->has_prev, w->t_prev, ev->t);
+  w->has_prev = true;
+  w->t_prev = ev->t;
+  double t;
+  while (run_dir_sampler_next(&smp, &t)) {
+    zeno_state st;
+    if (zeno_sim_state_at(sim, t, &st, NULL) != ZENO_OK) {
+      w->skipped++;
+      continue;
+    }
+    if (zeno_io_trajectory_row(w->trajectory, &st, w->contact_count, NULL) != ZENO_OK)
+      return write_failed(w->trajectory_path, error);
+  }
+  if (zeno_io_trajectory_row(w->trajectory, &ev->before, w->contact_count, NULL) != ZENO_OK ||
+      zeno_io_trajectory_row(w->trajectory, &ev->after, w->contact_count, NULL) != ZENO_OK)
+    return write_failed(w->trajectory_path, error);
+  if (zeno_io_event_jsonl(w->events, ev, w->contact_count, NULL) != ZENO_OK)
+    return write_failed(w->events_path, error);
+  return ZENO_OK;
+}
+
+size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *w) {
+  return w ? w->skipped : 0;
+}

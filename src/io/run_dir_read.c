@@ -1,0 +1,449 @@
+// Reading a run directory back (zeno/run_dir.h): trajectory.csv row by row
+// against its fixed header, events.jsonl with a small JSON scanner that
+// finds the members it needs in any order and spacing, and overrides.txt.
+// Every error names the file, the line and the column.
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "io/run_dir_internal.h"
+#include "zeno/io.h"
+#include "zeno/run_dir.h"
+
+/// Numbers of a trajectory row before its mode column, and after it.
+#define ROW_NUMBERS_BEFORE_MODE 13
+#define ROW_NUMBERS_AFTER_MODE 4
+/// Longest JSON string value read (mode, kind, guard and outcome names).
+#define NAME_SIZE 32
+/// Deepest JSON nesting skipped (events nest states two levels down).
+#define JSON_DEPTH_MAX 16
+
+/// Where a reader is: the file and its current line.
+typedef struct reader {
+  const char *path;
+  long line;
+  const char *text; ///< the line being read (for columns)
+  zeno_error *error;
+} reader;
+
+static zeno_status bad_at(const reader *rd, const char *at, const char *fmt,
+                          const char *what) {
+  const long column = at && rd->text ? (long)(at - rd->text) + 1 : 1;
+  return zeno_fail_at(rd->error, ZENO_ERR_SYNTAX, rd->path, (int)rd->line,
+                      (int)column, "", fmt, what);
+}
+
+static zeno_status out_of_memory(const reader *rd) {
+  return zeno_fail_at(rd->error, ZENO_ERR_NOMEM, rd->path, (int)rd->line, 0, "",
+                      "out of memory");
+}
+
+static int mode_contacts(const char *name) {
+  const size_t n = strlen(name);
+  return n >= 1 && n <= ZENO_MAX_CONTACTS ? (int)n : 0;
+}
+
+/* ---------- trajectory.csv ---------- */
+
+/// Parses `count` comma-separated numbers at *p; *p ends after the last
+/// one's separator. False (with *p at the bad field) on a malformed number.
+static bool numbers(const char **p, double *out, int count) {
+  for (int k = 0; k < count; k++) {
+    char *end;
+    out[k] = strtod(*p, &end);
+    if (end == *p || (*end != ',' && k + 1 < count)) return false;
+    *p = *end == ',' ? end + 1 : end;
+  }
+  return true;
+}
+
+static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d,
+                             zeno_run_dir_row *row) {
+  double v[ROW_NUMBERS_BEFORE_MODE], f[ROW_NUMBERS_AFTER_MODE];
+  const char *p = rd->text;
+  if (!numbers(&p, v, ROW_NUMBERS_BEFORE_MODE))
+    return bad_at(rd, p, "malformed row: %s", "a number is expected");
+  char mode[NAME_SIZE];
+  const size_t n = strcspn(p, ",");
+  if (n == 0 || n >= sizeof mode || p[n] != ',')
+    return bad_at(rd, p, "malformed row: %s", "the mode column is expected");
+  memcpy(mode, p, n);
+  mode[n] = '\0';
+  if (d->contact_count == 0) d->contact_count = mode_contacts(mode);
+  if (zeno_mode_parse(mode, d->contact_count, &row->mode, NULL) != ZENO_OK)
+    return bad_at(rd, p, "malformed row: '%s' is not a mode of the run", mode);
+  p += n + 1;
+  if (!numbers(&p, f, ROW_NUMBERS_AFTER_MODE))
+    return bad_at(rd, p, "malformed row: %s", "a number is expected");
+  if (*p != '\0' && *p != '\n' && *p != '\r')
+    return bad_at(rd, p, "malformed row: %s", "the row goes on after f2t");
+  row->t = v[0];
+  memcpy(row->q, v + 1, sizeof row->q);
+  memcpy(row->qdot, v + 4, sizeof row->qdot);
+  memcpy(row->zod, v + 7, sizeof row->zod);
+  memcpy(row->zod_rate, v + 10, sizeof row->zod_rate);
+  memcpy(row->force, f, sizeof row->force);
+  return ZENO_OK;
+}
+
+static zeno_status open_for_reading(const char *path, FILE **f, zeno_error *error) {
+  if (path == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a path is required");
+  *f = fopen(path, "r");
+  if (*f == NULL)
+    return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
+                        strerror(errno));
+  return ZENO_OK;
+}
+
+static zeno_status read_failed(const char *path, zeno_error *error) {
+  return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
+                      strerror(errno));
+}
+
+static zeno_status read_rows(FILE *f, reader *rd, zeno_run_dir_data *d) {
+  char *line = NULL;
+  size_t size = 0;
+  rd->line = 1;
+  zeno_status st = ZENO_OK;
+  if (getline(&line, &size, f) < 0) {
+    st = ferror(f) ? read_failed(rd->path, rd->error)
+                   : bad_at(rd, NULL, "%s", "empty file: no trajectory header");
+  } else {
+    rd->text = line;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, ZENO_IO_TRAJECTORY_HEADER) != 0)
+      st = bad_at(rd, line, "not a trajectory written by 'zeno simulate --out' "
+                  "(header %s)", ZENO_IO_TRAJECTORY_HEADER);
+  }
+  double previous = -INFINITY;
+  const size_t first = d->row_count;
+  while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
+    rd->line++;
+    rd->text = line;
+    zeno_run_dir_row row;
+    st = parse_row(rd, d, &row);
+    if (st == ZENO_OK && isfinite(row.t) && row.t < previous)
+      st = bad_at(rd, line, "%s", "time going back");
+    if (st == ZENO_OK && isfinite(row.t)) previous = row.t;
+    if (st == ZENO_OK && !run_dir_add_row(d, &row)) st = out_of_memory(rd);
+  }
+  if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
+  rd->text = NULL;
+  if (st == ZENO_OK && d->row_count == first) st = bad_at(rd, NULL, "%s", "no rows");
+  free(line);
+  return st;
+}
+
+zeno_status zeno_run_dir_read_trajectory(const char *path, zeno_run_dir_data *d,
+                                         zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
+  FILE *f;
+  zeno_status st = open_for_reading(path, &f, error);
+  if (st != ZENO_OK) return st;
+  reader rd = {path, 0, NULL, error};
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  st = read_rows(f, &rd, d);
+  zeno_locale_leave(&scope);
+  fclose(f);
+  return st;
+}
+
+/* ---------- events.jsonl ---------- */
+
+static const char *skip_space(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+  return p;
+}
+
+/// End of the JSON string starting at p (at its quote), or NULL.
+static const char *skip_string(const char *p) {
+  if (*p++ != '"') return NULL;
+  for (; *p && *p != '"'; p++)
+    if (*p == '\\' && *++p == '\0') return NULL;
+  return *p == '"' ? p + 1 : NULL;
+}
+
+/// End of the JSON value starting at p, or NULL when it is malformed.
+static const char *skip_value(const char *p, int depth) {
+  p = skip_space(p);
+  if (*p == '"') return skip_string(p);
+  if (*p == '{' || *p == '[') {
+    const char close = *p == '{' ? '}' : ']';
+    if (depth >= JSON_DEPTH_MAX) return NULL;
+    p = skip_space(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+      if (close == '}') {
+        p = skip_string(skip_space(p));
+        if (p == NULL || *(p = skip_space(p)) != ':') return NULL;
+        p++;
+      }
+      p = skip_value(p, depth + 1);
+      if (p == NULL) return NULL;
+      p = skip_space(p);
+      if (*p == close) return p + 1;
+      if (*p++ != ',') return NULL;
+    }
+  }
+  const char *start = p;
+  while (*p && strchr(",}] \t\r\n", *p) == NULL) p++;
+  return p > start ? p : NULL;
+}
+
+/// The value of top-level member `key` of the object in rd->text, or NULL.
+static const char *member(const reader *rd, const char *key) {
+  const char *p = skip_space(rd->text);
+  if (*p++ != '{') return NULL;
+  const size_t n = strlen(key);
+  for (;;) {
+    p = skip_space(p);
+    const char *name = p;
+    p = skip_string(p);
+    if (p == NULL) return NULL;
+    p = skip_space(p);
+    if (*p++ != ':') return NULL;
+    const char *value = skip_space(p);
+    if ((size_t)(p - name) >= n + 3 && strncmp(name + 1, key, n) == 0 && name[n + 1] == '"')
+      return value;
+    p = skip_value(value, 1);
+    if (p == NULL) return NULL;
+    p = skip_space(p);
+    if (*p++ != ',') return NULL;
+  }
+}
+
+static bool is_null(const char *v) {
+  return strncmp(v, "null", 4) == 0 && strchr(",}] \t\r\n", v[4]) != NULL;
+}
+
+/// A string member (a plain name, no escapes) into out; "" for null.
+static zeno_status string_member(const reader *rd, const char *key, char *out) {
+  const char *v = member(rd, key);
+  if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", key);
+  if (is_null(v)) {
+    out[0] = '\0';
+    return ZENO_OK;
+  }
+  const size_t n = v[0] == '"' ? strcspn(v + 1, "\"\\") : 0;
+  if (v[0] != '"' || n >= NAME_SIZE || v[1 + n] != '"')
+    return bad_at(rd, v, "member \"%s\" is not a name", key);
+  memcpy(out, v + 1, n);
+  out[n] = '\0';
+  return ZENO_OK;
+}
+
+/// A number at v; null is NaN. *end after it.
+static bool json_number(const char *v, double *out, const char **end) {
+  if (is_null(v)) {
+    *out = NAN;
+    *end = v + 4;
+    return true;
+  }
+  char *e;
+  *out = strtod(v, &e);
+  *end = e;
+  return e != v && strchr(",}] \t\r\n", *e) != NULL;
+}
+
+static zeno_status number_member(const reader *rd, const char *key, double *out) {
+  const char *v = member(rd, key), *end;
+  if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", key);
+  if (!json_number(v, out, &end)) return bad_at(rd, v, "member \"%s\" is not a number", key);
+  return ZENO_OK;
+}
+
+/// "impulse": [[n, t], [n, t]], one pair per contact.
+static zeno_status impulse_member(const reader *rd, int contacts, double impulse[][2]) {
+  const char *v = member(rd, "impulse");
+  if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", "impulse");
+  const char *p = skip_space(v);
+  bool ok = *p++ == '[';
+  for (int i = 0; ok && i < contacts; i++) {
+    p = skip_space(p);
+    ok = *p++ == '[';
+    for (int k = 0; ok && k < 2; k++) {
+      ok = json_number(skip_space(p), &impulse[i][k], &p);
+      p = skip_space(p);
+      if (ok) ok = *p++ == (k == 0 ? ',' : ']');
+    }
+    p = skip_space(p);
+    if (ok) ok = *p++ == (i + 1 < contacts ? ',' : ']');
+  }
+  return ok ? ZENO_OK : bad_at(rd, v, "member \"%s\" is not one [n, t] pair per contact",
+                               "impulse");
+}
+
+/// Enum value whose name_of() is `name`, or -1.
+static int enum_value(const char *name, const char *(*name_of)(int), int n) {
+  for (int k = 0; k < n; k++)
+    if (strcmp(name_of(k), name) == 0) return k;
+  return -1;
+}
+
+static const char *kind_name(int k) { return zeno_event_kind_name((zeno_event_kind)k); }
+static const char *guard_name(int k) { return zeno_guard_name((zeno_guard)k); }
+static const char *outcome_name(int k) { return zeno_outcome_name((zeno_outcome)k); }
+
+static zeno_status enum_member(const reader *rd, const char *key,
+                               const char *(*name_of)(int), int n, int *out) {
+  char name[NAME_SIZE];
+  zeno_status st = string_member(rd, key, name);
+  if (st != ZENO_OK) return st;
+  *out = enum_value(name, name_of, n);
+  return *out >= 0 ? ZENO_OK : bad_at(rd, member(rd, key), "unknown %s", key);
+}
+
+static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const char *key,
+                               zeno_mode *mode) {
+  char name[NAME_SIZE];
+  zeno_status st = string_member(rd, key, name);
+  if (st != ZENO_OK) return st;
+  if (d->contact_count == 0) d->contact_count = mode_contacts(name);
+  if (zeno_mode_parse(name, d->contact_count, mode, NULL) != ZENO_OK)
+    return bad_at(rd, member(rd, key), "'%s' is not a mode of the run", name);
+  return ZENO_OK;
+}
+
+static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
+                               zeno_run_dir_event *e) {
+  memset(e, 0, sizeof *e);
+  double index, contact;
+  char impact[NAME_SIZE];
+  int kind = 0, guard = 0;
+  zeno_status st = number_member(rd, "index", &index);
+  if (st == ZENO_OK) st = number_member(rd, "t", &e->t);
+  if (st == ZENO_OK) st = enum_member(rd, "kind", kind_name, ZENO_EVENT_END + 1, &kind);
+  if (st == ZENO_OK && member(rd, "guard"))
+    st = enum_member(rd, "guard", guard_name, ZENO_GUARD_ZENO + 1, &guard);
+  if (st == ZENO_OK) st = mode_member(rd, d, "mode_before", &e->mode_before);
+  if (st == ZENO_OK) st = mode_member(rd, d, "mode_after", &e->mode_after);
+  if (st == ZENO_OK) st = string_member(rd, "impact", impact);
+  if (st == ZENO_OK) st = impulse_member(rd, d->contact_count, e->impulse);
+  if (st != ZENO_OK) return st;
+  if (!(index >= 0 && index == floor(index) && index < (double)LONG_MAX))
+    return bad_at(rd, member(rd, "index"), "member \"%s\" is not an event index", "index");
+  e->index = (long)index;
+  e->kind = (zeno_event_kind)kind;
+  e->guard = (zeno_guard)guard;
+  e->contact = -1;
+  const char *c = member(rd, "contact"), *end;
+  if (c && json_number(c, &contact, &end) && contact >= 1 && contact <= d->contact_count)
+    e->contact = (int)contact - 1;
+  e->impact_mask = e->kind == ZENO_EVENT_IMPACT ? zeno_impact_mask(impact, d->contact_count)
+                                                : 0;
+  e->outcome = ZENO_OUTCOME_RUNNING;
+  if (e->kind == ZENO_EVENT_END) {
+    int outcome = 0;
+    st = enum_member(rd, "outcome", outcome_name, ZENO_OUTCOME_WALL_LIMIT + 1, &outcome);
+    if (st != ZENO_OK) return st;
+    e->outcome = (zeno_outcome)outcome;
+  }
+  return ZENO_OK;
+}
+
+static zeno_status read_events(FILE *f, reader *rd, zeno_run_dir_data *d) {
+  char *line = NULL;
+  size_t size = 0;
+  zeno_status st = ZENO_OK;
+  const size_t first = d->event_count;
+  rd->line = 0;
+  while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
+    rd->line++;
+    rd->text = line;
+    const char *end = skip_value(line, 0);
+    zeno_run_dir_event e;
+    if (*skip_space(line) != '{' || end == NULL || *skip_space(end) != '\0')
+      st = bad_at(rd, end ? end : line, "%s", "not one JSON object");
+    if (st == ZENO_OK) st = parse_event(rd, d, &e);
+    if (st == ZENO_OK && !run_dir_add_event(d, &e)) st = out_of_memory(rd);
+  }
+  if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
+  rd->text = NULL;
+  if (st == ZENO_OK && d->event_count == first) st = bad_at(rd, NULL, "%s", "no events");
+  free(line);
+  return st;
+}
+
+zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d,
+                                     zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
+  FILE *f;
+  zeno_status st = open_for_reading(path, &f, error);
+  if (st != ZENO_OK) return st;
+  reader rd = {path, 0, NULL, error};
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  st = read_events(f, &rd, d);
+  zeno_locale_leave(&scope);
+  fclose(f);
+  return st;
+}
+
+/* ---------- the directory ---------- */
+
+zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *d, zeno_error *error) {
+  if (dir == NULL || d == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and data are required");
+  char *trajectory = zeno_io_path_join(dir, ZENO_RUN_DIR_TRAJECTORY);
+  char *events = zeno_io_path_join(dir, ZENO_RUN_DIR_EVENTS);
+  zeno_status st = trajectory && events
+                       ? zeno_run_dir_read_trajectory(trajectory, d, error)
+                       : zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  if (st == ZENO_OK) st = zeno_run_dir_read_events(events, d, error);
+  if (st != ZENO_OK) zeno_run_dir_data_free(d);
+  free(trajectory);
+  free(events);
+  return st;
+}
+
+void zeno_run_dir_overrides_free(char **overrides, size_t count) {
+  for (size_t i = 0; overrides && i < count; i++) free(overrides[i]);
+  free(overrides);
+}
+
+zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides, size_t *count,
+                                        zeno_error *error) {
+  if (dir == NULL || overrides == NULL || count == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a list are required");
+  *overrides = NULL;
+  *count = 0;
+  char *path = zeno_io_path_join(dir, ZENO_RUN_DIR_OVERRIDES);
+  if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  char *text = NULL;
+  zeno_status st = ZENO_DONE;  // a run saved without the file has no overrides
+  if (access(path, F_OK) == 0 || errno != ENOENT)
+    st = zeno_read_text_file(path, &text, NULL, error);
+  size_t lines = 0;
+  for (const char *p = text; st == ZENO_OK && *p; p++) lines += *p == '\n';
+  char **list = st == ZENO_OK ? calloc(lines + 2, sizeof *list) : NULL;
+  if (st == ZENO_OK && list == NULL) st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  size_t n = 0;
+  for (char *p = text; st == ZENO_OK && *p;) {
+    const size_t length = strcspn(p, "\n");
+    if (length > 0) {
+      list[n] = malloc(length + 1);
+      if (list[n] == NULL) {
+        st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+        break;
+      }
+      memcpy(list[n], p, length);
+      list[n++][length] = '\0';
+    }
+    p += length + (p[length] == '\n');
+  }
+  if (st == ZENO_OK) {
+    *overrides = list;
+    *count = n;
+  } else {
+    zeno_run_dir_overrides_free(list, n);
+  }
+  free(text);
+  free(path);
+  return st;
+}
