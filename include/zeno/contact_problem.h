@@ -36,7 +36,7 @@ typedef struct zeno_contact_problem {
 /// Builds the problem of a scene at its nominal pose: normal n_i = J t_i,
 /// tangent t_i (SPEC.md), the scene's mass, rho, friction and load.
 /// Validates the scene first (its errors are returned unchanged).
-zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene,
+ZENO_API zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene,
                                             zeno_contact_problem *problem,
                                             zeno_error *error);
 

@@ -50,14 +50,14 @@ typedef struct zeno_equilibrium_report {
 } zeno_equilibrium_report;
 
 /// Checks the nominal equilibrium of a validated scene.
-zeno_status zeno_equilibrium_check(const zeno_scene *scene,
+ZENO_API zeno_status zeno_equilibrium_check(const zeno_scene *scene,
                                    zeno_equilibrium_report *report,
                                    zeno_error *error);
 
 /// Painlevé bound (11): (kappa^2 + sin^2 theta) / |sin theta cos theta| with
 /// kappa = rho / |r_c - p| and theta the angle between the contact normal and
 /// r_c - p. Returns INFINITY when sin theta cos theta = 0.
-double zeno_painleve_bound(double rho, const double point[2], double surface_angle);
+ZENO_API double zeno_painleve_bound(double rho, const double point[2], double surface_angle);
 
 #ifdef __cplusplus
 }

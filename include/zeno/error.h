@@ -43,7 +43,7 @@ typedef struct zeno_error {
 } zeno_error;
 
 /// Stable lower-case name of a status (e.g. "range").
-const char *zeno_status_name(zeno_status status);
+ZENO_API const char *zeno_status_name(zeno_status status);
 
 /// Formats an error as one line: "file:line:column: parameter: message" when
 /// a file position is known, "parameter: message" when only a parameter is,
@@ -51,10 +51,10 @@ const char *zeno_status_name(zeno_status status);
 /// is its message alone: "--set KEY=VALUE: message", which already names the
 /// override and the parameter. Returns the number of characters that would be
 /// written.
-size_t zeno_error_format(const zeno_error *error, char *buffer, size_t size);
+ZENO_API size_t zeno_error_format(const zeno_error *error, char *buffer, size_t size);
 
 /// Clears an error record (code ZENO_OK, empty strings). NULL is accepted.
-void zeno_error_clear(zeno_error *error);
+ZENO_API void zeno_error_clear(zeno_error *error);
 
 #ifdef __cplusplus
 }

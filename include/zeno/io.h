@@ -34,21 +34,21 @@ extern "C" {
 #endif
 
 /// Writes a JSON number: %.17g for finite values, `null` otherwise.
-zeno_status zeno_io_json_number(FILE *stream, double value, zeno_error *error);
+ZENO_API zeno_status zeno_io_json_number(FILE *stream, double value, zeno_error *error);
 
 /// Writes a JSON string literal with its quotes, escaping `"`, `\` and
 /// control characters; bytes that are not valid UTF-8 become U+FFFD.
 /// NULL is written as `null`.
-zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_error *error);
+ZENO_API zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_error *error);
 
 /// Writes a JSON array of `count` numbers, e.g. `[1, 2.5, null]`.
-zeno_status zeno_io_json_numbers(FILE *stream, const double *values, size_t count,
+ZENO_API zeno_status zeno_io_json_numbers(FILE *stream, const double *values, size_t count,
                                  zeno_error *error);
 
 /// Writes a mechanical state as a JSON object with keys "q", "qdot",
 /// "zod", "zod_rate", "force" (one (normal, tangential) pair per contact)
 /// and "energy".
-zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
+ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
                                int contact_count, zeno_error *error);
 
 /// The trajectory CSV header line (without its newline). The columns are
@@ -58,11 +58,11 @@ zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
   "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
 
 /// Writes the trajectory CSV header line, ZENO_IO_TRAJECTORY_HEADER.
-zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
+ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
                                       zeno_error *error);
 
 /// Writes one trajectory CSV row for a state (see the header).
-zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
                                    int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
@@ -75,7 +75,7 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
 /// diverging END), outcome (END), consistent_modes (ambiguous END),
 /// guard_residual, constraint_drift, tie_margin and near_tie (see
 /// zeno_event).
-zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
+ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
                                 int contact_count, zeno_error *error);
 
 /// What a run report is made of (all pointers borrowed).
@@ -93,14 +93,14 @@ typedef struct zeno_io_run {
 /// Zeno sequence completed), zeno_impacts, final_zod, final_zod_velocity,
 /// final_pose, sections and consistent_modes (mode names of an ambiguous
 /// end, else empty).
-zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error);
+ZENO_API zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error);
 
 /// Writes an equilibrium report as one JSON object (no trailing newline)
 /// with keys scene, feasible, margin, forces, zdd_ff, index_order_ok,
 /// index_order_swappable, ambiguous (mode names) and painleve (one
 /// {"contact", "mu", "bound", "ok"} object per contact; an infinite bound is
 /// null).
-zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
+ZENO_API zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
                                      const zeno_equilibrium_report *report,
                                      zeno_error *error);
 
@@ -115,23 +115,23 @@ zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
 /// intervals of one class merged, [{"lo", "hi", "safe"}], empty unless the
 /// verdict comes from Theorem 4. Without maps (infeasible, Painlevé,
 /// ambiguous) the map members are empty or null.
-zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
+ZENO_API zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
                                   const zeno_analysis *analysis, zeno_error *error);
 
 /// Writes the maps R and G as CSV: the header line `phi,R,G,word` and one
 /// row per sample in phi order; R and G are empty where the cycle does not
 /// return to the section, word is the cycle word (quoted when it holds a
 /// comma or a quote).
-zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error);
+ZENO_API zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error);
 
 /* ---- output files --------------------------------------------------------- */
 
 /// "dir/name", newly allocated (free()); NULL when out of memory.
-char *zeno_io_path_join(const char *dir, const char *name);
+ZENO_API char *zeno_io_path_join(const char *dir, const char *name);
 
 /// Creates a directory and its missing parents (mkdir -p); an existing
 /// directory is fine. ZENO_ERR_IO: "cannot create directory 'DIR': reason".
-zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);
+ZENO_API zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);
 
 /* ---- region maps ---------------------------------------------------------- */
 
@@ -139,18 +139,18 @@ zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);
 /// verdict,persistent,G_max,fixed_point_phi,fixed_point_G,fixed_points,
 /// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim" with
 /// the axes' scene paths as the names of the value columns.
-zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
+ZENO_API zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error);
 
 /// Writes one point as a row under that header (verdict and sim by name,
 /// persistent 0/1, NaN witnesses as `nan`).
-zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point,
+ZENO_API zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point,
                                zeno_error *error);
 
 /// Reads a row written by zeno_io_region_row() (with or without its
 /// newline) back into *point, exactly (numbers round-trip). Returns
 /// ZENO_ERR_SYNTAX naming the first bad field.
-zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
+ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
                                  zeno_error *error);
 
 #ifdef __cplusplus

@@ -41,7 +41,7 @@ typedef struct zeno_weak_stability {
 
 /// Weak stability of the problem's load (Pang–Trinkle Definition 3, system
 /// (7)) by linear programming.
-zeno_status zeno_weak_stability_check(const zeno_contact_problem *problem,
+ZENO_API zeno_status zeno_weak_stability_check(const zeno_contact_problem *problem,
                                       zeno_weak_stability *result,
                                       zeno_error *error);
 
@@ -74,7 +74,7 @@ typedef struct zeno_strong_stability {
 /// Pang–Trinkle Theorem 4 for the planar problem (friction pyramid = cone):
 /// checks every system (32)-(35) for consistency. Depends on geometry,
 /// inertia and friction only; the load is not used.
-zeno_status zeno_strong_stability_check(const zeno_contact_problem *problem,
+ZENO_API zeno_status zeno_strong_stability_check(const zeno_contact_problem *problem,
                                         zeno_strong_stability *result,
                                         zeno_error *error);
 
@@ -95,7 +95,7 @@ typedef struct zeno_scene_stability {
 
 /// Weak and strong stability of the equilibrium of a two-contact scene.
 /// Fails with ZENO_ERR_ARGUMENT for a one-contact scene.
-zeno_status zeno_scene_stability_check(const zeno_scene *scene,
+ZENO_API zeno_status zeno_scene_stability_check(const zeno_scene *scene,
                                        zeno_scene_stability *result,
                                        zeno_error *error);
 

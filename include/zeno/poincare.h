@@ -41,7 +41,7 @@ typedef struct zeno_cycle {
 
 /// Evaluates one cycle (exact ZOD). The scene must have two contacts; the
 /// contact order follows eq. (13) (see zeno_maps_compute for the swap).
-zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
+ZENO_API zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
                             zeno_cycle *cycle, zeno_error *error);
 
 /// Settings of the maps.
@@ -52,11 +52,11 @@ typedef struct zeno_maps_def {
 } zeno_maps_def;
 
 /// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7.
-zeno_maps_def zeno_maps_def_default(void);
+ZENO_API zeno_maps_def zeno_maps_def_default(void);
 
 /// Checks the settings zeno_maps_compute() needs: samples >= 16,
 /// breakpoint_tol > 0, endpoint_delta in (0, 0.1) (ZENO_ERR_RANGE).
-zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);
+ZENO_API zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);
 
 /// A fixed point of R, finite or limiting (+-pi/2, Lemma 3).
 typedef struct zeno_fixed_point {
@@ -88,10 +88,10 @@ typedef struct zeno_maps {
 
 /// Computes R and G over I. Contacts are swapped first when eq. (13) needs
 /// it (reported in `swapped`). Free the result with zeno_maps_free().
-zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
+ZENO_API zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
                               zeno_maps *maps, zeno_error *error);
 /// Frees the samples and empties the maps; NULL is accepted.
-void zeno_maps_free(zeno_maps *maps);
+ZENO_API void zeno_maps_free(zeno_maps *maps);
 
 #ifdef __cplusplus
 }

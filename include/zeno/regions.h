@@ -49,11 +49,11 @@ typedef struct zeno_region_axis {
 
 /// Parses "PATH=LO:HI:N" (e.g. "paper.mu2=0:1.1:41"). Errors name the text
 /// and what is wrong with it (ZENO_ERR_SYNTAX, ZENO_ERR_RANGE).
-zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
+ZENO_API zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
                                    zeno_error *error);
 
 /// The i-th value of an axis (i in 0..count-1).
-double zeno_region_axis_value(const zeno_region_axis *axis, size_t i);
+ZENO_API double zeno_region_axis_value(const zeno_region_axis *axis, size_t i);
 
 /// Settings of a sweep.
 typedef struct zeno_regions_def {
@@ -82,7 +82,7 @@ typedef struct zeno_regions_def {
 /// Axes unset (count 0), analysis as zeno_analysis_def_default() but with
 /// ZENO_REGIONS_DEFAULT_SAMPLES samples, 300 partition intervals,
 /// ZENO_REGIONS_DEFAULT_MC_RUNS perturbations, seed 1, ZOD only.
-zeno_regions_def zeno_regions_def_default(void);
+ZENO_API zeno_regions_def zeno_regions_def_default(void);
 
 /// The simulation verdict of a region-7 point.
 typedef enum zeno_region_sim {
@@ -123,46 +123,46 @@ typedef struct zeno_regions zeno_regions;
 /// and both ends of both axes are loaded once, so an unknown path or an
 /// out-of-range end fails here, naming the parameter and its range. The
 /// scene must have two contacts. Returns NULL and fills error on failure.
-zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
+ZENO_API zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
                                   const char *const *overrides, size_t override_count,
                                   const zeno_regions_def *def, zeno_error *error);
 
 /// Same, reading the scene file at path.
-zeno_regions *zeno_regions_create_file(const char *path,
+ZENO_API zeno_regions *zeno_regions_create_file(const char *path,
                                        const char *const *overrides,
                                        size_t override_count,
                                        const zeno_regions_def *def,
                                        zeno_error *error);
 
 /// Frees a sweep; NULL is accepted.
-void zeno_regions_destroy(zeno_regions *regions);
+ZENO_API void zeno_regions_destroy(zeno_regions *regions);
 
 /// The settings the sweep runs with (its own copy).
-const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
+ZENO_API const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
 
 /// Evaluates one grid point. Reentrant: any number of threads may evaluate
 /// points of one sweep at once. Errors: ZENO_ERR_RANGE for indices outside
 /// the grid; the point's scene errors (an interior value may be invalid even
 /// when both ends of its axis are, e.g. contacts that meet), named by the
 /// override; ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
-zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, size_t iy,
+ZENO_API zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, size_t iy,
                                zeno_region_point *point, zeno_error *error);
 
 /// Evaluates row iy (all x values) into row[0..x.count-1], spreading the
 /// points over `threads` OpenMP threads with dynamic scheduling (threads
 /// <= 0: OpenMP's default; builds without OpenMP run serially). On failure
 /// returns the error of the lowest failing ix.
-zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
+ZENO_API zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
                              zeno_region_point *row, zeno_error *error);
 
 /// The number of threads zeno_regions_row() uses for `threads` (<= 0:
 /// OpenMP's default, the cores; always 1 in a build without OpenMP).
-int zeno_regions_threads(int threads);
+ZENO_API int zeno_regions_threads(int threads);
 
 /// One line per region: "stable (Theorem 3)" etc.
-const char *zeno_region_name(int region);
+ZENO_API const char *zeno_region_name(int region);
 /// "rests", "departs" or "" (none).
-const char *zeno_region_sim_name(zeno_region_sim sim);
+ZENO_API const char *zeno_region_sim_name(zeno_region_sim sim);
 
 #ifdef __cplusplus
 }

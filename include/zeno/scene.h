@@ -161,37 +161,37 @@ typedef struct zeno_scene {
 
 /// A scene with every field at its documented default: the paper's Example 2
 /// with the inelastic law, ZOD model, q'(0) = (1, 1, 0), q'dot(0) = (0, 0, 2).
-zeno_scene zeno_scene_default(void);
+ZENO_API zeno_scene zeno_scene_default(void);
 
 /// Expands a paper block into body, contacts and load (SPEC.md conventions)
 /// and stores it in scene->paper. com_shift is applied as documented.
-void zeno_scene_apply_paper(zeno_scene *scene, const zeno_paper_params *paper);
+ZENO_API void zeno_scene_apply_paper(zeno_scene *scene, const zeno_paper_params *paper);
 
 /// The paper block of Example 2 (m = rho = |f| = 1, tau = 0).
-zeno_paper_params zeno_paper_example2(void);
+ZENO_API zeno_paper_params zeno_paper_example2(void);
 
 /// Checks ranges and geometry. On failure fills error->parameter with the
 /// dotted scene path and error->message with the allowed range.
-zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *error);
+ZENO_API zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *error);
 
 /// Loads a YAML scene file and applies `--set` style overrides
 /// ("dotted.path=VALUE", VALUE in YAML flow syntax), then validates.
 /// Errors carry file:line:column (or the override text) and exit no memory.
-zeno_status zeno_scene_load(const char *path, const char *const *overrides,
+ZENO_API zeno_status zeno_scene_load(const char *path, const char *const *overrides,
                             size_t override_count, zeno_scene *scene,
                             zeno_error *error);
 
 /// Same as zeno_scene_load() for YAML text in memory; `name` is used as the
 /// file name in error messages.
-zeno_status zeno_scene_load_string(const char *text, const char *name,
+ZENO_API zeno_status zeno_scene_load_string(const char *text, const char *name,
                                    const char *const *overrides,
                                    size_t override_count, zeno_scene *scene,
                                    zeno_error *error);
 
 /// Stable names of enums as written in scene files.
-const char *zeno_model_name(zeno_model model);
-const char *zeno_impact_law_name(zeno_impact_law law);
-const char *zeno_ambiguity_policy_name(zeno_ambiguity_policy policy);
+ZENO_API const char *zeno_model_name(zeno_model model);
+ZENO_API const char *zeno_impact_law_name(zeno_impact_law law);
+ZENO_API const char *zeno_ambiguity_policy_name(zeno_ambiguity_policy policy);
 
 #ifdef __cplusplus
 }

@@ -149,18 +149,18 @@ typedef struct zeno_sim_def {
 } zeno_sim_def;
 
 /// Defaults documented in docs/model.md.
-zeno_sim_def zeno_sim_def_default(void);
+ZENO_API zeno_sim_def zeno_sim_def_default(void);
 
 /// Opaque simulator.
 typedef struct zeno_sim zeno_sim;
 
 /// Creates a simulator for a validated scene (the scene is copied).
 /// Returns NULL and fills error on invalid input.
-zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
+ZENO_API zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
                           zeno_error *error);
 
 /// Frees a simulator; NULL is accepted.
-void zeno_sim_destroy(zeno_sim *sim);
+ZENO_API void zeno_sim_destroy(zeno_sim *sim);
 
 /// Advances to the next event and returns it in *event. Returns ZENO_OK for
 /// every event including the final END event, then ZENO_DONE (not an
@@ -168,20 +168,20 @@ void zeno_sim_destroy(zeno_sim *sim);
 /// argument and ZENO_ERR_NOMEM when out of memory (then on every later
 /// call: the run cannot go on). How the run itself ended (rest, a solver
 /// failure, ...) is the END event's outcome, never an error.
-zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event, zeno_error *error);
+ZENO_API zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event, zeno_error *error);
 
 /// Dense output: the state at time t within the simulated part of the run
 /// (needs keep_history for times before the last event). Velocities at an
 /// impact time are the post-impact ones. Errors: ZENO_ERR_RANGE for a time
 /// outside the simulated (or kept) part, ZENO_ERR_ARGUMENT for NULL.
-zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,
+ZENO_API zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,
                               zeno_error *error);
 
 /// Current outcome (RUNNING until the END event has been returned).
-zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
+ZENO_API zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
 
 /// The scene the simulator runs (its own copy).
-const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
+ZENO_API const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
 
 /// Section angles kept in a summary (all of them come with the events).
 #define ZENO_SUMMARY_SECTIONS 16
@@ -201,24 +201,24 @@ typedef struct zeno_summary {
 } zeno_summary;
 
 /// Fills the summary of the run so far.
-void zeno_sim_summary(const zeno_sim *sim, zeno_summary *summary);
+ZENO_API void zeno_sim_summary(const zeno_sim *sim, zeno_summary *summary);
 
 /// Writes the mode word so far in the paper's spelling, space separated,
 /// e.g. "FF IF PF FI FP IF PF SF II SS"; a completed Zeno sequence adds
 /// "Z" at its accumulation point. Writes at most size bytes (the text is
 /// cut, always terminated, when size is too small) and returns the length
 /// of the whole word.
-size_t zeno_sim_word(const zeno_sim *sim, char *buffer, size_t size);
+ZENO_API size_t zeno_sim_word(const zeno_sim *sim, char *buffer, size_t size);
 
 /// Runs a scene to its end and fills the summary (and the word when
 /// word != NULL). A convenience for tests, sweeps and the CLI.
-zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
+ZENO_API zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
                      zeno_summary *summary, char *word, size_t word_size,
                      zeno_error *error);
 
 /// Stable names, as printed in JSON ("rest", "impact", ...).
-const char *zeno_outcome_name(zeno_outcome outcome);
-const char *zeno_event_kind_name(zeno_event_kind kind);
+ZENO_API const char *zeno_outcome_name(zeno_outcome outcome);
+ZENO_API const char *zeno_event_kind_name(zeno_event_kind kind);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,7 @@ typedef enum zeno_verdict {
 } zeno_verdict;
 
 /// "stable", "unstable", "undecided".
-const char *zeno_verdict_name(zeno_verdict verdict);
+ZENO_API const char *zeno_verdict_name(zeno_verdict verdict);
 
 /// Settings of the verdict (Theorem 4's partition).
 typedef struct zeno_analysis_def {
@@ -36,11 +36,11 @@ typedef struct zeno_analysis_def {
 } zeno_analysis_def;
 
 /// maps as zeno_maps_def_default(), 300 partition intervals.
-zeno_analysis_def zeno_analysis_def_default(void);
+ZENO_API zeno_analysis_def zeno_analysis_def_default(void);
 
 /// Checks the partition size (3 .. ZENO_MAX_PARTITION / 2) and the maps'
 /// settings, as zeno_analyze() needs them (ZENO_ERR_RANGE).
-zeno_status zeno_analysis_def_validate(const zeno_analysis_def *def, zeno_error *error);
+ZENO_API zeno_status zeno_analysis_def_validate(const zeno_analysis_def *def, zeno_error *error);
 
 /// Most sub-intervals of a Theorem 4 partition (uniform ones plus breakpoints,
 /// fixed points and G = 1 crossings).
@@ -68,13 +68,13 @@ typedef struct zeno_analysis {
 /// Analyses the nominal equilibrium of a two-contact scene. Free with
 /// zeno_analysis_free() (after an error there is nothing to free, and
 /// calling it is harmless).
-zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
+ZENO_API zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
                          zeno_analysis *analysis, zeno_error *error);
 /// Frees the maps of an analysis; NULL is accepted.
-void zeno_analysis_free(zeno_analysis *analysis);
+ZENO_API void zeno_analysis_free(zeno_analysis *analysis);
 
 /// Definition 4 on its own (needs a non-ambiguous equilibrium for a true).
-zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
+ZENO_API zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
                             zeno_error *error);
 
 /* ---- Definition 5: partitions and the interval graph ---------------------- */
@@ -119,7 +119,7 @@ typedef struct zeno_interval_graph {
 /// edges[1] < ... < edges[n] = pi/2 from the maps' samples. Errors:
 /// ZENO_ERR_ARGUMENT for a NULL pointer or n outside 1..ZENO_MAX_PARTITION,
 /// ZENO_ERR_RANGE for edges that do not increase, ZENO_ERR_NOMEM.
-zeno_status zeno_interval_graph_build(const zeno_maps *maps, const double *edges,
+ZENO_API zeno_status zeno_interval_graph_build(const zeno_maps *maps, const double *edges,
                                       size_t n, zeno_interval_graph *graph,
                                       zeno_error *error);
 
@@ -128,18 +128,18 @@ zeno_status zeno_interval_graph_build(const zeno_maps *maps, const double *edges
 /// every arc of the built graph from a member of k to a member of l. This
 /// is the graph the `--graph` figure draws. Errors: ZENO_ERR_ARGUMENT,
 /// ZENO_ERR_NOMEM.
-zeno_status zeno_interval_graph_merge(const zeno_interval_graph *graph,
+ZENO_API zeno_status zeno_interval_graph_merge(const zeno_interval_graph *graph,
                                       zeno_interval_graph *merged,
                                       zeno_error *error);
 
 /// Frees a graph and empties it; NULL is accepted.
-void zeno_interval_graph_free(zeno_interval_graph *graph);
+ZENO_API void zeno_interval_graph_free(zeno_interval_graph *graph);
 
 /// Merges consecutive intervals of one class of the partition with edges
 /// edges[0..n] and classes safe[0..n-1]: writes at most n intervals to out
 /// (sign ZENO_SIGN_NONE: the partition alone does not know it) and returns
 /// how many; 0 when n is 0.
-size_t zeno_partition_merge(const double *edges, const bool *safe, size_t n,
+ZENO_API size_t zeno_partition_merge(const double *edges, const bool *safe, size_t n,
                             zeno_interval *out);
 
 /// What Definition 5 says of a partition.
@@ -155,7 +155,7 @@ typedef struct zeno_partition_verdict {
 /// limits G+- differ from 1). The paper's Example 5 partition of Example 2
 /// is edges {-pi/2, -0.5, 1.45, pi/2}. Errors: ZENO_ERR_ARGUMENT for NULL
 /// or a merged graph, ZENO_ERR_NOMEM.
-zeno_status zeno_partition_stable(const zeno_maps *maps,
+ZENO_API zeno_status zeno_partition_stable(const zeno_maps *maps,
                                   const zeno_interval_graph *graph,
                                   zeno_partition_verdict *verdict,
                                   zeno_error *error);

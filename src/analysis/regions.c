@@ -452,7 +452,7 @@ zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
     const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
     if (st != ZENO_OK) {
 #ifdef _OPENMP
-#pragma omp critical(zeno_regions_row_error)
+#pragma omp critical
 #endif
       if (ix < first_bad) {
         first_bad = ix;

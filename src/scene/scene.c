@@ -306,23 +306,3 @@ zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
   TRY(validate_load_and_start(s, error));
   return validate_run(s, error);
 }
-
-const char *zeno_model_name(zeno_model m) {
-  return m == ZENO_MODEL_FULL ? "full" : "zod";
-}
-
-const char *zeno_impact_law_name(zeno_impact_law law) {
-  switch (law) {
-    case ZENO_LAW_CHATTERJEE_RUINA: return "chatterjee-ruina";
-    case ZENO_LAW_NEWTON: return "newton";
-    default: return "inelastic";
-  }
-}
-
-const char *zeno_ambiguity_policy_name(zeno_ambiguity_policy p) {
-  switch (p) {
-    case ZENO_AMBIGUITY_PREFER_STATIC: return "prefer-static";
-    case ZENO_AMBIGUITY_PREFER_MOTION: return "prefer-motion";
-    default: return "stop";
-  }
-}

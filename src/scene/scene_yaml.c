@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/scene_names.h"
 #include "scene/scene_yaml_internal.h"
 
 /// File name used by zeno_scene_load_string() when the caller gives none.
@@ -36,12 +37,6 @@ static const char *const STOP_KEYS[] = {"t_end", "max_events", "escape_radius",
                                         "wall_time"};
 static const char *const SOLVER_KEYS[] = {"rtol", "atol", "sample_dt"};
 
-/// Enum spellings, indexed by enum value (the same as zeno_*_name()).
-static const char *const MODEL_NAMES[] = {"zod", "full"};
-static const char *const LAW_NAMES[] = {"inelastic", "chatterjee-ruina",
-                                        "newton"};
-static const char *const AMBIGUITY_NAMES[] = {"stop", "prefer-static",
-                                              "prefer-motion"};
 
 static const number_field IMPACT_FIELDS[] = {
     {"e", offsetof(zeno_scene, restitution), false},
@@ -67,11 +62,9 @@ static zeno_status read_header(const yt_loader *ld, const ynode *root,
       name ? sy_read_text(ld, name, "name", s->name, sizeof s->name) : ZENO_OK;
   int model = (int)s->model, ambiguity = (int)s->ambiguity;
   if (st == ZENO_OK)
-    st = sy_read_enum_key(ld, root, "", "model", MODEL_NAMES,
-                          COUNT_OF(MODEL_NAMES), &model);
+    st = sy_read_enum_key(ld, root, "", "model", &SCENE_MODEL_NAMES, &model);
   if (st == ZENO_OK)
-    st = sy_read_enum_key(ld, root, "", "ambiguity", AMBIGUITY_NAMES,
-                          COUNT_OF(AMBIGUITY_NAMES), &ambiguity);
+    st = sy_read_enum_key(ld, root, "", "ambiguity", &SCENE_AMBIGUITY_NAMES, &ambiguity);
   const ynode *epsilon = yt_map_get(root, "epsilon");
   if (st == ZENO_OK && epsilon)
     st = sy_read_number(ld, epsilon, "epsilon", &s->epsilon);
@@ -99,8 +92,7 @@ static zeno_status read_impact(const yt_loader *ld, const ynode *impact,
   int law = (int)s->impact_law;
   zeno_status st = sy_expect_mapping(ld, impact, "impact", &keys);
   if (st == ZENO_OK)
-    st = sy_read_enum_key(ld, impact, "impact", "law", LAW_NAMES,
-                          COUNT_OF(LAW_NAMES), &law);
+    st = sy_read_enum_key(ld, impact, "impact", "law", &SCENE_LAW_NAMES, &law);
   if (st == ZENO_OK)
     st = sy_read_number_fields(ld, impact, "impact", IMPACT_FIELDS,
                                COUNT_OF(IMPACT_FIELDS), s);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "scene/scene_names.h"
 #include "scene/yaml_tree.h"
 #include "zeno/scene.h"
 
@@ -89,7 +90,7 @@ zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map,
 /// An enum-valued key, when present: *out is the index of its name.
 zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map,
                              const char *path, const char *key,
-                             const char *const *names, int count, int *out);
+                             const scene_enum_names *names, int *out);
 
 /* ---- body, contacts and load (scene_yaml_body.c) ------------------------- */
 

@@ -289,10 +289,10 @@ zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map,
 // Reads an enum-valued key when present.
 zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map,
                              const char *path, const char *key,
-                             const char *const *names, int count, int *out) {
+                             const scene_enum_names *names, int *out) {
   const ynode *v = yt_map_get(map, key);
   if (v == NULL) return ZENO_OK;
   char param[YT_PATH_LEN];
   sy_path_join(param, path, key);
-  return read_choice(ld, v, param, names, count, out);
+  return read_choice(ld, v, param, names->names, names->count, out);
 }
