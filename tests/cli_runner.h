@@ -1,12 +1,14 @@
 // Running the real `zeno` binary from the end-to-end tests (test_cli.c,
-// test_plot.c): argument vectors, spawning with stdin from /dev/null and
-// the exit status, temporary files and reading them back.
+// test_plot.c, test_view.c, test_regions_cli.c, test_edge_states.c):
+// argument vectors, spawning with stdin from /dev/null, the exit status and
+// the captured output, temporary files and reading them back.
 // Include after <cmocka.h>; needs ZENO_EXE and ZENO_SCENES_DIR.
 #ifndef ZENO_TESTS_CLI_RUNNER_H
 #define ZENO_TESTS_CLI_RUNNER_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +140,60 @@ static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// run_zeno("analyze", path, ...): calls the test's own run_zeno_argv().
-#define run_zeno(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL})
+/// What a run of zeno gave: its exit status (-1 when it did not exit) and,
+/// when captured, its stdout and stderr as new NUL-terminated strings.
+typedef struct run_result {
+  int exit_code;
+  char *out; ///< captured stdout, else NULL
+  char *err; ///< captured stderr, else NULL
+} run_result;
+
+static inline void run_result_free(run_result *r) {
+  free(r->out);
+  free(r->err);
+  r->out = r->err = NULL;
+}
+
+/// Creates an empty temporary file; returns its descriptor, path in `path`.
+static inline int make_temp_file(char path[PATH_SIZE]) {
+  snprintf(path, PATH_SIZE, "%s/zeno-test-XXXXXX", temp_dir());
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  return fd;
+}
+
+/// Reads a temporary file back and removes it.
+static inline char *take_temp_file(int fd, const char *path) {
+  close(fd);
+  char *text = read_file(path);
+  unlink(path);
+  assert_non_null(text);
+  return text;
+}
+
+/// Runs zeno with the NULL-terminated arguments (after the program name),
+/// stdin from /dev/null. With `capture` its stdout and stderr are kept in
+/// the result; without, stdout is discarded and stderr is the test's.
+static inline run_result run_zeno_argv(const char *const *args, bool capture) {
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  run_result r = {-1, NULL, NULL};
+  if (!capture) {
+    r.exit_code = spawn_and_wait(argv, -1, -1);
+    return r;
+  }
+  char out_path[PATH_SIZE], err_path[PATH_SIZE];
+  const int out_fd = make_temp_file(out_path);
+  const int err_fd = make_temp_file(err_path);
+  r.exit_code = spawn_and_wait(argv, out_fd, err_fd);
+  r.out = take_temp_file(out_fd, out_path);
+  r.err = take_temp_file(err_fd, err_path);
+  return r;
+}
+
+/// run_zeno("analyze", path, ...): the exit status alone.
+#define run_zeno(...) (run_zeno_argv((const char *const[]){__VA_ARGS__, NULL}, false).exit_code)
+/// The same with stdout and stderr captured (free with run_result_free()).
+#define run_zeno_captured(...) run_zeno_argv((const char *const[]){__VA_ARGS__, NULL}, true)
 
 #endif

@@ -62,46 +62,6 @@ static const char *const TRAJECTORY_HEADER =
 
 /* ---- running the binary -------------------------------------------------- */
 
-typedef struct run_result {
-  int exit_code; ///< exit status, or -1 when the process did not exit
-  char *out;     ///< captured stdout (NUL-terminated)
-  char *err;     ///< captured stderr
-} run_result;
-
-static void run_result_free(run_result *r) {
-  free(r->out);
-  free(r->err);
-  r->out = r->err = NULL;
-}
-
-/// Creates an empty temporary file; returns its descriptor, path in `path`.
-static int make_temp_file(char path[PATH_SIZE]) {
-  snprintf(path, PATH_SIZE, "%s/zeno-test-XXXXXX", temp_dir());
-  const int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  return fd;
-}
-
-/// Runs zeno with the NULL-terminated arguments (after the program name).
-static run_result run_zeno_argv(const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  char out_path[PATH_SIZE], err_path[PATH_SIZE];
-  const int out_fd = make_temp_file(out_path);
-  const int err_fd = make_temp_file(err_path);
-  run_result r;
-  r.exit_code = spawn_and_wait(argv, out_fd, err_fd);
-  close(out_fd);
-  close(err_fd);
-  r.out = read_file(out_path);
-  r.err = read_file(err_path);
-  unlink(out_path);
-  unlink(err_path);
-  assert_non_null(r.out);
-  assert_non_null(r.err);
-  return r;
-}
-
 /* ---- a small JSON checker ------------------------------------------------ */
 
 static const char *json_value(const char *p, int depth);
@@ -309,7 +269,7 @@ static void test_help(void **state) {
   (void)state;
   const char *const flags[] = {"--help", "-h"};
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-    run_result r = run_zeno(flags[i]);
+    run_result r = run_zeno_captured(flags[i]);
     assert_int_equal(r.exit_code, 0);
     assert_contains(r.out, "simulate");
     assert_contains(r.out, "check");
@@ -322,7 +282,7 @@ static void test_help(void **state) {
 
 static void test_version(void **state) {
   (void)state;
-  run_result r = run_zeno("--version");
+  run_result r = run_zeno_captured("--version");
   assert_int_equal(r.exit_code, 0);
   assert_int_equal(strncmp(r.out, "zeno ", strlen("zeno ")), 0);
   run_result_free(&r);
@@ -330,7 +290,7 @@ static void test_version(void **state) {
 
 static void test_simulate_help(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", "--help");
+  run_result r = run_zeno_captured("simulate", "--help");
   assert_int_equal(r.exit_code, 0);
   const char *const options[] = {"--set", "--json", "--out", "--model",
                                  "--eps", "--t-end", "--max-events",
@@ -342,7 +302,7 @@ static void test_simulate_help(void **state) {
 
 static void test_check_help(void **state) {
   (void)state;
-  run_result r = run_zeno("check", "--help");
+  run_result r = run_zeno_captured("check", "--help");
   assert_int_equal(r.exit_code, 0);
   assert_contains(r.out, "--set");
   assert_contains(r.out, "--json");
@@ -351,22 +311,22 @@ static void test_check_help(void **state) {
 
 static void test_unknown_command(void **state) {
   (void)state;
-  run_result r = run_zeno("frobnicate");
+  run_result r = run_zeno_captured("frobnicate");
   assert_bad_input(&r);
   assert_contains(r.err, "frobnicate");
   run_result_free(&r);
-  r = run_zeno_argv((const char *const[]){NULL});
+  r = run_zeno_argv((const char *const[]){NULL}, true);
   assert_bad_input(&r);
   run_result_free(&r);
 }
 
 static void test_unknown_option(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--bogus");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--bogus");
   assert_bad_input(&r);
   assert_contains(r.err, "--bogus");
   run_result_free(&r);
-  r = run_zeno("check", "-x", EXAMPLE2);
+  r = run_zeno_captured("check", "-x", EXAMPLE2);
   assert_bad_input(&r);
   assert_contains(r.err, "-x");
   run_result_free(&r);
@@ -374,7 +334,7 @@ static void test_unknown_option(void **state) {
 
 static void test_option_needs_value(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--out");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--out");
   assert_bad_input(&r);
   assert_contains(r.err, "--out");
   run_result_free(&r);
@@ -384,7 +344,7 @@ static void test_missing_scene(void **state) {
   (void)state;
   const char *const commands[] = {"simulate", "check"};
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    run_result r = run_zeno(commands[i], "--json");
+    run_result r = run_zeno_captured(commands[i], "--json");
     assert_bad_input(&r);
     assert_contains(r.err, "SCENE");
     run_result_free(&r);
@@ -394,7 +354,7 @@ static void test_missing_scene(void **state) {
 static void test_missing_file(void **state) {
   (void)state;
   const char *path = "/nonexistent-zeno-dir/no-such-scene.yaml";
-  run_result r = run_zeno("simulate", path);
+  run_result r = run_zeno_captured("simulate", path);
   assert_bad_input(&r);
   assert_contains(r.err, path);
   run_result_free(&r);
@@ -407,7 +367,7 @@ static void test_yaml_syntax_error(void **state) {
   char path[PATH_SIZE];
   write_temp_scene(path, "name: broken\npaper: {alpha: 65, l1: -3.5\n"
                          "model: zod\n");
-  run_result r = run_zeno("simulate", path);
+  run_result r = run_zeno_captured("simulate", path);
   unlink(path);
   assert_bad_input(&r);
   assert_file_position(r.err, path);
@@ -426,7 +386,7 @@ static void test_unknown_key(void **state) {
   write_temp_scene(path, edited);
   free(text);
   free(edited);
-  run_result r = run_zeno("simulate", path);
+  run_result r = run_zeno_captured("simulate", path);
   unlink(path);
   assert_bad_input(&r);
   assert_file_position(r.err, path);
@@ -440,7 +400,7 @@ static void test_negative_mu(void **state) {
   char path[PATH_SIZE];
   write_temp_scene(path, edited);
   free(edited);
-  run_result r = run_zeno("simulate", path);
+  run_result r = run_zeno_captured("simulate", path);
   unlink(path);
   assert_bad_input(&r);
   assert_contains(r.err, path);
@@ -452,7 +412,7 @@ static void test_negative_mu(void **state) {
 
 static void test_set_type_error(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--set", "paper.alpha=abc");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.alpha=abc");
   assert_bad_input(&r);
   assert_contains(r.err, "paper.alpha");
   run_result_free(&r);
@@ -460,11 +420,11 @@ static void test_set_type_error(void **state) {
 
 static void test_set_range_error(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--max-events", "0");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--max-events", "0");
   assert_bad_input(&r);
   assert_contains(r.err, "stop.max_events");
   run_result_free(&r);
-  r = run_zeno("simulate", EXAMPLE2, "--model", "quantum");
+  r = run_zeno_captured("simulate", EXAMPLE2, "--model", "quantum");
   assert_bad_input(&r);
   assert_contains(r.err, "model");
   run_result_free(&r);
@@ -534,7 +494,7 @@ static void test_malformed_scene_classes(void **state) {
     char path[PATH_SIZE];
     write_temp_scene(path, MALFORMED[k].text);
     for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
-      run_result r = run_zeno(commands[c], path);
+      run_result r = run_zeno_captured(commands[c], path);
       if (r.exit_code != EXIT_BAD_INPUT)
         fail_msg("case %zu (%s) %s: exit %d, stderr: %s", k, MALFORMED[k].part,
                  commands[c], r.exit_code, r.err);
@@ -546,7 +506,7 @@ static void test_malformed_scene_classes(void **state) {
     unlink(path);
   }
   // A directory opens but cannot be read as a scene.
-  run_result r = run_zeno("simulate", ZENO_SCENES_DIR);
+  run_result r = run_zeno_captured("simulate", ZENO_SCENES_DIR);
   assert_bad_input(&r);
   assert_contains(r.err, "cannot read");
   run_result_free(&r);
@@ -556,7 +516,7 @@ static void test_malformed_scene_classes(void **state) {
 
 static void test_simulate_example2_json(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--json");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--json");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   assert_json_literal(r.out, "status", "\"rest\"");
@@ -572,7 +532,7 @@ static void test_simulate_example2_json(void **state) {
 
 static void test_simulate_human(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2);
+  run_result r = run_zeno_captured("simulate", EXAMPLE2);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "rest");
   assert_contains(r.out, "FF IF PF FI FP IF PF SF II SS");
@@ -582,7 +542,7 @@ static void test_simulate_human(void **state) {
 
 static void test_simulate_quiet(void **state) {
   (void)state;
-  run_result r = run_zeno("simulate", EXAMPLE2, "--quiet");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--quiet");
   assert_int_equal(r.exit_code, 0);
   assert_string_equal(r.out, "");
   run_result_free(&r);
@@ -592,7 +552,7 @@ static void test_simulate_all_scenes_json(void **state) {
   (void)state;
   const char *const scenes[] = {EXAMPLE2, EXAMPLE3_ZENO, BOUNCING_BALL};
   for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
-    run_result r = run_zeno("simulate", scenes[i], "--json");
+    run_result r = run_zeno_captured("simulate", scenes[i], "--json");
     if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scenes[i], r.exit_code,
                                    r.err);
     if (!is_one_json_object(r.out)) fail_msg("%s: not JSON: %s", scenes[i],
@@ -604,7 +564,7 @@ static void test_simulate_all_scenes_json(void **state) {
 static void test_json_escapes_scene_name(void **state) {
   (void)state;
   run_result r =
-      run_zeno("simulate", EXAMPLE2, "--json", "--set", "name='say \"hi\" \\ ok'");
+      run_zeno_captured("simulate", EXAMPLE2, "--json", "--set", "name='say \"hi\" \\ ok'");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   assert_json_literal(r.out, "scene", "\"say \\\"hi\\\" \\\\ ok\"");
@@ -719,8 +679,8 @@ static void test_simulate_out(void **state) {
   (void)state;
   out_dir d;
   out_dir_create(&d);
-  run_result r = run_zeno("simulate", EXAMPLE2, "--out", d.nested);
-  run_result j = run_zeno("simulate", EXAMPLE2, "--json");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--out", d.nested);
+  run_result j = run_zeno_captured("simulate", EXAMPLE2, "--json");
   char *trajectory = read_file(d.trajectory);
   char *events = read_file(d.events);
   out_dir_remove(&d);
@@ -742,7 +702,7 @@ static void test_simulate_out_one_contact(void **state) {
   (void)state;
   out_dir d;
   out_dir_create(&d);
-  run_result r = run_zeno("simulate", BOUNCING_BALL, "--out", d.nested,
+  run_result r = run_zeno_captured("simulate", BOUNCING_BALL, "--out", d.nested,
                           "--quiet");
   char *trajectory = read_file(d.trajectory);
   char *events = read_file(d.events);
@@ -763,7 +723,7 @@ static void test_out_not_creatable(void **state) {
   char file[PATH_SIZE], below[PATH_SIZE + 8];
   close(make_temp_file(file));
   snprintf(below, sizeof below, "%s/sub", file); // a directory under a file
-  run_result r = run_zeno("simulate", EXAMPLE2, "--out", below);
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--out", below);
   unlink(file);
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_int_equal(count_lines(r.err), 1);
@@ -784,7 +744,7 @@ static void assert_painleve(const char *json, double bound1, double bound2,
 
 static void test_check_example2(void **state) {
   (void)state;
-  run_result r = run_zeno("check", EXAMPLE2, "--json");
+  run_result r = run_zeno_captured("check", EXAMPLE2, "--json");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   assert_json_literal(r.out, "feasible", "true");
@@ -794,7 +754,7 @@ static void test_check_example2(void **state) {
 
 static void test_check_example3(void **state) {
   (void)state;
-  run_result r = run_zeno("check", EXAMPLE3_ZENO, "--json");
+  run_result r = run_zeno_captured("check", EXAMPLE3_ZENO, "--json");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   assert_painleve(r.out, EX3_PAINLEVE_1, EX3_PAINLEVE_2, EX3_PAINLEVE_TOL);
@@ -803,7 +763,7 @@ static void test_check_example3(void **state) {
 
 static void test_check_human(void **state) {
   (void)state;
-  run_result r = run_zeno("check", EXAMPLE2);
+  run_result r = run_zeno_captured("check", EXAMPLE2);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "feasible");
   assert_contains(r.out, "0.846");
@@ -817,18 +777,18 @@ static void test_analyze_maps_help(void **state) {
   (void)state;
   const char *const analyze_options[] = {"--set", "--json", "--plot", "--graph",
                                          "--samples", "--partition"};
-  run_result r = run_zeno("analyze", "--help");
+  run_result r = run_zeno_captured("analyze", "--help");
   assert_int_equal(r.exit_code, 0);
   for (size_t i = 0; i < sizeof analyze_options / sizeof analyze_options[0]; i++)
     assert_contains(r.out, analyze_options[i]);
   run_result_free(&r);
   const char *const maps_options[] = {"--set", "--samples", "--csv", "--plot"};
-  r = run_zeno("maps", "--help");
+  r = run_zeno_captured("maps", "--help");
   assert_int_equal(r.exit_code, 0);
   for (size_t i = 0; i < sizeof maps_options / sizeof maps_options[0]; i++)
     assert_contains(r.out, maps_options[i]);
   run_result_free(&r);
-  r = run_zeno("plot-trajectory", "--help");
+  r = run_zeno_captured("plot-trajectory", "--help");
   assert_int_equal(r.exit_code, 0);
   assert_contains(r.out, "--plot");
   run_result_free(&r);
@@ -836,7 +796,7 @@ static void test_analyze_maps_help(void **state) {
 
 /// Runs `zeno analyze SCENE --json` and checks it is one JSON object.
 static run_result analyze_json(const char *scene) {
-  run_result r = run_zeno("analyze", scene, "--json");
+  run_result r = run_zeno_captured("analyze", scene, "--json");
   if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scene, r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   return r;
@@ -893,7 +853,7 @@ static void test_analyze_example4(void **state) {
 
 static void test_analyze_human(void **state) {
   (void)state;
-  run_result r = run_zeno("analyze", EXAMPLE2);
+  run_result r = run_zeno_captured("analyze", EXAMPLE2);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "stable (Theorem 4)");
   assert_contains(r.out, "partition (merged)");
@@ -910,15 +870,15 @@ static void test_analyze_bad_options(void **state) {
       {"--plot", "figure.gif", "figure.gif"}, {"--graph", "graph", "graph"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    run_result r = run_zeno("analyze", EXAMPLE2, cases[i][0], cases[i][1]);
+    run_result r = run_zeno_captured("analyze", EXAMPLE2, cases[i][0], cases[i][1]);
     assert_bad_input(&r);
     assert_contains(r.err, cases[i][2]);
     run_result_free(&r);
   }
-  run_result r = run_zeno("analyze", EXAMPLE2, "--bogus");
+  run_result r = run_zeno_captured("analyze", EXAMPLE2, "--bogus");
   assert_bad_input(&r);
   run_result_free(&r);
-  r = run_zeno("analyze", BOUNCING_BALL); // one contact: no Poincare section
+  r = run_zeno_captured("analyze", BOUNCING_BALL); // one contact: no Poincare section
   assert_bad_input(&r);
   run_result_free(&r);
 }
@@ -955,7 +915,7 @@ static long check_maps_rows(const char *csv, double limit) {
 
 static void test_maps_csv(void **state) {
   (void)state;
-  run_result r = run_zeno("maps", EXAMPLE2, "--csv", "-");
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--csv", "-");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   const size_t header = strlen(MAPS_HEADER);
   assert_int_equal(strncmp(r.out, MAPS_HEADER, header), 0);
@@ -972,36 +932,36 @@ static void test_maps_csv(void **state) {
 
 static void test_maps_summary_and_errors(void **state) {
   (void)state;
-  run_result r = run_zeno("maps", EXAMPLE3_ZENO, "--samples", QUICK_SAMPLES);
+  run_result r = run_zeno_captured("maps", EXAMPLE3_ZENO, "--samples", QUICK_SAMPLES);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "breakpoints");
   assert_contains(r.out, "-0.698"); // Example 3's fixed point
   assert_contains(r.out, "G- / G+");
   run_result_free(&r);
-  r = run_zeno("maps", EXAMPLE2, "--samples", "0");
+  r = run_zeno_captured("maps", EXAMPLE2, "--samples", "0");
   assert_bad_input(&r);
   run_result_free(&r);
-  r = run_zeno("maps", EXAMPLE2, "--plot", "maps.jpg");
+  r = run_zeno_captured("maps", EXAMPLE2, "--plot", "maps.jpg");
   assert_bad_input(&r);
   run_result_free(&r);
-  r = run_zeno("maps", "--csv", "-");
+  r = run_zeno_captured("maps", "--csv", "-");
   assert_bad_input(&r);
   assert_contains(r.err, "SCENE");
   run_result_free(&r);
-  r = run_zeno("maps", "/nonexistent-zeno-dir/scene.yaml");
+  r = run_zeno_captured("maps", "/nonexistent-zeno-dir/scene.yaml");
   assert_bad_input(&r);
   run_result_free(&r);
 }
 
 static void test_maps_csv_not_writable(void **state) {
   (void)state;
-  run_result r = run_zeno("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
                           "/nonexistent-zeno-dir/maps.csv");
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_int_equal(count_lines(r.err), 1);
   assert_contains(r.err, "/nonexistent-zeno-dir/maps.csv");
   run_result_free(&r);
-  r = run_zeno("analyze", EXAMPLE2, "--samples", QUICK_SAMPLES, "--plot",
+  r = run_zeno_captured("analyze", EXAMPLE2, "--samples", QUICK_SAMPLES, "--plot",
                "/nonexistent-zeno-dir/maps.png");
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_contains(r.err, "/nonexistent-zeno-dir/maps.png");
@@ -1010,15 +970,15 @@ static void test_maps_csv_not_writable(void **state) {
 
 static void test_plot_trajectory_errors(void **state) {
   (void)state;
-  run_result r = run_zeno("plot-trajectory", "/nonexistent-zeno-dir");
+  run_result r = run_zeno_captured("plot-trajectory", "/nonexistent-zeno-dir");
   assert_bad_input(&r);
   assert_contains(r.err, "--plot");
   run_result_free(&r);
-  r = run_zeno("plot-trajectory", "/nonexistent-zeno-dir", "--plot", "t.png");
+  r = run_zeno_captured("plot-trajectory", "/nonexistent-zeno-dir", "--plot", "t.png");
   assert_bad_input(&r);
   assert_contains(r.err, "trajectory.csv");
   run_result_free(&r);
-  r = run_zeno("plot-trajectory", "--plot", "t.png");
+  r = run_zeno_captured("plot-trajectory", "--plot", "t.png");
   assert_bad_input(&r);
   assert_contains(r.err, "DIR");
   run_result_free(&r);

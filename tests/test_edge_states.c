@@ -375,27 +375,6 @@ static void limits_stop_a_chatter(void **state) {
 
 /* ---- the CLI: no physical answer exits 2 ---------------------------------- */
 
-typedef struct cli_result {
-  int code;
-  char *err;
-} cli_result;
-
-static cli_result run_zeno_argv(const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  char path[PATH_SIZE];
-  snprintf(path, sizeof path, "%s/zeno-edge-XXXXXX", temp_dir());
-  const int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  cli_result r;
-  r.code = spawn_and_wait(argv, -1, fd);
-  close(fd);
-  r.err = read_file(path);
-  unlink(path);
-  assert_non_null(r.err);
-  return r;
-}
-
 static int count_lines(const char *text) {
   int n = 0;
   for (const char *p = text; *p; p++) n += *p == '\n';
@@ -407,36 +386,36 @@ static int count_lines(const char *text) {
 // the parameter. The limits end with a status and exit 0.
 static void cli_edge_states(void **state) {
   (void)state;
-  cli_result r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set",
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set",
                           "paper.phi2=90", "--set", "paper.l1=-1", "--set", "paper.l2=1");
-  assert_int_equal(r.code, 2);
+  assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   assert_non_null(strstr(r.err, "contacts"));
-  free(r.err);
-  r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set", "paper.phi2=-90",
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set", "paper.phi2=-90",
                "--set", "paper.l1=-1", "--set", "paper.l2=1", "--model", "full");
-  assert_int_equal(r.code, 2);
+  assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
-  free(r.err);
-  r = run_zeno("simulate", EXAMPLE2, "--set", "paper.phi1=89.9999999", "--model", "full");
-  assert_int_equal(r.code, 2);
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=89.9999999", "--model", "full");
+  assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   assert_non_null(strstr(r.err, "initial"));
-  free(r.err);
+  run_result_free(&r);
   // Malformed limits: exit 2, one line naming the key and its range.
-  r = run_zeno("simulate", EXAMPLE2, "--wall-time", "-1");
-  assert_int_equal(r.code, 2);
+  r = run_zeno_captured("simulate", EXAMPLE2, "--wall-time", "-1");
+  assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   assert_non_null(strstr(r.err, "stop.wall_time"));
-  free(r.err);
-  r = run_zeno("simulate", EXAMPLE2, "--wall-time", "nan");
-  assert_int_equal(r.code, 2);
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", EXAMPLE2, "--wall-time", "nan");
+  assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
-  free(r.err);
+  run_result_free(&r);
   // Limits are outcomes: exit 0.
-  r = run_zeno("simulate", EXAMPLE3_ZENO, "--max-events", "5", "--wall-time", "60", "-q");
-  assert_int_equal(r.code, 0);
-  free(r.err);
+  r = run_zeno_captured("simulate", EXAMPLE3_ZENO, "--max-events", "5", "--wall-time", "60", "-q");
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
 }
 
 // The --json status of `zeno simulate EXAMPLE3_ZENO option value`.

@@ -48,14 +48,6 @@
 
 /* ---- running the binary -------------------------------------------------- */
 
-/// Runs zeno with the NULL-terminated arguments; returns the exit code.
-/// stdout is discarded, stderr goes to the test's stderr.
-static int run_zeno_argv(const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  return spawn_and_wait(argv, -1, -1);
-}
-
 /* ---- images ---------------------------------------------------------------- */
 
 static long file_size(const char *path) {

@@ -31,28 +31,12 @@
 /// Room for a captured error message.
 #define MESSAGE_SIZE 4096
 
-static int run_zeno_argv(const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  return spawn_and_wait(argv, -1, -1);
-}
-
 /// Runs zeno with stderr captured into message; returns the exit code.
 static int run_zeno_message(char *message, const char *const *args) {
-  char path[PATH_SIZE];
-  snprintf(path, sizeof path, "%s/zeno-regions-err-XXXXXX", temp_dir());
-  const int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  const int code = spawn_and_wait(argv, -1, fd);
-  close(fd);
-  char *text = read_file(path);
-  unlink(path);
-  assert_non_null(text);
-  snprintf(message, MESSAGE_SIZE, "%s", text);
-  free(text);
-  return code;
+  run_result r = run_zeno_argv(args, true);
+  snprintf(message, MESSAGE_SIZE, "%s", r.err);
+  run_result_free(&r);
+  return r.exit_code;
 }
 
 static void out_dir(char *path, const char *name) {

@@ -56,12 +56,6 @@
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static int run_zeno_argv(const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  return spawn_and_wait(argv, -1, -1);
-}
-
 static zeno_scene load(const char *path) {
   zeno_scene s;
   zeno_error err;
