@@ -1,6 +1,6 @@
-// YAML text -> document tree (see yaml_tree.h): parsing with libyaml's
-// event API, lookup by dotted path, `--set` overrides, and the located error
-// reports shared with the schema conversion in scene_yaml*.c.
+// YAML text -> document tree (see yaml_tree.h): the nodes, lookup by
+// dotted path, and parsing with libyaml's event API. Located error reports
+// are yaml_report.c; `--set` overrides yaml_override.c.
 #include "scene/yaml_tree.h"
 
 #include <stdarg.h>
@@ -17,14 +17,12 @@
 /// Largest sequence index accepted in an override path; scenes never get
 /// near it and the bound keeps the index parse free of overflow.
 #define MAX_INDEX 9999
-/// Ends text that had to be cut (see yt_text_fits).
-#define CUT_MARK "..."
 
 /* ------------------------------------------------------------------------ */
 /* Document tree                                                             */
 /* ------------------------------------------------------------------------ */
 
-static ynode *node_new(ynode_kind kind, int line, int column,
+ynode *yt_node_new(ynode_kind kind, int line, int column,
                        const char *origin) {
   ynode *n = calloc(1, sizeof *n);
   if (n == NULL) return NULL;
@@ -36,9 +34,9 @@ static ynode *node_new(ynode_kind kind, int line, int column,
 }
 
 // Copies `length` bytes: libyaml scalars carry a length, not a terminator.
-static ynode *scalar_new(const char *text, size_t length, int line, int column,
+ynode *yt_scalar_new(const char *text, size_t length, int line, int column,
                          const char *origin) {
-  ynode *n = node_new(YNODE_SCALAR, line, column, origin);
+  ynode *n = yt_node_new(YNODE_SCALAR, line, column, origin);
   if (n == NULL) return NULL;
   n->text = malloc(length + 1);
   if (n->text == NULL) {
@@ -84,14 +82,14 @@ static bool node_reserve(ynode *n) {
 }
 
 // On failure the caller still owns `item`.
-static bool seq_append(ynode *seq, ynode *item) {
+bool yt_seq_append(ynode *seq, ynode *item) {
   if (!node_reserve(seq)) return false;
   seq->items[seq->count++] = item;
   return true;
 }
 
 // On failure the caller still owns `key` and `value`.
-static bool map_append(ynode *map, ynode *key, ynode *value) {
+bool yt_map_append(ynode *map, ynode *key, ynode *value) {
   if (!node_reserve(map)) return false;
   map->entries[map->count].key = key;
   map->entries[map->count].value = value;
@@ -161,102 +159,6 @@ const ynode *yt_lookup(const ynode *root, const char *dotted) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Error reporting                                                           */
-/* ------------------------------------------------------------------------ */
-
-bool yt_text_fits(char *out, size_t size, int written) {
-  if (written >= 0 && (size_t)written < size) return true;
-  if (written < 0 && size > 0) out[0] = '\0';  // encoding error: no text
-  if (written >= 0 && size >= sizeof CUT_MARK)
-    memcpy(out + size - sizeof CUT_MARK, CUT_MARK, sizeof CUT_MARK);
-  return false;
-}
-
-// The path part of an override "path=VALUE" without surrounding blanks:
-// *start and its length. `equals` points at the '='.
-static size_t override_path_span(const char *text, const char *equals,
-                                 const char **start) {
-  const char *end = equals;
-  *start = text;
-  while (*start < end && (**start == ' ' || **start == '\t')) (*start)++;
-  while (end > *start && (end[-1] == ' ' || end[-1] == '\t')) end--;
-  return (size_t)(end - *start);
-}
-
-// Whether an error's parameter lies strictly below the path the override
-// sets ("paper.alpha" for `--set paper={alpha: x}`): the override text then
-// does not name the parameter, so the message must.
-static bool param_below_override(const char *origin, const char *param) {
-  const char *equals = strchr(origin, '=');
-  if (param == NULL || equals == NULL) return false;
-  const char *path;
-  size_t length = override_path_span(origin, equals, &path);
-  return strncmp(param, path, length) == 0 && param[length] == '.';
-}
-
-// An error inside an override has no file position: the file is "--set",
-// the line 0, and the message quotes the whole override (and the parameter
-// when the override does not name it), so that it is complete on its own.
-static zeno_status report_override(const yt_loader *ld, const char *origin,
-                                   zeno_status code, const char *param,
-                                   const char *message) {
-  char text[sizeof ld->error->message];
-  int written =
-      param_below_override(origin, param)
-          ? snprintf(text, sizeof text, ZENO_OVERRIDE_FILE " %s: %s: %s",
-                     origin, param, message)
-          : snprintf(text, sizeof text, ZENO_OVERRIDE_FILE " %s: %s", origin,
-                     message);
-  yt_text_fits(text, sizeof text, written);
-  return zeno_fail_at(ld->error, code, ZENO_OVERRIDE_FILE, 0, 0, param, "%s",
-                      text);
-}
-
-// Fills the error at a file position, or as an override error when
-// `origin` (the --set text) is given.
-static zeno_status report_v(const yt_loader *ld, const char *origin, int line,
-                            int column, zeno_status code, const char *param,
-                            const char *fmt, va_list ap) {
-  char message[sizeof ld->error->message];
-  int written = vsnprintf(message, sizeof message, fmt, ap);
-  yt_text_fits(message, sizeof message, written);
-  if (origin != NULL) return report_override(ld, origin, code, param, message);
-  return zeno_fail_at(ld->error, code, ld->file, line, column, param, "%s",
-                      message);
-}
-
-static zeno_status fail_mark(const yt_loader *ld, const char *origin, int line,
-                             int column, zeno_status code, const char *param,
-                             const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-
-static zeno_status fail_mark(const yt_loader *ld, const char *origin, int line,
-                             int column, zeno_status code, const char *param,
-                             const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  zeno_status st = report_v(ld, origin, line, column, code, param, fmt, ap);
-  va_end(ap);
-  return st;
-}
-
-zeno_status yt_fail_node(const yt_loader *ld, const ynode *n, zeno_status code,
-                         const char *param, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  zeno_status st =
-      n ? report_v(ld, n->origin, n->line, n->column, code, param, fmt, ap)
-        : report_v(ld, NULL, 0, 0, code, param, fmt, ap);
-  va_end(ap);
-  return st;
-}
-
-zeno_status yt_out_of_memory(const yt_loader *ld) {
-  return zeno_fail_at(ld->error, ZENO_ERR_NOMEM, ld->file, 0, 0, "",
-                      "out of memory while loading the scene");
-}
-
-/* ------------------------------------------------------------------------ */
 /* Parsing: libyaml events -> tree                                           */
 /* ------------------------------------------------------------------------ */
 
@@ -294,9 +196,9 @@ static zeno_status parser_failure(const parse_ctx *pc) {
                          : p->problem_mark;
   const char *problem = p->problem ? p->problem : "malformed YAML";
   if (p->context == NULL)
-    return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                      ZENO_ERR_SYNTAX, "", "%s", problem);
-  return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+  return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                    ZENO_ERR_SYNTAX, "", "%s (%s that started at %d:%d)",
                    problem, p->context, mark_line(p->context_mark),
                    mark_column(p->context_mark));
@@ -313,7 +215,7 @@ static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth,
 
 static zeno_status parse_scalar(parse_ctx *pc, const yaml_event_t *ev,
                                 ynode **out) {
-  ynode *n = scalar_new((const char *)ev->data.scalar.value,
+  ynode *n = yt_scalar_new((const char *)ev->data.scalar.value,
                         ev->data.scalar.length, mark_line(ev->start_mark),
                         mark_column(ev->start_mark), pc->origin);
   if (n == NULL) return yt_out_of_memory(pc->ld);
@@ -334,7 +236,7 @@ static zeno_status parse_sequence(parse_ctx *pc, ynode *seq, int depth) {
     ynode *item = NULL;
     st = parse_node(pc, &ev, depth + 1, &item);
     yaml_event_delete(&ev);
-    if (st == ZENO_OK && !seq_append(seq, item)) {
+    if (st == ZENO_OK && !yt_seq_append(seq, item)) {
       yt_free(item);
       st = yt_out_of_memory(pc->ld);
     }
@@ -346,7 +248,7 @@ static zeno_status parse_sequence(parse_ctx *pc, ynode *seq, int depth) {
 static zeno_status parse_key(parse_ctx *pc, const ynode *map,
                              const yaml_event_t *ev, ynode **out) {
   if (ev->type != YAML_SCALAR_EVENT)
-    return fail_mark(pc->ld, pc->origin, mark_line(ev->start_mark),
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(ev->start_mark),
                      mark_column(ev->start_mark), ZENO_ERR_TYPE, "",
                      "mapping keys must be scalars");
   zeno_status st = parse_scalar(pc, ev, out);
@@ -371,7 +273,7 @@ static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key,
     st = parse_node(pc, &ev, depth + 1, &value);
     yaml_event_delete(&ev);
   }
-  if (st == ZENO_OK && !map_append(map, key, value))
+  if (st == ZENO_OK && !yt_map_append(map, key, value))
     st = yt_out_of_memory(pc->ld);
   if (st != ZENO_OK) {
     yt_free(key);
@@ -399,7 +301,7 @@ static zeno_status parse_mapping(parse_ctx *pc, ynode *map, int depth) {
 
 static zeno_status parse_container(parse_ctx *pc, ynode_kind kind,
                                    yaml_mark_t mark, int depth, ynode **out) {
-  ynode *n = node_new(kind, mark_line(mark), mark_column(mark), pc->origin);
+  ynode *n = yt_node_new(kind, mark_line(mark), mark_column(mark), pc->origin);
   if (n == NULL) return yt_out_of_memory(pc->ld);
   zeno_status st = kind == YNODE_SEQUENCE ? parse_sequence(pc, n, depth)
                                           : parse_mapping(pc, n, depth);
@@ -416,7 +318,7 @@ static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth,
                               ynode **out) {
   yaml_mark_t mark = ev->start_mark;
   if (depth > YAML_MAX_DEPTH)
-    return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                      ZENO_ERR_SYNTAX, "", "nesting deeper than %d levels",
                      YAML_MAX_DEPTH);
   switch (ev->type) {
@@ -427,12 +329,12 @@ static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth,
     case YAML_MAPPING_START_EVENT:
       return parse_container(pc, YNODE_MAPPING, mark, depth, out);
     case YAML_ALIAS_EVENT:
-      return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                        ZENO_ERR_SYNTAX, "",
                        "aliases (*%s) are not supported in scene files",
                        (const char *)ev->data.alias.anchor);
     default:
-      return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                        ZENO_ERR_SYNTAX, "", "unexpected YAML structure");
   }
 }
@@ -462,7 +364,7 @@ static zeno_status parse_stream(parse_ctx *pc, ynode **root) {
     if (type == YAML_STREAM_END_EVENT) return ZENO_OK;
     if (type != YAML_DOCUMENT_START_EVENT) continue;
     if (*root != NULL)
-      return fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
                        ZENO_ERR_SYNTAX, "",
                        "a scene holds one YAML document; a second starts here");
     st = parse_document(pc, root);
@@ -487,125 +389,3 @@ zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length,
   return st;
 }
 
-/* ------------------------------------------------------------------------ */
-/* --set overrides                                                           */
-/* ------------------------------------------------------------------------ */
-
-// The slot under `container` named by `segment`, appending an empty slot
-// for a new mapping key or for the index just past a sequence's end (so
-// `contacts.1=...` can add a second contact).
-static zeno_status child_slot(const yt_loader *ld, ynode *container,
-                              const char *segment, const char *parent,
-                              const char *origin, ynode ***slot) {
-  if (container->kind == YNODE_MAPPING) {
-    yentry *e = yt_map_find(container, segment);
-    if (e != NULL) {
-      *slot = &e->value;
-      return ZENO_OK;
-    }
-    ynode *key = scalar_new(segment, strlen(segment), 0, 0, origin);
-    if (key == NULL || !map_append(container, key, NULL)) {
-      yt_free(key);
-      return yt_out_of_memory(ld);
-    }
-    *slot = &container->entries[container->count - 1].value;
-    return ZENO_OK;
-  }
-  int index;
-  if (!yt_parse_index(segment, &index))
-    return fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
-                     "'%s' is a sequence; expected an index, got '%s'", parent,
-                     segment);
-  if (index > container->count)
-    return fail_mark(ld, origin, 0, 0, ZENO_ERR_RANGE, "",
-                     "index %d is out of range; '%s' has %d item%s", index,
-                     parent, container->count,
-                     container->count == 1 ? "" : "s");
-  if (index == container->count && !seq_append(container, NULL))
-    return yt_out_of_memory(ld);
-  *slot = &container->items[index];
-  return ZENO_OK;
-}
-
-// Makes *slot a mapping or sequence to descend into: a missing or null
-// node becomes an empty mapping; any other scalar cannot hold keys.
-static zeno_status ensure_container(const yt_loader *ld, ynode **slot,
-                                    const char *segment, const char *origin) {
-  if (*slot != NULL && (*slot)->kind != YNODE_SCALAR) return ZENO_OK;
-  if (*slot != NULL && !yt_is_null(*slot))
-    return fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
-                     "'%s' holds the value '%s', not a mapping", segment,
-                     (*slot)->text);
-  ynode *map = node_new(YNODE_MAPPING, 0, 0, origin);
-  if (map == NULL) return yt_out_of_memory(ld);
-  yt_free(*slot);
-  *slot = map;
-  return ZENO_OK;
-}
-
-// Puts `value` at the dotted `path` (modified in place); owns `value`.
-static zeno_status tree_set(const yt_loader *ld, ynode **root, char *path,
-                            ynode *value, const char *origin) {
-  ynode **slot = root;
-  const char *parent = "the top level";
-  for (char *segment = path;;) {
-    char *dot = strchr(segment, '.');
-    if (dot) *dot = '\0';
-    zeno_status st = child_slot(ld, *slot, segment, parent, origin, &slot);
-    if (st == ZENO_OK && dot) st = ensure_container(ld, slot, segment, origin);
-    if (st != ZENO_OK) {
-      yt_free(value);
-      return st;
-    }
-    if (!dot) break;
-    parent = segment;
-    segment = dot + 1;
-  }
-  yt_free(*slot);
-  *slot = value;
-  return ZENO_OK;
-}
-
-// Copies the path part of "path=VALUE" without surrounding blanks and
-// checks that it has no empty segment. `text` is the whole override.
-static zeno_status override_path(const yt_loader *ld, const char *text,
-                                 const char *equals, char *path) {
-  const char *start;
-  size_t length = override_path_span(text, equals, &start);
-  if (length == 0)
-    return fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "empty path before '='");
-  if (length >= YT_PATH_LEN)
-    return fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "path longer than %d characters", YT_PATH_LEN - 1);
-  memcpy(path, start, length);
-  path[length] = '\0';
-  if (path[0] == '.' || path[length - 1] == '.' || strstr(path, ".."))
-    return fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
-                     "empty segment in path '%s'", path);
-  return ZENO_OK;
-}
-
-// Applies one "dotted.path=VALUE"; VALUE is YAML (flow syntax allowed).
-zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
-                              const char *text) {
-  const char *equals = strchr(text, '=');
-  if (equals == NULL)
-    return fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "expected dotted.path=VALUE (e.g. paper.alpha=45)");
-  char path[YT_PATH_LEN];
-  zeno_status st = override_path(ld, text, equals, path);
-  if (st != ZENO_OK) return st;
-  ynode *value = NULL;
-  st = yt_parse(ld, equals + 1, strlen(equals + 1), text, &value);
-  if (st != ZENO_OK) return st;
-  if (value == NULL)
-    return fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
-                     "missing value after '='");
-  if (*root == NULL) *root = node_new(YNODE_MAPPING, 1, 1, NULL);
-  if (*root == NULL) {
-    yt_free(value);
-    return yt_out_of_memory(ld);
-  }
-  return tree_set(ld, root, path, value, text);
-}

@@ -52,6 +52,21 @@ typedef struct yt_loader {
   zeno_error *error;  ///< never NULL inside the loader
 } yt_loader;
 
+/* ---- nodes (yaml_tree.c) ---------------------------------------------- */
+
+/// A new empty node of `kind` at a position; NULL when out of memory.
+ynode *yt_node_new(ynode_kind kind, int line, int column, const char *origin);
+
+/// A new scalar of `length` bytes of text (libyaml scalars carry a length,
+/// not a terminator); NULL when out of memory.
+ynode *yt_scalar_new(const char *text, size_t length, int line, int column,
+                     const char *origin);
+
+/// Appends an item to a sequence / an entry to a mapping; false when out of
+/// memory.
+bool yt_seq_append(ynode *seq, ynode *item);
+bool yt_map_append(ynode *map, ynode *key, ynode *value);
+
 /// Parses YAML text into a tree; *root is NULL for an empty stream. Every
 /// node is stamped with `origin` (the --set text, or NULL for the scene
 /// file). On failure *root is NULL and ld->error says where.
@@ -80,6 +95,18 @@ const ynode *yt_lookup(const ynode *root, const char *dotted);
 
 /// Parses a decimal sequence index ("0", "12"); false for anything else.
 bool yt_parse_index(const char *text, int *out);
+
+/* ---- errors (yaml_report.c) ------------------------------------------- */
+
+/// Fills ld->error at a file position, or as an override error when
+/// `origin` (the --set text) is given; returns `code`.
+zeno_status yt_fail_mark(const yt_loader *ld, const char *origin, int line, int column,
+                         zeno_status code, const char *param, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/// The path part of an override "path=VALUE" without surrounding blanks:
+/// *start and its length. `equals` points at the '='.
+size_t yt_override_path_span(const char *text, const char *equals, const char **start);
 
 /// Fills ld->error at node `n` (at the file's start when n is NULL) and
 /// returns `code`. A node made by an override is reported as the override:

@@ -204,6 +204,14 @@ extern const view_rgb VIEW_BODY_FILL;
 /// Contact colours by letter F, S, P, N.
 extern const view_rgb VIEW_LETTER_COLOUR[4];
 
+/// Ink, the equilibrium ghost and forces (also the chart's text, middle
+/// lines and cursor).
+extern const view_rgb VIEW_INK;
+extern const view_rgb VIEW_GHOST;
+extern const view_rgb VIEW_FORCE;
+/// Height of a text line [px].
+#define VIEW_TEXT_LINE 20
+
 /// An offscreen frame: a software renderer drawing into a surface.
 typedef struct view_canvas {
   SDL_Surface *surface; ///< ARGB8888
@@ -268,6 +276,13 @@ typedef struct view_frame_info {
 /// Draws one frame of the run at the playback state into the canvas.
 void view_draw_frame(view_canvas *canvas, const view_run *run,
                      const view_play *play, view_frame_info *info);
+
+/// Sets the renderer's draw colour.
+void view_set_colour(SDL_Renderer *renderer, view_rgb colour, Uint8 alpha);
+
+/// Draws the strip chart of the run into the bottom band of the canvas
+/// (view_chart.c).
+void view_draw_chart(view_canvas *canvas, const view_run *run, const view_play *play);
 
 /// Draws text at (x, y) [px, top left]; returns its width [px].
 int view_text(view_canvas *canvas, int x, int y, view_rgb colour,

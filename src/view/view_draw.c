@@ -1,7 +1,7 @@
 // Drawing one frame with SDL_Renderer into the offscreen canvas: surfaces,
 // the equilibrium ghost, the body at its magnified displacement, centre of
-// mass, contacts by letter, friction cones, forces, impulses, the load,
-// the text overlay and the strip chart.
+// mass, contacts by letter, friction cones, forces, impulses, the load and
+// the text overlay (the strip chart: view_chart.c).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,17 +17,13 @@ const view_rgb VIEW_LETTER_COLOUR[4] = {
     {150, 150, 150}, {30, 170, 60}, {235, 120, 20}, {150, 60, 200}};
 
 static const view_rgb BODY_EDGE = {28, 56, 110};
-static const view_rgb GHOST = {175, 175, 175};
-static const view_rgb INK = {20, 20, 20};
-static const view_rgb FORCE = {205, 30, 30};
+const view_rgb VIEW_GHOST = {175, 175, 175};
+const view_rgb VIEW_INK = {20, 20, 20};
+const view_rgb VIEW_FORCE = {205, 30, 30};
 static const view_rgb IMPULSE = {225, 0, 140};
 static const view_rgb LOAD = {60, 60, 60};
 static const view_rgb DRAG = {240, 160, 0};
 static const view_rgb PANEL = {255, 255, 255};
-static const view_rgb CHART_AXIS = {120, 120, 120};
-/// Chart curves z1, z2, x2.
-static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
-static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 
 /// Opacity of the equilibrium ghost, the help panel and the cones [0-255].
 #define GHOST_ALPHA 200
@@ -65,24 +61,13 @@ static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 #define LOAD_START_PX 10.0
 /// Text layout [px].
 #define TEXT_MARGIN 8
-#define TEXT_LINE 20
-/// Strip chart layout [px]: left label column, margins, tick heights.
-#define CHART_LEFT 70
-#define CHART_RIGHT 12
-#define CHART_TOP 6
-#define CHART_BOTTOM 18
-#define TICK_IMPACT_PX 8
-#define TICK_OTHER_PX 4
-/// A curve's largest |value| reaches this fraction of its lane height
-/// from the lane's middle line.
-#define CHART_LANE_FILL 0.45
 /// Characters of the mode word shown (its tail when longer).
 #define WORD_SHOWN 96
 #define LINE_SIZE 256
 
 /* ---- primitives ---------------------------------------------------------- */
 
-static void set_colour(SDL_Renderer *r, view_rgb c, Uint8 alpha) {
+void view_set_colour(SDL_Renderer *r, view_rgb c, Uint8 alpha) {
   SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE
                                              : SDL_BLENDMODE_BLEND);
   SDL_SetRenderDrawColor(r, c.r, c.g, c.b, alpha);
@@ -116,7 +101,7 @@ static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n,
 
 static void line(SDL_Renderer *r, const double a[2], const double b[2],
                  view_rgb c, Uint8 alpha) {
-  set_colour(r, c, alpha);
+  view_set_colour(r, c, alpha);
   SDL_RenderDrawLineF(r, (float)a[0], (float)a[1], (float)b[0], (float)b[1]);
 }
 
@@ -288,7 +273,7 @@ static void draw_body(view_canvas *cv, const zeno_scene *sc,
     double foot[2];
     body_screen(tf, sc->contacts[i].point, foot);
     if (ghost)
-      line(r, c, foot, GHOST, GHOST_ALPHA);
+      line(r, c, foot, VIEW_GHOST, GHOST_ALPHA);
     else
       thick_line(r, c, foot, LEG_WIDTH_PX, BODY_EDGE);
   }
@@ -305,7 +290,7 @@ static void draw_body(view_canvas *cv, const zeno_scene *sc,
     SDL_RenderGeometry(r, NULL, v, 3 * n, NULL, 0);
   }
   for (int k = 0; k < n; k++)
-    line(r, s[k], s[(k + 1) % n], ghost ? GHOST : BODY_EDGE,
+    line(r, s[k], s[(k + 1) % n], ghost ? VIEW_GHOST : BODY_EDGE,
          ghost ? GHOST_ALPHA : 255);
 }
 
@@ -366,7 +351,7 @@ static void draw_contacts(view_canvas *cv, const view_run *run,
       contact_vector(c, st->force[i], w);
       screen_dir(w, &dx, &dy);
       arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load,
-            FORCE);
+            VIEW_FORCE);
     }
     if (impact && (ev->impact_mask & (1u << i)) && pmax > 0) {
       contact_vector(c, ev->impulse[i], w);
@@ -423,14 +408,14 @@ static void draw_overlay(view_canvas *cv, const view_run *run,
            "t = %-11.6g mode %-3s impacts %-5ld status %-14s%s", play->t,
            zeno_mode_name(st->mode, sc->contact_count, mode), impacts,
            ended ? zeno_outcome_name(run->outcome) : "running", zeno);
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2, INK, line1);
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2, VIEW_INK, line1);
   const int length = view_run_word(run, play->t, word, (int)sizeof word);
   const int shown = length < (int)sizeof word ? length : (int)sizeof word - 1;
   const char *tail = shown > WORD_SHOWN ? word + shown - WORD_SHOWN : word;
   char line2[LINE_SIZE];
   snprintf(line2, sizeof line2, "word: %s%.*s", shown > WORD_SHOWN ? "..." : "",
            WORD_SHOWN, tail);
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + TEXT_LINE, INK, line2);
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + VIEW_TEXT_LINE, VIEW_INK, line2);
   char line3[LINE_SIZE];
   const view_zoom zoom = view_play_zoom(play, run);
   snprintf(line3, sizeof line3,
@@ -448,7 +433,7 @@ static void draw_overlay(view_canvas *cv, const view_run *run,
     const size_t used = strlen(line3);
     snprintf(line3 + used, sizeof line3 - used, "   paused");
   }
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + 2 * TEXT_LINE, INK, line3);
+  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + 2 * VIEW_TEXT_LINE, VIEW_INK, line3);
 }
 
 static const char *const HELP_LINES[] = {
@@ -469,132 +454,14 @@ static const char *const HELP_LINES[] = {
 static void draw_help(view_canvas *cv) {
   const int n = (int)(sizeof HELP_LINES / sizeof HELP_LINES[0]);
   const SDL_Rect box = {40, VIEW_OVERLAY_HEIGHT + 10, cv->width - 80,
-                        TEXT_LINE * (n + 1)};
-  set_colour(cv->renderer, PANEL, PANEL_ALPHA);
+                        VIEW_TEXT_LINE * (n + 1)};
+  view_set_colour(cv->renderer, PANEL, PANEL_ALPHA);
   SDL_RenderFillRect(cv->renderer, &box);
-  set_colour(cv->renderer, INK, 255);
+  view_set_colour(cv->renderer, VIEW_INK, 255);
   SDL_RenderDrawRect(cv->renderer, &box);
   for (int k = 0; k < n; k++)
-    view_text(cv, box.x + TEXT_MARGIN, box.y + TEXT_LINE / 2 + k * TEXT_LINE,
-              INK, HELP_LINES[k]);
-}
-
-/* ---- strip chart --------------------------------------------------------- */
-
-typedef struct chart_box {
-  int x0, x1, y0, y1; ///< plot area [px]
-  double length;      ///< abscissa range: t_end, or the warp length
-} chart_box;
-
-static chart_box chart_layout(const view_canvas *cv, const view_run *run,
-                              bool warp) {
-  chart_box b;
-  b.x0 = CHART_LEFT;
-  b.x1 = cv->width - CHART_RIGHT;
-  b.y0 = cv->height - VIEW_CHART_HEIGHT + CHART_TOP;
-  b.y1 = cv->height - CHART_BOTTOM;
-  b.length = warp ? view_warp_length(run) : run->t_end;
-  return b;
-}
-
-static double chart_x(const chart_box *b, const view_run *run, bool warp,
-                      double t) {
-  if (!(b->length > 0)) return b->x0;
-  const double a = warp ? view_warp_clock(run, t) : t;
-  return b->x0 + (b->x1 - b->x0) * a / b->length;
-}
-
-/// Samples z1, z2, x2 once per pixel column into the canvas cache; each
-/// lane has its own scale (range[k] = largest |value| of curve k).
-static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
-                       const chart_box *b, double *values) {
-  const int n = cv->chart_count;
-  for (int c = 0; c < n; c++) {
-    const double a = b->length * c / (n > 1 ? n - 1 : 1);
-    zeno_run_dir_row st;
-    view_run_state(run, warp ? view_warp_time(run, a) : a, &st);
-    for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
-  }
-  const double lane = (double)(b->y1 - b->y0) / 3;
-  for (int k = 0; k < 3; k++) {
-    double range = 0;
-    for (int c = 0; c < n; c++) range = fmax(range, fabs(values[k * n + c]));
-    cv->chart_range[k] = range;
-    const double mid = b->y0 + lane * (k + 0.5);
-    const double s = range > 0 ? CHART_LANE_FILL * lane / range : 0;
-    for (int c = 0; c < n; c++) {
-      cv->chart_points[k * n + c].x = b->x0 + c;
-      cv->chart_points[k * n + c].y = (int)lround(mid - s * values[k * n + c]);
-    }
-  }
-}
-
-/// Refreshes the chart cache unless it holds this run (same rows, same
-/// run number: a perturbed run may reuse the freed rows' address), warp
-/// and width.
-static void chart_cache(view_canvas *cv, const view_run *run,
-                        const view_play *play, const chart_box *b) {
-  const bool warp = play->warp;
-  const int n = b->x1 - b->x0 + 1;
-  if (cv->chart_points != NULL && cv->chart_run == run &&
-      cv->chart_rows == run->data.rows && cv->chart_row_count == run->data.row_count &&
-      cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
-      cv->chart_count == n)
-    return;
-  SDL_free(cv->chart_points);
-  cv->chart_points = SDL_malloc(sizeof(SDL_Point) * 3 * (size_t)n);
-  double *values = SDL_malloc(sizeof(double) * 3 * (size_t)n);
-  cv->chart_count = n;
-  cv->chart_run = run;
-  cv->chart_rows = run->data.rows;
-  cv->chart_row_count = run->data.row_count;
-  cv->chart_run_number = play->run_number;
-  cv->chart_warp = warp;
-  if (cv->chart_points != NULL && values != NULL)
-    chart_fill(cv, run, warp, b, values);
-  else
-    cv->chart_count = 0;
-  SDL_free(values);
-}
-
-static void draw_chart(view_canvas *cv, const view_run *run,
-                       const view_play *play) {
-  SDL_Renderer *r = cv->renderer;
-  const chart_box b = chart_layout(cv, run, play->warp);
-  chart_cache(cv, run, play, &b);
-  const SDL_Rect frame = {b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1};
-  set_colour(r, CHART_AXIS, 255);
-  SDL_RenderDrawRect(r, &frame);
-  const double lane = (double)(b.y1 - b.y0) / 3;
-  for (int k = 0; k < 3; k++) {
-    const int mid = (int)lround(b.y0 + lane * (k + 0.5));
-    set_colour(r, GHOST, 255);
-    SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
-    char label[32];
-    snprintf(label, sizeof label, "%s %.2g", CURVE_NAME[k], cv->chart_range[k]);
-    view_text(cv, 4, mid - TEXT_LINE / 2, CURVE[k], label);
-    if (cv->chart_count > 0) {
-      set_colour(r, CURVE[k], 255);
-      SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count,
-                          cv->chart_count);
-    }
-  }
-  for (size_t i = 0; i < run->data.event_count; i++) {
-    const zeno_run_dir_event *e = &run->data.events[i];
-    if (!isfinite(e->t)) continue;
-    const int x = (int)lround(chart_x(&b, run, play->warp, e->t));
-    const int h = e->kind == ZENO_EVENT_IMPACT ? TICK_IMPACT_PX : TICK_OTHER_PX;
-    set_colour(r, e->kind == ZENO_EVENT_IMPACT ? INK : CHART_AXIS, 255);
-    SDL_RenderDrawLine(r, x, b.y1 + 1, x, b.y1 + h);
-  }
-  const int x = (int)lround(chart_x(&b, run, play->warp, play->t));
-  set_colour(r, FORCE, 255);
-  SDL_RenderDrawLine(r, x, b.y0, x, b.y1);
-  char axis[64];
-  snprintf(axis, sizeof axis, play->warp ? "events 0 .. %g (Zeno warp)"
-                                         : "t 0 .. %g",
-           b.length);
-  view_text(cv, b.x1 - 260, b.y1 + 1, CHART_AXIS, axis);
+    view_text(cv, box.x + TEXT_MARGIN, box.y + VIEW_TEXT_LINE / 2 + k * VIEW_TEXT_LINE,
+              VIEW_INK, HELP_LINES[k]);
 }
 
 /* ---- the frame ----------------------------------------------------------- */
@@ -602,7 +469,7 @@ static void draw_chart(view_canvas *cv, const view_run *run,
 void view_draw_frame(view_canvas *cv, const view_run *run,
                      const view_play *play, view_frame_info *info) {
   SDL_Renderer *r = cv->renderer;
-  set_colour(r, VIEW_BACKGROUND, 255);
+  view_set_colour(r, VIEW_BACKGROUND, 255);
   SDL_RenderClear(r);
   zeno_run_dir_row st;
   view_run_state(run, play->t, &st);
@@ -626,11 +493,11 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   const double com[2] = {0, 0};
   double c[2];
   body_screen(&tf, com, c);
-  ring(r, c, COM_RING_INNER_PX, COM_RING_OUTER_PX, INK);
+  ring(r, c, COM_RING_INNER_PX, COM_RING_OUTER_PX, VIEW_INK);
   draw_drag(cv, &tf);
   SDL_RenderSetClipRect(r, NULL);
   draw_overlay(cv, run, play, &st, impacts);
-  draw_chart(cv, run, play);
+  view_draw_chart(cv, run, play);
   if (play->help) draw_help(cv);
   SDL_RenderPresent(r);
   if (info) {

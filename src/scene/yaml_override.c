@@ -1,0 +1,127 @@
+// `--set dotted.path=VALUE` overrides (yt_override_apply in yaml_tree.h):
+// the value is parsed as YAML and put into the document tree before the
+// schema conversion, creating the mappings on its path.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/yaml_tree.h"
+
+// The slot under `container` named by `segment`, appending an empty slot
+// for a new mapping key or for the index just past a sequence's end (so
+// `contacts.1=...` can add a second contact).
+static zeno_status child_slot(const yt_loader *ld, ynode *container,
+                              const char *segment, const char *parent,
+                              const char *origin, ynode ***slot) {
+  if (container->kind == YNODE_MAPPING) {
+    yentry *e = yt_map_find(container, segment);
+    if (e != NULL) {
+      *slot = &e->value;
+      return ZENO_OK;
+    }
+    ynode *key = yt_scalar_new(segment, strlen(segment), 0, 0, origin);
+    if (key == NULL || !yt_map_append(container, key, NULL)) {
+      yt_free(key);
+      return yt_out_of_memory(ld);
+    }
+    *slot = &container->entries[container->count - 1].value;
+    return ZENO_OK;
+  }
+  int index;
+  if (!yt_parse_index(segment, &index))
+    return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
+                     "'%s' is a sequence; expected an index, got '%s'", parent,
+                     segment);
+  if (index > container->count)
+    return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_RANGE, "",
+                     "index %d is out of range; '%s' has %d item%s", index,
+                     parent, container->count,
+                     container->count == 1 ? "" : "s");
+  if (index == container->count && !yt_seq_append(container, NULL))
+    return yt_out_of_memory(ld);
+  *slot = &container->items[index];
+  return ZENO_OK;
+}
+
+// Makes *slot a mapping or sequence to descend into: a missing or null
+// node becomes an empty mapping; any other scalar cannot hold keys.
+static zeno_status ensure_container(const yt_loader *ld, ynode **slot,
+                                    const char *segment, const char *origin) {
+  if (*slot != NULL && (*slot)->kind != YNODE_SCALAR) return ZENO_OK;
+  if (*slot != NULL && !yt_is_null(*slot))
+    return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
+                     "'%s' holds the value '%s', not a mapping", segment,
+                     (*slot)->text);
+  ynode *map = yt_node_new(YNODE_MAPPING, 0, 0, origin);
+  if (map == NULL) return yt_out_of_memory(ld);
+  yt_free(*slot);
+  *slot = map;
+  return ZENO_OK;
+}
+
+// Puts `value` at the dotted `path` (modified in place); owns `value`.
+static zeno_status tree_set(const yt_loader *ld, ynode **root, char *path,
+                            ynode *value, const char *origin) {
+  ynode **slot = root;
+  const char *parent = "the top level";
+  for (char *segment = path;;) {
+    char *dot = strchr(segment, '.');
+    if (dot) *dot = '\0';
+    zeno_status st = child_slot(ld, *slot, segment, parent, origin, &slot);
+    if (st == ZENO_OK && dot) st = ensure_container(ld, slot, segment, origin);
+    if (st != ZENO_OK) {
+      yt_free(value);
+      return st;
+    }
+    if (!dot) break;
+    parent = segment;
+    segment = dot + 1;
+  }
+  yt_free(*slot);
+  *slot = value;
+  return ZENO_OK;
+}
+
+// Copies the path part of "path=VALUE" without surrounding blanks and
+// checks that it has no empty segment. `text` is the whole override.
+static zeno_status override_path(const yt_loader *ld, const char *text,
+                                 const char *equals, char *path) {
+  const char *start;
+  size_t length = yt_override_path_span(text, equals, &start);
+  if (length == 0)
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
+                     "empty path before '='");
+  if (length >= YT_PATH_LEN)
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
+                     "path longer than %d characters", YT_PATH_LEN - 1);
+  memcpy(path, start, length);
+  path[length] = '\0';
+  if (path[0] == '.' || path[length - 1] == '.' || strstr(path, ".."))
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
+                     "empty segment in path '%s'", path);
+  return ZENO_OK;
+}
+
+// Applies one "dotted.path=VALUE"; VALUE is YAML (flow syntax allowed).
+zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
+                              const char *text) {
+  const char *equals = strchr(text, '=');
+  if (equals == NULL)
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
+                     "expected dotted.path=VALUE (e.g. paper.alpha=45)");
+  char path[YT_PATH_LEN];
+  zeno_status st = override_path(ld, text, equals, path);
+  if (st != ZENO_OK) return st;
+  ynode *value = NULL;
+  st = yt_parse(ld, equals + 1, strlen(equals + 1), text, &value);
+  if (st != ZENO_OK) return st;
+  if (value == NULL)
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
+                     "missing value after '='");
+  if (*root == NULL) *root = yt_node_new(YNODE_MAPPING, 1, 1, NULL);
+  if (*root == NULL) {
+    yt_free(value);
+    return yt_out_of_memory(ld);
+  }
+  return tree_set(ld, root, path, value, text);
+}

@@ -1,0 +1,142 @@
+// The strip chart under the scene: z1, z2 and x2 against time (or against
+// the event count in Zeno warp), one lane each with its own scale, event
+// ticks, and the cursor at the display time.
+#include <math.h>
+#include <stdio.h>
+
+#include "view/view.h"
+
+static const view_rgb CHART_AXIS = {120, 120, 120};
+/// Chart curves z1, z2, x2.
+static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
+static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
+
+/// Strip chart layout [px]: left label column, margins, tick heights.
+#define CHART_LEFT 70
+#define CHART_RIGHT 12
+#define CHART_TOP 6
+#define CHART_BOTTOM 18
+#define TICK_IMPACT_PX 8
+#define TICK_OTHER_PX 4
+/// A curve's largest |value| reaches this fraction of its lane height
+/// from the lane's middle line.
+#define CHART_LANE_FILL 0.45
+/// x of the lane labels, and width kept for the axis note at the right end
+/// of the chart [px].
+#define CHART_LABEL_X 4
+#define CHART_NOTE_PX 260
+
+typedef struct chart_box {
+  int x0, x1, y0, y1; ///< plot area [px]
+  double length;      ///< abscissa range: t_end, or the warp length
+} chart_box;
+
+static chart_box chart_layout(const view_canvas *cv, const view_run *run,
+                              bool warp) {
+  chart_box b;
+  b.x0 = CHART_LEFT;
+  b.x1 = cv->width - CHART_RIGHT;
+  b.y0 = cv->height - VIEW_CHART_HEIGHT + CHART_TOP;
+  b.y1 = cv->height - CHART_BOTTOM;
+  b.length = warp ? view_warp_length(run) : run->t_end;
+  return b;
+}
+
+static double chart_x(const chart_box *b, const view_run *run, bool warp,
+                      double t) {
+  if (!(b->length > 0)) return b->x0;
+  const double a = warp ? view_warp_clock(run, t) : t;
+  return b->x0 + (b->x1 - b->x0) * a / b->length;
+}
+
+/// Samples z1, z2, x2 once per pixel column into the canvas cache; each
+/// lane has its own scale (range[k] = largest |value| of curve k).
+static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
+                       const chart_box *b, double *values) {
+  const int n = cv->chart_count;
+  for (int c = 0; c < n; c++) {
+    const double a = b->length * c / (n > 1 ? n - 1 : 1);
+    zeno_run_dir_row st;
+    view_run_state(run, warp ? view_warp_time(run, a) : a, &st);
+    for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
+  }
+  const double lane = (double)(b->y1 - b->y0) / 3;
+  for (int k = 0; k < 3; k++) {
+    double range = 0;
+    for (int c = 0; c < n; c++) range = fmax(range, fabs(values[k * n + c]));
+    cv->chart_range[k] = range;
+    const double mid = b->y0 + lane * (k + 0.5);
+    const double s = range > 0 ? CHART_LANE_FILL * lane / range : 0;
+    for (int c = 0; c < n; c++) {
+      cv->chart_points[k * n + c].x = b->x0 + c;
+      cv->chart_points[k * n + c].y = (int)lround(mid - s * values[k * n + c]);
+    }
+  }
+}
+
+/// Refreshes the chart cache unless it holds this run (same rows, same
+/// run number: a perturbed run may reuse the freed rows' address), warp
+/// and width.
+static void chart_cache(view_canvas *cv, const view_run *run,
+                        const view_play *play, const chart_box *b) {
+  const bool warp = play->warp;
+  const int n = b->x1 - b->x0 + 1;
+  if (cv->chart_points != NULL && cv->chart_run == run &&
+      cv->chart_rows == run->data.rows && cv->chart_row_count == run->data.row_count &&
+      cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
+      cv->chart_count == n)
+    return;
+  SDL_free(cv->chart_points);
+  cv->chart_points = SDL_malloc(sizeof(SDL_Point) * 3 * (size_t)n);
+  double *values = SDL_malloc(sizeof(double) * 3 * (size_t)n);
+  cv->chart_count = n;
+  cv->chart_run = run;
+  cv->chart_rows = run->data.rows;
+  cv->chart_row_count = run->data.row_count;
+  cv->chart_run_number = play->run_number;
+  cv->chart_warp = warp;
+  if (cv->chart_points != NULL && values != NULL)
+    chart_fill(cv, run, warp, b, values);
+  else
+    cv->chart_count = 0;
+  SDL_free(values);
+}
+
+void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play) {
+  SDL_Renderer *r = cv->renderer;
+  const chart_box b = chart_layout(cv, run, play->warp);
+  chart_cache(cv, run, play, &b);
+  const SDL_Rect frame = {b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1};
+  view_set_colour(r, CHART_AXIS, 255);
+  SDL_RenderDrawRect(r, &frame);
+  const double lane = (double)(b.y1 - b.y0) / 3;
+  for (int k = 0; k < 3; k++) {
+    const int mid = (int)lround(b.y0 + lane * (k + 0.5));
+    view_set_colour(r, VIEW_GHOST, 255);
+    SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
+    char label[32];
+    snprintf(label, sizeof label, "%s %.2g", CURVE_NAME[k], cv->chart_range[k]);
+    view_text(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE / 2, CURVE[k], label);
+    if (cv->chart_count > 0) {
+      view_set_colour(r, CURVE[k], 255);
+      SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count,
+                          cv->chart_count);
+    }
+  }
+  for (size_t i = 0; i < run->data.event_count; i++) {
+    const zeno_run_dir_event *e = &run->data.events[i];
+    if (!isfinite(e->t)) continue;
+    const int x = (int)lround(chart_x(&b, run, play->warp, e->t));
+    const int h = e->kind == ZENO_EVENT_IMPACT ? TICK_IMPACT_PX : TICK_OTHER_PX;
+    view_set_colour(r, e->kind == ZENO_EVENT_IMPACT ? VIEW_INK : CHART_AXIS, 255);
+    SDL_RenderDrawLine(r, x, b.y1 + 1, x, b.y1 + h);
+  }
+  const int x = (int)lround(chart_x(&b, run, play->warp, play->t));
+  view_set_colour(r, VIEW_FORCE, 255);
+  SDL_RenderDrawLine(r, x, b.y0, x, b.y1);
+  char axis[64];
+  snprintf(axis, sizeof axis, play->warp ? "events 0 .. %g (Zeno warp)"
+                                         : "t 0 .. %g",
+           b.length);
+  view_text(cv, b.x1 - CHART_NOTE_PX, b.y1 + 1, CHART_AXIS, axis);
+}
