@@ -29,6 +29,7 @@ typedef struct reader {
   long line;
   const char *text; ///< the line being read (for columns)
   zeno_error *error;
+  double previous_t; ///< trajectory: the last finite time read
 } reader;
 
 static zeno_status bad_at(const reader *rd, const char *at, const char *fmt,
@@ -105,53 +106,81 @@ static zeno_status read_failed(const char *path, zeno_error *error) {
                       strerror(errno));
 }
 
-static zeno_status read_rows(FILE *f, reader *rd, zeno_run_dir_data *d) {
+// Line 1 of trajectory.csv: exactly the header the writer writes.
+static zeno_status trajectory_header(reader *rd) {
+  char *line = (char *)rd->text;
+  line[strcspn(line, "\r\n")] = '\0';
+  if (strcmp(line, ZENO_IO_TRAJECTORY_HEADER) == 0) return ZENO_OK;
+  return bad_at(rd, line, "not a trajectory written by 'zeno simulate --out' (header %s)",
+                ZENO_IO_TRAJECTORY_HEADER);
+}
+
+// One row of trajectory.csv; times may not go back.
+static zeno_status trajectory_line(reader *rd, zeno_run_dir_data *d) {
+  zeno_run_dir_row row;
+  zeno_status st = parse_row(rd, d, &row);
+  if (st == ZENO_OK && isfinite(row.t) && row.t < rd->previous_t)
+    st = bad_at(rd, rd->text, "%s", "time going back");
+  if (st == ZENO_OK && isfinite(row.t)) rd->previous_t = row.t;
+  if (st == ZENO_OK && !run_dir_add_row(d, &row)) st = out_of_memory(rd);
+  return st;
+}
+
+static size_t row_count(const zeno_run_dir_data *d) { return d->row_count; }
+
+/// A file of the run directory: an optional header line, then one item a
+/// line.
+typedef struct file_kind {
+  zeno_status (*header)(reader *rd);  ///< checks line 1; NULL: no header
+  const char *no_header;              ///< message for an empty file
+  zeno_status (*line)(reader *rd, zeno_run_dir_data *d); ///< parses and adds one line
+  size_t (*count)(const zeno_run_dir_data *d); ///< items the data holds
+  const char *none;                   ///< message for a file without items
+} file_kind;
+
+static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d,
+                              const file_kind *kind) {
   char *line = NULL;
   size_t size = 0;
-  rd->line = 1;
   zeno_status st = ZENO_OK;
-  if (getline(&line, &size, f) < 0) {
-    st = ferror(f) ? read_failed(rd->path, rd->error)
-                   : bad_at(rd, NULL, "%s", "empty file: no trajectory header");
-  } else {
-    rd->text = line;
-    line[strcspn(line, "\r\n")] = '\0';
-    if (strcmp(line, ZENO_IO_TRAJECTORY_HEADER) != 0)
-      st = bad_at(rd, line, "not a trajectory written by 'zeno simulate --out' "
-                  "(header %s)", ZENO_IO_TRAJECTORY_HEADER);
-  }
-  double previous = -INFINITY;
-  const size_t first = d->row_count;
+  const size_t first = kind->count(d);
+  rd->line = 0;
+  rd->previous_t = -INFINITY;
   while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
     rd->line++;
     rd->text = line;
-    zeno_run_dir_row row;
-    st = parse_row(rd, d, &row);
-    if (st == ZENO_OK && isfinite(row.t) && row.t < previous)
-      st = bad_at(rd, line, "%s", "time going back");
-    if (st == ZENO_OK && isfinite(row.t)) previous = row.t;
-    if (st == ZENO_OK && !run_dir_add_row(d, &row)) st = out_of_memory(rd);
+    st = rd->line == 1 && kind->header ? kind->header(rd) : kind->line(rd, d);
   }
   if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
   rd->text = NULL;
-  if (st == ZENO_OK && d->row_count == first) st = bad_at(rd, NULL, "%s", "no rows");
+  if (st == ZENO_OK && kind->header && rd->line == 0)
+    st = bad_at(rd, NULL, "%s", kind->no_header);
+  else if (st == ZENO_OK && kind->count(d) == first)
+    st = bad_at(rd, NULL, "%s", kind->none);
   free(line);
+  return st;
+}
+
+static zeno_status read_file(const char *path, zeno_run_dir_data *d,
+                             const file_kind *kind, zeno_error *error) {
+  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
+  FILE *f;
+  zeno_status st = open_for_reading(path, &f, error);
+  if (st != ZENO_OK) return st;
+  reader rd = {path, 0, NULL, error, -INFINITY};
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  st = read_lines(f, &rd, d, kind);
+  zeno_locale_leave(&scope);
+  fclose(f);
   return st;
 }
 
 zeno_status zeno_run_dir_read_trajectory(const char *path, zeno_run_dir_data *d,
                                          zeno_error *error) {
-  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
-  FILE *f;
-  zeno_status st = open_for_reading(path, &f, error);
-  if (st != ZENO_OK) return st;
-  reader rd = {path, 0, NULL, error};
-  zeno_locale_scope scope;
-  zeno_locale_enter(&scope);
-  st = read_rows(f, &rd, d);
-  zeno_locale_leave(&scope);
-  fclose(f);
-  return st;
+  static const file_kind TRAJECTORY = {trajectory_header, "empty file: no trajectory header",
+                                       trajectory_line, row_count, "no rows"};
+  return read_file(path, d, &TRAJECTORY, error);
 }
 
 /* ---------- events.jsonl ---------- */
@@ -347,42 +376,23 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   return ZENO_OK;
 }
 
-static zeno_status read_events(FILE *f, reader *rd, zeno_run_dir_data *d) {
-  char *line = NULL;
-  size_t size = 0;
-  zeno_status st = ZENO_OK;
-  const size_t first = d->event_count;
-  rd->line = 0;
-  while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
-    rd->line++;
-    rd->text = line;
-    const char *end = skip_value(line, 0);
-    zeno_run_dir_event e;
-    if (*skip_space(line) != '{' || end == NULL || *skip_space(end) != '\0')
-      st = bad_at(rd, end ? end : line, "%s", "not one JSON object");
-    if (st == ZENO_OK) st = parse_event(rd, d, &e);
-    if (st == ZENO_OK && !run_dir_add_event(d, &e)) st = out_of_memory(rd);
-  }
-  if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
-  rd->text = NULL;
-  if (st == ZENO_OK && d->event_count == first) st = bad_at(rd, NULL, "%s", "no events");
-  free(line);
+// One line of events.jsonl: one JSON object, one event.
+static zeno_status event_line(reader *rd, zeno_run_dir_data *d) {
+  const char *end = skip_value(rd->text, 0);
+  if (*skip_space(rd->text) != '{' || end == NULL || *skip_space(end) != '\0')
+    return bad_at(rd, end ? end : rd->text, "%s", "not one JSON object");
+  zeno_run_dir_event e;
+  zeno_status st = parse_event(rd, d, &e);
+  if (st == ZENO_OK && !run_dir_add_event(d, &e)) st = out_of_memory(rd);
   return st;
 }
 
+static size_t event_count(const zeno_run_dir_data *d) { return d->event_count; }
+
 zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d,
                                      zeno_error *error) {
-  if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
-  FILE *f;
-  zeno_status st = open_for_reading(path, &f, error);
-  if (st != ZENO_OK) return st;
-  reader rd = {path, 0, NULL, error};
-  zeno_locale_scope scope;
-  zeno_locale_enter(&scope);
-  st = read_events(f, &rd, d);
-  zeno_locale_leave(&scope);
-  fclose(f);
-  return st;
+  static const file_kind EVENTS = {NULL, NULL, event_line, event_count, "no events"};
+  return read_file(path, d, &EVENTS, error);
 }
 
 /* ---------- the directory ---------- */
