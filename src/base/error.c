@@ -1,3 +1,5 @@
+// Status names and the caller-owned error record (zeno/error.h): one-line
+// formatting of an error with its file position or parameter, and clearing.
 #include "zeno/error.h"
 
 #include <stdbool.h>

@@ -1,3 +1,5 @@
+// Internal helpers of every layer (util.h): filling an error record, the
+// small dense solve, and the C-locale scope of number parsing.
 #include "base/util.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 // Internal helpers shared by the library's files: error filling, small
-// dense linear algebra. Not part of the public API.
+// dense linear algebra, the C-locale scope of number parsing (util.c) and
+// reading a whole file (text_file.c). Not part of the public API.
 #ifndef ZENO_BASE_UTIL_H
 #define ZENO_BASE_UTIL_H
 

@@ -1,3 +1,4 @@
+// The library's version (zeno/version.h), set by the build (meson.build).
 #include "zeno/version.h"
 
 #ifndef ZENO_VERSION

@@ -145,8 +145,8 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
     return CLI_EXIT_RUNTIME;
   }
   const plot_trajectory_input input = {
-      title,       (int)d->row_count,   f.column[0], f.column[1],   f.column[2],
-      f.column[3], (int)d->event_count, f.event_t,   f.event_impact};
+      title,       d->row_count,   f.column[0], f.column[1],   f.column[2],
+      f.column[3], d->event_count, f.event_t,   f.event_impact};
   const plot_status status = plot_trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;

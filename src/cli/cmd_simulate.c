@@ -1,5 +1,5 @@
 // `zeno simulate SCENE`: runs a scene event by event, reports the outcome
-// and optionally writes the trajectory and the events to a directory.
+// and with --out writes the run directory (zeno/run_dir.h's writer).
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,6 @@
+// Contact-space solves (contact_solve.h): the Delassus system of a letter
+// per contact, the statically indeterminate two-contact family, and the
+// mass-weighted correction onto contact constraints.
 #include "dynamics/contact_solve.h"
 
 #include <math.h>

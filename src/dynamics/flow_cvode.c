@@ -1,3 +1,6 @@
+// The full nonlinear flow on SUNDIALS CVODE (flow_cvode.h): the mode's
+// right-hand side, its guard functions for root finding, and one segment
+// integrated to the first guard crossing with its accepted steps kept.
 #include "dynamics/flow_cvode.h"
 
 #include <cvode/cvode.h>

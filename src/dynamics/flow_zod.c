@@ -1,3 +1,6 @@
+// The exact ZOD flow (flow_zod.h): closed-form roots of the quadratic
+// guards of a segment and the state after a time under constant
+// acceleration.
 #include "dynamics/flow_zod.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+// The impact laws (impact.h): the inelastic law (15) over its preference
+// list of candidates, Newton restitution with Coulomb friction, and
+// Chatterjee-Ruina for single impacts.
 #include "dynamics/impact.h"
 
 #include <math.h>

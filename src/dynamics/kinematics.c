@@ -1,3 +1,6 @@
+// Contact kinematics (kinematics.h): the model of a scene, contact
+// coordinates and Jacobians at the full pose and under the ZOD, the q'
+// coordinates and the energy.
 #include "dynamics/kinematics.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+// The paper's Table 1 (mode_table.h): admissibility of a mode at an event,
+// its solve, its consistency and slack, and the enumeration of every
+// consistent mode in preference order (with a cache for the ZOD).
 #include "dynamics/mode_table.h"
 
 #include <math.h>

@@ -116,9 +116,9 @@ plot_status plot_graph(const char *path, const plot_graph_input *input);
 
 typedef struct plot_trajectory_input {
   const char *title;
-  int count; ///< rows
+  size_t count; ///< rows
   const double *t, *z1, *z2, *x2;
-  int event_count;
+  size_t event_count;
   const double *event_t;
   const bool *event_impact; ///< impacts get taller, darker ticks
 } plot_trajectory_input;

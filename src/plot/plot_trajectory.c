@@ -28,8 +28,8 @@ typedef struct series {
 } series;
 
 /// Smallest and largest finite value of v[0..n-1], widening *lo and *hi.
-static void widen(const double *v, int n, double *lo, double *hi) {
-  for (int k = 0; k < n; k++)
+static void widen(const double *v, size_t n, double *lo, double *hi) {
+  for (size_t k = 0; k < n; k++)
     if (isfinite(v[k])) {
       *lo = fmin(*lo, v[k]);
       *hi = fmax(*hi, v[k]);
@@ -58,7 +58,7 @@ static void event_ticks(cairo_t *cr, const plot_frame *f,
   const double bottom = f->top + f->height;
   for (int pass = 0; pass < 2; pass++) { // impacts on top of other events
     plot_set_color(cr, pass ? PLOT_COLOR_IMPACT : PLOT_COLOR_EVENT);
-    for (int k = 0; k < in->event_count; k++) {
+    for (size_t k = 0; k < in->event_count; k++) {
       if (in->event_impact[k] != (pass == 1) || !isfinite(in->event_t[k])) continue;
       const double x = floor(plot_frame_x(f, in->event_t[k])) + 0.5;
       cairo_move_to(cr, x, bottom);
@@ -69,12 +69,12 @@ static void event_ticks(cairo_t *cr, const plot_frame *f,
 }
 
 static void line(cairo_t *cr, const plot_frame *f, const double *t,
-                 const series *s, int n) {
+                 const series *s, size_t n) {
   plot_set_color(cr, s->color);
   cairo_set_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   bool drawing = false;
-  for (int k = 0; k < n; k++) {
+  for (size_t k = 0; k < n; k++) {
     if (!isfinite(t[k]) || !isfinite(s->v[k])) {
       drawing = false;
       continue;

@@ -1,5 +1,6 @@
-// The hybrid loop: next event, impact resolution, mode selection, Zeno
-// completion and outcomes (paper Sec. 3-5, Fig. 3).
+// The hybrid loop (paper Secs. 3-5, Fig. 3): the next event of a segment,
+// impact resolution, mode selection, the mode word and the outcomes. Zeno
+// completion is sim_zeno.c; the contact state sim_contact.c.
 #include "zeno/sim.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 // The contact state inside the hybrid loop: coordinates of the state,
 // projections onto closed contacts, tolerances, kinematic classes and the
-// choice of the next mode (Table 1 via modes.c).
+// choice of the next mode (Table 1 via dynamics/mode_table.c).
 #include <math.h>
 #include <string.h>
 

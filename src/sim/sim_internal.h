@@ -1,5 +1,7 @@
-// Private state of the simulator, shared by sim.c (the hybrid loop) and
-// sim_sequence.c (Zeno and reverse-chatter detection). Not public API.
+// Private state of the simulator, shared by the sim folder's files: sim.c
+// (the hybrid loop), sim_zeno.c (Zeno completion), sim_contact.c (contact
+// state and mode choice), sim_full.c (the full model), sim_create.c and
+// sim_query.c. Not public API.
 #ifndef ZENO_SIM_SIM_INTERNAL_H
 #define ZENO_SIM_SIM_INTERNAL_H
 
