@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -167,11 +169,11 @@ static zeno_status simulate(const zeno_scene *s, bool fail_create, zeno_error *e
   if (sim == NULL) return e->code;
   zeno_event ev;
   zeno_status st;
-  while ((st = zeno_sim_next_event(sim, &ev, NULL)) == ZENO_OK) {
+  while ((st = zeno_sim_next_event(sim, &ev, e)) == ZENO_OK) {
   }
   if (st == ZENO_DONE) {
     zeno_state state;
-    st = zeno_sim_state_at(sim, ev.t / 2, &state, NULL);
+    st = zeno_sim_state_at(sim, ev.t / 2, &state, e);
   }
   char word[256];
   zeno_sim_word(sim, word, sizeof word);
@@ -179,10 +181,6 @@ static zeno_status simulate(const zeno_scene *s, bool fail_create, zeno_error *e
     // The integrator could not store its steps (CV_MEM_FAIL): an outcome.
     snprintf(e->message, sizeof e->message, "%s", ev.solver_flag);
     st = ZENO_DONE;
-  } else if (st != ZENO_OK) {
-    // The iterator has no error record: its code is the message.
-    e->code = st;
-    snprintf(e->message, sizeof e->message, "%s", zeno_status_name(st));
   }
   zeno_sim_destroy(sim);
   return st;
@@ -242,6 +240,41 @@ static zeno_status regions(zeno_error *e) {
   return st;
 }
 
+/// A run directory of its own for the run-directory test.
+static char run_dir_path[256];
+
+// The run directory of Example 2: recorded in memory and written while the
+// simulator runs (created with every allocation working), then read back.
+static zeno_status run_dir(zeno_error *e) {
+  const double qp[3] = {1, 1, 0}, qdp[3] = {0, 0, 2};
+  const zeno_scene s = paper_scene(example2(), qp, qdp);
+  zeno_sim_def d = zeno_sim_def_default();
+  d.keep_history = true;
+  pause_injection(true);
+  zeno_sim *sim = zeno_sim_create(&s, &d, e);
+  pause_injection(false);
+  if (sim == NULL) return e->code;
+  zeno_run_dir_data data = {.contact_count = 2}, back = {0};
+  zeno_run_dir_writer *w = zeno_run_dir_writer_create(run_dir_path, &s, e);
+  zeno_status st = w ? ZENO_OK : e->code;
+  zeno_event ev;
+  while (st == ZENO_OK && (st = zeno_sim_next_event(sim, &ev, e)) == ZENO_OK) {
+    st = zeno_run_dir_record(&data, sim, &ev, e);
+    if (st == ZENO_OK) st = zeno_run_dir_writer_event(w, sim, &ev, e);
+  }
+  if (st == ZENO_DONE) st = ZENO_OK;
+  const zeno_status closed = zeno_run_dir_writer_close(w, st == ZENO_OK ? e : NULL);
+  if (st == ZENO_OK) st = closed;
+  if (st == ZENO_OK) st = zeno_run_dir_read(run_dir_path, &back, e);
+  if (st == ZENO_OK && (back.row_count != data.row_count || back.event_count != 7))
+    fail_msg("read back %zu rows and %zu events, recorded %zu and 7", back.row_count,
+             back.event_count, data.row_count);
+  zeno_run_dir_data_free(&data);
+  zeno_run_dir_data_free(&back);
+  zeno_sim_destroy(sim);
+  return st;
+}
+
 /// zeno and libyaml handle their own failed allocations; SUNDIALS 6.4 does
 /// not (N_VClone and SUNLogger_Create dereference a failed allocation), so
 /// the full-model run fails only zeno's own.
@@ -272,6 +305,23 @@ static void test_analysis_out_of_memory(void **state) {
   assert_true(exhaust(analyze, ZENO_ONLY) > 0);
 }
 
+static void test_run_dir_out_of_memory(void **state) {
+  (void)state;
+  snprintf(run_dir_path, sizeof run_dir_path, "%s/zeno-nomem-XXXXXX",
+           getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp");
+  assert_non_null(mkdtemp(run_dir_path));
+  const long failures = exhaust(run_dir, ZENO_ONLY);
+  char path[sizeof run_dir_path + 32];
+  for (const char *const *f = (const char *const[]){ZENO_RUN_DIR_TRAJECTORY,
+                                                    ZENO_RUN_DIR_EVENTS, NULL};
+       *f; f++) {
+    snprintf(path, sizeof path, "%s/%s", run_dir_path, *f);
+    unlink(path);
+  }
+  rmdir(run_dir_path);
+  assert_true(failures > 0);
+}
+
 static void test_regions_out_of_memory(void **state) {
   (void)state;
   // GLPK's global environment and OpenMP's thread pool are created by the
@@ -288,6 +338,7 @@ int main(void) {
       cmocka_unit_test(test_full_run_out_of_memory),
       cmocka_unit_test(test_analysis_out_of_memory),
       cmocka_unit_test(test_regions_out_of_memory),
+      cmocka_unit_test(test_run_dir_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
