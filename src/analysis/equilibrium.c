@@ -4,11 +4,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "dynamics/contact_solve.h"
 #include "analysis/equilibrium_lp.h"
+#include "base/util.h"
+#include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
-#include "base/util.h"
 #include "zeno/equilibrium.h"
 
 /// Strictness threshold of the consistency inequalities, relative to the

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_restart.h"
 #include "base/util.h"
+#include "sim/sim_restart.h"
 #include "zeno/equilibrium.h"
 #include "zeno/poincare.h"
 

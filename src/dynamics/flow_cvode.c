@@ -12,9 +12,9 @@
 #include <sundials/sundials_context.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include "base/util.h"
 #include "dynamics/contact_solve.h"
 #include "dynamics/mode_table.h"
-#include "base/util.h"
 
 /// Steps one segment may take before it is a solver failure (CVODE's own
 /// default is 500 per output; segments of a long slip need more, and a

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/util.h"
 #include "dynamics/flow_zod.h"
 #include "dynamics/impact.h"
 #include "sim/sim_internal.h"
-#include "base/util.h"
 
 zeno_status sim_word_append(zeno_sim *s, const char *token) {
   const size_t n = strlen(token);
@@ -61,7 +61,7 @@ static void project_gaps(zeno_sim *s, const zm_class *cls);
 /* ---------- events ---------- */
 
 void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
-                        zeno_guard guard, int contact) {
+                     zeno_guard guard, int contact) {
   memset(ev, 0, sizeof *ev);
   ev->index = s->event_count;
   ev->kind = kind;

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
 #include "base/util.h"
+#include "sim/sim_internal.h"
 
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
                   double c[4], double cd[4]) {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_restart.h"
-#include "base/util.h"
 
 /* ---------- defaults and life cycle ---------- */
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "dynamics/flow_cvode.h"
 #include "sim/sim_internal.h"
-#include "base/util.h"
 
 /// Newton iterations for the position projection and the initial pose: the
 /// constraints are smooth and the start is within O(eps^2) of the

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
 #include "base/util.h"
+#include "sim/sim_internal.h"
 
 
 zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st,
