@@ -224,24 +224,34 @@ static zeno_status parse_scalar(parse_ctx *pc, const yaml_event_t *ev,
   return ZENO_OK;
 }
 
-static zeno_status parse_sequence(parse_ctx *pc, ynode *seq, int depth) {
+// The events of a collection up to its end event, each handed to `child`
+// (which owns what it makes of it; the event is deleted here).
+typedef zeno_status (*child_parser)(parse_ctx *pc, ynode *parent,
+                                    const yaml_event_t *ev, int depth);
+
+static zeno_status parse_children(parse_ctx *pc, ynode *parent, int depth,
+                                  yaml_event_type_t end, child_parser child) {
   for (;;) {
     yaml_event_t ev;
     zeno_status st = next_event(pc, &ev);
     if (st != ZENO_OK) return st;
-    if (ev.type == YAML_SEQUENCE_END_EVENT) {
-      yaml_event_delete(&ev);
-      return ZENO_OK;
-    }
-    ynode *item = NULL;
-    st = parse_node(pc, &ev, depth + 1, &item);
+    if (ev.type != end) st = child(pc, parent, &ev, depth);
+    const bool done = ev.type == end;
     yaml_event_delete(&ev);
-    if (st == ZENO_OK && !yt_seq_append(seq, item)) {
-      yt_free(item);
-      st = yt_out_of_memory(pc->ld);
-    }
-    if (st != ZENO_OK) return st;
+    if (st != ZENO_OK || done) return st;
   }
+}
+
+// One item of a sequence.
+static zeno_status sequence_item(parse_ctx *pc, ynode *seq, const yaml_event_t *ev,
+                                 int depth) {
+  ynode *item = NULL;
+  zeno_status st = parse_node(pc, ev, depth + 1, &item);
+  if (st == ZENO_OK && !yt_seq_append(seq, item)) {
+    yt_free(item);
+    st = yt_out_of_memory(pc->ld);
+  }
+  return st;
 }
 
 // Keys must be scalars (the schema has no complex keys) and unique.
@@ -282,29 +292,21 @@ static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key,
   return st;
 }
 
-static zeno_status parse_mapping(parse_ctx *pc, ynode *map, int depth) {
-  for (;;) {
-    yaml_event_t ev;
-    zeno_status st = next_event(pc, &ev);
-    if (st != ZENO_OK) return st;
-    if (ev.type == YAML_MAPPING_END_EVENT) {
-      yaml_event_delete(&ev);
-      return ZENO_OK;
-    }
-    ynode *key = NULL;
-    st = parse_key(pc, map, &ev, &key);
-    yaml_event_delete(&ev);
-    if (st == ZENO_OK) st = parse_entry_value(pc, map, key, depth);
-    if (st != ZENO_OK) return st;
-  }
+// One key of a mapping and the value after it.
+static zeno_status mapping_entry(parse_ctx *pc, ynode *map, const yaml_event_t *ev,
+                                 int depth) {
+  ynode *key = NULL;
+  const zeno_status st = parse_key(pc, map, ev, &key);
+  return st == ZENO_OK ? parse_entry_value(pc, map, key, depth) : st;
 }
 
 static zeno_status parse_container(parse_ctx *pc, ynode_kind kind,
                                    yaml_mark_t mark, int depth, ynode **out) {
   ynode *n = yt_node_new(kind, mark_line(mark), mark_column(mark), pc->origin);
   if (n == NULL) return yt_out_of_memory(pc->ld);
-  zeno_status st = kind == YNODE_SEQUENCE ? parse_sequence(pc, n, depth)
-                                          : parse_mapping(pc, n, depth);
+  zeno_status st = kind == YNODE_SEQUENCE
+                       ? parse_children(pc, n, depth, YAML_SEQUENCE_END_EVENT, sequence_item)
+                       : parse_children(pc, n, depth, YAML_MAPPING_END_EVENT, mapping_entry);
   if (st != ZENO_OK) {
     yt_free(n);
     return st;
