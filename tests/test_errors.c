@@ -325,9 +325,19 @@ static void test_messages_stay_one_line(void **state) {
   check_error(zeno_scene_load_string("\"a\\nb\": 1\n", "t.yaml", NULL, 0, &s, &e),
               ZENO_ERR_UNKNOWN_KEY, &e, "a?b");
   assert_non_null(strstr(e.message, "'a?b'"));
+  // A scene name is printed in summaries: control characters (a terminal
+  // escape sequence, a tab) are refused, the message quoting them as '?'.
   const char *ov[] = {"name=\"x\ty\""};
-  assert_int_equal(zeno_scene_load_string("{}", "t\n.yaml", ov, 1, &s, &e), ZENO_OK);
-  assert_string_equal(s.name, "x\ty"); // values themselves are kept as given
+  check_error(zeno_scene_load_string(PAPER_TEXT, "t\n.yaml", ov, 1, &s, &e), ZENO_ERR_RANGE,
+              &e, "name");
+  assert_non_null(strstr(e.message, "'x?y'"));
+  assert_string_equal(e.file, "--set");
+  const char *esc[] = {"name=\"\\e[31mred\""};
+  check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", esc, 1, &s, &e), ZENO_ERR_RANGE,
+              &e, "name");
+  zeno_scene d = zeno_scene_default();
+  d.name[1] = '\x1b';
+  check_error(zeno_scene_validate(&d, &e), ZENO_ERR_RANGE, &e, "name");
   const char *bad[] = {"paper.m=\"1\n2\""};
   check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", bad, 1, &s, &e),
               ZENO_ERR_TYPE, &e, "paper.m");

@@ -183,10 +183,11 @@ static const char GENERAL_TWO[] =
     "    mu: 0.5\n"
     "initial: {pose: [0, 0.1, 0]}\n";
 
-/// Example 2 as a paper block on one line.
-static const char PAPER_EXAMPLE2[] =
-    "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "
-    "mu1: 0.75, mu2: 0.6}\n";
+/// Example 2 as a paper block on one line (also the body of scenes that
+/// test other sections: a scene must name its body).
+#define PAPER_EXAMPLE2                                                     \
+  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, " \
+  "mu1: 0.75, mu2: 0.6}\n"
 
 /* ------------------------------------------------------------------------ */
 /* Shipped scenes                                                            */
@@ -441,30 +442,42 @@ static void test_general_form_degrees(void **state) {
   assert_float_equal(s.load_torque, 0.25, 0);
 }
 
-static void test_empty_document_is_default(void **state) {
+// An empty file (a crash, a full disk) is no scene, nor one of settings
+// only: running the default body would be a plausible wrong answer.
+static void test_empty_document_is_refused(void **state) {
   (void)state;
   static const char *const EMPTY[] = {"", "# only a comment\n", "---\n", "~\n"};
   for (size_t i = 0; i < sizeof EMPTY / sizeof *EMPTY; i++) {
     zeno_scene s;
     zeno_error e;
-    assert_int_equal(zeno_scene_load_string(EMPTY[i], NULL, NULL, 0, &s, &e),
-                     ZENO_OK);
-    assert_default_scene(&s);
-    assert_string_equal(s.name, "example2");
+    assert_int_equal(zeno_scene_load_string(EMPTY[i], "e.yaml", NULL, 0, &s, &e),
+                     ZENO_ERR_MISSING);
+    assert_non_null(strstr(e.message, "the scene is empty: a scene must name its body"));
+    assert_string_equal(e.parameter, "paper");
+    assert_string_equal(e.file, "e.yaml");
   }
+  zeno_scene s;
+  zeno_error e;
+  assert_int_equal(zeno_scene_load_string("stop: {t_end: 5}\n", "s.yaml", NULL, 0, &s, &e),
+                   ZENO_ERR_MISSING);
+  assert_non_null(strstr(e.message, "no body: a scene must name its body"));
+  assert_int_equal(e.line, 1);
+  // A paper block or the general form names it.
+  assert_int_equal(zeno_scene_load_string(PAPER_EXAMPLE2, "p.yaml", NULL, 0, &s, &e), ZENO_OK);
+  assert_default_scene(&s);
 }
 
 static void test_null_section_keeps_defaults(void **state) {
   (void)state;
-  zeno_scene s = load_text("stop:\nsolver: ~\nimpact: {}\n");
+  zeno_scene s = load_text(PAPER_EXAMPLE2 "stop:\nsolver: ~\nimpact: {}\n");
   assert_default_scene(&s);
 }
 
 static void test_scene_name(void **state) {
   (void)state;
-  zeno_scene s = load_text("name: a test\n");
+  zeno_scene s = load_text(PAPER_EXAMPLE2 "name: a test\n");
   assert_string_equal(s.name, "a test");
-  zeno_scene unnamed = load_text("model: zod\n");
+  zeno_scene unnamed = load_text(PAPER_EXAMPLE2 "model: zod\n");
   assert_string_equal(unnamed.name, "t");
 }
 
@@ -472,16 +485,16 @@ static void test_enum_names_round_trip(void **state) {
   (void)state;
   char text[256];
   for (int m = ZENO_MODEL_ZOD; m <= ZENO_MODEL_FULL; m++) {
-    snprintf(text, sizeof text, "model: %s\n", zeno_model_name((zeno_model)m));
+    snprintf(text, sizeof text, PAPER_EXAMPLE2 "model: %s\n", zeno_model_name((zeno_model)m));
     assert_int_equal(load_text(text).model, m);
   }
   for (int law = ZENO_LAW_INELASTIC; law <= ZENO_LAW_NEWTON; law++) {
-    snprintf(text, sizeof text, "impact: {law: %s}\n",
+    snprintf(text, sizeof text, PAPER_EXAMPLE2 "impact: {law: %s}\n",
              zeno_impact_law_name((zeno_impact_law)law));
     assert_int_equal(load_text(text).impact_law, law);
   }
   for (int a = ZENO_AMBIGUITY_STOP; a <= ZENO_AMBIGUITY_PREFER_MOTION; a++) {
-    snprintf(text, sizeof text, "ambiguity: %s\n",
+    snprintf(text, sizeof text, PAPER_EXAMPLE2 "ambiguity: %s\n",
              zeno_ambiguity_policy_name((zeno_ambiguity_policy)a));
     assert_int_equal(load_text(text).ambiguity, a);
   }
@@ -490,6 +503,7 @@ static void test_enum_names_round_trip(void **state) {
 static void test_all_sections(void **state) {
   (void)state;
   zeno_scene s = load_text(
+      PAPER_EXAMPLE2
       "epsilon: 0.01\n"
       "impact: {law: chatterjee-ruina, e: 0.5, et: -0.25}\n"
       "stop: {t_end: 5, max_events: 42, escape_radius: 100}\n"
@@ -507,7 +521,7 @@ static void test_all_sections(void **state) {
   assert_float_equal(s.sample_dt, 0, 0);
   assert_int_equal(s.outline_kind, ZENO_OUTLINE_DISK);
   assert_float_equal(s.outline_radius, 2, 0);
-  assert_true(s.has_paper);  // no body form given: the default body stays
+  assert_true(s.has_paper);  // the body's outline keys do not select the general form
 }
 
 /* ------------------------------------------------------------------------ */
@@ -552,7 +566,7 @@ static void test_override_creates_missing_mapping(void **state) {
   zeno_scene d = zeno_scene_default();
   assert_float_equal(s.t_end, 5, 0);
   assert_int_equal(s.max_events, d.max_events);
-  zeno_scene empty = load_text_with("", set, 1);
+  zeno_scene empty = load_text_with(PAPER_EXAMPLE2, set, 1);
   assert_float_equal(empty.t_end, 5, 0);
 }
 
@@ -986,7 +1000,7 @@ int main(void) {
       cmocka_unit_test(test_general_form_com_shift),
       cmocka_unit_test(test_general_form_defaults),
       cmocka_unit_test(test_general_form_degrees),
-      cmocka_unit_test(test_empty_document_is_default),
+      cmocka_unit_test(test_empty_document_is_refused),
       cmocka_unit_test(test_null_section_keeps_defaults),
       cmocka_unit_test(test_scene_name),
       cmocka_unit_test(test_enum_names_round_trip),

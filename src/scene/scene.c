@@ -298,9 +298,23 @@ static zeno_status validate_run(const zeno_scene *s, zeno_error *error) {
   return ZENO_OK;
 }
 
+// The name is printed in summaries and figures: a terminated string with no
+// control characters (a terminal escape sequence would reach the terminal).
+static zeno_status validate_name(const zeno_scene *s, zeno_error *error) {
+  const char *end = memchr(s->name, '\0', sizeof s->name);
+  bool ok = end != NULL;
+  for (const unsigned char *p = (const unsigned char *)s->name; ok && *p; p++)
+    ok = *p >= 0x20 && *p != 0x7f;
+  if (ok) return ZENO_OK;
+  return zeno_fail(error, ZENO_ERR_RANGE, "name",
+                   "'%.*s' holds control characters; a scene name is printable text",
+                   end ? (int)(end - s->name) : (int)sizeof s->name - 1, s->name);
+}
+
 zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
   if (s == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
+  TRY(validate_name(s, error));
   TRY(validate_body(s, error));
   TRY(validate_contacts(s, error));
   TRY(validate_load_and_start(s, error));

@@ -212,6 +212,16 @@ static zeno_status convert(const yt_loader *ld, const ynode *root,
   return st;
 }
 
+// A scene must give its body (checked after everything else, so that an
+// error with a position in the file is reported first).
+static zeno_status require_body(const yt_loader *ld, const ynode *root) {
+  if (sy_names_body(root)) return ZENO_OK;
+  return yt_fail_node(ld, root, ZENO_ERR_MISSING, "paper",
+                      "%s: a scene must name its body, with a paper block or "
+                      "with body, contacts and load",
+                      root ? "no body" : "the scene is empty");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Validation, located                                                       */
 /* ------------------------------------------------------------------------ */
@@ -298,6 +308,7 @@ static zeno_status load_text(const yt_loader *ld, const char *text,
       build_tree(ld, text, length, overrides, override_count, &root);
   if (st == ZENO_OK) st = convert(ld, root, &s);
   if (st == ZENO_OK) st = validate_located(ld, root, &s);
+  if (st == ZENO_OK) st = require_body(ld, root);
   yt_free(root);
   zeno_locale_leave(&scope);
   if (st == ZENO_OK) *scene = s;

@@ -214,11 +214,16 @@ static zeno_status read_general_form(const yt_loader *ld, const ynode *root,
 }
 
 // Any of these keys selects the general form (and makes the rest of it
-// required); with none of them and no paper the default body stays.
+// required); with none of them and no paper the default body stays, and
+// the loader refuses the scene (sy_names_body) once its sections are read.
 static bool uses_general_form(const ynode *root) {
   const ynode *body = yt_map_get(root, "body");
   return yt_map_get(root, "contacts") || yt_map_get(root, "load") ||
          yt_map_get(body, "mass") || yt_map_get(body, "rho");
+}
+
+bool sy_names_body(const ynode *root) {
+  return yt_map_find(root, "paper") != NULL || uses_general_form(root);
 }
 
 zeno_status sy_read_form(const yt_loader *ld, const ynode *root,

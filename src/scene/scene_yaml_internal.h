@@ -99,6 +99,11 @@ zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map,
 /// so com must be read first.
 zeno_status sy_read_form(const yt_loader *ld, const ynode *root, zeno_scene *s);
 
+/// The scene gives its body: a paper block or the general form. A scene
+/// without one (an empty file from a crash or a full disk, or settings
+/// only) would run the default body as a plausible wrong answer.
+bool sy_names_body(const ynode *root);
+
 /// The drawing keys of body (outline, outline_radius), in both forms.
 zeno_status sy_read_body_shape(const yt_loader *ld, const ynode *body,
                                zeno_scene *s);
