@@ -116,13 +116,14 @@ static inline void zeno_argv(const char *const *args,
   argv[n] = NULL;
 }
 
-/// Runs argv with stdin from /dev/null, stdout to out_fd (discarded when
-/// negative) and stderr to err_fd (the test's stderr when negative); waits
-/// and returns the exit status, or -1 when the process did not exit.
-static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
+/// Starts argv with stdin from in_path (/dev/null when NULL), stdout to
+/// out_fd (discarded when negative) and stderr to err_fd (the test's stderr
+/// when negative); returns its pid without waiting.
+static inline pid_t spawn_async(char *const argv[], const char *in_path, int out_fd,
+                                int err_fd) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in_path ? in_path : "/dev/null",
                                    O_RDONLY, 0);
   if (out_fd >= 0)
     posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
@@ -135,9 +136,21 @@ static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
   const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   assert_int_equal(rc, 0);
+  return pid;
+}
+
+/// Waits for a process; its exit status, or -1 when it did not exit.
+static inline int wait_exit(pid_t pid) {
   int status;
   while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Runs argv with stdin from /dev/null, stdout to out_fd (discarded when
+/// negative) and stderr to err_fd (the test's stderr when negative); waits
+/// and returns the exit status, or -1 when the process did not exit.
+static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
+  return wait_exit(spawn_async(argv, NULL, out_fd, err_fd));
 }
 
 /// What a run of zeno gave: its exit status (-1 when it did not exit) and,

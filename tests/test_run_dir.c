@@ -170,7 +170,13 @@ static void scene_and_overrides(void **state) {
   zeno_run_dir_writer *w = zeno_run_dir_writer_create(dir, &s, &e);
   assert_non_null(w);
   const char *overrides[] = {"paper.mu1=0.5", "initial.qdp=[0, 0, 1]"};
-  assert_int_equal(zeno_run_dir_writer_save_scene(w, scene, overrides, 2, &e), ZENO_OK);
+  // The run reads its scene once, from inside the run directory itself.
+  char *text = NULL;
+  size_t length = 0;
+  assert_int_equal(zeno_scene_read_file(scene, &text, &length, &e), ZENO_OK);
+  assert_int_equal(length, strlen(original));
+  assert_int_equal(zeno_run_dir_writer_save_scene(w, text, length, overrides, 2, &e), ZENO_OK);
+  free(text);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
   FILE *f = fopen(scene, "rb");
   assert_non_null(f);
@@ -191,9 +197,56 @@ static void scene_and_overrides(void **state) {
   assert_int_equal(count, 2);
   assert_string_equal(list[1], "b=2");
   zeno_run_dir_overrides_free(list, count);
+  // What replay applies is checked line by line.
+  write_text(path, "a=1\nnot an override\n");
+  assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_ERR_SYNTAX);
+  assert_int_equal(e.line, 2);
+  assert_string_equal(e.file, path);
+  assert_non_null(strstr(e.message, "not an override"));
+  write_text(path, "name=\"a\x1b[2Jb\"\n");
+  assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_ERR_SYNTAX);
+  assert_int_equal(e.line, 1);
+  char *long_line = malloc(ZENO_RUN_DIR_OVERRIDE_MAX + 8);
+  assert_non_null(long_line);
+  memset(long_line, 'a', ZENO_RUN_DIR_OVERRIDE_MAX + 6);
+  memcpy(long_line, "name=", 5);
+  long_line[ZENO_RUN_DIR_OVERRIDE_MAX + 6] = '\0';
+  write_text(path, long_line);
+  assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_ERR_SYNTAX);
+  free(long_line);
   zeno_run_dir_overrides_free(NULL, 0);
   free(original);
   free(kept);
+  remove_dir(dir);
+}
+
+// Links planted in the run directory are replaced, never written through:
+// every file is written aside and renamed into place.
+static void links_are_never_followed(void **state) {
+  (void)state;
+  char dir[DIR_LEN], victim[PATH_LEN], link[PATH_LEN];
+  temp_dir_make(dir);
+  path_in(dir, "blocker", victim);  // a file the links point at
+  write_text(victim, "precious\n");
+  static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
+                                      ZENO_RUN_DIR_SCENE, ZENO_RUN_DIR_OVERRIDES};
+  for (size_t i = 0; i < 4; i++) {
+    path_in(dir, NAMES[i], link);
+    assert_int_equal(symlink(victim, link), 0);
+  }
+  zeno_run_dir_data data;
+  record_and_write(dir, &data);
+  zeno_run_dir_data_free(&data);
+  char *text = NULL;
+  zeno_error e;
+  assert_int_equal(zeno_scene_read_file(victim, &text, NULL, &e), ZENO_OK);
+  assert_string_equal(text, "precious\n");
+  free(text);
+  path_in(dir, ZENO_RUN_DIR_TRAJECTORY, link);
+  struct stat info;
+  assert_int_equal(lstat(link, &info), 0);
+  assert_true(S_ISREG(info.st_mode));
+  assert_true(info.st_size > 1000);
   remove_dir(dir);
 }
 
@@ -322,12 +375,15 @@ static void writer_errors(void **state) {
   assert_null(zeno_run_dir_writer_create(dir, NULL, &e));
   zeno_run_dir_writer *w = zeno_run_dir_writer_create(dir, &s, &e);
   assert_non_null(w);
-  assert_int_equal(zeno_run_dir_writer_save_scene(w, "/nonexistent-zeno/s.yaml", NULL, 0, &e),
-                   ZENO_ERR_IO);
-  assert_non_null(strstr(e.message, "cannot open '/nonexistent-zeno/s.yaml'"));
-  assert_int_equal(zeno_run_dir_writer_save_scene(w, NULL, NULL, 0, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_run_dir_writer_save_scene(w, blocker, NULL, 1, &e),
-                   ZENO_ERR_ARGUMENT);
+  // A second writer of the same directory is refused while this one runs.
+  assert_null(zeno_run_dir_writer_create(dir, &s, &e));
+  assert_int_equal(e.code, ZENO_ERR_IO);
+  assert_non_null(strstr(e.message, "is in use by another zeno run"));
+  const char *broken[] = {"name=\"two\nlines\""};
+  assert_int_equal(zeno_run_dir_writer_save_scene(w, "x", 1, broken, 1, &e), ZENO_ERR_RANGE);
+  assert_non_null(strstr(e.message, "override 1 cannot be kept"));
+  assert_int_equal(zeno_run_dir_writer_save_scene(w, NULL, 0, NULL, 0, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_run_dir_writer_save_scene(w, "x", 1, NULL, 1, &e), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_run_dir_writer_event(w, NULL, NULL, &e), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_run_dir_writer_skipped(NULL), 0);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
@@ -357,6 +413,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(recording_writing_reading_agree),
       cmocka_unit_test(scene_and_overrides),
+      cmocka_unit_test(links_are_never_followed),
       cmocka_unit_test(trajectory_errors),
       cmocka_unit_test(events_errors),
       cmocka_unit_test(writer_errors),

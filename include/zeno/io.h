@@ -133,12 +133,51 @@ ZENO_API char *zeno_io_path_join(const char *dir, const char *name);
 /// directory is fine. ZENO_ERR_IO: "cannot create directory 'DIR': reason".
 ZENO_API zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);
 
+/// An output file written aside: an opaque handle whose stream writes a
+/// temporary file `DIR/.NAME.XXXXXX` (created exclusively, so a link planted
+/// in the directory is never followed) that zeno_io_output_commit() renames
+/// to `DIR/NAME` (replacing a link there, not writing through it). A run
+/// that stops half way leaves the previous file, never a half-written one.
+typedef struct zeno_io_output zeno_io_output;
+
+/// Opens the temporary file of DIR/NAME (NAME without '/'). NULL and
+/// ZENO_ERR_IO ("cannot create 'DIR/NAME': reason") on failure.
+ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name,
+                                             zeno_error *error);
+
+/// The stream to write to.
+ZENO_API FILE *zeno_io_output_stream(const zeno_io_output *output);
+
+/// Flushes and syncs the file, renames it into place and frees the handle.
+/// A write error (the stream's indicator, a failing flush, sync, close or
+/// rename) removes the temporary file: ZENO_ERR_IO "cannot write
+/// 'DIR/NAME': reason".
+ZENO_API zeno_status zeno_io_output_commit(zeno_io_output *output, zeno_error *error);
+
+/// Drops the temporary file and frees the handle; NULL is accepted.
+ZENO_API void zeno_io_output_discard(zeno_io_output *output);
+
+/// The lock of an output directory (an advisory flock() on the directory
+/// itself): one writer at a time, released by zeno_io_dir_lock_release()
+/// or when the process ends.
+typedef struct zeno_io_dir_lock zeno_io_dir_lock;
+
+/// Takes the lock of an existing directory without waiting. NULL and
+/// ZENO_ERR_IO when another process holds it ("'DIR' is in use by another
+/// zeno run writing there; ...") or the directory cannot be opened.
+ZENO_API zeno_io_dir_lock *zeno_io_dir_lock_take(const char *dir, zeno_error *error);
+
+/// Releases the lock; NULL is accepted.
+ZENO_API void zeno_io_dir_lock_release(zeno_io_dir_lock *lock);
+
 /* ---- region maps ---------------------------------------------------------- */
 
 /// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,theorem,
 /// verdict,persistent,G_max,fixed_point_phi,fixed_point_G,fixed_points,
-/// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim" with
-/// the axes' scene paths as the names of the value columns.
+/// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim,error"
+/// with the axes' scene paths as the names of the value columns. An error
+/// row has region -1 (ZENO_REGION_ERROR) and its message in `error` (CSV
+/// quoted when needed); `error` is empty for the others.
 ZENO_API zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error);
 

@@ -34,6 +34,12 @@ extern "C" {
 
 /// Region numbers 0..ZENO_REGION_COUNT-1.
 #define ZENO_REGION_COUNT 8
+/// The region of a point whose scene could not be analysed (an interior
+/// value of an axis that makes the geometry degenerate, say): the sweep
+/// records it with its message and goes on.
+#define ZENO_REGION_ERROR (-1)
+/// Room for an error row's message.
+#define ZENO_REGION_ERROR_SIZE 160
 /// Room for an axis path ("paper.mu2").
 #define ZENO_REGION_PATH_SIZE 96
 /// Most points per axis.
@@ -95,7 +101,7 @@ typedef enum zeno_region_sim {
 typedef struct zeno_region_point {
   size_t ix, iy;        ///< grid indices
   double x, y;          ///< the parameter values
-  int region;           ///< 0-7 (see the file comment)
+  int region;           ///< 0-7 (see the file comment), or ZENO_REGION_ERROR
   int theorem;          ///< deciding theorem 1-4, 0 when none
   zeno_verdict verdict;
   bool persistent;      ///< Definition 4 (false when not analysed)
@@ -113,6 +119,9 @@ typedef struct zeno_region_point {
   int mc_full_runs;       ///< the same with the full model
   int mc_full_rest;
   zeno_region_sim sim;    ///< region 7: the simulation verdict
+  /// ZENO_REGION_ERROR: why the point could not be analysed, one line
+  /// (zeno_error_format()); "" for every other point.
+  char error[ZENO_REGION_ERROR_SIZE];
 } zeno_region_point;
 
 /// Opaque sweep.
@@ -141,17 +150,20 @@ ZENO_API void zeno_regions_destroy(zeno_regions *regions);
 ZENO_API const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
 
 /// Evaluates one grid point. Reentrant: any number of threads may evaluate
-/// points of one sweep at once. Errors: ZENO_ERR_RANGE for indices outside
-/// the grid; the point's scene errors (an interior value may be invalid even
-/// when both ends of its axis are, e.g. contacts that meet), named by the
-/// override; ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
+/// points of one sweep at once. A point whose scene is invalid (an interior
+/// value may be invalid even when both ends of its axis are, e.g. contacts
+/// that meet) or whose analysis fails is an error row, not an error of the
+/// call: region ZENO_REGION_ERROR with the error's line (naming the
+/// override) in `error`. Errors: ZENO_ERR_RANGE for indices outside the
+/// grid, ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
 ZENO_API zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, size_t iy,
                                zeno_region_point *point, zeno_error *error);
 
 /// Evaluates row iy (all x values) into row[0..x.count-1], spreading the
 /// points over `threads` OpenMP threads with dynamic scheduling (threads
-/// <= 0: OpenMP's default; builds without OpenMP run serially). On failure
-/// returns the error of the lowest failing ix.
+/// <= 0: OpenMP's default; builds without OpenMP run serially). Points that
+/// cannot be analysed are error rows (zeno_regions_point()); a failure of
+/// the call (out of memory) returns the error of the lowest failing ix.
 ZENO_API zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
                              zeno_region_point *row, zeno_error *error);
 
@@ -159,7 +171,8 @@ ZENO_API zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, in
 /// OpenMP's default, the cores; always 1 in a build without OpenMP).
 ZENO_API int zeno_regions_threads(int threads);
 
-/// One line per region: "stable (Theorem 3)" etc.
+/// One line per region: "stable (Theorem 3)" etc.; "error" for
+/// ZENO_REGION_ERROR.
 ZENO_API const char *zeno_region_name(int region);
 /// "rests", "departs" or "" (none).
 ZENO_API const char *zeno_region_sim_name(zeno_region_sim sim);

@@ -29,6 +29,11 @@
 extern "C" {
 #endif
 
+/// The longest override a run directory keeps, and the largest
+/// overrides.txt read back.
+#define ZENO_RUN_DIR_OVERRIDE_MAX 4096
+#define ZENO_RUN_DIR_OVERRIDES_MAX_BYTES (256 * (ZENO_RUN_DIR_OVERRIDE_MAX + 1))
+
 /// File names inside a run directory.
 #define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
 #define ZENO_RUN_DIR_EVENTS "events.jsonl"
@@ -95,18 +100,24 @@ ZENO_API void zeno_run_dir_data_free(zeno_run_dir_data *data);
 /// Opaque writer of a run directory.
 typedef struct zeno_run_dir_writer zeno_run_dir_writer;
 
-/// Creates `dir` (with its parents) and its trajectory.csv (header written)
-/// and events.jsonl for a run of `scene`, sampled every scene->sample_dt.
-/// Returns NULL and fills error (ZENO_ERR_IO naming the file) on failure.
+/// Creates `dir` (with its parents), takes its lock (a second writer of the
+/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv
+/// (header written) and events.jsonl for a run of `scene`, sampled every
+/// scene->sample_dt. The files are written aside and renamed into place by
+/// zeno_run_dir_writer_close() (zeno_io_output: never through a link
+/// planted in the directory). Returns NULL and fills error on failure.
 ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir,
                                                          const zeno_scene *scene,
                                                          zeno_error *error);
 
-/// Keeps the run's scene: scene.yaml, a copy of the bytes of scene_path
-/// (read whole before anything is written, so a scene file inside the run
-/// directory survives), and overrides.txt, one override per line.
+/// Keeps the run's scene: scene.yaml holds `text` (the scene file's bytes
+/// as the run read them, zeno_scene_read_file(); a scene file inside the
+/// run directory, a link or a pipe is read once and survives) and
+/// overrides.txt the overrides, one per line. An override that is not one
+/// line of printable text of at most ZENO_RUN_DIR_OVERRIDE_MAX characters
+/// cannot be kept (ZENO_ERR_RANGE).
 ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
-                                                    const char *scene_path,
+                                                    const char *text, size_t length,
                                                     const char *const *overrides,
                                                     size_t override_count,
                                                     zeno_error *error);
@@ -122,8 +133,9 @@ ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer,
 /// Sample times so far that the dense output could not serve (left out).
 ZENO_API size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *writer);
 
-/// Closes the files (a failing close is a write error: ZENO_ERR_IO naming
-/// the file) and frees the writer; NULL is accepted (ZENO_OK).
+/// Closes the files and renames them into place (a failing close is a
+/// write error: ZENO_ERR_IO naming the file, and that file is dropped),
+/// releases the directory and frees the writer; NULL is accepted (ZENO_OK).
 ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer,
                                                zeno_error *error);
 
@@ -150,9 +162,12 @@ ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data,
                                        zeno_error *error);
 
 /// Reads dir/overrides.txt: *overrides becomes a new array of *count new
-/// strings (free with zeno_run_dir_overrides_free()). ZENO_DONE with none
-/// when the file does not exist (a run saved without it); ZENO_ERR_IO,
-/// ZENO_ERR_NOMEM.
+/// strings (free with zeno_run_dir_overrides_free()), blank lines left
+/// out. ZENO_DONE with none when the file does not exist (a run saved
+/// without it). Errors: ZENO_ERR_SYNTAX naming the line that is not an
+/// override (no '=', control characters, longer than
+/// ZENO_RUN_DIR_OVERRIDE_MAX), ZENO_ERR_IO, ZENO_ERR_RANGE (a larger file
+/// than ZENO_RUN_DIR_OVERRIDES_MAX_BYTES), ZENO_ERR_NOMEM.
 ZENO_API zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides,
                                                  size_t *count, zeno_error *error);
 

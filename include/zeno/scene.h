@@ -182,11 +182,24 @@ ZENO_API zeno_status zeno_scene_load(const char *path, const char *const *overri
                             zeno_error *error);
 
 /// Same as zeno_scene_load() for YAML text in memory; `name` is used as the
-/// file name in error messages.
+/// file name in error messages and, without a `name` key, for the scene's
+/// name (as zeno_scene_load() uses the file's).
 ZENO_API zeno_status zeno_scene_load_string(const char *text, const char *name,
                                    const char *const *overrides,
                                    size_t override_count, zeno_scene *scene,
                                    zeno_error *error);
+
+/// The most bytes a scene may have (1 MiB; a scene with the longest outline
+/// is a few kilobytes). Larger files and texts are refused (ZENO_ERR_RANGE).
+#define ZENO_SCENE_MAX_BYTES 1048576
+
+/// Reads a scene file's text once (at most ZENO_SCENE_MAX_BYTES; a pipe
+/// too), for programs that need the text as well as the scene: load it with
+/// zeno_scene_load_string(text, path, ...), keep it beside a run, hash it.
+/// *text is NUL-terminated and the caller's (free()); *length may be NULL.
+/// Errors: ZENO_ERR_IO, ZENO_ERR_RANGE (too large), ZENO_ERR_NOMEM.
+ZENO_API zeno_status zeno_scene_read_file(const char *path, char **text, size_t *length,
+                                          zeno_error *error);
 
 /// Stable names of enums as written in scene files.
 ZENO_API const char *zeno_model_name(zeno_model model);

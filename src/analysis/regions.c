@@ -154,6 +154,7 @@ const char *zeno_region_name(int region) {
       "ambiguous, unstable (Theorem 1)",
       "undecided",
   };
+  if (region == ZENO_REGION_ERROR) return "error (not analysed)";
   return region >= 0 && region < ZENO_REGION_COUNT ? NAMES[region] : "unknown";
 }
 
@@ -300,7 +301,7 @@ zeno_regions *zeno_regions_create_file(const char *path, const char *const *over
                                        zeno_error *error) {
   zeno_error_clear(error);
   char *text = NULL;
-  if (zeno_read_text_file(path, &text, NULL, error) != ZENO_OK) return NULL;
+  if (zeno_scene_read_file(path, &text, NULL, error) != ZENO_OK) return NULL;
   zeno_regions *r = zeno_regions_create(text, path, overrides, override_count, def, error);
   free(text);
   return r;
@@ -373,6 +374,22 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
 
 /* ---------- one point ---------- */
 
+// A point the analysis cannot take is a row of the map, not the end of the
+// sweep: its region is ZENO_REGION_ERROR and its message the error's line.
+static zeno_status error_row(zeno_region_point *p, const zeno_error *e) {
+  const size_t ix = p->ix, iy = p->iy;
+  const double x = p->x, y = p->y;
+  memset(p, 0, sizeof *p);
+  p->ix = ix;
+  p->iy = iy;
+  p->x = x;
+  p->y = y;
+  p->G_max = p->fixed_point_phi = p->fixed_point_G = NAN;
+  p->region = ZENO_REGION_ERROR;
+  zeno_error_format(e, p->error, sizeof p->error);
+  return ZENO_OK;
+}
+
 // The witness fixed point: the unstable finite one of Theorem 2 (regions 4,
 // 5), else the finite one with the largest G.
 static void witness(const zeno_analysis *a, zeno_region_point *p) {
@@ -405,11 +422,15 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
   p->y = zeno_region_axis_value(&r->def.y, iy);
   p->G_max = p->fixed_point_phi = p->fixed_point_G = NAN;
   zeno_scene scene;
-  zeno_status st = load_point(r, p->x, p->y, &scene, error);
-  if (st != ZENO_OK) return st;
+  zeno_error point_error;
+  zeno_status st = load_point(r, p->x, p->y, &scene, &point_error);
   zeno_analysis a;
-  st = zeno_analyze(&scene, &r->def.analysis, &a, error);
-  if (st != ZENO_OK) return st;
+  if (st == ZENO_OK) st = zeno_analyze(&scene, &r->def.analysis, &a, &point_error);
+  if (st == ZENO_ERR_NOMEM) {
+    if (error) *error = point_error;
+    return st;
+  }
+  if (st != ZENO_OK) return error_row(p, &point_error);
   p->region = a.region;
   p->theorem = a.theorem;
   p->verdict = a.verdict;
@@ -422,8 +443,14 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
     witness(&a, p);
   }
   zeno_analysis_free(&a);
-  if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0)
-    return simulate_point(r, &scene, p, error);
+  if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0) {
+    st = simulate_point(r, &scene, p, &point_error);
+    if (st == ZENO_ERR_NOMEM) {
+      if (error) *error = point_error;
+      return st;
+    }
+    if (st != ZENO_OK) return error_row(p, &point_error);
+  }
   return ZENO_OK;
 }
 

@@ -1,6 +1,7 @@
-// Reading a whole text file (zeno_read_text_file in util.h): the scene
-// loader, region sweeps and the run directory's scene copy read files this
-// way, in chunks so that pipes work too.
+// Reading a whole text file of bounded size (zeno_read_text_file in
+// util.h): scenes and a run directory's overrides are read this way, in
+// chunks so that pipes work too, and never past their limit (/dev/zero
+// ends with an error, not an exhausted memory).
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,10 @@ static zeno_status io_error(zeno_error *error, const char *path, const char *wha
                       path, reason);
 }
 
-// Reads `f` to its end. *buffer is NUL-terminated; the caller frees it
-// whatever the result.
-static zeno_status read_stream(FILE *f, const char *path, char **buffer,
-                               size_t *length, zeno_error *error) {
+// Reads `f` to its end, or to one byte past max_bytes. *buffer is
+// NUL-terminated; the caller frees it whatever the result.
+static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes,
+                               char **buffer, size_t *length, zeno_error *error) {
   size_t got = 0;
   *length = 0;
   do {
@@ -35,21 +36,25 @@ static zeno_status read_stream(FILE *f, const char *path, char **buffer,
     *buffer = grown;
     got = fread(*buffer + *length, 1, READ_CHUNK, f);
     *length += got;
-  } while (got == READ_CHUNK);
+  } while (got == READ_CHUNK && *length <= max_bytes);
   if (ferror(f)) return io_error(error, path, "read", errno);
+  if (*length > max_bytes)
+    return zeno_fail_at(error, ZENO_ERR_RANGE, path, 0, 0, "",
+                        "'%s' is larger than %zu bytes, the most this file may hold",
+                        path, max_bytes);
   (*buffer)[*length] = '\0';
   return ZENO_OK;
 }
 
-zeno_status zeno_read_text_file(const char *path, char **text, size_t *length,
-                                zeno_error *error) {
+zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
+                                size_t *length, zeno_error *error) {
   if (path == NULL || text == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
   *text = NULL;
   size_t n = 0;
   FILE *f = fopen(path, "rb");
   if (f == NULL) return io_error(error, path, "open", errno);
-  const zeno_status st = read_stream(f, path, text, &n, error);
+  const zeno_status st = read_stream(f, path, max_bytes, text, &n, error);
   fclose(f);
   if (st != ZENO_OK) {
     free(*text);

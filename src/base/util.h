@@ -50,11 +50,11 @@ void zeno_locale_enter(zeno_locale_scope *scope);
 /// Restores the thread's previous locale.
 void zeno_locale_leave(zeno_locale_scope *scope);
 
-/// Reads a whole file into *text (NUL-terminated, owned by the caller; NULL
-/// on failure) and its length in bytes into *length (may be NULL). Errors
-/// name the file and the system's reason (ZENO_ERR_IO), or ZENO_ERR_NOMEM
-/// (base/text_file.c).
-zeno_status zeno_read_text_file(const char *path, char **text, size_t *length,
-                                zeno_error *error);
+/// Reads a whole file of at most max_bytes bytes into *text (NUL-terminated,
+/// owned by the caller; NULL on failure) and its length into *length (may
+/// be NULL). Errors name the file: ZENO_ERR_IO with the system's reason,
+/// ZENO_ERR_RANGE for a larger file, ZENO_ERR_NOMEM (base/text_file.c).
+zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
+                                size_t *length, zeno_error *error);
 
 #endif

@@ -160,13 +160,16 @@ static int parse_options(const cli_scene_command *command,
   return cli_scene_argument(command->name, argc, argv, &common->scene_path);
 }
 
-static int load_and_run(const cli_scene_command *command,
-                        const cli_scene_options *common, const void *options) {
+static int load_and_run(const cli_scene_command *command, cli_scene_options *common,
+                        const void *options) {
   zeno_scene scene;
   zeno_error err;
   zeno_error_clear(&err);
-  if (zeno_scene_load(common->scene_path, cli_overrides_items(&common->overrides),
-                      common->overrides.count, &scene, &err) != ZENO_OK)
+  if (zeno_scene_read_file(common->scene_path, &common->scene_text, &common->scene_length,
+                           &err) != ZENO_OK ||
+      zeno_scene_load_string(common->scene_text, common->scene_path,
+                             cli_overrides_items(&common->overrides),
+                             common->overrides.count, &scene, &err) != ZENO_OK)
     return cli_library_error(&err);
   return command->run(options, &scene, &err);
 }
@@ -177,6 +180,8 @@ int cli_scene_command_main(const cli_scene_command *command,
   int code = parse_options(command, common, options, argc, argv);
   if (code == CLI_CONTINUE) code = load_and_run(command, common, options);
   cli_overrides_free(&common->overrides);
+  free(common->scene_text);
+  common->scene_text = NULL;
   return code;
 }
 

@@ -88,6 +88,10 @@ int cli_override_option(cli_overrides *list, const char *key,
 typedef struct cli_scene_options {
   cli_overrides overrides; ///< --set overrides, in order
   const char *scene_path;
+  /// The scene file's text, read once (a pipe can be read only once): the
+  /// scene is loaded from it, and commands keep or hash it as it was read.
+  char *scene_text;
+  size_t scene_length;
 } cli_scene_options;
 
 struct option;
@@ -106,9 +110,10 @@ typedef struct cli_scene_command {
 } cli_scene_command;
 
 /// Parses the options with getopt_long() (applying each with
-/// command->apply), checks the scene argument, loads the scene with the
-/// overrides and runs command->run on it. Frees the overrides. Returns the
-/// exit code.
+/// command->apply), checks the scene argument, reads the scene file once
+/// (common->scene_text), loads the scene with the overrides and runs
+/// command->run on it. Frees the overrides and the text. Returns the exit
+/// code.
 int cli_scene_command_main(const cli_scene_command *command,
                            cli_scene_options *common, void *options, int argc,
                            char **argv);

@@ -305,6 +305,7 @@ static int compute(sweep *w) {
 typedef struct tally {
   long region[ZENO_REGION_COUNT];
   long rests, departs, unsimulated; ///< region 7 by simulation verdict
+  long errors;                      ///< points not analysed (error rows)
 } tally;
 
 static tally count_regions(const sweep *w) {
@@ -313,6 +314,10 @@ static tally count_regions(const sweep *w) {
   const size_t n = w->nx * w->ny;
   for (size_t k = 0; k < n; k++) {
     const zeno_region_point *p = &w->grid[k];
+    if (p->region == ZENO_REGION_ERROR) {
+      t.errors++;
+      continue;
+    }
     t.region[p->region]++;
     if (p->region != ZENO_REGION_COUNT - 1) continue;
     if (p->sim == ZENO_REGION_SIM_RESTS) t.rests++;
@@ -353,6 +358,7 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
     fprintf(f, "%s\"%d\": %ld", r ? ", " : "", r, t.region[r]);
   fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}",
           t.rests, t.departs, t.unsimulated);
+  fprintf(f, ", \"errors\": %ld", t.errors);
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
@@ -388,6 +394,10 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
     cli_label("region 7 simulated");
     printf("%ld rest, %ld depart, %ld not simulated\n", t.rests, t.departs, t.unsimulated);
   }
+  if (t.errors > 0) {
+    cli_label("not analysed");
+    printf("%ld (error rows: their messages are in regions.csv)\n", t.errors);
+  }
 }
 
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
@@ -400,20 +410,18 @@ static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, doub
 
 typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
 
-// Writes DIR/name with `content`; reports failures.
+// Writes DIR/name with `content`, aside and renamed into place; reports
+// failures.
 static int write_out_file(const sweep *w, const char *name, content_fn content,
                           const zeno_scene *scene, double seconds) {
-  char *path = zeno_io_path_join(w->o->out_dir, name);
-  if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  FILE *f = fopen(path, "w");
-  int code = CLI_EXIT_OK;
-  if (f != NULL) content(f, w, scene, seconds);
-  if (f == NULL || ferror(f) || fclose(f) != 0) {
-    cli_error("%s: cannot write '%s': %s", COMMAND, path, strerror(errno));
-    code = CLI_EXIT_RUNTIME;
+  zeno_error err;
+  zeno_io_output *out = zeno_io_output_open(w->o->out_dir, name, &err);
+  if (out != NULL) {
+    content(zeno_io_output_stream(out), w, scene, seconds);
+    if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
-  free(path);
-  return code;
+  cli_error("%s: %s", COMMAND, err.message);
+  return CLI_EXIT_RUNTIME;
 }
 
 static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
@@ -442,8 +450,8 @@ static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds
 static int run_sweep(sweep *w, const zeno_scene *scene) {
   const regions_options *o = w->o;
   zeno_error err;
-  zeno_regions *r = zeno_regions_create_file(
-      o->common.scene_path, cli_overrides_items(&o->common.overrides),
+  zeno_regions *r = zeno_regions_create(
+      o->common.scene_text, o->common.scene_path, cli_overrides_items(&o->common.overrides),
       o->common.overrides.count, &o->def, &err);
   if (r == NULL) return w->dist.rank == 0 ? cli_library_error(&err) : CLI_EXIT_USAGE;
   w->regions = r;
@@ -454,8 +462,8 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) {
     char sig[REGIONS_SIGNATURE_SIZE];
-    regions_journal_signature(o->common.scene_path, &o->common.overrides, &o->def, sig,
-                              sizeof sig);
+    regions_journal_signature(o->common.scene_text, o->common.scene_length,
+                              &o->common.overrides, &o->def, sig);
     code = regions_journal_open(&w->journal, o->out_dir, sig, &o->def, w->grid, w->done,
                                 &w->resumed_rows);
   }

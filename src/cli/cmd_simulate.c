@@ -287,7 +287,8 @@ static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim,
   zeno_error err;
   zeno_run_dir_writer *w = zeno_run_dir_writer_create(o->out_dir, zeno_sim_scene(sim), &err);
   if (w == NULL || zeno_run_dir_writer_save_scene(
-                       w, o->common.scene_path, cli_overrides_items(&o->common.overrides),
+                       w, o->common.scene_text, o->common.scene_length,
+                       cli_overrides_items(&o->common.overrides),
                        o->common.overrides.count, &err) != ZENO_OK) {
     *code = cli_output_error(&err);
     zeno_run_dir_writer_close(w, NULL);

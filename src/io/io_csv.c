@@ -4,7 +4,6 @@
 #include "zeno/io.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "io/io_stream.h"
 
@@ -36,21 +35,6 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
   return io_stream_status(stream, error);
 }
 
-/// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote
-/// or a line break (RFC 4180).
-static void csv_text(FILE *f, const char *text) {
-  if (strpbrk(text, ",\"\r\n") == NULL) {
-    fputs(text, f);
-    return;
-  }
-  fputc('"', f);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"') fputc('"', f);
-    fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
 zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error) {
   if (stream == NULL || maps == NULL) return io_no_stream(error);
   fputs("phi,R,G,word\n", stream);
@@ -61,7 +45,7 @@ zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *er
       fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
     else
       fputs(",,", stream);
-    csv_text(stream, c->word);
+    io_csv_text(stream, c->word);
     fputc('\n', stream);
   }
   return io_stream_status(stream, error);

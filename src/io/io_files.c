@@ -1,10 +1,18 @@
 // Output paths and directories (zeno/io.h): joining a directory and a file
-// name, and creating a directory with its parents (mkdir -p).
+// name, creating a directory with its parents (mkdir -p), output files that
+// are written aside and renamed into place (never through a planted link,
+// never half-written under their name), and the lock that keeps a second
+// run out of a directory another run is writing.
+#define _DEFAULT_SOURCE  // flock, fchmod
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "zeno/io.h"
@@ -52,4 +60,143 @@ zeno_status zeno_io_make_directories(const char *dir, zeno_error *error) {
   if (result == 0) return ZENO_OK;
   return zeno_fail(error, ZENO_ERR_IO, "", "cannot create directory '%s': %s", dir,
                    strerror(saved));
+}
+
+/* ---------- output files: written aside, then renamed into place ---------- */
+
+/// Room for the temporary name's suffix ".NAME.XXXXXX".
+#define IO_TEMP_SUFFIX ".XXXXXX"
+/// Permissions of output files when the process umask cannot be read.
+#define IO_FILE_MODE_FALLBACK 0644
+/// Permissions of output files before the umask, as fopen() would create them.
+#define IO_FILE_MODE 0666
+
+struct zeno_io_output {
+  char *path;  ///< the file's final path
+  char *temp;  ///< the temporary file beside it
+  FILE *stream;
+};
+
+// The process umask, read without changing it (umask() would, and is not
+// thread-safe): the "Umask:" line of /proc/self/status (Linux >= 4.7).
+static mode_t file_mode(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  unsigned mask = 0;
+  bool found = false;
+  char line[128];
+  while (f && !found && fgets(line, sizeof line, f))
+    found = sscanf(line, "Umask: %o", &mask) == 1;
+  if (f) fclose(f);
+  return found ? (mode_t)(IO_FILE_MODE & ~mask) : IO_FILE_MODE_FALLBACK;
+}
+
+static void output_free(zeno_io_output *o) {
+  free(o->path);
+  free(o->temp);
+  free(o);
+}
+
+zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error) {
+  if (dir == NULL || name == NULL || name[0] == '\0' || strchr(name, '/') != NULL) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a plain file name are required");
+    return NULL;
+  }
+  zeno_io_output *o = calloc(1, sizeof *o);
+  char *hidden = malloc(strlen(name) + sizeof "." IO_TEMP_SUFFIX);
+  if (o != NULL && hidden != NULL) {
+    sprintf(hidden, ".%s" IO_TEMP_SUFFIX, name);
+    o->path = zeno_io_path_join(dir, name);
+    o->temp = zeno_io_path_join(dir, hidden);
+  }
+  free(hidden);
+  if (o == NULL || o->path == NULL || o->temp == NULL) {
+    if (o) output_free(o);
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  // mkstemp creates the file exclusively: it never opens a planted link.
+  const int fd = mkstemp(o->temp);
+  if (fd >= 0 && fchmod(fd, file_mode()) == 0) o->stream = fdopen(fd, "w");
+  if (o->stream == NULL) {
+    zeno_fail(error, ZENO_ERR_IO, "", "cannot create '%s': %s", o->path, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(o->temp);
+    }
+    output_free(o);
+    return NULL;
+  }
+  return o;
+}
+
+FILE *zeno_io_output_stream(const zeno_io_output *o) { return o ? o->stream : NULL; }
+
+zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {
+  if (o == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "an output is required");
+  bool ok = fflush(o->stream) == 0 && !ferror(o->stream) && fsync(fileno(o->stream)) == 0;
+  int err = ok ? 0 : errno;
+  if (fclose(o->stream) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  // rename() replaces whatever the final name is, a link included, without
+  // following it.
+  if (ok && rename(o->temp, o->path) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) unlink(o->temp);
+  const zeno_status st =
+      ok ? ZENO_OK
+         : zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", o->path,
+                     err ? strerror(err) : "write error");
+  output_free(o);
+  return st;
+}
+
+void zeno_io_output_discard(zeno_io_output *o) {
+  if (o == NULL) return;
+  fclose(o->stream);
+  unlink(o->temp);
+  output_free(o);
+}
+
+/* ---------- one writer per directory ---------- */
+
+struct zeno_io_dir_lock {
+  int fd;
+};
+
+zeno_io_dir_lock *zeno_io_dir_lock_take(const char *dir, zeno_error *error) {
+  if (dir == NULL) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory is required");
+    return NULL;
+  }
+  zeno_io_dir_lock *lock = malloc(sizeof *lock);
+  if (lock == NULL) {
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  lock->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock->fd < 0) {
+    zeno_fail(error, ZENO_ERR_IO, "", "cannot open directory '%s': %s", dir, strerror(errno));
+  } else if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
+    const bool busy = errno == EWOULDBLOCK;
+    zeno_fail(error, ZENO_ERR_IO, "", busy
+                  ? "'%s' is in use by another zeno run writing there; wait for it "
+                    "to finish or choose another output directory"
+                  : "cannot lock directory '%s': %s",
+              dir, strerror(errno));
+  } else {
+    return lock;
+  }
+  if (lock->fd >= 0) close(lock->fd);
+  free(lock);
+  return NULL;
+}
+
+void zeno_io_dir_lock_release(zeno_io_dir_lock *lock) {
+  if (lock == NULL) return;
+  close(lock->fd);  // releases the lock
+  free(lock);
 }

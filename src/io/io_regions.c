@@ -13,15 +13,15 @@
 #include "zeno/io.h"
 
 /// Columns of a row.
-#define REGION_COLUMNS 19
-/// Longest field accepted when reading.
-#define REGION_FIELD_SIZE 64
+#define REGION_COLUMNS 20
+/// Longest field accepted when reading (the error message is the longest).
+#define REGION_FIELD_SIZE ZENO_REGION_ERROR_SIZE
 
 static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
     "ix",         "iy",           "x",           "y",           "region",
     "theorem",    "verdict",      "persistent",  "G_max",       "fixed_point_phi",
     "fixed_point_G", "fixed_points", "partition", "unsafe",     "mc_runs",
-    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim"};
+    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim",      "error"};
 
 zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error) {
@@ -54,9 +54,13 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
   put(stream, p->G_max);
   put(stream, p->fixed_point_phi);
   put(stream, p->fixed_point_G);
-  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s\n", p->fixed_point_count,
+  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s,", p->fixed_point_count,
           p->partition_count, p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs,
           p->mc_full_rest, zeno_region_sim_name(p->sim));
+  char message[ZENO_REGION_ERROR_SIZE];
+  snprintf(message, sizeof message, "%s", p->error);
+  io_csv_text(stream, message);
+  fputc('\n', stream);
   return io_stream_status(stream, error);
 }
 
@@ -114,6 +118,30 @@ static bool read_size(field_reader *r, size_t *v) {
   return true;
 }
 
+// The last field, the error message: plain, or quoted with quotes doubled.
+static bool read_message(field_reader *r, char *out, size_t size) {
+  r->column++;
+  if (r->next == NULL) return false;
+  const char *p = r->next;
+  size_t n = 0;
+  if (*p == '"') {
+    for (p++; *p && !(p[0] == '"' && p[1] != '"'); p++) {
+      if (p[0] == '"') p++;  // a doubled quote
+      if (n + 1 >= size) return false;
+      out[n++] = *p;
+    }
+    if (*p++ != '"') return false;
+  } else {
+    for (; *p && *p != ',' && *p != '"' && *p != '\r' && *p != '\n'; p++) {
+      if (n + 1 >= size) return false;
+      out[n++] = *p;
+    }
+  }
+  out[n] = '\0';
+  r->next = NULL;
+  return strspn(p, "\r\n") == strlen(p);
+}
+
 static bool read_verdict(field_reader *r, zeno_verdict *v) {
   if (!next_field(r)) return false;
   const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE,
@@ -151,10 +179,12 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
       read_size(&r, &p.partition_count) && read_size(&r, &p.unsafe_count) &&
       read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
       read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
-      read_sim(&r, &p.sim) && r.next == NULL;
+      read_sim(&r, &p.sim) && read_message(&r, p.error, sizeof p.error);
   zeno_locale_leave(&scope);
-  if (!ok || p.region < 0 || p.region >= ZENO_REGION_COUNT || (persistent != 0 && persistent != 1)) {
-    const int column = !ok ? r.column : p.region < 0 || p.region >= ZENO_REGION_COUNT ? 5 : 8;
+  const bool region_ok = p.region >= 0 ? p.region < ZENO_REGION_COUNT && p.error[0] == '\0'
+                                       : p.region == ZENO_REGION_ERROR && p.error[0] != '\0';
+  if (!ok || !region_ok || (persistent != 0 && persistent != 1)) {
+    const int column = !ok ? r.column : !region_ok ? 5 : 8;
     return zeno_fail(error, ZENO_ERR_SYNTAX, "",
                      "region row: field %d (%s) is not valid", column,
                      column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]

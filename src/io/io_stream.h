@@ -17,4 +17,8 @@ zeno_status io_stream_status(FILE *stream, zeno_error *error);
 /// ZENO_ERR_ARGUMENT for a writer called without a stream or its data.
 zeno_status io_no_stream(zeno_error *error);
 
+/// Writes a CSV text field: as it is, or quoted with quotes doubled when it
+/// holds a comma, a quote or a line break (RFC 4180).
+void io_csv_text(FILE *stream, const char *text);
+
 #endif

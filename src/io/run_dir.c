@@ -135,45 +135,46 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 
 struct zeno_run_dir_writer {
   char *dir;
+  zeno_io_dir_lock *lock;          ///< one writer per directory
+  zeno_io_output *trajectory, *events; ///< written aside, renamed at close
   int contact_count;
   double sample_dt;
-  char *trajectory_path, *events_path;
-  FILE *trajectory, *events;
   bool has_prev;     ///< an event was written
   double t_prev;     ///< its time
   size_t skipped;    ///< samples without dense output
 };
 
-static zeno_status write_failed(const char *path, zeno_error *error) {
-  return zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", path,
+static zeno_status write_failed(const char *dir, const char *name, zeno_error *error) {
+  return zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s/%s': %s", dir, name,
                    errno ? strerror(errno) : "write error");
 }
 
-static FILE *create_file(const char *path, zeno_error *error) {
-  FILE *f = fopen(path, "w");
-  if (f == NULL)
-    zeno_fail(error, ZENO_ERR_IO, "", "cannot create '%s': %s", path, strerror(errno));
-  return f;
-}
-
-// Closes a file: a failing close turns success into a write error.
-static zeno_status close_file(FILE *f, const char *path, zeno_status st,
-                              zeno_error *error) {
-  if (f == NULL) return st;
-  const bool failed = ferror(f) != 0;
-  if ((fclose(f) != 0 || failed) && st == ZENO_OK) st = write_failed(path, error);
-  return st;
+// Commits an output when everything so far went well, else drops it.
+static zeno_status finish_output(zeno_io_output *o, zeno_status st, zeno_error *error) {
+  if (o == NULL) return st;
+  if (st != ZENO_OK) {
+    zeno_io_output_discard(o);
+    return st;
+  }
+  return zeno_io_output_commit(o, error);
 }
 
 zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error) {
   if (w == NULL) return ZENO_OK;
-  zeno_status st = close_file(w->trajectory, w->trajectory_path, ZENO_OK, error);
-  st = close_file(w->events, w->events_path, st, error);
-  free(w->trajectory_path);
-  free(w->events_path);
+  zeno_status st = finish_output(w->trajectory, ZENO_OK, error);
+  st = finish_output(w->events, st, error);
+  zeno_io_dir_lock_release(w->lock);
   free(w->dir);
   free(w);
   return st;
+}
+
+// The writer's outputs are dropped, not committed, after a failure.
+static void writer_abandon(zeno_run_dir_writer *w) {
+  zeno_io_output_discard(w->trajectory);
+  zeno_io_output_discard(w->events);
+  w->trajectory = w->events = NULL;
+  zeno_run_dir_writer_close(w, NULL);
 }
 
 zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scene *scene,
@@ -184,59 +185,62 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   }
   if (zeno_io_make_directories(dir, error) != ZENO_OK) return NULL;
   zeno_run_dir_writer *w = calloc(1, sizeof *w);
-  if (w != NULL) {
-    w->dir = strdup(dir);
-    w->trajectory_path = zeno_io_path_join(dir, ZENO_RUN_DIR_TRAJECTORY);
-    w->events_path = zeno_io_path_join(dir, ZENO_RUN_DIR_EVENTS);
-  }
-  if (w == NULL || w->dir == NULL || w->trajectory_path == NULL || w->events_path == NULL) {
-    zeno_run_dir_writer_close(w, NULL);
+  if (w != NULL) w->dir = strdup(dir);
+  if (w == NULL || w->dir == NULL) {
+    free(w);
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
   w->contact_count = scene->contact_count;
   w->sample_dt = scene->sample_dt;
-  w->trajectory = create_file(w->trajectory_path, error);
-  if (w->trajectory != NULL) w->events = create_file(w->events_path, error);
+  w->lock = zeno_io_dir_lock_take(dir, error);
+  if (w->lock != NULL) w->trajectory = zeno_io_output_open(dir, ZENO_RUN_DIR_TRAJECTORY, error);
+  if (w->trajectory != NULL) w->events = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS, error);
   zeno_status st = w->events ? ZENO_OK : ZENO_ERR_IO;
-  if (st == ZENO_OK &&
-      zeno_io_trajectory_header(w->trajectory, w->contact_count, NULL) != ZENO_OK)
-    st = write_failed(w->trajectory_path, error);
+  if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->trajectory),
+                                                 w->contact_count, NULL) != ZENO_OK)
+    st = write_failed(dir, ZENO_RUN_DIR_TRAJECTORY, error);
   if (st != ZENO_OK) {
-    zeno_run_dir_writer_close(w, NULL);
+    writer_abandon(w);
     return NULL;
   }
   return w;
 }
 
-// Writes `text` to dir/name, creating or replacing the file.
+// Writes `text` to dir/name aside and renames it into place.
 static zeno_status write_text(const zeno_run_dir_writer *w, const char *name,
                               const char *text, size_t length, zeno_error *error) {
-  char *path = zeno_io_path_join(w->dir, name);
-  if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
-  FILE *f = create_file(path, error);
-  zeno_status st = f ? ZENO_OK : ZENO_ERR_IO;
-  if (f != NULL && length > 0 && fwrite(text, 1, length, f) != length)
-    st = write_failed(path, error);
-  st = close_file(f, path, st, error);
-  free(path);
-  return st;
+  zeno_io_output *o = zeno_io_output_open(w->dir, name, error);
+  if (o == NULL) return ZENO_ERR_IO;
+  zeno_status st = ZENO_OK;
+  if (length > 0 && fwrite(text, 1, length, zeno_io_output_stream(o)) != length)
+    st = write_failed(w->dir, name, error);
+  return finish_output(o, st, error);
 }
 
-zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *scene_path,
-                                           const char *const *overrides,
+// An override kept in overrides.txt is one line of printable text.
+static bool override_fits_a_line(const char *text) {
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) return false;
+  return strlen(text) <= ZENO_RUN_DIR_OVERRIDE_MAX;
+}
+
+zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *text,
+                                           size_t length, const char *const *overrides,
                                            size_t override_count, zeno_error *error) {
-  if (w == NULL || scene_path == NULL || (override_count > 0 && overrides == NULL))
+  if (w == NULL || text == NULL || (override_count > 0 && overrides == NULL))
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "",
-                     "a writer, a scene path and the overrides are required");
-  char *scene = NULL;
-  size_t length = 0;
-  zeno_status st = zeno_read_text_file(scene_path, &scene, &length, error);
-  if (st == ZENO_OK) st = write_text(w, ZENO_RUN_DIR_SCENE, scene, length, error);
-  free(scene);
+                     "a writer, the scene text and the overrides are required");
   size_t size = 1;
-  for (size_t i = 0; st == ZENO_OK && i < override_count; i++)
+  for (size_t i = 0; i < override_count; i++) {
+    if (overrides[i] == NULL || !override_fits_a_line(overrides[i]))
+      return zeno_fail(error, ZENO_ERR_RANGE, "",
+                       "override %zu cannot be kept in %s: one line of printable text "
+                       "of at most %d characters is needed",
+                       i + 1, ZENO_RUN_DIR_OVERRIDES, ZENO_RUN_DIR_OVERRIDE_MAX);
     size += strlen(overrides[i]) + 1;
+  }
+  zeno_status st = write_text(w, ZENO_RUN_DIR_SCENE, text, length, error);
   char *list = st == ZENO_OK ? malloc(size) : NULL;
   if (st == ZENO_OK && list == NULL) st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   if (st == ZENO_OK) {
@@ -253,6 +257,7 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
                                       const zeno_event *ev, zeno_error *error) {
   if (w == NULL || sim == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "writer, simulator and event are required");
+  FILE *trajectory = zeno_io_output_stream(w->trajectory);
   run_dir_sampler smp = run_dir_sampler_start(w->sample_dt, w->has_prev, w->t_prev, ev->t);
   w->has_prev = true;
   w->t_prev = ev->t;
@@ -263,14 +268,15 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
       w->skipped++;
       continue;
     }
-    if (zeno_io_trajectory_row(w->trajectory, &st, w->contact_count, NULL) != ZENO_OK)
-      return write_failed(w->trajectory_path, error);
+    if (zeno_io_trajectory_row(trajectory, &st, w->contact_count, NULL) != ZENO_OK)
+      return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
   }
-  if (zeno_io_trajectory_row(w->trajectory, &ev->before, w->contact_count, NULL) != ZENO_OK ||
-      zeno_io_trajectory_row(w->trajectory, &ev->after, w->contact_count, NULL) != ZENO_OK)
-    return write_failed(w->trajectory_path, error);
-  if (zeno_io_event_jsonl(w->events, ev, w->contact_count, NULL) != ZENO_OK)
-    return write_failed(w->events_path, error);
+  if (zeno_io_trajectory_row(trajectory, &ev->before, w->contact_count, NULL) != ZENO_OK ||
+      zeno_io_trajectory_row(trajectory, &ev->after, w->contact_count, NULL) != ZENO_OK)
+    return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
+  if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) !=
+      ZENO_OK)
+    return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
   return ZENO_OK;
 }
 

@@ -412,6 +412,14 @@ zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *d, zeno_error 
   return st;
 }
 
+// One line of overrides.txt as the writer keeps it: PATH=VALUE, printable.
+static bool override_line(const char *p, size_t length) {
+  if (length > ZENO_RUN_DIR_OVERRIDE_MAX || memchr(p, '=', length) == NULL) return false;
+  for (size_t k = 0; k < length; k++)
+    if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f) return false;
+  return true;
+}
+
 void zeno_run_dir_overrides_free(char **overrides, size_t count) {
   for (size_t i = 0; overrides && i < count; i++) free(overrides[i]);
   free(overrides);
@@ -428,14 +436,23 @@ zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides, size
   char *text = NULL;
   zeno_status st = ZENO_DONE;  // a run saved without the file has no overrides
   if (access(path, F_OK) == 0 || errno != ENOENT)
-    st = zeno_read_text_file(path, &text, NULL, error);
+    st = zeno_read_text_file(path, ZENO_RUN_DIR_OVERRIDES_MAX_BYTES, &text, NULL, error);
   size_t lines = 0;
   for (const char *p = text; st == ZENO_OK && *p; p++) lines += *p == '\n';
   char **list = st == ZENO_OK ? calloc(lines + 2, sizeof *list) : NULL;
   if (st == ZENO_OK && list == NULL) st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   size_t n = 0;
+  int line = 0;
   for (char *p = text; st == ZENO_OK && *p;) {
     const size_t length = strcspn(p, "\n");
+    line++;
+    if (length > 0 && !override_line(p, length)) {
+      st = zeno_fail_at(error, ZENO_ERR_SYNTAX, path, line, 1, "",
+                        "not an override (path=VALUE, one line of printable text of at "
+                        "most %d characters)",
+                        ZENO_RUN_DIR_OVERRIDE_MAX);
+      break;
+    }
     if (length > 0) {
       list[n] = malloc(length + 1);
       if (list[n] == NULL) {

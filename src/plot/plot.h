@@ -144,6 +144,7 @@ plot_status plot_trajectory(const char *path,
 #define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139}) ///< 7 undecided (not simulated)
 #define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191}) ///< 7, every simulation rests
 #define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45}) ///< 7, some simulation departs
+#define PLOT_COLOR_REGION_ERROR ((plot_color){255, 0, 255}) ///< a point not analysed, magenta
 #define PLOT_COLOR_OVERLAY ((plot_color){0, 0, 0})       ///< contact configuration
 
 /// The colour of a point of a region map.

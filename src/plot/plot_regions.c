@@ -27,11 +27,14 @@
 #define REG_ARROW_HALF_ANGLE 0.4
 #define REG_OVERLAY_LINE 2.0
 /// Legend entries: regions 0-6, 7 not simulated, 7 rests, 7 departs.
-#define REG_LEGEND_ENTRIES 10
+#define REG_LEGEND_ENTRIES 11
+/// The legend slot of error rows (after region 7's variants).
+#define REG_ERROR_SLOT 10
 #define REG_LABEL_SIZE 96
 
 plot_color plot_region_color(const zeno_region_point *p) {
   switch (p->region) {
+    case ZENO_REGION_ERROR: return PLOT_COLOR_REGION_ERROR;
     case 0: return PLOT_COLOR_REGION0;
     case 1: return PLOT_COLOR_REGION1;
     case 2: return PLOT_COLOR_REGION2;
@@ -48,6 +51,7 @@ plot_color plot_region_color(const zeno_region_point *p) {
 
 // Legend slot of a point: its region, with region 7 split by simulation.
 static int legend_slot(const zeno_region_point *p) {
+  if (p->region == ZENO_REGION_ERROR) return REG_ERROR_SLOT;
   if (p->region < 7) return p->region;
   if (p->sim == ZENO_REGION_SIM_RESTS) return 8;
   if (p->sim == ZENO_REGION_SIM_DEPARTS) return 9;
@@ -65,14 +69,15 @@ static const char *legend_text(int slot) {
       "6 ambiguous (Thm 1)",
       "7 undecided",
       "7 undecided, simulations rest",
-      "7 undecided, a simulation departs"};
+      "7 undecided, a simulation departs",
+      "error: not analysed"};
   return TEXT[slot];
 }
 
 static plot_color slot_color(int slot) {
   zeno_region_point p;
   memset(&p, 0, sizeof p);
-  p.region = slot < 7 ? slot : 7;
+  p.region = slot == REG_ERROR_SLOT ? ZENO_REGION_ERROR : slot < 7 ? slot : 7;
   p.sim = slot == 8 ? ZENO_REGION_SIM_RESTS
                     : slot == 9 ? ZENO_REGION_SIM_DEPARTS : ZENO_REGION_SIM_NONE;
   return plot_region_color(&p);
@@ -210,7 +215,7 @@ static void draw_legend(cairo_t *cr, const plot_frame *f, const plot_regions_inp
   const double x = PLOT_WIDTH - REG_LEGEND_WIDTH;
   double y = f->top;
   for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
-    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants only when used
+    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
     plot_set_color(cr, slot_color(slot));
     cairo_rectangle(cr, x, y, REG_LEGEND_SWATCH, REG_LEGEND_SWATCH);
     cairo_fill_preserve(cr);

@@ -324,11 +324,17 @@ zeno_status zeno_scene_load(const char *path, const char *const *overrides,
   zeno_status st = check_arguments(&ld, path, overrides, override_count, scene);
   char *text = NULL;
   size_t length = 0;
-  if (st == ZENO_OK) st = zeno_read_text_file(path, &text, &length, ld.error);
+  if (st == ZENO_OK)
+    st = zeno_read_text_file(path, ZENO_SCENE_MAX_BYTES, &text, &length, ld.error);
   if (st == ZENO_OK)
     st = load_text(&ld, text, length, path, overrides, override_count, scene);
   free(text);
   return st;
+}
+
+zeno_status zeno_scene_read_file(const char *path, char **text, size_t *length,
+                                 zeno_error *error) {
+  return zeno_read_text_file(path, ZENO_SCENE_MAX_BYTES, text, length, error);
 }
 
 zeno_status zeno_scene_load_string(const char *text, const char *name,
@@ -341,6 +347,11 @@ zeno_status zeno_scene_load_string(const char *text, const char *name,
   zeno_error_clear(ld.error);
   zeno_status st = check_arguments(&ld, text, overrides, override_count, scene);
   if (st != ZENO_OK) return st;
-  return load_text(&ld, text, strlen(text), name && *name ? name : NULL,
-                   overrides, override_count, scene);
+  const size_t length = strnlen(text, ZENO_SCENE_MAX_BYTES + 1);
+  if (length > ZENO_SCENE_MAX_BYTES)
+    return zeno_fail_at(ld.error, ZENO_ERR_RANGE, ld.file, 0, 0, "",
+                        "the scene is larger than %d bytes, the most a scene may hold",
+                        ZENO_SCENE_MAX_BYTES);
+  return load_text(&ld, text, length, name && *name ? name : NULL, overrides,
+                   override_count, scene);
 }
