@@ -207,6 +207,35 @@ static void mu_zero(void **state) {
   run_free(&r);
 }
 
+/* ---- a start beyond the escape radius ------------------------------------ */
+
+// A ball dropped from height 1 with an escape radius of 0.5 has escaped
+// before it moves: the run ends at t = 0, escaped, in both models, with no
+// impact and no integration (it used to fall first and bounce).
+static void start_beyond_escape(void **state) {
+  (void)state;
+  for (int m = 0; m < 2; m++) {
+    zeno_scene s = ball_scene(0.5, 1);
+    s.model = m ? ZENO_MODEL_FULL : ZENO_MODEL_ZOD;
+    s.escape_radius = 0.5;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_ESCAPED);
+    assert_int_equal(r.count, 2);  // the start, then the end
+    assert_int_equal(r.events[0].kind, ZENO_EVENT_START);
+    assert_int_equal(r.events[1].kind, ZENO_EVENT_END);
+    assert_true(r.events[1].t == 0);
+    assert_true(r.summary.final_state.q[1] == 1.0);
+    run_free(&r);
+    // Just inside the radius, the ball falls and bounces.
+    s.escape_radius = 1.5;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_true(r.summary.outcome != ZENO_OUTCOME_ESCAPED);
+    assert_true(r.count > 2);
+    run_free(&r);
+  }
+}
+
 /* ---- mu at the Painlevé bound -------------------------------------------- */
 
 // A slender rod (rho^2 = L^2 / 3) slipping on one end at the worst angle,
@@ -486,6 +515,7 @@ int main(void) {
       cmocka_unit_test(tangent_touch_in_flight),
       cmocka_unit_test(simultaneous_impacts),
       cmocka_unit_test(mu_zero),
+      cmocka_unit_test(start_beyond_escape),
       cmocka_unit_test(painleve_bound),
       cmocka_unit_test(parallel_normals),
       cmocka_unit_test(contact_on_load_line),

@@ -702,10 +702,15 @@ static void test_error_type_enum(void **state) {
                "'square'");
 }
 
+// A file that is no scene is named by what it holds, never by its content
+// (a user may point at any file by mistake).
 static void test_error_top_level_not_mapping(void **state) {
   (void)state;
   expect_error("- 1\n- 2\n", ZENO_ERR_TYPE, 1, 1,
-               "a scene must be a mapping of keys, got a sequence of 2 items");
+               "a scene must be a mapping of keys; this file holds a list");
+  zeno_error e = expect_error("secret-password-1234\n", ZENO_ERR_TYPE, 1, 1,
+                              "this file holds a single value");
+  assert_null(strstr(e.message, "secret"));
 }
 
 static void test_error_range_mu_negative(void **state) {

@@ -270,10 +270,11 @@ static zeno_status build_tree(const yt_loader *ld, const char *text,
     *root = NULL;
   }
   if (st == ZENO_OK && *root && (*root)->kind != YNODE_MAPPING) {
-    char got[SY_TEXT_LEN];
-    sy_describe(*root, got, sizeof got);
+    // Not a scene at all: say what the file holds, never its content (it
+    // may be any file a user named by mistake).
     st = yt_fail_node(ld, *root, ZENO_ERR_TYPE, "",
-                      "a scene must be a mapping of keys, got %s", got);
+                      "a scene must be a mapping of keys; this file holds %s",
+                      (*root)->kind == YNODE_SCALAR ? "a single value" : "a list");
   }
   for (size_t i = 0; st == ZENO_OK && i < override_count; i++)
     st = yt_override_apply(ld, root, overrides[i]);

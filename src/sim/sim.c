@@ -135,6 +135,15 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     sim_choose_next(s, &cls, &tol);
     if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
   }
+  // A start beyond the escape radius has escaped already.
+  const double radius = s->scene.escape_radius * s->len_scale;
+  for (int k = 0; k < 2 * s->km.n; k++)
+    if (fabs(c[k]) >= radius) {
+      s->start_impact = false;
+      s->end_pending = true;
+      s->pending_outcome = ZENO_OUTCOME_ESCAPED;
+      s->pending_guard = ZENO_GUARD_ESCAPE;
+    }
   sim_event_finish(s, ev);
   ev->before = ev->after;
   ev->mode_before = ev->mode_after;
