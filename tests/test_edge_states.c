@@ -236,6 +236,30 @@ static void start_beyond_escape(void **state) {
   }
 }
 
+/* ---- an end time far beyond the motion ---------------------------------- */
+
+// The full model sizes CVODE's first step from the output time: an end at
+// 1e24 (beyond any motion, allowed up to 1e30) used to fail at t = 0. The
+// run is the same as with an end at 5 (to the integration tolerance: the
+// first step differs): Example 2 comes to rest at 0.0172.
+static void far_end_time(void **state) {
+  (void)state;
+  const double qp[3] = {1, 1, 0}, qdp[3] = {0, 0, 2};
+  zeno_scene s = paper_scene(example2(), qp, qdp);
+  s.model = ZENO_MODEL_FULL;
+  test_run near, far;
+  s.t_end = 5;
+  assert_int_equal(run_scene(&s, &near), 0);
+  s.t_end = 1e24;
+  assert_int_equal(run_scene(&s, &far), 0);
+  assert_int_equal(far.summary.outcome, ZENO_OUTCOME_REST);
+  assert_string_equal(far.word, near.word);
+  assert_true(rel_diff(far.summary.final_state.t, near.summary.final_state.t) < 1e-8);
+  assert_true(fabs(far.summary.final_state.t - 0.0172265) < 1e-6);
+  run_free(&near);
+  run_free(&far);
+}
+
 /* ---- mu at the Painlevé bound -------------------------------------------- */
 
 // A slender rod (rho^2 = L^2 / 3) slipping on one end at the worst angle,
@@ -516,6 +540,7 @@ int main(void) {
       cmocka_unit_test(simultaneous_impacts),
       cmocka_unit_test(mu_zero),
       cmocka_unit_test(start_beyond_escape),
+      cmocka_unit_test(far_end_time),
       cmocka_unit_test(painleve_bound),
       cmocka_unit_test(parallel_normals),
       cmocka_unit_test(contact_on_load_line),

@@ -20,6 +20,13 @@
 /// default is 500 per output; segments of a long slip need more, and a
 /// runaway integration must still end).
 #define ZFC_MAX_STEPS 2000000
+/// The farthest output time handed to CVODE, in time scales of the segment
+/// (its length over its speed). CVODE sizes its first step from the output
+/// time, with a floor of 100 unit roundoffs of it: an end at 1e24 gave a
+/// first step of 2e10 and a failure at t = 0. In one-step mode the output
+/// time only sets that first step (the stop time ends the segment), so the
+/// horizon is capped far beyond any step the flow takes.
+#define ZFC_HORIZON_SCALES 1e6
 /// Fixed-point iterations of the corrector: Adams on non-stiff rigid-body
 /// dynamics converges in a few.
 #define ZFC_FIXED_POINT_ACCEL 0
@@ -296,12 +303,13 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
     goto done;
   }
   double t = 0;
+  const double tout = fmin(tau_max, ZFC_HORIZON_SCALES * scales->length / scales->speed);
   for (long steps = 0;; steps++) {
     if (steps >= ZFC_MAX_STEPS) {
       flag = CV_TOO_MUCH_WORK;
       break;
     }
-    flag = CVode(f->mem, tau_max, f->y, &t, CV_ONE_STEP);
+    flag = CVode(f->mem, tout, f->y, &t, CV_ONE_STEP);
     if (flag < 0) break;
     if (!push_node(f, t, Y)) {
       flag = CV_MEM_FAIL;
