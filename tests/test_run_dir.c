@@ -61,11 +61,16 @@ static zeno_scene example2_scene(void) {
   return s;
 }
 
-/// Runs Example 2, recording it in memory and writing it into dir.
-static void record_and_write(const char *dir, zeno_run_dir_data *data) {
-  const zeno_scene s = example2_scene();
+/// Runs Example 2 in a model, recording it in memory and writing it into
+/// dir, with the whole history kept or not.
+static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
+                                  zeno_model model, bool keep_history) {
+  zeno_scene s = example2_scene();
+  s.model = model;
+  // The full model's Example 2 rests at 0.0172: 172 samples at 1e-4.
+  if (model == ZENO_MODEL_FULL) s.sample_dt = 1e-4;
   zeno_sim_def def = zeno_sim_def_default();
-  def.keep_history = true;
+  def.keep_history = keep_history;
   zeno_error e;
   zeno_sim *sim = zeno_sim_create(&s, &def, &e);
   assert_non_null(sim);
@@ -83,6 +88,10 @@ static void record_and_write(const char *dir, zeno_run_dir_data *data) {
   assert_int_equal(zeno_run_dir_writer_skipped(w), data->skipped_samples);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
   zeno_sim_destroy(sim);
+}
+
+static void record_and_write(const char *dir, zeno_run_dir_data *data) {
+  record_and_write_with(dir, data, ZENO_MODEL_ZOD, true);
 }
 
 /// Two rows hold the same numbers, bit for bit, and the same mode.
@@ -140,6 +149,32 @@ static void recording_writing_reading_agree(void **state) {
   zeno_run_dir_data_free(&back);
   zeno_run_dir_data_free(NULL);
   remove_dir(dir);
+}
+
+// Without keep_history a simulator keeps the segments since the previous
+// event only (memory that does not grow with the run); sampled as the
+// events come, the recording is the same, bit for bit, in both models
+// (the full model's dense output comes from CVODE's kept steps).
+static void bounded_history_records_the_same(void **state) {
+  (void)state;
+  for (int m = 0; m < 2; m++) {
+    const zeno_model model = m ? ZENO_MODEL_FULL : ZENO_MODEL_ZOD;
+    char dir[DIR_LEN];
+    zeno_run_dir_data all, bounded;
+    temp_dir_make(dir);
+    record_and_write_with(dir, &all, model, true);
+    remove_dir(dir);
+    temp_dir_make(dir);
+    record_and_write_with(dir, &bounded, model, false);
+    remove_dir(dir);
+    assert_int_equal(bounded.event_count, all.event_count);
+    assert_int_equal(bounded.row_count, all.row_count);
+    assert_true(all.row_count > 2 * all.event_count);  // samples between events
+    for (size_t i = 0; i < all.row_count; i++)
+      assert_rows_equal(&bounded.rows[i], &all.rows[i]);
+    zeno_run_dir_data_free(&all);
+    zeno_run_dir_data_free(&bounded);
+  }
 }
 
 // The scene is read whole before it is written, so a scene file inside the
@@ -412,6 +447,7 @@ static void writer_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(recording_writing_reading_agree),
+      cmocka_unit_test(bounded_history_records_the_same),
       cmocka_unit_test(scene_and_overrides),
       cmocka_unit_test(links_are_never_followed),
       cmocka_unit_test(trajectory_errors),

@@ -85,7 +85,7 @@ ZENO_API zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *even
 
 /// Appends to `data` what the run directory holds of the next event of a
 /// run: the samples since the previous recorded event (dense output of
-/// `sim`, which needs keep_history when sample_dt > 0), the states just
+/// `sim`: call it after each event), the states just
 /// before and after the event, and the event. Start with a zeroed `data`
 /// whose contact_count is the scene's. Errors: ZENO_ERR_ARGUMENT,
 /// ZENO_ERR_NOMEM (the data keeps what it had).

@@ -143,6 +143,9 @@ typedef struct zeno_sim_def {
   /// Zeno: the longest period (in impacts) searched for.
   int max_period;
   /// Keep every segment so zeno_sim_state_at() can sample the whole run.
+  /// Without it the segments since the previous event are kept: enough to
+  /// sample each stretch between events as they come, in memory that does
+  /// not grow with the run.
   bool keep_history;
   /// Events whose tie_margin is at most this are flagged near_tie, in [0, 1).
   double tie_rtol;
@@ -171,7 +174,7 @@ ZENO_API void zeno_sim_destroy(zeno_sim *sim);
 ZENO_API zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event, zeno_error *error);
 
 /// Dense output: the state at time t within the simulated part of the run
-/// (needs keep_history for times before the last event). Velocities at an
+/// (needs keep_history for times before the previous event). Velocities at an
 /// impact time are the post-impact ones. Errors: ZENO_ERR_RANGE for a time
 /// outside the simulated (or kept) part, ZENO_ERR_ARGUMENT for NULL.
 ZENO_API zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,

@@ -315,8 +315,9 @@ static int simulate(const void *options, const zeno_scene *scene,
                     zeno_error *err) {
   const simulate_options *o = options;
   zeno_sim_def def = zeno_sim_def_default();
-  // Sampling between events needs the segments of the whole run.
-  def.keep_history = o->out_dir != NULL && scene->sample_dt > 0;
+  // The run directory is sampled as the events come: the segments since
+  // the previous event are enough, and memory does not grow with the run.
+  def.keep_history = false;
   zeno_sim *sim = zeno_sim_create(scene, &def, err);
   if (sim == NULL) return cli_library_error(err);
   const int code = run_scene(sim, o);

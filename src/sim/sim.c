@@ -41,7 +41,6 @@ zeno_status sim_word_append(zeno_sim *s, const char *token) {
 }
 
 zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
-  if (!s->def.keep_history) s->hist_len = 0;
   if (s->hist_len == s->hist_cap) {
     size_t cap = s->hist_cap ? 2 * s->hist_cap : 64;
     segment *h = realloc(s->hist, cap * sizeof *h);
@@ -509,10 +508,21 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   return flow_to_event(s, ev);
 }
 
+// Without keep_history, the history is emptied as each event is sought:
+// dense output then covers the time since the previous event (the
+// segments that reach the next), what a writer sampling as events come
+// needs, in memory that does not grow with the run.
+static void trim_history(zeno_sim *s) {
+  if (s->def.keep_history) return;
+  s->hist_len = 0;
+  s->node_len = 0;
+}
+
 zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) {
   if (s == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and event are required");
   if (s->finished && !s->word_failed) return ZENO_DONE;
+  trim_history(s);
   const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
   // A mode word missing tokens would be a wrong answer, not a short one.
   if (st == ZENO_ERR_NOMEM || s->word_failed)

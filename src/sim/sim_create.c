@@ -106,7 +106,6 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
   s->len_scale = sim_is_full(s) && scaled ? scene->epsilon * scene->epsilon : 1.0;
   s->vel_scale = sim_is_full(s) && scaled ? scene->epsilon : 1.0;
-  s->keep_nodes = d.keep_history;
   if (sim_is_full(s)) {
     // CVODE's absolute tolerances follow the state's scale; atol is read
     // relative to that scale (see docs/scenes.md).

@@ -167,7 +167,6 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
       return ZENO_OK;
     }
   zfc_result r;
-  if (!s->keep_nodes) s->node_len = 0;
   const int flag = zfc_advance(s->cv, s->sol.mode, s->q, s->qd, tau_max,
                                s->scene.escape_radius * s->len_scale, &sc, &r);
   const double t0 = s->t;

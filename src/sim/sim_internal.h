@@ -46,7 +46,6 @@ struct zeno_sim {
   zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
   zfc *cv;     ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
-  bool keep_nodes;
   zfc_node *nodes;              ///< full model: accepted steps (dense output)
   size_t node_cap;
   char *word;
