@@ -185,23 +185,30 @@ static inline char *take_temp_file(int fd, const char *path) {
 }
 
 /// Runs zeno with the NULL-terminated arguments (after the program name),
-/// stdin from /dev/null. With `capture` its stdout and stderr are kept in
-/// the result; without, stdout is discarded and stderr is the test's.
-static inline run_result run_zeno_argv(const char *const *args, bool capture) {
+/// stdin from in_path (/dev/null when NULL). With `capture` its stdout and
+/// stderr are kept in the result; without, stdout is discarded and stderr
+/// is the test's.
+static inline run_result run_zeno_input(const char *const *args, const char *in_path,
+                                        bool capture) {
   char *argv[MAX_ARGS + 2];
   zeno_argv(args, argv);
   run_result r = {-1, NULL, NULL};
   if (!capture) {
-    r.exit_code = spawn_and_wait(argv, -1, -1);
+    r.exit_code = wait_exit(spawn_async(argv, in_path, -1, -1));
     return r;
   }
   char out_path[PATH_SIZE], err_path[PATH_SIZE];
   const int out_fd = make_temp_file(out_path);
   const int err_fd = make_temp_file(err_path);
-  r.exit_code = spawn_and_wait(argv, out_fd, err_fd);
+  r.exit_code = wait_exit(spawn_async(argv, in_path, out_fd, err_fd));
   r.out = take_temp_file(out_fd, out_path);
   r.err = take_temp_file(err_fd, err_path);
   return r;
+}
+
+/// run_zeno_input() with stdin from /dev/null.
+static inline run_result run_zeno_argv(const char *const *args, bool capture) {
+  return run_zeno_input(args, NULL, capture);
 }
 
 /// run_zeno("analyze", path, ...): the exit status alone.

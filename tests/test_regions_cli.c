@@ -249,15 +249,10 @@ static void bad_input_exits_2(void **state) {
 /// Runs zeno with stdin from in_path and stderr captured into message;
 /// returns the exit code.
 static int run_zeno_stdin(char *message, const char *in_path, const char *const *args) {
-  char *argv[MAX_ARGS + 2];
-  zeno_argv(args, argv);
-  char err_path[PATH_SIZE];
-  const int err_fd = make_temp_file(err_path);
-  const int code = wait_exit(spawn_async(argv, in_path, -1, err_fd));
-  char *text = take_temp_file(err_fd, err_path);
-  snprintf(message, MESSAGE_SIZE, "%s", text);
-  free(text);
-  return code;
+  run_result r = run_zeno_input(args, in_path, true);
+  snprintf(message, MESSAGE_SIZE, "%s", r.err);
+  run_result_free(&r);
+  return r.exit_code;
 }
 
 // An interior point whose geometry is degenerate (contact 2 meets contact 1

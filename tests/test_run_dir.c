@@ -361,6 +361,16 @@ static void events_errors(void **state) {
                     "{\"index\": 0, \"t\": 1, \"kind\": \"start\", \"mode_before\": \"FF\", "
                     "\"mode_after\": \"SF\", \"impact\": null, \"impulse\": [[0, 0]]}\n",
                     ZENO_ERR_SYNTAX, 1, 0, "not one [n, t] pair per contact");
+  // An index beyond any count of events (a cast of 1e308 to long is
+  // undefined behaviour) or not a whole number is refused.
+  expect_read_error(true,
+                    "{\"index\": 1e308, \"t\": 1.5, \"kind\": \"start\", \"mode_before\": \"FF\", "
+                    "\"mode_after\": \"SF\", \"impact\": null, \"impulse\": [[0, 0], [0, 0]]}\n",
+                    ZENO_ERR_SYNTAX, 1, 0, "member \"index\" is not an event index");
+  expect_read_error(true,
+                    "{\"index\": -1, \"t\": 1.5, \"kind\": \"start\", \"mode_before\": \"FF\", "
+                    "\"mode_after\": \"SF\", \"impact\": null, \"impulse\": [[0, 0], [0, 0]]}\n",
+                    ZENO_ERR_SYNTAX, 1, 0, "member \"index\" is not an event index");
   expect_read_error(true, EVENT("start", "") "{\"index\": 1.5, \"t\": 2}\n", ZENO_ERR_SYNTAX,
                     2, 0, "event without member \"kind\"");
   // Members in another order and spacing, and nested members of the same

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
 
@@ -200,6 +201,11 @@ ZENO_API zeno_status zeno_scene_load_string(const char *text, const char *name,
 /// Errors: ZENO_ERR_IO, ZENO_ERR_RANGE (too large), ZENO_ERR_NOMEM.
 ZENO_API zeno_status zeno_scene_read_file(const char *path, char **text, size_t *length,
                                           zeno_error *error);
+
+/// The same from an open stream (standard input, say), read to its end and
+/// left open; `name` stands for the file in errors.
+ZENO_API zeno_status zeno_scene_read_stream(FILE *stream, const char *name, char **text,
+                                            size_t *length, zeno_error *error);
 
 /// Stable names of enums as written in scene files.
 ZENO_API const char *zeno_model_name(zeno_model model);

@@ -46,20 +46,30 @@ static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes,
   return ZENO_OK;
 }
 
-zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
-                                size_t *length, zeno_error *error) {
-  if (path == NULL || text == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes,
+                                  char **text, size_t *length, zeno_error *error) {
+  if (stream == NULL || name == NULL || text == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a stream and its name are required");
   *text = NULL;
   size_t n = 0;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return io_error(error, path, "open", errno);
-  const zeno_status st = read_stream(f, path, max_bytes, text, &n, error);
-  fclose(f);
+  const zeno_status st = read_stream(stream, name, max_bytes, text, &n, error);
   if (st != ZENO_OK) {
     free(*text);
     *text = NULL;
   }
   if (length) *length = st == ZENO_OK ? n : 0;
+  return st;
+}
+
+zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
+                                size_t *length, zeno_error *error) {
+  if (path == NULL || text == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+  *text = NULL;
+  if (length) *length = 0;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return io_error(error, path, "open", errno);
+  const zeno_status st = zeno_read_text_stream(f, path, max_bytes, text, length, error);
+  fclose(f);
   return st;
 }

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "zeno/error.h"
 
@@ -56,5 +57,10 @@ void zeno_locale_leave(zeno_locale_scope *scope);
 /// ZENO_ERR_RANGE for a larger file, ZENO_ERR_NOMEM (base/text_file.c).
 zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
                                 size_t *length, zeno_error *error);
+
+/// The same from an open stream (read to its end, not closed), named
+/// `name` in errors.
+zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes,
+                                  char **text, size_t *length, zeno_error *error);
 
 #endif

@@ -165,8 +165,15 @@ static int load_and_run(const cli_scene_command *command, cli_scene_options *com
   zeno_scene scene;
   zeno_error err;
   zeno_error_clear(&err);
-  if (zeno_scene_read_file(common->scene_path, &common->scene_text, &common->scene_length,
-                           &err) != ZENO_OK ||
+  // `-` and /dev/stdin read the standard input already open: reopening
+  // /dev/stdin would block on a FIFO whose writer is done.
+  const bool from_stdin = strcmp(common->scene_path, "-") == 0 ||
+                          strcmp(common->scene_path, "/dev/stdin") == 0;
+  if (strcmp(common->scene_path, "-") == 0) common->scene_path = CLI_STDIN_NAME;
+  if ((from_stdin ? zeno_scene_read_stream(stdin, common->scene_path, &common->scene_text,
+                                           &common->scene_length, &err)
+                  : zeno_scene_read_file(common->scene_path, &common->scene_text,
+                                         &common->scene_length, &err)) != ZENO_OK ||
       zeno_scene_load_string(common->scene_text, common->scene_path,
                              cli_overrides_items(&common->overrides),
                              common->overrides.count, &scene, &err) != ZENO_OK)

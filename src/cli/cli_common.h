@@ -15,6 +15,8 @@
 #define CLI_EXIT_USAGE 2
 /// Returned by option parsers when the command should go on running.
 #define CLI_CONTINUE (-1)
+/// How a scene read from standard input (`-`) is named in messages.
+#define CLI_STDIN_NAME "stdin"
 
 /// Width of the label column in human-readable reports.
 #define CLI_LABEL_WIDTH 24

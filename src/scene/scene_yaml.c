@@ -338,6 +338,11 @@ zeno_status zeno_scene_read_file(const char *path, char **text, size_t *length,
   return zeno_read_text_file(path, ZENO_SCENE_MAX_BYTES, text, length, error);
 }
 
+zeno_status zeno_scene_read_stream(FILE *stream, const char *name, char **text,
+                                   size_t *length, zeno_error *error) {
+  return zeno_read_text_stream(stream, name, ZENO_SCENE_MAX_BYTES, text, length, error);
+}
+
 zeno_status zeno_scene_load_string(const char *text, const char *name,
                                    const char *const *overrides,
                                    size_t override_count, zeno_scene *scene,

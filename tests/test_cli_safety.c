@@ -1,0 +1,295 @@
+// The user's files and input, end to end (issue 17's reproductions): a
+// scene kept inside its own run directory, reached through `.` or a link,
+// or piped on stdin survives a `simulate --out` and is saved whole; an
+// empty scene, an endless or oversized input and a file that is no scene
+// are refused with one line that quotes nothing of the file; a scene name
+// with a terminal escape is refused.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_runner.h"
+
+/// Exit status for bad input (README, "Exit status").
+#define EXIT_BAD_INPUT 2
+/// The scene size limit (ZENO_SCENE_MAX_BYTES, docs/scenes.md).
+#define SCENE_MAX_BYTES 1048576
+/// Example 2's mode word (the paper's Table 2).
+#define EXAMPLE2_WORD "FF IF PF FI FP IF PF SF II SS"
+
+/// Every file a test here leaves in its work directory.
+static const char *const FILES[] = {"run/trajectory.csv", "run/events.jsonl",
+                                    "run/scene.yaml",     "run/overrides.txt",
+                                    "original.yaml",      "scene.yaml",
+                                    "empty.yaml",         "notes.txt",
+                                    NULL};
+
+static void cleanup(const work_dir *w) { work_dir_remove(w, FILES, "run"); }
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fputs(text, f) >= 0, 1);
+  assert_int_equal(fclose(f), 0);
+}
+
+/// The mode word of a `simulate --json` output (a new string).
+static char *json_word(const char *json) {
+  const char *p = strstr(json, "\"word\": \"");
+  assert_non_null(p);
+  p += strlen("\"word\": \"");
+  const char *end = strchr(p, '"');
+  assert_non_null(end);
+  char *word = malloc((size_t)(end - p) + 1);
+  assert_non_null(word);
+  memcpy(word, p, (size_t)(end - p));
+  word[end - p] = '\0';
+  return word;
+}
+
+/// A scene run from `path` and its saved copy in `run`: both give Example
+/// 2, and the copy holds exactly `text`.
+static void assert_saved_example2(const work_dir *w, const char *text) {
+  char saved_path[PATH_SIZE];
+  work_path(w, "run/scene.yaml", saved_path);
+  char *saved = read_file(saved_path);
+  assert_non_null(saved);
+  assert_string_equal(saved, text);
+  free(saved);
+  run_result again = run_zeno_captured("simulate", saved_path, "--json");
+  assert_int_equal(again.exit_code, 0);
+  char *word = json_word(again.out);
+  assert_string_equal(word, EXAMPLE2_WORD);
+  free(word);
+  run_result_free(&again);
+}
+
+/// simulate `scene` --out `out` (stdin from `in`), which must succeed with
+/// Example 2's word.
+static void simulate_example2(const char *scene, const char *out, const char *in) {
+  run_result r =
+      run_zeno_input((const char *const[]){"simulate", scene, "--out", out, "--json", NULL},
+                     in, true);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  char *word = json_word(r.out);
+  assert_string_equal(word, EXAMPLE2_WORD);
+  free(word);
+  run_result_free(&r);
+}
+
+// `cp example2.yaml run/scene.yaml && zeno simulate run/scene.yaml --out run`
+// used to leave run/scene.yaml empty (the copy truncated its own source).
+// The scene is read once, before anything is written: it survives, the
+// same bytes, named as the run directory itself or through `run/.`.
+static void scene_inside_its_run_directory(void **state) {
+  (void)state;
+  char *example2 = read_file(EXAMPLE2);
+  assert_non_null(example2);
+  work_dir w;
+  work_dir_create(&w, "inside");
+  char run[PATH_SIZE], scene[PATH_SIZE], dot[PATH_SIZE + 4];
+  work_path(&w, "run", run);
+  work_path(&w, "run/scene.yaml", scene);
+  snprintf(dot, sizeof dot, "%s/.", run);
+  assert_int_equal(mkdir(run, 0700), 0);
+  write_file(scene, example2);
+  simulate_example2(scene, run, NULL);
+  assert_saved_example2(&w, example2);
+  simulate_example2(scene, dot, NULL);  // `--out .` from inside the directory
+  assert_saved_example2(&w, example2);
+  cleanup(&w);
+  free(example2);
+}
+
+// run/scene.yaml a link to the user's own scene: the run replaces the link
+// by its copy and never writes through it; the user's file is untouched.
+static void linked_scene_is_not_written_through(void **state) {
+  (void)state;
+  char *example2 = read_file(EXAMPLE2);
+  assert_non_null(example2);
+  work_dir w;
+  work_dir_create(&w, "link");
+  char run[PATH_SIZE], scene[PATH_SIZE], original[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "run/scene.yaml", scene);
+  work_path(&w, "original.yaml", original);
+  assert_int_equal(mkdir(run, 0700), 0);
+  // The user's file holds a comment the run's copy would not have if it
+  // were re-emitted rather than copied.
+  char *mine = malloc(strlen(example2) + 64);
+  assert_non_null(mine);
+  sprintf(mine, "# my own notes\n%s", example2);
+  write_file(original, mine);
+  assert_int_equal(symlink(original, scene), 0);
+  simulate_example2(scene, run, NULL);
+  char *after = read_file(original);
+  assert_non_null(after);
+  assert_string_equal(after, mine);  // the target is untouched
+  free(after);
+  struct stat st;
+  assert_int_equal(lstat(scene, &st), 0);
+  assert_true(S_ISREG(st.st_mode));  // the link was replaced, not followed
+  assert_saved_example2(&w, mine);
+  // A link planted as another output file is replaced the same way.
+  char notes[PATH_SIZE], trajectory[PATH_SIZE];
+  work_path(&w, "notes.txt", notes);
+  work_path(&w, "run/trajectory.csv", trajectory);
+  write_file(notes, "not a trajectory\n");
+  unlink(trajectory);
+  assert_int_equal(symlink(notes, trajectory), 0);
+  simulate_example2(scene, run, NULL);
+  char *kept = read_file(notes);
+  assert_string_equal(kept, "not a trajectory\n");
+  free(kept);
+  assert_int_equal(lstat(trajectory, &st), 0);
+  assert_true(S_ISREG(st.st_mode));
+  cleanup(&w);
+  free(mine);
+  free(example2);
+}
+
+/// Starts a process that writes `text` into the FIFO at `path` (opening it
+/// blocks until zeno opens the other end); returns its pid.
+static pid_t feed_fifo(const char *path, const char *text) {
+  const pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    FILE *f = fopen(path, "wb");
+    const bool ok = f && fputs(text, f) >= 0 && fclose(f) == 0;
+    _exit(ok ? 0 : 1);
+  }
+  return pid;
+}
+
+// A scene piped on stdin (/dev/stdin, a pipe that can be read only once)
+// is read once, from the standard input already open (reopening
+// /dev/stdin blocks on a FIFO whose writer is done): it runs, and the run
+// directory keeps it whole (it used to save an empty scene.yaml).
+static void piped_scene_is_saved(void **state) {
+  (void)state;
+  char *example2 = read_file(EXAMPLE2);
+  assert_non_null(example2);
+  work_dir w;
+  work_dir_create(&w, "stdin");
+  char run[PATH_SIZE], fifo[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "scene.yaml", fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  // "-" names the standard input too.
+  const char *const names[] = {"/dev/stdin", "-"};
+  for (int k = 0; k < 2; k++) {
+    const pid_t writer = feed_fifo(fifo, example2);
+    simulate_example2(names[k], run, fifo);
+    assert_int_equal(wait_exit(writer), 0);
+    assert_saved_example2(&w, example2);
+  }
+  cleanup(&w);
+  free(example2);
+}
+
+/// Runs `simulate path` and expects a refusal: exit 2, one line naming the
+/// path and holding `needle`.
+static run_result expect_refused(const char *path, const char *needle) {
+  run_result r = run_zeno_captured("simulate", path);
+  if (r.exit_code != EXIT_BAD_INPUT) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_non_null(strstr(r.err, path));
+  if (strstr(r.err, needle) == NULL) fail_msg("'%s' not in: %s", needle, r.err);
+  const char *newline = strchr(r.err, '\n');
+  assert_non_null(newline);
+  assert_int_equal(newline[1], '\0');  // one line
+  return r;
+}
+
+// An empty scene (a crash, a full disk) used to run the defaults: it is
+// refused, and so is a scene of settings alone. A scene must name its body.
+static void empty_scene_is_refused(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "empty");
+  char empty[PATH_SIZE], settings[PATH_SIZE];
+  work_path(&w, "empty.yaml", empty);
+  work_path(&w, "scene.yaml", settings);
+  write_file(empty, "");
+  write_file(settings, "# only settings\nmodel: full\nstop: {t_end: 3}\n");
+  run_result r = expect_refused(empty, "the scene is empty");
+  run_result_free(&r);
+  r = expect_refused(settings, "no body");
+  run_result_free(&r);
+  cleanup(&w);
+}
+
+// `zeno simulate /dev/zero` used to read forever: input beyond 1 MiB is
+// refused after reading 1 MiB and a byte (well under a second).
+static void endless_input_is_refused(void **state) {
+  (void)state;
+  const time_t start = time(NULL);
+  run_result r = expect_refused("/dev/zero", "larger than 1048576 bytes");
+  assert_true(time(NULL) - start < 30);
+  run_result_free(&r);
+}
+
+// A file that is no scene (here the zeno program itself, binary) is
+// refused by its path and position; nothing of its content is printed.
+static void no_content_of_a_non_scene_is_printed(void **state) {
+  (void)state;
+  struct stat st;
+  assert_int_equal(stat(ZENO_EXE, &st), 0);
+  run_result r = run_zeno_captured("simulate", ZENO_EXE);
+  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+  assert_non_null(strstr(r.err, ZENO_EXE));
+  assert_null(strstr(r.err, "ELF"));
+  for (const unsigned char *p = (const unsigned char *)r.err; *p; p++)
+    assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));  // printable text only
+  run_result_free(&r);
+
+  work_dir w;
+  work_dir_create(&w, "secret");
+  char notes[PATH_SIZE];
+  work_path(&w, "notes.txt", notes);
+  write_file(notes, "hunter2-secret-token\n");
+  r = expect_refused(notes, "a single value");
+  assert_null(strstr(r.err, "hunter2"));
+  run_result_free(&r);
+  cleanup(&w);
+}
+
+// A scene name holding a terminal escape sequence is refused, not printed
+// raw into the user's terminal; the message shows it as '?'.
+static void escape_sequence_in_name_is_refused(void **state) {
+  (void)state;
+  // A raw ESC, and YAML's "\e" escape for it.
+  const char *const values[] = {"name=\x1b[31mred", "name=\"\\e[31mred\""};
+  for (int k = 0; k < 2; k++) {
+    run_result r = run_zeno_captured("simulate", EXAMPLE2, "--set", values[k]);
+    assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+    assert_non_null(strstr(r.err, "--set name="));
+    assert_non_null(strstr(r.err, k == 0 ? "control characters are not allowed"
+                                         : "a scene name is printable text"));
+    assert_null(strchr(r.err, '\x1b'));
+    assert_string_equal(r.out, "");
+    run_result_free(&r);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(scene_inside_its_run_directory),
+      cmocka_unit_test(linked_scene_is_not_written_through),
+      cmocka_unit_test(piped_scene_is_saved),
+      cmocka_unit_test(empty_scene_is_refused),
+      cmocka_unit_test(endless_input_is_refused),
+      cmocka_unit_test(no_content_of_a_non_scene_is_printed),
+      cmocka_unit_test(escape_sequence_in_name_is_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
