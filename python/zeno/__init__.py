@@ -13,7 +13,14 @@ with results as numpy arrays and dataclasses.
 
 from . import errors
 from .errors import ArgumentError, Error, SceneError, UnsupportedError
-from . import _zeno
+
+try:
+    from . import _zeno
+except ImportError as e:  # the source tree (python/zeno) has no extension
+    raise ImportError(
+        f"zeno's C extension could not be loaded ({e}); import the package meson builds "
+        "(build/python, registered by tools/setup), not python/zeno of the source tree; "
+        "see docs/python.md") from e
 from .scene import Scene
 from .simulation import (EVENT_DTYPE, STATE_DTYPE, Event, Run, Simulator, State,
                          Trajectory, simulate)
