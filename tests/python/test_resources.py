@@ -156,3 +156,27 @@ def test_overhead_within_the_issue_bounds():
     c = _zeno.time_core("maps", scene, 5, 6000)
     py = best(lambda: zeno.maps(scene, samples=6000), 5)
     assert py < 1.2 * c, (py, c)
+
+
+def test_a_simulator_shared_by_threads_hands_out_each_event_once():
+    scene = zeno.Scene.load(scene_path("example3-zeno.yaml"))
+    expected = zeno.simulate(scene, model="full", eps=1e-2, trajectory=False)
+    sim = zeno.Simulator(scene, model="full", eps=1e-2)
+    seen, refused = [], []
+
+    def work():
+        while True:
+            try:
+                seen.append(next(sim).index)
+            except StopIteration:
+                return
+            except RuntimeError:  # the other thread is stepping it
+                refused.append(1)
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seen) == list(range(expected.event_count))
+    assert (sim.status, sim.word) == (expected.status, expected.word)
