@@ -1,7 +1,7 @@
 /// @file io.h
 /// Machine-readable output of runs and analyses: trajectory CSV rows, one
 /// JSON object per event (JSON Lines), run summaries, equilibrium reports
-/// and stability analyses as JSON, the maps R and G as CSV.
+/// and stability analyses as JSON, the maps R and G as CSV, scenes as YAML.
 ///
 /// Every writer takes an open stream and writes only to it; nothing is
 /// printed on its own. Numbers are written with 17 significant digits so
@@ -123,6 +123,22 @@ ZENO_API zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene
 /// return to the section, word is the cycle word (quoted when it holds a
 /// comma or a quote).
 ZENO_API zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error);
+
+/* ---- scenes ---------------------------------------------------------------- */
+
+/// Writes a scene as a YAML scene file (docs/scenes.md) that
+/// zeno_scene_load_string() reads back into the identical scene, field for
+/// field and bit for bit, for every scene the loader produces (a name that
+/// is not valid UTF-8 excepted: its bad bytes become U+FFFD). Every key is
+/// written, its default or not. The paper form is kept when the scene's
+/// paper block still expands into its body, contacts and load (else the
+/// general form is written); angles are written in degrees and points in
+/// the scene frame with `com`, each as the number that the loader turns
+/// into exactly the stored value; other numbers in their shortest form that
+/// reads back to the same double. The C locale is used whatever the
+/// caller's.
+ZENO_API zeno_status zeno_io_scene_yaml(FILE *stream, const zeno_scene *scene,
+                                        zeno_error *error);
 
 /* ---- output files --------------------------------------------------------- */
 

@@ -1,0 +1,232 @@
+// The static analyses as dicts of Python values and numpy arrays, members
+// named as in `zeno check --json` and `zeno analyze --json`: the
+// equilibrium check, the maps R and G, and the stability verdict. The maps
+// and the verdict run without the GIL.
+#include "ext.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+/// The maps' settings with `samples` checked like the library does.
+static bool maps_def(Py_ssize_t samples, zeno_maps_def *def) {
+  *def = zeno_maps_def_default();
+  if (samples < 0) samples = 0;  // reported as out of range below
+  def->samples = (size_t)samples;
+  zeno_error e;
+  if (zeno_maps_def_validate(def, &e) == ZENO_OK) return true;
+  ext_raise(&e, EXT_CALL);
+  return false;
+}
+
+/* ---- the equilibrium ------------------------------------------------------------- */
+
+static PyObject *painleve(const zeno_scene *s, const zeno_equilibrium_report *r) {
+  PyObject *list = PyList_New(r->contact_count);
+  for (int i = 0; list != NULL && i < r->contact_count; i++) {
+    PyObject *item = Py_BuildValue("{s:i,s:d,s:d,s:O}", "contact", i + 1, "mu",
+                                   s->contacts[i].mu, "bound", r->painleve_bound[i], "ok",
+                                   r->painleve_ok[i] ? Py_True : Py_False);
+    if (item == NULL) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, i, item);
+  }
+  return list;
+}
+
+static PyObject *equilibrium_dict(const zeno_scene *s, const zeno_equilibrium_report *r) {
+  const npy_intp shape[2] = {r->contact_count, 2};
+  PyObject *forces = PyArray_SimpleNew(2, (npy_intp *)shape, NPY_DOUBLE);
+  if (forces != NULL)
+    memcpy(PyArray_DATA((PyArrayObject *)forces), r->forces,
+           (size_t)r->contact_count * 2 * sizeof(double));
+  PyObject *d = PyDict_New();
+  const bool ok =
+      d != NULL && ext_put(d, "scene", PyUnicode_DecodeUTF8(s->name, (Py_ssize_t)strlen(s->name), "replace")) &&
+      ext_put(d, "feasible", PyBool_FromLong(r->feasible)) &&
+      ext_put(d, "margin", PyFloat_FromDouble(r->margin)) && ext_put(d, "forces", forces) &&
+      ext_put(d, "zdd_ff", ext_doubles(r->zdd_ff, (size_t)r->contact_count)) &&
+      ext_put(d, "index_order_ok", PyBool_FromLong(r->index_order_ok)) &&
+      ext_put(d, "index_order_swappable", PyBool_FromLong(r->index_order_swappable)) &&
+      ext_put(d, "ambiguous", ext_modes(r->ambiguous_modes, r->ambiguous_count, r->contact_count)) &&
+      ext_put(d, "painleve", painleve(s, r)) && ext_put(d, "wedged", PyBool_FromLong(r->wedged));
+  if (!ok) Py_CLEAR(d);
+  return d;
+}
+
+PyObject *ext_check(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  if (!PyArg_ParseTuple(args, "O", &scene_object)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  if (scene == NULL) return NULL;
+  zeno_equilibrium_report r;
+  zeno_error e;
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = zeno_equilibrium_check(scene, &r, &e);
+  Py_END_ALLOW_THREADS
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  return equilibrium_dict(scene, &r);
+}
+
+/* ---- the maps R and G -------------------------------------------------------------- */
+
+static PyObject *fixed_points(const zeno_maps *m) {
+  PyObject *list = PyList_New((Py_ssize_t)m->fixed_point_count);
+  for (size_t k = 0; list != NULL && k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *p = &m->fixed_points[k];
+    PyObject *item = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O}", "phi", p->phi, "G", p->G, "slope",
+                                   p->slope, "convergent", p->convergent ? Py_True : Py_False,
+                                   "limiting", p->limiting ? Py_True : Py_False);
+    if (item == NULL) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, (Py_ssize_t)k, item);
+  }
+  return list;
+}
+
+/// One float column of the samples; NaN where the cycle does not return.
+static PyObject *sample_column(const zeno_maps *m, size_t offset, bool only_defined) {
+  const npy_intp shape[1] = {(npy_intp)m->sample_count};
+  PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_DOUBLE);
+  double *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+  for (size_t k = 0; v != NULL && k < m->sample_count; k++) {
+    const zeno_cycle *c = &m->samples[k];
+    v[k] = only_defined && !c->defined ? NAN : *(const double *)((const char *)c + offset);
+  }
+  return a;
+}
+
+static PyObject *defined_column(const zeno_maps *m) {
+  const npy_intp shape[1] = {(npy_intp)m->sample_count};
+  PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_BOOL);
+  npy_bool *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+  for (size_t k = 0; v != NULL && k < m->sample_count; k++) v[k] = m->samples[k].defined;
+  return a;
+}
+
+/// The cycle's end outcome names ("" where it returns to the section).
+static PyObject *end_column(const zeno_maps *m) {
+  char(*names)[ZENO_CYCLE_WORD] = PyMem_Calloc(m->sample_count ? m->sample_count : 1,
+                                               sizeof *names);
+  if (names == NULL) return ext_no_memory();
+  for (size_t k = 0; k < m->sample_count; k++)
+    if (!m->samples[k].defined)
+      snprintf(names[k], sizeof *names, "%s", zeno_outcome_name(m->samples[k].end));
+  PyObject *a = ext_texts(names[0], m->sample_count, sizeof *names);
+  PyMem_Free(names);
+  return a;
+}
+
+PyObject *ext_maps_dict(const zeno_maps *m) {
+  const char *samples = (const char *)m->samples;
+  const size_t stride = sizeof *m->samples;
+  PyObject *d = PyDict_New();
+  const bool ok =
+      d != NULL && ext_put(d, "phi", sample_column(m, offsetof(zeno_cycle, phi), false)) &&
+      ext_put(d, "R", sample_column(m, offsetof(zeno_cycle, R), true)) &&
+      ext_put(d, "G", sample_column(m, offsetof(zeno_cycle, G), true)) &&
+      ext_put(d, "T", sample_column(m, offsetof(zeno_cycle, T), true)) &&
+      ext_put(d, "defined", defined_column(m)) && ext_put(d, "end", end_column(m)) &&
+      ext_put(d, "word", ext_texts(samples + offsetof(zeno_cycle, word), m->sample_count, stride)) &&
+      ext_put(d, "outcomes",
+              ext_texts(samples + offsetof(zeno_cycle, outcomes), m->sample_count, stride)) &&
+      ext_put(d, "breakpoints", ext_doubles(m->breakpoints, m->breakpoint_count)) &&
+      ext_put(d, "fixed_points", fixed_points(m)) &&
+      ext_put(d, "G_max", PyFloat_FromDouble(m->G_max)) &&
+      ext_put(d, "G_minus", m->G_minus_defined ? PyFloat_FromDouble(m->G_minus) : Py_NewRef(Py_None)) &&
+      ext_put(d, "G_plus", m->G_plus_defined ? PyFloat_FromDouble(m->G_plus) : Py_NewRef(Py_None)) &&
+      ext_put(d, "swapped", PyBool_FromLong(m->swapped));
+  if (!ok) Py_CLEAR(d);
+  return d;
+}
+
+PyObject *ext_maps(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  Py_ssize_t samples;
+  if (!PyArg_ParseTuple(args, "On", &scene_object, &samples)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  zeno_maps_def def;
+  if (scene == NULL || !maps_def(samples, &def)) return NULL;
+  zeno_maps maps;
+  zeno_error e;
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = zeno_maps_compute(scene, &def, &maps, &e);
+  Py_END_ALLOW_THREADS
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  PyObject *d = ext_maps_dict(&maps);
+  zeno_maps_free(&maps);
+  return d;
+}
+
+/* ---- the verdict --------------------------------------------------------------------- */
+
+/// The Theorem 4 partition merged as `zeno analyze --json` writes it
+/// (empty unless Theorem 4 decided).
+static PyObject *merged_partition(const zeno_analysis *a) {
+  const size_t n = a->theorem == 4 ? a->partition_count : 0;
+  zeno_interval *iv = PyMem_Calloc(n ? n : 1, sizeof *iv);
+  if (iv == NULL) return ext_no_memory();
+  const size_t count = n ? zeno_partition_merge(a->partition, a->safe, n, iv) : 0;
+  PyObject *list = PyList_New((Py_ssize_t)count);
+  for (size_t k = 0; list != NULL && k < count; k++) {
+    PyObject *item = Py_BuildValue("(ddO)", iv[k].lo, iv[k].hi, iv[k].safe ? Py_True : Py_False);
+    if (item == NULL) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, (Py_ssize_t)k, item);
+  }
+  PyMem_Free(iv);
+  return list;
+}
+
+static PyObject *safe_column(const zeno_analysis *a) {
+  const npy_intp shape[1] = {(npy_intp)a->partition_count};
+  PyObject *s = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_BOOL);
+  npy_bool *v = s ? PyArray_DATA((PyArrayObject *)s) : NULL;
+  for (size_t k = 0; v != NULL && k < a->partition_count; k++) v[k] = a->safe[k];
+  return s;
+}
+
+static PyObject *analysis_dict(const zeno_scene *s, const zeno_analysis *a) {
+  PyObject *d = PyDict_New();
+  const size_t edges = a->partition_count ? a->partition_count + 1 : 0;
+  const bool ok =
+      d != NULL && ext_put(d, "verdict", PyUnicode_FromString(zeno_verdict_name(a->verdict))) &&
+      ext_put(d, "theorem", a->theorem > 0 ? PyLong_FromLong(a->theorem) : Py_NewRef(Py_None)) &&
+      ext_put(d, "region", PyLong_FromLong(a->region)) &&
+      ext_put(d, "reason", PyUnicode_FromString(a->reason)) &&
+      ext_put(d, "persistent", PyBool_FromLong(a->persistent)) &&
+      ext_put(d, "equilibrium", equilibrium_dict(s, &a->equilibrium)) &&
+      ext_put(d, "maps", a->has_maps ? ext_maps_dict(&a->maps) : Py_NewRef(Py_None)) &&
+      ext_put(d, "partition_edges", ext_doubles(a->partition, edges)) &&
+      ext_put(d, "partition_safe", safe_column(a)) &&
+      ext_put(d, "unsafe_count", PyLong_FromSize_t(a->unsafe_count)) &&
+      ext_put(d, "partition", merged_partition(a));
+  if (!ok) Py_CLEAR(d);
+  return d;
+}
+
+PyObject *ext_analyze(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  Py_ssize_t samples, partition;
+  if (!PyArg_ParseTuple(args, "Onn", &scene_object, &samples, &partition)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  zeno_analysis_def def = zeno_analysis_def_default();
+  if (scene == NULL || !maps_def(samples, &def.maps)) return NULL;
+  def.partition_intervals = partition > 0 ? (size_t)partition : 0;
+  zeno_error e;
+  if (zeno_analysis_def_validate(&def, &e) != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  zeno_analysis *a = PyMem_Malloc(sizeof *a);  // large: kept off the stack
+  if (a == NULL) return ext_no_memory();
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = zeno_analyze(scene, &def, a, &e);
+  Py_END_ALLOW_THREADS
+  PyObject *d = st == ZENO_OK ? analysis_dict(scene, a) : ext_raise(&e, EXT_CALL);
+  if (st == ZENO_OK) zeno_analysis_free(a);
+  PyMem_Free(a);
+  return d;
+}

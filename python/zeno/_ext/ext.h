@@ -1,0 +1,142 @@
+// The C extension zeno._zeno over libzeno's public API (docs/python.md):
+// what its files share. Python.h comes first, as CPython requires.
+//
+//   module.c    the module: its functions, record dtypes, errors, timing hooks
+//   scene.c     the Scene type: a zeno_scene loaded, validated and written
+//   records.c   events, states and trajectory rows as numpy arrays
+//   simulate.c  whole runs (GIL released) and the event iterator
+//   analysis.c  check, maps and analyze as dicts of Python values and arrays
+//   regions.c   region maps row by row (GIL released) into 2-D arrays
+//
+// Every array handed to Python is allocated by numpy and filled by copying,
+// so no array points into memory of the library.
+#ifndef ZENO_PYTHON_EXT_H
+#define ZENO_PYTHON_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL zeno_ext_ARRAY_API
+#ifndef EXT_MODULE_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <stdbool.h>
+
+#include "zeno/zeno.h"
+
+/* ---- errors (module.c) ------------------------------------------------------- */
+
+/// Where an error comes from: loading or validating a scene (its values),
+/// or a call on valid data (an argument, a time outside a run, ...).
+typedef enum ext_context { EXT_SCENE, EXT_CALL } ext_context;
+
+/// Raises the Python exception for a library error (zeno.errors.from_c
+/// picks the class: SceneError, ArgumentError, MemoryError, ...). Returns
+/// NULL.
+PyObject *ext_raise(const zeno_error *error, ext_context context);
+
+/// Raises MemoryError; returns NULL.
+PyObject *ext_no_memory(void);
+
+/* ---- values ------------------------------------------------------------------ */
+
+/// A Python float, None for NaN (what JSON writes as null).
+PyObject *ext_float_or_none(double v);
+
+/// Sets dict[key] = value and drops the reference to value; false (with the
+/// Python error set) when value is NULL or the dict refuses it.
+bool ext_put(PyObject *dict, const char *key, PyObject *value);
+
+/// A new 1-D float64 array of v[0..n-1].
+PyObject *ext_doubles(const double *v, size_t n);
+
+/// A new array of the given dtype (a reference is taken) and shape, zeroed.
+PyObject *ext_zeros(PyArray_Descr *dtype, int ndim, const npy_intp *shape);
+
+/// Copies ASCII text into a numpy unicode field of n characters
+/// (zero-padded, cut at n).
+void ext_put_text(Py_UCS4 *dst, size_t n, const char *text);
+
+/// A new 1-D unicode array of the strings texts[0..n-1] (stride bytes
+/// apart), as wide as the longest.
+PyObject *ext_texts(const char *texts, size_t n, size_t stride);
+
+/// Converts a Python sequence of str into a new array of `*count` UTF-8
+/// strings (free with ext_strings_free); NULL with the error set.
+char **ext_strings(PyObject *sequence, size_t *count);
+void ext_strings_free(char **strings, size_t count);
+
+/* ---- the Scene type (scene.c) ------------------------------------------------- */
+
+typedef struct ext_scene {
+  PyObject_HEAD
+  zeno_scene scene;
+} ext_scene;
+
+extern PyTypeObject ext_scene_type;
+
+/// The zeno_scene of a Scene object; NULL with TypeError for anything else.
+const zeno_scene *ext_scene_of(PyObject *object);
+
+PyObject *ext_scene_load(PyObject *module, PyObject *args);
+PyObject *ext_scene_load_string(PyObject *module, PyObject *args);
+
+/* ---- records (records.c) ------------------------------------------------------ */
+
+/// The dtypes of events and states (built once by ext_records_init).
+extern PyArray_Descr *ext_event_dtype, *ext_state_dtype;
+
+/// Builds the record dtypes; false with the Python error set.
+bool ext_records_init(void);
+
+/// A new structured array of n events (ext_event_dtype), stride bytes apart.
+PyObject *ext_event_array(const zeno_event *events, size_t n, size_t stride,
+                          int contact_count);
+
+/// A new list of the names of modes[0..n-1] ("PF").
+PyObject *ext_modes(const zeno_mode *modes, size_t n, int contact_count);
+
+/// A new 0-d structured array of one state (ext_state_dtype).
+PyObject *ext_state_array(const zeno_state *state, int contact_count);
+
+/// The rows of a recorded run as a dict: "values" (float64, one row per
+/// column of ZENO_IO_TRAJECTORY_HEADER but mode), "mode", "kind"
+/// ("sample", "before", "after") and "event" (the index of the event a row
+/// leads to or belongs to). row_end[k] is the row count after event k.
+PyObject *ext_trajectory(const zeno_run_dir_data *data, const size_t *row_end,
+                         size_t event_count);
+
+/// The column names of "values", in order, as a tuple of str.
+PyObject *ext_trajectory_columns(void);
+
+/* ---- simulation (simulate.c) -------------------------------------------------- */
+
+extern PyTypeObject ext_simulator_type;
+/// A finished run kept for its trajectory (simulate()'s "history").
+extern PyTypeObject ext_history_type;
+
+PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/// Seconds per run of the C work of simulate() (the run, and with
+/// `trajectory` the recording of its rows), without the conversion to
+/// Python: the best of `repeats` runs.
+bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeats,
+                            double *seconds);
+
+/* ---- analysis (analysis.c, regions.c) ------------------------------------------ */
+
+PyObject *ext_check(PyObject *module, PyObject *args);
+PyObject *ext_maps(PyObject *module, PyObject *args);
+PyObject *ext_analyze(PyObject *module, PyObject *args);
+PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/// The maps as a dict of arrays and values (shared by maps and analyze).
+PyObject *ext_maps_dict(const zeno_maps *maps);
+
+/// Monotonic clock [s].
+double ext_now(void);
+
+#endif

@@ -1,0 +1,263 @@
+// The module zeno._zeno: its function table, the conversion of library
+// errors into the exceptions of zeno.errors, small value helpers shared by
+// the other files, and the timing hooks of tools/bench_python.
+#define EXT_MODULE_MAIN
+#include "ext.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// zeno.errors.from_c, which builds the exception of a library error.
+static PyObject *error_factory;
+
+/* ---- errors --------------------------------------------------------------- */
+
+PyObject *ext_raise(const zeno_error *e, ext_context context) {
+  char line[1024];
+  zeno_error_format(e, line, sizeof line);
+  PyObject *exc = PyObject_CallFunction(
+      error_factory, "sssiisss", zeno_status_name(e->code), e->message, e->file, e->line,
+      e->column, e->parameter, line, context == EXT_SCENE ? "scene" : "call");
+  if (exc != NULL) {
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  }
+  return NULL;
+}
+
+PyObject *ext_no_memory(void) { return PyErr_NoMemory(); }
+
+/* ---- values ------------------------------------------------------------------ */
+
+PyObject *ext_float_or_none(double v) {
+  if (isnan(v)) Py_RETURN_NONE;
+  return PyFloat_FromDouble(v);
+}
+
+bool ext_put(PyObject *dict, const char *key, PyObject *value) {
+  if (value == NULL) return false;
+  const int failed = PyDict_SetItemString(dict, key, value);
+  Py_DECREF(value);
+  return failed == 0;
+}
+
+PyObject *ext_doubles(const double *v, size_t n) {
+  const npy_intp shape[1] = {(npy_intp)n};
+  PyObject *a = PyArray_SimpleNew(1, shape, NPY_DOUBLE);
+  if (a != NULL && n > 0) memcpy(PyArray_DATA((PyArrayObject *)a), v, n * sizeof *v);
+  return a;
+}
+
+PyObject *ext_zeros(PyArray_Descr *dtype, int ndim, const npy_intp *shape) {
+  Py_INCREF(dtype);  // PyArray_Zeros steals it
+  return PyArray_Zeros(ndim, (npy_intp *)shape, dtype, 0);
+}
+
+void ext_put_text(Py_UCS4 *dst, size_t n, const char *text) {
+  size_t i = 0;
+  for (; text != NULL && text[i] != '\0' && i < n; i++) dst[i] = (unsigned char)text[i];
+  for (; i < n; i++) dst[i] = 0;
+}
+
+PyObject *ext_texts(const char *texts, size_t n, size_t stride) {
+  size_t width = 1;
+  for (size_t k = 0; k < n; k++) {
+    const size_t len = strlen(texts + k * stride);
+    if (len > width) width = len;
+  }
+  PyArray_Descr *dtype = PyArray_DescrNewFromType(NPY_UNICODE);
+  if (dtype == NULL) return NULL;
+  dtype->elsize = (int)(width * sizeof(Py_UCS4));
+  const npy_intp shape[1] = {(npy_intp)n};
+  PyObject *a = PyArray_Zeros(1, (npy_intp *)shape, dtype, 0);  // steals dtype
+  if (a == NULL) return NULL;
+  for (size_t k = 0; k < n; k++)
+    ext_put_text((Py_UCS4 *)PyArray_GETPTR1((PyArrayObject *)a, (npy_intp)k), width,
+                 texts + k * stride);
+  return a;
+}
+
+void ext_strings_free(char **strings, size_t count) {
+  for (size_t i = 0; strings != NULL && i < count; i++) free(strings[i]);
+  free(strings);
+}
+
+char **ext_strings(PyObject *sequence, size_t *count) {
+  PyObject *items = PySequence_Fast(sequence, "expected a sequence of str");
+  if (items == NULL) return NULL;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+  char **out = calloc((size_t)n + 1, sizeof *out);
+  if (out == NULL) {
+    Py_DECREF(items);
+    return (char **)ext_no_memory();
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+    const char *text = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+    if (text == NULL) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "expected a sequence of str");
+      ext_strings_free(out, (size_t)n);
+      Py_DECREF(items);
+      return NULL;
+    }
+    out[i] = strdup(text);
+    if (out[i] == NULL) {
+      ext_strings_free(out, (size_t)n);
+      Py_DECREF(items);
+      return (char **)ext_no_memory();
+    }
+  }
+  Py_DECREF(items);
+  *count = (size_t)n;
+  return out;
+}
+
+double ext_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- timing hooks (tools/bench_python) ---------------------------------------- */
+
+/// Best of `repeats` timings of the maps at `samples` samples [s].
+static bool time_maps(const zeno_scene *scene, size_t samples, int repeats, double *best) {
+  zeno_maps_def def = zeno_maps_def_default();
+  def.samples = samples;
+  *best = INFINITY;
+  for (int i = 0; i < repeats; i++) {
+    zeno_maps maps;
+    const double start = ext_now();
+    if (zeno_maps_compute(scene, &def, &maps, NULL) != ZENO_OK) return false;
+    zeno_maps_free(&maps);
+    *best = fmin(*best, ext_now() - start);
+  }
+  return true;
+}
+
+/// Best of `repeats` timings of zeno_run(), the call tools/bench_core times [s].
+static bool time_run(const zeno_scene *scene, int repeats, double *best) {
+  const zeno_sim_def def = zeno_sim_def_default();
+  *best = INFINITY;
+  for (int i = 0; i < repeats; i++) {
+    zeno_summary summary;
+    char word[256];
+    const double start = ext_now();
+    if (zeno_run(scene, &def, &summary, word, sizeof word, NULL) != ZENO_OK) return false;
+    *best = fmin(*best, ext_now() - start);
+  }
+  return true;
+}
+
+/// time_core(kind, scene, repeats, samples=6000): the best time [s] of the
+/// C work that zeno.simulate wraps (kind "simulate": the run and the
+/// recording of its trajectory; "simulate-events": the run alone), of
+/// zeno_run() ("run"), or of zeno_maps_compute() ("maps"), in this process.
+static PyObject *time_core(PyObject *module, PyObject *args) {
+  (void)module;
+  const char *kind;
+  PyObject *scene_object;
+  int repeats;
+  Py_ssize_t samples = 6000;
+  if (!PyArg_ParseTuple(args, "sOi|n", &kind, &scene_object, &repeats, &samples)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  if (scene == NULL) return NULL;
+  if (repeats < 1 || samples < 16) {
+    PyErr_SetString(PyExc_ValueError, "repeats >= 1 and samples >= 16 are needed");
+    return NULL;
+  }
+  bool ok = false;
+  double seconds = 0;
+  const bool maps = strcmp(kind, "maps") == 0, run = strcmp(kind, "run") == 0;
+  const bool trajectory = strcmp(kind, "simulate") == 0;
+  if (!maps && !run && !trajectory && strcmp(kind, "simulate-events") != 0) {
+    PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind);
+    return NULL;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  ok = maps  ? time_maps(scene, (size_t)samples, repeats, &seconds)
+       : run ? time_run(scene, repeats, &seconds)
+             : ext_time_simulate_core(scene, trajectory, repeats, &seconds);
+  Py_END_ALLOW_THREADS
+  if (!ok) return ext_no_memory();
+  return PyFloat_FromDouble(seconds);
+}
+
+/* ---- the module ---------------------------------------------------------------- */
+
+static PyObject *version(PyObject *module, PyObject *unused) {
+  (void)module;
+  (void)unused;
+  return PyUnicode_FromString(zeno_version());
+}
+
+static PyMethodDef METHODS[] = {
+    {"version", version, METH_NOARGS, "The library's version."},
+    {"scene_load", ext_scene_load, METH_VARARGS,
+     "scene_load(path, overrides) -> Scene: zeno_scene_load()."},
+    {"scene_load_string", ext_scene_load_string, METH_VARARGS,
+     "scene_load_string(text, name, overrides) -> Scene: zeno_scene_load_string()."},
+    {"simulate", (PyCFunction)(void (*)(void))ext_simulate, METH_VARARGS | METH_KEYWORDS,
+     "simulate(scene, trajectory=True) -> dict: a whole run, recorded as the run "
+     "directory records it."},
+    {"check", ext_check, METH_VARARGS, "check(scene) -> dict: zeno_equilibrium_check()."},
+    {"maps", ext_maps, METH_VARARGS, "maps(scene, samples) -> dict: zeno_maps_compute()."},
+    {"analyze", ext_analyze, METH_VARARGS,
+     "analyze(scene, samples, partition) -> dict: zeno_analyze()."},
+    {"regions", (PyCFunction)(void (*)(void))ext_regions, METH_VARARGS | METH_KEYWORDS,
+     "regions(text, name, overrides, x, y, ...) -> dict: a region map."},
+    {"time_core", time_core, METH_VARARGS,
+     "time_core(kind, scene, repeats, samples=6000) -> seconds of the C work alone."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "zeno._zeno",
+    "The C extension of zeno over libzeno (use the zeno package, not this module).", -1,
+    METHODS, NULL, NULL, NULL, NULL,
+};
+
+/// Adds a new reference to the module (dropped on failure).
+static bool add_object(PyObject *module, const char *name, PyObject *value) {
+  if (value == NULL) return false;
+  if (PyModule_AddObject(module, name, value) < 0) {
+    Py_DECREF(value);
+    return false;
+  }
+  return true;
+}
+
+static bool add_type(PyObject *module, const char *name, PyTypeObject *type) {
+  return PyType_Ready(type) == 0 && add_object(module, name, Py_NewRef(type));
+}
+
+PyMODINIT_FUNC PyInit__zeno(void);  // the entry point CPython looks up
+PyMODINIT_FUNC PyInit__zeno(void) {
+  import_array();
+  PyObject *errors = PyImport_ImportModule("zeno.errors");
+  if (errors == NULL) return NULL;
+  error_factory = PyObject_GetAttrString(errors, "from_c");
+  Py_DECREF(errors);
+  if (error_factory == NULL || !ext_records_init()) return NULL;
+  PyObject *module = PyModule_Create(&MODULE);
+  if (module == NULL) return NULL;
+  const zeno_regions_def regions = zeno_regions_def_default();
+  if (!add_type(module, "Scene", &ext_scene_type) ||
+      !add_type(module, "Simulator", &ext_simulator_type) ||
+      !add_type(module, "RunHistory", &ext_history_type) ||
+      !add_object(module, "TRAJECTORY_COLUMNS", ext_trajectory_columns()) ||
+      !add_object(module, "EVENT_DTYPE", Py_NewRef(ext_event_dtype)) ||
+      !add_object(module, "STATE_DTYPE", Py_NewRef(ext_state_dtype)) ||
+      !add_object(module, "DEFAULTS",
+                  Py_BuildValue("{s:n,s:n,s:n,s:i,s:K}", "samples",
+                                (Py_ssize_t)zeno_maps_def_default().samples, "partition",
+                                (Py_ssize_t)zeno_analysis_def_default().partition_intervals,
+                                "regions_samples", (Py_ssize_t)regions.analysis.maps.samples,
+                                "mc_runs", regions.mc_runs, "mc_seed", regions.mc_seed))) {
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}

@@ -1,0 +1,175 @@
+// Region maps: the sweep of `zeno regions` (zeno_regions_create on the
+// scene's text with its overrides, then zeno_regions_row row by row over
+// OpenMP threads, each row without the GIL), returned as 2-D arrays of the
+// fields of regions.csv, one row per y value.
+#include "ext.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Parses an axis "PATH=LO:HI:N" as the command line does.
+static bool parse_axis(const char *text, zeno_region_axis *axis) {
+  zeno_error e;
+  if (zeno_region_axis_parse(text, axis, &e) == ZENO_OK) return true;
+  ext_raise(&e, EXT_CALL);
+  return false;
+}
+
+/// The sweep of the scene text with its overrides; NULL with the error set.
+static zeno_regions *create(PyObject *text, const char *name, PyObject *override_list,
+                            const zeno_regions_def *def) {
+  const char *scene_text = PyUnicode_AsUTF8(text);
+  if (scene_text == NULL) return NULL;
+  size_t n = 0;
+  char **overrides = ext_strings(override_list, &n);
+  if (overrides == NULL) return NULL;
+  zeno_error e;
+  zeno_regions *r = zeno_regions_create(scene_text, name, (const char *const *)overrides, n,
+                                        def, &e);
+  ext_strings_free(overrides, n);
+  if (r == NULL) ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
+  return r;
+}
+
+/// Every row of the grid; false with the error set (a point's error, or
+/// KeyboardInterrupt between rows).
+static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int threads,
+                  zeno_region_point *grid) {
+  const size_t nx = def->x.count;
+  for (size_t iy = 0; iy < def->y.count; iy++) {
+    zeno_error e;
+    zeno_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
+    Py_END_ALLOW_THREADS
+    if (st != ZENO_OK) {
+      ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
+      return false;
+    }
+    if (PyErr_CheckSignals() < 0) return false;
+  }
+  return true;
+}
+
+/* ---- the grid as arrays ------------------------------------------------------------ */
+
+/// A (ny, nx) array of one numeric field of the points.
+static PyObject *field_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx, int type,
+                            size_t offset, size_t size) {
+  const npy_intp shape[2] = {ny, nx};
+  PyObject *a = PyArray_SimpleNew(2, (npy_intp *)shape, type);
+  char *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+  for (npy_intp k = 0; v != NULL && k < ny * nx; k++)
+    memcpy(v + (size_t)k * size, (const char *)&grid[k] + offset, size);
+  return a;
+}
+
+#define FIELD(name, type, member) \
+  field_grid(grid, ny, nx, type, offsetof(zeno_region_point, member), \
+             sizeof(((zeno_region_point *)0)->member))
+
+/// A (ny, nx) array of names (verdicts or simulation verdicts).
+static PyObject *name_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx,
+                           bool verdict) {
+  const size_t n = (size_t)(ny * nx);
+  char(*names)[16] = PyMem_Calloc(n ? n : 1, sizeof *names);
+  if (names == NULL) return ext_no_memory();
+  for (size_t k = 0; k < n; k++)
+    snprintf(names[k], sizeof *names, "%s",
+             verdict ? zeno_verdict_name(grid[k].verdict) : zeno_region_sim_name(grid[k].sim));
+  PyObject *flat = ext_texts(names[0], n, sizeof *names);
+  PyMem_Free(names);
+  if (flat == NULL) return NULL;
+  PyArray_Dims dims = {(npy_intp[]){ny, nx}, 2};
+  PyObject *a = PyArray_Newshape((PyArrayObject *)flat, &dims, NPY_CORDER);
+  Py_DECREF(flat);
+  return a;
+}
+
+/// A (ny, nx) array of the error rows' messages ("" for analysed points),
+/// read in place from the points.
+static PyObject *error_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx) {
+  PyObject *flat = ext_texts(grid[0].error, (size_t)(ny * nx), sizeof *grid);
+  if (flat == NULL) return NULL;
+  PyArray_Dims dims = {(npy_intp[]){ny, nx}, 2};
+  PyObject *a = PyArray_Newshape((PyArrayObject *)flat, &dims, NPY_CORDER);
+  Py_DECREF(flat);
+  return a;
+}
+
+static PyObject *axis_values(const zeno_region_axis *axis) {
+  const npy_intp shape[1] = {(npy_intp)axis->count};
+  PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_DOUBLE);
+  double *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
+  for (size_t i = 0; v != NULL && i < axis->count; i++) v[i] = zeno_region_axis_value(axis, i);
+  return a;
+}
+
+static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def *def,
+                           int threads) {
+  const npy_intp ny = (npy_intp)def->y.count, nx = (npy_intp)def->x.count;
+  PyObject *d = PyDict_New();
+  const bool ok =
+      d != NULL && ext_put(d, "x", axis_values(&def->x)) && ext_put(d, "y", axis_values(&def->y)) &&
+      ext_put(d, "x_path", PyUnicode_FromString(def->x.path)) &&
+      ext_put(d, "y_path", PyUnicode_FromString(def->y.path)) &&
+      ext_put(d, "region", FIELD(region, NPY_INT, region)) &&
+      ext_put(d, "theorem", FIELD(theorem, NPY_INT, theorem)) &&
+      ext_put(d, "verdict", name_grid(grid, ny, nx, true)) &&
+      ext_put(d, "persistent", FIELD(persistent, NPY_BOOL, persistent)) &&
+      ext_put(d, "has_maps", FIELD(has_maps, NPY_BOOL, has_maps)) &&
+      ext_put(d, "G_max", FIELD(G_max, NPY_DOUBLE, G_max)) &&
+      ext_put(d, "fixed_point_phi", FIELD(fixed_point_phi, NPY_DOUBLE, fixed_point_phi)) &&
+      ext_put(d, "fixed_point_G", FIELD(fixed_point_G, NPY_DOUBLE, fixed_point_G)) &&
+      ext_put(d, "fixed_points", FIELD(fixed_point_count, NPY_UINTP, fixed_point_count)) &&
+      ext_put(d, "partition", FIELD(partition_count, NPY_UINTP, partition_count)) &&
+      ext_put(d, "unsafe", FIELD(unsafe_count, NPY_UINTP, unsafe_count)) &&
+      ext_put(d, "mc_runs", FIELD(mc_runs, NPY_INT, mc_runs)) &&
+      ext_put(d, "mc_rest", FIELD(mc_rest, NPY_INT, mc_rest)) &&
+      ext_put(d, "mc_full_runs", FIELD(mc_full_runs, NPY_INT, mc_full_runs)) &&
+      ext_put(d, "mc_full_rest", FIELD(mc_full_rest, NPY_INT, mc_full_rest)) &&
+      ext_put(d, "sim", name_grid(grid, ny, nx, false)) &&
+      ext_put(d, "error", error_grid(grid, ny, nx)) &&
+      ext_put(d, "threads", PyLong_FromLong(zeno_regions_threads(threads)));
+  if (!ok) Py_CLEAR(d);
+  return d;
+}
+
+/* ---- the call ----------------------------------------------------------------------- */
+
+/// regions(text, name, overrides, x, y, *, threads=0, samples, intervals,
+/// mc_runs, mc_seed, mc_full): x and y are "PATH=LO:HI:N".
+PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *keywords[] = {"text", "name", "overrides", "x", "y", "threads", "samples",
+                             "intervals", "mc_runs", "mc_seed", "mc_full", NULL};
+  PyObject *text, *overrides;
+  const char *name, *x, *y;
+  zeno_regions_def def = zeno_regions_def_default();
+  int threads = 0, mc_runs = def.mc_runs, mc_full = def.mc_full;
+  Py_ssize_t samples = (Py_ssize_t)def.analysis.maps.samples;
+  Py_ssize_t intervals = (Py_ssize_t)def.analysis.partition_intervals;
+  unsigned long long seed = def.mc_seed;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UsOss|$inniKp", keywords, &text, &name,
+                                   &overrides, &x, &y, &threads, &samples, &intervals, &mc_runs,
+                                   &seed, &mc_full))
+    return NULL;
+  if (!parse_axis(x, &def.x) || !parse_axis(y, &def.y)) return NULL;
+  def.analysis.maps.samples = samples > 0 ? (size_t)samples : 0;
+  def.analysis.partition_intervals = intervals > 0 ? (size_t)intervals : 0;
+  def.mc_runs = mc_runs;
+  def.mc_seed = seed;
+  def.mc_full = mc_full;
+  if (threads < 0) threads = 0;
+  zeno_regions *r = create(text, name, overrides, &def);
+  if (r == NULL) return NULL;
+  const size_t points = def.x.count * def.y.count;
+  zeno_region_point *grid = PyMem_Calloc(points, sizeof *grid);
+  PyObject *d = NULL;
+  if (grid == NULL) ext_no_memory();
+  else if (sweep(r, &def, threads, grid)) d = grid_dict(grid, &def, threads);
+  PyMem_Free(grid);
+  zeno_regions_destroy(r);
+  return d;
+}

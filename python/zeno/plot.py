@@ -1,0 +1,287 @@
+"""matplotlib figures drawing what the C figures draw (src/plot/): the maps
+R and G (``zeno analyze --plot``, ``zeno maps --plot``), region maps
+(``zeno regions --plot``) and a run's q'(t) (``zeno plot-trajectory``),
+with the same palette (src/plot/plot.h).
+
+Each function draws into the axes it is given (or new ones) and returns
+them; ``matplotlib`` is imported when a function is first called.
+"""
+
+import math
+
+import numpy as np
+
+from .analysis import Analysis, Maps, Regions
+from .simulation import Run
+
+__all__ = ["maps", "regions", "trajectory", "COLORS", "REGION_COLORS"]
+
+
+def _rgb(r, g, b):
+    return (r / 255, g / 255, b / 255)
+
+
+# The palette of src/plot/plot.h.
+COLORS = {
+    "ink": _rgb(0, 0, 0), "background": _rgb(255, 255, 255), "guide": _rgb(110, 110, 110),
+    "breakpoint": _rgb(175, 175, 175), "R": _rgb(31, 119, 180), "G": _rgb(255, 127, 14),
+    "unsafe_shade": _rgb(250, 210, 210), "z1": _rgb(31, 119, 180), "z2": _rgb(255, 127, 14),
+    "x2": _rgb(44, 160, 44), "event": _rgb(150, 150, 150), "impact": _rgb(0, 0, 0),
+}
+# Region map legend slots: regions 0-6, 7 not simulated, 7 resting, 7 departing.
+REGION_COLORS = (
+    _rgb(235, 235, 235), _rgb(120, 120, 120), _rgb(26, 152, 80), _rgb(145, 207, 96),
+    _rgb(215, 48, 39), _rgb(252, 141, 89), _rgb(118, 42, 131), _rgb(254, 224, 139),
+    _rgb(255, 255, 191), _rgb(191, 129, 45),
+)
+REGION_LABELS = (
+    "0 infeasible", "1 Painleve paradox", "2 stable (Thm 3)", "3 stable (Thm 4)",
+    "4 unstable, persistent (Thm 2)", "5 unstable, not persistent (Thm 2)",
+    "6 ambiguous (Thm 1)", "7 undecided", "7 undecided, simulations rest",
+    "7 undecided, a simulation departs",
+)
+_DASHES = (0, (6, 4))  # PLOT_DASH_ON, PLOT_DASH_OFF
+_PHI = math.pi / 2
+
+
+def _pyplot():
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def nice_step(span, count):
+    """plot_nice_step(): a 1, 2 or 5 times a power of ten near span / count."""
+    if not span > 0 or count < 1:
+        return 1.0
+    raw = span / count
+    power = 10.0 ** math.floor(math.log10(raw))
+    m = raw / power
+    return power * (1 if m < 1.5 else 2 if m < 3.5 else 5 if m < 7.5 else 10)
+
+
+def g_top(g_max):
+    """plot_maps_g_top(): the top of the G axis for the largest G."""
+    target = 1.2 * (max(g_max, 1.0) if g_max is not None and math.isfinite(g_max) else 1.0)
+    step = nice_step(target, 5)
+    return min(math.ceil(target / step) * step, 5.0)
+
+
+def _axes_pair(ax, figsize):
+    if ax is None:
+        _, ax = _pyplot().subplots(2, 1, sharex=True, figsize=figsize)
+        return ax
+    try:
+        top, bottom = ax
+    except (TypeError, ValueError):
+        raise TypeError("ax must be None or a pair of Axes (top, bottom)") from None
+    return top, bottom
+
+
+# ---- the maps R and G ---------------------------------------------------------------
+
+
+def _branches(m, values):
+    """x, y with NaN between branches (a branch: neighbouring defined
+    samples of one cycle word and outcome), and the lone samples."""
+    same = m.defined[1:] & m.defined[:-1] & (m.words[1:] == m.words[:-1]) & (
+        m.outcomes[1:] == m.outcomes[:-1])
+    start = np.concatenate(([True], ~same))  # a sample that starts a new branch
+    x, y = [], []
+    for k in np.flatnonzero(m.defined):
+        if start[k] and x:
+            x.append(np.nan), y.append(np.nan)
+        x.append(m.phi[k]), y.append(values[k])
+    end = np.concatenate((~same, [True]))
+    lone = m.defined & start & end
+    return np.array(x), np.array(y), lone
+
+
+def maps(result, ax=None, title=None):
+    """R(phi) above G(phi) (paper Figs. 4c, 5b, 7a) for a :class:`Maps` or an
+    :class:`Analysis` (whose unsafe Theorem 4 intervals are shaded): R and G
+    joined along each branch, R = phi and G = 1 dashed, breakpoints as thin
+    lines, fixed points as circles (filled: convergent). ``ax``: None or a
+    pair of Axes. Returns the pair."""
+    if isinstance(result, Analysis):
+        if result.maps is None:
+            raise ValueError(f"no maps to plot: {result.reason}")
+        m, shaded = result.maps, result.partition
+        by = f" (Theorem {result.theorem})" if result.theorem else ""
+        default_title = f"{result.scene.name}: {result.verdict}{by}"
+    elif isinstance(result, Maps):
+        m, shaded = result, ()
+        default_title = f"{m.scene.name}: reduced map R and growth map G"
+    else:
+        raise TypeError(f"expected zeno.Maps or zeno.Analysis, got {type(result).__name__}")
+    ax_r, ax_g = _axes_pair(ax, (9, 6))
+    for a, values, key in ((ax_r, m.R, "R"), (ax_g, m.G, "G")):
+        for iv in shaded:
+            if not iv.safe:
+                a.axvspan(iv.lo, iv.hi, color=COLORS["unsafe_shade"], lw=0, label="unsafe")
+        for b in m.breakpoints:
+            a.axvline(b, color=COLORS["breakpoint"], lw=1, label="breakpoint")
+        x, y, lone = _branches(m, values)
+        a.plot(x, y, color=COLORS[key], lw=2, label=f"{key}(φ)")
+        a.plot(m.phi[lone], values[lone], "o", color=COLORS[key], ms=2, label="_lone")
+        a.set_xlim(-_PHI, _PHI)
+    ax_r.plot([-_PHI, _PHI], [-_PHI, _PHI], color=COLORS["guide"], lw=1, ls=_DASHES,
+              label="R = φ")
+    ax_g.axhline(1.0, color=COLORS["guide"], lw=1, ls=_DASHES, label="G = 1")
+    for p in m.fixed_points:
+        ax_r.plot([p.phi], [p.phi], "o", ms=10, mec=COLORS["ink"], mew=1.5,
+                  mfc=COLORS["ink"] if p.convergent else COLORS["background"],
+                  label="fixed point", clip_on=False, zorder=3)
+    ax_r.set_ylim(-_PHI, _PHI)
+    ax_g.set_ylim(0, g_top(m.G_max))
+    ax_r.set_ylabel("R(φ) [rad]")
+    ax_g.set_ylabel("G(φ)")
+    ax_g.set_xlabel("φ [rad]")
+    _legend_row(ax_r, _maps_legend(any(not iv.safe for iv in shaded)))
+    ax_r.set_title(default_title if title is None else title, pad=26)
+    return ax_r, ax_g
+
+
+def _maps_legend(shaded):
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    handles = [Line2D([], [], color=COLORS["R"], lw=2, label="R(φ)"),
+               Line2D([], [], color=COLORS["G"], lw=2, label="G(φ)"),
+               Line2D([], [], color=COLORS["guide"], lw=1, ls=_DASHES, label="R = φ, G = 1"),
+               Line2D([], [], color=COLORS["breakpoint"], lw=1, label="breakpoint"),
+               Line2D([], [], ls="", marker="o", mec=COLORS["ink"], mfc=COLORS["background"],
+                      label="fixed point (filled: convergent)")]
+    if shaded:
+        handles.append(Patch(color=COLORS["unsafe_shade"], label="unsafe"))
+    return handles
+
+
+def _legend_row(ax, handles):
+    """The legend as one row under the title, as the C figures draw it."""
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(handles),
+              frameon=False, fontsize=8, handlelength=2, columnspacing=1.2, borderaxespad=0.2)
+
+
+# ---- region maps -----------------------------------------------------------------------
+
+
+def _slots(r):
+    """The legend slot of every point: its region, region 7 split by simulation."""
+    slot = r.region.copy()
+    slot[(r.region == 7) & (r.sim == "rests")] = 8
+    slot[(r.region == 7) & (r.sim == "departs")] = 9
+    return slot
+
+
+def _edges(values):
+    if len(values) == 1:
+        cell = max(abs(values[0]), 1.0)
+    else:
+        cell = (values.max() - values.min()) / (len(values) - 1)
+    v = np.sort(values)
+    return np.concatenate(([v[0] - cell / 2], (v[:-1] + v[1:]) / 2, [v[-1] + cell / 2]))
+
+
+def _overlay(a, scene, swapped):
+    """Fig. 8a: contacts with surfaces and friction cones, legs to the centre
+    of mass, the load direction."""
+    f = scene.fields
+    com = np.array(f["com"])
+    x0, x1 = a.get_xlim()
+    y0, y1 = a.get_ylim()
+    span = min(abs(x1 - x0), abs(y1 - y0))
+
+    def draw(points, **kw):
+        p = np.array(points)
+        a.plot(p[:, 1] if swapped else p[:, 0], p[:, 0] if swapped else p[:, 1], **kw)
+
+    ink = COLORS["ink"]
+    for c in f["contacts"]:
+        p = com + np.array(c["point"])
+        t = np.array([math.cos(c["surface_angle"]), math.sin(c["surface_angle"])])
+        n = np.array([-t[1], t[0]])
+        draw([p - 0.12 * span * t, p + 0.12 * span * t], color=ink, lw=2)
+        draw([p, com], color=ink, lw=2)
+        half = math.atan(c["mu"])
+        for side in (-1, 1):
+            ang = side * half
+            d = np.array([n[0] * math.cos(ang) - n[1] * math.sin(ang),
+                          n[0] * math.sin(ang) + n[1] * math.cos(ang)])
+            draw([p, p + 0.08 * span * d], color=ink, lw=1, ls=_DASHES)
+        draw([p], marker="o", color=ink, ms=7)
+    draw([com], marker="o", color=ink, ms=8)
+    if f["load_magnitude"] > 0:
+        d = 0.12 * span * np.array([math.sin(f["load_angle"]), -math.cos(f["load_angle"])])
+        tip = com + d
+        xy = (tip[1], tip[0]) if swapped else tuple(tip)
+        xytext = (com[1], com[0]) if swapped else tuple(com)
+        a.annotate("", xy=xy, xytext=xytext, arrowprops={"arrowstyle": "-|>", "color": ink,
+                                                          "lw": 2})
+
+
+def regions(result, ax=None, title=None):
+    """The region map (paper Fig. 8): one cell per point coloured by region
+    (region 7 by its simulation verdict), a legend with the count of each
+    class, and for com.x/com.y sweeps the contact configuration over it with
+    equal scales. Returns the Axes."""
+    if not isinstance(result, Regions):
+        raise TypeError(f"expected zeno.Regions, got {type(result).__name__}")
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+    if ax is None:
+        _, ax = _pyplot().subplots(figsize=(9, 6))
+    slot = _slots(result)
+    ix, iy = np.argsort(result.x), np.argsort(result.y)
+    ax.pcolormesh(_edges(result.x), _edges(result.y), slot[np.ix_(iy, ix)],
+                  cmap=ListedColormap(REGION_COLORS), vmin=-0.5, vmax=9.5, shading="flat")
+    paths = {result.x_path, result.y_path}
+    if paths == {"com.x", "com.y"}:
+        ax.set_aspect("equal")
+        _overlay(ax, result.scene, swapped=result.x_path == "com.y")
+    counts = np.bincount(slot.ravel(), minlength=10)
+    handles = [Patch(facecolor=REGION_COLORS[s], edgecolor=COLORS["ink"], lw=1,
+                     label=f"{REGION_LABELS[s]}: {counts[s]}")
+               for s in range(10) if s < 7 or counts[s] > 0]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8,
+              frameon=False)
+    ax.set_xlabel(result.x_path)
+    ax.set_ylabel(result.y_path)
+    ax.set_title(f"{result.scene.name}: stability regions over {result.x_path} and "
+                 f"{result.y_path}" if title is None else title)
+    return ax
+
+
+# ---- trajectories -------------------------------------------------------------------------
+
+
+def trajectory(run, ax=None, title=None):
+    """z1 and z2 (top) and x2 (bottom) of a run against t, with a tick per
+    event along both time axes (impacts taller and black). Returns the pair
+    of Axes."""
+    if not isinstance(run, Run):
+        raise TypeError(f"expected zeno.Run, got {type(run).__name__}")
+    traj = run.trajectory
+    if traj is None:
+        raise ValueError("this run was simulated with trajectory=False")
+    top, bottom = _axes_pair(ax, (9, 6))
+    events = run.event_array
+    finite = np.isfinite(events["t"])
+    impact = events["kind"] == "impact"
+    for a in (top, bottom):
+        x = a.get_xaxis_transform()  # x in data, y in axes fraction
+        a.vlines(events["t"][finite & ~impact], 0, 0.033, transform=x, color=COLORS["event"],
+                 lw=1, label="event")
+        a.vlines(events["t"][finite & impact], 0, 0.066, transform=x, color=COLORS["impact"],
+                 lw=1, label="impact")
+    top.plot(traj.t, traj.z1, color=COLORS["z1"], lw=2, label="z1 (gap 1)")
+    top.plot(traj.t, traj.z2, color=COLORS["z2"], lw=2, label="z2 (gap 2)")
+    bottom.plot(traj.t, traj.x2, color=COLORS["x2"], lw=2, label="x2 (slip 2)")
+    top.set_ylabel("z1, z2")
+    bottom.set_ylabel("x2")
+    bottom.set_xlabel("t")
+    handles, labels = top.get_legend_handles_labels()
+    order = [labels.index(n) for n in ("z1 (gap 1)", "z2 (gap 2)", "event", "impact")]
+    handles = [handles[i] for i in order[:2]] + bottom.get_lines()[-1:] + [
+        handles[i] for i in order[2:]]
+    _legend_row(top, handles)
+    top.set_title(f"{run.scene.name}: q'(t) = (z1, z2, x2)" if title is None else title, pad=26)
+    return top, bottom

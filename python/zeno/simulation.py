@@ -1,0 +1,295 @@
+"""Simulations: :func:`simulate` runs a scene to its end in one C call;
+:class:`Simulator` steps through a run event by event like the C loop.
+
+Events and states come as frozen dataclasses whose fields follow
+``events.jsonl`` (``zeno simulate --out``), and all at once as a
+structured numpy array (``Run.event_array``, dtype ``EVENT_DTYPE``). The
+trajectory is the rows of ``trajectory.csv``: samples every ``sample_dt``
+strictly between events plus the states just before and after each event.
+"""
+
+from dataclasses import dataclass
+
+from . import _zeno
+from .scene import Scene
+
+__all__ = ["State", "Event", "Trajectory", "Run", "simulate", "Simulator",
+           "EVENT_DTYPE", "STATE_DTYPE"]
+
+EVENT_DTYPE = _zeno.EVENT_DTYPE
+STATE_DTYPE = _zeno.STATE_DTYPE
+
+
+def _columns(a, names):
+    """Python lists of the named fields of a structured array (one C pass each)."""
+    return [a[name].tolist() for name in names]
+
+
+def _contact_count(modes):
+    return len(modes[0]) if modes else 0
+
+
+_STATE_FIELDS = ("t", "q", "qdot", "zod", "zod_rate", "gap", "gap_rate", "slip", "slip_rate",
+                 "mode", "force", "energy")
+
+
+@dataclass(frozen=True)
+class State:
+    """The mechanical state at one time (``zeno_state``). Per-contact tuples
+    have one entry per contact; ``force`` one (normal, tangential) pair."""
+
+    t: float
+    q: tuple          # (x, y, theta) displacement from the nominal pose
+    qdot: tuple       # (vx, vy, omega)
+    zod: tuple        # q' = (z1, z2, x2)
+    zod_rate: tuple
+    gap: tuple        # z_i
+    gap_rate: tuple
+    slip: tuple       # x_i
+    slip_rate: tuple
+    mode: str         # mode in force after this instant, e.g. "PF"
+    force: tuple      # ((f1n, f1t), (f2n, f2t))
+    energy: float
+
+    @classmethod
+    def from_array(cls, a):
+        """The states of a 1-D array of ``STATE_DTYPE``."""
+        t, q, qdot, zod, zod_rate, gap, gap_rate, slip, slip_rate, mode, force, energy = (
+            _columns(a, _STATE_FIELDS))
+        n = _contact_count(mode)
+        return [cls(t[i], tuple(q[i]), tuple(qdot[i]), tuple(zod[i]), tuple(zod_rate[i]),
+                    tuple(gap[i][:n]), tuple(gap_rate[i][:n]), tuple(slip[i][:n]),
+                    tuple(slip_rate[i][:n]), mode[i], tuple(map(tuple, force[i][:n])), energy[i])
+                for i in range(len(a))]
+
+
+_EVENT_FIELDS = ("index", "t", "kind", "guard", "contact", "mode_before", "mode_after",
+                 "impact", "impulse", "impact_outcome", "on_section", "section_angle",
+                 "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "outcome",
+                 "solver_flag", "consistent_count", "consistent", "guard_residual",
+                 "constraint_drift", "tie_margin", "near_tie")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a run (``zeno_event``), fields as in ``events.jsonl``:
+    ``contact`` is 1-based (None: none), ``impact`` and ``impact_outcome``
+    only for impacts, ``section_angle`` only on the Poincaré section, the
+    ``zeno_*`` fields for ZENO events (ratio and period also for a diverging
+    END), ``outcome`` for the END event; None where the event has none."""
+
+    index: int
+    t: float
+    kind: str                 # start, impact, transition, zeno, end
+    guard: str
+    contact: int | None
+    mode_before: str
+    mode_after: str
+    impact: str | None        # IF, FI, II (I for one contact)
+    impulse: tuple            # ((normal, tangential) per contact)
+    impact_outcome: tuple | None  # per contact: S, P, N or None
+    before: State
+    after: State
+    on_section: bool
+    section_angle: float | None
+    zeno_impacts: int | None
+    zeno_ratio: float | None
+    zeno_error: float | None
+    zeno_period: int | None
+    outcome: str | None
+    consistent_modes: tuple
+    solver_flag: str | None
+    guard_residual: float
+    constraint_drift: float
+    tie_margin: float
+    near_tie: bool
+
+    @classmethod
+    def from_array(cls, a):
+        """The events of a 1-D array of ``EVENT_DTYPE``."""
+        (index, t, kind, guard, contact, before_mode, after_mode, impact, impulse, letters,
+         on_section, section, z_impacts, z_ratio, z_error, z_period, outcome, flag,
+         consistent_count, consistent, residual, drift, tie, near) = _columns(a, _EVENT_FIELDS)
+        n = _contact_count(before_mode)
+        before, after = State.from_array(a["before"]), State.from_array(a["after"])
+        events = []
+        for i, k in enumerate(kind):
+            hit, zeno, end = k == "impact", k == "zeno", outcome[i] or None
+            diverging = end == "diverging"
+            events.append(cls(
+                index[i], t[i], k, guard[i], contact[i] or None, before_mode[i], after_mode[i],
+                impact[i] if hit else None, tuple(map(tuple, impulse[i][:n])),
+                tuple(x or None for x in letters[i][:n]) if hit else None,
+                before[i], after[i], on_section[i], section[i] if on_section[i] else None,
+                z_impacts[i] if zeno else None, z_ratio[i] if zeno or diverging else None,
+                z_error[i] if zeno else None, z_period[i] if zeno or diverging else None,
+                end, tuple(consistent[i][:consistent_count[i]]),
+                flag[i] if end == "solver-failure" else None, residual[i], drift[i], tie[i],
+                near[i]))
+        return events
+
+
+class Trajectory:
+    """The rows of ``trajectory.csv`` as numpy arrays, one per column:
+    ``t, x, y, theta, vx, vy, omega, z1, z2, x2, z1dot, z2dot, x2dot, f1n,
+    f1t, f2n, f2t`` (float64), ``mode`` (str), plus ``kind`` ("sample",
+    "before" or "after" an event) and ``event`` (the index of the event the
+    row leads to or belongs to). ``values`` is the float columns as one
+    (17, rows) array."""
+
+    __slots__ = ("values", "mode", "kind", "event")
+    COLUMNS = _zeno.TRAJECTORY_COLUMNS
+
+    def __init__(self, d):
+        self.values, self.mode, self.kind, self.event = d["values"], d["mode"], d["kind"], d["event"]
+
+    def __len__(self):
+        return self.values.shape[1]
+
+    def __repr__(self):
+        return f"<zeno.Trajectory: {len(self)} rows>"
+
+    def to_dict(self):
+        """Column name -> array, in the order of trajectory.csv, with kind and event."""
+        d = {name: self.values[i] for i, name in enumerate(self.COLUMNS)}
+        d["mode"] = self.mode
+        order = list(self.COLUMNS[:13]) + ["mode"] + list(self.COLUMNS[13:])
+        out = {name: d[name] for name in order}
+        out["kind"], out["event"] = self.kind, self.event
+        return out
+
+    def to_pandas(self):
+        """A pandas DataFrame of the columns (needs pandas)."""
+        import pandas
+        return pandas.DataFrame(self.to_dict())
+
+
+for _i, _name in enumerate(Trajectory.COLUMNS):
+    setattr(Trajectory, _name, property(lambda self, i=_i: self.values[i],
+                                        doc=f"Column {_name} of trajectory.csv."))
+
+
+class Run:
+    """A finished run. Members as ``zeno simulate --json``: ``status``,
+    ``word``, ``t``, ``event_count``, ``impacts``, ``zeno_time`` (None
+    without a completed Zeno sequence), ``zeno_impacts``, ``final_zod``,
+    ``final_zod_velocity``, ``final_pose``, ``sections``,
+    ``consistent_modes``; and ``events`` (Event dataclasses),
+    ``event_array`` (structured array), ``trajectory`` (None when not
+    recorded), ``skipped_samples``, ``scene``. The trajectory is recorded
+    from the run's history the first time it is read."""
+
+    __slots__ = ("scene", "_d", "_events")
+
+    def __init__(self, scene, d):
+        self.scene, self._d, self._events = scene, d, None
+
+    status = property(lambda self: self._d["status"])
+    word = property(lambda self: self._d["word"])
+    t = property(lambda self: self._d["t"])
+    event_count = property(lambda self: self._d["event_count"])
+    impacts = property(lambda self: self._d["impacts"])
+    zeno_time = property(lambda self: self._d["zeno_time"])
+    zeno_impacts = property(lambda self: self._d["zeno_impacts"])
+    final_zod = property(lambda self: self._d["final_zod"])
+    final_zod_velocity = property(lambda self: self._d["final_zod_velocity"])
+    final_pose = property(lambda self: self._d["final_pose"])
+    sections = property(lambda self: self._d["sections"])
+    consistent_modes = property(lambda self: self._d["consistent_modes"])
+    event_array = property(lambda self: self._d["events"])
+
+    @property
+    def model(self):
+        return self.scene.model
+
+    @property
+    def trajectory(self):
+        """The rows of trajectory.csv (recorded from the run's kept history
+        when first asked for); None for a run with trajectory=False."""
+        history = self._d["history"]
+        if history is None:
+            return None
+        if "trajectory" not in self._d:
+            d = history.trajectory()
+            self._d["trajectory"], self._d["skipped_samples"] = Trajectory(d["rows"]), d["skipped"]
+        return self._d["trajectory"]
+
+    @property
+    def skipped_samples(self):
+        """Sample times the dense output could not serve (left out, as the
+        run directory's writer leaves them out)."""
+        return 0 if self.trajectory is None else self._d["skipped_samples"]
+
+    @property
+    def events(self):
+        if self._events is None:
+            self._events = Event.from_array(self._d["events"])
+        return self._events
+
+    def to_pandas(self, what="trajectory"):
+        """The trajectory (``what="trajectory"``) or the events' main fields
+        (``"events"``) as a pandas DataFrame (needs pandas)."""
+        import pandas
+        if what == "trajectory":
+            if self.trajectory is None:
+                raise ValueError("this run was simulated with trajectory=False")
+            return self.trajectory.to_pandas()
+        if what == "events":
+            a = self.event_array
+            names = [n for n in a.dtype.names if a.dtype[n].shape == () and a.dtype[n].names is None]
+            return pandas.DataFrame({n: a[n] for n in names})
+        raise ValueError(f"what must be 'trajectory' or 'events', got {what!r}")
+
+    def __repr__(self):
+        return f"<zeno.Run {self.status}: {self.word}>"
+
+
+def _scene_for(scene, settings):
+    if not isinstance(scene, Scene):
+        raise TypeError(f"expected a zeno.Scene, got {type(scene).__name__}")
+    return scene.with_settings(**settings)
+
+
+def simulate(scene, model=None, eps=None, t_end=None, sample_dt=None, max_events=None,
+             wall_time=None, trajectory=True):
+    """Runs the scene to its end (the GIL is released meanwhile). The keyword
+    settings override the scene's (``eps`` is ``epsilon``), validated like
+    ``zeno simulate --set``. With ``trajectory=False`` no rows are recorded."""
+    scene = _scene_for(scene, {"model": model, "epsilon": eps, "t_end": t_end,
+                               "sample_dt": sample_dt, "max_events": max_events,
+                               "wall_time": wall_time})
+    return Run(scene, _zeno.simulate(scene, trajectory=trajectory))
+
+
+class Simulator:
+    """Iterates over the events of a run: ``for ev in Simulator(scene): ...``
+    (the C loop ``while (zeno_sim_next_event(...) == ZENO_OK)``). With
+    ``keep_history=True``, :meth:`state_at` serves any time of the run so far."""
+
+    def __init__(self, scene, model=None, eps=None, t_end=None, max_events=None,
+                 wall_time=None, keep_history=False):
+        self.scene = _scene_for(scene, {"model": model, "epsilon": eps, "t_end": t_end,
+                                        "max_events": max_events, "wall_time": wall_time})
+        self._sim = _zeno.Simulator(self.scene, keep_history=keep_history)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return Event.from_array(next(self._sim))[0]
+
+    def state_at(self, t):
+        """The state at time t (dense output between events)."""
+        return State.from_array(self._sim.state_at(t).reshape(1))[0]
+
+    def summary(self):
+        """The run so far: a dict with the members of :class:`Run`'s summary."""
+        return self._sim.summary()
+
+    @property
+    def status(self):
+        return self.summary()["status"]
+
+    @property
+    def word(self):
+        return self.summary()["word"]

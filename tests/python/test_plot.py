@@ -1,0 +1,107 @@
+"""zeno.plot: the matplotlib figures draw the results' data in the C
+figures' palette and layout (src/plot/plot.h)."""
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
+
+import zeno  # noqa: E402
+from conftest import scene_path  # noqa: E402
+from zeno.plot import COLORS, REGION_COLORS  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def lines_of_color(ax, color):
+    return [line for line in ax.get_lines() if to_rgb(line.get_color()) == color]
+
+
+def test_maps_figure(tmp_path):
+    a = zeno.analyze(zeno.Scene.load(scene_path("example2.yaml")))
+    ax_r, ax_g = zeno.plot.maps(a)
+    m = a.maps
+    for ax, values, key in ((ax_r, m.R, "R"), (ax_g, m.G, "G")):
+        (curve,) = [line for line in lines_of_color(ax, COLORS[key]) if line.get_linestyle() == "-"]
+        x, y = np.asarray(curve.get_xdata()), np.asarray(curve.get_ydata())
+        # Every defined sample once, in phi order, a break between branches.
+        assert np.array_equal(x[np.isfinite(x)], m.phi[m.defined])
+        assert np.array_equal(y[np.isfinite(y)], values[m.defined])
+        assert curve.get_linewidth() == 2
+        unsafe = [p for p in ax.patches if to_rgb(p.get_facecolor()) == COLORS["unsafe_shade"]]
+        assert len(unsafe) == sum(not iv.safe for iv in a.partition) == 1
+    assert ax_r.get_xlim() == (-np.pi / 2, np.pi / 2) == ax_r.get_ylim()
+    assert ax_g.get_ylim() == (0.0, 2.5)  # G_max 1.77: the C figure's axis
+    circles = [line for line in ax_r.get_lines() if line.get_marker() == "o"
+               and line.get_markersize() == 10]
+    assert len(circles) == len(m.fixed_points) == 2
+    filled = {bool(p.convergent): to_rgb(c.get_markerfacecolor())
+              for p, c in zip(m.fixed_points, circles)}
+    assert filled == {True: COLORS["ink"], False: COLORS["background"]}
+    assert ax_r.get_title() == "example2: stable (Theorem 4)"
+    ax_r.figure.savefig(tmp_path / "maps.png")
+    assert (tmp_path / "maps.png").stat().st_size > 10000
+
+
+def test_maps_of_maps_result_into_given_axes():
+    m = zeno.maps(zeno.Scene.load(scene_path("example3-zeno.yaml")), samples=400)
+    fig, axes = plt.subplots(2, 1)
+    assert zeno.plot.maps(m, ax=axes) == tuple(axes)
+    assert not any(to_rgb(p.get_facecolor()) == COLORS["unsafe_shade"] for p in axes[0].patches)
+    assert axes[1].get_ylim()[1] == zeno.plot.g_top(m.G_max)
+    with pytest.raises(TypeError):
+        zeno.plot.maps(m, ax=axes[0])
+    with pytest.raises(TypeError):
+        zeno.plot.maps("maps")
+
+
+def test_maps_without_maps():
+    infeasible = {"com.x": -2.5, "com.y": -1}  # region 0 of Example 6
+    a = zeno.analyze(zeno.Scene.load(scene_path("example6.yaml"), infeasible))
+    assert a.maps is None and a.region == 0 and not a.feasible
+    with pytest.raises(ValueError):
+        zeno.plot.maps(a)
+
+
+def test_regions_figure(tmp_path):
+    r = zeno.regions(zeno.Scene.load(scene_path("example6.yaml")), x=("com.x", -2.5, 2, 10),
+                     y=("com.y", -1, 2.5, 8), threads=2)
+    ax = zeno.plot.regions(r)
+    mesh = ax.collections[0]
+    slots = np.where((r.region == 7) & (r.sim == "rests"), 8,
+                     np.where((r.region == 7) & (r.sim == "departs"), 9, r.region))
+    assert np.array_equal(np.asarray(mesh.get_array()).reshape(r.shape), slots)
+    colors = mesh.to_rgba(mesh.get_array())[:, :3]
+    expected = np.array([REGION_COLORS[s] for s in slots.ravel()])
+    assert np.allclose(colors, expected)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == f"0 infeasible: {np.sum(slots == 0)}"
+    assert len(labels) == 7 + len(set(slots[slots >= 7].tolist()))
+    assert ax.get_aspect() == 1.0  # com.x / com.y: equal scales, with the contacts drawn
+    assert len(lines_of_color(ax, COLORS["ink"])) >= 2 * 4
+    ax.figure.savefig(tmp_path / "regions.png", bbox_inches="tight")
+    with pytest.raises(TypeError):
+        zeno.plot.regions(zeno.analyze(zeno.Scene.load(scene_path("example2.yaml"))))
+
+
+def test_trajectory_figure():
+    run = zeno.simulate(zeno.Scene.load(scene_path("example3-zeno.yaml")))
+    top, bottom = zeno.plot.trajectory(run)
+    traj = run.trajectory
+    for ax, key, values in ((top, "z1", traj.z1), (top, "z2", traj.z2), (bottom, "x2", traj.x2)):
+        (line,) = lines_of_color(ax, COLORS[key])
+        assert np.array_equal(line.get_xdata(), traj.t)
+        assert np.array_equal(line.get_ydata(), values)
+    impacts = sum(e.kind == "impact" for e in run.events)
+    for ax in (top, bottom):
+        ticks = {to_rgb(c.get_color()[0]): len(c.get_segments()) for c in ax.collections}
+        assert ticks == {COLORS["impact"]: impacts, COLORS["event"]: run.event_count - impacts}
+    with pytest.raises(ValueError):
+        zeno.plot.trajectory(zeno.simulate(run.scene, trajectory=False))

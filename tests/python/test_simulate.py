@@ -1,0 +1,257 @@
+"""simulate() and Simulator: the paper's numbers, and results equal to the C
+program's JSON, trajectory.csv and events.jsonl to the last digit."""
+
+import csv
+import gc
+import json
+import math
+
+import numpy as np
+import pytest
+
+import zeno
+from conftest import SCENE_FILES, cli, cli_json, json_value, scene_path
+
+# Runs compared with the program: every shipped scene with its own model,
+# and the full model (CVODE) on Examples 2 and 3.
+RUNS = [(name, {}) for name in SCENE_FILES] + [
+    ("example2.yaml", {"model": "full", "eps": 1e-3}),
+    ("example3-zeno.yaml", {"model": "full", "eps": 1e-2}),
+    ("example2.yaml", {"t_end": 5.0, "sample_dt": 0.25}),
+]
+CLI_OPTIONS = {"model": "--model", "eps": "--eps", "t_end": "--t-end"}
+
+
+def cli_args(settings):
+    args = []
+    for key, value in settings.items():
+        if key == "sample_dt":
+            args += ["--set", f"solver.sample_dt={value!r}"]
+        else:
+            args += [CLI_OPTIONS[key], repr(value) if isinstance(value, float) else value]
+    return args
+
+
+# ---- the paper --------------------------------------------------------------------------
+
+
+def test_example2_word_and_rest(example2):
+    run = zeno.simulate(example2)
+    assert run.word == "FF IF PF FI FP IF PF SF II SS"
+    assert run.status == "rest"
+    assert abs(run.final_zod[2] - 14.87) <= 0.01
+    assert np.allclose(run.sections, [0.948, -0.524], atol=0.002)
+    assert run.zeno_time is None and run.impacts == 4
+    assert [e.kind for e in run.events].count("impact") == 4
+
+
+def test_example3_zeno_time():
+    run = zeno.simulate(zeno.Scene.load(scene_path("example3-zeno.yaml")))
+    assert run.status == "rest"
+    assert abs(run.zeno_time - 33.09) <= 0.005
+    zeno_events = [e for e in run.events if e.kind == "zeno"]
+    assert len(zeno_events) == 1 and zeno_events[0].t == run.zeno_time
+    assert run.word.endswith("Z NN SS")
+
+
+def test_reverse_chatter_diverges():
+    run = zeno.simulate(zeno.Scene.load(scene_path("example3-reverse.yaml")))
+    assert run.status == "diverging"
+    end = run.events[-1]
+    assert end.kind == "end" and end.outcome == "diverging" and end.zeno_ratio > 1
+
+
+def test_bouncing_ball_closed_form():
+    run = zeno.simulate(zeno.Scene.load(scene_path("bouncing-ball.yaml")))
+    t_inf = math.sqrt(2 * 1 / 9.81) * (1 + 0.8) / (1 - 0.8)
+    assert abs(run.zeno_time - t_inf) <= 1e-9 * t_inf
+
+
+# ---- equal to the C program -----------------------------------------------------------------
+
+RUN_JSON_KEYS = ["status", "word", "t", "impacts", "zeno_time", "zeno_impacts"]
+
+
+@pytest.mark.parametrize("name, settings", RUNS)
+def test_run_equals_cli_json(name, settings):
+    run = zeno.simulate(zeno.Scene.load(scene_path(name)), **settings)
+    ref = cli_json("simulate", scene_path(name), "--json", *cli_args(settings))
+    assert ref["scene"] == run.scene.name and ref["model"] == run.model
+    for key in RUN_JSON_KEYS:
+        assert json_value(getattr(run, key)) == ref[key], key
+    assert run.event_count == ref["events"]
+    for key in ("final_zod", "final_zod_velocity", "final_pose", "sections"):
+        assert [json_value(v) for v in getattr(run, key).tolist()] == ref[key], key
+    assert run.consistent_modes == ref["consistent_modes"]
+
+
+def state_json(state):
+    """A State as events.jsonl writes one."""
+    return {"q": list(state.q), "qdot": list(state.qdot), "zod": list(state.zod),
+            "zod_rate": list(state.zod_rate), "force": [list(p) for p in state.force],
+            "energy": state.energy}
+
+
+def event_json(e):
+    """An Event as zeno_io_event_jsonl() writes it (members it omits left out)."""
+    d = {"index": e.index, "t": e.t, "kind": e.kind, "guard": e.guard, "contact": e.contact,
+         "mode_before": e.mode_before, "mode_after": e.mode_after, "impact": e.impact,
+         "impulse": [list(p) for p in e.impulse]}
+    if e.kind == "impact":
+        d["impact_outcome"] = list(e.impact_outcome)
+    d.update(before=state_json(e.before), after=state_json(e.after), on_section=e.on_section)
+    if e.on_section:
+        d["section_angle"] = e.section_angle
+    if e.kind == "zeno":
+        d.update(zeno_impacts=e.zeno_impacts, zeno_ratio=e.zeno_ratio, zeno_error=e.zeno_error,
+                 zeno_period=e.zeno_period)
+    if e.kind == "end":
+        d["outcome"] = e.outcome
+        if e.outcome == "diverging":
+            d.update(zeno_ratio=e.zeno_ratio, zeno_period=e.zeno_period)
+        if e.outcome == "ambiguous":
+            d["consistent_modes"] = list(e.consistent_modes)
+        if e.outcome == "solver-failure":
+            d["solver_flag"] = e.solver_flag
+    d.update(guard_residual=e.guard_residual, constraint_drift=e.constraint_drift,
+             tie_margin=e.tie_margin, near_tie=e.near_tie)
+    return d
+
+
+def nulls(value):
+    if isinstance(value, dict):
+        return {k: nulls(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [nulls(v) for v in value]
+    return json_value(value)
+
+
+@pytest.mark.parametrize("name, settings", RUNS)
+def test_events_and_trajectory_equal_the_run_directory(tmp_path, name, settings):
+    run = zeno.simulate(zeno.Scene.load(scene_path(name)), **settings)
+    cli("simulate", scene_path(name), "--out", str(tmp_path), "--quiet", *cli_args(settings))
+    with open(tmp_path / "events.jsonl") as f:
+        ref_events = [json.loads(line) for line in f]
+    assert len(ref_events) == len(run.events)
+    for event, ref in zip(run.events, ref_events):
+        assert nulls(event_json(event)) == ref, event.index
+    with open(tmp_path / "trajectory.csv") as f:
+        rows = list(csv.reader(f))
+    header, rows = rows[0], rows[1:]
+    traj = run.trajectory.to_dict()
+    assert header == list(traj)[:-2]
+    assert len(rows) == len(run.trajectory)
+    for j, column in enumerate(header):
+        if column == "mode":
+            assert traj["mode"].tolist() == [r[j] for r in rows]
+        else:
+            assert traj[column].tolist() == [float(r[j]) for r in rows], column
+    assert run.skipped_samples == 0
+
+
+def test_trajectory_rows_are_samples_and_event_states(example2):
+    run = zeno.simulate(example2)
+    traj = run.trajectory
+    kind = traj.kind
+    assert set(kind.tolist()) == {"sample", "before", "after"}
+    for e in run.events:  # the rows just before and after each event are its states
+        rows = np.flatnonzero(traj.event == e.index)
+        before, after = rows[-2], rows[-1]
+        assert kind[before] == "before" and kind[after] == "after"
+        assert (traj.t[before], traj.z1[before], traj.x2[before]) == (
+            e.before.t, e.before.zod[0], e.before.zod[2])
+        assert (traj.z2[after], traj.x2dot[after], traj.mode[after]) == (
+            e.after.zod[1], e.after.zod_rate[2], e.after.mode)
+    samples = traj.t[kind == "sample"]
+    k = np.rint(samples / example2.sample_dt)
+    assert np.array_equal(samples, k * example2.sample_dt)  # multiples of sample_dt
+    times = np.array([e.t for e in run.events])
+    assert not np.isin(samples, times).any()  # strictly between events
+
+
+def test_event_array_matches_the_dataclasses(example2):
+    run = zeno.simulate(example2)
+    a = run.event_array
+    assert a.dtype == zeno.EVENT_DTYPE and len(a) == run.event_count
+    assert a["kind"].tolist() == [e.kind for e in run.events]
+    assert a["t"].tolist() == [e.t for e in run.events]
+    assert a["after"]["zod"][-1].tolist() == run.final_zod.tolist()
+    assert a["contact"].tolist() == [e.contact or 0 for e in run.events]
+
+
+def test_simulator_iterates_like_the_c_loop():
+    scene = zeno.Scene.load(scene_path("example3-zeno.yaml"))
+    run = zeno.simulate(scene)
+    sim = zeno.Simulator(scene, keep_history=True)
+    events = list(sim)
+    assert events == run.events
+    assert sim.word == run.word and sim.status == "rest"
+    assert next(iter(sim), None) is None  # exhausted
+    # Dense output equals the trajectory's samples.
+    traj = run.trajectory
+    for i in np.flatnonzero(traj.kind == "sample")[::97]:
+        state = sim.state_at(float(traj.t[i]))
+        assert state.zod == (traj.z1[i], traj.z2[i], traj.x2[i])
+        assert state.q == (traj.x[i], traj.y[i], traj.theta[i])
+    with pytest.raises(zeno.ArgumentError) as e:
+        sim.state_at(1e9)
+    assert e.value.code == "range" and e.value.key == "t"
+
+
+def test_simulator_step_by_step(example2):
+    sim = zeno.Simulator(example2)
+    first = next(sim)
+    assert first.kind == "start" and first.index == 0 and first.mode_after == "FF"
+    assert sim.summary()["status"] == "running"
+    assert [e.kind for e in sim][-1] == "end"
+    with pytest.raises(zeno.ArgumentError):
+        sim.state_at(1.0)  # no history kept
+
+
+def test_keyword_settings(example2):
+    run = zeno.simulate(example2, t_end=3.0)
+    assert run.status == "time-limit" and run.t == 3.0
+    assert zeno.simulate(example2, max_events=3).status == "event-limit"
+    quick = zeno.simulate(example2, sample_dt=0)
+    assert set(quick.trajectory.kind.tolist()) == {"before", "after"}
+    with pytest.raises(zeno.SceneError) as e:
+        zeno.simulate(example2, eps=2.0)
+    assert e.value.key == "epsilon" and "(0, 1]" in str(e.value)
+    with pytest.raises(zeno.SceneError):
+        zeno.simulate(example2, model="exact")
+    assert example2.model == "zod"  # the scene itself is unchanged
+
+
+def test_no_trajectory(example2):
+    run = zeno.simulate(example2, trajectory=False)
+    assert run.trajectory is None and run.word == "FF IF PF FI FP IF PF SF II SS"
+    with pytest.raises(ValueError):
+        run.to_pandas()
+
+
+def test_arrays_are_owned_by_python(example2):
+    run = zeno.simulate(example2)
+    traj = run.trajectory
+    for a in (traj.values, traj.mode, traj.kind, traj.event, run.event_array, run.final_zod,
+              run.sections):
+        assert a.flags.owndata, a.dtype
+    assert traj.x2.base is traj.values
+    x2, events = traj.x2, run.event_array
+    expected = x2.copy(), events.copy()
+    del run, traj
+    gc.collect()
+    zeno.simulate(example2).trajectory  # reuse the freed memory
+    assert x2.tobytes() == expected[0].tobytes() and events.tobytes() == expected[1].tobytes()
+
+
+def test_to_pandas(example2):
+    pandas = pytest.importorskip("pandas")
+    run = zeno.simulate(example2)
+    frame = run.to_pandas()
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns) == (
+        "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t".split(",")
+        + ["kind", "event"])
+    assert frame["x2"].iloc[-1] == run.final_zod[2]
+    events = run.to_pandas("events")
+    assert events["kind"].tolist() == [e.kind for e in run.events]
