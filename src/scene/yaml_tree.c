@@ -4,6 +4,7 @@
 #include "scene/yaml_tree.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,9 @@
 #define YAML_MAX_DEPTH 64
 /// First allocation of a node's child array; it doubles from there.
 #define NODE_INITIAL_CAPACITY 4
+/// Mappings of at most this many keys are scanned; larger ones are hashed
+/// (the scene schema's mappings have at most 14 keys).
+#define MAP_SCAN_MAX 16
 /// Largest sequence index accepted in an override path; scenes never get
 /// near it and the bound keeps the index parse free of overflow.
 #define MAX_INDEX 9999
@@ -60,8 +64,42 @@ void yt_free(ynode *n) {
   }
   free(n->items);
   free(n->entries);
+  free(n->slots);
   free(n->text);
   free(n);
+}
+
+// FNV-1a of a key.
+static size_t key_hash(const char *key) {
+  uint64_t h = 14695981039346656037ull;
+  for (const unsigned char *c = (const unsigned char *)key; *c; c++) {
+    h ^= *c;
+    h *= 1099511628211ull;
+  }
+  return (size_t)h;
+}
+
+// Puts entry i into the index (which has room).
+static void slot_insert(ynode *map, int i) {
+  const size_t mask = (size_t)map->slot_count - 1;
+  size_t s = key_hash(map->entries[i].key->text) & mask;
+  while (map->slots[s] != 0) s = (s + 1) & mask;
+  map->slots[s] = i + 1;
+}
+
+// Keeps the index of a large mapping at most half full; false when out of
+// memory.
+static bool index_reserve(ynode *map) {
+  if (map->count < MAP_SCAN_MAX || 2 * (map->count + 1) <= map->slot_count) return true;
+  int slot_count = map->slot_count ? 2 * map->slot_count : 4 * MAP_SCAN_MAX;
+  while (slot_count < 2 * (map->count + 1)) slot_count *= 2;
+  int *slots = calloc((size_t)slot_count, sizeof *slots);
+  if (slots == NULL) return false;
+  free(map->slots);
+  map->slots = slots;
+  map->slot_count = slot_count;
+  for (int i = 0; i < map->count; i++) slot_insert(map, i);
+  return true;
 }
 
 // Makes room for one more child; false when out of memory.
@@ -90,9 +128,10 @@ bool yt_seq_append(ynode *seq, ynode *item) {
 
 // On failure the caller still owns `key` and `value`.
 bool yt_map_append(ynode *map, ynode *key, ynode *value) {
-  if (!node_reserve(map)) return false;
+  if (!node_reserve(map) || !index_reserve(map)) return false;
   map->entries[map->count].key = key;
   map->entries[map->count].value = value;
+  if (map->slots) slot_insert(map, map->count);
   map->count++;
   return true;
 }
@@ -110,8 +149,16 @@ bool yt_is_null(const ynode *n) {
 // The entry of `key` in a mapping; NULL when absent or `map` is no mapping.
 yentry *yt_map_find(const ynode *map, const char *key) {
   if (map == NULL || map->kind != YNODE_MAPPING) return NULL;
-  for (int i = 0; i < map->count; i++)
-    if (strcmp(map->entries[i].key->text, key) == 0) return &map->entries[i];
+  if (map->slots == NULL) {
+    for (int i = 0; i < map->count; i++)
+      if (strcmp(map->entries[i].key->text, key) == 0) return &map->entries[i];
+    return NULL;
+  }
+  const size_t mask = (size_t)map->slot_count - 1;
+  for (size_t s = key_hash(key) & mask; map->slots[s] != 0; s = (s + 1) & mask) {
+    yentry *e = &map->entries[map->slots[s] - 1];
+    if (strcmp(e->key->text, key) == 0) return e;
+  }
   return NULL;
 }
 

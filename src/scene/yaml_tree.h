@@ -44,6 +44,12 @@ struct ynode {
   yentry *entries;     ///< mapping entries, in file order
   int count;           ///< items or entries in use
   int capacity;        ///< items or entries allocated
+  /// A large mapping's hash index of its keys (open addressing, linear
+  /// probing): slot values are entry index + 1, 0 for empty; NULL while
+  /// the mapping is small enough to scan. Lookups, and so the duplicate
+  /// check of a hostile file with 100k keys, stay linear in the file.
+  int *slots;
+  int slot_count;      ///< a power of two, at least twice `count`
 };
 
 /// What one load call reports against.
