@@ -187,7 +187,7 @@ static void test_example2_text(void **state) {
 // General form: a moved centre of mass, surface points, a polygon, the
 // Chatterjee-Ruina law, the full model and the other settings off default.
 static const char GENERAL[] =
-    "name: \"general \\\"quoted\\\" \\\\ tab\\t \xc3\xbc\"\n"
+    "name: \"general \\\"quoted\\\" \\\\ slash \xc3\xbc\"\n"
     "model: full\nepsilon: 0.0123\nambiguity: prefer-static\n"
     "com: {x: 0.1, y: -0.37}\n"
     "body:\n  mass: 2.5\n  rho: 0.7\n"
