@@ -25,8 +25,11 @@ void sim_state_to_user(const zeno_sim *s, zeno_state *st) {
   to_user(s, V, st->gap_rate, ZENO_MAX_CONTACTS);
   to_user(s, L, st->slip, ZENO_MAX_CONTACTS);
   to_user(s, V, st->slip_rate, ZENO_MAX_CONTACTS);
-  to_user(s, L, st->zod, 3);
-  to_user(s, V, st->zod_rate, 3);
+  // q' is (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
+  const bool angle = s->km.n == 1;
+  to_user(s, L, st->zod, angle ? 2 : 3);
+  to_user(s, V, st->zod_rate, angle ? 2 : 3);
+  if (angle) to_user(s, SCENE_DIM_RATE, &st->zod_rate[2], 1);
   for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
   to_user(s, SCENE_DIM_ENERGY, &st->energy, 1);
 }
