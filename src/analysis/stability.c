@@ -213,6 +213,18 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   if (st == ZENO_OK) st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
   if (st != ZENO_OK) return st;
   a->has_maps = true;
+  // Theorems 2-4 and Definition 4 are proved for the inelastic law (15):
+  // with another law the maps are still computed (to be drawn) but decide
+  // nothing, whatever they show.
+  if (scene->impact_law != ZENO_LAW_INELASTIC) {
+    char r[160];
+    snprintf(r, sizeof r,
+             "Theorems 2-4 assume the inelastic impact law (15); with the %s law "
+             "the maps are computed but decide nothing",
+             zeno_impact_law_name(scene->impact_law));
+    set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
+    return ZENO_OK;
+  }
   const zeno_maps *m = &a->maps;
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_image_option(const char *command, const char *option,
                      const char *path) {
@@ -22,6 +23,19 @@ int cli_stability_main(const cli_scene_command *command,
 int cli_plot_failure(const char *path, plot_status status) {
   cli_error("cannot write '%s': %s", path, plot_status_message(status));
   return CLI_EXIT_RUNTIME;
+}
+
+void cli_append_law(const zeno_scene *scene, char *title, size_t size) {
+  if (scene->impact_law == ZENO_LAW_INELASTIC) return;
+  const size_t used = strlen(title);
+  if (used >= size) return;
+  if (scene->impact_law == ZENO_LAW_NEWTON)
+    snprintf(title + used, size - used, ", %s law e = %g", zeno_impact_law_name(scene->impact_law),
+             scene->restitution);
+  else
+    snprintf(title + used, size - used, ", %s law e = %g, et = %g",
+             zeno_impact_law_name(scene->impact_law), scene->restitution,
+             scene->tangential_restitution);
 }
 
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,

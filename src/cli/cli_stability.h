@@ -22,6 +22,10 @@ int cli_plot_failure(const char *path, plot_status status);
 /// (with the cycle words on both sides), fixed points, G_max, G- and G+.
 void cli_print_maps(const zeno_maps *maps);
 
+/// Appends to a figure title the impact law when it is not the paper's
+/// inelastic law (15), under which the theorems hold: ", newton law e = 0.5".
+void cli_append_law(const zeno_scene *scene, char *title, size_t size);
+
 /// Writes the maps figure; the merged partition iv[0..n-1] (n may be 0) is
 /// shaded. Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,

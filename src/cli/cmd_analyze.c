@@ -155,6 +155,7 @@ static void verdict_title(const zeno_scene *scene, const zeno_analysis *a,
   else
     snprintf(title, TITLE_SIZE, "%s: %s", scene->name,
              zeno_verdict_name(a->verdict));
+  cli_append_law(scene, title, TITLE_SIZE);
 }
 
 /// The merged Theorem 4 partition for shading; *n = 0 without one.

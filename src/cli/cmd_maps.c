@@ -115,6 +115,7 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
     char title[TITLE_SIZE];
     snprintf(title, sizeof title, "%s: reduced map R and growth map G",
              scene->name);
+    cli_append_law(scene, title, sizeof title);
     code = cli_plot_maps(o->plot_path, title, maps, NULL, 0);
   }
   return code;
