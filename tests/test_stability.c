@@ -293,14 +293,18 @@ static void restitution_is_undecided(void **state) {
       zeno_scene s = scene_of(examples[x]);
       s.impact_law = laws[l];
       s.restitution = 0.5;
+      // Coarse maps: the verdict does not depend on them (and cycles with
+      // restitution chatter for thousands of impacts).
+      zeno_analysis_def def = zeno_analysis_def_default();
+      def.maps.samples = 64;
       zeno_analysis a;
-      assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+      assert_int_equal(zeno_analyze(&s, &def, &a, NULL), ZENO_OK);
       assert_int_equal(a.verdict, ZENO_VERDICT_UNDECIDED);
       assert_int_equal(a.theorem, 0);
       assert_int_equal(a.region, 7);
       assert_non_null(strstr(a.reason, zeno_impact_law_name(laws[l])));
       assert_non_null(strstr(a.reason, "inelastic impact law (15)"));
-      assert_true(a.has_maps && a.maps.sample_count >= 6000);
+      assert_true(a.has_maps && a.maps.sample_count >= 64);
       assert_true(a.equilibrium.feasible);
       zeno_analysis_free(&a);
     }
