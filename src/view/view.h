@@ -13,8 +13,8 @@
 //                drawn into it, so a frame depends only on (run, play) and
 //                the window only shows a copy (view_draw.c, view_text.c)
 //   view_app     the window loop and the headless screenshot (view_app.c)
-//   view_module  what the zeno program sees: the run and the options,
-//                without SDL (view_module.h)
+//   view_module  what the zeno program sees: the run, the options and the
+//                table of the loadable module zeno-view.so (view_module.h)
 //
 // World frame: the scene's, centre of mass at its nominal position (0, 0);
 // lengths in scene units. Screen: pixels, y down.

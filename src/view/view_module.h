@@ -1,7 +1,16 @@
-// The viewer as the zeno program sees it: the data of a run and the options
-// of `zeno view` and `zeno replay`. This header includes no SDL header
-// (view.h, the viewer's own, does), so the program can use it without
-// SDL2's headers.
+// The viewer as the zeno program sees it: the data of a run, the options of
+// `zeno view` and `zeno replay`, and the loadable module build/zeno-view.so
+// (installed as LIBDIR/zeno/zeno-view.so). The program links neither the
+// viewer nor SDL2; it parses these options, then dlopen()s the module when
+// a command asks for a window or a screenshot (src/cli/cli_module.c), so
+// commands that show nothing start without SDL2's libraries. This header
+// includes no SDL header (view.h, the viewer's own, does).
+//
+// The module exports one symbol, zeno_view_module_get(), which returns the
+// table of the functions of view.h the program calls. The types crossing
+// it are this header's and the library's (zeno.h), so a table is only
+// usable by a program of the same zeno version: it carries that version,
+// and the ABI number below changes whenever the table or these types change.
 #ifndef ZENO_VIEW_VIEW_MODULE_H
 #define ZENO_VIEW_VIEW_MODULE_H
 
@@ -9,6 +18,13 @@
 #include <string.h>
 
 #include "zeno/zeno.h"
+
+/// The table's layout and meaning; bump on any change of the table or of
+/// view_run or view_options.
+#define ZENO_VIEW_MODULE_ABI 1
+/// The module's file name and its one exported symbol.
+#define ZENO_VIEW_MODULE_FILE "zeno-view.so"
+#define ZENO_VIEW_MODULE_SYMBOL "zeno_view_module_get"
 
 /// A whole run, simulated live or read back: its rows and events are the
 /// run directory's (zeno/run_dir.h), recorded by the library's rule.
@@ -52,7 +68,8 @@ typedef struct view_options {
   int speed_level;        ///< 0: automatic
 } view_options;
 
-/// Options with their defaults.
+/// Options with their defaults (inline: the program parses options before
+/// it loads the module).
 static inline view_options view_options_default(void) {
   view_options o;
   memset(&o, 0, sizeof o);
@@ -61,5 +78,26 @@ static inline view_options view_options_default(void) {
   o.height = VIEW_DEFAULT_HEIGHT;
   return o;
 }
+
+/// What the module gives the program: view.h's functions of the same names.
+typedef struct zeno_view_module {
+  int abi;             ///< ZENO_VIEW_MODULE_ABI
+  const char *version; ///< the zeno version it was built with (ZENO_VERSION)
+  zeno_status (*run_simulate)(view_run *run, const zeno_scene *scene,
+                              zeno_error *error);
+  zeno_status (*run_load)(view_run *run, const zeno_scene *scene,
+                          const char *dir, zeno_error *error);
+  void (*run_free)(view_run *run);
+  int (*screenshot)(view_run *run, const view_options *options);
+  int (*window)(view_run *run, const view_options *options);
+} zeno_view_module;
+
+/// The exported entry: the table when the module provides ABI `abi`, else
+/// NULL. (The module is built with hidden visibility: this is its only
+/// dynamic symbol.)
+__attribute__((visibility("default"))) const zeno_view_module *
+zeno_view_module_get(int abi);
+/// Its type, for the program's dlsym().
+typedef const zeno_view_module *(*zeno_view_module_get_fn)(int abi);
 
 #endif
