@@ -7,21 +7,16 @@
 
 int cli_image_option(const char *command, const char *option,
                      const char *path) {
-  if (plot_format_known(path)) return CLI_CONTINUE;
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
+  if (plot->format_known(path)) return CLI_CONTINUE;
   return cli_usage_error(command, "%s: '%s' must end in .png or .svg", option,
                          path);
 }
 
-int cli_stability_main(const cli_scene_command *command,
-                       cli_scene_options *common, void *options, int argc,
-                       char **argv) {
-  const int code = cli_scene_command_main(command, common, options, argc, argv);
-  plot_release_caches();
-  return code;
-}
-
-int cli_plot_failure(const char *path, plot_status status) {
-  cli_error("cannot write '%s': %s", path, plot_status_message(status));
+int cli_plot_failure(const zeno_plot_module *plot, const char *path,
+                     plot_status status) {
+  cli_error("cannot write '%s': %s", path, plot->status_message(status));
   return CLI_EXIT_RUNTIME;
 }
 
@@ -40,9 +35,11 @@ void cli_append_law(const zeno_scene *scene, char *title, size_t size) {
 
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
                   const zeno_interval *iv, size_t n) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
   const plot_maps_input input = {title, maps, iv, n};
-  const plot_status status = plot_maps(path, &input);
-  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
+  const plot_status status = plot->maps(path, &input);
+  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }
 
 /// A sample's branch: its cycle word and impact outcomes, or how it ended.

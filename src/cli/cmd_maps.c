@@ -138,5 +138,5 @@ static const cli_scene_command MAPS_COMMAND = {
 
 int cmd_maps(int argc, char **argv) {
   maps_options o = {.def = zeno_maps_def_default()};
-  return cli_stability_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
+  return cli_scene_command_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
 }
