@@ -81,6 +81,10 @@ typedef struct zeno_event {
   /// or P/N when it slips (the paper writes a sticking FI as "FI FS ...");
   /// F for contacts without impulse.
   unsigned char impact_letter[ZENO_MAX_CONTACTS];
+  /// IMPACT: kinetic energy the impact added [energy]; 0 when it dissipated
+  /// or kept it (always with the inelastic and Chatterjee-Ruina laws;
+  /// Newton's law with friction can add energy, a known defect of that law).
+  double energy_gain;
   zeno_state before;     ///< state just before (velocities pre-impact)
   zeno_state after;      ///< state just after
   double guard_residual; ///< guard value at the located event, scaled by the state's own scale
@@ -199,6 +203,8 @@ typedef struct zeno_summary {
   double zeno_time;       ///< time of the (first) accumulation point [time]
   long zeno_impacts;      ///< impacts simulated in that sequence before completion
   zeno_state final_state; ///< state after the last event
+  long energy_gains;      ///< impacts that added kinetic energy (Newton's law with friction)
+  double energy_gain_max; ///< the largest such gain over the kinetic energy before it [-]
   size_t section_count;   ///< Poincaré section crossings recorded
   double section_angles[ZENO_SUMMARY_SECTIONS]; ///< the first of them, eq. (25) [rad]
 } zeno_summary;

@@ -229,6 +229,13 @@ static void print_counts(const zeno_summary *s) {
     cli_label("impacts before it");
     printf("%ld\n", s->zeno_impacts);
   }
+  if (s->energy_gains > 0) {
+    // Newton's law with friction can add energy (docs/model.md, Impacts).
+    cli_label("energy gained");
+    printf("at %ld impacts, up to %.3g of the kinetic energy (Newton's law with "
+           "friction; see docs/model.md)\n",
+           s->energy_gains, s->energy_gain_max);
+  }
 }
 
 static void print_summary(const zeno_io_run *run, const run_record *rec) {

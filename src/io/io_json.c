@@ -315,6 +315,8 @@ static void event_head_members(json_object *o, const zeno_event *e,
   if (e->kind == ZENO_EVENT_IMPACT) {
     object_key(o, "impact_outcome");
     put_impact_outcome(o->f, e, contact_count);
+    // Only impacts that added energy carry it (Newton's law with friction).
+    if (e->energy_gain > 0) member_number(o, "energy_gain", e->energy_gain);
   }
 }
 
@@ -355,6 +357,8 @@ static void run_result_members(json_object *o, const zeno_io_run *run) {
   member_long(o, "impacts", s->impacts);
   member_number(o, "zeno_time", s->has_zeno ? s->zeno_time : NAN);
   member_long(o, "zeno_impacts", s->has_zeno ? s->zeno_impacts : 0);
+  member_long(o, "energy_gains", s->energy_gains);
+  member_number(o, "energy_gain_max", s->energy_gain_max);
 }
 
 static void run_state_members(json_object *o, const zeno_io_run *run) {

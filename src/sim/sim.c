@@ -78,10 +78,29 @@ static void event_take_tie(zeno_sim *s, zeno_event *ev) {
   s->tie = SIM_TIE_NONE;
 }
 
+/// An impact whose kinetic energy grows by more than this fraction of the
+/// kinetic energy before it gained energy (below: rounding of the energies,
+/// a few ulps of terms of that size).
+#define SIM_ENERGY_GAIN_RTOL 1e-9
+
+// Kinetic energy an impact added (the pose, hence the load's potential, is
+// the same before and after it), noted in the event and the run.
+static void note_energy_gain(zeno_sim *s, zeno_event *ev) {
+  double kinetic = 0;
+  for (int k = 0; k < 3; k++)
+    kinetic += 0.5 * ev->before.qdot[k] * ev->before.qdot[k] / s->km.inv_mass[k];
+  const double gain = ev->after.energy - ev->before.energy;
+  if (!(gain > SIM_ENERGY_GAIN_RTOL * kinetic)) return;
+  ev->energy_gain = gain;
+  s->energy_gains++;
+  s->energy_gain_max = fmax(s->energy_gain_max, gain / kinetic);
+}
+
 void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
+  if (ev->kind == ZENO_EVENT_IMPACT) note_energy_gain(s, ev);
   s->event_count++;
   if (!s->end_pending && s->event_count >= s->scene.max_events) {
     s->end_pending = true;

@@ -72,6 +72,8 @@ struct zeno_sim {
   zeno_outcome outcome, pending_outcome;
   zeno_guard pending_guard;
   long event_count, impact_count;
+  long energy_gains;       ///< impacts that added kinetic energy
+  double energy_gain_max;  ///< largest such gain over the kinetic energy before
   size_t consistent_count;
   zeno_mode consistent[ZENO_MAX_MODES];
   uint64_t signature;  ///< running hash since the last impact

@@ -38,6 +38,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
   if (scene_units_trivial(s->units)) return;
   to_user(s, SCENE_DIM_TIME, &ev->t, 1);
   to_user(s, SCENE_DIM_TIME, &ev->zeno_error, 1);
+  to_user(s, SCENE_DIM_ENERGY, &ev->energy_gain, 1);
   for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
   sim_state_to_user(s, &ev->before);
   sim_state_to_user(s, &ev->after);
@@ -97,6 +98,8 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   sum->has_zeno = s->has_zeno;
   sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
   sum->zeno_impacts = s->first_zeno_impacts;
+  sum->energy_gains = s->energy_gains;
+  sum->energy_gain_max = s->energy_gain_max;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
   sim_state_to_user(s, &sum->final_state);
   sum->t = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->t);
