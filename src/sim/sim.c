@@ -494,10 +494,13 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   sim_contacts(s, s->q, s->qd, c1, cd1);
   const int gi = cr[0].contact;
   memset(ev, 0, sizeof *ev);
-  ev->guard_residual =
-      cr[0].guard == ZENO_GUARD_GAP
-          ? fabs(c1[2 * gi]) * s->km.accel_scale / (vscale * vscale)
-          : fabs(cd1[2 * gi + 1]) / vscale;
+  // A chatter run down to underflow has a zero speed scale: a residual of
+  // zero is then zero, not 0 / 0.
+  const double residual = cr[0].guard == ZENO_GUARD_GAP
+                              ? fabs(c1[2 * gi]) * s->km.accel_scale
+                              : fabs(cd1[2 * gi + 1]) * vscale;
+  const double scale = vscale * vscale;
+  ev->guard_residual = residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
   return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);
 }
 
