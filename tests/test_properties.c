@@ -171,6 +171,9 @@ static void prop_exec(const zeno_scene *s, double tie_rtol, prop_run *r) {
 /* ---- health of one run --------------------------------------------------- */
 
 static const struct prop_case *g_current;  ///< printed when a check fails
+/// The restitution of the current case (restitution_cases), printed with it.
+static zeno_impact_law g_law = ZENO_LAW_INELASTIC;
+static double g_e, g_et;
 static void print_case(const struct prop_case *c);
 
 static void check_finite_state(const zeno_state *st) {
@@ -517,6 +520,9 @@ static void print_case(const prop_case *c) {
          "mu2=%.17g\n  qp=(%.17g, %.17g, %.17g) qdp=(%.17g, %.17g, %.17g)\n",
          c->p.alpha, c->p.l1, c->p.l2, c->p.h, c->p.phi1, c->p.phi2, c->p.mu1,
          c->p.mu2, c->qp[0], c->qp[1], c->qp[2], c->qdp[0], c->qdp[1], c->qdp[2]);
+  if (g_law != ZENO_LAW_INELASTIC)
+    printf("  impact.law=%s impact.e=%.17g impact.et=%.17g\n", zeno_impact_law_name(g_law),
+           g_e, g_et);
 }
 
 static void random_cases(void **state) {
@@ -612,6 +618,9 @@ static void restitution_cases(void **state) {
     s.impact_law = newton ? ZENO_LAW_NEWTON : ZENO_LAW_CHATTERJEE_RUINA;
     s.restitution = uniform(&r, 0, RESTITUTION_MAX);
     s.tangential_restitution = newton ? 0 : uniform(&r, -0.5, 0.5);
+    g_law = s.impact_law;
+    g_e = s.restitution;
+    g_et = s.tangential_restitution;
     prop_run z, f;
     prop_exec(&s, TIE_EXPLAIN, &z);
     check_health_of(&z, false, true, newton);

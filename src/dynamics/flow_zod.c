@@ -84,10 +84,11 @@ int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
     const int l = mode.letter[i];
     if (l == ZENO_LETTER_F) {
       const double z = c[2 * i], zd = cd[2 * i];
-      // Below or at the surface and approaching: the impact is now (at z = 0
-      // the root at the start is excluded below, and a contact closing at
-      // 1e-161 after a completed chatter fell through the surface).
-      if ((z < 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0))) || (z == 0 && zd < 0))
+      // Below or at the surface and approaching, or at rest on it and
+      // pushed in: the impact is now (at z = 0 the root at the start is
+      // excluded below, and a contact closing at 1e-161, or left at rest by
+      // speeds that underflowed to zero, fell through the surface).
+      if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
         push(out, &n, 0.0, ZENO_GUARD_GAP, i);
       else
         push(out, &n, zf_first_root(z, zd, cdd[2 * i], -1), ZENO_GUARD_GAP, i);

@@ -496,10 +496,9 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   memset(ev, 0, sizeof *ev);
   // A chatter run down to underflow has a zero speed scale: a residual of
   // zero is then zero, not 0 / 0.
-  const double residual = cr[0].guard == ZENO_GUARD_GAP
-                              ? fabs(c1[2 * gi]) * s->km.accel_scale
-                              : fabs(cd1[2 * gi + 1]) * vscale;
-  const double scale = vscale * vscale;
+  const bool gap = cr[0].guard == ZENO_GUARD_GAP;
+  const double residual = gap ? fabs(c1[2 * gi]) * s->km.accel_scale : fabs(cd1[2 * gi + 1]);
+  const double scale = gap ? vscale * vscale : vscale;
   ev->guard_residual = residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
   return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);
 }
