@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The library's layout, checked (docs/api.md, "Layout").
 
-  check_layout.py SOURCE_ROOT [LIBZENO]
+  check_layout.py SOURCE_ROOT [LIBZENO [MODULE...]]
   check_layout.py --self-test SOURCE_ROOT   (the checker finds planted faults)
 
 - src/ holds one folder per layer and front end, and no file of its own;
@@ -11,8 +11,13 @@
   headers and front ends only, never a library folder's private header;
 - the public headers include only public headers of their own or higher
   layers, and each is implemented by src/*/NAME*.c;
+- the program (cli) loads plot and view as modules: of their headers it
+  includes only the module headers (MODULE_HEADERS), and neither it nor
+  those headers include a drawing library's header (cairo, SDL2, libpng,
+  fontconfig);
 - no file in src/ has more than MAX_LINES lines;
-- with LIBZENO, the shared library exports only zeno_* symbols (nm -D).
+- with LIBZENO, the shared library exports only zeno_* symbols (nm -D);
+- each MODULE, zeno-NAME.so, exports one symbol: zeno_NAME_module_get.
 
 Prints every violation and exits 1 when there is one.
 """
@@ -38,6 +43,10 @@ PUBLIC = {
 NOT_IMPLEMENTED = {"api.h", "zeno.h"}
 MAX_LINES = 600
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# What the program sees of the front ends it loads (dlopen) on demand.
+MODULE_HEADERS = {"plot": {"plot.h", "plot_module.h"}, "view": {"view_module.h"}}
+DRAWING_INCLUDE = re.compile(
+    r'^\s*#\s*include\s+<((?:cairo|SDL|png|fontconfig)[^>]*)>', re.M)
 
 
 def check_includes(root, errors):
@@ -65,6 +74,10 @@ def check_includes(root, errors):
                 problem = include_problem(root, folder, header)
                 if problem:
                     errors.append(f'{rel}: #include "{header}": {problem}')
+            if folder == "cli" or name in MODULE_HEADERS.get(folder, ()):
+                for header in DRAWING_INCLUDE.findall(text):
+                    errors.append(f"{rel}: #include <{header}>: the program and the module "
+                                  "headers include no drawing library")
 
 
 def include_problem(root, folder, header):
@@ -88,6 +101,8 @@ def include_problem(root, folder, header):
         return "no such header"
     if front_end and where in LAYERS:
         return "a front end uses the public API only (include/zeno)"
+    if folder == "cli" and where in MODULE_HEADERS and name not in MODULE_HEADERS[where]:
+        return f"the program loads {where} as a module: include its module header only"
     if RANK[where] > rank:
         return f"header of the lower folder '{where}'"
     return None
@@ -132,6 +147,18 @@ def check_exports(library, errors):
             errors.append(f"{library}: exports {symbol}, not part of the zeno_* API")
 
 
+def check_module(module, errors):
+    out = subprocess.run(["nm", "-D", "--defined-only", module], check=True,
+                         capture_output=True, text=True).stdout
+    symbols = [line.split()[-1] for line in out.splitlines() if line.strip()]
+    name = os.path.basename(module)
+    match = re.fullmatch(r"zeno-(\w+)\.so", name)
+    expected = [f"zeno_{match.group(1)}_module_get"] if match else []
+    if symbols != expected:
+        errors.append(f"{module}: exports {', '.join(symbols) or 'nothing'}; a module "
+                      f"zeno-NAME.so exports zeno_NAME_module_get only")
+
+
 def problems(root):
     errors = []
     check_includes(root, errors)
@@ -154,6 +181,9 @@ def self_test(root):
                             "needs its folder's name"),
         "include/zeno/mode.h": ('#include "zeno/sim.h"\n', "a lower layer"),
         "src/base/util.c": ("\n" * (MAX_LINES + 1), "lines (at most"),
+        "src/cli/cmd_view.c": ('#include "view/view.h"\n',
+                               "include its module header only"),
+        "src/view/view_module.h": ("#include <SDL.h>\n", "include no drawing library"),
     }
     with tempfile.TemporaryDirectory() as tmp:
         for part in ("src", "include"):
@@ -178,14 +208,16 @@ def self_test(root):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--self-test":
         self_test(sys.argv[2])
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
     root = sys.argv[1]
     errors = []
     check_includes(root, errors)
     check_public(root, errors)
-    if len(sys.argv) == 3:
+    if len(sys.argv) >= 3:
         check_exports(sys.argv[2], errors)
+    for module in sys.argv[3:]:
+        check_module(module, errors)
     for error in errors:
         print(error)
     print(f"layout: {len(errors)} problem(s)")

@@ -29,7 +29,7 @@
 extern char **environ;
 
 /// Most arguments a test passes to zeno.
-#define MAX_ARGS 16
+#define MAX_ARGS 24
 /// Room for temporary paths.
 #define PATH_SIZE 1024
 

@@ -1,9 +1,13 @@
-// The user's files and input, end to end (issue 17's reproductions): a
-// scene kept inside its own run directory, reached through `.` or a link,
-// or piped on stdin survives a `simulate --out` and is saved whole; an
-// empty scene, an endless or oversized input and a file that is no scene
-// are refused with one line that quotes nothing of the file; a scene name
-// with a terminal escape is refused.
+// Nothing lost, nothing silently wrong, at the command line (issue 17's
+// reproductions): a scene kept inside its own run directory, reached
+// through `.` or a link, or piped on stdin survives a `simulate --out` and
+// is saved whole; an empty scene, an endless or oversized input and a file
+// that is no scene are refused with one line that quotes nothing of the
+// file; a scene name with a terminal escape is refused; a change of units
+// changes no result; `simulate --out` runs in memory that does not grow
+// with the number of events.
+#define _DEFAULT_SOURCE  // wait4
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -281,6 +287,109 @@ static void escape_sequence_in_name_is_refused(void **state) {
   }
 }
 
+/// The value of "key": NUMBER in a JSON text.
+static double json_number(const char *json, const char *key) {
+  char pattern[64];
+  snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+  const char *p = strstr(json, pattern);
+  assert_non_null(p);
+  return strtod(p + strlen(pattern), NULL);
+}
+
+/// Runs zeno with the arguments and returns its JSON output (a new string).
+static char *zeno_json(const char *const *args) {
+  run_result r = run_zeno_input(args, NULL, true);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  char *out = r.out;
+  r.out = NULL;
+  run_result_free(&r);
+  return out;
+}
+
+// `zeno simulate example2.yaml --set paper.m=1e-10 --set paper.f=1e-10` (a
+// change of the mass unit) ended `inconsistent`; `analyze` at 1e-9 said
+// "undecided"; lengths scaled by 1e6 were refused as degenerate. Now the
+// same run, the same verdict, times unchanged and lengths scaled. (A change
+// of the length unit converts every length, the stop conditions' too.)
+static void a_change_of_units_changes_nothing(void **state) {
+  (void)state;
+  char *base = zeno_json((const char *const[]){"simulate", EXAMPLE2, "--json", NULL});
+  char *mass = zeno_json((const char *const[]){"simulate", EXAMPLE2, "--set", "paper.m=1e-10",
+                                               "--set", "paper.f=1e-10", "--json", NULL});
+  char *length = zeno_json((const char *const[]){
+      "simulate", EXAMPLE2, "--set", "paper.l1=-3.5e6", "--set", "paper.l2=2.25e6", "--set",
+      "paper.h=1.25e6", "--set", "paper.rho=1e6", "--set", "initial.qp=[1e6,1e6,0]", "--set",
+      "initial.qdp=[0,0,2e3]", "--set", "stop.escape_radius=1e12", "--set", "stop.t_end=1e6",
+      "--json", NULL});
+  char *word = json_word(base);
+  for (int k = 0; k < 2; k++) {
+    const char *other = k ? length : mass;
+    char *w = json_word(other);
+    assert_string_equal(w, word);
+    free(w);
+    assert_non_null(strstr(other, "\"status\": \"rest\""));
+  }
+  // Times: the same for m and f x 1e-10; x 1e3 for lengths x 1e6 at speeds
+  // x 1e3 (time = length / speed).
+  const double t = json_number(base, "t");
+  assert_true(fabs(json_number(mass, "t") - t) <= 1e-12 * t);
+  assert_true(fabs(json_number(length, "t") - 1e3 * t) <= 1e-12 * 1e3 * t);
+  free(word);
+  free(base);
+  free(mass);
+  free(length);
+  char *verdict = zeno_json((const char *const[]){"analyze", EXAMPLE2, "--set", "paper.m=1e-9",
+                                                  "--set", "paper.f=1e-9", "--json", NULL});
+  assert_non_null(strstr(verdict, "\"verdict\": \"stable\""));
+  assert_int_equal((int)json_number(verdict, "theorem"), 4);
+  free(verdict);
+}
+
+/// Events of the memory runs: enough for the old growth (about 150 bytes
+/// per event kept) to show as megabytes.
+#define FEW_EVENTS 5000
+#define MANY_EVENTS 60000
+/// Allowed growth of the peak resident size between them: the old 7.8 MB
+/// (150 bytes x 55,000 events) fails it; buffers of stdio and the kernel's
+/// accounting in pages stay far below.
+#define MAX_GROWTH_KB 2048
+
+// Peak resident size [kB] of `simulate --out` of a ball bouncing forever
+// (restitution 1) for `events` events, sampled every 1000 s (a few hundred
+// rows: sampling is what kept the whole history).
+static long peak_kb(const work_dir *w, long events) {
+  char run[PATH_SIZE], limit[64];
+  work_path(w, "run", run);
+  snprintf(limit, sizeof limit, "stop.max_events=%ld", events);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--set",
+                                  "impact.e=1", "--set", limit, "--set", "stop.t_end=1e9",
+                                  "--set", "solver.sample_dt=1000", "--out", run, "--quiet",
+                                  NULL},
+            argv);
+  const pid_t pid = spawn_async(argv, NULL, -1, -1);
+  int status;
+  struct rusage usage;
+  assert_int_equal(wait4(pid, &status, 0, &usage), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  return usage.ru_maxrss;
+}
+
+// Memory grew with the events of a run written with --out (the whole
+// history was kept for sampling): now the segments since the previous
+// event are kept, and twelve times the events take the same memory.
+static void out_memory_does_not_grow(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "memory");
+  const long few = peak_kb(&w, FEW_EVENTS);
+  const long many = peak_kb(&w, MANY_EVENTS);
+  cleanup(&w);
+  printf("simulate --out peak memory: %ld kB at %d events, %ld kB at %d\n", few, FEW_EVENTS,
+         many, MANY_EVENTS);
+  assert_true(many - few < MAX_GROWTH_KB);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scene_inside_its_run_directory),
@@ -290,6 +399,8 @@ int main(void) {
       cmocka_unit_test(endless_input_is_refused),
       cmocka_unit_test(no_content_of_a_non_scene_is_printed),
       cmocka_unit_test(escape_sequence_in_name_is_refused),
+      cmocka_unit_test(a_change_of_units_changes_nothing),
+      cmocka_unit_test(out_memory_does_not_grow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,16 @@ static void separating_contact_returns(void **state) {
   // The cancellation-free formula keeps a tiny gap's root accurate.
   const double z0 = 1e-20, t2 = zf_first_root(z0, -1.0, 0.5, -1);
   assert_true(rel_diff(t2, 1e-20) < 1e-15);
+  // Speeds whose square underflows or overflows: a restitution chatter run
+  // down to 1e-162 (Example 2, Newton e = 0.5) lost this root and the body
+  // fell through both surfaces; the return is still 2 v / |a|.
+  const double speeds[] = {1e-162, 3e-200, 1e160, 1e-300};
+  for (size_t k = 0; k < sizeof speeds / sizeof *speeds; k++) {
+    const double tk = zf_first_root(0.0, speeds[k], a, -1);
+    assert_true(rel_diff(tk, 2 * speeds[k] / 3.0) < 1e-15);
+  }
+  // ... and a gap of their size reached at such a speed.
+  assert_true(rel_diff(zf_first_root(1e-170, -1e-162, -1e-200, -1), 1e-8) < 1e-15);
 }
 
 // A tangent touch is not a crossing; no real root means no event.

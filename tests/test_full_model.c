@@ -248,6 +248,47 @@ static void solver_failure_is_an_event(void **state) {
   run_free(&r);
 }
 
+/// A body dropped spinning onto a slope (Chatterjee-Ruina law, found by
+/// tests/test_units.c): its bounces accumulate after 37 impacts.
+static zeno_scene spinning_drop(double time_unit) {
+  zeno_scene s = one_contact_scene(2.7440514270882828, -1.777730277108633,
+                                   -1.401953423731184, 0.7990224192596105, 0);
+  s.model = ZENO_MODEL_FULL;
+  s.mass = 5.578948282706508;
+  s.load_magnitude = 108.30034452221645 / (time_unit * time_unit);
+  s.contacts[0].surface_angle = 2.6671393169090054 * DEG;
+  s.impact_law = ZENO_LAW_CHATTERJEE_RUINA;
+  s.restitution = 0.6445479841288683;
+  s.tangential_restitution = 0.31308388239345486;
+  s.initial_pose[1] = 0.06202091170697491;
+  s.initial_pose[2] = -0.02318874199904722;
+  const double v[3] = {-1.837132492980031, -5.99143952281838, 1.9586736020519928};
+  for (int k = 0; k < 3; k++) s.initial_velocity[k] = v[k] / time_unit;
+  s.t_end = 18.798680908219815 * time_unit;
+  s.max_events = 2000;
+  return s;
+}
+
+// A free contact left a hair below its surface by a long chatter, and
+// separating, used to fire its gap guard on the rounding wobble of the
+// gap at once, again and again: 926 zero-time transitions in this run, and
+// with the time unit changed by 1e6 the event limit before the Zeno
+// completion. Both now complete after 37 impacts with a handful of events.
+static void no_zero_time_loop_at_the_rounding_floor(void **state) {
+  (void)state;
+  for (int k = 0; k < 2; k++) {
+    const double unit = k ? 1e6 : 1;
+    const zeno_scene s = spinning_drop(unit);
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_true(r.summary.has_zeno);
+    assert_int_equal(r.summary.impacts, 37);
+    assert_true(r.count < 60);
+    assert_true(fabs(r.summary.zeno_time / unit - 1.8252) < 1e-3);
+    run_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example2_converges_to_the_zod),
@@ -256,6 +297,7 @@ int main(void) {
       cmocka_unit_test(painleve_rod),
       cmocka_unit_test(falling_rod_starts_to_slip),
       cmocka_unit_test(solver_failure_is_an_event),
+      cmocka_unit_test(no_zero_time_loop_at_the_rounding_floor),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

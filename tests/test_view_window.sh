@@ -4,11 +4,16 @@
 # mouse drag, zoom, help, screenshot, restart), exits 0, and valgrind finds
 # no definite leak and no memory error. Skips (exit 77, meson's skip code) when Xvfb, xvfb-run or
 # valgrind is missing or no X server can start.
-# Usage: test_view_window.sh ZENO_EXE SCENE SUPPRESSIONS
+# Usage: test_view_window.sh ZENO_EXE SCENE SUPPRESSIONS...
 set -u
 zeno=$1
 scene=$2
-supp=$3
+shift 2
+# The remaining arguments become valgrind's --suppressions=FILE options.
+for file in "$@"; do
+  set -- "$@" "--suppressions=$file"
+  shift
+done
 SKIP=77
 
 # valgrind cannot run an ASan build (tools/sanitize: gcc's links libasan,
@@ -35,7 +40,7 @@ work=$(mktemp -d)
 cd "$work" || exit 1
 xvfb-run -a -s "-screen 0 1024x768x24" \
   valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
-  --error-exitcode=3 --suppressions="$supp" \
+  --error-exitcode=3 "$@" \
   "$zeno" view "$scene" --frames 100 --size 640x480 \
   --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space" >"$log" 2>&1
 status=$?

@@ -59,7 +59,7 @@ typedef struct zeno_state {
   double gap_rate[ZENO_MAX_CONTACTS];  ///< zdot_i
   double slip[ZENO_MAX_CONTACTS];      ///< x_i [length]
   double slip_rate[ZENO_MAX_CONTACTS]; ///< xdot_i
-  double zod[3];      ///< q' = (z1, z2, x2), or (z1, x1, 0) for one contact
+  double zod[3];      ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
   double zod_rate[3]; ///< qdot'
   zeno_mode mode;     ///< mode in force after this instant
   double force[ZENO_MAX_CONTACTS][2]; ///< contact force (normal, tangential) in that mode [force]

@@ -118,7 +118,8 @@ typedef struct zeno_interval_graph {
 /// Builds the interval graph of the partition with edges[0] = -pi/2 <
 /// edges[1] < ... < edges[n] = pi/2 from the maps' samples. Errors:
 /// ZENO_ERR_ARGUMENT for a NULL pointer or n outside 1..ZENO_MAX_PARTITION,
-/// ZENO_ERR_RANGE for edges that do not increase, ZENO_ERR_NOMEM.
+/// ZENO_ERR_RANGE for edges that do not increase, ZENO_ERR_NOMEM. After any
+/// error but ZENO_ERR_ARGUMENT the graph is empty (freeing it is harmless).
 ZENO_API zeno_status zeno_interval_graph_build(const zeno_maps *maps, const double *edges,
                                       size_t n, zeno_interval_graph *graph,
                                       zeno_error *error);

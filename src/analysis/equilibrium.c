@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/analysis_units.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "dynamics/contact_solve.h"
@@ -82,15 +83,11 @@ static zeno_status static_two(const zk_model *km, const zc_dyn *d,
   return ZENO_OK;
 }
 
-zeno_status zeno_equilibrium_check(const zeno_scene *scene,
-                                   zeno_equilibrium_report *rep,
-                                   zeno_error *error) {
-  if (scene == NULL || rep == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and report are required");
-  zeno_status st = zeno_scene_validate(scene, error);
-  if (st != ZENO_OK) return st;
+// The report of a scene in its own units (scene_units.h).
+static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_report *rep,
+                                      zeno_error *error) {
   zk_model km;
-  st = zk_model_init(&km, scene, error);
+  zeno_status st = zk_model_init(&km, scene, error);
   if (st != ZENO_OK) return st;
   zc_dyn d;
   const double bias[4] = {0, 0, 0, 0};
@@ -130,4 +127,19 @@ zeno_status zeno_equilibrium_check(const zeno_scene *scene,
     rep->ambiguous_modes[rep->ambiguous_count++] = all[k].mode;
   }
   return ZENO_OK;
+}
+
+zeno_status zeno_equilibrium_check(const zeno_scene *scene,
+                                   zeno_equilibrium_report *rep,
+                                   zeno_error *error) {
+  if (scene == NULL || rep == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and report are required");
+  zeno_status st = zeno_scene_validate(scene, error);
+  if (st != ZENO_OK) return st;
+  const scene_units u = scene_units_of(scene);
+  zeno_scene own;
+  scene_in_units(scene, u, &own);
+  st = check_in_own_units(&own, rep, error);
+  if (st == ZENO_OK) analysis_equilibrium_to_user(u, rep);
+  return st;
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/analysis_units.h"
 #include "analysis/contact_problem_internal.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
@@ -196,8 +197,16 @@ zeno_status zeno_scene_stability_check(const zeno_scene *scene,
                                        zeno_error *e) {
   if (scene == NULL || r == NULL)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "scene and result are required");
+  // Validated as given (errors quote the user's values), then computed in
+  // the scene's own units (scene_units.h) and converted back at the end.
+  zeno_status st = zeno_scene_validate(scene, e);
+  if (st != ZENO_OK) return st;
+  const scene_units u = scene_units_of(scene);
+  zeno_scene own;
+  scene_in_units(scene, u, &own);
+  scene = &own;
   zeno_contact_problem p;
-  zeno_status st = zeno_contact_problem_from_scene(scene, &p, e);
+  st = zeno_contact_problem_from_scene(scene, &p, e);
   if (st != ZENO_OK) return st;
   if (p.contact_count != 2)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contacts",
@@ -212,5 +221,6 @@ zeno_status zeno_scene_stability_check(const zeno_scene *scene,
   r->unstable_mode_count = eq.ambiguous_count;
   memcpy(r->unstable_modes, eq.ambiguous_modes, sizeof r->unstable_modes);
   r->strongly_stable = r->weak.weakly_stable && r->unstable_mode_count == 0;
+  analysis_scene_stability_to_user(u, r);
   return ZENO_OK;
 }

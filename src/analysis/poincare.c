@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_units.h"
 #include "base/util.h"
 #include "sim/sim_restart.h"
 #include "zeno/equilibrium.h"
@@ -121,11 +122,20 @@ static void runner_free(cycle_runner *r) { zeno_sim_destroy(r->sim); }
 
 zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
                             zeno_cycle *cy, zeno_error *error) {
-  if (cy == NULL)
+  if (scene == NULL || cy == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
+  // Cycles start at unit speed and stop far beyond it: in the scene's own
+  // units (scene_units.h), whatever the user's. Validated as given, so that
+  // errors quote the user's values.
+  zeno_status st = zeno_scene_validate(scene, error);
+  if (st != ZENO_OK) return st;
+  const scene_units u = scene_units_of(scene);
+  zeno_scene own;
+  scene_in_units(scene, u, &own);
   cycle_runner r;
-  zeno_status st = runner_init(&r, scene, error);
+  st = runner_init(&r, &own, error);
   if (st == ZENO_OK) st = runner_eval(&r, phi, cy, error);
+  if (st == ZENO_OK) analysis_cycle_to_user(u, cy);
   runner_free(&r);
   return st;
 }
@@ -298,14 +308,19 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   if (scene == NULL || maps == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and maps are required");
   const zeno_maps_def d = def ? *def : zeno_maps_def_default();
-  const zeno_status valid = zeno_maps_def_validate(&d, error);
-  if (valid != ZENO_OK) return valid;
   memset(maps, 0, sizeof *maps);
   maps->G_max = -INFINITY;
+  zeno_status st = zeno_maps_def_validate(&d, error);
+  if (st == ZENO_OK) st = zeno_scene_validate(scene, error);
+  if (st != ZENO_OK) return st;
+  // In the scene's own units (see zeno_cycle_eval), converted back at the end.
+  const scene_units u = scene_units_of(scene);
+  zeno_scene own;
+  scene_in_units(scene, u, &own);
   zeno_scene ordered;
-  maps->swapped = ordered_scene(scene, &ordered);
+  maps->swapped = ordered_scene(&own, &ordered);
   builder b = {.scene = &ordered, .maps = maps, .error = error};
-  zeno_status st = runner_init(&b.runner, &ordered, error);
+  st = runner_init(&b.runner, &ordered, error);
   if (st != ZENO_OK) return st;
   zeno_cycle prev;
   for (size_t k = 0; k < d.samples && st == ZENO_OK; k++) {
@@ -327,6 +342,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   if (st == ZENO_OK) st = endpoint_limits(&b, d.endpoint_delta);
   runner_free(&b.runner);
   if (st != ZENO_OK) zeno_maps_free(maps);
+  else analysis_maps_to_user(u, maps);
   return st;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_units.h"
 #include "analysis/stability_internal.h"
 #include "base/util.h"
 #include "dynamics/contact_solve.h"
@@ -105,9 +106,13 @@ zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "persistence (Definition 4) needs two contacts");
+  zeno_status st = zeno_scene_validate(scene, error);  // errors quote the user's values
+  if (st != ZENO_OK) return st;
+  zeno_scene own;  // in its own units (scene_units.h)
+  scene_in_units(scene, scene_units_of(scene), &own);
   zeno_equilibrium_report rep;
-  const zeno_status st = zeno_equilibrium_check(scene, &rep, error);
-  return st == ZENO_OK ? persistent_given(scene, &rep, persistent, error) : st;
+  st = zeno_equilibrium_check(&own, &rep, error);
+  return st == ZENO_OK ? persistent_given(&own, &rep, persistent, error) : st;
 }
 
 /* ---------- Theorem 4 ---------- */
@@ -178,14 +183,9 @@ zeno_status zeno_analysis_def_validate(const zeno_analysis_def *d, zeno_error *e
   return st == ZENO_OK ? zeno_maps_def_validate(&d->maps, error) : st;
 }
 
-zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
-                         zeno_analysis *a, zeno_error *error) {
-  if (scene == NULL || a == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
-  memset(a, 0, sizeof *a);  // every later error leaves nothing to free
-  if (scene->contact_count != 2)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
-                     "the stability analysis needs two contacts");
+// The analysis of a scene in its own units (scene_units.h).
+static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_analysis_def *def,
+                                        zeno_analysis *a, zeno_error *error) {
   const zeno_analysis_def d = def ? *def : zeno_analysis_def_default();
   // The maps' settings are checked where the maps are computed: scenes
   // decided before them (infeasible, Painlevé, ambiguous) never use them.
@@ -213,6 +213,18 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
   if (st == ZENO_OK) st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
   if (st != ZENO_OK) return st;
   a->has_maps = true;
+  // Theorems 2-4 and Definition 4 are proved for the inelastic law (15):
+  // with another law the maps are still computed (to be drawn) but decide
+  // nothing, whatever they show.
+  if (scene->impact_law != ZENO_LAW_INELASTIC) {
+    char r[160];
+    snprintf(r, sizeof r,
+             "Theorems 2-4 assume the inelastic impact law (15); with the %s law "
+             "the maps are computed but decide nothing",
+             zeno_impact_law_name(scene->impact_law));
+    set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
+    return ZENO_OK;
+  }
   const zeno_maps *m = &a->maps;
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
@@ -256,6 +268,27 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
   snprintf(r, sizeof r, "no theorem decides: %s", pv.reason);
   set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
   return ZENO_OK;
+}
+
+zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
+                         zeno_analysis *a, zeno_error *error) {
+  if (scene == NULL || a == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
+  memset(a, 0, sizeof *a);  // every later error leaves nothing to free
+  if (scene->contact_count != 2)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
+                     "the stability analysis needs two contacts");
+  zeno_status st = zeno_scene_validate(scene, error);  // errors quote the user's values
+  if (st != ZENO_OK) return st;
+  const scene_units u = scene_units_of(scene);
+  zeno_scene own;
+  scene_in_units(scene, u, &own);
+  st = analyze_in_own_units(&own, def, a, error);
+  if (st == ZENO_OK) {
+    analysis_equilibrium_to_user(u, &a->equilibrium);
+    if (a->has_maps) analysis_maps_to_user(u, &a->maps);
+  }
+  return st;
 }
 
 void zeno_analysis_free(zeno_analysis *a) {

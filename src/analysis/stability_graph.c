@@ -59,6 +59,7 @@ zeno_status zeno_interval_graph_build(const zeno_maps *m, const double *e, size_
                      "a partition needs maps, edges, a graph and 1 to %d "
                      "intervals (%zu given)",
                      ZENO_MAX_PARTITION, n);
+  memset(g, 0, sizeof *g);  // empty (and safe to free) whatever fails below
   zeno_status st = check_partition_edges(e, n, error);
   if (st != ZENO_OK) return st;
   double *rmin = malloc(n * sizeof *rmin), *rmax = malloc(n * sizeof *rmax);

@@ -3,32 +3,43 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_image_option(const char *command, const char *option,
                      const char *path) {
-  if (plot_format_known(path)) return CLI_CONTINUE;
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
+  if (plot->format_known(path)) return CLI_CONTINUE;
   return cli_usage_error(command, "%s: '%s' must end in .png or .svg", option,
                          path);
 }
 
-int cli_stability_main(const cli_scene_command *command,
-                       cli_scene_options *common, void *options, int argc,
-                       char **argv) {
-  const int code = cli_scene_command_main(command, common, options, argc, argv);
-  plot_release_caches();
-  return code;
+int cli_plot_failure(const zeno_plot_module *plot, const char *path,
+                     plot_status status) {
+  cli_error("cannot write '%s': %s", path, plot->status_message(status));
+  return CLI_EXIT_RUNTIME;
 }
 
-int cli_plot_failure(const char *path, plot_status status) {
-  cli_error("cannot write '%s': %s", path, plot_status_message(status));
-  return CLI_EXIT_RUNTIME;
+void cli_append_law(const zeno_scene *scene, char *title, size_t size) {
+  if (scene->impact_law == ZENO_LAW_INELASTIC) return;
+  const size_t used = strlen(title);
+  if (used >= size) return;
+  if (scene->impact_law == ZENO_LAW_NEWTON)
+    snprintf(title + used, size - used, ", %s law e = %g", zeno_impact_law_name(scene->impact_law),
+             scene->restitution);
+  else
+    snprintf(title + used, size - used, ", %s law e = %g, et = %g",
+             zeno_impact_law_name(scene->impact_law), scene->restitution,
+             scene->tangential_restitution);
 }
 
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
                   const zeno_interval *iv, size_t n) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
   const plot_maps_input input = {title, maps, iv, n};
-  const plot_status status = plot_maps(path, &input);
-  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
+  const plot_status status = plot->maps(path, &input);
+  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }
 
 /// A sample's branch: its cycle word and impact outcomes, or how it ended.

@@ -4,33 +4,33 @@
 #define ZENO_CLI_CLI_STABILITY_H
 
 #include "cli_common.h"
-#include "plot/plot.h"
+#include "cli_module.h"
 
 /// Accepted range of --samples (the library needs at least 16).
 #define CLI_SAMPLES_MIN 16
 #define CLI_SAMPLES_MAX 1000000
 
 /// Checks that an image path ends in .png or .svg; returns CLI_CONTINUE or
-/// a usage error naming the option.
+/// a usage error naming the option. A figure is asked for: loads the plot
+/// module, returning CLI_EXIT_RUNTIME when it cannot (cli_module.h).
 int cli_image_option(const char *command, const char *option, const char *path);
 
 /// Reports a failed figure ("cannot write 'PATH': why") and returns
 /// CLI_EXIT_RUNTIME.
-int cli_plot_failure(const char *path, plot_status status);
+int cli_plot_failure(const zeno_plot_module *plot, const char *path,
+                     plot_status status);
 
 /// Human report lines of the maps: contact swap, samples, breakpoints
 /// (with the cycle words on both sides), fixed points, G_max, G- and G+.
 void cli_print_maps(const zeno_maps *maps);
 
+/// Appends to a figure title the impact law when it is not the paper's
+/// inelastic law (15), under which the theorems hold: ", newton law e = 0.5".
+void cli_append_law(const zeno_scene *scene, char *title, size_t size);
+
 /// Writes the maps figure; the merged partition iv[0..n-1] (n may be 0) is
 /// shaded. Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
                   const zeno_interval *iv, size_t n);
-
-/// cli_scene_command_main() for a command that may draw figures; releases
-/// the plot module's caches afterwards.
-int cli_stability_main(const cli_scene_command *command,
-                       cli_scene_options *common, void *options, int argc,
-                       char **argv);
 
 #endif

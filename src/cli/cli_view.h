@@ -8,7 +8,7 @@
 int cli_view_missing(const char *command);
 
 #ifdef ZENO_HAVE_VIEWER
-#include "view/view.h"
+#include "cli_module.h"
 
 /* Long-only options of both commands get values outside the character
    range. */
@@ -44,9 +44,11 @@ extern const char CLI_VIEW_OPTIONS_HELP[];
 /// one of them (0 is never an option value).
 int cli_view_option(const char *command, view_options *o, int option);
 
-/// Shows the run: the headless screenshot when asked for, else the window.
-/// Checks --at-event against the run. Returns the exit code.
-int cli_view_show(const char *command, view_run *run, const view_options *o);
+/// Shows the run with the viewer module: the headless screenshot when asked
+/// for, else the window. Checks --at-event against the run. Returns the
+/// exit code.
+int cli_view_show(const char *command, const zeno_view_module *viewer,
+                  view_run *run, const view_options *o);
 #endif
 
 #endif

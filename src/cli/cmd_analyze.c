@@ -155,6 +155,7 @@ static void verdict_title(const zeno_scene *scene, const zeno_analysis *a,
   else
     snprintf(title, TITLE_SIZE, "%s: %s", scene->name,
              zeno_verdict_name(a->verdict));
+  cli_append_law(scene, title, TITLE_SIZE);
 }
 
 /// The merged Theorem 4 partition for shading; *n = 0 without one.
@@ -211,9 +212,11 @@ static zeno_status figure_graph(const zeno_analysis *a, size_t uniform,
 
 static int draw_graph(const char *path, const char *title, const char *note,
                       const zeno_interval_graph *graph) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
   const plot_graph_input input = {title, graph, note};
-  const plot_status status = plot_graph(path, &input);
-  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(path, status);
+  const plot_status status = plot->graph(path, &input);
+  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }
 
 static int write_graph_figure(const char *path, const zeno_scene *scene,
@@ -280,5 +283,5 @@ static const cli_scene_command ANALYZE_COMMAND = {
 
 int cmd_analyze(int argc, char **argv) {
   analyze_options o = {.def = zeno_analysis_def_default()};
-  return cli_stability_main(&ANALYZE_COMMAND, &o.common, &o, argc, argv);
+  return cli_scene_command_main(&ANALYZE_COMMAND, &o.common, &o, argc, argv);
 }

@@ -115,6 +115,7 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
     char title[TITLE_SIZE];
     snprintf(title, sizeof title, "%s: reduced map R and growth map G",
              scene->name);
+    cli_append_law(scene, title, sizeof title);
     code = cli_plot_maps(o->plot_path, title, maps, NULL, 0);
   }
   return code;
@@ -137,5 +138,5 @@ static const cli_scene_command MAPS_COMMAND = {
 
 int cmd_maps(int argc, char **argv) {
   maps_options o = {.def = zeno_maps_def_default()};
-  return cli_stability_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
+  return cli_scene_command_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli_common.h"
-#include "plot/plot.h"
+#include "cli_module.h"
 
 static const char *const COMMAND = "plot-trajectory";
 #define TITLE_SIZE 256
@@ -18,6 +18,7 @@ typedef struct plot_trajectory_options {
   const char *dir;
   const char *plot_path;
   const char *title; ///< --title, or NULL for a default
+  const zeno_plot_module *plot; ///< loaded once --plot is known
 } plot_trajectory_options;
 
 static void print_help(void) {
@@ -64,7 +65,9 @@ static int parse_options(int argc, char **argv, plot_trajectory_options *o) {
     return cli_usage_error(COMMAND, "unexpected argument '%s'", argv[optind + 1]);
   o->dir = argv[optind];
   if (o->plot_path == NULL) return cli_usage_error(COMMAND, "--plot FILE is required");
-  if (!plot_format_known(o->plot_path))
+  o->plot = cli_plot_module();
+  if (o->plot == NULL) return CLI_EXIT_RUNTIME;
+  if (!o->plot->format_known(o->plot_path))
     return cli_usage_error(COMMAND, "--plot: '%s' must end in .png or .svg",
                            o->plot_path);
   return CLI_CONTINUE;
@@ -147,10 +150,10 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
   const plot_trajectory_input input = {
       title,       d->row_count,   f.column[0], f.column[1],   f.column[2],
       f.column[3], d->event_count, f.event_t,   f.event_impact};
-  const plot_status status = plot_trajectory(o->plot_path, &input);
+  const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;
-  cli_error("cannot write '%s': %s", o->plot_path, plot_status_message(status));
+  cli_error("cannot write '%s': %s", o->plot_path, o->plot->status_message(status));
   return CLI_EXIT_RUNTIME;
 }
 
@@ -162,6 +165,5 @@ int cmd_plot_trajectory(int argc, char **argv) {
   code = read_run(o.dir, &d);
   if (code == CLI_EXIT_OK) code = draw(&o, &d);
   zeno_run_dir_data_free(&d);
-  plot_release_caches();
   return code;
 }

@@ -424,6 +424,19 @@ static int write_out_file(const sweep *w, const char *name, content_fn content,
   return CLI_EXIT_RUNTIME;
 }
 
+/// The --plot figure: the map with the scene's contacts over it.
+static int draw_map(const sweep *w, const zeno_scene *scene) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
+  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
+  snprintf(title, sizeof title, "%s: stability regions over %s and %s", scene->name,
+           w->o->def.x.path, w->o->def.y.path);
+  const plot_regions_input in = {.title = title, .x = &w->o->def.x, .y = &w->o->def.y,
+                                 .grid = w->grid, .overlay = scene};
+  const plot_status st = plot->regions(w->o->plot_path, &in);
+  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, w->o->plot_path, st);
+}
+
 static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
   int code = CLI_EXIT_OK;
   if (w->o->out_dir) {
@@ -431,15 +444,7 @@ static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds
     if (code == CLI_EXIT_OK)
       code = write_out_file(w, SUMMARY_NAME, write_summary_json, scene, seconds);
   }
-  if (code == CLI_EXIT_OK && w->o->plot_path) {
-    char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
-    snprintf(title, sizeof title, "%s: stability regions over %s and %s", scene->name,
-             w->o->def.x.path, w->o->def.y.path);
-    const plot_regions_input in = {.title = title, .x = &w->o->def.x, .y = &w->o->def.y,
-                                   .grid = w->grid, .overlay = scene};
-    const plot_status st = plot_regions(w->o->plot_path, &in);
-    if (st != PLOT_OK) code = cli_plot_failure(w->o->plot_path, st);
-  }
+  if (code == CLI_EXIT_OK && w->o->plot_path) code = draw_map(w, scene);
   if (code == CLI_EXIT_OK && w->o->json) write_summary_json(stdout, w, scene, seconds);
   else if (code == CLI_EXIT_OK && !w->o->quiet) print_summary(w, scene, seconds);
   return code;
@@ -515,5 +520,5 @@ int cmd_regions(int argc, char **argv) {
       .apply = apply_option,
       .run = run,
   };
-  return cli_stability_main(&command, &o.common, &o, argc, argv);
+  return cli_scene_command_main(&command, &o.common, &o, argc, argv);
 }

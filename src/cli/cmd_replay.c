@@ -132,11 +132,14 @@ static int replay(const replay_options *o) {
   zeno_scene scene;
   const int loaded = load_scene(o, &scene);
   if (loaded != CLI_CONTINUE) return loaded;
+  const zeno_view_module *viewer = cli_view_module();
+  if (viewer == NULL) return CLI_EXIT_RUNTIME;
   view_run run;
   zeno_error err;
-  if (view_run_load(&run, &scene, o->dir, &err) != ZENO_OK) return cli_library_error(&err);
-  const int code = cli_view_show(COMMAND, &run, &o->view);
-  view_run_free(&run);
+  if (viewer->run_load(&run, &scene, o->dir, &err) != ZENO_OK)
+    return cli_library_error(&err);
+  const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
+  viewer->run_free(&run);
   return code;
 }
 

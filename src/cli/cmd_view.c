@@ -114,13 +114,14 @@ int cli_view_option(const char *command, view_options *o, int option) {
   }
 }
 
-int cli_view_show(const char *command, view_run *run, const view_options *o) {
+int cli_view_show(const char *command, const zeno_view_module *viewer,
+                  view_run *run, const view_options *o) {
   if (o->at_event >= 0 && (size_t)o->at_event >= run->data.event_count)
     return cli_usage_error(command, "--at-event: %ld is beyond the last "
                                     "event (%zu)",
                            o->at_event, run->data.event_count - 1);
-  if (o->screenshot != NULL) return view_screenshot(run, o);
-  return view_window(run, o);
+  if (o->screenshot != NULL) return viewer->screenshot(run, o);
+  return viewer->window(run, o);
 }
 
 /* Long-only options of `view` itself. */
@@ -177,11 +178,13 @@ static int apply_option(void *options, int option, char **argv) {
 static int view(const void *options, const zeno_scene *scene,
                 zeno_error *err) {
   const view_command_options *o = options;
+  const zeno_view_module *viewer = cli_view_module();
+  if (viewer == NULL) return CLI_EXIT_RUNTIME;
   view_run run;
-  if (view_run_simulate(&run, scene, err) != ZENO_OK)
+  if (viewer->run_simulate(&run, scene, err) != ZENO_OK)
     return cli_library_error(err);
-  const int code = cli_view_show(COMMAND, &run, &o->view);
-  view_run_free(&run);
+  const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
+  viewer->run_free(&run);
   return code;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_module.h"
 
 typedef int (*command_fn)(int argc, char **argv);
 
@@ -76,6 +77,7 @@ static int dispatch(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   int code = dispatch(argc, argv);
+  cli_modules_release();
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("cannot write standard output");
     if (code == CLI_EXIT_OK) code = CLI_EXIT_RUNTIME;

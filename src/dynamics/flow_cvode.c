@@ -4,6 +4,7 @@
 #include "dynamics/flow_cvode.h"
 
 #include <cvode/cvode.h>
+#include <float.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
 #include <stdio.h>
@@ -243,6 +244,13 @@ static bool push_node(zfc *f, double t, const double *Y) {
 /// segment's length scale above zero instead (far below the located
 /// guard's residual, 1e-10).
 #define ZFC_GAP_START_MARGIN 1e-12
+/// A contact starting below the surface (by rounding: a free contact left
+/// a hair under it by a long chatter) has its guard this many ulps of the
+/// pose's coordinates below its start: the gap, a difference of those
+/// coordinates, wobbles by a few ulps of them from step to step, and a
+/// guard within that wobble fired at once, again and again (a thousand
+/// zero-time transitions of a separating contact at the rounding floor).
+#define ZFC_GAP_NOISE_ULPS 64
 
 // Gap guards of contacts starting a hair below the surface are measured
 // from where they start (see guard_def.offset); one starting at zero from
@@ -250,10 +258,15 @@ static bool push_node(zfc *f, double t, const double *Y) {
 static void set_gap_offsets(zfc *f, const double q[3], const double qd[3]) {
   double c[4], cd[4];
   zk_full_contacts(&f->km, q, qd, c, cd);
-  for (int k = 0; k < f->guard_count; k++)
-    if (f->guards[k].kind == ZENO_GUARD_GAP)
-      f->guards[k].offset =
-          fmin(c[2 * f->guards[k].contact] - ZFC_GAP_START_MARGIN * f->sc.length, 0.0);
+  const double wobble = ZFC_GAP_NOISE_ULPS * DBL_EPSILON *
+                        (fabs(q[0]) + fabs(q[1]) + fabs(q[2]) * f->km.length_scale);
+  for (int k = 0; k < f->guard_count; k++) {
+    if (f->guards[k].kind != ZENO_GUARD_GAP) continue;
+    const double gap = c[2 * f->guards[k].contact];
+    double margin = ZFC_GAP_START_MARGIN * f->sc.length;
+    if (gap < 0) margin = fmax(margin, wobble);
+    f->guards[k].offset = fmin(gap - margin, 0.0);
+  }
 }
 
 static int start_segment(zfc *f, const double q[3], const double qd[3]) {

@@ -11,6 +11,11 @@ static bool direction_ok(double slope, int direction) {
   return slope != 0;
 }
 
+/// Speeds whose square neither underflows nor overflows (with room for the
+/// other term of the discriminant): outside, the scaled form is used.
+#define ZF_SQUARE_SAFE_MIN 1e-150
+#define ZF_SQUARE_SAFE_MAX 1e150
+
 double zf_first_root(double c0, double c1, double c2, int direction) {
   double r[2];
   int n = 0;
@@ -20,9 +25,25 @@ double zf_first_root(double c0, double c1, double c2, int direction) {
   } else {
     // a tau^2 + b tau + c with a = c2/2: the cancellation-free pair of
     // formulas q = -(b + sgn(b) sqrt(b^2 - 4ac))/2, roots q/a and c/q.
-    const double disc = c1 * c1 - 2.0 * c2 * c0;
-    if (disc < 0) return INFINITY;
-    const double qq = -0.5 * (c1 + copysign(sqrt(disc), c1));
+    // Where b^2 would underflow or overflow, the square root of b^2 - 4ac is
+    // taken as |b| sqrt(1 - 4ac / b^2), with the ratio formed without b^2:
+    // a speed of 1e-162 (a chatter run down to underflow) squared is 0, and
+    // the crossing it leads to was lost (the body fell through).
+    double root_disc;
+    if (fabs(c1) > ZF_SQUARE_SAFE_MIN && fabs(c1) < ZF_SQUARE_SAFE_MAX) {
+      const double disc = c1 * c1 - 2.0 * c2 * c0;
+      if (disc < 0) return INFINITY;
+      root_disc = sqrt(disc);
+    } else if (c1 != 0) {
+      const double ratio = 2.0 * c2 * (c0 / c1) / c1;
+      if (!(ratio <= 1)) return INFINITY;
+      root_disc = fabs(c1) * sqrt(1 - ratio);
+    } else {
+      const double disc = -2.0 * c2 * c0;
+      if (disc < 0) return INFINITY;
+      root_disc = sqrt(disc);
+    }
+    const double qq = -0.5 * (c1 + copysign(root_disc, c1));
     if (qq != 0) {
       r[n++] = qq / (0.5 * c2);
       r[n++] = c0 / qq;
@@ -63,7 +84,10 @@ int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
     const int l = mode.letter[i];
     if (l == ZENO_LETTER_F) {
       const double z = c[2 * i], zd = cd[2 * i];
-      if (z < 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
+      // Below or at the surface and approaching: the impact is now (at z = 0
+      // the root at the start is excluded below, and a contact closing at
+      // 1e-161 after a completed chatter fell through the surface).
+      if ((z < 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0))) || (z == 0 && zd < 0))
         push(out, &n, 0.0, ZENO_GUARD_GAP, i);
       else
         push(out, &n, zf_first_root(z, zd, cdd[2 * i], -1), ZENO_GUARD_GAP, i);

@@ -524,6 +524,7 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) 
   if (s->finished && !s->word_failed) return ZENO_DONE;
   trim_history(s);
   const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
+  if (st == ZENO_OK) sim_event_to_user(s, ev);
   // A mode word missing tokens would be a wrong answer, not a short one.
   if (st == ZENO_ERR_NOMEM || s->word_failed)
     return zeno_fail(error, ZENO_ERR_NOMEM, "",

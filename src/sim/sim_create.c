@@ -94,7 +94,10 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
-  s->scene = *scene;
+  s->user_scene = *scene;
+  s->units = scene_units_of(scene);
+  scene_in_units(scene, s->units, &s->scene);
+  scene = &s->scene;  // from here on, the scene in its own units
   s->def = d;
   if (zk_model_init(&s->km, scene, error) != ZENO_OK) {
     free(s);
@@ -140,7 +143,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       zeno_fail(error, ZENO_ERR_RANGE, "initial",
                 "initial state penetrates the surface at contact %d: gap %g "
                 "(need gap >= 0)",
-                i + 1, c[2 * i]);
+                i + 1, scene_units_to_user(s->units, SCENE_DIM_LENGTH, c[2 * i]));
       zeno_sim_destroy(s);
       return NULL;
     }
@@ -171,5 +174,5 @@ void zeno_sim_destroy(zeno_sim *s) {
 }
 
 zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->outcome; }
-const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->scene; }
+const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->user_scene; }
 

@@ -13,6 +13,7 @@
 #include "dynamics/flow_zod.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
+#include "scene/scene_units.h"
 #include "zeno/sim.h"
 
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2
@@ -39,7 +40,12 @@ typedef struct impact_record {
 
 struct zeno_sim {
   /* ---- configuration and buffers: kept by sim_restart ---- */
+  /// The scene in its own units (scene_units.h): everything below computes
+  /// in these; events, states and summaries are converted back to the
+  /// user's units as they leave (sim_query.c).
   zeno_scene scene;
+  zeno_scene user_scene;  ///< the scene as given (zeno_sim_scene())
+  scene_units units;      ///< of user_scene
   zeno_sim_def def;
   zk_model km;
   zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
@@ -195,6 +201,12 @@ tolerances sim_make_tol(const zeno_sim *s, double vscale);
 /// Kinematic classes of the contacts (touching[i]: gap known to be zero).
 void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
                   zm_class *cls);
+/* units (sim_query.c) */
+/// A state computed in the simulator's units, in the user's.
+void sim_state_to_user(const zeno_sim *s, zeno_state *st);
+/// An event's times, impulses and states in the user's units.
+void sim_event_to_user(const zeno_sim *s, zeno_event *ev);
+
 /// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 

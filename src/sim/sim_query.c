@@ -7,17 +7,57 @@
 #include "sim/sim_internal.h"
 
 
-zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st,
+/* ---- the user's units ---------------------------------------------------- */
+
+// Converts n values of dimension d.
+static void to_user(const zeno_sim *s, scene_dim d, double *v, size_t n) {
+  for (size_t k = 0; k < n; k++) v[k] = scene_units_to_user(s->units, d, v[k]);
+}
+
+void sim_state_to_user(const zeno_sim *s, zeno_state *st) {
+  if (scene_units_trivial(s->units)) return;
+  const scene_dim L = SCENE_DIM_LENGTH, V = SCENE_DIM_SPEED;
+  to_user(s, SCENE_DIM_TIME, &st->t, 1);
+  to_user(s, L, st->q, 2);
+  to_user(s, V, st->qdot, 2);
+  to_user(s, SCENE_DIM_RATE, &st->qdot[2], 1);
+  to_user(s, L, st->gap, ZENO_MAX_CONTACTS);
+  to_user(s, V, st->gap_rate, ZENO_MAX_CONTACTS);
+  to_user(s, L, st->slip, ZENO_MAX_CONTACTS);
+  to_user(s, V, st->slip_rate, ZENO_MAX_CONTACTS);
+  // q' is (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
+  const bool angle = s->km.n == 1;
+  to_user(s, L, st->zod, angle ? 2 : 3);
+  to_user(s, V, st->zod_rate, angle ? 2 : 3);
+  if (angle) to_user(s, SCENE_DIM_RATE, &st->zod_rate[2], 1);
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
+  to_user(s, SCENE_DIM_ENERGY, &st->energy, 1);
+}
+
+void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
+  if (scene_units_trivial(s->units)) return;
+  to_user(s, SCENE_DIM_TIME, &ev->t, 1);
+  to_user(s, SCENE_DIM_TIME, &ev->zeno_error, 1);
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
+  sim_state_to_user(s, &ev->before);
+  sim_state_to_user(s, &ev->after);
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
                               zeno_error *error) {
   if (s == NULL || st == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
+  const double t = scene_units_from_user(s->units, SCENE_DIM_TIME, user_t);
   if (s->hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->hist_len - 1].t1) {
     if (t == s->t) {
       sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
+      sim_state_to_user(s, st);
       return ZENO_OK;
     }
     return zeno_fail(error, ZENO_ERR_RANGE, "t",
-                     "time %g outside the simulated (and kept) part of the run", t);
+                     "time %g outside the simulated (and kept) part of the run", user_t);
   }
   // Last segment starting at or before t (later segments win at shared ends).
   size_t lo = 0, hi = s->hist_len - 1;
@@ -44,6 +84,7 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double t, zeno_state *st,
   sol.mode = g->mode;
   memcpy(sol.force, g->force, sizeof sol.force);
   sim_fill_state(s, t, q, qd, &sol, st);
+  sim_state_to_user(s, st);
   return ZENO_OK;
 }
 
@@ -57,6 +98,9 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
   sum->zeno_impacts = s->first_zeno_impacts;
   sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
+  sim_state_to_user(s, &sum->final_state);
+  sum->t = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->t);
+  if (s->has_zeno) sum->zeno_time = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->zeno_time);
   sum->section_count = s->section_count < ZENO_SUMMARY_SECTIONS
                            ? s->section_count
                            : ZENO_SUMMARY_SECTIONS;

@@ -13,6 +13,8 @@
 //                drawn into it, so a frame depends only on (run, play) and
 //                the window only shows a copy (view_draw.c, view_text.c)
 //   view_app     the window loop and the headless screenshot (view_app.c)
+//   view_module  what the zeno program sees: the run, the options and the
+//                table of the loadable module zeno-view.so (view_module.h)
 //
 // World frame: the scene's, centre of mass at its nominal position (0, 0);
 // lengths in scene units. Screen: pixels, y down.
@@ -26,27 +28,9 @@
 #include <SDL_ttf.h>
 
 #include "zeno/zeno.h"
+#include "view/view_module.h"
 
-/* ---- one run ------------------------------------------------------------- */
-
-/// A whole run, simulated live or read back: its rows and events are the
-/// run directory's (zeno/run_dir.h), recorded by the library's rule.
-typedef struct view_run {
-  zeno_scene scene;    ///< geometry, load, model
-  zeno_sim *sim;       ///< live: the simulator (keep_history); NULL in replay
-  /// Rows (samples every scene.sample_dt and the states before and after
-  /// each event, in time order; rows at a non-finite time are left out) and
-  /// events.
-  zeno_run_dir_data data;
-  double t_end;        ///< time of the last event with a finite time
-  bool has_zeno;       ///< a Zeno sequence was completed
-  double zeno_time;    ///< its accumulation time [time]
-  zeno_outcome outcome; ///< of the END event (RUNNING when none)
-} view_run;
-
-/// Longest live run, in events: the viewer keeps every event in memory and
-/// a reverse chatter grows without end; 20000 events are ~3 MB of rows.
-#define VIEW_MAX_LIVE_EVENTS 20000L
+/* ---- one run (view_run: view_module.h) ----------------------------------- */
 
 /// Runs `scene` to its end (or VIEW_MAX_LIVE_EVENTS) with dense output and
 /// records events and rows exactly as `zeno simulate --out` writes them.
@@ -83,8 +67,6 @@ long view_run_event_at(const view_run *run, double t);
 
 /* ---- playback ------------------------------------------------------------ */
 
-/// Speed levels of keys 1-5: simulated time per wall-clock second.
-#define VIEW_SPEED_LEVELS 5
 /// Zeno warp: inter-event intervals played per wall-clock second (each
 /// interval gets the same wall time, so a chatter plays as evenly spaced
 /// hops).
@@ -181,9 +163,6 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
 
 /* ---- drawing ------------------------------------------------------------- */
 
-/// Default window / screenshot size [px].
-#define VIEW_DEFAULT_WIDTH 1000
-#define VIEW_DEFAULT_HEIGHT 700
 /// Height of the text band at the top and of the strip chart [px].
 #define VIEW_OVERLAY_HEIGHT 66
 #define VIEW_CHART_HEIGHT 150
@@ -295,26 +274,7 @@ bool view_write_png(const view_canvas *canvas, const char *path,
 /// Reads the colour of a canvas pixel.
 view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 
-/* ---- the front end ------------------------------------------------------- */
-
-/// Options shared by `zeno view` and `zeno replay`.
-typedef struct view_options {
-  const char *screenshot; ///< headless: write this PNG and exit
-  double at;              ///< headless: display time (--at)
-  long at_event;          ///< headless: event index (--at-event), -1 none
-  long frames;            ///< window: exit after this many frames (0: no limit)
-  /// Window: comma-separated keys to press, one per frame from frame 1
-  /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
-  /// 40 px to the right), for scripted runs and tests. NULL: none.
-  const char *keys;
-  int width, height;      ///< [px]
-  double zoom;            ///< > 0: fixed zoom instead of the automatic one
-  bool warp;              ///< start in Zeno warp
-  int speed_level;        ///< 0: automatic
-} view_options;
-
-/// Options with their defaults.
-view_options view_options_default(void);
+/* ---- the front end (view_options: view_module.h) ------------------------- */
 
 /// Headless: draws the frame at options->at / at_event and writes the PNG.
 /// Returns 0, or 1 on a failure (reported on stderr).

@@ -24,15 +24,6 @@
 #define MESSAGE_SIZE 512
 #define PATH_SIZE 64
 
-view_options view_options_default(void) {
-  view_options o;
-  memset(&o, 0, sizeof o);
-  o.at_event = -1;
-  o.width = VIEW_DEFAULT_WIDTH;
-  o.height = VIEW_DEFAULT_HEIGHT;
-  return o;
-}
-
 static void play_start(view_play *play, const view_run *run,
                        const view_options *o) {
   view_play_init(play, run);

@@ -134,30 +134,6 @@ def test_concurrent_calls_give_the_serial_results():
         assert word == ref_word and np.array_equal(values, ref_values)
 
 
-def best(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def test_overhead_within_the_issue_bounds():
-    scene = zeno.Scene.load(scene_path("example2.yaml"))
-    # simulate: the run (trajectory recorded on demand) against the same C work.
-    c = _zeno.time_core("simulate-events", scene, 3000)
-    py = best(lambda: zeno.simulate(scene), 3000)
-    assert py < 3 * c, (py, c)
-    c = _zeno.time_core("simulate", scene, 500)
-    py = best(lambda: zeno.simulate(scene).trajectory, 500)
-    assert py < 3 * c, (py, c)
-    # maps: 6000 samples.
-    c = _zeno.time_core("maps", scene, 5, 6000)
-    py = best(lambda: zeno.maps(scene, samples=6000), 5)
-    assert py < 1.2 * c, (py, c)
-
-
 def test_a_simulator_shared_by_threads_hands_out_each_event_once():
     scene = zeno.Scene.load(scene_path("example3-zeno.yaml"))
     expected = zeno.simulate(scene, model="full", eps=1e-2, trajectory=False)
