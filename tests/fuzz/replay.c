@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/// Largest corpus file replayed (libFuzzer's default -max_len is 4096; the
-/// shipped scenes are a few kB).
+/// Largest corpus file replayed: tools/fuzz's -max_len, the most a scene
+/// may hold (ZENO_SCENE_MAX_BYTES, 1 MB).
 #define REPLAY_MAX_BYTES (1 << 20)
 /// Room for a corpus path.
 #define REPLAY_PATH_LEN 4096
@@ -23,16 +23,22 @@ static int replay_file(const char *path) {
     fprintf(stderr, "replay: cannot open %s\n", path);
     return -1;
   }
-  uint8_t *data = malloc(REPLAY_MAX_BYTES);
+  // One byte more than the limit tells a file of exactly the limit (read
+  // whole) from a longer one.
+  uint8_t *data = malloc(REPLAY_MAX_BYTES + 1);
   if (data == NULL) {
     fclose(f);
     return -1;
   }
-  const size_t size = fread(data, 1, REPLAY_MAX_BYTES, f);
-  const int bad = ferror(f) || !feof(f);
+  const size_t size = fread(data, 1, REPLAY_MAX_BYTES + 1, f);
+  const int bad = ferror(f);
   fclose(f);
-  if (bad) {
-    fprintf(stderr, "replay: cannot read %s whole\n", path);
+  if (bad || size > REPLAY_MAX_BYTES) {
+    if (bad)
+      fprintf(stderr, "replay: cannot read %s\n", path);
+    else
+      fprintf(stderr, "replay: %s holds more than %d bytes (tools/fuzz's -max_len)\n",
+              path, REPLAY_MAX_BYTES);
     free(data);
     return -1;
   }
