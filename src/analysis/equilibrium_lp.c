@@ -254,6 +254,8 @@ static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
   lp->obj[col_s] = 1;
 }
 
+void ze_lp_thread_done(void) { glp_free_env(); }
+
 zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
                                zeno_error *e) {
   memset(r, 0, sizeof *r);

@@ -61,6 +61,13 @@ void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols);
 /// Solves with GLPK's primal simplex. Fails with ZENO_ERR_RANGE for a
 /// non-finite coefficient and ZENO_ERR_SINGULAR when the simplex itself
 /// fails (GLPK's code in the message).
+/// Frees the LP solver's per-thread state (GLPK keeps an environment in
+/// thread-local storage, made at a thread's first LP): a worker thread
+/// calls it when its share of a sweep is done, or the environment leaks
+/// when the thread ends (clang's OpenMP runtime ends its workers at exit).
+/// The next LP of the thread makes a new one.
+void ze_lp_thread_done(void);
+
 zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
                               zeno_error *e);
 

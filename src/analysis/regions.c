@@ -17,6 +17,7 @@
 #include <omp.h>
 #endif
 
+#include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "zeno/sim.h"
 
@@ -472,21 +473,27 @@ zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
   zeno_error first_error;
   zeno_error_clear(&first_error);
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#pragma omp parallel num_threads(team)
 #endif
-  for (size_t ix = 0; ix < n; ix++) {
-    zeno_error e;
-    const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
-    if (st != ZENO_OK) {
+  {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (size_t ix = 0; ix < n; ix++) {
+      zeno_error e;
+      const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
+      if (st != ZENO_OK) {
 #ifdef _OPENMP
 #pragma omp critical
 #endif
-      if (ix < first_bad) {
-        first_bad = ix;
-        first_status = st;
-        first_error = e;
+        if (ix < first_bad) {
+          first_bad = ix;
+          first_status = st;
+          first_error = e;
+        }
       }
     }
+    ze_lp_thread_done();
   }
   if (first_status != ZENO_OK && error) *error = first_error;
   return first_status;
