@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+#include <stdbool.h>
 #include <cmocka.h>
 
 #include "test_util.h"
@@ -296,43 +298,93 @@ static void no_zero_time_loop_at_the_rounding_floor(void **state) {
   assert_true(fabs(zeno_time[0] - 1.57785) < 1e-4);
 }
 
-// Example 2 with restitution, ZOD against the full model (eps = 1e-3, the
-// scene's): Chatterjee-Ruina at e = 0.2 and 0.8 and Newton at e = 0.2 come
-// to rest in both, at x2 within 1e-2 of each other (measured 3e-4, 2e-6 and
-// 3e-4), and Chatterjee-Ruina never adds energy. Newton's law at e = 0.8
-// does add energy at some impacts (its known defect with friction): the
-// run counts them.
+/// Room for the mode words of the restitution runs (the longest, Example 2
+/// with Newton e = 0.5 under the ZOD, has 303 tokens).
+#define MACRO_WORD_LEN 8192
+
+// The macro word: the mode word without FF (the flights between impacts)
+// and with every block of up to 6 tokens that repeats back to back kept
+// once. Two models that simulate a different number of impacts before a
+// completion, or cycles before a chain's completion, then spell the same
+// story the same way.
+static int macro_word(const char *word, char tok[][4], int cap) {
+  int n = 0;
+  for (const char *p = word; *p;) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    int len = 0;
+    char t[4] = {0};
+    while (p[len] && p[len] != ' ') {
+      if (len < 3) t[len] = p[len];
+      len++;
+    }
+    p += len;
+    if (strcmp(t, "FF") != 0 && n < cap) memcpy(tok[n++], t, sizeof t);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int L = 1; L <= 6; L++)
+      for (int i = 0; i + 2 * L <= n; i++) {
+        if (memcmp(tok[i], tok[i + L], (size_t)L * sizeof *tok) != 0) continue;
+        memmove(tok[i], tok[i + L], (size_t)(n - i - L) * sizeof *tok);
+        n -= L;
+        changed = true;
+        i--;
+      }
+  }
+  return n;
+}
+
+// Example 2 (the paper's start) with restitution, both laws: the ZOD and the
+// full model (eps = 1e-3) rest at the same x2 (measured 3.9e-4 relative at
+// most, against 1e-2 asked), and tell the same story: the same macro word,
+// up to the end of the ZOD's, which completes the last chain of cycles
+// geometrically ("... Z SS"), where the full model follows it to its
+// precision floor (Newton e = 0.5: "NF SF FI IF Z NP SS", one more cycle
+// and a slip of zero duration). Chatterjee-Ruina never adds energy; Newton's
+// law with friction does (e = 0.8).
 static void restitution_models_agree(void **state) {
   (void)state;
   const struct {
     zeno_impact_law law;
     double e;
-  } cases[] = {{ZENO_LAW_CHATTERJEE_RUINA, 0.2}, {ZENO_LAW_CHATTERJEE_RUINA, 0.8},
-               {ZENO_LAW_NEWTON, 0.2}};
-  const double qp[3] = {1, 1, 0}, qdp[3] = {0, 0, 2};
+  } cases[] = {{ZENO_LAW_CHATTERJEE_RUINA, 0.2}, {ZENO_LAW_CHATTERJEE_RUINA, 0.5},
+               {ZENO_LAW_CHATTERJEE_RUINA, 0.8}, {ZENO_LAW_NEWTON, 0.2},
+               {ZENO_LAW_NEWTON, 0.5},           {ZENO_LAW_NEWTON, 0.8}};
+  static char word[2][MACRO_WORD_LEN];
+  static char tok[2][MACRO_WORD_LEN / 3][4];
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     zeno_summary sum[2];
+    int n[2];
     for (int m = 0; m < 2; m++) {
-      zeno_scene s = paper_scene(example2(), qp, qdp);
+      zeno_scene s = paper_scene(example2(), EX2_QP, EX2_QDP);
       s.impact_law = cases[k].law;
       s.restitution = cases[k].e;
       s.model = m ? ZENO_MODEL_FULL : ZENO_MODEL_ZOD;
-      assert_int_equal(zeno_run(&s, NULL, &sum[m], NULL, 0, NULL), ZENO_OK);
+      assert_int_equal(zeno_run(&s, NULL, &sum[m], word[m], MACRO_WORD_LEN, NULL), ZENO_OK);
       assert_int_equal(sum[m].outcome, ZENO_OUTCOME_REST);
       if (cases[k].law == ZENO_LAW_CHATTERJEE_RUINA) assert_int_equal(sum[m].energy_gains, 0);
+      n[m] = macro_word(word[m], tok[m], MACRO_WORD_LEN / 3);
     }
     const double zod = sum[0].final_state.zod[2], full = sum[1].final_state.zod[2];
-    if (!(fabs(full - zod) <= 1e-2 * fabs(zod)))
+    if (!(fabs(full - zod) <= 1e-3 * fabs(zod)))
       fail_msg("case %zu: rest at x2 = %.9g (ZOD) and %.9g (full)", k, zod, full);
+    // Newton e = 0.8 interleaves two chatters whose completions differ by a
+    // slip of near-tie size (ZOD "Z NF SF FI", full "Z SF FI"): its rest
+    // point agrees, its word is not compared.
+    if (cases[k].law == ZENO_LAW_NEWTON && cases[k].e > 0.7) {
+      assert_true(sum[1].energy_gains > 0);
+      assert_true(sum[1].energy_gain_max > 1e-3 && sum[1].energy_gain_max < 10);
+      continue;
+    }
+    int same = 0;
+    while (same < n[0] && same < n[1] && strcmp(tok[0][same], tok[1][same]) == 0) same++;
+    assert_true(n[0] >= 2 && strcmp(tok[0][n[0] - 1], "SS") == 0 &&
+                strcmp(tok[1][n[1] - 1], "SS") == 0);
+    if (!(same == n[0] || (same >= n[0] - 2 && strcmp(tok[0][n[0] - 2], "Z") == 0)))
+      fail_msg("case %zu: the macro words part after %d of %d tokens:\n  ZOD  %s\n  full %s",
+               k, same, n[0], word[0], word[1]);
   }
-  zeno_scene s = paper_scene(example2(), qp, qdp);
-  s.impact_law = ZENO_LAW_NEWTON;
-  s.restitution = 0.8;
-  s.model = ZENO_MODEL_FULL;
-  zeno_summary sum;
-  assert_int_equal(zeno_run(&s, NULL, &sum, NULL, 0, NULL), ZENO_OK);
-  assert_true(sum.energy_gains > 0);
-  assert_true(sum.energy_gain_max > 1e-3 && sum.energy_gain_max < 10);
 }
 
 int main(void) {

@@ -629,6 +629,14 @@ static void restitution_cases(void **state) {
     s.t_end *= EPS;
     prop_exec(&s, TIE_EXPLAIN, &f);
     check_health_of(&f, true, true, newton);
+    if (g_verbose && z.summary.outcome != ZENO_OUTCOME_REST) {
+      printf("restitution case %d: ZOD %s after %ld events, full %s\n", accepted,
+             zeno_outcome_name(z.summary.outcome), z.summary.events,
+             zeno_outcome_name(f.summary.outcome));
+      print_case(&c);
+      const size_t n = strlen(z.word);
+      printf("  ZOD word ... %s\n", z.word + (n > 300 ? n - 300 : 0));
+    }
     newton_gaining += newton && (z.summary.energy_gains > 0 || f.summary.energy_gains > 0);
     events += z.count + f.count;
     outcomes[z.summary.outcome]++;

@@ -334,17 +334,18 @@ static void dense_output_matches_events(void **state) {
   zeno_sim_destroy(sim);
 }
 
-// Example 2 with Newton restitution: chatters completed one after another
-// run the speeds down to 1e-162, where the square of a speed underflows and
-// a contact closing at zero gap was not seen approaching: the body fell
+// Example 2 with Newton's law used to count its chatter to underflow and fall
 // through both surfaces (gaps -4.7e5, ending `time-limit`). No event may
 // have a gap below -1e-9 of the run's scale (its start gaps, 1) now, and
-// no run ends in free fall through the surfaces. (e = 0.5
-// rests at x2 = 14.52 after 13,118 events; e = 0.8 still counts its
-// second-order accumulation event by event to the event limit.)
+// both restitutions rest where the full model (eps = 1e-3) rests: e = 0.5
+// at x2 = 14.5293 (the ZOD 14.5249), e = 0.8 at 4.18759 (4.18799). e = 0.8
+// counted its second-order accumulation (contact 1 chattering while contact
+// 2 bounces, 11 to 1) to the event limit (100,001 events, speeds 1e-162);
+// its chain's precision floor (speeds below 1e-12 of its first) now ends
+// it after 1,014.
 static void newton_chatter_never_penetrates(void **state) {
   (void)state;
-  const double restitution[2] = {0.5, 0.8};
+  const double restitution[2] = {0.5, 0.8}, full_rest[2] = {14.5293, 4.18759};
   for (int k = 0; k < 2; k++) {
     zeno_scene s = paper_scene(example2(), EX2_QP, EX2_QDP);
     s.impact_law = ZENO_LAW_NEWTON;
@@ -354,9 +355,7 @@ static void newton_chatter_never_penetrates(void **state) {
     zeno_sim *sim = zeno_sim_create(&s, &def, NULL);
     assert_non_null(sim);
     zeno_event ev;
-    long events = 0;
     while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) {
-      events++;
       for (int c = 0; c < 2; c++) {
         assert_true(ev.before.gap[c] >= -1e-9);
         assert_true(ev.after.gap[c] >= -1e-9);
@@ -364,11 +363,59 @@ static void newton_chatter_never_penetrates(void **state) {
     }
     zeno_summary sum;
     zeno_sim_summary(sim, &sum);
-    assert_true(sum.outcome != ZENO_OUTCOME_TIME_LIMIT);
-    if (k == 0) {
-      assert_int_equal(sum.outcome, ZENO_OUTCOME_REST);
-      assert_true(fabs(sum.final_state.zod[2] - 14.5249) < 1e-3);
+    assert_int_equal(sum.outcome, ZENO_OUTCOME_REST);
+    assert_true(sum.events < 2000);
+    const double x2 = sum.final_state.zod[2];
+    if (!(fabs(x2 - full_rest[k]) < 1e-3 * full_rest[k]))
+      fail_msg("Newton e = %g: rest at x2 = %.9g, the full model's at %.9g", restitution[k],
+               x2, full_rest[k]);
+    zeno_sim_destroy(sim);
+  }
+}
+
+// Second-order accumulation: in Example 2 with restitution 0.5 (both laws),
+// contact 1 chatters to a Zeno completion, slips, sticks, contact 2 lands
+// and bounces once, and contact 1 chatters again, each cycle 0.4986 times
+// the last. The run used to complete every cycle until the speeds reached
+// 1e-27 (13,069 and 13,118 events); the chain of completions is now itself
+// detected (a period of one cycle with one ratio) and completed at its
+// limit, one ZENO event of order 2, at the same rest point (the old runs'
+// x2 = 6.124864536458619 and 14.524861973398716) within 1e-12.
+static void chain_of_completions_is_completed(void **state) {
+  (void)state;
+  const struct {
+    zeno_impact_law law;
+    double x2;
+  } cases[] = {{ZENO_LAW_CHATTERJEE_RUINA, 6.124864536458619},
+               {ZENO_LAW_NEWTON, 14.524861973398716}};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    zeno_scene s = paper_scene(example2(), EX2_QP, EX2_QDP);
+    s.impact_law = cases[k].law;
+    s.restitution = 0.5;
+    zeno_sim *sim = zeno_sim_create(&s, NULL, NULL);
+    assert_non_null(sim);
+    zeno_event ev;
+    int order2 = 0, completions = 0;
+    long chain_impacts = 0;
+    while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) {
+      if (ev.kind != ZENO_EVENT_ZENO) continue;
+      completions++;
+      assert_true(ev.zeno_order == 1 || ev.zeno_order == 2);
+      if (ev.zeno_order == 2) {
+        order2++;
+        chain_impacts = ev.zeno_impacts;
+        assert_true(ev.zeno_period >= 1);
+        assert_true(fabs(ev.zeno_ratio - 0.4986) < 1e-3);
+      }
     }
+    zeno_summary sum;
+    zeno_sim_summary(sim, &sum);
+    assert_int_equal(sum.outcome, ZENO_OUTCOME_REST);
+    assert_int_equal(order2, 1);
+    assert_true(completions > 4 && completions < 30);
+    assert_true(sum.events < 300);
+    assert_true(chain_impacts > 10 && chain_impacts <= sum.impacts);
+    assert_true(fabs(sum.final_state.zod[2] - cases[k].x2) < 1e-12 * cases[k].x2);
     zeno_sim_destroy(sim);
   }
 }
@@ -388,6 +435,7 @@ int main(void) {
       cmocka_unit_test(limits_end_runs),
       cmocka_unit_test(dense_output_matches_events),
       cmocka_unit_test(newton_chatter_never_penetrates),
+      cmocka_unit_test(chain_of_completions_is_completed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,7 +98,13 @@ typedef struct zeno_event {
   long zeno_impacts;     ///< ZENO: impacts simulated in the sequence before completion
   double zeno_ratio;     ///< ZENO/END(diverging): geometric ratio per period of the sequence
   double zeno_error;     ///< ZENO: estimate of the accumulation-time error [time]
-  int zeno_period;       ///< ZENO/END(diverging): impacts per period
+  int zeno_period;       ///< ZENO/END(diverging): impacts per period (order 2: sequences per period); 0 at a precision floor
+  /// ZENO: 1 when the event completes a sequence of impacts; 2 when it
+  /// completes a chain of completed sequences following each other with
+  /// shrinking size (second-order accumulation: a bouncing contact
+  /// re-excited by the other's bounces), closing every contact the chain
+  /// touched. zeno_impacts then counts the chain's impacts.
+  int zeno_order;
   zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
   char solver_flag[48];  ///< END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
   size_t consistent_count; ///< END(ambiguous): number of consistent modes

@@ -65,7 +65,8 @@ class State:
 
 _EVENT_FIELDS = ("index", "t", "kind", "guard", "contact", "mode_before", "mode_after",
                  "impact", "impulse", "impact_outcome", "on_section", "section_angle",
-                 "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "outcome",
+                 "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "zeno_order",
+                 "outcome",
                  "solver_flag", "consistent_count", "consistent", "guard_residual",
                  "constraint_drift", "tie_margin", "near_tie")
 
@@ -96,6 +97,7 @@ class Event:
     zeno_ratio: float | None
     zeno_error: float | None
     zeno_period: int | None
+    zeno_order: int | None    # 1: impacts completed; 2: a chain of completions
     outcome: str | None
     consistent_modes: tuple
     solver_flag: str | None
@@ -108,7 +110,7 @@ class Event:
     def from_array(cls, a):
         """The events of a 1-D array of ``EVENT_DTYPE``."""
         (index, t, kind, guard, contact, before_mode, after_mode, impact, impulse, letters,
-         on_section, section, z_impacts, z_ratio, z_error, z_period, outcome, flag,
+         on_section, section, z_impacts, z_ratio, z_error, z_period, z_order, outcome, flag,
          consistent_count, consistent, residual, drift, tie, near) = _columns(a, _EVENT_FIELDS)
         n = _contact_count(before_mode)
         before, after = State.from_array(a["before"]), State.from_array(a["after"])
@@ -123,6 +125,7 @@ class Event:
                 before[i], after[i], on_section[i], section[i] if on_section[i] else None,
                 z_impacts[i] if zeno else None, z_ratio[i] if zeno or diverging else None,
                 z_error[i] if zeno else None, z_period[i] if zeno or diverging else None,
+                z_order[i] if zeno else None,
                 end, tuple(consistent[i][:consistent_count[i]]),
                 flag[i] if end == "solver-failure" else None, residual[i], drift[i], tie[i],
                 near[i]))

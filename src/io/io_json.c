@@ -261,6 +261,7 @@ static void event_zeno_members(json_object *o, const zeno_event *e) {
   member_number(o, "zeno_ratio", e->zeno_ratio);
   member_number(o, "zeno_error", e->zeno_error);
   member_long(o, "zeno_period", e->zeno_period);
+  member_long(o, "zeno_order", e->zeno_order);
 }
 
 static void event_end_members(json_object *o, const zeno_event *e,

@@ -19,6 +19,10 @@
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2
 /// periods of the longest period searched.
 #define SIM_RING 256
+/// Completed sequences remembered for second-order detection (sim_zeno.c):
+/// ratio_periods + 2 periods of SIM_CHAIN_MAX_PERIOD at the default
+/// ratio_periods (3), with room to spare.
+#define SIM_CHAIN 32
 
 typedef struct segment {
   double t0, t1;
@@ -36,6 +40,7 @@ typedef struct impact_record {
   double speed;        ///< largest approach speed of the impacting contacts
   double q[3], qd[3];  ///< state just after the impact
   unsigned touched;    ///< contacts touching at the impact
+  long impacts;        ///< a chain's record: impacts of the completed sequence
 } impact_record;
 
 struct zeno_sim {
@@ -82,14 +87,29 @@ struct zeno_sim {
   long seq_impacts;        ///< impacts in the current sequence
   double seq_first_speed;  ///< first impact speed of the sequence
   double seq_first_t;      ///< time of the sequence's first impact
+  uint64_t seq_first_signature;  ///< steps from its start to its first impact
+  unsigned seq_touched;    ///< contacts touching at any of its impacts
+
+  /* the chain: completed sequences following each other (second order) */
+  int chain_len;             ///< completions in the chain (capped at SIM_CHAIN)
+  long chain_impacts;        ///< impacts of its sequences
+  double chain_first_speed;  ///< first impact speed of its first sequence
+  double chain_first_t;      ///< time of that impact
+  unsigned chain_touched;    ///< contacts touching in any of its sequences
+  /// The pending completion closes the chain: every contact it touched.
+  bool chain_closing;
 
   /* pending Zeno completion */
   double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
+  /// Extrapolated: the largest change of a contact rate of the limit
+  /// between the predictions from the last two periods.
+  double zeno_rate_err;
   /// Completed at a precision floor: its last bounce's height over its
   /// first's, the ZENO event's tie margin (the rest was below resolution).
   double zeno_floor_tie;
   unsigned zeno_contacts;
   int zeno_period;
+  int zeno_order;  ///< 1: a sequence of impacts; 2: a chain of sequences
   long zeno_seq_impacts;
   /* diverging */
   double div_ratio;
@@ -111,6 +131,10 @@ struct zeno_sim {
   /// so creation leaves it uninitialised (it is large, and cycles of the
   /// Poincaré maps run thousands of times).
   impact_record ring[SIM_RING];
+  /// The chain's completions (t, the state after closing, the first impact
+  /// speed of the sequence, the contacts it touched); only chain_len
+  /// matters, as for ring.
+  impact_record chain[SIM_CHAIN];
 };
 
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.

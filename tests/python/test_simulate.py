@@ -104,7 +104,7 @@ def event_json(e):
         d["section_angle"] = e.section_angle
     if e.kind == "zeno":
         d.update(zeno_impacts=e.zeno_impacts, zeno_ratio=e.zeno_ratio, zeno_error=e.zeno_error,
-                 zeno_period=e.zeno_period)
+                 zeno_period=e.zeno_period, zeno_order=e.zeno_order)
     if e.kind == "end":
         d["outcome"] = e.outcome
         if e.outcome == "diverging":

@@ -42,7 +42,7 @@ typedef struct event_record {
   double section_angle;  ///< NaN unless on_section
   int64_t zeno_impacts;
   double zeno_ratio, zeno_error;
-  int32_t zeno_period;
+  int32_t zeno_period, zeno_order;
   Py_UCS4 outcome[NAME_CHARS];  ///< END events; "" for the others
   Py_UCS4 solver_flag[SOLVER_FLAG_CHARS];
   int32_t consistent_count;
@@ -77,7 +77,8 @@ static const field EVENT_FIELDS[] = {
     E(after, NULL),         E(on_section, "?"),
     E(section_angle, "f8"), E(zeno_impacts, "i8"),
     E(zeno_ratio, "f8"),    E(zeno_error, "f8"),
-    E(zeno_period, "i4"),   E(outcome, "U16"),
+    E(zeno_period, "i4"),   E(zeno_order, "i4"),
+    E(outcome, "U16"),
     E(solver_flag, "U48"),  E(consistent_count, "i4"),
     E(consistent, "(16,)U2"), E(guard_residual, "f8"),
     E(constraint_drift, "f8"), E(tie_margin, "f8"),
@@ -186,6 +187,7 @@ static void fill_event(event_record *r, const zeno_event *e, int contact_count) 
   r->zeno_ratio = e->zeno_ratio;
   r->zeno_error = e->zeno_error;
   r->zeno_period = e->zeno_period;
+  r->zeno_order = e->zeno_order;
   if (e->kind == ZENO_EVENT_END) ext_put_text(r->outcome, NAME_CHARS, zeno_outcome_name(e->outcome));
   ext_put_text(r->solver_flag, SOLVER_FLAG_CHARS, e->solver_flag);
   const size_t consistent = e->consistent_count < ZENO_MAX_MODES ? e->consistent_count : ZENO_MAX_MODES;
