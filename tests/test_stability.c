@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "test_util.h"
@@ -353,6 +354,103 @@ static void persistence_and_errors(void **state) {
   assert_int_equal(zeno_analyze(&s, &ad, &a, &err), ZENO_ERR_RANGE);
 }
 
+// Example 6 with the centre of mass at (0.955, -0.929), a point of the
+// 100 x 100 map: R has the fixed point -phi2 at 4.4e-5 from the breakpoint
+// -0.698176 between "FI FN FP IF NF SF FI" and "FI FN FP IF SF FI".
+static zeno_scene example6_point(void) {
+  static const char *const text =
+      "name: example6\n"
+      "paper: {alpha: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, phi2: 40, mu1: 0.6, mu2: 0.001}\n"
+      "com: {x: 0.95454545454545414, y: -0.92929292929292928}\n";
+  zeno_scene s;
+  zeno_error err;
+  assert_int_equal(zeno_scene_load_string(text, "example6", NULL, 0, &s, &err), ZENO_OK);
+  return s;
+}
+
+// Why R is constant -phi2 wherever a cycle returns from SF (docs/analysis.md):
+// contact 1 sticks, so the body turns about it, and contact 2, level with
+// contact 1 (both at (l_i, -h)), falls straight down: its velocity is along
+// -y, and atan(xdot2 / |zdot2|) with t2 = (cos phi2, sin phi2) is -phi2.
+// Every such sample of Examples 3 and 6 returns there to rounding.
+static void returns_from_stick_are_at_minus_phi2(void **state) {
+  (void)state;
+  const zeno_scene scenes[2] = {scene_of(example3()), example6_point()};
+  const double phi2 = 40 * ZENO_PI / 180;
+  for (int k = 0; k < 2; k++) {
+    zeno_maps m;
+    assert_int_equal(zeno_maps_compute(&scenes[k], NULL, &m, NULL), ZENO_OK);
+    size_t from_stick = 0;
+    for (size_t i = 0; i < m.sample_count; i++) {
+      const zeno_cycle *c = &m.samples[i];
+      const size_t n = strlen(c->word);
+      if (!c->defined || n < 5 || strcmp(c->word + n - 5, "SF FI") != 0) continue;
+      from_stick++;
+      if (!(fabs(c->R + phi2) < 1e-12))
+        fail_msg("scene %d: R(%.9f) = %.17g after '%s', not -phi2", k, c->phi, c->R, c->word);
+    }
+    // Example 3: 4446 of its 6000 samples; the Example 6 point: 217.
+    assert_true(from_stick > (k == 0 ? 4000u : 200u));
+    zeno_maps_free(&m);
+  }
+}
+
+// A fixed point on a breakpoint is decided by the exact cycle from it, not
+// by the side a sample fell on. With the "on a breakpoint" distance widened
+// to 1e-4 the fixed point -phi2 above is one: its cycle returns to it with
+// the G of the word it is on (the same as the maps found inside it), and
+// decides on no near tie; declared a tie (any margin), the verdict is
+// undecided, region 7, naming both words.
+static void fixed_point_on_a_breakpoint(void **state) {
+  (void)state;
+  const zeno_scene s = example6_point();
+  zeno_maps plain, wide;
+  assert_int_equal(zeno_maps_compute(&s, NULL, &plain, NULL), ZENO_OK);
+  zeno_maps_def d = zeno_maps_def_default();
+  d.fixed_point_breakpoint_tol = 1e-4;
+  assert_int_equal(zeno_maps_compute(&s, &d, &wide, NULL), ZENO_OK);
+  const double phi2 = 40 * ZENO_PI / 180;
+  const zeno_fixed_point *p = NULL, *q = NULL;
+  for (size_t k = 0; k < plain.fixed_point_count; k++) {
+    assert_false(plain.fixed_points[k].at_breakpoint);
+    if (fabs(plain.fixed_points[k].phi + phi2) < 1e-9) p = &plain.fixed_points[k];
+  }
+  for (size_t k = 0; k < wide.fixed_point_count; k++)
+    if (fabs(wide.fixed_points[k].phi + phi2) < 1e-9) q = &wide.fixed_points[k];
+  assert_non_null(p);
+  assert_non_null(q);
+  assert_true(q->at_breakpoint && q->returns && !q->tie);
+  assert_true(q->tie_margin > ZENO_FIXED_POINT_TIE_MARGIN);
+  assert_string_equal(q->word_left, "FI FN FP IF NF SF FI");
+  assert_string_equal(q->word_right, "FI FN FP IF SF FI");
+  assert_true(fabs(q->G - p->G) < 1e-12 && fabs(q->G - 0.213531) < 1e-6);
+  assert_true(fabs(q->slope) < 1e-6 && q->convergent);
+  zeno_maps_free(&plain);
+  zeno_maps_free(&wide);
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_STABLE);
+  assert_int_equal(a.theorem, 3);
+  zeno_analysis_free(&a);
+  zeno_analysis_def ad = zeno_analysis_def_default();
+  ad.maps.fixed_point_breakpoint_tol = 1e-4;
+  ad.maps.fixed_point_tie_margin = 1;
+  assert_int_equal(zeno_analyze(&s, &ad, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_UNDECIDED);
+  assert_int_equal(a.region, 7);
+  assert_int_equal(a.theorem, 0);
+  assert_non_null(strstr(a.reason, "on a breakpoint between 'FI FN FP IF NF SF FI' and "
+                                   "'FI FN FP IF SF FI'"));
+  zeno_analysis_free(&a);
+  // Out of range.
+  zeno_error err;
+  d.fixed_point_tie_margin = 2;
+  assert_int_equal(zeno_maps_compute(&s, &d, &wide, &err), ZENO_ERR_RANGE);
+  d.fixed_point_tie_margin = 0;
+  d.fixed_point_breakpoint_tol = -1;
+  assert_int_equal(zeno_maps_compute(&s, &d, &wide, &err), ZENO_ERR_RANGE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example2_maps),
@@ -363,6 +461,8 @@ int main(void) {
       cmocka_unit_test(stable_verdicts_hold_in_simulation),
       cmocka_unit_test(restitution_is_undecided),
       cmocka_unit_test(persistence_and_errors),
+      cmocka_unit_test(returns_from_stick_are_at_minus_phi2),
+      cmocka_unit_test(fixed_point_on_a_breakpoint),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

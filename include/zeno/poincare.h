@@ -37,6 +37,10 @@ typedef struct zeno_cycle {
   /// slips. Together with the word it identifies a smooth branch of R and G
   /// (the paper's kink of G at 0.54 in Example 2 is a change of outcome).
   char outcomes[ZENO_CYCLE_WORD];
+  /// Smallest tie margin of the cycle's events before the return (see
+  /// zeno_event.tie_margin): how close its decisions came to going another
+  /// way. A breakpoint of R is where one of them does.
+  double tie_margin;
 } zeno_cycle;
 
 /// Evaluates one cycle (exact ZOD). The scene must have two contacts; the
@@ -49,6 +53,12 @@ typedef struct zeno_maps_def {
   size_t samples;          ///< uniform samples over I (>= 16)
   double breakpoint_tol;   ///< bisection width for breakpoints and fixed points [rad]
   double endpoint_delta;   ///< distance from +-pi/2 for the endpoint limits G-, G+ [rad]
+  /// A fixed point this close to a breakpoint is on it, and decided by the
+  /// exact cycle from it [rad], >= 0 (0: only one found at a sign change
+  /// across a breakpoint).
+  double fixed_point_breakpoint_tol;
+  /// ... and a tie when that cycle's tie margin is at most this, in [0, 1].
+  double fixed_point_tie_margin;
 } zeno_maps_def;
 
 /// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7.
@@ -65,7 +75,30 @@ typedef struct zeno_fixed_point {
   double slope;     ///< R'(phi) (within its word interval; G+- at the limits, eq. (31))
   bool limiting;    ///< phi = +-pi/2
   bool convergent;  ///< |R'| < 1: phi(k) is attracted to it
+  /// Within fixed_point_breakpoint_tol of a breakpoint (zeno_maps_def), where the word
+  /// changes: which branch holds at phi is then not a matter of the maps'
+  /// samples (R's value there is decided by rounding) but of the exact
+  /// cycle from phi itself, evaluated once more: G and slope are that
+  /// cycle's, and the fields below say what it did.
+  bool at_breakpoint;
+  char word_left[ZENO_CYCLE_WORD];   ///< at_breakpoint: the word just left of it
+  char word_right[ZENO_CYCLE_WORD];  ///< ... and just right ("" where R is undefined)
+  /// at_breakpoint: the cycle from phi returns to phi (|R(phi) - phi| <=
+  /// the tolerance): a fixed point of the exact dynamics. When false the
+  /// orbit leaves (or ends) there and the point is no fixed point.
+  bool returns;
+  /// at_breakpoint: the cycle from phi decides on a near tie (its
+  /// tie_margin <= fixed_point_tie_margin): two continuations are
+  /// admissible there and the verdict is undecided.
+  bool tie;
+  double tie_margin;  ///< at_breakpoint: that cycle's tie margin
 } zeno_fixed_point;
+
+/// Default fixed_point_breakpoint_tol [rad]: a thousand times the default
+/// breakpoint_tol, far below any sampling step.
+#define ZENO_FIXED_POINT_BREAKPOINT_TOL 1e-9
+/// Default fixed_point_tie_margin: the simulator's default tie_rtol.
+#define ZENO_FIXED_POINT_TIE_MARGIN 1e-6
 
 /// Most fixed points and breakpoints kept.
 #define ZENO_MAX_FIXED_POINTS 64

@@ -119,6 +119,11 @@ typedef struct zeno_region_point {
   int mc_full_runs;       ///< the same with the full model
   int mc_full_rest;
   zeno_region_sim sim;    ///< region 7: the simulation verdict
+  /// A fixed point of R on a breakpoint (zeno_fixed_point.at_breakpoint):
+  /// 0 none, 1 one decided by the exact cycle from it, 2 a tie (the
+  /// verdict is then undecided, region 7, unless another fixed point
+  /// decides).
+  int on_breakpoint;
   /// ZENO_REGION_ERROR: why the point could not be analysed, one line
   /// (zeno_error_format()); "" for every other point.
   char error[ZENO_REGION_ERROR_SIZE];

@@ -48,13 +48,16 @@ ZENO_API zeno_status zeno_analysis_def_validate(const zeno_analysis_def *def, ze
 
 /// The result of zeno_analyze(): a caller-owned struct (its maps are
 /// allocated; free them with zeno_analysis_free()).
+/// Room for a verdict's reason: one line, which may quote two cycle words.
+#define ZENO_REASON_SIZE 384
+
 typedef struct zeno_analysis {
   zeno_equilibrium_report equilibrium;
   bool persistent;            ///< Definition 4
   zeno_verdict verdict;
   int theorem;                ///< 1-4, or 0 when no theorem decides
   int region;                 ///< the paper's Example 6 classes 0-7
-  char reason[160];           ///< one line: why
+  char reason[ZENO_REASON_SIZE]; ///< one line: why
   zeno_maps maps;             ///< computed unless infeasible, Painlevé or ambiguous
   bool has_maps;
   /// Theorem 4 (tried when no earlier theorem decides): the partition

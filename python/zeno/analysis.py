@@ -72,13 +72,22 @@ class Equilibrium:
 
 @dataclass(frozen=True)
 class FixedPoint:
-    """A fixed point of R: finite, or limiting at +-pi/2 (Lemma 3)."""
+    """A fixed point of R: finite, or limiting at +-pi/2 (Lemma 3). On a
+    breakpoint (``at_breakpoint``) the words on either side, whether the
+    exact cycle from it ``returns`` to it, and whether it decides on a
+    ``tie`` (its ``tie_margin``); None for the others."""
 
     phi: float
     G: float
     slope: float
     convergent: bool
     limiting: bool
+    at_breakpoint: bool = False
+    word_left: str | None = None
+    word_right: str | None = None
+    returns: bool | None = None
+    tie: bool | None = None
+    tie_margin: float | None = None
 
 
 class Maps:
@@ -162,13 +171,15 @@ class Regions:
     ``theorem``, ``verdict``, ``persistent``, ``has_maps``, ``G_max``,
     ``fixed_point_phi``, ``fixed_point_G``, ``fixed_points``, ``partition``,
     ``unsafe``, ``mc_runs``, ``mc_rest``, ``mc_full_runs``, ``mc_full_rest``,
-    ``sim``, ``error``; row iy is y[iy]. A point that could not be analysed
+    ``sim``, ``on_breakpoint`` (0, 1 a fixed point of R on a breakpoint
+    decided by its exact cycle, 2 a tie), ``error``; row iy is y[iy]. A point that could not be analysed
     (a degenerate geometry, say) has region -1 and its one-line message in
     ``error`` ("" elsewhere). ``threads`` is how many threads ran."""
 
     FIELDS = ("region", "theorem", "verdict", "persistent", "has_maps", "G_max",
               "fixed_point_phi", "fixed_point_G", "fixed_points", "partition", "unsafe",
-              "mc_runs", "mc_rest", "mc_full_runs", "mc_full_rest", "sim", "error")
+              "mc_runs", "mc_rest", "mc_full_runs", "mc_full_rest", "sim", "on_breakpoint",
+              "error")
 
     def __init__(self, scene, d):
         self.scene = scene

@@ -2,6 +2,7 @@
 // exact ZOD cycle per angle, breakpoints between cycle words located by
 // bisection, fixed points inside word intervals, endpoint limits (Lemma 3).
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,9 @@
 #define MAPS_SAMPLES_INITIAL 1024
 
 zeno_maps_def zeno_maps_def_default(void) {
-  zeno_maps_def d = {.samples = 6000, .breakpoint_tol = 1e-12, .endpoint_delta = 1e-7};
+  zeno_maps_def d = {.samples = 6000, .breakpoint_tol = 1e-12, .endpoint_delta = 1e-7,
+                     .fixed_point_breakpoint_tol = ZENO_FIXED_POINT_BREAKPOINT_TOL,
+                     .fixed_point_tie_margin = ZENO_FIXED_POINT_TIE_MARGIN};
   return d;
 }
 
@@ -86,6 +89,7 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
   memset(cy, 0, sizeof *cy);
   cy->phi = phi;
+  cy->tie_margin = 1;  // margins are reported up to 1
   zeno_event ev;
   int sections = 0;
   size_t olen = 0;
@@ -100,6 +104,7 @@ static zeno_status runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
       cy->T = ev.t;
       break;
     }
+    cy->tie_margin = fmin(cy->tie_margin, ev.tie_margin);
     if (ev.kind == ZENO_EVENT_IMPACT && olen + 4 < sizeof cy->outcomes) {
       if (olen) cy->outcomes[olen++] = ' ';
       cy->outcomes[olen++] = zeno_letter_name((zeno_letter)ev.impact_letter[0]);
@@ -144,6 +149,7 @@ zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
 
 typedef struct builder {
   cycle_runner runner;
+  const zeno_maps_def *def;
   const zeno_scene *scene;
   zeno_maps *maps;
   size_t cap;
@@ -173,21 +179,33 @@ static int by_phi(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
-// Locates the word change between a and b by bisection; adds both sides.
+// Locates the word changes between lo and hi by bisection and adds both
+// sides of each. Two samples may hold more than one change between them
+// (Example 6 at com = (0.955, -0.929): a word 2e-3 wide between samples
+// 2.6e-3 apart); after each, the search goes on from its right side while
+// that is not yet hi's word. (A word that appears only inside hi's is
+// missed, as any word narrower than the sampling may be.)
 static zeno_status locate_breakpoint(builder *b, zeno_cycle lo, zeno_cycle hi,
                                      double tol) {
-  while (hi.phi - lo.phi > tol) {
-    zeno_cycle mid;
-    const zeno_status st = runner_eval(&b->runner, 0.5 * (lo.phi + hi.phi), &mid, b->error);
-    if (st != ZENO_OK) return st;
-    if (same_branch(&mid, &lo)) lo = mid;
-    else hi = mid;
-  }
+  const zeno_cycle end = hi;
   zeno_maps *m = b->maps;
-  if (m->breakpoint_count < ZENO_MAX_BREAKPOINTS)
-    m->breakpoints[m->breakpoint_count++] = 0.5 * (lo.phi + hi.phi);
-  zeno_status st = add_sample(b, &lo);
-  return st == ZENO_OK ? add_sample(b, &hi) : st;
+  for (size_t found = 0; found < ZENO_MAX_BREAKPOINTS; found++) {
+    while (hi.phi - lo.phi > tol) {
+      zeno_cycle mid;
+      const zeno_status st = runner_eval(&b->runner, 0.5 * (lo.phi + hi.phi), &mid, b->error);
+      if (st != ZENO_OK) return st;
+      if (same_branch(&mid, &lo)) lo = mid;
+      else hi = mid;
+    }
+    if (m->breakpoint_count < ZENO_MAX_BREAKPOINTS)
+      m->breakpoints[m->breakpoint_count++] = 0.5 * (lo.phi + hi.phi);
+    zeno_status st = add_sample(b, &lo);
+    if (st == ZENO_OK) st = add_sample(b, &hi);
+    if (st != ZENO_OK || same_branch(&hi, &end) || hi.phi >= end.phi) return st;
+    lo = hi;
+    hi = end;
+  }
+  return ZENO_OK;
 }
 
 static void add_fixed_point(zeno_maps *m, zeno_fixed_point fp) {
@@ -247,15 +265,95 @@ static zeno_status find_fixed_points(builder *b, double tol) {
     if (same_branch(&s[k], &s[k + 1])) {
       st = refine_fixed_point(b, s[k], s[k + 1], tol);
     } else {
-      // R is continuous (Lemma 2): the fixed point sits at the breakpoint.
-      zeno_fixed_point fp = {.phi = 0.5 * (s[k].phi + s[k + 1].phi),
-                             .G = 0.5 * (s[k].G + s[k + 1].G)};
-      fp.slope = NAN;
+      // R is continuous (Lemma 2): the fixed point sits at the breakpoint,
+      // which breakpoint_fixed_points() decides from the exact cycle there.
+      zeno_fixed_point fp = {.phi = 0.5 * (s[k].phi + s[k + 1].phi), .at_breakpoint = true};
+      fp.G = fp.slope = NAN;
       add_fixed_point(m, fp);
     }
   }
   free(s);
   return st;
+}
+
+// Index of the first sample beyond phi (the samples are sorted).
+static size_t first_beyond(const zeno_maps *m, double phi) {
+  size_t lo = 0, hi = m->sample_count;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (m->samples[mid].phi <= phi) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static void copy_word(char *dst, const zeno_cycle *c) {
+  snprintf(dst, ZENO_CYCLE_WORD, "%s", c ? c->word : "");
+}
+
+// A fixed point on the breakpoint bp: which word holds there is decided by
+// the exact cycle from phi itself (Table 1 at that state, with the tie
+// rules of the simulator), not by the side a sample or R's rounded value
+// fell on. G and the slope become that cycle's; a cycle that does not
+// come back to phi makes it no fixed point; one deciding on a near tie
+// makes it a tie.
+static zeno_status settle_on_breakpoint(builder *b, zeno_fixed_point *fp, double bp) {
+  const zeno_maps *m = b->maps;
+  const size_t k = first_beyond(m, bp);
+  const zeno_cycle *left = k > 0 ? &m->samples[k - 1] : NULL;
+  const zeno_cycle *right = k < m->sample_count ? &m->samples[k] : NULL;
+  fp->at_breakpoint = true;
+  copy_word(fp->word_left, left);
+  copy_word(fp->word_right, right);
+  zeno_cycle at;
+  const zeno_status st = runner_eval(&b->runner, fp->phi, &at, b->error);
+  if (st != ZENO_OK) return st;
+  fp->tie_margin = at.tie_margin;
+  fp->tie = at.tie_margin <= b->def->fixed_point_tie_margin;
+  fp->returns = at.defined && fabs(at.R - fp->phi) <= fmax(b->def->fixed_point_breakpoint_tol,
+                                                         b->def->breakpoint_tol);
+  fp->G = fp->returns ? at.G : NAN;
+  // The slope on the branch the exact cycle took, from its sample.
+  const zeno_cycle *side = left && same_branch(left, &at) ? left
+                         : right && same_branch(right, &at) ? right : NULL;
+  fp->slope = fp->returns && side && side->phi != fp->phi
+                  ? (side->R - at.R) / (side->phi - fp->phi) : NAN;
+  fp->convergent = isfinite(fp->slope) && fabs(fp->slope) < 1;
+  return ZENO_OK;
+}
+
+// Fixed points on a breakpoint: those found within
+// ZENO_FIXED_POINT_BREAKPOINT_TOL of one, and those the sign test cannot
+// see, where R reaches phi at the end of its word's interval and the other
+// side does not return (Example 6's R = -phi2 up to a breakpoint at -phi2).
+static zeno_status breakpoint_fixed_points(builder *b) {
+  zeno_maps *m = b->maps;
+  // A fixed point found at a sign change across a breakpoint lies within
+  // breakpoint_tol of it whatever the setting.
+  const double tol = fmax(b->def->fixed_point_breakpoint_tol, b->def->breakpoint_tol);
+  for (size_t j = 0; j < m->breakpoint_count; j++) {
+    const double bp = m->breakpoints[j];
+    bool found = false;
+    for (size_t k = 0; k < m->fixed_point_count; k++) {
+      zeno_fixed_point *fp = &m->fixed_points[k];
+      if (fp->limiting || fabs(fp->phi - bp) > tol) continue;
+      found = true;
+      const zeno_status st = settle_on_breakpoint(b, fp, bp);
+      if (st != ZENO_OK) return st;
+    }
+    if (found) continue;
+    const size_t k = first_beyond(m, bp);
+    for (size_t i = k > 0 ? k - 1 : k; i <= k && i < m->sample_count; i++) {
+      const zeno_cycle *c = &m->samples[i];
+      if (!c->defined || fabs(c->R - c->phi) > tol || fabs(c->phi - bp) > tol) continue;
+      zeno_fixed_point fp = {.phi = c->R};
+      const zeno_status st = settle_on_breakpoint(b, &fp, bp);
+      if (st != ZENO_OK) return st;
+      add_fixed_point(m, fp);
+      break;
+    }
+  }
+  return ZENO_OK;
 }
 
 static zeno_status endpoint_limits(builder *b, double delta) {
@@ -297,9 +395,13 @@ static bool ordered_scene(const zeno_scene *scene, zeno_scene *out) {
 zeno_status zeno_maps_def_validate(const zeno_maps_def *d, zeno_error *error) {
   if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "settings are required");
   if (d->samples < 16 || !(d->breakpoint_tol > 0) ||
-      !(d->endpoint_delta > 0 && d->endpoint_delta < 0.1))
+      !(d->endpoint_delta > 0 && d->endpoint_delta < 0.1) ||
+      !(d->fixed_point_breakpoint_tol >= 0 && d->fixed_point_breakpoint_tol < 0.1) ||
+      !(d->fixed_point_tie_margin >= 0 && d->fixed_point_tie_margin <= 1))
     return zeno_fail(error, ZENO_ERR_RANGE, "maps",
-                     "samples >= 16, breakpoint_tol > 0 and endpoint_delta in (0, 0.1) needed");
+                     "samples >= 16, breakpoint_tol > 0, endpoint_delta in (0, 0.1), "
+                     "fixed_point_breakpoint_tol in [0, 0.1) and fixed_point_tie_margin "
+                     "in [0, 1] needed");
   return ZENO_OK;
 }
 
@@ -319,7 +421,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   scene_in_units(scene, u, &own);
   zeno_scene ordered;
   maps->swapped = ordered_scene(&own, &ordered);
-  builder b = {.scene = &ordered, .maps = maps, .error = error};
+  builder b = {.scene = &ordered, .def = &d, .maps = maps, .error = error};
   st = runner_init(&b.runner, &ordered, error);
   if (st != ZENO_OK) return st;
   zeno_cycle prev;
@@ -338,6 +440,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
     for (size_t k = 0; k < maps->sample_count; k++)
       if (maps->samples[k].defined) maps->G_max = fmax(maps->G_max, maps->samples[k].G);
     st = find_fixed_points(&b, d.breakpoint_tol);
+    if (st == ZENO_OK) st = breakpoint_fixed_points(&b);
   }
   if (st == ZENO_OK) st = endpoint_limits(&b, d.endpoint_delta);
   runner_free(&b.runner);

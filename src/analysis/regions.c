@@ -399,7 +399,8 @@ static void witness(const zeno_analysis *a, zeno_region_point *p) {
   const zeno_fixed_point *best = NULL;
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
-    if (fp->limiting) continue;
+    if (fp->at_breakpoint) p->on_breakpoint = fp->tie ? 2 : p->on_breakpoint > 1 ? 2 : 1;
+    if (fp->limiting || isnan(fp->G)) continue;
     if (best == NULL || fp->G > best->G) best = fp;
   }
   if (best != NULL) {

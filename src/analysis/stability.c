@@ -217,7 +217,7 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   // with another law the maps are still computed (to be drawn) but decide
   // nothing, whatever they show.
   if (scene->impact_law != ZENO_LAW_INELASTIC) {
-    char r[160];
+    char r[ZENO_REASON_SIZE];
     snprintf(r, sizeof r,
              "Theorems 2-4 assume the inelastic impact law (15); with the %s law "
              "the maps are computed but decide nothing",
@@ -228,13 +228,28 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   const zeno_maps *m = &a->maps;
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *fp = &m->fixed_points[k];
+    // On a breakpoint only the exact cycle from the fixed point counts: one
+    // that does not come back is no fixed point, and a tie decides nothing.
+    if (fp->at_breakpoint && (!fp->returns || fp->tie)) continue;
     if (!fp->limiting && fp->G > 1 + ZENO_VERDICT_G_TOL) {
-      char r[160];
+      char r[ZENO_REASON_SIZE];
       snprintf(r, sizeof r, "fixed point of R at %.4f with G = %.4f > 1 (Theorem 2)",
                fp->phi, fp->G);
       set(a, ZENO_VERDICT_UNSTABLE, 2, a->persistent ? 4 : 5, r);
       return ZENO_OK;
     }
+  }
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
+    const zeno_fixed_point *fp = &m->fixed_points[k];
+    if (!(fp->at_breakpoint && fp->tie)) continue;
+    char r[ZENO_REASON_SIZE];
+    snprintf(r, sizeof r,
+             "fixed point of R at %.6f on a breakpoint between '%s' and '%s': the "
+             "exact cycle from it is a tie (margin %.2g), two continuations are "
+             "admissible and Theorem 2 cannot be applied",
+             fp->phi, fp->word_left, fp->word_right, fp->tie_margin);
+    set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
+    return ZENO_OK;
   }
   if (!a->persistent) {
     set(a, ZENO_VERDICT_UNDECIDED, 0, 7,
@@ -242,7 +257,7 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
     return ZENO_OK;
   }
   if (m->G_max < 1 - ZENO_VERDICT_G_TOL) {
-    char r[160];
+    char r[ZENO_REASON_SIZE];
     snprintf(r, sizeof r, "G < 1 wherever R is defined (max %.4f, Theorem 3)", m->G_max);
     set(a, ZENO_VERDICT_STABLE, 3, 2, r);
     return ZENO_OK;
@@ -258,13 +273,13 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
                      "checked: %s", graph_error.message);
   }
   if (pv.stable) {
-    char r[160];
+    char r[ZENO_REASON_SIZE];
     snprintf(r, sizeof r, "stable partition of %zu intervals, %zu unsafe, no unsafe cycle (Theorem 4)",
              a->partition_count, a->unsafe_count);
     set(a, ZENO_VERDICT_STABLE, 4, 3, r);
     return ZENO_OK;
   }
-  char r[160];
+  char r[ZENO_REASON_SIZE];
   snprintf(r, sizeof r, "no theorem decides: %s", pv.reason);
   set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
   return ZENO_OK;

@@ -89,6 +89,13 @@ static void print_fixed_points(const zeno_maps *m) {
     print_limit(isfinite(p->slope), p->slope);
     printf("  %s%s\n", p->convergent ? "convergent" : "divergent",
            p->limiting ? ", limiting (Lemma 3)" : "");
+    if (p->at_breakpoint) {
+      printf("%-*s  on a breakpoint: [%s] | [%s]; the exact cycle from it %s%s "
+             "(tie margin %.3g)\n",
+             CLI_LABEL_WIDTH, "", p->word_left, p->word_right,
+             p->returns ? "returns to it" : "does not return to it (no fixed point)",
+             p->tie ? ", a tie" : "", p->tie_margin);
+    }
   }
 }
 

@@ -225,7 +225,7 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
   snprintf(title, sizeof title, "%s: interval graph of R (merged partition)",
            scene->name);
   if (!a->has_maps) {
-    snprintf(note, sizeof note, "no maps: %s", a->reason);
+    snprintf(note, sizeof note, "no maps: %.200s", a->reason);  // one figure line
     return draw_graph(path, title, note, NULL);
   }
   zeno_interval_graph g;

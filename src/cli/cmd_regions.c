@@ -306,6 +306,7 @@ typedef struct tally {
   long region[ZENO_REGION_COUNT];
   long rests, departs, unsimulated; ///< region 7 by simulation verdict
   long errors;                      ///< points not analysed (error rows)
+  long on_breakpoint, ties;         ///< points with a fixed point on a breakpoint; of them ties
 } tally;
 
 static tally count_regions(const sweep *w) {
@@ -319,6 +320,8 @@ static tally count_regions(const sweep *w) {
       continue;
     }
     t.region[p->region]++;
+    t.on_breakpoint += p->on_breakpoint > 0;
+    t.ties += p->on_breakpoint == 2;
     if (p->region != ZENO_REGION_COUNT - 1) continue;
     if (p->sim == ZENO_REGION_SIM_RESTS) t.rests++;
     else if (p->sim == ZENO_REGION_SIM_DEPARTS) t.departs++;
@@ -359,6 +362,8 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}",
           t.rests, t.departs, t.unsimulated);
   fprintf(f, ", \"errors\": %ld", t.errors);
+  fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld",
+          t.on_breakpoint, t.ties);
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
@@ -397,6 +402,10 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   if (t.errors > 0) {
     cli_label("not analysed");
     printf("%ld (error rows: their messages are in regions.csv)\n", t.errors);
+  }
+  if (t.on_breakpoint > 0) {
+    cli_label("fixed pt on breakpoint");
+    printf("%ld points, %ld of them ties (undecided)\n", t.on_breakpoint, t.ties);
   }
 }
 

@@ -16,7 +16,9 @@
 static const char *const COMMAND = "regions";
 static const char *const JOURNAL_NAME = "regions.journal";
 /// First line of a journal: this, then the sweep's digest.
-static const char *const JOURNAL_MAGIC = "# zeno regions journal v2 sha256 ";
+/// v3: rows gained the on_breakpoint column; a v2 journal belongs to
+/// another sweep.
+static const char *const JOURNAL_MAGIC = "# zeno regions journal v3 sha256 ";
 /// A journal line that closes row IY: "done,IY".
 static const char *const JOURNAL_DONE = "done,";
 
@@ -57,10 +59,13 @@ void regions_journal_signature(const char *scene_text, size_t scene_length,
   const int n = snprintf(
       settings, sizeof settings,
       "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; samples %zu; intervals %zu; "
-      "breakpoint_tol %.17g; endpoint_delta %.17g; mc %d seed %llu full %d",
+      "breakpoint_tol %.17g; endpoint_delta %.17g; fixed point on a breakpoint %.17g tie "
+      "%.17g; mc %d seed %llu full %d",
       zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
       d->y.hi, d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
-      d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta, d->mc_runs,
+      d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
+      d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
+      d->mc_runs,
       d->mc_seed, d->mc_full ? 1 : 0);
   digest_field(&ctx, settings, (size_t)n < sizeof settings ? (size_t)n : sizeof settings);
   digest_field(&ctx, scene_text, scene_length);

@@ -463,6 +463,23 @@ static void put_fixed_points(FILE *f, const zeno_maps *m) {
     member_number(&o, "slope", p->slope);
     member_bool(&o, "convergent", p->convergent);
     member_bool(&o, "limiting", p->limiting);
+    // On a breakpoint: the two words and what the exact cycle from it did;
+    // null for the others.
+    member_bool(&o, "at_breakpoint", p->at_breakpoint);
+    if (p->at_breakpoint) {
+      member_string(&o, "word_left", p->word_left);
+      member_string(&o, "word_right", p->word_right);
+      member_bool(&o, "returns", p->returns);
+      member_bool(&o, "tie", p->tie);
+      member_number(&o, "tie_margin", p->tie_margin);
+    } else {
+      static const char *const none[] = {"word_left", "word_right", "returns", "tie",
+                                         "tie_margin"};
+      for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
+        object_key(&o, none[k]);
+        fputs("null", o.f);
+      }
+    }
     object_end(&o);
   }
   fputc(']', f);

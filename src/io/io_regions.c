@@ -13,7 +13,7 @@
 #include "zeno/io.h"
 
 /// Columns of a row.
-#define REGION_COLUMNS 20
+#define REGION_COLUMNS 21
 /// Longest field accepted when reading (the error message is the longest).
 #define REGION_FIELD_SIZE ZENO_REGION_ERROR_SIZE
 
@@ -21,7 +21,8 @@ static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
     "ix",         "iy",           "x",           "y",           "region",
     "theorem",    "verdict",      "persistent",  "G_max",       "fixed_point_phi",
     "fixed_point_G", "fixed_points", "partition", "unsafe",     "mc_runs",
-    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim",      "error"};
+    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim",      "on_breakpoint",
+    "error"};
 
 zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error) {
@@ -54,9 +55,9 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
   put(stream, p->G_max);
   put(stream, p->fixed_point_phi);
   put(stream, p->fixed_point_G);
-  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s,", p->fixed_point_count,
+  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s,%d,", p->fixed_point_count,
           p->partition_count, p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs,
-          p->mc_full_rest, zeno_region_sim_name(p->sim));
+          p->mc_full_rest, zeno_region_sim_name(p->sim), p->on_breakpoint);
   char message[ZENO_REGION_ERROR_SIZE];
   snprintf(message, sizeof message, "%s", p->error);
   io_csv_text(stream, message);
@@ -179,12 +180,14 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
       read_size(&r, &p.partition_count) && read_size(&r, &p.unsafe_count) &&
       read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
       read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
-      read_sim(&r, &p.sim) && read_message(&r, p.error, sizeof p.error);
+      read_sim(&r, &p.sim) && read_int(&r, &p.on_breakpoint) &&
+      read_message(&r, p.error, sizeof p.error);
   zeno_locale_leave(&scope);
   const bool region_ok = p.region >= 0 ? p.region < ZENO_REGION_COUNT && p.error[0] == '\0'
                                        : p.region == ZENO_REGION_ERROR && p.error[0] != '\0';
-  if (!ok || !region_ok || (persistent != 0 && persistent != 1)) {
-    const int column = !ok ? r.column : !region_ok ? 5 : 8;
+  const bool breakpoint_ok = p.on_breakpoint >= 0 && p.on_breakpoint <= 2;
+  if (!ok || !region_ok || (persistent != 0 && persistent != 1) || !breakpoint_ok) {
+    const int column = !ok ? r.column : !region_ok ? 5 : !breakpoint_ok ? 20 : 8;
     return zeno_fail(error, ZENO_ERR_SYNTAX, "",
                      "region row: field %d (%s) is not valid", column,
                      column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]

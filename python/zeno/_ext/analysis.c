@@ -77,9 +77,20 @@ static PyObject *fixed_points(const zeno_maps *m) {
   PyObject *list = PyList_New((Py_ssize_t)m->fixed_point_count);
   for (size_t k = 0; list != NULL && k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
-    PyObject *item = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O}", "phi", p->phi, "G", p->G, "slope",
-                                   p->slope, "convergent", p->convergent ? Py_True : Py_False,
-                                   "limiting", p->limiting ? Py_True : Py_False);
+    PyObject *item = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O,s:O}", "phi", p->phi, "G", p->G,
+                                   "slope", p->slope, "convergent",
+                                   p->convergent ? Py_True : Py_False, "limiting",
+                                   p->limiting ? Py_True : Py_False, "at_breakpoint",
+                                   p->at_breakpoint ? Py_True : Py_False);
+    // On a breakpoint: the two words and what the exact cycle from it did.
+    if (item != NULL && p->at_breakpoint) {
+      PyObject *more = Py_BuildValue("{s:s,s:s,s:O,s:O,s:d}", "word_left", p->word_left,
+                                     "word_right", p->word_right, "returns",
+                                     p->returns ? Py_True : Py_False, "tie",
+                                     p->tie ? Py_True : Py_False, "tie_margin", p->tie_margin);
+      if (more == NULL || PyDict_Update(item, more) != 0) Py_CLEAR(item);
+      Py_XDECREF(more);
+    }
     if (item == NULL) Py_CLEAR(list);
     else PyList_SET_ITEM(list, (Py_ssize_t)k, item);
   }

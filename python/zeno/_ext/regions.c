@@ -130,6 +130,7 @@ static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def
       ext_put(d, "mc_full_runs", FIELD(mc_full_runs, NPY_INT, mc_full_runs)) &&
       ext_put(d, "mc_full_rest", FIELD(mc_full_rest, NPY_INT, mc_full_rest)) &&
       ext_put(d, "sim", name_grid(grid, ny, nx, false)) &&
+      ext_put(d, "on_breakpoint", FIELD(on_breakpoint, NPY_INT, on_breakpoint)) &&
       ext_put(d, "error", error_grid(grid, ny, nx)) &&
       ext_put(d, "threads", PyLong_FromLong(zeno_regions_threads(threads)));
   if (!ok) Py_CLEAR(d);
