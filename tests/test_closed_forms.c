@@ -1,4 +1,6 @@
-// Closed forms of SPEC.md: bouncing ball, sliding block, rocking block.
+// Closed forms of SPEC.md: bouncing ball, sliding block, rocking block; and
+// with restitution beyond the ball: the rocking block with Newton's law, a
+// rod dropped on one end, a ball on a frictionless slope.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,11 +107,149 @@ static void rocking_block(void **state) {
   }
 }
 
+// First impact of a run.
+static const zeno_event *first_impact(const test_run *r) {
+  for (int i = 0; i < r->count; i++)
+    if (r->events[i].kind == ZENO_EVENT_IMPACT) return &r->events[i];
+  return NULL;
+}
+
+// Housner's rocking block with Newton's restitution e at the landing corner
+// (sticking: friction 1). The impulse acts at corner 2, so the angular
+// momentum about corner 2 is kept; the corner leaves at e times its landing
+// speed U = 2 b |omega-|, straight up. With c = (-b, h) from corner 2 to the
+// centre of mass and I = m (b^2 + h^2) / 3 that gives
+//   omega+ / omega- = 1 - 1.5 (1 + e) sin^2(alpha),  tan(alpha) = b / h
+// (Housner's r at e = 0), corner 1 lifting at (e + omega+/omega-) U, and the
+// block in free flight until corner 2, the slower, lands again after 2 e U
+// / g. (At e = 0 the same formula is rocking_block's.)
+static void rocking_block_with_restitution(void **state) {
+  (void)state;
+  const double b = 1, h = 2, tilt = 0.01, es[2] = {0.3, 0.6};
+  for (int k = 0; k < 2; k++) {
+    const double e = es[k];
+    zeno_paper_params p = {0, -b, b, h, 0, 0, 1, 1, sqrt((b * b + h * h) / 3), 1, G, 0};
+    const double qp[3] = {0, tilt, 0}, qdp[3] = {0, 0, 0};
+    zeno_scene s = paper_scene(p, qp, qdp);
+    s.impact_law = ZENO_LAW_NEWTON;
+    s.restitution = e;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    const zeno_event *imp = first_impact(&r);
+    assert_non_null(imp);
+    assert_int_equal(imp->impact_mask, 2u);
+    assert_int_equal(imp->impact_letter[1], ZENO_LETTER_S);
+    const double sin2 = b * b / (b * b + h * h);
+    const double ratio = 1 - 1.5 * (1 + e) * sin2;
+    const double U = -imp->before.gap_rate[1];
+    assert_true(rel_diff(imp->after.qdot[2] / imp->before.qdot[2], ratio) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.gap_rate[1], e * U) <= CLOSED_FORM_RTOL);
+    assert_true(fabs(imp->after.slip_rate[1]) <= CLOSED_FORM_RTOL * U);
+    assert_true(rel_diff(imp->after.gap_rate[0], (e + ratio) * U) <= CLOSED_FORM_RTOL);
+    assert_true(imp->energy_gain == 0);
+    // The fall: corner 2 lands at t1 with U = 1.5 g sin^2(alpha) t1.
+    const double t1 = sqrt(2 * tilt / (1.5 * G * sin2));
+    assert_true(rel_diff(imp->t, t1) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(U, 1.5 * G * sin2 * t1) <= CLOSED_FORM_RTOL);
+    // Free flight (FF), then corner 2 lands again.
+    const zeno_event *next = NULL;
+    for (const zeno_event *ev = imp + 1; ev < r.events + r.count && !next; ev++)
+      if (ev->kind == ZENO_EVENT_IMPACT) next = ev;
+    assert_non_null(next);
+    assert_int_equal(next->impact_mask, 2u);
+    assert_true(rel_diff(next->t, t1 + 2 * e * U / G) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(next->before.gap_rate[1], -e * U) <= CLOSED_FORM_RTOL);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+    run_free(&r);
+  }
+}
+
+// A uniform rod (length L, rho^2 = L^2 / 12) held at theta to the floor and
+// dropped from height H onto one end, frictionless floor, Newton's e. The
+// impulse P is vertical with lever r_x = (L/2) cos(theta) about the centre
+// of mass: 1/m_eff = 1/m + r_x^2 / I, P = (1 + e) v0 m_eff with v0 =
+// sqrt(2 g H), then vy+ = -v0 + P/m, omega+ = r_x P / I (about +z), the end
+// leaves at e v0 and no energy is gained.
+static void rod_dropped_on_one_end(void **state) {
+  (void)state;
+  const double L = 1, H = 0.2, thetas[2] = {0.3, 1.0}, es[2] = {0.5, 0.9};
+  for (int k = 0; k < 2; k++) {
+    const double th = thetas[k], e = es[k], rho = L / sqrt(12.0);
+    const double rx = -0.5 * L * cos(th), ry = -0.5 * L * sin(th);
+    zeno_scene s = one_contact_scene(rho, rx, ry, 0, G);
+    s.impact_law = ZENO_LAW_NEWTON;
+    s.restitution = e;
+    s.initial_pose[1] = H;
+    s.t_end = 1;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    const zeno_event *imp = first_impact(&r);
+    assert_non_null(imp);
+    const double v0 = sqrt(2 * G * H), I = rho * rho;
+    const double P = (1 + e) * v0 / (1 + rx * rx / I);
+    assert_true(rel_diff(imp->t, sqrt(2 * H / G)) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->before.qdot[1], -v0) <= CLOSED_FORM_RTOL);
+    assert_true(fabs(imp->after.qdot[0]) <= CLOSED_FORM_RTOL * v0);
+    assert_true(rel_diff(imp->after.qdot[1], -v0 + P) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.qdot[2], rx * P / I) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.gap_rate[0], e * v0) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->impulse[0][0], P) <= CLOSED_FORM_RTOL);
+    assert_true(imp->energy_gain == 0);
+    run_free(&r);
+  }
+}
+
+// A ball (radius 0.1) dropped from height 1 above a frictionless slope of
+// angle theta,
+// Newton's e: the normal motion is the level ball's with g cos(theta)
+// (first impact at sqrt(2/g), speed g cos(theta) sqrt(2/g), accumulation at
+// t_inf = sqrt(2/g) (1 + e)/(1 - e)), while no impulse acts along the slope:
+// x(t) = sin(theta) - g sin(theta) t^2 / 2 throughout. At t_inf the ball
+// closes on the slope and slides down (N) at -g sin(theta) t_inf.
+static void ball_on_a_slope(void **state) {
+  (void)state;
+  const double th = 0.3, es[2] = {0.5, 0.8};
+  for (int k = 0; k < 2; k++) {
+    const double e = es[k];
+    zeno_scene s = ball_scene(e, G);
+    s.contacts[0].surface_angle = th;
+    s.contacts[0].mu = 0;
+    // A ball touches the slope where the normal through its centre does:
+    // the impulses pass through the centre and never spin it.
+    s.contacts[0].point[0] = 0.1 * sin(th);
+    s.contacts[0].point[1] = -0.1 * cos(th);
+    s.t_end = 5;
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    const double t1 = sqrt(2 / G), t_inf = t1 * (1 + e) / (1 - e);
+    const zeno_event *imp = first_impact(&r);
+    assert_non_null(imp);
+    assert_true(rel_diff(imp->t, t1) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->before.gap_rate[0], -G * cos(th) * t1) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.gap_rate[0], e * G * cos(th) * t1) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.slip_rate[0], imp->before.slip_rate[0]) <=
+                CLOSED_FORM_RTOL);
+    const zeno_event *z = NULL;
+    for (int i = 0; i < r.count && !z; i++)
+      if (r.events[i].kind == ZENO_EVENT_ZENO) z = &r.events[i];
+    assert_non_null(z);
+    assert_true(rel_diff(z->t, t_inf) <= CLOSED_FORM_RTOL);
+    assert_true(rel_diff(z->after.slip[0], sin(th) - 0.5 * G * sin(th) * t_inf * t_inf) <=
+                CLOSED_FORM_RTOL);
+    assert_true(rel_diff(z->after.slip_rate[0], -G * sin(th) * t_inf) <= CLOSED_FORM_RTOL);
+    assert_int_equal(z->mode_after.letter[0], ZENO_LETTER_N);
+    run_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bouncing_ball_accumulation),
       cmocka_unit_test(sliding_block),
       cmocka_unit_test(rocking_block),
+      cmocka_unit_test(rocking_block_with_restitution),
+      cmocka_unit_test(rod_dropped_on_one_end),
+      cmocka_unit_test(ball_on_a_slope),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
