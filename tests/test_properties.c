@@ -263,6 +263,17 @@ static void check_health_of(const prop_run *r, bool full, bool restitution,
         print_case(g_current);
         fail();
       }
+    // ... nor after any event, a completion included: a contact left free
+    // by a Zeno completion was no part of it and keeps its gap.
+    for (int c = 0; c < 2; c++)
+      if (e->mode_after.letter[c] == ZENO_LETTER_F &&
+          !(e->after.gap[c] >= -(full ? FULL_GAP_RTOL : ZOD_GAP_RTOL) * len)) {
+        printf("%s event %d (%s): gap %d after it is %g of the run's largest gap %g\n",
+               full ? "full" : "ZOD", i, zeno_event_kind_name(e->kind), c + 1,
+               e->after.gap[c], len);
+        print_case(g_current);
+        fail();
+      }
   }
   assert_true(r->count >= 2);
   const zeno_event *end = &r->events[r->count - 1];

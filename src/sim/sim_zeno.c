@@ -291,9 +291,22 @@ static void floor_tail(zeno_sim *s, rview v) {
     if (!periodic(v, p, 1)) continue;
     double r0 = 0;
     if (!constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
+    // The tail is added only where, as for any completion, no other
+    // contact reaches its surface and no slip reverses on the way (Newton
+    // e = 0.8's full model: contact 2, falling, went 9e-7 below).
+    double t = s->zeno_t, err = s->zeno_err, ratio = s->zeno_ratio, q[3], qd[3];
+    memcpy(q, s->zeno_q, sizeof q);
+    memcpy(qd, s->zeno_qd, sizeof qd);
     const unsigned contacts = s->zeno_contacts;
     extrapolate(s, v, p, r0);
     s->zeno_contacts = contacts;
+    if (!limit_keeps_others_open(s, v) || !limit_keeps_slip_signs(s, v, p, s->seq_first_speed)) {
+      s->zeno_t = t;
+      s->zeno_err = err;
+      s->zeno_ratio = ratio;
+      memcpy(s->zeno_q, q, sizeof q);
+      memcpy(s->zeno_qd, qd, sizeof qd);
+    }
     return;
   }
 }
@@ -497,6 +510,16 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   // The impacting contacts close: normal gaps and rates vanish at the limit.
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
+  // A contact outside the sequence may reach the limit a rounding below its
+  // surface (SIM_ZENO_OTHER_GAP_RTOL accepts that much): it touches there,
+  // and impacts next if it approaches.
+  {
+    double c[4], cd[4];
+    sim_contacts(s, s->q, s->qd, c, cd);
+    bool below[2] = {false, false};
+    for (int i = 0; i < s->km.n; i++) below[i] = !touching[i] && c[2 * i] < 0;
+    if (below[0] || below[1]) sim_zero_gaps(s, below);
+  }
   // Zero is judged on the scale of the sequence (its first impact speed):
   // what is left at the limit is either that large (a tangential slip) or
   // rounding of the vanished normal motion.
