@@ -3,6 +3,7 @@
 // window shows a copy, so what a screenshot holds is what the window shows.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "view/view.h"
@@ -22,6 +23,9 @@
 /// Seed of the perturbation generator (the same sequence every session).
 #define VIEW_PERTURB_SEED 0x9E3779B97F4A7C15ull
 #define MESSAGE_SIZE 512
+/// Exit code when there is no display to open a window on: nothing can be
+/// shown, as for bad input (the window itself failing exits 1).
+#define VIEW_EXIT_NO_DISPLAY 2
 #define PATH_SIZE 64
 
 static void play_start(view_play *play, const view_run *run,
@@ -302,15 +306,46 @@ static int loop(app *a, SDL_Window *window) {
   return 0;
 }
 
+// Video drivers that show nothing: SDL falls back to them without a
+// display, and a window there would wait for keys forever, unseen.
+static bool invisible_driver(const char *driver) {
+  return driver != NULL && (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0 ||
+                            strcmp(driver, "evdev") == 0);
+}
+
+static int no_display(const char *why) {
+  const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+  fprintf(stderr,
+          "zeno: view: no display to open a window on (%s; DISPLAY is %s, WAYLAND_DISPLAY "
+          "is %s). Run it on a desktop, or over SSH with X forwarding (ssh -X); without "
+          "a window, 'zeno view SCENE --screenshot out.png' draws one frame and 'zeno "
+          "simulate SCENE --out DIR' then 'zeno plot-trajectory DIR' the whole run\n",
+          why, x && *x ? x : "not set", w && *w ? w : "not set");
+  return VIEW_EXIT_NO_DISPLAY;
+}
+
 int view_window(view_run *run, const view_options *o) {
   // The window shows the offscreen frame through the plain window surface
   // (X11 shared memory or XPutImage): no OpenGL behind it.
   SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+  const char *asked = getenv("SDL_VIDEODRIVER");
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    fprintf(stderr, "zeno: cannot open a window (no display?): %s\n",
-            SDL_GetError());
+    char why[MESSAGE_SIZE];
+    snprintf(why, sizeof why, "SDL: %s", SDL_GetError());
     SDL_Quit();
+    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    if (!(x && *x) && !(w && *w)) return no_display(why);
+    fprintf(stderr, "zeno: cannot open a window: %s\n", why + strlen("SDL: "));
     return 1;
+  }
+  // An invisible driver the user did not ask for (SDL_VIDEODRIVER) means
+  // there is no display.
+  const char *driver = SDL_GetCurrentVideoDriver();
+  if (invisible_driver(driver) && !(asked && strcmp(asked, driver) == 0)) {
+    char why[MESSAGE_SIZE];
+    snprintf(why, sizeof why, "SDL chose its '%s' video driver", driver);
+    SDL_Quit();
+    return no_display(why);
   }
   if (!start_ttf()) {
     SDL_Quit();

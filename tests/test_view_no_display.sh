@@ -1,0 +1,32 @@
+#!/bin/sh
+# `zeno view` without a display: SDL falls back to an invisible video driver
+# (offscreen, dummy) and the window would wait for keys forever, unseen.
+# The viewer must say so and exit 2 within a second or so, naming what to
+# do instead. SDL_VIDEODRIVER set to such a driver on purpose is not this
+# case and is left alone.
+# Usage: test_view_no_display.sh ZENO_EXE SCENE
+set -u
+zeno=$1
+scene=$2
+err=$(mktemp)
+start=$(date +%s%N)
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$zeno" view "$scene" 2>"$err" >/dev/null
+code=$?
+end=$(date +%s%N)
+ms=$(( (end - start) / 1000000 ))
+status=0
+if [ "$code" -ne 2 ]; then
+  echo "FAIL: exit $code, expected 2"; status=1
+fi
+# Seconds, not the 20 s timeout: the viewer never starts its loop.
+if [ "$ms" -gt 3000 ]; then
+  echo "FAIL: took $ms ms"; status=1
+fi
+for text in "no display to open a window on" "DISPLAY is not set" "--screenshot" "ssh -X"; do
+  if ! grep -qF -- "$text" "$err"; then
+    echo "FAIL: stderr lacks '$text':"; cat "$err"; status=1
+  fi
+done
+rm -f "$err"
+[ "$status" -eq 0 ] && echo "ok: exit 2 after $ms ms"
+exit $status
