@@ -332,6 +332,74 @@ static void test_unknown_option(void **state) {
   run_result_free(&r);
 }
 
+// "Did you mean": a misspelt command, option or scene key (in a file and in
+// --set) is answered with the closest name (one or two edits away); a word
+// far from every name gets none.
+static void test_did_you_mean(void **state) {
+  (void)state;
+  char path[PATH_SIZE];
+  write_temp_scene(path, "name: x\npaper: {alpah: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, "
+                         "phi2: 40, mu1: 0.6, mu2: 0.001}\n");
+  const struct {
+    const char *const *argv;
+    const char *hint;
+  } cases[] = {
+      {(const char *const[]){"simulat", EXAMPLE2, NULL}, "did you mean 'simulate'?"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--tend", "3", NULL}, "did you mean '--t-end'?"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--jsno", NULL}, "did you mean '--json'?"},
+      {(const char *const[]){"analyze", EXAMPLE2, "--sampels", "100", NULL},
+       "did you mean '--samples'?"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--set", "stop.tend=3", NULL},
+       "unknown key 'tend' in stop; did you mean 't_end'?"},
+      {(const char *const[]){"simulate", path, NULL}, "unknown key 'alpah' in paper; did you mean 'alpha'?"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    run_result r = run_zeno_argv(cases[k].argv, true);
+    assert_bad_input(&r);
+    assert_contains(r.err, cases[k].hint);
+    run_result_free(&r);
+  }
+  run_result r = run_zeno_captured("frobnicate");
+  assert_true(strstr(r.err, "did you mean") == NULL);
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", EXAMPLE2, "--bogus");
+  assert_true(strstr(r.err, "did you mean") == NULL);
+  run_result_free(&r);
+  remove(path);
+}
+
+// An option that stands for an override is named as typed in its error,
+// not as the --set the program made of it; so is a region axis.
+static void test_errors_name_the_option_typed(void **state) {
+  (void)state;
+  const struct {
+    const char *const *argv;
+    const char *start;
+  } cases[] = {
+      {(const char *const[]){"simulate", EXAMPLE2, "--model", "bogus", NULL},
+       "zeno: --model bogus (model): expected one of zod, full; got 'bogus'"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--t-end", "-3", NULL},
+       "zeno: --t-end -3 (stop.t_end): value -3 is out of range; allowed (0, inf)"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--max-events", "0", NULL},
+       "zeno: --max-events 0 (stop.max_events): value 0 is out of range; allowed [1, inf)"},
+      {(const char *const[]){"simulate", EXAMPLE2, "--set", "model=bogus", NULL},
+       "zeno: --set model=bogus: expected one of zod, full"},
+      {(const char *const[]){"regions", ZENO_SCENES_DIR "/example6.yaml", "--x", "com.xx=0:1:3",
+                             "--y", "com.y=0:1:3", NULL},
+       "zeno: --x com.xx=0:1:3: unknown key 'xx' in com; did you mean 'x'?"},
+      {(const char *const[]){"regions", ZENO_SCENES_DIR "/example6.yaml", "--x", "com.x=0:1:3",
+                             "--y", "paper.mu1=-1:1:3", NULL},
+       "zeno: --y paper.mu1=-1:1:3: value -1 is out of range"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    run_result r = run_zeno_argv(cases[k].argv, true);
+    assert_bad_input(&r);
+    if (strncmp(r.err, cases[k].start, strlen(cases[k].start)) != 0)
+      fail_msg("case %zu: stderr '%s' does not start with '%s'", k, r.err, cases[k].start);
+    run_result_free(&r);
+  }
+}
+
 static void test_option_needs_value(void **state) {
   (void)state;
   run_result r = run_zeno_captured("simulate", EXAMPLE2, "--out");
@@ -997,6 +1065,8 @@ int main(void) {
       cmocka_unit_test(test_check_help),
       cmocka_unit_test(test_unknown_command),
       cmocka_unit_test(test_unknown_option),
+      cmocka_unit_test(test_did_you_mean),
+      cmocka_unit_test(test_errors_name_the_option_typed),
       cmocka_unit_test(test_option_needs_value),
       cmocka_unit_test(test_missing_scene),
       cmocka_unit_test(test_missing_file),

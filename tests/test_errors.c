@@ -734,6 +734,37 @@ static void test_error_record(void **state) {
   assert_int_equal(strlen(line), 7);
 }
 
+// zeno_closest_name(): a swap, a missing or an extra letter is one edit; a
+// third of the word's length (rounded up, at most 2) is the most accepted;
+// two names at the same distance, an exact match, an empty or over-long
+// word give no suggestion.
+static void closest_name(void **state) {
+  (void)state;
+  const char *const names[] = {"alpha", "l1", "l2", "h", "phi1", "phi2", "mu1", "mu2"};
+  const size_t n = sizeof names / sizeof *names;
+  assert_string_equal(zeno_closest_name("alpah", names, n), "alpha");
+  assert_string_equal(zeno_closest_name("alph", names, n), "alpha");
+  assert_string_equal(zeno_closest_name("alphaa", names, n), "alpha");
+  assert_string_equal(zeno_closest_name("phi11", names, n), "phi1");
+  assert_null(zeno_closest_name("alpha", names, n));   // exact: nothing to suggest
+  assert_null(zeno_closest_name("phi", names, n));     // phi1 and phi2 tie
+  assert_null(zeno_closest_name("mu", names, n));      // mu1 and mu2 tie
+  assert_null(zeno_closest_name("beta", names, n));    // 4 edits from alpha
+  assert_null(zeno_closest_name("ab", names, n));      // a third of 2 is 1: "h"? 2 edits
+  assert_string_equal(zeno_closest_name("hh", names, n), "h");
+  assert_null(zeno_closest_name("", names, n));
+  assert_null(zeno_closest_name(NULL, names, n));
+  assert_null(zeno_closest_name("alpah", NULL, 0));
+  char longword[80];
+  memset(longword, 'a', sizeof longword - 1);
+  longword[sizeof longword - 1] = '\0';
+  assert_null(zeno_closest_name(longword, names, n));
+  const char *const commands[] = {"simulate", "check", "analyze", "maps", "regions", "view"};
+  assert_string_equal(zeno_closest_name("simualte", commands, 6), "simulate");
+  assert_string_equal(zeno_closest_name("analyse", commands, 6), "analyze");
+  assert_null(zeno_closest_name("smlt", commands, 6));  // 4 edits
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_validate_every_check),
@@ -751,6 +782,7 @@ int main(void) {
       cmocka_unit_test(test_lp_errors),
       cmocka_unit_test(test_io_errors),
       cmocka_unit_test(test_error_record),
+      cmocka_unit_test(closest_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

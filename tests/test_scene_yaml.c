@@ -612,7 +612,7 @@ static void test_error_unknown_key_top(void **state) {
   (void)state;
   zeno_error e =
       expect_error("model: zod\nmodle: full\n", ZENO_ERR_UNKNOWN_KEY, 2, 1,
-                   "unknown key 'modle' at top level (allowed: "
+                   "unknown key 'modle' at top level; did you mean 'model'? (allowed: "
                    "name, model, epsilon, ambiguity, paper, com, "
                    "body, contacts, load, impact, initial, stop, "
                    "solver)");
@@ -623,7 +623,8 @@ static void test_error_unknown_key_nested(void **state) {
   (void)state;
   zeno_error e = expect_error(
       "paper:\n  alpha: 45\n  alphx: 3\n", ZENO_ERR_UNKNOWN_KEY, 3, 3,
-      "unknown key 'alphx' in paper (allowed: alpha, l1, l2, h, phi1, phi2, "
+      "unknown key 'alphx' in paper; did you mean 'alpha'? (allowed: alpha, l1, l2, h, "
+      "phi1, phi2, "
       "mu1, mu2, rho, m, f, tau)");
   assert_string_equal(e.parameter, "paper.alphx");
   expect_error(
@@ -631,7 +632,7 @@ static void test_error_unknown_key_nested(void **state) {
       "contacts:\n  - point: [0, -1]\n    mu: 1\n"
       "    surface: {angel: 3}\n",
       ZENO_ERR_UNKNOWN_KEY, 6, 15,
-      "unknown key 'angel' in contacts[0].surface (allowed: "
+      "unknown key 'angel' in contacts[0].surface; did you mean 'angle'? (allowed: "
       "angle, point)");
 }
 
@@ -897,8 +898,8 @@ static void test_error_override_unknown_key(void **state) {
   zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45",
                                        ZENO_ERR_UNKNOWN_KEY, "");
   assert_string_equal(e.message,
-                      "--set paper.alphx=45: unknown key 'alphx' in paper "
-                      "(allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
+                      "--set paper.alphx=45: unknown key 'alphx' in paper; did you mean "
+                      "'alpha'? (allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
                       "m, f, tau)");
   assert_string_equal(e.parameter, "paper.alphx");
 }
@@ -947,8 +948,8 @@ static void test_error_format_override(void **state) {
   char line[ERROR_LINE_LEN];
   zeno_error_format(&e, line, sizeof line);
   assert_string_equal(line,
-                      "--set paper.alphx=45: unknown key 'alphx' in paper "
-                      "(allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
+                      "--set paper.alphx=45: unknown key 'alphx' in paper; did you mean "
+                      "'alpha'? (allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
                       "m, f, tau)");
   assert_int_equal(count_occurrences(line, "--set"), 1);
   assert_int_equal(count_occurrences(line, "paper.alphx"), 1);

@@ -56,6 +56,17 @@ ZENO_API size_t zeno_error_format(const zeno_error *error, char *buffer, size_t 
 /// Clears an error record (code ZENO_OK, empty strings). NULL is accepted.
 ZENO_API void zeno_error_clear(zeno_error *error);
 
+/// The one of `names` that `word` most likely misspells, for "did you mean"
+/// hints: the unique name at the smallest edit distance (insertions,
+/// deletions, substitutions and swaps of neighbours, each 1), when that
+/// distance is at most ZENO_SUGGEST_MAX_EDITS and at most a third of the
+/// word's length (rounded up); NULL otherwise, and for an exact match.
+ZENO_API const char *zeno_closest_name(const char *word, const char *const *names,
+                                       size_t count);
+
+/// Most edits a suggestion may be away from the word typed.
+#define ZENO_SUGGEST_MAX_EDITS 2
+
 #ifdef __cplusplus
 }
 #endif

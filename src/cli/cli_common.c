@@ -10,6 +10,9 @@
 
 /// Room for one formatted library error line.
 #define CLI_ERROR_LINE_SIZE 1024
+/// The file name of an error about an override (zeno/error.h:
+/// zeno_error_format()), whose message starts with "--set ITEM: ".
+#define CLI_OVERRIDE_FILE "--set"
 /// First capacity of a growing override list.
 #define CLI_OVERRIDES_INITIAL 8
 
@@ -20,6 +23,9 @@ static bool overrides_reserve(cli_overrides *list) {
   char **items = realloc(list->items, capacity * sizeof *items);
   if (items == NULL) return false;
   list->items = items;
+  char **typed = realloc(list->typed, capacity * sizeof *typed);
+  if (typed == NULL) return false;
+  list->typed = typed;
   list->capacity = capacity;
   return true;
 }
@@ -34,14 +40,35 @@ bool cli_overrides_add(cli_overrides *list, const char *key,
     snprintf(text, size, "%s=%s", key, value);
   else
     snprintf(text, size, "%s", value);
+  list->typed[list->count] = NULL;
   list->items[list->count++] = text;
   return true;
 }
 
+bool cli_overrides_add_typed(cli_overrides *list, const char *key, const char *value,
+                             const char *option) {
+  // "--t-end -3 (stop.t_end)": the option as typed and the scene path it sets.
+  const size_t size = strlen(option) + strlen(value) + strlen(key) + 8;
+  char *typed = malloc(size);
+  if (typed == NULL) return false;
+  snprintf(typed, size, "--%s %s (%s)", option, value, key);
+  if (!cli_overrides_add(list, key, value)) {
+    free(typed);
+    return false;
+  }
+  list->typed[list->count - 1] = typed;
+  return true;
+}
+
 void cli_overrides_free(cli_overrides *list) {
-  for (size_t i = 0; i < list->count; i++) free(list->items[i]);
+  for (size_t i = 0; i < list->count; i++) {
+    free(list->items[i]);
+    free(list->typed[i]);
+  }
   free(list->items);
+  free(list->typed);
   list->items = NULL;
+  list->typed = NULL;
   list->count = 0;
   list->capacity = 0;
 }
@@ -85,6 +112,46 @@ int cli_library_error(const zeno_error *error) {
   return error->code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
 }
 
+// The rest of an override error's message after "--set ITEM: ", or NULL
+// when the message is not about ITEM.
+static const char *after_item(const char *message, const char *item) {
+  static const char prefix[] = CLI_OVERRIDE_FILE " ";
+  const size_t p = sizeof prefix - 1, n = strlen(item);
+  if (strncmp(message, prefix, p) != 0 || strncmp(message + p, item, n) != 0 ||
+      strncmp(message + p + n, ": ", 2) != 0)
+    return NULL;
+  return message + p + n + 2;
+}
+
+// The same for an override "PATH=VALUE" of a path (the value is a number or
+// word the library wrote, without ": ").
+static const char *after_path(const char *message, const char *path) {
+  static const char prefix[] = CLI_OVERRIDE_FILE " ";
+  const size_t p = sizeof prefix - 1, n = strlen(path);
+  if (strncmp(message, prefix, p) != 0 || strncmp(message + p, path, n) != 0 ||
+      message[p + n] != '=')
+    return NULL;
+  const char *rest = strstr(message + p + n, ": ");
+  return rest ? rest + 2 : NULL;
+}
+
+int cli_override_error(const zeno_error *error, const cli_overrides *list,
+                       const cli_origin *origins, size_t origin_count) {
+  const bool about_override = error->line == 0 &&
+                              strcmp(error->file, CLI_OVERRIDE_FILE) == 0;
+  const char *typed = NULL, *rest = NULL;
+  for (size_t i = 0; about_override && list && i < list->count && !rest; i++)
+    if (list->typed[i] && (rest = after_item(error->message, list->items[i]))) typed = list->typed[i];
+  for (size_t i = 0; about_override && origins && i < origin_count && !rest; i++)
+    if ((rest = after_path(error->message, origins[i].path))) typed = origins[i].typed;
+  if (rest == NULL) return cli_library_error(error);
+  char line[CLI_ERROR_LINE_SIZE];
+  snprintf(line, sizeof line, "%s: %s", typed, rest);
+  flatten_line(line);
+  cli_error("%s", line);
+  return error->code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+}
+
 zeno_status cli_out_of_memory(zeno_error *err) {
   zeno_error_clear(err);
   err->code = ZENO_ERR_NOMEM;
@@ -100,12 +167,45 @@ int cli_output_error(const zeno_error *error) {
   return CLI_EXIT_RUNTIME;
 }
 
+/// Most long options a command has (for suggestions).
+#define CLI_MAX_LONG_OPTIONS 64
+
+/// The long options of the command being parsed (cli_getopt()): one
+/// command line is parsed per process.
+static const struct option *parsed_options;
+
+int cli_getopt(int argc, char *const argv[], const char *short_options,
+               const struct option *long_options) {
+  parsed_options = long_options;
+  return getopt_long(argc, argv, short_options, long_options, NULL);
+}
+
+// "--name" of the long option a misspelt "--nmae[=value]" most likely means.
+static const char *suggest_option(const char *arg) {
+  if (parsed_options == NULL) return NULL;
+  char word[CLI_MAX_LONG_OPTIONS];
+  const size_t len = strcspn(arg + 2, "=");
+  if (len >= sizeof word) return NULL;
+  memcpy(word, arg + 2, len);
+  word[len] = '\0';
+  const char *names[CLI_MAX_LONG_OPTIONS];
+  size_t n = 0;
+  for (const struct option *o = parsed_options; o->name != NULL && n < CLI_MAX_LONG_OPTIONS; o++)
+    names[n++] = o->name;
+  return zeno_closest_name(word, names, n);
+}
+
 int cli_option_error(const char *command, int result, char *const argv[]) {
   const char *arg = argv[optind - 1];
   if (result == ':')
     return cli_usage_error(command, "option '%s' needs a value", arg);
-  if (strncmp(arg, "--", 2) == 0)
+  if (strncmp(arg, "--", 2) == 0) {
+    const char *hint = suggest_option(arg);
+    if (hint != NULL)
+      return cli_usage_error(command, "unrecognized option '%s'; did you mean '--%s'?", arg,
+                             hint);
     return cli_usage_error(command, "unrecognized option '%s'", arg);
+  }
   return cli_usage_error(command, "unknown option '-%c'", optopt);
 }
 
@@ -147,13 +247,24 @@ int cli_override_option(cli_overrides *list, const char *key,
   return CLI_EXIT_RUNTIME;
 }
 
+int cli_override_typed_option(cli_overrides *list, const char *key, const char *value,
+                              int option, const struct option *long_options) {
+  const char *name = NULL;
+  for (const struct option *o = long_options; o->name != NULL && name == NULL; o++)
+    if (o->val == option) name = o->name;
+  if (name == NULL) return cli_override_option(list, key, value);
+  if (cli_overrides_add_typed(list, key, value, name)) return CLI_CONTINUE;
+  cli_error("out of memory");
+  return CLI_EXIT_RUNTIME;
+}
+
 static int parse_options(const cli_scene_command *command,
                          cli_scene_options *common, void *options, int argc,
                          char **argv) {
   opterr = 0;
   int option;
-  while ((option = getopt_long(argc, argv, command->short_options,
-                               command->long_options, NULL)) != -1) {
+  while ((option = cli_getopt(argc, argv, command->short_options,
+                              command->long_options)) != -1) {
     const int code = command->apply(options, option, argv);
     if (code != CLI_CONTINUE) return code;
   }
@@ -177,7 +288,7 @@ static int load_and_run(const cli_scene_command *command, cli_scene_options *com
       zeno_scene_load_string(common->scene_text, common->scene_path,
                              cli_overrides_items(&common->overrides),
                              common->overrides.count, &scene, &err) != ZENO_OK)
-    return cli_library_error(&err);
+    return cli_override_error(&err, &common->overrides, NULL, 0);
   return command->run(options, &scene, &err);
 }
 

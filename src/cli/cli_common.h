@@ -3,6 +3,7 @@
 #ifndef ZENO_CLI_CLI_COMMON_H
 #define ZENO_CLI_CLI_COMMON_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #include "zeno/zeno.h"
@@ -18,20 +19,37 @@
 /// How a scene read from standard input (`-`) is named in messages.
 #define CLI_STDIN_NAME "stdin"
 
+/// Room for an option as the user typed it, for error messages.
+#define CLI_TYPED_SIZE 1024
 /// Width of the label column in human-readable reports.
 #define CLI_LABEL_WIDTH 24
 
 /// Scene overrides in `--set` syntax ("dotted.path=VALUE"), owned strings.
 typedef struct cli_overrides {
   char **items;
+  /// Per item, the option as the user typed it ("--t-end -3") when it was
+  /// not --set, for error messages; NULL for --set items.
+  char **typed;
   size_t count;
   size_t capacity;
 } cli_overrides;
+
+/// An override the library made from an option (a region axis end, say),
+/// named by its scene path, and the option as the user typed it.
+typedef struct cli_origin {
+  const char *path;   ///< "com.x"
+  const char *typed;  ///< "--x com.x=-2.5:2:300"
+} cli_origin;
 
 /// Appends "key=value" (or `value` alone when key is NULL). Returns false
 /// when out of memory.
 bool cli_overrides_add(cli_overrides *list, const char *key,
                        const char *value);
+
+/// Appends "key=value" made from the option `option` (its long name) with
+/// `value` as typed: errors about it will name "--option value (key)".
+bool cli_overrides_add_typed(cli_overrides *list, const char *key, const char *value,
+                             const char *option);
 
 /// Frees the strings and the list; the list is left empty.
 void cli_overrides_free(cli_overrides *list);
@@ -52,6 +70,14 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 /// CLI_EXIT_USAGE otherwise (the input was bad).
 int cli_library_error(const zeno_error *error);
 
+/// cli_library_error() for an error of loading a scene with overrides: an
+/// override error ("--set model=x: ...") about an override that came from
+/// another option is told as that option ("--model x: ..."), and one about a
+/// path in `origins` (made by the library from an option) as its typed
+/// form. `origins` may be NULL.
+int cli_override_error(const zeno_error *error, const cli_overrides *list,
+                       const cli_origin *origins, size_t origin_count);
+
 /// Fills err as the library would for an allocation of the program that
 /// failed (ZENO_ERR_NOMEM, "out of memory") and returns ZENO_ERR_NOMEM.
 zeno_status cli_out_of_memory(zeno_error *err);
@@ -63,6 +89,11 @@ int cli_output_error(const zeno_error *error);
 /// Reports a getopt_long() failure (`result` is '?' or ':'; the option
 /// string must start with ':') and returns CLI_EXIT_USAGE.
 int cli_option_error(const char *command, int result, char *const argv[]);
+
+/// getopt_long() that also remembers the long options, so that
+/// cli_option_error() can suggest the one a misspelt option meant.
+int cli_getopt(int argc, char *const argv[], const char *short_options,
+               const struct option *long_options);
 
 /// Checks that exactly one positional argument (the scene) remains after
 /// the options. Stores it in *scene_path or reports a usage error and
@@ -85,6 +116,12 @@ int cli_size_option(const char *command, const char *option, const char *text,
 /// CLI_EXIT_RUNTIME.
 int cli_override_option(cli_overrides *list, const char *key,
                         const char *value);
+
+/// The same for an option that stands for an override (`--t-end T` for
+/// stop.t_end=T): errors about it will name the option (its long name in
+/// long_options, found by its code `option`) and the value typed.
+int cli_override_typed_option(cli_overrides *list, const char *key, const char *value,
+                              int option, const struct option *long_options);
 
 /// Options every scene command has: the --set overrides and the scene.
 typedef struct cli_scene_options {

@@ -56,7 +56,7 @@ static int apply_option(plot_trajectory_options *o, int option, char **argv) {
 static int parse_options(int argc, char **argv, plot_trajectory_options *o) {
   opterr = 0;
   int option;
-  while ((option = getopt_long(argc, argv, ":p:t:h", LONG_OPTIONS, NULL)) != -1) {
+  while ((option = cli_getopt(argc, argv, ":p:t:h", LONG_OPTIONS)) != -1) {
     const int code = apply_option(o, option, argv);
     if (code != CLI_CONTINUE) return code;
   }

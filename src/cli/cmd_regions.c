@@ -50,6 +50,7 @@ typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
   bool x_set, y_set;
+  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE];  ///< "--x PATH=LO:HI:N" as typed
   const char *out_dir;
   const char *plot_path;
   int threads;
@@ -150,8 +151,12 @@ static int seed_option(const char *text, unsigned long long *seed) {
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
   switch (option) {
-    case OPT_X: return axis_option("--x", optarg, &o->def.x, &o->x_set);
-    case OPT_Y: return axis_option("--y", optarg, &o->def.y, &o->y_set);
+    case OPT_X:
+      snprintf(o->x_typed, sizeof o->x_typed, "--x %s", optarg);
+      return axis_option("--x", optarg, &o->def.x, &o->x_set);
+    case OPT_Y:
+      snprintf(o->y_typed, sizeof o->y_typed, "--y %s", optarg);
+      return axis_option("--y", optarg, &o->def.y, &o->y_set);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
     case 'p':
@@ -467,7 +472,12 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   zeno_regions *r = zeno_regions_create(
       o->common.scene_text, o->common.scene_path, cli_overrides_items(&o->common.overrides),
       o->common.overrides.count, &o->def, &err);
-  if (r == NULL) return w->dist.rank == 0 ? cli_library_error(&err) : CLI_EXIT_USAGE;
+  // An error about an axis names --x or --y as typed, not the override the
+  // library made of one of its ends.
+  const cli_origin axes[2] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed}};
+  if (r == NULL)
+    return w->dist.rank == 0 ? cli_override_error(&err, &o->common.overrides, axes, 2)
+                             : CLI_EXIT_USAGE;
   w->regions = r;
   w->nx = o->def.x.count;
   w->ny = o->def.y.count;

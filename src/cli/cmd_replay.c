@@ -67,8 +67,7 @@ static int apply_option(replay_options *o, int option, char **argv) {
 static int parse_options(int argc, char **argv, replay_options *o) {
   opterr = 0;
   int option;
-  while ((option = getopt_long(argc, argv, ":S:s:h", LONG_OPTIONS, NULL)) !=
-         -1) {
+  while ((option = cli_getopt(argc, argv, ":S:s:h", LONG_OPTIONS)) != -1) {
     const int code = apply_option(o, option, argv);
     if (code != CLI_CONTINUE) return code;
   }

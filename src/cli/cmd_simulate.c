@@ -115,8 +115,9 @@ static const char *override_key(int option) {
 static int apply_option(void *options, int option, char **argv) {
   simulate_options *o = options;
   const char *key = override_key(option);
-  if (key != NULL || option == 's')
-    return cli_override_option(&o->common.overrides, key, optarg);
+  if (option == 's') return cli_override_option(&o->common.overrides, NULL, optarg);
+  if (key != NULL)
+    return cli_override_typed_option(&o->common.overrides, key, optarg, option, LONG_OPTIONS);
   switch (option) {
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
     case 'j': o->json = true; return CLI_CONTINUE;

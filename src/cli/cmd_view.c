@@ -166,9 +166,12 @@ static const struct option LONG_OPTIONS[] = {
 static int apply_option(void *options, int option, char **argv) {
   view_command_options *o = options;
   switch (option) {
-    case 'm': return cli_override_option(&o->common.overrides, "model", optarg);
+    case 'm':
+      return cli_override_typed_option(&o->common.overrides, "model", optarg, option,
+                                       LONG_OPTIONS);
     case OPT_EPS:
-      return cli_override_option(&o->common.overrides, "epsilon", optarg);
+      return cli_override_typed_option(&o->common.overrides, "epsilon", optarg, option,
+                                       LONG_OPTIONS);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: break;

@@ -70,6 +70,11 @@ static int dispatch(int argc, char **argv) {
   const command *cmd = find_command(name);
   if (cmd == NULL) {
     if (name[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", name);
+    const char *names[sizeof COMMANDS / sizeof COMMANDS[0]];
+    for (int i = 0; i < COMMAND_COUNT; i++) names[i] = COMMANDS[i].name;
+    const char *hint = zeno_closest_name(name, names, (size_t)COMMAND_COUNT);
+    if (hint != NULL)
+      return cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", name, hint);
     return cli_usage_error(NULL, "unknown command '%s'", name);
   }
   return cmd->run(argc - 1, argv + 1);

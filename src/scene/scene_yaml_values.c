@@ -105,6 +105,11 @@ static zeno_status unknown_key(const yt_loader *ld, const ynode *key,
   sy_path_join(param, path, key->text);
   path_where(where, sizeof where, path);
   join_names(allowed->keys, allowed->count, names, sizeof names);
+  const char *hint = zeno_closest_name(key->text, allowed->keys, (size_t)allowed->count);
+  if (hint != NULL)
+    return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param,
+                        "unknown key '%s' %s; did you mean '%s'? (allowed: %s)", key->text,
+                        where, hint, names);
   return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param,
                       "unknown key '%s' %s (allowed: %s)", key->text, where,
                       names);
