@@ -19,6 +19,8 @@ static const command COMMANDS[] = {
     {"check", "analyse the equilibrium: feasibility, (13), ambiguity, "
               "Painleve (11)",
      cmd_check},
+    {"show", "the scene as read: paper and general form, angles in deg and rad",
+     cmd_show},
     {"analyze", "Lyapunov stability verdict (Theorems 1-4), figures",
      cmd_analyze},
     {"maps", "maps R and G over the Poincare section: summary, CSV, figure",
