@@ -608,6 +608,59 @@ static void test_impulse_restarts_from_state(void **state) {
   view_run_free(&run);
 }
 
+// `p` perturbs at VIEW_PERTURB_FRACTION of the scene's own velocity scale
+// times a size in [1/2, 1), whatever the run it is pressed in: presses used
+// to scale by the current run's speed and shrank by orders of magnitude
+// from rest. The impulse acts at a point across the body's width.
+static void test_perturbation_size(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, EXAMPLE2);
+  const double scale = view_velocity_scale(&run);
+  assert_true(scale > 0);
+  const double L = view_body_size(&run.scene);
+  const double us[4][3] = {{0, 0, 0}, {0.25, 0.5, 0.5}, {0.999, 0.999, 0.999}, {0.5, 0.1, 0.9}};
+  for (int k = 0; k < 4; k++) {
+    double point[2], impulse[2];
+    view_perturbation(&run.scene, scale, us[k][0], us[k][1], us[k][2], point, impulse);
+    const double speed = hypot(impulse[0], impulse[1]) / run.scene.mass;
+    const double expect = VIEW_PERTURB_FRACTION * scale * (0.5 + 0.5 * us[k][1]);
+    assert_true(fabs(speed - expect) <= 1e-12 * expect);
+    assert_true(speed >= 0.5 * VIEW_PERTURB_FRACTION * scale);
+    assert_true(fabs(atan2(impulse[1], impulse[0]) -
+                     remainder(2 * ZENO_PI * us[k][0], 2 * ZENO_PI)) < 1e-9);
+    assert_true(fabs(point[0] - L * (2 * us[k][2] - 1) / 2) < 1e-12 && point[1] == 0);
+  }
+  view_run_free(&run);
+}
+
+// `s` never overwrites: names view-N.png are taken from the first free N,
+// reserved as they are handed out.
+static void test_fresh_screenshot_names(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "names");
+  char cwd[PATH_SIZE], path[PATH_SIZE], message[256];
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  assert_int_equal(chdir(w.root), 0);
+  FILE *f = fopen("view-1.png", "w");  // an earlier session's
+  assert_non_null(f);
+  fputs("earlier", f);
+  fclose(f);
+  int counter = 0;
+  assert_true(view_fresh_name("view", "png", &counter, path, sizeof path, message, sizeof message));
+  assert_string_equal(path, "view-2.png");
+  assert_true(view_fresh_name("view", "png", &counter, path, sizeof path, message, sizeof message));
+  assert_string_equal(path, "view-3.png");
+  char *earlier = read_file("view-1.png");
+  assert_non_null(earlier);
+  assert_string_equal(earlier, "earlier");
+  free(earlier);
+  assert_int_equal(chdir(cwd), 0);
+  const char *const names[] = {"view-1.png", "view-2.png", "view-3.png", NULL};
+  work_dir_remove(&w, names, NULL);
+}
+
 /* ---- the command line ---------------------------------------------------------- */
 
 static void test_cli_bad_input(void **state) {
@@ -637,6 +690,10 @@ static void test_cli_bad_input(void **state) {
   assert_int_equal(run_zeno("view", EXAMPLE2, "--zoom", "0"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--at", "-1"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--speed", "6"), 2);
+  char jpg[PATH_SIZE];
+  work_path(&w, "x.jpg", jpg);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", jpg), 2);  // writes PNG only
+  assert_int_equal(access(jpg, F_OK), -1);
   assert_int_equal(access(png, F_OK), -1); // nothing written on bad input
   // --at-event 0 is the start; the last event index is fine.
   assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png,
@@ -662,6 +719,8 @@ int main(void) {
       cmocka_unit_test(test_zeno_warp_hops),
       cmocka_unit_test(test_warp_clock),
       cmocka_unit_test(test_impulse_restarts_from_state),
+      cmocka_unit_test(test_perturbation_size),
+      cmocka_unit_test(test_fresh_screenshot_names),
       cmocka_unit_test(test_cli_bad_input),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,15 @@ static int size_option(const char *command, const char *text, view_options *o) {
 int cli_view_option(const char *command, view_options *o, int option) {
   int n;
   switch (option) {
-    case VIEW_OPT_SCREENSHOT: o->screenshot = optarg; return CLI_CONTINUE;
+    case VIEW_OPT_SCREENSHOT: {
+      // The viewer writes PNG: a .jpg (or any other) name would hold a PNG.
+      const size_t len = strlen(optarg);
+      if (len < 4 || strcasecmp(optarg + len - 4, ".png") != 0)
+        return cli_usage_error(command, "--screenshot: '%s' is not a .png file name (the "
+                                        "viewer writes PNG)", optarg);
+      o->screenshot = optarg;
+      return CLI_CONTINUE;
+    }
     case VIEW_OPT_AT: return number_option(command, "--at", optarg, 0, &o->at);
     case VIEW_OPT_AT_EVENT: {
       const int code = cli_int_option(command, "--at-event", optarg, 0,

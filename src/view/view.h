@@ -154,6 +154,17 @@ double view_body_size(const zeno_scene *scene);
 /// [length/time]. Scales the impulses of `p` and mouse drags.
 double view_velocity_scale(const view_run *run);
 
+/// The impulse of a random perturbation (`p`): speed VIEW_PERTURB_FRACTION
+/// of `speed_scale` (the velocity scale of the scene's own run, not of a
+/// run already perturbed, so that presses do not shrink) times a size in
+/// [1/2, 1), direction 2 pi u1, size from u2, applied at a body point along
+/// the body's width from u3 (u1, u2, u3 uniform in [0, 1)).
+void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2,
+                       double u3, double point[2], double impulse[2]);
+
+/// Perturbation speed as a fraction of the velocity scale.
+#define VIEW_PERTURB_FRACTION 0.3
+
 /// Restarts `run` from its state at play->t plus the velocity change of an
 /// impulse `impulse` [force*time] applied at body point `point` (body frame,
 /// relative to the centre of mass [length]); play restarts at t = 0.
@@ -266,6 +277,13 @@ void view_draw_chart(view_canvas *canvas, const view_run *run, const view_play *
 /// Draws text at (x, y) [px, top left]; returns its width [px].
 int view_text(view_canvas *canvas, int x, int y, view_rgb colour,
               const char *text);
+
+/// A file name "STEM-N.EXT" in the working directory that no file has yet,
+/// N from *counter + 1 up, reserved by creating it empty (O_EXCL), so that a
+/// screenshot never overwrites one of an earlier session. *counter becomes
+/// N. False (with a message) when no name could be reserved.
+bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path,
+                     size_t path_size, char *message, size_t message_size);
 
 /// Writes the canvas as an RGB PNG. Returns false with a message.
 bool view_write_png(const view_canvas *canvas, const char *path,

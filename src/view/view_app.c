@@ -17,9 +17,6 @@
 #define VIEW_SCRUB_FRACTION (1.0 / 200)
 /// A press grabs the body when within this many body sizes of its centre.
 #define VIEW_GRAB_REACH 1.2
-/// `p`: random impulses give velocity changes up to this fraction of the
-/// run's velocity scale (small, but visible with the zoom).
-#define VIEW_PERTURB_FRACTION 0.3
 /// Seed of the perturbation generator (the same sequence every session).
 #define VIEW_PERTURB_SEED 0x9E3779B97F4A7C15ull
 #define MESSAGE_SIZE 512
@@ -83,6 +80,10 @@ typedef struct app {
   bool quit;
   unsigned long long rng; ///< xorshift state for `p`
   int screenshots;
+  /// Velocity scale of the scene's own run: `p` perturbs at a fraction of
+  /// it whatever runs came since (a perturbed run's scale is the last
+  /// perturbation's, and presses shrank by orders of magnitude).
+  double perturb_scale;
   double grab_body[2];    ///< grabbed body point [length]
 } app;
 
@@ -113,14 +114,9 @@ static void apply_impulse(app *a, const double point[2],
 }
 
 static void perturb(app *a) {
-  const double v = VIEW_PERTURB_FRACTION * view_velocity_scale(a->run);
-  const double angle = 2 * ZENO_PI * next_random(a);
-  const double size = next_random(a);
-  const zeno_scene *sc = &a->run->scene;
-  const double impulse[2] = {sc->mass * v * size * cos(angle),
-                             sc->mass * v * size * sin(angle)};
-  const double L = view_body_size(sc);
-  const double point[2] = {L * (2 * next_random(a) - 1) / 2, 0};
+  double point[2], impulse[2];
+  const double u1 = next_random(a), u2 = next_random(a), u3 = next_random(a);
+  view_perturbation(&a->run->scene, a->perturb_scale, u1, u2, u3, point, impulse);
   apply_impulse(a, point, impulse);
 }
 
@@ -140,7 +136,11 @@ static void restart(app *a) {
 
 static void screenshot(app *a) {
   char path[PATH_SIZE], message[MESSAGE_SIZE];
-  snprintf(path, sizeof path, "view-%d.png", ++a->screenshots);
+  if (!view_fresh_name("view", "png", &a->screenshots, path, sizeof path, message,
+                       sizeof message)) {
+    fprintf(stderr, "zeno: %s\n", message);
+    return;
+  }
   if (view_write_png(&a->canvas, path, message, sizeof message))
     fprintf(stderr, "zeno: wrote %s\n", path);
   else
@@ -356,6 +356,7 @@ int view_window(view_run *run, const view_options *o) {
   a.run = run;
   a.options = o;
   a.original = run->scene;
+  a.perturb_scale = view_velocity_scale(run);
   a.rng = VIEW_PERTURB_SEED;
   char title[128], message[MESSAGE_SIZE];
   snprintf(title, sizeof title, "zeno view: %s", run->scene.name);

@@ -327,3 +327,13 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
   play->run_number++;
   return ZENO_OK;
 }
+
+void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2,
+                       double u3, double point[2], double impulse[2]) {
+  const double v = VIEW_PERTURB_FRACTION * speed_scale * (0.5 + 0.5 * u2);
+  const double angle = 2 * ZENO_PI * u1;
+  impulse[0] = scene->mass * v * cos(angle);
+  impulse[1] = scene->mass * v * sin(angle);
+  point[0] = view_body_size(scene) * (2 * u3 - 1) / 2;
+  point[1] = 0;
+}

@@ -1,14 +1,19 @@
 // Writing a frame as an 8-bit RGB PNG with libpng.
 #include <errno.h>
+#include <fcntl.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "view/view.h"
 
 /// Bytes per RGB pixel.
 #define RGB_BYTES 3
+/// Names tried by view_fresh_name() before it gives up (a directory full
+/// of earlier screenshots).
+#define VIEW_FRESH_NAME_TRIES 10000
 
 /// Writes the rows with libpng; false on a libpng error (longjmp).
 static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
@@ -64,4 +69,24 @@ bool view_write_png(const view_canvas *canvas, const char *path,
   free(data);
   free(rows);
   return ok;
+}
+
+bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path,
+                     size_t path_size, char *message, size_t message_size) {
+  for (int tries = 0; tries < VIEW_FRESH_NAME_TRIES; tries++) {
+    const int n = ++*counter;
+    snprintf(path, path_size, "%s-%d.%s", stem, n, ext);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+      close(fd);
+      return true;
+    }
+    if (errno != EEXIST) {
+      snprintf(message, message_size, "cannot create %s: %s", path, strerror(errno));
+      return false;
+    }
+  }
+  snprintf(message, message_size, "%s-1.%s to %s-%d.%s all exist; nothing written", stem, ext,
+           stem, *counter, ext);
+  return false;
 }
