@@ -254,6 +254,37 @@ static void test_maps_svg(void **state) {
   free(text);
 }
 
+// PDF, cairo's third surface: every figure kind writes a one-page PDF of the
+// figure's size in points (900 x 600 for the maps), and a .jpg is refused.
+static void test_figures_pdf(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "plot");
+  char maps[PATH_SIZE], graph[PATH_SIZE], regions[PATH_SIZE], jpg[PATH_SIZE];
+  work_path(&w, "maps.pdf", maps);
+  work_path(&w, "graph.PDF", graph);
+  work_path(&w, "regions.pdf", regions);
+  work_path(&w, "maps.jpg", jpg);
+  const int c1 = run_zeno("analyze", EXAMPLE2, "--plot", maps, "--graph", graph);
+  const int c2 = run_zeno("regions", ZENO_SCENES_DIR "/example6.yaml", "--x", "com.x=-2.5:2:8",
+                          "--y", "com.y=-1:2.5:8", "--plot", regions, "--quiet");
+  const int c3 = run_zeno("maps", EXAMPLE2, "--plot", jpg);
+  char *texts[3] = {read_file(maps), read_file(graph), read_file(regions)};
+  const long size = file_size(maps);
+  const bool jpg_written = access(jpg, F_OK) == 0;
+  work_dir_remove(&w, (const char *const[]){"maps.pdf", "graph.PDF", "regions.pdf", NULL}, NULL);
+  assert_int_equal(c1, 0);
+  assert_int_equal(c2, 0);
+  assert_int_equal(c3, 2);
+  assert_false(jpg_written);
+  assert_true(size > MIN_FILE_BYTES && size < MAX_FILE_BYTES);
+  for (int k = 0; k < 3; k++) {
+    assert_non_null(texts[k]);
+    assert_int_equal(strncmp(texts[k], "%PDF-", 5), 0);
+    free(texts[k]);
+  }
+}
+
 static void test_trajectory_figure(void **state) {
   (void)state;
   work_dir w;
@@ -358,6 +389,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_format_is_refused),
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
+      cmocka_unit_test(test_figures_pdf),
       cmocka_unit_test(test_trajectory_figure),
       cmocka_unit_test(test_regions_figures),
   };

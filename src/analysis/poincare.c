@@ -22,6 +22,11 @@
 /// Relative step for the slope of R by central differences within a word
 /// interval (R is smooth there; 1e-6 balances truncation and rounding).
 #define SLOPE_STEP 1e-6
+/// Between two samples, a further word change is looked for only this far
+/// [rad] beyond the one just located: nearer, words flicker by rounding at
+/// a tie. A thousand times the default breakpoint_tol, far below a sample
+/// step.
+#define MAPS_MIN_WORD_WIDTH 1e-9
 /// First capacity of the samples array (it doubles as it fills).
 #define MAPS_SAMPLES_INITIAL 1024
 
@@ -202,7 +207,13 @@ static zeno_status locate_breakpoint(builder *b, zeno_cycle lo, zeno_cycle hi,
     zeno_status st = add_sample(b, &lo);
     if (st == ZENO_OK) st = add_sample(b, &hi);
     if (st != ZENO_OK || same_branch(&hi, &end) || hi.phi >= end.phi) return st;
-    lo = hi;
+    // The next change is looked for beyond MAPS_MIN_WORD_WIDTH: closer, the
+    // words flicker by rounding at a tie (Example 2 at -0.3756 alternates
+    // "FI NP" and "FI NP SS" within 1e-12) and are not words of the map.
+    const double next = hi.phi + MAPS_MIN_WORD_WIDTH;
+    if (next >= end.phi) return ZENO_OK;
+    st = runner_eval(&b->runner, next, &lo, b->error);
+    if (st != ZENO_OK || same_branch(&lo, &end)) return st;
     hi = end;
   }
   return ZENO_OK;

@@ -10,7 +10,7 @@ int cli_image_option(const char *command, const char *option,
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   if (plot->format_known(path)) return CLI_CONTINUE;
-  return cli_usage_error(command, "%s: '%s' must end in .png or .svg", option,
+  return cli_usage_error(command, "%s: '%s' must end in .png, .svg or .pdf", option,
                          path);
 }
 

@@ -10,7 +10,7 @@
 #define CLI_SAMPLES_MIN 16
 #define CLI_SAMPLES_MAX 1000000
 
-/// Checks that an image path ends in .png or .svg; returns CLI_CONTINUE or
+/// Checks that an image path ends in .png, .svg or .pdf; returns CLI_CONTINUE or
 /// a usage error naming the option. A figure is asked for: loads the plot
 /// module, returning CLI_EXIT_RUNTIME when it cannot (cli_module.h).
 int cli_image_option(const char *command, const char *option, const char *path);

@@ -61,9 +61,9 @@ static void print_help(void) {
       "                       fixed_points, G_max, G_minus, G_plus, partition\n"
       "  -p, --plot FILE      write the maps figure (R above G, unsafe\n"
       "                       intervals of a Theorem 4 partition shaded);\n"
-      "                       FILE ends in .png or .svg\n"
+      "                       FILE ends in .png, .svg or .pdf\n"
       "  -g, --graph FILE     write the interval graph of the merged\n"
-      "                       partition (.png or .svg); without a Theorem 4\n"
+      "                       partition (.png, .svg, .pdf); without a Theorem 4\n"
       "                       partition, of the uniform --partition N\n"
       "                       intervals\n"
       "  -h, --help           show this help\n",

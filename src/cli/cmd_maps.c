@@ -51,7 +51,7 @@ static void print_help(void) {
       "                       not return to the section, word the cycle's\n"
       "                       modes from its first impact to its return\n"
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
-      "                       FILE ends in .png or .svg\n"
+      "                       FILE ends in .png, .svg or .pdf\n"
       "  -h, --help           show this help\n",
       CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples);
 }

@@ -32,7 +32,7 @@ static void print_help(void) {
       "Bad input exits 2; file errors exit 1.\n"
       "\n"
       "Options:\n"
-      "  -p, --plot FILE      the figure to write (.png or .svg); required\n"
+      "  -p, --plot FILE      the figure to write (.png, .svg, .pdf); required\n"
       "  -t, --title TEXT     figure title (default: the directory)\n"
       "  -h, --help           show this help\n");
 }
@@ -68,7 +68,7 @@ static int parse_options(int argc, char **argv, plot_trajectory_options *o) {
   o->plot = cli_plot_module();
   if (o->plot == NULL) return CLI_EXIT_RUNTIME;
   if (!o->plot->format_known(o->plot_path))
-    return cli_usage_error(COMMAND, "--plot: '%s' must end in .png or .svg",
+    return cli_usage_error(COMMAND, "--plot: '%s' must end in .png, .svg or .pdf",
                            o->plot_path);
   return CLI_CONTINUE;
 }

@@ -88,7 +88,7 @@ static void print_help(void) {
       "                        sim) and DIR/summary.json; rows are journaled in\n"
       "                        DIR/regions.journal as they finish, and a rerun\n"
       "                        with the same DIR reuses them (resume)\n"
-      "  -p, --plot FILE       draw the map (.png or .svg); com.x/com.y maps\n"
+      "  -p, --plot FILE       draw the map (.png/.svg/.pdf); com.x/com.y maps\n"
       "                        show the contact configuration over it\n"
       "  -t, --threads K       OpenMP threads per process (default: all cores)\n"
       "      --samples N       samples of R and G per point, N in [%d, %d]\n"

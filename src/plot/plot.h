@@ -4,7 +4,8 @@
 //
 // A front-end module: linked into the zeno program (and its tests), never
 // into libzeno. The output format follows the file name: ".png" (cairo
-// image surface) or ".svg" (cairo SVG surface), case-insensitive.
+// image surface), ".svg" or ".pdf" (cairo's vector surfaces),
+// case-insensitive.
 //
 // The palette and the axis mapping are public so that tests can check the
 // colour of known pixels of a written PNG.
@@ -45,7 +46,7 @@ typedef struct plot_color {
 /// Why drawing failed.
 typedef enum plot_status {
   PLOT_OK = 0,
-  PLOT_ERR_FORMAT, ///< the file name ends in neither .png nor .svg
+  PLOT_ERR_FORMAT, ///< the file name ends in none of .png, .svg, .pdf
   PLOT_ERR_NOMEM,  ///< out of memory
   PLOT_ERR_WRITE   ///< the file could not be created or written
 } plot_status;
@@ -58,7 +59,7 @@ void plot_release_caches(void);
 /// One line of text for a status.
 const char *plot_status_message(plot_status status);
 
-/// True when the file name ends in .png or .svg.
+/// True when the file name ends in .png, .svg or .pdf.
 bool plot_format_known(const char *path);
 
 /// Where data lands in a figure: the data area [px] and the data ranges.
