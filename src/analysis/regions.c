@@ -188,6 +188,21 @@ static zeno_status load_point(const zeno_regions *r, double x, double y,
                                 error);
 }
 
+// True when the path names a value the map does not depend on: the verdict
+// is about the equilibrium, and region 7's simulations start from seeded
+// random perturbations, not from the scene's initial state; names and the
+// drawn outline or sampling change nothing. Such an axis gave a uniform map.
+static bool irrelevant_path(const char *path) {
+  static const char *const prefixes[] = {"initial", "name", "body.outline", "solver.sample_dt"};
+  for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+    const size_t n = strlen(prefixes[k]);
+    if (strncmp(path, prefixes[k], n) == 0 &&
+        (path[n] == '\0' || path[n] == '.' || path[n] == '_' || path[n] == '['))
+      return true;
+  }
+  return false;
+}
+
 static zeno_status check_axis(const zeno_region_axis *a, const char *which,
                               zeno_error *error) {
   if (a->count < 1 || a->count > ZENO_REGION_AXIS_MAX)
@@ -201,6 +216,19 @@ static zeno_status check_axis(const zeno_region_axis *a, const char *which,
   if (!isfinite(a->lo) || !isfinite(a->hi))
     return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite",
                      which);
+  if (irrelevant_path(a->path)) {
+    if (strncmp(a->path, "initial", strlen("initial")) == 0)
+      return zeno_fail(error, ZENO_ERR_ARGUMENT, a->path,
+                       "%s axis: the region map does not depend on the initial state (the "
+                       "verdict is about the equilibrium; region 7's simulations start from "
+                       "seeded random perturbations): every point would be the same; to "
+                       "compare initial states, simulate each (zeno simulate --set %s=...)",
+                       which, a->path);
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, a->path,
+                     "%s axis: the region map does not depend on it (it names, draws or "
+                     "samples the scene only): every point would be the same",
+                     which);
+  }
   return ZENO_OK;
 }
 
