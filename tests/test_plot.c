@@ -285,6 +285,20 @@ static void test_figures_pdf(void **state) {
   }
 }
 
+// Axis labels print symbols, not scene paths: the paper's parameters as
+// Greek letters with subscripts and units, the centre of mass in words;
+// a path without a symbol is its own label.
+static void test_axis_labels(void **state) {
+  (void)state;
+  assert_string_equal(plot_axis_label("paper.alpha"), "α [°] (load angle)");
+  assert_string_equal(plot_axis_label("paper.mu2"), "μ₂");
+  assert_string_equal(plot_axis_label("paper.phi1"), "φ₁ [°] (surface 1)");
+  assert_string_equal(plot_axis_label("com.y"), "centre of mass y");
+  assert_string_equal(plot_axis_label("contacts.1.mu"), "μ₂");
+  assert_string_equal(plot_axis_label("stop.t_end"), "stop.t_end");
+  assert_string_equal(plot_axis_label(NULL), "");
+}
+
 static void test_trajectory_figure(void **state) {
   (void)state;
   work_dir w;
@@ -390,6 +404,7 @@ int main(void) {
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
       cmocka_unit_test(test_figures_pdf),
+      cmocka_unit_test(test_axis_labels),
       cmocka_unit_test(test_trajectory_figure),
       cmocka_unit_test(test_regions_figures),
   };

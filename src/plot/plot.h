@@ -59,6 +59,11 @@ void plot_release_caches(void);
 /// One line of text for a status.
 const char *plot_status_message(plot_status status);
 
+/// The axis label of a scene path as a paper would print it: a symbol and
+/// its unit ("paper.alpha" -> "α [°]", "paper.mu2" -> "μ₂", "com.x" ->
+/// "centre of mass x"); the path itself when it has none.
+const char *plot_axis_label(const char *path);
+
 /// True when the file name ends in .png, .svg or .pdf.
 bool plot_format_known(const char *path);
 

@@ -55,6 +55,28 @@ bool plot_format_known(const char *path) {
   return has_suffix(path, ".png") || has_suffix(path, ".svg") || has_suffix(path, ".pdf");
 }
 
+const char *plot_axis_label(const char *path) {
+  static const struct {
+    const char *path, *label;
+  } LABELS[] = {
+      {"paper.alpha", "α [°] (load angle)"}, {"paper.phi1", "φ₁ [°] (surface 1)"},
+      {"paper.phi2", "φ₂ [°] (surface 2)"},  {"paper.mu1", "μ₁"},
+      {"paper.mu2", "μ₂"},                   {"paper.l1", "l₁"},
+      {"paper.l2", "l₂"},                    {"paper.h", "h"},
+      {"paper.rho", "ρ (radius of gyration)"}, {"paper.m", "m"},
+      {"paper.f", "|f| (load)"},             {"paper.tau", "τ (load torque)"},
+      {"com.x", "centre of mass x"},         {"com.y", "centre of mass y"},
+      {"load.angle", "α [°] (load angle)"},  {"load.magnitude", "|f| (load)"},
+      {"contacts.0.mu", "μ₁"},               {"contacts.1.mu", "μ₂"},
+      {"contacts[0].mu", "μ₁"},              {"contacts[1].mu", "μ₂"},
+      {"impact.e", "e (restitution)"},       {"impact.et", "eₜ (tangential restitution)"},
+  };
+  if (path == NULL) return "";
+  for (size_t k = 0; k < sizeof LABELS / sizeof *LABELS; k++)
+    if (strcmp(path, LABELS[k].path) == 0) return LABELS[k].label;
+  return path;
+}
+
 double plot_frame_x(const plot_frame *f, double x) {
   return f->left + (x - f->x_min) / (f->x_max - f->x_min) * f->width;
 }

@@ -248,7 +248,8 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   if (overlay) draw_overlay(cr, &f, in->overlay, swapped);
   cairo_reset_clip(cr);
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
-            plot_nice_step(f.y_max - f.y_min, REG_TICKS), in->x->path, in->y->path);
+            plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
+            plot_axis_label(in->y->path));
   draw_legend(cr, &f, in);
   return plot_canvas_close(&c, PLOT_OK);
 }

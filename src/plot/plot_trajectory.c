@@ -127,9 +127,9 @@ static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in,
 }
 
 static void draw(cairo_t *cr, const plot_trajectory_input *in) {
-  const series s[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, "z1 (gap 1)"},
-                                 {in->z2, PLOT_COLOR_Z2, "z2 (gap 2)"},
-                                 {in->x2, PLOT_COLOR_X2, "x2 (slip 2)"}};
+  const series s[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"},
+                                 {in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"},
+                                 {in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"}};
   plot_frame f = {.left = TRAJ_MARGIN_LEFT, .top = TRAJ_MARGIN_TOP,
                   .width = PLOT_WIDTH - TRAJ_MARGIN_LEFT - TRAJ_MARGIN_RIGHT,
                   .height = (PLOT_HEIGHT - TRAJ_MARGIN_TOP - TRAJ_MARGIN_BOTTOM -
@@ -147,9 +147,9 @@ static void draw(cairo_t *cr, const plot_trajectory_input *in) {
     x = legend_item(cr, x, s[i].color, false, s[i].name);
   x = legend_item(cr, x, PLOT_COLOR_EVENT, true, "event");
   legend_item(cr, x, PLOT_COLOR_IMPACT, true, "impact");
-  panel(cr, f, in, s, 2, t_step, "z1, z2");
+  panel(cr, f, in, s, 2, t_step, "z₁, z₂");
   f.top += f.height + TRAJ_PANEL_GAP;
-  panel(cr, f, in, s + 2, 1, t_step, "x2");
+  panel(cr, f, in, s + 2, 1, t_step, "x₂");
 }
 
 plot_status plot_trajectory(const char *path,
