@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The docs say only what is true of this repository and this program.
 
-  check_docs.py ZENO SOURCE_ROOT [--no-viewer]
-  check_docs.py --self-test ZENO SOURCE_ROOT   (the checker finds planted faults)
+  check_docs.py ZENO SOURCE_ROOT [--no-viewer] [--c LIBZENO INCLUDE CC [FLAGS...]]
+  check_docs.py --self-test ZENO SOURCE_ROOT [--c ...]   (the checker finds
+                                                         planted faults)
 
 Over README.md and docs/*.md:
 
@@ -27,6 +28,12 @@ Commands. Every `zeno` command line in a shell code block (```sh, ```bash,
 
 Every `zeno ...` command in inline code (`zeno simulate --out DIR`) is
 checked by its options too.
+
+C programs. With --c, every ```c block that defines main() compiles with CC
+and FLAGS against INCLUDE (the public headers) and LIBZENO, without
+warnings (-Wall -Wextra -Werror). It runs with exit 0 in the scratch
+folder. Run from an empty folder, where its scene does not load, it must
+stop: exit status other than 0, and a message on stderr.
 
 References. No page refers to a file the repository does not have:
 - every Markdown link and image resolves to a file inside the repository,
@@ -157,8 +164,9 @@ def zeno_call(tokens):
 
 
 class Checker:
-    def __init__(self, zeno, root, viewer=True):
+    def __init__(self, zeno, root, viewer=True, c_build=None):
         self.zeno, self.root, self.viewer = zeno, root, viewer
+        self.c_build = c_build  # (libzeno, include folder, compiler command)
         self.problems = []
         self.help_cache = {}
         self.runs = 0
@@ -244,6 +252,40 @@ class Checker:
                         and not words[0].endswith(".so"):
                     self.check_options(page, n, words[1:], code)
 
+    def check_c_programs(self, page, scratch):
+        if self.c_build is None:
+            return
+        libzeno, include, cc = self.c_build
+        env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(libzeno))
+        for start, lang, block in page.blocks:
+            source = "\n".join(block) + "\n"
+            if lang != "c" or not re.search(r"\bint\s+main\s*\(", source):
+                continue
+            with tempfile.TemporaryDirectory(prefix="zeno-docs-c-") as tmp:
+                src, exe = os.path.join(tmp, "snippet.c"), os.path.join(tmp, "snippet")
+                with open(src, "w", encoding="utf-8") as f:
+                    f.write(source)
+                r = subprocess.run(cc + ["-Wall", "-Wextra", "-Werror", "-I", include, src,
+                                         libzeno, "-o", exe],
+                                   capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+                if r.returncode != 0:
+                    first = (r.stderr.strip().splitlines() or [""])[0]
+                    self.problem(page, start, f"the C program does not compile: {first}")
+                    continue
+                self.runs += 1
+                ok = subprocess.run([exe], cwd=scratch, capture_output=True, text=True,
+                                    env=env, timeout=COMMAND_TIMEOUT)
+                if ok.returncode != 0:
+                    self.problem(page, start, f"the C program exits {ok.returncode}: "
+                                 f"{ok.stderr.strip()[:200]}")
+                empty = os.path.join(tmp, "empty")
+                os.mkdir(empty)
+                bad = subprocess.run([exe], cwd=empty, capture_output=True, text=True,
+                                     env=env, timeout=COMMAND_TIMEOUT)
+                if bad.returncode == 0 or not bad.stderr.strip():
+                    self.problem(page, start, "the C program does not stop with a message "
+                                 f"when its scene does not load (exit {bad.returncode})")
+
     def check_references(self, page):
         here = os.path.dirname(os.path.join(self.root, page.rel))
         root = os.path.realpath(self.root)
@@ -306,8 +348,8 @@ def pages(root):
     return [p for p in found if os.path.isfile(os.path.join(root, p))]
 
 
-def check_tree(zeno, root, viewer=True):
-    checker = Checker(os.path.abspath(zeno), root, viewer)
+def check_tree(zeno, root, viewer=True, c_build=None):
+    checker = Checker(os.path.abspath(zeno), root, viewer, c_build)
     for rel in pages(root):
         page = Page(root, rel)
         checker.check_references(page)
@@ -316,10 +358,11 @@ def check_tree(zeno, root, viewer=True):
                        os.path.join(scratch, "scenes"))
             os.makedirs(os.path.join(scratch, "docs", "img"))
             checker.check_commands(page, scratch)
+            checker.check_c_programs(page, scratch)
     return checker
 
 
-def self_test(zeno, root):
+def self_test(zeno, root, c_build=None):
     """A planted page with one fault of each kind: each is reported, and the
     same page without them is clean."""
     clean = """# Page
@@ -330,6 +373,21 @@ See [the scenes](scenes.md#a-section) and [this](#a-section).
 
 ```sh
 build/zeno simulate scenes/example2.yaml --json
+```
+
+```c
+#include <stdio.h>
+#include <zeno/zeno.h>
+
+int main(void) {
+  zeno_scene scene;
+  zeno_error err;
+  if (zeno_scene_load("scenes/example2.yaml", NULL, 0, &scene, &err) != ZENO_OK) {
+    fprintf(stderr, "%s\\n", err.message);
+    return 2;
+  }
+  return 0;
+}
 ```
 """
     faults = {
@@ -344,6 +402,13 @@ build/zeno simulate scenes/example2.yaml --json
         "refers outside the repository: 'shared/'": "(`shared/seeds/paper.txt`)\n",
         "docs/absent.png: no such file": "Figure: `docs/absent.png`.\n",
     }
+    if c_build is not None:
+        faults["does not stop with a message when its scene does not load"] = (
+            "```c\n#include <zeno/zeno.h>\n\nint main(void) {\n  zeno_scene scene;\n"
+            "  zeno_error err;\n  zeno_scene_load(\"scenes/example2.yaml\", NULL, 0, &scene, "
+            "&err);\n  return 0;\n}\n```\n")
+        faults["the C program does not compile"] = (
+            "```c\nint main(void) { return undeclared; }\n```\n")
     failures = []
     with tempfile.TemporaryDirectory(prefix="zeno-docs-self-") as tree:
         os.symlink(os.path.join(os.path.realpath(root), "scenes"), os.path.join(tree, "scenes"))
@@ -356,12 +421,12 @@ build/zeno simulate scenes/example2.yaml --json
                 f.write(text.replace("](scenes.md", "](docs/scenes.md"))
 
         write(clean)
-        found = check_tree(zeno, tree).problems
+        found = check_tree(zeno, tree, c_build=c_build).problems
         if found:
             failures.append(f"the clean page has problems: {found}")
         for expected, planted in faults.items():
             write(clean + planted)
-            found = check_tree(zeno, tree).problems
+            found = check_tree(zeno, tree, c_build=c_build).problems
             if not any(expected in p for p in found):
                 failures.append(f"planted fault not reported: {expected!r} (got {found})")
     for line in failures:
@@ -373,18 +438,30 @@ build/zeno simulate scenes/example2.yaml --json
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == "--self-test":
-        return self_test(os.path.abspath(argv[2]), argv[3])
-    if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] != "--no-viewer"):
+    args, c_build = argv[1:], None
+    if "--c" in args:
+        i = args.index("--c")
+        rest = args[i + 1:]
+        if len(rest) < 3:
+            print(__doc__)
+            return 2
+        c_build = (os.path.abspath(rest[0]), os.path.abspath(rest[1]), rest[2:])
+        args = args[:i]
+    if len(args) == 3 and args[0] == "--self-test":
+        return self_test(os.path.abspath(args[1]), args[2], c_build)
+    viewer = "--no-viewer" not in args
+    args = [a for a in args if a != "--no-viewer"]
+    if len(args) != 2:
         print(__doc__)
         return 2
-    checker = check_tree(os.path.abspath(argv[1]), argv[2], viewer=len(argv) == 3)
+    checker = check_tree(os.path.abspath(args[0]), args[1], viewer, c_build)
     for line in checker.problems:
         print(line)
     if checker.problems:
         return 1
-    print(f"PASS: {len(pages(argv[2]))} pages: every zeno command parses "
-          f"({checker.runs} ran), every link and path is in the repository")
+    print(f"PASS: {len(pages(args[1]))} pages: every zeno command parses, "
+          f"{checker.runs} commands and programs ran; every link and path is in "
+          "the repository")
     return 0
 
 
