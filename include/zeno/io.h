@@ -26,6 +26,7 @@
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 #include "zeno/regions.h"
+#include "zeno/run_dir.h"
 #include "zeno/poincare.h"
 #include "zeno/stability.h"
 
@@ -51,18 +52,35 @@ ZENO_API zeno_status zeno_io_json_numbers(FILE *stream, const double *values, si
 ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
                                int contact_count, zeno_error *error);
 
-/// The trajectory CSV header line (without its newline). The columns are
-/// the same for one-contact scenes: z1,z2,x2 then hold the state's zod[]
-/// entries and f2n,f2t its (zero) second force.
-#define ZENO_IO_TRAJECTORY_HEADER \
-  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
+/// The trajectory CSV header line of a two-contact scene (without its
+/// newline): time, pose (x, y, theta) and its rates, the zero-order
+/// coordinates q' = (z1, z2, x2) and their rates, the mode, each contact's
+/// force (normal, tangential), then what the row is (kind: sample, before,
+/// after) and the index of its event (zeno_run_dir_row.event).
+/// docs/outputs.md lists every column with its unit.
+#define ZENO_IO_TRAJECTORY_HEADER                                             \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t," \
+  "kind,event"
+/// The header of a one-contact scene: q' is then (z1, x1, theta) (gap and
+/// slip of the contact, and the zero-order model's own rotation, named
+/// zod_theta apart from the pose's theta) and there is one force.
+#define ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT                                  \
+  "t,x,y,theta,vx,vy,omega,z1,x1,zod_theta,z1dot,x1dot,zod_thetadot,mode,f1n," \
+  "f1t,kind,event"
 
-/// Writes the trajectory CSV header line, ZENO_IO_TRAJECTORY_HEADER.
+/// The header of a scene of `contact_count` contacts (one of the two
+/// above); NULL for a count other than 1 or 2.
+ZENO_API const char *zeno_io_trajectory_columns(int contact_count);
+
+/// Writes the trajectory CSV header line, zeno_io_trajectory_columns()
+/// (ZENO_ERR_ARGUMENT for a count other than 1 or 2).
 ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
                                       zeno_error *error);
 
-/// Writes one trajectory CSV row for a state (see the header).
-ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+/// Writes one trajectory CSV row (see the header): its kind by name and
+/// its event index as they are in `row`; the forces of the scene's
+/// contacts only.
+ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
                                    int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys

@@ -1,17 +1,35 @@
 // CSV writers (zeno/io.h): the trajectory rows of `simulate --out` and the
-// maps R and G. Numbers round-trip (IO_NUMBER_FORMAT); write errors are read
-// back from the stream's error indicator.
+// maps R and G. Numbers round-trip
+// (IO_NUMBER_FORMAT); write errors are read back from the stream's error
+// indicator.
 #include "zeno/io.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "base/util.h"
 #include "io/io_stream.h"
+
+static bool contact_count_ok(int contact_count) {
+  return contact_count >= 1 && contact_count <= ZENO_MAX_CONTACTS;
+}
+
+const char *zeno_io_trajectory_columns(int contact_count) {
+  if (!contact_count_ok(contact_count)) return NULL;
+  return contact_count == 1 ? ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
+                            : ZENO_IO_TRAJECTORY_HEADER;
+}
+
+static zeno_status no_such_count(int contact_count, zeno_error *error) {
+  return zeno_fail(error, ZENO_ERR_ARGUMENT, "contact_count",
+                   "%d contacts: a scene has 1 or %d", contact_count, ZENO_MAX_CONTACTS);
+}
 
 zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
                                       zeno_error *error) {
-  (void)contact_count; // the columns are the same for one and two contacts
   if (stream == NULL) return io_no_stream(error);
-  fputs(ZENO_IO_TRAJECTORY_HEADER "\n", stream);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
+  fprintf(stream, "%s\n", zeno_io_trajectory_columns(contact_count));
   return io_stream_status(stream, error);
 }
 
@@ -19,21 +37,23 @@ static void csv_numbers(FILE *f, const double *v, size_t n) {
   for (size_t i = 0; i < n; i++) fprintf(f, "," IO_NUMBER_FORMAT, v[i]);
 }
 
-zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
                                    int contact_count, zeno_error *error) {
-  if (stream == NULL || state == NULL) return io_no_stream(error);
+  if (stream == NULL || row == NULL) return io_no_stream(error);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
   char mode[ZENO_MODE_NAME_SIZE];
-  fprintf(stream, IO_NUMBER_FORMAT, state->t);
-  csv_numbers(stream, state->q, 3);
-  csv_numbers(stream, state->qdot, 3);
-  csv_numbers(stream, state->zod, 3);
-  csv_numbers(stream, state->zod_rate, 3);
-  fprintf(stream, ",%s", zeno_mode_name(state->mode, contact_count, mode));
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
-    csv_numbers(stream, state->force[i], 2);
-  fputc('\n', stream);
+  fprintf(stream, IO_NUMBER_FORMAT, row->t);
+  csv_numbers(stream, row->q, 3);
+  csv_numbers(stream, row->qdot, 3);
+  csv_numbers(stream, row->zod, 3);
+  csv_numbers(stream, row->zod_rate, 3);
+  fprintf(stream, ",%s", zeno_mode_name(row->mode, contact_count, mode));
+  for (int i = 0; i < contact_count; i++) csv_numbers(stream, row->force[i], 2);
+  fprintf(stream, ",%s,%ld\n", zeno_run_dir_row_kind_name(row->kind), row->event);
   return io_stream_status(stream, error);
 }
+
+/* ---- maps ---------------------------------------------------------------- */
 
 zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error) {
   if (stream == NULL || maps == NULL) return io_no_stream(error);
