@@ -42,7 +42,8 @@ static void write_text(const char *path, const char *text) {
 
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
-                                      ZENO_RUN_DIR_SCENE, ZENO_RUN_DIR_OVERRIDES,
+                                      ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_SCENE,
+                                      ZENO_RUN_DIR_OVERRIDES,
                                       "t.csv", "e.jsonl", "blocker", NULL};
   char path[PATH_LEN];
   for (const char *const *n = NAMES; *n; n++) {

@@ -84,7 +84,8 @@ ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row
                                    int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
-/// index, t, kind, guard, contact (1-based or null), mode_before,
+/// index, t, kind, guard, contact (1-based: zeno_event.contact + 1, or
+/// null), mode_before,
 /// mode_after, impact (name or null), impulse, impact_outcome (IMPACT events:
 /// per contact "S", "P" or "N" when it received an impulse, else null; see
 /// zeno_event.impact_letter), before, after, on_section,
@@ -95,6 +96,27 @@ ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row
 /// zeno_event).
 ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
                                 int contact_count, zeno_error *error);
+
+/// Writes the header of the flat event table (events.csv): index, t, kind,
+/// guard, contact (1-based, as in events.jsonl), mode_before, mode_after,
+/// impact, the impulse of each contact (impulse1n, impulse1t, ...), the
+/// letter each took after an impact (impact_outcome1, ...), zeno_impacts,
+/// zeno_ratio, zeno_error, zeno_period, zeno_order, outcome, tie_margin,
+/// near_tie, on_section, section_angle, then the states before and after
+/// the event: before_ and after_ followed by the names of the q'
+/// coordinates and rates in the trajectory header (before_z1, ...,
+/// after_x2dot) and energy (before_energy, after_energy). ZENO_ERR_ARGUMENT for a count other than 1 or 2.
+ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count,
+                                               zeno_error *error);
+
+/// Writes one event as a row under that header. A field the event does not
+/// have is empty, where events.jsonl has null or leaves the member out:
+/// contact without one, impact and impact_outcome* unless an impact, the
+/// zeno_* fields unless a ZENO event (zeno_ratio and zeno_period also for
+/// a diverging END), outcome unless END, section_angle off the section.
+/// Booleans are true/false.
+ZENO_API zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *event,
+                                       int contact_count, zeno_error *error);
 
 /// What a run report is made of (all pointers borrowed).
 typedef struct zeno_io_run {

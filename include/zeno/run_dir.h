@@ -10,6 +10,8 @@
 ///                   states just before and just after every event, in time
 ///                   order; each row says which (kind) and of which event
 ///   events.jsonl    one zeno_io_event_jsonl() line per event
+///   events.csv      the same events flat, one zeno_io_event_csv() row each
+///                   (for spreadsheets and pandas)
 ///   scene.yaml      the bytes of the scene file the run loaded
 ///   overrides.txt   the `--set` overrides the run applied, one per line
 ///
@@ -39,6 +41,7 @@ extern "C" {
 /// File names inside a run directory.
 #define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
 #define ZENO_RUN_DIR_EVENTS "events.jsonl"
+#define ZENO_RUN_DIR_EVENTS_CSV "events.csv"
 #define ZENO_RUN_DIR_SCENE "scene.yaml"
 #define ZENO_RUN_DIR_OVERRIDES "overrides.txt"
 
@@ -120,9 +123,9 @@ ZENO_API void zeno_run_dir_data_free(zeno_run_dir_data *data);
 typedef struct zeno_run_dir_writer zeno_run_dir_writer;
 
 /// Creates `dir` (with its parents), takes its lock (a second writer of the
-/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv
-/// (header written) and events.jsonl for a run of `scene` (one or two
-/// contacts), sampled every
+/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv and
+/// events.csv (headers written) and events.jsonl for a run of `scene`
+/// (one or two contacts), sampled every
 /// scene->sample_dt. The files are written aside and renamed into place by
 /// zeno_run_dir_writer_close() (zeno_io_output: never through a link
 /// planted in the directory). Returns NULL and fills error on failure.
@@ -144,7 +147,8 @@ ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
 
 /// Writes one event of the run: the samples since the previous event (the
 /// sampling rule of zeno_run_dir_record()), the rows before and after it,
-/// and its events.jsonl line. ZENO_ERR_IO names the file.
+/// its events.jsonl line and its events.csv row. ZENO_ERR_IO names the
+/// file.
 ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer,
                                                const zeno_sim *sim,
                                                const zeno_event *event,

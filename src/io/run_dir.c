@@ -1,6 +1,6 @@
 // The run directory (zeno/run_dir.h): its rows and events from a run, the
 // sampling rule that both the in-memory recording and the writer follow,
-// and the writer (trajectory.csv, events.jsonl, the scene).
+// and the writer (trajectory.csv, events.jsonl, events.csv, the scene).
 // The reader is run_dir_read.c.
 #include "zeno/run_dir.h"
 
@@ -157,7 +157,8 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 struct zeno_run_dir_writer {
   char *dir;
   zeno_io_dir_lock *lock;          ///< one writer per directory
-  zeno_io_output *trajectory, *events; ///< written aside, renamed at close
+  /// Written aside, renamed at close.
+  zeno_io_output *trajectory, *events, *events_csv;
   int contact_count;
   double sample_dt;
   bool has_prev;     ///< an event was written
@@ -184,6 +185,7 @@ zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error)
   if (w == NULL) return ZENO_OK;
   zeno_status st = finish_output(w->trajectory, ZENO_OK, error);
   st = finish_output(w->events, st, error);
+  st = finish_output(w->events_csv, st, error);
   zeno_io_dir_lock_release(w->lock);
   free(w->dir);
   free(w);
@@ -194,7 +196,8 @@ zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error)
 static void writer_abandon(zeno_run_dir_writer *w) {
   zeno_io_output_discard(w->trajectory);
   zeno_io_output_discard(w->events);
-  w->trajectory = w->events = NULL;
+  zeno_io_output_discard(w->events_csv);
+  w->trajectory = w->events = w->events_csv = NULL;
   zeno_run_dir_writer_close(w, NULL);
 }
 
@@ -217,10 +220,15 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   w->lock = zeno_io_dir_lock_take(dir, error);
   if (w->lock != NULL) w->trajectory = zeno_io_output_open(dir, ZENO_RUN_DIR_TRAJECTORY, error);
   if (w->trajectory != NULL) w->events = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS, error);
-  zeno_status st = w->events ? ZENO_OK : ZENO_ERR_IO;
+  if (w->events != NULL)
+    w->events_csv = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
+  zeno_status st = w->events_csv ? ZENO_OK : ZENO_ERR_IO;
   if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->trajectory),
                                                  w->contact_count, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_TRAJECTORY, error);
+  if (st == ZENO_OK && zeno_io_events_csv_header(zeno_io_output_stream(w->events_csv),
+                                                 w->contact_count, NULL) != ZENO_OK)
+    st = write_failed(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   if (st != ZENO_OK) {
     writer_abandon(w);
     return NULL;
@@ -301,6 +309,9 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
   if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) !=
       ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
+  if (zeno_io_event_csv(zeno_io_output_stream(w->events_csv), ev, w->contact_count, NULL) !=
+      ZENO_OK)
+    return write_failed(w->dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   return ZENO_OK;
 }
 

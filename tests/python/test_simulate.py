@@ -149,6 +149,41 @@ def test_events_and_trajectory_equal_the_run_directory(tmp_path, name, settings)
         else:
             assert traj[column].tolist() == [float(r[j]) for r in rows], column
     assert run.skipped_samples == 0
+    with open(tmp_path / "events.csv") as f:
+        flat = list(csv.DictReader(f))
+    assert len(flat) == len(run.events)
+    for event, row in zip(run.events, flat):
+        assert_flat_event(event, row)
+
+
+def csv_field(value):
+    """A value as events.csv writes it: empty for None, true/false, %.17g numbers."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "%.17g" % value
+    return str(value)
+
+
+def assert_flat_event(e, row):
+    """One row of events.csv holds the event's fields (contact 1-based, as Event)."""
+    for key in ("index", "t", "kind", "guard", "contact", "mode_before", "mode_after", "impact",
+                "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "zeno_order",
+                "outcome", "tie_margin", "near_tie", "on_section", "section_angle"):
+        assert row[key] == csv_field(getattr(e, key)), (e.index, key)
+    for i, (normal, tangential) in enumerate(e.impulse, 1):
+        assert (row[f"impulse{i}n"], row[f"impulse{i}t"]) == (csv_field(normal),
+                                                              csv_field(tangential))
+        letter = e.impact_outcome[i - 1] if e.impact_outcome else None
+        assert row[f"impact_outcome{i}"] == csv_field(letter)
+    names = zeno.Trajectory.COLUMNS[7:13] if len(e.impulse) == 2 else (
+        zeno.Trajectory.COLUMNS_ONE_CONTACT[7:13])
+    for side, state in (("before", e.before), ("after", e.after)):
+        values = state.zod + state.zod_rate + (state.energy,)
+        for name, value in zip(names + ("energy",), values):
+            assert row[f"{side}_{name}"] == csv_field(value), (e.index, side, name)
 
 
 def test_trajectory_rows_are_samples_and_event_states(example2):
