@@ -1,7 +1,8 @@
 // The outputs a researcher loads (issue 16, "Outputs and API without
 // traps"), through the real binary: events.csv, the flat table of the
 // events, against the paper's Example 2 and a bouncing ball's closed form
-// and against events.jsonl, number for number.
+// and against events.jsonl, number for number; a trajectory.csv of an
+// older zeno read back.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -271,11 +272,56 @@ static void events_csv_of_a_ball(void **state) {
   run_files_free(&r);
 }
 
+/* ---- trajectory.csv read back --------------------------------------------- */
+
+/// The header and a row of trajectory.csv as zeno wrote them before rows
+/// said what they are (no kind and event columns).
+#define OLD_TRAJECTORY                                                           \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t\n"    \
+  "0,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n"
+/// Column just after that header.
+#define OLD_HEADER_END 72
+/// Exit status for bad input.
+#define EXIT_BAD_INPUT 2
+
+// A run directory of an older zeno is bad input to plot-trajectory: one
+// line naming the file, where its header ends, what is missing and what to
+// do; a run of this zeno draws.
+static void old_trajectory_is_named(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "old-run");
+  char csv[PATH_SIZE], png[PATH_SIZE], where[2 * PATH_SIZE];
+  work_path(&w, "trajectory.csv", csv);
+  work_path(&w, "x.png", png);
+  FILE *f = fopen(csv, "w");
+  assert_non_null(f);
+  fputs(OLD_TRAJECTORY, f);
+  assert_int_equal(fclose(f), 0);
+  run_result r = run_zeno_captured("plot-trajectory", w.root, "--plot", png);
+  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+  snprintf(where, sizeof where, "%s:1:%d: ", csv, OLD_HEADER_END);
+  if (strstr(r.err, where) == NULL || strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+    fail_msg("not one line at %s: %s", where, r.err);
+  assert_non_null(strstr(r.err, "written by an older zeno: the columns kind and event"));
+  assert_non_null(strstr(r.err, "run 'zeno simulate SCENE --out DIR' again"));
+  assert_int_equal(access(png, F_OK), -1);
+  run_result_free(&r);
+  // Written again by this zeno, the directory draws.
+  unlink(csv);
+  assert_int_equal(run_zeno("simulate", EXAMPLE2, "--out", w.root, "--quiet"), 0);
+  assert_int_equal(run_zeno("plot-trajectory", w.root, "--plot", png), 0);
+  assert_int_equal(access(png, F_OK), 0);
+  remove_simulate_out(w.root);
+  work_dir_remove(&w, (const char *const[]){"x.png", NULL}, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(events_csv_of_example2),
       cmocka_unit_test(events_csv_impulses),
       cmocka_unit_test(events_csv_of_a_ball),
+      cmocka_unit_test(old_trajectory_is_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
