@@ -2,7 +2,7 @@
 // traps"), through the real binary: events.csv, the flat table of the
 // events, against the paper's Example 2 and a bouncing ball's closed form
 // and against events.jsonl, number for number; a trajectory.csv of an
-// older zeno read back.
+// older zeno read back; human summaries of long runs that stay readable.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -316,12 +316,140 @@ static void old_trajectory_is_named(void **state) {
   work_dir_remove(&w, (const char *const[]){"x.png", NULL}, NULL);
 }
 
+/* ---- human summaries ------------------------------------------------------ */
+
+/// Example 2 under Newton's law with e = 0.8 chatters: its mode word has
+/// about 2000 tokens (a line of 6 KB in the summary before abbreviation).
+#define LONG_WORD_SETTINGS "impact.law=newton", "--set", "impact.e=0.8"
+/// The longest summary line allowed: the word line abbreviated is about
+/// 130 characters, the longest fixed line (energy gained) 120.
+#define SUMMARY_LINE_MAX 160
+/// Tokens of a long word shown at each end (src/cli/cmd_simulate.c).
+#define WORD_TOKENS_SHOWN 10
+/// Section angles shown on each of the first and last lines.
+#define SECTIONS_PER_LINE 6
+/// Width of a summary's labels (the values start in this column + 1).
+#define LABEL_WIDTH 24
+
+static size_t longest_line(const char *text) {
+  size_t longest = 0;
+  for (const char *p = text; *p;) {
+    const size_t n = strcspn(p, "\n");
+    if (n > longest) longest = n;
+    p += n + (p[n] == '\n');
+  }
+  return longest;
+}
+
+/// The string member `key` of a JSON object (no escapes in it), new.
+static char *json_string(const char *json, const char *key) {
+  char quoted[64];
+  snprintf(quoted, sizeof quoted, "\"%s\": \"", key);
+  const char *p = strstr(json, quoted);
+  assert_non_null(p);
+  p += strlen(quoted);
+  return strndup(p, strcspn(p, "\""));
+}
+
+/// Entries of the array member `key` of numbers.
+static size_t json_array_length(const char *json, const char *key) {
+  char quoted[64];
+  snprintf(quoted, sizeof quoted, "\"%s\": [", key);
+  const char *p = strstr(json, quoted);
+  assert_non_null(p);
+  p += strlen(quoted);
+  if (*p == ']') return 0;
+  size_t n = 1;
+  for (; *p != ']'; p++) n += *p == ',';
+  return n;
+}
+
+static size_t word_tokens(const char *word) {
+  size_t n = word[0] != '\0';
+  for (; *word; word++) n += *word == ' ';
+  return n;
+}
+
+/// The first `n` tokens of a word and its last `n` ("A B C").
+static char *first_tokens(const char *word, int n) {
+  const char *end = word;
+  for (int k = 0; k < n; k++) end = strchr(end, ' ') + 1;
+  return strndup(word, (size_t)(end - word - 1));
+}
+
+static const char *last_tokens(const char *word, int n) {
+  const char *p = word + strlen(word);
+  for (int k = 0; k < n; k++) {
+    if (k > 0) p--;
+    while (p > word && p[-1] != ' ') p--;
+  }
+  return p;
+}
+
+// The human summary of a chattering run stays a few lines of terminal
+// width: the word shows its first and last tokens around their count, and
+// count and tokens are those of the whole word the JSON keeps.
+static void long_word_is_abbreviated(void **state) {
+  (void)state;
+  run_result human = run_zeno_captured("simulate", EXAMPLE2, "--set", LONG_WORD_SETTINGS);
+  run_result json = run_zeno_captured("simulate", EXAMPLE2, "--set", LONG_WORD_SETTINGS, "--json");
+  assert_int_equal(human.exit_code, 0);
+  assert_int_equal(json.exit_code, 0);
+  char *word = json_string(json.out, "word");
+  const size_t tokens = word_tokens(word);
+  assert_true(tokens > 1000);
+  if (longest_line(human.out) > SUMMARY_LINE_MAX)
+    fail_msg("a line of %zu characters", longest_line(human.out));
+  char *head = first_tokens(word, WORD_TOKENS_SHOWN), expected[LINE_SIZE];
+  snprintf(expected, sizeof expected, "%s ... (%zu tokens; --json has the whole word) %s\n",
+           head, tokens, last_tokens(word, WORD_TOKENS_SHOWN));
+  if (strstr(human.out, expected) == NULL)
+    fail_msg("expected '%s' in:\n%s", expected, human.out);
+  free(head);
+  free(word);
+  run_result_free(&human);
+  run_result_free(&json);
+}
+
+// Example 3's 36 section angles: the first and the last line of six and
+// their count; Example 2's word of 10 tokens and its two angles whole; a
+// one-contact run's final q' named for what it holds.
+static void long_section_list_is_abbreviated(void **state) {
+  (void)state;
+  run_result human = run_zeno_captured("simulate", EXAMPLE3_ZENO);
+  run_result json = run_zeno_captured("simulate", EXAMPLE3_ZENO, "--json");
+  assert_int_equal(human.exit_code, 0);
+  const size_t sections = json_array_length(json.out, "sections");
+  assert_true(sections > 2 * SECTIONS_PER_LINE);
+  char expected[LINE_SIZE];
+  snprintf(expected, sizeof expected, ",\n%*s... (%zu angles; --json lists all)\n",
+           LABEL_WIDTH, "", sections);
+  if (strstr(human.out, expected) == NULL) fail_msg("expected '%s' in:\n%s", expected, human.out);
+  const char *list = strstr(human.out, "section angles [rad]");
+  assert_non_null(list);
+  int commas = 0;  // 5 within each line of 6, one at the end of the first
+  for (const char *p = list; *p && strncmp(p, "final", 5) != 0; p++) commas += *p == ',';
+  assert_int_equal(commas, 2 * (SECTIONS_PER_LINE - 1) + 1);
+  run_result_free(&human);
+  run_result_free(&json);
+  run_result short_run = run_zeno_captured("simulate", EXAMPLE2);
+  assert_non_null(strstr(short_run.out, "modes                   FF IF PF FI FP IF PF SF II SS\n"));
+  assert_non_null(strstr(short_run.out, "section angles [rad]    0.947647, -0.523599\n"));
+  run_result_free(&short_run);
+  // One contact: q' is (z1, x1, theta), and the summary says so.
+  run_result ball = run_zeno_captured("simulate", BOUNCING_BALL);
+  assert_non_null(strstr(ball.out, "\nfinal q' (z1, x1, th)   ("));
+  run_result_free(&ball);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(events_csv_of_example2),
       cmocka_unit_test(events_csv_impulses),
       cmocka_unit_test(events_csv_of_a_ball),
       cmocka_unit_test(old_trajectory_is_named),
+      cmocka_unit_test(long_word_is_abbreviated),
+      cmocka_unit_test(long_section_list_is_abbreviated),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
