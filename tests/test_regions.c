@@ -560,15 +560,43 @@ static void csv_round_trip(void **state) {
   assert_true(isnan(q.G_max) && !q.has_maps && q.sim == ZENO_REGION_SIM_DEPARTS);
   assert_int_equal(q.mc_rest, 31);
 
+  // The row of a region-4 point names its region (quoted: the name holds a
+  // comma); a row without a deciding theorem leaves that field empty.
+  p.region = 4;
+  p.sim = ZENO_REGION_SIM_NONE;
+  f = fmemopen(buffer, sizeof buffer, "w");
+  zeno_io_region_row(f, &p, NULL);
+  fclose(f);
+  assert_non_null(strstr(buffer, ",4,\"unstable, persistent (Theorem 2)\",2,unstable,1,"));
+  p.region = 7;
+  p.theorem = 0;
+  p.verdict = ZENO_VERDICT_UNDECIDED;
+  f = fmemopen(buffer, sizeof buffer, "w");
+  zeno_io_region_row(f, &p, NULL);
+  fclose(f);
+  assert_non_null(strstr(buffer, ",7,undecided,,undecided,1,"));
+  assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
+  assert_int_equal(q.theorem, 0);
+
   static const struct {
     const char *line;
     const char *field;
   } BAD[] = {
-      {"x,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "ix"},
-      {"3,17,0.3,0,9,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "region"},
-      {"3,17,0.3,0,4,2,maybe,1,1,1,1,5,0,0,0,0,0,0,", "verdict"},
-      {"3,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,often", "sim"},
-      {"3,17,0.3,0,4,2,unstable,1,1,1", "fixed_point_G"},
+      {"x,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,",
+       "ix"},
+      {"3,17,0.3,0,9,undecided,2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,", "region"},
+      // The name must be the region's, the theorem empty or 1-4.
+      {"3,17,0.3,0,4,undecided,2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,", "region_name"},
+      {"3,17,0.3,0,7,undecided,0,undecided,1,1,1,1,5,0,0,0,0,0,0,,0,", "theorem"},
+      {"3,17,0.3,0,7,undecided,5,undecided,1,1,1,1,5,0,0,0,0,0,0,,0,", "theorem"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,maybe,1,1,1,1,5,0,0,0,0,0,0,,0,",
+       "verdict"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,often,"
+       "0,",
+       "sim"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,,3,",
+       "on_breakpoint"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1", "fixed_point_G"},
   };
   for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
     assert_int_equal(zeno_io_region_parse(BAD[k].line, &q, &err), ZENO_ERR_SYNTAX);

@@ -228,12 +228,16 @@ ZENO_API void zeno_io_dir_lock_release(zeno_io_dir_lock *lock);
 
 /* ---- region maps ---------------------------------------------------------- */
 
-/// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,theorem,
-/// verdict,persistent,G_max,fixed_point_phi,fixed_point_G,fixed_points,
-/// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim,error"
-/// with the axes' scene paths as the names of the value columns. An error
-/// row has region -1 (ZENO_REGION_ERROR) and its message in `error` (CSV
-/// quoted when needed); `error` is empty for the others.
+/// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,
+/// region_name,theorem,verdict,persistent,G_max,fixed_point_phi,
+/// fixed_point_G,fixed_points,partition,unsafe,mc_runs,mc_rest,
+/// mc_full_runs,mc_full_rest,sim,on_breakpoint,error" with the axes' scene
+/// paths as the names of the value columns. region_name is
+/// zeno_region_name() (CSV quoted: the names hold commas); theorem is
+/// empty when no theorem decides (zeno_region_point.theorem 0; JSON null).
+/// An error row has region -1 (ZENO_REGION_ERROR) and its message in
+/// `error` (CSV quoted when needed); `error` is empty for the others and
+/// stays the last column.
 ZENO_API zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error);
 
@@ -244,7 +248,8 @@ ZENO_API zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p
 
 /// Reads a row written by zeno_io_region_row() (with or without its
 /// newline) back into *point, exactly (numbers round-trip). Returns
-/// ZENO_ERR_SYNTAX naming the first bad field.
+/// ZENO_ERR_SYNTAX naming the first bad field (a region_name that is not
+/// its region's, a theorem that is neither empty nor 1-4, among others).
 ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
                                  zeno_error *error);
 
