@@ -53,45 +53,42 @@
 
 /* ---- reading the CSV ----------------------------------------------------- */
 
-/// Line k (0: the header) of text into out, without its newline.
-static void csv_line(const char *text, int k, char out[LINE_SIZE]) {
+/// Piece k (0-based) of text cut at `separator`, into out.
+static void piece(const char *text, char separator, int k, char out[LINE_SIZE]) {
   const char *p = text;
   for (int i = 0; i < k; i++) {
-    p = strchr(p, '\n');
+    p = strchr(p, separator);
     assert_non_null(p);
     p++;
   }
-  const size_t n = strcspn(p, "\n");
-  assert_true(n > 0 && n < LINE_SIZE);
+  const char stop[] = {separator, '\n', '\0'};
+  const size_t n = strcspn(p, stop);
+  assert_true(n < LINE_SIZE);
   memcpy(out, p, n);
   out[n] = '\0';
 }
 
-static int csv_count_lines(const char *text) {
+static int count_char(const char *text, char c) {
   int n = 0;
-  for (; *text; text++) n += *text == '\n';
+  for (; *text; text++) n += *text == c;
   return n;
 }
+
+/// Line k (0: the header) of text, without its newline.
+static void csv_line(const char *text, int k, char out[LINE_SIZE]) {
+  piece(text, '\n', k, out);
+  assert_true(out[0] != '\0');
+}
+
+static int csv_count_lines(const char *text) { return count_char(text, '\n'); }
 
 /// Field `column` (0-based) of a line without quoted fields.
 static void csv_field(const char *line, int column, char out[LINE_SIZE]) {
   assert_null(strchr(line, '"'));
-  const char *p = line;
-  for (int i = 0; i < column; i++) {
-    p = strchr(p, ',');
-    assert_non_null(p);
-    p++;
-  }
-  const size_t n = strcspn(p, ",");
-  memcpy(out, p, n);
-  out[n] = '\0';
+  piece(line, ',', column, out);
 }
 
-static int csv_fields(const char *line) {
-  int n = 1;
-  for (; *line; line++) n += *line == ',';
-  return n;
-}
+static int csv_fields(const char *line) { return 1 + count_char(line, ','); }
 
 /// Column of `name` in the header line.
 static int csv_column(const char *header, const char *name) {
@@ -176,6 +173,20 @@ static void assert_column(const char *text, const char *name, const char *expect
     fail_msg("column %s: '%s', expected '%s'", name, values, expected);
 }
 
+/// The table's header is `header` and every row has its fields; returns
+/// the number of rows.
+static int assert_table(const char *csv, const char *header) {
+  char line[LINE_SIZE];
+  csv_line(csv, 0, line);
+  assert_string_equal(line, header);
+  const int rows = csv_count_lines(csv) - 1;
+  for (int row = 1; row <= rows; row++) {
+    csv_line(csv, row, line);
+    assert_int_equal(csv_fields(line), csv_fields(header));
+  }
+  return rows;
+}
+
 // Example 2's events as one flat row each: the header as documented, the
 // sequence of the paper's word (kinds, impacts, modes, the contacts whose
 // guards fired, how each impact left its contacts), the section angles of
@@ -186,14 +197,8 @@ static void events_csv_of_example2(void **state) {
   run_files r;
   simulate_into(&r, EXAMPLE2);
   const char *csv = r.events_csv;
-  char line[LINE_SIZE], field[LINE_SIZE];
-  csv_line(csv, 0, line);
-  assert_string_equal(line, EVENTS_CSV_HEADER);
-  assert_int_equal(csv_count_lines(csv), 1 + EX2_EVENTS);
-  for (int row = 1; row <= EX2_EVENTS; row++) {
-    csv_line(csv, row, line);
-    assert_int_equal(csv_fields(line), csv_fields(EVENTS_CSV_HEADER));
-  }
+  char field[LINE_SIZE];
+  assert_int_equal(assert_table(csv, EVENTS_CSV_HEADER), EX2_EVENTS);
   assert_column(csv, "index", "0|1|2|3|4|5|6");
   assert_column(csv, "kind", "start|impact|impact|impact|transition|impact|end");
   assert_column(csv, "guard", "none|gap|gap|gap|slip-velocity|gap|none");
@@ -252,10 +257,8 @@ static void events_csv_of_a_ball(void **state) {
   run_files r;
   simulate_into(&r, BOUNCING_BALL);
   const char *csv = r.events_csv;
-  char line[LINE_SIZE], field[LINE_SIZE];
-  csv_line(csv, 0, line);
-  assert_string_equal(line, EVENTS_CSV_HEADER_ONE_CONTACT);
-  const int rows = csv_count_lines(csv) - 1;
+  char field[LINE_SIZE];
+  const int rows = assert_table(csv, EVENTS_CSV_HEADER_ONE_CONTACT);
   int zeno_row = 0;
   for (int row = 1; row <= rows; row++) {
     const bool zeno = strcmp(field_of(csv, row, "kind", field), "zeno") == 0;
