@@ -40,7 +40,8 @@ static inline const char *temp_dir(void) {
 
 /// The files `zeno simulate --out DIR` writes into DIR.
 static const char *const SIMULATE_OUT_FILES[] = {"trajectory.csv", "events.jsonl",
-                                                 "scene.yaml", "overrides.txt", NULL};
+                                                 "events.csv",     "scene.yaml",
+                                                 "overrides.txt",  NULL};
 
 /// Removes what `zeno simulate --out DIR` wrote into DIR (not DIR itself).
 static inline void remove_simulate_out(const char *dir) {

@@ -28,8 +28,9 @@
 #define JSON_MAX_DEPTH 32
 /// Digits of a \u escape.
 #define JSON_UNICODE_DIGITS 4
-/// Fields of a trajectory.csv row.
-#define TRAJECTORY_COLUMNS 18
+/// Fields of a trajectory.csv row: two contacts, and one (no f2n, f2t).
+#define TRAJECTORY_COLUMNS 20
+#define TRAJECTORY_COLUMNS_ONE_CONTACT 18
 
 /// Exit codes of zeno.
 #define EXIT_BAD_INPUT 2
@@ -58,7 +59,10 @@
 
 static const char *const MAPS_HEADER = "phi,R,G,word";
 static const char *const TRAJECTORY_HEADER =
-    "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t";
+    "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t,kind,event";
+static const char *const TRAJECTORY_HEADER_ONE_CONTACT =
+    "t,x,y,theta,vx,vy,omega,z1,x1,zod_theta,z1dot,x1dot,zod_thetadot,mode,f1n,f1t,kind,"
+    "event";
 
 /* ---- running the binary -------------------------------------------------- */
 
@@ -722,15 +726,15 @@ static long check_event_lines(char *text) {
 }
 
 /// Header exactly as documented; every row has the same number of fields.
-static void check_trajectory(const char *text) {
-  const size_t header = strlen(TRAJECTORY_HEADER);
-  assert_int_equal(strncmp(text, TRAJECTORY_HEADER, header), 0);
+static void check_trajectory(const char *text, const char *expected, int columns) {
+  const size_t header = strlen(expected);
+  assert_int_equal(strncmp(text, expected, header), 0);
   assert_int_equal(text[header], '\n');
   long rows = 0;
   for (const char *p = text + header + 1; *p; rows++) {
     int fields = 1;
     for (; *p && *p != '\n'; p++) fields += *p == ',';
-    assert_int_equal(fields, TRAJECTORY_COLUMNS);
+    assert_int_equal(fields, columns);
     if (*p) p++;
   }
   assert_true(rows >= 2);
@@ -801,7 +805,7 @@ static void test_simulate_out(void **state) {
   assert_int_equal(j.exit_code, 0);
   assert_non_null(trajectory);
   assert_non_null(events);
-  check_trajectory(trajectory);
+  check_trajectory(trajectory, TRAJECTORY_HEADER, TRAJECTORY_COLUMNS);
   check_example2_impact_outcomes(events); // before strtok splits the text
   const long lines = check_event_lines(events);
   assert_int_equal(lines, (long)json_number_at(j.out, "events", 0));
@@ -823,7 +827,7 @@ static void test_simulate_out_one_contact(void **state) {
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_non_null(trajectory);
   assert_non_null(events);
-  check_trajectory(trajectory);
+  check_trajectory(trajectory, TRAJECTORY_HEADER_ONE_CONTACT, TRAJECTORY_COLUMNS_ONE_CONTACT);
   check_one_contact_impact_outcome(events);
   assert_true(check_event_lines(events) >= 2);
   free(trajectory);

@@ -35,7 +35,8 @@
 
 /// Every file a test here leaves in its work directory.
 static const char *const FILES[] = {"run/trajectory.csv", "run/events.jsonl",
-                                    "run/scene.yaml",     "run/overrides.txt",
+                                    "run/events.csv",     "run/scene.yaml",
+                                    "run/overrides.txt",
                                     "original.yaml",      "scene.yaml",
                                     "empty.yaml",         "notes.txt",
                                     NULL};

@@ -683,8 +683,11 @@ static void test_io_errors(void **state) {
   assert_int_equal(zeno_io_json_numbers(full, v, 2, NULL), ZENO_ERR_IO);
   assert_int_equal(zeno_io_state_json(full, &st, 2, NULL), ZENO_ERR_IO);
   assert_int_equal(zeno_io_trajectory_header(full, 2, NULL), ZENO_ERR_IO);
-  assert_int_equal(zeno_io_trajectory_row(full, &st, 2, NULL), ZENO_ERR_IO);
+  const zeno_run_dir_row row = zeno_run_dir_row_from_state(&st);
+  assert_int_equal(zeno_io_trajectory_row(full, &row, 2, NULL), ZENO_ERR_IO);
   assert_int_equal(zeno_io_event_jsonl(full, &ev, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_events_csv_header(full, 2, NULL), ZENO_ERR_IO);
+  assert_int_equal(zeno_io_event_csv(full, &ev, 2, NULL), ZENO_ERR_IO);
   zeno_equilibrium_report rep;
   assert_int_equal(zeno_equilibrium_check(&s, &rep, NULL), ZENO_OK);
   assert_int_equal(zeno_io_equilibrium_json(full, &s, &rep, NULL), ZENO_ERR_IO);
@@ -704,6 +707,15 @@ static void test_io_errors(void **state) {
   assert_int_equal(zeno_io_equilibrium_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_analysis_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_maps_csv(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
+  // A scene has one or two contacts: the CSV writers refuse other counts.
+  zeno_error err;
+  assert_null(zeno_io_trajectory_columns(3));
+  assert_int_equal(zeno_io_trajectory_header(sink, 0, &err), ZENO_ERR_ARGUMENT);
+  assert_string_equal(err.parameter, "contact_count");
+  assert_int_equal(zeno_io_trajectory_row(sink, &row, 3, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_events_csv_header(sink, 3, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_event_csv(sink, &ev, 0, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_event_csv(sink, NULL, 2, NULL), ZENO_ERR_ARGUMENT);
   fclose(sink);
 }
 

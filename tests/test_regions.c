@@ -518,6 +518,14 @@ static void simulation_verdict(void **state) {
 
 /* ---- CSV rows ----------------------------------------------------------- */
 
+/// The CSV row of a point, into buffer.
+static void region_row_text(const zeno_region_point *p, char *buffer, size_t size) {
+  FILE *f = fmemopen(buffer, size, "w");
+  assert_non_null(f);
+  assert_int_equal(zeno_io_region_row(f, p, NULL), ZENO_OK);
+  assert_int_equal(fclose(f), 0);
+}
+
 static void csv_round_trip(void **state) {
   (void)state;
   zeno_region_point p;
@@ -538,9 +546,7 @@ static void csv_round_trip(void **state) {
   p.partition_count = 0;
   p.mc_runs = 0;
   char buffer[1024];
-  FILE *f = fmemopen(buffer, sizeof buffer, "w");
-  assert_int_equal(zeno_io_region_row(f, &p, NULL), ZENO_OK);
-  fclose(f);
+  region_row_text(&p, buffer, sizeof buffer);
   zeno_region_point q;
   zeno_error err;
   assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
@@ -553,22 +559,44 @@ static void csv_round_trip(void **state) {
   p.mc_runs = 32;
   p.mc_rest = 31;
   p.sim = ZENO_REGION_SIM_DEPARTS;
-  f = fmemopen(buffer, sizeof buffer, "w");
-  zeno_io_region_row(f, &p, NULL);
-  fclose(f);
+  region_row_text(&p, buffer, sizeof buffer);
   assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
   assert_true(isnan(q.G_max) && !q.has_maps && q.sim == ZENO_REGION_SIM_DEPARTS);
   assert_int_equal(q.mc_rest, 31);
+
+  // The row of a region-4 point names its region (quoted: the name holds a
+  // comma); a row without a deciding theorem leaves that field empty.
+  p.region = 4;
+  p.sim = ZENO_REGION_SIM_NONE;
+  region_row_text(&p, buffer, sizeof buffer);
+  assert_non_null(strstr(buffer, ",4,\"unstable, persistent (Theorem 2)\",2,unstable,1,"));
+  p.region = 7;
+  p.theorem = 0;
+  p.verdict = ZENO_VERDICT_UNDECIDED;
+  region_row_text(&p, buffer, sizeof buffer);
+  assert_non_null(strstr(buffer, ",7,undecided,,undecided,1,"));
+  assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
+  assert_int_equal(q.theorem, 0);
 
   static const struct {
     const char *line;
     const char *field;
   } BAD[] = {
-      {"x,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "ix"},
-      {"3,17,0.3,0,9,2,unstable,1,1,1,1,5,0,0,0,0,0,0,", "region"},
-      {"3,17,0.3,0,4,2,maybe,1,1,1,1,5,0,0,0,0,0,0,", "verdict"},
-      {"3,17,0.3,0,4,2,unstable,1,1,1,1,5,0,0,0,0,0,0,often", "sim"},
-      {"3,17,0.3,0,4,2,unstable,1,1,1", "fixed_point_G"},
+      {"x,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,",
+       "ix"},
+      {"3,17,0.3,0,9,undecided,2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,", "region"},
+      // The name must be the region's, the theorem empty or 1-4.
+      {"3,17,0.3,0,4,undecided,2,unstable,1,1,1,1,5,0,0,0,0,0,0,,0,", "region_name"},
+      {"3,17,0.3,0,7,undecided,0,undecided,1,1,1,1,5,0,0,0,0,0,0,,0,", "theorem"},
+      {"3,17,0.3,0,7,undecided,5,undecided,1,1,1,1,5,0,0,0,0,0,0,,0,", "theorem"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,maybe,1,1,1,1,5,0,0,0,0,0,0,,0,",
+       "verdict"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,often,"
+       "0,",
+       "sim"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1,1,5,0,0,0,0,0,0,,3,",
+       "on_breakpoint"},
+      {"3,17,0.3,0,4,\"unstable, persistent (Theorem 2)\",2,unstable,1,1,1", "fixed_point_G"},
   };
   for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
     assert_int_equal(zeno_io_region_parse(BAD[k].line, &q, &err), ZENO_ERR_SYNTAX);

@@ -263,6 +263,67 @@ static int run_zeno_stdin(char *message, const char *in_path, const char *const 
   return r.exit_code;
 }
 
+/// The header of regions.csv for the grid over com.x and com.y.
+#define REGIONS_HEADER                                                                    \
+  "ix,iy,com.x,com.y,region,region_name,theorem,verdict,persistent,G_max,"                \
+  "fixed_point_phi,fixed_point_G,fixed_points,partition,unsafe,mc_runs,mc_rest,"         \
+  "mc_full_runs,mc_full_rest,sim,on_breakpoint,error\n"
+
+// Every row names its region (zeno_region_name, quoted where it holds a
+// comma) and its deciding theorem, empty where none decides (infeasible,
+// Painleve, undecided), as the JSON's null: regions 0-7 of docs/regions.md.
+static void table_names_regions(void **state) {
+  (void)state;
+  static const struct {
+    const char *name, *theorem;
+  } REGION[] = {{"infeasible equilibrium", ""},
+                {"Painleve paradox", ""},
+                {"stable (Theorem 3)", "3"},
+                {"stable (Theorem 4)", "4"},
+                {"\"unstable, persistent (Theorem 2)\"", "2"},
+                {"\"unstable, not persistent (Theorem 2)\"", "2"},
+                {"\"ambiguous, unstable (Theorem 1)\"", "1"},
+                {"undecided", ""}};
+  char dir[PATH_SIZE];
+  char *table = sweep_table(dir, "2");
+  assert_int_equal(strncmp(table, REGIONS_HEADER, strlen(REGIONS_HEADER)), 0);
+  int seen = 0;
+  for (const char *line = strchr(table, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+    const char *field = line;
+    for (int k = 0; k < 4; k++) field = strchr(field, ',') + 1;
+    const int region = atoi(field);
+    assert_true(region >= 0 && region < 8);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%d,%s,%s,", region, REGION[region].name,
+             REGION[region].theorem);
+    if (strncmp(field, expected, strlen(expected)) != 0)
+      fail_msg("row '%.*s' does not start its region with '%s'", (int)strcspn(line, "\n"),
+               line, expected);
+    seen |= 1 << region;
+  }
+  assert_int_equal(seen, 0xff);  // every region shows up on this grid
+  free(table);
+  // A journal of the rows before region_name (v3) belongs to another
+  // sweep: refused, exit 2.
+  char *journal = read_in(dir, "regions.journal");
+  char *version = strstr(journal, " v4 ");
+  assert_non_null(version);
+  version[2] = '3';
+  char path[FILE_PATH_SIZE], message[MESSAGE_SIZE];
+  snprintf(path, sizeof path, "%s/regions.journal", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(journal, f);
+  assert_int_equal(fclose(f), 0);
+  assert_int_equal(run_zeno_message(message, (const char *const[]){
+                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                 GRID_Y, "--out", dir, "--quiet", NULL}),
+                   2);
+  assert_non_null(strstr(message, "belongs to another sweep"));
+  free(journal);
+  remove_dir(dir);
+}
+
 // An interior point whose geometry is degenerate (contact 2 meets contact 1
 // at paper.l2 = 1.5, inside 1:2:3) is an error row; the sweep goes on and
 // summary.json counts it.
@@ -295,11 +356,12 @@ static void edited_journal_is_recomputed(void **state) {
   char *full = sweep_table(full_dir, "2");
   char *journal = read_in(full_dir, "regions.journal");
   assert_non_null(journal);
-  // Change the region of a point of the fourth row: ",7," -> ",2," or the
-  // like, keeping the line's old checksum.
+  // Change the region of a point of the fourth row: ",0," -> ",6,",
+  // keeping the line's old checksum.
   char *p = journal;
   for (int done = 0; done < 3; done++) p = strstr(p, " done,") + 1;
-  char *region = strstr(p, ",0,0,") ? strstr(p, ",0,0,") + 1 : NULL;  // a region-0 point
+  static const char REGION_0[] = ",0,infeasible equilibrium,";  // a region-0 point
+  char *region = strstr(p, REGION_0) ? strstr(p, REGION_0) + 1 : NULL;
   assert_non_null(region);
   *region = '6';
   out_dir(dir, "edit");
@@ -308,8 +370,8 @@ static void edited_journal_is_recomputed(void **state) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs(journal, f);
-  fputs("0123456789abcdef 0,0,-2.5,-0.59999999999999998,2,3,stable,1,0.5,nan,nan,0,0,0,"
-        "0,0,0,0,,\n", f);  // a forged row
+  fputs("0123456789abcdef 0,0,-2.5,-0.59999999999999998,2,stable (Theorem 3),3,stable,1,0.5,"
+        "nan,nan,0,0,0,0,0,0,0,,0,\n", f);  // a forged row
   fclose(f);
   char message[MESSAGE_SIZE];
   assert_int_equal(run_zeno_message(message, (const char *const[]){
@@ -436,6 +498,7 @@ int main(void) {
       cmocka_unit_test(threads_and_ranks_agree),
       cmocka_unit_test(resumes_from_journal),
       cmocka_unit_test(bad_input_exits_2),
+      cmocka_unit_test(table_names_regions),
       cmocka_unit_test(degenerate_point_is_an_error_row),
       cmocka_unit_test(edited_journal_is_recomputed),
       cmocka_unit_test(concurrent_sweeps_do_not_mix),

@@ -42,7 +42,8 @@ static void write_text(const char *path, const char *text) {
 
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
-                                      ZENO_RUN_DIR_SCENE, ZENO_RUN_DIR_OVERRIDES,
+                                      ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_SCENE,
+                                      ZENO_RUN_DIR_OVERRIDES,
                                       "t.csv", "e.jsonl", "blocker", NULL};
   char path[PATH_LEN];
   for (const char *const *n = NAMES; *n; n++) {
@@ -61,14 +62,11 @@ static zeno_scene example2_scene(void) {
   return s;
 }
 
-/// Runs Example 2 in a model, recording it in memory and writing it into
-/// dir, with the whole history kept or not.
-static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
-                                  zeno_model model, bool keep_history) {
-  zeno_scene s = example2_scene();
-  s.model = model;
-  // The full model's Example 2 rests at 0.0172: 172 samples at 1e-4.
-  if (model == ZENO_MODEL_FULL) s.sample_dt = 1e-4;
+/// Runs a scene, recording it in memory and writing it into dir, with the
+/// whole history kept or not.
+static void record_and_write_scene(const char *dir, zeno_run_dir_data *data,
+                                   const zeno_scene *scene, bool keep_history) {
+  const zeno_scene s = *scene;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = keep_history;
   zeno_error e;
@@ -77,7 +75,7 @@ static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
   zeno_run_dir_writer *w = zeno_run_dir_writer_create(dir, &s, &e);
   assert_non_null(w);
   memset(data, 0, sizeof *data);
-  data->contact_count = 2;
+  data->contact_count = s.contact_count;
   zeno_event ev;
   zeno_status st;
   while ((st = zeno_sim_next_event(sim, &ev, &e)) == ZENO_OK) {
@@ -88,6 +86,16 @@ static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
   assert_int_equal(zeno_run_dir_writer_skipped(w), data->skipped_samples);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
   zeno_sim_destroy(sim);
+}
+
+/// Example 2 in a model, recorded and written.
+static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
+                                  zeno_model model, bool keep_history) {
+  zeno_scene s = example2_scene();
+  s.model = model;
+  // The full model's Example 2 rests at 0.0172: 172 samples at 1e-4.
+  if (model == ZENO_MODEL_FULL) s.sample_dt = 1e-4;
+  record_and_write_scene(dir, data, &s, keep_history);
 }
 
 static void record_and_write(const char *dir, zeno_run_dir_data *data) {
@@ -103,6 +111,33 @@ static void assert_rows_equal(const zeno_run_dir_row *a, const zeno_run_dir_row 
   assert_memory_equal(a->zod_rate, b->zod_rate, sizeof a->zod_rate);
   assert_memory_equal(&a->mode, &b->mode, sizeof a->mode);
   assert_memory_equal(a->force, b->force, sizeof a->force);
+  assert_int_equal(a->kind, b->kind);
+  assert_int_equal(a->event, b->event);
+}
+
+/// Each row says what it is: the rows of event k (its index) are the
+/// samples strictly between event k-1 and event k, then the states just
+/// before and just after event k (at its time, the mode after it last).
+static void assert_rows_name_their_events(const zeno_run_dir_data *d) {
+  size_t i = 0;
+  for (size_t k = 0; k < d->event_count; k++) {
+    const zeno_run_dir_event *e = &d->events[k];
+    assert_int_equal(e->index, (long)k);
+    for (; i < d->row_count && d->rows[i].kind == ZENO_ROW_SAMPLE; i++) {
+      assert_int_equal(d->rows[i].event, e->index);
+      assert_true(k > 0 && d->rows[i].t > d->events[k - 1].t && d->rows[i].t < e->t);
+    }
+    assert_true(i + 2 <= d->row_count);
+    const zeno_run_dir_row *before = &d->rows[i], *after = &d->rows[i + 1];
+    assert_int_equal(before->kind, ZENO_ROW_BEFORE);
+    assert_int_equal(after->kind, ZENO_ROW_AFTER);
+    assert_int_equal(before->event, e->index);
+    assert_int_equal(after->event, e->index);
+    assert_true(before->t == e->t && after->t == e->t);
+    assert_memory_equal(&after->mode, &e->mode_after, sizeof after->mode);
+    i += 2;
+  }
+  assert_int_equal(i, d->row_count);
 }
 
 // The rows are the multiples of sample_dt strictly between consecutive
@@ -130,6 +165,9 @@ static void recording_writing_reading_agree(void **state) {
   assert_true(samples >= 30);  // 17.2 s at 0.5 s
   assert_int_equal(back.row_count, mine.row_count);
   for (size_t i = 0; i < mine.row_count; i++) assert_rows_equal(&back.rows[i], &mine.rows[i]);
+  assert_rows_name_their_events(&mine);
+  assert_string_equal(zeno_run_dir_row_kind_name(ZENO_ROW_BEFORE), "before");
+  assert_string_equal(zeno_run_dir_row_kind_name((zeno_run_dir_row_kind)7), "unknown");
   assert_int_equal(back.event_count, mine.event_count);
   for (size_t i = 0; i < mine.event_count; i++) {
     const zeno_run_dir_event *a = &mine.events[i], *b = &back.events[i];
@@ -175,6 +213,69 @@ static void bounded_history_records_the_same(void **state) {
     zeno_run_dir_data_free(&all);
     zeno_run_dir_data_free(&bounded);
   }
+}
+
+/// The ball of scenes/bouncing-ball.yaml thrown sideways: dropped from
+/// height H with horizontal speed VX under gravity G (no spin).
+#define BALL_H 1.0
+#define BALL_G 9.81
+#define BALL_VX 0.5
+#define BALL_E 0.8
+/// Tolerance of the ZOD model's closed-form flight (relative).
+#define BALL_TOL 1e-9
+
+static const char *read_first_line(const char *path, char *line, size_t size) {
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  assert_non_null(fgets(line, (int)size, f));
+  fclose(f);
+  line[strcspn(line, "\n")] = '\0';
+  return line;
+}
+
+// A one-contact scene has its own header: q' is (z1, x1, theta) and there
+// is one force, so the columns are named z1, x1, zod_theta and f1n, f1t
+// only. The columns hold what they say: before the first impact the ball
+// has fallen H (z1 = 0, z1dot = -sqrt(2 G H)) and moved VX t sideways (x1);
+// after it z1dot = E sqrt(2 G H) (Newton's law). Read back, the contact
+// count comes from the header and every row equals the recording.
+static void one_contact_columns(void **state) {
+  (void)state;
+  const char *set[] = {"initial.velocity=[0.5, 0, 0]", "stop.max_events=4"};
+  zeno_scene s;
+  zeno_error e;
+  if (zeno_scene_load(ZENO_SCENES_DIR "/bouncing-ball.yaml", set, 2, &s, &e) != ZENO_OK)
+    fail_msg("%s", e.message);
+  assert_true(s.initial_velocity[0] == BALL_VX);
+  s.sample_dt = 0.1;
+  char dir[DIR_LEN], path[PATH_LEN], line[1024];
+  temp_dir_make(dir);
+  zeno_run_dir_data mine, back = {0};
+  record_and_write_scene(dir, &mine, &s, true);
+  path_in(dir, ZENO_RUN_DIR_TRAJECTORY, path);
+  assert_string_equal(read_first_line(path, line, sizeof line),
+                      ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT);
+  assert_string_equal(zeno_io_trajectory_columns(1), ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT);
+  assert_string_equal(zeno_io_trajectory_columns(2), ZENO_IO_TRAJECTORY_HEADER);
+  assert_int_equal(zeno_run_dir_read(dir, &back, &e), ZENO_OK);
+  assert_int_equal(back.contact_count, 1);
+  assert_int_equal(back.row_count, mine.row_count);
+  for (size_t i = 0; i < mine.row_count; i++) assert_rows_equal(&back.rows[i], &mine.rows[i]);
+  assert_rows_name_their_events(&back);
+  const zeno_run_dir_event *impact = &back.events[1];
+  assert_int_equal(impact->kind, ZENO_EVENT_IMPACT);
+  const double t = sqrt(2 * BALL_H / BALL_G), v = sqrt(2 * BALL_G * BALL_H);
+  size_t i = 0;
+  while (back.rows[i].kind != ZENO_ROW_BEFORE || back.rows[i].event != 1) i++;
+  const zeno_run_dir_row *before = &back.rows[i], *after = &back.rows[i + 1];
+  assert_true(fabs(before->t - t) <= BALL_TOL * t);
+  assert_true(fabs(before->zod[0]) <= BALL_TOL);                      // z1
+  assert_true(fabs(before->zod[1] - BALL_VX * t) <= BALL_TOL);        // x1
+  assert_true(fabs(before->zod_rate[0] + v) <= BALL_TOL * v);         // z1dot
+  assert_true(fabs(after->zod_rate[0] - BALL_E * v) <= BALL_TOL * v);
+  zeno_run_dir_data_free(&mine);
+  zeno_run_dir_data_free(&back);
+  remove_dir(dir);
 }
 
 // The scene is read whole before it is written, so a scene file inside the
@@ -310,27 +411,79 @@ static void expect_read_error(bool events, const char *text, zeno_status code, i
 }
 
 #define ROW_HEAD ZENO_IO_TRAJECTORY_HEADER "\n"
-/// A valid row (t = 1, mode FF) and one at t = 0.5.
-#define ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n"
-#define ROW_T05 "0.5,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n"
+/// A valid row (t = 1, mode FF, a sample leading to event 1) and one at
+/// t = 0.5.
+#define ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,sample,1\n"
+#define ROW_T05 "0.5,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,sample,1\n"
+/// The header and a row written before the kind and event columns.
+#define OLD_HEAD "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t\n"
+#define OLD_ROW "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n"
+/// Column of the field after f2t in ROW_T1 (the kind).
+#define KIND_COLUMN 38
 
 static void trajectory_errors(void **state) {
   (void)state;
   expect_read_error(false, "", ZENO_ERR_SYNTAX, 0, 0, "empty file: no trajectory header");
   expect_read_error(false, "t,x,y\n" ROW_T1, ZENO_ERR_SYNTAX, 1, 1,
                     "not a trajectory written by 'zeno simulate --out'");
+  // A trajectory of an older zeno: the message says what is missing, at
+  // the end of its header, and what to do.
+  expect_read_error(false, OLD_HEAD OLD_ROW, ZENO_ERR_SYNTAX, 1, (int)strlen(OLD_HEAD),
+                    "written by an older zeno: the columns kind and event (which rows are "
+                    "samples and which the states before and after an event) are missing; "
+                    "run 'zeno simulate SCENE --out DIR' again");
   expect_read_error(false, ROW_HEAD, ZENO_ERR_SYNTAX, 1, 0, "no rows");
   // Column 5: the fourth number is not one.
-  expect_read_error(false, ROW_HEAD "1,0,0,x,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n",
+  expect_read_error(false, ROW_HEAD "1,0,0,x,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,sample,1\n",
                     ZENO_ERR_SYNTAX, 2, 7, "a number is expected");
-  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FX,0,0,0,0\n",
+  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FX,0,0,0,0,sample,1\n",
                     ZENO_ERR_SYNTAX, 2, 27, "'FX' is not a mode of the run");
-  expect_read_error(false, ROW_HEAD ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,F,0,0,0,0\n",
+  expect_read_error(false, ROW_HEAD ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,F,0,0,0,0,sample,1\n",
                     ZENO_ERR_SYNTAX, 3, 0, "'F' is not a mode of the run");
-  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,7\n",
-                    ZENO_ERR_SYNTAX, 2, 0, "the row goes on after f2t");
+  // An old row under the new header: the kind is missing at its end.
+  expect_read_error(false, ROW_HEAD OLD_ROW, ZENO_ERR_SYNTAX, 2, KIND_COLUMN - 1,
+                    "the kind is expected: sample, before or after");
+  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,during,1\n",
+                    ZENO_ERR_SYNTAX, 2, KIND_COLUMN, "the kind is expected");
+  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,after,-1\n",
+                    ZENO_ERR_SYNTAX, 2, KIND_COLUMN + 6, "the event index is expected last");
+  expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,after,1,7\n",
+                    ZENO_ERR_SYNTAX, 2, KIND_COLUMN + 6, "the event index is expected last");
   expect_read_error(false, ROW_HEAD ROW_T1 ROW_T05, ZENO_ERR_SYNTAX, 3, 1,
                     "time going back");
+  expect_read_error(false, ROW_HEAD ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,after,0\n",
+                    ZENO_ERR_SYNTAX, 3, 1, "event index going back");
+  // One contact: one force (the kind comes 5 columns earlier), one-letter
+  // modes.
+  expect_read_error(false,
+                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
+                                                          "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,0,0,"
+                                                          "sample,1\n",
+                    ZENO_ERR_SYNTAX, 2, KIND_COLUMN - 5, "the kind is expected");
+  expect_read_error(false,
+                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
+                                                          "1,0,0,0,0,0,0,1,0,0,0,0,0,FF,0,0,"
+                                                          "sample,1\n",
+                    ZENO_ERR_SYNTAX, 2, 27, "'FF' is not a mode of the run");
+  {
+    // The header says how many contacts: a reader that expects two is told.
+    char dir[DIR_LEN], path[PATH_LEN];
+    temp_dir_make(dir);
+    path_in(dir, "t.csv", path);
+    write_text(path, ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
+                     "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,sample,1\n");
+    zeno_run_dir_data two = {.contact_count = 2}, one = {0};
+    zeno_error err;
+    assert_int_equal(zeno_run_dir_read_trajectory(path, &two, &err), ZENO_ERR_SYNTAX);
+    assert_non_null(strstr(err.message, "one-contact scene; two contacts are expected"));
+    assert_int_equal(err.line, 1);
+    assert_int_equal(zeno_run_dir_read_trajectory(path, &one, &err), ZENO_OK);
+    assert_int_equal(one.contact_count, 1);
+    assert_int_equal(one.rows[0].kind, ZENO_ROW_SAMPLE);
+    assert_int_equal(one.rows[0].event, 1);
+    zeno_run_dir_data_free(&one);
+    remove_dir(dir);
+  }
   zeno_run_dir_data d = {0};
   zeno_error e;
   assert_int_equal(zeno_run_dir_read_trajectory("/nonexistent-zeno/t.csv", &d, &e),
@@ -458,6 +611,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(recording_writing_reading_agree),
       cmocka_unit_test(bounded_history_records_the_same),
+      cmocka_unit_test(one_contact_columns),
       cmocka_unit_test(scene_and_overrides),
       cmocka_unit_test(links_are_never_followed),
       cmocka_unit_test(trajectory_errors),

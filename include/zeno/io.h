@@ -26,6 +26,7 @@
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 #include "zeno/regions.h"
+#include "zeno/run_dir.h"
 #include "zeno/poincare.h"
 #include "zeno/stability.h"
 
@@ -51,22 +52,40 @@ ZENO_API zeno_status zeno_io_json_numbers(FILE *stream, const double *values, si
 ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
                                int contact_count, zeno_error *error);
 
-/// The trajectory CSV header line (without its newline). The columns are
-/// the same for one-contact scenes: z1,z2,x2 then hold the state's zod[]
-/// entries and f2n,f2t its (zero) second force.
-#define ZENO_IO_TRAJECTORY_HEADER \
-  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
+/// The trajectory CSV header line of a two-contact scene (without its
+/// newline): time, pose (x, y, theta) and its rates, the zero-order
+/// coordinates q' = (z1, z2, x2) and their rates, the mode, each contact's
+/// force (normal, tangential), then what the row is (kind: sample, before,
+/// after) and the index of its event (zeno_run_dir_row.event).
+/// docs/outputs.md lists every column with its unit.
+#define ZENO_IO_TRAJECTORY_HEADER                                             \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t," \
+  "kind,event"
+/// The header of a one-contact scene: q' is then (z1, x1, theta) (gap and
+/// slip of the contact, and the zero-order model's own rotation, named
+/// zod_theta apart from the pose's theta) and there is one force.
+#define ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT                                  \
+  "t,x,y,theta,vx,vy,omega,z1,x1,zod_theta,z1dot,x1dot,zod_thetadot,mode,f1n," \
+  "f1t,kind,event"
 
-/// Writes the trajectory CSV header line, ZENO_IO_TRAJECTORY_HEADER.
+/// The header of a scene of `contact_count` contacts (one of the two
+/// above); NULL for a count other than 1 or 2.
+ZENO_API const char *zeno_io_trajectory_columns(int contact_count);
+
+/// Writes the trajectory CSV header line, zeno_io_trajectory_columns()
+/// (ZENO_ERR_ARGUMENT for a count other than 1 or 2).
 ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
                                       zeno_error *error);
 
-/// Writes one trajectory CSV row for a state (see the header).
-ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+/// Writes one trajectory CSV row (see the header): its kind by name and
+/// its event index as they are in `row`; the forces of the scene's
+/// contacts only.
+ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
                                    int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
-/// index, t, kind, guard, contact (1-based or null), mode_before,
+/// index, t, kind, guard, contact (1-based: zeno_event.contact + 1, or
+/// null), mode_before,
 /// mode_after, impact (name or null), impulse, impact_outcome (IMPACT events:
 /// per contact "S", "P" or "N" when it received an impulse, else null; see
 /// zeno_event.impact_letter), before, after, on_section,
@@ -77,6 +96,27 @@ ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *stat
 /// zeno_event).
 ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
                                 int contact_count, zeno_error *error);
+
+/// Writes the header of the flat event table (events.csv): index, t, kind,
+/// guard, contact (1-based, as in events.jsonl), mode_before, mode_after,
+/// impact, the impulse of each contact (impulse1n, impulse1t, ...), the
+/// letter each took after an impact (impact_outcome1, ...), zeno_impacts,
+/// zeno_ratio, zeno_error, zeno_period, zeno_order, outcome, tie_margin,
+/// near_tie, on_section, section_angle, then the states before and after
+/// the event: before_ and after_ followed by the names of the q'
+/// coordinates and rates in the trajectory header (before_z1, ...,
+/// after_x2dot) and energy (before_energy, after_energy). ZENO_ERR_ARGUMENT for a count other than 1 or 2.
+ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count,
+                                               zeno_error *error);
+
+/// Writes one event as a row under that header. A field the event does not
+/// have is empty, where events.jsonl has null or leaves the member out:
+/// contact without one, impact and impact_outcome* unless an impact, the
+/// zeno_* fields unless a ZENO event (zeno_ratio and zeno_period also for
+/// a diverging END), outcome unless END, section_angle off the section.
+/// Booleans are true/false.
+ZENO_API zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *event,
+                                       int contact_count, zeno_error *error);
 
 /// What a run report is made of (all pointers borrowed).
 typedef struct zeno_io_run {
@@ -188,12 +228,16 @@ ZENO_API void zeno_io_dir_lock_release(zeno_io_dir_lock *lock);
 
 /* ---- region maps ---------------------------------------------------------- */
 
-/// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,theorem,
-/// verdict,persistent,G_max,fixed_point_phi,fixed_point_G,fixed_points,
-/// partition,unsafe,mc_runs,mc_rest,mc_full_runs,mc_full_rest,sim,error"
-/// with the axes' scene paths as the names of the value columns. An error
-/// row has region -1 (ZENO_REGION_ERROR) and its message in `error` (CSV
-/// quoted when needed); `error` is empty for the others.
+/// Writes the header of a region table: "ix,iy,XPATH,YPATH,region,
+/// region_name,theorem,verdict,persistent,G_max,fixed_point_phi,
+/// fixed_point_G,fixed_points,partition,unsafe,mc_runs,mc_rest,
+/// mc_full_runs,mc_full_rest,sim,on_breakpoint,error" with the axes' scene
+/// paths as the names of the value columns. region_name is
+/// zeno_region_name() (CSV quoted: the names hold commas); theorem is
+/// empty when no theorem decides (zeno_region_point.theorem 0; JSON null).
+/// An error row has region -1 (ZENO_REGION_ERROR) and its message in
+/// `error` (CSV quoted when needed); `error` is empty for the others and
+/// stays the last column.
 ZENO_API zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error);
 
@@ -204,7 +248,8 @@ ZENO_API zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p
 
 /// Reads a row written by zeno_io_region_row() (with or without its
 /// newline) back into *point, exactly (numbers round-trip). Returns
-/// ZENO_ERR_SYNTAX naming the first bad field.
+/// ZENO_ERR_SYNTAX naming the first bad field (a region_name that is not
+/// its region's, a theorem that is neither empty nor 1-4, among others).
 ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
                                  zeno_error *error);
 

@@ -3,11 +3,15 @@
 /// `zeno replay DIR`, `zeno plot-trajectory DIR` and the viewer read back.
 /// One home for its file names, its sampling rule, its writer and its
 /// reader:
-///   trajectory.csv  ZENO_IO_TRAJECTORY_HEADER, then one row per state: the
-///                   dense-output samples at the multiples of the scene's
-///                   sample_dt strictly between two events, and the states
-///                   just before and just after every event, in time order
+///   trajectory.csv  zeno_io_trajectory_columns() (one header for two
+///                   contacts, another for one), then one row per state:
+///                   the dense-output samples at the multiples of the
+///                   scene's sample_dt strictly between two events, and the
+///                   states just before and just after every event, in time
+///                   order; each row says which (kind) and of which event
 ///   events.jsonl    one zeno_io_event_jsonl() line per event
+///   events.csv      the same events flat, one zeno_io_event_csv() row each
+///                   (for spreadsheets and pandas)
 ///   scene.yaml      the bytes of the scene file the run loaded
 ///   overrides.txt   the `--set` overrides the run applied, one per line
 ///
@@ -37,18 +41,34 @@ extern "C" {
 /// File names inside a run directory.
 #define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
 #define ZENO_RUN_DIR_EVENTS "events.jsonl"
+#define ZENO_RUN_DIR_EVENTS_CSV "events.csv"
 #define ZENO_RUN_DIR_SCENE "scene.yaml"
 #define ZENO_RUN_DIR_OVERRIDES "overrides.txt"
+
+/// What a row of trajectory.csv is (its `kind` column).
+typedef enum zeno_run_dir_row_kind {
+  ZENO_ROW_SAMPLE = 0, ///< a dense-output sample between two events
+  ZENO_ROW_BEFORE,     ///< the state just before an event
+  ZENO_ROW_AFTER       ///< the state just after an event
+} zeno_run_dir_row_kind;
+
+/// "sample", "before", "after"; "unknown" for another value.
+ZENO_API const char *zeno_run_dir_row_kind_name(zeno_run_dir_row_kind kind);
 
 /// One row of trajectory.csv.
 typedef struct zeno_run_dir_row {
   double t;           ///< [time]
   double q[3];        ///< (x, y, theta) displacement from the nominal pose
   double qdot[3];     ///< (vx, vy, omega)
-  double zod[3];      ///< (z1, z2, x2), see zeno_state.zod
+  double zod[3];      ///< (z1, z2, x2), or (z1, x1, theta) for one contact: zeno_state.zod
   double zod_rate[3]; ///< their rates
   zeno_mode mode;     ///< mode in force after this instant
-  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]
+  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]; 0 for a missing contact
+  zeno_run_dir_row_kind kind; ///< a sample, or the state before or after an event
+  /// The event's index (zeno_event.index, 0 for START): the event whose
+  /// state the row is (before, after), or the next event (a sample leads
+  /// to it); -1 for a row of a state alone (zeno_run_dir_row_from_state()).
+  long event;
 } zeno_run_dir_row;
 
 /// What a reader gets of one line of events.jsonl.
@@ -77,7 +97,8 @@ typedef struct zeno_run_dir_data {
   size_t skipped_samples;
 } zeno_run_dir_data;
 
-/// The row of a state.
+/// The row of a state alone: kind ZENO_ROW_SAMPLE, event -1 (set both
+/// before writing it: zeno_run_dir_record() and the writer do).
 ZENO_API zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *state);
 
 /// The record of an event (impact_mask is 0 unless it is an IMPACT).
@@ -86,7 +107,8 @@ ZENO_API zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *even
 /// Appends to `data` what the run directory holds of the next event of a
 /// run: the samples since the previous recorded event (dense output of
 /// `sim`: call it after each event), the states just
-/// before and after the event, and the event. Start with a zeroed `data`
+/// before and after the event (rows with their kind and the event's
+/// index), and the event. Start with a zeroed `data`
 /// whose contact_count is the scene's. Errors: ZENO_ERR_ARGUMENT,
 /// ZENO_ERR_NOMEM (the data keeps what it had).
 ZENO_API zeno_status zeno_run_dir_record(zeno_run_dir_data *data, const zeno_sim *sim,
@@ -101,8 +123,9 @@ ZENO_API void zeno_run_dir_data_free(zeno_run_dir_data *data);
 typedef struct zeno_run_dir_writer zeno_run_dir_writer;
 
 /// Creates `dir` (with its parents), takes its lock (a second writer of the
-/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv
-/// (header written) and events.jsonl for a run of `scene`, sampled every
+/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv and
+/// events.csv (headers written) and events.jsonl for a run of `scene`
+/// (one or two contacts), sampled every
 /// scene->sample_dt. The files are written aside and renamed into place by
 /// zeno_run_dir_writer_close() (zeno_io_output: never through a link
 /// planted in the directory). Returns NULL and fills error on failure.
@@ -124,7 +147,8 @@ ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
 
 /// Writes one event of the run: the samples since the previous event (the
 /// sampling rule of zeno_run_dir_record()), the rows before and after it,
-/// and its events.jsonl line. ZENO_ERR_IO names the file.
+/// its events.jsonl line and its events.csv row. ZENO_ERR_IO names the
+/// file.
 ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer,
                                                const zeno_sim *sim,
                                                const zeno_event *event,
@@ -141,10 +165,13 @@ ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer,
 
 /* ---- reading ------------------------------------------------------------- */
 
-/// Reads trajectory.csv at `path` into data->rows (appending). A zero
-/// contact_count is taken from the first row's mode. Errors carry the file,
-/// line and column: ZENO_ERR_IO (cannot open or read), ZENO_ERR_SYNTAX (not
-/// the header, a malformed row, time going back, no rows), ZENO_ERR_NOMEM.
+/// Reads trajectory.csv at `path` into data->rows (appending). The header
+/// says the number of contacts: a zero contact_count is taken from it, a
+/// set one must agree. Errors carry the file, line and column: ZENO_ERR_IO
+/// (cannot open or read), ZENO_ERR_SYNTAX (not a header of
+/// zeno_io_trajectory_columns(), including the header written before the
+/// kind and event columns existed, which the message names; a malformed
+/// row, time or event index going back, no rows), ZENO_ERR_NOMEM.
 ZENO_API zeno_status zeno_run_dir_read_trajectory(const char *path,
                                                   zeno_run_dir_data *data,
                                                   zeno_error *error);

@@ -168,7 +168,9 @@ class Analysis:
 class Regions:
     """``zeno regions``: the axes' values ``x`` (nx) and ``y`` (ny), their
     paths, and (ny, nx) arrays of the fields of ``regions.csv``: ``region``,
-    ``theorem``, ``verdict``, ``persistent``, ``has_maps``, ``G_max``,
+    ``region_name`` (``zeno_region_name``: "stable (Theorem 3)", ...),
+    ``theorem`` (1-4; 0 where no theorem decides, an empty field in
+    regions.csv), ``verdict``, ``persistent``, ``has_maps``, ``G_max``,
     ``fixed_point_phi``, ``fixed_point_G``, ``fixed_points``, ``partition``,
     ``unsafe``, ``mc_runs``, ``mc_rest``, ``mc_full_runs``, ``mc_full_rest``,
     ``sim``, ``on_breakpoint`` (0, 1 a fixed point of R on a breakpoint
@@ -176,7 +178,7 @@ class Regions:
     (a degenerate geometry, say) has region -1 and its one-line message in
     ``error`` ("" elsewhere). ``threads`` is how many threads ran."""
 
-    FIELDS = ("region", "theorem", "verdict", "persistent", "has_maps", "G_max",
+    FIELDS = ("region", "region_name", "theorem", "verdict", "persistent", "has_maps", "G_max",
               "fixed_point_phi", "fixed_point_G", "fixed_points", "partition", "unsafe",
               "mc_runs", "mc_rest", "mc_full_runs", "mc_full_rest", "sim", "on_breakpoint",
               "error")
@@ -193,12 +195,18 @@ class Regions:
         return self.region.shape
 
     def to_pandas(self):
-        """One row per point (ix, iy, the two values, the fields), as regions.csv."""
+        """One row per point (ix, iy, the two values named by their paths, the
+        fields), as regions.csv; ``theorem`` is a nullable integer column
+        (``<NA>`` where no theorem decides), as
+        ``pandas.read_csv("regions.csv", dtype={"theorem": "Int64"})`` reads it."""
         import pandas
         iy, ix = np.indices(self.shape)
         columns = {"ix": ix.ravel(), "iy": iy.ravel(), self.x_path: self.x[ix.ravel()],
                    self.y_path: self.y[iy.ravel()]}
         columns.update({name: getattr(self, name).ravel() for name in self.FIELDS})
+        theorem = pandas.array(self.theorem.ravel(), dtype="Int64")
+        theorem[theorem == 0] = pandas.NA
+        columns["theorem"] = theorem
         return pandas.DataFrame(columns)
 
     def __repr__(self):

@@ -254,9 +254,9 @@ def regions(result, ax=None, title=None):
 
 
 def trajectory(run, ax=None, title=None):
-    """z1 and z2 (top) and x2 (bottom) of a run against t, with a tick per
-    event along both time axes (impacts taller and black). Returns the pair
-    of Axes."""
+    """z1 and z2 (top) and x2 (bottom) of a run against t (one contact: z1
+    and x1), with a tick per event along both time axes (impacts taller
+    and black). Returns the pair of Axes."""
     if not isinstance(run, Run):
         raise TypeError(f"expected zeno.Run, got {type(run).__name__}")
     traj = run.trajectory
@@ -272,16 +272,24 @@ def trajectory(run, ax=None, title=None):
                  lw=1, label="event")
         a.vlines(events["t"][finite & impact], 0, 0.066, transform=x, color=COLORS["impact"],
                  lw=1, label="impact")
-    top.plot(traj.t, traj.z1, color=COLORS["z1"], lw=2, label="z1 (gap 1)")
-    top.plot(traj.t, traj.z2, color=COLORS["z2"], lw=2, label="z2 (gap 2)")
-    bottom.plot(traj.t, traj.x2, color=COLORS["x2"], lw=2, label="x2 (slip 2)")
-    top.set_ylabel("z1, z2")
-    bottom.set_ylabel("x2")
+    # Two contacts: both gaps over the slip of contact 2; one contact (no
+    # z2 column): its gap over its slip x1.
+    two = "z2" in traj.columns
+    gaps = ("z1", "z2") if two else ("z1",)
+    slip = "x2" if two else "x1"
+    for name in gaps:
+        top.plot(traj.t, traj[name], color=COLORS[name], lw=2, label=f"{name} (gap {name[1]})")
+    bottom.plot(traj.t, traj[slip], color=COLORS["x2"], lw=2, label=f"{slip} (slip {slip[1]})")
+    top.set_ylabel(", ".join(gaps))
+    bottom.set_ylabel(slip)
     bottom.set_xlabel("t")
     handles, labels = top.get_legend_handles_labels()
-    order = [labels.index(n) for n in ("z1 (gap 1)", "z2 (gap 2)", "event", "impact")]
-    handles = [handles[i] for i in order[:2]] + bottom.get_lines()[-1:] + [
-        handles[i] for i in order[2:]]
+    order = [labels.index(f"{n} (gap {n[1]})") for n in gaps] + [
+        labels.index(n) for n in ("event", "impact")]
+    handles = [handles[i] for i in order[:len(gaps)]] + bottom.get_lines()[-1:] + [
+        handles[i] for i in order[len(gaps):]]
     _legend_row(top, handles)
-    top.set_title(f"{run.scene.name}: q'(t) = (z1, z2, x2)" if title is None else title, pad=26)
+    coordinates = ", ".join(traj.columns[7:10])
+    top.set_title(f"{run.scene.name}: q'(t) = ({coordinates})" if title is None else title,
+                  pad=26)
     return top, bottom

@@ -133,18 +133,23 @@ class Event:
 
 
 class Trajectory:
-    """The rows of ``trajectory.csv`` as numpy arrays, one per column:
-    ``t, x, y, theta, vx, vy, omega, z1, z2, x2, z1dot, z2dot, x2dot, f1n,
-    f1t, f2n, f2t`` (float64), ``mode`` (str), plus ``kind`` ("sample",
-    "before" or "after" an event) and ``event`` (the index of the event the
-    row leads to or belongs to). ``values`` is the float columns as one
-    (17, rows) array."""
+    """The rows of ``trajectory.csv`` as numpy arrays, one per column, named
+    as in its header: for two contacts ``t, x, y, theta, vx, vy, omega, z1,
+    z2, x2, z1dot, z2dot, x2dot, f1n, f1t, f2n, f2t`` (float64); for one
+    contact ``z1, x1, zod_theta, z1dot, x1dot, zod_thetadot`` in place of
+    the q' columns and ``f1n, f1t`` only (``columns`` says which); ``mode``
+    (str), ``kind`` ("sample", "before" or "after" an event) and ``event``
+    (the index of the event the row leads to or belongs to), as the engine
+    records them. ``values`` is the float columns as one (len(columns),
+    rows) array; ``header`` every column of trajectory.csv in order."""
 
-    __slots__ = ("values", "mode", "kind", "event")
-    COLUMNS = _zeno.TRAJECTORY_COLUMNS
+    __slots__ = ("values", "mode", "kind", "event", "columns", "header")
+    COLUMNS = _zeno.TRAJECTORY_COLUMNS  # the float columns of a two-contact scene
+    COLUMNS_ONE_CONTACT = _zeno.TRAJECTORY_COLUMNS_ONE_CONTACT
 
     def __init__(self, d):
         self.values, self.mode, self.kind, self.event = d["values"], d["mode"], d["kind"], d["event"]
+        self.columns, self.header = d["columns"], d["header"]
 
     def __len__(self):
         return self.values.shape[1]
@@ -152,14 +157,18 @@ class Trajectory:
     def __repr__(self):
         return f"<zeno.Trajectory: {len(self)} rows>"
 
+    def __getitem__(self, name):
+        """The column ``name`` of trajectory.csv (KeyError when it has none)."""
+        if name in ("mode", "kind", "event"):
+            return getattr(self, name)
+        if name not in self.columns:
+            raise KeyError(f"no column {name!r} in this trajectory; its columns: "
+                           f"{', '.join(self.header)}")
+        return self.values[self.columns.index(name)]
+
     def to_dict(self):
-        """Column name -> array, in the order of trajectory.csv, with kind and event."""
-        d = {name: self.values[i] for i, name in enumerate(self.COLUMNS)}
-        d["mode"] = self.mode
-        order = list(self.COLUMNS[:13]) + ["mode"] + list(self.COLUMNS[13:])
-        out = {name: d[name] for name in order}
-        out["kind"], out["event"] = self.kind, self.event
-        return out
+        """Column name -> array, in the order of trajectory.csv."""
+        return {name: self[name] for name in self.header}
 
     def to_pandas(self):
         """A pandas DataFrame of the columns (needs pandas)."""
@@ -167,9 +176,17 @@ class Trajectory:
         return pandas.DataFrame(self.to_dict())
 
 
-for _i, _name in enumerate(Trajectory.COLUMNS):
-    setattr(Trajectory, _name, property(lambda self, i=_i: self.values[i],
-                                        doc=f"Column {_name} of trajectory.csv."))
+def _column_property(name):
+    def get(self):
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(e.args[0]) from None
+    return property(get, doc=f"Column {name} of trajectory.csv.")
+
+
+for _name in dict.fromkeys(Trajectory.COLUMNS + Trajectory.COLUMNS_ONE_CONTACT):
+    setattr(Trajectory, _name, _column_property(_name))
 
 
 class Run:

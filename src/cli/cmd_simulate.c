@@ -16,6 +16,14 @@ static const char *const COMMAND = COMMAND_NAME;
 #define SECTIONS_INITIAL 16
 /// Section angles printed per line in the human summary.
 #define SECTIONS_PER_LINE 6
+/// A longer list shows its first and its last line of angles and their
+/// count; so does a mode word of more tokens than this, with
+/// WORD_TOKENS_SHOWN tokens at each end: a summary line stays within a
+/// terminal's width (a chattering run's word has thousands of tokens; the
+/// JSON keeps all of them).
+#define SECTIONS_SHOWN_MAX (2 * SECTIONS_PER_LINE)
+#define WORD_TOKENS_SHOWN 10
+#define WORD_TOKENS_SHOWN_MAX (2 * WORD_TOKENS_SHOWN)
 
 /* Long-only options get values outside the character range. */
 enum {
@@ -72,7 +80,8 @@ static void print_help(void) {
       "                       DIR/trajectory.csv (samples every sample_dt of\n"
       "                       the scene plus the states before and after each\n"
       "                       event), DIR/events.jsonl (one JSON object per\n"
-      "                       event), and DIR/scene.yaml with\n"
+      "                       event), DIR/events.csv (the same events, one\n"
+      "                       flat row each), and DIR/scene.yaml with\n"
       "                       DIR/overrides.txt (the scene file and the --set\n"
       "                       values of the run, for 'zeno replay DIR')\n"
       "  -j, --json           print one JSON object instead of the summary:\n"
@@ -186,18 +195,50 @@ static void print_triple(const char *label, const double v[3]) {
   printf("(%.6g, %.6g, %.6g)\n", v[0], v[1], v[2]);
 }
 
-static void print_sections(const run_record *rec) {
-  cli_label("section angles [rad]");
-  if (rec->section_count == 0) printf("none");
-  for (size_t i = 0; i < rec->section_count; i++) {
-    if (i > 0) printf(",");
-    if (i > 0 && i % SECTIONS_PER_LINE == 0)
+/// Prints angles [first, last) of the list, SECTIONS_PER_LINE per line.
+static void print_section_range(const run_record *rec, size_t first, size_t last) {
+  for (size_t i = first; i < last; i++) {
+    if (i > first) printf(",");
+    if (i > first && (i - first) % SECTIONS_PER_LINE == 0)
       printf("\n%-*s", CLI_LABEL_WIDTH, "");
-    else if (i > 0)
+    else if (i > first)
       printf(" ");
     printf("%.6g", rec->sections[i]);
   }
+}
+
+static void print_sections(const run_record *rec) {
+  const size_t n = rec->section_count;
+  cli_label("section angles [rad]");
+  if (n == 0) printf("none");
+  if (n <= SECTIONS_SHOWN_MAX) {
+    print_section_range(rec, 0, n);
+  } else {
+    print_section_range(rec, 0, SECTIONS_PER_LINE);
+    printf(",\n%-*s... (%zu angles; --json lists all)\n%-*s", CLI_LABEL_WIDTH, "", n,
+           CLI_LABEL_WIDTH, "");
+    print_section_range(rec, n - SECTIONS_PER_LINE, n);
+  }
   printf("\n");
+}
+
+/// Prints the mode word, or for a long one its first and last
+/// WORD_TOKENS_SHOWN tokens around "... (N tokens; ...)".
+static void print_word(const char *word) {
+  size_t tokens = word[0] != '\0';
+  for (const char *p = word; *p; p++) tokens += *p == ' ';
+  if (tokens <= WORD_TOKENS_SHOWN_MAX) {
+    printf("%s\n", word);
+    return;
+  }
+  const char *head_end = word, *tail = word + strlen(word);
+  for (int k = 0; k < WORD_TOKENS_SHOWN; k++) head_end = strchr(head_end, ' ') + 1;
+  for (int k = 0; k < WORD_TOKENS_SHOWN; k++) {
+    if (k > 0) tail--;  // onto the space before the token found last
+    while (tail[-1] != ' ') tail--;
+  }
+  printf("%.*s... (%zu tokens; --json has the whole word) %s\n", (int)(head_end - word), word,
+         tokens, tail);
 }
 
 static void print_end_details(const run_record *rec, int contact_count) {
@@ -249,10 +290,12 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
   printf("%s\n", zeno_outcome_name(s->outcome));
   print_end_details(rec, run->scene->contact_count);
   cli_label("modes");
-  printf("%s\n", run->word);
+  print_word(run->word);
   print_counts(s);
   print_sections(rec);
-  print_triple("final q' (z1, z2, x2)", s->final_state.zod);
+  // q' is (z1, x1, theta) for one contact (zeno_state.zod).
+  print_triple(run->scene->contact_count == 1 ? "final q' (z1, x1, th)" : "final q' (z1, z2, x2)",
+               s->final_state.zod);
   print_triple("final q' rate", s->final_state.zod_rate);
   print_triple("final pose (x, y, th)", s->final_state.q);
 }

@@ -16,9 +16,10 @@
 static const char *const COMMAND = "regions";
 static const char *const JOURNAL_NAME = "regions.journal";
 /// First line of a journal: this, then the sweep's digest.
-/// v3: rows gained the on_breakpoint column; a v2 journal belongs to
+/// v3: rows gained the on_breakpoint column; v4: the region_name column,
+/// and theorem empty when none decides. An older journal belongs to
 /// another sweep.
-static const char *const JOURNAL_MAGIC = "# zeno regions journal v3 sha256 ";
+static const char *const JOURNAL_MAGIC = "# zeno regions journal v4 sha256 ";
 /// A journal line that closes row IY: "done,IY".
 static const char *const JOURNAL_DONE = "done,";
 

@@ -1,17 +1,41 @@
-// CSV writers (zeno/io.h): the trajectory rows of `simulate --out` and the
-// maps R and G. Numbers round-trip (IO_NUMBER_FORMAT); write errors are read
-// back from the stream's error indicator.
+// CSV writers (zeno/io.h): the trajectory rows and the flat event table of
+// `simulate --out`, and the maps R and G. Numbers round-trip
+// (IO_NUMBER_FORMAT); write errors are read back from the stream's error
+// indicator.
 #include "zeno/io.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "base/util.h"
 #include "io/io_stream.h"
+
+/// Columns of the trajectory header before the q' coordinates (t and the
+/// pose with its rates), and the q' coordinates with their rates.
+#define TRAJECTORY_FIRST_ZOD_COLUMN 7
+#define TRAJECTORY_ZOD_COLUMNS 6
+
+static bool contact_count_ok(int contact_count) {
+  return contact_count >= 1 && contact_count <= ZENO_MAX_CONTACTS;
+}
+
+const char *zeno_io_trajectory_columns(int contact_count) {
+  if (!contact_count_ok(contact_count)) return NULL;
+  return contact_count == 1 ? ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
+                            : ZENO_IO_TRAJECTORY_HEADER;
+}
+
+static zeno_status no_such_count(int contact_count, zeno_error *error) {
+  return zeno_fail(error, ZENO_ERR_ARGUMENT, "contact_count",
+                   "%d contacts: a scene has 1 or %d", contact_count, ZENO_MAX_CONTACTS);
+}
 
 zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
                                       zeno_error *error) {
-  (void)contact_count; // the columns are the same for one and two contacts
   if (stream == NULL) return io_no_stream(error);
-  fputs(ZENO_IO_TRAJECTORY_HEADER "\n", stream);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
+  fprintf(stream, "%s\n", zeno_io_trajectory_columns(contact_count));
   return io_stream_status(stream, error);
 }
 
@@ -19,21 +43,114 @@ static void csv_numbers(FILE *f, const double *v, size_t n) {
   for (size_t i = 0; i < n; i++) fprintf(f, "," IO_NUMBER_FORMAT, v[i]);
 }
 
-zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_state *state,
+zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
                                    int contact_count, zeno_error *error) {
-  if (stream == NULL || state == NULL) return io_no_stream(error);
+  if (stream == NULL || row == NULL) return io_no_stream(error);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
   char mode[ZENO_MODE_NAME_SIZE];
-  fprintf(stream, IO_NUMBER_FORMAT, state->t);
-  csv_numbers(stream, state->q, 3);
-  csv_numbers(stream, state->qdot, 3);
-  csv_numbers(stream, state->zod, 3);
-  csv_numbers(stream, state->zod_rate, 3);
-  fprintf(stream, ",%s", zeno_mode_name(state->mode, contact_count, mode));
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
-    csv_numbers(stream, state->force[i], 2);
+  fprintf(stream, IO_NUMBER_FORMAT, row->t);
+  csv_numbers(stream, row->q, 3);
+  csv_numbers(stream, row->qdot, 3);
+  csv_numbers(stream, row->zod, 3);
+  csv_numbers(stream, row->zod_rate, 3);
+  fprintf(stream, ",%s", zeno_mode_name(row->mode, contact_count, mode));
+  for (int i = 0; i < contact_count; i++) csv_numbers(stream, row->force[i], 2);
+  fprintf(stream, ",%s,%ld\n", zeno_run_dir_row_kind_name(row->kind), row->event);
+  return io_stream_status(stream, error);
+}
+
+/* ---- events.csv ---------------------------------------------------------- */
+
+/// Writes ",PREFIX" and each of the q' names of the trajectory header, the
+/// same way "z1" becomes ",before_z1".
+static void zod_columns(FILE *f, const char *prefix, int contact_count) {
+  const char *p = zeno_io_trajectory_columns(contact_count);
+  for (int column = 0; column < TRAJECTORY_FIRST_ZOD_COLUMN + TRAJECTORY_ZOD_COLUMNS;
+       column++) {
+    const size_t n = strcspn(p, ",");
+    if (column >= TRAJECTORY_FIRST_ZOD_COLUMN) fprintf(f, ",%s%.*s", prefix, (int)n, p);
+    p += n + 1;
+  }
+  fprintf(f, ",%senergy", prefix);
+}
+
+zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count, zeno_error *error) {
+  if (stream == NULL) return io_no_stream(error);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
+  fputs("index,t,kind,guard,contact,mode_before,mode_after,impact", stream);
+  for (int i = 1; i <= contact_count; i++) fprintf(stream, ",impulse%dn,impulse%dt", i, i);
+  for (int i = 1; i <= contact_count; i++) fprintf(stream, ",impact_outcome%d", i);
+  fputs(",zeno_impacts,zeno_ratio,zeno_error,zeno_period,zeno_order,outcome,tie_margin,"
+        "near_tie,on_section,section_angle",
+        stream);
+  zod_columns(stream, "before_", contact_count);
+  zod_columns(stream, "after_", contact_count);
   fputc('\n', stream);
   return io_stream_status(stream, error);
 }
+
+static void csv_number_if(FILE *f, bool has, double v) {
+  fputc(',', f);
+  if (has) fprintf(f, IO_NUMBER_FORMAT, v);
+}
+
+static void csv_long_if(FILE *f, bool has, long v) {
+  fputc(',', f);
+  if (has) fprintf(f, "%ld", v);
+}
+
+static void csv_text_if(FILE *f, bool has, const char *text) {
+  fputc(',', f);
+  if (has) io_csv_text(f, text);
+}
+
+static const char *csv_bool(bool v) { return v ? "true" : "false"; }
+
+static void event_state(FILE *f, const zeno_state *s) {
+  csv_numbers(f, s->zod, 3);
+  csv_numbers(f, s->zod_rate, 3);
+  csv_numbers(f, &s->energy, 1);
+}
+
+zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *e, int contact_count,
+                              zeno_error *error) {
+  if (stream == NULL || e == NULL) return io_no_stream(error);
+  if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
+  const bool impact = e->kind == ZENO_EVENT_IMPACT, zeno = e->kind == ZENO_EVENT_ZENO;
+  const bool end = e->kind == ZENO_EVENT_END;
+  const bool diverging = end && e->outcome == ZENO_OUTCOME_DIVERGING;
+  char before[ZENO_MODE_NAME_SIZE], after[ZENO_MODE_NAME_SIZE];
+  fprintf(stream, "%ld", e->index);
+  csv_numbers(stream, &e->t, 1);
+  fprintf(stream, ",%s,%s", zeno_event_kind_name(e->kind), zeno_guard_name(e->guard));
+  csv_long_if(stream, e->contact >= 0, e->contact + 1L);
+  fprintf(stream, ",%s,%s", zeno_mode_name(e->mode_before, contact_count, before),
+          zeno_mode_name(e->mode_after, contact_count, after));
+  csv_text_if(stream, impact, impact ? zeno_impact_name(e->impact_mask, contact_count) : "");
+  for (int i = 0; i < contact_count; i++) csv_numbers(stream, e->impulse[i], 2);
+  for (int i = 0; i < contact_count; i++) {
+    // The letter the contact took (S, P, N) when the impact reached it.
+    const zeno_mode letter = {{e->impact_letter[i]}};
+    char name[ZENO_MODE_NAME_SIZE];
+    const bool hit = impact && (e->impact_mask & (1u << i));
+    csv_text_if(stream, hit, hit ? zeno_mode_name(letter, 1, name) : "");
+  }
+  csv_long_if(stream, zeno, e->zeno_impacts);
+  csv_number_if(stream, zeno || diverging, e->zeno_ratio);
+  csv_number_if(stream, zeno, e->zeno_error);
+  csv_long_if(stream, zeno || diverging, e->zeno_period);
+  csv_long_if(stream, zeno, e->zeno_order);
+  csv_text_if(stream, end, zeno_outcome_name(e->outcome));
+  csv_numbers(stream, &e->tie_margin, 1);
+  fprintf(stream, ",%s,%s", csv_bool(e->near_tie), csv_bool(e->on_section));
+  csv_number_if(stream, e->on_section, e->section_angle);
+  event_state(stream, &e->before);
+  event_state(stream, &e->after);
+  fputc('\n', stream);
+  return io_stream_status(stream, error);
+}
+
+/* ---- maps ---------------------------------------------------------------- */
 
 zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error) {
   if (stream == NULL || maps == NULL) return io_no_stream(error);

@@ -1,5 +1,6 @@
 // Region tables as CSV: one row per grid point, written by sweeps and read
-// back when a sweep resumes from its journal. Rows round-trip exactly
+// back when a sweep resumes from its journal (a row's region_name must be
+// its region's; a theorem field is empty or 1-4). Rows round-trip exactly
 // (17 significant digits), so a resumed sweep writes the same table as one
 // that ran without interruption.
 #include <errno.h>
@@ -13,16 +14,26 @@
 #include "zeno/io.h"
 
 /// Columns of a row.
-#define REGION_COLUMNS 21
+#define REGION_COLUMNS 22
 /// Longest field accepted when reading (the error message is the longest).
 #define REGION_FIELD_SIZE ZENO_REGION_ERROR_SIZE
+/// Theorems that decide a verdict are numbered 1 to this; none is written
+/// as an empty field (JSON: null).
+#define REGION_THEOREM_MAX 4
 
 static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
     "ix",         "iy",           "x",           "y",           "region",
-    "theorem",    "verdict",      "persistent",  "G_max",       "fixed_point_phi",
-    "fixed_point_G", "fixed_points", "partition", "unsafe",     "mc_runs",
-    "mc_rest",    "mc_full_runs", "mc_full_rest", "sim",      "on_breakpoint",
-    "error"};
+    "region_name", "theorem",     "verdict",     "persistent",  "G_max",
+    "fixed_point_phi", "fixed_point_G", "fixed_points", "partition", "unsafe",
+    "mc_runs",    "mc_rest",      "mc_full_runs", "mc_full_rest", "sim",
+    "on_breakpoint", "error"};
+
+/// The 1-based column of a name of COLUMN_NAMES (0 when it is none).
+static int column_number(const char *name) {
+  for (int c = 0; c < REGION_COLUMNS; c++)
+    if (strcmp(COLUMN_NAMES[c], name) == 0) return c + 1;
+  return 0;
+}
 
 zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
                                    const zeno_region_axis *y, zeno_error *error) {
@@ -50,8 +61,11 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
   fprintf(stream, "%zu,%zu", p->ix, p->iy);
   put(stream, p->x);
   put(stream, p->y);
-  fprintf(stream, ",%d,%d,%s,%d", p->region, p->theorem, zeno_verdict_name(p->verdict),
-          p->persistent ? 1 : 0);
+  fprintf(stream, ",%d,", p->region);
+  io_csv_text(stream, zeno_region_name(p->region));
+  fputc(',', stream);
+  if (p->theorem != 0) fprintf(stream, "%d", p->theorem);
+  fprintf(stream, ",%s,%d", zeno_verdict_name(p->verdict), p->persistent ? 1 : 0);
   put(stream, p->G_max);
   put(stream, p->fixed_point_phi);
   put(stream, p->fixed_point_G);
@@ -119,8 +133,9 @@ static bool read_size(field_reader *r, size_t *v) {
   return true;
 }
 
-// The last field, the error message: plain, or quoted with quotes doubled.
-static bool read_message(field_reader *r, char *out, size_t size) {
+// A text field: plain, or quoted with quotes doubled. The error message is
+// the last field (`last`): the line ends after it.
+static bool read_text(field_reader *r, char *out, size_t size, bool last) {
   r->column++;
   if (r->next == NULL) return false;
   const char *p = r->next;
@@ -139,8 +154,23 @@ static bool read_message(field_reader *r, char *out, size_t size) {
     }
   }
   out[n] = '\0';
-  r->next = NULL;
-  return strspn(p, "\r\n") == strlen(p);
+  if (last) {
+    r->next = NULL;
+    return strspn(p, "\r\n") == strlen(p);
+  }
+  r->next = *p == ',' ? p + 1 : NULL;
+  return *p == ',';
+}
+
+// The theorem: empty when none decides, else 1..REGION_THEOREM_MAX.
+static bool read_theorem(field_reader *r, int *theorem) {
+  if (r->next != NULL && *r->next == ',') {
+    r->column++;
+    r->next++;
+    *theorem = 0;
+    return true;
+  }
+  return read_int(r, theorem) && *theorem >= 1 && *theorem <= REGION_THEOREM_MAX;
 }
 
 static bool read_verdict(field_reader *r, zeno_verdict *v) {
@@ -169,11 +199,13 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
   memset(&p, 0, sizeof p);
   field_reader r = {.next = line, .column = 0};
   int persistent = 0;
+  char region_name[REGION_FIELD_SIZE];
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
   const bool ok =
       read_size(&r, &p.ix) && read_size(&r, &p.iy) && read_double(&r, &p.x) &&
-      read_double(&r, &p.y) && read_int(&r, &p.region) && read_int(&r, &p.theorem) &&
+      read_double(&r, &p.y) && read_int(&r, &p.region) &&
+      read_text(&r, region_name, sizeof region_name, false) && read_theorem(&r, &p.theorem) &&
       read_verdict(&r, &p.verdict) && read_int(&r, &persistent) &&
       read_double(&r, &p.G_max) && read_double(&r, &p.fixed_point_phi) &&
       read_double(&r, &p.fixed_point_G) && read_size(&r, &p.fixed_point_count) &&
@@ -181,13 +213,19 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
       read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
       read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
       read_sim(&r, &p.sim) && read_int(&r, &p.on_breakpoint) &&
-      read_message(&r, p.error, sizeof p.error);
+      read_text(&r, p.error, sizeof p.error, true);
   zeno_locale_leave(&scope);
   const bool region_ok = p.region >= 0 ? p.region < ZENO_REGION_COUNT && p.error[0] == '\0'
                                        : p.region == ZENO_REGION_ERROR && p.error[0] != '\0';
+  const bool name_ok = strcmp(region_name, zeno_region_name(p.region)) == 0;
   const bool breakpoint_ok = p.on_breakpoint >= 0 && p.on_breakpoint <= 2;
-  if (!ok || !region_ok || (persistent != 0 && persistent != 1) || !breakpoint_ok) {
-    const int column = !ok ? r.column : !region_ok ? 5 : !breakpoint_ok ? 20 : 8;
+  if (!ok || !region_ok || !name_ok || (persistent != 0 && persistent != 1) ||
+      !breakpoint_ok) {
+    const int column = !ok              ? r.column
+                       : !region_ok     ? column_number("region")
+                       : !name_ok       ? column_number("region_name")
+                       : !breakpoint_ok ? column_number("on_breakpoint")
+                                        : column_number("persistent");
     return zeno_fail(error, ZENO_ERR_SYNTAX, "",
                      "region row: field %d (%s) is not valid", column,
                      column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]

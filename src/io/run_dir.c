@@ -1,6 +1,7 @@
 // The run directory (zeno/run_dir.h): its rows and events from a run, the
 // sampling rule that both the in-memory recording and the writer follow,
-// and the writer. The reader is run_dir_read.c.
+// and the writer (trajectory.csv, events.jsonl, events.csv, the scene).
+// The reader is run_dir_read.c.
 #include "zeno/run_dir.h"
 
 #include <errno.h>
@@ -15,6 +16,15 @@
 
 /* ---------- rows and events ---------- */
 
+const char *zeno_run_dir_row_kind_name(zeno_run_dir_row_kind kind) {
+  switch (kind) {
+    case ZENO_ROW_SAMPLE: return "sample";
+    case ZENO_ROW_BEFORE: return "before";
+    case ZENO_ROW_AFTER: return "after";
+  }
+  return "unknown";
+}
+
 zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *s) {
   zeno_run_dir_row r;
   r.t = s->t;
@@ -24,6 +34,17 @@ zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *s) {
   memcpy(r.zod_rate, s->zod_rate, sizeof r.zod_rate);
   r.mode = s->mode;
   memcpy(r.force, s->force, sizeof r.force);
+  r.kind = ZENO_ROW_SAMPLE;
+  r.event = -1;
+  return r;
+}
+
+/// The row of a state of the run directory: `kind` of event `event`.
+static zeno_run_dir_row event_row(const zeno_state *s, zeno_run_dir_row_kind kind,
+                                  long event) {
+  zeno_run_dir_row r = zeno_run_dir_row_from_state(s);
+  r.kind = kind;
+  r.event = event;
   return r;
 }
 
@@ -111,11 +132,11 @@ zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim,
       d->skipped_samples++;
       continue;
     }
-    const zeno_run_dir_row row = zeno_run_dir_row_from_state(&st);
+    const zeno_run_dir_row row = event_row(&st, ZENO_ROW_SAMPLE, ev->index);
     ok = run_dir_add_row(d, &row);
   }
-  const zeno_run_dir_row before = zeno_run_dir_row_from_state(&ev->before);
-  const zeno_run_dir_row after = zeno_run_dir_row_from_state(&ev->after);
+  const zeno_run_dir_row before = event_row(&ev->before, ZENO_ROW_BEFORE, ev->index);
+  const zeno_run_dir_row after = event_row(&ev->after, ZENO_ROW_AFTER, ev->index);
   const zeno_run_dir_event e = zeno_run_dir_event_from_event(ev);
   ok = ok && run_dir_add_row(d, &before) && run_dir_add_row(d, &after) &&
        run_dir_add_event(d, &e);
@@ -136,7 +157,8 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 struct zeno_run_dir_writer {
   char *dir;
   zeno_io_dir_lock *lock;          ///< one writer per directory
-  zeno_io_output *trajectory, *events; ///< written aside, renamed at close
+  /// Written aside, renamed at close.
+  zeno_io_output *trajectory, *events, *events_csv;
   int contact_count;
   double sample_dt;
   bool has_prev;     ///< an event was written
@@ -163,6 +185,7 @@ zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error)
   if (w == NULL) return ZENO_OK;
   zeno_status st = finish_output(w->trajectory, ZENO_OK, error);
   st = finish_output(w->events, st, error);
+  st = finish_output(w->events_csv, st, error);
   zeno_io_dir_lock_release(w->lock);
   free(w->dir);
   free(w);
@@ -173,7 +196,8 @@ zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error)
 static void writer_abandon(zeno_run_dir_writer *w) {
   zeno_io_output_discard(w->trajectory);
   zeno_io_output_discard(w->events);
-  w->trajectory = w->events = NULL;
+  zeno_io_output_discard(w->events_csv);
+  w->trajectory = w->events = w->events_csv = NULL;
   zeno_run_dir_writer_close(w, NULL);
 }
 
@@ -196,10 +220,15 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   w->lock = zeno_io_dir_lock_take(dir, error);
   if (w->lock != NULL) w->trajectory = zeno_io_output_open(dir, ZENO_RUN_DIR_TRAJECTORY, error);
   if (w->trajectory != NULL) w->events = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS, error);
-  zeno_status st = w->events ? ZENO_OK : ZENO_ERR_IO;
+  if (w->events != NULL)
+    w->events_csv = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
+  zeno_status st = w->events_csv ? ZENO_OK : ZENO_ERR_IO;
   if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->trajectory),
                                                  w->contact_count, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_TRAJECTORY, error);
+  if (st == ZENO_OK && zeno_io_events_csv_header(zeno_io_output_stream(w->events_csv),
+                                                 w->contact_count, NULL) != ZENO_OK)
+    st = write_failed(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   if (st != ZENO_OK) {
     writer_abandon(w);
     return NULL;
@@ -268,15 +297,21 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
       w->skipped++;
       continue;
     }
-    if (zeno_io_trajectory_row(trajectory, &st, w->contact_count, NULL) != ZENO_OK)
+    const zeno_run_dir_row row = event_row(&st, ZENO_ROW_SAMPLE, ev->index);
+    if (zeno_io_trajectory_row(trajectory, &row, w->contact_count, NULL) != ZENO_OK)
       return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
   }
-  if (zeno_io_trajectory_row(trajectory, &ev->before, w->contact_count, NULL) != ZENO_OK ||
-      zeno_io_trajectory_row(trajectory, &ev->after, w->contact_count, NULL) != ZENO_OK)
+  const zeno_run_dir_row before = event_row(&ev->before, ZENO_ROW_BEFORE, ev->index);
+  const zeno_run_dir_row after = event_row(&ev->after, ZENO_ROW_AFTER, ev->index);
+  if (zeno_io_trajectory_row(trajectory, &before, w->contact_count, NULL) != ZENO_OK ||
+      zeno_io_trajectory_row(trajectory, &after, w->contact_count, NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
   if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) !=
       ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
+  if (zeno_io_event_csv(zeno_io_output_stream(w->events_csv), ev, w->contact_count, NULL) !=
+      ZENO_OK)
+    return write_failed(w->dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   return ZENO_OK;
 }
 

@@ -1,5 +1,5 @@
 // Reading a run directory back (zeno/run_dir.h): trajectory.csv row by row
-// against its fixed header, events.jsonl with a small JSON scanner that
+// against its header (one per contact count), events.jsonl with a small JSON scanner that
 // finds the members it needs in any order and spacing, and overrides.txt.
 // Every error names the file, the line and the column.
 #include <errno.h>
@@ -15,9 +15,12 @@
 #include "zeno/io.h"
 #include "zeno/run_dir.h"
 
-/// Numbers of a trajectory row before its mode column, and after it.
+/// Numbers of a trajectory row before its mode column.
 #define ROW_NUMBERS_BEFORE_MODE 13
-#define ROW_NUMBERS_AFTER_MODE 4
+/// The trajectory header before rows said what they are (kind) and of which
+/// event: zeno 0.1.0 until these columns came, for one and two contacts.
+#define TRAJECTORY_HEADER_WITHOUT_KIND \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
 /// Longest JSON string value read (mode, kind, guard and outcome names).
 #define NAME_SIZE 32
 /// Deepest JSON nesting skipped (events nest states two levels down).
@@ -30,6 +33,7 @@ typedef struct reader {
   const char *text; ///< the line being read (for columns)
   zeno_error *error;
   double previous_t; ///< trajectory: the last finite time read
+  long previous_event; ///< trajectory: the last row's event index
 } reader;
 
 static zeno_status bad_at(const reader *rd, const char *at, const char *fmt,
@@ -63,9 +67,34 @@ static bool numbers(const char **p, double *out, int count) {
   return true;
 }
 
+/// The row's kind by name at *p (up to the next comma); *p after the comma.
+static bool row_kind(const char **p, zeno_run_dir_row_kind *kind) {
+  static const zeno_run_dir_row_kind ALL[] = {ZENO_ROW_SAMPLE, ZENO_ROW_BEFORE,
+                                              ZENO_ROW_AFTER};
+  const size_t n = strcspn(*p, ",");
+  for (size_t k = 0; k < sizeof ALL / sizeof ALL[0]; k++) {
+    const char *name = zeno_run_dir_row_kind_name(ALL[k]);
+    if (n == strlen(name) && strncmp(*p, name, n) == 0 && (*p)[n] == ',') {
+      *kind = ALL[k];
+      *p += n + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The event index at p, the row's last field.
+static bool row_event(const char *p, long *event) {
+  if (*p < '0' || *p > '9') return false;
+  char *end;
+  errno = 0;
+  *event = strtol(p, &end, 10);
+  return errno == 0 && strspn(end, "\r\n") == strlen(end);
+}
+
 static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d,
                              zeno_run_dir_row *row) {
-  double v[ROW_NUMBERS_BEFORE_MODE], f[ROW_NUMBERS_AFTER_MODE];
+  double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_MAX_CONTACTS] = {0};
   const char *p = rd->text;
   if (!numbers(&p, v, ROW_NUMBERS_BEFORE_MODE))
     return bad_at(rd, p, "malformed row: %s", "a number is expected");
@@ -75,14 +104,16 @@ static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d,
     return bad_at(rd, p, "malformed row: %s", "the mode column is expected");
   memcpy(mode, p, n);
   mode[n] = '\0';
-  if (d->contact_count == 0) d->contact_count = mode_contacts(mode);
   if (zeno_mode_parse(mode, d->contact_count, &row->mode, NULL) != ZENO_OK)
     return bad_at(rd, p, "malformed row: '%s' is not a mode of the run", mode);
   p += n + 1;
-  if (!numbers(&p, f, ROW_NUMBERS_AFTER_MODE))
+  const int forces = 2 * d->contact_count;
+  if (!numbers(&p, f, forces))
     return bad_at(rd, p, "malformed row: %s", "a number is expected");
-  if (*p != '\0' && *p != '\n' && *p != '\r')
-    return bad_at(rd, p, "malformed row: %s", "the row goes on after f2t");
+  if (!row_kind(&p, &row->kind))
+    return bad_at(rd, p, "malformed row: %s", "the kind is expected: sample, before or after");
+  if (!row_event(p, &row->event))
+    return bad_at(rd, p, "malformed row: %s", "the event index is expected last");
   row->t = v[0];
   memcpy(row->q, v + 1, sizeof row->q);
   memcpy(row->qdot, v + 4, sizeof row->qdot);
@@ -106,22 +137,42 @@ static zeno_status read_failed(const char *path, zeno_error *error) {
                       strerror(errno));
 }
 
-// Line 1 of trajectory.csv: exactly the header the writer writes.
-static zeno_status trajectory_header(reader *rd) {
+// Line 1 of trajectory.csv: exactly a header the writer writes, which says
+// how many contacts the rows have.
+static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
   char *line = (char *)rd->text;
   line[strcspn(line, "\r\n")] = '\0';
-  if (strcmp(line, ZENO_IO_TRAJECTORY_HEADER) == 0) return ZENO_OK;
-  return bad_at(rd, line, "not a trajectory written by 'zeno simulate --out' (header %s)",
-                ZENO_IO_TRAJECTORY_HEADER);
+  if (strcmp(line, TRAJECTORY_HEADER_WITHOUT_KIND) == 0)
+    return bad_at(rd, line + strlen(line),
+                  "written by an older zeno: %s; run 'zeno simulate SCENE --out DIR' again",
+                  "the columns kind and event (which rows are samples and which the "
+                  "states before and after an event) are missing");
+  int contacts = 0;
+  for (int n = 1; n <= ZENO_MAX_CONTACTS; n++)
+    if (strcmp(line, zeno_io_trajectory_columns(n)) == 0) contacts = n;
+  if (contacts == 0)
+    return bad_at(rd, line,
+                  "not a trajectory written by 'zeno simulate --out' (header %s, or for "
+                  "one contact " ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT ")",
+                  ZENO_IO_TRAJECTORY_HEADER);
+  if (d->contact_count != 0 && d->contact_count != contacts)
+    return bad_at(rd, line, "the header is that of a %s",
+                  contacts == 1 ? "one-contact scene; two contacts are expected"
+                                : "two-contact scene; one contact is expected");
+  d->contact_count = contacts;
+  return ZENO_OK;
 }
 
-// One row of trajectory.csv; times may not go back.
+// One row of trajectory.csv; times and event indices may not go back.
 static zeno_status trajectory_line(reader *rd, zeno_run_dir_data *d) {
   zeno_run_dir_row row;
   zeno_status st = parse_row(rd, d, &row);
   if (st == ZENO_OK && isfinite(row.t) && row.t < rd->previous_t)
     st = bad_at(rd, rd->text, "%s", "time going back");
+  if (st == ZENO_OK && row.event < rd->previous_event)
+    st = bad_at(rd, rd->text, "%s", "event index going back");
   if (st == ZENO_OK && isfinite(row.t)) rd->previous_t = row.t;
+  if (st == ZENO_OK) rd->previous_event = row.event;
   if (st == ZENO_OK && !run_dir_add_row(d, &row)) st = out_of_memory(rd);
   return st;
 }
@@ -131,7 +182,8 @@ static size_t row_count(const zeno_run_dir_data *d) { return d->row_count; }
 /// A file of the run directory: an optional header line, then one item a
 /// line.
 typedef struct file_kind {
-  zeno_status (*header)(reader *rd);  ///< checks line 1; NULL: no header
+  /// Checks line 1 (and learns the contact count from it); NULL: no header.
+  zeno_status (*header)(reader *rd, zeno_run_dir_data *d);
   const char *no_header;              ///< message for an empty file
   zeno_status (*line)(reader *rd, zeno_run_dir_data *d); ///< parses and adds one line
   size_t (*count)(const zeno_run_dir_data *d); ///< items the data holds
@@ -146,10 +198,11 @@ static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d,
   const size_t first = kind->count(d);
   rd->line = 0;
   rd->previous_t = -INFINITY;
+  rd->previous_event = 0;
   while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
     rd->line++;
     rd->text = line;
-    st = rd->line == 1 && kind->header ? kind->header(rd) : kind->line(rd, d);
+    st = rd->line == 1 && kind->header ? kind->header(rd, d) : kind->line(rd, d);
   }
   if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
   rd->text = NULL;
@@ -167,7 +220,7 @@ static zeno_status read_file(const char *path, zeno_run_dir_data *d,
   FILE *f;
   zeno_status st = open_for_reading(path, &f, error);
   if (st != ZENO_OK) return st;
-  reader rd = {path, 0, NULL, error, -INFINITY};
+  reader rd = {path, 0, NULL, error, -INFINITY, 0};
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
   st = read_lines(f, &rd, d, kind);

@@ -174,9 +174,13 @@ def test_regions_equal_cli_table(tmp_path, name, x, y, options, sets):
     assert [int(v) for v in frame["ix"]] == ix.ravel().tolist()
     assert [float(v) for v in frame[r.x_path]] == r.x[ix.ravel()].tolist()
     assert [float(v) for v in frame[r.y_path]] == r.y[iy.ravel()].tolist()
-    for field in ("region", "theorem", "fixed_points", "partition", "unsafe", "mc_runs",
-                  "mc_rest", "mc_full_runs", "mc_full_rest"):
+    for field in ("region", "fixed_points", "partition", "unsafe", "mc_runs", "mc_rest",
+                  "mc_full_runs", "mc_full_rest"):
         assert [int(v) for v in frame[field]] == getattr(r, field).ravel().tolist(), field
+    # No deciding theorem: an empty field in the table, 0 in the array.
+    assert [int(v) if v else 0 for v in frame["theorem"]] == r.theorem.ravel().tolist()
+    assert "0" not in frame["theorem"]
+    assert frame["region_name"] == r.region_name.ravel().tolist()
     assert [v == "1" for v in frame["persistent"]] == r.persistent.ravel().tolist()
     for field in ("G_max", "fixed_point_phi", "fixed_point_G"):
         ours = getattr(r, field).ravel()
@@ -205,12 +209,23 @@ def test_example6_centre_is_region_4():
     assert (r.x[1], r.y[1]) == (0.0, 0.0)
 
 
-def test_regions_to_pandas():
-    pytest.importorskip("pandas")
+def test_regions_to_pandas(tmp_path):
+    pandas = pytest.importorskip("pandas")
     r = zeno.regions(load("example6.yaml"), x="com.x=-1:1:3", y="com.y=0:1:2", threads=1)
     frame = r.to_pandas()
     assert len(frame) == 6 and list(frame.columns[:4]) == ["ix", "iy", "com.x", "com.y"]
     assert frame["region"].tolist() == r.region.ravel().tolist()
+    # The table the program writes reads back the same in pandas: the same
+    # columns (has_maps is the package's own), names, and theorems missing
+    # where none decides.
+    cli("regions", scene_path("example6.yaml"), "--x", "com.x=-1:1:3", "--y", "com.y=0:1:2",
+        "--threads", "1", "--out", str(tmp_path), "--quiet")
+    table = pandas.read_csv(tmp_path / "regions.csv", dtype={"theorem": "Int64"})
+    assert list(table.columns) == [c for c in frame.columns if c != "has_maps"]
+    for column in ("region", "region_name", "verdict", "theorem"):
+        assert table[column].tolist() == frame[column].tolist(), column
+    assert frame["theorem"].isna().tolist() == (r.theorem.ravel() == 0).tolist()
+    assert table.region_name.str.len().gt(0).all()  # a name pandas reaches as an attribute
 
 
 # ---- errors ----------------------------------------------------------------------------------

@@ -105,3 +105,15 @@ def test_trajectory_figure():
         assert ticks == {COLORS["impact"]: impacts, COLORS["event"]: run.event_count - impacts}
     with pytest.raises(ValueError):
         zeno.plot.trajectory(zeno.simulate(run.scene, trajectory=False))
+
+
+def test_one_contact_trajectory_figure():
+    run = zeno.simulate(zeno.Scene.load(scene_path("bouncing-ball.yaml")))
+    top, bottom = zeno.plot.trajectory(run)
+    traj = run.trajectory
+    (gap,) = lines_of_color(top, COLORS["z1"])
+    (slip,) = lines_of_color(bottom, COLORS["x2"])
+    assert np.array_equal(gap.get_ydata(), traj.z1) and np.array_equal(slip.get_ydata(), traj.x1)
+    assert not lines_of_color(top, COLORS["z2"])
+    assert (gap.get_label(), slip.get_label()) == ("z1 (gap 1)", "x1 (slip 1)")
+    assert top.get_title().endswith("q'(t) = (z1, x1, zod_theta)")

@@ -139,14 +139,51 @@ def test_events_and_trajectory_equal_the_run_directory(tmp_path, name, settings)
         rows = list(csv.reader(f))
     header, rows = rows[0], rows[1:]
     traj = run.trajectory.to_dict()
-    assert header == list(traj)[:-2]
+    assert header == list(traj) == list(run.trajectory.header)
     assert len(rows) == len(run.trajectory)
     for j, column in enumerate(header):
-        if column == "mode":
-            assert traj["mode"].tolist() == [r[j] for r in rows]
+        if column in ("mode", "kind"):
+            assert traj[column].tolist() == [r[j] for r in rows], column
+        elif column == "event":
+            assert traj[column].tolist() == [int(r[j]) for r in rows]
         else:
             assert traj[column].tolist() == [float(r[j]) for r in rows], column
     assert run.skipped_samples == 0
+    with open(tmp_path / "events.csv") as f:
+        flat = list(csv.DictReader(f))
+    assert len(flat) == len(run.events)
+    for event, row in zip(run.events, flat):
+        assert_flat_event(event, row)
+
+
+def csv_field(value):
+    """A value as events.csv writes it: empty for None, true/false, %.17g numbers."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "%.17g" % value
+    return str(value)
+
+
+def assert_flat_event(e, row):
+    """One row of events.csv holds the event's fields (contact 1-based, as Event)."""
+    for key in ("index", "t", "kind", "guard", "contact", "mode_before", "mode_after", "impact",
+                "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "zeno_order",
+                "outcome", "tie_margin", "near_tie", "on_section", "section_angle"):
+        assert row[key] == csv_field(getattr(e, key)), (e.index, key)
+    for i, (normal, tangential) in enumerate(e.impulse, 1):
+        assert (row[f"impulse{i}n"], row[f"impulse{i}t"]) == (csv_field(normal),
+                                                              csv_field(tangential))
+        letter = e.impact_outcome[i - 1] if e.impact_outcome else None
+        assert row[f"impact_outcome{i}"] == csv_field(letter)
+    names = zeno.Trajectory.COLUMNS[7:13] if len(e.impulse) == 2 else (
+        zeno.Trajectory.COLUMNS_ONE_CONTACT[7:13])
+    for side, state in (("before", e.before), ("after", e.after)):
+        values = state.zod + state.zod_rate + (state.energy,)
+        for name, value in zip(names + ("energy",), values):
+            assert row[f"{side}_{name}"] == csv_field(value), (e.index, side, name)
 
 
 def test_trajectory_rows_are_samples_and_event_states(example2):
@@ -167,6 +204,27 @@ def test_trajectory_rows_are_samples_and_event_states(example2):
     assert np.array_equal(samples, k * example2.sample_dt)  # multiples of sample_dt
     times = np.array([e.t for e in run.events])
     assert not np.isin(samples, times).any()  # strictly between events
+
+
+def test_one_contact_columns_are_named_for_what_they_hold():
+    ball = zeno.Scene.load(scene_path("bouncing-ball.yaml"))
+    run = zeno.simulate(ball.with_overrides(["initial.velocity=[0.5, 0, 0]"]), max_events=3)
+    traj = run.trajectory
+    assert traj.columns == zeno.Trajectory.COLUMNS_ONE_CONTACT
+    assert traj.columns[7:13] == ("z1", "x1", "zod_theta", "z1dot", "x1dot", "zod_thetadot")
+    assert traj.header[-5:] == ("mode", "f1n", "f1t", "kind", "event")
+    assert traj.values.shape == (15, len(traj))
+    # The first impact after a fall of 1 under g = 9.81 with sideways speed 0.5:
+    # x1 (the slip of the contact) holds 0.5 t, z1dot -sqrt(2 g).
+    before = np.flatnonzero((traj.event == 1) & (traj.kind == "before"))[0]
+    t = math.sqrt(2 / 9.81)
+    assert abs(traj.t[before] - t) <= 1e-9
+    assert abs(traj.x1[before] - 0.5 * t) <= 1e-9
+    assert abs(traj.z1dot[before] + math.sqrt(2 * 9.81)) <= 1e-9
+    with pytest.raises(AttributeError, match="no column 'z2'"):
+        traj.z2
+    with pytest.raises(KeyError):
+        traj["f2n"]
 
 
 def test_event_array_matches_the_dataclasses(example2):

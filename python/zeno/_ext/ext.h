@@ -102,15 +102,21 @@ PyObject *ext_modes(const zeno_mode *modes, size_t n, int contact_count);
 /// A new 0-d structured array of one state (ext_state_dtype).
 PyObject *ext_state_array(const zeno_state *state, int contact_count);
 
-/// The rows of a recorded run as a dict: "values" (float64, one row per
-/// column of ZENO_IO_TRAJECTORY_HEADER but mode), "mode", "kind"
-/// ("sample", "before", "after") and "event" (the index of the event a row
-/// leads to or belongs to). row_end[k] is the row count after event k.
-PyObject *ext_trajectory(const zeno_run_dir_data *data, const size_t *row_end,
-                         size_t event_count);
+/// Most float columns of a trajectory row (two contacts: t, 3 + 3 pose,
+/// 3 + 3 q', 4 forces).
+#define TRAJECTORY_FLOATS_MAX (1 + 4 * 3 + 2 * ZENO_MAX_CONTACTS)
 
-/// The column names of "values", in order, as a tuple of str.
-PyObject *ext_trajectory_columns(void);
+/// The rows of a recorded run as a dict: "values" (float64, one row per
+/// float column of trajectory.csv, its header zeno_io_trajectory_columns()
+/// for the run's contact count), "mode", "kind" ("sample", "before",
+/// "after") and "event" (the index of the event a row leads to or belongs
+/// to), as the rows carry them; "columns", the names of the rows of
+/// "values", and "header", every column of trajectory.csv in order.
+PyObject *ext_trajectory(const zeno_run_dir_data *data);
+
+/// The float column names of trajectory.csv for a contact count (1 or 2),
+/// in order, as a tuple of str.
+PyObject *ext_trajectory_columns(int contact_count);
 
 /* ---- simulation (simulate.c) -------------------------------------------------- */
 

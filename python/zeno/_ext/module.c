@@ -247,7 +247,8 @@ PyMODINIT_FUNC PyInit__zeno(void) {
   if (!add_type(module, "Scene", &ext_scene_type) ||
       !add_type(module, "Simulator", &ext_simulator_type) ||
       !add_type(module, "RunHistory", &ext_history_type) ||
-      !add_object(module, "TRAJECTORY_COLUMNS", ext_trajectory_columns()) ||
+      !add_object(module, "TRAJECTORY_COLUMNS", ext_trajectory_columns(2)) ||
+      !add_object(module, "TRAJECTORY_COLUMNS_ONE_CONTACT", ext_trajectory_columns(1)) ||
       !add_object(module, "EVENT_DTYPE", Py_NewRef(ext_event_dtype)) ||
       !add_object(module, "STATE_DTYPE", Py_NewRef(ext_state_dtype)) ||
       !add_object(module, "DEFAULTS",

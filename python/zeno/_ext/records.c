@@ -217,37 +217,54 @@ PyObject *ext_state_array(const zeno_state *state, int contact_count) {
 
 /* ---- trajectory ---------------------------------------------------------------- */
 
-/// The float columns of trajectory.csv (ZENO_IO_TRAJECTORY_HEADER without mode).
-static const char *const COLUMNS[] = {"t",  "x",     "y",     "theta", "vx",  "vy",
-                                      "omega", "z1", "z2",    "x2",    "z1dot", "z2dot",
-                                      "x2dot", "f1n", "f1t",  "f2n",   "f2t"};
-#define COLUMN_COUNT (sizeof COLUMNS / sizeof *COLUMNS)
+/// Columns of trajectory.csv that are not numbers (kept as their own arrays).
+static bool text_column(const char *name, size_t n) {
+  static const char *const TEXT[] = {"mode", "kind", "event"};
+  for (size_t k = 0; k < sizeof TEXT / sizeof *TEXT; k++)
+    if (n == strlen(TEXT[k]) && strncmp(name, TEXT[k], n) == 0) return true;
+  return false;
+}
 
-PyObject *ext_trajectory_columns(void) {
-  PyObject *t = PyTuple_New((Py_ssize_t)COLUMN_COUNT);
-  for (size_t i = 0; t != NULL && i < COLUMN_COUNT; i++) {
-    PyObject *name = PyUnicode_FromString(COLUMNS[i]);
-    if (name == NULL) {
-      Py_CLEAR(t);
-      break;
+/// The columns of trajectory.csv for a contact count (its header,
+/// zeno_io_trajectory_columns), all of them or only the float ones, as a
+/// tuple of str.
+static PyObject *header_columns(int contact_count, bool floats_only) {
+  const char *header = zeno_io_trajectory_columns(contact_count);
+  PyObject *list = header ? PyList_New(0) : NULL;
+  for (const char *p = header; list != NULL && *p;) {
+    const size_t n = strcspn(p, ",");
+    if (!floats_only || !text_column(p, n)) {
+      PyObject *name = PyUnicode_FromStringAndSize(p, (Py_ssize_t)n);
+      if (name == NULL || PyList_Append(list, name) < 0) Py_CLEAR(list);
+      Py_XDECREF(name);
     }
-    PyTuple_SET_ITEM(t, (Py_ssize_t)i, name);
+    p += n + (p[n] == ',');
   }
+  PyObject *t = list ? PyList_AsTuple(list) : NULL;
+  Py_XDECREF(list);
   return t;
 }
 
-/// The row's values in COLUMNS order.
-static void row_values(const zeno_run_dir_row *r, double out[COLUMN_COUNT]) {
-  const double v[COLUMN_COUNT] = {r->t, r->q[0], r->q[1], r->q[2], r->qdot[0], r->qdot[1],
-                                  r->qdot[2], r->zod[0], r->zod[1], r->zod[2],
-                                  r->zod_rate[0], r->zod_rate[1], r->zod_rate[2],
-                                  r->force[0][0], r->force[0][1], r->force[1][0],
-                                  r->force[1][1]};
-  memcpy(out, v, sizeof v);
+PyObject *ext_trajectory_columns(int contact_count) {
+  return header_columns(contact_count, true);
 }
 
-/// Row kinds: samples between events, the states just before and after one.
-static const char *const KINDS[] = {"sample", "before", "after"};
+/// The float values of a row in header order: t, the pose and its rates,
+/// q' and its rates, the forces of the scene's contacts. Returns the count.
+static size_t row_values(const zeno_run_dir_row *r, int contact_count,
+                         double out[TRAJECTORY_FLOATS_MAX]) {
+  size_t n = 0;
+  out[n++] = r->t;
+  for (int k = 0; k < 3; k++) out[n++] = r->q[k];
+  for (int k = 0; k < 3; k++) out[n++] = r->qdot[k];
+  for (int k = 0; k < 3; k++) out[n++] = r->zod[k];
+  for (int k = 0; k < 3; k++) out[n++] = r->zod_rate[k];
+  for (int i = 0; i < contact_count; i++)
+    for (int k = 0; k < 2; k++) out[n++] = r->force[i][k];
+  return n;
+}
+
+/// Widest row kind name ("sample", "before", "after").
 #define KIND_CHARS 6
 
 /// A new 1-D unicode array of n strings of `width` characters.
@@ -260,28 +277,33 @@ static PyObject *unicode_array(size_t n, size_t width) {
 }
 
 /// Fills the arrays of the rows; touches no Python object (runs without the GIL).
-static void fill_rows(const zeno_run_dir_data *data, const size_t *row_end, size_t event_count,
-                      double *v, Py_UCS4 *mode, Py_UCS4 *kind, int64_t *event) {
+static void fill_rows(const zeno_run_dir_data *data, size_t columns, double *v, Py_UCS4 *mode,
+                      Py_UCS4 *kind, int64_t *event) {
   const size_t n = data->row_count, width = (size_t)data->contact_count;
-  size_t k = 0;  // the event the row belongs to
   for (size_t i = 0; i < n; i++) {
-    while (k + 1 < event_count && i >= row_end[k]) k++;
-    double row[COLUMN_COUNT];
-    row_values(&data->rows[i], row);
-    for (size_t c = 0; c < COLUMN_COUNT; c++) v[c * n + i] = row[c];
+    const zeno_run_dir_row *r = &data->rows[i];
+    double row[TRAJECTORY_FLOATS_MAX];
+    row_values(r, data->contact_count, row);
+    for (size_t c = 0; c < columns; c++) v[c * n + i] = row[c];
     char name[ZENO_MODE_NAME_SIZE];
-    ext_put_text(mode + i * width, width, zeno_mode_name(data->rows[i].mode, data->contact_count, name));
-    // Each event adds its samples, then the rows before and after it.
-    const size_t which = event_count == 0 ? 0 : i + 2 == row_end[k] ? 1 : i + 1 == row_end[k] ? 2 : 0;
-    ext_put_text(kind + i * KIND_CHARS, KIND_CHARS, KINDS[which]);
-    event[i] = (int64_t)k;  // events are numbered from 0 (START)
+    ext_put_text(mode + i * width, width, zeno_mode_name(r->mode, data->contact_count, name));
+    // What the row is and its event come with it (zeno_run_dir_record).
+    ext_put_text(kind + i * KIND_CHARS, KIND_CHARS, zeno_run_dir_row_kind_name(r->kind));
+    event[i] = (int64_t)r->event;
   }
 }
 
-PyObject *ext_trajectory(const zeno_run_dir_data *data, const size_t *row_end,
-                         size_t event_count) {
+PyObject *ext_trajectory(const zeno_run_dir_data *data) {
   const size_t n = data->row_count;
-  const npy_intp shape[2] = {(npy_intp)COLUMN_COUNT, (npy_intp)n};
+  PyObject *floats = header_columns(data->contact_count, true);
+  PyObject *header = header_columns(data->contact_count, false);
+  if (floats == NULL || header == NULL) {
+    Py_XDECREF(floats);
+    Py_XDECREF(header);
+    return NULL;
+  }
+  const size_t columns = (size_t)PyTuple_GET_SIZE(floats);
+  const npy_intp shape[2] = {(npy_intp)columns, (npy_intp)n};
   PyObject *values = PyArray_SimpleNew(2, (npy_intp *)shape, NPY_DOUBLE);
   PyObject *event = PyArray_SimpleNew(1, (npy_intp *)&shape[1], NPY_INT64);
   PyObject *mode = unicode_array(n, (size_t)data->contact_count);
@@ -292,14 +314,16 @@ PyObject *ext_trajectory(const zeno_run_dir_data *data, const size_t *row_end,
     Py_UCS4 *m = PyArray_DATA((PyArrayObject *)mode), *w = PyArray_DATA((PyArrayObject *)kind);
     int64_t *e = PyArray_DATA((PyArrayObject *)event);
     Py_BEGIN_ALLOW_THREADS  // the arrays are not visible to Python yet
-    fill_rows(data, row_end, event_count, v, m, w, e);
+    fill_rows(data, columns, v, m, w, e);
     Py_END_ALLOW_THREADS
-    out = Py_BuildValue("{s:O,s:O,s:O,s:O}", "values", values, "mode", mode, "kind", kind,
-                        "event", event);
+    out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "values", values, "mode", mode, "kind",
+                        kind, "event", event, "columns", floats, "header", header);
   }
   Py_XDECREF(values);
   Py_XDECREF(event);
   Py_XDECREF(mode);
   Py_XDECREF(kind);
+  Py_DECREF(floats);
+  Py_DECREF(header);
   return out;
 }

@@ -69,15 +69,24 @@ static PyObject *field_grid(const zeno_region_point *grid, npy_intp ny, npy_intp
   field_grid(grid, ny, nx, type, offsetof(zeno_region_point, member), \
              sizeof(((zeno_region_point *)0)->member))
 
-/// A (ny, nx) array of names (verdicts or simulation verdicts).
+/// Which names name_grid() writes.
+typedef enum grid_name { NAME_VERDICT, NAME_SIM, NAME_REGION } grid_name;
+
+/// Room for the longest name of a region (zeno_region_name: "unstable, not
+/// persistent (Theorem 2)", 36 characters) and its NUL.
+#define REGION_NAME_CHARS 40
+
+/// A (ny, nx) array of names (verdicts, simulation verdicts or regions).
 static PyObject *name_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx,
-                           bool verdict) {
+                           grid_name which) {
   const size_t n = (size_t)(ny * nx);
-  char(*names)[16] = PyMem_Calloc(n ? n : 1, sizeof *names);
+  char(*names)[REGION_NAME_CHARS] = PyMem_Calloc(n ? n : 1, sizeof *names);
   if (names == NULL) return ext_no_memory();
   for (size_t k = 0; k < n; k++)
     snprintf(names[k], sizeof *names, "%s",
-             verdict ? zeno_verdict_name(grid[k].verdict) : zeno_region_sim_name(grid[k].sim));
+             which == NAME_VERDICT ? zeno_verdict_name(grid[k].verdict)
+             : which == NAME_SIM   ? zeno_region_sim_name(grid[k].sim)
+                                   : zeno_region_name(grid[k].region));
   PyObject *flat = ext_texts(names[0], n, sizeof *names);
   PyMem_Free(names);
   if (flat == NULL) return NULL;
@@ -115,8 +124,9 @@ static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def
       ext_put(d, "x_path", PyUnicode_FromString(def->x.path)) &&
       ext_put(d, "y_path", PyUnicode_FromString(def->y.path)) &&
       ext_put(d, "region", FIELD(region, NPY_INT, region)) &&
+      ext_put(d, "region_name", name_grid(grid, ny, nx, NAME_REGION)) &&
       ext_put(d, "theorem", FIELD(theorem, NPY_INT, theorem)) &&
-      ext_put(d, "verdict", name_grid(grid, ny, nx, true)) &&
+      ext_put(d, "verdict", name_grid(grid, ny, nx, NAME_VERDICT)) &&
       ext_put(d, "persistent", FIELD(persistent, NPY_BOOL, persistent)) &&
       ext_put(d, "has_maps", FIELD(has_maps, NPY_BOOL, has_maps)) &&
       ext_put(d, "G_max", FIELD(G_max, NPY_DOUBLE, G_max)) &&
@@ -129,7 +139,7 @@ static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def
       ext_put(d, "mc_rest", FIELD(mc_rest, NPY_INT, mc_rest)) &&
       ext_put(d, "mc_full_runs", FIELD(mc_full_runs, NPY_INT, mc_full_runs)) &&
       ext_put(d, "mc_full_rest", FIELD(mc_full_rest, NPY_INT, mc_full_rest)) &&
-      ext_put(d, "sim", name_grid(grid, ny, nx, false)) &&
+      ext_put(d, "sim", name_grid(grid, ny, nx, NAME_SIM)) &&
       ext_put(d, "on_breakpoint", FIELD(on_breakpoint, NPY_INT, on_breakpoint)) &&
       ext_put(d, "error", error_grid(grid, ny, nx)) &&
       ext_put(d, "threads", PyLong_FromLong(zeno_regions_threads(threads)));

@@ -82,9 +82,8 @@ static zeno_status run_scene(const zeno_scene *scene, bool history, run_record *
 
 /// The rows `zeno simulate --out` writes to trajectory.csv, recorded from
 /// the finished run (zeno_run_dir_record, event by event, sampling the
-/// kept history); row_end[k] is the row count after event k (count entries).
-static zeno_status record_rows(const run_record *r, zeno_run_dir_data *data, size_t *row_end,
-                               zeno_error *e) {
+/// kept history).
+static zeno_status record_rows(const run_record *r, zeno_run_dir_data *data, zeno_error *e) {
   memset(data, 0, sizeof *data);
   data->contact_count = r->contact_count;
   for (size_t k = 0; k < r->count; k++) {
@@ -93,7 +92,6 @@ static zeno_status record_rows(const run_record *r, zeno_run_dir_data *data, siz
       zeno_run_dir_data_free(data);
       return st;
     }
-    row_end[k] = data->row_count;
   }
   return ZENO_OK;
 }
@@ -108,10 +106,8 @@ bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeat
     bool ok = run_scene(scene, trajectory, &r, &e) == ZENO_OK;
     if (ok && trajectory) {
       zeno_run_dir_data data;
-      size_t *row_end = malloc((r.count ? r.count : 1) * sizeof *row_end);
-      ok = row_end != NULL && record_rows(&r, &data, row_end, &e) == ZENO_OK;
+      ok = record_rows(&r, &data, &e) == ZENO_OK;
       if (ok) zeno_run_dir_data_free(&data);
-      free(row_end);
     }
     run_free(&r);
     if (!ok) return false;
@@ -148,14 +144,12 @@ static PyObject *history_trajectory(PyObject *object, PyObject *unused) {
   if (h->trajectory == NULL) {
     zeno_run_dir_data data;
     zeno_error e;
-    zeno_status st = ZENO_ERR_NOMEM;
-    size_t *row_end = malloc((h->run.count ? h->run.count : 1) * sizeof *row_end);
-    if (row_end == NULL) out_of_memory(&e);
+    zeno_status st;
     Py_BEGIN_ALLOW_THREADS
-    if (row_end != NULL) st = record_rows(&h->run, &data, row_end, &e);
+    st = record_rows(&h->run, &data, &e);
     Py_END_ALLOW_THREADS
     if (st == ZENO_OK) {
-      h->trajectory = ext_trajectory(&data, row_end, h->run.count);
+      h->trajectory = ext_trajectory(&data);
       if (h->trajectory != NULL)
         h->trajectory = Py_BuildValue("{s:N,s:n}", "rows", h->trajectory, "skipped",
                                       (Py_ssize_t)data.skipped_samples);
@@ -163,7 +157,6 @@ static PyObject *history_trajectory(PyObject *object, PyObject *unused) {
     } else {
       ext_raise(&e, EXT_CALL);
     }
-    free(row_end);
     if (h->trajectory != NULL) run_free(&h->run);  // not needed any more
   }
   PyThread_release_lock(h->lock);
