@@ -319,6 +319,28 @@ static void test_trajectory_figure(void **state) {
   cairo_surface_destroy(png);
 }
 
+// A one-contact run (the bouncing ball) draws its gap z1 above and its
+// slip x1 below in the slip's colour: nothing in z2's colour, which drew
+// x1 as "z2 (gap 2)" before.
+static void test_one_contact_trajectory_figure(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "plot");
+  char run[PATH_SIZE], figure[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "trajectory.png", figure);
+  int code = run_zeno("simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--out", run, "--quiet");
+  if (code == 0) code = run_zeno("plot-trajectory", run, "--plot", figure);
+  cairo_surface_t *png = code == 0 ? load_png(figure) : NULL;
+  remove_simulate_out(run);
+  work_dir_remove(&w, (const char *const[]){"trajectory.png", NULL}, "run");
+  assert_int_equal(code, 0);
+  assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
+  assert_true(count_color(png, PLOT_COLOR_X2) > MIN_CURVE_PIXELS);
+  assert_int_equal(count_color(png, PLOT_COLOR_Z2), 0);
+  cairo_surface_destroy(png);
+}
+
 /* ---- region maps ---------------------------------------------------------- */
 
 /// The whole grid of a sweep, computed in-process as the binary does.
@@ -406,6 +428,7 @@ int main(void) {
       cmocka_unit_test(test_figures_pdf),
       cmocka_unit_test(test_axis_labels),
       cmocka_unit_test(test_trajectory_figure),
+      cmocka_unit_test(test_one_contact_trajectory_figure),
       cmocka_unit_test(test_regions_figures),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);

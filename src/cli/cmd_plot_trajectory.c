@@ -140,7 +140,8 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
   if (o->title)
     snprintf(title, sizeof title, "%s", o->title);
   else
-    snprintf(title, sizeof title, "q'(t) = (z1, z2, x2) from %s", o->dir);
+    snprintf(title, sizeof title, "q'(t) = (%s) from %s",
+             d->contact_count == 1 ? "z1, x1, theta" : "z1, z2, x2", o->dir);
   figure_data f;
   if (!figure_from_run(d, &f)) {
     figure_free(&f);
@@ -149,7 +150,7 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
   }
   const plot_trajectory_input input = {
       title,       d->row_count,   f.column[0], f.column[1],   f.column[2],
-      f.column[3], d->event_count, f.event_t,   f.event_impact};
+      f.column[3], d->event_count, f.event_t,   f.event_impact, d->contact_count};
   const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;

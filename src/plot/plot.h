@@ -123,14 +123,18 @@ plot_status plot_graph(const char *path, const plot_graph_input *input);
 typedef struct plot_trajectory_input {
   const char *title;
   size_t count; ///< rows
+  /// The ZOD coordinates q' of the rows: (z1, z2, x2) for two contacts; for
+  /// one contact (z1, x1, theta) in the same three arrays.
   const double *t, *z1, *z2, *x2;
   size_t event_count;
   const double *event_t;
   const bool *event_impact; ///< impacts get taller, darker ticks
+  int contact_count;        ///< 1 or 2: what the arrays hold and their labels
 } plot_trajectory_input;
 
-/// Draws z1 and z2 (top panel) and x2 (bottom panel) against t with a
-/// legend and event ticks along both time axes.
+/// Draws the gaps z1, z2 (top panel) and the slip x2 (bottom panel) against
+/// t with a legend and event ticks along both time axes; for one contact
+/// the gap z1 (top) and the slip x1 (bottom).
 plot_status plot_trajectory(const char *path,
                             const plot_trajectory_input *input);
 

@@ -113,7 +113,7 @@ static double legend_item(cairo_t *cr, double x, plot_color color, bool tick,
 
 /// One panel: the series s[0..n-1] with event ticks, y range from the data.
 static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in,
-                  const series *s, int n, double t_step, const char *y_label) {
+                  const series *s, int n, double t_step, const char *y_label, bool bottom) {
   f.y_min = INFINITY;
   f.y_max = -INFINITY;
   for (int i = 0; i < n; i++) widen(s[i].v, in->count, &f.y_min, &f.y_max);
@@ -123,13 +123,18 @@ static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in,
   event_ticks(cr, &f, in);
   for (int i = 0; i < n; i++) line(cr, &f, in->t, &s[i], in->count);
   cairo_restore(cr);
-  plot_axes(cr, &f, t_step, y_step, s[0].v == in->x2 ? "t" : NULL, y_label);
+  plot_axes(cr, &f, t_step, y_step, bottom ? "t" : NULL, y_label);
 }
 
 static void draw(cairo_t *cr, const plot_trajectory_input *in) {
+  // One contact: q' = (z1, x1, theta) in the same arrays; its gap above,
+  // its slip below (theta, the body's turn, is not drawn).
+  const bool one = in->contact_count == 1;
   const series s[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"},
                                  {in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"},
                                  {in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"}};
+  const series s1[2] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap)"},
+                        {in->z2, PLOT_COLOR_X2, "x₁ (slip)"}};
   plot_frame f = {.left = TRAJ_MARGIN_LEFT, .top = TRAJ_MARGIN_TOP,
                   .width = PLOT_WIDTH - TRAJ_MARGIN_LEFT - TRAJ_MARGIN_RIGHT,
                   .height = (PLOT_HEIGHT - TRAJ_MARGIN_TOP - TRAJ_MARGIN_BOTTOM -
@@ -143,13 +148,13 @@ static void draw(cairo_t *cr, const plot_trajectory_input *in) {
   const double t_step = plot_nice_step(f.x_max - f.x_min, TRAJ_TICKS);
   plot_title(cr, PLOT_WIDTH, in->title);
   double x = f.left;
-  for (int i = 0; i < TRAJ_SERIES; i++)
-    x = legend_item(cr, x, s[i].color, false, s[i].name);
+  for (int i = 0; i < (one ? 2 : TRAJ_SERIES); i++)
+    x = legend_item(cr, x, one ? s1[i].color : s[i].color, false, one ? s1[i].name : s[i].name);
   x = legend_item(cr, x, PLOT_COLOR_EVENT, true, "event");
   legend_item(cr, x, PLOT_COLOR_IMPACT, true, "impact");
-  panel(cr, f, in, s, 2, t_step, "z₁, z₂");
+  panel(cr, f, in, one ? s1 : s, one ? 1 : 2, t_step, one ? "z₁" : "z₁, z₂", false);
   f.top += f.height + TRAJ_PANEL_GAP;
-  panel(cr, f, in, s + 2, 1, t_step, "x₂");
+  panel(cr, f, in, one ? s1 + 1 : s + 2, 1, t_step, one ? "x₁" : "x₂", true);
 }
 
 plot_status plot_trajectory(const char *path,
