@@ -240,7 +240,7 @@ static void bad_input_exits_2(void **state) {
       {{"regions", EXAMPLE6, "--x", "initial.qdp.2=0:1:3", "--y", GRID_Y},
        "initial.qdp.2: x axis: the region map does not depend on the initial state"},
       {{"regions", EXAMPLE6, "--x", GRID_X, "--y", "initial.qp=0:1:3"},
-       "zeno simulate --set initial.qp=..."},
+       "zeno sweep SCENE --x initial.qp=LO:HI:N"},
       {{"regions", EXAMPLE6, "--x", GRID_X, "--y", "body.outline_radius=1:2:3"},
        "body.outline_radius: y axis: the region map does not depend on it"},
       {{"regions", EXAMPLE6, "--x", "solver.sample_dt=0:1:3", "--y", GRID_Y}, "sample_dt"},

@@ -28,6 +28,7 @@
 #include "zeno/poincare.h"
 #include "zeno/stability.h"
 #include "zeno/regions.h"
+#include "zeno/sweep.h"
 #include "zeno/io.h"
 #include "zeno/run_dir.h"
 

@@ -17,18 +17,12 @@
 #include <omp.h>
 #endif
 
-#include "analysis/equilibrium_lp.h"
+#include "analysis/grid_scene.h"
 #include "base/util.h"
 #include "zeno/sim.h"
 
-/// Room for one "path=value" override with a round-trip number.
-#define OVERRIDE_SIZE (ZENO_REGION_PATH_SIZE + 32)
-/// printf format that round-trips every double.
-#define VALUE_FORMAT "%.17g"
 /// Most Monte-Carlo perturbations per point (a bound on run time).
 #define MC_RUNS_MAX 100000
-/// Fixed overrides a sweep accepts (beyond them a scene file is clearer).
-#define FIXED_OVERRIDES_MAX 256
 
 /* Monte-Carlo perturbations, the same distribution as the stability tests:
    positions z1, z2 in [0, 1) (x2 = 0: the equilibria form a line along x2),
@@ -46,10 +40,7 @@
 #define UNIT_53 (1.0 / 9007199254740992.0)
 
 struct zeno_regions {
-  char *text;          ///< the base scene text
-  char *name;          ///< its name for messages
-  char **fixed;        ///< fixed overrides, applied first
-  size_t fixed_count;
+  grid_scene grid;     ///< the base scene, its fixed overrides and the axes
   zeno_regions_def def;
 };
 
@@ -170,22 +161,10 @@ const char *zeno_region_sim_name(zeno_region_sim sim) {
 
 /* ---------- loading one point's scene ---------- */
 
-static void format_override(char *out, const char *path, double value) {
-  snprintf(out, OVERRIDE_SIZE, "%s=" VALUE_FORMAT, path, value);
-}
-
 // Loads the base scene with the fixed overrides and the two axis values.
 static zeno_status load_point(const zeno_regions *r, double x, double y,
                               zeno_scene *scene, zeno_error *error) {
-  const char *items[FIXED_OVERRIDES_MAX + 2];
-  char xs[OVERRIDE_SIZE], ys[OVERRIDE_SIZE];
-  for (size_t i = 0; i < r->fixed_count; i++) items[i] = r->fixed[i];
-  format_override(xs, r->def.x.path, x);
-  format_override(ys, r->def.y.path, y);
-  items[r->fixed_count] = xs;
-  items[r->fixed_count + 1] = ys;
-  return zeno_scene_load_string(r->text, r->name, items, r->fixed_count + 2, scene,
-                                error);
+  return grid_scene_load(&r->grid, x, y, scene, error);
 }
 
 // True when the path names a value the map does not depend on: the verdict
@@ -205,24 +184,16 @@ static bool irrelevant_path(const char *path) {
 
 static zeno_status check_axis(const zeno_region_axis *a, const char *which,
                               zeno_error *error) {
-  if (a->count < 1 || a->count > ZENO_REGION_AXIS_MAX)
-    return zeno_fail(error, ZENO_ERR_RANGE, which,
-                     "%s axis: %zu points out of range; allowed [1, %d]", which, a->count,
-                     ZENO_REGION_AXIS_MAX);
-  if (a->path[0] == '\0' || memchr(a->path, '\0', sizeof a->path) == NULL ||
-      strchr(a->path, '=') != NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, which,
-                     "%s axis: a dotted scene path without '=' is required", which);
-  if (!isfinite(a->lo) || !isfinite(a->hi))
-    return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite",
-                     which);
+  const zeno_status st = grid_axis_check(a, which, error);
+  if (st != ZENO_OK) return st;
   if (irrelevant_path(a->path)) {
     if (strncmp(a->path, "initial", strlen("initial")) == 0)
       return zeno_fail(error, ZENO_ERR_ARGUMENT, a->path,
                        "%s axis: the region map does not depend on the initial state (the "
                        "verdict is about the equilibrium; region 7's simulations start from "
-                       "seeded random perturbations): every point would be the same; to "
-                       "compare initial states, simulate each (zeno simulate --set %s=...)",
+                       "seeded random perturbations): every point would be the same; "
+                       "outcomes over initial states are an outcome sweep (zeno sweep "
+                       "SCENE --x %s=LO:HI:N --y ...)",
                        which, a->path);
     return zeno_fail(error, ZENO_ERR_ARGUMENT, a->path,
                      "%s axis: the region map does not depend on it (it names, draws or "
@@ -236,9 +207,6 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
   zeno_status st = check_axis(&d->x, "x", error);
   if (st == ZENO_OK) st = check_axis(&d->y, "y", error);
   if (st != ZENO_OK) return st;
-  if (strcmp(d->x.path, d->y.path) == 0)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, d->x.path,
-                     "the x and y axes sweep the same parameter '%s'", d->x.path);
   if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
     return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs",
                      "value %d out of range; allowed [0, %d]", d->mc_runs, MC_RUNS_MAX);
@@ -251,36 +219,18 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
 // out-of-range ends are reported before any work.
 static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
   zeno_scene s;
-  zeno_status st = zeno_scene_load_string(r->text, r->name,
-                                          (const char *const *)r->fixed,
-                                          r->fixed_count, &s, error);
+  const zeno_status st = grid_scene_base(&r->grid, &s, error);
   if (st != ZENO_OK) return st;
   if (s.contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "a region map needs a two-contact scene; this one has %d",
                      s.contact_count);
-  const zeno_region_axis *x = &r->def.x, *y = &r->def.y;
-  const size_t xs[2] = {0, x->count - 1}, ys[2] = {0, y->count - 1};
-  for (int i = 0; i < 2 && st == ZENO_OK; i++)
-    for (int j = 0; j < 2 && st == ZENO_OK; j++)
-      st = load_point(r, zeno_region_axis_value(x, xs[i]),
-                      zeno_region_axis_value(y, ys[j]), &s, error);
-  return st;
-}
-
-static char *copy_text(const char *text) {
-  const size_t n = strlen(text) + 1;
-  char *c = malloc(n);
-  if (c) memcpy(c, text, n);
-  return c;
+  return grid_scene_check_corners(&r->grid, error);
 }
 
 void zeno_regions_destroy(zeno_regions *r) {
   if (r == NULL) return;
-  for (size_t i = 0; i < r->fixed_count; i++) free(r->fixed[i]);
-  free(r->fixed);
-  free(r->text);
-  free(r->name);
+  grid_scene_free(&r->grid);
   free(r);
 }
 
@@ -288,41 +238,27 @@ zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
                                   const char *const *overrides, size_t override_count,
                                   const zeno_regions_def *def, zeno_error *error) {
   zeno_error_clear(error);
-  if (scene_text == NULL || def == NULL || (override_count > 0 && overrides == NULL)) {
+  if (scene_text == NULL || def == NULL) {
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene text and settings are required");
-    return NULL;
-  }
-  if (override_count > FIXED_OVERRIDES_MAX) {
-    zeno_fail(error, ZENO_ERR_RANGE, "", "%zu overrides; at most %d are allowed",
-              override_count, FIXED_OVERRIDES_MAX);
     return NULL;
   }
   if (check_def(def, error) != ZENO_OK) return NULL;
   zeno_regions *r = calloc(1, sizeof *r);
-  if (r == NULL) goto nomem;
+  if (r == NULL) {
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
   r->def = *def;
-  r->text = copy_text(scene_text);
-  r->name = copy_text(name ? name : "");
-  r->fixed = calloc(override_count + 1, sizeof *r->fixed);
-  if (r->text == NULL || r->name == NULL || r->fixed == NULL) goto nomem;
-  for (; r->fixed_count < override_count; r->fixed_count++) {
-    if (overrides[r->fixed_count] == NULL) {
-      zeno_fail(error, ZENO_ERR_ARGUMENT, "", "override %zu is NULL", r->fixed_count + 1);
-      zeno_regions_destroy(r);
-      return NULL;
-    }
-    r->fixed[r->fixed_count] = copy_text(overrides[r->fixed_count]);
-    if (r->fixed[r->fixed_count] == NULL) goto nomem;
+  if (grid_scene_init(&r->grid, scene_text, name, overrides, override_count, &def->x,
+                      &def->y, error) != ZENO_OK) {
+    free(r);
+    return NULL;
   }
   if (check_scene(r, error) != ZENO_OK) {
     zeno_regions_destroy(r);
     return NULL;
   }
   return r;
-nomem:
-  zeno_regions_destroy(r);
-  zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
-  return NULL;
 }
 
 zeno_regions *zeno_regions_create_file(const char *path, const char *const *overrides,
@@ -486,6 +422,18 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
 
 /* ---------- one row ---------- */
 
+/// A row being computed: the sweep, the row's index and its points.
+typedef struct row_context {
+  const zeno_regions *r;
+  size_t iy;
+  zeno_region_point *row;
+} row_context;
+
+static zeno_status region_point(const void *context, size_t ix, zeno_error *error) {
+  const row_context *c = context;
+  return zeno_regions_point(c->r, ix, c->iy, &c->row[ix], error);
+}
+
 zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
                              zeno_region_point *row, zeno_error *error) {
   if (r == NULL || row == NULL)
@@ -493,37 +441,6 @@ zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
   if (iy >= r->def.y.count)
     return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]",
                      iy, r->def.y.count - 1);
-  const size_t n = r->def.x.count;
-  const int team = zeno_regions_threads(threads);
-  (void)team;  // unused without OpenMP
-  // The error of the lowest failing point is the row's.
-  size_t first_bad = n;
-  zeno_status first_status = ZENO_OK;
-  zeno_error first_error;
-  zeno_error_clear(&first_error);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(team)
-#endif
-  {
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (size_t ix = 0; ix < n; ix++) {
-      zeno_error e;
-      const zeno_status st = zeno_regions_point(r, ix, iy, &row[ix], &e);
-      if (st != ZENO_OK) {
-#ifdef _OPENMP
-#pragma omp critical
-#endif
-        if (ix < first_bad) {
-          first_bad = ix;
-          first_status = st;
-          first_error = e;
-        }
-      }
-    }
-    ze_lp_thread_done();
-  }
-  if (first_status != ZENO_OK && error) *error = first_error;
-  return first_status;
+  const row_context c = {r, iy, row};
+  return grid_run_row(r->def.x.count, threads, region_point, &c, error);
 }

@@ -171,6 +171,7 @@ void cli_label(const char *label);
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_plot_trajectory(int argc, char **argv);

@@ -29,6 +29,8 @@ static const command COMMANDS[] = {
      cmd_plot_trajectory},
     {"regions", "stability region map over two scene parameters (Fig. 8)",
      cmd_regions},
+    {"sweep", "outcomes of runs over two scene values (e.g. the perturbation)",
+     cmd_sweep},
     {"view", "watch a scene in an SDL2 window; --screenshot for one PNG",
      cmd_view},
     {"replay", "play back 'simulate --out DIR' in the viewer", cmd_replay},

@@ -179,4 +179,17 @@ void plot_regions_frame(const plot_regions_input *input, plot_frame *frame);
 /// their counts, and the overlay.
 plot_status plot_regions(const char *path, const plot_regions_input *input);
 
+/* ---- outcome sweeps -------------------------------------------------------- */
+
+typedef struct plot_sweep_input {
+  const char *title;
+  const zeno_region_axis *x, *y;
+  const zeno_sweep_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
+} plot_sweep_input;
+
+/// Draws an outcome sweep: one cell per point coloured by how its run ended
+/// (rest split into with and without a Zeno completion), and a legend of the
+/// outcomes present with their counts.
+plot_status plot_sweep(const char *path, const plot_sweep_input *input);
+
 #endif

@@ -70,6 +70,10 @@ const char *plot_axis_label(const char *path) {
       {"contacts.0.mu", "μ₁"},               {"contacts.1.mu", "μ₂"},
       {"contacts[0].mu", "μ₁"},              {"contacts[1].mu", "μ₂"},
       {"impact.e", "e (restitution)"},       {"impact.et", "eₜ (tangential restitution)"},
+      {"initial.qp.0", "z₁(0)"},             {"initial.qp.1", "z₂(0)"},
+      {"initial.qp.2", "x₂(0)"},             {"initial.qdp.0", "ż₁(0)"},
+      {"initial.qdp.1", "ż₂(0)"},            {"initial.qdp.2", "ẋ₂(0)"},
+      {"epsilon", "ε"},
   };
   if (path == NULL) return "";
   for (size_t k = 0; k < sizeof LABELS / sizeof *LABELS; k++)
@@ -260,4 +264,46 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
   cairo_line_to(cr, x - length * cos(a + half_angle), y - length * sin(a + half_angle));
   cairo_close_path(cr);
   cairo_fill(cr);
+}
+
+/* ---- grids of cells (region maps, sweeps) ----------------------------------- */
+
+/// Legend swatch side and the gap to its label [px].
+#define PLOT_SWATCH 16.0
+#define PLOT_SWATCH_GAP 8.0
+
+plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
+                           const zeno_region_axis *y, const void *grid) {
+  memset(c, 0, sizeof *c);
+  if (x == NULL || y == NULL || grid == NULL || x->count < 1 || y->count < 1)
+    return PLOT_ERR_FORMAT;
+  const plot_status st = plot_canvas_open(c, path, PLOT_WIDTH, PLOT_HEIGHT);
+  return st == PLOT_OK ? PLOT_OK : plot_canvas_close(c, st);
+}
+
+void plot_grid_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
+  const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
+  *cell = a->count > 1 ? (last - first) / (double)(a->count - 1) : fmax(fabs(first), 1.0);
+  *lo = first - *cell / 2;
+  *hi = last + *cell / 2;
+}
+
+void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx,
+                    double cy, plot_color color) {
+  const double x0 = floor(plot_frame_x(f, x - cx / 2)), x1 = floor(plot_frame_x(f, x + cx / 2));
+  const double y0 = floor(plot_frame_y(f, y + cy / 2)), y1 = floor(plot_frame_y(f, y - cy / 2));
+  plot_set_color(cr, color);
+  cairo_rectangle(cr, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0) + 1, fabs(y1 - y0) + 1);
+  cairo_fill(cr);
+}
+
+void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label) {
+  plot_set_color(cr, color);
+  cairo_rectangle(cr, x, y, PLOT_SWATCH, PLOT_SWATCH);
+  cairo_fill_preserve(cr);
+  plot_set_color(cr, PLOT_COLOR_INK);
+  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  cairo_stroke(cr);
+  plot_text(cr, x + PLOT_SWATCH + PLOT_SWATCH_GAP, y + PLOT_SWATCH / 2, PLOT_FONT_TICK, label,
+            0.0, 0.5);
 }

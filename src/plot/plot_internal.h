@@ -46,6 +46,23 @@ void plot_set_color(cairo_t *cr, plot_color color);
 void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
                double ax, double ay);
 
+/// Opens the canvas of a grid figure (region map, sweep) after checking its
+/// input: both axes and the grid given, at least one point each way.
+plot_status plot_grid_open(plot_canvas *canvas, const char *path, const zeno_region_axis *x,
+                           const zeno_region_axis *y, const void *grid);
+
+/// Data range of a grid axis: its cells' outer edges, and the cell width.
+void plot_grid_range(const zeno_region_axis *axis, double *lo, double *hi, double *cell);
+
+/// A grid cell centred at (x, y) of size cx by cy in data units, snapped to
+/// whole pixels and overlapping its neighbours by one pixel (no background
+/// shows between cells).
+void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx,
+                    double cy, plot_color color);
+
+/// One legend row at (x, y): a swatch and its label.
+void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label);
+
 /// The title, centred at the top.
 void plot_title(cairo_t *cr, int width, const char *title);
 

@@ -13,6 +13,7 @@ static const zeno_plot_module MODULE = {
     .graph = plot_graph,
     .trajectory = plot_trajectory,
     .regions = plot_regions,
+    .sweep = plot_sweep,
 };
 
 const zeno_plot_module *zeno_plot_module_get(int abi) {

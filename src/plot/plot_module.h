@@ -19,7 +19,7 @@
 
 /// The table's layout and meaning; bump on any change of the table or of
 /// the types of plot.h it uses.
-#define ZENO_PLOT_MODULE_ABI 2
+#define ZENO_PLOT_MODULE_ABI 3
 /// The module's file name and its one exported symbol.
 #define ZENO_PLOT_MODULE_FILE "zeno-plot.so"
 #define ZENO_PLOT_MODULE_SYMBOL "zeno_plot_module_get"
@@ -35,6 +35,7 @@ typedef struct zeno_plot_module {
   plot_status (*graph)(const char *path, const plot_graph_input *input);
   plot_status (*trajectory)(const char *path, const plot_trajectory_input *input);
   plot_status (*regions)(const char *path, const plot_regions_input *input);
+  plot_status (*sweep)(const char *path, const plot_sweep_input *input);
 } zeno_plot_module;
 
 /// The exported entry: the table when the module provides ABI `abi`, else

@@ -14,7 +14,6 @@
 #define REG_LEGEND_WIDTH 290.0
 #define REG_LEGEND_GAP 18.0
 #define REG_LEGEND_ROW 24.0
-#define REG_LEGEND_SWATCH 16.0
 /// About this many ticks per axis.
 #define REG_TICKS 7
 /// Overlay sizes as fractions of the smaller data span.
@@ -83,12 +82,8 @@ static plot_color slot_color(int slot) {
   return plot_region_color(&p);
 }
 
-// Data range of an axis: the cells' outer edges.
 static void axis_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
-  const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
-  *cell = a->count > 1 ? (last - first) / (double)(a->count - 1) : fmax(fabs(first), 1.0);
-  *lo = first - *cell / 2;
-  *hi = last + *cell / 2;
+  plot_grid_range(a, lo, hi, cell);
 }
 
 static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
@@ -124,16 +119,7 @@ static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_inpu
   for (size_t iy = 0; iy < ny; iy++)
     for (size_t ix = 0; ix < nx; ix++) {
       const zeno_region_point *p = &in->grid[iy * nx + ix];
-      const double x0 = floor(plot_frame_x(f, p->x - cx / 2));
-      const double x1 = floor(plot_frame_x(f, p->x + cx / 2));
-      const double y0 = floor(plot_frame_y(f, p->y + cy / 2));
-      const double y1 = floor(plot_frame_y(f, p->y - cy / 2));
-      plot_set_color(cr, plot_region_color(p));
-      // Cells snap to whole pixels and overlap their neighbours by one
-      // pixel, so no background shows between them.
-      cairo_rectangle(cr, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0) + 1,
-                      fabs(y1 - y0) + 1);
-      cairo_fill(cr);
+      plot_grid_cell(cr, f, p->x, p->y, cx, cy, plot_region_color(p));
     }
 }
 
@@ -216,27 +202,18 @@ static void draw_legend(cairo_t *cr, const plot_frame *f, const plot_regions_inp
   double y = f->top;
   for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
     if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
-    plot_set_color(cr, slot_color(slot));
-    cairo_rectangle(cr, x, y, REG_LEGEND_SWATCH, REG_LEGEND_SWATCH);
-    cairo_fill_preserve(cr);
-    plot_set_color(cr, PLOT_COLOR_INK);
-    cairo_set_line_width(cr, PLOT_LINE_THIN);
-    cairo_stroke(cr);
     char label[REG_LABEL_SIZE];
     snprintf(label, sizeof label, "%s: %ld", legend_text(slot), count[slot]);
-    plot_text(cr, x + REG_LEGEND_SWATCH + 8, y + REG_LEGEND_SWATCH / 2, PLOT_FONT_TICK,
-              label, 0.0, 0.5);
+    plot_legend_row(cr, x, y, slot_color(slot), label);
     y += REG_LEGEND_ROW;
   }
 }
 
 plot_status plot_regions(const char *path, const plot_regions_input *in) {
-  if (in == NULL || in->x == NULL || in->y == NULL || in->grid == NULL ||
-      in->x->count < 1 || in->y->count < 1)
-    return PLOT_ERR_FORMAT;
+  if (in == NULL) return PLOT_ERR_FORMAT;
   plot_canvas c;
-  plot_status st = plot_canvas_open(&c, path, PLOT_WIDTH, PLOT_HEIGHT);
-  if (st != PLOT_OK) return plot_canvas_close(&c, st);
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
   bool swapped = false;
   const bool overlay = is_com_sweep(in, &swapped);

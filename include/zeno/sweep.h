@@ -1,0 +1,76 @@
+// Outcome sweeps: the scene simulated at every point of a grid of two scene
+// values, typically the perturbation (initial.qdp, initial.velocity ...):
+// how each run ends (rest, escaped, diverging, ...), when, after how many
+// impacts, whether it completed a Zeno sequence, and where it came to rest.
+// The ZOD is homogeneous, so the natural domain is the perturbation's
+// direction; with the full model its size matters too (a basin estimate).
+// Points run on OpenMP threads (zeno_regions_threads()). The axes are
+// region-map axes ("PATH=LO:HI:N", zeno_region_axis_parse()).
+#ifndef ZENO_SWEEP_H
+#define ZENO_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "zeno/api.h"
+#include "zeno/error.h"
+#include "zeno/regions.h"
+#include "zeno/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One point of a sweep.
+typedef struct zeno_sweep_point {
+  size_t ix, iy;          ///< grid indices
+  double x, y;            ///< the axis values
+  bool ok;                ///< simulated; false: `error` says why (a bad scene there)
+  zeno_outcome outcome;   ///< how the run ended
+  double t;               ///< when [time]
+  long events, impacts;   ///< of the run
+  bool has_zeno;          ///< a Zeno sequence was completed
+  double zeno_time;       ///< the first accumulation point [time]; NaN without
+  double final_zod[3];    ///< q' at the end (rest point: x2 = final_zod[2]) [length]
+  long energy_gains;      ///< impacts that added energy (Newton's law with friction)
+  char error[ZENO_REGION_ERROR_SIZE]; ///< why the point was not simulated; "" when ok
+} zeno_sweep_point;
+
+/// Settings: the two axes. Any scene path is allowed, initial.* included.
+typedef struct zeno_sweep_def {
+  zeno_region_axis x, y;
+} zeno_sweep_def;
+
+/// Opaque sweep.
+typedef struct zeno_sweep zeno_sweep;
+
+/// Creates a sweep over the YAML scene text (`name` for messages) with fixed
+/// overrides applied before the two swept ones. The base scene and the four
+/// corners load here, so an unknown path or an out-of-range end fails here,
+/// naming the parameter and its range. NULL with `error` filled on failure.
+ZENO_API zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
+                                       const char *const *overrides, size_t override_count,
+                                       const zeno_sweep_def *def, zeno_error *error);
+
+/// Destroys a sweep (NULL is accepted).
+ZENO_API void zeno_sweep_destroy(zeno_sweep *sweep);
+
+/// The settings the sweep was created with.
+ZENO_API const zeno_sweep_def *zeno_sweep_settings(const zeno_sweep *sweep);
+
+/// Simulates one point. A point whose scene cannot be built (a degenerate
+/// geometry there) is returned with ok = false and its message; the status
+/// is then ZENO_OK. Errors: ZENO_ERR_ARGUMENT, ZENO_ERR_RANGE (indices),
+/// ZENO_ERR_NOMEM.
+ZENO_API zeno_status zeno_sweep_point_run(const zeno_sweep *sweep, size_t ix, size_t iy,
+                                          zeno_sweep_point *point, zeno_error *error);
+
+/// Simulates row iy (x.count points) on `threads` OpenMP threads (<= 0:
+/// all); the error of the lowest failing point is the row's.
+ZENO_API zeno_status zeno_sweep_row(const zeno_sweep *sweep, size_t iy, int threads,
+                                    zeno_sweep_point *row, zeno_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,148 @@
+// A base scene with fixed overrides and two swept values (grid_scene.h).
+#include "analysis/grid_scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "analysis/equilibrium_lp.h"
+#include "base/util.h"
+
+/// Room for one "path=value" override with a round-trip number.
+#define GRID_OVERRIDE_SIZE (ZENO_REGION_PATH_SIZE + 32)
+
+static char *copy_text(const char *text) {
+  const size_t n = strlen(text) + 1;
+  char *c = malloc(n);
+  if (c) memcpy(c, text, n);
+  return c;
+}
+
+zeno_status grid_axis_check(const zeno_region_axis *a, const char *which, zeno_error *error) {
+  if (a->count < 1 || a->count > ZENO_REGION_AXIS_MAX)
+    return zeno_fail(error, ZENO_ERR_RANGE, which,
+                     "%s axis: %zu points out of range; allowed [1, %d]", which, a->count,
+                     ZENO_REGION_AXIS_MAX);
+  if (a->path[0] == '\0' || memchr(a->path, '\0', sizeof a->path) == NULL ||
+      strchr(a->path, '=') != NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, which,
+                     "%s axis: a dotted scene path without '=' is required", which);
+  if (!isfinite(a->lo) || !isfinite(a->hi))
+    return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite",
+                     which);
+  return ZENO_OK;
+}
+
+void grid_scene_free(grid_scene *g) {
+  if (g == NULL) return;
+  for (size_t i = 0; i < g->fixed_count; i++) free(g->fixed[i]);
+  free(g->fixed);
+  free(g->text);
+  free(g->name);
+  memset(g, 0, sizeof *g);
+}
+
+zeno_status grid_scene_init(grid_scene *g, const char *text, const char *name,
+                            const char *const *overrides, size_t override_count,
+                            const zeno_region_axis *x, const zeno_region_axis *y,
+                            zeno_error *error) {
+  memset(g, 0, sizeof *g);
+  if (text == NULL || x == NULL || y == NULL || (override_count > 0 && overrides == NULL))
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene text and settings are required");
+  if (override_count > GRID_FIXED_MAX)
+    return zeno_fail(error, ZENO_ERR_RANGE, "", "%zu overrides; at most %d are allowed",
+                     override_count, GRID_FIXED_MAX);
+  zeno_status st = grid_axis_check(x, "x", error);
+  if (st == ZENO_OK) st = grid_axis_check(y, "y", error);
+  if (st != ZENO_OK) return st;
+  if (strcmp(x->path, y->path) == 0)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, x->path,
+                     "the x and y axes sweep the same parameter '%s'", x->path);
+  for (size_t i = 0; i < override_count; i++)
+    if (overrides[i] == NULL)
+      return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "override %zu is NULL", i + 1);
+  g->x = *x;
+  g->y = *y;
+  g->text = copy_text(text);
+  g->name = copy_text(name ? name : "");
+  g->fixed = calloc(override_count + 1, sizeof *g->fixed);
+  bool ok = g->text && g->name && g->fixed;
+  for (; ok && g->fixed_count < override_count; g->fixed_count++) {
+    g->fixed[g->fixed_count] = copy_text(overrides[g->fixed_count]);
+    ok = g->fixed[g->fixed_count] != NULL;
+  }
+  if (ok) return ZENO_OK;
+  grid_scene_free(g);
+  return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+}
+
+zeno_status grid_scene_base(const grid_scene *g, zeno_scene *scene, zeno_error *error) {
+  return zeno_scene_load_string(g->text, g->name, (const char *const *)g->fixed,
+                                g->fixed_count, scene, error);
+}
+
+zeno_status grid_scene_load(const grid_scene *g, double x, double y, zeno_scene *scene,
+                            zeno_error *error) {
+  const char *items[GRID_FIXED_MAX + 2];
+  char xs[GRID_OVERRIDE_SIZE], ys[GRID_OVERRIDE_SIZE];
+  for (size_t i = 0; i < g->fixed_count; i++) items[i] = g->fixed[i];
+  // %.17g: the values round-trip.
+  snprintf(xs, sizeof xs, "%s=%.17g", g->x.path, x);
+  snprintf(ys, sizeof ys, "%s=%.17g", g->y.path, y);
+  items[g->fixed_count] = xs;
+  items[g->fixed_count + 1] = ys;
+  return zeno_scene_load_string(g->text, g->name, items, g->fixed_count + 2, scene, error);
+}
+
+zeno_status grid_scene_check_corners(const grid_scene *g, zeno_error *error) {
+  const size_t xs[2] = {0, g->x.count - 1}, ys[2] = {0, g->y.count - 1};
+  zeno_status st = ZENO_OK;
+  for (int i = 0; i < 2 && st == ZENO_OK; i++)
+    for (int j = 0; j < 2 && st == ZENO_OK; j++) {
+      zeno_scene s;
+      st = grid_scene_load(g, zeno_region_axis_value(&g->x, xs[i]),
+                           zeno_region_axis_value(&g->y, ys[j]), &s, error);
+    }
+  return st;
+}
+
+zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void *context,
+                         zeno_error *error) {
+  const int team = zeno_regions_threads(threads);
+  (void)team;  // unused without OpenMP
+  size_t first_bad = n;
+  zeno_status first_status = ZENO_OK;
+  zeno_error first_error;
+  zeno_error_clear(&first_error);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(team)
+#endif
+  {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (size_t ix = 0; ix < n; ix++) {
+      zeno_error e;
+      const zeno_status st = point(context, ix, &e);
+      if (st != ZENO_OK) {
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+        if (ix < first_bad) {
+          first_bad = ix;
+          first_status = st;
+          first_error = e;
+        }
+      }
+    }
+    // GLPK keeps an environment per thread (the equilibrium LPs).
+    ze_lp_thread_done();
+  }
+  if (first_status != ZENO_OK && error) *error = first_error;
+  return first_status;
+}

@@ -1,0 +1,102 @@
+// Outcome sweep figure: one cell per grid point coloured by how its run
+// ended, and a legend of the outcomes present with their counts.
+#include <stdio.h>
+
+#include "plot/plot_internal.h"
+
+/* Layout [px], as for region maps. */
+#define SWEEP_MARGIN_LEFT 76.0
+#define SWEEP_MARGIN_TOP 48.0
+#define SWEEP_MARGIN_BOTTOM 56.0
+#define SWEEP_LEGEND_WIDTH 260.0
+#define SWEEP_LEGEND_GAP 18.0
+#define SWEEP_LEGEND_ROW 24.0
+#define SWEEP_TICKS 7
+#define SWEEP_LABEL_SIZE 96
+
+/// Legend classes: each outcome, rest split by a Zeno completion, errors.
+enum {
+  SWEEP_REST,
+  SWEEP_REST_ZENO,
+  SWEEP_ESCAPED,
+  SWEEP_DIVERGING,
+  SWEEP_AMBIGUOUS,
+  SWEEP_INCONSISTENT,
+  SWEEP_TIME_LIMIT,
+  SWEEP_EVENT_LIMIT,
+  SWEEP_SOLVER_FAILURE,
+  SWEEP_WALL_LIMIT,
+  SWEEP_ERROR,
+  SWEEP_CLASSES
+};
+
+static const struct {
+  const char *text;
+  plot_color color;
+} CLASSES[SWEEP_CLASSES] = {
+    {"rest", {40, 150, 80}},
+    {"Zeno, then rest", {150, 210, 110}},
+    {"escaped", {210, 50, 40}},
+    {"diverging (reverse chatter)", {240, 140, 90}},
+    {"ambiguous", {120, 50, 140}},
+    {"inconsistent", {110, 110, 110}},
+    {"time limit", {250, 240, 170}},
+    {"event limit", {190, 130, 50}},
+    {"solver failure", {20, 20, 20}},
+    {"wall-clock limit", {200, 200, 200}},
+    {"error: not simulated", {230, 0, 200}},
+};
+
+static int class_of(const zeno_sweep_point *p) {
+  if (!p->ok) return SWEEP_ERROR;
+  switch (p->outcome) {
+    case ZENO_OUTCOME_REST: return p->has_zeno ? SWEEP_REST_ZENO : SWEEP_REST;
+    case ZENO_OUTCOME_ESCAPED: return SWEEP_ESCAPED;
+    case ZENO_OUTCOME_DIVERGING: return SWEEP_DIVERGING;
+    case ZENO_OUTCOME_AMBIGUOUS: return SWEEP_AMBIGUOUS;
+    case ZENO_OUTCOME_INCONSISTENT: return SWEEP_INCONSISTENT;
+    case ZENO_OUTCOME_TIME_LIMIT: return SWEEP_TIME_LIMIT;
+    case ZENO_OUTCOME_EVENT_LIMIT: return SWEEP_EVENT_LIMIT;
+    case ZENO_OUTCOME_SOLVER_FAILURE: return SWEEP_SOLVER_FAILURE;
+    case ZENO_OUTCOME_WALL_LIMIT: return SWEEP_WALL_LIMIT;
+    case ZENO_OUTCOME_RUNNING: break;
+  }
+  return SWEEP_ERROR;
+}
+
+plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
+  if (in == NULL) return PLOT_ERR_FORMAT;
+  plot_canvas c;
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  if (st != PLOT_OK) return st;
+  cairo_t *cr = c.cr;
+  plot_frame f = {.left = SWEEP_MARGIN_LEFT, .top = SWEEP_MARGIN_TOP};
+  double cx, cy;
+  plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
+  plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
+  f.width = PLOT_WIDTH - SWEEP_MARGIN_LEFT - SWEEP_LEGEND_GAP - SWEEP_LEGEND_WIDTH;
+  f.height = PLOT_HEIGHT - SWEEP_MARGIN_TOP - SWEEP_MARGIN_BOTTOM;
+  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
+  long count[SWEEP_CLASSES] = {0};
+  plot_clip(cr, &f);
+  const size_t n = in->x->count * in->y->count;
+  for (size_t k = 0; k < n; k++) {
+    const zeno_sweep_point *p = &in->grid[k];
+    const int cls = class_of(p);
+    count[cls]++;
+    plot_grid_cell(cr, &f, p->x, p->y, cx, cy, CLASSES[cls].color);
+  }
+  cairo_reset_clip(cr);
+  plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, SWEEP_TICKS),
+            plot_nice_step(f.y_max - f.y_min, SWEEP_TICKS), plot_axis_label(in->x->path),
+            plot_axis_label(in->y->path));
+  double y = f.top;
+  for (int k = 0; k < SWEEP_CLASSES; k++) {
+    if (count[k] == 0) continue;
+    char label[SWEEP_LABEL_SIZE];
+    snprintf(label, sizeof label, "%s: %ld", CLASSES[k].text, count[k]);
+    plot_legend_row(cr, PLOT_WIDTH - SWEEP_LEGEND_WIDTH, y, CLASSES[k].color, label);
+    y += SWEEP_LEGEND_ROW;
+  }
+  return plot_canvas_close(&c, PLOT_OK);
+}
