@@ -364,6 +364,15 @@ static zeno_status breakpoint_fixed_points(builder *b) {
       break;
     }
   }
+  // A sign change across words that flicker within MAPS_MIN_WORD_WIDTH of
+  // a located breakpoint (not located themselves) left a fixed point
+  // between two samples of different words: settled at its own phi.
+  for (size_t k = 0; k < m->fixed_point_count; k++) {
+    zeno_fixed_point *fp = &m->fixed_points[k];
+    if (!fp->at_breakpoint || fp->word_left[0] != '\0' || fp->word_right[0] != '\0') continue;
+    const zeno_status st = settle_on_breakpoint(b, fp, fp->phi);
+    if (st != ZENO_OK) return st;
+  }
   return ZENO_OK;
 }
 
