@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "test_util.h"
+#include "test_words.h"
 
 /// Cases when neither argv nor the environment says.
 #define DEFAULT_CASES 500
@@ -77,8 +78,6 @@
 /// Zeno limit extrapolated from inexact periods loses a few digits more.
 #define ZOD_GAP_RTOL 1e-12
 #define FULL_GAP_RTOL 1e-9
-/// Longest chatter period (in tokens) folded when comparing words.
-#define MAX_FOLD 16
 
 /* ---- generator ----------------------------------------------------------- */
 
@@ -289,90 +288,8 @@ static void check_health(const prop_run *r, bool full) {
 
 /* ---- mode words ---------------------------------------------------------- */
 
-typedef struct tokens {
-  int count;
-  char (*tok)[3];
-} tokens;
-
-static tokens split_word(const char *word) {
-  tokens t = {0, malloc((strlen(word) / 2 + 2) * sizeof *t.tok)};
-  for (const char *p = word; *p;) {
-    while (*p == ' ') p++;
-    if (!*p) break;
-    int n = 0;
-    while (p[n] && p[n] != ' ') n++;
-    assert_true(n <= 2);
-    memset(t.tok[t.count], 0, 3);
-    memcpy(t.tok[t.count], p, (size_t)n);
-    t.count++;
-    p += n;
-  }
-  return t;
-}
-
-static bool same_block(const tokens *t, int a, int b, int p) {
-  for (int k = 0; k < p; k++)
-    if (strcmp(t->tok[a + k], t->tok[b + k]) != 0) return false;
-  return true;
-}
-
-// Folds every immediate repetition of a block of up to MAX_FOLD tokens
-// ("IF PF FI FF IF PF FI FF" -> "IF PF FI FF"): a chatter's period is
-// simulated a different number of times by the two models (the ZOD runs on
-// to a negligible tail, the full model completes at detection).
-static void fold_repeats(tokens *t) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (int p = 1; p <= MAX_FOLD && !changed; p++)
-      for (int i = 0; i + 2 * p <= t->count; i++)
-        if (same_block(t, i, i + p, p)) {
-          memmove(t->tok + i + p, t->tok + i + 2 * p,
-                  (size_t)(t->count - i - 2 * p) * sizeof *t->tok);
-          t->count -= p;
-          changed = true;
-          break;
-        }
-  }
-}
-
-// A chatter completed (Z) or cut by a limit (the end) part-way through a
-// period: drops a partial repetition of the block just before it.
-static bool drop_partial_period(tokens *t, bool cut) {
-  for (int j = 0; j <= t->count; j++) {
-    if (j < t->count ? strcmp(t->tok[j], "Z") != 0 : !cut) continue;
-    for (int p = 2; p <= MAX_FOLD; p++)
-      for (int k = p - 1; k >= 1; k--) {
-        if (j - k - p < 0 || !same_block(t, j - k - p, j - k, k)) continue;
-        memmove(t->tok + j - k, t->tok + j, (size_t)(t->count - j) * sizeof *t->tok);
-        t->count -= k;
-        return true;
-      }
-  }
-  return false;
-}
-
-static void normalize_word(tokens *t, bool cut) {
-  do fold_repeats(t);
-  while (drop_partial_period(t, cut));
-}
-
-// Runs that end part-way through a repeated pattern: limits, and reverse
-// chatter (declared once its growth ratio is constant, at any phase).
-static bool cut_by_limit(zeno_outcome o) {
-  return o == ZENO_OUTCOME_EVENT_LIMIT || o == ZENO_OUTCOME_TIME_LIMIT ||
-         o == ZENO_OUTCOME_DIVERGING;
-}
-
 static bool words_agree(const prop_run *a, const prop_run *b) {
-  tokens ta = split_word(a->word), tb = split_word(b->word);
-  normalize_word(&ta, cut_by_limit(a->summary.outcome));
-  normalize_word(&tb, cut_by_limit(b->summary.outcome));
-  bool same = ta.count == tb.count;
-  for (int k = 0; same && k < ta.count; k++) same = strcmp(ta.tok[k], tb.tok[k]) == 0;
-  free(ta.tok);
-  free(tb.tok);
-  return same;
+  return test_words_fold_alike(a->word, a->summary.outcome, b->word, b->summary.outcome);
 }
 
 /* ---- invariances --------------------------------------------------------- */

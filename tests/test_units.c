@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "test_util.h"
+#include "test_words.h"
 
 /// Cases when neither argv nor the environment says.
 #define DEFAULT_CASES 1000
@@ -42,8 +43,6 @@
 /// conditioned geometry (contacts nearly on one normal line amplify it by
 /// 1e4 and more) may turn it.
 #define ROUNDING_TIE 1e-6
-/// Longest chatter period (in tokens) folded when comparing words.
-#define MAX_FOLD 16
 /// At most this fraction of the runs in other units may differ in their
 /// word through either effect above.
 #define MAX_EXPLAINED_FRACTION 0.02
@@ -227,92 +226,6 @@ static void run(const zeno_scene *s, units_run *r) {
   zeno_sim_destroy(sim);
 }
 
-/* ---- mode words up to repeated periods ----------------------------------------- */
-
-typedef struct tokens {
-  int count;
-  char tok[sizeof ((units_run *)0)->word / 2][3];
-} tokens;
-
-static void split_word(const char *word, tokens *t) {
-  t->count = 0;
-  for (const char *p = word; *p;) {
-    while (*p == ' ') p++;
-    if (!*p) break;
-    int n = 0;
-    while (p[n] && p[n] != ' ') n++;
-    assert_true(n <= 2);
-    memset(t->tok[t->count], 0, 3);
-    memcpy(t->tok[t->count], p, (size_t)n);
-    t->count++;
-    p += n;
-  }
-}
-
-static bool same_block(const tokens *t, int a, int b, int p) {
-  for (int k = 0; k < p; k++)
-    if (strcmp(t->tok[a + k], t->tok[b + k]) != 0) return false;
-  return true;
-}
-
-// Folds every immediate repetition of a block of up to MAX_FOLD tokens.
-static void fold_repeats(tokens *t) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (int p = 1; p <= MAX_FOLD && !changed; p++)
-      for (int i = 0; i + 2 * p <= t->count; i++)
-        if (same_block(t, i, i + p, p)) {
-          memmove(t->tok + i + p, t->tok + i + 2 * p,
-                  (size_t)(t->count - i - 2 * p) * sizeof *t->tok);
-          t->count -= p;
-          changed = true;
-          break;
-        }
-  }
-}
-
-// A chatter completed (Z) or cut by a limit (the end) part-way through a
-// period: drops a partial repetition of the block just before it.
-static bool drop_partial_period(tokens *t, bool cut) {
-  for (int j = 0; j <= t->count; j++) {
-    if (j < t->count ? strcmp(t->tok[j], "Z") != 0 : !cut) continue;
-    for (int p = 2; p <= MAX_FOLD; p++)
-      for (int k = p - 1; k >= 1; k--) {
-        if (j - k - p < 0 || !same_block(t, j - k - p, j - k, k)) continue;
-        memmove(t->tok + j - k, t->tok + j, (size_t)(t->count - j) * sizeof *t->tok);
-        t->count -= k;
-        return true;
-      }
-  }
-  return false;
-}
-
-static void normalize_word(tokens *t, bool cut) {
-  do fold_repeats(t);
-  while (drop_partial_period(t, cut));
-}
-
-// Runs that end part-way through a repeated pattern: limits, and reverse
-// chatter (declared once its growth ratio is constant, at any phase).
-static bool cut_by_limit(zeno_outcome o) {
-  return o == ZENO_OUTCOME_EVENT_LIMIT || o == ZENO_OUTCOME_TIME_LIMIT ||
-         o == ZENO_OUTCOME_DIVERGING;
-}
-
-// The same word but for how many periods of a chatter were simulated and
-// at which phase its completion (or a limit) cut it.
-static bool words_fold_alike(const char *a, zeno_outcome oa, const char *b, zeno_outcome ob) {
-  static tokens ta, tb;  // large: off the stack
-  split_word(a, &ta);
-  split_word(b, &tb);
-  normalize_word(&ta, cut_by_limit(oa));
-  normalize_word(&tb, cut_by_limit(ob));
-  bool same = ta.count == tb.count;
-  for (int k = 0; same && k < ta.count; k++) same = strcmp(ta.tok[k], tb.tok[k]) == 0;
-  return same;
-}
-
 static zeno_verdict verdict(const zeno_scene *s, zeno_status *status) {
   zeno_analysis_def def = zeno_analysis_def_default();
   def.maps.samples = VERDICT_SAMPLES;
@@ -355,7 +268,7 @@ static bool same_run(const units_run *base, const units_run *other, units_change
   const zeno_outcome oa = base->summary.outcome, ob = other->summary.outcome;
   if (strcmp(other->word, base->word) != 0 || oa != ob) {
     // A different count of periods or a turned tie changes the numbers too.
-    if (oa == ob && words_fold_alike(base->word, oa, other->word, ob)) {
+    if (oa == ob && test_words_fold_alike(base->word, oa, other->word, ob)) {
       t->folded++;
       return true;
     }
