@@ -299,18 +299,26 @@ static void test_axis_labels(void **state) {
   assert_string_equal(plot_axis_label(NULL), "");
 }
 
-static void test_trajectory_figure(void **state) {
-  (void)state;
+// `zeno simulate SCENE --out` then `zeno plot-trajectory`: the figure as
+// read back (NULL when either command failed; *code says which exit).
+static cairo_surface_t *trajectory_figure(const char *scene, int *code) {
   work_dir w;
   work_dir_create(&w, "plot");
   char run[PATH_SIZE], figure[PATH_SIZE];
   work_path(&w, "run", run);
   work_path(&w, "trajectory.png", figure);
-  int code = run_zeno("simulate", EXAMPLE3_ZENO, "--out", run, "--quiet");
-  if (code == 0) code = run_zeno("plot-trajectory", run, "--plot", figure);
-  cairo_surface_t *png = code == 0 ? load_png(figure) : NULL;
+  *code = run_zeno("simulate", scene, "--out", run, "--quiet");
+  if (*code == 0) *code = run_zeno("plot-trajectory", run, "--plot", figure);
+  cairo_surface_t *png = *code == 0 ? load_png(figure) : NULL;
   remove_simulate_out(run);
   work_dir_remove(&w, (const char *const[]){"trajectory.png", NULL}, "run");
+  return png;
+}
+
+static void test_trajectory_figure(void **state) {
+  (void)state;
+  int code;
+  cairo_surface_t *png = trajectory_figure(EXAMPLE3_ZENO, &code);
   assert_int_equal(code, 0);
   assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
   assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
@@ -324,16 +332,8 @@ static void test_trajectory_figure(void **state) {
 // x1 as "z2 (gap 2)" before.
 static void test_one_contact_trajectory_figure(void **state) {
   (void)state;
-  work_dir w;
-  work_dir_create(&w, "plot");
-  char run[PATH_SIZE], figure[PATH_SIZE];
-  work_path(&w, "run", run);
-  work_path(&w, "trajectory.png", figure);
-  int code = run_zeno("simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--out", run, "--quiet");
-  if (code == 0) code = run_zeno("plot-trajectory", run, "--plot", figure);
-  cairo_surface_t *png = code == 0 ? load_png(figure) : NULL;
-  remove_simulate_out(run);
-  work_dir_remove(&w, (const char *const[]){"trajectory.png", NULL}, "run");
+  int code;
+  cairo_surface_t *png = trajectory_figure(ZENO_SCENES_DIR "/bouncing-ball.yaml", &code);
   assert_int_equal(code, 0);
   assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
   assert_true(count_color(png, PLOT_COLOR_X2) > MIN_CURVE_PIXELS);
