@@ -5,6 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+int cli_axis_option(const char *command, const char *option, const char *text,
+                    zeno_region_axis *axis, char typed[CLI_TYPED_SIZE], bool *set) {
+  zeno_error err;
+  if (zeno_region_axis_parse(text, axis, &err) != ZENO_OK)
+    return cli_usage_error(command, "%s: %s", option, err.message);
+  snprintf(typed, CLI_TYPED_SIZE, "%s %s", option, text);
+  *set = true;
+  return CLI_CONTINUE;
+}
+
 int cli_image_option(const char *command, const char *option,
                      const char *path) {
   const zeno_plot_module *plot = cli_plot_module();

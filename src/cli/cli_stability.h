@@ -15,6 +15,13 @@
 /// module, returning CLI_EXIT_RUNTIME when it cannot (cli_module.h).
 int cli_image_option(const char *command, const char *option, const char *path);
 
+/// A grid axis option (`--x PATH=LO:HI:N` of regions and sweep): parses it
+/// into *axis, keeps the option as typed ("--x TEXT") for error messages
+/// about the overrides the library makes of it, and sets *set; returns
+/// CLI_CONTINUE or a usage error naming the option.
+int cli_axis_option(const char *command, const char *option, const char *text,
+                    zeno_region_axis *axis, char typed[CLI_TYPED_SIZE], bool *set);
+
 /// Reports a failed figure ("cannot write 'PATH': why") and returns
 /// CLI_EXIT_RUNTIME.
 int cli_plot_failure(const zeno_plot_module *plot, const char *path,

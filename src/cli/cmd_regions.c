@@ -131,15 +131,6 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int axis_option(const char *option, const char *text, zeno_region_axis *axis,
-                       bool *set) {
-  zeno_error err;
-  if (zeno_region_axis_parse(text, axis, &err) != ZENO_OK)
-    return cli_usage_error(COMMAND, "%s: %s", option, err.message);
-  *set = true;
-  return CLI_CONTINUE;
-}
-
 static int seed_option(const char *text, unsigned long long *seed) {
   char *end = NULL;
   errno = 0;
@@ -153,12 +144,8 @@ static int seed_option(const char *text, unsigned long long *seed) {
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
   switch (option) {
-    case OPT_X:
-      snprintf(o->x_typed, sizeof o->x_typed, "--x %s", optarg);
-      return axis_option("--x", optarg, &o->def.x, &o->x_set);
-    case OPT_Y:
-      snprintf(o->y_typed, sizeof o->y_typed, "--y %s", optarg);
-      return axis_option("--y", optarg, &o->def.y, &o->y_set);
+    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
+    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
     case 'p':

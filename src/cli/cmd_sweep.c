@@ -77,21 +77,11 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int axis_option(const char *option, const char *text, zeno_region_axis *axis,
-                       char typed[CLI_TYPED_SIZE], bool *set) {
-  zeno_error err;
-  if (zeno_region_axis_parse(text, axis, &err) != ZENO_OK)
-    return cli_usage_error(COMMAND, "%s: %s", option, err.message);
-  snprintf(typed, CLI_TYPED_SIZE, "%s %s", option, text);
-  *set = true;
-  return CLI_CONTINUE;
-}
-
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
   switch (option) {
-    case OPT_X: return axis_option("--x", optarg, &o->def.x, o->x_typed, &o->x_set);
-    case OPT_Y: return axis_option("--y", optarg, &o->def.y, o->y_typed, &o->y_set);
+    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
+    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
