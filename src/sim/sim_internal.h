@@ -145,7 +145,7 @@ void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
 /// initial state's conversion to the model's coordinates (sim_create.c).
 double sim_start_gap_tol(const zeno_sim *s);
 
-/* Zeno completion (sim_zeno.c) */
+/* Zeno detection (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched);
 /// Forgets the current impact sequence (after a Zeno completion).
@@ -153,9 +153,22 @@ void sim_zeno_reset(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its
 /// extrapolated limit) or end_pending with outcome diverging.
 void sim_zeno_detect(zeno_sim *s);
-/// The ZENO event: closes a pending sequence at its accumulation point
-/// (the linear stand-in segment, the impacting contacts closed, the next
-/// mode chosen).
+/// Records the completion just made (the state after closing) in the chain
+/// of completions, starting one if none is on.
+void sim_chain_record(zeno_sim *s);
+/// After a completion: sets zeno_pending (order 2) when the chain's last
+/// periods repeat with one ratio and its tail is negligible.
+void sim_chain_detect(zeno_sim *s);
+
+/* closing at the accumulation point (sim_zeno_close.c) */
+/// A sequence completed at a floor, or extrapolated in the full model,
+/// leaves contact speeds up to its last impact speed (times the
+/// slip-to-normal speed ratio of its steps); speeds below this many times
+/// that speed are zero at its accumulation point.
+#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
+/// The ZENO event: closes a pending sequence or chain at its accumulation
+/// point (the linear stand-in segment, the impacting contacts closed, the
+/// next mode chosen).
 zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev);
 
 /* events and the mode word (sim.c) */

@@ -1,9 +1,11 @@
-// Zeno completion, all of it: the impacts of a sequence remembered, its
-// detection (a period of repeated steps with one constant ratio, or a
-// sequence shrunk to the precision floor), the geometric extrapolation of
-// its accumulation point, and the ZENO event that closes the sequence there.
-// Reverse chatter (impact speeds growing geometrically on a fixed point of
-// R) is detected by the same period search and ends the run `diverging`.
+// Zeno detection: the impacts of a sequence remembered, its detection (a
+// period of repeated steps with one constant ratio, or a sequence shrunk to
+// the precision floor) and the geometric extrapolation of its accumulation
+// point; the same one level up for chains of completed sequences (second
+// order). Reverse chatter (impact speeds growing geometrically on a fixed
+// point of R) is detected by the same period search and ends the run
+// `diverging`. The ZENO event that closes a sequence or chain at its limit
+// is sim_zeno_close.c's.
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -27,11 +29,6 @@
 /// only worse. Higher values would end real, merely small, bounces (a
 /// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
 #define SIM_FULL_BOUNCE_ULPS 1e6
-/// A sequence completed at a floor, or extrapolated in the full model,
-/// leaves contact speeds up to its last impact speed (times the
-/// slip-to-normal speed ratio of its steps); speeds below this many times
-/// that speed are zero at its accumulation point.
-#define SIM_ZENO_FLOOR_TOL_FACTOR 10.0
 /// ... and once its impact speeds come within this factor of what the loop
 /// calls zero (velocity_rtol times the speed scale, which a persisting
 /// slip can make far larger than the normal speeds): below that, impacting
@@ -432,7 +429,7 @@ static uint64_t sequence_signature(const zeno_sim *s) {
 
 // Records the completion just made (the state after closing) in the chain,
 // starting one if none is on.
-static void chain_record(zeno_sim *s) {
+void sim_chain_record(zeno_sim *s) {
   if (s->chain_len == 0) {
     s->chain_first_speed = s->seq_first_speed;
     s->chain_first_t = s->seq_first_t;
@@ -457,7 +454,7 @@ static void chain_record(zeno_sim *s) {
 // with one ratio r < 1 of durations and of first impact speeds: the chain
 // accumulates, and is completed at its limit (once its tail is negligible,
 // as a sequence is), closing every contact of its period.
-static void chain_detect(zeno_sim *s) {
+void sim_chain_detect(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const rview v = chain_of(s);
   const double rtol = sim_is_full(s) ? s->def.full_ratio_rtol : s->def.ratio_rtol;
@@ -477,117 +474,4 @@ static void chain_detect(zeno_sim *s) {
     }
     return;
   }
-}
-
-/* ---------- closing at the accumulation point ---------- */
-
-zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
-  s->zeno_pending = false;
-  segment g = {.t0 = s->t, .t1 = s->zeno_t, .mode = s->sol.mode, .zeno_tail = true};
-  memcpy(g.q0, s->q, sizeof g.q0);
-  memcpy(g.qd0, s->qd, sizeof g.qd0);
-  for (int k = 0; k < 3; k++)
-    g.qdd[k] = s->zeno_t > s->t ? (s->zeno_q[k] - s->q[k]) / (s->zeno_t - s->t) : 0;
-  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  sim_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
-  const double vscale = s->vscale;
-  s->t = s->zeno_t;
-  memcpy(s->q, s->zeno_q, sizeof s->q);
-  memcpy(s->qd, s->zeno_qd, sizeof s->qd);
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
-  ev->t = s->t;
-  ev->zeno_impacts = s->zeno_seq_impacts;
-  ev->zeno_ratio = s->zeno_ratio;
-  ev->zeno_error = s->zeno_err;
-  ev->zeno_period = s->zeno_period;
-  ev->zeno_order = s->zeno_order;
-  const bool closing_chain = s->chain_closing;
-  if (!s->has_zeno) {
-    s->has_zeno = true;
-    s->first_zeno_time = s->zeno_t;
-    s->first_zeno_impacts = s->zeno_seq_impacts;
-  }
-  // The impacting contacts close: normal gaps and rates vanish at the limit.
-  bool touching[2];
-  for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
-  // A contact outside the sequence may reach the limit a rounding below its
-  // surface (SIM_ZENO_OTHER_GAP_RTOL accepts that much): it touches there,
-  // and impacts next if it approaches.
-  {
-    double c[4], cd[4];
-    sim_contacts(s, s->q, s->qd, c, cd);
-    bool below[2] = {false, false};
-    for (int i = 0; i < s->km.n; i++) below[i] = !touching[i] && c[2 * i] < 0;
-    if (below[0] || below[1]) sim_zero_gaps(s, below);
-  }
-  // Zero is judged on the scale of the sequence (its first impact speed):
-  // what is left at the limit is either that large (a tangential slip) or
-  // rounding of the vanished normal motion.
-  // A chain's scale is its first sequence's.
-  const double first = closing_chain ? s->chain_first_speed : s->seq_first_speed;
-  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale), first));
-  if (sim_is_full(s) || s->zeno_period == 0 || closing_chain) {
-    // A sequence completed at a floor stops short of its limit: what is
-    // left of the vanished motion is up to the last impact speed (slip
-    // rates a few times the normal ones), not rounding. The full model
-    // extrapolates its limit from periods that are not exactly geometric:
-    // its velocities there are known to the difference between the limits
-    // predicted from the last two periods. (Ten times the last impact
-    // speed, used before, zeroed a persisting slip 8 times that speed in
-    // Example 2 with Newton e = 0.5, and the run went its own way.) A
-    // chain leaves the normal rates of its contacts at its limit (its
-    // periods converge to their ratio only to ratio_rtol).
-    double last = 0;
-    if (s->zeno_period == 0 && s->ring_len > 0) last = s->ring[s->ring_len - 1].speed;
-    else if (sim_is_full(s)) last = s->zeno_rate_err;
-    if (closing_chain) {
-      double c[4], cd[4];
-      sim_contacts(s, s->q, s->qd, c, cd);
-      for (int i = 0; i < s->km.n; i++)
-        if (touching[i]) last = fmax(last, fabs(cd[2 * i]));
-    }
-    tol.v = fmax(tol.v, SIM_ZENO_FLOOR_TOL_FACTOR * last);
-  }
-  // A sequence ended at a precision floor dropped bounces below resolution:
-  // a decision as close as their height.
-  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
-  zm_class cls;
-  sim_classify(s, touching, tol.v, &cls);
-  for (int i = 0; i < s->km.n; i++)
-    if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
-  sim_enforce(s, &cls);
-  // Closing the normal motion changes the slip rates, which the body
-  // couples to it: the slips are classified again on the closed state. (A
-  // chain closed at the rounding floor with both contacts left every rate
-  // at 1e-20 but kept the slips it had read before closing, 1e-6: the body
-  // was set slipping both ways from rest, in a mode Table 1 admitted only
-  // for those slips, and slid off.)
-  zm_class closed;
-  sim_classify(s, touching, tol.v, &closed);
-  bool reclassified = false;
-  for (int i = 0; i < s->km.n; i++)
-    if (touching[i] && closed.slip[i] != cls.slip[i]) {
-      cls.slip[i] = closed.slip[i];
-      reclassified = true;
-    }
-  if (reclassified) sim_enforce(s, &cls);
-  sim_refresh_dyn(s);
-  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
-  if (closing_chain) {
-    s->chain_len = 0;
-    s->chain_closing = false;
-  } else {
-    chain_record(s);
-  }
-  sim_zeno_reset(s);
-  sim_word_append(s, "Z");
-  const zeno_mode before = s->sol.mode;
-  sim_choose_next(s, &cls, &tol);
-  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
-  // Completions that follow each other with one ratio accumulate in turn.
-  if (!closing_chain && !s->end_pending) chain_detect(s);
-  ev->mode_before = before;
-  sim_event_finish(s, ev);
-  s->signature = SIM_SIGNATURE_SEED;
-  return ZENO_OK;
 }
