@@ -35,21 +35,40 @@ static int load(const char *file, zeno_scene *scene) {
   return 1;
 }
 
+// Milliseconds per zeno_maps_compute() of the scene with def.
+static int time_maps(const zeno_scene *scene, const zeno_maps_def *def,
+                     double *ms, long *runs) {
+  zeno_maps maps;
+  const double start = now_seconds();
+  double elapsed;
+  *runs = 0;
+  do {
+    if (zeno_maps_compute(scene, def, &maps, NULL) != ZENO_OK) return 1;
+    zeno_maps_free(&maps);
+    ++*runs;
+    elapsed = now_seconds() - start;
+  } while (elapsed < BENCH_TARGET_SECONDS);
+  *ms = elapsed / (double)*runs * MILLISECONDS_PER_SECOND;
+  return 0;
+}
+
 static int bench_scene(const char *file) {
   zeno_scene scene;
   if (load(file, &scene)) return 1;
-  const zeno_maps_def def = zeno_maps_def_default();
-  long runs = 0;
-  zeno_maps maps;
-  double start = now_seconds(), elapsed;
-  do {
-    if (zeno_maps_compute(&scene, &def, &maps, NULL) != ZENO_OK) return 1;
-    zeno_maps_free(&maps);
-    runs++;
-    elapsed = now_seconds() - start;
-  } while (elapsed < BENCH_TARGET_SECONDS);
-  printf("%s maps: %.3g ms per %zu samples (%ld runs)\n", scene.name,
-         elapsed / (double)runs * MILLISECONDS_PER_SECOND, def.samples, runs);
+  // The per-scene table against the general path, in the same run: the
+  // ratio is the figure to compare across machines (issue 14).
+  zeno_maps_def def = zeno_maps_def_default(), general = def;
+  general.zod_table = false;
+  double ms, ms_general;
+  long runs, runs_general;
+  if (time_maps(&scene, &def, &ms, &runs) ||
+      time_maps(&scene, &general, &ms_general, &runs_general))
+    return 1;
+  printf("%s maps: %.3g ms per %zu samples (%ld runs); general path %.3g ms "
+         "(%ld runs); fast/general %.3f\n",
+         scene.name, ms, def.samples, runs, ms_general, runs_general,
+         ms / ms_general);
+  double elapsed, start;
   zeno_analysis a;
   runs = 0;
   start = now_seconds();

@@ -59,9 +59,13 @@ typedef struct zeno_maps_def {
   double fixed_point_breakpoint_tol;
   /// ... and a tie when that cycle's tie margin is at most this, in [0, 1].
   double fixed_point_tie_margin;
+  /// Run the cycles on the simulator's per-scene table (zeno_sim_def.
+  /// zod_table); false: the general path, the oracle of the tests and
+  /// benchmarks.
+  bool zod_table;
 } zeno_maps_def;
 
-/// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7.
+/// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7, zod_table true.
 ZENO_API zeno_maps_def zeno_maps_def_default(void);
 
 /// Checks the settings zeno_maps_compute() needs: samples >= 16,

@@ -159,6 +159,14 @@ typedef struct zeno_sim_def {
   bool keep_history;
   /// Events whose tie_margin is at most this are flagged near_tie, in [0, 1).
   double tie_rtol;
+  /// ZOD: read the scene's constants from a table the simulator fills as
+  /// it meets them (the mode choice of each kinematic class with its tie
+  /// margin, the letter systems of the impact laws as linear maps), kept
+  /// across restarts. false runs the general path, which re-enumerates
+  /// Table 1 and re-solves the impact candidates at every event: the test
+  /// oracle (same words, events equal to rounding). Default true; ignored
+  /// by the full model, whose dynamics change with the state.
+  bool zod_table;
 } zeno_sim_def;
 
 /// Defaults documented in docs/model.md.

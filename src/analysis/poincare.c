@@ -33,7 +33,8 @@
 zeno_maps_def zeno_maps_def_default(void) {
   zeno_maps_def d = {.samples = 6000, .breakpoint_tol = 1e-12, .endpoint_delta = 1e-7,
                      .fixed_point_breakpoint_tol = ZENO_FIXED_POINT_BREAKPOINT_TOL,
-                     .fixed_point_tie_margin = ZENO_FIXED_POINT_TIE_MARGIN};
+                     .fixed_point_tie_margin = ZENO_FIXED_POINT_TIE_MARGIN,
+                     .zod_table = true};
   return d;
 }
 
@@ -59,7 +60,7 @@ typedef struct cycle_runner {
 } cycle_runner;
 
 static zeno_status runner_init(cycle_runner *r, const zeno_scene *scene,
-                               zeno_error *error) {
+                               bool zod_table, zeno_error *error) {
   r->sim = NULL;
   if (scene == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
@@ -77,6 +78,7 @@ static zeno_status runner_init(cycle_runner *r, const zeno_scene *scene,
   s.ambiguity = ZENO_AMBIGUITY_STOP;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = false;
+  def.zod_table = zod_table;
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   r->sim = zeno_sim_create(&s, &def, error);
@@ -143,7 +145,7 @@ zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
   zeno_scene own;
   scene_in_units(scene, u, &own);
   cycle_runner r;
-  st = runner_init(&r, &own, error);
+  st = runner_init(&r, &own, true, error);
   if (st == ZENO_OK) st = runner_eval(&r, phi, cy, error);
   if (st == ZENO_OK) analysis_cycle_to_user(u, cy);
   runner_free(&r);
@@ -442,7 +444,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   zeno_scene ordered;
   maps->swapped = ordered_scene(&own, &ordered);
   builder b = {.scene = &ordered, .def = &d, .maps = maps, .error = error};
-  st = runner_init(&b.runner, &ordered, error);
+  st = runner_init(&b.runner, &ordered, d.zod_table, error);
   if (st != ZENO_OK) return st;
   zeno_cycle prev;
   for (size_t k = 0; k < d.samples && st == ZENO_OK; k++) {

@@ -39,9 +39,26 @@ void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
   }
 }
 
+// y = b + D x with the letters' equalities exact (zc_solve's last step).
+static void letter_rates(const zc_dyn *d, const double b[4],
+                         const unsigned char letter[2], const double x[4],
+                         double y[4]) {
+  const int m = 2 * d->n;
+  for (int a = 0; a < 4; a++) {
+    double s = a < m ? b[a] : 0;
+    for (int j = 0; j < m; j++) s += (a < m ? d->D[a][j] : 0) * x[j];
+    y[a] = a < m ? s : 0;
+  }
+  // Enforce the equalities exactly: they hold to rounding, and callers test
+  // signs of the other components only.
+  for (int i = 0; i < d->n; i++) {
+    if (letter[i] != ZENO_LETTER_F) y[2 * i] = 0;
+    if (letter[i] == ZENO_LETTER_S) y[2 * i + 1] = 0;
+  }
+}
+
 bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
               double x[4], double y[4]) {
-  const int m = 2 * d->n;
   // Free contacts carry no force (x = 0 on both of their components), so
   // only the closed contacts' unknowns are solved for: a 2x2 system for one
   // closed contact, 4x4 for two.
@@ -76,17 +93,36 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
   if (k > 0 && !zeno_linsolve(k, A, r, ZC_SINGULAR_RTOL)) return false;
   for (int a = 0; a < 4; a++) x[a] = 0;
   for (int q = 0; q < k; q++) x[col[q]] = r[q];
+  letter_rates(d, b, letter, x, y);
+  return true;
+}
+
+bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
+                     const unsigned char letter[2], double x[4], double y[4]) {
+  if (maps == NULL) return zc_solve(d, b, letter, x, y);
+  const int code = letter[0] + 4 * letter[1];
+  // A map costs four solves: a system met once is solved as it is, and
+  // its map made when it comes again.
+  if (maps->state[code] == 0) {
+    maps->state[code] = 3;
+    return zc_solve(d, b, letter, x, y);
+  }
+  if (maps->state[code] == 3) {
+    bool ok = true;
+    for (int c = 0; c < 4 && ok; c++) {
+      double unit[4] = {0, 0, 0, 0}, xc[4], yc[4];
+      unit[c] = 1;
+      ok = zc_solve(d, unit, letter, xc, yc);
+      for (int a = 0; a < 4; a++) maps->X[code][a][c] = ok ? xc[a] : 0;
+    }
+    maps->state[code] = ok ? 1 : 2;
+  }
+  if (maps->state[code] != 1) return false;
   for (int a = 0; a < 4; a++) {
-    double s = a < m ? b[a] : 0;
-    for (int j = 0; j < m; j++) s += (a < m ? d->D[a][j] : 0) * x[j];
-    y[a] = a < m ? s : 0;
+    const double *X = maps->X[code][a];
+    x[a] = X[0] * b[0] + X[1] * b[1] + X[2] * b[2] + X[3] * b[3];
   }
-  // Enforce the equalities exactly: they hold to rounding, and callers test
-  // signs of the other components only.
-  for (int i = 0; i < d->n; i++) {
-    if (letter[i] != ZENO_LETTER_F) y[2 * i] = 0;
-    if (letter[i] == ZENO_LETTER_S) y[2 * i + 1] = 0;
-  }
+  letter_rates(d, b, letter, x, y);
   return true;
 }
 

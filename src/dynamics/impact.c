@@ -120,7 +120,7 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
       for (int k = 0; k < 3; k++) {
         unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
         letter[i] = slip_order[k];
-        if (!zc_solve(d, b, letter, x, y)) continue;
+        if (!zc_solve_mapped(d, in->maps, b, letter, x, y)) continue;
         if (!candidate_ok(d, in, letter, x, y)) continue;
         finish(d, in, x, 1u << i, letter, out);
         return true;
@@ -140,7 +140,7 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
       {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
       {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
   for (int k = 0; k < 8; k++) {
-    if (!zc_solve(d, b, pairs[k], x, y)) continue;
+    if (!zc_solve_mapped(d, in->maps, b, pairs[k], x, y)) continue;
     if (!candidate_ok(d, in, pairs[k], x, y)) continue;
     finish(d, in, x, 3u, pairs[k], out);
     return true;
@@ -171,7 +171,7 @@ static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
   unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
   letter[i] = ZENO_LETTER_S;
   double x[4], y[4];
-  if (!zc_solve(d, in->v, letter, x, y)) return false;
+  if (!zc_solve_mapped(d, in->maps, in->v, letter, x, y)) return false;
   const int n = 2 * i, t = n + 1;
   if (!(d->D[n][n] > 0)) return false;
   const double pn_I = -in->v[n] / d->D[n][n];  // frictionless plastic: normal only

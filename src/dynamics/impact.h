@@ -19,6 +19,9 @@ typedef struct zi_input {
   bool impacting[ZENO_MAX_CONTACTS]; ///< z_i = 0 and zdot_i < 0
   double tol_v;        ///< zero velocity [length/time]
   double tol_impulse;  ///< zero impulse [force*time]
+  /// Constant dynamics (the ZOD): the letter systems' maps, made at first
+  /// use (NULL: each candidate is solved).
+  zc_letter_maps *maps;
 } zi_input;
 
 typedef struct zi_result {

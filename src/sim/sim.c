@@ -252,6 +252,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   if (!*impacted) return ZENO_OK;
   in.tol_v = tol->v;
   in.tol_impulse = tol->impulse;
+  in.maps = sim_has_table(s) ? &s->table.letters : NULL;
   // Poincaré section (22): contact 1 sustained, contact 2 colliding.
   if (s->km.n == 2 && cls->gap[0] == ZM_GAP_CLOSED &&
       cls->gap[1] == ZM_GAP_IMPACTING) {

@@ -184,28 +184,6 @@ void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
   }
 }
 
-typedef enum select_result { SELECT_ONE, SELECT_NONE, SELECT_MANY } select_result;
-
-static select_result select_mode(zeno_sim *s, const zm_class *cls,
-                                 const tolerances *tol, zm_solution *chosen) {
-  zm_solution all[ZENO_MAX_MODES];
-  // Under the ZOD the mode solutions are constants: solve each once.
-  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
-                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
-  s->consistent_count = (size_t)n;
-  for (int k = 0; k < n; k++) s->consistent[k] = all[k].mode;
-  if (n == 0) return SELECT_NONE;
-  if (n == 1) {
-    *chosen = all[0];
-    return SELECT_ONE;
-  }
-  switch (s->scene.ambiguity) {
-    case ZENO_AMBIGUITY_PREFER_STATIC: *chosen = all[0]; return SELECT_ONE;
-    case ZENO_AMBIGUITY_PREFER_MOTION: *chosen = all[n - 1]; return SELECT_ONE;
-    default: return SELECT_MANY;
-  }
-}
-
 static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances *tol) {
   for (int i = 0; i < s->km.n; i++)
     if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
@@ -245,19 +223,63 @@ double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
   return margin;
 }
 
+// The consistent modes of a class in preference order, and the choice's
+// tie margin: from the table when the scene has one and met the class
+// before, else worked out (and remembered in the table).
+static void consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+                             sim_choice *ch) {
+  const bool table = sim_has_table(s);
+  const unsigned code = table ? sim_table_class_code(cls) : 0;
+  const sim_choice *known = table ? sim_table_find(&s->table, code) : NULL;
+  if (known != NULL) {
+    *ch = *known;
+    return;
+  }
+  zm_solution all[ZENO_MAX_MODES];
+  // Under the ZOD the mode solutions are constants: solve each once.
+  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
+                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
+  ch->count = (uint8_t)n;
+  for (int k = 0; k < n; k++) ch->code[k] = (uint8_t)(all[k].mode.letter[0] + 4 * all[k].mode.letter[1]);
+  ch->margin = sim_choice_margin(s, cls);
+  if (table) sim_table_store(&s->table, code, ch);
+}
+
+static zeno_mode mode_of_code(unsigned code) {
+  const zeno_mode m = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+  return m;
+}
+
 // After an event: choose the next mode and set what ends the run, if anything.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
-  zm_solution chosen;
-  const select_result r = select_mode(s, cls, tol, &chosen);
-  sim_note_tie(s, sim_choice_margin(s, cls));
-  if (r == SELECT_NONE) {
+  sim_choice ch;
+  consistent_modes(s, cls, tol, &ch);
+  const int n = ch.count;
+  s->consistent_count = (size_t)n;
+  for (int k = 0; k < n; k++) s->consistent[k] = mode_of_code(ch.code[k]);
+  sim_note_tie(s, ch.margin);
+  if (n == 0) {
     s->end_pending = true;
     s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;
   }
-  if (r == SELECT_MANY) {
+  int pick = 0;  // one mode, or the most static (prefer_static)
+  if (n > 1) {
+    if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) {
+      pick = n - 1;
+    } else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) {
+      s->end_pending = true;
+      s->pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
+      return;
+    }
+  }
+  // The chosen mode solved (from the ZOD's cache: it was solved above or
+  // when the class was first met); it solved then, so it solves now.
+  zm_solution chosen;
+  if (!zm_solve_cached(&s->dyn, s->consistent[pick],
+                       sim_is_full(s) ? NULL : &s->mode_cache, &chosen)) {
     s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
+    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;
   }
   s->sol = chosen;

@@ -44,6 +44,7 @@ zeno_sim_def zeno_sim_def_default(void) {
   // a near tie: far above rounding, and still small against the O(eps)
   // corrections separating the full model from the ZOD at eps >= 1e-5.
   d.tie_rtol = 1e-6;
+  d.zod_table = true;
   return d;
 }
 

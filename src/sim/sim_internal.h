@@ -14,6 +14,7 @@
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
 #include "scene/scene_units.h"
+#include "sim/sim_table.h"
 #include "zeno/sim.h"
 
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2
@@ -55,6 +56,7 @@ struct zeno_sim {
   zk_model km;
   zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
   zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
+  sim_table table;      ///< ZOD with def.zod_table: choices and impact maps, made once
   zfc *cv;     ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
   zfc_node *nodes;              ///< full model: accepted steps (dense output)
@@ -185,6 +187,11 @@ void sim_mode_token(zeno_sim *s);
 
 static inline bool sim_is_full(const zeno_sim *s) {
   return s->scene.model == ZENO_MODEL_FULL;
+}
+
+/// The per-scene table is read (ZOD and def.zod_table).
+static inline bool sim_has_table(const zeno_sim *s) {
+  return s->def.zod_table && !sim_is_full(s);
 }
 
 /// Contact Jacobian at q (ZOD: the constant W0).

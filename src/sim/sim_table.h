@@ -1,0 +1,44 @@
+// The per-scene ZOD table (zeno_sim_def.zod_table): under the ZOD the
+// contact dynamics are constants of the scene, so the mode choice at an
+// event depends on the contacts' kinematic classes alone, and the impact
+// candidates' letter systems are fixed linear maps. The simulator fills
+// the table as it meets each class and letter pair, once, and keeps it
+// across restarts (the Poincaré maps run thousands of cycles of one
+// scene). Not public API.
+#ifndef ZENO_SIM_SIM_TABLE_H
+#define ZENO_SIM_SIM_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dynamics/contact_solve.h"
+#include "dynamics/mode_table.h"
+#include "zeno/mode.h"
+
+/// Kinematic classes remembered (open addressing, a power of two). A run
+/// meets a handful (Example 2's cycles: 9); a class beyond a full table is
+/// worked out each time, as on the general path.
+#define SIM_TABLE_CLASSES 64
+
+/// The mode choice of one kinematic class.
+typedef struct sim_choice {
+  uint16_t key;    ///< the class's code + 1; 0: empty slot
+  uint8_t count;   ///< consistent modes
+  uint8_t code[ZENO_MAX_MODES]; ///< their codes (letter[0] + 4 letter[1]), preference order
+  double margin;   ///< the choice's tie margin (sim_choice_margin)
+} sim_choice;
+
+typedef struct sim_table {
+  int classes;                            ///< slots in use
+  sim_choice choice[SIM_TABLE_CLASSES];
+  zc_letter_maps letters;                 ///< the impact candidates' systems
+} sim_table;
+
+/// Code of a kinematic class (below 1296: 36 states per contact).
+unsigned sim_table_class_code(const zm_class *cls);
+/// The remembered choice of a class code, or NULL.
+const sim_choice *sim_table_find(const sim_table *t, unsigned code);
+/// Remembers a choice (ch->key is set here); a full table remembers no more.
+void sim_table_store(sim_table *t, unsigned code, const sim_choice *ch);
+
+#endif
