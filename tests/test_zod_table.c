@@ -268,7 +268,7 @@ static void a_full_table_remembers_what_it_took(void **state) {
 }
 
 // The letter maps give zc_solve's answer for every letter pair, on the
-// first use (the solve itself), the second (the map is made) and later.
+// first uses (the solve itself), the one that makes the map and later.
 static void letter_maps_match_the_solve(void **state) {
   (void)state;
   // A two-contact body with an unbalanced load and unequal friction.
@@ -281,7 +281,7 @@ static void letter_maps_match_the_solve(void **state) {
   memset(&maps, 0, sizeof maps);
   rng r = {SEED};
   int singular = 0;
-  for (int use = 0; use < 3; use++)
+  for (int use = 0; use < ZC_MAP_AFTER_USES + 3; use++)
     for (int code = 0; code < 16; code++) {
       const unsigned char letter[2] = {(unsigned char)(code % 4), (unsigned char)(code / 4)};
       double b[4], x0[4], y0[4], x1[4], y1[4];
@@ -303,6 +303,8 @@ static void letter_maps_match_the_solve(void **state) {
   // SS is the statically indeterminate pair: four constraints, three
   // degrees of freedom.
   assert_int_equal(singular, 1);
+  const int ss = ZENO_LETTER_S + 4 * ZENO_LETTER_S;
+  for (int code = 0; code < 16; code++) assert_int_equal(maps.state[code], code == ss ? 2 : 1);
   // No maps: the solve itself, bit for bit.
   const unsigned char sp[2] = {ZENO_LETTER_S, ZENO_LETTER_P};
   const double b[4] = {0.1, -0.7, 0.3, 0.2};

@@ -72,11 +72,22 @@ static int bench_file(const char *file, bool full) {
   double seconds;
   if (time_scene(&scene, &def, &summary, &runs, &seconds) != 0) return 1;
   const double per_run = seconds / (double)runs;
-  printf("%s %s%s: %s, %.4g us/run, %ld events, %.3g events/s (%ld runs)\n",
+  printf("%s %s%s: %s, %.4g us/run, %ld events, %.3g events/s (%ld runs)",
          scene.name, zeno_model_name(scene.model), full ? " eps=1e-3" : "",
          zeno_outcome_name(summary.outcome),
          per_run * MICROSECONDS_PER_SECOND, summary.events,
          (double)summary.events / per_run, runs);
+  if (!full) {
+    // The general path in the same run (issue 14): the ratio is the figure
+    // to compare across machines.
+    zeno_sim_def general = def;
+    general.zod_table = false;
+    if (time_scene(&scene, &general, &summary, &runs, &seconds) != 0) return 1;
+    const double general_run = seconds / (double)runs;
+    printf("; general path %.4g us/run; fast/general %.3f",
+           general_run * MICROSECONDS_PER_SECOND, per_run / general_run);
+  }
+  printf("\n");
   return 0;
 }
 

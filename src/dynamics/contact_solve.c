@@ -101,13 +101,14 @@ bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
                      const unsigned char letter[2], double x[4], double y[4]) {
   if (maps == NULL) return zc_solve(d, b, letter, x, y);
   const int code = letter[0] + 4 * letter[1];
-  // A map costs four solves: a system met once is solved as it is, and
-  // its map made when it comes again.
-  if (maps->state[code] == 0) {
-    maps->state[code] = 3;
+  // A map costs four solves: a system is solved as it is the first
+  // ZC_MAP_AFTER_USES times it is met, and its map made when it comes again
+  // (a short run never pays for maps it hardly uses).
+  if (maps->state[code] == 0 && maps->uses[code] < ZC_MAP_AFTER_USES) {
+    maps->uses[code]++;
     return zc_solve(d, b, letter, x, y);
   }
-  if (maps->state[code] == 3) {
+  if (maps->state[code] == 0) {
     bool ok = true;
     for (int c = 0; c < 4 && ok; c++) {
       double unit[4] = {0, 0, 0, 0}, xc[4], yc[4];

@@ -37,12 +37,16 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
 /// The letter systems of constant dynamics (the ZOD) as linear maps: for
 /// each letter pair, x = X b is what zc_solve() computes for any b (it is
 /// linear in b, and its pivots depend on the matrix only). Each map is made
-/// once, at the second use of its letters (a system met once is solved as
-/// it is), from zc_solve() of the unit vectors; later solves are one 4x4
-/// product instead of a pivoted elimination. Agrees
+/// once, after a few uses of its letters (solved as they are until then),
+/// from zc_solve() of the unit vectors; later solves are one 4x4 product
+/// instead of a pivoted elimination. Agrees
 /// with zc_solve() to rounding (a few ulps of the terms), not bit for bit.
+/// Solves of a letter system before its map is made: the map costs four.
+#define ZC_MAP_AFTER_USES 4
+
 typedef struct zc_letter_maps {
-  unsigned char state[16]; ///< by letter[0] + 4 letter[1]: 0 unmet, 3 met once, 1 made, 2 singular
+  unsigned char state[16]; ///< by letter[0] + 4 letter[1]: 0 no map yet, 1 made, 2 singular
+  unsigned char uses[16];  ///< solves before the map was made
   double X[16][4][4];      ///< x[a] = sum_c X[a][c] b[c]
 } zc_letter_maps;
 
