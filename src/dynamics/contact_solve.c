@@ -114,16 +114,19 @@ bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
       double unit[4] = {0, 0, 0, 0}, xc[4], yc[4];
       unit[c] = 1;
       ok = zc_solve(d, unit, letter, xc, yc);
-      for (int a = 0; a < 4; a++) maps->X[code][a][c] = ok ? xc[a] : 0;
+      for (int a = 0; a < 4; a++) {
+        maps->X[code][a][c] = ok ? xc[a] : 0;
+        maps->Y[code][a][c] = ok ? yc[a] : 0;
+      }
     }
     maps->state[code] = ok ? 1 : 2;
   }
   if (maps->state[code] != 1) return false;
   for (int a = 0; a < 4; a++) {
-    const double *X = maps->X[code][a];
+    const double *X = maps->X[code][a], *Y = maps->Y[code][a];
     x[a] = X[0] * b[0] + X[1] * b[1] + X[2] * b[2] + X[3] * b[3];
+    y[a] = Y[0] * b[0] + Y[1] * b[1] + Y[2] * b[2] + Y[3] * b[3];
   }
-  letter_rates(d, b, letter, x, y);
   return true;
 }
 

@@ -35,7 +35,8 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
               double x[4], double y[4]);
 
 /// The letter systems of constant dynamics (the ZOD) as linear maps: for
-/// each letter pair, x = X b is what zc_solve() computes for any b (it is
+/// each letter pair, x = X b and y = Y b are what zc_solve() computes for
+/// any b (it is
 /// linear in b, and its pivots depend on the matrix only). Each map is made
 /// once, after a few uses of its letters (solved as they are until then),
 /// from zc_solve() of the unit vectors; later solves are one 4x4 product
@@ -48,6 +49,7 @@ typedef struct zc_letter_maps {
   unsigned char state[16]; ///< by letter[0] + 4 letter[1]: 0 no map yet, 1 made, 2 singular
   unsigned char uses[16];  ///< solves before the map was made
   double X[16][4][4];      ///< x[a] = sum_c X[a][c] b[c]
+  double Y[16][4][4];      ///< y = Y b (the letters' equalities exact zeros)
 } zc_letter_maps;
 
 /// zc_solve() through the maps (NULL: zc_solve itself). Valid only while d

@@ -56,6 +56,8 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
                                    int contact, const sim_hits *hits,
                                    double vscale);
 static void project_gaps(zeno_sim *s, const zm_class *cls);
+static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing *cr,
+                           double vscale);
 
 /* ---------- events ---------- */
 
@@ -68,7 +70,7 @@ void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
   ev->contact = contact;
   ev->t = s->t;
   ev->mode_before = s->sol.mode;
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_event_state(s, &ev->before);
 }
 
 // The tie margin noted for this event goes into it; the next starts afresh.
@@ -99,8 +101,8 @@ static void note_energy_gain(zeno_sim *s, zeno_event *ev) {
 void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->after);
-  if (ev->kind == ZENO_EVENT_IMPACT) note_energy_gain(s, ev);
+  sim_event_state(s, &ev->after);
+  if (ev->kind == ZENO_EVENT_IMPACT && !s->lean_events) note_energy_gain(s, ev);
   s->event_count++;
   if (!s->end_pending && s->event_count >= s->scene.max_events) {
     s->end_pending = true;
@@ -348,7 +350,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   sim_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
               contact);
   ev->guard_residual = residual;
-  ev->constraint_drift = constraint_drift(s, vscale);
+  if (!s->lean_events) ev->constraint_drift = constraint_drift(s, vscale);
   const tolerances tol = sim_make_tol(s, vscale);
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
@@ -365,7 +367,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   }
   project_gaps(s, &cls);
   sim_refresh_dyn(s);
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_event_state(s, &ev->before);
   note_grazing(s, gap_hit, vscale);
   bool impacted = false;
   if (impact) {
@@ -490,18 +492,23 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
   }
   note_crossing_ties(s, cr, n, c, cd, cdd);
-  // Residual of the located guard before projection, on the state's scale.
+  memset(ev, 0, sizeof *ev);
+  if (!s->lean_events) event_residual(s, ev, &cr[0], vscale);
+  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);
+}
+
+// Residual of the located guard before projection, on the state's scale.
+static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing *cr,
+                           double vscale) {
   double c1[4], cd1[4];
   sim_contacts(s, s->q, s->qd, c1, cd1);
-  const int gi = cr[0].contact;
-  memset(ev, 0, sizeof *ev);
+  const int gi = cr->contact;
   // A chatter run down to underflow has a zero speed scale: a residual of
   // zero is then zero, not 0 / 0.
-  const bool gap = cr[0].guard == ZENO_GUARD_GAP;
+  const bool gap = cr->guard == ZENO_GUARD_GAP;
   const double residual = gap ? fabs(c1[2 * gi]) * s->km.accel_scale : fabs(cd1[2 * gi + 1]);
   const double scale = gap ? vscale * vscale : vscale;
   ev->guard_residual = residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
-  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);
 }
 
 // Monotonic wall clock [s] (stop.wall_time only; never the physics).

@@ -74,6 +74,18 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3],
   st->energy = zk_energy(&s->km, st->q, st->qdot);
 }
 
+void sim_event_state(const zeno_sim *s, zeno_state *st) {
+  if (!s->lean_events || sim_is_full(s)) {
+    sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
+    return;
+  }
+  memset(st, 0, sizeof *st);
+  st->t = s->t;
+  memcpy(st->zod, s->q, sizeof st->zod);
+  memcpy(st->zod_rate, s->qd, sizeof st->zod_rate);
+  st->mode = s->sol.mode;
+}
+
 double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
   double c[4], cd[4];
   sim_contacts(s, s->q, qd, c, cd);

@@ -165,6 +165,10 @@ zeno_status sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]
   return ZENO_OK;
 }
 
+void sim_set_lean_events(zeno_sim *s, bool lean) {
+  if (s != NULL && !sim_is_full(s)) s->lean_events = lean;
+}
+
 void zeno_sim_destroy(zeno_sim *s) {
   if (s == NULL) return;
   free(s->word);

@@ -57,6 +57,10 @@ struct zeno_sim {
   zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
   zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
   sim_table table;      ///< ZOD with def.zod_table: choices and impact maps, made once
+  /// Events carry their time, modes and ZOD states (zod, zod_rate) only,
+  /// not the rest of the public state record nor the drift and residual
+  /// checks: the Poincaré maps' cycles read no more (sim_restart.h).
+  bool lean_events;
   zfc *cv;     ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
   zfc_node *nodes;              ///< full model: accepted steps (dense output)
@@ -230,6 +234,9 @@ void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]);
 /// Rates of the simulator's state (q' or q) to generalised and back.
 void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]);
 void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
+/// An event's state record at the current state: the whole of it, or with
+/// lean_events its time, mode and ZOD coordinates only.
+void sim_event_state(const zeno_sim *s, zeno_state *st);
 /// The public state record of (q, qd) in mode sol at time t.
 void sim_fill_state(const zeno_sim *s, double t, const double q[3],
                     const double qd[3], const zm_solution *sol, zeno_state *st);

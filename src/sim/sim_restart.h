@@ -5,6 +5,8 @@
 #ifndef ZENO_SIM_SIM_RESTART_H
 #define ZENO_SIM_SIM_RESTART_H
 
+#include <stdbool.h>
+
 #include "zeno/sim.h"
 
 /// Starts a new run of the simulator's scene from q' = qp, qdot' = qdp (ZOD
@@ -12,5 +14,12 @@
 /// run's record (time, events, word, sequences) starts afresh. Fails with
 /// ZENO_ERR_ARGUMENT for a full-model simulator (its state is not q').
 zeno_status sim_restart_zod(zeno_sim *sim, const double qp[3], const double qdp[3]);
+
+/// Events of a map's cycles: with lean, each event carries its time,
+/// kind, guard, modes, impact, section, tie margin and outcome, and its
+/// states only their ZOD coordinates (zod, zod_rate) and mode; the rest of
+/// the state records, the energy gain, the constraint drift and the guard
+/// residual stay zero. A ZOD simulator only; kept across restarts.
+void sim_set_lean_events(zeno_sim *sim, bool lean);
 
 #endif

@@ -20,7 +20,7 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   s->t = s->zeno_t;
   memcpy(s->q, s->zeno_q, sizeof s->q);
   memcpy(s->qd, s->zeno_qd, sizeof s->qd);
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &ev->before);
+  sim_event_state(s, &ev->before);
   ev->t = s->t;
   ev->zeno_impacts = s->zeno_seq_impacts;
   ev->zeno_ratio = s->zeno_ratio;
