@@ -102,8 +102,11 @@ static bool close_to(double a, double b, double scale, double rtol) {
 static bool same_event(const zeno_event *a, const zeno_event *b, double rtol) {
   if (a->kind != b->kind || a->outcome != b->outcome ||
       memcmp(&a->mode_after, &b->mode_after, sizeof a->mode_after) != 0 ||
-      a->impact_mask != b->impact_mask || a->contact != b->contact)
+      a->impact_mask != b->impact_mask || a->guard != b->guard)
     return false;
+  // The contact named is the first of the guards that fire together; when
+  // both slip rates of a body on two closed contacts vanish at once (a
+  // structural coincidence) rounding orders them, so it is not compared.
   const double scale = fmax(state_scale(&a->after), state_scale(&b->after));
   if (!close_to(a->t, b->t, 0, rtol)) return false;
   for (int k = 0; k < 3; k++)
@@ -135,6 +138,10 @@ static void compare_law(zeno_impact_law law, int *compared, int *tie_split,
                   "kind %d/%d, t %.17g/%.17g\n  fast    %s\n  general %s\n",
                   zeno_impact_law_name(law), c, k, a->kind, b->kind, a->t, b->t,
                   fast.word, general.word);
+          fprintf(stderr, "  mode %d%d/%d%d mask %u/%u contact %d/%d outcome %d/%d\n",
+                  a->mode_after.letter[0], a->mode_after.letter[1], b->mode_after.letter[0],
+                  b->mode_after.letter[1], a->impact_mask, b->impact_mask, a->contact,
+                  b->contact, a->outcome, b->outcome);
           fail();
         }
         split = true;
@@ -169,6 +176,30 @@ static void runs_agree_with_the_general_path(void **state) {
   }
 }
 
+// The sample of a map at uniform grid point k (found by its exact phi).
+static const zeno_cycle *grid_sample(const zeno_maps *m, size_t samples, size_t k,
+                                     size_t *from) {
+  const double phi = -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)samples;
+  while (*from < m->sample_count && m->samples[*from].phi < phi) ++*from;
+  assert_true(*from < m->sample_count);
+  assert_true(m->samples[*from].phi == phi);
+  return &m->samples[*from];
+}
+
+// Breakpoint bp of one map has one of the other's within tol, or lies
+// within tol of a neighbour of its own: a word narrower than the maps
+// resolve (MAPS_MIN_WORD_WIDTH, 1e-9), whose sides bisection finds one
+// way or the other (Example 2 near phi = -0.3756461742 has "FI PN" over
+// 2.4e-10 between "FI PN SS" and "FI FP IF PF SF II").
+static bool breakpoint_matched(const zeno_maps *own, size_t k, const zeno_maps *other,
+                               double tol) {
+  const double bp = own->breakpoints[k];
+  for (size_t j = 0; j < other->breakpoint_count; j++)
+    if (fabs(other->breakpoints[j] - bp) <= tol) return true;
+  return (k > 0 && bp - own->breakpoints[k - 1] <= tol) ||
+         (k + 1 < own->breakpoint_count && own->breakpoints[k + 1] - bp <= tol);
+}
+
 static void maps_agree_with_the_general_path(void **state) {
   (void)state;
   const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
@@ -184,32 +215,37 @@ static void maps_agree_with_the_general_path(void **state) {
     assert_int_equal(zeno_maps_compute(&scene, &def, &fast, NULL), ZENO_OK);
     def.zod_table = false;
     assert_int_equal(zeno_maps_compute(&scene, &def, &general, NULL), ZENO_OK);
-    assert_int_equal(fast.sample_count, general.sample_count);
-    assert_int_equal(fast.breakpoint_count, general.breakpoint_count);
-    assert_int_equal(fast.fixed_point_count, general.fixed_point_count);
-    for (size_t k = 0; k < fast.sample_count; k++) {
-      const zeno_cycle *a = &fast.samples[k], *b = &general.samples[k];
-      // Samples at breakpoints are bisection ends: where a branch ends on a
-      // decision that changes slowly with phi, rounding moves them by more
-      // than the bisection's width (1.2e-11 at one of Example 2's). Within
-      // the maps' own resolution of a breakpoint they are the same.
-      const double dphi = fabs(a->phi - b->phi);
-      assert_true(dphi <= def.fixed_point_breakpoint_tol);
+    // The uniform samples: the same cycles, R and G to rounding.
+    size_t ia = 0, ib = 0;
+    for (size_t k = 0; k < def.samples; k++) {
+      const zeno_cycle *a = grid_sample(&fast, def.samples, k, &ia);
+      const zeno_cycle *b = grid_sample(&general, def.samples, k, &ib);
       assert_string_equal(a->word, b->word);
       assert_string_equal(a->outcomes, b->outcomes);
       assert_int_equal(a->defined, b->defined);
+      assert_int_equal(a->end, b->end);
+      assert_true(close_to(a->tie_margin, b->tie_margin, 0, AGREE_LATE_RTOL));
       if (!a->defined) continue;
-      const double rtol = dphi == 0 ? AGREE_RTOL : def.fixed_point_breakpoint_tol;
-      assert_true(close_to(a->R, b->R, 1, rtol));
-      assert_true(close_to(a->G, b->G, 1, rtol));
+      assert_true(close_to(a->R, b->R, 1, AGREE_RTOL));
+      assert_true(close_to(a->G, b->G, 1, AGREE_RTOL));
+      assert_true(close_to(a->T, b->T, 0, AGREE_RTOL));
     }
+    // Breakpoints are bisection ends: where a branch ends on a decision that
+    // changes slowly with phi, rounding moves them by more than the
+    // bisection's width (1.2e-11 at one of Example 2's); within the maps'
+    // own resolution of a breakpoint they are the same.
+    const double tol = def.fixed_point_breakpoint_tol;
     for (size_t k = 0; k < fast.breakpoint_count; k++)
-      assert_true(fabs(fast.breakpoints[k] - general.breakpoints[k]) <=
-                  def.fixed_point_breakpoint_tol);
+      assert_true(breakpoint_matched(&fast, k, &general, tol));
+    for (size_t k = 0; k < general.breakpoint_count; k++)
+      assert_true(breakpoint_matched(&general, k, &fast, tol));
+    assert_int_equal(fast.fixed_point_count, general.fixed_point_count);
     for (size_t k = 0; k < fast.fixed_point_count; k++) {
-      assert_true(fabs(fast.fixed_points[k].phi - general.fixed_points[k].phi) <= 1e-9);
+      assert_true(fabs(fast.fixed_points[k].phi - general.fixed_points[k].phi) <= tol);
       assert_int_equal(fast.fixed_points[k].convergent, general.fixed_points[k].convergent);
+      assert_true(close_to(fast.fixed_points[k].G, general.fixed_points[k].G, 1, tol));
     }
+    assert_true(close_to(fast.G_max, general.G_max, 1, AGREE_RTOL));
     zeno_maps_free(&fast);
     zeno_maps_free(&general);
   }

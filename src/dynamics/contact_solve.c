@@ -172,12 +172,12 @@ static double det3_cols(const double W[3][4], const int c[3]) {
          W[0][c[2]] * (W[1][c[0]] * W[2][c[1]] - W[1][c[1]] * W[2][c[0]]);
 }
 
-bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
-                      double *margin) {
-  // Null vector of the 3x4 matrix W by cofactors: k_j = (-1)^j det(W without j).
-  double k[4];
+// The null vector k of W (normalised to its largest component, index
+// *jmax) by cofactors: k_j = (-1)^j det(W without column j). False when W
+// has rank < 3.
+static bool static_null_vector(const zc_dyn *d, double k[4], int *jmax) {
   double kmax = 0;
-  int jmax = 0;
+  *jmax = 0;
   for (int j = 0; j < 4; j++) {
     int c[3], n = 0;
     for (int l = 0; l < 4; l++)
@@ -185,7 +185,7 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
     k[j] = ((j % 2) ? -1.0 : 1.0) * det3_cols(d->W, c);
     if (fabs(k[j]) > kmax) {
       kmax = fabs(k[j]);
-      jmax = j;
+      *jmax = j;
     }
   }
   double wmax = 0;
@@ -193,7 +193,13 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
     for (int j = 0; j < 4; j++) wmax = fmax(wmax, fabs(d->W[r][j]));
   if (!(kmax > ZC_SINGULAR_RTOL * wmax * wmax * wmax)) return false;
   for (int j = 0; j < 4; j++) k[j] /= kmax;
-  // Particular solution with x_jmax = 0: the other three columns are regular.
+  return true;
+}
+
+// Particular solution of W x0 = rhs with x0[jmax] = 0: the other three
+// columns are regular.
+static bool static_particular(const zc_dyn *d, int jmax, const double rhs[3],
+                              double x0[4]) {
   double A[9], b[3];
   int c[3], n = 0;
   for (int l = 0; l < 4; l++)
@@ -203,8 +209,14 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
     b[r] = rhs[r];
   }
   if (!zeno_linsolve(3, A, b, ZC_SINGULAR_RTOL)) return false;
-  double x0[4] = {0, 0, 0, 0};
+  for (int j = 0; j < 4; j++) x0[j] = 0;
   for (int q = 0; q < 3; q++) x0[c[q]] = b[q];
+  return true;
+}
+
+// The member x0 + s k of the family that maximises the smallest cone slack.
+static void static_pick(const zc_dyn *d, const double x0[4], const double k[4],
+                        double x[4], double *margin) {
   // Cone constraints, each affine in s: g(s) = g0 + g1 s >= 0, in force units.
   double g0[6], g1[6];
   int ng = 0;
@@ -247,6 +259,39 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
   }
   for (int j = 0; j < 4; j++) x[j] = x0[j] + best_s * k[j];
   *margin = best;
+}
+
+bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
+                      double *margin) {
+  double k[4], x0[4];
+  int jmax;
+  if (!static_null_vector(d, k, &jmax) || !static_particular(d, jmax, rhs, x0))
+    return false;
+  static_pick(d, x0, k, x, margin);
+  return true;
+}
+
+bool zc_static_family_mapped(const zc_dyn *d, zc_letter_maps *maps,
+                             const double rhs[3], double x[4], double *margin) {
+  if (maps == NULL) return zc_static_family(d, rhs, x, margin);
+  if (maps->static_state == 0) {
+    // x0 is linear in rhs: its map from the unit vectors.
+    bool ok = static_null_vector(d, maps->static_k, &maps->static_jmax);
+    for (int c = 0; c < 3 && ok; c++) {
+      double unit[3] = {0, 0, 0}, x0[4];
+      unit[c] = 1;
+      ok = static_particular(d, maps->static_jmax, unit, x0);
+      for (int j = 0; j < 4; j++) maps->static_P[j][c] = ok ? x0[j] : 0;
+    }
+    maps->static_state = ok ? 1 : 2;
+  }
+  if (maps->static_state != 1) return false;
+  double x0[4];
+  for (int j = 0; j < 4; j++) {
+    const double *P = maps->static_P[j];
+    x0[j] = P[0] * rhs[0] + P[1] * rhs[1] + P[2] * rhs[2];
+  }
+  static_pick(d, x0, maps->static_k, x, margin);
   return true;
 }
 

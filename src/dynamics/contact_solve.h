@@ -50,6 +50,12 @@ typedef struct zc_letter_maps {
   unsigned char uses[16];  ///< solves before the map was made
   double X[16][4][4];      ///< x[a] = sum_c X[a][c] b[c]
   double Y[16][4][4];      ///< y = Y b (the letters' equalities exact zeros)
+  /// The statically indeterminate family (zc_static_family): 0 not made, 1
+  /// made, 2 W of rank < 3; its null vector, and x0 = P rhs.
+  unsigned char static_state;
+  int static_jmax;
+  double static_k[4];
+  double static_P[4][3];
 } zc_letter_maps;
 
 /// zc_solve() through the maps (NULL: zc_solve itself). Valid only while d
@@ -68,6 +74,12 @@ void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
 /// Returns false when W has rank < 3.
 bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
                       double *margin);
+
+/// zc_static_family() through the maps (NULL: zc_static_family itself):
+/// the null vector and the particular solution's map made once. Valid
+/// only while d is constant.
+bool zc_static_family_mapped(const zc_dyn *d, zc_letter_maps *maps,
+                             const double rhs[3], double x[4], double *margin);
 
 /// Mass-weighted minimal correction of a generalised vector x so that the
 /// contact coordinates cols[0..m) of W^T x change by r exactly:

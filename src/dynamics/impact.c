@@ -102,7 +102,7 @@ static bool double_stick(const zc_dyn *d, const zi_input *in,
   double rhs[3];
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
   double margin;
-  if (!zc_static_family(d, rhs, x, &margin)) return false;
+  if (!zc_static_family_mapped(d, in->maps, rhs, x, &margin)) return false;
   return margin >= -in->tol_impulse && x[0] > in->tol_impulse &&
          x[2] > in->tol_impulse;
 }

@@ -100,7 +100,33 @@ double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
 // rates take the target values exactly: dqdot = M^-1 C (C^T M^-1 C)^-1 r in
 // generalised coordinates. This removes rounding drift only; it applies no
 // physical impulse.
-static void sim_project_rates(const zeno_sim *s, double vp[3], const int *cols, int m,
+// Under the ZOD with a table the correction is a constant map of r for
+// each set of coordinates (their order is fixed by the set: closed gaps,
+// then slips, each ascending), made once from zc_correct() of the unit
+// vectors. False when the coordinates are dependent.
+static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
+                           const double *r, double v[3]) {
+  if (!sim_has_table(s)) return zc_correct(W, s->km.inv_mass, cols, m, r, v);
+  unsigned key = 0;
+  for (int a = 0; a < m; a++) key |= 1u << cols[a];
+  sim_table *t = &s->table;
+  if (t->correct_state[key] == 0) {
+    bool ok = true;
+    for (int a = 0; a < m && ok; a++) {
+      double unit[4] = {0, 0, 0, 0}, dv[3] = {0, 0, 0};
+      unit[a] = 1;
+      ok = zc_correct(W, s->km.inv_mass, cols, m, unit, dv);
+      for (int k = 0; k < 3; k++) t->correct_K[key][k][a] = ok ? dv[k] : 0;
+    }
+    t->correct_state[key] = ok ? 1 : 2;
+  }
+  if (t->correct_state[key] != 1) return false;
+  for (int k = 0; k < 3; k++)
+    for (int a = 0; a < m; a++) v[k] += t->correct_K[key][k][a] * r[a];
+  return true;
+}
+
+static void sim_project_rates(zeno_sim *s, double vp[3], const int *cols, int m,
                           const double *target) {
   if (m == 0) return;
   double v[3], r[4], W[3][4];
@@ -111,7 +137,7 @@ static void sim_project_rates(const zeno_sim *s, double vp[3], const int *cols, 
     for (int k = 0; k < 3; k++) cur += W[k][cols[a]] * v[k];
     r[a] = target[a] - cur;
   }
-  if (!zc_correct(W, s->km.inv_mass, cols, m, r, v)) return;
+  if (!correct_mapped(s, W, cols, m, r, v)) return;
   sim_gen_to_rates(s, v, vp);
   // ZOD gap rates are components of qdot': make the targeted ones exact.
   if (!sim_is_full(s))

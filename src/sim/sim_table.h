@@ -32,6 +32,12 @@ typedef struct sim_table {
   int classes;                            ///< slots in use
   sim_choice choice[SIM_TABLE_CLASSES];
   zc_letter_maps letters;                 ///< the impact candidates' systems
+  /// Projections onto contact constraints, by the set of coordinates
+  /// projected (bit a: coordinate a of (z1, x1, z2, x2)): 0 not made, 1
+  /// made, 2 dependent; dv = K r in generalised rates, columns in the
+  /// set's order (sim_contact.c).
+  unsigned char correct_state[16];
+  double correct_K[16][3][3];
 } sim_table;
 
 /// Code of a kinematic class (below 1296: 36 states per contact).
