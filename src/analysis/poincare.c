@@ -461,7 +461,13 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
     prev = c;
   }
   if (st == ZENO_OK) {
-    qsort(maps->samples, maps->sample_count, sizeof *maps->samples, by_phi);
+    // Breakpoint sides are added between the uniform samples they separate,
+    // so the samples usually come in order: sort only when they do not
+    // (the samples are large, and sorting sorted ones still moves them).
+    bool sorted = true;
+    for (size_t k = 1; k < maps->sample_count && sorted; k++)
+      sorted = by_phi(&maps->samples[k - 1], &maps->samples[k]) <= 0;
+    if (!sorted) qsort(maps->samples, maps->sample_count, sizeof *maps->samples, by_phi);
     for (size_t k = 0; k < maps->sample_count; k++)
       if (maps->samples[k].defined) maps->G_max = fmax(maps->G_max, maps->samples[k].G);
     st = find_fixed_points(&b, d.breakpoint_tol);

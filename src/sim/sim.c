@@ -129,8 +129,8 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
   }
   const tolerances tol = sim_make_tol(s, s->vscale);
   bool touching[2] = {false, false};
-  for (int i = 0; i < s->km.n; i++)
-    touching[i] = fabs(c[2 * i]) <= sim_start_gap_tol(s);
+  const double gap_tol = sim_start_gap_tol(s);
+  for (int i = 0; i < s->km.n; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   memset(&s->sol, 0, sizeof s->sol);
@@ -176,9 +176,10 @@ static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
   sim_contacts(s, s->q, s->qd, c, cd);
   sim_hits hits = {0};
   int first = -1;
+  const double gap_tol = sim_start_gap_tol(s);
   for (int i = 0; i < s->km.n; i++) {
     hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
-                  fabs(c[2 * i]) <= sim_start_gap_tol(s) && cd[2 * i] < 0;
+                  fabs(c[2 * i]) <= gap_tol && cd[2 * i] < 0;
     if (hits.gap[i] && first < 0) first = i;
   }
   return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &hits, s->vscale);
