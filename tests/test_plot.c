@@ -157,7 +157,7 @@ static double unsafe_midpoint(const zeno_analysis *a) {
 
 static void test_frame_mapping(void **state) {
   (void)state;
-  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2};
+  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2, false};
   assert_true(fabs(plot_frame_x(&f, -1) - 10) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 1) - 110) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 0) - 60) < TOLERANCE);
@@ -173,7 +173,7 @@ static void test_maps_frames(void **state) {
   assert_true(fabs(plot_maps_g_top(-INFINITY) - 1.2) < TOLERANCE);
   assert_true(fabs(plot_maps_g_top(1.8e6) - 5.0) < TOLERANCE);
   plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, &r, &g);
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
   assert_true(r.top + r.height < g.top); // R above G, not overlapping
   assert_true(g.top + g.height < PLOT_HEIGHT);
   assert_true(r.left > 0 && r.left + r.width < PLOT_WIDTH);
@@ -186,7 +186,7 @@ static void test_maps_frames(void **state) {
 static void test_unknown_format_is_refused(void **state) {
   (void)state;
   zeno_maps maps = {.G_max = 1.0};
-  const plot_maps_input in = {"x", &maps, NULL, 0};
+  const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.gif", &in), PLOT_ERR_FORMAT);
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.png", &in), PLOT_ERR_WRITE);
 }
@@ -195,7 +195,7 @@ static void test_unknown_format_is_refused(void **state) {
 
 static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
   plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(a->maps.G_max), &r, &g);
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(a->maps.G_max), NULL, &r, &g);
   assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
   assert_pixel(png, PLOT_WIDTH - 2, PLOT_HEIGHT - 2, PLOT_COLOR_BACKGROUND);
   // Unsafe: shaded in both panels; safe (R undefined near -1): background.

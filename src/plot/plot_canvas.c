@@ -81,6 +81,20 @@ const char *plot_axis_label(const char *path) {
   return path;
 }
 
+double plot_options_font_scale(const plot_options *o) { return o ? o->font_scale : 1.0; }
+
+void plot_apply_limits(const plot_options *o, plot_frame *f) {
+  if (o == NULL) return;
+  if (o->has_xlim) {
+    f->x_min = o->xlim[0];
+    f->x_max = o->xlim[1];
+  }
+  if (o->has_ylim) {
+    f->y_min = o->ylim[0];
+    f->y_max = o->ylim[1];
+  }
+}
+
 double plot_frame_x(const plot_frame *f, double x) {
   return f->left + (x - f->x_min) / (f->x_max - f->x_min) * f->width;
 }
@@ -99,14 +113,24 @@ static plot_status surface_status(cairo_surface_t *surface) {
   }
 }
 
-plot_status plot_canvas_open(plot_canvas *c, const char *path, int width,
-                             int height) {
+/// Key of the font scale in a canvas's cairo context.
+static const cairo_user_data_key_t FONT_SCALE_KEY;
+
+double plot_font_scale(cairo_t *cr) {
+  const double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
+  return scale ? *scale : 1.0;
+}
+
+plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_options *options) {
   memset(c, 0, sizeof *c);
   c->path = path;
+  c->options = options ? *options : plot_options_default();
+  plot_layout_size(&c->options, &c->width, &c->height);
+  const int width = c->options.width, height = c->options.height;
   if (!plot_format_known(path)) return PLOT_ERR_FORMAT;
   c->png = has_suffix(path, ".png");
-  // Vector formats get the pixel sizes as points (1/72 in): a 900 x 600
-  // figure is 12.5 x 8.3 in, and scales without loss.
+  // Vector formats get the sizes as points (1/72 in): a 900 x 600 figure
+  // is 12.5 x 8.3 in, and scales without loss.
   if (c->png)
     c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
   else if (has_suffix(path, ".pdf"))
@@ -117,8 +141,12 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, int width,
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) return PLOT_ERR_NOMEM;
+  if (cairo_set_user_data(c->cr, &FONT_SCALE_KEY, &c->options.font_scale, NULL) !=
+      CAIRO_STATUS_SUCCESS)
+    return PLOT_ERR_NOMEM;
   plot_set_color(c->cr, PLOT_COLOR_BACKGROUND);
   cairo_paint(c->cr);
+  cairo_scale(c->cr, c->options.width / c->width, c->options.height / c->height);
   cairo_select_font_face(c->cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
                          CAIRO_FONT_WEIGHT_NORMAL);
   return PLOT_OK;
@@ -131,9 +159,7 @@ plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
     cairo_destroy(c->cr);
   }
   if (c->surface) {
-    if (status == PLOT_OK && c->png &&
-        cairo_surface_write_to_png(c->surface, c->path) != CAIRO_STATUS_SUCCESS)
-      status = PLOT_ERR_WRITE;
+    if (status == PLOT_OK && c->png) status = plot_png_write(c->surface, c->path, c->options.dpi);
     cairo_surface_finish(c->surface);
     if (status == PLOT_OK) status = surface_status(c->surface);
     cairo_surface_destroy(c->surface);
@@ -151,7 +177,7 @@ void plot_set_color(cairo_t *cr, plot_color color) {
 
 void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
                double ax, double ay) {
-  cairo_set_font_size(cr, size);
+  cairo_set_font_size(cr, size * plot_font_scale(cr));
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
   cairo_move_to(cr, x - e.x_bearing - ax * e.width,
@@ -160,10 +186,30 @@ void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
   cairo_new_path(cr);
 }
 
-void plot_title(cairo_t *cr, int width, const char *title) {
+void plot_fitted_row(cairo_t *cr, double left, double right,
+                     double (*draw)(cairo_t *cr, double left, const void *ctx),
+                     const void *ctx) {
+  cairo_push_group(cr);
+  const double end = draw(cr, left, ctx);
+  cairo_pattern_t *row = cairo_pop_group(cr);
+  if (end <= right || !(end > left)) {
+    cairo_set_source(cr, row);
+    cairo_paint(cr);
+    cairo_pattern_destroy(row);
+    return;
+  }
+  cairo_pattern_destroy(row);
+  double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
+  double fitted = plot_font_scale(cr) * (right - left) / (end - left);
+  if (cairo_set_user_data(cr, &FONT_SCALE_KEY, &fitted, NULL) != CAIRO_STATUS_SUCCESS) return;
+  draw(cr, left, ctx);
+  cairo_set_user_data(cr, &FONT_SCALE_KEY, scale, NULL);
+}
+
+void plot_title(cairo_t *cr, double width, const char *title) {
   plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE, PLOT_FONT_TITLE, title, 0.5,
-            1.0);
+  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * plot_font_scale(cr), PLOT_FONT_TITLE,
+            title, 0.5, 1.0);
 }
 
 double plot_nice_step(double span, int count) {
@@ -201,16 +247,31 @@ static void tick_label(double v, double step, char *text) {
   snprintf(text, PLOT_TICK_LABEL_SIZE, "%g", v);
 }
 
+/// "10ⁿ" for a power of ten n (superscript digits and minus, UTF-8).
+static void power_label(double n, char *text) {
+  static const char *const DIGITS[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  char digits[PLOT_TICK_LABEL_SIZE];
+  snprintf(digits, sizeof digits, "%.0f", fabs(n));
+  snprintf(text, PLOT_TICK_LABEL_SIZE, "10%s", n < 0 && n <= -0.5 ? "⁻" : "");
+  for (const char *d = digits; *d; d++)
+    if (*d >= '0' && *d <= '9')
+      strncat(text, DIGITS[*d - '0'], PLOT_TICK_LABEL_SIZE - strlen(text) - 1);
+}
+
 static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
   const double bottom = f->top + f->height;
-  for (double k = ceil(f->x_min / step - PLOT_TICK_SLACK);
-       k * step <= f->x_max + PLOT_TICK_SLACK * step; k++) {
+  const double lo = fmin(f->x_min, f->x_max), hi = fmax(f->x_min, f->x_max);
+  for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step;
+       k++) {
     const double x = round(plot_frame_x(f, k * step)) + 0.5;
     cairo_move_to(cr, x, bottom);
     cairo_line_to(cr, x, bottom + PLOT_TICK_LENGTH);
     cairo_stroke(cr);
-    tick_label(k * step, step, label);
+    if (f->x_log)
+      power_label(k * step, label);
+    else
+      tick_label(k * step, step, label);
     plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK,
               label, 0.5, 0.0);
   }
@@ -232,7 +293,8 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
 
 static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
   cairo_save(cr);
-  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X, f->top + f->height / 2);
+  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X * plot_font_scale(cr),
+                  f->top + f->height / 2);
   cairo_rotate(cr, -ZENO_PI / 2);
   plot_text(cr, 0, 0, PLOT_FONT_LABEL, text, 0.5, 1.0);
   cairo_restore(cr);
@@ -250,7 +312,8 @@ void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
   y_ticks(cr, f, y_step);
   if (x_label)
     plot_text(cr, f->left + f->width / 2,
-              f->top + f->height + PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL,
+              f->top + f->height +
+                  (PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL) * plot_font_scale(cr),
               PLOT_FONT_LABEL, x_label, 0.5, 0.0);
   if (y_label_text) y_label(cr, f, y_label_text);
   cairo_restore(cr);
@@ -273,11 +336,12 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
 #define PLOT_SWATCH_GAP 8.0
 
 plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
-                           const zeno_region_axis *y, const void *grid) {
+                           const zeno_region_axis *y, const void *grid,
+                           const plot_options *options) {
   memset(c, 0, sizeof *c);
   if (x == NULL || y == NULL || grid == NULL || x->count < 1 || y->count < 1)
     return PLOT_ERR_FORMAT;
-  const plot_status st = plot_canvas_open(c, path, PLOT_WIDTH, PLOT_HEIGHT);
+  const plot_status st = plot_canvas_open(c, path, options);
   return st == PLOT_OK ? PLOT_OK : plot_canvas_close(c, st);
 }
 
@@ -298,12 +362,13 @@ void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double
 }
 
 void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label) {
+  const double side = PLOT_SWATCH * plot_font_scale(cr);
   plot_set_color(cr, color);
-  cairo_rectangle(cr, x, y, PLOT_SWATCH, PLOT_SWATCH);
+  cairo_rectangle(cr, x, y, side, side);
   cairo_fill_preserve(cr);
   plot_set_color(cr, PLOT_COLOR_INK);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
   cairo_stroke(cr);
-  plot_text(cr, x + PLOT_SWATCH + PLOT_SWATCH_GAP, y + PLOT_SWATCH / 2, PLOT_FONT_TICK, label,
+  plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, label,
             0.0, 0.5);
 }

@@ -97,12 +97,17 @@ void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
   bool swapped = false;
   const bool equal_scales = is_com_sweep(in, &swapped);
   plot_frame f;
+  memset(&f, 0, sizeof f);
   axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
   axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
-  f.left = REG_MARGIN_LEFT;
-  f.top = REG_MARGIN_TOP;
-  f.width = PLOT_WIDTH - REG_MARGIN_LEFT - REG_LEGEND_GAP - REG_LEGEND_WIDTH;
-  f.height = PLOT_HEIGHT - REG_MARGIN_TOP - REG_MARGIN_BOTTOM;
+  plot_apply_limits(in->options, &f);
+  double width, height;
+  plot_layout_size(in->options, &width, &height);
+  const double fs = plot_options_font_scale(in->options);
+  f.left = REG_MARGIN_LEFT * fs;
+  f.top = REG_MARGIN_TOP * fs;
+  f.width = fmax(width - f.left - REG_LEGEND_GAP - REG_LEGEND_WIDTH * fs, 1.0);
+  f.height = fmax(height - f.top - REG_MARGIN_BOTTOM * fs, 1.0);
   if (equal_scales) {
     const double sx = f.width / (f.x_max - f.x_min), sy = f.height / (f.y_max - f.y_min);
     if (sx > sy) f.width = sy * (f.x_max - f.x_min);
@@ -194,32 +199,33 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
   }
 }
 
-static void draw_legend(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
+static void draw_legend(cairo_t *cr, double width, const plot_frame *f,
+                        const plot_regions_input *in) {
   long count[REG_LEGEND_ENTRIES] = {0};
   const size_t n = (size_t)in->x->count * (size_t)in->y->count;
   for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
-  const double x = PLOT_WIDTH - REG_LEGEND_WIDTH;
+  const double x = width - REG_LEGEND_WIDTH * plot_font_scale(cr);
   double y = f->top;
   for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
     if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
     char label[REG_LABEL_SIZE];
     snprintf(label, sizeof label, "%s: %ld", legend_text(slot), count[slot]);
     plot_legend_row(cr, x, y, slot_color(slot), label);
-    y += REG_LEGEND_ROW;
+    y += REG_LEGEND_ROW * plot_font_scale(cr);
   }
 }
 
 plot_status plot_regions(const char *path, const plot_regions_input *in) {
   if (in == NULL) return PLOT_ERR_FORMAT;
   plot_canvas c;
-  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid, in->options);
   if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
   bool swapped = false;
   const bool overlay = is_com_sweep(in, &swapped);
   plot_frame f;
   plot_regions_frame(in, &f);
-  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
+  plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);
   if (overlay) draw_overlay(cr, &f, in->overlay, swapped);
@@ -227,6 +233,6 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
             plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  draw_legend(cr, &f, in);
+  draw_legend(cr, c.width, &f, in);
   return plot_canvas_close(&c, PLOT_OK);
 }

@@ -1,5 +1,6 @@
 // Outcome sweep figure: one cell per grid point coloured by how its run
 // ended, and a legend of the outcomes present with their counts.
+#include <math.h>
 #include <stdio.h>
 
 #include "plot/plot_internal.h"
@@ -67,16 +68,18 @@ static int class_of(const zeno_sweep_point *p) {
 plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   if (in == NULL) return PLOT_ERR_FORMAT;
   plot_canvas c;
-  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid, in->options);
   if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
-  plot_frame f = {.left = SWEEP_MARGIN_LEFT, .top = SWEEP_MARGIN_TOP};
+  const double fs = c.options.font_scale;
+  plot_frame f = {.left = SWEEP_MARGIN_LEFT * fs, .top = SWEEP_MARGIN_TOP * fs};
   double cx, cy;
   plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
   plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
-  f.width = PLOT_WIDTH - SWEEP_MARGIN_LEFT - SWEEP_LEGEND_GAP - SWEEP_LEGEND_WIDTH;
-  f.height = PLOT_HEIGHT - SWEEP_MARGIN_TOP - SWEEP_MARGIN_BOTTOM;
-  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
+  plot_apply_limits(in->options, &f);
+  f.width = fmax(c.width - f.left - SWEEP_LEGEND_GAP - SWEEP_LEGEND_WIDTH * fs, 1.0);
+  f.height = fmax(c.height - f.top - SWEEP_MARGIN_BOTTOM * fs, 1.0);
+  plot_title(cr, c.width, in->title ? in->title : "");
   long count[SWEEP_CLASSES] = {0};
   plot_clip(cr, &f);
   const size_t n = in->x->count * in->y->count;
@@ -95,8 +98,8 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
     if (count[k] == 0) continue;
     char label[SWEEP_LABEL_SIZE];
     snprintf(label, sizeof label, "%s: %ld", CLASSES[k].text, count[k]);
-    plot_legend_row(cr, PLOT_WIDTH - SWEEP_LEGEND_WIDTH, y, CLASSES[k].color, label);
-    y += SWEEP_LEGEND_ROW;
+    plot_legend_row(cr, c.width - SWEEP_LEGEND_WIDTH * fs, y, CLASSES[k].color, label);
+    y += SWEEP_LEGEND_ROW * fs;
   }
   return plot_canvas_close(&c, PLOT_OK);
 }
