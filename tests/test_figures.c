@@ -419,6 +419,105 @@ static void test_log_axis_refused(void **state) {
   run_result_free(&bad_lim);
 }
 
+/* ---- region maps and the maps figure ---------------------------------------------- */
+
+/// The whole grid of a region map, computed in-process as the binary does.
+static zeno_region_point *region_grid(const char *scene, zeno_regions_def *d, const char *x,
+                                      const char *y) {
+  *d = zeno_regions_def_default();
+  assert_int_equal(zeno_region_axis_parse(x, &d->x, NULL), ZENO_OK);
+  assert_int_equal(zeno_region_axis_parse(y, &d->y, NULL), ZENO_OK);
+  d->mc_runs = 0;
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create_file(scene, NULL, 0, d, &err);
+  assert_non_null(r);
+  zeno_region_point *g = calloc(d->x.count * d->y.count, sizeof *g);
+  assert_non_null(g);
+  for (size_t iy = 0; iy < d->y.count; iy++)
+    assert_int_equal(zeno_regions_row(r, iy, 1, &g[iy * d->x.count], &err), ZENO_OK);
+  zeno_regions_destroy(r);
+  return g;
+}
+
+/// Rows of background at the bottom edge, columns at the right edge.
+static void blank_edges(cairo_surface_t *s, int *rows, int *columns) {
+  const int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+  *rows = 0;
+  while (*rows < h && count_in(s, 0, h - *rows - 1, w, h - *rows, PLOT_COLOR_BACKGROUND) == w)
+    (*rows)++;
+  *columns = 0;
+  while (*columns < w &&
+         count_in(s, w - *columns - 1, 0, w - *columns, h, PLOT_COLOR_BACKGROUND) == h)
+    (*columns)++;
+}
+
+// Example 6's centre-of-mass map (Fig. 8a): equal scales leave space over,
+// which is split around the map (no band of a sixth of the figure left
+// empty at the bottom or the right), and the legend explains the
+// configuration drawn over the map: one row per mark, with its glyph.
+static void test_region_map_layout(void **state) {
+  (void)state;
+  static const char *const X = "com.x=-2.5:2:10", *const Y = "com.y=-1:2.5:8";
+  static const char *const SCENE = ZENO_SCENES_DIR "/example6.yaml";
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "r.png", png);
+  const int code =
+      run_zeno("regions", SCENE, "--x", X, "--y", Y, "--mc-runs", "0", "--plot", png, "-q");
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"r.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  int rows, columns;
+  blank_edges(s, &rows, &columns);
+  assert_true(rows < PLOT_HEIGHT / 10);
+  assert_true(columns < PLOT_WIDTH / 10);
+
+  zeno_regions_def d;
+  zeno_region_point *g = region_grid(SCENE, &d, X, Y);
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(SCENE, NULL, 0, &scene, NULL), ZENO_OK);
+  plot_regions_input in = {.x = &d.x, .y = &d.y, .grid = g, .overlay = &scene};
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t n = plot_regions_legend(&in, labels);
+  assert_string_equal(labels[n - 5], "contact point on its surface");
+  assert_string_equal(labels[n - 1], "load direction");
+  plot_frame f;
+  plot_regions_frame(&in, &f);
+  // The glyphs of the contact (row n-5) and of the centre of mass (row
+  // n-2): ink at their centres, half a row below the region rows.
+  const double x = f.left + f.width + 18 + 8, row = 24;
+  const double regions_end = f.top + (double)(n - 5) * row + row / 2;
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 8), PLOT_COLOR_OVERLAY), 0);
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 3 * row + 8), PLOT_COLOR_OVERLAY), 0);
+  // A parameter chart has no overlay and so no overlay rows.
+  in.overlay = NULL;
+  assert_int_equal(plot_regions_legend(&in, labels), n - 5);
+  free(g);
+  cairo_surface_destroy(s);
+}
+
+// Example 2's limiting fixed point at phi = pi/2 (convergent, Lemma 3) is
+// a whole filled circle on the corner of the R panel, not cut by the frame.
+static void test_limiting_fixed_point_whole(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "m.png", png);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
+  const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
+  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);  // outside
+  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);  // above
+  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0); // inside
+  cairo_surface_destroy(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_size_and_dpi),
@@ -428,6 +527,8 @@ int main(void) {
       cmocka_unit_test(test_options_need_a_figure),
       cmocka_unit_test(test_trajectory_axes),
       cmocka_unit_test(test_log_axis_refused),
+      cmocka_unit_test(test_region_map_layout),
+      cmocka_unit_test(test_limiting_fixed_point_whole),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
   plot_release_caches();

@@ -242,8 +242,23 @@ typedef struct plot_regions_input {
   const plot_options *options; ///< NULL: defaults; limits in the axes' units
 } plot_regions_input;
 
-/// The data area of the map: left of the legend, with equal scales on both
-/// axes for a com.x / com.y sweep with an overlay.
+/// Room for one legend label.
+#define PLOT_LEGEND_LABEL_SIZE 96
+/// Most rows of a region map's legend: 11 region classes, 5 overlay marks.
+#define PLOT_REGIONS_LEGEND_MAX 16
+
+/// The labels of the map's legend rows, top to bottom: regions 0-6 with
+/// their counts, region 7's variants and errors when present, then, when
+/// the configuration is drawn over the map, one row per mark of the overlay
+/// (contact and surface, friction cone, legs, centre of mass, load).
+/// Returns the number of rows (at most PLOT_REGIONS_LEGEND_MAX).
+size_t plot_regions_legend(const plot_regions_input *input,
+                           char labels[][PLOT_LEGEND_LABEL_SIZE]);
+
+/// The data area of the map: the space the legend (as wide as its longest
+/// label) leaves, with equal scales on both axes for a com.x / com.y sweep
+/// with an overlay; what equal scales leave over is split evenly around
+/// the map and its legend, which sits right of the map.
 void plot_regions_frame(const plot_regions_input *input, plot_frame *frame);
 
 /// Draws the map as cells coloured by region, a legend of the regions with

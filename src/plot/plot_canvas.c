@@ -206,6 +206,19 @@ void plot_fitted_row(cairo_t *cr, double left, double right,
   cairo_set_user_data(cr, &FONT_SCALE_KEY, scale, NULL);
 }
 
+double plot_text_width(const char *text, double size, double font_scale) {
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create(s);
+  cairo_select_font_face(cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                         CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size * font_scale);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text, &e);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  return e.x_advance;
+}
+
 void plot_title(cairo_t *cr, double width, const char *title) {
   plot_set_color(cr, PLOT_COLOR_INK);
   plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * plot_font_scale(cr), PLOT_FONT_TITLE,
@@ -331,9 +344,6 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
 
 /* ---- grids of cells (region maps, sweeps) ----------------------------------- */
 
-/// Legend swatch side and the gap to its label [px].
-#define PLOT_SWATCH 16.0
-#define PLOT_SWATCH_GAP 8.0
 
 plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
                            const zeno_region_axis *y, const void *grid,

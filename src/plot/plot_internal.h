@@ -77,6 +77,14 @@ void plot_grid_range(const zeno_region_axis *axis, double *lo, double *hi, doubl
 void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx,
                     double cy, plot_color color);
 
+/// Width of a text at size `size` (times font_scale) in the figures' font,
+/// measured on a scratch surface (for layouts computed before drawing).
+double plot_text_width(const char *text, double size, double font_scale);
+
+/// Legend swatch side [px, times the font scale] and the gap to its label.
+#define PLOT_SWATCH 16.0
+#define PLOT_SWATCH_GAP 8.0
+
 /// One legend row at (x, y): a swatch and its label.
 void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label);
 

@@ -9,11 +9,16 @@
 
 /* Layout [px]. */
 #define REG_MARGIN_LEFT 76.0
+#define REG_MARGIN_RIGHT 16.0
 #define REG_MARGIN_TOP 48.0
 #define REG_MARGIN_BOTTOM 56.0
-#define REG_LEGEND_WIDTH 290.0
 #define REG_LEGEND_GAP 18.0
 #define REG_LEGEND_ROW 24.0
+/// Extra space above the overlay's legend rows, in rows.
+#define REG_LEGEND_OVERLAY_GAP 0.5
+/// Dash of the friction cone glyph in the legend [px on, px off].
+#define REG_GLYPH_DASH_ON 3.0
+#define REG_GLYPH_DASH_OFF 2.0
 /// About this many ticks per axis.
 #define REG_TICKS 7
 /// Overlay sizes as fractions of the smaller data span.
@@ -29,7 +34,12 @@
 #define REG_LEGEND_ENTRIES 11
 /// The legend slot of error rows (after region 7's variants).
 #define REG_ERROR_SLOT 10
-#define REG_LABEL_SIZE 96
+#define REG_LABEL_SIZE PLOT_LEGEND_LABEL_SIZE
+/// The overlay's legend rows and their labels.
+#define REG_OVERLAY_ROWS 5
+static const char *const OVERLAY_TEXT[REG_OVERLAY_ROWS] = {
+    "contact point on its surface", "friction cone (dashed)", "body: legs to the centre of mass",
+    "centre of mass of the scene", "load direction"};
 
 plot_color plot_region_color(const zeno_region_point *p) {
   switch (p->region) {
@@ -93,6 +103,40 @@ static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
   return in->overlay && (xy || yx);
 }
 
+/// The region rows of the legend: labels and colours; returns their count.
+static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE],
+                          plot_color *colors) {
+  long count[REG_LEGEND_ENTRIES] = {0};
+  const size_t n = (size_t)in->x->count * (size_t)in->y->count;
+  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
+  size_t rows = 0;
+  for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
+    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "%s: %ld", legend_text(slot), count[slot]);
+    if (colors) colors[rows] = slot_color(slot);
+    rows++;
+  }
+  return rows;
+}
+
+size_t plot_regions_legend(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE]) {
+  size_t rows = region_rows(in, labels, NULL);
+  bool swapped;
+  if (is_com_sweep(in, &swapped))
+    for (int k = 0; k < REG_OVERLAY_ROWS; k++)
+      snprintf(labels[rows++], PLOT_LEGEND_LABEL_SIZE, "%s", OVERLAY_TEXT[k]);
+  return rows;
+}
+
+/// Width of the legend: a swatch, the gap and the longest label.
+static double legend_width(const plot_regions_input *in, double fs) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t rows = plot_regions_legend(in, labels);
+  double text = 0;
+  for (size_t k = 0; k < rows; k++) text = fmax(text, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
+  return PLOT_SWATCH * fs + PLOT_SWATCH_GAP + text;
+}
+
 void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
   bool swapped = false;
   const bool equal_scales = is_com_sweep(in, &swapped);
@@ -106,12 +150,21 @@ void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
   const double fs = plot_options_font_scale(in->options);
   f.left = REG_MARGIN_LEFT * fs;
   f.top = REG_MARGIN_TOP * fs;
-  f.width = fmax(width - f.left - REG_LEGEND_GAP - REG_LEGEND_WIDTH * fs, 1.0);
+  f.width = fmax(width - f.left - REG_LEGEND_GAP - legend_width(in, fs) - REG_MARGIN_RIGHT, 1.0);
   f.height = fmax(height - f.top - REG_MARGIN_BOTTOM * fs, 1.0);
   if (equal_scales) {
     const double sx = f.width / (f.x_max - f.x_min), sy = f.height / (f.y_max - f.y_min);
-    if (sx > sy) f.width = sy * (f.x_max - f.x_min);
-    else f.height = sx * (f.y_max - f.y_min);
+    // The map keeps equal scales; the space it leaves is split evenly on
+    // both sides of the map and its legend (no empty band on one side).
+    if (sx > sy) {
+      const double w = sy * (f.x_max - f.x_min);
+      f.left += (f.width - w) / 2;
+      f.width = w;
+    } else {
+      const double h = sx * (f.y_max - f.y_min);
+      f.top += (f.height - h) / 2;
+      f.height = h;
+    }
   }
   *frame = f;
 }
@@ -199,19 +252,60 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
   }
 }
 
-static void draw_legend(cairo_t *cr, double width, const plot_frame *f,
-                        const plot_regions_input *in) {
-  long count[REG_LEGEND_ENTRIES] = {0};
-  const size_t n = (size_t)in->x->count * (size_t)in->y->count;
-  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
-  const double x = width - REG_LEGEND_WIDTH * plot_font_scale(cr);
-  double y = f->top;
-  for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
-    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
-    char label[REG_LABEL_SIZE];
-    snprintf(label, sizeof label, "%s: %ld", legend_text(slot), count[slot]);
-    plot_legend_row(cr, x, y, slot_color(slot), label);
-    y += REG_LEGEND_ROW * plot_font_scale(cr);
+/// The glyph of an overlay mark in a swatch-sized box at (x, y).
+static void overlay_glyph(cairo_t *cr, int mark, double x, double y, double side) {
+  const double cx = x + side / 2, cy = y + side / 2;
+  plot_set_color(cr, PLOT_COLOR_OVERLAY);
+  cairo_save(cr);
+  cairo_set_line_width(cr, mark == 1 ? PLOT_LINE_THIN : REG_OVERLAY_LINE);
+  switch (mark) {
+    case 0:  // the surface and the contact point on it
+      cairo_move_to(cr, x, cy);
+      cairo_line_to(cr, x + side, cy);
+      cairo_stroke(cr);
+      cairo_arc(cr, cx, cy, REG_CONTACT_RADIUS, 0, 2 * ZENO_PI);
+      cairo_fill(cr);
+      break;
+    case 1: {  // the cone: two dashed sides from the contact
+      const double dash[2] = {REG_GLYPH_DASH_ON, REG_GLYPH_DASH_OFF};
+      cairo_set_dash(cr, dash, 2, 0);
+      cairo_move_to(cr, x, y);
+      cairo_line_to(cr, cx, y + side);
+      cairo_line_to(cr, x + side, y);
+      cairo_stroke(cr);
+      break;
+    }
+    case 2:  // a leg
+      cairo_move_to(cr, x, y + side);
+      cairo_line_to(cr, x + side, y);
+      cairo_stroke(cr);
+      break;
+    case 3:  // the centre of mass
+      cairo_arc(cr, cx, cy, REG_COM_RADIUS, 0, 2 * ZENO_PI);
+      cairo_fill(cr);
+      break;
+    default:  // the load
+      arrow(cr, cx, y, cx, y + side);
+      break;
+  }
+  cairo_restore(cr);
+}
+
+/// The legend at x, its top at y: region rows, then the overlay's marks.
+static void draw_legend(cairo_t *cr, double x, double y, const plot_regions_input *in,
+                        bool overlay) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  plot_color colors[PLOT_REGIONS_LEGEND_MAX];
+  const double fs = plot_font_scale(cr), row = REG_LEGEND_ROW * fs, side = PLOT_SWATCH * fs;
+  const size_t rows = region_rows(in, labels, colors);
+  for (size_t k = 0; k < rows; k++, y += row) plot_legend_row(cr, x, y, colors[k], labels[k]);
+  if (!overlay) return;
+  y += REG_LEGEND_OVERLAY_GAP * row;
+  for (int k = 0; k < REG_OVERLAY_ROWS; k++, y += row) {
+    overlay_glyph(cr, k, x, y, side);
+    plot_set_color(cr, PLOT_COLOR_INK);
+    plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, OVERLAY_TEXT[k], 0.0,
+              0.5);
   }
 }
 
@@ -233,6 +327,6 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
             plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  draw_legend(cr, c.width, &f, in);
+  draw_legend(cr, f.left + f.width + REG_LEGEND_GAP, f.top, in, overlay);
   return plot_canvas_close(&c, PLOT_OK);
 }
