@@ -227,6 +227,48 @@ static void test_xlim(void **state) {
   cairo_surface_destroy(s);
 }
 
+// Every command that draws takes the figure options: each writes a
+// 640 x 480 PNG at 120 dpi, and an SVG's size is --size in points.
+static void test_every_command(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char run[PATH_SIZE], png[5][PATH_SIZE], svg[PATH_SIZE];
+  static const char *const NAMES[5] = {"a.png", "m.png", "r.png", "s.png", "t.png"};
+  for (int k = 0; k < 5; k++) work_path(&w, NAMES[k], png[k]);
+  work_path(&w, "run", run);
+  work_path(&w, "t.svg", svg);
+#define FIGURE_OPTIONS "--size", "640x480", "--dpi", "120", "--font-scale", "1.2"
+  int codes[7];
+  codes[0] = run_zeno("analyze", EXAMPLE2, "--plot", png[0], FIGURE_OPTIONS);
+  codes[1] = run_zeno("maps", EXAMPLE2, "--plot", png[1], FIGURE_OPTIONS, "--xlim", "-1:1");
+  codes[2] = run_zeno("regions", ZENO_SCENES_DIR "/example7.yaml", "--x", "paper.mu2=0:1.3:4",
+                      "--y", "paper.alpha=0:40:3", "--mc-runs", "0", "--plot", png[2], "-q",
+                      FIGURE_OPTIONS, "--ylim", "10:30");
+  codes[3] = run_zeno("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-2:2:3", "--y",
+                      "initial.qdp.0=0:1:2", "--plot", png[3], "-q", FIGURE_OPTIONS);
+  codes[4] = run_zeno("simulate", EXAMPLE3_ZENO, "--out", run, "--quiet");
+  codes[5] = run_zeno("plot-trajectory", run, "--plot", png[4], FIGURE_OPTIONS, "--xlim", "20:40");
+  codes[6] = run_zeno("plot-trajectory", run, "--plot", svg, "--size", "450x300");
+#undef FIGURE_OPTIONS
+  uint32_t size[5][3];
+  for (int k = 0; k < 5; k++)
+    if (exists(png[k])) png_header(png[k], &size[k][0], &size[k][1], &size[k][2]);
+  const bool svg_ok = file_contains(svg, "width=\"450pt\" height=\"300pt\"") ||
+                      file_contains(svg, "width=\"450\" height=\"300\"");
+  remove_simulate_out(run);
+  work_dir_remove(&w, (const char *const[]){"a.png", "m.png", "r.png", "s.png", "t.png", "t.svg",
+                                            NULL},
+                  "run");
+  for (int k = 0; k < 7; k++) assert_int_equal(codes[k], 0);
+  for (int k = 0; k < 5; k++) {
+    assert_int_equal(size[k][0], 640);
+    assert_int_equal(size[k][1], 480);
+    assert_int_equal(size[k][2], lround(120 / METRES_PER_INCH));
+  }
+  assert_true(svg_ok);
+}
+
 /* ---- bad values ---------------------------------------------------------------- */
 
 /// One bad figure option: exit 2, one line on stderr naming `option`, no
@@ -523,6 +565,7 @@ int main(void) {
       cmocka_unit_test(test_size_and_dpi),
       cmocka_unit_test(test_dpi_scales_the_drawing),
       cmocka_unit_test(test_xlim),
+      cmocka_unit_test(test_every_command),
       cmocka_unit_test(test_bad_values),
       cmocka_unit_test(test_options_need_a_figure),
       cmocka_unit_test(test_trajectory_axes),

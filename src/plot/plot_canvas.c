@@ -17,10 +17,17 @@ static const char *const PLOT_FONT_FAMILY = "sans-serif";
 #define PLOT_CHANNEL_MAX 255.0
 /// Room for one tick label.
 #define PLOT_TICK_LABEL_SIZE 32
+/// Least space left and right of the title [px].
+#define PLOT_TITLE_MARGIN 8.0
 /// Gap between tick labels and the ticks, axis labels and tick labels [px].
 #define PLOT_LABEL_GAP 4.0
 #define PLOT_AXIS_LABEL_OFFSET_X 42.0
 #define PLOT_AXIS_LABEL_OFFSET_Y 54.0
+/// Room between x tick labels [px], y tick spacing in lines of tick text,
+/// and how many larger steps are tried to make that room.
+#define PLOT_TICK_LABEL_ROOM 8.0
+#define PLOT_TICK_LINE_ROOM 1.25
+#define PLOT_STEP_TRIES 12
 /// Ticks closer to a range end than this fraction of a step still count.
 #define PLOT_TICK_SLACK 1e-9
 /// Mantissas of nice tick steps.
@@ -221,8 +228,12 @@ double plot_text_width(const char *text, double size, double font_scale) {
 
 void plot_title(cairo_t *cr, double width, const char *title) {
   plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * plot_font_scale(cr), PLOT_FONT_TITLE,
-            title, 0.5, 1.0);
+  // A title wider than the figure (less a margin each side) is set smaller.
+  const double fs = plot_font_scale(cr), room = width - 2 * PLOT_TITLE_MARGIN;
+  const double natural = plot_text_width(title, PLOT_FONT_TITLE, fs);
+  const double size = natural > room && room > 0 ? PLOT_FONT_TITLE * room / natural
+                                                 : PLOT_FONT_TITLE;
+  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * fs, size, title, 0.5, 1.0);
 }
 
 double plot_nice_step(double span, int count) {
@@ -271,10 +282,43 @@ static void power_label(double n, char *text) {
       strncat(text, DIGITS[*d - '0'], PLOT_TICK_LABEL_SIZE - strlen(text) - 1);
 }
 
+/// The next nice step above `step` (1, 2, 5 times a power of ten).
+static double next_step(double step) {
+  const double power = pow(PLOT_NICE_10, floor(log10(step) + PLOT_TICK_SLACK));
+  const double m = step / power;
+  if (m < PLOT_NICE_LIMIT_1) return PLOT_NICE_2 * power;
+  if (m < PLOT_NICE_LIMIT_2) return PLOT_NICE_5 * power;
+  return PLOT_NICE_10 * power;
+}
+
+/// `step`, or a larger nice step when ticks `step` apart would be closer
+/// than `room` px on an axis of `pixels` px showing `span` data units.
+static double roomy_step(double step, double span, double pixels, double room) {
+  for (int k = 0; k < PLOT_STEP_TRIES && step / span * pixels < room; k++) step = next_step(step);
+  return step;
+}
+
+/// Width of the tick label of v [px].
+static double tick_label_width(cairo_t *cr, const plot_frame *f, double v, double step) {
+  char label[PLOT_TICK_LABEL_SIZE];
+  if (f->x_log)
+    power_label(v, label);
+  else
+    tick_label(v, step, label);
+  cairo_set_font_size(cr, PLOT_FONT_TICK * plot_font_scale(cr));
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, label, &e);
+  return e.x_advance;
+}
+
 static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
   const double bottom = f->top + f->height;
   const double lo = fmin(f->x_min, f->x_max), hi = fmax(f->x_min, f->x_max);
+  // Labels keep a gap between them: the wider of the end labels plus a gap.
+  const double room = fmax(tick_label_width(cr, f, lo, step), tick_label_width(cr, f, hi, step)) +
+                      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
+  step = roomy_step(step, hi - lo, f->width, room);
   for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step;
        k++) {
     const double x = round(plot_frame_x(f, k * step)) + 0.5;
@@ -292,6 +336,8 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
 
 static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
+  step = roomy_step(step, f->y_max - f->y_min, f->height,
+                    PLOT_FONT_TICK * plot_font_scale(cr) * PLOT_TICK_LINE_ROOM);
   for (double k = ceil(f->y_min / step - PLOT_TICK_SLACK);
        k * step <= f->y_max + PLOT_TICK_SLACK * step; k++) {
     const double y = round(plot_frame_y(f, k * step)) + 0.5;

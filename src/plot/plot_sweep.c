@@ -9,7 +9,7 @@
 #define SWEEP_MARGIN_LEFT 76.0
 #define SWEEP_MARGIN_TOP 48.0
 #define SWEEP_MARGIN_BOTTOM 56.0
-#define SWEEP_LEGEND_WIDTH 260.0
+#define SWEEP_MARGIN_RIGHT 16.0
 #define SWEEP_LEGEND_GAP 18.0
 #define SWEEP_LEGEND_ROW 24.0
 #define SWEEP_TICKS 7
@@ -72,22 +72,31 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
   const double fs = c.options.font_scale;
+  // The legend: the classes present with their counts, as wide as the
+  // longest label.
+  long count[SWEEP_CLASSES] = {0};
+  const size_t n = in->x->count * in->y->count;
+  for (size_t k = 0; k < n; k++) count[class_of(&in->grid[k])]++;
+  char labels[SWEEP_CLASSES][SWEEP_LABEL_SIZE];
+  double legend_width = 0;
+  for (int k = 0; k < SWEEP_CLASSES; k++) {
+    snprintf(labels[k], sizeof labels[k], "%s: %ld", CLASSES[k].text, count[k]);
+    if (count[k] > 0)
+      legend_width = fmax(legend_width, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
+  }
+  legend_width += PLOT_SWATCH * fs + PLOT_SWATCH_GAP;
   plot_frame f = {.left = SWEEP_MARGIN_LEFT * fs, .top = SWEEP_MARGIN_TOP * fs};
   double cx, cy;
   plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
   plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
   plot_apply_limits(in->options, &f);
-  f.width = fmax(c.width - f.left - SWEEP_LEGEND_GAP - SWEEP_LEGEND_WIDTH * fs, 1.0);
+  f.width = fmax(c.width - f.left - SWEEP_LEGEND_GAP - legend_width - SWEEP_MARGIN_RIGHT, 1.0);
   f.height = fmax(c.height - f.top - SWEEP_MARGIN_BOTTOM * fs, 1.0);
   plot_title(cr, c.width, in->title ? in->title : "");
-  long count[SWEEP_CLASSES] = {0};
   plot_clip(cr, &f);
-  const size_t n = in->x->count * in->y->count;
   for (size_t k = 0; k < n; k++) {
     const zeno_sweep_point *p = &in->grid[k];
-    const int cls = class_of(p);
-    count[cls]++;
-    plot_grid_cell(cr, &f, p->x, p->y, cx, cy, CLASSES[cls].color);
+    plot_grid_cell(cr, &f, p->x, p->y, cx, cy, CLASSES[class_of(p)].color);
   }
   cairo_reset_clip(cr);
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, SWEEP_TICKS),
@@ -96,9 +105,7 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   double y = f.top;
   for (int k = 0; k < SWEEP_CLASSES; k++) {
     if (count[k] == 0) continue;
-    char label[SWEEP_LABEL_SIZE];
-    snprintf(label, sizeof label, "%s: %ld", CLASSES[k].text, count[k]);
-    plot_legend_row(cr, c.width - SWEEP_LEGEND_WIDTH * fs, y, CLASSES[k].color, label);
+    plot_legend_row(cr, f.left + f.width + SWEEP_LEGEND_GAP, y, CLASSES[k].color, labels[k]);
     y += SWEEP_LEGEND_ROW * fs;
   }
   return plot_canvas_close(&c, PLOT_OK);
