@@ -401,6 +401,71 @@ plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_a
   return st == PLOT_OK ? PLOT_OK : plot_canvas_close(c, st);
 }
 
+/* Grid figure layout [px, times the font scale where text needs it]. */
+#define PLOT_GRID_MARGIN_LEFT 76.0
+#define PLOT_GRID_MARGIN_RIGHT 16.0
+#define PLOT_GRID_MARGIN_TOP 48.0
+#define PLOT_GRID_MARGIN_BOTTOM 56.0
+#define PLOT_GRID_LEGEND_GAP 18.0
+#define PLOT_GRID_LEGEND_ROW 24.0
+
+/// Shrinks f to equal scales, centring it in the area it had.
+static void equal_scales(plot_frame *f) {
+  const double sx = f->width / fabs(f->x_max - f->x_min), sy = f->height / (f->y_max - f->y_min);
+  if (sx > sy) {
+    const double w = sy * fabs(f->x_max - f->x_min);
+    f->left += (f->width - w) / 2;
+    f->width = w;
+  } else {
+    const double h = sx * (f->y_max - f->y_min);
+    f->top += (f->height - h) / 2;
+    f->height = h;
+  }
+}
+
+void plot_grid_layout(double width, double height, double fs, size_t entries,
+                      double legend_width, bool equal, plot_frame *f, plot_legend_layout *l) {
+  const double left = PLOT_GRID_MARGIN_LEFT * fs, top = PLOT_GRID_MARGIN_TOP * fs;
+  const double bottom = PLOT_GRID_MARGIN_BOTTOM * fs, gap = PLOT_GRID_LEGEND_GAP;
+  const double inner = fmax(width - left - PLOT_GRID_MARGIN_RIGHT, 1.0);
+  memset(l, 0, sizeof *l);
+  l->row = PLOT_GRID_LEGEND_ROW * fs;
+  l->column_width = legend_width + gap;
+  // Beside the map, one column.
+  plot_frame side = *f;
+  side.left = left;
+  side.top = top;
+  side.width = fmax(inner - gap - legend_width, 1.0);
+  side.height = fmax(height - top - bottom, 1.0);
+  if (equal) equal_scales(&side);
+  // Under it, in as many columns as fit.
+  const size_t columns = (size_t)fmax(1.0, floor((inner + gap) / l->column_width));
+  const size_t rows = (entries + columns - 1) / columns;
+  plot_frame below = side;
+  below.left = left;
+  below.top = top;
+  below.width = inner;
+  below.height = fmax(height - top - bottom - (double)rows * l->row, 1.0);
+  if (equal) equal_scales(&below);
+  // Beside unless that leaves the map a narrow strip and under gives it
+  // more room.
+  l->below = side.width < PLOT_GRID_SIDE_SHARE * inner &&
+             below.width * below.height > side.width * side.height;
+  *f = l->below ? below : side;
+  l->rows = l->below ? rows : entries;
+  l->x = l->below ? left : f->left + f->width + gap;
+  // A column beside the map starts with it, or higher when it would run
+  // off the bottom (a row of slack for a gap inside the legend).
+  const double column = ((double)entries + 1) * l->row;
+  l->y = l->below ? f->top + f->height + bottom : fmax(top, fmin(f->top, height - column));
+}
+
+void plot_legend_position(const plot_legend_layout *l, size_t k, double *x, double *y) {
+  const size_t rows = l->rows ? l->rows : 1;
+  *x = l->x + (double)(k / rows) * l->column_width;
+  *y = l->y + (double)(k % rows) * l->row;
+}
+
 void plot_grid_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
   const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
   *cell = a->count > 1 ? (last - first) / (double)(a->count - 1) : fmax(fabs(first), 1.0);

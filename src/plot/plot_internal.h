@@ -68,6 +68,31 @@ plot_status plot_grid_open(plot_canvas *canvas, const char *path, const zeno_reg
 /// Applies the options' xlim and ylim (when set) to a frame's ranges.
 void plot_apply_limits(const plot_options *options, plot_frame *frame);
 
+/// Where a grid figure's legend goes: right of the map in one column, or,
+/// when that would leave the map less than PLOT_GRID_SIDE_SHARE of the
+/// width, under the axis label in as many columns as fit.
+typedef struct plot_legend_layout {
+  double x, y;         ///< top left of the first row
+  double column_width; ///< from one column to the next
+  double row;          ///< from one row to the next
+  size_t rows;         ///< rows per column
+  bool below;
+} plot_legend_layout;
+
+/// The least share of the width a map keeps with its legend beside it.
+#define PLOT_GRID_SIDE_SHARE 0.4
+
+/// Lays out a grid figure (region map, sweep) of layout size width x
+/// height: f's data ranges are set; its area and the legend of `entries`
+/// rows of `legend_width` px are placed. With equal_scales the map keeps
+/// one scale on both axes and what that leaves is split evenly around it.
+void plot_grid_layout(double width, double height, double font_scale, size_t entries,
+                      double legend_width, bool equal_scales, plot_frame *f,
+                      plot_legend_layout *legend);
+
+/// Top left of legend row k.
+void plot_legend_position(const plot_legend_layout *legend, size_t k, double *x, double *y);
+
 /// Data range of a grid axis: its cells' outer edges, and the cell width.
 void plot_grid_range(const zeno_region_axis *axis, double *lo, double *hi, double *cell);
 

@@ -8,12 +8,6 @@
 #include "plot/plot_internal.h"
 
 /* Layout [px]. */
-#define REG_MARGIN_LEFT 76.0
-#define REG_MARGIN_RIGHT 16.0
-#define REG_MARGIN_TOP 48.0
-#define REG_MARGIN_BOTTOM 56.0
-#define REG_LEGEND_GAP 18.0
-#define REG_LEGEND_ROW 24.0
 /// Extra space above the overlay's legend rows, in rows.
 #define REG_LEGEND_OVERLAY_GAP 0.5
 /// Dash of the friction cone glyph in the legend [px on, px off].
@@ -137,36 +131,27 @@ static double legend_width(const plot_regions_input *in, double fs) {
   return PLOT_SWATCH * fs + PLOT_SWATCH_GAP + text;
 }
 
-void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
+/// The map's frame and its legend's place.
+static void layout(const plot_regions_input *in, plot_frame *f, plot_legend_layout *legend) {
   bool swapped = false;
   const bool equal_scales = is_com_sweep(in, &swapped);
-  plot_frame f;
-  memset(&f, 0, sizeof f);
-  axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
-  axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
-  plot_apply_limits(in->options, &f);
+  memset(f, 0, sizeof *f);
+  axis_range(in->x, &f->x_min, &f->x_max, &(double){0});
+  axis_range(in->y, &f->y_min, &f->y_max, &(double){0});
+  plot_apply_limits(in->options, f);
   double width, height;
   plot_layout_size(in->options, &width, &height);
   const double fs = plot_options_font_scale(in->options);
-  f.left = REG_MARGIN_LEFT * fs;
-  f.top = REG_MARGIN_TOP * fs;
-  f.width = fmax(width - f.left - REG_LEGEND_GAP - legend_width(in, fs) - REG_MARGIN_RIGHT, 1.0);
-  f.height = fmax(height - f.top - REG_MARGIN_BOTTOM * fs, 1.0);
-  if (equal_scales) {
-    const double sx = f.width / (f.x_max - f.x_min), sy = f.height / (f.y_max - f.y_min);
-    // The map keeps equal scales; the space it leaves is split evenly on
-    // both sides of the map and its legend (no empty band on one side).
-    if (sx > sy) {
-      const double w = sy * (f.x_max - f.x_min);
-      f.left += (f.width - w) / 2;
-      f.width = w;
-    } else {
-      const double h = sx * (f.y_max - f.y_min);
-      f.top += (f.height - h) / 2;
-      f.height = h;
-    }
-  }
-  *frame = f;
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t rows = plot_regions_legend(in, labels);
+  // The map keeps equal scales for com sweeps; what that leaves is split
+  // evenly around the map and its legend (no empty band on one side).
+  plot_grid_layout(width, height, fs, rows, legend_width(in, fs), equal_scales, f, legend);
+}
+
+void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
+  plot_legend_layout legend;
+  layout(in, frame, &legend);
 }
 
 static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
@@ -291,17 +276,23 @@ static void overlay_glyph(cairo_t *cr, int mark, double x, double y, double side
   cairo_restore(cr);
 }
 
-/// The legend at x, its top at y: region rows, then the overlay's marks.
-static void draw_legend(cairo_t *cr, double x, double y, const plot_regions_input *in,
+/// The legend: region rows, then the overlay's marks (after half a row's
+/// gap when the legend is one column beside the map).
+static void draw_legend(cairo_t *cr, const plot_legend_layout *l, const plot_regions_input *in,
                         bool overlay) {
   char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
   plot_color colors[PLOT_REGIONS_LEGEND_MAX];
-  const double fs = plot_font_scale(cr), row = REG_LEGEND_ROW * fs, side = PLOT_SWATCH * fs;
+  const double fs = plot_font_scale(cr), side = PLOT_SWATCH * fs;
   const size_t rows = region_rows(in, labels, colors);
-  for (size_t k = 0; k < rows; k++, y += row) plot_legend_row(cr, x, y, colors[k], labels[k]);
+  double x, y;
+  for (size_t k = 0; k < rows; k++) {
+    plot_legend_position(l, k, &x, &y);
+    plot_legend_row(cr, x, y, colors[k], labels[k]);
+  }
   if (!overlay) return;
-  y += REG_LEGEND_OVERLAY_GAP * row;
-  for (int k = 0; k < REG_OVERLAY_ROWS; k++, y += row) {
+  for (int k = 0; k < REG_OVERLAY_ROWS; k++) {
+    plot_legend_position(l, rows + (size_t)k, &x, &y);
+    if (!l->below) y += REG_LEGEND_OVERLAY_GAP * l->row;
     overlay_glyph(cr, k, x, y, side);
     plot_set_color(cr, PLOT_COLOR_INK);
     plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, OVERLAY_TEXT[k], 0.0,
@@ -318,7 +309,8 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   bool swapped = false;
   const bool overlay = is_com_sweep(in, &swapped);
   plot_frame f;
-  plot_regions_frame(in, &f);
+  plot_legend_layout legend;
+  layout(in, &f, &legend);
   plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);
@@ -327,6 +319,6 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
             plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  draw_legend(cr, f.left + f.width + REG_LEGEND_GAP, f.top, in, overlay);
+  draw_legend(cr, &legend, in, overlay);
   return plot_canvas_close(&c, PLOT_OK);
 }

@@ -5,13 +5,7 @@
 
 #include "plot/plot_internal.h"
 
-/* Layout [px], as for region maps. */
-#define SWEEP_MARGIN_LEFT 76.0
-#define SWEEP_MARGIN_TOP 48.0
-#define SWEEP_MARGIN_BOTTOM 56.0
-#define SWEEP_MARGIN_RIGHT 16.0
-#define SWEEP_LEGEND_GAP 18.0
-#define SWEEP_LEGEND_ROW 24.0
+/* Layout: plot_grid_layout(), as for region maps. */
 #define SWEEP_TICKS 7
 #define SWEEP_LABEL_SIZE 96
 
@@ -85,13 +79,15 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
       legend_width = fmax(legend_width, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
   }
   legend_width += PLOT_SWATCH * fs + PLOT_SWATCH_GAP;
-  plot_frame f = {.left = SWEEP_MARGIN_LEFT * fs, .top = SWEEP_MARGIN_TOP * fs};
+  size_t present = 0;
+  for (int k = 0; k < SWEEP_CLASSES; k++) present += count[k] > 0;
+  plot_frame f = {0};
   double cx, cy;
   plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
   plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
   plot_apply_limits(in->options, &f);
-  f.width = fmax(c.width - f.left - SWEEP_LEGEND_GAP - legend_width - SWEEP_MARGIN_RIGHT, 1.0);
-  f.height = fmax(c.height - f.top - SWEEP_MARGIN_BOTTOM * fs, 1.0);
+  plot_legend_layout legend;
+  plot_grid_layout(c.width, c.height, fs, present, legend_width, false, &f, &legend);
   plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   for (size_t k = 0; k < n; k++) {
@@ -102,11 +98,12 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, SWEEP_TICKS),
             plot_nice_step(f.y_max - f.y_min, SWEEP_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  double y = f.top;
+  size_t row = 0;
   for (int k = 0; k < SWEEP_CLASSES; k++) {
     if (count[k] == 0) continue;
-    plot_legend_row(cr, f.left + f.width + SWEEP_LEGEND_GAP, y, CLASSES[k].color, labels[k]);
-    y += SWEEP_LEGEND_ROW * fs;
+    double x, y;
+    plot_legend_position(&legend, row++, &x, &y);
+    plot_legend_row(cr, x, y, CLASSES[k].color, labels[k]);
   }
   return plot_canvas_close(&c, PLOT_OK);
 }
