@@ -20,6 +20,7 @@
 
 #include "cli_runner.h"
 #include "plot/plot.h"
+#include "plot/plot_internal.h"
 
 /// Metres per inch (PNG's pHYs counts pixels per metre).
 #define METRES_PER_INCH 0.0254
@@ -461,6 +462,32 @@ static void test_log_axis_refused(void **state) {
   run_result_free(&bad_lim);
 }
 
+// The grid layout: at the default size the legend stands beside the map;
+// in a small figure with a wide legend it goes under the map in columns,
+// giving the map the whole width; equal scales keep the data's aspect.
+static void test_grid_layout(void **state) {
+  (void)state;
+  const double lw = 250, fs = 1;
+  plot_frame f = {.x_min = 0, .x_max = 4, .y_min = 0, .y_max = 1};
+  plot_legend_layout l;
+  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 9, lw, false, &f, &l);
+  assert_false(l.below);
+  assert_true(fabs(l.x - (f.left + f.width + 18)) < 1e-9 && l.y == f.top);
+  assert_true(f.left + f.width + 18 + lw <= PLOT_WIDTH);
+  double x, y;
+  plot_legend_position(&l, 8, &x, &y);
+  assert_true(x == l.x && fabs(y - (l.y + 8 * l.row)) < 1e-9);
+  // 640 x 480 at 120 dpi is a 512 x 384 layout: beside, the map would keep
+  // 512 - 76 - 16 - 18 - 250 = 152 px, under 40% of the 420 px inside.
+  plot_grid_layout(512, 384, fs, 2, lw, false, &f, &l);
+  assert_true(l.below);
+  assert_true(fabs(f.width - (512 - 76 - 16)) < 1e-9);
+  assert_true(l.y > f.top + f.height && l.y + 2 * l.row <= 384);
+  plot_frame e = {.x_min = -2, .x_max = 2, .y_min = 0, .y_max = 1};
+  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 12, lw, true, &e, &l);
+  assert_true(fabs(e.width / e.height - 4.0) < 1e-9);
+}
+
 /* ---- region maps and the maps figure ---------------------------------------------- */
 
 /// The whole grid of a region map, computed in-process as the binary does.
@@ -570,6 +597,7 @@ int main(void) {
       cmocka_unit_test(test_options_need_a_figure),
       cmocka_unit_test(test_trajectory_axes),
       cmocka_unit_test(test_log_axis_refused),
+      cmocka_unit_test(test_grid_layout),
       cmocka_unit_test(test_region_map_layout),
       cmocka_unit_test(test_limiting_fixed_point_whole),
   };
