@@ -488,7 +488,7 @@ static void test_grid_layout(void **state) {
   assert_true(fabs(e.width / e.height - 4.0) < 1e-9);
 }
 
-/* ---- region maps and the maps figure ---------------------------------------------- */
+/* ---- region maps ---------------------------------------------- */
 
 /// The whole grid of a region map, computed in-process as the binary does.
 static zeno_region_point *region_grid(const char *scene, zeno_regions_def *d, const char *x,
@@ -566,27 +566,6 @@ static void test_region_map_layout(void **state) {
   cairo_surface_destroy(s);
 }
 
-// Example 2's limiting fixed point at phi = pi/2 (convergent, Lemma 3) is
-// a whole filled circle on the corner of the R panel, not cut by the frame.
-static void test_limiting_fixed_point_whole(void **state) {
-  (void)state;
-  work_dir w;
-  work_dir_create(&w, "figures");
-  char png[PATH_SIZE];
-  work_path(&w, "m.png", png);
-  const int code = run_zeno("maps", EXAMPLE2, "--plot", png);
-  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
-  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
-  assert_int_equal(code, 0);
-  plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
-  const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
-  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);  // outside
-  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);  // above
-  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0); // inside
-  cairo_surface_destroy(s);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_size_and_dpi),
@@ -599,7 +578,6 @@ int main(void) {
       cmocka_unit_test(test_log_axis_refused),
       cmocka_unit_test(test_grid_layout),
       cmocka_unit_test(test_region_map_layout),
-      cmocka_unit_test(test_limiting_fixed_point_whole),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
   plot_release_caches();

@@ -341,6 +341,27 @@ static void test_one_contact_trajectory_figure(void **state) {
   cairo_surface_destroy(png);
 }
 
+// Example 2's limiting fixed point at phi = pi/2 (convergent, Lemma 3) is
+// a whole filled circle on the corner of the R panel, not cut by the frame.
+static void test_limiting_fixed_point_whole(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "plot");
+  char png[PATH_SIZE];
+  work_path(&w, "m.png", png);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
+  const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
+  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);  // outside
+  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);  // above
+  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0); // inside
+  cairo_surface_destroy(s);
+}
+
 /* ---- region maps ---------------------------------------------------------- */
 
 /// The whole grid of a sweep, computed in-process as the binary does.
@@ -429,6 +450,7 @@ int main(void) {
       cmocka_unit_test(test_axis_labels),
       cmocka_unit_test(test_trajectory_figure),
       cmocka_unit_test(test_one_contact_trajectory_figure),
+      cmocka_unit_test(test_limiting_fixed_point_whole),
       cmocka_unit_test(test_regions_figures),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -315,9 +315,13 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
   const double bottom = f->top + f->height;
   const double lo = fmin(f->x_min, f->x_max), hi = fmax(f->x_min, f->x_max);
-  // Labels keep a gap between them: the wider of the end labels plus a gap.
-  const double room = fmax(tick_label_width(cr, f, lo, step), tick_label_width(cr, f, hi, step)) +
-                      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
+  // Labels keep a gap between them: the wider of the first and the last
+  // tick's labels plus a gap.
+  const double first = ceil(lo / step - PLOT_TICK_SLACK) * step;
+  const double last = floor(hi / step + PLOT_TICK_SLACK) * step;
+  const double room =
+      fmax(tick_label_width(cr, f, first, step), tick_label_width(cr, f, last, step)) +
+      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
   step = roomy_step(step, hi - lo, f->width, room);
   for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step;
        k++) {
