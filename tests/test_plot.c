@@ -157,7 +157,7 @@ static double unsafe_midpoint(const zeno_analysis *a) {
 
 static void test_frame_mapping(void **state) {
   (void)state;
-  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2};
+  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2, false};
   assert_true(fabs(plot_frame_x(&f, -1) - 10) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 1) - 110) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 0) - 60) < TOLERANCE);
@@ -173,7 +173,7 @@ static void test_maps_frames(void **state) {
   assert_true(fabs(plot_maps_g_top(-INFINITY) - 1.2) < TOLERANCE);
   assert_true(fabs(plot_maps_g_top(1.8e6) - 5.0) < TOLERANCE);
   plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, &r, &g);
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
   assert_true(r.top + r.height < g.top); // R above G, not overlapping
   assert_true(g.top + g.height < PLOT_HEIGHT);
   assert_true(r.left > 0 && r.left + r.width < PLOT_WIDTH);
@@ -186,7 +186,7 @@ static void test_maps_frames(void **state) {
 static void test_unknown_format_is_refused(void **state) {
   (void)state;
   zeno_maps maps = {.G_max = 1.0};
-  const plot_maps_input in = {"x", &maps, NULL, 0};
+  const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.gif", &in), PLOT_ERR_FORMAT);
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.png", &in), PLOT_ERR_WRITE);
 }
@@ -195,7 +195,7 @@ static void test_unknown_format_is_refused(void **state) {
 
 static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
   plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(a->maps.G_max), &r, &g);
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(a->maps.G_max), NULL, &r, &g);
   assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
   assert_pixel(png, PLOT_WIDTH - 2, PLOT_HEIGHT - 2, PLOT_COLOR_BACKGROUND);
   // Unsafe: shaded in both panels; safe (R undefined near -1): background.
@@ -341,6 +341,27 @@ static void test_one_contact_trajectory_figure(void **state) {
   cairo_surface_destroy(png);
 }
 
+// Example 2's limiting fixed point at phi = pi/2 (convergent, Lemma 3) is
+// a whole filled circle on the corner of the R panel, not cut by the frame.
+static void test_limiting_fixed_point_whole(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "plot");
+  char png[PATH_SIZE];
+  work_path(&w, "m.png", png);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
+  const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
+  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);  // outside
+  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);  // above
+  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0); // inside
+  cairo_surface_destroy(s);
+}
+
 /* ---- region maps ---------------------------------------------------------- */
 
 /// The whole grid of a sweep, computed in-process as the binary does.
@@ -429,6 +450,7 @@ int main(void) {
       cmocka_unit_test(test_axis_labels),
       cmocka_unit_test(test_trajectory_figure),
       cmocka_unit_test(test_one_contact_trajectory_figure),
+      cmocka_unit_test(test_limiting_fixed_point_whole),
       cmocka_unit_test(test_regions_figures),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,10 +44,10 @@ void cli_append_law(const zeno_scene *scene, char *title, size_t size) {
 }
 
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
-                  const zeno_interval *iv, size_t n) {
+                  const zeno_interval *iv, size_t n, const plot_options *options) {
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  const plot_maps_input input = {title, maps, iv, n};
+  const plot_maps_input input = {title, maps, iv, n, options};
   const plot_status status = plot->maps(path, &input);
   return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }

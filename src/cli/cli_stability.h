@@ -4,6 +4,7 @@
 #define ZENO_CLI_CLI_STABILITY_H
 
 #include "cli_common.h"
+#include "cli_figure.h"
 #include "cli_module.h"
 
 /// Accepted range of --samples (the library needs at least 16).
@@ -38,6 +39,6 @@ void cli_append_law(const zeno_scene *scene, char *title, size_t size);
 /// Writes the maps figure; the merged partition iv[0..n-1] (n may be 0) is
 /// shaded. Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME (reported).
 int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
-                  const zeno_interval *iv, size_t n);
+                  const zeno_interval *iv, size_t n, const plot_options *options);
 
 #endif

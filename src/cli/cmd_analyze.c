@@ -26,6 +26,7 @@ typedef struct analyze_options {
   const char *graph_path; ///< --graph: the interval graph, or NULL
   bool json;
   zeno_analysis_def def;
+  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } analyze_options;
 
 static void print_help(void) {
@@ -66,7 +67,10 @@ static void print_help(void) {
       "                       partition (.png, .svg, .pdf); without a Theorem 4\n"
       "                       partition, of the uniform --partition N\n"
       "                       intervals\n"
-      "  -h, --help           show this help\n",
+      "  -h, --help           show this help\n"
+      "\n" CLI_FIGURE_HELP
+      "(--xlim and --ylim apply to the maps figure: phi and R(phi) [rad];\n"
+      "the interval graph has no axes)\n",
       CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples,
       ZENO_MAX_PARTITION / 2, (int)zeno_analysis_def_default().partition_intervals);
 }
@@ -78,12 +82,14 @@ static const struct option LONG_OPTIONS[] = {
     {"json", no_argument, NULL, 'j'},
     {"plot", required_argument, NULL, 'p'},
     {"graph", required_argument, NULL, 'g'},
+    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static int apply_option(void *options, int option, char **argv) {
   analyze_options *o = options;
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
@@ -168,7 +174,7 @@ static zeno_interval *shaded_intervals(const zeno_analysis *a, size_t *n) {
 }
 
 static int write_maps_figure(const char *path, const zeno_scene *scene,
-                             const zeno_analysis *a) {
+                             const zeno_analysis *a, const plot_options *options) {
   if (!a->has_maps) {
     cli_error("note: no maps to plot (%s); '%s' not written", a->reason, path);
     return CLI_EXIT_OK;
@@ -181,7 +187,7 @@ static int write_maps_figure(const char *path, const zeno_scene *scene,
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
-  const int code = cli_plot_maps(path, title, &a->maps, iv, n);
+  const int code = cli_plot_maps(path, title, &a->maps, iv, n, options);
   free(iv);
   return code;
 }
@@ -211,22 +217,23 @@ static zeno_status figure_graph(const zeno_analysis *a, size_t uniform,
 }
 
 static int draw_graph(const char *path, const char *title, const char *note,
-                      const zeno_interval_graph *graph) {
+                      const zeno_interval_graph *graph, const plot_options *options) {
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  const plot_graph_input input = {title, graph, note};
+  const plot_graph_input input = {title, graph, note, options};
   const plot_status status = plot->graph(path, &input);
   return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }
 
 static int write_graph_figure(const char *path, const zeno_scene *scene,
-                              const zeno_analysis *a, size_t uniform) {
+                              const zeno_analysis *a, size_t uniform,
+                              const plot_options *options) {
   char title[TITLE_SIZE], note[TITLE_SIZE];
   snprintf(title, sizeof title, "%s: interval graph of R (merged partition)",
            scene->name);
   if (!a->has_maps) {
     snprintf(note, sizeof note, "no maps: %.200s", a->reason);  // one figure line
-    return draw_graph(path, title, note, NULL);
+    return draw_graph(path, title, note, NULL, options);
   }
   zeno_interval_graph g;
   zeno_error err;
@@ -243,7 +250,7 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
     snprintf(note, sizeof note,
              "%s, not by Theorem 4; uniform partition: %zu intervals merged into %zu",
              zeno_verdict_name(a->verdict), fine, g.count);
-  const int code = draw_graph(path, title, note, &g);
+  const int code = draw_graph(path, title, note, &g, options);
   zeno_interval_graph_free(&g);
   return code;
 }
@@ -251,7 +258,7 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
 /* ---- the command --------------------------------------------------------- */
 
 static int report(const analyze_options *o, const zeno_scene *scene,
-                  const zeno_analysis *a) {
+                  const zeno_analysis *a, const plot_options *figure) {
   if (o->json) {
     zeno_io_analysis_json(stdout, scene, a, NULL);
     putchar('\n');
@@ -259,20 +266,27 @@ static int report(const analyze_options *o, const zeno_scene *scene,
     print_report(scene, a);
   }
   int code = CLI_EXIT_OK;
-  if (o->plot_path) code = write_maps_figure(o->plot_path, scene, a);
+  if (o->plot_path) code = write_maps_figure(o->plot_path, scene, a, figure);
   if (code == CLI_EXIT_OK && o->graph_path)
-    code = write_graph_figure(o->graph_path, scene, a,
-                              o->def.partition_intervals);
+    code = write_graph_figure(o->graph_path, scene, a, o->def.partition_intervals, figure);
   return code;
 }
 
 static int analyze(const void *options, const zeno_scene *scene,
                    zeno_error *err) {
   const analyze_options *o = options;
+  plot_options figure;
+  const char *const paths[] = {o->plot_path, o->graph_path};
+  int code = cli_figure_check(COMMAND, &o->figure, paths, 2, &figure);
+  if (code != CLI_CONTINUE) return code;
+  if (o->plot_path == NULL && (figure.has_xlim || figure.has_ylim))
+    return cli_usage_error(COMMAND, "--%s: only the maps figure (--plot FILE) has axes; the "
+                                    "interval graph (--graph) has none",
+                           figure.has_xlim ? "xlim" : "ylim");
   zeno_analysis analysis;
   if (zeno_analyze(scene, &o->def, &analysis, err) != ZENO_OK)
     return cli_library_error(err);
-  const int code = report(o, scene, &analysis);
+  code = report(o, scene, &analysis, &figure);
   zeno_analysis_free(&analysis);
   return code;
 }
@@ -283,5 +297,6 @@ static const cli_scene_command ANALYZE_COMMAND = {
 
 int cmd_analyze(int argc, char **argv) {
   analyze_options o = {.def = zeno_analysis_def_default()};
+  cli_figure_init(&o.figure);
   return cli_scene_command_main(&ANALYZE_COMMAND, &o.common, &o, argc, argv);
 }

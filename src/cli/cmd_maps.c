@@ -25,6 +25,7 @@ typedef struct maps_options {
   const char *csv_path;  ///< --csv: file or "-", or NULL
   const char *plot_path; ///< --plot: figure, or NULL
   zeno_maps_def def;
+  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } maps_options;
 
 static void print_help(void) {
@@ -52,7 +53,8 @@ static void print_help(void) {
       "                       modes from its first impact to its return\n"
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
       "                       FILE ends in .png, .svg or .pdf\n"
-      "  -h, --help           show this help\n",
+      "  -h, --help           show this help\n"
+      "\n" CLI_FIGURE_HELP "(--xlim: phi [rad]; --ylim: R(phi) [rad], the top panel)\n",
       CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples);
 }
 
@@ -61,12 +63,14 @@ static const struct option LONG_OPTIONS[] = {
     {"samples", required_argument, NULL, OPT_SAMPLES},
     {"csv", required_argument, NULL, 'c'},
     {"plot", required_argument, NULL, 'p'},
+    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static int apply_option(void *options, int option, char **argv) {
   maps_options *o = options;
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
@@ -102,7 +106,7 @@ static int write_csv(const char *path, const zeno_maps *maps) {
 }
 
 static int outputs(const maps_options *o, const zeno_scene *scene,
-                   const zeno_maps *maps) {
+                   const zeno_maps *maps, const plot_options *figure) {
   if (o->csv_path == NULL && o->plot_path == NULL) {
     cli_label("scene");
     printf("%s\n", scene->name);
@@ -116,7 +120,7 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
     snprintf(title, sizeof title, "%s: reduced map R and growth map G",
              scene->name);
     cli_append_law(scene, title, sizeof title);
-    code = cli_plot_maps(o->plot_path, title, maps, NULL, 0);
+    code = cli_plot_maps(o->plot_path, title, maps, NULL, 0, figure);
   }
   return code;
 }
@@ -124,10 +128,13 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
 static int run_maps(const void *options, const zeno_scene *scene,
                     zeno_error *err) {
   const maps_options *o = options;
+  plot_options figure;
+  int code = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
+  if (code != CLI_CONTINUE) return code;
   zeno_maps maps;
   if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK)
     return cli_library_error(err);
-  const int code = outputs(o, scene, &maps);
+  code = outputs(o, scene, &maps, &figure);
   zeno_maps_free(&maps);
   return code;
 }
@@ -138,5 +145,6 @@ static const cli_scene_command MAPS_COMMAND = {
 
 int cmd_maps(int argc, char **argv) {
   maps_options o = {.def = zeno_maps_def_default()};
+  cli_figure_init(&o.figure);
   return cli_scene_command_main(&MAPS_COMMAND, &o.common, &o, argc, argv);
 }

@@ -9,16 +9,25 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_figure.h"
 #include "cli_module.h"
 
 static const char *const COMMAND = "plot-trajectory";
 #define TITLE_SIZE 256
 
+/* Long-only options get values outside the character range. */
+enum {
+  OPT_TIME_AXIS = 256,
+};
+
 typedef struct plot_trajectory_options {
   const char *dir;
   const char *plot_path;
   const char *title; ///< --title, or NULL for a default
+  bool log_time;     ///< --time-axis log
   const zeno_plot_module *plot; ///< loaded once --plot is known
+  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
+  plot_options checked; ///< the figure options, checked against --plot
 } plot_trajectory_options;
 
 static void print_help(void) {
@@ -34,18 +43,33 @@ static void print_help(void) {
       "Options:\n"
       "  -p, --plot FILE      the figure to write (.png, .svg, .pdf); required\n"
       "  -t, --title TEXT     figure title (default: the directory)\n"
-      "  -h, --help           show this help\n");
+      "      --time-axis A    'linear' (default): the abscissa is t; 'log': it\n"
+      "                       is t* - t on a log scale, t* the accumulation\n"
+      "                       time of the run's first Zeno completion (its\n"
+      "                       'zeno' event; refused for a run without one)\n"
+      "  -h, --help           show this help\n"
+      "\n" CLI_FIGURE_HELP
+      "(--xlim in the abscissa's units: t, or t* - t > 0 with --time-axis log;\n"
+      "--ylim is the range of the gaps, the top panel)\n");
 }
 
 static const struct option LONG_OPTIONS[] = {
     {"plot", required_argument, NULL, 'p'},
     {"title", required_argument, NULL, 't'},
+    {"time-axis", required_argument, NULL, OPT_TIME_AXIS},
+    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static int apply_option(plot_trajectory_options *o, int option, char **argv) {
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
+    case OPT_TIME_AXIS:
+      if (strcmp(optarg, "linear") != 0 && strcmp(optarg, "log") != 0)
+        return cli_usage_error(COMMAND, "--time-axis %s: expected 'linear' or 'log'", optarg);
+      o->log_time = strcmp(optarg, "log") == 0;
+      return CLI_CONTINUE;
     case 'p': o->plot_path = optarg; return CLI_CONTINUE;
     case 't': o->title = optarg; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
@@ -70,7 +94,12 @@ static int parse_options(int argc, char **argv, plot_trajectory_options *o) {
   if (!o->plot->format_known(o->plot_path))
     return cli_usage_error(COMMAND, "--plot: '%s' must end in .png, .svg or .pdf",
                            o->plot_path);
-  return CLI_CONTINUE;
+  if (o->log_time && o->figure.plot.has_xlim && !(o->figure.plot.xlim[0] > 0))
+    return cli_usage_error(COMMAND,
+                           "%s: with --time-axis log the limits are values of t* - t and "
+                           "must be > 0",
+                           o->figure.xlim_typed);
+  return cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &o->checked);
 }
 
 /* ---- the run directory ------------------------------------------------------ */
@@ -135,7 +164,21 @@ static bool figure_from_run(const zeno_run_dir_data *d, figure_data *f) {
 
 /* ---- the command --------------------------------------------------------- */
 
+/// The time of the run's first Zeno completion (its accumulation point),
+/// NAN when it has none.
+static double accumulation_time(const zeno_run_dir_data *d) {
+  for (size_t i = 0; i < d->event_count; i++)
+    if (d->events[i].kind == ZENO_EVENT_ZENO) return d->events[i].t;
+  return NAN;
+}
+
 static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
+  const double t_star = o->log_time ? accumulation_time(d) : NAN;
+  if (o->log_time && !isfinite(t_star))
+    return cli_usage_error(COMMAND,
+                           "--time-axis log: the run in '%s' has no Zeno completion (no "
+                           "'zeno' event in %s), so there is no accumulation time t*",
+                           o->dir, ZENO_RUN_DIR_EVENTS);
   char title[TITLE_SIZE];
   if (o->title)
     snprintf(title, sizeof title, "%s", o->title);
@@ -150,7 +193,8 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
   }
   const plot_trajectory_input input = {
       title,       d->row_count,   f.column[0], f.column[1],   f.column[2],
-      f.column[3], d->event_count, f.event_t,   f.event_impact, d->contact_count};
+      f.column[3], d->event_count, f.event_t,   f.event_impact, d->contact_count,
+      t_star,      &o->checked};
   const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;
@@ -160,6 +204,7 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
 
 int cmd_plot_trajectory(int argc, char **argv) {
   plot_trajectory_options o = {0};
+  cli_figure_init(&o.figure);
   int code = parse_options(argc, argv, &o);
   if (code != CLI_CONTINUE) return code;
   zeno_run_dir_data d = {0};

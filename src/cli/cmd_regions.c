@@ -55,6 +55,7 @@ typedef struct regions_options {
   const char *plot_path;
   int threads;
   bool quiet, json;
+  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } regions_options;
 
 static void print_help(void) {
@@ -104,6 +105,7 @@ static void print_help(void) {
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
+      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n"
       "\n"
       "A progress line (points, rate, time left) is drawn on standard error\n"
       "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
@@ -127,6 +129,7 @@ static const struct option LONG_OPTIONS[] = {
     {"mc-full", no_argument, NULL, OPT_MC_FULL},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
+    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -143,6 +146,7 @@ static int seed_option(const char *text, unsigned long long *seed) {
 
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
@@ -183,6 +187,7 @@ typedef struct sweep {
   long total_points, computed_points; ///< to compute in this run, and so far
   double start, last_progress;
   bool progress;             ///< draw the progress line
+  plot_options figure;       ///< the --plot figure's options, checked
 } sweep;
 
 static double now_seconds(void) {
@@ -435,7 +440,7 @@ static int draw_map(const sweep *w, const zeno_scene *scene) {
   snprintf(title, sizeof title, "%s: stability regions over %s and %s", scene->name,
            w->o->def.x.path, w->o->def.y.path);
   const plot_regions_input in = {.title = title, .x = &w->o->def.x, .y = &w->o->def.y,
-                                 .grid = w->grid, .overlay = scene};
+                                 .grid = w->grid, .overlay = scene, .options = &w->figure};
   const plot_status st = plot->regions(w->o->plot_path, &in);
   return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, w->o->plot_path, st);
 }
@@ -512,6 +517,8 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   sweep w;
   memset(&w, 0, sizeof w);
   w.o = o;
+  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
+  if (checked != CLI_CONTINUE) return checked;
   if (!regions_dist_start(&w.dist, NULL, NULL)) return CLI_EXIT_RUNTIME;
   const int code = run_sweep(&w, scene);
   return regions_dist_end(&w.dist, code);
@@ -521,6 +528,7 @@ int cmd_regions(int argc, char **argv) {
   regions_options o;
   memset(&o, 0, sizeof o);
   o.def = zeno_regions_def_default();
+  cli_figure_init(&o.figure);
   static const cli_scene_command command = {
       .name = COMMAND_NAME,
       .short_options = ":s:o:p:t:jqh",

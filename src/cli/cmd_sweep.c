@@ -31,6 +31,7 @@ typedef struct sweep_options {
   const char *out_dir, *plot_path;
   int threads;
   bool quiet, json;
+  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } sweep_options;
 
 static void print_help(void) {
@@ -60,7 +61,8 @@ static void print_help(void) {
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary\n"
-      "  -h, --help            show this help\n",
+      "  -h, --help            show this help\n"
+      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n",
       THREADS_MAX);
 }
 
@@ -73,12 +75,14 @@ static const struct option LONG_OPTIONS[] = {
     {"plot", required_argument, NULL, 'p'},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
+    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
@@ -204,13 +208,15 @@ static int write_file(const char *dir, const char *name, const sweep_options *o,
   return CLI_EXIT_RUNTIME;
 }
 
-static int draw(const sweep_options *o, const zeno_scene *scene, const zeno_sweep_point *grid) {
+static int draw(const sweep_options *o, const zeno_scene *scene, const zeno_sweep_point *grid,
+                const plot_options *figure) {
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
   snprintf(title, sizeof title, "%s: outcomes over %s and %s", scene->name, o->def.x.path,
            o->def.y.path);
-  const plot_sweep_input in = {.title = title, .x = &o->def.x, .y = &o->def.y, .grid = grid};
+  const plot_sweep_input in = {
+      .title = title, .x = &o->def.x, .y = &o->def.y, .grid = grid, .options = figure};
   const plot_status st = plot->sweep(o->plot_path, &in);
   return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, o->plot_path, st);
 }
@@ -221,6 +227,9 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   const sweep_options *o = options;
   if (!o->x_set || !o->y_set)
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
+  plot_options figure;
+  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
+  if (checked != CLI_CONTINUE) return checked;
   zeno_sweep *w = zeno_sweep_create(o->common.scene_text, o->common.scene_path,
                                     cli_overrides_items(&o->common.overrides),
                                     o->common.overrides.count, &o->def, err);
@@ -246,7 +255,7 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
     if (code == CLI_EXIT_OK) code = write_file(o->out_dir, TABLE_NAME, o, scene, grid, true);
     if (code == CLI_EXIT_OK) code = write_file(o->out_dir, SUMMARY_NAME, o, scene, grid, false);
   }
-  if (code == CLI_EXIT_OK && o->plot_path) code = draw(o, scene, grid);
+  if (code == CLI_EXIT_OK && o->plot_path) code = draw(o, scene, grid, &figure);
   if (code == CLI_EXIT_OK && o->json) write_summary(stdout, o, scene, grid);
   else if (code == CLI_EXIT_OK && !o->quiet) print_summary(o, grid);
   free(grid);
@@ -260,5 +269,6 @@ static const cli_scene_command SWEEP_COMMAND = {
 
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};
+  cli_figure_init(&o.figure);
   return cli_scene_command_main(&SWEEP_COMMAND, &o.common, &o, argc, argv);
 }

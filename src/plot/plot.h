@@ -17,9 +17,58 @@
 
 #include "zeno/zeno.h"
 
-/// Size of every figure: PNG pixels, SVG points.
+/// Default size of every figure: PNG pixels, SVG and PDF points.
 #define PLOT_WIDTH 900
 #define PLOT_HEIGHT 600
+/// Allowed figure sizes, each side (PNG pixels, SVG/PDF points). The lower
+/// end keeps the axes, ticks and legends of a layout apart; the upper end
+/// keeps a PNG under 256 MB of memory.
+#define PLOT_SIZE_MIN 200
+#define PLOT_SIZE_MAX 8000
+/// The density [pixels per inch] a figure is designed at: fonts, lines and
+/// margins are in pixels at this density (CSS's reference pixel).
+#define PLOT_DPI_BASE 96.0
+/// Allowed PNG densities [pixels per inch].
+#define PLOT_DPI_MIN 24.0
+#define PLOT_DPI_MAX 1200.0
+/// Allowed text size factors.
+#define PLOT_FONT_SCALE_MIN 0.25
+#define PLOT_FONT_SCALE_MAX 4.0
+
+/// Options every figure takes (the program's --size, --dpi, --font-scale,
+/// --xlim and --ylim). A PNG of width x height pixels at `dpi` is drawn
+/// with everything (fonts, lines, margins) scaled by dpi / PLOT_DPI_BASE:
+/// the layout is that of a (width, height) * PLOT_DPI_BASE / dpi figure at
+/// the base density, so --size 1800x1200 --dpi 192 is the default figure
+/// with twice the pixels. The density is written into the PNG (its pHYs
+/// chunk). SVG and PDF are drawn at the base scale (1 point per layout
+/// pixel); their `dpi` must be PLOT_DPI_BASE.
+typedef struct plot_options {
+  int width, height; ///< figure size: PNG pixels, SVG and PDF points
+  double dpi;        ///< PNG pixel density [1/in]
+  double font_scale; ///< factor on every text size (and the margins text needs)
+  /// Data ranges of the x and y axes in the axis's displayed units (lo < hi),
+  /// used when has_* is true; else the figure's own ranges. For figures of
+  /// two panels (maps, trajectories) ylim is the top panel's range.
+  bool has_xlim, has_ylim;
+  double xlim[2], ylim[2];
+} plot_options;
+
+/// 900 x 600, 96 dpi, font scale 1, the figures' own ranges. (Inline: the
+/// program, which does not link the module, uses it too.)
+static inline plot_options plot_options_default(void) {
+  return (plot_options){.width = PLOT_WIDTH, .height = PLOT_HEIGHT, .dpi = PLOT_DPI_BASE,
+                        .font_scale = 1.0};
+}
+
+/// The layout size of a figure drawn with these options: (width, height) *
+/// PLOT_DPI_BASE / dpi. NULL options: the defaults.
+static inline void plot_layout_size(const plot_options *options, double *width,
+                                    double *height) {
+  const plot_options d = options ? *options : plot_options_default();
+  *width = d.width * PLOT_DPI_BASE / d.dpi;
+  *height = d.height * PLOT_DPI_BASE / d.dpi;
+}
 
 /// An sRGB colour, 8 bits per channel.
 typedef struct plot_color {
@@ -70,7 +119,10 @@ bool plot_format_known(const char *path);
 /// Where data lands in a figure: the data area [px] and the data ranges.
 typedef struct plot_frame {
   double left, top, width, height; ///< data area, y downwards [px]
+  /// Data at the left, right, bottom and top edges (x_min > x_max: x grows
+  /// to the left).
   double x_min, x_max, y_min, y_max;
+  bool x_log; ///< x data are log10 of the values the axis shows
 } plot_frame;
 
 /// Device x coordinate of data x (the pixel column is its floor()).
@@ -85,9 +137,12 @@ double plot_frame_y(const plot_frame *frame, double y);
 /// at all).
 double plot_maps_g_top(double g_max);
 
-/// The frames of the maps figure of size width x height: R over phi on top
-/// (both axes (-pi/2, pi/2)), G over phi below (0 .. g_top).
-void plot_maps_frames(int width, int height, double g_top, plot_frame *r_frame,
+/// The frames of the maps figure of layout size width x height (see
+/// plot_layout_size()): R over phi on top (both axes (-pi/2, pi/2), or the
+/// options' xlim and ylim), G over phi below (0 .. g_top). options may be
+/// NULL.
+void plot_maps_frames(double width, double height, double g_top,
+                      const plot_options *options, plot_frame *r_frame,
                       plot_frame *g_frame);
 
 typedef struct plot_maps_input {
@@ -95,6 +150,7 @@ typedef struct plot_maps_input {
   const zeno_maps *maps;
   const zeno_interval *intervals; ///< merged partition to shade, or NULL
   size_t interval_count;
+  const plot_options *options;    ///< NULL: plot_options_default()
 } plot_maps_input;
 
 /// Draws R (dots joined within a cycle word, diagonal dashed, fixed points
@@ -111,6 +167,7 @@ typedef struct plot_graph_input {
   /// `note` only.
   const zeno_interval_graph *graph;
   const char *note;                  ///< line under the title, or NULL
+  const plot_options *options;       ///< NULL: defaults (xlim, ylim unused)
 } plot_graph_input;
 
 /// Draws the nodes in a row (labelled with their range; safe green, unsafe
@@ -130,11 +187,24 @@ typedef struct plot_trajectory_input {
   const double *event_t;
   const bool *event_impact; ///< impacts get taller, darker ticks
   int contact_count;        ///< 1 or 2: what the arrays hold and their labels
+  /// NAN: the abscissa is t. Else the Zeno accumulation time t* [s]: the
+  /// abscissa is t* - t on a log scale, decreasing to the right (time still
+  /// runs left to right); rows and events at or after t* are left out.
+  double accumulation_t;
+  const plot_options *options; ///< NULL: defaults; xlim in the abscissa's units
 } plot_trajectory_input;
 
+/// The data areas of a trajectory figure of layout size width x height (see
+/// plot_layout_size()): the top panel, the bottom panel and the event strip
+/// under the bottom panel's tick labels (left, top, width, height only; the
+/// ranges come from the data). options may be NULL.
+void plot_trajectory_layout(double width, double height, const plot_options *options,
+                            plot_frame *top, plot_frame *bottom, plot_frame *strip);
+
 /// Draws the gaps z1, z2 (top panel) and the slip x2 (bottom panel) against
-/// t with a legend and event ticks along both time axes; for one contact
-/// the gap z1 (top) and the slip x1 (bottom).
+/// t with a legend, and the events as ticks in a strip of their own under
+/// the bottom panel (impacts taller and darker); for one contact the gap z1
+/// (top) and the slip x1 (bottom).
 plot_status plot_trajectory(const char *path,
                             const plot_trajectory_input *input);
 
@@ -169,10 +239,26 @@ typedef struct plot_regions_input {
   /// of mass and the load direction) is drawn over the map, in the frame of
   /// its com_shift: the picture of Fig. 8a. For com.x / com.y axes.
   const zeno_scene *overlay;
+  const plot_options *options; ///< NULL: defaults; limits in the axes' units
 } plot_regions_input;
 
-/// The data area of the map: left of the legend, with equal scales on both
-/// axes for a com.x / com.y sweep with an overlay.
+/// Room for one legend label.
+#define PLOT_LEGEND_LABEL_SIZE 96
+/// Most rows of a region map's legend: 11 region classes, 5 overlay marks.
+#define PLOT_REGIONS_LEGEND_MAX 16
+
+/// The labels of the map's legend rows, top to bottom: regions 0-6 with
+/// their counts, region 7's variants and errors when present, then, when
+/// the configuration is drawn over the map, one row per mark of the overlay
+/// (contact and surface, friction cone, legs, centre of mass, load).
+/// Returns the number of rows (at most PLOT_REGIONS_LEGEND_MAX).
+size_t plot_regions_legend(const plot_regions_input *input,
+                           char labels[][PLOT_LEGEND_LABEL_SIZE]);
+
+/// The data area of the map: the space the legend (as wide as its longest
+/// label) leaves, with equal scales on both axes for a com.x / com.y sweep
+/// with an overlay; what equal scales leave over is split evenly around
+/// the map and its legend, which sits right of the map.
 void plot_regions_frame(const plot_regions_input *input, plot_frame *frame);
 
 /// Draws the map as cells coloured by region, a legend of the regions with
@@ -185,6 +271,7 @@ typedef struct plot_sweep_input {
   const char *title;
   const zeno_region_axis *x, *y;
   const zeno_sweep_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
+  const plot_options *options;  ///< NULL: defaults; limits in the axes' units
 } plot_sweep_input;
 
 /// Draws an outcome sweep: one cell per point coloured by how its run ended

@@ -17,10 +17,17 @@ static const char *const PLOT_FONT_FAMILY = "sans-serif";
 #define PLOT_CHANNEL_MAX 255.0
 /// Room for one tick label.
 #define PLOT_TICK_LABEL_SIZE 32
+/// Least space left and right of the title [px].
+#define PLOT_TITLE_MARGIN 8.0
 /// Gap between tick labels and the ticks, axis labels and tick labels [px].
 #define PLOT_LABEL_GAP 4.0
 #define PLOT_AXIS_LABEL_OFFSET_X 42.0
 #define PLOT_AXIS_LABEL_OFFSET_Y 54.0
+/// Room between x tick labels [px], y tick spacing in lines of tick text,
+/// and how many larger steps are tried to make that room.
+#define PLOT_TICK_LABEL_ROOM 8.0
+#define PLOT_TICK_LINE_ROOM 1.25
+#define PLOT_STEP_TRIES 12
 /// Ticks closer to a range end than this fraction of a step still count.
 #define PLOT_TICK_SLACK 1e-9
 /// Mantissas of nice tick steps.
@@ -81,6 +88,20 @@ const char *plot_axis_label(const char *path) {
   return path;
 }
 
+double plot_options_font_scale(const plot_options *o) { return o ? o->font_scale : 1.0; }
+
+void plot_apply_limits(const plot_options *o, plot_frame *f) {
+  if (o == NULL) return;
+  if (o->has_xlim) {
+    f->x_min = o->xlim[0];
+    f->x_max = o->xlim[1];
+  }
+  if (o->has_ylim) {
+    f->y_min = o->ylim[0];
+    f->y_max = o->ylim[1];
+  }
+}
+
 double plot_frame_x(const plot_frame *f, double x) {
   return f->left + (x - f->x_min) / (f->x_max - f->x_min) * f->width;
 }
@@ -99,14 +120,24 @@ static plot_status surface_status(cairo_surface_t *surface) {
   }
 }
 
-plot_status plot_canvas_open(plot_canvas *c, const char *path, int width,
-                             int height) {
+/// Key of the font scale in a canvas's cairo context.
+static const cairo_user_data_key_t FONT_SCALE_KEY;
+
+double plot_font_scale(cairo_t *cr) {
+  const double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
+  return scale ? *scale : 1.0;
+}
+
+plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_options *options) {
   memset(c, 0, sizeof *c);
   c->path = path;
+  c->options = options ? *options : plot_options_default();
+  plot_layout_size(&c->options, &c->width, &c->height);
+  const int width = c->options.width, height = c->options.height;
   if (!plot_format_known(path)) return PLOT_ERR_FORMAT;
   c->png = has_suffix(path, ".png");
-  // Vector formats get the pixel sizes as points (1/72 in): a 900 x 600
-  // figure is 12.5 x 8.3 in, and scales without loss.
+  // Vector formats get the sizes as points (1/72 in): a 900 x 600 figure
+  // is 12.5 x 8.3 in, and scales without loss.
   if (c->png)
     c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
   else if (has_suffix(path, ".pdf"))
@@ -117,8 +148,12 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, int width,
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) return PLOT_ERR_NOMEM;
+  if (cairo_set_user_data(c->cr, &FONT_SCALE_KEY, &c->options.font_scale, NULL) !=
+      CAIRO_STATUS_SUCCESS)
+    return PLOT_ERR_NOMEM;
   plot_set_color(c->cr, PLOT_COLOR_BACKGROUND);
   cairo_paint(c->cr);
+  cairo_scale(c->cr, c->options.width / c->width, c->options.height / c->height);
   cairo_select_font_face(c->cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
                          CAIRO_FONT_WEIGHT_NORMAL);
   return PLOT_OK;
@@ -131,9 +166,7 @@ plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
     cairo_destroy(c->cr);
   }
   if (c->surface) {
-    if (status == PLOT_OK && c->png &&
-        cairo_surface_write_to_png(c->surface, c->path) != CAIRO_STATUS_SUCCESS)
-      status = PLOT_ERR_WRITE;
+    if (status == PLOT_OK && c->png) status = plot_png_write(c->surface, c->path, c->options.dpi);
     cairo_surface_finish(c->surface);
     if (status == PLOT_OK) status = surface_status(c->surface);
     cairo_surface_destroy(c->surface);
@@ -151,7 +184,7 @@ void plot_set_color(cairo_t *cr, plot_color color) {
 
 void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
                double ax, double ay) {
-  cairo_set_font_size(cr, size);
+  cairo_set_font_size(cr, size * plot_font_scale(cr));
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
   cairo_move_to(cr, x - e.x_bearing - ax * e.width,
@@ -160,10 +193,47 @@ void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
   cairo_new_path(cr);
 }
 
-void plot_title(cairo_t *cr, int width, const char *title) {
+void plot_fitted_row(cairo_t *cr, double left, double right,
+                     double (*draw)(cairo_t *cr, double left, const void *ctx),
+                     const void *ctx) {
+  cairo_push_group(cr);
+  const double end = draw(cr, left, ctx);
+  cairo_pattern_t *row = cairo_pop_group(cr);
+  if (end <= right || !(end > left)) {
+    cairo_set_source(cr, row);
+    cairo_paint(cr);
+    cairo_pattern_destroy(row);
+    return;
+  }
+  cairo_pattern_destroy(row);
+  double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
+  double fitted = plot_font_scale(cr) * (right - left) / (end - left);
+  if (cairo_set_user_data(cr, &FONT_SCALE_KEY, &fitted, NULL) != CAIRO_STATUS_SUCCESS) return;
+  draw(cr, left, ctx);
+  cairo_set_user_data(cr, &FONT_SCALE_KEY, scale, NULL);
+}
+
+double plot_text_width(const char *text, double size, double font_scale) {
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create(s);
+  cairo_select_font_face(cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                         CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size * font_scale);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text, &e);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  return e.x_advance;
+}
+
+void plot_title(cairo_t *cr, double width, const char *title) {
   plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE, PLOT_FONT_TITLE, title, 0.5,
-            1.0);
+  // A title wider than the figure (less a margin each side) is set smaller.
+  const double fs = plot_font_scale(cr), room = width - 2 * PLOT_TITLE_MARGIN;
+  const double natural = plot_text_width(title, PLOT_FONT_TITLE, fs);
+  const double size = natural > room && room > 0 ? PLOT_FONT_TITLE * room / natural
+                                                 : PLOT_FONT_TITLE;
+  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * fs, size, title, 0.5, 1.0);
 }
 
 double plot_nice_step(double span, int count) {
@@ -201,16 +271,68 @@ static void tick_label(double v, double step, char *text) {
   snprintf(text, PLOT_TICK_LABEL_SIZE, "%g", v);
 }
 
+/// "10ⁿ" for a power of ten n (superscript digits and minus, UTF-8).
+static void power_label(double n, char *text) {
+  static const char *const DIGITS[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  char digits[PLOT_TICK_LABEL_SIZE];
+  snprintf(digits, sizeof digits, "%.0f", fabs(n));
+  snprintf(text, PLOT_TICK_LABEL_SIZE, "10%s", n < 0 && n <= -0.5 ? "⁻" : "");
+  for (const char *d = digits; *d; d++)
+    if (*d >= '0' && *d <= '9')
+      strncat(text, DIGITS[*d - '0'], PLOT_TICK_LABEL_SIZE - strlen(text) - 1);
+}
+
+/// The next nice step above `step` (1, 2, 5 times a power of ten).
+static double next_step(double step) {
+  const double power = pow(PLOT_NICE_10, floor(log10(step) + PLOT_TICK_SLACK));
+  const double m = step / power;
+  if (m < PLOT_NICE_LIMIT_1) return PLOT_NICE_2 * power;
+  if (m < PLOT_NICE_LIMIT_2) return PLOT_NICE_5 * power;
+  return PLOT_NICE_10 * power;
+}
+
+/// `step`, or a larger nice step when ticks `step` apart would be closer
+/// than `room` px on an axis of `pixels` px showing `span` data units.
+static double roomy_step(double step, double span, double pixels, double room) {
+  for (int k = 0; k < PLOT_STEP_TRIES && step / span * pixels < room; k++) step = next_step(step);
+  return step;
+}
+
+/// Width of the tick label of v [px].
+static double tick_label_width(cairo_t *cr, const plot_frame *f, double v, double step) {
+  char label[PLOT_TICK_LABEL_SIZE];
+  if (f->x_log)
+    power_label(v, label);
+  else
+    tick_label(v, step, label);
+  cairo_set_font_size(cr, PLOT_FONT_TICK * plot_font_scale(cr));
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, label, &e);
+  return e.x_advance;
+}
+
 static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
   const double bottom = f->top + f->height;
-  for (double k = ceil(f->x_min / step - PLOT_TICK_SLACK);
-       k * step <= f->x_max + PLOT_TICK_SLACK * step; k++) {
+  const double lo = fmin(f->x_min, f->x_max), hi = fmax(f->x_min, f->x_max);
+  // Labels keep a gap between them: the wider of the first and the last
+  // tick's labels plus a gap.
+  const double first = ceil(lo / step - PLOT_TICK_SLACK) * step;
+  const double last = floor(hi / step + PLOT_TICK_SLACK) * step;
+  const double room =
+      fmax(tick_label_width(cr, f, first, step), tick_label_width(cr, f, last, step)) +
+      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
+  step = roomy_step(step, hi - lo, f->width, room);
+  for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step;
+       k++) {
     const double x = round(plot_frame_x(f, k * step)) + 0.5;
     cairo_move_to(cr, x, bottom);
     cairo_line_to(cr, x, bottom + PLOT_TICK_LENGTH);
     cairo_stroke(cr);
-    tick_label(k * step, step, label);
+    if (f->x_log)
+      power_label(k * step, label);
+    else
+      tick_label(k * step, step, label);
     plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK,
               label, 0.5, 0.0);
   }
@@ -218,6 +340,8 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
 
 static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
+  step = roomy_step(step, f->y_max - f->y_min, f->height,
+                    PLOT_FONT_TICK * plot_font_scale(cr) * PLOT_TICK_LINE_ROOM);
   for (double k = ceil(f->y_min / step - PLOT_TICK_SLACK);
        k * step <= f->y_max + PLOT_TICK_SLACK * step; k++) {
     const double y = round(plot_frame_y(f, k * step)) + 0.5;
@@ -232,7 +356,8 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
 
 static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
   cairo_save(cr);
-  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X, f->top + f->height / 2);
+  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X * plot_font_scale(cr),
+                  f->top + f->height / 2);
   cairo_rotate(cr, -ZENO_PI / 2);
   plot_text(cr, 0, 0, PLOT_FONT_LABEL, text, 0.5, 1.0);
   cairo_restore(cr);
@@ -250,7 +375,8 @@ void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
   y_ticks(cr, f, y_step);
   if (x_label)
     plot_text(cr, f->left + f->width / 2,
-              f->top + f->height + PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL,
+              f->top + f->height +
+                  (PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL) * plot_font_scale(cr),
               PLOT_FONT_LABEL, x_label, 0.5, 0.0);
   if (y_label_text) y_label(cr, f, y_label_text);
   cairo_restore(cr);
@@ -268,17 +394,80 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
 
 /* ---- grids of cells (region maps, sweeps) ----------------------------------- */
 
-/// Legend swatch side and the gap to its label [px].
-#define PLOT_SWATCH 16.0
-#define PLOT_SWATCH_GAP 8.0
 
 plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
-                           const zeno_region_axis *y, const void *grid) {
+                           const zeno_region_axis *y, const void *grid,
+                           const plot_options *options) {
   memset(c, 0, sizeof *c);
   if (x == NULL || y == NULL || grid == NULL || x->count < 1 || y->count < 1)
     return PLOT_ERR_FORMAT;
-  const plot_status st = plot_canvas_open(c, path, PLOT_WIDTH, PLOT_HEIGHT);
+  const plot_status st = plot_canvas_open(c, path, options);
   return st == PLOT_OK ? PLOT_OK : plot_canvas_close(c, st);
+}
+
+/* Grid figure layout [px, times the font scale where text needs it]. */
+#define PLOT_GRID_MARGIN_LEFT 76.0
+#define PLOT_GRID_MARGIN_RIGHT 16.0
+#define PLOT_GRID_MARGIN_TOP 48.0
+#define PLOT_GRID_MARGIN_BOTTOM 56.0
+#define PLOT_GRID_LEGEND_GAP 18.0
+#define PLOT_GRID_LEGEND_ROW 24.0
+
+/// Shrinks f to equal scales, centring it in the area it had.
+static void equal_scales(plot_frame *f) {
+  const double sx = f->width / fabs(f->x_max - f->x_min), sy = f->height / (f->y_max - f->y_min);
+  if (sx > sy) {
+    const double w = sy * fabs(f->x_max - f->x_min);
+    f->left += (f->width - w) / 2;
+    f->width = w;
+  } else {
+    const double h = sx * (f->y_max - f->y_min);
+    f->top += (f->height - h) / 2;
+    f->height = h;
+  }
+}
+
+void plot_grid_layout(double width, double height, double fs, size_t entries,
+                      double legend_width, bool equal, plot_frame *f, plot_legend_layout *l) {
+  const double left = PLOT_GRID_MARGIN_LEFT * fs, top = PLOT_GRID_MARGIN_TOP * fs;
+  const double bottom = PLOT_GRID_MARGIN_BOTTOM * fs, gap = PLOT_GRID_LEGEND_GAP;
+  const double inner = fmax(width - left - PLOT_GRID_MARGIN_RIGHT, 1.0);
+  memset(l, 0, sizeof *l);
+  l->row = PLOT_GRID_LEGEND_ROW * fs;
+  l->column_width = legend_width + gap;
+  // Beside the map, one column.
+  plot_frame side = *f;
+  side.left = left;
+  side.top = top;
+  side.width = fmax(inner - gap - legend_width, 1.0);
+  side.height = fmax(height - top - bottom, 1.0);
+  if (equal) equal_scales(&side);
+  // Under it, in as many columns as fit.
+  const size_t columns = (size_t)fmax(1.0, floor((inner + gap) / l->column_width));
+  const size_t rows = (entries + columns - 1) / columns;
+  plot_frame below = side;
+  below.left = left;
+  below.top = top;
+  below.width = inner;
+  below.height = fmax(height - top - bottom - (double)rows * l->row, 1.0);
+  if (equal) equal_scales(&below);
+  // Beside unless that leaves the map a narrow strip and under gives it
+  // more room.
+  l->below = side.width < PLOT_GRID_SIDE_SHARE * inner &&
+             below.width * below.height > side.width * side.height;
+  *f = l->below ? below : side;
+  l->rows = l->below ? rows : entries;
+  l->x = l->below ? left : f->left + f->width + gap;
+  // A column beside the map starts with it, or higher when it would run
+  // off the bottom (a row of slack for a gap inside the legend).
+  const double column = ((double)entries + 1) * l->row;
+  l->y = l->below ? f->top + f->height + bottom : fmax(top, fmin(f->top, height - column));
+}
+
+void plot_legend_position(const plot_legend_layout *l, size_t k, double *x, double *y) {
+  const size_t rows = l->rows ? l->rows : 1;
+  *x = l->x + (double)(k / rows) * l->column_width;
+  *y = l->y + (double)(k % rows) * l->row;
 }
 
 void plot_grid_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
@@ -298,12 +487,13 @@ void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double
 }
 
 void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label) {
+  const double side = PLOT_SWATCH * plot_font_scale(cr);
   plot_set_color(cr, color);
-  cairo_rectangle(cr, x, y, PLOT_SWATCH, PLOT_SWATCH);
+  cairo_rectangle(cr, x, y, side, side);
   cairo_fill_preserve(cr);
   plot_set_color(cr, PLOT_COLOR_INK);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
   cairo_stroke(cr);
-  plot_text(cr, x + PLOT_SWATCH + PLOT_SWATCH_GAP, y + PLOT_SWATCH / 2, PLOT_FONT_TICK, label,
+  plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, label,
             0.0, 0.5);
 }

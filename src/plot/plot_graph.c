@@ -80,9 +80,9 @@ static void node(cairo_t *cr, const graph_layout *l, size_t i,
   char name[GRAPH_LABEL_SIZE], range[GRAPH_LABEL_SIZE];
   snprintf(name, sizeof name, "I%zu %s", i + 1, iv->safe ? "safe" : "unsafe");
   snprintf(range, sizeof range, "[%.3f, %.3f]", iv->lo, iv->hi);
-  const double inner = l->width - 2 * GRAPH_NODE_PADDING;
-  const double size = fmin(fitting_size(cr, name, inner, PLOT_FONT_LABEL),
-                           fitting_size(cr, range, inner, PLOT_FONT_LABEL));
+  const double inner = l->width - 2 * GRAPH_NODE_PADDING, fs = plot_font_scale(cr);
+  const double size = fmin(fitting_size(cr, name, inner, PLOT_FONT_LABEL * fs),
+                           fitting_size(cr, range, inner, PLOT_FONT_LABEL * fs)) / fs;
   plot_set_color(cr, PLOT_COLOR_BACKGROUND);
   plot_text(cr, x, GRAPH_NODE_Y - GRAPH_LINE_GAP / 2, size, name, 0.5, 1.0);
   plot_text(cr, x, GRAPH_NODE_Y + GRAPH_LINE_GAP / 2, size, range, 0.5, 0.0);
@@ -175,9 +175,15 @@ static void legend(cairo_t *cr) {
 
 plot_status plot_graph(const char *path, const plot_graph_input *in) {
   plot_canvas canvas;
-  plot_status status = plot_canvas_open(&canvas, path, PLOT_WIDTH, PLOT_HEIGHT);
+  plot_status status = plot_canvas_open(&canvas, path, in->options);
   if (status != PLOT_OK) return plot_canvas_close(&canvas, status);
   cairo_t *cr = canvas.cr;
+  // The graph keeps its 900 x 600 layout, scaled uniformly to fit the
+  // figure and centred.
+  const double scale = fmin(canvas.width / PLOT_WIDTH, canvas.height / PLOT_HEIGHT);
+  cairo_translate(cr, (canvas.width - scale * PLOT_WIDTH) / 2,
+                  (canvas.height - scale * PLOT_HEIGHT) / 2);
+  cairo_scale(cr, scale, scale);
   plot_title(cr, PLOT_WIDTH, in->title);
   if (in->note) {
     plot_set_color(cr, PLOT_COLOR_INK);

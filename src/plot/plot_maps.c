@@ -36,17 +36,20 @@ double plot_maps_g_top(double g_max) {
   return fmin(ceil(target / step) * step, MAPS_G_CAP);
 }
 
-void plot_maps_frames(int width, int height, double g_top, plot_frame *r,
-                      plot_frame *g) {
+void plot_maps_frames(double width, double height, double g_top, const plot_options *o,
+                      plot_frame *r, plot_frame *g) {
+  const double fs = plot_options_font_scale(o);
+  const double top = MAPS_MARGIN_TOP * fs, left = MAPS_MARGIN_LEFT * fs;
   const double panel =
-      (height - MAPS_MARGIN_TOP - MAPS_MARGIN_BOTTOM - MAPS_PANEL_GAP) / 2;
-  const double w = width - MAPS_MARGIN_LEFT - MAPS_MARGIN_RIGHT;
-  *r = (plot_frame){.left = MAPS_MARGIN_LEFT, .top = MAPS_MARGIN_TOP,
+      fmax((height - top - (MAPS_MARGIN_BOTTOM + MAPS_PANEL_GAP) * fs) / 2, 1.0);
+  const double w = fmax(width - left - MAPS_MARGIN_RIGHT, 1.0);
+  *r = (plot_frame){.left = left, .top = top,
                     .width = w, .height = panel,
                     .x_min = -MAPS_PHI_LIMIT, .x_max = MAPS_PHI_LIMIT,
                     .y_min = -MAPS_PHI_LIMIT, .y_max = MAPS_PHI_LIMIT};
+  plot_apply_limits(o, r);
   *g = *r;
-  g->top = MAPS_MARGIN_TOP + panel + MAPS_PANEL_GAP;
+  g->top = top + panel + MAPS_PANEL_GAP * fs;
   g->y_min = 0.0;
   g->y_max = g_top;
 }
@@ -106,6 +109,11 @@ static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
   cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
+    // Drawn whole (not clipped by the frame) when inside the ranges, e.g.
+    // the limiting fixed point at +-pi/2; left out outside --xlim/--ylim.
+    if (p->phi < fmin(f->x_min, f->x_max) || p->phi > fmax(f->x_min, f->x_max) ||
+        p->phi < f->y_min || p->phi > f->y_max)
+      continue;
     cairo_new_sub_path(cr);
     cairo_arc(cr, plot_frame_x(f, p->phi), plot_frame_y(f, p->phi),
               MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
@@ -132,61 +140,76 @@ static void panel(cairo_t *cr, const plot_frame *f, const plot_maps_input *in,
   curve(cr, f, in->maps, growth, growth ? PLOT_COLOR_G : PLOT_COLOR_R);
   cairo_restore(cr);
   if (!growth) fixed_points(cr, f, in->maps);
-  plot_axes(cr, f, MAPS_PHI_STEP,
-            growth ? plot_nice_step(f->y_max, MAPS_G_TICKS) : MAPS_PHI_STEP,
+  const double phi_step = fabs(f->x_max - f->x_min) < 2 * MAPS_PHI_LIMIT
+                              ? plot_nice_step(fabs(f->x_max - f->x_min), MAPS_G_TICKS)
+                              : MAPS_PHI_STEP;
+  const double r_step = f->y_max - f->y_min < 2 * MAPS_PHI_LIMIT
+                            ? plot_nice_step(f->y_max - f->y_min, MAPS_G_TICKS)
+                            : MAPS_PHI_STEP;
+  plot_axes(cr, f, phi_step, growth ? plot_nice_step(f->y_max, MAPS_G_TICKS) : r_step,
             growth ? "φ [rad]" : NULL, growth ? "G(φ)" : "R(φ) [rad]");
 }
 
 typedef enum legend_mark { MARK_LINE, MARK_DASHED, MARK_CIRCLE, MARK_BOX } legend_mark;
 
 /// One legend item at x on the legend row; returns the x after it.
-static double legend_item(cairo_t *cr, double x, legend_mark mark,
+static double legend_item(cairo_t *cr, double x, double base, legend_mark mark,
                           plot_color color, const char *text) {
   static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
-  const double y = MAPS_LEGEND_Y - PLOT_FONT_TICK / 3;
+  const double fs = plot_font_scale(cr), sample = MAPS_LEGEND_SAMPLE * fs;
+  const double y = base - PLOT_FONT_TICK * fs / 3;
   cairo_save(cr);
   plot_set_color(cr, color);
   cairo_set_line_width(cr, mark == MARK_DASHED ? PLOT_LINE_THIN : PLOT_LINE_DATA);
   if (mark == MARK_DASHED) cairo_set_dash(cr, dash, 2, 0);
   if (mark == MARK_CIRCLE) {
-    cairo_arc(cr, x + MAPS_LEGEND_SAMPLE / 2, y, MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
+    cairo_arc(cr, x + sample / 2, y, MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
     cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
   } else if (mark == MARK_BOX) {
-    cairo_rectangle(cr, x, y - PLOT_FONT_TICK / 2, MAPS_LEGEND_SAMPLE, PLOT_FONT_TICK);
+    cairo_rectangle(cr, x, y - PLOT_FONT_TICK * fs / 2, sample, PLOT_FONT_TICK * fs);
     cairo_fill(cr);
   } else {
     cairo_move_to(cr, x, y);
-    cairo_line_to(cr, x + MAPS_LEGEND_SAMPLE, y);
+    cairo_line_to(cr, x + sample, y);
   }
   cairo_stroke(cr);
   cairo_restore(cr);
-  x += MAPS_LEGEND_SAMPLE + MAPS_LEGEND_GAP;
+  x += sample + MAPS_LEGEND_GAP * fs;
   plot_set_color(cr, PLOT_COLOR_INK);
-  cairo_set_font_size(cr, PLOT_FONT_TICK);
+  plot_text(cr, x, base, PLOT_FONT_TICK, text, 0.0, 1.0);
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
-  plot_text(cr, x, MAPS_LEGEND_Y, PLOT_FONT_TICK, text, 0.0, 1.0);
-  return x + e.x_advance + MAPS_LEGEND_SPACING;
+  return x + e.x_advance + MAPS_LEGEND_SPACING * fs;
 }
 
-static void legend(cairo_t *cr, double x, bool shaded) {
-  x = legend_item(cr, x, MARK_LINE, PLOT_COLOR_R, "R(φ)");
-  x = legend_item(cr, x, MARK_LINE, PLOT_COLOR_G, "G(φ)");
-  x = legend_item(cr, x, MARK_DASHED, PLOT_COLOR_GUIDE, "R = φ, G = 1");
-  x = legend_item(cr, x, MARK_LINE, PLOT_COLOR_BREAKPOINT, "breakpoint");
-  x = legend_item(cr, x, MARK_CIRCLE, PLOT_COLOR_INK,
-                  "fixed point (filled: convergent)");
-  if (shaded) legend_item(cr, x, MARK_BOX, PLOT_COLOR_UNSAFE_SHADE, "unsafe");
+/// The legend row: its baseline, and whether the unsafe shading is drawn.
+typedef struct legend_row {
+  double base;
+  bool shaded;
+} legend_row;
+
+static double legend(cairo_t *cr, double x, const void *ctx) {
+  const legend_row *row = ctx;
+  const double b = row->base;
+  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_R, "R(φ)");
+  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_G, "G(φ)");
+  x = legend_item(cr, x, b, MARK_DASHED, PLOT_COLOR_GUIDE, "R = φ, G = 1");
+  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_BREAKPOINT, "breakpoint");
+  x = legend_item(cr, x, b, MARK_CIRCLE, PLOT_COLOR_INK, "fixed point (filled: convergent)");
+  if (row->shaded) x = legend_item(cr, x, b, MARK_BOX, PLOT_COLOR_UNSAFE_SHADE, "unsafe");
+  return x - MAPS_LEGEND_SPACING * plot_font_scale(cr);
 }
 
 plot_status plot_maps(const char *path, const plot_maps_input *in) {
   plot_canvas canvas;
-  plot_status status = plot_canvas_open(&canvas, path, PLOT_WIDTH, PLOT_HEIGHT);
+  plot_status status = plot_canvas_open(&canvas, path, in->options);
   if (status == PLOT_OK) {
     plot_frame r, g;
-    plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, plot_maps_g_top(in->maps->G_max), &r, &g);
-    plot_title(canvas.cr, PLOT_WIDTH, in->title);
-    legend(canvas.cr, r.left, in->interval_count > 0);
+    plot_maps_frames(canvas.width, canvas.height, plot_maps_g_top(in->maps->G_max),
+                     in->options, &r, &g);
+    plot_title(canvas.cr, canvas.width, in->title);
+    const legend_row row = {MAPS_LEGEND_Y * canvas.options.font_scale, in->interval_count > 0};
+    plot_fitted_row(canvas.cr, r.left, canvas.width - MAPS_MARGIN_RIGHT, legend, &row);
     panel(canvas.cr, &r, in, false);
     panel(canvas.cr, &g, in, true);
   }

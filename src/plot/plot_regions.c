@@ -8,12 +8,11 @@
 #include "plot/plot_internal.h"
 
 /* Layout [px]. */
-#define REG_MARGIN_LEFT 76.0
-#define REG_MARGIN_TOP 48.0
-#define REG_MARGIN_BOTTOM 56.0
-#define REG_LEGEND_WIDTH 290.0
-#define REG_LEGEND_GAP 18.0
-#define REG_LEGEND_ROW 24.0
+/// Extra space above the overlay's legend rows, in rows.
+#define REG_LEGEND_OVERLAY_GAP 0.5
+/// Dash of the friction cone glyph in the legend [px on, px off].
+#define REG_GLYPH_DASH_ON 3.0
+#define REG_GLYPH_DASH_OFF 2.0
 /// About this many ticks per axis.
 #define REG_TICKS 7
 /// Overlay sizes as fractions of the smaller data span.
@@ -29,7 +28,12 @@
 #define REG_LEGEND_ENTRIES 11
 /// The legend slot of error rows (after region 7's variants).
 #define REG_ERROR_SLOT 10
-#define REG_LABEL_SIZE 96
+#define REG_LABEL_SIZE PLOT_LEGEND_LABEL_SIZE
+/// The overlay's legend rows and their labels.
+#define REG_OVERLAY_ROWS 5
+static const char *const OVERLAY_TEXT[REG_OVERLAY_ROWS] = {
+    "contact point on its surface", "friction cone (dashed)", "body: legs to the centre of mass",
+    "centre of mass of the scene", "load direction"};
 
 plot_color plot_region_color(const zeno_region_point *p) {
   switch (p->region) {
@@ -93,22 +97,61 @@ static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
   return in->overlay && (xy || yx);
 }
 
-void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
+/// The region rows of the legend: labels and colours; returns their count.
+static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE],
+                          plot_color *colors) {
+  long count[REG_LEGEND_ENTRIES] = {0};
+  const size_t n = (size_t)in->x->count * (size_t)in->y->count;
+  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
+  size_t rows = 0;
+  for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
+    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "%s: %ld", legend_text(slot), count[slot]);
+    if (colors) colors[rows] = slot_color(slot);
+    rows++;
+  }
+  return rows;
+}
+
+size_t plot_regions_legend(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE]) {
+  size_t rows = region_rows(in, labels, NULL);
+  bool swapped;
+  if (is_com_sweep(in, &swapped))
+    for (int k = 0; k < REG_OVERLAY_ROWS; k++)
+      snprintf(labels[rows++], PLOT_LEGEND_LABEL_SIZE, "%s", OVERLAY_TEXT[k]);
+  return rows;
+}
+
+/// Width of the legend: a swatch, the gap and the longest label.
+static double legend_width(const plot_regions_input *in, double fs) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t rows = plot_regions_legend(in, labels);
+  double text = 0;
+  for (size_t k = 0; k < rows; k++) text = fmax(text, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
+  return PLOT_SWATCH * fs + PLOT_SWATCH_GAP + text;
+}
+
+/// The map's frame and its legend's place.
+static void layout(const plot_regions_input *in, plot_frame *f, plot_legend_layout *legend) {
   bool swapped = false;
   const bool equal_scales = is_com_sweep(in, &swapped);
-  plot_frame f;
-  axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
-  axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
-  f.left = REG_MARGIN_LEFT;
-  f.top = REG_MARGIN_TOP;
-  f.width = PLOT_WIDTH - REG_MARGIN_LEFT - REG_LEGEND_GAP - REG_LEGEND_WIDTH;
-  f.height = PLOT_HEIGHT - REG_MARGIN_TOP - REG_MARGIN_BOTTOM;
-  if (equal_scales) {
-    const double sx = f.width / (f.x_max - f.x_min), sy = f.height / (f.y_max - f.y_min);
-    if (sx > sy) f.width = sy * (f.x_max - f.x_min);
-    else f.height = sx * (f.y_max - f.y_min);
-  }
-  *frame = f;
+  memset(f, 0, sizeof *f);
+  axis_range(in->x, &f->x_min, &f->x_max, &(double){0});
+  axis_range(in->y, &f->y_min, &f->y_max, &(double){0});
+  plot_apply_limits(in->options, f);
+  double width, height;
+  plot_layout_size(in->options, &width, &height);
+  const double fs = plot_options_font_scale(in->options);
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t rows = plot_regions_legend(in, labels);
+  // The map keeps equal scales for com sweeps; what that leaves is split
+  // evenly around the map and its legend (no empty band on one side).
+  plot_grid_layout(width, height, fs, rows, legend_width(in, fs), equal_scales, f, legend);
+}
+
+void plot_regions_frame(const plot_regions_input *in, plot_frame *frame) {
+  plot_legend_layout legend;
+  layout(in, frame, &legend);
 }
 
 static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
@@ -194,32 +237,81 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
   }
 }
 
-static void draw_legend(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
-  long count[REG_LEGEND_ENTRIES] = {0};
-  const size_t n = (size_t)in->x->count * (size_t)in->y->count;
-  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
-  const double x = PLOT_WIDTH - REG_LEGEND_WIDTH;
-  double y = f->top;
-  for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
-    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
-    char label[REG_LABEL_SIZE];
-    snprintf(label, sizeof label, "%s: %ld", legend_text(slot), count[slot]);
-    plot_legend_row(cr, x, y, slot_color(slot), label);
-    y += REG_LEGEND_ROW;
+/// The glyph of an overlay mark in a swatch-sized box at (x, y).
+static void overlay_glyph(cairo_t *cr, int mark, double x, double y, double side) {
+  const double cx = x + side / 2, cy = y + side / 2;
+  plot_set_color(cr, PLOT_COLOR_OVERLAY);
+  cairo_save(cr);
+  cairo_set_line_width(cr, mark == 1 ? PLOT_LINE_THIN : REG_OVERLAY_LINE);
+  switch (mark) {
+    case 0:  // the surface and the contact point on it
+      cairo_move_to(cr, x, cy);
+      cairo_line_to(cr, x + side, cy);
+      cairo_stroke(cr);
+      cairo_arc(cr, cx, cy, REG_CONTACT_RADIUS, 0, 2 * ZENO_PI);
+      cairo_fill(cr);
+      break;
+    case 1: {  // the cone: two dashed sides from the contact
+      const double dash[2] = {REG_GLYPH_DASH_ON, REG_GLYPH_DASH_OFF};
+      cairo_set_dash(cr, dash, 2, 0);
+      cairo_move_to(cr, x, y);
+      cairo_line_to(cr, cx, y + side);
+      cairo_line_to(cr, x + side, y);
+      cairo_stroke(cr);
+      break;
+    }
+    case 2:  // a leg
+      cairo_move_to(cr, x, y + side);
+      cairo_line_to(cr, x + side, y);
+      cairo_stroke(cr);
+      break;
+    case 3:  // the centre of mass
+      cairo_arc(cr, cx, cy, REG_COM_RADIUS, 0, 2 * ZENO_PI);
+      cairo_fill(cr);
+      break;
+    default:  // the load
+      arrow(cr, cx, y, cx, y + side);
+      break;
+  }
+  cairo_restore(cr);
+}
+
+/// The legend: region rows, then the overlay's marks (after half a row's
+/// gap when the legend is one column beside the map).
+static void draw_legend(cairo_t *cr, const plot_legend_layout *l, const plot_regions_input *in,
+                        bool overlay) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  plot_color colors[PLOT_REGIONS_LEGEND_MAX];
+  const double fs = plot_font_scale(cr), side = PLOT_SWATCH * fs;
+  const size_t rows = region_rows(in, labels, colors);
+  double x, y;
+  for (size_t k = 0; k < rows; k++) {
+    plot_legend_position(l, k, &x, &y);
+    plot_legend_row(cr, x, y, colors[k], labels[k]);
+  }
+  if (!overlay) return;
+  for (int k = 0; k < REG_OVERLAY_ROWS; k++) {
+    plot_legend_position(l, rows + (size_t)k, &x, &y);
+    if (!l->below) y += REG_LEGEND_OVERLAY_GAP * l->row;
+    overlay_glyph(cr, k, x, y, side);
+    plot_set_color(cr, PLOT_COLOR_INK);
+    plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, OVERLAY_TEXT[k], 0.0,
+              0.5);
   }
 }
 
 plot_status plot_regions(const char *path, const plot_regions_input *in) {
   if (in == NULL) return PLOT_ERR_FORMAT;
   plot_canvas c;
-  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid, in->options);
   if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
   bool swapped = false;
   const bool overlay = is_com_sweep(in, &swapped);
   plot_frame f;
-  plot_regions_frame(in, &f);
-  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
+  plot_legend_layout legend;
+  layout(in, &f, &legend);
+  plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);
   if (overlay) draw_overlay(cr, &f, in->overlay, swapped);
@@ -227,6 +319,6 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
             plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  draw_legend(cr, &f, in);
+  draw_legend(cr, &legend, in, overlay);
   return plot_canvas_close(&c, PLOT_OK);
 }

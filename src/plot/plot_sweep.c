@@ -1,16 +1,11 @@
 // Outcome sweep figure: one cell per grid point coloured by how its run
 // ended, and a legend of the outcomes present with their counts.
+#include <math.h>
 #include <stdio.h>
 
 #include "plot/plot_internal.h"
 
-/* Layout [px], as for region maps. */
-#define SWEEP_MARGIN_LEFT 76.0
-#define SWEEP_MARGIN_TOP 48.0
-#define SWEEP_MARGIN_BOTTOM 56.0
-#define SWEEP_LEGEND_WIDTH 260.0
-#define SWEEP_LEGEND_GAP 18.0
-#define SWEEP_LEGEND_ROW 24.0
+/* Layout: plot_grid_layout(), as for region maps. */
 #define SWEEP_TICKS 7
 #define SWEEP_LABEL_SIZE 96
 
@@ -67,36 +62,48 @@ static int class_of(const zeno_sweep_point *p) {
 plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   if (in == NULL) return PLOT_ERR_FORMAT;
   plot_canvas c;
-  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid);
+  const plot_status st = plot_grid_open(&c, path, in->x, in->y, in->grid, in->options);
   if (st != PLOT_OK) return st;
   cairo_t *cr = c.cr;
-  plot_frame f = {.left = SWEEP_MARGIN_LEFT, .top = SWEEP_MARGIN_TOP};
+  const double fs = c.options.font_scale;
+  // The legend: the classes present with their counts, as wide as the
+  // longest label.
+  long count[SWEEP_CLASSES] = {0};
+  const size_t n = in->x->count * in->y->count;
+  for (size_t k = 0; k < n; k++) count[class_of(&in->grid[k])]++;
+  char labels[SWEEP_CLASSES][SWEEP_LABEL_SIZE];
+  double legend_width = 0;
+  for (int k = 0; k < SWEEP_CLASSES; k++) {
+    snprintf(labels[k], sizeof labels[k], "%s: %ld", CLASSES[k].text, count[k]);
+    if (count[k] > 0)
+      legend_width = fmax(legend_width, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
+  }
+  legend_width += PLOT_SWATCH * fs + PLOT_SWATCH_GAP;
+  size_t present = 0;
+  for (int k = 0; k < SWEEP_CLASSES; k++) present += count[k] > 0;
+  plot_frame f = {0};
   double cx, cy;
   plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
   plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
-  f.width = PLOT_WIDTH - SWEEP_MARGIN_LEFT - SWEEP_LEGEND_GAP - SWEEP_LEGEND_WIDTH;
-  f.height = PLOT_HEIGHT - SWEEP_MARGIN_TOP - SWEEP_MARGIN_BOTTOM;
-  plot_title(cr, PLOT_WIDTH, in->title ? in->title : "");
-  long count[SWEEP_CLASSES] = {0};
+  plot_apply_limits(in->options, &f);
+  plot_legend_layout legend;
+  plot_grid_layout(c.width, c.height, fs, present, legend_width, false, &f, &legend);
+  plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
-  const size_t n = in->x->count * in->y->count;
   for (size_t k = 0; k < n; k++) {
     const zeno_sweep_point *p = &in->grid[k];
-    const int cls = class_of(p);
-    count[cls]++;
-    plot_grid_cell(cr, &f, p->x, p->y, cx, cy, CLASSES[cls].color);
+    plot_grid_cell(cr, &f, p->x, p->y, cx, cy, CLASSES[class_of(p)].color);
   }
   cairo_reset_clip(cr);
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, SWEEP_TICKS),
             plot_nice_step(f.y_max - f.y_min, SWEEP_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  double y = f.top;
+  size_t row = 0;
   for (int k = 0; k < SWEEP_CLASSES; k++) {
     if (count[k] == 0) continue;
-    char label[SWEEP_LABEL_SIZE];
-    snprintf(label, sizeof label, "%s: %ld", CLASSES[k].text, count[k]);
-    plot_legend_row(cr, PLOT_WIDTH - SWEEP_LEGEND_WIDTH, y, CLASSES[k].color, label);
-    y += SWEEP_LEGEND_ROW;
+    double x, y;
+    plot_legend_position(&legend, row++, &x, &y);
+    plot_legend_row(cr, x, y, CLASSES[k].color, labels[k]);
   }
   return plot_canvas_close(&c, PLOT_OK);
 }

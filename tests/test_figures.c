@@ -1,0 +1,585 @@
+// Figure options (issue 16, "figures fit for a paper"): --size, --dpi,
+// --font-scale, --xlim, --ylim on the commands that draw, the trajectory
+// figure's log time-to-accumulation axis and its event strip. The files
+// the real `zeno` binary writes are read back: the PNG header (IHDR size,
+// pHYs density), the PDF MediaBox, and pixels at positions computed with
+// the plot module's own layout functions.
+#include <cairo.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_runner.h"
+#include "plot/plot.h"
+#include "plot/plot_internal.h"
+
+/// Metres per inch (PNG's pHYs counts pixels per metre).
+#define METRES_PER_INCH 0.0254
+/// PNG layout: 8-byte signature, then IHDR (length, type, width, height...).
+#define PNG_IHDR_WIDTH_OFFSET 16
+#define PNG_IHDR_HEIGHT_OFFSET 20
+#define PNG_HEAD_BYTES 64
+/// Example 2's R (paper Fig. 4c): R = -0.524 for phi in (0, 1.39).
+#define EX2_FLAT_PHI 0.3
+#define EX2_FLAT_R (-0.5236)
+/// Antialiasing tolerance of a curve pixel, and the search radius [px].
+#define CURVE_TOLERANCE 40
+#define CURVE_RADIUS 1
+
+/* ---- files ----------------------------------------------------------------- */
+
+static uint32_t be32(const unsigned char *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/// Width and height from the PNG's IHDR; *ppm the pHYs pixels per metre
+/// (0 when the file has no pHYs chunk in its first bytes).
+static void png_header(const char *path, uint32_t *width, uint32_t *height, uint32_t *ppm) {
+  unsigned char head[PNG_HEAD_BYTES];
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  const size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  assert_true(n == sizeof head);
+  assert_memory_equal(head + 12, "IHDR", 4);
+  *width = be32(head + PNG_IHDR_WIDTH_OFFSET);
+  *height = be32(head + PNG_IHDR_HEIGHT_OFFSET);
+  *ppm = 0;
+  for (size_t k = 8; k + 12 < n; k++)
+    if (memcmp(head + k, "pHYs", 4) == 0) {
+      const uint32_t x = be32(head + k + 4), y = be32(head + k + 8);
+      assert_int_equal(x, y);
+      assert_int_equal(head[k + 12], 1); // unit: metre
+      *ppm = x;
+    }
+}
+
+static bool exists(const char *path) { return access(path, F_OK) == 0; }
+
+/// Whether the file's bytes (binary: a PDF's streams hold NULs) contain `text`.
+static bool file_contains(const char *path, const char *text) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return false;
+  const size_t k = strlen(text);
+  size_t matched = 0;
+  int c;
+  while ((c = fgetc(f)) != EOF && matched < k) {
+    if (c == (unsigned char)text[matched])
+      matched++;
+    else
+      matched = c == (unsigned char)text[0] ? 1 : 0;
+  }
+  fclose(f);
+  return matched == k;
+}
+
+static plot_color pixel(cairo_surface_t *s, double x, double y) {
+  const int px = (int)floor(x), py = (int)floor(y);
+  assert_true(px >= 0 && px < cairo_image_surface_get_width(s) && py >= 0 &&
+              py < cairo_image_surface_get_height(s));
+  const unsigned char *row = cairo_image_surface_get_data(s) +
+                             (size_t)py * (size_t)cairo_image_surface_get_stride(s);
+  uint32_t v;
+  memcpy(&v, row + 4 * (size_t)px, sizeof v); // 0xAARRGGBB, native endian
+  return (plot_color){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+}
+
+static int color_distance(plot_color a, plot_color b) {
+  const int dr = abs(a.r - b.r), dg = abs(a.g - b.g), db = abs(a.b - b.b);
+  return dr > dg ? (dr > db ? dr : db) : (dg > db ? dg : db);
+}
+
+static bool curve_near(cairo_surface_t *s, double x, double y, plot_color want) {
+  for (int dy = -CURVE_RADIUS; dy <= CURVE_RADIUS; dy++)
+    for (int dx = -CURVE_RADIUS; dx <= CURVE_RADIUS; dx++)
+      if (color_distance(pixel(s, x + dx, y + dy), want) <= CURVE_TOLERANCE) return true;
+  return false;
+}
+
+/// Pixels of exactly `want` in the rectangle [x0, x1) x [y0, y1).
+static long count_in(cairo_surface_t *s, double x0, double y0, double x1, double y1,
+                     plot_color want) {
+  long n = 0;
+  for (int y = (int)ceil(y0); y < (int)floor(y1); y++)
+    for (int x = (int)ceil(x0); x < (int)floor(x1); x++)
+      n += color_distance(pixel(s, x + 0.5, y + 0.5), want) == 0;
+  return n;
+}
+
+/// The first bytes of a file as a string ("" when it cannot be read).
+static const char *read_head(const char *path) {
+  static char head[16];
+  memset(head, 0, sizeof head);
+  FILE *f = fopen(path, "rb");
+  if (f != NULL) {
+    if (fread(head, 1, sizeof head - 1, f) == 0) head[0] = '\0';
+    fclose(f);
+  }
+  return head;
+}
+
+/* ---- size, density, PDF page ---------------------------------------------------- */
+
+// --size sets the PNG's pixels; --dpi alone scales the default 900 x 600 by
+// dpi/96 and writes the density; a PDF's page is --size points.
+static void test_size_and_dpi(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char a[PATH_SIZE], b[PATH_SIZE], c[PATH_SIZE], pdf[PATH_SIZE];
+  work_path(&w, "a.png", a);
+  work_path(&w, "b.png", b);
+  work_path(&w, "c.png", c);
+  work_path(&w, "d.pdf", pdf);
+  const int ca = run_zeno("maps", EXAMPLE2, "--plot", a, "--size", "1234x567");
+  const int cb = run_zeno("maps", EXAMPLE2, "--plot", b, "--dpi", "192");
+  const int cc = run_zeno("maps", EXAMPLE2, "--plot", c, "--size", "2000x1500", "--dpi", "300",
+                          "--font-scale", "1.5");
+  const int cd = run_zeno("analyze", EXAMPLE2, "--plot", pdf, "--size", "450x300");
+  uint32_t wa, ha, pa, wb, hb, pb, wc, hc, pc;
+  png_header(a, &wa, &ha, &pa);
+  png_header(b, &wb, &hb, &pb);
+  png_header(c, &wc, &hc, &pc);
+  const bool pdf_ok = strncmp(read_head(pdf), "%PDF-", 5) == 0 &&
+                      file_contains(pdf, "/MediaBox [ 0 0 450 300 ]");
+  work_dir_remove(&w, (const char *const[]){"a.png", "b.png", "c.png", "d.pdf", NULL}, NULL);
+  assert_int_equal(ca, 0);
+  assert_int_equal(cb, 0);
+  assert_int_equal(cc, 0);
+  assert_int_equal(cd, 0);
+  assert_int_equal(wa, 1234);
+  assert_int_equal(ha, 567);
+  assert_int_equal(pa, lround(96 / METRES_PER_INCH)); // 3780 px/m
+  assert_int_equal(wb, 1800);
+  assert_int_equal(hb, 1200);
+  assert_int_equal(pb, lround(192 / METRES_PER_INCH));
+  assert_int_equal(wc, 2000);
+  assert_int_equal(hc, 1500);
+  assert_int_equal(pc, lround(300 / METRES_PER_INCH)); // 11811 px/m
+  assert_true(pdf_ok);
+}
+
+// --dpi 192 draws the default figure with twice the pixels: the R curve of
+// Example 2 sits at twice the coordinates of the 96-dpi layout.
+static void test_dpi_scales_the_drawing(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "m.png", png);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png, "--dpi", "192");
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+  plot_frame r, g;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
+  assert_true(curve_near(s, 2 * plot_frame_x(&r, EX2_FLAT_PHI), 2 * plot_frame_y(&r, EX2_FLAT_R),
+                         PLOT_COLOR_R));
+  cairo_surface_destroy(s);
+}
+
+// --xlim A:B maps A and B to the frame's edges: Example 2's flat R = -0.524
+// is drawn where the limited frame puts phi = 0.3, and no x tick lies
+// outside the frame (ticks at the step's multiples inside [A, B] only).
+static void test_xlim(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "m.png", png);
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png, "--xlim", "0.05:1.35", "--ylim",
+                            "-1:0");
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  plot_options o = plot_options_default();
+  o.has_xlim = o.has_ylim = true;
+  o.xlim[0] = 0.05;
+  o.xlim[1] = 1.35;
+  o.ylim[0] = -1;
+  o.ylim[1] = 0;
+  plot_frame r, g, r0, g0;
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, &o, &r, &g);
+  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r0, &g0);
+  assert_true(r.x_min == 0.05 && r.x_max == 1.35 && g.x_min == 0.05 && r.y_max == 0);
+  // The point moved: the default frame puts phi = 0.3 elsewhere.
+  assert_true(fabs(plot_frame_x(&r, EX2_FLAT_PHI) - plot_frame_x(&r0, EX2_FLAT_PHI)) > 50);
+  assert_true(curve_near(s, plot_frame_x(&r, EX2_FLAT_PHI), plot_frame_y(&r, EX2_FLAT_R),
+                         PLOT_COLOR_R));
+  // Tick marks hang under both frames; none left of A or right of B.
+  const plot_frame *frames[2] = {&r, &g};
+  for (int k = 0; k < 2; k++) {
+    const plot_frame *f = frames[k];
+    const double y0 = f->top + f->height + 1.5, y1 = y0 + 3;
+    assert_true(count_in(s, f->left + 2, y0, f->left + f->width - 1, y1, PLOT_COLOR_INK) > 0);
+    assert_int_equal(count_in(s, 0, y0, f->left - 1, y1, PLOT_COLOR_INK), 0);
+    assert_int_equal(count_in(s, f->left + f->width + 2, y0, PLOT_WIDTH, y1, PLOT_COLOR_INK), 0);
+  }
+  cairo_surface_destroy(s);
+}
+
+// Every command that draws takes the figure options: each writes a
+// 640 x 480 PNG at 120 dpi, and an SVG's size is --size in points.
+static void test_every_command(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char run[PATH_SIZE], png[5][PATH_SIZE], svg[PATH_SIZE];
+  static const char *const NAMES[5] = {"a.png", "m.png", "r.png", "s.png", "t.png"};
+  for (int k = 0; k < 5; k++) work_path(&w, NAMES[k], png[k]);
+  work_path(&w, "run", run);
+  work_path(&w, "t.svg", svg);
+#define FIGURE_OPTIONS "--size", "640x480", "--dpi", "120", "--font-scale", "1.2"
+  int codes[7];
+  codes[0] = run_zeno("analyze", EXAMPLE2, "--plot", png[0], FIGURE_OPTIONS);
+  codes[1] = run_zeno("maps", EXAMPLE2, "--plot", png[1], FIGURE_OPTIONS, "--xlim", "-1:1");
+  codes[2] = run_zeno("regions", ZENO_SCENES_DIR "/example7.yaml", "--x", "paper.mu2=0:1.3:4",
+                      "--y", "paper.alpha=0:40:3", "--mc-runs", "0", "--plot", png[2], "-q",
+                      FIGURE_OPTIONS, "--ylim", "10:30");
+  codes[3] = run_zeno("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-2:2:3", "--y",
+                      "initial.qdp.0=0:1:2", "--plot", png[3], "-q", FIGURE_OPTIONS);
+  codes[4] = run_zeno("simulate", EXAMPLE3_ZENO, "--out", run, "--quiet");
+  codes[5] = run_zeno("plot-trajectory", run, "--plot", png[4], FIGURE_OPTIONS, "--xlim", "20:40");
+  codes[6] = run_zeno("plot-trajectory", run, "--plot", svg, "--size", "450x300");
+#undef FIGURE_OPTIONS
+  uint32_t size[5][3];
+  for (int k = 0; k < 5; k++)
+    if (exists(png[k])) png_header(png[k], &size[k][0], &size[k][1], &size[k][2]);
+  const bool svg_ok = file_contains(svg, "width=\"450pt\" height=\"300pt\"") ||
+                      file_contains(svg, "width=\"450\" height=\"300\"");
+  remove_simulate_out(run);
+  work_dir_remove(&w, (const char *const[]){"a.png", "m.png", "r.png", "s.png", "t.png", "t.svg",
+                                            NULL},
+                  "run");
+  for (int k = 0; k < 7; k++) assert_int_equal(codes[k], 0);
+  for (int k = 0; k < 5; k++) {
+    assert_int_equal(size[k][0], 640);
+    assert_int_equal(size[k][1], 480);
+    assert_int_equal(size[k][2], lround(120 / METRES_PER_INCH));
+  }
+  assert_true(svg_ok);
+}
+
+/* ---- bad values ---------------------------------------------------------------- */
+
+/// One bad figure option: exit 2, one line on stderr naming `option`, no
+/// figure file.
+static void assert_refused(const char *command, const char *scene, const char *figure,
+                           const char *option, const char *value, const char *named) {
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char path[PATH_SIZE];
+  work_path(&w, figure, path);
+  run_result r = run_zeno_captured(command, scene, "--plot", path, option, value);
+  const bool written = exists(path);
+  work_dir_remove(&w, (const char *const[]){figure, NULL}, NULL);
+  if (r.exit_code != 2 || written || strstr(r.err, named) == NULL ||
+      strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+    fail_msg("%s %s %s: exit %d, written %d, stderr '%s'", command, option, value, r.exit_code,
+             written, r.err);
+  run_result_free(&r);
+}
+
+static void test_bad_values(void **state) {
+  (void)state;
+  static const struct {
+    const char *option, *value;
+  } BAD[] = {
+      {"--size", "199x600"}, {"--size", "900x8001"}, {"--size", "900"},
+      {"--size", "axb"},     {"--size", "900.5x600"}, {"--size", "-900x600"},
+      {"--dpi", "0"},        {"--dpi", "1201"},       {"--dpi", "nan"},
+      {"--dpi", "2000"},     {"--font-scale", "0.1"}, {"--font-scale", "5"},
+      {"--font-scale", "inf"}, {"--xlim", "1:1"},     {"--xlim", "2:1"},
+      {"--xlim", "nan:1"},   {"--xlim", "0"},         {"--xlim", "0:1x"},
+      {"--ylim", "1:-1"},    {"--ylim", "1:inf"},
+  };
+  for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++)
+    assert_refused("maps", EXAMPLE2, "m.png", BAD[k].option, BAD[k].value, BAD[k].option);
+  // Checked against the figure: no density for vector files, the layout
+  // at least 200 a side, ranges of t* - t positive.
+  assert_refused("maps", EXAMPLE2, "m.pdf", "--dpi", "150", "--dpi");
+  assert_refused("maps", EXAMPLE2, "m.png", "--dpi", "1000", "--dpi"); // 9375 px wide
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char path[PATH_SIZE];
+  work_path(&w, "m.png", path);
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--plot", path, "--size", "600x400", "--dpi",
+                                   "300"); // laid out on 192 x 128
+  const bool written = exists(path);
+  work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
+  assert_int_equal(r.exit_code, 2);
+  assert_false(written);
+  assert_non_null(strstr(r.err, "--dpi 300 with --size 600x400"));
+  run_result_free(&r);
+  assert_refused("sweep", EXAMPLE3_ZENO, "s.png", "--xlim", "3:-3", "--xlim");
+  assert_refused("regions", EXAMPLE2, "r.png", "--ylim", "a:b", "--ylim");
+}
+
+// A figure option without a figure, and --xlim for the interval graph only.
+static void test_options_need_a_figure(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--size", "800x600");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--plot"));
+  run_result_free(&r);
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char graph[PATH_SIZE];
+  work_path(&w, "g.png", graph);
+  r = run_zeno_captured("analyze", EXAMPLE2, "--graph", graph, "--xlim", "0:1");
+  const bool written = exists(graph);
+  work_dir_remove(&w, (const char *const[]){"g.png", NULL}, NULL);
+  assert_int_equal(r.exit_code, 2);
+  assert_false(written);
+  assert_non_null(strstr(r.err, "--xlim"));
+  run_result_free(&r);
+}
+
+/* ---- trajectories: event strip and log time axis ---------------------------------- */
+
+typedef struct run_files {
+  work_dir w;
+  char run[PATH_SIZE], png[PATH_SIZE];
+} run_files;
+
+static int simulate(run_files *f, const char *scene) {
+  work_dir_create(&f->w, "figures");
+  work_path(&f->w, "run", f->run);
+  work_path(&f->w, "t.png", f->png);
+  return run_zeno("simulate", scene, "--out", f->run, "--quiet");
+}
+
+static void run_files_remove(run_files *f) {
+  remove_simulate_out(f->run);
+  work_dir_remove(&f->w, (const char *const[]){"t.png", NULL}, "run");
+}
+
+/// Columns of the strip holding impact ink.
+static int impact_columns(cairo_surface_t *s, const plot_frame *strip) {
+  int n = 0;
+  for (int x = (int)ceil(strip->left); x < (int)(strip->left + strip->width); x++)
+    n += count_in(s, x, strip->top, x + 1, strip->top + strip->height, PLOT_COLOR_IMPACT) > 0;
+  return n;
+}
+
+// Example 3's Zeno run: impacts are ticks in the strip under the bottom
+// panel, none inside the panels (black ink there would hide the tail); on
+// the log axis t* - t (t* the 'zeno' event's time) each impact tick is at
+// the column log10(t* - t) maps to, and the comb spreads over more columns.
+static void test_trajectory_axes(void **state) {
+  (void)state;
+  run_files f;
+  int code = simulate(&f, EXAMPLE3_ZENO);
+  zeno_run_dir_data d = {0};
+  zeno_error err;
+  char events[2 * PATH_SIZE];
+  snprintf(events, sizeof events, "%s/events.jsonl", f.run);
+  const zeno_status read = zeno_run_dir_read_events(events, &d, &err);
+  cairo_surface_t *linear = NULL, *log = NULL;
+  if (code == 0) code = run_zeno("plot-trajectory", f.run, "--plot", f.png);
+  if (code == 0) linear = cairo_image_surface_create_from_png(f.png);
+  if (code == 0)
+    code = run_zeno("plot-trajectory", f.run, "--plot", f.png, "--time-axis", "log", "--xlim",
+                    "1e-3:100");
+  if (code == 0) log = cairo_image_surface_create_from_png(f.png);
+  run_files_remove(&f);
+  assert_int_equal(code, 0);
+  assert_int_equal(read, ZENO_OK);
+  plot_frame top, bottom, strip;
+  plot_trajectory_layout(PLOT_WIDTH, PLOT_HEIGHT, NULL, &top, &bottom, &strip);
+  assert_true(strip.top > bottom.top + bottom.height);
+  const plot_frame *panels[2] = {&top, &bottom};
+  for (int k = 0; k < 2; k++) {
+    const plot_frame *p = panels[k];
+    assert_int_equal(count_in(linear, p->left + 2, p->top + 2, p->left + p->width - 1,
+                              p->top + p->height - 1, PLOT_COLOR_IMPACT),
+                     0);
+  }
+  const int linear_columns = impact_columns(linear, &strip);
+  const int log_columns = impact_columns(log, &strip);
+  assert_true(linear_columns > 10);
+  assert_true(log_columns > linear_columns);
+  double t_star = NAN;
+  for (size_t i = 0; i < d.event_count; i++)
+    if (d.events[i].kind == ZENO_EVENT_ZENO && isnan(t_star)) t_star = d.events[i].t;
+  assert_true(isfinite(t_star));
+  int checked = 0;
+  plot_frame lf = strip;
+  lf.x_min = 2;  // log10(100), left
+  lf.x_max = -3; // log10(1e-3), right
+  for (size_t i = 0; i < d.event_count; i++) {
+    const double gap = t_star - d.events[i].t;
+    if (d.events[i].kind != ZENO_EVENT_IMPACT || !(gap > 1e-3 && gap < 100)) continue;
+    const double x = floor(plot_frame_x(&lf, log10(gap)));
+    assert_true(count_in(log, x, strip.top, x + 1, strip.top + strip.height,
+                         PLOT_COLOR_IMPACT) > 0);
+    checked++;
+  }
+  assert_true(checked > 20);
+  zeno_run_dir_data_free(&d);
+  cairo_surface_destroy(linear);
+  cairo_surface_destroy(log);
+}
+
+// A run without a Zeno completion has no t*: --time-axis log is refused
+// with one line, exit 2, and no figure; so are a bad axis name and limits
+// of t* - t that are not positive.
+static void test_log_axis_refused(void **state) {
+  (void)state;
+  run_files f;
+  const int code = simulate(&f, EXAMPLE2);
+  run_result no_zeno =
+      run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis", "log");
+  const bool written = exists(f.png);
+  run_result bad_name =
+      run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis", "ln");
+  run_result bad_lim = run_zeno_captured("plot-trajectory", f.run, "--plot", f.png,
+                                         "--time-axis", "log", "--xlim", "0:1");
+  const bool written2 = exists(f.png);
+  run_files_remove(&f);
+  assert_int_equal(code, 0);
+  const run_result *all[3] = {&no_zeno, &bad_name, &bad_lim};
+  const char *named[3] = {"--time-axis log", "--time-axis ln", "--xlim 0:1"};
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(all[k]->exit_code, 2);
+    assert_non_null(strstr(all[k]->err, named[k]));
+    assert_true(strchr(all[k]->err, '\n') == all[k]->err + strlen(all[k]->err) - 1);
+  }
+  assert_non_null(strstr(no_zeno.err, "Zeno"));
+  assert_false(written || written2);
+  run_result_free(&no_zeno);
+  run_result_free(&bad_name);
+  run_result_free(&bad_lim);
+}
+
+// The grid layout: at the default size the legend stands beside the map;
+// in a small figure with a wide legend it goes under the map in columns,
+// giving the map the whole width; equal scales keep the data's aspect.
+static void test_grid_layout(void **state) {
+  (void)state;
+  const double lw = 250, fs = 1;
+  plot_frame f = {.x_min = 0, .x_max = 4, .y_min = 0, .y_max = 1};
+  plot_legend_layout l;
+  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 9, lw, false, &f, &l);
+  assert_false(l.below);
+  assert_true(fabs(l.x - (f.left + f.width + 18)) < 1e-9 && l.y == f.top);
+  assert_true(f.left + f.width + 18 + lw <= PLOT_WIDTH);
+  double x, y;
+  plot_legend_position(&l, 8, &x, &y);
+  assert_true(x == l.x && fabs(y - (l.y + 8 * l.row)) < 1e-9);
+  // 640 x 480 at 120 dpi is a 512 x 384 layout: beside, the map would keep
+  // 512 - 76 - 16 - 18 - 250 = 152 px, under 40% of the 420 px inside.
+  plot_grid_layout(512, 384, fs, 2, lw, false, &f, &l);
+  assert_true(l.below);
+  assert_true(fabs(f.width - (512 - 76 - 16)) < 1e-9);
+  assert_true(l.y > f.top + f.height && l.y + 2 * l.row <= 384);
+  plot_frame e = {.x_min = -2, .x_max = 2, .y_min = 0, .y_max = 1};
+  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 12, lw, true, &e, &l);
+  assert_true(fabs(e.width / e.height - 4.0) < 1e-9);
+}
+
+/* ---- region maps ---------------------------------------------- */
+
+/// The whole grid of a region map, computed in-process as the binary does.
+static zeno_region_point *region_grid(const char *scene, zeno_regions_def *d, const char *x,
+                                      const char *y) {
+  *d = zeno_regions_def_default();
+  assert_int_equal(zeno_region_axis_parse(x, &d->x, NULL), ZENO_OK);
+  assert_int_equal(zeno_region_axis_parse(y, &d->y, NULL), ZENO_OK);
+  d->mc_runs = 0;
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create_file(scene, NULL, 0, d, &err);
+  assert_non_null(r);
+  zeno_region_point *g = calloc(d->x.count * d->y.count, sizeof *g);
+  assert_non_null(g);
+  for (size_t iy = 0; iy < d->y.count; iy++)
+    assert_int_equal(zeno_regions_row(r, iy, 1, &g[iy * d->x.count], &err), ZENO_OK);
+  zeno_regions_destroy(r);
+  return g;
+}
+
+/// Rows of background at the bottom edge, columns at the right edge.
+static void blank_edges(cairo_surface_t *s, int *rows, int *columns) {
+  const int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+  *rows = 0;
+  while (*rows < h && count_in(s, 0, h - *rows - 1, w, h - *rows, PLOT_COLOR_BACKGROUND) == w)
+    (*rows)++;
+  *columns = 0;
+  while (*columns < w &&
+         count_in(s, w - *columns - 1, 0, w - *columns, h, PLOT_COLOR_BACKGROUND) == h)
+    (*columns)++;
+}
+
+// Example 6's centre-of-mass map (Fig. 8a): equal scales leave space over,
+// which is split around the map (no band of a sixth of the figure left
+// empty at the bottom or the right), and the legend explains the
+// configuration drawn over the map: one row per mark, with its glyph.
+static void test_region_map_layout(void **state) {
+  (void)state;
+  static const char *const X = "com.x=-2.5:2:10", *const Y = "com.y=-1:2.5:8";
+  static const char *const SCENE = ZENO_SCENES_DIR "/example6.yaml";
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "r.png", png);
+  const int code =
+      run_zeno("regions", SCENE, "--x", X, "--y", Y, "--mc-runs", "0", "--plot", png, "-q");
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"r.png", NULL}, NULL);
+  assert_int_equal(code, 0);
+  int rows, columns;
+  blank_edges(s, &rows, &columns);
+  assert_true(rows < PLOT_HEIGHT / 10);
+  assert_true(columns < PLOT_WIDTH / 10);
+
+  zeno_regions_def d;
+  zeno_region_point *g = region_grid(SCENE, &d, X, Y);
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(SCENE, NULL, 0, &scene, NULL), ZENO_OK);
+  plot_regions_input in = {.x = &d.x, .y = &d.y, .grid = g, .overlay = &scene};
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t n = plot_regions_legend(&in, labels);
+  assert_string_equal(labels[n - 5], "contact point on its surface");
+  assert_string_equal(labels[n - 1], "load direction");
+  plot_frame f;
+  plot_regions_frame(&in, &f);
+  // The glyphs of the contact (row n-5) and of the centre of mass (row
+  // n-2): ink at their centres, half a row below the region rows.
+  const double x = f.left + f.width + 18 + 8, row = 24;
+  const double regions_end = f.top + (double)(n - 5) * row + row / 2;
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 8), PLOT_COLOR_OVERLAY), 0);
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 3 * row + 8), PLOT_COLOR_OVERLAY), 0);
+  // A parameter chart has no overlay and so no overlay rows.
+  in.overlay = NULL;
+  assert_int_equal(plot_regions_legend(&in, labels), n - 5);
+  free(g);
+  cairo_surface_destroy(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_size_and_dpi),
+      cmocka_unit_test(test_dpi_scales_the_drawing),
+      cmocka_unit_test(test_xlim),
+      cmocka_unit_test(test_every_command),
+      cmocka_unit_test(test_bad_values),
+      cmocka_unit_test(test_options_need_a_figure),
+      cmocka_unit_test(test_trajectory_axes),
+      cmocka_unit_test(test_log_axis_refused),
+      cmocka_unit_test(test_grid_layout),
+      cmocka_unit_test(test_region_map_layout),
+  };
+  const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  plot_release_caches();
+  return failed;
+}
