@@ -28,9 +28,7 @@ int cmd_view(int argc, char **argv) {
 }
 #else
 
-/// Window size limits [px]: the text band and the chart need room.
-#define VIEW_MIN_WIDTH 320
-#define VIEW_MIN_HEIGHT 320
+/// Largest window size [px] (the smallest: view_module.h).
 #define VIEW_MAX_SIZE 8192
 /// Largest --frames value.
 #define VIEW_MAX_FRAMES 100000000L
@@ -51,12 +49,13 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "      --speed K          start at speed key K in 1-5 (1x .. 0.0001x)\n"
     "      --keys K1,K2,...   window: press these keys, one per frame (SDL\n"
     "                         names: z, Right, Space, +; 'drag' drags the\n"
-    "                         body), for scripted runs\n"
+    "                         body; size=WxH resizes the window), for\n"
+    "                         scripted runs\n"
     "\n"
     "Keys: space pause, right next event, left previous event, shift+arrows\n"
     "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
-    "r restart, p perturb, mouse drag impulse, s screenshot, h help,\n"
-    "q/Esc quit.\n";
+    "r restart, p perturb, mouse drag impulse, s screenshot, l legend,\n"
+    "h help, q/Esc quit. The window can be resized.\n";
 
 static int number_option(const char *command, const char *option,
                          const char *text, double min, double *value) {

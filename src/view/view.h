@@ -90,6 +90,7 @@ typedef struct view_play {
   bool warp;         ///< Zeno warp on (z)
   bool paused;       ///< space
   bool help;         ///< h
+  bool legend;       ///< l: the colour legend (on at the start)
   int speed_level;   ///< 1-5: VIEW_SPEEDS[speed_level - 1]
   double zoom_fixed;  ///< > 0: magnification set by --zoom; 0: automatic
   double zoom_factor; ///< times the fixed or automatic zoom (+/-, wheel)
@@ -179,8 +180,12 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
 #define VIEW_CHART_HEIGHT 150
 /// The font (fonts-dejavu-core).
 #define VIEW_FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-/// Font size [pt].
+/// Font size [pt], and of the small font that text too wide for its place
+/// falls back to (view_text_fit()), the legend and the chart's lane notes.
 #define VIEW_FONT_SIZE 13
+#define VIEW_SMALL_FONT_SIZE 10
+/// Height of a line of the small font [px].
+#define VIEW_SMALL_LINE 15
 
 /// Colours (r, g, b) the tests look for.
 typedef struct view_rgb {
@@ -199,6 +204,13 @@ extern const view_rgb VIEW_LETTER_COLOUR[4];
 extern const view_rgb VIEW_INK;
 extern const view_rgb VIEW_GHOST;
 extern const view_rgb VIEW_FORCE;
+extern const view_rgb VIEW_IMPULSE;
+extern const view_rgb VIEW_LOAD;
+/// Friction cones: edges VIEW_CONE_PX long and VIEW_CONE_WIDTH_PX wide,
+/// opaque, over a faint fill.
+extern const view_rgb VIEW_CONE;
+#define VIEW_CONE_PX 46.0
+#define VIEW_CONE_WIDTH_PX 3.0
 /// Height of a text line [px].
 #define VIEW_TEXT_LINE 20
 
@@ -207,7 +219,12 @@ typedef struct view_canvas {
   SDL_Surface *surface; ///< ARGB8888
   SDL_Renderer *renderer;
   TTF_Font *font;
+  TTF_Font *small_font;
   int width, height;
+  /// Called with every string drawn and its box (tests: which labels a
+  /// frame has and whether they fit); NULL: none.
+  void (*text_hook)(void *user, const char *text, const SDL_Rect *box);
+  void *text_user;
   // Cached strip chart: recomputed when the run, the warp or the size change.
   SDL_Point *chart_points; ///< 3 curves of chart_count points
   int chart_count;
@@ -227,6 +244,11 @@ typedef struct view_canvas {
 bool view_canvas_create(view_canvas *canvas, int width, int height,
                         char *message, size_t message_size);
 void view_canvas_destroy(view_canvas *canvas);
+/// Remakes the canvas at a new size (a resized window); the text hook is
+/// kept, the chart cache dropped. False with a message (the canvas is then
+/// empty: destroy it).
+bool view_canvas_resize(view_canvas *canvas, int width, int height, char *message,
+                        size_t message_size);
 
 /// The world-to-screen map of a canvas and scene.
 typedef struct view_transform {
@@ -267,6 +289,23 @@ typedef struct view_frame_info {
 void view_draw_frame(view_canvas *canvas, const view_run *run,
                      const view_play *play, view_frame_info *info);
 
+/// Primitives (view_draw.c): a line of a width [px] as a filled quad, a
+/// filled disc, an arrow from `from` along the screen direction (dx, dy)
+/// of length len [px].
+void view_thick_line(SDL_Renderer *r, const double a[2], const double b[2], double width,
+                     view_rgb c, Uint8 alpha);
+void view_disc(SDL_Renderer *r, const double centre[2], double radius, view_rgb c);
+void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, double len,
+                view_rgb c);
+
+/// The panels over the frame (view_panels.c): the key help (h) and the
+/// colour legend (l).
+void view_draw_help(view_canvas *canvas);
+void view_draw_legend(view_canvas *canvas);
+/// The help's lines (also printed by tests and docs checks).
+extern const char *const VIEW_HELP_LINES[];
+extern const int VIEW_HELP_LINE_COUNT;
+
 /// Sets the renderer's draw colour.
 void view_set_colour(SDL_Renderer *renderer, view_rgb colour, Uint8 alpha);
 
@@ -277,6 +316,25 @@ void view_draw_chart(view_canvas *canvas, const view_run *run, const view_play *
 /// Draws text at (x, y) [px, top left]; returns its width [px].
 int view_text(view_canvas *canvas, int x, int y, view_rgb colour,
               const char *text);
+/// The same in a given font (canvas->font or canvas->small_font).
+int view_text_in(view_canvas *canvas, TTF_Font *font, int x, int y, view_rgb colour,
+                 const char *text);
+/// Draws text no wider than max_width [px]: in the font when it fits, else
+/// in the small font, else the small font's longest head of it that fits
+/// followed by "...". Returns the width drawn.
+int view_text_fit(view_canvas *canvas, int x, int y, int max_width, view_rgb colour,
+                  const char *text);
+
+/// The same starting with the small font.
+int view_text_fit_small(view_canvas *canvas, int x, int y, int max_width, view_rgb colour,
+                        const char *text);
+/// Width of text in a font [px] (0 without a font).
+int view_text_width(TTF_Font *font, const char *text);
+
+/// The colour legend: contact letters, force, impulse, load, ghost, cone
+/// (drawn at the top right of the scene area when play->legend is on).
+/// Its box for a canvas [px] (view_draw.c).
+SDL_Rect view_legend_box(const view_canvas *canvas);
 
 /// A file name "STEM-N.EXT" in the working directory that no file has yet,
 /// N from *counter + 1 up, reserved by creating it empty (O_EXCL), so that a

@@ -78,6 +78,7 @@ typedef struct app {
   const view_options *options;
   bool live_restart;      ///< the run was replaced by a perturbed one
   bool quit;
+  bool failed;            ///< quit because of an SDL failure
   unsigned long long rng; ///< xorshift state for `p`
   int screenshots;
   /// Velocity scale of the scene's own run: `p` perturbs at a fraction of
@@ -85,6 +86,7 @@ typedef struct app {
   /// perturbation's, and presses shrank by orders of magnitude).
   double perturb_scale;
   double grab_body[2];    ///< grabbed body point [length]
+  SDL_Window *window;
 } app;
 
 static double next_random(app *a) {
@@ -177,6 +179,7 @@ static void on_key(app *a, const SDL_KeyboardEvent *k) {
     case SDLK_p: perturb(a); break;
     case SDLK_s: screenshot(a); break;
     case SDLK_h: p->help = !p->help; break;
+    case SDLK_l: p->legend = !p->legend; break;
     case SDLK_PLUS:
     case SDLK_EQUALS:
     case SDLK_KP_PLUS: zoom_by(a, VIEW_ZOOM_STEP); break;
@@ -220,6 +223,22 @@ static void on_release(app *a) {
   if (hypot(impulse[0], impulse[1]) > 0) apply_impulse(a, a->grab_body, impulse);
 }
 
+/// The window was resized: the canvas follows (the next frame is laid out
+/// for the new size).
+static void resize(app *a, int width, int height) {
+  char message[MESSAGE_SIZE];
+  if (width < VIEW_MIN_WIDTH) width = VIEW_MIN_WIDTH;
+  if (height < VIEW_MIN_HEIGHT) height = VIEW_MIN_HEIGHT;
+  if (!view_canvas_resize(&a->canvas, width, height, message, sizeof message)) {
+    fprintf(stderr, "zeno: %s\n", message);
+    a->quit = true;
+    a->failed = true;
+    return;
+  }
+  // Drawn at once, so a screenshot in the same batch of events has it.
+  view_draw_frame(&a->canvas, a->run, &a->play, NULL);
+}
+
 static void handle_events(app *a) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
@@ -235,6 +254,9 @@ static void handle_events(app *a) {
         break;
       case SDL_MOUSEMOTION: on_motion(a, e.motion.x, e.motion.y); break;
       case SDL_MOUSEBUTTONUP: on_release(a); break;
+      case SDL_WINDOWEVENT:
+        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) resize(a, e.window.data1, e.window.data2);
+        break;
       default: break;
     }
   }
@@ -261,6 +283,12 @@ static void script_key(app *a, long frame) {
   name[n] = '\0';
   SDL_Event e;
   SDL_memset(&e, 0, sizeof e);
+  int width, height;
+  char tail;
+  if (sscanf(name, "size=%dx%d%c", &width, &height, &tail) == 2) {
+    SDL_SetWindowSize(a->window, width, height);
+    return;
+  }
   if (strcmp(name, "drag") == 0) {
     const view_transform tf = current_transform(a);
     const double com[2] = {0, 0};
@@ -287,6 +315,7 @@ static int loop(app *a, SDL_Window *window) {
     if (a->options->frames > 0 && frame >= a->options->frames) break;
     script_key(a, frame + 1);
     handle_events(a);
+    if (a->failed) return 1;
     const Uint64 now = SDL_GetTicks64();
     double dt = (double)(now - last) / 1000.0;
     last = now;
@@ -362,11 +391,13 @@ int view_window(view_run *run, const view_options *o) {
   snprintf(title, sizeof title, "zeno view: %s", run->scene.name);
   SDL_Window *window =
       SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                       o->width, o->height, 0);
+                       o->width, o->height, SDL_WINDOW_RESIZABLE);
+  a.window = window;
   int code = 1;
   if (window == NULL) {
     fprintf(stderr, "zeno: cannot open a window: %s\n", SDL_GetError());
-  } else if (!view_canvas_create(&a.canvas, o->width, o->height, message,
+  } else if (SDL_SetWindowMinimumSize(window, VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT),
+             !view_canvas_create(&a.canvas, o->width, o->height, message,
                                  sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
   } else {

@@ -51,6 +51,10 @@ typedef struct view_run {
 /// Default window / screenshot size [px].
 #define VIEW_DEFAULT_WIDTH 1000
 #define VIEW_DEFAULT_HEIGHT 700
+/// Smallest window / screenshot size [px]: the text band and the chart
+/// need room.
+#define VIEW_MIN_WIDTH 320
+#define VIEW_MIN_HEIGHT 320
 
 /// Options shared by `zeno view` and `zeno replay`.
 typedef struct view_options {
@@ -60,7 +64,8 @@ typedef struct view_options {
   long frames;            ///< window: exit after this many frames (0: no limit)
   /// Window: comma-separated keys to press, one per frame from frame 1
   /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
-  /// 40 px to the right), for scripted runs and tests. NULL: none.
+  /// 40 px to the right; "size=WxH" resizes the window), for scripted runs
+  /// and tests. NULL: none.
   const char *keys;
   int width, height;      ///< [px]
   double zoom;            ///< > 0: fixed zoom instead of the automatic one
