@@ -14,7 +14,7 @@ static const char *const COMMAND = COMMAND_NAME;
 
 int cli_view_missing(const char *command) {
   cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
-            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
+            "libsdl2-ttf-dev, libpng-dev and libgif-dev, then meson setup --reconfigure "
             "-Dviewer=enabled build)",
             command);
   return CLI_EXIT_USAGE;
@@ -36,6 +36,12 @@ int cmd_view(int argc, char **argv) {
 const char CLI_VIEW_OPTIONS_HELP[] =
     "      --screenshot FILE  headless: draw one frame, write FILE (PNG) and\n"
     "                         exit; needs no display\n"
+    "      --record FILE      headless: play the run as the window does (zoom,\n"
+    "                         speed, Zeno warp, from --at) and write it as an\n"
+    "                         animated GIF FILE (.gif); needs no display\n"
+    "      --record-seconds S length of the recording, 0 < S <= 600 (default 10)\n"
+    "      --fps N            frames per second of the recording, 1-50\n"
+    "                         (default 25)\n"
     "      --at T             the frame's time T >= 0 (default 0)\n"
     "      --at-event N       the frame just after event N (0 = start)\n"
     "      --frames N         window: quit after N frames (each advances the\n"
@@ -93,6 +99,26 @@ int cli_view_option(const char *command, view_options *o, int option) {
       o->screenshot = optarg;
       return CLI_CONTINUE;
     }
+    case VIEW_OPT_RECORD: {
+      // giflib writes GIF; an .mp4 (or other) name would hold a GIF.
+      const size_t len = strlen(optarg);
+      if (len < 5 || strcasecmp(optarg + len - 4, ".gif") != 0)
+        return cli_usage_error(command, "--record: '%s' is not a .gif file name (the viewer "
+                                        "writes animated GIF; for MP4 convert it, e.g. "
+                                        "ffmpeg -i out.gif out.mp4)", optarg);
+      o->record = optarg;
+      return CLI_CONTINUE;
+    }
+    case VIEW_OPT_RECORD_SECONDS: {
+      const int code = number_option(command, "--record-seconds", optarg, 0, &o->record_seconds);
+      if (code == CLI_CONTINUE &&
+          !(o->record_seconds > 0 && o->record_seconds <= VIEW_RECORD_MAX_SECONDS))
+        return cli_usage_error(command, "--record-seconds: '%s' is not in (0, %g]", optarg,
+                               VIEW_RECORD_MAX_SECONDS);
+      return code;
+    }
+    case VIEW_OPT_FPS:
+      return cli_int_option(command, "--fps", optarg, 1, VIEW_RECORD_MAX_FPS, &o->fps);
     case VIEW_OPT_AT: return number_option(command, "--at", optarg, 0, &o->at);
     case VIEW_OPT_AT_EVENT: {
       const int code = cli_int_option(command, "--at-event", optarg, 0,
@@ -128,6 +154,12 @@ int cli_view_show(const char *command, const zeno_view_module *viewer,
     return cli_usage_error(command, "--at-event: %ld is beyond the last "
                                     "event (%zu)",
                            o->at_event, run->data.event_count - 1);
+  if (o->record == NULL && (o->record_seconds > 0 || o->fps > 0))
+    return cli_usage_error(command, "%s: only with --record FILE",
+                           o->fps > 0 ? "--fps" : "--record-seconds");
+  if (o->record != NULL && o->screenshot != NULL)
+    return cli_usage_error(command, "--record: not with --screenshot (one output at a time)");
+  if (o->record != NULL) return viewer->record(run, o);
   if (o->screenshot != NULL) return viewer->screenshot(run, o);
   return viewer->window(run, o);
 }

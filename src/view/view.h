@@ -356,6 +356,31 @@ view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 /// Returns 0, or 1 on a failure (reported on stderr).
 int view_screenshot(view_run *run, const view_options *options);
 
+/// Headless: plays the run as the window would (options->zoom, speed,
+/// warp, from options->at) for options->record_seconds and writes every
+/// 1/fps s frame into the animated GIF options->record (view_record.c).
+/// Returns 0, or 1 on a failure (reported on stderr; no file is left).
+int view_record(view_run *run, const view_options *options);
+
+/// Playback for a run as the options ask: view_play_init(), then --zoom,
+/// --speed and --zeno-warp.
+void view_play_start(view_play *play, const view_run *run, const view_options *options);
+
+/* ---- animated GIF (view_gif.c) -------------------------------------------- */
+
+typedef struct view_gif view_gif;
+
+/// Creates the GIF `path` for frames of the canvas's size, its palette
+/// taken from the first frame (view_gif_frame). NULL with a message.
+view_gif *view_gif_create(const char *path, int width, int height, char *message,
+                          size_t message_size);
+/// Appends the canvas as a frame shown for `centiseconds`.
+bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds,
+                    char *message, size_t message_size);
+/// Finishes and closes the file (false with a message unless message is
+/// NULL); a NULL gif is ignored.
+bool view_gif_close(view_gif *gif, char *message, size_t message_size);
+
 /// Opens a window and plays the run until q/Esc or options->frames frames.
 /// Returns 0, or 1 when SDL fails.
 int view_window(view_run *run, const view_options *options);

@@ -25,8 +25,7 @@
 #define VIEW_EXIT_NO_DISPLAY 2
 #define PATH_SIZE 64
 
-static void play_start(view_play *play, const view_run *run,
-                       const view_options *o) {
+void view_play_start(view_play *play, const view_run *run, const view_options *o) {
   view_play_init(play, run);
   play->zoom_fixed = o->zoom;
   if (o->speed_level > 0) play->speed_level = o->speed_level;
@@ -51,7 +50,7 @@ int view_screenshot(view_run *run, const view_options *o) {
     code = 1;
   } else {
     view_play play;
-    play_start(&play, run, o);
+    view_play_start(&play, run, o);
     double t = o->at;
     if (o->at_event >= 0 && (size_t)o->at_event < run->data.event_count)
       t = run->data.events[o->at_event].t;
@@ -132,7 +131,7 @@ static void restart(app *a) {
     a->live_restart = false;
   }
   const bool warp = a->play.warp;
-  play_start(&a->play, a->run, a->options);
+  view_play_start(&a->play, a->run, a->options);
   view_play_set_warp(&a->play, a->run, warp);
 }
 
@@ -401,7 +400,7 @@ int view_window(view_run *run, const view_options *o) {
                                  sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
   } else {
-    play_start(&a.play, run, o);
+    view_play_start(&a.play, run, o);
     code = loop(&a, window);
     view_canvas_destroy(&a.canvas);
   }

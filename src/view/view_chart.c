@@ -184,5 +184,5 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
   int w = 0, h = 0;
   if (cv->small_font == NULL || TTF_SizeUTF8(cv->small_font, axis, &w, &h) != 0) w = 0;
   const int room = b.x1 - b.x0;
-  view_text_fit_small(cv, w < room ? b.x1 - w : b.x0, b.y1 + 2, room, CHART_AXIS, axis);
+  lane_note(cv, w < room ? b.x1 - w : b.x0, b.y1 + 2, room, CHART_AXIS, axis);
 }
