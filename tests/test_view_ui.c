@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -331,11 +333,103 @@ static void test_screenshot_sizes(void **state) {
   work_dir_remove(&w, (const char *const[]){"shot.png", NULL}, NULL);
 }
 
+/* ---- live reload ---------------------------------------------------------------------- */
+
+/// Writes text to path and moves its modification time `ahead` seconds
+/// past the previous version (two writes in one clock tick would look the
+/// same).
+static void write_scene(const char *path, const char *text, long ahead) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  assert_int_equal(fclose(f), 0);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  times[1].tv_sec += ahead;
+  assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/// A changed scene file replaces the run (with the --set overrides applied
+/// again); a broken one keeps the run and says why, with file:line:column,
+/// on screen; the fixed file loads again.
+static void test_live_reload(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "reload");
+  char path[PATH_SIZE];
+  work_path(&w, "scene.yaml", path);
+  char *text = read_file(EXAMPLE2);
+  assert_non_null(text);
+  write_scene(path, text, 0);
+  const char *overrides[] = {"stop.t_end=12"};
+  view_options o = view_options_default();
+  o.scene_path = path;
+  o.overrides = overrides;
+  o.override_count = 1;
+  view_run run;
+  zeno_scene s;
+  zeno_error err;
+  assert_int_equal(zeno_scene_load(path, overrides, 1, &s, &err), ZENO_OK);
+  assert_int_equal(view_run_simulate(&run, &s, &err), ZENO_OK);
+  view_reload r;
+  view_reload_init(&r, &o);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
+  // mu2 0.6 -> 0.9: reloaded, the override still applied.
+  char *changed = strdup(text);
+  char *mu2 = strstr(changed, "mu2: 0.6");
+  assert_non_null(mu2);
+  mu2[strlen("mu2: 0.")] = '9';
+  write_scene(path, changed, 1);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12);
+  assert_true(fabs(run.scene.t_end - 12) < 1e-12);
+  assert_string_equal(r.error, "");
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);
+  // Broken: a value out of range on line 21.
+  char *broken = strdup(changed);
+  mu2 = strstr(broken, "mu2: 0.9");
+  memcpy(mu2, "mu2: -.9", strlen("mu2: -.9"));
+  write_scene(path, broken, 2);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_FAILED);
+  print_message("reload error: %s\n", r.error);
+  assert_non_null(strstr(r.error, "scene.yaml:21:"));
+  assert_non_null(strstr(r.error, "mu2"));
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12); // the old run goes on
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED); // said once
+  // The error is on screen.
+  view_canvas cv;
+  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  play.banner = r.error;
+  text_log log;
+  draw(&cv, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "not reloaded"));
+  assert_non_null(find_text(&log, "scene.yaml:21:"));
+  view_canvas_destroy(&cv);
+  // Fixed: loads again.
+  write_scene(path, text, 3);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
+  assert_string_equal(r.error, "");
+  // Nothing is watched without a path (replay).
+  view_reload none;
+  view_reload_init(&none, &(view_options){.scene_path = NULL});
+  assert_int_equal(view_reload_check(&none, &run), VIEW_RELOAD_UNCHANGED);
+  view_run_free(&run);
+  free(text);
+  free(changed);
+  free(broken);
+  work_dir_remove(&w, (const char *const[]){"scene.yaml", NULL}, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legend_toggle),   cmocka_unit_test(test_lane_labels),
       cmocka_unit_test(test_text_fits),       cmocka_unit_test(test_cones_are_thick),
-      cmocka_unit_test(test_screenshot_sizes),
+      cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

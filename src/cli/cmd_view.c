@@ -61,7 +61,8 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "Keys: space pause, right next event, left previous event, shift+arrows\n"
     "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
     "r restart, p perturb, mouse drag impulse, s screenshot, l legend,\n"
-    "h help, q/Esc quit. The window can be resized.\n";
+    "h help, q/Esc quit. The window can be resized; `view` reloads the\n"
+    "scene file when it changes on disk.\n";
 
 static int number_option(const char *command, const char *option,
                          const char *text, double min, double *value) {
@@ -228,7 +229,13 @@ static int view(const void *options, const zeno_scene *scene,
   view_run run;
   if (viewer->run_simulate(&run, scene, err) != ZENO_OK)
     return cli_library_error(err);
-  const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
+  // The window reloads the scene file (with the same overrides) when it
+  // changes on disk.
+  view_options shown = o->view;
+  shown.scene_path = o->common.scene_path;
+  shown.overrides = cli_overrides_items(&o->common.overrides);
+  shown.override_count = o->common.overrides.count;
+  const int code = cli_view_show(COMMAND, viewer, &run, &shown);
   viewer->run_free(&run);
   return code;
 }

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include <SDL.h>
 #include <SDL_ttf.h>
@@ -91,6 +92,9 @@ typedef struct view_play {
   bool paused;       ///< space
   bool help;         ///< h
   bool legend;       ///< l: the colour legend (on at the start)
+  /// A message drawn over the bottom of the scene (a failed reload of the
+  /// scene file); NULL or "": none.
+  const char *banner;
   int speed_level;   ///< 1-5: VIEW_SPEEDS[speed_level - 1]
   double zoom_fixed;  ///< > 0: magnification set by --zoom; 0: automatic
   double zoom_factor; ///< times the fixed or automatic zoom (+/-, wheel)
@@ -302,6 +306,9 @@ void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, dou
 /// colour legend (l).
 void view_draw_help(view_canvas *canvas);
 void view_draw_legend(view_canvas *canvas);
+/// A two-line message (a lead and the text, e.g. an error) at the bottom of
+/// the scene area, outlined in the force's red.
+void view_draw_banner(view_canvas *canvas, const char *lead, const char *text);
 /// The help's lines (also printed by tests and docs checks).
 extern const char *const VIEW_HELP_LINES[];
 extern const int VIEW_HELP_LINE_COUNT;
@@ -365,6 +372,36 @@ int view_record(view_run *run, const view_options *options);
 /// Playback for a run as the options ask: view_play_init(), then --zoom,
 /// --speed and --zeno-warp.
 void view_play_start(view_play *play, const view_run *run, const view_options *options);
+
+/* ---- live reload of the scene file (view_reload.c) ------------------------ */
+
+/// How often the window looks at the scene file's time and size [ms].
+#define VIEW_RELOAD_PERIOD_MS 1000
+
+/// The scene file being watched.
+typedef struct view_reload {
+  const char *path;             ///< NULL: nothing to watch
+  const char *const *overrides; ///< --set overrides applied on every load
+  size_t override_count;
+  struct timespec mtime;        ///< of the version loaded or last tried
+  long long size;
+  char error[sizeof(((zeno_error *)0)->message) + 64]; ///< why the last try failed, or ""
+} view_reload;
+
+typedef enum view_reload_result {
+  VIEW_RELOAD_UNCHANGED, ///< the file is as it was (or nothing is watched)
+  VIEW_RELOAD_DONE,      ///< it changed and *run is the new scene's run
+  VIEW_RELOAD_FAILED     ///< it changed but does not load or run: *run is kept, error says why
+} view_reload_result;
+
+/// Starts watching options->scene_path (when it is a regular file) from
+/// its present version.
+void view_reload_init(view_reload *reload, const view_options *options);
+
+/// When the file's modification time or size changed since the version
+/// loaded or last tried: loads it with the overrides and simulates it; on
+/// success replaces *run (freeing the old one).
+view_reload_result view_reload_check(view_reload *reload, view_run *run);
 
 /* ---- animated GIF (view_gif.c) -------------------------------------------- */
 

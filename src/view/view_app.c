@@ -86,6 +86,8 @@ typedef struct app {
   double perturb_scale;
   double grab_body[2];    ///< grabbed body point [length]
   SDL_Window *window;
+  view_reload reload;     ///< the scene file, watched for changes
+  Uint64 last_reload;     ///< when it was last looked at [ms]
 } app;
 
 static double next_random(app *a) {
@@ -308,13 +310,45 @@ static void script_key(app *a, long frame) {
   SDL_PushEvent(&e);
 }
 
+/// Once per VIEW_RELOAD_PERIOD_MS: a changed scene file replaces the run
+/// (the playback restarts, warp kept); a broken one leaves the run and puts
+/// its error on screen until a version loads.
+static void poll_reload(app *a) {
+  const Uint64 now = SDL_GetTicks64();
+  if (now - a->last_reload < VIEW_RELOAD_PERIOD_MS) return;
+  a->last_reload = now;
+  switch (view_reload_check(&a->reload, a->run)) {
+    case VIEW_RELOAD_DONE: {
+      fprintf(stderr, "zeno: reloaded %s\n", a->reload.path);
+      a->original = a->run->scene;
+      a->live_restart = false;
+      a->perturb_scale = view_velocity_scale(a->run);
+      const bool warp = a->play.warp, legend = a->play.legend, help = a->play.help;
+      view_play_start(&a->play, a->run, a->options);
+      view_play_set_warp(&a->play, a->run, warp);
+      a->play.legend = legend;
+      a->play.help = help;
+      a->play.banner = NULL;
+      break;
+    }
+    case VIEW_RELOAD_FAILED:
+      fprintf(stderr, "zeno: scene not reloaded: %s\n", a->reload.error);
+      a->play.banner = a->reload.error;
+      break;
+    case VIEW_RELOAD_UNCHANGED: break;
+  }
+}
+
 static int loop(app *a, SDL_Window *window) {
   Uint64 last = SDL_GetTicks64();
+  // A frame before the first key: a screenshot at frame 1 is not blank.
+  view_draw_frame(&a->canvas, a->run, &a->play, NULL);
   for (long frame = 0; !a->quit; frame++) {
     if (a->options->frames > 0 && frame >= a->options->frames) break;
     script_key(a, frame + 1);
     handle_events(a);
     if (a->failed) return 1;
+    poll_reload(a);
     const Uint64 now = SDL_GetTicks64();
     double dt = (double)(now - last) / 1000.0;
     last = now;
@@ -386,6 +420,8 @@ int view_window(view_run *run, const view_options *o) {
   a.original = run->scene;
   a.perturb_scale = view_velocity_scale(run);
   a.rng = VIEW_PERTURB_SEED;
+  view_reload_init(&a.reload, o);
+  a.last_reload = SDL_GetTicks64();
   char title[128], message[MESSAGE_SIZE];
   snprintf(title, sizeof title, "zeno view: %s", run->scene.name);
   SDL_Window *window =

@@ -504,6 +504,8 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   draw_overlay(cv, run, play, &st, impacts);
   view_draw_chart(cv, run, play);
   if (play->legend) view_draw_legend(cv);
+  if (play->banner != NULL && play->banner[0] != '\0')
+    view_draw_banner(cv, "scene file not reloaded (the old run goes on): ", play->banner);
   if (play->help) view_draw_help(cv);
   SDL_RenderPresent(r);
   if (info) {

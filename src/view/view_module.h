@@ -82,6 +82,11 @@ typedef struct view_options {
   /// and tests. NULL: none.
   const char *keys;
   int width, height;      ///< [px]
+  /// Window of `zeno view`: the scene file and its --set overrides, watched
+  /// for changes (view_reload.c); NULL in replay (nothing is reloaded).
+  const char *scene_path;
+  const char *const *overrides;
+  size_t override_count;
   double zoom;            ///< > 0: fixed zoom instead of the automatic one
   bool warp;              ///< start in Zeno warp
   int speed_level;        ///< 0: automatic

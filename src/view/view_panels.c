@@ -36,6 +36,7 @@ const char *const VIEW_HELP_LINES[] = {
     "drag       apply an impulse at the grabbed body point",
     "s          screenshot (view-N.png)",
     "l          colour legend on / off",
+    "(file)     view reloads the scene when its file changes on disk",
     "h          this help;  q / Esc  quit",
 };
 const int VIEW_HELP_LINE_COUNT = (int)(sizeof VIEW_HELP_LINES / sizeof VIEW_HELP_LINES[0]);
@@ -161,4 +162,18 @@ void view_draw_legend(view_canvas *cv) {
     else
       view_text_fit(cv, tx, y, room, VIEW_INK, LEGEND[k].text);
   }
+}
+
+void view_draw_banner(view_canvas *cv, const char *lead, const char *text) {
+  const int height = 2 * VIEW_TEXT_LINE + 2 * PANEL_PADDING;
+  const SDL_Rect box = {PANEL_MARGIN, cv->height - VIEW_CHART_HEIGHT - PANEL_MARGIN - height,
+                        cv->width - 2 * PANEL_MARGIN, height};
+  view_set_colour(cv->renderer, PANEL, PANEL_ALPHA);
+  SDL_RenderFillRect(cv->renderer, &box);
+  view_set_colour(cv->renderer, VIEW_FORCE, 255);
+  SDL_RenderDrawRect(cv->renderer, &box);
+  const int room = box.w - 2 * PANEL_PADDING;
+  view_text_fit(cv, box.x + PANEL_PADDING, box.y + PANEL_PADDING, room, VIEW_FORCE, lead);
+  view_text_fit(cv, box.x + PANEL_PADDING, box.y + PANEL_PADDING + VIEW_TEXT_LINE, room,
+                VIEW_INK, text);
 }
