@@ -425,11 +425,92 @@ static void test_live_reload(void **state) {
   work_dir_remove(&w, (const char *const[]){"scene.yaml", NULL}, NULL);
 }
 
+/* ---- the maps panel ---------------------------------------------------------------------- */
+
+/// The viewer's section angles are the library's (zeno_sim_summary: 0.948
+/// then -0.524 for Example 2, as the paper and the scene say), and for
+/// Example 3's chatter the same list, one per crossing, in order.
+static void check_sections(const char *scene) {
+  view_run run;
+  live(&run, scene, NULL);
+  zeno_summary sum;
+  zeno_sim_summary(run.sim, &sum);
+  assert_true(sum.section_count >= 2);
+  size_t seen = 0;
+  for (size_t i = 0; i < run.data.event_count && seen < sum.section_count &&
+                     seen < ZENO_SUMMARY_SECTIONS; i++) {
+    double phi;
+    long count;
+    if (!view_section_angle(&run, run.data.events[i].t, &phi, &count) || (size_t)count == seen)
+      continue;
+    assert_int_equal(count, (long)seen + 1);
+    if (fabs(phi - sum.section_angles[seen]) > 1e-9)
+      fail_msg("%s: crossing %zu at %.9f, the library's %.9f", scene, seen + 1, phi,
+               sum.section_angles[seen]);
+    seen++;
+  }
+  print_message("%s: %zu section angles as the library's\n", scene, seen);
+  assert_true(seen >= 2);
+  view_run_free(&run);
+}
+
+/// `m` shows the maps panel: its box changes and nothing else, its title
+/// names R and G, and the marker follows the section angle.
+static void test_maps_panel(void **state) {
+  (void)state;
+  check_sections(EXAMPLE2);
+  check_sections(EXAMPLE3_ZENO);
+  view_run run;
+  live(&run, EXAMPLE2, NULL);
+  view_canvas on, off;
+  canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  canvas(&off, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  text_log log;
+  draw(&off, &run, &play, run.t_end, &log);
+  play.maps = true;
+  draw(&on, &run, &play, run.t_end, &log);
+  assert_non_null(find_text(&log, "R(phi)"));
+  assert_non_null(find_text(&log, "G(phi)"));
+  const char *marker = find_text(&log, "phi = ");
+  assert_non_null(marker);
+  assert_non_null(strstr(marker, "phi = -0.524 rad, section crossing 2"));
+  const SDL_Rect box = view_maps_box(&on);
+  long inside = 0, outside = 0;
+  for (int y = 0; y < on.height; y++)
+    for (int x = 0; x < on.width; x++)
+      if (!same_rgb(view_pixel(&on, x, y), view_pixel(&off, x, y))) {
+        if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h)
+          inside++;
+        else
+          outside++;
+      }
+  assert_true(inside > box.w * box.h / 2);
+  assert_int_equal(outside, 0);
+  // Before the first crossing there is no marker.
+  draw(&on, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "no section crossing yet"));
+  view_canvas_destroy(&on);
+  view_canvas_destroy(&off);
+  view_run_free(&run);
+  // A one-contact scene has no maps: the panel says so.
+  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play_init(&play, &run);
+  play.maps = true;
+  draw(&on, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "the maps need two contacts"));
+  view_canvas_destroy(&on);
+  view_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legend_toggle),   cmocka_unit_test(test_lane_labels),
       cmocka_unit_test(test_text_fits),       cmocka_unit_test(test_cones_are_thick),
       cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
+      cmocka_unit_test(test_maps_panel),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -44,7 +44,7 @@ xvfb-run -a -s "-screen 0 1024x768x24" \
   valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
   --error-exitcode=3 "$@" \
   "$zeno" view "$scene" --frames 100 --size 640x480 \
-  --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space,l,size=640x400,Space,Space,s" \
+  --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space,l,m,size=640x400,Space,Space,s" \
   >"$log" 2>&1
 status=$?
 cat "$log"

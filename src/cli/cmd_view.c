@@ -61,8 +61,8 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "Keys: space pause, right next event, left previous event, shift+arrows\n"
     "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
     "r restart, p perturb, mouse drag impulse, s screenshot, l legend,\n"
-    "h help, q/Esc quit. The window can be resized; `view` reloads the\n"
-    "scene file when it changes on disk.\n";
+    "m maps R and G, h help, q/Esc quit. The window can be resized;\n"
+    "`view` reloads the scene file when it changes on disk.\n";
 
 static int number_option(const char *command, const char *option,
                          const char *text, double min, double *value) {

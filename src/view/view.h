@@ -92,6 +92,7 @@ typedef struct view_play {
   bool paused;       ///< space
   bool help;         ///< h
   bool legend;       ///< l: the colour legend (on at the start)
+  bool maps;         ///< m: the side panel of the Poincaré maps R and G
   /// A message drawn over the bottom of the scene (a failed reload of the
   /// scene file); NULL or "": none.
   const char *banner;
@@ -238,6 +239,11 @@ typedef struct view_canvas {
   int chart_run_number;
   bool chart_warp;
   double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
+  // Cached Poincaré maps of the maps panel (view_maps.c), by geometry.
+  enum { VIEW_MAPS_NONE, VIEW_MAPS_READY, VIEW_MAPS_FAILED } maps_state;
+  unsigned long long maps_key;
+  zeno_maps maps;
+  char maps_error[sizeof(((zeno_error *)0)->message) + 16];
   // Drag feedback (window mode).
   bool dragging;
   double drag_from[2], drag_to[2]; ///< world [length]
@@ -306,6 +312,16 @@ void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, dou
 /// colour legend (l).
 void view_draw_help(view_canvas *canvas);
 void view_draw_legend(view_canvas *canvas);
+/// The side panel of the maps R and G (m) with the latest section angle
+/// marked, at the left of the scene area, and its box (view_maps.c).
+void view_draw_maps(view_canvas *canvas, const view_run *run, const view_play *play);
+SDL_Rect view_maps_box(const view_canvas *canvas);
+/// The section angle (25) of the last impact at or before t that lies on
+/// the Poincaré section (22): contact 2 hits (zdot2 < 0) while contact 1 is
+/// closed, phi = atan(xdot2 / |zdot2|) from the row before the impact
+/// [rad]. *count: such impacts up to t. False when there is none.
+bool view_section_angle(const view_run *run, double t, double *phi, long *count);
+
 /// A two-line message (a lead and the text, e.g. an error) at the bottom of
 /// the scene area, outlined in the force's red.
 void view_draw_banner(view_canvas *canvas, const char *lead, const char *text);

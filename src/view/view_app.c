@@ -132,9 +132,11 @@ static void restart(app *a) {
     *a->run = fresh;
     a->live_restart = false;
   }
-  const bool warp = a->play.warp;
+  const bool warp = a->play.warp, legend = a->play.legend, maps = a->play.maps;
   view_play_start(&a->play, a->run, a->options);
   view_play_set_warp(&a->play, a->run, warp);
+  a->play.legend = legend;
+  a->play.maps = maps;
 }
 
 static void screenshot(app *a) {
@@ -181,6 +183,7 @@ static void on_key(app *a, const SDL_KeyboardEvent *k) {
     case SDLK_s: screenshot(a); break;
     case SDLK_h: p->help = !p->help; break;
     case SDLK_l: p->legend = !p->legend; break;
+    case SDLK_m: p->maps = !p->maps; break;
     case SDLK_PLUS:
     case SDLK_EQUALS:
     case SDLK_KP_PLUS: zoom_by(a, VIEW_ZOOM_STEP); break;
@@ -323,11 +326,13 @@ static void poll_reload(app *a) {
       a->original = a->run->scene;
       a->live_restart = false;
       a->perturb_scale = view_velocity_scale(a->run);
-      const bool warp = a->play.warp, legend = a->play.legend, help = a->play.help;
+      const bool warp = a->play.warp, legend = a->play.legend, help = a->play.help,
+                 maps = a->play.maps;
       view_play_start(&a->play, a->run, a->options);
       view_play_set_warp(&a->play, a->run, warp);
       a->play.legend = legend;
       a->play.help = help;
+      a->play.maps = maps;
       a->play.banner = NULL;
       break;
     }

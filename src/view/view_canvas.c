@@ -53,6 +53,7 @@ void view_canvas_destroy(view_canvas *canvas) {
   if (canvas->renderer) SDL_DestroyRenderer(canvas->renderer);
   if (canvas->surface) SDL_FreeSurface(canvas->surface);
   SDL_free(canvas->chart_points);
+  zeno_maps_free(&canvas->maps);
   SDL_memset(canvas, 0, sizeof *canvas);
 }
 

@@ -503,6 +503,7 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   SDL_RenderSetClipRect(r, NULL);
   draw_overlay(cv, run, play, &st, impacts);
   view_draw_chart(cv, run, play);
+  if (play->maps) view_draw_maps(cv, run, play);
   if (play->legend) view_draw_legend(cv);
   if (play->banner != NULL && play->banner[0] != '\0')
     view_draw_banner(cv, "scene file not reloaded (the old run goes on): ", play->banner);

@@ -36,6 +36,7 @@ const char *const VIEW_HELP_LINES[] = {
     "drag       apply an impulse at the grabbed body point",
     "s          screenshot (view-N.png)",
     "l          colour legend on / off",
+    "m          Poincare maps R, G with the latest section angle",
     "(file)     view reloads the scene when its file changes on disk",
     "h          this help;  q / Esc  quit",
 };
