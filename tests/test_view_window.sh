@@ -1,7 +1,9 @@
 #!/bin/sh
 # Acceptance 3 of the viewer: `zeno view` opens a real window under Xvfb,
 # steps 100 frames pressing keys on the way (warp, event steps, perturb, a
-# mouse drag, zoom, help, screenshot, restart), exits 0, and valgrind finds
+# mouse drag, zoom, help, screenshot, restart, legend, a resize of the
+# window to 640x400 and a second screenshot, which has that size), exits 0,
+# and valgrind finds
 # no definite leak and no memory error. Skips (exit 77, meson's skip code) when Xvfb, xvfb-run or
 # valgrind is missing or no X server can start.
 # Usage: test_view_window.sh ZENO_EXE SCENE SUPPRESSIONS...
@@ -42,12 +44,19 @@ xvfb-run -a -s "-screen 0 1024x768x24" \
   valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
   --error-exitcode=3 "$@" \
   "$zeno" view "$scene" --frames 100 --size 640x480 \
-  --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space" >"$log" 2>&1
+  --keys "z,Right,Left,p,drag,+,-,0,h,s,Space,2,r,Space,l,m,size=640x400,Space,Space,s" \
+  >"$log" 2>&1
 status=$?
 cat "$log"
 rm -f "$log"
 shot=no
 [ -s "$work/view-1.png" ] && shot=yes
+# Width and height of a PNG (its IHDR chunk).
+png_size() {
+  python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1" 2>/dev/null
+}
+first=$(png_size "$work/view-1.png")
+second=$(png_size "$work/view-2.png")
 rm -rf "$work"
 if [ "$status" -ne 0 ]; then
   echo "FAIL: zeno view under Xvfb and valgrind exited $status" \
@@ -56,6 +65,11 @@ if [ "$status" -ne 0 ]; then
 fi
 if [ "$shot" != yes ]; then
   echo "FAIL: the 's' key wrote no view-1.png"
+  exit 1
+fi
+if [ "$first" != 640x480 ] || [ "$second" != 640x400 ]; then
+  echo "FAIL: screenshots before and after resizing the window to 640x400 are" \
+       "'$first' and '$second', expected 640x480 and 640x400"
   exit 1
 fi
 echo "PASS: 100 frames in a real window with keys, valgrind clean"

@@ -170,7 +170,7 @@ void cli_modules_release(void) {
 #ifdef ZENO_HAVE_VIEWER
 static const module_kind VIEW = {"viewer module", ZENO_VIEW_MODULE_FILE,
                                  ZENO_VIEW_MODULE_SYMBOL,
-                                 "libsdl2-2.0-0 libsdl2-ttf-2.0-0 libpng16-16"};
+                                 "libsdl2-2.0-0 libsdl2-ttf-2.0-0 libpng16-16 libgif7"};
 
 static const zeno_view_module *view_module;
 static bool view_failed;

@@ -22,6 +22,9 @@ enum {
   VIEW_OPT_WARP,
   VIEW_OPT_SPEED,
   VIEW_OPT_KEYS,
+  VIEW_OPT_RECORD,
+  VIEW_OPT_RECORD_SECONDS,
+  VIEW_OPT_FPS,
 };
 
 /// getopt_long entries of the shared options (no terminator).
@@ -34,7 +37,10 @@ enum {
       {"zoom", required_argument, NULL, VIEW_OPT_ZOOM},                \
       {"zeno-warp", no_argument, NULL, VIEW_OPT_WARP},                 \
       {"speed", required_argument, NULL, VIEW_OPT_SPEED},              \
-      {"keys", required_argument, NULL, VIEW_OPT_KEYS}
+      {"keys", required_argument, NULL, VIEW_OPT_KEYS},                \
+      {"record", required_argument, NULL, VIEW_OPT_RECORD},            \
+      {"record-seconds", required_argument, NULL, VIEW_OPT_RECORD_SECONDS}, \
+      {"fps", required_argument, NULL, VIEW_OPT_FPS}
 
 /// Help text of the shared options.
 extern const char CLI_VIEW_OPTIONS_HELP[];
@@ -44,8 +50,9 @@ extern const char CLI_VIEW_OPTIONS_HELP[];
 /// one of them (0 is never an option value).
 int cli_view_option(const char *command, view_options *o, int option);
 
-/// Shows the run with the viewer module: the headless screenshot when asked
-/// for, else the window. Checks --at-event against the run. Returns the
+/// Shows the run with the viewer module: the headless screenshot or
+/// recording when asked for, else the window. Checks --at-event against the
+/// run and that --record-seconds and --fps come with --record. Returns the
 /// exit code.
 int cli_view_show(const char *command, const zeno_view_module *viewer,
                   view_run *run, const view_options *o);

@@ -14,7 +14,7 @@ static const char *const COMMAND = COMMAND_NAME;
 
 int cli_view_missing(const char *command) {
   cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
-            "libsdl2-ttf-dev and libpng-dev, then meson setup --reconfigure "
+            "libsdl2-ttf-dev, libpng-dev and libgif-dev, then meson setup --reconfigure "
             "-Dviewer=enabled build)",
             command);
   return CLI_EXIT_USAGE;
@@ -28,9 +28,7 @@ int cmd_view(int argc, char **argv) {
 }
 #else
 
-/// Window size limits [px]: the text band and the chart need room.
-#define VIEW_MIN_WIDTH 320
-#define VIEW_MIN_HEIGHT 320
+/// Largest window size [px] (the smallest: view_module.h).
 #define VIEW_MAX_SIZE 8192
 /// Largest --frames value.
 #define VIEW_MAX_FRAMES 100000000L
@@ -38,6 +36,12 @@ int cmd_view(int argc, char **argv) {
 const char CLI_VIEW_OPTIONS_HELP[] =
     "      --screenshot FILE  headless: draw one frame, write FILE (PNG) and\n"
     "                         exit; needs no display\n"
+    "      --record FILE      headless: play the run as the window does (zoom,\n"
+    "                         speed, Zeno warp, from --at) and write it as an\n"
+    "                         animated GIF FILE (.gif); needs no display\n"
+    "      --record-seconds S length of the recording, 0 < S <= 600 (default 10)\n"
+    "      --fps N            frames per second of the recording, 1-50\n"
+    "                         (default 25)\n"
     "      --at T             the frame's time T >= 0 (default 0)\n"
     "      --at-event N       the frame just after event N (0 = start)\n"
     "      --frames N         window: quit after N frames (each advances the\n"
@@ -51,12 +55,14 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "      --speed K          start at speed key K in 1-5 (1x .. 0.0001x)\n"
     "      --keys K1,K2,...   window: press these keys, one per frame (SDL\n"
     "                         names: z, Right, Space, +; 'drag' drags the\n"
-    "                         body), for scripted runs\n"
+    "                         body; size=WxH resizes the window), for\n"
+    "                         scripted runs\n"
     "\n"
     "Keys: space pause, right next event, left previous event, shift+arrows\n"
     "scrub, 1-5 speeds, z Zeno warp, +/- or wheel zoom (0 automatic),\n"
-    "r restart, p perturb, mouse drag impulse, s screenshot, h help,\n"
-    "q/Esc quit.\n";
+    "r restart, p perturb, mouse drag impulse, s screenshot, l legend,\n"
+    "m maps R and G, h help, q/Esc quit. The window can be resized;\n"
+    "`view` reloads the scene file when it changes on disk.\n";
 
 static int number_option(const char *command, const char *option,
                          const char *text, double min, double *value) {
@@ -94,6 +100,26 @@ int cli_view_option(const char *command, view_options *o, int option) {
       o->screenshot = optarg;
       return CLI_CONTINUE;
     }
+    case VIEW_OPT_RECORD: {
+      // giflib writes GIF; an .mp4 (or other) name would hold a GIF.
+      const size_t len = strlen(optarg);
+      if (len < 5 || strcasecmp(optarg + len - 4, ".gif") != 0)
+        return cli_usage_error(command, "--record: '%s' is not a .gif file name (the viewer "
+                                        "writes animated GIF; for MP4 convert it, e.g. "
+                                        "ffmpeg -i out.gif out.mp4)", optarg);
+      o->record = optarg;
+      return CLI_CONTINUE;
+    }
+    case VIEW_OPT_RECORD_SECONDS: {
+      const int code = number_option(command, "--record-seconds", optarg, 0, &o->record_seconds);
+      if (code == CLI_CONTINUE &&
+          !(o->record_seconds > 0 && o->record_seconds <= VIEW_RECORD_MAX_SECONDS))
+        return cli_usage_error(command, "--record-seconds: '%s' is not in (0, %g]", optarg,
+                               VIEW_RECORD_MAX_SECONDS);
+      return code;
+    }
+    case VIEW_OPT_FPS:
+      return cli_int_option(command, "--fps", optarg, 1, VIEW_RECORD_MAX_FPS, &o->fps);
     case VIEW_OPT_AT: return number_option(command, "--at", optarg, 0, &o->at);
     case VIEW_OPT_AT_EVENT: {
       const int code = cli_int_option(command, "--at-event", optarg, 0,
@@ -129,6 +155,12 @@ int cli_view_show(const char *command, const zeno_view_module *viewer,
     return cli_usage_error(command, "--at-event: %ld is beyond the last "
                                     "event (%zu)",
                            o->at_event, run->data.event_count - 1);
+  if (o->record == NULL && (o->record_seconds > 0 || o->fps > 0))
+    return cli_usage_error(command, "%s: only with --record FILE",
+                           o->fps > 0 ? "--fps" : "--record-seconds");
+  if (o->record != NULL && o->screenshot != NULL)
+    return cli_usage_error(command, "--record: not with --screenshot (one output at a time)");
+  if (o->record != NULL) return viewer->record(run, o);
   if (o->screenshot != NULL) return viewer->screenshot(run, o);
   return viewer->window(run, o);
 }
@@ -197,7 +229,13 @@ static int view(const void *options, const zeno_scene *scene,
   view_run run;
   if (viewer->run_simulate(&run, scene, err) != ZENO_OK)
     return cli_library_error(err);
-  const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
+  // The window reloads the scene file (with the same overrides) when it
+  // changes on disk.
+  view_options shown = o->view;
+  shown.scene_path = o->common.scene_path;
+  shown.overrides = cli_overrides_items(&o->common.overrides);
+  shown.override_count = o->common.overrides.count;
+  const int code = cli_view_show(COMMAND, viewer, &run, &shown);
   viewer->run_free(&run);
   return code;
 }

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include <SDL.h>
 #include <SDL_ttf.h>
@@ -90,6 +91,11 @@ typedef struct view_play {
   bool warp;         ///< Zeno warp on (z)
   bool paused;       ///< space
   bool help;         ///< h
+  bool legend;       ///< l: the colour legend (on at the start)
+  bool maps;         ///< m: the side panel of the Poincaré maps R and G
+  /// A message drawn over the bottom of the scene (a failed reload of the
+  /// scene file); NULL or "": none.
+  const char *banner;
   int speed_level;   ///< 1-5: VIEW_SPEEDS[speed_level - 1]
   double zoom_fixed;  ///< > 0: magnification set by --zoom; 0: automatic
   double zoom_factor; ///< times the fixed or automatic zoom (+/-, wheel)
@@ -179,8 +185,12 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
 #define VIEW_CHART_HEIGHT 150
 /// The font (fonts-dejavu-core).
 #define VIEW_FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-/// Font size [pt].
+/// Font size [pt], and of the small font that text too wide for its place
+/// falls back to (view_text_fit()), the legend and the chart's lane notes.
 #define VIEW_FONT_SIZE 13
+#define VIEW_SMALL_FONT_SIZE 10
+/// Height of a line of the small font [px].
+#define VIEW_SMALL_LINE 15
 
 /// Colours (r, g, b) the tests look for.
 typedef struct view_rgb {
@@ -199,6 +209,13 @@ extern const view_rgb VIEW_LETTER_COLOUR[4];
 extern const view_rgb VIEW_INK;
 extern const view_rgb VIEW_GHOST;
 extern const view_rgb VIEW_FORCE;
+extern const view_rgb VIEW_IMPULSE;
+extern const view_rgb VIEW_LOAD;
+/// Friction cones: edges VIEW_CONE_PX long and VIEW_CONE_WIDTH_PX wide,
+/// opaque, over a faint fill.
+extern const view_rgb VIEW_CONE;
+#define VIEW_CONE_PX 46.0
+#define VIEW_CONE_WIDTH_PX 3.0
 /// Height of a text line [px].
 #define VIEW_TEXT_LINE 20
 
@@ -207,7 +224,12 @@ typedef struct view_canvas {
   SDL_Surface *surface; ///< ARGB8888
   SDL_Renderer *renderer;
   TTF_Font *font;
+  TTF_Font *small_font;
   int width, height;
+  /// Called with every string drawn and its box (tests: which labels a
+  /// frame has and whether they fit); NULL: none.
+  void (*text_hook)(void *user, const char *text, const SDL_Rect *box);
+  void *text_user;
   // Cached strip chart: recomputed when the run, the warp or the size change.
   SDL_Point *chart_points; ///< 3 curves of chart_count points
   int chart_count;
@@ -217,6 +239,11 @@ typedef struct view_canvas {
   int chart_run_number;
   bool chart_warp;
   double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
+  // Cached Poincaré maps of the maps panel (view_maps.c), by geometry.
+  enum { VIEW_MAPS_NONE, VIEW_MAPS_READY, VIEW_MAPS_FAILED } maps_state;
+  unsigned long long maps_key;
+  zeno_maps maps;
+  char maps_error[sizeof(((zeno_error *)0)->message) + 16];
   // Drag feedback (window mode).
   bool dragging;
   double drag_from[2], drag_to[2]; ///< world [length]
@@ -227,6 +254,11 @@ typedef struct view_canvas {
 bool view_canvas_create(view_canvas *canvas, int width, int height,
                         char *message, size_t message_size);
 void view_canvas_destroy(view_canvas *canvas);
+/// Remakes the canvas at a new size (a resized window); the text hook is
+/// kept, the chart cache dropped. False with a message (the canvas is then
+/// empty: destroy it).
+bool view_canvas_resize(view_canvas *canvas, int width, int height, char *message,
+                        size_t message_size);
 
 /// The world-to-screen map of a canvas and scene.
 typedef struct view_transform {
@@ -267,6 +299,36 @@ typedef struct view_frame_info {
 void view_draw_frame(view_canvas *canvas, const view_run *run,
                      const view_play *play, view_frame_info *info);
 
+/// Primitives (view_draw.c): a line of a width [px] as a filled quad, a
+/// filled disc, an arrow from `from` along the screen direction (dx, dy)
+/// of length len [px].
+void view_thick_line(SDL_Renderer *r, const double a[2], const double b[2], double width,
+                     view_rgb c, Uint8 alpha);
+void view_disc(SDL_Renderer *r, const double centre[2], double radius, view_rgb c);
+void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, double len,
+                view_rgb c);
+
+/// The panels over the frame (view_panels.c): the key help (h) and the
+/// colour legend (l).
+void view_draw_help(view_canvas *canvas);
+void view_draw_legend(view_canvas *canvas);
+/// The side panel of the maps R and G (m) with the latest section angle
+/// marked, at the left of the scene area, and its box (view_maps.c).
+void view_draw_maps(view_canvas *canvas, const view_run *run, const view_play *play);
+SDL_Rect view_maps_box(const view_canvas *canvas);
+/// The section angle (25) of the last impact at or before t that lies on
+/// the Poincaré section (22): contact 2 hits (zdot2 < 0) while contact 1 is
+/// closed, phi = atan(xdot2 / |zdot2|) from the row before the impact
+/// [rad]. *count: such impacts up to t. False when there is none.
+bool view_section_angle(const view_run *run, double t, double *phi, long *count);
+
+/// A two-line message (a lead and the text, e.g. an error) at the bottom of
+/// the scene area, outlined in the force's red.
+void view_draw_banner(view_canvas *canvas, const char *lead, const char *text);
+/// The help's lines (also printed by tests and docs checks).
+extern const char *const VIEW_HELP_LINES[];
+extern const int VIEW_HELP_LINE_COUNT;
+
 /// Sets the renderer's draw colour.
 void view_set_colour(SDL_Renderer *renderer, view_rgb colour, Uint8 alpha);
 
@@ -277,6 +339,25 @@ void view_draw_chart(view_canvas *canvas, const view_run *run, const view_play *
 /// Draws text at (x, y) [px, top left]; returns its width [px].
 int view_text(view_canvas *canvas, int x, int y, view_rgb colour,
               const char *text);
+/// The same in a given font (canvas->font or canvas->small_font).
+int view_text_in(view_canvas *canvas, TTF_Font *font, int x, int y, view_rgb colour,
+                 const char *text);
+/// Draws text no wider than max_width [px]: in the font when it fits, else
+/// in the small font, else the small font's longest head of it that fits
+/// followed by "...". Returns the width drawn.
+int view_text_fit(view_canvas *canvas, int x, int y, int max_width, view_rgb colour,
+                  const char *text);
+
+/// The same starting with the small font.
+int view_text_fit_small(view_canvas *canvas, int x, int y, int max_width, view_rgb colour,
+                        const char *text);
+/// Width of text in a font [px] (0 without a font).
+int view_text_width(TTF_Font *font, const char *text);
+
+/// The colour legend: contact letters, force, impulse, load, ghost, cone
+/// (drawn at the top right of the scene area when play->legend is on).
+/// Its box for a canvas [px] (view_draw.c).
+SDL_Rect view_legend_box(const view_canvas *canvas);
 
 /// A file name "STEM-N.EXT" in the working directory that no file has yet,
 /// N from *counter + 1 up, reserved by creating it empty (O_EXCL), so that a
@@ -297,6 +378,61 @@ view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 /// Headless: draws the frame at options->at / at_event and writes the PNG.
 /// Returns 0, or 1 on a failure (reported on stderr).
 int view_screenshot(view_run *run, const view_options *options);
+
+/// Headless: plays the run as the window would (options->zoom, speed,
+/// warp, from options->at) for options->record_seconds and writes every
+/// 1/fps s frame into the animated GIF options->record (view_record.c).
+/// Returns 0, or 1 on a failure (reported on stderr; no file is left).
+int view_record(view_run *run, const view_options *options);
+
+/// Playback for a run as the options ask: view_play_init(), then --zoom,
+/// --speed and --zeno-warp.
+void view_play_start(view_play *play, const view_run *run, const view_options *options);
+
+/* ---- live reload of the scene file (view_reload.c) ------------------------ */
+
+/// How often the window looks at the scene file's time and size [ms].
+#define VIEW_RELOAD_PERIOD_MS 1000
+
+/// The scene file being watched.
+typedef struct view_reload {
+  const char *path;             ///< NULL: nothing to watch
+  const char *const *overrides; ///< --set overrides applied on every load
+  size_t override_count;
+  struct timespec mtime;        ///< of the version loaded or last tried
+  long long size;
+  char error[sizeof(((zeno_error *)0)->message) + 64]; ///< why the last try failed, or ""
+} view_reload;
+
+typedef enum view_reload_result {
+  VIEW_RELOAD_UNCHANGED, ///< the file is as it was (or nothing is watched)
+  VIEW_RELOAD_DONE,      ///< it changed and *run is the new scene's run
+  VIEW_RELOAD_FAILED     ///< it changed but does not load or run: *run is kept, error says why
+} view_reload_result;
+
+/// Starts watching options->scene_path (when it is a regular file) from
+/// its present version.
+void view_reload_init(view_reload *reload, const view_options *options);
+
+/// When the file's modification time or size changed since the version
+/// loaded or last tried: loads it with the overrides and simulates it; on
+/// success replaces *run (freeing the old one).
+view_reload_result view_reload_check(view_reload *reload, view_run *run);
+
+/* ---- animated GIF (view_gif.c) -------------------------------------------- */
+
+typedef struct view_gif view_gif;
+
+/// Creates the GIF `path` for frames of the canvas's size, its palette
+/// taken from the first frame (view_gif_frame). NULL with a message.
+view_gif *view_gif_create(const char *path, int width, int height, char *message,
+                          size_t message_size);
+/// Appends the canvas as a frame shown for `centiseconds`.
+bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds,
+                    char *message, size_t message_size);
+/// Finishes and closes the file (false with a message unless message is
+/// NULL); a NULL gif is ignored.
+bool view_gif_close(view_gif *gif, char *message, size_t message_size);
 
 /// Opens a window and plays the run until q/Esc or options->frames frames.
 /// Returns 0, or 1 when SDL fails.

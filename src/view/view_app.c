@@ -25,8 +25,7 @@
 #define VIEW_EXIT_NO_DISPLAY 2
 #define PATH_SIZE 64
 
-static void play_start(view_play *play, const view_run *run,
-                       const view_options *o) {
+void view_play_start(view_play *play, const view_run *run, const view_options *o) {
   view_play_init(play, run);
   play->zoom_fixed = o->zoom;
   if (o->speed_level > 0) play->speed_level = o->speed_level;
@@ -51,7 +50,7 @@ int view_screenshot(view_run *run, const view_options *o) {
     code = 1;
   } else {
     view_play play;
-    play_start(&play, run, o);
+    view_play_start(&play, run, o);
     double t = o->at;
     if (o->at_event >= 0 && (size_t)o->at_event < run->data.event_count)
       t = run->data.events[o->at_event].t;
@@ -78,6 +77,7 @@ typedef struct app {
   const view_options *options;
   bool live_restart;      ///< the run was replaced by a perturbed one
   bool quit;
+  bool failed;            ///< quit because of an SDL failure
   unsigned long long rng; ///< xorshift state for `p`
   int screenshots;
   /// Velocity scale of the scene's own run: `p` perturbs at a fraction of
@@ -85,6 +85,9 @@ typedef struct app {
   /// perturbation's, and presses shrank by orders of magnitude).
   double perturb_scale;
   double grab_body[2];    ///< grabbed body point [length]
+  SDL_Window *window;
+  view_reload reload;     ///< the scene file, watched for changes
+  Uint64 last_reload;     ///< when it was last looked at [ms]
 } app;
 
 static double next_random(app *a) {
@@ -129,9 +132,11 @@ static void restart(app *a) {
     *a->run = fresh;
     a->live_restart = false;
   }
-  const bool warp = a->play.warp;
-  play_start(&a->play, a->run, a->options);
+  const bool warp = a->play.warp, legend = a->play.legend, maps = a->play.maps;
+  view_play_start(&a->play, a->run, a->options);
   view_play_set_warp(&a->play, a->run, warp);
+  a->play.legend = legend;
+  a->play.maps = maps;
 }
 
 static void screenshot(app *a) {
@@ -177,6 +182,8 @@ static void on_key(app *a, const SDL_KeyboardEvent *k) {
     case SDLK_p: perturb(a); break;
     case SDLK_s: screenshot(a); break;
     case SDLK_h: p->help = !p->help; break;
+    case SDLK_l: p->legend = !p->legend; break;
+    case SDLK_m: p->maps = !p->maps; break;
     case SDLK_PLUS:
     case SDLK_EQUALS:
     case SDLK_KP_PLUS: zoom_by(a, VIEW_ZOOM_STEP); break;
@@ -220,6 +227,22 @@ static void on_release(app *a) {
   if (hypot(impulse[0], impulse[1]) > 0) apply_impulse(a, a->grab_body, impulse);
 }
 
+/// The window was resized: the canvas follows (the next frame is laid out
+/// for the new size).
+static void resize(app *a, int width, int height) {
+  char message[MESSAGE_SIZE];
+  if (width < VIEW_MIN_WIDTH) width = VIEW_MIN_WIDTH;
+  if (height < VIEW_MIN_HEIGHT) height = VIEW_MIN_HEIGHT;
+  if (!view_canvas_resize(&a->canvas, width, height, message, sizeof message)) {
+    fprintf(stderr, "zeno: %s\n", message);
+    a->quit = true;
+    a->failed = true;
+    return;
+  }
+  // Drawn at once, so a screenshot in the same batch of events has it.
+  view_draw_frame(&a->canvas, a->run, &a->play, NULL);
+}
+
 static void handle_events(app *a) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
@@ -235,6 +258,9 @@ static void handle_events(app *a) {
         break;
       case SDL_MOUSEMOTION: on_motion(a, e.motion.x, e.motion.y); break;
       case SDL_MOUSEBUTTONUP: on_release(a); break;
+      case SDL_WINDOWEVENT:
+        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) resize(a, e.window.data1, e.window.data2);
+        break;
       default: break;
     }
   }
@@ -261,6 +287,12 @@ static void script_key(app *a, long frame) {
   name[n] = '\0';
   SDL_Event e;
   SDL_memset(&e, 0, sizeof e);
+  int width, height;
+  char tail;
+  if (sscanf(name, "size=%dx%d%c", &width, &height, &tail) == 2) {
+    SDL_SetWindowSize(a->window, width, height);
+    return;
+  }
   if (strcmp(name, "drag") == 0) {
     const view_transform tf = current_transform(a);
     const double com[2] = {0, 0};
@@ -281,12 +313,47 @@ static void script_key(app *a, long frame) {
   SDL_PushEvent(&e);
 }
 
+/// Once per VIEW_RELOAD_PERIOD_MS: a changed scene file replaces the run
+/// (the playback restarts, warp kept); a broken one leaves the run and puts
+/// its error on screen until a version loads.
+static void poll_reload(app *a) {
+  const Uint64 now = SDL_GetTicks64();
+  if (now - a->last_reload < VIEW_RELOAD_PERIOD_MS) return;
+  a->last_reload = now;
+  switch (view_reload_check(&a->reload, a->run)) {
+    case VIEW_RELOAD_DONE: {
+      fprintf(stderr, "zeno: reloaded %s\n", a->reload.path);
+      a->original = a->run->scene;
+      a->live_restart = false;
+      a->perturb_scale = view_velocity_scale(a->run);
+      const bool warp = a->play.warp, legend = a->play.legend, help = a->play.help,
+                 maps = a->play.maps;
+      view_play_start(&a->play, a->run, a->options);
+      view_play_set_warp(&a->play, a->run, warp);
+      a->play.legend = legend;
+      a->play.help = help;
+      a->play.maps = maps;
+      a->play.banner = NULL;
+      break;
+    }
+    case VIEW_RELOAD_FAILED:
+      fprintf(stderr, "zeno: scene not reloaded: %s\n", a->reload.error);
+      a->play.banner = a->reload.error;
+      break;
+    case VIEW_RELOAD_UNCHANGED: break;
+  }
+}
+
 static int loop(app *a, SDL_Window *window) {
   Uint64 last = SDL_GetTicks64();
+  // A frame before the first key: a screenshot at frame 1 is not blank.
+  view_draw_frame(&a->canvas, a->run, &a->play, NULL);
   for (long frame = 0; !a->quit; frame++) {
     if (a->options->frames > 0 && frame >= a->options->frames) break;
     script_key(a, frame + 1);
     handle_events(a);
+    if (a->failed) return 1;
+    poll_reload(a);
     const Uint64 now = SDL_GetTicks64();
     double dt = (double)(now - last) / 1000.0;
     last = now;
@@ -358,19 +425,23 @@ int view_window(view_run *run, const view_options *o) {
   a.original = run->scene;
   a.perturb_scale = view_velocity_scale(run);
   a.rng = VIEW_PERTURB_SEED;
+  view_reload_init(&a.reload, o);
+  a.last_reload = SDL_GetTicks64();
   char title[128], message[MESSAGE_SIZE];
   snprintf(title, sizeof title, "zeno view: %s", run->scene.name);
   SDL_Window *window =
       SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                       o->width, o->height, 0);
+                       o->width, o->height, SDL_WINDOW_RESIZABLE);
+  a.window = window;
   int code = 1;
   if (window == NULL) {
     fprintf(stderr, "zeno: cannot open a window: %s\n", SDL_GetError());
-  } else if (!view_canvas_create(&a.canvas, o->width, o->height, message,
+  } else if (SDL_SetWindowMinimumSize(window, VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT),
+             !view_canvas_create(&a.canvas, o->width, o->height, message,
                                  sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
   } else {
-    play_start(&a.play, run, o);
+    view_play_start(&a.play, run, o);
     code = loop(&a, window);
     view_canvas_destroy(&a.canvas);
   }

@@ -25,7 +25,8 @@ bool view_canvas_create(view_canvas *canvas, int width, int height,
     return fail(message, message_size, "cannot create the software renderer");
   }
   canvas->font = TTF_OpenFont(VIEW_FONT_PATH, VIEW_FONT_SIZE);
-  if (canvas->font == NULL) {
+  canvas->small_font = TTF_OpenFont(VIEW_FONT_PATH, VIEW_SMALL_FONT_SIZE);
+  if (canvas->font == NULL || canvas->small_font == NULL) {
     snprintf(message, message_size, "cannot open the font '%s': %s",
              VIEW_FONT_PATH, TTF_GetError());
     view_canvas_destroy(canvas);
@@ -34,11 +35,25 @@ bool view_canvas_create(view_canvas *canvas, int width, int height,
   return true;
 }
 
+bool view_canvas_resize(view_canvas *canvas, int width, int height, char *message,
+                        size_t message_size) {
+  if (width == canvas->width && height == canvas->height) return true;
+  void (*hook)(void *, const char *, const SDL_Rect *) = canvas->text_hook;
+  void *user = canvas->text_user;
+  view_canvas_destroy(canvas);
+  if (!view_canvas_create(canvas, width, height, message, message_size)) return false;
+  canvas->text_hook = hook;
+  canvas->text_user = user;
+  return true;
+}
+
 void view_canvas_destroy(view_canvas *canvas) {
   if (canvas->font) TTF_CloseFont(canvas->font);
+  if (canvas->small_font) TTF_CloseFont(canvas->small_font);
   if (canvas->renderer) SDL_DestroyRenderer(canvas->renderer);
   if (canvas->surface) SDL_FreeSurface(canvas->surface);
   SDL_free(canvas->chart_points);
+  zeno_maps_free(&canvas->maps);
   SDL_memset(canvas, 0, sizeof *canvas);
 }
 

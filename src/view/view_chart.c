@@ -9,7 +9,22 @@
 static const view_rgb CHART_AXIS = {120, 120, 120};
 /// Chart curves z1, z2, x2.
 static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
-static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
+
+/// What each lane holds: the state's zod (zeno_state.zod), (z1, z2, x2)
+/// with two contacts and (z1, x1, theta) with one.
+typedef struct lane_label {
+  const char *name;    ///< the symbol, in the left column
+  const char *meaning; ///< the quantity, in the lane
+  bool angle;          ///< [rad] rather than [length]
+} lane_label;
+static const lane_label TWO_CONTACTS[3] = {
+    {"z1", "z1: gap at contact 1", false},
+    {"z2", "z2: gap at contact 2", false},
+    {"x2", "x2: slip of contact 2 along its surface", false}};
+static const lane_label ONE_CONTACT[3] = {
+    {"z1", "z1: gap at the contact", false},
+    {"x1", "x1: slip along the surface", false},
+    {"theta", "theta: tilt of the body", true}};
 
 /// Strip chart layout [px]: left label column, margins, tick heights.
 #define CHART_LEFT 70
@@ -21,10 +36,13 @@ static const char *const CURVE_NAME[3] = {"z1", "z2", "x2"};
 /// A curve's largest |value| reaches this fraction of its lane height
 /// from the lane's middle line.
 #define CHART_LANE_FILL 0.45
-/// x of the lane labels, and width kept for the axis note at the right end
-/// of the chart [px].
+/// x of the lane labels, and the inset of the lane notes from the plot
+/// area's corner [px].
 #define CHART_LABEL_X 4
-#define CHART_NOTE_PX 260
+#define CHART_NOTE_INSET 3
+#define LABEL_SIZE 128
+/// Opacity of the backing of the lane notes [0-255].
+#define NOTE_ALPHA 210
 
 typedef struct chart_box {
   int x0, x1, y0, y1; ///< plot area [px]
@@ -102,6 +120,18 @@ static void chart_cache(view_canvas *cv, const view_run *run,
   SDL_free(values);
 }
 
+/// A lane's note in the small font on a pale backing, so the curve under
+/// it does not hide it.
+static void lane_note(view_canvas *cv, int x, int y, int room, view_rgb colour,
+                      const char *text) {
+  int w = view_text_width(cv->small_font, text);
+  if (w > room) w = room;
+  const SDL_Rect back = {x - 1, y, w + 2, VIEW_SMALL_LINE - 2};
+  view_set_colour(cv->renderer, VIEW_BACKGROUND, NOTE_ALPHA);
+  SDL_RenderFillRect(cv->renderer, &back);
+  view_text_fit_small(cv, x, y, room, colour, text);
+}
+
 void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play) {
   SDL_Renderer *r = cv->renderer;
   const chart_box b = chart_layout(cv, run, play->warp);
@@ -110,18 +140,30 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
   view_set_colour(r, CHART_AXIS, 255);
   SDL_RenderDrawRect(r, &frame);
   const double lane = (double)(b.y1 - b.y0) / 3;
+  // The full model reports its coordinates divided by eps^2 (docs/model.md).
+  const bool full = run->scene.model == ZENO_MODEL_FULL;
   for (int k = 0; k < 3; k++) {
     const int mid = (int)lround(b.y0 + lane * (k + 0.5));
     view_set_colour(r, VIEW_GHOST, 255);
     SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
-    char label[32];
-    snprintf(label, sizeof label, "%s %.2g", CURVE_NAME[k], cv->chart_range[k]);
-    view_text(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE / 2, CURVE[k], label);
     if (cv->chart_count > 0) {
       view_set_colour(r, CURVE[k], 255);
       SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count,
                           cv->chart_count);
     }
+    // Left column: the symbol and the lane's half range; in the lane,
+    // what the number is and its unit.
+    const lane_label *lab = &(run->scene.contact_count == 1 ? ONE_CONTACT : TWO_CONTACTS)[k];
+    char label[LABEL_SIZE];
+    view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, CHART_LEFT - CHART_LABEL_X,
+                  CURVE[k], lab->name);
+    snprintf(label, sizeof label, "\u00b1%.2g", cv->chart_range[k]);
+    view_text_fit_small(cv, CHART_LABEL_X, mid + 1, CHART_LEFT - CHART_LABEL_X, CURVE[k],
+                        label);
+    snprintf(label, sizeof label, "%s [%s%s], lane \u00b1%.3g", lab->meaning,
+             lab->angle ? "rad" : "length", full ? " / eps\u00b2" : "", cv->chart_range[k]);
+    lane_note(cv, b.x0 + CHART_NOTE_INSET, (int)lround(b.y0 + lane * k) + 1,
+              b.x1 - b.x0 - 2 * CHART_NOTE_INSET, CURVE[k], label);
   }
   for (size_t i = 0; i < run->data.event_count; i++) {
     const zeno_run_dir_event *e = &run->data.events[i];
@@ -134,9 +176,13 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
   const int x = (int)lround(chart_x(&b, run, play->warp, play->t));
   view_set_colour(r, VIEW_FORCE, 255);
   SDL_RenderDrawLine(r, x, b.y0, x, b.y1);
-  char axis[64];
-  snprintf(axis, sizeof axis, play->warp ? "events 0 .. %g (Zeno warp)"
-                                         : "t 0 .. %g",
-           b.length);
-  view_text(cv, b.x1 - CHART_NOTE_PX, b.y1 + 1, CHART_AXIS, axis);
+  char axis[LABEL_SIZE];
+  if (play->warp)
+    snprintf(axis, sizeof axis, "abscissa: event intervals 0 .. %g (Zeno warp)", b.length);
+  else
+    snprintf(axis, sizeof axis, "abscissa: time t [time] 0 .. %g", b.length);
+  int w = 0, h = 0;
+  if (cv->small_font == NULL || TTF_SizeUTF8(cv->small_font, axis, &w, &h) != 0) w = 0;
+  const int room = b.x1 - b.x0;
+  lane_note(cv, w < room ? b.x1 - w : b.x0, b.y1 + 2, room, CHART_AXIS, axis);
 }

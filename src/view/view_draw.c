@@ -20,15 +20,15 @@ static const view_rgb BODY_EDGE = {28, 56, 110};
 const view_rgb VIEW_GHOST = {175, 175, 175};
 const view_rgb VIEW_INK = {20, 20, 20};
 const view_rgb VIEW_FORCE = {205, 30, 30};
-static const view_rgb IMPULSE = {225, 0, 140};
-static const view_rgb LOAD = {60, 60, 60};
+const view_rgb VIEW_IMPULSE = {225, 0, 140};
+const view_rgb VIEW_LOAD = {60, 60, 60};
+const view_rgb VIEW_CONE = {90, 185, 110};
 static const view_rgb DRAG = {240, 160, 0};
-static const view_rgb PANEL = {255, 255, 255};
 
-/// Opacity of the equilibrium ghost, the help panel and the cones [0-255].
+/// Opacity of the equilibrium ghost and of the fill inside a friction
+/// cone [0-255].
 #define GHOST_ALPHA 200
-#define PANEL_ALPHA 235
-#define CONE_ALPHA 160
+#define CONE_FILL_ALPHA 45
 /// Surfaces are drawn this many body sizes either side of their point.
 #define SURFACE_HALF_LENGTH 1.0
 /// Surfaces whose directions' sine is below this are parallel (no wedge).
@@ -48,8 +48,10 @@ static const view_rgb PANEL = {255, 255, 255};
 #define CONTACT_RADIUS_PX 6.0
 #define COM_RING_OUTER_PX 7.0
 #define COM_RING_INNER_PX 4.0
-/// Friction cone edge length [px].
-#define CONE_PX 46.0
+/// Friction cone edge length and width [px] (the edges were 1 px lines,
+/// lost against the surfaces and legs).
+#define CONE_PX VIEW_CONE_PX
+#define CONE_WIDTH_PX VIEW_CONE_WIDTH_PX
 /// Arrow lengths: a force equal to the load, the largest impulse of the
 /// run, and the load itself [px]; impulses shorter than the minimum are
 /// drawn at the minimum so a Zeno tail stays visible.
@@ -91,6 +93,8 @@ static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n,
                         view_rgb c, Uint8 alpha) {
   SDL_Vertex v[3 * CIRCLE_SEGMENTS];
   int count = 0;
+  // Untextured geometry blends by the renderer's draw blend mode.
+  SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
   for (int k = 1; k + 1 < n && count + 3 <= 3 * CIRCLE_SEGMENTS; k++) {
     v[count++] = vertex(p[0], c, alpha);
     v[count++] = vertex(p[k], c, alpha);
@@ -105,9 +109,8 @@ static void line(SDL_Renderer *r, const double a[2], const double b[2],
   SDL_RenderDrawLineF(r, (float)a[0], (float)a[1], (float)b[0], (float)b[1]);
 }
 
-/// A line of the given width [px] as a filled quad.
-static void thick_line(SDL_Renderer *r, const double a[2], const double b[2],
-                       double width, view_rgb c) {
+void view_thick_line(SDL_Renderer *r, const double a[2], const double b[2], double width,
+                     view_rgb c, Uint8 alpha) {
   const double dx = b[0] - a[0], dy = b[1] - a[1];
   const double len = hypot(dx, dy);
   if (!(len > 0)) return;
@@ -116,11 +119,15 @@ static void thick_line(SDL_Renderer *r, const double a[2], const double b[2],
                              {b[0] + nx, b[1] + ny},
                              {b[0] - nx, b[1] - ny},
                              {a[0] - nx, a[1] - ny}};
-  fill_convex(r, quad, 4, c, 255);
+  fill_convex(r, quad, 4, c, alpha);
 }
 
-static void disc(SDL_Renderer *r, const double centre[2], double radius,
-                 view_rgb c) {
+static void thick_line(SDL_Renderer *r, const double a[2], const double b[2],
+                       double width, view_rgb c) {
+  view_thick_line(r, a, b, width, c, 255);
+}
+
+void view_disc(SDL_Renderer *r, const double centre[2], double radius, view_rgb c) {
   double p[CIRCLE_SEGMENTS][2];
   for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
     const double a = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
@@ -149,9 +156,8 @@ static void ring(SDL_Renderer *r, const double centre[2], double inner,
   SDL_RenderGeometry(r, NULL, v, n, NULL, 0);
 }
 
-/// An arrow from `from` along the screen direction (dx, dy) of length len.
-static void arrow(SDL_Renderer *r, const double from[2], double dx, double dy,
-                  double len, view_rgb c) {
+void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, double len,
+                view_rgb c) {
   const double norm = hypot(dx, dy);
   if (!(norm > 0) || !(len > 0)) return;
   const double ux = dx / norm, uy = dy / norm;
@@ -319,17 +325,19 @@ static double largest_impulse(const view_run *run) {
   return m;
 }
 
-static void draw_cone(view_canvas *cv, const zeno_contact_def *c,
-                      const double at[2], view_rgb colour) {
-  double p[2], t[2], n[2];
+static void draw_cone(view_canvas *cv, const zeno_contact_def *c, const double at[2]) {
+  double p[2], t[2], n[2], end[2][2];
   surface_frame(c, p, t, n);
-  for (int side = -1; side <= 1; side += 2) {
-    double w[2] = {n[0] + side * c->mu * t[0], n[1] + side * c->mu * t[1]};
+  for (int k = 0; k < 2; k++) {
+    const double side = k == 0 ? -1 : 1;
+    const double w[2] = {n[0] + side * c->mu * t[0], n[1] + side * c->mu * t[1]};
     const double len = hypot(w[0], w[1]);
-    const double end[2] = {at[0] + CONE_PX * w[0] / len,
-                           at[1] - CONE_PX * w[1] / len};
-    line(cv->renderer, at, end, colour, CONE_ALPHA);
+    end[k][0] = at[0] + CONE_PX * w[0] / len;
+    end[k][1] = at[1] - CONE_PX * w[1] / len;
   }
+  const double wedge[3][2] = {{at[0], at[1]}, {end[0][0], end[0][1]}, {end[1][0], end[1][1]}};
+  fill_convex(cv->renderer, wedge, 3, VIEW_CONE, CONE_FILL_ALPHA);
+  for (int k = 0; k < 2; k++) thick_line(cv->renderer, at, end[k], CONE_WIDTH_PX, VIEW_CONE);
 }
 
 static void draw_contacts(view_canvas *cv, const view_run *run,
@@ -347,23 +355,23 @@ static void draw_contacts(view_canvas *cv, const view_run *run,
     body_screen(tf, c->point, at[i]);
     double w[2], dx, dy;
     if (letter != ZENO_LETTER_F) {
-      draw_cone(cv, c, at[i], VIEW_LETTER_COLOUR[ZENO_LETTER_S]);
+      draw_cone(cv, c, at[i]);
       contact_vector(c, st->force[i], w);
       screen_dir(w, &dx, &dy);
-      arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load,
+      view_arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load,
             VIEW_FORCE);
     }
     if (impact && (ev->impact_mask & (1u << i)) && pmax > 0) {
       contact_vector(c, ev->impulse[i], w);
       screen_dir(w, &dx, &dy);
-      arrow(cv->renderer, at[i], dx, dy,
+      view_arrow(cv->renderer, at[i], dx, dy,
             fmax(IMPULSE_PX * hypot(w[0], w[1]) / pmax, IMPULSE_MIN_PX),
-            IMPULSE);
+            VIEW_IMPULSE);
     }
   }
   for (int i = 0; i < sc->contact_count; i++) {
     const int letter = st->mode.letter[i] < 4 ? st->mode.letter[i] : 0;
-    disc(cv->renderer, at[i], CONTACT_RADIUS_PX, VIEW_LETTER_COLOUR[letter]);
+    view_disc(cv->renderer, at[i], CONTACT_RADIUS_PX, VIEW_LETTER_COLOUR[letter]);
   }
 }
 
@@ -375,12 +383,12 @@ static void draw_load(view_canvas *cv, const zeno_scene *sc,
   body_screen(tf, com, c);
   const double dx = sin(sc->load_angle), dy = cos(sc->load_angle); // screen
   const double from[2] = {c[0] + LOAD_START_PX * dx, c[1] + LOAD_START_PX * dy};
-  arrow(cv->renderer, from, dx, dy, LOAD_PX, LOAD);
+  view_arrow(cv->renderer, from, dx, dy, LOAD_PX, VIEW_LOAD);
   if (sc->load_torque != 0) {
     char text[48];
     snprintf(text, sizeof text, "tau %+.3g", sc->load_torque);
     view_text(cv, (int)lround(c[0] - LOAD_PX * dx), (int)lround(c[1] - LOAD_PX * dy),
-              LOAD, text);
+              VIEW_LOAD, text);
   }
 }
 
@@ -389,17 +397,39 @@ static void draw_drag(view_canvas *cv, const view_transform *tf) {
   double a[2], b[2];
   view_to_screen(tf, cv->drag_from, a);
   view_to_screen(tf, cv->drag_to, b);
-  arrow(cv->renderer, a, b[0] - a[0], b[1] - a[1], hypot(b[0] - a[0], b[1] - a[1]),
+  view_arrow(cv->renderer, a, b[0] - a[0], b[1] - a[1], hypot(b[0] - a[0], b[1] - a[1]),
         DRAG);
 }
 
 /* ---- text ---------------------------------------------------------------- */
+
+/// Characters of the canvas font that fit in `width` [px] (a monospaced
+/// font: every glyph advances the same).
+static int chars_fitting(const view_canvas *cv, int width) {
+  int advance = 0;
+  if (cv->font == NULL || TTF_GlyphMetrics(cv->font, 'M', NULL, NULL, NULL, NULL, &advance) != 0 ||
+      advance <= 0)
+    return WORD_SHOWN;
+  return width / advance;
+}
+
+/// Appends "   " and text to a line (as much as fits in size bytes).
+static void add_field(char *line, size_t size, const char *text) {
+  static const char SEPARATOR[] = "   ";
+  size_t used = strlen(line);
+  if (text[0] == '\0') return;
+  if (used > 0)
+    for (size_t k = 0; SEPARATOR[k] != '\0' && used + 1 < size; k++) line[used++] = SEPARATOR[k];
+  for (size_t k = 0; text[k] != '\0' && used + 1 < size; k++) line[used++] = text[k];
+  line[used] = '\0';
+}
 
 static void draw_overlay(view_canvas *cv, const view_run *run,
                          const view_play *play, const zeno_run_dir_row *st,
                          long impacts) {
   char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[ZENO_MODE_NAME_SIZE];
   const zeno_scene *sc = &run->scene;
+  const int room = cv->width - 2 * TEXT_MARGIN;
   const bool ended = play->t >= run->t_end && run->outcome != ZENO_OUTCOME_RUNNING;
   char zeno[64] = "";
   if (run->has_zeno)
@@ -408,60 +438,35 @@ static void draw_overlay(view_canvas *cv, const view_run *run,
            "t = %-11.6g mode %-3s impacts %-5ld status %-14s%s", play->t,
            zeno_mode_name(st->mode, sc->contact_count, mode), impacts,
            ended ? zeno_outcome_name(run->outcome) : "running", zeno);
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2, VIEW_INK, line1);
+  view_text_fit(cv, TEXT_MARGIN, TEXT_MARGIN / 2, room, VIEW_INK, line1);
+  // The word's tail: as much of it as the line holds.
   const int length = view_run_word(run, play->t, word, (int)sizeof word);
   const int shown = length < (int)sizeof word ? length : (int)sizeof word - 1;
-  const char *tail = shown > WORD_SHOWN ? word + shown - WORD_SHOWN : word;
+  int keep = chars_fitting(cv, room) - (int)strlen("word: ...");
+  if (keep > WORD_SHOWN) keep = WORD_SHOWN;
+  if (keep < 1) keep = 1;
+  const char *tail = shown > keep ? word + shown - keep : word;
   char line2[LINE_SIZE];
-  snprintf(line2, sizeof line2, "word: %s%.*s", shown > WORD_SHOWN ? "..." : "",
-           WORD_SHOWN, tail);
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + VIEW_TEXT_LINE, VIEW_INK, line2);
-  char line3[LINE_SIZE];
-  const view_zoom zoom = view_play_zoom(play, run);
-  snprintf(line3, sizeof line3,
-           "%s %s   zoom gaps x%.3g slips x%.3g%s   %s   run %d   h: help",
-           sc->name, zeno_model_name(sc->model), zoom.normal, zoom.tangential,
-           play->zoom_fixed > 0 || play->zoom_factor != 1.0 ? "" : " (auto)",
-           play->warp ? "Zeno warp (z)" : "", play->run_number);
-  char speed[48];
-  if (!play->warp) {
-    snprintf(speed, sizeof speed, "speed %gx%s", view_speed(play->speed_level),
+  snprintf(line2, sizeof line2, "word: %s%.*s", shown > keep ? "..." : "", keep, tail);
+  view_text_fit(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + VIEW_TEXT_LINE, room, VIEW_INK, line2);
+  // Most useful first: a line cut at the right loses the least.
+  char line3[LINE_SIZE] = "", field[LINE_SIZE];
+  if (play->warp)
+    snprintf(field, sizeof field, "Zeno warp (z)%s", play->paused ? " paused" : "");
+  else
+    snprintf(field, sizeof field, "speed %gx%s", view_speed(play->speed_level),
              play->paused ? " paused" : "");
-    const size_t used = strlen(line3);
-    snprintf(line3 + used, sizeof line3 - used, "   %s", speed);
-  } else if (play->paused) {
-    const size_t used = strlen(line3);
-    snprintf(line3 + used, sizeof line3 - used, "   paused");
-  }
-  view_text(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + 2 * VIEW_TEXT_LINE, VIEW_INK, line3);
-}
-
-static const char *const HELP_LINES[] = {
-    "space      pause / play",
-    "right      step to the next event (pauses)",
-    "left       back to the previous event",
-    "shift+l/r  scrub by 1/200 of the run",
-    "1-5        speed 1x, 0.1x, 0.01x, 0.001x, 0.0001x",
-    "z          Zeno warp: every event interval the same wall time",
-    "+/- wheel  zoom the displacement from equilibrium;  0: automatic",
-    "r          restart",
-    "p          perturb: a random small impulse, keep simulating",
-    "drag       apply an impulse at the grabbed body point",
-    "s          screenshot (view-N.png)",
-    "h          this help;  q / Esc  quit",
-};
-
-static void draw_help(view_canvas *cv) {
-  const int n = (int)(sizeof HELP_LINES / sizeof HELP_LINES[0]);
-  const SDL_Rect box = {40, VIEW_OVERLAY_HEIGHT + 10, cv->width - 80,
-                        VIEW_TEXT_LINE * (n + 1)};
-  view_set_colour(cv->renderer, PANEL, PANEL_ALPHA);
-  SDL_RenderFillRect(cv->renderer, &box);
-  view_set_colour(cv->renderer, VIEW_INK, 255);
-  SDL_RenderDrawRect(cv->renderer, &box);
-  for (int k = 0; k < n; k++)
-    view_text(cv, box.x + TEXT_MARGIN, box.y + VIEW_TEXT_LINE / 2 + k * VIEW_TEXT_LINE,
-              VIEW_INK, HELP_LINES[k]);
+  add_field(line3, sizeof line3, field);
+  const view_zoom zoom = view_play_zoom(play, run);
+  snprintf(field, sizeof field, "zoom gaps x%.3g slips x%.3g%s", zoom.normal, zoom.tangential,
+           play->zoom_fixed > 0 || play->zoom_factor != 1.0 ? "" : " (auto)");
+  add_field(line3, sizeof line3, field);
+  snprintf(field, sizeof field, "run %d", play->run_number);
+  add_field(line3, sizeof line3, field);
+  snprintf(field, sizeof field, "%s %s", sc->name, zeno_model_name(sc->model));
+  add_field(line3, sizeof line3, field);
+  add_field(line3, sizeof line3, "h: help  l: legend");
+  view_text_fit(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + 2 * VIEW_TEXT_LINE, room, VIEW_INK, line3);
 }
 
 /* ---- the frame ----------------------------------------------------------- */
@@ -498,7 +503,11 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   SDL_RenderSetClipRect(r, NULL);
   draw_overlay(cv, run, play, &st, impacts);
   view_draw_chart(cv, run, play);
-  if (play->help) draw_help(cv);
+  if (play->maps) view_draw_maps(cv, run, play);
+  if (play->legend) view_draw_legend(cv);
+  if (play->banner != NULL && play->banner[0] != '\0')
+    view_draw_banner(cv, "scene file not reloaded (the old run goes on): ", play->banner);
+  if (play->help) view_draw_help(cv);
   SDL_RenderPresent(r);
   if (info) {
     info->t = play->t;

@@ -9,6 +9,7 @@ static const zeno_view_module MODULE = {
     .run_free = view_run_free,
     .screenshot = view_screenshot,
     .window = view_window,
+    .record = view_record,
 };
 
 const zeno_view_module *zeno_view_module_get(int abi) {

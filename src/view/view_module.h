@@ -21,7 +21,7 @@
 
 /// The table's layout and meaning; bump on any change of the table or of
 /// view_run or view_options.
-#define ZENO_VIEW_MODULE_ABI 1
+#define ZENO_VIEW_MODULE_ABI 2
 /// The module's file name and its one exported symbol.
 #define ZENO_VIEW_MODULE_FILE "zeno-view.so"
 #define ZENO_VIEW_MODULE_SYMBOL "zeno_view_module_get"
@@ -51,18 +51,42 @@ typedef struct view_run {
 /// Default window / screenshot size [px].
 #define VIEW_DEFAULT_WIDTH 1000
 #define VIEW_DEFAULT_HEIGHT 700
+/// Smallest window / screenshot size [px]: the text band and the chart
+/// need room.
+#define VIEW_MIN_WIDTH 320
+#define VIEW_MIN_HEIGHT 320
+
+/// Animation export (--record): default length [s] and frame rate [1/s],
+/// and their limits. GIF delays are whole hundredths of a second, so 50
+/// frames per second is the most a GIF holds.
+#define VIEW_RECORD_DEFAULT_SECONDS 10.0
+#define VIEW_RECORD_MAX_SECONDS 600.0
+#define VIEW_RECORD_DEFAULT_FPS 25
+#define VIEW_RECORD_MAX_FPS 50
 
 /// Options shared by `zeno view` and `zeno replay`.
 typedef struct view_options {
   const char *screenshot; ///< headless: write this PNG and exit
+  /// Headless: write this animated GIF of record_seconds at fps frames per
+  /// second (0: the defaults), played as the window plays (zoom, speed,
+  /// Zeno warp; from --at), and exit.
+  const char *record;
+  double record_seconds;
+  int fps;
   double at;              ///< headless: display time (--at)
   long at_event;          ///< headless: event index (--at-event), -1 none
   long frames;            ///< window: exit after this many frames (0: no limit)
   /// Window: comma-separated keys to press, one per frame from frame 1
   /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
-  /// 40 px to the right), for scripted runs and tests. NULL: none.
+  /// 40 px to the right; "size=WxH" resizes the window), for scripted runs
+  /// and tests. NULL: none.
   const char *keys;
   int width, height;      ///< [px]
+  /// Window of `zeno view`: the scene file and its --set overrides, watched
+  /// for changes (view_reload.c); NULL in replay (nothing is reloaded).
+  const char *scene_path;
+  const char *const *overrides;
+  size_t override_count;
   double zoom;            ///< > 0: fixed zoom instead of the automatic one
   bool warp;              ///< start in Zeno warp
   int speed_level;        ///< 0: automatic
@@ -90,6 +114,7 @@ typedef struct zeno_view_module {
   void (*run_free)(view_run *run);
   int (*screenshot)(view_run *run, const view_options *options);
   int (*window)(view_run *run, const view_options *options);
+  int (*record)(view_run *run, const view_options *options);
 } zeno_view_module;
 
 /// The exported entry: the table when the module provides ABI `abi`, else

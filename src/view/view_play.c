@@ -254,6 +254,7 @@ void view_play_init(view_play *play, const view_run *run) {
   memset(play, 0, sizeof *play);
   play->zoom_factor = 1.0;
   play->run_number = 1;
+  play->legend = true;
   play->speed_level = VIEW_SPEED_LEVELS;
   for (int level = 1; level <= VIEW_SPEED_LEVELS; level++)
     if (run->t_end / view_speed(level) >= VIEW_AUTO_PLAY_SECONDS) {

@@ -1,0 +1,516 @@
+// The viewer explains itself and fits its window (issue 16): the colour
+// legend and its key, the strip chart's lane labels (quantity and unit),
+// every string inside the canvas at small sizes, thick friction cones, and
+// screenshots of the requested size. Headless: frames drawn offscreen.
+#include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "cli_runner.h"
+#include "view/view.h"
+
+/// Sizes the tests draw at [px]: the default, a small laptop window and
+/// the smallest allowed.
+static const int SIZES[][2] = {{VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT}, {640, 400},
+                               {VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT}};
+#define SIZE_COUNT ((int)(sizeof SIZES / sizeof SIZES[0]))
+/// The legend draws its swatches and text: at least this many of its
+/// pixels change when it is switched off (a 9-line legend has thousands).
+#define MIN_LEGEND_PIXELS 1500
+/// Most strings one frame draws (text band, chart, help, legend).
+#define MAX_STRINGS 64
+/// Cone-coloured pixels in a 5x5 window on a cone edge (see
+/// test_cones_are_thick).
+#define MIN_CONE_PIXELS 11
+#define STRING_SIZE 256
+
+static int group_setup(void **state) {
+  (void)state;
+  return TTF_Init();
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  TTF_Quit();
+  SDL_Quit();
+  return 0;
+}
+
+static void live(view_run *run, const char *path, const char *model) {
+  zeno_scene s;
+  zeno_error err;
+  const char *set[1] = {model};
+  if (zeno_scene_load(path, set, model ? 1 : 0, &s, &err) != ZENO_OK)
+    fail_msg("%s: %s", path, err.message);
+  if (view_run_simulate(run, &s, &err) != ZENO_OK) fail_msg("%s: %s", path, err.message);
+}
+
+static void canvas(view_canvas *cv, int width, int height) {
+  char message[256];
+  if (!view_canvas_create(cv, width, height, message, sizeof message)) fail_msg("%s", message);
+}
+
+static bool same_rgb(view_rgb a, view_rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
+
+/// What the text hook saw: every string and its box.
+typedef struct text_log {
+  int count;
+  char text[MAX_STRINGS][STRING_SIZE];
+  SDL_Rect box[MAX_STRINGS];
+} text_log;
+
+static void record_text(void *user, const char *text, const SDL_Rect *box) {
+  text_log *log = user;
+  if (log->count >= MAX_STRINGS) fail_msg("more than %d strings in one frame", MAX_STRINGS);
+  snprintf(log->text[log->count], STRING_SIZE, "%s", text);
+  log->box[log->count++] = *box;
+}
+
+static const char *find_text(const text_log *log, const char *part) {
+  for (int k = 0; k < log->count; k++)
+    if (strstr(log->text[k], part) != NULL) return log->text[k];
+  return NULL;
+}
+
+static void draw(view_canvas *cv, const view_run *run, view_play *play, double t,
+                 text_log *log) {
+  view_play_seek(play, run, t);
+  memset(log, 0, sizeof *log);
+  cv->text_hook = record_text;
+  cv->text_user = log;
+  view_draw_frame(cv, run, play, NULL);
+}
+
+/* ---- the legend ---------------------------------------------------------------- */
+
+/// `l` switches the legend: its box changes, nothing else does; with it on,
+/// the box holds each contact letter's colour, the force's, the impulse's
+/// and the cone's, and its text names them.
+static void test_legend_toggle(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, EXAMPLE2, NULL);
+  for (int s = 0; s < SIZE_COUNT; s++) {
+    view_canvas on, off;
+    canvas(&on, SIZES[s][0], SIZES[s][1]);
+    canvas(&off, SIZES[s][0], SIZES[s][1]);
+    view_play play;
+    view_play_init(&play, &run);
+    assert_true(play.legend); // on at the start
+    text_log log;
+    draw(&on, &run, &play, 2.5, &log);
+    assert_non_null(find_text(&log, "S  sticking"));
+    assert_non_null(find_text(&log, "friction cone"));
+    assert_non_null(find_text(&log, "ghost"));
+    play.legend = false;
+    draw(&off, &run, &play, 2.5, &log);
+    assert_null(find_text(&log, "friction cone"));
+    const SDL_Rect box = view_legend_box(&on);
+    assert_true(box.x >= 0 && box.x + box.w <= on.width);
+    assert_true(box.y >= VIEW_OVERLAY_HEIGHT && box.y + box.h <= on.height - VIEW_CHART_HEIGHT);
+    long inside = 0, outside = 0;
+    bool seen[ZENO_LETTER_N + 4] = {false};
+    const view_rgb *wanted[] = {&VIEW_LETTER_COLOUR[0], &VIEW_LETTER_COLOUR[1],
+                                &VIEW_LETTER_COLOUR[2], &VIEW_LETTER_COLOUR[3],
+                                &VIEW_FORCE,            &VIEW_IMPULSE,
+                                &VIEW_CONE};
+    const int want_count = (int)(sizeof wanted / sizeof wanted[0]);
+    for (int y = 0; y < on.height; y++)
+      for (int x = 0; x < on.width; x++) {
+        const view_rgb a = view_pixel(&on, x, y);
+        const bool in = x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h;
+        if (!same_rgb(a, view_pixel(&off, x, y))) {
+          if (in)
+            inside++;
+          else
+            outside++;
+        }
+        for (int k = 0; in && k < want_count; k++)
+          if (same_rgb(a, *wanted[k])) seen[k] = true;
+      }
+    print_message("%dx%d: legend %dx%d, %ld pixels change inside, %ld outside\n", SIZES[s][0],
+                  SIZES[s][1], box.w, box.h, inside, outside);
+    assert_true(inside >= MIN_LEGEND_PIXELS);
+    assert_int_equal(outside, 0);
+    for (int k = 0; k < want_count; k++)
+      if (!seen[k]) fail_msg("%dx%d: legend colour %d missing", SIZES[s][0], SIZES[s][1], k);
+    view_canvas_destroy(&on);
+    view_canvas_destroy(&off);
+  }
+  view_run_free(&run);
+}
+
+/* ---- lane labels ------------------------------------------------------------------ */
+
+static void assert_lane(const text_log *log, const char *meaning, const char *unit) {
+  const char *s = find_text(log, meaning);
+  if (s == NULL) fail_msg("no lane label '%s'", meaning);
+  if (strstr(s, unit) == NULL) fail_msg("lane label '%s' lacks the unit '%s'", s, unit);
+}
+
+/// Each lane says what its number is and its unit: z1, z2, x2 in length
+/// (the full model's divided by eps^2), one-contact scenes z1, x1 and the
+/// tilt theta in rad; the abscissa says time or event intervals.
+static void test_lane_labels(void **state) {
+  (void)state;
+  view_canvas cv;
+  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  text_log log;
+  view_play play;
+  view_run run;
+  live(&run, EXAMPLE2, NULL);
+  view_play_init(&play, &run);
+  draw(&cv, &run, &play, 2.5, &log);
+  assert_lane(&log, "z1: gap at contact 1", "[length]");
+  assert_lane(&log, "z2: gap at contact 2", "[length]");
+  assert_lane(&log, "x2: slip of contact 2", "[length]");
+  assert_non_null(find_text(&log, "time t [time]"));
+  // The lane's half range is the largest |x2| the chart samples: within
+  // 1% of the largest of the run's rows (at least the rest value 14.87,
+  // paper).
+  double largest = 0;
+  for (size_t i = 0; i < run.data.row_count; i++)
+    largest = fmax(largest, fabs(run.data.rows[i].zod[2]));
+  assert_true(largest >= 14.86);
+  const char *x2 = strstr(find_text(&log, "x2: slip"), "lane \u00b1");
+  assert_non_null(x2);
+  const double range = strtod(x2 + strlen("lane \u00b1"), NULL);
+  print_message("x2 lane: \u00b1%g, largest |x2| of the rows %g\n", range, largest);
+  assert_true(fabs(range - largest) <= 1e-2 * largest);
+  view_play_set_warp(&play, &run, true);
+  draw(&cv, &run, &play, 2.5, &log);
+  assert_non_null(find_text(&log, "event intervals"));
+  view_run_free(&run);
+  live(&run, EXAMPLE2, "model=full");
+  view_play_init(&play, &run);
+  draw(&cv, &run, &play, 0, &log);
+  assert_lane(&log, "z1: gap at contact 1", "[length / eps\u00b2]");
+  view_run_free(&run);
+  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  assert_int_equal(run.scene.contact_count, 1);
+  view_play_init(&play, &run);
+  draw(&cv, &run, &play, 0, &log);
+  assert_lane(&log, "z1: gap at the contact", "[length]");
+  assert_lane(&log, "x1: slip", "[length]");
+  assert_lane(&log, "theta: tilt", "[rad]");
+  view_run_free(&run);
+  view_canvas_destroy(&cv);
+}
+
+/* ---- text that fits ------------------------------------------------------------------ */
+
+/// At every size, with the help and the legend on, in real time and in the
+/// Zeno warp, late in Example 3's long chatter (the longest word): every
+/// string lies inside the canvas.
+static void test_text_fits(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, EXAMPLE3_ZENO, NULL);
+  for (int s = 0; s < SIZE_COUNT; s++) {
+    view_canvas cv;
+    canvas(&cv, SIZES[s][0], SIZES[s][1]);
+    for (int mode = 0; mode < 2; mode++) {
+      view_play play;
+      view_play_init(&play, &run);
+      play.help = true;
+      view_play_set_warp(&play, &run, mode == 1);
+      text_log log;
+      draw(&cv, &run, &play, run.zeno_time, &log);
+      assert_true(log.count > VIEW_HELP_LINE_COUNT);
+      for (int k = 0; k < log.count; k++) {
+        const SDL_Rect *b = &log.box[k];
+        if (b->x < 0 || b->y < 0 || b->x + b->w > cv.width || b->y + b->h > cv.height)
+          fail_msg("%dx%d: '%s' at (%d, %d) size %dx%d leaves the canvas", cv.width,
+                   cv.height, log.text[k], b->x, b->y, b->w, b->h);
+      }
+      // The help has all its lines, whole or cut with "...".
+      for (int k = 0; k < VIEW_HELP_LINE_COUNT; k++) {
+        char head[12];
+        snprintf(head, sizeof head, "%.11s", VIEW_HELP_LINES[k]);
+        assert_non_null(find_text(&log, head));
+      }
+    }
+    view_canvas_destroy(&cv);
+  }
+  view_run_free(&run);
+}
+
+/* ---- friction cones -------------------------------------------------------------------- */
+
+/// At rest (SS) both cones are drawn: across each edge, at a point along
+/// it, three pixels in a row have the cone's colour (the edges used to be
+/// 1 px lines at partial opacity).
+static void test_cones_are_thick(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, EXAMPLE2, NULL);
+  view_canvas cv;
+  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  play.legend = false;
+  text_log log;
+  draw(&cv, &run, &play, run.t_end, &log);
+  zeno_run_dir_row st;
+  view_run_state(&run, run.t_end, &st);
+  double d[3];
+  view_displayed(&run.scene, view_play_zoom(&play, &run), st.q, d);
+  const view_transform tf = view_transform_make(&cv, &run.scene, d);
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(st.mode.letter[i], ZENO_LETTER_S);
+    const zeno_contact_def *c = &run.scene.contacts[i];
+    double w[2], at[2];
+    view_body_point(&tf, c->point, w);
+    view_to_screen(&tf, w, at);
+    const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
+    const double n[2] = {-t[1], t[0]};
+    for (int side = -1; side <= 1; side += 2) {
+      double e[2] = {n[0] + side * c->mu * t[0], -(n[1] + side * c->mu * t[1])}; // screen
+      const double len = hypot(e[0], e[1]);
+      e[0] /= len;
+      e[1] /= len;
+      // Three-quarters along (clear of the contact disc and the force), a
+      // 5x5 window holds at least MIN_CONE_PIXELS of the cone's colour: a
+      // 3 px edge covers ~15, a 1 px line at most 9.
+      const int x0 = (int)floor(at[0] + 0.75 * VIEW_CONE_PX * e[0]);
+      const int y0 = (int)floor(at[1] + 0.75 * VIEW_CONE_PX * e[1]);
+      int count = 0;
+      for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+          if (same_rgb(view_pixel(&cv, x0 + dx, y0 + dy), VIEW_CONE)) count++;
+      print_message("contact %d edge %+d: %d cone pixels around (%d, %d)\n", i + 1, side, count,
+                    x0, y0);
+      if (count < MIN_CONE_PIXELS)
+        fail_msg("contact %d edge %+d: %d cone pixels around (%d, %d)", i + 1, side, count, x0,
+                 y0);
+    }
+  }
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+}
+
+/* ---- screenshots of a requested size ---------------------------------------------------- */
+
+static bool png_size(const char *path, int *width, int *height) {
+  png_image image;
+  memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&image, path)) return false;
+  *width = (int)image.width;
+  *height = (int)image.height;
+  png_image_free(&image);
+  return true;
+}
+
+/// `--size WxH` gives a WxH screenshot; the default is 1000x700.
+static void test_screenshot_sizes(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "view-ui");
+  char png[PATH_SIZE];
+  work_path(&w, "shot.png", png);
+  int width, height;
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--size", "640x400", "--at",
+                            "2.5"),
+                   0);
+  assert_true(png_size(png, &width, &height));
+  assert_int_equal(width, 640);
+  assert_int_equal(height, 400);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--at", "2.5"), 0);
+  assert_true(png_size(png, &width, &height));
+  assert_int_equal(width, VIEW_DEFAULT_WIDTH);
+  assert_int_equal(height, VIEW_DEFAULT_HEIGHT);
+  work_dir_remove(&w, (const char *const[]){"shot.png", NULL}, NULL);
+}
+
+/* ---- live reload ---------------------------------------------------------------------- */
+
+/// Writes text to path and moves its modification time `ahead` seconds
+/// past the previous version (two writes in one clock tick would look the
+/// same).
+static void write_scene(const char *path, const char *text, long ahead) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  assert_int_equal(fclose(f), 0);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  times[1].tv_sec += ahead;
+  assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/// A changed scene file replaces the run (with the --set overrides applied
+/// again); a broken one keeps the run and says why, with file:line:column,
+/// on screen; the fixed file loads again.
+static void test_live_reload(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "reload");
+  char path[PATH_SIZE];
+  work_path(&w, "scene.yaml", path);
+  char *text = read_file(EXAMPLE2);
+  assert_non_null(text);
+  write_scene(path, text, 0);
+  const char *overrides[] = {"stop.t_end=12"};
+  view_options o = view_options_default();
+  o.scene_path = path;
+  o.overrides = overrides;
+  o.override_count = 1;
+  view_run run;
+  zeno_scene s;
+  zeno_error err;
+  assert_int_equal(zeno_scene_load(path, overrides, 1, &s, &err), ZENO_OK);
+  assert_int_equal(view_run_simulate(&run, &s, &err), ZENO_OK);
+  view_reload r;
+  view_reload_init(&r, &o);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
+  // mu2 0.6 -> 0.9: reloaded, the override still applied.
+  char *changed = strdup(text);
+  char *mu2 = strstr(changed, "mu2: 0.6");
+  assert_non_null(mu2);
+  mu2[strlen("mu2: 0.")] = '9';
+  write_scene(path, changed, 1);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12);
+  assert_true(fabs(run.scene.t_end - 12) < 1e-12);
+  assert_string_equal(r.error, "");
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);
+  // Broken: a value out of range on line 21.
+  char *broken = strdup(changed);
+  mu2 = strstr(broken, "mu2: 0.9");
+  memcpy(mu2, "mu2: -.9", strlen("mu2: -.9"));
+  write_scene(path, broken, 2);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_FAILED);
+  print_message("reload error: %s\n", r.error);
+  assert_non_null(strstr(r.error, "scene.yaml:21:"));
+  assert_non_null(strstr(r.error, "mu2"));
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12); // the old run goes on
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED); // said once
+  // The error is on screen.
+  view_canvas cv;
+  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  play.banner = r.error;
+  text_log log;
+  draw(&cv, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "not reloaded"));
+  assert_non_null(find_text(&log, "scene.yaml:21:"));
+  view_canvas_destroy(&cv);
+  // Fixed: loads again.
+  write_scene(path, text, 3);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
+  assert_string_equal(r.error, "");
+  // Nothing is watched without a path (replay).
+  view_reload none;
+  view_reload_init(&none, &(view_options){.scene_path = NULL});
+  assert_int_equal(view_reload_check(&none, &run), VIEW_RELOAD_UNCHANGED);
+  view_run_free(&run);
+  free(text);
+  free(changed);
+  free(broken);
+  work_dir_remove(&w, (const char *const[]){"scene.yaml", NULL}, NULL);
+}
+
+/* ---- the maps panel ---------------------------------------------------------------------- */
+
+/// The viewer's section angles are the library's (zeno_sim_summary: 0.948
+/// then -0.524 for Example 2, as the paper and the scene say), and for
+/// Example 3's chatter the same list, one per crossing, in order.
+static void check_sections(const char *scene) {
+  view_run run;
+  live(&run, scene, NULL);
+  zeno_summary sum;
+  zeno_sim_summary(run.sim, &sum);
+  assert_true(sum.section_count >= 2);
+  size_t seen = 0;
+  for (size_t i = 0; i < run.data.event_count && seen < sum.section_count &&
+                     seen < ZENO_SUMMARY_SECTIONS; i++) {
+    double phi;
+    long count;
+    if (!view_section_angle(&run, run.data.events[i].t, &phi, &count) || (size_t)count == seen)
+      continue;
+    assert_int_equal(count, (long)seen + 1);
+    if (fabs(phi - sum.section_angles[seen]) > 1e-9)
+      fail_msg("%s: crossing %zu at %.9f, the library's %.9f", scene, seen + 1, phi,
+               sum.section_angles[seen]);
+    seen++;
+  }
+  print_message("%s: %zu section angles as the library's\n", scene, seen);
+  assert_true(seen >= 2);
+  view_run_free(&run);
+}
+
+/// `m` shows the maps panel: its box changes and nothing else, its title
+/// names R and G, and the marker follows the section angle.
+static void test_maps_panel(void **state) {
+  (void)state;
+  check_sections(EXAMPLE2);
+  check_sections(EXAMPLE3_ZENO);
+  view_run run;
+  live(&run, EXAMPLE2, NULL);
+  view_canvas on, off;
+  canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  canvas(&off, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  text_log log;
+  draw(&off, &run, &play, run.t_end, &log);
+  play.maps = true;
+  draw(&on, &run, &play, run.t_end, &log);
+  assert_non_null(find_text(&log, "R(phi)"));
+  assert_non_null(find_text(&log, "G(phi)"));
+  const char *marker = find_text(&log, "phi = ");
+  assert_non_null(marker);
+  assert_non_null(strstr(marker, "phi = -0.524 rad, section crossing 2"));
+  const SDL_Rect box = view_maps_box(&on);
+  long inside = 0, outside = 0;
+  for (int y = 0; y < on.height; y++)
+    for (int x = 0; x < on.width; x++)
+      if (!same_rgb(view_pixel(&on, x, y), view_pixel(&off, x, y))) {
+        if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h)
+          inside++;
+        else
+          outside++;
+      }
+  assert_true(inside > box.w * box.h / 2);
+  assert_int_equal(outside, 0);
+  // Before the first crossing there is no marker.
+  draw(&on, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "no section crossing yet"));
+  view_canvas_destroy(&on);
+  view_canvas_destroy(&off);
+  view_run_free(&run);
+  // A one-contact scene has no maps: the panel says so.
+  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play_init(&play, &run);
+  play.maps = true;
+  draw(&on, &run, &play, 0, &log);
+  assert_non_null(find_text(&log, "the maps need two contacts"));
+  view_canvas_destroy(&on);
+  view_run_free(&run);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_legend_toggle),   cmocka_unit_test(test_lane_labels),
+      cmocka_unit_test(test_text_fits),       cmocka_unit_test(test_cones_are_thick),
+      cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
+      cmocka_unit_test(test_maps_panel),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
