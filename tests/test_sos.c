@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/poly.h"
 #include "analysis/sdp_csdp.h"
+#include "analysis/sos.h"
+#include "analysis/sos_check.h"
 
 // Runs f(arg) with stdout redirected to a temporary file; returns the
 // number of bytes written to it.
@@ -118,11 +121,244 @@ static void sdp_error_paths(void **state) {
   ze_sdp_free(&p);
 }
 
+// --- polynomials -----------------------------------------------------
+
+static ze_poly poly_of(int nvars, int n, const double *c, const int *exps) {
+  ze_poly p;
+  assert_int_equal(ze_poly_from_list(&p, nvars, n, c, exps, NULL), ZENO_OK);
+  return p;
+}
+
+// (x + y)^2 = x^2 + 2xy + y^2; d/dx (x^2 y) = 2xy; x^2 y at x = s + t,
+// y = s - t equals (s + t)^2 (s - t); C(2 + 3, 3) = 10 monomials of degree
+// <= 3 in 2 variables.
+static void poly_arithmetic(void **state) {
+  (void)state;
+  ze_poly x, y, s, sq, d, comp;
+  assert_int_equal(ze_poly_var(&x, 2, 0, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_var(&y, 2, 1, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_init(&s, 2, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_init(&sq, 2, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_axpy(&s, 1.0, &x, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_axpy(&s, 1.0, &y, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_mul(&sq, &s, &s, NULL), ZENO_OK);
+  assert_int_equal(sq.nterms, 3);
+  ze_mono xy = {{1, 1}};
+  assert_true(ze_poly_coef(&sq, &xy) == 2.0);
+  ze_poly x2y = poly_of(2, 1, (double[]){1.0}, (int[]){2, 1});
+  assert_int_equal(ze_poly_init(&d, 2, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_deriv(&d, &x2y, 0, NULL), ZENO_OK);
+  assert_int_equal(d.nterms, 1);
+  assert_true(ze_poly_coef(&d, &xy) == 2.0);
+  ze_poly map[2] = {poly_of(2, 2, (double[]){1, 1}, (int[]){1, 0, 0, 1}),
+                    poly_of(2, 2, (double[]){1, -1}, (int[]){1, 0, 0, 1})};
+  assert_int_equal(ze_poly_init(&comp, 2, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_compose(&comp, &x2y, map, NULL), ZENO_OK);
+  const double st[2] = {0.7, -1.3};
+  const double want = (0.7 - 1.3) * (0.7 - 1.3) * (0.7 + 1.3);
+  assert_true(fabs(ze_poly_eval(&comp, st) - want) < 1e-14);
+  const long double stl[2] = {0.7L, -1.3L};
+  assert_true(fabsl(ze_poly_eval_l(&comp, stl) - (long double)want) < 1e-14L);
+  ze_mono *basis;
+  int n;
+  assert_int_equal(ze_mono_basis(2, 0, 3, &basis, &n, NULL), ZENO_OK);
+  assert_int_equal(n, 10);
+  for (int k = 1; k < n; k++)
+    assert_true(ze_mono_compare(&basis[k - 1], &basis[k]) < 0);
+  free(basis);
+  ze_poly *all[] = {&x, &y, &s, &sq, &d, &x2y, &map[0], &map[1], &comp};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+    ze_poly_free(all[k]);
+}
+
+// --- sums of squares --------------------------------------------------
+
+// A program "p is SOS" for a fixed p.
+static ze_sos_program sos_of(const ze_poly *p) {
+  ze_sos_program prog;
+  ze_sos_expr x;
+  assert_int_equal(ze_sos_program_init(&prog, p->nvars, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_expr_init(&x, p->nvars, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, p, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
+  ze_sos_expr_free(&x);
+  return prog;
+}
+
+// Largest |coefficient of p - z^T Q z| over the monomials of both.
+static double gram_mismatch(const ze_poly *p, const ze_sos_gram *g) {
+  ze_poly r;
+  assert_int_equal(ze_poly_copy(&r, p, NULL), ZENO_OK);
+  for (int j = 0; j < g->n; j++)
+    for (int k = 0; k < g->n; k++) {
+      ze_mono m;
+      assert_true(ze_mono_add(&g->basis[j], &g->basis[k], &m));
+      assert_int_equal(ze_poly_add_term(&r, &m, -g->q[j * g->n + k], NULL), ZENO_OK);
+    }
+  double worst = 0.0;
+  for (int t = 0; t < r.nterms; t++)
+    worst = fmax(worst, fabs(r.t[t].c));
+  ze_poly_free(&r);
+  return worst;
+}
+
+static double min_eig(const ze_sos_gram *g) {
+  long double *a = malloc((size_t)(g->n * g->n) * sizeof *a);
+  for (int k = 0; k < g->n * g->n; k++)
+    a[k] = g->q[k];
+  double l = (double)ze_sym_min_eigenvalue(g->n, a);
+  free(a);
+  return l;
+}
+
+// Parrilo's example (SDP relaxations, 2003, Ex. 3.5): 2x^4 + 2x^3 y -
+// x^2 y^2 + 5y^4 = 1/2 (2x^2 - 3y^2 + xy)^2 + 1/2 (y^2 + 3xy)^2. Found SOS
+// with a positive semidefinite Gram matrix in the basis x^2, xy, y^2 that
+// reproduces its coefficients, and certified by the re-check.
+static ze_poly parrilo(void) {
+  return poly_of(2, 4, (double[]){2, 2, -1, 5}, (int[]){4, 0, 3, 1, 2, 2, 0, 4});
+}
+
+static void sos_parrilo_example(void **state) {
+  (void)state;
+  ze_poly p = parrilo();
+  ze_sos_program prog = sos_of(&p);
+  ze_sos_solution s;
+  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  assert_int_equal(s.gram[0].n, 3); // x^2, xy, y^2 (1, x, y removed)
+  assert_true(gram_mismatch(&p, &s.gram[0]) < 1e-8);
+  assert_true(min_eig(&s.gram[0]) > 0.0);
+  ze_sos_check c;
+  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  assert_true(c.certified);
+  assert_true(c.margin > 1e-3 && c.residual_norm < 1e-7);
+  print_message("Parrilo example: SDP order %d, %d constraints, %.2f ms, margin %.3g, "
+                "residual %.2g\n", s.sdp_order, s.sdp_constraints, 1e3 * s.seconds,
+                c.margin, c.residual_norm);
+  ze_sos_solution_free(&s);
+  ze_sos_program_free(&prog);
+  ze_poly_free(&p);
+}
+
+static ze_poly motzkin(void) {
+  return poly_of(2, 4, (double[]){1, 1, -3, 1}, (int[]){4, 2, 2, 4, 2, 2, 0, 0});
+}
+
+static void solve_motzkin(void *arg) {
+  ze_sos_solution *s = arg;
+  ze_poly m = motzkin();
+  ze_sos_program prog = sos_of(&m);
+  assert_int_equal(ze_sos_solve(&prog, NULL, s, NULL), ZENO_OK);
+  ze_sos_program_free(&prog);
+  ze_poly_free(&m);
+}
+
+// The Motzkin polynomial is non-negative (AM-GM; zero at |x| = |y| = 1) but
+// not a sum of squares (Motzkin 1967): the program is infeasible, and CSDP
+// says so without printing. (x^2 + y^2 + 1) M is SOS (Parrilo): found so;
+// it vanishes at (1, 1), so every Gram matrix Q has z(1,1)^T Q z(1,1) = 0
+// and is singular: the re-check rightly refuses to certify it.
+static void sos_motzkin(void **state) {
+  (void)state;
+  ze_poly m = motzkin();
+  assert_true(ze_poly_eval(&m, (double[]){1, 1}) == 0.0);
+  for (double x = -2; x <= 2; x += 0.125)
+    for (double y = -2; y <= 2; y += 0.125)
+      assert_true(ze_poly_eval(&m, (double[]){x, y}) >= 0.0);
+  ze_sos_solution s;
+  assert_int_equal(stdout_bytes_of(solve_motzkin, &s), 0);
+  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
+  ze_sos_solution_free(&s);
+
+  ze_poly f = poly_of(2, 3, (double[]){1, 1, 1}, (int[]){2, 0, 0, 2, 0, 0}), fm;
+  assert_int_equal(ze_poly_init(&fm, 2, NULL), ZENO_OK);
+  assert_int_equal(ze_poly_mul(&fm, &f, &m, NULL), ZENO_OK);
+  ze_sos_program prog = sos_of(&fm);
+  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  assert_true(gram_mismatch(&fm, &s.gram[0]) < 1e-7);
+  assert_true(fabs(min_eig(&s.gram[0])) < 1e-5);
+  ze_sos_check c;
+  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  assert_false(c.certified);
+  assert_int_equal(c.failed_constraint, 0);
+  ze_sos_solution_free(&s);
+  ze_sos_program_free(&prog);
+  ze_poly_free(&fm);
+  ze_poly_free(&f);
+  ze_poly_free(&m);
+}
+
+// x^4 - 4x^2 + 5 - gamma, with gamma a free scalar (maximised, or fixed).
+static ze_sos_program quartic(int *gamma, const double *fixed, double constant) {
+  ze_sos_program prog;
+  ze_sos_expr x;
+  ze_poly p = poly_of(1, 3, (double[]){1, -4, constant}, (int[]){4, 2, 0});
+  ze_poly one = poly_of(1, 1, (double[]){1}, (int[]){0});
+  assert_int_equal(ze_sos_program_init(&prog, 1, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_expr_init(&x, 1, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_new_scalar(&prog, gamma, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
+  if (fixed)
+    assert_int_equal(ze_sos_add_equality(&prog, 1, gamma, (double[]){1.0}, *fixed, NULL),
+                     ZENO_OK);
+  else
+    assert_int_equal(ze_sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
+  ze_sos_expr_free(&x);
+  ze_poly_free(&p);
+  ze_poly_free(&one);
+  return prog;
+}
+
+// max gamma s.t. x^4 - 4x^2 + 5 - gamma is SOS is the minimum, 1 at
+// x^2 = 2 (univariate: non-negative = SOS). At gamma = 0.9 the claim has
+// room and is certified; at 1.1 it is false and the program infeasible.
+static void sos_lower_bound(void **state) {
+  (void)state;
+  int gamma;
+  ze_sos_program prog = quartic(&gamma, NULL, 5.0);
+  ze_sos_solution s;
+  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  assert_true(fabs(s.scalars[gamma] - 1.0) < 1e-6);
+  assert_true(fabs(s.objective - 1.0) < 1e-6);
+  ze_sos_solution_free(&s);
+  ze_sos_program_free(&prog);
+
+  const double low = 0.9, high = 1.1;
+  prog = quartic(&gamma, &low, 5.0);
+  zeno_error err;
+  zeno_status st = ze_sos_solve(&prog, NULL, &s, &err);
+  if (st != ZENO_OK) print_message("%s\n", err.message);
+  assert_int_equal(st, ZENO_OK);
+  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  ze_sos_check c;
+  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  assert_true(c.certified);
+  assert_true(c.margin > 1e-3);
+  ze_sos_solution_free(&s);
+  ze_sos_program_free(&prog);
+  prog = quartic(&gamma, &high, 5.0);
+  st = ze_sos_solve(&prog, NULL, &s, &err);
+  if (st != ZENO_OK) print_message("%s\n", err.message);
+  assert_int_equal(st, ZENO_OK);
+  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
+  ze_sos_solution_free(&s);
+  ze_sos_program_free(&prog);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdp_two_by_two_correlation),
       cmocka_unit_test(sdp_infeasible_diagonal),
       cmocka_unit_test(sdp_error_paths),
+      cmocka_unit_test(poly_arithmetic),
+      cmocka_unit_test(sos_parrilo_example),
+      cmocka_unit_test(sos_motzkin),
+      cmocka_unit_test(sos_lower_bound),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
