@@ -325,6 +325,13 @@ static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g,
   return ZENO_OK;
 }
 
+static bool has_gram(const layout *l) {
+  for (int g = 0; g < l->ngram; g++)
+    if (l->gram[g].n > 0)
+      return true;
+  return false;
+}
+
 static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
                              zeno_error *e) {
   int nblocks = 0;
@@ -349,10 +356,10 @@ static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
   }
   const int nrows = l->nrows + p->nlineqs + (margin_at >= 0 ? 1 : 0);
   zeno_status st;
-  if (nrows == 0)
+  if (l->nrows + p->nlineqs == 0)
     st = zeno_fail(e, ZENO_ERR_ARGUMENT, "sos",
                    "a zero-sized program: every constraint is the zero polynomial");
-  else if (nblocks == 0)
+  else if (l->nrows > 0 && p->nscalars == 0 && !has_gram(l))
     st = ZENO_DONE; // fixed non-zero polynomials without a Gram basis: not SOS
   else
     st = ze_sdp_init(sdp, nblocks, size, diag, nrows, e);
