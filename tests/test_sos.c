@@ -188,6 +188,7 @@ static ze_sos_program sos_of(const ze_poly *p) {
 // Largest |coefficient of p - z^T Q z| over the monomials of both.
 static double gram_mismatch(const ze_poly *p, const ze_sos_gram *g) {
   ze_poly r;
+  assert_int_equal(ze_poly_init(&r, p->nvars, NULL), ZENO_OK);
   assert_int_equal(ze_poly_copy(&r, p, NULL), ZENO_OK);
   for (int j = 0; j < g->n; j++)
     for (int k = 0; k < g->n; k++) {

@@ -50,6 +50,7 @@ zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e);
 void ze_poly_free(ze_poly *p);
 /// Sets p to zero, keeping its variables and storage.
 void ze_poly_clear(ze_poly *p);
+/// dst = src; dst initialised (ze_poly_init) or zeroed.
 zeno_status ze_poly_copy(ze_poly *dst, const ze_poly *src, zeno_error *e);
 /// p += c x^m.
 zeno_status ze_poly_add_term(ze_poly *p, const ze_mono *m, double c, zeno_error *e);
