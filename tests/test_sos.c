@@ -172,6 +172,39 @@ static void poly_arithmetic(void **state) {
     ze_poly_free(all[k]);
 }
 
+// The ZOD state (z1, z2, x2, u1, u2, w2) with weights 2 for positions and 1
+// for velocities: monomials of weighted degree 2..4 number 9 + 19 + 38 = 66
+// with x2 at most linear, and 8 + 16 + 30 = 54 without x2; with x2 itself
+// that is 55, the paper's count of V2's coefficients (Sec. IV-A: terms of
+// degree 2 to 4, no nonlinear terms in the cyclic x2).
+static void poly_weighted_basis(void **state) {
+  (void)state;
+  const int weight[6] = {2, 2, 2, 1, 1, 1};
+  const int x2_linear[6] = {9, 9, 1, 9, 9, 9}, no_x2[6] = {9, 9, 0, 9, 9, 9};
+  ze_mono *b;
+  int n;
+  assert_int_equal(ze_mono_basis_weighted(6, weight, x2_linear, 2, 4, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(n, 66);
+  free(b);
+  assert_int_equal(ze_mono_basis_weighted(6, weight, no_x2, 2, 4, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(n, 54);
+  for (int k = 0; k < n; k++) {
+    int w = 2 * (b[k].e[0] + b[k].e[1] + b[k].e[2]) + b[k].e[3] + b[k].e[4] + b[k].e[5];
+    assert_true(w >= 2 && w <= 4 && b[k].e[2] == 0);
+  }
+  ze_sos_program prog;
+  ze_sos_expr v;
+  assert_int_equal(ze_sos_program_init(&prog, 6, NULL), ZENO_OK);
+  assert_int_equal(ze_sos_new_poly_in(&prog, b, n, &v, NULL), ZENO_OK);
+  assert_int_equal(prog.nscalars, 54);
+  free(b);
+  const int bad[6] = {2, 2, 0, 1, 1, 1};
+  zeno_error e;
+  assert_int_equal(ze_mono_basis_weighted(6, bad, NULL, 2, 4, &b, &n, &e), ZENO_ERR_RANGE);
+  ze_sos_expr_free(&v);
+  ze_sos_program_free(&prog);
+}
+
 // --- sums of squares --------------------------------------------------
 
 // A program "p is SOS" for a fixed p.
@@ -723,6 +756,7 @@ int main(void) {
       cmocka_unit_test(sdp_infeasible_diagonal),
       cmocka_unit_test(sdp_error_paths),
       cmocka_unit_test(poly_arithmetic),
+      cmocka_unit_test(poly_weighted_basis),
       cmocka_unit_test(sos_parrilo_example),
       cmocka_unit_test(sos_motzkin),
       cmocka_unit_test(sos_lower_bound),

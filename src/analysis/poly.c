@@ -90,6 +90,42 @@ zeno_status ze_mono_basis(int nvars, int dmin, int dmax, ze_mono **out, int *cou
   return ZENO_OK;
 }
 
+zeno_status ze_mono_basis_weighted(int nvars, const int *weight, const int *max_exp,
+                                   int wmin, int wmax, ze_mono **out, int *count,
+                                   zeno_error *e) {
+  *out = NULL;
+  *count = 0;
+  for (int v = 0; v < nvars && nvars <= ZE_POLY_MAX_VARS; v++)
+    if (weight[v] < 1)
+      return zeno_fail(e, ZENO_ERR_RANGE, "polynomial.weight",
+                       "weight %d of variable %d (must be >= 1)", weight[v], v);
+  // Every monomial of weighted degree <= wmax has total degree <= wmax.
+  ze_mono *all;
+  int n;
+  zeno_status st = ze_mono_basis(nvars, 0, wmax < ZE_POLY_MAX_DEGREE ? wmax : ZE_POLY_MAX_DEGREE,
+                                 &all, &n, e);
+  if (st != ZENO_OK)
+    return st;
+  int kept = 0;
+  for (int k = 0; k < n; k++) {
+    int w = 0;
+    bool ok = true;
+    for (int v = 0; v < nvars; v++) {
+      w += weight[v] * all[k].e[v];
+      ok = ok && (!max_exp || all[k].e[v] <= max_exp[v]);
+    }
+    if (ok && w >= wmin && w <= wmax)
+      all[kept++] = all[k];
+  }
+  if (kept == 0) {
+    free(all);
+    all = NULL;
+  }
+  *out = all;
+  *count = kept;
+  return ZENO_OK;
+}
+
 zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e) {
   memset(p, 0, sizeof *p);
   if (nvars < 1 || nvars > ZE_POLY_MAX_VARS)

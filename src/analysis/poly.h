@@ -45,6 +45,14 @@ bool ze_mono_add(const ze_mono *a, const ze_mono *b, ze_mono *sum);
 zeno_status ze_mono_basis(int nvars, int dmin, int dmax, ze_mono **out, int *count,
                           zeno_error *e);
 
+/// The monomials of weighted degree wmin..wmax, sum_v weight[v] e_v, with
+/// positive integer weights (the ZOD's: 2 for positions, 1 for velocities
+/// and time), at most max_exp[v] in each variable (NULL: no cap), in the
+/// order of ze_mono_compare; *out malloc'ed.
+zeno_status ze_mono_basis_weighted(int nvars, const int *weight, const int *max_exp,
+                                   int wmin, int wmax, ze_mono **out, int *count,
+                                   zeno_error *e);
+
 /// The zero polynomial in nvars variables (1..ZE_POLY_MAX_VARS).
 zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e);
 void ze_poly_free(ze_poly *p);

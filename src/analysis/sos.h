@@ -86,6 +86,9 @@ zeno_status ze_sos_new_scalar(ze_sos_program *p, int *var, zeno_error *e);
 /// dmin..dmax: *poly = sum_k c_{first+k} m_k (poly initialised here).
 zeno_status ze_sos_new_poly(ze_sos_program *p, int dmin, int dmax, ze_sos_expr *poly,
                             zeno_error *e);
+/// The same with the monomials given: *poly = sum_k c_{first+k} basis[k].
+zeno_status ze_sos_new_poly_in(ze_sos_program *p, const ze_mono *basis, int n,
+                               ze_sos_expr *poly, zeno_error *e);
 /// Requires expr - sum_i s_i g_i to be SOS with SOS multipliers s_i of
 /// degree 2 * mult_half[i]; mult_half NULL or an entry < 0: the largest
 /// degree with deg(s_i g_i) <= deg(expr). Copies everything.

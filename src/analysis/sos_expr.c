@@ -164,11 +164,20 @@ zeno_status ze_sos_new_scalar(ze_sos_program *p, int *var, zeno_error *e) {
 
 zeno_status ze_sos_new_poly(ze_sos_program *p, int dmin, int dmax, ze_sos_expr *poly,
                             zeno_error *e) {
-  zeno_status st = ze_sos_expr_init(poly, p->nvars, e);
   ze_mono *basis = NULL;
   int n = 0;
+  zeno_status st = ze_mono_basis(p->nvars, dmin, dmax, &basis, &n, e);
   if (st == ZENO_OK)
-    st = ze_mono_basis(p->nvars, dmin, dmax, &basis, &n, e);
+    st = ze_sos_new_poly_in(p, basis, n, poly, e);
+  else
+    ze_sos_expr_init(poly, p->nvars, NULL);
+  free(basis);
+  return st;
+}
+
+zeno_status ze_sos_new_poly_in(ze_sos_program *p, const ze_mono *basis, int n,
+                               ze_sos_expr *poly, zeno_error *e) {
+  zeno_status st = ze_sos_expr_init(poly, p->nvars, e);
   ze_poly mono;
   memset(&mono, 0, sizeof mono);
   mono.nvars = p->nvars;
@@ -182,7 +191,6 @@ zeno_status ze_sos_new_poly(ze_sos_program *p, int dmin, int dmax, ze_sos_expr *
       st = ze_sos_expr_add(poly, var, 1.0, &mono, e);
   }
   ze_poly_free(&mono);
-  free(basis);
   if (st != ZENO_OK)
     ze_sos_expr_free(poly);
   return st;
