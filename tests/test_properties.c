@@ -81,18 +81,7 @@
 
 /* ---- generator ----------------------------------------------------------- */
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-
-// xorshift64*: small, fast, reproducible on every platform.
-static double uniform(rng *r, double lo, double hi) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  const uint64_t x = r->s * 2685821657736338717ull;
-  return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
-}
+// The generator (rng, rng_uniform) is test_util.h's.
 
 typedef struct prop_case {
   zeno_paper_params p;
@@ -103,13 +92,13 @@ typedef struct prop_case {
 // = 1, tau = 0).
 static prop_case draw_case(rng *r) {
   prop_case c;
-  c.p = (zeno_paper_params){uniform(r, -60, 60), uniform(r, -3, 3), uniform(r, -3, 3),
-                            uniform(r, 0.2, 2),  uniform(r, -60, 80), uniform(r, -60, 80),
-                            uniform(r, 0.1, 1),  uniform(r, 0.1, 1),  1, 1, 1, 0};
-  c.qp[0] = uniform(r, 0, 1);
-  c.qp[1] = uniform(r, 0, 1);
-  c.qp[2] = uniform(r, -1, 1);
-  for (int k = 0; k < 3; k++) c.qdp[k] = uniform(r, -1, 1);
+  c.p = (zeno_paper_params){rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
+                            rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
+                            rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  c.qp[0] = rng_uniform(r, 0, 1);
+  c.qp[1] = rng_uniform(r, 0, 1);
+  c.qp[2] = rng_uniform(r, -1, 1);
+  for (int k = 0; k < 3; k++) c.qdp[k] = rng_uniform(r, -1, 1);
   return c;
 }
 
@@ -542,10 +531,10 @@ static void restitution_cases(void **state) {
     if (!acceptable(&s)) continue;
     accepted++;
     g_current = &c;
-    const bool newton = uniform(&r, 0, 1) < 0.5;
+    const bool newton = rng_uniform(&r, 0, 1) < 0.5;
     s.impact_law = newton ? ZENO_LAW_NEWTON : ZENO_LAW_CHATTERJEE_RUINA;
-    s.restitution = uniform(&r, 0, RESTITUTION_MAX);
-    s.tangential_restitution = newton ? 0 : uniform(&r, -0.5, 0.5);
+    s.restitution = rng_uniform(&r, 0, RESTITUTION_MAX);
+    s.tangential_restitution = newton ? 0 : rng_uniform(&r, -0.5, 0.5);
     g_law = s.impact_law;
     g_e = s.restitution;
     g_et = s.tangential_restitution;

@@ -60,35 +60,24 @@ static const char *const UNIT_NAMES[UNIT_KINDS] = {"mass", "length", "force", "t
 
 /* ---- generator --------------------------------------------------------- */
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-
-// xorshift64*: small, fast, reproducible on every platform.
-static double uniform(rng *r, double lo, double hi) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  const uint64_t x = r->s * 2685821657736338717ull;
-  return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
-}
+// The generator (rng, rng_uniform) is test_util.h's.
 
 // Two contacts in the paper's form: the angles and friction of the paper's
 // examples, and a body of any mass, size and load (torque up to a third of
 // the load's moment), perturbed in q'.
 static zeno_scene two_contact_case(rng *r) {
-  const double rho = uniform(r, 0.2, 5), f = uniform(r, 0.1, 20);
-  zeno_paper_params p = {uniform(r, -60, 60), rho * uniform(r, -3, 3),
-                         rho * uniform(r, -3, 3), rho * uniform(r, 0.2, 2),
-                         uniform(r, -60, 80), uniform(r, -60, 80), uniform(r, 0.1, 1),
-                         uniform(r, 0.1, 1), rho, uniform(r, 0.1, 10), f,
-                         f * rho * uniform(r, -0.3, 0.3)};
-  const double length = rho * uniform(r, 0.01, 1);
-  const double speed = sqrt(length * f / p.m) * uniform(r, 0.1, 2);
-  const double qp[3] = {length * uniform(r, 0, 1), length * uniform(r, 0, 1),
-                        length * uniform(r, -1, 1)};
-  const double qdp[3] = {speed * uniform(r, -1, 1), speed * uniform(r, -1, 1),
-                         speed * uniform(r, -1, 1)};
+  const double rho = rng_uniform(r, 0.2, 5), f = rng_uniform(r, 0.1, 20);
+  zeno_paper_params p = {rng_uniform(r, -60, 60), rho * rng_uniform(r, -3, 3),
+                         rho * rng_uniform(r, -3, 3), rho * rng_uniform(r, 0.2, 2),
+                         rng_uniform(r, -60, 80), rng_uniform(r, -60, 80), rng_uniform(r, 0.1, 1),
+                         rng_uniform(r, 0.1, 1), rho, rng_uniform(r, 0.1, 10), f,
+                         f * rho * rng_uniform(r, -0.3, 0.3)};
+  const double length = rho * rng_uniform(r, 0.01, 1);
+  const double speed = sqrt(length * f / p.m) * rng_uniform(r, 0.1, 2);
+  const double qp[3] = {length * rng_uniform(r, 0, 1), length * rng_uniform(r, 0, 1),
+                        length * rng_uniform(r, -1, 1)};
+  const double qdp[3] = {speed * rng_uniform(r, -1, 1), speed * rng_uniform(r, -1, 1),
+                         speed * rng_uniform(r, -1, 1)};
   zeno_scene s = paper_scene(p, qp, qdp);
   s.max_events = MAX_EVENTS;
   return s;
@@ -122,22 +111,22 @@ static zeno_scene analysable_case(rng *r) {
 // One contact in the general form (a body dropped and spun onto a sloped
 // surface) with any of the three impact laws.
 static zeno_scene one_contact_case(rng *r) {
-  const double rho = uniform(r, 0.05, 3), g = uniform(r, 0.5, 20);
-  zeno_scene s = one_contact_scene(rho, rho * uniform(r, -1, 1), -rho * uniform(r, 0.2, 2),
-                                   uniform(r, 0.1, 1.5), g);
-  s.mass = uniform(r, 0.1, 10);
+  const double rho = rng_uniform(r, 0.05, 3), g = rng_uniform(r, 0.5, 20);
+  zeno_scene s = one_contact_scene(rho, rho * rng_uniform(r, -1, 1), -rho * rng_uniform(r, 0.2, 2),
+                                   rng_uniform(r, 0.1, 1.5), g);
+  s.mass = rng_uniform(r, 0.1, 10);
   s.load_magnitude *= s.mass;
-  s.contacts[0].surface_angle = uniform(r, -0.4, 0.4);
-  const int law = (int)uniform(r, 0, 3);
+  s.contacts[0].surface_angle = rng_uniform(r, -0.4, 0.4);
+  const int law = (int)rng_uniform(r, 0, 3);
   s.impact_law = law == 0 ? ZENO_LAW_INELASTIC : law == 1 ? ZENO_LAW_NEWTON : ZENO_LAW_CHATTERJEE_RUINA;
-  s.restitution = uniform(r, 0, 0.9);
-  s.tangential_restitution = uniform(r, -0.5, 0.5);
+  s.restitution = rng_uniform(r, 0, 0.9);
+  s.tangential_restitution = rng_uniform(r, -0.5, 0.5);
   const double speed = sqrt(g * rho);
-  s.initial_pose[1] = rho * uniform(r, 0, 1);
-  s.initial_pose[2] = uniform(r, -0.2, 0.2);
-  s.initial_velocity[0] = speed * uniform(r, -1, 1);
-  s.initial_velocity[1] = speed * uniform(r, -1, 0.5);
-  s.initial_velocity[2] = speed / rho * uniform(r, -1, 1);
+  s.initial_pose[1] = rho * rng_uniform(r, 0, 1);
+  s.initial_pose[2] = rng_uniform(r, -0.2, 0.2);
+  s.initial_velocity[0] = speed * rng_uniform(r, -1, 1);
+  s.initial_velocity[1] = speed * rng_uniform(r, -1, 0.5);
+  s.initial_velocity[2] = speed / rho * rng_uniform(r, -1, 1);
   s.t_end = 50 * sqrt(rho / g);
   s.max_events = MAX_EVENTS;
   return s;

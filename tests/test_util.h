@@ -4,6 +4,7 @@
 #define ZENO_TEST_UTIL_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,22 @@ typedef struct test_run {
   zeno_summary summary;
   char word[8192];
 } test_run;
+
+/// Seeded generator of the random-case tests (test_properties, test_units,
+/// test_zod_table): xorshift64*, small, fast and reproducible on every
+/// platform.
+typedef struct rng {
+  uint64_t s;
+} rng;
+
+/// A uniform number in [lo, hi).
+static inline double rng_uniform(rng *r, double lo, double hi) {
+  r->s ^= r->s >> 12;
+  r->s ^= r->s << 25;
+  r->s ^= r->s >> 27;
+  const uint64_t x = r->s * 2685821657736338717ull;
+  return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
 
 static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3],
                                      const double qdp[3]) {

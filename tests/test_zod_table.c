@@ -40,31 +40,19 @@
 /// The letter maps against zc_solve, relative to the solution's size.
 #define MAP_RTOL 1e-13
 
-typedef struct rng {
-  uint64_t s;
-} rng;
-
-static double uniform(rng *r, double lo, double hi) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  const uint64_t x = r->s * 2685821657736338717ull;
-  return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
-}
-
 // A random scene of the paper's ranges (as test_properties draws them),
 // with the law and a restitution drawn too.
 static zeno_scene draw_scene(rng *r, zeno_impact_law law) {
-  const zeno_paper_params p = {uniform(r, -60, 60), uniform(r, -3, 3), uniform(r, -3, 3),
-                               uniform(r, 0.2, 2),  uniform(r, -60, 80), uniform(r, -60, 80),
-                               uniform(r, 0.1, 1),  uniform(r, 0.1, 1),  1, 1, 1, 0};
-  double qp[3] = {uniform(r, 0, 1), uniform(r, 0, 1), uniform(r, -1, 1)}, qdp[3];
-  for (int k = 0; k < 3; k++) qdp[k] = uniform(r, -1, 1);
+  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
+                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
+                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  double qp[3] = {rng_uniform(r, 0, 1), rng_uniform(r, 0, 1), rng_uniform(r, -1, 1)}, qdp[3];
+  for (int k = 0; k < 3; k++) qdp[k] = rng_uniform(r, -1, 1);
   zeno_scene s = paper_scene(p, qp, qdp);
   s.max_events = MAX_EVENTS;
   s.impact_law = law;
-  s.restitution = law == ZENO_LAW_INELASTIC ? 0 : uniform(r, 0, 0.9);
-  s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? uniform(r, -0.5, 0.5) : 0;
+  s.restitution = law == ZENO_LAW_INELASTIC ? 0 : rng_uniform(r, 0, 0.9);
+  s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(r, -0.5, 0.5) : 0;
   return s;
 }
 
@@ -321,7 +309,7 @@ static void letter_maps_match_the_solve(void **state) {
     for (int code = 0; code < 16; code++) {
       const unsigned char letter[2] = {(unsigned char)(code % 4), (unsigned char)(code / 4)};
       double b[4], x0[4], y0[4], x1[4], y1[4];
-      for (int a = 0; a < 4; a++) b[a] = uniform(&r, -2, 2);
+      for (int a = 0; a < 4; a++) b[a] = rng_uniform(&r, -2, 2);
       const bool ok0 = zc_solve(&d, b, letter, x0, y0);
       const bool ok1 = zc_solve_mapped(&d, &maps, b, letter, x1, y1);
       assert_int_equal(ok0, ok1);

@@ -68,10 +68,8 @@ zeno_status ze_mono_basis(int nvars, int dmin, int dmax, ze_mono **out, int *cou
                           zeno_error *e) {
   *out = NULL;
   *count = 0;
-  if (nvars < 1 || nvars > ZE_POLY_MAX_VARS)
-    return zeno_fail(e, ZENO_ERR_RANGE, "polynomial.variables",
-                     "%d variables (allowed 1 to %d, ZE_POLY_MAX_VARS)", nvars,
-                     ZE_POLY_MAX_VARS);
+  const zeno_status vst = ze_poly_check_vars(nvars, "polynomial.variables", e);
+  if (vst != ZENO_OK) return vst;
   if (dmin < 0)
     dmin = 0;
   if (dmax > ZE_POLY_MAX_DEGREE)
@@ -126,12 +124,18 @@ zeno_status ze_mono_basis_weighted(int nvars, const int *weight, const int *max_
   return ZENO_OK;
 }
 
-zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e) {
-  memset(p, 0, sizeof *p);
+zeno_status ze_poly_check_vars(int nvars, const char *what, zeno_error *e) {
   if (nvars < 1 || nvars > ZE_POLY_MAX_VARS)
-    return zeno_fail(e, ZENO_ERR_RANGE, "polynomial.variables",
+    return zeno_fail(e, ZENO_ERR_RANGE, what,
                      "%d variables (allowed 1 to %d, ZE_POLY_MAX_VARS)", nvars,
                      ZE_POLY_MAX_VARS);
+  return ZENO_OK;
+}
+
+zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e) {
+  memset(p, 0, sizeof *p);
+  const zeno_status vst = ze_poly_check_vars(nvars, "polynomial.variables", e);
+  if (vst != ZENO_OK) return vst;
   p->nvars = nvars;
   return ZENO_OK;
 }

@@ -55,6 +55,9 @@ zeno_status ze_mono_basis_weighted(int nvars, const int *weight, const int *max_
 
 /// The zero polynomial in nvars variables (1..ZE_POLY_MAX_VARS).
 zeno_status ze_poly_init(ze_poly *p, int nvars, zeno_error *e);
+
+/// ZENO_ERR_RANGE naming `what` unless 1 <= nvars <= ZE_POLY_MAX_VARS.
+zeno_status ze_poly_check_vars(int nvars, const char *what, zeno_error *e);
 void ze_poly_free(ze_poly *p);
 /// Sets p to zero, keeping its variables and storage.
 void ze_poly_clear(ze_poly *p);

@@ -13,10 +13,8 @@ static zeno_status nomem(zeno_error *e) {
 
 zeno_status ze_sos_expr_init(ze_sos_expr *x, int nvars, zeno_error *e) {
   memset(x, 0, sizeof *x);
-  if (nvars < 1 || nvars > ZE_POLY_MAX_VARS)
-    return zeno_fail(e, ZENO_ERR_RANGE, "sos.variables",
-                     "%d variables (allowed 1 to %d, ZE_POLY_MAX_VARS)", nvars,
-                     ZE_POLY_MAX_VARS);
+  const zeno_status vst = ze_poly_check_vars(nvars, "sos.variables", e);
+  if (vst != ZENO_OK) return vst;
   x->nvars = nvars;
   return ZENO_OK;
 }
@@ -117,10 +115,8 @@ zeno_status ze_sos_expr_value(ze_poly *out, const ze_sos_expr *x, const double *
 
 zeno_status ze_sos_program_init(ze_sos_program *p, int nvars, zeno_error *e) {
   memset(p, 0, sizeof *p);
-  if (nvars < 1 || nvars > ZE_POLY_MAX_VARS)
-    return zeno_fail(e, ZENO_ERR_RANGE, "sos.variables",
-                     "%d variables (allowed 1 to %d, ZE_POLY_MAX_VARS)", nvars,
-                     ZE_POLY_MAX_VARS);
+  const zeno_status vst = ze_poly_check_vars(nvars, "sos.variables", e);
+  if (vst != ZENO_OK) return vst;
   p->nvars = nvars;
   return ZENO_OK;
 }
