@@ -339,6 +339,62 @@ static void letter_maps_match_the_solve(void **state) {
   assert_memory_equal(y0, y1, sizeof y0);
 }
 
+// A restarted simulator runs as a fresh one from the same state: the same
+// events and word, times and states to 1e-12 (its table is warm, a fresh
+// one's cold: their letter systems round differently).
+static void restart_runs_as_a_fresh_simulator(void **state) {
+  (void)state;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(path, NULL, 0, &scene, NULL), ZENO_OK);
+  zeno_sim_def def = zeno_sim_def_default();
+  def.keep_history = false;
+  zeno_sim *sim = zeno_sim_create(&scene, &def, NULL);
+  assert_non_null(sim);
+  int count;
+  free(collect_events(sim, &count));
+  rng r = {SEED};
+  for (int k = 0; k < 50; k++) {
+    double qp[3] = {rng_uniform(&r, 0, 1), rng_uniform(&r, 0, 1), rng_uniform(&r, -1, 1)};
+    double qdp[3];
+    for (int j = 0; j < 3; j++) qdp[j] = rng_uniform(&r, -1, 1);
+    zeno_scene fresh_scene = scene;
+    fresh_scene.initial_kind = ZENO_INITIAL_ZOD;
+    memcpy(fresh_scene.initial_qp, qp, sizeof qp);
+    memcpy(fresh_scene.initial_qdp, qdp, sizeof qdp);
+    run fresh;
+    assert_true(exec(&fresh_scene, true, &fresh));
+    assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
+    run again;
+    again.events = collect_events(sim, &again.count);
+    zeno_sim_word(sim, again.word, sizeof again.word);
+    assert_string_equal(again.word, fresh.word);
+    assert_int_equal(again.count, fresh.count);
+    for (int e = 0; e < fresh.count; e++)
+      assert_true(same_event(&again.events[e], &fresh.events[e], AGREE_RTOL));
+    free(fresh.events);
+    free(again.events);
+  }
+  // Errors leave the simulator as it was.
+  zeno_error err;
+  const double nan3[3] = {0, NAN, 0}, zero[3] = {0, 0, 0}, below[3] = {-0.1, 0, 0};
+  assert_int_equal(zeno_sim_restart(sim, nan3, zero, &err), ZENO_ERR_RANGE);
+  assert_non_null(strstr(err.message, "not finite"));
+  assert_int_equal(zeno_sim_restart(sim, below, zero, &err), ZENO_ERR_RANGE);
+  assert_non_null(strstr(err.message, "penetrates the surface at contact 1"));
+  assert_int_equal(zeno_sim_restart(NULL, zero, zero, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_sim_restart(sim, NULL, zero, &err), ZENO_ERR_ARGUMENT);
+  zeno_sim_destroy(sim);
+  const char *full[] = {"model=full", "epsilon=1e-3"};
+  assert_int_equal(zeno_scene_load(path, full, 2, &scene, NULL), ZENO_OK);
+  sim = zeno_sim_create(&scene, &def, NULL);
+  assert_non_null(sim);
+  assert_int_equal(zeno_sim_restart(sim, zero, zero, &err), ZENO_ERR_ARGUMENT);
+  assert_non_null(strstr(err.message, "ZOD simulator"));
+  zeno_sim_destroy(sim);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(class_codes_are_distinct),
@@ -346,6 +402,7 @@ int main(void) {
       cmocka_unit_test(letter_maps_match_the_solve),
       cmocka_unit_test(runs_agree_with_the_general_path),
       cmocka_unit_test(maps_agree_with_the_general_path),
+      cmocka_unit_test(restart_runs_as_a_fresh_simulator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

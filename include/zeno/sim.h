@@ -183,6 +183,18 @@ ZENO_API zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *
 /// Frees a simulator; NULL is accepted.
 ZENO_API void zeno_sim_destroy(zeno_sim *sim);
 
+/// Starts the simulator's scene over from a new initial state given in the
+/// ZOD coordinates (q' = (z1, z2, x2) and its rate for two contacts, as the
+/// scene's `initial: {qp, qdp}`) [length, length/time], keeping the model,
+/// the per-scene ZOD table and the buffers: many perturbations of one scene
+/// (Monte-Carlo runs, sweeps) without a creation each. The run's record
+/// (time, events, word, Zeno sequences) starts afresh. Errors:
+/// ZENO_ERR_ARGUMENT for NULL or a full-model simulator, ZENO_ERR_RANGE
+/// for a state that is not finite or penetrates the surface (gap < 0);
+/// the simulator is then unchanged.
+ZENO_API zeno_status zeno_sim_restart(zeno_sim *sim, const double qp[3],
+                                      const double qdp[3], zeno_error *error);
+
 /// Advances to the next event and returns it in *event. Returns ZENO_OK for
 /// every event including the final END event, then ZENO_DONE (not an
 /// error: `error` is left alone). Errors: ZENO_ERR_ARGUMENT for a NULL

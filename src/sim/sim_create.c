@@ -165,6 +165,41 @@ zeno_status sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]
   return ZENO_OK;
 }
 
+zeno_status zeno_sim_restart(zeno_sim *s, const double qp[3], const double qdp[3],
+                             zeno_error *error) {
+  if (s == NULL || qp == NULL || qdp == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
+  if (sim_is_full(s))
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "model",
+                     "zeno_sim_restart needs a ZOD simulator (the full model "
+                     "starts from a pose: create a simulator)");
+  double q[3], qd[3];
+  for (int k = 0; k < 3; k++) {
+    if (!isfinite(qp[k]) || !isfinite(qdp[k]))
+      return zeno_fail(error, ZENO_ERR_RANGE, "initial",
+                       "component %d of the restart state is not finite", k + 1);
+    // As scene_in_units() converts the scene's initial q' and its rate.
+    q[k] = scene_units_from_user(s->units, SCENE_DIM_LENGTH, qp[k]);
+    qd[k] = scene_units_from_user(s->units, SCENE_DIM_SPEED, qdp[k]);
+  }
+  double c[4], cd[4], scale = 0;
+  zk_zod_prime_contacts(&s->km, q, qd, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
+  for (int i = 0; i < s->km.n; i++)
+    if (c[2 * i] < -SIM_START_GAP_RTOL * scale)
+      return zeno_fail(error, ZENO_ERR_RANGE, "initial",
+                       "the restart state penetrates the surface at contact %d: gap %g "
+                       "(need gap >= 0)",
+                       i + 1, scene_units_to_user(s->units, SCENE_DIM_LENGTH, c[2 * i]));
+  sim_restart_zod(s, q, qd);
+  s->user_scene.initial_kind = s->scene.initial_kind = ZENO_INITIAL_ZOD;
+  memcpy(s->user_scene.initial_qp, qp, sizeof s->user_scene.initial_qp);
+  memcpy(s->user_scene.initial_qdp, qdp, sizeof s->user_scene.initial_qdp);
+  memcpy(s->scene.initial_qp, q, sizeof s->scene.initial_qp);
+  memcpy(s->scene.initial_qdp, qd, sizeof s->scene.initial_qdp);
+  return ZENO_OK;
+}
+
 void sim_set_lean_events(zeno_sim *s, bool lean) {
   if (s != NULL && !sim_is_full(s)) s->lean_events = lean;
 }
