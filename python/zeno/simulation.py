@@ -298,6 +298,13 @@ class Simulator:
     def __next__(self):
         return Event.from_array(next(self._sim))[0]
 
+    def restart(self, qp, qdp):
+        """Starts the run over from q' = qp and its rate qdp (ZOD coordinates,
+        three numbers each, as the scene's ``initial: {qp, qdp}``), keeping the
+        simulator's per-scene table: many perturbations of one scene without a
+        creation each (``zeno_sim_restart``). ZOD simulators only."""
+        self._sim.restart(tuple(float(v) for v in qp), tuple(float(v) for v in qdp))
+
     def state_at(self, t):
         """The state at time t (dense output between events)."""
         return State.from_array(self._sim.state_at(t).reshape(1))[0]

@@ -256,6 +256,32 @@ def test_simulator_iterates_like_the_c_loop():
     assert e.value.code == "range" and e.value.key == "t"
 
 
+def test_simulator_restart_runs_as_a_fresh_one():
+    path = scene_path("example3-zeno.yaml")
+    sim = zeno.Simulator(zeno.Scene.load(path))
+    list(sim)
+    for qp, qdp in [((0.3, 0.0, 0.1), (0.0, -1.0, 0.2)), ((0.0, 0.5, -0.4), (0.7, 0.1, -0.3))]:
+        sim.restart(qp, qdp)
+        events = list(sim)
+        # A fresh simulator from the same state: the same events, times to
+        # rounding (the restarted one's per-scene table is warm).
+        fresh = zeno.Simulator(zeno.Scene.load(path, [
+            "initial.qp=[%r,%r,%r]" % qp, "initial.qdp=[%r,%r,%r]" % qdp]))
+        expected = list(fresh)
+        assert sim.word == fresh.word
+        assert [e.kind for e in events] == [e.kind for e in expected]
+        assert np.allclose([e.t for e in events], [e.t for e in expected], rtol=1e-12, atol=0)
+    with pytest.raises(zeno.ArgumentError) as e:
+        sim.restart((-0.5, 0, 0), (0, 0, 0))
+    assert e.value.code == "range" and "penetrates" in str(e.value)
+    with pytest.raises(TypeError):
+        sim.restart((0, 0), (0, 0, 0))
+    full = zeno.Simulator(zeno.Scene.load(path), model="full", eps=1e-2)
+    with pytest.raises(zeno.ArgumentError) as e:
+        full.restart((0, 0, 0), (0, 0, 0))
+    assert e.value.code == "argument"
+
+
 def test_simulator_step_by_step(example2):
     sim = zeno.Simulator(example2)
     first = next(sim)

@@ -355,7 +355,24 @@ static PyObject *simulator_summary(PyObject *object, PyObject *unused) {
   return d;
 }
 
+/// restart((z1, z2, x2), (z1', z2', x2')): zeno_sim_restart.
+static PyObject *simulator_restart(PyObject *object, PyObject *args) {
+  simulator *self = (simulator *)object;
+  double qp[3], qdp[3];
+  if (!PyArg_ParseTuple(args, "(ddd)(ddd)", &qp[0], &qp[1], &qp[2], &qdp[0], &qdp[1],
+                        &qdp[2]))
+    return NULL;
+  if (!claim(self)) return NULL;
+  zeno_error e;
+  const zeno_status st = zeno_sim_restart(self->sim, qp, qdp, &e);
+  self->busy = false;
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef SIMULATOR_METHODS[] = {
+    {"restart", simulator_restart, METH_VARARGS,
+     "restart(qp, qdp): start over from ZOD coordinates, keeping the per-scene table."},
     {"state_at", simulator_state_at, METH_O,
      "state_at(t): dense output at time t (needs keep_history before the last event)."},
     {"summary", simulator_summary, METH_NOARGS, "summary(): the run so far as a dict."},
