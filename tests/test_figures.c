@@ -20,6 +20,7 @@
 
 #include "cli_runner.h"
 #include "plot/plot.h"
+#include "plot_pixels.h"
 #include "plot/plot_internal.h"
 
 /// Metres per inch (PNG's pHYs counts pixels per metre).
@@ -80,22 +81,6 @@ static bool file_contains(const char *path, const char *text) {
   }
   fclose(f);
   return matched == k;
-}
-
-static plot_color pixel(cairo_surface_t *s, double x, double y) {
-  const int px = (int)floor(x), py = (int)floor(y);
-  assert_true(px >= 0 && px < cairo_image_surface_get_width(s) && py >= 0 &&
-              py < cairo_image_surface_get_height(s));
-  const unsigned char *row = cairo_image_surface_get_data(s) +
-                             (size_t)py * (size_t)cairo_image_surface_get_stride(s);
-  uint32_t v;
-  memcpy(&v, row + 4 * (size_t)px, sizeof v); // 0xAARRGGBB, native endian
-  return (plot_color){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-}
-
-static int color_distance(plot_color a, plot_color b) {
-  const int dr = abs(a.r - b.r), dg = abs(a.g - b.g), db = abs(a.b - b.b);
-  return dr > dg ? (dr > db ? dr : db) : (dg > db ? dg : db);
 }
 
 static bool curve_near(cairo_surface_t *s, double x, double y, plot_color want) {

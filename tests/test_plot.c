@@ -22,6 +22,7 @@
 
 #include "cli_runner.h"
 #include "plot/plot.h"
+#include "plot_pixels.h"
 
 /// A sane figure file: more than a blank image, less than a photograph.
 #define MIN_FILE_BYTES 5000
@@ -69,22 +70,6 @@ static cairo_surface_t *load_png(const char *path) {
   assert_int_equal(cairo_image_surface_get_width(s), PLOT_WIDTH);
   assert_int_equal(cairo_image_surface_get_height(s), PLOT_HEIGHT);
   return s;
-}
-
-/// The colour of the pixel holding device point (x, y).
-static plot_color pixel(cairo_surface_t *s, double x, double y) {
-  const int px = (int)floor(x), py = (int)floor(y);
-  assert_true(px >= 0 && px < PLOT_WIDTH && py >= 0 && py < PLOT_HEIGHT);
-  const unsigned char *row = cairo_image_surface_get_data(s) +
-                             (size_t)py * (size_t)cairo_image_surface_get_stride(s);
-  uint32_t v;
-  memcpy(&v, row + 4 * (size_t)px, sizeof v); // 0xAARRGGBB, native endian
-  return (plot_color){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-}
-
-static int color_distance(plot_color a, plot_color b) {
-  const int dr = abs(a.r - b.r), dg = abs(a.g - b.g), db = abs(a.b - b.b);
-  return dr > dg ? (dr > db ? dr : db) : (dg > db ? dg : db);
 }
 
 static void assert_pixel(cairo_surface_t *s, double x, double y,

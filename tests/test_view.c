@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "cli_runner.h"
+#include "png_rgb.h"
 #include "view/view.h"
 
 /// Frame size of the pixel tests [px] (the default window).
@@ -408,25 +409,6 @@ static void test_view_equals_replay_in_process(void **state) {
   view_run_free(&back);
   remove_simulate_out(w.root);
   work_dir_remove(&w, (const char *const[]){NULL}, NULL);
-}
-
-/// Reads a PNG as 8-bit RGB; returns the pixels (free them) or NULL.
-static unsigned char *read_png(const char *path, int *width, int *height) {
-  png_image image;
-  memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&image, path)) return NULL;
-  image.format = PNG_FORMAT_RGB;
-  unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
-  if (pixels == NULL ||
-      !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
-    free(pixels);
-    png_image_free(&image);
-    return NULL;
-  }
-  *width = (int)image.width;
-  *height = (int)image.height;
-  return pixels;
 }
 
 /// The real binary: `zeno view --screenshot` and `zeno replay --screenshot`

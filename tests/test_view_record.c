@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cli_runner.h"
+#include "png_rgb.h"
 #include "view/view.h"
 
 /// The largest rounding of a channel to the palette's 6x6x6 cube (levels
@@ -77,23 +78,6 @@ static bool decode(const char *path, decoded *d) {
 static void decoded_free(decoded *d) {
   free(d->last);
   free(d->first);
-}
-
-static unsigned char *read_png(const char *path, int *width, int *height) {
-  png_image image;
-  memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&image, path)) return NULL;
-  image.format = PNG_FORMAT_RGB;
-  unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
-  if (pixels == NULL || !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
-    free(pixels);
-    png_image_free(&image);
-    return NULL;
-  }
-  *width = (int)image.width;
-  *height = (int)image.height;
-  return pixels;
 }
 
 /// Example 2 at 1x, 2 s at 10 fps: 20 frames of 640x400 lasting 200
