@@ -263,17 +263,17 @@ double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
 
 // The consistent modes of a class in preference order, and the choice's
 // tie margin: from the table when the scene has one and met the class
-// before, else worked out (and remembered in the table).
-static void consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances *tol,
-                             sim_choice *ch) {
+// before (returns false), else worked out, their solutions in all[] (returns
+// true), and remembered in the table.
+static bool consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+                             sim_choice *ch, zm_solution all[ZENO_MAX_MODES]) {
   const bool table = sim_has_table(s);
   const unsigned code = table ? sim_table_class_code(cls) : 0;
   const sim_choice *known = table ? sim_table_find(&s->table, code) : NULL;
   if (known != NULL) {
     *ch = *known;
-    return;
+    return false;
   }
-  zm_solution all[ZENO_MAX_MODES];
   // Under the ZOD the mode solutions are constants: solve each once.
   const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
                                     sim_is_full(s) ? NULL : &s->mode_cache, all);
@@ -281,6 +281,7 @@ static void consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances 
   for (int k = 0; k < n; k++) ch->code[k] = (uint8_t)(all[k].mode.letter[0] + 4 * all[k].mode.letter[1]);
   ch->margin = sim_choice_margin(s, cls);
   if (table) sim_table_store(&s->table, code, ch);
+  return true;
 }
 
 static zeno_mode mode_of_code(unsigned code) {
@@ -291,7 +292,8 @@ static zeno_mode mode_of_code(unsigned code) {
 // After an event: choose the next mode and set what ends the run, if anything.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   sim_choice ch;
-  consistent_modes(s, cls, tol, &ch);
+  zm_solution all[ZENO_MAX_MODES];
+  const bool solved = consistent_modes(s, cls, tol, &ch, all);
   const int n = ch.count;
   s->consistent_count = (size_t)n;
   for (int k = 0; k < n; k++) s->consistent[k] = mode_of_code(ch.code[k]);
@@ -311,11 +313,13 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
       return;
     }
   }
-  // The chosen mode solved (from the ZOD's cache: it was solved above or
-  // when the class was first met); it solved then, so it solves now.
+  // The chosen mode's solution: just worked out, or, for a class the table
+  // knew, from the ZOD's cache of mode solutions (it solved when the class
+  // was first met, so it is there).
   zm_solution chosen;
-  if (!zm_solve_cached(&s->dyn, s->consistent[pick],
-                       sim_is_full(s) ? NULL : &s->mode_cache, &chosen)) {
+  if (solved) {
+    chosen = all[pick];
+  } else if (!zm_solve_cached(&s->dyn, s->consistent[pick], &s->mode_cache, &chosen)) {
     s->end_pending = true;
     s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;
