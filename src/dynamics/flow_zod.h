@@ -31,7 +31,10 @@ void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
 /// free contacts (immediately, tau = 0, for a free contact found at a
 /// negative gap while approaching, so rounding can never hide an impact),
 /// slip stops of slipping contacts, and escapes of the contact coordinates
-/// beyond +-radius. Returns how many, sorted by time.
+/// beyond +-radius. Returns how many, sorted by time. Escapes are left out
+/// when guard crossings were found and no contact coordinate can reach the
+/// radius before twice the latest of them (then no caller reads them: they
+/// would sort last, with a tie margin above 1).
 int zf_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
                  const double cdd[4], double radius,
                  zf_crossing out[ZF_MAX_CROSSINGS]);

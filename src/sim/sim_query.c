@@ -5,6 +5,7 @@
 
 #include "base/util.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_restart.h"
 
 
 /* ---- the user's units ---------------------------------------------------- */
@@ -130,6 +131,9 @@ zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
   d.keep_history = false;
   zeno_sim *s = zeno_sim_create(scene, &d, error);
   if (s == NULL) return error->code;
+  // Nothing reads the events but the loop: lean records (a ZOD run only;
+  // the summary is the simulator's own, energy gains included).
+  sim_set_lean_events(s, true);
   zeno_event ev;
   zeno_status st;
   while ((st = zeno_sim_next_event(s, &ev, error)) == ZENO_OK) {

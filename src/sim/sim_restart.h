@@ -18,8 +18,10 @@ zeno_status sim_restart_zod(zeno_sim *sim, const double qp[3], const double qdp[
 /// Events of a map's cycles: with lean, each event carries its time,
 /// kind, guard, modes, impact, section, tie margin and outcome, and its
 /// states only their ZOD coordinates (zod, zod_rate) and mode; the rest of
-/// the state records, the energy gain, the constraint drift and the guard
-/// residual stay zero. A ZOD simulator only; kept across restarts.
+/// the state records, the constraint drift and the guard residual stay
+/// zero. Energy gains are noted as ever (from the ZOD rates), so the
+/// summary is the same. A ZOD simulator only; kept across restarts;
+/// zeno_run() runs lean.
 void sim_set_lean_events(zeno_sim *sim, bool lean);
 
 #endif
