@@ -97,9 +97,25 @@ zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
 
 void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
                            const double qdp[3], double c[4], double cd[4]) {
-  for (int a = 0; a < 4; a++) {
-    c[a] = km->Cp[0][a] * qp[0] + km->Cp[1][a] * qp[1] + km->Cp[2][a] * qp[2];
-    cd[a] = km->Cp[0][a] * qdp[0] + km->Cp[1][a] * qdp[1] + km->Cp[2][a] * qdp[2];
+  // The coordinates that make up q' are copied (their columns of Cp are
+  // exact unit vectors, see zk_model_init); only the slip of contact 1 (two
+  // contacts) is a sum. The simulator asks for contact coordinates a dozen
+  // times per event.
+  if (km->n == 2) {
+    c[0] = qp[0];
+    c[1] = km->Cp[0][1] * qp[0] + km->Cp[1][1] * qp[1] + km->Cp[2][1] * qp[2];
+    c[2] = qp[1];
+    c[3] = qp[2];
+    cd[0] = qdp[0];
+    cd[1] = km->Cp[0][1] * qdp[0] + km->Cp[1][1] * qdp[1] + km->Cp[2][1] * qdp[2];
+    cd[2] = qdp[1];
+    cd[3] = qdp[2];
+  } else {
+    c[0] = qp[0];
+    c[1] = qp[1];
+    cd[0] = qdp[0];
+    cd[1] = qdp[1];
+    c[2] = c[3] = cd[2] = cd[3] = 0;
   }
 }
 
