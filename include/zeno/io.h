@@ -163,6 +163,11 @@ ZENO_API zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene
 /// return to the section, word is the cycle word (quoted when it holds a
 /// comma or a quote).
 ZENO_API zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error);
+/// The header line of zeno_io_maps_csv(), and one sample's row: the same
+/// file written as a zeno_maps_stream hands out its samples.
+ZENO_API zeno_status zeno_io_maps_csv_header(FILE *stream, zeno_error *error);
+ZENO_API zeno_status zeno_io_maps_csv_row(FILE *stream, const zeno_cycle *cycle,
+                                          zeno_error *error);
 
 /* ---- scenes ---------------------------------------------------------------- */
 

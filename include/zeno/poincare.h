@@ -130,6 +130,30 @@ ZENO_API zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_
 /// Frees the samples and empties the maps; NULL is accepted.
 ZENO_API void zeno_maps_free(zeno_maps *maps);
 
+/// The maps sample by sample, for maps too large to hold (600,000 samples
+/// would take 150 MB): the samples are handed out in phi order as they are
+/// made, in constant memory, and the rest of the maps (breakpoints, fixed
+/// points, endpoint limits, G_max) is complete after the last.
+/// zeno_maps_compute() is this stream collected.
+typedef struct zeno_maps_stream zeno_maps_stream;
+
+/// Starts the maps of the scene (settings as zeno_maps_compute; NULL for
+/// the defaults). NULL with `error` filled on failure (as zeno_maps_compute).
+ZENO_API zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene,
+                                                   const zeno_maps_def *def,
+                                                   zeno_error *error);
+/// The next sample in phi order (the uniform grid and both sides of every
+/// breakpoint): ZENO_OK with *cycle filled, ZENO_DONE after the last. A
+/// failure (out of memory) is returned by this and every later call.
+ZENO_API zeno_status zeno_maps_stream_next(zeno_maps_stream *stream, zeno_cycle *cycle,
+                                           zeno_error *error);
+/// After ZENO_DONE: the maps without their samples (sample_count 0,
+/// samples NULL; nothing to free). ZENO_ERR_ARGUMENT before.
+ZENO_API zeno_status zeno_maps_stream_result(const zeno_maps_stream *stream, zeno_maps *maps,
+                                             zeno_error *error);
+/// Destroys a stream (NULL is accepted).
+ZENO_API void zeno_maps_stream_destroy(zeno_maps_stream *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,18 +87,32 @@ static int apply_option(void *options, int option, char **argv) {
 
 /* ---- outputs --------------------------------------------------------------- */
 
-static int write_csv(const char *path, const zeno_maps *maps) {
-  if (strcmp(path, STDOUT_NAME) == 0) {
-    zeno_io_maps_csv(stdout, maps, NULL); // main() checks stdout at exit
-    return CLI_EXIT_OK;
-  }
-  FILE *f = fopen(path, "w");
+// The CSV of the maps, or of their samples as a stream hands them out
+// (maps NULL): in constant memory, what `--samples 600000 --csv` needs.
+static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *stream,
+                     zeno_error *err) {
+  const bool to_stdout = strcmp(path, STDOUT_NAME) == 0;
+  FILE *f = to_stdout ? stdout : fopen(path, "w");
   if (f == NULL) {
     cli_error("cannot create '%s': %s", path, strerror(errno));
     return CLI_EXIT_RUNTIME;
   }
-  const bool failed = zeno_io_maps_csv(f, maps, NULL) != ZENO_OK;
-  if (fclose(f) != 0 || failed) {
+  zeno_status st = ZENO_OK;
+  if (maps) {
+    st = zeno_io_maps_csv(f, maps, NULL);
+  } else {
+    zeno_cycle c;
+    zeno_status next = ZENO_OK;
+    st = zeno_io_maps_csv_header(f, NULL);
+    while (st == ZENO_OK && (next = zeno_maps_stream_next(stream, &c, err)) == ZENO_OK)
+      st = zeno_io_maps_csv_row(f, &c, NULL);
+    if (next != ZENO_OK && next != ZENO_DONE) {  // the maps failed, not the file
+      if (!to_stdout) fclose(f);
+      return cli_library_error(err);
+    }
+  }
+  if (to_stdout) return CLI_EXIT_OK;  // main() checks stdout at exit
+  if (fclose(f) != 0 || st != ZENO_OK) {
     cli_error("cannot write '%s': %s", path, strerror(errno));
     return CLI_EXIT_RUNTIME;
   }
@@ -114,7 +128,7 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
     return CLI_EXIT_OK;
   }
   int code = CLI_EXIT_OK;
-  if (o->csv_path) code = write_csv(o->csv_path, maps);
+  if (o->csv_path) code = write_csv(o->csv_path, maps, NULL, NULL);
   if (code == CLI_EXIT_OK && o->plot_path) {
     char title[TITLE_SIZE];
     snprintf(title, sizeof title, "%s: reduced map R and growth map G",
@@ -131,6 +145,14 @@ static int run_maps(const void *options, const zeno_scene *scene,
   plot_options figure;
   int code = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
   if (code != CLI_CONTINUE) return code;
+  if (o->csv_path && o->plot_path == NULL) {
+    // Only the samples' table: written as they come, none held.
+    zeno_maps_stream *stream = zeno_maps_stream_create(scene, &o->def, err);
+    if (stream == NULL) return cli_library_error(err);
+    code = write_csv(o->csv_path, NULL, stream, err);
+    zeno_maps_stream_destroy(stream);
+    return code;
+  }
   zeno_maps maps;
   if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK)
     return cli_library_error(err);

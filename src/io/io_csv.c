@@ -152,18 +152,34 @@ zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *e, int contact_cou
 
 /* ---- maps ---------------------------------------------------------------- */
 
+/// The maps' CSV columns (docs/outputs.md).
+static const char MAPS_HEADER[] = "phi,R,G,word\n";
+
+zeno_status zeno_io_maps_csv_header(FILE *stream, zeno_error *error) {
+  if (stream == NULL) return io_no_stream(error);
+  fputs(MAPS_HEADER, stream);
+  return io_stream_status(stream, error);
+}
+
+static void maps_row(FILE *stream, const zeno_cycle *c) {
+  fprintf(stream, IO_NUMBER_FORMAT ",", c->phi);
+  if (c->defined)
+    fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
+  else
+    fputs(",,", stream);
+  io_csv_text(stream, c->word);
+  fputc('\n', stream);
+}
+
+zeno_status zeno_io_maps_csv_row(FILE *stream, const zeno_cycle *cycle, zeno_error *error) {
+  if (stream == NULL || cycle == NULL) return io_no_stream(error);
+  maps_row(stream, cycle);
+  return io_stream_status(stream, error);
+}
+
 zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *error) {
   if (stream == NULL || maps == NULL) return io_no_stream(error);
-  fputs("phi,R,G,word\n", stream);
-  for (size_t k = 0; k < maps->sample_count; k++) {
-    const zeno_cycle *c = &maps->samples[k];
-    fprintf(stream, IO_NUMBER_FORMAT ",", c->phi);
-    if (c->defined)
-      fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
-    else
-      fputs(",,", stream);
-    io_csv_text(stream, c->word);
-    fputc('\n', stream);
-  }
+  fputs(MAPS_HEADER, stream);
+  for (size_t k = 0; k < maps->sample_count; k++) maps_row(stream, &maps->samples[k]);
   return io_stream_status(stream, error);
 }

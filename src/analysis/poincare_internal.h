@@ -1,0 +1,32 @@
+// Shared by the Poincaré files of the analysis layer: poincare.c (one
+// cycle from the section, the settings, the contact order of eq. (13)) and
+// maps_stream.c (the maps R and G sample by sample: breakpoints, fixed
+// points, endpoint limits). Not public API.
+#ifndef ZENO_ANALYSIS_POINCARE_INTERNAL_H
+#define ZENO_ANALYSIS_POINCARE_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "zeno/poincare.h"
+
+/// One simulator reused for every cycle of a map: restarting it keeps the
+/// model, its mode solutions and its per-scene table (constant under the
+/// ZOD).
+typedef struct cycle_runner {
+  zeno_sim *sim;
+} cycle_runner;
+
+/// A runner for the scene (in its own units, contacts in the order of eq.
+/// (13)); zod_table as zeno_maps_def.zod_table.
+zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene, bool zod_table,
+                                 zeno_error *error);
+/// The cycle from the section at angle phi (ZENO_ERR_RANGE outside I).
+zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
+                                 zeno_error *error);
+void poincare_runner_free(cycle_runner *r);
+
+/// The scene with its contacts in the order of eq. (13) (zddot1 < 0 under
+/// FF); true when they were swapped.
+bool poincare_ordered_scene(const zeno_scene *scene, zeno_scene *out);
+
+#endif
