@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "analysis/equilibrium_lp.h"
+#include "analysis/glpk_load.h"
 #include "test_util.h"
 #include "zeno/io.h"
 
@@ -661,6 +662,42 @@ static void test_lp_errors(void **state) {
   check_error(ze_margin_lp_solve(&m, &r, &e), ZENO_ERR_ARGUMENT, &e, NULL);
 }
 
+// GLPK is loaded at the first LP (glpk_load.h): a library that is missing,
+// or is not GLPK, is one error naming it and what to install, never a
+// crash; the real one loads with every function, and a small LP solves
+// (max x + y on x + 2y <= 4, 3x + y <= 6: 2.8 at (1.6, 1.2)).
+static void test_glpk_loading(void **state) {
+  (void)state;
+  zeno_error e;
+  ze_glpk g;
+  check_error(ze_glpk_open("libzeno-no-such-glpk.so.0", &g, &e), ZENO_ERR_UNSUPPORTED, &e,
+              NULL);
+  assert_non_null(strstr(e.message, "libzeno-no-such-glpk.so.0"));
+  assert_non_null(strstr(e.message, "apt-get install libglpk40"));
+  assert_null(g.simplex);
+  check_error(ze_glpk_open("libm.so.6", &g, &e), ZENO_ERR_UNSUPPORTED, &e, NULL);
+  assert_non_null(strstr(e.message, "glp_create_prob"));
+  const ze_glpk *p = ze_glpk_get(&e);
+  assert_non_null(p);
+  assert_ptr_equal(ze_glpk_loaded(), p);
+  ze_dense_lp lp;
+  ze_dense_lp_init(&lp, 2, 2);
+  const double a[2][2] = {{1, 2}, {3, 1}}, hi[2] = {4, 6};
+  for (int r = 0; r < 2; r++) {
+    for (int c = 0; c < 2; c++) lp.a[r][c] = a[r][c];
+    lp.row_kind[r] = ZE_UPPER;
+    lp.row_hi[r] = hi[r];
+    lp.col_kind[r] = ZE_LOWER;
+    lp.obj[r] = 1;
+  }
+  ze_lp_solution sol;
+  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_OK);
+  assert_int_equal(sol.status, ZE_LP_OPTIMAL);
+  assert_float_equal(sol.objective, 2.8, 1e-12);
+  assert_float_equal(sol.x[0], 1.6, 1e-12);
+  assert_float_equal(sol.x[1], 1.2, 1e-12);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -795,6 +832,7 @@ int main(void) {
       cmocka_unit_test(test_io_errors),
       cmocka_unit_test(test_error_record),
       cmocka_unit_test(closest_name),
+      cmocka_unit_test(test_glpk_loading),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 // load libzeno and its numerical libraries only, never cairo, SDL2 or the
 // modules that use them; a figure loads the plot module and cairo, a
 // screenshot the viewer module and SDL2; a module that is missing, broken
-// or of another build is one clear error (exit 1), never a crash.
+// or of another build is one clear error (exit 1), never a crash. GLPK is
+// loaded by the commands that solve a linear program, not by simulate.
 //
 // What a process loaded is read from the dynamic loader itself: with
 // LD_DEBUG=files glibc's ld.so reports "file=NAME [0];  generating link map"
@@ -179,6 +180,8 @@ static void simulate_json_loads_no_drawing_library(void **state) {
   // libzeno was loaded and seen: the reading works.
   assert_non_null(find_object(&objects, "libzeno.so"));
   assert_no_drawing_objects(&objects, "simulate --json");
+  // Nor GLPK: it is loaded at the first linear program (glpk_load.h).
+  assert_null(find_object(&objects, "libglpk.so"));
   run_result_free(&r);
 }
 
@@ -195,6 +198,8 @@ static void check_and_analyze_load_no_drawing_library(void **state) {
     assert_int_equal(r.exit_code, 0);
     assert_non_null(find_object(&objects, "libzeno.so"));
     assert_no_drawing_objects(&objects, commands[i][0]);
+    // Each checks the equilibrium by its linear program: GLPK was loaded.
+    assert_non_null(find_object(&objects, "libglpk.so"));
     run_result_free(&r);
   }
 }

@@ -1,12 +1,13 @@
 // Linear programs on GLPK: a dense helper (one problem object per call,
 // freed before returning, terminal output off) and the max-margin static
-// feasibility LP of the nominal equilibrium.
+// feasibility LP of the nominal equilibrium. GLPK is called through the
+// table of glpk_load.h, loaded at the first LP.
 #include "analysis/equilibrium_lp.h"
 
-#include <glpk.h>
 #include <math.h>
 #include <string.h>
 
+#include "analysis/glpk_load.h"
 #include "base/util.h"
 
 /// Coefficients below this fraction of their row's largest are rounding
@@ -70,18 +71,18 @@ static void lp_clean(ze_dense_lp *lp) {
 }
 
 // Builds the GLPK problem (rows, columns, bounds, objective, nonzeros).
-static glp_prob *lp_build(const ze_dense_lp *lp) {
-  glp_prob *P = glp_create_prob();
-  glp_set_obj_dir(P, GLP_MAX);
-  glp_add_rows(P, lp->rows);
-  glp_add_cols(P, lp->cols);
+static glp_prob *lp_build(const ze_glpk *g, const ze_dense_lp *lp) {
+  glp_prob *P = g->create_prob();
+  g->set_obj_dir(P, GLP_MAX);
+  g->add_rows(P, lp->rows);
+  g->add_cols(P, lp->cols);
   for (int r = 0; r < lp->rows; r++)
-    glp_set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r],
+    g->set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r],
                      lp->row_hi[r]);
   for (int c = 0; c < lp->cols; c++) {
-    glp_set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c],
+    g->set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c],
                      lp->col_hi[c]);
-    glp_set_obj_coef(P, c + 1, lp->obj[c]);
+    g->set_obj_coef(P, c + 1, lp->obj[c]);
   }
   int ia[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS], ja[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
   double ar[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
@@ -95,7 +96,7 @@ static glp_prob *lp_build(const ze_dense_lp *lp) {
       ar[nz] = lp->a[r][c];
     }
   }
-  glp_load_matrix(P, nz, ia, ja, ar);
+  g->load_matrix(P, nz, ia, ja, ar);
   return P;
 }
 
@@ -113,19 +114,19 @@ static double bound_value(int stat, ze_bound kind, double lo, double hi) {
 // refined one is exact to rounding of the active constraints. Keeps GLPK's
 // point when the system is not square and regular, or when the refined
 // point strays from it (a misread basis).
-static void refine_vertex(glp_prob *P, const ze_dense_lp *lp, double x[]) {
+static void refine_vertex(const ze_glpk *g, glp_prob *P, const ze_dense_lp *lp, double x[]) {
   const int n = lp->cols;
   double A[ZE_LP_MAX_COLS * ZE_LP_MAX_COLS], b[ZE_LP_MAX_COLS];
   int m = 0;
   for (int c = 0; c < n; c++) {
-    const int stat = glp_get_col_stat(P, c + 1);
+    const int stat = g->get_col_stat(P, c + 1);
     if (stat == GLP_BS) continue;
     if (m == n) return;
     for (int j = 0; j < n; j++) A[m * n + j] = j == c ? 1 : 0;
     b[m++] = bound_value(stat, lp->col_kind[c], lp->col_lo[c], lp->col_hi[c]);
   }
   for (int r = 0; r < lp->rows; r++) {
-    const int stat = glp_get_row_stat(P, r + 1);
+    const int stat = g->get_row_stat(P, r + 1);
     if (stat == GLP_BS) continue;
     if (m == n) return;
     for (int j = 0; j < n; j++) A[m * n + j] = lp->a[r][j];
@@ -171,18 +172,19 @@ static double lp_violation(const ze_dense_lp *lp, const double x[]) {
 }
 
 // Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
-static int run_simplex(const ze_dense_lp *lp, ze_lp_solution *sol, int *status) {
-  glp_prob *P = lp_build(lp);
-  glp_scale_prob(P, GLP_SF_AUTO);
+static int run_simplex(const ze_glpk *g, const ze_dense_lp *lp, ze_lp_solution *sol,
+                       int *status) {
+  glp_prob *P = lp_build(g, lp);
+  g->scale_prob(P, GLP_SF_AUTO);
   glp_smcp parm;
-  glp_init_smcp(&parm);
+  g->init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
-  const int ret = glp_simplex(P, &parm);
-  *status = glp_get_status(P);
+  const int ret = g->simplex(P, &parm);
+  *status = g->get_status(P);
   if (ret == 0 && *status == GLP_OPT) {
     sol->status = ZE_LP_OPTIMAL;
-    for (int c = 0; c < lp->cols; c++) sol->x[c] = glp_get_col_prim(P, c + 1);
-    refine_vertex(P, lp, sol->x);
+    for (int c = 0; c < lp->cols; c++) sol->x[c] = g->get_col_prim(P, c + 1);
+    refine_vertex(g, P, lp, sol->x);
     for (int c = 0; c < lp->cols; c++) sol->objective += lp->obj[c] * sol->x[c];
     sol->violation = lp_violation(lp, sol->x);
   } else if (ret == 0 && (*status == GLP_NOFEAS || *status == GLP_INFEAS)) {
@@ -190,7 +192,7 @@ static int run_simplex(const ze_dense_lp *lp, ze_lp_solution *sol, int *status) 
   } else if (ret == 0 && *status == GLP_UNBND) {
     sol->status = ZE_LP_UNBOUNDED;
   }
-  glp_delete_prob(P);
+  g->delete_prob(P);
   return ret;
 }
 
@@ -204,12 +206,14 @@ zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
   if (!lp_is_finite(lp))
     return zeno_fail(e, ZENO_ERR_RANGE, "",
                      "a linear-program coefficient is NaN or infinite");
+  const ze_glpk *g = ze_glpk_get(e);
+  if (g == NULL) return e ? e->code : ZENO_ERR_UNSUPPORTED;
   ze_dense_lp clean = *lp;
   lp_clean(&clean);
-  const int old_term = glp_term_out(GLP_OFF);
+  const int old_term = g->term_out(GLP_OFF);
   int status;
-  const int ret = run_simplex(&clean, sol, &status);
-  glp_term_out(old_term);
+  const int ret = run_simplex(g, &clean, sol, &status);
+  g->term_out(old_term);
   if (ret != 0 || !(status == GLP_OPT || status == GLP_NOFEAS ||
                     status == GLP_INFEAS || status == GLP_UNBND))
     return zeno_fail(e, ZENO_ERR_SINGULAR, "",
@@ -254,7 +258,10 @@ static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
   lp->obj[col_s] = 1;
 }
 
-void ze_lp_thread_done(void) { glp_free_env(); }
+void ze_lp_thread_done(void) {
+  const ze_glpk *g = ze_glpk_loaded();
+  if (g) g->free_env();
+}
 
 zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
                                zeno_error *e) {

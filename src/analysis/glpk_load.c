@@ -1,0 +1,81 @@
+// GLPK loaded on first use (glpk_load.h).
+#include "analysis/glpk_load.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#ifndef ZENO_GLPK_SONAME
+/// Debian 12's GLPK 5.0 (meson.build reads the soname of the library found).
+#define ZENO_GLPK_SONAME "libglpk.so.40"
+#endif
+
+zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e) {
+  memset(g, 0, sizeof *g);
+  void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (h == NULL)
+    return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "",
+                     "GLPK, the linear-programming library, could not be loaded (%s): "
+                     "apt-get install libglpk40",
+                     dlerror());
+  struct {
+    const char *name;
+    void **slot;
+  } const table[] = {
+      {"glp_create_prob", (void **)&g->create_prob},
+      {"glp_delete_prob", (void **)&g->delete_prob},
+      {"glp_set_obj_dir", (void **)&g->set_obj_dir},
+      {"glp_add_rows", (void **)&g->add_rows},
+      {"glp_add_cols", (void **)&g->add_cols},
+      {"glp_set_row_bnds", (void **)&g->set_row_bnds},
+      {"glp_set_col_bnds", (void **)&g->set_col_bnds},
+      {"glp_set_obj_coef", (void **)&g->set_obj_coef},
+      {"glp_load_matrix", (void **)&g->load_matrix},
+      {"glp_scale_prob", (void **)&g->scale_prob},
+      {"glp_init_smcp", (void **)&g->init_smcp},
+      {"glp_simplex", (void **)&g->simplex},
+      {"glp_get_status", (void **)&g->get_status},
+      {"glp_get_row_stat", (void **)&g->get_row_stat},
+      {"glp_get_col_stat", (void **)&g->get_col_stat},
+      {"glp_get_col_prim", (void **)&g->get_col_prim},
+      {"glp_term_out", (void **)&g->term_out},
+      {"glp_free_env", (void **)&g->free_env},
+  };
+  for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+    *table[k].slot = dlsym(h, table[k].name);
+    if (*table[k].slot == NULL) {
+      memset(g, 0, sizeof *g);
+      return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "",
+                       "GLPK (%s) has no function %s: a GLPK of another version", soname,
+                       table[k].name);
+    }
+  }
+  return ZENO_OK;
+}
+
+/* The process's one GLPK, as a dynamically linked one would be: loaded by
+   the first caller, read by all; nothing else is kept. */
+static pthread_once_t glpk_once = PTHREAD_ONCE_INIT;
+static ze_glpk glpk;
+static atomic_bool glpk_ok;
+static zeno_error glpk_error;
+
+static void load_once(void) {
+  atomic_store(&glpk_ok, ze_glpk_open(ZENO_GLPK_SONAME, &glpk, &glpk_error) == ZENO_OK);
+}
+
+const ze_glpk *ze_glpk_get(zeno_error *e) {
+  pthread_once(&glpk_once, load_once);
+  if (atomic_load(&glpk_ok)) return &glpk;
+  if (e) *e = glpk_error;
+  return NULL;
+}
+
+const ze_glpk *ze_glpk_loaded(void) {
+  // Set once, after the table is complete (sequentially consistent).
+  return atomic_load(&glpk_ok) ? &glpk : NULL;
+}
