@@ -11,6 +11,7 @@
 #endif
 
 #include "analysis/equilibrium_lp.h"
+#include "scene/scene_prepared.h"
 #include "base/util.h"
 
 /// Room for one "path=value" override with a round-trip number.
@@ -40,6 +41,7 @@ zeno_status grid_axis_check(const zeno_region_axis *a, const char *which, zeno_e
 
 void grid_scene_free(grid_scene *g) {
   if (g == NULL) return;
+  scene_prepared_free(g->prepared);
   for (size_t i = 0; i < g->fixed_count; i++) free(g->fixed[i]);
   free(g->fixed);
   free(g->text);
@@ -76,7 +78,15 @@ zeno_status grid_scene_init(grid_scene *g, const char *text, const char *name,
     g->fixed[g->fixed_count] = copy_text(overrides[g->fixed_count]);
     ok = g->fixed[g->fixed_count] != NULL;
   }
-  if (ok) return ZENO_OK;
+  if (ok) {
+    // Parsed once for every point. A text or fixed override that fails is
+    // reported by the loads themselves, exactly as without; running out of
+    // memory here is reported now.
+    zeno_error failed;
+    const zeno_status st_prep = scene_prepare(g->text, g->name, (const char *const *)g->fixed,
+                                              g->fixed_count, &g->prepared, &failed);
+    if (st_prep != ZENO_ERR_NOMEM) return ZENO_OK;
+  }
   grid_scene_free(g);
   return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
 }
@@ -96,6 +106,7 @@ zeno_status grid_scene_load(const grid_scene *g, double x, double y, zeno_scene 
   snprintf(ys, sizeof ys, "%s=%.17g", g->y.path, y);
   items[g->fixed_count] = xs;
   items[g->fixed_count + 1] = ys;
+  if (g->prepared) return scene_prepared_load(g->prepared, items + g->fixed_count, 2, scene, error);
   return zeno_scene_load_string(g->text, g->name, items, g->fixed_count + 2, scene, error);
 }
 

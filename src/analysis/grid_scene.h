@@ -17,6 +17,10 @@ typedef struct grid_scene {
   char **fixed;  ///< fixed overrides, applied before the axis values
   size_t fixed_count;
   zeno_region_axis x, y;
+  /// The text parsed with the fixed overrides applied, loaded at each
+  /// point (NULL when that failed: the points then load the text and
+  /// report its error).
+  struct scene_prepared *prepared;
 } grid_scene;
 
 /// Checks an axis: 1..ZENO_REGION_AXIS_MAX points, a dotted path without

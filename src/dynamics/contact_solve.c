@@ -249,8 +249,13 @@ static void static_pick(const zc_dyn *d, const double x0[4], const double k[4],
       for (int b2 = a + 1; b2 < ng; b2++) {
         if (g1[a] == g1[b2]) continue;
         const double s = (g0[b2] - g0[a]) / (g1[a] - g1[b2]);
+        // The smallest piece at s (a comparison, not fmin(): this loop
+        // runs 90 times per double impact, and the values are never NaN).
         double mn = INFINITY;
-        for (int j = 0; j < ng; j++) mn = fmin(mn, g0[j] + g1[j] * s);
+        for (int j = 0; j < ng; j++) {
+          const double v = g0[j] + g1[j] * s;
+          if (v < mn) mn = v;
+        }
         if (mn > best) {
           best = mn;
           best_s = s;

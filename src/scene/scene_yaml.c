@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scene/scene_names.h"
+#include "scene/scene_prepared.h"
 #include "scene/scene_yaml_internal.h"
 
 /// File name used by zeno_scene_load_string() when the caller gives none.
@@ -293,26 +294,33 @@ static zeno_status check_arguments(const yt_loader *ld, const void *input,
                    "and override_count non-NULL overrides");
 }
 
+// The scene of a tree: conversion, validation located at the nodes, and
+// the body check. `name_source` (a file name, or NULL to keep the default)
+// names the scene when it has no `name` key. Inside the locale scope.
+static zeno_status scene_of_tree(const yt_loader *ld, const ynode *root,
+                                 const char *name_source, zeno_scene *scene) {
+  zeno_scene s = zeno_scene_default();
+  if (name_source) name_from_file(name_source, s.name, sizeof s.name);
+  zeno_status st = convert(ld, root, &s);
+  if (st == ZENO_OK) st = validate_located(ld, root, &s);
+  if (st == ZENO_OK) st = require_body(ld, root);
+  if (st == ZENO_OK) *scene = s;
+  return st;
+}
+
 // Shared by both entry points; *scene is written only on success.
-// `name_source` (a file name, or NULL to keep the default) names the scene
-// when it has no `name` key.
 static zeno_status load_text(const yt_loader *ld, const char *text,
                              size_t length, const char *name_source,
                              const char *const *overrides, size_t override_count,
                              zeno_scene *scene) {
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
-  zeno_scene s = zeno_scene_default();
-  if (name_source) name_from_file(name_source, s.name, sizeof s.name);
   ynode *root = NULL;
   zeno_status st =
       build_tree(ld, text, length, overrides, override_count, &root);
-  if (st == ZENO_OK) st = convert(ld, root, &s);
-  if (st == ZENO_OK) st = validate_located(ld, root, &s);
-  if (st == ZENO_OK) st = require_body(ld, root);
+  if (st == ZENO_OK) st = scene_of_tree(ld, root, name_source, scene);
   yt_free(root);
   zeno_locale_leave(&scope);
-  if (st == ZENO_OK) *scene = s;
   return st;
 }
 
@@ -360,4 +368,76 @@ zeno_status zeno_scene_load_string(const char *text, const char *name,
                         ZENO_SCENE_MAX_BYTES);
   return load_text(&ld, text, length, name && *name ? name : NULL, overrides,
                    override_count, scene);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Prepared scenes (scene_prepared.h)                                        */
+/* ------------------------------------------------------------------------ */
+
+struct scene_prepared {
+  char *name;  ///< as given to zeno_scene_load_string, NULL for none
+  ynode *root; ///< the parsed text with the fixed overrides applied
+};
+
+zeno_status scene_prepare(const char *text, const char *name, const char *const *fixed,
+                          size_t fixed_count, scene_prepared **out, zeno_error *error) {
+  *out = NULL;
+  zeno_error local;
+  yt_loader ld = {.file = name && *name ? name : STRING_FILE,
+                  .error = error ? error : &local};
+  zeno_error_clear(ld.error);
+  if (text == NULL || (fixed_count > 0 && fixed == NULL))
+    return zeno_fail(ld.error, ZENO_ERR_ARGUMENT, "", "scene text and overrides are required");
+  const size_t length = strnlen(text, ZENO_SCENE_MAX_BYTES + 1);
+  if (length > ZENO_SCENE_MAX_BYTES)
+    return zeno_fail(ld.error, ZENO_ERR_RANGE, "", "the scene is larger than %d bytes",
+                     ZENO_SCENE_MAX_BYTES);
+  scene_prepared *p = calloc(1, sizeof *p);
+  if (p == NULL) return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
+  if (name && *name) {
+    p->name = malloc(strlen(name) + 1);
+    if (p->name == NULL) {
+      scene_prepared_free(p);
+      return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
+    }
+    memcpy(p->name, name, strlen(name) + 1);
+  }
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  const zeno_status st = build_tree(&ld, text, length, fixed, fixed_count, &p->root);
+  zeno_locale_leave(&scope);
+  if (st != ZENO_OK) {
+    scene_prepared_free(p);
+    return st;
+  }
+  *out = p;
+  return ZENO_OK;
+}
+
+zeno_status scene_prepared_load(const scene_prepared *p, const char *const *overrides,
+                                size_t override_count, zeno_scene *scene,
+                                zeno_error *error) {
+  zeno_error local;
+  yt_loader ld = {.file = p && p->name ? p->name : STRING_FILE,
+                  .error = error ? error : &local};
+  zeno_error_clear(ld.error);
+  zeno_status st = check_arguments(&ld, p, overrides, override_count, scene);
+  if (st != ZENO_OK) return st;
+  ynode *root = yt_clone(p->root);
+  if (p->root && root == NULL) return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
+  zeno_locale_scope scope;
+  zeno_locale_enter(&scope);
+  for (size_t i = 0; st == ZENO_OK && i < override_count; i++)
+    st = yt_override_apply(&ld, &root, overrides[i]);
+  if (st == ZENO_OK) st = scene_of_tree(&ld, root, p->name, scene);
+  zeno_locale_leave(&scope);
+  yt_free(root);
+  return st;
+}
+
+void scene_prepared_free(scene_prepared *p) {
+  if (p == NULL) return;
+  yt_free(p->root);
+  free(p->name);
+  free(p);
 }

@@ -52,6 +52,33 @@ ynode *yt_scalar_new(const char *text, size_t length, int line, int column,
   return n;
 }
 
+ynode *yt_clone(const ynode *n) {
+  if (n == NULL) return NULL;
+  ynode *c = n->kind == YNODE_SCALAR
+                 ? yt_scalar_new(n->text, strlen(n->text), n->line, n->column, n->origin)
+                 : yt_node_new(n->kind, n->line, n->column, n->origin);
+  if (c == NULL) return NULL;
+  c->plain = n->plain;
+  bool ok = true;
+  for (int i = 0; i < n->count && ok; i++) {
+    if (n->kind == YNODE_SEQUENCE) {
+      ynode *item = yt_clone(n->items[i]);
+      ok = item && yt_seq_append(c, item);
+      if (!ok) yt_free(item);
+    } else {
+      ynode *key = yt_clone(n->entries[i].key), *value = yt_clone(n->entries[i].value);
+      ok = key && value && yt_map_append(c, key, value);
+      if (!ok) {
+        yt_free(key);
+        yt_free(value);
+      }
+    }
+  }
+  if (ok) return c;
+  yt_free(c);
+  return NULL;
+}
+
 void yt_free(ynode *n) {
   if (n == NULL) return;
   for (int i = 0; i < n->count; i++) {

@@ -84,6 +84,10 @@ zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length,
 zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
                               const char *text);
 
+/// A deep copy of a tree (positions, origins and plainness kept); NULL
+/// when out of memory (or for NULL).
+ynode *yt_clone(const ynode *n);
+
 /// Frees a node and everything below it; NULL is accepted.
 void yt_free(ynode *n);
 

@@ -90,7 +90,10 @@ double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
   double c[4], cd[4];
   sim_contacts(s, s->q, qd, c, cd);
   double v = 0;
-  for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
+  for (int a = 0; a < 2 * s->km.n; a++) {
+    const double r = fabs(cd[a]);  // as fmax: a NaN rate is passed over
+    if (r > v) v = r;
+  }
   return v;
 }
 
