@@ -28,6 +28,7 @@ static char *scene_text(const char *name) {
 
 static zeno_sweep_def axes(const char *x, const char *y) {
   zeno_sweep_def d;
+  d.basin = zeno_sweep_basin_def_default();
   zeno_error err;
   assert_int_equal(zeno_region_axis_parse(x, &d.x, &err), ZENO_OK);
   assert_int_equal(zeno_region_axis_parse(y, &d.y, &err), ZENO_OK);
@@ -180,12 +181,203 @@ static void command(void **state) {
   work_dir_remove(&w, names, "out");
 }
 
+/// Housner's rocking block (scenes/rocking-block.yaml: half-width b = 1,
+/// half-height h = 2, rho^2 = 5/3, g = 9.81) rotating about corner 1 at
+/// angular velocity w tips over when its kinetic energy
+/// (1/2) m (rho^2 + b^2 + h^2) w^2 exceeds the rise of its centre of mass
+/// over the corner, m g (sqrt(b^2 + h^2) - h): w* = sqrt(2 g (sqrt(5) - 2) /
+/// (20/3)) = 0.8335 rad/s. A start q'dot = (0, v, 0) from q' = 0 lifts
+/// corner 2, 2b from corner 1, at v = 2b w (a pure rotation about corner 1,
+/// which sticks: mu = 1), and the full model scales it by epsilon, so the
+/// basin's edge along that direction is eps* = 2b w* / v.
+#define ROCK_B 1.0
+#define ROCK_H 2.0
+#define ROCK_RHO2 (5.0 / 3.0)
+/// The run at eps* +- 1e-6 decides as the closed form does: CVODE's
+/// tolerance (1e-10) moves the apex's energy balance far less.
+#define BASIN_EDGE_SLACK 1e-6
+
+static double rock_w_star(void) {
+  const double r = sqrt(ROCK_B * ROCK_B + ROCK_H * ROCK_H);
+  return sqrt(2 * G * (r - ROCK_H) / (ROCK_RHO2 + r * r));
+}
+
+// Every direction v = 1..4: the scan's returning count, one edge (a
+// monotone basin), bisected to the tolerance around eps* = 2b w*/v; v = 1
+// (eps* = 1.67) returns at every scanned magnitude up to 1. The same row on
+// two threads is the same.
+static void basin_of_the_rocking_block(void **state) {
+  (void)state;
+  char *text = scene_text("rocking-block.yaml");
+  const char *const fixed[] = {"model=full", "initial.qp=[0,0,0]"};
+  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", "initial.qdp.1=1:4:4");
+  d.basin.count = 8;
+  d.basin.lo = 0.3;
+  d.basin.hi = 1;
+  zeno_error err;
+  zeno_sweep *w = zeno_sweep_create(text, "rock", fixed, 2, &d, &err);
+  assert_non_null(w);
+  const double tol = d.basin.tol;
+  for (size_t iy = 0; iy < d.y.count; iy++) {
+    zeno_sweep_point p, again;
+    assert_int_equal(zeno_sweep_point_run(w, 0, iy, &p, &err), ZENO_OK);
+    assert_int_equal(zeno_sweep_row(w, iy, 2, &again, &err), ZENO_OK);
+    assert_true(p.ok && again.ok);
+    assert_true(p.basin_inner == again.basin_inner && p.basin_returns == again.basin_returns);
+    const double edge = 2 * ROCK_B * rock_w_star() / p.y;
+    int below = 0;  // scanned magnitudes 0.3, 0.4, ..., 1 below the edge
+    for (int k = 0; k < 8; k++) below += 0.3 + 0.1 * k < edge;
+    assert_int_equal(p.basin_returns, below);
+    if (edge > d.basin.hi) {
+      assert_true(p.basin_inner == d.basin.hi && p.basin_outer == d.basin.hi);
+      assert_int_equal(p.basin_transitions, 0);
+      assert_true(p.basin_width == 0);
+      continue;
+    }
+    assert_int_equal(p.basin_transitions, 1);
+    assert_true(p.basin_inner == p.basin_outer);
+    assert_true(p.basin_width > 0 && p.basin_width <= tol);
+    if (!(p.basin_inner <= edge + BASIN_EDGE_SLACK &&
+          edge <= p.basin_inner + p.basin_width + BASIN_EDGE_SLACK))
+      fail_msg("v = %g: bracket [%.9g, %.9g], closed form %.9g", p.y, p.basin_inner,
+               p.basin_inner + p.basin_width, edge);
+  }
+  zeno_sweep_destroy(w);
+  free(text);
+}
+
+// The magnitude is refused where it cannot matter or cannot be applied,
+// and out of its ranges; a magnitude that cannot be posed makes the point
+// an error point with the reason.
+static void basin_errors(void **state) {
+  (void)state;
+  char *rock = scene_text("rocking-block.yaml"), *ball = scene_text("bouncing-ball.yaml");
+  const char *const full[] = {"model=full"};
+  zeno_error err;
+  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", "initial.qdp.1=1:2:2");
+  d.basin.count = 3;
+  assert_null(zeno_sweep_create(rock, "rock", NULL, 0, &d, &err));  // the ZOD
+  assert_int_equal(err.code, ZENO_ERR_ARGUMENT);
+  assert_string_equal(err.parameter, "basin");
+  assert_non_null(strstr(err.message, "homogeneous"));
+  zeno_sweep_def pose = axes("impact.e=0.5:0.6:2", "initial.pose.1=1:2:2");
+  pose.basin.count = 3;
+  assert_null(zeno_sweep_create(ball, "ball", full, 1, &pose, &err));
+  assert_non_null(strstr(err.message, "starts from a pose"));
+  zeno_sweep_def eps = axes("epsilon=0.1:0.2:2", "initial.qdp.1=1:2:2");
+  eps.basin.count = 3;
+  assert_null(zeno_sweep_create(rock, "rock", full, 1, &eps, &err));
+  assert_non_null(strstr(err.message, "cannot be an axis too"));
+  const struct {
+    size_t count;
+    double lo, hi, tol, turn;
+  } bad[] = {{1, 0.1, 1, 1e-3, 0.5},  {3, 0, 1, 1e-3, 0.5},   {3, 0.5, 0.5, 1e-3, 0.5},
+             {3, 0.1, 1.5, 1e-3, 0.5}, {3, 0.1, 1, 0, 0.5},    {3, 0.1, 1, NAN, 0.5},
+             {3, 0.1, 1, 1e-3, 0},     {3, 0.1, 1, 1e-3, 3.2}, {5000, 0.1, 1, 1e-3, 0.5}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    zeno_sweep_def b = d;
+    b.basin.count = bad[k].count;
+    b.basin.lo = bad[k].lo;
+    b.basin.hi = bad[k].hi;
+    b.basin.tol = bad[k].tol;
+    b.basin.turn_max = bad[k].turn;
+    assert_null(zeno_sweep_create(rock, "rock", full, 1, &b, &err));
+    assert_int_equal(err.code, ZENO_ERR_RANGE);
+    assert_string_equal(err.parameter, "basin");
+  }
+  // q' = (0, 100, 0) scaled by eps^2: corner 2, 2 from corner 1, is not 25
+  // above the floor with corner 1 on it at eps = 0.505.
+  const char *const far[] = {"model=full", "initial.qp=[0,100,0]"};
+  d.basin.lo = 0.01;
+  d.basin.hi = 1;
+  zeno_sweep *w = zeno_sweep_create(rock, "rock", far, 2, &d, &err);
+  assert_non_null(w);
+  zeno_sweep_point p;
+  assert_int_equal(zeno_sweep_point_run(w, 0, 0, &p, &err), ZENO_OK);
+  assert_false(p.ok);
+  assert_non_null(strstr(p.error, "reached by no pose"));
+  zeno_sweep_destroy(w);
+  free(rock);
+  free(ball);
+}
+
+// The command: the basin columns and summary, and --magnitude refused
+// under the ZOD naming the option.
+static void basin_command(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "sweep-basin");
+  char out[PATH_SIZE], png[PATH_SIZE], csv[2 * PATH_SIZE], json[2 * PATH_SIZE];
+  work_path(&w, "out", out);
+  work_path(&w, "basin.png", png);
+  snprintf(csv, sizeof csv, "%s/sweep.csv", out);
+  snprintf(json, sizeof json, "%s/summary.json", out);
+  assert_int_equal(run_zeno("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--set",
+                            "model=full", "--set", "initial.qp=[0,0,0]", "--x",
+                            "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--magnitude",
+                            "0.3:1:8", "--basin-tol", "1e-4", "--out", out, "--plot", png,
+                            "--quiet"),
+                   0);
+  char *table = read_file(csv), *summary = read_file(json);
+  assert_non_null(table);
+  assert_non_null(summary);
+  const char *header = "ix,iy,initial.qdp.0,initial.qdp.1,outcome,t,events,impacts,zeno,"
+                       "zeno_time,z1,z2,x2,energy_gains,basin_inner,basin_outer,basin_width,"
+                       "basin_returns,basin_transitions,error\n";
+  assert_int_equal(strncmp(table, header, strlen(header)), 0);
+  // The row's last fields: inner, outer, width, returns, transitions, "".
+  const char *row = table + strlen(header);
+  const char *f = row;
+  for (int k = 0; k < 14; k++) f = strchr(f, ',') + 1;
+  double inner, outer, width;
+  int returns, transitions;
+  assert_int_equal(sscanf(f, "%lf,%lf,%lf,%d,%d,\n", &inner, &outer, &width, &returns,
+                          &transitions),
+                   5);
+  const double edge = 2 * ROCK_B * rock_w_star() / 2;
+  assert_true(inner == outer && returns == 6 && transitions == 1 && width <= 1e-4);
+  assert_true(inner <= edge + BASIN_EDGE_SLACK && edge <= inner + width + BASIN_EDGE_SLACK);
+  assert_non_null(strstr(summary, "\"all_return\": 0, \"none_return\": 0, \"non_monotone\": 0"));
+  char *image = read_file(png);
+  assert_non_null(image);
+  assert_int_equal(memcmp(image, "\x89PNG", 4), 0);
+  free(image);
+  free(table);
+  free(summary);
+  run_result r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                                   "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1",
+                                   "--magnitude", "0.3:1:8");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "zeno: sweep: --magnitude: a basin estimate needs the full "
+                                "model"));
+  run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-turn",
+                        "200");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--basin-turn: '200' out of range; allowed (0, 180]"));
+  run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--magnitude",
+                        "0.3:1");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--magnitude: '0.3:1' is not LO:HI:N"));
+  run_result_free(&r);
+  remove(csv);
+  remove(json);
+  const char *const names[] = {"basin.png", NULL};
+  work_dir_remove(&w, names, "out");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ball_accumulates_at_the_closed_form),
       cmocka_unit_test(examples_2_and_3),
       cmocka_unit_test(errors),
       cmocka_unit_test(command),
+      cmocka_unit_test(basin_of_the_rocking_block),
+      cmocka_unit_test(basin_errors),
+      cmocka_unit_test(basin_command),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

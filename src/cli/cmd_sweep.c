@@ -21,7 +21,10 @@ static const char *const SUMMARY_NAME = "summary.json";
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 
-enum { OPT_X = 256, OPT_Y };
+/// Degrees per radian (--basin-turn is in degrees, as scene angles are).
+#define DEG_PER_RAD (180.0 / ZENO_PI)
+
+enum { OPT_X = 256, OPT_Y, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
 
 typedef struct sweep_options {
   cli_scene_options common;
@@ -58,17 +61,32 @@ static void print_help(void) {
       "                        zeno_time, q' at the end (z1, z2, x2; one\n"
       "                        contact: z1, x1, zod_theta), energy_gains,\n"
       "                        error) and DIR/summary.json (counts)\n"
+      "      --magnitude LO:HI:N  basin estimate (full model, start given as\n"
+      "                        initial.qp/qdp): at every point scan N magnitudes\n"
+      "                        (the scene's epsilon) from LO to HI, 0 < LO < HI\n"
+      "                        <= 1, and bisect each edge between a run that\n"
+      "                        returns to rest and one that does not; sweep.csv\n"
+      "                        gains basin_inner, basin_outer, basin_width,\n"
+      "                        basin_returns, basin_transitions, and --plot\n"
+      "                        draws basin_inner\n"
+      "      --basin-tol TOL   bisection bracket, TOL > 0 (default %g)\n"
+      "      --basin-turn DEG  a returning run rests turned by at most DEG\n"
+      "                        degrees from its start, (0, 180] (default %.4g)\n"
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary\n"
       "  -h, --help            show this help\n"
       "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n",
-      THREADS_MAX);
+      THREADS_MAX, zeno_sweep_basin_def_default().tol,
+      zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
 }
 
 static const struct option LONG_OPTIONS[] = {
     {"x", required_argument, NULL, OPT_X},
     {"y", required_argument, NULL, OPT_Y},
+    {"magnitude", required_argument, NULL, OPT_MAGNITUDE},
+    {"basin-tol", required_argument, NULL, OPT_BASIN_TOL},
+    {"basin-turn", required_argument, NULL, OPT_BASIN_TURN},
     {"set", required_argument, NULL, 's'},
     {"threads", required_argument, NULL, 't'},
     {"out", required_argument, NULL, 'o'},
@@ -80,12 +98,45 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
+// --magnitude LO:HI:N, read as an axis of the scene's epsilon.
+static int magnitude_option(sweep_options *o, const char *text) {
+  char axis[CLI_TYPED_SIZE];
+  snprintf(axis, sizeof axis, "epsilon=%s", text);
+  zeno_region_axis a;
+  zeno_error err;
+  if (zeno_region_axis_parse(axis, &a, &err) != ZENO_OK)
+    return cli_usage_error(COMMAND, "--magnitude: '%s' is not LO:HI:N (%s)", text,
+                           err.message);
+  o->def.basin.lo = a.lo;
+  o->def.basin.hi = a.hi;
+  o->def.basin.count = a.count;
+  return CLI_CONTINUE;
+}
+
+// A positive finite number; `scale` converts it to the library's unit.
+static int positive_option(const char *option, const char *text, double max, double scale,
+                           double *value) {
+  char *end = NULL;
+  const double v = strtod(text, &end);
+  if (end == text || *end != '\0' || !(v > 0 && v <= max))
+    return cli_usage_error(COMMAND, "%s: '%s' out of range; allowed (0, %g]", option, text,
+                           max);
+  *value = v * scale;
+  return CLI_CONTINUE;
+}
+
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
   if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
+    case OPT_MAGNITUDE: return magnitude_option(o, optarg);
+    case OPT_BASIN_TOL:
+      return positive_option("--basin-tol", optarg, 1, 1, &o->def.basin.tol);
+    case OPT_BASIN_TURN:
+      return positive_option("--basin-turn", optarg, 180, 1 / DEG_PER_RAD,
+                             &o->def.basin.turn_max);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
@@ -109,9 +160,11 @@ static void put_number(FILE *f, double v) {
 static void write_table(FILE *f, const sweep_options *o, const zeno_scene *scene,
                         const zeno_sweep_point *grid) {
   // q' at the end, named for what it holds (one contact: z1, x1, theta).
-  fprintf(f, "ix,iy,%s,%s,outcome,t,events,impacts,zeno,zeno_time,%s,energy_gains,error\n",
+  const bool basin = o->def.basin.count > 0;
+  fprintf(f, "ix,iy,%s,%s,outcome,t,events,impacts,zeno,zeno_time,%s,energy_gains,%serror\n",
           o->def.x.path, o->def.y.path,
-          scene->contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2");
+          scene->contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2",
+          basin ? "basin_inner,basin_outer,basin_width,basin_returns,basin_transitions," : "");
   const size_t n = o->def.x.count * o->def.y.count;
   for (size_t k = 0; k < n; k++) {
     const zeno_sweep_point *p = &grid[k];
@@ -119,7 +172,7 @@ static void write_table(FILE *f, const sweep_options *o, const zeno_scene *scene
     put_number(f, p->x);
     put_number(f, p->y);
     if (!p->ok) {
-      fputs(",,,,,,,,,,,", f);
+      fputs(basin ? ",,,,,,,,,,,,,,,," : ",,,,,,,,,,,", f);
       zeno_io_json_string(f, p->error, NULL);  // quoted, as CSV needs for commas
       fputc('\n', f);
       continue;
@@ -129,22 +182,44 @@ static void write_table(FILE *f, const sweep_options *o, const zeno_scene *scene
     fprintf(f, ",%ld,%ld,%d", p->events, p->impacts, p->has_zeno ? 1 : 0);
     put_number(f, p->zeno_time);
     for (int c = 0; c < 3; c++) put_number(f, p->final_zod[c]);
-    fprintf(f, ",%ld,\n", p->energy_gains);
+    fprintf(f, ",%ld", p->energy_gains);
+    if (basin) {
+      put_number(f, p->basin_inner);
+      put_number(f, p->basin_outer);
+      put_number(f, p->basin_width);
+      fprintf(f, ",%d,%d", p->basin_returns, p->basin_transitions);
+    }
+    fputs(",\n", f);
   }
 }
 
 typedef struct tally {
   long outcome[OUTCOMES];
   long zeno_rests, errors;
+  /// Basin estimate: points where every, none of the scanned magnitudes
+  /// returned, non-monotone points; the range of basin_inner.
+  long basin_all, basin_none, basin_non_monotone;
+  double inner_min, inner_max;
 } tally;
 
 static tally count(const sweep_options *o, const zeno_sweep_point *grid) {
   tally t;
   memset(&t, 0, sizeof t);
+  t.inner_min = INFINITY;
+  t.inner_max = -INFINITY;
   for (size_t k = 0; k < o->def.x.count * o->def.y.count; k++) {
     if (!grid[k].ok) {
       t.errors++;
       continue;
+    }
+    if (o->def.basin.count > 0) {
+      t.basin_all += grid[k].basin_returns == (int)o->def.basin.count;
+      t.basin_none += grid[k].basin_returns == 0;
+      t.basin_non_monotone += grid[k].basin_transitions > 1;
+      if (!isnan(grid[k].basin_inner)) {
+        t.inner_min = fmin(t.inner_min, grid[k].basin_inner);
+        t.inner_max = fmax(t.inner_max, grid[k].basin_inner);
+      }
     }
     t.outcome[grid[k].outcome]++;
     t.zeno_rests += grid[k].outcome == ZENO_OUTCOME_REST && grid[k].has_zeno;
@@ -169,8 +244,20 @@ static void write_summary(FILE *f, const sweep_options *o, const zeno_scene *sce
             t.outcome[k]);
     first = false;
   }
-  fprintf(f, "}, \"zeno_then_rest\": %ld, \"errors\": %ld, \"threads\": %d}\n", t.zeno_rests,
-          t.errors, zeno_regions_threads(o->threads));
+  fprintf(f, "}, \"zeno_then_rest\": %ld, \"errors\": %ld", t.zeno_rests, t.errors);
+  if (o->def.basin.count > 0) {
+    const zeno_sweep_basin_def *b = &o->def.basin;
+    fprintf(f, ", \"basin\": {\"lo\": %.17g, \"hi\": %.17g, \"count\": %zu, \"tol\": %.17g, "
+               "\"turn_max\": %.17g, \"all_return\": %ld, \"none_return\": %ld, "
+               "\"non_monotone\": %ld, \"inner_min\": ",
+            b->lo, b->hi, b->count, b->tol, b->turn_max, t.basin_all, t.basin_none,
+            t.basin_non_monotone);
+    zeno_io_json_number(f, isfinite(t.inner_min) ? t.inner_min : NAN, NULL);
+    fputs(", \"inner_max\": ", f);
+    zeno_io_json_number(f, isfinite(t.inner_max) ? t.inner_max : NAN, NULL);
+    fputc('}', f);
+  }
+  fprintf(f, ", \"threads\": %d}\n", zeno_regions_threads(o->threads));
 }
 
 static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) {
@@ -188,6 +275,17 @@ static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) 
       printf("%ld (%ld after a Zeno completion)\n", t.outcome[k], t.zeno_rests);
     else
       printf("%ld\n", t.outcome[k]);
+  }
+  if (o->def.basin.count > 0) {
+    cli_label("basin magnitudes");
+    printf("%zu from %g to %g (epsilon), edges to %g\n", o->def.basin.count, o->def.basin.lo,
+           o->def.basin.hi, o->def.basin.tol);
+    cli_label("basin inner edge");
+    if (isfinite(t.inner_min)) printf("%.6g to %.6g\n", t.inner_min, t.inner_max);
+    else printf("none (no point returns at %g)\n", o->def.basin.lo);
+    cli_label("basin points");
+    printf("%ld return at every magnitude, %ld at none, %ld not monotone\n", t.basin_all,
+           t.basin_none, t.basin_non_monotone);
   }
   if (t.errors > 0) {
     cli_label("not simulated");
@@ -213,10 +311,15 @@ static int draw(const sweep_options *o, const zeno_scene *scene, const zeno_swee
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
-  snprintf(title, sizeof title, "%s: outcomes over %s and %s", scene->name, o->def.x.path,
-           o->def.y.path);
-  const plot_sweep_input in = {
-      .title = title, .x = &o->def.x, .y = &o->def.y, .grid = grid, .options = figure};
+  const bool basin = o->def.basin.count > 0;
+  snprintf(title, sizeof title, "%s: %s over %s and %s", scene->name,
+           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path);
+  const plot_sweep_input in = {.title = title,
+                               .x = &o->def.x,
+                               .y = &o->def.y,
+                               .grid = grid,
+                               .options = figure,
+                               .basin = basin ? &o->def.basin : NULL};
   const plot_status st = plot->sweep(o->plot_path, &in);
   return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, o->plot_path, st);
 }
@@ -234,6 +337,9 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
                                     cli_overrides_items(&o->common.overrides),
                                     o->common.overrides.count, &o->def, err);
   const cli_origin axes[2] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed}};
+  if (w == NULL && strcmp(err->parameter, "basin") == 0)
+    return err->code == ZENO_ERR_NOMEM ? cli_library_error(err)
+                                       : cli_usage_error(COMMAND, "--magnitude: %s", err->message);
   if (w == NULL) return cli_override_error(err, &o->common.overrides, axes, 2);
   const size_t nx = o->def.x.count, ny = o->def.y.count;
   zeno_sweep_point *grid = calloc(nx * ny, sizeof *grid);
@@ -269,6 +375,7 @@ static const cli_scene_command SWEEP_COMMAND = {
 
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};
+  o.def.basin = zeno_sweep_basin_def_default();
   cli_figure_init(&o.figure);
   return cli_scene_command_main(&SWEEP_COMMAND, &o.common, &o, argc, argv);
 }
