@@ -1,8 +1,11 @@
 // `zeno sweep SCENE --x PATH=LO:HI:N --y PATH=LO:HI:N`: the scene simulated
 // at every point of a grid of two scene values (typically the perturbation,
 // initial.*): how each run ends, when, after how many impacts, and where it
-// rests. Points run on OpenMP threads (zeno/sweep.h); --out writes
-// DIR/sweep.csv and DIR/summary.json, --plot the outcome map.
+// rests. Points run on OpenMP threads (zeno/sweep.h), rows over MPI ranks in
+// zeno-mpi, and with --out every finished row is journaled (grid_rows.h) so
+// a killed sweep resumes; --out writes DIR/sweep.csv and DIR/summary.json,
+// --plot the outcome map. --z PATH=LO:HI:N makes a batch: one map per z
+// value, rows of all of them numbered one after the other.
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,27 +13,34 @@
 #include <string.h>
 
 #include "cli_stability.h"
+#include "grid_rows.h"
 
 #define COMMAND_NAME "sweep"
 static const char *const COMMAND = COMMAND_NAME;
 
 static const char *const TABLE_NAME = "sweep.csv";
 static const char *const SUMMARY_NAME = "summary.json";
+/// The journal's file and first line.
+static const char *const JOURNAL_NAME = "sweep.journal";
+static const char *const JOURNAL_MAGIC = "# zeno sweep journal v1 sha256 ";
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 
+/// Room for a figure's path with its "-zIZ" (PATH_MAX on Linux).
+#define FIGURE_PATH_SIZE 4096
 /// Degrees per radian (--basin-turn is in degrees, as scene angles are).
 #define DEG_PER_RAD (180.0 / ZENO_PI)
 
-enum { OPT_X = 256, OPT_Y, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
+enum { OPT_X = 256, OPT_Y, OPT_Z, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
 
 typedef struct sweep_options {
   cli_scene_options common;
   zeno_sweep_def def;
-  bool x_set, y_set;
-  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE];
+  zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
+  bool x_set, y_set, z_set;
+  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
   const char *out_dir, *plot_path;
   int threads;
   bool quiet, json;
@@ -53,6 +63,9 @@ static void print_help(void) {
       "Options:\n"
       "      --x PATH=LO:HI:N  first axis (any scene path, e.g. initial.qdp.2)\n"
       "      --y PATH=LO:HI:N  second axis\n"
+      "      --z PATH=LO:HI:N  a batch: one map per value of a third scene\n"
+      "                        value; the table gains the columns iz and PATH\n"
+      "                        in front, and --plot FILE draws FILE-zIZ.EXT\n"
       "  -s, --set KEY=VALUE   fixed override applied before the axes;\n"
       "                        repeatable\n"
       "  -t, --threads T       OpenMP threads, 1..%d (default: all)\n"
@@ -60,7 +73,9 @@ static void print_help(void) {
       "                        X, Y, outcome, t, events, impacts, zeno,\n"
       "                        zeno_time, q' at the end (z1, z2, x2; one\n"
       "                        contact: z1, x1, zod_theta), energy_gains,\n"
-      "                        error) and DIR/summary.json (counts)\n"
+      "                        error) and DIR/summary.json (counts); rows are\n"
+      "                        journaled in DIR/sweep.journal as they finish,\n"
+      "                        and a rerun with the same DIR reuses them\n"
       "      --magnitude LO:HI:N  basin estimate (full model, start given as\n"
       "                        initial.qp/qdp): at every point scan N magnitudes\n"
       "                        (the scene's epsilon) from LO to HI, 0 < LO < HI\n"
@@ -74,9 +89,13 @@ static void print_help(void) {
       "                        degrees from its start, (0, 180] (default %.4g)\n"
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
       "  -j, --json            print the summary as one JSON object\n"
-      "  -q, --quiet           no summary\n"
+      "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n",
+      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n"
+      "\n"
+      "A progress line is drawn on standard error when it is a terminal.\n"
+      "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
+      "the same files as zeno.\n",
       THREADS_MAX, zeno_sweep_basin_def_default().tol,
       zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
 }
@@ -84,6 +103,7 @@ static void print_help(void) {
 static const struct option LONG_OPTIONS[] = {
     {"x", required_argument, NULL, OPT_X},
     {"y", required_argument, NULL, OPT_Y},
+    {"z", required_argument, NULL, OPT_Z},
     {"magnitude", required_argument, NULL, OPT_MAGNITUDE},
     {"basin-tol", required_argument, NULL, OPT_BASIN_TOL},
     {"basin-turn", required_argument, NULL, OPT_BASIN_TURN},
@@ -131,6 +151,7 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
+    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
     case OPT_BASIN_TOL:
       return positive_option("--basin-tol", optarg, 1, 1, &o->def.basin.tol);
@@ -150,47 +171,79 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/* ---- outputs ---------------------------------------------------------------- */
+/* ---- the sweep ------------------------------------------------------------------ */
 
-static void put_number(FILE *f, double v) {
-  if (isnan(v)) fputs(",", f);
-  else fprintf(f, ",%.17g", v);
+typedef struct sweep {
+  const sweep_options *o;
+  zeno_sweep **maps;             ///< one per z value
+  size_t nx, ny, nz;
+  grid_rows rows;                ///< the grid (whole on rank 0), journal, ranks
+  const zeno_sweep_point *grid;  ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
+  plot_options figure;
+} sweep;
+
+static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
+
+static zeno_status compute_row(const void *context, size_t row, int threads, void *points,
+                               zeno_error *error) {
+  const sweep *w = context;
+  return zeno_sweep_row(w->maps[row / w->ny], row % w->ny, threads, points, error);
 }
 
-static void write_table(FILE *f, const sweep_options *o, const zeno_scene *scene,
-                        const zeno_sweep_point *grid) {
-  // q' at the end, named for what it holds (one contact: z1, x1, theta).
-  const bool basin = o->def.basin.count > 0;
-  fprintf(f, "ix,iy,%s,%s,outcome,t,events,impacts,zeno,zeno_time,%s,energy_gains,%serror\n",
-          o->def.x.path, o->def.y.path,
-          scene->contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2",
-          basin ? "basin_inner,basin_outer,basin_width,basin_returns,basin_transitions," : "");
-  const size_t n = o->def.x.count * o->def.y.count;
-  for (size_t k = 0; k < n; k++) {
-    const zeno_sweep_point *p = &grid[k];
-    fprintf(f, "%zu,%zu", p->ix, p->iy);
-    put_number(f, p->x);
-    put_number(f, p->y);
-    if (!p->ok) {
-      fputs(basin ? ",,,,,,,,,,,,,,,," : ",,,,,,,,,,,", f);
-      zeno_io_json_string(f, p->error, NULL);  // quoted, as CSV needs for commas
-      fputc('\n', f);
-      continue;
-    }
-    fprintf(f, ",%s", zeno_outcome_name(p->outcome));
-    put_number(f, p->t);
-    fprintf(f, ",%ld,%ld,%d", p->events, p->impacts, p->has_zeno ? 1 : 0);
-    put_number(f, p->zeno_time);
-    for (int c = 0; c < 3; c++) put_number(f, p->final_zod[c]);
-    fprintf(f, ",%ld", p->energy_gains);
-    if (basin) {
-      put_number(f, p->basin_inner);
-      put_number(f, p->basin_outer);
-      put_number(f, p->basin_width);
-      fprintf(f, ",%d,%d", p->basin_returns, p->basin_transitions);
-    }
-    fputs(",\n", f);
-  }
+static void row_name(const void *context, size_t row, char *out, size_t size) {
+  const sweep *w = context;
+  const zeno_region_axis *y = &w->o->def.y;
+  if (w->o->z_set)
+    snprintf(out, size, "%s = %.17g, %s = %.17g", w->o->z.path,
+             zeno_region_axis_value(&w->o->z, row / w->ny), y->path,
+             zeno_region_axis_value(y, row % w->ny));
+  else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
+}
+
+// A table or journal row: "IZ,Z," in a batch, then the point's columns.
+static zeno_status write_row(FILE *f, const sweep *w, const zeno_sweep_point *p, size_t row) {
+  if (w->o->z_set) grid_z_prefix(f, &w->o->z, row / w->ny);
+  return zeno_io_sweep_row(f, &w->o->def, p, NULL);
+}
+
+static zeno_status journal_write(FILE *f, const void *point, size_t row, const void *context) {
+  return write_row(f, context, point, row);
+}
+
+static bool journal_read(const char *text, void *point, size_t *ix, size_t *row,
+                         const void *context) {
+  const sweep *w = context;
+  const zeno_sweep_def *d = &w->o->def;
+  size_t iz = 0;
+  if (w->o->z_set && (text = grid_z_read_prefix(text, &w->o->z, &iz)) == NULL) return false;
+  zeno_sweep_point *p = point;
+  if (zeno_io_sweep_parse(text, d, p, NULL) != ZENO_OK || p->ix >= d->x.count ||
+      p->iy >= d->y.count || p->x != zeno_region_axis_value(&d->x, p->ix) ||
+      p->y != zeno_region_axis_value(&d->y, p->iy))
+    return false;
+  *ix = p->ix;
+  *row = iz * w->ny + p->iy;
+  return true;
+}
+
+// Everything that decides the points' results, as the signature digests it.
+static void settings_text(const sweep_options *o, char *out, size_t size) {
+  const zeno_sweep_def *d = &o->def;
+  const zeno_region_axis *z = &o->z;
+  snprintf(out, size,
+           "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; z %s=%.17g:%.17g:%zu; "
+           "basin %zu %.17g:%.17g tol %.17g turn %.17g",
+           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
+           d->y.hi, d->y.count, o->z_set ? z->path : "", z->lo, z->hi, z->count,
+           d->basin.count, d->basin.lo, d->basin.hi, d->basin.tol, d->basin.turn_max);
+}
+
+/* ---- outputs ---------------------------------------------------------------- */
+
+static void write_table(FILE *f, const sweep *w, const zeno_scene *scene) {
+  if (w->o->z_set) fprintf(f, "iz,%s,", w->o->z.path);
+  zeno_io_sweep_header(f, &w->o->def, scene->contact_count, NULL);
+  for (size_t k = 0; k < point_count(w); k++) write_row(f, w, &w->grid[k], k / w->nx);
 }
 
 typedef struct tally {
@@ -202,12 +255,14 @@ typedef struct tally {
   double inner_min, inner_max;
 } tally;
 
-static tally count(const sweep_options *o, const zeno_sweep_point *grid) {
+static tally count(const sweep *w) {
+  const sweep_options *o = w->o;
+  const zeno_sweep_point *grid = w->grid;
   tally t;
   memset(&t, 0, sizeof t);
   t.inner_min = INFINITY;
   t.inner_max = -INFINITY;
-  for (size_t k = 0; k < o->def.x.count * o->def.y.count; k++) {
+  for (size_t k = 0; k < point_count(w); k++) {
     if (!grid[k].ok) {
       t.errors++;
       continue;
@@ -227,16 +282,24 @@ static tally count(const sweep_options *o, const zeno_sweep_point *grid) {
   return t;
 }
 
-static void write_summary(FILE *f, const sweep_options *o, const zeno_scene *scene,
-                          const zeno_sweep_point *grid) {
-  const tally t = count(o, grid);
+static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
+  fprintf(f, ", \"%s\": ", key);
+  zeno_io_json_string(f, a->path, NULL);
+}
+
+static void write_summary(FILE *f, const sweep *w, const zeno_scene *scene) {
+  const sweep_options *o = w->o;
+  const tally t = count(w);
   fputs("{\"scene\": ", f);
   zeno_io_json_string(f, scene->name, NULL);
-  fputs(", \"x\": ", f);
-  zeno_io_json_string(f, o->def.x.path, NULL);
-  fputs(", \"y\": ", f);
-  zeno_io_json_string(f, o->def.y.path, NULL);
-  fprintf(f, ", \"points\": %zu, \"counts\": {", o->def.x.count * o->def.y.count);
+  json_axis(f, "x", &o->def.x);
+  json_axis(f, "y", &o->def.y);
+  if (o->z_set) {
+    json_axis(f, "z", &o->z);
+    fprintf(f, ", \"maps\": %zu", w->nz);
+  }
+  fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu, \"counts\": {",
+          point_count(w), w->rows.computed_points, w->rows.resumed_rows);
   bool first = true;
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
@@ -257,17 +320,24 @@ static void write_summary(FILE *f, const sweep_options *o, const zeno_scene *sce
     zeno_io_json_number(f, isfinite(t.inner_max) ? t.inner_max : NAN, NULL);
     fputc('}', f);
   }
-  fprintf(f, ", \"threads\": %d}\n", zeno_regions_threads(o->threads));
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->rows.dist.size,
+          zeno_regions_threads(o->threads));
 }
 
-static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) {
-  const tally t = count(o, grid);
-  cli_label("x");
-  printf("%s from %g to %g, %zu points\n", o->def.x.path, o->def.x.lo, o->def.x.hi,
-         o->def.x.count);
-  cli_label("y");
-  printf("%s from %g to %g, %zu points\n", o->def.y.path, o->def.y.lo, o->def.y.hi,
-         o->def.y.count);
+static void print_axis(const char *label, const zeno_region_axis *a) {
+  cli_label(label);
+  printf("%s from %g to %g, %zu points\n", a->path, a->lo, a->hi, a->count);
+}
+
+static void print_summary(const sweep *w) {
+  const sweep_options *o = w->o;
+  const tally t = count(w);
+  print_axis("x", &o->def.x);
+  print_axis("y", &o->def.y);
+  if (o->z_set) print_axis("z (one map each)", &o->z);
+  cli_label("points");
+  printf("%zu (%ld computed, %zu rows resumed)\n", point_count(w), w->rows.computed_points,
+         w->rows.resumed_rows);
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
     cli_label(zeno_outcome_name((zeno_outcome)k));
@@ -293,80 +363,137 @@ static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) 
   }
 }
 
-static int write_file(const char *dir, const char *name, const sweep_options *o,
-                      const zeno_scene *scene, const zeno_sweep_point *grid, bool table) {
+static int write_file(const sweep *w, const char *name, const zeno_scene *scene, bool table) {
   zeno_error err;
-  zeno_io_output *out = zeno_io_output_open(dir, name, &err);
+  zeno_io_output *out = zeno_io_output_open(w->o->out_dir, name, &err);
   if (out != NULL) {
-    if (table) write_table(zeno_io_output_stream(out), o, scene, grid);
-    else write_summary(zeno_io_output_stream(out), o, scene, grid);
+    if (table) write_table(zeno_io_output_stream(out), w, scene);
+    else write_summary(zeno_io_output_stream(out), w, scene);
     if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
   cli_error("%s: %s", COMMAND, err.message);
   return CLI_EXIT_RUNTIME;
 }
 
-static int draw(const sweep_options *o, const zeno_scene *scene, const zeno_sweep_point *grid,
-                const plot_options *figure) {
+// The figure of map iz (the only one without --z).
+static int draw(const sweep *w, const zeno_scene *scene, size_t iz) {
+  const sweep_options *o = w->o;
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
+  char title[sizeof scene->name + 3 * ZENO_REGION_PATH_SIZE + 96], z[ZENO_REGION_PATH_SIZE + 32];
   const bool basin = o->def.basin.count > 0;
-  snprintf(title, sizeof title, "%s: %s over %s and %s", scene->name,
-           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path);
+  z[0] = '\0';
+  if (o->z_set) snprintf(z, sizeof z, " at %s = %g", o->z.path, zeno_region_axis_value(&o->z, iz));
+  snprintf(title, sizeof title, "%s: %s over %s and %s%s", scene->name,
+           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z);
+  char path[FIGURE_PATH_SIZE];
+  if (!o->z_set) snprintf(path, sizeof path, "%s", o->plot_path);
+  else if (!grid_z_plot_path(o->plot_path, iz, path, sizeof path))
+    return cli_error("%s: --plot: '%s' is too long", COMMAND, o->plot_path), CLI_EXIT_USAGE;
   const plot_sweep_input in = {.title = title,
                                .x = &o->def.x,
                                .y = &o->def.y,
-                               .grid = grid,
-                               .options = figure,
+                               .grid = w->grid + iz * w->nx * w->ny,
+                               .options = &w->figure,
                                .basin = basin ? &o->def.basin : NULL};
-  const plot_status st = plot->sweep(o->plot_path, &in);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, o->plot_path, st);
+  const plot_status st = plot->sweep(path, &in);
+  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
+}
+
+static int write_outputs(const sweep *w, const zeno_scene *scene) {
+  const sweep_options *o = w->o;
+  int code = CLI_EXIT_OK;
+  if (o->out_dir) {
+    code = write_file(w, TABLE_NAME, scene, true);
+    if (code == CLI_EXIT_OK) code = write_file(w, SUMMARY_NAME, scene, false);
+  }
+  for (size_t iz = 0; iz < w->nz && code == CLI_EXIT_OK && o->plot_path; iz++)
+    code = draw(w, scene, iz);
+  if (code == CLI_EXIT_OK && o->json) write_summary(stdout, w, scene);
+  else if (code == CLI_EXIT_OK && !o->quiet) print_summary(w);
+  return code;
 }
 
 /* ---- the command -------------------------------------------------------------- */
+
+static void *create_map(const void *context, const char *const *overrides, size_t count,
+                        zeno_error *error) {
+  const sweep_options *o = context;
+  return zeno_sweep_create(o->common.scene_text, o->common.scene_path, overrides, count,
+                           &o->def, error);
+}
+
+// One sweep per z value; a failure is reported naming the option typed.
+static int create_maps(sweep *w, zeno_error *err) {
+  const sweep_options *o = w->o;
+  w->maps = calloc(w->nz, sizeof *w->maps);
+  if (w->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  if (grid_z_create(&o->common.overrides, o->z_set ? &o->z : NULL, w->nz, create_map, o,
+                    (void **)w->maps, err) == ZENO_OK)
+    return CLI_CONTINUE;
+  const cli_origin axes[3] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed},
+                              {o->z.path, o->z_typed}};
+  if (w->rows.dist.rank != 0) return CLI_EXIT_USAGE;
+  if (strcmp(err->parameter, "basin") == 0 && err->code != ZENO_ERR_NOMEM)
+    return cli_usage_error(COMMAND, "--magnitude: %s", err->message);
+  return cli_override_error(err, &o->common.overrides, axes, o->z_set ? 3 : 2);
+}
+
+static int run_sweep(sweep *w, const zeno_scene *scene, zeno_error *err) {
+  const sweep_options *o = w->o;
+  w->nx = o->def.x.count;
+  w->ny = o->def.y.count;
+  w->nz = o->z_set ? o->z.count : 1;
+  int code = create_maps(w, err);
+  if (code != CLI_CONTINUE) return code;
+  const grid_journal_format format = {
+      .command = COMMAND,
+      .name = JOURNAL_NAME,
+      .magic = JOURNAL_MAGIC,
+      .point_size = sizeof(zeno_sweep_point),
+      .nx = w->nx,
+      .rows = w->ny * w->nz,
+      .write = journal_write,
+      .read = journal_read,
+      .context = w,
+  };
+  char settings[4 * ZENO_REGION_PATH_SIZE + 512], sig[GRID_SIGNATURE_SIZE];
+  settings_text(o, settings, sizeof settings);
+  grid_journal_signature(settings, o->common.scene_text, o->common.scene_length,
+                         &o->common.overrides, sig);
+  const grid_rows_def def = {.format = &format,
+                             .row = compute_row,
+                             .row_name = row_name,
+                             .context = w,
+                             .threads = o->threads,
+                             .out_dir = o->out_dir,
+                             .signature = sig,
+                             .quiet = o->quiet};
+  code = grid_rows_run(&w->rows, &def);
+  w->grid = w->rows.grid;
+  if (code == CLI_CONTINUE && w->rows.dist.rank == 0) code = write_outputs(w, scene);
+  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+}
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   const sweep_options *o = options;
   if (!o->x_set || !o->y_set)
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
-  plot_options figure;
-  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
+  if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
+    return CLI_EXIT_USAGE;
+  if (o->z_set && o->def.basin.count > 0 && strcmp(o->z.path, "epsilon") == 0)
+    return cli_usage_error(COMMAND, "--z: epsilon is the basin estimate's magnitude "
+                           "(--magnitude); it cannot be an axis too");
+  sweep w;
+  memset(&w, 0, sizeof w);
+  w.o = o;
+  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
-  zeno_sweep *w = zeno_sweep_create(o->common.scene_text, o->common.scene_path,
-                                    cli_overrides_items(&o->common.overrides),
-                                    o->common.overrides.count, &o->def, err);
-  const cli_origin axes[2] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed}};
-  if (w == NULL && strcmp(err->parameter, "basin") == 0)
-    return err->code == ZENO_ERR_NOMEM ? cli_library_error(err)
-                                       : cli_usage_error(COMMAND, "--magnitude: %s", err->message);
-  if (w == NULL) return cli_override_error(err, &o->common.overrides, axes, 2);
-  const size_t nx = o->def.x.count, ny = o->def.y.count;
-  zeno_sweep_point *grid = calloc(nx * ny, sizeof *grid);
-  if (grid == NULL) {
-    zeno_sweep_destroy(w);
-    cli_error("out of memory");
-    return CLI_EXIT_RUNTIME;
-  }
-  int code = CLI_EXIT_OK;
-  for (size_t iy = 0; iy < ny && code == CLI_EXIT_OK; iy++)
-    if (zeno_sweep_row(w, iy, o->threads, &grid[iy * nx], err) != ZENO_OK)
-      code = cli_library_error(err);
-  if (code == CLI_EXIT_OK && o->out_dir) {
-    zeno_error e;
-    if (zeno_io_make_directories(o->out_dir, &e) != ZENO_OK) {
-      cli_error("%s: %s", COMMAND, e.message);
-      code = CLI_EXIT_RUNTIME;
-    }
-    if (code == CLI_EXIT_OK) code = write_file(o->out_dir, TABLE_NAME, o, scene, grid, true);
-    if (code == CLI_EXIT_OK) code = write_file(o->out_dir, SUMMARY_NAME, o, scene, grid, false);
-  }
-  if (code == CLI_EXIT_OK && o->plot_path) code = draw(o, scene, grid, &figure);
-  if (code == CLI_EXIT_OK && o->json) write_summary(stdout, o, scene, grid);
-  else if (code == CLI_EXIT_OK && !o->quiet) print_summary(o, grid);
-  free(grid);
-  zeno_sweep_destroy(w);
-  return code;
+  if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
+  const int code = run_sweep(&w, scene, err);
+  for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_sweep_destroy(w.maps[iz]);
+  free(w.maps);
+  return grid_rows_end(&w.rows, code);
 }
 
 static const cli_scene_command SWEEP_COMMAND = {
@@ -376,6 +503,7 @@ static const cli_scene_command SWEEP_COMMAND = {
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};
   o.def.basin = zeno_sweep_basin_def_default();
+  o.z.count = 1;
   cli_figure_init(&o.figure);
   return cli_scene_command_main(&SWEEP_COMMAND, &o.common, &o, argc, argv);
 }
