@@ -369,6 +369,98 @@ static void basin_command(void **state) {
   work_dir_remove(&w, names, "out");
 }
 
+// Sweep rows round-trip exactly through zeno_io_sweep_row/parse (what a
+// resumed sweep reads from its journal), with and without the basin
+// columns, error rows included; a bad field is ZENO_ERR_SYNTAX naming it.
+static void rows_round_trip(void **state) {
+  (void)state;
+  zeno_sweep_def d = axes("initial.qdp.2=-1:1:3", "initial.qdp.0=0:1:3");
+  zeno_sweep_point p;
+  memset(&p, 0, sizeof p);
+  p.ix = 2;
+  p.iy = 1;
+  p.x = 1;
+  p.y = 0.1 + 0.2;  // 17 digits needed
+  p.ok = true;
+  p.outcome = ZENO_OUTCOME_DIVERGING;
+  p.t = 1.0 / 3;
+  p.events = 77;
+  p.impacts = 73;
+  p.zeno_time = NAN;
+  p.final_zod[0] = -1e-300;
+  p.final_zod[1] = 2.5;
+  p.final_zod[2] = NAN;
+  p.energy_gains = 2;
+  p.basin_inner = 0.83281249999999996;
+  p.basin_outer = NAN;
+  p.basin_width = 7.8e-4;
+  p.basin_returns = 6;
+  p.basin_transitions = 3;
+  zeno_sweep_point bad = p;
+  bad.ok = false;
+  snprintf(bad.error, sizeof bad.error, "paper.l2=0: contacts meet, \"here\"");
+  for (int basin = 0; basin < 2; basin++) {
+    d.basin.count = basin ? 8 : 0;
+    const zeno_sweep_point *points[2] = {&p, &bad};
+    for (int k = 0; k < 2; k++) {
+      char line[1024];
+      FILE *f = fmemopen(line, sizeof line, "w");
+      assert_non_null(f);
+      assert_int_equal(zeno_io_sweep_row(f, &d, points[k], NULL), ZENO_OK);
+      fclose(f);
+      zeno_sweep_point q;
+      zeno_error err;
+      if (zeno_io_sweep_parse(line, &d, &q, &err) != ZENO_OK)
+        fail_msg("'%s': %s", line, err.message);
+      const zeno_sweep_point *w = points[k];
+      assert_true(q.ix == w->ix && q.iy == w->iy && q.x == w->x && q.y == w->y &&
+                  q.ok == w->ok);
+      assert_string_equal(q.error, w->ok ? "" : w->error);
+      if (!w->ok) continue;
+      assert_true(q.outcome == w->outcome && q.t == w->t && q.events == w->events &&
+                  q.impacts == w->impacts && q.has_zeno == w->has_zeno &&
+                  isnan(q.zeno_time) && q.final_zod[0] == w->final_zod[0] &&
+                  q.final_zod[1] == w->final_zod[1] && isnan(q.final_zod[2]) &&
+                  q.energy_gains == w->energy_gains);
+      if (basin)
+        assert_true(q.basin_inner == w->basin_inner && isnan(q.basin_outer) &&
+                    q.basin_width == w->basin_width && q.basin_returns == 6 &&
+                    q.basin_transitions == 3);
+    }
+  }
+  d.basin.count = 0;
+  const struct {
+    const char *line, *field;
+  } wrong[] = {
+      {"0,0,0,0,rested,1,2,1,0,,0,0,0,0,\n", "field 5 (outcome)"},
+      {"0,0,0,0,rest,1,2,1,2,,0,0,0,0,\n", "field 9 (zeno)"},
+      {"0,0,0,0,rest,1,2,1,0,,0,0,0,0,oops\n", "field 15 (error)"},
+      {"0,0,0,0,,,,,,,,,,,,\n", "field 15 (error)"},
+      {"0,0,0,0,,,,,5,,,,,,,x\n", "field 9 (zeno)"},
+      {"0,0,x,0,rest,1,2,1,0,,0,0,0,0,\n", "field 3 (x)"},
+      {"0,0,0,0,rest,1,2,1,0,,0,0,0,0\n", "field 15 (error)"},
+  };
+  for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+    zeno_sweep_point q;
+    zeno_error err;
+    assert_int_equal(zeno_io_sweep_parse(wrong[k].line, &d, &q, &err), ZENO_ERR_SYNTAX);
+    if (strstr(err.message, wrong[k].field) == NULL)
+      fail_msg("'%s': '%s' does not name %s", wrong[k].line, err.message, wrong[k].field);
+  }
+  // With the basin columns, a missing one is named.
+  d.basin.count = 8;
+  zeno_sweep_point q;
+  zeno_error err;
+  assert_int_equal(zeno_io_sweep_parse("0,0,0,0,rest,1,2,1,0,,0,0,0,0,1,1,0,x,0,\n", &d, &q,
+                                       &err),
+                   ZENO_ERR_SYNTAX);
+  assert_non_null(strstr(err.message, "field 18 (basin_returns)"));
+  assert_int_equal(zeno_io_sweep_parse(NULL, &d, &q, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_sweep_row(NULL, &d, &p, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_sweep_header(NULL, &d, 2, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_regions_check_axis(NULL, "z", &err), ZENO_ERR_ARGUMENT);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ball_accumulates_at_the_closed_form),
@@ -378,6 +470,7 @@ int main(void) {
       cmocka_unit_test(basin_of_the_rocking_block),
       cmocka_unit_test(basin_errors),
       cmocka_unit_test(basin_command),
+      cmocka_unit_test(rows_round_trip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
