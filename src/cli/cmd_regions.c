@@ -28,8 +28,6 @@ static const char *const SUMMARY_NAME = "summary.json";
 #define THREADS_MAX 1024
 /// Most Monte-Carlo runs per point accepted by --mc-runs.
 #define MC_RUNS_MAX 100000
-/// Room for a figure's path with its "-zIZ" (PATH_MAX on Linux).
-#define FIGURE_PATH_SIZE 4096
 /// The journal's file and first line. v3: rows gained the on_breakpoint
 /// column; v4: the region_name column, and theorem empty when none decides.
 /// An older journal belongs to another sweep.
@@ -204,12 +202,7 @@ static zeno_status compute_row(const void *context, size_t row, int threads, voi
 
 static void row_name(const void *context, size_t row, char *out, size_t size) {
   const sweep *w = context;
-  const zeno_region_axis *y = &w->o->def.y;
-  if (w->o->z_set)
-    snprintf(out, size, "%s = %.17g, %s = %.17g", w->o->z.path,
-             zeno_region_axis_value(&w->o->z, row / w->ny), y->path,
-             zeno_region_axis_value(y, row % w->ny));
-  else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
+  grid_z_row_name(&w->o->def.y, w->o->z_set ? &w->o->z : NULL, row, out, size);
 }
 
 // A table or journal row: "IZ,Z," in a batch, then the point's columns.
@@ -406,15 +399,12 @@ static int draw_map(const sweep *w, const zeno_scene *scene, size_t iz) {
   const regions_options *o = w->o;
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  char title[sizeof scene->name + 3 * ZENO_REGION_PATH_SIZE + 96], z[ZENO_REGION_PATH_SIZE + 32];
-  z[0] = '\0';
-  if (o->z_set) snprintf(z, sizeof z, " at %s = %g", o->z.path, zeno_region_axis_value(&o->z, iz));
+  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
+  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
+  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
+    return CLI_EXIT_USAGE;
   snprintf(title, sizeof title, "%s: stability regions over %s and %s%s", scene->name,
            o->def.x.path, o->def.y.path, z);
-  char path[FIGURE_PATH_SIZE];
-  if (!o->z_set) snprintf(path, sizeof path, "%s", o->plot_path);
-  else if (!grid_z_plot_path(o->plot_path, iz, path, sizeof path))
-    return cli_error("%s: --plot: '%s' is too long", COMMAND, o->plot_path), CLI_EXIT_USAGE;
   const plot_regions_input in = {.title = title, .x = &o->def.x, .y = &o->def.y,
                                  .grid = w->grid + iz * w->nx * w->ny, .overlay = scene,
                                  .options = &w->figure};

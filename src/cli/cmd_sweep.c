@@ -28,8 +28,6 @@ static const char *const JOURNAL_MAGIC = "# zeno sweep journal v1 sha256 ";
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 
-/// Room for a figure's path with its "-zIZ" (PATH_MAX on Linux).
-#define FIGURE_PATH_SIZE 4096
 /// Degrees per radian (--basin-turn is in degrees, as scene angles are).
 #define DEG_PER_RAD (180.0 / ZENO_PI)
 
@@ -192,12 +190,7 @@ static zeno_status compute_row(const void *context, size_t row, int threads, voi
 
 static void row_name(const void *context, size_t row, char *out, size_t size) {
   const sweep *w = context;
-  const zeno_region_axis *y = &w->o->def.y;
-  if (w->o->z_set)
-    snprintf(out, size, "%s = %.17g, %s = %.17g", w->o->z.path,
-             zeno_region_axis_value(&w->o->z, row / w->ny), y->path,
-             zeno_region_axis_value(y, row % w->ny));
-  else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
+  grid_z_row_name(&w->o->def.y, w->o->z_set ? &w->o->z : NULL, row, out, size);
 }
 
 // A table or journal row: "IZ,Z," in a batch, then the point's columns.
@@ -380,16 +373,13 @@ static int draw(const sweep *w, const zeno_scene *scene, size_t iz) {
   const sweep_options *o = w->o;
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  char title[sizeof scene->name + 3 * ZENO_REGION_PATH_SIZE + 96], z[ZENO_REGION_PATH_SIZE + 32];
+  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
+  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
+  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
+    return CLI_EXIT_USAGE;
   const bool basin = o->def.basin.count > 0;
-  z[0] = '\0';
-  if (o->z_set) snprintf(z, sizeof z, " at %s = %g", o->z.path, zeno_region_axis_value(&o->z, iz));
   snprintf(title, sizeof title, "%s: %s over %s and %s%s", scene->name,
            basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z);
-  char path[FIGURE_PATH_SIZE];
-  if (!o->z_set) snprintf(path, sizeof path, "%s", o->plot_path);
-  else if (!grid_z_plot_path(o->plot_path, iz, path, sizeof path))
-    return cli_error("%s: --plot: '%s' is too long", COMMAND, o->plot_path), CLI_EXIT_USAGE;
   const plot_sweep_input in = {.title = title,
                                .x = &o->def.x,
                                .y = &o->def.y,

@@ -199,12 +199,32 @@ zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis
   return st;
 }
 
-bool grid_z_plot_path(const char *path, size_t iz, char *out, size_t size) {
-  const char *dot = strrchr(path, '.');
-  const char *slash = strrchr(path, '/');
-  if (dot == NULL || (slash && dot < slash)) dot = path + strlen(path);
-  const int n = snprintf(out, size, "%.*s-z%zu%s", (int)(dot - path), path, iz, dot);
-  return n >= 0 && (size_t)n < size;
+void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row,
+                     char *out, size_t size) {
+  if (z)
+    snprintf(out, size, "%s = %.17g, %s = %.17g", z->path,
+             zeno_region_axis_value(z, row / y->count), y->path,
+             zeno_region_axis_value(y, row % y->count));
+  else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
+}
+
+bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z,
+                   size_t iz, char path[GRID_FIGURE_PATH_SIZE],
+                   char title[GRID_Z_TITLE_SIZE]) {
+  title[0] = '\0';
+  if (z == NULL) {
+    snprintf(path, GRID_FIGURE_PATH_SIZE, "%s", plot_path);
+    return true;
+  }
+  snprintf(title, GRID_Z_TITLE_SIZE, " at %s = %g", z->path, zeno_region_axis_value(z, iz));
+  const char *dot = strrchr(plot_path, '.');
+  const char *slash = strrchr(plot_path, '/');
+  if (dot == NULL || (slash && dot < slash)) dot = plot_path + strlen(plot_path);
+  const int n = snprintf(path, GRID_FIGURE_PATH_SIZE, "%.*s-z%zu%s", (int)(dot - plot_path),
+                         plot_path, iz, dot);
+  if (n >= 0 && n < GRID_FIGURE_PATH_SIZE) return true;
+  cli_error("%s: --plot: '%s' is too long", command, plot_path);
+  return false;
 }
 
 void grid_z_prefix(FILE *f, const zeno_region_axis *z, size_t iz) {

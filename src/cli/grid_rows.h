@@ -83,9 +83,24 @@ zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis
                           size_t nz, grid_create_fn create, const void *context, void **maps,
                           zeno_error *error);
 
-/// The figure of z value iz: FILE with "-zIZ" before its extension
-/// ("map.png": "map-z0.png", "map-z1.png", ...). False when it does not fit.
-bool grid_z_plot_path(const char *path, size_t iz, char *out, size_t size);
+/// Describes row `row` of a batch (z NULL: of one map) for messages:
+/// "paper.mu1 = 0.5, initial.qdp.0 = 1" (rows of all maps one after the
+/// other, ny per map).
+void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row,
+                     char *out, size_t size);
+
+/// Room for a figure's path with its "-zIZ" (PATH_MAX on Linux).
+#define GRID_FIGURE_PATH_SIZE 4096
+/// Room for a title's " at PATH = Z".
+#define GRID_Z_TITLE_SIZE (ZENO_REGION_PATH_SIZE + 32)
+
+/// The figure of map iz: `plot_path` itself without a batch (z NULL), else
+/// FILE with "-zIZ" before its extension ("map.png": "map-z0.png", ...);
+/// `title` gets " at PATH = Z" (or ""). False after reporting a path too
+/// long.
+bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z,
+                   size_t iz, char path[GRID_FIGURE_PATH_SIZE],
+                   char title[GRID_Z_TITLE_SIZE]);
 
 /// Writes a batch row's first columns "IZ,Z," (Z round-trips).
 void grid_z_prefix(FILE *f, const zeno_region_axis *z, size_t iz);
