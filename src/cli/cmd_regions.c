@@ -184,6 +184,7 @@ static int apply_option(void *options, int option, char **argv) {
 typedef struct sweep {
   const regions_options *o;
   zeno_regions **maps;       ///< one per z value
+  grid_batch batch;              ///< the maps as one grid
   grid_rows rows;            ///< the grid (whole on rank 0), journal, ranks
   const zeno_region_point *grid; ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
   size_t nx, ny, nz;
@@ -194,40 +195,22 @@ typedef struct sweep {
 
 static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
 
-static zeno_status compute_row(const void *context, size_t row, int threads, void *points,
-                               zeno_error *error) {
-  const sweep *w = context;
-  return zeno_regions_row(w->maps[row / w->ny], row % w->ny, threads, points, error);
+static zeno_status map_row(const void *map, size_t iy, int threads, void *points,
+                           zeno_error *error) {
+  return zeno_regions_row(map, iy, threads, points, error);
 }
 
-static void row_name(const void *context, size_t row, char *out, size_t size) {
-  const sweep *w = context;
-  grid_z_row_name(&w->o->def.y, w->o->z_set ? &w->o->z : NULL, row, out, size);
+static zeno_status write_point(FILE *f, const void *point, const void *context) {
+  (void)context;
+  return zeno_io_region_row(f, point, NULL);
 }
 
-// A table or journal row: "IZ,Z," in a batch, then the point's columns.
-static zeno_status write_row(FILE *f, const sweep *w, const zeno_region_point *p, size_t row) {
-  if (w->o->z_set) grid_z_prefix(f, &w->o->z, row / w->ny);
-  return zeno_io_region_row(f, p, NULL);
-}
-
-static zeno_status journal_write(FILE *f, const void *point, size_t row, const void *context) {
-  return write_row(f, context, point, row);
-}
-
-static bool journal_read(const char *text, void *point, size_t *ix, size_t *row,
-                         const void *context) {
-  const sweep *w = context;
-  const zeno_regions_def *d = &w->o->def;
-  size_t iz = 0;
-  if (w->o->z_set && (text = grid_z_read_prefix(text, &w->o->z, &iz)) == NULL) return false;
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
+                       double *y, const void *context) {
+  (void)context;
   zeno_region_point *p = point;
-  if (zeno_io_region_parse(text, p, NULL) != ZENO_OK || p->ix >= d->x.count ||
-      p->iy >= d->y.count || p->x != zeno_region_axis_value(&d->x, p->ix) ||
-      p->y != zeno_region_axis_value(&d->y, p->iy))
-    return false;
-  *ix = p->ix;
-  *row = iz * w->ny + p->iy;
+  if (zeno_io_region_parse(text, p, NULL) != ZENO_OK) return false;
+  *ix = p->ix, *iy = p->iy, *x = p->x, *y = p->y;
   return true;
 }
 
@@ -372,9 +355,9 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
   (void)scene;
   (void)seconds;
-  if (w->o->z_set) fprintf(f, "iz,%s,", w->o->z.path);
+  grid_batch_header(f, &w->batch);
   zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y, NULL);
-  for (size_t k = 0; k < point_count(w); k++) write_row(f, w, &w->grid[k], k / w->nx);
+  grid_batch_table(f, &w->batch, w->grid);
 }
 
 typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
@@ -462,30 +445,22 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   w->nz = o->z_set ? o->z.count : 1;
   int code = create_maps(w);
   if (code != CLI_CONTINUE) return code;
-  const grid_journal_format format = {
-      .command = COMMAND,
-      .name = JOURNAL_NAME,
-      .magic = JOURNAL_MAGIC,
-      .point_size = sizeof(zeno_region_point),
-      .nx = w->nx,
-      .rows = w->ny * w->nz,
-      .write = journal_write,
-      .read = journal_read,
-      .context = w,
-  };
-  char settings[1024 + 2 * ZENO_REGION_PATH_SIZE], sig[GRID_SIGNATURE_SIZE];
+  char settings[1024 + 2 * ZENO_REGION_PATH_SIZE];
   settings_text(o, settings, sizeof settings);
-  grid_journal_signature(settings, o->common.scene_text, o->common.scene_length,
-                         &o->common.overrides, sig);
-  const grid_rows_def def = {.format = &format,
-                             .row = compute_row,
-                             .row_name = row_name,
-                             .context = w,
-                             .threads = o->threads,
-                             .out_dir = o->out_dir,
-                             .signature = sig,
-                             .quiet = o->quiet};
-  code = grid_rows_run(&w->rows, &def);
+  w->batch = (grid_batch){.command = COMMAND,
+                          .journal_name = JOURNAL_NAME,
+                          .journal_magic = JOURNAL_MAGIC,
+                          .x = &o->def.x,
+                          .y = &o->def.y,
+                          .z = o->z_set ? &o->z : NULL,
+                          .maps = (void *const *)w->maps,
+                          .point_size = sizeof(zeno_region_point),
+                          .map_row = map_row,
+                          .write_point = write_point,
+                          .read_point = read_point,
+                          .context = w};
+  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
+                        o->quiet);
   w->grid = w->rows.grid;
   if (code == CLI_CONTINUE && w->rows.dist.rank == 0)
     code = write_outputs(w, scene, grid_rows_seconds(&w->rows));

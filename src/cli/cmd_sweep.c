@@ -175,6 +175,7 @@ typedef struct sweep {
   const sweep_options *o;
   zeno_sweep **maps;             ///< one per z value
   size_t nx, ny, nz;
+  grid_batch batch;              ///< the maps as one grid
   grid_rows rows;                ///< the grid (whole on rank 0), journal, ranks
   const zeno_sweep_point *grid;  ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
   plot_options figure;
@@ -182,40 +183,22 @@ typedef struct sweep {
 
 static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
 
-static zeno_status compute_row(const void *context, size_t row, int threads, void *points,
-                               zeno_error *error) {
+static zeno_status map_row(const void *map, size_t iy, int threads, void *points,
+                           zeno_error *error) {
+  return zeno_sweep_row(map, iy, threads, points, error);
+}
+
+static zeno_status write_point(FILE *f, const void *point, const void *context) {
   const sweep *w = context;
-  return zeno_sweep_row(w->maps[row / w->ny], row % w->ny, threads, points, error);
+  return zeno_io_sweep_row(f, &w->o->def, point, NULL);
 }
 
-static void row_name(const void *context, size_t row, char *out, size_t size) {
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
+                       double *y, const void *context) {
   const sweep *w = context;
-  grid_z_row_name(&w->o->def.y, w->o->z_set ? &w->o->z : NULL, row, out, size);
-}
-
-// A table or journal row: "IZ,Z," in a batch, then the point's columns.
-static zeno_status write_row(FILE *f, const sweep *w, const zeno_sweep_point *p, size_t row) {
-  if (w->o->z_set) grid_z_prefix(f, &w->o->z, row / w->ny);
-  return zeno_io_sweep_row(f, &w->o->def, p, NULL);
-}
-
-static zeno_status journal_write(FILE *f, const void *point, size_t row, const void *context) {
-  return write_row(f, context, point, row);
-}
-
-static bool journal_read(const char *text, void *point, size_t *ix, size_t *row,
-                         const void *context) {
-  const sweep *w = context;
-  const zeno_sweep_def *d = &w->o->def;
-  size_t iz = 0;
-  if (w->o->z_set && (text = grid_z_read_prefix(text, &w->o->z, &iz)) == NULL) return false;
   zeno_sweep_point *p = point;
-  if (zeno_io_sweep_parse(text, d, p, NULL) != ZENO_OK || p->ix >= d->x.count ||
-      p->iy >= d->y.count || p->x != zeno_region_axis_value(&d->x, p->ix) ||
-      p->y != zeno_region_axis_value(&d->y, p->iy))
-    return false;
-  *ix = p->ix;
-  *row = iz * w->ny + p->iy;
+  if (zeno_io_sweep_parse(text, &w->o->def, p, NULL) != ZENO_OK) return false;
+  *ix = p->ix, *iy = p->iy, *x = p->x, *y = p->y;
   return true;
 }
 
@@ -234,9 +217,9 @@ static void settings_text(const sweep_options *o, char *out, size_t size) {
 /* ---- outputs ---------------------------------------------------------------- */
 
 static void write_table(FILE *f, const sweep *w, const zeno_scene *scene) {
-  if (w->o->z_set) fprintf(f, "iz,%s,", w->o->z.path);
+  grid_batch_header(f, &w->batch);
   zeno_io_sweep_header(f, &w->o->def, scene->contact_count, NULL);
-  for (size_t k = 0; k < point_count(w); k++) write_row(f, w, &w->grid[k], k / w->nx);
+  grid_batch_table(f, &w->batch, w->grid);
 }
 
 typedef struct tally {
@@ -436,30 +419,22 @@ static int run_sweep(sweep *w, const zeno_scene *scene, zeno_error *err) {
   w->nz = o->z_set ? o->z.count : 1;
   int code = create_maps(w, err);
   if (code != CLI_CONTINUE) return code;
-  const grid_journal_format format = {
-      .command = COMMAND,
-      .name = JOURNAL_NAME,
-      .magic = JOURNAL_MAGIC,
-      .point_size = sizeof(zeno_sweep_point),
-      .nx = w->nx,
-      .rows = w->ny * w->nz,
-      .write = journal_write,
-      .read = journal_read,
-      .context = w,
-  };
-  char settings[4 * ZENO_REGION_PATH_SIZE + 512], sig[GRID_SIGNATURE_SIZE];
+  char settings[4 * ZENO_REGION_PATH_SIZE + 512];
   settings_text(o, settings, sizeof settings);
-  grid_journal_signature(settings, o->common.scene_text, o->common.scene_length,
-                         &o->common.overrides, sig);
-  const grid_rows_def def = {.format = &format,
-                             .row = compute_row,
-                             .row_name = row_name,
-                             .context = w,
-                             .threads = o->threads,
-                             .out_dir = o->out_dir,
-                             .signature = sig,
-                             .quiet = o->quiet};
-  code = grid_rows_run(&w->rows, &def);
+  w->batch = (grid_batch){.command = COMMAND,
+                          .journal_name = JOURNAL_NAME,
+                          .journal_magic = JOURNAL_MAGIC,
+                          .x = &o->def.x,
+                          .y = &o->def.y,
+                          .z = o->z_set ? &o->z : NULL,
+                          .maps = (void *const *)w->maps,
+                          .point_size = sizeof(zeno_sweep_point),
+                          .map_row = map_row,
+                          .write_point = write_point,
+                          .read_point = read_point,
+                          .context = w};
+  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
+                        o->quiet);
   w->grid = w->rows.grid;
   if (code == CLI_CONTINUE && w->rows.dist.rank == 0) code = write_outputs(w, scene);
   return code == CLI_CONTINUE ? CLI_EXIT_OK : code;

@@ -241,3 +241,74 @@ const char *grid_z_read_prefix(const char *text, const zeno_region_axis *z, size
   *iz = k;
   return end + 1;
 }
+
+/* ---- batches run as one grid ---- */
+
+size_t grid_batch_maps(const grid_batch *b) { return b->z ? b->z->count : 1; }
+
+static zeno_status batch_row(const void *context, size_t row, int threads, void *points,
+                             zeno_error *error) {
+  const grid_batch *b = context;
+  return b->map_row(b->maps[row / b->y->count], row % b->y->count, threads, points, error);
+}
+
+static void batch_row_name(const void *context, size_t row, char *out, size_t size) {
+  const grid_batch *b = context;
+  grid_z_row_name(b->y, b->z, row, out, size);
+}
+
+static zeno_status batch_write(FILE *f, const void *point, size_t row, const void *context) {
+  const grid_batch *b = context;
+  if (b->z) grid_z_prefix(f, b->z, row / b->y->count);
+  return b->write_point(f, point, b->context);
+}
+
+static bool batch_read(const char *text, void *point, size_t *ix, size_t *row,
+                       const void *context) {
+  const grid_batch *b = context;
+  size_t iz = 0, iy;
+  double x, y;
+  if (b->z && (text = grid_z_read_prefix(text, b->z, &iz)) == NULL) return false;
+  if (!b->read_point(text, point, ix, &iy, &x, &y, b->context) || *ix >= b->x->count ||
+      iy >= b->y->count || x != zeno_region_axis_value(b->x, *ix) ||
+      y != zeno_region_axis_value(b->y, iy))
+    return false;
+  *row = iz * b->y->count + iy;
+  return true;
+}
+
+int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *common,
+                   const char *settings, int threads, const char *out_dir, bool quiet) {
+  grid_journal_signature(settings, common->scene_text, common->scene_length,
+                         &common->overrides, b->signature);
+  b->format = (grid_journal_format){
+      .command = b->command,
+      .name = b->journal_name,
+      .magic = b->journal_magic,
+      .point_size = b->point_size,
+      .nx = b->x->count,
+      .rows = b->y->count * grid_batch_maps(b),
+      .write = batch_write,
+      .read = batch_read,
+      .context = b,
+  };
+  b->rows = (grid_rows_def){.format = &b->format,
+                            .row = batch_row,
+                            .row_name = batch_row_name,
+                            .context = b,
+                            .threads = threads,
+                            .out_dir = out_dir,
+                            .signature = b->signature,
+                            .quiet = quiet};
+  return grid_rows_run(rows, &b->rows);
+}
+
+void grid_batch_header(FILE *f, const grid_batch *b) {
+  if (b->z) fprintf(f, "iz,%s,", b->z->path);
+}
+
+void grid_batch_table(FILE *f, const grid_batch *b, const void *grid) {
+  const size_t nx = b->x->count, rows = b->y->count * grid_batch_maps(b);
+  for (size_t k = 0; k < nx * rows; k++)
+    batch_write(f, (const char *)grid + k * b->point_size, k / nx, b);
+}

@@ -109,4 +109,48 @@ void grid_z_prefix(FILE *f, const zeno_region_axis *z, size_t iz);
 /// one of z's values; *iz is its index.
 const char *grid_z_read_prefix(const char *text, const zeno_region_axis *z, size_t *iz);
 
+/* ---- a batch: the maps of every z value run as one grid ------------------ */
+
+/// A command's maps (one per z value; one map without --z) and how their
+/// points are computed, written and read back.
+typedef struct grid_batch {
+  const char *command;        ///< "regions", "sweep"
+  const char *journal_name;   ///< "regions.journal"
+  const char *journal_magic;  ///< its first line, before the signature
+  const zeno_region_axis *x, *y, *z; ///< z NULL: one map
+  void *const *maps;          ///< z->count of them (or one)
+  size_t point_size;          ///< bytes of a point
+  /// Computes row iy of a map into `points` (x->count of them).
+  zeno_status (*map_row)(const void *map, size_t iy, int threads, void *points,
+                         zeno_error *error);
+  /// Writes a point's table columns, newline included.
+  zeno_status (*write_point)(FILE *f, const void *point, const void *context);
+  /// Reads a point's columns: false when they are not a point; else its
+  /// indices and axis values.
+  bool (*read_point)(const char *text, void *point, size_t *ix, size_t *iy, double *x,
+                     double *y, const void *context);
+  const void *context;        ///< given to write_point and read_point
+  grid_journal_format format; ///< filled by grid_batch_run()
+  grid_rows_def rows;         ///< filled by grid_batch_run()
+  char signature[GRID_SIGNATURE_SIZE]; ///< filled by grid_batch_run()
+} grid_batch;
+
+/// Maps in the batch.
+size_t grid_batch_maps(const grid_batch *batch);
+
+/// Computes every row of every map not done yet (grid_rows_run(); rows of
+/// map iz are iz * y->count + iy, journaled with "IZ,Z," in front in a
+/// batch, the journal signed with `settings`, the scene text and the
+/// overrides of `common`). Returns CLI_CONTINUE (rank 0 then holds every
+/// row) or an exit code (reported).
+int grid_batch_run(grid_rows *rows, grid_batch *batch, const cli_scene_options *common,
+                   const char *settings, int threads, const char *out_dir, bool quiet);
+
+/// The table's first columns in a batch: "iz,PATH," (nothing without).
+void grid_batch_header(FILE *f, const grid_batch *batch);
+
+/// Writes every point of `grid` as a table row ("IZ,Z," in front in a
+/// batch), map after map, row after row.
+void grid_batch_table(FILE *f, const grid_batch *batch, const void *grid);
+
 #endif
