@@ -249,6 +249,33 @@ static inline int mpi_run(const char *const *args) {
 }
 #endif
 
+/// Room for a path in a test directory (PATH_SIZE) plus a file name.
+#define DIR_FILE_PATH_SIZE (PATH_SIZE + 64)
+
+/// Reads DIR/NAME (NULL on failure).
+static inline char *read_in(const char *dir, const char *name) {
+  char path[DIR_FILE_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return read_file(path);
+}
+
+/// Removes the `count` named files of a directory, then the directory.
+static inline void remove_dir_files(const char *dir, const char *const *names, size_t count) {
+  char path[DIR_FILE_PATH_SIZE];
+  for (size_t k = 0; k < count; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+/// Lines of a text (its newlines).
+static inline int count_lines(const char *text) {
+  int n = 0;
+  for (; *text; text++) n += *text == '\n';
+  return n;
+}
+
 /// run_zeno("analyze", path, ...): the exit status alone.
 #define run_zeno(...) (run_zeno_argv((const char *const[]){__VA_ARGS__, NULL}, false).exit_code)
 /// The same with stdout and stderr captured (free with run_result_free()).

@@ -49,26 +49,9 @@ static void out_dir(char *path, const char *name) {
 /// Room for a path in one of the directories (PATH_SIZE) plus a file name.
 #define FILE_PATH_SIZE (PATH_SIZE + 64)
 
-static char *read_in(const char *dir, const char *name) {
-  char path[FILE_PATH_SIZE];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  return read_file(path);
-}
-
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {"regions.csv", "regions.journal", "summary.json"};
-  char path[FILE_PATH_SIZE];
-  for (size_t k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++) {
-    snprintf(path, sizeof path, "%s/%s", dir, NAMES[k]);
-    unlink(path);
-  }
-  rmdir(dir);
-}
-
-static int count_lines(const char *text) {
-  int n = 0;
-  for (; *text; text++) n += *text == '\n';
-  return n;
+  remove_dir_files(dir, NAMES, sizeof NAMES / sizeof NAMES[0]);
 }
 
 /// True when some row of a regions.csv table has region r (5th column).

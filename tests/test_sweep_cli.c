@@ -42,12 +42,6 @@ static void file_in(const char *dir, const char *name, char *path) {
   snprintf(path, FILE_PATH_SIZE, "%s/%s", dir, name);
 }
 
-static char *read_in(const char *dir, const char *name) {
-  char path[FILE_PATH_SIZE];
-  file_in(dir, name, path);
-  return read_file(path);
-}
-
 static void write_in(const char *dir, const char *name, const char *text) {
   char path[FILE_PATH_SIZE];
   file_in(dir, name, path);
@@ -58,18 +52,7 @@ static void write_in(const char *dir, const char *name, const char *text) {
 }
 
 static void remove_dir(const char *dir) {
-  char path[FILE_PATH_SIZE];
-  for (size_t k = 0; k < sizeof FILES / sizeof FILES[0]; k++) {
-    file_in(dir, FILES[k], path);
-    unlink(path);
-  }
-  rmdir(dir);
-}
-
-static int count_lines(const char *text) {
-  int n = 0;
-  for (; *text; text++) n += *text == '\n';
-  return n;
+  remove_dir_files(dir, FILES, sizeof FILES / sizeof FILES[0]);
 }
 
 /// Cuts a journal after `rows` finished rows plus a few characters of the
