@@ -30,6 +30,10 @@ static const char *const JOURNAL_MAGIC = "# zeno sweep journal v1 sha256 ";
 
 /// Degrees per radian (--basin-turn is in degrees, as scene angles are).
 #define DEG_PER_RAD (180.0 / ZENO_PI)
+/// Largest --basin-tol: the whole of epsilon's range (0, 1]; largest
+/// --basin-turn [deg]: a half turn.
+#define BASIN_TOL_MAX 1.0
+#define BASIN_TURN_MAX_DEG 180.0
 
 enum { OPT_X = 256, OPT_Y, OPT_Z, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
 
@@ -152,9 +156,9 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
     case OPT_BASIN_TOL:
-      return positive_option("--basin-tol", optarg, 1, 1, &o->def.basin.tol);
+      return positive_option("--basin-tol", optarg, BASIN_TOL_MAX, 1, &o->def.basin.tol);
     case OPT_BASIN_TURN:
-      return positive_option("--basin-turn", optarg, 180, 1 / DEG_PER_RAD,
+      return positive_option("--basin-turn", optarg, BASIN_TURN_MAX_DEG, 1 / DEG_PER_RAD,
                              &o->def.basin.turn_max);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);

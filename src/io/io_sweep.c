@@ -11,8 +11,10 @@
 #include "io/io_stream.h"
 #include "zeno/io.h"
 
-/// Columns of a row without and with the basin estimate's five.
+/// Columns of a row without the basin estimate's; of them, the results of
+/// a run (outcome .. energy_gains), empty in an error row; the basin's.
 #define SWEEP_COLUMNS 15
+#define SWEEP_RESULT_COLUMNS 10
 #define SWEEP_BASIN_COLUMNS 5
 
 static const char *const COLUMN_NAMES[SWEEP_COLUMNS + SWEEP_BASIN_COLUMNS] = {
@@ -47,8 +49,9 @@ zeno_status zeno_io_sweep_row(FILE *f, const zeno_sweep_def *d, const zeno_sweep
   put(f, p->x);
   put(f, p->y);
   if (!p->ok) {
-    // outcome .. energy_gains (10 fields) and the basin's 5 are empty.
-    for (int k = 0; k < (basin ? 15 : 10); k++) fputc(',', f);
+    // The run's results and the basin's columns are empty.
+    const int empty = SWEEP_RESULT_COLUMNS + (basin ? SWEEP_BASIN_COLUMNS : 0);
+    for (int k = 0; k < empty; k++) fputc(',', f);
     fputc(',', f);
     io_csv_text(f, p->error);
     fputc('\n', f);
@@ -94,7 +97,7 @@ static bool read_point(io_field_reader *r, bool basin, zeno_sweep_point *p) {
     return false;
   if (r->next != NULL && *r->next == ',') {  // an error row: no outcome
     p->ok = false;
-    return read_empty(r, basin ? 15 : 10) &&
+    return read_empty(r, SWEEP_RESULT_COLUMNS + (basin ? SWEEP_BASIN_COLUMNS : 0)) &&
            io_read_text(r, p->error, sizeof p->error, true) && p->error[0] != '\0';
   }
   int zeno = -1;
