@@ -363,6 +363,12 @@ static void basin_command(void **state) {
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "--magnitude: '0.3:1' is not LO:HI:N"));
   run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-tol",
+                        "1e-4");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--basin-tol: only with --magnitude LO:HI:N"));
+  run_result_free(&r);
   remove(csv);
   remove(json);
   const char *const names[] = {"basin.png", NULL};

@@ -42,6 +42,8 @@ typedef struct sweep_options {
   zeno_sweep_def def;
   zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
   bool x_set, y_set, z_set;
+  const char *basin_option; ///< "--basin-tol" or "--basin-turn" when given
+
   char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
   const char *out_dir, *plot_path;
   int threads;
@@ -156,8 +158,10 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
     case OPT_BASIN_TOL:
+      o->basin_option = "--basin-tol";
       return positive_option("--basin-tol", optarg, BASIN_TOL_MAX, 1, &o->def.basin.tol);
     case OPT_BASIN_TURN:
+      o->basin_option = "--basin-turn";
       return positive_option("--basin-turn", optarg, BASIN_TURN_MAX_DEG, 1 / DEG_PER_RAD,
                              &o->def.basin.turn_max);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
@@ -450,6 +454,8 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
   if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
     return CLI_EXIT_USAGE;
+  if (o->basin_option && o->def.basin.count == 0)
+    return cli_usage_error(COMMAND, "%s: only with --magnitude LO:HI:N", o->basin_option);
   if (o->z_set && o->def.basin.count > 0 && strcmp(o->z.path, "epsilon") == 0)
     return cli_usage_error(COMMAND, "--z: epsilon is the basin estimate's magnitude "
                            "(--magnitude); it cannot be an axis too");
