@@ -212,6 +212,70 @@ static inline run_result run_zeno_argv(const char *const *args, bool capture) {
   return run_zeno_input(args, NULL, capture);
 }
 
+#ifdef ZENO_MPIRUN
+/// True when mpirun can start 2 processes here (no slots or no shared
+/// memory: it cannot, and the test says so and skips its MPI part). Open
+/// MPI refuses root without the two variables (CI runs as root in a
+/// container); --oversubscribe lets 2 ranks start on any machine.
+static inline bool mpi_available(void) {
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  char *probe[] = {(char *)ZENO_MPIRUN, "-n", "2", "--oversubscribe", "/bin/true", NULL};
+  if (spawn_and_wait(probe, -1, -1) == 0) return true;
+  printf("mpirun cannot start 2 processes here: the MPI comparison is skipped\n");
+  return false;
+}
+
+/// Runs `mpirun -n 2 --oversubscribe ZENO_MPI_EXE ARGS...` (NULL-terminated
+/// args) and returns its exit status. Open MPI's own start-up allocations
+/// outlive MPI_Finalize; under ASan (tools/sanitize) LeakSanitizer would
+/// blame them on zeno-mpi, so leaks are not checked here (the serial runs
+/// share all code but grid_mpi.c).
+static inline int mpi_run(const char *const *args) {
+  char *argv[MAX_ARGS + 6] = {(char *)ZENO_MPIRUN, "-n", "2", "--oversubscribe",
+                              (char *)ZENO_MPI_EXE};
+  size_t n = 5;
+  for (; *args && n + 1 < sizeof argv / sizeof argv[0]; args++) argv[n++] = (char *)*args;
+  argv[n] = NULL;
+  const char *asan = getenv("ASAN_OPTIONS");
+  char asan_saved[1024], options[1024];
+  snprintf(asan_saved, sizeof asan_saved, "%s", asan ? asan : "");
+  snprintf(options, sizeof options, "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+  setenv("ASAN_OPTIONS", options, 1);
+  const int code = spawn_and_wait(argv, -1, -1);
+  if (asan) setenv("ASAN_OPTIONS", asan_saved, 1);
+  else unsetenv("ASAN_OPTIONS");
+  return code;
+}
+#endif
+
+/// Room for a path in a test directory (PATH_SIZE) plus a file name.
+#define DIR_FILE_PATH_SIZE (PATH_SIZE + 64)
+
+/// Reads DIR/NAME (NULL on failure).
+static inline char *read_in(const char *dir, const char *name) {
+  char path[DIR_FILE_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return read_file(path);
+}
+
+/// Removes the `count` named files of a directory, then the directory.
+static inline void remove_dir_files(const char *dir, const char *const *names, size_t count) {
+  char path[DIR_FILE_PATH_SIZE];
+  for (size_t k = 0; k < count; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+/// Lines of a text (its newlines).
+static inline int count_lines(const char *text) {
+  int n = 0;
+  for (; *text; text++) n += *text == '\n';
+  return n;
+}
+
 /// run_zeno("analyze", path, ...): the exit status alone.
 #define run_zeno(...) (run_zeno_argv((const char *const[]){__VA_ARGS__, NULL}, false).exit_code)
 /// The same with stdout and stderr captured (free with run_result_free()).

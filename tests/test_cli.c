@@ -203,12 +203,6 @@ static void assert_json_literal(const char *text, const char *key,
 
 /* ---- error-line checks --------------------------------------------------- */
 
-static int count_lines(const char *text) {
-  int n = 0;
-  for (const char *p = text; *p; p++) n += *p == '\n';
-  return n;
-}
-
 /// Exit 2, nothing on stdout, exactly one line on stderr starting "zeno: ".
 static void assert_bad_input(const run_result *r) {
   if (r->exit_code != EXIT_BAD_INPUT || count_lines(r->err) != 1)

@@ -428,12 +428,6 @@ static void limits_stop_a_chatter(void **state) {
 
 /* ---- the CLI: no physical answer exits 2 ---------------------------------- */
 
-static int count_lines(const char *text) {
-  int n = 0;
-  for (const char *p = text; *p; p++) n += *p == '\n';
-  return n;
-}
-
 // Degenerate contact geometry (parallel normals on the line through both
 // contacts, singular for every two-contact mode): exit 2, one line naming
 // the parameter. The limits end with a status and exit 0.

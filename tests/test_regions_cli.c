@@ -49,26 +49,9 @@ static void out_dir(char *path, const char *name) {
 /// Room for a path in one of the directories (PATH_SIZE) plus a file name.
 #define FILE_PATH_SIZE (PATH_SIZE + 64)
 
-static char *read_in(const char *dir, const char *name) {
-  char path[FILE_PATH_SIZE];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  return read_file(path);
-}
-
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {"regions.csv", "regions.journal", "summary.json"};
-  char path[FILE_PATH_SIZE];
-  for (size_t k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++) {
-    snprintf(path, sizeof path, "%s/%s", dir, NAMES[k]);
-    unlink(path);
-  }
-  rmdir(dir);
-}
-
-static int count_lines(const char *text) {
-  int n = 0;
-  for (; *text; text++) n += *text == '\n';
-  return n;
+  remove_dir_files(dir, NAMES, sizeof NAMES / sizeof NAMES[0]);
 }
 
 /// True when some row of a regions.csv table has region r (5th column).
@@ -109,15 +92,7 @@ static void threads_and_ranks_agree(void **state) {
 #ifdef ZENO_MPI_EXE
   char mpi_dir[PATH_SIZE];
   out_dir(mpi_dir, "mpi");
-  // Open MPI refuses root without these (CI runs as root in a container);
-  // --oversubscribe lets 2 ranks start on any machine.
-  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-  // A machine where mpirun cannot start two processes at all (no slots,
-  // no shared memory) cannot test zeno-mpi: say so and skip that part.
-  char *probe[] = {(char *)ZENO_MPIRUN, "-n", "2", "--oversubscribe", "/bin/true", NULL};
-  if (spawn_and_wait(probe, -1, -1) != 0) {
-    print_message("mpirun cannot start 2 processes here: the MPI comparison is skipped\n");
+  if (!mpi_available()) {
     remove_dir(mpi_dir);
     free(one);
     free(two);
@@ -125,21 +100,9 @@ static void threads_and_ranks_agree(void **state) {
     remove_dir(two_dir);
     return;
   }
-  // Open MPI's own start-up allocations outlive MPI_Finalize; under ASan
-  // (tools/sanitize) LeakSanitizer would blame them on zeno-mpi. zeno's
-  // leaks are checked by the serial runs above, which share all code but
-  // regions_mpi.c.
-  const char *asan = getenv("ASAN_OPTIONS");
-  char asan_saved[1024], options[1024];
-  snprintf(asan_saved, sizeof asan_saved, "%s", asan ? asan : "");
-  snprintf(options, sizeof options, "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
-  setenv("ASAN_OPTIONS", options, 1);
-  char *argv[] = {(char *)ZENO_MPIRUN, "-n", "2", "--oversubscribe", (char *)ZENO_MPI_EXE,
-                  "regions", (char *)EXAMPLE6, "--x", (char *)GRID_X, "--y", (char *)GRID_Y,
-                  "--threads", "1", "--out", mpi_dir, "--quiet", NULL};
-  const int mpi_code = spawn_and_wait(argv, -1, -1);
-  if (asan) setenv("ASAN_OPTIONS", asan_saved, 1);
-  else unsetenv("ASAN_OPTIONS");
+  const int mpi_code = mpi_run((const char *const[]){"regions", EXAMPLE6, "--x", GRID_X,
+                                                     "--y", GRID_Y, "--threads", "1", "--out",
+                                                     mpi_dir, "--quiet", NULL});
   assert_int_equal(mpi_code, 0);
   char *mpi = read_in(mpi_dir, "regions.csv");
   assert_non_null(mpi);

@@ -28,6 +28,7 @@ static char *scene_text(const char *name) {
 
 static zeno_sweep_def axes(const char *x, const char *y) {
   zeno_sweep_def d;
+  d.basin = zeno_sweep_basin_def_default();
   zeno_error err;
   assert_int_equal(zeno_region_axis_parse(x, &d.x, &err), ZENO_OK);
   assert_int_equal(zeno_region_axis_parse(y, &d.y, &err), ZENO_OK);
@@ -180,12 +181,302 @@ static void command(void **state) {
   work_dir_remove(&w, names, "out");
 }
 
+/// Housner's rocking block (scenes/rocking-block.yaml: half-width b = 1,
+/// half-height h = 2, rho^2 = 5/3, g = 9.81) rotating about corner 1 at
+/// angular velocity w tips over when its kinetic energy
+/// (1/2) m (rho^2 + b^2 + h^2) w^2 exceeds the rise of its centre of mass
+/// over the corner, m g (sqrt(b^2 + h^2) - h): w* = sqrt(2 g (sqrt(5) - 2) /
+/// (20/3)) = 0.8335 rad/s. A start q'dot = (0, v, 0) from q' = 0 lifts
+/// corner 2, 2b from corner 1, at v = 2b w (a pure rotation about corner 1,
+/// which sticks: mu = 1), and the full model scales it by epsilon, so the
+/// basin's edge along that direction is eps* = 2b w* / v.
+#define ROCK_B 1.0
+#define ROCK_H 2.0
+#define ROCK_RHO2 (5.0 / 3.0)
+/// The run at eps* +- 1e-6 decides as the closed form does: CVODE's
+/// tolerance (1e-10) moves the apex's energy balance far less.
+#define BASIN_EDGE_SLACK 1e-6
+
+static double rock_w_star(void) {
+  const double r = sqrt(ROCK_B * ROCK_B + ROCK_H * ROCK_H);
+  return sqrt(2 * G * (r - ROCK_H) / (ROCK_RHO2 + r * r));
+}
+
+// Every direction v = 1..4: the scan's returning count, one edge (a
+// monotone basin), bisected to the tolerance around eps* = 2b w*/v; v = 1
+// (eps* = 1.67) returns at every scanned magnitude up to 1. The same row on
+// two threads is the same.
+static void basin_of_the_rocking_block(void **state) {
+  (void)state;
+  char *text = scene_text("rocking-block.yaml");
+  const char *const fixed[] = {"model=full", "initial.qp=[0,0,0]"};
+  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", "initial.qdp.1=1:4:4");
+  d.basin.count = 8;
+  d.basin.lo = 0.3;
+  d.basin.hi = 1;
+  zeno_error err;
+  zeno_sweep *w = zeno_sweep_create(text, "rock", fixed, 2, &d, &err);
+  assert_non_null(w);
+  const double tol = d.basin.tol;
+  for (size_t iy = 0; iy < d.y.count; iy++) {
+    zeno_sweep_point p, again;
+    assert_int_equal(zeno_sweep_point_run(w, 0, iy, &p, &err), ZENO_OK);
+    assert_int_equal(zeno_sweep_row(w, iy, 2, &again, &err), ZENO_OK);
+    assert_true(p.ok && again.ok);
+    assert_true(p.basin_inner == again.basin_inner && p.basin_returns == again.basin_returns);
+    const double edge = 2 * ROCK_B * rock_w_star() / p.y;
+    int below = 0;  // scanned magnitudes 0.3, 0.4, ..., 1 below the edge
+    for (int k = 0; k < 8; k++) below += 0.3 + 0.1 * k < edge;
+    assert_int_equal(p.basin_returns, below);
+    if (edge > d.basin.hi) {
+      assert_true(p.basin_inner == d.basin.hi && p.basin_outer == d.basin.hi);
+      assert_int_equal(p.basin_transitions, 0);
+      assert_true(p.basin_width == 0);
+      continue;
+    }
+    assert_int_equal(p.basin_transitions, 1);
+    assert_true(p.basin_inner == p.basin_outer);
+    assert_true(p.basin_width > 0 && p.basin_width <= tol);
+    if (!(p.basin_inner <= edge + BASIN_EDGE_SLACK &&
+          edge <= p.basin_inner + p.basin_width + BASIN_EDGE_SLACK))
+      fail_msg("v = %g: bracket [%.9g, %.9g], closed form %.9g", p.y, p.basin_inner,
+               p.basin_inner + p.basin_width, edge);
+  }
+  zeno_sweep_destroy(w);
+  free(text);
+}
+
+// The magnitude is refused where it cannot matter or cannot be applied,
+// and out of its ranges; a magnitude that cannot be posed makes the point
+// an error point with the reason.
+static void basin_errors(void **state) {
+  (void)state;
+  char *rock = scene_text("rocking-block.yaml"), *ball = scene_text("bouncing-ball.yaml");
+  const char *const full[] = {"model=full"};
+  zeno_error err;
+  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", "initial.qdp.1=1:2:2");
+  d.basin.count = 3;
+  assert_null(zeno_sweep_create(rock, "rock", NULL, 0, &d, &err));  // the ZOD
+  assert_int_equal(err.code, ZENO_ERR_ARGUMENT);
+  assert_string_equal(err.parameter, "basin");
+  assert_non_null(strstr(err.message, "homogeneous"));
+  zeno_sweep_def pose = axes("impact.e=0.5:0.6:2", "initial.pose.1=1:2:2");
+  pose.basin.count = 3;
+  assert_null(zeno_sweep_create(ball, "ball", full, 1, &pose, &err));
+  assert_non_null(strstr(err.message, "starts from a pose"));
+  zeno_sweep_def eps = axes("epsilon=0.1:0.2:2", "initial.qdp.1=1:2:2");
+  eps.basin.count = 3;
+  assert_null(zeno_sweep_create(rock, "rock", full, 1, &eps, &err));
+  assert_non_null(strstr(err.message, "cannot be an axis too"));
+  const struct {
+    size_t count;
+    double lo, hi, tol, turn;
+  } bad[] = {{1, 0.1, 1, 1e-3, 0.5},  {3, 0, 1, 1e-3, 0.5},   {3, 0.5, 0.5, 1e-3, 0.5},
+             {3, 0.1, 1.5, 1e-3, 0.5}, {3, 0.1, 1, 0, 0.5},    {3, 0.1, 1, NAN, 0.5},
+             {3, 0.1, 1, 1e-3, 0},     {3, 0.1, 1, 1e-3, 3.2}, {5000, 0.1, 1, 1e-3, 0.5}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    zeno_sweep_def b = d;
+    b.basin.count = bad[k].count;
+    b.basin.lo = bad[k].lo;
+    b.basin.hi = bad[k].hi;
+    b.basin.tol = bad[k].tol;
+    b.basin.turn_max = bad[k].turn;
+    assert_null(zeno_sweep_create(rock, "rock", full, 1, &b, &err));
+    assert_int_equal(err.code, ZENO_ERR_RANGE);
+    assert_string_equal(err.parameter, "basin");
+  }
+  // q' = (0, 100, 0) scaled by eps^2: corner 2, 2 from corner 1, is not 25
+  // above the floor with corner 1 on it at eps = 0.505.
+  const char *const far[] = {"model=full", "initial.qp=[0,100,0]"};
+  d.basin.lo = 0.01;
+  d.basin.hi = 1;
+  zeno_sweep *w = zeno_sweep_create(rock, "rock", far, 2, &d, &err);
+  assert_non_null(w);
+  zeno_sweep_point p;
+  assert_int_equal(zeno_sweep_point_run(w, 0, 0, &p, &err), ZENO_OK);
+  assert_false(p.ok);
+  assert_non_null(strstr(p.error, "reached by no pose"));
+  zeno_sweep_destroy(w);
+  free(rock);
+  free(ball);
+}
+
+// The command: the basin columns and summary, and --magnitude refused
+// under the ZOD naming the option.
+static void basin_command(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "sweep-basin");
+  char out[PATH_SIZE], png[PATH_SIZE], csv[2 * PATH_SIZE], json[2 * PATH_SIZE];
+  work_path(&w, "out", out);
+  work_path(&w, "basin.png", png);
+  snprintf(csv, sizeof csv, "%s/sweep.csv", out);
+  snprintf(json, sizeof json, "%s/summary.json", out);
+  assert_int_equal(run_zeno("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--set",
+                            "model=full", "--set", "initial.qp=[0,0,0]", "--x",
+                            "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--magnitude",
+                            "0.3:1:8", "--basin-tol", "1e-4", "--out", out, "--plot", png,
+                            "--quiet"),
+                   0);
+  char *table = read_file(csv), *summary = read_file(json);
+  assert_non_null(table);
+  assert_non_null(summary);
+  const char *header = "ix,iy,initial.qdp.0,initial.qdp.1,outcome,t,events,impacts,zeno,"
+                       "zeno_time,z1,z2,x2,energy_gains,basin_inner,basin_outer,basin_width,"
+                       "basin_returns,basin_transitions,error\n";
+  assert_int_equal(strncmp(table, header, strlen(header)), 0);
+  // The row's last fields: inner, outer, width, returns, transitions, "".
+  const char *row = table + strlen(header);
+  const char *f = row;
+  for (int k = 0; k < 14; k++) f = strchr(f, ',') + 1;
+  double inner, outer, width;
+  int returns, transitions;
+  assert_int_equal(sscanf(f, "%lf,%lf,%lf,%d,%d,\n", &inner, &outer, &width, &returns,
+                          &transitions),
+                   5);
+  const double edge = 2 * ROCK_B * rock_w_star() / 2;
+  assert_true(inner == outer && returns == 6 && transitions == 1 && width <= 1e-4);
+  assert_true(inner <= edge + BASIN_EDGE_SLACK && edge <= inner + width + BASIN_EDGE_SLACK);
+  assert_non_null(strstr(summary, "\"all_return\": 0, \"none_return\": 0, \"non_monotone\": 0"));
+  char *image = read_file(png);
+  assert_non_null(image);
+  assert_int_equal(memcmp(image, "\x89PNG", 4), 0);
+  free(image);
+  free(table);
+  free(summary);
+  run_result r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                                   "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1",
+                                   "--magnitude", "0.3:1:8");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "zeno: sweep: --magnitude: a basin estimate needs the full "
+                                "model"));
+  run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-turn",
+                        "200");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--basin-turn: '200' out of range; allowed (0, 180]"));
+  run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--magnitude",
+                        "0.3:1");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--magnitude: '0.3:1' is not LO:HI:N"));
+  run_result_free(&r);
+  r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-tol",
+                        "1e-4");
+  assert_int_equal(r.exit_code, 2);
+  assert_non_null(strstr(r.err, "--basin-tol: only with --magnitude LO:HI:N"));
+  run_result_free(&r);
+  remove(csv);
+  remove(json);
+  const char *const names[] = {"basin.png", NULL};
+  work_dir_remove(&w, names, "out");
+}
+
+// Sweep rows round-trip exactly through zeno_io_sweep_row/parse (what a
+// resumed sweep reads from its journal), with and without the basin
+// columns, error rows included; a bad field is ZENO_ERR_SYNTAX naming it.
+static void rows_round_trip(void **state) {
+  (void)state;
+  zeno_sweep_def d = axes("initial.qdp.2=-1:1:3", "initial.qdp.0=0:1:3");
+  zeno_sweep_point p;
+  memset(&p, 0, sizeof p);
+  p.ix = 2;
+  p.iy = 1;
+  p.x = 1;
+  p.y = 0.1 + 0.2;  // 17 digits needed
+  p.ok = true;
+  p.outcome = ZENO_OUTCOME_DIVERGING;
+  p.t = 1.0 / 3;
+  p.events = 77;
+  p.impacts = 73;
+  p.zeno_time = NAN;
+  p.final_zod[0] = -1e-300;
+  p.final_zod[1] = 2.5;
+  p.final_zod[2] = NAN;
+  p.energy_gains = 2;
+  p.basin_inner = 0.83281249999999996;
+  p.basin_outer = NAN;
+  p.basin_width = 7.8e-4;
+  p.basin_returns = 6;
+  p.basin_transitions = 3;
+  zeno_sweep_point bad = p;
+  bad.ok = false;
+  snprintf(bad.error, sizeof bad.error, "paper.l2=0: contacts meet, \"here\"");
+  for (int basin = 0; basin < 2; basin++) {
+    d.basin.count = basin ? 8 : 0;
+    const zeno_sweep_point *points[2] = {&p, &bad};
+    for (int k = 0; k < 2; k++) {
+      char line[1024];
+      FILE *f = fmemopen(line, sizeof line, "w");
+      assert_non_null(f);
+      assert_int_equal(zeno_io_sweep_row(f, &d, points[k], NULL), ZENO_OK);
+      fclose(f);
+      zeno_sweep_point q;
+      zeno_error err;
+      if (zeno_io_sweep_parse(line, &d, &q, &err) != ZENO_OK)
+        fail_msg("'%s': %s", line, err.message);
+      const zeno_sweep_point *w = points[k];
+      assert_true(q.ix == w->ix && q.iy == w->iy && q.x == w->x && q.y == w->y &&
+                  q.ok == w->ok);
+      assert_string_equal(q.error, w->ok ? "" : w->error);
+      if (!w->ok) continue;
+      assert_true(q.outcome == w->outcome && q.t == w->t && q.events == w->events &&
+                  q.impacts == w->impacts && q.has_zeno == w->has_zeno &&
+                  isnan(q.zeno_time) && q.final_zod[0] == w->final_zod[0] &&
+                  q.final_zod[1] == w->final_zod[1] && isnan(q.final_zod[2]) &&
+                  q.energy_gains == w->energy_gains);
+      if (basin)
+        assert_true(q.basin_inner == w->basin_inner && isnan(q.basin_outer) &&
+                    q.basin_width == w->basin_width && q.basin_returns == 6 &&
+                    q.basin_transitions == 3);
+    }
+  }
+  d.basin.count = 0;
+  const struct {
+    const char *line, *field;
+  } wrong[] = {
+      {"0,0,0,0,rested,1,2,1,0,,0,0,0,0,\n", "field 5 (outcome)"},
+      {"0,0,0,0,rest,1,2,1,2,,0,0,0,0,\n", "field 9 (zeno)"},
+      {"0,0,0,0,rest,1,2,1,0,,0,0,0,0,oops\n", "field 15 (error)"},
+      {"0,0,0,0,,,,,,,,,,,,\n", "field 15 (error)"},
+      {"0,0,0,0,,,,,5,,,,,,,x\n", "field 9 (zeno)"},
+      {"0,0,x,0,rest,1,2,1,0,,0,0,0,0,\n", "field 3 (x)"},
+      {"0,0,0,0,rest,1,2,1,0,,0,0,0,0\n", "field 15 (error)"},
+  };
+  for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+    zeno_sweep_point q;
+    zeno_error err;
+    assert_int_equal(zeno_io_sweep_parse(wrong[k].line, &d, &q, &err), ZENO_ERR_SYNTAX);
+    if (strstr(err.message, wrong[k].field) == NULL)
+      fail_msg("'%s': '%s' does not name %s", wrong[k].line, err.message, wrong[k].field);
+  }
+  // With the basin columns, a missing one is named.
+  d.basin.count = 8;
+  zeno_sweep_point q;
+  zeno_error err;
+  assert_int_equal(zeno_io_sweep_parse("0,0,0,0,rest,1,2,1,0,,0,0,0,0,1,1,0,x,0,\n", &d, &q,
+                                       &err),
+                   ZENO_ERR_SYNTAX);
+  assert_non_null(strstr(err.message, "field 18 (basin_returns)"));
+  assert_int_equal(zeno_io_sweep_parse(NULL, &d, &q, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_sweep_row(NULL, &d, &p, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_sweep_header(NULL, &d, 2, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_regions_check_axis(NULL, "z", &err), ZENO_ERR_ARGUMENT);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ball_accumulates_at_the_closed_form),
       cmocka_unit_test(examples_2_and_3),
       cmocka_unit_test(errors),
       cmocka_unit_test(command),
+      cmocka_unit_test(basin_of_the_rocking_block),
+      cmocka_unit_test(basin_errors),
+      cmocka_unit_test(basin_command),
+      cmocka_unit_test(rows_round_trip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

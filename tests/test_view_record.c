@@ -185,13 +185,13 @@ static void test_record_bad_input(void **state) {
   (void)state;
   work_dir w;
   work_dir_create(&w, "record");
-  char gif[PATH_SIZE], mp4[PATH_SIZE], png[PATH_SIZE], missing[PATH_SIZE];
+  char gif[PATH_SIZE], avi[PATH_SIZE], png[PATH_SIZE], missing[PATH_SIZE];
   work_path(&w, "x.gif", gif);
-  work_path(&w, "x.mp4", mp4);
+  work_path(&w, "x.avi", avi);
   work_path(&w, "x.png", png);
   work_path(&w, "no-such-dir/x.gif", missing);
-  check_refused((const char *const[]){"view", EXAMPLE2, "--record", mp4, NULL}, 2, "--record",
-                mp4);
+  check_refused((const char *const[]){"view", EXAMPLE2, "--record", avi, NULL}, 2, "--record",
+                avi);
   check_refused((const char *const[]){"view", EXAMPLE2, "--record", ".gif", NULL}, 2, "--record",
                 ".gif");
   const char *const bad_seconds[] = {"0", "-1", "601", "abc", "nan"};

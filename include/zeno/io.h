@@ -29,6 +29,7 @@
 #include "zeno/run_dir.h"
 #include "zeno/poincare.h"
 #include "zeno/stability.h"
+#include "zeno/sweep.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -257,6 +258,27 @@ ZENO_API zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p
 /// its region's, a theorem that is neither empty nor 1-4, among others).
 ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
                                  zeno_error *error);
+
+/* ---- outcome sweeps --------------------------------------------------------- */
+
+/// Writes the header of a sweep table: "ix,iy,XPATH,YPATH,outcome,t,events,
+/// impacts,zeno,zeno_time," then q' at the end ("z1,z2,x2"; one contact:
+/// "z1,x1,zod_theta"), "energy_gains,", with a basin estimate
+/// (def->basin.count > 0) "basin_inner,basin_outer,basin_width,
+/// basin_returns,basin_transitions,", and "error" last.
+ZENO_API zeno_status zeno_io_sweep_header(FILE *stream, const zeno_sweep_def *def,
+                                          int contact_count, zeno_error *error);
+
+/// Writes one point as a row under that header (outcome by name, zeno 0/1,
+/// NaN as an empty field). A point that was not simulated has every field
+/// but ix, iy, the axis values and its error empty.
+ZENO_API zeno_status zeno_io_sweep_row(FILE *stream, const zeno_sweep_def *def,
+                                       const zeno_sweep_point *point, zeno_error *error);
+
+/// Reads a row written by zeno_io_sweep_row() with the same def back into
+/// *point, exactly. ZENO_ERR_SYNTAX names the first bad field.
+ZENO_API zeno_status zeno_io_sweep_parse(const char *line, const zeno_sweep_def *def,
+                                         zeno_sweep_point *point, zeno_error *error);
 
 #ifdef __cplusplus
 }

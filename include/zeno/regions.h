@@ -151,6 +151,14 @@ ZENO_API zeno_regions *zeno_regions_create_file(const char *path,
 /// Frees a sweep; NULL is accepted.
 ZENO_API void zeno_regions_destroy(zeno_regions *regions);
 
+/// Checks an axis as zeno_regions_create() checks --x and --y (`which`
+/// names it in messages: "x", "y", "z"): 1..ZENO_REGION_AXIS_MAX values,
+/// finite ends, a path the map depends on (initial.*, name, body.outline*
+/// and solver.sample_dt are refused with the reason: ZENO_ERR_ARGUMENT).
+/// For a third axis swept as a batch of maps.
+ZENO_API zeno_status zeno_regions_check_axis(const zeno_region_axis *axis, const char *which,
+                                             zeno_error *error);
+
 /// The settings the sweep runs with (its own copy).
 ZENO_API const zeno_regions_def *zeno_regions_settings(const zeno_regions *regions);
 

@@ -182,8 +182,10 @@ static bool irrelevant_path(const char *path) {
   return false;
 }
 
-static zeno_status check_axis(const zeno_region_axis *a, const char *which,
-                              zeno_error *error) {
+zeno_status zeno_regions_check_axis(const zeno_region_axis *a, const char *which,
+                                    zeno_error *error) {
+  if (a == NULL || which == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "axis and its name are required");
   const zeno_status st = grid_axis_check(a, which, error);
   if (st != ZENO_OK) return st;
   if (irrelevant_path(a->path)) {
@@ -204,8 +206,8 @@ static zeno_status check_axis(const zeno_region_axis *a, const char *which,
 }
 
 static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
-  zeno_status st = check_axis(&d->x, "x", error);
-  if (st == ZENO_OK) st = check_axis(&d->y, "y", error);
+  zeno_status st = zeno_regions_check_axis(&d->x, "x", error);
+  if (st == ZENO_OK) st = zeno_regions_check_axis(&d->y, "y", error);
   if (st != ZENO_OK) return st;
   if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
     return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs",

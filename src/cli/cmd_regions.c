@@ -2,8 +2,8 @@
 // region map of two scene parameters (paper Examples 6 and 7, Fig. 8).
 //
 // Rows are computed in parallel (OpenMP threads inside a row; Open MPI ranks
-// over rows in zeno-mpi, see regions_dist.h). With --out, every finished row
-// is appended to DIR/regions.journal at once (regions_journal.h), so a killed
+// over rows in zeno-mpi, see grid_rows.h). With --out, every finished row
+// is appended to DIR/regions.journal at once (grid_journal.h), so a killed
 // sweep restarted with the same --out computes only the rows it had not
 // finished; at the end
 // DIR/regions.csv (every point in grid order) and DIR/summary.json are
@@ -14,12 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli_stability.h"
-#include "regions_dist.h"
-#include "regions_journal.h"
+#include "grid_rows.h"
 
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
@@ -27,18 +24,20 @@ static const char *const COMMAND = COMMAND_NAME;
 static const char *const TABLE_NAME = "regions.csv";
 static const char *const SUMMARY_NAME = "summary.json";
 
-/// Room for one error line.
-#define LINE_SIZE 1024
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
 /// Most Monte-Carlo runs per point accepted by --mc-runs.
 #define MC_RUNS_MAX 100000
-/// The progress line is redrawn at most this often [s].
-#define PROGRESS_INTERVAL 0.2
+/// The journal's file and first line. v3: rows gained the on_breakpoint
+/// column; v4: the region_name column, and theorem empty when none decides.
+/// An older journal belongs to another sweep.
+static const char *const JOURNAL_NAME = "regions.journal";
+static const char *const JOURNAL_MAGIC = "# zeno regions journal v4 sha256 ";
 
 enum {
   OPT_X = 256,
   OPT_Y,
+  OPT_Z,
   OPT_SAMPLES,
   OPT_INTERVALS,
   OPT_MC_RUNS,
@@ -49,8 +48,10 @@ enum {
 typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
-  bool x_set, y_set;
-  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE];  ///< "--x PATH=LO:HI:N" as typed
+  zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
+  bool x_set, y_set, z_set;
+  /// "--x PATH=LO:HI:N" as typed, and --y, --z
+  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
   const char *out_dir;
   const char *plot_path;
   int threads;
@@ -79,6 +80,9 @@ static void print_help(void) {
       "Options:\n"
       "      --x PATH=LO:HI:N  the horizontal axis: N values from LO to HI\n"
       "      --y PATH=LO:HI:N  the vertical axis (N in [1, %d])\n"
+      "      --z PATH=LO:HI:N  a batch: one map per value of a third parameter;\n"
+      "                        regions.csv gains the columns iz and PATH in\n"
+      "                        front, and --plot FILE draws FILE-zIZ.EXT\n"
       "  -s, --set KEY=VALUE   override a scene value before the sweep;\n"
       "                        repeatable\n"
       "  -o, --out DIR         write DIR/regions.csv (one row per point: ix,\n"
@@ -118,6 +122,7 @@ static void print_help(void) {
 static const struct option LONG_OPTIONS[] = {
     {"x", required_argument, NULL, OPT_X},
     {"y", required_argument, NULL, OPT_Y},
+    {"z", required_argument, NULL, OPT_Z},
     {"set", required_argument, NULL, 's'},
     {"out", required_argument, NULL, 'o'},
     {"plot", required_argument, NULL, 'p'},
@@ -150,6 +155,7 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
+    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
     case 'p':
@@ -173,130 +179,58 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/* ---------- the sweep's state on rank 0 ---------- */
+/* ---------- the sweep's state ---------- */
 
 typedef struct sweep {
   const regions_options *o;
-  const zeno_regions *regions;
-  regions_dist dist;
-  size_t nx, ny;
-  zeno_region_point *grid;   ///< ny rows of nx points
-  unsigned char *done;       ///< rows finished (resumed or computed)
-  size_t resumed_rows;
-  regions_journal journal;   ///< rank 0 with --out
-  long total_points, computed_points; ///< to compute in this run, and so far
-  double start, last_progress;
-  bool progress;             ///< draw the progress line
+  zeno_regions **maps;       ///< one per z value
+  grid_batch batch;              ///< the maps as one grid
+  grid_rows rows;            ///< the grid (whole on rank 0), journal, ranks
+  const zeno_region_point *grid; ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
+  size_t nx, ny, nz;
   plot_options figure;       ///< the --plot figure's options, checked
 } sweep;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+/* ---------- rows and their journal lines ---------- */
+
+static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
+
+static zeno_status map_row(const void *map, size_t iy, int threads, void *points,
+                           zeno_error *error) {
+  return zeno_regions_row(map, iy, threads, points, error);
 }
 
-/// "1h02m", "3m05s" or "42s".
-static void format_duration(double seconds, char *out, size_t size) {
-  if (!isfinite(seconds) || seconds < 0) seconds = 0;
-  const long s = lround(seconds);
-  if (s >= 3600) snprintf(out, size, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else if (s >= 60) snprintf(out, size, "%ldm%02lds", s / 60, s % 60);
-  else snprintf(out, size, "%lds", s);
+static zeno_status write_point(FILE *f, const void *point, const void *context) {
+  (void)context;
+  return zeno_io_region_row(f, point, NULL);
 }
 
-static void draw_progress(sweep *w, bool final) {
-  if (!w->progress) return;
-  const double t = now_seconds();
-  if (!final && t - w->last_progress < PROGRESS_INTERVAL) return;
-  w->last_progress = t;
-  const double elapsed = t - w->start;
-  const double rate = elapsed > 0 ? (double)w->computed_points / elapsed : 0;
-  char eta[32];
-  format_duration(rate > 0 ? (double)(w->total_points - w->computed_points) / rate : 0, eta,
-                  sizeof eta);
-  fprintf(stderr, "\rzeno: regions: %ld/%ld points (%.1f%%), %.0f points/s, %s left   ",
-          w->computed_points, w->total_points,
-          w->total_points ? 100.0 * (double)w->computed_points / (double)w->total_points : 100.0,
-          rate, eta);
-  if (final) fputc('\n', stderr);
-  fflush(stderr);
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
+                       double *y, const void *context) {
+  (void)context;
+  zeno_region_point *p = point;
+  if (zeno_io_region_parse(text, p, NULL) != ZENO_OK) return false;
+  *ix = p->ix, *iy = p->iy, *x = p->x, *y = p->y;
+  return true;
 }
 
-/* ---------- rows ---------- */
-
-// Rank 0: a finished row goes into the grid, the journal and the progress.
-static int store_row(sweep *w, size_t iy, const zeno_region_point *row) {
-  memcpy(&w->grid[iy * w->nx], row, w->nx * sizeof *row);
-  w->done[iy] = 1;
-  w->computed_points += (long)w->nx;
-  if (w->journal.file) {
-    const int code = regions_journal_append(&w->journal, iy, row, w->nx);
-    if (code != CLI_CONTINUE) return code;
-  }
-  draw_progress(w, false);
-  return CLI_CONTINUE;
-}
-
-// Rank 0: stores every row other ranks have finished; with wait, blocks
-// until `expected` rows have arrived in all.
-static int collect(sweep *w, zeno_region_point *buffer, bool wait, size_t *received,
-                   size_t expected) {
-  size_t iy = 0;
-  while (*received < expected &&
-         regions_dist_receive_row(&w->dist, wait, &iy, buffer, w->nx)) {
-    (*received)++;
-    const int code = store_row(w, iy, buffer);
-    if (code != CLI_CONTINUE) return code;
-  }
-  if (wait && *received < expected) {
-    cli_error("%s: lost contact with the other MPI ranks", COMMAND);
-    return CLI_EXIT_RUNTIME;
-  }
-  return CLI_CONTINUE;
-}
-
-// Computes this rank's share of the rows still to do.
-static int compute(sweep *w) {
-  zeno_region_point *row = malloc(w->nx * sizeof *row);
-  zeno_region_point *incoming = malloc(w->nx * sizeof *incoming);
-  size_t *todo = malloc(w->ny * sizeof *todo);
-  if (row == NULL || incoming == NULL || todo == NULL) {
-    free(row), free(incoming), free(todo);
-    cli_error("out of memory");
-    return CLI_EXIT_RUNTIME;
-  }
-  size_t todo_count = 0;
-  for (size_t iy = 0; iy < w->ny; iy++)
-    if (!w->done[iy]) todo[todo_count++] = iy;
-  w->total_points = (long)(todo_count * w->nx);
-  const size_t first = (size_t)w->dist.rank, step = (size_t)w->dist.size;
-  size_t own = 0, received = 0;
-  for (size_t k = first; k < todo_count; k += step) own++;
-  int code = CLI_CONTINUE;
-  for (size_t k = first; k < todo_count && code == CLI_CONTINUE; k += step) {
-    zeno_error err;
-    if (zeno_regions_row(w->regions, todo[k], w->o->threads, row, &err) != ZENO_OK) {
-      char line[LINE_SIZE];
-      zeno_error_format(&err, line, sizeof line);
-      cli_error("%s: row %zu (%s = %.17g): %s", COMMAND, todo[k], w->o->def.y.path,
-                zeno_region_axis_value(&w->o->def.y, todo[k]), line);
-      code = err.code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
-      if (w->dist.size > 1) regions_dist_abort(&w->dist, code);
-      break;
-    }
-    if (w->dist.rank == 0) {
-      code = store_row(w, todo[k], row);
-      if (code == CLI_CONTINUE) code = collect(w, incoming, false, &received, todo_count - own);
-    } else if (!regions_dist_send_row(&w->dist, todo[k], row, w->nx)) {
-      cli_error("%s: cannot send row %zu to rank 0", COMMAND, todo[k]);
-      regions_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
-    }
-  }
-  if (code == CLI_CONTINUE && w->dist.rank == 0)
-    code = collect(w, incoming, true, &received, todo_count - own);
-  free(row), free(incoming), free(todo);
-  return code;
+// Everything that decides the points' results, as the signature digests it
+// (a batch's z axis at the end: a map's journal of earlier versions stays
+// valid).
+static void settings_text(const regions_options *o, char *out, size_t size) {
+  const zeno_regions_def *d = &o->def;
+  const int n = snprintf(out, size,
+           "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; samples %zu; intervals %zu; "
+           "breakpoint_tol %.17g; endpoint_delta %.17g; fixed point on a breakpoint %.17g tie "
+           "%.17g; mc %d seed %llu full %d",
+           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
+           d->y.hi, d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
+           d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
+           d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
+           d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
+  if (o->z_set && n > 0 && (size_t)n < size)
+    snprintf(out + n, size - (size_t)n, "; z %s=%.17g:%.17g:%zu", o->z.path, o->z.lo, o->z.hi,
+             o->z.count);
 }
 
 /* ---------- outputs ---------- */
@@ -311,7 +245,7 @@ typedef struct tally {
 static tally count_regions(const sweep *w) {
   tally t;
   memset(&t, 0, sizeof t);
-  const size_t n = w->nx * w->ny;
+  const size_t n = point_count(w);
   for (size_t k = 0; k < n; k++) {
     const zeno_region_point *p = &w->grid[k];
     if (p->region == ZENO_REGION_ERROR) {
@@ -349,8 +283,13 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   json_axis(f, "x", &d->x);
   fputs(", ", f);
   json_axis(f, "y", &d->y);
+  if (w->o->z_set) {
+    fputs(", ", f);
+    json_axis(f, "z", &w->o->z);
+    fprintf(f, ", \"maps\": %zu", w->nz);
+  }
   fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu",
-          w->nx * w->ny, w->computed_points, w->resumed_rows);
+          point_count(w), w->rows.computed_points, w->rows.resumed_rows);
   fprintf(f, ", \"samples\": %zu, \"intervals\": %zu, \"mc_runs\": %d, \"mc_seed\": %llu, "
              "\"mc_full\": %s",
           d->analysis.maps.samples, d->analysis.partition_intervals, d->mc_runs, d->mc_seed,
@@ -366,8 +305,8 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
-  zeno_io_json_number(f, seconds > 0 ? (double)w->computed_points / seconds : NAN, NULL);
-  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->dist.size,
+  zeno_io_json_number(f, seconds > 0 ? (double)w->rows.computed_points / seconds : NAN, NULL);
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->rows.dist.size,
           zeno_regions_threads(w->o->threads));
 }
 
@@ -380,13 +319,18 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   printf("%s from %g to %g, %zu points\n", d->x.path, d->x.lo, d->x.hi, d->x.count);
   cli_label("y");
   printf("%s from %g to %g, %zu points\n", d->y.path, d->y.lo, d->y.hi, d->y.count);
+  if (w->o->z_set) {
+    cli_label("z (one map each)");
+    printf("%s from %g to %g, %zu points\n", w->o->z.path, w->o->z.lo, w->o->z.hi,
+           w->o->z.count);
+  }
   cli_label("points");
-  printf("%zu (%ld computed, %zu rows resumed)\n", w->nx * w->ny, w->computed_points,
-         w->resumed_rows);
+  printf("%zu (%ld computed, %zu rows resumed)\n", point_count(w), w->rows.computed_points,
+         w->rows.resumed_rows);
   cli_label("time");
   printf("%.3g s, %.4g points/s, %d rank%s x %d thread%s\n", seconds,
-         seconds > 0 ? (double)w->computed_points / seconds : 0.0, w->dist.size,
-         w->dist.size == 1 ? "" : "s", zeno_regions_threads(w->o->threads),
+         seconds > 0 ? (double)w->rows.computed_points / seconds : 0.0, w->rows.dist.size,
+         w->rows.dist.size == 1 ? "" : "s", zeno_regions_threads(w->o->threads),
          zeno_regions_threads(w->o->threads) == 1 ? "" : "s");
   for (int r = 0; r < ZENO_REGION_COUNT; r++) {
     char label[CLI_LABEL_WIDTH];
@@ -411,9 +355,9 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
   (void)scene;
   (void)seconds;
+  grid_batch_header(f, &w->batch);
   zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y, NULL);
-  const size_t n = w->nx * w->ny;
-  for (size_t k = 0; k < n; k++) zeno_io_region_row(f, &w->grid[k], NULL);
+  grid_batch_table(f, &w->batch, w->grid);
 }
 
 typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
@@ -432,17 +376,23 @@ static int write_out_file(const sweep *w, const char *name, content_fn content,
   return CLI_EXIT_RUNTIME;
 }
 
-/// The --plot figure: the map with the scene's contacts over it.
-static int draw_map(const sweep *w, const zeno_scene *scene) {
+/// The --plot figure of map iz: the map with the scene's contacts over it
+/// (the base scene's: in a batch the z value may move them).
+static int draw_map(const sweep *w, const zeno_scene *scene, size_t iz) {
+  const regions_options *o = w->o;
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
-  snprintf(title, sizeof title, "%s: stability regions over %s and %s", scene->name,
-           w->o->def.x.path, w->o->def.y.path);
-  const plot_regions_input in = {.title = title, .x = &w->o->def.x, .y = &w->o->def.y,
-                                 .grid = w->grid, .overlay = scene, .options = &w->figure};
-  const plot_status st = plot->regions(w->o->plot_path, &in);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, w->o->plot_path, st);
+  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
+  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
+  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
+    return CLI_EXIT_USAGE;
+  snprintf(title, sizeof title, "%s: stability regions over %s and %s%s", scene->name,
+           o->def.x.path, o->def.y.path, z);
+  const plot_regions_input in = {.title = title, .x = &o->def.x, .y = &o->def.y,
+                                 .grid = w->grid + iz * w->nx * w->ny, .overlay = scene,
+                                 .options = &w->figure};
+  const plot_status st = plot->regions(path, &in);
+  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
 }
 
 static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
@@ -452,7 +402,8 @@ static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds
     if (code == CLI_EXIT_OK)
       code = write_out_file(w, SUMMARY_NAME, write_summary_json, scene, seconds);
   }
-  if (code == CLI_EXIT_OK && w->o->plot_path) code = draw_map(w, scene);
+  for (size_t iz = 0; iz < w->nz && code == CLI_EXIT_OK && w->o->plot_path; iz++)
+    code = draw_map(w, scene, iz);
   if (code == CLI_EXIT_OK && w->o->json) write_summary_json(stdout, w, scene, seconds);
   else if (code == CLI_EXIT_OK && !w->o->quiet) print_summary(w, scene, seconds);
   return code;
@@ -460,53 +411,60 @@ static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds
 
 /* ---------- the command ---------- */
 
+static void *create_map(const void *context, const char *const *overrides, size_t count,
+                        zeno_error *error) {
+  const regions_options *o = context;
+  return zeno_regions_create(o->common.scene_text, o->common.scene_path, overrides, count,
+                             &o->def, error);
+}
+
+// One map per z value. An error about an axis names --x, --y or --z as
+// typed, not the override the library made of one of its ends.
+static int create_maps(sweep *w) {
+  const regions_options *o = w->o;
+  w->maps = calloc(w->nz, sizeof *w->maps);
+  if (w->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  zeno_error err;
+  if (o->z_set && zeno_regions_check_axis(&o->z, "z", &err) != ZENO_OK)
+    return w->rows.dist.rank == 0 ? cli_usage_error(COMMAND, "--z: %s", err.message)
+                                  : CLI_EXIT_USAGE;
+  if (grid_z_create(&o->common.overrides, o->z_set ? &o->z : NULL, w->nz, create_map, o,
+                    (void **)w->maps, &err) == ZENO_OK)
+    return CLI_CONTINUE;
+  const cli_origin axes[3] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed},
+                              {o->z.path, o->z_typed}};
+  return w->rows.dist.rank == 0
+             ? cli_override_error(&err, &o->common.overrides, axes, o->z_set ? 3 : 2)
+             : CLI_EXIT_USAGE;
+}
+
 static int run_sweep(sweep *w, const zeno_scene *scene) {
   const regions_options *o = w->o;
-  zeno_error err;
-  zeno_regions *r = zeno_regions_create(
-      o->common.scene_text, o->common.scene_path, cli_overrides_items(&o->common.overrides),
-      o->common.overrides.count, &o->def, &err);
-  // An error about an axis names --x or --y as typed, not the override the
-  // library made of one of its ends.
-  const cli_origin axes[2] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed}};
-  if (r == NULL)
-    return w->dist.rank == 0 ? cli_override_error(&err, &o->common.overrides, axes, 2)
-                             : CLI_EXIT_USAGE;
-  w->regions = r;
   w->nx = o->def.x.count;
   w->ny = o->def.y.count;
-  w->grid = calloc(w->nx * w->ny, sizeof *w->grid);
-  w->done = calloc(w->ny, 1);
-  int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
-  if (code == CLI_CONTINUE && w->dist.rank == 0 && o->out_dir) {
-    char sig[REGIONS_SIGNATURE_SIZE];
-    regions_journal_signature(o->common.scene_text, o->common.scene_length,
-                              &o->common.overrides, &o->def, sig);
-    code = regions_journal_open(&w->journal, o->out_dir, sig, &o->def, w->grid, w->done,
-                                &w->resumed_rows);
-  }
-  // Every rank learns which rows are done; a rank that cannot go on stops
-  // them all (the others would wait for it forever).
-  if (w->dist.size > 1) {
-    if (code != CLI_CONTINUE) regions_dist_abort(&w->dist, code);
-    if (!regions_dist_share_done(&w->dist, w->done, w->ny)) {
-      cli_error("%s: cannot share the finished rows between MPI ranks", COMMAND);
-      regions_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
-    }
-  }
-  w->start = w->last_progress = now_seconds();
-  w->progress = w->dist.rank == 0 && !o->quiet && isatty(STDERR_FILENO);
-  if (code == CLI_CONTINUE) code = compute(w);
-  if (code == CLI_CONTINUE && w->dist.rank == 0) {
-    draw_progress(w, true);
-    code = write_outputs(w, scene, now_seconds() - w->start);
-  }
-  if (code == CLI_CONTINUE) code = CLI_EXIT_OK;
-  code = regions_journal_close(&w->journal, code);
-  free(w->grid);
-  free(w->done);
-  zeno_regions_destroy(r);
-  return code;
+  w->nz = o->z_set ? o->z.count : 1;
+  int code = create_maps(w);
+  if (code != CLI_CONTINUE) return code;
+  char settings[1024 + 2 * ZENO_REGION_PATH_SIZE];
+  settings_text(o, settings, sizeof settings);
+  w->batch = (grid_batch){.command = COMMAND,
+                          .journal_name = JOURNAL_NAME,
+                          .journal_magic = JOURNAL_MAGIC,
+                          .x = &o->def.x,
+                          .y = &o->def.y,
+                          .z = o->z_set ? &o->z : NULL,
+                          .maps = (void *const *)w->maps,
+                          .point_size = sizeof(zeno_region_point),
+                          .map_row = map_row,
+                          .write_point = write_point,
+                          .read_point = read_point,
+                          .context = w};
+  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
+                        o->quiet);
+  w->grid = w->rows.grid;
+  if (code == CLI_CONTINUE && w->rows.dist.rank == 0)
+    code = write_outputs(w, scene, grid_rows_seconds(&w->rows));
+  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
 }
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
@@ -519,15 +477,20 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   w.o = o;
   const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
-  if (!regions_dist_start(&w.dist, NULL, NULL)) return CLI_EXIT_RUNTIME;
+  if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
+    return CLI_EXIT_USAGE;
+  if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
   const int code = run_sweep(&w, scene);
-  return regions_dist_end(&w.dist, code);
+  for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_regions_destroy(w.maps[iz]);
+  free(w.maps);
+  return grid_rows_end(&w.rows, code);
 }
 
 int cmd_regions(int argc, char **argv) {
   regions_options o;
   memset(&o, 0, sizeof o);
   o.def = zeno_regions_def_default();
+  o.z.count = 1;
   cli_figure_init(&o.figure);
   static const cli_scene_command command = {
       .name = COMMAND_NAME,

@@ -1,8 +1,11 @@
 // `zeno sweep SCENE --x PATH=LO:HI:N --y PATH=LO:HI:N`: the scene simulated
 // at every point of a grid of two scene values (typically the perturbation,
 // initial.*): how each run ends, when, after how many impacts, and where it
-// rests. Points run on OpenMP threads (zeno/sweep.h); --out writes
-// DIR/sweep.csv and DIR/summary.json, --plot the outcome map.
+// rests. Points run on OpenMP threads (zeno/sweep.h), rows over MPI ranks in
+// zeno-mpi, and with --out every finished row is journaled (grid_rows.h) so
+// a killed sweep resumes; --out writes DIR/sweep.csv and DIR/summary.json,
+// --plot the outcome map. --z PATH=LO:HI:N makes a batch: one map per z
+// value, rows of all of them numbered one after the other.
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,24 +13,38 @@
 #include <string.h>
 
 #include "cli_stability.h"
+#include "grid_rows.h"
 
 #define COMMAND_NAME "sweep"
 static const char *const COMMAND = COMMAND_NAME;
 
 static const char *const TABLE_NAME = "sweep.csv";
 static const char *const SUMMARY_NAME = "summary.json";
+/// The journal's file and first line.
+static const char *const JOURNAL_NAME = "sweep.journal";
+static const char *const JOURNAL_MAGIC = "# zeno sweep journal v1 sha256 ";
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 
-enum { OPT_X = 256, OPT_Y };
+/// Degrees per radian (--basin-turn is in degrees, as scene angles are).
+#define DEG_PER_RAD (180.0 / ZENO_PI)
+/// Largest --basin-tol: the whole of epsilon's range (0, 1]; largest
+/// --basin-turn [deg]: a half turn.
+#define BASIN_TOL_MAX 1.0
+#define BASIN_TURN_MAX_DEG 180.0
+
+enum { OPT_X = 256, OPT_Y, OPT_Z, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
 
 typedef struct sweep_options {
   cli_scene_options common;
   zeno_sweep_def def;
-  bool x_set, y_set;
-  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE];
+  zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
+  bool x_set, y_set, z_set;
+  const char *basin_option; ///< "--basin-tol" or "--basin-turn" when given
+
+  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
   const char *out_dir, *plot_path;
   int threads;
   bool quiet, json;
@@ -50,6 +67,9 @@ static void print_help(void) {
       "Options:\n"
       "      --x PATH=LO:HI:N  first axis (any scene path, e.g. initial.qdp.2)\n"
       "      --y PATH=LO:HI:N  second axis\n"
+      "      --z PATH=LO:HI:N  a batch: one map per value of a third scene\n"
+      "                        value; the table gains the columns iz and PATH\n"
+      "                        in front, and --plot FILE draws FILE-zIZ.EXT\n"
       "  -s, --set KEY=VALUE   fixed override applied before the axes;\n"
       "                        repeatable\n"
       "  -t, --threads T       OpenMP threads, 1..%d (default: all)\n"
@@ -57,18 +77,40 @@ static void print_help(void) {
       "                        X, Y, outcome, t, events, impacts, zeno,\n"
       "                        zeno_time, q' at the end (z1, z2, x2; one\n"
       "                        contact: z1, x1, zod_theta), energy_gains,\n"
-      "                        error) and DIR/summary.json (counts)\n"
+      "                        error) and DIR/summary.json (counts); rows are\n"
+      "                        journaled in DIR/sweep.journal as they finish,\n"
+      "                        and a rerun with the same DIR reuses them\n"
+      "      --magnitude LO:HI:N  basin estimate (full model, start given as\n"
+      "                        initial.qp/qdp): at every point scan N magnitudes\n"
+      "                        (the scene's epsilon) from LO to HI, 0 < LO < HI\n"
+      "                        <= 1, and bisect each edge between a run that\n"
+      "                        returns to rest and one that does not; sweep.csv\n"
+      "                        gains basin_inner, basin_outer, basin_width,\n"
+      "                        basin_returns, basin_transitions, and --plot\n"
+      "                        draws basin_inner\n"
+      "      --basin-tol TOL   bisection bracket, TOL > 0 (default %g)\n"
+      "      --basin-turn DEG  a returning run rests turned by at most DEG\n"
+      "                        degrees from its start, (0, 180] (default %.4g)\n"
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
       "  -j, --json            print the summary as one JSON object\n"
-      "  -q, --quiet           no summary\n"
+      "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n",
-      THREADS_MAX);
+      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n"
+      "\n"
+      "A progress line is drawn on standard error when it is a terminal.\n"
+      "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
+      "the same files as zeno.\n",
+      THREADS_MAX, zeno_sweep_basin_def_default().tol,
+      zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
 }
 
 static const struct option LONG_OPTIONS[] = {
     {"x", required_argument, NULL, OPT_X},
     {"y", required_argument, NULL, OPT_Y},
+    {"z", required_argument, NULL, OPT_Z},
+    {"magnitude", required_argument, NULL, OPT_MAGNITUDE},
+    {"basin-tol", required_argument, NULL, OPT_BASIN_TOL},
+    {"basin-turn", required_argument, NULL, OPT_BASIN_TURN},
     {"set", required_argument, NULL, 's'},
     {"threads", required_argument, NULL, 't'},
     {"out", required_argument, NULL, 'o'},
@@ -80,12 +122,48 @@ static const struct option LONG_OPTIONS[] = {
     {NULL, 0, NULL, 0},
 };
 
+// --magnitude LO:HI:N, read as an axis of the scene's epsilon.
+static int magnitude_option(sweep_options *o, const char *text) {
+  char axis[CLI_TYPED_SIZE];
+  snprintf(axis, sizeof axis, "epsilon=%s", text);
+  zeno_region_axis a;
+  zeno_error err;
+  if (zeno_region_axis_parse(axis, &a, &err) != ZENO_OK)
+    return cli_usage_error(COMMAND, "--magnitude: '%s' is not LO:HI:N (%s)", text,
+                           err.message);
+  o->def.basin.lo = a.lo;
+  o->def.basin.hi = a.hi;
+  o->def.basin.count = a.count;
+  return CLI_CONTINUE;
+}
+
+// A positive finite number; `scale` converts it to the library's unit.
+static int positive_option(const char *option, const char *text, double max, double scale,
+                           double *value) {
+  char *end = NULL;
+  const double v = strtod(text, &end);
+  if (end == text || *end != '\0' || !(v > 0 && v <= max))
+    return cli_usage_error(COMMAND, "%s: '%s' out of range; allowed (0, %g]", option, text,
+                           max);
+  *value = v * scale;
+  return CLI_CONTINUE;
+}
+
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
   if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
   switch (option) {
     case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
     case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
+    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
+    case OPT_MAGNITUDE: return magnitude_option(o, optarg);
+    case OPT_BASIN_TOL:
+      o->basin_option = "--basin-tol";
+      return positive_option("--basin-tol", optarg, BASIN_TOL_MAX, 1, &o->def.basin.tol);
+    case OPT_BASIN_TURN:
+      o->basin_option = "--basin-turn";
+      return positive_option("--basin-turn", optarg, BASIN_TURN_MAX_DEG, 1 / DEG_PER_RAD,
+                             &o->def.basin.turn_max);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
     case 'o': o->out_dir = optarg; return CLI_CONTINUE;
@@ -99,52 +177,88 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/* ---- outputs ---------------------------------------------------------------- */
+/* ---- the sweep ------------------------------------------------------------------ */
 
-static void put_number(FILE *f, double v) {
-  if (isnan(v)) fputs(",", f);
-  else fprintf(f, ",%.17g", v);
+typedef struct sweep {
+  const sweep_options *o;
+  zeno_sweep **maps;             ///< one per z value
+  size_t nx, ny, nz;
+  grid_batch batch;              ///< the maps as one grid
+  grid_rows rows;                ///< the grid (whole on rank 0), journal, ranks
+  const zeno_sweep_point *grid;  ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
+  plot_options figure;
+} sweep;
+
+static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
+
+static zeno_status map_row(const void *map, size_t iy, int threads, void *points,
+                           zeno_error *error) {
+  return zeno_sweep_row(map, iy, threads, points, error);
 }
 
-static void write_table(FILE *f, const sweep_options *o, const zeno_scene *scene,
-                        const zeno_sweep_point *grid) {
-  // q' at the end, named for what it holds (one contact: z1, x1, theta).
-  fprintf(f, "ix,iy,%s,%s,outcome,t,events,impacts,zeno,zeno_time,%s,energy_gains,error\n",
-          o->def.x.path, o->def.y.path,
-          scene->contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2");
-  const size_t n = o->def.x.count * o->def.y.count;
-  for (size_t k = 0; k < n; k++) {
-    const zeno_sweep_point *p = &grid[k];
-    fprintf(f, "%zu,%zu", p->ix, p->iy);
-    put_number(f, p->x);
-    put_number(f, p->y);
-    if (!p->ok) {
-      fputs(",,,,,,,,,,,", f);
-      zeno_io_json_string(f, p->error, NULL);  // quoted, as CSV needs for commas
-      fputc('\n', f);
-      continue;
-    }
-    fprintf(f, ",%s", zeno_outcome_name(p->outcome));
-    put_number(f, p->t);
-    fprintf(f, ",%ld,%ld,%d", p->events, p->impacts, p->has_zeno ? 1 : 0);
-    put_number(f, p->zeno_time);
-    for (int c = 0; c < 3; c++) put_number(f, p->final_zod[c]);
-    fprintf(f, ",%ld,\n", p->energy_gains);
-  }
+static zeno_status write_point(FILE *f, const void *point, const void *context) {
+  const sweep *w = context;
+  return zeno_io_sweep_row(f, &w->o->def, point, NULL);
+}
+
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
+                       double *y, const void *context) {
+  const sweep *w = context;
+  zeno_sweep_point *p = point;
+  if (zeno_io_sweep_parse(text, &w->o->def, p, NULL) != ZENO_OK) return false;
+  *ix = p->ix, *iy = p->iy, *x = p->x, *y = p->y;
+  return true;
+}
+
+// Everything that decides the points' results, as the signature digests it.
+static void settings_text(const sweep_options *o, char *out, size_t size) {
+  const zeno_sweep_def *d = &o->def;
+  const zeno_region_axis *z = &o->z;
+  snprintf(out, size,
+           "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; z %s=%.17g:%.17g:%zu; "
+           "basin %zu %.17g:%.17g tol %.17g turn %.17g",
+           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
+           d->y.hi, d->y.count, o->z_set ? z->path : "", z->lo, z->hi, z->count,
+           d->basin.count, d->basin.lo, d->basin.hi, d->basin.tol, d->basin.turn_max);
+}
+
+/* ---- outputs ---------------------------------------------------------------- */
+
+static void write_table(FILE *f, const sweep *w, const zeno_scene *scene) {
+  grid_batch_header(f, &w->batch);
+  zeno_io_sweep_header(f, &w->o->def, scene->contact_count, NULL);
+  grid_batch_table(f, &w->batch, w->grid);
 }
 
 typedef struct tally {
   long outcome[OUTCOMES];
   long zeno_rests, errors;
+  /// Basin estimate: points where every, none of the scanned magnitudes
+  /// returned, non-monotone points; the range of basin_inner.
+  long basin_all, basin_none, basin_non_monotone;
+  double inner_min, inner_max;
 } tally;
 
-static tally count(const sweep_options *o, const zeno_sweep_point *grid) {
+static tally count(const sweep *w) {
+  const sweep_options *o = w->o;
+  const zeno_sweep_point *grid = w->grid;
   tally t;
   memset(&t, 0, sizeof t);
-  for (size_t k = 0; k < o->def.x.count * o->def.y.count; k++) {
+  t.inner_min = INFINITY;
+  t.inner_max = -INFINITY;
+  for (size_t k = 0; k < point_count(w); k++) {
     if (!grid[k].ok) {
       t.errors++;
       continue;
+    }
+    if (o->def.basin.count > 0) {
+      t.basin_all += grid[k].basin_returns == (int)o->def.basin.count;
+      t.basin_none += grid[k].basin_returns == 0;
+      t.basin_non_monotone += grid[k].basin_transitions > 1;
+      if (!isnan(grid[k].basin_inner)) {
+        t.inner_min = fmin(t.inner_min, grid[k].basin_inner);
+        t.inner_max = fmax(t.inner_max, grid[k].basin_inner);
+      }
     }
     t.outcome[grid[k].outcome]++;
     t.zeno_rests += grid[k].outcome == ZENO_OUTCOME_REST && grid[k].has_zeno;
@@ -152,16 +266,24 @@ static tally count(const sweep_options *o, const zeno_sweep_point *grid) {
   return t;
 }
 
-static void write_summary(FILE *f, const sweep_options *o, const zeno_scene *scene,
-                          const zeno_sweep_point *grid) {
-  const tally t = count(o, grid);
+static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
+  fprintf(f, ", \"%s\": ", key);
+  zeno_io_json_string(f, a->path, NULL);
+}
+
+static void write_summary(FILE *f, const sweep *w, const zeno_scene *scene) {
+  const sweep_options *o = w->o;
+  const tally t = count(w);
   fputs("{\"scene\": ", f);
   zeno_io_json_string(f, scene->name, NULL);
-  fputs(", \"x\": ", f);
-  zeno_io_json_string(f, o->def.x.path, NULL);
-  fputs(", \"y\": ", f);
-  zeno_io_json_string(f, o->def.y.path, NULL);
-  fprintf(f, ", \"points\": %zu, \"counts\": {", o->def.x.count * o->def.y.count);
+  json_axis(f, "x", &o->def.x);
+  json_axis(f, "y", &o->def.y);
+  if (o->z_set) {
+    json_axis(f, "z", &o->z);
+    fprintf(f, ", \"maps\": %zu", w->nz);
+  }
+  fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu, \"counts\": {",
+          point_count(w), w->rows.computed_points, w->rows.resumed_rows);
   bool first = true;
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
@@ -169,18 +291,37 @@ static void write_summary(FILE *f, const sweep_options *o, const zeno_scene *sce
             t.outcome[k]);
     first = false;
   }
-  fprintf(f, "}, \"zeno_then_rest\": %ld, \"errors\": %ld, \"threads\": %d}\n", t.zeno_rests,
-          t.errors, zeno_regions_threads(o->threads));
+  fprintf(f, "}, \"zeno_then_rest\": %ld, \"errors\": %ld", t.zeno_rests, t.errors);
+  if (o->def.basin.count > 0) {
+    const zeno_sweep_basin_def *b = &o->def.basin;
+    fprintf(f, ", \"basin\": {\"lo\": %.17g, \"hi\": %.17g, \"count\": %zu, \"tol\": %.17g, "
+               "\"turn_max\": %.17g, \"all_return\": %ld, \"none_return\": %ld, "
+               "\"non_monotone\": %ld, \"inner_min\": ",
+            b->lo, b->hi, b->count, b->tol, b->turn_max, t.basin_all, t.basin_none,
+            t.basin_non_monotone);
+    zeno_io_json_number(f, isfinite(t.inner_min) ? t.inner_min : NAN, NULL);
+    fputs(", \"inner_max\": ", f);
+    zeno_io_json_number(f, isfinite(t.inner_max) ? t.inner_max : NAN, NULL);
+    fputc('}', f);
+  }
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->rows.dist.size,
+          zeno_regions_threads(o->threads));
 }
 
-static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) {
-  const tally t = count(o, grid);
-  cli_label("x");
-  printf("%s from %g to %g, %zu points\n", o->def.x.path, o->def.x.lo, o->def.x.hi,
-         o->def.x.count);
-  cli_label("y");
-  printf("%s from %g to %g, %zu points\n", o->def.y.path, o->def.y.lo, o->def.y.hi,
-         o->def.y.count);
+static void print_axis(const char *label, const zeno_region_axis *a) {
+  cli_label(label);
+  printf("%s from %g to %g, %zu points\n", a->path, a->lo, a->hi, a->count);
+}
+
+static void print_summary(const sweep *w) {
+  const sweep_options *o = w->o;
+  const tally t = count(w);
+  print_axis("x", &o->def.x);
+  print_axis("y", &o->def.y);
+  if (o->z_set) print_axis("z (one map each)", &o->z);
+  cli_label("points");
+  printf("%zu (%ld computed, %zu rows resumed)\n", point_count(w), w->rows.computed_points,
+         w->rows.resumed_rows);
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
     cli_label(zeno_outcome_name((zeno_outcome)k));
@@ -189,78 +330,145 @@ static void print_summary(const sweep_options *o, const zeno_sweep_point *grid) 
     else
       printf("%ld\n", t.outcome[k]);
   }
+  if (o->def.basin.count > 0) {
+    cli_label("basin magnitudes");
+    printf("%zu from %g to %g (epsilon), edges to %g\n", o->def.basin.count, o->def.basin.lo,
+           o->def.basin.hi, o->def.basin.tol);
+    cli_label("basin inner edge");
+    if (isfinite(t.inner_min)) printf("%.6g to %.6g\n", t.inner_min, t.inner_max);
+    else printf("none (no point returns at %g)\n", o->def.basin.lo);
+    cli_label("basin points");
+    printf("%ld return at every magnitude, %ld at none, %ld not monotone\n", t.basin_all,
+           t.basin_none, t.basin_non_monotone);
+  }
   if (t.errors > 0) {
     cli_label("not simulated");
     printf("%ld (their messages are in sweep.csv)\n", t.errors);
   }
 }
 
-static int write_file(const char *dir, const char *name, const sweep_options *o,
-                      const zeno_scene *scene, const zeno_sweep_point *grid, bool table) {
+static int write_file(const sweep *w, const char *name, const zeno_scene *scene, bool table) {
   zeno_error err;
-  zeno_io_output *out = zeno_io_output_open(dir, name, &err);
+  zeno_io_output *out = zeno_io_output_open(w->o->out_dir, name, &err);
   if (out != NULL) {
-    if (table) write_table(zeno_io_output_stream(out), o, scene, grid);
-    else write_summary(zeno_io_output_stream(out), o, scene, grid);
+    if (table) write_table(zeno_io_output_stream(out), w, scene);
+    else write_summary(zeno_io_output_stream(out), w, scene);
     if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
   cli_error("%s: %s", COMMAND, err.message);
   return CLI_EXIT_RUNTIME;
 }
 
-static int draw(const sweep_options *o, const zeno_scene *scene, const zeno_sweep_point *grid,
-                const plot_options *figure) {
+// The figure of map iz (the only one without --z).
+static int draw(const sweep *w, const zeno_scene *scene, size_t iz) {
+  const sweep_options *o = w->o;
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + 64];
-  snprintf(title, sizeof title, "%s: outcomes over %s and %s", scene->name, o->def.x.path,
-           o->def.y.path);
-  const plot_sweep_input in = {
-      .title = title, .x = &o->def.x, .y = &o->def.y, .grid = grid, .options = figure};
-  const plot_status st = plot->sweep(o->plot_path, &in);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, o->plot_path, st);
+  char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
+  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
+  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
+    return CLI_EXIT_USAGE;
+  const bool basin = o->def.basin.count > 0;
+  snprintf(title, sizeof title, "%s: %s over %s and %s%s", scene->name,
+           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z);
+  const plot_sweep_input in = {.title = title,
+                               .x = &o->def.x,
+                               .y = &o->def.y,
+                               .grid = w->grid + iz * w->nx * w->ny,
+                               .options = &w->figure,
+                               .basin = basin ? &o->def.basin : NULL};
+  const plot_status st = plot->sweep(path, &in);
+  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
+}
+
+static int write_outputs(const sweep *w, const zeno_scene *scene) {
+  const sweep_options *o = w->o;
+  int code = CLI_EXIT_OK;
+  if (o->out_dir) {
+    code = write_file(w, TABLE_NAME, scene, true);
+    if (code == CLI_EXIT_OK) code = write_file(w, SUMMARY_NAME, scene, false);
+  }
+  for (size_t iz = 0; iz < w->nz && code == CLI_EXIT_OK && o->plot_path; iz++)
+    code = draw(w, scene, iz);
+  if (code == CLI_EXIT_OK && o->json) write_summary(stdout, w, scene);
+  else if (code == CLI_EXIT_OK && !o->quiet) print_summary(w);
+  return code;
 }
 
 /* ---- the command -------------------------------------------------------------- */
+
+static void *create_map(const void *context, const char *const *overrides, size_t count,
+                        zeno_error *error) {
+  const sweep_options *o = context;
+  return zeno_sweep_create(o->common.scene_text, o->common.scene_path, overrides, count,
+                           &o->def, error);
+}
+
+// One sweep per z value; a failure is reported naming the option typed.
+static int create_maps(sweep *w, zeno_error *err) {
+  const sweep_options *o = w->o;
+  w->maps = calloc(w->nz, sizeof *w->maps);
+  if (w->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  if (grid_z_create(&o->common.overrides, o->z_set ? &o->z : NULL, w->nz, create_map, o,
+                    (void **)w->maps, err) == ZENO_OK)
+    return CLI_CONTINUE;
+  const cli_origin axes[3] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed},
+                              {o->z.path, o->z_typed}};
+  if (w->rows.dist.rank != 0) return CLI_EXIT_USAGE;
+  if (strcmp(err->parameter, "basin") == 0 && err->code != ZENO_ERR_NOMEM)
+    return cli_usage_error(COMMAND, "--magnitude: %s", err->message);
+  return cli_override_error(err, &o->common.overrides, axes, o->z_set ? 3 : 2);
+}
+
+static int run_sweep(sweep *w, const zeno_scene *scene, zeno_error *err) {
+  const sweep_options *o = w->o;
+  w->nx = o->def.x.count;
+  w->ny = o->def.y.count;
+  w->nz = o->z_set ? o->z.count : 1;
+  int code = create_maps(w, err);
+  if (code != CLI_CONTINUE) return code;
+  char settings[4 * ZENO_REGION_PATH_SIZE + 512];
+  settings_text(o, settings, sizeof settings);
+  w->batch = (grid_batch){.command = COMMAND,
+                          .journal_name = JOURNAL_NAME,
+                          .journal_magic = JOURNAL_MAGIC,
+                          .x = &o->def.x,
+                          .y = &o->def.y,
+                          .z = o->z_set ? &o->z : NULL,
+                          .maps = (void *const *)w->maps,
+                          .point_size = sizeof(zeno_sweep_point),
+                          .map_row = map_row,
+                          .write_point = write_point,
+                          .read_point = read_point,
+                          .context = w};
+  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
+                        o->quiet);
+  w->grid = w->rows.grid;
+  if (code == CLI_CONTINUE && w->rows.dist.rank == 0) code = write_outputs(w, scene);
+  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+}
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   const sweep_options *o = options;
   if (!o->x_set || !o->y_set)
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
-  plot_options figure;
-  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
+  if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
+    return CLI_EXIT_USAGE;
+  if (o->basin_option && o->def.basin.count == 0)
+    return cli_usage_error(COMMAND, "%s: only with --magnitude LO:HI:N", o->basin_option);
+  if (o->z_set && o->def.basin.count > 0 && strcmp(o->z.path, "epsilon") == 0)
+    return cli_usage_error(COMMAND, "--z: epsilon is the basin estimate's magnitude "
+                           "(--magnitude); it cannot be an axis too");
+  sweep w;
+  memset(&w, 0, sizeof w);
+  w.o = o;
+  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
-  zeno_sweep *w = zeno_sweep_create(o->common.scene_text, o->common.scene_path,
-                                    cli_overrides_items(&o->common.overrides),
-                                    o->common.overrides.count, &o->def, err);
-  const cli_origin axes[2] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed}};
-  if (w == NULL) return cli_override_error(err, &o->common.overrides, axes, 2);
-  const size_t nx = o->def.x.count, ny = o->def.y.count;
-  zeno_sweep_point *grid = calloc(nx * ny, sizeof *grid);
-  if (grid == NULL) {
-    zeno_sweep_destroy(w);
-    cli_error("out of memory");
-    return CLI_EXIT_RUNTIME;
-  }
-  int code = CLI_EXIT_OK;
-  for (size_t iy = 0; iy < ny && code == CLI_EXIT_OK; iy++)
-    if (zeno_sweep_row(w, iy, o->threads, &grid[iy * nx], err) != ZENO_OK)
-      code = cli_library_error(err);
-  if (code == CLI_EXIT_OK && o->out_dir) {
-    zeno_error e;
-    if (zeno_io_make_directories(o->out_dir, &e) != ZENO_OK) {
-      cli_error("%s: %s", COMMAND, e.message);
-      code = CLI_EXIT_RUNTIME;
-    }
-    if (code == CLI_EXIT_OK) code = write_file(o->out_dir, TABLE_NAME, o, scene, grid, true);
-    if (code == CLI_EXIT_OK) code = write_file(o->out_dir, SUMMARY_NAME, o, scene, grid, false);
-  }
-  if (code == CLI_EXIT_OK && o->plot_path) code = draw(o, scene, grid, &figure);
-  if (code == CLI_EXIT_OK && o->json) write_summary(stdout, o, scene, grid);
-  else if (code == CLI_EXIT_OK && !o->quiet) print_summary(o, grid);
-  free(grid);
-  zeno_sweep_destroy(w);
-  return code;
+  if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
+  const int code = run_sweep(&w, scene, err);
+  for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_sweep_destroy(w.maps[iz]);
+  free(w.maps);
+  return grid_rows_end(&w.rows, code);
 }
 
 static const cli_scene_command SWEEP_COMMAND = {
@@ -269,6 +477,8 @@ static const cli_scene_command SWEEP_COMMAND = {
 
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};
+  o.def.basin = zeno_sweep_basin_def_default();
+  o.z.count = 1;
   cli_figure_init(&o.figure);
   return cli_scene_command_main(&SWEEP_COMMAND, &o.common, &o, argc, argv);
 }

@@ -38,7 +38,8 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "                         exit; needs no display\n"
     "      --record FILE      headless: play the run as the window does (zoom,\n"
     "                         speed, Zeno warp, from --at) and write it as an\n"
-    "                         animated GIF FILE (.gif); needs no display\n"
+    "                         animated GIF (FILE.gif) or an MP4 video (FILE.mp4,\n"
+    "                         H.264); needs no display\n"
     "      --record-seconds S length of the recording, 0 < S <= 600 (default 10)\n"
     "      --fps N            frames per second of the recording, 1-50\n"
     "                         (default 25)\n"
@@ -101,12 +102,14 @@ int cli_view_option(const char *command, view_options *o, int option) {
       return CLI_CONTINUE;
     }
     case VIEW_OPT_RECORD: {
-      // giflib writes GIF; an .mp4 (or other) name would hold a GIF.
+      // giflib writes GIF, FFmpeg's libraries MP4: another name would
+      // hold one of them.
       const size_t len = strlen(optarg);
-      if (len < 5 || strcasecmp(optarg + len - 4, ".gif") != 0)
-        return cli_usage_error(command, "--record: '%s' is not a .gif file name (the viewer "
-                                        "writes animated GIF; for MP4 convert it, e.g. "
-                                        "ffmpeg -i out.gif out.mp4)", optarg);
+      if (len < 5 || (strcasecmp(optarg + len - 4, ".gif") != 0 &&
+                      strcasecmp(optarg + len - 4, ".mp4") != 0))
+        return cli_usage_error(command, "--record: '%s' is neither a .gif nor a .mp4 file "
+                                        "name (the viewer writes animated GIF or MP4 video)",
+                               optarg);
       o->record = optarg;
       return CLI_CONTINUE;
     }

@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "io/io_fields.h"
 #include "io/io_stream.h"
 #include "zeno/io.h"
 
 /// Columns of a row.
 #define REGION_COLUMNS 22
 /// Longest field accepted when reading (the error message is the longest).
-#define REGION_FIELD_SIZE ZENO_REGION_ERROR_SIZE
+#define REGION_FIELD_SIZE IO_FIELD_SIZE
 /// Theorems that decide a verdict are numbered 1 to this; none is written
 /// as an empty field (JSON: null).
 #define REGION_THEOREM_MAX 4
@@ -81,100 +82,19 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
 
 /* ---- reading ---- */
 
-typedef struct field_reader {
-  const char *next;
-  int column;
-  char text[REGION_FIELD_SIZE];
-} field_reader;
-
-// Copies the next comma-separated field into r->text; false at the end of
-// the line or for an over-long field.
-static bool next_field(field_reader *r) {
-  r->column++;
-  if (r->next == NULL) return false;
-  const char *end = r->next + strcspn(r->next, ",\r\n");
-  const size_t n = (size_t)(end - r->next);
-  if (n >= sizeof r->text) return false;
-  memcpy(r->text, r->next, n);
-  r->text[n] = '\0';
-  r->next = *end == ',' ? end + 1 : NULL;
-  return true;
-}
-
-static bool read_double(field_reader *r, double *v) {
-  if (!next_field(r)) return false;
-  char *end = NULL;
-  errno = 0;
-  *v = strtod(r->text, &end);
-  return end != r->text && *end == '\0';
-}
-
-static bool read_int(field_reader *r, int *v) {
-  if (!next_field(r)) return false;
-  char *end = NULL;
-  errno = 0;
-  const long x = strtol(r->text, &end, 10);
-  if (end == r->text || *end != '\0' || errno != 0 || x < -2147483647L || x > 2147483647L)
-    return false;
-  *v = (int)x;
-  return true;
-}
-
-/// Largest index or count a row may hold (far above any grid or map).
-#define REGION_SIZE_MAX 1000000000UL
-
-static bool read_size(field_reader *r, size_t *v) {
-  if (!next_field(r) || r->text[0] == '-') return false;
-  char *end = NULL;
-  errno = 0;
-  const unsigned long x = strtoul(r->text, &end, 10);
-  if (end == r->text || *end != '\0' || errno != 0 || x > REGION_SIZE_MAX) return false;
-  *v = (size_t)x;
-  return true;
-}
-
-// A text field: plain, or quoted with quotes doubled. The error message is
-// the last field (`last`): the line ends after it.
-static bool read_text(field_reader *r, char *out, size_t size, bool last) {
-  r->column++;
-  if (r->next == NULL) return false;
-  const char *p = r->next;
-  size_t n = 0;
-  if (*p == '"') {
-    for (p++; *p && !(p[0] == '"' && p[1] != '"'); p++) {
-      if (p[0] == '"') p++;  // a doubled quote
-      if (n + 1 >= size) return false;
-      out[n++] = *p;
-    }
-    if (*p++ != '"') return false;
-  } else {
-    for (; *p && *p != ',' && *p != '"' && *p != '\r' && *p != '\n'; p++) {
-      if (n + 1 >= size) return false;
-      out[n++] = *p;
-    }
-  }
-  out[n] = '\0';
-  if (last) {
-    r->next = NULL;
-    return strspn(p, "\r\n") == strlen(p);
-  }
-  r->next = *p == ',' ? p + 1 : NULL;
-  return *p == ',';
-}
-
 // The theorem: empty when none decides, else 1..REGION_THEOREM_MAX.
-static bool read_theorem(field_reader *r, int *theorem) {
+static bool read_theorem(io_field_reader *r, int *theorem) {
   if (r->next != NULL && *r->next == ',') {
     r->column++;
     r->next++;
     *theorem = 0;
     return true;
   }
-  return read_int(r, theorem) && *theorem >= 1 && *theorem <= REGION_THEOREM_MAX;
+  return io_read_int(r, theorem) && *theorem >= 1 && *theorem <= REGION_THEOREM_MAX;
 }
 
-static bool read_verdict(field_reader *r, zeno_verdict *v) {
-  if (!next_field(r)) return false;
+static bool read_verdict(io_field_reader *r, zeno_verdict *v) {
+  if (!io_next_field(r)) return false;
   const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE,
                               ZENO_VERDICT_UNSTABLE};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -182,8 +102,8 @@ static bool read_verdict(field_reader *r, zeno_verdict *v) {
   return false;
 }
 
-static bool read_sim(field_reader *r, zeno_region_sim *v) {
-  if (!next_field(r)) return false;
+static bool read_sim(io_field_reader *r, zeno_region_sim *v) {
+  if (!io_next_field(r)) return false;
   const zeno_region_sim all[] = {ZENO_REGION_SIM_NONE, ZENO_REGION_SIM_RESTS,
                                  ZENO_REGION_SIM_DEPARTS};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -197,23 +117,23 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "line and point are required");
   zeno_region_point p;
   memset(&p, 0, sizeof p);
-  field_reader r = {.next = line, .column = 0};
+  io_field_reader r = {.next = line, .column = 0};
   int persistent = 0;
   char region_name[REGION_FIELD_SIZE];
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
   const bool ok =
-      read_size(&r, &p.ix) && read_size(&r, &p.iy) && read_double(&r, &p.x) &&
-      read_double(&r, &p.y) && read_int(&r, &p.region) &&
-      read_text(&r, region_name, sizeof region_name, false) && read_theorem(&r, &p.theorem) &&
-      read_verdict(&r, &p.verdict) && read_int(&r, &persistent) &&
-      read_double(&r, &p.G_max) && read_double(&r, &p.fixed_point_phi) &&
-      read_double(&r, &p.fixed_point_G) && read_size(&r, &p.fixed_point_count) &&
-      read_size(&r, &p.partition_count) && read_size(&r, &p.unsafe_count) &&
-      read_int(&r, &p.mc_runs) && read_int(&r, &p.mc_rest) &&
-      read_int(&r, &p.mc_full_runs) && read_int(&r, &p.mc_full_rest) &&
-      read_sim(&r, &p.sim) && read_int(&r, &p.on_breakpoint) &&
-      read_text(&r, p.error, sizeof p.error, true);
+      io_read_size(&r, &p.ix) && io_read_size(&r, &p.iy) && io_read_double(&r, &p.x) &&
+      io_read_double(&r, &p.y) && io_read_int(&r, &p.region) &&
+      io_read_text(&r, region_name, sizeof region_name, false) && read_theorem(&r, &p.theorem) &&
+      read_verdict(&r, &p.verdict) && io_read_int(&r, &persistent) &&
+      io_read_double(&r, &p.G_max) && io_read_double(&r, &p.fixed_point_phi) &&
+      io_read_double(&r, &p.fixed_point_G) && io_read_size(&r, &p.fixed_point_count) &&
+      io_read_size(&r, &p.partition_count) && io_read_size(&r, &p.unsafe_count) &&
+      io_read_int(&r, &p.mc_runs) && io_read_int(&r, &p.mc_rest) &&
+      io_read_int(&r, &p.mc_full_runs) && io_read_int(&r, &p.mc_full_rest) &&
+      read_sim(&r, &p.sim) && io_read_int(&r, &p.on_breakpoint) &&
+      io_read_text(&r, p.error, sizeof p.error, true);
   zeno_locale_leave(&scope);
   const bool region_ok = p.region >= 0 ? p.region < ZENO_REGION_COUNT && p.error[0] == '\0'
                                        : p.region == ZENO_REGION_ERROR && p.error[0] != '\0';

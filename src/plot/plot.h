@@ -272,11 +272,21 @@ typedef struct plot_sweep_input {
   const zeno_region_axis *x, *y;
   const zeno_sweep_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
   const plot_options *options;  ///< NULL: defaults; limits in the axes' units
+  /// NULL: the outcome map; else the basin map: points coloured by
+  /// basin_inner in bins of this scan's range.
+  const zeno_sweep_basin_def *basin;
 } plot_sweep_input;
 
 /// Draws an outcome sweep: one cell per point coloured by how its run ended
 /// (rest split into with and without a Zeno completion), and a legend of the
-/// outcomes present with their counts.
+/// outcomes present with their counts. With `basin`, each cell's colour is
+/// its basin_inner (the largest magnitude below which every scanned one
+/// returns) in PLOT_BASIN_BINS bins from lo to hi, plus "every magnitude
+/// returns", "none returns" and errors; a non-monotone point (basin_outer
+/// above basin_inner) gets a black dot.
 plot_status plot_sweep(const char *path, const plot_sweep_input *input);
+
+/// Bins of the basin map's colour scale.
+#define PLOT_BASIN_BINS 6
 
 #endif

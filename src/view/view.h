@@ -434,6 +434,9 @@ bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds,
 /// NULL); a NULL gif is ignored.
 bool view_gif_close(view_gif *gif, char *message, size_t message_size);
 
+/// True when the --record name asks for MP4 (.mp4, any case); else GIF.
+bool view_record_is_mp4(const char *path);
+
 /// Opens a window and plays the run until q/Esc or options->frames frames.
 /// Returns 0, or 1 when SDL fails.
 int view_window(view_run *run, const view_options *options);

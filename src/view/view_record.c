@@ -1,11 +1,18 @@
 // Animation export: the run played headless as the window plays it (the
 // same zoom, speed and Zeno warp, the clock advancing 1/fps s per frame),
-// every frame written into an animated GIF (view_gif.c). Needs no display.
+// every frame written into an animated GIF (view_gif.c) or an MP4 video
+// (the video module zeno-video.so, view_video.h, loaded from this module's
+// own directory), by the file name's extension. Needs no display.
+#define _GNU_SOURCE  // dladdr
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "view/view.h"
+#include "view/view_video.h"
 
 #define MESSAGE_SIZE 512
 /// GIF delays count hundredths of a second.
@@ -15,6 +22,71 @@
 static long frame_count(double seconds, int fps) {
   const long n = lround(seconds * fps);
   return n > 0 ? n : 1;
+}
+
+bool view_record_is_mp4(const char *path) {
+  const size_t n = strlen(path);
+  return n >= 4 && strcasecmp(path + n - 4, ".mp4") == 0;
+}
+
+/// The file being written: one of the two.
+typedef struct recording {
+  view_gif *gif;
+  view_mp4 *mp4;
+  const zeno_video_module *video; ///< with mp4
+} recording;
+
+/// Room for the video module's path, and the most of a path or a loader's
+/// message shown in a message (which has MESSAGE_SIZE bytes).
+#define VIDEO_PATH_SIZE 4096
+#define PATH_SHOWN 160
+
+// dlsym() returns an object pointer that holds the address of a function
+// (POSIX); it is copied, not converted, into a function pointer.
+_Static_assert(sizeof(void *) == sizeof(zeno_video_module_get_fn),
+               "function and object pointers differ in size");
+
+/// An object of this module: dladdr() of its address names the module's file.
+static const char MODULE_ANCHOR = 0;
+
+// The video module beside this one (or beside the program that links the
+// viewer): its table, or NULL with a message. It stays loaded until exit.
+static const zeno_video_module *load_video(char *message, size_t size) {
+  Dl_info self;
+  char path[VIDEO_PATH_SIZE];
+  if (dladdr(&MODULE_ANCHOR, &self) == 0 || self.dli_fname == NULL) {
+    snprintf(message, size, "cannot find the video module: dladdr failed");
+    return NULL;
+  }
+  const char *slash = strrchr(self.dli_fname, '/');
+  const int dir = slash ? (int)(slash - self.dli_fname) : 1;
+  snprintf(path, sizeof path, "%.*s/%s", dir, slash ? self.dli_fname : ".",
+           ZENO_VIDEO_MODULE_FILE);
+  if (access(path, F_OK) != 0) {
+    snprintf(message, size,
+             "MP4 export needs the video module %s, which is not in %.*s (it is built when "
+             "libavformat-dev, libavcodec-dev and libswscale-dev are installed); write a .gif "
+             "instead",
+             ZENO_VIDEO_MODULE_FILE, dir < PATH_SHOWN ? dir : PATH_SHOWN,
+             slash ? self.dli_fname : ".");
+    return NULL;
+  }
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
+    snprintf(message, size, "cannot load the video module %.*s: %.*s (apt-get install "
+             "libavformat59 libavcodec59 libswscale6)", PATH_SHOWN, path, PATH_SHOWN, dlerror());
+    return NULL;
+  }
+  void *symbol = dlsym(handle, ZENO_VIDEO_MODULE_SYMBOL);
+  zeno_video_module_get_fn get = NULL;
+  if (symbol) memcpy(&get, &symbol, sizeof get);
+  const zeno_video_module *table = get ? get(ZENO_VIDEO_MODULE_ABI) : NULL;
+  if (table == NULL || table->version == NULL || strcmp(table->version, ZENO_VERSION) != 0) {
+    snprintf(message, size, "%.*s is not the video module of this zeno (%s): install the %s "
+             "of this zeno", PATH_SHOWN, path, ZENO_VERSION, ZENO_VIDEO_MODULE_FILE);
+    return NULL;
+  }
+  return table;
 }
 
 int view_record(view_run *run, const view_options *o) {
@@ -27,27 +99,36 @@ int view_record(view_run *run, const view_options *o) {
   char message[MESSAGE_SIZE];
   view_canvas canvas;
   int code = 1;
-  view_gif *gif = NULL;
+  recording rec = {NULL, NULL, NULL};
+  const bool mp4 = view_record_is_mp4(o->record);
   bool created = false;
   if (!view_canvas_create(&canvas, o->width, o->height, message, sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
   } else {
-    gif = view_gif_create(o->record, o->width, o->height, message, sizeof message);
-    created = gif != NULL;
+    if (mp4 && (rec.video = load_video(message, sizeof message)) != NULL)
+      rec.mp4 = rec.video->create(o->record, o->width, o->height, fps, message, sizeof message);
+    else if (!mp4)
+      rec.gif = view_gif_create(o->record, o->width, o->height, message, sizeof message);
+    created = rec.gif != NULL || rec.mp4 != NULL;
     view_play play;
     view_play_start(&play, run, o);
     view_play_seek(&play, run, o->at);
     const long n = frame_count(seconds, fps);
-    bool ok = gif != NULL;
+    bool ok = created;
     for (long k = 0; ok && k < n; k++) {
       view_draw_frame(&canvas, run, &play, NULL);
       // Whole hundredths that add up: frame k ends at round(100 (k+1) / fps).
       const int delay = (int)(lround(CENTISECONDS * (double)(k + 1) / fps) -
                               lround(CENTISECONDS * (double)k / fps));
-      ok = view_gif_frame(gif, &canvas, delay, message, sizeof message);
+      ok = mp4 ? rec.video->frame(rec.mp4, canvas.surface->pixels, canvas.surface->pitch,
+                                  message, sizeof message)
+               : view_gif_frame(rec.gif, &canvas, delay, message, sizeof message);
       view_play_advance(&play, run, 1.0 / fps);
     }
-    if (!view_gif_close(gif, ok ? message : NULL, ok ? sizeof message : 0)) ok = false;
+    const bool closed =
+        mp4 ? rec.mp4 == NULL || rec.video->close(rec.mp4, ok ? message : NULL, ok ? sizeof message : 0)
+            : view_gif_close(rec.gif, ok ? message : NULL, ok ? sizeof message : 0);
+    if (!closed) ok = false;
     if (ok) {
       code = 0;
       fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps)\n", o->record, n,

@@ -1,4 +1,4 @@
-// Open MPI distribution of `zeno regions` (the zeno-mpi program): every rank
+// Open MPI distribution of grid rows (the zeno-mpi program): every rank
 // computes its cyclic share of the rows (with OpenMP threads inside) and
 // sends each finished row to rank 0 without waiting (MPI_Isend; the buffers
 // are kept until the end), tagged with its row index. Rank 0 computes its own
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regions_dist.h"
+#include "grid_dist.h"
 
 /// First capacity of the list of rows in flight.
 #define PENDING_INITIAL 16
@@ -21,23 +21,23 @@ typedef struct mpi_state {
   int count, capacity;
 } mpi_state;
 
-bool regions_dist_start(regions_dist *d, int *argc, char ***argv) {
+bool grid_dist_start(grid_dist *d, int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-    fprintf(stderr, "zeno: regions: MPI_Init failed\n");
+    fprintf(stderr, "zeno: MPI_Init failed\n");
     return false;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &d->size);
   d->impl = calloc(1, sizeof(mpi_state));
   if (d->impl == NULL) {
-    fprintf(stderr, "zeno: regions: out of memory\n");
+    fprintf(stderr, "zeno: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
     return false;
   }
   return true;
 }
 
-int regions_dist_end(regions_dist *d, int code) {
+int grid_dist_end(grid_dist *d, int code) {
   mpi_state *s = d->impl;
   if (s) {
     if (s->count > 0) MPI_Waitall(s->count, s->requests, MPI_STATUSES_IGNORE);
@@ -53,14 +53,14 @@ int regions_dist_end(regions_dist *d, int code) {
   return code;
 }
 
-void regions_dist_abort(regions_dist *d, int code) {
+void grid_dist_abort(grid_dist *d, int code) {
   (void)d;
   fflush(stdout);
   fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, code);
 }
 
-bool regions_dist_share_done(regions_dist *d, unsigned char *done, size_t rows) {
+bool grid_dist_share_done(grid_dist *d, unsigned char *done, size_t rows) {
   (void)d;
   return MPI_Bcast(done, (int)rows, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
 }
@@ -78,10 +78,8 @@ static bool reserve(mpi_state *s) {
   return true;
 }
 
-bool regions_dist_send_row(regions_dist *d, size_t iy, const zeno_region_point *row,
-                           size_t count) {
+bool grid_dist_send_row(grid_dist *d, size_t iy, const void *row, size_t bytes) {
   mpi_state *s = d->impl;
-  const size_t bytes = count * sizeof *row;
   if (!reserve(s)) return false;
   void *copy = malloc(bytes);
   if (copy == NULL) return false;
@@ -95,8 +93,7 @@ bool regions_dist_send_row(regions_dist *d, size_t iy, const zeno_region_point *
   return true;
 }
 
-bool regions_dist_receive_row(regions_dist *d, bool wait, size_t *iy,
-                              zeno_region_point *row, size_t count) {
+bool grid_dist_receive_row(grid_dist *d, bool wait, size_t *iy, void *row, size_t bytes) {
   (void)d;
   MPI_Status status;
   int pending = 0;
@@ -108,8 +105,7 @@ bool regions_dist_receive_row(regions_dist *d, bool wait, size_t *iy,
              !pending) {
     return false;
   }
-  const int bytes = (int)(count * sizeof *row);
-  if (MPI_Recv(row, bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+  if (MPI_Recv(row, (int)bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE) != MPI_SUCCESS)
     return false;
   *iy = (size_t)status.MPI_TAG;

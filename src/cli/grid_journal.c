@@ -1,8 +1,8 @@
-// The journal of `zeno regions --out DIR` (see regions_journal.h): the
-// sweep's SHA-256 signature, checksummed lines, and the directory lock that
-// keeps a second sweep out.
+// The journal of a grid run with --out DIR (see grid_journal.h): the run's
+// SHA-256 signature, checksummed lines, and the directory lock that keeps a
+// second run out.
 #define _DEFAULT_SOURCE  // O_NOFOLLOW
-#include "regions_journal.h"
+#include "grid_journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,18 +13,11 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static const char *const COMMAND = "regions";
-static const char *const JOURNAL_NAME = "regions.journal";
-/// First line of a journal: this, then the sweep's digest.
-/// v3: rows gained the on_breakpoint column; v4: the region_name column,
-/// and theorem empty when none decides. An older journal belongs to
-/// another sweep.
-static const char *const JOURNAL_MAGIC = "# zeno regions journal v4 sha256 ";
 /// A journal line that closes row IY: "done,IY".
 static const char *const JOURNAL_DONE = "done,";
 
 /// Longest journal line (a region row with its error message is at most
-/// about 500 characters).
+/// about 500 characters, a sweep row less).
 #define LINE_SIZE 1024
 /// Hex digits of a line's checksum (the first 8 bytes of its SHA-256).
 #define CHECK_DIGITS 16
@@ -51,24 +44,12 @@ static void digest_field(struct sha256_ctx *ctx, const char *text, size_t length
   sha256_update(ctx, length, (const uint8_t *)text);
 }
 
-void regions_journal_signature(const char *scene_text, size_t scene_length,
-                               const cli_overrides *overrides, const zeno_regions_def *d,
-                               char out[REGIONS_SIGNATURE_SIZE]) {
+void grid_journal_signature(const char *settings, const char *scene_text,
+                            size_t scene_length, const cli_overrides *overrides,
+                            char out[GRID_SIGNATURE_SIZE]) {
   struct sha256_ctx ctx;
   sha256_init(&ctx);
-  char settings[1024];
-  const int n = snprintf(
-      settings, sizeof settings,
-      "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; samples %zu; intervals %zu; "
-      "breakpoint_tol %.17g; endpoint_delta %.17g; fixed point on a breakpoint %.17g tie "
-      "%.17g; mc %d seed %llu full %d",
-      zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
-      d->y.hi, d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
-      d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
-      d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
-      d->mc_runs,
-      d->mc_seed, d->mc_full ? 1 : 0);
-  digest_field(&ctx, settings, (size_t)n < sizeof settings ? (size_t)n : sizeof settings);
+  digest_field(&ctx, settings, strlen(settings));
   digest_field(&ctx, scene_text, scene_length);
   for (size_t i = 0; i < overrides->count; i++)
     digest_field(&ctx, overrides->items[i], strlen(overrides->items[i]));
@@ -89,12 +70,6 @@ static void line_check(const char *text, size_t length, char out[CHECK_DIGITS + 
 
 /* ---------- reading ---------- */
 
-static bool point_matches(const zeno_regions_def *d, const zeno_region_point *p) {
-  return p->ix < d->x.count && p->iy < d->y.count &&
-         p->x == zeno_region_axis_value(&d->x, p->ix) &&
-         p->y == zeno_region_axis_value(&d->y, p->iy);
-}
-
 // A journal line "CHECK TEXT\n": *text is TEXT when CHECK is its checksum.
 // False for a line cut short by a kill, edited, or appended by hand.
 static bool checked_line(char *line, char **text) {
@@ -111,22 +86,27 @@ static bool checked_line(char *line, char **text) {
 // Reads the rows an earlier run finished. *keep is the length of the part
 // of the file to keep (up to the last finished row): the rest (a row cut
 // short, a line that fails its checksum and all after it) is recomputed.
-static int read_journal(const regions_journal *j, FILE *f, const char *sig,
-                        const zeno_regions_def *d, zeno_region_point *grid,
+// The points of a row collect in `pending` until its "done" line.
+static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *grid,
                         unsigned char *done, size_t *resumed_rows, long *keep) {
+  const grid_journal_format *fm = j->format;
   char line[LINE_SIZE];
-  const size_t magic = strlen(JOURNAL_MAGIC);
-  if (fgets(line, sizeof line, f) == NULL || strncmp(line, JOURNAL_MAGIC, magic) != 0 ||
+  const size_t magic = strlen(fm->magic);
+  if (fgets(line, sizeof line, f) == NULL || strncmp(line, fm->magic, magic) != 0 ||
       strncmp(line + magic, sig, strlen(sig)) != 0 || line[magic + strlen(sig)] != '\n') {
     cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
               "remove it or choose another --out",
-              COMMAND, j->path);
+              fm->command, j->path);
     return CLI_EXIT_USAGE;
   }
   *keep = ftell(f);
-  const size_t nx = d->x.count;
+  const size_t nx = fm->nx, size = fm->point_size;
   unsigned char *seen = calloc(nx, 1);
-  if (seen == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  char *pending = malloc(nx * size), *point = malloc(size);
+  if (seen == NULL || pending == NULL || point == NULL) {
+    free(seen), free(pending), free(point);
+    return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  }
   size_t row = SIZE_MAX, seen_count = 0;  // SIZE_MAX: no row under way
   long number = 1;
   char *text;
@@ -134,41 +114,42 @@ static int read_journal(const regions_journal *j, FILE *f, const char *sig,
     number++;
     if (!checked_line(line, &text)) {
       if (strchr(line, '\n') != NULL || !feof(f))
-        cli_error("note: %s:%ld fails its checksum; the sweep recomputes from there",
-                  j->path, number);
+        cli_error("note: %s:%ld fails its checksum; the sweep recomputes from there", j->path,
+                  number);
       break;
     }
     if (strncmp(text, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
       char *end;
-      const unsigned long iy = strtoul(text + strlen(JOURNAL_DONE), &end, 10);
-      if (end != text + strlen(JOURNAL_DONE) && *end == '\0' && iy == row &&
+      const unsigned long r = strtoul(text + strlen(JOURNAL_DONE), &end, 10);
+      if (end != text + strlen(JOURNAL_DONE) && *end == '\0' && r == row &&
           seen_count == nx) {
-        if (!done[iy]) (*resumed_rows)++;
-        done[iy] = 1;
+        memcpy(grid + r * nx * size, pending, nx * size);
+        if (!done[r]) (*resumed_rows)++;
+        done[r] = 1;
         *keep = ftell(f);
       }
       row = SIZE_MAX;
       continue;
     }
-    zeno_region_point p;
-    if (zeno_io_region_parse(text, &p, NULL) != ZENO_OK || !point_matches(d, &p)) break;
-    if (p.iy != row) {
-      row = p.iy;
+    size_t ix, r;
+    if (!fm->read(text, point, &ix, &r, fm->context) || ix >= nx || r >= fm->rows) break;
+    if (r != row) {
+      row = r;
       seen_count = 0;
       memset(seen, 0, nx);
     }
-    if (!seen[p.ix]) seen_count++;
-    seen[p.ix] = 1;
-    grid[p.iy * nx + p.ix] = p;
+    if (!seen[ix]) seen_count++;
+    seen[ix] = 1;
+    memcpy(pending + ix * size, point, size);
   }
-  free(seen);
+  free(seen), free(pending), free(point);
   return CLI_CONTINUE;
 }
 
 /* ---------- writing ---------- */
 
-static int write_failed(const regions_journal *j) {
-  cli_error("%s: cannot write '%s': %s", COMMAND, j->path, strerror(errno));
+static int write_failed(const grid_journal *j) {
+  cli_error("%s: cannot write '%s': %s", j->format->command, j->path, strerror(errno));
   return CLI_EXIT_RUNTIME;
 }
 
@@ -181,7 +162,7 @@ static void put_line(FILE *f, const char *text) {
 
 // Opens the journal for reading and appending without following a link
 // planted in its place; a new one is created.
-static FILE *open_journal(const regions_journal *j, bool *created) {
+static FILE *open_journal(const grid_journal *j, bool *created) {
   int fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   *created = false;
   if (fd < 0 && errno == ENOENT) {
@@ -193,16 +174,18 @@ static FILE *open_journal(const regions_journal *j, bool *created) {
   return f;
 }
 
-int regions_journal_open(regions_journal *j, const char *dir, const char *sig,
-                         const zeno_regions_def *d, zeno_region_point *grid,
-                         unsigned char *done, size_t *resumed_rows) {
+int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
+                      const char *sig, void *grid, unsigned char *done,
+                      size_t *resumed_rows) {
+  const char *const COMMAND = format->command;
+  j->format = format;
   zeno_error err;
   if (zeno_io_make_directories(dir, &err) != ZENO_OK ||
       (j->lock = zeno_io_dir_lock_take(dir, &err)) == NULL) {
     cli_error("%s: %s", COMMAND, err.message);
     return CLI_EXIT_RUNTIME;
   }
-  j->path = zeno_io_path_join(dir, JOURNAL_NAME);
+  j->path = zeno_io_path_join(dir, format->name);
   if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   bool created;
   FILE *f = open_journal(j, &created);
@@ -213,11 +196,11 @@ int regions_journal_open(regions_journal *j, const char *dir, const char *sig,
   }
   j->file = f;
   if (created) {
-    fprintf(f, "%s%s\n", JOURNAL_MAGIC, sig);
+    fprintf(f, "%s%s\n", format->magic, sig);
     return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
   }
   long keep = 0;
-  const int code = read_journal(j, f, sig, d, grid, done, resumed_rows, &keep);
+  const int code = read_journal(j, f, sig, grid, done, resumed_rows, &keep);
   if (code != CLI_CONTINUE) return code;
   // Drop what is not kept, then append after the last finished row.
   if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 ||
@@ -228,24 +211,25 @@ int regions_journal_open(regions_journal *j, const char *dir, const char *sig,
   return CLI_CONTINUE;
 }
 
-int regions_journal_append(regions_journal *j, size_t iy, const zeno_region_point *row,
-                           size_t count) {
+int grid_journal_append(grid_journal *j, size_t row, const void *points) {
+  const grid_journal_format *fm = j->format;
   char text[LINE_SIZE];
-  for (size_t ix = 0; ix < count; ix++) {
+  for (size_t ix = 0; ix < fm->nx; ix++) {
     FILE *m = fmemopen(text, sizeof text, "w");
     if (m == NULL) return write_failed(j);
-    const bool written = zeno_io_region_row(m, &row[ix], NULL) == ZENO_OK;
+    const bool written =
+        fm->write(m, (const char *)points + ix * fm->point_size, row, fm->context) == ZENO_OK;
     if (fclose(m) != 0 || !written) return write_failed(j);
     text[strcspn(text, "\n")] = '\0';
     put_line(j->file, text);
   }
-  snprintf(text, sizeof text, "%s%zu", JOURNAL_DONE, iy);
+  snprintf(text, sizeof text, "%s%zu", JOURNAL_DONE, row);
   put_line(j->file, text);
   if (fflush(j->file) != 0 || ferror(j->file)) return write_failed(j);
   return CLI_CONTINUE;
 }
 
-int regions_journal_close(regions_journal *j, int code) {
+int grid_journal_close(grid_journal *j, int code) {
   if (j->file && fclose(j->file) != 0 && code == CLI_EXIT_OK) code = write_failed(j);
   zeno_io_dir_lock_release(j->lock);
   free(j->path);

@@ -1,0 +1,314 @@
+// Rows of a grid on threads and ranks, journaled, with a progress line
+// (grid_rows.h).
+#include "grid_rows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/// Room for one error line.
+#define LINE_SIZE 1024
+/// Room for a row's description in a message.
+#define ROW_NAME_SIZE 128
+/// The progress line is redrawn at most this often [s].
+#define PROGRESS_INTERVAL 0.2
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/// "1h02m", "3m05s" or "42s".
+static void format_duration(double seconds, char *out, size_t size) {
+  if (!isfinite(seconds) || seconds < 0) seconds = 0;
+  const long s = lround(seconds);
+  if (s >= 3600) snprintf(out, size, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else if (s >= 60) snprintf(out, size, "%ldm%02lds", s / 60, s % 60);
+  else snprintf(out, size, "%lds", s);
+}
+
+static void draw_progress(grid_rows *w, bool final) {
+  if (!w->progress) return;
+  const double t = now_seconds();
+  if (!final && t - w->last_progress < PROGRESS_INTERVAL) return;
+  w->last_progress = t;
+  const double elapsed = t - w->start;
+  const double rate = elapsed > 0 ? (double)w->computed_points / elapsed : 0;
+  char eta[32];
+  format_duration(rate > 0 ? (double)(w->total_points - w->computed_points) / rate : 0, eta,
+                  sizeof eta);
+  fprintf(stderr, "\rzeno: %s: %ld/%ld points (%.1f%%), %.0f points/s, %s left   ",
+          w->def->format->command, w->computed_points, w->total_points,
+          w->total_points ? 100.0 * (double)w->computed_points / (double)w->total_points : 100.0,
+          rate, eta);
+  if (final) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static size_t row_bytes(const grid_rows *w) {
+  return w->def->format->nx * w->def->format->point_size;
+}
+
+// Rank 0: a finished row goes into the grid, the journal and the progress.
+static int store_row(grid_rows *w, size_t row, const void *points) {
+  memcpy((char *)w->grid + row * row_bytes(w), points, row_bytes(w));
+  w->done[row] = 1;
+  w->computed_points += (long)w->def->format->nx;
+  if (w->journal.file) {
+    const int code = grid_journal_append(&w->journal, row, points);
+    if (code != CLI_CONTINUE) return code;
+  }
+  draw_progress(w, false);
+  return CLI_CONTINUE;
+}
+
+// Rank 0: stores every row other ranks have finished; with wait, blocks
+// until `expected` rows have arrived in all.
+static int collect(grid_rows *w, void *buffer, bool wait, size_t *received, size_t expected) {
+  size_t row = 0;
+  while (*received < expected &&
+         grid_dist_receive_row(&w->dist, wait, &row, buffer, row_bytes(w))) {
+    (*received)++;
+    const int code = store_row(w, row, buffer);
+    if (code != CLI_CONTINUE) return code;
+  }
+  if (wait && *received < expected) {
+    cli_error("%s: lost contact with the other MPI ranks", w->def->format->command);
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_CONTINUE;
+}
+
+// Computes this rank's share of the rows still to do.
+static int compute(grid_rows *w) {
+  const grid_rows_def *d = w->def;
+  const size_t rows = d->format->rows;
+  void *points = malloc(row_bytes(w)), *incoming = malloc(row_bytes(w));
+  size_t *todo = malloc(rows * sizeof *todo);
+  if (points == NULL || incoming == NULL || todo == NULL) {
+    free(points), free(incoming), free(todo);
+    cli_error("out of memory");
+    return CLI_EXIT_RUNTIME;
+  }
+  size_t todo_count = 0;
+  for (size_t r = 0; r < rows; r++)
+    if (!w->done[r]) todo[todo_count++] = r;
+  w->total_points = (long)(todo_count * d->format->nx);
+  const size_t first = (size_t)w->dist.rank, step = (size_t)w->dist.size;
+  size_t own = 0, received = 0;
+  for (size_t k = first; k < todo_count; k += step) own++;
+  int code = CLI_CONTINUE;
+  for (size_t k = first; k < todo_count && code == CLI_CONTINUE; k += step) {
+    zeno_error err;
+    if (d->row(d->context, todo[k], d->threads, points, &err) != ZENO_OK) {
+      char line[LINE_SIZE], name[ROW_NAME_SIZE];
+      zeno_error_format(&err, line, sizeof line);
+      d->row_name(d->context, todo[k], name, sizeof name);
+      cli_error("%s: row %zu (%s): %s", d->format->command, todo[k], name, line);
+      code = err.code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+      if (w->dist.size > 1) grid_dist_abort(&w->dist, code);
+      break;
+    }
+    if (w->dist.rank == 0) {
+      code = store_row(w, todo[k], points);
+      if (code == CLI_CONTINUE) code = collect(w, incoming, false, &received, todo_count - own);
+    } else if (!grid_dist_send_row(&w->dist, todo[k], points, row_bytes(w))) {
+      cli_error("%s: cannot send row %zu to rank 0", d->format->command, todo[k]);
+      grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+    }
+  }
+  if (code == CLI_CONTINUE && w->dist.rank == 0)
+    code = collect(w, incoming, true, &received, todo_count - own);
+  free(points), free(incoming), free(todo);
+  return code;
+}
+
+bool grid_rows_start(grid_rows *w) {
+  memset(w, 0, sizeof *w);
+  return grid_dist_start(&w->dist, NULL, NULL);
+}
+
+int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
+  w->def = d;
+  const size_t rows = d->format->rows;
+  w->grid = calloc(rows, row_bytes(w));
+  w->done = calloc(rows, 1);
+  int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
+  if (code == CLI_CONTINUE && w->dist.rank == 0 && d->out_dir)
+    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, w->grid,
+                             w->done, &w->resumed_rows);
+  // Every rank learns which rows are done; a rank that cannot go on stops
+  // them all (the others would wait for it forever).
+  if (w->dist.size > 1) {
+    if (code != CLI_CONTINUE) grid_dist_abort(&w->dist, code);
+    if (!grid_dist_share_done(&w->dist, w->done, rows)) {
+      cli_error("%s: cannot share the finished rows between MPI ranks", d->format->command);
+      grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+    }
+  }
+  w->start = w->last_progress = now_seconds();
+  w->progress = w->dist.rank == 0 && !d->quiet && isatty(STDERR_FILENO);
+  if (code == CLI_CONTINUE) code = compute(w);
+  if (code == CLI_CONTINUE && w->dist.rank == 0) draw_progress(w, true);
+  return code;
+}
+
+double grid_rows_seconds(const grid_rows *w) { return now_seconds() - w->start; }
+
+int grid_rows_end(grid_rows *w, int code) {
+  code = grid_journal_close(&w->journal, code);
+  free(w->grid);
+  free(w->done);
+  w->grid = NULL;
+  w->done = NULL;
+  return grid_dist_end(&w->dist, code);
+}
+
+/* ---- batches ---- */
+
+int grid_z_check(const char *command, const zeno_region_axis *z, const zeno_region_axis *x,
+                 const zeno_region_axis *y) {
+  if (strcmp(z->path, x->path) == 0 || strcmp(z->path, y->path) == 0)
+    return cli_usage_error(command, "--z: '%s' is already the %s axis; --z sweeps a third "
+                           "parameter",
+                           z->path, strcmp(z->path, x->path) == 0 ? "--x" : "--y");
+  return CLI_CONTINUE;
+}
+
+zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis *z,
+                          size_t nz, grid_create_fn create, const void *context, void **maps,
+                          zeno_error *error) {
+  const char **items = malloc((overrides->count + 1) * sizeof *items);
+  if (items == NULL) return cli_out_of_memory(error);
+  for (size_t i = 0; i < overrides->count; i++) items[i] = overrides->items[i];
+  zeno_status st = ZENO_OK;
+  for (size_t iz = 0; iz < nz && st == ZENO_OK; iz++) {
+    char z_item[GRID_Z_ITEM_SIZE];
+    if (z) {
+      // %.17g: the value round-trips.
+      snprintf(z_item, sizeof z_item, "%s=%.17g", z->path, zeno_region_axis_value(z, iz));
+      items[overrides->count] = z_item;
+    }
+    maps[iz] = create(context, items, overrides->count + (z ? 1 : 0), error);
+    if (maps[iz] == NULL) st = error->code;
+  }
+  free(items);
+  return st;
+}
+
+void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row,
+                     char *out, size_t size) {
+  if (z)
+    snprintf(out, size, "%s = %.17g, %s = %.17g", z->path,
+             zeno_region_axis_value(z, row / y->count), y->path,
+             zeno_region_axis_value(y, row % y->count));
+  else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
+}
+
+bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z,
+                   size_t iz, char path[GRID_FIGURE_PATH_SIZE],
+                   char title[GRID_Z_TITLE_SIZE]) {
+  title[0] = '\0';
+  if (z == NULL) {
+    snprintf(path, GRID_FIGURE_PATH_SIZE, "%s", plot_path);
+    return true;
+  }
+  snprintf(title, GRID_Z_TITLE_SIZE, " at %s = %g", z->path, zeno_region_axis_value(z, iz));
+  const char *dot = strrchr(plot_path, '.');
+  const char *slash = strrchr(plot_path, '/');
+  if (dot == NULL || (slash && dot < slash)) dot = plot_path + strlen(plot_path);
+  const int n = snprintf(path, GRID_FIGURE_PATH_SIZE, "%.*s-z%zu%s", (int)(dot - plot_path),
+                         plot_path, iz, dot);
+  if (n >= 0 && n < GRID_FIGURE_PATH_SIZE) return true;
+  cli_error("%s: --plot: '%s' is too long", command, plot_path);
+  return false;
+}
+
+void grid_z_prefix(FILE *f, const zeno_region_axis *z, size_t iz) {
+  fprintf(f, "%zu,%.17g,", iz, zeno_region_axis_value(z, iz));
+}
+
+const char *grid_z_read_prefix(const char *text, const zeno_region_axis *z, size_t *iz) {
+  char *end = NULL;
+  const unsigned long k = strtoul(text, &end, 10);
+  if (end == text || *end != ',' || k >= z->count) return NULL;
+  const char *value = end + 1;
+  const double v = strtod(value, &end);
+  if (end == value || *end != ',' || v != zeno_region_axis_value(z, k)) return NULL;
+  *iz = k;
+  return end + 1;
+}
+
+/* ---- batches run as one grid ---- */
+
+size_t grid_batch_maps(const grid_batch *b) { return b->z ? b->z->count : 1; }
+
+static zeno_status batch_row(const void *context, size_t row, int threads, void *points,
+                             zeno_error *error) {
+  const grid_batch *b = context;
+  return b->map_row(b->maps[row / b->y->count], row % b->y->count, threads, points, error);
+}
+
+static void batch_row_name(const void *context, size_t row, char *out, size_t size) {
+  const grid_batch *b = context;
+  grid_z_row_name(b->y, b->z, row, out, size);
+}
+
+static zeno_status batch_write(FILE *f, const void *point, size_t row, const void *context) {
+  const grid_batch *b = context;
+  if (b->z) grid_z_prefix(f, b->z, row / b->y->count);
+  return b->write_point(f, point, b->context);
+}
+
+static bool batch_read(const char *text, void *point, size_t *ix, size_t *row,
+                       const void *context) {
+  const grid_batch *b = context;
+  size_t iz = 0, iy;
+  double x, y;
+  if (b->z && (text = grid_z_read_prefix(text, b->z, &iz)) == NULL) return false;
+  if (!b->read_point(text, point, ix, &iy, &x, &y, b->context) || *ix >= b->x->count ||
+      iy >= b->y->count || x != zeno_region_axis_value(b->x, *ix) ||
+      y != zeno_region_axis_value(b->y, iy))
+    return false;
+  *row = iz * b->y->count + iy;
+  return true;
+}
+
+int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *common,
+                   const char *settings, int threads, const char *out_dir, bool quiet) {
+  grid_journal_signature(settings, common->scene_text, common->scene_length,
+                         &common->overrides, b->signature);
+  b->format = (grid_journal_format){
+      .command = b->command,
+      .name = b->journal_name,
+      .magic = b->journal_magic,
+      .point_size = b->point_size,
+      .nx = b->x->count,
+      .rows = b->y->count * grid_batch_maps(b),
+      .write = batch_write,
+      .read = batch_read,
+      .context = b,
+  };
+  b->rows = (grid_rows_def){.format = &b->format,
+                            .row = batch_row,
+                            .row_name = batch_row_name,
+                            .context = b,
+                            .threads = threads,
+                            .out_dir = out_dir,
+                            .signature = b->signature,
+                            .quiet = quiet};
+  return grid_rows_run(rows, &b->rows);
+}
+
+void grid_batch_header(FILE *f, const grid_batch *b) {
+  if (b->z) fprintf(f, "iz,%s,", b->z->path);
+}
+
+void grid_batch_table(FILE *f, const grid_batch *b, const void *grid) {
+  const size_t nx = b->x->count, rows = b->y->count * grid_batch_maps(b);
+  for (size_t k = 0; k < nx * rows; k++)
+    batch_write(f, (const char *)grid + k * b->point_size, k / nx, b);
+}
