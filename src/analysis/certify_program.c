@@ -8,12 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/certify_exact.h"
 #include "analysis/sos_check.h"
 #include "base/util.h"
 
 /// Most inequalities of one condition: flight (tau, both start gaps, the
 /// free gap) and an impact case's conditions.
-#define ZCP_MAX_G (4 + ZCS_MAX_CONDS)
+#define ZCP_MAX_LIN (4 + ZCS_MAX_CONDS)
+/// With their pairwise products (a quadratic expression on a polyhedral
+/// cone needs them: constant multipliers of linear g give linear terms only).
+#define ZCP_MAX_G (ZCP_MAX_LIN + ZCP_MAX_LIN * (ZCP_MAX_LIN - 1) / 2)
 
 enum { Z1, Z2, U1, U2, W2 };
 
@@ -214,9 +218,11 @@ done:
 
 // Variables (zj, u1, u2, w2, tau); zj = 0 for double impacts.
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
+// Without the flight (an impact from a mode with the other contact closed:
+// z_j = 0, u_j = 0, tau = 0) the condition is V2(s-) - V2(s+) >= 0.
 static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
                                  const zcs_case *cs, const ze_sos_expr *w, double c,
-                                 int *count, zeno_error *e) {
+                                 bool flight, int *count, zeno_error *e) {
   const int nv = ZCP_NVARS, off = 1, tau = nv - 1;
   const int i = cs->contact, j = 1 - i;
   ze_poly z[2], v[3], post[3], start[ZCP_NVARS], after[ZCP_NVARS], g[ZCP_MAX_G], t, t2,
@@ -241,16 +247,21 @@ static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
   int ng = 0;
   TRY(ze_poly_init(&t2, nv, e));
   TRY(ze_poly_init(&tmp, nv, e));
-  TRY(ze_poly_var(&t, nv, tau, e));
+  if (flight) TRY(ze_poly_var(&t, nv, tau, e));
+  else TRY(ze_poly_init(&t, nv, e));
   TRY(ze_poly_mul(&t2, &t, &t, e));
   // Pre-impact state: z_i = 0, z_j = var 0 (single) or 0, velocities.
   TRY(ze_poly_init(&z[i], nv, e));
-  if (cs->both) TRY(ze_poly_init(&z[j], nv, e));
+  if (cs->both || !flight) TRY(ze_poly_init(&z[j], nv, e));
   else TRY(ze_poly_var(&z[j], nv, 0, e));
-  for (int k = 0; k < 3; k++) TRY(ze_poly_var(&v[k], nv, off + k, e));
+  for (int k = 0; k < 3; k++) {
+    if (!flight && k == j) TRY(ze_poly_init(&v[k], nv, e));  // u_j = 0
+    else TRY(ze_poly_var(&v[k], nv, off + k, e));
+  }
   for (int k = 0; k < 3; k++) {
     double coef[ZCP_NVARS] = {0};
-    for (int r = 0; r < 3; r++) coef[off + r] = cs->post[k][r];
+    for (int r = 0; r < 3; r++)
+      if (flight || r != j) coef[off + r] = cs->post[k][r];
     TRY(linear(&post[k], nv, coef, e));
   }
   // After the impact: (z, post v); at the flight's start: z - u tau + a tau^2/2, v - a tau.
@@ -274,14 +285,31 @@ static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
   TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, -c, &tmp, e));
   TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
-  TRY(ze_poly_copy(&g[ng++], &t, e));
-  for (int k = 0; k < 2; k++) TRY(ze_poly_copy(&g[ng++], &start[Z1 + k], e));
-  if (!cs->both) TRY(ze_poly_copy(&g[ng++], &z[j], e));
+  if (flight) {
+    TRY(ze_poly_copy(&g[ng++], &t, e));
+    for (int k = 0; k < 2; k++) TRY(ze_poly_copy(&g[ng++], &start[Z1 + k], e));
+    if (!cs->both) TRY(ze_poly_copy(&g[ng++], &z[j], e));
+  }
   for (int k = 0; k < cs->ncond; k++) {
     double coef[ZCP_NVARS] = {0};
-    for (int r = 0; r < 3; r++) coef[off + r] = cs->cond[k][r];
-    TRY(linear(&g[ng++], nv, coef, e));
+    bool any = false;
+    for (int r = 0; r < 3; r++)
+      if (flight || r != j) {
+        coef[off + r] = cs->cond[k][r];
+        any = any || coef[off + r] != 0;
+      }
+    if (any) TRY(linear(&g[ng++], nv, coef, e));
   }
+  const int nlin = ng;
+  for (int a1 = 0; a1 < nlin; a1++)
+    for (int a2 = a1 + 1; a2 < nlin; a2++) {
+      if (ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]) > ze_poly_degree(&x.part[0]) &&
+          ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]) > 2)
+        continue;
+      TRY(ze_poly_init(&g[ng], nv, e));
+      TRY(ze_poly_mul(&g[ng], &g[a1], &g[a2], e));
+      ng++;
+    }
   TRY(add(prog, &x, ng, g, count, e));
 done:
   ze_sos_expr_free(&x);
@@ -331,6 +359,53 @@ done:
 
 /* ---------- the program ---------- */
 
+// The exact check of a weighted-degree-2 W (certify_exact.h): replaces the
+// floating-point re-check's verdict, which cannot prove the modes'
+// equalities, and W's coefficients by the exactly projected ones.
+static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error *e) {
+  double x[ZCE_NX] = {0};
+  for (int k = 0; k < out->nterms; k++) {
+    const ze_mono *m = &out->mono[k];
+    int at = -1, deg = 0, vars[2] = {-1, -1};
+    for (int v = 0; v < ZCP_NVARS; v++)
+      for (int p = 0; p < m->e[v]; p++) {
+        if (deg < 2) vars[deg] = v;
+        deg++;
+      }
+    if (deg == 1 && vars[0] <= Z2) at = vars[0];
+    if (deg == 2 && vars[0] >= U1) {
+      static const int pidx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
+      at = pidx[vars[0] - U1][vars[1] - U1];
+    }
+    if (at < 0) continue;
+    x[at] = (deg == 2 && vars[0] != vars[1]) ? 0.5 * out->coef[k] : out->coef[k];
+  }
+  zce_result r;
+  const zeno_status st = zce_verify(s, out->c, x, &r, e);
+  if (st != ZENO_OK) return st;
+  out->exact = true;
+  out->certified = r.certified;
+  out->exact_shift = r.shift;
+  out->equalities = r.equalities;
+  snprintf(out->reason, sizeof out->reason, "%s", r.reason);
+  for (int k = 0; k < out->nterms; k++) {  // the projected coefficients
+    const ze_mono *m = &out->mono[k];
+    int deg = 0, vars[2] = {-1, -1};
+    for (int v = 0; v < ZCP_NVARS; v++)
+      for (int p = 0; p < m->e[v]; p++) {
+        if (deg < 2) vars[deg] = v;
+        deg++;
+      }
+    static const int pidx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
+    if (deg == 1 && vars[0] <= Z2) out->coef[k] = r.x[vars[0]];
+    if (deg == 2 && vars[0] >= U1) {
+      const double p = r.x[pidx[vars[0] - U1][vars[1] - U1]];
+      out->coef[k] = vars[0] != vars[1] ? 2 * p : p;
+    }
+  }
+  return ZENO_OK;
+}
+
 zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
                         zeno_error *e) {
   memset(out, 0, sizeof *out);
@@ -349,15 +424,27 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
   TRY(ze_sos_new_poly_in(&prog, basis, n, &w, e));
   out->unknowns = n;
   const unsigned mask = set->parts ? set->parts : ZCP_ALL;
+  // Under the inelastic law with both free-flight accelerations pressing
+  // (zddot_i < 0 in FF), free flight happens only before the first impact
+  // (docs/certificate.md): the impacts' pre-states have the other contact
+  // closed, and no flight condition is needed.
+  const bool no_flight = s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
+                         !(mask & ZCP_FORCE_FLIGHT);
   if (mask & 1) TRY(positivity(&prog, &w, set, &out->constraints, e));
   for (int k = 0; k < s->nmodes && (mask & 2); k++)
     TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
-    TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, &out->constraints, e));
+    TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
+    if (no_flight && s->cases[k].both) {  // a double impact with contact 2 impacting
+      zcs_case other = s->cases[k];
+      other.contact = 1;
+      TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
+    }
     if (s->law == ZENO_LAW_NEWTON)
       TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
   ze_sos_options o = ze_sos_options_default();
+  (void)0;
   o.max_iterations = set->max_iterations;
   TRY(ze_sos_solve(&prog, &o, &sol, e));
   out->status = sol.status;
@@ -394,6 +481,7 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
     out->mono[idx] = w.part[k].t[0].m;
     out->coef[idx] = ze_sos_round(sol.scalars[w.var[k]]);
   }
+  if (set->degree == 2 && zce_applies(s) && mask == ZCP_ALL) TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) zcp_outcome_free(out);
   ze_sos_solution_free(&sol);

@@ -28,6 +28,8 @@ typedef struct zcp_settings {
 #define ZCP_MODES 2u
 #define ZCP_FLIGHTS 4u
 #define ZCP_ALL (ZCP_POSITIVITY | ZCP_MODES | ZCP_FLIGHTS)
+/// Flights before impacts even where the law cannot fly again (a check).
+#define ZCP_FORCE_FLIGHT 8u
 
 #define ZCP_MAX_DEGREE 6
 
@@ -41,6 +43,11 @@ typedef struct zcp_outcome {
   int sdp_order, sdp_constraints, constraints, unknowns;
   double seconds;           ///< wall time of CSDP
   char reason[200];
+  /// The verdict is the exact check's (weighted degree 2, inelastic law
+  /// without free flight after the first impact: certify_exact.h).
+  bool exact;
+  double exact_shift;       ///< largest coefficient change of its projection
+  int equalities;           ///< equalities it imposed exactly
   double c;                 ///< V2's coefficient of x2
   int nterms;               ///< W = sum_k coef[k] y^mono[k]
   ze_mono *mono;
