@@ -258,6 +258,11 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
            "Theorem 2 needs an unambiguous one");
     return ZENO_OK;
   }
+  if (!rep.painleve_ok[0] || !rep.painleve_ok[1]) {
+    refuse(refused, reason, "a slipping contact is exposed to Painleve's paradox (bound (11)): "
+           "the dynamics the certificate assumes are not well posed");
+    return ZENO_OK;
+  }
   if (own->impact_law == ZENO_LAW_CHATTERJEE_RUINA) {
     refuse(refused, reason,
            "the Chatterjee-Ruina law's cone clip is not linear in the pre-impact "
