@@ -12,7 +12,6 @@
 
 #include "base/util.h"
 #include "dynamics/mode_table.h"
-#include "zeno/equilibrium.h"
 
 /// Strictness of the modes' consistency tests, relative to the load: a mode
 /// within this of consistent is kept (keeping one too many is sound).
@@ -236,6 +235,58 @@ static bool build_modes(zcs_system *s, bool *refused, char *reason) {
   return true;
 }
 
+// Painleve's bound (11) of a contact, as zeno_painleve_bound()
+// (equilibrium.c) computes it; repeated here because equilibrium.c also
+// holds the GLPK program, which libzeno-certify must not link
+// (docs/install.md).
+static double painleve_bound(double rho, const double p[2], double phi) {
+  const double n[2] = {-sin(phi), cos(phi)};
+  const double r[2] = {-p[0], -p[1]};
+  const double len = hypot(r[0], r[1]);
+  if (len == 0) return INFINITY;
+  const double c = (n[0] * r[0] + n[1] * r[1]) / len;
+  const double sn = (n[0] * r[1] - n[1] * r[0]) / len;
+  const double kappa2 = rho * rho / (len * len);
+  const double sc = fabs(sn * c);
+  return sc == 0 ? INFINITY : (kappa2 + sn * sn) / sc;
+}
+
+// The equilibrium's requirements without GLPK: SS consistent at rest (the
+// max-margin member of the static family, zm_static, the same margin as
+// the equilibrium LP unless the body is wedged), no non-static mode
+// consistent at rest (Theorem 1, as zeno_equilibrium_check decides it),
+// no contact exposed to Painleve's paradox. False after a refusal.
+static bool equilibrium_ok(const zcs_system *s, const zeno_scene *own, bool *refused,
+                           char *reason) {
+  const zm_tol tol = {ZCS_FORCE_RTOL * s->km.force_scale,
+                      ZCS_FORCE_RTOL * s->km.accel_scale};
+  zm_solution ss;
+  double margin = -INFINITY;
+  if (!zm_static(&s->d, &ss, &margin) || !(margin > tol.force))
+    return refuse(refused, reason, "no static equilibrium: SS is not consistent");
+  zm_class cls;
+  memset(&cls, 0, sizeof cls);
+  for (int i = 0; i < 2; i++) {
+    cls.gap[i] = ZM_GAP_CLOSED;
+    cls.slip[i] = ZM_SLIP_ZERO;
+  }
+  zm_solution all[ZENO_MAX_MODES];
+  const int n = zm_enumerate(&s->d, &cls, &tol, all);
+  for (int k = 0; k < n; k++)
+    if (!all[k].is_static &&
+        !(all[k].mode.letter[0] == ZENO_LETTER_S && all[k].mode.letter[1] == ZENO_LETTER_S))
+      return refuse(refused, reason,
+                    "ambiguous equilibrium: a non-static mode is consistent at rest "
+                    "(Theorem 1); Theorem 2 needs an unambiguous one");
+  for (int i = 0; i < 2; i++)
+    if (!(s->km.mu[i] < painleve_bound(s->km.rho, s->km.p[i],
+                                       own->contacts[i].surface_angle)))
+      return refuse(refused, reason,
+                    "a slipping contact is exposed to Painleve's paradox (bound (11)): "
+                    "the dynamics the certificate assumes are not well posed");
+  return true;
+}
+
 zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
                       char reason[ZCS_REASON_SIZE], zeno_error *e) {
   memset(s, 0, sizeof *s);
@@ -245,34 +296,17 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contacts",
                      "a Lyapunov certificate needs two contacts (the scene has %d)",
                      own->contact_count);
-  zeno_equilibrium_report rep;
-  zeno_status st = zeno_equilibrium_check(own, &rep, e);
+  zeno_status st = zk_model_init(&s->km, own, e);
   if (st != ZENO_OK) return st;
-  if (!rep.feasible) {
-    refuse(refused, reason, "no static equilibrium: SS is not consistent");
-    return ZENO_OK;
-  }
-  if (rep.ambiguous_count > 0) {
-    refuse(refused, reason,
-           "ambiguous equilibrium: a non-static mode is consistent at rest (Theorem 1); "
-           "Theorem 2 needs an unambiguous one");
-    return ZENO_OK;
-  }
-  if (!rep.painleve_ok[0] || !rep.painleve_ok[1]) {
-    refuse(refused, reason, "a slipping contact is exposed to Painleve's paradox (bound (11)): "
-           "the dynamics the certificate assumes are not well posed");
-    return ZENO_OK;
-  }
+  const double bias[4] = {0, 0, 0, 0};
+  zc_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
+  if (!equilibrium_ok(s, own, refused, reason)) return ZENO_OK;
   if (own->impact_law == ZENO_LAW_CHATTERJEE_RUINA) {
     refuse(refused, reason,
            "the Chatterjee-Ruina law's cone clip is not linear in the pre-impact "
            "velocity: not covered");
     return ZENO_OK;
   }
-  st = zk_model_init(&s->km, own, e);
-  if (st != ZENO_OK) return st;
-  const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   s->law = own->impact_law;
   s->e = own->impact_law == ZENO_LAW_NEWTON ? own->restitution : 0.0;
   // M' = A^-T M A^-1 and U = -h . q = -(A^-T h) . q'.
