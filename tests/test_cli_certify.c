@@ -65,6 +65,37 @@ static void json_and_out(void **state) {
   free(text);
   run_result_free(&r);
   remove(file);
+  // The scene's own run: V1 and V2 never grow after the first impact
+  // (between events: before of one row against after of the previous).
+  snprintf(file, sizeof file, "%s/v_events.csv", dir);
+  FILE *f = fopen(file, "r");
+  assert_non_null(f);
+  char line[512];
+  assert_non_null(fgets(line, sizeof line, f));
+  assert_string_equal(line, "t,kind,v1_before,v2_before,v1_after,v2_after\n");
+  double prev1 = 0, prev2 = 0;
+  bool impacted = false;
+  int rows = 0, impacts = 0;
+  while (fgets(line, sizeof line, f)) {
+    double t, b1, b2, a1, a2;
+    char kind[32];
+    assert_int_equal(sscanf(line, "%lf,%31[a-z],%lf,%lf,%lf,%lf", &t, kind, &b1, &b2, &a1, &a2),
+                     6);
+    if (impacted) {
+      assert_true(b1 <= prev1 + 1e-12 && b2 <= prev2 + 1e-12);
+      assert_true(a1 <= b1 + 1e-12 && a2 <= b2 + 1e-12);
+    }
+    if (strcmp(kind, "impact") == 0) {
+      impacted = true;
+      impacts++;
+    }
+    prev1 = a1;
+    prev2 = a2;
+    rows++;
+  }
+  fclose(f);
+  assert_true(rows > 10 && impacts > 3);
+  remove(file);
   rmdir(dir);
   const char *const names[] = {NULL};
   work_dir_remove(&w, names, NULL);

@@ -33,6 +33,9 @@ typedef struct certify_options {
 
 typedef zeno_status (*certify_fn)(const zeno_scene *, const zeno_certify_def *,
                                   zeno_certificate *, zeno_error *);
+typedef void (*eval_fn)(const zeno_certificate *, const double[6], double *, double *);
+/// Events of the scene's own run written to DIR/v_events.csv at most.
+#define CERTIFY_MAX_EVENTS 2000
 
 static void print_help(void) {
   printf(
@@ -53,7 +56,9 @@ static void print_help(void) {
       "                       between or across events beyond rounding, or the\n"
       "                       certificate is not certified (0..100000, default 0)\n"
       "  -j, --json           print one JSON object with everything\n"
-      "  -o, --out DIR        also write DIR/certificate.json\n"
+      "  -o, --out DIR        also write DIR/certificate.json and DIR/v_events.csv:\n"
+      "                       V1 and V2 before and after every event of the\n"
+      "                       scene's own run (its initial state)\n"
       "  -s, --set KEY=VALUE  override a scene value by its dotted path\n"
       "  -h, --help           show this help\n");
 }
@@ -101,6 +106,8 @@ static void *open_library(void) {
   return dlopen(CERTIFY_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 }
 
+static eval_fn eval_function;
+
 static certify_fn load_certify(void) {
   void *handle = open_library();
   if (handle == NULL) {
@@ -118,6 +125,13 @@ static certify_fn load_certify(void) {
   }
   certify_fn f;
   memcpy(&f, &symbol, sizeof f);
+  void *eval = dlsym(handle, "zeno_certificate_eval");
+  if (eval == NULL) {
+    cli_error("%s has no zeno_certificate_eval: install the libzeno-certify of this "
+              "zeno (%s)", CERTIFY_LIBRARY, ZENO_VERSION);
+    return NULL;
+  }
+  memcpy(&eval_function, &eval, sizeof eval_function);
   return f;
 }
 
@@ -220,10 +234,43 @@ static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate 
   fprintf(f, "}}\n");
 }
 
-static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
-                     zeno_error *err) {
-  if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
-  char *path = zeno_io_path_join(dir, "certificate.json");
+static void state_of(const zeno_state *st, double s[6]) {
+  for (int k = 0; k < 3; k++) {
+    s[k] = st->zod[k];
+    s[3 + k] = st->zod_rate[k];
+  }
+}
+
+// V1 and V2 at the events of the scene's own run: t, kind, V1 and V2
+// before and after (own energy units).
+static int write_events(FILE *f, const zeno_scene *scene, const zeno_certificate *c,
+                        zeno_error *err) {
+  zeno_sim *sim = zeno_sim_create(scene, NULL, err);
+  if (sim == NULL) return cli_library_error(err);
+  fprintf(f, "t,kind,v1_before,v2_before,v1_after,v2_after\n");
+  int code = CLI_EXIT_OK;
+  for (int k = 0; k < CERTIFY_MAX_EVENTS; k++) {
+    zeno_event ev;
+    if (zeno_sim_next_event(sim, &ev, err) != ZENO_OK) {
+      code = cli_library_error(err);
+      break;
+    }
+    double sb[6], sa[6], v1b, v2b, v1a, v2a;
+    state_of(&ev.before, sb);
+    state_of(&ev.after, sa);
+    eval_function(c, sb, &v1b, &v2b);
+    eval_function(c, sa, &v1a, &v2a);
+    fprintf(f, "%.17g,%s,%.17g,%.17g,%.17g,%.17g\n", ev.t, zeno_event_kind_name(ev.kind),
+            v1b, v2b, v1a, v2a);
+    if (ev.kind == ZENO_EVENT_END) break;
+  }
+  zeno_sim_destroy(sim);
+  return code;
+}
+
+static int write_file(const char *dir, const char *name, const zeno_scene *scene,
+                      const zeno_certificate *c, zeno_error *err) {
+  char *path = zeno_io_path_join(dir, name);
   if (path == NULL) {
     cli_out_of_memory(err);
     return cli_library_error(err);
@@ -234,11 +281,23 @@ static int write_out(const char *dir, const zeno_scene *scene, const zeno_certif
     free(path);
     return CLI_EXIT_RUNTIME;
   }
-  print_json(f, scene, c);
-  const bool ok = fclose(f) == 0;
-  if (!ok) cli_error("cannot write %s", path);
+  int code = CLI_EXIT_OK;
+  if (strcmp(name, "certificate.json") == 0) print_json(f, scene, c);
+  else code = write_events(f, scene, c, err);
+  if (fclose(f) != 0 && code == CLI_EXIT_OK) {
+    cli_error("cannot write %s", path);
+    code = CLI_EXIT_RUNTIME;
+  }
   free(path);
-  return ok ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+  return code;
+}
+
+static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
+                     zeno_error *err) {
+  if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
+  const int code = write_file(dir, "certificate.json", scene, c, err);
+  if (code != CLI_EXIT_OK || c->refused) return code;
+  return write_file(dir, "v_events.csv", scene, c, err);
 }
 
 /* ---- the command --------------------------------------------------------- */
