@@ -76,6 +76,20 @@ static void example3_not_certified(void **state) {
   assert_non_null(strstr(c.reason, "(56)"));
 }
 
+// A point of the Example 6 map that the Poincare analysis proves unstable
+// (region 5) where CSDP stalls (its code 5): not certified, the solver's
+// failure named, not an error.
+static void solver_failure_is_a_result(void **state) {
+  (void)state;
+  const char *const set[] = {"com.x=-0.44067796610169507", "com.y=-0.05084745762711862"};
+  zeno_scene s = load("example6.yaml", set, 2);
+  zeno_certificate c;
+  assert_int_equal(zeno_certify(&s, NULL, &c, NULL), ZENO_OK);
+  assert_false(c.certified);
+  assert_string_equal(c.solver_status, "failed");
+  assert_non_null(strstr(c.reason, "CSDP failed: code"));
+}
+
 static void error_paths(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
@@ -121,6 +135,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_certified),
       cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(solver_failure_is_a_result),
       cmocka_unit_test(error_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,7 +56,8 @@ typedef struct zeno_certificate {
   bool certified;            ///< never "unstable": not certified says nothing
   char reason[256];          ///< why not certified ("" when certified)
   bool refused;              ///< refused before any SDP (reason says why)
-  /// CSDP's outcome: "solved", "infeasible", "unbounded", or "" (no SDP).
+  /// CSDP's outcome: "solved", "infeasible", "unbounded", "failed" (its
+  /// codes 4-9, named in reason), or "" (no SDP).
   char solver_status[16];
   int csdp_code;
   double solver_margin;      ///< CSDP's common Gram margin t*
@@ -87,8 +88,8 @@ typedef struct zeno_certificate {
 /// Builds, solves and decides the certificate of a two-contact scene.
 /// Not certifying is a result (reason filled); errors: ZENO_ERR_ARGUMENT
 /// (NULL, or not two contacts: parameter "contacts"), ZENO_ERR_RANGE (a
-/// setting out of range, named), ZENO_ERR_GEOMETRY, ZENO_ERR_SINGULAR
-/// (CSDP failed), ZENO_ERR_NOMEM.
+/// setting out of range, named), ZENO_ERR_GEOMETRY, ZENO_ERR_NOMEM. A
+/// failure of CSDP is a result: not certified, solver_status "failed".
 ZENO_API zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
                                   zeno_certificate *out, zeno_error *error);
 

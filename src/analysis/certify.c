@@ -60,7 +60,8 @@ static void keep_outcome(const zcp_outcome *o, zeno_certificate *out) {
   out->certified = o->certified;
   snprintf(out->reason, sizeof out->reason, "%s", o->reason);
   snprintf(out->solver_status, sizeof out->solver_status, "%s",
-           o->status == ZE_SOS_FEASIBLE ? "solved"
+           o->solver_failed ? "failed"
+           : o->status == ZE_SOS_FEASIBLE ? "solved"
            : o->status == ZE_SOS_INFEASIBLE ? "infeasible" : "unbounded");
   out->csdp_code = o->csdp_code;
   out->solver_margin = o->solver_margin;

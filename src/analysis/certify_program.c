@@ -446,7 +446,22 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
   ze_sos_options o = ze_sos_options_default();
   (void)0;
   o.max_iterations = set->max_iterations;
-  TRY(ze_sos_solve(&prog, &o, &sol, e));
+  {
+    // CSDP's failures (stuck, no progress, iteration limit: codes 4 to 9)
+    // decide nothing: not certified, with CSDP's word, not an error.
+    zeno_error solve_error;
+    st = ze_sos_solve(&prog, &o, &sol, &solve_error);
+    if (st == ZENO_ERR_SINGULAR) {
+      out->solver_failed = true;
+      snprintf(out->reason, sizeof out->reason, "%.190s", solve_error.message);
+      st = ZENO_OK;
+      goto done;
+    }
+    if (st != ZENO_OK) {
+      if (e) *e = solve_error;
+      goto done;
+    }
+  }
   out->status = sol.status;
   out->csdp_code = sol.csdp_code;
   out->sdp_order = sol.sdp_order;

@@ -35,6 +35,7 @@ typedef struct zcp_settings {
 
 typedef struct zcp_outcome {
   bool solved;              ///< CSDP returned a solution (status feasible)
+  bool solver_failed;       ///< CSDP failed (codes 4-9): reason has its word
   ze_sos_status status;
   int csdp_code;
   bool certified;           ///< solved and every constraint re-checked

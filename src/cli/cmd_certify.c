@@ -158,7 +158,10 @@ static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
     cli_label("reason");
     printf("%s\n", c->reason);
   }
-  if (!c->refused) {
+  if (!c->refused && strcmp(c->solver_status, "failed") == 0) {
+    cli_label("solver");
+    printf("CSDP failed (the reason above): no verdict either way\n");
+  } else if (!c->refused) {
     cli_label("solver");
     printf("CSDP %s (code %d), Gram margin t* = %.3g\n", c->solver_status, c->csdp_code,
            c->solver_margin);
