@@ -37,7 +37,7 @@ PUBLIC = {
     "equilibrium.h": "analysis", "contact_problem.h": "analysis",
     "pang_trinkle.h": "analysis", "jamming.h": "analysis",
     "poincare.h": "analysis", "stability.h": "analysis", "regions.h": "analysis",
-    "sweep.h": "analysis",
+    "sweep.h": "analysis", "certify.h": "analysis",
     "io.h": "io", "run_dir.h": "io", "zeno.h": "plot",
 }
 # Headers implemented by a file of another name: none but the umbrella ones.

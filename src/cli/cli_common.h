@@ -170,6 +170,7 @@ void cli_label(const char *label);
 /* Subcommands: argv[0] is the subcommand name. They return an exit code. */
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_certify(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);

@@ -23,6 +23,8 @@ static const command COMMANDS[] = {
      cmd_show},
     {"analyze", "Lyapunov stability verdict (Theorems 1-4), figures",
      cmd_analyze},
+    {"certify", "Lyapunov certificate by sums of squares (CSDP, exact check)",
+     cmd_certify},
     {"maps", "maps R and G over the Poincare section: summary, CSV, figure",
      cmd_maps},
     {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'",

@@ -1,0 +1,340 @@
+// `zeno certify SCENE`: a Lyapunov certificate by sums of squares
+// (zeno/certify.h, docs/certificate.md). The certificate's library,
+// libzeno-certify (CSDP, GMP, BLAS, LAPACK), is loaded when this command
+// runs, never by the others (tests/test_startup): from $ZENO_MODULE_DIR,
+// else beside the program (the build tree), else by its soname from the
+// system's library path (installed).
+#include <dlfcn.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_common.h"
+#include "cli_module.h"
+#include "zeno/certify.h"
+
+#define COMMAND_NAME "certify"
+static const char *const COMMAND = COMMAND_NAME;
+/// The library's soname.
+#define CERTIFY_LIBRARY "libzeno-certify.so.0"
+/// Room for a path.
+#define CERTIFY_PATH_SIZE 4096
+/// Terms of V2 shown in the human report before "...".
+#define CERTIFY_SHOWN_TERMS 12
+
+typedef struct certify_options {
+  cli_scene_options common;
+  bool json;
+  const char *out;
+  zeno_certify_def def;
+} certify_options;
+
+typedef zeno_status (*certify_fn)(const zeno_scene *, const zeno_certify_def *,
+                                  zeno_certificate *, zeno_error *);
+typedef void (*eval_fn)(const zeno_certificate *, const double[6], double *, double *);
+/// Events of the scene's own run written to DIR/v_events.csv at most.
+#define CERTIFY_MAX_EVENTS 2000
+
+static void print_help(void) {
+  printf(
+      "Usage: zeno certify SCENE [OPTIONS]\n"
+      "\n"
+      "Searches a Lyapunov certificate of the scene's equilibrium by sums of\n"
+      "squares (V1 the energy, V2 = c x2 + W, docs/certificate.md), solved by\n"
+      "CSDP and decided exactly. Prints 'certified' or 'not certified' (never\n"
+      "'unstable': not certified proves nothing) with the reason, the\n"
+      "solver status, the SDP's size, the time and V2. Exits 0 either way;\n"
+      "bad input exits 2.\n"
+      "\n"
+      "Options:\n"
+      "  -d, --degree D       weighted degree of V2, 2..4 (default 2: the exact\n"
+      "                       check decides degree 2, all a local certificate\n"
+      "                       needs; higher degrees are reported not certified)\n"
+      "  -c, --check N        N random perturbed runs: V1 and V2 must never grow\n"
+      "                       between or across events beyond rounding, or the\n"
+      "                       certificate is not certified (0..100000, default 0)\n"
+      "  -j, --json           print one JSON object with everything\n"
+      "  -o, --out DIR        also write DIR/certificate.json and DIR/v_events.csv:\n"
+      "                       V1 and V2 before and after every event of the\n"
+      "                       scene's own run (its initial state)\n"
+      "  -s, --set KEY=VALUE  override a scene value by its dotted path\n"
+      "  -h, --help           show this help\n");
+}
+
+static const struct option LONG_OPTIONS[] = {
+    {"degree", required_argument, NULL, 'd'}, {"check", required_argument, NULL, 'c'},
+    {"json", no_argument, NULL, 'j'},         {"out", required_argument, NULL, 'o'},
+    {"set", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int apply_option(void *options, int option, char **argv) {
+  certify_options *o = options;
+  switch (option) {
+    case 'd': return cli_int_option(COMMAND, "--degree", optarg, 2, 4, &o->def.degree);
+    case 'c': return cli_int_option(COMMAND, "--check", optarg, 0, 100000, &o->def.check_runs);
+    case 'j': o->json = true; return CLI_CONTINUE;
+    case 'o': o->out = optarg; return CLI_CONTINUE;
+    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
+    case 'h': print_help(); return CLI_EXIT_OK;
+    default: return cli_option_error(COMMAND, option, argv);
+  }
+}
+
+/* ---- loading libzeno-certify --------------------------------------------- */
+
+static void *open_library(void) {
+  char path[CERTIFY_PATH_SIZE];
+  const char *env = getenv(CLI_MODULE_DIR_ENV);
+  if (env != NULL && env[0] != '\0') {
+    snprintf(path, sizeof path, "%s/%s", env, CERTIFY_LIBRARY);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  }
+  char exe[CERTIFY_PATH_SIZE / 2];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash != NULL) {
+      *slash = '\0';
+      snprintf(path, sizeof path, "%s/%s", exe, CERTIFY_LIBRARY);
+      if (access(path, F_OK) == 0) return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+  }
+  return dlopen(CERTIFY_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+}
+
+static eval_fn eval_function;
+
+static certify_fn load_certify(void) {
+  void *handle = open_library();
+  if (handle == NULL) {
+    const char *why = dlerror();
+    cli_error("cannot load the certificate library %s: %s (install zeno with "
+              "libzeno-certify; it needs libsdp0 and libgmp10)",
+              CERTIFY_LIBRARY, why ? why : "unknown error");
+    return NULL;
+  }
+  void *symbol = dlsym(handle, "zeno_certify");
+  if (symbol == NULL) {
+    cli_error("%s has no zeno_certify: install the libzeno-certify of this zeno (%s)",
+              CERTIFY_LIBRARY, ZENO_VERSION);
+    return NULL;
+  }
+  certify_fn f;
+  memcpy(&f, &symbol, sizeof f);
+  void *eval = dlsym(handle, "zeno_certificate_eval");
+  if (eval == NULL) {
+    cli_error("%s has no zeno_certificate_eval: install the libzeno-certify of this "
+              "zeno (%s)", CERTIFY_LIBRARY, ZENO_VERSION);
+    return NULL;
+  }
+  memcpy(&eval_function, &eval, sizeof eval_function);
+  return f;
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static const char *const VARS[5] = {"z1", "z2", "u1", "u2", "w2"};
+
+static void print_term(FILE *f, const zeno_certificate_term *t, bool first) {
+  fprintf(f, "%s%.6g", first ? "" : (t->coef < 0 ? " - " : " + "),
+          first ? t->coef : (t->coef < 0 ? -t->coef : t->coef));
+  for (int v = 0; v < 5; v++) {
+    if (t->exponents[v] == 0) continue;
+    fprintf(f, " %s", VARS[v]);
+    if (t->exponents[v] > 1) fprintf(f, "^%d", t->exponents[v]);
+  }
+}
+
+static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
+  cli_label("scene");
+  printf("%s\n", scene->name);
+  cli_label("verdict");
+  printf("%s\n", c->certified ? "certified" : "not certified");
+  if (!c->certified) {
+    cli_label("reason");
+    printf("%s\n", c->reason);
+  }
+  if (!c->refused && strcmp(c->solver_status, "failed") == 0) {
+    cli_label("solver");
+    printf("CSDP failed (the reason above): no verdict either way\n");
+  } else if (!c->refused) {
+    cli_label("solver");
+    printf("CSDP %s (code %d), Gram margin t* = %.3g\n", c->solver_status, c->csdp_code,
+           c->solver_margin);
+    if (c->exact) {
+      cli_label("exact check");
+      printf("%d equalities imposed exactly, coefficients moved by %.3g\n", c->equalities,
+             c->projection);
+    }
+    cli_label("SDP");
+    printf("order %d, %d constraints; %d conditions, %d unknowns\n", c->sdp_order,
+           c->sdp_constraints, c->conditions, c->unknowns);
+    cli_label("V2 (own units)");
+    printf("%+.6g x2", c->c);
+    for (size_t k = 0; k < c->term_count && k < CERTIFY_SHOWN_TERMS; k++)
+      print_term(stdout, &c->terms[k], false);
+    if (c->term_count > CERTIFY_SHOWN_TERMS)
+      printf(" ... (%zu terms: --json lists all)", c->term_count);
+    printf("\n");
+  }
+  if (c->check_runs > 0) {
+    cli_label("check");
+    printf("%d runs, %d pieces and impacts, largest relative increase %.3g\n",
+           c->check_runs, c->check_events, c->check_max_increase);
+  }
+  cli_label("time");
+  printf("%.3f s\n", c->seconds);
+}
+
+static void json_field(FILE *f, const char *name, double v, bool last) {
+  fprintf(f, "\"%s\": ", name);
+  zeno_io_json_number(f, v, NULL);
+  fprintf(f, "%s", last ? "" : ", ");
+}
+
+static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate *c) {
+  fprintf(f, "{\"scene\": ");
+  zeno_io_json_string(f, scene->name, NULL);
+  fprintf(f, ", \"certified\": %s, \"refused\": %s, \"reason\": ",
+          c->certified ? "true" : "false", c->refused ? "true" : "false");
+  zeno_io_json_string(f, c->reason, NULL);
+  fprintf(f, ", \"solver_status\": ");
+  zeno_io_json_string(f, c->solver_status, NULL);
+  fprintf(f, ", \"csdp_code\": %d, \"exact\": %s, \"equalities\": %d, ", c->csdp_code,
+          c->exact ? "true" : "false", c->equalities);
+  json_field(f, "solver_margin", c->solver_margin, false);
+  json_field(f, "projection", c->projection, false);
+  fprintf(f, "\"sdp_order\": %d, \"sdp_constraints\": %d, \"conditions\": %d, "
+          "\"unknowns\": %d, ", c->sdp_order, c->sdp_constraints, c->conditions,
+          c->unknowns);
+  json_field(f, "seconds", c->seconds, false);
+  fprintf(f, "\"units_log2\": {\"mass\": %d, \"length\": %d, \"time\": %d}, ",
+          c->units[0], c->units[1], c->units[2]);
+  fprintf(f, "\"v1\": {\"b\": ");
+  zeno_io_json_numbers(f, c->b, 3, NULL);
+  fprintf(f, ", \"mass\": [");
+  for (int r = 0; r < 3; r++) {
+    if (r) fprintf(f, ", ");
+    zeno_io_json_numbers(f, c->mass[r], 3, NULL);
+  }
+  fprintf(f, "]}, \"v2\": {\"variables\": [\"z1\", \"z2\", \"u1\", \"u2\", \"w2\"], ");
+  json_field(f, "x2", c->c, false);
+  fprintf(f, "\"terms\": [");
+  for (size_t k = 0; k < c->term_count; k++) {
+    const zeno_certificate_term *t = &c->terms[k];
+    fprintf(f, "%s{\"exponents\": [%d, %d, %d, %d, %d], ", k ? ", " : "", t->exponents[0],
+            t->exponents[1], t->exponents[2], t->exponents[3], t->exponents[4]);
+    json_field(f, "coef", t->coef, true);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]}, \"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs,
+          c->check_events);
+  json_field(f, "max_increase", c->check_max_increase, true);
+  fprintf(f, "}}\n");
+}
+
+static void state_of(const zeno_state *st, double s[6]) {
+  for (int k = 0; k < 3; k++) {
+    s[k] = st->zod[k];
+    s[3 + k] = st->zod_rate[k];
+  }
+}
+
+// V1 and V2 at the events of the scene's own run: t, kind, V1 and V2
+// before and after (own energy units).
+static int write_events(FILE *f, const zeno_scene *scene, const zeno_certificate *c,
+                        zeno_error *err) {
+  zeno_sim *sim = zeno_sim_create(scene, NULL, err);
+  if (sim == NULL) return cli_library_error(err);
+  fprintf(f, "t,kind,v1_before,v2_before,v1_after,v2_after\n");
+  int code = CLI_EXIT_OK;
+  for (int k = 0; k < CERTIFY_MAX_EVENTS; k++) {
+    zeno_event ev;
+    if (zeno_sim_next_event(sim, &ev, err) != ZENO_OK) {
+      code = cli_library_error(err);
+      break;
+    }
+    double sb[6], sa[6], v1b, v2b, v1a, v2a;
+    state_of(&ev.before, sb);
+    state_of(&ev.after, sa);
+    eval_function(c, sb, &v1b, &v2b);
+    eval_function(c, sa, &v1a, &v2a);
+    fprintf(f, "%.17g,%s,%.17g,%.17g,%.17g,%.17g\n", ev.t, zeno_event_kind_name(ev.kind),
+            v1b, v2b, v1a, v2a);
+    if (ev.kind == ZENO_EVENT_END) break;
+  }
+  zeno_sim_destroy(sim);
+  return code;
+}
+
+static int write_file(const char *dir, const char *name, const zeno_scene *scene,
+                      const zeno_certificate *c, zeno_error *err) {
+  char *path = zeno_io_path_join(dir, name);
+  if (path == NULL) {
+    cli_out_of_memory(err);
+    return cli_library_error(err);
+  }
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    cli_error("cannot create %s", path);
+    free(path);
+    return CLI_EXIT_RUNTIME;
+  }
+  int code = CLI_EXIT_OK;
+  if (strcmp(name, "certificate.json") == 0) print_json(f, scene, c);
+  else code = write_events(f, scene, c, err);
+  if (fclose(f) != 0 && code == CLI_EXIT_OK) {
+    cli_error("cannot write %s", path);
+    code = CLI_EXIT_RUNTIME;
+  }
+  free(path);
+  return code;
+}
+
+static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
+                     zeno_error *err) {
+  if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
+  const int code = write_file(dir, "certificate.json", scene, c, err);
+  if (code != CLI_EXIT_OK || c->refused) return code;
+  return write_file(dir, "v_events.csv", scene, c, err);
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int certify(const void *options, const zeno_scene *scene, zeno_error *err) {
+  const certify_options *o = options;
+  certify_fn f = load_certify();
+  if (f == NULL) return CLI_EXIT_RUNTIME;
+  zeno_certificate *c = malloc(sizeof *c);
+  if (c == NULL) {
+    cli_out_of_memory(err);
+    return cli_library_error(err);
+  }
+  int code = CLI_EXIT_OK;
+  if (f(scene, &o->def, c, err) != ZENO_OK) {
+    code = cli_library_error(err);
+  } else {
+    if (o->json) print_json(stdout, scene, c);
+    else print_human(scene, c);
+    if (o->out) code = write_out(o->out, scene, c, err);
+  }
+  free(c);
+  return code;
+}
+
+static const cli_scene_command CERTIFY_COMMAND = {
+    COMMAND_NAME, ":d:c:jo:s:h", LONG_OPTIONS, apply_option, certify,
+};
+
+int cmd_certify(int argc, char **argv) {
+  certify_options o = {0};
+  // The defaults of zeno_certify_def_default(), which lives in the library
+  // loaded later: degree 2, eps 1e-3, 100 iterations, runs of size 0.1.
+  o.def = (zeno_certify_def){.degree = 2, .eps = 1e-3, .max_iterations = 100,
+                             .check_runs = 0, .check_size = 0.1, .check_seed = 1};
+  return cli_scene_command_main(&CERTIFY_COMMAND, &o.common, &o, argc, argv);
+}
