@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "dynamics/mode_table.h"
+#include "zeno/equilibrium.h"
 
 /// Strictness of the modes' consistency tests, relative to the load: a mode
 /// within this of consistent is kept (keeping one too many is sound).
@@ -235,22 +236,6 @@ static bool build_modes(zcs_system *s, bool *refused, char *reason) {
   return true;
 }
 
-// Painleve's bound (11) of a contact, as zeno_painleve_bound()
-// (equilibrium.c) computes it; repeated here because equilibrium.c also
-// holds the GLPK program, which libzeno-certify must not link
-// (docs/install.md).
-static double painleve_bound(double rho, const double p[2], double phi) {
-  const double n[2] = {-sin(phi), cos(phi)};
-  const double r[2] = {-p[0], -p[1]};
-  const double len = hypot(r[0], r[1]);
-  if (len == 0) return INFINITY;
-  const double c = (n[0] * r[0] + n[1] * r[1]) / len;
-  const double sn = (n[0] * r[1] - n[1] * r[0]) / len;
-  const double kappa2 = rho * rho / (len * len);
-  const double sc = fabs(sn * c);
-  return sc == 0 ? INFINITY : (kappa2 + sn * sn) / sc;
-}
-
 // The equilibrium's requirements without GLPK: SS consistent at rest (the
 // max-margin member of the static family, zm_static, the same margin as
 // the equilibrium LP unless the body is wedged), no non-static mode
@@ -279,7 +264,7 @@ static bool equilibrium_ok(const zcs_system *s, const zeno_scene *own, bool *ref
                     "ambiguous equilibrium: a non-static mode is consistent at rest "
                     "(Theorem 1); Theorem 2 needs an unambiguous one");
   for (int i = 0; i < 2; i++)
-    if (!(s->km.mu[i] < painleve_bound(s->km.rho, s->km.p[i],
+    if (!(s->km.mu[i] < zeno_painleve_bound(s->km.rho, s->km.p[i],
                                        own->contacts[i].surface_angle)))
       return refuse(refused, reason,
                     "a slipping contact is exposed to Painleve's paradox (bound (11)): "

@@ -22,18 +22,6 @@
 /// wedged body, whose margin is unbounded.
 #define EQ_MARGIN_CAP_FACTOR 1e6
 
-double zeno_painleve_bound(double rho, const double p[2], double phi) {
-  const double n[2] = {-sin(phi), cos(phi)};
-  const double r[2] = {-p[0], -p[1]};  // r_c - p with r_c at the origin
-  const double len = hypot(r[0], r[1]);
-  if (len == 0) return INFINITY;
-  const double c = (n[0] * r[0] + n[1] * r[1]) / len;
-  const double s = (n[0] * r[1] - n[1] * r[0]) / len;
-  const double kappa2 = rho * rho / (len * len);
-  const double sc = fabs(s * c);
-  return sc == 0 ? INFINITY : (kappa2 + s * s) / sc;
-}
-
 // One contact: the S solve; rest needs zero acceleration as well.
 static zeno_status static_one(const zk_model *km, const zc_dyn *d,
                               const zm_tol *tol, zeno_equilibrium_report *rep,
