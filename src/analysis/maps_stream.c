@@ -22,9 +22,16 @@
 /// a tie. A thousand times the default breakpoint_tol, far below a sample
 /// step.
 #define MAPS_MIN_WORD_WIDTH 1e-9
-/// First capacity of the sample window and of a collected map (they double
-/// as they fill).
-#define MAPS_SAMPLES_INITIAL 1024
+/// First capacity of the sample window (it doubles as it fills): two
+/// windows between uniform samples hold a few samples unless breakpoints
+/// crowd there. Small, so that a map allocates nothing large for it: a
+/// region map makes one per grid point, and a quarter megabyte each (a
+/// thousand samples) went to the heap's top and back at every point, a
+/// fifth of the map's time in page faults.
+#define MAPS_WINDOW_INITIAL 16
+/// First capacity of a collected map beyond its uniform samples (room for
+/// the sides of this many breakpoints before it grows).
+#define MAPS_COLLECT_EXTRA 64
 
 /// A list of fixed points (the map's two kinds are kept apart until the
 /// end, in the order the map reports them).
@@ -80,7 +87,7 @@ static zeno_status eval(zeno_maps_stream *s, double phi, zeno_cycle *c) {
 // an equal phi goes after its equals).
 static zeno_status add_sample(zeno_maps_stream *s, const zeno_cycle *c) {
   if (s->win_len == s->win_cap) {
-    const size_t cap = s->win_cap ? 2 * s->win_cap : MAPS_SAMPLES_INITIAL;
+    const size_t cap = s->win_cap ? 2 * s->win_cap : MAPS_WINDOW_INITIAL;
     zeno_cycle *p = realloc(s->win, cap * sizeof *p);
     if (p == NULL) return zeno_fail(s->error, ZENO_ERR_NOMEM, "", "out of memory");
     s->win = p;
@@ -486,7 +493,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   zeno_status st;
   while ((st = zeno_maps_stream_next(s, &c, error)) == ZENO_OK) {
     if (count == cap) {
-      cap = cap ? 2 * cap : MAPS_SAMPLES_INITIAL;
+      cap = cap ? 2 * cap : (def ? def->samples : zeno_maps_def_default().samples) + MAPS_COLLECT_EXTRA;
       zeno_cycle *p = realloc(samples, cap * sizeof *p);
       if (p == NULL) {
         st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
