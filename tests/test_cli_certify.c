@@ -21,6 +21,7 @@
 
 #define EXAMPLE3 ZENO_SCENES_DIR "/example3-zeno.yaml"
 #define EXAMPLE4 ZENO_SCENES_DIR "/example4.yaml"
+#define EXAMPLE7 ZENO_SCENES_DIR "/example7.yaml"
 
 static void assert_contains(const char *text, const char *part) {
   if (text == NULL || strstr(text, part) == NULL)
@@ -101,6 +102,128 @@ static void json_and_out(void **state) {
   work_dir_remove(&w, names, NULL);
 }
 
+// A certificate row of certificates.csv: indices, values, verdict, reason.
+typedef struct cert_row {
+  int ix, iy, certified, refused;
+  double x, y;
+  char reason[256];
+} cert_row;
+
+static int read_certificates(const char *dir, cert_row *rows, int max) {
+  char *text = read_in(dir, "certificates.csv");
+  assert_non_null(text);
+  char *line = strchr(text, '\n');
+  assert_non_null(line);
+  *line = '\0';
+  assert_string_equal(text, "ix,iy,paper.mu2,paper.alpha,certified,refused,seconds,reason");
+  int n = 0;
+  for (char *next = line + 1; *next; n++) {
+    char *end = strchr(next, '\n');
+    assert_non_null(end);
+    *end = '\0';
+    assert_true(n < max);
+    cert_row *r = &rows[n];
+    double seconds;
+    int used = 0;
+    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x, &r->y,
+                            &r->certified, &r->refused, &seconds, &used),
+                     7);
+    snprintf(r->reason, sizeof r->reason, "%s", next + used);
+    next = end + 1;
+  }
+  free(text);
+  return n;
+}
+
+// The region of point (ix, iy) in regions.csv (columns ix, iy, x, y, region).
+static int region_of(const char *table, int ix, int iy) {
+  char key[64];
+  snprintf(key, sizeof key, "\n%d,%d,", ix, iy);
+  const char *at = strstr(table, key);
+  assert_non_null(at);
+  double x, y;
+  int region = -9;
+  assert_int_equal(sscanf(at + strlen(key), "%lf,%lf,%d", &x, &y, &region), 3);
+  return region;
+}
+
+// regions --certify: a certificate at every undecided point (region 7)
+// and nowhere else, the same verdicts on one thread and on two, counts in
+// summary.json, and each verdict the one `zeno certify` gives the point's
+// scene alone (Example 7, 8 x 8: 20 of 21 certified).
+static void regions_certify(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "regions-certify");
+  char d1[PATH_SIZE], d2[PATH_SIZE];
+  work_path(&w, "one", d1);
+  work_path(&w, "two", d2);
+  const char *threads[2] = {"1", "2"};
+  const char *dirs[2] = {d1, d2};
+  for (int k = 0; k < 2; k++) {
+    run_result r = run_zeno_captured("regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:8", "--y",
+                                     "paper.alpha=0:40:8", "--out", dirs[k], "--certify",
+                                     "--quiet", "--threads", threads[k]);
+    assert_int_equal(r.exit_code, 0);
+    run_result_free(&r);
+  }
+  static cert_row one[64], two[64];
+  const int n = read_certificates(d1, one, 64);
+  assert_int_equal(read_certificates(d2, two, 64), n);
+  char *table = read_in(d1, "regions.csv");
+  assert_non_null(table);
+  int undecided = 0, certified = 0, refused = 0;
+  for (const char *at = strchr(table, '\n'); at && at[1]; at = strchr(at + 1, '\n')) {
+    int ix, iy, region;
+    double x, y;
+    assert_int_equal(sscanf(at + 1, "%d,%d,%lf,%lf,%d", &ix, &iy, &x, &y, &region), 5);
+    undecided += region == 7;
+  }
+  assert_int_equal(n, undecided);
+  assert_true(n >= 5);
+  for (int i = 0; i < n; i++) {
+    assert_int_equal(region_of(table, one[i].ix, one[i].iy), 7);
+    assert_int_equal(one[i].ix, two[i].ix);
+    assert_int_equal(one[i].iy, two[i].iy);
+    assert_int_equal(one[i].certified, two[i].certified);
+    assert_string_equal(one[i].reason, two[i].reason);
+    certified += one[i].certified;
+    refused += one[i].refused;
+  }
+  free(table);
+  assert_true(certified > 0 && certified < n);  // both verdicts are checked below
+  char *summary = read_in(d1, "summary.json");
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "\"certify\": {\"undecided\": %d, \"certified\": %d, \"refused\": %d, ", n,
+           certified, refused);
+  assert_contains(summary, expected);
+  free(summary);
+  // Every point certified alone gives the map's verdict.
+  for (int i = 0; i < n; i++) {
+    const int want = one[i].certified;
+    char mu[64], alpha[64];
+    snprintf(mu, sizeof mu, "paper.mu2=%.17g", one[i].x);
+    snprintf(alpha, sizeof alpha, "paper.alpha=%.17g", one[i].y);
+    run_result r = run_zeno_captured("certify", EXAMPLE7, "--set", mu, "--set", alpha, "--json");
+    assert_int_equal(r.exit_code, 0);
+    assert_contains(r.out, want ? "\"certified\": true" : "\"certified\": false");
+    run_result_free(&r);
+  }
+  const char *const names[] = {"regions.csv", "summary.json", "certificates.csv",
+                               "regions.journal", NULL};
+  for (int k = 0; k < 2; k++) {
+    for (const char *const *f = names; *f; f++) {
+      char path[PATH_SIZE + 32];
+      snprintf(path, sizeof path, "%s/%s", dirs[k], *f);
+      remove(path);
+    }
+    rmdir(dirs[k]);
+  }
+  const char *const none[] = {NULL};
+  work_dir_remove(&w, none, NULL);
+}
+
 static void bad_options(void **state) {
   (void)state;
   run_result r = run_zeno_captured("certify", EXAMPLE4, "--degree", "5");
@@ -127,6 +250,7 @@ int main(void) {
       cmocka_unit_test(example4_certified),
       cmocka_unit_test(example3_not_certified),
       cmocka_unit_test(json_and_out),
+      cmocka_unit_test(regions_certify),
       cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -551,6 +551,48 @@ static void test_region_map_layout(void **state) {
   cairo_surface_destroy(s);
 }
 
+// regions --certify splits region 7: points with a certificate have a row
+// of their own (drawn in their colour), the others keep their simulation
+// classes; without the array nothing changes.
+static void test_region_map_certified(void **state) {
+  (void)state;
+  static const char *const X = "paper.mu2=0:1.3:8", *const Y = "paper.alpha=0:40:8";
+  zeno_regions_def d;
+  zeno_region_point *g = region_grid(ZENO_SCENES_DIR "/example7.yaml", &d, X, Y);
+  const size_t n = d.x.count * d.y.count;
+  signed char *cert = malloc(n);
+  assert_non_null(cert);
+  long undecided = 0, marked = 0;
+  for (size_t k = 0; k < n; k++) {
+    cert[k] = -1;
+    if (g[k].region != 7) continue;
+    undecided++;
+    cert[k] = (signed char)(undecided % 3 != 0);  // two in three certified
+    marked += cert[k];
+  }
+  assert_true(undecided >= 6);
+  plot_regions_input in = {.x = &d.x, .y = &d.y, .grid = g};
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  size_t rows = plot_regions_legend(&in, labels);
+  char want[PLOT_LEGEND_LABEL_SIZE], plain[PLOT_LEGEND_LABEL_SIZE];
+  snprintf(want, sizeof want, "7 undecided, certified (Lyapunov, SOS): %ld", marked);
+  snprintf(plain, sizeof plain, "7 undecided: %ld", undecided);
+  bool found = false;
+  for (size_t r = 0; r < rows; r++) found = found || strcmp(labels[r], plain) == 0;
+  assert_true(found);  // mc_runs 0: region 7 is one class without certificates
+  in.certified = cert;
+  rows = plot_regions_legend(&in, labels);
+  snprintf(plain, sizeof plain, "7 undecided: %ld", undecided - marked);
+  bool certified_row = false, rest_row = false;
+  for (size_t r = 0; r < rows; r++) {
+    certified_row = certified_row || strcmp(labels[r], want) == 0;
+    rest_row = rest_row || strcmp(labels[r], plain) == 0;
+  }
+  assert_true(certified_row && rest_row);
+  free(cert);
+  free(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_size_and_dpi),
@@ -563,6 +605,7 @@ int main(void) {
       cmocka_unit_test(test_log_axis_refused),
       cmocka_unit_test(test_grid_layout),
       cmocka_unit_test(test_region_map_layout),
+      cmocka_unit_test(test_region_map_certified),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
   plot_release_caches();

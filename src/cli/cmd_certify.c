@@ -4,7 +4,6 @@
 // runs, never by the others (tests/test_startup): from $ZENO_MODULE_DIR,
 // else beside the program (the build tree), else by its soname from the
 // system's library path (installed).
-#include <dlfcn.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +11,11 @@
 #include <unistd.h>
 
 #include "cli_common.h"
-#include "cli_module.h"
+#include "cli_certify.h"
 #include "zeno/certify.h"
 
 #define COMMAND_NAME "certify"
 static const char *const COMMAND = COMMAND_NAME;
-/// The library's soname.
-#define CERTIFY_LIBRARY "libzeno-certify.so.0"
-/// Room for a path.
-#define CERTIFY_PATH_SIZE 4096
 /// Terms of V2 shown in the human report before "...".
 #define CERTIFY_SHOWN_TERMS 12
 
@@ -31,9 +26,6 @@ typedef struct certify_options {
   zeno_certify_def def;
 } certify_options;
 
-typedef zeno_status (*certify_fn)(const zeno_scene *, const zeno_certify_def *,
-                                  zeno_certificate *, zeno_error *);
-typedef void (*eval_fn)(const zeno_certificate *, const double[6], double *, double *);
 /// Events of the scene's own run written to DIR/v_events.csv at most.
 #define CERTIFY_MAX_EVENTS 2000
 
@@ -83,57 +75,7 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/* ---- loading libzeno-certify --------------------------------------------- */
-
-static void *open_library(void) {
-  char path[CERTIFY_PATH_SIZE];
-  const char *env = getenv(CLI_MODULE_DIR_ENV);
-  if (env != NULL && env[0] != '\0') {
-    snprintf(path, sizeof path, "%s/%s", env, CERTIFY_LIBRARY);
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  }
-  char exe[CERTIFY_PATH_SIZE / 2];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash != NULL) {
-      *slash = '\0';
-      snprintf(path, sizeof path, "%s/%s", exe, CERTIFY_LIBRARY);
-      if (access(path, F_OK) == 0) return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    }
-  }
-  return dlopen(CERTIFY_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-}
-
-static eval_fn eval_function;
-
-static certify_fn load_certify(void) {
-  void *handle = open_library();
-  if (handle == NULL) {
-    const char *why = dlerror();
-    cli_error("cannot load the certificate library %s: %s (install zeno with "
-              "libzeno-certify; it needs libsdp0 and libgmp10)",
-              CERTIFY_LIBRARY, why ? why : "unknown error");
-    return NULL;
-  }
-  void *symbol = dlsym(handle, "zeno_certify");
-  if (symbol == NULL) {
-    cli_error("%s has no zeno_certify: install the libzeno-certify of this zeno (%s)",
-              CERTIFY_LIBRARY, ZENO_VERSION);
-    return NULL;
-  }
-  certify_fn f;
-  memcpy(&f, &symbol, sizeof f);
-  void *eval = dlsym(handle, "zeno_certificate_eval");
-  if (eval == NULL) {
-    cli_error("%s has no zeno_certificate_eval: install the libzeno-certify of this "
-              "zeno (%s)", CERTIFY_LIBRARY, ZENO_VERSION);
-    return NULL;
-  }
-  memcpy(&eval_function, &eval, sizeof eval_function);
-  return f;
-}
+static cli_certificate_library certificate_library;
 
 /* ---- reports ------------------------------------------------------------- */
 
@@ -261,8 +203,8 @@ static int write_events(FILE *f, const zeno_scene *scene, const zeno_certificate
     double sb[6], sa[6], v1b, v2b, v1a, v2a;
     state_of(&ev.before, sb);
     state_of(&ev.after, sa);
-    eval_function(c, sb, &v1b, &v2b);
-    eval_function(c, sa, &v1a, &v2a);
+    certificate_library.eval(c, sb, &v1b, &v2b);
+    certificate_library.eval(c, sa, &v1a, &v2a);
     fprintf(f, "%.17g,%s,%.17g,%.17g,%.17g,%.17g\n", ev.t, zeno_event_kind_name(ev.kind),
             v1b, v2b, v1a, v2a);
     if (ev.kind == ZENO_EVENT_END) break;
@@ -307,15 +249,14 @@ static int write_out(const char *dir, const zeno_scene *scene, const zeno_certif
 
 static int certify(const void *options, const zeno_scene *scene, zeno_error *err) {
   const certify_options *o = options;
-  certify_fn f = load_certify();
-  if (f == NULL) return CLI_EXIT_RUNTIME;
+  if (!cli_certificate_library_load(&certificate_library)) return CLI_EXIT_RUNTIME;
   zeno_certificate *c = malloc(sizeof *c);
   if (c == NULL) {
     cli_out_of_memory(err);
     return cli_library_error(err);
   }
   int code = CLI_EXIT_OK;
-  if (f(scene, &o->def, c, err) != ZENO_OK) {
+  if (certificate_library.certify(scene, &o->def, c, err) != ZENO_OK) {
     code = cli_library_error(err);
   } else {
     if (o->json) print_json(stdout, scene, c);

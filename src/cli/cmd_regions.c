@@ -17,6 +17,7 @@
 
 #include "cli_stability.h"
 #include "grid_rows.h"
+#include "regions_certify.h"
 
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
@@ -43,6 +44,7 @@ enum {
   OPT_MC_RUNS,
   OPT_MC_SEED,
   OPT_MC_FULL,
+  OPT_CERTIFY,
 };
 
 typedef struct regions_options {
@@ -56,6 +58,7 @@ typedef struct regions_options {
   const char *plot_path;
   int threads;
   bool quiet, json;
+  bool certify;      ///< --certify: certificates at the undecided points
   cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } regions_options;
 
@@ -106,6 +109,9 @@ static void print_help(void) {
       "                        (default %d; 0: no simulation verdict)\n"
       "      --mc-seed S       seed of the perturbations (default %llu)\n"
       "      --mc-full         also run them with the full model (scene epsilon)\n"
+      "      --certify         a Lyapunov certificate (zeno certify) at every\n"
+      "                        undecided point (region 7): counts in the\n"
+      "                        summary, DIR/certificates.csv (not journaled)\n"
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
@@ -132,6 +138,7 @@ static const struct option LONG_OPTIONS[] = {
     {"mc-runs", required_argument, NULL, OPT_MC_RUNS},
     {"mc-seed", required_argument, NULL, OPT_MC_SEED},
     {"mc-full", no_argument, NULL, OPT_MC_FULL},
+    {"certify", no_argument, NULL, OPT_CERTIFY},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     CLI_FIGURE_LONG_OPTIONS,
@@ -172,6 +179,7 @@ static int apply_option(void *options, int option, char **argv) {
       return cli_int_option(COMMAND, "--mc-runs", optarg, 0, MC_RUNS_MAX, &o->def.mc_runs);
     case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
+    case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'q': o->quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
@@ -189,6 +197,8 @@ typedef struct sweep {
   const zeno_region_point *grid; ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
   size_t nx, ny, nz;
   plot_options figure;       ///< the --plot figure's options, checked
+  bool certified;            ///< --certify ran: cert holds its counts
+  regions_certify_result cert;
 } sweep;
 
 /* ---------- rows and their journal lines ---------- */
@@ -302,6 +312,13 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fprintf(f, ", \"errors\": %ld", t.errors);
   fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld",
           t.on_breakpoint, t.ties);
+  if (w->certified) {
+    fprintf(f, ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
+               "\"seconds\": ",
+            w->cert.undecided, w->cert.certified, w->cert.refused);
+    zeno_io_json_number(f, w->cert.seconds, NULL);
+    fputc('}', f);
+  }
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
@@ -350,6 +367,11 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
     cli_label("fixed pt on breakpoint");
     printf("%ld points, %ld of them ties (undecided)\n", t.on_breakpoint, t.ties);
   }
+  if (w->certified) {
+    cli_label("region 7 certified");
+    printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", w->cert.certified,
+           w->cert.undecided, w->cert.refused, w->cert.seconds);
+  }
 }
 
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
@@ -390,7 +412,10 @@ static int draw_map(const sweep *w, const zeno_scene *scene, size_t iz) {
            o->def.x.path, o->def.y.path, z);
   const plot_regions_input in = {.title = title, .x = &o->def.x, .y = &o->def.y,
                                  .grid = w->grid + iz * w->nx * w->ny, .overlay = scene,
-                                 .options = &w->figure};
+                                 .options = &w->figure,
+                                 .certified = w->cert.verdicts
+                                                  ? w->cert.verdicts + iz * w->nx * w->ny
+                                                  : NULL};
   const plot_status st = plot->regions(path, &in);
   return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
 }
@@ -462,6 +487,14 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
   code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
                         o->quiet);
   w->grid = w->rows.grid;
+  if (code == CLI_CONTINUE && w->rows.dist.rank == 0 && o->certify) {
+    const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
+                                      .z = o->z_set ? &o->z : NULL, .grid = w->grid,
+                                      .nx = w->nx, .ny = w->ny, .nz = w->nz,
+                                      .threads = o->threads};
+    code = regions_certify_run(&in, o->out_dir, &w->cert);
+    w->certified = true;
+  }
   if (code == CLI_CONTINUE && w->rows.dist.rank == 0)
     code = write_outputs(w, scene, grid_rows_seconds(&w->rows));
   return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
@@ -481,6 +514,7 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
     return CLI_EXIT_USAGE;
   if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
   const int code = run_sweep(&w, scene);
+  regions_certify_free(&w.cert);
   for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_regions_destroy(w.maps[iz]);
   free(w.maps);
   return grid_rows_end(&w.rows, code);

@@ -224,6 +224,9 @@ plot_status plot_trajectory(const char *path,
 #define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139}) ///< 7 undecided (not simulated)
 #define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191}) ///< 7, every simulation rests
 #define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45}) ///< 7, some simulation departs
+/// 7 with a Lyapunov certificate (regions --certify): stable, by another
+/// method than the maps', so blue rather than the maps' greens.
+#define PLOT_COLOR_REGION7_CERTIFIED ((plot_color){67, 147, 195})
 #define PLOT_COLOR_REGION_ERROR ((plot_color){255, 0, 255}) ///< a point not analysed, magenta
 #define PLOT_COLOR_OVERLAY ((plot_color){0, 0, 0})       ///< contact configuration
 
@@ -240,12 +243,16 @@ typedef struct plot_regions_input {
   /// its com_shift: the picture of Fig. 8a. For com.x / com.y axes.
   const zeno_scene *overlay;
   const plot_options *options; ///< NULL: defaults; limits in the axes' units
+  /// When not NULL, per point as grid: 1 for a region-7 point with a
+  /// Lyapunov certificate (regions --certify), drawn and counted apart
+  /// from region 7's simulation classes; anything else: no certificate.
+  const signed char *certified;
 } plot_regions_input;
 
 /// Room for one legend label.
 #define PLOT_LEGEND_LABEL_SIZE 96
-/// Most rows of a region map's legend: 11 region classes, 5 overlay marks.
-#define PLOT_REGIONS_LEGEND_MAX 16
+/// Most rows of a region map's legend: 12 region classes, 5 overlay marks.
+#define PLOT_REGIONS_LEGEND_MAX 17
 
 /// The labels of the map's legend rows, top to bottom: regions 0-6 with
 /// their counts, region 7's variants and errors when present, then, when

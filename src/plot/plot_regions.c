@@ -24,10 +24,13 @@
 #define REG_ARROW_HEAD 9.0
 #define REG_ARROW_HALF_ANGLE 0.4
 #define REG_OVERLAY_LINE 2.0
-/// Legend entries: regions 0-6, 7 not simulated, 7 rests, 7 departs.
-#define REG_LEGEND_ENTRIES 11
+/// Legend entries: regions 0-6, 7 not simulated, 7 rests, 7 departs, 7
+/// certified, errors.
+#define REG_LEGEND_ENTRIES 12
+/// The legend slot of region-7 points with a certificate.
+#define REG_CERTIFIED_SLOT 10
 /// The legend slot of error rows (after region 7's variants).
-#define REG_ERROR_SLOT 10
+#define REG_ERROR_SLOT 11
 #define REG_LABEL_SIZE PLOT_LEGEND_LABEL_SIZE
 /// The overlay's legend rows and their labels.
 #define REG_OVERLAY_ROWS 5
@@ -52,10 +55,13 @@ plot_color plot_region_color(const zeno_region_point *p) {
   return PLOT_COLOR_REGION7;
 }
 
-// Legend slot of a point: its region, with region 7 split by simulation.
-static int legend_slot(const zeno_region_point *p) {
+// Legend slot of point k: its region, with region 7 split by certificate,
+// then by simulation.
+static int legend_slot(const plot_regions_input *in, size_t k) {
+  const zeno_region_point *p = &in->grid[k];
   if (p->region == ZENO_REGION_ERROR) return REG_ERROR_SLOT;
   if (p->region < 7) return p->region;
+  if (in->certified && in->certified[k] == 1) return REG_CERTIFIED_SLOT;
   if (p->sim == ZENO_REGION_SIM_RESTS) return 8;
   if (p->sim == ZENO_REGION_SIM_DEPARTS) return 9;
   return 7;
@@ -73,11 +79,13 @@ static const char *legend_text(int slot) {
       "7 undecided",
       "7 undecided, simulations rest",
       "7 undecided, a simulation departs",
+      "7 undecided, certified (Lyapunov, SOS)",
       "error: not analysed"};
   return TEXT[slot];
 }
 
 static plot_color slot_color(int slot) {
+  if (slot == REG_CERTIFIED_SLOT) return PLOT_COLOR_REGION7_CERTIFIED;
   zeno_region_point p;
   memset(&p, 0, sizeof p);
   p.region = slot == REG_ERROR_SLOT ? ZENO_REGION_ERROR : slot < 7 ? slot : 7;
@@ -102,7 +110,7 @@ static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEN
                           plot_color *colors) {
   long count[REG_LEGEND_ENTRIES] = {0};
   const size_t n = (size_t)in->x->count * (size_t)in->y->count;
-  for (size_t k = 0; k < n; k++) count[legend_slot(&in->grid[k])]++;
+  for (size_t k = 0; k < n; k++) count[legend_slot(in, k)]++;
   size_t rows = 0;
   for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
     if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
@@ -161,8 +169,9 @@ static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_inpu
   const size_t nx = in->x->count, ny = in->y->count;
   for (size_t iy = 0; iy < ny; iy++)
     for (size_t ix = 0; ix < nx; ix++) {
-      const zeno_region_point *p = &in->grid[iy * nx + ix];
-      plot_grid_cell(cr, f, p->x, p->y, cx, cy, plot_region_color(p));
+      const size_t k = iy * nx + ix;
+      const zeno_region_point *p = &in->grid[k];
+      plot_grid_cell(cr, f, p->x, p->y, cx, cy, slot_color(legend_slot(in, k)));
     }
 }
 

@@ -1,0 +1,42 @@
+// `zeno regions --certify`: a Lyapunov certificate (zeno/certify.h) at every
+// point the Poincaré analysis leaves undecided (region 7, which includes
+// every point of a scene with restitution), on the map's threads, after
+// the map is complete (rank 0). Certificates are not journaled: a resumed
+// map certifies again.
+#ifndef ZENO_CLI_REGIONS_CERTIFY_H
+#define ZENO_CLI_REGIONS_CERTIFY_H
+
+#include <stddef.h>
+
+#include "cli_common.h"
+#include "zeno/regions.h"
+
+typedef struct regions_certify_input {
+  const cli_scene_options *common;  ///< the scene text and the --set overrides
+  const zeno_region_axis *x, *y;
+  const zeno_region_axis *z;        ///< a batch's axis, or NULL
+  const zeno_region_point *grid;    ///< map iz's point (ix, iy) at (iz * ny + iy) * nx + ix
+  size_t nx, ny, nz;
+  int threads;                      ///< as --threads (0: every core)
+} regions_certify_input;
+
+typedef struct regions_certify_result {
+  size_t undecided;  ///< region-7 points
+  size_t certified;  ///< of them, certified
+  size_t refused;    ///< of them, refused before any SDP (the reason says why)
+  double seconds;    ///< wall time of all the certificates
+  /// Per grid point: 1 certified, 0 not, -1 no certificate sought (not
+  /// region 7); for the figure. Free with regions_certify_free().
+  signed char *verdicts;
+} regions_certify_result;
+
+/// Certifies every undecided point; with out_dir, writes
+/// out_dir/certificates.csv (one row per undecided point: its indices and
+/// values, certified, refused, the certificate's time and reason). A CLI
+/// exit code (CLI_CONTINUE when done).
+int regions_certify_run(const regions_certify_input *in, const char *out_dir,
+                        regions_certify_result *result);
+
+void regions_certify_free(regions_certify_result *result);
+
+#endif
