@@ -69,15 +69,26 @@ typedef struct loaded_objects {
   char name[MAX_OBJECTS][OBJECT_NAME_SIZE];
 } loaded_objects;
 
+// Only the zeno process's lines count: each line starts with the pid of the
+// process that wrote it, and the first is zeno's. Under LeakSanitizer
+// another process writes too: at exit LSan runs llvm-symbolizer (and its 60
+// libraries) to match a dlopen()ed library's thread-local block, which
+// glibc allocates, against its built-in suppression of such blocks.
 static void parse_loaded(const char *log, loaded_objects *objects) {
   static const char KEY[] = "file=", MAPPED[] = "generating link map";
   objects->count = 0;
+  long zeno_pid = -1;
   for (const char *line = log; line && *line;) {
     const char *end = strchr(line, '\n');
     const size_t length = end ? (size_t)(end - line) : strlen(line);
     const char *key = strstr(line, KEY);
     const char *mapped = strstr(line, MAPPED);
-    if (key && mapped && key < line + length && mapped < line + length) {
+    char *after_pid = NULL;
+    const long pid = strtol(line, &after_pid, 10);
+    const bool has_pid = after_pid != line && *after_pid == ':';
+    if (has_pid && zeno_pid < 0) zeno_pid = pid;
+    const bool zeno_line = !has_pid || pid == zeno_pid;
+    if (zeno_line && key && mapped && key < line + length && mapped < line + length) {
       const char *name = key + sizeof KEY - 1;
       const size_t n = strcspn(name, " [\n");
       assert_true(objects->count < MAX_OBJECTS);
