@@ -148,7 +148,8 @@ static int region_of(const char *table, int ix, int iy) {
 }
 
 // regions --certify: a certificate at every undecided point (region 7)
-// and nowhere else, the same verdicts on one thread and on two, counts in
+// and nowhere else, the same verdicts on one thread and on two (with
+// --certify-check 200: the simulation check confirms each), counts in
 // summary.json, and each verdict the one `zeno certify` gives the point's
 // scene alone (Example 7, 8 x 8: 20 of 21 certified).
 static void regions_certify(void **state) {
@@ -158,12 +159,15 @@ static void regions_certify(void **state) {
   char d1[PATH_SIZE], d2[PATH_SIZE];
   work_path(&w, "one", d1);
   work_path(&w, "two", d2);
+  // The second run checks each certificate along 200 perturbed runs too:
+  // none of them fails it, so the verdicts are the same.
   const char *threads[2] = {"1", "2"};
   const char *dirs[2] = {d1, d2};
+  const char *check[2][2] = {{"--certify", "--quiet"}, {"--certify-check", "200"}};
   for (int k = 0; k < 2; k++) {
     run_result r = run_zeno_captured("regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:8", "--y",
-                                     "paper.alpha=0:40:8", "--out", dirs[k], "--certify",
-                                     "--quiet", "--threads", threads[k]);
+                                     "paper.alpha=0:40:8", "--out", dirs[k], check[k][0],
+                                     check[k][1], "--quiet", "--threads", threads[k]);
     assert_int_equal(r.exit_code, 0);
     run_result_free(&r);
   }
@@ -242,6 +246,12 @@ static void bad_options(void **state) {
   r = run_zeno_captured("certify", "--help");
   assert_int_equal(r.exit_code, 0);
   assert_contains(r.out, "--check N");
+  run_result_free(&r);
+  r = run_zeno_captured("regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:2", "--y",
+                        "paper.alpha=0:40:2", "--certify-check", "-5");
+  assert_int_equal(r.exit_code, 2);
+  assert_contains(r.err, "--certify-check");
+  assert_contains(r.err, "[0, 100000]");
   run_result_free(&r);
 }
 

@@ -29,6 +29,8 @@ static const char *const SUMMARY_NAME = "summary.json";
 #define THREADS_MAX 1024
 /// Most Monte-Carlo runs per point accepted by --mc-runs.
 #define MC_RUNS_MAX 100000
+/// Most simulation-check runs per certificate (zeno certify --check's bound).
+#define CERTIFY_CHECK_MAX 100000
 /// The journal's file and first line. v3: rows gained the on_breakpoint
 /// column; v4: the region_name column, and theorem empty when none decides.
 /// An older journal belongs to another sweep.
@@ -45,6 +47,7 @@ enum {
   OPT_MC_SEED,
   OPT_MC_FULL,
   OPT_CERTIFY,
+  OPT_CERTIFY_CHECK,
 };
 
 typedef struct regions_options {
@@ -59,6 +62,7 @@ typedef struct regions_options {
   int threads;
   bool quiet, json;
   bool certify;      ///< --certify: certificates at the undecided points
+  int certify_check; ///< --certify-check N: each certificate's simulation check runs
   cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } regions_options;
 
@@ -112,6 +116,9 @@ static void print_help(void) {
       "      --certify         a Lyapunov certificate (zeno certify) at every\n"
       "                        undecided point (region 7): counts in the\n"
       "                        summary, DIR/certificates.csv (not journaled)\n"
+      "      --certify-check N --certify, each certificate checked along N random\n"
+      "                        perturbed runs (zeno certify --check), N in\n"
+      "                        [0, %d] (default 0)\n"
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
@@ -122,7 +129,7 @@ static void print_help(void) {
       "over MPI ranks and writes the same files as zeno.\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
       ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
-      d.mc_seed);
+      d.mc_seed, CERTIFY_CHECK_MAX);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -139,6 +146,7 @@ static const struct option LONG_OPTIONS[] = {
     {"mc-seed", required_argument, NULL, OPT_MC_SEED},
     {"mc-full", no_argument, NULL, OPT_MC_FULL},
     {"certify", no_argument, NULL, OPT_CERTIFY},
+    {"certify-check", required_argument, NULL, OPT_CERTIFY_CHECK},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     CLI_FIGURE_LONG_OPTIONS,
@@ -180,6 +188,10 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
     case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
+    case OPT_CERTIFY_CHECK:
+      o->certify = true;
+      return cli_int_option(COMMAND, "--certify-check", optarg, 0, CERTIFY_CHECK_MAX,
+                            &o->certify_check);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'q': o->quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
@@ -491,7 +503,7 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
     const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
                                       .z = o->z_set ? &o->z : NULL, .grid = w->grid,
                                       .nx = w->nx, .ny = w->ny, .nz = w->nz,
-                                      .threads = o->threads};
+                                      .threads = o->threads, .check_runs = o->certify_check};
     code = regions_certify_run(&in, o->out_dir, &w->cert);
     w->certified = true;
   }

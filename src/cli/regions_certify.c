@@ -70,7 +70,8 @@ static void certify_point(const cli_certificate_library *lib, const regions_cert
   zeno_certificate *c = malloc(sizeof *c);
   zeno_status st = c ? point_scene(in, pc->k, &scene, &err) : ZENO_ERR_NOMEM;
   if (st == ZENO_OK) {
-    const zeno_certify_def def = lib->def_default();
+    zeno_certify_def def = lib->def_default();
+    def.check_runs = in->check_runs;
     st = lib->certify(&scene, &def, c, &err);
   }
   if (st == ZENO_OK) {

@@ -18,6 +18,7 @@ typedef struct regions_certify_input {
   const zeno_region_point *grid;    ///< map iz's point (ix, iy) at (iz * ny + iy) * nx + ix
   size_t nx, ny, nz;
   int threads;                      ///< as --threads (0: every core)
+  int check_runs;                   ///< each certificate's simulation check (0: none)
 } regions_certify_input;
 
 typedef struct regions_certify_result {
