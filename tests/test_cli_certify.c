@@ -104,7 +104,7 @@ static void json_and_out(void **state) {
 
 // A certificate row of certificates.csv: indices, values, verdict, reason.
 typedef struct cert_row {
-  int ix, iy, certified, refused;
+  int ix, iy, region, certified, refused;
   double x, y;
   char reason[256];
 } cert_row;
@@ -115,7 +115,7 @@ static int read_certificates(const char *dir, cert_row *rows, int max) {
   char *line = strchr(text, '\n');
   assert_non_null(line);
   *line = '\0';
-  assert_string_equal(text, "ix,iy,paper.mu2,paper.alpha,certified,refused,seconds,reason");
+  assert_string_equal(text, "ix,iy,paper.mu2,paper.alpha,region,certified,refused,seconds,reason");
   int n = 0;
   for (char *next = line + 1; *next; n++) {
     char *end = strchr(next, '\n');
@@ -125,9 +125,9 @@ static int read_certificates(const char *dir, cert_row *rows, int max) {
     cert_row *r = &rows[n];
     double seconds;
     int used = 0;
-    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x, &r->y,
-                            &r->certified, &r->refused, &seconds, &used),
-                     7);
+    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x,
+                            &r->y, &r->region, &r->certified, &r->refused, &seconds, &used),
+                     8);
     snprintf(r->reason, sizeof r->reason, "%s", next + used);
     next = end + 1;
   }
@@ -187,6 +187,7 @@ static void regions_certify(void **state) {
   assert_true(n >= 5);
   for (int i = 0; i < n; i++) {
     assert_int_equal(region_of(table, one[i].ix, one[i].iy), 7);
+    assert_int_equal(one[i].region, 7);
     assert_int_equal(one[i].ix, two[i].ix);
     assert_int_equal(one[i].iy, two[i].iy);
     assert_int_equal(one[i].certified, two[i].certified);
@@ -228,6 +229,36 @@ static void regions_certify(void **state) {
   work_dir_remove(&w, none, NULL);
 }
 
+// --certify-all holds certificates against the maps' verdicts (issue 13's
+// soundness): on a 15 x 15 Example 6 map every point is tried, and none
+// that the Poincaré analysis proves unstable (regions 4, 5, 6) or that has
+// no equilibrium (0, 1) is certified, while some undecided one is.
+static void regions_certify_all_is_sound(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("regions", ZENO_SCENES_DIR "/example6.yaml", "--x",
+                                   "com.x=-2.5:2:15", "--y", "com.y=-1:2.5:15", "--certify-all",
+                                   "--json", "--quiet");
+  assert_int_equal(r.exit_code, 0);
+  const char *by = strstr(r.out, "\"by_region\": {");
+  assert_non_null(by);
+  long tried_total = 0, unstable_tried = 0;
+  for (int region = 0; region < 8; region++) {
+    char key[32];
+    snprintf(key, sizeof key, "\"%d\": {\"tried\": ", region);
+    const char *at = strstr(by, key);
+    assert_non_null(at);
+    long tried = -1, certified = -1;
+    assert_int_equal(sscanf(at + strlen(key), "%ld, \"certified\": %ld", &tried, &certified), 2);
+    tried_total += tried;
+    if (region != 7 && region != 2 && region != 3) assert_int_equal(certified, 0);
+    if (region >= 4 && region <= 6) unstable_tried += tried;
+    if (region == 7) assert_true(certified >= 1);
+  }
+  assert_int_equal(tried_total, 15 * 15);
+  assert_true(unstable_tried >= 10);  // the assertion above had points to bite on
+  run_result_free(&r);
+}
+
 static void bad_options(void **state) {
   (void)state;
   run_result r = run_zeno_captured("certify", EXAMPLE4, "--degree", "5");
@@ -261,6 +292,7 @@ int main(void) {
       cmocka_unit_test(example3_not_certified),
       cmocka_unit_test(json_and_out),
       cmocka_unit_test(regions_certify),
+      cmocka_unit_test(regions_certify_all_is_sound),
       cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -589,6 +589,22 @@ static void test_region_map_certified(void **state) {
     rest_row = rest_row || strcmp(labels[r], plain) == 0;
   }
   assert_true(certified_row && rest_row);
+  // --certify-all: certified points of other regions are dots, counted in
+  // a row of their own; region 7's rows stay as they were.
+  long others = 0;
+  for (size_t k = 0; k < n && others < 3; k++)
+    if (g[k].region == 0) {
+      cert[k] = 1;
+      others++;
+    }
+  assert_int_equal(others, 3);
+  const size_t before = rows;
+  rows = plot_regions_legend(&in, labels);
+  assert_int_equal(rows, before + 1);
+  bool dot_row = false;
+  for (size_t r = 0; r < rows; r++)
+    dot_row = dot_row || strcmp(labels[r], "dot: certified (Lyapunov) in 0-6: 3") == 0;
+  assert_true(dot_row);
   free(cert);
   free(g);
 }

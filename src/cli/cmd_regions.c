@@ -48,6 +48,7 @@ enum {
   OPT_MC_FULL,
   OPT_CERTIFY,
   OPT_CERTIFY_CHECK,
+  OPT_CERTIFY_ALL,
 };
 
 typedef struct regions_options {
@@ -63,6 +64,7 @@ typedef struct regions_options {
   bool quiet, json;
   bool certify;      ///< --certify: certificates at the undecided points
   int certify_check; ///< --certify-check N: each certificate's simulation check runs
+  bool certify_all;  ///< --certify-all: certificates at every point analysed
   cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } regions_options;
 
@@ -113,12 +115,6 @@ static void print_help(void) {
       "                        (default %d; 0: no simulation verdict)\n"
       "      --mc-seed S       seed of the perturbations (default %llu)\n"
       "      --mc-full         also run them with the full model (scene epsilon)\n"
-      "      --certify         a Lyapunov certificate (zeno certify) at every\n"
-      "                        undecided point (region 7): counts in the\n"
-      "                        summary, DIR/certificates.csv (not journaled)\n"
-      "      --certify-check N --certify, each certificate checked along N random\n"
-      "                        perturbed runs (zeno certify --check), N in\n"
-      "                        [0, %d] (default 0)\n"
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
@@ -129,7 +125,18 @@ static void print_help(void) {
       "over MPI ranks and writes the same files as zeno.\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
       ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
-      d.mc_seed, CERTIFY_CHECK_MAX);
+      d.mc_seed);
+  printf(
+      "\nLyapunov certificates (zeno certify, docs/certificate.md):\n"
+      "      --certify         a certificate at every undecided point (region 7):\n"
+      "                        counts in the summary, DIR/certificates.csv and\n"
+      "                        their own colour in the figure (not journaled)\n"
+      "      --certify-check N --certify, each certificate checked along N random\n"
+      "                        perturbed runs (zeno certify --check), N in\n"
+      "                        [0, %d] (default 0)\n"
+      "      --certify-all     --certify at every point analysed, to hold the\n"
+      "                        certificates against the maps' verdicts\n",
+      CERTIFY_CHECK_MAX);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -147,6 +154,7 @@ static const struct option LONG_OPTIONS[] = {
     {"mc-full", no_argument, NULL, OPT_MC_FULL},
     {"certify", no_argument, NULL, OPT_CERTIFY},
     {"certify-check", required_argument, NULL, OPT_CERTIFY_CHECK},
+    {"certify-all", no_argument, NULL, OPT_CERTIFY_ALL},
     {"json", no_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     CLI_FIGURE_LONG_OPTIONS,
@@ -188,6 +196,7 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
     case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
+    case OPT_CERTIFY_ALL: o->certify = o->certify_all = true; return CLI_CONTINUE;
     case OPT_CERTIFY_CHECK:
       o->certify = true;
       return cli_int_option(COMMAND, "--certify-check", optarg, 0, CERTIFY_CHECK_MAX,
@@ -329,6 +338,13 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
                "\"seconds\": ",
             w->cert.undecided, w->cert.certified, w->cert.refused);
     zeno_io_json_number(f, w->cert.seconds, NULL);
+    if (w->o->certify_all) {
+      fputs(", \"by_region\": {", f);
+      for (int r = 0; r < ZENO_REGION_COUNT; r++)
+        fprintf(f, "%s\"%d\": {\"tried\": %zu, \"certified\": %zu}", r ? ", " : "", r,
+                w->cert.tried_in[r], w->cert.certified_in[r]);
+      fputc('}', f);
+    }
     fputc('}', f);
   }
   fputs(", \"seconds\": ", f);
@@ -383,6 +399,12 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
     cli_label("region 7 certified");
     printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", w->cert.certified,
            w->cert.undecided, w->cert.refused, w->cert.seconds);
+    for (int r = 0; w->o->certify_all && r < ZENO_REGION_COUNT - 1; r++) {
+      char label[CLI_LABEL_WIDTH];
+      snprintf(label, sizeof label, "region %d certified", r);
+      cli_label(label);
+      printf("%zu of %zu\n", w->cert.certified_in[r], w->cert.tried_in[r]);
+    }
   }
 }
 
@@ -503,7 +525,8 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
     const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
                                       .z = o->z_set ? &o->z : NULL, .grid = w->grid,
                                       .nx = w->nx, .ny = w->ny, .nz = w->nz,
-                                      .threads = o->threads, .check_runs = o->certify_check};
+                                      .threads = o->threads, .check_runs = o->certify_check,
+                                      .all = o->certify_all};
     code = regions_certify_run(&in, o->out_dir, &w->cert);
     w->certified = true;
   }

@@ -114,14 +114,15 @@ static int write_table(const regions_certify_input *in, const char *out_dir,
     return CLI_EXIT_RUNTIME;
   }
   if (in->z) fprintf(f, "iz,%s,", in->z->path);
-  fprintf(f, "ix,iy,%s,%s,certified,refused,seconds,reason\n", in->x->path, in->y->path);
+  fprintf(f, "ix,iy,%s,%s,region,certified,refused,seconds,reason\n", in->x->path,
+          in->y->path);
   for (size_t i = 0; i < n; i++) {
     const zeno_region_point *p = &in->grid[pcs[i].k];
     if (in->z) {
       const size_t iz = pcs[i].k / (in->nx * in->ny);
       fprintf(f, "%zu,%.17g,", iz, zeno_region_axis_value(in->z, iz));
     }
-    fprintf(f, "%zu,%zu,%.17g,%.17g,%d,%d,%.6g,", p->ix, p->iy, p->x, p->y,
+    fprintf(f, "%zu,%zu,%.17g,%.17g,%d,%d,%d,%.6g,", p->ix, p->iy, p->x, p->y, p->region,
             pcs[i].certified, pcs[i].refused, pcs[i].seconds);
     csv_text(f, pcs[i].reason);
     fputc('\n', f);
@@ -143,7 +144,9 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
   if (pcs == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   size_t n = 0;
   for (size_t k = 0; k < total; k++)
-    if (in->grid[k].region == REGION_UNDECIDED) pcs[n++].k = k;
+    if (in->grid[k].region == REGION_UNDECIDED ||
+        (in->all && in->grid[k].region >= 0 && in->grid[k].region < ZENO_REGION_COUNT))
+      pcs[n++].k = k;
   const double start = now_seconds();
   const int team = zeno_regions_threads(in->threads);
   (void)team;  // unused without OpenMP
@@ -155,7 +158,6 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
 #endif
   for (size_t i = 0; i < n; i++) certify_point(&lib, in, &pcs[i]);
   r->seconds = now_seconds() - start;
-  r->undecided = n;
   r->verdicts = malloc(total ? total : 1);
   if (r->verdicts == NULL) {
     free(pcs);
@@ -163,9 +165,14 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
   }
   memset(r->verdicts, -1, total);
   for (size_t i = 0; i < n; i++) {
+    const int region = in->grid[pcs[i].k].region;
+    r->tried_in[region]++;
+    r->certified_in[region] += pcs[i].certified;
+    r->verdicts[pcs[i].k] = pcs[i].certified ? 1 : 0;
+    if (region != REGION_UNDECIDED) continue;
+    r->undecided++;
     r->certified += pcs[i].certified;
     r->refused += pcs[i].refused;
-    r->verdicts[pcs[i].k] = pcs[i].certified ? 1 : 0;
   }
   const int code = out_dir ? write_table(in, out_dir, pcs, n) : CLI_CONTINUE;
   free(pcs);

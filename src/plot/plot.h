@@ -243,16 +243,18 @@ typedef struct plot_regions_input {
   /// its com_shift: the picture of Fig. 8a. For com.x / com.y axes.
   const zeno_scene *overlay;
   const plot_options *options; ///< NULL: defaults; limits in the axes' units
-  /// When not NULL, per point as grid: 1 for a region-7 point with a
-  /// Lyapunov certificate (regions --certify), drawn and counted apart
-  /// from region 7's simulation classes; anything else: no certificate.
+  /// When not NULL, per point as grid: 1 for a point with a Lyapunov
+  /// certificate (regions --certify): in region 7 drawn and counted apart
+  /// from its simulation classes, elsewhere (--certify-all) a dot over the
+  /// region's colour; anything else: no certificate.
   const signed char *certified;
 } plot_regions_input;
 
 /// Room for one legend label.
 #define PLOT_LEGEND_LABEL_SIZE 96
-/// Most rows of a region map's legend: 12 region classes, 5 overlay marks.
-#define PLOT_REGIONS_LEGEND_MAX 17
+/// Most rows of a region map's legend: 12 region classes, the certificates'
+/// dots, 5 overlay marks.
+#define PLOT_REGIONS_LEGEND_MAX 18
 
 /// The labels of the map's legend rows, top to bottom: regions 0-6 with
 /// their counts, region 7's variants and errors when present, then, when

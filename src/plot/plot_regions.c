@@ -94,6 +94,14 @@ static plot_color slot_color(int slot) {
   return plot_region_color(&p);
 }
 
+// Whether point k is certified outside region 7 (--certify-all): drawn as
+// a dot over its region's colour, so that the certified set can be held
+// against the maps' verdicts (the paper's Fig. 2).
+static bool certified_dot(const plot_regions_input *in, size_t k) {
+  const int region = in->grid[k].region;
+  return in->certified && in->certified[k] == 1 && region >= 0 && region < 7;
+}
+
 static void axis_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
   plot_grid_range(a, lo, hi, cell);
 }
@@ -116,6 +124,14 @@ static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEN
     if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
     snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "%s: %ld", legend_text(slot), count[slot]);
     if (colors) colors[rows] = slot_color(slot);
+    rows++;
+  }
+  long dots = 0;
+  for (size_t k = 0; k < n; k++) dots += certified_dot(in, k);
+  if (dots > 0) {
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "dot: certified (Lyapunov) in 0-6: %ld",
+             dots);
+    if (colors) colors[rows] = PLOT_COLOR_REGION7_CERTIFIED;
     rows++;
   }
   return rows;
@@ -173,6 +189,33 @@ static void draw_cells(cairo_t *cr, const plot_frame *f, const plot_regions_inpu
       const zeno_region_point *p = &in->grid[k];
       plot_grid_cell(cr, f, p->x, p->y, cx, cy, slot_color(legend_slot(in, k)));
     }
+}
+
+/// Radius of a certificate's dot: a quarter of the smaller cell side,
+/// within these bounds [px at 96 dpi].
+#define REG_DOT_RADIUS_MIN 1.5
+#define REG_DOT_RADIUS_MAX 6.0
+
+static void draw_certified_dots(cairo_t *cr, const plot_frame *f, const plot_regions_input *in) {
+  double lo, hi, cx, cy;
+  axis_range(in->x, &lo, &hi, &cx);
+  axis_range(in->y, &lo, &hi, &cy);
+  const double side = fmin(fabs(plot_frame_x(f, cx) - plot_frame_x(f, 0)),
+                           fabs(plot_frame_y(f, cy) - plot_frame_y(f, 0)));
+  const double fs = plot_font_scale(cr);
+  const double r = fmin(fmax(side / 4, REG_DOT_RADIUS_MIN * fs), REG_DOT_RADIUS_MAX * fs);
+  const size_t n = in->x->count * in->y->count;
+  for (size_t k = 0; k < n; k++) {
+    if (!certified_dot(in, k)) continue;
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, plot_frame_x(f, in->grid[k].x), plot_frame_y(f, in->grid[k].y), r, 0,
+              2 * ZENO_PI);
+    plot_set_color(cr, PLOT_COLOR_REGION7_CERTIFIED);
+    cairo_fill_preserve(cr);
+    plot_set_color(cr, PLOT_COLOR_INK);
+    cairo_set_line_width(cr, PLOT_LINE_THIN);
+    cairo_stroke(cr);
+  }
 }
 
 static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1) {
@@ -323,6 +366,7 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);
+  draw_certified_dots(cr, &f, in);
   if (overlay) draw_overlay(cr, &f, in->overlay, swapped);
   cairo_reset_clip(cr);
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
