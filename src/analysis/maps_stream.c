@@ -59,8 +59,9 @@ struct zeno_maps_stream {
   fp_list sign;         ///< fixed points at sign changes of R - phi
   fp_list on_bp;        ///< fixed points on breakpoints not found by the sign test
   /// The samples not yet dropped, sorted by phi: the current window and the
-  /// previous one; a window's breakpoints are settled once the window after
-  /// it is complete (their fixed points may sit in it).
+  /// one before; a window's breakpoints are settled once the window after
+  /// it is complete and another sample has come (their fixed points may sit
+  /// in the window after).
   zeno_cycle *win;
   size_t win_len, win_cap;
   size_t handed;        ///< win[0, handed) were handed out
@@ -320,8 +321,8 @@ static void compact(zeno_maps_stream *s) {
 }
 
 // One uniform sample: its window (the breakpoints since the previous one,
-// both sides of each), the fixed points in it, and the previous window's
-// breakpoints settled. After the last, the last window is settled.
+// both sides of each), the fixed points in it, and the breakpoints of the
+// window two back settled. After the last, the last two are settled.
 static zeno_status step(zeno_maps_stream *s) {
   compact(s);
   const size_t n = s->def.samples;
