@@ -259,6 +259,38 @@ static void regions_certify_all_is_sound(void **state) {
   run_result_free(&r);
 }
 
+// --plot: the figure of V1 and V2 along Example 4's run, a PNG of the
+// default figure size (900 x 600); a format it cannot write is refused.
+static void plot_along_the_run(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-plot");
+  char png[PATH_SIZE];
+  work_path(&w, "v.png", png);
+  run_result r = run_zeno_captured("certify", EXAMPLE4, "--plot", png);
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "certified");
+  run_result_free(&r);
+  FILE *f = fopen(png, "rb");
+  assert_non_null(f);
+  unsigned char head[24];
+  assert_int_equal(fread(head, 1, sizeof head, f), sizeof head);
+  fclose(f);
+  assert_memory_equal(head, "\x89PNG\r\n\x1a\n", 8);
+  assert_memory_equal(head + 12, "IHDR", 4);
+  const unsigned width = (unsigned)head[16] << 24 | (unsigned)head[17] << 16 |
+                         (unsigned)head[18] << 8 | head[19];
+  const unsigned height = (unsigned)head[20] << 24 | (unsigned)head[21] << 16 |
+                          (unsigned)head[22] << 8 | head[23];
+  assert_int_equal(width, 900);
+  assert_int_equal(height, 600);
+  r = run_zeno_captured("certify", EXAMPLE4, "--plot", "v.bmp");
+  assert_int_equal(r.exit_code, 2);
+  assert_contains(r.err, "--plot");
+  run_result_free(&r);
+  work_dir_remove(&w, (const char *const[]){"v.png", NULL}, NULL);
+}
+
 static void bad_options(void **state) {
   (void)state;
   run_result r = run_zeno_captured("certify", EXAMPLE4, "--degree", "5");
@@ -293,6 +325,7 @@ int main(void) {
       cmocka_unit_test(json_and_out),
       cmocka_unit_test(regions_certify),
       cmocka_unit_test(regions_certify_all_is_sound),
+      cmocka_unit_test(plot_along_the_run),
       cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 // else beside the program (the build tree), else by its soname from the
 // system's library path (installed).
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 
 #include "cli_common.h"
 #include "cli_certify.h"
+#include "cli_module.h"
+#include "cli_stability.h"
 #include "zeno/certify.h"
 
 #define COMMAND_NAME "certify"
@@ -23,6 +26,7 @@ typedef struct certify_options {
   cli_scene_options common;
   bool json;
   const char *out;
+  const char *plot;  ///< --plot: the figure of V1 and V2 along the run
   zeno_certify_def def;
 } certify_options;
 
@@ -51,6 +55,8 @@ static void print_help(void) {
       "  -o, --out DIR        also write DIR/certificate.json and DIR/v_events.csv:\n"
       "                       V1 and V2 before and after every event of the\n"
       "                       scene's own run (its initial state)\n"
+      "  -p, --plot FILE      the figure of V1 (top) and V2 (bottom) before and\n"
+      "                       after every event of that run (.png/.svg/.pdf)\n"
       "  -s, --set KEY=VALUE  override a scene value by its dotted path\n"
       "  -h, --help           show this help\n");
 }
@@ -58,6 +64,7 @@ static void print_help(void) {
 static const struct option LONG_OPTIONS[] = {
     {"degree", required_argument, NULL, 'd'}, {"check", required_argument, NULL, 'c'},
     {"json", no_argument, NULL, 'j'},         {"out", required_argument, NULL, 'o'},
+    {"plot", required_argument, NULL, 'p'},
     {"set", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -69,6 +76,9 @@ static int apply_option(void *options, int option, char **argv) {
     case 'c': return cli_int_option(COMMAND, "--check", optarg, 0, 100000, &o->def.check_runs);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'o': o->out = optarg; return CLI_CONTINUE;
+    case 'p':
+      o->plot = optarg;
+      return cli_image_option(COMMAND, "--plot", optarg);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
@@ -186,30 +196,101 @@ static void state_of(const zeno_state *st, double s[6]) {
   }
 }
 
-// V1 and V2 at the events of the scene's own run: t, kind, V1 and V2
-// before and after (own energy units).
-static int write_events(FILE *f, const zeno_scene *scene, const zeno_certificate *c,
-                        zeno_error *err) {
+/// V1 and V2 at one event of the scene's own run (own energy units).
+typedef struct v_event {
+  double t;
+  zeno_event_kind kind;
+  double v1_before, v2_before, v1_after, v2_after;
+} v_event;
+
+/// The scene's own run, V1 and V2 at each of its events (at most
+/// CERTIFY_MAX_EVENTS).
+typedef struct v_run {
+  size_t count;
+  v_event *events;
+} v_run;
+
+static int run_events(const zeno_scene *scene, const zeno_certificate *c, v_run *run,
+                      zeno_error *err) {
+  run->count = 0;
+  run->events = malloc(CERTIFY_MAX_EVENTS * sizeof *run->events);
+  if (run->events == NULL) {
+    cli_out_of_memory(err);
+    return cli_library_error(err);
+  }
   zeno_sim *sim = zeno_sim_create(scene, NULL, err);
   if (sim == NULL) return cli_library_error(err);
-  fprintf(f, "t,kind,v1_before,v2_before,v1_after,v2_after\n");
   int code = CLI_EXIT_OK;
-  for (int k = 0; k < CERTIFY_MAX_EVENTS; k++) {
+  while (run->count < CERTIFY_MAX_EVENTS) {
     zeno_event ev;
     if (zeno_sim_next_event(sim, &ev, err) != ZENO_OK) {
       code = cli_library_error(err);
       break;
     }
-    double sb[6], sa[6], v1b, v2b, v1a, v2a;
+    double sb[6], sa[6];
     state_of(&ev.before, sb);
     state_of(&ev.after, sa);
-    certificate_library.eval(c, sb, &v1b, &v2b);
-    certificate_library.eval(c, sa, &v1a, &v2a);
-    fprintf(f, "%.17g,%s,%.17g,%.17g,%.17g,%.17g\n", ev.t, zeno_event_kind_name(ev.kind),
-            v1b, v2b, v1a, v2a);
+    v_event *v = &run->events[run->count++];
+    v->t = ev.t;
+    v->kind = ev.kind;
+    certificate_library.eval(c, sb, &v->v1_before, &v->v2_before);
+    certificate_library.eval(c, sa, &v->v1_after, &v->v2_after);
     if (ev.kind == ZENO_EVENT_END) break;
   }
   zeno_sim_destroy(sim);
+  return code;
+}
+
+// V1 and V2 at the events of the scene's own run: t, kind, V1 and V2
+// before and after (own energy units).
+static void write_events(FILE *f, const v_run *run) {
+  fprintf(f, "t,kind,v1_before,v2_before,v1_after,v2_after\n");
+  for (size_t k = 0; k < run->count; k++) {
+    const v_event *v = &run->events[k];
+    fprintf(f, "%.17g,%s,%.17g,%.17g,%.17g,%.17g\n", v->t, zeno_event_kind_name(v->kind),
+            v->v1_before, v->v2_before, v->v1_after, v->v2_after);
+  }
+}
+
+// The figure: V1 (top) and V2 (bottom) through each event's before and
+// after values, the events as ticks.
+static int plot_events(const char *path, const zeno_scene *scene, const v_run *run) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
+  const size_t rows = 2 * run->count;
+  double *t = malloc((rows + 1) * sizeof *t), *v1 = malloc((rows + 1) * sizeof *v1);
+  double *v2 = malloc((rows + 1) * sizeof *v2), *et = malloc((run->count + 1) * sizeof *et);
+  bool *impact = malloc((run->count + 1) * sizeof *impact);
+  int code = CLI_EXIT_OK;
+  if (t && v1 && v2 && et && impact) {
+    for (size_t k = 0; k < run->count; k++) {
+      const v_event *v = &run->events[k];
+      t[2 * k] = t[2 * k + 1] = et[k] = v->t;
+      v1[2 * k] = v->v1_before;
+      v1[2 * k + 1] = v->v1_after;
+      v2[2 * k] = v->v2_before;
+      v2[2 * k + 1] = v->v2_after;
+      impact[k] = v->kind == ZENO_EVENT_IMPACT;
+    }
+    char title[sizeof scene->name + 64];
+    snprintf(title, sizeof title, "%s: the certificate along its run", scene->name);
+    static const char *const names[3] = {"V₁ (energy)", NULL, "V₂"};
+    const plot_trajectory_input in = {.title = title, .count = rows, .t = t, .z1 = v1,
+                                      .x2 = v2, .event_count = run->count, .event_t = et,
+                                      .event_impact = impact, .accumulation_t = NAN,
+                                      .names = names, .top_label = "V₁",
+                                      .bottom_label = "V₂"};
+    const plot_status st = plot->trajectory(path, &in);
+    if (st != PLOT_OK) code = cli_plot_failure(plot, path, st);
+  } else {
+    cli_error("out of memory");
+    code = CLI_EXIT_RUNTIME;
+  }
+  free(t);
+  free(v1);
+  free(v2);
+  free(et);
+  free(impact);
   return code;
 }
 
@@ -227,8 +308,14 @@ static int write_file(const char *dir, const char *name, const zeno_scene *scene
     return CLI_EXIT_RUNTIME;
   }
   int code = CLI_EXIT_OK;
-  if (strcmp(name, "certificate.json") == 0) print_json(f, scene, c);
-  else code = write_events(f, scene, c, err);
+  if (strcmp(name, "certificate.json") == 0) {
+    print_json(f, scene, c);
+  } else {
+    v_run run;
+    code = run_events(scene, c, &run, err);
+    if (code == CLI_EXIT_OK) write_events(f, &run);
+    free(run.events);
+  }
   if (fclose(f) != 0 && code == CLI_EXIT_OK) {
     cli_error("cannot write %s", path);
     code = CLI_EXIT_RUNTIME;
@@ -262,13 +349,19 @@ static int certify(const void *options, const zeno_scene *scene, zeno_error *err
     if (o->json) print_json(stdout, scene, c);
     else print_human(scene, c);
     if (o->out) code = write_out(o->out, scene, c, err);
+    if (code == CLI_EXIT_OK && o->plot && !c->refused) {
+      v_run run;
+      code = run_events(scene, c, &run, err);
+      if (code == CLI_EXIT_OK) code = plot_events(o->plot, scene, &run);
+      free(run.events);
+    }
   }
   free(c);
   return code;
 }
 
 static const cli_scene_command CERTIFY_COMMAND = {
-    COMMAND_NAME, ":d:c:jo:s:h", LONG_OPTIONS, apply_option, certify,
+    COMMAND_NAME, ":d:c:jo:p:s:h", LONG_OPTIONS, apply_option, certify,
 };
 
 int cmd_certify(int argc, char **argv) {

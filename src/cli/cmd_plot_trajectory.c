@@ -191,10 +191,18 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
-  const plot_trajectory_input input = {
-      title,       d->row_count,   f.column[0], f.column[1],   f.column[2],
-      f.column[3], d->event_count, f.event_t,   f.event_impact, d->contact_count,
-      t_star,      &o->checked};
+  const plot_trajectory_input input = {.title = title,
+                                       .count = d->row_count,
+                                       .t = f.column[0],
+                                       .z1 = f.column[1],
+                                       .z2 = f.column[2],
+                                       .x2 = f.column[3],
+                                       .event_count = d->event_count,
+                                       .event_t = f.event_t,
+                                       .event_impact = f.event_impact,
+                                       .contact_count = d->contact_count,
+                                       .accumulation_t = t_star,
+                                       .options = &o->checked};
   const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;

@@ -192,6 +192,13 @@ typedef struct plot_trajectory_input {
   /// runs left to right); rows and events at or after t* are left out.
   double accumulation_t;
   const plot_options *options; ///< NULL: defaults; xlim in the abscissa's units
+  /// When not NULL, other quantities along a run than the gaps and slip
+  /// (zeno certify's V1 and V2): names[0] and names[1] are the top
+  /// panel's series (z1, z2; names[1] NULL: z1 alone, z2 unread), names[2]
+  /// the bottom one's (x2), and top_label and bottom_label the panels' axis
+  /// labels. contact_count is then not read.
+  const char *const *names;
+  const char *top_label, *bottom_label;
 } plot_trajectory_input;
 
 /// The data areas of a trajectory figure of layout size width x height (see

@@ -275,20 +275,33 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
   const series s1[2] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap)"},
                         {in->z2, PLOT_COLOR_X2, "x₁ (slip)"}};
   plot_frame *f = &a->frame, bottom, strip;
+  // Other quantities (names given): their series and labels.
+  const bool named = in->names != NULL, pair = named && in->names[1] != NULL;
+  const series sn[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, named ? in->names[0] : ""},
+                                  {pair ? in->z2 : in->x2, pair ? PLOT_COLOR_Z2 : PLOT_COLOR_X2,
+                                   pair ? in->names[1] : (named ? in->names[2] : "")},
+                                  {in->x2, PLOT_COLOR_X2, named ? in->names[2] : ""}};
   plot_trajectory_layout(c->width, c->height, o, f, &bottom, &strip);
   if (isfinite(in->accumulation_t))
     log_abscissa(in, o, a);
   else
     linear_abscissa(in, o, a);
   plot_title(cr, c->width, in->title);
-  const legend_row row = {TRAJ_LEGEND_Y * o->font_scale, one ? s1 : s, one ? 2 : TRAJ_SERIES};
+  const legend_row row = {TRAJ_LEGEND_Y * o->font_scale,
+                          named ? sn : one ? s1 : s,
+                          named ? (pair ? TRAJ_SERIES : 2) : one ? 2 : TRAJ_SERIES};
   plot_fitted_row(cr, f->left, c->width - TRAJ_MARGIN_RIGHT, legend, &row);
   const double top_of_bottom = bottom.top;
   bottom = *f;
   bottom.top = top_of_bottom;
-  panel(cr, *f, in, a, one ? s1 : s, one ? 1 : 2, o->has_ylim ? o->ylim : NULL,
-        one ? "z₁" : "z₁, z₂");
-  panel(cr, bottom, in, a, one ? s1 + 1 : s + 2, 1, NULL, one ? "x₁" : "x₂");
+  if (named) {
+    panel(cr, *f, in, a, sn, pair ? 2 : 1, o->has_ylim ? o->ylim : NULL, in->top_label);
+    panel(cr, bottom, in, a, sn + 2, 1, NULL, in->bottom_label);
+  } else {
+    panel(cr, *f, in, a, one ? s1 : s, one ? 1 : 2, o->has_ylim ? o->ylim : NULL,
+          one ? "z₁" : "z₁, z₂");
+    panel(cr, bottom, in, a, one ? s1 + 1 : s + 2, 1, NULL, one ? "x₁" : "x₂");
+  }
   event_strip(cr, &strip, a, in);
 }
 
