@@ -294,8 +294,10 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
   return code;
 }
 
+// DIR/name: the certificate's JSON, or with `run` its V1 and V2 at the
+// events of the scene's own run.
 static int write_file(const char *dir, const char *name, const zeno_scene *scene,
-                      const zeno_certificate *c, zeno_error *err) {
+                      const zeno_certificate *c, const v_run *run, zeno_error *err) {
   char *path = zeno_io_path_join(dir, name);
   if (path == NULL) {
     cli_out_of_memory(err);
@@ -307,16 +309,10 @@ static int write_file(const char *dir, const char *name, const zeno_scene *scene
     free(path);
     return CLI_EXIT_RUNTIME;
   }
+  if (run) write_events(f, run);
+  else print_json(f, scene, c);
   int code = CLI_EXIT_OK;
-  if (strcmp(name, "certificate.json") == 0) {
-    print_json(f, scene, c);
-  } else {
-    v_run run;
-    code = run_events(scene, c, &run, err);
-    if (code == CLI_EXIT_OK) write_events(f, &run);
-    free(run.events);
-  }
-  if (fclose(f) != 0 && code == CLI_EXIT_OK) {
+  if (fclose(f) != 0) {
     cli_error("cannot write %s", path);
     code = CLI_EXIT_RUNTIME;
   }
@@ -324,15 +320,33 @@ static int write_file(const char *dir, const char *name, const zeno_scene *scene
   return code;
 }
 
+// DIR/certificate.json, and DIR/v_events.csv unless refused (run NULL).
 static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
-                     zeno_error *err) {
+                     const v_run *run, zeno_error *err) {
   if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
-  const int code = write_file(dir, "certificate.json", scene, c, err);
-  if (code != CLI_EXIT_OK || c->refused) return code;
-  return write_file(dir, "v_events.csv", scene, c, err);
+  const int code = write_file(dir, "certificate.json", scene, c, NULL, err);
+  if (code != CLI_EXIT_OK || run == NULL) return code;
+  return write_file(dir, "v_events.csv", scene, c, run, err);
 }
 
 /* ---- the command --------------------------------------------------------- */
+
+// The reports, the files and the figure of one certificate; the scene's
+// own run is simulated once, for v_events.csv and the figure alike.
+static int report(const certify_options *o, const zeno_scene *scene,
+                  const zeno_certificate *c, zeno_error *err) {
+  if (o->json) print_json(stdout, scene, c);
+  else print_human(scene, c);
+  v_run run = {0, NULL};
+  int code = CLI_EXIT_OK;
+  const bool along_run = !c->refused && (o->out || o->plot);
+  if (along_run) code = run_events(scene, c, &run, err);
+  if (code == CLI_EXIT_OK && o->out)
+    code = write_out(o->out, scene, c, along_run ? &run : NULL, err);
+  if (code == CLI_EXIT_OK && o->plot && along_run) code = plot_events(o->plot, scene, &run);
+  free(run.events);
+  return code;
+}
 
 static int certify(const void *options, const zeno_scene *scene, zeno_error *err) {
   const certify_options *o = options;
@@ -342,20 +356,9 @@ static int certify(const void *options, const zeno_scene *scene, zeno_error *err
     cli_out_of_memory(err);
     return cli_library_error(err);
   }
-  int code = CLI_EXIT_OK;
-  if (certificate_library.certify(scene, &o->def, c, err) != ZENO_OK) {
-    code = cli_library_error(err);
-  } else {
-    if (o->json) print_json(stdout, scene, c);
-    else print_human(scene, c);
-    if (o->out) code = write_out(o->out, scene, c, err);
-    if (code == CLI_EXIT_OK && o->plot && !c->refused) {
-      v_run run;
-      code = run_events(scene, c, &run, err);
-      if (code == CLI_EXIT_OK) code = plot_events(o->plot, scene, &run);
-      free(run.events);
-    }
-  }
+  const int code = certificate_library.certify(scene, &o->def, c, err) != ZENO_OK
+                       ? cli_library_error(err)
+                       : report(o, scene, c, err);
   free(c);
   return code;
 }
