@@ -218,8 +218,7 @@ typedef struct sweep {
   const zeno_region_point *grid; ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
   size_t nx, ny, nz;
   plot_options figure;       ///< the --plot figure's options, checked
-  bool certified;            ///< --certify ran: cert holds its counts
-  regions_certify_result cert;
+  regions_certify_result cert; ///< --certify's counts (verdicts NULL without)
 } sweep;
 
 /* ---------- rows and their journal lines ---------- */
@@ -333,20 +332,7 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fprintf(f, ", \"errors\": %ld", t.errors);
   fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld",
           t.on_breakpoint, t.ties);
-  if (w->certified) {
-    fprintf(f, ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
-               "\"seconds\": ",
-            w->cert.undecided, w->cert.certified, w->cert.refused);
-    zeno_io_json_number(f, w->cert.seconds, NULL);
-    if (w->o->certify_all) {
-      fputs(", \"by_region\": {", f);
-      for (int r = 0; r < ZENO_REGION_COUNT; r++)
-        fprintf(f, "%s\"%d\": {\"tried\": %zu, \"certified\": %zu}", r ? ", " : "", r,
-                w->cert.tried_in[r], w->cert.certified_in[r]);
-      fputc('}', f);
-    }
-    fputc('}', f);
-  }
+  regions_certify_json(f, &w->cert);
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
@@ -395,17 +381,7 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
     cli_label("fixed pt on breakpoint");
     printf("%ld points, %ld of them ties (undecided)\n", t.on_breakpoint, t.ties);
   }
-  if (w->certified) {
-    cli_label("region 7 certified");
-    printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", w->cert.certified,
-           w->cert.undecided, w->cert.refused, w->cert.seconds);
-    for (int r = 0; w->o->certify_all && r < ZENO_REGION_COUNT - 1; r++) {
-      char label[CLI_LABEL_WIDTH];
-      snprintf(label, sizeof label, "region %d certified", r);
-      cli_label(label);
-      printf("%zu of %zu\n", w->cert.certified_in[r], w->cert.tried_in[r]);
-    }
-  }
+  regions_certify_print(&w->cert);
 }
 
 static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
@@ -528,7 +504,6 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
                                       .threads = o->threads, .check_runs = o->certify_check,
                                       .all = o->certify_all};
     code = regions_certify_run(&in, o->out_dir, &w->cert);
-    w->certified = true;
   }
   if (code == CLI_CONTINUE && w->rows.dist.rank == 0)
     code = write_outputs(w, scene, grid_rows_seconds(&w->rows));

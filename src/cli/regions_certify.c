@@ -13,6 +13,7 @@
 #endif
 
 #include "cli_certify.h"
+#include "zeno/io.h"
 
 /// The region the Poincaré analysis leaves undecided.
 #define REGION_UNDECIDED 7
@@ -164,6 +165,7 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
     return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   }
   memset(r->verdicts, -1, total);
+  r->all = in->all;
   for (size_t i = 0; i < n; i++) {
     const int region = in->grid[pcs[i].k].region;
     r->tried_in[region]++;
@@ -182,4 +184,33 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
 void regions_certify_free(regions_certify_result *r) {
   free(r->verdicts);
   r->verdicts = NULL;
+}
+
+void regions_certify_json(FILE *f, const regions_certify_result *r) {
+  if (r->verdicts == NULL) return;
+  fprintf(f, ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
+             "\"seconds\": ",
+          r->undecided, r->certified, r->refused);
+  zeno_io_json_number(f, r->seconds, NULL);
+  if (r->all) {
+    fputs(", \"by_region\": {", f);
+    for (int k = 0; k < ZENO_REGION_COUNT; k++)
+      fprintf(f, "%s\"%d\": {\"tried\": %zu, \"certified\": %zu}", k ? ", " : "", k,
+              r->tried_in[k], r->certified_in[k]);
+    fputc('}', f);
+  }
+  fputc('}', f);
+}
+
+void regions_certify_print(const regions_certify_result *r) {
+  if (r->verdicts == NULL) return;
+  cli_label("region 7 certified");
+  printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", r->certified, r->undecided,
+         r->refused, r->seconds);
+  for (int k = 0; r->all && k < ZENO_REGION_COUNT - 1; k++) {
+    char label[CLI_LABEL_WIDTH];
+    snprintf(label, sizeof label, "region %d certified", k);
+    cli_label(label);
+    printf("%zu of %zu\n", r->certified_in[k], r->tried_in[k]);
+  }
 }

@@ -8,6 +8,7 @@
 #define ZENO_CLI_REGIONS_CERTIFY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli_common.h"
 #include "zeno/regions.h"
@@ -30,8 +31,10 @@ typedef struct regions_certify_result {
   /// With `all`: points tried and certified per region 0-7.
   size_t tried_in[ZENO_REGION_COUNT], certified_in[ZENO_REGION_COUNT];
   double seconds;    ///< wall time of all the certificates
+  bool all;          ///< every point analysed was tried (tried_in, certified_in)
   /// Per grid point: 1 certified, 0 not, -1 no certificate sought (not
-  /// region 7); for the figure. Free with regions_certify_free().
+  /// region 7); for the figure. NULL when no certificates ran. Free with
+  /// regions_certify_free().
   signed char *verdicts;
 } regions_certify_result;
 
@@ -43,5 +46,10 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
                         regions_certify_result *result);
 
 void regions_certify_free(regions_certify_result *result);
+
+/// The summary's part: `, "certify": {...}` for summary.json, and its lines
+/// in the human summary; nothing when no certificates ran.
+void regions_certify_json(FILE *f, const regions_certify_result *result);
+void regions_certify_print(const regions_certify_result *result);
 
 #endif
