@@ -9,9 +9,14 @@
 #include "analysis/analysis_units.h"
 #include "base/util.h"
 #include "analysis/poincare_internal.h"
+#include "sim/sim_cycle.h"
 #include "sim/sim_restart.h"
 #include "zeno/equilibrium.h"
 #include "zeno/poincare.h"
+
+_Static_assert(sizeof ((zeno_cycle *)0)->word == SIM_CYCLE_WORD &&
+                   sizeof ((zeno_cycle *)0)->outcomes == SIM_CYCLE_WORD,
+               "the fast cycle's word and outcomes fit zeno_cycle's");
 
 /// Events one cycle may take before it counts as not returning (a cycle of
 /// the paper has 4-6; Zeno sequences inside a cycle are completed).
@@ -47,6 +52,7 @@ static void cycle_word(const char *word, bool returned, char *out, size_t n) {
 zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
                                bool zod_table, zeno_error *error) {
   r->sim = NULL;
+  r->fast = zod_table;
   if (scene == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
   if (scene->contact_count != 2)
@@ -80,10 +86,25 @@ zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
                      "section angle %g outside (-pi/2, pi/2)", phi);
   // On the section: z1 = z2 = 0, zdot1 = 0, unit approach speed of contact 2.
   const double qp[3] = {0, 0, 0}, qdp[3] = {0, -cos(phi), sin(phi)};
-  if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
   memset(cy, 0, sizeof *cy);
   cy->phi = phi;
+  sim_cycle fast;
+  if (r->fast && sim_cycle_run(r->sim, qdp, &fast)) {
+    cy->defined = fast.returned;
+    if (fast.returned) {
+      cy->R = fast.angle;
+      cy->G = fabs(fast.rate) / cos(phi);
+      cy->T = fast.t;
+    } else {
+      cy->end = fast.end;
+    }
+    cy->tie_margin = fast.tie_margin;
+    memcpy(cy->word, fast.word, sizeof cy->word);
+    memcpy(cy->outcomes, fast.outcomes, sizeof cy->outcomes);
+    return ZENO_OK;
+  }
+  if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
   cy->tie_margin = 1;  // margins are reported up to 1
   zeno_event ev;
   int sections = 0;

@@ -14,6 +14,9 @@
 /// ZOD).
 typedef struct cycle_runner {
   zeno_sim *sim;
+  /// Cycles run on the per-scene table's fast path (sim_cycle.h) where it
+  /// covers them, else on the event loop.
+  bool fast;
 } cycle_runner;
 
 /// A runner for the scene (in its own units, contacts in the order of eq.

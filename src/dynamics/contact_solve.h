@@ -56,6 +56,13 @@ typedef struct zc_letter_maps {
   int static_jmax;
   double static_k[4];
   double static_P[4][3];
+  /// Both contacts sticking after an impact (impact.c): 0 not made, 1
+  /// made, 2 no three independent rows; the target left out (the best
+  /// conditioned three of W's four columns are kept) and the map from the
+  /// kept targets to qdot+.
+  unsigned char stick_state;
+  int stick_skip;
+  double stick_T[3][3];
 } zc_letter_maps;
 
 /// zc_solve() through the maps (NULL: zc_solve itself). Valid only while d
@@ -76,8 +83,11 @@ bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
                       double *margin);
 
 /// zc_static_family() through the maps (NULL: zc_static_family itself):
-/// the null vector and the particular solution's map made once. Valid
-/// only while d is constant.
+/// the null vector and the particular solution's map made once, and the
+/// peak found from the crossings of rising and falling cone slacks only.
+/// The margin is zc_static_family()'s (to rounding); where a cone slack
+/// constant along the family binds, x may be another member of the
+/// interval of peaks (same W x). Valid only while d is constant.
 bool zc_static_family_mapped(const zc_dyn *d, zc_letter_maps *maps,
                              const double rhs[3], double x[4], double *margin);
 

@@ -37,26 +37,21 @@ static void finish(const zc_dyn *d, const zi_input *in, const double x[4],
   }
 }
 
-// Complementarity checks of one candidate (letters with impulse at mask).
-static bool candidate_ok(const zc_dyn *d, const zi_input *in,
-                         const unsigned char letter[2], const double x[4],
-                         const double y[4]) {
+// Complementarity checks of one candidate's impulses x: positive normal
+// impulse at every contact with a letter, inside the cone when it sticks.
+static bool impulses_ok(const zc_dyn *d, const zi_input *in,
+                        const unsigned char letter[2], const double x[4]) {
   for (int i = 0; i < d->n; i++) {
     const double xn = x[2 * i], xt = x[2 * i + 1];
-    const double yn = y[2 * i], yt = y[2 * i + 1];
     switch (letter[i]) {
-      case ZENO_LETTER_F:
-        if (in->touching[i] && yn < -in->tol_v) return false;
-        break;
+      case ZENO_LETTER_F: break;
       case ZENO_LETTER_S:
         if (!(xn > in->tol_impulse)) return false;
         if (d->mu[i] * xn - fabs(xt) < -in->tol_impulse) return false;
         break;
       case ZENO_LETTER_P:
-        if (!(xn > in->tol_impulse) || yt < -in->tol_v) return false;
-        break;
       case ZENO_LETTER_N:
-        if (!(xn > in->tol_impulse) || yt > in->tol_v) return false;
+        if (!(xn > in->tol_impulse)) return false;
         break;
       default: return false;
     }
@@ -64,12 +59,55 @@ static bool candidate_ok(const zc_dyn *d, const zi_input *in,
   return true;
 }
 
-// Both contacts stick: all velocity targets hold, which fixes qdot+ (three
-// degrees of freedom, four targets that must be compatible) and leaves a
-// one-parameter family of impulses (as for SS statics).
-static bool double_stick(const zc_dyn *d, const zi_input *in,
-                         const double shift[4], double x[4]) {
-  // Target contact velocities T = -shift; pick the best-conditioned three rows.
+// ... and of its post-impact contact velocities y: no touching free
+// contact driven in, the slip of a slipping contact in its direction.
+static bool rates_ok(const zc_dyn *d, const zi_input *in, const unsigned char letter[2],
+                     const double y[4]) {
+  for (int i = 0; i < d->n; i++) {
+    const double yn = y[2 * i], yt = y[2 * i + 1];
+    if (letter[i] == ZENO_LETTER_F && in->touching[i] && yn < -in->tol_v) return false;
+    if (letter[i] == ZENO_LETTER_P && yt < -in->tol_v) return false;
+    if (letter[i] == ZENO_LETTER_N && yt > in->tol_v) return false;
+  }
+  return true;
+}
+
+static double row_dot(const double r[4], const double b[4]) {
+  return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
+}
+
+// One candidate (letters with impulse where not F) for the targets b:
+// solved and checked. Through its letters' map, when made, only what the
+// checks read is formed, impulses first (most candidates of the preference
+// list fail there): a free contact's impulse rows are zero, and of the
+// velocities only a touching free contact's normal and a slipping one's
+// slip are read (the rest of y is left zero).
+static bool try_candidate(const zc_dyn *d, const zi_input *in, const double b[4],
+                          const unsigned char letter[2], double x[4], double y[4]) {
+  const zc_letter_maps *m = in->maps;
+  const int code = letter[0] + 4 * letter[1];
+  if (m == NULL || m->state[code] != 1)
+    return zc_solve_mapped(d, in->maps, b, letter, x, y) && impulses_ok(d, in, letter, x) &&
+           rates_ok(d, in, letter, y);
+  for (int a = 0; a < 4; a++) x[a] = y[a] = 0;
+  for (int i = 0; i < d->n; i++)
+    if (letter[i] != ZENO_LETTER_F) {
+      x[2 * i] = row_dot(m->X[code][2 * i], b);
+      x[2 * i + 1] = row_dot(m->X[code][2 * i + 1], b);
+    }
+  if (!impulses_ok(d, in, letter, x)) return false;
+  for (int i = 0; i < d->n; i++) {
+    if (letter[i] == ZENO_LETTER_F && in->touching[i]) y[2 * i] = row_dot(m->Y[code][2 * i], b);
+    if (letter[i] == ZENO_LETTER_P || letter[i] == ZENO_LETTER_N)
+      y[2 * i + 1] = row_dot(m->Y[code][2 * i + 1], b);
+  }
+  return rates_ok(d, in, letter, y);
+}
+
+// The target left out when both contacts stick: the column of W whose
+// other three are best conditioned (largest |det|); -1 when none is
+// regular.
+static int stick_skip(const zc_dyn *d) {
   double best = 0;
   int skip = -1;
   for (int s = 0; s < 4; s++) {
@@ -85,15 +123,70 @@ static bool double_stick(const zc_dyn *d, const zi_input *in,
       skip = s;
     }
   }
-  if (skip < 0) return false;
-  double A[9], t[3];
+  return skip;
+}
+
+// qdot+ with the kept contact velocity targets t (in column order, the
+// skipped one left out): W_kept^T qdot+ = t. False when singular.
+static bool stick_solve(const zc_dyn *d, int skip, double t[3]) {
+  double A[9];
   int n = 0;
   for (int a = 0; a < 4; a++) {
     if (a == skip) continue;
     for (int k = 0; k < 3; k++) A[n * 3 + k] = d->W[k][a];
-    t[n++] = -shift[a];
+    n++;
   }
-  if (!zeno_linsolve(3, A, t, ZENO_PIVOT_RTOL)) return false;
+  return zeno_linsolve(3, A, t, ZENO_PIVOT_RTOL);
+}
+
+// The velocity targets -shift of the three kept columns, in column order.
+static void stick_targets(const double shift[4], int skip, double t[3]) {
+  int n = 0;
+  for (int a = 0; a < 4; a++)
+    if (a != skip) t[n++] = -shift[a];
+}
+
+// qdot+ with both contacts sticking after an impact (targets -shift) from
+// three of the four targets; *skip the one left out. Through the maps
+// (NULL: solved) under constant dynamics: the column and the map of the
+// targets made once.
+static bool stick_rates(const zc_dyn *d, zc_letter_maps *maps, const double shift[4],
+                        double t[3], int *skip) {
+  if (maps == NULL) {
+    *skip = stick_skip(d);
+    if (*skip < 0) return false;
+    stick_targets(shift, *skip, t);
+    return stick_solve(d, *skip, t);
+  }
+  if (maps->stick_state == 0) {
+    maps->stick_skip = stick_skip(d);
+    bool ok = maps->stick_skip >= 0;
+    for (int c = 0; c < 3 && ok; c++) {
+      double unit[3] = {0, 0, 0};
+      unit[c] = 1;
+      ok = stick_solve(d, maps->stick_skip, unit);
+      for (int k = 0; k < 3; k++) maps->stick_T[k][c] = ok ? unit[k] : 0;
+    }
+    maps->stick_state = ok ? 1 : 2;
+  }
+  if (maps->stick_state != 1) return false;
+  *skip = maps->stick_skip;
+  double r[3];
+  stick_targets(shift, *skip, r);
+  for (int k = 0; k < 3; k++)
+    t[k] = maps->stick_T[k][0] * r[0] + maps->stick_T[k][1] * r[1] + maps->stick_T[k][2] * r[2];
+  return true;
+}
+
+// Both contacts stick: all velocity targets hold, which fixes qdot+ (three
+// degrees of freedom, four targets that must be compatible) and leaves a
+// one-parameter family of impulses (as for SS statics).
+static bool double_stick(const zc_dyn *d, const zi_input *in,
+                         const double shift[4], double x[4]) {
+  // Target contact velocities T = -shift; three of them fix qdot+.
+  double t[3];
+  int skip;
+  if (!stick_rates(d, in->maps, shift, t, &skip)) return false;
   // The skipped target must hold too.
   double vs = 0;
   for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
@@ -120,8 +213,7 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
       for (int k = 0; k < 3; k++) {
         unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
         letter[i] = slip_order[k];
-        if (!zc_solve_mapped(d, in->maps, b, letter, x, y)) continue;
-        if (!candidate_ok(d, in, letter, x, y)) continue;
+        if (!try_candidate(d, in, b, letter, x, y)) continue;
         finish(d, in, x, 1u << i, letter, out);
         return true;
       }
@@ -140,8 +232,7 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
       {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
       {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
   for (int k = 0; k < 8; k++) {
-    if (!zc_solve_mapped(d, in->maps, b, pairs[k], x, y)) continue;
-    if (!candidate_ok(d, in, pairs[k], x, y)) continue;
+    if (!try_candidate(d, in, b, pairs[k], x, y)) continue;
     finish(d, in, x, 3u, pairs[k], out);
     return true;
   }

@@ -244,33 +244,13 @@ static void project_gaps(zeno_sim *s, const zm_class *cls) {
 static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
                                   const bool gap_hit[2], const tolerances *tol,
                                   bool *impacted) {
-  double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
   zi_input in;
-  memset(&in, 0, sizeof in);
-  in.law = s->scene.impact_law;
-  in.e = s->scene.restitution;
-  in.et = s->scene.tangential_restitution;
-  sim_rates_to_gen(s, s->qd, in.qd);
-  memcpy(in.v, cd, sizeof in.v);
-  double speed = 0;
-  unsigned touched = 0;
-  for (int i = 0; i < s->km.n; i++) {
-    in.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    in.impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
-    if (in.impacting[i]) speed = fmax(speed, -cd[2 * i]);
-    if (in.touching[i]) touched |= 1u << i;
-  }
+  unsigned touched;
+  const double speed = sim_impact_input(s, cls, gap_hit, tol, &in, &touched);
   *impacted = speed > 0;
   if (!*impacted) return ZENO_OK;
-  in.tol_v = tol->v;
-  in.tol_impulse = tol->impulse;
-  in.maps = sim_has_table(s) ? &s->table.letters : NULL;
-  // Poincaré section (22): contact 1 sustained, contact 2 colliding.
-  if (s->km.n == 2 && cls->gap[0] == ZM_GAP_CLOSED &&
-      cls->gap[1] == ZM_GAP_IMPACTING) {
+  if (sim_on_section(s, cls, in.v, &ev->section_angle)) {
     ev->on_section = true;
-    ev->section_angle = atan(cd[3] / fabs(cd[2]));
     if (s->section_count < ZENO_SUMMARY_SECTIONS)
       s->sections[s->section_count] = ev->section_angle;
     s->section_count++;
@@ -281,8 +261,6 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
     s->pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);
   }
-  sim_gen_to_rates(s, out.qd, s->qd);
-  sim_refresh_dyn(s);  // the centripetal terms follow the new velocities
   ev->impact_mask = out.mask;
   for (int i = 0; i < s->km.n; i++) {
     ev->impact_letter[i] = out.letter[i];
@@ -291,13 +269,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   }
   s->impact_count++;
   sim_word_append(s, zeno_impact_name(out.mask, s->km.n));
-  // Post-impact classes: touching contacts close unless they separate.
-  bool touch_after[2];
-  for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in.touching[i];
-  sim_classify(s, touch_after, tol->v, cls);
-  for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
-  sim_enforce(s, cls);
+  sim_impact_apply(s, &in, &out, tol, cls);
   sim_zeno_record_impact(s, speed, touched);
   return ZENO_OK;
 }
@@ -314,39 +286,6 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
     if (l == ZENO_LETTER_S) drift = fmax(drift, fabs(cd[2 * i + 1]) / vscale);
   }
   return drift;
-}
-
-// Tie margins of an impact's contacts: the squared approach speed over the
-// segment's squared speed scale (zero for a tangent touch, small for a
-// graze). Squared, so it is a length ratio like the near-miss margin: a
-// parabola reaching depth v^2 / 2a below the surface turns into a miss when
-// the gap shifts by that much.
-static void note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
-                         double vscale) {
-  double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
-  for (int i = 0; i < s->km.n; i++) {
-    const double r = cd[2 * i] / vscale;
-    if (gap_hit[i]) sim_note_tie(s, r * r);
-  }
-}
-
-// Tie margins of the touching contacts after the event: a gap rate or slip
-// rate classified nonzero but small against the segment's speed scale
-// (separating or slipping by a hair; a separation squared, the height of
-// the bounce it starts, as for a graze).
-static void note_small_speeds(zeno_sim *s, const zm_class *cls,
-                              const bool gap_hit[ZENO_MAX_CONTACTS],
-                              const tolerances *tol, double vscale) {
-  double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
-  for (int i = 0; i < s->km.n; i++) {
-    const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    if (!touching) continue;
-    const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
-    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol->v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
-    if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol->v) sim_note_tie(s, xd / vscale);
-  }
 }
 
 // Handles the guards that fired at the current instant (`hits`); guard and
@@ -379,7 +318,9 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   project_gaps(s, &cls);
   sim_refresh_dyn(s);
   sim_event_state(s, &ev->before);
-  note_grazing(s, gap_hit, vscale);
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_note_grazing(s, gap_hit, cd, vscale);
   bool impacted = false;
   if (impact) {
     zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
@@ -392,7 +333,8 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     sim_enforce(s, &cls);
     sim_refresh_dyn(s);
   }
-  note_small_speeds(s, &cls, gap_hit, &tol, vscale);
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_note_small_speeds(s, &cls, gap_hit, cd, tol.v, vscale);
   s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
   const zeno_mode before = s->sol.mode;
   sim_choose_next(s, &cls, &tol);
@@ -428,41 +370,6 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   return handle_crossing(s, ev, first.guard, first.contact, &hits, vscale);
 }
 
-// ZOD tie margins of free contacts that came down and went back up within
-// the first tau of the segment without touching: the smallest gap over the
-// starting gap (a near miss).
-static void note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
-                             const double cdd[4], double tau) {
-  for (int i = 0; i < s->km.n; i++) {
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F) continue;
-    const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
-    if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
-    const double lowest = z - zd * zd / (2 * zdd);
-    if (lowest > 0) sim_note_tie(s, lowest / z);
-  }
-}
-
-// ZOD tie margins of a segment ending at crossing cr[0]: the next crossing
-// (simultaneous ones included) over the segment's duration, and the near
-// misses before it.
-static void note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n,
-                               const double c[4], const double cd[4],
-                               const double cdd[4]) {
-  const double tau = cr[0].tau;
-  // With both contacts closed the body keeps one degree of freedom: both
-  // slip rates vanish together, a structural coincidence, not a tie.
-  const bool both_closed = s->km.n == 2 && s->sol.mode.letter[0] != ZENO_LETTER_F &&
-                           s->sol.mode.letter[1] != ZENO_LETTER_F;
-  for (int k = 1; k < n && tau > 0; k++) {
-    if (both_closed && cr[0].guard == ZENO_GUARD_SLIP_VELOCITY &&
-        cr[k].guard == ZENO_GUARD_SLIP_VELOCITY)
-      continue;
-    sim_note_tie(s, (cr[k].tau - tau) / tau);
-    break;
-  }
-  note_near_misses(s, c, cd, cdd, tau);
-}
-
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   if (sim_is_full(s)) return flow_full(s, ev);
   zf_crossing cr[ZF_MAX_CROSSINGS];
@@ -475,7 +382,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
                              s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->t;
   if (n == 0 || cr[0].tau >= tau_end) {
-    note_near_misses(s, c, cd, cdd, tau_end);
+    sim_note_near_misses(s, c, cd, cdd, tau_end);
     return emit_time_limit(s, ev, fmax(tau_end, 0));
   }
   const double tau = cr[0].tau;
@@ -502,7 +409,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
   }
-  note_crossing_ties(s, cr, n, c, cd, cdd);
+  sim_note_crossing_ties(s, cr, n, c, cd, cdd);
   memset(ev, 0, sizeof *ev);
   if (!s->lean_events) event_residual(s, ev, &cr[0], vscale);
   return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &hits, vscale);

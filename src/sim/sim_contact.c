@@ -89,6 +89,10 @@ void sim_event_state(const zeno_sim *s, zeno_state *st) {
 double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
   double c[4], cd[4];
   sim_contacts(s, s->q, qd, c, cd);
+  return sim_speed_of(s, cd);
+}
+
+double sim_speed_of(const zeno_sim *s, const double cd[4]) {
   double v = 0;
   for (int a = 0; a < 2 * s->km.n; a++) {
     const double r = fabs(cd[a]);  // as fmax: a NaN rate is passed over

@@ -11,6 +11,7 @@
 #include "dynamics/contact_solve.h"
 #include "dynamics/flow_cvode.h"
 #include "dynamics/flow_zod.h"
+#include "dynamics/impact.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
 #include "scene/scene_units.h"
@@ -159,6 +160,10 @@ void sim_zeno_reset(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its
 /// extrapolated limit) or end_pending with outcome diverging.
 void sim_zeno_detect(zeno_sim *s);
+/// Whether sim_zeno_detect() would do nothing after the impacts-th impact
+/// (at `speed`, the first at first_speed) of a fresh ZOD run, with no
+/// completion before: too few impacts for a period, none at a floor.
+bool sim_zeno_quiet(const zeno_sim *s, long impacts, double speed, double first_speed);
 /// Records the completion just made (the state after closing) in the chain
 /// of completions, starting one if none is on.
 void sim_chain_record(zeno_sim *s);
@@ -242,6 +247,8 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3],
                     const double qd[3], const zm_solution *sol, zeno_state *st);
 /// Largest contact speed at the current pose [length/time].
 double sim_contact_speed(const zeno_sim *s, const double qd[3]);
+/// Largest of the contact rates cd [length/time].
+double sim_speed_of(const zeno_sim *s, const double cd[4]);
 /// Gaps of the listed contacts to exactly zero (ZOD: components of q';
 /// full model: Newton projection).
 void sim_zero_gaps(zeno_sim *s, const bool closed[2]);
@@ -277,6 +284,41 @@ static inline void sim_note_tie(zeno_sim *s, double margin) {
 /// |slack| of a Table 1 inequality of the chosen mode or of any other
 /// admissible mode (sim_contact.c).
 double sim_choice_margin(zeno_sim *s, const zm_class *cls);
+
+/* impacts (sim_impact.c) */
+/// The impact law's input at the current state for the contacts touching
+/// (cls, or gap_hit); *touched their bits. Returns the largest approach
+/// speed of the impacting contacts: zero for a tangent touch (no impact).
+double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
+                        const tolerances *tol, zi_input *in, unsigned *touched);
+/// The Poincaré section (22): contact 1 sustained and contact 2 colliding
+/// (contact rates cd); *angle = atan(xdot2 / |zdot2|).
+bool sim_on_section(const zeno_sim *s, const zm_class *cls, const double cd[4],
+                    double *angle);
+/// After the law's result: the rates, the touching contacts' classes
+/// (closed unless separating) and their projection.
+void sim_impact_apply(zeno_sim *s, const zi_input *in, const zi_result *out,
+                      const tolerances *tol, zm_class *cls);
+
+/* tie margins of the loop's decisions (sim_ties.c), from the contact
+   coordinates c and rates cd the caller holds */
+/// An impact's contacts (gap_hit): the squared approach speed over the
+/// squared speed scale.
+void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
+                      const double cd[4], double vscale);
+/// Touching contacts after an event whose gap or slip rate was classified
+/// nonzero but is small against the speed scale.
+void sim_note_small_speeds(zeno_sim *s, const zm_class *cls,
+                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
+                           double tol_v, double vscale);
+/// Free contacts that came near the surface within the first tau of a
+/// segment whose accelerations are cdd.
+void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
+                          const double cdd[4], double tau);
+/// A ZOD segment ending at cr[0] (of n sorted crossings): the next crossing
+/// over the segment's duration, and the near misses.
+void sim_note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n, const double c[4],
+                            const double cd[4], const double cdd[4]);
 
 /// FNV-1a offset basis: the signature of an empty step.
 #define SIM_SIGNATURE_SEED 1469598103934665603ull

@@ -475,3 +475,13 @@ void sim_chain_detect(zeno_sim *s) {
     return;
   }
 }
+
+bool sim_zeno_quiet(const zeno_sim *s, long impacts, double speed, double first_speed) {
+  if (sim_is_full(s)) return false;
+  // The period search needs K p + 1 impacts (p = 1 first).
+  if (impacts >= s->def.ratio_periods + 2) return false;
+  return !(impacts >= 2 &&
+           (speed < SIM_ZENO_SPEED_FLOOR * first_speed ||
+            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->vscale ||
+            impacts >= SIM_ZENO_MAX_IMPACTS));
+}

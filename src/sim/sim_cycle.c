@@ -1,0 +1,212 @@
+// The Poincaré cycle on the fast path (sim_cycle.h): the event loop's
+// steps (sim.c: emit_start, emit_start_impact, flow_to_event,
+// handle_crossing) for a ZOD run from the section, with the same
+// decisions made by the same functions in the same order, minus what only
+// a run's record needs.
+#include "sim/sim_cycle.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dynamics/flow_zod.h"
+#include "dynamics/impact.h"
+#include "sim/sim_internal.h"
+#include "sim/sim_restart.h"
+
+/// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,
+/// e.g. with Zeno sequences inside, run on the event loop).
+#define SIM_CYCLE_MAX_EVENTS 32
+
+typedef enum step { STEP_ON, STEP_DONE, STEP_HAND_BACK } step;
+
+typedef struct cycle_run {
+  zeno_sim *s;
+  sim_cycle *out;
+  size_t word_len, outcomes_len;
+  int sections, events;
+  long impacts;
+  double first_speed;
+  double all_tie;  ///< smallest tie margin of every event, the return's included
+} cycle_run;
+
+static bool append(char *buf, size_t *len, const char *token) {
+  const size_t n = strlen(token), sep = *len ? 1 : 0;
+  if (*len + sep + n >= SIM_CYCLE_WORD) return false;
+  if (sep) buf[(*len)++] = ' ';
+  memcpy(buf + *len, token, n + 1);
+  *len += n;
+  return true;
+}
+
+static bool append_mode(cycle_run *r) {
+  char name[ZENO_MODE_NAME_SIZE];
+  return append(r->out->word, &r->word_len, zeno_mode_name(r->s->sol.mode, 2, name));
+}
+
+// The tie margin noted for the event just made goes into the cycle's.
+static void take_tie(cycle_run *r, bool counts) {
+  zeno_sim *s = r->s;
+  r->all_tie = fmin(r->all_tie, s->tie);
+  if (counts) r->out->tie_margin = fmin(r->out->tie_margin, s->tie);
+  s->tie = SIM_TIE_NONE;
+}
+
+// handle_crossing() of sim.c without the event record.
+static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
+  zeno_sim *s = r->s;
+  if (++r->events > SIM_CYCLE_MAX_EVENTS) return STEP_HAND_BACK;
+  const bool *gap_hit = hits->gap;
+  const tolerances tol = sim_make_tol(s, vscale);
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  for (int i = 0; i < 2; i++) {
+    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = 0;  // the gaps of touching contacts
+  }
+  const double rate_before = s->qd[1];
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_note_grazing(s, gap_hit, cd, vscale);
+  bool impacted = false, section = false;
+  double angle = 0, speed = 0;
+  zi_result res;
+  if (gap_hit[0] || gap_hit[1]) {
+    zi_input in;
+    unsigned touched;
+    speed = sim_impact_input(s, &cls, gap_hit, &tol, &in, &touched);
+    impacted = speed > 0;
+    if (impacted) {
+      section = sim_on_section(s, &cls, in.v, &angle);
+      if (!zi_resolve(&s->dyn, &in, &res)) return STEP_HAND_BACK;
+      if (!append(r->out->word, &r->word_len, zeno_impact_name(res.mask, 2)))
+        return STEP_HAND_BACK;
+      sim_impact_apply(s, &in, &res, &tol, &cls);
+      if (r->impacts++ == 0) r->first_speed = speed;
+    }
+  }
+  if (!impacted) sim_enforce(s, &cls);
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_note_small_speeds(s, &cls, gap_hit, cd, tol.v, vscale);
+  s->vscale = fmax(sim_speed_of(s, cd), tol.v);
+  const zeno_mode before = s->sol.mode;
+  sim_choose_next(s, &cls, &tol);
+  const bool rest = s->end_pending && s->pending_outcome == ZENO_OUTCOME_REST;
+  // Ambiguous or inconsistent: the run ends there, with the event loop's record.
+  if (s->end_pending && !rest) return STEP_HAND_BACK;
+  if (section && ++r->sections == 2) {
+    // The return: R and G are fixed before its impact, which is the last
+    // step of the cycle's word; its tie margin is the next cycle's.
+    take_tie(r, false);
+    r->out->returned = true;
+    r->out->angle = angle;
+    r->out->rate = rate_before;
+    r->out->t = s->t;
+    return STEP_DONE;
+  }
+  const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
+  if ((changed || impacted) && !append_mode(r)) return STEP_HAND_BACK;
+  if (impacted) {
+    if (!rest && !sim_zeno_quiet(s, r->impacts, speed, r->first_speed)) return STEP_HAND_BACK;
+    char letters[3] = {zeno_letter_name((zeno_letter)res.letter[0]),
+                       zeno_letter_name((zeno_letter)res.letter[1]), '\0'};
+    if (!append(r->out->outcomes, &r->outcomes_len, letters)) return STEP_HAND_BACK;
+  }
+  take_tie(r, true);
+  if (rest) {
+    r->out->end = ZENO_OUTCOME_REST;
+    return STEP_DONE;  // the END event that follows notes no tie
+  }
+  return STEP_ON;
+}
+
+// flow_to_event() of sim.c: the segment to its first guard crossing.
+static step flow(cycle_run *r) {
+  zeno_sim *s = r->s;
+  zf_crossing cr[ZF_MAX_CROSSINGS];
+  double qddp[3], c[4], cd[4], cdd[4], unused[4];
+  const double zero[3] = {0, 0, 0};
+  sim_mode_rates(s, &s->sol, qddp);
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, zero, qddp, unused, cdd);
+  const int n = zf_crossings(2, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
+    // The time limit (an unstable cycle sliding on without end).
+    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
+    take_tie(r, true);
+    r->out->end = ZENO_OUTCOME_TIME_LIMIT;
+    return STEP_DONE;
+  }
+  if (cr[0].guard == ZENO_GUARD_ESCAPE) {
+    take_tie(r, true);  // the END event: nothing noted since the last event
+    r->out->end = ZENO_OUTCOME_ESCAPED;
+    return STEP_DONE;
+  }
+  const double tau = cr[0].tau;
+  const double vstart = sim_speed_of(s, cd);
+  zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
+  s->t += tau;
+  double c1[4], cd1[4];
+  sim_contacts(s, s->q, s->qd, c1, cd1);
+  const double vscale = fmax(fmax(vstart, sim_speed_of(s, cd1)), s->km.accel_scale * tau);
+  sim_hits hits = {0};
+  const double tau_tol = s->def.time_rtol * tau;
+  for (int k = 0; k < n && cr[k].tau <= tau + tau_tol; k++) {
+    if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
+    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
+  }
+  sim_note_crossing_ties(s, cr, n, c, cd, cdd);
+  return crossing(r, &hits, vscale);
+}
+
+// emit_start() and emit_start_impact() of sim.c for a start on an impact.
+static step start(cycle_run *r) {
+  zeno_sim *s = r->s;
+  double c[4], cd[4];
+  sim_contacts(s, s->q, s->qd, c, cd);
+  s->vscale = sim_speed_of(s, cd);
+  if (!(s->vscale > 0)) return STEP_HAND_BACK;
+  const tolerances tol = sim_make_tol(s, s->vscale);
+  const double gap_tol = sim_start_gap_tol(s), radius = s->scene.escape_radius;
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
+  zm_class cls;
+  sim_classify(s, touching, tol.v, &cls);
+  memset(&s->sol, 0, sizeof s->sol);
+  bool impact = false;
+  for (int i = 0; i < 2; i++) {
+    static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+    impact = impact || cls.gap[i] == ZM_GAP_IMPACTING;
+    s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = 0;
+  }
+  for (int a = 0; a < 4; a++)
+    if (!(fabs(c[a]) < radius)) return STEP_HAND_BACK;
+  if (!impact) return STEP_HAND_BACK;
+  take_tie(r, true);  // the START event
+  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_hits hits = {0};
+  for (int i = 0; i < 2; i++)
+    hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && fabs(c[2 * i]) <= gap_tol &&
+                  cd[2 * i] < 0;
+  return crossing(r, &hits, s->vscale);
+}
+
+bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+  // A wall-clock limit is checked between the event loop's events.
+  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0) return false;
+  const double zero[3] = {0, 0, 0};
+  if (sim_restart_zod(s, zero, qdp) != ZENO_OK) return false;
+  memset(out, 0, sizeof *out);
+  out->tie_margin = SIM_TIE_NONE;
+  cycle_run r = {.s = s, .out = out, .all_tie = SIM_TIE_NONE};
+  step st = start(&r);
+  while (st == STEP_ON) st = flow(&r);
+  if (!scene_units_trivial(s->units)) {  // as the event loop reports them
+    out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
+    out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);
+  }
+  return st == STEP_DONE && r.all_tie >= SIM_CYCLE_TIE_FLOOR;
+}

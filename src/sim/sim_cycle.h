@@ -1,0 +1,50 @@
+// One Poincaré cycle (section (22) to section) on the per-scene table's
+// fast path: the hybrid loop's decisions, in its order, without building
+// event records, the run's word or Zeno records (the maps run thousands of
+// cycles of one scene, and read none of those). What the fast path does not
+// cover it hands back, and the caller runs the cycle on the event loop:
+// more impacts than a Zeno period search could act on, a sequence at a
+// precision floor, an ambiguous or inconsistent mode or impact, or a
+// decision within SIM_CYCLE_TIE_FLOOR of a tie
+// (where rounding decides, the event loop's answer is the reference). Not
+// public API.
+#ifndef ZENO_SIM_SIM_CYCLE_H
+#define ZENO_SIM_SIM_CYCLE_H
+
+#include <stdbool.h>
+
+#include "zeno/sim.h"
+
+/// Cycles with a decision nearer a tie than this (zeno_event.tie_margin)
+/// go to the event loop: far above the rounding that could make the two
+/// paths decide differently (1e-15 of the state), far below any tie a map
+/// reports (ZENO_FIXED_POINT_TIE_MARGIN).
+#define SIM_CYCLE_TIE_FLOOR 1e-9
+
+/// Room for a cycle's word and outcomes, terminator included: the size of
+/// zeno_cycle's (analysis/poincare.c checks that they agree).
+#define SIM_CYCLE_WORD 96
+
+typedef struct sim_cycle {
+  bool returned;         ///< reached the second impact on the section
+  double angle;          ///< its section angle atan(xdot2 / |zdot2|) [rad]
+  double rate;           ///< zdot2' just before it, in the scene's units [length/time]
+  double t;              ///< its time, in the scene's units [time]
+  /// How a cycle that did not return ended: rest, escaped or the time limit.
+  zeno_outcome end;
+  /// Smallest tie margin of the events before the return (of every event
+  /// of a cycle that did not return), capped at 1.
+  double tie_margin;
+  /// The steps after the start's pseudo-mode up to the return impact (as
+  /// zeno_cycle.word), and the impacts' letters (zeno_cycle.outcomes).
+  char word[SIM_CYCLE_WORD];
+  char outcomes[SIM_CYCLE_WORD];
+} sim_cycle;
+
+/// Runs the cycle of a two-contact ZOD simulator with the per-scene table
+/// from q' = 0, qdot' = qdp (a state on the section), restarting it. False
+/// when the cycle left the fast path (or the simulator has no table): *out
+/// is then undefined and the simulator must be restarted for the event loop.
+bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out);
+
+#endif
