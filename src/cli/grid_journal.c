@@ -6,12 +6,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include "cli_sha256.h"
 
 /// A journal line that closes row IY: "done,IY".
 static const char *const JOURNAL_DONE = "done,";
@@ -37,34 +38,41 @@ static void hex(const uint8_t *bytes, size_t n, char *out) {
 
 // A field of the signature: its length, then its bytes, so that no two
 // different lists of fields hash the same.
-static void digest_field(struct sha256_ctx *ctx, const char *text, size_t length) {
+static void digest_field(const cli_sha256 *sha, struct sha256_ctx *ctx, const char *text,
+                         size_t length) {
   char prefix[32];
   const int n = snprintf(prefix, sizeof prefix, "%zu:", length);
-  sha256_update(ctx, (size_t)n, (const uint8_t *)prefix);
-  sha256_update(ctx, length, (const uint8_t *)text);
+  sha->update(ctx, (size_t)n, (const uint8_t *)prefix);
+  sha->update(ctx, length, (const uint8_t *)text);
 }
 
-void grid_journal_signature(const char *settings, const char *scene_text,
-                            size_t scene_length, const cli_overrides *overrides,
-                            char out[GRID_SIGNATURE_SIZE]) {
+int grid_journal_signature(const char *settings, const char *scene_text,
+                           size_t scene_length, const cli_overrides *overrides,
+                           char out[GRID_SIGNATURE_SIZE]) {
+  const char *why = "";
+  const cli_sha256 *sha = cli_sha256_get(&why);
+  if (sha == NULL) return cli_error("%s", why), CLI_EXIT_RUNTIME;
   struct sha256_ctx ctx;
-  sha256_init(&ctx);
-  digest_field(&ctx, settings, strlen(settings));
-  digest_field(&ctx, scene_text, scene_length);
+  sha->init(&ctx);
+  digest_field(sha, &ctx, settings, strlen(settings));
+  digest_field(sha, &ctx, scene_text, scene_length);
   for (size_t i = 0; i < overrides->count; i++)
-    digest_field(&ctx, overrides->items[i], strlen(overrides->items[i]));
+    digest_field(sha, &ctx, overrides->items[i], strlen(overrides->items[i]));
   uint8_t digest[SHA256_DIGEST_SIZE];
-  sha256_digest(&ctx, sizeof digest, digest);
+  sha->digest(&ctx, sizeof digest, digest);
   hex(digest, sizeof digest, out);
+  return CLI_CONTINUE;
 }
 
-// The checksum of a journal line's text (without its newline).
+// The checksum of a journal line's text (without its newline). nettle is
+// loaded: every journal is signed before it is opened.
 static void line_check(const char *text, size_t length, char out[CHECK_DIGITS + 1]) {
+  const cli_sha256 *sha = cli_sha256_get(NULL);
   struct sha256_ctx ctx;
   uint8_t digest[SHA256_DIGEST_SIZE];
-  sha256_init(&ctx);
-  sha256_update(&ctx, length, (const uint8_t *)text);
-  sha256_digest(&ctx, sizeof digest, digest);
+  sha->init(&ctx);
+  sha->update(&ctx, length, (const uint8_t *)text);
+  sha->digest(&ctx, sizeof digest, digest);
   hex(digest, CHECK_DIGITS / 2, out);
 }
 

@@ -44,10 +44,11 @@ typedef struct grid_journal {
 /// zeno version, axes and options, as the command spells them), the scene
 /// file's text as read (once: a pipe works) and the overrides, each with
 /// its length, none cut short. A journal is reused only by a run with the
-/// same signature.
-void grid_journal_signature(const char *settings, const char *scene_text,
-                            size_t scene_length, const cli_overrides *overrides,
-                            char out[GRID_SIGNATURE_SIZE]);
+/// same signature. Returns CLI_CONTINUE, or CLI_EXIT_RUNTIME (reported)
+/// when nettle, which computes it, cannot be loaded (cli_sha256.h).
+int grid_journal_signature(const char *settings, const char *scene_text,
+                           size_t scene_length, const cli_overrides *overrides,
+                           char out[GRID_SIGNATURE_SIZE]);
 
 /// Creates DIR (with parents), takes its lock (another run writing there is
 /// refused: CLI_EXIT_RUNTIME) and opens DIR/NAME, never through a link. An

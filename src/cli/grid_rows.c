@@ -279,8 +279,10 @@ static bool batch_read(const char *text, void *point, size_t *ix, size_t *row,
 
 int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *common,
                    const char *settings, int threads, const char *out_dir, bool quiet) {
-  grid_journal_signature(settings, common->scene_text, common->scene_length,
-                         &common->overrides, b->signature);
+  const int signed_code = grid_journal_signature(settings, common->scene_text,
+                                                 common->scene_length, &common->overrides,
+                                                 b->signature);
+  if (signed_code != CLI_CONTINUE) return signed_code;
   b->format = (grid_journal_format){
       .command = b->command,
       .name = b->journal_name,
