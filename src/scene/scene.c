@@ -111,6 +111,12 @@ static const scene_range EPSILON = {0, 1, true, false};
 /// CVODE's relative tolerance: (0, 1e-2].
 static const scene_range SOLVER_RTOL = {0, 1e-2, true, false};
 
+// Whether a number passes check() below.
+static bool in_range(double v, const scene_range *r) {
+  return isfinite(v) && (r->lo_open ? v > r->lo : v >= r->lo) &&
+         (r->hi_open ? v < r->hi : v <= r->hi) && fabs(v) <= SCENE_MAGNITUDE_MAX;
+}
+
 // Checks one number: finite, inside the range, and of a sane magnitude.
 static zeno_status check(zeno_error *e, const char *param, double v,
                          const scene_range *r) {
@@ -161,6 +167,16 @@ static void contact_param(const zeno_scene *s, int i, const char *field,
     snprintf(buf, n, "contacts.%d.%s", i, field);
 }
 
+// check() of a contact's field, its name (contact_param) made only for a
+// failure: scenes are validated at every simulator's creation.
+static zeno_status check_contact(const zeno_scene *s, zeno_error *e, int i,
+                                 const char *field, double v, const scene_range *r) {
+  if (in_range(v, r)) return ZENO_OK;
+  char param[128];
+  contact_param(s, i, field, param, sizeof param);
+  return check(e, param, v, r);
+}
+
 // Mass and radius of gyration (they divide), the paper block and com.
 static zeno_status validate_body(const zeno_scene *s, zeno_error *error) {
   const bool paper = s->has_paper;
@@ -194,16 +210,12 @@ static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
   char param[128];
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
-    contact_param(s, i, "point", param, sizeof param);
-    TRY(check(error, param, c->point[0], &ANY));
-    TRY(check(error, param, c->point[1], &ANY));
-    contact_param(s, i, "surface.angle", param, sizeof param);
-    TRY(check(error, param, c->surface_angle, &RADIANS));
-    contact_param(s, i, "mu", param, sizeof param);
-    TRY(check(error, param, c->mu, &NON_NEGATIVE));
-    snprintf(param, sizeof param, "contacts.%d.surface.point", i);
-    TRY(check(error, param, c->surface_point[0], &ANY));
-    TRY(check(error, param, c->surface_point[1], &ANY));
+    TRY(check_contact(s, error, i, "point", c->point[0], &ANY));
+    TRY(check_contact(s, error, i, "point", c->point[1], &ANY));
+    TRY(check_contact(s, error, i, "surface.angle", c->surface_angle, &RADIANS));
+    TRY(check_contact(s, error, i, "mu", c->mu, &NON_NEGATIVE));
+    TRY(check_contact(s, error, i, "surface.point", c->surface_point[0], &ANY));
+    TRY(check_contact(s, error, i, "surface.point", c->surface_point[1], &ANY));
     scale = fmax(scale, hypot(c->point[0], c->point[1]));
   }
   for (int i = 0; i < s->contact_count; i++) {
