@@ -18,6 +18,7 @@
 
 #include "analysis/equilibrium_lp.h"
 #include "analysis/glpk_load.h"
+#include "dynamics/sundials_load.h"
 #include "test_util.h"
 #include "zeno/io.h"
 
@@ -666,6 +667,26 @@ static void test_lp_errors(void **state) {
 // or is not GLPK, is one error naming it and what to install, never a
 // crash; the real one loads with every function, and a small LP solves
 // (max x + y on x + 2y <= 4, 3x + y <= 6: 2.8 at (1.6, 1.2)).
+// SUNDIALS is loaded at the first full-model integrator (sundials_load.h):
+// a missing library and one without its functions are named; the process's
+// table is loaded once and complete (test_full_model integrates with it).
+static void test_sundials_loading(void **state) {
+  (void)state;
+  zeno_error e;
+  zfc_sundials t;
+  check_error(zfc_sundials_open("libzeno-no-such-sundials.so.0", &t, &e),
+              ZENO_ERR_UNSUPPORTED, &e, "model");
+  assert_non_null(strstr(e.message, "libzeno-no-such-sundials.so.0"));
+  assert_non_null(strstr(e.message, "apt-get install libsundials-cvode6"));
+  assert_null(t.CVodeCreate);
+  check_error(zfc_sundials_open("libm.so.6", &t, &e), ZENO_ERR_UNSUPPORTED, &e, "model");
+  assert_non_null(strstr(e.message, "SUNContext_Create"));
+  const zfc_sundials *p = zfc_sundials_get(&e);
+  assert_non_null(p);
+  assert_ptr_equal(zfc_sundials_get(NULL), p);
+  assert_non_null(p->CVode);
+}
+
 static void test_glpk_loading(void **state) {
   (void)state;
   zeno_error e;
@@ -833,6 +854,7 @@ int main(void) {
       cmocka_unit_test(test_error_record),
       cmocka_unit_test(closest_name),
       cmocka_unit_test(test_glpk_loading),
+      cmocka_unit_test(test_sundials_loading),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,6 +293,11 @@ static void test_zod_run_out_of_memory(void **state) {
 
 static void test_full_run_out_of_memory(void **state) {
   (void)state;
+  // SUNDIALS is loaded at the first full-model integrator and kept for the
+  // process, as a linked library is: load it first so that the loader's own
+  // blocks are not counted as a leak.
+  zeno_error e;
+  assert_int_equal(simulate_full(&e), ZENO_OK);
   assert_true(exhaust(simulate_full, ZENO_ONLY) > 0);
 }
 

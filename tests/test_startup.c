@@ -54,9 +54,10 @@ static const char *const DRAWING_OBJECTS[] = {
     "zeno-view.so", NULL};
 /// At most this many objects (besides the program, ld.so and the vDSO) for
 /// a command that draws nothing: libzeno's numerical stack is 12 on Debian
-/// 12 (libm, libc, libyaml, GLPK with its 6, SUNDIALS, libgomp, the program
-/// carrying libzeno; nettle too for a journal), 16 with the sanitizer
-/// runtimes; with cairo and SDL2 linked in it was 76.
+/// 12 (libm, libc, libyaml, libgomp, the program carrying libzeno; GLPK
+/// with its 6 at a linear program, SUNDIALS for the full model, nettle for
+/// a journal), 16 with the sanitizer runtimes; with cairo and SDL2 linked
+/// in it was 76.
 #define MAX_OBJECTS_NO_DRAWING 20
 
 /// Loaded-object names kept from one run.
@@ -197,6 +198,17 @@ static void simulate_json_loads_no_drawing_library(void **state) {
   // nettle: it is loaded when a journal is signed (cli_sha256.h).
   assert_null(find_object(&objects, "libglpk.so"));
   assert_null(find_object(&objects, "libnettle.so"));
+  // Nor SUNDIALS: a ZOD run integrates nothing (sundials_load.h).
+  assert_null(find_object(&objects, "libsundials_cvode"));
+  run_result_free(&r);
+  // The full model loads it at its first integrator, and runs.
+  r = run_traced((const char *const[]){"simulate", EXAMPLE2, "--set", "model=full", "--set",
+                                       "epsilon=1e-3", "--json", NULL},
+                 NULL, &objects);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out, "\"status\": \"rest\""));
+  assert_non_null(find_object(&objects, "libsundials_cvode"));
+  assert_null(find_object(&objects, "libglpk.so"));
   run_result_free(&r);
 }
 

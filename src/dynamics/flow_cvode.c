@@ -3,19 +3,16 @@
 // integrated to the first guard crossing with its accepted steps kept.
 #include "dynamics/flow_cvode.h"
 
-#include <cvode/cvode.h>
 #include <float.h>
 #include <math.h>
-#include <nvector/nvector_serial.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sundials/sundials_context.h>
-#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include "base/util.h"
 #include "dynamics/contact_solve.h"
 #include "dynamics/mode_table.h"
+#include "dynamics/sundials_load.h"
 
 /// Steps one segment may take before it is a solver failure (CVODE's own
 /// default is 500 per output; segments of a long slip need more, and a
@@ -48,6 +45,7 @@ typedef struct guard_def {
 } guard_def;
 
 struct zfc {
+  const zfc_sundials *sun;  ///< SUNDIALS, loaded at the first integrator
   SUNContext ctx;
   void *mem;
   N_Vector y, atol;
@@ -101,8 +99,8 @@ static void absolute_q(const zfc *f, const double *Y, double q[3]) {
 static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
   (void)t;
   zfc *f = user;
-  const double *Y = N_VGetArrayPointer(y);
-  double *D = N_VGetArrayPointer(ydot);
+  const double *Y = f->sun->N_VGetArrayPointer(y);
+  double *D = f->sun->N_VGetArrayPointer(ydot);
   double q[3], qdd[3], force[4];
   absolute_q(f, Y, q);
   if (!zfc_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force)) return -1;
@@ -140,8 +138,9 @@ static void guard_values(const zfc *f, const double *Y, double *out, bool *ok) {
 
 static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
   (void)t;
+  const zfc *f = user;
   bool ok;
-  guard_values(user, N_VGetArrayPointer(y), gout, &ok);
+  guard_values(f, f->sun->N_VGetArrayPointer(y), gout, &ok);
   return ok ? 0 : -1;
 }
 
@@ -190,16 +189,21 @@ zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
+  f->sun = zfc_sundials_get(error);
+  if (f->sun == NULL) {
+    free(f);
+    return NULL;
+  }
   f->km = *km;
   f->rtol = rtol;
   f->atol_rel = atol_rel;
-  if (SUNContext_Create(NULL, &f->ctx) != 0) goto fail;
-  f->y = N_VNew_Serial(6, f->ctx);
-  f->atol = N_VNew_Serial(6, f->ctx);
-  f->mem = CVodeCreate(CV_ADAMS, f->ctx);
+  if (f->sun->SUNContext_Create(NULL, &f->ctx) != 0) goto fail;
+  f->y = f->sun->N_VNew_Serial(6, f->ctx);
+  f->atol = f->sun->N_VNew_Serial(6, f->ctx);
+  f->mem = f->sun->CVodeCreate(CV_ADAMS, f->ctx);
   if (f->y == NULL || f->atol == NULL || f->mem == NULL) goto fail;
-  N_VConst(0.0, f->y);
-  f->nls = SUNNonlinSol_FixedPoint(f->y, ZFC_FIXED_POINT_ACCEL, f->ctx);
+  f->sun->N_VConst(0.0, f->y);
+  f->nls = f->sun->SUNNonlinSol_FixedPoint(f->y, ZFC_FIXED_POINT_ACCEL, f->ctx);
   if (f->nls == NULL) goto fail;
   return f;
 fail:
@@ -210,11 +214,11 @@ fail:
 
 void zfc_destroy(zfc *f) {
   if (f == NULL) return;
-  if (f->mem) CVodeFree(&f->mem);
-  if (f->nls) SUNNonlinSolFree(f->nls);
-  if (f->y) N_VDestroy(f->y);
-  if (f->atol) N_VDestroy(f->atol);
-  if (f->ctx) SUNContext_Free(&f->ctx);
+  if (f->mem) f->sun->CVodeFree(&f->mem);
+  if (f->nls) f->sun->SUNNonlinSolFree(f->nls);
+  if (f->y) f->sun->N_VDestroy(f->y);
+  if (f->atol) f->sun->N_VDestroy(f->atol);
+  if (f->ctx) f->sun->SUNContext_Free(&f->ctx);
   free(f->nodes);
   free(f);
 }
@@ -270,7 +274,7 @@ static void set_gap_offsets(zfc *f, const double q[3], const double qd[3]) {
 }
 
 static int start_segment(zfc *f, const double q[3], const double qd[3]) {
-  double *Y = N_VGetArrayPointer(f->y), *A = N_VGetArrayPointer(f->atol);
+  double *Y = f->sun->N_VGetArrayPointer(f->y), *A = f->sun->N_VGetArrayPointer(f->atol);
   for (int k = 0; k < 3; k++) {
     f->q_base[k] = q[k];
     Y[k] = 0;
@@ -282,19 +286,19 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
   }
   int flag;
   if (!f->initialized) {
-    flag = CVodeInit(f->mem, rhs, 0.0, f->y);
-    if (flag == CV_SUCCESS) flag = CVodeSetNonlinearSolver(f->mem, f->nls);
-    if (flag == CV_SUCCESS) flag = CVodeSetUserData(f->mem, f);
-    if (flag == CV_SUCCESS) flag = CVodeSetErrHandlerFn(f->mem, quiet_errors, f);
-    if (flag == CV_SUCCESS) flag = CVodeSetNoInactiveRootWarn(f->mem);
-    if (flag == CV_SUCCESS) flag = CVodeSetMaxNumSteps(f->mem, ZFC_MAX_STEPS);
+    flag = f->sun->CVodeInit(f->mem, rhs, 0.0, f->y);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetNonlinearSolver(f->mem, f->nls);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetUserData(f->mem, f);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetErrHandlerFn(f->mem, quiet_errors, f);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetNoInactiveRootWarn(f->mem);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetMaxNumSteps(f->mem, ZFC_MAX_STEPS);
     f->initialized = flag == CV_SUCCESS;
   } else {
-    flag = CVodeReInit(f->mem, 0.0, f->y);
+    flag = f->sun->CVodeReInit(f->mem, 0.0, f->y);
   }
-  if (flag == CV_SUCCESS) flag = CVodeSVtolerances(f->mem, f->rtol, f->atol);
-  if (flag == CV_SUCCESS) flag = CVodeRootInit(f->mem, f->guard_count, groot);
-  if (flag == CV_SUCCESS) flag = CVodeSetRootDirection(f->mem, f->dirs);
+  if (flag == CV_SUCCESS) flag = f->sun->CVodeSVtolerances(f->mem, f->rtol, f->atol);
+  if (flag == CV_SUCCESS) flag = f->sun->CVodeRootInit(f->mem, f->guard_count, groot);
+  if (flag == CV_SUCCESS) flag = f->sun->CVodeSetRootDirection(f->mem, f->dirs);
   return flag;
 }
 
@@ -308,9 +312,9 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
   f->node_count = 0;
   build_guards(f);
   set_gap_offsets(f, q, qd);
-  const double *Y = N_VGetArrayPointer(f->y);
+  const double *Y = f->sun->N_VGetArrayPointer(f->y);
   int flag = start_segment(f, q, qd);
-  if (flag == CV_SUCCESS) flag = CVodeSetStopTime(f->mem, tau_max);
+  if (flag == CV_SUCCESS) flag = f->sun->CVodeSetStopTime(f->mem, tau_max);
   if (flag != CV_SUCCESS) goto done;
   if (!push_node(f, 0.0, Y)) {
     flag = CV_MEM_FAIL;
@@ -323,7 +327,7 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
       flag = CV_TOO_MUCH_WORK;
       break;
     }
-    flag = CVode(f->mem, tout, f->y, &t, CV_ONE_STEP);
+    flag = f->sun->CVode(f->mem, tout, f->y, &t, CV_ONE_STEP);
     if (flag < 0) break;
     if (!push_node(f, t, Y)) {
       flag = CV_MEM_FAIL;
@@ -331,7 +335,7 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
     }
     if (flag == CV_ROOT_RETURN) {
       int found[ZFC_MAX_GUARDS];
-      CVodeGetRootInfo(f->mem, found);
+      f->sun->CVodeGetRootInfo(f->mem, found);
       double g[ZFC_MAX_GUARDS];
       bool ok;
       guard_values(f, Y, g, &ok);
@@ -350,7 +354,7 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
   out->tau = t;
 done:
   out->flag = flag;
-  char *name = CVodeGetReturnFlagName(flag);  // allocated by SUNDIALS
+  char *name = f->sun->CVodeGetReturnFlagName(flag);  // allocated by SUNDIALS
   snprintf(out->flag_name, sizeof out->flag_name, "%s", name ? name : "unknown");
   free(name);
   out->nodes = f->nodes;
