@@ -1,7 +1,6 @@
 // GLPK loaded on first use (glpk_load.h).
 #include "analysis/glpk_load.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,16 +15,7 @@
 
 zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e) {
   memset(g, 0, sizeof *g);
-  void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL)
-    return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "",
-                     "GLPK, the linear-programming library, could not be loaded (%s): "
-                     "apt-get install libglpk40",
-                     dlerror());
-  struct {
-    const char *name;
-    void **slot;
-  } const table[] = {
+  const zeno_dl_symbol table[] = {
       {"glp_create_prob", (void **)&g->create_prob},
       {"glp_delete_prob", (void **)&g->delete_prob},
       {"glp_set_obj_dir", (void **)&g->set_obj_dir},
@@ -45,16 +35,9 @@ zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e) {
       {"glp_term_out", (void **)&g->term_out},
       {"glp_free_env", (void **)&g->free_env},
   };
-  for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
-    *table[k].slot = dlsym(h, table[k].name);
-    if (*table[k].slot == NULL) {
-      memset(g, 0, sizeof *g);
-      return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "",
-                       "GLPK (%s) has no function %s: a GLPK of another version", soname,
-                       table[k].name);
-    }
-  }
-  return ZENO_OK;
+  static const zeno_dl_library glpk = {"GLPK", "the linear-programming library", "libglpk40",
+                                       ""};
+  return zeno_dl_load(soname, table, sizeof table / sizeof table[0], &glpk, e);
 }
 
 /* The process's one GLPK, as a dynamically linked one would be: loaded by

@@ -38,6 +38,27 @@ zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
 /// rel_pivot_tol times the largest entry of A means singular: returns false.
 bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol);
 
+/// One function a loaded library must have, and where its address goes.
+typedef struct zeno_dl_symbol {
+  const char *name;
+  void **slot;
+} zeno_dl_symbol;
+
+/// A library loaded on first use, as its errors name it.
+typedef struct zeno_dl_library {
+  const char *name;       ///< e.g. "GLPK"
+  const char *role;       ///< what it does for zeno, e.g. "the linear-programming library"
+  const char *package;    ///< the Debian package that installs it
+  const char *parameter;  ///< zeno_error.parameter of a failure ("" for none)
+} zeno_dl_library;
+
+/// Loads the shared library `soname` (dlopen; it stays loaded) and each
+/// symbol into its slot. On failure every slot is NULL and the error
+/// (ZENO_ERR_UNSUPPORTED) names the library, the loader's reason and the
+/// package to install, or the missing function.
+zeno_status zeno_dl_load(const char *soname, const zeno_dl_symbol *symbols, size_t count,
+                         const zeno_dl_library *library, zeno_error *e);
+
 /// Numbers in scene files and sweep axes use '.' whatever locale the caller
 /// set, so parsing runs in the C locale on this thread only (uselocale is
 /// per thread, so concurrent sweeps do not disturb each other).

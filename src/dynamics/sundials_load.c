@@ -1,7 +1,6 @@
 // SUNDIALS CVODE loaded on first use (sundials_load.h).
 #include "dynamics/sundials_load.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,17 +15,8 @@
 
 zeno_status zfc_sundials_open(const char *soname, zfc_sundials *t, zeno_error *e) {
   memset(t, 0, sizeof *t);
-  void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL)
-    return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "model",
-                     "SUNDIALS CVODE, the full model's integrator, could not be loaded "
-                     "(%s): apt-get install libsundials-cvode6",
-                     dlerror());
 #define ZFC_SLOT(name) {#name, (void **)&t->name}
-  struct {
-    const char *name;
-    void **slot;
-  } const table[] = {
+  const zeno_dl_symbol table[] = {
       ZFC_SLOT(SUNContext_Create),       ZFC_SLOT(SUNContext_Free),
       ZFC_SLOT(N_VNew_Serial),           ZFC_SLOT(N_VDestroy),
       ZFC_SLOT(N_VConst),                ZFC_SLOT(N_VGetArrayPointer),
@@ -41,17 +31,9 @@ zeno_status zfc_sundials_open(const char *soname, zfc_sundials *t, zeno_error *e
       ZFC_SLOT(CVodeGetRootInfo),        ZFC_SLOT(CVodeGetReturnFlagName),
   };
 #undef ZFC_SLOT
-  for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
-    *table[k].slot = dlsym(h, table[k].name);
-    if (*table[k].slot == NULL) {
-      memset(t, 0, sizeof *t);
-      dlclose(h);
-      return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "model",
-                       "SUNDIALS (%s) has no function %s: a SUNDIALS of another version",
-                       soname, table[k].name);
-    }
-  }
-  return ZENO_OK;
+  static const zeno_dl_library sundials = {"SUNDIALS CVODE", "the full model's integrator",
+                                           "libsundials-cvode6", "model"};
+  return zeno_dl_load(soname, table, sizeof table / sizeof table[0], &sundials, e);
 }
 
 /* The process's one table, as a linked SUNDIALS would be: loaded by the

@@ -370,16 +370,32 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   return handle_crossing(s, ev, first.guard, first.contact, &hits, vscale);
 }
 
-static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
-  if (sim_is_full(s)) return flow_full(s, ev);
-  zf_crossing cr[ZF_MAX_CROSSINGS];
-  double qddp[3], c[4], cd[4], cdd[4], unused[4];
+int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
+                      double cdd[4], zf_crossing cr[ZF_MAX_CROSSINGS]) {
+  double unused[4];
   const double zero[3] = {0, 0, 0};
   sim_mode_rates(s, &s->sol, qddp);
   sim_contacts(s, s->q, s->qd, c, cd);
   sim_contacts(s, zero, qddp, unused, cdd);
-  const int n = zf_crossings(s->km.n, s->sol.mode, c, cd, cdd,
-                             s->scene.escape_radius, cr);
+  return zf_crossings(s->km.n, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+}
+
+sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n) {
+  // Every guard crossing within the time tolerance of the first happens now.
+  sim_hits hits = {0};
+  const double tau_tol = s->def.time_rtol * cr[0].tau;
+  for (int k = 0; k < n && cr[k].tau <= cr[0].tau + tau_tol; k++) {
+    if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
+    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
+  }
+  return hits;
+}
+
+static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
+  if (sim_is_full(s)) return flow_full(s, ev);
+  zf_crossing cr[ZF_MAX_CROSSINGS];
+  double qddp[3], c[4], cd[4], cdd[4];
+  const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
   const double tau_end = s->scene.t_end - s->t;
   if (n == 0 || cr[0].tau >= tau_end) {
     sim_note_near_misses(s, c, cd, cdd, tau_end);
@@ -402,13 +418,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
     s->pending_guard = ZENO_GUARD_ESCAPE;
     return emit_end(s, ev);
   }
-  // Every guard crossing within the time tolerance happens now.
-  sim_hits hits = {0};
-  const double tau_tol = s->def.time_rtol * tau;
-  for (int k = 0; k < n && cr[k].tau <= tau + tau_tol; k++) {
-    if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
-    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
-  }
+  const sim_hits hits = sim_crossing_hits(s, cr, n);
   sim_note_crossing_ties(s, cr, n, c, cd, cdd);
   memset(ev, 0, sizeof *ev);
   if (!s->lean_events) event_residual(s, ev, &cr[0], vscale);

@@ -126,12 +126,8 @@ static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
 static step flow(cycle_run *r) {
   zeno_sim *s = r->s;
   zf_crossing cr[ZF_MAX_CROSSINGS];
-  double qddp[3], c[4], cd[4], cdd[4], unused[4];
-  const double zero[3] = {0, 0, 0};
-  sim_mode_rates(s, &s->sol, qddp);
-  sim_contacts(s, s->q, s->qd, c, cd);
-  sim_contacts(s, zero, qddp, unused, cdd);
-  const int n = zf_crossings(2, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  double qddp[3], c[4], cd[4], cdd[4];
+  const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
   if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
     // The time limit (an unstable cycle sliding on without end).
     sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
@@ -151,12 +147,7 @@ static step flow(cycle_run *r) {
   double c1[4], cd1[4];
   sim_contacts(s, s->q, s->qd, c1, cd1);
   const double vscale = fmax(fmax(vstart, sim_speed_of(s, cd1)), s->km.accel_scale * tau);
-  sim_hits hits = {0};
-  const double tau_tol = s->def.time_rtol * tau;
-  for (int k = 0; k < n && cr[k].tau <= tau + tau_tol; k++) {
-    if (cr[k].guard == ZENO_GUARD_GAP) hits.gap[cr[k].contact] = true;
-    if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) hits.slip[cr[k].contact] = true;
-  }
+  const sim_hits hits = sim_crossing_hits(s, cr, n);
   sim_note_crossing_ties(s, cr, n, c, cd, cdd);
   return crossing(r, &hits, vscale);
 }

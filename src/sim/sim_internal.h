@@ -216,6 +216,16 @@ typedef struct sim_hits {
   bool margin[ZENO_MAX_CONTACTS]; ///< the friction margin of a sticking contact reached zero
 } sim_hits;
 
+/// A ZOD segment in the current mode from the current state: its
+/// accelerations qddp (q'), contact coordinates c, rates cd and
+/// accelerations cdd, and its guard crossings sorted by time (sim.c).
+/// Returns how many.
+int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
+                      double cdd[4], zf_crossing cr[ZF_MAX_CROSSINGS]);
+/// The guards of a ZOD segment's sorted crossings cr[0..n) that fire with
+/// the first: those within def.time_rtol of its time (sim.c).
+sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n);
+
 /* full model (sim_full.c) */
 bool sim_full_initial_state(zeno_sim *s);
 void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
