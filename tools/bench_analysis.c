@@ -2,7 +2,9 @@
 // a full zeno_analyze() of the paper's Examples 2-4, timed over repeated
 // runs (about half a second each); prints milliseconds per run. Then the
 // maps of Example 2 at 600,000 samples as a stream (issue 14): time and
-// the resident memory they took.
+// the resident memory they took; and a 30 x 30 Example 6 region map on one
+// thread. Each figure with the general path's (zod_table off) beside it.
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,10 +132,57 @@ static int bench_stream(const char *file) {
   return 0;
 }
 
+/// The region map timed both ways: Example 6 over the paper's window
+/// (tools/bench_regions's), REGION_GRID x REGION_GRID points on one thread.
+#define REGION_GRID 30
+#define REGION_SCENE "example6.yaml"
+#define ZENO_STR_(x) #x
+#define ZENO_STR(x) ZENO_STR_(x)
+
+// Seconds of the whole map with the per-scene table (zod_table) or not.
+static int time_region_map(bool zod_table, double *seconds, long *points) {
+  char path[BENCH_PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, REGION_SCENE);
+  zeno_regions_def def = zeno_regions_def_default();
+  zeno_error err;
+  if (zeno_region_axis_parse("com.x=-2.5:2:" ZENO_STR(REGION_GRID), &def.x, &err) != ZENO_OK ||
+      zeno_region_axis_parse("com.y=-1:2.5:" ZENO_STR(REGION_GRID), &def.y, &err) != ZENO_OK)
+    return 1;
+  def.analysis.maps.zod_table = zod_table;
+  zeno_regions *r = zeno_regions_create_file(path, NULL, 0, &def, &err);
+  if (r == NULL) {
+    fprintf(stderr, "bench_analysis: %s\n", err.message);
+    return 1;
+  }
+  zeno_region_point row[REGION_GRID];
+  const double start = now_seconds();
+  for (size_t iy = 0; iy < REGION_GRID; iy++)
+    if (zeno_regions_row(r, iy, 1, row, &err) != ZENO_OK) {
+      zeno_regions_destroy(r);
+      return 1;
+    }
+  *seconds = now_seconds() - start;
+  *points = REGION_GRID * REGION_GRID;
+  zeno_regions_destroy(r);
+  return 0;
+}
+
+static int bench_region_map(void) {
+  double fast, general;
+  long points;
+  if (time_region_map(true, &fast, &points) || time_region_map(false, &general, &points))
+    return 1;
+  printf("example6 region map %dx%d, 1 thread: %.3g s (%.0f points/s); general path %.3g s; "
+         "fast/general %.3f\n",
+         REGION_GRID, REGION_GRID, fast, (double)points / fast, general, fast / general);
+  return 0;
+}
+
 int main(void) {
   int failures = 0;
   for (size_t i = 0; i < sizeof SCENES / sizeof SCENES[0]; i++)
     failures += bench_scene(SCENES[i]);
   failures += bench_stream(SCENES[0]);
+  failures += bench_region_map();
   return failures ? 1 : 0;
 }
