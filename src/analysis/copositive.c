@@ -1,0 +1,262 @@
+// Exact copositivity and quadratic forms on polyhedral cones
+// (copositive.h), in GMP rationals.
+#include "analysis/copositive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static mpq_t *qalloc(int n) {
+  mpq_t *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+  if (a)
+    for (int k = 0; k < n; k++) mpq_init(a[k]);
+  return a;
+}
+
+static void qfree(mpq_t *a, int n) {
+  if (!a) return;
+  for (int k = 0; k < n; k++) mpq_clear(a[k]);
+  free(a);
+}
+
+// Reduces the rows x n matrix A (row major) to reduced row echelon form in
+// place; pivot columns in piv (their count returned).
+static int rref(int rows, int n, mpq_t *A, int *piv) {
+  mpq_t f, t;
+  mpq_inits(f, t, NULL);
+  int r = 0;
+  for (int col = 0; col < n && r < rows; col++) {
+    int p = -1;
+    for (int i = r; i < rows && p < 0; i++)
+      if (mpq_sgn(A[i * n + col]) != 0) p = i;
+    if (p < 0) continue;
+    if (p != r)
+      for (int k = 0; k < n; k++) mpq_swap(A[p * n + k], A[r * n + k]);
+    mpq_inv(f, A[r * n + col]);
+    for (int k = 0; k < n; k++) mpq_mul(A[r * n + k], A[r * n + k], f);
+    for (int i = 0; i < rows; i++) {
+      if (i == r || mpq_sgn(A[i * n + col]) == 0) continue;
+      mpq_set(f, A[i * n + col]);
+      for (int k = 0; k < n; k++) {
+        mpq_mul(t, f, A[r * n + k]);
+        mpq_sub(A[i * n + k], A[i * n + k], t);
+      }
+    }
+    piv[r++] = col;
+  }
+  mpq_clears(f, t, NULL);
+  return r;
+}
+
+// A basis of {y : A y = 0} (A rows x n, left intact): its dimension, the
+// vectors in N (dim x n, row major; room for n rows).
+static int null_basis(int rows, int n, mpq_t *A, mpq_t *N) {
+  mpq_t *R = qalloc(rows * n);
+  for (int k = 0; k < rows * n; k++) mpq_set(R[k], A[k]);
+  int piv[ZQC_MAX_ROWS + ZQC_MAX_DIM];
+  const int rank = rref(rows, n, R, piv);
+  int dim = 0;
+  for (int col = 0; col < n; col++) {
+    bool is_pivot = false;
+    for (int r = 0; r < rank; r++) is_pivot = is_pivot || piv[r] == col;
+    if (is_pivot) continue;
+    for (int k = 0; k < n; k++) mpq_set_ui(N[dim * n + k], k == col ? 1 : 0, 1);
+    for (int r = 0; r < rank; r++) mpq_neg(N[dim * n + piv[r]], R[r * n + col]);
+    dim++;
+  }
+  qfree(R, rows * n);
+  return dim;
+}
+
+// Scales y so that its first non-zero entry is +-1 (a ray's normal form).
+static void normalise(int n, mpq_t *y) {
+  mpq_t f;
+  mpq_init(f);
+  for (int k = 0; k < n; k++)
+    if (mpq_sgn(y[k]) != 0) {
+      mpq_abs(f, y[k]);
+      break;
+    }
+  if (mpq_sgn(f) != 0)
+    for (int k = 0; k < n; k++) mpq_div(y[k], y[k], f);
+  mpq_clear(f);
+}
+
+// Whether L y >= 0 (every row), and whether some row is > 0.
+static bool feasible(int m, int n, mpq_t *L, mpq_t *y) {
+  mpq_t s, t;
+  mpq_inits(s, t, NULL);
+  bool ok = true;
+  for (int i = 0; i < m && ok; i++) {
+    mpq_set_ui(s, 0, 1);
+    for (int k = 0; k < n; k++) {
+      mpq_mul(t, L[i * n + k], y[k]);
+      mpq_add(s, s, t);
+    }
+    ok = mpq_sgn(s) >= 0;
+  }
+  mpq_clears(s, t, NULL);
+  return ok;
+}
+
+// Appends y (normalised) to the generators G unless it is among them from
+// index from on already.
+static bool add_gen(int n, mpq_t *G, int from, int *ng, mpq_t *y) {
+  normalise(n, y);
+  for (int g = from; g < *ng; g++) {
+    bool same = true;
+    for (int k = 0; k < n && same; k++) same = mpq_equal(G[g * n + k], y[k]) != 0;
+    if (same) return true;
+  }
+  if (*ng >= ZQC_MAX_GEN) return false;
+  for (int k = 0; k < n; k++) mpq_set(G[*ng * n + k], y[k]);
+  (*ng)++;
+  return true;
+}
+
+bool zqc_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays) {
+  mpq_t *N = qalloc(n * n), *A = qalloc(n * n), *Y = qalloc(n * n);
+  bool ok = true;
+  int ng = 0;
+  const int d = null_basis(m, n, L, N);
+  for (int b = 0; b < d; b++)
+    for (int k = 0; k < n; k++) mpq_set(G[b * n + k], N[b * n + k]);
+  ng = d;
+  const int need = n - d - 1;  // rows of L tight at an extreme ray
+  if (need >= 0 && d < n) {
+    int idx[ZQC_MAX_DIM];
+    for (int k = 0; k < need; k++) idx[k] = k;
+    for (bool more = need <= m; more && ok;) {
+      for (int r = 0; r < d; r++)
+        for (int k = 0; k < n; k++) mpq_set(A[r * n + k], N[r * n + k]);
+      for (int r = 0; r < need; r++)
+        for (int k = 0; k < n; k++) mpq_set(A[(d + r) * n + k], L[idx[r] * n + k]);
+      if (null_basis(n - 1, n, A, Y) == 1) {
+        for (int sgn = 0; sgn < 2 && ok; sgn++) {
+          if (feasible(m, n, L, Y)) ok = add_gen(n, G, d, &ng, Y);
+          for (int k = 0; k < n; k++) mpq_neg(Y[k], Y[k]);
+        }
+      }
+      // Next subset of need rows among m (lexicographic).
+      int p = need - 1;
+      while (p >= 0 && idx[p] == m - need + p) p--;
+      if (p < 0) break;
+      idx[p]++;
+      for (int q = p + 1; q < need; q++) idx[q] = idx[q - 1] + 1;
+    }
+  }
+  *nlin = d;
+  *nrays = ng - d;
+  qfree(N, n * n);
+  qfree(A, n * n);
+  qfree(Y, n * n);
+  return ok;
+}
+
+// Whether the principal submatrix of M on the index set J (k entries) is
+// invertible with an inverse <= 0 entrywise (Gauss-Jordan, exact).
+static bool inverse_nonpositive(int n, mpq_t *M, const int *J, int k) {
+  const int w = 2 * k;
+  mpq_t *A = qalloc(k * w), f, t;
+  mpq_inits(f, t, NULL);
+  for (int r = 0; r < k; r++)
+    for (int c = 0; c < k; c++) {
+      mpq_set(A[r * w + c], M[J[r] * n + J[c]]);
+      mpq_set_ui(A[r * w + k + c], r == c ? 1 : 0, 1);
+    }
+  int piv[ZQC_MAX_ORDER + ZQC_MAX_DIM];
+  bool bad = rref(k, w, A, piv) == k;
+  for (int r = 0; r < k && bad; r++) bad = piv[r] == r;  // left block invertible
+  for (int r = 0; r < k && bad; r++)
+    for (int c = 0; c < k && bad; c++) bad = mpq_sgn(A[r * w + k + c]) <= 0;
+  mpq_clears(f, t, NULL);
+  qfree(A, k * w);
+  return bad;
+}
+
+zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
+  // Reduction: an index k with M_kk >= 0 and M_kl >= 0 for every l adds
+  // M_kk x_k^2 + 2 x_k sum_l M_kl x_l >= 0 to the form of the others, so M
+  // is copositive exactly when M without k is. A negative diagonal: not.
+  if (n > ZQC_MAX_GEN) return ZQC_TOO_LARGE;
+  int keep[ZQC_MAX_GEN], nk = 0;
+  for (int k = 0; k < n; k++) {
+    if (mpq_sgn(M[k * n + k]) < 0) {
+      if (witness) *witness = 1ul << k;
+      return ZQC_NO;
+    }
+    keep[nk++] = k;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int a = 0; a < nk; a++) {
+      bool nonneg = true;
+      for (int b = 0; b < nk && nonneg; b++) nonneg = mpq_sgn(M[keep[a] * n + keep[b]]) >= 0;
+      if (!nonneg) continue;
+      keep[a] = keep[--nk];
+      changed = true;
+      break;
+    }
+  }
+  if (nk == 0) return ZQC_YES;
+  if (nk > ZQC_MAX_ORDER) return ZQC_TOO_LARGE;
+  // Every principal submatrix by increasing order: the first whose inverse
+  // is <= 0 has copositive proper principal submatrices (all smaller ones
+  // passed), so by Cottle-Habetler-Lemke it is not copositive, and neither
+  // is M. (Conversely x = -M_J^-1 e >= 0 gives x^T M_J x = e^T M_J^-1 e < 0.)
+  int J[ZQC_MAX_ORDER];
+  for (int k = 1; k <= nk; k++) {
+    unsigned long s = (1ul << k) - 1;
+    while (s < (1ul << nk)) {
+      int c = 0;
+      for (int b = 0; b < nk; b++)
+        if (s & (1ul << b)) J[c++] = keep[b];
+      if (inverse_nonpositive(n, M, J, k)) {
+        if (witness) {
+          *witness = 0;
+          for (int b = 0; b < k; b++) *witness |= 1ul << J[b];
+        }
+        return ZQC_NO;
+      }
+      const unsigned long lo = s & -s, hi = s + lo;  // next with k bits (Gosper)
+      s = (((hi ^ s) >> 2) / lo) | hi;
+    }
+  }
+  return ZQC_YES;
+}
+
+zqc_answer zqc_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
+  if (n < 1 || n > ZQC_MAX_DIM || m < 0 || m > ZQC_MAX_ROWS) return ZQC_TOO_LARGE;
+  mpq_t *G = qalloc(ZQC_MAX_GEN * n);
+  int nlin = 0, nrays = 0;
+  if (!zqc_cone_generators(n, m, L, G, &nlin, &nrays) || 2 * nlin + nrays > ZQC_MAX_GEN) {
+    qfree(G, ZQC_MAX_GEN * n);
+    if (ngen) *ngen = ZQC_MAX_GEN + 1;
+    return ZQC_TOO_LARGE;
+  }
+  // The lineality space in both signs: -l after the rays.
+  for (int b = 0; b < nlin; b++)
+    for (int k = 0; k < n; k++) mpq_neg(G[(nlin + nrays + b) * n + k], G[b * n + k]);
+  const int ng = 2 * nlin + nrays;
+  if (ngen) *ngen = ng;
+  // M = G^T Q G over the generators.
+  mpq_t *QG = qalloc(n * ng), *M = qalloc(ng * ng), t;
+  mpq_init(t);
+  for (int r = 0; r < n; r++)
+    for (int g = 0; g < ng; g++)
+      for (int k = 0; k < n; k++) {
+        mpq_mul(t, Q[r * n + k], G[g * n + k]);
+        mpq_add(QG[r * ng + g], QG[r * ng + g], t);
+      }
+  for (int a = 0; a < ng; a++)
+    for (int b = 0; b < ng; b++)
+      for (int r = 0; r < n; r++) {
+        mpq_mul(t, G[a * n + r], QG[r * ng + b]);
+        mpq_add(M[a * ng + b], M[a * ng + b], t);
+      }
+  const zqc_answer ans = ng == 0 ? ZQC_YES : zqc_copositive(ng, M, NULL);
+  mpq_clear(t);
+  qfree(QG, n * ng);
+  qfree(M, ng * ng);
+  qfree(G, ZQC_MAX_GEN * n);
+  return ans;
+}
