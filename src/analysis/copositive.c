@@ -67,18 +67,24 @@ static int null_basis(int rows, int n, mpq_t *A, mpq_t *N) {
   return dim;
 }
 
-// Scales y so that its first non-zero entry is +-1 (a ray's normal form).
+// Scales y by a positive number to the primitive integer vector of its
+// direction (a ray's normal form, and small numbers).
 static void normalise(int n, mpq_t *y) {
-  mpq_t f;
-  mpq_init(f);
-  for (int k = 0; k < n; k++)
-    if (mpq_sgn(y[k]) != 0) {
-      mpq_abs(f, y[k]);
-      break;
+  mpz_t den, g;
+  mpz_init_set_ui(den, 1);
+  mpz_init_set_ui(g, 0);
+  for (int k = 0; k < n; k++) {
+    mpz_lcm(den, den, mpq_denref(y[k]));
+    mpz_gcd(g, g, mpq_numref(y[k]));
+  }
+  if (mpz_sgn(g) != 0)
+    for (int k = 0; k < n; k++) {
+      mpz_divexact(mpq_denref(y[k]), den, mpq_denref(y[k]));
+      mpz_mul(mpq_numref(y[k]), mpq_numref(y[k]), mpq_denref(y[k]));
+      mpz_divexact(mpq_numref(y[k]), mpq_numref(y[k]), g);
+      mpz_set_ui(mpq_denref(y[k]), 1);
     }
-  if (mpq_sgn(f) != 0)
-    for (int k = 0; k < n; k++) mpq_div(y[k], y[k], f);
-  mpq_clear(f);
+  mpz_clears(den, g, NULL);
 }
 
 // Whether L y >= 0 (every row), and whether some row is > 0.
@@ -118,8 +124,10 @@ bool zqc_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays
   bool ok = true;
   int ng = 0;
   const int d = null_basis(m, n, L, N);
-  for (int b = 0; b < d; b++)
+  for (int b = 0; b < d; b++) {
     for (int k = 0; k < n; k++) mpq_set(G[b * n + k], N[b * n + k]);
+    normalise(n, &G[b * n]);
+  }
   ng = d;
   const int need = n - d - 1;  // rows of L tight at an extreme ray
   if (need >= 0 && d < n) {
@@ -152,24 +160,57 @@ bool zqc_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays
   return ok;
 }
 
-// Whether the principal submatrix of M on the index set J (k entries) is
-// invertible with an inverse <= 0 entrywise (Gauss-Jordan, exact).
-static bool inverse_nonpositive(int n, mpq_t *M, const int *J, int k) {
+// Whether the principal submatrix of the integer matrix Z (order n) on the
+// index set J (k entries) is invertible with an inverse <= 0 entrywise:
+// fraction-free Gauss-Jordan elimination (Bareiss) of [Z_J | I], whose
+// divisions are exact and which ends with d I on the left and d Z_J^-1 on
+// the right, d = +-det Z_J.
+static bool inverse_nonpositive(int n, mpz_t *Z, const int *J, int k) {
   const int w = 2 * k;
-  mpq_t *A = qalloc(k * w), f, t;
-  mpq_inits(f, t, NULL);
+  mpz_t *A = malloc((size_t)(k * w) * sizeof *A), prev, t;
+  if (!A) return false;
+  mpz_inits(prev, t, NULL);
   for (int r = 0; r < k; r++)
-    for (int c = 0; c < k; c++) {
-      mpq_set(A[r * w + c], M[J[r] * n + J[c]]);
-      mpq_set_ui(A[r * w + k + c], r == c ? 1 : 0, 1);
+    for (int c = 0; c < w; c++) {
+      mpz_init(A[r * w + c]);
+      if (c < k) mpz_set(A[r * w + c], Z[J[r] * n + J[c]]);
+      else mpz_set_ui(A[r * w + c], r == c - k ? 1 : 0);
     }
-  int piv[ZQC_MAX_ORDER + ZQC_MAX_DIM];
-  bool bad = rref(k, w, A, piv) == k;
-  for (int r = 0; r < k && bad; r++) bad = piv[r] == r;  // left block invertible
-  for (int r = 0; r < k && bad; r++)
-    for (int c = 0; c < k && bad; c++) bad = mpq_sgn(A[r * w + k + c]) <= 0;
-  mpq_clears(f, t, NULL);
-  qfree(A, k * w);
+  mpz_set_ui(prev, 1);
+  bool bad = true;
+  for (int col = 0; col < k && bad; col++) {
+    int p = -1;
+    for (int r = col; r < k && p < 0; r++)
+      if (mpz_sgn(A[r * w + col]) != 0) p = r;
+    if (p < 0) {
+      bad = false;  // singular
+      break;
+    }
+    if (p != col)
+      for (int c = 0; c < w; c++) mpz_swap(A[p * w + c], A[col * w + c]);
+    for (int r = 0; r < k; r++) {
+      if (r == col) continue;
+      for (int c = 0; c < w; c++) {
+        if (c == col) continue;
+        mpz_mul(A[r * w + c], A[r * w + c], A[col * w + col]);
+        mpz_mul(t, A[r * w + col], A[col * w + c]);
+        mpz_sub(A[r * w + c], A[r * w + c], t);
+        mpz_divexact(A[r * w + c], A[r * w + c], prev);
+      }
+      mpz_set_ui(A[r * w + col], 0);
+    }
+    mpz_set(prev, A[col * w + col]);
+  }
+  // Rows not yet scaled to the last pivot: row r holds d_r I_r, with every
+  // d_r of the sign of the final d (each is a leading minor ratio... use
+  // the rows' own diagonal): Z_J^-1 entry (r, c) = A[r][k + c] / A[r][r].
+  for (int r = 0; r < k && bad; r++) {
+    const int sd = mpz_sgn(A[r * w + r]);
+    for (int c = 0; c < k && bad; c++) bad = mpz_sgn(A[r * w + k + c]) * sd <= 0;
+  }
+  for (int q = 0; q < k * w; q++) mpz_clear(A[q]);
+  free(A);
+  mpz_clears(prev, t, NULL);
   return bad;
 }
 
@@ -199,29 +240,63 @@ zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
   }
   if (nk == 0) return ZQC_YES;
   if (nk > ZQC_MAX_ORDER) return ZQC_TOO_LARGE;
+  // The kept submatrix with each row scaled by a positive number to the
+  // smallest integers (D M, D positive diagonal): (D M)_J^-1 = M_J^-1 D_J^-1
+  // has the signs of M_J^-1, and the signs of the entries are M's.
+  mpz_t *Z = malloc((size_t)(nk * nk) * sizeof *Z), den, g;
+  if (!Z) return ZQC_TOO_LARGE;
+  mpz_inits(den, g, NULL);
+  for (int a = 0; a < nk; a++) {
+    mpz_set_ui(den, 1);
+    mpz_set_ui(g, 0);
+    for (int b = 0; b < nk; b++) {
+      mpz_lcm(den, den, mpq_denref(M[keep[a] * n + keep[b]]));
+      mpz_gcd(g, g, mpq_numref(M[keep[a] * n + keep[b]]));
+    }
+    for (int b = 0; b < nk; b++) {
+      mpq_srcptr q = M[keep[a] * n + keep[b]];
+      mpz_init(Z[a * nk + b]);
+      mpz_divexact(Z[a * nk + b], den, mpq_denref(q));
+      mpz_mul(Z[a * nk + b], Z[a * nk + b], mpq_numref(q));
+      if (mpz_sgn(g) != 0) mpz_divexact(Z[a * nk + b], Z[a * nk + b], g);
+    }
+  }
+  mpz_clears(den, g, NULL);
   // Every principal submatrix by increasing order: the first whose inverse
   // is <= 0 has copositive proper principal submatrices (all smaller ones
   // passed), so by Cottle-Habetler-Lemke it is not copositive, and neither
   // is M. (Conversely x = -M_J^-1 e >= 0 gives x^T M_J x = e^T M_J^-1 e < 0.)
+  // A subset with a row >= 0 (within it) is copositive when its proper
+  // principal submatrices are (the reduction above): only subsets where
+  // every row has a negative entry are inverted.
   int J[ZQC_MAX_ORDER];
-  for (int k = 1; k <= nk; k++) {
+  zqc_answer ans = ZQC_YES;
+  for (int k = 1; k <= nk && ans == ZQC_YES; k++) {
     unsigned long s = (1ul << k) - 1;
-    while (s < (1ul << nk)) {
+    while (s < (1ul << nk) && ans == ZQC_YES) {
       int c = 0;
       for (int b = 0; b < nk; b++)
-        if (s & (1ul << b)) J[c++] = keep[b];
-      if (inverse_nonpositive(n, M, J, k)) {
+        if (s & (1ul << b)) J[c++] = b;
+      bool each_row_negative = true;
+      for (int r = 0; r < k && each_row_negative; r++) {
+        bool neg = false;
+        for (int q = 0; q < k && !neg; q++) neg = mpz_sgn(Z[J[r] * nk + J[q]]) < 0;
+        each_row_negative = neg;
+      }
+      if (each_row_negative && inverse_nonpositive(nk, Z, J, k)) {
         if (witness) {
           *witness = 0;
-          for (int b = 0; b < k; b++) *witness |= 1ul << J[b];
+          for (int b = 0; b < k; b++) *witness |= 1ul << keep[J[b]];
         }
-        return ZQC_NO;
+        ans = ZQC_NO;
       }
       const unsigned long lo = s & -s, hi = s + lo;  // next with k bits (Gosper)
       s = (((hi ^ s) >> 2) / lo) | hi;
     }
   }
-  return ZQC_YES;
+  for (int q = 0; q < nk * nk; q++) mpz_clear(Z[q]);
+  free(Z);
+  return ans;
 }
 
 zqc_answer zqc_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
