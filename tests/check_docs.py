@@ -72,7 +72,7 @@ MD_NAME = re.compile(r"(?<![\w/.-])([\w./-]*[\w-]\.md)\b")
 REPO_PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*)" % "|".join(REPO_FOLDERS))
 PLACEHOLDER = re.compile(r"[<>*{}…]|\.\.\.|(?:^|/)[A-Z][A-Z0-9_]*(?:/|\.|$)")
 MD_PLACEHOLDER = re.compile(r"[<>*{}…]|\.\.\.")
-GRID = re.compile(r"^([\w.]+=[^:]+:[^:]+:)(\d+)$")
+GRID = re.compile(r"^([\w.+]+=[^:]+:[^:]+:)(\d+)$")
 
 
 class Page:

@@ -66,6 +66,33 @@ static void example4_certified(void **state) {
   assert_true(v1 == 0 && v2 == 0);
 }
 
+// Partially elastic impacts (Newton's law, e = 0.2): certified by the
+// exact flight check, and a 200-run check finds no increase beyond
+// rounding (a flight and its impact as one step). At e = 0.9 CSDP finds no
+// certificate.
+static void newton_certified(void **state) {
+  (void)state;
+  zeno_scene s = load("example4-newton.yaml", NULL, 0);
+  zeno_certify_def d = zeno_certify_def_default();
+  d.check_runs = 200;
+  zeno_certificate c;
+  assert_int_equal(zeno_certify(&s, &d, &c, NULL), ZENO_OK);
+  if (!c.certified) fail_msg("%s", c.reason);
+  assert_true(c.exact);
+  assert_int_equal(c.equalities, 6);
+  assert_int_equal(c.check_runs, 200);
+  assert_true(c.check_events > 1000);
+  assert_true(c.check_max_increase < 1e-12);
+  print_message("Example 4, e = 0.2: certified in %.3f s (SDP order %d), check %d steps, "
+                "largest increase %.2g\n",
+                c.seconds, c.sdp_order, c.check_events, c.check_max_increase);
+  const char *const set[] = {"impact.e=0.9"};
+  zeno_scene bouncy = load("example4-newton.yaml", set, 1);
+  assert_int_equal(zeno_certify(&bouncy, NULL, &c, NULL), ZENO_OK);
+  assert_false(c.certified);
+  assert_false(c.refused);
+}
+
 static void example3_not_certified(void **state) {
   (void)state;
   zeno_scene s = load("example3-zeno.yaml", NULL, 0);
@@ -134,6 +161,7 @@ static void error_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_certified),
+      cmocka_unit_test(newton_certified),
       cmocka_unit_test(example3_not_certified),
       cmocka_unit_test(solver_failure_is_a_result),
       cmocka_unit_test(error_paths),

@@ -586,6 +586,22 @@ static void test_override_later_wins(void **state) {
   assert_float_equal(s.paper.alpha, 20, 0);
 }
 
+// Paths joined by '+' take the same value: equal friction at both contacts
+// (docs/scenes.md), as two overrides would set it.
+static void test_override_several_paths(void **state) {
+  (void)state;
+  const char *set[] = {"paper.mu1+paper.mu2=0.37"};
+  zeno_scene s = load_file_with("example4.yaml", set, 1);
+  assert_float_equal(s.paper.mu1, 0.37, 0);
+  assert_float_equal(s.paper.mu2, 0.37, 0);
+  assert_float_equal(s.contacts[0].mu, 0.37, 0);
+  assert_float_equal(s.contacts[1].mu, 0.37, 0);
+  assert_float_equal(s.paper.alpha, 10, 0);  // the rest as in the file
+  const char *two[] = {"paper.mu1=0.37", "paper.mu2=0.37"};
+  zeno_scene t = load_file_with("example4.yaml", two, 2);
+  assert_memory_equal(s.contacts, t.contacts, sizeof s.contacts);
+}
+
 static void test_override_appends_contact(void **state) {
   (void)state;
   const char *set[] = {
@@ -883,6 +899,15 @@ static void test_error_override_empty_path(void **state) {
   expect_override_error("", "=45", ZENO_ERR_SYNTAX, "empty path");
   expect_override_error("", "paper..alpha=45", ZENO_ERR_SYNTAX,
                         "empty segment in path 'paper..alpha'");
+  expect_override_error("", "paper.mu1++paper.mu2=0.4", ZENO_ERR_SYNTAX,
+                        "empty segment in path 'paper.mu1++paper.mu2'");
+  expect_override_error("", "paper.mu1+=0.4", ZENO_ERR_SYNTAX,
+                        "empty segment in path 'paper.mu1+'");
+  expect_override_error("", "paper.mu1+.mu2=0.4", ZENO_ERR_SYNTAX,
+                        "empty segment in path 'paper.mu1+.mu2'");
+  // Each path of a list is checked like a path alone.
+  expect_override_error(PAPER_EXAMPLE2, "paper.mu1+paper.mux=0.4", ZENO_ERR_UNKNOWN_KEY,
+                        "unknown key 'mux' in paper");
 }
 
 static void test_error_override_bad_value(void **state) {
@@ -1052,6 +1077,7 @@ int main(void) {
       cmocka_unit_test(test_override_creates_missing_mapping),
       cmocka_unit_test(test_override_flow_mapping),
       cmocka_unit_test(test_override_later_wins),
+      cmocka_unit_test(test_override_several_paths),
       cmocka_unit_test(test_override_appends_contact),
       cmocka_unit_test(test_error_syntax_unclosed_bracket),
       cmocka_unit_test(test_error_unknown_key_top),

@@ -5,7 +5,9 @@
 // event, relative to the size of the terms, must be rounding. Without free
 // flight after the first impact (certify_exact.h) the pieces before the
 // first impact are exempt: Theorem 2 needs no decrease there (Lemma 2
-// bounds them). Not public API.
+// bounds them). Under Newton's law a free flight and the event that ends
+// it are one step: V2 after it must not exceed V2 at the flight's start.
+// Not public API.
 #ifndef ZENO_ANALYSIS_CERTIFY_CHECK_H
 #define ZENO_ANALYSIS_CERTIFY_CHECK_H
 

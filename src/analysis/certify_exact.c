@@ -5,13 +5,20 @@
 // small rational expression.
 #include "analysis/certify_exact.h"
 
+#include <assert.h>
 #include <gmp.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/certify_flight.h"
+#include "analysis/certify_rat.h"
+
 /// Most equalities: one per single-contact mode.
 #define ZCE_MAX_EQ ZCS_MAX_MODES
+/// Most candidate equalities: the modes' and, under Newton's law, the
+/// flight conditions' (certify_flight.h).
+#define ZCE_MAX_CAND (ZCE_MAX_EQ + ZCF_MAX_EQ)
 
 // A linear form k + sum_x co[x] x in the unknowns.
 typedef struct lform {
@@ -33,52 +40,6 @@ static void lf_clear(lform *f) {
 static int pidx(int r, int k) {
   static const int idx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
   return idx[r][k];
-}
-
-static bool solve(int n, mpq_t M[][ZCE_MAX_EQ], mpq_t *r);
-
-// The mode's acceleration solved exactly from the model's data (doubles
-// taken as exact): M' qdd' = F + sum_a f_a C_a with C_a = Cp[.][a] (the
-// contact directions in q', C_0, C_2, C_3 exact unit vectors), F = -b, and
-// per contact F: f_n = f_t = 0; S: C_n . qdd' = C_t . qdd' = 0; P / N:
-// C_n . qdd' = 0, f_t = -+ mu f_n. Solved in rationals, so the identities
-// the physics gives (a contact's force does no work along the other
-// coordinates) hold exactly, as the exact equalities need.
-static bool exact_acc(const zcs_system *s, zeno_mode m, mpq_t acc[3]) {
-  mpq_t M[ZCE_MAX_EQ][ZCE_MAX_EQ], r[ZCE_MAX_EQ];
-  const int n = 7;  // qdd' (3), f (4)
-  for (int i = 0; i < n; i++) {
-    mpq_init(r[i]);
-    for (int k = 0; k < n; k++) mpq_init(M[i][k]);
-  }
-  for (int i = 0; i < 3; i++) {  // M' qdd' - sum_a C_a f_a = -b
-    for (int k = 0; k < 3; k++) mpq_set_d(M[i][k], s->Mp[i][k]);
-    for (int a = 0; a < 4; a++) mpq_set_d(M[i][3 + a], -s->km.Cp[i][a]);
-    mpq_set_d(r[i], -s->b[i]);
-  }
-  for (int c = 0; c < 2; c++) {
-    const int row = 3 + 2 * c, fn = 3 + 2 * c, ft = fn + 1;
-    const unsigned char l = m.letter[c];
-    if (l == ZENO_LETTER_F) {
-      mpq_set_ui(M[row][fn], 1, 1);
-      mpq_set_ui(M[row + 1][ft], 1, 1);
-      continue;
-    }
-    for (int k = 0; k < 3; k++) mpq_set_d(M[row][k], s->km.Cp[k][2 * c]);
-    if (l == ZENO_LETTER_S) {
-      for (int k = 0; k < 3; k++) mpq_set_d(M[row + 1][k], s->km.Cp[k][2 * c + 1]);
-    } else {
-      mpq_set_ui(M[row + 1][ft], 1, 1);
-      mpq_set_d(M[row + 1][fn], l == ZENO_LETTER_P ? s->d.mu[c] : -s->d.mu[c]);
-    }
-  }
-  const bool ok = solve(n, M, r);
-  for (int k = 0; k < 3; k++) mpq_set(acc[k], r[k]);
-  for (int i = 0; i < n; i++) {
-    mpq_clear(r[i]);
-    for (int k = 0; k < n; k++) mpq_clear(M[i][k]);
-  }
-  return ok;
 }
 
 // The rate's gradient g (dV2/dt = g . v) in a mode: g_r = a_r (r < 2) +
@@ -130,7 +91,7 @@ static bool mode_conditions(const zcs_system *s, const zcs_mode *m, double c, lf
   lform g[3];
   mpq_t acc[3];
   for (int k = 0; k < 3; k++) mpq_init(acc[k]);
-  const bool solved = exact_acc(s, m->mode, acc);
+  const bool solved = zcr_mode_acc(s, m->mode, acc);
   rate_gradient(c, acc, g);
   for (int k = 0; k < 3; k++) mpq_clear(acc[k]);
   if (!solved) {
@@ -179,47 +140,10 @@ static bool mode_conditions(const zcs_system *s, const zcs_mode *m, double c, lf
   return true;
 }
 
-// Solves the square system M y = r (n x n, invertible) in place; false
-// when singular.
-static bool solve(int n, mpq_t M[][ZCE_MAX_EQ], mpq_t *r) {
-  mpq_t f, t;
-  mpq_inits(f, t, NULL);
-  bool ok = true;
-  for (int col = 0; col < n && ok; col++) {
-    int p = -1;
-    for (int row = col; row < n; row++)
-      if (mpq_sgn(M[row][col]) != 0) {
-        p = row;
-        break;
-      }
-    if (p < 0) {
-      ok = false;
-      break;
-    }
-    if (p != col) {
-      for (int k = 0; k < n; k++) mpq_swap(M[p][k], M[col][k]);
-      mpq_swap(r[p], r[col]);
-    }
-    for (int row = 0; row < n; row++) {
-      if (row == col || mpq_sgn(M[row][col]) == 0) continue;
-      mpq_div(f, M[row][col], M[col][col]);
-      for (int k = col; k < n; k++) {
-        mpq_mul(t, f, M[col][k]);
-        mpq_sub(M[row][k], M[row][k], t);
-      }
-      mpq_mul(t, f, r[col]);
-      mpq_sub(r[row], r[row], t);
-    }
-  }
-  for (int row = 0; row < n && ok; row++) mpq_div(r[row], r[row], M[row][row]);
-  mpq_clears(f, t, NULL);
-  return ok;
-}
-
 // Keeps the linearly independent equalities (exact row reduction of their
 // coefficient rows); false when a dependent one contradicts them.
 static bool independent(lform *eq, int neq, int *keep, int *nkeep) {
-  mpq_t R[ZCE_MAX_EQ][ZCE_NX + 1], f, t;
+  mpq_t R[ZCE_MAX_CAND][ZCE_NX + 1], f, t;
   mpq_inits(f, t, NULL);
   for (int i = 0; i < neq; i++)
     for (int k = 0; k <= ZCE_NX; k++) {
@@ -228,7 +152,7 @@ static bool independent(lform *eq, int neq, int *keep, int *nkeep) {
     }
   bool ok = true;
   *nkeep = 0;
-  int pivrow[ZCE_MAX_EQ], pivcol[ZCE_MAX_EQ], np = 0;
+  int pivrow[ZCE_MAX_CAND], pivcol[ZCE_MAX_CAND], np = 0;
   for (int i = 0; i < neq && ok; i++) {
     for (int q = 0; q < np; q++) {  // reduce row i by the pivots so far
       if (mpq_sgn(R[i][pivcol[q]]) == 0) continue;
@@ -271,7 +195,7 @@ static bool project(lform *eq, const int *keep, int m, mpq_t *x) {
       }
     }
   }
-  const bool ok = solve(m, M, r);
+  const bool ok = zcr_solve(m, M, r);
   for (int i = 0; ok && i < m; i++)
     for (int k = 0; k < ZCE_NX; k++) {
       mpq_mul(t, r[i], eq[keep[i]].co[k]);
@@ -491,15 +415,17 @@ static bool impact_ok(const zcs_case *cs, int i, mpq_t *x) {
 }
 
 bool zce_applies(const zcs_system *s) {
-  return s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0;
+  return (s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
+         zcf_applies(s);
 }
 
 zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
                        zce_result *out, zeno_error *e) {
   (void)e;
   memset(out, 0, sizeof *out);
-  lform eq[ZCE_MAX_EQ], le[ZCE_MAX_EQ];
-  int neq = 0, nle = 0, keep[ZCE_MAX_EQ], nkeep = 0;
+  static_assert(ZCE_NX <= ZCE_MAX_EQ, "independent equalities fit project()");
+  lform eq[ZCE_MAX_CAND], le[ZCE_MAX_EQ];
+  int neq = 0, nle = 0, keep[ZCE_MAX_CAND], nkeep = 0;
   mpq_t x[ZCE_NX], v;
   mpq_init(v);
   for (int k = 0; k < ZCE_NX; k++) {
@@ -511,6 +437,17 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
   for (int k = 0; k < s->nmodes; k++)
     if (!mode_conditions(s, &s->modes[k], c, eq, &neq, le, &nle))
       fail = "a mode's exact solve is singular";
+  if (!fail && s->law == ZENO_LAW_NEWTON) {  // the flights' equalities
+    mpq_t rows[ZCF_MAX_EQ * (ZCE_NX + 1)];
+    for (int k = 0; k < ZCF_MAX_EQ * (ZCE_NX + 1); k++) mpq_init(rows[k]);
+    const int n = zcf_equalities(s, c, rows, ZCF_MAX_EQ);
+    for (int r = 0; r < n; r++, neq++) {
+      lf_init(&eq[neq]);
+      for (int k = 0; k < ZCE_NX; k++) mpq_set(eq[neq].co[k], rows[r * (ZCE_NX + 1) + k]);
+      mpq_set(eq[neq].k, rows[r * (ZCE_NX + 1) + ZCE_NX]);
+    }
+    for (int k = 0; k < ZCF_MAX_EQ * (ZCE_NX + 1); k++) mpq_clear(rows[k]);
+  }
 
   if (!fail && (!independent(eq, neq, keep, &nkeep) || !project(eq, keep, nkeep, x)))
     fail = "the single-contact modes' equalities are inconsistent";
@@ -528,7 +465,12 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
       fail = text;
     }
   }
-  for (int k = 0; k < s->ncases && !fail; k++) {
+  // Newton's law: a flight may precede every impact (certify_flight.h).
+  if (!fail && s->law == ZENO_LAW_NEWTON &&
+      !zcf_verify(s, c, x, text, sizeof text, &out->generators))
+    fail = text;
+  const int ncases = s->law == ZENO_LAW_NEWTON ? 0 : s->ncases;
+  for (int k = 0; k < ncases && !fail; k++) {
     const zcs_case *cs = &s->cases[k];
     for (int i = 0; i < 2 && !fail; i++) {
       if (!cs->both && i != cs->contact) continue;
@@ -549,7 +491,7 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
       mpq_set_d(m[pidx(r, k)], s->Mp[r][k]);
       mpq_div_2exp(m[pidx(r, k)], m[pidx(r, k)], 1);
     }
-  for (int k = 0; k < s->ncases && !fail; k++) {
+  for (int k = 0; k < ncases && !fail; k++) {
     const zcs_case *cs = &s->cases[k];
     for (int i = 0; i < 2 && !fail; i++) {
       if (!cs->both && i != cs->contact) continue;

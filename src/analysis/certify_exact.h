@@ -25,10 +25,13 @@ typedef struct zce_result {
   int equalities;     ///< independent linear equalities imposed exactly
   double x[ZCE_NX];   ///< the projected coefficients, rounded to double
   double shift;       ///< largest |projected - given| coefficient change
+  int generators;     ///< Newton's law: most generators of a flight's cone
 } zce_result;
 
 /// Whether the exact check applies to the system: the inelastic law and
-/// both free-flight gap accelerations negative.
+/// both free-flight gap accelerations negative (no flight after the first
+/// impact), or Newton's law with a free-flight gap acceleration negative
+/// (every impact after a flight of any duration: certify_flight.h).
 bool zce_applies(const zcs_system *s);
 
 /// Projects x0 onto the modes' equalities exactly and decides every

@@ -216,6 +216,22 @@ done:
 
 /* ---------- free flight of duration tau, then an impact ---------- */
 
+// Appends the pairwise products g_k g_l of the first *ng conditions (those
+// of degree at most 2, or at most the expression's degree deg).
+static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
+  const int nlin = *ng;
+  for (int a1 = 0; a1 < nlin; a1++)
+    for (int a2 = a1 + 1; a2 < nlin; a2++) {
+      const int d = ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]);
+      if (d > deg && d > 2) continue;
+      zeno_status st = ze_poly_init(&g[*ng], g[a1].nvars, e);
+      if (st == ZENO_OK) st = ze_poly_mul(&g[*ng], &g[a1], &g[a2], e);
+      if (st != ZENO_OK) return st;
+      (*ng)++;
+    }
+  return ZENO_OK;
+}
+
 // Variables (zj, u1, u2, w2, tau); zj = 0 for double impacts.
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
 // Without the flight (an impact from a mode with the other contact closed:
@@ -300,16 +316,7 @@ static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
       }
     if (any) TRY(linear(&g[ng++], nv, coef, e));
   }
-  const int nlin = ng;
-  for (int a1 = 0; a1 < nlin; a1++)
-    for (int a2 = a1 + 1; a2 < nlin; a2++) {
-      if (ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]) > ze_poly_degree(&x.part[0]) &&
-          ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]) > 2)
-        continue;
-      TRY(ze_poly_init(&g[ng], nv, e));
-      TRY(ze_poly_mul(&g[ng], &g[a1], &g[a2], e));
-      ng++;
-    }
+  TRY(products(g, &ng, ze_poly_degree(&x.part[0]), e));
   TRY(add(prog, &x, ng, g, count, e));
 done:
   ze_sos_expr_free(&x);
@@ -331,12 +338,14 @@ done:
 static zeno_status energy_impact(ze_sos_program *prog, const zcs_system *s,
                                  const zcs_case *cs, int *count, zeno_error *e) {
   ze_sos_expr x;
-  ze_poly q, g[ZCS_MAX_CONDS];
+  ze_poly q, g[ZCS_MAX_CONDS * (ZCS_MAX_CONDS + 1) / 2];
   memset(g, 0, sizeof g);
   memset(&q, 0, sizeof q);
-  zeno_status st = ze_sos_expr_init(&x, 3, e);
+  // In the program's variables (every constraint has them all): v in the
+  // first three, the others do not appear.
+  zeno_status st = ze_sos_expr_init(&x, ZCP_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(ze_poly_init(&q, 3, e));
+  TRY(ze_poly_init(&q, ZCP_NVARS, e));
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
       double d = s->Mp[r][k];  // T(v) - T(P v), coefficient of v_r v_k
@@ -348,12 +357,18 @@ static zeno_status energy_impact(ze_sos_program *prog, const zcs_system *s,
       TRY(ze_poly_add_term(&q, &m, 0.5 * d, e));
     }
   TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &q, e));
-  for (int k = 0; k < cs->ncond; k++) TRY(linear(&g[k], 3, cs->cond[k], e));
-  TRY(add(prog, &x, cs->ncond, g, count, e));
+  int ng = 0;
+  for (int k = 0; k < cs->ncond; k++) {
+    const double coef[ZCP_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
+    TRY(linear(&g[ng++], ZCP_NVARS, coef, e));
+  }
+  // A quadratic form on a cone: the pairwise products, as for the flights.
+  TRY(products(g, &ng, 2, e));
+  TRY(add(prog, &x, ng, g, count, e));
 done:
   ze_sos_expr_free(&x);
   ze_poly_free(&q);
-  free_polys(g, ZCS_MAX_CONDS);
+  free_polys(g, ZCS_MAX_CONDS * (ZCS_MAX_CONDS + 1) / 2);
   return st;
 }
 
@@ -430,6 +445,8 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
   // closed, and no flight condition is needed.
   const bool no_flight = s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
                          !(mask & ZCP_FORCE_FLIGHT);
+  // At weighted degree 2 the exact check decides (certify_exact.h).
+  const bool exact = set->degree == 2 && zce_applies(s) && mask == ZCP_ALL;
   if (mask & 1) TRY(positivity(&prog, &w, set, &out->constraints, e));
   for (int k = 0; k < s->nmodes && (mask & 2); k++)
     TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
@@ -440,7 +457,7 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
       other.contact = 1;
       TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
     }
-    if (s->law == ZENO_LAW_NEWTON)
+    if (s->law == ZENO_LAW_NEWTON && !exact)  // the exact check decides V1 exactly
       TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
   ze_sos_options o = ze_sos_options_default();
@@ -496,7 +513,7 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
     out->mono[idx] = w.part[k].t[0].m;
     out->coef[idx] = ze_sos_round(sol.scalars[w.var[k]]);
   }
-  if (set->degree == 2 && zce_applies(s) && mask == ZCP_ALL) TRY(exact_check(s, out, e));
+  if (exact) TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) zcp_outcome_free(out);
   ze_sos_solution_free(&sol);

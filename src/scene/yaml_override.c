@@ -1,6 +1,7 @@
 // `--set dotted.path=VALUE` overrides (yt_override_apply in yaml_tree.h):
 // the value is parsed as YAML and put into the document tree before the
 // schema conversion, creating the mappings on its path.
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,18 @@ static zeno_status override_path(const yt_loader *ld, const char *text,
                      "path longer than %d characters", YT_PATH_LEN - 1);
   memcpy(path, start, length);
   path[length] = '\0';
-  if (path[0] == '.' || path[length - 1] == '.' || strstr(path, ".."))
-    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
-                     "empty segment in path '%s'", path);
+  // Each of a list of paths joined by '+'.
+  for (const char *p = path;;) {
+    const char *comma = strchr(p, '+');
+    const size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    bool empty = n == 0 || p[0] == '.' || p[n - 1] == '.';
+    for (size_t k = 0; k + 1 < n && !empty; k++) empty = p[k] == '.' && p[k + 1] == '.';
+    if (empty)
+      return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
+                       "empty segment in path '%s'", path);
+    if (!comma) break;
+    p = comma + 1;
+  }
   return ZENO_OK;
 }
 
@@ -112,16 +122,24 @@ zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
   char path[YT_PATH_LEN];
   zeno_status st = override_path(ld, text, equals, path);
   if (st != ZENO_OK) return st;
-  ynode *value = NULL;
-  st = yt_parse(ld, equals + 1, strlen(equals + 1), text, &value);
-  if (st != ZENO_OK) return st;
-  if (value == NULL)
-    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
-                     "missing value after '='");
-  if (*root == NULL) *root = yt_node_new(YNODE_MAPPING, 1, 1, NULL);
-  if (*root == NULL) {
-    yt_free(value);
-    return yt_out_of_memory(ld);
+  // "a.b+c.d=VALUE" puts VALUE at each path (e.g. equal friction at both
+  // contacts: paper.mu1+paper.mu2=0.4), in order.
+  for (char *p = path; st == ZENO_OK;) {
+    char *comma = strchr(p, '+');
+    if (comma) *comma = '\0';
+    ynode *value = NULL;
+    st = yt_parse(ld, equals + 1, strlen(equals + 1), text, &value);
+    if (st != ZENO_OK) return st;
+    if (value == NULL)
+      return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, p, "missing value after '='");
+    if (*root == NULL) *root = yt_node_new(YNODE_MAPPING, 1, 1, NULL);
+    if (*root == NULL) {
+      yt_free(value);
+      return yt_out_of_memory(ld);
+    }
+    st = tree_set(ld, root, p, value, text);
+    if (!comma) break;
+    p = comma + 1;
   }
-  return tree_set(ld, root, path, value, text);
+  return st;
 }
