@@ -99,15 +99,15 @@ static zeno_status override_path(const yt_loader *ld, const char *text,
   path[length] = '\0';
   // Each of a list of paths joined by '+'.
   for (const char *p = path;;) {
-    const char *comma = strchr(p, '+');
-    const size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    const char *plus = strchr(p, '+');
+    const size_t n = plus ? (size_t)(plus - p) : strlen(p);
     bool empty = n == 0 || p[0] == '.' || p[n - 1] == '.';
     for (size_t k = 0; k + 1 < n && !empty; k++) empty = p[k] == '.' && p[k + 1] == '.';
     if (empty)
       return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
                        "empty segment in path '%s'", path);
-    if (!comma) break;
-    p = comma + 1;
+    if (!plus) break;
+    p = plus + 1;
   }
   return ZENO_OK;
 }
@@ -125,8 +125,8 @@ zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
   // "a.b+c.d=VALUE" puts VALUE at each path (e.g. equal friction at both
   // contacts: paper.mu1+paper.mu2=0.4), in order.
   for (char *p = path; st == ZENO_OK;) {
-    char *comma = strchr(p, '+');
-    if (comma) *comma = '\0';
+    char *plus = strchr(p, '+');
+    if (plus) *plus = '\0';
     ynode *value = NULL;
     st = yt_parse(ld, equals + 1, strlen(equals + 1), text, &value);
     if (st != ZENO_OK) return st;
@@ -138,8 +138,8 @@ zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
       return yt_out_of_memory(ld);
     }
     st = tree_set(ld, root, p, value, text);
-    if (!comma) break;
-    p = comma + 1;
+    if (!plus) break;
+    p = plus + 1;
   }
   return st;
 }
