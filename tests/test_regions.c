@@ -17,6 +17,7 @@
 
 #define EXAMPLE6 ZENO_SCENES_DIR "/example6.yaml"
 #define EXAMPLE7 ZENO_SCENES_DIR "/example7.yaml"
+#define EXAMPLE4_NEWTON ZENO_SCENES_DIR "/example4-newton.yaml"
 
 /// The coarse Example 6 grid: the feasible strip crosses it diagonally
 /// (it is parallel to the load, alpha = 45 deg) and the Example 3 centre of
@@ -516,6 +517,55 @@ static void simulation_verdict(void **state) {
   free(text);
 }
 
+// Under a law other than the inelastic one the maps decide nothing: a
+// region map leaves them out (region 7, no maps, G_max nan), while
+// zeno_analyze() by default still computes them to be drawn; the region and
+// the simulations are the same either way.
+static void restitution_points_compute_no_maps(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE4_NEWTON);
+  zeno_regions_def d = axes("paper.mu1+paper.mu2=0.4:0.8:2", "impact.e=0.1:0.3:2");
+  d.mc_runs = 4;
+  zeno_error err;
+  zeno_regions *r = zeno_regions_create(text, EXAMPLE4_NEWTON, NULL, 0, &d, &err);
+  assert_non_null(r);
+  zeno_region_point p;
+  assert_int_equal(zeno_regions_point(r, 1, 1, &p, &err), ZENO_OK);
+  assert_int_equal(p.region, 7);
+  assert_false(p.has_maps);
+  assert_true(isnan(p.G_max));
+  assert_int_equal(p.mc_runs, 4);
+  zeno_regions_destroy(r);
+  // The same point with the maps: the same region and simulations.
+  d.analysis.maps_when_undecided = true;
+  r = zeno_regions_create(text, EXAMPLE4_NEWTON, NULL, 0, &d, &err);
+  zeno_region_point q;
+  assert_int_equal(zeno_regions_point(r, 1, 1, &q, &err), ZENO_OK);
+  assert_true(q.has_maps);
+  assert_true(q.G_max > 0);
+  assert_int_equal(q.region, p.region);
+  assert_int_equal(q.mc_rest, p.mc_rest);
+  zeno_regions_destroy(r);
+  // zeno_analyze() of such a scene draws its maps by default.
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(EXAMPLE4_NEWTON, NULL, 0, &scene, &err), ZENO_OK);
+  zeno_analysis_def ad = zeno_analysis_def_default();
+  assert_true(ad.maps_when_undecided);
+  ad.maps.samples = 64;
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&scene, &ad, &a, &err), ZENO_OK);
+  assert_int_equal(a.region, 7);
+  assert_true(a.has_maps);
+  zeno_analysis_free(&a);
+  ad.maps_when_undecided = false;
+  assert_int_equal(zeno_analyze(&scene, &ad, &a, &err), ZENO_OK);
+  assert_int_equal(a.region, 7);
+  assert_false(a.has_maps);
+  assert_non_null(strstr(a.reason, "not computed"));
+  zeno_analysis_free(&a);
+  free(text);
+}
+
 /* ---- CSV rows ----------------------------------------------------------- */
 
 /// The CSV row of a point, into buffer.
@@ -624,6 +674,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(threads_match_one_thread),
       cmocka_unit_test(example7_chart),
       cmocka_unit_test(simulation_verdict),
+      cmocka_unit_test(restitution_points_compute_no_maps),
       cmocka_unit_test(csv_round_trip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

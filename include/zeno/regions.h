@@ -86,7 +86,8 @@ typedef struct zeno_regions_def {
 #define ZENO_REGIONS_DEFAULT_MC_RUNS 32
 
 /// Axes unset (count 0), analysis as zeno_analysis_def_default() but with
-/// ZENO_REGIONS_DEFAULT_SAMPLES samples, 300 partition intervals,
+/// ZENO_REGIONS_DEFAULT_SAMPLES samples and no maps where they decide
+/// nothing (laws other than the inelastic one), 300 partition intervals,
 /// ZENO_REGIONS_DEFAULT_MC_RUNS perturbations, seed 1, ZOD only.
 ZENO_API zeno_regions_def zeno_regions_def_default(void);
 

@@ -33,9 +33,14 @@ ZENO_API const char *zeno_verdict_name(zeno_verdict verdict);
 typedef struct zeno_analysis_def {
   zeno_maps_def maps;
   size_t partition_intervals; ///< uniform sub-intervals of I before refinement (paper: 300)
+  /// Compute the maps also where they decide nothing (an impact law other
+  /// than the inelastic one), to be drawn; false leaves them out
+  /// (has_maps false): the region maps, which draw no maps, do.
+  bool maps_when_undecided;
 } zeno_analysis_def;
 
-/// maps as zeno_maps_def_default(), 300 partition intervals.
+/// maps as zeno_maps_def_default(), 300 partition intervals, maps when
+/// undecided.
 ZENO_API zeno_analysis_def zeno_analysis_def_default(void);
 
 /// Checks the partition size (3 .. ZENO_MAX_PARTITION / 2) and the maps'

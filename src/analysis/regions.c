@@ -116,6 +116,9 @@ zeno_regions_def zeno_regions_def_default(void) {
   memset(&d, 0, sizeof d);
   d.analysis = zeno_analysis_def_default();
   d.analysis.maps.samples = ZENO_REGIONS_DEFAULT_SAMPLES;
+  // A region map draws no maps: where they decide nothing (restitution)
+  // it does not pay for them (bouncing cycles make them slow).
+  d.analysis.maps_when_undecided = false;
   d.mc_runs = ZENO_REGIONS_DEFAULT_MC_RUNS;
   d.mc_seed = 1;
   d.mc_full = false;

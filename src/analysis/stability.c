@@ -29,7 +29,8 @@ const char *zeno_verdict_name(zeno_verdict v) {
 }
 
 zeno_analysis_def zeno_analysis_def_default(void) {
-  zeno_analysis_def d = {.maps = zeno_maps_def_default(), .partition_intervals = 300};
+  zeno_analysis_def d = {.maps = zeno_maps_def_default(), .partition_intervals = 300,
+                         .maps_when_undecided = true};
   return d;
 }
 
@@ -210,18 +211,22 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   }
   // The equilibrium was just checked: Definition 4 reuses its report.
   st = persistent_given(scene, &a->equilibrium, &a->persistent, error);
-  if (st == ZENO_OK) st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
-  if (st != ZENO_OK) return st;
-  a->has_maps = true;
   // Theorems 2-4 and Definition 4 are proved for the inelastic law (15):
-  // with another law the maps are still computed (to be drawn) but decide
-  // nothing, whatever they show.
-  if (scene->impact_law != ZENO_LAW_INELASTIC) {
+  // with another law the maps are computed to be drawn (maps_when_undecided)
+  // but decide nothing, whatever they show.
+  const bool decides = scene->impact_law == ZENO_LAW_INELASTIC;
+  if (st == ZENO_OK && (decides || d.maps_when_undecided)) {
+    st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
+    a->has_maps = st == ZENO_OK;
+  }
+  if (st != ZENO_OK) return st;
+  if (!decides) {
     char r[ZENO_REASON_SIZE];
     snprintf(r, sizeof r,
              "Theorems 2-4 assume the inelastic impact law (15); with the %s law "
-             "the maps are computed but decide nothing",
-             zeno_impact_law_name(scene->impact_law));
+             "the maps %s",
+             zeno_impact_law_name(scene->impact_law),
+             a->has_maps ? "are computed but decide nothing" : "decide nothing (not computed)");
     set(a, ZENO_VERDICT_UNDECIDED, 0, 7, r);
     return ZENO_OK;
   }
