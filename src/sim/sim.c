@@ -241,12 +241,13 @@ static void project_gaps(zeno_sim *s, const zm_class *cls) {
 }
 
 // Impact at the touching contacts. *impacted is false for a tangent touch.
+// cd: the contact rates at the current state.
 static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
-                                  const bool gap_hit[2], const tolerances *tol,
-                                  bool *impacted) {
+                                  const bool gap_hit[2], const double cd[4],
+                                  const tolerances *tol, bool *impacted) {
   zi_input in;
   unsigned touched;
-  const double speed = sim_impact_input(s, cls, gap_hit, tol, &in, &touched);
+  const double speed = sim_impact_input(s, cls, gap_hit, cd, tol, &in, &touched);
   *impacted = speed > 0;
   if (!*impacted) return ZENO_OK;
   if (sim_on_section(s, cls, in.v, &ev->section_angle)) {
@@ -323,7 +324,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   sim_note_grazing(s, gap_hit, cd, vscale);
   bool impacted = false;
   if (impact) {
-    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, &tol, &impacted);
+    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, cd, &tol, &impacted);
     if (st != ZENO_OK || s->finished) return st;
   }
   if (!impacted) {

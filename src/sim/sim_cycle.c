@@ -76,7 +76,7 @@ static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
   if (gap_hit[0] || gap_hit[1]) {
     zi_input in;
     unsigned touched;
-    speed = sim_impact_input(s, &cls, gap_hit, &tol, &in, &touched);
+    speed = sim_impact_input(s, &cls, gap_hit, cd, &tol, &in, &touched);
     impacted = speed > 0;
     if (impacted) {
       section = sim_on_section(s, &cls, in.v, &angle);

@@ -296,11 +296,13 @@ static inline void sim_note_tie(zeno_sim *s, double margin) {
 double sim_choice_margin(zeno_sim *s, const zm_class *cls);
 
 /* impacts (sim_impact.c) */
-/// The impact law's input at the current state for the contacts touching
-/// (cls, or gap_hit); *touched their bits. Returns the largest approach
-/// speed of the impacting contacts: zero for a tangent touch (no impact).
+/// The impact law's input at the current state, whose contact rates cd
+/// the caller holds, for the contacts touching (cls, or gap_hit); *touched
+/// their bits. Returns the largest approach speed of the impacting
+/// contacts: zero for a tangent touch (no impact).
 double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
-                        const tolerances *tol, zi_input *in, unsigned *touched);
+                        const double cd[4], const tolerances *tol, zi_input *in,
+                        unsigned *touched);
 /// The Poincaré section (22): contact 1 sustained and contact 2 colliding
 /// (contact rates cd); *angle = atan(xdot2 / |zdot2|).
 bool sim_on_section(const zeno_sim *s, const zm_class *cls, const double cd[4],
