@@ -3,7 +3,10 @@
 // random equilibria of the paper's parameterisation under the three impact
 // laws, every cycle the fast path takes has the event loop's word,
 // outcomes, end, tie margin, R, G and T (bit for bit), and the cycles it
-// hands back are the ones it must not take (many impacts, near ties).
+// hands back are the ones it must not take (many impacts, near ties). The
+// flat kernel (src/sim/sim_kernel.c), which the maps run first, is held to
+// the steps: the same words and outcomes, R, G and T to 1e-12, and it takes
+// no cycle the steps hand back.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 
 #include "analysis/poincare_internal.h"
 #include "sim/sim_cycle.h"
+#include "sim/sim_kernel.h"
 #include "test_util.h"
 #include "zeno/zeno.h"
 
@@ -30,9 +34,48 @@
 #define CYCLE_RTOL 0.0
 #define TIE_RTOL 0.0
 
+/// The flat kernel (src/sim/sim_kernel.c) against the steps: the same
+/// decisions on quantities formed in another order, so R, G and T agree to
+/// rounding (the 1e-12, of the value or of 1: the section's unit
+/// speed and the scenes' unit accelerations make times and rates of order
+/// 1, and a cycle of 1e-4 that ends in a small difference of impulses
+/// differs by 1e-16 absolute, 6e-12 relative), and the tie margins,
+/// differences of nearby crossing times over their sum, to rounding
+/// amplified by that quotient.
+#define KERNEL_RTOL 1e-12
+#define KERNEL_TIE_TOL 1e-9
+
 typedef struct tally {
   long cycles, taken, handed_back, returned, rested, away;
+  long kernel;             ///< cycles the kernel took
+  double kernel_dev;       ///< largest relative difference of R, G, T from the steps'
+  double kernel_tie_dev;   ///< largest difference of a tie margin
 } tally;
+
+static double rel_dev(double a, double b, double scale) {
+  return fabs(a - b) / fmax(scale, fmax(fabs(a), fabs(b)));
+}
+
+// The kernel's cycle against the steps' (which took it too).
+static void compare_kernel(const sim_cycle *k, const sim_cycle *f, tally *t) {
+  t->kernel++;
+  if (strcmp(k->word, f->word) != 0 || strcmp(k->outcomes, f->outcomes) != 0)
+    fprintf(stderr, "kernel '%s' [%s], steps '%s' [%s]\n", k->word, k->outcomes, f->word,
+            f->outcomes);
+  assert_string_equal(k->word, f->word);
+  assert_string_equal(k->outcomes, f->outcomes);
+  assert_int_equal(k->returned, f->returned);
+  t->kernel_tie_dev = fmax(t->kernel_tie_dev, fabs(k->tie_margin - f->tie_margin));
+  assert_true(fabs(k->tie_margin - f->tie_margin) <= KERNEL_TIE_TOL);
+  if (!k->returned) {
+    assert_int_equal(k->end, f->end);
+    return;
+  }
+  const double dev = fmax(fmax(rel_dev(k->angle, f->angle, 1), rel_dev(k->rate, f->rate, 1)),
+                          rel_dev(k->t, f->t, 1));
+  t->kernel_dev = fmax(t->kernel_dev, dev);
+  assert_true(dev <= KERNEL_RTOL);
+}
 
 static bool close_to(double a, double b, double scale, double rtol) {
   return fabs(a - b) <= rtol * fmax(scale, fmax(fabs(a), fabs(b)));
@@ -41,8 +84,12 @@ static bool close_to(double a, double b, double scale, double rtol) {
 // One cycle both ways on one runner: the fast path, then the event loop.
 static void compare_cycle(cycle_runner *r, double phi, tally *t) {
   const double qdp[3] = {0, -cos(phi), sin(phi)};
-  sim_cycle fast;
-  const bool taken = sim_cycle_run(r->sim, qdp, &fast);
+  sim_cycle kern, fast;
+  const bool kernel = sim_kernel_cycle(r->sim, qdp, &kern);
+  const bool taken = sim_cycle_run_steps(r->sim, qdp, &fast);
+  // What the kernel takes, the steps take (it hands back at least what they do).
+  assert_true(taken || !kernel);
+  if (kernel) compare_kernel(&kern, &fast, t);
   r->fast = false;
   zeno_cycle loop;
   assert_int_equal(poincare_runner_eval(r, phi, &loop, NULL), ZENO_OK);
@@ -98,8 +145,10 @@ static void paper_scenes_agree(void **state) {
     assert_int_equal(zeno_scene_load(path, NULL, 0, &scene, NULL), ZENO_OK);
     tally t = {0};
     compare_scene(&scene, &t);
-    printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest), %ld handed back\n",
-           files[f], t.cycles, t.taken, t.returned, t.rested, t.handed_back);
+    printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest), %ld handed back; "
+           "kernel %ld (R, G, T to %.2g, tie margins to %.2g)\n",
+           files[f], t.cycles, t.taken, t.returned, t.rested, t.handed_back, t.kernel,
+           t.kernel_dev, t.kernel_tie_dev);
     assert_int_equal(t.cycles, ANGLES);
     // The paper's cycles are the fast path's. Hand-backs are cycles with a
     // decision at a tie: the rocking block's rests after a double impact
@@ -135,9 +184,10 @@ static void random_scenes_agree(void **state) {
       compare_scene(&s, &t);
     }
     printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest, %ld escaped or at "
-           "the time limit), %ld handed back\n",
+           "the time limit), %ld handed back; kernel %ld (R, G, T to %.2g, tie margins "
+           "to %.2g)\n",
            zeno_impact_law_name(laws[l]), t.cycles, t.taken, t.returned, t.rested, t.away,
-           t.handed_back);
+           t.handed_back, t.kernel, t.kernel_dev, t.kernel_tie_dev);
     // Inelastic cycles are the fast path's (measured: all 60,000), those
     // that escape or slide on to the time limit included. With restitution
     // a cycle bounces, and past ratio_periods + 1 impacts it is the event

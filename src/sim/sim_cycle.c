@@ -11,6 +11,7 @@
 #include "dynamics/flow_zod.h"
 #include "dynamics/impact.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 
 /// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,
@@ -186,6 +187,10 @@ static step start(cycle_run *r) {
 }
 
 bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+  return sim_kernel_cycle(s, qdp, out) || sim_cycle_run_steps(s, qdp, out);
+}
+
+bool sim_cycle_run_steps(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   // A wall-clock limit is checked between the event loop's events.
   if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0) return false;
   const double zero[3] = {0, 0, 0};

@@ -42,9 +42,15 @@ typedef struct sim_cycle {
 } sim_cycle;
 
 /// Runs the cycle of a two-contact ZOD simulator with the per-scene table
-/// from q' = 0, qdot' = qdp (a state on the section), restarting it. False
-/// when the cycle left the fast path (or the simulator has no table): *out
-/// is then undefined and the simulator must be restarted for the event loop.
+/// from q' = 0, qdot' = qdp (a state on the section), restarting it: on
+/// the flat kernel (sim_kernel.h), or where it hands back, on the steps.
+/// False when the cycle left the fast path (or the simulator has no
+/// table): *out is then undefined and the simulator must be restarted for
+/// the event loop.
 bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out);
+
+/// The same cycle on the steps alone: the event loop's own functions, so
+/// that a cycle it takes equals the loop's bit for bit.
+bool sim_cycle_run_steps(zeno_sim *s, const double qdp[3], sim_cycle *out);
 
 #endif

@@ -28,6 +28,20 @@ typedef struct sim_choice {
   double margin;   ///< the choice's tie margin (sim_choice_margin)
 } sim_choice;
 
+/// The flat kernel's data (sim_kernel.c), in the ZOD's coordinates q':
+/// each mode's accelerations, made as modes are met.
+typedef struct sim_kernel_data {
+  bool made;                      ///< AMW and k below are set
+  unsigned char mode_state[16];   ///< by mode code: 0 not made, 1 made, 2 no solution
+  bool mode_rest[16];             ///< every contact sticks and the body stays still
+  double mode_qddp[16][3];        ///< q'' (sim_mode_rates)
+  double mode_cdd[16][4];         ///< contact accelerations (z1, x1, z2, x2)''
+  double AMW[3][4];               ///< change of qdot' per unit contact impulse
+  /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
+  unsigned char proj_state[16];
+  double proj_K[16][3][3];
+} sim_kernel_data;
+
 typedef struct sim_table {
   int classes;                            ///< slots in use
   sim_choice choice[SIM_TABLE_CLASSES];
@@ -38,6 +52,7 @@ typedef struct sim_table {
   /// set's order (sim_contact.c).
   unsigned char correct_state[16];
   double correct_K[16][3][3];
+  sim_kernel_data kernel;
 } sim_table;
 
 /// Code of a kinematic class (below 1296: 36 states per contact).

@@ -1,0 +1,473 @@
+// The Poincaré cycle on the flat kernel (sim_kernel.h): sim_cycle.c's
+// steps (start, flow, crossing) for two contacts under the ZOD, with the
+// state kept in q' and its contact rates carried along instead of
+// recomputed, every constant of the scene read from the table, and the
+// impact law's candidates checked inline. The decisions, their order and
+// the tie margins noted are the steps'; so are the shared pieces it calls
+// (zf_crossings, the tie notes, the table's class choices and letter maps).
+#include "sim/sim_kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dynamics/flow_zod.h"
+#include "sim/sim_internal.h"
+
+/// Events a kernel cycle may take (as SIM_CYCLE_MAX_EVENTS of the steps).
+#define KERNEL_MAX_EVENTS 32
+
+typedef enum kstep { K_ON, K_DONE, K_BACK } kstep;
+
+typedef struct kernel_run {
+  zeno_sim *s;
+  sim_kernel_data *kd;
+  sim_cycle *out;
+  size_t word_len, outcomes_len;
+  int sections, events;
+  long impacts;
+  double first_speed;
+  double all_tie;
+  double k[3];  ///< the slip of contact 1 as a row of q' (Cp[.][1])
+  double tol_accel;
+} kernel_run;
+
+/* ---------- the scene's data in q' ---------- */
+
+static void rates_of(const kernel_run *r, const double qd[3], double cd[4]) {
+  cd[0] = qd[0];
+  cd[1] = r->k[0] * qd[0] + r->k[1] * qd[1] + r->k[2] * qd[2];
+  cd[2] = qd[1];
+  cd[3] = qd[2];
+}
+
+static double speed_of(const double cd[4]) {
+  double v = 0;
+  for (int a = 0; a < 4; a++) {
+    const double x = fabs(cd[a]);
+    if (x > v) v = x;
+  }
+  return v;
+}
+
+static void make_constants(zeno_sim *s, sim_kernel_data *kd) {
+  // qdot'+ = A (qdot + M^-1 W x): the impulse's effect on qdot'.
+  for (int k = 0; k < 3; k++)
+    for (int a = 0; a < 4; a++) {
+      double sum = 0;
+      for (int j = 0; j < 3; j++) sum += s->km.A[k][j] * s->km.inv_mass[j] * s->dyn.W[j][a];
+      kd->AMW[k][a] = sum;
+    }
+  kd->made = true;
+}
+
+// The mode's accelerations and rest test (sim_mode_rates, is_rest); false
+// when the mode has no solution.
+static bool mode_data(kernel_run *r, unsigned code) {
+  sim_kernel_data *kd = r->kd;
+  if (kd->mode_state[code] == 0) {
+    zeno_sim *s = r->s;
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    zm_solution sol;
+    if (!zm_solve_cached(&s->dyn, mode, &s->mode_cache, &sol)) {
+      kd->mode_state[code] = 2;
+      return false;
+    }
+    sim_mode_rates(s, &sol, kd->mode_qddp[code]);
+    rates_of(r, kd->mode_qddp[code], kd->mode_cdd[code]);
+    bool rest = mode.letter[0] == ZENO_LETTER_S && mode.letter[1] == ZENO_LETTER_S;
+    for (int a = 0; a < 4; a++) rest = rest && !(fabs(kd->mode_cdd[code][a]) > r->tol_accel);
+    rest = rest && fabs(sol.qdd[2]) * s->km.length_scale <= r->tol_accel &&
+           hypot(sol.qdd[0], sol.qdd[1]) <= r->tol_accel;
+    kd->mode_rest[code] = rest;
+    kd->mode_state[code] = 1;
+  }
+  return kd->mode_state[code] == 1;
+}
+
+// The projection onto the coordinates of set `key` in q' (the table's map
+// in generalised rates, carried through A); false while the table has not
+// made it or the coordinates are dependent.
+static bool projection(kernel_run *r, unsigned key) {
+  sim_kernel_data *kd = r->kd;
+  if (kd->proj_state[key] == 0) {
+    const sim_table *t = &r->s->table;
+    if (t->correct_state[key] != 1) return false;
+    for (int k = 0; k < 3; k++)
+      for (int a = 0; a < 3; a++) {
+        double sum = 0;
+        for (int j = 0; j < 3; j++) sum += r->s->km.A[k][j] * t->correct_K[key][j][a];
+        kd->proj_K[key][k][a] = sum;
+      }
+    kd->proj_state[key] = 1;
+  }
+  return true;
+}
+
+/* ---------- classes ---------- */
+
+// A velocity's class against tol, or false when it lies in the band
+// where rounding could class it otherwise.
+static bool clear_of(double v, double tol) {
+  const double a = fabs(v);
+  return !(a >= tol / SIM_KERNEL_BAND && a <= tol * SIM_KERNEL_BAND);
+}
+
+static bool classify(const double cd[4], const bool touching[2], double tol, zm_class *cls) {
+  memset(cls, 0, sizeof *cls);
+  for (int i = 0; i < 2; i++) {
+    const double zd = cd[2 * i], xd = cd[2 * i + 1];
+    if (!clear_of(xd, tol) || (touching[i] && !clear_of(zd, tol))) return false;
+    cls->gap[i] = !touching[i] || zd > tol ? ZM_GAP_OPEN
+                  : zd < -tol              ? ZM_GAP_IMPACTING
+                                           : ZM_GAP_CLOSED;
+    cls->slip[i] = xd > tol ? ZM_SLIP_POS : xd < -tol ? ZM_SLIP_NEG : ZM_SLIP_ZERO;
+  }
+  return true;
+}
+
+// sim_enforce: closed gaps to zero, and the rates of closed gaps and of
+// closed contacts that do not slip projected to zero.
+static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
+  zeno_sim *s = r->s;
+  int cols[4], m = 0;
+  for (int i = 0; i < 2; i++)
+    if (cls->gap[i] == ZM_GAP_CLOSED) {
+      s->q[i] = 0;
+      cols[m++] = 2 * i;
+    }
+  for (int i = 0; i < 2; i++)
+    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO) cols[m++] = 2 * i + 1;
+  if (m == 4) {  // a fully constrained body stands still
+    s->qd[0] = s->qd[1] = s->qd[2] = 0;
+  } else if (m > 0) {
+    unsigned key = 0;
+    for (int a = 0; a < m; a++) key |= 1u << cols[a];
+    if (!projection(r, key)) return false;
+    double(*K)[3] = r->kd->proj_K[key];
+    double rr[3];
+    for (int a = 0; a < m; a++) rr[a] = -cd[cols[a]];
+    for (int k = 0; k < 3; k++)
+      for (int a = 0; a < m; a++) s->qd[k] += K[k][a] * rr[a];
+    for (int a = 0; a < m; a++)
+      if (cols[a] % 2 == 0) s->qd[cols[a] / 2] = 0;
+  }
+  rates_of(r, s->qd, cd);
+  return true;
+}
+
+/* ---------- the impact law (impact.c's complementarity, inline) ---------- */
+
+typedef struct kimpact {
+  const zc_dyn *d;
+  const zc_letter_maps *m;
+  bool touching[2], impacting[2];
+  double b[4], shift[4];
+  double tol_v, tol_impulse;
+} kimpact;
+
+typedef enum ktry { T_FAIL, T_OK, T_BACK } ktry;
+
+static double dot4(const double r[4], const double b[4]) {
+  return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
+}
+
+// try_candidate() through the letters' map: impulses first, then the
+// rates the checks read.
+static ktry candidate(const kimpact *im, const unsigned char letter[2], double x[4]) {
+  const int code = letter[0] + 4 * letter[1];
+  if (im->m->state[code] == 0) return T_BACK;  // the steps make it
+  if (im->m->state[code] != 1) return T_FAIL;
+  const double *X0 = im->m->X[code][0], *Y0 = im->m->Y[code][0];
+  for (int i = 0; i < 2; i++) {
+    x[2 * i] = x[2 * i + 1] = 0;
+    if (letter[i] == ZENO_LETTER_F) continue;
+    const double xn = dot4(X0 + 8 * i, im->b), xt = dot4(X0 + 8 * i + 4, im->b);
+    if (!(xn > im->tol_impulse)) return T_FAIL;
+    if (letter[i] == ZENO_LETTER_S && im->d->mu[i] * xn - fabs(xt) < -im->tol_impulse)
+      return T_FAIL;
+    x[2 * i] = xn;
+    x[2 * i + 1] = xt;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (letter[i] == ZENO_LETTER_F && im->touching[i] &&
+        dot4(Y0 + 8 * i, im->b) < -im->tol_v)
+      return T_FAIL;
+    if (letter[i] == ZENO_LETTER_P && dot4(Y0 + 8 * i + 4, im->b) < -im->tol_v) return T_FAIL;
+    if (letter[i] == ZENO_LETTER_N && dot4(Y0 + 8 * i + 4, im->b) > im->tol_v) return T_FAIL;
+  }
+  return T_OK;
+}
+
+// double_stick() of impact.c through the made maps.
+static ktry double_stick(const kimpact *im, const double qdg[3], double x[4]) {
+  const zc_letter_maps *m = im->m;
+  if (m->stick_state == 0 || m->static_state == 0) return T_BACK;
+  if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;
+  const int skip = m->stick_skip;
+  double rt[3], t[3];
+  for (int a = 0, n = 0; a < 4; a++)
+    if (a != skip) rt[n++] = -im->shift[a];
+  for (int k = 0; k < 3; k++)
+    t[k] = m->stick_T[k][0] * rt[0] + m->stick_T[k][1] * rt[1] + m->stick_T[k][2] * rt[2];
+  double vs = 0;
+  for (int k = 0; k < 3; k++) vs += im->d->W[k][skip] * t[k];
+  if (fabs(vs + im->shift[skip]) > im->tol_v) return T_FAIL;
+  double rhs[3], margin;
+  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / im->d->inv_mass[k];
+  // The family's maps are made (static_state 1): this only evaluates them.
+  if (!zc_static_family_mapped(im->d, (zc_letter_maps *)m, rhs, x, &margin)) return T_FAIL;
+  return margin >= -im->tol_impulse && x[0] > im->tol_impulse && x[2] > im->tol_impulse
+             ? T_OK
+             : T_FAIL;
+}
+
+// resolve_complementarity(): the first candidate of the preference list
+// that passes; its mask and letters, its impulses in x.
+static ktry resolve(const kimpact *im, const double qdg[3], unsigned *mask,
+                    unsigned char letter[2], double x[4]) {
+  static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < 2; i++) {
+      if (!im->touching[i] || im->impacting[i] != (pass == 0)) continue;
+      for (int k = 0; k < 3; k++) {
+        letter[0] = letter[1] = ZENO_LETTER_F;
+        letter[i] = slip_order[k];
+        const ktry t = candidate(im, letter, x);
+        if (t != T_FAIL) {
+          *mask = 1u << i;
+          return t;
+        }
+      }
+    }
+  if (!im->touching[0] || !im->touching[1]) return T_BACK;  // no outcome: the steps report it
+  *mask = 3u;
+  letter[0] = letter[1] = ZENO_LETTER_S;
+  const ktry t = double_stick(im, qdg, x);
+  if (t != T_FAIL) return t;
+  static const unsigned char pairs[8][2] = {
+      {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
+      {ZENO_LETTER_P, ZENO_LETTER_S}, {ZENO_LETTER_N, ZENO_LETTER_S},
+      {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
+      {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
+  for (int k = 0; k < 8; k++) {
+    letter[0] = pairs[k][0];
+    letter[1] = pairs[k][1];
+    const ktry c = candidate(im, letter, x);
+    if (c != T_FAIL) return c;
+  }
+  return T_BACK;
+}
+
+/* ---------- the cycle's steps ---------- */
+
+static bool append2(char *buf, size_t *len, char a, char b) {
+  const size_t sep = *len ? 1 : 0;
+  if (*len + sep + 2 >= SIM_CYCLE_WORD) return false;
+  if (sep) buf[(*len)++] = ' ';
+  buf[(*len)++] = a;
+  buf[(*len)++] = b;
+  buf[*len] = '\0';
+  return true;
+}
+
+static void take_tie(kernel_run *r, bool counts) {
+  zeno_sim *s = r->s;
+  if (s->tie < r->all_tie) r->all_tie = s->tie;
+  if (counts && s->tie < r->out->tie_margin) r->out->tie_margin = s->tie;
+  s->tie = SIM_TIE_NONE;
+}
+
+static unsigned mode_code(const zeno_sim *s) {
+  return s->sol.mode.letter[0] + 4u * s->sol.mode.letter[1];
+}
+
+// The impact at the current state (cd its contact rates): resolved and
+// applied; *cls becomes the post-impact classes.
+static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double cd[4],
+                    double tol_v, unsigned *mask, unsigned char letter[2]) {
+  zeno_sim *s = r->s;
+  if (s->scene.impact_law == ZENO_LAW_CHATTERJEE_RUINA) return K_BACK;
+  kimpact im = {.d = &s->dyn, .m = &s->table.letters, .tol_v = tol_v,
+                .tol_impulse = tol_v * s->km.mass};
+  const double e = s->scene.impact_law == ZENO_LAW_INELASTIC ? 0 : s->scene.restitution;
+  for (int i = 0; i < 2; i++) {
+    im.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    im.impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    im.shift[2 * i] = im.impacting[i] ? e * cd[2 * i] : 0.0;
+    im.shift[2 * i + 1] = 0;
+    im.b[2 * i] = cd[2 * i] + im.shift[2 * i];
+    im.b[2 * i + 1] = cd[2 * i + 1];
+  }
+  double qdg[3], x[4];
+  zk_zod_to_gen(&s->km, s->qd, qdg);
+  if (resolve(&im, qdg, mask, letter, x) != T_OK) return K_BACK;
+  for (int k = 0; k < 3; k++) s->qd[k] += dot4(r->kd->AMW[k], x);
+  rates_of(r, s->qd, cd);
+  if (!classify(cd, im.touching, tol_v, cls)) return K_BACK;
+  for (int i = 0; i < 2; i++)
+    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+  return enforce(r, cls, cd) ? K_ON : K_BACK;
+}
+
+// crossing() of sim_cycle.c.
+static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double vscale) {
+  zeno_sim *s = r->s;
+  if (++r->events > KERNEL_MAX_EVENTS) return K_BACK;
+  const bool *gap_hit = hits->gap;
+  const double tol_v = s->def.velocity_rtol * vscale;
+  const unsigned before = mode_code(s);
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  zm_class cls;
+  if (!classify(cd, touching, tol_v, &cls)) return K_BACK;
+  for (int i = 0; i < 2; i++) {
+    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
+    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = 0;
+  }
+  const double rate_before = s->qd[1];
+  sim_note_grazing(s, gap_hit, cd, vscale);
+  bool impacted = false, section = false;
+  double angle = 0, speed = 0;
+  unsigned mask = 0;
+  unsigned char letter[2] = {0, 0};
+  if (gap_hit[0] || gap_hit[1]) {
+    for (int i = 0; i < 2; i++)
+      if (cls.gap[i] == ZM_GAP_IMPACTING && -cd[2 * i] > speed) speed = -cd[2 * i];
+    impacted = speed > 0;
+    if (impacted) {
+      if (cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING) {
+        section = true;
+        angle = atan(cd[3] / fabs(cd[2]));
+      }
+      if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
+      if (!append2(r->out->word, &r->word_len, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F'))
+        return K_BACK;
+      if (r->impacts++ == 0) r->first_speed = speed;
+    }
+  }
+  if (!impacted && !enforce(r, &cls, cd)) return K_BACK;
+  sim_note_small_speeds(s, &cls, gap_hit, cd, tol_v, vscale);
+  const double v_after = speed_of(cd);
+  s->vscale = v_after > tol_v ? v_after : tol_v;
+  // sim_choose_next() from the table's choice of the class.
+  const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(&cls));
+  if (ch == NULL || ch->count == 0) return K_BACK;  // not met yet, or inconsistent
+  sim_note_tie(s, ch->margin);
+  int pick = 0;
+  if (ch->count > 1) {
+    if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
+    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return K_BACK;
+  }
+  const unsigned code = ch->code[pick];
+  if (!mode_data(r, code)) return K_BACK;
+  s->sol.mode.letter[0] = (unsigned char)(code % 4);
+  s->sol.mode.letter[1] = (unsigned char)(code / 4);
+  const bool rest = r->kd->mode_rest[code] && v_after == 0;
+  if (section && ++r->sections == 2) {
+    take_tie(r, false);
+    r->out->returned = true;
+    r->out->angle = angle;
+    r->out->rate = rate_before;
+    r->out->t = s->t;
+    return K_DONE;
+  }
+  if ((code != before || impacted) &&
+      !append2(r->out->word, &r->word_len, zeno_letter_name((zeno_letter)(code % 4)),
+               zeno_letter_name((zeno_letter)(code / 4))))
+    return K_BACK;
+  if (impacted) {
+    if (!rest && !sim_zeno_quiet(s, r->impacts, speed, r->first_speed)) return K_BACK;
+    if (!append2(r->out->outcomes, &r->outcomes_len, zeno_letter_name((zeno_letter)letter[0]),
+                 zeno_letter_name((zeno_letter)letter[1])))
+      return K_BACK;
+  }
+  take_tie(r, true);
+  if (rest) {
+    r->out->end = ZENO_OUTCOME_REST;
+    return K_DONE;
+  }
+  return K_ON;
+}
+
+// flow() of sim_cycle.c: the segment to its first guard crossing.
+static kstep flow(kernel_run *r) {
+  zeno_sim *s = r->s;
+  const unsigned code = mode_code(s);
+  const double *qddp = r->kd->mode_qddp[code], *cdd = r->kd->mode_cdd[code];
+  double c[4], cd[4];
+  c[0] = s->q[0];
+  c[1] = r->k[0] * s->q[0] + r->k[1] * s->q[1] + r->k[2] * s->q[2];
+  c[2] = s->q[1];
+  c[3] = s->q[2];
+  rates_of(r, s->qd, cd);
+  zf_crossing cr[ZF_MAX_CROSSINGS];
+  const int n = zf_crossings(2, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
+    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
+    take_tie(r, true);
+    r->out->end = ZENO_OUTCOME_TIME_LIMIT;
+    return K_DONE;
+  }
+  if (cr[0].guard == ZENO_GUARD_ESCAPE) {
+    take_tie(r, true);
+    r->out->end = ZENO_OUTCOME_ESCAPED;
+    return K_DONE;
+  }
+  const double tau = cr[0].tau, vstart = speed_of(cd);
+  zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
+  s->t += tau;
+  double cd1[4];
+  rates_of(r, s->qd, cd1);
+  const double vscale = fmax(fmax(vstart, speed_of(cd1)), s->km.accel_scale * tau);
+  const sim_hits hits = sim_crossing_hits(s, cr, n);
+  sim_note_crossing_ties(s, cr, n, c, cd, cdd);
+  return crossing(r, &hits, cd1, vscale);
+}
+
+// start() of sim_cycle.c: q' = 0, so both gaps touch.
+static kstep start(kernel_run *r) {
+  zeno_sim *s = r->s;
+  double cd[4];
+  rates_of(r, s->qd, cd);
+  s->vscale = speed_of(cd);
+  if (!(s->vscale > 0)) return K_BACK;
+  const bool touching[2] = {true, true};
+  zm_class cls;
+  if (!classify(cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
+  static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+  bool impacting = false;
+  for (int i = 0; i < 2; i++) {
+    impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
+    s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+  }
+  if (!impacting) return K_BACK;
+  sim_hits hits = {0};
+  for (int i = 0; i < 2; i++) hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
+  return crossing(r, &hits, cd, s->vscale);
+}
+
+bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0)
+    return false;
+  sim_kernel_data *kd = &s->table.kernel;
+  if (!kd->made) make_constants(s, kd);
+  // What the kernel and the shared pieces it calls read of the run; a cycle
+  // handed back is restarted in full by the steps.
+  s->t = 0;
+  memset(s->q, 0, sizeof s->q);
+  memcpy(s->qd, qdp, sizeof s->qd);
+  s->tie = SIM_TIE_NONE;
+  memset(out, 0, sizeof *out);
+  out->tie_margin = SIM_TIE_NONE;
+  kernel_run r = {.s = s, .kd = kd, .out = out, .all_tie = SIM_TIE_NONE,
+                  .k = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
+                  .tol_accel = s->def.force_rtol * s->km.accel_scale};
+  kstep st = start(&r);
+  while (st == K_ON) st = flow(&r);
+  if (!scene_units_trivial(s->units)) {  // as the event loop reports them
+    out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
+    out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);
+  }
+  return st == K_DONE && r.all_tie >= SIM_CYCLE_TIE_FLOOR;
+}

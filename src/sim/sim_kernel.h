@@ -1,0 +1,30 @@
+// The Poincaré cycle's flat kernel: the fast cycle's decisions (sim_cycle.c)
+// for two contacts under the ZOD, on data the per-scene table holds in the
+// ZOD's own coordinates (each mode's accelerations and rest test, the
+// impact's effect on qdot', the constraint projections), without the
+// general loop's conversions, struct copies and strings. Not public API.
+//
+// It agrees with sim_cycle.c's steps to rounding, not bit for bit (it
+// forms the same quantities in another order), and hands a cycle back to
+// them wherever rounding could decide: a classification within a factor
+// SIM_KERNEL_BAND of its threshold, a tie margin below SIM_CYCLE_TIE_FLOOR,
+// anything the table has not made yet, and every case the steps hand back
+// themselves. test_sim_cycle holds the two to 1e-12 with the same words.
+#ifndef ZENO_SIM_SIM_KERNEL_H
+#define ZENO_SIM_SIM_KERNEL_H
+
+#include <stdbool.h>
+
+#include "sim/sim_cycle.h"
+
+/// A velocity classified against a threshold tol (zero below it) is left
+/// to the steps when it lies within [tol / BAND, tol * BAND]: there the
+/// two paths' rounding (1e-16 of the speed scale) could class it apart.
+#define SIM_KERNEL_BAND 4.0
+
+/// The cycle from the section state qdp on the kernel (as sim_cycle_run);
+/// false when it handed the cycle back (*out undefined, the simulator to be
+/// restarted).
+bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out);
+
+#endif
