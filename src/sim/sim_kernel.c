@@ -159,10 +159,12 @@ static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
 
 typedef struct kimpact {
   const zc_dyn *d;
-  const zc_letter_maps *m;
+  zc_letter_maps *m;
   bool touching[2], impacting[2];
   double b[4], shift[4];
   double tol_v, tol_impulse;
+  const zk_model *km;
+  const double *qdp;  ///< qdot' before the impact
 } kimpact;
 
 typedef enum ktry { T_FAIL, T_OK, T_BACK } ktry;
@@ -171,11 +173,36 @@ static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
 }
 
-// try_candidate() through the letters' map: impulses first, then the
-// rates the checks read.
+// impulses_ok() and rates_ok() of impact.c on a candidate solved whole.
+static bool checks_ok(const kimpact *im, const unsigned char letter[2], const double x[4],
+                      const double y[4]) {
+  for (int i = 0; i < 2; i++) {
+    if (letter[i] == ZENO_LETTER_F) {
+      if (im->touching[i] && y[2 * i] < -im->tol_v) return false;
+      continue;
+    }
+    if (!(x[2 * i] > im->tol_impulse)) return false;
+    if (letter[i] == ZENO_LETTER_S &&
+        im->d->mu[i] * x[2 * i] - fabs(x[2 * i + 1]) < -im->tol_impulse)
+      return false;
+    if (letter[i] == ZENO_LETTER_P && y[2 * i + 1] < -im->tol_v) return false;
+    if (letter[i] == ZENO_LETTER_N && y[2 * i + 1] > im->tol_v) return false;
+  }
+  return true;
+}
+
+// try_candidate(): through the letters' map once made, forming only what
+// the checks read, impulses first; before, solved whole (the steps count
+// the uses and make the map: the kernel leaves the table as it finds it, so
+// that a cycle handed back meets the table the steps would have).
 static ktry candidate(const kimpact *im, const unsigned char letter[2], double x[4]) {
   const int code = letter[0] + 4 * letter[1];
-  if (im->m->state[code] == 0) return T_BACK;  // the steps make it
+  if (im->m->state[code] == 0) {
+    double y[4];
+    return zc_solve(im->d, im->b, letter, x, y) && checks_ok(im, letter, x, y)
+               ? T_OK
+               : T_FAIL;
+  }
   if (im->m->state[code] != 1) return T_FAIL;
   const double *X0 = im->m->X[code][0], *Y0 = im->m->Y[code][0];
   for (int i = 0; i < 2; i++) {
@@ -199,8 +226,8 @@ static ktry candidate(const kimpact *im, const unsigned char letter[2], double x
 }
 
 // double_stick() of impact.c through the made maps.
-static ktry double_stick(const kimpact *im, const double qdg[3], double x[4]) {
-  const zc_letter_maps *m = im->m;
+static ktry double_stick(const kimpact *im, double x[4]) {
+  zc_letter_maps *m = im->m;
   if (m->stick_state == 0 || m->static_state == 0) return T_BACK;
   if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;
   const int skip = m->stick_skip;
@@ -212,10 +239,10 @@ static ktry double_stick(const kimpact *im, const double qdg[3], double x[4]) {
   double vs = 0;
   for (int k = 0; k < 3; k++) vs += im->d->W[k][skip] * t[k];
   if (fabs(vs + im->shift[skip]) > im->tol_v) return T_FAIL;
-  double rhs[3], margin;
+  double rhs[3], margin, qdg[3];
+  zk_zod_to_gen(im->km, im->qdp, qdg);
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / im->d->inv_mass[k];
-  // The family's maps are made (static_state 1): this only evaluates them.
-  if (!zc_static_family_mapped(im->d, (zc_letter_maps *)m, rhs, x, &margin)) return T_FAIL;
+  if (!zc_static_family_mapped(im->d, m, rhs, x, &margin)) return T_FAIL;
   return margin >= -im->tol_impulse && x[0] > im->tol_impulse && x[2] > im->tol_impulse
              ? T_OK
              : T_FAIL;
@@ -223,7 +250,7 @@ static ktry double_stick(const kimpact *im, const double qdg[3], double x[4]) {
 
 // resolve_complementarity(): the first candidate of the preference list
 // that passes; its mask and letters, its impulses in x.
-static ktry resolve(const kimpact *im, const double qdg[3], unsigned *mask,
+static ktry resolve(const kimpact *im, unsigned *mask,
                     unsigned char letter[2], double x[4]) {
   static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   for (int pass = 0; pass < 2; pass++)
@@ -242,7 +269,7 @@ static ktry resolve(const kimpact *im, const double qdg[3], unsigned *mask,
   if (!im->touching[0] || !im->touching[1]) return T_BACK;  // no outcome: the steps report it
   *mask = 3u;
   letter[0] = letter[1] = ZENO_LETTER_S;
-  const ktry t = double_stick(im, qdg, x);
+  const ktry t = double_stick(im, x);
   if (t != T_FAIL) return t;
   static const unsigned char pairs[8][2] = {
       {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
@@ -288,7 +315,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
   zeno_sim *s = r->s;
   if (s->scene.impact_law == ZENO_LAW_CHATTERJEE_RUINA) return K_BACK;
   kimpact im = {.d = &s->dyn, .m = &s->table.letters, .tol_v = tol_v,
-                .tol_impulse = tol_v * s->km.mass};
+                .tol_impulse = tol_v * s->km.mass, .km = &s->km, .qdp = s->qd};
   const double e = s->scene.impact_law == ZENO_LAW_INELASTIC ? 0 : s->scene.restitution;
   for (int i = 0; i < 2; i++) {
     im.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
@@ -298,9 +325,8 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
     im.b[2 * i] = cd[2 * i] + im.shift[2 * i];
     im.b[2 * i + 1] = cd[2 * i + 1];
   }
-  double qdg[3], x[4];
-  zk_zod_to_gen(&s->km, s->qd, qdg);
-  if (resolve(&im, qdg, mask, letter, x) != T_OK) return K_BACK;
+  double x[4];
+  if (resolve(&im, mask, letter, x) != T_OK) return K_BACK;
   for (int k = 0; k < 3; k++) s->qd[k] += dot4(r->kd->AMW[k], x);
   rates_of(r, s->qd, cd);
   if (!classify(cd, im.touching, tol_v, cls)) return K_BACK;
