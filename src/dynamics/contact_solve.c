@@ -97,17 +97,8 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
   return true;
 }
 
-bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
-                     const unsigned char letter[2], double x[4], double y[4]) {
-  if (maps == NULL) return zc_solve(d, b, letter, x, y);
+bool zc_letter_map_make(const zc_dyn *d, zc_letter_maps *maps, const unsigned char letter[2]) {
   const int code = letter[0] + 4 * letter[1];
-  // A map costs four solves: a system is solved as it is the first
-  // ZC_MAP_AFTER_USES times it is met, and its map made when it comes again
-  // (a short run never pays for maps it hardly uses).
-  if (maps->state[code] == 0 && maps->uses[code] < ZC_MAP_AFTER_USES) {
-    maps->uses[code]++;
-    return zc_solve(d, b, letter, x, y);
-  }
   if (maps->state[code] == 0) {
     bool ok = true;
     for (int c = 0; c < 4 && ok; c++) {
@@ -121,7 +112,21 @@ bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
     }
     maps->state[code] = ok ? 1 : 2;
   }
-  if (maps->state[code] != 1) return false;
+  return maps->state[code] == 1;
+}
+
+bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
+                     const unsigned char letter[2], double x[4], double y[4]) {
+  if (maps == NULL) return zc_solve(d, b, letter, x, y);
+  const int code = letter[0] + 4 * letter[1];
+  // A map costs four solves: a system is solved as it is the first
+  // ZC_MAP_AFTER_USES times it is met, and its map made when it comes again
+  // (a short run never pays for maps it hardly uses).
+  if (maps->state[code] == 0 && maps->uses[code] < ZC_MAP_AFTER_USES) {
+    maps->uses[code]++;
+    return zc_solve(d, b, letter, x, y);
+  }
+  if (!zc_letter_map_make(d, maps, letter)) return false;
   for (int a = 0; a < 4; a++) {
     const double *X = maps->X[code][a], *Y = maps->Y[code][a];
     x[a] = X[0] * b[0] + X[1] * b[1] + X[2] * b[2] + X[3] * b[3];

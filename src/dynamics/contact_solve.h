@@ -65,6 +65,10 @@ typedef struct zc_letter_maps {
   double stick_T[3][3];
 } zc_letter_maps;
 
+/// Makes the letters' map now if it is not made (4 solves of the unit
+/// targets); false when the system is singular.
+bool zc_letter_map_make(const zc_dyn *d, zc_letter_maps *maps, const unsigned char letter[2]);
+
 /// zc_solve() through the maps (NULL: zc_solve itself). Valid only while d
 /// is constant.
 bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],

@@ -173,36 +173,12 @@ static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
 }
 
-// impulses_ok() and rates_ok() of impact.c on a candidate solved whole.
-static bool checks_ok(const kimpact *im, const unsigned char letter[2], const double x[4],
-                      const double y[4]) {
-  for (int i = 0; i < 2; i++) {
-    if (letter[i] == ZENO_LETTER_F) {
-      if (im->touching[i] && y[2 * i] < -im->tol_v) return false;
-      continue;
-    }
-    if (!(x[2 * i] > im->tol_impulse)) return false;
-    if (letter[i] == ZENO_LETTER_S &&
-        im->d->mu[i] * x[2 * i] - fabs(x[2 * i + 1]) < -im->tol_impulse)
-      return false;
-    if (letter[i] == ZENO_LETTER_P && y[2 * i + 1] < -im->tol_v) return false;
-    if (letter[i] == ZENO_LETTER_N && y[2 * i + 1] > im->tol_v) return false;
-  }
-  return true;
-}
-
-// try_candidate(): through the letters' map once made, forming only what
-// the checks read, impulses first; before, solved whole (the steps count
-// the uses and make the map: the kernel leaves the table as it finds it, so
-// that a cycle handed back meets the table the steps would have).
+// try_candidate() through the letters' map, forming only what the checks
+// read, impulses first. The kernel makes a map when it first meets it (the
+// steps wait for a few uses, for runs too short to repay it).
 static ktry candidate(const kimpact *im, const unsigned char letter[2], double x[4]) {
   const int code = letter[0] + 4 * letter[1];
-  if (im->m->state[code] == 0) {
-    double y[4];
-    return zc_solve(im->d, im->b, letter, x, y) && checks_ok(im, letter, x, y)
-               ? T_OK
-               : T_FAIL;
-  }
+  if (im->m->state[code] == 0) zc_letter_map_make(im->d, im->m, letter);
   if (im->m->state[code] != 1) return T_FAIL;
   const double *X0 = im->m->X[code][0], *Y0 = im->m->Y[code][0];
   for (int i = 0; i < 2; i++) {
