@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "analysis/poincare_internal.h"
 #include "sim/sim_cycle.h"
+#include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 #include "zeno/equilibrium.h"
 #include "zeno/poincare.h"
@@ -73,10 +74,14 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   r->sim = zeno_sim_create(&s, &def, error);
+  if (r->sim == NULL) return error->code;
   // A cycle reads the events' times, kinds, sections, impact letters, tie
   // margins, outcomes and the ZOD rate at the return: no more.
   sim_set_lean_events(r->sim, true);
-  return r->sim ? ZENO_OK : error->code;
+  // Cycles on the table run on the flat kernel first (sim_kernel.h).
+  if (zod_table && sim_kernel_prepare(r->sim) != ZENO_OK)
+    return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  return ZENO_OK;
 }
 
 zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,

@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 
 /* ---------- defaults and life cycle ---------- */
@@ -206,6 +207,7 @@ void sim_set_lean_events(zeno_sim *s, bool lean) {
 
 void zeno_sim_destroy(zeno_sim *s) {
   if (s == NULL) return;
+  sim_kernel_free(&s->table.kernel);
   free(s->word);
   free(s->hist);
   free(s->nodes);

@@ -8,6 +8,7 @@
 #include "sim/sim_kernel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dynamics/flow_zod.h"
@@ -157,108 +158,189 @@ static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
 
 /* ---------- the impact law (impact.c's complementarity, inline) ---------- */
 
-typedef struct kimpact {
-  const zc_dyn *d;
-  zc_letter_maps *m;
-  bool touching[2], impacting[2];
-  double b[4], shift[4];
-  double tol_v, tol_impulse;
-  const zk_model *km;
-  const double *qdp;  ///< qdot' before the impact
-} kimpact;
-
 typedef enum ktry { T_FAIL, T_OK, T_BACK } ktry;
 
 static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
 }
 
-// try_candidate() through the letters' map, forming only what the checks
-// read, impulses first. The kernel makes a map when it first meets it (the
-// steps wait for a few uses, for runs too short to repay it).
-static ktry candidate(const kimpact *im, const unsigned char letter[2], double x[4]) {
+/// Candidates of an impact context: 3 per touching contact, the double
+/// stick and 8 pairs.
+#define KERNEL_CANDIDATES 15
+
+/// One candidate of the law's preference list (impact.c's
+/// resolve_complementarity) with its letters' map folded into rows on the
+/// contact rates before the impact (the targets b = B cd, B the law's
+/// restitution on approaching normals): the checks read one row each.
+typedef struct kcand {
+  unsigned char letter[2];
+  unsigned char mask;
+  bool stick2;                ///< both sticking: its own test (double_stick)
+  double xn[2][4], xt[2][4];  ///< impulse rows of the contacts with a letter
+  double y[2][4];             ///< the rate row each contact's check reads
+  signed char ysign[2];       ///< 0 none; +1: y >= -tol_v; -1: y <= tol_v
+  double G[3][4];             ///< qdot' change AMW x, as rows on the rates
+} kcand;
+
+/// The candidates of one context (which contacts touch, which approach).
+struct sim_kernel_context {
+  int count;
+  kcand cand[KERNEL_CANDIDATES];
+};
+
+// The rows of a letters' candidate; false when its system is singular (it
+// never passes, as on the steps).
+static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4],
+                           const unsigned char letter[2], kcand *c) {
+  memset(c, 0, sizeof *c);
+  c->letter[0] = letter[0];
+  c->letter[1] = letter[1];
+  c->mask = (letter[0] != ZENO_LETTER_F ? 1u : 0u) | (letter[1] != ZENO_LETTER_F ? 2u : 0u);
+  zc_letter_maps *m = &s->table.letters;
+  if (!zc_letter_map_make(&s->dyn, m, letter)) return false;
   const int code = letter[0] + 4 * letter[1];
-  if (im->m->state[code] == 0) zc_letter_map_make(im->d, im->m, letter);
-  if (im->m->state[code] != 1) return T_FAIL;
-  const double *X0 = im->m->X[code][0], *Y0 = im->m->Y[code][0];
+  double X[4][4];  // x = X cd: the free contacts' impulse rows zero
+  memset(X, 0, sizeof X);
   for (int i = 0; i < 2; i++) {
-    x[2 * i] = x[2 * i + 1] = 0;
-    if (letter[i] == ZENO_LETTER_F) continue;
-    const double xn = dot4(X0 + 8 * i, im->b), xt = dot4(X0 + 8 * i + 4, im->b);
-    if (!(xn > im->tol_impulse)) return T_FAIL;
-    if (letter[i] == ZENO_LETTER_S && im->d->mu[i] * xn - fabs(xt) < -im->tol_impulse)
-      return T_FAIL;
-    x[2 * i] = xn;
-    x[2 * i + 1] = xt;
+    if (letter[i] != ZENO_LETTER_F)
+      for (int a = 0; a < 2; a++)
+        for (int col = 0; col < 4; col++) X[2 * i + a][col] = m->X[code][2 * i + a][col] * B[col];
+    memcpy(c->xn[i], X[2 * i], sizeof c->xn[i]);
+    memcpy(c->xt[i], X[2 * i + 1], sizeof c->xt[i]);
+    const int row = letter[i] == ZENO_LETTER_F ? 2 * i : 2 * i + 1;
+    c->ysign[i] = letter[i] == ZENO_LETTER_F ? (touching[i] ? 1 : 0)
+                  : letter[i] == ZENO_LETTER_P ? 1
+                  : letter[i] == ZENO_LETTER_N ? -1
+                                               : 0;
+    for (int col = 0; col < 4; col++) c->y[i][col] = m->Y[code][row][col] * B[col];
   }
-  for (int i = 0; i < 2; i++) {
-    if (letter[i] == ZENO_LETTER_F && im->touching[i] &&
-        dot4(Y0 + 8 * i, im->b) < -im->tol_v)
-      return T_FAIL;
-    if (letter[i] == ZENO_LETTER_P && dot4(Y0 + 8 * i + 4, im->b) < -im->tol_v) return T_FAIL;
-    if (letter[i] == ZENO_LETTER_N && dot4(Y0 + 8 * i + 4, im->b) > im->tol_v) return T_FAIL;
-  }
-  return T_OK;
-}
-
-// double_stick() of impact.c through the made maps.
-static ktry double_stick(const kimpact *im, double x[4]) {
-  zc_letter_maps *m = im->m;
-  if (m->stick_state == 0 || m->static_state == 0) return T_BACK;
-  if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;
-  const int skip = m->stick_skip;
-  double rt[3], t[3];
-  for (int a = 0, n = 0; a < 4; a++)
-    if (a != skip) rt[n++] = -im->shift[a];
+  const double(*AMW)[4] = (const double(*)[4])s->table.kernel.AMW;
   for (int k = 0; k < 3; k++)
-    t[k] = m->stick_T[k][0] * rt[0] + m->stick_T[k][1] * rt[1] + m->stick_T[k][2] * rt[2];
-  double vs = 0;
-  for (int k = 0; k < 3; k++) vs += im->d->W[k][skip] * t[k];
-  if (fabs(vs + im->shift[skip]) > im->tol_v) return T_FAIL;
-  double rhs[3], margin, qdg[3];
-  zk_zod_to_gen(im->km, im->qdp, qdg);
-  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / im->d->inv_mass[k];
-  if (!zc_static_family_mapped(im->d, m, rhs, x, &margin)) return T_FAIL;
-  return margin >= -im->tol_impulse && x[0] > im->tol_impulse && x[2] > im->tol_impulse
-             ? T_OK
-             : T_FAIL;
+    for (int col = 0; col < 4; col++) {
+      double sum = 0;
+      for (int a = 0; a < 4; a++) sum += AMW[k][a] * X[a][col];
+      c->G[k][col] = sum;
+    }
+  return true;
 }
 
-// resolve_complementarity(): the first candidate of the preference list
-// that passes; its mask and letters, its impulses in x.
-static ktry resolve(const kimpact *im, unsigned *mask,
-                    unsigned char letter[2], double x[4]) {
+// The preference list of a context, in resolve_complementarity()'s order.
+static void make_context(zeno_sim *s, const bool touching[2], const bool impacting[2],
+                         double e, sim_kernel_context *ctx) {
+  ctx->count = 0;
+  double B[4];
+  for (int a = 0; a < 4; a++) B[a] = a % 2 == 0 && impacting[a / 2] ? 1 + e : 1;
   static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < 2; i++) {
-      if (!im->touching[i] || im->impacting[i] != (pass == 0)) continue;
+      if (!touching[i] || impacting[i] != (pass == 0)) continue;
       for (int k = 0; k < 3; k++) {
-        letter[0] = letter[1] = ZENO_LETTER_F;
+        unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
         letter[i] = slip_order[k];
-        const ktry t = candidate(im, letter, x);
-        if (t != T_FAIL) {
-          *mask = 1u << i;
-          return t;
-        }
+        ctx->count += make_candidate(s, touching, B, letter, &ctx->cand[ctx->count]);
       }
     }
-  if (!im->touching[0] || !im->touching[1]) return T_BACK;  // no outcome: the steps report it
-  *mask = 3u;
-  letter[0] = letter[1] = ZENO_LETTER_S;
-  const ktry t = double_stick(im, x);
-  if (t != T_FAIL) return t;
+  if (!touching[0] || !touching[1]) return;
+  kcand *st = &ctx->cand[ctx->count++];
+  memset(st, 0, sizeof *st);
+  st->letter[0] = st->letter[1] = ZENO_LETTER_S;
+  st->mask = 3u;
+  st->stick2 = true;
   static const unsigned char pairs[8][2] = {
       {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
       {ZENO_LETTER_P, ZENO_LETTER_S}, {ZENO_LETTER_N, ZENO_LETTER_S},
       {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
       {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
-  for (int k = 0; k < 8; k++) {
-    letter[0] = pairs[k][0];
-    letter[1] = pairs[k][1];
-    const ktry c = candidate(im, letter, x);
-    if (c != T_FAIL) return c;
+  for (int k = 0; k < 8; k++)
+    ctx->count += make_candidate(s, touching, B, pairs[k], &ctx->cand[ctx->count]);
+}
+
+zeno_status sim_kernel_prepare(zeno_sim *s) {
+  if (s == NULL) return ZENO_ERR_ARGUMENT;
+  sim_kernel_data *kd = &s->table.kernel;
+  if (kd->contexts != NULL) return ZENO_OK;
+  kd->contexts = malloc(SIM_KERNEL_CONTEXTS * sizeof *kd->contexts);
+  return kd->contexts ? ZENO_OK : ZENO_ERR_NOMEM;
+}
+
+void sim_kernel_free(sim_kernel_data *kd) {
+  free(kd->contexts);
+  kd->contexts = NULL;
+}
+
+// A letters' candidate's checks (impulses_ok, then rates_ok).
+static bool passes(const kcand *c, const double cd[4], const double mu[2], double tol_v,
+                   double tol_impulse) {
+  for (int i = 0; i < 2; i++) {
+    if (c->letter[i] == ZENO_LETTER_F) continue;
+    const double xn = dot4(c->xn[i], cd);
+    if (!(xn > tol_impulse)) return false;
+    if (c->letter[i] == ZENO_LETTER_S && mu[i] * xn - fabs(dot4(c->xt[i], cd)) < -tol_impulse)
+      return false;
   }
-  return T_BACK;
+  for (int i = 0; i < 2; i++) {
+    if (c->ysign[i] > 0 && dot4(c->y[i], cd) < -tol_v) return false;
+    if (c->ysign[i] < 0 && dot4(c->y[i], cd) > tol_v) return false;
+  }
+  return true;
+}
+
+// double_stick() of impact.c through the made maps: qdot' after it in qd.
+static ktry double_stick(zeno_sim *s, const double shift[4], double tol_v, double qd[3]) {
+  zc_letter_maps *m = &s->table.letters;
+  if (m->stick_state == 0 || m->static_state == 0) return T_BACK;
+  if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;
+  const zc_dyn *d = &s->dyn;
+  const double tol_impulse = tol_v * s->km.mass;
+  const int skip = m->stick_skip;
+  double rt[3], t[3];
+  for (int a = 0, n = 0; a < 4; a++)
+    if (a != skip) rt[n++] = -shift[a];
+  for (int k = 0; k < 3; k++)
+    t[k] = m->stick_T[k][0] * rt[0] + m->stick_T[k][1] * rt[1] + m->stick_T[k][2] * rt[2];
+  double vs = 0;
+  for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
+  if (fabs(vs + shift[skip]) > tol_v) return T_FAIL;
+  double rhs[3], margin, qdg[3], x[4];
+  zk_zod_to_gen(&s->km, qd, qdg);
+  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / d->inv_mass[k];
+  if (!zc_static_family_mapped(d, m, rhs, x, &margin)) return T_FAIL;
+  if (!(margin >= -tol_impulse && x[0] > tol_impulse && x[2] > tol_impulse)) return T_FAIL;
+  for (int k = 0; k < 3; k++) qd[k] += dot4(s->table.kernel.AMW[k], x);
+  return T_OK;
+}
+
+// resolve_complementarity(): the first candidate of the preference list
+// that passes, applied to qdot'; its mask and letters.
+static ktry resolve(kernel_run *r, const bool touching[2], const bool impacting[2],
+                    const double cd[4], double tol_v, unsigned *mask, unsigned char letter[2]) {
+  zeno_sim *s = r->s;
+  const double e = s->scene.impact_law == ZENO_LAW_INELASTIC ? 0 : s->scene.restitution;
+  const unsigned key = (touching[0] ? 1u : 0u) | (touching[1] ? 2u : 0u) |
+                       (impacting[0] ? 4u : 0u) | (impacting[1] ? 8u : 0u);
+  sim_kernel_context *ctx = &r->kd->contexts[key];
+  if (!r->kd->context_made[key]) {
+    make_context(s, touching, impacting, e, ctx);
+    r->kd->context_made[key] = true;
+  }
+  const double tol_impulse = tol_v * s->km.mass;
+  for (int k = 0; k < ctx->count; k++) {
+    const kcand *c = &ctx->cand[k];
+    if (c->stick2) {
+      const double shift[4] = {impacting[0] ? e * cd[0] : 0, 0, impacting[1] ? e * cd[2] : 0, 0};
+      const ktry t = double_stick(s, shift, tol_v, s->qd);
+      if (t == T_FAIL) continue;
+      if (t == T_BACK) return T_BACK;  // the steps make its maps
+    } else {
+      if (!passes(c, cd, s->dyn.mu, tol_v, tol_impulse)) continue;
+      for (int j = 0; j < 3; j++) s->qd[j] += dot4(c->G[j], cd);
+    }
+    *mask = c->mask;
+    letter[0] = c->letter[0];
+    letter[1] = c->letter[1];
+    return T_OK;
+  }
+  return T_BACK;  // no outcome: the steps report it
 }
 
 /* ---------- the cycle's steps ---------- */
@@ -290,22 +372,14 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
                     double tol_v, unsigned *mask, unsigned char letter[2]) {
   zeno_sim *s = r->s;
   if (s->scene.impact_law == ZENO_LAW_CHATTERJEE_RUINA) return K_BACK;
-  kimpact im = {.d = &s->dyn, .m = &s->table.letters, .tol_v = tol_v,
-                .tol_impulse = tol_v * s->km.mass, .km = &s->km, .qdp = s->qd};
-  const double e = s->scene.impact_law == ZENO_LAW_INELASTIC ? 0 : s->scene.restitution;
+  bool touching[2], impacting[2];
   for (int i = 0; i < 2; i++) {
-    im.touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    im.impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
-    im.shift[2 * i] = im.impacting[i] ? e * cd[2 * i] : 0.0;
-    im.shift[2 * i + 1] = 0;
-    im.b[2 * i] = cd[2 * i] + im.shift[2 * i];
-    im.b[2 * i + 1] = cd[2 * i + 1];
+    touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
   }
-  double x[4];
-  if (resolve(&im, mask, letter, x) != T_OK) return K_BACK;
-  for (int k = 0; k < 3; k++) s->qd[k] += dot4(r->kd->AMW[k], x);
+  if (resolve(r, touching, impacting, cd, tol_v, mask, letter) != T_OK) return K_BACK;
   rates_of(r, s->qd, cd);
-  if (!classify(cd, im.touching, tol_v, cls)) return K_BACK;
+  if (!classify(cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
   return enforce(r, cls, cd) ? K_ON : K_BACK;
@@ -450,7 +524,8 @@ static kstep start(kernel_run *r) {
 }
 
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
-  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0)
+  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0 ||
+      s->table.kernel.contexts == NULL)
     return false;
   sim_kernel_data *kd = &s->table.kernel;
   if (!kd->made) make_constants(s, kd);

@@ -16,15 +16,24 @@
 #include <stdbool.h>
 
 #include "sim/sim_cycle.h"
+#include "sim/sim_table.h"
 
 /// A velocity classified against a threshold tol (zero below it) is left
 /// to the steps when it lies within [tol / BAND, tol * BAND]: there the
 /// two paths' rounding (1e-16 of the speed scale) could class it apart.
 #define SIM_KERNEL_BAND 4.0
 
+/// Allocates the kernel's impact contexts of a simulator (once): its
+/// cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
+/// memory.
+zeno_status sim_kernel_prepare(zeno_sim *s);
+
 /// The cycle from the section state qdp on the kernel (as sim_cycle_run);
 /// false when it handed the cycle back (*out undefined, the simulator to be
 /// restarted).
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out);
+
+/// Frees the kernel's impact contexts (zeno_sim_destroy()).
+void sim_kernel_free(sim_kernel_data *kd);
 
 #endif

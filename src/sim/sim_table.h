@@ -28,6 +28,10 @@ typedef struct sim_choice {
   double margin;   ///< the choice's tie margin (sim_choice_margin)
 } sim_choice;
 
+/// Impact contexts of the kernel: which of two contacts touch, which approach.
+#define SIM_KERNEL_CONTEXTS 16
+typedef struct sim_kernel_context sim_kernel_context;
+
 /// The flat kernel's data (sim_kernel.c), in the ZOD's coordinates q':
 /// each mode's accelerations, made as modes are met.
 typedef struct sim_kernel_data {
@@ -40,6 +44,11 @@ typedef struct sim_kernel_data {
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
   double proj_K[16][3][3];
+  /// The impact contexts' candidates (SIM_KERNEL_CONTEXTS of them,
+  /// allocated by sim_kernel_prepare(), freed by sim_kernel_free()), each
+  /// made when first met.
+  sim_kernel_context *contexts;
+  bool context_made[SIM_KERNEL_CONTEXTS];
 } sim_kernel_data;
 
 typedef struct sim_table {
