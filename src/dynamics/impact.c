@@ -178,6 +178,21 @@ static bool stick_rates(const zc_dyn *d, zc_letter_maps *maps, const double shif
   return true;
 }
 
+void zi_maps_make(const zc_dyn *d, zc_letter_maps *maps) {
+  for (int code = 0; code < 16; code++) {
+    const unsigned char letter[2] = {(unsigned char)(code % 4), (unsigned char)(code / 4)};
+    zc_letter_map_make(d, maps, letter);
+  }
+  if (d->n < 2) return;
+  double t[3];
+  int skip;
+  const double shift[4] = {0, 0, 0, 0};
+  stick_rates(d, maps, shift, t, &skip);  // makes the double stick's map
+  const double rhs[3] = {0, 0, 0};
+  double x[4], margin;
+  zc_static_family_mapped(d, maps, rhs, x, &margin);  // ... and the family's
+}
+
 // Both contacts stick: all velocity targets hold, which fixes qdot+ (three
 // degrees of freedom, four targets that must be compatible) and leaves a
 // one-parameter family of impulses (as for SS statics).

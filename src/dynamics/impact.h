@@ -36,4 +36,10 @@ typedef struct zi_result {
 /// consistent (an inconsistent impact, Painlevé-type).
 bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out);
 
+/// Makes every map of the letter systems the impacts can meet under
+/// constant dynamics d (each letter pair's, the double stick's and the
+/// statically indeterminate family's), which zi_resolve() otherwise makes
+/// as it meets them: its results then do not depend on what it met before.
+void zi_maps_make(const zc_dyn *d, zc_letter_maps *maps);
+
 #endif

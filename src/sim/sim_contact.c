@@ -133,6 +133,13 @@ static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
   return true;
 }
 
+bool sim_table_projection(zeno_sim *s, const int *cols, int m) {
+  double W[3][4], v[3] = {0, 0, 0};
+  const double r[4] = {0, 0, 0, 0};
+  sim_jacobian(s, s->q, W);
+  return correct_mapped(s, W, cols, m, r, v);
+}
+
 static void sim_project_rates(zeno_sim *s, double vp[3], const int *cols, int m,
                           const double *target) {
   if (m == 0) return;
@@ -289,6 +296,12 @@ static bool consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances 
   ch->margin = sim_choice_margin(s, cls);
   if (table) sim_table_store(&s->table, code, ch);
   return true;
+}
+
+void sim_class_choice(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+                      sim_choice *ch) {
+  zm_solution all[ZENO_MAX_MODES];
+  consistent_modes(s, cls, tol, ch, all);
 }
 
 static zeno_mode mode_of_code(unsigned code) {

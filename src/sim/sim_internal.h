@@ -277,6 +277,15 @@ void sim_state_to_user(const zeno_sim *s, zeno_state *st);
 /// An event's times, impulses and states in the user's units.
 void sim_event_to_user(const zeno_sim *s, zeno_event *ev);
 
+/// The mode choice of a class (sim_choose_next()'s): the table's, or worked
+/// out and remembered in it.
+void sim_class_choice(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+                      sim_choice *ch);
+/// Makes the table's projection onto contact coordinates cols[0..m) (as
+/// sim_enforce() makes it when it first needs it); false when they are
+/// dependent or the simulator has no table.
+bool sim_table_projection(zeno_sim *s, const int *cols, int m);
+
 /// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
 void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 

@@ -85,13 +85,14 @@ static bool mode_data(kernel_run *r, unsigned code) {
   return kd->mode_state[code] == 1;
 }
 
-// The projection onto the coordinates of set `key` in q' (the table's map
-// in generalised rates, carried through A); false while the table has not
-// made it or the coordinates are dependent.
-static bool projection(kernel_run *r, unsigned key) {
+// The projection onto the coordinates cols[0..m) (set `key`) in q': the
+// table's map in generalised rates (made here if it is not), carried
+// through A; false when the coordinates are dependent.
+static bool projection(kernel_run *r, unsigned key, const int *cols, int m) {
   sim_kernel_data *kd = r->kd;
   if (kd->proj_state[key] == 0) {
     const sim_table *t = &r->s->table;
+    if (t->correct_state[key] == 0) sim_table_projection(r->s, cols, m);
     if (t->correct_state[key] != 1) return false;
     for (int k = 0; k < 3; k++)
       for (int a = 0; a < 3; a++) {
@@ -143,7 +144,7 @@ static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
   } else if (m > 0) {
     unsigned key = 0;
     for (int a = 0; a < m; a++) key |= 1u << cols[a];
-    if (!projection(r, key)) return false;
+    if (!projection(r, key, cols, m)) return false;
     double(*K)[3] = r->kd->proj_K[key];
     double rr[3];
     for (int a = 0; a < m; a++) rr[a] = -cd[cols[a]];
@@ -260,7 +261,12 @@ zeno_status sim_kernel_prepare(zeno_sim *s) {
   sim_kernel_data *kd = &s->table.kernel;
   if (kd->contexts != NULL) return ZENO_OK;
   kd->contexts = malloc(SIM_KERNEL_CONTEXTS * sizeof *kd->contexts);
-  return kd->contexts ? ZENO_OK : ZENO_ERR_NOMEM;
+  if (kd->contexts == NULL) return ZENO_ERR_NOMEM;
+  // Every impact map made now, so that no cycle's result depends on the
+  // cycles before it (which maps they made): a cycle is a function of its
+  // section angle alone, however many runners share out the samples.
+  zi_maps_make(&s->dyn, &s->table.letters);
+  return ZENO_OK;
 }
 
 void sim_kernel_free(sim_kernel_data *kd) {
@@ -288,8 +294,7 @@ static bool passes(const kcand *c, const double cd[4], const double mu[2], doubl
 // double_stick() of impact.c through the made maps: qdot' after it in qd.
 static ktry double_stick(zeno_sim *s, const double shift[4], double tol_v, double qd[3]) {
   zc_letter_maps *m = &s->table.letters;
-  if (m->stick_state == 0 || m->static_state == 0) return T_BACK;
-  if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;
+  if (m->stick_state != 1 || m->static_state != 1) return T_FAIL;  // made by sim_kernel_prepare
   const zc_dyn *d = &s->dyn;
   const double tol_impulse = tol_v * s->km.mass;
   const int skip = m->stick_skip;
@@ -330,7 +335,6 @@ static ktry resolve(kernel_run *r, const bool touching[2], const bool impacting[
       const double shift[4] = {impacting[0] ? e * cd[0] : 0, 0, impacting[1] ? e * cd[2] : 0, 0};
       const ktry t = double_stick(s, shift, tol_v, s->qd);
       if (t == T_FAIL) continue;
-      if (t == T_BACK) return T_BACK;  // the steps make its maps
     } else {
       if (!passes(c, cd, s->dyn.mu, tol_v, tol_impulse)) continue;
       for (int j = 0; j < 3; j++) s->qd[j] += dot4(c->G[j], cd);
@@ -426,9 +430,16 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   sim_note_small_speeds(s, &cls, gap_hit, cd, tol_v, vscale);
   const double v_after = speed_of(cd);
   s->vscale = v_after > tol_v ? v_after : tol_v;
-  // sim_choose_next() from the table's choice of the class.
+  // sim_choose_next() from the table's choice of the class (worked out
+  // and remembered when first met).
+  sim_choice made;
   const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(&cls));
-  if (ch == NULL || ch->count == 0) return K_BACK;  // not met yet, or inconsistent
+  if (ch == NULL) {
+    const tolerances tol = sim_make_tol(s, vscale);
+    sim_class_choice(s, &cls, &tol, &made);
+    ch = &made;
+  }
+  if (ch->count == 0) return K_BACK;  // inconsistent: the event loop reports it
   sim_note_tie(s, ch->margin);
   int pick = 0;
   if (ch->count > 1) {
