@@ -1,7 +1,8 @@
 // The maps R and G sample by sample (zeno_maps_stream): the same map as
 // zeno_maps_compute, in phi order, whose breakpoints and fixed points agree
 // with its own samples, the paper's breakpoints of Example 2, in memory that
-// does not grow with the number of samples, and every error path.
+// does not grow with the number of samples, the same on any number of
+// threads, and every error path.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,6 +126,44 @@ static void stream_is_the_map(void **state) {
   check_scene("example7.yaml");
 }
 
+// Threads share out the uniform samples, each on a runner of its own; a
+// cycle depends on its angle alone, so the maps are the same to the last
+// bit on 1, 2 and 3 threads (3 puts block boundaries and thread shares
+// elsewhere), on the table and on the general path.
+static void same_on_any_threads(void **state) {
+  (void)state;
+  const char *files[] = {"example2.yaml", "example6.yaml"};
+  for (size_t f = 0; f < 2; f++) {
+    const zeno_scene s = load(files[f]);
+    for (int table = 0; table < 2; table++) {
+      zeno_maps ref;
+      for (int threads = 1; threads <= 3; threads++) {
+        zeno_maps_def def = zeno_maps_def_default();
+        def.samples = SAMPLES + 7;  // not a multiple of the block
+        def.zod_table = table == 1;
+        def.threads = threads;
+        zeno_maps m;
+        assert_int_equal(zeno_maps_compute(&s, &def, &m, NULL), ZENO_OK);
+        if (threads == 1) {
+          ref = m;
+          continue;
+        }
+        assert_int_equal(m.sample_count, ref.sample_count);
+        assert_memory_equal(m.samples, ref.samples, m.sample_count * sizeof *m.samples);
+        assert_int_equal(m.breakpoint_count, ref.breakpoint_count);
+        assert_memory_equal(m.breakpoints, ref.breakpoints,
+                            m.breakpoint_count * sizeof *m.breakpoints);
+        assert_int_equal(m.fixed_point_count, ref.fixed_point_count);
+        assert_memory_equal(m.fixed_points, ref.fixed_points,
+                            m.fixed_point_count * sizeof *m.fixed_points);
+        assert_memory_equal(&m.G_max, &ref.G_max, sizeof m.G_max);
+        zeno_maps_free(&m);
+      }
+      zeno_maps_free(&ref);
+    }
+  }
+}
+
 // Example 2 (docs/analysis.md, the paper's Fig. 4c): R becomes defined at
 // -0.3756, the first impact stops sticking at 0.5425 (G's kink at 0.54),
 // the cycle becomes slip-only at 1.398.
@@ -192,6 +231,15 @@ static void error_paths(void **state) {
   assert_null(zeno_maps_stream_create(&s, &bad, &e));
   assert_int_equal(e.code, ZENO_ERR_RANGE);
   assert_string_equal(e.parameter, "maps");
+  bad = zeno_maps_def_default();
+  bad.threads = -1;
+  assert_null(zeno_maps_stream_create(&s, &bad, &e));
+  assert_int_equal(e.code, ZENO_ERR_RANGE);
+  assert_string_equal(e.parameter, "threads");
+  bad.threads = ZENO_MAPS_MAX_THREADS + 1;
+  assert_null(zeno_maps_stream_create(&s, &bad, &e));
+  assert_int_equal(e.code, ZENO_ERR_RANGE);
+  assert_string_equal(e.parameter, "threads");
   zeno_scene one = load("bouncing-ball.yaml");
   assert_null(zeno_maps_stream_create(&one, NULL, &e));
   assert_int_equal(e.code, ZENO_ERR_ARGUMENT);
@@ -212,6 +260,7 @@ static void error_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stream_is_the_map),
+      cmocka_unit_test(same_on_any_threads),
       cmocka_unit_test(example2_breakpoints),
       cmocka_unit_test(constant_memory),
       cmocka_unit_test(error_paths),

@@ -63,13 +63,24 @@ typedef struct zeno_maps_def {
   /// zod_table); false: the general path, the oracle of the tests and
   /// benchmarks.
   bool zod_table;
+  /// Threads that share out the uniform samples (OpenMP): 0 for OpenMP's
+  /// default (OMP_NUM_THREADS, else every core), 1 for none, at most
+  /// ZENO_MAPS_MAX_THREADS. A cycle depends on its angle alone, so the maps
+  /// are the same to the last bit on any number of threads. Inside another
+  /// parallel region (a region map's points) the maps run on that thread.
+  int threads;
 } zeno_maps_def;
 
-/// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7, zod_table true.
+/// Largest zeno_maps_def.threads.
+#define ZENO_MAPS_MAX_THREADS 256
+
+/// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7, zod_table true,
+/// threads 0.
 ZENO_API zeno_maps_def zeno_maps_def_default(void);
 
 /// Checks the settings zeno_maps_compute() needs: samples >= 16,
-/// breakpoint_tol > 0, endpoint_delta in (0, 0.1) (ZENO_ERR_RANGE).
+/// breakpoint_tol > 0, endpoint_delta in (0, 0.1), threads in [0,
+/// ZENO_MAPS_MAX_THREADS] (ZENO_ERR_RANGE).
 ZENO_API zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);
 
 /// A fixed point of R, finite or limiting (+-pi/2, Lemma 3).

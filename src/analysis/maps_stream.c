@@ -3,16 +3,22 @@
 // fixed points inside word intervals and on breakpoints, endpoint limits
 // (Lemma 3). The samples are handed out in phi order as they are made and
 // only a window of them is kept (zeno_maps_stream), so a map of any number
-// of samples runs in constant memory; zeno_maps_compute() collects them.
+// of samples runs in constant memory; zeno_maps_compute() (maps_compute.c)
+// collects them.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "analysis/analysis_units.h"
 #include "analysis/poincare_internal.h"
 #include "base/util.h"
 #include "zeno/poincare.h"
+#include "zeno/regions.h"
 
 /// Relative step for the slope of R by central differences within a word
 /// interval (R is smooth there; 1e-6 balances truncation and rounding).
@@ -29,9 +35,11 @@
 /// thousand samples) went to the heap's top and back at every point, a
 /// fifth of the map's time in page faults.
 #define MAPS_WINDOW_INITIAL 16
-/// First capacity of a collected map beyond its uniform samples (room for
-/// the sides of this many breakpoints before it grows).
-#define MAPS_COLLECT_EXTRA 64
+/// Uniform samples evaluated together when threads share them out (the
+/// window logic then takes them one by one): a block of cycles takes about
+/// 0.3 ms, against a few microseconds to start the threads, and it keeps
+/// memory constant (120 kB).
+#define MAPS_BLOCK 512
 
 /// A list of fixed points (the map's two kinds are kept apart until the
 /// end, in the order the map reports them).
@@ -69,6 +77,14 @@ struct zeno_maps_stream {
   bool have_prev;       ///< a previous window exists (not yet settled)
   size_t next_uniform;  ///< uniform samples evaluated
   zeno_cycle last;      ///< the latest uniform sample
+  /// Threads sharing out the uniform samples (1: none), each with a
+  /// runner of its own: runner for the first, extra[t - 1] for thread t,
+  /// made at the first block.
+  int threads;
+  cycle_runner *extra;
+  int extra_count;
+  zeno_cycle *block;    ///< uniform samples block_first.. evaluated ahead
+  size_t block_first, block_count;
   bool sampled;         ///< every uniform sample was evaluated and settled
   bool finished;        ///< the endpoint limits and fixed points are in maps
   zeno_status failure;  ///< a failed step: every later call reports it
@@ -82,6 +98,84 @@ static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
 
 static zeno_status eval(zeno_maps_stream *s, double phi, zeno_cycle *c) {
   return poincare_runner_eval(&s->runner, phi, c, s->error);
+}
+
+static double uniform_phi(const zeno_maps_stream *s, size_t k) {
+  return -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)s->def.samples;
+}
+
+// The runners of the threads beyond the first, made once.
+static zeno_status make_extra_runners(zeno_maps_stream *s) {
+  if (s->extra != NULL) return ZENO_OK;
+  s->block = malloc(MAPS_BLOCK * sizeof *s->block);
+  s->extra = calloc((size_t)(s->threads - 1), sizeof *s->extra);
+  if (s->block == NULL || s->extra == NULL)
+    return zeno_fail(s->error, ZENO_ERR_NOMEM, "", "out of memory");
+  for (; s->extra_count < s->threads - 1; s->extra_count++) {
+    const zeno_status st = poincare_runner_init(&s->extra[s->extra_count], &s->ordered,
+                                                s->def.zod_table, s->error);
+    if (st != ZENO_OK) {
+      poincare_runner_free(&s->extra[s->extra_count]);
+      return st;
+    }
+  }
+  return ZENO_OK;
+}
+
+// Uniform samples first.. (up to MAPS_BLOCK of them) on the threads, each
+// on its thread's runner; the first failure in phi order is reported.
+static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
+  zeno_status st = make_extra_runners(s);
+  if (st != ZENO_OK) return st;
+  const size_t left = s->def.samples - first;
+  const size_t count = left < MAPS_BLOCK ? left : MAPS_BLOCK;
+  size_t first_bad = count;
+  zeno_error bad_error;
+  zeno_error_clear(&bad_error);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static)
+#endif
+  for (size_t j = 0; j < count; j++) {
+#ifdef _OPENMP
+    const int t = omp_get_thread_num();
+#else
+    const int t = 0;
+#endif
+    cycle_runner *r = t == 0 ? &s->runner : &s->extra[t - 1];
+    zeno_error e;
+    if (poincare_runner_eval(r, uniform_phi(s, first + j), &s->block[j], &e) != ZENO_OK) {
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+      if (j < first_bad) {
+        first_bad = j;
+        bad_error = e;
+      }
+    }
+  }
+  if (first_bad < count) {
+    *s->error = bad_error;
+    return bad_error.code;
+  }
+  s->block_first = first;
+  s->block_count = count;
+  return ZENO_OK;
+}
+
+// Uniform sample k: from the block evaluated ahead, or on its own.
+static zeno_status eval_uniform(zeno_maps_stream *s, size_t k, zeno_cycle *c) {
+#ifdef _OPENMP
+  const bool share = s->threads > 1 && !omp_in_parallel();
+#else
+  const bool share = false;
+#endif
+  if (!share) return eval(s, uniform_phi(s, k), c);
+  if (!(k >= s->block_first && k < s->block_first + s->block_count)) {
+    const zeno_status st = eval_block(s, k);
+    if (st != ZENO_OK) return st;
+  }
+  *c = s->block[k - s->block_first];
+  return ZENO_OK;
 }
 
 // Appends a sample to the window, keeping it sorted (samples come in order;
@@ -336,9 +430,8 @@ static zeno_status step(zeno_maps_stream *s) {
     return st;
   }
   const size_t k = s->next_uniform++;
-  const double phi = -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)n;
   zeno_cycle c;
-  zeno_status st = eval(s, phi, &c);
+  zeno_status st = eval_uniform(s, k, &c);
   if (st != ZENO_OK) return st;
   // The new window starts at the previous uniform sample (the last kept).
   const bool first = k == 0;
@@ -426,12 +519,16 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
     zeno_maps_stream_destroy(s);
     return NULL;
   }
+  s->threads = zeno_regions_threads(d.threads);
   return s;
 }
 
 void zeno_maps_stream_destroy(zeno_maps_stream *s) {
   if (s == NULL) return;
   poincare_runner_free(&s->runner);
+  for (int t = 0; t < s->extra_count; t++) poincare_runner_free(&s->extra[t]);
+  free(s->extra);
+  free(s->block);
   free(s->win);
   free(s);
 }
@@ -475,50 +572,4 @@ zeno_status zeno_maps_stream_result(const zeno_maps_stream *s, zeno_maps *maps,
   maps->samples = NULL;
   maps->sample_count = 0;
   return ZENO_OK;
-}
-
-/* ---------- the whole map at once ---------- */
-
-zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
-                              zeno_maps *maps, zeno_error *error) {
-  if (scene == NULL || maps == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and maps are required");
-  memset(maps, 0, sizeof *maps);
-  zeno_error local;
-  if (error == NULL) error = &local;  // the returned code comes from it
-  zeno_maps_stream *s = zeno_maps_stream_create(scene, def, error);
-  if (s == NULL) return error->code;
-  zeno_cycle *samples = NULL;
-  size_t count = 0, cap = 0;
-  zeno_cycle c;
-  zeno_status st;
-  while ((st = zeno_maps_stream_next(s, &c, error)) == ZENO_OK) {
-    if (count == cap) {
-      cap = cap ? 2 * cap : (def ? def->samples : zeno_maps_def_default().samples) + MAPS_COLLECT_EXTRA;
-      zeno_cycle *p = realloc(samples, cap * sizeof *p);
-      if (p == NULL) {
-        st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
-        break;
-      }
-      samples = p;
-    }
-    samples[count++] = c;
-  }
-  if (st == ZENO_DONE) st = zeno_maps_stream_result(s, maps, error);
-  zeno_maps_stream_destroy(s);
-  if (st != ZENO_OK) {
-    free(samples);
-    memset(maps, 0, sizeof *maps);
-    return st;
-  }
-  maps->samples = samples;
-  maps->sample_count = count;
-  return ZENO_OK;
-}
-
-void zeno_maps_free(zeno_maps *maps) {
-  if (maps == NULL) return;
-  free(maps->samples);
-  maps->samples = NULL;
-  maps->sample_count = 0;
 }

@@ -188,5 +188,8 @@ zeno_status zeno_maps_def_validate(const zeno_maps_def *d, zeno_error *error) {
                      "samples >= 16, breakpoint_tol > 0, endpoint_delta in (0, 0.1), "
                      "fixed_point_breakpoint_tol in [0, 0.1) and fixed_point_tie_margin "
                      "in [0, 1] needed");
+  if (d->threads < 0 || d->threads > ZENO_MAPS_MAX_THREADS)
+    return zeno_fail(error, ZENO_ERR_RANGE, "threads", "maps threads %d outside [0, %d]",
+                     d->threads, ZENO_MAPS_MAX_THREADS);
   return ZENO_OK;
 }
