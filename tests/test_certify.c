@@ -195,12 +195,6 @@ static void refusals_and_errors(void **state) {
   assert_int_equal(zcs_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
   assert_true(refused);
   assert_non_null(strstr(reason, "(56)"));
-  // Chatterjee-Ruina: not covered.
-  const char *const cr[] = {"impact.law=chatterjee-ruina"};
-  s = load("example4.yaml", cr, 1);
-  assert_int_equal(zcs_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
-  assert_true(refused);
-  assert_non_null(strstr(reason, "Chatterjee-Ruina"));
   // The ambiguous equilibrium of test_equilibrium (SF consistent at rest).
   const zeno_paper_params amb = {-2, -1.1, -1.6, 1.5, -50, 55, 0.65, 0.85, 1, 1, 1, 0};
   s = zeno_scene_default();
