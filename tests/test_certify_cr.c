@@ -335,6 +335,52 @@ static void unstable_not_certified(void **state) {
   }
 }
 
+// The exact cases' refusals: with contact 1's normal direction lost (Dnn
+// = 0) the law's cases there are not solved, and the flight check names
+// the singular case; with its friction raised until the edge impulse would
+// pull (Dnn + sig mu Dnt <= 0, Painleve's bound, refused by zcs_build
+// before) the clipped case on that side is not solved either.
+static void exact_refusals(void **state) {
+  (void)state;
+  zeno_scene s = load("example4-cr.yaml", NULL, 0);
+  zcs_system sys;
+  build(&s, &sys);
+  zcr_case x;
+  zcr_case_init(&x);
+  zcs_system flat = sys;
+  for (int r = 0; r < 3; r++) flat.km.Cp[r][0] = 0;
+  int refused = 0;
+  for (int k = 0; k < sys.ncases; k++)
+    if (sys.cases[k].kind != ZCS_COMPLEMENTARITY && sys.cases[k].contact == 0)
+      refused += !zcr_case_exact(&flat, &sys.cases[k], &x);
+  assert_int_equal(refused, 3);
+  mpq_t w[ZCE_NX];
+  for (int k = 0; k < ZCE_NX; k++) {
+    mpq_init(w[k]);
+    mpq_set_ui(w[k], k == 2 || k == 5 || k == 7 ? 1 : 0, 1);
+  }
+  char text[200];
+  assert_false(zcf_verify(&flat, -1, w, text, sizeof text, NULL));
+  assert_non_null(strstr(text, "exact solve is singular"));
+  for (int k = 0; k < ZCE_NX; k++) mpq_clear(w[k]);
+  // Contact 1's Delassus entries: Dnn > 0, Dnt != 0; the friction at which
+  // one edge's Dnn + sig mu Dnt vanishes, and beyond it.
+  const double Dnn = sys.d.D[0][0], Dnt = sys.d.D[0][1];
+  assert_true(Dnn > 0 && fabs(Dnt) > 1e-6 * Dnn);
+  zcs_system slick = sys;
+  slick.d.mu[0] = 1.01 * Dnn / fabs(Dnt);
+  const int pulling = Dnt > 0 ? ZENO_LETTER_P : ZENO_LETTER_N;  // sig Dnt < 0
+  int edges = 0;
+  for (int k = 0; k < sys.ncases; k++) {
+    const zcs_case *c = &sys.cases[k];
+    if (c->kind != ZCS_CR_EDGE || c->contact != 0) continue;
+    assert_true(zcr_case_exact(&slick, c, &x) == (c->letter[0] != pulling));
+    edges++;
+  }
+  assert_int_equal(edges, 2);
+  zcr_case_clear(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cases_are_the_law),
@@ -342,6 +388,7 @@ int main(void) {
       cmocka_unit_test(cr_scene_certified),
       cmocka_unit_test(flipped_certificate_fails),
       cmocka_unit_test(unstable_not_certified),
+      cmocka_unit_test(exact_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
