@@ -22,6 +22,7 @@
 #define EXAMPLE3 ZENO_SCENES_DIR "/example3-zeno.yaml"
 #define EXAMPLE4 ZENO_SCENES_DIR "/example4.yaml"
 #define EXAMPLE7 ZENO_SCENES_DIR "/example7.yaml"
+#define EXAMPLE4_CR ZENO_SCENES_DIR "/example4-cr.yaml"
 
 static void assert_contains(const char *text, const char *part) {
   if (text == NULL || strstr(text, part) == NULL)
@@ -36,6 +37,23 @@ static void example4_certified(void **state) {
   assert_contains(r.out, "CSDP solved");
   assert_contains(r.out, "50 runs");
   assert_contains(r.out, "x2");
+  run_result_free(&r);
+}
+
+// Example 4 under the Chatterjee-Ruina law (e = 0.2): certified exactly,
+// through a 1000-run check; with e = 0.9 not certified, with the reason.
+static void chatterjee_ruina(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("certify", EXAMPLE4_CR, "--check", "1000");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "verdict                 certified\n");
+  assert_contains(r.out, "exact check");
+  assert_contains(r.out, "1000 runs");
+  run_result_free(&r);
+  r = run_zeno_captured("certify", EXAMPLE4_CR, "--set", "impact.e=0.9");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "verdict                 not certified\n");
+  assert_contains(r.out, "reason                  the SOS program is infeasible");
   run_result_free(&r);
 }
 
@@ -322,6 +340,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_certified),
       cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(chatterjee_ruina),
       cmocka_unit_test(json_and_out),
       cmocka_unit_test(regions_certify),
       cmocka_unit_test(regions_certify_all_is_sound),

@@ -126,7 +126,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   if (d.check_runs > 0 && o.nterms > 0) {
     zcc_result chk;
     st = zcc_check(&own, &sys, &o, d.check_runs, d.check_size, d.check_seed,
-                   o.exact && sys.law != ZENO_LAW_NEWTON, &chk, error);
+                   o.exact && !zcs_flights(&sys), &chk, error);
     if (st == ZENO_OK) {
       out->check_runs = chk.runs;
       out->check_events = chk.events;

@@ -58,7 +58,7 @@ zeno_status zcc_check(const zeno_scene *own, const zcs_system *sys, const zcp_ou
   zeno_sim *sim = zeno_sim_create(own, &def, e);
   if (!sim) return e ? e->code : ZENO_ERR_ARGUMENT;
   zeno_status st = ZENO_OK;
-  const bool newton = sys->law == ZENO_LAW_NEWTON;
+  const bool newton = zcs_flights(sys);
   for (int run = 0; run < n && st == ZENO_OK; run++) {
     const double qp[3] = {uniform(&seed, 0, size), uniform(&seed, 0, size),
                           uniform(&seed, -size, size)};

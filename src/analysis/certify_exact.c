@@ -437,7 +437,7 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
   for (int k = 0; k < s->nmodes; k++)
     if (!mode_conditions(s, &s->modes[k], c, eq, &neq, le, &nle))
       fail = "a mode's exact solve is singular";
-  if (!fail && s->law == ZENO_LAW_NEWTON) {  // the flights' equalities
+  if (!fail && zcs_flights(s)) {  // the flights' equalities
     mpq_t rows[ZCF_MAX_EQ * (ZCE_NX + 1)];
     for (int k = 0; k < ZCF_MAX_EQ * (ZCE_NX + 1); k++) mpq_init(rows[k]);
     const int n = zcf_equalities(s, c, rows, ZCF_MAX_EQ);
@@ -466,10 +466,10 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
     }
   }
   // Newton's law: a flight may precede every impact (certify_flight.h).
-  if (!fail && s->law == ZENO_LAW_NEWTON &&
+  if (!fail && zcs_flights(s) &&
       !zcf_verify(s, c, x, text, sizeof text, &out->generators))
     fail = text;
-  const int ncases = s->law == ZENO_LAW_NEWTON ? 0 : s->ncases;
+  const int ncases = zcs_flights(s) ? 0 : s->ncases;
   for (int k = 0; k < ncases && !fail; k++) {
     const zcs_case *cs = &s->cases[k];
     for (int i = 0; i < 2 && !fail; i++) {

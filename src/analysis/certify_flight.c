@@ -33,7 +33,7 @@ static int pidx(int r, int k) {
 }
 
 bool zcf_applies(const zcs_system *s) {
-  return s->law == ZENO_LAW_NEWTON && (s->a_ff[0] < 0 || s->a_ff[1] < 0);
+  return zcs_flights(s) && (s->a_ff[0] < 0 || s->a_ff[1] < 0);
 }
 
 // E = P - G^T P G (3 x 3, row major in a stride of n).

@@ -457,7 +457,7 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
       other.contact = 1;
       TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
     }
-    if (s->law == ZENO_LAW_NEWTON && !exact)  // the exact check decides V1 exactly
+    if (zcs_flights(s) && !exact)  // the exact check decides V1 exactly
       TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
   ze_sos_options o = ze_sos_options_default();

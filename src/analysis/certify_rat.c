@@ -195,7 +195,124 @@ static bool double_stick(const zcs_system *s, zcr_case *out) {
   return ok;
 }
 
+// sum_k a[k] b[k] over three entries.
+static void dot3(mpq_t out, mpq_t a[3], mpq_t b[3]) {
+  mpq_t t;
+  mpq_init(t);
+  mpq_set_ui(out, 0, 1);
+  for (int k = 0; k < 3; k++) {
+    mpq_mul(t, a[k], b[k]);
+    mpq_add(out, out, t);
+  }
+  mpq_clear(t);
+}
+
+// A Chatterjee-Ruina case at contact i (certify_system.c's cr_case), exactly:
+// y_n = M'^-1 C_n, y_t = M'^-1 C_t, the Delassus block Dnn = C_n . y_n,
+// Dnt = C_t . y_n, Dtt = C_t . y_t; for qdot'- = e_col with v = (C_n, C_t) .
+// e_col the sticking plastic impulse P_II = -D^-1 v, pn_I = -v_n / Dnn; the
+// cone's P = (1 + e) P_I + (1 + et) (P_II - P_I), the edge's pn = -(1 + e)
+// v_n / (Dnn + sig mu Dnt), pt = sig mu pn; qdot'+ = e_col + pn y_n + pt y_t.
+static bool cr_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
+  const int i = cs->contact, n = 2 * i, t = n + 1;
+  const int sig = cs->kind == ZCS_CR_CONE ? 0 : cs->letter[i] == ZENO_LETTER_P ? -1 : 1;
+  mpq_t M[ZCR_DIM][ZCR_DIM], y[2][3], C[2][3], pnu[3], ptu[3], ptII[3], row[3];
+  mpq_t Dnn, Dnt, Dtt, det, e1, et1, mu, vn, vt, pnI, pn, pt, w, edge;
+  mpq_inits(Dnn, Dnt, Dtt, det, e1, et1, mu, vn, vt, pnI, pn, pt, w, edge, NULL);
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) mpq_init(M[r][k]);
+    mpq_inits(y[0][r], y[1][r], C[0][r], C[1][r], pnu[r], ptu[r], ptII[r], row[r], NULL);
+    mpq_set_d(C[0][r], s->km.Cp[r][n]);
+    mpq_set_d(C[1][r], s->km.Cp[r][t]);
+  }
+  bool ok = true;
+  for (int d = 0; d < 2 && ok; d++) {
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) mpq_set_d(M[r][k], s->Mp[r][k]);
+      mpq_set(y[d][r], C[d][r]);
+    }
+    ok = zcr_solve(3, M, y[d]);
+  }
+  if (ok) {
+    dot3(Dnn, C[0], y[0]);
+    dot3(Dnt, C[1], y[0]);
+    dot3(Dtt, C[1], y[1]);
+    mpq_mul(det, Dnn, Dtt);
+    mpq_mul(w, Dnt, Dnt);
+    mpq_sub(det, det, w);
+    mpq_set_d(mu, s->d.mu[i]);
+    mpq_set_d(e1, s->e);
+    mpq_set_d(et1, s->et);
+    mpq_set_ui(w, 1, 1);
+    mpq_add(e1, e1, w);
+    mpq_add(et1, et1, w);
+    mpq_mul(edge, mu, Dnt);
+    if (sig < 0) mpq_neg(edge, edge);
+    mpq_add(edge, edge, Dnn);
+    ok = mpq_sgn(Dnn) > 0 && mpq_sgn(det) != 0 && (sig == 0 || mpq_sgn(edge) > 0);
+  }
+  for (int col = 0; col < 3 && ok; col++) {
+    mpq_set(vn, C[0][col]);
+    mpq_set(vt, C[1][col]);
+    // P_II = -D^-1 v: pn_II = (Dnt vt - Dtt vn) / det, pt_II = (Dnt vn - Dnn vt) / det.
+    mpq_mul(pn, Dnt, vt);
+    mpq_mul(w, Dtt, vn);
+    mpq_sub(pn, pn, w);
+    mpq_div(pn, pn, det);
+    mpq_mul(ptII[col], Dnt, vn);
+    mpq_mul(w, Dnn, vt);
+    mpq_sub(ptII[col], ptII[col], w);
+    mpq_div(ptII[col], ptII[col], det);
+    mpq_div(pnI, vn, Dnn);
+    mpq_neg(pnI, pnI);
+    mpq_sub(pnu[col], pn, pnI);  // (1 + e) pn_I + (1 + et) (pn_II - pn_I)
+    mpq_mul(pnu[col], pnu[col], et1);
+    mpq_mul(w, e1, pnI);
+    mpq_add(pnu[col], pnu[col], w);
+    mpq_mul(ptu[col], et1, ptII[col]);
+    if (sig == 0) {
+      mpq_set(pn, pnu[col]);
+      mpq_set(pt, ptu[col]);
+    } else {
+      mpq_mul(pn, e1, vn);
+      mpq_neg(pn, pn);
+      mpq_div(pn, pn, edge);
+      mpq_mul(pt, mu, pn);
+      if (sig < 0) mpq_neg(pt, pt);
+    }
+    for (int k = 0; k < 3; k++) {
+      mpq_set_ui(out->G[k][col], k == col ? 1 : 0, 1);
+      mpq_mul(w, pn, y[0][k]);
+      mpq_add(out->G[k][col], out->G[k][col], w);
+      mpq_mul(w, pt, y[1][k]);
+      mpq_add(out->G[k][col], out->G[k][col], w);
+    }
+  }
+  out->ncond = 0;
+  if (ok) {  // as cr_case: u_i <= 0, then the cone's or the edge's rows
+    for (int r = 0; r < 3; r++) mpq_set_si(row[r], r == i ? -1 : 0, 1);
+    add_cond(out, row, 1);
+    for (int sg = -1; sg <= 1; sg += 2) {  // mu pn -+ pt
+      if (sig != 0 && sg != -sig) continue;
+      for (int r = 0; r < 3; r++) {
+        mpq_mul(row[r], mu, pnu[r]);
+        if (sg < 0) mpq_sub(row[r], row[r], ptu[r]);
+        else mpq_add(row[r], row[r], ptu[r]);
+      }
+      if (sig != 0) add_cond(out, ptII, sig);
+      add_cond(out, row, sig == 0 ? 1 : -1);
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) mpq_clear(M[r][k]);
+    mpq_clears(y[0][r], y[1][r], C[0][r], C[1][r], pnu[r], ptu[r], ptII[r], row[r], NULL);
+  }
+  mpq_clears(Dnn, Dnt, Dtt, det, e1, et1, mu, vn, vt, pnI, pn, pt, w, edge, NULL);
+  return ok;
+}
+
 bool zcr_case_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
+  if (cs->kind != ZCS_COMPLEMENTARITY) return cr_exact(s, cs, out);
   if (cs->both && cs->letter[0] == ZENO_LETTER_S && cs->letter[1] == ZENO_LETTER_S)
     return double_stick(s, out);
   // Column col: the jump dv and impulse x for qdot- = e_col, from the

@@ -165,9 +165,92 @@ static bool double_stick_case(const zcs_system *s, zcs_case *c) {
   return true;
 }
 
-static bool build_cases(zcs_system *s) {
+// The Chatterjee-Ruina law's own impact at contact i alone
+// (impact.c's resolve_chatterjee_ruina), with n, t its normal and
+// tangential rows of the Delassus matrix D: P_II = (pn_II, pt_II), the
+// sticking plastic impulse (letter S, no restitution), P_I = (pn_I, 0) with
+// pn_I = -v_n / Dnn, and the candidate P = (1 + e) P_I + (1 + et) (P_II - P_I),
+// linear in qdot'-. Clipped when |pt| > mu pn: then P lies on the cone's
+// edge pt = sig mu pn with sig = sign(pt_II), on the line
+// (1 + e) P_I + kappa (P_II - P_I). Since D P_II = -v, pn_II - pn_I =
+// -(Dnt / Dnn) pt_II: the line's direction (-Dnt / Dnn, 1) is fixed, and the
+// edge point is pn = -(1 + e) v_n / (Dnn + sig mu Dnt), linear too (the
+// simulator's kappa is the ratio that gives it). Cases: the cone (S) on
+// mu pn -+ pt >= 0; the edge sig = -1 (letter P) on pt_II <= 0, -pt - mu pn
+// >= 0; sig = +1 (letter N) on pt_II >= 0, pt - mu pn >= 0; all with
+// u_i <= 0. (The law's refusals, a touching other contact driven in, only
+// shrink where a case is chosen: not conditions, which is sound.)
+static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
+  const int n = 2 * i, t = n + 1;
+  const double Dnn = s->d.D[n][n], Dnt = s->d.D[n][t], mu = s->d.mu[i];
+  if (!(Dnn > 0)) return false;
+  const double edge = Dnn + sig * mu * Dnt;
+  if (sig != 0 && !(edge > ZENO_PIVOT_RTOL * Dnn)) return false;
+  double pnu[3], ptu[3], ptII[3];
+  memset(c, 0, sizeof *c);
+  for (int r = 0; r < 3; r++) {
+    double qdp[3], v[4], x[4], y[4], imp[4] = {0, 0, 0, 0};
+    unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
+    letter[i] = ZENO_LETTER_S;
+    unit_row(r, qdp);
+    contact_velocities(s, qdp, v);
+    if (!zc_solve(&s->d, v, letter, x, y)) return false;
+    const double pnI = -v[n] / Dnn;
+    pnu[r] = (1 + s->e) * pnI + (1 + s->et) * (x[n] - pnI);
+    ptu[r] = (1 + s->et) * x[t];
+    ptII[r] = x[t];
+    if (sig == 0) {
+      imp[n] = pnu[r];
+      imp[t] = ptu[r];
+    } else {
+      imp[n] = -(1 + s->e) * v[n] / edge;
+      imp[t] = sig * mu * imp[n];
+    }
+    double post[3];
+    apply_impulse(s, qdp, imp, post);
+    for (int k = 0; k < 3; k++) c->post[k][r] = post[k];
+    for (int a = 0; a < 4; a++) c->impulse[a][r] = imp[a];
+  }
+  c->kind = sig == 0 ? ZCS_CR_CONE : ZCS_CR_EDGE;
+  c->contact = i;
+  c->letter[0] = c->letter[1] = ZENO_LETTER_F;
+  c->letter[i] = sig == 0 ? ZENO_LETTER_S : sig < 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
+  double row[3];
+  unit_row(i, row);
+  add_cond(c, row, -1.0);  // approaching: u_i <= 0
+  double a[3], b[3];
+  for (int r = 0; r < 3; r++) {  // mu pn -+ pt (inside), or sig pt - mu pn (clipped)
+    a[r] = mu * pnu[r] - ptu[r];
+    b[r] = mu * pnu[r] + ptu[r];
+  }
+  if (sig == 0) {
+    add_cond(c, a, 1.0);
+    add_cond(c, b, 1.0);
+  } else {
+    add_cond(c, ptII, sig);
+    add_cond(c, sig < 0 ? b : a, -1.0);
+  }
+  return true;
+}
+
+static bool build_cases(zcs_system *s, char *reason) {
   static const unsigned char order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   s->ncases = 0;
+  // Chatterjee-Ruina: its own single impacts, then the complementarity law
+  // with restitution e that it falls back to (double impacts, a touching
+  // contact driven in). Its second fallback, to e = 0 where the first adds
+  // energy, is never taken when every case of the first keeps V1 from
+  // growing, which the certificate asks (docs/certificate.md).
+  for (int i = 0; i < 2 && s->law == ZENO_LAW_CHATTERJEE_RUINA; i++)
+    for (int sig = -1; sig <= 1; sig++) {
+      if (!cr_case(s, i, sig, &s->cases[s->ncases])) {
+        snprintf(reason, ZCS_REASON_SIZE,
+                 "the Chatterjee-Ruina impact at contact %d is singular (its sticking "
+                 "solve, or an edge impulse that would pull)", i + 1);
+        return false;
+      }
+      s->ncases++;
+    }
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < 3; k++) {
       unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
@@ -186,7 +269,10 @@ static bool build_cases(zcs_system *s) {
       c->contact = 0;
       s->ncases++;
     }
-  if (!double_stick_case(s, &s->cases[s->ncases])) return false;
+  if (!double_stick_case(s, &s->cases[s->ncases])) {
+    snprintf(reason, ZCS_REASON_SIZE, "%s", "the double sticking impact is singular");
+    return false;
+  }
   s->ncases++;
   return true;
 }
@@ -286,14 +372,9 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
   const double bias[4] = {0, 0, 0, 0};
   zc_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   if (!equilibrium_ok(s, own, refused, reason)) return ZENO_OK;
-  if (own->impact_law == ZENO_LAW_CHATTERJEE_RUINA) {
-    refuse(refused, reason,
-           "the Chatterjee-Ruina law's cone clip is not linear in the pre-impact "
-           "velocity: not covered");
-    return ZENO_OK;
-  }
   s->law = own->impact_law;
-  s->e = own->impact_law == ZENO_LAW_NEWTON ? own->restitution : 0.0;
+  s->e = own->impact_law == ZENO_LAW_INELASTIC ? 0.0 : own->restitution;
+  s->et = own->impact_law == ZENO_LAW_CHATTERJEE_RUINA ? own->tangential_restitution : 0.0;
   // M' = A^-T M A^-1 and U = -h . q = -(A^-T h) . q'.
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
@@ -323,9 +404,11 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
     return ZENO_OK;
   }
   if (!build_modes(s, refused, reason)) return ZENO_OK;
-  if (!build_cases(s)) refuse(refused, reason, "the double sticking impact is singular");
+  if (!build_cases(s, reason)) *refused = true;
   return ZENO_OK;
 }
+
+bool zcs_flights(const zcs_system *s) { return s->law != ZENO_LAW_INELASTIC; }
 
 void zcs_case_apply(const zcs_case *c, const double qdp[3], double out[3]) {
   for (int k = 0; k < 3; k++) {

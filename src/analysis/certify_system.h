@@ -18,8 +18,9 @@
 
 /// Modes with a closed contact other than SS: 15 letter pairs at most.
 #define ZCS_MAX_MODES 16
-/// Impact cases: 3 single per contact, 8 double, the double stick.
-#define ZCS_MAX_CASES 16
+/// Impact cases: 3 single per contact, 8 double, the double stick; under
+/// the Chatterjee-Ruina law 3 more per contact (its own single impacts).
+#define ZCS_MAX_CASES 24
 /// Linear conditions of one impact case (impacting, impulses, slip signs).
 #define ZCS_MAX_CONDS 8
 /// Size of a refusal's reason.
@@ -32,9 +33,23 @@ typedef struct zcs_mode {
   double force[4];  ///< (n1, t1, n2, t2) [force]
 } zcs_mode;
 
+/// How a case's impulse is made.
+typedef enum zcs_kind {
+  /// The letters' contact system with restitution targets (inelastic,
+  /// Newton, and the Chatterjee-Ruina law's fallback).
+  ZCS_COMPLEMENTARITY = 0,
+  /// Chatterjee-Ruina at one contact, the impulse inside the cone
+  /// (letter S): P = (1 + e) P_I + (1 + et) (P_II - P_I).
+  ZCS_CR_CONE,
+  /// Chatterjee-Ruina at one contact, the impulse clipped onto the cone's
+  /// edge (letter P: friction impulse -mu pn, N: +mu pn).
+  ZCS_CR_EDGE,
+} zcs_kind;
+
 /// One case of the impact law: qdot'+ = post qdot'- on the pre-impact
 /// velocities with cond[k] . qdot'- >= 0 for every k.
 typedef struct zcs_case {
+  zcs_kind kind;
   int contact;              ///< impacting contact (0 or 1)
   bool both;                ///< both gaps zero and both contacts take impulses
   unsigned char letter[2];  ///< the law's candidate letters
@@ -49,6 +64,7 @@ typedef struct zcs_system {
   zc_dyn d;
   zeno_impact_law law;
   double e;                 ///< normal restitution (0 for the inelastic law)
+  double et;                ///< tangential restitution (Chatterjee-Ruina; else 0)
   double Mp[3][3];          ///< M' = A^-T M A^-1, T = qdot'^T M' qdot' / 2
   double b[3];              ///< U = b . q' [force]
   double slip1[3];          ///< x1 = slip1 . q' (and w1 = slip1 . qdot')
@@ -62,11 +78,16 @@ typedef struct zcs_system {
 /// Builds the system of a validated two-contact scene in its own units.
 /// *refused with a reason (no error) when the certificate does not apply:
 /// no consistent static equilibrium, an ambiguous one (Theorem 1), a
-/// violated system condition (55) b3 != 0 or (56) b1, b2 > 0, the
-/// Chatterjee-Ruina law, a singular mode. Errors: ZENO_ERR_ARGUMENT for a
+/// violated system condition (55) b3 != 0 or (56) b1, b2 > 0, a singular
+/// mode, a Chatterjee-Ruina edge impulse that would pull. Errors: ZENO_ERR_ARGUMENT for a
 /// scene without two contacts, ZENO_ERR_GEOMETRY from the kinematics.
 zeno_status zcs_build(const zeno_scene *own, zcs_system *sys, bool *refused,
                       char reason[ZCS_REASON_SIZE], zeno_error *e);
+
+/// Whether a free flight may precede an impact (restitution: Newton's and
+/// the Chatterjee-Ruina law), so that the impacts' conditions are the
+/// flight conditions (certify_flight.h).
+bool zcs_flights(const zcs_system *s);
 
 /// The post-impact velocity of a case: out = post qdp.
 void zcs_case_apply(const zcs_case *c, const double qdp[3], double out[3]);
