@@ -40,6 +40,11 @@
 /// 0.3 ms, against a few microseconds to start the threads, and it keeps
 /// memory constant (120 kB).
 #define MAPS_BLOCK 512
+/// Samples a thread takes at a time within a block: small, so that a
+/// thread the system delays leaves its share to the others instead of
+/// holding the block (on a busy machine a static half-block stalled the
+/// maps by a scheduler slice at every block).
+#define MAPS_CHUNK 16
 
 /// A list of fixed points (the map's two kinds are kept apart until the
 /// end, in the order the map reports them).
@@ -133,7 +138,7 @@ static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
   zeno_error bad_error;
   zeno_error_clear(&bad_error);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static)
+#pragma omp parallel for num_threads(s->threads) schedule(dynamic, MAPS_CHUNK)
 #endif
   for (size_t j = 0; j < count; j++) {
 #ifdef _OPENMP
