@@ -396,7 +396,12 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
   zeno_error point_error;
   zeno_status st = load_point(r, p->x, p->y, &scene, &point_error);
   zeno_analysis a;
-  if (st == ZENO_OK) st = zeno_analyze(&scene, &r->def.analysis, &a, &point_error);
+  // The points share out the threads: a point's maps run on its own (a
+  // team of one is no parallel region to OpenMP, so the maps would start
+  // threads of their own at every point of a one-thread map).
+  zeno_analysis_def analysis = r->def.analysis;
+  analysis.maps.threads = 1;
+  if (st == ZENO_OK) st = zeno_analyze(&scene, &analysis, &a, &point_error);
   if (st == ZENO_ERR_NOMEM) {
     if (error) *error = point_error;
     return st;
