@@ -1062,6 +1062,27 @@ static void test_maps_summary_and_errors(void **state) {
   r = run_zeno_captured("maps", "/nonexistent-zeno-dir/scene.yaml");
   assert_bad_input(&r);
   run_result_free(&r);
+  // --threads: the samples shared out, the same CSV on 1 and 3 threads;
+  // out of range is one line naming the option and its range.
+  run_result one = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
+                                     "-", "--threads", "1");
+  run_result three = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
+                                       "-", "--threads", "3");
+  assert_int_equal(one.exit_code, 0);
+  assert_int_equal(three.exit_code, 0);
+  assert_true(count_lines(one.out) > 100);
+  assert_string_equal(one.out, three.out);
+  run_result_free(&one);
+  run_result_free(&three);
+  const char *bad[] = {"0", "257", "two"};
+  for (int k = 0; k < 3; k++) {
+    r = run_zeno_captured("analyze", EXAMPLE2, "--threads", bad[k]);
+    assert_bad_input(&r);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_contains(r.err, "--threads");
+    assert_contains(r.err, "[1, 256]");
+    run_result_free(&r);
+  }
 }
 
 static void test_maps_csv_not_writable(void **state) {

@@ -67,12 +67,15 @@ static void print_help(void) {
       "                       partition (.png, .svg, .pdf); without a Theorem 4\n"
       "                       partition, of the uniform --partition N\n"
       "                       intervals\n"
+      "  -t, --threads T      threads sharing out the samples, T in [1, %d]\n"
+      "                       (default: all cores; the result is the same)\n"
       "  -h, --help           show this help\n"
       "\n" CLI_FIGURE_HELP
       "(--xlim and --ylim apply to the maps figure: phi and R(phi) [rad];\n"
       "the interval graph has no axes)\n",
       CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples,
-      ZENO_MAX_PARTITION / 2, (int)zeno_analysis_def_default().partition_intervals);
+      ZENO_MAX_PARTITION / 2, (int)zeno_analysis_def_default().partition_intervals,
+      ZENO_MAPS_MAX_THREADS);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -83,6 +86,7 @@ static const struct option LONG_OPTIONS[] = {
     {"plot", required_argument, NULL, 'p'},
     {"graph", required_argument, NULL, 'g'},
     CLI_FIGURE_LONG_OPTIONS,
+    {"threads", required_argument, NULL, 't'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -105,6 +109,8 @@ static int apply_option(void *options, int option, char **argv) {
     case 'g':
       o->graph_path = optarg;
       return cli_image_option(COMMAND, "--graph", optarg);
+    case 't':
+      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS, &o->def.maps.threads);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -292,7 +298,7 @@ static int analyze(const void *options, const zeno_scene *scene,
 }
 
 static const cli_scene_command ANALYZE_COMMAND = {
-    COMMAND_NAME, ":s:jp:g:h", LONG_OPTIONS, apply_option, analyze,
+    COMMAND_NAME, ":s:jp:g:t:h", LONG_OPTIONS, apply_option, analyze,
 };
 
 int cmd_analyze(int argc, char **argv) {

@@ -53,9 +53,12 @@ static void print_help(void) {
       "                       modes from its first impact to its return\n"
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
       "                       FILE ends in .png, .svg or .pdf\n"
+      "  -t, --threads T      threads sharing out the samples, T in [1, %d]\n"
+      "                       (default: all cores; the result is the same)\n"
       "  -h, --help           show this help\n"
       "\n" CLI_FIGURE_HELP "(--xlim: phi [rad]; --ylim: R(phi) [rad], the top panel)\n",
-      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples);
+      CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples,
+      ZENO_MAPS_MAX_THREADS);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -64,6 +67,7 @@ static const struct option LONG_OPTIONS[] = {
     {"csv", required_argument, NULL, 'c'},
     {"plot", required_argument, NULL, 'p'},
     CLI_FIGURE_LONG_OPTIONS,
+    {"threads", required_argument, NULL, 't'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -80,6 +84,8 @@ static int apply_option(void *options, int option, char **argv) {
     case 'p':
       o->plot_path = optarg;
       return cli_image_option(COMMAND, "--plot", optarg);
+    case 't':
+      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS, &o->def.threads);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -162,7 +168,7 @@ static int run_maps(const void *options, const zeno_scene *scene,
 }
 
 static const cli_scene_command MAPS_COMMAND = {
-    COMMAND_NAME, ":s:c:p:h", LONG_OPTIONS, apply_option, run_maps,
+    COMMAND_NAME, ":s:c:p:t:h", LONG_OPTIONS, apply_option, run_maps,
 };
 
 int cmd_maps(int argc, char **argv) {
