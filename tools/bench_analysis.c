@@ -1,6 +1,7 @@
 // Benchmark of the stability analysis: the maps R and G at 6000 samples and
 // a full zeno_analyze() of the paper's Examples 2-4, timed over repeated
-// runs (about half a second each); prints milliseconds per run. Then the
+// runs (about half a second each); prints milliseconds per run, the maps on
+// one thread and on every core (zeno_maps_def.threads). Then the
 // maps of Example 2 at 600,000 samples as a stream (issue 14): time and
 // the resident memory they took; and a 30 x 30 Example 6 region map on one
 // thread. Each figure with the general path's (zod_table off) beside it.
@@ -66,13 +67,20 @@ static int bench_scene(const char *file) {
   general.zod_table = false;
   double ms, ms_general;
   long runs, runs_general;
-  if (time_maps(&scene, &def, &ms, &runs) ||
-      time_maps(&scene, &general, &ms_general, &runs_general))
-    return 1;
-  printf("%s maps: %.3g ms per %zu samples (%ld runs); general path %.3g ms "
-         "(%ld runs); fast/general %.3f\n",
-         scene.name, ms, def.samples, runs, ms_general, runs_general,
-         ms / ms_general);
+  // On one thread (the default below 100,000 samples): the per-cycle gain
+  // alone; then on every core (--threads), both paths alike.
+  const int cores = zeno_regions_threads(0);
+  for (int threads = 1;; threads = cores) {
+    def.threads = general.threads = threads;
+    if (time_maps(&scene, &def, &ms, &runs) ||
+        time_maps(&scene, &general, &ms_general, &runs_general))
+      return 1;
+    printf("%s maps: %.3g ms per %zu samples on %d thread%s (%ld runs); general path %.3g ms "
+           "(%ld runs); fast/general %.3f\n",
+           scene.name, ms, def.samples, threads, threads == 1 ? "" : "s", runs, ms_general,
+           runs_general, ms / ms_general);
+    if (threads == cores) break;
+  }
   double elapsed, start;
   zeno_analysis a;
   runs = 0;

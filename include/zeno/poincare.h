@@ -63,11 +63,14 @@ typedef struct zeno_maps_def {
   /// zod_table); false: the general path, the oracle of the tests and
   /// benchmarks.
   bool zod_table;
-  /// Threads that share out the uniform samples (OpenMP): 0 for OpenMP's
-  /// default (OMP_NUM_THREADS, else every core), 1 for none, at most
-  /// ZENO_MAPS_MAX_THREADS. A cycle depends on its angle alone, so the maps
-  /// are the same to the last bit on any number of threads. Inside another
-  /// parallel region (a region map's points) the maps run on that thread.
+  /// Threads that share out the uniform samples (OpenMP), at most
+  /// ZENO_MAPS_MAX_THREADS; 1 for none; 0: OpenMP's default
+  /// (OMP_NUM_THREADS, else every core) for maps of 100,000 samples and
+  /// more, none below (where a wait for a thread the system delays would
+  /// cost more than the threads save). A cycle depends on its angle alone,
+  /// so the maps are the same to the last bit on any number of threads.
+  /// Inside another parallel region (a region map's points) the maps run
+  /// on that thread.
   int threads;
 } zeno_maps_def;
 

@@ -36,15 +36,23 @@
 /// fifth of the map's time in page faults.
 #define MAPS_WINDOW_INITIAL 16
 /// Uniform samples evaluated together when threads share them out (the
-/// window logic then takes them one by one): a block of cycles takes about
-/// 0.3 ms, against a few microseconds to start the threads, and it keeps
-/// memory constant (120 kB).
-#define MAPS_BLOCK 512
+/// window logic then takes them one by one): 4096 cycles take about 2 ms,
+/// against a few microseconds to start the threads, and keep memory
+/// constant (1 MB). Each block ends at a barrier, where on a busy machine
+/// the threads wait for one the system delayed (a scheduler slice, some
+/// milliseconds): blocks this large leave few of them.
+#define MAPS_BLOCK 4096
 /// Samples a thread takes at a time within a block: small, so that a
 /// thread the system delays leaves its share to the others instead of
 /// holding the block (on a busy machine a static half-block stalled the
 /// maps by a scheduler slice at every block).
 #define MAPS_CHUNK 16
+/// With zeno_maps_def.threads 0 the samples are shared out only for maps
+/// this large (0.1 s of cycles): a barrier's wait on a busy machine would
+/// cost smaller maps more than the threads save them (measured with a
+/// compile running: 6000 samples 3 ms on one thread, 2.3 ms to 90 ms on
+/// two).
+#define MAPS_THREADS_MIN_SAMPLES 100000
 
 /// A list of fixed points (the map's two kinds are kept apart until the
 /// end, in the order the map reports them).
@@ -524,7 +532,9 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
     zeno_maps_stream_destroy(s);
     return NULL;
   }
-  s->threads = zeno_regions_threads(d.threads);
+  s->threads = d.threads > 0                          ? d.threads
+               : d.samples >= MAPS_THREADS_MIN_SAMPLES ? zeno_regions_threads(0)
+                                                       : 1;
   return s;
 }
 

@@ -68,7 +68,8 @@ static void print_help(void) {
       "                       partition, of the uniform --partition N\n"
       "                       intervals\n"
       "  -t, --threads T      threads sharing out the samples, T in [1, %d]\n"
-      "                       (default: all cores; the result is the same)\n"
+      "                       (default: all cores from 100000 samples, one\n"
+      "                       below; the result is the same)\n"
       "  -h, --help           show this help\n"
       "\n" CLI_FIGURE_HELP
       "(--xlim and --ylim apply to the maps figure: phi and R(phi) [rad];\n"

@@ -54,7 +54,8 @@ static void print_help(void) {
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
       "                       FILE ends in .png, .svg or .pdf\n"
       "  -t, --threads T      threads sharing out the samples, T in [1, %d]\n"
-      "                       (default: all cores; the result is the same)\n"
+      "                       (default: all cores from 100000 samples, one\n"
+      "                       below; the result is the same)\n"
       "  -h, --help           show this help\n"
       "\n" CLI_FIGURE_HELP "(--xlim: phi [rad]; --ylim: R(phi) [rad], the top panel)\n",
       CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)zeno_maps_def_default().samples,
