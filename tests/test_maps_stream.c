@@ -21,6 +21,9 @@
 /// (24.8 MB).
 #define SAMPLES_LARGE 100000
 #define WINDOW_GROWTH_MAX_KB 8192
+/// Samples of the threads test: three blocks of the maps' 4096, the last
+/// one partial.
+#define THREAD_SAMPLES (2 * 4096 + 7)
 
 static zeno_scene load(const char *file) {
   char path[512];
@@ -139,7 +142,7 @@ static void same_on_any_threads(void **state) {
       zeno_maps ref;
       for (int threads = 1; threads <= 3; threads++) {
         zeno_maps_def def = zeno_maps_def_default();
-        def.samples = SAMPLES + 7;  // not a multiple of the block
+        def.samples = THREAD_SAMPLES;
         def.zod_table = table == 1;
         def.threads = threads;
         zeno_maps m;
