@@ -16,12 +16,15 @@ static bool direction_ok(double slope, int direction) {
 #define ZF_SQUARE_SAFE_MIN 1e-150
 #define ZF_SQUARE_SAFE_MAX 1e150
 
-double zf_first_root(double c0, double c1, double c2, int direction) {
+// zf_first_root(); *inv, when given, is 1 / c1 for a linear guard (c2 =
+// 0) and 1 / (c2 / 2) for a quadratic one: the divisions by constants of a
+// mode become products (zf_crossings_inv).
+static double first_root(double c0, double c1, double c2, const double *inv, int direction) {
   double r[2];
   int n = 0;
   if (c2 == 0) {
     if (c1 == 0) return INFINITY;
-    r[n++] = -c0 / c1;
+    r[n++] = inv ? -c0 * *inv : -c0 / c1;
   } else {
     // a tau^2 + b tau + c with a = c2/2: the cancellation-free pair of
     // formulas q = -(b + sgn(b) sqrt(b^2 - 4ac))/2, roots q/a and c/q.
@@ -45,7 +48,7 @@ double zf_first_root(double c0, double c1, double c2, int direction) {
     }
     const double qq = -0.5 * (c1 + copysign(root_disc, c1));
     if (qq != 0) {
-      r[n++] = qq / (0.5 * c2);
+      r[n++] = inv ? qq * *inv : qq / (0.5 * c2);
       r[n++] = c0 / qq;
     } else {
       r[n++] = 0;  // c0 = c1 = 0: a double root at the start
@@ -58,6 +61,10 @@ double zf_first_root(double c0, double c1, double c2, int direction) {
     best = fmin(best, r[k]);
   }
   return best;
+}
+
+double zf_first_root(double c0, double c1, double c2, int direction) {
+  return first_root(c0, c1, c2, NULL, direction);
 }
 
 void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
@@ -107,6 +114,12 @@ static int sort_crossings(zf_crossing *out, int n);
 int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
                  const double cdd[4], double radius,
                  zf_crossing out[ZF_MAX_CROSSINGS]) {
+  return zf_crossings_inv(nc, mode, c, cd, cdd, NULL, radius, out);
+}
+
+int zf_crossings_inv(int nc, zeno_mode mode, const double c[4], const double cd[4],
+                     const double cdd[4], const double inv[4], double radius,
+                     zf_crossing out[ZF_MAX_CROSSINGS]) {
   int n = 0;
   for (int i = 0; i < nc; i++) {
     const int l = mode.letter[i];
@@ -118,13 +131,14 @@ int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
       // speeds that underflowed to zero, fell through the surface).
       if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
         push(out, &n, 0.0, ZENO_GUARD_GAP, i);
-      else
-        push(out, &n, zf_first_root(z, zd, cdd[2 * i], -1), ZENO_GUARD_GAP, i);
-    } else if (l == ZENO_LETTER_P) {
-      push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, -1),
-           ZENO_GUARD_SLIP_VELOCITY, i);
-    } else if (l == ZENO_LETTER_N) {
-      push(out, &n, zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, +1),
+      else  // a linear gap's divisor is its rate, not a constant
+        push(out, &n,
+             first_root(z, zd, cdd[2 * i], inv && cdd[2 * i] != 0 ? &inv[2 * i] : NULL, -1),
+             ZENO_GUARD_GAP, i);
+    } else if (l == ZENO_LETTER_P || l == ZENO_LETTER_N) {
+      push(out, &n,
+           first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, inv ? &inv[2 * i + 1] : NULL,
+                      l == ZENO_LETTER_P ? -1 : +1),
            ZENO_GUARD_SLIP_VELOCITY, i);
     }
   }

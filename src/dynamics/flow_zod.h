@@ -39,4 +39,12 @@ int zf_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
                  const double cdd[4], double radius,
                  zf_crossing out[ZF_MAX_CROSSINGS]);
 
+/// zf_crossings() with the mode's divisors inverted once: inv[2i] = 1 /
+/// (cdd[2i] / 2) for a free contact's gap, inv[2i + 1] = 1 / cdd[2i + 1]
+/// for a slipping one's slip rate (read only where that acceleration is
+/// not zero). The roots agree with zf_crossings()'s to rounding.
+int zf_crossings_inv(int n, zeno_mode mode, const double c[4], const double cd[4],
+                     const double cdd[4], const double inv[4], double radius,
+                     zf_crossing out[ZF_MAX_CROSSINGS]);
+
 #endif

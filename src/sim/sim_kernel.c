@@ -75,6 +75,10 @@ static bool mode_data(kernel_run *r, unsigned code) {
     }
     sim_mode_rates(s, &sol, kd->mode_qddp[code]);
     rates_of(r, kd->mode_qddp[code], kd->mode_cdd[code]);
+    for (int a = 0; a < 4; a++) {
+      const double acc = kd->mode_cdd[code][a];
+      kd->mode_inv[code][a] = acc == 0 ? 0 : a % 2 == 0 ? 1 / (0.5 * acc) : 1 / acc;
+    }
     bool rest = mode.letter[0] == ZENO_LETTER_S && mode.letter[1] == ZENO_LETTER_S;
     for (int a = 0; a < 4; a++) rest = rest && !(fabs(kd->mode_cdd[code][a]) > r->tol_accel);
     rest = rest && fabs(sol.qdd[2]) * s->km.length_scale <= r->tol_accel &&
@@ -416,10 +420,9 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       if (cls.gap[i] == ZM_GAP_IMPACTING && -cd[2 * i] > speed) speed = -cd[2 * i];
     impacted = speed > 0;
     if (impacted) {
-      if (cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING) {
-        section = true;
-        angle = atan(cd[3] / fabs(cd[2]));
-      }
+      // On the section; only the return's angle is read.
+      section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
+      if (section && r->sections == 1) angle = atan(cd[3] / fabs(cd[2]));
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
       if (!append2(r->out->word, &r->word_len, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F'))
         return K_BACK;
@@ -489,7 +492,8 @@ static kstep flow(kernel_run *r) {
   c[3] = s->q[2];
   rates_of(r, s->qd, cd);
   zf_crossing cr[ZF_MAX_CROSSINGS];
-  const int n = zf_crossings(2, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  const int n = zf_crossings_inv(2, s->sol.mode, c, cd, cdd, r->kd->mode_inv[code],
+                                 s->scene.escape_radius, cr);
   if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
     sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
     take_tie(r, true);

@@ -40,6 +40,8 @@ typedef struct sim_kernel_data {
   bool mode_rest[16];             ///< every contact sticks and the body stays still
   double mode_qddp[16][3];        ///< q'' (sim_mode_rates)
   double mode_cdd[16][4];         ///< contact accelerations (z1, x1, z2, x2)''
+  /// Their divisors in the guards' roots inverted (zf_crossings_inv).
+  double mode_inv[16][4];
   double AMW[3][4];               ///< change of qdot' per unit contact impulse
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
