@@ -14,48 +14,52 @@
 #include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 
-/// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,
-/// e.g. with Zeno sequences inside, run on the event loop).
-#define SIM_CYCLE_MAX_EVENTS 32
-
 typedef enum step { STEP_ON, STEP_DONE, STEP_HAND_BACK } step;
 
 typedef struct cycle_run {
   zeno_sim *s;
-  sim_cycle *out;
-  size_t word_len, outcomes_len;
-  int sections, events;
-  long impacts;
-  double first_speed;
-  double all_tie;  ///< smallest tie margin of every event, the return's included
+  sim_cycle_track k;
 } cycle_run;
 
+void sim_cycle_track_init(sim_cycle_track *t, sim_cycle *out) {
+  memset(out, 0, sizeof *out);
+  out->tie_margin = SIM_TIE_NONE;
+  *t = (sim_cycle_track){.out = out, .all_tie = SIM_TIE_NONE};
+}
+
 static bool append(char *buf, size_t *len, const char *token) {
-  const size_t n = strlen(token), sep = *len ? 1 : 0;
-  if (*len + sep + n >= SIM_CYCLE_WORD) return false;
-  if (sep) buf[(*len)++] = ' ';
-  memcpy(buf + *len, token, n + 1);
-  *len += n;
-  return true;
+  return sim_cycle_append(buf, len, token, strlen(token));
 }
 
 static bool append_mode(cycle_run *r) {
   char name[ZENO_MODE_NAME_SIZE];
-  return append(r->out->word, &r->word_len, zeno_mode_name(r->s->sol.mode, 2, name));
+  return append(r->k.out->word, &r->k.word_len, zeno_mode_name(r->s->sol.mode, 2, name));
 }
 
-// The tie margin noted for the event just made goes into the cycle's.
+void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, double rate) {
+  t->out->returned = true;
+  t->out->angle = angle;
+  t->out->rate = rate;
+  t->out->t = s->t;
+}
+
+bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done) {
+  sim_cycle *out = t->out;
+  if (!scene_units_trivial(s->units)) {  // as the event loop reports them
+    out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
+    out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);
+  }
+  return done && t->all_tie >= SIM_CYCLE_TIE_FLOOR;
+}
+
 static void take_tie(cycle_run *r, bool counts) {
-  zeno_sim *s = r->s;
-  r->all_tie = fmin(r->all_tie, s->tie);
-  if (counts) r->out->tie_margin = fmin(r->out->tie_margin, s->tie);
-  s->tie = SIM_TIE_NONE;
+  sim_cycle_take_tie(&r->k, &r->s->tie, SIM_TIE_NONE, counts);
 }
 
 // handle_crossing() of sim.c without the event record.
 static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
   zeno_sim *s = r->s;
-  if (++r->events > SIM_CYCLE_MAX_EVENTS) return STEP_HAND_BACK;
+  if (++r->k.events > SIM_CYCLE_MAX_EVENTS) return STEP_HAND_BACK;
   const bool *gap_hit = hits->gap;
   const tolerances tol = sim_make_tol(s, vscale);
   bool touching[2];
@@ -82,10 +86,10 @@ static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
     if (impacted) {
       section = sim_on_section(s, &cls, in.v, &angle);
       if (!zi_resolve(&s->dyn, &in, &res)) return STEP_HAND_BACK;
-      if (!append(r->out->word, &r->word_len, zeno_impact_name(res.mask, 2)))
+      if (!append(r->k.out->word, &r->k.word_len, zeno_impact_name(res.mask, 2)))
         return STEP_HAND_BACK;
       sim_impact_apply(s, &in, &res, &tol, &cls);
-      if (r->impacts++ == 0) r->first_speed = speed;
+      if (r->k.impacts++ == 0) r->k.first_speed = speed;
     }
   }
   if (!impacted) sim_enforce(s, &cls);
@@ -97,27 +101,24 @@ static step crossing(cycle_run *r, const sim_hits *hits, double vscale) {
   const bool rest = s->end_pending && s->pending_outcome == ZENO_OUTCOME_REST;
   // Ambiguous or inconsistent: the run ends there, with the event loop's record.
   if (s->end_pending && !rest) return STEP_HAND_BACK;
-  if (section && ++r->sections == 2) {
+  if (section && ++r->k.sections == 2) {
     // The return: R and G are fixed before its impact, which is the last
     // step of the cycle's word; its tie margin is the next cycle's.
     take_tie(r, false);
-    r->out->returned = true;
-    r->out->angle = angle;
-    r->out->rate = rate_before;
-    r->out->t = s->t;
+    sim_cycle_return(&r->k, s, angle, rate_before);
     return STEP_DONE;
   }
   const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
   if ((changed || impacted) && !append_mode(r)) return STEP_HAND_BACK;
   if (impacted) {
-    if (!rest && !sim_zeno_quiet(s, r->impacts, speed, r->first_speed)) return STEP_HAND_BACK;
+    if (!rest && !sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) return STEP_HAND_BACK;
     char letters[3] = {zeno_letter_name((zeno_letter)res.letter[0]),
                        zeno_letter_name((zeno_letter)res.letter[1]), '\0'};
-    if (!append(r->out->outcomes, &r->outcomes_len, letters)) return STEP_HAND_BACK;
+    if (!append(r->k.out->outcomes, &r->k.outcomes_len, letters)) return STEP_HAND_BACK;
   }
   take_tie(r, true);
   if (rest) {
-    r->out->end = ZENO_OUTCOME_REST;
+    r->k.out->end = ZENO_OUTCOME_REST;
     return STEP_DONE;  // the END event that follows notes no tie
   }
   return STEP_ON;
@@ -133,12 +134,12 @@ static step flow(cycle_run *r) {
     // The time limit (an unstable cycle sliding on without end).
     sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
     take_tie(r, true);
-    r->out->end = ZENO_OUTCOME_TIME_LIMIT;
+    r->k.out->end = ZENO_OUTCOME_TIME_LIMIT;
     return STEP_DONE;
   }
   if (cr[0].guard == ZENO_GUARD_ESCAPE) {
     take_tie(r, true);  // the END event: nothing noted since the last event
-    r->out->end = ZENO_OUTCOME_ESCAPED;
+    r->k.out->end = ZENO_OUTCOME_ESCAPED;
     return STEP_DONE;
   }
   const double tau = cr[0].tau;
@@ -195,14 +196,9 @@ bool sim_cycle_run_steps(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0) return false;
   const double zero[3] = {0, 0, 0};
   if (sim_restart_zod(s, zero, qdp) != ZENO_OK) return false;
-  memset(out, 0, sizeof *out);
-  out->tie_margin = SIM_TIE_NONE;
-  cycle_run r = {.s = s, .out = out, .all_tie = SIM_TIE_NONE};
+  cycle_run r = {.s = s};
+  sim_cycle_track_init(&r.k, out);
   step st = start(&r);
   while (st == STEP_ON) st = flow(&r);
-  if (!scene_units_trivial(s->units)) {  // as the event loop reports them
-    out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
-    out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);
-  }
-  return st == STEP_DONE && r.all_tie >= SIM_CYCLE_TIE_FLOOR;
+  return sim_cycle_finish(&r.k, s, st == STEP_DONE);
 }

@@ -12,6 +12,8 @@
 #define ZENO_SIM_SIM_CYCLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "zeno/sim.h"
 
@@ -40,6 +42,52 @@ typedef struct sim_cycle {
   char word[SIM_CYCLE_WORD];
   char outcomes[SIM_CYCLE_WORD];
 } sim_cycle;
+
+/// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,
+/// e.g. with Zeno sequences inside, run on the event loop).
+#define SIM_CYCLE_MAX_EVENTS 32
+
+/// What a cycle's run keeps besides the simulator's state; the steps
+/// (sim_cycle.c) and the kernel (sim_kernel.c) share it.
+typedef struct sim_cycle_track {
+  sim_cycle *out;
+  size_t word_len, outcomes_len;
+  int sections, events;
+  long impacts;
+  double first_speed;
+  double all_tie;  ///< smallest tie margin of every event, the return's included
+} sim_cycle_track;
+
+/// Starts the cycle's record in *out.
+void sim_cycle_track_init(sim_cycle_track *t, sim_cycle *out);
+/// Appends a token of n characters to a word or outcome list of the cycle
+/// (buf of SIM_CYCLE_WORD, *len its length); false when it does not fit.
+/// Inline: a cycle appends a dozen tokens.
+static inline bool sim_cycle_append(char *buf, size_t *len, const char *token, size_t n) {
+  const size_t sep = *len ? 1 : 0;
+  if (*len + sep + n >= SIM_CYCLE_WORD) return false;
+  if (sep) buf[(*len)++] = ' ';
+  memcpy(buf + *len, token, n);
+  *len += n;
+  buf[*len] = '\0';
+  return true;
+}
+
+/// The tie margin noted for the event just made (*tie, the simulator's)
+/// goes into the cycle's (counts: false for the return, whose margin is the
+/// next cycle's), and *tie is reset to `none`.
+static inline void sim_cycle_take_tie(sim_cycle_track *t, double *tie, double none,
+                                      bool counts) {
+  if (*tie < t->all_tie) t->all_tie = *tie;
+  if (counts && *tie < t->out->tie_margin) t->out->tie_margin = *tie;
+  *tie = none;
+}
+/// The return impact: its section angle, the rate zdot2' before it, and
+/// the simulator's time.
+void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, double rate);
+/// The cycle's end: times and rates in the user's units; whether the cycle
+/// may be taken (done, and no decision nearer a tie than the floor).
+bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done);
 
 /// Runs the cycle of a two-contact ZOD simulator with the per-scene table
 /// from q' = 0, qdot' = qdp (a state on the section), restarting it: on

@@ -14,21 +14,13 @@
 #include "dynamics/flow_zod.h"
 #include "sim/sim_internal.h"
 
-/// Events a kernel cycle may take (as SIM_CYCLE_MAX_EVENTS of the steps).
-#define KERNEL_MAX_EVENTS 32
-
 typedef enum kstep { K_ON, K_DONE, K_BACK } kstep;
 
 typedef struct kernel_run {
   zeno_sim *s;
   sim_kernel_data *kd;
-  sim_cycle *out;
-  size_t word_len, outcomes_len;
-  int sections, events;
-  long impacts;
-  double first_speed;
-  double all_tie;
-  double k[3];  ///< the slip of contact 1 as a row of q' (Cp[.][1])
+  sim_cycle_track k;
+  double k1[3];  ///< the slip of contact 1 as a row of q' (Cp[.][1])
   double tol_accel;
 } kernel_run;
 
@@ -36,7 +28,7 @@ typedef struct kernel_run {
 
 static void rates_of(const kernel_run *r, const double qd[3], double cd[4]) {
   cd[0] = qd[0];
-  cd[1] = r->k[0] * qd[0] + r->k[1] * qd[1] + r->k[2] * qd[2];
+  cd[1] = r->k1[0] * qd[0] + r->k1[1] * qd[1] + r->k1[2] * qd[2];
   cd[2] = qd[1];
   cd[3] = qd[2];
 }
@@ -354,20 +346,12 @@ static ktry resolve(kernel_run *r, const bool touching[2], const bool impacting[
 /* ---------- the cycle's steps ---------- */
 
 static bool append2(char *buf, size_t *len, char a, char b) {
-  const size_t sep = *len ? 1 : 0;
-  if (*len + sep + 2 >= SIM_CYCLE_WORD) return false;
-  if (sep) buf[(*len)++] = ' ';
-  buf[(*len)++] = a;
-  buf[(*len)++] = b;
-  buf[*len] = '\0';
-  return true;
+  const char token[2] = {a, b};
+  return sim_cycle_append(buf, len, token, 2);
 }
 
 static void take_tie(kernel_run *r, bool counts) {
-  zeno_sim *s = r->s;
-  if (s->tie < r->all_tie) r->all_tie = s->tie;
-  if (counts && s->tie < r->out->tie_margin) r->out->tie_margin = s->tie;
-  s->tie = SIM_TIE_NONE;
+  sim_cycle_take_tie(&r->k, &r->s->tie, SIM_TIE_NONE, counts);
 }
 
 static unsigned mode_code(const zeno_sim *s) {
@@ -396,7 +380,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
 // crossing() of sim_cycle.c.
 static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double vscale) {
   zeno_sim *s = r->s;
-  if (++r->events > KERNEL_MAX_EVENTS) return K_BACK;
+  if (++r->k.events > SIM_CYCLE_MAX_EVENTS) return K_BACK;
   const bool *gap_hit = hits->gap;
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
@@ -422,11 +406,11 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
     if (impacted) {
       // On the section; only the return's angle is read.
       section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
-      if (section && r->sections == 1) angle = atan(cd[3] / fabs(cd[2]));
+      if (section && r->k.sections == 1) angle = atan(cd[3] / fabs(cd[2]));
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
-      if (!append2(r->out->word, &r->word_len, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F'))
+      if (!append2(r->k.out->word, &r->k.word_len, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F'))
         return K_BACK;
-      if (r->impacts++ == 0) r->first_speed = speed;
+      if (r->k.impacts++ == 0) r->k.first_speed = speed;
     }
   }
   if (!impacted && !enforce(r, &cls, cd)) return K_BACK;
@@ -454,27 +438,24 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   s->sol.mode.letter[0] = (unsigned char)(code % 4);
   s->sol.mode.letter[1] = (unsigned char)(code / 4);
   const bool rest = r->kd->mode_rest[code] && v_after == 0;
-  if (section && ++r->sections == 2) {
+  if (section && ++r->k.sections == 2) {
     take_tie(r, false);
-    r->out->returned = true;
-    r->out->angle = angle;
-    r->out->rate = rate_before;
-    r->out->t = s->t;
+    sim_cycle_return(&r->k, s, angle, rate_before);
     return K_DONE;
   }
   if ((code != before || impacted) &&
-      !append2(r->out->word, &r->word_len, zeno_letter_name((zeno_letter)(code % 4)),
+      !append2(r->k.out->word, &r->k.word_len, zeno_letter_name((zeno_letter)(code % 4)),
                zeno_letter_name((zeno_letter)(code / 4))))
     return K_BACK;
   if (impacted) {
-    if (!rest && !sim_zeno_quiet(s, r->impacts, speed, r->first_speed)) return K_BACK;
-    if (!append2(r->out->outcomes, &r->outcomes_len, zeno_letter_name((zeno_letter)letter[0]),
+    if (!rest && !sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) return K_BACK;
+    if (!append2(r->k.out->outcomes, &r->k.outcomes_len, zeno_letter_name((zeno_letter)letter[0]),
                  zeno_letter_name((zeno_letter)letter[1])))
       return K_BACK;
   }
   take_tie(r, true);
   if (rest) {
-    r->out->end = ZENO_OUTCOME_REST;
+    r->k.out->end = ZENO_OUTCOME_REST;
     return K_DONE;
   }
   return K_ON;
@@ -487,7 +468,7 @@ static kstep flow(kernel_run *r) {
   const double *qddp = r->kd->mode_qddp[code], *cdd = r->kd->mode_cdd[code];
   double c[4], cd[4];
   c[0] = s->q[0];
-  c[1] = r->k[0] * s->q[0] + r->k[1] * s->q[1] + r->k[2] * s->q[2];
+  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
   c[2] = s->q[1];
   c[3] = s->q[2];
   rates_of(r, s->qd, cd);
@@ -497,12 +478,12 @@ static kstep flow(kernel_run *r) {
   if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
     sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
     take_tie(r, true);
-    r->out->end = ZENO_OUTCOME_TIME_LIMIT;
+    r->k.out->end = ZENO_OUTCOME_TIME_LIMIT;
     return K_DONE;
   }
   if (cr[0].guard == ZENO_GUARD_ESCAPE) {
     take_tie(r, true);
-    r->out->end = ZENO_OUTCOME_ESCAPED;
+    r->k.out->end = ZENO_OUTCOME_ESCAPED;
     return K_DONE;
   }
   const double tau = cr[0].tau, vstart = speed_of(cd);
@@ -550,16 +531,11 @@ bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   memset(s->q, 0, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->tie = SIM_TIE_NONE;
-  memset(out, 0, sizeof *out);
-  out->tie_margin = SIM_TIE_NONE;
-  kernel_run r = {.s = s, .kd = kd, .out = out, .all_tie = SIM_TIE_NONE,
-                  .k = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
+  kernel_run r = {.s = s, .kd = kd,
+                  .k1 = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
                   .tol_accel = s->def.force_rtol * s->km.accel_scale};
+  sim_cycle_track_init(&r.k, out);
   kstep st = start(&r);
   while (st == K_ON) st = flow(&r);
-  if (!scene_units_trivial(s->units)) {  // as the event loop reports them
-    out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
-    out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);
-  }
-  return st == K_DONE && r.all_tie >= SIM_CYCLE_TIE_FLOOR;
+  return sim_cycle_finish(&r.k, s, st == K_DONE);
 }
