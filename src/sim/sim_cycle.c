@@ -43,6 +43,20 @@ void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, doubl
   t->out->t = s->t;
 }
 
+bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *cr, int n,
+                           const double c[4], const double cd[4], const double cdd[4]) {
+  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
+    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
+    sim_cycle_take_tie(t, &s->tie, SIM_TIE_NONE, true);
+    t->out->end = ZENO_OUTCOME_TIME_LIMIT;
+    return true;
+  }
+  if (cr[0].guard != ZENO_GUARD_ESCAPE) return false;
+  sim_cycle_take_tie(t, &s->tie, SIM_TIE_NONE, true);  // the END event: nothing new noted
+  t->out->end = ZENO_OUTCOME_ESCAPED;
+  return true;
+}
+
 bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done) {
   sim_cycle *out = t->out;
   if (!scene_units_trivial(s->units)) {  // as the event loop reports them
@@ -130,18 +144,7 @@ static step flow(cycle_run *r) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
   double qddp[3], c[4], cd[4], cdd[4];
   const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
-  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
-    // The time limit (an unstable cycle sliding on without end).
-    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
-    take_tie(r, true);
-    r->k.out->end = ZENO_OUTCOME_TIME_LIMIT;
-    return STEP_DONE;
-  }
-  if (cr[0].guard == ZENO_GUARD_ESCAPE) {
-    take_tie(r, true);  // the END event: nothing noted since the last event
-    r->k.out->end = ZENO_OUTCOME_ESCAPED;
-    return STEP_DONE;
-  }
+  if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) return STEP_DONE;
   const double tau = cr[0].tau;
   const double vstart = sim_speed_of(s, cd);
   zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);

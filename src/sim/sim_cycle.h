@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "dynamics/flow_zod.h"
 #include "zeno/sim.h"
 
 /// Cycles with a decision nearer a tie than this (zeno_event.tie_margin)
@@ -85,6 +86,12 @@ static inline void sim_cycle_take_tie(sim_cycle_track *t, double *tie, double no
 /// The return impact: its section angle, the rate zdot2' before it, and
 /// the simulator's time.
 void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, double rate);
+/// A segment's end when it is the cycle's: no guard crossing before the
+/// time limit (an unstable cycle sliding on without end), or an escape;
+/// with the sorted crossings cr[0..n) of contact coordinates c + cd tau +
+/// cdd tau^2 / 2. True when the cycle ended there.
+bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *cr, int n,
+                           const double c[4], const double cd[4], const double cdd[4]);
 /// The cycle's end: times and rates in the user's units; whether the cycle
 /// may be taken (done, and no decision nearer a tie than the floor).
 bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done);

@@ -475,17 +475,7 @@ static kstep flow(kernel_run *r) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
   const int n = zf_crossings_inv(2, s->sol.mode, c, cd, cdd, r->kd->mode_inv[code],
                                  s->scene.escape_radius, cr);
-  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
-    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
-    take_tie(r, true);
-    r->k.out->end = ZENO_OUTCOME_TIME_LIMIT;
-    return K_DONE;
-  }
-  if (cr[0].guard == ZENO_GUARD_ESCAPE) {
-    take_tie(r, true);
-    r->k.out->end = ZENO_OUTCOME_ESCAPED;
-    return K_DONE;
-  }
+  if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) return K_DONE;
   const double tau = cr[0].tau, vstart = speed_of(cd);
   zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
   s->t += tau;
