@@ -106,7 +106,7 @@ def test_the_gil_is_released_during_long_calls(what):
         "simulate": lambda: zeno.simulate(scene, max_events=100_000, t_end=1e9,
                                           sample_dt=1e-4).trajectory,
         "regions": lambda: zeno.regions(zeno.Scene.load(scene_path("example2.yaml")),
-                                        x=("paper.mu2", 0.5, 0.7, 32), y=("paper.mu1", 0.75, 0.8, 1),
+                                        x=("paper.mu2", 0.5, 0.7, 128), y=("paper.mu1", 0.75, 0.8, 1),
                                         threads=1, samples=4000),
     }
     pause, seconds = max_pause_while(calls[what])
