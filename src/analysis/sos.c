@@ -108,7 +108,7 @@ static zeno_status support(const ze_sos_constraint *c, mset *s, zeno_error *e) {
   for (int i = 0; i < c->ngs; i++) {
     ze_mono *b;
     int n;
-    zeno_status st = ze_sos_mult_basis(c->expr.nvars, c->mult_half[i], &b, &n, e);
+    zeno_status st = ze_sos_constraint_mult_basis(c, i, &b, &n, e);
     if (st != ZENO_OK)
       return st;
     for (int t = 0; t < c->g[i].nterms; t++)
@@ -155,7 +155,10 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
   const int dmin = ze_mono_degree(&s.m[0]), dmax = ze_mono_degree(&s.m[s.n - 1]);
   ze_mono *cand;
   int nc;
-  st = ze_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
+  if (c->weight[0] > 0)
+    st = ze_sos_weighted_main_basis(c, &cand, &nc, e);
+  else
+    st = ze_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
   if (st != ZENO_OK) {
     free(s.m);
     return st;
@@ -272,8 +275,8 @@ static zeno_status plan(const ze_sos_program *p, layout *l, zeno_error *e) {
                                        &l->gram[l->ngram].n, e);
     l->ngram++;
     for (int i = 0; st == ZENO_OK && i < k->ngs; i++, l->ngram++)
-      st = ze_sos_mult_basis(p->nvars, k->mult_half[i], &l->gram[l->ngram].basis,
-                             &l->gram[l->ngram].n, e);
+      st = ze_sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis,
+                                        &l->gram[l->ngram].n, e);
     if (st == ZENO_OK)
       st = support(k, &l->rows[c], e);
     // The rows also hold the main Gram matrix's products.
