@@ -10,6 +10,8 @@
 // read.
 #include "analysis/sos_exact.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,35 @@ bool zx_psd(int n, mpq_t *a) {
   return ok;
 }
 
+// Whether Q + D is positive definite for the rounded Q (doubles, exactly
+// q) and the exact correction d (n x n), by a floating-point Cholesky
+// factorisation with room: with ||D||_2 <= ||D||_F <= enorm, when
+// Q - (2 enorm + allowance) I factorises, lambda_min(Q + D) >= 2 enorm -
+// enorm > 0 (the argument of sos_check.h). False decides nothing.
+static bool pd_with_room(int n, mpq_t *q, mpq_t *qd) {
+  if (n == 0) return true;
+  long double *a = malloc((size_t)n * (size_t)n * sizeof *a);
+  if (!a) return false;
+  long double sum = 0.0L, max_diag = 0.0L;
+  for (int i = 0; i < n * n; i++) {
+    a[i] = mpq_get_d(q[i]);  // exact: q holds doubles
+    mpq_t t;
+    mpq_init(t);
+    mpq_sub(t, qd[i], q[i]);
+    // mpq_get_d truncates: |value| (1 + 2^-50) bounds |d|.
+    const long double v = fabsl((long double)mpq_get_d(t)) * (1.0L + 0x1p-50L);
+    mpq_clear(t);
+    sum += v * v;
+  }
+  for (int i = 0; i < n; i++) max_diag = fmaxl(max_diag, fabsl(a[i * n + i]));
+  const long double enorm = sqrtl(sum * (1.0L + 0x1p-40L)) * (1.0L + 0x1p-40L);
+  const long double shift =
+      2.0L * enorm + ze_cholesky_allowance(n, max_diag, (long double)DBL_EPSILON / 2.0L);
+  const bool ok = ze_cholesky_ok(n, a, shift, false);
+  free(a);
+  return ok;
+}
+
 static int index_of(const ze_mono *set, int n, const ze_mono *m) {
   for (int k = 0; k < n; k++)
     if (memcmp(&set[k], m, sizeof *m) == 0) return k;
@@ -244,27 +275,42 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
         }
       }
   }
-  // The correction in the main matrix, the multipliers of single terms and
-  // the constant entries of the others first: their entries are short
-  // numbers and touch few monomials; all entries when that fails.
+  // The correction in the main matrix, the multipliers of polynomials of at
+  // most two terms and the constant entries of the others first: their
+  // entries touch few monomials and keep the numbers short; all entries
+  // when that fails.
   bool *use = ok ? malloc((size_t)(n ? n : 1) * sizeof *use) : NULL;
   ok = ok && use != NULL;
   for (int G = 0, col = 0; ok && G <= ngs; G++)
     for (int j = 0; j < gram[G].n; j++)
       for (int k = j; k < gram[G].n; k++, col++)
-        use[col] = G == 0 || g[G - 1].n == 1 ||
+        use[col] = G == 0 || g[G - 1].n <= 2 ||
                    (j == k && ze_mono_degree(&gram[G].basis[j]) == 0);
   if (ok && !zx_min_norm_in(m, n, A, r, d, NULL, use)) ok = zx_min_norm(m, n, A, r, d, NULL);
   free(use);
   if (!ok && !why[0]) snprintf(why, nwhy, "a residual on a monomial no Gram matrix reaches");
   for (int G = 0, col = 0; ok && G <= ngs; G++) {
     const int nn = gram[G].n;
+    mpq_t *Q0 = malloc((size_t)(nn ? nn * nn : 1) * sizeof *Q0);
+    if (!Q0) {
+      ok = false;
+      snprintf(why, nwhy, "out of memory");
+      break;
+    }
+    for (int j = 0; j < nn * nn; j++) {
+      mpq_init(Q0[j]);
+      mpq_set(Q0[j], Q[G][j]);
+    }
     for (int j = 0; j < nn; j++)
       for (int k = j; k < nn; k++, col++) {
         mpq_add(Q[G][j * nn + k], Q[G][j * nn + k], d[col]);
         if (j != k) mpq_set(Q[G][k * nn + j], Q[G][j * nn + k]);
       }
-    if (!zx_psd(nn, Q[G])) {
+    // Positive definite with room in floating point, else exactly.
+    const bool fast = pd_with_room(nn, Q0, Q[G]);
+    for (int j = 0; j < nn * nn; j++) mpq_clear(Q0[j]);
+    free(Q0);
+    if (!fast && !zx_psd(nn, Q[G])) {
       ok = false;
       snprintf(why, nwhy, "%s Gram matrix %d is not positive semidefinite exactly",
                G == 0 ? "the main" : "a multiplier's", G);
