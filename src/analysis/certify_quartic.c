@@ -33,6 +33,11 @@ enum { Z1, Z2, U1, U2, W2, NV };
 /// the approach -u_i >= 0, and their pairwise products.
 #define ZQ4_MAX_LIN (ZCS_MAX_CONDS + 1)
 #define ZQ4_MAX_G (ZQ4_MAX_LIN + ZQ4_MAX_LIN * (ZQ4_MAX_LIN - 1) / 2)
+/// Cap of CSDP's margin t: the exact check needs room of the order of
+/// CSDP's accuracy only, and a margin capped low converges in fewer
+/// iterations. Measured (iterations, Example 4 / Example 7): cap 1: 30 / 65
+/// (code 3); 0.1: 28 / 50; 0.01: 26 / 41, all certified.
+#define ZQ4_MARGIN_CAP 0.01
 /// Most conditions: positivity, the modes, two per impact case.
 #define ZQ4_MAX_CONDS (1 + ZCS_MAX_MODES + 2 * ZCS_MAX_CASES)
 
@@ -433,6 +438,7 @@ zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4
   if (st != ZENO_OK) goto done;
   ze_sos_options o = ze_sos_options_default();
   o.max_iterations = set->max_iterations;
+  o.margin_cap = ZQ4_MARGIN_CAP;
   zeno_error solve_error;
   st = ze_sos_solve(&prog, &o, &sol, &solve_error);
   if (st == ZENO_ERR_SINGULAR) {  // CSDP's failure decides nothing: an outcome

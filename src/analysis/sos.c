@@ -44,7 +44,8 @@ static zeno_status nomem(zeno_error *e) {
 }
 
 ze_sos_options ze_sos_options_default(void) {
-  return (ze_sos_options){.max_iterations = ZE_SDP_MAX_ITERATIONS};
+  return (ze_sos_options){.max_iterations = ZE_SDP_MAX_ITERATIONS,
+                          .margin_cap = ZE_SOS_MARGIN_CAP};
 }
 
 static int mono_cmp(const void *a, const void *b) { return ze_mono_compare(a, b); }
@@ -335,7 +336,7 @@ static bool has_gram(const layout *l) {
   return false;
 }
 
-static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
+static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_sdp *sdp,
                              zeno_error *e) {
   int nblocks = 0;
   int *size = malloc((size_t)(l->ngram + 1) * sizeof *size);
@@ -403,7 +404,7 @@ static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
   }
   if (st == ZENO_OK && margin_at >= 0) { // maximise t, t+ - t- + u = cap
     const int r = nrows - 1;
-    sdp->rhs[r] = ZE_SOS_MARGIN_CAP;
+    sdp->rhs[r] = cap;
     const double row[3] = {1.0, -1.0, 1.0}, obj[3] = {1.0, -1.0, 0.0};
     for (int k = 0; st == ZENO_OK && k < 3; k++)
       st = ze_sdp_add(sdp, r, 0, margin_at + k, margin_at + k, row[k], e);
@@ -474,7 +475,7 @@ zeno_status ze_sos_solve(const ze_sos_program *p, const ze_sos_options *o,
   memset(&sdp, 0, sizeof sdp);
   zeno_status st = plan(p, &l, e);
   if (st == ZENO_OK)
-    st = translate(p, &l, &sdp, e);
+    st = translate(p, &l, opt.margin_cap > 0 ? opt.margin_cap : ZE_SOS_MARGIN_CAP, &sdp, e);
   if (st == ZENO_DONE) {
     s->status = ZE_SOS_INFEASIBLE;
     layout_free(&l, p->ncons);

@@ -134,6 +134,9 @@ typedef enum ze_sos_status {
 
 typedef struct ze_sos_options {
   int max_iterations;    ///< CSDP's iteration limit
+  /// Cap of a feasibility program's margin t (sos.c; default 1, <= 0: the
+  /// default).
+  double margin_cap;
 } ze_sos_options;
 
 ze_sos_options ze_sos_options_default(void);
