@@ -43,6 +43,7 @@ enum { Z1, Z2, U1, U2, W2, NV };
 
 /// One condition: sum_k x_k part[k] + part[nu] >= 0 on {g >= 0}.
 typedef struct qcond {
+  char name[48];  ///< for a refusal's reason: "positivity", "mode FS", ...
   int nu, ng;
   zq_poly *part;
   zq_poly g[ZQ4_MAX_G];
@@ -152,10 +153,9 @@ static bool mode(const zcs_system *s, const zcs_mode *md, double c, const ze_mon
   mpq_t acc[3], k2, k3, t;
   for (int k = 0; k < 3; k++) mpq_init(acc[k]);
   mpq_inits(k2, k3, t, NULL);
-  zq_poly map[NV], r, x;
+  zq_poly map[NV], r;
   for (int v = 0; v < NV; v++) zq_init(&map[v]);
   zq_init(&r);
-  zq_init(&x);
   bool ok = zcr_mode_acc(s, md->mode, acc);
   const int sign1 = l0 == ZENO_LETTER_P ? 1 : -1, sign2 = l1 == ZENO_LETTER_P ? 1 : -1;
   if (l0 != ZENO_LETTER_F && l1 != ZENO_LETTER_F) {  // w1 = k3 w2: w2 alone
@@ -190,7 +190,6 @@ static bool mode(const zcs_system *s, const zcs_mode *md, double c, const ze_mon
   mpq_clears(k2, k3, t, NULL);
   for (int v = 0; v < NV; v++) zq_clear(&map[v]);
   zq_clear(&r);
-  zq_clear(&x);
   return ok;
 }
 
@@ -245,6 +244,7 @@ static bool build(const zcs_system *s, const zcp_settings *set, double c, const 
   *n = 0;
   *why = "out of memory";
   if (!qcond_init(&q[*n], nu) || !positivity(mono, set->eps, &q[*n])) return false;
+  snprintf(q[*n].name, sizeof q[*n].name, "positivity (54)");
   (*n)++;
   for (int k = 0; k < s->nmodes; k++) {
     bool skip = false;
@@ -254,6 +254,9 @@ static bool build(const zcs_system *s, const zcp_settings *set, double c, const 
       qcond_clear(&q[*n]);
       return false;
     }
+    const zeno_mode md = s->modes[k].mode;
+    snprintf(q[*n].name, sizeof q[*n].name, "the mode %c%c", "FSPN"[md.letter[0]],
+             "FSPN"[md.letter[1]]);
     if (skip) qcond_clear(&q[*n]);
     else (*n)++;
   }
@@ -266,7 +269,10 @@ static bool build(const zcs_system *s, const zcp_settings *set, double c, const 
     for (int i = 0; ok && i < 2; i++) {
       if (!cs->both && i != cs->contact) continue;
       ok = qcond_init(&q[*n], nu) && impact(&x, i, mono, &q[*n]);
-      if (ok) (*n)++;
+      if (!ok) break;
+      snprintf(q[*n].name, sizeof q[*n].name, "an impact at contact %d (case %c%c)", i + 1,
+               "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
+      (*n)++;
     }
     zcr_case_clear(&x);
     if (!ok) return false;
@@ -396,7 +402,7 @@ static bool decide(const zcs_system *s, const qcond *q, int n, const ze_sos_solu
     char text[160];
     if (ok && !zx_check(&expr, q[c].ng, q[c].g, &sol->gram[at], text, sizeof text)) {
       ok = false;
-      snprintf(why, nwhy, "condition %d: %s", c, text);
+      snprintf(why, nwhy, "%.47s: %.140s", q[c].name, text);
     }
   }
   zq_clear(&expr);

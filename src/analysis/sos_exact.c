@@ -312,8 +312,8 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
     free(Q0);
     if (!fast && !zx_psd(nn, Q[G])) {
       ok = false;
-      snprintf(why, nwhy, "%s Gram matrix %d is not positive semidefinite exactly",
-               G == 0 ? "the main" : "a multiplier's", G);
+      if (G == 0) snprintf(why, nwhy, "the main Gram matrix is not positive semidefinite");
+      else snprintf(why, nwhy, "multiplier %d's Gram matrix is not positive semidefinite", G);
     }
   }
   for (int G = 0; G <= ngs; G++) {
