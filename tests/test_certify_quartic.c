@@ -301,7 +301,8 @@ static void negate(double *coef, int n, const ze_mono *mono, void *ctx) {
   edit *ed = ctx;
   for (int k = 0; k < n; k++) {
     const int w = 2 * (mono[k].e[0] + mono[k].e[1]) + mono[k].e[2] + mono[k].e[3] + mono[k].e[4];
-    if (ed->weight == 0 || w == ed->weight) {
+    const bool w2_4 = mono[k].e[4] == 4;  // weight 1 asks for w2^4 alone
+    if (ed->weight == 0 || w == ed->weight || (ed->weight == 1 && w2_4)) {
       coef[k] = -coef[k];
       ed->touched++;
     }
@@ -310,14 +311,19 @@ static void negate(double *coef, int n, const ze_mono *mono, void *ctx) {
 
 // The exact check reads the certificate: W -> -W, or only its weight-4
 // part negated (the forced equalities are homogeneous in it, so the
-// projection keeps it negative, and W < 0 for large velocities), fail;
-// the same answer unedited passes.
+// projection keeps it negative, and W < 0 for large velocities), or only
+// the coefficient of w2^4 flipped (still negative after the projection:
+// W -> -infinity along w2), fail positivity; the same answer unedited
+// passes. (Not every flip fails: the sign of an odd term such as w2^3 does
+// not matter to positivity, and the projection onto the forced equalities
+// can repair a flipped coefficient; such certificates are exact all the
+// same.)
 static void wrong_certificates_fail(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
   zcs_system sys;
   build(&s, &sys);
-  static const int weights[] = {-1, 0, 4};
+  static const int weights[] = {-1, 0, 4, 1};
   for (size_t k = 0; k < sizeof weights / sizeof weights[0]; k++) {
     edit ed = {weights[k], 0};
     zcp_outcome o;
@@ -329,10 +335,12 @@ static void wrong_certificates_fail(void **state) {
     if (weights[k] < 0) {
       assert_true(o.certified);
     } else {
-      assert_int_equal(ed.touched, weights[k] == 0 ? 54 : 30);
+      assert_int_equal(ed.touched, weights[k] == 0 ? 54 : weights[k] == 4 ? 30 : 1);
       assert_false(o.certified);
       assert_non_null(strstr(o.reason, "positivity (54)"));
-      print_message("weight %d negated: %s\n", weights[k], o.reason);
+      print_message("%s negated: %s\n",
+                    weights[k] == 0 ? "W" : weights[k] == 4 ? "W_4" : "w2^4", o.reason);
+      if (weights[k] == 1) assert_true(coef_of(&o, 0, 0, 0, 0, 4) < 0);
     }
     zcp_outcome_free(&o);
   }
