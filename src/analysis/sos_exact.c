@@ -192,8 +192,9 @@ static bool pd_with_room(int n, mpq_t *q, mpq_t *qd) {
     mpq_t t;
     mpq_init(t);
     mpq_sub(t, qd[i], q[i]);
-    // mpq_get_d truncates: |value| (1 + 2^-50) bounds |d|.
-    const long double v = fabsl((long double)mpq_get_d(t)) * (1.0L + 0x1p-50L);
+    // mpq_get_d truncates: |value| (1 + 2^-50) bounds |d|, and DBL_MIN
+    // covers a value below the normal doubles.
+    const long double v = fabsl((long double)mpq_get_d(t)) * (1.0L + 0x1p-50L) + DBL_MIN;
     mpq_clear(t);
     sum += v * v;
   }
