@@ -66,6 +66,36 @@ static void example4_certified(void **state) {
   assert_true(v1 == 0 && v2 == 0);
 }
 
+// Weighted degree 4 through the public call (issue 13's "one certificate at
+// degree 4"): certified by the exact check with all 54 terms (8 + 16 + 30
+// weighted monomials), and a 1000-run simulation check finds V1, V2 never
+// growing beyond rounding; V2(0) = 0.
+static void example4_degree4_checked(void **state) {
+  (void)state;
+  zeno_scene s = load("example4.yaml", NULL, 0);
+  zeno_certify_def d = zeno_certify_def_default();
+  d.degree = 4;
+  d.check_runs = 1000;
+  zeno_certificate c;
+  assert_int_equal(zeno_certify(&s, &d, &c, NULL), ZENO_OK);
+  if (!c.certified) fail_msg("%s", c.reason);
+  assert_true(c.exact);
+  assert_true(c.equalities > 0);
+  assert_int_equal(c.unknowns, 54);
+  assert_int_equal(c.term_count, 54);
+  assert_int_equal(c.check_runs, 1000);
+  assert_true(c.check_events > 10000);
+  assert_true(c.check_max_increase < 1e-12);
+  const double zero[6] = {0, 0, 0, 0, 0, 0};
+  double v1, v2;
+  zeno_certificate_eval(&c, zero, &v1, &v2);
+  assert_true(v1 == 0 && v2 == 0);
+  print_message("Example 4 at degree 4: certified in %.3f s with a 1000-run check (SDP "
+                "order %d, %d constraints), %d events, largest increase %.2g\n",
+                c.seconds, c.sdp_order, c.sdp_constraints, c.check_events,
+                c.check_max_increase);
+}
+
 // Partially elastic impacts (Newton's law, e = 0.2): certified by the
 // exact flight check, and a 200-run check finds no increase beyond
 // rounding (a flight and its impact as one step). At e = 0.9 CSDP finds no
@@ -147,9 +177,9 @@ static void error_paths(void **state) {
   zeno_scene one = load("bouncing-ball.yaml", NULL, 0);
   assert_int_equal(zeno_certify(&one, NULL, &c, &e), ZENO_ERR_ARGUMENT);
   assert_string_equal(e.parameter, "contacts");
-  // Weighted degree 3 (8 + 16 unknowns): solved, but the floating-point
-  // re-check cannot prove the modes' equalities: not certified, with the
-  // reason, never an error.
+  // Weighted degree 3 (8 + 16 unknowns): solved, but its odd top part has
+  // no room and the exact check refuses: not certified, with the reason,
+  // never an error.
   zeno_certify_def d4 = zeno_certify_def_default();
   d4.degree = 3;
   assert_int_equal(zeno_certify(&s, &d4, &c, NULL), ZENO_OK);
@@ -161,6 +191,7 @@ static void error_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_certified),
+      cmocka_unit_test(example4_degree4_checked),
       cmocka_unit_test(newton_certified),
       cmocka_unit_test(example3_not_certified),
       cmocka_unit_test(solver_failure_is_a_result),

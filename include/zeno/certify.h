@@ -21,10 +21,13 @@ extern "C" {
 
 /// Settings of zeno_certify().
 typedef struct zeno_certify_def {
-  /// Weighted degree of V2 (positions weigh 2, velocities 1), 2..4. The
-  /// exact check decides weighted degree 2, which is all a local
-  /// certificate needs (docs/certificate.md); higher degrees are solved
-  /// and re-checked in floating point, which cannot prove the modes'
+  /// Weighted degree of V2 (positions weigh 2, velocities 1), 2..4.
+  /// Weighted degree 2 is all a local certificate needs
+  /// (docs/certificate.md). Degrees 3 and 4 are decided exactly under the
+  /// inelastic law without free flight after the first impact (degree 3
+  /// leaves its odd top part no room: Examples 4 and 7 are not certified
+  /// at 3); other scenes are
+  /// re-checked in floating point, which cannot prove the modes'
   /// equalities: they are reported not certified.
   int degree;
   /// Margin of the positivity condition (54) in the scene's own units, in

@@ -414,6 +414,37 @@ static bool impact_ok(const zcs_case *cs, int i, mpq_t *x) {
   return ok;
 }
 
+bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
+  // V1 across the impacts, exactly: its potential does not jump, its
+  // kinetic part is v^T (M' / 2) v (the law never adds energy; checked
+  // for the model's rounded maps). Newton's law: certify_flight.h.
+  if (s->law == ZENO_LAW_NEWTON) return true;
+  const char *fail = NULL;
+  char text[200] = "";
+  mpq_t m[ZCE_NX];
+  for (int k = 0; k < ZCE_NX; k++) mpq_init(m[k]);
+  for (int r = 0; r < 3; r++)
+    for (int k = r; k < 3; k++) {
+      mpq_set_d(m[pidx(r, k)], s->Mp[r][k]);
+      mpq_div_2exp(m[pidx(r, k)], m[pidx(r, k)], 1);
+    }
+  for (int k = 0; k < s->ncases && !fail; k++) {
+    const zcs_case *cs = &s->cases[k];
+    for (int i = 0; i < 2 && !fail; i++) {
+      if (!cs->both && i != cs->contact) continue;
+      if (!impact_ok(cs, i, m)) {
+        snprintf(text, sizeof text,
+                 "the energy V1 grows across an impact at contact %d (case %c%c)", i + 1,
+                 "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
+        fail = text;
+      }
+    }
+  }
+  for (int k = 0; k < ZCE_NX; k++) mpq_clear(m[k]);
+  if (fail) snprintf(reason, n, "%s", fail);
+  return fail == NULL;
+}
+
 bool zce_applies(const zcs_system *s) {
   return (s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
          zcf_applies(s);
@@ -481,29 +512,7 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
       }
     }
   }
-  // V1 across the same impacts, exactly: its potential does not jump, its
-  // kinetic part is v^T (M' / 2) v (the law never adds energy; checked
-  // for the model's rounded maps).
-  mpq_t m[ZCE_NX];
-  for (int k = 0; k < ZCE_NX; k++) mpq_init(m[k]);
-  for (int r = 0; r < 3; r++)
-    for (int k = r; k < 3; k++) {
-      mpq_set_d(m[pidx(r, k)], s->Mp[r][k]);
-      mpq_div_2exp(m[pidx(r, k)], m[pidx(r, k)], 1);
-    }
-  for (int k = 0; k < ncases && !fail; k++) {
-    const zcs_case *cs = &s->cases[k];
-    for (int i = 0; i < 2 && !fail; i++) {
-      if (!cs->both && i != cs->contact) continue;
-      if (!impact_ok(cs, i, m)) {
-        snprintf(text, sizeof text,
-                 "the energy V1 grows across an impact at contact %d (case %c%c)", i + 1,
-                 "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
-        fail = text;
-      }
-    }
-  }
-  for (int k = 0; k < ZCE_NX; k++) mpq_clear(m[k]);
+  if (!fail && !zce_energy_ok(s, text, sizeof text)) fail = text;
   out->certified = fail == NULL;
   if (fail) snprintf(out->reason, sizeof out->reason, "%s", fail);
   for (int k = 0; k < neq; k++) lf_clear(&eq[k]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/certify_exact.h"
+#include "analysis/certify_quartic.h"
 #include "analysis/sos_check.h"
 #include "base/util.h"
 
@@ -423,6 +424,9 @@ static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error
 
 zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
                         zeno_error *e) {
+  // Weighted degree 3 and 4 without free flight: built and decided
+  // exactly (certify_quartic.h).
+  if (zq4_applies(s, set)) return zq4_certify(s, set, out, e);
   memset(out, 0, sizeof *out);
   out->c = s->b[2] > 0 ? -1.0 : 1.0;
   ze_sos_program prog;

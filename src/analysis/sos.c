@@ -44,7 +44,8 @@ static zeno_status nomem(zeno_error *e) {
 }
 
 ze_sos_options ze_sos_options_default(void) {
-  return (ze_sos_options){.max_iterations = ZE_SDP_MAX_ITERATIONS};
+  return (ze_sos_options){.max_iterations = ZE_SDP_MAX_ITERATIONS,
+                          .margin_cap = ZE_SOS_MARGIN_CAP};
 }
 
 static int mono_cmp(const void *a, const void *b) { return ze_mono_compare(a, b); }
@@ -108,7 +109,7 @@ static zeno_status support(const ze_sos_constraint *c, mset *s, zeno_error *e) {
   for (int i = 0; i < c->ngs; i++) {
     ze_mono *b;
     int n;
-    zeno_status st = ze_sos_mult_basis(c->expr.nvars, c->mult_half[i], &b, &n, e);
+    zeno_status st = ze_sos_constraint_mult_basis(c, i, &b, &n, e);
     if (st != ZENO_OK)
       return st;
     for (int t = 0; t < c->g[i].nterms; t++)
@@ -155,7 +156,10 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
   const int dmin = ze_mono_degree(&s.m[0]), dmax = ze_mono_degree(&s.m[s.n - 1]);
   ze_mono *cand;
   int nc;
-  st = ze_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
+  if (c->weight[0] > 0)
+    st = ze_sos_weighted_main_basis(c, &cand, &nc, e);
+  else
+    st = ze_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
   if (st != ZENO_OK) {
     free(s.m);
     return st;
@@ -272,8 +276,8 @@ static zeno_status plan(const ze_sos_program *p, layout *l, zeno_error *e) {
                                        &l->gram[l->ngram].n, e);
     l->ngram++;
     for (int i = 0; st == ZENO_OK && i < k->ngs; i++, l->ngram++)
-      st = ze_sos_mult_basis(p->nvars, k->mult_half[i], &l->gram[l->ngram].basis,
-                             &l->gram[l->ngram].n, e);
+      st = ze_sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis,
+                                        &l->gram[l->ngram].n, e);
     if (st == ZENO_OK)
       st = support(k, &l->rows[c], e);
     // The rows also hold the main Gram matrix's products.
@@ -332,7 +336,7 @@ static bool has_gram(const layout *l) {
   return false;
 }
 
-static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
+static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_sdp *sdp,
                              zeno_error *e) {
   int nblocks = 0;
   int *size = malloc((size_t)(l->ngram + 1) * sizeof *size);
@@ -400,7 +404,7 @@ static zeno_status translate(const ze_sos_program *p, layout *l, ze_sdp *sdp,
   }
   if (st == ZENO_OK && margin_at >= 0) { // maximise t, t+ - t- + u = cap
     const int r = nrows - 1;
-    sdp->rhs[r] = ZE_SOS_MARGIN_CAP;
+    sdp->rhs[r] = cap;
     const double row[3] = {1.0, -1.0, 1.0}, obj[3] = {1.0, -1.0, 0.0};
     for (int k = 0; st == ZENO_OK && k < 3; k++)
       st = ze_sdp_add(sdp, r, 0, margin_at + k, margin_at + k, row[k], e);
@@ -471,7 +475,7 @@ zeno_status ze_sos_solve(const ze_sos_program *p, const ze_sos_options *o,
   memset(&sdp, 0, sizeof sdp);
   zeno_status st = plan(p, &l, e);
   if (st == ZENO_OK)
-    st = translate(p, &l, &sdp, e);
+    st = translate(p, &l, opt.margin_cap > 0 ? opt.margin_cap : ZE_SOS_MARGIN_CAP, &sdp, e);
   if (st == ZENO_DONE) {
     s->status = ZE_SOS_INFEASIBLE;
     layout_free(&l, p->ncons);

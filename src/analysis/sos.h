@@ -59,6 +59,9 @@ typedef struct ze_sos_constraint {
   int ngs;
   ze_poly *g;
   int *mult_half;
+  /// The program's weights when the constraint was added (all 0: bases
+  /// by total degree; see ze_sos_set_weights).
+  int weight[ZE_POLY_MAX_VARS];
 } ze_sos_constraint;
 
 typedef struct ze_sos_lineq {
@@ -76,6 +79,9 @@ typedef struct ze_sos_program {
   ze_sos_constraint *cons;
   int nlineqs;
   ze_sos_lineq *lineqs;
+  /// Positive weights of the variables for the constraints added from now
+  /// on (all 0, the default: bases by total degree).
+  int weight[ZE_POLY_MAX_VARS];
 } ze_sos_program;
 
 zeno_status ze_sos_program_init(ze_sos_program *p, int nvars, zeno_error *e);
@@ -94,6 +100,18 @@ zeno_status ze_sos_new_poly_in(ze_sos_program *p, const ze_mono *basis, int n,
 /// degree with deg(s_i g_i) <= deg(expr). Copies everything.
 zeno_status ze_sos_add_sos(ze_sos_program *p, const ze_sos_expr *expr, int ngs,
                            const ze_poly *g, const int *mult_half, zeno_error *e);
+/// Weighted bases (sos_basis.c) for the constraints added from now on:
+/// weight[v] >= 1 for each variable. A constraint whose expression has
+/// weighted degrees wl..wh gets a main basis of the monomials, in the
+/// variables it uses, of weighted degree ceil(wl/2)..floor(wh/2), and the
+/// multiplier of g (weighted degrees gl..gh) one of weighted degree
+/// ceil((wl-gl)/2)..floor((wh-gh)/2) (mult_half is then ignored). Where
+/// every monomial of the expression has a variable v, the expression
+/// vanishes on v = 0, and so must every term of its certificate: the
+/// monomials free of v leave the main basis and those of multipliers of a g
+/// that does not vanish there. Each rule only narrows the search (sound).
+/// NULL: back to total degree.
+zeno_status ze_sos_set_weights(ze_sos_program *p, const int *weight, zeno_error *e);
 /// sum_k coef[k] c_{var[k]} = rhs.
 zeno_status ze_sos_add_equality(ze_sos_program *p, int nterms, const int *var,
                                 const double *coef, double rhs, zeno_error *e);
@@ -116,6 +134,9 @@ typedef enum ze_sos_status {
 
 typedef struct ze_sos_options {
   int max_iterations;    ///< CSDP's iteration limit
+  /// Cap of a feasibility program's margin t (sos.c; default 1, <= 0: the
+  /// default).
+  double margin_cap;
 } ze_sos_options;
 
 ze_sos_options ze_sos_options_default(void);
@@ -154,6 +175,13 @@ void ze_sos_solution_free(ze_sos_solution *s);
 /// removed, until none is. *basis malloc'ed.
 zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *n,
                               zeno_error *e);
+/// The basis of constraint c's multiplier i: ze_sos_mult_basis of its
+/// mult_half, or the weighted rule (ze_sos_set_weights).
+zeno_status ze_sos_constraint_mult_basis(const ze_sos_constraint *c, int i, ze_mono **basis,
+                                         int *n, zeno_error *e);
+/// The weighted main basis before ze_sos_main_basis prunes it (sos_basis.c).
+zeno_status ze_sos_weighted_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *n,
+                                       zeno_error *e);
 /// The multiplier basis: monomials of degree 0..half.
 zeno_status ze_sos_mult_basis(int nvars, int half, ze_mono **basis, int *n,
                               zeno_error *e);

@@ -103,7 +103,7 @@ bool ze_cholesky_ok(int n, const long double *a, long double shift, bool long_do
 // Accuracy and Stability, Thm 10.3: the factors are exact for A + dA with
 // |dA| <= gamma_{n+1} |R^T||R|, so ||dA||_2 <= gamma_{n+1} n max A_jj (1 +
 // gamma)), doubled to cover the shift's own rounding, in unit roundoff u.
-static long double cholesky_allowance(int n, long double max_diag, long double u) {
+long double ze_cholesky_allowance(int n, long double max_diag, long double u) {
   long double gamma = (n + 2) * u / (1.0L - (n + 2) * u);
   return 2.0L * gamma * n * max_diag * (1.0L + gamma);
 }
@@ -179,8 +179,8 @@ static bool gram_ok(int n, const long double *q, long double enorm, ze_sos_check
     out->margin = (double)margin;
   const long double base = enorm * (1.0L + ZE_SOS_RESIDUAL_SAFETY);
   const long double ud = DBL_EPSILON / 2.0, ul = LDBL_EPSILON / 2.0L;
-  return ze_cholesky_ok(n, q, base + cholesky_allowance(n, max_diag, ud), false) &&
-         ze_cholesky_ok(n, q, base + cholesky_allowance(n, max_diag, ul), true);
+  return ze_cholesky_ok(n, q, base + ze_cholesky_allowance(n, max_diag, ud), false) &&
+         ze_cholesky_ok(n, q, base + ze_cholesky_allowance(n, max_diag, ul), true);
 }
 
 // The residual norm ||E||_F of constraint c (with the error bound of its

@@ -52,4 +52,10 @@ long double ze_sym_min_eigenvalue(int n, const long double *a);
 /// double.
 bool ze_cholesky_ok(int n, const long double *a, long double shift, bool long_double);
 
+/// The rounding allowance of a Cholesky factorisation of order n whose
+/// largest diagonal entry is max_diag, in unit roundoff u (Higham, Accuracy
+/// and Stability, Thm 10.3, doubled for the shift's own rounding): when
+/// a - shift I factorises, lambda_min(a) >= shift - the allowance.
+long double ze_cholesky_allowance(int n, long double max_diag, long double u);
+
 #endif

@@ -208,6 +208,7 @@ zeno_status ze_sos_add_sos(ze_sos_program *p, const ze_sos_expr *expr, int ngs,
   p->cons = cons;
   ze_sos_constraint *c = &cons[p->ncons];
   memset(c, 0, sizeof *c);
+  memcpy(c->weight, p->weight, sizeof c->weight);
   zeno_status st = ze_sos_expr_init(&c->expr, p->nvars, e);
   if (st == ZENO_OK)
     st = ze_sos_expr_axpy(&c->expr, 1.0, expr, e);
