@@ -207,7 +207,7 @@ void sim_set_lean_events(zeno_sim *s, bool lean) {
 
 void zeno_sim_destroy(zeno_sim *s) {
   if (s == NULL) return;
-  sim_kernel_free(&s->table.kernel);
+  sim_kernel_free(s);
   free(s->word);
   free(s->hist);
   free(s->nodes);

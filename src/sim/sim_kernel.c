@@ -211,7 +211,7 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
                                                : 0;
     for (int col = 0; col < 4; col++) c->y[i][col] = m->Y[code][row][col] * B[col];
   }
-  const double(*AMW)[4] = (const double(*)[4])s->table.kernel.AMW;
+  const double(*AMW)[4] = (const double(*)[4])s->table.kernel->AMW;
   for (int k = 0; k < 3; k++)
     for (int col = 0; col < 4; col++) {
       double sum = 0;
@@ -254,10 +254,15 @@ static void make_context(zeno_sim *s, const bool touching[2], const bool impacti
 
 zeno_status sim_kernel_prepare(zeno_sim *s) {
   if (s == NULL) return ZENO_ERR_ARGUMENT;
-  sim_kernel_data *kd = &s->table.kernel;
-  if (kd->contexts != NULL) return ZENO_OK;
+  if (s->table.kernel != NULL) return ZENO_OK;
+  sim_kernel_data *kd = calloc(1, sizeof *kd);
+  if (kd == NULL) return ZENO_ERR_NOMEM;
   kd->contexts = malloc(SIM_KERNEL_CONTEXTS * sizeof *kd->contexts);
-  if (kd->contexts == NULL) return ZENO_ERR_NOMEM;
+  if (kd->contexts == NULL) {
+    free(kd);
+    return ZENO_ERR_NOMEM;
+  }
+  s->table.kernel = kd;
   // Every impact map made now, so that no cycle's result depends on the
   // cycles before it (which maps they made): a cycle is a function of its
   // section angle alone, however many runners share out the samples.
@@ -265,9 +270,11 @@ zeno_status sim_kernel_prepare(zeno_sim *s) {
   return ZENO_OK;
 }
 
-void sim_kernel_free(sim_kernel_data *kd) {
-  free(kd->contexts);
-  kd->contexts = NULL;
+void sim_kernel_free(zeno_sim *s) {
+  if (s->table.kernel == NULL) return;
+  free(s->table.kernel->contexts);
+  free(s->table.kernel);
+  s->table.kernel = NULL;
 }
 
 // A letters' candidate's checks (impulses_ok, then rates_ok).
@@ -307,7 +314,7 @@ static ktry double_stick(zeno_sim *s, const double shift[4], double tol_v, doubl
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / d->inv_mass[k];
   if (!zc_static_family_mapped(d, m, rhs, x, &margin)) return T_FAIL;
   if (!(margin >= -tol_impulse && x[0] > tol_impulse && x[2] > tol_impulse)) return T_FAIL;
-  for (int k = 0; k < 3; k++) qd[k] += dot4(s->table.kernel.AMW[k], x);
+  for (int k = 0; k < 3; k++) qd[k] += dot4(s->table.kernel->AMW[k], x);
   return T_OK;
 }
 
@@ -511,9 +518,9 @@ static kstep start(kernel_run *r) {
 
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0 ||
-      s->table.kernel.contexts == NULL)
+      s->table.kernel == NULL)
     return false;
-  sim_kernel_data *kd = &s->table.kernel;
+  sim_kernel_data *kd = s->table.kernel;
   if (!kd->made) make_constants(s, kd);
   // What the kernel and the shared pieces it calls read of the run; a cycle
   // handed back is restarted in full by the steps.

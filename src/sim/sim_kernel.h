@@ -23,8 +23,8 @@
 /// two paths' rounding (1e-16 of the speed scale) could class it apart.
 #define SIM_KERNEL_BAND 4.0
 
-/// Allocates the kernel's impact contexts of a simulator (once): its
-/// cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
+/// Allocates the kernel's data of a simulator (once; its table's
+/// `kernel`): its cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
 /// memory.
 zeno_status sim_kernel_prepare(zeno_sim *s);
 
@@ -33,7 +33,7 @@ zeno_status sim_kernel_prepare(zeno_sim *s);
 /// restarted).
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out);
 
-/// Frees the kernel's impact contexts (zeno_sim_destroy()).
-void sim_kernel_free(sim_kernel_data *kd);
+/// Frees the kernel's data (zeno_sim_destroy()).
+void sim_kernel_free(zeno_sim *s);
 
 #endif

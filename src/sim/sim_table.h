@@ -46,11 +46,8 @@ typedef struct sim_kernel_data {
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
   double proj_K[16][3][3];
-  /// The impact contexts' candidates (SIM_KERNEL_CONTEXTS of them,
-  /// allocated by sim_kernel_prepare(), freed by sim_kernel_free()), each
-  /// made when first met.
-  sim_kernel_context *contexts;
   bool context_made[SIM_KERNEL_CONTEXTS];
+  sim_kernel_context *contexts;  ///< SIM_KERNEL_CONTEXTS of them, each made when first met
 } sim_kernel_data;
 
 typedef struct sim_table {
@@ -63,7 +60,9 @@ typedef struct sim_table {
   /// set's order (sim_contact.c).
   unsigned char correct_state[16];
   double correct_K[16][3][3];
-  sim_kernel_data kernel;
+  /// The maps' kernel's data: allocated by sim_kernel_prepare() (a
+  /// Poincaré runner's simulator only), freed by sim_kernel_free().
+  sim_kernel_data *kernel;
 } sim_table;
 
 /// Code of a kinematic class (below 1296: 36 states per contact).
