@@ -4,7 +4,8 @@
 // recomputed, every constant of the scene read from the table, and the
 // impact law's candidates checked inline. The decisions, their order and
 // the tie margins noted are the steps'; so are the shared pieces it calls
-// (zf_crossings, the tie notes, the table's class choices and letter maps).
+// (zf_crossings_inv, the tie notes, the table's class choices, letter maps
+// and projections).
 #include "sim/sim_kernel.h"
 
 #include <math.h>

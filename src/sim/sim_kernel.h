@@ -8,8 +8,10 @@
 // forms the same quantities in another order), and hands a cycle back to
 // them wherever rounding could decide: a classification within a factor
 // SIM_KERNEL_BAND of its threshold, a tie margin below SIM_CYCLE_TIE_FLOOR,
-// anything the table has not made yet, and every case the steps hand back
-// themselves. test_sim_cycle holds the two to 1e-12 with the same words.
+// and every case the steps hand back themselves (and Chatterjee-Ruina
+// impacts, which it does not form). What the table has not made yet it
+// makes when it first meets it, so that a cycle is a function of its angle
+// alone. test_sim_cycle holds the two to 1e-12 with the same words.
 #ifndef ZENO_SIM_SIM_KERNEL_H
 #define ZENO_SIM_SIM_KERNEL_H
 
