@@ -48,7 +48,7 @@
 /// maps by a scheduler slice at every block).
 #define MAPS_CHUNK 16
 /// With zeno_maps_def.threads 0 the samples are shared out only for maps
-/// this large (0.1 s of cycles): a barrier's wait on a busy machine would
+/// this large (about 50 ms of cycles): a barrier's wait on a busy machine would
 /// cost smaller maps more than the threads save them (measured with a
 /// compile running: 6000 samples 3 ms on one thread, 2.3 ms to 90 ms on
 /// two).
