@@ -422,6 +422,32 @@ static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error
   return ZENO_OK;
 }
 
+zeno_status zcp_solve(const ze_sos_program *prog, const ze_sos_options *o, zcp_outcome *out,
+                      ze_sos_solution *sol, zeno_error *e) {
+  zeno_error solve_error;
+  const zeno_status st = ze_sos_solve(prog, o, sol, &solve_error);
+  if (st == ZENO_ERR_SINGULAR) {
+    out->solver_failed = true;
+    snprintf(out->reason, sizeof out->reason, "%.190s", solve_error.message);
+    return ZENO_OK;
+  }
+  if (st != ZENO_OK) {
+    if (e) *e = solve_error;
+    return st;
+  }
+  out->status = sol->status;
+  out->csdp_code = sol->csdp_code;
+  out->sdp_order = sol->sdp_order;
+  out->sdp_constraints = sol->sdp_constraints;
+  out->seconds = sol->seconds;
+  out->solver_margin = out->margin = sol->margin;
+  out->solved = sol->status == ZE_SOS_FEASIBLE;
+  if (!out->solved)
+    snprintf(out->reason, sizeof out->reason,
+             "the SOS program is infeasible to CSDP (margin t* = %.3g)", sol->margin);
+  return ZENO_OK;
+}
+
 zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
                         zeno_error *e) {
   // Weighted degree 3 and 4 without free flight: built and decided
@@ -465,37 +491,9 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
       TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
   ze_sos_options o = ze_sos_options_default();
-  (void)0;
   o.max_iterations = set->max_iterations;
-  {
-    // CSDP's failures (stuck, no progress, iteration limit: codes 4 to 9)
-    // decide nothing: not certified, with CSDP's word, not an error.
-    zeno_error solve_error;
-    st = ze_sos_solve(&prog, &o, &sol, &solve_error);
-    if (st == ZENO_ERR_SINGULAR) {
-      out->solver_failed = true;
-      snprintf(out->reason, sizeof out->reason, "%.190s", solve_error.message);
-      st = ZENO_OK;
-      goto done;
-    }
-    if (st != ZENO_OK) {
-      if (e) *e = solve_error;
-      goto done;
-    }
-  }
-  out->status = sol.status;
-  out->csdp_code = sol.csdp_code;
-  out->sdp_order = sol.sdp_order;
-  out->sdp_constraints = sol.sdp_constraints;
-  out->seconds = sol.seconds;
-  out->solver_margin = sol.margin;
-  out->margin = sol.margin;
-  out->solved = sol.status == ZE_SOS_FEASIBLE;
-  if (!out->solved) {
-    snprintf(out->reason, sizeof out->reason,
-             "the SOS program is infeasible to CSDP (margin t* = %.3g)", sol.margin);
-    goto done;
-  }
+  st = zcp_solve(&prog, &o, out, &sol, e);
+  if (st != ZENO_OK || !out->solved) goto done;
   ze_sos_check chk;
   TRY(ze_sos_check_solution(&prog, &sol, &chk, e));
   out->certified = chk.certified;

@@ -63,6 +63,15 @@ zeno_status zcp_certify(const zcs_system *sys, const zcp_settings *set, zcp_outc
                         zeno_error *e);
 void zcp_outcome_free(zcp_outcome *out);
 
+/// Solves a built program with CSDP and records the solver's figures in
+/// *out (status, CSDP's code, sizes, time, margins, solved). CSDP's
+/// failures (stuck, no progress, iteration limit: codes 4 to 9) decide
+/// nothing: solver_failed with CSDP's word as the reason, not an error; an
+/// infeasible program gets its reason too. Both return ZENO_OK with solved
+/// false; errors are out of memory only.
+zeno_status zcp_solve(const ze_sos_program *prog, const ze_sos_options *o, zcp_outcome *out,
+                      ze_sos_solution *sol, zeno_error *e);
+
 /// V2 at a ZOD state s = (z1, z2, x2, u1, u2, w2).
 double zcp_v2(const zcp_outcome *o, const double s[6]);
 /// V1 (energy) at s.

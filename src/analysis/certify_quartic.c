@@ -445,30 +445,8 @@ zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4
   ze_sos_options o = ze_sos_options_default();
   o.max_iterations = set->max_iterations;
   o.margin_cap = ZQ4_MARGIN_CAP;
-  zeno_error solve_error;
-  st = ze_sos_solve(&prog, &o, &sol, &solve_error);
-  if (st == ZENO_ERR_SINGULAR) {  // CSDP's failure decides nothing: an outcome
-    out->solver_failed = true;
-    snprintf(out->reason, sizeof out->reason, "%.190s", solve_error.message);
-    st = ZENO_OK;
-    goto done;
-  }
-  if (st != ZENO_OK) {
-    if (e) *e = solve_error;
-    goto done;
-  }
-  out->status = sol.status;
-  out->csdp_code = sol.csdp_code;
-  out->sdp_order = sol.sdp_order;
-  out->sdp_constraints = sol.sdp_constraints;
-  out->seconds = sol.seconds;
-  out->solver_margin = out->margin = sol.margin;
-  out->solved = sol.status == ZE_SOS_FEASIBLE;
-  if (!out->solved) {
-    snprintf(out->reason, sizeof out->reason,
-             "the SOS program is infeasible to CSDP (margin t* = %.3g)", sol.margin);
-    goto done;
-  }
+  st = zcp_solve(&prog, &o, out, &sol, e);
+  if (st != ZENO_OK || !out->solved) goto done;
   out->mono = malloc((size_t)nu * sizeof *out->mono);
   out->coef = malloc((size_t)nu * sizeof *out->coef);
   x = malloc((size_t)nu * sizeof *x);
