@@ -21,30 +21,7 @@
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 
-static zeno_scene load(const char *file, const char *const *overrides, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
-  zeno_scene s;
-  zeno_error e;
-  const zeno_status st = zeno_scene_load(path, overrides, n, &s, &e);
-  if (st != ZENO_OK) fail_msg("%s: %s", path, e.message);
-  return s;
-}
-
-// The system of a scene whose units are its own (the paper scenes: m, rho
-// and |f| are 1), so that the simulator's states compare directly.
-static void build(const zeno_scene *s, zcs_system *sys) {
-  assert_true(scene_units_trivial(scene_units_of(s)));
-  bool refused = true;
-  char reason[ZCS_REASON_SIZE];
-  assert_int_equal(zcs_build(s, sys, &refused, reason, NULL), ZENO_OK);
-  if (refused) fail_msg("refused: %s", reason);
-}
-
-static double uniform(unsigned *seed, double lo, double hi) {
-  *seed = *seed * 1103515245u + 12345u;
-  return lo + (hi - lo) * (double)((*seed >> 8) & 0xffffff) / (double)0xffffff;
-}
+#include "certify_test_util.h"
 
 static double norm3(const double v[3]) { return fabs(v[0]) + fabs(v[1]) + fabs(v[2]); }
 

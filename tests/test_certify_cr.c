@@ -27,27 +27,7 @@
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 
-static zeno_scene load(const char *file, const char *const *overrides, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
-  zeno_scene s;
-  zeno_error e;
-  if (zeno_scene_load(path, overrides, n, &s, &e) != ZENO_OK) fail_msg("%s", e.message);
-  return s;
-}
-
-static void build(const zeno_scene *s, zcs_system *sys) {
-  assert_true(scene_units_trivial(scene_units_of(s)));
-  bool refused = true;
-  char reason[ZCS_REASON_SIZE];
-  assert_int_equal(zcs_build(s, sys, &refused, reason, NULL), ZENO_OK);
-  if (refused) fail_msg("refused: %s", reason);
-}
-
-static double uniform(unsigned *seed, double lo, double hi) {
-  *seed = *seed * 1103515245u + 12345u;
-  return lo + (hi - lo) * (double)((*seed >> 8) & 0xffffff) / (double)0xffffff;
-}
+#include "certify_test_util.h"
 
 /// Cases counted by what matched: [contact][S, P, N] of the law's own
 /// impacts, and the complementarity fallback's.

@@ -24,6 +24,8 @@
 #include "analysis/copositive.h"
 #include "zeno/zeno.h"
 
+#include "certify_test_util.h"
+
 /* ---------- helpers ---------- */
 
 static mpq_t *qmat(int n, const double *v) {
@@ -56,18 +58,13 @@ static zqc_answer cone(int n, const double *Q, int m, const double *L) {
   return a;
 }
 
-static double uniform(unsigned *seed) {
-  *seed = *seed * 1103515245u + 12345u;
-  return (double)((*seed >> 8) & 0xffffff) / (double)0xffffff;
-}
-
 // The smallest x^T M x over random points of the simplex (and its faces).
 static double sampled_min(int n, const double *M, unsigned seed, int samples) {
   double best = INFINITY;
   for (int t = 0; t < samples; t++) {
     double x[8], sum = 0, q = 0;
     for (int i = 0; i < n; i++) {
-      x[i] = uniform(&seed) < 0.3 ? 0 : uniform(&seed);
+      x[i] = uniform(&seed, 0, 1) < 0.3 ? 0 : uniform(&seed, 0, 1);
       sum += x[i];
     }
     if (sum == 0) continue;
@@ -121,7 +118,7 @@ static void copositive_random(void **state) {
     for (int i = 0; i < n; i++)
       for (int j = i; j < n; j++)
         M[i * n + j] = M[j * n + i] =
-            i == j ? floor(4 * uniform(&seed)) : floor(7 * uniform(&seed)) - 3;
+            i == j ? floor(4 * uniform(&seed, 0, 1)) : floor(7 * uniform(&seed, 0, 1)) - 3;
     unsigned long w = 0;
     const zqc_answer a = copositive(n, M, &w);
     const double low = sampled_min(n, M, seed, 20000);
@@ -251,22 +248,6 @@ static void cone_limits(void **state) {
 
 /* ---------- the Newton scene ---------- */
 
-static zeno_scene load(const char *file, const char *const *overrides, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
-  zeno_scene s;
-  zeno_error e;
-  if (zeno_scene_load(path, overrides, n, &s, &e) != ZENO_OK) fail_msg("%s", e.message);
-  return s;
-}
-
-static void build(const zeno_scene *s, zcs_system *sys) {
-  bool refused = true;
-  char reason[ZCS_REASON_SIZE];
-  assert_int_equal(zcs_build(s, sys, &refused, reason, NULL), ZENO_OK);
-  if (refused) fail_msg("refused: %s", reason);
-}
-
 // W's coefficients in zce_verify's order (a1, a2, P00, P01, P02, P11, P12,
 // P22) from the outcome's monomials in (z1, z2, u1, u2, w2).
 static void unknowns_of(const zcp_outcome *o, double x[ZCE_NX]) {
@@ -379,10 +360,10 @@ static void newton_scene_certified(void **state) {
   assert_non_null(sim);
   unsigned seed = 3u;
   for (int run = 0; run < 200; run++) {
-    const double qp[3] = {0.1 * uniform(&seed), 0.1 * uniform(&seed),
-                          0.2 * uniform(&seed) - 0.1};
-    const double qdp[3] = {0.2 * uniform(&seed) - 0.1, 0.2 * uniform(&seed) - 0.1,
-                           0.2 * uniform(&seed) - 0.1};
+    const double qp[3] = {0.1 * uniform(&seed, 0, 1), 0.1 * uniform(&seed, 0, 1),
+                          0.2 * uniform(&seed, 0, 1) - 0.1};
+    const double qdp[3] = {0.2 * uniform(&seed, 0, 1) - 0.1, 0.2 * uniform(&seed, 0, 1) - 0.1,
+                           0.2 * uniform(&seed, 0, 1) - 0.1};
     assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
     zeno_event ev;
     do assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
@@ -444,9 +425,9 @@ static void unstable_newton_not_certified(void **state) {
   unsigned seed = 9u;
   int rest = 0;
   for (int run = 0; run < 10; run++) {
-    const double qp[3] = {0.1 * uniform(&seed), 0.1 * uniform(&seed), 0};
-    const double qdp[3] = {0.2 * uniform(&seed) - 0.1, 0.2 * uniform(&seed) - 0.1,
-                           0.2 * uniform(&seed) - 0.1};
+    const double qp[3] = {0.1 * uniform(&seed, 0, 1), 0.1 * uniform(&seed, 0, 1), 0};
+    const double qdp[3] = {0.2 * uniform(&seed, 0, 1) - 0.1, 0.2 * uniform(&seed, 0, 1) - 0.1,
+                           0.2 * uniform(&seed, 0, 1) - 0.1};
     assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
     zeno_event ev;
     do assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);

@@ -24,23 +24,7 @@
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 
-static zeno_scene load(const char *file, const char *const *overrides, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
-  zeno_scene s;
-  zeno_error e;
-  if (zeno_scene_load(path, overrides, n, &s, &e) != ZENO_OK)
-    fail_msg("%s: %s", path, e.message);
-  return s;
-}
-
-static void build(const zeno_scene *s, zcs_system *sys) {
-  assert_true(scene_units_trivial(scene_units_of(s)));
-  bool refused = true;
-  char reason[ZCS_REASON_SIZE];
-  assert_int_equal(zcs_build(s, sys, &refused, reason, NULL), ZENO_OK);
-  if (refused) fail_msg("refused: %s", reason);
-}
+#include "certify_test_util.h"
 
 static mpq_t *qvec(int n, const long *num, const long *den) {
   mpq_t *a = malloc((size_t)n * sizeof *a);
