@@ -1,4 +1,4 @@
-// Equilibrium LP (GLPK) against the exact one-parameter force family;
+// The equilibrium's max-margin LP in closed form against GLPK's solution;
 // Pang–Trinkle weak and strong stability (disk Example 1, ramp Example 2,
 // Theorem 4, Proposition 5); Dupont jamming (eq. (43)) and wedging
 // (Theorem 2). Expected values come from the papers or closed forms.
@@ -137,16 +137,32 @@ static zeno_scene rod_on_floor(double theta, double mu) {
   return body_scene(1 / sqrt(3.0), 1, pts, phi, mus);
 }
 
-// The exact family margin (zc_static_family) of a two-contact scene.
-static bool family_margin(const zeno_scene *s, double *margin) {
-  zk_model km;
-  if (zk_model_init(&km, s, NULL) != ZENO_OK) return false;
-  zc_dyn d;
-  const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
-  const double rhs[3] = {-km.h[0], -km.h[1], -km.h[2]};
-  double x[4];
-  return zc_static_family(&d, rhs, x, margin);
+// The max-margin static LP of a two-contact scene solved by GLPK (the
+// reference of equilibrium.c's closed form), in the scene's own units.
+static bool glpk_margin(const zeno_scene *s, zk_model *km, ze_margin_result *res) {
+  if (zk_model_init(km, s, NULL) != ZENO_OK) return false;
+  ze_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
+                     .cap = 1e6 * km->force_scale, .scale = km->force_scale};
+  memcpy(lp.W, km->W0, sizeof lp.W);
+  for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
+  return ze_margin_lp_solve(&lp, res, NULL) == ZENO_OK && res->feasible;
+}
+
+// The report's forces are an optimum of the LP whose value GLPK found: they
+// balance the load and every cone slack reaches the margin.
+static void assert_forces_optimal(const zk_model *km, const zeno_equilibrium_report *rep) {
+  for (int r = 0; r < 3; r++) {
+    double sum = km->h[r];
+    for (int i = 0; i < 2; i++)
+      sum += km->W0[r][2 * i] * rep->forces[i][0] + km->W0[r][2 * i + 1] * rep->forces[i][1];
+    assert_true(fabs(sum) < 1e-9 * km->force_scale * (1 + fabs(rep->margin) / km->force_scale));
+  }
+  for (int i = 0; i < 2; i++) {
+    const double n = rep->forces[i][0], t = rep->forces[i][1], mu = km->mu[i];
+    const double slack =
+        fmin(n, fmin(mu * n - t, mu * n + t) / sqrt(1 + mu * mu));
+    assert_true(slack >= rep->margin - MARGIN_TOL * (1 + fabs(rep->margin)));
+  }
 }
 
 static zeno_paper_params random_paper(uint64_t *seed) {
@@ -163,7 +179,7 @@ static zeno_paper_params random_paper(uint64_t *seed) {
   return p;
 }
 
-/* ---------- 1. equilibrium LP vs the exact family ---------- */
+/* ---------- 1. the equilibrium's closed form vs GLPK's LP ---------- */
 
 static void lp_margin_matches_family_on_paper_examples(void **state) {
   (void)state;
@@ -173,15 +189,18 @@ static void lp_margin_matches_family_on_paper_examples(void **state) {
     zeno_scene_apply_paper(&s, &ps[k]);
     zeno_equilibrium_report rep;
     assert_int_equal(zeno_equilibrium_check(&s, &rep, NULL), ZENO_OK);
-    double exact;
-    assert_true(family_margin(&s, &exact));
-    assert_true(rep.feasible && !rep.wedged);
-    assert_true(fabs(rep.margin - exact) < MARGIN_TOL);
+    zk_model km;
+    ze_margin_result lp;
+    assert_true(glpk_margin(&s, &km, &lp));
+    assert_true(rep.feasible && !rep.wedged && !lp.capped);
+    assert_true(fabs(rep.margin - lp.margin) < MARGIN_TOL);
+    assert_forces_optimal(&km, &rep);
   }
 }
 
 // Seeded random two-contact configurations: every margin (feasible or not)
-// agrees; wedged ones are unbounded in both.
+// agrees with GLPK's, wedged ones are capped in both, and the closed form's
+// forces are an optimum.
 static void lp_margin_matches_family_random(void **state) {
   (void)state;
   uint64_t seed = 0x2545F4914F6CDD1DULL;
@@ -193,23 +212,25 @@ static void lp_margin_matches_family_random(void **state) {
     zeno_scene_apply_paper(&s, &p);
     zeno_equilibrium_report rep;
     if (zeno_equilibrium_check(&s, &rep, NULL) != ZENO_OK) continue;
-    double exact;
-    assert_true(family_margin(&s, &exact));
-    if (isinf(exact)) {
-      assert_true(rep.wedged && rep.feasible);
+    zk_model km;
+    ze_margin_result lp;
+    assert_true(glpk_margin(&s, &km, &lp));
+    assert_int_equal(rep.wedged, lp.capped);
+    assert_forces_optimal(&km, &rep);
+    if (rep.wedged) {
+      assert_true(rep.feasible);
       assert_true(fabs(rep.margin - 1e6 * s.load_magnitude) < 1e-3);
       wedged++;
       continue;
     }
-    assert_false(rep.wedged);
-    assert_true(fabs(rep.margin - exact) < MARGIN_TOL);
-    worst = fmax(worst, fabs(rep.margin - exact));
+    assert_true(fabs(rep.margin - lp.margin) < MARGIN_TOL);
+    worst = fmax(worst, fabs(rep.margin - lp.margin));
     if (rep.feasible) feasible++;
     else infeasible++;
   }
   assert_true(feasible >= 200 && infeasible >= 200 && wedged >= 10);
-  // The refined LP vertex is exact to rounding (1.8e-14 seen); GLPK's own
-  // point was off by up to 4e-10.
+  // GLPK's refined vertex and the closed form are both exact to rounding
+  // (1.8e-14 seen); GLPK's own unrefined point was off by up to 4e-10.
   assert_true(worst < 1e-12);
 }
 

@@ -1,5 +1,6 @@
-// Checks of the nominal equilibrium: SS feasibility with its margin (a GLPK
-// linear program for two contacts, see equilibrium_lp.c), the index ordering
+// Checks of the nominal equilibrium: SS feasibility with its margin (for two
+// contacts the max-margin LP of equilibrium_lp.h, solved in closed form on
+// the family of balancing forces), the index ordering
 // (13), ambiguity (Theorem 1) and the Painlevé bounds (11).
 #include <math.h>
 #include <string.h>
@@ -42,32 +43,27 @@ static zeno_status static_one(const zk_model *km, const zc_dyn *d,
   return ZENO_OK;
 }
 
-// Two contacts: the max-margin LP over the forces balancing the load. The
-// rank test of the exact family keeps the error of a singular Jacobian.
+// Two contacts: the max-margin static LP (equilibrium_lp.h's), solved
+// exactly on the line of forces balancing the load (zc_static_family_capped):
+// a concave piecewise-linear function of one variable, no simplex needed.
+// GLPK's solution of the same LP is the test's reference.
 static zeno_status static_two(const zk_model *km, const zc_dyn *d,
                               const zm_tol *tol, zeno_equilibrium_report *rep,
                               zeno_error *error) {
-  zm_solution ss;
-  double family_margin;
-  if (!zm_static(d, &ss, &family_margin))
+  const double rhs[3] = {-d->h[0], -d->h[1], -d->h[2]};
+  const double cap = EQ_MARGIN_CAP_FACTOR * km->force_scale;
+  double force[4], margin;
+  if (!zc_static_family_capped(d, rhs, cap, force, &margin))
     return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
                      "the contact Jacobian is singular: the static forces are "
                      "undetermined");
-  ze_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
-                     .cap = EQ_MARGIN_CAP_FACTOR * km->force_scale,
-                     .scale = km->force_scale};
-  memcpy(lp.W, km->W0, sizeof lp.W);
-  for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
-  ze_margin_result res;
-  const zeno_status st = ze_margin_lp_solve(&lp, &res, error);
-  if (st != ZENO_OK) return st;
-  if (!res.feasible)
-    return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
-                     "no contact forces balance the load");
-  rep->margin = res.margin;
-  rep->wedged = res.capped;
-  rep->feasible = res.margin > tol->force;
-  ze_margin_forces(&res, 2, rep->forces);
+  rep->margin = margin;
+  rep->wedged = margin >= cap * (1 - ZE_CAP_RTOL);
+  rep->feasible = margin > tol->force;
+  for (int i = 0; i < 2; i++) {
+    rep->forces[i][0] = force[2 * i];
+    rep->forces[i][1] = force[2 * i + 1];
+  }
   return ZENO_OK;
 }
 

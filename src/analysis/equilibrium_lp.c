@@ -27,11 +27,6 @@
 /// (GLPK's error is ~1e-10); a larger gap means the basis was misread.
 #define ZE_REFINE_AGREE_RTOL 1e-6
 
-/// The margin counts as capped within this fraction of the cap: the simplex
-/// lands on the cap's vertex exactly up to rounding (1e-16 relative), so
-/// 1e-9 separates it from any genuine bounded optimum below the cap.
-#define ZE_CAP_RTOL 1e-9
-
 void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols) {
   memset(lp, 0, sizeof *lp);
   lp->rows = rows;

@@ -93,6 +93,12 @@ typedef struct ze_margin_result {
   bool capped;      ///< s reached the cap: unbounded margin
 } ze_margin_result;
 
+/// The margin counts as capped within this fraction of the cap: the simplex
+/// (or the closed form of equilibrium.c) lands on the cap's vertex exactly
+/// up to rounding (1e-16 relative), so 1e-9 separates it from any genuine
+/// bounded optimum below the cap.
+#define ZE_CAP_RTOL 1e-9
+
 zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
                                zeno_error *e);
 

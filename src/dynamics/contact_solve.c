@@ -250,15 +250,21 @@ static bool bounded(const double g1[6], int ng) {
   return up && down;
 }
 
-// The member x0 + s k of the family that maximises the smallest cone slack.
+// The member x0 + s k of the family that maximises the smallest cone slack,
+// and the smallest of the slacks and `cap` (INFINITY: no cap).
 static void static_pick(const zc_dyn *d, const double x0[4], const double k[4],
-                        double x[4], double *margin) {
-  double g0[6], g1[6];
-  const int ng = cone_lines(d, x0, k, g0, g1);
+                        double cap, double x[4], double *margin) {
+  double g0[7], g1[7];
+  int ng = cone_lines(d, x0, k, g0, g1);
+  if (cap < INFINITY) {  // one more piece, constant along the family
+    g0[ng] = cap;
+    g1[ng++] = 0;
+  }
   // Maximise min_j g_j(s): a concave piecewise-linear function of one
-  // variable peaks where two pieces cross (or is unbounded).
+  // variable peaks where two pieces cross (or is unbounded). With a cap a
+  // family rising without bound peaks where the cap's piece crosses it.
   double best_s = 0, best = INFINITY;
-  if (bounded(g1, ng)) {
+  if (cap < INFINITY || bounded(g1, ng)) {
     best = -INFINITY;
     for (int a = 0; a < ng; a++)
       for (int b2 = a + 1; b2 < ng; b2++) {
@@ -314,14 +320,19 @@ static void static_pick_crossings(const zc_dyn *d, const double x0[4],
   *margin = best;
 }
 
-bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
-                      double *margin) {
+bool zc_static_family_capped(const zc_dyn *d, const double rhs[3], double cap,
+                             double x[4], double *margin) {
   double k[4], x0[4];
   int jmax;
   if (!static_null_vector(d, k, &jmax) || !static_particular(d, jmax, rhs, x0))
     return false;
-  static_pick(d, x0, k, x, margin);
+  static_pick(d, x0, k, cap, x, margin);
   return true;
+}
+
+bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
+                      double *margin) {
+  return zc_static_family_capped(d, rhs, INFINITY, x, margin);
 }
 
 bool zc_static_family_mapped(const zc_dyn *d, zc_letter_maps *maps,

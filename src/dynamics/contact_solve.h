@@ -86,6 +86,16 @@ void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
 bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
                       double *margin);
 
+/// zc_static_family() with the margin capped at `cap` (> 0, force units;
+/// INFINITY: no cap, zc_static_family() itself): the smallest slack is
+/// maximised with `cap` as one more constant piece, so a family whose
+/// slacks all rise without bound (a wedged body) gives *margin = cap and
+/// the first member reaching it; a bounded peak below the cap is
+/// zc_static_family()'s, bit for bit. The exact solution of the max-margin
+/// static LP of two contacts (equilibrium_lp.h's, which GLPK solves).
+bool zc_static_family_capped(const zc_dyn *d, const double rhs[3], double cap,
+                             double x[4], double *margin);
+
 /// zc_static_family() through the maps (NULL: zc_static_family itself):
 /// the null vector and the particular solution's map made once, and the
 /// peak found from the crossings of rising and falling cone slacks only.
