@@ -20,6 +20,9 @@ static double dot4(const double r[4], const double b[4]) {
 /// Candidates of an impact context: 3 per touching contact, the double
 /// stick and 8 pairs.
 #define KERNEL_CANDIDATES 15
+/// Checks of a candidate: per contact a normal impulse and a cone (two
+/// rows), or a rate.
+#define KERNEL_CHECKS 6
 
 /// One candidate of the law's preference list (impact.c's
 /// resolve_complementarity) with its letters' map folded into rows on the
@@ -29,17 +32,154 @@ typedef struct kcand {
   unsigned char letter[2];
   unsigned char mask;
   bool stick2;                ///< both sticking: its own test (double_stick)
-  double xn[2][4], xt[2][4];  ///< impulse rows of the contacts with a letter
-  double y[2][4];             ///< the rate row each contact's check reads
-  signed char ysign[2];       ///< 0 none; +1: y >= -tol_v; -1: y <= tol_v
+  /// Its checks in impact.c's order (impulses, then rates), each one row
+  /// r on the rates: r cd > tol_v where bit k of `strict` is set (a
+  /// pressing normal impulse), else r cd >= -tol_v. Impulse rows are
+  /// divided by the mass (the impulse threshold is tol_v times it); a
+  /// sticking contact's |x_t| <= mu x_n is two rows, mu x_n -+ x_t.
+  int checks;
+  unsigned char strict;
+  double row[KERNEL_CHECKS][4];
   double G[3][4];             ///< qdot' change AMW x, as rows on the rates
 } kcand;
+
+/// Cone slacks of two contacts (zc_static_family's pieces).
+#define KERNEL_SLACKS 6
+/// Crossings of a rising with a falling slack: at most 3 x 3.
+#define KERNEL_STICK_PAIRS 9
+
+/// The double stick of a context (impact.c's double_stick) as rows on
+/// qdot' before the impact: the stick's consistency residual, the family of
+/// impulses x0 + s k balancing it, and its cone slacks g0 + g1 s, whose
+/// smallest is maximised where a rising and a falling one cross
+/// (zc_static_family_mapped's peak, the pairs and their divisors made once).
+typedef struct kstick {
+  bool ok;                            ///< the maps are regular
+  bool bounded;                       ///< some slack rises and another falls
+  double vrow[3];                     ///< residual velocity of the skipped row
+  double X0[4][3];                    ///< x0 = X0 qdot'
+  double G0[KERNEL_SLACKS][3];        ///< g0 = G0 qdot'
+  double g1[KERNEL_SLACKS], k[4];     ///< slopes of the slacks; the family's direction
+  double AX0[3][3], Ak[3];            ///< qdot' change: AX0 qdot' + s Ak
+  int pairs;
+  unsigned char rise[KERNEL_STICK_PAIRS], fall[KERNEL_STICK_PAIRS];
+  double inv[KERNEL_STICK_PAIRS];     ///< 1 / (g1[rise] - g1[fall])
+  int flats;
+  unsigned char flat[KERNEL_SLACKS];  ///< slacks constant along the family
+} kstick;
 
 /// The candidates of one context (which contacts touch, which approach).
 struct sim_kernel_context {
   int count;
   kcand cand[KERNEL_CANDIDATES];
+  kstick stick;
 };
+
+static double dot3(const double r[3], const double b[3]) {
+  return r[0] * b[0] + r[1] * b[1] + r[2] * b[2];
+}
+
+// The skipped row's residual velocity and the particular impulse x0 of
+// impact.c's double_stick() at qdot' qd: linear in qd (made from unit
+// vectors by make_stick).
+static void stick_at(const zeno_sim *s, const bool impacting[2], double e, const double qd[3],
+                     double *residual, double x0[4]) {
+  const zc_letter_maps *m = &s->table.letters;
+  const zc_dyn *d = &s->dyn;
+  const double shift[4] = {impacting[0] ? e * qd[0] : 0, 0, impacting[1] ? e * qd[1] : 0, 0};
+  const int skip = m->stick_skip;
+  double rt[3], t[3];
+  for (int a = 0, n = 0; a < 4; a++)
+    if (a != skip) rt[n++] = -shift[a];
+  for (int k = 0; k < 3; k++) t[k] = dot3(m->stick_T[k], rt);
+  double vs = 0;
+  for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
+  *residual = vs + shift[skip];
+  double rhs[3], qdg[3];
+  zk_zod_to_gen(&s->km, qd, qdg);
+  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / d->inv_mass[k];
+  for (int j = 0; j < 4; j++) x0[j] = dot3(m->static_P[j], rhs);
+}
+
+// The cone slacks of impulse x (cone_lines() of contact_solve.c).
+static void slacks_of(const zc_dyn *d, const double x[4], double g[KERNEL_SLACKS]) {
+  for (int i = 0; i < 2; i++) {
+    const double mu = d->mu[i], nrm = sqrt(1 + mu * mu);
+    g[3 * i] = x[2 * i];
+    g[3 * i + 1] = (mu * x[2 * i] - x[2 * i + 1]) / nrm;
+    g[3 * i + 2] = (mu * x[2 * i] + x[2 * i + 1]) / nrm;
+  }
+}
+
+static void make_stick(zeno_sim *s, const bool impacting[2], double e, kstick *st) {
+  memset(st, 0, sizeof *st);
+  const zc_letter_maps *m = &s->table.letters;
+  st->ok = m->stick_state == 1 && m->static_state == 1;  // made by sim_kernel_prepare
+  if (!st->ok) return;
+  for (int j = 0; j < 3; j++) {
+    double unit[3] = {0, 0, 0}, x0[4], g0[KERNEL_SLACKS];
+    unit[j] = 1;
+    stick_at(s, impacting, e, unit, &st->vrow[j], x0);
+    slacks_of(&s->dyn, x0, g0);
+    for (int a = 0; a < 4; a++) st->X0[a][j] = x0[a];
+    for (int a = 0; a < KERNEL_SLACKS; a++) st->G0[a][j] = g0[a];
+  }
+  memcpy(st->k, m->static_k, sizeof st->k);
+  slacks_of(&s->dyn, st->k, st->g1);
+  const double(*AMW)[4] = (const double(*)[4])s->table.kernel->AMW;
+  for (int r = 0; r < 3; r++) {
+    st->Ak[r] = dot4(AMW[r], st->k);
+    for (int j = 0; j < 3; j++)
+      st->AX0[r][j] = AMW[r][0] * st->X0[0][j] + AMW[r][1] * st->X0[1][j] +
+                      AMW[r][2] * st->X0[2][j] + AMW[r][3] * st->X0[3][j];
+  }
+  bool up = false, down = false;
+  for (int a = 0; a < KERNEL_SLACKS; a++) {
+    up = up || st->g1[a] > 0;
+    down = down || st->g1[a] < 0;
+  }
+  st->bounded = up && down;
+  // static_pick_crossings()'s order: rising a, then falling b.
+  for (int a = 0; a < KERNEL_SLACKS; a++) {
+    if (st->g1[a] == 0) st->flat[st->flats++] = (unsigned char)a;
+    if (!(st->g1[a] > 0)) continue;
+    for (int b = 0; b < KERNEL_SLACKS; b++) {
+      if (!(st->g1[b] < 0)) continue;
+      st->rise[st->pairs] = (unsigned char)a;
+      st->fall[st->pairs] = (unsigned char)b;
+      st->inv[st->pairs++] = 1 / (st->g1[a] - st->g1[b]);
+    }
+  }
+}
+
+// double_stick() of impact.c on the context's made rows: qdot' after it in
+// qd.
+static bool double_stick(const kstick *st, double tol_v, double tol_impulse, double qd[3]) {
+  if (!st->ok || fabs(dot3(st->vrow, qd)) > tol_v) return false;
+  double g0[KERNEL_SLACKS];
+  for (int a = 0; a < KERNEL_SLACKS; a++) g0[a] = dot3(st->G0[a], qd);
+  double best_s = 0, best = INFINITY;
+  if (st->bounded) {
+    for (int p = 0; p < st->pairs; p++) {
+      const int a = st->rise[p];
+      const double at = (g0[st->fall[p]] - g0[a]) * st->inv[p];
+      const double v = g0[a] + st->g1[a] * at;
+      if (v < best) {
+        best = v;
+        best_s = at;
+      }
+    }
+    for (int f = 0; f < st->flats; f++)
+      if (g0[st->flat[f]] < best) best = g0[st->flat[f]];
+  }
+  const double xn1 = dot3(st->X0[0], qd) + best_s * st->k[0];
+  const double xn2 = dot3(st->X0[2], qd) + best_s * st->k[2];
+  if (!(best >= -tol_impulse && xn1 > tol_impulse && xn2 > tol_impulse)) return false;
+  double dq[3];
+  for (int r = 0; r < 3; r++) dq[r] = dot3(st->AX0[r], qd) + best_s * st->Ak[r];
+  for (int r = 0; r < 3; r++) qd[r] += dq[r];
+  return true;
+}
 
 // The rows of a letters' candidate; false when its system is singular (it
 // never passes, as on the steps).
@@ -54,18 +194,31 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
   const int code = letter[0] + 4 * letter[1];
   double X[4][4];  // x = X cd: the free contacts' impulse rows zero
   memset(X, 0, sizeof X);
+  const double mass = s->km.mass, *mu = s->dyn.mu;
   for (int i = 0; i < 2; i++) {
-    if (letter[i] != ZENO_LETTER_F)
-      for (int a = 0; a < 2; a++)
-        for (int col = 0; col < 4; col++) X[2 * i + a][col] = m->X[code][2 * i + a][col] * B[col];
-    memcpy(c->xn[i], X[2 * i], sizeof c->xn[i]);
-    memcpy(c->xt[i], X[2 * i + 1], sizeof c->xt[i]);
+    if (letter[i] == ZENO_LETTER_F) continue;
+    for (int a = 0; a < 2; a++)
+      for (int col = 0; col < 4; col++) X[2 * i + a][col] = m->X[code][2 * i + a][col] * B[col];
+    const double *xn = X[2 * i], *xt = X[2 * i + 1];
+    c->strict |= (unsigned char)(1u << c->checks);
+    for (int col = 0; col < 4; col++) c->row[c->checks][col] = xn[col] / mass;
+    c->checks++;
+    if (letter[i] != ZENO_LETTER_S) continue;
+    for (int sign = -1; sign <= 1; sign += 2, c->checks++)
+      for (int col = 0; col < 4; col++)
+        c->row[c->checks][col] = (mu[i] * xn[col] + sign * xt[col]) / mass;
+  }
+  for (int i = 0; i < 2; i++) {
+    // F at a touching contact: its gap opens; P (N): it slips forward
+    // (backward) after the impact.
+    const int ysign = letter[i] == ZENO_LETTER_F ? (touching[i] ? 1 : 0)
+                      : letter[i] == ZENO_LETTER_P ? 1
+                      : letter[i] == ZENO_LETTER_N ? -1
+                                                   : 0;
+    if (ysign == 0) continue;
     const int row = letter[i] == ZENO_LETTER_F ? 2 * i : 2 * i + 1;
-    c->ysign[i] = letter[i] == ZENO_LETTER_F ? (touching[i] ? 1 : 0)
-                  : letter[i] == ZENO_LETTER_P ? 1
-                  : letter[i] == ZENO_LETTER_N ? -1
-                                               : 0;
-    for (int col = 0; col < 4; col++) c->y[i][col] = m->Y[code][row][col] * B[col];
+    for (int col = 0; col < 4; col++) c->row[c->checks][col] = ysign * m->Y[code][row][col] * B[col];
+    c->checks++;
   }
   const double(*AMW)[4] = (const double(*)[4])s->table.kernel->AMW;
   for (int k = 0; k < 3; k++)
@@ -94,6 +247,7 @@ static void make_context(zeno_sim *s, const bool touching[2], const bool impacti
       }
     }
   if (!touching[0] || !touching[1]) return;
+  make_stick(s, impacting, e, &ctx->stick);
   kcand *st = &ctx->cand[ctx->count++];
   memset(st, 0, sizeof *st);
   st->letter[0] = st->letter[1] = ZENO_LETTER_S;
@@ -109,43 +263,11 @@ static void make_context(zeno_sim *s, const bool touching[2], const bool impacti
 }
 
 // A letters' candidate's checks (impulses_ok, then rates_ok).
-static bool passes(const kcand *c, const double cd[4], const double mu[2], double tol_v,
-                   double tol_impulse) {
-  for (int i = 0; i < 2; i++) {
-    if (c->letter[i] == ZENO_LETTER_F) continue;
-    const double xn = dot4(c->xn[i], cd);
-    if (!(xn > tol_impulse)) return false;
-    if (c->letter[i] == ZENO_LETTER_S && mu[i] * xn - fabs(dot4(c->xt[i], cd)) < -tol_impulse)
-      return false;
+static bool passes(const kcand *c, const double cd[4], double tol_v) {
+  for (int k = 0; k < c->checks; k++) {
+    const double v = dot4(c->row[k], cd);
+    if (c->strict & (1u << k) ? !(v > tol_v) : v < -tol_v) return false;
   }
-  for (int i = 0; i < 2; i++) {
-    if (c->ysign[i] > 0 && dot4(c->y[i], cd) < -tol_v) return false;
-    if (c->ysign[i] < 0 && dot4(c->y[i], cd) > tol_v) return false;
-  }
-  return true;
-}
-
-// double_stick() of impact.c through the made maps: qdot' after it in qd.
-static bool double_stick(zeno_sim *s, const double shift[4], double tol_v, double qd[3]) {
-  zc_letter_maps *m = &s->table.letters;
-  if (m->stick_state != 1 || m->static_state != 1) return false;  // made by sim_kernel_prepare
-  const zc_dyn *d = &s->dyn;
-  const double tol_impulse = tol_v * s->km.mass;
-  const int skip = m->stick_skip;
-  double rt[3], t[3];
-  for (int a = 0, n = 0; a < 4; a++)
-    if (a != skip) rt[n++] = -shift[a];
-  for (int k = 0; k < 3; k++)
-    t[k] = m->stick_T[k][0] * rt[0] + m->stick_T[k][1] * rt[1] + m->stick_T[k][2] * rt[2];
-  double vs = 0;
-  for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
-  if (fabs(vs + shift[skip]) > tol_v) return false;
-  double rhs[3], margin, qdg[3], x[4];
-  zk_zod_to_gen(&s->km, qd, qdg);
-  for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / d->inv_mass[k];
-  if (!zc_static_family_mapped(d, m, rhs, x, &margin)) return false;
-  if (!(margin >= -tol_impulse && x[0] > tol_impulse && x[2] > tol_impulse)) return false;
-  for (int k = 0; k < 3; k++) qd[k] += dot4(s->table.kernel->AMW[k], x);
   return true;
 }
 
@@ -167,10 +289,9 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
   for (int k = 0; k < ctx->count; k++) {
     const kcand *c = &ctx->cand[k];
     if (c->stick2) {
-      const double shift[4] = {impacting[0] ? e * cd[0] : 0, 0, impacting[1] ? e * cd[2] : 0, 0};
-      if (!double_stick(s, shift, tol_v, s->qd)) continue;
+      if (!double_stick(&ctx->stick, tol_v, tol_impulse, s->qd)) continue;
     } else {
-      if (!passes(c, cd, s->dyn.mu, tol_v, tol_impulse)) continue;
+      if (!passes(c, cd, tol_v)) continue;
       for (int j = 0; j < 3; j++) s->qd[j] += dot4(c->G[j], cd);
     }
     *mask = c->mask;
