@@ -19,6 +19,7 @@
 
 #include "analysis/grid_scene.h"
 #include "base/util.h"
+#include "sim/sim_restart.h"
 #include "zeno/sim.h"
 
 /// Most Monte-Carlo perturbations per point (a bound on run time).
@@ -300,12 +301,12 @@ static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
   if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
 }
 
-// Runs one perturbation; *rests tells whether it came to rest. Library
-// failures (out of memory) are errors, not outcomes.
-static zeno_status comes_to_rest(const zeno_scene *base, zeno_model model, const double qp[3],
-                                 const double qdp[3], bool *rests, zeno_error *error) {
+// Runs one perturbation under the full model; *rests tells whether it came
+// to rest. Library failures (out of memory) are errors, not outcomes.
+static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3],
+                                      const double qdp[3], bool *rests, zeno_error *error) {
   zeno_scene s = *base;
-  s.model = model;
+  s.model = ZENO_MODEL_FULL;
   s.initial_kind = ZENO_INITIAL_ZOD;
   memcpy(s.initial_qp, qp, sizeof s.initial_qp);
   memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
@@ -316,26 +317,62 @@ static zeno_status comes_to_rest(const zeno_scene *base, zeno_model model, const
   return st;
 }
 
+// The same under the ZOD on the point's one simulator, made at its first
+// run and restarted for the next (a simulator costs more to make than a
+// run): lean events, as zeno_run() runs, and every impact map made first,
+// so that each run is what a fresh simulator with its maps made gives,
+// whatever ran before it.
+static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, const double qp[3],
+                                     const double qdp[3], bool *rests, zeno_error *error) {
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
+  zeno_status st = ZENO_OK;
+  if (*sim == NULL) {
+    zeno_scene s = *base;
+    s.model = ZENO_MODEL_ZOD;
+    s.initial_kind = ZENO_INITIAL_ZOD;
+    memcpy(s.initial_qp, qp, sizeof s.initial_qp);
+    memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
+    zeno_sim_def def = zeno_sim_def_default();
+    def.keep_history = false;
+    *sim = zeno_sim_create(&s, &def, error);
+    if (*sim == NULL) return error->code;
+    sim_set_lean_events(*sim, true);
+    sim_make_impact_maps(*sim);
+  } else {
+    st = zeno_sim_restart(*sim, qp, qdp, error);
+  }
+  zeno_event ev;
+  while (st == ZENO_OK) st = zeno_sim_next_event(*sim, &ev, error);
+  if (st == ZENO_DONE) st = ZENO_OK;
+  *rests = st == ZENO_OK && zeno_sim_outcome(*sim) == ZENO_OUTCOME_REST;
+  return st;
+}
+
 static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
                                   zeno_region_point *p, zeno_error *error) {
   uint64_t stream = r->def.mc_seed;
   stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^
             (uint64_t)(unsigned)p->iy;
-  for (int k = 0; k < r->def.mc_runs; k++) {
+  zeno_sim *zod = NULL;
+  zeno_status st = ZENO_OK;
+  for (int k = 0; k < r->def.mc_runs && st == ZENO_OK; k++) {
     double qp[3], qdp[3];
     bool rests = false;
     perturbation(&stream, k, qp, qdp);
-    zeno_status st = comes_to_rest(scene, ZENO_MODEL_ZOD, qp, qdp, &rests, error);
-    if (st != ZENO_OK) return st;
+    st = zod_comes_to_rest(scene, &zod, qp, qdp, &rests, error);
+    if (st != ZENO_OK) break;
     p->mc_runs++;
     p->mc_rest += rests;
     if (r->def.mc_full) {
-      st = comes_to_rest(scene, ZENO_MODEL_FULL, qp, qdp, &rests, error);
-      if (st != ZENO_OK) return st;
+      st = full_comes_to_rest(scene, qp, qdp, &rests, error);
+      if (st != ZENO_OK) break;
       p->mc_full_runs++;
       p->mc_full_rest += rests;
     }
   }
+  zeno_sim_destroy(zod);
+  if (st != ZENO_OK) return st;
   const bool all_rest =
       p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
   p->sim = all_rest ? ZENO_REGION_SIM_RESTS : ZENO_REGION_SIM_DEPARTS;

@@ -205,6 +205,10 @@ void sim_set_lean_events(zeno_sim *s, bool lean) {
   if (s != NULL && !sim_is_full(s)) s->lean_events = lean;
 }
 
+void sim_make_impact_maps(zeno_sim *s) {
+  if (s != NULL && sim_has_table(s)) zi_maps_make(&s->dyn, &s->table.letters);
+}
+
 void zeno_sim_destroy(zeno_sim *s) {
   if (s == NULL) return;
   sim_kernel_free(s);
