@@ -34,6 +34,20 @@ static const char *const POINTS[][2] = {
     {"com.x={a: 1}", "com.y=0"},
     {"contacts.0.mu=-1", "com.y=0"},
     {"initial.qdp=[0, -1, 0.5]", "stop.max_events=7"},
+    // Numbers set in place on a working copy (scene_yaml.c's load_in_place)
+    // and the cases that fall back to a clone: exponents, '+'-joined paths,
+    // a path set twice, a number where a mapping is, a path through a
+    // scalar, a blank before the value, an overflow, and a load that sets
+    // nothing the one before it set (the copy must have been restored).
+    {"paper.alpha=-1.25e1", "paper.mu1+paper.mu2=0.35"},
+    {"paper.alpha=20", "paper.alpha=25"},
+    {"paper.mu1=.5", "paper.mu2=5."},
+    {"paper=3", "com.y=0"},
+    {"paper.alpha.x=1", "com.y=0"},
+    {"paper.alpha= 7", "com.y=0"},
+    {"impact.e=1e999", "paper.mu1=0.2"},
+    {"contacts.0.mu=0.45", "contacts.1.mu=+0.55"},
+    {"stop.max_events=9", "stop.t_end=3"},
 };
 
 static char *read_scene(const char *file) {

@@ -3,7 +3,9 @@
 // modules that use them; a figure loads the plot module and cairo, a
 // screenshot the viewer module and SDL2; a module that is missing, broken
 // or of another build is one clear error (exit 1), never a crash. GLPK is
-// loaded by the commands that solve a linear program, not by simulate.
+// loaded by the commands that solve a contact-stability LP, not by
+// simulate, check, analyze or maps (the equilibrium's LP has a closed
+// form).
 //
 // What a process loaded is read from the dynamic loader itself: with
 // LD_DEBUG=files glibc's ld.so reports "file=NAME [0];  generating link map"
@@ -244,9 +246,10 @@ static void check_and_analyze_load_no_drawing_library(void **state) {
     assert_int_equal(r.exit_code, 0);
     assert_carried_libraries(&objects);
     assert_no_drawing_objects(&objects, commands[i][0]);
-    // Each checks the equilibrium by its linear program: GLPK was loaded.
-    // None keeps a journal: nettle was not.
-    assert_non_null(find_object(&objects, "libglpk.so"));
+    // Each checks the equilibrium, whose two-contact margin LP is solved in
+    // closed form: GLPK was not loaded. None keeps a journal: nettle was
+    // not.
+    assert_null(find_object(&objects, "libglpk.so"));
     assert_null(find_object(&objects, "libnettle.so"));
     run_result_free(&r);
   }

@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,9 +375,26 @@ zeno_status zeno_scene_load_string(const char *text, const char *name,
 /* Prepared scenes (scene_prepared.h)                                        */
 /* ------------------------------------------------------------------------ */
 
+/// Working copies of a prepared tree: one per thread loading at once, at
+/// most this many (a thread that finds all in use clones the tree for its
+/// load, as every load did before).
+#define PREPARED_COPIES 64
+/// Scalars one load may set in place (two overrides of a few '+'-joined
+/// paths each).
+#define PREPARED_TARGETS 16
+
+/// Copies of the tree that loads whose overrides only set existing scalars
+/// to numbers (a region map's or sweep's points) edit in place and restore,
+/// instead of cloning and freeing the whole tree at every point.
+typedef struct prepared_copies {
+  atomic_flag busy[PREPARED_COPIES];
+  ynode *tree[PREPARED_COPIES];  ///< made by the first load that takes the slot
+} prepared_copies;
+
 struct scene_prepared {
   char *name;  ///< as given to zeno_scene_load_string, NULL for none
   ynode *root; ///< the parsed text with the fixed overrides applied
+  prepared_copies *copies;
 };
 
 zeno_status scene_prepare(const char *text, const char *name, const char *const *fixed,
@@ -393,7 +411,12 @@ zeno_status scene_prepare(const char *text, const char *name, const char *const 
     return zeno_fail(ld.error, ZENO_ERR_RANGE, "", "the scene is larger than %d bytes",
                      ZENO_SCENE_MAX_BYTES);
   scene_prepared *p = calloc(1, sizeof *p);
-  if (p == NULL) return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
+  if (p != NULL) p->copies = calloc(1, sizeof *p->copies);
+  if (p == NULL || p->copies == NULL) {
+    free(p);
+    return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
+  }
+  for (int i = 0; i < PREPARED_COPIES; i++) atomic_flag_clear(&p->copies->busy[i]);
   if (name && *name) {
     p->name = malloc(strlen(name) + 1);
     if (p->name == NULL) {
@@ -414,6 +437,61 @@ zeno_status scene_prepare(const char *text, const char *name, const char *const 
   return ZENO_OK;
 }
 
+// One scalar set in place, and what it held.
+typedef struct scalar_edit {
+  ynode *node;
+  char *text;
+  const char *origin;
+  int line, column;
+  bool plain;
+} scalar_edit;
+
+// The load on a working copy of the tree when every override sets
+// existing scalars to plain numbers (yt_override_scalars): the scalars
+// take the values' text as the parser would make them, the copy is
+// converted and given back as it was. False when the load is not of this
+// kind or no copy is free: the caller clones.
+static bool load_in_place(const yt_loader *ld, const scene_prepared *p,
+                          const char *const *overrides, size_t override_count,
+                          zeno_scene *scene, zeno_status *status) {
+  prepared_copies *c = p->copies;
+  int slot = -1;
+  for (int i = 0; i < PREPARED_COPIES && slot < 0; i++)
+    if (!atomic_flag_test_and_set(&c->busy[i])) slot = i;
+  if (slot < 0) return false;
+  if (c->tree[slot] == NULL) c->tree[slot] = yt_clone(p->root);
+  scalar_edit edit[PREPARED_TARGETS];
+  int edits = 0;
+  bool fits = c->tree[slot] != NULL;
+  for (size_t k = 0; k < override_count && fits; k++) {
+    ynode *nodes[PREPARED_TARGETS];
+    const int n = yt_override_scalars(c->tree[slot], overrides[k], nodes,
+                                      PREPARED_TARGETS - edits);
+    fits = n > 0;
+    char *value = strchr(overrides[k], '=') + 1;  // only read (a scalar's text)
+    for (int j = 0; j < n; j++, edits++) {
+      ynode *node = nodes[j];
+      edit[edits] = (scalar_edit){node, node->text, node->origin, node->line, node->column,
+                                  node->plain};
+      *node = (ynode){.kind = YNODE_SCALAR, .line = 1, .column = 1,
+                      .origin = overrides[k], .text = value, .plain = true};
+    }
+  }
+  if (fits) {
+    zeno_locale_scope scope;
+    zeno_locale_enter(&scope);
+    *status = scene_of_tree(ld, c->tree[slot], p->name, scene);
+    zeno_locale_leave(&scope);
+  }
+  while (edits-- > 0) {  // last first: a scalar set twice gets its own text back
+    const scalar_edit *e = &edit[edits];
+    *e->node = (ynode){.kind = YNODE_SCALAR, .line = e->line, .column = e->column,
+                       .origin = e->origin, .text = e->text, .plain = e->plain};
+  }
+  atomic_flag_clear(&c->busy[slot]);
+  return fits;
+}
+
 zeno_status scene_prepared_load(const scene_prepared *p, const char *const *overrides,
                                 size_t override_count, zeno_scene *scene,
                                 zeno_error *error) {
@@ -423,6 +501,7 @@ zeno_status scene_prepared_load(const scene_prepared *p, const char *const *over
   zeno_error_clear(ld.error);
   zeno_status st = check_arguments(&ld, p, overrides, override_count, scene);
   if (st != ZENO_OK) return st;
+  if (load_in_place(&ld, p, overrides, override_count, scene, &st)) return st;
   ynode *root = yt_clone(p->root);
   if (p->root && root == NULL) return zeno_fail(ld.error, ZENO_ERR_NOMEM, "", "out of memory");
   zeno_locale_scope scope;
@@ -437,6 +516,9 @@ zeno_status scene_prepared_load(const scene_prepared *p, const char *const *over
 
 void scene_prepared_free(scene_prepared *p) {
   if (p == NULL) return;
+  if (p->copies != NULL)
+    for (int i = 0; i < PREPARED_COPIES; i++) yt_free(p->copies->tree[i]);
+  free(p->copies);
   yt_free(p->root);
   free(p->name);
   free(p);

@@ -143,3 +143,67 @@ zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
   }
   return st;
 }
+
+// A plain decimal number: [+-] digits [. digits] [(e|E) [+-] digits], with
+// at least one digit before the exponent. YAML reads it as one plain
+// scalar with this very text.
+static bool plain_number(const char *t) {
+  if (*t == '+' || *t == '-') t++;
+  int digits = 0;
+  while (*t >= '0' && *t <= '9') t++, digits++;
+  if (*t == '.') {
+    t++;
+    while (*t >= '0' && *t <= '9') t++, digits++;
+  }
+  if (digits == 0) return false;
+  if (*t == 'e' || *t == 'E') {
+    t++;
+    if (*t == '+' || *t == '-') t++;
+    if (!(*t >= '0' && *t <= '9')) return false;
+    while (*t >= '0' && *t <= '9') t++;
+  }
+  return *t == '\0';
+}
+
+// The existing scalar at a dotted path, walking as tree_set() does; NULL
+// when a segment is missing or the node there is not a scalar.
+static ynode *existing_scalar(ynode *root, const char *path, size_t length) {
+  ynode *n = root;
+  char segment[YT_PATH_LEN];
+  for (size_t at = 0; n != NULL && at <= length;) {
+    const char *dot = memchr(path + at, '.', length - at);
+    const size_t end = dot ? (size_t)(dot - path) : length, n_seg = end - at;
+    memcpy(segment, path + at, n_seg);
+    segment[n_seg] = '\0';
+    if (n->kind == YNODE_MAPPING) {
+      const yentry *e = yt_map_find(n, segment);
+      n = e ? e->value : NULL;
+    } else if (n->kind == YNODE_SEQUENCE) {
+      int index;
+      n = yt_parse_index(segment, &index) && index < n->count ? n->items[index] : NULL;
+    } else {
+      return NULL;  // a scalar cannot hold the next segment
+    }
+    at = end + 1;
+  }
+  return n != NULL && n->kind == YNODE_SCALAR ? n : NULL;
+}
+
+int yt_override_scalars(ynode *root, const char *text, ynode **out, int max) {
+  const char *equals = strchr(text, '=');
+  if (root == NULL || equals == NULL || !plain_number(equals + 1)) return 0;
+  const char *start;
+  const size_t length = yt_override_path_span(text, equals, &start);
+  if (length == 0 || length >= YT_PATH_LEN) return 0;
+  int n = 0;
+  for (size_t at = 0; at <= length;) {
+    const char *plus = memchr(start + at, '+', length - at);
+    const size_t end = plus ? (size_t)(plus - start) : length;
+    if (n == max || end == at) return 0;
+    ynode *node = existing_scalar(root, start + at, end - at);
+    if (node == NULL) return 0;
+    out[n++] = node;
+    at = end + 1;
+  }
+  return n;
+}

@@ -133,4 +133,13 @@ zeno_status yt_out_of_memory(const yt_loader *ld);
 /// Otherwise the cut text ends in "..." so that it is not taken for whole.
 bool yt_text_fits(char *out, size_t size, int written);
 
+/// The scalars the override "path=VALUE" would replace, when each of its
+/// paths ('+'-joined) already names a scalar of `root` (through existing
+/// mappings and sequence items) and VALUE is a plain decimal number ([+-]
+/// digits [. digits] [e [+-] digits], nothing else): applying the override
+/// is then the same as giving those scalars VALUE's text in place, plain,
+/// at line 1, column 1 of the override (what yt_parse() makes of VALUE).
+/// Returns how many (at most max); 0 when the override is not of this kind.
+int yt_override_scalars(ynode *root, const char *text, ynode **out, int max);
+
 #endif
