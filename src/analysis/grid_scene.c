@@ -39,8 +39,39 @@ zeno_status grid_axis_check(const zeno_region_axis *a, const char *which, zeno_e
   return ZENO_OK;
 }
 
+// "path=value" of a value, %.17g: the value round-trips.
+static void format_override(const zeno_region_axis *a, double v, char *out) {
+  snprintf(out, GRID_OVERRIDE_SIZE, "%s=%.17g", a->path, v);
+}
+
+// Every value's override of an axis, GRID_OVERRIDE_SIZE bytes apart.
+static char *axis_texts(const zeno_region_axis *a) {
+  char *t = malloc(a->count * GRID_OVERRIDE_SIZE);
+  for (size_t i = 0; t != NULL && i < a->count; i++)
+    format_override(a, zeno_region_axis_value(a, i), t + i * GRID_OVERRIDE_SIZE);
+  return t;
+}
+
+// The override of value v of an axis: the one made for its index when v is
+// that axis value exactly, else formatted into buf.
+static const char *axis_override(const zeno_region_axis *a, const char *texts, double v,
+                                 char *buf) {
+  if (texts != NULL) {
+    const double span = a->hi - a->lo;
+    const double t = a->count > 1 && span != 0 ? (v - a->lo) / span * (double)(a->count - 1) : 0;
+    if (t >= 0 && t <= (double)(a->count - 1)) {
+      const size_t i = (size_t)lround(t);
+      if (zeno_region_axis_value(a, i) == v) return texts + i * GRID_OVERRIDE_SIZE;
+    }
+  }
+  format_override(a, v, buf);
+  return buf;
+}
+
 void grid_scene_free(grid_scene *g) {
   if (g == NULL) return;
+  free(g->x_text);
+  free(g->y_text);
   scene_prepared_free(g->prepared);
   for (size_t i = 0; i < g->fixed_count; i++) free(g->fixed[i]);
   free(g->fixed);
@@ -79,6 +110,10 @@ zeno_status grid_scene_init(grid_scene *g, const char *text, const char *name,
     ok = g->fixed[g->fixed_count] != NULL;
   }
   if (ok) {
+    g->x_text = axis_texts(x);
+    g->y_text = axis_texts(y);
+  }
+  if (ok) {
     // Parsed once for every point. A text or fixed override that fails is
     // reported by the loads themselves, exactly as without; running out of
     // memory here is reported now.
@@ -101,11 +136,8 @@ zeno_status grid_scene_load(const grid_scene *g, double x, double y, zeno_scene 
   const char *items[GRID_FIXED_MAX + 2];
   char xs[GRID_OVERRIDE_SIZE], ys[GRID_OVERRIDE_SIZE];
   for (size_t i = 0; i < g->fixed_count; i++) items[i] = g->fixed[i];
-  // %.17g: the values round-trip.
-  snprintf(xs, sizeof xs, "%s=%.17g", g->x.path, x);
-  snprintf(ys, sizeof ys, "%s=%.17g", g->y.path, y);
-  items[g->fixed_count] = xs;
-  items[g->fixed_count + 1] = ys;
+  items[g->fixed_count] = axis_override(&g->x, g->x_text, x, xs);
+  items[g->fixed_count + 1] = axis_override(&g->y, g->y_text, y, ys);
   if (g->prepared) return scene_prepared_load(g->prepared, items + g->fixed_count, 2, scene, error);
   return zeno_scene_load_string(g->text, g->name, items, g->fixed_count + 2, scene, error);
 }
