@@ -53,7 +53,8 @@ zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
 
 bool zeno_linsolve(int n, double *A, double *b, double rel_pivot_tol) {
   double amax = 0;
-  for (int i = 0; i < n * n; i++) amax = fmax(amax, fabs(A[i]));
+  for (int i = 0; i < n * n; i++)  // as fmax(): a NaN entry is passed over, then fails below
+    if (fabs(A[i]) > amax) amax = fabs(A[i]);
   if (amax == 0 || !isfinite(amax)) return false;
   for (int k = 0; k < n; k++) {
     int piv = k;

@@ -58,7 +58,7 @@ static double first_root(double c0, double c1, double c2, const double *inv, int
   for (int k = 0; k < n; k++) {
     if (!(r[k] > 0) || !isfinite(r[k])) continue;
     if (!direction_ok(c1 + c2 * r[k], direction)) continue;
-    best = fmin(best, r[k]);
+    if (r[k] < best) best = r[k];  // r[k] is finite here: fmin() without its call
   }
   return best;
 }

@@ -292,7 +292,10 @@ static kstep flow(kernel_run *r) {
   s->t += tau;
   double cd1[4];
   rates_of(r, s->qd, cd1);
-  const double vscale = fmax(fmax(vstart, speed_of(cd1)), s->km.accel_scale * tau);
+  // fmax() of values that are never NaN (speeds, a time): comparisons
+  // instead of its calls.
+  const double v1 = speed_of(cd1), vt = s->km.accel_scale * tau;
+  const double vmax = vstart > v1 ? vstart : v1, vscale = vmax > vt ? vmax : vt;
   const sim_hits hits = sim_crossing_hits(s, cr, n);
   sim_note_crossing_ties(s, cr, n, c, cd, cdd);
   return crossing(r, &hits, cd1, vscale);
