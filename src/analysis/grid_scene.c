@@ -112,6 +112,7 @@ zeno_status grid_scene_init(grid_scene *g, const char *text, const char *name,
   if (ok) {
     g->x_text = axis_texts(x);
     g->y_text = axis_texts(y);
+    ok = g->x_text && g->y_text;
   }
   if (ok) {
     // Parsed once for every point. A text or fixed override that fails is

@@ -24,7 +24,7 @@ typedef struct grid_scene {
   /// Each axis value's override "path=value" (%.17g), made once: the points
   /// of a row share y, a column's share x, and formatting them at every
   /// point was a tenth of a point's cost where the equilibrium is decided
-  /// at once. NULL when out of memory (then formatted at each point).
+  /// at once.
   char *x_text, *y_text;
 } grid_scene;
 

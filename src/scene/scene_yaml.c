@@ -459,10 +459,15 @@ static bool load_in_place(const yt_loader *ld, const scene_prepared *p,
   for (int i = 0; i < PREPARED_COPIES && slot < 0; i++)
     if (!atomic_flag_test_and_set(&c->busy[i])) slot = i;
   if (slot < 0) return false;
-  if (c->tree[slot] == NULL) c->tree[slot] = yt_clone(p->root);
+  if (c->tree[slot] == NULL && p->root != NULL) c->tree[slot] = yt_clone(p->root);
+  if (c->tree[slot] == NULL) {  // out of memory, reported as a clone's would be
+    atomic_flag_clear(&c->busy[slot]);
+    *status = p->root == NULL ? ZENO_OK : zeno_fail(ld->error, ZENO_ERR_NOMEM, "", "out of memory");
+    return p->root != NULL;
+  }
   scalar_edit edit[PREPARED_TARGETS];
   int edits = 0;
-  bool fits = c->tree[slot] != NULL;
+  bool fits = true;
   for (size_t k = 0; k < override_count && fits; k++) {
     ynode *nodes[PREPARED_TARGETS];
     const int n = yt_override_scalars(c->tree[slot], overrides[k], nodes,
