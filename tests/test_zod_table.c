@@ -364,6 +364,20 @@ static void letter_maps_match_the_solve(void **state) {
   assert_memory_equal(y0, y1, sizeof y0);
 }
 
+// A random ZOD start (q' in [0, 1]^2 x [-1, 1], qdot' in [-1, 1]^3) and
+// the scene that starts there.
+static zeno_scene draw_start(rng *r, const zeno_scene *scene, double qp[3], double qdp[3]) {
+  qp[0] = rng_uniform(r, 0, 1);
+  qp[1] = rng_uniform(r, 0, 1);
+  qp[2] = rng_uniform(r, -1, 1);
+  for (int j = 0; j < 3; j++) qdp[j] = rng_uniform(r, -1, 1);
+  zeno_scene s = *scene;
+  s.initial_kind = ZENO_INITIAL_ZOD;
+  memcpy(s.initial_qp, qp, 3 * sizeof *qp);
+  memcpy(s.initial_qdp, qdp, 3 * sizeof *qdp);
+  return s;
+}
+
 // A restarted simulator runs as a fresh one from the same state: the same
 // events and word, times and states to 1e-12 (its table is warm, a fresh
 // one's cold: their letter systems round differently).
@@ -381,13 +395,8 @@ static void restart_runs_as_a_fresh_simulator(void **state) {
   free(collect_events(sim, &count));
   rng r = {SEED};
   for (int k = 0; k < 50; k++) {
-    double qp[3] = {rng_uniform(&r, 0, 1), rng_uniform(&r, 0, 1), rng_uniform(&r, -1, 1)};
-    double qdp[3];
-    for (int j = 0; j < 3; j++) qdp[j] = rng_uniform(&r, -1, 1);
-    zeno_scene fresh_scene = scene;
-    fresh_scene.initial_kind = ZENO_INITIAL_ZOD;
-    memcpy(fresh_scene.initial_qp, qp, sizeof qp);
-    memcpy(fresh_scene.initial_qdp, qdp, sizeof qdp);
+    double qp[3], qdp[3];
+    const zeno_scene fresh_scene = draw_start(&r, &scene, qp, qdp);
     run fresh;
     assert_true(exec(&fresh_scene, true, &fresh));
     assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
@@ -456,13 +465,8 @@ static void made_maps_make_runs_independent(void **state) {
       assert_non_null(warm_cold);
       sim_make_impact_maps(warm);
       for (int k = 0; k < 10; k++) {
-        double qp[3] = {rng_uniform(&r, 0, 1), rng_uniform(&r, 0, 1), rng_uniform(&r, -1, 1)};
-        double qdp[3];
-        for (int j = 0; j < 3; j++) qdp[j] = rng_uniform(&r, -1, 1);
-        zeno_scene fs = s;
-        fs.initial_kind = ZENO_INITIAL_ZOD;
-        memcpy(fs.initial_qp, qp, sizeof qp);
-        memcpy(fs.initial_qdp, qdp, sizeof qdp);
+        double qp[3], qdp[3];
+        const zeno_scene fs = draw_start(&r, &s, qp, qdp);
         zeno_sim *fresh = zeno_sim_create(&fs, &def, NULL), *cold = zeno_sim_create(&fs, &def, NULL);
         assert_non_null(fresh);
         assert_non_null(cold);
