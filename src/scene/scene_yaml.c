@@ -473,6 +473,7 @@ static bool load_in_place(const yt_loader *ld, const scene_prepared *p,
     const int n = yt_override_scalars(c->tree[slot], overrides[k], nodes,
                                       PREPARED_TARGETS - edits);
     fits = n > 0;
+    if (!fits) break;
     char *value = strchr(overrides[k], '=') + 1;  // only read (a scalar's text)
     for (int j = 0; j < n; j++, edits++) {
       ynode *node = nodes[j];

@@ -1,8 +1,10 @@
 // The impact law on the flat kernel (sim_kernel.h), and the kernel's data:
-// impact.c's
-// complementarity resolution for two contacts under the ZOD, each impact
-// context's preference list made once with its letters' maps folded into
-// rows on the contact rates, so that each check is one dot product.
+// impact.c's complementarity resolution for two contacts under the ZOD,
+// each impact context's preference list made once with its letters' maps
+// folded into rows on the contact rates, so that each check is one dot
+// product, and its double stick made once as rows on qdot'.
+#include "sim/sim_kernel.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +12,6 @@
 #include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "sim/sim_internal.h"
-#include "sim/sim_kernel.h"
-
 
 static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
