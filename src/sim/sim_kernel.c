@@ -9,7 +9,6 @@
 #include "sim/sim_kernel.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dynamics/flow_zod.h"
