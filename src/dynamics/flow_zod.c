@@ -48,8 +48,12 @@ static double first_root(double c0, double c1, double c2, const double *inv, int
     }
     const double qq = -0.5 * (c1 + copysign(root_disc, c1));
     if (qq != 0) {
-      r[n++] = inv ? qq * *inv : qq / (0.5 * c2);
-      r[n++] = c0 / qq;
+      // A root of the wrong sign is never taken below (it must be > 0):
+      // each is formed only when its factors' signs make it positive,
+      // which spares a division in most segments (the roots of a gap that
+      // starts open and falls have opposite signs).
+      if ((qq > 0) == (c2 > 0)) r[n++] = inv ? qq * *inv : qq / (0.5 * c2);
+      if ((c0 > 0 && qq > 0) || (c0 < 0 && qq < 0)) r[n++] = c0 / qq;
     } else {
       r[n++] = 0;  // c0 = c1 = 0: a double root at the start
     }
