@@ -4,16 +4,19 @@
 // file, line, column, parameter), for every shipped scene and for good and
 // bad overrides; loads leave the prepared tree as it was, and threads may
 // load from one prepared scene at once.
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "scene/scene_prepared.h"
+#include "scene/scene_yaml_internal.h"
 #include "test_util.h"
 
 static const char *const SCENES[] = {
@@ -175,11 +178,69 @@ static void prepare_errors(void **state) {
   scene_prepared_free(NULL);
 }
 
+// The loader's fast decimals (sy_fast_decimal, Clinger's fast path) are
+// strtod's doubles bit for bit: a million seeded decimals of every form
+// (signs, leading and trailing zeros, points, exponents, 1 to 18 digits);
+// those it declines are left to strtod. Most short ones take the fast path.
+static uint64_t next_random(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static void fast_decimals_are_strtod(void **state) {
+  (void)state;
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  long fast = 0, short_ones = 0;
+  char text[64];
+  for (int k = 0; k < 1000000; k++) {
+    size_t n = 0;
+    const uint64_t r = next_random(&seed);
+    if (r % 3 == 0) text[n++] = r % 2 ? '-' : '+';
+    const int digits = 1 + (int)(next_random(&seed) % 18), point = (int)(next_random(&seed) % 20);
+    const int zeros = (int)(next_random(&seed) % 4);
+    for (int i = 0; i < zeros; i++) text[n++] = '0';
+    for (int i = 0; i < digits; i++) {
+      if (i == point) text[n++] = '.';
+      text[n++] = (char)('0' + next_random(&seed) % 10);
+    }
+    if (next_random(&seed) % 2) {
+      const uint64_t e = next_random(&seed);
+      n += (size_t)snprintf(text + n, sizeof text - n, "%s%d", e % 2 ? "e" : "E-",
+                            (int)(e % 40));
+    }
+    text[n] = '\0';
+    char *end;
+    const double expected = strtod(text, &end);
+    assert_true(*end == '\0');
+    double got;
+    if (digits <= 12) short_ones++;
+    if (!sy_fast_decimal(text, &got)) continue;
+    fast++;
+    if (memcmp(&got, &expected, sizeof got) != 0)
+      fail_msg("%s: fast %.17g, strtod %.17g", text, got, expected);
+  }
+  assert_true(fast >= short_ones / 2);
+  double v;
+  assert_true(sy_fast_decimal("-0", &v) && v == 0 && signbit(v));
+  assert_true(sy_fast_decimal("1e22", &v) && v == 1e22);
+  assert_true(sy_fast_decimal("-1.5e-21", &v) && v == -1.5e-21);
+  assert_false(sy_fast_decimal("-1.5e-22", &v));  // 15 x 10^-23: strtod's
+  assert_false(sy_fast_decimal("9007199254740993", &v));  // 16 digits: strtod's
+  assert_false(sy_fast_decimal("1e23", &v));
+  assert_false(sy_fast_decimal(".", &v));
+  assert_false(sy_fast_decimal("1e", &v));
+  assert_false(sy_fast_decimal("0x10", &v));
+  assert_false(sy_fast_decimal("1.5 ", &v));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(loads_equal_the_string_loader),
       cmocka_unit_test(threads_share_a_prepared_scene),
       cmocka_unit_test(prepare_errors),
+      cmocka_unit_test(fast_decimals_are_strtod),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,13 @@ zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n,
 zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path,
                        const char *key, const ynode **out);
 
+/// A plain decimal ([+-] digits [. digits] [(e|E) [+-] digits]) whose
+/// significand has at most 15 significant digits and whose value is m
+/// times 10^e with |e| <= 22: its double, exactly what strtod gives (one
+/// correctly rounded operation on exact operands). False for any other
+/// text, which strtod then decides.
+bool sy_fast_decimal(const char *text, double *out);
+
 /// A decimal number (or a YAML .inf/.nan, left for validation to reject).
 zeno_status sy_read_number(const yt_loader *ld, const ynode *n,
                            const char *param, double *out);
