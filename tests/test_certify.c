@@ -67,7 +67,11 @@ static void compare_impact(const zcs_system *sys, const zeno_event *e, tally *t)
     matched += same;
     found++;
   }
-  assert_int_equal(found, cr ? found : 1);
+  // Newton's and the inelastic law's letters name one case; under
+  // Chatterjee-Ruina a clipped case and the complementarity fallback may
+  // share them, and one of those is the impact.
+  if (cr) assert_true(matched >= 1);
+  else assert_int_equal(found, 1);
   t->impacts++;
 }
 
@@ -235,18 +239,13 @@ static void certify_scene(const char *file, double *max_increase) {
   zeno_scene s = load(file, NULL, 0);
   zcs_system sys;
   build(&s, &sys);
-  zcp_settings set = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &set, &o, NULL), ZENO_OK);
-  if (!o.certified) fail_msg("%s: %s", file, o.reason);
-  assert_true(o.exact);
+  certify_exactly(&sys, &DEGREE2, file, &o);
   assert_int_equal(o.equalities, 4);
   assert_true(o.exact_shift < 1e-8);
   assert_int_equal(o.unknowns, 8);  // z1, z2 and the 6 velocity products
   zcc_result chk;
-  assert_int_equal(zcc_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
-  assert_int_equal(chk.runs, 200);
-  assert_true(chk.events > 1000);
+  check_runs(&s, &sys, &o, 200, true, &chk);
   print_message("%s: certified, SDP order %d, %d constraints, %.3f s, projection %.2g; "
                 "200 runs, %d pieces and impacts, largest relative increase %.3g\n",
                 file, o.sdp_order, o.sdp_constraints, o.seconds, o.exact_shift, chk.events,
@@ -276,9 +275,8 @@ static void check_catches_a_wrong_certificate(void **state) {
   zeno_scene s = load("example4.yaml", NULL, 0);
   zcs_system sys;
   build(&s, &sys);
-  zcp_settings set = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &set, &o, NULL), ZENO_OK);
+  certify(&sys, &DEGREE2, &o);
   o.c = -o.c;
   zcc_result chk;
   assert_int_equal(zcc_check(&s, &sys, &o, 50, 0.1, 5u, true, &chk, NULL), ZENO_OK);
@@ -311,9 +309,8 @@ static void unstable_points_not_certified(void **state) {
     zeno_analysis_free(&a);
     zcs_system sys;
     build(&s, &sys);  // not refused: the program is solved
-    zcp_settings set2 = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
     zcp_outcome o;
-    assert_int_equal(zcp_certify(&sys, &set2, &o, NULL), ZENO_OK);
+    certify(&sys, &DEGREE2, &o);
     assert_false(o.certified);
     zcp_outcome_free(&o);
   }
