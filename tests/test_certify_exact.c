@@ -248,20 +248,6 @@ static void cone_limits(void **state) {
 
 /* ---------- the Newton scene ---------- */
 
-// W's coefficients in zce_verify's order (a1, a2, P00, P01, P02, P11, P12,
-// P22) from the outcome's monomials in (z1, z2, u1, u2, w2).
-static void unknowns_of(const zcp_outcome *o, double x[ZCE_NX]) {
-  static const int pidx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
-  memset(x, 0, ZCE_NX * sizeof *x);
-  for (int k = 0; k < o->nterms; k++) {
-    int vars[2] = {-1, -1}, deg = 0;
-    for (int v = 0; v < 5; v++)
-      for (int p = 0; p < o->mono[k].e[v]; p++) vars[deg++] = v;
-    if (deg == 1) x[vars[0]] = o->coef[k];
-    else x[pidx[vars[0] - 2][vars[1] - 2]] = vars[0] == vars[1] ? o->coef[k] : 0.5 * o->coef[k];
-  }
-}
-
 // The exact model is the floating-point one: every case's map and
 // conditions from certify_rat.c equal certify_system.c's to 1e-12
 // (relative to the row's size).
@@ -339,38 +325,18 @@ static void newton_scene_certified(void **state) {
   build(&s, &sys);
   assert_int_equal(sys.law, ZENO_LAW_NEWTON);
   assert_true(zce_applies(&sys) && zcf_applies(&sys));
-  zcp_settings set = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &set, &o, NULL), ZENO_OK);
-  if (!o.certified) fail_msg("%s", o.reason);
-  assert_true(o.exact);
+  certify_exactly(&sys, &DEGREE2, "example4-newton", &o);
   assert_int_equal(o.equalities, 6);  // the modes' 4 and two of the flights'
   assert_true(o.exact_shift < 1e-8);
   zcc_result chk;
-  assert_int_equal(zcc_check(&s, &sys, &o, 200, 0.1, 5u, false, &chk, NULL), ZENO_OK);
-  assert_int_equal(chk.runs, 200);
-  assert_true(chk.events > 1000);
+  check_runs(&s, &sys, &o, 200, false, &chk);
   assert_true(chk.max_increase < 1e-12);
   print_message("Example 4, e = 0.2: certified, SDP order %d, %d constraints, projection "
                 "%.2g; 200 runs, %d steps, largest relative increase %.3g\n",
                 o.sdp_order, o.sdp_constraints, o.exact_shift, chk.events, chk.max_increase);
   zcp_outcome_free(&o);
-  zeno_sim_def def = zeno_sim_def_default();
-  zeno_sim *sim = zeno_sim_create(&s, &def, NULL);
-  assert_non_null(sim);
-  unsigned seed = 3u;
-  for (int run = 0; run < 200; run++) {
-    const double qp[3] = {0.1 * uniform(&seed, 0, 1), 0.1 * uniform(&seed, 0, 1),
-                          0.2 * uniform(&seed, 0, 1) - 0.1};
-    const double qdp[3] = {0.2 * uniform(&seed, 0, 1) - 0.1, 0.2 * uniform(&seed, 0, 1) - 0.1,
-                           0.2 * uniform(&seed, 0, 1) - 0.1};
-    assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
-    zeno_event ev;
-    do assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
-    while (ev.kind != ZENO_EVENT_END);
-    assert_int_equal(ev.outcome, ZENO_OUTCOME_REST);
-  }
-  zeno_sim_destroy(sim);
+  assert_int_equal(runs_at_rest(&s, 200, 0.1, true, 3u), 200);
 }
 
 // The exact check reads the certificate: the certified coefficients pass;
@@ -380,9 +346,8 @@ static void perturbed_certificate_fails(void **state) {
   zeno_scene s = load("example4-newton.yaml", NULL, 0);
   zcs_system sys;
   build(&s, &sys);
-  zcp_settings set = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &set, &o, NULL), ZENO_OK);
+  certify(&sys, &DEGREE2, &o);
   assert_true(o.certified);
   double x[ZCE_NX];
   unknowns_of(&o, x);
@@ -419,29 +384,13 @@ static void unstable_newton_not_certified(void **state) {
   const char *const set[] = {"com.x=-0.13559322033898313", "com.y=-0.16949152542372881",
                              "impact.law=newton", "impact.e=0.2", "stop.t_end=20"};
   zeno_scene s = load("example6.yaml", set, 5);
-  zeno_sim_def def = zeno_sim_def_default();
-  zeno_sim *sim = zeno_sim_create(&s, &def, NULL);
-  assert_non_null(sim);
-  unsigned seed = 9u;
-  int rest = 0;
-  for (int run = 0; run < 10; run++) {
-    const double qp[3] = {0.1 * uniform(&seed, 0, 1), 0.1 * uniform(&seed, 0, 1), 0};
-    const double qdp[3] = {0.2 * uniform(&seed, 0, 1) - 0.1, 0.2 * uniform(&seed, 0, 1) - 0.1,
-                           0.2 * uniform(&seed, 0, 1) - 0.1};
-    assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
-    zeno_event ev;
-    do assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
-    while (ev.kind != ZENO_EVENT_END);
-    rest += ev.outcome == ZENO_OUTCOME_REST;
-  }
-  zeno_sim_destroy(sim);
+  const int rest = runs_at_rest(&s, 10, 0.1, false, 9u);
   print_message("Example 6 region-4 point, e = 0.2: %d of 10 runs at rest\n", rest);
   assert_true(rest < 5);
   zcs_system sys;
   build(&s, &sys);  // not refused: the program is solved
-  zcp_settings set2 = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &set2, &o, NULL), ZENO_OK);
+  certify(&sys, &DEGREE2, &o);
   assert_false(o.certified);
   zcp_outcome_free(&o);
 }

@@ -235,9 +235,7 @@ static void example4_degree4_certified(void **state) {
   zcs_system sys;
   build(&s, &sys);
   zcp_outcome o;
-  assert_int_equal(zcp_certify(&sys, &degree4, &o, NULL), ZENO_OK);
-  if (!o.certified) fail_msg("%s", o.reason);
-  assert_true(o.exact);
+  certify_exactly(&sys, &degree4, "example4", &o);
   assert_int_equal(o.unknowns, 54);
   assert_true(o.equalities > 0);
   assert_true(o.exact_shift < 1e-6);
@@ -256,9 +254,7 @@ static void example4_degree4_certified(void **state) {
   assert_true(fabs(zz - 4 * a * a * c4) < 1e-9 * fabs(zz));
   assert_true(fabs(zuu + 4 * a * c4) < 1e-9 * fabs(zuu));
   zcc_result chk;
-  assert_int_equal(zcc_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
-  assert_int_equal(chk.runs, 200);
-  assert_true(chk.events > 1000);
+  check_runs(&s, &sys, &o, 200, true, &chk);
   assert_true(chk.max_increase < 1e-12);
   print_message("example4 degree 4: SDP order %d, %d constraints, CSDP %.3f s, %d equalities, "
                 "projection %.2g; 200 runs, %d events, largest increase %.3g\n",
@@ -267,9 +263,7 @@ static void example4_degree4_certified(void **state) {
   zcp_outcome_free(&o);
   s = load("example7.yaml", NULL, 0);
   build(&s, &sys);
-  assert_int_equal(zcp_certify(&sys, &degree4, &o, NULL), ZENO_OK);
-  if (!o.certified) fail_msg("example7: %s", o.reason);
-  assert_true(o.exact);
+  certify_exactly(&sys, &degree4, "example7", &o);
   assert_int_equal(zcc_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
   assert_true(chk.max_increase < 1e-12);
   zcp_outcome_free(&o);
@@ -349,7 +343,7 @@ static void unstable_points_not_certified(void **state) {
     zcs_system sys;
     build(&s, &sys);
     zcp_outcome o;
-    assert_int_equal(zcp_certify(&sys, &degree4, &o, NULL), ZENO_OK);
+    certify(&sys, &degree4, &o);
     assert_false(o.certified);
     zcp_outcome_free(&o);
   }

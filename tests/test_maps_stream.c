@@ -42,6 +42,16 @@ static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
          strcmp(a->outcomes, b->outcomes) == 0;
 }
 
+// The same breakpoints and fixed points, bit for bit.
+static void assert_same_findings(const zeno_maps *a, const zeno_maps *b) {
+  assert_int_equal(a->breakpoint_count, b->breakpoint_count);
+  assert_memory_equal(a->breakpoints, b->breakpoints,
+                      a->breakpoint_count * sizeof *a->breakpoints);
+  assert_int_equal(a->fixed_point_count, b->fixed_point_count);
+  assert_memory_equal(a->fixed_points, b->fixed_points,
+                      a->fixed_point_count * sizeof *a->fixed_points);
+}
+
 // Every sample of the stream, and the rest of the maps.
 static zeno_cycle *stream_all(const zeno_scene *s, const zeno_maps_def *def, size_t *n,
                               zeno_maps *rest) {
@@ -85,12 +95,7 @@ static void check_scene(const char *file) {
   assert_int_equal(n, whole.sample_count);
   assert_int_equal(n, SAMPLES + 2 * rest.breakpoint_count);
   assert_memory_equal(all, whole.samples, n * sizeof *all);
-  assert_int_equal(rest.breakpoint_count, whole.breakpoint_count);
-  assert_memory_equal(rest.breakpoints, whole.breakpoints,
-                      rest.breakpoint_count * sizeof *rest.breakpoints);
-  assert_int_equal(rest.fixed_point_count, whole.fixed_point_count);
-  assert_memory_equal(rest.fixed_points, whole.fixed_points,
-                      rest.fixed_point_count * sizeof *rest.fixed_points);
+  assert_same_findings(&rest, &whole);
   assert_true(rest.G_max == whole.G_max);
   for (size_t k = 1; k < n; k++) assert_true(all[k].phi >= all[k - 1].phi);
   for (size_t j = 0; j < rest.breakpoint_count; j++) {
@@ -156,12 +161,7 @@ static void same_on_any_threads(void **state) {
         }
         assert_int_equal(m.sample_count, ref.sample_count);
         assert_memory_equal(m.samples, ref.samples, m.sample_count * sizeof *m.samples);
-        assert_int_equal(m.breakpoint_count, ref.breakpoint_count);
-        assert_memory_equal(m.breakpoints, ref.breakpoints,
-                            m.breakpoint_count * sizeof *m.breakpoints);
-        assert_int_equal(m.fixed_point_count, ref.fixed_point_count);
-        assert_memory_equal(m.fixed_points, ref.fixed_points,
-                            m.fixed_point_count * sizeof *m.fixed_points);
+        assert_same_findings(&m, &ref);
         assert_memory_equal(&m.G_max, &ref.G_max, sizeof m.G_max);
         zeno_maps_free(&m);
       }
