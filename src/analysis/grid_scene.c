@@ -155,8 +155,8 @@ zeno_status grid_scene_check_corners(const grid_scene *g, zeno_error *error) {
   return st;
 }
 
-zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void *context,
-                         zeno_error *error) {
+zeno_status grid_run_items(size_t n, int threads, size_t chunk, grid_point_fn point,
+                           const void *context, zeno_error *error) {
   const int team = zeno_regions_threads(threads);
   (void)team;  // unused without OpenMP
   size_t first_bad = n;
@@ -168,7 +168,7 @@ zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void 
 #endif
   {
 #ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, chunk)
 #endif
     for (size_t ix = 0; ix < n; ix++) {
       zeno_error e;
@@ -184,9 +184,14 @@ zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void 
         }
       }
     }
-    // GLPK keeps an environment per thread (the equilibrium LPs).
+    // GLPK keeps an environment per thread (any LP an item solved).
     ze_lp_thread_done();
   }
   if (first_status != ZENO_OK && error) *error = first_error;
   return first_status;
+}
+
+zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void *context,
+                         zeno_error *error) {
+  return grid_run_items(n, threads, 1, point, context, error);
 }

@@ -57,9 +57,15 @@ zeno_status grid_scene_check_corners(const grid_scene *grid, zeno_error *error);
 /// holds) and stores it; returns its status.
 typedef zeno_status (*grid_point_fn)(const void *context, size_t ix, zeno_error *error);
 
-/// Runs points 0..n-1 of a row on `threads` OpenMP threads (<= 0: all),
-/// each worker freeing its LP state at the end; the error of the lowest
-/// failing point is the row's.
+/// Runs items 0..n-1 on `threads` OpenMP threads (<= 0: all), handed out
+/// `chunk` at a time, each worker freeing its LP state at the end; the
+/// error of the lowest failing item is the run's (a grid's row, a map's
+/// block of samples).
+zeno_status grid_run_items(size_t n, int threads, size_t chunk, grid_point_fn point,
+                           const void *context, zeno_error *error);
+
+/// Runs points 0..n-1 of a row on `threads` OpenMP threads, one at a time
+/// (grid_run_items).
 zeno_status grid_run_row(size_t n, int threads, grid_point_fn point, const void *context,
                          zeno_error *error);
 

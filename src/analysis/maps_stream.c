@@ -15,6 +15,7 @@
 #endif
 
 #include "analysis/analysis_units.h"
+#include "analysis/grid_scene.h"
 #include "analysis/poincare_internal.h"
 #include "base/util.h"
 #include "zeno/poincare.h"
@@ -135,6 +136,25 @@ static zeno_status make_extra_runners(zeno_maps_stream *s) {
   return ZENO_OK;
 }
 
+// A block's samples: first.. of the stream's.
+typedef struct block_job {
+  zeno_maps_stream *s;
+  size_t first;
+} block_job;
+
+// Sample j of the block on the runner of the thread that takes it.
+static zeno_status eval_sample(const void *context, size_t j, zeno_error *error) {
+  const block_job *b = context;
+  zeno_maps_stream *s = b->s;
+#ifdef _OPENMP
+  const int t = omp_get_thread_num();
+#else
+  const int t = 0;
+#endif
+  cycle_runner *r = t == 0 ? &s->runner : &s->extra[t - 1];
+  return poincare_runner_eval(r, uniform_phi(s, b->first + j), &s->block[j], error);
+}
+
 // Uniform samples first.. (up to MAPS_BLOCK of them) on the threads, each
 // on its thread's runner; the first failure in phi order is reported.
 static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
@@ -142,34 +162,9 @@ static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
   if (st != ZENO_OK) return st;
   const size_t left = s->def.samples - first;
   const size_t count = left < MAPS_BLOCK ? left : MAPS_BLOCK;
-  size_t first_bad = count;
-  zeno_error bad_error;
-  zeno_error_clear(&bad_error);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(dynamic, MAPS_CHUNK)
-#endif
-  for (size_t j = 0; j < count; j++) {
-#ifdef _OPENMP
-    const int t = omp_get_thread_num();
-#else
-    const int t = 0;
-#endif
-    cycle_runner *r = t == 0 ? &s->runner : &s->extra[t - 1];
-    zeno_error e;
-    if (poincare_runner_eval(r, uniform_phi(s, first + j), &s->block[j], &e) != ZENO_OK) {
-#ifdef _OPENMP
-#pragma omp critical
-#endif
-      if (j < first_bad) {
-        first_bad = j;
-        bad_error = e;
-      }
-    }
-  }
-  if (first_bad < count) {
-    *s->error = bad_error;
-    return bad_error.code;
-  }
+  const block_job job = {.s = s, .first = first};
+  st = grid_run_items(count, s->threads, MAPS_CHUNK, eval_sample, &job, s->error);
+  if (st != ZENO_OK) return st;
   s->block_first = first;
   s->block_count = count;
   return ZENO_OK;
