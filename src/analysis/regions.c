@@ -319,9 +319,9 @@ static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3]
 
 // The same under the ZOD on the point's one simulator, made at its first
 // run and restarted for the next (a simulator costs more to make than a
-// run): lean events, as zeno_run() runs, and every impact map made first,
-// so that each run is what a fresh simulator with its maps made gives,
-// whatever ran before it.
+// run), each run made by zeno_sim_run() (on the table's kernel where it
+// applies), with every impact map made first, so that each run is a
+// function of its start, whatever ran before it.
 static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, const double qp[3],
                                      const double qdp[3], bool *rests, zeno_error *error) {
   zeno_error local;
@@ -337,14 +337,11 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
     def.keep_history = false;
     *sim = zeno_sim_create(&s, &def, error);
     if (*sim == NULL) return error->code;
-    sim_set_lean_events(*sim, true);
     sim_make_impact_maps(*sim);
   } else {
     st = zeno_sim_restart(*sim, qp, qdp, error);
   }
-  zeno_event ev;
-  while (st == ZENO_OK) st = zeno_sim_next_event(*sim, &ev, error);
-  if (st == ZENO_DONE) st = ZENO_OK;
+  if (st == ZENO_OK) st = zeno_sim_run(*sim, error);
   *rests = st == ZENO_OK && zeno_sim_outcome(*sim) == ZENO_OUTCOME_REST;
   return st;
 }

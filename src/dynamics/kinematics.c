@@ -34,6 +34,8 @@ zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
   km->rho = s->rho;
   km->inv_mass[0] = km->inv_mass[1] = 1.0 / s->mass;
   km->inv_mass[2] = 1.0 / (s->mass * s->rho * s->rho);
+  km->mass_diag[0] = km->mass_diag[1] = s->mass;
+  km->mass_diag[2] = s->mass * s->rho * s->rho;
   km->h[0] = s->load_magnitude * sin(s->load_angle);
   km->h[1] = -s->load_magnitude * cos(s->load_angle);
   km->h[2] = s->load_torque;

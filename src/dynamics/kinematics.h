@@ -13,6 +13,7 @@ typedef struct zk_model {
   int n;                 ///< contacts (1 or 2)
   double mass, rho;
   double inv_mass[3];    ///< diagonal of M^-1
+  double mass_diag[3];   ///< diagonal of M (products instead of divisions by inv_mass)
   double h[3];           ///< generalised applied force (f_ex, tau) [force, force*length]
   double p[ZENO_MAX_CONTACTS][2];   ///< contact vertices, body frame [length]
   double tan_[ZENO_MAX_CONTACTS][2]; ///< surface tangents t_i, world frame

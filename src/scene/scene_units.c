@@ -34,12 +34,15 @@ static int exponent(scene_units u, scene_dim d) {
   return d.m * u.mass + d.l * u.length + d.t * u.time;
 }
 
+// ldexp(v, 0) is v: trivial units (most scenes) skip its call.
 double scene_units_to_user(scene_units u, scene_dim d, double v) {
-  return ldexp(v, exponent(u, d));
+  const int e = exponent(u, d);
+  return e == 0 ? v : ldexp(v, e);
 }
 
 double scene_units_from_user(scene_units u, scene_dim d, double v) {
-  return ldexp(v, -exponent(u, d));
+  const int e = exponent(u, d);
+  return e == 0 ? v : ldexp(v, -e);
 }
 
 // Converts n values of one dimension in place.

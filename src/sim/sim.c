@@ -16,8 +16,7 @@
 #include "dynamics/impact.h"
 #include "sim/sim_internal.h"
 
-zeno_status sim_word_append(zeno_sim *s, const char *token) {
-  const size_t n = strlen(token);
+zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
   if (s->word_len + n + 2 > s->word_cap) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
     while (cap < s->word_len + n + 2) cap *= 2;
@@ -30,14 +29,19 @@ zeno_status sim_word_append(zeno_sim *s, const char *token) {
     s->word_cap = cap;
   }
   if (s->word_len) s->word[s->word_len++] = ' ';
-  memcpy(s->word + s->word_len, token, n + 1);
+  memcpy(s->word + s->word_len, token, n);
   s->word_len += n;
+  s->word[s->word_len] = '\0';
   // FNV-1a over the tokens since the last impact: the signature of a step.
   for (size_t k = 0; k <= n; k++) {
     s->signature ^= (unsigned char)(k < n ? token[k] : ' ');
     s->signature *= 1099511628211ull;
   }
   return ZENO_OK;
+}
+
+zeno_status sim_word_append(zeno_sim *s, const char *token) {
+  return sim_word_append_n(s, token, strlen(token));
 }
 
 zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
@@ -85,34 +89,39 @@ static void event_take_tie(zeno_sim *s, zeno_event *ev) {
 /// a few ulps of terms of that size).
 #define SIM_ENERGY_GAIN_RTOL 1e-9
 
+double sim_zod_kinetic(const zeno_sim *s, const double qdp[3]) {
+  double v[3];
+  zk_zod_to_gen(&s->km, qdp, v);
+  double kinetic = 0;
+  for (int k = 0; k < 3; k++) kinetic += 0.5 * v[k] * v[k] * s->km.mass_diag[k];
+  return kinetic;
+}
+
 // Kinetic energy of the rates of an event's state record: generalised
 // rates (qdot) in the full model; under the ZOD the record may be lean
 // (sim_set_lean_events), so the ZOD rates, which every record carries.
 static double record_kinetic(const zeno_sim *s, const zeno_state *st) {
-  double v[3];
-  if (sim_is_full(s)) memcpy(v, st->qdot, sizeof v);
-  else zk_zod_to_gen(&s->km, st->zod_rate, v);
+  if (!sim_is_full(s)) return sim_zod_kinetic(s, st->zod_rate);
   double kinetic = 0;
-  for (int k = 0; k < 3; k++) kinetic += 0.5 * v[k] * v[k] / s->km.inv_mass[k];
+  for (int k = 0; k < 3; k++) kinetic += 0.5 * st->qdot[k] * st->qdot[k] / s->km.inv_mass[k];
   return kinetic;
 }
 
-// Kinetic energy an impact added (the pose, hence the load's potential, is
-// the same before and after it), noted in the event and the run.
-static void note_energy_gain(zeno_sim *s, zeno_event *ev) {
-  const double kinetic = record_kinetic(s, &ev->before);
-  const double gain = record_kinetic(s, &ev->after) - kinetic;
-  if (!(gain > SIM_ENERGY_GAIN_RTOL * kinetic)) return;
-  ev->energy_gain = gain;
+double sim_note_energy_gain(zeno_sim *s, double before, double after) {
+  const double gain = after - before;
+  if (!(gain > SIM_ENERGY_GAIN_RTOL * before)) return 0;
   s->energy_gains++;
-  s->energy_gain_max = fmax(s->energy_gain_max, gain / kinetic);
+  s->energy_gain_max = fmax(s->energy_gain_max, gain / before);
+  return gain;
 }
 
 void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   event_take_tie(s, ev);
   ev->mode_after = s->sol.mode;
   sim_event_state(s, &ev->after);
-  if (ev->kind == ZENO_EVENT_IMPACT) note_energy_gain(s, ev);
+  if (ev->kind == ZENO_EVENT_IMPACT)
+    ev->energy_gain =
+        sim_note_energy_gain(s, record_kinetic(s, &ev->before), record_kinetic(s, &ev->after));
   s->event_count++;
   if (!s->end_pending && s->event_count >= s->scene.max_events) {
     s->end_pending = true;

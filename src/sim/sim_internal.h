@@ -191,8 +191,16 @@ void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
 void sim_event_finish(zeno_sim *s, zeno_event *ev);
 /// Appends a token to the mode word (and to the step signature).
 zeno_status sim_word_append(zeno_sim *s, const char *token);
+/// The same for a token of n characters (not terminated).
+zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n);
 /// Appends the name of the mode in force.
 void sim_mode_token(zeno_sim *s);
+/// Kinetic energy of the ZOD rates qdp (under the ZOD).
+double sim_zod_kinetic(const zeno_sim *s, const double qdp[3]);
+/// Notes an impact's energy gain from the kinetic energies before and
+/// after it in the run's record (above rounding: more than a fraction 1e-9
+/// of before); returns the gain, or 0 when there is none.
+double sim_note_energy_gain(zeno_sim *s, double before, double after);
 
 static inline bool sim_is_full(const zeno_sim *s) {
   return s->scene.model == ZENO_MODEL_FULL;

@@ -14,7 +14,10 @@
 #include "dynamics/flow_zod.h"
 #include "sim/sim_internal.h"
 
-typedef enum kstep { K_ON, K_DONE, K_BACK } kstep;
+/// A step's result: go on, the cycle or run is done, hand it back (to be
+/// made again by the steps or the event loop), or (a run) hand the next
+/// event to the event loop, from the consistent state after this one.
+typedef enum kstep { K_ON, K_DONE, K_BACK, K_LOOP } kstep;
 
 typedef struct kernel_run {
   zeno_sim *s;
@@ -22,6 +25,11 @@ typedef struct kernel_run {
   sim_cycle_track k;
   double k1[3];  ///< the slip of contact 1 as a row of q' (Cp[.][1])
   double tol_accel;
+  /// A whole run (sim_kernel_run) rather than a cycle: the simulator's
+  /// word, counts, sections and Zeno records are kept as the event loop
+  /// keeps them, and the run goes on past the section.
+  bool run;
+  long max_crossings;  ///< crossings the kernel may take before handing back
 } kernel_run;
 
 /* ---------- the scene's data in q' ---------- */
@@ -168,6 +176,66 @@ static unsigned mode_code(const zeno_sim *s) {
   return s->sol.mode.letter[0] + 4u * s->sol.mode.letter[1];
 }
 
+// Appends a token of two letters: to a run's word (and its step
+// signature, sim_word_append), or to the cycle's.
+static bool token(kernel_run *r, char a, char b) {
+  if (r->run) {
+    const char text[2] = {a, b};
+    return sim_word_append_n(r->s, text, 2) == ZENO_OK;
+  }
+  return append2(r->k.out->word, &r->k.word_len, a, b);
+}
+
+static bool mode_token(kernel_run *r, unsigned code) {
+  return token(r, zeno_letter_name((zeno_letter)(code % 4)),
+               zeno_letter_name((zeno_letter)(code / 4)));
+}
+
+// sim_choose_next() from the table's choice of the class (worked out and
+// remembered when first met; tolerances of the speed scale vscale): the
+// mode in force becomes the pick, *rest tells whether it is the rest
+// (v_after: the contact speed after the event).
+static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_after,
+                    bool *rest) {
+  zeno_sim *s = r->s;
+  sim_choice made;
+  const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(cls));
+  if (ch == NULL) {
+    const tolerances tol = sim_make_tol(s, vscale);
+    sim_class_choice(s, cls, &tol, &made);
+    ch = &made;
+  }
+  if (ch->count == 0) return K_BACK;  // inconsistent: the event loop reports it
+  sim_note_tie(s, ch->margin);
+  int pick = 0;
+  if (ch->count > 1) {
+    if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
+    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return K_BACK;
+  }
+  const unsigned code = ch->code[pick];
+  if (!mode_data(r, code)) return K_BACK;
+  s->sol.mode.letter[0] = (unsigned char)(code % 4);
+  s->sol.mode.letter[1] = (unsigned char)(code / 4);
+  *rest = r->kd->mode_rest[code] && v_after == 0;
+  return K_ON;
+}
+
+// What a run's impact adds to the simulator's record, as resolve_impact()
+// and sim_event_finish() of sim.c note it: the section crossing, the
+// count, the energy gained (kinetic: before the impact) and the Zeno
+// record (the contacts touched).
+static void run_impact(kernel_run *r, double speed, unsigned touched, double kinetic,
+                       bool section, double angle) {
+  zeno_sim *s = r->s;
+  if (section) {
+    if (s->section_count < ZENO_SUMMARY_SECTIONS) s->sections[s->section_count] = angle;
+    s->section_count++;
+  }
+  s->impact_count++;
+  sim_note_energy_gain(s, kinetic, sim_zod_kinetic(s, s->qd));
+  sim_zeno_record_impact(s, speed, touched);
+}
+
 // The impact at the current state (cd its contact rates): resolved and
 // applied; *cls becomes the post-impact classes.
 static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double cd[4],
@@ -187,10 +255,10 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
   return enforce(r, cls, cd) ? K_ON : K_BACK;
 }
 
-// crossing() of sim_cycle.c.
+// crossing() of sim_cycle.c, or handle_crossing() of sim.c in a run.
 static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double vscale) {
   zeno_sim *s = r->s;
-  if (++r->k.events > SIM_CYCLE_MAX_EVENTS) return K_BACK;
+  if (++r->k.events > r->max_crossings) return K_BACK;
   const bool *gap_hit = hits->gap;
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
@@ -198,10 +266,12 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   for (int i = 0; i < 2; i++) touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   zm_class cls;
   if (!classify(cd, touching, tol_v, &cls)) return K_BACK;
+  unsigned touched = 0;
   for (int i = 0; i < 2; i++) {
     if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
     if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
     if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = 0;
+    if (cls.gap[i] != ZM_GAP_OPEN || gap_hit[i]) touched |= 1u << i;
   }
   const double rate_before = s->qd[1];
   sim_note_grazing(s, gap_hit, cd, vscale);
@@ -214,61 +284,50 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       if (cls.gap[i] == ZM_GAP_IMPACTING && -cd[2 * i] > speed) speed = -cd[2 * i];
     impacted = speed > 0;
     if (impacted) {
-      // On the section; only the return's angle is read.
+      // On the section; a cycle reads only the return's angle.
       section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
-      if (section && r->k.sections == 1) angle = atan(cd[3] / fabs(cd[2]));
+      if (section && (r->run || r->k.sections == 1)) angle = atan(cd[3] / fabs(cd[2]));
+      const double kinetic = r->run ? sim_zod_kinetic(s, s->qd) : 0;
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
-      if (!append2(r->k.out->word, &r->k.word_len, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F'))
-        return K_BACK;
+      if (!token(r, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F')) return K_BACK;
       if (r->k.impacts++ == 0) r->k.first_speed = speed;
+      if (r->run) run_impact(r, speed, touched, kinetic, section, angle);
     }
   }
   if (!impacted && !enforce(r, &cls, cd)) return K_BACK;
   sim_note_small_speeds(s, &cls, gap_hit, cd, tol_v, vscale);
   const double v_after = speed_of(cd);
   s->vscale = v_after > tol_v ? v_after : tol_v;
-  // sim_choose_next() from the table's choice of the class (worked out
-  // and remembered when first met).
-  sim_choice made;
-  const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(&cls));
-  if (ch == NULL) {
-    const tolerances tol = sim_make_tol(s, vscale);
-    sim_class_choice(s, &cls, &tol, &made);
-    ch = &made;
-  }
-  if (ch->count == 0) return K_BACK;  // inconsistent: the event loop reports it
-  sim_note_tie(s, ch->margin);
-  int pick = 0;
-  if (ch->count > 1) {
-    if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
-    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return K_BACK;
-  }
-  const unsigned code = ch->code[pick];
-  if (!mode_data(r, code)) return K_BACK;
-  s->sol.mode.letter[0] = (unsigned char)(code % 4);
-  s->sol.mode.letter[1] = (unsigned char)(code / 4);
-  const bool rest = r->kd->mode_rest[code] && v_after == 0;
-  if (section && ++r->k.sections == 2) {
+  bool rest = false;
+  if (choose(r, &cls, vscale, v_after, &rest) != K_ON) return K_BACK;
+  const unsigned code = mode_code(s);
+  if (section && !r->run && ++r->k.sections == 2) {
     take_tie(r, false);
     sim_cycle_return(&r->k, s, angle, rate_before);
     return K_DONE;
   }
-  if ((code != before || impacted) &&
-      !append2(r->k.out->word, &r->k.word_len, zeno_letter_name((zeno_letter)(code % 4)),
-               zeno_letter_name((zeno_letter)(code / 4))))
-    return K_BACK;
-  if (impacted) {
-    if (!rest && !sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) return K_BACK;
-    if (!append2(r->k.out->outcomes, &r->k.outcomes_len, zeno_letter_name((zeno_letter)letter[0]),
-                 zeno_letter_name((zeno_letter)letter[1])))
+  if ((code != before || impacted) && !mode_token(r, code)) return K_BACK;
+  bool to_loop = false;
+  if (impacted && !rest) {
+    if (r->run) {
+      // The event loop's detection: the completion of a Zeno sequence (the
+      // ZENO event) and a diverging run's end are the loop's next event.
+      sim_zeno_detect(s);
+      to_loop = s->zeno_pending || s->end_pending;
+    } else if (!sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) {
       return K_BACK;
+    }
   }
+  if (impacted && !r->run &&
+      !append2(r->k.out->outcomes, &r->k.outcomes_len, zeno_letter_name((zeno_letter)letter[0]),
+               zeno_letter_name((zeno_letter)letter[1])))
+    return K_BACK;
   take_tie(r, true);
   if (rest) {
     r->k.out->end = ZENO_OUTCOME_REST;
     return K_DONE;
   }
-  return K_ON;
+  return to_loop ? K_LOOP : K_ON;
 }
 
 // flow() of sim_cycle.c: the segment to its first guard crossing.
@@ -285,7 +344,18 @@ static kstep flow(kernel_run *r) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
   const int n = zf_crossings_inv(2, s->sol.mode, c, cd, cdd, r->kd->mode_inv[code],
                                  s->scene.escape_radius, cr);
-  if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) return K_DONE;
+  const double tau_end = s->scene.t_end - s->t;
+  if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) {
+    if (r->run) {
+      // The END event of a run: the state at the time limit (emit_time_limit()
+      // of sim.c) or at the escape.
+      const bool limit = r->k.out->end == ZENO_OUTCOME_TIME_LIMIT;
+      const double tau = limit ? (tau_end > 0 ? tau_end : 0) : cr[0].tau;
+      zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
+      s->t = limit ? s->scene.t_end : s->t + tau;
+    }
+    return K_DONE;
+  }
   const double tau = cr[0].tau, vstart = speed_of(cd);
   zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
   s->t += tau;
@@ -322,21 +392,123 @@ static kstep start(kernel_run *r) {
   return crossing(r, &hits, cd, s->vscale);
 }
 
-bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+// emit_start() and emit_start_impact() of sim.c for a run from anywhere:
+// on an impact as start() (the START event's pseudo-mode named first), or
+// with the mode the start's class chooses. A start at rest or beyond the
+// escape radius goes to the event loop.
+static kstep run_start(kernel_run *r) {
+  zeno_sim *s = r->s;
+  double c[4], cd[4];
+  c[0] = s->q[0];
+  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
+  c[2] = s->q[1];
+  c[3] = s->q[2];
+  rates_of(r, s->qd, cd);
+  s->vscale = speed_of(cd);
+  if (!(s->vscale > 0)) return K_BACK;
+  const double tol_v = s->def.velocity_rtol * s->vscale;
+  const double gap_tol = sim_start_gap_tol(s), radius = s->scene.escape_radius;
+  for (int a = 0; a < 4; a++)
+    if (!(fabs(c[a]) < radius)) return K_BACK;
+  bool touching[2];
+  for (int i = 0; i < 2; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
+  zm_class cls;
+  if (!classify(cd, touching, tol_v, &cls)) return K_BACK;
+  memset(&s->sol, 0, sizeof s->sol);
+  if (cls.gap[0] == ZM_GAP_IMPACTING || cls.gap[1] == ZM_GAP_IMPACTING) {
+    static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+    for (int i = 0; i < 2; i++) {
+      s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+      if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = c[2 * i] = 0;
+    }
+    if (!mode_token(r, mode_code(s))) return K_BACK;
+    take_tie(r, true);  // the START event
+    sim_hits hits = {0};
+    for (int i = 0; i < 2; i++)
+      hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && fabs(c[2 * i]) <= gap_tol &&
+                    cd[2 * i] < 0;
+    return crossing(r, &hits, cd, s->vscale);
+  }
+  if (!enforce(r, &cls, cd)) return K_BACK;
+  bool rest = false;
+  if (choose(r, &cls, s->vscale, speed_of(cd), &rest) != K_ON) return K_BACK;
+  if (!mode_token(r, mode_code(s))) return K_BACK;
+  take_tie(r, true);  // the START event
+  if (rest) r->k.out->end = ZENO_OUTCOME_REST;
+  return rest ? K_DONE : K_ON;
+}
+
+// The kernel runs a simulator's cycles and runs: a two-contact ZOD
+// simulator with its table and the kernel's data, without a wall-clock
+// limit (checked between the event loop's events).
+static bool kernel_applies(zeno_sim *s) {
   if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0 ||
       s->table.kernel == NULL)
     return false;
   sim_kernel_data *kd = s->table.kernel;
   if (!kd->made) make_constants(s, kd);
+  return true;
+}
+
+static kernel_run kernel_run_of(zeno_sim *s, bool run) {
+  return (kernel_run){.s = s, .kd = s->table.kernel,
+                      .k1 = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
+                      .tol_accel = s->def.force_rtol * s->km.accel_scale, .run = run,
+                      // The event limit ends a run after the event that reaches
+                      // it: the event loop's.
+                      .max_crossings = run ? s->scene.max_events - 2 : SIM_CYCLE_MAX_EVENTS};
+}
+
+bool sim_kernel_runs(const zeno_sim *s) {
+  return s != NULL && sim_has_table(s) && s->km.n == 2 && s->scene.wall_time <= 0 &&
+         !s->def.keep_history && s->scene.max_events >= 2 &&
+         s->scene.impact_law != ZENO_LAW_CHATTERJEE_RUINA;
+}
+
+sim_kernel_end sim_kernel_run(zeno_sim *s) {
+  if (!sim_kernel_runs(s) || s->finished || !kernel_applies(s) ||
+      (s->started && (s->start_impact || s->end_pending || s->zeno_pending)))
+    return SIM_KERNEL_LOOP;
+  kernel_run r = kernel_run_of(s, true);
+  // A run reads only the end and the tie margins of the cycle's record.
+  sim_cycle out;
+  out.end = ZENO_OUTCOME_RUNNING;
+  out.tie_margin = SIM_TIE_NONE;
+  r.k = (sim_cycle_track){.out = &out, .all_tie = SIM_TIE_NONE};
+  kstep st = K_ON;
+  if (!s->started) st = run_start(&r);
+  else if (!mode_data(&r, mode_code(s))) return SIM_KERNEL_LOOP;  // the loop's mode, made here
+  else r.k.events = (int)(s->event_count - 1);  // the crossings so far (START counts one)
+  while (st == K_ON) st = flow(&r);
+  // A decision nearer a tie than the floor may be the loop's otherwise.
+  if (st == K_BACK || r.k.all_tie < SIM_CYCLE_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
+  // The mode's solution (its forces: the loop's next event, the summary).
+  zm_solution sol;
+  if (!zm_solve_cached(&s->dyn, s->sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
+  s->sol = sol;
+  s->started = true;
+  s->event_count = r.k.events + 1;
+  s->tie = SIM_TIE_NONE;
+  if (st == K_LOOP) return SIM_KERNEL_LOOP;
+  // The END event, and the run's record as the event loop leaves it.
+  s->end_pending = s->finished = true;
+  s->outcome = s->pending_outcome = out.end;
+  s->pending_guard = out.end == ZENO_OUTCOME_TIME_LIMIT ? ZENO_GUARD_TIME
+                     : out.end == ZENO_OUTCOME_ESCAPED  ? ZENO_GUARD_ESCAPE
+                                                        : ZENO_GUARD_NONE;
+  s->event_count++;
+  return SIM_KERNEL_DONE;
+}
+
+bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+  if (!kernel_applies(s)) return false;
   // What the kernel and the shared pieces it calls read of the run; a cycle
   // handed back is restarted in full by the steps.
   s->t = 0;
   memset(s->q, 0, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->tie = SIM_TIE_NONE;
-  kernel_run r = {.s = s, .kd = kd,
-                  .k1 = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
-                  .tol_accel = s->def.force_rtol * s->km.accel_scale};
+  kernel_run r = kernel_run_of(s, false);
   sim_cycle_track_init(&r.k, out);
   kstep st = start(&r);
   while (st == K_ON) st = flow(&r);

@@ -35,6 +35,33 @@ zeno_status sim_kernel_prepare(zeno_sim *s);
 /// restarted).
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out);
 
+/// What sim_kernel_run() did.
+typedef enum sim_kernel_end {
+  /// The run is done: the simulator is finished, as the event loop leaves it.
+  SIM_KERNEL_DONE,
+  /// The next event is the event loop's (a Zeno completion, a diverging
+  /// end; or the kernel does not apply): the simulator stands between
+  /// events as the loop would leave it, to rounding.
+  SIM_KERNEL_LOOP,
+  /// Handed back: the simulator is to be restarted, and the run made by
+  /// the event loop from its start.
+  SIM_KERNEL_BACK,
+} sim_kernel_end;
+
+/// A run of the simulator on the kernel, from its initial state (fresh or
+/// restarted) or from between two events, as the event loop makes it
+/// without returning its events: the word, counts, sections, energy gains,
+/// Zeno records and final state are the loop's, to rounding. It hands the
+/// run back wherever it hands a cycle back (a decision near a tie or in a
+/// classification's band, an ambiguous or inconsistent mode, an impact it
+/// does not resolve), and at the event limit.
+sim_kernel_end sim_kernel_run(zeno_sim *s);
+
+/// Whether the kernel makes runs of the simulator: two contacts under the
+/// ZOD with the table, no wall-clock limit, no dense output kept, not
+/// Chatterjee-Ruina's law (whose impacts it does not resolve).
+bool sim_kernel_runs(const zeno_sim *s);
+
 /// impact.c's resolution of the impact at the simulator's state (cd its
 /// contact rates, tol_v the velocity threshold) on the context's made
 /// preference list (sim_kernel_law.c): the first candidate that passes is

@@ -5,6 +5,7 @@
 
 #include "base/util.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 
 
@@ -122,6 +123,55 @@ size_t zeno_sim_word(const zeno_sim *s, char *buf, size_t size) {
   return length;
 }
 
+// Runs the event loop to the end with lean records: nothing reads the
+// events but the loop (a ZOD run only; the summary is the simulator's own,
+// energy gains included).
+static zeno_status run_events(zeno_sim *s, zeno_error *error) {
+  const bool lean = s->lean_events;
+  sim_set_lean_events(s, true);
+  zeno_event ev;
+  zeno_status st;
+  while ((st = zeno_sim_next_event(s, &ev, error)) == ZENO_OK) {
+  }
+  s->lean_events = lean;
+  return st == ZENO_DONE ? ZENO_OK : st;
+}
+
+zeno_status zeno_sim_run(zeno_sim *s, zeno_error *error) {
+  zeno_error local;
+  if (error == NULL) error = &local;  // the returned code comes from it
+  if (s == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator is required");
+  if (s->started || !sim_kernel_runs(s)) return run_events(s, error);
+  if (sim_kernel_prepare(s) != ZENO_OK)
+    return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory for the simulator's kernel");
+  double q[3], qd[3];
+  memcpy(q, s->q, sizeof q);
+  memcpy(qd, s->qd, sizeof qd);
+  const bool lean = s->lean_events;
+  sim_set_lean_events(s, true);
+  zeno_status st = ZENO_OK;
+  for (;;) {
+    const sim_kernel_end end = sim_kernel_run(s);
+    if (end == SIM_KERNEL_DONE) break;
+    if (end == SIM_KERNEL_BACK) {
+      sim_restart_zod(s, q, qd);  // the event loop makes the run from its start
+      break;
+    }
+    // The loop's events until the kernel can go on: a Zeno completion (and
+    // any it leads to), a diverging end.
+    zeno_event ev;
+    do {
+      st = zeno_sim_next_event(s, &ev, error);
+    } while (st == ZENO_OK && !s->finished && (s->zeno_pending || s->end_pending));
+    if (st != ZENO_OK || s->finished) break;
+  }
+  if (st == ZENO_OK && !s->finished) st = run_events(s, error);
+  s->lean_events = lean;
+  return st;
+}
+
+// One run of a fresh simulator: the event loop, since the kernel's data
+// (every impact map made) cost more than the run saves.
 zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
                      zeno_summary *summary, char *word, size_t word_size,
                      zeno_error *error) {
@@ -131,14 +181,7 @@ zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
   d.keep_history = false;
   zeno_sim *s = zeno_sim_create(scene, &d, error);
   if (s == NULL) return error->code;
-  // Nothing reads the events but the loop: lean records (a ZOD run only;
-  // the summary is the simulator's own, energy gains included).
-  sim_set_lean_events(s, true);
-  zeno_event ev;
-  zeno_status st;
-  while ((st = zeno_sim_next_event(s, &ev, error)) == ZENO_OK) {
-  }
-  if (st == ZENO_DONE) st = ZENO_OK;
+  const zeno_status st = run_events(s, error);
   if (summary) zeno_sim_summary(s, summary);
   if (word) zeno_sim_word(s, word, word_size);
   zeno_sim_destroy(s);
