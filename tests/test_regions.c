@@ -597,10 +597,27 @@ static void csv_round_trip(void **state) {
   p.mc_runs = 0;
   char buffer[1024];
   region_row_text(&p, buffer, sizeof buffer);
+  // Every field as written (17 significant digits, the region's name quoted).
+  assert_string_equal(buffer,
+                      "3,17,0.30000000000000004,-0.33333333333333331,4,"
+                      "\"unstable, persistent (Theorem 2)\",2,unstable,1,1.0542133,"
+                      "-0.69811999999999996,1.0542,5,0,0,0,0,0,0,,0,\n");
   zeno_region_point q;
   zeno_error err;
   assert_int_equal(zeno_io_region_parse(buffer, &q, &err), ZENO_OK);
   assert_memory_equal(&p, &q, sizeof p);
+
+  // An error message with a quote and a comma is quoted, its quote doubled;
+  // infinities and large counts keep their text.
+  zeno_region_point e = p;
+  snprintf(e.error, sizeof e.error, "bad \"value\", here");
+  e.G_max = INFINITY;
+  e.fixed_point_G = -INFINITY;
+  e.mc_runs = 2147483647;
+  e.mc_rest = -1;
+  region_row_text(&e, buffer, sizeof buffer);
+  assert_non_null(strstr(buffer, ",inf,-0.69811999999999996,-inf,5,0,0,2147483647,-1,"));
+  assert_non_null(strstr(buffer, ",\"bad \"\"value\"\", here\"\n"));
 
   // Without maps: NaN witnesses and no region-7 verdict survive too.
   p.region = 7;

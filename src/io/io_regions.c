@@ -49,34 +49,110 @@ zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
   return io_stream_status(stream, error);
 }
 
-static void put(FILE *f, double v) {
-  if (isnan(v))
-    fputs(",nan", f);
-  else
-    fprintf(f, "," IO_NUMBER_FORMAT, v);
+/// Room for a row: its numbers (17 digits, a sign, a point and an exponent
+/// each), names and the error message quoted (every character doubled at
+/// worst).
+#define REGION_ROW_SIZE (2 * ZENO_REGION_ERROR_SIZE + 512)
+
+/// A row formatted in memory, then written with one fwrite: a dozen
+/// fprintf calls a row were most of a region map's output cost.
+typedef struct row_text {
+  char text[REGION_ROW_SIZE];
+  size_t length;
+} row_text;
+
+static void add_chars(row_text *b, const char *t, size_t n) {
+  if (n > REGION_ROW_SIZE - 1 - b->length) n = REGION_ROW_SIZE - 1 - b->length;
+  memcpy(b->text + b->length, t, n);
+  b->length += n;
+}
+
+static void add_text(row_text *b, const char *t) { add_chars(b, t, strlen(t)); }
+
+static void add_char(row_text *b, char c) { add_chars(b, &c, 1); }
+
+// ",%zu" or ",%d" (the integers of a row).
+static void add_integer(row_text *b, long long v) {
+  char digits[24];
+  size_t n = sizeof digits;
+  unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+  do {
+    digits[--n] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) digits[--n] = '-';
+  add_chars(b, digits + n, sizeof digits - n);
+}
+
+// "," then the number to 17 significant digits, or "nan".
+static void add_number(row_text *b, double v) {
+  add_char(b, ',');
+  if (isnan(v)) {
+    add_text(b, "nan");
+    return;
+  }
+  char number[40];
+  const int n = snprintf(number, sizeof number, IO_NUMBER_FORMAT, v);
+  add_chars(b, number, n > 0 ? (size_t)n : 0);
+}
+
+// io_csv_text() into the row: quoted when it holds a comma, a quote or a
+// line break.
+static void add_csv_text(row_text *b, const char *text) {
+  if (strpbrk(text, ",\"\r\n") == NULL) {
+    add_text(b, text);
+    return;
+  }
+  add_char(b, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') add_char(b, '"');
+    add_char(b, *p);
+  }
+  add_char(b, '"');
 }
 
 zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
                                zeno_error *error) {
   if (stream == NULL || p == NULL) return io_no_stream(error);
-  fprintf(stream, "%zu,%zu", p->ix, p->iy);
-  put(stream, p->x);
-  put(stream, p->y);
-  fprintf(stream, ",%d,", p->region);
-  io_csv_text(stream, zeno_region_name(p->region));
-  fputc(',', stream);
-  if (p->theorem != 0) fprintf(stream, "%d", p->theorem);
-  fprintf(stream, ",%s,%d", zeno_verdict_name(p->verdict), p->persistent ? 1 : 0);
-  put(stream, p->G_max);
-  put(stream, p->fixed_point_phi);
-  put(stream, p->fixed_point_G);
-  fprintf(stream, ",%zu,%zu,%zu,%d,%d,%d,%d,%s,%d,", p->fixed_point_count,
-          p->partition_count, p->unsafe_count, p->mc_runs, p->mc_rest, p->mc_full_runs,
-          p->mc_full_rest, zeno_region_sim_name(p->sim), p->on_breakpoint);
+  row_text b = {.length = 0};
+  add_integer(&b, (long long)p->ix);
+  add_char(&b, ',');
+  add_integer(&b, (long long)p->iy);
+  add_number(&b, p->x);
+  add_number(&b, p->y);
+  add_char(&b, ',');
+  add_integer(&b, p->region);
+  add_char(&b, ',');
+  add_csv_text(&b, zeno_region_name(p->region));
+  add_char(&b, ',');
+  if (p->theorem != 0) add_integer(&b, p->theorem);
+  add_char(&b, ',');
+  add_text(&b, zeno_verdict_name(p->verdict));
+  add_text(&b, p->persistent ? ",1" : ",0");
+  add_number(&b, p->G_max);
+  add_number(&b, p->fixed_point_phi);
+  add_number(&b, p->fixed_point_G);
+  const long long counts[] = {(long long)p->fixed_point_count, (long long)p->partition_count,
+                              (long long)p->unsafe_count, p->mc_runs, p->mc_rest,
+                              p->mc_full_runs, p->mc_full_rest};
+  for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+    add_char(&b, ',');
+    add_integer(&b, counts[k]);
+  }
+  add_char(&b, ',');
+  add_text(&b, zeno_region_sim_name(p->sim));
+  add_char(&b, ',');
+  add_integer(&b, p->on_breakpoint);
+  add_char(&b, ',');
+  // The message as a terminated string of at most ZENO_REGION_ERROR_SIZE - 1
+  // characters, whatever the struct holds.
   char message[ZENO_REGION_ERROR_SIZE];
-  snprintf(message, sizeof message, "%s", p->error);
-  io_csv_text(stream, message);
-  fputc('\n', stream);
+  const size_t m = strnlen(p->error, sizeof message - 1);
+  memcpy(message, p->error, m);
+  message[m] = '\0';
+  add_csv_text(&b, message);
+  add_char(&b, '\n');
+  fwrite(b.text, 1, b.length, stream);
   return io_stream_status(stream, error);
 }
 
