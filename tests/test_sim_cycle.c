@@ -48,6 +48,8 @@
 typedef struct tally {
   long cycles, taken, handed_back, returned, rested, away;
   long kernel;             ///< cycles the kernel took
+  long loop_only;          ///< cycles it sent straight to the event loop
+  long loop_only_taken;    ///< of those, cycles the steps would have taken
   double kernel_dev;       ///< largest relative difference of R, G, T from the steps'
   double kernel_tie_dev;   ///< largest difference of a tie margin
 } tally;
@@ -89,6 +91,13 @@ static void compare_cycle(cycle_runner *r, double phi, tally *t) {
   const bool taken = sim_cycle_run_steps(r->sim, qdp, &fast);
   // What the kernel takes, the steps take (it hands back at least what they do).
   assert_true(taken || !kernel);
+  // What it sends straight to the loop (sim_cycle.loop_only), the steps
+  // hand back: nearly always (a decision at the rounding of its threshold
+  // may go either way; the loop's answer is then the steps' own).
+  if (!kernel && kern.loop_only) {
+    t->loop_only++;
+    t->loop_only_taken += taken;
+  }
   if (kernel) compare_kernel(&kern, &fast, t);
   r->fast = false;
   zeno_cycle loop;
@@ -146,9 +155,11 @@ static void paper_scenes_agree(void **state) {
     tally t = {0};
     compare_scene(&scene, &t);
     printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest), %ld handed back; "
-           "kernel %ld (R, G, T to %.2g, tie margins to %.2g)\n",
+           "kernel %ld (R, G, T to %.2g, tie margins to %.2g), %ld straight to the loop "
+           "(%ld the steps take)\n",
            files[f], t.cycles, t.taken, t.returned, t.rested, t.handed_back, t.kernel,
-           t.kernel_dev, t.kernel_tie_dev);
+           t.kernel_dev, t.kernel_tie_dev, t.loop_only, t.loop_only_taken);
+    assert_true(t.loop_only_taken * 100 <= t.loop_only);
     assert_int_equal(t.cycles, ANGLES);
     // The kernel takes what the steps take (measured: all of it).
     assert_true(t.kernel >= t.taken - t.taken / 1000);
@@ -187,9 +198,13 @@ static void random_scenes_agree(void **state) {
     }
     printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest, %ld escaped or at "
            "the time limit), %ld handed back; kernel %ld (R, G, T to %.2g, tie margins "
-           "to %.2g)\n",
+           "to %.2g), %ld straight to the loop (%ld the steps take)\n",
            zeno_impact_law_name(laws[l]), t.cycles, t.taken, t.returned, t.rested, t.away,
-           t.handed_back, t.kernel, t.kernel_dev, t.kernel_tie_dev);
+           t.handed_back, t.kernel, t.kernel_dev, t.kernel_tie_dev, t.loop_only,
+           t.loop_only_taken);
+    // What the kernel sends straight to the loop the steps hand back.
+    assert_true(t.loop_only_taken * 100 <= t.loop_only);
+    if (laws[l] == ZENO_LAW_NEWTON) assert_true(t.loop_only > 0);
     // Inelastic cycles are the fast path's (measured: all 60,000), those
     // that escape or slide on to the time limit included. With restitution
     // a cycle bounces, and past ratio_periods + 1 impacts it is the event

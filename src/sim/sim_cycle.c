@@ -191,7 +191,8 @@ static step start(cycle_run *r) {
 }
 
 bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out) {
-  return sim_kernel_cycle(s, qdp, out) || sim_cycle_run_steps(s, qdp, out);
+  if (sim_kernel_cycle(s, qdp, out)) return true;
+  return !out->loop_only && sim_cycle_run_steps(s, qdp, out);
 }
 
 bool sim_cycle_run_steps(zeno_sim *s, const double qdp[3], sim_cycle *out) {

@@ -42,6 +42,12 @@ typedef struct sim_cycle {
   /// zeno_cycle.word), and the impacts' letters (zeno_cycle.outcomes).
   char word[SIM_CYCLE_WORD];
   char outcomes[SIM_CYCLE_WORD];
+  /// A cycle the kernel handed back for a reason the steps share (more
+  /// events or impacts than they take, an inconsistent, ambiguous or
+  /// unresolved step, a start off the section, a near tie): the steps
+  /// would hand it back too, so the event loop makes it at once. (The steps'
+  /// cycles are the loop's bit for bit: this changes only the time.)
+  bool loop_only;
 } sim_cycle;
 
 /// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,

@@ -30,7 +30,16 @@ typedef struct kernel_run {
   /// keeps them, and the run goes on past the section.
   bool run;
   long max_crossings;  ///< crossings the kernel may take before handing back
+  /// A cycle handed back for a reason the steps share (sim_cycle.loop_only).
+  bool loop_only;
 } kernel_run;
+
+// Hands the cycle back where the steps would hand it back too (the same
+// decision on the same quantities): the event loop makes it.
+static kstep loop_back(kernel_run *r) {
+  r->loop_only = true;
+  return K_BACK;
+}
 
 /* ---------- the scene's data in q' ---------- */
 
@@ -205,12 +214,12 @@ static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_
     sim_class_choice(s, cls, &tol, &made);
     ch = &made;
   }
-  if (ch->count == 0) return K_BACK;  // inconsistent: the event loop reports it
+  if (ch->count == 0) return loop_back(r);  // inconsistent: the event loop reports it
   sim_note_tie(s, ch->margin);
   int pick = 0;
   if (ch->count > 1) {
     if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
-    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return K_BACK;
+    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return loop_back(r);
   }
   const unsigned code = ch->code[pick];
   if (!mode_data(r, code)) return K_BACK;
@@ -247,7 +256,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
     touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
     impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
   }
-  if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return K_BACK;
+  if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return loop_back(r);
   rates_of(r, s->qd, cd);
   if (!classify(cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
@@ -258,7 +267,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
 // crossing() of sim_cycle.c, or handle_crossing() of sim.c in a run.
 static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double vscale) {
   zeno_sim *s = r->s;
-  if (++r->k.events > r->max_crossings) return K_BACK;
+  if (++r->k.events > r->max_crossings) return loop_back(r);
   const bool *gap_hit = hits->gap;
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
@@ -315,7 +324,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       sim_zeno_detect(s);
       to_loop = s->zeno_pending || s->end_pending;
     } else if (!sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) {
-      return K_BACK;
+      return loop_back(r);
     }
   }
   if (impacted && !r->run &&
@@ -376,7 +385,7 @@ static kstep start(kernel_run *r) {
   double cd[4];
   rates_of(r, s->qd, cd);
   s->vscale = speed_of(cd);
-  if (!(s->vscale > 0)) return K_BACK;
+  if (!(s->vscale > 0)) return loop_back(r);
   const bool touching[2] = {true, true};
   zm_class cls;
   if (!classify(cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
@@ -386,7 +395,7 @@ static kstep start(kernel_run *r) {
     impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
     s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
   }
-  if (!impacting) return K_BACK;
+  if (!impacting) return loop_back(r);
   sim_hits hits = {0};
   for (int i = 0; i < 2; i++) hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
   return crossing(r, &hits, cd, s->vscale);
@@ -501,6 +510,7 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
 }
 
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
+  out->loop_only = false;
   if (!kernel_applies(s)) return false;
   // What the kernel and the shared pieces it calls read of the run; a cycle
   // handed back is restarted in full by the steps.
@@ -512,5 +522,9 @@ bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   sim_cycle_track_init(&r.k, out);
   kstep st = start(&r);
   while (st == K_ON) st = flow(&r);
-  return sim_cycle_finish(&r.k, s, st == K_DONE);
+  const bool taken = sim_cycle_finish(&r.k, s, st == K_DONE);
+  // Done but not taken: a decision nearer a tie than the floor, which the
+  // steps note as well.
+  out->loop_only = !taken && (r.loop_only || st == K_DONE);
+  return taken;
 }
