@@ -225,9 +225,9 @@ typedef struct sweep {
 
 static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
 
-static zeno_status map_row(const void *map, size_t iy, int threads, void *points,
-                           zeno_error *error) {
-  return zeno_regions_row(map, iy, threads, points, error);
+static zeno_status map_point(const void *map, size_t ix, size_t iy, void *point,
+                             zeno_error *error) {
+  return zeno_regions_point(map, ix, iy, point, error);
 }
 
 static zeno_status write_point(FILE *f, const void *point, const void *context) {
@@ -490,7 +490,7 @@ static int run_sweep(sweep *w, const zeno_scene *scene) {
                           .z = o->z_set ? &o->z : NULL,
                           .maps = (void *const *)w->maps,
                           .point_size = sizeof(zeno_region_point),
-                          .map_row = map_row,
+                          .map_point = map_point,
                           .write_point = write_point,
                           .read_point = read_point,
                           .context = w};

@@ -1,5 +1,5 @@
 // Open MPI distribution of grid rows (the zeno-mpi program): every rank
-// computes its cyclic share of the rows (with OpenMP threads inside) and
+// computes its cyclic share of the rows (on its OpenMP threads) and
 // sends each finished row to rank 0 without waiting (MPI_Isend; the buffers
 // are kept until the end), tagged with its row index. Rank 0 computes its own
 // share too and collects the others' rows between its own. Rows travel as
@@ -22,8 +22,16 @@ typedef struct mpi_state {
 } mpi_state;
 
 bool grid_dist_start(grid_dist *d, int *argc, char ***argv) {
-  if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-    fprintf(stderr, "zeno: MPI_Init failed\n");
+  // Rows are sent and collected by a rank's master thread while its other
+  // threads compute (grid_rows.c): MPI calls from one thread of many.
+  int provided = MPI_THREAD_SINGLE;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    fprintf(stderr, "zeno: MPI_Init_thread failed\n");
+    return false;
+  }
+  if (provided < MPI_THREAD_FUNNELED) {
+    fprintf(stderr, "zeno: the MPI library does not support MPI_THREAD_FUNNELED\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
     return false;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);

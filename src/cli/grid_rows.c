@@ -3,10 +3,14 @@
 #include "grid_rows.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /// Room for one error line.
 #define LINE_SIZE 1024
@@ -52,9 +56,11 @@ static size_t row_bytes(const grid_rows *w) {
   return w->def->format->nx * w->def->format->point_size;
 }
 
-// Rank 0: a finished row goes into the grid, the journal and the progress.
+// Rank 0: a finished row goes into the grid (it may be there already), the
+// journal and the progress.
 static int store_row(grid_rows *w, size_t row, const void *points) {
-  memcpy((char *)w->grid + row * row_bytes(w), points, row_bytes(w));
+  char *at = (char *)w->grid + row * row_bytes(w);
+  if (points != at) memcpy(at, points, row_bytes(w));
   w->done[row] = 1;
   w->computed_points += (long)w->def->format->nx;
   if (w->journal.file) {
@@ -82,47 +88,137 @@ static int collect(grid_rows *w, void *buffer, bool wait, size_t *received, size
   return CLI_CONTINUE;
 }
 
+/// This rank's rows being computed: their points are shared out over the
+/// threads across rows (a thread done with its part of a row goes on with
+/// the next one instead of waiting for the row's last point), and the
+/// master thread hands the finished rows on in order between its points.
+typedef struct row_run {
+  grid_rows *w;
+  const size_t *rows;        ///< the rows, in the order they are handed on
+  size_t count;              ///< how many
+  atomic_size_t *left;       ///< points of each row still to compute
+  atomic_bool *finished;     ///< rows whose every point is computed
+  size_t handed;             ///< rows handed on (master thread)
+  /// The first failed point (row * nx + ix in the run's order; count * nx
+  /// when none), its status and error; rows after its row are skipped.
+  size_t failed;
+  atomic_size_t failed_row;
+  zeno_status fail_status;
+  zeno_error fail_error;
+  atomic_bool stop;          ///< a row could not be handed on: stop
+  int code;                  ///< CLI_CONTINUE, or why it could not
+  void *incoming;            ///< rank 0: a row from another rank
+  size_t received, expected; ///< rank 0: rows received, and to receive
+} row_run;
+
+// Hands the finished rows on in order (master thread): rank 0 stores them
+// and collects what the other ranks sent meanwhile; another rank sends them.
+// Rows from the first failed point's on are not handed on.
+static void hand_on(row_run *r) {
+  grid_rows *w = r->w;
+  while (r->code == CLI_CONTINUE && r->handed < r->count &&
+         r->handed < atomic_load(&r->failed_row) && atomic_load(&r->finished[r->handed])) {
+    const size_t row = r->rows[r->handed++];
+    const void *points = (const char *)w->grid + row * row_bytes(w);
+    if (w->dist.rank == 0) {
+      r->code = store_row(w, row, points);
+      if (r->code == CLI_CONTINUE)
+        r->code = collect(w, r->incoming, false, &r->received, r->expected);
+    } else if (!grid_dist_send_row(&w->dist, row, points, row_bytes(w))) {
+      cli_error("%s: cannot send row %zu to rank 0", w->def->format->command, row);
+      grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+    }
+  }
+  if (r->code != CLI_CONTINUE) atomic_store(&r->stop, true);
+}
+
+// Point `item` of the run (row item / nx, in the run's order).
+static void compute_point(row_run *r, size_t item) {
+  const grid_rows_def *d = r->w->def;
+  const size_t nx = d->format->nx, k = item / nx;
+  if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
+      k > atomic_load_explicit(&r->failed_row, memory_order_relaxed))
+    return;
+  const size_t row = r->rows[k];
+  zeno_error err;
+  void *point = (char *)r->w->grid + row * row_bytes(r->w) + (item % nx) * d->format->point_size;
+  const zeno_status st = d->point(d->context, row, item % nx, point, &err);
+  if (st != ZENO_OK) {
+#ifdef _OPENMP
+#pragma omp critical(grid_rows_failure)
+#endif
+    if (item < r->failed) {
+      r->failed = item;
+      r->fail_status = st;
+      r->fail_error = err;
+      atomic_store(&r->failed_row, k);
+    }
+  }
+  // The failure is recorded before its row can count as finished.
+  if (atomic_fetch_sub(&r->left[k], 1) == 1) atomic_store(&r->finished[k], true);
+}
+
 // Computes this rank's share of the rows still to do.
 static int compute(grid_rows *w) {
   const grid_rows_def *d = w->def;
-  const size_t rows = d->format->rows;
-  void *points = malloc(row_bytes(w)), *incoming = malloc(row_bytes(w));
+  const size_t rows = d->format->rows, nx = d->format->nx;
   size_t *todo = malloc(rows * sizeof *todo);
-  if (points == NULL || incoming == NULL || todo == NULL) {
-    free(points), free(incoming), free(todo);
+  size_t *own = malloc(rows * sizeof *own);
+  atomic_size_t *left = malloc(rows * sizeof *left);
+  atomic_bool *finished = malloc(rows * sizeof *finished);
+  void *incoming = malloc(row_bytes(w));
+  if (todo == NULL || own == NULL || left == NULL || finished == NULL || incoming == NULL) {
+    free(todo), free(own), free(left), free(finished), free(incoming);
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
   size_t todo_count = 0;
   for (size_t r = 0; r < rows; r++)
     if (!w->done[r]) todo[todo_count++] = r;
-  w->total_points = (long)(todo_count * d->format->nx);
+  w->total_points = (long)(todo_count * nx);
   const size_t first = (size_t)w->dist.rank, step = (size_t)w->dist.size;
-  size_t own = 0, received = 0;
-  for (size_t k = first; k < todo_count; k += step) own++;
-  int code = CLI_CONTINUE;
-  for (size_t k = first; k < todo_count && code == CLI_CONTINUE; k += step) {
-    zeno_error err;
-    if (d->row(d->context, todo[k], d->threads, points, &err) != ZENO_OK) {
-      char line[LINE_SIZE], name[ROW_NAME_SIZE];
-      zeno_error_format(&err, line, sizeof line);
-      d->row_name(d->context, todo[k], name, sizeof name);
-      cli_error("%s: row %zu (%s): %s", d->format->command, todo[k], name, line);
-      code = err.code == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
-      if (w->dist.size > 1) grid_dist_abort(&w->dist, code);
-      break;
-    }
-    if (w->dist.rank == 0) {
-      code = store_row(w, todo[k], points);
-      if (code == CLI_CONTINUE) code = collect(w, incoming, false, &received, todo_count - own);
-    } else if (!grid_dist_send_row(&w->dist, todo[k], points, row_bytes(w))) {
-      cli_error("%s: cannot send row %zu to rank 0", d->format->command, todo[k]);
-      grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
+  size_t count = 0;
+  for (size_t k = first; k < todo_count; k += step) {
+    own[count] = todo[k];
+    atomic_init(&left[count], nx);
+    atomic_init(&finished[count], false);
+    count++;
+  }
+  row_run r = {.w = w, .rows = own, .count = count, .left = left, .finished = finished,
+               .failed = count * nx, .code = CLI_CONTINUE, .incoming = incoming,
+               .expected = todo_count - count};
+  atomic_init(&r.failed_row, count);
+  atomic_init(&r.stop, false);
+  const size_t items = count * nx;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(zeno_regions_threads(d->threads))
+  {
+#pragma omp for schedule(dynamic, 1) nowait
+    for (size_t item = 0; item < items; item++) {
+      compute_point(&r, item);
+      if (omp_get_thread_num() == 0) hand_on(&r);
     }
   }
+#else
+  for (size_t item = 0; item < items; item++) {
+    compute_point(&r, item);
+    hand_on(&r);
+  }
+#endif
+  hand_on(&r);  // the rows the other threads finished last
+  int code = r.code;
+  if (code == CLI_CONTINUE && r.failed < items) {
+    const size_t row = own[r.failed / nx];
+    char line[LINE_SIZE], name[ROW_NAME_SIZE];
+    zeno_error_format(&r.fail_error, line, sizeof line);
+    d->row_name(d->context, row, name, sizeof name);
+    cli_error("%s: row %zu (%s): %s", d->format->command, row, name, line);
+    code = r.fail_status == ZENO_ERR_NOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+    if (w->dist.size > 1) grid_dist_abort(&w->dist, code);
+  }
   if (code == CLI_CONTINUE && w->dist.rank == 0)
-    code = collect(w, incoming, true, &received, todo_count - own);
-  free(points), free(incoming), free(todo);
+    code = collect(w, incoming, true, &r.received, r.expected);
+  free(todo), free(own), free(left), free(finished), free(incoming);
   return code;
 }
 
@@ -246,10 +342,10 @@ const char *grid_z_read_prefix(const char *text, const zeno_region_axis *z, size
 
 size_t grid_batch_maps(const grid_batch *b) { return b->z ? b->z->count : 1; }
 
-static zeno_status batch_row(const void *context, size_t row, int threads, void *points,
-                             zeno_error *error) {
+static zeno_status batch_point(const void *context, size_t row, size_t ix, void *point,
+                               zeno_error *error) {
   const grid_batch *b = context;
-  return b->map_row(b->maps[row / b->y->count], row % b->y->count, threads, points, error);
+  return b->map_point(b->maps[row / b->y->count], ix, row % b->y->count, point, error);
 }
 
 static void batch_row_name(const void *context, size_t row, char *out, size_t size) {
@@ -295,7 +391,7 @@ int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *comm
       .context = b,
   };
   b->rows = (grid_rows_def){.format = &b->format,
-                            .row = batch_row,
+                            .point = batch_point,
                             .row_name = batch_row_name,
                             .context = b,
                             .threads = threads,

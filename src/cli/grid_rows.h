@@ -1,6 +1,7 @@
 // The rows of a grid (a region map, an outcome sweep, or a batch of them:
 // rows of several maps numbered one after the other) computed on OpenMP
-// threads inside a row and, in zeno-mpi, over Open MPI ranks (grid_dist.h).
+// threads, which share out the points of a process's rows across rows, and,
+// in zeno-mpi, over Open MPI ranks (grid_dist.h).
 // With --out, every finished row is appended to the command's journal at
 // once (grid_journal.h), so a killed run restarted with the same --out
 // computes only the rows it had not finished. Rank 0 collects the whole
@@ -11,19 +12,19 @@
 #include "grid_dist.h"
 #include "grid_journal.h"
 
-/// Computes row `row` (nx points of point_size bytes) into `points` on
-/// `threads` OpenMP threads.
-typedef zeno_status (*grid_row_fn)(const void *context, size_t row, int threads, void *points,
-                                   zeno_error *error);
+/// Computes point ix of row `row` into *point (point_size bytes); called
+/// on several threads at once.
+typedef zeno_status (*grid_point_fn)(const void *context, size_t row, size_t ix, void *point,
+                                     zeno_error *error);
 
 /// Describes the row for a message: "paper.alpha = 12" (at most size bytes).
 typedef void (*grid_row_name_fn)(const void *context, size_t row, char *out, size_t size);
 
 typedef struct grid_rows_def {
   const grid_journal_format *format; ///< command, point size, nx, rows, journal lines
-  grid_row_fn row;
+  grid_point_fn point;
   grid_row_name_fn row_name;
-  const void *context;      ///< given to row and row_name
+  const void *context;      ///< given to point and row_name
   int threads;              ///< OpenMP threads per process (<= 0: all)
   const char *out_dir;      ///< NULL: no journal
   const char *signature;    ///< the run's (grid_journal_signature()), with out_dir
@@ -120,9 +121,9 @@ typedef struct grid_batch {
   const zeno_region_axis *x, *y, *z; ///< z NULL: one map
   void *const *maps;          ///< z->count of them (or one)
   size_t point_size;          ///< bytes of a point
-  /// Computes row iy of a map into `points` (x->count of them).
-  zeno_status (*map_row)(const void *map, size_t iy, int threads, void *points,
-                         zeno_error *error);
+  /// Computes point (ix, iy) of a map into *point (on several threads at once).
+  zeno_status (*map_point)(const void *map, size_t ix, size_t iy, void *point,
+                           zeno_error *error);
   /// Writes a point's table columns, newline included.
   zeno_status (*write_point)(FILE *f, const void *point, const void *context);
   /// Reads a point's columns: false when they are not a point; else its

@@ -104,7 +104,10 @@ static bool escape_may_matter(int nc, const double c[4], const double cd[4],
                               const zf_crossing *found, int n) {
   if (n == 0) return true;
   double latest = 0;
-  for (int k = 0; k < n; k++) latest = fmax(latest, found[k].tau);
+  // The crossings' times are finite (push() keeps no other): comparisons
+  // instead of fmax() calls.
+  for (int k = 0; k < n; k++)
+    if (found[k].tau > latest) latest = found[k].tau;
   const double T = 2 * latest;
   for (int a = 0; a < 2 * nc; a++) {
     const double reach = fabs(c[a]) + T * (fabs(cd[a]) + 0.5 * T * fabs(cdd[a]));
