@@ -23,7 +23,9 @@ typedef struct cycle_runner {
 /// (13)); zod_table as zeno_maps_def.zod_table.
 zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene, bool zod_table,
                                  zeno_error *error);
-/// The cycle from the section at angle phi (ZENO_ERR_RANGE outside I).
+/// The cycle from the section at angle phi (ZENO_ERR_RANGE outside I);
+/// every byte of *cy past its word's and outcomes' terminators is zero
+/// (the maps compare words as whole arrays).
 zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
                                  zeno_error *error);
 void poincare_runner_free(cycle_runner *r);
