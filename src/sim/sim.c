@@ -16,6 +16,9 @@
 #include "dynamics/impact.h"
 #include "sim/sim_internal.h"
 
+/// The 64-bit FNV-1a prime.
+#define SIM_FNV_PRIME 1099511628211ull
+
 zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
   if (s->word_len + n + 2 > s->word_cap) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
@@ -28,15 +31,38 @@ zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
     s->word = w;
     s->word_cap = cap;
   }
-  if (s->word_len) s->word[s->word_len++] = ' ';
-  memcpy(s->word + s->word_len, token, n);
-  s->word_len += n;
-  s->word[s->word_len] = '\0';
-  // FNV-1a over the tokens since the last impact: the signature of a step.
-  for (size_t k = 0; k <= n; k++) {
-    s->signature ^= (unsigned char)(k < n ? token[k] : ' ');
-    s->signature *= 1099511628211ull;
+  // Tokens are a few letters: copied and hashed by plain loops.
+  char *w = s->word + s->word_len;
+  if (s->word_len) *w++ = ' ';
+  for (size_t k = 0; k < n; k++) w[k] = token[k];
+  w[n] = '\0';
+  s->word_len = (size_t)(w - s->word) + n;
+  // FNV-1a over the tokens since the last impact, each followed by a
+  // blank: the signature of a step.
+  uint64_t h = s->signature;
+  for (size_t k = 0; k < n; k++) {
+    h ^= (unsigned char)token[k];
+    h *= SIM_FNV_PRIME;
   }
+  h ^= (unsigned char)' ';
+  s->signature = h * SIM_FNV_PRIME;
+  return ZENO_OK;
+}
+
+zeno_status sim_word_append2(zeno_sim *s, char a, char b) {
+  if (s->word_len + 4 > s->word_cap) {  // the word grows: the general path
+    const char token[2] = {a, b};
+    return sim_word_append_n(s, token, 2);
+  }
+  char *w = s->word + s->word_len;
+  if (s->word_len) *w++ = ' ';
+  w[0] = a;
+  w[1] = b;
+  w[2] = '\0';
+  s->word_len = (size_t)(w - s->word) + 2;
+  const uint64_t h = ((s->signature ^ (unsigned char)a) * SIM_FNV_PRIME ^ (unsigned char)b) *
+                     SIM_FNV_PRIME;
+  s->signature = (h ^ (unsigned char)' ') * SIM_FNV_PRIME;
   return ZENO_OK;
 }
 

@@ -193,6 +193,8 @@ void sim_event_finish(zeno_sim *s, zeno_event *ev);
 zeno_status sim_word_append(zeno_sim *s, const char *token);
 /// The same for a token of n characters (not terminated).
 zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n);
+/// The same for a token of two letters (a mode, an impact).
+zeno_status sim_word_append2(zeno_sim *s, char a, char b);
 /// Appends the name of the mode in force.
 void sim_mode_token(zeno_sim *s);
 /// Kinetic energy of the ZOD rates qdp (under the ZOD).

@@ -67,7 +67,22 @@ static void make_constants(zeno_sim *s, sim_kernel_data *kd) {
       for (int j = 0; j < 3; j++) sum += s->km.A[k][j] * s->km.inv_mass[j] * s->dyn.W[j][a];
       kd->AMW[k][a] = sum;
     }
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      double sum = 0;
+      for (int j = 0; j < 3; j++)
+        sum += s->km.Ainv[j][a] * s->km.mass_diag[j] * s->km.Ainv[j][b];
+      kd->kinetic[a][b] = 0.5 * sum;
+    }
   kd->made = true;
+}
+
+// The kinetic energy of the ZOD rates v (sim_zod_kinetic() to rounding,
+// without its conversion to generalised rates).
+static double kinetic_of(const kernel_run *r, const double v[3]) {
+  const double(*K)[3] = (const double(*)[3])r->kd->kinetic;
+  return K[0][0] * v[0] * v[0] + K[1][1] * v[1] * v[1] + K[2][2] * v[2] * v[2] +
+         2 * (K[0][1] * v[0] * v[1] + K[0][2] * v[0] * v[2] + K[1][2] * v[1] * v[2]);
 }
 
 // The mode's accelerations and rest test (sim_mode_rates, is_rest); false
@@ -188,10 +203,7 @@ static unsigned mode_code(const zeno_sim *s) {
 // Appends a token of two letters: to a run's word (and its step
 // signature, sim_word_append), or to the cycle's.
 static bool token(kernel_run *r, char a, char b) {
-  if (r->run) {
-    const char text[2] = {a, b};
-    return sim_word_append_n(r->s, text, 2) == ZENO_OK;
-  }
+  if (r->run) return sim_word_append2(r->s, a, b) == ZENO_OK;
   return append2(r->k.out->word, &r->k.word_len, a, b);
 }
 
@@ -241,7 +253,7 @@ static void run_impact(kernel_run *r, double speed, unsigned touched, double kin
     s->section_count++;
   }
   s->impact_count++;
-  sim_note_energy_gain(s, kinetic, sim_zod_kinetic(s, s->qd));
+  sim_note_energy_gain(s, kinetic, kinetic_of(r, s->qd));
   sim_zeno_record_impact(s, speed, touched);
 }
 
@@ -296,7 +308,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       // On the section; a cycle reads only the return's angle.
       section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
       if (section && (r->run || r->k.sections == 1)) angle = atan(cd[3] / fabs(cd[2]));
-      const double kinetic = r->run ? sim_zod_kinetic(s, s->qd) : 0;
+      const double kinetic = r->run ? kinetic_of(r, s->qd) : 0;
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
       if (!token(r, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F')) return K_BACK;
       if (r->k.impacts++ == 0) r->k.first_speed = speed;

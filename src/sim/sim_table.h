@@ -43,6 +43,8 @@ typedef struct sim_kernel_data {
   /// Their divisors in the guards' roots inverted (zf_crossings_inv).
   double mode_inv[16][4];
   double AMW[3][4];               ///< change of qdot' per unit contact impulse
+  /// Kinetic energy as a quadratic form of qdot': T = v^T K v, K = A^-T M A^-1 / 2.
+  double kinetic[3][3];
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
   double proj_K[16][3][3];

@@ -59,13 +59,19 @@
 /// (Example 2, Newton e = 0.5: 1.3 times).
 #define SIM_CHAIN_GAP_FACTOR 4.0
 
-// Appends to a ring of records of capacity cap, dropping the oldest.
-static void ring_push(impact_record *ring, int *len, int cap, const impact_record *r) {
+// The next record of a ring of capacity cap, the oldest dropped when it is
+// full (filled by the caller).
+static impact_record *ring_next(impact_record *ring, int *len, int cap) {
   if (*len == cap) {
     memmove(ring, ring + 1, (size_t)(cap - 1) * sizeof *ring);
     (*len)--;
   }
-  ring[(*len)++] = *r;
+  return &ring[(*len)++];
+}
+
+// Appends a record to such a ring.
+static void ring_push(impact_record *ring, int *len, int cap, const impact_record *r) {
+  *ring_next(ring, len, cap) = *r;
 }
 
 /// The records a detection reads, newest last: the impacts of the current
@@ -383,14 +389,6 @@ void sim_zeno_detect(zeno_sim *s) {
 }
 
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
-  impact_record r;
-  memset(&r, 0, sizeof r);
-  r.t = s->t;
-  r.signature = s->signature;
-  r.speed = speed;
-  memcpy(r.q, s->q, sizeof r.q);
-  memcpy(r.qd, s->qd, sizeof r.qd);
-  r.touched = touched;
   if (s->seq_impacts == 0) {
     s->seq_first_speed = speed;
     s->seq_first_t = s->t;
@@ -408,7 +406,17 @@ void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
   }
   s->seq_touched |= touched;
   s->seq_impacts++;
-  ring_push(s->ring, &s->ring_len, SIM_RING, &r);
+  // Written in place (a run records every impact): every field set.
+  impact_record *r = ring_next(s->ring, &s->ring_len, SIM_RING);
+  r->t = s->t;
+  r->signature = s->signature;
+  r->speed = speed;
+  for (int k = 0; k < 3; k++) {
+    r->q[k] = s->q[k];
+    r->qd[k] = s->qd[k];
+  }
+  r->touched = touched;
+  r->impacts = 0;
   s->signature = SIM_SIGNATURE_SEED;
 }
 
