@@ -282,6 +282,33 @@ def test_simulator_restart_runs_as_a_fresh_one():
     assert e.value.code == "argument"
 
 
+def test_simulator_run_matches_the_events():
+    # Monte-Carlo runs as a notebook makes them: one simulator restarted and
+    # run to its end (zeno_sim_run, on the per-scene table's kernel) against
+    # the event loop of another, from the same random starts.
+    scene = zeno.Scene.load(scene_path("example2.yaml"))
+    fast, loop = zeno.Simulator(scene), zeno.Simulator(scene)
+    rng = np.random.default_rng(20261125)
+    rests = 0
+    for _ in range(200):
+        qp = (rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(-1, 1))
+        qdp = tuple(rng.uniform(-1, 1, 3))
+        fast.restart(qp, qdp)
+        loop.restart(qp, qdp)
+        got = fast.run()
+        events = list(loop)
+        want = loop.summary()
+        assert got["word"] == want["word"] and got["status"] == want["status"]
+        assert got["event_count"] == want["event_count"] == len(events)
+        assert got["impacts"] == want["impacts"]
+        assert np.allclose(got["final_zod"], want["final_zod"], rtol=1e-11, atol=1e-11)
+        assert got["t"] == pytest.approx(want["t"], rel=1e-11)
+        rests += got["status"] == "rest"
+    assert rests > 50
+    assert fast.run()["word"] == got["word"]  # finished: nothing more
+    assert list(fast) == []
+
+
 def test_simulator_step_by_step(example2):
     sim = zeno.Simulator(example2)
     first = next(sim)

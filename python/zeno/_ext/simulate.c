@@ -370,9 +370,25 @@ static PyObject *simulator_restart(PyObject *object, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/// run(): zeno_sim_run, then summary() (the GIL released meanwhile).
+static PyObject *simulator_run(PyObject *object, PyObject *unused) {
+  simulator *self = (simulator *)object;
+  if (!claim(self)) return NULL;
+  zeno_error e;
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = zeno_sim_run(self->sim, &e);
+  Py_END_ALLOW_THREADS
+  self->busy = false;
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  return simulator_summary(object, unused);
+}
+
 static PyMethodDef SIMULATOR_METHODS[] = {
     {"restart", simulator_restart, METH_VARARGS,
      "restart(qp, qdp): start over from ZOD coordinates, keeping the per-scene table."},
+    {"run", simulator_run, METH_NOARGS,
+     "run(): zeno_sim_run, to the end without the events; the summary as a dict."},
     {"state_at", simulator_state_at, METH_O,
      "state_at(t): dense output at time t (needs keep_history before the last event)."},
     {"summary", simulator_summary, METH_NOARGS, "summary(): the run so far as a dict."},
