@@ -186,6 +186,15 @@ static void compare_start(zeno_sim *run, zeno_sim *loop, zeno_sim *probe, const 
   }
 }
 
+// A shipped scene, by its file's name without ".yaml".
+static zeno_scene shipped(const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.yaml", ZENO_SCENES_DIR, name);
+  zeno_scene s;
+  assert_int_equal(zeno_scene_load(path, NULL, 0, &s, NULL), ZENO_OK);
+  return s;
+}
+
 static zeno_sim *make_sim(const zeno_scene *s) {
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = false;
@@ -236,10 +245,7 @@ static void shipped_scenes_agree(void **state) {
   rng r = {SEED};
   tally all = {0};
   for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.yaml", ZENO_SCENES_DIR, names[n]);
-    zeno_scene s;
-    assert_int_equal(zeno_scene_load(path, NULL, 0, &s, NULL), ZENO_OK);
+    const zeno_scene s = shipped(names[n]);
     tally t = {0};
     compare_scene(&s, &r, STARTS_PER_SCENE, &t);
     print_tally(names[n], &t);
@@ -255,10 +261,7 @@ static void shipped_scenes_agree(void **state) {
   assert_true(all.sections > 1000);
 
   // Example 2 from its own start is the kernel's, with the paper's word.
-  char path[1024];
-  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
-  zeno_scene s;
-  assert_int_equal(zeno_scene_load(path, NULL, 0, &s, NULL), ZENO_OK);
+  const zeno_scene s = shipped("example2");
   zeno_sim *probe = make_sim(&s);
   assert_int_equal(sim_kernel_prepare(probe), ZENO_OK);
   assert_int_equal(sim_kernel_run(probe), SIM_KERNEL_DONE);
@@ -318,10 +321,7 @@ static void random_scenes_agree(void **state) {
 // are then all there; the errors.
 static void other_cases(void **state) {
   (void)state;
-  char path[1024];
-  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
-  zeno_scene s;
-  assert_int_equal(zeno_scene_load(path, NULL, 0, &s, NULL), ZENO_OK);
+  const zeno_scene s = shipped("example2");
   zeno_sim *sim = make_sim(&s);
   zeno_event ev;
   for (int k = 0; k < 3; k++) assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);

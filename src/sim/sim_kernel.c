@@ -50,6 +50,16 @@ static void rates_of(const kernel_run *r, const double qd[3], double cd[4]) {
   cd[3] = qd[2];
 }
 
+// The contact coordinates and rates of the simulator's state.
+static void contacts_of(const kernel_run *r, double c[4], double cd[4]) {
+  const zeno_sim *s = r->s;
+  c[0] = s->q[0];
+  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
+  c[2] = s->q[1];
+  c[3] = s->q[2];
+  rates_of(r, s->qd, cd);
+}
+
 static double speed_of(const double cd[4]) {
   double v = 0;
   for (int a = 0; a < 4; a++) {
@@ -357,11 +367,7 @@ static kstep flow(kernel_run *r) {
   const unsigned code = mode_code(s);
   const double *qddp = r->kd->mode_qddp[code], *cdd = r->kd->mode_cdd[code];
   double c[4], cd[4];
-  c[0] = s->q[0];
-  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
-  c[2] = s->q[1];
-  c[3] = s->q[2];
-  rates_of(r, s->qd, cd);
+  contacts_of(r, c, cd);
   zf_crossing cr[ZF_MAX_CROSSINGS];
   const int n = zf_crossings_inv(2, s->sol.mode, c, cd, cdd, r->kd->mode_inv[code],
                                  s->scene.escape_radius, cr);
@@ -420,11 +426,7 @@ static kstep start(kernel_run *r) {
 static kstep run_start(kernel_run *r) {
   zeno_sim *s = r->s;
   double c[4], cd[4];
-  c[0] = s->q[0];
-  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
-  c[2] = s->q[1];
-  c[3] = s->q[2];
-  rates_of(r, s->qd, cd);
+  contacts_of(r, c, cd);
   s->vscale = speed_of(cd);
   if (!(s->vscale > 0)) return K_BACK;
   const double tol_v = s->def.velocity_rtol * s->vscale;
