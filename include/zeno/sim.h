@@ -206,16 +206,17 @@ ZENO_API zeno_status zeno_sim_next_event(zeno_sim *sim, zeno_event *event, zeno_
 /// Runs the simulator to its end without returning the events: what
 /// calling zeno_sim_next_event() until ZENO_DONE leaves (the summary, the
 /// word, the outcome), with the same errors. A two-contact ZOD simulator
-/// with its table (zeno_sim_def.zod_table) and without keep_history runs
-/// a run it has not started on the table's flat kernel, at a fraction of
-/// the event loop's cost, with the same word and its numbers equal to
-/// rounding; what the kernel does not cover (a Zeno completion, a
-/// decision within 1e-9 of a tie, an ambiguous or inconsistent mode, the
-/// event limit, Chatterjee-Ruina's law) it hands to the event loop, which
-/// then makes the run from its start. The kernel makes every impact map of
-/// the simulator's table first (see zeno_sim_restart: its runs are then a
-/// function of their initial state). Dense output afterwards covers the
-/// final instant, or with keep_history the whole run.
+/// with its table (zeno_sim_def.zod_table), without keep_history or a
+/// wall-clock limit, under any law but Chatterjee-Ruina's, runs a run it
+/// has not started on the table's flat kernel, at a fraction of the event
+/// loop's cost, with the same word and its numbers equal to rounding. The
+/// completion of a Zeno sequence and a diverging end are the event loop's
+/// events, after which the kernel goes on; a decision within 1e-9 of a tie
+/// or at the rounding of a threshold, an ambiguous or inconsistent mode and
+/// the event limit hand the run back, and the event loop makes it from its
+/// start. The kernel makes every impact map of the simulator's table first
+/// (its runs are then a function of their initial state). Dense output
+/// afterwards covers the final instant, or with keep_history the whole run.
 ZENO_API zeno_status zeno_sim_run(zeno_sim *sim, zeno_error *error);
 
 /// Dense output: the state at time t within the simulated part of the run

@@ -249,12 +249,12 @@ class Run:
     def to_pandas(self, what="trajectory"):
         """The trajectory (``what="trajectory"``) or the events' main fields
         (``"events"``) as a pandas DataFrame (needs pandas)."""
-        import pandas
         if what == "trajectory":
             if self.trajectory is None:
                 raise ValueError("this run was simulated with trajectory=False")
             return self.trajectory.to_pandas()
         if what == "events":
+            import pandas
             a = self.event_array
             names = [n for n in a.dtype.names if a.dtype[n].shape == () and a.dtype[n].names is None]
             return pandas.DataFrame({n: a[n] for n in names})

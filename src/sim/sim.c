@@ -115,7 +115,8 @@ static void event_take_tie(zeno_sim *s, zeno_event *ev) {
 /// a few ulps of terms of that size).
 #define SIM_ENERGY_GAIN_RTOL 1e-9
 
-double sim_zod_kinetic(const zeno_sim *s, const double qdp[3]) {
+// Kinetic energy of the ZOD rates qdp (under the ZOD).
+static double zod_kinetic(const zeno_sim *s, const double qdp[3]) {
   double v[3];
   zk_zod_to_gen(&s->km, qdp, v);
   double kinetic = 0;
@@ -127,7 +128,7 @@ double sim_zod_kinetic(const zeno_sim *s, const double qdp[3]) {
 // rates (qdot) in the full model; under the ZOD the record may be lean
 // (sim_set_lean_events), so the ZOD rates, which every record carries.
 static double record_kinetic(const zeno_sim *s, const zeno_state *st) {
-  if (!sim_is_full(s)) return sim_zod_kinetic(s, st->zod_rate);
+  if (!sim_is_full(s)) return zod_kinetic(s, st->zod_rate);
   double kinetic = 0;
   for (int k = 0; k < 3; k++) kinetic += 0.5 * st->qdot[k] * st->qdot[k] / s->km.inv_mass[k];
   return kinetic;

@@ -197,8 +197,6 @@ zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n);
 zeno_status sim_word_append2(zeno_sim *s, char a, char b);
 /// Appends the name of the mode in force.
 void sim_mode_token(zeno_sim *s);
-/// Kinetic energy of the ZOD rates qdp (under the ZOD).
-double sim_zod_kinetic(const zeno_sim *s, const double qdp[3]);
 /// Notes an impact's energy gain from the kinetic energies before and
 /// after it in the run's record (above rounding: more than a fraction 1e-9
 /// of before); returns the gain, or 0 when there is none.

@@ -1,5 +1,6 @@
-// The Poincaré cycle on the flat kernel (sim_kernel.h): sim_cycle.c's
-// steps (start, flow, crossing) for two contacts under the ZOD, with the
+// The Poincaré cycle, and a whole run, on the flat kernel (sim_kernel.h):
+// sim_cycle.c's steps (start, flow, crossing) for two contacts under the
+// ZOD (in a run, sim.c's emit_start and handle_crossing), with the
 // state kept in q' and its contact rates carried along instead of
 // recomputed, every constant of the scene read from the table, and the
 // impact law's candidates checked inline. The decisions, their order and
@@ -87,8 +88,8 @@ static void make_constants(zeno_sim *s, sim_kernel_data *kd) {
   kd->made = true;
 }
 
-// The kinetic energy of the ZOD rates v (sim_zod_kinetic() to rounding,
-// without its conversion to generalised rates).
+// The kinetic energy of the ZOD rates v (the event loop's, sim.c, to
+// rounding, without its conversion to generalised rates).
 static double kinetic_of(const kernel_run *r, const double v[3]) {
   const double(*K)[3] = (const double(*)[3])r->kd->kinetic;
   return K[0][0] * v[0] * v[0] + K[1][1] * v[1] * v[1] + K[2][2] * v[2] * v[2] +

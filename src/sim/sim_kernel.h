@@ -12,6 +12,10 @@
 // impacts, which it does not form). What the table has not made yet it
 // makes when it first meets it, so that a cycle is a function of its angle
 // alone. test_sim_cycle holds the two to 1e-12 with the same words.
+//
+// The same kernel makes whole runs (sim_kernel_run, zeno_sim_run), run on
+// past the section with the run's record kept as the event loop keeps it;
+// test_sim_run holds them to the loop.
 #ifndef ZENO_SIM_SIM_KERNEL_H
 #define ZENO_SIM_SIM_KERNEL_H
 
