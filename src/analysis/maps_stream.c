@@ -378,8 +378,10 @@ static zeno_status settle_window(zeno_maps_stream *s, const window_mark *w, size
   const zeno_maps *m = &s->maps;
   // A fixed point found at a sign change across a breakpoint lies within
   // breakpoint_tol of it whatever the setting.
-  const double tol = fmax(s->def.fixed_point_breakpoint_tol, s->def.breakpoint_tol);
   const size_t bp_fp_first = s->on_bp.count;
+  // Nothing located in the window: nothing to settle (most windows).
+  if (w->breakpoint == end_bp && w->sign_fp == end_sign) return ZENO_OK;
+  const double tol = fmax(s->def.fixed_point_breakpoint_tol, s->def.breakpoint_tol);
   zeno_status st = ZENO_OK;
   for (size_t j = w->breakpoint; j < end_bp && st == ZENO_OK; j++) {
     const double bp = m->breakpoints[j];
@@ -414,11 +416,13 @@ static window_mark mark_here(const zeno_maps_stream *s, size_t sample) {
                        .sign_fp = s->sign.count};
 }
 
-// Drops the samples handed out that no window needs any more.
+// Drops the samples handed out that no window needs any more, once they
+// are at least half the window: the kept ones are moved down once every few
+// samples instead of at every one (a move was a tenth of a map's own work).
 static void compact(zeno_maps_stream *s) {
   const size_t keep_from = s->have_prev ? s->prev.sample : s->cur.sample;
   const size_t drop = s->handed < keep_from ? s->handed : keep_from;
-  if (drop == 0) return;
+  if (drop == 0 || 2 * drop < s->win_len) return;
   memmove(s->win, s->win + drop, (s->win_len - drop) * sizeof *s->win);
   s->win_len -= drop;
   s->handed -= drop;

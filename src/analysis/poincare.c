@@ -106,8 +106,8 @@ zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
     cy->tie_margin = fast.tie_margin;
     // As strings (sim_cycle_track_init leaves the bytes past them): the
     // cycle's own stay zero.
-    memcpy(cy->word, fast.word, strlen(fast.word) + 1);
-    memcpy(cy->outcomes, fast.outcomes, strlen(fast.outcomes) + 1);
+    memcpy(cy->word, fast.word, fast.word_len + 1);
+    memcpy(cy->outcomes, fast.outcomes, fast.outcomes_len + 1);
     return ZENO_OK;
   }
   if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)

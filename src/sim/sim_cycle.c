@@ -66,6 +66,8 @@ bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *c
 
 bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done) {
   sim_cycle *out = t->out;
+  out->word_len = t->word_len;
+  out->outcomes_len = t->outcomes_len;
   if (!scene_units_trivial(s->units)) {  // as the event loop reports them
     out->rate = scene_units_to_user(s->units, SCENE_DIM_SPEED, out->rate);
     out->t = scene_units_to_user(s->units, SCENE_DIM_TIME, out->t);

@@ -42,6 +42,7 @@ typedef struct sim_cycle {
   /// zeno_cycle.word), and the impacts' letters (zeno_cycle.outcomes).
   char word[SIM_CYCLE_WORD];
   char outcomes[SIM_CYCLE_WORD];
+  size_t word_len, outcomes_len;  ///< their lengths (set by sim_cycle_finish)
   /// A cycle the kernel handed back for a reason the steps share (more
   /// events or impacts than they take, an inconsistent, ambiguous or
   /// unresolved step, a start off the section, a near tie): the steps

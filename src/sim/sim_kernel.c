@@ -231,11 +231,16 @@ static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_
                     bool *rest) {
   zeno_sim *s = r->s;
   sim_choice made;
-  const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(cls));
+  // The kernel's classes set neither lifting nor leaving_stick.
+  const unsigned index = cls->gap[0] + 3u * cls->slip[0] + 9u * cls->gap[1] + 27u * cls->slip[1];
+  const sim_choice *ch = r->kd->class_choice[index];
   if (ch == NULL) {
-    const tolerances tol = sim_make_tol(s, vscale);
-    sim_class_choice(s, cls, &tol, &made);
-    ch = &made;
+    ch = r->kd->class_choice[index] = sim_table_find(&s->table, sim_table_class_code(cls));
+    if (ch == NULL) {
+      const tolerances tol = sim_make_tol(s, vscale);
+      sim_class_choice(s, cls, &tol, &made);
+      ch = &made;
+    }
   }
   if (ch->count == 0) return loop_back(r);  // inconsistent: the event loop reports it
   sim_note_tie(s, ch->margin);

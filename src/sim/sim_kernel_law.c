@@ -262,11 +262,27 @@ static void make_context(zeno_sim *s, const bool touching[2], const bool impacti
     ctx->count += make_candidate(s, touching, B, pairs[k], &ctx->cand[ctx->count]);
 }
 
-// A letters' candidate's checks (impulses_ok, then rates_ok).
-static bool passes(const kcand *c, const double cd[4], double tol_v) {
+// Swaps checks j and k of a candidate (with their strictness).
+static void swap_checks(kcand *c, int j, int k) {
+  double row[4];
+  memcpy(row, c->row[j], sizeof row);
+  memcpy(c->row[j], c->row[k], sizeof row);
+  memcpy(c->row[k], row, sizeof row);
+  const unsigned bj = (c->strict >> j) & 1u, bk = (c->strict >> k) & 1u;
+  c->strict = (unsigned char)((c->strict & ~((1u << j) | (1u << k))) | (bj << k) | (bk << j));
+}
+
+// A letters' candidate's checks (impulses_ok, then rates_ok). They must
+// all pass, in any order: the one that fails is moved first, where the
+// next state (most often on the same side of it) meets it at once; the
+// order changes the cost, never the result.
+static bool passes(kcand *c, const double cd[4], double tol_v) {
   for (int k = 0; k < c->checks; k++) {
     const double v = dot4(c->row[k], cd);
-    if (c->strict & (1u << k) ? !(v > tol_v) : v < -tol_v) return false;
+    if (c->strict & (1u << k) ? !(v > tol_v) : v < -tol_v) {
+      if (k > 0) swap_checks(c, 0, k);
+      return false;
+    }
   }
   return true;
 }
@@ -287,7 +303,7 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
   }
   const double tol_impulse = tol_v * s->km.mass;
   for (int k = 0; k < ctx->count; k++) {
-    const kcand *c = &ctx->cand[k];
+    kcand *c = &ctx->cand[k];
     if (c->stick2) {
       if (!double_stick(&ctx->stick, tol_v, tol_impulse, s->qd)) continue;
     } else {

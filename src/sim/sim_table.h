@@ -31,6 +31,9 @@ typedef struct sim_choice {
 /// Impact contexts of the kernel: which of two contacts touch, which approach.
 #define SIM_KERNEL_CONTEXTS 16
 typedef struct sim_kernel_context sim_kernel_context;
+/// The kernel's kinematic classes: a gap and a slip state (3 each) per
+/// contact.
+#define SIM_KERNEL_CLASSES 81
 
 /// The flat kernel's data (sim_kernel.c), in the ZOD's coordinates q':
 /// each mode's accelerations, made as modes are met.
@@ -48,6 +51,10 @@ typedef struct sim_kernel_data {
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
   double proj_K[16][3][3];
+  /// The table's choice of each kernel class (its gaps and slips, no
+  /// lifting or leaving stick: sim_kernel.c's class_index), found there
+  /// once; NULL until then. The table's slots never move or empty.
+  const sim_choice *class_choice[SIM_KERNEL_CLASSES];
   bool context_made[SIM_KERNEL_CONTEXTS];
   sim_kernel_context *contexts;  ///< SIM_KERNEL_CONTEXTS of them, each made when first met
 } sim_kernel_data;
