@@ -33,6 +33,8 @@ typedef struct kernel_run {
   long max_crossings;  ///< crossings the kernel may take before handing back
   /// A cycle handed back for a reason the steps share (sim_cycle.loop_only).
   bool loop_only;
+  /// A cycle's starting speed scale (its band, classify); 0 in a run.
+  double start_speed;
 } kernel_run;
 
 // Hands the cycle back where the steps would hand it back too (the same
@@ -146,18 +148,28 @@ static bool projection(kernel_run *r, unsigned key, const int *cols, int m) {
 
 /* ---------- classes ---------- */
 
-// A velocity's class against tol, or false when it lies in the band
+// Whether a velocity lies outside the band [lo, hi] around its threshold,
 // where rounding could class it otherwise.
-static bool clear_of(double v, double tol) {
+static bool clear_of(double v, double lo, double hi) {
   const double a = fabs(v);
-  return !(a >= tol / SIM_KERNEL_BAND && a <= tol * SIM_KERNEL_BAND);
+  return !(a >= lo && a <= hi);
 }
 
-static bool classify(const double cd[4], const bool touching[2], double tol, zm_class *cls) {
+// The velocities' classes against tol, or false when one lies in the band
+// (a run's: SIM_KERNEL_BAND; a cycle's: SIM_KERNEL_CYCLE_ROUNDING).
+static bool classify(const kernel_run *r, const double cd[4], const bool touching[2],
+                     double tol, zm_class *cls) {
+  double lo = tol / SIM_KERNEL_BAND, hi = tol * SIM_KERNEL_BAND;
+  if (!r->run) {
+    double e = SIM_KERNEL_CYCLE_ROUNDING * r->start_speed;
+    e = e < 0.01 * tol ? 0.01 * tol : e > 0.75 * tol ? 0.75 * tol : e;
+    lo = tol - e;
+    hi = tol + e;
+  }
   memset(cls, 0, sizeof *cls);
   for (int i = 0; i < 2; i++) {
     const double zd = cd[2 * i], xd = cd[2 * i + 1];
-    if (!clear_of(xd, tol) || (touching[i] && !clear_of(zd, tol))) return false;
+    if (!clear_of(xd, lo, hi) || (touching[i] && !clear_of(zd, lo, hi))) return false;
     cls->gap[i] = !touching[i] || zd > tol ? ZM_GAP_OPEN
                   : zd < -tol              ? ZM_GAP_IMPACTING
                                            : ZM_GAP_CLOSED;
@@ -286,7 +298,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
   }
   if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return loop_back(r);
   rates_of(r, s->qd, cd);
-  if (!classify(cd, touching, tol_v, cls)) return K_BACK;
+  if (!classify(r, cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
   return enforce(r, cls, cd) ? K_ON : K_BACK;
@@ -302,7 +314,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   zm_class cls;
-  if (!classify(cd, touching, tol_v, &cls)) return K_BACK;
+  if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   unsigned touched = 0;
   for (int i = 0; i < 2; i++) {
     if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
@@ -408,11 +420,11 @@ static kstep start(kernel_run *r) {
   zeno_sim *s = r->s;
   double cd[4];
   rates_of(r, s->qd, cd);
-  s->vscale = speed_of(cd);
+  s->vscale = r->start_speed = speed_of(cd);
   if (!(s->vscale > 0)) return loop_back(r);
   const bool touching[2] = {true, true};
   zm_class cls;
-  if (!classify(cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
+  if (!classify(r, cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
   static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   bool impacting = false;
   for (int i = 0; i < 2; i++) {
@@ -442,7 +454,7 @@ static kstep run_start(kernel_run *r) {
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
   zm_class cls;
-  if (!classify(cd, touching, tol_v, &cls)) return K_BACK;
+  if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   memset(&s->sol, 0, sizeof s->sol);
   if (cls.gap[0] == ZM_GAP_IMPACTING || cls.gap[1] == ZM_GAP_IMPACTING) {
     static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};

@@ -27,7 +27,18 @@
 /// A velocity classified against a threshold tol (zero below it) is left
 /// to the steps when it lies within [tol / BAND, tol * BAND]: there the
 /// two paths' rounding (1e-16 of the speed scale) could class it apart.
+/// (A run's band; a cycle's is SIM_KERNEL_CYCLE_ROUNDING's.)
 #define SIM_KERNEL_BAND 4.0
+/// A cycle's velocities are left to the steps within tol -+ e, e the two
+/// paths' difference a cycle can reach: this much of the cycle's starting
+/// speed scale (the kernel and the steps differ by at most 1.7e-13 of it in
+/// R, G, T and the rates, measured on 200,000 cycles of paper and random
+/// scenes under three laws: 60 times that), and at least a hundredth and
+/// at most three quarters of tol (the run's band, below tol). The maps'
+/// bisections run every breakpoint where a velocity crosses its threshold
+/// down to 1e-12 rad, and with the run's band handed several cycles of each
+/// to the event loop: a sixth of a region map's time.
+#define SIM_KERNEL_CYCLE_ROUNDING 1e-11
 
 /// Allocates the kernel's data of a simulator (once; its table's
 /// `kernel`): its cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
