@@ -20,9 +20,12 @@
 
 /// Cycles with a decision nearer a tie than this (zeno_event.tie_margin)
 /// go to the event loop: far above the rounding that could make the two
-/// paths decide differently (1e-15 of the state), far below any tie a map
-/// reports (ZENO_FIXED_POINT_TIE_MARGIN).
-#define SIM_CYCLE_TIE_FLOOR 1e-9
+/// paths decide differently (the kernel's tie margins differ from the
+/// steps' by at most 1e-13, test_sim_cycle: a hundredth of this), far below
+/// any tie a map reports (ZENO_FIXED_POINT_TIE_MARGIN). (It was 1e-9: the
+/// maps' bisections then ran their last ten steps to every breakpoint on
+/// the event loop.)
+#define SIM_CYCLE_TIE_FLOOR 1e-11
 
 /// Room for a cycle's word and outcomes, terminator included: the size of
 /// zeno_cycle's (analysis/poincare.c checks that they agree).

@@ -522,7 +522,7 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   else r.k.events = (int)(s->event_count - 1);  // the crossings so far (START counts one)
   while (st == K_ON) st = flow(&r);
   // A decision nearer a tie than the floor may be the loop's otherwise.
-  if (st == K_BACK || r.k.all_tie < SIM_CYCLE_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
+  if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
   // The mode's solution (its forces: the loop's next event, the summary).
   zm_solution sol;
   if (!zm_solve_cached(&s->dyn, s->sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;

@@ -6,12 +6,14 @@
 //
 // It agrees with sim_cycle.c's steps to rounding, not bit for bit (it
 // forms the same quantities in another order), and hands a cycle back to
-// them wherever rounding could decide: a classification within a factor
-// SIM_KERNEL_BAND of its threshold, a tie margin below SIM_CYCLE_TIE_FLOOR,
-// and every case the steps hand back themselves (and Chatterjee-Ruina
-// impacts, which it does not form). What the table has not made yet it
-// makes when it first meets it, so that a cycle is a function of its angle
-// alone. test_sim_cycle holds the two to 1e-12 with the same words.
+// them wherever rounding could decide: a velocity within its band around
+// its threshold, a tie margin below SIM_CYCLE_TIE_FLOOR, and every case the
+// steps hand back themselves (and Chatterjee-Ruina impacts, which it does
+// not form). What the table has not made yet it makes when it first meets
+// it, so that a cycle is a function of its angle alone. test_sim_cycle
+// holds the two to 1e-12 with the same words, but within 1e-14 rad of a
+// breakpoint, where a decision at the rounding of its threshold may go
+// either way on either path.
 //
 // The same kernel makes whole runs (sim_kernel_run, zeno_sim_run), run on
 // past the section with the run's record kept as the event loop keeps it;
@@ -39,6 +41,11 @@
 /// down to 1e-12 rad, and with the run's band handed several cycles of each
 /// to the event loop: a sixth of a region map's time.
 #define SIM_KERNEL_CYCLE_ROUNDING 1e-11
+
+/// A run (sim_kernel_run) with a decision nearer a tie than this is made by
+/// the event loop (a run's chatter goes on for many more events than a
+/// cycle's, and its tie floor stays the one first measured).
+#define SIM_KERNEL_RUN_TIE_FLOOR 1e-9
 
 /// Allocates the kernel's data of a simulator (once; its table's
 /// `kernel`): its cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
