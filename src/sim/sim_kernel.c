@@ -87,6 +87,10 @@ static void make_constants(zeno_sim *s, sim_kernel_data *kd) {
         sum += s->km.Ainv[j][a] * s->km.mass_diag[j] * s->km.Ainv[j][b];
       kd->kinetic[a][b] = 0.5 * sum;
     }
+  for (unsigned code = 0; code < 16; code++) {
+    kd->mode_letters[code][0] = zeno_letter_name((zeno_letter)(code % 4));
+    kd->mode_letters[code][1] = zeno_letter_name((zeno_letter)(code / 4));
+  }
   kd->made = true;
 }
 
@@ -231,41 +235,56 @@ static bool token(kernel_run *r, char a, char b) {
 }
 
 static bool mode_token(kernel_run *r, unsigned code) {
-  return token(r, zeno_letter_name((zeno_letter)(code % 4)),
-               zeno_letter_name((zeno_letter)(code / 4)));
+  const char *letters = r->kd->mode_letters[code];
+  return token(r, letters[0], letters[1]);
 }
 
 // sim_choose_next() from the table's choice of the class (worked out and
 // remembered when first met; tolerances of the speed scale vscale): the
 // mode in force becomes the pick, *rest tells whether it is the rest
 // (v_after: the contact speed after the event).
+// The kernel's choice of a class from the table's choice ch: the state
+// (sim_kernel_data.class_state) and the picked mode's code.
+static unsigned char class_choice(kernel_run *r, const sim_choice *ch, unsigned *code) {
+  if (ch->count == 0) return 2;  // inconsistent: the event loop reports it
+  int pick = 0;
+  if (ch->count > 1) {
+    if (r->s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
+    else if (r->s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return 2;
+  }
+  *code = ch->code[pick];
+  return mode_data(r, *code) ? 1 : 3;
+}
+
 static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_after,
                     bool *rest) {
   zeno_sim *s = r->s;
-  sim_choice made;
+  sim_kernel_data *kd = r->kd;
   // The kernel's classes set neither lifting nor leaving_stick.
   const unsigned index = cls->gap[0] + 3u * cls->slip[0] + 9u * cls->gap[1] + 27u * cls->slip[1];
-  const sim_choice *ch = r->kd->class_choice[index];
-  if (ch == NULL) {
-    ch = r->kd->class_choice[index] = sim_table_find(&s->table, sim_table_class_code(cls));
-    if (ch == NULL) {
+  unsigned char state = kd->class_state[index];
+  unsigned code = kd->class_code[index];
+  double margin = kd->class_margin[index];
+  if (state == 0) {
+    const sim_choice *ch = sim_table_find(&s->table, sim_table_class_code(cls));
+    if (ch != NULL) {  // remembered from now on
+      state = kd->class_state[index] = class_choice(r, ch, &code);
+      kd->class_code[index] = (unsigned char)code;
+      margin = kd->class_margin[index] = ch->margin;
+    } else {  // a full table: worked out each time
+      sim_choice made;
       const tolerances tol = sim_make_tol(s, vscale);
       sim_class_choice(s, cls, &tol, &made);
-      ch = &made;
+      state = class_choice(r, &made, &code);
+      margin = made.margin;
     }
   }
-  if (ch->count == 0) return loop_back(r);  // inconsistent: the event loop reports it
-  sim_note_tie(s, ch->margin);
-  int pick = 0;
-  if (ch->count > 1) {
-    if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) pick = ch->count - 1;
-    else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) return loop_back(r);
-  }
-  const unsigned code = ch->code[pick];
-  if (!mode_data(r, code)) return K_BACK;
+  if (state == 2) return loop_back(r);
+  if (state == 3) return K_BACK;
+  sim_note_tie(s, margin);
   s->sol.mode.letter[0] = (unsigned char)(code % 4);
   s->sol.mode.letter[1] = (unsigned char)(code / 4);
-  *rest = r->kd->mode_rest[code] && v_after == 0;
+  *rest = kd->mode_rest[code] && v_after == 0;
   return K_ON;
 }
 

@@ -51,10 +51,16 @@ typedef struct sim_kernel_data {
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
   unsigned char proj_state[16];
   double proj_K[16][3][3];
-  /// The table's choice of each kernel class (its gaps and slips, no
-  /// lifting or leaving stick: sim_kernel.c's class_index), found there
-  /// once; NULL until then. The table's slots never move or empty.
-  const sim_choice *class_choice[SIM_KERNEL_CLASSES];
+  /// The kernel's choice for each of its classes (gaps and slips, no
+  /// lifting or leaving stick), made from the table's once: 0 not made, 1
+  /// the mode class_code[] with tie margin class_margin[], 2 to the event
+  /// loop (inconsistent or ambiguous), 3 handed back (the mode has no
+  /// solution).
+  unsigned char class_state[SIM_KERNEL_CLASSES];
+  unsigned char class_code[SIM_KERNEL_CLASSES];
+  double class_margin[SIM_KERNEL_CLASSES];
+  /// The letters of each mode code (its word token).
+  char mode_letters[16][2];
   bool context_made[SIM_KERNEL_CONTEXTS];
   sim_kernel_context *contexts;  ///< SIM_KERNEL_CONTEXTS of them, each made when first met
 } sim_kernel_data;
