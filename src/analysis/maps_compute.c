@@ -21,9 +21,10 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   if (s == NULL) return error->code;
   zeno_cycle *samples = NULL;
   size_t count = 0, cap = 0;
-  zeno_cycle c;
   zeno_status st;
-  while ((st = zeno_maps_stream_next(s, &c, error)) == ZENO_OK) {
+  // Each sample is handed out straight into its place (room for one more
+  // is made first).
+  for (;;) {
     if (count == cap) {
       cap = cap ? 2 * cap : (def ? def->samples : zeno_maps_def_default().samples) + MAPS_COLLECT_EXTRA;
       zeno_cycle *p = realloc(samples, cap * sizeof *p);
@@ -33,7 +34,8 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
       }
       samples = p;
     }
-    samples[count++] = c;
+    if ((st = zeno_maps_stream_next(s, &samples[count], error)) != ZENO_OK) break;
+    count++;
   }
   if (st == ZENO_DONE) st = zeno_maps_stream_result(s, maps, error);
   zeno_maps_stream_destroy(s);

@@ -90,7 +90,6 @@ struct zeno_maps_stream {
   window_mark prev, cur;
   bool have_prev;       ///< a previous window exists (not yet settled)
   size_t next_uniform;  ///< uniform samples evaluated
-  zeno_cycle last;      ///< the latest uniform sample
   /// Threads sharing out the uniform samples (1: none), each with a
   /// runner of its own: runner for the first, extra[t - 1] for thread t,
   /// made at the first block.
@@ -452,10 +451,11 @@ static zeno_status step(zeno_maps_stream *s) {
   // The new window starts at the previous uniform sample (the last kept).
   const bool first = k == 0;
   const window_mark started = mark_here(s, first ? s->win_len : s->win_len - 1);
-  if (!first && !same_branch(&s->last, &c)) st = locate_breakpoint(s, s->last, c);
+  // The previous uniform sample is the window's last (compact() keeps it).
+  if (!first && !same_branch(&s->win[s->win_len - 1], &c))
+    st = locate_breakpoint(s, s->win[s->win_len - 1], c);
   if (st == ZENO_OK) st = add_sample(s, &c);
   if (st == ZENO_OK) st = find_fixed_points(s, started.sample);
-  s->last = c;
   if (st != ZENO_OK) return st;
   // The window two back is settled now: a fixed point of its breakpoints
   // may have been found in the one after it, which this sample completed.
