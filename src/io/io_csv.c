@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "io/io_number.h"
 #include "io/io_stream.h"
 
 /// Columns of the trajectory header before the q' coordinates (t and the
@@ -40,7 +41,10 @@ zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
 }
 
 static void csv_numbers(FILE *f, const double *v, size_t n) {
-  for (size_t i = 0; i < n; i++) fprintf(f, "," IO_NUMBER_FORMAT, v[i]);
+  for (size_t i = 0; i < n; i++) {
+    fputc(',', f);
+    io_put_number(f, v[i]);
+  }
 }
 
 zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
@@ -48,7 +52,7 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
   if (stream == NULL || row == NULL) return io_no_stream(error);
   if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
   char mode[ZENO_MODE_NAME_SIZE];
-  fprintf(stream, IO_NUMBER_FORMAT, row->t);
+  io_put_number(stream, row->t);
   csv_numbers(stream, row->q, 3);
   csv_numbers(stream, row->qdot, 3);
   csv_numbers(stream, row->zod, 3);
@@ -91,7 +95,7 @@ zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count, zeno_erro
 
 static void csv_number_if(FILE *f, bool has, double v) {
   fputc(',', f);
-  if (has) fprintf(f, IO_NUMBER_FORMAT, v);
+  if (has) io_put_number(f, v);
 }
 
 static void csv_long_if(FILE *f, bool has, long v) {
@@ -162,10 +166,14 @@ zeno_status zeno_io_maps_csv_header(FILE *stream, zeno_error *error) {
 }
 
 static void maps_row(FILE *stream, const zeno_cycle *c) {
-  fprintf(stream, IO_NUMBER_FORMAT ",", c->phi);
-  if (c->defined)
-    fprintf(stream, IO_NUMBER_FORMAT "," IO_NUMBER_FORMAT ",", c->R, c->G);
-  else
+  io_put_number(stream, c->phi);
+  fputc(',', stream);
+  if (c->defined) {
+    io_put_number(stream, c->R);
+    fputc(',', stream);
+    io_put_number(stream, c->G);
+    fputc(',', stream);
+  } else
     fputs(",,", stream);
   io_csv_text(stream, c->word);
   fputc('\n', stream);

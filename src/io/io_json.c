@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "io/io_number.h"
 #include "io/io_stream.h"
 /// JSON requires \u escapes below this code point.
 #define IO_JSON_FIRST_PLAIN 0x20
@@ -40,7 +41,7 @@
 
 static void put_number(FILE *f, double v) {
   if (isfinite(v))
-    fprintf(f, IO_NUMBER_FORMAT, v);
+    io_put_number(f, v);
   else
     fputs("null", f);
 }

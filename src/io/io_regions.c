@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "io/io_fields.h"
+#include "io/io_number.h"
 #include "io/io_stream.h"
 #include "zeno/io.h"
 
@@ -91,9 +92,8 @@ static void add_number(row_text *b, double v) {
     add_text(b, "nan");
     return;
   }
-  char number[40];
-  const int n = snprintf(number, sizeof number, IO_NUMBER_FORMAT, v);
-  add_chars(b, number, n > 0 ? (size_t)n : 0);
+  char number[IO_NUMBER_SIZE];
+  add_chars(b, number, io_format_number(v, number));
 }
 
 // io_csv_text() into the row: quoted when it holds a comma, a quote or a

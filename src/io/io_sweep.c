@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "io/io_fields.h"
+#include "io/io_number.h"
 #include "io/io_stream.h"
 #include "zeno/io.h"
 
@@ -38,7 +39,10 @@ zeno_status zeno_io_sweep_header(FILE *f, const zeno_sweep_def *d, int contact_c
 
 static void put(FILE *f, double v) {
   if (isnan(v)) fputc(',', f);
-  else fprintf(f, "," IO_NUMBER_FORMAT, v);
+  else {
+    fputc(',', f);
+    io_put_number(f, v);
+  }
 }
 
 zeno_status zeno_io_sweep_row(FILE *f, const zeno_sweep_def *d, const zeno_sweep_point *p,
