@@ -1,7 +1,9 @@
 // Numbers as the io writers print them: IO_NUMBER_FORMAT ("%.17g", every
 // double round-trips) made without printf for the values a run, a map or a
 // region table holds (|v| from 1e-16 to 1e17; others through snprintf),
-// the same text to the last character. Not public API.
+// the same text to the last character in the C locale (the decimal point
+// is always '.', as CSV and JSON want; the library sets no locale). Not
+// public API.
 #ifndef ZENO_IO_IO_NUMBER_H
 #define ZENO_IO_IO_NUMBER_H
 
