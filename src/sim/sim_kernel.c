@@ -239,10 +239,6 @@ static bool mode_token(kernel_run *r, unsigned code) {
   return token(r, letters[0], letters[1]);
 }
 
-// sim_choose_next() from the table's choice of the class (worked out and
-// remembered when first met; tolerances of the speed scale vscale): the
-// mode in force becomes the pick, *rest tells whether it is the rest
-// (v_after: the contact speed after the event).
 // The kernel's choice of a class from the table's choice ch: the state
 // (sim_kernel_data.class_state) and the picked mode's code.
 static unsigned char class_choice(kernel_run *r, const sim_choice *ch, unsigned *code) {
@@ -256,6 +252,10 @@ static unsigned char class_choice(kernel_run *r, const sim_choice *ch, unsigned 
   return mode_data(r, *code) ? 1 : 3;
 }
 
+// sim_choose_next() from the table's choice of the class (worked out and
+// remembered when first met, then kept as the kernel's; tolerances of the
+// speed scale vscale): the mode in force becomes the pick, *rest tells
+// whether it is the rest (v_after: the contact speed after the event).
 static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_after,
                     bool *rest) {
   zeno_sim *s = r->s;

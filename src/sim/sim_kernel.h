@@ -34,12 +34,13 @@
 /// A cycle's velocities are left to the steps within tol -+ e, e the two
 /// paths' difference a cycle can reach: this much of the cycle's starting
 /// speed scale (the kernel and the steps differ by at most 1.7e-13 of it in
-/// R, G, T and the rates, measured on 200,000 cycles of paper and random
+/// R, G, T and the rates, measured on 189,000 cycles of paper and random
 /// scenes under three laws: 60 times that), and at least a hundredth and
 /// at most three quarters of tol (the run's band, below tol). The maps'
 /// bisections run every breakpoint where a velocity crosses its threshold
 /// down to 1e-12 rad, and with the run's band handed several cycles of each
-/// to the event loop: a sixth of a region map's time.
+/// to the event loop (the narrower band made the Example 6 region map 10%
+/// faster).
 #define SIM_KERNEL_CYCLE_ROUNDING 1e-11
 
 /// A run (sim_kernel_run) with a decision nearer a tie than this is made by
