@@ -8,10 +8,10 @@
 // thread. Each figure with the general path's (zod_table off) beside it.
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
 #include "zeno/zeno.h"
 
 #ifndef ZENO_SCENES_DIR
@@ -46,11 +46,6 @@ static int load(const char *file, zeno_scene *scene) {
 /// Most timed runs of one figure (their median is printed).
 #define BENCH_MAX_RUNS 4096
 
-static int compare_doubles(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 // Milliseconds per zeno_maps_compute() of the scene with def: the median of
 // the runs made in BENCH_TARGET_SECONDS (a shared machine's pauses move a
 // mean by 10%, the median hardly).
@@ -66,8 +61,8 @@ static int time_maps(const zeno_scene *scene, const zeno_maps_def *def,
     zeno_maps_free(&maps);
     took[(*runs)++] = now_seconds() - t0;
   } while (now_seconds() - start < BENCH_TARGET_SECONDS && *runs < BENCH_MAX_RUNS);
-  qsort(took, (size_t)*runs, sizeof took[0], compare_doubles);
-  *ms = took[*runs / 2] * MILLISECONDS_PER_SECOND;
+  bench_sort(took, (size_t)*runs);
+  *ms = bench_percentile(took, (size_t)*runs, 0.5) * MILLISECONDS_PER_SECOND;
   return 0;
 }
 

@@ -2,9 +2,9 @@
 // about a second each and prints the time per run and the event rate.
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "zeno/zeno.h"
 
 #ifndef ZENO_SCENES_DIR
@@ -61,11 +61,6 @@ static int time_scene(const zeno_scene *scene, const zeno_sim_def *def,
 #define BENCH_BATCH 256
 #define BENCH_MAX_BATCHES 65536
 
-static int compare_doubles(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /// Runs the scene on one simulator restarted from its initial state, each
 /// run by zeno_sim_run(), until BENCH_TARGET_SECONDS have passed: the
 /// per-run cost without creation (zeno_sim_restart, as Monte-Carlo runs
@@ -92,8 +87,8 @@ static int time_restarts(const zeno_scene *scene, const zeno_sim_def *def,
     took[batches++] = (now_seconds() - t0) / BENCH_BATCH;
   } while (now_seconds() - start < BENCH_TARGET_SECONDS && batches < BENCH_MAX_BATCHES);
   zeno_sim_destroy(sim);
-  qsort(took, batches, sizeof took[0], compare_doubles);
-  *per_run = took[batches / 2];
+  bench_sort(took, batches);
+  *per_run = bench_percentile(took, batches, 0.5);
   return 0;
 }
 

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
+
 #ifndef ZENO_SCENES_DIR
 #define ZENO_SCENES_DIR "scenes"
 #endif
@@ -120,21 +122,13 @@ static long ldd_lines(const char *program) {
   return pclose(p) == 0 ? lines : -1;
 }
 
-static int compare_doubles(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double percentile(const double *sorted, long n, double p) {
-  return sorted[(long)(p * (double)(n - 1) + 0.5)];
-}
-
 static void print_command(command *c) {
-  qsort(c->seconds, (size_t)c->runs, sizeof *c->seconds, compare_doubles);
+  const size_t n = (size_t)c->runs;
+  bench_sort(c->seconds, n);
   printf("  %-34s median %6.2f ms  (p10 %6.2f, p90 %6.2f; %ld runs)",
-         c->label, MILLISECONDS_PER_SECOND * percentile(c->seconds, c->runs, 0.5),
-         MILLISECONDS_PER_SECOND * percentile(c->seconds, c->runs, LOW_PERCENTILE),
-         MILLISECONDS_PER_SECOND * percentile(c->seconds, c->runs, HIGH_PERCENTILE), c->runs);
+         c->label, MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, 0.5),
+         MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, LOW_PERCENTILE),
+         MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, HIGH_PERCENTILE), c->runs);
   if (c->objects >= 0) printf("  %ld objects", c->objects);
   printf("\n");
 }
