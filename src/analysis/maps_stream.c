@@ -4,19 +4,14 @@
 // (Lemma 3). The samples are handed out in phi order as they are made and
 // only a window of them is kept (zeno_maps_stream), so a map of any number
 // of samples runs in constant memory; zeno_maps_compute() (maps_compute.c)
-// collects them.
+// collects them. Threads share out the uniform samples (maps_block.c).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "analysis/analysis_units.h"
-#include "analysis/grid_scene.h"
-#include "analysis/poincare_internal.h"
+#include "analysis/maps_stream_internal.h"
 #include "base/util.h"
 #include "zeno/poincare.h"
 #include "zeno/regions.h"
@@ -36,73 +31,12 @@
 /// thousand samples) went to the heap's top and back at every point, a
 /// fifth of the map's time in page faults.
 #define MAPS_WINDOW_INITIAL 16
-/// Uniform samples evaluated together when threads share them out (the
-/// window logic then takes them one by one): 4096 cycles take about 2 ms,
-/// against a few microseconds to start the threads, and keep memory
-/// constant (1 MB). Each block ends at a barrier, where on a busy machine
-/// the threads wait for one the system delayed (a scheduler slice, some
-/// milliseconds): blocks this large leave few of them.
-#define MAPS_BLOCK 4096
-/// Samples a thread takes at a time within a block: small, so that a
-/// thread the system delays leaves its share to the others instead of
-/// holding the block (on a busy machine a static half-block stalled the
-/// maps by a scheduler slice at every block).
-#define MAPS_CHUNK 16
 /// With zeno_maps_def.threads 0 the samples are shared out only for maps
 /// this large (about 50 ms of cycles): a barrier's wait on a busy machine would
 /// cost smaller maps more than the threads save them (measured with a
 /// compile running: 6000 samples 3 ms on one thread, 2.3 ms to 90 ms on
 /// two).
 #define MAPS_THREADS_MIN_SAMPLES 100000
-
-/// A list of fixed points (the map's two kinds are kept apart until the
-/// end, in the order the map reports them).
-typedef struct fp_list {
-  size_t count;
-  zeno_fixed_point fp[ZENO_MAX_FIXED_POINTS];
-} fp_list;
-
-/// Where one window of samples (a uniform sample, the breakpoint sides
-/// before it and the uniform sample before those) starts in each record.
-typedef struct window_mark {
-  size_t sample;      ///< index in the window buffer
-  size_t breakpoint;  ///< first breakpoint located in it
-  size_t sign_fp;     ///< first fixed point found at a sign change in it
-} window_mark;
-
-struct zeno_maps_stream {
-  zeno_maps_def def;
-  zeno_scene ordered;   ///< in its own units, contacts in the order of eq. (13)
-  scene_units units;
-  cycle_runner runner;
-  /// Breakpoints, limits, G_max and swapped; the fixed points are put
-  /// together at the end (sign changes, then breakpoints, then limits).
-  zeno_maps maps;
-  fp_list sign;         ///< fixed points at sign changes of R - phi
-  fp_list on_bp;        ///< fixed points on breakpoints not found by the sign test
-  /// The samples not yet dropped, sorted by phi: the current window and the
-  /// one before; a window's breakpoints are settled once the window after
-  /// it is complete and another sample has come (their fixed points may sit
-  /// in the window after).
-  zeno_cycle *win;
-  size_t win_len, win_cap;
-  size_t handed;        ///< win[0, handed) were handed out
-  window_mark prev, cur;
-  bool have_prev;       ///< a previous window exists (not yet settled)
-  size_t next_uniform;  ///< uniform samples evaluated
-  /// Threads sharing out the uniform samples (1: none), each with a
-  /// runner of its own: runner for the first, extra[t - 1] for thread t,
-  /// made at the first block.
-  int threads;
-  cycle_runner *extra;
-  int extra_count;
-  zeno_cycle *block;    ///< uniform samples block_first.. evaluated ahead
-  size_t block_first, block_count;
-  bool sampled;         ///< every uniform sample was evaluated and settled
-  bool finished;        ///< the endpoint limits and fixed points are in maps
-  zeno_status failure;  ///< a failed step: every later call reports it
-  zeno_error *error;    ///< the current call's error
-};
 
 // The cycles come from poincare_runner_eval(), which leaves their words'
 // and outcomes' bytes past the terminators zero: comparing the whole arrays
@@ -117,76 +51,8 @@ static zeno_status eval(zeno_maps_stream *s, double phi, zeno_cycle *c) {
   return poincare_runner_eval(&s->runner, phi, c, s->error);
 }
 
-static double uniform_phi(const zeno_maps_stream *s, size_t k) {
+double maps_uniform_phi(const zeno_maps_stream *s, size_t k) {
   return -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)s->def.samples;
-}
-
-// The runners of the threads beyond the first, made once.
-static zeno_status make_extra_runners(zeno_maps_stream *s) {
-  if (s->extra != NULL) return ZENO_OK;
-  s->block = malloc(MAPS_BLOCK * sizeof *s->block);
-  s->extra = calloc((size_t)(s->threads - 1), sizeof *s->extra);
-  if (s->block == NULL || s->extra == NULL)
-    return zeno_fail(s->error, ZENO_ERR_NOMEM, "", "out of memory");
-  for (; s->extra_count < s->threads - 1; s->extra_count++) {
-    const zeno_status st = poincare_runner_init(&s->extra[s->extra_count], &s->ordered,
-                                                s->def.zod_table, s->error);
-    if (st != ZENO_OK) {
-      poincare_runner_free(&s->extra[s->extra_count]);
-      return st;
-    }
-  }
-  return ZENO_OK;
-}
-
-// A block's samples: first.. of the stream's.
-typedef struct block_job {
-  zeno_maps_stream *s;
-  size_t first;
-} block_job;
-
-// Sample j of the block on the runner of the thread that takes it.
-static zeno_status eval_sample(const void *context, size_t j, zeno_error *error) {
-  const block_job *b = context;
-  zeno_maps_stream *s = b->s;
-#ifdef _OPENMP
-  const int t = omp_get_thread_num();
-#else
-  const int t = 0;
-#endif
-  cycle_runner *r = t == 0 ? &s->runner : &s->extra[t - 1];
-  return poincare_runner_eval(r, uniform_phi(s, b->first + j), &s->block[j], error);
-}
-
-// Uniform samples first.. (up to MAPS_BLOCK of them) on the threads, each
-// on its thread's runner; the first failure in phi order is reported.
-static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
-  zeno_status st = make_extra_runners(s);
-  if (st != ZENO_OK) return st;
-  const size_t left = s->def.samples - first;
-  const size_t count = left < MAPS_BLOCK ? left : MAPS_BLOCK;
-  const block_job job = {.s = s, .first = first};
-  st = grid_run_items(count, s->threads, MAPS_CHUNK, eval_sample, &job, s->error);
-  if (st != ZENO_OK) return st;
-  s->block_first = first;
-  s->block_count = count;
-  return ZENO_OK;
-}
-
-// Uniform sample k: from the block evaluated ahead, or on its own.
-static zeno_status eval_uniform(zeno_maps_stream *s, size_t k, zeno_cycle *c) {
-#ifdef _OPENMP
-  const bool share = s->threads > 1 && !omp_in_parallel();
-#else
-  const bool share = false;
-#endif
-  if (!share) return eval(s, uniform_phi(s, k), c);
-  if (!(k >= s->block_first && k < s->block_first + s->block_count)) {
-    const zeno_status st = eval_block(s, k);
-    if (st != ZENO_OK) return st;
-  }
-  *c = s->block[k - s->block_first];
-  return ZENO_OK;
 }
 
 // Appends a sample to the window, keeping it sorted (samples come in order;
@@ -446,7 +312,7 @@ static zeno_status step(zeno_maps_stream *s) {
   }
   const size_t k = s->next_uniform++;
   zeno_cycle c;
-  zeno_status st = eval_uniform(s, k, &c);
+  zeno_status st = maps_eval_uniform(s, k, &c);
   if (st != ZENO_OK) return st;
   // The new window starts at the previous uniform sample (the last kept).
   const bool first = k == 0;
@@ -544,9 +410,7 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
 void zeno_maps_stream_destroy(zeno_maps_stream *s) {
   if (s == NULL) return;
   poincare_runner_free(&s->runner);
-  for (int t = 0; t < s->extra_count; t++) poincare_runner_free(&s->extra[t]);
-  free(s->extra);
-  free(s->block);
+  maps_block_free(s);
   free(s->win);
   free(s);
 }
