@@ -33,13 +33,6 @@ static void check(double v) {
   checked++;
 }
 
-static uint64_t next(rng *r) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return r->s * 2685821657736338717ull;
-}
-
 static double from_bits(uint64_t b) {
   double v;
   memcpy(&v, &b, sizeof v);
@@ -49,7 +42,7 @@ static double from_bits(uint64_t b) {
 static void random_bit_patterns(void **state) {
   (void)state;
   rng r = {SEED};
-  for (int k = 0; k < DRAWS; k++) check(from_bits(next(&r)));
+  for (int k = 0; k < DRAWS; k++) check(from_bits(rng_next(&r)));
 }
 
 // Magnitudes uniform in log10 over [1e-20, 1e20] (the covered range
@@ -70,7 +63,7 @@ static void ties_round_half_to_even(void **state) {
   (void)state;
   rng r = {SEED + 2};
   for (int k = 0; k < DRAWS / 4; k++) {
-    const uint64_t m = (next(&r) % (1ULL << 53)) | 1;
+    const uint64_t m = (rng_next(&r) % (1ULL << 53)) | 1;
     const double vs[] = {(double)m / 2, (double)m / 4, (double)m / 8, (double)m * 0.5e-3};
     for (size_t j = 0; j < sizeof vs / sizeof vs[0]; j++) {
       check(vs[j]);

@@ -28,12 +28,17 @@ typedef struct rng {
   uint64_t s;
 } rng;
 
-/// A uniform number in [lo, hi).
-static inline double rng_uniform(rng *r, double lo, double hi) {
+/// The next 64 random bits.
+static inline uint64_t rng_next(rng *r) {
   r->s ^= r->s >> 12;
   r->s ^= r->s << 25;
   r->s ^= r->s >> 27;
-  const uint64_t x = r->s * 2685821657736338717ull;
+  return r->s * 2685821657736338717ull;
+}
+
+/// A uniform number in [lo, hi).
+static inline double rng_uniform(rng *r, double lo, double hi) {
+  const uint64_t x = rng_next(r);
   return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
 
