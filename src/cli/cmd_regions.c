@@ -16,14 +16,11 @@
 #include <string.h>
 
 #include "cli_stability.h"
-#include "grid_rows.h"
+#include "grid_command.h"
 #include "regions_certify.h"
 
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
-
-static const char *const TABLE_NAME = "regions.csv";
-static const char *const SUMMARY_NAME = "summary.json";
 
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
@@ -31,11 +28,14 @@ static const char *const SUMMARY_NAME = "summary.json";
 #define MC_RUNS_MAX 100000
 /// Most simulation-check runs per certificate (zeno certify --check's bound).
 #define CERTIFY_CHECK_MAX 100000
-/// The journal's file and first line. v3: rows gained the on_breakpoint
-/// column; v4: the region_name column, and theorem empty when none decides.
-/// An older journal belongs to another sweep.
-static const char *const JOURNAL_NAME = "regions.journal";
-static const char *const JOURNAL_MAGIC = "# zeno regions journal v4 sha256 ";
+/// The files in --out. The journal's first line: v3, rows gained the
+/// on_breakpoint column; v4, the region_name column, and theorem empty when
+/// none decides. An older journal belongs to another sweep.
+static const grid_names NAMES = {.command = COMMAND_NAME,
+                                 .table = "regions.csv",
+                                 .summary = "summary.json",
+                                 .journal = "regions.journal",
+                                 .journal_magic = "# zeno regions journal v4 sha256 "};
 
 enum {
   OPT_X = 256,
@@ -54,18 +54,10 @@ enum {
 typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
-  zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
-  bool x_set, y_set, z_set;
-  /// "--x PATH=LO:HI:N" as typed, and --y, --z
-  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
-  const char *out_dir;
-  const char *plot_path;
-  int threads;
-  bool quiet, json;
+  grid_options g;    ///< the axes as typed, --z, --out, --plot, --threads, ...
   bool certify;      ///< --certify: certificates at the undecided points
   int certify_check; ///< --certify-check N: each certificate's simulation check runs
   bool certify_all;  ///< --certify-all: certificates at every point analysed
-  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } regions_options;
 
 static void print_help(void) {
@@ -174,17 +166,17 @@ static int seed_option(const char *text, unsigned long long *seed) {
 
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
-  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->g.figure, option, optarg);
   switch (option) {
-    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
-    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
-    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
+    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->g.x_typed, &o->g.x_set);
+    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->g.y_typed, &o->g.y_set);
+    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->g.z, o->g.z_typed, &o->g.z_set);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
-    case 'o': o->out_dir = optarg; return CLI_CONTINUE;
+    case 'o': o->g.out_dir = optarg; return CLI_CONTINUE;
     case 'p':
-      o->plot_path = optarg;
+      o->g.plot_path = optarg;
       return cli_image_option(COMMAND, "--plot", optarg);
-    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
+    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->g.threads);
     case OPT_SAMPLES:
       return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
                              &o->def.analysis.maps.samples);
@@ -201,8 +193,8 @@ static int apply_option(void *options, int option, char **argv) {
       o->certify = true;
       return cli_int_option(COMMAND, "--certify-check", optarg, 0, CERTIFY_CHECK_MAX,
                             &o->certify_check);
-    case 'j': o->json = true; return CLI_CONTINUE;
-    case 'q': o->quiet = true; return CLI_CONTINUE;
+    case 'j': o->g.json = true; return CLI_CONTINUE;
+    case 'q': o->g.quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -212,18 +204,15 @@ static int apply_option(void *options, int option, char **argv) {
 
 typedef struct sweep {
   const regions_options *o;
-  zeno_regions **maps;       ///< one per z value
-  grid_batch batch;              ///< the maps as one grid
-  grid_rows rows;            ///< the grid (whole on rank 0), journal, ranks
-  const zeno_region_point *grid; ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
-  size_t nx, ny, nz;
+  grid_command cmd;          ///< the maps, their grid and outputs
   plot_options figure;       ///< the --plot figure's options, checked
   regions_certify_result cert; ///< --certify's counts (verdicts NULL without)
 } sweep;
 
-/* ---------- rows and their journal lines ---------- */
+// A map's point (zeno_region_point) at map iz's row iy, column ix.
+static const zeno_region_point *grid_of(const grid_command *c) { return c->grid; }
 
-static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
+/* ---------- rows and their journal lines ---------- */
 
 static zeno_status map_point(const void *map, size_t ix, size_t iy, void *point,
                              zeno_error *error) {
@@ -258,9 +247,9 @@ static void settings_text(const regions_options *o, char *out, size_t size) {
            d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
            d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
            d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
-  if (o->z_set && n > 0 && (size_t)n < size)
-    snprintf(out + n, size - (size_t)n, "; z %s=%.17g:%.17g:%zu", o->z.path, o->z.lo, o->z.hi,
-             o->z.count);
+  if (o->g.z_set && n > 0 && (size_t)n < size)
+    snprintf(out + n, size - (size_t)n, "; z %s=%.17g:%.17g:%zu", o->g.z.path, o->g.z.lo, o->g.z.hi,
+             o->g.z.count);
 }
 
 /* ---------- outputs ---------- */
@@ -272,12 +261,12 @@ typedef struct tally {
   long on_breakpoint, ties;         ///< points with a fixed point on a breakpoint; of them ties
 } tally;
 
-static tally count_regions(const sweep *w) {
+static tally count_regions(const grid_command *c) {
   tally t;
   memset(&t, 0, sizeof t);
-  const size_t n = point_count(w);
+  const size_t n = grid_command_points(c);
   for (size_t k = 0; k < n; k++) {
-    const zeno_region_point *p = &w->grid[k];
+    const zeno_region_point *p = &grid_of(c)[k];
     if (p->region == ZENO_REGION_ERROR) {
       t.errors++;
       continue;
@@ -303,9 +292,10 @@ static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
   fprintf(f, ", \"count\": %zu}", a->count);
 }
 
-static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
+static void write_summary_json(FILE *f, const grid_command *c, const zeno_scene *scene,
                                double seconds) {
-  const tally t = count_regions(w);
+  const sweep *w = c->context;
+  const tally t = count_regions(c);
   const zeno_regions_def *d = &w->o->def;
   fputs("{\"scene\": ", f);
   zeno_io_json_string(f, scene->name, NULL);
@@ -313,13 +303,13 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   json_axis(f, "x", &d->x);
   fputs(", ", f);
   json_axis(f, "y", &d->y);
-  if (w->o->z_set) {
+  if (w->o->g.z_set) {
     fputs(", ", f);
-    json_axis(f, "z", &w->o->z);
-    fprintf(f, ", \"maps\": %zu", w->nz);
+    json_axis(f, "z", &w->o->g.z);
+    fprintf(f, ", \"maps\": %zu", c->nz);
   }
   fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu",
-          point_count(w), w->rows.computed_points, w->rows.resumed_rows);
+          grid_command_points(c), c->rows.computed_points, c->rows.resumed_rows);
   fprintf(f, ", \"samples\": %zu, \"intervals\": %zu, \"mc_runs\": %d, \"mc_seed\": %llu, "
              "\"mc_full\": %s",
           d->analysis.maps.samples, d->analysis.partition_intervals, d->mc_runs, d->mc_seed,
@@ -336,13 +326,14 @@ static void write_summary_json(FILE *f, const sweep *w, const zeno_scene *scene,
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
   fputs(", \"points_per_second\": ", f);
-  zeno_io_json_number(f, seconds > 0 ? (double)w->rows.computed_points / seconds : NAN, NULL);
-  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->rows.dist.size,
-          zeno_regions_threads(w->o->threads));
+  zeno_io_json_number(f, seconds > 0 ? (double)c->rows.computed_points / seconds : NAN, NULL);
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", c->rows.dist.size,
+          zeno_regions_threads(w->o->g.threads));
 }
 
-static void print_summary(const sweep *w, const zeno_scene *scene, double seconds) {
-  const tally t = count_regions(w);
+static void print_summary(const grid_command *c, const zeno_scene *scene, double seconds) {
+  const sweep *w = c->context;
+  const tally t = count_regions(c);
   const zeno_regions_def *d = &w->o->def;
   cli_label("scene");
   printf("%s\n", scene->name);
@@ -350,19 +341,19 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   printf("%s from %g to %g, %zu points\n", d->x.path, d->x.lo, d->x.hi, d->x.count);
   cli_label("y");
   printf("%s from %g to %g, %zu points\n", d->y.path, d->y.lo, d->y.hi, d->y.count);
-  if (w->o->z_set) {
+  if (w->o->g.z_set) {
     cli_label("z (one map each)");
-    printf("%s from %g to %g, %zu points\n", w->o->z.path, w->o->z.lo, w->o->z.hi,
-           w->o->z.count);
+    printf("%s from %g to %g, %zu points\n", w->o->g.z.path, w->o->g.z.lo, w->o->g.z.hi,
+           w->o->g.z.count);
   }
   cli_label("points");
-  printf("%zu (%ld computed, %zu rows resumed)\n", point_count(w), w->rows.computed_points,
-         w->rows.resumed_rows);
+  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c),
+         c->rows.computed_points, c->rows.resumed_rows);
   cli_label("time");
   printf("%.3g s, %.4g points/s, %d rank%s x %d thread%s\n", seconds,
-         seconds > 0 ? (double)w->rows.computed_points / seconds : 0.0, w->rows.dist.size,
-         w->rows.dist.size == 1 ? "" : "s", zeno_regions_threads(w->o->threads),
-         zeno_regions_threads(w->o->threads) == 1 ? "" : "s");
+         seconds > 0 ? (double)c->rows.computed_points / seconds : 0.0, c->rows.dist.size,
+         c->rows.dist.size == 1 ? "" : "s", zeno_regions_threads(w->o->g.threads),
+         zeno_regions_threads(w->o->g.threads) == 1 ? "" : "s");
   for (int r = 0; r < ZENO_REGION_COUNT; r++) {
     char label[CLI_LABEL_WIDTH];
     snprintf(label, sizeof label, "region %d", r);
@@ -384,158 +375,102 @@ static void print_summary(const sweep *w, const zeno_scene *scene, double second
   regions_certify_print(&w->cert);
 }
 
-static void table_content(FILE *f, const sweep *w, const zeno_scene *scene, double seconds) {
+static void table_header(FILE *f, const grid_command *c, const zeno_scene *scene) {
   (void)scene;
-  (void)seconds;
-  grid_batch_header(f, &w->batch);
+  const sweep *w = c->context;
   zeno_io_regions_header(f, &w->o->def.x, &w->o->def.y, NULL);
-  grid_batch_table(f, &w->batch, w->grid);
-}
-
-typedef void (*content_fn)(FILE *f, const sweep *w, const zeno_scene *scene, double seconds);
-
-// Writes DIR/name with `content`, aside and renamed into place; reports
-// failures.
-static int write_out_file(const sweep *w, const char *name, content_fn content,
-                          const zeno_scene *scene, double seconds) {
-  zeno_error err;
-  zeno_io_output *out = zeno_io_output_open(w->o->out_dir, name, &err);
-  if (out != NULL) {
-    content(zeno_io_output_stream(out), w, scene, seconds);
-    if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
-  }
-  cli_error("%s: %s", COMMAND, err.message);
-  return CLI_EXIT_RUNTIME;
 }
 
 /// The --plot figure of map iz: the map with the scene's contacts over it
 /// (the base scene's: in a batch the z value may move them).
-static int draw_map(const sweep *w, const zeno_scene *scene, size_t iz) {
+static plot_status draw_map(const grid_command *c, const zeno_scene *scene,
+                            const zeno_plot_module *plot, const char *path,
+                            const char *z_title, size_t iz) {
+  const sweep *w = c->context;
   const regions_options *o = w->o;
-  const zeno_plot_module *plot = cli_plot_module();
-  if (plot == NULL) return CLI_EXIT_RUNTIME;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
-  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
-  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
-    return CLI_EXIT_USAGE;
   snprintf(title, sizeof title, "%s: stability regions over %s and %s%s", scene->name,
-           o->def.x.path, o->def.y.path, z);
+           o->def.x.path, o->def.y.path, z_title);
+  const size_t first = iz * c->nx * c->ny;
   const plot_regions_input in = {.title = title, .x = &o->def.x, .y = &o->def.y,
-                                 .grid = w->grid + iz * w->nx * w->ny, .overlay = scene,
+                                 .grid = grid_of(c) + first, .overlay = scene,
                                  .options = &w->figure,
-                                 .certified = w->cert.verdicts
-                                                  ? w->cert.verdicts + iz * w->nx * w->ny
-                                                  : NULL};
-  const plot_status st = plot->regions(path, &in);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
-}
-
-static int write_outputs(const sweep *w, const zeno_scene *scene, double seconds) {
-  int code = CLI_EXIT_OK;
-  if (w->o->out_dir) {
-    code = write_out_file(w, TABLE_NAME, table_content, scene, seconds);
-    if (code == CLI_EXIT_OK)
-      code = write_out_file(w, SUMMARY_NAME, write_summary_json, scene, seconds);
-  }
-  for (size_t iz = 0; iz < w->nz && code == CLI_EXIT_OK && w->o->plot_path; iz++)
-    code = draw_map(w, scene, iz);
-  if (code == CLI_EXIT_OK && w->o->json) write_summary_json(stdout, w, scene, seconds);
-  else if (code == CLI_EXIT_OK && !w->o->quiet) print_summary(w, scene, seconds);
-  return code;
+                                 .certified = w->cert.verdicts ? w->cert.verdicts + first
+                                                               : NULL};
+  return plot->regions(path, &in);
 }
 
 /* ---------- the command ---------- */
 
 static void *create_map(const void *context, const char *const *overrides, size_t count,
                         zeno_error *error) {
-  const regions_options *o = context;
+  const regions_options *o = ((const sweep *)context)->o;
   return zeno_regions_create(o->common.scene_text, o->common.scene_path, overrides, count,
                              &o->def, error);
 }
 
-// One map per z value. An error about an axis names --x, --y or --z as
-// typed, not the override the library made of one of its ends.
-static int create_maps(sweep *w) {
-  const regions_options *o = w->o;
-  w->maps = calloc(w->nz, sizeof *w->maps);
-  if (w->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  zeno_error err;
-  if (o->z_set && zeno_regions_check_axis(&o->z, "z", &err) != ZENO_OK)
-    return w->rows.dist.rank == 0 ? cli_usage_error(COMMAND, "--z: %s", err.message)
-                                  : CLI_EXIT_USAGE;
-  if (grid_z_create(&o->common.overrides, o->z_set ? &o->z : NULL, w->nz, create_map, o,
-                    (void **)w->maps, &err) == ZENO_OK)
-    return CLI_CONTINUE;
-  const cli_origin axes[3] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed},
-                              {o->z.path, o->z_typed}};
-  return w->rows.dist.rank == 0
-             ? cli_override_error(&err, &o->common.overrides, axes, o->z_set ? 3 : 2)
-             : CLI_EXIT_USAGE;
+static void destroy_map(void *map) { zeno_regions_destroy(map); }
+
+static zeno_status check_z(const zeno_region_axis *z, zeno_error *error) {
+  return zeno_regions_check_axis(z, "z", error);
 }
 
-static int run_sweep(sweep *w, const zeno_scene *scene) {
+// --certify: certificates at the undecided points (rank 0, after the rows).
+static int certify(grid_command *c) {
+  sweep *w = c->context;
   const regions_options *o = w->o;
-  w->nx = o->def.x.count;
-  w->ny = o->def.y.count;
-  w->nz = o->z_set ? o->z.count : 1;
-  int code = create_maps(w);
-  if (code != CLI_CONTINUE) return code;
-  char settings[1024 + 2 * ZENO_REGION_PATH_SIZE];
-  settings_text(o, settings, sizeof settings);
-  w->batch = (grid_batch){.command = COMMAND,
-                          .journal_name = JOURNAL_NAME,
-                          .journal_magic = JOURNAL_MAGIC,
-                          .x = &o->def.x,
-                          .y = &o->def.y,
-                          .z = o->z_set ? &o->z : NULL,
-                          .maps = (void *const *)w->maps,
-                          .point_size = sizeof(zeno_region_point),
-                          .map_point = map_point,
-                          .write_point = write_point,
-                          .read_point = read_point,
-                          .context = w};
-  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
-                        o->quiet);
-  w->grid = w->rows.grid;
-  if (code == CLI_CONTINUE && w->rows.dist.rank == 0 && o->certify) {
-    const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
-                                      .z = o->z_set ? &o->z : NULL, .grid = w->grid,
-                                      .nx = w->nx, .ny = w->ny, .nz = w->nz,
-                                      .threads = o->threads, .check_runs = o->certify_check,
-                                      .all = o->certify_all};
-    code = regions_certify_run(&in, o->out_dir, &w->cert);
-  }
-  if (code == CLI_CONTINUE && w->rows.dist.rank == 0)
-    code = write_outputs(w, scene, grid_rows_seconds(&w->rows));
-  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+  if (!o->certify) return CLI_CONTINUE;
+  const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
+                                    .z = o->g.z_set ? &o->g.z : NULL, .grid = grid_of(c),
+                                    .nx = c->nx, .ny = c->ny, .nz = c->nz,
+                                    .threads = o->g.threads, .check_runs = o->certify_check,
+                                    .all = o->certify_all};
+  return regions_certify_run(&in, o->g.out_dir, &w->cert);
 }
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   (void)err;
   const regions_options *o = options;
-  if (!o->x_set || !o->y_set)
+  if (!o->g.x_set || !o->g.y_set)
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
   sweep w;
   memset(&w, 0, sizeof w);
   w.o = o;
-  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
+  const int checked = cli_figure_check(COMMAND, &o->g.figure, &o->g.plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
-  if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
+  if (o->g.z_set && grid_z_check(COMMAND, &o->g.z, &o->def.x, &o->def.y) != CLI_CONTINUE)
     return CLI_EXIT_USAGE;
-  if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
-  const int code = run_sweep(&w, scene);
+  char settings[1024 + 2 * ZENO_REGION_PATH_SIZE];
+  settings_text(o, settings, sizeof settings);
+  w.cmd = (grid_command){
+      .names = &NAMES,
+      .common = &o->common,
+      .options = &o->g,
+      .batch = {.point_size = sizeof(zeno_region_point),
+                .map_point = map_point,
+                .write_point = write_point,
+                .read_point = read_point},
+      .create_map = create_map,
+      .destroy_map = destroy_map,
+      .check_z = check_z,
+      .after_rows = certify,
+      .table_header = table_header,
+      .write_summary = write_summary_json,
+      .print_summary = print_summary,
+      .draw = draw_map,
+      .context = &w,
+  };
+  const int code = grid_command_run(&w.cmd, &o->def.x, &o->def.y, scene, settings);
   regions_certify_free(&w.cert);
-  for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_regions_destroy(w.maps[iz]);
-  free(w.maps);
-  return grid_rows_end(&w.rows, code);
+  return code;
 }
 
 int cmd_regions(int argc, char **argv) {
   regions_options o;
   memset(&o, 0, sizeof o);
   o.def = zeno_regions_def_default();
-  o.z.count = 1;
-  cli_figure_init(&o.figure);
+  o.g.z.count = 1;
+  cli_figure_init(&o.g.figure);
   static const cli_scene_command command = {
       .name = COMMAND_NAME,
       .short_options = ":s:o:p:t:jqh",

@@ -13,16 +13,17 @@
 #include <string.h>
 
 #include "cli_stability.h"
-#include "grid_rows.h"
+#include "grid_command.h"
 
 #define COMMAND_NAME "sweep"
 static const char *const COMMAND = COMMAND_NAME;
 
-static const char *const TABLE_NAME = "sweep.csv";
-static const char *const SUMMARY_NAME = "summary.json";
-/// The journal's file and first line.
-static const char *const JOURNAL_NAME = "sweep.journal";
-static const char *const JOURNAL_MAGIC = "# zeno sweep journal v1 sha256 ";
+/// The files in --out, and the journal's first line.
+static const grid_names NAMES = {.command = COMMAND_NAME,
+                                 .table = "sweep.csv",
+                                 .summary = "summary.json",
+                                 .journal = "sweep.journal",
+                                 .journal_magic = "# zeno sweep journal v1 sha256 "};
 /// Most threads accepted by --threads.
 #define THREADS_MAX 1024
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
@@ -40,15 +41,8 @@ enum { OPT_X = 256, OPT_Y, OPT_Z, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN }
 typedef struct sweep_options {
   cli_scene_options common;
   zeno_sweep_def def;
-  zeno_region_axis z; ///< --z: a batch of maps, one per value; count 1 without
-  bool x_set, y_set, z_set;
+  grid_options g;    ///< the axes as typed, --z, --out, --plot, --threads, ...
   const char *basin_option; ///< "--basin-tol" or "--basin-turn" when given
-
-  char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
-  const char *out_dir, *plot_path;
-  int threads;
-  bool quiet, json;
-  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
 } sweep_options;
 
 static void print_help(void) {
@@ -151,11 +145,11 @@ static int positive_option(const char *option, const char *text, double max, dou
 
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
-  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->figure, option, optarg);
+  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->g.figure, option, optarg);
   switch (option) {
-    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->x_typed, &o->x_set);
-    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->y_typed, &o->y_set);
-    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->z, o->z_typed, &o->z_set);
+    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->g.x_typed, &o->g.x_set);
+    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->g.y_typed, &o->g.y_set);
+    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->g.z, o->g.z_typed, &o->g.z_set);
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
     case OPT_BASIN_TOL:
       o->basin_option = "--basin-tol";
@@ -165,13 +159,13 @@ static int apply_option(void *options, int option, char **argv) {
       return positive_option("--basin-turn", optarg, BASIN_TURN_MAX_DEG, 1 / DEG_PER_RAD,
                              &o->def.basin.turn_max);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
-    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->threads);
-    case 'o': o->out_dir = optarg; return CLI_CONTINUE;
+    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->g.threads);
+    case 'o': o->g.out_dir = optarg; return CLI_CONTINUE;
     case 'p':
-      o->plot_path = optarg;
+      o->g.plot_path = optarg;
       return cli_image_option(COMMAND, "--plot", optarg);
-    case 'j': o->json = true; return CLI_CONTINUE;
-    case 'q': o->quiet = true; return CLI_CONTINUE;
+    case 'j': o->g.json = true; return CLI_CONTINUE;
+    case 'q': o->g.quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -181,15 +175,9 @@ static int apply_option(void *options, int option, char **argv) {
 
 typedef struct sweep {
   const sweep_options *o;
-  zeno_sweep **maps;             ///< one per z value
-  size_t nx, ny, nz;
-  grid_batch batch;              ///< the maps as one grid
-  grid_rows rows;                ///< the grid (whole on rank 0), journal, ranks
-  const zeno_sweep_point *grid;  ///< rows.grid: map iz's row iy at (iz * ny + iy) * nx
+  grid_command cmd;              ///< the maps, their grid and outputs
   plot_options figure;
 } sweep;
-
-static size_t point_count(const sweep *w) { return w->nx * w->ny * w->nz; }
 
 static zeno_status map_point(const void *map, size_t ix, size_t iy, void *point,
                              zeno_error *error) {
@@ -213,21 +201,20 @@ static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, do
 // Everything that decides the points' results, as the signature digests it.
 static void settings_text(const sweep_options *o, char *out, size_t size) {
   const zeno_sweep_def *d = &o->def;
-  const zeno_region_axis *z = &o->z;
+  const zeno_region_axis *z = &o->g.z;
   snprintf(out, size,
            "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; z %s=%.17g:%.17g:%zu; "
            "basin %zu %.17g:%.17g tol %.17g turn %.17g",
            zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
-           d->y.hi, d->y.count, o->z_set ? z->path : "", z->lo, z->hi, z->count,
+           d->y.hi, d->y.count, o->g.z_set ? z->path : "", z->lo, z->hi, z->count,
            d->basin.count, d->basin.lo, d->basin.hi, d->basin.tol, d->basin.turn_max);
 }
 
 /* ---- outputs ---------------------------------------------------------------- */
 
-static void write_table(FILE *f, const sweep *w, const zeno_scene *scene) {
-  grid_batch_header(f, &w->batch);
+static void table_header(FILE *f, const grid_command *c, const zeno_scene *scene) {
+  const sweep *w = c->context;
   zeno_io_sweep_header(f, &w->o->def, scene->contact_count, NULL);
-  grid_batch_table(f, &w->batch, w->grid);
 }
 
 typedef struct tally {
@@ -239,14 +226,14 @@ typedef struct tally {
   double inner_min, inner_max;
 } tally;
 
-static tally count(const sweep *w) {
-  const sweep_options *o = w->o;
-  const zeno_sweep_point *grid = w->grid;
+static tally count(const grid_command *c) {
+  const sweep_options *o = ((const sweep *)c->context)->o;
+  const zeno_sweep_point *grid = c->grid;
   tally t;
   memset(&t, 0, sizeof t);
   t.inner_min = INFINITY;
   t.inner_max = -INFINITY;
-  for (size_t k = 0; k < point_count(w); k++) {
+  for (size_t k = 0; k < grid_command_points(c); k++) {
     if (!grid[k].ok) {
       t.errors++;
       continue;
@@ -271,19 +258,21 @@ static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
   zeno_io_json_string(f, a->path, NULL);
 }
 
-static void write_summary(FILE *f, const sweep *w, const zeno_scene *scene) {
-  const sweep_options *o = w->o;
-  const tally t = count(w);
+static void write_summary(FILE *f, const grid_command *c, const zeno_scene *scene,
+                          double seconds) {
+  (void)seconds;
+  const sweep_options *o = ((const sweep *)c->context)->o;
+  const tally t = count(c);
   fputs("{\"scene\": ", f);
   zeno_io_json_string(f, scene->name, NULL);
   json_axis(f, "x", &o->def.x);
   json_axis(f, "y", &o->def.y);
-  if (o->z_set) {
-    json_axis(f, "z", &o->z);
-    fprintf(f, ", \"maps\": %zu", w->nz);
+  if (o->g.z_set) {
+    json_axis(f, "z", &o->g.z);
+    fprintf(f, ", \"maps\": %zu", c->nz);
   }
   fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu, \"counts\": {",
-          point_count(w), w->rows.computed_points, w->rows.resumed_rows);
+          grid_command_points(c), c->rows.computed_points, c->rows.resumed_rows);
   bool first = true;
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
@@ -304,8 +293,8 @@ static void write_summary(FILE *f, const sweep *w, const zeno_scene *scene) {
     zeno_io_json_number(f, isfinite(t.inner_max) ? t.inner_max : NAN, NULL);
     fputc('}', f);
   }
-  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", w->rows.dist.size,
-          zeno_regions_threads(o->threads));
+  fprintf(f, ", \"ranks\": %d, \"threads\": %d}\n", c->rows.dist.size,
+          zeno_regions_threads(o->g.threads));
 }
 
 static void print_axis(const char *label, const zeno_region_axis *a) {
@@ -313,15 +302,17 @@ static void print_axis(const char *label, const zeno_region_axis *a) {
   printf("%s from %g to %g, %zu points\n", a->path, a->lo, a->hi, a->count);
 }
 
-static void print_summary(const sweep *w) {
-  const sweep_options *o = w->o;
-  const tally t = count(w);
+static void print_summary(const grid_command *c, const zeno_scene *scene, double seconds) {
+  (void)scene;
+  (void)seconds;
+  const sweep_options *o = ((const sweep *)c->context)->o;
+  const tally t = count(c);
   print_axis("x", &o->def.x);
   print_axis("y", &o->def.y);
-  if (o->z_set) print_axis("z (one map each)", &o->z);
+  if (o->g.z_set) print_axis("z (one map each)", &o->g.z);
   cli_label("points");
-  printf("%zu (%ld computed, %zu rows resumed)\n", point_count(w), w->rows.computed_points,
-         w->rows.resumed_rows);
+  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c),
+         c->rows.computed_points, c->rows.resumed_rows);
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
     cli_label(zeno_outcome_name((zeno_outcome)k));
@@ -347,128 +338,82 @@ static void print_summary(const sweep *w) {
   }
 }
 
-static int write_file(const sweep *w, const char *name, const zeno_scene *scene, bool table) {
-  zeno_error err;
-  zeno_io_output *out = zeno_io_output_open(w->o->out_dir, name, &err);
-  if (out != NULL) {
-    if (table) write_table(zeno_io_output_stream(out), w, scene);
-    else write_summary(zeno_io_output_stream(out), w, scene);
-    if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
-  }
-  cli_error("%s: %s", COMMAND, err.message);
-  return CLI_EXIT_RUNTIME;
-}
-
 // The figure of map iz (the only one without --z).
-static int draw(const sweep *w, const zeno_scene *scene, size_t iz) {
+static plot_status draw(const grid_command *c, const zeno_scene *scene,
+                        const zeno_plot_module *plot, const char *path, const char *z_title,
+                        size_t iz) {
+  const sweep *w = c->context;
   const sweep_options *o = w->o;
-  const zeno_plot_module *plot = cli_plot_module();
-  if (plot == NULL) return CLI_EXIT_RUNTIME;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
-  char path[GRID_FIGURE_PATH_SIZE], z[GRID_Z_TITLE_SIZE];
-  if (!grid_z_figure(COMMAND, o->plot_path, o->z_set ? &o->z : NULL, iz, path, z))
-    return CLI_EXIT_USAGE;
   const bool basin = o->def.basin.count > 0;
   snprintf(title, sizeof title, "%s: %s over %s and %s%s", scene->name,
-           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z);
+           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z_title);
   const plot_sweep_input in = {.title = title,
                                .x = &o->def.x,
                                .y = &o->def.y,
-                               .grid = w->grid + iz * w->nx * w->ny,
+                               .grid = (const zeno_sweep_point *)c->grid + iz * c->nx * c->ny,
                                .options = &w->figure,
                                .basin = basin ? &o->def.basin : NULL};
-  const plot_status st = plot->sweep(path, &in);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
-}
-
-static int write_outputs(const sweep *w, const zeno_scene *scene) {
-  const sweep_options *o = w->o;
-  int code = CLI_EXIT_OK;
-  if (o->out_dir) {
-    code = write_file(w, TABLE_NAME, scene, true);
-    if (code == CLI_EXIT_OK) code = write_file(w, SUMMARY_NAME, scene, false);
-  }
-  for (size_t iz = 0; iz < w->nz && code == CLI_EXIT_OK && o->plot_path; iz++)
-    code = draw(w, scene, iz);
-  if (code == CLI_EXIT_OK && o->json) write_summary(stdout, w, scene);
-  else if (code == CLI_EXIT_OK && !o->quiet) print_summary(w);
-  return code;
+  return plot->sweep(path, &in);
 }
 
 /* ---- the command -------------------------------------------------------------- */
 
 static void *create_map(const void *context, const char *const *overrides, size_t count,
                         zeno_error *error) {
-  const sweep_options *o = context;
+  const sweep_options *o = ((const sweep *)context)->o;
   return zeno_sweep_create(o->common.scene_text, o->common.scene_path, overrides, count,
                            &o->def, error);
 }
 
-// One sweep per z value; a failure is reported naming the option typed.
-static int create_maps(sweep *w, zeno_error *err) {
-  const sweep_options *o = w->o;
-  w->maps = calloc(w->nz, sizeof *w->maps);
-  if (w->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  if (grid_z_create(&o->common.overrides, o->z_set ? &o->z : NULL, w->nz, create_map, o,
-                    (void **)w->maps, err) == ZENO_OK)
-    return CLI_CONTINUE;
-  const cli_origin axes[3] = {{o->def.x.path, o->x_typed}, {o->def.y.path, o->y_typed},
-                              {o->z.path, o->z_typed}};
-  if (w->rows.dist.rank != 0) return CLI_EXIT_USAGE;
+static void destroy_map(void *map) { zeno_sweep_destroy(map); }
+
+// A basin estimate the library refused names --magnitude.
+static int map_error(const grid_command *c, const zeno_error *err) {
+  (void)c;
   if (strcmp(err->parameter, "basin") == 0 && err->code != ZENO_ERR_NOMEM)
     return cli_usage_error(COMMAND, "--magnitude: %s", err->message);
-  return cli_override_error(err, &o->common.overrides, axes, o->z_set ? 3 : 2);
-}
-
-static int run_sweep(sweep *w, const zeno_scene *scene, zeno_error *err) {
-  const sweep_options *o = w->o;
-  w->nx = o->def.x.count;
-  w->ny = o->def.y.count;
-  w->nz = o->z_set ? o->z.count : 1;
-  int code = create_maps(w, err);
-  if (code != CLI_CONTINUE) return code;
-  char settings[4 * ZENO_REGION_PATH_SIZE + 512];
-  settings_text(o, settings, sizeof settings);
-  w->batch = (grid_batch){.command = COMMAND,
-                          .journal_name = JOURNAL_NAME,
-                          .journal_magic = JOURNAL_MAGIC,
-                          .x = &o->def.x,
-                          .y = &o->def.y,
-                          .z = o->z_set ? &o->z : NULL,
-                          .maps = (void *const *)w->maps,
-                          .point_size = sizeof(zeno_sweep_point),
-                          .map_point = map_point,
-                          .write_point = write_point,
-                          .read_point = read_point,
-                          .context = w};
-  code = grid_batch_run(&w->rows, &w->batch, &o->common, settings, o->threads, o->out_dir,
-                        o->quiet);
-  w->grid = w->rows.grid;
-  if (code == CLI_CONTINUE && w->rows.dist.rank == 0) code = write_outputs(w, scene);
-  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+  return CLI_CONTINUE;
 }
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
+  (void)err;
   const sweep_options *o = options;
-  if (!o->x_set || !o->y_set)
+  if (!o->g.x_set || !o->g.y_set)
     return cli_usage_error(COMMAND, "both --x PATH=LO:HI:N and --y PATH=LO:HI:N are required");
-  if (o->z_set && grid_z_check(COMMAND, &o->z, &o->def.x, &o->def.y) != CLI_CONTINUE)
+  if (o->g.z_set && grid_z_check(COMMAND, &o->g.z, &o->def.x, &o->def.y) != CLI_CONTINUE)
     return CLI_EXIT_USAGE;
   if (o->basin_option && o->def.basin.count == 0)
     return cli_usage_error(COMMAND, "%s: only with --magnitude LO:HI:N", o->basin_option);
-  if (o->z_set && o->def.basin.count > 0 && strcmp(o->z.path, "epsilon") == 0)
+  if (o->g.z_set && o->def.basin.count > 0 && strcmp(o->g.z.path, "epsilon") == 0)
     return cli_usage_error(COMMAND, "--z: epsilon is the basin estimate's magnitude "
                            "(--magnitude); it cannot be an axis too");
   sweep w;
   memset(&w, 0, sizeof w);
   w.o = o;
-  const int checked = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &w.figure);
+  const int checked = cli_figure_check(COMMAND, &o->g.figure, &o->g.plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
-  if (!grid_rows_start(&w.rows)) return CLI_EXIT_RUNTIME;
-  const int code = run_sweep(&w, scene, err);
-  for (size_t iz = 0; w.maps && iz < w.nz; iz++) zeno_sweep_destroy(w.maps[iz]);
-  free(w.maps);
-  return grid_rows_end(&w.rows, code);
+  char settings[4 * ZENO_REGION_PATH_SIZE + 512];
+  settings_text(o, settings, sizeof settings);
+  w.cmd = (grid_command){
+      .names = &NAMES,
+      .common = &o->common,
+      .options = &o->g,
+      .batch = {.point_size = sizeof(zeno_sweep_point),
+                .map_point = map_point,
+                .write_point = write_point,
+                .read_point = read_point,
+                .context = &w},
+      .create_map = create_map,
+      .destroy_map = destroy_map,
+      .map_error = map_error,
+      .table_header = table_header,
+      .write_summary = write_summary,
+      .print_summary = print_summary,
+      .draw = draw,
+      .context = &w,
+  };
+  return grid_command_run(&w.cmd, &o->def.x, &o->def.y, scene, settings);
 }
 
 static const cli_scene_command SWEEP_COMMAND = {
@@ -478,7 +423,7 @@ static const cli_scene_command SWEEP_COMMAND = {
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};
   o.def.basin = zeno_sweep_basin_def_default();
-  o.z.count = 1;
-  cli_figure_init(&o.figure);
+  o.g.z.count = 1;
+  cli_figure_init(&o.g.figure);
   return cli_scene_command_main(&SWEEP_COMMAND, &o.common, &o, argc, argv);
 }

@@ -1,0 +1,111 @@
+// A batch command's run (grid_command.h).
+#include "grid_command.h"
+
+#include <stdlib.h>
+
+#include "cli_stability.h"
+
+size_t grid_command_points(const grid_command *c) { return c->nx * c->ny * c->nz; }
+
+// One map per z value. A failure is reported on rank 0 alone: an error
+// about an axis names --x, --y or --z as typed, not the override the
+// library made of one of its ends.
+static int create_maps(grid_command *c) {
+  const grid_batch *b = &c->batch;
+  const bool report = c->rows.dist.rank == 0;
+  c->maps = calloc(c->nz, sizeof *c->maps);
+  if (c->maps == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  zeno_error err;
+  if (b->z && c->check_z && c->check_z(b->z, &err) != ZENO_OK)
+    return report ? cli_usage_error(b->command, "--z: %s", err.message) : CLI_EXIT_USAGE;
+  if (grid_z_create(&c->common->overrides, b->z, c->nz, c->create_map, c->context, c->maps,
+                    &err) == ZENO_OK)
+    return CLI_CONTINUE;
+  if (!report) return CLI_EXIT_USAGE;
+  const int code = c->map_error ? c->map_error(c, &err) : CLI_CONTINUE;
+  if (code != CLI_CONTINUE) return code;
+  const grid_options *g = c->options;
+  const cli_origin axes[3] = {{b->x->path, g->x_typed}, {b->y->path, g->y_typed},
+                              {g->z.path, g->z_typed}};
+  return cli_override_error(&err, &c->common->overrides, axes, b->z ? 3 : 2);
+}
+
+// Writes the table (or the summary) into --out, aside and renamed into
+// place; reports a failure.
+static int write_file(const grid_command *c, const zeno_scene *scene, bool table,
+                      double seconds) {
+  zeno_error err;
+  zeno_io_output *out =
+      zeno_io_output_open(c->options->out_dir, table ? c->names->table : c->names->summary, &err);
+  if (out != NULL) {
+    FILE *f = zeno_io_output_stream(out);
+    if (table) {
+      grid_batch_header(f, &c->batch);
+      c->table_header(f, c, scene);
+      grid_batch_table(f, &c->batch, c->grid);
+    } else {
+      c->write_summary(f, c, scene, seconds);
+    }
+    if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
+  }
+  cli_error("%s: %s", c->batch.command, err.message);
+  return CLI_EXIT_RUNTIME;
+}
+
+// The --plot figure of map iz (FILE-zIZ.EXT in a batch).
+static int draw(const grid_command *c, const zeno_scene *scene, size_t iz) {
+  const zeno_plot_module *plot = cli_plot_module();
+  if (plot == NULL) return CLI_EXIT_RUNTIME;
+  char path[GRID_FIGURE_PATH_SIZE], z_title[GRID_Z_TITLE_SIZE];
+  if (!grid_z_figure(c->batch.command, c->options->plot_path, c->batch.z, iz, path, z_title))
+    return CLI_EXIT_USAGE;
+  const plot_status st = c->draw(c, scene, plot, path, z_title, iz);
+  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
+}
+
+static int write_outputs(const grid_command *c, const zeno_scene *scene, double seconds) {
+  const grid_options *g = c->options;
+  int code = CLI_EXIT_OK;
+  if (g->out_dir) {
+    code = write_file(c, scene, true, seconds);
+    if (code == CLI_EXIT_OK) code = write_file(c, scene, false, seconds);
+  }
+  for (size_t iz = 0; iz < c->nz && code == CLI_EXIT_OK && g->plot_path; iz++)
+    code = draw(c, scene, iz);
+  if (code == CLI_EXIT_OK && g->json) c->write_summary(stdout, c, scene, seconds);
+  else if (code == CLI_EXIT_OK && !g->quiet) c->print_summary(c, scene, seconds);
+  return code;
+}
+
+static int run_rows(grid_command *c, const zeno_scene *scene, const char *settings) {
+  int code = create_maps(c);
+  if (code != CLI_CONTINUE) return code;
+  c->batch.maps = c->maps;
+  const grid_options *g = c->options;
+  code = grid_batch_run(&c->rows, &c->batch, c->common, settings, g->threads, g->out_dir,
+                        g->quiet);
+  c->grid = c->rows.grid;
+  if (c->rows.dist.rank != 0) return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+  if (code == CLI_CONTINUE && c->after_rows) code = c->after_rows(c);
+  if (code == CLI_CONTINUE) code = write_outputs(c, scene, grid_rows_seconds(&c->rows));
+  return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
+}
+
+int grid_command_run(grid_command *c, const zeno_region_axis *x, const zeno_region_axis *y,
+                     const zeno_scene *scene, const char *settings) {
+  c->batch.command = c->names->command;
+  c->batch.journal_name = c->names->journal;
+  c->batch.journal_magic = c->names->journal_magic;
+  c->batch.x = x;
+  c->batch.y = y;
+  c->batch.z = c->options->z_set ? &c->options->z : NULL;
+  c->nx = c->batch.x->count;
+  c->ny = c->batch.y->count;
+  c->nz = grid_batch_maps(&c->batch);
+  if (!grid_rows_start(&c->rows)) return CLI_EXIT_RUNTIME;
+  const int code = run_rows(c, scene, settings);
+  for (size_t iz = 0; c->maps && iz < c->nz; iz++) c->destroy_map(c->maps[iz]);
+  free(c->maps);
+  c->maps = NULL;
+  return grid_rows_end(&c->rows, code);
+}
