@@ -312,7 +312,7 @@ void cli_print_feasibility(const zeno_equilibrium_report *r) {
 void cli_print_painleve(const zeno_scene *scene,
                         const zeno_equilibrium_report *r) {
   for (int i = 0; i < r->contact_count; i++) {
-    char label[CLI_LABEL_WIDTH];
+    char label[sizeof "Painleve (11) c" + 11];  // room for any int
     snprintf(label, sizeof label, "Painleve (11) c%d", i + 1);
     cli_label(label);
     printf("mu = %.6g %s bound %.6g: %s\n", scene->contacts[i].mu,

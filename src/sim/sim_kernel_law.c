@@ -268,8 +268,8 @@ static void swap_checks(kcand *c, int j, int k) {
   memcpy(row, c->row[j], sizeof row);
   memcpy(c->row[j], c->row[k], sizeof row);
   memcpy(c->row[k], row, sizeof row);
-  const unsigned bj = (c->strict >> j) & 1u, bk = (c->strict >> k) & 1u;
-  c->strict = (unsigned char)((c->strict & ~((1u << j) | (1u << k))) | (bj << k) | (bk << j));
+  const unsigned strict = c->strict, bj = (strict >> j) & 1u, bk = (strict >> k) & 1u;
+  c->strict = (unsigned char)((strict & ~((1u << j) | (1u << k))) | (bj << k) | (bk << j));
 }
 
 // A letters' candidate's checks (impulses_ok, then rates_ok). They must
