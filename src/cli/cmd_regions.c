@@ -22,8 +22,6 @@
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
 
-/// Most threads accepted by --threads.
-#define THREADS_MAX 1024
 /// Most Monte-Carlo runs per point accepted by --mc-runs.
 #define MC_RUNS_MAX 100000
 /// Most simulation-check runs per certificate (zeno certify --check's bound).
@@ -38,10 +36,7 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
                                  .journal_magic = "# zeno regions journal v4 sha256 "};
 
 enum {
-  OPT_X = 256,
-  OPT_Y,
-  OPT_Z,
-  OPT_SAMPLES,
+  OPT_SAMPLES = GRID_OPT_OWN,
   OPT_INTERVALS,
   OPT_MC_RUNS,
   OPT_MC_SEED,
@@ -132,13 +127,7 @@ static void print_help(void) {
 }
 
 static const struct option LONG_OPTIONS[] = {
-    {"x", required_argument, NULL, OPT_X},
-    {"y", required_argument, NULL, OPT_Y},
-    {"z", required_argument, NULL, OPT_Z},
-    {"set", required_argument, NULL, 's'},
-    {"out", required_argument, NULL, 'o'},
-    {"plot", required_argument, NULL, 'p'},
-    {"threads", required_argument, NULL, 't'},
+    GRID_LONG_OPTIONS,
     {"samples", required_argument, NULL, OPT_SAMPLES},
     {"intervals", required_argument, NULL, OPT_INTERVALS},
     {"mc-runs", required_argument, NULL, OPT_MC_RUNS},
@@ -147,9 +136,6 @@ static const struct option LONG_OPTIONS[] = {
     {"certify", no_argument, NULL, OPT_CERTIFY},
     {"certify-check", required_argument, NULL, OPT_CERTIFY_CHECK},
     {"certify-all", no_argument, NULL, OPT_CERTIFY_ALL},
-    {"json", no_argument, NULL, 'j'},
-    {"quiet", no_argument, NULL, 'q'},
-    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -166,17 +152,10 @@ static int seed_option(const char *text, unsigned long long *seed) {
 
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
-  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->g.figure, option, optarg);
+  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y,
+                                 &o->common.overrides);
+  if (shared != GRID_OPTION_OTHER) return shared;
   switch (option) {
-    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->g.x_typed, &o->g.x_set);
-    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->g.y_typed, &o->g.y_set);
-    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->g.z, o->g.z_typed, &o->g.z_set);
-    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
-    case 'o': o->g.out_dir = optarg; return CLI_CONTINUE;
-    case 'p':
-      o->g.plot_path = optarg;
-      return cli_image_option(COMMAND, "--plot", optarg);
-    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->g.threads);
     case OPT_SAMPLES:
       return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
                              &o->def.analysis.maps.samples);
@@ -193,8 +172,6 @@ static int apply_option(void *options, int option, char **argv) {
       o->certify = true;
       return cli_int_option(COMMAND, "--certify-check", optarg, 0, CERTIFY_CHECK_MAX,
                             &o->certify_check);
-    case 'j': o->g.json = true; return CLI_CONTINUE;
-    case 'q': o->g.quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -473,7 +450,7 @@ int cmd_regions(int argc, char **argv) {
   cli_figure_init(&o.g.figure);
   static const cli_scene_command command = {
       .name = COMMAND_NAME,
-      .short_options = ":s:o:p:t:jqh",
+      .short_options = ":" GRID_SHORT_OPTIONS "h",
       .long_options = LONG_OPTIONS,
       .apply = apply_option,
       .run = run,

@@ -24,8 +24,6 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
                                  .summary = "summary.json",
                                  .journal = "sweep.journal",
                                  .journal_magic = "# zeno sweep journal v1 sha256 "};
-/// Most threads accepted by --threads.
-#define THREADS_MAX 1024
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 
@@ -36,7 +34,7 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
 #define BASIN_TOL_MAX 1.0
 #define BASIN_TURN_MAX_DEG 180.0
 
-enum { OPT_X = 256, OPT_Y, OPT_Z, OPT_MAGNITUDE, OPT_BASIN_TOL, OPT_BASIN_TURN };
+enum { OPT_MAGNITUDE = GRID_OPT_OWN, OPT_BASIN_TOL, OPT_BASIN_TURN };
 
 typedef struct sweep_options {
   cli_scene_options common;
@@ -94,24 +92,15 @@ static void print_help(void) {
       "A progress line is drawn on standard error when it is a terminal.\n"
       "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
       "the same files as zeno.\n",
-      THREADS_MAX, zeno_sweep_basin_def_default().tol,
+      GRID_THREADS_MAX, zeno_sweep_basin_def_default().tol,
       zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
 }
 
 static const struct option LONG_OPTIONS[] = {
-    {"x", required_argument, NULL, OPT_X},
-    {"y", required_argument, NULL, OPT_Y},
-    {"z", required_argument, NULL, OPT_Z},
+    GRID_LONG_OPTIONS,
     {"magnitude", required_argument, NULL, OPT_MAGNITUDE},
     {"basin-tol", required_argument, NULL, OPT_BASIN_TOL},
     {"basin-turn", required_argument, NULL, OPT_BASIN_TURN},
-    {"set", required_argument, NULL, 's'},
-    {"threads", required_argument, NULL, 't'},
-    {"out", required_argument, NULL, 'o'},
-    {"plot", required_argument, NULL, 'p'},
-    {"json", no_argument, NULL, 'j'},
-    {"quiet", no_argument, NULL, 'q'},
-    CLI_FIGURE_LONG_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -145,11 +134,10 @@ static int positive_option(const char *option, const char *text, double max, dou
 
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
-  if (cli_figure_is_option(option)) return cli_figure_option(COMMAND, &o->g.figure, option, optarg);
+  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y,
+                                 &o->common.overrides);
+  if (shared != GRID_OPTION_OTHER) return shared;
   switch (option) {
-    case OPT_X: return cli_axis_option(COMMAND, "--x", optarg, &o->def.x, o->g.x_typed, &o->g.x_set);
-    case OPT_Y: return cli_axis_option(COMMAND, "--y", optarg, &o->def.y, o->g.y_typed, &o->g.y_set);
-    case OPT_Z: return cli_axis_option(COMMAND, "--z", optarg, &o->g.z, o->g.z_typed, &o->g.z_set);
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
     case OPT_BASIN_TOL:
       o->basin_option = "--basin-tol";
@@ -158,14 +146,6 @@ static int apply_option(void *options, int option, char **argv) {
       o->basin_option = "--basin-turn";
       return positive_option("--basin-turn", optarg, BASIN_TURN_MAX_DEG, 1 / DEG_PER_RAD,
                              &o->def.basin.turn_max);
-    case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
-    case 't': return cli_int_option(COMMAND, "--threads", optarg, 1, THREADS_MAX, &o->g.threads);
-    case 'o': o->g.out_dir = optarg; return CLI_CONTINUE;
-    case 'p':
-      o->g.plot_path = optarg;
-      return cli_image_option(COMMAND, "--plot", optarg);
-    case 'j': o->g.json = true; return CLI_CONTINUE;
-    case 'q': o->g.quiet = true; return CLI_CONTINUE;
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -417,7 +397,7 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
 }
 
 static const cli_scene_command SWEEP_COMMAND = {
-    COMMAND_NAME, ":s:t:o:p:jqh", LONG_OPTIONS, apply_option, run,
+    COMMAND_NAME, ":" GRID_SHORT_OPTIONS "h", LONG_OPTIONS, apply_option, run,
 };
 
 int cmd_sweep(int argc, char **argv) {

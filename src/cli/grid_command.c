@@ -3,7 +3,24 @@
 
 #include <stdlib.h>
 
-#include "cli_stability.h"
+int grid_option(const char *command, int option, const char *arg, grid_options *g,
+                zeno_region_axis *x, zeno_region_axis *y, cli_overrides *overrides) {
+  if (cli_figure_is_option(option)) return cli_figure_option(command, &g->figure, option, arg);
+  switch (option) {
+    case GRID_OPT_X: return cli_axis_option(command, "--x", arg, x, g->x_typed, &g->x_set);
+    case GRID_OPT_Y: return cli_axis_option(command, "--y", arg, y, g->y_typed, &g->y_set);
+    case GRID_OPT_Z: return cli_axis_option(command, "--z", arg, &g->z, g->z_typed, &g->z_set);
+    case 's': return cli_override_option(overrides, NULL, arg);
+    case 'o': g->out_dir = arg; return CLI_CONTINUE;
+    case 'p':
+      g->plot_path = arg;
+      return cli_image_option(command, "--plot", arg);
+    case 't': return cli_int_option(command, "--threads", arg, 1, GRID_THREADS_MAX, &g->threads);
+    case 'j': g->json = true; return CLI_CONTINUE;
+    case 'q': g->quiet = true; return CLI_CONTINUE;
+    default: return GRID_OPTION_OTHER;
+  }
+}
 
 size_t grid_command_points(const grid_command *c) { return c->nx * c->ny * c->nz; }
 

@@ -9,6 +9,7 @@
 
 #include "cli_figure.h"
 #include "cli_module.h"
+#include "cli_stability.h"
 #include "grid_rows.h"
 
 /// The options of every batch command: the axes as typed, --z, --out,
@@ -24,6 +25,37 @@ typedef struct grid_options {
   int threads;               ///< --threads (<= 0: all cores)
   bool quiet, json;          ///< --quiet, --json
 } grid_options;
+
+/// getopt codes of the shared long options without a short form; a
+/// command numbers its own from GRID_OPT_OWN.
+enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
+
+/// Most threads accepted by --threads.
+#define GRID_THREADS_MAX 1024
+
+/// The shared options' entries of a command's getopt_long() table (the
+/// figure's included), and their short forms.
+#define GRID_LONG_OPTIONS                          \
+  {"x", required_argument, NULL, GRID_OPT_X},      \
+  {"y", required_argument, NULL, GRID_OPT_Y},      \
+  {"z", required_argument, NULL, GRID_OPT_Z},      \
+  {"set", required_argument, NULL, 's'},           \
+  {"out", required_argument, NULL, 'o'},           \
+  {"plot", required_argument, NULL, 'p'},          \
+  {"threads", required_argument, NULL, 't'},       \
+  {"json", no_argument, NULL, 'j'},                \
+  {"quiet", no_argument, NULL, 'q'},               \
+  CLI_FIGURE_LONG_OPTIONS
+#define GRID_SHORT_OPTIONS "s:o:p:t:jq"
+
+/// grid_option()'s answer for an option that is not a shared one.
+#define GRID_OPTION_OTHER (-2)
+
+/// Applies a shared option (--x and --y into the command's axes x and y,
+/// --set into `overrides`): CLI_CONTINUE, an exit code (reported), or
+/// GRID_OPTION_OTHER.
+int grid_option(const char *command, int option, const char *arg, grid_options *g,
+                zeno_region_axis *x, zeno_region_axis *y, cli_overrides *overrides);
 
 /// A batch command's name and its files in --out.
 typedef struct grid_names {
@@ -81,10 +113,11 @@ struct grid_command {
 /// Points of all the maps.
 size_t grid_command_points(const grid_command *c);
 
-/// Runs the command on the axes x and y: starts the distribution, makes the maps, computes
-/// every row not journaled yet (the journal signed with `settings`), then
-/// on rank 0 after_rows and the outputs; destroys the maps and ends the
-/// distribution. Returns the code the process exits with.
+/// Runs the command on the axes x and y: starts the distribution, makes
+/// the maps, computes every row not journaled yet (the journal signed with
+/// `settings`), then on rank 0 after_rows and the outputs; destroys the
+/// maps and ends the distribution. Returns the code the process exits
+/// with.
 int grid_command_run(grid_command *c, const zeno_region_axis *x, const zeno_region_axis *y,
                      const zeno_scene *scene, const char *settings);
 
