@@ -121,8 +121,9 @@ bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
   const int code = letter[0] + 4 * letter[1];
   // A map costs four solves: a system is solved as it is the first
   // ZC_MAP_AFTER_USES times it is met, and its map made when it comes again
-  // (a short run never pays for maps it hardly uses).
-  if (maps->state[code] == 0 && maps->uses[code] < ZC_MAP_AFTER_USES) {
+  // (a short run never pays for maps it hardly uses), unless every use is
+  // to go through the maps (from_first_use).
+  if (maps->state[code] == 0 && !maps->from_first_use && maps->uses[code] < ZC_MAP_AFTER_USES) {
     maps->uses[code]++;
     return zc_solve(d, b, letter, x, y);
   }

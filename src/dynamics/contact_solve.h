@@ -48,6 +48,11 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
 typedef struct zc_letter_maps {
   unsigned char state[16]; ///< by letter[0] + 4 letter[1]: 0 no map yet, 1 made, 2 singular
   unsigned char uses[16];  ///< solves before the map was made
+  /// Every system goes through its map, made at its first use rather than
+  /// after ZC_MAP_AFTER_USES solves: the results are then those of maps all
+  /// made up front (a map's values do not depend on when it is made),
+  /// whatever the solves before it met.
+  bool from_first_use;
   double X[16][4][4];      ///< x[a] = sum_c X[a][c] b[c]
   double Y[16][4][4];      ///< y = Y b (the letters' equalities exact zeros)
   /// The statically indeterminate family (zc_static_family): 0 not made, 1

@@ -178,11 +178,7 @@ static bool stick_rates(const zc_dyn *d, zc_letter_maps *maps, const double shif
   return true;
 }
 
-void zi_maps_make(const zc_dyn *d, zc_letter_maps *maps) {
-  for (int code = 0; code < 16; code++) {
-    const unsigned char letter[2] = {(unsigned char)(code % 4), (unsigned char)(code / 4)};
-    zc_letter_map_make(d, maps, letter);
-  }
+void zi_stick_maps_make(const zc_dyn *d, zc_letter_maps *maps) {
   if (d->n < 2) return;
   double t[3];
   int skip;

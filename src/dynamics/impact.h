@@ -36,10 +36,10 @@ typedef struct zi_result {
 /// consistent (an inconsistent impact, Painlevé-type).
 bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out);
 
-/// Makes every map of the letter systems the impacts can meet under
-/// constant dynamics d (each letter pair's, the double stick's and the
-/// statically indeterminate family's), which zi_resolve() otherwise makes
-/// as it meets them: its results then do not depend on what it met before.
-void zi_maps_make(const zc_dyn *d, zc_letter_maps *maps);
+/// Makes the maps of the double stick and of the statically indeterminate
+/// family under constant dynamics d, if they are not made (zi_resolve()
+/// makes them as it meets them; a letter pair's map is
+/// zc_letter_map_make()'s).
+void zi_stick_maps_make(const zc_dyn *d, zc_letter_maps *maps);
 
 #endif

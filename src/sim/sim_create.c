@@ -206,7 +206,7 @@ void sim_set_lean_events(zeno_sim *s, bool lean) {
 }
 
 void sim_make_impact_maps(zeno_sim *s) {
-  if (s != NULL && sim_has_table(s)) zi_maps_make(&s->dyn, &s->table.letters);
+  if (s != NULL && sim_has_table(s)) s->table.letters.from_first_use = true;
 }
 
 void zeno_sim_destroy(zeno_sim *s) {

@@ -68,10 +68,18 @@ typedef struct kstick {
   unsigned char flat[KERNEL_SLACKS];  ///< slacks constant along the family
 } kstick;
 
-/// The candidates of one context (which contacts touch, which approach).
+/// The candidates of one context (which contacts touch, which approach):
+/// its preference list of letters, each candidate made when the law first
+/// reaches it (a short run never pays for the candidates after its
+/// impacts' outcomes).
 struct sim_kernel_context {
   int count;
+  unsigned char letters[KERNEL_CANDIDATES][2];
+  bool stick2[KERNEL_CANDIDATES];  ///< the double stick's place in the list
+  unsigned char state[KERNEL_CANDIDATES]; ///< 0 not made, 1 made, 2 singular (never passes)
   kcand cand[KERNEL_CANDIDATES];
+  bool touching[2], impacting[2];
+  double e, B[4];                  ///< the restitution; its targets' factors
   kstick stick;
 };
 
@@ -113,8 +121,9 @@ static void slacks_of(const zc_dyn *d, const double x[4], double g[KERNEL_SLACKS
 
 static void make_stick(zeno_sim *s, const bool impacting[2], double e, kstick *st) {
   memset(st, 0, sizeof *st);
-  const zc_letter_maps *m = &s->table.letters;
-  st->ok = m->stick_state == 1 && m->static_state == 1;  // made by sim_kernel_prepare
+  zc_letter_maps *m = &s->table.letters;
+  zi_stick_maps_make(&s->dyn, m);
+  st->ok = m->stick_state == 1 && m->static_state == 1;
   if (!st->ok) return;
   for (int j = 0; j < 3; j++) {
     double unit[3] = {0, 0, 0}, x0[4], g0[KERNEL_SLACKS];
@@ -230,36 +239,54 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
   return true;
 }
 
-// The preference list of a context, in resolve_complementarity()'s order.
-static void make_context(zeno_sim *s, const bool touching[2], const bool impacting[2],
-                         double e, sim_kernel_context *ctx) {
+// Appends letters to a context's list (stick2: the double stick).
+static void list_add(sim_kernel_context *ctx, unsigned char a, unsigned char b, bool stick2) {
+  ctx->letters[ctx->count][0] = a;
+  ctx->letters[ctx->count][1] = b;
+  ctx->stick2[ctx->count] = stick2;
+  ctx->state[ctx->count++] = 0;
+}
+
+// The preference list of a context, in resolve_complementarity()'s order;
+// its candidates are made as the law reaches them (make_entry).
+static void make_context(const bool touching[2], const bool impacting[2], double e,
+                         sim_kernel_context *ctx) {
   ctx->count = 0;
-  double B[4];
-  for (int a = 0; a < 4; a++) B[a] = a % 2 == 0 && impacting[a / 2] ? 1 + e : 1;
+  ctx->e = e;
+  for (int i = 0; i < 2; i++) {
+    ctx->touching[i] = touching[i];
+    ctx->impacting[i] = impacting[i];
+  }
+  for (int a = 0; a < 4; a++) ctx->B[a] = a % 2 == 0 && impacting[a / 2] ? 1 + e : 1;
   static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < 2; i++) {
       if (!touching[i] || impacting[i] != (pass == 0)) continue;
-      for (int k = 0; k < 3; k++) {
-        unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
-        letter[i] = slip_order[k];
-        ctx->count += make_candidate(s, touching, B, letter, &ctx->cand[ctx->count]);
-      }
+      for (int k = 0; k < 3; k++)
+        list_add(ctx, i == 0 ? slip_order[k] : ZENO_LETTER_F,
+                 i == 1 ? slip_order[k] : ZENO_LETTER_F, false);
     }
   if (!touching[0] || !touching[1]) return;
-  make_stick(s, impacting, e, &ctx->stick);
-  kcand *st = &ctx->cand[ctx->count++];
-  memset(st, 0, sizeof *st);
-  st->letter[0] = st->letter[1] = ZENO_LETTER_S;
-  st->mask = 3u;
-  st->stick2 = true;
+  list_add(ctx, ZENO_LETTER_S, ZENO_LETTER_S, true);
   static const unsigned char pairs[8][2] = {
       {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
       {ZENO_LETTER_P, ZENO_LETTER_S}, {ZENO_LETTER_N, ZENO_LETTER_S},
       {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
       {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
-  for (int k = 0; k < 8; k++)
-    ctx->count += make_candidate(s, touching, B, pairs[k], &ctx->cand[ctx->count]);
+  for (int k = 0; k < 8; k++) list_add(ctx, pairs[k][0], pairs[k][1], false);
+}
+
+// Candidate k of a context's list, made now: false when its system is
+// singular (it never passes, as on the steps).
+static bool make_entry(zeno_sim *s, sim_kernel_context *ctx, int k) {
+  kcand *c = &ctx->cand[k];
+  if (!ctx->stick2[k]) return make_candidate(s, ctx->touching, ctx->B, ctx->letters[k], c);
+  make_stick(s, ctx->impacting, ctx->e, &ctx->stick);
+  memset(c, 0, sizeof *c);
+  c->letter[0] = c->letter[1] = ZENO_LETTER_S;
+  c->mask = 3u;
+  c->stick2 = true;
+  return true;
 }
 
 // Swaps checks j and k of a candidate (with their strictness).
@@ -298,11 +325,13 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
                        (impacting[0] ? 4u : 0u) | (impacting[1] ? 8u : 0u);
   sim_kernel_context *ctx = &kd->contexts[key];
   if (!kd->context_made[key]) {
-    make_context(s, touching, impacting, e, ctx);
+    make_context(touching, impacting, e, ctx);
     kd->context_made[key] = true;
   }
   const double tol_impulse = tol_v * s->km.mass;
   for (int k = 0; k < ctx->count; k++) {
+    if (ctx->state[k] == 0) ctx->state[k] = make_entry(s, ctx, k) ? 1 : 2;
+    if (ctx->state[k] == 2) continue;
     kcand *c = &ctx->cand[k];
     if (c->stick2) {
       if (!double_stick(&ctx->stick, tol_v, tol_impulse, s->qd)) continue;
@@ -329,10 +358,12 @@ zeno_status sim_kernel_prepare(zeno_sim *s) {
     return ZENO_ERR_NOMEM;
   }
   s->table.kernel = kd;
-  // Every impact map made now, so that no cycle's result depends on the
-  // cycles before it (which maps they made): a cycle is a function of its
-  // section angle alone, however many runners share out the samples.
-  zi_maps_make(&s->dyn, &s->table.letters);
+  // Every impact through the maps from its system's first use, so that no
+  // cycle's result depends on the cycles before it (which maps they made):
+  // a cycle is a function of its section angle alone, however many runners
+  // share out the samples. (The maps are the same whenever they are made;
+  // making all sixteen here was a third of a fresh simulator's run.)
+  s->table.letters.from_first_use = true;
   return ZENO_OK;
 }
 

@@ -24,12 +24,12 @@ zeno_status sim_restart_zod(zeno_sim *sim, const double qp[3], const double qdp[
 /// zeno_run() runs lean.
 void sim_set_lean_events(zeno_sim *sim, bool lean);
 
-/// Makes every impact map of the simulator's table now (as a Poincaré
-/// runner's kernel does) instead of after a system's first uses
-/// (ZC_MAP_AFTER_USES): its runs then resolve every impact through the
-/// maps, so that no run's result depends on the runs before it on the same
-/// simulator. A no-op without a table (zeno_sim_def.zod_table false, or the
-/// full model).
+/// Has the simulator's table resolve every impact through its maps from
+/// each letter system's first use (as a Poincaré runner's kernel does)
+/// instead of after ZC_MAP_AFTER_USES solves (zc_letter_maps.
+/// from_first_use): no run's result then depends on the runs before it on
+/// the same simulator. A no-op without a table (zeno_sim_def.zod_table
+/// false, or the full model).
 void sim_make_impact_maps(zeno_sim *sim);
 
 #endif
