@@ -186,7 +186,8 @@ typedef struct sweep {
   regions_certify_result cert; ///< --certify's counts (verdicts NULL without)
 } sweep;
 
-// A map's point (zeno_region_point) at map iz's row iy, column ix.
+// The grid's points (rows.grid) as region points: map iz's row iy at
+// (iz * ny + iy) * nx.
 static const zeno_region_point *grid_of(const grid_command *c) { return c->grid; }
 
 /* ---------- rows and their journal lines ---------- */
