@@ -199,7 +199,7 @@ static zeno_sim *make_sim(const zeno_scene *s) {
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = false;
   zeno_sim *sim = zeno_sim_create(s, &def, NULL);
-  if (sim != NULL) sim_make_impact_maps(sim);
+  if (sim != NULL) sim_use_impact_maps(sim);
   return sim;
 }
 

@@ -429,10 +429,11 @@ static void restart_runs_as_a_fresh_simulator(void **state) {
   zeno_sim_destroy(sim);
 }
 
-// Runs on one simulator restarted from many states, its impact maps made
-// first (sim_make_impact_maps, as the region maps' Monte-Carlo runs use
-// it): each run equals, bit for bit, the run of a fresh simulator with its
-// maps made, whatever ran before it. Without the maps made, a warm table
+// Runs on one simulator restarted from many states, its impacts resolved
+// through its maps from their first use (sim_use_impact_maps, as the
+// region maps' Monte-Carlo runs use it): each run equals, bit for bit, the
+// run of a fresh simulator doing the same, whatever ran before it. Without
+// it, a warm table
 // resolves by its maps what a cold one still solves: some runs differ in
 // their last bits (the check has teeth).
 static bool bit_equal(const run *a, const run *b) {
@@ -463,14 +464,14 @@ static void made_maps_make_runs_independent(void **state) {
       zeno_sim *warm = zeno_sim_create(&s, &def, NULL), *warm_cold = zeno_sim_create(&s, &def, NULL);
       if (warm == NULL) continue;  // a draw the loop refuses (as exec skips)
       assert_non_null(warm_cold);
-      sim_make_impact_maps(warm);
+      sim_use_impact_maps(warm);
       for (int k = 0; k < 10; k++) {
         double qp[3], qdp[3];
         const zeno_scene fs = draw_start(&r, &s, qp, qdp);
         zeno_sim *fresh = zeno_sim_create(&fs, &def, NULL), *cold = zeno_sim_create(&fs, &def, NULL);
         assert_non_null(fresh);
         assert_non_null(cold);
-        sim_make_impact_maps(fresh);
+        sim_use_impact_maps(fresh);
         run a, b, x, y;
         collect_run(fresh, &a);
         assert_int_equal(zeno_sim_restart(warm, qp, qdp, NULL), ZENO_OK);

@@ -337,7 +337,7 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
     def.keep_history = false;
     *sim = zeno_sim_create(&s, &def, error);
     if (*sim == NULL) return error->code;
-    sim_make_impact_maps(*sim);
+    sim_use_impact_maps(*sim);
   } else {
     st = zeno_sim_restart(*sim, qp, qdp, error);
   }

@@ -205,7 +205,7 @@ void sim_set_lean_events(zeno_sim *s, bool lean) {
   if (s != NULL && !sim_is_full(s)) s->lean_events = lean;
 }
 
-void sim_make_impact_maps(zeno_sim *s) {
+void sim_use_impact_maps(zeno_sim *s) {
   if (s != NULL && sim_has_table(s)) s->table.letters.from_first_use = true;
 }
 

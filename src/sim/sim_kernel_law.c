@@ -12,6 +12,7 @@
 #include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_restart.h"
 
 static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
@@ -74,8 +75,8 @@ typedef struct kstick {
 /// impacts' outcomes).
 struct sim_kernel_context {
   int count;
+  /// Its letters (S S: the double stick, the only candidate sticking at both).
   unsigned char letters[KERNEL_CANDIDATES][2];
-  bool stick2[KERNEL_CANDIDATES];  ///< the double stick's place in the list
   unsigned char state[KERNEL_CANDIDATES]; ///< 0 not made, 1 made, 2 singular (never passes)
   kcand cand[KERNEL_CANDIDATES];
   bool touching[2], impacting[2];
@@ -239,11 +240,10 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
   return true;
 }
 
-// Appends letters to a context's list (stick2: the double stick).
-static void list_add(sim_kernel_context *ctx, unsigned char a, unsigned char b, bool stick2) {
+// Appends letters to a context's list.
+static void list_add(sim_kernel_context *ctx, unsigned char a, unsigned char b) {
   ctx->letters[ctx->count][0] = a;
   ctx->letters[ctx->count][1] = b;
-  ctx->stick2[ctx->count] = stick2;
   ctx->state[ctx->count++] = 0;
 }
 
@@ -264,23 +264,25 @@ static void make_context(const bool touching[2], const bool impacting[2], double
       if (!touching[i] || impacting[i] != (pass == 0)) continue;
       for (int k = 0; k < 3; k++)
         list_add(ctx, i == 0 ? slip_order[k] : ZENO_LETTER_F,
-                 i == 1 ? slip_order[k] : ZENO_LETTER_F, false);
+                 i == 1 ? slip_order[k] : ZENO_LETTER_F);
     }
   if (!touching[0] || !touching[1]) return;
-  list_add(ctx, ZENO_LETTER_S, ZENO_LETTER_S, true);
+  list_add(ctx, ZENO_LETTER_S, ZENO_LETTER_S);  // the double stick
   static const unsigned char pairs[8][2] = {
       {ZENO_LETTER_S, ZENO_LETTER_P}, {ZENO_LETTER_S, ZENO_LETTER_N},
       {ZENO_LETTER_P, ZENO_LETTER_S}, {ZENO_LETTER_N, ZENO_LETTER_S},
       {ZENO_LETTER_P, ZENO_LETTER_P}, {ZENO_LETTER_P, ZENO_LETTER_N},
       {ZENO_LETTER_N, ZENO_LETTER_P}, {ZENO_LETTER_N, ZENO_LETTER_N}};
-  for (int k = 0; k < 8; k++) list_add(ctx, pairs[k][0], pairs[k][1], false);
+  for (int k = 0; k < 8; k++) list_add(ctx, pairs[k][0], pairs[k][1]);
 }
 
 // Candidate k of a context's list, made now: false when its system is
 // singular (it never passes, as on the steps).
 static bool make_entry(zeno_sim *s, sim_kernel_context *ctx, int k) {
   kcand *c = &ctx->cand[k];
-  if (!ctx->stick2[k]) return make_candidate(s, ctx->touching, ctx->B, ctx->letters[k], c);
+  const unsigned char *letter = ctx->letters[k];
+  if (letter[0] != ZENO_LETTER_S || letter[1] != ZENO_LETTER_S)
+    return make_candidate(s, ctx->touching, ctx->B, letter, c);
   make_stick(s, ctx->impacting, ctx->e, &ctx->stick);
   memset(c, 0, sizeof *c);
   c->letter[0] = c->letter[1] = ZENO_LETTER_S;
@@ -363,7 +365,7 @@ zeno_status sim_kernel_prepare(zeno_sim *s) {
   // a cycle is a function of its section angle alone, however many runners
   // share out the samples. (The maps are the same whenever they are made;
   // making all sixteen here was a third of a fresh simulator's run.)
-  s->table.letters.from_first_use = true;
+  sim_use_impact_maps(s);
   return ZENO_OK;
 }
 

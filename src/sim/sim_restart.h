@@ -30,6 +30,6 @@ void sim_set_lean_events(zeno_sim *sim, bool lean);
 /// from_first_use): no run's result then depends on the runs before it on
 /// the same simulator. A no-op without a table (zeno_sim_def.zod_table
 /// false, or the full model).
-void sim_make_impact_maps(zeno_sim *sim);
+void sim_use_impact_maps(zeno_sim *sim);
 
 #endif
