@@ -11,10 +11,6 @@ static bool direction_ok(double slope, int direction) {
   return slope != 0;
 }
 
-/// Speeds whose square neither underflows nor overflows (with room for the
-/// other term of the discriminant): outside, the scaled form is used.
-#define ZF_SQUARE_SAFE_MIN 1e-150
-#define ZF_SQUARE_SAFE_MAX 1e150
 
 // zf_first_root(); *inv, when given, is 1 / c1 for a linear guard (c2 =
 // 0) and 1 / (c2 / 2) for a quadratic one: the divisions by constants of a
@@ -87,9 +83,6 @@ static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
   (*n)++;
 }
 
-/// Reach bounds of the escape test are kept this far below the radius, so
-/// that no rounding of a root can put an escape inside the bounded time.
-#define ZF_ESCAPE_BOUND_RTOL 1e-6
 
 // Whether the escape crossings can change what a caller reads: the order
 // of the crossings and the tie margin of the next one, (tau_k - tau_0) /

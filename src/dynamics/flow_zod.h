@@ -17,6 +17,14 @@ typedef struct zf_crossing {
 /// +-escape for four contact coordinates).
 #define ZF_MAX_CROSSINGS 12
 
+/// Speeds whose square neither underflows nor overflows (with room for the
+/// other term of the discriminant): outside, the roots use a scaled form.
+#define ZF_SQUARE_SAFE_MIN 1e-150
+#define ZF_SQUARE_SAFE_MAX 1e150
+/// Reach bounds of the escape test are kept this far below the radius, so
+/// that no rounding of a root can put an escape inside the bounded time.
+#define ZF_ESCAPE_BOUND_RTOL 1e-6
+
 /// First tau > 0 where c0 + c1 tau + c2 tau^2 / 2 crosses zero with the given
 /// direction (-1 falling, +1 rising, 0 either); INFINITY when none. Tangent
 /// touches (zero derivative at the root) are not crossings.

@@ -164,6 +164,10 @@ void sim_zeno_detect(zeno_sim *s);
 /// (at `speed`, the first at first_speed) of a fresh ZOD run, with no
 /// completion before: too few impacts for a period, none at a floor.
 bool sim_zeno_quiet(const zeno_sim *s, long impacts, double speed, double first_speed);
+/// sim_zeno_quiet() at velocity scale vscale instead of the simulator's
+/// (the kernel's four-lane cycles keep one per lane).
+bool sim_zeno_quiet_at(const zeno_sim *s, long impacts, double speed, double first_speed,
+                       double vscale);
 /// Records the completion just made (the state after closing) in the chain
 /// of completions, starting one if none is on.
 void sim_chain_record(zeno_sim *s);

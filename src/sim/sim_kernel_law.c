@@ -4,6 +4,7 @@
 // folded into rows on the contact rates, so that each check is one dot
 // product, and its double stick made once as rows on qdot'.
 #include "sim/sim_kernel.h"
+#include "sim/sim_kernel_law.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,72 +18,6 @@
 static double dot4(const double r[4], const double b[4]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2] + r[3] * b[3];
 }
-
-/// Candidates of an impact context: 3 per touching contact, the double
-/// stick and 8 pairs.
-#define KERNEL_CANDIDATES 15
-/// Checks of a candidate: per contact a normal impulse and a cone (two
-/// rows), or a rate.
-#define KERNEL_CHECKS 6
-
-/// One candidate of the law's preference list (impact.c's
-/// resolve_complementarity) with its letters' map folded into rows on the
-/// contact rates before the impact (the targets b = B cd, B the law's
-/// restitution on approaching normals): the checks read one row each.
-typedef struct kcand {
-  unsigned char letter[2];
-  unsigned char mask;
-  bool stick2;                ///< both sticking: its own test (double_stick)
-  /// Its checks in impact.c's order (impulses, then rates), each one row
-  /// r on the rates: r cd > tol_v where bit k of `strict` is set (a
-  /// pressing normal impulse), else r cd >= -tol_v. Impulse rows are
-  /// divided by the mass (the impulse threshold is tol_v times it); a
-  /// sticking contact's |x_t| <= mu x_n is two rows, mu x_n -+ x_t.
-  int checks;
-  unsigned char strict;
-  double row[KERNEL_CHECKS][4];
-  double G[3][4];             ///< qdot' change AMW x, as rows on the rates
-} kcand;
-
-/// Cone slacks of two contacts (zc_static_family's pieces).
-#define KERNEL_SLACKS 6
-/// Crossings of a rising with a falling slack: at most 3 x 3.
-#define KERNEL_STICK_PAIRS 9
-
-/// The double stick of a context (impact.c's double_stick) as rows on
-/// qdot' before the impact: the stick's consistency residual, the family of
-/// impulses x0 + s k balancing it, and its cone slacks g0 + g1 s, whose
-/// smallest is maximised where a rising and a falling one cross
-/// (zc_static_family_mapped's peak, the pairs and their divisors made once).
-typedef struct kstick {
-  bool ok;                            ///< the maps are regular
-  bool bounded;                       ///< some slack rises and another falls
-  double vrow[3];                     ///< residual velocity of the skipped row
-  double X0[4][3];                    ///< x0 = X0 qdot'
-  double G0[KERNEL_SLACKS][3];        ///< g0 = G0 qdot'
-  double g1[KERNEL_SLACKS], k[4];     ///< slopes of the slacks; the family's direction
-  double AX0[3][3], Ak[3];            ///< qdot' change: AX0 qdot' + s Ak
-  int pairs;
-  unsigned char rise[KERNEL_STICK_PAIRS], fall[KERNEL_STICK_PAIRS];
-  double inv[KERNEL_STICK_PAIRS];     ///< 1 / (g1[rise] - g1[fall])
-  int flats;
-  unsigned char flat[KERNEL_SLACKS];  ///< slacks constant along the family
-} kstick;
-
-/// The candidates of one context (which contacts touch, which approach):
-/// its preference list of letters, each candidate made when the law first
-/// reaches it (a short run never pays for the candidates after its
-/// impacts' outcomes).
-struct sim_kernel_context {
-  int count;
-  /// Its letters (S S: the double stick, the only candidate sticking at both).
-  unsigned char letters[KERNEL_CANDIDATES][2];
-  unsigned char state[KERNEL_CANDIDATES]; ///< 0 not made, 1 made, 2 singular (never passes)
-  kcand cand[KERNEL_CANDIDATES];
-  bool touching[2], impacting[2];
-  double e, B[4];                  ///< the restitution; its targets' factors
-  kstick stick;
-};
 
 static double dot3(const double r[3], const double b[3]) {
   return r[0] * b[0] + r[1] * b[1] + r[2] * b[2];
@@ -291,8 +226,7 @@ static bool make_entry(zeno_sim *s, sim_kernel_context *ctx, int k) {
   return true;
 }
 
-// Swaps checks j and k of a candidate (with their strictness).
-static void swap_checks(kcand *c, int j, int k) {
+void sim_kernel_swap_checks(kcand *c, int j, int k) {
   double row[4];
   memcpy(row, c->row[j], sizeof row);
   memcpy(c->row[j], c->row[k], sizeof row);
@@ -309,7 +243,7 @@ static bool passes(kcand *c, const double cd[4], double tol_v) {
   for (int k = 0; k < c->checks; k++) {
     const double v = dot4(c->row[k], cd);
     if (c->strict & (1u << k) ? !(v > tol_v) : v < -tol_v) {
-      if (k > 0) swap_checks(c, 0, k);
+      if (k > 0) sim_kernel_swap_checks(c, 0, k);
       return false;
     }
   }

@@ -485,11 +485,16 @@ void sim_chain_detect(zeno_sim *s) {
 }
 
 bool sim_zeno_quiet(const zeno_sim *s, long impacts, double speed, double first_speed) {
+  return sim_zeno_quiet_at(s, impacts, speed, first_speed, s->vscale);
+}
+
+bool sim_zeno_quiet_at(const zeno_sim *s, long impacts, double speed, double first_speed,
+                       double vscale) {
   if (sim_is_full(s)) return false;
   // The period search needs K p + 1 impacts (p = 1 first).
   if (impacts >= s->def.ratio_periods + 2) return false;
   return !(impacts >= 2 &&
            (speed < SIM_ZENO_SPEED_FLOOR * first_speed ||
-            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->vscale ||
+            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * vscale ||
             impacts >= SIM_ZENO_MAX_IMPACTS));
 }
