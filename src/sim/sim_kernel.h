@@ -48,6 +48,19 @@
 /// cycle's, and its tie floor stays the one first measured).
 #define SIM_KERNEL_RUN_TIE_FLOOR 1e-9
 
+/// Four cycles from the section states qdp[l] at once (sim_kernel4.c),
+/// each as sim_kernel_cycle() would make it, bit for bit: bit l of the
+/// result is set when lane l's cycle was made in out[l]. 0 when the lanes
+/// part on a decision, or one of them would leave sim_kernel_cycle()'s
+/// path or meet something the table has not made yet, or the processor
+/// lacks AVX2: the caller then runs the four one by one.
+unsigned sim_kernel_cycle4(zeno_sim *s, const double qdp[4][3], sim_cycle out[4]);
+/// Cycles sim_kernel_cycle4() makes at once on this processor: 4 (AVX2),
+/// else 1 (none).
+int sim_kernel_lanes(void);
+/// The most cycles made at once.
+#define SIM_KERNEL_MAX_LANES 4
+
 /// Allocates the kernel's data of a simulator (once; its table's
 /// `kernel`): its cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
 /// memory.

@@ -1,0 +1,152 @@
+// The kernel's four-lane cycles (src/sim/sim_kernel4.c) against its
+// one-lane cycles (sim_kernel_cycle): every cycle the four lanes make is
+// the one-lane kernel's to the last bit (word, outcomes, end, tie margin,
+// angle, rate, time), on the paper's scenes and on random scenes under
+// each law, over the maps' uniform angles taken four at a time (groups
+// that straddle a breakpoint included); and the lanes make nearly every
+// cycle the one-lane kernel makes, so the maps run on them.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/poincare_internal.h"
+#include "sim/sim_cycle.h"
+#include "sim/sim_kernel.h"
+#include "test_util.h"
+#include "zeno/zeno.h"
+
+/// Section angles per scene, uniform over I (as the maps sample them).
+#define ANGLES 2000
+/// Random scenes per law.
+#define SCENES_PER_LAW 30
+#define SEED 20261128u
+
+typedef struct tally {
+  long kernel;  ///< cycles the one-lane kernel made
+  long lanes;   ///< of those, cycles the four lanes made
+} tally;
+
+static void assert_same_bits(double a, double b) { assert_memory_equal(&a, &b, sizeof a); }
+
+// Four neighbouring angles both ways.
+static void compare_group(cycle_runner *r, const double phi[], tally *t) {
+  double qdp[4][3];
+  for (int l = 0; l < 4; l++) {
+    qdp[l][0] = 0;
+    qdp[l][1] = -cos(phi[l]);
+    qdp[l][2] = sin(phi[l]);
+  }
+  sim_cycle four[4];
+  const unsigned lanes = sim_kernel_cycle4(r->sim, (const double(*)[3])qdp, four);
+  for (int l = 0; l < 4; l++) {
+    sim_cycle one;
+    const bool kernel = sim_kernel_cycle(r->sim, qdp[l], &one);
+    if (!(lanes & (1u << l))) {
+      t->kernel += kernel;
+      continue;
+    }
+    // What the lanes make, the one-lane kernel makes, to the last bit.
+    assert_true(kernel);
+    t->kernel++;
+    t->lanes++;
+    const sim_cycle *f = &four[l];
+    assert_string_equal(f->word, one.word);
+    assert_string_equal(f->outcomes, one.outcomes);
+    assert_int_equal(f->word_len, one.word_len);
+    assert_int_equal(f->outcomes_len, one.outcomes_len);
+    assert_int_equal(f->returned, one.returned);
+    assert_int_equal(f->end, one.end);
+    assert_same_bits(f->tie_margin, one.tie_margin);
+    assert_same_bits(f->angle, one.angle);
+    assert_same_bits(f->rate, one.rate);
+    assert_same_bits(f->t, one.t);
+  }
+}
+
+static void compare_scene(const zeno_scene *scene, tally *t) {
+  zeno_scene ordered;
+  poincare_ordered_scene(scene, &ordered);
+  cycle_runner r;
+  if (poincare_runner_init(&r, &ordered, true, NULL) != ZENO_OK) {
+    poincare_runner_free(&r);
+    return;  // no model (a degenerate draw)
+  }
+  for (int k = 0; k < ANGLES; k += 4) {
+    double phi[4];
+    for (int l = 0; l < 4; l++) phi[l] = -ZENO_PI / 2 + (k + l + 0.5) * ZENO_PI / ANGLES;
+    compare_group(&r, phi, t);
+  }
+  poincare_runner_free(&r);
+}
+
+static void paper_scenes_agree(void **state) {
+  (void)state;
+  if (!__builtin_cpu_supports("avx2")) skip();
+  const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
+                         "example6.yaml", "example7.yaml",      "rocking-block.yaml"};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, files[f]);
+    zeno_scene scene;
+    assert_int_equal(zeno_scene_load(path, NULL, 0, &scene, NULL), ZENO_OK);
+    tally t = {0};
+    compare_scene(&scene, &t);
+    printf("# %s: the one-lane kernel made %ld cycles, the four lanes %ld of them\n",
+           files[f], t.kernel, t.lanes);
+    // The lanes leave to the one-lane kernel the first groups (which make
+    // the table) and the groups across a breakpoint: a few percent.
+    assert_true(t.kernel > ANGLES / 2);
+    assert_true(t.lanes >= t.kernel - t.kernel / 20);
+  }
+}
+
+// A random scene of the paper's ranges (as test_sim_cycle draws them).
+static zeno_scene draw_scene(rng *r, zeno_impact_law law) {
+  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
+                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
+                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  const double zero[3] = {0, 0, 0};
+  zeno_scene s = paper_scene(p, zero, zero);
+  s.impact_law = law;
+  s.restitution = law == ZENO_LAW_INELASTIC ? 0 : rng_uniform(r, 0, 0.9);
+  s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(r, -0.5, 0.5) : 0;
+  return s;
+}
+
+static void random_scenes_agree(void **state) {
+  (void)state;
+  if (!__builtin_cpu_supports("avx2")) skip();
+  const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON,
+                                  ZENO_LAW_CHATTERJEE_RUINA};
+  for (size_t l = 0; l < 3; l++) {
+    rng r = {SEED + (uint64_t)l};
+    tally t = {0};
+    for (int c = 0; c < SCENES_PER_LAW; c++) {
+      const zeno_scene s = draw_scene(&r, laws[l]);
+      if (zeno_scene_validate(&s, NULL) != ZENO_OK) continue;
+      compare_scene(&s, &t);
+    }
+    printf("# %s: the one-lane kernel made %ld cycles, the four lanes %ld of them\n",
+           zeno_impact_law_name(laws[l]), t.kernel, t.lanes);
+    if (laws[l] == ZENO_LAW_CHATTERJEE_RUINA) {
+      assert_int_equal(t.lanes, 0);  // its impacts are the steps' alone
+    } else {
+      assert_true(t.kernel > 0);
+      assert_true(t.lanes >= t.kernel - t.kernel / 10);
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(paper_scenes_agree),
+      cmocka_unit_test(random_scenes_agree),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
