@@ -46,11 +46,36 @@ static zeno_status make_extra_runners(zeno_maps_stream *s) {
 // A block's samples: first.. of the stream's.
 typedef struct block_job {
   zeno_maps_stream *s;
-  size_t first;
+  size_t first, end;
 } block_job;
 
-// Sample j of the block on the runner of the thread that takes it.
-static zeno_status eval_sample(const void *context, size_t j, zeno_error *error) {
+// Uniform samples first.. (up to s->lanes of them, before `end`) into out
+// on runner r: all at once on its kernel's lanes, fewer one by one.
+// *made: those made, in order, up to the first failure (its status
+// returned).
+static zeno_status eval_lanes(zeno_maps_stream *s, cycle_runner *r, size_t first, size_t end,
+                              zeno_cycle *out, size_t *made, zeno_error *error) {
+  *made = 0;
+  const size_t lanes = (size_t)s->lanes;
+  if (lanes > 1 && end - first >= lanes) {
+    double phi[SIM_KERNEL_MAX_LANES];
+    for (size_t l = 0; l < lanes; l++) phi[l] = maps_uniform_phi(s, first + l);
+    int n;
+    const zeno_status st = poincare_runner_eval_lanes(r, s->lanes, phi, out, &n, error);
+    *made = (size_t)n;
+    return st;
+  }
+  for (; first + *made < end && *made < lanes; (*made)++) {
+    const zeno_status st =
+        poincare_runner_eval(r, maps_uniform_phi(s, first + *made), &out[*made], error);
+    if (st != ZENO_OK) return st;
+  }
+  return ZENO_OK;
+}
+
+// Samples g lanes.. of the block on the runner of the thread that takes
+// them.
+static zeno_status eval_group(const void *context, size_t g, zeno_error *error) {
   const block_job *b = context;
   zeno_maps_stream *s = b->s;
 #ifdef _OPENMP
@@ -59,7 +84,9 @@ static zeno_status eval_sample(const void *context, size_t j, zeno_error *error)
   const int t = 0;
 #endif
   cycle_runner *r = t == 0 ? &s->runner : &s->extra[t - 1];
-  return poincare_runner_eval(r, maps_uniform_phi(s, b->first + j), &s->block[j], error);
+  size_t made;
+  const size_t at = g * (size_t)s->lanes;
+  return eval_lanes(s, r, b->first + at, b->end, &s->block[at], &made, error);
 }
 
 // Uniform samples first.. (up to MAPS_BLOCK of them) on the threads, each
@@ -69,26 +96,37 @@ static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
   if (st != ZENO_OK) return st;
   const size_t left = s->def.samples - first;
   const size_t count = left < MAPS_BLOCK ? left : MAPS_BLOCK;
-  const block_job job = {.s = s, .first = first};
-  st = grid_run_items(count, s->threads, MAPS_CHUNK, eval_sample, &job, s->error);
+  const block_job job = {.s = s, .first = first, .end = first + count};
+  const size_t lanes = (size_t)s->lanes;
+  st = grid_run_items((count + lanes - 1) / lanes, s->threads,
+                      MAPS_CHUNK > lanes ? MAPS_CHUNK / lanes : 1, eval_group, &job, s->error);
   if (st != ZENO_OK) return st;
   s->block_first = first;
   s->block_count = count;
   return ZENO_OK;
 }
 
-zeno_status maps_eval_uniform(zeno_maps_stream *s, size_t k, zeno_cycle *c) {
+zeno_status maps_eval_uniform(zeno_maps_stream *s, size_t k, const zeno_cycle **c) {
 #ifdef _OPENMP
   const bool share = s->threads > 1 && !omp_in_parallel();
 #else
   const bool share = false;
 #endif
-  if (!share) return poincare_runner_eval(&s->runner, maps_uniform_phi(s, k), c, s->error);
+  if (!share) {
+    if (!(k >= s->quad_first && k < s->quad_first + s->quad_count)) {
+      s->quad_first = k;
+      const zeno_status st =
+          eval_lanes(s, &s->runner, k, s->def.samples, s->quad, &s->quad_count, s->error);
+      if (s->quad_count == 0) return st;  // sample k failed (a later one fails when asked)
+    }
+    *c = &s->quad[k - s->quad_first];
+    return ZENO_OK;
+  }
   if (!(k >= s->block_first && k < s->block_first + s->block_count)) {
     const zeno_status st = eval_block(s, k);
     if (st != ZENO_OK) return st;
   }
-  *c = s->block[k - s->block_first];
+  *c = &s->block[k - s->block_first];
   return ZENO_OK;
 }
 

@@ -311,16 +311,16 @@ static zeno_status step(zeno_maps_stream *s) {
     return st;
   }
   const size_t k = s->next_uniform++;
-  zeno_cycle c;
+  const zeno_cycle *c;
   zeno_status st = maps_eval_uniform(s, k, &c);
   if (st != ZENO_OK) return st;
   // The new window starts at the previous uniform sample (the last kept).
   const bool first = k == 0;
   const window_mark started = mark_here(s, first ? s->win_len : s->win_len - 1);
   // The previous uniform sample is the window's last (compact() keeps it).
-  if (!first && !same_branch(&s->win[s->win_len - 1], &c))
-    st = locate_breakpoint(s, s->win[s->win_len - 1], c);
-  if (st == ZENO_OK) st = add_sample(s, &c);
+  if (!first && !same_branch(&s->win[s->win_len - 1], c))
+    st = locate_breakpoint(s, s->win[s->win_len - 1], *c);
+  if (st == ZENO_OK) st = add_sample(s, c);
   if (st == ZENO_OK) st = find_fixed_points(s, started.sample);
   if (st != ZENO_OK) return st;
   // The window two back is settled now: a fixed point of its breakpoints
@@ -401,6 +401,7 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
     zeno_maps_stream_destroy(s);
     return NULL;
   }
+  s->lanes = poincare_runner_lanes(&s->runner);
   s->threads = d.threads > 0                          ? d.threads
                : d.samples >= MAPS_THREADS_MIN_SAMPLES ? zeno_regions_threads(0)
                                                        : 1;

@@ -9,6 +9,7 @@
 
 #include "analysis/poincare_internal.h"
 #include "scene/scene_units.h"
+#include "sim/sim_kernel.h"
 #include "zeno/poincare.h"
 
 /// A list of fixed points (the map's two kinds are kept apart until the
@@ -54,6 +55,12 @@ struct zeno_maps_stream {
   int extra_count;
   zeno_cycle *block;    ///< uniform samples block_first.. evaluated ahead
   size_t block_first, block_count;
+  /// Cycles the runners make at once (poincare_runner_lanes).
+  int lanes;
+  /// With one thread, uniform samples quad_first.. evaluated ahead `lanes`
+  /// at a time (poincare_runner_eval_lanes).
+  zeno_cycle quad[SIM_KERNEL_MAX_LANES];
+  size_t quad_first, quad_count;
   bool sampled;         ///< every uniform sample was evaluated and settled
   bool finished;        ///< the endpoint limits and fixed points are in maps
   zeno_status failure;  ///< a failed step: every later call reports it
@@ -63,9 +70,10 @@ struct zeno_maps_stream {
 /// Section angle of uniform sample k.
 double maps_uniform_phi(const zeno_maps_stream *s, size_t k);
 
-/// Uniform sample k: from the block the threads evaluated ahead (a new
-/// block when k is past it), or on its own with one thread.
-zeno_status maps_eval_uniform(zeno_maps_stream *s, size_t k, zeno_cycle *c);
+/// Uniform sample k, in *c until the next call: from the block the
+/// threads evaluated ahead (a new block when k is past it), or with one
+/// thread from the runner's lanes (poincare_runner_eval_lanes).
+zeno_status maps_eval_uniform(zeno_maps_stream *s, size_t k, const zeno_cycle **c);
 
 /// Frees the threads' runners and block.
 void maps_block_free(zeno_maps_stream *s);

@@ -2,6 +2,7 @@
 // maps reuse), the maps' settings, and the contact order of eq. (13). The
 // maps R (26) and G (27) themselves are maps_stream.c.
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,32 +85,61 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
   return ZENO_OK;
 }
 
-zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
-                               zeno_error *error) {
+// A string of a zeno_cycle's: its bytes past the terminator zero.
+static void copy_padded(char *to, const char *from, size_t len) {
+  memcpy(to, from, len + 1);
+  memset(to + len + 1, 0, ZENO_CYCLE_WORD - len - 1);
+}
+
+// The cycle from phi made on the fast path (cos_phi: cos(phi)), every
+// byte of *cy past its fields zero (its padding included: the maps and
+// their tests compare cycles as arrays), each written once.
+static void cycle_of_fast(double phi, double cos_phi, const sim_cycle *fast, zeno_cycle *cy) {
+  const size_t tail = offsetof(zeno_cycle, outcomes) + ZENO_CYCLE_WORD;
+  memset(cy, 0, offsetof(zeno_cycle, word));
+  memset((char *)cy + tail, 0, sizeof *cy - tail);
+  cy->phi = phi;
+  cy->defined = fast->returned;
+  if (fast->returned) {
+    cy->R = fast->angle;
+    cy->G = fabs(fast->rate) / cos_phi;
+    cy->T = fast->t;
+  } else {
+    cy->end = fast->end;
+  }
+  cy->tie_margin = fast->tie_margin;
+  // As strings (sim_cycle_track_init leaves the bytes past them).
+  copy_padded(cy->word, fast->word, fast->word_len);
+  copy_padded(cy->outcomes, fast->outcomes, fast->outcomes_len);
+}
+
+static zeno_status check_phi(double phi, zeno_error *error) {
   if (!(phi > -ZENO_PI / 2 && phi < ZENO_PI / 2))
     return zeno_fail(error, ZENO_ERR_RANGE, "phi",
                      "section angle %g outside (-pi/2, pi/2)", phi);
-  // On the section: z1 = z2 = 0, zdot1 = 0, unit approach speed of contact 2.
-  const double qp[3] = {0, 0, 0}, qdp[3] = {0, -cos(phi), sin(phi)};
-  memset(cy, 0, sizeof *cy);
-  cy->phi = phi;
+  return ZENO_OK;
+}
+
+// On the section: z1 = z2 = 0, zdot1 = 0, unit approach speed of contact 2.
+static void section_state(double phi, double qdp[3]) {
+  qdp[0] = 0;
+  qdp[1] = -cos(phi);
+  qdp[2] = sin(phi);
+}
+
+zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
+                               zeno_error *error) {
+  if (check_phi(phi, error) != ZENO_OK) return ZENO_ERR_RANGE;
+  const double qp[3] = {0, 0, 0};
+  double qdp[3];
+  section_state(phi, qdp);
   sim_cycle fast;
   if (r->fast && sim_cycle_run(r->sim, qdp, &fast)) {
-    cy->defined = fast.returned;
-    if (fast.returned) {
-      cy->R = fast.angle;
-      cy->G = fabs(fast.rate) / cos(phi);
-      cy->T = fast.t;
-    } else {
-      cy->end = fast.end;
-    }
-    cy->tie_margin = fast.tie_margin;
-    // As strings (sim_cycle_track_init leaves the bytes past them): the
-    // cycle's own stay zero.
-    memcpy(cy->word, fast.word, fast.word_len + 1);
-    memcpy(cy->outcomes, fast.outcomes, fast.outcomes_len + 1);
+    cycle_of_fast(phi, -qdp[1], &fast, cy);
     return ZENO_OK;
   }
+  memset(cy, 0, sizeof *cy);
+  cy->phi = phi;
   if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
   cy->tie_margin = 1;  // margins are reported up to 1
@@ -143,6 +173,33 @@ zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
   char word[4096];
   zeno_sim_word(r->sim, word, sizeof word);
   cycle_word(word, cy->defined, cy->word, sizeof cy->word);
+  return ZENO_OK;
+}
+
+int poincare_runner_lanes(const cycle_runner *r) { return r->fast ? sim_kernel_lanes() : 1; }
+
+zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[],
+                                       zeno_cycle cy[], int *made, zeno_error *error) {
+  *made = 0;
+  unsigned lanes = 0;
+  if (r->fast && n == SIM_KERNEL_MAX_LANES) {
+    double qdp[SIM_KERNEL_MAX_LANES][3];
+    bool in_range = true;
+    for (int l = 0; l < n; l++) {
+      in_range = in_range && phi[l] > -ZENO_PI / 2 && phi[l] < ZENO_PI / 2;
+      section_state(phi[l], qdp[l]);
+    }
+    sim_cycle fast[SIM_KERNEL_MAX_LANES];
+    if (in_range)
+      lanes = sim_kernel_cycle4(r->sim, (const double(*)[3])qdp, fast);
+    for (int l = 0; l < n; l++)
+      if (lanes & (1u << l)) cycle_of_fast(phi[l], -qdp[l][1], &fast[l], &cy[l]);
+  }
+  for (; *made < n; (*made)++) {
+    if (lanes & (1u << *made)) continue;
+    const zeno_status st = poincare_runner_eval(r, phi[*made], &cy[*made], error);
+    if (st != ZENO_OK) return st;
+  }
   return ZENO_OK;
 }
 
