@@ -52,7 +52,8 @@ static inline L4 v4 vb(double x) { return (v4){x, x, x, x}; }
 
 static inline L4 int bits(m4 m) { return _mm256_movemask_pd((__m256d)m); }
 
-static inline L4 v4 vsel(m4 m, v4 a, v4 b) { return (v4)(((m4)a & m) | ((m4)b & ~m)); }
+// m ? a : b by lane (each of m's lanes all ones or all zeros).
+static inline L4 v4 vsel(m4 m, v4 a, v4 b) { return _mm256_blendv_pd(b, a, (__m256d)m); }
 
 static inline L4 v4 vabs(v4 x) { return (v4)((m4)x & ~(m4)vb(-0.0)); }
 
