@@ -106,18 +106,6 @@ static void paper_scenes_agree(void **state) {
   }
 }
 
-// A random scene of the paper's ranges (as test_sim_cycle draws them).
-static zeno_scene draw_scene(rng *r, zeno_impact_law law) {
-  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
-                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
-                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
-  const double zero[3] = {0, 0, 0};
-  zeno_scene s = paper_scene(p, zero, zero);
-  s.impact_law = law;
-  s.restitution = law == ZENO_LAW_INELASTIC ? 0 : rng_uniform(r, 0, 0.9);
-  s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(r, -0.5, 0.5) : 0;
-  return s;
-}
 
 static void random_scenes_agree(void **state) {
   (void)state;
@@ -128,7 +116,7 @@ static void random_scenes_agree(void **state) {
     rng r = {SEED + (uint64_t)l};
     tally t = {0};
     for (int c = 0; c < SCENES_PER_LAW; c++) {
-      const zeno_scene s = draw_scene(&r, laws[l]);
+      const zeno_scene s = draw_law_scene(&r, laws[l]);
       if (zeno_scene_validate(&s, NULL) != ZENO_OK) continue;
       compare_scene(&s, &t);
     }

@@ -52,6 +52,27 @@ static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3],
   return s;
 }
 
+/// Paper parameters drawn over the ranges of the paper's examples (as
+/// test_properties draws them).
+static inline zeno_paper_params draw_paper_params(rng *r) {
+  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
+                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
+                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  return p;
+}
+
+/// A scene of drawn parameters at its equilibrium (q' = qdot' = 0) under
+/// `law`, with a restitution (and Chatterjee-Ruina's tangential one) drawn
+/// too.
+static inline zeno_scene draw_law_scene(rng *r, zeno_impact_law law) {
+  const double zero[3] = {0, 0, 0};
+  zeno_scene s = paper_scene(draw_paper_params(r), zero, zero);
+  s.impact_law = law;
+  s.restitution = law == ZENO_LAW_INELASTIC ? 0 : rng_uniform(r, 0, 0.9);
+  s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(r, -0.5, 0.5) : 0;
+  return s;
+}
+
 static inline zeno_paper_params example2(void) {
   zeno_paper_params p = {65, -3.5, 2.25, 1.25, 75, 30, 0.75, 0.6, 1, 1, 1, 0};
   return p;

@@ -44,9 +44,7 @@
 // A random scene of the paper's ranges (as test_properties draws them),
 // with the law and a restitution drawn too.
 static zeno_scene draw_scene(rng *r, zeno_impact_law law) {
-  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
-                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
-                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  const zeno_paper_params p = draw_paper_params(r);
   double qp[3] = {rng_uniform(r, 0, 1), rng_uniform(r, 0, 1), rng_uniform(r, -1, 1)}, qdp[3];
   for (int k = 0; k < 3; k++) qdp[k] = rng_uniform(r, -1, 1);
   zeno_scene s = paper_scene(p, qp, qdp);
