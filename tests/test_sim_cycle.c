@@ -130,14 +130,10 @@ static void compare_cycle(cycle_runner *r, double phi, tally *t) {
   assert_true(close_to(fast.t, loop.T, 0, CYCLE_RTOL));
 }
 
-static void compare_scene(const zeno_scene *scene, tally *t) {
-  zeno_scene ordered;
-  poincare_ordered_scene(scene, &ordered);
+static void compare_scene(const zeno_scene *scene, void *context) {
+  tally *t = context;
   cycle_runner r;
-  if (poincare_runner_init(&r, &ordered, true, NULL) != ZENO_OK) {
-    poincare_runner_free(&r);
-    return;  // no model (a degenerate draw): nothing to compare
-  }
+  if (!ordered_runner(scene, &r)) return;  // nothing to compare
   assert_true(r.fast);
   for (int k = 0; k < ANGLES; k++)
     compare_cycle(&r, -ZENO_PI / 2 + (k + 0.5) * ZENO_PI / ANGLES, t);
@@ -146,19 +142,15 @@ static void compare_scene(const zeno_scene *scene, tally *t) {
 
 static void paper_scenes_agree(void **state) {
   (void)state;
-  const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
-                         "example6.yaml", "example7.yaml",      "rocking-block.yaml"};
-  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, files[f]);
+  for (size_t f = 0; f < CYCLE_TEST_SCENE_COUNT; f++) {
     zeno_scene scene;
-    assert_int_equal(zeno_scene_load(path, NULL, 0, &scene, NULL), ZENO_OK);
+    assert_int_equal(load_repo_scene(CYCLE_TEST_SCENES[f], &scene), ZENO_OK);
     tally t = {0};
     compare_scene(&scene, &t);
     printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest), %ld handed back; "
            "kernel %ld (R, G, T to %.2g, tie margins to %.2g), %ld straight to the loop "
            "(%ld the steps take)\n",
-           files[f], t.cycles, t.taken, t.returned, t.rested, t.handed_back, t.kernel,
+           CYCLE_TEST_SCENES[f], t.cycles, t.taken, t.returned, t.rested, t.handed_back, t.kernel,
            t.kernel_dev, t.kernel_tie_dev, t.loop_only, t.loop_only_taken);
     assert_true(t.loop_only_taken * 100 <= t.loop_only);
     assert_int_equal(t.cycles, ANGLES);
@@ -178,13 +170,8 @@ static void random_scenes_agree(void **state) {
   const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON,
                                   ZENO_LAW_CHATTERJEE_RUINA};
   for (size_t l = 0; l < 3; l++) {
-    rng r = {SEED + (uint64_t)l};
     tally t = {0};
-    for (int c = 0; c < SCENES_PER_LAW; c++) {
-      const zeno_scene s = draw_law_scene(&r, laws[l]);
-      if (zeno_scene_validate(&s, NULL) != ZENO_OK) continue;
-      compare_scene(&s, &t);
-    }
+    visit_law_scenes(SEED + (uint64_t)l, laws[l], SCENES_PER_LAW, compare_scene, &t);
     printf("# %s: %ld cycles, %ld fast (%ld returned, %ld at rest, %ld escaped or at "
            "the time limit), %ld handed back; kernel %ld (R, G, T to %.2g, tie margins "
            "to %.2g), %ld straight to the loop (%ld the steps take)\n",

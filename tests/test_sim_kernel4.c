@@ -69,14 +69,10 @@ static void compare_group(cycle_runner *r, const double phi[], tally *t) {
   }
 }
 
-static void compare_scene(const zeno_scene *scene, tally *t) {
-  zeno_scene ordered;
-  poincare_ordered_scene(scene, &ordered);
+static void compare_scene(const zeno_scene *scene, void *context) {
+  tally *t = context;
   cycle_runner r;
-  if (poincare_runner_init(&r, &ordered, true, NULL) != ZENO_OK) {
-    poincare_runner_free(&r);
-    return;  // no model (a degenerate draw)
-  }
+  if (!ordered_runner(scene, &r)) return;  // nothing to compare
   for (int k = 0; k < ANGLES; k += 4) {
     double phi[4];
     for (int l = 0; l < 4; l++) phi[l] = -ZENO_PI / 2 + (k + l + 0.5) * ZENO_PI / ANGLES;
@@ -88,17 +84,13 @@ static void compare_scene(const zeno_scene *scene, tally *t) {
 static void paper_scenes_agree(void **state) {
   (void)state;
   if (!__builtin_cpu_supports("avx2")) skip();
-  const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
-                         "example6.yaml", "example7.yaml",      "rocking-block.yaml"};
-  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, files[f]);
+  for (size_t f = 0; f < CYCLE_TEST_SCENE_COUNT; f++) {
     zeno_scene scene;
-    assert_int_equal(zeno_scene_load(path, NULL, 0, &scene, NULL), ZENO_OK);
+    assert_int_equal(load_repo_scene(CYCLE_TEST_SCENES[f], &scene), ZENO_OK);
     tally t = {0};
     compare_scene(&scene, &t);
     printf("# %s: the one-lane kernel made %ld cycles, the four lanes %ld of them\n",
-           files[f], t.kernel, t.lanes);
+           CYCLE_TEST_SCENES[f], t.kernel, t.lanes);
     // The lanes leave to the one-lane kernel the first groups (which make
     // the table) and the groups across a breakpoint: a few percent.
     assert_true(t.kernel > ANGLES / 2);
@@ -106,20 +98,14 @@ static void paper_scenes_agree(void **state) {
   }
 }
 
-
 static void random_scenes_agree(void **state) {
   (void)state;
   if (!__builtin_cpu_supports("avx2")) skip();
   const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON,
                                   ZENO_LAW_CHATTERJEE_RUINA};
   for (size_t l = 0; l < 3; l++) {
-    rng r = {SEED + (uint64_t)l};
     tally t = {0};
-    for (int c = 0; c < SCENES_PER_LAW; c++) {
-      const zeno_scene s = draw_law_scene(&r, laws[l]);
-      if (zeno_scene_validate(&s, NULL) != ZENO_OK) continue;
-      compare_scene(&s, &t);
-    }
+    visit_law_scenes(SEED + (uint64_t)l, laws[l], SCENES_PER_LAW, compare_scene, &t);
     printf("# %s: the one-lane kernel made %ld cycles, the four lanes %ld of them\n",
            zeno_impact_law_name(laws[l]), t.kernel, t.lanes);
     if (laws[l] == ZENO_LAW_CHATTERJEE_RUINA) {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,35 @@ static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3],
   return s;
 }
 
+#ifdef ZENO_SCENES_DIR
+/// The paper's scenes whose cycles the fast paths' tests run both ways.
+static const char *const CYCLE_TEST_SCENES[] = {"example2.yaml", "example3-zeno.yaml",
+                                                "example4.yaml", "example6.yaml",
+                                                "example7.yaml", "rocking-block.yaml"};
+#define CYCLE_TEST_SCENE_COUNT (sizeof CYCLE_TEST_SCENES / sizeof CYCLE_TEST_SCENES[0])
+
+/// Loads the repository's scenes/NAME (as zeno_scene_load).
+static inline zeno_status load_repo_scene(const char *name, zeno_scene *s) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, name);
+  return zeno_scene_load(path, NULL, 0, s, NULL);
+}
+#endif
+
+#ifdef ZENO_ANALYSIS_POINCARE_INTERNAL_H
+/// A cycle runner on the table for the scene with its contacts in the
+/// order of eq. (13) (tests that include analysis/poincare_internal.h
+/// first); false, with nothing to free, when the scene has no model (a
+/// degenerate random draw).
+static inline bool ordered_runner(const zeno_scene *scene, cycle_runner *r) {
+  zeno_scene ordered;
+  poincare_ordered_scene(scene, &ordered);
+  if (poincare_runner_init(r, &ordered, true, NULL) == ZENO_OK) return true;
+  poincare_runner_free(r);
+  return false;
+}
+#endif
+
 /// Paper parameters drawn over the ranges of the paper's examples (as
 /// test_properties draws them).
 static inline zeno_paper_params draw_paper_params(rng *r) {
@@ -71,6 +101,18 @@ static inline zeno_scene draw_law_scene(rng *r, zeno_impact_law law) {
   s.restitution = law == ZENO_LAW_INELASTIC ? 0 : rng_uniform(r, 0, 0.9);
   s.tangential_restitution = law == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(r, -0.5, 0.5) : 0;
   return s;
+}
+
+/// Calls visit(scene, context) on each valid one of `count` scenes drawn
+/// under `law` (draw_law_scene) from seed.
+static inline void visit_law_scenes(uint64_t seed, zeno_impact_law law, int count,
+                                    void (*visit)(const zeno_scene *, void *),
+                                    void *context) {
+  rng r = {seed};
+  for (int c = 0; c < count; c++) {
+    const zeno_scene s = draw_law_scene(&r, law);
+    if (zeno_scene_validate(&s, NULL) == ZENO_OK) visit(&s, context);
+  }
 }
 
 static inline zeno_paper_params example2(void) {
