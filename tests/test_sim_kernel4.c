@@ -3,18 +3,22 @@
 // the one-lane kernel's to the last bit (word, outcomes, end, tie margin,
 // angle, rate, time), on the paper's scenes and on random scenes under
 // each law, over the maps' uniform angles taken four at a time (groups
-// that straddle a breakpoint included); and the lanes make nearly every
-// cycle the one-lane kernel makes, so the maps run on them.
+// that straddle a breakpoint included); the lanes make nearly every cycle
+// the one-lane kernel makes, so the maps run on them; and the maps made on
+// the lanes are the maps made one cycle at a time (a processor without
+// AVX2), byte for byte.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "analysis/maps_stream_internal.h"
 #include "analysis/poincare_internal.h"
 #include "sim/sim_cycle.h"
 #include "sim/sim_kernel.h"
@@ -117,10 +121,57 @@ static void random_scenes_agree(void **state) {
   }
 }
 
+// Streams the maps of the scene to the end (lanes cycles at a time, 0 the
+// processor's), its samples into *samples (malloc'd) and the rest into
+// *maps.
+static size_t stream_maps(const zeno_scene *scene, int threads, int lanes, zeno_cycle **samples,
+                          zeno_maps *maps) {
+  zeno_maps_def def = zeno_maps_def_default();
+  def.threads = threads;
+  zeno_maps_stream *s = zeno_maps_stream_create(scene, &def, NULL);
+  assert_non_null(s);
+  if (lanes > 0) s->lanes = lanes;
+  size_t n = 0, cap = def.samples + 2 * ZENO_MAX_BREAKPOINTS;
+  *samples = malloc(cap * sizeof **samples);
+  assert_non_null(*samples);
+  zeno_status st;
+  while ((st = zeno_maps_stream_next(s, &(*samples)[n], NULL)) == ZENO_OK) {
+    n++;
+    assert_true(n < cap);
+  }
+  assert_int_equal(st, ZENO_DONE);
+  assert_int_equal(zeno_maps_stream_result(s, maps, NULL), ZENO_OK);
+  zeno_maps_stream_destroy(s);
+  return n;
+}
+
+// The maps on the kernel's lanes are the maps one cycle at a time (a
+// processor without AVX2), to the last byte: every sample, breakpoint,
+// fixed point and limit, on one thread and on two.
+static void maps_same_on_one_lane(void **state) {
+  (void)state;
+  if (!__builtin_cpu_supports("avx2")) skip();
+  for (size_t f = 0; f < CYCLE_TEST_SCENE_COUNT; f++) {
+    zeno_scene scene;
+    assert_int_equal(load_repo_scene(CYCLE_TEST_SCENES[f], &scene), ZENO_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+      zeno_cycle *lanes, *one;
+      zeno_maps ml, mo;
+      const size_t n = stream_maps(&scene, threads, 0, &lanes, &ml);
+      assert_int_equal(stream_maps(&scene, threads, 1, &one, &mo), n);
+      assert_memory_equal(lanes, one, n * sizeof *lanes);
+      assert_memory_equal(&ml, &mo, sizeof ml);
+      free(lanes);
+      free(one);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(paper_scenes_agree),
       cmocka_unit_test(random_scenes_agree),
+      cmocka_unit_test(maps_same_on_one_lane),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
