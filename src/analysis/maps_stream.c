@@ -43,10 +43,8 @@
 // compares the strings (a fixed-size comparison is a few vector compares,
 // where strcmp was 3% of a region map).
 static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
-  // As strings: a cycle's bytes past them are zero (poincare_runner_eval),
-  // so they are equal as arrays when they are as strings.
-  return a->defined == b->defined && strcmp(a->word, b->word) == 0 &&
-         strcmp(a->outcomes, b->outcomes) == 0;
+  return a->defined == b->defined && memcmp(a->word, b->word, sizeof a->word) == 0 &&
+         memcmp(a->outcomes, b->outcomes, sizeof a->outcomes) == 0;
 }
 
 static zeno_status eval(zeno_maps_stream *s, double phi, zeno_cycle *c) {

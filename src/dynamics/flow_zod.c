@@ -11,7 +11,6 @@ static bool direction_ok(double slope, int direction) {
   return slope != 0;
 }
 
-
 // zf_first_root(); *inv, when given, is 1 / c1 for a linear guard (c2 =
 // 0) and 1 / (c2 / 2) for a quadratic one: the divisions by constants of a
 // mode become products (zf_crossings_inv).
@@ -82,7 +81,6 @@ static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
   out[*n].contact = c;
   (*n)++;
 }
-
 
 // Whether the escape crossings can change what a caller reads: the order
 // of the crossings and the tie margin of the next one, (tau_k - tau_0) /
