@@ -19,6 +19,7 @@
 
 #define L4 __attribute__((target("avx2")))
 
+_Static_assert(LANES == 4, "vb() and bits() are written for four lanes");
 typedef double v4 __attribute__((vector_size(8 * LANES)));
 typedef long long m4 __attribute__((vector_size(8 * LANES)));
 
