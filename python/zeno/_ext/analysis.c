@@ -97,49 +97,54 @@ static PyObject *fixed_points(const zeno_maps *m) {
   return list;
 }
 
-/// One float column of the samples; NaN where the cycle does not return.
-static PyObject *sample_column(const zeno_maps *m, size_t offset, bool only_defined) {
+/// The samples' number columns (phi; R, G, T, NaN where the cycle does not
+/// return; defined), filled in one pass over the samples: NULL with the
+/// error set, else a new reference in each.
+static bool number_columns(const zeno_maps *m, PyObject *col[5]) {
   const npy_intp shape[1] = {(npy_intp)m->sample_count};
-  PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_DOUBLE);
-  double *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
-  for (size_t k = 0; v != NULL && k < m->sample_count; k++) {
-    const zeno_cycle *c = &m->samples[k];
-    v[k] = only_defined && !c->defined ? NAN : *(const double *)((const char *)c + offset);
+  for (int c = 0; c < 5; c++) col[c] = PyArray_SimpleNew(1, (npy_intp *)shape, c < 4 ? NPY_DOUBLE : NPY_BOOL);
+  if (col[0] == NULL || col[1] == NULL || col[2] == NULL || col[3] == NULL || col[4] == NULL) {
+    for (int c = 0; c < 5; c++) Py_CLEAR(col[c]);
+    return false;
   }
-  return a;
+  double *phi = PyArray_DATA((PyArrayObject *)col[0]), *R = PyArray_DATA((PyArrayObject *)col[1]),
+         *G = PyArray_DATA((PyArrayObject *)col[2]), *T = PyArray_DATA((PyArrayObject *)col[3]);
+  npy_bool *defined = PyArray_DATA((PyArrayObject *)col[4]);
+  for (size_t k = 0; k < m->sample_count; k++) {
+    const zeno_cycle *c = &m->samples[k];
+    phi[k] = c->phi;
+    R[k] = c->defined ? c->R : NAN;
+    G[k] = c->defined ? c->G : NAN;
+    T[k] = c->defined ? c->T : NAN;
+    defined[k] = c->defined;
+  }
+  return true;
 }
 
-static PyObject *defined_column(const zeno_maps *m) {
-  const npy_intp shape[1] = {(npy_intp)m->sample_count};
-  PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_BOOL);
-  npy_bool *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
-  for (size_t k = 0; v != NULL && k < m->sample_count; k++) v[k] = m->samples[k].defined;
-  return a;
+static const char *end_name(const void *context, size_t k) {
+  const zeno_cycle *c = &((const zeno_maps *)context)->samples[k];
+  return c->defined ? "" : zeno_outcome_name(c->end);
 }
 
 /// The cycle's end outcome names ("" where it returns to the section).
 static PyObject *end_column(const zeno_maps *m) {
-  char(*names)[ZENO_CYCLE_WORD] = PyMem_Calloc(m->sample_count ? m->sample_count : 1,
-                                               sizeof *names);
-  if (names == NULL) return ext_no_memory();
-  for (size_t k = 0; k < m->sample_count; k++)
-    if (!m->samples[k].defined)
-      snprintf(names[k], sizeof *names, "%s", zeno_outcome_name(m->samples[k].end));
-  PyObject *a = ext_texts(names[0], m->sample_count, sizeof *names);
-  PyMem_Free(names);
-  return a;
+  return ext_texts_by(m->sample_count, end_name, m);
 }
 
 PyObject *ext_maps_dict(const zeno_maps *m) {
   const char *samples = (const char *)m->samples;
   const size_t stride = sizeof *m->samples;
+  static const char *const names[5] = {"phi", "R", "G", "T", "defined"};
+  PyObject *col[5];
+  if (!number_columns(m, col)) return NULL;
   PyObject *d = PyDict_New();
+  bool put = d != NULL;
+  for (int c = 0; c < 5; c++) {  // each column's reference taken or dropped
+    if (put) put = ext_put(d, names[c], col[c]);
+    else Py_DECREF(col[c]);
+  }
   const bool ok =
-      d != NULL && ext_put(d, "phi", sample_column(m, offsetof(zeno_cycle, phi), false)) &&
-      ext_put(d, "R", sample_column(m, offsetof(zeno_cycle, R), true)) &&
-      ext_put(d, "G", sample_column(m, offsetof(zeno_cycle, G), true)) &&
-      ext_put(d, "T", sample_column(m, offsetof(zeno_cycle, T), true)) &&
-      ext_put(d, "defined", defined_column(m)) && ext_put(d, "end", end_column(m)) &&
+      put && ext_put(d, "end", end_column(m)) &&
       ext_put(d, "word", ext_texts(samples + offsetof(zeno_cycle, word), m->sample_count, stride)) &&
       ext_put(d, "outcomes",
               ext_texts(samples + offsetof(zeno_cycle, outcomes), m->sample_count, stride)) &&

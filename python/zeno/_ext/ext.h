@@ -64,6 +64,13 @@ void ext_put_text(Py_UCS4 *dst, size_t n, const char *text);
 /// apart), as wide as the longest.
 PyObject *ext_texts(const char *texts, size_t n, size_t stride);
 
+/// The string of row k of a column (ext_texts_by).
+typedef const char *(*ext_text_at)(const void *context, size_t k);
+
+/// A new 1-D unicode array of the n strings at(context, k), as wide as the
+/// longest.
+PyObject *ext_texts_by(size_t n, ext_text_at at, const void *context);
+
 /// Converts a Python sequence of str into a new array of `*count` UTF-8
 /// strings (free with ext_strings_free); NULL with the error set.
 char **ext_strings(PyObject *sequence, size_t *count);

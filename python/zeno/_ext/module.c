@@ -61,22 +61,68 @@ void ext_put_text(Py_UCS4 *dst, size_t n, const char *text) {
   for (; i < n; i++) dst[i] = 0;
 }
 
-PyObject *ext_texts(const char *texts, size_t n, size_t stride) {
+static bool same_text(const char *a, const char *b) {
+  while (*a != '\0' && *a == *b) {
+    a++;
+    b++;
+  }
+  return *a == *b;
+}
+
+PyObject *ext_texts_by(size_t n, ext_text_at at, const void *context) {
+  // Rows repeat (a map's words change at its breakpoints only): the first
+  // pass marks each row equal to the one before, the second writes the
+  // first row of each run and copies it over the rest, doubling.
+  unsigned char *repeat = PyMem_Malloc(n ? n : 1);
+  if (repeat == NULL) return ext_no_memory();
   size_t width = 1;
+  const char *before = NULL;
   for (size_t k = 0; k < n; k++) {
-    const size_t len = strlen(texts + k * stride);
-    if (len > width) width = len;
+    const char *text = at(context, k);
+    repeat[k] = before != NULL && same_text(text, before);
+    if (!repeat[k]) {
+      const size_t len = strlen(text);
+      if (len > width) width = len;
+    }
+    before = text;
   }
   PyArray_Descr *dtype = PyArray_DescrNewFromType(NPY_UNICODE);
-  if (dtype == NULL) return NULL;
-  dtype->elsize = (int)(width * sizeof(Py_UCS4));
-  const npy_intp shape[1] = {(npy_intp)n};
-  PyObject *a = PyArray_Zeros(1, (npy_intp *)shape, dtype, 0);  // steals dtype
-  if (a == NULL) return NULL;
-  for (size_t k = 0; k < n; k++)
-    ext_put_text((Py_UCS4 *)PyArray_GETPTR1((PyArrayObject *)a, (npy_intp)k), width,
-                 texts + k * stride);
+  PyObject *a = NULL;
+  if (dtype != NULL) {
+    dtype->elsize = (int)(width * sizeof(Py_UCS4));
+    const npy_intp shape[1] = {(npy_intp)n};
+    // Every row is written whole below (its tail zeroed): no zero fill first.
+    a = PyArray_Empty(1, (npy_intp *)shape, dtype, 0);  // steals dtype
+  }
+  if (a != NULL) {
+    Py_UCS4 *rows = PyArray_DATA((PyArrayObject *)a);
+    for (size_t k = 0, end; k < n; k = end) {
+      ext_put_text(rows + k * width, width, at(context, k));
+      for (end = k + 1; end < n && repeat[end]; end++) continue;
+      for (size_t done = 1; k + done < end;) {
+        const size_t copy = done < end - k - done ? done : end - k - done;
+        memcpy(rows + (k + done) * width, rows + k * width, copy * width * sizeof *rows);
+        done += copy;
+      }
+    }
+  }
+  PyMem_Free(repeat);
   return a;
+}
+
+typedef struct strided_texts {
+  const char *texts;
+  size_t stride;
+} strided_texts;
+
+static const char *strided_text(const void *context, size_t k) {
+  const strided_texts *t = context;
+  return t->texts + k * t->stride;
+}
+
+PyObject *ext_texts(const char *texts, size_t n, size_t stride) {
+  const strided_texts t = {texts, stride};
+  return ext_texts_by(n, strided_text, &t);
 }
 
 void ext_strings_free(char **strings, size_t count) {
