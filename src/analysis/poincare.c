@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "analysis/analysis_units.h"
 #include "base/util.h"
 #include "analysis/poincare_internal.h"
@@ -85,12 +89,28 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
   return ZENO_OK;
 }
 
-// A string of a zeno_cycle's: its bytes past the terminator zero (the
-// whole array cleared first: a store of constant size, cheaper than one
-// of the tail's).
+_Static_assert(ZENO_CYCLE_WORD % 16 == 0 && ZENO_CYCLE_WORD <= 128,
+              "copy_padded() copies 16 bytes at a time, indexed by signed bytes");
+
+// A string of length len < ZENO_CYCLE_WORD from an array of that size into
+// a zeno_cycle's, its bytes past the terminator zero. On x86-64, 16 bytes
+// at a time with the bytes from len on masked out: compilers turned the
+// memset and memcpy of a small array into `rep stos` and `rep movsb`,
+// whose start-up was a tenth of a map's time on one AMD EPYC.
 static void copy_padded(char *to, const char *from, size_t len) {
+#if defined(__x86_64__) && defined(__SSE2__)
+  const __m128i limit = _mm_set1_epi8((char)len);
+  __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  for (size_t i = 0; i < ZENO_CYCLE_WORD; i += 16) {
+    const __m128i keep = _mm_cmplt_epi8(index, limit);
+    const __m128i bytes = _mm_loadu_si128((const __m128i *)(from + i));
+    _mm_storeu_si128((__m128i *)(to + i), _mm_and_si128(bytes, keep));
+    index = _mm_add_epi8(index, _mm_set1_epi8(16));
+  }
+#else
   memset(to, 0, ZENO_CYCLE_WORD);
   memcpy(to, from, len);
+#endif
 }
 
 // The cycle from phi made on the fast path (cos_phi: cos(phi)), every
