@@ -329,8 +329,19 @@ static L4 q_step start(quad *w) {
 }
 
 static L4 unsigned cycles(zeno_sim *s, const double qdp[][3], sim_cycle out[]) {
-  quad w = {.s = s, .kd = s->table.kernel,
-            .k1 = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]}};
+  // Each field set before it is read (no zeroing of the whole: the compiler
+  // made that a `rep stos`, slow to start): first_speed at the first impact,
+  // vscale and start_speed at the start, angle and rate at the return.
+  quad w;
+  w.s = s;
+  w.kd = s->table.kernel;
+  for (int j = 0; j < 3; j++) w.k1[j] = s->km.Cp[j][1];
+  w.code = 0;
+  w.events = w.sections = 0;
+  w.impacts = 0;
+  w.returned = w.rest = false;
+  w.end = ZENO_OUTCOME_RUNNING;
+  w.word_len = w.outcomes_len = 0;
   sim_cycle_track k[LANES];
   for (int l = 0; l < LANES; l++) sim_cycle_track_init(&k[l], &out[l]);
   w.word = out[0].word;
