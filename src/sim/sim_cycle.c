@@ -31,7 +31,17 @@ void sim_cycle_track_init(sim_cycle_track *t, sim_cycle *out) {
   out->word[0] = out->outcomes[0] = '\0';
   out->loop_only = false;
   out->tie_margin = SIM_TIE_NONE;
-  *t = (sim_cycle_track){.out = out, .all_tie = SIM_TIE_NONE};
+  sim_cycle_track_clear(t, out);
+}
+
+void sim_cycle_track_clear(sim_cycle_track *t, sim_cycle *out) {
+  // Field by field: a compound literal became a `rep stos`, slow to start.
+  t->out = out;
+  t->word_len = t->outcomes_len = 0;
+  t->sections = t->events = 0;
+  t->impacts = 0;
+  t->first_speed = 0;
+  t->all_tie = SIM_TIE_NONE;
 }
 
 static bool append(char *buf, size_t *len, const char *token) {

@@ -71,6 +71,8 @@ typedef struct sim_cycle_track {
 
 /// Starts the cycle's record in *out.
 void sim_cycle_track_init(sim_cycle_track *t, sim_cycle *out);
+/// Starts the track of *out without touching *out (a run's).
+void sim_cycle_track_clear(sim_cycle_track *t, sim_cycle *out);
 /// Appends a token of n characters to a word or outcome list of the cycle
 /// (buf of SIM_CYCLE_WORD, *len its length); false when it does not fit.
 /// Inline: a cycle appends a dozen tokens.

@@ -510,13 +510,20 @@ static bool kernel_applies(zeno_sim *s) {
   return true;
 }
 
-static kernel_run kernel_run_of(zeno_sim *s, bool run) {
-  return (kernel_run){.s = s, .kd = s->table.kernel,
-                      .k1 = {s->km.Cp[0][1], s->km.Cp[1][1], s->km.Cp[2][1]},
-                      .tol_accel = s->def.force_rtol * s->km.accel_scale, .run = run,
-                      // The event limit ends a run after the event that reaches
-                      // it: the event loop's.
-                      .max_crossings = run ? s->scene.max_events - 2 : SIM_CYCLE_MAX_EVENTS};
+// The run's fields but its track (set by the caller), each set on its own:
+// the compiler made zeroing the whole struct first a `rep stos`, slow to
+// start for a run of a few events.
+static void kernel_run_init(kernel_run *r, zeno_sim *s, bool run) {
+  r->s = s;
+  r->kd = s->table.kernel;
+  for (int j = 0; j < 3; j++) r->k1[j] = s->km.Cp[j][1];
+  r->tol_accel = s->def.force_rtol * s->km.accel_scale;
+  r->run = run;
+  // The event limit ends a run after the event that reaches it: the event
+  // loop's.
+  r->max_crossings = run ? s->scene.max_events - 2 : SIM_CYCLE_MAX_EVENTS;
+  r->loop_only = false;
+  r->start_speed = 0;
 }
 
 bool sim_kernel_runs(const zeno_sim *s) {
@@ -529,12 +536,13 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   if (!sim_kernel_runs(s) || s->finished || !kernel_applies(s) ||
       (s->started && (s->start_impact || s->end_pending || s->zeno_pending)))
     return SIM_KERNEL_LOOP;
-  kernel_run r = kernel_run_of(s, true);
+  kernel_run r;
+  kernel_run_init(&r, s, true);
   // A run reads only the end and the tie margins of the cycle's record.
   sim_cycle out;
   out.end = ZENO_OUTCOME_RUNNING;
   out.tie_margin = SIM_TIE_NONE;
-  r.k = (sim_cycle_track){.out = &out, .all_tie = SIM_TIE_NONE};
+  sim_cycle_track_clear(&r.k, &out);
   kstep st = K_ON;
   if (!s->started) st = run_start(&r);
   else if (!mode_data(&r, mode_code(s))) return SIM_KERNEL_LOOP;  // the loop's mode, made here
@@ -569,7 +577,8 @@ bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   memset(s->q, 0, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
   s->tie = SIM_TIE_NONE;
-  kernel_run r = kernel_run_of(s, false);
+  kernel_run r;
+  kernel_run_init(&r, s, false);
   sim_cycle_track_init(&r.k, out);
   kstep st = start(&r);
   while (st == K_ON) st = flow(&r);
