@@ -98,11 +98,12 @@ static PyObject *fixed_points(const zeno_maps *m) {
 }
 
 /// The samples' number columns (phi; R, G, T, NaN where the cycle does not
-/// return; defined), filled in one pass over the samples: NULL with the
-/// error set, else a new reference in each.
+/// return; defined), filled in one pass over the samples: a new reference
+/// in each, or false with the error set and none kept.
 static bool number_columns(const zeno_maps *m, PyObject *col[5]) {
   const npy_intp shape[1] = {(npy_intp)m->sample_count};
-  for (int c = 0; c < 5; c++) col[c] = PyArray_SimpleNew(1, (npy_intp *)shape, c < 4 ? NPY_DOUBLE : NPY_BOOL);
+  for (int c = 0; c < 5; c++)
+    col[c] = PyArray_SimpleNew(1, (npy_intp *)shape, c < 4 ? NPY_DOUBLE : NPY_BOOL);
   if (col[0] == NULL || col[1] == NULL || col[2] == NULL || col[3] == NULL || col[4] == NULL) {
     for (int c = 0; c < 5; c++) Py_CLEAR(col[c]);
     return false;
