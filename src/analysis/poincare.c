@@ -135,8 +135,11 @@ static void cycle_of_fast(double phi, double cos_phi, const sim_cycle *fast, zen
   copy_padded(cy->outcomes, fast->outcomes, fast->outcomes_len);
 }
 
+// Whether phi is a section angle: in I = (-pi/2, pi/2).
+static bool on_section(double phi) { return phi > -ZENO_PI / 2 && phi < ZENO_PI / 2; }
+
 static zeno_status check_phi(double phi, zeno_error *error) {
-  if (!(phi > -ZENO_PI / 2 && phi < ZENO_PI / 2))
+  if (!on_section(phi))
     return zeno_fail(error, ZENO_ERR_RANGE, "phi",
                      "section angle %g outside (-pi/2, pi/2)", phi);
   return ZENO_OK;
@@ -208,7 +211,7 @@ zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[
     double qdp[SIM_KERNEL_MAX_LANES][3];
     bool in_range = true;
     for (int l = 0; l < n; l++) {
-      in_range = in_range && phi[l] > -ZENO_PI / 2 && phi[l] < ZENO_PI / 2;
+      in_range = in_range && on_section(phi[l]);
       section_state(phi[l], qdp[l]);
     }
     sim_cycle fast[SIM_KERNEL_MAX_LANES];

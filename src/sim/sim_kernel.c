@@ -498,13 +498,15 @@ static kstep run_start(kernel_run *r) {
   return rest ? K_DONE : K_ON;
 }
 
-// The kernel runs a simulator's cycles and runs: a two-contact ZOD
-// simulator with its table and the kernel's data, without a wall-clock
-// limit (checked between the event loop's events).
+bool sim_kernel_serves(const zeno_sim *s) {
+  return s != NULL && sim_has_table(s) && s->km.n == 2 && s->scene.wall_time <= 0 &&
+         s->table.kernel != NULL;
+}
+
+// The kernel runs the simulator's cycles and runs (sim_kernel_serves), its
+// constants made first.
 static bool kernel_applies(zeno_sim *s) {
-  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0 ||
-      s->table.kernel == NULL)
-    return false;
+  if (!sim_kernel_serves(s)) return false;
   sim_kernel_data *kd = s->table.kernel;
   if (!kd->made) make_constants(s, kd);
   return true;

@@ -61,6 +61,12 @@ int sim_kernel_lanes(void);
 /// The most cycles made at once.
 #define SIM_KERNEL_MAX_LANES 4
 
+/// Whether the kernel may run the simulator's cycles and runs: a
+/// two-contact ZOD simulator with its table and the kernel's data (after
+/// sim_kernel_prepare), without a wall-clock limit (checked between the
+/// event loop's events).
+bool sim_kernel_serves(const zeno_sim *s);
+
 /// Allocates the kernel's data of a simulator (once; its table's
 /// `kernel`): its cycles run on the kernel only after this. ZENO_ERR_NOMEM when out of
 /// memory.

@@ -381,9 +381,8 @@ static L4 unsigned cycles(zeno_sim *s, const double qdp[][3], sim_cycle out[]) {
 
 unsigned sim_kernel_cycle4(zeno_sim *s, const double qdp[4][3], sim_cycle out[4]) {
   if (!__builtin_cpu_supports("avx2")) return 0;
-  if (s == NULL || !sim_has_table(s) || s->km.n != 2 || s->scene.wall_time > 0 ||
-      s->table.kernel == NULL || !s->table.kernel->made)
-    return 0;
+  // Its constants are made by the one-lane kernel's first cycle.
+  if (!sim_kernel_serves(s) || !s->table.kernel->made) return 0;
   return cycles(s, qdp, out);
 }
 
