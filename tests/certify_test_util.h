@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/certify_check.h"
-#include "analysis/certify_exact.h"
-#include "analysis/certify_program.h"
-#include "analysis/certify_system.h"
+#include "certify/certify_check.h"
+#include "certify/certify_exact.h"
+#include "certify/certify_program.h"
+#include "certify/certify_system.h"
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 

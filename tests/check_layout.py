@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
 """The library's layout, checked (docs/api.md, "Layout").
 
-  check_layout.py SOURCE_ROOT [LIBZENO [MODULE...]]
+  check_layout.py SOURCE_ROOT [--objects ARCHIVE...] [LIBZENO [MODULE...]]
   check_layout.py --self-test SOURCE_ROOT   (the checker finds planted faults)
 
 - src/ holds one folder per layer and front end, and no file of its own;
 - a file includes headers of its own folder, of folders above it in the
-  data flow (base -> scene -> dynamics -> sim -> analysis -> io), and public
-  headers of those layers; front ends (plot, view, cli) include public
-  headers and front ends only, never a library folder's private header;
+  data flow (base -> scene -> dynamics -> sim -> maps -> analysis -> grid
+  -> sos -> certify -> io), and public headers of those layers; front ends (plot,
+  view, cli) include public headers and front ends only, never a library
+  folder's private header;
 - the public headers include only public headers of their own or higher
   layers, and each is implemented by src/*/NAME*.c;
 - the program (cli) loads plot and view as modules: of their headers it
   includes only the module headers (MODULE_HEADERS), and neither it nor
   those headers include a drawing library's header (cairo, SDL2, libpng,
   fontconfig);
-- no file in src/ has more than MAX_LINES lines;
+- no file in src/ has more than MAX_LINES lines, no folder more than
+  MAX_FOLDER_LINES;
+- with --objects, the calls between the library's objects (nm of the
+  static archives: which object's undefined symbols another defines): no
+  call from a folder to a lower folder's function (a call back up), and no
+  circle of calls among files, but among the hybrid loop's files
+  (CIRCLE_FOLDERS: one simulator object, split by concern);
 - with LIBZENO, the shared library exports only zeno_* symbols (nm -D);
 - each MODULE, zeno-NAME.so, exports one symbol: zeno_NAME_module_get.
 
@@ -26,8 +33,9 @@ import re
 import subprocess
 import sys
 
-LAYERS = ["base", "scene", "dynamics", "sim", "analysis", "io"]
-FRONT_ENDS = {"plot": 6, "view": 6, "cli": 7}
+LAYERS = ["base", "scene", "dynamics", "sim", "maps", "analysis", "grid", "sos", "certify",
+          "io"]
+FRONT_ENDS = {"plot": len(LAYERS), "view": len(LAYERS), "cli": len(LAYERS) + 1}
 RANK = {name: i for i, name in enumerate(LAYERS)}
 RANK.update(FRONT_ENDS)
 # The layer of each public header (zeno.h includes them all: front ends only).
@@ -36,13 +44,18 @@ PUBLIC = {
     "scene.h": "scene", "mode.h": "dynamics", "sim.h": "sim",
     "equilibrium.h": "analysis", "contact_problem.h": "analysis",
     "pang_trinkle.h": "analysis", "jamming.h": "analysis",
-    "poincare.h": "analysis", "stability.h": "analysis", "regions.h": "analysis",
-    "sweep.h": "analysis", "certify.h": "analysis",
+    "poincare.h": "maps", "stability.h": "analysis", "regions.h": "grid",
+    "sweep.h": "grid", "certify.h": "certify",
     "io.h": "io", "run_dir.h": "io", "zeno.h": "plot",
 }
 # Headers implemented by a file of another name: none but the umbrella ones.
 NOT_IMPLEMENTED = {"api.h", "zeno.h"}
 MAX_LINES = 600
+MAX_FOLDER_LINES = 6000
+# Folders whose files may call each other in a circle: the simulator's
+# hybrid loop (sim.c), its contact state, impacts, Zeno completion, full
+# model and fast kernels work on one struct zeno_sim, split by concern.
+CIRCLE_FOLDERS = {"sim"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # What the program sees of the front ends it loads (dlopen) on demand.
 MODULE_HEADERS = {"plot": {"plot.h", "plot_module.h"}, "view": {"view_module.h"}}
@@ -63,29 +76,42 @@ def check_includes(root, errors):
         if not os.path.isdir(directory):
             errors.append(f"src/{folder}/: missing")
             continue
-        for name in sorted(os.listdir(directory)):
-            if not name.endswith((".c", ".h")):
-                continue
-            rel = f"src/{folder}/{name}"
-            text = open(os.path.join(directory, name), encoding="utf-8").read()
-            lines = text.count("\n")
-            if lines > MAX_LINES:
-                errors.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
-            for header in INCLUDE.findall(text):
-                problem = include_problem(root, folder, header)
-                if problem:
-                    errors.append(f'{rel}: #include "{header}": {problem}')
-            if folder == "cli" or name in MODULE_HEADERS.get(folder, ()):
-                for header in DRAWING_INCLUDE.findall(text):
-                    errors.append(f"{rel}: #include <{header}>: the program and the module "
-                                  "headers include no drawing library")
+        # A layer's subfolders (src/cli/batch/) are folders of that layer
+        # with a job of their own: each is held to MAX_FOLDER_LINES.
+        for sub, _, names in sorted(os.walk(directory)):
+            check_folder(root, folder, os.path.relpath(sub, src), sorted(names), errors)
 
 
-def include_problem(root, folder, header):
+def check_folder(root, folder, place, names, errors):
+    """The files of src/PLACE, a folder of the layer `folder`."""
+    folder_lines = 0
+    for name in names:
+        if not name.endswith((".c", ".h")):
+            continue
+        rel = f"src/{place}/{name}"
+        text = open(os.path.join(root, rel), encoding="utf-8").read()
+        lines = text.count("\n")
+        folder_lines += lines
+        if lines > MAX_LINES:
+            errors.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
+        for header in INCLUDE.findall(text):
+            problem = include_problem(root, folder, place, header)
+            if problem:
+                errors.append(f'{rel}: #include "{header}": {problem}')
+        if folder == "cli" or name in MODULE_HEADERS.get(folder, ()):
+            for header in DRAWING_INCLUDE.findall(text):
+                errors.append(f"{rel}: #include <{header}>: the program and the module "
+                              "headers include no drawing library")
+    if folder_lines > MAX_FOLDER_LINES:
+        errors.append(f"src/{place}/: {folder_lines} lines (at most {MAX_FOLDER_LINES}): "
+                      "split it by job")
+
+
+def include_problem(root, folder, place, header):
     rank = RANK[folder]
     front_end = folder in FRONT_ENDS
     if "/" not in header:
-        if os.path.isfile(os.path.join(root, "src", folder, header)):
+        if os.path.isfile(os.path.join(root, "src", place, header)):
             return None
         return "a header of another folder needs its folder's name"
     where, name = header.split("/", 1)
@@ -131,6 +157,79 @@ def check_public(root, errors):
         if name not in NOT_IMPLEMENTED and not any(
                 s.startswith(stem) and s.endswith(".c") for s in sources):
             errors.append(f"{rel}: no src/*/{stem}*.c implements it")
+
+
+OBJECT = re.compile(r"src_([a-z]+)_(\w+)\.c\.o$")
+
+
+def call_graph(archives):
+    """file -> the files whose functions and data it uses, from nm -A."""
+    out = subprocess.run(["nm", "-A"] + archives, check=True, capture_output=True,
+                         text=True).stdout
+    defined, used = {}, {}
+    for line in out.splitlines():
+        where, _, symbol = line.rpartition(":")
+        match = OBJECT.search(where)
+        fields = symbol.split()
+        if not match or match.group(1) not in RANK:
+            continue
+        rel = f"src/{match.group(1)}/{match.group(2)}.c"
+        if len(fields) == 3 and fields[1] in "TDBRC":
+            defined[fields[2]] = rel
+        elif len(fields) == 2 and fields[0] == "U":
+            used.setdefault(rel, set()).add(fields[1])
+    graph = {}
+    for rel, symbols in used.items():
+        graph[rel] = {defined[s] for s in symbols if s in defined and defined[s] != rel}
+    return graph
+
+
+def circles(graph):
+    """The strongly connected components of more than one file (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(1000, 10 * len(graph)))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def folder_of(rel):
+    return rel.split("/")[1]
+
+
+def check_calls(graph, errors):
+    for rel in sorted(graph):
+        for callee in sorted(graph[rel]):
+            if RANK[folder_of(callee)] > RANK[folder_of(rel)]:
+                errors.append(f"{rel}: calls {callee}, of the lower folder "
+                              f"'{folder_of(callee)}'")
+    for component in circles(graph):
+        if {folder_of(rel) for rel in component} <= CIRCLE_FOLDERS:
+            continue
+        errors.append("a circle of calls: " + " -> ".join(component))
 
 
 def check_exports(library, errors):
@@ -200,9 +299,21 @@ def self_test(root):
                if not any(rel in line and what in line for line in found.splitlines())]
     if "src/stray.c" not in found:
         missing.append("src/stray.c")
+    # The calls: a circle between two folders' files, one of them a call
+    # back up; a circle inside sim/ is allowed (CIRCLE_FOLDERS).
+    calls = {"src/maps/poincare.c": {"src/grid/regions.c"},
+             "src/grid/regions.c": {"src/maps/poincare.c"},
+             "src/sim/sim.c": {"src/sim/sim_zeno.c"},
+             "src/sim/sim_zeno.c": {"src/sim/sim.c"}}
+    call_errors = []
+    check_calls(calls, call_errors)
+    expected = ["src/maps/poincare.c: calls src/grid/regions.c, of the lower folder 'grid'",
+                "a circle of calls: src/grid/regions.c -> src/maps/poincare.c"]
+    if call_errors != expected:
+        missing.append("the planted calls (found: " + "; ".join(call_errors) + ")")
     for rel in missing:
         print(f"self-test: the fault planted in {rel} was not found")
-    print(f"self-test: {len(faults) + 1 - len(missing)} of {len(faults) + 1} faults found")
+    print(f"self-test: {len(faults) + 2 - len(missing)} of {len(faults) + 2} faults found")
     sys.exit(1 if missing else 0)
 
 
@@ -211,13 +322,20 @@ def main():
         self_test(sys.argv[2])
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    root = sys.argv[1]
+    root, rest = sys.argv[1], sys.argv[2:]
+    archives = []
+    if rest[:1] == ["--objects"]:
+        rest = rest[1:]
+        while rest and rest[0].endswith(".a"):
+            archives.append(rest.pop(0))
     errors = []
     check_includes(root, errors)
     check_public(root, errors)
-    if len(sys.argv) >= 3:
-        check_exports(sys.argv[2], errors)
-    for module in sys.argv[3:]:
+    if archives:
+        check_calls(call_graph(archives), errors)
+    if rest:
+        check_exports(rest[0], errors)
+    for module in rest[1:]:
         check_module(module, errors)
     for error in errors:
         print(error)

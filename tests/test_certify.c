@@ -1,4 +1,4 @@
-// The Lyapunov certificate's system (src/analysis/certify_system.c) against
+// The Lyapunov certificate's system (src/certify/certify_system.c) against
 // the simulator: the constant mode accelerations it uses are those of the
 // ZOD segments the simulator runs, and each impact case's linear map gives
 // the post-impact velocity the simulator's impact law gives, on random
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/certify_check.h"
-#include "analysis/certify_program.h"
-#include "analysis/certify_system.h"
+#include "certify/certify_check.h"
+#include "certify/certify_program.h"
+#include "certify/certify_system.h"
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 

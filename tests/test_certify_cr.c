@@ -1,5 +1,5 @@
 // The Lyapunov certificate under the Chatterjee-Ruina impact law
-// (src/analysis/certify_system.c's cr_case, certify_rat.c's cr_exact;
+// (src/certify/certify_system.c's cr_case, certify_rat.c's cr_exact;
 // docs/certificate.md): the law's cases are linear maps with linear
 // conditions that reproduce the simulator's impacts (dynamics/impact.c) on
 // random pre-impact velocities; the clipped impulse is exactly Newton's
@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/certify_check.h"
-#include "analysis/certify_exact.h"
-#include "analysis/certify_flight.h"
-#include "analysis/certify_program.h"
-#include "analysis/certify_rat.h"
-#include "analysis/certify_system.h"
+#include "certify/certify_check.h"
+#include "certify/certify_exact.h"
+#include "certify/certify_flight.h"
+#include "certify/certify_program.h"
+#include "certify/certify_rat.h"
+#include "certify/certify_system.h"
 #include "dynamics/impact.h"
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"

@@ -1,4 +1,4 @@
-// The exact check under Newton's law (src/analysis/copositive.c,
+// The exact check under Newton's law (src/sos/copositive.c,
 // certify_rat.c, certify_flight.c; docs/certificate.md): exact copositivity
 // on textbook matrices, quadratic forms on polyhedral cones with known
 // answers, the exact model against the floating-point one, and the
@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/certify_check.h"
-#include "analysis/certify_exact.h"
-#include "analysis/certify_flight.h"
-#include "analysis/certify_program.h"
-#include "analysis/certify_rat.h"
-#include "analysis/certify_system.h"
-#include "analysis/copositive.h"
+#include "certify/certify_check.h"
+#include "certify/certify_exact.h"
+#include "certify/certify_flight.h"
+#include "certify/certify_program.h"
+#include "certify/certify_rat.h"
+#include "certify/certify_system.h"
+#include "sos/copositive.h"
 #include "zeno/zeno.h"
 
 #include "certify_test_util.h"

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/certify_check.h"
-#include "analysis/certify_program.h"
-#include "analysis/certify_quartic.h"
-#include "analysis/certify_system.h"
-#include "analysis/sos_exact.h"
+#include "certify/certify_check.h"
+#include "certify/certify_program.h"
+#include "certify/certify_quartic.h"
+#include "certify/certify_system.h"
+#include "sos/sos_exact.h"
 #include "scene/scene_units.h"
 #include "zeno/zeno.h"
 

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/poincare_internal.h"
+#include "maps/poincare_internal.h"
 #include "sim/sim_cycle.h"
 #include "sim/sim_kernel.h"
 #include "test_util.h"

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/maps_stream_internal.h"
-#include "analysis/poincare_internal.h"
+#include "maps/maps_stream_internal.h"
+#include "maps/poincare_internal.h"
 #include "sim/sim_cycle.h"
 #include "sim/sim_kernel.h"
 #include "test_util.h"

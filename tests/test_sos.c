@@ -1,4 +1,4 @@
-// Semidefinite programs on CSDP (src/analysis/sdp_csdp.c) and the
+// Semidefinite programs on CSDP (src/sos/sdp_csdp.c) and the
 // sums-of-squares machinery on top of them: textbook SDP and SOS facts,
 // silence (CSDP prints nothing), the error paths and the soundness re-check.
 #include <setjmp.h>
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/poly.h"
-#include "analysis/sdp_csdp.h"
-#include "analysis/sos.h"
-#include "analysis/sos_check.h"
+#include "sos/poly.h"
+#include "sos/sdp_csdp.h"
+#include "sos/sos.h"
+#include "sos/sos_check.h"
 
 // Runs f(arg) with stdout redirected to a temporary file; returns the
 // number of bytes written to it.

@@ -68,9 +68,9 @@ static inline zeno_status load_repo_scene(const char *name, zeno_scene *s) {
 }
 #endif
 
-#ifdef ZENO_ANALYSIS_POINCARE_INTERNAL_H
+#ifdef ZENO_MAPS_POINCARE_INTERNAL_H
 /// A cycle runner on the table for the scene with its contacts in the
-/// order of eq. (13) (tests that include analysis/poincare_internal.h
+/// order of eq. (13) (tests that include maps/poincare_internal.h
 /// first); false, with nothing to free, when the scene has no model (a
 /// degenerate random draw).
 static inline bool ordered_runner(const zeno_scene *scene, cycle_runner *r) {

@@ -9,7 +9,6 @@
 #include "scene/scene_units.h"
 #include "zeno/equilibrium.h"
 #include "zeno/pang_trinkle.h"
-#include "zeno/poincare.h"
 
 /// Forces [force] and accelerations of a report in the user's units.
 static inline void analysis_equilibrium_to_user(scene_units u, zeno_equilibrium_report *r) {
@@ -19,16 +18,6 @@ static inline void analysis_equilibrium_to_user(scene_units u, zeno_equilibrium_
       r->forces[i][k] = scene_units_to_user(u, SCENE_DIM_FORCE, r->forces[i][k]);
     r->zdd_ff[i] = scene_units_to_user(u, SCENE_DIM_ACCEL, r->zdd_ff[i]);
   }
-}
-
-/// A cycle's duration per unit approach speed in the user's units.
-static inline void analysis_cycle_to_user(scene_units u, zeno_cycle *c) {
-  c->T = scene_units_to_user(u, SCENE_DIM_TIME_PER_SPEED, c->T);
-}
-
-/// The maps' samples in the user's units (R and G are ratios and angles).
-static inline void analysis_maps_to_user(scene_units u, zeno_maps *m) {
-  for (size_t k = 0; k < m->sample_count; k++) analysis_cycle_to_user(u, &m->samples[k]);
 }
 
 /// The weak stability's margin and forces in the user's units; the

@@ -8,6 +8,7 @@
 #include "analysis/analysis_units.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
+#include "dynamics/contact_order.h"
 #include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
@@ -84,14 +85,16 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   st = km.n == 2 ? static_two(&km, &d, &tol, rep, error)
                  : static_one(&km, &d, &tol, rep, error);
   if (st != ZENO_OK) return st;
+  contact_order order;
+  contact_order_of(&d, km.n, &order);
+  memcpy(rep->zdd_ff, order.zdd_ff, sizeof rep->zdd_ff);
+  rep->index_order_ok = order.ok;
+  rep->index_order_swappable = order.swappable;
   for (int i = 0; i < km.n; i++) {
-    rep->zdd_ff[i] = d.afree[2 * i];
     rep->painleve_bound[i] =
         zeno_painleve_bound(km.rho, km.p[i], scene->contacts[i].surface_angle);
     rep->painleve_ok[i] = km.mu[i] < rep->painleve_bound[i];
   }
-  rep->index_order_ok = km.n == 1 || rep->zdd_ff[0] < 0;
-  rep->index_order_swappable = km.n == 2 && !rep->index_order_ok && rep->zdd_ff[1] < 0;
 
   // Theorem 1: non-static modes consistent at zero velocity, all contacts closed.
   zm_class cls;

@@ -12,6 +12,7 @@
 #include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
+#include "maps/poincare_internal.h"
 #include "zeno/stability.h"
 
 /// Strictness of Definition 4's inequalities, relative to the load.
@@ -306,7 +307,7 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
   st = analyze_in_own_units(&own, def, a, error);
   if (st == ZENO_OK) {
     analysis_equilibrium_to_user(u, &a->equilibrium);
-    if (a->has_maps) analysis_maps_to_user(u, &a->maps);
+    if (a->has_maps) maps_to_user(u, &a->maps);
   }
   return st;
 }

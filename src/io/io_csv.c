@@ -191,3 +191,12 @@ zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_error *er
   for (size_t k = 0; k < maps->sample_count; k++) maps_row(stream, &maps->samples[k]);
   return io_stream_status(stream, error);
 }
+
+const char *zeno_run_dir_row_kind_name(zeno_run_dir_row_kind kind) {
+  switch (kind) {
+    case ZENO_ROW_SAMPLE: return "sample";
+    case ZENO_ROW_BEFORE: return "before";
+    case ZENO_ROW_AFTER: return "after";
+  }
+  return "unknown";
+}

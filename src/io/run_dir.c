@@ -16,15 +16,6 @@
 
 /* ---------- rows and events ---------- */
 
-const char *zeno_run_dir_row_kind_name(zeno_run_dir_row_kind kind) {
-  switch (kind) {
-    case ZENO_ROW_SAMPLE: return "sample";
-    case ZENO_ROW_BEFORE: return "before";
-    case ZENO_ROW_AFTER: return "after";
-  }
-  return "unknown";
-}
-
 zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *s) {
   zeno_run_dir_row r;
   r.t = s->t;

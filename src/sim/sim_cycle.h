@@ -28,7 +28,7 @@
 #define SIM_CYCLE_TIE_FLOOR 1e-11
 
 /// Room for a cycle's word and outcomes, terminator included: the size of
-/// zeno_cycle's (analysis/poincare.c checks that they agree).
+/// zeno_cycle's (maps/poincare.c checks that they agree).
 #define SIM_CYCLE_WORD 96
 
 typedef struct sim_cycle {

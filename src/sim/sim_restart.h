@@ -1,6 +1,6 @@
 // Restarting a ZOD simulator from a new state while keeping its model, its
 // mode solutions and its buffers: the one entry into the simulator the
-// Poincaré maps (analysis/poincare.c) need beyond the public zeno/sim.h,
+// Poincaré maps (maps/poincare.c) need beyond the public zeno/sim.h,
 // because a map evaluates thousands of cycles of one scene. Not public API.
 #ifndef ZENO_SIM_SIM_RESTART_H
 #define ZENO_SIM_SIM_RESTART_H

@@ -1,0 +1,48 @@
+// The exact check of a weighted-degree-2 certificate (certify_exact.c,
+// docs/certificate.md): V2 = c x2 + a1 z1 + a2 z2 + v^T P v with
+// v = (u1, u2, w2), for the inelastic law with both free-flight gap
+// accelerations negative (no free flight after the first impact). Every
+// condition is then a sign of a rational expression in the scene's data (the
+// doubles as exact rationals) and the coefficients: the decrease along the
+// single-contact modes, whose motion is reversible in the free contact's
+// gap, needs linear equalities that no floating-point check can prove, so
+// the numerical coefficients are projected onto them in exact arithmetic
+// (GMP) and every condition is decided exactly. Not public API.
+#ifndef ZENO_CERTIFY_CERTIFY_EXACT_H
+#define ZENO_CERTIFY_CERTIFY_EXACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "certify/certify_system.h"
+#include "zeno/error.h"
+
+/// Unknowns of a weighted-degree-2 W: a1, a2, P00, P01, P02, P11, P12, P22.
+#define ZCE_NX 8
+
+typedef struct zce_result {
+  bool certified;
+  char reason[200];
+  int equalities;     ///< independent linear equalities imposed exactly
+  double x[ZCE_NX];   ///< the projected coefficients, rounded to double
+  double shift;       ///< largest |projected - given| coefficient change
+  int generators;     ///< Newton's law: most generators of a flight's cone
+} zce_result;
+
+/// Whether the exact check applies to the system: the inelastic law and
+/// both free-flight gap accelerations negative (no flight after the first
+/// impact), or Newton's law with a free-flight gap acceleration negative
+/// (every impact after a flight of any duration: certify_flight.h).
+bool zce_applies(const zcs_system *s);
+
+/// Projects x0 onto the modes' equalities exactly and decides every
+/// condition. ZENO_ERR_NOMEM only; an unmet condition is a result.
+zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
+                       zce_result *out, zeno_error *e);
+
+/// V1 (the energy) never grows across an impact case with the other contact
+/// closed, decided exactly for the model's maps (as zce_verify does); false
+/// with a reason.
+bool zce_energy_ok(const zcs_system *s, char *reason, size_t n);
+
+#endif

@@ -1,0 +1,280 @@
+// The flight conditions of Newton's law, decided exactly (certify_flight.h).
+//
+// An impact at contact i (z_i- = 0, u_i- <= 0) after a free flight of
+// duration tau >= 0 from s0: with a = qddot'_FF, q'0 = q'- - v tau +
+// a tau^2 / 2, v0 = v - a tau, and V2 = c x2 + a1 z1 + a2 z2 + v^T P v,
+//
+//   V2(s0) - V2(s+) = v^T (P - G^T P G) v - tau g . v + tau^2 k,
+//   g = h + 2 P a,  k = h . a / 2 + a^T P a,  h = (a1, a2, c),
+//
+// a quadratic form in y = (v, tau): the pre-impact gaps cancel between s0
+// and s+ (the impact does not move the body). Its domain: tau >= 0, the
+// case's conditions on v, and the start gaps >= 0. The impacting contact's
+// start gap is -u_i tau + a_i tau^2 / 2 (z_i- = 0), over tau > 0 the linear
+// -u_i + a_i tau / 2 >= 0 (at tau = 0 it is -u_i >= 0, a condition of every
+// case); the other contact's is z_j- - u_j tau + a_j tau^2 / 2 with z_j- >= 0
+// free, which any (v, tau) meets for z_j- large: no condition, except in a
+// double impact (z_j- = 0), where it is -u_j + a_j tau / 2 >= 0 too.
+#include "certify/certify_flight.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "certify/certify_rat.h"
+#include "sos/copositive.h"
+
+/// Unknowns of the weighted-degree-2 W (certify_exact.h's ZCE_NX).
+#define ZCF_NX 8
+
+// Index of P[r][k] among the unknowns.
+static int pidx(int r, int k) {
+  static const int idx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
+  return idx[r][k];
+}
+
+bool zcf_applies(const zcs_system *s) {
+  return zcs_flights(s) && (s->a_ff[0] < 0 || s->a_ff[1] < 0);
+}
+
+// E = P - G^T P G (3 x 3, row major in a stride of n).
+static void jump_form(mpq_t P[3][3], mpq_t G[3][3], mpq_t *E, int n) {
+  mpq_t t;
+  mpq_init(t);
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++) {
+      mpq_set(E[r * n + k], P[r][k]);
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+          mpq_mul(t, G[a][r], P[a][b]);
+          mpq_mul(t, t, G[b][k]);
+          mpq_sub(E[r * n + k], E[r * n + k], t);
+        }
+    }
+  mpq_clear(t);
+}
+
+// The flight condition's form Q (4 x 4 over (u1, u2, w2, tau)) and cone L
+// (rows over the same); their count in *m.
+static void flight_form(const zcs_case *cs, zcr_case *x, mpq_t P[3][3], mpq_t h[3],
+                        mpq_t a[3], mpq_t *Q, mpq_t *L, int *m) {
+  mpq_t g[3], k, t;
+  mpq_inits(g[0], g[1], g[2], k, t, NULL);
+  jump_form(P, x->G, Q, 4);
+  for (int r = 0; r < 3; r++) {  // g = h + 2 P a
+    mpq_set(g[r], h[r]);
+    for (int c = 0; c < 3; c++) {
+      mpq_mul(t, P[r][c], a[c]);
+      mpq_add(g[r], g[r], t);
+      mpq_add(g[r], g[r], t);
+    }
+  }
+  for (int r = 0; r < 3; r++) {  // k = h . a / 2 + a^T P a
+    mpq_mul(t, h[r], a[r]);
+    mpq_div_2exp(t, t, 1);
+    mpq_add(k, k, t);
+    for (int c = 0; c < 3; c++) {
+      mpq_mul(t, a[r], P[r][c]);
+      mpq_mul(t, t, a[c]);
+      mpq_add(k, k, t);
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    mpq_div_2exp(t, g[r], 1);
+    mpq_neg(Q[r * 4 + 3], t);
+    mpq_neg(Q[3 * 4 + r], t);
+  }
+  mpq_set(Q[15], k);
+  int n = 0;
+  mpq_set_ui(L[n * 4 + 3], 1, 1);  // tau >= 0
+  n++;
+  for (int c = 0; c < x->ncond; c++, n++)
+    for (int r = 0; r < 3; r++) mpq_set(L[n * 4 + r], x->cond[c][r]);
+  for (int i = 0; i < 2; i++) {  // start gaps over tau
+    if (!cs->both && i != cs->contact) continue;
+    mpq_set_si(L[n * 4 + i], -1, 1);
+    mpq_div_2exp(L[n * 4 + 3], a[i], 1);
+    n++;
+  }
+  *m = n;
+  mpq_clears(g[0], g[1], g[2], k, t, NULL);
+}
+
+static const char *case_name(const zcs_case *cs, char out[3]) {
+  out[0] = "FSPN"[cs->letter[0]];
+  out[1] = "FSPN"[cs->letter[1]];
+  out[2] = 0;
+  return out;
+}
+
+// B(y, y') = y^T Q y' for two vectors of R^4.
+static void bilinear(mpq_t out, mpq_t *Q, mpq_t *y, mpq_t *z) {
+  mpq_t t;
+  mpq_init(t);
+  mpq_set_ui(out, 0, 1);
+  for (int r = 0; r < 4; r++)
+    for (int k = 0; k < 4; k++) {
+      mpq_mul(t, y[r], Q[r * 4 + k]);
+      mpq_mul(t, t, z[k]);
+      mpq_add(out, out, t);
+    }
+  mpq_clear(t);
+}
+
+// The flight form of case x1 for the unknowns xv (P from xv[2..7], h =
+// (xv[0], xv[1], c)) into Q (zeroed here), its cone into L.
+static void form_at(const zcs_case *cs, zcr_case *x1, mpq_t *xv, double c, mpq_t a[3],
+                    mpq_t *Q, mpq_t *L, int *m) {
+  mpq_t P[3][3], h[3];
+  for (int r = 0; r < 3; r++) {
+    mpq_init(h[r]);
+    for (int k = 0; k < 3; k++) {
+      mpq_init(P[r][k]);
+      mpq_set(P[r][k], xv[pidx(r, k)]);
+    }
+  }
+  mpq_set(h[0], xv[0]);
+  mpq_set(h[1], xv[1]);
+  mpq_set_d(h[2], c);
+  for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
+  for (int q = 0; q < (ZCS_MAX_CONDS + 3) * 4; q++) mpq_set_ui(L[q], 0, 1);
+  flight_form(cs, x1, P, h, a, Q, L, m);
+  for (int r = 0; r < 3; r++) {
+    mpq_clear(h[r]);
+    for (int k = 0; k < 3; k++) mpq_clear(P[r][k]);
+  }
+}
+
+int zcf_equalities(const zcs_system *s, double c, mpq_t *rows, int max) {
+  enum { ROWS = ZCS_MAX_CONDS + 3 };
+  mpq_t a[3], xv[ZCF_NX], Q[ZCF_NX + 1][16], L[ROWS * 4], *G, v0, v1;
+  mpq_inits(a[0], a[1], a[2], v0, v1, NULL);
+  for (int k = 0; k < ZCF_NX; k++) mpq_init(xv[k]);
+  for (int u = 0; u <= ZCF_NX; u++)
+    for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
+  for (int q = 0; q < ROWS * 4; q++) mpq_init(L[q]);
+  G = malloc(ZQC_MAX_GEN * 4 * sizeof *G);
+  if (G)
+    for (int q = 0; q < ZQC_MAX_GEN * 4; q++) mpq_init(G[q]);
+  int n = 0;
+  const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
+  zcr_case x1;
+  zcr_case_init(&x1);
+  bool ok = G != NULL && zcr_mode_acc(s, ff, a);
+  for (int k = 0; k < s->ncases && ok; k++) {
+    const zcs_case *cs = &s->cases[k];
+    if (!zcr_case_exact(s, cs, &x1)) continue;  // zcf_verify reports it
+    int m = 0, nlin = 0, nrays = 0;
+    for (int u = 0; u <= ZCF_NX; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
+      for (int q = 0; q < ZCF_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
+      form_at(cs, &x1, xv, c, a, Q[u], L, &m);
+    }
+    if (!zqc_cone_generators(4, m, L, G, &nlin, &nrays)) continue;
+    for (int b = 0; b < nlin; b++) {
+      bool structural = true;  // Q(l, l) = 0 whatever the unknowns
+      for (int u = 0; u <= ZCF_NX && structural; u++) {
+        bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
+        structural = mpq_sgn(v0) == 0;
+      }
+      if (!structural) continue;
+      for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
+        mpq_t *row = &rows[n * (ZCF_NX + 1)];
+        bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
+        mpq_set(row[ZCF_NX], v0);
+        for (int u = 1; u <= ZCF_NX; u++) {
+          bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
+          mpq_sub(row[u - 1], v1, v0);
+        }
+      }
+    }
+  }
+  zcr_case_clear(&x1);
+  if (G) {
+    for (int q = 0; q < ZQC_MAX_GEN * 4; q++) mpq_clear(G[q]);
+    free(G);
+  }
+  mpq_clears(a[0], a[1], a[2], v0, v1, NULL);
+  for (int k = 0; k < ZCF_NX; k++) mpq_clear(xv[k]);
+  for (int u = 0; u <= ZCF_NX; u++)
+    for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
+  for (int q = 0; q < ROWS * 4; q++) mpq_clear(L[q]);
+  return n;
+}
+
+bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size,
+                int *max_gen) {
+  enum { ROWS = ZCS_MAX_CONDS + 3 };
+  mpq_t P[3][3], h[3], a[3], T[3][3], Q[16], L[ROWS * 4], Q1[9], L1[ZCS_MAX_CONDS * 3];
+  for (int r = 0; r < 3; r++) {
+    mpq_inits(h[r], a[r], NULL);
+    for (int k = 0; k < 3; k++) {
+      mpq_inits(P[r][k], T[r][k], NULL);
+      mpq_set(P[r][k], x[pidx(r, k)]);
+      mpq_set_d(T[r][k], s->Mp[r][k]);
+      mpq_div_2exp(T[r][k], T[r][k], 1);
+    }
+  }
+  for (int k = 0; k < 16; k++) mpq_init(Q[k]);
+  for (int k = 0; k < ROWS * 4; k++) mpq_init(L[k]);
+  for (int k = 0; k < 9; k++) mpq_init(Q1[k]);
+  for (int k = 0; k < ZCS_MAX_CONDS * 3; k++) mpq_init(L1[k]);
+  mpq_set(h[0], x[0]);
+  mpq_set(h[1], x[1]);
+  mpq_set_d(h[2], c);
+  const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
+  bool ok = zcr_mode_acc(s, ff, a);
+  if (!ok) snprintf(text, size, "%s", "free flight's exact solve is singular");
+  if (ok && mpq_sgn(a[0]) >= 0 && mpq_sgn(a[1]) >= 0) {
+    ok = false;
+    snprintf(text, size, "%s",
+             "both free-flight gap accelerations are >= 0: a flight need not end");
+  }
+  if (max_gen) *max_gen = 0;
+  zcr_case x1;
+  zcr_case_init(&x1);
+  for (int k = 0; k < s->ncases && ok; k++) {
+    const zcs_case *cs = &s->cases[k];
+    char name[3];
+    if (!zcr_case_exact(s, cs, &x1)) {
+      snprintf(text, size, "impact case %s's exact solve is singular", case_name(cs, name));
+      ok = false;
+      break;
+    }
+    for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
+    for (int q = 0; q < ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
+    int m = 0, ngen = 0;
+    flight_form(cs, &x1, P, h, a, Q, L, &m);
+    zqc_answer ans = zqc_cone_nonneg(4, Q, m, L, &ngen);
+    if (max_gen && ngen > *max_gen) *max_gen = ngen;
+    if (ans != ZQC_YES) {
+      snprintf(text, size, "%s (case %s, contact %d)",
+               ans == ZQC_NO ? "V2 after a flight and an impact exceeds its value at the "
+                               "flight's start"
+                             : "a flight condition's cone has too many generators",
+               case_name(cs, name), cs->contact + 1);
+      ok = false;
+      break;
+    }
+    // V1 (kinetic part M' / 2; the potential does not jump) across the case.
+    jump_form(T, x1.G, Q1, 3);
+    for (int q = 0; q < x1.ncond; q++)
+      for (int r = 0; r < 3; r++) mpq_set(L1[q * 3 + r], x1.cond[q][r]);
+    ans = zqc_cone_nonneg(3, Q1, x1.ncond, L1, &ngen);
+    if (ans != ZQC_YES) {
+      snprintf(text, size, "%s (case %s)",
+               ans == ZQC_NO ? "the energy V1 grows across an impact"
+                             : "an energy condition's cone has too many generators",
+               case_name(cs, name));
+      ok = false;
+    }
+  }
+  zcr_case_clear(&x1);
+  for (int r = 0; r < 3; r++) {
+    mpq_clears(h[r], a[r], NULL);
+    for (int k = 0; k < 3; k++) mpq_clears(P[r][k], T[r][k], NULL);
+  }
+  for (int k = 0; k < 16; k++) mpq_clear(Q[k]);
+  for (int k = 0; k < ROWS * 4; k++) mpq_clear(L[k]);
+  for (int k = 0; k < 9; k++) mpq_clear(Q1[k]);
+  for (int k = 0; k < ZCS_MAX_CONDS * 3; k++) mpq_clear(L1[k]);
+  return ok;
+}

@@ -1,0 +1,42 @@
+// The exact check's impact conditions under Newton's law (certify_flight.c,
+// docs/certificate.md): with restitution a free flight of any duration tau
+// may precede every impact, and at weighted degree 2 the condition
+// V2(s0) - V2(s+) >= 0 (s0 the flight's start, s+ the state after the
+// impact) is a quadratic form in (qdot'-, tau) on a polyhedral cone, and
+// V1(s-) - V1(s+) >= 0 one in qdot'- alone. Both decided exactly
+// (copositive.h) on the model solved exactly (certify_rat.h). Not public
+// API.
+#ifndef ZENO_CERTIFY_CERTIFY_FLIGHT_H
+#define ZENO_CERTIFY_CERTIFY_FLIGHT_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "certify/certify_system.h"
+
+/// Whether the flight conditions decide the impacts: Newton's law, and a
+/// free-flight gap acceleration negative (every flight ends, Lemma 1).
+bool zcf_applies(const zcs_system *s);
+
+/// Most equalities zcf_equalities gives.
+#define ZCF_MAX_EQ 240
+
+/// The flight conditions' equalities on the unknowns x (as zcf_verify's):
+/// where a case's cone has a lineality direction l on which the form
+/// vanishes whatever x (an impact at zero approach speed that changes
+/// nothing, l of either sign), the form's cross terms B(l, y) must vanish
+/// on the whole cone, since Q(y + t l) = Q(y) + 2 t B(l, y) for every real
+/// t. Rows k + sum_i co[i] x[i] = 0 into rows (stride 9: co[0..7], k;
+/// initialised by the caller), at most max; their count returned.
+int zcf_equalities(const zcs_system *s, double c, mpq_t *rows, int max);
+
+/// Decides every impact case's flight condition for V2 = c x2 + x[0] z1 +
+/// x[1] z2 + v^T P v (x[2..7] = P00, P01, P02, P11, P12, P22) and V1's
+/// across the case. False with the reason in text when one fails or
+/// cannot be decided; *max_gen, when given, receives the most generators
+/// of a cone met.
+bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size,
+                int *max_gen);
+
+#endif

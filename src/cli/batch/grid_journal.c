@@ -1,0 +1,248 @@
+// The journal of a grid run with --out DIR (see grid_journal.h): the run's
+// SHA-256 signature, checksummed lines, and the directory lock that keeps a
+// second run out.
+#define _DEFAULT_SOURCE  // O_NOFOLLOW
+#include "grid_journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cli/cli_sha256.h"
+
+/// A journal line that closes row IY: "done,IY".
+static const char *const JOURNAL_DONE = "done,";
+
+/// Longest journal line (a region row with its error message is at most
+/// about 500 characters, a sweep row less).
+#define LINE_SIZE 1024
+/// Hex digits of a line's checksum (the first 8 bytes of its SHA-256).
+#define CHECK_DIGITS 16
+/// Permissions of a new journal before the umask.
+#define JOURNAL_MODE 0666
+
+/* ---------- digests ---------- */
+
+static void hex(const uint8_t *bytes, size_t n, char *out) {
+  static const char DIGITS[] = "0123456789abcdef";
+  for (size_t k = 0; k < n; k++) {
+    out[2 * k] = DIGITS[bytes[k] >> 4];
+    out[2 * k + 1] = DIGITS[bytes[k] & 15];
+  }
+  out[2 * n] = '\0';
+}
+
+// A field of the signature: its length, then its bytes, so that no two
+// different lists of fields hash the same.
+static void digest_field(const cli_sha256 *sha, struct sha256_ctx *ctx, const char *text,
+                         size_t length) {
+  char prefix[32];
+  const int n = snprintf(prefix, sizeof prefix, "%zu:", length);
+  sha->update(ctx, (size_t)n, (const uint8_t *)prefix);
+  sha->update(ctx, length, (const uint8_t *)text);
+}
+
+int grid_journal_signature(const char *settings, const char *scene_text,
+                           size_t scene_length, const cli_overrides *overrides,
+                           char out[GRID_SIGNATURE_SIZE]) {
+  const char *why = "";
+  const cli_sha256 *sha = cli_sha256_get(&why);
+  if (sha == NULL) return cli_error("%s", why), CLI_EXIT_RUNTIME;
+  struct sha256_ctx ctx;
+  sha->init(&ctx);
+  digest_field(sha, &ctx, settings, strlen(settings));
+  digest_field(sha, &ctx, scene_text, scene_length);
+  for (size_t i = 0; i < overrides->count; i++)
+    digest_field(sha, &ctx, overrides->items[i], strlen(overrides->items[i]));
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  sha->digest(&ctx, sizeof digest, digest);
+  hex(digest, sizeof digest, out);
+  return CLI_CONTINUE;
+}
+
+// The checksum of a journal line's text (without its newline). nettle is
+// loaded: every journal is signed before it is opened.
+static void line_check(const char *text, size_t length, char out[CHECK_DIGITS + 1]) {
+  const cli_sha256 *sha = cli_sha256_get(NULL);
+  struct sha256_ctx ctx;
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  sha->init(&ctx);
+  sha->update(&ctx, length, (const uint8_t *)text);
+  sha->digest(&ctx, sizeof digest, digest);
+  hex(digest, CHECK_DIGITS / 2, out);
+}
+
+/* ---------- reading ---------- */
+
+// A journal line "CHECK TEXT\n": *text is TEXT when CHECK is its checksum.
+// False for a line cut short by a kill, edited, or appended by hand.
+static bool checked_line(char *line, char **text) {
+  const size_t length = strlen(line);
+  if (length < CHECK_DIGITS + 2 || line[length - 1] != '\n' || line[CHECK_DIGITS] != ' ')
+    return false;
+  line[length - 1] = '\0';
+  *text = line + CHECK_DIGITS + 1;
+  char want[CHECK_DIGITS + 1];
+  line_check(*text, strlen(*text), want);
+  return memcmp(line, want, CHECK_DIGITS) == 0;
+}
+
+// Reads the rows an earlier run finished. *keep is the length of the part
+// of the file to keep (up to the last finished row): the rest (a row cut
+// short, a line that fails its checksum and all after it) is recomputed.
+// The points of a row collect in `pending` until its "done" line.
+static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *grid,
+                        unsigned char *done, size_t *resumed_rows, long *keep) {
+  const grid_journal_format *fm = j->format;
+  char line[LINE_SIZE];
+  const size_t magic = strlen(fm->magic);
+  if (fgets(line, sizeof line, f) == NULL || strncmp(line, fm->magic, magic) != 0 ||
+      strncmp(line + magic, sig, strlen(sig)) != 0 || line[magic + strlen(sig)] != '\n') {
+    cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
+              "remove it or choose another --out",
+              fm->command, j->path);
+    return CLI_EXIT_USAGE;
+  }
+  *keep = ftell(f);
+  const size_t nx = fm->nx, size = fm->point_size;
+  unsigned char *seen = calloc(nx, 1);
+  char *pending = malloc(nx * size), *point = malloc(size);
+  if (seen == NULL || pending == NULL || point == NULL) {
+    free(seen), free(pending), free(point);
+    return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  }
+  size_t row = SIZE_MAX, seen_count = 0;  // SIZE_MAX: no row under way
+  long number = 1;
+  char *text;
+  while (fgets(line, sizeof line, f) != NULL) {
+    number++;
+    if (!checked_line(line, &text)) {
+      if (strchr(line, '\n') != NULL || !feof(f))
+        cli_error("note: %s:%ld fails its checksum; the sweep recomputes from there", j->path,
+                  number);
+      break;
+    }
+    if (strncmp(text, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
+      char *end;
+      const unsigned long r = strtoul(text + strlen(JOURNAL_DONE), &end, 10);
+      if (end != text + strlen(JOURNAL_DONE) && *end == '\0' && r == row &&
+          seen_count == nx) {
+        memcpy(grid + r * nx * size, pending, nx * size);
+        if (!done[r]) (*resumed_rows)++;
+        done[r] = 1;
+        *keep = ftell(f);
+      }
+      row = SIZE_MAX;
+      continue;
+    }
+    size_t ix, r;
+    if (!fm->read(text, point, &ix, &r, fm->context) || ix >= nx || r >= fm->rows) break;
+    if (r != row) {
+      row = r;
+      seen_count = 0;
+      memset(seen, 0, nx);
+    }
+    if (!seen[ix]) seen_count++;
+    seen[ix] = 1;
+    memcpy(pending + ix * size, point, size);
+  }
+  free(seen), free(pending), free(point);
+  return CLI_CONTINUE;
+}
+
+/* ---------- writing ---------- */
+
+static int write_failed(const grid_journal *j) {
+  cli_error("%s: cannot write '%s': %s", j->format->command, j->path, strerror(errno));
+  return CLI_EXIT_RUNTIME;
+}
+
+// Writes one line with its checksum in front.
+static void put_line(FILE *f, const char *text) {
+  char check[CHECK_DIGITS + 1];
+  line_check(text, strlen(text), check);
+  fprintf(f, "%s %s\n", check, text);
+}
+
+// Opens the journal for reading and appending without following a link
+// planted in its place; a new one is created.
+static FILE *open_journal(const grid_journal *j, bool *created) {
+  int fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+  *created = false;
+  if (fd < 0 && errno == ENOENT) {
+    fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, JOURNAL_MODE);
+    *created = fd >= 0;
+  }
+  FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+  if (fd >= 0 && f == NULL) close(fd);
+  return f;
+}
+
+int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
+                      const char *sig, void *grid, unsigned char *done,
+                      size_t *resumed_rows) {
+  const char *const COMMAND = format->command;
+  j->format = format;
+  zeno_error err;
+  if (zeno_io_make_directories(dir, &err) != ZENO_OK ||
+      (j->lock = zeno_io_dir_lock_take(dir, &err)) == NULL) {
+    cli_error("%s: %s", COMMAND, err.message);
+    return CLI_EXIT_RUNTIME;
+  }
+  j->path = zeno_io_path_join(dir, format->name);
+  if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  bool created;
+  FILE *f = open_journal(j, &created);
+  if (f == NULL) {
+    cli_error("%s: cannot open '%s': %s%s", COMMAND, j->path, strerror(errno),
+              errno == ELOOP ? " (a link; the journal must be a file of its own)" : "");
+    return CLI_EXIT_RUNTIME;
+  }
+  j->file = f;
+  if (created) {
+    fprintf(f, "%s%s\n", format->magic, sig);
+    return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
+  }
+  long keep = 0;
+  const int code = read_journal(j, f, sig, grid, done, resumed_rows, &keep);
+  if (code != CLI_CONTINUE) return code;
+  // Drop what is not kept, then append after the last finished row.
+  if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 ||
+      fseek(f, keep, SEEK_SET) != 0) {
+    cli_error("%s: cannot rewrite '%s': %s", COMMAND, j->path, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_CONTINUE;
+}
+
+int grid_journal_append(grid_journal *j, size_t row, const void *points) {
+  const grid_journal_format *fm = j->format;
+  char text[LINE_SIZE];
+  for (size_t ix = 0; ix < fm->nx; ix++) {
+    FILE *m = fmemopen(text, sizeof text, "w");
+    if (m == NULL) return write_failed(j);
+    const bool written =
+        fm->write(m, (const char *)points + ix * fm->point_size, row, fm->context) == ZENO_OK;
+    if (fclose(m) != 0 || !written) return write_failed(j);
+    text[strcspn(text, "\n")] = '\0';
+    put_line(j->file, text);
+  }
+  snprintf(text, sizeof text, "%s%zu", JOURNAL_DONE, row);
+  put_line(j->file, text);
+  if (fflush(j->file) != 0 || ferror(j->file)) return write_failed(j);
+  return CLI_CONTINUE;
+}
+
+int grid_journal_close(grid_journal *j, int code) {
+  if (j->file && fclose(j->file) != 0 && code == CLI_EXIT_OK) code = write_failed(j);
+  zeno_io_dir_lock_release(j->lock);
+  free(j->path);
+  j->file = NULL;
+  j->path = NULL;
+  j->lock = NULL;
+  return code;
+}

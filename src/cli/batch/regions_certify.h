@@ -1,0 +1,55 @@
+// `zeno regions --certify`: a Lyapunov certificate (zeno/certify.h) at every
+// point the Poincaré analysis leaves undecided (region 7, which includes
+// every point of a scene with restitution), or with --certify-all at every
+// point analysed (to hold certificates against the maps' verdicts), on the
+// map's threads, after the map is complete (rank 0). Certificates are not
+// journaled: a resumed map certifies again.
+#ifndef ZENO_CLI_REGIONS_CERTIFY_H
+#define ZENO_CLI_REGIONS_CERTIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/cli_common.h"
+#include "zeno/regions.h"
+
+typedef struct regions_certify_input {
+  const cli_scene_options *common;  ///< the scene text and the --set overrides
+  const zeno_region_axis *x, *y;
+  const zeno_region_axis *z;        ///< a batch's axis, or NULL
+  const zeno_region_point *grid;    ///< map iz's point (ix, iy) at (iz * ny + iy) * nx + ix
+  size_t nx, ny, nz;
+  int threads;                      ///< as --threads (0: every core)
+  int check_runs;                   ///< each certificate's simulation check (0: none)
+  bool all;                         ///< every point analysed, not only region 7
+} regions_certify_input;
+
+typedef struct regions_certify_result {
+  size_t undecided;  ///< region-7 points
+  size_t certified;  ///< of them, certified
+  size_t refused;    ///< of them, refused before any SDP (the reason says why)
+  /// With `all`: points tried and certified per region 0-7.
+  size_t tried_in[ZENO_REGION_COUNT], certified_in[ZENO_REGION_COUNT];
+  double seconds;    ///< wall time of all the certificates
+  bool all;          ///< every point analysed was tried (tried_in, certified_in)
+  /// Per grid point: 1 certified, 0 not, -1 no certificate sought (not
+  /// region 7); for the figure. NULL when no certificates ran. Free with
+  /// regions_certify_free().
+  signed char *verdicts;
+} regions_certify_result;
+
+/// Certifies every undecided point (every analysed one with `all`); with
+/// out_dir, writes out_dir/certificates.csv (one row per point tried: its
+/// indices and values, region, certified, refused, the certificate's time
+/// and reason). A CLI exit code (CLI_CONTINUE when done).
+int regions_certify_run(const regions_certify_input *in, const char *out_dir,
+                        regions_certify_result *result);
+
+void regions_certify_free(regions_certify_result *result);
+
+/// The summary's part: `, "certify": {...}` for summary.json, and its lines
+/// in the human summary; nothing when no certificates ran.
+void regions_certify_json(FILE *f, const regions_certify_result *result);
+void regions_certify_print(const regions_certify_result *result);
+
+#endif
