@@ -41,7 +41,7 @@ RANK.update(FRONT_ENDS)
 # The layer of each public header (zeno.h includes them all: front ends only).
 PUBLIC = {
     "api.h": "base", "error.h": "base", "version.h": "base",
-    "scene.h": "scene", "mode.h": "dynamics", "sim.h": "sim",
+    "scene.h": "scene", "mode.h": "dynamics", "impact_law.h": "dynamics", "sim.h": "sim",
     "equilibrium.h": "analysis", "contact_problem.h": "analysis",
     "pang_trinkle.h": "analysis", "jamming.h": "analysis",
     "poincare.h": "maps", "stability.h": "analysis", "regions.h": "grid",

@@ -45,12 +45,17 @@ typedef enum zeno_model {
   ZENO_MODEL_FULL     ///< full nonlinear rigid-body dynamics (CVODE)
 } zeno_model;
 
-/// Impact law used at collisions.
+/// Impact law used at collisions; what each reads of the scene and what
+/// the analysis concludes under it: zeno/impact_law.h.
 typedef enum zeno_impact_law {
   ZENO_LAW_INELASTIC = 0,     ///< paper eq. (15): zero restitution, Coulomb impulses
   ZENO_LAW_CHATTERJEE_RUINA,  ///< normal/tangential restitution e, e_t (single impacts)
   ZENO_LAW_NEWTON             ///< Newton restitution e with Coulomb friction
 } zeno_impact_law;
+/// The number of laws (values 0..ZENO_LAW_COUNT-1).
+#define ZENO_LAW_COUNT 3
+/// The law of a scene that names none: the paper's.
+#define ZENO_LAW_DEFAULT ZENO_LAW_INELASTIC
 
 /// What to do when several contact modes are consistent at an event.
 typedef enum zeno_ambiguity_policy {

@@ -5,6 +5,7 @@
 ///   error.h, version.h          status codes, error records; the version
 ///   scene.h                     scene data, validation, the YAML loader
 ///   mode.h                      contact letters, modes, guards, their names
+///   impact_law.h                the impact laws' table: what each reads and decides
 ///   sim.h                       the hybrid simulator, events, outcomes
 ///   equilibrium.h               feasibility, ordering (13), ambiguity, Painlevé
 ///   contact_problem.h, pang_trinkle.h, jamming.h
@@ -20,6 +21,7 @@
 #include "zeno/version.h"
 #include "zeno/scene.h"
 #include "zeno/mode.h"
+#include "zeno/impact_law.h"
 #include "zeno/sim.h"
 #include "zeno/equilibrium.h"
 #include "zeno/contact_problem.h"

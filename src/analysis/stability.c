@@ -13,6 +13,7 @@
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
 #include "maps/poincare_internal.h"
+#include "zeno/impact_law.h"
 #include "zeno/stability.h"
 
 /// Strictness of Definition 4's inequalities, relative to the load.
@@ -215,7 +216,7 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   // Theorems 2-4 and Definition 4 are proved for the inelastic law (15):
   // with another law the maps are computed to be drawn (maps_when_undecided)
   // but decide nothing, whatever they show.
-  const bool decides = scene->impact_law == ZENO_LAW_INELASTIC;
+  const bool decides = zeno_impact_law_info_of(scene->impact_law).paper_theorems;
   if (st == ZENO_OK && (decides || d.maps_when_undecided)) {
     st = zeno_maps_compute(scene, &d.maps, &a->maps, error);
     a->has_maps = st == ZENO_OK;

@@ -418,7 +418,11 @@ bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
   // V1 across the impacts, exactly: its potential does not jump, its
   // kinetic part is v^T (M' / 2) v (the law never adds energy; checked
   // for the model's rounded maps). Newton's law: certify_flight.h.
-  if (s->law == ZENO_LAW_NEWTON) return true;
+  switch (s->law) {
+    case ZENO_LAW_NEWTON: return true;  // its flights' energy: certify_flight.h
+    case ZENO_LAW_INELASTIC:
+    case ZENO_LAW_CHATTERJEE_RUINA: break;
+  }
   const char *fail = NULL;
   char text[200] = "";
   mpq_t m[ZCE_NX];
@@ -446,7 +450,7 @@ bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
 }
 
 bool zce_applies(const zcs_system *s) {
-  return (s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
+  return (!zcs_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
          zcf_applies(s);
 }
 

@@ -443,11 +443,11 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
   TRY(ze_sos_new_poly_in(&prog, basis, n, &w, e));
   out->unknowns = n;
   const unsigned mask = set->parts ? set->parts : ZCP_ALL;
-  // Under the inelastic law with both free-flight accelerations pressing
+  // Under a plastic law (the inelastic one) with both free-flight accelerations pressing
   // (zddot_i < 0 in FF), free flight happens only before the first impact
   // (docs/certificate.md): the impacts' pre-states have the other contact
   // closed, and no flight condition is needed.
-  const bool no_flight = s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
+  const bool no_flight = !zcs_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
                          !(mask & ZCP_FORCE_FLIGHT);
   // At weighted degree 2 the exact check decides (certify_exact.h).
   const bool exact = set->degree == 2 && zce_applies(s) && mask == ZCP_ALL;

@@ -234,7 +234,7 @@ static bool impact(const zcr_case *x, int i, const ze_mono *mono, qcond *q) {
 }
 
 bool zq4_applies(const zcs_system *s, const zcp_settings *set) {
-  return set->degree >= 3 && s->law == ZENO_LAW_INELASTIC && s->a_ff[0] < 0 &&
+  return set->degree >= 3 && !zcs_flights(s) && s->a_ff[0] < 0 &&
          s->a_ff[1] < 0 && s->slip1[2] != 0 && (set->parts == 0 || set->parts == ZCP_ALL);
 }
 

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "dynamics/mode_table.h"
 #include "zeno/equilibrium.h"
+#include "zeno/impact_law.h"
 
 /// Strictness of the modes' consistency tests, relative to the load: a mode
 /// within this of consistent is kept (keeping one too many is sound).
@@ -233,24 +234,38 @@ static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
   return true;
 }
 
+// The single impacts of a law with a rule of its own (impact.c's
+// zi_resolve): the cases before the complementarity law's.
+static bool own_cases(zcs_system *s, char *reason) {
+  switch (s->law) {
+    case ZENO_LAW_INELASTIC:
+    case ZENO_LAW_NEWTON:
+      return true;  // the complementarity law's cases only
+    case ZENO_LAW_CHATTERJEE_RUINA:
+      // Its own single impacts, then the complementarity law with
+      // restitution e that it falls back to (double impacts, a touching
+      // contact driven in). Its second fallback, to e = 0 where the first
+      // adds energy, is never taken when every case of the first keeps V1
+      // from growing, which the certificate asks (docs/certificate.md).
+      for (int i = 0; i < 2; i++)
+        for (int sig = -1; sig <= 1; sig++) {
+          if (!cr_case(s, i, sig, &s->cases[s->ncases])) {
+            snprintf(reason, ZCS_REASON_SIZE,
+                     "the Chatterjee-Ruina impact at contact %d is singular (its sticking "
+                     "solve, or an edge impulse that would pull)", i + 1);
+            return false;
+          }
+          s->ncases++;
+        }
+      return true;
+  }
+  return false;
+}
+
 static bool build_cases(zcs_system *s, char *reason) {
   static const unsigned char order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   s->ncases = 0;
-  // Chatterjee-Ruina: its own single impacts, then the complementarity law
-  // with restitution e that it falls back to (double impacts, a touching
-  // contact driven in). Its second fallback, to e = 0 where the first adds
-  // energy, is never taken when every case of the first keeps V1 from
-  // growing, which the certificate asks (docs/certificate.md).
-  for (int i = 0; i < 2 && s->law == ZENO_LAW_CHATTERJEE_RUINA; i++)
-    for (int sig = -1; sig <= 1; sig++) {
-      if (!cr_case(s, i, sig, &s->cases[s->ncases])) {
-        snprintf(reason, ZCS_REASON_SIZE,
-                 "the Chatterjee-Ruina impact at contact %d is singular (its sticking "
-                 "solve, or an edge impulse that would pull)", i + 1);
-        return false;
-      }
-      s->ncases++;
-    }
+  if (!own_cases(s, reason)) return false;
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < 3; k++) {
       unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
@@ -373,8 +388,8 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
   zc_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   if (!equilibrium_ok(s, own, refused, reason)) return ZENO_OK;
   s->law = own->impact_law;
-  s->e = own->impact_law == ZENO_LAW_INELASTIC ? 0.0 : own->restitution;
-  s->et = own->impact_law == ZENO_LAW_CHATTERJEE_RUINA ? own->tangential_restitution : 0.0;
+  s->e = zeno_impact_law_restitution(own);
+  s->et = zeno_impact_law_tangential_restitution(own);
   // M' = A^-T M A^-1 and U = -h . q = -(A^-T h) . q'.
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
@@ -408,7 +423,7 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
   return ZENO_OK;
 }
 
-bool zcs_flights(const zcs_system *s) { return s->law != ZENO_LAW_INELASTIC; }
+bool zcs_flights(const zcs_system *s) { return zeno_impact_law_info_of(s->law).restitution; }
 
 void zcs_case_apply(const zcs_case *c, const double qdp[3], double out[3]) {
   for (int k = 0; k < 3; k++) {

@@ -84,9 +84,11 @@ typedef struct zcs_system {
 zeno_status zcs_build(const zeno_scene *own, zcs_system *sys, bool *refused,
                       char reason[ZCS_REASON_SIZE], zeno_error *e);
 
-/// Whether a free flight may precede an impact (restitution: Newton's and
-/// the Chatterjee-Ruina law), so that the impacts' conditions are the
-/// flight conditions (certify_flight.h).
+/// Whether a free flight may precede an impact (a law with restitution,
+/// zeno_impact_law_info.restitution: Newton's and the Chatterjee-Ruina
+/// law), so that the impacts' conditions are the flight conditions
+/// (certify_flight.h). Without, the law is plastic: contacts never leave
+/// at an impact.
 bool zcs_flights(const zcs_system *s);
 
 /// The post-impact velocity of a case: out = post qdp.

@@ -31,10 +31,12 @@ int cli_plot_failure(const zeno_plot_module *plot, const char *path,
 }
 
 void cli_append_law(const zeno_scene *scene, char *title, size_t size) {
-  if (scene->impact_law == ZENO_LAW_INELASTIC) return;
+  // The coefficients the law reads (the paper's reads none: no note).
+  const zeno_impact_law_info law = zeno_impact_law_info_of(scene->impact_law);
+  if (!law.restitution && !law.tangential_restitution) return;
   const size_t used = strlen(title);
   if (used >= size) return;
-  if (scene->impact_law == ZENO_LAW_NEWTON)
+  if (!law.tangential_restitution)
     snprintf(title + used, size - used, ", %s law e = %g", zeno_impact_law_name(scene->impact_law),
              scene->restitution);
   else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "zeno/impact_law.h"
 
 // Restitution target: y = v + DΛ + shift must vanish (or be >= 0) in the
 // normal direction, where shift = e v_n for contacts that were approaching.
@@ -314,17 +315,24 @@ static bool adds_energy(const zc_dyn *d, const zi_input *in, const double x[4]) 
 }
 
 bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out) {
-  if (in->law == ZENO_LAW_CHATTERJEE_RUINA && resolve_chatterjee_ruina(d, in, out))
-    return true;
-  // Inelastic (15) is the complementarity law with e = 0; Newton with e; and
-  // Chatterjee-Ruina falls back to Newton's complementarity for double
-  // impacts (and a single impact that would drive the other, touching,
-  // contact in), or to the plastic one (e = 0) where that would add energy:
-  // the law never does.
+  // The complementarity laws (15) with their restitution target: the
+  // inelastic law's is 0 (zeno_impact_law_info.restitution).
   zi_input eff = *in;
-  if (in->law == ZENO_LAW_INELASTIC) eff.e = 0;
-  if (!resolve_complementarity(d, &eff, out)) return false;
-  if (in->law != ZENO_LAW_CHATTERJEE_RUINA || !adds_energy(d, in, out->impulse)) return true;
-  eff.e = 0;
-  return resolve_complementarity(d, &eff, out);
+  if (!zeno_impact_law_info_of(in->law).restitution) eff.e = 0;
+  switch (in->law) {
+    case ZENO_LAW_INELASTIC:
+    case ZENO_LAW_NEWTON:
+      return resolve_complementarity(d, &eff, out);
+    case ZENO_LAW_CHATTERJEE_RUINA:
+      // Its own rule for single impacts; Newton's complementarity for
+      // double impacts (and a single impact that would drive the other,
+      // touching, contact in), or the plastic one (e = 0) where that would
+      // add energy: the law never does.
+      if (resolve_chatterjee_ruina(d, in, out)) return true;
+      if (!resolve_complementarity(d, &eff, out)) return false;
+      if (!adds_energy(d, in, out->impulse)) return true;
+      eff.e = 0;
+      return resolve_complementarity(d, &eff, out);
+  }
+  return false;
 }

@@ -21,7 +21,7 @@
 
 _Static_assert(sizeof ((zeno_cycle *)0)->word == SIM_CYCLE_WORD &&
                    sizeof ((zeno_cycle *)0)->outcomes == SIM_CYCLE_WORD,
-               "the fast cycle's word and outcomes fit zeno_cycle's");
+               "a cycle record's word and outcomes fit zeno_cycle's");
 
 /// Events one cycle may take before it counts as not returning (a cycle of
 /// the paper has 4-6; Zeno sequences inside a cycle are completed).
@@ -37,21 +37,6 @@ zeno_maps_def zeno_maps_def_default(void) {
                      .fixed_point_tie_margin = ZENO_FIXED_POINT_TIE_MARGIN,
                      .zod_table = true};
   return d;
-}
-
-// Drops the first and (for a returning cycle) the last token of the word:
-// the start pseudo-mode and the mode after the return impact.
-static void cycle_word(const char *word, bool returned, char *out, size_t n) {
-  const char *start = strchr(word, ' ');
-  start = start ? start + 1 : word + strlen(word);
-  size_t len = strlen(start);
-  if (returned) {
-    const char *last = strrchr(start, ' ');
-    len = last ? (size_t)(last - start) : 0;
-  }
-  if (len >= n) len = n - 1;
-  memcpy(out, start, len);
-  out[len] = '\0';
 }
 
 zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
@@ -112,26 +97,26 @@ static void copy_padded(char *to, const char *from, size_t len) {
 #endif
 }
 
-// The cycle from phi made on the fast path (cos_phi: cos(phi)), every
-// byte of *cy past its fields zero (its padding included: the maps and
+// The cycle from phi of its record (cos_phi: cos(phi)), every byte of
+// *cy past its fields zero (its padding included: the maps and
 // their tests compare cycles as arrays), each written once.
-static void cycle_of_fast(double phi, double cos_phi, const sim_cycle *fast, zeno_cycle *cy) {
+static void cycle_of(double phi, double cos_phi, const sim_cycle *c, zeno_cycle *cy) {
   const size_t tail = offsetof(zeno_cycle, outcomes) + ZENO_CYCLE_WORD;
   memset(cy, 0, offsetof(zeno_cycle, word));
   memset((char *)cy + tail, 0, sizeof *cy - tail);
   cy->phi = phi;
-  cy->defined = fast->returned;
-  if (fast->returned) {
-    cy->R = fast->angle;
-    cy->G = fabs(fast->rate) / cos_phi;
-    cy->T = fast->t;
+  cy->defined = c->returned;
+  if (c->returned) {
+    cy->R = c->angle;
+    cy->G = fabs(c->rate) / cos_phi;
+    cy->T = c->t;
   } else {
-    cy->end = fast->end;
+    cy->end = c->end;
   }
-  cy->tie_margin = fast->tie_margin;
+  cy->tie_margin = c->tie_margin;
   // As strings (sim_cycle_track_init leaves the bytes past them).
-  copy_padded(cy->word, fast->word, fast->word_len);
-  copy_padded(cy->outcomes, fast->outcomes, fast->outcomes_len);
+  copy_padded(cy->word, c->word, c->word_len);
+  copy_padded(cy->outcomes, c->outcomes, c->outcomes_len);
 }
 
 // Whether phi is a section angle: in I = (-pi/2, pi/2).
@@ -152,51 +137,21 @@ static void section_state(double phi, double qdp[3]) {
 }
 
 zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
-                               zeno_error *error) {
+                                 zeno_error *error) {
   if (check_phi(phi, error) != ZENO_OK) return ZENO_ERR_RANGE;
-  const double qp[3] = {0, 0, 0};
   double qdp[3];
   section_state(phi, qdp);
-  sim_cycle fast;
-  if (r->fast && sim_cycle_run(r->sim, qdp, &fast)) {
-    cycle_of_fast(phi, -qdp[1], &fast, cy);
-    return ZENO_OK;
+  sim_cycle c;
+  zeno_error e;
+  const zeno_status st = r->fast ? sim_cycle_run(r->sim, qdp, &c, &e)
+                                 : sim_cycle_run_loop(r->sim, qdp, &c, &e);
+  if (st == ZENO_ERR_ARGUMENT) {  // not a ZOD simulator
+    if (error) *error = e;
+    return st;
   }
-  memset(cy, 0, sizeof *cy);
-  cy->phi = phi;
-  if (sim_restart_zod(r->sim, qp, qdp) != ZENO_OK)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "cycles run on a ZOD simulator");
-  cy->tie_margin = 1;  // margins are reported up to 1
-  zeno_event ev;
-  int sections = 0;
-  size_t olen = 0;
-  zeno_status st;
-  zeno_error run_error;
-  while ((st = zeno_sim_next_event(r->sim, &ev, &run_error)) == ZENO_OK) {
-    if (ev.on_section && ++sections == 2) {
-      // The return impact belongs to the next cycle: R and G are fixed before it.
-      cy->defined = true;
-      cy->R = ev.section_angle;
-      cy->G = fabs(ev.before.zod_rate[1]) / cos(phi);
-      cy->T = ev.t;
-      break;
-    }
-    cy->tie_margin = fmin(cy->tie_margin, ev.tie_margin);
-    if (ev.kind == ZENO_EVENT_IMPACT && olen + 4 < sizeof cy->outcomes) {
-      if (olen) cy->outcomes[olen++] = ' ';
-      cy->outcomes[olen++] = zeno_letter_name((zeno_letter)ev.impact_letter[0]);
-      cy->outcomes[olen++] = zeno_letter_name((zeno_letter)ev.impact_letter[1]);
-      cy->outcomes[olen] = '\0';
-    }
-    if (ev.kind == ZENO_EVENT_END) cy->end = ev.outcome;
-  }
-  // An iterator failure (out of memory) must not pass for an undefined R.
-  if (st != ZENO_OK && st != ZENO_DONE)
-    return zeno_fail(error, st, "", "the cycle from phi = %g failed: %s", phi,
-                     run_error.message);
-  char word[4096];
-  zeno_sim_word(r->sim, word, sizeof word);
-  cycle_word(word, cy->defined, cy->word, sizeof cy->word);
+  if (st != ZENO_OK)
+    return zeno_fail(error, st, "", "the cycle from phi = %g failed: %s", phi, e.message);
+  cycle_of(phi, -qdp[1], &c, cy);
   return ZENO_OK;
 }
 
@@ -217,7 +172,7 @@ zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[
     if (in_range)
       lanes = sim_kernel_cycle4(r->sim, (const double(*)[3])qdp, fast);
     for (int l = 0; l < n; l++)
-      if (lanes & (1u << l)) cycle_of_fast(phi[l], -qdp[l][1], &fast[l], &cy[l]);
+      if (lanes & (1u << l)) cycle_of(phi[l], -qdp[l][1], &fast[l], &cy[l]);
   }
   for (; *made < n; (*made)++) {
     if (lanes & (1u << *made)) continue;

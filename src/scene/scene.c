@@ -38,7 +38,7 @@ zeno_scene zeno_scene_default(void) {
   snprintf(s.name, sizeof s.name, "%s", "example2");
   s.outline_kind = ZENO_OUTLINE_BIPED;
   s.outline_radius = 1.0;
-  s.impact_law = ZENO_LAW_INELASTIC;
+  s.impact_law = ZENO_LAW_DEFAULT;
   s.restitution = 0.0;
   s.tangential_restitution = 0.0;
   s.initial_kind = ZENO_INITIAL_ZOD;

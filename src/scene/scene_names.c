@@ -5,7 +5,9 @@
 #include "zeno/scene.h"
 
 static const char *const MODELS[] = {"zod", "full"};
-static const char *const LAWS[] = {"inelastic", "chatterjee-ruina", "newton"};
+static const char *const LAWS[ZENO_LAW_COUNT] = {[ZENO_LAW_INELASTIC] = "inelastic",
+                                                  [ZENO_LAW_CHATTERJEE_RUINA] = "chatterjee-ruina",
+                                                  [ZENO_LAW_NEWTON] = "newton"};
 static const char *const AMBIGUITY[] = {"stop", "prefer-static", "prefer-motion"};
 
 #define NAMES_OF(array) {(array), (int)(sizeof(array) / sizeof *(array))}

@@ -1,13 +1,11 @@
-// One Poincaré cycle (section (22) to section) on the per-scene table's
-// fast path: the hybrid loop's decisions, in its order, without building
-// event records, the run's word or Zeno records (the maps run thousands of
-// cycles of one scene, and read none of those). What the fast path does not
-// cover it hands back, and the caller runs the cycle on the event loop:
-// more impacts than a Zeno period search could act on, a sequence at a
-// precision floor, an ambiguous or inconsistent mode or impact, or a
-// decision within SIM_CYCLE_TIE_FLOOR of a tie
-// (where rounding decides, the event loop's answer is the reference). Not
-// public API.
+// One Poincaré cycle (section (22) to section): made on the flat kernel
+// (sim_kernel.h), the fast path, where it covers the cycle; else by the
+// event loop (sim.c) with a recorder that keeps what a cycle records of
+// its events. The kernel hands back more impacts than a Zeno period search
+// could act on, a sequence at a precision floor, an ambiguous or
+// inconsistent mode or impact, a law it does not resolve, or a decision
+// within SIM_CYCLE_TIE_FLOOR of a tie (where rounding decides, the event
+// loop's answer is the reference). Not public API.
 #ifndef ZENO_SIM_SIM_CYCLE_H
 #define ZENO_SIM_SIM_CYCLE_H
 
@@ -21,7 +19,7 @@
 /// Cycles with a decision nearer a tie than this (zeno_event.tie_margin)
 /// go to the event loop: far above the rounding that could make the two
 /// paths decide differently (the kernel's tie margins differ from the
-/// steps' by at most 1e-13, test_sim_cycle: a hundredth of this), far below
+/// loop's by at most 1e-13, test_sim_cycle: a hundredth of this), far below
 /// any tie a map reports (ZENO_FIXED_POINT_TIE_MARGIN). (It was 1e-9: the
 /// maps' bisections then ran their last ten steps to every breakpoint on
 /// the event loop.)
@@ -36,7 +34,8 @@ typedef struct sim_cycle {
   double angle;          ///< its section angle atan(xdot2 / |zdot2|) [rad]
   double rate;           ///< zdot2' just before it, in the scene's units [length/time]
   double t;              ///< its time, in the scene's units [time]
-  /// How a cycle that did not return ended: rest, escaped or the time limit.
+  /// How a cycle that did not return ended: on the kernel rest, escaped
+  /// or the time limit; on the event loop any outcome.
   zeno_outcome end;
   /// Smallest tie margin of the events before the return (of every event
   /// of a cycle that did not return), capped at 1.
@@ -45,21 +44,15 @@ typedef struct sim_cycle {
   /// zeno_cycle.word), and the impacts' letters (zeno_cycle.outcomes).
   char word[SIM_CYCLE_WORD];
   char outcomes[SIM_CYCLE_WORD];
-  size_t word_len, outcomes_len;  ///< their lengths (set by sim_cycle_finish)
-  /// A cycle the kernel handed back for a reason the steps share (more
-  /// events or impacts than they take, an inconsistent, ambiguous or
-  /// unresolved step, a start off the section, a near tie): the steps
-  /// would hand it back too, so the event loop makes it at once. (The steps'
-  /// cycles are the loop's bit for bit: this changes only the time.)
-  bool loop_only;
+  size_t word_len, outcomes_len;  ///< their lengths
 } sim_cycle;
 
 /// Events a fast cycle may take (a cycle of the paper has 4-6; longer ones,
 /// e.g. with Zeno sequences inside, run on the event loop).
 #define SIM_CYCLE_MAX_EVENTS 32
 
-/// What a cycle's run keeps besides the simulator's state; the steps
-/// (sim_cycle.c) and the kernel (sim_kernel.c) share it.
+/// What a cycle's run on the kernel keeps besides the simulator's state
+/// (sim_kernel.c, sim_kernel4.c).
 typedef struct sim_cycle_track {
   sim_cycle *out;
   size_t word_len, outcomes_len;
@@ -108,16 +101,21 @@ bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *c
 /// may be taken (done, and no decision nearer a tie than the floor).
 bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done);
 
-/// Runs the cycle of a two-contact ZOD simulator with the per-scene table
-/// from q' = 0, qdot' = qdp (a state on the section), restarting it: on
-/// the flat kernel (sim_kernel.h), or where it hands back, on the steps.
-/// False when the cycle left the fast path (or the simulator has no
-/// table): *out is then undefined and the simulator must be restarted for
-/// the event loop.
-bool sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out);
+/// Runs the cycle of a two-contact ZOD simulator from q' = 0, qdot' = qdp
+/// (a state on the section), restarting it: on the flat kernel
+/// (sim_kernel.h) where the simulator has the per-scene table and the
+/// kernel takes the cycle, else on the event loop (sim_cycle_run_loop).
+/// Errors (an out-of-memory run, a simulator that is not a ZOD one) are
+/// the loop's.
+zeno_status sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out,
+                          zeno_error *error);
 
-/// The same cycle on the steps alone: the event loop's own functions, so
-/// that a cycle it takes equals the loop's bit for bit.
-bool sim_cycle_run_steps(zeno_sim *s, const double qdp[3], sim_cycle *out);
+/// The same cycle on the event loop alone, the kernel's oracle: the loop's
+/// events (lean records) until the second section crossing, the run's end
+/// or its failure, each given to the cycle's recorder (its word from the
+/// first impact to the return, the impacts' letters, the tie margins of
+/// the events before the return, the return's angle, rate and time).
+zeno_status sim_cycle_run_loop(zeno_sim *s, const double qdp[3], sim_cycle *out,
+                               zeno_error *error);
 
 #endif

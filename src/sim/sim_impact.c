@@ -12,8 +12,8 @@ double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
   memset(in, 0, sizeof *in);
   memcpy(in->v, cd, sizeof in->v);
   in->law = s->scene.impact_law;
-  in->e = s->scene.restitution;
-  in->et = s->scene.tangential_restitution;
+  in->e = zeno_impact_law_restitution(&s->scene);
+  in->et = zeno_impact_law_tangential_restitution(&s->scene);
   sim_rates_to_gen(s, s->qd, in->qd);
   double speed = 0;
   *touched = 0;

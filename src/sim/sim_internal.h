@@ -16,6 +16,7 @@
 #include "dynamics/mode_table.h"
 #include "scene/scene_units.h"
 #include "sim/sim_table.h"
+#include "zeno/impact_law.h"
 #include "zeno/sim.h"
 
 /// Impacts remembered for Zeno detection: enough for ratio_periods + 2

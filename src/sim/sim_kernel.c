@@ -1,12 +1,12 @@
 // The Poincaré cycle, and a whole run, on the flat kernel (sim_kernel.h):
-// sim_cycle.c's steps (start, flow, crossing) for two contacts under the
-// ZOD (in a run, sim.c's emit_start and handle_crossing), with the
-// state kept in q' and its contact rates carried along instead of
+// the event loop's steps (sim.c's emit_start, emit_start_impact,
+// flow_to_event and handle_crossing) for two contacts under the ZOD, with
+// the state kept in q' and its contact rates carried along instead of
 // recomputed, every constant of the scene read from the table, and the
 // impact law's candidates checked inline. The decisions, their order and
-// the tie margins noted are the steps'; so are the shared pieces it calls
+// the tie margins noted are the loop's; so are the shared pieces it calls
 // (zf_crossings_inv, the tie notes, the table's class choices, letter maps
-// and projections).
+// and projections). The event loop is its oracle (test_sim_cycle).
 #include "sim/sim_kernel.h"
 
 #include <math.h>
@@ -16,7 +16,7 @@
 #include "sim/sim_internal.h"
 
 /// A step's result: go on, the cycle or run is done, hand it back (to be
-/// made again by the steps or the event loop), or (a run) hand the next
+/// made again by the event loop), or (a run) hand the next
 /// event to the event loop, from the consistent state after this one.
 typedef enum kstep { K_ON, K_DONE, K_BACK, K_LOOP } kstep;
 
@@ -31,18 +31,9 @@ typedef struct kernel_run {
   /// keeps them, and the run goes on past the section.
   bool run;
   long max_crossings;  ///< crossings the kernel may take before handing back
-  /// A cycle handed back for a reason the steps share (sim_cycle.loop_only).
-  bool loop_only;
   /// A cycle's starting speed scale (its band, classify); 0 in a run.
   double start_speed;
 } kernel_run;
-
-// Hands the cycle back where the steps would hand it back too (the same
-// decision on the same quantities): the event loop makes it.
-static kstep loop_back(kernel_run *r) {
-  r->loop_only = true;
-  return K_BACK;
-}
 
 /* ---------- the scene's data in q' ---------- */
 
@@ -279,7 +270,7 @@ static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_
       margin = made.margin;
     }
   }
-  if (state == 2) return loop_back(r);
+  if (state == 2) return K_BACK;
   if (state == 3) return K_BACK;
   sim_note_tie(s, margin);
   s->sol.mode.letter[0] = (unsigned char)(code % 4);
@@ -309,13 +300,12 @@ static void run_impact(kernel_run *r, double speed, unsigned touched, double kin
 static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double cd[4],
                     double tol_v, unsigned *mask, unsigned char letter[2]) {
   zeno_sim *s = r->s;
-  if (s->scene.impact_law == ZENO_LAW_CHATTERJEE_RUINA) return K_BACK;
   bool touching[2], impacting[2];
   for (int i = 0; i < 2; i++) {
     touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
     impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
   }
-  if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return loop_back(r);
+  if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return K_BACK;
   rates_of(r, s->qd, cd);
   if (!classify(r, cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
@@ -326,7 +316,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
 // crossing() of sim_cycle.c, or handle_crossing() of sim.c in a run.
 static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double vscale) {
   zeno_sim *s = r->s;
-  if (++r->k.events > r->max_crossings) return loop_back(r);
+  if (++r->k.events > r->max_crossings) return K_BACK;
   const bool *gap_hit = hits->gap;
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
@@ -383,7 +373,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       sim_zeno_detect(s);
       to_loop = s->zeno_pending || s->end_pending;
     } else if (!sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) {
-      return loop_back(r);
+      return K_BACK;
     }
   }
   if (impacted && !r->run &&
@@ -440,7 +430,7 @@ static kstep start(kernel_run *r) {
   double cd[4];
   rates_of(r, s->qd, cd);
   s->vscale = r->start_speed = speed_of(cd);
-  if (!(s->vscale > 0)) return loop_back(r);
+  if (!(s->vscale > 0)) return K_BACK;
   const bool touching[2] = {true, true};
   zm_class cls;
   if (!classify(r, cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
@@ -450,7 +440,7 @@ static kstep start(kernel_run *r) {
     impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
     s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
   }
-  if (!impacting) return loop_back(r);
+  if (!impacting) return K_BACK;
   sim_hits hits = {0};
   for (int i = 0; i < 2; i++) hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
   return crossing(r, &hits, cd, s->vscale);
@@ -524,14 +514,13 @@ static void kernel_run_init(kernel_run *r, zeno_sim *s, bool run) {
   // The event limit ends a run after the event that reaches it: the event
   // loop's.
   r->max_crossings = run ? s->scene.max_events - 2 : SIM_CYCLE_MAX_EVENTS;
-  r->loop_only = false;
   r->start_speed = 0;
 }
 
 bool sim_kernel_runs(const zeno_sim *s) {
   return s != NULL && sim_has_table(s) && s->km.n == 2 && s->scene.wall_time <= 0 &&
          !s->def.keep_history && s->scene.max_events >= 2 &&
-         s->scene.impact_law != ZENO_LAW_CHATTERJEE_RUINA;
+         zeno_impact_law_info_of(s->scene.impact_law).complementarity;
 }
 
 sim_kernel_end sim_kernel_run(zeno_sim *s) {
@@ -571,10 +560,9 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
 }
 
 bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
-  out->loop_only = false;
   if (!kernel_applies(s)) return false;
   // What the kernel and the shared pieces it calls read of the run; a cycle
-  // handed back is restarted in full by the steps.
+  // handed back is restarted in full by the event loop.
   s->t = 0;
   memset(s->q, 0, sizeof s->q);
   memcpy(s->qd, qdp, sizeof s->qd);
@@ -584,9 +572,5 @@ bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   sim_cycle_track_init(&r.k, out);
   kstep st = start(&r);
   while (st == K_ON) st = flow(&r);
-  const bool taken = sim_cycle_finish(&r.k, s, st == K_DONE);
-  // Done but not taken: a decision nearer a tie than the floor, which the
-  // steps note as well.
-  out->loop_only = !taken && (r.loop_only || st == K_DONE);
-  return taken;
+  return sim_cycle_finish(&r.k, s, st == K_DONE);
 }

@@ -43,7 +43,6 @@ static L4 bool choose(quad *w, const zm_class *cls, v4 v_after) {
 
 static L4 bool impact(quad *w, zm_class *cls, const bool gap_hit[2], v4 cd[4], v4 tol_v,
                       unsigned *mask, unsigned char letter[2]) {
-  if (w->s->scene.impact_law == ZENO_LAW_CHATTERJEE_RUINA) return false;
   bool touching[2], impacting[2];
   for (int i = 0; i < 2; i++) {
     touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];

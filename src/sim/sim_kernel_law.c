@@ -256,12 +256,11 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
                         const double cd[4], double tol_v, unsigned *mask,
                         unsigned char letter[2]) {
   sim_kernel_data *kd = s->table.kernel;
-  const double e = s->scene.impact_law == ZENO_LAW_INELASTIC ? 0 : s->scene.restitution;
   const unsigned key = (touching[0] ? 1u : 0u) | (touching[1] ? 2u : 0u) |
                        (impacting[0] ? 4u : 0u) | (impacting[1] ? 8u : 0u);
   sim_kernel_context *ctx = &kd->contexts[key];
   if (!kd->context_made[key]) {
-    make_context(touching, impacting, e, ctx);
+    make_context(touching, impacting, zeno_impact_law_restitution(&s->scene), ctx);
     kd->context_made[key] = true;
   }
   const double tol_impulse = tol_v * s->km.mass;
@@ -286,6 +285,17 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
 zeno_status sim_kernel_prepare(zeno_sim *s) {
   if (s == NULL) return ZENO_ERR_ARGUMENT;
   if (s->table.kernel != NULL) return ZENO_OK;
+  // Every impact through the maps from its system's first use, so that no
+  // cycle's result depends on the cycles before it (which maps they made):
+  // a cycle is a function of its section angle alone, however many runners
+  // share out the samples. (The maps are the same whenever they are made;
+  // making all sixteen here was a third of a fresh simulator's run.) The
+  // event loop's impacts too, where the kernel does not serve.
+  sim_use_impact_maps(s);
+  // The kernel resolves impacts by the complementarity laws only
+  // (zeno_impact_law_info.complementarity): without its data it serves
+  // nothing, and the other laws' cycles run on the event loop.
+  if (!zeno_impact_law_info_of(s->scene.impact_law).complementarity) return ZENO_OK;
   sim_kernel_data *kd = calloc(1, sizeof *kd);
   if (kd == NULL) return ZENO_ERR_NOMEM;
   kd->contexts = malloc(SIM_KERNEL_CONTEXTS * sizeof *kd->contexts);
@@ -294,12 +304,6 @@ zeno_status sim_kernel_prepare(zeno_sim *s) {
     return ZENO_ERR_NOMEM;
   }
   s->table.kernel = kd;
-  // Every impact through the maps from its system's first use, so that no
-  // cycle's result depends on the cycles before it (which maps they made):
-  // a cycle is a function of its section angle alone, however many runners
-  // share out the samples. (The maps are the same whenever they are made;
-  // making all sixteen here was a third of a fresh simulator's run.)
-  sim_use_impact_maps(s);
   return ZENO_OK;
 }
 
