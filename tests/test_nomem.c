@@ -315,6 +315,8 @@ static void test_run_dir_out_of_memory(void **state) {
   snprintf(run_dir_path, sizeof run_dir_path, "%s/zeno-nomem-XXXXXX",
            getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp");
   assert_non_null(mkdtemp(run_dir_path));
+  // Only zeno's own allocations fail: Jansson 2.14's lexer drops a byte of
+  // a token when its buffer cannot grow, and reads on (its issue #362).
   const long failures = exhaust(run_dir, ZENO_ONLY);
   char path[sizeof run_dir_path + 32];
   for (const char *const *f = (const char *const[]){ZENO_RUN_DIR_TRAJECTORY,

@@ -550,7 +550,27 @@ static void events_errors(void **state) {
   assert_int_equal(ev->mode_after.letter[0], ZENO_LETTER_S);
   assert_true(ev->impulse[0][0] == 0.25 && ev->impulse[0][1] == -0.5);
   zeno_run_dir_data_free(&d);
+  // Every number is read as strtod reads it: -0 keeps its sign, and an
+  // integer beyond 64 bits is a number like the others.
+  write_text(path, EVENT("start", "") "{\"index\": 1, \"t\": -0, \"kind\": \"end\", "
+                   "\"outcome\": \"rest\", \"mode_before\": \"SS\", \"mode_after\": \"SS\", "
+                   "\"impact\": null, \"impulse\": [[12345678901234567890, 1e-320], [0.1, 0]]}\n");
+  assert_int_equal(zeno_run_dir_read_events(path, &d, &e), ZENO_OK);
+  assert_int_equal(d.event_count, 2);
+  ev = &d.events[1];
+  assert_true(ev->t == 0 && signbit(ev->t));
+  assert_int_equal(ev->outcome, ZENO_OUTCOME_REST);
+  assert_true(ev->impulse[0][0] == strtod("12345678901234567890", NULL));
+  assert_true(ev->impulse[0][1] == strtod("1e-320", NULL) && ev->impulse[1][0] == 0.1);
+  zeno_run_dir_data_free(&d);
   remove_dir(dir);
+  // Nesting: 16 levels of arrays and objects, the event's own included, and
+  // no deeper.
+  expect_read_error(true, EVENT("start", ", \"x\": [[[[[[[[[[[[[[[]]]]]]]]]]]]]]]")
+                              EVENT("start", ", \"x\": [[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"),
+                    ZENO_ERR_SYNTAX, 2, 1, "not one JSON object");
+  // What follows the object: white space only.
+  expect_read_error(true, "{\"index\": 0} {}\n", ZENO_ERR_SYNTAX, 1, 13, "not one JSON object");
 }
 
 // The writer: a directory that cannot be made, a scene that cannot be read,

@@ -66,8 +66,8 @@ static const char *const DRAWING_OBJECTS[] = {
 #define MAX_OBJECTS 256
 #define OBJECT_NAME_SIZE 512
 
-/// Objects a ZOD simulate maps when the program carries libzeno, libyaml and
-/// libgomp (ZENO_PROGRAM_STATIC): libc and libm.
+/// Objects a ZOD simulate maps when the program carries libzeno, libyaml,
+/// Jansson and libgomp (ZENO_PROGRAM_STATIC): libc and libm.
 #define PROGRAM_STATIC_OBJECTS 2
 
 /// The objects ld.so reported mapping, from LD_DEBUG=files output.
@@ -179,12 +179,13 @@ static void assert_one_line_naming(const char *err, const char *const *parts) {
 }
 
 // The program carries libzeno's objects itself (one object fewer to map),
-// and in a plain GCC build libyaml's and libgomp's too (meson.build); else
-// the scene reader's libyaml was loaded and seen.
+// and in a plain GCC build libyaml's, Jansson's and libgomp's too
+// (meson.build); else the scene reader's libyaml was loaded and seen.
 static void assert_carried_libraries(const loaded_objects *objects) {
   assert_null(find_object(objects, "libzeno.so"));
 #ifdef ZENO_PROGRAM_STATIC
   assert_null(find_object(objects, "libyaml"));
+  assert_null(find_object(objects, "libjansson"));
   assert_null(find_object(objects, "libgomp"));
 #else
   assert_non_null(find_object(objects, "libyaml"));

@@ -1,8 +1,11 @@
 // Reading a run directory back (zeno/run_dir.h): trajectory.csv row by row
-// against its header (one per contact count), events.jsonl with a small JSON scanner that
-// finds the members it needs in any order and spacing, and overrides.txt.
-// Every error names the file, the line and the column.
+// against its header (one per contact count), events.jsonl a line at a time
+// with jansson, whose members may come in any order and spacing, and
+// overrides.txt. Every error names the file, the line and the column (that
+// of the line's start for a member of an event, which jansson does not
+// place).
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,14 +26,18 @@
   "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t"
 /// Longest JSON string value read (mode, kind, guard and outcome names).
 #define NAME_SIZE 32
-/// Deepest JSON nesting skipped (events nest states two levels down).
+/// Deepest nesting of arrays and objects in an event line, the event's own
+/// object included (the writer's go four deep: a state's force pairs).
 #define JSON_DEPTH_MAX 16
+/// Numbers of a contact's impulse: normal and tangential.
+#define IMPULSE_NUMBERS 2
 
 /// Where a reader is: the file and its current line.
 typedef struct reader {
   const char *path;
   long line;
   const char *text; ///< the line being read (for columns)
+  json_t *event; ///< events: the line's object, while it is read
   zeno_error *error;
   double previous_t; ///< trajectory: the last finite time read
   long previous_event; ///< trajectory: the last row's event index
@@ -220,7 +227,7 @@ static zeno_status read_file(const char *path, zeno_run_dir_data *d,
   FILE *f;
   zeno_status st = open_for_reading(path, &f, error);
   if (st != ZENO_OK) return st;
-  reader rd = {path, 0, NULL, error, -INFINITY, 0};
+  reader rd = {path, 0, NULL, NULL, error, -INFINITY, 0};
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
   st = read_lines(f, &rd, d, kind);
@@ -238,126 +245,76 @@ zeno_status zeno_run_dir_read_trajectory(const char *path, zeno_run_dir_data *d,
 
 /* ---------- events.jsonl ---------- */
 
-static const char *skip_space(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
-  return p;
-}
+/// How an event line is parsed: every number as a double, through strtod, as
+/// the writer's "%.17g" reads back (else jansson reads integers as such: -0
+/// as 0, one beyond 64 bits as an error); parsing stops after the object,
+/// and event_line() checks what follows it.
+#define EVENT_JSON_FLAGS (JSON_DECODE_INT_AS_REAL | JSON_DISABLE_EOF_CHECK)
+/// JSON's white space (RFC 8259), all that may follow the object on its line.
+#define JSON_SPACE " \t\r\n"
 
-/// End of the JSON string starting at p (at its quote), or NULL.
-static const char *skip_string(const char *p) {
-  if (*p++ != '"') return NULL;
-  for (; *p && *p != '"'; p++)
-    if (*p == '\\' && *++p == '\0') return NULL;
-  return *p == '"' ? p + 1 : NULL;
-}
-
-/// End of the JSON value starting at p, or NULL when it is malformed.
-static const char *skip_value(const char *p, int depth) {
-  p = skip_space(p);
-  if (*p == '"') return skip_string(p);
-  if (*p == '{' || *p == '[') {
-    const char close = *p == '{' ? '}' : ']';
-    if (depth >= JSON_DEPTH_MAX) return NULL;
-    p = skip_space(p + 1);
-    if (*p == close) return p + 1;
-    for (;;) {
-      if (close == '}') {
-        p = skip_string(skip_space(p));
-        if (p == NULL || *(p = skip_space(p)) != ':') return NULL;
-        p++;
-      }
-      p = skip_value(p, depth + 1);
-      if (p == NULL) return NULL;
-      p = skip_space(p);
-      if (*p == close) return p + 1;
-      if (*p++ != ',') return NULL;
-    }
+/// Whether `value` nests arrays and objects more than `levels` deep.
+static bool too_deep(json_t *value, int levels) {
+  if (!json_is_array(value) && !json_is_object(value)) return false;
+  if (levels == 0) return true;
+  json_t *item;
+  if (json_is_array(value)) {
+    size_t index;
+    json_array_foreach(value, index, item)
+      if (too_deep(item, levels - 1)) return true;
+    return false;
   }
-  const char *start = p;
-  while (*p && strchr(",}] \t\r\n", *p) == NULL) p++;
-  return p > start ? p : NULL;
+  const char *key;
+  json_object_foreach(value, key, item)
+    if (too_deep(item, levels - 1)) return true;
+  return false;
 }
 
-/// The value of top-level member `key` of the object in rd->text, or NULL.
-static const char *member(const reader *rd, const char *key) {
-  const char *p = skip_space(rd->text);
-  if (*p++ != '{') return NULL;
-  const size_t n = strlen(key);
-  for (;;) {
-    p = skip_space(p);
-    const char *name = p;
-    p = skip_string(p);
-    if (p == NULL) return NULL;
-    p = skip_space(p);
-    if (*p++ != ':') return NULL;
-    const char *value = skip_space(p);
-    if ((size_t)(p - name) >= n + 3 && strncmp(name + 1, key, n) == 0 && name[n + 1] == '"')
-      return value;
-    p = skip_value(value, 1);
-    if (p == NULL) return NULL;
-    p = skip_space(p);
-    if (*p++ != ',') return NULL;
-  }
+/// A number into *out, null as NaN; false for any other value.
+static bool number_or_null(const json_t *v, double *out) {
+  if (json_is_null(v))
+    *out = NAN;
+  else if (json_is_number(v))
+    *out = json_number_value(v);
+  else
+    return false;
+  return true;
 }
 
-static bool is_null(const char *v) {
-  return strncmp(v, "null", 4) == 0 && strchr(",}] \t\r\n", v[4]) != NULL;
-}
-
-/// A string member (a plain name, no escapes) into out; "" for null.
+/// A string member (a name shorter than NAME_SIZE) into out; "" for null.
 static zeno_status string_member(const reader *rd, const char *key, char *out) {
-  const char *v = member(rd, key);
+  const json_t *v = json_object_get(rd->event, key);
   if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", key);
-  if (is_null(v)) {
+  if (json_is_null(v)) {
     out[0] = '\0';
     return ZENO_OK;
   }
-  const size_t n = v[0] == '"' ? strcspn(v + 1, "\"\\") : 0;
-  if (v[0] != '"' || n >= NAME_SIZE || v[1 + n] != '"')
-    return bad_at(rd, v, "member \"%s\" is not a name", key);
-  memcpy(out, v + 1, n);
-  out[n] = '\0';
+  if (!json_is_string(v) || json_string_length(v) >= NAME_SIZE)
+    return bad_at(rd, NULL, "member \"%s\" is not a name", key);
+  memcpy(out, json_string_value(v), json_string_length(v) + 1);
   return ZENO_OK;
 }
 
-/// A number at v; null is NaN. *end after it.
-static bool json_number(const char *v, double *out, const char **end) {
-  if (is_null(v)) {
-    *out = NAN;
-    *end = v + 4;
-    return true;
-  }
-  char *e;
-  *out = strtod(v, &e);
-  *end = e;
-  return e != v && strchr(",}] \t\r\n", *e) != NULL;
-}
-
 static zeno_status number_member(const reader *rd, const char *key, double *out) {
-  const char *v = member(rd, key), *end;
+  const json_t *v = json_object_get(rd->event, key);
   if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", key);
-  if (!json_number(v, out, &end)) return bad_at(rd, v, "member \"%s\" is not a number", key);
+  if (!number_or_null(v, out)) return bad_at(rd, NULL, "member \"%s\" is not a number", key);
   return ZENO_OK;
 }
 
 /// "impulse": [[n, t], [n, t]], one pair per contact.
-static zeno_status impulse_member(const reader *rd, int contacts, double impulse[][2]) {
-  const char *v = member(rd, "impulse");
+static zeno_status impulse_member(const reader *rd, int contacts,
+                                  double impulse[][IMPULSE_NUMBERS]) {
+  const json_t *v = json_object_get(rd->event, "impulse");
   if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", "impulse");
-  const char *p = skip_space(v);
-  bool ok = *p++ == '[';
-  for (int i = 0; ok && i < contacts; i++) {
-    p = skip_space(p);
-    ok = *p++ == '[';
-    for (int k = 0; ok && k < 2; k++) {
-      ok = json_number(skip_space(p), &impulse[i][k], &p);
-      p = skip_space(p);
-      if (ok) ok = *p++ == (k == 0 ? ',' : ']');
-    }
-    p = skip_space(p);
-    if (ok) ok = *p++ == (i + 1 < contacts ? ',' : ']');
+  bool ok = json_is_array(v) && json_array_size(v) == (size_t)contacts;
+  for (size_t i = 0; ok && i < (size_t)contacts; i++) {
+    const json_t *pair = json_array_get(v, i);
+    ok = json_is_array(pair) && json_array_size(pair) == IMPULSE_NUMBERS;
+    for (size_t k = 0; ok && k < IMPULSE_NUMBERS; k++)
+      ok = number_or_null(json_array_get(pair, k), &impulse[i][k]);
   }
-  return ok ? ZENO_OK : bad_at(rd, v, "member \"%s\" is not one [n, t] pair per contact",
+  return ok ? ZENO_OK : bad_at(rd, NULL, "member \"%s\" is not one [n, t] pair per contact",
                                "impulse");
 }
 
@@ -378,7 +335,7 @@ static zeno_status enum_member(const reader *rd, const char *key,
   zeno_status st = string_member(rd, key, name);
   if (st != ZENO_OK) return st;
   *out = enum_value(name, name_of, n);
-  return *out >= 0 ? ZENO_OK : bad_at(rd, member(rd, key), "unknown %s", key);
+  return *out >= 0 ? ZENO_OK : bad_at(rd, NULL, "unknown %s", key);
 }
 
 static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const char *key,
@@ -388,7 +345,7 @@ static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const cha
   if (st != ZENO_OK) return st;
   if (d->contact_count == 0) d->contact_count = mode_contacts(name);
   if (zeno_mode_parse(name, d->contact_count, mode, NULL) != ZENO_OK)
-    return bad_at(rd, member(rd, key), "'%s' is not a mode of the run", name);
+    return bad_at(rd, NULL, "'%s' is not a mode of the run", name);
   return ZENO_OK;
 }
 
@@ -401,7 +358,7 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   zeno_status st = number_member(rd, "index", &index);
   if (st == ZENO_OK) st = number_member(rd, "t", &e->t);
   if (st == ZENO_OK) st = enum_member(rd, "kind", kind_name, ZENO_EVENT_END + 1, &kind);
-  if (st == ZENO_OK && member(rd, "guard"))
+  if (st == ZENO_OK && json_object_get(rd->event, "guard"))
     st = enum_member(rd, "guard", guard_name, ZENO_GUARD_ZENO + 1, &guard);
   if (st == ZENO_OK) st = mode_member(rd, d, "mode_before", &e->mode_before);
   if (st == ZENO_OK) st = mode_member(rd, d, "mode_after", &e->mode_after);
@@ -409,13 +366,13 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   if (st == ZENO_OK) st = impulse_member(rd, d->contact_count, e->impulse);
   if (st != ZENO_OK) return st;
   if (!(index >= 0 && index == floor(index) && index < (double)LONG_MAX))
-    return bad_at(rd, member(rd, "index"), "member \"%s\" is not an event index", "index");
+    return bad_at(rd, NULL, "member \"%s\" is not an event index", "index");
   e->index = (long)index;
   e->kind = (zeno_event_kind)kind;
   e->guard = (zeno_guard)guard;
   e->contact = -1;
-  const char *c = member(rd, "contact"), *end;
-  if (c && json_number(c, &contact, &end) && contact >= 1 && contact <= d->contact_count)
+  const json_t *c = json_object_get(rd->event, "contact");
+  if (c && number_or_null(c, &contact) && contact >= 1 && contact <= d->contact_count)
     e->contact = (int)contact - 1;
   e->impact_mask = e->kind == ZENO_EVENT_IMPACT ? zeno_impact_mask(impact, d->contact_count)
                                                 : 0;
@@ -429,14 +386,26 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   return ZENO_OK;
 }
 
-// One line of events.jsonl: one JSON object, one event.
+// One line of events.jsonl: one JSON object, one event, nested at most
+// JSON_DEPTH_MAX deep. A syntax error is reported where jansson stopped; an
+// array instead of an object, or more than white space after the object,
+// just after the value.
 static zeno_status event_line(reader *rd, zeno_run_dir_data *d) {
-  const char *end = skip_value(rd->text, 0);
-  if (*skip_space(rd->text) != '{' || end == NULL || *skip_space(end) != '\0')
-    return bad_at(rd, end ? end : rd->text, "%s", "not one JSON object");
+  json_error_t error;
+  rd->event = json_loads(rd->text, EVENT_JSON_FLAGS, &error);
+  if (rd->event == NULL && json_error_code(&error) == json_error_out_of_memory)
+    return out_of_memory(rd);
+  const char *end = rd->text + error.position;
+  zeno_status st = ZENO_OK;
+  if (rd->event == NULL || !json_is_object(rd->event) || end[strspn(end, JSON_SPACE)] != '\0')
+    st = bad_at(rd, end, "%s", "not one JSON object");
+  else if (too_deep(rd->event, JSON_DEPTH_MAX))
+    st = bad_at(rd, NULL, "%s", "not one JSON object");
   zeno_run_dir_event e;
-  zeno_status st = parse_event(rd, d, &e);
+  if (st == ZENO_OK) st = parse_event(rd, d, &e);
   if (st == ZENO_OK && !run_dir_add_event(d, &e)) st = out_of_memory(rd);
+  json_decref(rd->event);
+  rd->event = NULL;
   return st;
 }
 
