@@ -6,6 +6,7 @@
 // the plot module's own layout functions.
 #include <cairo.h>
 #include <math.h>
+#include <png.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,10 +26,6 @@
 
 /// Metres per inch (PNG's pHYs counts pixels per metre).
 #define METRES_PER_INCH 0.0254
-/// PNG layout: 8-byte signature, then IHDR (length, type, width, height...).
-#define PNG_IHDR_WIDTH_OFFSET 16
-#define PNG_IHDR_HEIGHT_OFFSET 20
-#define PNG_HEAD_BYTES 64
 /// Example 2's R (paper Fig. 4c): R = -0.524 for phi in (0, 1.39).
 #define EX2_FLAT_PHI 0.3
 #define EX2_FLAT_R (-0.5236)
@@ -38,30 +35,30 @@
 
 /* ---- files ----------------------------------------------------------------- */
 
-static uint32_t be32(const unsigned char *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /// Width and height from the PNG's IHDR; *ppm the pHYs pixels per metre
-/// (0 when the file has no pHYs chunk in its first bytes).
+/// (0 when the file has no pHYs chunk before its image data), read with
+/// libpng.
 static void png_header(const char *path, uint32_t *width, uint32_t *height, uint32_t *ppm) {
-  unsigned char head[PNG_HEAD_BYTES];
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
-  const size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
-  assert_true(n == sizeof head);
-  assert_memory_equal(head + 12, "IHDR", 4);
-  *width = be32(head + PNG_IHDR_WIDTH_OFFSET);
-  *height = be32(head + PNG_IHDR_HEIGHT_OFFSET);
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  assert_non_null(info);
+  if (setjmp(png_jmpbuf(png))) fail_msg("%s: not a PNG libpng reads", path);
+  png_init_io(png, f);
+  png_read_info(png, info);
+  *width = png_get_image_width(png, info);
+  *height = png_get_image_height(png, info);
+  png_uint_32 x, y;
+  int unit;
   *ppm = 0;
-  for (size_t k = 8; k + 12 < n; k++)
-    if (memcmp(head + k, "pHYs", 4) == 0) {
-      const uint32_t x = be32(head + k + 4), y = be32(head + k + 8);
-      assert_int_equal(x, y);
-      assert_int_equal(head[k + 12], 1); // unit: metre
-      *ppm = x;
-    }
+  if (png_get_pHYs(png, info, &x, &y, &unit)) {
+    assert_int_equal(x, y);
+    assert_int_equal(unit, PNG_RESOLUTION_METER);
+    *ppm = x;
+  }
+  png_destroy_read_struct(&png, &info, NULL);
+  fclose(f);
 }
 
 static bool exists(const char *path) { return access(path, F_OK) == 0; }

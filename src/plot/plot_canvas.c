@@ -112,7 +112,7 @@ double plot_frame_y(const plot_frame *f, double y) {
 
 /* ---- canvas ---------------------------------------------------------------- */
 
-static plot_status surface_status(cairo_surface_t *surface) {
+plot_status plot_surface_status(cairo_surface_t *surface) {
   switch (cairo_surface_status(surface)) {
     case CAIRO_STATUS_SUCCESS: return PLOT_OK;
     case CAIRO_STATUS_NO_MEMORY: return PLOT_ERR_NOMEM;
@@ -144,7 +144,7 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
     c->surface = cairo_pdf_surface_create(path, width, height);
   else
     c->surface = cairo_svg_surface_create(path, width, height);
-  const plot_status status = surface_status(c->surface);
+  const plot_status status = plot_surface_status(c->surface);
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) return PLOT_ERR_NOMEM;
@@ -168,7 +168,7 @@ plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
   if (c->surface) {
     if (status == PLOT_OK && c->png) status = plot_png_write(c->surface, c->path, c->options.dpi);
     cairo_surface_finish(c->surface);
-    if (status == PLOT_OK) status = surface_status(c->surface);
+    if (status == PLOT_OK) status = plot_surface_status(c->surface);
     cairo_surface_destroy(c->surface);
   }
   memset(c, 0, sizeof *c);

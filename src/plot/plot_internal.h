@@ -48,8 +48,12 @@ double plot_font_scale(cairo_t *cr);
 /// the drawing's status so far (returned unless writing fails as well).
 plot_status plot_canvas_close(plot_canvas *canvas, plot_status status);
 
-/// Writes an image surface as a PNG whose pHYs chunk gives `dpi` pixels
-/// per inch (plot_png.c).
+/// The status of a surface: PLOT_OK, PLOT_ERR_NOMEM, or PLOT_ERR_WRITE for
+/// any other failure.
+plot_status plot_surface_status(cairo_surface_t *surface);
+
+/// Writes an image surface (ARGB32 or RGB24) as a PNG whose pHYs chunk
+/// gives `dpi` pixels per inch, with libpng (plot_png.c).
 plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dpi);
 
 void plot_set_color(cairo_t *cr, plot_color color);

@@ -1,7 +1,13 @@
-// Writing a PNG with its pixel density: cairo writes no pHYs chunk, so the
-// PNG cairo encodes is taken in memory and a pHYs chunk (PNG specification
-// 1.2, section 4.2.4.2) is put after its IHDR chunk, which comes first.
+// Writing a PNG with its pixel density through libpng: cairo's own writer
+// (cairo-png.c) writes no pHYs chunk. The image is laid out as cairo lays it
+// out: 8 bits a channel, RGB for an RGB24 surface and for an ARGB32 one
+// that is opaque, else RGBA with the alpha divided out again, and a white
+// bKGD chunk; libpng's default filters and compression.
 #include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,83 +15,123 @@
 
 #include "plot/plot_internal.h"
 
-/// PNG signature (8 bytes) and the IHDR chunk (length, type, 13 data bytes,
-/// CRC): the bytes before the pHYs chunk.
-#define PNG_SIGNATURE_BYTES 8
-#define PNG_IHDR_DATA_BYTES 13
-#define PNG_CHUNK_OVERHEAD 12 ///< length, type and CRC of a chunk
-#define PNG_IHDR_END (PNG_SIGNATURE_BYTES + PNG_CHUNK_OVERHEAD + PNG_IHDR_DATA_BYTES)
-/// pHYs: pixels per unit x and y (4 bytes each), unit 1 = metre.
-#define PNG_PHYS_DATA_BYTES 9
-#define PNG_PHYS_UNIT_METRE 1
-/// Metres per inch.
+/// Metres per inch (pHYs counts pixels per metre).
 #define PLOT_METRES_PER_INCH 0.0254
-/// CRC-32 of PNG (ISO 3309): reflected polynomial and initial/final value.
-#define PNG_CRC_POLYNOMIAL 0xEDB88320u
-#define PNG_CRC_INIT 0xFFFFFFFFu
-#define PNG_BITS_PER_BYTE 8
-/// First capacity of the in-memory PNG.
-#define PNG_BUFFER_INITIAL 65536
+/// Bits of a PNG channel, as cairo writes its 8-bit surfaces.
+#define PLOT_PNG_BITS 8
+/// The largest channel value (white, full alpha), and the mask of a
+/// channel in a cairo pixel.
+#define PLOT_PNG_CHANNEL_MAX 0xFFu
+/// Bytes of an RGB and of an RGBA pixel of the PNG.
+#define PLOT_PNG_RGB 3
+#define PLOT_PNG_RGBA 4
+/// A cairo pixel is a native-endian 32-bit word: alpha (unused in RGB24),
+/// red, green, blue from the top byte down, the colours premultiplied by
+/// the alpha.
+#define PIXEL_ALPHA_SHIFT 24
+#define PIXEL_RED_SHIFT 16
+#define PIXEL_GREEN_SHIFT 8
 
-typedef struct png_buffer {
-  unsigned char *data;
-  size_t size, capacity;
-} png_buffer;
+/// An image surface's pixels, and how the PNG lays them out.
+typedef struct image_rows {
+  const unsigned char *data;
+  int width, height, stride;
+  bool alpha; ///< RGBA; else RGB
+} image_rows;
 
-static cairo_status_t append(void *closure, const unsigned char *data, unsigned int length) {
-  png_buffer *b = closure;
-  if (b->size + length > b->capacity) {
-    size_t capacity = b->capacity ? b->capacity : PNG_BUFFER_INITIAL;
-    while (capacity < b->size + length) capacity *= 2;
-    unsigned char *grown = realloc(b->data, capacity);
-    if (grown == NULL) return CAIRO_STATUS_NO_MEMORY;
-    b->data = grown;
-    b->capacity = capacity;
-  }
-  memcpy(b->data + b->size, data, length);
-  b->size += length;
-  return CAIRO_STATUS_SUCCESS;
+/// The pixel at column x of a row of a cairo image surface.
+static uint32_t pixel_at(const unsigned char *row, int x) {
+  uint32_t p;
+  memcpy(&p, row + (size_t)x * sizeof p, sizeof p);
+  return p;
 }
 
-static uint32_t crc32_png(const unsigned char *data, size_t n) {
-  uint32_t crc = PNG_CRC_INIT;
-  for (size_t i = 0; i < n; i++) {
-    crc ^= data[i];
-    for (int bit = 0; bit < PNG_BITS_PER_BYTE; bit++)
-      crc = (crc >> 1) ^ (PNG_CRC_POLYNOMIAL & (0u - (crc & 1u)));
-  }
-  return crc ^ PNG_CRC_INIT;
+/// Whether every pixel has full alpha (an ARGB32 image cairo writes as RGB).
+static bool opaque(const image_rows *image) {
+  for (int y = 0; y < image->height; y++)
+    for (int x = 0; x < image->width; x++)
+      if (pixel_at(image->data + (ptrdiff_t)y * image->stride, x) >> PIXEL_ALPHA_SHIFT !=
+          PLOT_PNG_CHANNEL_MAX)
+        return false;
+  return true;
 }
 
-static void put_u32(unsigned char *p, uint32_t v) {
-  p[0] = (unsigned char)(v >> 24);
-  p[1] = (unsigned char)(v >> 16);
-  p[2] = (unsigned char)(v >> 8);
-  p[3] = (unsigned char)v;
+/// Row y as PNG bytes: RGB, or RGBA with each colour divided by the alpha
+/// and rounded as cairo's writer does (0 where the alpha is 0). Without
+/// alpha the colours are the pixel's own (divided by full alpha, they
+/// stay).
+static void convert_row(const image_rows *image, int y, png_byte *out) {
+  const unsigned char *row = image->data + (ptrdiff_t)y * image->stride;
+  for (int x = 0; x < image->width; x++) {
+    const uint32_t p = pixel_at(row, x);
+    const uint32_t a = image->alpha ? p >> PIXEL_ALPHA_SHIFT : PLOT_PNG_CHANNEL_MAX;
+    const uint32_t colour[PLOT_PNG_RGB] = {(p >> PIXEL_RED_SHIFT) & PLOT_PNG_CHANNEL_MAX,
+                                           (p >> PIXEL_GREEN_SHIFT) & PLOT_PNG_CHANNEL_MAX,
+                                           p & PLOT_PNG_CHANNEL_MAX};
+    for (int c = 0; c < PLOT_PNG_RGB; c++)
+      *out++ = a == 0 ? 0 : (png_byte)((colour[c] * PLOT_PNG_CHANNEL_MAX + a / 2) / a);
+    if (image->alpha) *out++ = (png_byte)a;
+  }
+}
+
+/// libpng's errors (a failed write, or its own memory) go back to encode()'s
+/// setjmp() without a word: the caller reports the failure.
+static void on_png_error(png_structp png, png_const_charp message) {
+  (void)message;
+  png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp message) {
+  (void)png;
+  (void)message;
+}
+
+/// Writes the PNG to `file` through `png`, converting each row in `row`;
+/// false when libpng fails.
+static bool encode(png_structp png, png_infop info, FILE *file, const image_rows *image,
+                   double dpi, png_byte *row) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_init_io(png, file);
+  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height,
+               PLOT_PNG_BITS, image->alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_color_16 white = {.red = PLOT_PNG_CHANNEL_MAX, .green = PLOT_PNG_CHANNEL_MAX,
+                        .blue = PLOT_PNG_CHANNEL_MAX, .gray = PLOT_PNG_CHANNEL_MAX};
+  png_set_bKGD(png, info, &white);
+  const png_uint_32 per_metre = (png_uint_32)lround(dpi / PLOT_METRES_PER_INCH);
+  png_set_pHYs(png, info, per_metre, per_metre, PNG_RESOLUTION_METER);
+  png_write_info(png, info);
+  for (int y = 0; y < image->height; y++) {
+    convert_row(image, y, row);
+    png_write_row(png, row);
+  }
+  png_write_end(png, info);
+  return true;
 }
 
 plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dpi) {
-  png_buffer b = {0};
-  const cairo_status_t st = cairo_surface_write_to_png_stream(surface, append, &b);
-  if (st != CAIRO_STATUS_SUCCESS || b.size < PNG_IHDR_END ||
-      memcmp(b.data + PNG_SIGNATURE_BYTES + 4, "IHDR", 4) != 0) {
-    free(b.data);
-    return st == CAIRO_STATUS_NO_MEMORY ? PLOT_ERR_NOMEM : PLOT_ERR_WRITE;
-  }
-  unsigned char phys[PNG_CHUNK_OVERHEAD + PNG_PHYS_DATA_BYTES];
-  const uint32_t per_metre = (uint32_t)lround(dpi / PLOT_METRES_PER_INCH);
-  put_u32(phys, PNG_PHYS_DATA_BYTES);
-  memcpy(phys + 4, "pHYs", 4);
-  put_u32(phys + 8, per_metre);
-  put_u32(phys + 12, per_metre);
-  phys[16] = PNG_PHYS_UNIT_METRE;
-  put_u32(phys + 17, crc32_png(phys + 4, 4 + PNG_PHYS_DATA_BYTES));
-  FILE *f = fopen(path, "wb");
-  bool ok = f != NULL && fwrite(b.data, 1, PNG_IHDR_END, f) == PNG_IHDR_END &&
-            fwrite(phys, 1, sizeof phys, f) == sizeof phys &&
-            fwrite(b.data + PNG_IHDR_END, 1, b.size - PNG_IHDR_END, f) ==
-                b.size - PNG_IHDR_END;
-  if (f != NULL && fclose(f) != 0) ok = false;
-  free(b.data);
-  return ok ? PLOT_OK : PLOT_ERR_WRITE;
+  cairo_surface_flush(surface);
+  const plot_status status = plot_surface_status(surface);
+  if (status != PLOT_OK) return status;
+  const cairo_format_t format = cairo_image_surface_get_format(surface);
+  image_rows image = {cairo_image_surface_get_data(surface),
+                      cairo_image_surface_get_width(surface),
+                      cairo_image_surface_get_height(surface),
+                      cairo_image_surface_get_stride(surface), false};
+  if (image.data == NULL || image.width == 0 || image.height == 0 ||
+      (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
+    return PLOT_ERR_WRITE;
+  image.alpha = format == CAIRO_FORMAT_ARGB32 && !opaque(&image);
+  png_byte *row = malloc((size_t)image.width * (image.alpha ? PLOT_PNG_RGBA : PLOT_PNG_RGB));
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_png_error, on_png_warning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  const bool allocated = row != NULL && info != NULL;
+  FILE *file = allocated ? fopen(path, "wb") : NULL;
+  bool written = file != NULL && encode(png, info, file, &image, dpi, row);
+  if (file != NULL && fclose(file) != 0) written = false;
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  if (!allocated) return PLOT_ERR_NOMEM;
+  return written ? PLOT_OK : PLOT_ERR_WRITE;
 }
