@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <png.h>
 #include <setjmp.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 
 #include "cli_runner.h"
 #include "plot/plot.h"
+#include "plot/plot_internal.h"
 #include "plot_pixels.h"
 
 /// A sane figure file: more than a blank image, less than a photograph.
@@ -46,6 +48,13 @@
 /// A value of R below Example 2's curve (R >= -0.53 where defined).
 #define EX2_R_BELOW_CURVE (-1.3)
 #define TOLERANCE 1e-12
+/// The PNG writer's test image [px], its density, the colour of its left
+/// half, and the colour and alpha of a rectangle drawn over its middle.
+#define PNG_TEST_WIDTH 8
+#define PNG_TEST_HEIGHT 4
+#define PNG_TEST_DPI 150
+static const double PNG_TEST_BASE[3] = {0.9, 0.3, 0.1}, PNG_TEST_OVER[3] = {0.2, 0.6, 0.8};
+#define PNG_TEST_OVER_ALPHA 0.4
 
 /* ---- running the binary -------------------------------------------------- */
 
@@ -174,6 +183,115 @@ static void test_unknown_format_is_refused(void **state) {
   const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.gif", &in), PLOT_ERR_FORMAT);
   assert_int_equal(plot_maps("/nonexistent-zeno-dir/x.png", &in), PLOT_ERR_WRITE);
+}
+
+/* ---- tests: the PNG writer (plot_png.c) --------------------------------------- */
+
+/// A PNG's rows as libpng decodes them (free `pixels`), its colour type and
+/// its bit depth.
+typedef struct decoded_png {
+  unsigned char *pixels;
+  size_t size;
+  int color_type, bit_depth;
+} decoded_png;
+
+static void decode_png(const char *path, decoded_png *d) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  assert_non_null(info);
+  if (setjmp(png_jmpbuf(png))) fail_msg("%s: not a PNG libpng reads", path);
+  png_init_io(png, f);
+  png_read_info(png, info);
+  d->color_type = png_get_color_type(png, info);
+  d->bit_depth = png_get_bit_depth(png, info);
+  const size_t row = png_get_rowbytes(png, info);
+  d->size = row * png_get_image_height(png, info);
+  d->pixels = malloc(d->size);
+  assert_non_null(d->pixels);
+  for (size_t y = 0; y < png_get_image_height(png, info); y++)
+    png_read_row(png, d->pixels + y * row, NULL);
+  png_read_end(png, NULL);
+  png_destroy_read_struct(&png, &info, NULL);
+  fclose(f);
+}
+
+/// The test image: opaque on a white background, else transparent on the
+/// right and half transparent in the middle.
+static cairo_surface_t *png_test_image(cairo_format_t format, bool opaque) {
+  cairo_surface_t *s = cairo_image_surface_create(format, PNG_TEST_WIDTH, PNG_TEST_HEIGHT);
+  cairo_t *cr = cairo_create(s);
+  if (opaque) {
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+  }
+  cairo_set_source_rgb(cr, PNG_TEST_BASE[0], PNG_TEST_BASE[1], PNG_TEST_BASE[2]);
+  cairo_rectangle(cr, 0, 0, PNG_TEST_WIDTH / 2, PNG_TEST_HEIGHT);
+  cairo_fill(cr);
+  cairo_set_source_rgba(cr, PNG_TEST_OVER[0], PNG_TEST_OVER[1], PNG_TEST_OVER[2],
+                        PNG_TEST_OVER_ALPHA);
+  cairo_rectangle(cr, PNG_TEST_WIDTH / 4, 0, PNG_TEST_WIDTH / 2, PNG_TEST_HEIGHT);
+  cairo_fill(cr);
+  cairo_destroy(cr);
+  assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+  return s;
+}
+
+// plot_png_write() lays the pixels out as cairo's own writer does: a
+// transparent ARGB32 image as RGBA with the alpha divided out, an opaque one
+// and an RGB24 one as RGB, 8 bits a channel, the same bytes once decoded.
+static void test_png_as_cairo_writes(void **state) {
+  (void)state;
+  static const struct {
+    cairo_format_t format;
+    bool opaque;
+    int color_type;
+  } CASES[] = {{CAIRO_FORMAT_ARGB32, false, PNG_COLOR_TYPE_RGB_ALPHA},
+               {CAIRO_FORMAT_ARGB32, true, PNG_COLOR_TYPE_RGB},
+               {CAIRO_FORMAT_RGB24, false, PNG_COLOR_TYPE_RGB}};
+  work_dir w;
+  work_dir_create(&w, "png");
+  char ours[PATH_SIZE], cairos[PATH_SIZE];
+  work_path(&w, "ours.png", ours);
+  work_path(&w, "cairo.png", cairos);
+  for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+    cairo_surface_t *s = png_test_image(CASES[k].format, CASES[k].opaque);
+    assert_int_equal(plot_png_write(s, ours, PNG_TEST_DPI), PLOT_OK);
+    assert_int_equal(cairo_surface_write_to_png(s, cairos), CAIRO_STATUS_SUCCESS);
+    cairo_surface_destroy(s);
+    decoded_png a, b;
+    decode_png(ours, &a);
+    decode_png(cairos, &b);
+    assert_int_equal(a.color_type, CASES[k].color_type);
+    assert_int_equal(b.color_type, CASES[k].color_type);
+    assert_int_equal(a.bit_depth, b.bit_depth);
+    assert_int_equal(a.size, b.size);
+    assert_memory_equal(a.pixels, b.pixels, a.size);
+    free(a.pixels);
+    free(b.pixels);
+  }
+  work_dir_remove(&w, (const char *const[]){"ours.png", "cairo.png", NULL}, NULL);
+}
+
+// A full disk: the image that fits stdio's buffer fails when the file is
+// closed, a figure larger than it while libpng writes; both are reported.
+static void test_png_full_disk(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "png");
+  char full[PATH_SIZE];
+  work_path(&w, "full.png", full);
+  assert_int_equal(symlink("/dev/full", full), 0);
+  cairo_surface_t *s = png_test_image(CAIRO_FORMAT_RGB24, true);
+  const plot_status small = plot_png_write(s, full, PNG_TEST_DPI);
+  cairo_surface_destroy(s);
+  zeno_maps maps = {.G_max = 1.0};
+  const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
+  const plot_status figure = plot_maps(full, &in);
+  work_dir_remove(&w, (const char *const[]){"full.png", NULL}, NULL);
+  assert_int_equal(small, PLOT_ERR_WRITE);
+  assert_int_equal(figure, PLOT_ERR_WRITE);
 }
 
 /* ---- tests: figures of the binary ------------------------------------------- */
@@ -429,6 +547,8 @@ int main(void) {
       cmocka_unit_test(test_frame_mapping),
       cmocka_unit_test(test_maps_frames),
       cmocka_unit_test(test_unknown_format_is_refused),
+      cmocka_unit_test(test_png_as_cairo_writes),
+      cmocka_unit_test(test_png_full_disk),
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
       cmocka_unit_test(test_figures_pdf),
