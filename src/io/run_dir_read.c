@@ -50,6 +50,15 @@ static zeno_status bad_at(const reader *rd, const char *at, const char *fmt,
                       (int)column, "", fmt, what);
 }
 
+/// Where member `key`'s name is written on the line, for messages (jansson
+/// keeps no positions of values): the column of its name's quote, or NULL
+/// (the line's start) when the name is written with escapes.
+static const char *member_at(const reader *rd, const char *key) {
+  char quoted[NAME_SIZE + 3];
+  snprintf(quoted, sizeof quoted, "\"%s\"", key);
+  return rd->text ? strstr(rd->text, quoted) : NULL;
+}
+
 static zeno_status out_of_memory(const reader *rd) {
   return zeno_fail_at(rd->error, ZENO_ERR_NOMEM, rd->path, (int)rd->line, 0, "",
                       "out of memory");
@@ -290,7 +299,7 @@ static zeno_status string_member(const reader *rd, const char *key, char *out) {
     return ZENO_OK;
   }
   if (!json_is_string(v) || json_string_length(v) >= NAME_SIZE)
-    return bad_at(rd, NULL, "member \"%s\" is not a name", key);
+    return bad_at(rd, member_at(rd, key), "member \"%s\" is not a name", key);
   memcpy(out, json_string_value(v), json_string_length(v) + 1);
   return ZENO_OK;
 }
@@ -298,7 +307,8 @@ static zeno_status string_member(const reader *rd, const char *key, char *out) {
 static zeno_status number_member(const reader *rd, const char *key, double *out) {
   const json_t *v = json_object_get(rd->event, key);
   if (v == NULL) return bad_at(rd, NULL, "event without member \"%s\"", key);
-  if (!number_or_null(v, out)) return bad_at(rd, NULL, "member \"%s\" is not a number", key);
+  if (!number_or_null(v, out))
+    return bad_at(rd, member_at(rd, key), "member \"%s\" is not a number", key);
   return ZENO_OK;
 }
 
@@ -314,7 +324,8 @@ static zeno_status impulse_member(const reader *rd, int contacts,
     for (size_t k = 0; ok && k < IMPULSE_NUMBERS; k++)
       ok = number_or_null(json_array_get(pair, k), &impulse[i][k]);
   }
-  return ok ? ZENO_OK : bad_at(rd, NULL, "member \"%s\" is not one [n, t] pair per contact",
+  return ok ? ZENO_OK : bad_at(rd, member_at(rd, "impulse"),
+                               "member \"%s\" is not one [n, t] pair per contact",
                                "impulse");
 }
 
@@ -335,7 +346,7 @@ static zeno_status enum_member(const reader *rd, const char *key,
   zeno_status st = string_member(rd, key, name);
   if (st != ZENO_OK) return st;
   *out = enum_value(name, name_of, n);
-  return *out >= 0 ? ZENO_OK : bad_at(rd, NULL, "unknown %s", key);
+  return *out >= 0 ? ZENO_OK : bad_at(rd, member_at(rd, key), "unknown %s", key);
 }
 
 static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const char *key,
@@ -345,7 +356,7 @@ static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const cha
   if (st != ZENO_OK) return st;
   if (d->contact_count == 0) d->contact_count = mode_contacts(name);
   if (zeno_mode_parse(name, d->contact_count, mode, NULL) != ZENO_OK)
-    return bad_at(rd, NULL, "'%s' is not a mode of the run", name);
+    return bad_at(rd, member_at(rd, key), "'%s' is not a mode of the run", name);
   return ZENO_OK;
 }
 
@@ -366,7 +377,7 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   if (st == ZENO_OK) st = impulse_member(rd, d->contact_count, e->impulse);
   if (st != ZENO_OK) return st;
   if (!(index >= 0 && index == floor(index) && index < (double)LONG_MAX))
-    return bad_at(rd, NULL, "member \"%s\" is not an event index", "index");
+    return bad_at(rd, member_at(rd, "index"), "member \"%s\" is not an event index", "index");
   e->index = (long)index;
   e->kind = (zeno_event_kind)kind;
   e->guard = (zeno_guard)guard;
