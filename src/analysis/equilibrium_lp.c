@@ -9,6 +9,7 @@
 
 #include "analysis/glpk_load.h"
 #include "base/util.h"
+#include "dynamics/friction_cone.h"
 
 /// Coefficients below this fraction of their row's largest are rounding
 /// residues of exact zeros (e.g. the torque p x n of a normal through the
@@ -236,7 +237,7 @@ static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
     lp->row_lo[r] = lp->row_hi[r] = p->rhs[r] / p->scale;
   }
   for (int i = 0; i < p->n; i++) {
-    const double mu = p->mu[i], k = sqrt(1 + mu * mu);
+    const double mu = p->mu[i], k = friction_cone_norm(mu);
     const int row = 3 + 3 * i, col_n = 2 * i;
     slack_row(lp, row, col_n, col_s, 1, 0);
     slack_row(lp, row + 1, col_n, col_s, mu / k, -1 / k);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "dynamics/friction_cone.h"
 #include "dynamics/mode_table.h"
 #include "zeno/equilibrium.h"
 #include "zeno/impact_law.h"
@@ -92,8 +93,8 @@ static bool letter_case(const zcs_system *s, const unsigned char letter[2], bool
     if (letter[i] == ZENO_LETTER_S) {  // inside the cone: mu xn -+ xt >= 0
       double a[3], b[3];
       for (int r = 0; r < 3; r++) {
-        a[r] = s->d.mu[i] * xn[r] - xt[r];
-        b[r] = s->d.mu[i] * xn[r] + xt[r];
+        a[r] = friction_cone_edge(s->d.mu[i], xn[r], xt[r], 1);
+        b[r] = friction_cone_edge(s->d.mu[i], xn[r], xt[r], -1);
       }
       add_cond(c, a, 1.0);
       add_cond(c, b, 1.0);
@@ -221,8 +222,8 @@ static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
   add_cond(c, row, -1.0);  // approaching: u_i <= 0
   double a[3], b[3];
   for (int r = 0; r < 3; r++) {  // mu pn -+ pt (inside), or sig pt - mu pn (clipped)
-    a[r] = mu * pnu[r] - ptu[r];
-    b[r] = mu * pnu[r] + ptu[r];
+    a[r] = friction_cone_edge(mu, pnu[r], ptu[r], 1);
+    b[r] = friction_cone_edge(mu, pnu[r], ptu[r], -1);
   }
   if (sig == 0) {
     add_cond(c, a, 1.0);

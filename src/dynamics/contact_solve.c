@@ -2,6 +2,7 @@
 // per contact, the statically indeterminate two-contact family, and the
 // mass-weighted correction onto contact constraints.
 #include "dynamics/contact_solve.h"
+#include "dynamics/friction_cone.h"
 
 #include <math.h>
 #include <string.h>
@@ -168,7 +169,7 @@ bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
 
 double zc_cone_slack(const zc_dyn *d, const double x[4], int i) {
   const double mu = d->mu[i], xn = x[2 * i], xt = x[2 * i + 1];
-  return fmin(xn, (mu * xn - fabs(xt)) / sqrt(1 + mu * mu));
+  return fmin(xn, friction_cone_slack(mu, xn, xt) / friction_cone_norm(mu));
 }
 
 // Determinant of the 3x3 matrix made of columns c[0..2] of W.
@@ -226,14 +227,14 @@ static int cone_lines(const zc_dyn *d, const double x0[4], const double k[4],
                       double g0[6], double g1[6]) {
   int ng = 0;
   for (int i = 0; i < 2; i++) {
-    const double mu = d->mu[i], nrm = sqrt(1 + mu * mu);
+    const double mu = d->mu[i], nrm = friction_cone_norm(mu);
     const int in = 2 * i, it = 2 * i + 1;
     g0[ng] = x0[in];
     g1[ng++] = k[in];
-    g0[ng] = (mu * x0[in] - x0[it]) / nrm;
-    g1[ng++] = (mu * k[in] - k[it]) / nrm;
-    g0[ng] = (mu * x0[in] + x0[it]) / nrm;
-    g1[ng++] = (mu * k[in] + k[it]) / nrm;
+    for (double sign = 1; sign >= -1; sign -= 2) {
+      g0[ng] = friction_cone_edge(mu, x0[in], x0[it], sign) / nrm;
+      g1[ng++] = friction_cone_edge(mu, k[in], k[it], sign) / nrm;
+    }
   }
   return ng;
 }

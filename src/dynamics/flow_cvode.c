@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "dynamics/contact_solve.h"
+#include "dynamics/friction_cone.h"
 #include "dynamics/mode_table.h"
 #include "dynamics/sundials_load.h"
 
@@ -120,7 +121,8 @@ static double guard_value(const zfc *f, const guard_def *g, const double c[4],
     case ZENO_GUARD_NORMAL_FORCE: return force[2 * i] / f->sc.force;
     case ZENO_GUARD_SLIP_VELOCITY: return cd[2 * i + 1] / f->sc.speed;
     case ZENO_GUARD_FRICTION_MARGIN:
-      return (f->km.mu[i] * force[2 * i] - g->sign * force[2 * i + 1]) / f->sc.force;
+      return friction_cone_edge(f->km.mu[i], force[2 * i], force[2 * i + 1], g->sign) /
+             f->sc.force;
     case ZENO_GUARD_ESCAPE:
       return (c[g->coordinate] - g->sign * f->radius) / f->sc.length;
     default: return 1.0;

@@ -2,6 +2,7 @@
 // list of candidates, Newton restitution with Coulomb friction, and
 // Chatterjee-Ruina for single impacts.
 #include "dynamics/impact.h"
+#include "dynamics/friction_cone.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static bool impulses_ok(const zc_dyn *d, const zi_input *in,
       case ZENO_LETTER_F: break;
       case ZENO_LETTER_S:
         if (!(xn > in->tol_impulse)) return false;
-        if (d->mu[i] * xn - fabs(xt) < -in->tol_impulse) return false;
+        if (!friction_cone_holds(d->mu[i], xn, xt, in->tol_impulse)) return false;
         break;
       case ZENO_LETTER_P:
       case ZENO_LETTER_N:
@@ -281,7 +282,7 @@ static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
   const double pn_II = x[n], pt_II = x[t];      // sticking plastic
   double kappa = 1 + in->et;
   double pn = (1 + in->e) * pn_I + kappa * (pn_II - pn_I), pt = kappa * pt_II;
-  if (fabs(pt) > d->mu[i] * pn) {
+  if (!friction_cone_holds(d->mu[i], pn, pt, 0)) {  // clipped onto the cone's edge:
     // |kappa pt_II| = mu ((1 + e) pn_I + kappa (pn_II - pn_I)).
     kappa = d->mu[i] * (1 + in->e) * pn_I / (fabs(pt_II) - d->mu[i] * (pn_II - pn_I));
     pn = (1 + in->e) * pn_I + kappa * (pn_II - pn_I);

@@ -2,6 +2,7 @@
 // its solve, its consistency and slack, and the enumeration of every
 // consistent mode in preference order (with a cache for the ZOD).
 #include "dynamics/mode_table.h"
+#include "dynamics/friction_cone.h"
 
 #include <math.h>
 #include <string.h>
@@ -85,7 +86,7 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
         break;
       case ZENO_LETTER_S:
         if (!(fn > tol->force)) return false;
-        if (!(d->mu[i] * fn - fabs(ft) >= -tol->force)) return false;
+        if (!friction_cone_holds(d->mu[i], fn, ft, tol->force)) return false;
         break;
       case ZENO_LETTER_P:
         if (!(fn > tol->force)) return false;
@@ -116,7 +117,7 @@ double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
         if (cls->lifting[i] || cls->gap[i] == ZM_GAP_CLOSED) slack = fmin(slack, an);
         break;
       case ZENO_LETTER_S:
-        slack = fmin(slack, fmin(fn, d->mu[i] * fn - fabs(ft)));
+        slack = fmin(slack, fmin(fn, friction_cone_slack(d->mu[i], fn, ft)));
         break;
       case ZENO_LETTER_P:
         slack = fmin(slack, fn);

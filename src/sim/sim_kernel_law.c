@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dynamics/contact_solve.h"
+#include "dynamics/friction_cone.h"
 #include "dynamics/kinematics.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_restart.h"
@@ -48,10 +49,10 @@ static void stick_at(const zeno_sim *s, const bool impacting[2], double e, const
 // The cone slacks of impulse x (cone_lines() of contact_solve.c).
 static void slacks_of(const zc_dyn *d, const double x[4], double g[KERNEL_SLACKS]) {
   for (int i = 0; i < 2; i++) {
-    const double mu = d->mu[i], nrm = sqrt(1 + mu * mu);
+    const double mu = d->mu[i], nrm = friction_cone_norm(mu);
     g[3 * i] = x[2 * i];
-    g[3 * i + 1] = (mu * x[2 * i] - x[2 * i + 1]) / nrm;
-    g[3 * i + 2] = (mu * x[2 * i] + x[2 * i + 1]) / nrm;
+    g[3 * i + 1] = friction_cone_edge(mu, x[2 * i], x[2 * i + 1], 1) / nrm;
+    g[3 * i + 2] = friction_cone_edge(mu, x[2 * i], x[2 * i + 1], -1) / nrm;
   }
 }
 
@@ -151,7 +152,7 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
     if (letter[i] != ZENO_LETTER_S) continue;
     for (int sign = -1; sign <= 1; sign += 2, c->checks++)
       for (int col = 0; col < 4; col++)
-        c->row[c->checks][col] = (mu[i] * xn[col] + sign * xt[col]) / mass;
+        c->row[c->checks][col] = friction_cone_edge(mu[i], xn[col], xt[col], -sign) / mass;
   }
   for (int i = 0; i < 2; i++) {
     // F at a touching contact: its gap opens; P (N): it slips forward
