@@ -69,7 +69,7 @@ static void convert_row(const image_rows *image, int y, png_byte *out) {
                                            (p >> PIXEL_GREEN_SHIFT) & PLOT_PNG_CHANNEL_MAX,
                                            p & PLOT_PNG_CHANNEL_MAX};
     for (int c = 0; c < PLOT_PNG_RGB; c++)
-      *out++ = a == 0 ? 0 : (png_byte)((colour[c] * PLOT_PNG_CHANNEL_MAX + a / 2) / a);
+      *out++ = (png_byte)(a == 0 ? 0 : (colour[c] * PLOT_PNG_CHANNEL_MAX + a / 2) / a);
     if (image->alpha) *out++ = (png_byte)a;
   }
 }

@@ -20,9 +20,9 @@
 #define SIM_FNV_PRIME 1099511628211ull
 
 zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
-  if (s->word_len + n + 2 > s->word_cap) {
+  if (s->run.word_len + n + 2 > s->word_cap) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
-    while (cap < s->word_len + n + 2) cap *= 2;
+    while (cap < s->run.word_len + n + 2) cap *= 2;
     char *w = realloc(s->word, cap);
     if (w == NULL) {
       s->word_failed = true;  // callers go on; zeno_sim_next_event reports it
@@ -32,37 +32,37 @@ zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
     s->word_cap = cap;
   }
   // Tokens are a few letters: copied and hashed by plain loops.
-  char *w = s->word + s->word_len;
-  if (s->word_len) *w++ = ' ';
+  char *w = s->word + s->run.word_len;
+  if (s->run.word_len) *w++ = ' ';
   for (size_t k = 0; k < n; k++) w[k] = token[k];
   w[n] = '\0';
-  s->word_len = (size_t)(w - s->word) + n;
+  s->run.word_len = (size_t)(w - s->word) + n;
   // FNV-1a over the tokens since the last impact, each followed by a
   // blank: the signature of a step.
-  uint64_t h = s->signature;
+  uint64_t h = s->run.signature;
   for (size_t k = 0; k < n; k++) {
     h ^= (unsigned char)token[k];
     h *= SIM_FNV_PRIME;
   }
   h ^= (unsigned char)' ';
-  s->signature = h * SIM_FNV_PRIME;
+  s->run.signature = h * SIM_FNV_PRIME;
   return ZENO_OK;
 }
 
 zeno_status sim_word_append2(zeno_sim *s, char a, char b) {
-  if (s->word_len + 4 > s->word_cap) {  // the word grows: the general path
+  if (s->run.word_len + 4 > s->word_cap) {  // the word grows: the general path
     const char token[2] = {a, b};
     return sim_word_append_n(s, token, 2);
   }
-  char *w = s->word + s->word_len;
-  if (s->word_len) *w++ = ' ';
+  char *w = s->word + s->run.word_len;
+  if (s->run.word_len) *w++ = ' ';
   w[0] = a;
   w[1] = b;
   w[2] = '\0';
-  s->word_len = (size_t)(w - s->word) + 2;
-  const uint64_t h = ((s->signature ^ (unsigned char)a) * SIM_FNV_PRIME ^ (unsigned char)b) *
+  s->run.word_len = (size_t)(w - s->word) + 2;
+  const uint64_t h = ((s->run.signature ^ (unsigned char)a) * SIM_FNV_PRIME ^ (unsigned char)b) *
                      SIM_FNV_PRIME;
-  s->signature = (h ^ (unsigned char)' ') * SIM_FNV_PRIME;
+  s->run.signature = (h ^ (unsigned char)' ') * SIM_FNV_PRIME;
   return ZENO_OK;
 }
 
@@ -71,14 +71,14 @@ zeno_status sim_word_append(zeno_sim *s, const char *token) {
 }
 
 zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
-  if (s->hist_len == s->hist_cap) {
+  if (s->run.hist_len == s->hist_cap) {
     size_t cap = s->hist_cap ? 2 * s->hist_cap : 64;
     segment *h = realloc(s->hist, cap * sizeof *h);
     if (h == NULL) return ZENO_ERR_NOMEM;
     s->hist = h;
     s->hist_cap = cap;
   }
-  s->hist[s->hist_len++] = *g;
+  s->hist[s->run.hist_len++] = *g;
   return ZENO_OK;
 }
 
@@ -94,20 +94,20 @@ static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing 
 void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
                      zeno_guard guard, int contact) {
   memset(ev, 0, sizeof *ev);
-  ev->index = s->event_count;
+  ev->index = s->run.event_count;
   ev->kind = kind;
   ev->guard = guard;
   ev->contact = contact;
-  ev->t = s->t;
-  ev->mode_before = s->sol.mode;
+  ev->t = s->run.t;
+  ev->mode_before = s->run.sol.mode;
   sim_event_state(s, &ev->before);
 }
 
 // The tie margin noted for this event goes into it; the next starts afresh.
 static void event_take_tie(zeno_sim *s, zeno_event *ev) {
-  ev->tie_margin = s->tie;
-  ev->near_tie = s->tie <= s->def.tie_rtol;
-  s->tie = SIM_TIE_NONE;
+  ev->tie_margin = s->run.tie;
+  ev->near_tie = s->run.tie <= s->def.tie_rtol;
+  s->run.tie = SIM_TIE_NONE;
 }
 
 /// An impact whose kinetic energy grows by more than this fraction of the
@@ -137,58 +137,58 @@ static double record_kinetic(const zeno_sim *s, const zeno_state *st) {
 double sim_note_energy_gain(zeno_sim *s, double before, double after) {
   const double gain = after - before;
   if (!(gain > SIM_ENERGY_GAIN_RTOL * before)) return 0;
-  s->energy_gains++;
-  s->energy_gain_max = fmax(s->energy_gain_max, gain / before);
+  s->run.energy_gains++;
+  s->run.energy_gain_max = fmax(s->run.energy_gain_max, gain / before);
   return gain;
 }
 
 void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   event_take_tie(s, ev);
-  ev->mode_after = s->sol.mode;
+  ev->mode_after = s->run.sol.mode;
   sim_event_state(s, &ev->after);
   if (ev->kind == ZENO_EVENT_IMPACT)
     ev->energy_gain =
         sim_note_energy_gain(s, record_kinetic(s, &ev->before), record_kinetic(s, &ev->after));
-  s->event_count++;
-  if (!s->end_pending && s->event_count >= s->scene.max_events) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_EVENT_LIMIT;
+  s->run.event_count++;
+  if (!s->run.end_pending && s->run.event_count >= s->scene.max_events) {
+    s->run.end_pending = true;
+    s->run.pending_outcome = ZENO_OUTCOME_EVENT_LIMIT;
   }
 }
 
 void sim_mode_token(zeno_sim *s) {
   char name[ZENO_MODE_NAME_SIZE];
-  sim_word_append(s, zeno_mode_name(s->sol.mode, s->km.n, name));
+  sim_word_append(s, zeno_mode_name(s->run.sol.mode, s->km.n, name));
 }
 
 static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
-  s->started = true;
-  s->vscale = fmax(sim_contact_speed(s, s->qd), 0);
+  s->run.started = true;
+  s->run.vscale = fmax(sim_contact_speed(s, s->run.qd), 0);
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
-  if (s->vscale == 0) {
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
+  if (s->run.vscale == 0) {
     // Starting at rest: the velocity scale is what the load makes of the gaps.
     double zmax = 0;
     for (int a = 0; a < 2 * s->km.n; a++) zmax = fmax(zmax, fabs(c[a]));
-    s->vscale = sqrt(s->km.accel_scale *
+    s->run.vscale = sqrt(s->km.accel_scale *
                      (zmax > 0 ? zmax : s->km.length_scale * s->len_scale));
   }
-  const tolerances tol = sim_make_tol(s, s->vscale);
+  const tolerances tol = sim_make_tol(s, s->run.vscale);
   bool touching[2] = {false, false};
   const double gap_tol = sim_start_gap_tol(s);
   for (int i = 0; i < s->km.n; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
-  memset(&s->sol, 0, sizeof s->sol);
+  memset(&s->run.sol, 0, sizeof s->run.sol);
   for (int i = 0; i < s->km.n; i++)
-    if (cls.gap[i] == ZM_GAP_IMPACTING) s->start_impact = true;
-  if (s->start_impact) {
+    if (cls.gap[i] == ZM_GAP_IMPACTING) s->run.start_impact = true;
+  if (s->run.start_impact) {
     // Starting on an impact (e.g. on the Poincaré section): the start mode
     // names the sustained contacts by their slip; the impact comes next.
     for (int i = 0; i < s->km.n; i++) {
       static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
                                                ZENO_LETTER_N};
-      s->sol.mode.letter[i] =
+      s->run.sol.mode.letter[i] =
           cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
     }
     project_gaps(s, &cls);
@@ -199,16 +199,16 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     sim_refresh_dyn(s);
     sim_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
     sim_choose_next(s, &cls, &tol);
-    if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
+    if (!s->run.end_pending || s->run.pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
   }
   // A start beyond the escape radius has escaped already.
   const double radius = s->scene.escape_radius * s->len_scale;
   for (int k = 0; k < 2 * s->km.n; k++)
     if (fabs(c[k]) >= radius) {
-      s->start_impact = false;
-      s->end_pending = true;
-      s->pending_outcome = ZENO_OUTCOME_ESCAPED;
-      s->pending_guard = ZENO_GUARD_ESCAPE;
+      s->run.start_impact = false;
+      s->run.end_pending = true;
+      s->run.pending_outcome = ZENO_OUTCOME_ESCAPED;
+      s->run.pending_guard = ZENO_GUARD_ESCAPE;
     }
   sim_event_finish(s, ev);
   ev->before = ev->after;
@@ -217,55 +217,55 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
 }
 
 static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
-  s->start_impact = false;
+  s->run.start_impact = false;
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   sim_hits hits = {0};
   int first = -1;
   const double gap_tol = sim_start_gap_tol(s);
   for (int i = 0; i < s->km.n; i++) {
-    hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F &&
+    hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F &&
                   fabs(c[2 * i]) <= gap_tol && cd[2 * i] < 0;
     if (hits.gap[i] && first < 0) first = i;
   }
-  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &hits, s->vscale);
+  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &hits, s->run.vscale);
 }
 
 static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
-  sim_event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
-  ev->outcome = s->pending_outcome;
-  ev->mode_after = s->sol.mode;
+  sim_event_begin(s, ev, ZENO_EVENT_END, s->run.pending_guard, -1);
+  ev->outcome = s->run.pending_outcome;
+  ev->mode_after = s->run.sol.mode;
   ev->after = ev->before;
-  if (s->pending_outcome == ZENO_OUTCOME_AMBIGUOUS) {
-    ev->consistent_count = s->consistent_count;
-    memcpy(ev->consistent, s->consistent, sizeof ev->consistent);
+  if (s->run.pending_outcome == ZENO_OUTCOME_AMBIGUOUS) {
+    ev->consistent_count = s->run.consistent_count;
+    memcpy(ev->consistent, s->run.consistent, sizeof ev->consistent);
   }
-  if (s->pending_outcome == ZENO_OUTCOME_DIVERGING) {
-    ev->zeno_ratio = s->div_ratio;
-    ev->zeno_period = s->div_period;
+  if (s->run.pending_outcome == ZENO_OUTCOME_DIVERGING) {
+    ev->zeno_ratio = s->zeno.div_ratio;
+    ev->zeno_period = s->zeno.div_period;
   }
-  if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
-    snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->failure);
+  if (s->run.pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
+    snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->run.failure);
   event_take_tie(s, ev);
-  s->outcome = s->pending_outcome;
-  s->finished = true;
-  s->event_count++;
+  s->run.outcome = s->run.pending_outcome;
+  s->run.finished = true;
+  s->run.event_count++;
   return ZENO_OK;
 }
 
 /* ---------- one event ---------- */
 
 static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
-  segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
-  memcpy(g.q0, s->q, sizeof g.q0);
-  memcpy(g.qd0, s->qd, sizeof g.qd0);
-  sim_mode_rates(s, &s->sol, g.qdd);
-  memcpy(g.force, s->sol.force, sizeof g.force);
+  segment g = {.t0 = s->run.t, .t1 = s->run.t + tau, .mode = s->run.sol.mode};
+  memcpy(g.q0, s->run.q, sizeof g.q0);
+  memcpy(g.qd0, s->run.qd, sizeof g.qd0);
+  sim_mode_rates(s, &s->run.sol, g.qdd);
+  memcpy(g.force, s->run.sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
-  s->t = s->scene.t_end;
-  s->pending_outcome = ZENO_OUTCOME_TIME_LIMIT;
-  s->pending_guard = ZENO_GUARD_TIME;
+  zf_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
+  s->run.t = s->scene.t_end;
+  s->run.pending_outcome = ZENO_OUTCOME_TIME_LIMIT;
+  s->run.pending_guard = ZENO_GUARD_TIME;
   return emit_end(s, ev);
 }
 
@@ -288,14 +288,14 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
   if (!*impacted) return ZENO_OK;
   if (sim_on_section(s, cls, in.v, &ev->section_angle)) {
     ev->on_section = true;
-    if (s->section_count < ZENO_SUMMARY_SECTIONS)
-      s->sections[s->section_count] = ev->section_angle;
-    s->section_count++;
+    if (s->run.section_count < ZENO_SUMMARY_SECTIONS)
+      s->run.sections[s->run.section_count] = ev->section_angle;
+    s->run.section_count++;
   }
   zi_result out;
   if (!zi_resolve(&s->dyn, &in, &out)) {
-    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
-    s->pending_guard = ZENO_GUARD_GAP;
+    s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    s->run.pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);
   }
   ev->impact_mask = out.mask;
@@ -304,7 +304,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
     ev->impulse[i][0] = out.impulse[2 * i];
     ev->impulse[i][1] = out.impulse[2 * i + 1];
   }
-  s->impact_count++;
+  s->run.impact_count++;
   sim_word_append(s, zeno_impact_name(out.mask, s->km.n));
   sim_impact_apply(s, &in, &out, tol, cls);
   sim_zeno_record_impact(s, speed, touched);
@@ -314,10 +314,10 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
 // Drift of the closed contacts of the current mode from their constraints.
 static double constraint_drift(const zeno_sim *s, double vscale) {
   double c[4], cd[4], drift = 0;
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   const double L = vscale * vscale / s->km.accel_scale;
   for (int i = 0; i < s->km.n; i++) {
-    const int l = s->sol.mode.letter[i];
+    const int l = s->run.sol.mode.letter[i];
     if (l == ZENO_LETTER_F) continue;
     drift = fmax(drift, fmax(fabs(c[2 * i]) / L, fabs(cd[2 * i]) / vscale));
     if (l == ZENO_LETTER_S) drift = fmax(drift, fabs(cd[2 * i + 1]) / vscale);
@@ -341,14 +341,14 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   const tolerances tol = sim_make_tol(s, vscale);
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
-    touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+    touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++) {
     // A crossing slip rate is zero by definition of the event; a
     // contact closed in the previous mode stays closed.
     if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
     cls.lifting[i] = hits->lift[i];
     cls.leaving_stick[i] = hits->margin[i];
   }
@@ -356,12 +356,12 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   sim_refresh_dyn(s);
   sim_event_state(s, &ev->before);
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   sim_note_grazing(s, gap_hit, cd, vscale);
   bool impacted = false;
   if (impact) {
     zeno_status st = resolve_impact(s, ev, &cls, gap_hit, cd, &tol, &impacted);
-    if (st != ZENO_OK || s->finished) return st;
+    if (st != ZENO_OK || s->run.finished) return st;
   }
   if (!impacted) {
     // A tangent touch (zero approach speed) is no impact: the contact
@@ -370,16 +370,16 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
     sim_enforce(s, &cls);
     sim_refresh_dyn(s);
   }
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   sim_note_small_speeds(s, &cls, gap_hit, cd, tol.v, vscale);
-  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
-  const zeno_mode before = s->sol.mode;
+  s->run.vscale = fmax(sim_contact_speed(s, s->run.qd), tol.v);
+  const zeno_mode before = s->run.sol.mode;
   sim_choose_next(s, &cls, &tol);
-  const bool changed = memcmp(&before, &s->sol.mode, sizeof before) != 0;
-  if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) &&
+  const bool changed = memcmp(&before, &s->run.sol.mode, sizeof before) != 0;
+  if ((!s->run.end_pending || s->run.pending_outcome == ZENO_OUTCOME_REST) &&
       (changed || impacted))
     sim_mode_token(s);
-  if (impacted && !s->end_pending) sim_zeno_detect(s);
+  if (impacted && !s->run.end_pending) sim_zeno_detect(s);
   sim_event_finish(s, ev);
   return ZENO_OK;
 }
@@ -391,17 +391,17 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   memset(ev, 0, sizeof *ev);
   const zeno_status st = sim_full_flow(s, ev, &vscale, &first, &hits);
   if (st == ZENO_DONE) {
-    s->pending_outcome = ZENO_OUTCOME_SOLVER_FAILURE;
-    s->pending_guard = ZENO_GUARD_NONE;
+    s->run.pending_outcome = ZENO_OUTCOME_SOLVER_FAILURE;
+    s->run.pending_guard = ZENO_GUARD_NONE;
     return emit_end(s, ev);
   }
   if (st != ZENO_OK) return st;
   if (first.guard == ZENO_GUARD_TIME || first.guard == ZENO_GUARD_ESCAPE) {
     sim_refresh_dyn(s);
-    s->pending_outcome = first.guard == ZENO_GUARD_TIME ? ZENO_OUTCOME_TIME_LIMIT
+    s->run.pending_outcome = first.guard == ZENO_GUARD_TIME ? ZENO_OUTCOME_TIME_LIMIT
                                                         : ZENO_OUTCOME_ESCAPED;
-    s->pending_guard = first.guard;
-    if (first.guard == ZENO_GUARD_TIME) s->t = s->scene.t_end;
+    s->run.pending_guard = first.guard;
+    if (first.guard == ZENO_GUARD_TIME) s->run.t = s->scene.t_end;
     return emit_end(s, ev);
   }
   return handle_crossing(s, ev, first.guard, first.contact, &hits, vscale);
@@ -411,10 +411,10 @@ int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[
                       double cdd[4], zf_crossing cr[ZF_MAX_CROSSINGS]) {
   double unused[4];
   const double zero[3] = {0, 0, 0};
-  sim_mode_rates(s, &s->sol, qddp);
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_mode_rates(s, &s->run.sol, qddp);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   sim_contacts(s, zero, qddp, unused, cdd);
-  return zf_crossings(s->km.n, s->sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  return zf_crossings(s->km.n, s->run.sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
 }
 
 sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n) {
@@ -433,26 +433,26 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   zf_crossing cr[ZF_MAX_CROSSINGS];
   double qddp[3], c[4], cd[4], cdd[4];
   const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
-  const double tau_end = s->scene.t_end - s->t;
+  const double tau_end = s->scene.t_end - s->run.t;
   if (n == 0 || cr[0].tau >= tau_end) {
     sim_note_near_misses(s, c, cd, cdd, tau_end);
     return emit_time_limit(s, ev, fmax(tau_end, 0));
   }
   const double tau = cr[0].tau;
-  segment g = {.t0 = s->t, .t1 = s->t + tau, .mode = s->sol.mode};
-  memcpy(g.q0, s->q, sizeof g.q0);
-  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  segment g = {.t0 = s->run.t, .t1 = s->run.t + tau, .mode = s->run.sol.mode};
+  memcpy(g.q0, s->run.q, sizeof g.q0);
+  memcpy(g.qd0, s->run.qd, sizeof g.qd0);
   memcpy(g.qdd, qddp, sizeof g.qdd);
-  memcpy(g.force, s->sol.force, sizeof g.force);
+  memcpy(g.force, s->run.sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  const double vstart = sim_contact_speed(s, s->qd);
-  zf_advance(g.q0, g.qd0, g.qdd, tau, s->q, s->qd);
-  s->t += tau;
-  const double vscale = fmax(fmax(vstart, sim_contact_speed(s, s->qd)),
+  const double vstart = sim_contact_speed(s, s->run.qd);
+  zf_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
+  s->run.t += tau;
+  const double vscale = fmax(fmax(vstart, sim_contact_speed(s, s->run.qd)),
                              s->km.accel_scale * tau);
   if (cr[0].guard == ZENO_GUARD_ESCAPE) {
-    s->pending_outcome = ZENO_OUTCOME_ESCAPED;
-    s->pending_guard = ZENO_GUARD_ESCAPE;
+    s->run.pending_outcome = ZENO_OUTCOME_ESCAPED;
+    s->run.pending_guard = ZENO_GUARD_ESCAPE;
     return emit_end(s, ev);
   }
   const sim_hits hits = sim_crossing_hits(s, cr, n);
@@ -466,7 +466,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
 static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing *cr,
                            double vscale) {
   double c1[4], cd1[4];
-  sim_contacts(s, s->q, s->qd, c1, cd1);
+  sim_contacts(s, s->run.q, s->run.qd, c1, cd1);
   const int gi = cr->contact;
   // A chatter run down to underflow has a zero speed scale: a residual of
   // zero is then zero, not 0 / 0.
@@ -484,21 +484,21 @@ static double wall_clock(void) {
 }
 
 static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
-  if (!s->started) {
-    s->wall_start = wall_clock();
+  if (!s->run.started) {
+    s->run.wall_start = wall_clock();
     return emit_start(s, ev);
   }
-  if (s->scene.wall_time > 0 && !s->end_pending &&
-      wall_clock() - s->wall_start >= s->scene.wall_time) {
+  if (s->scene.wall_time > 0 && !s->run.end_pending &&
+      wall_clock() - s->run.wall_start >= s->scene.wall_time) {
     // Between events: the state is a consistent one, after the last event.
-    s->start_impact = s->zeno_pending = false;
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
-    s->pending_guard = ZENO_GUARD_NONE;
+    s->run.start_impact = s->run.zeno_pending = false;
+    s->run.end_pending = true;
+    s->run.pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
+    s->run.pending_guard = ZENO_GUARD_NONE;
   }
-  if (s->start_impact) return emit_start_impact(s, ev);
-  if (s->end_pending) return emit_end(s, ev);
-  if (s->zeno_pending) return sim_zeno_emit(s, ev);
+  if (s->run.start_impact) return emit_start_impact(s, ev);
+  if (s->run.end_pending) return emit_end(s, ev);
+  if (s->run.zeno_pending) return sim_zeno_emit(s, ev);
   return flow_to_event(s, ev);
 }
 
@@ -508,14 +508,14 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
 // needs, in memory that does not grow with the run.
 static void trim_history(zeno_sim *s) {
   if (s->def.keep_history) return;
-  s->hist_len = 0;
-  s->node_len = 0;
+  s->run.hist_len = 0;
+  s->run.node_len = 0;
 }
 
 zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) {
   if (s == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and event are required");
-  if (s->finished && !s->word_failed) return ZENO_DONE;
+  if (s->run.finished && !s->word_failed) return ZENO_DONE;
   trim_history(s);
   const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
   if (st == ZENO_OK) sim_event_to_user(s, ev);
@@ -523,6 +523,6 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) 
   if (st == ZENO_ERR_NOMEM || s->word_failed)
     return zeno_fail(error, ZENO_ERR_NOMEM, "",
                      "out of memory at event %ld: the run cannot go on",
-                     s->event_count);
+                     s->run.event_count);
   return st;
 }

@@ -76,19 +76,19 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3],
 
 void sim_event_state(const zeno_sim *s, zeno_state *st) {
   if (!s->lean_events || sim_is_full(s)) {
-    sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
+    sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, st);
     return;
   }
   memset(st, 0, sizeof *st);
-  st->t = s->t;
-  memcpy(st->zod, s->q, sizeof st->zod);
-  memcpy(st->zod_rate, s->qd, sizeof st->zod_rate);
-  st->mode = s->sol.mode;
+  st->t = s->run.t;
+  memcpy(st->zod, s->run.q, sizeof st->zod);
+  memcpy(st->zod_rate, s->run.qd, sizeof st->zod_rate);
+  st->mode = s->run.sol.mode;
 }
 
 double sim_contact_speed(const zeno_sim *s, const double qd[3]) {
   double c[4], cd[4];
-  sim_contacts(s, s->q, qd, c, cd);
+  sim_contacts(s, s->run.q, qd, c, cd);
   return sim_speed_of(s, cd);
 }
 
@@ -136,7 +136,7 @@ static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
 bool sim_table_projection(zeno_sim *s, const int *cols, int m) {
   double W[3][4], v[3] = {0, 0, 0};
   const double r[4] = {0, 0, 0, 0};
-  sim_jacobian(s, s->q, W);
+  sim_jacobian(s, s->run.q, W);
   return correct_mapped(s, W, cols, m, r, v);
 }
 
@@ -145,7 +145,7 @@ static void sim_project_rates(zeno_sim *s, double vp[3], const int *cols, int m,
   if (m == 0) return;
   double v[3], r[4], W[3][4];
   sim_rates_to_gen(s, vp, v);
-  sim_jacobian(s, s->q, W);
+  sim_jacobian(s, s->run.q, W);
   for (int a = 0; a < m; a++) {
     double cur = 0;
     for (int k = 0; k < 3; k++) cur += W[k][cols[a]] * v[k];
@@ -168,7 +168,7 @@ void sim_zero_gaps(zeno_sim *s, const bool closed[2]) {
     return;
   }
   for (int i = 0; i < s->km.n; i++)
-    if (closed[i]) s->q[i] = 0;
+    if (closed[i]) s->run.q[i] = 0;
 }
 
 // The contact dynamics at the current state (constant under the ZOD).
@@ -193,9 +193,9 @@ void sim_enforce(zeno_sim *s, const zm_class *cls) {
       cols[m++] = 2 * i + 1;
   bool all_zero = m == 2 * s->km.n && m >= 3;
   if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
-  sim_project_rates(s, s->qd, cols, m, target);
+  sim_project_rates(s, s->run.qd, cols, m, target);
   // All velocities of a fully constrained body are zero; make it exact.
-  if (all_zero) s->qd[0] = s->qd[1] = s->qd[2] = 0;
+  if (all_zero) s->run.qd[0] = s->run.qd[1] = s->run.qd[2] = 0;
 }
 
 /* ---------- classification and mode selection ---------- */
@@ -220,7 +220,7 @@ static unsigned char slip_class(double xd, double tol) {
 void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
                      zm_class *cls) {
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   memset(cls, 0, sizeof *cls);
   for (int i = 0; i < s->km.n; i++) {
     if (!touching[i]) {
@@ -239,7 +239,7 @@ void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
 static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances *tol) {
   for (int i = 0; i < s->km.n; i++)
     if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
-  if (sim_contact_speed(s, s->qd) != 0) return false;
+  if (sim_contact_speed(s, s->run.qd) != 0) return false;
   // One contact: sticking must also hold the body still (no pivoting).
   double c[4], cd[4], qddp[3];
   sim_mode_rates(s, sol, qddp);
@@ -315,12 +315,12 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   zm_solution all[ZENO_MAX_MODES];
   const bool solved = consistent_modes(s, cls, tol, &ch, all);
   const int n = ch.count;
-  s->consistent_count = (size_t)n;
-  for (int k = 0; k < n; k++) s->consistent[k] = mode_of_code(ch.code[k]);
+  s->run.consistent_count = (size_t)n;
+  for (int k = 0; k < n; k++) s->run.consistent[k] = mode_of_code(ch.code[k]);
   sim_note_tie(s, ch.margin);
   if (n == 0) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    s->run.end_pending = true;
+    s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;
   }
   int pick = 0;  // one mode, or the most static (prefer_static)
@@ -328,8 +328,8 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
     if (s->scene.ambiguity == ZENO_AMBIGUITY_PREFER_MOTION) {
       pick = n - 1;
     } else if (s->scene.ambiguity != ZENO_AMBIGUITY_PREFER_STATIC) {
-      s->end_pending = true;
-      s->pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
+      s->run.end_pending = true;
+      s->run.pending_outcome = ZENO_OUTCOME_AMBIGUOUS;
       return;
     }
   }
@@ -339,14 +339,14 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   zm_solution chosen;
   if (solved) {
     chosen = all[pick];
-  } else if (!zm_solve_cached(&s->dyn, s->consistent[pick], &s->mode_cache, &chosen)) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+  } else if (!zm_solve_cached(&s->dyn, s->run.consistent[pick], &s->mode_cache, &chosen)) {
+    s->run.end_pending = true;
+    s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;
   }
-  s->sol = chosen;
+  s->run.sol = chosen;
   if (is_rest(s, &chosen, tol)) {
-    s->end_pending = true;
-    s->pending_outcome = ZENO_OUTCOME_REST;
+    s->run.end_pending = true;
+    s->run.pending_outcome = ZENO_OUTCOME_REST;
   }
 }

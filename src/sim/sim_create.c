@@ -60,7 +60,7 @@ zeno_sim_def zeno_sim_def_default(void) {
 double sim_start_gap_tol(const zeno_sim *s) {
   double c[4], cd[4], scale = 0;
   const double zero[3] = {0, 0, 0};
-  sim_contacts(s, s->q, zero, c, cd);
+  sim_contacts(s, s->run.q, zero, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
   return SIM_START_GAP_RTOL * scale;
 }
@@ -91,7 +91,8 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     return NULL;
   }
   zeno_sim *s = malloc(sizeof *s);
-  if (s != NULL) memset(s, 0, offsetof(zeno_sim, ring));
+  // All but the records, which only the lengths in s->zeno make valid.
+  if (s != NULL) memset(s, 0, offsetof(zeno_sim, records));
   if (s == NULL) {
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
@@ -130,15 +131,15 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     sim_refresh_dyn(s);
   } else if (scaled) {
     // The ZOD state is kept in q' = A q (gaps exact, see zk_model.Cp).
-    memcpy(s->q, scene->initial_qp, sizeof s->q);
-    memcpy(s->qd, scene->initial_qdp, sizeof s->qd);
+    memcpy(s->run.q, scene->initial_qp, sizeof s->run.q);
+    memcpy(s->run.qd, scene->initial_qdp, sizeof s->run.qd);
   } else {
-    zk_gen_to_zod(&s->km, scene->initial_pose, s->q);
-    zk_gen_to_zod(&s->km, scene->initial_velocity, s->qd);
+    zk_gen_to_zod(&s->km, scene->initial_pose, s->run.q);
+    zk_gen_to_zod(&s->km, scene->initial_velocity, s->run.qd);
   }
   // The initial state must be contact-feasible (10).
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   for (int i = 0; i < s->km.n; i++) {
     const double ztol = sim_start_gap_tol(s);
     if (c[2 * i] < -ztol) {
@@ -150,18 +151,19 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
       return NULL;
     }
   }
-  s->signature = SIM_SIGNATURE_SEED;
-  s->tie = SIM_TIE_NONE;
+  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.tie = SIM_TIE_NONE;
   return s;
 }
 
 zeno_status sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]) {
   if (s == NULL || sim_is_full(s)) return ZENO_ERR_ARGUMENT;
-  memset(&s->t, 0, offsetof(zeno_sim, ring) - offsetof(zeno_sim, t));
-  memcpy(s->q, qp, sizeof s->q);
-  memcpy(s->qd, qdp, sizeof s->qd);
-  s->signature = SIM_SIGNATURE_SEED;
-  s->tie = SIM_TIE_NONE;
+  memset(&s->run, 0, sizeof s->run);
+  memset(&s->zeno, 0, sizeof s->zeno);
+  memcpy(s->run.q, qp, sizeof s->run.q);
+  memcpy(s->run.qd, qdp, sizeof s->run.qd);
+  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.tie = SIM_TIE_NONE;
   if (s->word) s->word[0] = '\0';
   return ZENO_OK;
 }
@@ -219,6 +221,6 @@ void zeno_sim_destroy(zeno_sim *s) {
   free(s);
 }
 
-zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->outcome; }
+zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->run.outcome; }
 const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->user_scene; }
 

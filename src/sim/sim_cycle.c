@@ -42,19 +42,19 @@ void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, doubl
   t->out->returned = true;
   t->out->angle = angle;
   t->out->rate = rate;
-  t->out->t = s->t;
+  t->out->t = s->run.t;
 }
 
 bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *cr, int n,
                            const double c[4], const double cd[4], const double cdd[4]) {
-  if (n == 0 || cr[0].tau >= s->scene.t_end - s->t) {
-    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->t);
-    sim_cycle_take_tie(t, &s->tie, SIM_TIE_NONE, true);
+  if (n == 0 || cr[0].tau >= s->scene.t_end - s->run.t) {
+    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->run.t);
+    sim_cycle_take_tie(t, &s->run.tie, SIM_TIE_NONE, true);
     t->out->end = ZENO_OUTCOME_TIME_LIMIT;
     return true;
   }
   if (cr[0].guard != ZENO_GUARD_ESCAPE) return false;
-  sim_cycle_take_tie(t, &s->tie, SIM_TIE_NONE, true);  // the END event: nothing new noted
+  sim_cycle_take_tie(t, &s->run.tie, SIM_TIE_NONE, true);  // the END event: nothing new noted
   t->out->end = ZENO_OUTCOME_ESCAPED;
   return true;
 }

@@ -49,8 +49,8 @@ static void zod_rows(const zeno_sim *s, const double q[3], const double qd[3],
 bool sim_full_initial_state(zeno_sim *s) {
   const zeno_scene *sc = &s->scene;
   if (sc->initial_kind == ZENO_INITIAL_POSE) {
-    memcpy(s->q, sc->initial_pose, sizeof s->q);
-    memcpy(s->qd, sc->initial_velocity, sizeof s->qd);
+    memcpy(s->run.q, sc->initial_pose, sizeof s->run.q);
+    memcpy(s->run.qd, sc->initial_velocity, sizeof s->run.qd);
     return true;
   }
   // Positions eps^2 q'(0), velocities eps q'dot(0) (invariance (24)).
@@ -59,14 +59,14 @@ bool sim_full_initial_state(zeno_sim *s) {
     target[k] = s->len_scale * sc->initial_qp[k];
     vtarget[k] = s->vel_scale * sc->initial_qdp[k];
   }
-  zk_zod_to_gen(&s->km, target, s->q);  // the linear guess
+  zk_zod_to_gen(&s->km, target, s->run.q);  // the linear guess
   double scale = 0;
   for (int k = 0; k < 3; k++) scale = fmax(scale, fabs(target[k]));
   bool converged = false;
   for (int it = 0; it <= FULL_NEWTON_ITERATIONS && !converged; it++) {
     double J[9], val[3], rate[3], r[3];
     const double zero[3] = {0, 0, 0};
-    zod_rows(s, s->q, zero, J, val, rate);
+    zod_rows(s, s->run.q, zero, J, val, rate);
     double err = 0;
     for (int k = 0; k < 3; k++) {
       r[k] = target[k] - val[k];
@@ -75,16 +75,16 @@ bool sim_full_initial_state(zeno_sim *s) {
     converged = err <= FULL_START_RTOL * scale;
     if (err <= FULL_NEWTON_RTOL * scale || it == FULL_NEWTON_ITERATIONS) break;
     if (!zeno_linsolve(3, J, r, ZENO_PIVOT_RTOL)) return false;
-    for (int k = 0; k < 3; k++) s->q[k] += r[k];
+    for (int k = 0; k < 3; k++) s->run.q[k] += r[k];
   }
   // A nearly singular map (contact 1's normal line nearly through contact
   // 2) does not reach the target q': the start would be another state.
   if (!converged) return false;
   double J[9], val[3], rate[3];
   const double zero[3] = {0, 0, 0};
-  zod_rows(s, s->q, zero, J, val, rate);
-  memcpy(s->qd, vtarget, sizeof s->qd);
-  return zeno_linsolve(3, J, s->qd, ZENO_PIVOT_RTOL);
+  zod_rows(s, s->run.q, zero, J, val, rate);
+  memcpy(s->run.qd, vtarget, sizeof s->run.qd);
+  return zeno_linsolve(3, J, s->run.qd, ZENO_PIVOT_RTOL);
 }
 
 void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
@@ -95,30 +95,30 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
   for (int it = 0; it < FULL_NEWTON_ITERATIONS; it++) {
     double c[4], cd[4], W[3][4], r[2];
     const double zero[3] = {0, 0, 0};
-    zk_full_contacts(&s->km, s->q, zero, c, cd);
+    zk_full_contacts(&s->km, s->run.q, zero, c, cd);
     double err = 0;
     for (int a = 0; a < m; a++) {
       r[a] = -c[cols[a]];
       err = fmax(err, fabs(r[a]));
     }
     if (err == 0 || err <= FULL_NEWTON_RTOL * s->len_scale) break;
-    sim_jacobian(s, s->q, W);
-    if (!zc_correct(W, s->km.inv_mass, cols, m, r, s->q)) return;
+    sim_jacobian(s, s->run.q, W);
+    if (!zc_correct(W, s->km.inv_mass, cols, m, r, s->run.q)) return;
   }
 }
 
 void sim_full_refresh_dyn(zeno_sim *s) {
   double W[3][4], bias[4];
-  zk_full_jacobian(&s->km, s->q, s->qd, W, bias);
+  zk_full_jacobian(&s->km, s->run.q, s->run.qd, W, bias);
   zc_dyn_build(&s->dyn, s->km.n, W, s->km.inv_mass, s->km.h, bias, s->km.mu);
 }
 
 static zeno_status push_nodes(zeno_sim *s, double t0, const zfc_result *r,
                               size_t *first) {
-  *first = s->node_len;
-  if (s->node_len + (size_t)r->node_count > s->node_cap) {
+  *first = s->run.node_len;
+  if (s->run.node_len + (size_t)r->node_count > s->node_cap) {
     size_t cap = s->node_cap ? s->node_cap : 256;
-    while (cap < s->node_len + (size_t)r->node_count) cap *= 2;
+    while (cap < s->run.node_len + (size_t)r->node_count) cap *= 2;
     zfc_node *n = realloc(s->nodes, cap * sizeof *n);
     if (n == NULL) return ZENO_ERR_NOMEM;
     s->nodes = n;
@@ -127,7 +127,7 @@ static zeno_status push_nodes(zeno_sim *s, double t0, const zfc_result *r,
   for (int k = 0; k < r->node_count; k++) {
     zfc_node nd = r->nodes[k];
     nd.t += t0;
-    s->nodes[s->node_len++] = nd;
+    s->nodes[s->run.node_len++] = nd;
   }
   return ZENO_OK;
 }
@@ -136,16 +136,16 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
                           zf_crossing *first, sim_hits *hits) {
   zfc_scales sc;
   double c[4], cd[4];
-  zk_full_contacts(&s->km, s->q, s->qd, c, cd);
+  zk_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
   double v = 0, z = 0;
   for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
   for (int i = 0; i < s->km.n; i++) z = fmax(z, fabs(c[2 * i]));
   // Scales of this segment: speeds, and lengths as gaps or what the load
   // makes of the speeds; both shrink with the perturbation (24).
-  sc.speed = fmax(v, s->vscale);
+  sc.speed = fmax(v, s->run.vscale);
   sc.length = fmax(z, sc.speed * sc.speed / s->km.accel_scale);
   sc.force = s->km.force_scale;
-  const double tau_max = fmax(s->scene.t_end - s->t, 0);
+  const double tau_max = fmax(s->scene.t_end - s->run.t, 0);
   // A free contact found at a negative gap while approaching (rounding of
   // a long chatter) impacts at once: CVODE cannot find a crossing that has
   // already happened. Approaching means a gap rate below the velocity
@@ -154,10 +154,10 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
   // acceleration outward) at a gap of -1e-16 from the rounding of the
   // projection is not approaching: taking it for an impact repeated the
   // same zero-time tangent touch forever.
-  const double tol_v = sim_make_tol(s, s->vscale).v;
+  const double tol_v = sim_make_tol(s, s->run.vscale).v;
   for (int i = 0; i < s->km.n; i++)
-    if (s->sol.mode.letter[i] == ZENO_LETTER_F && c[2 * i] < 0 &&
-        (cd[2 * i] < -tol_v || (cd[2 * i] <= tol_v && s->sol.acc[2 * i] < 0))) {
+    if (s->run.sol.mode.letter[i] == ZENO_LETTER_F && c[2 * i] < 0 &&
+        (cd[2 * i] < -tol_v || (cd[2 * i] <= tol_v && s->run.sol.acc[2 * i] < 0))) {
       hits->gap[i] = true;
       first->guard = ZENO_GUARD_GAP;
       first->contact = i;
@@ -167,25 +167,25 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
       return ZENO_OK;
     }
   zfc_result r;
-  const int flag = zfc_advance(s->cv, s->sol.mode, s->q, s->qd, tau_max,
+  const int flag = zfc_advance(s->cv, s->run.sol.mode, s->run.q, s->run.qd, tau_max,
                                s->scene.escape_radius * s->len_scale, &sc, &r);
-  const double t0 = s->t;
+  const double t0 = s->run.t;
   if (r.node_count > 1 && flag >= 0) {
     size_t firstn;
     if (push_nodes(s, t0, &r, &firstn) != ZENO_OK) return ZENO_ERR_NOMEM;
-    segment g = {.t0 = t0, .t1 = t0 + r.tau, .mode = s->sol.mode, .full = true,
+    segment g = {.t0 = t0, .t1 = t0 + r.tau, .mode = s->run.sol.mode, .full = true,
                  .node_first = firstn, .node_count = (size_t)r.node_count};
-    memcpy(g.force, s->sol.force, sizeof g.force);
+    memcpy(g.force, s->run.sol.force, sizeof g.force);
     zeno_status st = sim_hist_push(s, &g);
     if (st != ZENO_OK) return st;
   }
   if (flag < 0) {
     ev->guard_residual = 0;
-    snprintf(s->failure, sizeof s->failure, "%s", r.flag_name);
+    snprintf(s->run.failure, sizeof s->run.failure, "%s", r.flag_name);
     return ZENO_DONE;  // the caller ends the run with solver-failure
   }
-  s->t = t0 + r.tau;
-  zk_full_contacts(&s->km, s->q, s->qd, c, cd);
+  s->run.t = t0 + r.tau;
+  zk_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
   double v1 = 0;
   for (int a = 0; a < 2 * s->km.n; a++) v1 = fmax(v1, fabs(cd[a]));
   *vscale = fmax(fmax(sc.speed, v1), s->km.accel_scale * r.tau);

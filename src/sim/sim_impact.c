@@ -14,7 +14,7 @@ double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
   in->law = s->scene.impact_law;
   in->e = zeno_impact_law_restitution(&s->scene);
   in->et = zeno_impact_law_tangential_restitution(&s->scene);
-  sim_rates_to_gen(s, s->qd, in->qd);
+  sim_rates_to_gen(s, s->run.qd, in->qd);
   double speed = 0;
   *touched = 0;
   for (int i = 0; i < s->km.n; i++) {
@@ -40,7 +40,7 @@ bool sim_on_section(const zeno_sim *s, const zm_class *cls, const double cd[4],
 
 void sim_impact_apply(zeno_sim *s, const zi_input *in, const zi_result *out,
                       const tolerances *tol, zm_class *cls) {
-  sim_gen_to_rates(s, out->qd, s->qd);
+  sim_gen_to_rates(s, out->qd, s->run.qd);
   sim_refresh_dyn(s);  // the centripetal terms follow the new velocities
   // Post-impact classes: touching contacts close unless they separate.
   bool touch_after[2];

@@ -6,6 +6,7 @@
 #define ZENO_SIM_SIM_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dynamics/contact_solve.h"
@@ -46,6 +47,87 @@ typedef struct impact_record {
   long impacts;        ///< a chain's record: impacts of the completed sequence
 } impact_record;
 
+/// The run: the state, the mode in force, the run's flags, counts and
+/// record. Zeroed as a whole at creation and by sim_restart_zod (a new run).
+typedef struct sim_run {
+  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
+  zm_solution sol;        ///< the mode in force
+  double vscale;          ///< velocity scale of the current segment
+  size_t node_len, word_len, hist_len;  ///< in use of the buffers nodes, word, hist
+  char failure[48];       ///< full model: CVODE flag name of a failure
+
+  bool started, finished, end_pending, zeno_pending;
+  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
+  zeno_outcome outcome, pending_outcome;
+  zeno_guard pending_guard;
+  long event_count, impact_count;
+  long energy_gains;       ///< impacts that added kinetic energy
+  double energy_gain_max;  ///< largest such gain over the kinetic energy before
+  size_t consistent_count;
+  zeno_mode consistent[ZENO_MAX_MODES];
+  uint64_t signature;  ///< running hash since the last impact
+
+  /// Smallest tie margin noted for the event being built (zeno_event.
+  /// tie_margin); SIM_TIE_NONE between events.
+  double tie;
+  /// Monotonic clock at the first event [s] (stop.wall_time).
+  double wall_start;
+
+  bool has_zeno;
+  double first_zeno_time;
+  long first_zeno_impacts;
+  size_t section_count;  ///< section crossings so far
+  double sections[ZENO_SUMMARY_SECTIONS]; ///< the first of them
+} sim_run;
+
+/// Zeno detection (sim_zeno.c) and completion (sim_zeno_close.c): the
+/// current sequence of impacts, the chain of completed sequences, a pending
+/// completion and a diverging sequence. Zeroed as a whole with the run.
+typedef struct sim_zeno {
+  int ring_len;            ///< records in the current sequence (capped)
+  long seq_impacts;        ///< impacts in the current sequence
+  double seq_first_speed;  ///< first impact speed of the sequence
+  double seq_first_t;      ///< time of the sequence's first impact
+  uint64_t seq_first_signature;  ///< steps from its start to its first impact
+  unsigned seq_touched;    ///< contacts touching at any of its impacts
+
+  /* the chain: completed sequences following each other (second order) */
+  int chain_len;             ///< completions in the chain (capped at SIM_CHAIN)
+  long chain_impacts;        ///< impacts of its sequences
+  double chain_first_speed;  ///< first impact speed of its first sequence
+  double chain_first_t;      ///< time of that impact
+  unsigned chain_touched;    ///< contacts touching in any of its sequences
+  /// The pending completion closes the chain: every contact it touched.
+  bool chain_closing;
+
+  /* the pending completion: the accumulation point and its state */
+  double pending_t, pending_q[3], pending_qd[3], pending_ratio, pending_err;
+  /// Extrapolated: the largest change of a contact rate of the limit
+  /// between the predictions from the last two periods.
+  double pending_rate_err;
+  /// Completed at a precision floor: its last bounce's height over its
+  /// first's, the ZENO event's tie margin (the rest was below resolution).
+  double pending_floor_tie;
+  unsigned pending_contacts;
+  int pending_period;
+  int pending_order;  ///< 1: a sequence of impacts; 2: a chain of sequences
+  long pending_impacts;
+  /* diverging */
+  double div_ratio;
+  int div_period;
+} sim_zeno;
+
+/// Zeno detection's records. Never cleared: only zeno.ring_len and
+/// zeno.chain_len of them matter, so creation leaves them uninitialised
+/// (they are large, and cycles of the Poincaré maps run thousands of times).
+typedef struct sim_records {
+  /// Impacts of the current sequence.
+  impact_record ring[SIM_RING];
+  /// The chain's completions (t, the state after closing, the first impact
+  /// speed of the sequence, the contacts it touched).
+  impact_record chain[SIM_CHAIN];
+} sim_records;
+
 struct zeno_sim {
   /* ---- configuration and buffers: kept by sim_restart ---- */
   /// The scene in its own units (scene_units.h): everything below computes
@@ -73,77 +155,13 @@ struct zeno_sim {
   segment *hist;
   size_t hist_cap;
 
-  /* ---- the run: zeroed at creation and by sim_restart ---- */
-  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
-  size_t node_len, word_len, hist_len;
-  char failure[48];       ///< full model: CVODE flag name of a failure
-  zm_solution sol;  ///< the mode in force
-  double vscale;    ///< velocity scale of the current segment
-
-  bool started, finished, end_pending, zeno_pending;
-  bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
-  zeno_outcome outcome, pending_outcome;
-  zeno_guard pending_guard;
-  long event_count, impact_count;
-  long energy_gains;       ///< impacts that added kinetic energy
-  double energy_gain_max;  ///< largest such gain over the kinetic energy before
-  size_t consistent_count;
-  zeno_mode consistent[ZENO_MAX_MODES];
-  uint64_t signature;  ///< running hash since the last impact
-
-  int ring_len;            ///< records in the current sequence (capped)
-  long seq_impacts;        ///< impacts in the current sequence
-  double seq_first_speed;  ///< first impact speed of the sequence
-  double seq_first_t;      ///< time of the sequence's first impact
-  uint64_t seq_first_signature;  ///< steps from its start to its first impact
-  unsigned seq_touched;    ///< contacts touching at any of its impacts
-
-  /* the chain: completed sequences following each other (second order) */
-  int chain_len;             ///< completions in the chain (capped at SIM_CHAIN)
-  long chain_impacts;        ///< impacts of its sequences
-  double chain_first_speed;  ///< first impact speed of its first sequence
-  double chain_first_t;      ///< time of that impact
-  unsigned chain_touched;    ///< contacts touching in any of its sequences
-  /// The pending completion closes the chain: every contact it touched.
-  bool chain_closing;
-
-  /* pending Zeno completion */
-  double zeno_t, zeno_q[3], zeno_qd[3], zeno_ratio, zeno_err;
-  /// Extrapolated: the largest change of a contact rate of the limit
-  /// between the predictions from the last two periods.
-  double zeno_rate_err;
-  /// Completed at a precision floor: its last bounce's height over its
-  /// first's, the ZENO event's tie margin (the rest was below resolution).
-  double zeno_floor_tie;
-  unsigned zeno_contacts;
-  int zeno_period;
-  int zeno_order;  ///< 1: a sequence of impacts; 2: a chain of sequences
-  long zeno_seq_impacts;
-  /* diverging */
-  double div_ratio;
-  int div_period;
-
-  /// Smallest tie margin noted for the event being built (zeno_event.
-  /// tie_margin); TIE_NONE between events.
-  double tie;
-  /// Monotonic clock at the first event [s] (stop.wall_time).
-  double wall_start;
-
-  bool has_zeno;
-  double first_zeno_time;
-  long first_zeno_impacts;
-  size_t section_count;  ///< section crossings so far
-  double sections[ZENO_SUMMARY_SECTIONS]; ///< the first of them
-
-  /// Impacts of the current sequence; last member: only ring_len matters,
-  /// so creation leaves it uninitialised (it is large, and cycles of the
-  /// Poincaré maps run thousands of times).
-  impact_record ring[SIM_RING];
-  /// The chain's completions (t, the state after closing, the first impact
-  /// speed of the sequence, the contacts it touched); only chain_len
-  /// matters, as for ring.
-  impact_record chain[SIM_CHAIN];
+  sim_run run;
+  sim_zeno zeno;
+  sim_records records;  ///< last: creation clears what is before it
 };
+_Static_assert(offsetof(zeno_sim, records) + sizeof(sim_records) == sizeof(zeno_sim),
+               "the records are the simulator's last member (zeno_sim_create)");
+
 
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
@@ -244,7 +262,7 @@ bool sim_full_initial_state(zeno_sim *s);
 void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
 void sim_full_refresh_dyn(zeno_sim *s);
 /// Integrates the current mode to its next guard crossing. Returns
-/// ZENO_DONE on a solver failure (s->failure names CVODE's flag).
+/// ZENO_DONE on a solver failure (s->run.failure names CVODE's flag).
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
                           zf_crossing *first, sim_hits *hits);
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
@@ -309,7 +327,7 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
 
 /// Notes a decision margin of the event being built.
 static inline void sim_note_tie(zeno_sim *s, double margin) {
-  if (margin < s->tie) s->tie = margin;
+  if (margin < s->run.tie) s->run.tie = margin;
 }
 
 /// Tie margin of the mode choice at the current state: the smallest

@@ -47,11 +47,11 @@ static void rates_of(const kernel_run *r, const double qd[3], double cd[4]) {
 // The contact coordinates and rates of the simulator's state.
 static void contacts_of(const kernel_run *r, double c[4], double cd[4]) {
   const zeno_sim *s = r->s;
-  c[0] = s->q[0];
-  c[1] = r->k1[0] * s->q[0] + r->k1[1] * s->q[1] + r->k1[2] * s->q[2];
-  c[2] = s->q[1];
-  c[3] = s->q[2];
-  rates_of(r, s->qd, cd);
+  c[0] = s->run.q[0];
+  c[1] = r->k1[0] * s->run.q[0] + r->k1[1] * s->run.q[1] + r->k1[2] * s->run.q[2];
+  c[2] = s->run.q[1];
+  c[3] = s->run.q[2];
+  rates_of(r, s->run.qd, cd);
 }
 
 static double speed_of(const double cd[4]) {
@@ -180,13 +180,13 @@ static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
   int cols[4], m = 0;
   for (int i = 0; i < 2; i++)
     if (cls->gap[i] == ZM_GAP_CLOSED) {
-      s->q[i] = 0;
+      s->run.q[i] = 0;
       cols[m++] = 2 * i;
     }
   for (int i = 0; i < 2; i++)
     if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO) cols[m++] = 2 * i + 1;
   if (m == 4) {  // a fully constrained body stands still
-    s->qd[0] = s->qd[1] = s->qd[2] = 0;
+    s->run.qd[0] = s->run.qd[1] = s->run.qd[2] = 0;
   } else if (m > 0) {
     unsigned key = 0;
     for (int a = 0; a < m; a++) key |= 1u << cols[a];
@@ -195,11 +195,11 @@ static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
     double rr[3];
     for (int a = 0; a < m; a++) rr[a] = -cd[cols[a]];
     for (int k = 0; k < 3; k++)
-      for (int a = 0; a < m; a++) s->qd[k] += K[k][a] * rr[a];
+      for (int a = 0; a < m; a++) s->run.qd[k] += K[k][a] * rr[a];
     for (int a = 0; a < m; a++)
-      if (cols[a] % 2 == 0) s->qd[cols[a] / 2] = 0;
+      if (cols[a] % 2 == 0) s->run.qd[cols[a] / 2] = 0;
   }
-  rates_of(r, s->qd, cd);
+  rates_of(r, s->run.qd, cd);
   return true;
 }
 
@@ -211,11 +211,11 @@ static bool append2(char *buf, size_t *len, char a, char b) {
 }
 
 static void take_tie(kernel_run *r, bool counts) {
-  sim_cycle_take_tie(&r->k, &r->s->tie, SIM_TIE_NONE, counts);
+  sim_cycle_take_tie(&r->k, &r->s->run.tie, SIM_TIE_NONE, counts);
 }
 
 static unsigned mode_code(const zeno_sim *s) {
-  return s->sol.mode.letter[0] + 4u * s->sol.mode.letter[1];
+  return s->run.sol.mode.letter[0] + 4u * s->run.sol.mode.letter[1];
 }
 
 // Appends a token of two letters: to a run's word (and its step
@@ -273,8 +273,8 @@ static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_
   if (state == 2) return K_BACK;
   if (state == 3) return K_BACK;
   sim_note_tie(s, margin);
-  s->sol.mode.letter[0] = (unsigned char)(code % 4);
-  s->sol.mode.letter[1] = (unsigned char)(code / 4);
+  s->run.sol.mode.letter[0] = (unsigned char)(code % 4);
+  s->run.sol.mode.letter[1] = (unsigned char)(code / 4);
   *rest = kd->mode_rest[code] && v_after == 0;
   return K_ON;
 }
@@ -287,11 +287,11 @@ static void run_impact(kernel_run *r, double speed, unsigned touched, double kin
                        bool section, double angle) {
   zeno_sim *s = r->s;
   if (section) {
-    if (s->section_count < ZENO_SUMMARY_SECTIONS) s->sections[s->section_count] = angle;
-    s->section_count++;
+    if (s->run.section_count < ZENO_SUMMARY_SECTIONS) s->run.sections[s->run.section_count] = angle;
+    s->run.section_count++;
   }
-  s->impact_count++;
-  sim_note_energy_gain(s, kinetic, kinetic_of(r, s->qd));
+  s->run.impact_count++;
+  sim_note_energy_gain(s, kinetic, kinetic_of(r, s->run.qd));
   sim_zeno_record_impact(s, speed, touched);
 }
 
@@ -306,7 +306,7 @@ static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double 
     impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
   }
   if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return K_BACK;
-  rates_of(r, s->qd, cd);
+  rates_of(r, s->run.qd, cd);
   if (!classify(r, cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
     if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
@@ -321,17 +321,17 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
   bool touching[2];
-  for (int i = 0; i < 2; i++) touching[i] = s->sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  for (int i = 0; i < 2; i++) touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   zm_class cls;
   if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   unsigned touched = 0;
   for (int i = 0; i < 2; i++) {
     if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
-    if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = 0;
+    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    if (cls.gap[i] != ZM_GAP_OPEN) s->run.q[i] = 0;
     if (cls.gap[i] != ZM_GAP_OPEN || gap_hit[i]) touched |= 1u << i;
   }
-  const double rate_before = s->qd[1];
+  const double rate_before = s->run.qd[1];
   sim_note_grazing(s, gap_hit, cd, vscale);
   bool impacted = false, section = false;
   double angle = 0, speed = 0;
@@ -345,7 +345,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       // On the section; a cycle reads only the return's angle.
       section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
       if (section && (r->run || r->k.sections == 1)) angle = atan(cd[3] / fabs(cd[2]));
-      const double kinetic = r->run ? kinetic_of(r, s->qd) : 0;
+      const double kinetic = r->run ? kinetic_of(r, s->run.qd) : 0;
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
       if (!token(r, mask & 1u ? 'I' : 'F', mask & 2u ? 'I' : 'F')) return K_BACK;
       if (r->k.impacts++ == 0) r->k.first_speed = speed;
@@ -355,7 +355,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   if (!impacted && !enforce(r, &cls, cd)) return K_BACK;
   sim_note_small_speeds(s, &cls, gap_hit, cd, tol_v, vscale);
   const double v_after = speed_of(cd);
-  s->vscale = v_after > tol_v ? v_after : tol_v;
+  s->run.vscale = v_after > tol_v ? v_after : tol_v;
   bool rest = false;
   if (choose(r, &cls, vscale, v_after, &rest) != K_ON) return K_BACK;
   const unsigned code = mode_code(s);
@@ -371,7 +371,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       // The event loop's detection: the completion of a Zeno sequence (the
       // ZENO event) and a diverging run's end are the loop's next event.
       sim_zeno_detect(s);
-      to_loop = s->zeno_pending || s->end_pending;
+      to_loop = s->run.zeno_pending || s->run.end_pending;
     } else if (!sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) {
       return K_BACK;
     }
@@ -396,25 +396,25 @@ static kstep flow(kernel_run *r) {
   double c[4], cd[4];
   contacts_of(r, c, cd);
   zf_crossing cr[ZF_MAX_CROSSINGS];
-  const int n = zf_crossings_inv(2, s->sol.mode, c, cd, cdd, r->kd->mode_inv[code],
+  const int n = zf_crossings_inv(2, s->run.sol.mode, c, cd, cdd, r->kd->mode_inv[code],
                                  s->scene.escape_radius, cr);
-  const double tau_end = s->scene.t_end - s->t;
+  const double tau_end = s->scene.t_end - s->run.t;
   if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) {
     if (r->run) {
       // The END event of a run: the state at the time limit (emit_time_limit()
       // of sim.c) or at the escape.
       const bool limit = r->k.out->end == ZENO_OUTCOME_TIME_LIMIT;
       const double tau = limit ? (tau_end > 0 ? tau_end : 0) : cr[0].tau;
-      zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
-      s->t = limit ? s->scene.t_end : s->t + tau;
+      zf_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
+      s->run.t = limit ? s->scene.t_end : s->run.t + tau;
     }
     return K_DONE;
   }
   const double tau = cr[0].tau, vstart = speed_of(cd);
-  zf_advance(s->q, s->qd, qddp, tau, s->q, s->qd);
-  s->t += tau;
+  zf_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
+  s->run.t += tau;
   double cd1[4];
-  rates_of(r, s->qd, cd1);
+  rates_of(r, s->run.qd, cd1);
   // fmax() of values that are never NaN (speeds, a time): comparisons
   // instead of its calls.
   const double v1 = speed_of(cd1), vt = s->km.accel_scale * tau;
@@ -428,22 +428,22 @@ static kstep flow(kernel_run *r) {
 static kstep start(kernel_run *r) {
   zeno_sim *s = r->s;
   double cd[4];
-  rates_of(r, s->qd, cd);
-  s->vscale = r->start_speed = speed_of(cd);
-  if (!(s->vscale > 0)) return K_BACK;
+  rates_of(r, s->run.qd, cd);
+  s->run.vscale = r->start_speed = speed_of(cd);
+  if (!(s->run.vscale > 0)) return K_BACK;
   const bool touching[2] = {true, true};
   zm_class cls;
-  if (!classify(r, cd, touching, s->def.velocity_rtol * s->vscale, &cls)) return K_BACK;
+  if (!classify(r, cd, touching, s->def.velocity_rtol * s->run.vscale, &cls)) return K_BACK;
   static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   bool impacting = false;
   for (int i = 0; i < 2; i++) {
     impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
-    s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    s->run.sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
   }
   if (!impacting) return K_BACK;
   sim_hits hits = {0};
-  for (int i = 0; i < 2; i++) hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
-  return crossing(r, &hits, cd, s->vscale);
+  for (int i = 0; i < 2; i++) hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
+  return crossing(r, &hits, cd, s->run.vscale);
 }
 
 // emit_start() and emit_start_impact() of sim.c for a run from anywhere:
@@ -454,9 +454,9 @@ static kstep run_start(kernel_run *r) {
   zeno_sim *s = r->s;
   double c[4], cd[4];
   contacts_of(r, c, cd);
-  s->vscale = speed_of(cd);
-  if (!(s->vscale > 0)) return K_BACK;
-  const double tol_v = s->def.velocity_rtol * s->vscale;
+  s->run.vscale = speed_of(cd);
+  if (!(s->run.vscale > 0)) return K_BACK;
+  const double tol_v = s->def.velocity_rtol * s->run.vscale;
   const double gap_tol = sim_start_gap_tol(s), radius = s->scene.escape_radius;
   for (int a = 0; a < 4; a++)
     if (!(fabs(c[a]) < radius)) return K_BACK;
@@ -464,24 +464,24 @@ static kstep run_start(kernel_run *r) {
   for (int i = 0; i < 2; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
   zm_class cls;
   if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
-  memset(&s->sol, 0, sizeof s->sol);
+  memset(&s->run.sol, 0, sizeof s->run.sol);
   if (cls.gap[0] == ZM_GAP_IMPACTING || cls.gap[1] == ZM_GAP_IMPACTING) {
     static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
     for (int i = 0; i < 2; i++) {
-      s->sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
-      if (cls.gap[i] != ZM_GAP_OPEN) s->q[i] = c[2 * i] = 0;
+      s->run.sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+      if (cls.gap[i] != ZM_GAP_OPEN) s->run.q[i] = c[2 * i] = 0;
     }
     if (!mode_token(r, mode_code(s))) return K_BACK;
     take_tie(r, true);  // the START event
     sim_hits hits = {0};
     for (int i = 0; i < 2; i++)
-      hits.gap[i] = s->sol.mode.letter[i] == ZENO_LETTER_F && fabs(c[2 * i]) <= gap_tol &&
+      hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F && fabs(c[2 * i]) <= gap_tol &&
                     cd[2 * i] < 0;
-    return crossing(r, &hits, cd, s->vscale);
+    return crossing(r, &hits, cd, s->run.vscale);
   }
   if (!enforce(r, &cls, cd)) return K_BACK;
   bool rest = false;
-  if (choose(r, &cls, s->vscale, speed_of(cd), &rest) != K_ON) return K_BACK;
+  if (choose(r, &cls, s->run.vscale, speed_of(cd), &rest) != K_ON) return K_BACK;
   if (!mode_token(r, mode_code(s))) return K_BACK;
   take_tie(r, true);  // the START event
   if (rest) r->k.out->end = ZENO_OUTCOME_REST;
@@ -524,8 +524,8 @@ bool sim_kernel_runs(const zeno_sim *s) {
 }
 
 sim_kernel_end sim_kernel_run(zeno_sim *s) {
-  if (!sim_kernel_runs(s) || s->finished || !kernel_applies(s) ||
-      (s->started && (s->start_impact || s->end_pending || s->zeno_pending)))
+  if (!sim_kernel_runs(s) || s->run.finished || !kernel_applies(s) ||
+      (s->run.started && (s->run.start_impact || s->run.end_pending || s->run.zeno_pending)))
     return SIM_KERNEL_LOOP;
   kernel_run r;
   kernel_run_init(&r, s, true);
@@ -535,27 +535,27 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   out.tie_margin = SIM_TIE_NONE;
   sim_cycle_track_clear(&r.k, &out);
   kstep st = K_ON;
-  if (!s->started) st = run_start(&r);
+  if (!s->run.started) st = run_start(&r);
   else if (!mode_data(&r, mode_code(s))) return SIM_KERNEL_LOOP;  // the loop's mode, made here
-  else r.k.events = (int)(s->event_count - 1);  // the crossings so far (START counts one)
+  else r.k.events = (int)(s->run.event_count - 1);  // the crossings so far (START counts one)
   while (st == K_ON) st = flow(&r);
   // A decision nearer a tie than the floor may be the loop's otherwise.
   if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
   // The mode's solution (its forces: the loop's next event, the summary).
   zm_solution sol;
-  if (!zm_solve_cached(&s->dyn, s->sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
-  s->sol = sol;
-  s->started = true;
-  s->event_count = r.k.events + 1;
-  s->tie = SIM_TIE_NONE;
+  if (!zm_solve_cached(&s->dyn, s->run.sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
+  s->run.sol = sol;
+  s->run.started = true;
+  s->run.event_count = r.k.events + 1;
+  s->run.tie = SIM_TIE_NONE;
   if (st == K_LOOP) return SIM_KERNEL_LOOP;
   // The END event, and the run's record as the event loop leaves it.
-  s->end_pending = s->finished = true;
-  s->outcome = s->pending_outcome = out.end;
-  s->pending_guard = out.end == ZENO_OUTCOME_TIME_LIMIT ? ZENO_GUARD_TIME
+  s->run.end_pending = s->run.finished = true;
+  s->run.outcome = s->run.pending_outcome = out.end;
+  s->run.pending_guard = out.end == ZENO_OUTCOME_TIME_LIMIT ? ZENO_GUARD_TIME
                      : out.end == ZENO_OUTCOME_ESCAPED  ? ZENO_GUARD_ESCAPE
                                                         : ZENO_GUARD_NONE;
-  s->event_count++;
+  s->run.event_count++;
   return SIM_KERNEL_DONE;
 }
 
@@ -563,10 +563,10 @@ bool sim_kernel_cycle(zeno_sim *s, const double qdp[3], sim_cycle *out) {
   if (!kernel_applies(s)) return false;
   // What the kernel and the shared pieces it calls read of the run; a cycle
   // handed back is restarted in full by the event loop.
-  s->t = 0;
-  memset(s->q, 0, sizeof s->q);
-  memcpy(s->qd, qdp, sizeof s->qd);
-  s->tie = SIM_TIE_NONE;
+  s->run.t = 0;
+  memset(s->run.q, 0, sizeof s->run.q);
+  memcpy(s->run.qd, qdp, sizeof s->run.qd);
+  s->run.tie = SIM_TIE_NONE;
   kernel_run r;
   kernel_run_init(&r, s, false);
   sim_cycle_track_init(&r.k, out);

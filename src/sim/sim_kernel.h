@@ -107,7 +107,7 @@ bool sim_kernel_runs(const zeno_sim *s);
 /// impact.c's resolution of the impact at the simulator's state (cd its
 /// contact rates, tol_v the velocity threshold) on the context's made
 /// preference list (sim_kernel_law.c): the first candidate that passes is
-/// applied to s->qd, its impulse mask (bit i: contact i) and outcome
+/// applied to s->run.qd, its impulse mask (bit i: contact i) and outcome
 /// letters returned; false when none passes (the steps report it).
 bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impacting[2],
                         const double cd[4], double tol_v, unsigned *mask,

@@ -270,10 +270,10 @@ bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impactin
     if (ctx->state[k] == 2) continue;
     kcand *c = &ctx->cand[k];
     if (c->stick2) {
-      if (!double_stick(&ctx->stick, tol_v, tol_impulse, s->qd)) continue;
+      if (!double_stick(&ctx->stick, tol_v, tol_impulse, s->run.qd)) continue;
     } else {
       if (!passes(c, cd, tol_v)) continue;
-      for (int j = 0; j < 3; j++) s->qd[j] += dot4(c->G[j], cd);
+      for (int j = 0; j < 3; j++) s->run.qd[j] += dot4(c->G[j], cd);
     }
     *mask = c->mask;
     letter[0] = c->letter[0];

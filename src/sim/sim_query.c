@@ -53,9 +53,9 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
   if (s == NULL || st == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
   const double t = scene_units_from_user(s->units, SCENE_DIM_TIME, user_t);
-  if (s->hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->hist_len - 1].t1) {
-    if (t == s->t) {
-      sim_fill_state(s, s->t, s->q, s->qd, &s->sol, st);
+  if (s->run.hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->run.hist_len - 1].t1) {
+    if (t == s->run.t) {
+      sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, st);
       sim_state_to_user(s, st);
       return ZENO_OK;
     }
@@ -63,7 +63,7 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
                      "time %g outside the simulated (and kept) part of the run", user_t);
   }
   // Last segment starting at or before t (later segments win at shared ends).
-  size_t lo = 0, hi = s->hist_len - 1;
+  size_t lo = 0, hi = s->run.hist_len - 1;
   while (lo < hi) {
     const size_t mid = (lo + hi + 1) / 2;
     if (s->hist[mid].t0 <= t) lo = mid;
@@ -93,23 +93,23 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
 
 void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   memset(sum, 0, sizeof *sum);
-  sum->outcome = s->outcome;
-  sum->t = s->t;
-  sum->events = s->event_count;
-  sum->impacts = s->impact_count;
-  sum->has_zeno = s->has_zeno;
-  sum->zeno_time = s->has_zeno ? s->first_zeno_time : NAN;
-  sum->zeno_impacts = s->first_zeno_impacts;
-  sum->energy_gains = s->energy_gains;
-  sum->energy_gain_max = s->energy_gain_max;
-  sim_fill_state(s, s->t, s->q, s->qd, &s->sol, &sum->final_state);
+  sum->outcome = s->run.outcome;
+  sum->t = s->run.t;
+  sum->events = s->run.event_count;
+  sum->impacts = s->run.impact_count;
+  sum->has_zeno = s->run.has_zeno;
+  sum->zeno_time = s->run.has_zeno ? s->run.first_zeno_time : NAN;
+  sum->zeno_impacts = s->run.first_zeno_impacts;
+  sum->energy_gains = s->run.energy_gains;
+  sum->energy_gain_max = s->run.energy_gain_max;
+  sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, &sum->final_state);
   sim_state_to_user(s, &sum->final_state);
   sum->t = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->t);
-  if (s->has_zeno) sum->zeno_time = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->zeno_time);
-  sum->section_count = s->section_count < ZENO_SUMMARY_SECTIONS
-                           ? s->section_count
+  if (s->run.has_zeno) sum->zeno_time = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->zeno_time);
+  sum->section_count = s->run.section_count < ZENO_SUMMARY_SECTIONS
+                           ? s->run.section_count
                            : ZENO_SUMMARY_SECTIONS;
-  memcpy(sum->section_angles, s->sections, sizeof sum->section_angles);
+  memcpy(sum->section_angles, s->run.sections, sizeof sum->section_angles);
 }
 
 size_t zeno_sim_word(const zeno_sim *s, char *buf, size_t size) {
@@ -141,12 +141,12 @@ zeno_status zeno_sim_run(zeno_sim *s, zeno_error *error) {
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   if (s == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator is required");
-  if (s->started || !sim_kernel_runs(s)) return run_events(s, error);
+  if (s->run.started || !sim_kernel_runs(s)) return run_events(s, error);
   if (sim_kernel_prepare(s) != ZENO_OK)
     return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory for the simulator's kernel");
   double q[3], qd[3];
-  memcpy(q, s->q, sizeof q);
-  memcpy(qd, s->qd, sizeof qd);
+  memcpy(q, s->run.q, sizeof q);
+  memcpy(qd, s->run.qd, sizeof qd);
   const bool lean = s->lean_events;
   sim_set_lean_events(s, true);
   zeno_status st = ZENO_OK;
@@ -162,10 +162,10 @@ zeno_status zeno_sim_run(zeno_sim *s, zeno_error *error) {
     zeno_event ev;
     do {
       st = zeno_sim_next_event(s, &ev, error);
-    } while (st == ZENO_OK && !s->finished && (s->zeno_pending || s->end_pending));
-    if (st != ZENO_OK || s->finished) break;
+    } while (st == ZENO_OK && !s->run.finished && (s->run.zeno_pending || s->run.end_pending));
+    if (st != ZENO_OK || s->run.finished) break;
   }
-  if (st == ZENO_OK && !s->finished) st = run_events(s, error);
+  if (st == ZENO_OK && !s->run.finished) st = run_events(s, error);
   s->lean_events = lean;
   return st;
 }

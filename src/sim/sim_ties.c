@@ -40,7 +40,7 @@ void sim_note_small_speeds(zeno_sim *s, const zm_class *cls,
 void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
                           const double cdd[4], double tau) {
   for (int i = 0; i < s->km.n; i++) {
-    if (s->sol.mode.letter[i] != ZENO_LETTER_F) continue;
+    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) continue;
     const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];
     if (!(z > 0 && zd < 0 && zdd > 0) || -zd / zdd >= tau) continue;
     const double lowest = z - zd * zd / (2 * zdd);
@@ -55,8 +55,8 @@ void sim_note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n, const dou
   const double tau = cr[0].tau;
   // With both contacts closed the body keeps one degree of freedom: both
   // slip rates vanish together, a structural coincidence, not a tie.
-  const bool both_closed = s->km.n == 2 && s->sol.mode.letter[0] != ZENO_LETTER_F &&
-                           s->sol.mode.letter[1] != ZENO_LETTER_F;
+  const bool both_closed = s->km.n == 2 && s->run.sol.mode.letter[0] != ZENO_LETTER_F &&
+                           s->run.sol.mode.letter[1] != ZENO_LETTER_F;
   for (int k = 1; k < n && tau > 0; k++) {
     if (both_closed && cr[0].guard == ZENO_GUARD_SLIP_VELOCITY &&
         cr[k].guard == ZENO_GUARD_SLIP_VELOCITY)

@@ -82,8 +82,8 @@ typedef struct rview {
 } rview;
 
 static const impact_record *at(rview v, int back) { return &v.r[v.len - 1 - back]; }
-static rview impacts_of(const zeno_sim *s) { return (rview){s->ring, s->ring_len}; }
-static rview chain_of(const zeno_sim *s) { return (rview){s->chain, s->chain_len}; }
+static rview impacts_of(const zeno_sim *s) { return (rview){s->records.ring, s->zeno.ring_len}; }
+static rview chain_of(const zeno_sim *s) { return (rview){s->records.chain, s->zeno.chain_len}; }
 static const impact_record *rec(const zeno_sim *s, int back) { return at(impacts_of(s), back); }
 
 static bool close_rel(double a, double b, double rtol) {
@@ -97,29 +97,29 @@ static bool close_rel(double a, double b, double rtol) {
 static void extrapolate(zeno_sim *s, rview v, int p, double r) {
   const impact_record *a = at(v, 0), *b = at(v, p), *c = at(v, 2 * p);
   const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  s->zeno_t = a->t + (a->t - b->t) * g;
+  s->zeno.pending_t = a->t + (a->t - b->t) * g;
   const double t_prev = b->t + (b->t - c->t) * g;
-  s->zeno_err = fabs(s->zeno_t - t_prev);
+  s->zeno.pending_err = fabs(s->zeno.pending_t - t_prev);
   double dqd[3];  // the limit predicted a period earlier, minus this one
   for (int k = 0; k < 3; k++) {
-    s->zeno_qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
-    dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - s->zeno_qd[k];
+    s->zeno.pending_qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
+    dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - s->zeno.pending_qd[k];
     const double e0 = a->q[k] - b->q[k], e1 = b->q[k] - c->q[k];
     const double lin = (e1 * r * r - e0) / (r - 1);
     const double quad = e0 - lin;
-    s->zeno_q[k] = a->q[k] + lin * g + quad * g2;
+    s->zeno.pending_q[k] = a->q[k] + lin * g + quad * g2;
   }
   unsigned touched = 0;
   for (int k = 0; k < p; k++) touched |= at(v, k)->touched;
-  s->zeno_contacts = touched;
-  s->zeno_ratio = r;
-  s->zeno_period = p;
+  s->zeno.pending_contacts = touched;
+  s->zeno.pending_ratio = r;
+  s->zeno.pending_period = p;
   // The contact rates' share of that difference: how well the limit's
   // velocities are known.
   double c4[4], cd[4];
-  sim_contacts(s, s->zeno_q, dqd, c4, cd);
-  s->zeno_rate_err = 0;
-  for (int k = 0; k < 2 * s->km.n; k++) s->zeno_rate_err = fmax(s->zeno_rate_err, fabs(cd[k]));
+  sim_contacts(s, s->zeno.pending_q, dqd, c4, cd);
+  s->zeno.pending_rate_err = 0;
+  for (int k = 0; k < 2 * s->km.n; k++) s->zeno.pending_rate_err = fmax(s->zeno.pending_rate_err, fabs(cd[k]));
 }
 
 // Sign of a contact slip rate with a zero band.
@@ -132,7 +132,7 @@ static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ?
 static bool limit_keeps_slip_signs(const zeno_sim *s, rview v, int p, double first_speed) {
   const double tol = s->def.velocity_rtol * first_speed;
   double c[4], lim[4];
-  sim_contacts(s, s->zeno_q, s->zeno_qd, c, lim);
+  sim_contacts(s, s->zeno.pending_q, s->zeno.pending_qd, c, lim);
   for (int k = 0; k < p; k++) {
     double cd[4];
     sim_contacts(s, at(v, k)->q, at(v, k)->qd, c, cd);
@@ -161,9 +161,9 @@ static bool limit_keeps_others_open(const zeno_sim *s, rview v) {
   double c[4], cd[4], scale = 0;
   sim_contacts(s, at(v, 0)->q, at(v, 0)->qd, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
-  sim_contacts(s, s->zeno_q, s->zeno_qd, c, cd);
+  sim_contacts(s, s->zeno.pending_q, s->zeno.pending_qd, c, cd);
   for (int i = 0; i < s->km.n; i++)
-    if (!((s->zeno_contacts >> i) & 1u) && c[2 * i] < -SIM_ZENO_OTHER_GAP_RTOL * scale)
+    if (!((s->zeno.pending_contacts >> i) & 1u) && c[2 * i] < -SIM_ZENO_OTHER_GAP_RTOL * scale)
       return false;
   return true;
 }
@@ -195,9 +195,9 @@ static bool direction_settled(const zeno_sim *s, int p, double rtol) {
 static bool tail_negligible(const zeno_sim *s, double last_t, double first_t, long done,
                             long per_period) {
   if (sim_is_full(s)) return true;
-  const double tail = s->zeno_t - last_t;
-  const double span = s->zeno_t - first_t;
-  const long events_left = s->scene.max_events - s->event_count;
+  const double tail = s->zeno.pending_t - last_t;
+  const double span = s->zeno.pending_t - first_t;
+  const long events_left = s->scene.max_events - s->run.event_count;
   return tail <= SIM_ZENO_TAIL_FRACTION * span || done >= SIM_ZENO_TAIL_IMPACTS ||
          events_left < SIM_ZENO_EVENTS_PER_IMPACT * per_period * 4;
 }
@@ -251,14 +251,14 @@ static bool at_rounding(const zeno_sim *s, const impact_record *r) {
 // re-excited by the other's bounces was completed again and again until
 // its speeds underflowed.)
 static bool chain_at_floor(const zeno_sim *s, double floor) {
-  if (s->chain_len == 0) return false;
-  const unsigned contacts = s->chain_touched | s->seq_touched;
+  if (s->zeno.chain_len == 0) return false;
+  const unsigned contacts = s->zeno.chain_touched | s->zeno.seq_touched;
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   double v = rec(s, 0)->speed;
   for (int i = 0; i < s->km.n; i++)
     if ((contacts >> i) & 1u) v = fmax(v, fabs(cd[2 * i]));
-  return v < floor * s->chain_first_speed;
+  return v < floor * s->zeno.chain_first_speed;
 }
 
 // Of the contacts in mask, those whose normal rate is now below the tolerance
@@ -269,7 +269,7 @@ static bool chain_at_floor(const zeno_sim *s, double floor) {
 // not, and closing it stopped the body in a slip it then escaped in.
 static unsigned floor_contacts(const zeno_sim *s, unsigned mask, double last_speed) {
   double c[4], cd[4];
-  sim_contacts(s, s->q, s->qd, c, cd);
+  sim_contacts(s, s->run.q, s->run.qd, c, cd);
   unsigned kept = 0;
   for (int i = 0; i < s->km.n; i++)
     if (((mask >> i) & 1u) && fabs(cd[2 * i]) <= SIM_ZENO_FLOOR_TOL_FACTOR * last_speed)
@@ -297,18 +297,18 @@ static void floor_tail(zeno_sim *s, rview v) {
     // The tail is added only where, as for any completion, no other
     // contact reaches its surface and no slip reverses on the way (Newton
     // e = 0.8's full model: contact 2, falling, went 9e-7 below).
-    double t = s->zeno_t, err = s->zeno_err, ratio = s->zeno_ratio, q[3], qd[3];
-    memcpy(q, s->zeno_q, sizeof q);
-    memcpy(qd, s->zeno_qd, sizeof qd);
-    const unsigned contacts = s->zeno_contacts;
+    double t = s->zeno.pending_t, err = s->zeno.pending_err, ratio = s->zeno.pending_ratio, q[3], qd[3];
+    memcpy(q, s->zeno.pending_q, sizeof q);
+    memcpy(qd, s->zeno.pending_qd, sizeof qd);
+    const unsigned contacts = s->zeno.pending_contacts;
     extrapolate(s, v, p, r0);
-    s->zeno_contacts = contacts;
-    if (!limit_keeps_others_open(s, v) || !limit_keeps_slip_signs(s, v, p, s->seq_first_speed)) {
-      s->zeno_t = t;
-      s->zeno_err = err;
-      s->zeno_ratio = ratio;
-      memcpy(s->zeno_q, q, sizeof q);
-      memcpy(s->zeno_qd, qd, sizeof qd);
+    s->zeno.pending_contacts = contacts;
+    if (!limit_keeps_others_open(s, v) || !limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed)) {
+      s->zeno.pending_t = t;
+      s->zeno.pending_err = err;
+      s->zeno.pending_ratio = ratio;
+      memcpy(s->zeno.pending_q, q, sizeof q);
+      memcpy(s->zeno.pending_qd, qd, sizeof qd);
     }
     return;
   }
@@ -321,8 +321,8 @@ void sim_zeno_detect(zeno_sim *s) {
   const double rtol_div = full ? s->def.diverge_rtol : s->def.ratio_rtol;
   const double floor = full ? SIM_FULL_ZENO_SPEED_FLOOR : SIM_ZENO_SPEED_FLOOR;
   const rview v = impacts_of(s);
-  s->zeno_order = 1;
-  s->chain_closing = false;
+  s->zeno.pending_order = 1;
+  s->zeno.chain_closing = false;
   // A chain shrunk to the last digits of the state is at its accumulation
   // point, whatever the current sequence does.
   const bool chain_floor = chain_at_floor(s, floor);
@@ -337,22 +337,22 @@ void sim_zeno_detect(zeno_sim *s) {
       // rounding of the positions).
       if (!constant_ratio(v, p, K, rtol_conv, &r0)) break;
       extrapolate(s, v, p, r0);
-      s->zeno_seq_impacts = s->seq_impacts;
+      s->zeno.pending_impacts = s->zeno.seq_impacts;
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
-      s->zeno_pending = limit_keeps_slip_signs(s, v, p, s->seq_first_speed) &&
+      s->run.zeno_pending = limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
                         limit_keeps_others_open(s, v) &&
-                        tail_negligible(s, rec(s, 0)->t, s->seq_first_t, s->seq_impacts, p);
+                        tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t, s->zeno.seq_impacts, p);
       return;
     }
     // Reverse chatter, unless its bounces are lost in the rounding of the
     // positions (the full model's gaps then return energy at random).
     if (r0 > 1 + rtol_div && direction_settled(s, p, rtol_div) &&
         !(full && at_rounding(s, rec(s, 0)))) {
-      s->end_pending = true;
-      s->pending_outcome = ZENO_OUTCOME_DIVERGING;
-      s->div_ratio = r0;
-      s->div_period = p;
+      s->run.end_pending = true;
+      s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
+      s->zeno.div_ratio = r0;
+      s->zeno.div_period = p;
       return;
     }
     break;  // neither: the floors below may still end it
@@ -361,76 +361,76 @@ void sim_zeno_detect(zeno_sim *s) {
   // at its accumulation point, whatever its ratios do.
   const impact_record *last = rec(s, 0);
   if (chain_floor ||
-      (s->seq_impacts >= 2 &&
-       (last->speed < floor * s->seq_first_speed || (full && at_rounding(s, last)) ||
-        last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->vscale ||
-        s->seq_impacts >= SIM_ZENO_MAX_IMPACTS))) {
+      (s->zeno.seq_impacts >= 2 &&
+       (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
+        last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->run.vscale ||
+        s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS))) {
     const impact_record *prev = v.len > 1 ? rec(s, 1) : last;
-    s->zeno_t = last->t;
-    s->zeno_err = last->t - prev->t;
-    memcpy(s->zeno_q, last->q, sizeof s->zeno_q);
-    memcpy(s->zeno_qd, last->qd, sizeof s->zeno_qd);
-    s->zeno_contacts = last->touched | floor_contacts(s, prev->touched & ~last->touched,
+    s->zeno.pending_t = last->t;
+    s->zeno.pending_err = last->t - prev->t;
+    memcpy(s->zeno.pending_q, last->q, sizeof s->zeno.pending_q);
+    memcpy(s->zeno.pending_qd, last->qd, sizeof s->zeno.pending_qd);
+    s->zeno.pending_contacts = last->touched | floor_contacts(s, prev->touched & ~last->touched,
                                                       last->speed);
-    s->zeno_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
+    s->zeno.pending_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
     floor_tail(s, v);
-    s->zeno_period = 0;
-    const double first = chain_floor ? s->chain_first_speed : s->seq_first_speed;
-    s->zeno_floor_tie = (last->speed / first) * (last->speed / first);
-    s->zeno_seq_impacts = s->seq_impacts;
-    s->zeno_pending = true;
+    s->zeno.pending_period = 0;
+    const double first = chain_floor ? s->zeno.chain_first_speed : s->zeno.seq_first_speed;
+    s->zeno.pending_floor_tie = (last->speed / first) * (last->speed / first);
+    s->zeno.pending_impacts = s->zeno.seq_impacts;
+    s->run.zeno_pending = true;
     if (chain_floor) {
-      s->zeno_contacts |= s->chain_touched | s->seq_touched;
-      s->zeno_seq_impacts += s->chain_impacts;
-      s->zeno_order = 2;
-      s->chain_closing = true;
+      s->zeno.pending_contacts |= s->zeno.chain_touched | s->zeno.seq_touched;
+      s->zeno.pending_impacts += s->zeno.chain_impacts;
+      s->zeno.pending_order = 2;
+      s->zeno.chain_closing = true;
     }
   }
 }
 
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
-  if (s->seq_impacts == 0) {
-    s->seq_first_speed = speed;
-    s->seq_first_t = s->t;
-    s->seq_first_signature = s->signature;
-    s->seq_touched = 0;
+  if (s->zeno.seq_impacts == 0) {
+    s->zeno.seq_first_speed = speed;
+    s->zeno.seq_first_t = s->run.t;
+    s->zeno.seq_first_signature = s->run.signature;
+    s->zeno.seq_touched = 0;
     // A chain goes on while each sequence starts within a few times the
     // duration of the chain's last cycle after its completion (in a
     // shrinking chain the wait is a part of the next, shorter, cycle): a
     // new motion (a drop after a long slip) starts a new chain.
-    if (s->chain_len > 0) {
-      const double tz = s->chain[s->chain_len - 1].t;
-      const double t_ref = s->chain_len > 1 ? s->chain[s->chain_len - 2].t : s->chain_first_t;
-      if (!(s->t - tz <= SIM_CHAIN_GAP_FACTOR * (tz - t_ref))) s->chain_len = 0;
+    if (s->zeno.chain_len > 0) {
+      const double tz = s->records.chain[s->zeno.chain_len - 1].t;
+      const double t_ref = s->zeno.chain_len > 1 ? s->records.chain[s->zeno.chain_len - 2].t : s->zeno.chain_first_t;
+      if (!(s->run.t - tz <= SIM_CHAIN_GAP_FACTOR * (tz - t_ref))) s->zeno.chain_len = 0;
     }
   }
-  s->seq_touched |= touched;
-  s->seq_impacts++;
+  s->zeno.seq_touched |= touched;
+  s->zeno.seq_impacts++;
   // Written in place (a run records every impact): every field set.
-  impact_record *r = ring_next(s->ring, &s->ring_len, SIM_RING);
-  r->t = s->t;
-  r->signature = s->signature;
+  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SIM_RING);
+  r->t = s->run.t;
+  r->signature = s->run.signature;
   r->speed = speed;
   for (int k = 0; k < 3; k++) {
-    r->q[k] = s->q[k];
-    r->qd[k] = s->qd[k];
+    r->q[k] = s->run.q[k];
+    r->qd[k] = s->run.qd[k];
   }
   r->touched = touched;
   r->impacts = 0;
-  s->signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SIM_SIGNATURE_SEED;
 }
 
 void sim_zeno_reset(zeno_sim *s) {
-  s->ring_len = 0;
-  s->seq_impacts = 0;
+  s->zeno.ring_len = 0;
+  s->zeno.seq_impacts = 0;
 }
 
 // Steps of a completed sequence, for the chain's period search: what led
 // to its first impact, its last step and the contacts it closed.
 static uint64_t sequence_signature(const zeno_sim *s) {
-  uint64_t h = s->seq_first_signature;
-  const uint64_t parts[3] = {s->ring_len > 0 ? rec(s, 0)->signature : 0,
-                             (uint64_t)s->zeno_period, (uint64_t)s->zeno_contacts};
+  uint64_t h = s->zeno.seq_first_signature;
+  const uint64_t parts[3] = {s->zeno.ring_len > 0 ? rec(s, 0)->signature : 0,
+                             (uint64_t)s->zeno.pending_period, (uint64_t)s->zeno.pending_contacts};
   for (int k = 0; k < 3; k++) h = (h ^ parts[k]) * 1099511628211ull;
   return h;
 }
@@ -438,24 +438,24 @@ static uint64_t sequence_signature(const zeno_sim *s) {
 // Records the completion just made (the state after closing) in the chain,
 // starting one if none is on.
 void sim_chain_record(zeno_sim *s) {
-  if (s->chain_len == 0) {
-    s->chain_first_speed = s->seq_first_speed;
-    s->chain_first_t = s->seq_first_t;
-    s->chain_impacts = 0;
-    s->chain_touched = 0;
+  if (s->zeno.chain_len == 0) {
+    s->zeno.chain_first_speed = s->zeno.seq_first_speed;
+    s->zeno.chain_first_t = s->zeno.seq_first_t;
+    s->zeno.chain_impacts = 0;
+    s->zeno.chain_touched = 0;
   }
   impact_record r;
   memset(&r, 0, sizeof r);
-  r.t = s->t;
+  r.t = s->run.t;
   r.signature = sequence_signature(s);
-  r.speed = s->seq_first_speed;
-  memcpy(r.q, s->q, sizeof r.q);
-  memcpy(r.qd, s->qd, sizeof r.qd);
-  r.touched = s->seq_touched | s->zeno_contacts;
-  r.impacts = s->zeno_seq_impacts;
-  s->chain_impacts += r.impacts;
-  s->chain_touched |= r.touched;
-  ring_push(s->chain, &s->chain_len, SIM_CHAIN, &r);
+  r.speed = s->zeno.seq_first_speed;
+  memcpy(r.q, s->run.q, sizeof r.q);
+  memcpy(r.qd, s->run.qd, sizeof r.qd);
+  r.touched = s->zeno.seq_touched | s->zeno.pending_contacts;
+  r.impacts = s->zeno.pending_impacts;
+  s->zeno.chain_impacts += r.impacts;
+  s->zeno.chain_touched |= r.touched;
+  ring_push(s->records.chain, &s->zeno.chain_len, SIM_CHAIN, &r);
 }
 
 // Second order: the last K periods of p completions repeat the same steps
@@ -473,19 +473,19 @@ void sim_chain_detect(zeno_sim *s) {
     extrapolate(s, v, p, r0);
     long per_period = 0;
     for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    if (limit_keeps_slip_signs(s, v, p, s->chain_first_speed) && limit_keeps_others_open(s, v) &&
-        tail_negligible(s, at(v, 0)->t, s->chain_first_t, s->chain_impacts, per_period)) {
-      s->zeno_seq_impacts = s->chain_impacts;
-      s->zeno_order = 2;
-      s->chain_closing = true;
-      s->zeno_pending = true;
+    if (limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) && limit_keeps_others_open(s, v) &&
+        tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
+      s->zeno.pending_impacts = s->zeno.chain_impacts;
+      s->zeno.pending_order = 2;
+      s->zeno.chain_closing = true;
+      s->run.zeno_pending = true;
     }
     return;
   }
 }
 
 bool sim_zeno_quiet(const zeno_sim *s, long impacts, double speed, double first_speed) {
-  return sim_zeno_quiet_at(s, impacts, speed, first_speed, s->vscale);
+  return sim_zeno_quiet_at(s, impacts, speed, first_speed, s->run.vscale);
 }
 
 bool sim_zeno_quiet_at(const zeno_sim *s, long impacts, double speed, double first_speed,

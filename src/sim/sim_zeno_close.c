@@ -8,40 +8,40 @@
 #include "sim/sim_internal.h"
 
 zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
-  s->zeno_pending = false;
-  segment g = {.t0 = s->t, .t1 = s->zeno_t, .mode = s->sol.mode, .zeno_tail = true};
-  memcpy(g.q0, s->q, sizeof g.q0);
-  memcpy(g.qd0, s->qd, sizeof g.qd0);
+  s->run.zeno_pending = false;
+  segment g = {.t0 = s->run.t, .t1 = s->zeno.pending_t, .mode = s->run.sol.mode, .zeno_tail = true};
+  memcpy(g.q0, s->run.q, sizeof g.q0);
+  memcpy(g.qd0, s->run.qd, sizeof g.qd0);
   for (int k = 0; k < 3; k++)
-    g.qdd[k] = s->zeno_t > s->t ? (s->zeno_q[k] - s->q[k]) / (s->zeno_t - s->t) : 0;
+    g.qdd[k] = s->zeno.pending_t > s->run.t ? (s->zeno.pending_q[k] - s->run.q[k]) / (s->zeno.pending_t - s->run.t) : 0;
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   sim_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
-  const double vscale = s->vscale;
-  s->t = s->zeno_t;
-  memcpy(s->q, s->zeno_q, sizeof s->q);
-  memcpy(s->qd, s->zeno_qd, sizeof s->qd);
+  const double vscale = s->run.vscale;
+  s->run.t = s->zeno.pending_t;
+  memcpy(s->run.q, s->zeno.pending_q, sizeof s->run.q);
+  memcpy(s->run.qd, s->zeno.pending_qd, sizeof s->run.qd);
   sim_event_state(s, &ev->before);
-  ev->t = s->t;
-  ev->zeno_impacts = s->zeno_seq_impacts;
-  ev->zeno_ratio = s->zeno_ratio;
-  ev->zeno_error = s->zeno_err;
-  ev->zeno_period = s->zeno_period;
-  ev->zeno_order = s->zeno_order;
-  const bool closing_chain = s->chain_closing;
-  if (!s->has_zeno) {
-    s->has_zeno = true;
-    s->first_zeno_time = s->zeno_t;
-    s->first_zeno_impacts = s->zeno_seq_impacts;
+  ev->t = s->run.t;
+  ev->zeno_impacts = s->zeno.pending_impacts;
+  ev->zeno_ratio = s->zeno.pending_ratio;
+  ev->zeno_error = s->zeno.pending_err;
+  ev->zeno_period = s->zeno.pending_period;
+  ev->zeno_order = s->zeno.pending_order;
+  const bool closing_chain = s->zeno.chain_closing;
+  if (!s->run.has_zeno) {
+    s->run.has_zeno = true;
+    s->run.first_zeno_time = s->zeno.pending_t;
+    s->run.first_zeno_impacts = s->zeno.pending_impacts;
   }
   // The impacting contacts close: normal gaps and rates vanish at the limit.
   bool touching[2];
-  for (int i = 0; i < 2; i++) touching[i] = (s->zeno_contacts >> i) & 1u;
+  for (int i = 0; i < 2; i++) touching[i] = (s->zeno.pending_contacts >> i) & 1u;
   // A contact outside the sequence may reach the limit a rounding below its
   // surface (SIM_ZENO_OTHER_GAP_RTOL accepts that much): it touches there,
   // and impacts next if it approaches.
   {
     double c[4], cd[4];
-    sim_contacts(s, s->q, s->qd, c, cd);
+    sim_contacts(s, s->run.q, s->run.qd, c, cd);
     bool below[2] = {false, false};
     for (int i = 0; i < s->km.n; i++) below[i] = !touching[i] && c[2 * i] < 0;
     if (below[0] || below[1]) sim_zero_gaps(s, below);
@@ -50,9 +50,9 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   // what is left at the limit is either that large (a tangential slip) or
   // rounding of the vanished normal motion.
   // A chain's scale is its first sequence's.
-  const double first = closing_chain ? s->chain_first_speed : s->seq_first_speed;
-  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->qd), vscale), first));
-  if (sim_is_full(s) || s->zeno_period == 0 || closing_chain) {
+  const double first = closing_chain ? s->zeno.chain_first_speed : s->zeno.seq_first_speed;
+  tolerances tol = sim_make_tol(s, fmax(fmax(sim_contact_speed(s, s->run.qd), vscale), first));
+  if (sim_is_full(s) || s->zeno.pending_period == 0 || closing_chain) {
     // A sequence completed at a floor stops short of its limit: what is
     // left of the vanished motion is up to the last impact speed (slip
     // rates a few times the normal ones), not rounding. The full model
@@ -64,11 +64,11 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
     // chain leaves the normal rates of its contacts at its limit (its
     // periods converge to their ratio only to ratio_rtol).
     double last = 0;
-    if (s->zeno_period == 0 && s->ring_len > 0) last = s->ring[s->ring_len - 1].speed;
-    else if (sim_is_full(s)) last = s->zeno_rate_err;
+    if (s->zeno.pending_period == 0 && s->zeno.ring_len > 0) last = s->records.ring[s->zeno.ring_len - 1].speed;
+    else if (sim_is_full(s)) last = s->zeno.pending_rate_err;
     if (closing_chain) {
       double c[4], cd[4];
-      sim_contacts(s, s->q, s->qd, c, cd);
+      sim_contacts(s, s->run.q, s->run.qd, c, cd);
       for (int i = 0; i < s->km.n; i++)
         if (touching[i]) last = fmax(last, fabs(cd[2 * i]));
     }
@@ -76,7 +76,7 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   }
   // A sequence ended at a precision floor dropped bounces below resolution:
   // a decision as close as their height.
-  if (s->zeno_period == 0) sim_note_tie(s, s->zeno_floor_tie);
+  if (s->zeno.pending_period == 0) sim_note_tie(s, s->zeno.pending_floor_tie);
   zm_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
@@ -98,22 +98,22 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
     }
   if (reclassified) sim_enforce(s, &cls);
   sim_refresh_dyn(s);
-  s->vscale = fmax(sim_contact_speed(s, s->qd), tol.v);
+  s->run.vscale = fmax(sim_contact_speed(s, s->run.qd), tol.v);
   if (closing_chain) {
-    s->chain_len = 0;
-    s->chain_closing = false;
+    s->zeno.chain_len = 0;
+    s->zeno.chain_closing = false;
   } else {
     sim_chain_record(s);
   }
   sim_zeno_reset(s);
   sim_word_append(s, "Z");
-  const zeno_mode before = s->sol.mode;
+  const zeno_mode before = s->run.sol.mode;
   sim_choose_next(s, &cls, &tol);
-  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
+  if (!s->run.end_pending || s->run.pending_outcome == ZENO_OUTCOME_REST) sim_mode_token(s);
   // Completions that follow each other with one ratio accumulate in turn.
-  if (!closing_chain && !s->end_pending) sim_chain_detect(s);
+  if (!closing_chain && !s->run.end_pending) sim_chain_detect(s);
   ev->mode_before = before;
   sim_event_finish(s, ev);
-  s->signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SIM_SIGNATURE_SEED;
   return ZENO_OK;
 }
