@@ -26,12 +26,6 @@
 static const char *const SCENES[] = {"example2.yaml", "example3-zeno.yaml",
                                      "example4.yaml"};
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int load(const char *file, zeno_scene *scene) {
   char path[BENCH_PATH_SIZE];
   snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
@@ -53,14 +47,14 @@ static int time_maps(const zeno_scene *scene, const zeno_maps_def *def,
                      double *ms, long *runs) {
   static double took[BENCH_MAX_RUNS];
   zeno_maps maps;
-  const double start = now_seconds();
+  const double start = bench_seconds();
   *runs = 0;
   do {
-    const double t0 = now_seconds();
+    const double t0 = bench_seconds();
     if (zeno_maps_compute(scene, def, &maps, NULL) != ZENO_OK) return 1;
     zeno_maps_free(&maps);
-    took[(*runs)++] = now_seconds() - t0;
-  } while (now_seconds() - start < BENCH_TARGET_SECONDS && *runs < BENCH_MAX_RUNS);
+    took[(*runs)++] = bench_seconds() - t0;
+  } while (bench_seconds() - start < BENCH_TARGET_SECONDS && *runs < BENCH_MAX_RUNS);
   bench_sort(took, (size_t)*runs);
   *ms = bench_percentile(took, (size_t)*runs, 0.5) * MILLISECONDS_PER_SECOND;
   return 0;
@@ -92,12 +86,12 @@ static int bench_scene(const char *file) {
   double elapsed, start;
   zeno_analysis a;
   runs = 0;
-  start = now_seconds();
+  start = bench_seconds();
   do {
     if (zeno_analyze(&scene, NULL, &a, NULL) != ZENO_OK) return 1;
     zeno_analysis_free(&a);
     runs++;
-    elapsed = now_seconds() - start;
+    elapsed = bench_seconds() - start;
   } while (elapsed < BENCH_TARGET_SECONDS);
   printf("%s analyze: %.3g ms, verdict %s by theorem %d, region %d (%ld runs)\n",
          scene.name, elapsed / (double)runs * MILLISECONDS_PER_SECOND,
@@ -125,7 +119,7 @@ static int bench_stream(const char *file) {
   def.samples = STREAM_SAMPLES;
   const long before = resident_kb();
   long peak = before;
-  const double start = now_seconds();
+  const double start = bench_seconds();
   zeno_maps_stream *st = zeno_maps_stream_create(&scene, &def, NULL);
   if (st == NULL) return 1;
   zeno_cycle c;
@@ -136,7 +130,7 @@ static int bench_stream(const char *file) {
       const long now = resident_kb();
       if (now > peak) peak = now;
     }
-  const double seconds = now_seconds() - start;
+  const double seconds = bench_seconds() - start;
   const long now = resident_kb();
   if (now > peak) peak = now;
   zeno_maps_stream_destroy(st);
@@ -171,13 +165,13 @@ static int time_region_map(bool zod_table, double *seconds, long *points) {
     return 1;
   }
   zeno_region_point row[REGION_GRID];
-  const double start = now_seconds();
+  const double start = bench_seconds();
   for (size_t iy = 0; iy < REGION_GRID; iy++)
     if (zeno_regions_row(r, iy, 1, row, &err) != ZENO_OK) {
       zeno_regions_destroy(r);
       return 1;
     }
-  *seconds = now_seconds() - start;
+  *seconds = bench_seconds() - start;
   *points = REGION_GRID * REGION_GRID;
   zeno_regions_destroy(r);
   return 0;

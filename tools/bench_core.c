@@ -13,7 +13,6 @@
 
 /// Wall-clock time spent on each scene [s].
 #define BENCH_TARGET_SECONDS 1.0
-#define NANOSECONDS_PER_SECOND 1e9
 #define MICROSECONDS_PER_SECOND 1e6
 /// Room for the mode word (only the status and counts are printed).
 #define BENCH_WORD_SIZE 4096
@@ -24,12 +23,6 @@ static const char *const SCENES[] = {
     "example3-zeno.yaml",
     "bouncing-ball.yaml",
 };
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECONDS_PER_SECOND;
-}
 
 static int print_error(const char *what, const zeno_error *err) {
   char line[BENCH_PATH_SIZE];
@@ -43,14 +36,14 @@ static int time_scene(const zeno_scene *scene, const zeno_sim_def *def,
                       zeno_summary *summary, long *runs, double *seconds) {
   static char word[BENCH_WORD_SIZE];
   zeno_error err;
-  const double start = now_seconds();
+  const double start = bench_seconds();
   double elapsed;
   *runs = 0;
   do {
     if (zeno_run(scene, def, summary, word, sizeof word, &err) != ZENO_OK)
       return print_error(scene->name, &err);
     ++*runs;
-    elapsed = now_seconds() - start;
+    elapsed = bench_seconds() - start;
   } while (elapsed < BENCH_TARGET_SECONDS);
   *seconds = elapsed;
   return 0;
@@ -74,9 +67,9 @@ static int time_restarts(const zeno_scene *scene, const zeno_sim_def *def,
   zeno_sim *sim = zeno_sim_create(scene, def, &err);
   if (sim == NULL) return print_error(scene->name, &err);
   size_t batches = 0;
-  const double start = now_seconds();
+  const double start = bench_seconds();
   do {
-    const double t0 = now_seconds();
+    const double t0 = bench_seconds();
     for (int k = 0; k < BENCH_BATCH; k++) {
       if (zeno_sim_restart(sim, scene->initial_qp, scene->initial_qdp, &err) != ZENO_OK ||
           zeno_sim_run(sim, &err) != ZENO_OK) {
@@ -84,8 +77,8 @@ static int time_restarts(const zeno_scene *scene, const zeno_sim_def *def,
         return print_error(scene->name, &err);
       }
     }
-    took[batches++] = (now_seconds() - t0) / BENCH_BATCH;
-  } while (now_seconds() - start < BENCH_TARGET_SECONDS && batches < BENCH_MAX_BATCHES);
+    took[batches++] = (bench_seconds() - t0) / BENCH_BATCH;
+  } while (bench_seconds() - start < BENCH_TARGET_SECONDS && batches < BENCH_MAX_BATCHES);
   zeno_sim_destroy(sim);
   bench_sort(took, batches);
   *per_run = bench_percentile(took, batches, 0.5);

@@ -46,7 +46,6 @@ extern char **environ;
 #define MAX_COMMANDS (1 + MAX_PROGRAMS * COMMANDS_PER_PROGRAM)
 #define PATH_SIZE 1024
 #define LINE_SIZE 4096
-#define NANOSECONDS_PER_SECOND 1e9
 #define MILLISECONDS_PER_SECOND 1e3
 /// Percentiles printed besides the median.
 #define LOW_PERCENTILE 0.1
@@ -60,12 +59,6 @@ typedef struct command {
   double *seconds; ///< one per run
   long objects;    ///< objects ld.so mapped, -1 unknown
 } command;
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECONDS_PER_SECOND;
-}
 
 /// Runs argv with stdin, stdout and stderr on /dev/null, or stderr into
 /// err_path when not NULL; returns its exit status (-1: it did not exit).
@@ -185,12 +178,12 @@ int main(int argc, char **argv) {
   for (long i = 0; i < runs; i++)
     for (int k = 0; k < n; k++) {
       if (i >= commands[k].runs) continue;
-      const double start = now_seconds();
+      const double start = bench_seconds();
       if (run(commands[k].argv, environ, NULL) != 0) {
         fprintf(stderr, "bench_startup: '%s' failed\n", commands[k].label);
         return 1;
       }
-      commands[k].seconds[i] = now_seconds() - start;
+      commands[k].seconds[i] = bench_seconds() - start;
     }
   unlink(png);
   unlink(log);

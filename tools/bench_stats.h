@@ -1,11 +1,19 @@
-// The benchmarks' statistics (tools/bench_*.c): timings sorted and read at
-// a percentile, so that a shared machine's pauses, which move a mean by
-// 10%, hardly move the figure.
+// The benchmarks' clock and statistics (tools/bench_*.c): timings sorted
+// and read at a percentile, so that a shared machine's pauses, which move a
+// mean by 10%, hardly move the figure.
 #ifndef ZENO_TOOLS_BENCH_STATS_H
 #define ZENO_TOOLS_BENCH_STATS_H
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <time.h>
+
+/// Seconds on the monotonic clock since an arbitrary start.
+static inline double bench_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int bench_compare_doubles(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;

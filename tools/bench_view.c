@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "view/view.h"
+#include "bench_stats.h"
 
 #ifndef ZENO_SCENES_DIR
 #define ZENO_SCENES_DIR "scenes"
@@ -17,14 +18,7 @@
 #define BENCH_FRAMES 600
 /// The window's frame rate: each frame advances the clock by 1/60 s.
 #define BENCH_FPS 60.0
-#define NANOSECONDS_PER_SECOND 1e9
 #define MESSAGE_SIZE 512
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECONDS_PER_SECOND;
-}
 
 /// Draws BENCH_FRAMES frames and returns frames per second.
 static double time_frames(view_canvas *canvas, const view_run *run,
@@ -32,14 +26,14 @@ static double time_frames(view_canvas *canvas, const view_run *run,
   view_play play;
   view_play_init(&play, run);
   view_play_set_warp(&play, run, warp);
-  const double start = now_seconds();
+  const double start = bench_seconds();
   for (int f = 0; f < BENCH_FRAMES; f++) {
     view_play_advance(&play, run, 1.0 / BENCH_FPS);
     // Loop the run so every frame draws a moving body.
     if (play.t >= run->t_end) view_play_seek(&play, run, 0);
     view_draw_frame(canvas, run, &play, NULL);
   }
-  return BENCH_FRAMES / (now_seconds() - start);
+  return BENCH_FRAMES / (bench_seconds() - start);
 }
 
 static int bench(const char *label, const char *const *overrides, size_t count,
@@ -52,12 +46,12 @@ static int bench(const char *label, const char *const *overrides, size_t count,
     return 1;
   }
   view_run run;
-  const double start = now_seconds();
+  const double start = bench_seconds();
   if (view_run_simulate(&run, &scene, &err) != ZENO_OK) {
     fprintf(stderr, "bench_view: %s\n", err.message);
     return 1;
   }
-  const double simulate = now_seconds() - start;
+  const double simulate = bench_seconds() - start;
   const double fps = time_frames(canvas, &run, false);
   const double fps_warp = time_frames(canvas, &run, true);
   printf("%-22s %5zu events %6zu rows  simulate %7.2f ms  "

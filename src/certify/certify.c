@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "certify/certify_check.h"
 #include "certify/certify_program.h"
 #include "certify/certify_system.h"
+#include "base/clock.h"
 #include "base/util.h"
 #include "scene/scene_units.h"
 
@@ -48,12 +48,6 @@ static zeno_status validate(const zeno_certify_def *d, zeno_error *e) {
                      "value %g out of range; allowed (0, %g]", d->check_size,
                      CERTIFY_MAX_SIZE);
   return ZENO_OK;
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static void keep_outcome(const zcp_outcome *o, zeno_certificate *out) {
@@ -95,7 +89,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
                      scene->contact_count);
   st = zeno_scene_validate(scene, error);
   if (st != ZENO_OK) return st;
-  const double t0 = now();
+  const double t0 = clock_seconds();
   const scene_units u = scene_units_of(scene);
   out->units[0] = u.mass;
   out->units[1] = u.length;
@@ -112,7 +106,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   }
   if (refused) {
     out->refused = true;
-    out->seconds = now() - t0;
+    out->seconds = clock_seconds() - t0;
     return ZENO_OK;
   }
   const zcp_settings set = {.degree = d.degree, .eps = d.eps,
@@ -140,7 +134,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
     }
   }
   zcp_outcome_free(&o);
-  out->seconds = now() - t0;
+  out->seconds = clock_seconds() - t0;
   return st;
 }
 

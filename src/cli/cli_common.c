@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /// Room for one formatted library error line.
 #define CLI_ERROR_LINE_SIZE 1024
@@ -75,6 +76,12 @@ void cli_overrides_free(cli_overrides *list) {
 
 const char *const *cli_overrides_items(const cli_overrides *list) {
   return (const char *const *)list->items;
+}
+
+double cli_seconds(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void cli_error(const char *fmt, ...) {

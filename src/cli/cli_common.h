@@ -60,6 +60,10 @@ const char *const *cli_overrides_items(const cli_overrides *list);
 /// Prints "zeno: MESSAGE" as one line on stderr.
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// Seconds on the monotonic clock since an arbitrary start: the program's
+/// timings and progress line (0 where the clock cannot be read).
+double cli_seconds(void);
+
 /// Prints "zeno: COMMAND: MESSAGE (try 'zeno COMMAND --help')" as one line
 /// on stderr and returns CLI_EXIT_USAGE. command may be NULL.
 int cli_usage_error(const char *command, const char *fmt, ...)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 #include "dynamics/flow_zod.h"
 #include "dynamics/impact.h"
@@ -476,20 +476,13 @@ static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing 
   ev->guard_residual = residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
 }
 
-// Monotonic wall clock [s] (stop.wall_time only; never the physics).
-static double wall_clock(void) {
-  struct timespec ts;
-  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   if (!s->run.started) {
-    s->run.wall_start = wall_clock();
+    s->run.wall_start = clock_seconds();
     return emit_start(s, ev);
   }
   if (s->scene.wall_time > 0 && !s->run.end_pending &&
-      wall_clock() - s->run.wall_start >= s->scene.wall_time) {
+      clock_seconds() - s->run.wall_start >= s->scene.wall_time) {
     // Between events: the state is a consistent one, after the last event.
     s->run.start_impact = s->run.zeno_pending = false;
     s->run.end_pending = true;

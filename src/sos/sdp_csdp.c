@@ -8,10 +8,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <csdp/declarations.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 
 // CSDP's own default parameters (its initparams() without param.csdp):
@@ -380,8 +380,7 @@ zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e) {
   if (p->max_iterations < 1)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp.max_iterations",
                      "must be >= 1 (got %d)", p->max_iterations);
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  const double start = clock_seconds();
   size_t count = 0;
   ze_sdp_entry *m = merged_entries(p, &count);
   if (!m)
@@ -429,8 +428,7 @@ zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e) {
   if (Z.blocks)
     free_mat(Z);
   free(y);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  s->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  s->seconds = clock_seconds() - start;
   if (st == ZENO_ERR_NOMEM) {
     ze_sdp_solution_free(s, p->nblocks);
     return zeno_fail(e, st, "sdp", "out of memory");

@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -19,12 +18,6 @@
 /// The progress line is redrawn at most this often [s].
 #define PROGRESS_INTERVAL 0.2
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /// "1h02m", "3m05s" or "42s".
 static void format_duration(double seconds, char *out, size_t size) {
   if (!isfinite(seconds) || seconds < 0) seconds = 0;
@@ -36,7 +29,7 @@ static void format_duration(double seconds, char *out, size_t size) {
 
 static void draw_progress(grid_rows *w, bool final) {
   if (!w->progress) return;
-  const double t = now_seconds();
+  const double t = cli_seconds();
   if (!final && t - w->last_progress < PROGRESS_INTERVAL) return;
   w->last_progress = t;
   const double elapsed = t - w->start;
@@ -245,14 +238,14 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
       grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
     }
   }
-  w->start = w->last_progress = now_seconds();
+  w->start = w->last_progress = cli_seconds();
   w->progress = w->dist.rank == 0 && !d->quiet && isatty(STDERR_FILENO);
   if (code == CLI_CONTINUE) code = compute(w);
   if (code == CLI_CONTINUE && w->dist.rank == 0) draw_progress(w, true);
   return code;
 }
 
-double grid_rows_seconds(const grid_rows *w) { return now_seconds() - w->start; }
+double grid_rows_seconds(const grid_rows *w) { return cli_seconds() - w->start; }
 
 int grid_rows_end(grid_rows *w, int code) {
   code = grid_journal_close(&w->journal, code);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -30,12 +29,6 @@ typedef struct point_certificate {
   double seconds;
   char reason[REASON_SIZE];
 } point_certificate;
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 // The scene of grid point k: the scene text with the --set overrides, then
 // the batch's z value, then the point's x and y, as the map loaded it.
@@ -65,7 +58,7 @@ static zeno_status point_scene(const regions_certify_input *in, size_t k, zeno_s
 
 static void certify_point(const cli_certificate_library *lib, const regions_certify_input *in,
                           point_certificate *pc) {
-  const double start = now_seconds();
+  const double start = cli_seconds();
   zeno_scene scene;
   zeno_error err;
   zeno_certificate *c = malloc(sizeof *c);
@@ -87,7 +80,7 @@ static void certify_point(const cli_certificate_library *lib, const regions_cert
     else zeno_error_format(&err, pc->reason, sizeof pc->reason);
   }
   free(c);
-  pc->seconds = now_seconds() - start;
+  pc->seconds = cli_seconds() - start;
 }
 
 // A CSV field: quoted, quotes doubled, when it holds a comma, a quote or a
@@ -148,7 +141,7 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
     if (in->grid[k].region == REGION_UNDECIDED ||
         (in->all && in->grid[k].region >= 0 && in->grid[k].region < ZENO_REGION_COUNT))
       pcs[n++].k = k;
-  const double start = now_seconds();
+  const double start = cli_seconds();
   const int team = zeno_regions_threads(in->threads);
   (void)team;  // unused without OpenMP
   // Each certificate on a thread of its own; CSDP's solves queue on its
@@ -158,7 +151,7 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1)
 #endif
   for (size_t i = 0; i < n; i++) certify_point(&lib, in, &pcs[i]);
-  r->seconds = now_seconds() - start;
+  r->seconds = cli_seconds() - start;
   r->verdicts = malloc(total ? total : 1);
   if (r->verdicts == NULL) {
     free(pcs);
