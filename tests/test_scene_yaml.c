@@ -372,8 +372,12 @@ static void test_paper_optional_keys_default(void **state) {
   zeno_paper_params p = zeno_paper_example2();
   zeno_scene_apply_paper(&expected, &p);
   assert_same_body(&s, &expected);
-  assert_true(s.paper.rho == 1 && s.paper.m == 1 && s.paper.f == 1);
-  assert_float_equal(s.paper.tau, 0, 0);
+  zeno_paper_params block;
+  assert_true(zeno_scene_paper(&s, &block));
+  assert_true(block.rho == 1 && block.m == 1 && block.f == 1);
+  assert_float_equal(block.tau, 0, 0);
+  // Stored once, in the general form.
+  assert_true(s.rho == 1 && s.mass == 1 && s.load_magnitude == 1 && s.load_torque == 0);
 }
 
 static void test_paper_with_com_shift(void **state) {
@@ -592,8 +596,10 @@ static void test_override_several_paths(void **state) {
   (void)state;
   const char *set[] = {"paper.mu1+paper.mu2=0.37"};
   zeno_scene s = load_file_with("example4.yaml", set, 1);
-  assert_float_equal(s.paper.mu1, 0.37, 0);
-  assert_float_equal(s.paper.mu2, 0.37, 0);
+  zeno_paper_params block;
+  assert_true(zeno_scene_paper(&s, &block));
+  assert_float_equal(block.mu1, 0.37, 0);
+  assert_float_equal(block.mu2, 0.37, 0);
   assert_float_equal(s.contacts[0].mu, 0.37, 0);
   assert_float_equal(s.contacts[1].mu, 0.37, 0);
   assert_float_equal(s.paper.alpha, 10, 0);  // the rest as in the file

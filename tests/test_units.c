@@ -171,10 +171,6 @@ static zeno_scene rescale(const zeno_scene *in, units_change c) {
   s.paper.l1 *= L;
   s.paper.l2 *= L;
   s.paper.h *= L;
-  s.paper.rho *= L;
-  s.paper.m *= scale(c, 1, 0, 0);
-  s.paper.f *= F;
-  s.paper.tau *= F * L;
   for (int k = 0; k < 3; k++) {
     s.initial_qp[k] *= L;
     s.initial_qdp[k] *= V;

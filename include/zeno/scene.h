@@ -94,6 +94,22 @@ typedef struct zeno_paper_params {
   double tau;   ///< load torque about the centre of mass [force*length]
 } zeno_paper_params;
 
+/// What a scene keeps of the paper block it was written with: the values
+/// the general form holds only converted (the angles in degrees, the
+/// contact offsets before the centre of mass moved). The block's mass,
+/// radius of gyration, load magnitude and torque and friction coefficients
+/// are stored once, in the general form (zeno_scene.mass, rho,
+/// load_magnitude, load_torque, contacts[i].mu); zeno_scene_paper() puts
+/// the whole block together.
+typedef struct zeno_paper_geometry {
+  double alpha; ///< load angle from the -y axis [deg]
+  double l1;    ///< horizontal offset of contact 1 from the centre of mass [length]
+  double l2;    ///< horizontal offset of contact 2 [length]
+  double h;     ///< height of the centre of mass above the contacts [length]
+  double phi1;  ///< tangent angle of surface 1 from the x axis [deg]
+  double phi2;  ///< tangent angle of surface 2 [deg]
+} zeno_paper_geometry;
+
 /// One contact: a body-fixed vertex touching a fixed straight surface.
 typedef struct zeno_contact_def {
   double point[2];         ///< contact vertex in body frame, relative to the centre of mass [length]
@@ -127,7 +143,7 @@ typedef struct zeno_scene {
 
   /* the paper block, when the scene used one (kept for reports and --set) */
   bool has_paper;
-  zeno_paper_params paper;
+  zeno_paper_geometry paper;  ///< what the general form holds only converted
   double com_shift[2];        ///< centre of mass moved by this in the scene frame, contacts fixed [length]
 
   /* impact law */
@@ -170,8 +186,15 @@ typedef struct zeno_scene {
 ZENO_API zeno_scene zeno_scene_default(void);
 
 /// Expands a paper block into body, contacts and load (SPEC.md conventions)
-/// and stores it in scene->paper. com_shift is applied as documented.
+/// and keeps its geometry in scene->paper. com_shift is applied as
+/// documented.
 ZENO_API void zeno_scene_apply_paper(zeno_scene *scene, const zeno_paper_params *paper);
+
+/// The paper block of a scene that has one (has_paper): its geometry with
+/// the mass, radius of gyration, load and friction of the general form.
+/// False, *paper untouched, for a scene in the general form or NULL
+/// arguments.
+ZENO_API bool zeno_scene_paper(const zeno_scene *scene, zeno_paper_params *paper);
 
 /// The paper block of Example 2 (m = rho = |f| = 1, tau = 0).
 ZENO_API zeno_paper_params zeno_paper_example2(void);

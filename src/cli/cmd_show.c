@@ -175,7 +175,8 @@ static int show(const void *options, const zeno_scene *scene, zeno_error *err) {
   cli_label("form");
   printf("%s\n", scene->has_paper ? "paper block, expanded to the general form below"
                                   : "general");
-  if (scene->has_paper) print_paper(&scene->paper, &s);
+  zeno_paper_params block;
+  if (zeno_scene_paper(scene, &block)) print_paper(&block, &s);
   // The paper's angles come back in the general form: note them once.
   suspects general = {0};
   print_general(scene, scene->has_paper ? &general : &s);

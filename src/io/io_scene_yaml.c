@@ -99,20 +99,18 @@ static void key_numbers(FILE *f, const char *indent, const char *key, const doub
 
 static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-/// The paper block expands into exactly the scene's body, contacts and load
-/// (it does for every scene the loader made with one; a caller may have
-/// changed a contact since).
-static bool paper_form_holds(const zeno_scene *s) {
-  if (!s->has_paper) return false;
+/// The paper block (*p, zeno_scene_paper()'s) expands into exactly the
+/// scene's contacts and load angle (it does for every scene the loader made
+/// with one; a caller may have moved a contact since). Its mass, radius of
+/// gyration, load and friction are the scene's own.
+static bool paper_form_holds(const zeno_scene *s, zeno_paper_params *p) {
+  if (!zeno_scene_paper(s, p)) return false;
   zeno_scene e = *s;
-  zeno_scene_apply_paper(&e, &s->paper);
-  bool same = e.contact_count == s->contact_count && same_double(e.mass, s->mass) &&
-              same_double(e.rho, s->rho) && same_double(e.load_magnitude, s->load_magnitude) &&
-              same_double(e.load_angle, s->load_angle) &&
-              same_double(e.load_torque, s->load_torque);
+  zeno_scene_apply_paper(&e, p);
+  bool same = same_double(e.load_angle, s->load_angle);
   for (int i = 0; same && i < s->contact_count; i++) {
     const zeno_contact_def *a = &e.contacts[i], *b = &s->contacts[i];
-    same = a->surface_point_set == b->surface_point_set && same_double(a->mu, b->mu) &&
+    same = a->surface_point_set == b->surface_point_set &&
            same_double(a->surface_angle, b->surface_angle);
     for (int k = 0; same && k < 2; k++)
       same = same_double(a->point[k], b->point[k]) &&
@@ -215,9 +213,10 @@ zeno_status zeno_io_scene_yaml(FILE *stream, const zeno_scene *scene, zeno_error
   if (stream == NULL || scene == NULL) return io_no_stream(error);
   zeno_locale_scope scope;  // '.' as the decimal point whatever the caller's locale
   zeno_locale_enter(&scope);
-  const bool paper = paper_form_holds(scene);
+  zeno_paper_params block;
+  const bool paper = paper_form_holds(scene, &block);
   put_header(stream, scene);
-  if (paper) put_paper(stream, &scene->paper);
+  if (paper) put_paper(stream, &block);
   fputs("com:\n", stream);
   key_number(stream, "  ", "x", scene->com_shift[0]);
   key_number(stream, "  ", "y", scene->com_shift[1]);

@@ -61,7 +61,8 @@ zeno_scene zeno_scene_default(void) {
 
 void zeno_scene_apply_paper(zeno_scene *s, const zeno_paper_params *p) {
   s->has_paper = true;
-  s->paper = *p;
+  s->paper = (zeno_paper_geometry){.alpha = p->alpha, .l1 = p->l1, .l2 = p->l2, .h = p->h,
+                                   .phi1 = p->phi1, .phi2 = p->phi2};
   s->mass = p->m;
   s->rho = p->rho;
   s->contact_count = 2;
@@ -83,6 +84,16 @@ void zeno_scene_apply_paper(zeno_scene *s, const zeno_paper_params *p) {
   s->load_magnitude = p->f;
   s->load_angle = p->alpha * ZENO_RADIANS_PER_DEGREE;
   s->load_torque = p->tau;
+}
+
+bool zeno_scene_paper(const zeno_scene *s, zeno_paper_params *p) {
+  if (s == NULL || p == NULL || !s->has_paper || s->contact_count != 2) return false;
+  const zeno_paper_geometry *g = &s->paper;
+  *p = (zeno_paper_params){.alpha = g->alpha, .l1 = g->l1, .l2 = g->l2, .h = g->h,
+                           .phi1 = g->phi1, .phi2 = g->phi2, .mu1 = s->contacts[0].mu,
+                           .mu2 = s->contacts[1].mu, .rho = s->rho, .m = s->mass,
+                           .f = s->load_magnitude, .tau = s->load_torque};
+  return true;
 }
 
 /// An allowed interval of a scene number: lo <(=) v <(=) hi.
@@ -193,7 +204,6 @@ static zeno_status validate_body(const zeno_scene *s, zeno_error *error) {
     TRY(check(error, "paper.l2", s->paper.l2, &ANY));
     TRY(check(error, "paper.phi1", s->paper.phi1, &DEGREES));
     TRY(check(error, "paper.phi2", s->paper.phi2, &DEGREES));
-    TRY(check(error, "paper.tau", s->paper.tau, &ANY));
   }
   TRY(check(error, "com.x", s->com_shift[0], &ANY));
   TRY(check(error, "com.y", s->com_shift[1], &ANY));

@@ -64,14 +64,10 @@ void scene_in_units(const zeno_scene *scene, scene_units u, zeno_scene *out) {
   }
   convert(u, SCENE_DIM_FORCE, &out->load_magnitude, 1);
   convert(u, SCENE_DIM_ENERGY, &out->load_torque, 1);
-  zeno_paper_params *p = &out->paper;
+  zeno_paper_geometry *p = &out->paper;
   convert(u, L, &p->l1, 1);
   convert(u, L, &p->l2, 1);
   convert(u, L, &p->h, 1);
-  convert(u, L, &p->rho, 1);
-  convert(u, SCENE_DIM_MASS, &p->m, 1);
-  convert(u, SCENE_DIM_FORCE, &p->f, 1);
-  convert(u, SCENE_DIM_ENERGY, &p->tau, 1);
   convert(u, L, out->com_shift, 2);
   convert(u, L, out->initial_qp, 3);
   convert(u, V, out->initial_qdp, 3);

@@ -232,8 +232,8 @@ zeno_status sy_read_form(const yt_loader *ld, const ynode *root,
   if (paper != NULL) return read_paper_form(ld, root, paper, s);
   if (uses_general_form(root)) return read_general_form(ld, root, s);
   // The default (Example 2) body, expanded again around a moved centre of mass.
-  zeno_paper_params p = s->paper;
-  zeno_scene_apply_paper(s, &p);
+  zeno_paper_params p;
+  if (zeno_scene_paper(s, &p)) zeno_scene_apply_paper(s, &p);
   return ZENO_OK;
 }
 

@@ -83,9 +83,8 @@ static inline void fuzz_check_scene(const zeno_scene *s) {
   FUZZ_REQUIRE(fuzz_finite_all(s->initial_velocity, 3));
   FUZZ_REQUIRE(s->max_events >= 1);
   if (s->has_paper) {
-    const zeno_paper_params *p = &s->paper;
-    const double paper[] = {p->alpha, p->l1, p->l2, p->h, p->phi1, p->phi2,
-                            p->mu1, p->mu2, p->rho, p->m, p->f, p->tau};
+    const zeno_paper_geometry *p = &s->paper;
+    const double paper[] = {p->alpha, p->l1, p->l2, p->h, p->phi1, p->phi2};
     FUZZ_REQUIRE(fuzz_finite_all(paper, (int)(sizeof paper / sizeof *paper)));
   }
 }

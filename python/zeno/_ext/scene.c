@@ -184,8 +184,9 @@ static PyObject *contact_dict(const zeno_contact_def *c) {
 }
 
 static PyObject *paper_dict(const zeno_scene *s) {
-  if (!s->has_paper) Py_RETURN_NONE;
-  const zeno_paper_params *p = &s->paper;
+  zeno_paper_params block;
+  if (!zeno_scene_paper(s, &block)) Py_RETURN_NONE;
+  const zeno_paper_params *p = &block;
   return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "alpha", p->alpha,
                        "l1", p->l1, "l2", p->l2, "h", p->h, "phi1", p->phi1, "phi2", p->phi2,
                        "mu1", p->mu1, "mu2", p->mu2, "rho", p->rho, "m", p->m, "f", p->f,
