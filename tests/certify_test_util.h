@@ -28,11 +28,11 @@ static inline zeno_scene load(const char *file, const char *const *overrides, si
 /// The system of a scene whose units are its own (the paper scenes: m, rho
 /// and |f| are 1), so that the simulator's states compare directly; a
 /// refusal fails the test.
-static inline void build(const zeno_scene *s, zcs_system *sys) {
+static inline void build(const zeno_scene *s, cert_system *sys) {
   assert_true(scene_units_trivial(scene_units_of(s)));
   bool refused = true;
-  char reason[ZCS_REASON_SIZE];
-  assert_int_equal(zcs_build(s, sys, &refused, reason, NULL), ZENO_OK);
+  char reason[CERT_REASON_SIZE];
+  assert_int_equal(cert_build(s, sys, &refused, reason, NULL), ZENO_OK);
   if (refused) fail_msg("refused: %s", reason);
 }
 
@@ -44,28 +44,28 @@ static inline double uniform(unsigned *seed, double lo, double hi) {
 }
 
 /// The tests' program settings at weighted degree 2 (zeno_certify's default).
-static const zcp_settings DEGREE2 = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
+static const cert_program_settings DEGREE2 = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
 
-/// zcp_certify with `set`; a solver failure fails the test (a program
+/// cert_program_certify with `set`; a solver failure fails the test (a program
 /// without a certificate is an outcome, not a failure).
-static inline void certify(const zcs_system *sys, const zcp_settings *set, zcp_outcome *o) {
-  assert_int_equal(zcp_certify(sys, set, o, NULL), ZENO_OK);
+static inline void certify(const cert_system *sys, const cert_program_settings *set, cert_program_outcome *o) {
+  assert_int_equal(cert_program_certify(sys, set, o, NULL), ZENO_OK);
 }
 
-/// zcp_certify with `set`, which must certify: the refusal's reason (with
+/// cert_program_certify with `set`, which must certify: the refusal's reason (with
 /// `name`) fails the test, and the certificate must be decided exactly.
-static inline void certify_exactly(const zcs_system *sys, const zcp_settings *set,
-                                   const char *name, zcp_outcome *o) {
+static inline void certify_exactly(const cert_system *sys, const cert_program_settings *set,
+                                   const char *name, cert_program_outcome *o) {
   certify(sys, set, o);
   if (!o->certified) fail_msg("%s: %s", name, o->reason);
   assert_true(o->exact);
 }
 
-/// The certificate's simulation check (zcc_check) on `runs` random runs of
+/// The certificate's simulation check (cert_check_check) on `runs` random runs of
 /// size 0.1 from seed 5: every run is made, each with more than 5 steps.
-static inline void check_runs(const zeno_scene *s, const zcs_system *sys, const zcp_outcome *o,
-                              int runs, bool skip_first_flight, zcc_result *chk) {
-  assert_int_equal(zcc_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, chk, NULL), ZENO_OK);
+static inline void check_runs(const zeno_scene *s, const cert_system *sys, const cert_program_outcome *o,
+                              int runs, bool skip_first_flight, cert_check_result *chk) {
+  assert_int_equal(cert_check_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, chk, NULL), ZENO_OK);
   assert_int_equal(chk->runs, runs);
   assert_true(chk->events > 5 * runs);
 }
@@ -95,11 +95,11 @@ static inline int runs_at_rest(const zeno_scene *s, int runs, double size, bool 
   return rest;
 }
 
-/// W's coefficients in zce_verify's order (a1, a2, P00, P01, P02, P11, P12,
+/// W's coefficients in cert_exact_verify's order (a1, a2, P00, P01, P02, P11, P12,
 /// P22) from a degree-2 outcome's monomials in (z1, z2, u1, u2, w2).
-static inline void unknowns_of(const zcp_outcome *o, double x[ZCE_NX]) {
+static inline void unknowns_of(const cert_program_outcome *o, double x[CERT_EXACT_NX]) {
   static const int pidx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
-  memset(x, 0, ZCE_NX * sizeof *x);
+  memset(x, 0, CERT_EXACT_NX * sizeof *x);
   for (int k = 0; k < o->nterms; k++) {
     int vars[2] = {-1, -1}, deg = 0;
     for (int v = 0; v < 5; v++)

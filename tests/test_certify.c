@@ -31,7 +31,7 @@ typedef struct tally {
 
 // One impact event: the system's case with the simulator's letters gives
 // its post-impact velocity.
-static void compare_impact(const zcs_system *sys, const zeno_event *e, tally *t) {
+static void compare_impact(const cert_system *sys, const zeno_event *e, tally *t) {
   const zeno_event ev = *e;
   const double *pre = ev.before.zod_rate, *post = ev.after.zod_rate;
   const bool both = ev.impact_mask == 3u;
@@ -54,14 +54,14 @@ static void compare_impact(const zcs_system *sys, const zeno_event *e, tally *t)
   }
   int found = 0, matched = 0;
   for (int j = 0; j < sys->ncases; j++) {
-    const zcs_case *c = &sys->cases[j];
+    const cert_case *c = &sys->cases[j];
     if (c->both != both || c->contact != contact ||
         c->letter[0] != ev.impact_letter[0] || c->letter[1] != ev.impact_letter[1])
       continue;
     double out[3];
-    zcs_case_apply(c, pre, out);
+    cert_case_apply(c, pre, out);
     const double scale = norm3(pre);
-    bool same = zcs_case_holds(c, pre, 1e-9 * scale);
+    bool same = cert_case_holds(c, pre, 1e-9 * scale);
     for (int r = 0; r < 3; r++) same = same && fabs(out[r] - post[r]) <= 1e-12 * scale;
     if (!cr) assert_true(same);
     matched += same;
@@ -77,7 +77,7 @@ static void compare_impact(const zcs_system *sys, const zeno_event *e, tally *t)
 
 // One run from (qp, qdp): every segment's constant acceleration equals the
 // system's for its mode, every impact the system's case map.
-static void compare_run(zeno_sim *sim, const zcs_system *sys, const double qp[3],
+static void compare_run(zeno_sim *sim, const cert_system *sys, const double qp[3],
                         const double qdp[3], tally *t) {
   assert_int_equal(zeno_sim_restart(sim, qp, qdp, NULL), ZENO_OK);
   zeno_event prev, ev;
@@ -121,7 +121,7 @@ static void compare_run(zeno_sim *sim, const zcs_system *sys, const double qp[3]
 }
 
 static void compare_scene(const zeno_scene *s, unsigned seed, tally *t) {
-  zcs_system sys;
+  cert_system sys;
   build(s, &sys);
   zeno_sim_def def = zeno_sim_def_default();
   zeno_sim *sim = zeno_sim_create(s, &def, NULL);
@@ -181,7 +181,7 @@ static void chatterjee_ruina_matches_simulator(void **state) {
 static void energy_is_the_simulators(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
   zeno_sim_def def = zeno_sim_def_default();
   zeno_sim *sim = zeno_sim_create(&s, &def, NULL);
@@ -194,7 +194,7 @@ static void energy_is_the_simulators(void **state) {
     if (ev.kind == ZENO_EVENT_END) break;
     const double st[6] = {ev.after.zod[0], ev.after.zod[1], ev.after.zod[2],
                           ev.after.zod_rate[0], ev.after.zod_rate[1], ev.after.zod_rate[2]};
-    const double d = ev.after.energy - zcp_v1(&sys, st);
+    const double d = ev.after.energy - cert_program_v1(&sys, st);
     if (isnan(offset)) offset = d;
     assert_true(fabs(d - offset) < 1e-12);
     n++;
@@ -205,25 +205,25 @@ static void energy_is_the_simulators(void **state) {
 
 static void refusals_and_errors(void **state) {
   (void)state;
-  zcs_system sys;
+  cert_system sys;
   bool refused = false;
-  char reason[ZCS_REASON_SIZE];
+  char reason[CERT_REASON_SIZE];
   // Example 3 (unstable by Theorem 2): b2 < 0 violates (56).
   zeno_scene s = load("example3-zeno.yaml", NULL, 0);
-  assert_int_equal(zcs_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
+  assert_int_equal(cert_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
   assert_true(refused);
   assert_non_null(strstr(reason, "(56)"));
   // The ambiguous equilibrium of test_equilibrium (SF consistent at rest).
   const zeno_paper_params amb = {-2, -1.1, -1.6, 1.5, -50, 55, 0.65, 0.85, 1, 1, 1, 0};
   s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &amb);
-  assert_int_equal(zcs_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
+  assert_int_equal(cert_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
   assert_true(refused);
   assert_non_null(strstr(reason, "ambiguous"));
   // One contact: an error naming the contacts.
   s = load("bouncing-ball.yaml", NULL, 0);
   zeno_error e;
-  assert_int_equal(zcs_build(&s, &sys, &refused, reason, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(cert_build(&s, &sys, &refused, reason, &e), ZENO_ERR_ARGUMENT);
   assert_string_equal(e.parameter, "contacts");
 }
 
@@ -237,21 +237,21 @@ static void refusals_and_errors(void **state) {
 // by the Poincare analysis) likewise.
 static void certify_scene(const char *file, double *max_increase) {
   zeno_scene s = load(file, NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcp_outcome o;
+  cert_program_outcome o;
   certify_exactly(&sys, &DEGREE2, file, &o);
   assert_int_equal(o.equalities, 4);
   assert_true(o.exact_shift < 1e-8);
   assert_int_equal(o.unknowns, 8);  // z1, z2 and the 6 velocity products
-  zcc_result chk;
+  cert_check_result chk;
   check_runs(&s, &sys, &o, 200, true, &chk);
   print_message("%s: certified, SDP order %d, %d constraints, %.3f s, projection %.2g; "
                 "200 runs, %d pieces and impacts, largest relative increase %.3g\n",
                 file, o.sdp_order, o.sdp_constraints, o.seconds, o.exact_shift, chk.events,
                 chk.max_increase);
   *max_increase = chk.max_increase;
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
 }
 
 static void example4_certified(void **state) {
@@ -273,15 +273,15 @@ static void example7_certified(void **state) {
 static void check_catches_a_wrong_certificate(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcp_outcome o;
+  cert_program_outcome o;
   certify(&sys, &DEGREE2, &o);
   o.c = -o.c;
-  zcc_result chk;
-  assert_int_equal(zcc_check(&s, &sys, &o, 50, 0.1, 5u, true, &chk, NULL), ZENO_OK);
+  cert_check_result chk;
+  assert_int_equal(cert_check_check(&s, &sys, &o, 50, 0.1, 5u, true, &chk, NULL), ZENO_OK);
   assert_true(chk.max_increase > 1e-3);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
 }
 
 // Soundness where the truth is known: points of the Example 6 map that the
@@ -307,12 +307,12 @@ static void unstable_points_not_certified(void **state) {
     assert_int_equal(a.verdict, ZENO_VERDICT_UNSTABLE);
     assert_int_equal(a.region, points[k].region);
     zeno_analysis_free(&a);
-    zcs_system sys;
+    cert_system sys;
     build(&s, &sys);  // not refused: the program is solved
-    zcp_outcome o;
+    cert_program_outcome o;
     certify(&sys, &DEGREE2, &o);
     assert_false(o.certified);
-    zcp_outcome_free(&o);
+    cert_program_outcome_free(&o);
   }
 }
 

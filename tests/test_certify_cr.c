@@ -41,14 +41,14 @@ typedef struct cr_tally {
 // simulator's post-impact velocity to 1e-12 (relative to |qdp|); one of the
 // law's own cases when own (one contact impacting, the other open: the law
 // never falls back there).
-static void one_impact(const zcs_system *sys, const double qdp[3], const bool touching[2],
+static void one_impact(const cert_system *sys, const double qdp[3], const bool touching[2],
                        const bool impacting[2], bool own, cr_tally *t) {
-  zi_input in;
+  impact_input in;
   memset(&in, 0, sizeof in);
   in.law = ZENO_LAW_CHATTERJEE_RUINA;
   in.e = sys->e;
   in.et = sys->et;
-  zk_zod_to_gen(&sys->km, qdp, in.qd);
+  kinematics_zod_to_gen(&sys->km, qdp, in.qd);
   for (int a = 0; a < 4; a++) {
     in.v[a] = 0;
     for (int r = 0; r < 3; r++) in.v[a] += sys->km.Cp[r][a] * qdp[r];
@@ -61,27 +61,27 @@ static void one_impact(const zcs_system *sys, const double qdp[3], const bool to
   }
   in.tol_v = 1e-12 * scale;
   in.tol_impulse = 1e-12 * scale;
-  zi_result out;
-  if (!zi_resolve(&sys->d, &in, &out)) {
+  impact_result out;
+  if (!impact_resolve(&sys->d, &in, &out)) {
     t->unresolved++;
     return;
   }
   double post[3];
-  zk_gen_to_zod(&sys->km, out.qd, post);
+  kinematics_gen_to_zod(&sys->km, out.qd, post);
   const bool both = out.mask == 3u;
   const int contact = out.mask == 2u ? 1 : 0;
   int found = 0;
   for (int k = 0; k < sys->ncases; k++) {
-    const zcs_case *c = &sys->cases[k];
+    const cert_case *c = &sys->cases[k];
     if (c->both != both || (!both && c->contact != contact) ||
         c->letter[0] != out.letter[0] || c->letter[1] != out.letter[1])
       continue;
-    if (!zcs_case_holds(c, qdp, 1e-9 * scale)) continue;
+    if (!cert_case_holds(c, qdp, 1e-9 * scale)) continue;
     double mine[3];
-    zcs_case_apply(c, qdp, mine);
+    cert_case_apply(c, qdp, mine);
     bool same = true;
     for (int r = 0; r < 3; r++) same = same && fabs(mine[r] - post[r]) <= 1e-12 * scale;
-    if (!same || (own && c->kind == ZCS_COMPLEMENTARITY)) continue;
+    if (!same || (own && c->kind == CERT_COMPLEMENTARITY)) continue;
     if (found++ > 0) continue;
     if (own) t->own[c->contact][c->letter[c->contact] - ZENO_LETTER_S]++;
     else t->fallback++;
@@ -103,7 +103,7 @@ static void cases_are_the_law(void **state) {
   const char *const sets[2][1] = {{"impact.et=0"}, {"impact.et=0.5"}};
   for (int v = 0; v < 2; v++) {
     zeno_scene s = load("example4-cr.yaml", sets[v], 1);
-    zcs_system sys;
+    cert_system sys;
     build(&s, &sys);
     assert_int_equal(sys.law, ZENO_LAW_CHATTERJEE_RUINA);
     assert_int_equal(sys.ncases, 6 + 15);
@@ -147,16 +147,16 @@ static void cases_are_the_law(void **state) {
 static void exact_maps_match(void **state) {
   (void)state;
   zeno_scene s = load("example4-cr.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcr_case x, y;
-  zcr_case_init(&x);
-  zcr_case_init(&y);
+  cert_rat_case x, y;
+  cert_rat_case_init(&x);
+  cert_rat_case_init(&y);
   int edges = 0;
   for (int k = 0; k < sys.ncases; k++) {
-    const zcs_case *cs = &sys.cases[k];
-    if (cs->kind == ZCS_COMPLEMENTARITY) continue;
-    assert_true(zcr_case_exact(&sys, cs, &x));
+    const cert_case *cs = &sys.cases[k];
+    if (cs->kind == CERT_COMPLEMENTARITY) continue;
+    assert_true(cert_rat_case_exact(&sys, cs, &x));
     for (int r = 0; r < 3; r++)
       for (int c = 0; c < 3; c++)
         if (fabs(mpq_get_d(x.G[r][c]) - cs->post[r][c]) > 1e-12)
@@ -171,13 +171,13 @@ static void exact_maps_match(void **state) {
       for (int r = 0; r < 3; r++)
         assert_true(fabs(mpq_get_d(x.cond[q][r]) - cs->cond[q][r]) <= 1e-12 * size);
     }
-    if (cs->kind != ZCS_CR_EDGE) continue;
+    if (cs->kind != CERT_CR_EDGE) continue;
     for (int m = 0; m < sys.ncases; m++) {
-      const zcs_case *nw = &sys.cases[m];
-      if (nw->kind != ZCS_COMPLEMENTARITY || nw->both || nw->contact != cs->contact ||
+      const cert_case *nw = &sys.cases[m];
+      if (nw->kind != CERT_COMPLEMENTARITY || nw->both || nw->contact != cs->contact ||
           nw->letter[cs->contact] != cs->letter[cs->contact])
         continue;
-      assert_true(zcr_case_exact(&sys, nw, &y));
+      assert_true(cert_rat_case_exact(&sys, nw, &y));
       for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) assert_true(mpq_equal(x.G[r][c], y.G[r][c]));
       for (int c = 0; c < 3; c++)
@@ -187,8 +187,8 @@ static void exact_maps_match(void **state) {
     }
   }
   assert_int_equal(edges, 4);
-  zcr_case_clear(&x);
-  zcr_case_clear(&y);
+  cert_rat_case_clear(&x);
+  cert_rat_case_clear(&y);
 }
 
 // Example 4 with e = 0.2, et = 0 (scenes/example4-cr.yaml): certified
@@ -198,20 +198,20 @@ static void exact_maps_match(void **state) {
 static void cr_scene_certified(void **state) {
   (void)state;
   zeno_scene s = load("example4-cr.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  assert_true(zcs_flights(&sys) && zce_applies(&sys) && zcf_applies(&sys));
-  zcp_outcome o;
+  assert_true(cert_flights(&sys) && cert_exact_applies(&sys) && cert_flight_applies(&sys));
+  cert_program_outcome o;
   certify_exactly(&sys, &DEGREE2, "example4-cr", &o);
   assert_true(o.exact_shift < 1e-8);
-  zcc_result chk;
+  cert_check_result chk;
   check_runs(&s, &sys, &o, 1000, false, &chk);
   assert_true(chk.max_increase < 1e-12);
   print_message("Example 4 CR e = 0.2: certified, SDP order %d, %d constraints, %d "
                 "equalities, projection %.2g; 1000 runs, %d steps, largest relative "
                 "increase %.3g\n", o.sdp_order, o.sdp_constraints, o.equalities,
                 o.exact_shift, chk.events, chk.max_increase);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
   assert_int_equal(runs_at_rest(&s, 200, 0.1, true, 3u), 200);
 }
 
@@ -220,21 +220,21 @@ static void cr_scene_certified(void **state) {
 static void flipped_certificate_fails(void **state) {
   (void)state;
   zeno_scene s = load("example4-cr.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcp_outcome o;
+  cert_program_outcome o;
   certify(&sys, &DEGREE2, &o);
   assert_true(o.certified);
-  double x[ZCE_NX], flipped[ZCE_NX];
+  double x[CERT_EXACT_NX], flipped[CERT_EXACT_NX];
   unknowns_of(&o, x);
-  zce_result r;
-  assert_int_equal(zce_verify(&sys, o.c, x, &r, NULL), ZENO_OK);
+  cert_exact_result r;
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, &r, NULL), ZENO_OK);
   assert_true(r.certified);
-  for (int k = 0; k < ZCE_NX; k++) flipped[k] = -x[k];
-  assert_int_equal(zce_verify(&sys, o.c, flipped, &r, NULL), ZENO_OK);
+  for (int k = 0; k < CERT_EXACT_NX; k++) flipped[k] = -x[k];
+  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   assert_non_null(strstr(r.reason, "positivity"));
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
 }
 
 // Soundness: an Example 6 point that the Poincare analysis proves unstable
@@ -253,61 +253,61 @@ static void unstable_not_certified(void **state) {
   const char *const elastic[] = {"impact.e=0.9"};
   const zeno_scene scenes[2] = {s, load("example4-cr.yaml", elastic, 1)};
   for (int k = 0; k < 2; k++) {
-    zcs_system sys;
+    cert_system sys;
     build(&scenes[k], &sys);  // not refused: the program is solved
-    zcp_outcome o;
+    cert_program_outcome o;
     certify(&sys, &DEGREE2, &o);
     assert_false(o.certified);
     assert_true(o.reason[0] != '\0');
     print_message("not certified: %s\n", o.reason);
-    zcp_outcome_free(&o);
+    cert_program_outcome_free(&o);
   }
 }
 
 // The exact cases' refusals: with contact 1's normal direction lost (Dnn
 // = 0) the law's cases there are not solved, and the flight check names
 // the singular case; with its friction raised until the edge impulse would
-// pull (Dnn + sig mu Dnt <= 0, Painleve's bound, refused by zcs_build
+// pull (Dnn + sig mu Dnt <= 0, Painleve's bound, refused by cert_build
 // before) the clipped case on that side is not solved either.
 static void exact_refusals(void **state) {
   (void)state;
   zeno_scene s = load("example4-cr.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcr_case x;
-  zcr_case_init(&x);
-  zcs_system flat = sys;
+  cert_rat_case x;
+  cert_rat_case_init(&x);
+  cert_system flat = sys;
   for (int r = 0; r < 3; r++) flat.km.Cp[r][0] = 0;
   int refused = 0;
   for (int k = 0; k < sys.ncases; k++)
-    if (sys.cases[k].kind != ZCS_COMPLEMENTARITY && sys.cases[k].contact == 0)
-      refused += !zcr_case_exact(&flat, &sys.cases[k], &x);
+    if (sys.cases[k].kind != CERT_COMPLEMENTARITY && sys.cases[k].contact == 0)
+      refused += !cert_rat_case_exact(&flat, &sys.cases[k], &x);
   assert_int_equal(refused, 3);
-  mpq_t w[ZCE_NX];
-  for (int k = 0; k < ZCE_NX; k++) {
+  mpq_t w[CERT_EXACT_NX];
+  for (int k = 0; k < CERT_EXACT_NX; k++) {
     mpq_init(w[k]);
     mpq_set_ui(w[k], k == 2 || k == 5 || k == 7 ? 1 : 0, 1);
   }
   char text[200];
-  assert_false(zcf_verify(&flat, -1, w, text, sizeof text, NULL));
+  assert_false(cert_flight_verify(&flat, -1, w, text, sizeof text, NULL));
   assert_non_null(strstr(text, "exact solve is singular"));
-  for (int k = 0; k < ZCE_NX; k++) mpq_clear(w[k]);
+  for (int k = 0; k < CERT_EXACT_NX; k++) mpq_clear(w[k]);
   // Contact 1's Delassus entries: Dnn > 0, Dnt != 0; the friction at which
   // one edge's Dnn + sig mu Dnt vanishes, and beyond it.
   const double Dnn = sys.d.D[0][0], Dnt = sys.d.D[0][1];
   assert_true(Dnn > 0 && fabs(Dnt) > 1e-6 * Dnn);
-  zcs_system slick = sys;
+  cert_system slick = sys;
   slick.d.mu[0] = 1.01 * Dnn / fabs(Dnt);
   const int pulling = Dnt > 0 ? ZENO_LETTER_P : ZENO_LETTER_N;  // sig Dnt < 0
   int edges = 0;
   for (int k = 0; k < sys.ncases; k++) {
-    const zcs_case *c = &sys.cases[k];
-    if (c->kind != ZCS_CR_EDGE || c->contact != 0) continue;
-    assert_true(zcr_case_exact(&slick, c, &x) == (c->letter[0] != pulling));
+    const cert_case *c = &sys.cases[k];
+    if (c->kind != CERT_CR_EDGE || c->contact != 0) continue;
+    assert_true(cert_rat_case_exact(&slick, c, &x) == (c->letter[0] != pulling));
     edges++;
   }
   assert_int_equal(edges, 2);
-  zcr_case_clear(&x);
+  cert_rat_case_clear(&x);
 }
 
 int main(void) {

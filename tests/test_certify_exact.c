@@ -43,16 +43,16 @@ static void qfree(mpq_t *a, int n) {
   free(a);
 }
 
-static zqc_answer copositive(int n, const double *M, unsigned long *witness) {
+static copositive_answer copositive(int n, const double *M, unsigned long *witness) {
   mpq_t *q = qmat(n * n, M);
-  const zqc_answer a = zqc_copositive(n, q, witness);
+  const copositive_answer a = copositive_copositive(n, q, witness);
   qfree(q, n * n);
   return a;
 }
 
-static zqc_answer cone(int n, const double *Q, int m, const double *L) {
+static copositive_answer cone(int n, const double *Q, int m, const double *L) {
   mpq_t *q = qmat(n * n, Q), *l = qmat(m * n > 0 ? m * n : 1, L);
-  const zqc_answer a = zqc_cone_nonneg(n, q, m, l, NULL);
+  const copositive_answer a = copositive_cone_nonneg(n, q, m, l, NULL);
   qfree(q, n * n);
   qfree(l, m * n > 0 ? m * n : 1);
   return a;
@@ -85,24 +85,24 @@ static void copositive_textbook(void **state) {
   (void)state;
   static const double horn[25] = {1, -1, 1,  1,  -1, -1, 1, -1, 1,  1, 1,  -1, 1,
                                   -1, 1, 1, 1, -1, 1, -1, -1, 1,  1, -1, 1};
-  assert_int_equal(copositive(5, horn, NULL), ZQC_YES);
+  assert_int_equal(copositive(5, horn, NULL), COPOSITIVE_YES);
   static const double neg_diag[9] = {1, 2, 3, 2, -1e-9, 1, 3, 1, 4};
   unsigned long w = 0;
-  assert_int_equal(copositive(3, neg_diag, &w), ZQC_NO);
+  assert_int_equal(copositive(3, neg_diag, &w), COPOSITIVE_NO);
   assert_int_equal(w, 1ul << 1);
   static const double psd[9] = {2, -1, 0, -1, 2, -1, 0, -1, 2};
-  assert_int_equal(copositive(3, psd, NULL), ZQC_YES);
+  assert_int_equal(copositive(3, psd, NULL), COPOSITIVE_YES);
   static const double swap[4] = {0, 1, 1, 0}, not2[4] = {1, -2, -2, 1}, edge[4] = {1, -1, -1, 1};
-  assert_int_equal(copositive(2, swap, NULL), ZQC_YES);
-  assert_int_equal(copositive(2, not2, &w), ZQC_NO);
+  assert_int_equal(copositive(2, swap, NULL), COPOSITIVE_YES);
+  assert_int_equal(copositive(2, not2, &w), COPOSITIVE_NO);
   assert_int_equal(w, 3ul);
-  assert_int_equal(copositive(2, edge, NULL), ZQC_YES);  // PSD, zero at (1, 1)
+  assert_int_equal(copositive(2, edge, NULL), COPOSITIVE_YES);  // PSD, zero at (1, 1)
   // The Horn matrix with one entry pushed down by 1e-9 is not copositive:
   // H x = 0 at x = (1, 1, 0, 0, 0) with a negative cross entry makes it so.
   double h2[25];
   memcpy(h2, horn, sizeof h2);
   h2[1] = h2[5] = -1 - 1e-9;
-  assert_int_equal(copositive(5, h2, NULL), ZQC_NO);
+  assert_int_equal(copositive(5, h2, NULL), COPOSITIVE_NO);
 }
 
 // Random symmetric matrices: every answer agrees with the sampled minimum
@@ -120,14 +120,14 @@ static void copositive_random(void **state) {
         M[i * n + j] = M[j * n + i] =
             i == j ? floor(4 * uniform(&seed, 0, 1)) : floor(7 * uniform(&seed, 0, 1)) - 3;
     unsigned long w = 0;
-    const zqc_answer a = copositive(n, M, &w);
+    const copositive_answer a = copositive(n, M, &w);
     const double low = sampled_min(n, M, seed, 20000);
-    if (a == ZQC_YES) {
+    if (a == COPOSITIVE_YES) {
       yes++;
       assert_true(low >= -1e-12);
       continue;
     }
-    assert_int_equal(a, ZQC_NO);
+    assert_int_equal(a, COPOSITIVE_NO);
     no++;
     int J[8], k = 0;
     for (int i = 0; i < n; i++)
@@ -174,60 +174,60 @@ static void cone_known_answers(void **state) {
   static const double hyperbolic[4] = {1, 0, 0, -1};
   // y1^2 - y2^2 >= 0 on the cone |y2| <= y1; not on the quadrant (y = (0, 1)).
   static const double wedge[4] = {1, -1, 1, 1}, quadrant[4] = {1, 0, 0, 1};
-  assert_int_equal(cone(2, hyperbolic, 2, wedge), ZQC_YES);
-  assert_int_equal(cone(2, hyperbolic, 2, quadrant), ZQC_NO);
+  assert_int_equal(cone(2, hyperbolic, 2, wedge), COPOSITIVE_YES);
+  assert_int_equal(cone(2, hyperbolic, 2, quadrant), COPOSITIVE_NO);
   // The wedge widened by 1e-9 lets y2^2 beat y1^2: no.
   static const double wider[4] = {1 + 1e-9, -1, 1 + 1e-9, 1};
-  assert_int_equal(cone(2, hyperbolic, 2, wider), ZQC_NO);
+  assert_int_equal(cone(2, hyperbolic, 2, wider), COPOSITIVE_NO);
   // A half-plane y1 >= 0 (not pointed: the y2 axis is its lineality):
   // y1^2 is >= 0 there, y1^2 + y1 y2 is not (y = (eps, -1)).
   static const double half[2] = {1, 0}, sq[4] = {1, 0, 0, 0}, cross[4] = {1, 0.5, 0.5, 0};
-  assert_int_equal(cone(2, sq, 1, half), ZQC_YES);
-  assert_int_equal(cone(2, cross, 1, half), ZQC_NO);
+  assert_int_equal(cone(2, sq, 1, half), COPOSITIVE_YES);
+  assert_int_equal(cone(2, cross, 1, half), COPOSITIVE_NO);
   // The whole plane (no row): copositive on it is PSD.
   static const double psd[4] = {2, 1, 1, 1}, indef[4] = {1, 2, 2, 1};
-  assert_int_equal(cone(2, psd, 0, NULL), ZQC_YES);
-  assert_int_equal(cone(2, indef, 0, NULL), ZQC_NO);
+  assert_int_equal(cone(2, psd, 0, NULL), COPOSITIVE_YES);
+  assert_int_equal(cone(2, indef, 0, NULL), COPOSITIVE_NO);
   // The cone {0}: any form is >= 0 on it.
   static const double box[8] = {1, 0, -1, 0, 0, 1, 0, -1}, minus[4] = {-1, 0, 0, -1};
-  assert_int_equal(cone(2, minus, 4, box), ZQC_YES);
+  assert_int_equal(cone(2, minus, 4, box), COPOSITIVE_YES);
   // A 3-D cone with a line: y3 free, y1, y2 >= 0; Q = y1 y2 + y3^2 is >= 0,
   // Q = y1 y2 + y1 y3 is not (y3 -> -inf).
   static const double l3[6] = {1, 0, 0, 0, 1, 0};
   static const double q_ok[9] = {0, 0.5, 0, 0.5, 0, 0, 0, 0, 1};
   static const double q_bad[9] = {0, 0.5, 0.5, 0.5, 0, 0, 0.5, 0, 0};
-  assert_int_equal(cone(3, q_ok, 2, l3), ZQC_YES);
-  assert_int_equal(cone(3, q_bad, 2, l3), ZQC_NO);
+  assert_int_equal(cone(3, q_ok, 2, l3), COPOSITIVE_YES);
+  assert_int_equal(cone(3, q_bad, 2, l3), COPOSITIVE_NO);
   // The second-order cone's polyhedral inner square in R^3 (4 rays):
   // y3^2 - y1^2 - y2^2 >= 0 on {|y1| <= y3 / 2, |y2| <= y3 / 2}, not on
   // {|y1| <= y3, |y2| <= y3} (corner (1, 1, 1)).
   static const double soc[9] = {-1, 0, 0, 0, -1, 0, 0, 0, 1};
   static const double inner[12] = {-1, 0, 0.5, 1, 0, 0.5, 0, -1, 0.5, 0, 1, 0.5};
   static const double outer[12] = {-1, 0, 1, 1, 0, 1, 0, -1, 1, 0, 1, 1};
-  assert_int_equal(cone(3, soc, 4, inner), ZQC_YES);
-  assert_int_equal(cone(3, soc, 4, outer), ZQC_NO);
+  assert_int_equal(cone(3, soc, 4, inner), COPOSITIVE_YES);
+  assert_int_equal(cone(3, soc, 4, outer), COPOSITIVE_NO);
 }
 
-// Sizes past the limits are not decided (ZQC_TOO_LARGE), never guessed.
+// Sizes past the limits are not decided (COPOSITIVE_TOO_LARGE), never guessed.
 static void cone_limits(void **state) {
   (void)state;
   double big[21 * 21];
   for (int i = 0; i < 21; i++)
     for (int j = 0; j < 21; j++) big[i * 21 + j] = i == j ? 1 : -0.01;
-  assert_int_equal(copositive(21, big, NULL), ZQC_TOO_LARGE);  // order > 20 left
+  assert_int_equal(copositive(21, big, NULL), COPOSITIVE_TOO_LARGE);  // order > 20 left
   double dom[10 * 10];  // diagonally dominant, every row with negatives: all subsets
   for (int i = 0; i < 10; i++)
     for (int j = 0; j < 10; j++) dom[i * 10 + j] = i == j ? 1 : -0.1;
-  assert_int_equal(copositive(10, dom, NULL), ZQC_YES);
+  assert_int_equal(copositive(10, dom, NULL), COPOSITIVE_YES);
   dom[1] = dom[10] = -1.2;  // x = (1, 1, 0, ...): 2 - 2.4 < 0
-  assert_int_equal(copositive(10, dom, NULL), ZQC_NO);
+  assert_int_equal(copositive(10, dom, NULL), COPOSITIVE_NO);
   mpq_t *q = qmat(65 * 65, NULL);
-  assert_int_equal(zqc_copositive(65, q, NULL), ZQC_TOO_LARGE);
+  assert_int_equal(copositive_copositive(65, q, NULL), COPOSITIVE_TOO_LARGE);
   qfree(q, 65 * 65);
   static const double id7[49] = {1}, rows[17 * 2] = {0};
-  assert_int_equal(cone(7, id7, 0, NULL), ZQC_TOO_LARGE);      // dimension > 6
-  assert_int_equal(cone(2, id7, 17, rows), ZQC_TOO_LARGE);     // rows > 16
-  assert_int_equal(cone(0, id7, 0, NULL), ZQC_TOO_LARGE);
+  assert_int_equal(cone(7, id7, 0, NULL), COPOSITIVE_TOO_LARGE);      // dimension > 6
+  assert_int_equal(cone(2, id7, 17, rows), COPOSITIVE_TOO_LARGE);     // rows > 16
+  assert_int_equal(cone(0, id7, 0, NULL), COPOSITIVE_TOO_LARGE);
   // A cone in R^6 over a polytope with many vertices: 16 rows
   // t + a_i . x >= 0 with a_i on the moment curve (a cyclic polytope's
   // polar has C(16 - 3, 2) * 2 + ... > 64 vertices).
@@ -240,8 +240,8 @@ static void cone_limits(void **state) {
   for (int k = 0; k < 6; k++) Q[k * 7] = 1;
   int ngen = 0;
   mpq_t *qq = qmat(36, Q), *ll = qmat(96, L);
-  assert_int_equal(zqc_cone_nonneg(6, qq, 16, ll, &ngen), ZQC_TOO_LARGE);
-  assert_true(ngen > ZQC_MAX_GEN);
+  assert_int_equal(copositive_cone_nonneg(6, qq, 16, ll, &ngen), COPOSITIVE_TOO_LARGE);
+  assert_true(ngen > COPOSITIVE_MAX_GEN);
   qfree(qq, 36);
   qfree(ll, 96);
 }
@@ -254,13 +254,13 @@ static void cone_limits(void **state) {
 static void exact_maps_match(void **state) {
   (void)state;
   zeno_scene s = load("example4-newton.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcr_case x;
-  zcr_case_init(&x);
+  cert_rat_case x;
+  cert_rat_case_init(&x);
   for (int k = 0; k < sys.ncases; k++) {
-    const zcs_case *cs = &sys.cases[k];
-    assert_true(zcr_case_exact(&sys, cs, &x));
+    const cert_case *cs = &sys.cases[k];
+    assert_true(cert_rat_case_exact(&sys, cs, &x));
     // Both contacts sticking: the maps agree on the case's plane only (each
     // fixes qdot+ by three of its four targets).
     const bool ss = cs->both && cs->letter[0] == ZENO_LETTER_S && cs->letter[1] == ZENO_LETTER_S;
@@ -295,24 +295,24 @@ static void exact_maps_match(void **state) {
                    mpq_get_d(x.cond[q][r]), cs->cond[q][r]);
     }
   }
-  zcr_case_clear(&x);
+  cert_rat_case_clear(&x);
   // An impact at zero approach speed changes nothing, exactly: G e_r = e_r
   // for r != i in every slipping single case (the identity the exact check
   // needs; the floating-point maps hold it only to rounding).
-  zcr_case_init(&x);
+  cert_rat_case_init(&x);
   int slipping = 0;
   for (int k = 0; k < sys.ncases; k++) {
-    const zcs_case *cs = &sys.cases[k];
+    const cert_case *cs = &sys.cases[k];
     const unsigned char l = cs->letter[cs->contact];
     if (cs->both || l == ZENO_LETTER_S) continue;
-    assert_true(zcr_case_exact(&sys, cs, &x));
+    assert_true(cert_rat_case_exact(&sys, cs, &x));
     for (int c = 0; c < 3; c++)
       for (int r = 0; r < 3 && c != cs->contact; r++)
         assert_int_equal(mpq_cmp_si(x.G[r][c], r == c ? 1 : 0, 1), 0);
     slipping++;
   }
   assert_int_equal(slipping, 4);
-  zcr_case_clear(&x);
+  cert_rat_case_clear(&x);
 }
 
 // Example 4 with restitution 0.2: certified exactly, and the simulation
@@ -321,21 +321,21 @@ static void exact_maps_match(void **state) {
 static void newton_scene_certified(void **state) {
   (void)state;
   zeno_scene s = load("example4-newton.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
   assert_int_equal(sys.law, ZENO_LAW_NEWTON);
-  assert_true(zce_applies(&sys) && zcf_applies(&sys));
-  zcp_outcome o;
+  assert_true(cert_exact_applies(&sys) && cert_flight_applies(&sys));
+  cert_program_outcome o;
   certify_exactly(&sys, &DEGREE2, "example4-newton", &o);
   assert_int_equal(o.equalities, 6);  // the modes' 4 and two of the flights'
   assert_true(o.exact_shift < 1e-8);
-  zcc_result chk;
+  cert_check_result chk;
   check_runs(&s, &sys, &o, 200, false, &chk);
   assert_true(chk.max_increase < 1e-12);
   print_message("Example 4, e = 0.2: certified, SDP order %d, %d constraints, projection "
                 "%.2g; 200 runs, %d steps, largest relative increase %.3g\n",
                 o.sdp_order, o.sdp_constraints, o.exact_shift, chk.events, chk.max_increase);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
   assert_int_equal(runs_at_rest(&s, 200, 0.1, true, 3u), 200);
 }
 
@@ -344,34 +344,34 @@ static void newton_scene_certified(void **state) {
 static void perturbed_certificate_fails(void **state) {
   (void)state;
   zeno_scene s = load("example4-newton.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcp_outcome o;
+  cert_program_outcome o;
   certify(&sys, &DEGREE2, &o);
   assert_true(o.certified);
-  double x[ZCE_NX];
+  double x[CERT_EXACT_NX];
   unknowns_of(&o, x);
-  zce_result r;
-  assert_int_equal(zce_verify(&sys, o.c, x, &r, NULL), ZENO_OK);
+  cert_exact_result r;
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, &r, NULL), ZENO_OK);
   assert_true(r.certified);
   assert_true(r.generators >= 3);
-  double flipped[ZCE_NX];
-  for (int k = 0; k < ZCE_NX; k++) flipped[k] = -x[k];
-  assert_int_equal(zce_verify(&sys, o.c, flipped, &r, NULL), ZENO_OK);
+  double flipped[CERT_EXACT_NX];
+  for (int k = 0; k < CERT_EXACT_NX; k++) flipped[k] = -x[k];
+  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   print_message("W flipped: %s\n", r.reason);
-  for (int k = 3; k < ZCE_NX; k++) {  // each off-diagonal or diagonal of P
-    double y[ZCE_NX];
+  for (int k = 3; k < CERT_EXACT_NX; k++) {  // each off-diagonal or diagonal of P
+    double y[CERT_EXACT_NX];
     memcpy(y, x, sizeof y);
     y[k] += 1e-3 * (k == 6 ? -1 : 1) * fabs(x[k]);
-    assert_int_equal(zce_verify(&sys, o.c, y, &r, NULL), ZENO_OK);
+    assert_int_equal(cert_exact_verify(&sys, o.c, y, &r, NULL), ZENO_OK);
     if (!r.certified) {
       print_message("P entry %d moved by 1e-3: %s\n", k, r.reason);
-      zcp_outcome_free(&o);
+      cert_program_outcome_free(&o);
       return;
     }
   }
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
   fail_msg("no perturbation of P was refused");
 }
 
@@ -387,12 +387,12 @@ static void unstable_newton_not_certified(void **state) {
   const int rest = runs_at_rest(&s, 10, 0.1, false, 9u);
   print_message("Example 6 region-4 point, e = 0.2: %d of 10 runs at rest\n", rest);
   assert_true(rest < 5);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);  // not refused: the program is solved
-  zcp_outcome o;
+  cert_program_outcome o;
   certify(&sys, &DEGREE2, &o);
   assert_false(o.certified);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
 }
 
 // The flight check's own refusals: both free-flight gap accelerations
@@ -400,29 +400,29 @@ static void unstable_newton_not_certified(void **state) {
 static void flight_refusals(void **state) {
   (void)state;
   zeno_scene s = load("example4-newton.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  mpq_t x[ZCE_NX];
-  for (int k = 0; k < ZCE_NX; k++) {
+  mpq_t x[CERT_EXACT_NX];
+  for (int k = 0; k < CERT_EXACT_NX; k++) {
     mpq_init(x[k]);
     mpq_set_ui(x[k], k == 2 || k == 5 || k == 7 ? 1 : 0, 1);
   }
   char text[200];
-  zcs_system up = sys;  // the load reversed: free flight lifts both contacts
+  cert_system up = sys;  // the load reversed: free flight lifts both contacts
   for (int r = 0; r < 3; r++) up.b[r] = -sys.b[r];
   up.a_ff[0] = -sys.a_ff[0];
   up.a_ff[1] = -sys.a_ff[1];
-  assert_false(zcf_applies(&up));
-  assert_false(zcf_verify(&up, -1, x, text, sizeof text, NULL));
+  assert_false(cert_flight_applies(&up));
+  assert_false(cert_flight_verify(&up, -1, x, text, sizeof text, NULL));
   assert_non_null(strstr(text, "free-flight gap accelerations are >= 0"));
-  zcs_system flat = sys;  // contact 1's normal direction lost: singular
+  cert_system flat = sys;  // contact 1's normal direction lost: singular
   for (int r = 0; r < 3; r++) flat.km.Cp[r][0] = 0;
-  assert_false(zcf_verify(&flat, -1, x, text, sizeof text, NULL));
+  assert_false(cert_flight_verify(&flat, -1, x, text, sizeof text, NULL));
   assert_non_null(strstr(text, "exact solve is singular"));
-  zcs_system inelastic = sys;
+  cert_system inelastic = sys;
   inelastic.law = ZENO_LAW_INELASTIC;
-  assert_false(zcf_applies(&inelastic));
-  for (int k = 0; k < ZCE_NX; k++) mpq_clear(x[k]);
+  assert_false(cert_flight_applies(&inelastic));
+  for (int k = 0; k < CERT_EXACT_NX; k++) mpq_clear(x[k]);
 }
 
 int main(void) {

@@ -44,7 +44,7 @@ static void qfree(mpq_t *a, int n) {
 
 static bool psd(int n, const long *v) {
   mpq_t *a = qvec(n * n, v, NULL);
-  const bool r = zx_psd(n, a);
+  const bool r = sos_exact_psd(n, a);
   qfree(a, n * n);
   return r;
 }
@@ -73,7 +73,7 @@ static void exact_linear_algebra(void **state) {
   mpq_t *A = qvec(6, (const long[]){1, 1, 0, 0, 1, 1}, NULL);
   mpq_t *r = qvec(2, (const long[]){1, 1}, NULL), *d = qvec(3, NULL, NULL);
   int rank = -1;
-  assert_true(zx_min_norm(2, 3, A, r, d, &rank));
+  assert_true(sos_exact_min_norm(2, 3, A, r, d, &rank));
   assert_int_equal(rank, 2);
   mpq_t *want = qvec(3, (const long[]){1, 2, 1}, (const long[]){3, 3, 3});
   for (int k = 0; k < 3; k++) assert_true(mpq_equal(d[k], want[k]));
@@ -84,28 +84,28 @@ static void exact_linear_algebra(void **state) {
   // with 2x + 2y = 3 it has no solution.
   A = qvec(4, (const long[]){1, 1, 2, 2}, NULL);
   r = qvec(2, (const long[]){1, 2}, NULL);
-  assert_true(zx_min_norm(2, 2, A, r, d, &rank));
+  assert_true(sos_exact_min_norm(2, 2, A, r, d, &rank));
   assert_int_equal(rank, 1);
   assert_int_equal(mpz_get_si(mpq_numref(d[0])), 1);
   assert_int_equal(mpz_get_si(mpq_denref(d[0])), 2);
   mpq_set_si(r[1], 3, 1);
-  assert_false(zx_min_norm(2, 2, A, r, d, NULL));
+  assert_false(sos_exact_min_norm(2, 2, A, r, d, NULL));
   qfree(A, 4);
   qfree(r, 2);
   qfree(d, 3);
 }
 
 // p = sum of terms (coef, x exponent, y exponent).
-static void qpoly_of(zq_poly *p, int n, const long *t) {
-  zq_init(p);
+static void qpoly_of(qpoly_poly *p, int n, const long *t) {
+  qpoly_init(p);
   mpq_t c;
   mpq_init(c);
   for (int k = 0; k < n; k++) {
-    ze_mono m = {{0}};
+    poly_mono m = {{0}};
     m.e[0] = (unsigned char)t[3 * k + 1];
     m.e[1] = (unsigned char)t[3 * k + 2];
     mpq_set_si(c, t[3 * k], 1);
-    assert_true(zq_add_term(p, &m, c));
+    assert_true(qpoly_add_term(p, &m, c));
   }
   mpq_clear(c);
 }
@@ -116,99 +116,99 @@ static void exact_sos_check(void **state) {
   // 2x^4 + 3x^2y^2 + 2y^4 = z^T Q z with z = (x^2, xy, y^2),
   // Q = [[2,0,1],[0,1,0],[1,0,2]] (positive definite); CSDP's answer is
   // off by 1e-9: the exact correction restores the identity.
-  ze_mono basis[3] = {{{2, 0}}, {{1, 1}}, {{0, 2}}};
+  poly_mono basis[3] = {{{2, 0}}, {{1, 1}}, {{0, 2}}};
   double q[9] = {2, 0, 1, 0, 1, 0, 1, 0, 2};
   for (int k = 0; k < 9; k++) q[k] += 1e-9 * (k % 4 == 0 ? 1 : -1);
-  ze_sos_gram gram = {3, basis, q};
-  zq_poly p;
+  sos_gram gram = {3, basis, q};
+  qpoly_poly p;
   qpoly_of(&p, 3, (const long[]){2, 4, 0, 3, 2, 2, 2, 0, 4});
-  assert_true(zx_check(&p, 0, NULL, &gram, why, sizeof why));
-  zq_clear(&p);
+  assert_true(sos_exact_check(&p, 0, NULL, &gram, why, sizeof why));
+  qpoly_clear(&p);
   // x^4 - 3x^2y^2 + y^4 is -1 at x = y = 1: no Gram matrix near Q makes it.
   qpoly_of(&p, 3, (const long[]){1, 4, 0, -3, 2, 2, 1, 0, 4});
-  assert_false(zx_check(&p, 0, NULL, &gram, why, sizeof why));
+  assert_false(sos_exact_check(&p, 0, NULL, &gram, why, sizeof why));
   assert_non_null(strstr(why, "not positive semidefinite"));
-  zq_clear(&p);
+  qpoly_clear(&p);
   // x^3 >= 0 on {x >= 0}: x^3 = x (x^2), a multiplier with basis (x) and
   // Q_1 = [1], no main part; -x^3 is not (the corrected Q_1 is [-1]).
-  ze_mono xb[1] = {{{1, 0}}};
+  poly_mono xb[1] = {{{1, 0}}};
   double one[1] = {1.0};
-  ze_sos_gram g2[2] = {{0, NULL, NULL}, {1, xb, one}};
-  zq_poly gx;
+  sos_gram g2[2] = {{0, NULL, NULL}, {1, xb, one}};
+  qpoly_poly gx;
   qpoly_of(&gx, 1, (const long[]){1, 1, 0});
   qpoly_of(&p, 1, (const long[]){1, 3, 0});
-  assert_true(zx_check(&p, 1, &gx, g2, why, sizeof why));
-  zq_clear(&p);
+  assert_true(sos_exact_check(&p, 1, &gx, g2, why, sizeof why));
+  qpoly_clear(&p);
   qpoly_of(&p, 1, (const long[]){-1, 3, 0});
-  assert_false(zx_check(&p, 1, &gx, g2, why, sizeof why));
-  zq_clear(&p);
+  assert_false(sos_exact_check(&p, 1, &gx, g2, why, sizeof why));
+  qpoly_clear(&p);
   // x^3 + y has a term (y) that no Gram matrix reaches: refused.
   qpoly_of(&p, 2, (const long[]){1, 3, 0, 1, 0, 1});
-  assert_false(zx_check(&p, 1, &gx, g2, why, sizeof why));
+  assert_false(sos_exact_check(&p, 1, &gx, g2, why, sizeof why));
   assert_non_null(strstr(why, "no Gram matrix reaches"));
-  zq_clear(&p);
-  zq_clear(&gx);
+  qpoly_clear(&p);
+  qpoly_clear(&gx);
 }
 
 // The weighted bases of one constraint in (z, u, w) with weights 2, 1, 1.
 static void weighted_bases(void **state) {
   (void)state;
-  ze_sos_program prog;
-  assert_int_equal(ze_sos_program_init(&prog, 3, NULL), ZENO_OK);
+  sos_program prog;
+  assert_int_equal(sos_program_init(&prog, 3, NULL), ZENO_OK);
   const int weight[3] = {2, 1, 1};
-  assert_int_equal(ze_sos_set_weights(&prog, weight, NULL), ZENO_OK);
-  ze_sos_expr x;
+  assert_int_equal(sos_set_weights(&prog, weight, NULL), ZENO_OK);
+  sos_expr x;
   ze_poly p, g;
   // z + u^2 + z^2 + u^4 >= 0 on z >= 0 (weights 2..4, w unused): the main
   // basis has weights 1..2 in (z, u): u, z, u^2; z's multiplier weights 0..1:
   // 1, u.
-  assert_int_equal(ze_sos_expr_init(&x, 3, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
+  assert_int_equal(sos_expr_init(&x, 3, NULL), ZENO_OK);
+  assert_int_equal(poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
                                      (const int[]){1, 0, 0, 0, 2, 0, 2, 0, 0, 0, 4, 0}, NULL),
                    ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_var(&g, 3, 0, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &x, 1, &g, NULL, NULL), ZENO_OK);
-  ze_mono *b;
+  assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
+  assert_int_equal(poly_var(&g, 3, 0, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &x, 1, &g, NULL, NULL), ZENO_OK);
+  poly_mono *b;
   int n;
-  assert_int_equal(ze_sos_weighted_main_basis(&prog.cons[0], &b, &n, NULL), ZENO_OK);
+  assert_int_equal(sos_weighted_main_basis(&prog.cons[0], &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 3);
   for (int k = 0; k < n; k++) assert_int_equal(b[k].e[2], 0);  // no w
   free(b);
-  assert_int_equal(ze_sos_constraint_mult_basis(&prog.cons[0], 0, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(sos_constraint_mult_basis(&prog.cons[0], 0, &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 2);
   free(b);
-  ze_sos_expr_free(&x);
-  ze_poly_free(&p);
-  ze_poly_free(&g);
+  sos_expr_free(&x);
+  poly_free(&p);
+  poly_free(&g);
   // u^2 + u w + u^4 + u w^3: every term has u (the claim is tight on
   // u = 0): the main basis (weights 1..2 in u, w) keeps only u, u^2, u w;
   // the multiplier of w >= 0 (which does not vanish on u = 0) only u.
-  assert_int_equal(ze_sos_expr_init(&x, 3, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
+  assert_int_equal(sos_expr_init(&x, 3, NULL), ZENO_OK);
+  assert_int_equal(poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
                                      (const int[]){0, 2, 0, 0, 1, 1, 0, 4, 0, 0, 1, 3}, NULL),
                    ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_var(&g, 3, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &x, 1, &g, NULL, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_weighted_main_basis(&prog.cons[1], &b, &n, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
+  assert_int_equal(poly_var(&g, 3, 2, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &x, 1, &g, NULL, NULL), ZENO_OK);
+  assert_int_equal(sos_weighted_main_basis(&prog.cons[1], &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 3);
   for (int k = 0; k < n; k++) assert_true(b[k].e[1] > 0);
   free(b);
-  assert_int_equal(ze_sos_constraint_mult_basis(&prog.cons[1], 0, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(sos_constraint_mult_basis(&prog.cons[1], 0, &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 1);
   assert_int_equal(b[0].e[1], 1);
   free(b);
-  assert_int_equal(ze_sos_set_weights(&prog, (const int[]){2, 0, 1}, NULL), ZENO_ERR_RANGE);
-  ze_sos_expr_free(&x);
-  ze_poly_free(&p);
-  ze_poly_free(&g);
-  ze_sos_program_free(&prog);
+  assert_int_equal(sos_set_weights(&prog, (const int[]){2, 0, 1}, NULL), ZENO_ERR_RANGE);
+  sos_expr_free(&x);
+  poly_free(&p);
+  poly_free(&g);
+  sos_program_free(&prog);
 }
 
 /* ---------- the certificates ---------- */
 
-static double coef_of(const zcp_outcome *o, int z1, int z2, int u1, int u2, int w2) {
+static double coef_of(const cert_program_outcome *o, int z1, int z2, int u1, int u2, int w2) {
   const int e[5] = {z1, z2, u1, u2, w2};
   for (int k = 0; k < o->nterms; k++)
     if (memcmp(o->mono[k].e, (const unsigned char[]){(unsigned char)e[0], (unsigned char)e[1],
@@ -220,7 +220,7 @@ static double coef_of(const zcp_outcome *o, int z1, int z2, int u1, int u2, int 
   return 0;
 }
 
-static const zcp_settings degree4 = {.degree = 4, .eps = 1e-3, .max_iterations = 100};
+static const cert_program_settings degree4 = {.degree = 4, .eps = 1e-3, .max_iterations = 100};
 
 // Example 4 at degree 4: certified by the exact check, 54 unknowns (8 of
 // weight 2, 16 of weight 3, 30 of weight 4). In the mode FS (contact 2
@@ -232,9 +232,9 @@ static const zcp_settings degree4 = {.degree = 4, .eps = 1e-3, .max_iterations =
 static void example4_degree4_certified(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
-  zcp_outcome o;
+  cert_program_outcome o;
   certify_exactly(&sys, &degree4, "example4", &o);
   assert_int_equal(o.unknowns, 54);
   assert_true(o.equalities > 0);
@@ -253,20 +253,20 @@ static void example4_degree4_certified(void **state) {
   assert_true(fabs(a1 + 2 * a * p11) < 1e-9 * fabs(a1));
   assert_true(fabs(zz - 4 * a * a * c4) < 1e-9 * fabs(zz));
   assert_true(fabs(zuu + 4 * a * c4) < 1e-9 * fabs(zuu));
-  zcc_result chk;
+  cert_check_result chk;
   check_runs(&s, &sys, &o, 200, true, &chk);
   assert_true(chk.max_increase < 1e-12);
   print_message("example4 degree 4: SDP order %d, %d constraints, CSDP %.3f s, %d equalities, "
                 "projection %.2g; 200 runs, %d events, largest increase %.3g\n",
                 o.sdp_order, o.sdp_constraints, o.seconds, o.equalities, o.exact_shift,
                 chk.events, chk.max_increase);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
   s = load("example7.yaml", NULL, 0);
   build(&s, &sys);
   certify_exactly(&sys, &degree4, "example7", &o);
-  assert_int_equal(zcc_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
+  assert_int_equal(cert_check_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
   assert_true(chk.max_increase < 1e-12);
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
 }
 
 // Edits of CSDP's answer before the exact check.
@@ -275,7 +275,7 @@ typedef struct edit {
   int touched;
 } edit;
 
-static void negate(double *coef, int n, const ze_mono *mono, void *ctx) {
+static void negate(double *coef, int n, const poly_mono *mono, void *ctx) {
   edit *ed = ctx;
   for (int k = 0; k < n; k++) {
     const int w = 2 * (mono[k].e[0] + mono[k].e[1]) + mono[k].e[2] + mono[k].e[3] + mono[k].e[4];
@@ -299,13 +299,13 @@ static void negate(double *coef, int n, const ze_mono *mono, void *ctx) {
 static void wrong_certificates_fail(void **state) {
   (void)state;
   zeno_scene s = load("example4.yaml", NULL, 0);
-  zcs_system sys;
+  cert_system sys;
   build(&s, &sys);
   static const int weights[] = {-1, 0, 4, 1};
   for (size_t k = 0; k < sizeof weights / sizeof weights[0]; k++) {
     edit ed = {weights[k], 0};
-    zcp_outcome o;
-    assert_int_equal(zq4_certify_edited(&sys, &degree4, weights[k] < 0 ? NULL : negate, &ed,
+    cert_program_outcome o;
+    assert_int_equal(cert_quartic_certify_edited(&sys, &degree4, weights[k] < 0 ? NULL : negate, &ed,
                                         &o, NULL),
                      ZENO_OK);
     assert_true(o.solved);
@@ -320,7 +320,7 @@ static void wrong_certificates_fail(void **state) {
                     weights[k] == 0 ? "W" : weights[k] == 4 ? "W_4" : "w2^4", o.reason);
       if (weights[k] == 1) assert_true(coef_of(&o, 0, 0, 0, 0, 4) < 0);
     }
-    zcp_outcome_free(&o);
+    cert_program_outcome_free(&o);
   }
 }
 
@@ -340,12 +340,12 @@ static void unstable_points_not_certified(void **state) {
     assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
     assert_int_equal(a.verdict, ZENO_VERDICT_UNSTABLE);
     zeno_analysis_free(&a);
-    zcs_system sys;
+    cert_system sys;
     build(&s, &sys);
-    zcp_outcome o;
+    cert_program_outcome o;
     certify(&sys, &degree4, &o);
     assert_false(o.certified);
-    zcp_outcome_free(&o);
+    cert_program_outcome_free(&o);
   }
 }
 

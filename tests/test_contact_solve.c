@@ -13,11 +13,11 @@
 
 #define G 9.81
 
-static zc_dyn dyn_of(const zeno_scene *s, zk_model *km) {
-  assert_int_equal(zk_model_init(km, s, NULL), ZENO_OK);
-  zc_dyn d;
+static contact_dyn dyn_of(const zeno_scene *s, kinematics_model *km) {
+  assert_int_equal(kinematics_model_init(km, s, NULL), ZENO_OK);
+  contact_dyn d;
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
+  contact_dyn_build(&d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
   return d;
 }
 
@@ -29,11 +29,11 @@ static void static_family_of_symmetric_block(void **state) {
   zeno_paper_params p = {0, -1, 1, 0.5, 0, 0, mu, mu, 0.6, 2, 2 * G, 0};
   zeno_scene s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &p);
-  zk_model km;
-  zc_dyn d = dyn_of(&s, &km);
+  kinematics_model km;
+  contact_dyn d = dyn_of(&s, &km);
   double x[4], margin;
   const double rhs[3] = {-km.h[0], -km.h[1], -km.h[2]};
-  assert_true(zc_static_family(&d, rhs, x, &margin));
+  assert_true(contact_static_family(&d, rhs, x, &margin));
   assert_true(fabs(x[0] - G) < 1e-12 && fabs(x[2] - G) < 1e-12);
   assert_true(fabs(x[1]) < 1e-12 && fabs(x[3]) < 1e-12);
   assert_true(fabs(margin - mu * G / sqrt(1 + mu * mu)) < 1e-12);
@@ -43,11 +43,11 @@ static void static_family_of_symmetric_block(void **state) {
 static void free_letters_give_free_flight(void **state) {
   (void)state;
   zeno_scene s = zeno_scene_default();
-  zk_model km;
-  zc_dyn d = dyn_of(&s, &km);
+  kinematics_model km;
+  contact_dyn d = dyn_of(&s, &km);
   const unsigned char ff[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
   double x[4], y[4];
-  assert_true(zc_solve(&d, d.afree, ff, x, y));
+  assert_true(contact_solve(&d, d.afree, ff, x, y));
   for (int a = 0; a < 4; a++) {
     assert_true(x[a] == 0);
     assert_true(fabs(y[a] - d.afree[a]) < 1e-15);
@@ -65,9 +65,9 @@ static void double_impact_stops_a_falling_slab(void **state) {
   zeno_paper_params p = {0, -1, 1, 0.5, 0, 0, 0.5, 0.5, 0.6, 1, G, 0};
   zeno_scene s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &p);
-  zk_model km;
-  zc_dyn d = dyn_of(&s, &km);
-  zi_input in;
+  kinematics_model km;
+  contact_dyn d = dyn_of(&s, &km);
+  impact_input in;
   memset(&in, 0, sizeof in);
   in.law = ZENO_LAW_INELASTIC;
   in.qd[1] = -2.0;  // falling straight down at 2
@@ -76,8 +76,8 @@ static void double_impact_stops_a_falling_slab(void **state) {
   in.impacting[0] = in.impacting[1] = true;
   in.tol_v = 1e-12;
   in.tol_impulse = 1e-12;
-  zi_result out;
-  assert_true(zi_resolve(&d, &in, &out));
+  impact_result out;
+  assert_true(impact_resolve(&d, &in, &out));
   assert_int_equal(out.mask, 3u);
   for (int k = 0; k < 3; k++) assert_true(fabs(out.qd[k]) < 1e-14);
   assert_true(fabs(out.impulse[0] - 1.0) < 1e-12 && fabs(out.impulse[2] - 1.0) < 1e-12);
@@ -90,9 +90,9 @@ static void chatterjee_ruina_ball(void **state) {
   (void)state;
   const double r = 0.1, e = 0.5, et = 0.2, vn = -3, vt = 0.7;
   zeno_scene s = one_contact_scene(sqrt(0.4) * r, 0, -r, 0.9, G);
-  zk_model km;
-  zc_dyn d = dyn_of(&s, &km);
-  zi_input in;
+  kinematics_model km;
+  contact_dyn d = dyn_of(&s, &km);
+  impact_input in;
   memset(&in, 0, sizeof in);
   in.law = ZENO_LAW_CHATTERJEE_RUINA;
   in.e = e;
@@ -103,8 +103,8 @@ static void chatterjee_ruina_ball(void **state) {
   in.v[1] = vt;
   in.touching[0] = in.impacting[0] = true;
   in.tol_v = in.tol_impulse = 1e-12;
-  zi_result out;
-  assert_true(zi_resolve(&d, &in, &out));
+  impact_result out;
+  assert_true(impact_resolve(&d, &in, &out));
   const double pn = (1 + e) * -vn, pt = (1 + et) * (-2.0 / 7.0) * vt;
   assert_true(fabs(out.impulse[0] - pn) < 1e-12);
   assert_true(fabs(out.impulse[1] - pt) < 1e-12);
@@ -112,7 +112,7 @@ static void chatterjee_ruina_ball(void **state) {
   assert_true(fabs(out.v[1] + et * vt) < 1e-12);  // tangential restitution
   // Outside the cone (mu small) the tangential impulse sits on the cone edge.
   d.mu[0] = 0.05;
-  assert_true(zi_resolve(&d, &in, &out));
+  assert_true(impact_resolve(&d, &in, &out));
   assert_true(fabs(out.impulse[1] + 0.05 * pn) < 1e-12);
   assert_int_equal(out.letter[0], ZENO_LETTER_P);
 }
@@ -142,9 +142,9 @@ static void chatterjee_ruina_never_adds_energy(void **state) {
     const double rho = draw(&seed, 0.1, 2);
     zeno_scene s = one_contact_scene(rho, draw(&seed, -3, 3), -draw(&seed, 0.1, 3),
                                      draw(&seed, 0, 1.5), G);
-    zk_model km;
-    zc_dyn d = dyn_of(&s, &km);
-    zi_input in;
+    kinematics_model km;
+    contact_dyn d = dyn_of(&s, &km);
+    impact_input in;
     memset(&in, 0, sizeof in);
     in.law = ZENO_LAW_CHATTERJEE_RUINA;
     in.e = draw(&seed, 0, 1);
@@ -153,8 +153,8 @@ static void chatterjee_ruina_never_adds_energy(void **state) {
     in.v[1] = draw(&seed, -3, 3);
     in.touching[0] = in.impacting[0] = true;
     in.tol_v = in.tol_impulse = 1e-12;
-    zi_result out;
-    assert_true(zi_resolve(&d, &in, &out));
+    impact_result out;
+    assert_true(impact_resolve(&d, &in, &out));
     const double *P = out.impulse;
     double change = 0, kinetic_scale = 0;
     for (int a = 0; a < 2; a++) {

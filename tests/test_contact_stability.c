@@ -139,18 +139,18 @@ static zeno_scene rod_on_floor(double theta, double mu) {
 
 // The max-margin static LP of a two-contact scene solved by GLPK (the
 // reference of equilibrium.c's closed form), in the scene's own units.
-static bool glpk_margin(const zeno_scene *s, zk_model *km, ze_margin_result *res) {
-  if (zk_model_init(km, s, NULL) != ZENO_OK) return false;
-  ze_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
+static bool glpk_margin(const zeno_scene *s, kinematics_model *km, lp_margin_result *res) {
+  if (kinematics_model_init(km, s, NULL) != ZENO_OK) return false;
+  lp_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
                      .cap = 1e6 * km->force_scale, .scale = km->force_scale};
   memcpy(lp.W, km->W0, sizeof lp.W);
   for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
-  return ze_margin_lp_solve(&lp, res, NULL) == ZENO_OK && res->feasible;
+  return lp_margin_lp_solve(&lp, res, NULL) == ZENO_OK && res->feasible;
 }
 
 // The report's forces are an optimum of the LP whose value GLPK found: they
 // balance the load and every cone slack reaches the margin.
-static void assert_forces_optimal(const zk_model *km, const zeno_equilibrium_report *rep) {
+static void assert_forces_optimal(const kinematics_model *km, const zeno_equilibrium_report *rep) {
   for (int r = 0; r < 3; r++) {
     double sum = km->h[r];
     for (int i = 0; i < 2; i++)
@@ -189,8 +189,8 @@ static void lp_margin_matches_family_on_paper_examples(void **state) {
     zeno_scene_apply_paper(&s, &ps[k]);
     zeno_equilibrium_report rep;
     assert_int_equal(zeno_equilibrium_check(&s, &rep, NULL), ZENO_OK);
-    zk_model km;
-    ze_margin_result lp;
+    kinematics_model km;
+    lp_margin_result lp;
     assert_true(glpk_margin(&s, &km, &lp));
     assert_true(rep.feasible && !rep.wedged && !lp.capped);
     assert_true(fabs(rep.margin - lp.margin) < MARGIN_TOL);
@@ -212,8 +212,8 @@ static void lp_margin_matches_family_random(void **state) {
     zeno_scene_apply_paper(&s, &p);
     zeno_equilibrium_report rep;
     if (zeno_equilibrium_check(&s, &rep, NULL) != ZENO_OK) continue;
-    zk_model km;
-    ze_margin_result lp;
+    kinematics_model km;
+    lp_margin_result lp;
     assert_true(glpk_margin(&s, &km, &lp));
     assert_int_equal(rep.wedged, lp.capped);
     assert_forces_optimal(&km, &rep);
@@ -268,7 +268,7 @@ static void one_contact_equilibrium(void **state) {
 // One contact balances a load only through its line of action: exactly
 // (vertex below the centre of mass) yes, 1e-10 off no. GLPK alone accepts
 // that point (within its feasibility tolerance); the library certifies
-// the point to rounding (ZE_LP_CERTIFIED_RTOL).
+// the point to rounding (LP_CERTIFIED_RTOL).
 static void one_contact_weak_stability_is_exact(void **state) {
   (void)state;
   zeno_scene s = one_contact_scene(1, 0, -1, 0.5, 1);
@@ -832,37 +832,37 @@ static void two_contact_requirements(void **state) {
 // margin LP bad contact counts, scales and caps.
 static void dense_lp_errors(void **state) {
   (void)state;
-  ze_dense_lp lp;
-  ze_lp_solution sol;
+  lp_dense lp;
+  lp_solution sol;
   zeno_error e;
-  ze_dense_lp_init(&lp, 0, 2);
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT);
-  ze_dense_lp_init(&lp, 1, ZE_LP_MAX_COLS + 1);
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT);
-  ze_dense_lp_init(&lp, 1, 1);
+  lp_dense_init(&lp, 0, 2);
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT);
+  lp_dense_init(&lp, 1, LP_MAX_COLS + 1);
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT);
+  lp_dense_init(&lp, 1, 1);
   lp.a[0][0] = NAN;
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_RANGE);
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_RANGE);
   // max x subject to x >= 0 (no upper bound): unbounded; x <= -1, x >= 0: infeasible.
-  ze_dense_lp_init(&lp, 1, 1);
+  lp_dense_init(&lp, 1, 1);
   lp.a[0][0] = 1;
-  lp.row_kind[0] = ZE_LOWER;
+  lp.row_kind[0] = LP_LOWER;
   lp.obj[0] = 1;
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_OK);
-  assert_int_equal(sol.status, ZE_LP_UNBOUNDED);
-  lp.row_kind[0] = ZE_UPPER;
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_OK);
+  assert_int_equal(sol.status, LP_UNBOUNDED);
+  lp.row_kind[0] = LP_UPPER;
   lp.row_hi[0] = -1;
-  lp.col_kind[0] = ZE_LOWER;
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_OK);
-  assert_int_equal(sol.status, ZE_LP_INFEASIBLE);
-  ze_margin_lp m = {.n = 3, .cap = 1, .scale = 1};
-  ze_margin_result res;
-  assert_int_equal(ze_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
+  lp.col_kind[0] = LP_LOWER;
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_OK);
+  assert_int_equal(sol.status, LP_INFEASIBLE);
+  lp_margin_lp m = {.n = 3, .cap = 1, .scale = 1};
+  lp_margin_result res;
+  assert_int_equal(lp_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
   m.n = 2;
   m.scale = 0;
-  assert_int_equal(ze_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(lp_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
   m.scale = 1;
   m.cap = 0;
-  assert_int_equal(ze_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(lp_margin_lp_solve(&m, &res, &e), ZENO_ERR_ARGUMENT);
 }
 
 int main(void) {

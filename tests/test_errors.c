@@ -641,26 +641,26 @@ static void test_contact_stability_errors(void **state) {
 static void test_lp_errors(void **state) {
   (void)state;
   zeno_error e;
-  ze_dense_lp lp;
-  ze_lp_solution sol;
-  ze_dense_lp_init(&lp, 1, 1);
+  lp_dense lp;
+  lp_solution sol;
+  lp_dense_init(&lp, 1, 1);
   lp.rows = 0;
-  check_error(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  ze_dense_lp_init(&lp, 1, 1);
-  lp.cols = ZE_LP_MAX_COLS + 1;
-  check_error(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  ze_dense_lp_init(&lp, 1, 1);
+  check_error(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT, &e, NULL);
+  lp_dense_init(&lp, 1, 1);
+  lp.cols = LP_MAX_COLS + 1;
+  check_error(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_ARGUMENT, &e, NULL);
+  lp_dense_init(&lp, 1, 1);
   lp.a[0][0] = NAN;
-  check_error(ze_dense_lp_solve(&lp, &sol, &e), ZENO_ERR_RANGE, &e, NULL);
-  ze_margin_lp m;
+  check_error(lp_dense_solve(&lp, &sol, &e), ZENO_ERR_RANGE, &e, NULL);
+  lp_margin_lp m;
   memset(&m, 0, sizeof m);
   m.n = 3;
   m.scale = m.cap = 1;
-  ze_margin_result r;
-  check_error(ze_margin_lp_solve(&m, &r, &e), ZENO_ERR_ARGUMENT, &e, NULL);
+  lp_margin_result r;
+  check_error(lp_margin_lp_solve(&m, &r, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   m.n = 1;
   m.scale = 0;
-  check_error(ze_margin_lp_solve(&m, &r, &e), ZENO_ERR_ARGUMENT, &e, NULL);
+  check_error(lp_margin_lp_solve(&m, &r, &e), ZENO_ERR_ARGUMENT, &e, NULL);
 }
 
 // GLPK is loaded at the first LP (glpk_load.h): a library that is missing,
@@ -673,47 +673,47 @@ static void test_lp_errors(void **state) {
 static void test_sundials_loading(void **state) {
   (void)state;
   zeno_error e;
-  zfc_sundials t;
-  check_error(zfc_sundials_open("libzeno-no-such-sundials.so.0", &t, &e),
+  sundials_api t;
+  check_error(sundials_api_open("libzeno-no-such-sundials.so.0", &t, &e),
               ZENO_ERR_UNSUPPORTED, &e, "model");
   assert_non_null(strstr(e.message, "libzeno-no-such-sundials.so.0"));
   assert_non_null(strstr(e.message, "apt-get install libsundials-cvode6"));
   assert_null(t.CVodeCreate);
-  check_error(zfc_sundials_open("libm.so.6", &t, &e), ZENO_ERR_UNSUPPORTED, &e, "model");
+  check_error(sundials_api_open("libm.so.6", &t, &e), ZENO_ERR_UNSUPPORTED, &e, "model");
   assert_non_null(strstr(e.message, "SUNContext_Create"));
-  const zfc_sundials *p = zfc_sundials_get(&e);
+  const sundials_api *p = sundials_api_get(&e);
   assert_non_null(p);
-  assert_ptr_equal(zfc_sundials_get(NULL), p);
+  assert_ptr_equal(sundials_api_get(NULL), p);
   assert_non_null(p->CVode);
 }
 
 static void test_glpk_loading(void **state) {
   (void)state;
   zeno_error e;
-  ze_glpk g;
-  check_error(ze_glpk_open("libzeno-no-such-glpk.so.0", &g, &e), ZENO_ERR_UNSUPPORTED, &e,
+  glpk_api g;
+  check_error(glpk_api_open("libzeno-no-such-glpk.so.0", &g, &e), ZENO_ERR_UNSUPPORTED, &e,
               NULL);
   assert_non_null(strstr(e.message, "libzeno-no-such-glpk.so.0"));
   assert_non_null(strstr(e.message, "apt-get install libglpk40"));
   assert_null(g.simplex);
-  check_error(ze_glpk_open("libm.so.6", &g, &e), ZENO_ERR_UNSUPPORTED, &e, NULL);
+  check_error(glpk_api_open("libm.so.6", &g, &e), ZENO_ERR_UNSUPPORTED, &e, NULL);
   assert_non_null(strstr(e.message, "glp_create_prob"));
-  const ze_glpk *p = ze_glpk_get(&e);
+  const glpk_api *p = glpk_api_get(&e);
   assert_non_null(p);
-  assert_ptr_equal(ze_glpk_loaded(), p);
-  ze_dense_lp lp;
-  ze_dense_lp_init(&lp, 2, 2);
+  assert_ptr_equal(glpk_api_loaded(), p);
+  lp_dense lp;
+  lp_dense_init(&lp, 2, 2);
   const double a[2][2] = {{1, 2}, {3, 1}}, hi[2] = {4, 6};
   for (int r = 0; r < 2; r++) {
     for (int c = 0; c < 2; c++) lp.a[r][c] = a[r][c];
-    lp.row_kind[r] = ZE_UPPER;
+    lp.row_kind[r] = LP_UPPER;
     lp.row_hi[r] = hi[r];
-    lp.col_kind[r] = ZE_LOWER;
+    lp.col_kind[r] = LP_LOWER;
     lp.obj[r] = 1;
   }
-  ze_lp_solution sol;
-  assert_int_equal(ze_dense_lp_solve(&lp, &sol, &e), ZENO_OK);
-  assert_int_equal(sol.status, ZE_LP_OPTIMAL);
+  lp_solution sol;
+  assert_int_equal(lp_dense_solve(&lp, &sol, &e), ZENO_OK);
+  assert_int_equal(sol.status, LP_OPTIMAL);
   assert_float_equal(sol.objective, 2.8, 1e-12);
   assert_float_equal(sol.x[0], 1.6, 1e-12);
   assert_float_equal(sol.x[1], 1.2, 1e-12);

@@ -12,11 +12,11 @@
 static void falling_root_is_exact(void **state) {
   (void)state;
   const double z0 = 1.0, v = 0.0, a = -9.81;
-  const double t = zf_first_root(z0, v, a, -1);
+  const double t = flow_first_root(z0, v, a, -1);
   assert_true(rel_diff(t, sqrt(2.0 / 9.81)) < 1e-15);
   // Rising through zero is not an impact.
-  assert_true(isinf(zf_first_root(-1.0, 2.0, 0.0, -1)));
-  assert_true(fabs(zf_first_root(-1.0, 2.0, 0.0, +1) - 0.5) < 1e-15);
+  assert_true(isinf(flow_first_root(-1.0, 2.0, 0.0, -1)));
+  assert_true(fabs(flow_first_root(-1.0, 2.0, 0.0, +1) - 0.5) < 1e-15);
 }
 
 // A contact just separated (z0 = 0, moving up, falling back) returns after
@@ -24,29 +24,29 @@ static void falling_root_is_exact(void **state) {
 static void separating_contact_returns(void **state) {
   (void)state;
   const double v = 1e-7, a = -3.0;
-  const double t = zf_first_root(0.0, v, a, -1);
+  const double t = flow_first_root(0.0, v, a, -1);
   assert_true(rel_diff(t, 2 * v / 3.0) < 1e-15);
   // The cancellation-free formula keeps a tiny gap's root accurate.
-  const double z0 = 1e-20, t2 = zf_first_root(z0, -1.0, 0.5, -1);
+  const double z0 = 1e-20, t2 = flow_first_root(z0, -1.0, 0.5, -1);
   assert_true(rel_diff(t2, 1e-20) < 1e-15);
   // Speeds whose square underflows or overflows: a restitution chatter run
   // down to 1e-162 (Example 2, Newton e = 0.5) lost this root and the body
   // fell through both surfaces; the return is still 2 v / |a|.
   const double speeds[] = {1e-162, 3e-200, 1e160, 1e-300};
   for (size_t k = 0; k < sizeof speeds / sizeof *speeds; k++) {
-    const double tk = zf_first_root(0.0, speeds[k], a, -1);
+    const double tk = flow_first_root(0.0, speeds[k], a, -1);
     assert_true(rel_diff(tk, 2 * speeds[k] / 3.0) < 1e-15);
   }
   // ... and a gap of their size reached at such a speed.
-  assert_true(rel_diff(zf_first_root(1e-170, -1e-162, -1e-200, -1), 1e-8) < 1e-15);
+  assert_true(rel_diff(flow_first_root(1e-170, -1e-162, -1e-200, -1), 1e-8) < 1e-15);
 }
 
 // A tangent touch is not a crossing; no real root means no event.
 static void grazing_is_not_a_crossing(void **state) {
   (void)state;
   // z = (t - 1)^2 = 1 - 2 t + t^2: touches zero at t = 1 with zero slope.
-  assert_true(isinf(zf_first_root(1.0, -2.0, 2.0, -1)));
-  assert_true(isinf(zf_first_root(1.0, 0.0, 1.0, 0)));
+  assert_true(isinf(flow_first_root(1.0, -2.0, 2.0, -1)));
+  assert_true(isinf(flow_first_root(1.0, 0.0, 1.0, 0)));
 }
 
 // Crossings come sorted; a free contact at a negative gap that keeps
@@ -56,8 +56,8 @@ static void crossings_sorted_and_penetration_caught(void **state) {
   zeno_mode pf = {{ZENO_LETTER_P, ZENO_LETTER_F}};
   const double c[4] = {0, 0.2, 0.25, 3.0}, cd[4] = {0, 1.0, -1.0, 0.1},
                cdd[4] = {0, -2.0, 0.0, 0.0};
-  zf_crossing cr[ZF_MAX_CROSSINGS];
-  const int n = zf_crossings(2, pf, c, cd, cdd, 100.0, cr);
+  flow_crossing cr[FLOW_MAX_CROSSINGS];
+  const int n = flow_crossings(2, pf, c, cd, cdd, 100.0, cr);
   assert_true(n >= 2);
   assert_int_equal(cr[0].guard, ZENO_GUARD_GAP);  // contact 2 lands at t = 0.25
   assert_int_equal(cr[0].contact, 1);
@@ -68,36 +68,36 @@ static void crossings_sorted_and_penetration_caught(void **state) {
   const double cneg[4] = {0, 0, -1e-18, 0}, cdneg[4] = {0, 0, -1e-9, 0},
                cddneg[4] = {0, 0, -1.0, 0};
   zeno_mode sf = {{ZENO_LETTER_S, ZENO_LETTER_F}};
-  const int m = zf_crossings(2, sf, cneg, cdneg, cddneg, 100.0, cr);
+  const int m = flow_crossings(2, sf, cneg, cdneg, cddneg, 100.0, cr);
   assert_true(m >= 1);
   assert_int_equal(cr[0].guard, ZENO_GUARD_GAP);
   assert_true(cr[0].tau == 0.0);
 }
 
-// Every crossing with its escapes, as zf_crossings made them before it
+// Every crossing with its escapes, as flow_crossings made them before it
 // left out the escapes that cannot matter: the reference of the next test.
 static int all_crossings(zeno_mode mode, const double c[4], const double cd[4],
-                         const double cdd[4], double radius, zf_crossing *out) {
+                         const double cdd[4], double radius, flow_crossing *out) {
   int n = 0;
   for (int i = 0; i < 2; i++) {
     const int l = mode.letter[i];
     double tau = INFINITY;
     zeno_guard g = ZENO_GUARD_GAP;
-    if (l == ZENO_LETTER_F) tau = zf_first_root(c[2 * i], cd[2 * i], cdd[2 * i], -1);
+    if (l == ZENO_LETTER_F) tau = flow_first_root(c[2 * i], cd[2 * i], cdd[2 * i], -1);
     if (l == ZENO_LETTER_P || l == ZENO_LETTER_N) {
-      tau = zf_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, l == ZENO_LETTER_P ? -1 : 1);
+      tau = flow_first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, l == ZENO_LETTER_P ? -1 : 1);
       g = ZENO_GUARD_SLIP_VELOCITY;
     }
-    if (isfinite(tau)) out[n++] = (zf_crossing){tau, g, i};
+    if (isfinite(tau)) out[n++] = (flow_crossing){tau, g, i};
   }
   for (int a = 0; a < 4; a++)
     for (int side = 1; side >= -1; side -= 2) {
-      const double tau = zf_first_root(c[a] - side * radius, cd[a], cdd[a], side);
-      if (isfinite(tau)) out[n++] = (zf_crossing){tau, ZENO_GUARD_ESCAPE, a / 2};
+      const double tau = flow_first_root(c[a] - side * radius, cd[a], cdd[a], side);
+      if (isfinite(tau)) out[n++] = (flow_crossing){tau, ZENO_GUARD_ESCAPE, a / 2};
     }
   for (int a = 1; a < n; a++)
     for (int b = a; b > 0 && out[b - 1].tau > out[b].tau; b--) {
-      const zf_crossing t = out[b];
+      const flow_crossing t = out[b];
       out[b] = out[b - 1];
       out[b - 1] = t;
     }
@@ -127,8 +127,8 @@ static void escapes_left_out_only_when_unread(void **state) {
     c[0] = fabs(c[0]);
     c[2] = fabs(c[2]);
     const double radius = pow(10, rng_uniform(&r, -1, 3));
-    zf_crossing got[ZF_MAX_CROSSINGS], ref[ZF_MAX_CROSSINGS];
-    const int n = zf_crossings(2, mode, c, cd, cdd, radius, got);
+    flow_crossing got[FLOW_MAX_CROSSINGS], ref[FLOW_MAX_CROSSINGS];
+    const int n = flow_crossings(2, mode, c, cd, cdd, radius, got);
     const int m = all_crossings(mode, c, cd, cdd, radius, ref);
     double latest = 0;
     for (int j = 0; j < m; j++)
@@ -153,8 +153,8 @@ static void escapes_left_out_only_when_unread(void **state) {
   assert_true(escapes_first > 1000);
 }
 
-// zf_crossings_inv(), the mode's divisors inverted once (the maps' kernel),
-// against zf_crossings(): the same guards in the same order wherever two
+// flow_crossings_inv(), the mode's divisors inverted once (the maps' kernel),
+// against flow_crossings(): the same guards in the same order wherever two
 // crossings are not within rounding of each other, and every time to
 // 1e-14 of itself. 20,000 random segments of every mode with a free or
 // slipping contact, accelerations of both signs and some exactly zero.
@@ -178,9 +178,9 @@ static void inverted_divisors_agree(void **state) {
     }
     c[0] = fabs(c[0]);
     c[2] = fabs(c[2]);
-    zf_crossing got[ZF_MAX_CROSSINGS], ref[ZF_MAX_CROSSINGS];
-    const int n = zf_crossings_inv(2, mode, c, cd, cdd, inv, 10.0, got);
-    const int m = zf_crossings(2, mode, c, cd, cdd, 10.0, ref);
+    flow_crossing got[FLOW_MAX_CROSSINGS], ref[FLOW_MAX_CROSSINGS];
+    const int n = flow_crossings_inv(2, mode, c, cd, cdd, inv, 10.0, got);
+    const int m = flow_crossings(2, mode, c, cd, cdd, 10.0, ref);
     assert_int_equal(n, m);
     for (int j = 0; j < n; j++) {
       const double dev = fabs(got[j].tau - ref[j].tau) / fmax(fabs(ref[j].tau), 1e-300);

@@ -9,20 +9,20 @@
 #include "dynamics/kinematics.h"
 #include "test_util.h"
 
-static zk_model model_of(zeno_paper_params p) {
+static kinematics_model model_of(zeno_paper_params p) {
   zeno_scene s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &p);
-  zk_model km;
-  assert_int_equal(zk_model_init(&km, &s, NULL), ZENO_OK);
+  kinematics_model km;
+  assert_int_equal(kinematics_model_init(&km, &s, NULL), ZENO_OK);
   return km;
 }
 
 static void zod_jacobian_is_full_at_nominal(void **state) {
   (void)state;
-  zk_model km = model_of(example2());
+  kinematics_model km = model_of(example2());
   double W[3][4], bias[4];
   const double q0[3] = {0, 0, 0}, qd0[3] = {0, 0, 0};
-  zk_full_jacobian(&km, q0, qd0, W, bias);
+  kinematics_full_jacobian(&km, q0, qd0, W, bias);
   for (int k = 0; k < 3; k++)
     for (int a = 0; a < 4; a++) assert_true(fabs(W[k][a] - km.W0[k][a]) < 1e-15);
   // Column of z1 for Example 2: n1 = (-sin 75, cos 75), torque arm n1 . J p1.
@@ -33,19 +33,19 @@ static void zod_jacobian_is_full_at_nominal(void **state) {
 
 static void full_jacobian_matches_finite_differences(void **state) {
   (void)state;
-  zk_model km = model_of(example3());
+  kinematics_model km = model_of(example3());
   const double q[3] = {0.03, -0.02, 0.2}, qd[3] = {0.3, -0.1, 0.7};
   double W[3][4], bias[4], c0[4], cd0[4];
-  zk_full_jacobian(&km, q, qd, W, bias);
-  zk_full_contacts(&km, q, qd, c0, cd0);
+  kinematics_full_jacobian(&km, q, qd, W, bias);
+  kinematics_full_contacts(&km, q, qd, c0, cd0);
   const double h = 1e-6;
   for (int k = 0; k < 3; k++) {
     double qp[3] = {q[0], q[1], q[2]}, qm[3] = {q[0], q[1], q[2]};
     qp[k] += h;
     qm[k] -= h;
     double cp[4], cm[4], dummy[4];
-    zk_full_contacts(&km, qp, qd, cp, dummy);
-    zk_full_contacts(&km, qm, qd, cm, dummy);
+    kinematics_full_contacts(&km, qp, qd, cp, dummy);
+    kinematics_full_contacts(&km, qm, qd, cm, dummy);
     for (int a = 0; a < 4; a++) assert_true(fabs((cp[a] - cm[a]) / (2 * h) - W[k][a]) < 1e-8);
   }
   // Rates are W^T qdot.
@@ -61,21 +61,21 @@ static void full_jacobian_matches_finite_differences(void **state) {
     qp[k] = q[k] + qd[k] * dt;
     qm[k] = q[k] - qd[k] * dt;
   }
-  zk_full_contacts(&km, qp, qd, cp, d);
-  zk_full_contacts(&km, qm, qd, cm, d);
+  kinematics_full_contacts(&km, qp, qd, cp, d);
+  kinematics_full_contacts(&km, qm, qd, cm, d);
   for (int a = 0; a < 4; a++)
     assert_true(fabs((cp[a] - 2 * c0[a] + cm[a]) / (dt * dt) - bias[a]) < 1e-5);
 }
 
 static void zod_coordinates_round_trip(void **state) {
   (void)state;
-  zk_model km = model_of(example2());
+  kinematics_model km = model_of(example2());
   const double qp[3] = {0.4, 1.3, -2.5}, qdp[3] = {-0.3, 0.2, 1.1};
   double q[3], qd[3], qp2[3], qdp2[3];
-  zk_zod_to_gen(&km, qp, q);
-  zk_zod_to_gen(&km, qdp, qd);
-  zk_gen_to_zod(&km, q, qp2);
-  zk_gen_to_zod(&km, qd, qdp2);
+  kinematics_zod_to_gen(&km, qp, q);
+  kinematics_zod_to_gen(&km, qdp, qd);
+  kinematics_gen_to_zod(&km, q, qp2);
+  kinematics_gen_to_zod(&km, qd, qdp2);
   for (int k = 0; k < 3; k++) {
     assert_true(fabs(qp2[k] - qp[k]) < 1e-14);
     assert_true(fabs(qdp2[k] - qdp[k]) < 1e-14);
@@ -89,21 +89,21 @@ static void degenerate_geometry_is_refused(void **state) {
   zeno_paper_params p = {0, -1, 1, 1, 90, 0, 0.5, 0.5, 1, 1, 1, 0};
   zeno_scene s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &p);
-  zk_model km;
+  kinematics_model km;
   zeno_error err;
-  assert_int_equal(zk_model_init(&km, &s, &err), ZENO_ERR_GEOMETRY);
+  assert_int_equal(kinematics_model_init(&km, &s, &err), ZENO_ERR_GEOMETRY);
   assert_non_null(strstr(err.message, "normal"));
 }
 
 static void energy_of_constant_load(void **state) {
   (void)state;
-  zk_model km = model_of(example2());
+  kinematics_model km = model_of(example2());
   const double q[3] = {0, 0, 0}, qd[3] = {1, 0, 0};
   // Kinetic energy m v^2 / 2 with m = 1.
-  assert_true(fabs(zk_energy(&km, q, qd) - 0.5) < 1e-15);
+  assert_true(fabs(kinematics_energy(&km, q, qd) - 0.5) < 1e-15);
   // Moving along the load lowers the potential by |f| * distance.
   const double dir[3] = {sin(65 * DEG), -cos(65 * DEG), 0}, zero[3] = {0, 0, 0};
-  assert_true(fabs(zk_energy(&km, dir, zero) + 1.0) < 1e-15);
+  assert_true(fabs(kinematics_energy(&km, dir, zero) + 1.0) < 1e-15);
 }
 
 int main(void) {

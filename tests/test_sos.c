@@ -39,27 +39,27 @@ static long stdout_bytes_of(void (*f)(void *), void *arg) {
 // max 2 X12 s.t. X11 = 1, X22 = 1, X >= 0 (2x2): X12 <= sqrt(X11 X22) = 1,
 // so the optimum is 2 at X = [1 1; 1 1].
 static void two_by_two(void *arg) {
-  ze_sdp_solution *s = arg;
+  sdp_solution *s = arg;
   ze_sdp p;
   int size = 2;
   bool diag = false;
-  assert_int_equal(ze_sdp_init(&p, 1, &size, &diag, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, ZE_SDP_OBJECTIVE, 0, 0, 1, 1.0, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 0, 1.0, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 1, 0, 1, 1, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_init(&p, 1, &size, &diag, 2, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, SDP_OBJECTIVE, 0, 0, 1, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 0, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 1, 0, 1, 1, 1.0, NULL), ZENO_OK);
   p.rhs[0] = p.rhs[1] = 1.0;
-  assert_int_equal(ze_sdp_solve(&p, s, NULL), ZENO_OK);
-  ze_sdp_free(&p);
+  assert_int_equal(sdp_solve(&p, s, NULL), ZENO_OK);
+  sdp_free(&p);
 }
 
 static void sdp_two_by_two_correlation(void **state) {
   (void)state;
-  ze_sdp_solution s;
+  sdp_solution s;
   assert_int_equal(stdout_bytes_of(two_by_two, &s), 0); // CSDP printed nothing
-  assert_int_equal(s.status, ZE_SDP_SOLVED);
+  assert_int_equal(s.status, SDP_SOLVED);
   assert_true(fabs(s.pobj - 2.0) < 1e-7 && fabs(s.dobj - 2.0) < 1e-7);
   assert_true(fabs(s.x[0][1] - 1.0) < 1e-7 && fabs(s.x[0][2] - 1.0) < 1e-7);
-  ze_sdp_solution_free(&s, 1);
+  sdp_solution_free(&s, 1);
 }
 
 // Diagonal block: x1 + x2 = 1 and x1 - x2 = 3 force x2 = -1 < 0: infeasible.
@@ -68,30 +68,30 @@ static void sdp_infeasible_diagonal(void **state) {
   ze_sdp p;
   int size = 2;
   bool diag = true;
-  assert_int_equal(ze_sdp_init(&p, 1, &size, &diag, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 0, 1.0, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 1, 1, 1.0, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 1, 0, 0, 0, 1.0, NULL), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 1, 0, 1, 1, -1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_init(&p, 1, &size, &diag, 2, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 0, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 1, 1, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 1, 0, 0, 0, 1.0, NULL), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 1, 0, 1, 1, -1.0, NULL), ZENO_OK);
   p.rhs[0] = 1.0;
   p.rhs[1] = 3.0;
-  ze_sdp_solution s;
-  assert_int_equal(ze_sdp_solve(&p, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SDP_PRIMAL_INFEASIBLE);
-  ze_sdp_solution_free(&s, 1);
-  ze_sdp_free(&p);
+  sdp_solution s;
+  assert_int_equal(sdp_solve(&p, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SDP_PRIMAL_INFEASIBLE);
+  sdp_solution_free(&s, 1);
+  sdp_free(&p);
 }
 
 typedef struct failing_sdp {
   ze_sdp *p;
-  ze_sdp_solution *s;
+  sdp_solution *s;
   zeno_error *e;
   zeno_status status;
 } failing_sdp;
 
 static void solve_failing(void *arg) {
   failing_sdp *job = arg;
-  job->status = ze_sdp_solve(job->p, job->s, job->e);
+  job->status = sdp_solve(job->p, job->s, job->e);
 }
 
 // Bad programs are errors, never CSDP's exit(): no block, an entry out of
@@ -104,27 +104,27 @@ static void sdp_error_paths(void **state) {
   zeno_error e;
   int size = 2;
   bool diag = true, dense = false;
-  assert_int_equal(ze_sdp_init(&p, 0, &size, &diag, 1, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sdp_init(&p, 1, &size, &diag, 2, &e), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 2, 1.0, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 1, 1.0, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 0, NAN, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sdp_add(&p, 2, 0, 0, 0, 1.0, &e), ZENO_ERR_ARGUMENT);
-  ze_sdp_solution s;
-  assert_int_equal(ze_sdp_solve(&p, &s, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sdp_init(&p, 0, &size, &diag, 1, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sdp_init(&p, 1, &size, &diag, 2, &e), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 2, 1.0, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 1, 1.0, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 0, NAN, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sdp_add(&p, 2, 0, 0, 0, 1.0, &e), ZENO_ERR_ARGUMENT);
+  sdp_solution s;
+  assert_int_equal(sdp_solve(&p, &s, &e), ZENO_ERR_ARGUMENT);
   assert_non_null(strstr(e.message, "empty"));
   p.rhs[1] = 1.0; // constraint 1 reads 0 = 1
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 0, 1.0, &e), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 0, 1.0, &e), ZENO_OK);
   p.rhs[0] = 1.0;
-  assert_int_equal(ze_sdp_solve(&p, &s, &e), ZENO_OK);
-  assert_int_equal(s.status, ZE_SDP_PRIMAL_INFEASIBLE);
-  ze_sdp_solution_free(&s, 1);
-  ze_sdp_free(&p);
+  assert_int_equal(sdp_solve(&p, &s, &e), ZENO_OK);
+  assert_int_equal(s.status, SDP_PRIMAL_INFEASIBLE);
+  sdp_solution_free(&s, 1);
+  sdp_free(&p);
 
-  assert_int_equal(ze_sdp_init(&p, 1, &size, &dense, 2, &e), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, ZE_SDP_OBJECTIVE, 0, 0, 1, 1.0, &e), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 0, 0, 0, 0, 1.0, &e), ZENO_OK);
-  assert_int_equal(ze_sdp_add(&p, 1, 0, 1, 1, 1.0, &e), ZENO_OK);
+  assert_int_equal(sdp_init(&p, 1, &size, &dense, 2, &e), ZENO_OK);
+  assert_int_equal(sdp_add(&p, SDP_OBJECTIVE, 0, 0, 1, 1.0, &e), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 0, 0, 0, 0, 1.0, &e), ZENO_OK);
+  assert_int_equal(sdp_add(&p, 1, 0, 1, 1, 1.0, &e), ZENO_OK);
   p.rhs[0] = p.rhs[1] = 1.0;
   p.max_iterations = 1;
   failing_sdp job = {&p, &s, &e, ZENO_OK};
@@ -132,15 +132,15 @@ static void sdp_error_paths(void **state) {
   assert_int_equal(job.status, ZENO_ERR_SINGULAR);
   assert_non_null(strstr(e.message, "CSDP failed: code 4"));
   p.max_iterations = 0;
-  assert_int_equal(ze_sdp_solve(&p, &s, &e), ZENO_ERR_ARGUMENT);
-  ze_sdp_free(&p);
+  assert_int_equal(sdp_solve(&p, &s, &e), ZENO_ERR_ARGUMENT);
+  sdp_free(&p);
 }
 
 // --- polynomials -----------------------------------------------------
 
 static ze_poly poly_of(int nvars, int n, const double *c, const int *exps) {
   ze_poly p;
-  assert_int_equal(ze_poly_from_list(&p, nvars, n, c, exps, NULL), ZENO_OK);
+  assert_int_equal(poly_from_list(&p, nvars, n, c, exps, NULL), ZENO_OK);
   return p;
 }
 
@@ -150,40 +150,40 @@ static ze_poly poly_of(int nvars, int n, const double *c, const int *exps) {
 static void poly_arithmetic(void **state) {
   (void)state;
   ze_poly x, y, s, sq, d, comp;
-  assert_int_equal(ze_poly_var(&x, 2, 0, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_var(&y, 2, 1, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_init(&s, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_init(&sq, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_axpy(&s, 1.0, &x, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_axpy(&s, 1.0, &y, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_mul(&sq, &s, &s, NULL), ZENO_OK);
+  assert_int_equal(poly_var(&x, 2, 0, NULL), ZENO_OK);
+  assert_int_equal(poly_var(&y, 2, 1, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&s, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&sq, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_axpy(&s, 1.0, &x, NULL), ZENO_OK);
+  assert_int_equal(poly_axpy(&s, 1.0, &y, NULL), ZENO_OK);
+  assert_int_equal(poly_mul(&sq, &s, &s, NULL), ZENO_OK);
   assert_int_equal(sq.nterms, 3);
-  ze_mono xy = {{1, 1}};
-  assert_true(ze_poly_coef(&sq, &xy) == 2.0);
+  poly_mono xy = {{1, 1}};
+  assert_true(poly_coef(&sq, &xy) == 2.0);
   ze_poly x2y = poly_of(2, 1, (double[]){1.0}, (int[]){2, 1});
-  assert_int_equal(ze_poly_init(&d, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_deriv(&d, &x2y, 0, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&d, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_deriv(&d, &x2y, 0, NULL), ZENO_OK);
   assert_int_equal(d.nterms, 1);
-  assert_true(ze_poly_coef(&d, &xy) == 2.0);
+  assert_true(poly_coef(&d, &xy) == 2.0);
   ze_poly map[2] = {poly_of(2, 2, (double[]){1, 1}, (int[]){1, 0, 0, 1}),
                     poly_of(2, 2, (double[]){1, -1}, (int[]){1, 0, 0, 1})};
-  assert_int_equal(ze_poly_init(&comp, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_compose(&comp, &x2y, map, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&comp, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_compose(&comp, &x2y, map, NULL), ZENO_OK);
   const double st[2] = {0.7, -1.3};
   const double want = (0.7 - 1.3) * (0.7 - 1.3) * (0.7 + 1.3);
-  assert_true(fabs(ze_poly_eval(&comp, st) - want) < 1e-14);
+  assert_true(fabs(poly_eval(&comp, st) - want) < 1e-14);
   const long double stl[2] = {0.7L, -1.3L};
-  assert_true(fabsl(ze_poly_eval_l(&comp, stl) - (long double)want) < 1e-14L);
-  ze_mono *basis;
+  assert_true(fabsl(poly_eval_l(&comp, stl) - (long double)want) < 1e-14L);
+  poly_mono *basis;
   int n;
-  assert_int_equal(ze_mono_basis(2, 0, 3, &basis, &n, NULL), ZENO_OK);
+  assert_int_equal(poly_mono_basis(2, 0, 3, &basis, &n, NULL), ZENO_OK);
   assert_int_equal(n, 10);
   for (int k = 1; k < n; k++)
-    assert_true(ze_mono_compare(&basis[k - 1], &basis[k]) < 0);
+    assert_true(poly_mono_compare(&basis[k - 1], &basis[k]) < 0);
   free(basis);
   ze_poly *all[] = {&x, &y, &s, &sq, &d, &x2y, &map[0], &map[1], &comp};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    ze_poly_free(all[k]);
+    poly_free(all[k]);
 }
 
 // The ZOD state (z1, z2, x2, u1, u2, w2) with weights 2 for positions and 1
@@ -195,67 +195,67 @@ static void poly_weighted_basis(void **state) {
   (void)state;
   const int weight[6] = {2, 2, 2, 1, 1, 1};
   const int x2_linear[6] = {9, 9, 1, 9, 9, 9}, no_x2[6] = {9, 9, 0, 9, 9, 9};
-  ze_mono *b;
+  poly_mono *b;
   int n;
-  assert_int_equal(ze_mono_basis_weighted(6, weight, x2_linear, 2, 4, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(poly_mono_basis_weighted(6, weight, x2_linear, 2, 4, &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 66);
   free(b);
-  assert_int_equal(ze_mono_basis_weighted(6, weight, no_x2, 2, 4, &b, &n, NULL), ZENO_OK);
+  assert_int_equal(poly_mono_basis_weighted(6, weight, no_x2, 2, 4, &b, &n, NULL), ZENO_OK);
   assert_int_equal(n, 54);
   for (int k = 0; k < n; k++) {
     int w = 2 * (b[k].e[0] + b[k].e[1] + b[k].e[2]) + b[k].e[3] + b[k].e[4] + b[k].e[5];
     assert_true(w >= 2 && w <= 4 && b[k].e[2] == 0);
   }
-  ze_sos_program prog;
-  ze_sos_expr v;
-  assert_int_equal(ze_sos_program_init(&prog, 6, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_new_poly_in(&prog, b, n, &v, NULL), ZENO_OK);
+  sos_program prog;
+  sos_expr v;
+  assert_int_equal(sos_program_init(&prog, 6, NULL), ZENO_OK);
+  assert_int_equal(sos_new_poly_in(&prog, b, n, &v, NULL), ZENO_OK);
   assert_int_equal(prog.nscalars, 54);
   free(b);
   const int bad[6] = {2, 2, 0, 1, 1, 1};
   zeno_error e;
-  assert_int_equal(ze_mono_basis_weighted(6, bad, NULL, 2, 4, &b, &n, &e), ZENO_ERR_RANGE);
-  ze_sos_expr_free(&v);
-  ze_sos_program_free(&prog);
+  assert_int_equal(poly_mono_basis_weighted(6, bad, NULL, 2, 4, &b, &n, &e), ZENO_ERR_RANGE);
+  sos_expr_free(&v);
+  sos_program_free(&prog);
 }
 
 // --- sums of squares --------------------------------------------------
 
 // A program "p is SOS" for a fixed p.
-static ze_sos_program sos_of(const ze_poly *p) {
-  ze_sos_program prog;
-  ze_sos_expr x;
-  assert_int_equal(ze_sos_program_init(&prog, p->nvars, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_init(&x, p->nvars, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, p, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
-  ze_sos_expr_free(&x);
+static sos_program sos_of(const ze_poly *p) {
+  sos_program prog;
+  sos_expr x;
+  assert_int_equal(sos_program_init(&prog, p->nvars, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_init(&x, p->nvars, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, p, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
+  sos_expr_free(&x);
   return prog;
 }
 
 // Largest |coefficient of p - z^T Q z| over the monomials of both.
-static double gram_mismatch(const ze_poly *p, const ze_sos_gram *g) {
+static double gram_mismatch(const ze_poly *p, const sos_gram *g) {
   ze_poly r;
-  assert_int_equal(ze_poly_init(&r, p->nvars, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_copy(&r, p, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&r, p->nvars, NULL), ZENO_OK);
+  assert_int_equal(poly_copy(&r, p, NULL), ZENO_OK);
   for (int j = 0; j < g->n; j++)
     for (int k = 0; k < g->n; k++) {
-      ze_mono m;
-      assert_true(ze_mono_add(&g->basis[j], &g->basis[k], &m));
-      assert_int_equal(ze_poly_add_term(&r, &m, -g->q[j * g->n + k], NULL), ZENO_OK);
+      poly_mono m;
+      assert_true(poly_mono_add(&g->basis[j], &g->basis[k], &m));
+      assert_int_equal(poly_add_term(&r, &m, -g->q[j * g->n + k], NULL), ZENO_OK);
     }
   double worst = 0.0;
   for (int t = 0; t < r.nterms; t++)
     worst = fmax(worst, fabs(r.t[t].c));
-  ze_poly_free(&r);
+  poly_free(&r);
   return worst;
 }
 
-static double min_eig(const ze_sos_gram *g) {
+static double min_eig(const sos_gram *g) {
   long double *a = malloc((size_t)(g->n * g->n) * sizeof *a);
   for (int k = 0; k < g->n * g->n; k++)
     a[k] = g->q[k];
-  double l = (double)ze_sym_min_eigenvalue(g->n, a);
+  double l = (double)sos_sym_min_eigenvalue(g->n, a);
   free(a);
   return l;
 }
@@ -271,23 +271,23 @@ static ze_poly parrilo(void) {
 static void sos_parrilo_example(void **state) {
   (void)state;
   ze_poly p = parrilo();
-  ze_sos_program prog = sos_of(&p);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  sos_program prog = sos_of(&p);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
   assert_int_equal(s.gram[0].n, 3); // x^2, xy, y^2 (1, x, y removed)
   assert_true(gram_mismatch(&p, &s.gram[0]) < 1e-8);
   assert_true(min_eig(&s.gram[0]) > 0.0);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   assert_true(c.margin > 1e-3 && c.residual_norm < 1e-7);
   print_message("Parrilo example: SDP order %d, %d constraints, %.2f ms, margin %.3g, "
                 "residual %.2g\n", s.sdp_order, s.sdp_constraints, 1e3 * s.seconds,
                 c.margin, c.residual_norm);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&p);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&p);
 }
 
 static ze_poly motzkin(void) {
@@ -295,12 +295,12 @@ static ze_poly motzkin(void) {
 }
 
 static void solve_motzkin(void *arg) {
-  ze_sos_solution *s = arg;
+  sos_solution *s = arg;
   ze_poly m = motzkin();
-  ze_sos_program prog = sos_of(&m);
-  assert_int_equal(ze_sos_solve(&prog, NULL, s, NULL), ZENO_OK);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&m);
+  sos_program prog = sos_of(&m);
+  assert_int_equal(sos_solve(&prog, NULL, s, NULL), ZENO_OK);
+  sos_program_free(&prog);
+  poly_free(&m);
 }
 
 // The Motzkin polynomial is non-negative (AM-GM; zero at |x| = |y| = 1) but
@@ -311,54 +311,54 @@ static void solve_motzkin(void *arg) {
 static void sos_motzkin(void **state) {
   (void)state;
   ze_poly m = motzkin();
-  assert_true(ze_poly_eval(&m, (double[]){1, 1}) == 0.0);
+  assert_true(poly_eval(&m, (double[]){1, 1}) == 0.0);
   for (double x = -2; x <= 2; x += 0.125)
     for (double y = -2; y <= 2; y += 0.125)
-      assert_true(ze_poly_eval(&m, (double[]){x, y}) >= 0.0);
-  ze_sos_solution s;
+      assert_true(poly_eval(&m, (double[]){x, y}) >= 0.0);
+  sos_solution s;
   assert_int_equal(stdout_bytes_of(solve_motzkin, &s), 0);
-  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
-  ze_sos_solution_free(&s);
+  assert_int_equal(s.status, SOS_INFEASIBLE);
+  sos_solution_free(&s);
 
   ze_poly f = poly_of(2, 3, (double[]){1, 1, 1}, (int[]){2, 0, 0, 2, 0, 0}), fm;
-  assert_int_equal(ze_poly_init(&fm, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_mul(&fm, &f, &m, NULL), ZENO_OK);
-  ze_sos_program prog = sos_of(&fm);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  assert_int_equal(poly_init(&fm, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_mul(&fm, &f, &m, NULL), ZENO_OK);
+  sos_program prog = sos_of(&fm);
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
   assert_true(gram_mismatch(&fm, &s.gram[0]) < 1e-7);
   assert_true(fabs(min_eig(&s.gram[0])) < 1e-5);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_false(c.certified);
   assert_int_equal(c.failed_constraint, 0);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&fm);
-  ze_poly_free(&f);
-  ze_poly_free(&m);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&fm);
+  poly_free(&f);
+  poly_free(&m);
 }
 
 // x^4 - 4x^2 + 5 - gamma, with gamma a free scalar (maximised, or fixed).
-static ze_sos_program quartic(int *gamma, const double *fixed, double constant) {
-  ze_sos_program prog;
-  ze_sos_expr x;
+static sos_program quartic(int *gamma, const double *fixed, double constant) {
+  sos_program prog;
+  sos_expr x;
   ze_poly p = poly_of(1, 3, (double[]){1, -4, constant}, (int[]){4, 2, 0});
   ze_poly one = poly_of(1, 1, (double[]){1}, (int[]){0});
-  assert_int_equal(ze_sos_program_init(&prog, 1, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_init(&x, 1, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_new_scalar(&prog, gamma, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
+  assert_int_equal(sos_program_init(&prog, 1, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_init(&x, 1, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
+  assert_int_equal(sos_new_scalar(&prog, gamma, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
   if (fixed)
-    assert_int_equal(ze_sos_add_equality(&prog, 1, gamma, (double[]){1.0}, *fixed, NULL),
+    assert_int_equal(sos_add_equality(&prog, 1, gamma, (double[]){1.0}, *fixed, NULL),
                      ZENO_OK);
   else
-    assert_int_equal(ze_sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
-  ze_sos_expr_free(&x);
-  ze_poly_free(&p);
-  ze_poly_free(&one);
+    assert_int_equal(sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
+  sos_expr_free(&x);
+  poly_free(&p);
+  poly_free(&one);
   return prog;
 }
 
@@ -368,52 +368,52 @@ static ze_sos_program quartic(int *gamma, const double *fixed, double constant) 
 static void sos_lower_bound(void **state) {
   (void)state;
   int gamma;
-  ze_sos_program prog = quartic(&gamma, NULL, 5.0);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  sos_program prog = quartic(&gamma, NULL, 5.0);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
   assert_true(fabs(s.scalars[gamma] - 1.0) < 1e-6);
   assert_true(fabs(s.objective - 1.0) < 1e-6);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
 
   const double low = 0.9, high = 1.1;
   prog = quartic(&gamma, &low, 5.0);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   assert_true(c.margin > 1e-3);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
   prog = quartic(&gamma, &high, 5.0);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_INFEASIBLE);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
 }
 
 // "f >= 0 on {g >= 0}" as f - s g SOS with an SOS multiplier s; gamma
 // (when not NULL) is subtracted from f and maximised.
-static ze_sos_program sprocedure(const ze_poly *f, const ze_poly *g, int *gamma) {
-  ze_sos_program prog;
-  ze_sos_expr x;
-  assert_int_equal(ze_sos_program_init(&prog, f->nvars, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_init(&x, f->nvars, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, f, NULL), ZENO_OK);
+static sos_program sprocedure(const ze_poly *f, const ze_poly *g, int *gamma) {
+  sos_program prog;
+  sos_expr x;
+  assert_int_equal(sos_program_init(&prog, f->nvars, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_init(&x, f->nvars, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, f, NULL), ZENO_OK);
   if (gamma) {
     ze_poly one;
-    ze_mono zero = {{0}};
-    assert_int_equal(ze_poly_init(&one, f->nvars, NULL), ZENO_OK);
-    assert_int_equal(ze_poly_add_term(&one, &zero, 1.0, NULL), ZENO_OK);
-    assert_int_equal(ze_sos_new_scalar(&prog, gamma, NULL), ZENO_OK);
-    assert_int_equal(ze_sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
-    assert_int_equal(ze_sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
-    ze_poly_free(&one);
+    poly_mono zero = {{0}};
+    assert_int_equal(poly_init(&one, f->nvars, NULL), ZENO_OK);
+    assert_int_equal(poly_add_term(&one, &zero, 1.0, NULL), ZENO_OK);
+    assert_int_equal(sos_new_scalar(&prog, gamma, NULL), ZENO_OK);
+    assert_int_equal(sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
+    assert_int_equal(sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
+    poly_free(&one);
   }
-  assert_int_equal(ze_sos_add_sos(&prog, &x, 1, g, NULL, NULL), ZENO_OK);
-  ze_sos_expr_free(&x);
+  assert_int_equal(sos_add_sos(&prog, &x, 1, g, NULL, NULL), ZENO_OK);
+  sos_expr_free(&x);
   return prog;
 }
 
@@ -430,42 +430,42 @@ static void sos_s_procedure(void **state) {
   (void)state;
   ze_poly f = poly_of(1, 2, (double[]){1, -0.5}, (int[]){4, 0});
   ze_poly g = poly_of(1, 2, (double[]){1, -1}, (int[]){1, 0});
-  ze_sos_program prog = sprocedure(&f, &g, NULL);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  sos_program prog = sprocedure(&f, &g, NULL);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
   assert_int_equal(s.ngrams[0], 2);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   assert_true(c.margin > 1e-3);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&f);
-  ze_poly_free(&g);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&f);
+  poly_free(&g);
 
   f = poly_of(1, 2, (double[]){-1, 1}, (int[]){2, 0});
   g = poly_of(1, 2, (double[]){1, -2}, (int[]){1, 0});
   prog = sprocedure(&f, &g, NULL);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_INFEASIBLE);
   assert_true(s.margin < -1e-3);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&f);
-  ze_poly_free(&g);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&f);
+  poly_free(&g);
 
   f = poly_of(2, 3, (double[]){-1, -1, 2}, (int[]){1, 0, 0, 1, 0, 0});
   g = poly_of(2, 3, (double[]){-1, -1, 1}, (int[]){2, 0, 0, 2, 0, 0});
   int gamma;
   prog = sprocedure(&f, &g, &gamma);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
   assert_true(fabs(s.scalars[gamma] - (2.0 - sqrt(2.0))) < 1e-6);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&f);
-  ze_poly_free(&g);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&f);
+  poly_free(&g);
 }
 
 // The re-check recomputes the identity from the program, not from the
@@ -477,31 +477,31 @@ static void sos_check_is_sound(void **state) {
   (void)state;
   int gamma;
   const double fixed = 0.9;
-  ze_sos_program prog = quartic(&gamma, &fixed, 5.0);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_FEASIBLE);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  sos_program prog = quartic(&gamma, &fixed, 5.0);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(s.status, SOS_FEASIBLE);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   print_message("x^4 - 4x^2 + 4.1: margin %.3g, min eigenvalue %.3g\n", c.margin,
                 c.min_eigenvalue);
-  ze_sos_program wrong = quartic(&gamma, &fixed, 4.0);
-  assert_int_equal(ze_sos_check_solution(&wrong, &s, &c, NULL), ZENO_OK);
+  sos_program wrong = quartic(&gamma, &fixed, 4.0);
+  assert_int_equal(sos_check_solution(&wrong, &s, &c, NULL), ZENO_OK);
   assert_false(c.certified);
   assert_int_equal(c.failed_constraint, 0);
   assert_true(fabs(c.max_residual - 1.0) < 1e-9); // the constant moved by 1
-  ze_sos_program_free(&wrong);
-  ze_sos_program close = quartic(&gamma, &fixed, 5.0001);
-  assert_int_equal(ze_sos_check_solution(&close, &s, &c, NULL), ZENO_OK);
+  sos_program_free(&wrong);
+  sos_program close = quartic(&gamma, &fixed, 5.0001);
+  assert_int_equal(sos_check_solution(&close, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   assert_true(fabs(c.max_residual - 1e-4) < 1e-9);
-  ze_sos_program_free(&close);
+  sos_program_free(&close);
   s.gram[0].q[0] -= 10.0;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_false(c.certified);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
 }
 
 // Limits and malformed programs are errors naming the limit; the solver's
@@ -510,72 +510,72 @@ static void sos_check_is_sound(void **state) {
 static void sos_error_paths(void **state) {
   (void)state;
   zeno_error e;
-  ze_sos_program prog;
-  assert_int_equal(ze_sos_program_init(&prog, ZE_POLY_MAX_VARS + 1, &e), ZENO_ERR_RANGE);
-  assert_non_null(strstr(e.message, "ZE_POLY_MAX_VARS"));
+  sos_program prog;
+  assert_int_equal(sos_program_init(&prog, POLY_MAX_VARS + 1, &e), ZENO_ERR_RANGE);
+  assert_non_null(strstr(e.message, "POLY_MAX_VARS"));
   ze_poly p;
-  assert_int_equal(ze_poly_init(&p, 0, &e), ZENO_ERR_RANGE);
+  assert_int_equal(poly_init(&p, 0, &e), ZENO_ERR_RANGE);
 
-  // Degree too high: a monomial above ZE_POLY_MAX_DEGREE, and a Gram basis
-  // above ZE_SOS_MAX_GRAM (8 variables to degree 3: 165 monomials).
-  assert_int_equal(ze_sos_program_init(&prog, ZE_POLY_MAX_VARS, &e), ZENO_OK);
-  ze_sos_expr v;
-  assert_int_equal(ze_sos_new_poly(&prog, 0, ZE_POLY_MAX_DEGREE + 1, &v, &e),
+  // Degree too high: a monomial above POLY_MAX_DEGREE, and a Gram basis
+  // above SOS_MAX_GRAM (8 variables to degree 3: 165 monomials).
+  assert_int_equal(sos_program_init(&prog, POLY_MAX_VARS, &e), ZENO_OK);
+  sos_expr v;
+  assert_int_equal(sos_new_poly(&prog, 0, POLY_MAX_DEGREE + 1, &v, &e),
                    ZENO_ERR_RANGE);
-  assert_int_equal(ze_sos_new_poly(&prog, 0, 6, &v, &e), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_OK);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, &e), ZENO_ERR_RANGE);
-  assert_non_null(strstr(e.message, "ZE_SOS_MAX_GRAM"));
-  ze_sos_expr_free(&v);
-  ze_sos_program_free(&prog);
+  assert_int_equal(sos_new_poly(&prog, 0, 6, &v, &e), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_OK);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, &e), ZENO_ERR_RANGE);
+  assert_non_null(strstr(e.message, "SOS_MAX_GRAM"));
+  sos_expr_free(&v);
+  sos_program_free(&prog);
 
   // Zero-sized: no constraint; a constraint that is the zero polynomial.
-  assert_int_equal(ze_sos_program_init(&prog, 2, &e), ZENO_OK);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sos_program_init(&prog, 2, &e), ZENO_OK);
+  assert_int_equal(sos_solve(&prog, NULL, &s, &e), ZENO_ERR_ARGUMENT);
   assert_non_null(strstr(e.message, "zero-sized"));
-  assert_int_equal(ze_sos_expr_init(&v, 2, &e), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_OK);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sos_expr_init(&v, 2, &e), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_OK);
+  assert_int_equal(sos_solve(&prog, NULL, &s, &e), ZENO_ERR_ARGUMENT);
   assert_non_null(strstr(e.message, "zero-sized"));
   // A scalar that does not exist.
   ze_poly one = poly_of(2, 1, (double[]){1}, (int[]){0, 0});
-  assert_int_equal(ze_sos_expr_add(&v, 3, 1.0, &one, &e), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sos_maximise(&prog, 3, 1.0, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(ze_sos_add_equality(&prog, 1, (int[]){3}, (double[]){1}, 0, &e),
+  assert_int_equal(sos_expr_add(&v, 3, 1.0, &one, &e), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sos_maximise(&prog, 3, 1.0, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(sos_add_equality(&prog, 1, (int[]){3}, (double[]){1}, 0, &e),
                    ZENO_ERR_ARGUMENT);
-  ze_sos_expr_free(&v);
-  ze_sos_program_free(&prog);
+  sos_expr_free(&v);
+  sos_program_free(&prog);
 
   // x is not SOS: odd, no Gram basis, no unknown.
   ze_poly x = poly_of(1, 1, (double[]){1}, (int[]){1});
   prog = sos_of(&x);
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, &e), ZENO_OK);
-  assert_int_equal(s.status, ZE_SOS_INFEASIBLE);
-  ze_sos_check c;
-  assert_int_equal(ze_sos_check_solution(&prog, &s, &c, &e), ZENO_ERR_ARGUMENT);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
+  assert_int_equal(sos_solve(&prog, NULL, &s, &e), ZENO_OK);
+  assert_int_equal(s.status, SOS_INFEASIBLE);
+  sos_check c;
+  assert_int_equal(sos_check_solution(&prog, &s, &c, &e), ZENO_ERR_ARGUMENT);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
 
   // The solver's failure: one iteration is not enough.
   ze_poly par = parrilo();
   prog = sos_of(&par);
-  ze_sos_options o = ze_sos_options_default();
+  sos_options o = sos_options_default();
   o.max_iterations = 1;
-  assert_int_equal(ze_sos_solve(&prog, &o, &s, &e), ZENO_ERR_SINGULAR);
+  assert_int_equal(sos_solve(&prog, &o, &s, &e), ZENO_ERR_SINGULAR);
   assert_non_null(strstr(e.message, "CSDP failed: code 4"));
-  ze_sos_program_free(&prog);
+  sos_program_free(&prog);
 
   // Substituting maps in different variables.
   ze_poly map[2] = {poly_of(1, 1, (double[]){1}, (int[]){1}),
                     poly_of(2, 1, (double[]){1}, (int[]){1, 0})};
   ze_poly out;
-  assert_int_equal(ze_poly_init(&out, 1, &e), ZENO_OK);
-  assert_int_equal(ze_poly_compose(&out, &par, map, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(poly_init(&out, 1, &e), ZENO_OK);
+  assert_int_equal(poly_compose(&out, &par, map, &e), ZENO_ERR_ARGUMENT);
   ze_poly *all[] = {&one, &x, &par, &map[0], &map[1], &out};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    ze_poly_free(all[k]);
+    poly_free(all[k]);
 }
 
 // Wall time of the SDPs of Parrilo's example and of (x^2 + y^2 + 1) M,
@@ -585,30 +585,30 @@ static void sos_timing(void **state) {
   (void)state;
   ze_poly par = parrilo(), m = motzkin(), f, fm;
   f = poly_of(2, 3, (double[]){1, 1, 1}, (int[]){2, 0, 0, 2, 0, 0});
-  assert_int_equal(ze_poly_init(&fm, 2, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_mul(&fm, &f, &m, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&fm, 2, NULL), ZENO_OK);
+  assert_int_equal(poly_mul(&fm, &f, &m, NULL), ZENO_OK);
   const ze_poly *cases[2] = {&par, &fm};
   const char *names[2] = {"Parrilo", "(x^2+y^2+1) Motzkin"};
   for (int k = 0; k < 2; k++) {
-    ze_sos_program prog = sos_of(cases[k]);
+    sos_program prog = sos_of(cases[k]);
     double best = INFINITY;
     int order = 0, rows = 0;
     for (int r = 0; r < 20; r++) {
-      ze_sos_solution s;
-      assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+      sos_solution s;
+      assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
       best = fmin(best, s.seconds);
       order = s.sdp_order;
       rows = s.sdp_constraints;
-      ze_sos_solution_free(&s);
+      sos_solution_free(&s);
     }
     print_message("%s: SDP order %d, %d constraints, %.3f ms\n", names[k], order, rows,
                   1e3 * best);
     assert_true(best < 0.1);
-    ze_sos_program_free(&prog);
+    sos_program_free(&prog);
   }
   ze_poly *all[] = {&par, &m, &f, &fm};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    ze_poly_free(all[k]);
+    poly_free(all[k]);
 }
 
 // CSDP keeps static state (sdp_csdp.h): concurrent solves from 4 threads,
@@ -623,31 +623,31 @@ typedef struct solve_job {
 static void *solve_parrilo_repeatedly(void *arg) {
   solve_job *job = arg;
   ze_poly p = parrilo();
-  ze_sos_program prog = sos_of(&p);
+  sos_program prog = sos_of(&p);
   for (int r = 0; r < 200; r++) {
-    ze_sos_solution s;
-    if (ze_sos_solve(&prog, NULL, &s, NULL) != ZENO_OK || s.status != ZE_SOS_FEASIBLE ||
+    sos_solution s;
+    if (sos_solve(&prog, NULL, &s, NULL) != ZENO_OK || s.status != SOS_FEASIBLE ||
         memcmp(s.gram[0].q, job->want, 9 * sizeof(double)) != 0)
       job->mismatches++;
-    ze_sos_solution_free(&s);
+    sos_solution_free(&s);
   }
-  ze_sos_program_free(&prog);
-  ze_poly_free(&p);
+  sos_program_free(&prog);
+  poly_free(&p);
   return NULL;
 }
 
 static void sos_concurrent_solves(void **state) {
   (void)state;
   ze_poly p = parrilo();
-  ze_sos_program prog = sos_of(&p);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  sos_program prog = sos_of(&p);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
   assert_int_equal(s.gram[0].n, 3);
   double want[9];
   memcpy(want, s.gram[0].q, sizeof want);
-  ze_sos_solution_free(&s);
-  ze_sos_program_free(&prog);
-  ze_poly_free(&p);
+  sos_solution_free(&s);
+  sos_program_free(&prog);
+  poly_free(&p);
   pthread_t threads[4];
   solve_job jobs[4];
   for (int t = 0; t < 4; t++) {
@@ -673,64 +673,64 @@ static void sos_concurrent_solves(void **state) {
 // Lyapunov's direct method for xdot = A x, x in R^n, by SOS: an unknown V
 // with terms of degree 2..deg, V - eps |x|^2 SOS and -grad V . A x -
 // eps |x|^2 SOS. Returns the solve's status; *certified from the re-check.
-static ze_sos_status lyapunov(int n, const double *a, int deg, bool *certified,
+static sos_status lyapunov(int n, const double *a, int deg, bool *certified,
                               double *seconds, int *order) {
-  ze_sos_program prog;
-  assert_int_equal(ze_sos_program_init(&prog, n, NULL), ZENO_OK);
-  ze_sos_expr v, vdot, pos;
-  assert_int_equal(ze_sos_new_poly(&prog, 2, deg, &v, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_init(&vdot, n, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_init(&pos, n, NULL), ZENO_OK);
+  sos_program prog;
+  assert_int_equal(sos_program_init(&prog, n, NULL), ZENO_OK);
+  sos_expr v, vdot, pos;
+  assert_int_equal(sos_new_poly(&prog, 2, deg, &v, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_init(&vdot, n, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_init(&pos, n, NULL), ZENO_OK);
   ze_poly norm2, ax, dv;
-  assert_int_equal(ze_poly_init(&norm2, n, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_init(&ax, n, NULL), ZENO_OK);
-  assert_int_equal(ze_poly_init(&dv, n, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&norm2, n, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&ax, n, NULL), ZENO_OK);
+  assert_int_equal(poly_init(&dv, n, NULL), ZENO_OK);
   for (int i = 0; i < n; i++) {
-    ze_mono sq = {{0}};
+    poly_mono sq = {{0}};
     sq.e[i] = 2;
-    assert_int_equal(ze_poly_add_term(&norm2, &sq, 1.0, NULL), ZENO_OK);
+    assert_int_equal(poly_add_term(&norm2, &sq, 1.0, NULL), ZENO_OK);
   }
   const double eps = 1e-2;
   // vdot = sum_i (dV/dx_i)(A x)_i, part by part (each part times a scalar).
   for (int k = 0; k < v.nparts; k++)
     for (int i = 0; i < n; i++) {
-      ze_poly_clear(&ax);
+      poly_clear(&ax);
       for (int j = 0; j < n; j++) {
-        ze_mono xj = {{0}};
+        poly_mono xj = {{0}};
         xj.e[j] = 1;
-        assert_int_equal(ze_poly_add_term(&ax, &xj, a[i * n + j], NULL), ZENO_OK);
+        assert_int_equal(poly_add_term(&ax, &xj, a[i * n + j], NULL), ZENO_OK);
       }
       ze_poly prod;
-      assert_int_equal(ze_poly_init(&prod, n, NULL), ZENO_OK);
-      assert_int_equal(ze_poly_deriv(&dv, &v.part[k], i, NULL), ZENO_OK);
-      assert_int_equal(ze_poly_mul(&prod, &dv, &ax, NULL), ZENO_OK);
-      assert_int_equal(ze_sos_expr_add(&vdot, v.var[k], -1.0, &prod, NULL), ZENO_OK);
-      ze_poly_free(&prod);
+      assert_int_equal(poly_init(&prod, n, NULL), ZENO_OK);
+      assert_int_equal(poly_deriv(&dv, &v.part[k], i, NULL), ZENO_OK);
+      assert_int_equal(poly_mul(&prod, &dv, &ax, NULL), ZENO_OK);
+      assert_int_equal(sos_expr_add(&vdot, v.var[k], -1.0, &prod, NULL), ZENO_OK);
+      poly_free(&prod);
     }
-  assert_int_equal(ze_sos_expr_add(&vdot, ZE_SOS_CONSTANT, -eps, &norm2, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_axpy(&pos, 1.0, &v, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_expr_add(&pos, ZE_SOS_CONSTANT, -eps, &norm2, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &pos, 0, NULL, NULL, NULL), ZENO_OK);
-  assert_int_equal(ze_sos_add_sos(&prog, &vdot, 0, NULL, NULL, NULL), ZENO_OK);
-  ze_sos_solution s;
-  assert_int_equal(ze_sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&vdot, SOS_CONSTANT, -eps, &norm2, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_axpy(&pos, 1.0, &v, NULL), ZENO_OK);
+  assert_int_equal(sos_expr_add(&pos, SOS_CONSTANT, -eps, &norm2, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &pos, 0, NULL, NULL, NULL), ZENO_OK);
+  assert_int_equal(sos_add_sos(&prog, &vdot, 0, NULL, NULL, NULL), ZENO_OK);
+  sos_solution s;
+  assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
   *certified = false;
-  if (s.status == ZE_SOS_FEASIBLE) {
-    ze_sos_check c;
-    assert_int_equal(ze_sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
+  if (s.status == SOS_FEASIBLE) {
+    sos_check c;
+    assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
     *certified = c.certified;
   }
   *seconds = s.seconds;
   *order = s.sdp_order;
-  ze_sos_status status = s.status;
-  ze_sos_solution_free(&s);
-  ze_sos_expr_free(&v);
-  ze_sos_expr_free(&vdot);
-  ze_sos_expr_free(&pos);
-  ze_poly_free(&norm2);
-  ze_poly_free(&ax);
-  ze_poly_free(&dv);
-  ze_sos_program_free(&prog);
+  sos_status status = s.status;
+  sos_solution_free(&s);
+  sos_expr_free(&v);
+  sos_expr_free(&vdot);
+  sos_expr_free(&pos);
+  poly_free(&norm2);
+  poly_free(&ax);
+  poly_free(&dv);
+  sos_program_free(&prog);
   return status;
 }
 
@@ -745,10 +745,10 @@ static void sos_lyapunov_linear(void **state) {
   double seconds;
   int order;
   const double stable[4] = {0, 1, -2, -3}, unstable[4] = {0, 1, 2, -1};
-  assert_int_equal(lyapunov(2, stable, 2, &certified, &seconds, &order), ZE_SOS_FEASIBLE);
+  assert_int_equal(lyapunov(2, stable, 2, &certified, &seconds, &order), SOS_FEASIBLE);
   assert_true(certified);
   assert_int_equal(lyapunov(2, unstable, 2, &certified, &seconds, &order),
-                   ZE_SOS_INFEASIBLE);
+                   SOS_INFEASIBLE);
   assert_false(certified);
   double a6[36] = {0};
   const double k[3] = {1, 2, 3}, c[3] = {0.5, 1, 1.5};
@@ -757,7 +757,7 @@ static void sos_lyapunov_linear(void **state) {
     a6[(2 * o + 1) * 6 + 2 * o] = -k[o];
     a6[(2 * o + 1) * 6 + 2 * o + 1] = -c[o];
   }
-  assert_int_equal(lyapunov(6, a6, 4, &certified, &seconds, &order), ZE_SOS_FEASIBLE);
+  assert_int_equal(lyapunov(6, a6, 4, &certified, &seconds, &order), SOS_FEASIBLE);
   assert_true(certified);
   print_message("Lyapunov, 6 variables, V of degree 2..4: SDP order %d, %.1f ms\n", order,
                 1e3 * seconds);

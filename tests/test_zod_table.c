@@ -38,7 +38,7 @@
 /// below the loop's own zero velocity (zeno_sim_def.velocity_rtol), under
 /// which it can change no decision but a near tie.
 #define AGREE_LATE_RTOL 1e-9
-/// The letter maps against zc_solve, relative to the solution's size.
+/// The letter maps against contact_solve, relative to the solution's size.
 #define MAP_RTOL 1e-13
 
 // A random scene of the paper's ranges (as test_properties draws them),
@@ -269,7 +269,7 @@ static void class_codes_are_distinct(void **state) {
   memset(seen, 0, sizeof seen);
   int classes = 0;
   for (int k = 0; k < 1296; k++) {
-    zm_class cls;
+    mode_class cls;
     memset(&cls, 0, sizeof cls);
     int v = k;
     for (int i = 0; i < ZENO_MAX_CONTACTS; i++) {
@@ -314,27 +314,27 @@ static void a_full_table_remembers_what_it_took(void **state) {
   }
 }
 
-// The letter maps give zc_solve's answer for every letter pair, on the
+// The letter maps give contact_solve's answer for every letter pair, on the
 // first uses (the solve itself), the one that makes the map and later.
 static void letter_maps_match_the_solve(void **state) {
   (void)state;
   // A two-contact body with an unbalanced load and unequal friction.
-  zc_dyn d;
+  contact_dyn d;
   double W[3][4] = {{0, 1, 0, 1}, {1, 0, 1, 0}, {-1, 0, 1, 0.5}};
   const double inv_mass[3] = {1, 1, 1}, h[3] = {0.3, -1, 0.1}, bias[4] = {0, 0, 0, 0};
   const double mu[2] = {0.4, 0.7};
-  zc_dyn_build(&d, 2, W, inv_mass, h, bias, mu);
-  static zc_letter_maps maps;
+  contact_dyn_build(&d, 2, W, inv_mass, h, bias, mu);
+  static contact_letter_maps maps;
   memset(&maps, 0, sizeof maps);
   rng r = {SEED};
   int singular = 0;
-  for (int use = 0; use < ZC_MAP_AFTER_USES + 3; use++)
+  for (int use = 0; use < CONTACT_MAP_AFTER_USES + 3; use++)
     for (int code = 0; code < 16; code++) {
       const unsigned char letter[2] = {(unsigned char)(code % 4), (unsigned char)(code / 4)};
       double b[4], x0[4], y0[4], x1[4], y1[4];
       for (int a = 0; a < 4; a++) b[a] = rng_uniform(&r, -2, 2);
-      const bool ok0 = zc_solve(&d, b, letter, x0, y0);
-      const bool ok1 = zc_solve_mapped(&d, &maps, b, letter, x1, y1);
+      const bool ok0 = contact_solve(&d, b, letter, x0, y0);
+      const bool ok1 = contact_solve_mapped(&d, &maps, b, letter, x1, y1);
       assert_int_equal(ok0, ok1);
       if (!ok0) {
         singular += use == 0;
@@ -356,8 +356,8 @@ static void letter_maps_match_the_solve(void **state) {
   const unsigned char sp[2] = {ZENO_LETTER_S, ZENO_LETTER_P};
   const double b[4] = {0.1, -0.7, 0.3, 0.2};
   double x0[4], y0[4], x1[4], y1[4];
-  assert_true(zc_solve(&d, b, sp, x0, y0));
-  assert_true(zc_solve_mapped(&d, NULL, b, sp, x1, y1));
+  assert_true(contact_solve(&d, b, sp, x0, y0));
+  assert_true(contact_solve_mapped(&d, NULL, b, sp, x1, y1));
   assert_memory_equal(x0, x1, sizeof x0);
   assert_memory_equal(y0, y1, sizeof y0);
 }

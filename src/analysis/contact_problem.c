@@ -10,7 +10,7 @@
 /// A contact's normal and tangent force directions count as parallel when
 /// |n x t| is below this fraction of |n| |t|: friction then has no
 /// direction of its own. Scenes give |n x t| = 1.
-#define ZCP_PARALLEL_RTOL 1e-12
+#define CONTACT_PROBLEM_PARALLEL_RTOL 1e-12
 
 zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene,
                                             zeno_contact_problem *p,
@@ -59,14 +59,14 @@ static zeno_status check_contact(const zeno_contact_problem *p, int i,
                      "contact %d: friction coefficient %g; allowed [0, inf)",
                      i + 1, p->mu[i]);
   const double cross = n[0] * t[1] - n[1] * t[0];
-  if (!(fabs(cross) > ZCP_PARALLEL_RTOL * hypot(n[0], n[1]) * hypot(t[0], t[1])))
+  if (!(fabs(cross) > CONTACT_PROBLEM_PARALLEL_RTOL * hypot(n[0], n[1]) * hypot(t[0], t[1])))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.tangent",
                      "contact %d: normal and tangent forces are parallel "
                      "(or zero)", i + 1);
   return ZENO_OK;
 }
 
-zeno_status zcp_check(const zeno_contact_problem *p, int min_contacts,
+zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts,
                       zeno_error *e) {
   if (p == NULL)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "problem is NULL");
@@ -94,7 +94,7 @@ static const double *pt_column(const zeno_contact_problem *p, int a) {
   return a < nc ? p->normal[a] : p->tangent[a - nc];
 }
 
-void zcp_delassus(const zeno_contact_problem *p, double A[4][4]) {
+void contact_problem_delassus(const zeno_contact_problem *p, double A[4][4]) {
   memset(A, 0, sizeof(double) * 16);
   const int m = 2 * p->contact_count;
   for (int a = 0; a < m; a++)
@@ -106,7 +106,7 @@ void zcp_delassus(const zeno_contact_problem *p, double A[4][4]) {
     }
 }
 
-void zcp_jacobian(const zeno_contact_problem *p, double W[3][4]) {
+void contact_problem_jacobian(const zeno_contact_problem *p, double W[3][4]) {
   memset(W, 0, sizeof(double) * 12);
   for (int i = 0; i < p->contact_count; i++)
     for (int k = 0; k < 3; k++) {
@@ -115,7 +115,7 @@ void zcp_jacobian(const zeno_contact_problem *p, double W[3][4]) {
     }
 }
 
-double zcp_force_scale(const zeno_contact_problem *p) {
+double contact_problem_force_scale(const zeno_contact_problem *p) {
   const double rho = sqrt(p->inv_mass[0] / p->inv_mass[2]);
   const double s = hypot(p->load[0], p->load[1]) + fabs(p->load[2]) / rho;
   return s > 0 ? s : 1.0 / p->inv_mass[0];

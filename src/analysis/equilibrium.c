@@ -25,12 +25,12 @@
 #define EQ_MARGIN_CAP_FACTOR 1e6
 
 // One contact: the S solve; rest needs zero acceleration as well.
-static zeno_status static_one(const zk_model *km, const zc_dyn *d,
-                              const zm_tol *tol, zeno_equilibrium_report *rep,
+static zeno_status static_one(const kinematics_model *km, const contact_dyn *d,
+                              const mode_tol *tol, zeno_equilibrium_report *rep,
                               zeno_error *error) {
-  zm_solution ss;
+  mode_solution ss;
   double margin = -INFINITY;
-  if (!zm_static(d, &ss, &margin))
+  if (!mode_static(d, &ss, &margin))
     return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
                      "the contact Jacobian is singular: the static forces are "
                      "undetermined");
@@ -45,21 +45,21 @@ static zeno_status static_one(const zk_model *km, const zc_dyn *d,
 }
 
 // Two contacts: the max-margin static LP (equilibrium_lp.h's), solved
-// exactly on the line of forces balancing the load (zc_static_family_capped):
+// exactly on the line of forces balancing the load (contact_static_family_capped):
 // a concave piecewise-linear function of one variable, no simplex needed.
 // GLPK's solution of the same LP is the test's reference.
-static zeno_status static_two(const zk_model *km, const zc_dyn *d,
-                              const zm_tol *tol, zeno_equilibrium_report *rep,
+static zeno_status static_two(const kinematics_model *km, const contact_dyn *d,
+                              const mode_tol *tol, zeno_equilibrium_report *rep,
                               zeno_error *error) {
   const double rhs[3] = {-d->h[0], -d->h[1], -d->h[2]};
   const double cap = EQ_MARGIN_CAP_FACTOR * km->force_scale;
   double force[4], margin;
-  if (!zc_static_family_capped(d, rhs, cap, force, &margin))
+  if (!contact_static_family_capped(d, rhs, cap, force, &margin))
     return zeno_fail(error, ZENO_ERR_SINGULAR, "contacts",
                      "the contact Jacobian is singular: the static forces are "
                      "undetermined");
   rep->margin = margin;
-  rep->wedged = margin >= cap * (1 - ZE_CAP_RTOL);
+  rep->wedged = margin >= cap * (1 - LP_CAP_RTOL);
   rep->feasible = margin > tol->force;
   for (int i = 0; i < 2; i++) {
     rep->forces[i][0] = force[2 * i];
@@ -71,15 +71,15 @@ static zeno_status static_two(const zk_model *km, const zc_dyn *d,
 // The report of a scene in its own units (scene_units.h).
 static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_report *rep,
                                       zeno_error *error) {
-  zk_model km;
-  zeno_status st = zk_model_init(&km, scene, error);
+  kinematics_model km;
+  zeno_status st = kinematics_model_init(&km, scene, error);
   if (st != ZENO_OK) return st;
-  zc_dyn d;
+  contact_dyn d;
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
+  contact_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
   memset(rep, 0, sizeof *rep);
   rep->contact_count = km.n;
-  const zm_tol tol = {EQ_FORCE_RTOL * km.force_scale,
+  const mode_tol tol = {EQ_FORCE_RTOL * km.force_scale,
                       EQ_FORCE_RTOL * km.accel_scale};
 
   st = km.n == 2 ? static_two(&km, &d, &tol, rep, error)
@@ -97,14 +97,14 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   }
 
   // Theorem 1: non-static modes consistent at zero velocity, all contacts closed.
-  zm_class cls;
+  mode_class cls;
   memset(&cls, 0, sizeof cls);
   for (int i = 0; i < km.n; i++) {
-    cls.gap[i] = ZM_GAP_CLOSED;
-    cls.slip[i] = ZM_SLIP_ZERO;
+    cls.gap[i] = MODE_GAP_CLOSED;
+    cls.slip[i] = MODE_SLIP_ZERO;
   }
-  zm_solution all[ZENO_MAX_MODES];
-  const int n = zm_enumerate(&d, &cls, &tol, all);
+  mode_solution all[ZENO_MAX_MODES];
+  const int n = mode_enumerate(&d, &cls, &tol, all);
   for (int k = 0; k < n; k++) {
     if (all[k].is_static) continue;
     bool stick_all = true;

@@ -17,24 +17,24 @@
 /// GLPK's scaling would blow them up and its simplex can then fail, so they
 /// are dropped. They sit at the rounding level (1e-16) of the sums that
 /// form them, well below this.
-#define ZE_ROUNDING_RTOL 1e-13
+#define LP_ROUNDING_RTOL 1e-13
 
 /// Vertex refinement: a pivot below this fraction of the largest entry of
 /// the active-constraint system means GLPK's basis is (near) singular; keep
 /// GLPK's point then (a guard against a degenerate basis, far below the
 /// pivots of the well-posed systems here, whose entries are O(1)).
-#define ZE_REFINE_PIVOT_RTOL 1e-12
+#define LP_REFINE_PIVOT_RTOL 1e-12
 /// The refined vertex must agree with GLPK's point to this relative size
 /// (GLPK's error is ~1e-10); a larger gap means the basis was misread.
-#define ZE_REFINE_AGREE_RTOL 1e-6
+#define LP_REFINE_AGREE_RTOL 1e-6
 
-void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols) {
+void lp_dense_init(lp_dense *lp, int rows, int cols) {
   memset(lp, 0, sizeof *lp);
   lp->rows = rows;
   lp->cols = cols;
 }
 
-static bool lp_is_finite(const ze_dense_lp *lp) {
+static bool lp_is_finite(const lp_dense *lp) {
   for (int r = 0; r < lp->rows; r++) {
     if (!isfinite(lp->row_lo[r]) || !isfinite(lp->row_hi[r])) return false;
     for (int c = 0; c < lp->cols; c++)
@@ -47,27 +47,27 @@ static bool lp_is_finite(const ze_dense_lp *lp) {
   return true;
 }
 
-static int glpk_kind(ze_bound kind) {
+static int glpk_kind(lp_bound kind) {
   switch (kind) {
-    case ZE_LOWER: return GLP_LO;
-    case ZE_UPPER: return GLP_UP;
-    case ZE_FIXED: return GLP_FX;
+    case LP_LOWER: return GLP_LO;
+    case LP_UPPER: return GLP_UP;
+    case LP_FIXED: return GLP_FX;
     default: return GLP_FR;
   }
 }
 
-// Zeroes the rounding residues (see ZE_ROUNDING_RTOL) of a copy.
-static void lp_clean(ze_dense_lp *lp) {
+// Zeroes the rounding residues (see LP_ROUNDING_RTOL) of a copy.
+static void lp_clean(lp_dense *lp) {
   for (int r = 0; r < lp->rows; r++) {
     double row_max = 0;
     for (int c = 0; c < lp->cols; c++) row_max = fmax(row_max, fabs(lp->a[r][c]));
     for (int c = 0; c < lp->cols; c++)
-      if (!(fabs(lp->a[r][c]) > ZE_ROUNDING_RTOL * row_max)) lp->a[r][c] = 0;
+      if (!(fabs(lp->a[r][c]) > LP_ROUNDING_RTOL * row_max)) lp->a[r][c] = 0;
   }
 }
 
 // Builds the GLPK problem (rows, columns, bounds, objective, nonzeros).
-static glp_prob *lp_build(const ze_glpk *g, const ze_dense_lp *lp) {
+static glp_prob *lp_build(const glpk_api *g, const lp_dense *lp) {
   glp_prob *P = g->create_prob();
   g->set_obj_dir(P, GLP_MAX);
   g->add_rows(P, lp->rows);
@@ -80,8 +80,8 @@ static glp_prob *lp_build(const ze_glpk *g, const ze_dense_lp *lp) {
                      lp->col_hi[c]);
     g->set_obj_coef(P, c + 1, lp->obj[c]);
   }
-  int ia[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS], ja[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
-  double ar[1 + ZE_LP_MAX_ROWS * ZE_LP_MAX_COLS];
+  int ia[1 + LP_MAX_ROWS * LP_MAX_COLS], ja[1 + LP_MAX_ROWS * LP_MAX_COLS];
+  double ar[1 + LP_MAX_ROWS * LP_MAX_COLS];
   int nz = 0;
   for (int r = 0; r < lp->rows; r++) {
     for (int c = 0; c < lp->cols; c++) {
@@ -97,8 +97,8 @@ static glp_prob *lp_build(const ze_glpk *g, const ze_dense_lp *lp) {
 }
 
 // Value at which a nonbasic row or column sits (GLPK status `stat`).
-static double bound_value(int stat, ze_bound kind, double lo, double hi) {
-  if (stat == GLP_NU || (stat == GLP_NS && kind == ZE_UPPER)) return hi;
+static double bound_value(int stat, lp_bound kind, double lo, double hi) {
+  if (stat == GLP_NU || (stat == GLP_NS && kind == LP_UPPER)) return hi;
   if (stat == GLP_NF) return 0;
   return lo;
 }
@@ -110,9 +110,9 @@ static double bound_value(int stat, ze_bound kind, double lo, double hi) {
 // refined one is exact to rounding of the active constraints. Keeps GLPK's
 // point when the system is not square and regular, or when the refined
 // point strays from it (a misread basis).
-static void refine_vertex(const ze_glpk *g, glp_prob *P, const ze_dense_lp *lp, double x[]) {
+static void refine_vertex(const glpk_api *g, glp_prob *P, const lp_dense *lp, double x[]) {
   const int n = lp->cols;
-  double A[ZE_LP_MAX_COLS * ZE_LP_MAX_COLS], b[ZE_LP_MAX_COLS];
+  double A[LP_MAX_COLS * LP_MAX_COLS], b[LP_MAX_COLS];
   int m = 0;
   for (int c = 0; c < n; c++) {
     const int stat = g->get_col_stat(P, c + 1);
@@ -128,23 +128,23 @@ static void refine_vertex(const ze_glpk *g, glp_prob *P, const ze_dense_lp *lp, 
     for (int j = 0; j < n; j++) A[m * n + j] = lp->a[r][j];
     b[m++] = bound_value(stat, lp->row_kind[r], lp->row_lo[r], lp->row_hi[r]);
   }
-  if (m != n || !zeno_linsolve(n, A, b, ZE_REFINE_PIVOT_RTOL)) return;
+  if (m != n || !zeno_linsolve(n, A, b, LP_REFINE_PIVOT_RTOL)) return;
   for (int c = 0; c < n; c++)
-    if (!(fabs(b[c] - x[c]) <= ZE_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) return;
+    if (!(fabs(b[c] - x[c]) <= LP_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) return;
   for (int c = 0; c < n; c++) x[c] = b[c];
 }
 
 // Violation of lo <= value <= hi (by kind), relative to `size`.
-static double bound_violation(ze_bound kind, double lo, double hi,
+static double bound_violation(lp_bound kind, double lo, double hi,
                               double value, double size) {
   double v = 0;
-  if (kind == ZE_LOWER || kind == ZE_FIXED) v = fmax(v, lo - value);
-  if (kind == ZE_UPPER) v = fmax(v, value - hi);
-  if (kind == ZE_FIXED) v = fmax(v, value - lo);
+  if (kind == LP_LOWER || kind == LP_FIXED) v = fmax(v, lo - value);
+  if (kind == LP_UPPER) v = fmax(v, value - hi);
+  if (kind == LP_FIXED) v = fmax(v, value - lo);
   return v > 0 ? v / size : 0;
 }
 
-static double lp_violation(const ze_dense_lp *lp, const double x[]) {
+static double lp_violation(const lp_dense *lp, const double x[]) {
   double x_scale = 0, worst = 0;
   for (int c = 0; c < lp->cols; c++) x_scale = fmax(x_scale, fabs(x[c]));
   for (int r = 0; r < lp->rows; r++) {
@@ -168,7 +168,7 @@ static double lp_violation(const ze_dense_lp *lp, const double x[]) {
 }
 
 // Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
-static int run_simplex(const ze_glpk *g, const ze_dense_lp *lp, ze_lp_solution *sol,
+static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol,
                        int *status) {
   glp_prob *P = lp_build(g, lp);
   g->scale_prob(P, GLP_SF_AUTO);
@@ -178,33 +178,33 @@ static int run_simplex(const ze_glpk *g, const ze_dense_lp *lp, ze_lp_solution *
   const int ret = g->simplex(P, &parm);
   *status = g->get_status(P);
   if (ret == 0 && *status == GLP_OPT) {
-    sol->status = ZE_LP_OPTIMAL;
+    sol->status = LP_OPTIMAL;
     for (int c = 0; c < lp->cols; c++) sol->x[c] = g->get_col_prim(P, c + 1);
     refine_vertex(g, P, lp, sol->x);
     for (int c = 0; c < lp->cols; c++) sol->objective += lp->obj[c] * sol->x[c];
     sol->violation = lp_violation(lp, sol->x);
   } else if (ret == 0 && (*status == GLP_NOFEAS || *status == GLP_INFEAS)) {
-    sol->status = ZE_LP_INFEASIBLE;
+    sol->status = LP_INFEASIBLE;
   } else if (ret == 0 && *status == GLP_UNBND) {
-    sol->status = ZE_LP_UNBOUNDED;
+    sol->status = LP_UNBOUNDED;
   }
   g->delete_prob(P);
   return ret;
 }
 
-zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
+zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol,
                               zeno_error *e) {
   memset(sol, 0, sizeof *sol);
-  if (lp->rows < 1 || lp->rows > ZE_LP_MAX_ROWS || lp->cols < 1 ||
-      lp->cols > ZE_LP_MAX_COLS)
+  if (lp->rows < 1 || lp->rows > LP_MAX_ROWS || lp->cols < 1 ||
+      lp->cols > LP_MAX_COLS)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d",
-                     lp->rows, lp->cols, ZE_LP_MAX_ROWS, ZE_LP_MAX_COLS);
+                     lp->rows, lp->cols, LP_MAX_ROWS, LP_MAX_COLS);
   if (!lp_is_finite(lp))
     return zeno_fail(e, ZENO_ERR_RANGE, "",
                      "a linear-program coefficient is NaN or infinite");
-  const ze_glpk *g = ze_glpk_get(e);
+  const glpk_api *g = glpk_api_get(e);
   if (g == NULL) return e ? e->code : ZENO_ERR_UNSUPPORTED;
-  ze_dense_lp clean = *lp;
+  lp_dense clean = *lp;
   lp_clean(&clean);
   const int old_term = g->term_out(GLP_OFF);
   int status;
@@ -219,21 +219,21 @@ zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
 }
 
 // Row `row` of the margin LP: s - (a_n n_i + a_t t_i) <= 0.
-static void slack_row(ze_dense_lp *lp, int row, int col_n, int col_s,
+static void slack_row(lp_dense *lp, int row, int col_n, int col_s,
                       double a_n, double a_t) {
   lp->a[row][col_n] = -a_n;
   lp->a[row][col_n + 1] = -a_t;
   lp->a[row][col_s] = 1;
-  lp->row_kind[row] = ZE_UPPER;
+  lp->row_kind[row] = LP_UPPER;
   lp->row_hi[row] = 0;
 }
 
-static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
+static void margin_lp_build(const lp_margin_lp *p, lp_dense *lp) {
   const int m = 2 * p->n, col_s = m;
-  ze_dense_lp_init(lp, 3 + 3 * p->n + (p->unit_normal_sum ? 1 : 0), m + 1);
+  lp_dense_init(lp, 3 + 3 * p->n + (p->unit_normal_sum ? 1 : 0), m + 1);
   for (int r = 0; r < 3; r++) {
     for (int j = 0; j < m; j++) lp->a[r][j] = p->W[r][j];
-    lp->row_kind[r] = ZE_FIXED;
+    lp->row_kind[r] = LP_FIXED;
     lp->row_lo[r] = lp->row_hi[r] = p->rhs[r] / p->scale;
   }
   for (int i = 0; i < p->n; i++) {
@@ -246,20 +246,20 @@ static void margin_lp_build(const ze_margin_lp *p, ze_dense_lp *lp) {
   if (p->unit_normal_sum) {
     const int row = 3 + 3 * p->n;
     for (int i = 0; i < p->n; i++) lp->a[row][2 * i] = 1;
-    lp->row_kind[row] = ZE_FIXED;
+    lp->row_kind[row] = LP_FIXED;
     lp->row_lo[row] = lp->row_hi[row] = 1;
   }
-  lp->col_kind[col_s] = ZE_UPPER;
+  lp->col_kind[col_s] = LP_UPPER;
   lp->col_hi[col_s] = p->cap / p->scale;
   lp->obj[col_s] = 1;
 }
 
-void ze_lp_thread_done(void) {
-  const ze_glpk *g = ze_glpk_loaded();
+void lp_thread_done(void) {
+  const glpk_api *g = glpk_api_loaded();
   if (g) g->free_env();
 }
 
-zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
+zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r,
                                zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->margin = -INFINITY;
@@ -267,23 +267,23 @@ zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
       !(p->cap > 0))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "",
                      "margin LP needs 1 or 2 contacts, a positive scale and cap");
-  ze_dense_lp lp;
+  lp_dense lp;
   margin_lp_build(p, &lp);
-  ze_lp_solution sol;
-  const zeno_status st = ze_dense_lp_solve(&lp, &sol, e);
+  lp_solution sol;
+  const zeno_status st = lp_dense_solve(&lp, &sol, e);
   if (st != ZENO_OK) return st;
   // s <= cap: never unbounded. A point GLPK accepts only within its own
   // tolerance (a load 1e-10 off a single contact's line) is no balance.
-  if (sol.status != ZE_LP_OPTIMAL || sol.violation > ZE_LP_CERTIFIED_RTOL)
+  if (sol.status != LP_OPTIMAL || sol.violation > LP_CERTIFIED_RTOL)
     return ZENO_OK;
   r->feasible = true;
   r->margin = sol.x[2 * p->n] * p->scale;
-  r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - ZE_CAP_RTOL);
+  r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - LP_CAP_RTOL);
   for (int j = 0; j < 2 * p->n; j++) r->force[j] = sol.x[j] * p->scale;
   return ZENO_OK;
 }
 
-void ze_margin_forces(const ze_margin_result *r, int n, double forces[][2]) {
+void lp_margin_forces(const lp_margin_result *r, int n, double forces[][2]) {
   for (int i = 0; i < n; i++) {
     forces[i][0] = r->force[2 * i];
     forces[i][1] = r->force[2 * i + 1];

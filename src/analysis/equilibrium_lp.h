@@ -9,54 +9,54 @@
 #include "zeno/error.h"
 
 /// Largest dense LP the helpers take (Theorem 4 systems: 9 x 9).
-#define ZE_LP_MAX_ROWS 12
-#define ZE_LP_MAX_COLS 10
+#define LP_MAX_ROWS 12
+#define LP_MAX_COLS 10
 
 /// Bound of a row or column: lo <= x <= hi where the kind says which apply.
-typedef enum ze_bound {
-  ZE_FREE = 0, ///< no bound
-  ZE_LOWER,    ///< x >= lo
-  ZE_UPPER,    ///< x <= hi
-  ZE_FIXED     ///< x = lo
-} ze_bound;
+typedef enum lp_bound {
+  LP_FREE = 0, ///< no bound
+  LP_LOWER,    ///< x >= lo
+  LP_UPPER,    ///< x <= hi
+  LP_FIXED     ///< x = lo
+} lp_bound;
 
 /// maximise obj . x subject to row bounds on A x and column bounds on x.
-typedef struct ze_dense_lp {
+typedef struct lp_dense {
   int rows, cols;
-  double a[ZE_LP_MAX_ROWS][ZE_LP_MAX_COLS];
-  ze_bound row_kind[ZE_LP_MAX_ROWS];
-  double row_lo[ZE_LP_MAX_ROWS], row_hi[ZE_LP_MAX_ROWS];
-  ze_bound col_kind[ZE_LP_MAX_COLS];
-  double col_lo[ZE_LP_MAX_COLS], col_hi[ZE_LP_MAX_COLS];
-  double obj[ZE_LP_MAX_COLS];
-} ze_dense_lp;
+  double a[LP_MAX_ROWS][LP_MAX_COLS];
+  lp_bound row_kind[LP_MAX_ROWS];
+  double row_lo[LP_MAX_ROWS], row_hi[LP_MAX_ROWS];
+  lp_bound col_kind[LP_MAX_COLS];
+  double col_lo[LP_MAX_COLS], col_hi[LP_MAX_COLS];
+  double obj[LP_MAX_COLS];
+} lp_dense;
 
-typedef enum ze_lp_status {
-  ZE_LP_OPTIMAL = 0,
-  ZE_LP_INFEASIBLE,
-  ZE_LP_UNBOUNDED
-} ze_lp_status;
+typedef enum lp_status {
+  LP_OPTIMAL = 0,
+  LP_INFEASIBLE,
+  LP_UNBOUNDED
+} lp_status;
 
-typedef struct ze_lp_solution {
-  ze_lp_status status;
-  double x[ZE_LP_MAX_COLS]; ///< optimal point (status optimal)
+typedef struct lp_solution {
+  lp_status status;
+  double x[LP_MAX_COLS]; ///< optimal point (status optimal)
   double objective;
   /// Largest bound violation of x over rows and columns, relative to the
   /// size of the terms (row r: sum_c |a_rc| max|x| + |bound|; column:
   /// max|x| + |bound|). GLPK accepts points outside by its tolerance
   /// (1e-7 on the scaled problem: seen 2e-8 on a Theorem 4 system, 1e-10
   /// on a one-contact balance); a point that really satisfies the
-  /// constraints shows rounding only (~1e-16). See ZE_LP_CERTIFIED_RTOL.
+  /// constraints shows rounding only (~1e-16). See LP_CERTIFIED_RTOL.
   double violation;
-} ze_lp_solution;
+} lp_solution;
 
 /// A point with a relative violation at most this satisfies its LP up to
 /// rounding of its dot products (~1e-15 for the <= 10 terms here), so it
 /// certifies feasibility; GLPK's own acceptance does not.
-#define ZE_LP_CERTIFIED_RTOL 1e-12
+#define LP_CERTIFIED_RTOL 1e-12
 
 /// Clears an LP to `rows` x `cols` zeros, every row and column free.
-void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols);
+void lp_dense_init(lp_dense *lp, int rows, int cols);
 
 /// Solves with GLPK's primal simplex. Fails with ZENO_ERR_RANGE for a
 /// non-finite coefficient and ZENO_ERR_SINGULAR when the simplex itself
@@ -66,15 +66,15 @@ void ze_dense_lp_init(ze_dense_lp *lp, int rows, int cols);
 /// calls it when its share of a sweep is done, or the environment leaks
 /// when the thread ends (clang's OpenMP runtime ends its workers at exit).
 /// The next LP of the thread makes a new one.
-void ze_lp_thread_done(void);
+void lp_thread_done(void);
 
-zeno_status ze_dense_lp_solve(const ze_dense_lp *lp, ze_lp_solution *sol,
+zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol,
                               zeno_error *e);
 
 /// Max-margin static LP: unknowns the contact forces f = (n1, t1[, n2, t2])
 /// and the margin s; W f = rhs; s <= n_i and s <= (mu_i n_i -+ t_i) /
 /// sqrt(1 + mu_i^2); s <= cap; maximise s.
-typedef struct ze_margin_lp {
+typedef struct lp_margin_lp {
   int n;              ///< contacts, 1 or 2
   double W[3][4];     ///< generalised Jacobian, columns (n1, t1, n2, t2)
   double rhs[3];      ///< -load for an equilibrium, 0 for wedging
@@ -84,26 +84,26 @@ typedef struct ze_margin_lp {
   /// multiplied back, so the answer scales with the load (homogeneity).
   double scale;
   bool unit_normal_sum; ///< add n1 + n2 = scale (normalises a self-equilibrated pair)
-} ze_margin_lp;
+} lp_margin_lp;
 
-typedef struct ze_margin_result {
+typedef struct lp_margin_result {
   bool feasible;    ///< W f = rhs (and the normal sum) has a solution, certified
   double margin;    ///< the optimal s [force]; -INFINITY when infeasible
   double force[4];  ///< f at the optimum
   bool capped;      ///< s reached the cap: unbounded margin
-} ze_margin_result;
+} lp_margin_result;
 
 /// The margin counts as capped within this fraction of the cap: the simplex
 /// (or the closed form of equilibrium.c) lands on the cap's vertex exactly
 /// up to rounding (1e-16 relative), so 1e-9 separates it from any genuine
 /// bounded optimum below the cap.
-#define ZE_CAP_RTOL 1e-9
+#define LP_CAP_RTOL 1e-9
 
-zeno_status ze_margin_lp_solve(const ze_margin_lp *p, ze_margin_result *r,
+zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r,
                                zeno_error *e);
 
 /// The optimum's forces per contact, (normal, tangential) for contacts
 /// 0..n-1, as the reports store them.
-void ze_margin_forces(const ze_margin_result *r, int n, double forces[][2]);
+void lp_margin_forces(const lp_margin_result *r, int n, double forces[][2]);
 
 #endif

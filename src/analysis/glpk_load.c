@@ -13,7 +13,7 @@
 #define ZENO_GLPK_SONAME "libglpk.so.40"
 #endif
 
-zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e) {
+zeno_status glpk_api_open(const char *soname, glpk_api *g, zeno_error *e) {
   memset(g, 0, sizeof *g);
   const zeno_dl_symbol table[] = {
       {"glp_create_prob", (void **)&g->create_prob},
@@ -43,22 +43,22 @@ zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e) {
 /* The process's one GLPK, as a dynamically linked one would be: loaded by
    the first caller, read by all; nothing else is kept. */
 static pthread_once_t glpk_once = PTHREAD_ONCE_INIT;
-static ze_glpk glpk;
+static glpk_api glpk;
 static atomic_bool glpk_ok;
 static zeno_error glpk_error;
 
 static void load_once(void) {
-  atomic_store(&glpk_ok, ze_glpk_open(ZENO_GLPK_SONAME, &glpk, &glpk_error) == ZENO_OK);
+  atomic_store(&glpk_ok, glpk_api_open(ZENO_GLPK_SONAME, &glpk, &glpk_error) == ZENO_OK);
 }
 
-const ze_glpk *ze_glpk_get(zeno_error *e) {
+const glpk_api *glpk_api_get(zeno_error *e) {
   pthread_once(&glpk_once, load_once);
   if (atomic_load(&glpk_ok)) return &glpk;
   if (e) *e = glpk_error;
   return NULL;
 }
 
-const ze_glpk *ze_glpk_loaded(void) {
+const glpk_api *glpk_api_loaded(void) {
   // Set once, after the table is complete (sequentially consistent).
   return atomic_load(&glpk_ok) ? &glpk : NULL;
 }

@@ -12,7 +12,7 @@
 #include "zeno/error.h"
 
 /// The GLPK functions zeno uses.
-typedef struct ze_glpk {
+typedef struct glpk_api {
   glp_prob *(*create_prob)(void);
   void (*delete_prob)(glp_prob *P);
   void (*set_obj_dir)(glp_prob *P, int dir);
@@ -31,19 +31,19 @@ typedef struct ze_glpk {
   double (*get_col_prim)(glp_prob *P, int j);
   int (*term_out)(int flag);
   int (*free_env)(void);
-} ze_glpk;
+} glpk_api;
 
 /// Loads GLPK's shared library `soname` and its functions into *g. On
 /// failure ZENO_ERR_UNSUPPORTED naming the library and what to install.
 /// The handle is never closed (GLPK keeps per-thread state).
-zeno_status ze_glpk_open(const char *soname, ze_glpk *g, zeno_error *e);
+zeno_status glpk_api_open(const char *soname, glpk_api *g, zeno_error *e);
 
 /// The process's GLPK, loaded once (thread-safe) from the library the
 /// build linked against (ZENO_GLPK_SONAME); NULL with *e filled when it
 /// cannot be loaded.
-const ze_glpk *ze_glpk_get(zeno_error *e);
+const glpk_api *glpk_api_get(zeno_error *e);
 
 /// GLPK when it was loaded already, else NULL (loads nothing).
-const ze_glpk *ze_glpk_loaded(void);
+const glpk_api *glpk_api_loaded(void);
 
 #endif

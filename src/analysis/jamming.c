@@ -20,7 +20,7 @@ zeno_status zeno_jamming_coefficient(const zeno_contact_problem *p,
                                      double *mu_jam, zeno_error *e) {
   if (mu_jam == NULL)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "mu_jam is NULL");
-  const zeno_status st = zcp_check(p, 1, e);
+  const zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   if (contact < 0 || contact >= p->contact_count)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contact",
@@ -43,7 +43,7 @@ zeno_status zeno_jamming_coefficient(const zeno_contact_problem *p,
 // Point of application of contact i's forces: p x n = tau_n, p x t = tau_t.
 static void contact_point(const zeno_contact_problem *p, int i, double r[2]) {
   const double *n = p->normal[i], *t = p->tangent[i];
-  // p_x a_y - p_y a_x = tau_a for a = n, t: a 2x2 system (zcp_check makes
+  // p_x a_y - p_y a_x = tau_a for a = n, t: a 2x2 system (contact_problem_check makes
   // n and t independent, so det != 0).
   const double det = -n[1] * t[0] + n[0] * t[1];
   r[0] = (n[0] * t[2] - t[0] * n[2]) / det;
@@ -82,20 +82,20 @@ static void wedging_friction(const zeno_contact_problem *p, double mu_w[2]) {
 zeno_status zeno_wedging_check(const zeno_contact_problem *p, zeno_wedging *r,
                                zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
-  zeno_status st = zcp_check(p, 2, e);
+  zeno_status st = contact_problem_check(p, 2, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
   // Self-equilibrated: W f = 0 with c_n1 + c_n2 = 1; cap 1 never binds
   // (s <= c_n,i <= 1).
-  ze_margin_lp lp = {.n = 2, .mu = {p->mu[0], p->mu[1]}, .cap = 1,
+  lp_margin_lp lp = {.n = 2, .mu = {p->mu[0], p->mu[1]}, .cap = 1,
                      .scale = 1, .unit_normal_sum = true};
-  zcp_jacobian(p, lp.W);
-  ze_margin_result res;
-  st = ze_margin_lp_solve(&lp, &res, e);
+  contact_problem_jacobian(p, lp.W);
+  lp_margin_result res;
+  st = lp_margin_lp_solve(&lp, &res, e);
   if (st != ZENO_OK) return st;
   r->margin = res.margin;
   r->wedged = res.feasible && res.margin >= -JAM_WEDGE_TOL;
-  ze_margin_forces(&res, 2, r->forces);
+  lp_margin_forces(&res, 2, r->forces);
   wedging_friction(p, r->wedging_mu);
   return ZENO_OK;
 }

@@ -61,12 +61,12 @@ static double max_abs(double M[4][4], int m) {
 }
 
 // (35) for one of u, v: 2 mu_j x_n,j - x_t,j >= 0, columns from `col0`.
-static void friction_rows(ze_dense_lp *lp, int row0, int col0, int nc,
+static void friction_rows(lp_dense *lp, int row0, int col0, int nc,
                           const double mu[2]) {
   for (int j = 0; j < nc; j++) {
     lp->a[row0 + j][col0 + j] = 2 * mu[j];
     lp->a[row0 + j][col0 + nc + j] = -1;
-    lp->row_kind[row0 + j] = ZE_LOWER;
+    lp->row_kind[row0 + j] = LP_LOWER;
   }
 }
 
@@ -74,9 +74,9 @@ static void friction_rows(ze_dense_lp *lp, int row0, int col0, int nc,
 // maximise t subject to M_gamma (u - v) >= t, M_rest (u - v) = 0, u_gamma = 0,
 // u, v >= 0, (35), sum(u) + sum(v) = 1 (the system is homogeneous).
 static void system_lp(double M[4][4], int nc, const double mu[2],
-                      unsigned gamma, ze_dense_lp *lp) {
+                      unsigned gamma, lp_dense *lp) {
   const int m = 2 * nc, col_t = 2 * m;
-  ze_dense_lp_init(lp, 2 * m + 1, 2 * m + 1);
+  lp_dense_init(lp, 2 * m + 1, 2 * m + 1);
   for (int a = 0; a < m; a++) {
     const bool in_gamma = (gamma >> a) & 1u;
     for (int b = 0; b < m; b++) {
@@ -84,17 +84,17 @@ static void system_lp(double M[4][4], int nc, const double mu[2],
       lp->a[a][m + b] = -M[a][b];
     }
     if (in_gamma) lp->a[a][col_t] = -1;
-    lp->row_kind[a] = in_gamma ? ZE_LOWER : ZE_FIXED;
-    lp->col_kind[a] = in_gamma ? ZE_FIXED : ZE_LOWER;  // u
-    lp->col_kind[m + a] = ZE_LOWER;                    // v
+    lp->row_kind[a] = in_gamma ? LP_LOWER : LP_FIXED;
+    lp->col_kind[a] = in_gamma ? LP_FIXED : LP_LOWER;  // u
+    lp->col_kind[m + a] = LP_LOWER;                    // v
   }
   friction_rows(lp, m, 0, nc, mu);
   friction_rows(lp, m + nc, m, nc, mu);
   const int norm = 2 * m;
   for (int b = 0; b < 2 * m; b++) lp->a[norm][b] = 1;
-  lp->row_kind[norm] = ZE_FIXED;
+  lp->row_kind[norm] = LP_FIXED;
   lp->row_lo[norm] = lp->row_hi[norm] = 1;
-  lp->col_kind[col_t] = ZE_UPPER;
+  lp->col_kind[col_t] = LP_UPPER;
   lp->col_hi[col_t] = 1;
   lp->obj[col_t] = 1;
 }
@@ -104,15 +104,15 @@ static void system_lp(double M[4][4], int nc, const double mu[2],
 static zeno_status system_depth(double M[4][4], int nc,
                                 const double mu[2], unsigned gamma,
                                 double *depth, double v[4], zeno_error *e) {
-  ze_dense_lp lp;
+  lp_dense lp;
   system_lp(M, nc, mu, gamma, &lp);
-  ze_lp_solution sol;
-  const zeno_status st = ze_dense_lp_solve(&lp, &sol, e);
+  lp_solution sol;
+  const zeno_status st = lp_dense_solve(&lp, &sol, e);
   if (st != ZENO_OK) return st;
   // Only a point satisfying every constraint to rounding certifies a
   // consistent system (GLPK's tolerance would admit near misses).
   const bool certified =
-      sol.status == ZE_LP_OPTIMAL && sol.violation <= ZE_LP_CERTIFIED_RTOL;
+      sol.status == LP_OPTIMAL && sol.violation <= LP_CERTIFIED_RTOL;
   *depth = certified ? sol.x[4 * nc] : -INFINITY;
   for (int a = 0; a < 2 * nc; a++) v[a] = sol.x[2 * nc + a];
   return ZENO_OK;
@@ -131,7 +131,7 @@ static void witness_load(const zeno_contact_problem *p, unsigned sign_mask,
     for (int k = 0; k < 3; k++)
       w.load[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
   }
-  const double size = zcp_force_scale(&w);
+  const double size = contact_problem_force_scale(&w);
   const bool zero = w.load[0] == 0 && w.load[1] == 0 && w.load[2] == 0;
   for (int k = 0; k < 3; k++) g[k] = zero ? 0 : w.load[k] / size;
 }
@@ -140,12 +140,12 @@ zeno_status zeno_strong_stability_check(const zeno_contact_problem *p,
                                         zeno_strong_stability *r,
                                         zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
-  zeno_status st = zcp_check(p, 1, e);
+  zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
   const int nc = p->contact_count, m = 2 * nc;
   double A[4][4];
-  zcp_delassus(p, A);
+  contact_problem_delassus(p, A);
   double best = -INFINITY;
   for (unsigned sign = 0; sign < (1u << nc); sign++) {
     double M[4][4];
@@ -174,21 +174,21 @@ zeno_status zeno_strong_stability_check(const zeno_contact_problem *p,
 zeno_status zeno_weak_stability_check(const zeno_contact_problem *p,
                                       zeno_weak_stability *r, zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
-  zeno_status st = zcp_check(p, 1, e);
+  zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
-  const double scale = zcp_force_scale(p);
-  ze_margin_lp lp = {.n = p->contact_count, .mu = {p->mu[0], p->mu[1]},
+  const double scale = contact_problem_force_scale(p);
+  lp_margin_lp lp = {.n = p->contact_count, .mu = {p->mu[0], p->mu[1]},
                      .cap = PT_MARGIN_CAP_FACTOR * scale, .scale = scale};
-  zcp_jacobian(p, lp.W);
+  contact_problem_jacobian(p, lp.W);
   for (int k = 0; k < 3; k++) lp.rhs[k] = -p->load[k];
-  ze_margin_result res;
-  st = ze_margin_lp_solve(&lp, &res, e);
+  lp_margin_result res;
+  st = lp_margin_lp_solve(&lp, &res, e);
   if (st != ZENO_OK) return st;
   r->margin = res.margin;
   r->unbounded = res.capped;
   r->weakly_stable = res.feasible && res.margin >= -PT_WEAK_RTOL * scale;
-  ze_margin_forces(&res, p->contact_count, r->forces);
+  lp_margin_forces(&res, p->contact_count, r->forces);
   return ZENO_OK;
 }
 

@@ -38,17 +38,17 @@ zeno_analysis_def zeno_analysis_def_default(void) {
 
 /* ---------- Definition 4 ---------- */
 
-static bool zod_dyn(const zeno_scene *scene, zk_model *km, zc_dyn *d,
+static bool zod_dyn(const zeno_scene *scene, kinematics_model *km, contact_dyn *d,
                     zeno_error *error) {
-  if (zk_model_init(km, scene, error) != ZENO_OK) return false;
+  if (kinematics_model_init(km, scene, error) != ZENO_OK) return false;
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
+  contact_dyn_build(d, km->n, km->W0, km->inv_mass, km->h, bias, km->mu);
   return true;
 }
 
 // Sign of xdot1 / xdot2 when both contacts stay closed (one degree of
 // freedom left): +1 when PP and NN are kinematically feasible, -1 for PN, NP.
-static int two_slip_sign(const zk_model *km) {
+static int two_slip_sign(const kinematics_model *km) {
   // Null vector of the two normal rows: cross product of the columns z1, z2.
   const double a[3] = {km->W0[0][0], km->W0[1][0], km->W0[2][0]};
   const double b[3] = {km->W0[0][2], km->W0[1][2], km->W0[2][2]};
@@ -66,8 +66,8 @@ static int two_slip_sign(const zk_model *km) {
 static zeno_status persistent_given(const zeno_scene *scene,
                                     const zeno_equilibrium_report *rep, bool *persistent,
                                     zeno_error *error) {
-  zk_model km;
-  zc_dyn d;
+  kinematics_model km;
+  contact_dyn d;
   if (!zod_dyn(scene, &km, &d, error)) return error ? error->code : ZENO_ERR_GEOMETRY;
   const double tol = VERDICT_FORCE_RTOL * km.force_scale;
   const double atol = VERDICT_FORCE_RTOL * km.accel_scale;
@@ -79,8 +79,8 @@ static zeno_status persistent_given(const zeno_scene *scene,
       {ZENO_LETTER_F, ZENO_LETTER_P}, {ZENO_LETTER_F, ZENO_LETTER_N}};
   for (int k = 0; k < 4 && *persistent; k++) {
     zeno_mode m = {{single[k][0], single[k][1]}};
-    zm_solution sol;
-    if (!zm_solve(&d, m, &sol)) {
+    mode_solution sol;
+    if (!mode_solve(&d, m, &sol)) {
       *persistent = false;
       break;
     }
@@ -92,8 +92,8 @@ static zeno_status persistent_given(const zeno_scene *scene,
   const unsigned char a = ZENO_LETTER_P, b = sign > 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
   const zeno_mode two[2] = {{{a, b}}, {{ZENO_LETTER_N, b == ZENO_LETTER_P ? ZENO_LETTER_N : ZENO_LETTER_P}}};
   for (int k = 0; k < 2 && *persistent; k++) {
-    zm_solution sol;
-    if (!zm_solve(&d, two[k], &sol)) {
+    mode_solution sol;
+    if (!mode_solve(&d, two[k], &sol)) {
       *persistent = false;
       break;
     }

@@ -50,13 +50,13 @@ static zeno_status validate(const zeno_certify_def *d, zeno_error *e) {
   return ZENO_OK;
 }
 
-static void keep_outcome(const zcp_outcome *o, zeno_certificate *out) {
+static void keep_outcome(const cert_program_outcome *o, zeno_certificate *out) {
   out->certified = o->certified;
   snprintf(out->reason, sizeof out->reason, "%s", o->reason);
   snprintf(out->solver_status, sizeof out->solver_status, "%s",
            o->solver_failed ? "failed"
-           : o->status == ZE_SOS_FEASIBLE ? "solved"
-           : o->status == ZE_SOS_INFEASIBLE ? "infeasible" : "unbounded");
+           : o->status == SOS_FEASIBLE ? "solved"
+           : o->status == SOS_INFEASIBLE ? "infeasible" : "unbounded");
   out->csdp_code = o->csdp_code;
   out->solver_margin = o->solver_margin;
   out->exact = o->exact;
@@ -96,9 +96,9 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   out->units[2] = u.time;
   zeno_scene own;
   scene_in_units(scene, u, &own);
-  zcs_system sys;
+  cert_system sys;
   bool refused = false;
-  st = zcs_build(&own, &sys, &refused, out->reason, error);
+  st = cert_build(&own, &sys, &refused, out->reason, error);
   if (st != ZENO_OK) return st;
   for (int r = 0; r < 3; r++) {
     out->b[r] = sys.b[r];
@@ -109,18 +109,18 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
     out->seconds = clock_seconds() - t0;
     return ZENO_OK;
   }
-  const zcp_settings set = {.degree = d.degree, .eps = d.eps,
+  const cert_program_settings set = {.degree = d.degree, .eps = d.eps,
                             .max_iterations = d.max_iterations, .parts = 0};
-  zcp_outcome o;
-  st = zcp_certify(&sys, &set, &o, error);
+  cert_program_outcome o;
+  st = cert_program_certify(&sys, &set, &o, error);
   if (st != ZENO_OK) return st;
   keep_outcome(&o, out);
   if (out->certified && !out->exact)
     snprintf(out->reason, sizeof out->reason, "%s", "");
   if (d.check_runs > 0 && o.nterms > 0) {
-    zcc_result chk;
-    st = zcc_check(&own, &sys, &o, d.check_runs, d.check_size, d.check_seed,
-                   o.exact && !zcs_flights(&sys), &chk, error);
+    cert_check_result chk;
+    st = cert_check_check(&own, &sys, &o, d.check_runs, d.check_size, d.check_seed,
+                   o.exact && !cert_flights(&sys), &chk, error);
     if (st == ZENO_OK) {
       out->check_runs = chk.runs;
       out->check_events = chk.events;
@@ -133,7 +133,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
       }
     }
   }
-  zcp_outcome_free(&o);
+  cert_program_outcome_free(&o);
   out->seconds = clock_seconds() - t0;
   return st;
 }

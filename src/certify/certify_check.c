@@ -7,7 +7,7 @@
 #include "zeno/sim.h"
 
 /// Events simulated per run at most.
-#define ZCC_MAX_EVENTS 2000
+#define CERT_CHECK_MAX_EVENTS 2000
 
 static void state_of(const zeno_state *st, double s[6]) {
   for (int k = 0; k < 3; k++) {
@@ -17,7 +17,7 @@ static void state_of(const zeno_state *st, double s[6]) {
 }
 
 // The size of V's terms at s: what rounding is relative to.
-static double scale_of(const zcs_system *sys, const zcp_outcome *o, const double s[6]) {
+static double scale_of(const cert_system *sys, const cert_program_outcome *o, const double s[6]) {
   double t = fabs(o->c * s[2]);
   for (int k = 0; k < 3; k++) t += fabs(sys->b[k] * s[k]);
   for (int r = 0; r < 3; r++)
@@ -30,15 +30,15 @@ static double uniform(unsigned *seed, double lo, double hi) {
   return lo + (hi - lo) * (double)(*seed >> 8) / (double)(1u << 24);
 }
 
-static void compare(const zcs_system *sys, const zcp_outcome *o, const zeno_state *a,
-                    const zeno_state *b, int run, long index, zcc_result *out) {
+static void compare(const cert_system *sys, const cert_program_outcome *o, const zeno_state *a,
+                    const zeno_state *b, int run, long index, cert_check_result *out) {
   double sa[6], sb[6];
   state_of(a, sa);
   state_of(b, sb);
   const double scale = fmax(scale_of(sys, o, sa), scale_of(sys, o, sb));
   if (!(scale > 0)) return;
-  const double d1 = (zcp_v1(sys, sb) - zcp_v1(sys, sa)) / scale;
-  const double d2 = (zcp_v2(o, sb) - zcp_v2(o, sa)) / scale;
+  const double d1 = (cert_program_v1(sys, sb) - cert_program_v1(sys, sa)) / scale;
+  const double d2 = (cert_program_v2(o, sb) - cert_program_v2(o, sa)) / scale;
   const double d = fmax(d1, d2);
   if (d > out->max_increase) {
     out->max_increase = d;
@@ -48,9 +48,9 @@ static void compare(const zcs_system *sys, const zcp_outcome *o, const zeno_stat
   out->events++;
 }
 
-zeno_status zcc_check(const zeno_scene *own, const zcs_system *sys, const zcp_outcome *o,
+zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys, const cert_program_outcome *o,
                       int n, double size, unsigned seed, bool skip_first_flight,
-                      zcc_result *out, zeno_error *e) {
+                      cert_check_result *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->worst_run = -1;
   out->max_increase = -INFINITY;
@@ -58,7 +58,7 @@ zeno_status zcc_check(const zeno_scene *own, const zcs_system *sys, const zcp_ou
   zeno_sim *sim = zeno_sim_create(own, &def, e);
   if (!sim) return e ? e->code : ZENO_ERR_ARGUMENT;
   zeno_status st = ZENO_OK;
-  const bool newton = zcs_flights(sys);
+  const bool newton = cert_flights(sys);
   for (int run = 0; run < n && st == ZENO_OK; run++) {
     const double qp[3] = {uniform(&seed, 0, size), uniform(&seed, 0, size),
                           uniform(&seed, -size, size)};
@@ -68,7 +68,7 @@ zeno_status zcc_check(const zeno_scene *own, const zcs_system *sys, const zcp_ou
     zeno_event ev, prev;
     memset(&prev, 0, sizeof prev);
     bool have = false, impacted = !skip_first_flight;
-    for (int k = 0; st == ZENO_OK && k < ZCC_MAX_EVENTS; k++) {
+    for (int k = 0; st == ZENO_OK && k < CERT_CHECK_MAX_EVENTS; k++) {
       st = zeno_sim_next_event(sim, &ev, e);
       if (st != ZENO_OK) break;
       // Under Newton's law V2 may grow in a free flight: Theorem 2 asks

@@ -15,24 +15,24 @@
 #include "certify/certify_rat.h"
 
 /// Most equalities: one per single-contact mode.
-#define ZCE_MAX_EQ ZCS_MAX_MODES
+#define CERT_EXACT_MAX_EQ CERT_MAX_MODES
 /// Most candidate equalities: the modes' and, under Newton's law, the
 /// flight conditions' (certify_flight.h).
-#define ZCE_MAX_CAND (ZCE_MAX_EQ + ZCF_MAX_EQ)
+#define CERT_EXACT_MAX_CAND (CERT_EXACT_MAX_EQ + CERT_FLIGHT_MAX_EQ)
 
 // A linear form k + sum_x co[x] x in the unknowns.
 typedef struct lform {
-  mpq_t co[ZCE_NX];
+  mpq_t co[CERT_EXACT_NX];
   mpq_t k;
 } lform;
 
 static void lf_init(lform *f) {
-  for (int i = 0; i < ZCE_NX; i++) mpq_init(f->co[i]);
+  for (int i = 0; i < CERT_EXACT_NX; i++) mpq_init(f->co[i]);
   mpq_init(f->k);
 }
 
 static void lf_clear(lform *f) {
-  for (int i = 0; i < ZCE_NX; i++) mpq_clear(f->co[i]);
+  for (int i = 0; i < CERT_EXACT_NX; i++) mpq_clear(f->co[i]);
   mpq_clear(f->k);
 }
 
@@ -63,9 +63,9 @@ static void rate_gradient(double c, mpq_t acc[3], lform g[3]) {
 static void lf_comb(lform *out, const mpq_t a, const lform *f, const mpq_t b, const lform *h) {
   mpq_t t;
   mpq_init(t);
-  for (int i = 0; i <= ZCE_NX; i++) {
-    mpq_ptr o = i < ZCE_NX ? out->co[i] : out->k;
-    mpq_srcptr x = i < ZCE_NX ? f->co[i] : f->k, y = i < ZCE_NX ? h->co[i] : h->k;
+  for (int i = 0; i <= CERT_EXACT_NX; i++) {
+    mpq_ptr o = i < CERT_EXACT_NX ? out->co[i] : out->k;
+    mpq_srcptr x = i < CERT_EXACT_NX ? f->co[i] : f->k, y = i < CERT_EXACT_NX ? h->co[i] : h->k;
     mpq_mul(o, a, x);
     mpq_mul(t, b, y);
     mpq_add(o, o, t);
@@ -77,7 +77,7 @@ static void lf_eval(mpq_t out, const lform *f, mpq_t *x) {
   mpq_t t;
   mpq_init(t);
   mpq_set(out, f->k);
-  for (int i = 0; i < ZCE_NX; i++) {
+  for (int i = 0; i < CERT_EXACT_NX; i++) {
     mpq_mul(t, f->co[i], x[i]);
     mpq_add(out, out, t);
   }
@@ -86,12 +86,12 @@ static void lf_eval(mpq_t out, const lform *f, mpq_t *x) {
 
 // One mode's conditions: equalities appended to eq (their count in *neq),
 // sign conditions (form <= 0) to le.
-static bool mode_conditions(const zcs_system *s, const zcs_mode *m, double c, lform *eq,
+static bool mode_conditions(const cert_system *s, const cert_mode *m, double c, lform *eq,
                             int *neq, lform *le, int *nle) {
   lform g[3];
   mpq_t acc[3];
   for (int k = 0; k < 3; k++) mpq_init(acc[k]);
-  const bool solved = zcr_mode_acc(s, m->mode, acc);
+  const bool solved = cert_rat_mode_acc(s, m->mode, acc);
   rate_gradient(c, acc, g);
   for (int k = 0; k < 3; k++) mpq_clear(acc[k]);
   if (!solved) {
@@ -143,30 +143,30 @@ static bool mode_conditions(const zcs_system *s, const zcs_mode *m, double c, lf
 // Keeps the linearly independent equalities (exact row reduction of their
 // coefficient rows); false when a dependent one contradicts them.
 static bool independent(lform *eq, int neq, int *keep, int *nkeep) {
-  mpq_t R[ZCE_MAX_CAND][ZCE_NX + 1], f, t;
+  mpq_t R[CERT_EXACT_MAX_CAND][CERT_EXACT_NX + 1], f, t;
   mpq_inits(f, t, NULL);
   for (int i = 0; i < neq; i++)
-    for (int k = 0; k <= ZCE_NX; k++) {
+    for (int k = 0; k <= CERT_EXACT_NX; k++) {
       mpq_init(R[i][k]);
-      mpq_set(R[i][k], k < ZCE_NX ? eq[i].co[k] : eq[i].k);
+      mpq_set(R[i][k], k < CERT_EXACT_NX ? eq[i].co[k] : eq[i].k);
     }
   bool ok = true;
   *nkeep = 0;
-  int pivrow[ZCE_MAX_CAND], pivcol[ZCE_MAX_CAND], np = 0;
+  int pivrow[CERT_EXACT_MAX_CAND], pivcol[CERT_EXACT_MAX_CAND], np = 0;
   for (int i = 0; i < neq && ok; i++) {
     for (int q = 0; q < np; q++) {  // reduce row i by the pivots so far
       if (mpq_sgn(R[i][pivcol[q]]) == 0) continue;
       mpq_div(f, R[i][pivcol[q]], R[pivrow[q]][pivcol[q]]);
-      for (int k = 0; k <= ZCE_NX; k++) {
+      for (int k = 0; k <= CERT_EXACT_NX; k++) {
         mpq_mul(t, f, R[pivrow[q]][k]);
         mpq_sub(R[i][k], R[i][k], t);
       }
     }
     int col = -1;
-    for (int k = 0; k < ZCE_NX && col < 0; k++)
+    for (int k = 0; k < CERT_EXACT_NX && col < 0; k++)
       if (mpq_sgn(R[i][k]) != 0) col = k;
     if (col < 0) {
-      ok = mpq_sgn(R[i][ZCE_NX]) == 0;  // 0 = k: consistent only when k = 0
+      ok = mpq_sgn(R[i][CERT_EXACT_NX]) == 0;  // 0 = k: consistent only when k = 0
       continue;
     }
     pivrow[np] = i;
@@ -174,14 +174,14 @@ static bool independent(lform *eq, int neq, int *keep, int *nkeep) {
     keep[(*nkeep)++] = i;
   }
   for (int i = 0; i < neq; i++)
-    for (int k = 0; k <= ZCE_NX; k++) mpq_clear(R[i][k]);
+    for (int k = 0; k <= CERT_EXACT_NX; k++) mpq_clear(R[i][k]);
   mpq_clears(f, t, NULL);
   return ok;
 }
 
 // Projects x onto {eq(x) = 0} (minimal Euclidean change, exact).
 static bool project(lform *eq, const int *keep, int m, mpq_t *x) {
-  mpq_t M[ZCE_MAX_EQ][ZCE_MAX_EQ], r[ZCE_MAX_EQ], t;
+  mpq_t M[CERT_EXACT_MAX_EQ][CERT_EXACT_MAX_EQ], r[CERT_EXACT_MAX_EQ], t;
   mpq_init(t);
   for (int i = 0; i < m; i++) {
     mpq_init(r[i]);
@@ -189,15 +189,15 @@ static bool project(lform *eq, const int *keep, int m, mpq_t *x) {
     mpq_neg(r[i], r[i]);
     for (int j = 0; j < m; j++) {
       mpq_init(M[i][j]);
-      for (int k = 0; k < ZCE_NX; k++) {
+      for (int k = 0; k < CERT_EXACT_NX; k++) {
         mpq_mul(t, eq[keep[i]].co[k], eq[keep[j]].co[k]);
         mpq_add(M[i][j], M[i][j], t);
       }
     }
   }
-  const bool ok = zcr_solve(m, M, r);
+  const bool ok = cert_rat_solve(m, M, r);
   for (int i = 0; ok && i < m; i++)
-    for (int k = 0; k < ZCE_NX; k++) {
+    for (int k = 0; k < CERT_EXACT_NX; k++) {
       mpq_mul(t, r[i], eq[keep[i]].co[k]);
       mpq_add(x[k], x[k], t);
     }
@@ -262,7 +262,7 @@ static void quad(mpq_t out, mpq_t A[2][2], mpq_t r[2], mpq_t s[2]) {
 
 // v^T A v >= 0 on the cone {v : l_k . v >= 0} of the plane (exact).
 static bool copositive2(mpq_t A[2][2], mpq_t L[][2], int nl) {
-  mpq_t cand[2 * ZCS_MAX_CONDS][2], t, u;
+  mpq_t cand[2 * CERT_MAX_CONDS][2], t, u;
   mpq_inits(t, u, NULL);
   int nc = 0;
   for (int k = 0; k < nl; k++)
@@ -353,9 +353,9 @@ static bool copositive2(mpq_t A[2][2], mpq_t L[][2], int nl) {
 
 // V2(s-) - V2(s+) >= 0 for an impact at contact i with the other contact
 // closed (u_j = 0): a quadratic form in (u_i, w2) on the case's cone.
-static bool impact_ok(const zcs_case *cs, int i, mpq_t *x) {
+static bool impact_ok(const cert_case *cs, int i, mpq_t *x) {
   const int j = 1 - i, idx[2] = {i, 2};
-  mpq_t P[3][3], G[3][3], E[3][3], t, A[2][2], L[ZCS_MAX_CONDS + 1][2];
+  mpq_t P[3][3], G[3][3], E[3][3], t, A[2][2], L[CERT_MAX_CONDS + 1][2];
   mpq_init(t);
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
@@ -414,7 +414,7 @@ static bool impact_ok(const zcs_case *cs, int i, mpq_t *x) {
   return ok;
 }
 
-bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
+bool cert_exact_energy_ok(const cert_system *s, char *reason, size_t n) {
   // V1 across the impacts, exactly: its potential does not jump, its
   // kinetic part is v^T (M' / 2) v (the law never adds energy; checked
   // for the model's rounded maps). Newton's law: certify_flight.h.
@@ -425,15 +425,15 @@ bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
   }
   const char *fail = NULL;
   char text[200] = "";
-  mpq_t m[ZCE_NX];
-  for (int k = 0; k < ZCE_NX; k++) mpq_init(m[k]);
+  mpq_t m[CERT_EXACT_NX];
+  for (int k = 0; k < CERT_EXACT_NX; k++) mpq_init(m[k]);
   for (int r = 0; r < 3; r++)
     for (int k = r; k < 3; k++) {
       mpq_set_d(m[pidx(r, k)], s->Mp[r][k]);
       mpq_div_2exp(m[pidx(r, k)], m[pidx(r, k)], 1);
     }
   for (int k = 0; k < s->ncases && !fail; k++) {
-    const zcs_case *cs = &s->cases[k];
+    const cert_case *cs = &s->cases[k];
     for (int i = 0; i < 2 && !fail; i++) {
       if (!cs->both && i != cs->contact) continue;
       if (!impact_ok(cs, i, m)) {
@@ -444,26 +444,26 @@ bool zce_energy_ok(const zcs_system *s, char *reason, size_t n) {
       }
     }
   }
-  for (int k = 0; k < ZCE_NX; k++) mpq_clear(m[k]);
+  for (int k = 0; k < CERT_EXACT_NX; k++) mpq_clear(m[k]);
   if (fail) snprintf(reason, n, "%s", fail);
   return fail == NULL;
 }
 
-bool zce_applies(const zcs_system *s) {
-  return (!zcs_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
-         zcf_applies(s);
+bool cert_exact_applies(const cert_system *s) {
+  return (!cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
+         cert_flight_applies(s);
 }
 
-zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
-                       zce_result *out, zeno_error *e) {
+zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
+                       cert_exact_result *out, zeno_error *e) {
   (void)e;
   memset(out, 0, sizeof *out);
-  static_assert(ZCE_NX <= ZCE_MAX_EQ, "independent equalities fit project()");
-  lform eq[ZCE_MAX_CAND], le[ZCE_MAX_EQ];
-  int neq = 0, nle = 0, keep[ZCE_MAX_CAND], nkeep = 0;
-  mpq_t x[ZCE_NX], v;
+  static_assert(CERT_EXACT_NX <= CERT_EXACT_MAX_EQ, "independent equalities fit project()");
+  lform eq[CERT_EXACT_MAX_CAND], le[CERT_EXACT_MAX_EQ];
+  int neq = 0, nle = 0, keep[CERT_EXACT_MAX_CAND], nkeep = 0;
+  mpq_t x[CERT_EXACT_NX], v;
   mpq_init(v);
-  for (int k = 0; k < ZCE_NX; k++) {
+  for (int k = 0; k < CERT_EXACT_NX; k++) {
     mpq_init(x[k]);
     mpq_set_d(x[k], x0[k]);
   }
@@ -472,23 +472,23 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
   for (int k = 0; k < s->nmodes; k++)
     if (!mode_conditions(s, &s->modes[k], c, eq, &neq, le, &nle))
       fail = "a mode's exact solve is singular";
-  if (!fail && zcs_flights(s)) {  // the flights' equalities
-    mpq_t rows[ZCF_MAX_EQ * (ZCE_NX + 1)];
-    for (int k = 0; k < ZCF_MAX_EQ * (ZCE_NX + 1); k++) mpq_init(rows[k]);
-    const int n = zcf_equalities(s, c, rows, ZCF_MAX_EQ);
+  if (!fail && cert_flights(s)) {  // the flights' equalities
+    mpq_t rows[CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1)];
+    for (int k = 0; k < CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1); k++) mpq_init(rows[k]);
+    const int n = cert_flight_equalities(s, c, rows, CERT_FLIGHT_MAX_EQ);
     for (int r = 0; r < n; r++, neq++) {
       lf_init(&eq[neq]);
-      for (int k = 0; k < ZCE_NX; k++) mpq_set(eq[neq].co[k], rows[r * (ZCE_NX + 1) + k]);
-      mpq_set(eq[neq].k, rows[r * (ZCE_NX + 1) + ZCE_NX]);
+      for (int k = 0; k < CERT_EXACT_NX; k++) mpq_set(eq[neq].co[k], rows[r * (CERT_EXACT_NX + 1) + k]);
+      mpq_set(eq[neq].k, rows[r * (CERT_EXACT_NX + 1) + CERT_EXACT_NX]);
     }
-    for (int k = 0; k < ZCF_MAX_EQ * (ZCE_NX + 1); k++) mpq_clear(rows[k]);
+    for (int k = 0; k < CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1); k++) mpq_clear(rows[k]);
   }
 
   if (!fail && (!independent(eq, neq, keep, &nkeep) || !project(eq, keep, nkeep, x)))
     fail = "the single-contact modes' equalities are inconsistent";
   out->equalities = nkeep;
 
-  for (int k = 0; k < ZCE_NX; k++) {
+  for (int k = 0; k < CERT_EXACT_NX; k++) {
     out->x[k] = mpq_get_d(x[k]);
     out->shift = fmax(out->shift, fabs(out->x[k] - x0[k]));
   }
@@ -501,12 +501,12 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
     }
   }
   // Newton's law: a flight may precede every impact (certify_flight.h).
-  if (!fail && zcs_flights(s) &&
-      !zcf_verify(s, c, x, text, sizeof text, &out->generators))
+  if (!fail && cert_flights(s) &&
+      !cert_flight_verify(s, c, x, text, sizeof text, &out->generators))
     fail = text;
-  const int ncases = zcs_flights(s) ? 0 : s->ncases;
+  const int ncases = cert_flights(s) ? 0 : s->ncases;
   for (int k = 0; k < ncases && !fail; k++) {
-    const zcs_case *cs = &s->cases[k];
+    const cert_case *cs = &s->cases[k];
     for (int i = 0; i < 2 && !fail; i++) {
       if (!cs->both && i != cs->contact) continue;
       if (!impact_ok(cs, i, x)) {
@@ -516,12 +516,12 @@ zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
       }
     }
   }
-  if (!fail && !zce_energy_ok(s, text, sizeof text)) fail = text;
+  if (!fail && !cert_exact_energy_ok(s, text, sizeof text)) fail = text;
   out->certified = fail == NULL;
   if (fail) snprintf(out->reason, sizeof out->reason, "%s", fail);
   for (int k = 0; k < neq; k++) lf_clear(&eq[k]);
   for (int k = 0; k < nle; k++) lf_clear(&le[k]);
-  for (int k = 0; k < ZCE_NX; k++) mpq_clear(x[k]);
+  for (int k = 0; k < CERT_EXACT_NX; k++) mpq_clear(x[k]);
   mpq_clear(v);
   return ZENO_OK;
 }

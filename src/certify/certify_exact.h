@@ -18,31 +18,31 @@
 #include "zeno/error.h"
 
 /// Unknowns of a weighted-degree-2 W: a1, a2, P00, P01, P02, P11, P12, P22.
-#define ZCE_NX 8
+#define CERT_EXACT_NX 8
 
-typedef struct zce_result {
+typedef struct cert_exact_result {
   bool certified;
   char reason[200];
   int equalities;     ///< independent linear equalities imposed exactly
-  double x[ZCE_NX];   ///< the projected coefficients, rounded to double
+  double x[CERT_EXACT_NX];   ///< the projected coefficients, rounded to double
   double shift;       ///< largest |projected - given| coefficient change
   int generators;     ///< Newton's law: most generators of a flight's cone
-} zce_result;
+} cert_exact_result;
 
 /// Whether the exact check applies to the system: the inelastic law and
 /// both free-flight gap accelerations negative (no flight after the first
 /// impact), or Newton's law with a free-flight gap acceleration negative
 /// (every impact after a flight of any duration: certify_flight.h).
-bool zce_applies(const zcs_system *s);
+bool cert_exact_applies(const cert_system *s);
 
 /// Projects x0 onto the modes' equalities exactly and decides every
 /// condition. ZENO_ERR_NOMEM only; an unmet condition is a result.
-zeno_status zce_verify(const zcs_system *s, double c, const double x0[ZCE_NX],
-                       zce_result *out, zeno_error *e);
+zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
+                       cert_exact_result *out, zeno_error *e);
 
 /// V1 (the energy) never grows across an impact case with the other contact
-/// closed, decided exactly for the model's maps (as zce_verify does); false
+/// closed, decided exactly for the model's maps (as cert_exact_verify does); false
 /// with a reason.
-bool zce_energy_ok(const zcs_system *s, char *reason, size_t n);
+bool cert_exact_energy_ok(const cert_system *s, char *reason, size_t n);
 
 #endif

@@ -23,8 +23,8 @@
 #include "certify/certify_rat.h"
 #include "sos/copositive.h"
 
-/// Unknowns of the weighted-degree-2 W (certify_exact.h's ZCE_NX).
-#define ZCF_NX 8
+/// Unknowns of the weighted-degree-2 W (certify_exact.h's CERT_EXACT_NX).
+#define CERT_FLIGHT_NX 8
 
 // Index of P[r][k] among the unknowns.
 static int pidx(int r, int k) {
@@ -32,8 +32,8 @@ static int pidx(int r, int k) {
   return idx[r][k];
 }
 
-bool zcf_applies(const zcs_system *s) {
-  return zcs_flights(s) && (s->a_ff[0] < 0 || s->a_ff[1] < 0);
+bool cert_flight_applies(const cert_system *s) {
+  return cert_flights(s) && (s->a_ff[0] < 0 || s->a_ff[1] < 0);
 }
 
 // E = P - G^T P G (3 x 3, row major in a stride of n).
@@ -55,7 +55,7 @@ static void jump_form(mpq_t P[3][3], mpq_t G[3][3], mpq_t *E, int n) {
 
 // The flight condition's form Q (4 x 4 over (u1, u2, w2, tau)) and cone L
 // (rows over the same); their count in *m.
-static void flight_form(const zcs_case *cs, zcr_case *x, mpq_t P[3][3], mpq_t h[3],
+static void flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
                         mpq_t a[3], mpq_t *Q, mpq_t *L, int *m) {
   mpq_t g[3], k, t;
   mpq_inits(g[0], g[1], g[2], k, t, NULL);
@@ -99,7 +99,7 @@ static void flight_form(const zcs_case *cs, zcr_case *x, mpq_t P[3][3], mpq_t h[
   mpq_clears(g[0], g[1], g[2], k, t, NULL);
 }
 
-static const char *case_name(const zcs_case *cs, char out[3]) {
+static const char *case_name(const cert_case *cs, char out[3]) {
   out[0] = "FSPN"[cs->letter[0]];
   out[1] = "FSPN"[cs->letter[1]];
   out[2] = 0;
@@ -122,7 +122,7 @@ static void bilinear(mpq_t out, mpq_t *Q, mpq_t *y, mpq_t *z) {
 
 // The flight form of case x1 for the unknowns xv (P from xv[2..7], h =
 // (xv[0], xv[1], c)) into Q (zeroed here), its cone into L.
-static void form_at(const zcs_case *cs, zcr_case *x1, mpq_t *xv, double c, mpq_t a[3],
+static void form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c, mpq_t a[3],
                     mpq_t *Q, mpq_t *L, int *m) {
   mpq_t P[3][3], h[3];
   for (int r = 0; r < 3; r++) {
@@ -136,7 +136,7 @@ static void form_at(const zcs_case *cs, zcr_case *x1, mpq_t *xv, double c, mpq_t
   mpq_set(h[1], xv[1]);
   mpq_set_d(h[2], c);
   for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
-  for (int q = 0; q < (ZCS_MAX_CONDS + 3) * 4; q++) mpq_set_ui(L[q], 0, 1);
+  for (int q = 0; q < (CERT_MAX_CONDS + 3) * 4; q++) mpq_set_ui(L[q], 0, 1);
   flight_form(cs, x1, P, h, a, Q, L, m);
   for (int r = 0; r < 3; r++) {
     mpq_clear(h[r]);
@@ -144,66 +144,66 @@ static void form_at(const zcs_case *cs, zcr_case *x1, mpq_t *xv, double c, mpq_t
   }
 }
 
-int zcf_equalities(const zcs_system *s, double c, mpq_t *rows, int max) {
-  enum { ROWS = ZCS_MAX_CONDS + 3 };
-  mpq_t a[3], xv[ZCF_NX], Q[ZCF_NX + 1][16], L[ROWS * 4], *G, v0, v1;
+int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
+  enum { ROWS = CERT_MAX_CONDS + 3 };
+  mpq_t a[3], xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[ROWS * 4], *G, v0, v1;
   mpq_inits(a[0], a[1], a[2], v0, v1, NULL);
-  for (int k = 0; k < ZCF_NX; k++) mpq_init(xv[k]);
-  for (int u = 0; u <= ZCF_NX; u++)
+  for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_init(xv[k]);
+  for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
   for (int q = 0; q < ROWS * 4; q++) mpq_init(L[q]);
-  G = malloc(ZQC_MAX_GEN * 4 * sizeof *G);
+  G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
   if (G)
-    for (int q = 0; q < ZQC_MAX_GEN * 4; q++) mpq_init(G[q]);
+    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
   int n = 0;
   const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
-  zcr_case x1;
-  zcr_case_init(&x1);
-  bool ok = G != NULL && zcr_mode_acc(s, ff, a);
+  cert_rat_case x1;
+  cert_rat_case_init(&x1);
+  bool ok = G != NULL && cert_rat_mode_acc(s, ff, a);
   for (int k = 0; k < s->ncases && ok; k++) {
-    const zcs_case *cs = &s->cases[k];
-    if (!zcr_case_exact(s, cs, &x1)) continue;  // zcf_verify reports it
+    const cert_case *cs = &s->cases[k];
+    if (!cert_rat_case_exact(s, cs, &x1)) continue;  // cert_flight_verify reports it
     int m = 0, nlin = 0, nrays = 0;
-    for (int u = 0; u <= ZCF_NX; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
-      for (int q = 0; q < ZCF_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
+    for (int u = 0; u <= CERT_FLIGHT_NX; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
+      for (int q = 0; q < CERT_FLIGHT_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
       form_at(cs, &x1, xv, c, a, Q[u], L, &m);
     }
-    if (!zqc_cone_generators(4, m, L, G, &nlin, &nrays)) continue;
+    if (!copositive_cone_generators(4, m, L, G, &nlin, &nrays)) continue;
     for (int b = 0; b < nlin; b++) {
       bool structural = true;  // Q(l, l) = 0 whatever the unknowns
-      for (int u = 0; u <= ZCF_NX && structural; u++) {
+      for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
         bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
         structural = mpq_sgn(v0) == 0;
       }
       if (!structural) continue;
       for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
-        mpq_t *row = &rows[n * (ZCF_NX + 1)];
+        mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
         bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
-        mpq_set(row[ZCF_NX], v0);
-        for (int u = 1; u <= ZCF_NX; u++) {
+        mpq_set(row[CERT_FLIGHT_NX], v0);
+        for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
           bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
           mpq_sub(row[u - 1], v1, v0);
         }
       }
     }
   }
-  zcr_case_clear(&x1);
+  cert_rat_case_clear(&x1);
   if (G) {
-    for (int q = 0; q < ZQC_MAX_GEN * 4; q++) mpq_clear(G[q]);
+    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
     free(G);
   }
   mpq_clears(a[0], a[1], a[2], v0, v1, NULL);
-  for (int k = 0; k < ZCF_NX; k++) mpq_clear(xv[k]);
-  for (int u = 0; u <= ZCF_NX; u++)
+  for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_clear(xv[k]);
+  for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
   for (int q = 0; q < ROWS * 4; q++) mpq_clear(L[q]);
   return n;
 }
 
-bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size,
+bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
                 int *max_gen) {
-  enum { ROWS = ZCS_MAX_CONDS + 3 };
-  mpq_t P[3][3], h[3], a[3], T[3][3], Q[16], L[ROWS * 4], Q1[9], L1[ZCS_MAX_CONDS * 3];
+  enum { ROWS = CERT_MAX_CONDS + 3 };
+  mpq_t P[3][3], h[3], a[3], T[3][3], Q[16], L[ROWS * 4], Q1[9], L1[CERT_MAX_CONDS * 3];
   for (int r = 0; r < 3; r++) {
     mpq_inits(h[r], a[r], NULL);
     for (int k = 0; k < 3; k++) {
@@ -216,12 +216,12 @@ bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size
   for (int k = 0; k < 16; k++) mpq_init(Q[k]);
   for (int k = 0; k < ROWS * 4; k++) mpq_init(L[k]);
   for (int k = 0; k < 9; k++) mpq_init(Q1[k]);
-  for (int k = 0; k < ZCS_MAX_CONDS * 3; k++) mpq_init(L1[k]);
+  for (int k = 0; k < CERT_MAX_CONDS * 3; k++) mpq_init(L1[k]);
   mpq_set(h[0], x[0]);
   mpq_set(h[1], x[1]);
   mpq_set_d(h[2], c);
   const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
-  bool ok = zcr_mode_acc(s, ff, a);
+  bool ok = cert_rat_mode_acc(s, ff, a);
   if (!ok) snprintf(text, size, "%s", "free flight's exact solve is singular");
   if (ok && mpq_sgn(a[0]) >= 0 && mpq_sgn(a[1]) >= 0) {
     ok = false;
@@ -229,12 +229,12 @@ bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size
              "both free-flight gap accelerations are >= 0: a flight need not end");
   }
   if (max_gen) *max_gen = 0;
-  zcr_case x1;
-  zcr_case_init(&x1);
+  cert_rat_case x1;
+  cert_rat_case_init(&x1);
   for (int k = 0; k < s->ncases && ok; k++) {
-    const zcs_case *cs = &s->cases[k];
+    const cert_case *cs = &s->cases[k];
     char name[3];
-    if (!zcr_case_exact(s, cs, &x1)) {
+    if (!cert_rat_case_exact(s, cs, &x1)) {
       snprintf(text, size, "impact case %s's exact solve is singular", case_name(cs, name));
       ok = false;
       break;
@@ -243,11 +243,11 @@ bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size
     for (int q = 0; q < ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
     int m = 0, ngen = 0;
     flight_form(cs, &x1, P, h, a, Q, L, &m);
-    zqc_answer ans = zqc_cone_nonneg(4, Q, m, L, &ngen);
+    copositive_answer ans = copositive_cone_nonneg(4, Q, m, L, &ngen);
     if (max_gen && ngen > *max_gen) *max_gen = ngen;
-    if (ans != ZQC_YES) {
+    if (ans != COPOSITIVE_YES) {
       snprintf(text, size, "%s (case %s, contact %d)",
-               ans == ZQC_NO ? "V2 after a flight and an impact exceeds its value at the "
+               ans == COPOSITIVE_NO ? "V2 after a flight and an impact exceeds its value at the "
                                "flight's start"
                              : "a flight condition's cone has too many generators",
                case_name(cs, name), cs->contact + 1);
@@ -258,16 +258,16 @@ bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size
     jump_form(T, x1.G, Q1, 3);
     for (int q = 0; q < x1.ncond; q++)
       for (int r = 0; r < 3; r++) mpq_set(L1[q * 3 + r], x1.cond[q][r]);
-    ans = zqc_cone_nonneg(3, Q1, x1.ncond, L1, &ngen);
-    if (ans != ZQC_YES) {
+    ans = copositive_cone_nonneg(3, Q1, x1.ncond, L1, &ngen);
+    if (ans != COPOSITIVE_YES) {
       snprintf(text, size, "%s (case %s)",
-               ans == ZQC_NO ? "the energy V1 grows across an impact"
+               ans == COPOSITIVE_NO ? "the energy V1 grows across an impact"
                              : "an energy condition's cone has too many generators",
                case_name(cs, name));
       ok = false;
     }
   }
-  zcr_case_clear(&x1);
+  cert_rat_case_clear(&x1);
   for (int r = 0; r < 3; r++) {
     mpq_clears(h[r], a[r], NULL);
     for (int k = 0; k < 3; k++) mpq_clears(P[r][k], T[r][k], NULL);
@@ -275,6 +275,6 @@ bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size
   for (int k = 0; k < 16; k++) mpq_clear(Q[k]);
   for (int k = 0; k < ROWS * 4; k++) mpq_clear(L[k]);
   for (int k = 0; k < 9; k++) mpq_clear(Q1[k]);
-  for (int k = 0; k < ZCS_MAX_CONDS * 3; k++) mpq_clear(L1[k]);
+  for (int k = 0; k < CERT_MAX_CONDS * 3; k++) mpq_clear(L1[k]);
   return ok;
 }

@@ -17,26 +17,26 @@
 
 /// Whether the flight conditions decide the impacts: Newton's law, and a
 /// free-flight gap acceleration negative (every flight ends, Lemma 1).
-bool zcf_applies(const zcs_system *s);
+bool cert_flight_applies(const cert_system *s);
 
-/// Most equalities zcf_equalities gives.
-#define ZCF_MAX_EQ 240
+/// Most equalities cert_flight_equalities gives.
+#define CERT_FLIGHT_MAX_EQ 240
 
-/// The flight conditions' equalities on the unknowns x (as zcf_verify's):
+/// The flight conditions' equalities on the unknowns x (as cert_flight_verify's):
 /// where a case's cone has a lineality direction l on which the form
 /// vanishes whatever x (an impact at zero approach speed that changes
 /// nothing, l of either sign), the form's cross terms B(l, y) must vanish
 /// on the whole cone, since Q(y + t l) = Q(y) + 2 t B(l, y) for every real
 /// t. Rows k + sum_i co[i] x[i] = 0 into rows (stride 9: co[0..7], k;
 /// initialised by the caller), at most max; their count returned.
-int zcf_equalities(const zcs_system *s, double c, mpq_t *rows, int max);
+int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max);
 
 /// Decides every impact case's flight condition for V2 = c x2 + x[0] z1 +
 /// x[1] z2 + v^T P v (x[2..7] = P00, P01, P02, P11, P12, P22) and V1's
 /// across the case. False with the reason in text when one fails or
 /// cannot be decided; *max_gen, when given, receives the most generators
 /// of a cone met.
-bool zcf_verify(const zcs_system *s, double c, mpq_t *x, char *text, size_t size,
+bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
                 int *max_gen);
 
 #endif

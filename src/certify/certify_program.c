@@ -1,7 +1,7 @@
 // The certificate's sums-of-squares program (certify_program.h): every
 // condition of docs/certificate.md as "expression >= 0 on {g >= 0}", built
 // by substituting the system's linear and quadratic maps into the unknown
-// W exactly (ze_sos_expr_compose), then solved and re-checked.
+// W exactly (sos_expr_compose), then solved and re-checked.
 #include "certify/certify_program.h"
 
 #include <math.h>
@@ -15,10 +15,10 @@
 
 /// Most inequalities of one condition: flight (tau, both start gaps, the
 /// free gap) and an impact case's conditions.
-#define ZCP_MAX_LIN (4 + ZCS_MAX_CONDS)
+#define CERT_PROGRAM_MAX_LIN (4 + CERT_MAX_CONDS)
 /// With their pairwise products (a quadratic expression on a polyhedral
 /// cone needs them: constant multipliers of linear g give linear terms only).
-#define ZCP_MAX_G (ZCP_MAX_LIN + ZCP_MAX_LIN * (ZCP_MAX_LIN - 1) / 2)
+#define CERT_PROGRAM_MAX_G (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
 
 enum { Z1, Z2, U1, U2, W2 };
 
@@ -30,79 +30,79 @@ enum { Z1, Z2, U1, U2, W2 };
 
 // p = sum_k coef[k] x_k + c0 (nvars variables).
 static zeno_status linear(ze_poly *p, int nvars, const double *coef, zeno_error *e) {
-  zeno_status st = ze_poly_init(p, nvars, e);
+  zeno_status st = poly_init(p, nvars, e);
   for (int k = 0; st == ZENO_OK && k < nvars; k++) {
     if (coef[k] == 0) continue;
-    ze_mono m = {{0}};
+    poly_mono m = {{0}};
     m.e[k] = 1;
-    st = ze_poly_add_term(p, &m, coef[k], e);
+    st = poly_add_term(p, &m, coef[k], e);
   }
   return st;
 }
 
 static void free_polys(ze_poly *p, int n) {
-  for (int k = 0; k < n; k++) ze_poly_free(&p[k]);
+  for (int k = 0; k < n; k++) poly_free(&p[k]);
 }
 
 // One condition: expr >= 0 on {g >= 0}.
-static zeno_status add(ze_sos_program *prog, const ze_sos_expr *x, int ng, const ze_poly *g,
+static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_poly *g,
                        int *count, zeno_error *e) {
   (*count)++;
-  return ze_sos_add_sos(prog, x, ng, g, NULL, e);
+  return sos_add_sos(prog, x, ng, g, NULL, e);
 }
 
 /* ---------- positivity (54) ---------- */
 
-static zeno_status positivity(ze_sos_program *prog, const ze_sos_expr *w,
-                              const zcp_settings *set, int *count, zeno_error *e) {
-  ze_sos_expr x;
+static zeno_status positivity(sos_program *prog, const sos_expr *w,
+                              const cert_program_settings *set, int *count, zeno_error *e) {
+  sos_expr x;
   ze_poly n, g[2];
   memset(g, 0, sizeof g);
   memset(&n, 0, sizeof n);
-  zeno_status st = ze_sos_expr_init(&x, ZCP_NVARS, e);
+  zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(ze_poly_init(&n, ZCP_NVARS, e));
-  for (int v = 0; v < ZCP_NVARS; v++) {
-    ze_mono m = {{0}};
+  TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
+  for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
+    poly_mono m = {{0}};
     m.e[v] = v <= Z2 ? 1 : 2;  // weighted degree 2: gaps, squared velocities
-    TRY(ze_poly_add_term(&n, &m, 1.0, e));
+    TRY(poly_add_term(&n, &m, 1.0, e));
   }
-  TRY(ze_sos_expr_axpy(&x, 1.0, w, e));
-  TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, -set->eps, &n, e));
-  for (int i = 0; i < 2; i++) TRY(ze_poly_var(&g[i], ZCP_NVARS, i, e));
+  TRY(sos_expr_axpy(&x, 1.0, w, e));
+  TRY(sos_expr_add(&x, SOS_CONSTANT, -set->eps, &n, e));
+  for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
   TRY(add(prog, &x, 2, g, count, e));
 done:
-  ze_sos_expr_free(&x);
-  ze_poly_free(&n);
+  sos_expr_free(&x);
+  poly_free(&n);
   free_polys(g, 2);
   return st;
 }
 
 /* ---------- decrease along a mode ---------- */
 
-// Orthonormal basis of {y : E y = 0} (rows of E, ZCP_NVARS columns):
+// Orthonormal basis of {y : E y = 0} (rows of E, CERT_PROGRAM_NVARS columns):
 // returns its dimension, basis vectors in N[k].
-static int null_space(int m, const double E[][ZCP_NVARS], double N[][ZCP_NVARS]) {
-  double Q[2 * ZCP_NVARS][ZCP_NVARS];
+static int null_space(int m, const double E[][CERT_PROGRAM_NVARS], double N[][CERT_PROGRAM_NVARS]) {
+  double Q[2 * CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
   int nq = 0, nn = 0;
   for (int pass = 0; pass < 2; pass++) {
-    const int count = pass == 0 ? m : ZCP_NVARS;
+    const int count = pass == 0 ? m : CERT_PROGRAM_NVARS;
     for (int r = 0; r < count; r++) {
-      double v[ZCP_NVARS];
-      for (int k = 0; k < ZCP_NVARS; k++) v[k] = pass == 0 ? E[r][k] : (k == r ? 1.0 : 0.0);
+      double v[CERT_PROGRAM_NVARS];
+      for (int k = 0; k < CERT_PROGRAM_NVARS; k++) v[k] = pass == 0 ? E[r][k] : (k == r ? 1.0 : 0.0);
       for (int it = 0; it < 2; it++)  // Gram-Schmidt, twice for accuracy
         for (int q = 0; q < nq; q++) {
           double d = 0;
-          for (int k = 0; k < ZCP_NVARS; k++) d += Q[q][k] * v[k];
-          for (int k = 0; k < ZCP_NVARS; k++) v[k] -= d * Q[q][k];
+          for (int k = 0; k < CERT_PROGRAM_NVARS; k++) d += Q[q][k] * v[k];
+          for (int k = 0; k < CERT_PROGRAM_NVARS; k++) v[k] -= d * Q[q][k];
         }
       double norm = 0;
-      for (int k = 0; k < ZCP_NVARS; k++) norm += v[k] * v[k];
+      for (int k = 0; k < CERT_PROGRAM_NVARS; k++) norm += v[k] * v[k];
       norm = sqrt(norm);
       if (norm < 1e-9) continue;
-      for (int k = 0; k < ZCP_NVARS; k++) Q[nq][k] = v[k] / norm;
+      for (int k = 0; k < CERT_PROGRAM_NVARS; k++) Q[nq][k] = v[k] / norm;
       if (pass == 1) {
-        for (int k = 0; k < ZCP_NVARS; k++) N[nn][k] = Q[nq][k];
+        for (int k = 0; k < CERT_PROGRAM_NVARS; k++) N[nn][k] = Q[nq][k];
         nn++;
       }
       nq++;
@@ -112,44 +112,44 @@ static int null_space(int m, const double E[][ZCP_NVARS], double N[][ZCP_NVARS])
 }
 
 // -dV2/dt in mode m: -(c w2 + sum_v dW/dy_v ydot_v), ydot = (u1, u2, acc).
-static zeno_status mode_rate(const ze_sos_expr *w, double c, const double acc[3],
-                             ze_sos_expr *out, zeno_error *e) {
-  ze_poly rate[ZCP_NVARS], dw, prod, cw;
+static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3],
+                             sos_expr *out, zeno_error *e) {
+  ze_poly rate[CERT_PROGRAM_NVARS], dw, prod, cw;
   memset(rate, 0, sizeof rate);
-  zeno_status st = ze_poly_init(&dw, ZCP_NVARS, e);
-  if (st == ZENO_OK) st = ze_poly_init(&prod, ZCP_NVARS, e);
-  if (st == ZENO_OK) st = ze_poly_init(&cw, ZCP_NVARS, e);
+  zeno_status st = poly_init(&dw, CERT_PROGRAM_NVARS, e);
+  if (st == ZENO_OK) st = poly_init(&prod, CERT_PROGRAM_NVARS, e);
+  if (st == ZENO_OK) st = poly_init(&cw, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  for (int v = 0; v < ZCP_NVARS; v++) {
-    double coef[ZCP_NVARS] = {0};
+  for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
+    double coef[CERT_PROGRAM_NVARS] = {0};
     if (v == Z1) coef[U1] = 1;
     if (v == Z2) coef[U2] = 1;
-    TRY(linear(&rate[v], ZCP_NVARS, coef, e));
+    TRY(linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
     if (v >= U1) {
-      ze_mono one = {{0}};
-      TRY(ze_poly_add_term(&rate[v], &one, acc[v - U1], e));
+      poly_mono one = {{0}};
+      TRY(poly_add_term(&rate[v], &one, acc[v - U1], e));
     }
   }
   for (int k = 0; k < w->nparts; k++)
-    for (int v = 0; v < ZCP_NVARS; v++) {
-      TRY(ze_poly_deriv(&dw, &w->part[k], v, e));
-      TRY(ze_poly_mul(&prod, &dw, &rate[v], e));
-      TRY(ze_sos_expr_add(out, w->var[k], -1.0, &prod, e));
+    for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
+      TRY(poly_deriv(&dw, &w->part[k], v, e));
+      TRY(poly_mul(&prod, &dw, &rate[v], e));
+      TRY(sos_expr_add(out, w->var[k], -1.0, &prod, e));
     }
-  TRY(ze_poly_var(&cw, ZCP_NVARS, W2, e));
-  TRY(ze_sos_expr_add(out, ZE_SOS_CONSTANT, -c, &cw, e));
+  TRY(poly_var(&cw, CERT_PROGRAM_NVARS, W2, e));
+  TRY(sos_expr_add(out, SOS_CONSTANT, -c, &cw, e));
 done:
-  free_polys(rate, ZCP_NVARS);
-  ze_poly_free(&dw);
-  ze_poly_free(&prod);
-  ze_poly_free(&cw);
+  free_polys(rate, CERT_PROGRAM_NVARS);
+  poly_free(&dw);
+  poly_free(&prod);
+  poly_free(&cw);
   return st;
 }
 
-static zeno_status mode_condition(ze_sos_program *prog, const zcs_system *s,
-                                  const zcs_mode *m, const ze_sos_expr *w, double c,
+static zeno_status mode_condition(sos_program *prog, const cert_system *s,
+                                  const cert_mode *m, const sos_expr *w, double c,
                                   int *count, zeno_error *e) {
-  double E[6][ZCP_NVARS], G[4][ZCP_NVARS], N[ZCP_NVARS][ZCP_NVARS];
+  double E[6][CERT_PROGRAM_NVARS], G[4][CERT_PROGRAM_NVARS], N[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
   int ne = 0, ng = 0;
   memset(E, 0, sizeof E);
   memset(G, 0, sizeof G);
@@ -161,7 +161,7 @@ static zeno_status mode_condition(ze_sos_program *prog, const zcs_system *s,
     }
     E[ne++][Z1 + i] = 1;    // closed: z_i = 0, u_i = 0
     E[ne++][U1 + i] = 1;
-    double slip[ZCP_NVARS] = {0};  // w_i
+    double slip[CERT_PROGRAM_NVARS] = {0};  // w_i
     if (i == 0) {
       slip[U1] = s->slip1[0];
       slip[U2] = s->slip1[1];
@@ -173,44 +173,44 @@ static zeno_status mode_condition(ze_sos_program *prog, const zcs_system *s,
       memcpy(E[ne++], slip, sizeof slip);
     } else {
       const double sign = l == ZENO_LETTER_P ? 1.0 : -1.0;
-      for (int k = 0; k < ZCP_NVARS; k++) G[ng][k] = sign * slip[k];
+      for (int k = 0; k < CERT_PROGRAM_NVARS; k++) G[ng][k] = sign * slip[k];
       ng++;
     }
   }
-  const int dim = null_space(ne, (const double (*)[ZCP_NVARS])E, N);
+  const int dim = null_space(ne, (const double (*)[CERT_PROGRAM_NVARS])E, N);
   if (dim == 0) return ZENO_OK;  // the mode is only the equilibrium
-  ze_sos_expr full, sub;
-  ze_poly map[ZCP_NVARS], g[4];
+  sos_expr full, sub;
+  ze_poly map[CERT_PROGRAM_NVARS], g[4];
   memset(map, 0, sizeof map);
   memset(g, 0, sizeof g);
-  zeno_status st = ze_sos_expr_init(&full, ZCP_NVARS, e);
+  zeno_status st = sos_expr_init(&full, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  st = ze_sos_expr_init(&sub, ZCP_NVARS, e);
+  st = sos_expr_init(&sub, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) {
-    ze_sos_expr_free(&full);
+    sos_expr_free(&full);
     return st;
   }
   TRY(mode_rate(w, c, m->acc, &full, e));
   // y_v = sum_k N[k][v] t_k: t_0..t_{dim-1} are the program's first
   // variables (every constraint of a program has the same variables; the
   // others do not appear).
-  for (int v = 0; v < ZCP_NVARS; v++) {
-    double coef[ZCP_NVARS] = {0};
+  for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
+    double coef[CERT_PROGRAM_NVARS] = {0};
     for (int k = 0; k < dim; k++) coef[k] = N[k][v];
-    TRY(linear(&map[v], ZCP_NVARS, coef, e));
+    TRY(linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
   }
-  TRY(ze_sos_expr_compose(&sub, &full, map, e));
+  TRY(sos_expr_compose(&sub, &full, map, e));
   for (int k = 0; k < ng; k++) {
-    double coef[ZCP_NVARS] = {0};
+    double coef[CERT_PROGRAM_NVARS] = {0};
     for (int j = 0; j < dim; j++)
-      for (int v = 0; v < ZCP_NVARS; v++) coef[j] += G[k][v] * N[j][v];
-    TRY(linear(&g[k], ZCP_NVARS, coef, e));
+      for (int v = 0; v < CERT_PROGRAM_NVARS; v++) coef[j] += G[k][v] * N[j][v];
+    TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
   }
   TRY(add(prog, &sub, ng, g, count, e));
 done:
-  ze_sos_expr_free(&full);
-  ze_sos_expr_free(&sub);
-  free_polys(map, ZCP_NVARS);
+  sos_expr_free(&full);
+  sos_expr_free(&sub);
+  free_polys(map, CERT_PROGRAM_NVARS);
   free_polys(g, 4);
   return st;
 }
@@ -223,10 +223,10 @@ static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
   const int nlin = *ng;
   for (int a1 = 0; a1 < nlin; a1++)
     for (int a2 = a1 + 1; a2 < nlin; a2++) {
-      const int d = ze_poly_degree(&g[a1]) + ze_poly_degree(&g[a2]);
+      const int d = poly_degree(&g[a1]) + poly_degree(&g[a2]);
       if (d > deg && d > 2) continue;
-      zeno_status st = ze_poly_init(&g[*ng], g[a1].nvars, e);
-      if (st == ZENO_OK) st = ze_poly_mul(&g[*ng], &g[a1], &g[a2], e);
+      zeno_status st = poly_init(&g[*ng], g[a1].nvars, e);
+      if (st == ZENO_OK) st = poly_mul(&g[*ng], &g[a1], &g[a2], e);
       if (st != ZENO_OK) return st;
       (*ng)++;
     }
@@ -237,12 +237,12 @@ static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
 // Without the flight (an impact from a mode with the other contact closed:
 // z_j = 0, u_j = 0, tau = 0) the condition is V2(s-) - V2(s+) >= 0.
-static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
-                                 const zcs_case *cs, const ze_sos_expr *w, double c,
+static zeno_status flight_impact(sos_program *prog, const cert_system *s,
+                                 const cert_case *cs, const sos_expr *w, double c,
                                  bool flight, int *count, zeno_error *e) {
-  const int nv = ZCP_NVARS, off = 1, tau = nv - 1;
+  const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
   const int i = cs->contact, j = 1 - i;
-  ze_poly z[2], v[3], post[3], start[ZCP_NVARS], after[ZCP_NVARS], g[ZCP_MAX_G], t, t2,
+  ze_poly z[2], v[3], post[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS], g[CERT_PROGRAM_MAX_G], t, t2,
       tmp;
   memset(z, 0, sizeof z);
   memset(v, 0, sizeof v);
@@ -253,62 +253,62 @@ static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
   memset(&t, 0, sizeof t);
   memset(&t2, 0, sizeof t2);
   memset(&tmp, 0, sizeof tmp);
-  ze_sos_expr x, a;
-  zeno_status st = ze_sos_expr_init(&x, nv, e);
+  sos_expr x, a;
+  zeno_status st = sos_expr_init(&x, nv, e);
   if (st != ZENO_OK) return st;
-  st = ze_sos_expr_init(&a, nv, e);
+  st = sos_expr_init(&a, nv, e);
   if (st != ZENO_OK) {
-    ze_sos_expr_free(&x);
+    sos_expr_free(&x);
     return st;
   }
   int ng = 0;
-  TRY(ze_poly_init(&t2, nv, e));
-  TRY(ze_poly_init(&tmp, nv, e));
-  if (flight) TRY(ze_poly_var(&t, nv, tau, e));
-  else TRY(ze_poly_init(&t, nv, e));
-  TRY(ze_poly_mul(&t2, &t, &t, e));
+  TRY(poly_init(&t2, nv, e));
+  TRY(poly_init(&tmp, nv, e));
+  if (flight) TRY(poly_var(&t, nv, tau, e));
+  else TRY(poly_init(&t, nv, e));
+  TRY(poly_mul(&t2, &t, &t, e));
   // Pre-impact state: z_i = 0, z_j = var 0 (single) or 0, velocities.
-  TRY(ze_poly_init(&z[i], nv, e));
-  if (cs->both || !flight) TRY(ze_poly_init(&z[j], nv, e));
-  else TRY(ze_poly_var(&z[j], nv, 0, e));
+  TRY(poly_init(&z[i], nv, e));
+  if (cs->both || !flight) TRY(poly_init(&z[j], nv, e));
+  else TRY(poly_var(&z[j], nv, 0, e));
   for (int k = 0; k < 3; k++) {
-    if (!flight && k == j) TRY(ze_poly_init(&v[k], nv, e));  // u_j = 0
-    else TRY(ze_poly_var(&v[k], nv, off + k, e));
+    if (!flight && k == j) TRY(poly_init(&v[k], nv, e));  // u_j = 0
+    else TRY(poly_var(&v[k], nv, off + k, e));
   }
   for (int k = 0; k < 3; k++) {
-    double coef[ZCP_NVARS] = {0};
+    double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (flight || r != j) coef[off + r] = cs->post[k][r];
     TRY(linear(&post[k], nv, coef, e));
   }
   // After the impact: (z, post v); at the flight's start: z - u tau + a tau^2/2, v - a tau.
-  for (int k = 0; k < 2; k++) TRY(ze_poly_copy(&after[Z1 + k], &z[k], e));
-  for (int k = 0; k < 3; k++) TRY(ze_poly_copy(&after[U1 + k], &post[k], e));
+  for (int k = 0; k < 2; k++) TRY(poly_copy(&after[Z1 + k], &z[k], e));
+  for (int k = 0; k < 3; k++) TRY(poly_copy(&after[U1 + k], &post[k], e));
   for (int k = 0; k < 2; k++) {
-    TRY(ze_poly_copy(&start[Z1 + k], &z[k], e));
-    TRY(ze_poly_mul(&tmp, &v[k], &t, e));
-    TRY(ze_poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
-    TRY(ze_poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
+    TRY(poly_copy(&start[Z1 + k], &z[k], e));
+    TRY(poly_mul(&tmp, &v[k], &t, e));
+    TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
+    TRY(poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
   }
   for (int k = 0; k < 3; k++) {
-    TRY(ze_poly_copy(&start[U1 + k], &v[k], e));
-    TRY(ze_poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
+    TRY(poly_copy(&start[U1 + k], &v[k], e));
+    TRY(poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
   }
-  TRY(ze_sos_expr_compose(&x, w, start, e));
-  TRY(ze_sos_expr_compose(&a, w, after, e));
-  TRY(ze_sos_expr_axpy(&x, -1.0, &a, e));
+  TRY(sos_expr_compose(&x, w, start, e));
+  TRY(sos_expr_compose(&a, w, after, e));
+  TRY(sos_expr_axpy(&x, -1.0, &a, e));
   // c (x2_0 - x2-) = c (-w2 tau + a3 tau^2 / 2).
-  TRY(ze_poly_mul(&tmp, &v[2], &t, e));
-  TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, -c, &tmp, e));
-  TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
+  TRY(poly_mul(&tmp, &v[2], &t, e));
+  TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
+  TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
   if (flight) {
-    TRY(ze_poly_copy(&g[ng++], &t, e));
-    for (int k = 0; k < 2; k++) TRY(ze_poly_copy(&g[ng++], &start[Z1 + k], e));
-    if (!cs->both) TRY(ze_poly_copy(&g[ng++], &z[j], e));
+    TRY(poly_copy(&g[ng++], &t, e));
+    for (int k = 0; k < 2; k++) TRY(poly_copy(&g[ng++], &start[Z1 + k], e));
+    if (!cs->both) TRY(poly_copy(&g[ng++], &z[j], e));
   }
   for (int k = 0; k < cs->ncond; k++) {
-    double coef[ZCP_NVARS] = {0};
+    double coef[CERT_PROGRAM_NVARS] = {0};
     bool any = false;
     for (int r = 0; r < 3; r++)
       if (flight || r != j) {
@@ -317,59 +317,59 @@ static zeno_status flight_impact(ze_sos_program *prog, const zcs_system *s,
       }
     if (any) TRY(linear(&g[ng++], nv, coef, e));
   }
-  TRY(products(g, &ng, ze_poly_degree(&x.part[0]), e));
+  TRY(products(g, &ng, poly_degree(&x.part[0]), e));
   TRY(add(prog, &x, ng, g, count, e));
 done:
-  ze_sos_expr_free(&x);
-  ze_sos_expr_free(&a);
+  sos_expr_free(&x);
+  sos_expr_free(&a);
   free_polys(z, 2);
   free_polys(v, 3);
   free_polys(post, 3);
-  free_polys(start, ZCP_NVARS);
-  free_polys(after, ZCP_NVARS);
-  free_polys(g, ZCP_MAX_G);
-  ze_poly_free(&t);
-  ze_poly_free(&t2);
-  ze_poly_free(&tmp);
+  free_polys(start, CERT_PROGRAM_NVARS);
+  free_polys(after, CERT_PROGRAM_NVARS);
+  free_polys(g, CERT_PROGRAM_MAX_G);
+  poly_free(&t);
+  poly_free(&t2);
+  poly_free(&tmp);
   return st;
 }
 
 // Newton's law can add energy: V1(s-) - V1(s+) = T(v-) - T(post v-) >= 0
 // on the case's conditions, a pure check (no unknown).
-static zeno_status energy_impact(ze_sos_program *prog, const zcs_system *s,
-                                 const zcs_case *cs, int *count, zeno_error *e) {
-  ze_sos_expr x;
-  ze_poly q, g[ZCS_MAX_CONDS * (ZCS_MAX_CONDS + 1) / 2];
+static zeno_status energy_impact(sos_program *prog, const cert_system *s,
+                                 const cert_case *cs, int *count, zeno_error *e) {
+  sos_expr x;
+  ze_poly q, g[CERT_MAX_CONDS * (CERT_MAX_CONDS + 1) / 2];
   memset(g, 0, sizeof g);
   memset(&q, 0, sizeof q);
   // In the program's variables (every constraint has them all): v in the
   // first three, the others do not appear.
-  zeno_status st = ze_sos_expr_init(&x, ZCP_NVARS, e);
+  zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(ze_poly_init(&q, ZCP_NVARS, e));
+  TRY(poly_init(&q, CERT_PROGRAM_NVARS, e));
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
       double d = s->Mp[r][k];  // T(v) - T(P v), coefficient of v_r v_k
       for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) d -= cs->post[a][r] * s->Mp[a][b] * cs->post[b][k];
-      ze_mono m = {{0}};
+      poly_mono m = {{0}};
       m.e[r]++;
       m.e[k]++;
-      TRY(ze_poly_add_term(&q, &m, 0.5 * d, e));
+      TRY(poly_add_term(&q, &m, 0.5 * d, e));
     }
-  TRY(ze_sos_expr_add(&x, ZE_SOS_CONSTANT, 1.0, &q, e));
+  TRY(sos_expr_add(&x, SOS_CONSTANT, 1.0, &q, e));
   int ng = 0;
   for (int k = 0; k < cs->ncond; k++) {
-    const double coef[ZCP_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
-    TRY(linear(&g[ng++], ZCP_NVARS, coef, e));
+    const double coef[CERT_PROGRAM_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
+    TRY(linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
   }
   // A quadratic form on a cone: the pairwise products, as for the flights.
   TRY(products(g, &ng, 2, e));
   TRY(add(prog, &x, ng, g, count, e));
 done:
-  ze_sos_expr_free(&x);
-  ze_poly_free(&q);
-  free_polys(g, ZCS_MAX_CONDS * (ZCS_MAX_CONDS + 1) / 2);
+  sos_expr_free(&x);
+  poly_free(&q);
+  free_polys(g, CERT_MAX_CONDS * (CERT_MAX_CONDS + 1) / 2);
   return st;
 }
 
@@ -378,12 +378,12 @@ done:
 // The exact check of a weighted-degree-2 W (certify_exact.h): replaces the
 // floating-point re-check's verdict, which cannot prove the modes'
 // equalities, and W's coefficients by the exactly projected ones.
-static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error *e) {
-  double x[ZCE_NX] = {0};
+static zeno_status exact_check(const cert_system *s, cert_program_outcome *out, zeno_error *e) {
+  double x[CERT_EXACT_NX] = {0};
   for (int k = 0; k < out->nterms; k++) {
-    const ze_mono *m = &out->mono[k];
+    const poly_mono *m = &out->mono[k];
     int at = -1, deg = 0, vars[2] = {-1, -1};
-    for (int v = 0; v < ZCP_NVARS; v++)
+    for (int v = 0; v < CERT_PROGRAM_NVARS; v++)
       for (int p = 0; p < m->e[v]; p++) {
         if (deg < 2) vars[deg] = v;
         deg++;
@@ -396,8 +396,8 @@ static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error
     if (at < 0) continue;
     x[at] = (deg == 2 && vars[0] != vars[1]) ? 0.5 * out->coef[k] : out->coef[k];
   }
-  zce_result r;
-  const zeno_status st = zce_verify(s, out->c, x, &r, e);
+  cert_exact_result r;
+  const zeno_status st = cert_exact_verify(s, out->c, x, &r, e);
   if (st != ZENO_OK) return st;
   out->exact = true;
   out->certified = r.certified;
@@ -405,9 +405,9 @@ static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error
   out->equalities = r.equalities;
   snprintf(out->reason, sizeof out->reason, "%s", r.reason);
   for (int k = 0; k < out->nterms; k++) {  // the projected coefficients
-    const ze_mono *m = &out->mono[k];
+    const poly_mono *m = &out->mono[k];
     int deg = 0, vars[2] = {-1, -1};
-    for (int v = 0; v < ZCP_NVARS; v++)
+    for (int v = 0; v < CERT_PROGRAM_NVARS; v++)
       for (int p = 0; p < m->e[v]; p++) {
         if (deg < 2) vars[deg] = v;
         deg++;
@@ -422,54 +422,54 @@ static zeno_status exact_check(const zcs_system *s, zcp_outcome *out, zeno_error
   return ZENO_OK;
 }
 
-zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
+zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
                         zeno_error *e) {
   // Weighted degree 3 and 4 without free flight: built and decided
   // exactly (certify_quartic.h).
-  if (zq4_applies(s, set)) return zq4_certify(s, set, out, e);
+  if (cert_quartic_applies(s, set)) return cert_quartic_certify(s, set, out, e);
   memset(out, 0, sizeof *out);
   out->c = s->b[2] > 0 ? -1.0 : 1.0;
-  ze_sos_program prog;
-  ze_sos_expr w;
-  ze_mono *basis = NULL;
-  ze_sos_solution sol;
+  sos_program prog;
+  sos_expr w;
+  poly_mono *basis = NULL;
+  sos_solution sol;
   memset(&sol, 0, sizeof sol);
   memset(&w, 0, sizeof w);
   int n = 0;
-  zeno_status st = ze_sos_program_init(&prog, ZCP_NVARS, e);
+  zeno_status st = sos_program_init(&prog, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  static const int weight[ZCP_NVARS] = {2, 2, 1, 1, 1};
-  TRY(ze_mono_basis_weighted(ZCP_NVARS, weight, NULL, 2, set->degree, &basis, &n, e));
-  TRY(ze_sos_new_poly_in(&prog, basis, n, &w, e));
+  static const int weight[CERT_PROGRAM_NVARS] = {2, 2, 1, 1, 1};
+  TRY(poly_mono_basis_weighted(CERT_PROGRAM_NVARS, weight, NULL, 2, set->degree, &basis, &n, e));
+  TRY(sos_new_poly_in(&prog, basis, n, &w, e));
   out->unknowns = n;
-  const unsigned mask = set->parts ? set->parts : ZCP_ALL;
+  const unsigned mask = set->parts ? set->parts : CERT_PROGRAM_ALL;
   // Under a plastic law (the inelastic one) with both free-flight accelerations pressing
   // (zddot_i < 0 in FF), free flight happens only before the first impact
   // (docs/certificate.md): the impacts' pre-states have the other contact
   // closed, and no flight condition is needed.
-  const bool no_flight = !zcs_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
-                         !(mask & ZCP_FORCE_FLIGHT);
+  const bool no_flight = !cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
+                         !(mask & CERT_PROGRAM_FORCE_FLIGHT);
   // At weighted degree 2 the exact check decides (certify_exact.h).
-  const bool exact = set->degree == 2 && zce_applies(s) && mask == ZCP_ALL;
+  const bool exact = set->degree == 2 && cert_exact_applies(s) && mask == CERT_PROGRAM_ALL;
   if (mask & 1) TRY(positivity(&prog, &w, set, &out->constraints, e));
   for (int k = 0; k < s->nmodes && (mask & 2); k++)
     TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
     TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
     if (no_flight && s->cases[k].both) {  // a double impact with contact 2 impacting
-      zcs_case other = s->cases[k];
+      cert_case other = s->cases[k];
       other.contact = 1;
       TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
     }
-    if (zcs_flights(s) && !exact)  // the exact check decides V1 exactly
+    if (cert_flights(s) && !exact)  // the exact check decides V1 exactly
       TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
-  ze_sos_options o = ze_sos_options_default();
+  sos_options o = sos_options_default();
   o.max_iterations = set->max_iterations;
-  st = zcp_solve(&prog, &o, out, &sol, e);
+  st = cert_program_solve(&prog, &o, out, &sol, e);
   if (st != ZENO_OK || !out->solved) goto done;
-  ze_sos_check chk;
-  TRY(ze_sos_check_solution(&prog, &sol, &chk, e));
+  sos_check chk;
+  TRY(sos_check_solution(&prog, &sol, &chk, e));
   out->certified = chk.certified;
   out->margin = chk.margin;
   if (!chk.certified)
@@ -483,35 +483,35 @@ zeno_status zcp_certify(const zcs_system *s, const zcp_settings *set, zcp_outcom
   }
   out->nterms = n;
   for (int k = 0; k < w.nparts; k++) {  // each part is one monomial times its scalar
-    if (w.var[k] == ZE_SOS_CONSTANT || w.part[k].nterms != 1) continue;
+    if (w.var[k] == SOS_CONSTANT || w.part[k].nterms != 1) continue;
     const int idx = w.var[k] - w.var[0];
     if (idx < 0 || idx >= n) continue;
     out->mono[idx] = w.part[k].t[0].m;
-    out->coef[idx] = ze_sos_round(sol.scalars[w.var[k]]);
+    out->coef[idx] = sos_round(sol.scalars[w.var[k]]);
   }
   if (exact) TRY(exact_check(s, out, e));
 done:
-  if (st != ZENO_OK) zcp_outcome_free(out);
-  ze_sos_solution_free(&sol);
-  ze_sos_expr_free(&w);
-  ze_sos_program_free(&prog);
+  if (st != ZENO_OK) cert_program_outcome_free(out);
+  sos_solution_free(&sol);
+  sos_expr_free(&w);
+  sos_program_free(&prog);
   free(basis);
   return st;
 }
 
-double zcp_v2(const zcp_outcome *o, const double s[6]) {
-  const double y[ZCP_NVARS] = {s[0], s[1], s[3], s[4], s[5]};
+double cert_program_v2(const cert_program_outcome *o, const double s[6]) {
+  const double y[CERT_PROGRAM_NVARS] = {s[0], s[1], s[3], s[4], s[5]};
   double v = o->c * s[2];
   for (int k = 0; k < o->nterms; k++) {
     double m = o->coef[k];
-    for (int j = 0; j < ZCP_NVARS; j++)
+    for (int j = 0; j < CERT_PROGRAM_NVARS; j++)
       for (int p = 0; p < o->mono[k].e[j]; p++) m *= y[j];
     v += m;
   }
   return v;
 }
 
-double zcp_v1(const zcs_system *sys, const double s[6]) {
+double cert_program_v1(const cert_system *sys, const double s[6]) {
   double t = 0, u = 0;
   for (int r = 0; r < 3; r++) {
     u += sys->b[r] * s[r];

@@ -13,30 +13,30 @@
 #include "sos/sos.h"
 
 /// Variables of W: (z1, z2, u1, u2, w2).
-#define ZCP_NVARS 5
+#define CERT_PROGRAM_NVARS 5
 
-typedef struct zcp_settings {
-  int degree;          ///< weighted degree of V2 (2..ZCP_MAX_DEGREE)
+typedef struct cert_program_settings {
+  int degree;          ///< weighted degree of V2 (2..CERT_PROGRAM_MAX_DEGREE)
   double eps;          ///< positivity margin of (54), own units
   int max_iterations;  ///< CSDP's iteration limit
-  /// Which conditions to build (ZCP_POSITIVITY | ZCP_MODES | ZCP_FLIGHTS);
+  /// Which conditions to build (CERT_PROGRAM_POSITIVITY | CERT_PROGRAM_MODES | CERT_PROGRAM_FLIGHTS);
   /// 0: all. Parts alone diagnose which condition a scene fails.
   unsigned parts;
-} zcp_settings;
+} cert_program_settings;
 
-#define ZCP_POSITIVITY 1u
-#define ZCP_MODES 2u
-#define ZCP_FLIGHTS 4u
-#define ZCP_ALL (ZCP_POSITIVITY | ZCP_MODES | ZCP_FLIGHTS)
+#define CERT_PROGRAM_POSITIVITY 1u
+#define CERT_PROGRAM_MODES 2u
+#define CERT_PROGRAM_FLIGHTS 4u
+#define CERT_PROGRAM_ALL (CERT_PROGRAM_POSITIVITY | CERT_PROGRAM_MODES | CERT_PROGRAM_FLIGHTS)
 /// Flights before impacts even where the law cannot fly again (a check).
-#define ZCP_FORCE_FLIGHT 8u
+#define CERT_PROGRAM_FORCE_FLIGHT 8u
 
-#define ZCP_MAX_DEGREE 6
+#define CERT_PROGRAM_MAX_DEGREE 6
 
-typedef struct zcp_outcome {
+typedef struct cert_program_outcome {
   bool solved;              ///< CSDP returned a solution (status feasible)
   bool solver_failed;       ///< CSDP failed (codes 4-9): reason has its word
-  ze_sos_status status;
+  sos_status status;
   int csdp_code;
   bool certified;           ///< solved and every constraint re-checked
   double margin;            ///< the re-check's margin (solver's t* when not solved)
@@ -51,17 +51,17 @@ typedef struct zcp_outcome {
   int equalities;           ///< equalities it imposed exactly
   double c;                 ///< V2's coefficient of x2
   int nterms;               ///< W = sum_k coef[k] y^mono[k]
-  ze_mono *mono;
+  poly_mono *mono;
   double *coef;
-} zcp_outcome;
+} cert_program_outcome;
 
 /// Builds the program of a system, solves and re-checks it. A refusal of
 /// the solver is an outcome (certified false), not an error; errors are
 /// out of memory, an oversized basis (ZENO_ERR_RANGE) and CSDP failures
 /// (ZENO_ERR_SINGULAR).
-zeno_status zcp_certify(const zcs_system *sys, const zcp_settings *set, zcp_outcome *out,
+zeno_status cert_program_certify(const cert_system *sys, const cert_program_settings *set, cert_program_outcome *out,
                         zeno_error *e);
-void zcp_outcome_free(zcp_outcome *out);
+void cert_program_outcome_free(cert_program_outcome *out);
 
 /// Solves a built program with CSDP and records the solver's figures in
 /// *out (status, CSDP's code, sizes, time, margins, solved). CSDP's
@@ -69,12 +69,12 @@ void zcp_outcome_free(zcp_outcome *out);
 /// nothing: solver_failed with CSDP's word as the reason, not an error; an
 /// infeasible program gets its reason too. Both return ZENO_OK with solved
 /// false; errors are out of memory only.
-zeno_status zcp_solve(const ze_sos_program *prog, const ze_sos_options *o, zcp_outcome *out,
-                      ze_sos_solution *sol, zeno_error *e);
+zeno_status cert_program_solve(const sos_program *prog, const sos_options *o, cert_program_outcome *out,
+                      sos_solution *sol, zeno_error *e);
 
 /// V2 at a ZOD state s = (z1, z2, x2, u1, u2, w2).
-double zcp_v2(const zcp_outcome *o, const double s[6]);
+double cert_program_v2(const cert_program_outcome *o, const double s[6]);
 /// V1 (energy) at s.
-double zcp_v1(const zcs_system *sys, const double s[6]);
+double cert_program_v1(const cert_system *sys, const double s[6]);
 
 #endif

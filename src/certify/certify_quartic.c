@@ -31,22 +31,22 @@ enum { Z1, Z2, U1, U2, W2, NV };
 
 /// Most multiplied polynomials of a condition: an impact case's conditions,
 /// the approach -u_i >= 0, and their pairwise products.
-#define ZQ4_MAX_LIN (ZCS_MAX_CONDS + 1)
-#define ZQ4_MAX_G (ZQ4_MAX_LIN + ZQ4_MAX_LIN * (ZQ4_MAX_LIN - 1) / 2)
+#define CERT_QUARTIC_MAX_LIN (CERT_MAX_CONDS + 1)
+#define CERT_QUARTIC_MAX_G (CERT_QUARTIC_MAX_LIN + CERT_QUARTIC_MAX_LIN * (CERT_QUARTIC_MAX_LIN - 1) / 2)
 /// Cap of CSDP's margin t: the exact check needs room of the order of
 /// CSDP's accuracy only, and a margin capped low converges in fewer
 /// iterations. Measured (iterations, Example 4 / Example 7): cap 1: 30 / 65
 /// (code 3); 0.1: 28 / 50; 0.01: 26 / 41, all certified.
-#define ZQ4_MARGIN_CAP 0.01
+#define CERT_QUARTIC_MARGIN_CAP 0.01
 /// Most conditions: positivity, the modes, two per impact case.
-#define ZQ4_MAX_CONDS (1 + ZCS_MAX_MODES + 2 * ZCS_MAX_CASES)
+#define CERT_QUARTIC_MAX_CONDS (1 + CERT_MAX_MODES + 2 * CERT_MAX_CASES)
 
 /// One condition: sum_k x_k part[k] + part[nu] >= 0 on {g >= 0}.
 typedef struct qcond {
   char name[48];  ///< for a refusal's reason: "positivity", "mode FS", ...
   int nu, ng;
-  zq_poly *part;
-  zq_poly g[ZQ4_MAX_G];
+  qpoly_poly *part;
+  qpoly_poly g[CERT_QUARTIC_MAX_G];
 } qcond;
 
 static bool qcond_init(qcond *q, int nu) {
@@ -54,27 +54,27 @@ static bool qcond_init(qcond *q, int nu) {
   q->nu = nu;
   q->part = malloc((size_t)(nu + 1) * sizeof *q->part);
   if (!q->part) return false;
-  for (int k = 0; k <= nu; k++) zq_init(&q->part[k]);
-  for (int k = 0; k < ZQ4_MAX_G; k++) zq_init(&q->g[k]);
+  for (int k = 0; k <= nu; k++) qpoly_init(&q->part[k]);
+  for (int k = 0; k < CERT_QUARTIC_MAX_G; k++) qpoly_init(&q->g[k]);
   return true;
 }
 
 static void qcond_clear(qcond *q) {
   if (q->part)
-    for (int k = 0; k <= q->nu; k++) zq_clear(&q->part[k]);
+    for (int k = 0; k <= q->nu; k++) qpoly_clear(&q->part[k]);
   free(q->part);
-  for (int k = 0; k < ZQ4_MAX_G; k++) zq_clear(&q->g[k]);
+  for (int k = 0; k < CERT_QUARTIC_MAX_G; k++) qpoly_clear(&q->g[k]);
   memset(q, 0, sizeof *q);
 }
 
 // p += s x_var.
-static bool add_var(zq_poly *p, int var, const mpq_t s) {
-  ze_mono m = {{0}};
+static bool add_var(qpoly_poly *p, int var, const mpq_t s) {
+  poly_mono m = {{0}};
   m.e[var] = 1;
-  return zq_add_term(p, &m, s);
+  return qpoly_add_term(p, &m, s);
 }
 
-static bool add_var_si(zq_poly *p, int var, long s) {
+static bool add_var_si(qpoly_poly *p, int var, long s) {
   mpq_t q;
   mpq_init(q);
   mpq_set_si(q, s, 1);
@@ -84,34 +84,34 @@ static bool add_var_si(zq_poly *p, int var, long s) {
 }
 
 // out = in(map(y)), term by term.
-static bool compose(zq_poly *out, const zq_poly *in, const zq_poly map[NV]) {
-  zq_poly t;
-  zq_init(&t);
-  zq_zero(out);
+static bool compose(qpoly_poly *out, const qpoly_poly *in, const qpoly_poly map[NV]) {
+  qpoly_poly t;
+  qpoly_init(&t);
+  qpoly_zero(out);
   bool ok = true;
   for (int k = 0; ok && k < in->n; k++)
-    ok = zq_mono_compose(&t, &in->m[k], map, NV) && zq_axpy(out, in->c[k], &t);
-  zq_clear(&t);
+    ok = qpoly_mono_compose(&t, &in->m[k], map, NV) && qpoly_axpy(out, in->c[k], &t);
+  qpoly_clear(&t);
   return ok;
 }
 
 // -d(x^m)/dt along zdot = u, (u, w)dot = acc.
-static bool rate(zq_poly *out, const ze_mono *m, mpq_t acc[3]) {
-  zq_zero(out);
+static bool rate(qpoly_poly *out, const poly_mono *m, mpq_t acc[3]) {
+  qpoly_zero(out);
   mpq_t s;
   mpq_init(s);
   bool ok = true;
   for (int v = 0; ok && v < NV; v++) {
     if (m->e[v] == 0) continue;
-    ze_mono d = *m;
+    poly_mono d = *m;
     d.e[v]--;
     mpq_set_si(s, -(long)m->e[v], 1);
     if (v <= Z2) {  // d/dz_i times u_i
       d.e[U1 + v]++;
-      ok = zq_add_term(out, &d, s);
+      ok = qpoly_add_term(out, &d, s);
     } else {
       mpq_mul(s, s, acc[v - U1]);
-      ok = zq_add_term(out, &d, s);
+      ok = qpoly_add_term(out, &d, s);
     }
   }
   mpq_clear(s);
@@ -123,22 +123,22 @@ static bool products(qcond *q) {
   const int n = q->ng;
   bool ok = true;
   for (int a = 0; ok && a < n; a++)
-    for (int b = a + 1; ok && b < n && q->ng < ZQ4_MAX_G; b++)
-      ok = zq_mul(&q->g[q->ng++], &q->g[a], &q->g[b]);
+    for (int b = a + 1; ok && b < n && q->ng < CERT_QUARTIC_MAX_G; b++)
+      ok = qpoly_mul(&q->g[q->ng++], &q->g[a], &q->g[b]);
   return ok;
 }
 
-static bool positivity(const ze_mono *mono, double eps, qcond *q) {
+static bool positivity(const poly_mono *mono, double eps, qcond *q) {
   mpq_t s;
   mpq_init(s);
   mpq_set_ui(s, 1, 1);
   bool ok = true;
-  for (int k = 0; ok && k < q->nu; k++) ok = zq_add_term(&q->part[k], &mono[k], s);
+  for (int k = 0; ok && k < q->nu; k++) ok = qpoly_add_term(&q->part[k], &mono[k], s);
   mpq_set_d(s, -eps);
   for (int v = 0; ok && v < NV; v++) {
-    ze_mono m = {{0}};
+    poly_mono m = {{0}};
     m.e[v] = v <= Z2 ? 1 : 2;
-    ok = zq_add_term(&q->part[q->nu], &m, s);
+    ok = qpoly_add_term(&q->part[q->nu], &m, s);
   }
   for (int i = 0; ok && i < 2; i++) ok = add_var_si(&q->g[q->ng++], Z1 + i, 1);
   mpq_clear(s);
@@ -146,17 +146,17 @@ static bool positivity(const ze_mono *mono, double eps, qcond *q) {
 }
 
 // A mode's condition; *skip when the mode holds only the equilibrium.
-static bool mode(const zcs_system *s, const zcs_mode *md, double c, const ze_mono *mono,
+static bool mode(const cert_system *s, const cert_mode *md, double c, const poly_mono *mono,
                  qcond *q, bool *skip) {
   const unsigned char l0 = md->mode.letter[0], l1 = md->mode.letter[1];
   *skip = false;
   mpq_t acc[3], k2, k3, t;
   for (int k = 0; k < 3; k++) mpq_init(acc[k]);
   mpq_inits(k2, k3, t, NULL);
-  zq_poly map[NV], r;
-  for (int v = 0; v < NV; v++) zq_init(&map[v]);
-  zq_init(&r);
-  bool ok = zcr_mode_acc(s, md->mode, acc);
+  qpoly_poly map[NV], r;
+  for (int v = 0; v < NV; v++) qpoly_init(&map[v]);
+  qpoly_init(&r);
+  bool ok = cert_rat_mode_acc(s, md->mode, acc);
   const int sign1 = l0 == ZENO_LETTER_P ? 1 : -1, sign2 = l1 == ZENO_LETTER_P ? 1 : -1;
   if (l0 != ZENO_LETTER_F && l1 != ZENO_LETTER_F) {  // w1 = k3 w2: w2 alone
     *skip = l0 == ZENO_LETTER_S || l1 == ZENO_LETTER_S ||
@@ -182,26 +182,26 @@ static bool mode(const zcs_system *s, const zcs_mode *md, double c, const ze_mon
   for (int k = 0; ok && !*skip && k < q->nu; k++)
     ok = rate(&r, &mono[k], acc) && compose(&q->part[k], &r, map);
   if (ok && !*skip) {  // -c w2
-    zq_zero(&r);
+    qpoly_zero(&r);
     ok = add_var_si(&r, W2, c > 0 ? -1 : 1) && compose(&q->part[q->nu], &r, map);
   }
   ok = ok && products(q);
   for (int k = 0; k < 3; k++) mpq_clear(acc[k]);
   mpq_clears(k2, k3, t, NULL);
-  for (int v = 0; v < NV; v++) zq_clear(&map[v]);
-  zq_clear(&r);
+  for (int v = 0; v < NV; v++) qpoly_clear(&map[v]);
+  qpoly_clear(&r);
   return ok;
 }
 
 // An impact at contact i with the other closed: (u_i, w2), the exact case.
-static bool impact(const zcr_case *x, int i, const ze_mono *mono, qcond *q) {
-  zq_poly pre[NV], post[NV], a, b;
+static bool impact(const cert_rat_case *x, int i, const poly_mono *mono, qcond *q) {
+  qpoly_poly pre[NV], post[NV], a, b;
   for (int v = 0; v < NV; v++) {
-    zq_init(&pre[v]);
-    zq_init(&post[v]);
+    qpoly_init(&pre[v]);
+    qpoly_init(&post[v]);
   }
-  zq_init(&a);
-  zq_init(&b);
+  qpoly_init(&a);
+  qpoly_init(&b);
   const int ui = U1 + i;
   bool ok = add_var_si(&pre[ui], ui, 1) && add_var_si(&pre[W2], W2, 1);
   for (int r = 0; ok && r < 3; r++)  // post v = G v, v = (u_i e_i, w2)
@@ -211,35 +211,35 @@ static bool impact(const zcr_case *x, int i, const ze_mono *mono, qcond *q) {
   mpq_set_si(one, 1, 1);
   mpq_set_si(mone, -1, 1);
   for (int k = 0; ok && k < q->nu; k++) {
-    ok = zq_mono_compose(&a, &mono[k], pre, NV) && zq_mono_compose(&b, &mono[k], post, NV) &&
-         zq_axpy(&q->part[k], one, &a) && zq_axpy(&q->part[k], mone, &b);
+    ok = qpoly_mono_compose(&a, &mono[k], pre, NV) && qpoly_mono_compose(&b, &mono[k], post, NV) &&
+         qpoly_axpy(&q->part[k], one, &a) && qpoly_axpy(&q->part[k], mone, &b);
   }
   bool approach = false;  // -u_i >= 0 among the conditions
-  for (int k = 0; ok && k < x->ncond && q->ng < ZQ4_MAX_LIN; k++) {
+  for (int k = 0; ok && k < x->ncond && q->ng < CERT_QUARTIC_MAX_LIN; k++) {
     if (mpq_sgn(x->cond[k][i]) == 0 && mpq_sgn(x->cond[k][2]) == 0) continue;  // 0 >= 0
     approach = approach || (mpq_sgn(x->cond[k][i]) < 0 && mpq_sgn(x->cond[k][2]) == 0);
-    zq_poly *g = &q->g[q->ng++];
+    qpoly_poly *g = &q->g[q->ng++];
     ok = add_var(g, ui, x->cond[k][i]) && add_var(g, W2, x->cond[k][2]);
   }
   if (ok && !approach) ok = add_var(&q->g[q->ng++], ui, mone);
   ok = ok && products(q);
   mpq_clears(one, mone, NULL);
   for (int v = 0; v < NV; v++) {
-    zq_clear(&pre[v]);
-    zq_clear(&post[v]);
+    qpoly_clear(&pre[v]);
+    qpoly_clear(&post[v]);
   }
-  zq_clear(&a);
-  zq_clear(&b);
+  qpoly_clear(&a);
+  qpoly_clear(&b);
   return ok;
 }
 
-bool zq4_applies(const zcs_system *s, const zcp_settings *set) {
-  return set->degree >= 3 && !zcs_flights(s) && s->a_ff[0] < 0 &&
-         s->a_ff[1] < 0 && s->slip1[2] != 0 && (set->parts == 0 || set->parts == ZCP_ALL);
+bool cert_quartic_applies(const cert_system *s, const cert_program_settings *set) {
+  return set->degree >= 3 && !cert_flights(s) && s->a_ff[0] < 0 &&
+         s->a_ff[1] < 0 && s->slip1[2] != 0 && (set->parts == 0 || set->parts == CERT_PROGRAM_ALL);
 }
 
 // Every condition of the system, exactly; *n of them. False: *why.
-static bool build(const zcs_system *s, const zcp_settings *set, double c, const ze_mono *mono,
+static bool build(const cert_system *s, const cert_program_settings *set, double c, const poly_mono *mono,
                   int nu, qcond *q, int *n, const char **why) {
   *n = 0;
   *why = "out of memory";
@@ -261,10 +261,10 @@ static bool build(const zcs_system *s, const zcp_settings *set, double c, const 
     else (*n)++;
   }
   for (int k = 0; k < s->ncases; k++) {
-    const zcs_case *cs = &s->cases[k];
-    zcr_case x;
-    zcr_case_init(&x);
-    bool ok = zcr_case_exact(s, cs, &x);
+    const cert_case *cs = &s->cases[k];
+    cert_rat_case x;
+    cert_rat_case_init(&x);
+    bool ok = cert_rat_case_exact(s, cs, &x);
     if (!ok) *why = "an impact case's exact solve is singular";
     for (int i = 0; ok && i < 2; i++) {
       if (!cs->both && i != cs->contact) continue;
@@ -274,65 +274,65 @@ static bool build(const zcs_system *s, const zcp_settings *set, double c, const 
                "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
       (*n)++;
     }
-    zcr_case_clear(&x);
+    cert_rat_case_clear(&x);
     if (!ok) return false;
   }
   return true;
 }
 
 // The rounded program: the same conditions in doubles, weighted bases.
-static zeno_status program(const qcond *q, int n, const ze_mono *mono, int nu,
-                           ze_sos_program *prog, zeno_error *e) {
+static zeno_status program(const qcond *q, int n, const poly_mono *mono, int nu,
+                           sos_program *prog, zeno_error *e) {
   static const int weight[NV] = {2, 2, 1, 1, 1};
-  ze_sos_expr w;
-  zeno_status st = ze_sos_program_init(prog, NV, e);
-  if (st == ZENO_OK) st = ze_sos_set_weights(prog, weight, e);
-  if (st == ZENO_OK) st = ze_sos_new_poly_in(prog, mono, nu, &w, e);
+  sos_expr w;
+  zeno_status st = sos_program_init(prog, NV, e);
+  if (st == ZENO_OK) st = sos_set_weights(prog, weight, e);
+  if (st == ZENO_OK) st = sos_new_poly_in(prog, mono, nu, &w, e);
   if (st != ZENO_OK) return st;
-  ze_sos_expr_free(&w);
+  sos_expr_free(&w);
   for (int c = 0; st == ZENO_OK && c < n; c++) {
-    ze_sos_expr x;
-    ze_poly p, g[ZQ4_MAX_G];
+    sos_expr x;
+    ze_poly p, g[CERT_QUARTIC_MAX_G];
     memset(g, 0, sizeof g);
-    st = ze_sos_expr_init(&x, NV, e);
+    st = sos_expr_init(&x, NV, e);
     if (st != ZENO_OK) break;
     for (int k = 0; st == ZENO_OK && k <= nu; k++) {
       if (q[c].part[k].n == 0) continue;
-      st = ze_poly_init(&p, NV, e);
-      if (st == ZENO_OK) st = zq_to_poly(&q[c].part[k], &p, e);
-      if (st == ZENO_OK) st = ze_sos_expr_add(&x, k < nu ? k : ZE_SOS_CONSTANT, 1.0, &p, e);
-      ze_poly_free(&p);
+      st = poly_init(&p, NV, e);
+      if (st == ZENO_OK) st = qpoly_to_poly(&q[c].part[k], &p, e);
+      if (st == ZENO_OK) st = sos_expr_add(&x, k < nu ? k : SOS_CONSTANT, 1.0, &p, e);
+      poly_free(&p);
     }
     for (int i = 0; st == ZENO_OK && i < q[c].ng; i++) {
-      st = ze_poly_init(&g[i], NV, e);
-      if (st == ZENO_OK) st = zq_to_poly(&q[c].g[i], &g[i], e);
+      st = poly_init(&g[i], NV, e);
+      if (st == ZENO_OK) st = qpoly_to_poly(&q[c].g[i], &g[i], e);
     }
-    if (st == ZENO_OK) st = ze_sos_add_sos(prog, &x, q[c].ng, g, NULL, e);
-    for (int i = 0; i < q[c].ng; i++) ze_poly_free(&g[i]);
-    ze_sos_expr_free(&x);
+    if (st == ZENO_OK) st = sos_add_sos(prog, &x, q[c].ng, g, NULL, e);
+    for (int i = 0; i < q[c].ng; i++) poly_free(&g[i]);
+    sos_expr_free(&x);
   }
   return st;
 }
 
 // The exact verdict: x projected onto the equalities, each condition's
 // Gram matrices corrected and factorised, V1 across the impacts.
-static bool decide(const zcs_system *s, const qcond *q, int n, const ze_sos_solution *sol,
+static bool decide(const cert_system *s, const qcond *q, int n, const sos_solution *sol,
                    mpq_t *x, int *rank, char *why, size_t nwhy) {
   const int nu = q[0].nu;
   int neq = 0, cap = 0;
   mpq_t *L = NULL;  // rows of nu + 1: the coefficients and the constant
   bool ok = true;
   for (int c = 0, at = 0; ok && c < n; at += sol->ngrams[c], c++) {
-    ze_mono *reach;
+    poly_mono *reach;
     int nr;
-    ok = zx_reach(q[c].ng, q[c].g, &sol->gram[at], &reach, &nr);
+    ok = sos_exact_reach(q[c].ng, q[c].g, &sol->gram[at], &reach, &nr);
     for (int k = 0; ok && k <= nu; k++)
       for (int t = 0; ok && t < q[c].part[k].n; t++) {
-        const ze_mono *m = &q[c].part[k].m[t];
-        if (zx_has(reach, nr, m)) continue;
+        const poly_mono *m = &q[c].part[k].m[t];
+        if (sos_exact_has(reach, nr, m)) continue;
         bool seen = false;  // one row per monomial of a condition
         for (int j = 0; j < k && !seen; j++)
-          seen = q[c].part[j].n > 0 && zx_has(q[c].part[j].m, q[c].part[j].n, m);
+          seen = q[c].part[j].n > 0 && sos_exact_has(q[c].part[j].m, q[c].part[j].n, m);
         if (seen) continue;
         if (neq == cap) {
           cap = cap ? 2 * cap : 64;
@@ -345,7 +345,7 @@ static bool decide(const zcs_system *s, const qcond *q, int n, const ze_sos_solu
         }
         for (int j = 0; j <= nu; j++) {
           mpq_init(L[neq * (nu + 1) + j]);
-          zq_coef(L[neq * (nu + 1) + j], &q[c].part[j], m);
+          qpoly_coef(L[neq * (nu + 1) + j], &q[c].part[j], m);
         }
         neq++;
       }
@@ -371,7 +371,7 @@ static bool decide(const zcs_system *s, const qcond *q, int n, const ze_sos_solu
       mpq_neg(r[i], r[i]);
     }
     for (int j = 0; j < nu; j++) mpq_init(d[j]);
-    ok = zx_min_norm(neq, nu, A, r, d, rank);
+    ok = sos_exact_min_norm(neq, nu, A, r, d, rank);
     if (!ok) snprintf(why, nwhy, "the equalities the conditions force are inconsistent");
     for (int j = 0; ok && j < nu; j++) mpq_add(x[j], x[j], d[j]);
     for (int j = 0; j < nu; j++) mpq_clear(d[j]);
@@ -388,48 +388,48 @@ static bool decide(const zcs_system *s, const qcond *q, int n, const ze_sos_solu
   free(A);
   free(r);
   free(d);
-  zq_poly expr;
-  zq_init(&expr);
+  qpoly_poly expr;
+  qpoly_init(&expr);
   for (int c = 0, at = 0; ok && c < n; at += sol->ngrams[c], c++) {
-    zq_zero(&expr);
+    qpoly_zero(&expr);
     for (int k = 0; ok && k <= nu; k++) {
       mpq_t one;
       mpq_init(one);
       mpq_set_ui(one, 1, 1);
-      ok = zq_axpy(&expr, k < nu ? x[k] : one, &q[c].part[k]);
+      ok = qpoly_axpy(&expr, k < nu ? x[k] : one, &q[c].part[k]);
       mpq_clear(one);
     }
     char text[160];
-    if (ok && !zx_check(&expr, q[c].ng, q[c].g, &sol->gram[at], text, sizeof text)) {
+    if (ok && !sos_exact_check(&expr, q[c].ng, q[c].g, &sol->gram[at], text, sizeof text)) {
       ok = false;
       snprintf(why, nwhy, "%.47s: %.140s", q[c].name, text);
     }
   }
-  zq_clear(&expr);
-  if (ok && !zce_energy_ok(s, why, nwhy)) ok = false;
+  qpoly_clear(&expr);
+  if (ok && !cert_exact_energy_ok(s, why, nwhy)) ok = false;
   return ok;
 }
 
-zeno_status zq4_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
+zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
                         zeno_error *e) {
-  return zq4_certify_edited(s, set, NULL, NULL, out, e);
+  return cert_quartic_certify_edited(s, set, NULL, NULL, out, e);
 }
 
-zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4_edit edit,
-                               void *ctx, zcp_outcome *out, zeno_error *e) {
+zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set, cert_quartic_edit edit,
+                               void *ctx, cert_program_outcome *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->c = s->b[2] > 0 ? -1.0 : 1.0;
   out->exact = true;
   static const int weight[NV] = {2, 2, 1, 1, 1};
-  ze_mono *mono = NULL;
+  poly_mono *mono = NULL;
   int nu = 0, n = 0;
-  zeno_status st = ze_mono_basis_weighted(NV, weight, NULL, 2, set->degree, &mono, &nu, e);
+  zeno_status st = poly_mono_basis_weighted(NV, weight, NULL, 2, set->degree, &mono, &nu, e);
   if (st != ZENO_OK) return st;
   out->unknowns = nu;
-  qcond *q = calloc(ZQ4_MAX_CONDS, sizeof *q);
-  ze_sos_program prog;
+  qcond *q = calloc(CERT_QUARTIC_MAX_CONDS, sizeof *q);
+  sos_program prog;
   memset(&prog, 0, sizeof prog);
-  ze_sos_solution sol;
+  sos_solution sol;
   memset(&sol, 0, sizeof sol);
   mpq_t *x = NULL;
   const char *why = "out of memory";
@@ -442,10 +442,10 @@ zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4
   out->constraints = n;
   st = program(q, n, mono, nu, &prog, e);
   if (st != ZENO_OK) goto done;
-  ze_sos_options o = ze_sos_options_default();
+  sos_options o = sos_options_default();
   o.max_iterations = set->max_iterations;
-  o.margin_cap = ZQ4_MARGIN_CAP;
-  st = zcp_solve(&prog, &o, out, &sol, e);
+  o.margin_cap = CERT_QUARTIC_MARGIN_CAP;
+  st = cert_program_solve(&prog, &o, out, &sol, e);
   if (st != ZENO_OK || !out->solved) goto done;
   out->mono = malloc((size_t)nu * sizeof *out->mono);
   out->coef = malloc((size_t)nu * sizeof *out->coef);
@@ -458,7 +458,7 @@ zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4
   if (edit) edit(sol.scalars, nu, mono, ctx);
   for (int k = 0; k < nu; k++) {
     mpq_init(x[k]);
-    mpq_set_d(x[k], ze_sos_round(sol.scalars[k]));
+    mpq_set_d(x[k], sos_round(sol.scalars[k]));
   }
   out->certified = decide(s, q, n, &sol, x, &out->equalities, out->reason,
                           sizeof out->reason);
@@ -470,12 +470,12 @@ zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4
   }
 done:
   free(x);
-  if (st != ZENO_OK) zcp_outcome_free(out);
+  if (st != ZENO_OK) cert_program_outcome_free(out);
   if (q)
-    for (int c = 0; c < ZQ4_MAX_CONDS; c++) qcond_clear(&q[c]);
+    for (int c = 0; c < CERT_QUARTIC_MAX_CONDS; c++) qcond_clear(&q[c]);
   free(q);
-  ze_sos_solution_free(&sol);
-  ze_sos_program_free(&prog);
+  sos_solution_free(&sol);
+  sos_program_free(&prog);
   free(mono);
   return st;
 }

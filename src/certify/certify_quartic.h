@@ -20,21 +20,21 @@
 /// Whether the exact path applies: degree 3 or 4, the inelastic law, both
 /// free-flight gap accelerations negative, contact 1's slip moving with w2
 /// (slip1[2] != 0).
-bool zq4_applies(const zcs_system *s, const zcp_settings *set);
+bool cert_quartic_applies(const cert_system *s, const cert_program_settings *set);
 
-/// Builds, solves and decides the program (the outcome as zcp_certify's;
+/// Builds, solves and decides the program (the outcome as cert_program_certify's;
 /// exact is set). ZENO_ERR_NOMEM, ZENO_ERR_RANGE, or a CSDP failure as an
 /// outcome.
-zeno_status zq4_certify(const zcs_system *s, const zcp_settings *set, zcp_outcome *out,
+zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
                         zeno_error *e);
 
 /// Edits CSDP's coefficients of W (one per monomial mono[k]) before the
 /// exact check reads them (tests/test_certify_quartic.c: a wrong
 /// certificate must fail the check).
-typedef void (*zq4_edit)(double *coef, int n, const ze_mono *mono, void *ctx);
+typedef void (*cert_quartic_edit)(double *coef, int n, const poly_mono *mono, void *ctx);
 
-/// zq4_certify with the coefficients edited (edit NULL: as zq4_certify).
-zeno_status zq4_certify_edited(const zcs_system *s, const zcp_settings *set, zq4_edit edit,
-                               void *ctx, zcp_outcome *out, zeno_error *e);
+/// cert_quartic_certify with the coefficients edited (edit NULL: as cert_quartic_certify).
+zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set, cert_quartic_edit edit,
+                               void *ctx, cert_program_outcome *out, zeno_error *e);
 
 #endif

@@ -6,9 +6,9 @@
 #include <string.h>
 
 /// Unknowns of a contact system: qddot' or the velocity jump (3), f (4).
-#define ZCR_N 7
+#define CERT_RAT_N 7
 
-bool zcr_solve(int n, mpq_t M[][ZCR_DIM], mpq_t *r) {
+bool cert_rat_solve(int n, mpq_t M[][CERT_RAT_DIM], mpq_t *r) {
   mpq_t f, t;
   mpq_inits(f, t, NULL);
   bool ok = true;
@@ -48,8 +48,8 @@ bool zcr_solve(int n, mpq_t M[][ZCR_DIM], mpq_t *r) {
 // directions in q', C_0, C_2, C_3 exact unit vectors), and per contact F:
 // f_n = f_t = 0; S: C_n . y, C_t . y; P / N: C_n . y, f_t +- mu f_n (the
 // friction opposes the slip of the letter's sign).
-static void contact_matrix(const zcs_system *s, const unsigned char letter[2],
-                           mpq_t M[][ZCR_DIM]) {
+static void contact_matrix(const cert_system *s, const unsigned char letter[2],
+                           mpq_t M[][CERT_RAT_DIM]) {
   for (int i = 0; i < 3; i++) {
     for (int k = 0; k < 3; k++) mpq_set_d(M[i][k], s->Mp[i][k]);
     for (int a = 0; a < 4; a++) mpq_set_d(M[i][3 + a], -s->km.Cp[i][a]);
@@ -72,56 +72,56 @@ static void contact_matrix(const zcs_system *s, const unsigned char letter[2],
   }
 }
 
-typedef struct zcr_sys {
-  mpq_t M[ZCR_DIM][ZCR_DIM], r[ZCR_DIM];
-} zcr_sys;
+typedef struct cert_rat_sys {
+  mpq_t M[CERT_RAT_DIM][CERT_RAT_DIM], r[CERT_RAT_DIM];
+} cert_rat_sys;
 
-static void sys_init(zcr_sys *y) {
-  for (int i = 0; i < ZCR_N; i++) {
+static void sys_init(cert_rat_sys *y) {
+  for (int i = 0; i < CERT_RAT_N; i++) {
     mpq_init(y->r[i]);
-    for (int k = 0; k < ZCR_N; k++) mpq_init(y->M[i][k]);
+    for (int k = 0; k < CERT_RAT_N; k++) mpq_init(y->M[i][k]);
   }
 }
 
-static void sys_clear(zcr_sys *y) {
-  for (int i = 0; i < ZCR_N; i++) {
+static void sys_clear(cert_rat_sys *y) {
+  for (int i = 0; i < CERT_RAT_N; i++) {
     mpq_clear(y->r[i]);
-    for (int k = 0; k < ZCR_N; k++) mpq_clear(y->M[i][k]);
+    for (int k = 0; k < CERT_RAT_N; k++) mpq_clear(y->M[i][k]);
   }
 }
 
 // The mode's acceleration solved exactly from the model's data (doubles
 // taken as exact): the contact system with the load -b on the right; the
 // closed contacts' rows ask zero normal (S: and tangential) acceleration.
-bool zcr_mode_acc(const zcs_system *s, zeno_mode m, mpq_t acc[3]) {
-  zcr_sys y;
+bool cert_rat_mode_acc(const cert_system *s, zeno_mode m, mpq_t acc[3]) {
+  cert_rat_sys y;
   sys_init(&y);
   contact_matrix(s, m.letter, y.M);
   for (int i = 0; i < 3; i++) mpq_set_d(y.r[i], -s->b[i]);
-  const bool ok = zcr_solve(ZCR_N, y.M, y.r);
+  const bool ok = cert_rat_solve(CERT_RAT_N, y.M, y.r);
   for (int k = 0; k < 3; k++) mpq_set(acc[k], y.r[k]);
   sys_clear(&y);
   return ok;
 }
 
-void zcr_case_init(zcr_case *c) {
+void cert_rat_case_init(cert_rat_case *c) {
   memset(c, 0, sizeof *c);
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) mpq_init(c->G[r][k]);
-  for (int k = 0; k < ZCS_MAX_CONDS; k++)
+  for (int k = 0; k < CERT_MAX_CONDS; k++)
     for (int r = 0; r < 3; r++) mpq_init(c->cond[k][r]);
 }
 
-void zcr_case_clear(zcr_case *c) {
+void cert_rat_case_clear(cert_rat_case *c) {
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) mpq_clear(c->G[r][k]);
-  for (int k = 0; k < ZCS_MAX_CONDS; k++)
+  for (int k = 0; k < CERT_MAX_CONDS; k++)
     for (int r = 0; r < 3; r++) mpq_clear(c->cond[k][r]);
 }
 
 // cond[ncond++] = sign * row.
-static void add_cond(zcr_case *c, mpq_t row[3], int sign) {
-  if (c->ncond >= ZCS_MAX_CONDS) return;
+static void add_cond(cert_rat_case *c, mpq_t row[3], int sign) {
+  if (c->ncond >= CERT_MAX_CONDS) return;
   for (int r = 0; r < 3; r++) {
     mpq_set(c->cond[c->ncond][r], row[r]);
     if (sign < 0) mpq_neg(c->cond[c->ncond][r], row[r]);
@@ -130,16 +130,16 @@ static void add_cond(zcr_case *c, mpq_t row[3], int sign) {
 }
 
 // out = C_a . v for the unit velocity e_r: Cp[r][a].
-static void dir(const zcs_system *s, int a, int r, mpq_t out) { mpq_set_d(out, s->km.Cp[r][a]); }
+static void dir(const cert_system *s, int a, int r, mpq_t out) { mpq_set_d(out, s->km.Cp[r][a]); }
 
 // Both contacts stick: the targets C_a . qdot+ = -e C_a . qdot- on the
 // normals and 0 on the tangents are four equations on three unknowns: the
 // first three independent ones fix qdot+, the fourth's residual must vanish
 // (+-r >= 0), and both contacts approach or touch.
-static bool double_stick(const zcs_system *s, zcr_case *out) {
+static bool double_stick(const cert_system *s, cert_rat_case *out) {
   static const int order[4][3] = {{0, 2, 3}, {0, 1, 2}, {0, 1, 3}, {1, 2, 3}};
   static const int skipped[4] = {1, 3, 2, 0};
-  mpq_t M[ZCR_DIM][ZCR_DIM], r[ZCR_DIM], t, mine[3], res[3];
+  mpq_t M[CERT_RAT_DIM][CERT_RAT_DIM], r[CERT_RAT_DIM], t, mine[3], res[3];
   bool ok = false;
   mpq_inits(t, mine[0], mine[1], mine[2], res[0], res[1], res[2], NULL);
   for (int i = 0; i < 3; i++) {
@@ -156,7 +156,7 @@ static bool double_stick(const zcs_system *s, zcr_case *out) {
         mpq_set_d(t, a % 2 == 0 ? -s->e : 0.0);
         mpq_mul(r[i], r[i], t);
       }
-      singular = !zcr_solve(3, M, r);
+      singular = !cert_rat_solve(3, M, r);
       for (int k = 0; k < 3 && !singular; k++) mpq_set(out->G[k][col], r[k]);
       if (singular) break;
       // The fourth target's residual C_b . qdot+ - target_b.
@@ -213,10 +213,10 @@ static void dot3(mpq_t out, mpq_t a[3], mpq_t b[3]) {
 // e_col the sticking plastic impulse P_II = -D^-1 v, pn_I = -v_n / Dnn; the
 // cone's P = (1 + e) P_I + (1 + et) (P_II - P_I), the edge's pn = -(1 + e)
 // v_n / (Dnn + sig mu Dnt), pt = sig mu pn; qdot'+ = e_col + pn y_n + pt y_t.
-static bool cr_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
+static bool cr_exact(const cert_system *s, const cert_case *cs, cert_rat_case *out) {
   const int i = cs->contact, n = 2 * i, t = n + 1;
-  const int sig = cs->kind == ZCS_CR_CONE ? 0 : cs->letter[i] == ZENO_LETTER_P ? -1 : 1;
-  mpq_t M[ZCR_DIM][ZCR_DIM], y[2][3], C[2][3], pnu[3], ptu[3], ptII[3], row[3];
+  const int sig = cs->kind == CERT_CR_CONE ? 0 : cs->letter[i] == ZENO_LETTER_P ? -1 : 1;
+  mpq_t M[CERT_RAT_DIM][CERT_RAT_DIM], y[2][3], C[2][3], pnu[3], ptu[3], ptII[3], row[3];
   mpq_t Dnn, Dnt, Dtt, det, e1, et1, mu, vn, vt, pnI, pn, pt, w, edge;
   mpq_inits(Dnn, Dnt, Dtt, det, e1, et1, mu, vn, vt, pnI, pn, pt, w, edge, NULL);
   for (int r = 0; r < 3; r++) {
@@ -231,7 +231,7 @@ static bool cr_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
       for (int k = 0; k < 3; k++) mpq_set_d(M[r][k], s->Mp[r][k]);
       mpq_set(y[d][r], C[d][r]);
     }
-    ok = zcr_solve(3, M, y[d]);
+    ok = cert_rat_solve(3, M, y[d]);
   }
   if (ok) {
     dot3(Dnn, C[0], y[0]);
@@ -311,8 +311,8 @@ static bool cr_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
   return ok;
 }
 
-bool zcr_case_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
-  if (cs->kind != ZCS_COMPLEMENTARITY) return cr_exact(s, cs, out);
+bool cert_rat_case_exact(const cert_system *s, const cert_case *cs, cert_rat_case *out) {
+  if (cs->kind != CERT_COMPLEMENTARITY) return cr_exact(s, cs, out);
   if (cs->both && cs->letter[0] == ZENO_LETTER_S && cs->letter[1] == ZENO_LETTER_S)
     return double_stick(s, out);
   // Column col: the jump dv and impulse x for qdot- = e_col, from the
@@ -329,7 +329,7 @@ bool zcr_case_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
   mpq_add(e1, e1, t);
   bool ok = true;
   for (int col = 0; col < 3 && ok; col++) {
-    zcr_sys y;
+    cert_rat_sys y;
     sys_init(&y);
     contact_matrix(s, cs->letter, y.M);
     for (int c = 0; c < 2; c++) {
@@ -343,7 +343,7 @@ bool zcr_case_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out) {
         mpq_neg(y.r[4 + 2 * c], y.r[4 + 2 * c]);
       }
     }
-    ok = zcr_solve(ZCR_N, y.M, y.r);
+    ok = cert_rat_solve(CERT_RAT_N, y.M, y.r);
     for (int k = 0; k < 3 && ok; k++) {
       mpq_set(out->G[k][col], y.r[k]);
       if (k == col) mpq_add(out->G[k][col], out->G[k][col], t);  // + e_col

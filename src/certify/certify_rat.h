@@ -13,30 +13,30 @@
 
 #include "certify/certify_system.h"
 
-/// Row length of the square systems zcr_solve takes.
-#define ZCR_DIM ZCS_MAX_MODES
+/// Row length of the square systems cert_rat_solve takes.
+#define CERT_RAT_DIM CERT_MAX_MODES
 
-/// Solves the square system M y = r (n x n, n <= ZCR_DIM) in place (y in
+/// Solves the square system M y = r (n x n, n <= CERT_RAT_DIM) in place (y in
 /// r); false when M is singular.
-bool zcr_solve(int n, mpq_t M[][ZCR_DIM], mpq_t *r);
+bool cert_rat_solve(int n, mpq_t M[][CERT_RAT_DIM], mpq_t *r);
 
 /// A mode's acceleration qddot' (free flight too), solved exactly; false
 /// when singular.
-bool zcr_mode_acc(const zcs_system *s, zeno_mode m, mpq_t acc[3]);
+bool cert_rat_mode_acc(const cert_system *s, zeno_mode m, mpq_t acc[3]);
 
 /// An impact case solved exactly: qdot'+ = G qdot'- on cond[k] . qdot'- >= 0.
-typedef struct zcr_case {
+typedef struct cert_rat_case {
   mpq_t G[3][3];
   int ncond;
-  mpq_t cond[ZCS_MAX_CONDS][3];
-} zcr_case;
+  mpq_t cond[CERT_MAX_CONDS][3];
+} cert_rat_case;
 
-void zcr_case_init(zcr_case *c);
-void zcr_case_clear(zcr_case *c);
+void cert_rat_case_init(cert_rat_case *c);
+void cert_rat_case_clear(cert_rat_case *c);
 
 /// The case cs of the system (its letters, law and e) solved exactly: the
 /// same map and conditions as certify_system.c builds in floating point.
 /// False when its system is singular.
-bool zcr_case_exact(const zcs_system *s, const zcs_case *cs, zcr_case *out);
+bool cert_rat_case_exact(const cert_system *s, const cert_case *cs, cert_rat_case *out);
 
 #endif

@@ -1,4 +1,4 @@
-// A certificate's program solved (certify_program.h: zcp_solve) and its
+// A certificate's program solved (certify_program.h: cert_program_solve) and its
 // outcome freed: shared by the program of weighted degree 2
 // (certify_program.c) and the exactly decided quartic (certify_quartic.c).
 #include <stdio.h>
@@ -6,10 +6,10 @@
 
 #include "certify/certify_program.h"
 
-zeno_status zcp_solve(const ze_sos_program *prog, const ze_sos_options *o, zcp_outcome *out,
-                      ze_sos_solution *sol, zeno_error *e) {
+zeno_status cert_program_solve(const sos_program *prog, const sos_options *o, cert_program_outcome *out,
+                      sos_solution *sol, zeno_error *e) {
   zeno_error solve_error;
-  const zeno_status st = ze_sos_solve(prog, o, sol, &solve_error);
+  const zeno_status st = sos_solve(prog, o, sol, &solve_error);
   if (st == ZENO_ERR_SINGULAR) {
     out->solver_failed = true;
     snprintf(out->reason, sizeof out->reason, "%.190s", solve_error.message);
@@ -25,14 +25,14 @@ zeno_status zcp_solve(const ze_sos_program *prog, const ze_sos_options *o, zcp_o
   out->sdp_constraints = sol->sdp_constraints;
   out->seconds = sol->seconds;
   out->solver_margin = out->margin = sol->margin;
-  out->solved = sol->status == ZE_SOS_FEASIBLE;
+  out->solved = sol->status == SOS_FEASIBLE;
   if (!out->solved)
     snprintf(out->reason, sizeof out->reason,
              "the SOS program is infeasible to CSDP (margin t* = %.3g)", sol->margin);
   return ZENO_OK;
 }
 
-void zcp_outcome_free(zcp_outcome *out) {
+void cert_program_outcome_free(cert_program_outcome *out) {
   free(out->mono);
   free(out->coef);
   out->mono = NULL;

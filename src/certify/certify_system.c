@@ -2,7 +2,7 @@
 // (certify_system.h): M', the load potential, the modes' constant
 // accelerations (Table 1, dynamics/mode_table.h) and the impact law's
 // cases as linear maps, each built from the simulator's own solves
-// (zm_solve, zc_solve) applied to unit velocities: the solves are linear in
+// (mode_solve, contact_solve) applied to unit velocities: the solves are linear in
 // their right-hand side, so the columns are the maps.
 #include "certify/certify_system.h"
 
@@ -18,16 +18,16 @@
 
 /// Strictness of the modes' consistency tests, relative to the load: a mode
 /// within this of consistent is kept (keeping one too many is sound).
-#define ZCS_FORCE_RTOL 1e-10
+#define CERT_FORCE_RTOL 1e-10
 
 static bool refuse(bool *refused, char *reason, const char *text) {
   *refused = true;
-  snprintf(reason, ZCS_REASON_SIZE, "%s", text);
+  snprintf(reason, CERT_REASON_SIZE, "%s", text);
   return false;
 }
 
 // Contact velocities (n1, t1, n2, t2) of a ZOD velocity qdp.
-static void contact_velocities(const zcs_system *s, const double qdp[3], double v[4]) {
+static void contact_velocities(const cert_system *s, const double qdp[3], double v[4]) {
   for (int a = 0; a < 4; a++) {
     v[a] = 0;
     for (int r = 0; r < 3; r++) v[a] += s->km.Cp[r][a] * qdp[r];
@@ -35,17 +35,17 @@ static void contact_velocities(const zcs_system *s, const double qdp[3], double 
 }
 
 // Generalised velocity change M^-1 W x in ZOD coordinates, added to qdp.
-static void apply_impulse(const zcs_system *s, const double qdp[3], const double x[4],
+static void apply_impulse(const cert_system *s, const double qdp[3], const double x[4],
                           double out[3]) {
   const double zero[3] = {0, 0, 0};
   double dqd[3], dqp[3];
-  zc_generalized(&s->d, zero, x, dqd);
-  zk_gen_to_zod(&s->km, dqd, dqp);
+  contact_generalized(&s->d, zero, x, dqd);
+  kinematics_gen_to_zod(&s->km, dqd, dqp);
   for (int r = 0; r < 3; r++) out[r] = qdp[r] + dqp[r];
 }
 
-static void add_cond(zcs_case *c, const double row[3], double sign) {
-  if (c->ncond >= ZCS_MAX_CONDS) return;
+static void add_cond(cert_case *c, const double row[3], double sign) {
+  if (c->ncond >= CERT_MAX_CONDS) return;
   for (int r = 0; r < 3; r++) c->cond[c->ncond][r] = sign * row[r];
   c->ncond++;
 }
@@ -56,8 +56,8 @@ static void unit_row(int r, double row[3]) {
 
 // A complementarity candidate (letters at contacts with impulse, F at the
 // others) as linear maps: column r is the solve for qdp = e_r.
-static bool letter_case(const zcs_system *s, const unsigned char letter[2], bool both,
-                        zcs_case *c) {
+static bool letter_case(const cert_system *s, const unsigned char letter[2], bool both,
+                        cert_case *c) {
   double yv[4][3];
   for (int r = 0; r < 3; r++) {
     double qdp[3], v[4], b[4], x[4], y[4];
@@ -66,7 +66,7 @@ static bool letter_case(const zcs_system *s, const unsigned char letter[2], bool
     for (int a = 0; a < 4; a++) b[a] = v[a];
     for (int i = 0; i < 2; i++)
       if (letter[i] != ZENO_LETTER_F) b[2 * i] += s->e * v[2 * i];  // restitution target
-    if (!zc_solve(&s->d, b, letter, x, y)) return false;
+    if (!contact_solve(&s->d, b, letter, x, y)) return false;
     double post[3];
     apply_impulse(s, qdp, x, post);
     for (int k = 0; k < 3; k++) c->post[k][r] = post[k];
@@ -110,7 +110,7 @@ static bool letter_case(const zcs_system *s, const unsigned char letter[2], bool
 // choice depends on W only) and the fourth must hold: two conditions
 // +-(its residual) >= 0. The impulses are a family; no condition on them
 // (a larger domain is sound).
-static bool double_stick_case(const zcs_system *s, zcs_case *c) {
+static bool double_stick_case(const cert_system *s, cert_case *c) {
   double best = 0;
   int skip = -1;
   for (int k = 0; k < 4; k++) {
@@ -145,7 +145,7 @@ static bool double_stick_case(const zcs_system *s, zcs_case *c) {
     for (int k = 0; k < 3; k++) vs += s->d.W[k][skip] * t[k];
     resid[r] = vs;
     double post[3];
-    zk_gen_to_zod(&s->km, t, post);
+    kinematics_gen_to_zod(&s->km, t, post);
     for (int k = 0; k < 3; k++) c->post[k][r] = post[k];
     for (int a = 0; a < 4; a++) c->impulse[a][r] = 0;
   }
@@ -182,7 +182,7 @@ static bool double_stick_case(const zcs_system *s, zcs_case *c) {
 // >= 0; sig = +1 (letter N) on pt_II >= 0, pt - mu pn >= 0; all with
 // u_i <= 0. (The law's refusals, a touching other contact driven in, only
 // shrink where a case is chosen: not conditions, which is sound.)
-static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
+static bool cr_case(const cert_system *s, int i, int sig, cert_case *c) {
   const int n = 2 * i, t = n + 1;
   const double Dnn = s->d.D[n][n], Dnt = s->d.D[n][t], mu = s->d.mu[i];
   if (!(Dnn > 0)) return false;
@@ -196,7 +196,7 @@ static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
     letter[i] = ZENO_LETTER_S;
     unit_row(r, qdp);
     contact_velocities(s, qdp, v);
-    if (!zc_solve(&s->d, v, letter, x, y)) return false;
+    if (!contact_solve(&s->d, v, letter, x, y)) return false;
     const double pnI = -v[n] / Dnn;
     pnu[r] = (1 + s->e) * pnI + (1 + s->et) * (x[n] - pnI);
     ptu[r] = (1 + s->et) * x[t];
@@ -213,7 +213,7 @@ static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
     for (int k = 0; k < 3; k++) c->post[k][r] = post[k];
     for (int a = 0; a < 4; a++) c->impulse[a][r] = imp[a];
   }
-  c->kind = sig == 0 ? ZCS_CR_CONE : ZCS_CR_EDGE;
+  c->kind = sig == 0 ? CERT_CR_CONE : CERT_CR_EDGE;
   c->contact = i;
   c->letter[0] = c->letter[1] = ZENO_LETTER_F;
   c->letter[i] = sig == 0 ? ZENO_LETTER_S : sig < 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
@@ -236,8 +236,8 @@ static bool cr_case(const zcs_system *s, int i, int sig, zcs_case *c) {
 }
 
 // The single impacts of a law with a rule of its own (impact.c's
-// zi_resolve): the cases before the complementarity law's.
-static bool own_cases(zcs_system *s, char *reason) {
+// impact_resolve): the cases before the complementarity law's.
+static bool own_cases(cert_system *s, char *reason) {
   switch (s->law) {
     case ZENO_LAW_INELASTIC:
     case ZENO_LAW_NEWTON:
@@ -251,7 +251,7 @@ static bool own_cases(zcs_system *s, char *reason) {
       for (int i = 0; i < 2; i++)
         for (int sig = -1; sig <= 1; sig++) {
           if (!cr_case(s, i, sig, &s->cases[s->ncases])) {
-            snprintf(reason, ZCS_REASON_SIZE,
+            snprintf(reason, CERT_REASON_SIZE,
                      "the Chatterjee-Ruina impact at contact %d is singular (its sticking "
                      "solve, or an edge impulse that would pull)", i + 1);
             return false;
@@ -263,7 +263,7 @@ static bool own_cases(zcs_system *s, char *reason) {
   return false;
 }
 
-static bool build_cases(zcs_system *s, char *reason) {
+static bool build_cases(cert_system *s, char *reason) {
   static const unsigned char order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   s->ncases = 0;
   if (!own_cases(s, reason)) return false;
@@ -271,7 +271,7 @@ static bool build_cases(zcs_system *s, char *reason) {
     for (int k = 0; k < 3; k++) {
       unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
       letter[i] = order[k];
-      zcs_case *c = &s->cases[s->ncases];
+      cert_case *c = &s->cases[s->ncases];
       if (!letter_case(s, letter, false, c)) continue;  // singular: never chosen
       c->contact = i;
       s->ncases++;
@@ -280,13 +280,13 @@ static bool build_cases(zcs_system *s, char *reason) {
     for (int b = 0; b < 3; b++) {
       if (a == 0 && b == 0) continue;  // SS: below
       const unsigned char letter[2] = {order[a], order[b]};
-      zcs_case *c = &s->cases[s->ncases];
+      cert_case *c = &s->cases[s->ncases];
       if (!letter_case(s, letter, true, c)) continue;
       c->contact = 0;
       s->ncases++;
     }
   if (!double_stick_case(s, &s->cases[s->ncases])) {
-    snprintf(reason, ZCS_REASON_SIZE, "%s", "the double sticking impact is singular");
+    snprintf(reason, CERT_REASON_SIZE, "%s", "the double sticking impact is singular");
     return false;
   }
   s->ncases++;
@@ -296,18 +296,18 @@ static bool build_cases(zcs_system *s, char *reason) {
 // Whether the solved mode's forces satisfy Table 1's force conditions
 // within tol (the free contacts' acceleration tests apply only at z = 0,
 // which the certificate's domains do not separate: not used).
-static bool forces_consistent(const zcs_system *s, const zm_solution *sol, double tol) {
+static bool forces_consistent(const cert_system *s, const mode_solution *sol, double tol) {
   for (int i = 0; i < 2; i++) {
     const unsigned char l = sol->mode.letter[i];
     if (l == ZENO_LETTER_F) continue;
     if (sol->force[2 * i] < -tol) return false;
-    if (l == ZENO_LETTER_S && zc_cone_slack(&s->d, sol->force, i) < -tol) return false;
+    if (l == ZENO_LETTER_S && contact_cone_slack(&s->d, sol->force, i) < -tol) return false;
   }
   return true;
 }
 
-static bool build_modes(zcs_system *s, bool *refused, char *reason) {
-  const double tol = ZCS_FORCE_RTOL * s->km.force_scale;
+static bool build_modes(cert_system *s, bool *refused, char *reason) {
+  const double tol = CERT_FORCE_RTOL * s->km.force_scale;
   s->nmodes = 0;
   for (int l0 = 0; l0 < 4; l0++)
     for (int l1 = 0; l1 < 4; l1++) {
@@ -322,43 +322,43 @@ static bool build_modes(zcs_system *s, bool *refused, char *reason) {
         const bool same = l0 == l1;
         if ((s->slip1[2] > 0) != same) continue;
       }
-      zm_solution sol;
-      if (!zm_solve(&s->d, m, &sol)) {
-        char name[8], text[ZCS_REASON_SIZE];
+      mode_solution sol;
+      if (!mode_solve(&s->d, m, &sol)) {
+        char name[8], text[CERT_REASON_SIZE];
         snprintf(text, sizeof text, "mode %s is singular under the ZOD",
                  zeno_mode_name(m, 2, name));
         return refuse(refused, reason, text);
       }
       if (!forces_consistent(s, &sol, tol)) continue;
-      zcs_mode *out = &s->modes[s->nmodes++];
+      cert_mode *out = &s->modes[s->nmodes++];
       out->mode = m;
-      zk_gen_to_zod(&s->km, sol.qdd, out->acc);
+      kinematics_gen_to_zod(&s->km, sol.qdd, out->acc);
       for (int a = 0; a < 4; a++) out->force[a] = sol.force[a];
     }
   return true;
 }
 
 // The equilibrium's requirements without GLPK: SS consistent at rest (the
-// max-margin member of the static family, zm_static, the same margin as
+// max-margin member of the static family, mode_static, the same margin as
 // the equilibrium LP unless the body is wedged), no non-static mode
 // consistent at rest (Theorem 1, as zeno_equilibrium_check decides it),
 // no contact exposed to Painleve's paradox. False after a refusal.
-static bool equilibrium_ok(const zcs_system *s, const zeno_scene *own, bool *refused,
+static bool equilibrium_ok(const cert_system *s, const zeno_scene *own, bool *refused,
                            char *reason) {
-  const zm_tol tol = {ZCS_FORCE_RTOL * s->km.force_scale,
-                      ZCS_FORCE_RTOL * s->km.accel_scale};
-  zm_solution ss;
+  const mode_tol tol = {CERT_FORCE_RTOL * s->km.force_scale,
+                      CERT_FORCE_RTOL * s->km.accel_scale};
+  mode_solution ss;
   double margin = -INFINITY;
-  if (!zm_static(&s->d, &ss, &margin) || !(margin > tol.force))
+  if (!mode_static(&s->d, &ss, &margin) || !(margin > tol.force))
     return refuse(refused, reason, "no static equilibrium: SS is not consistent");
-  zm_class cls;
+  mode_class cls;
   memset(&cls, 0, sizeof cls);
   for (int i = 0; i < 2; i++) {
-    cls.gap[i] = ZM_GAP_CLOSED;
-    cls.slip[i] = ZM_SLIP_ZERO;
+    cls.gap[i] = MODE_GAP_CLOSED;
+    cls.slip[i] = MODE_SLIP_ZERO;
   }
-  zm_solution all[ZENO_MAX_MODES];
-  const int n = zm_enumerate(&s->d, &cls, &tol, all);
+  mode_solution all[ZENO_MAX_MODES];
+  const int n = mode_enumerate(&s->d, &cls, &tol, all);
   for (int k = 0; k < n; k++)
     if (!all[k].is_static &&
         !(all[k].mode.letter[0] == ZENO_LETTER_S && all[k].mode.letter[1] == ZENO_LETTER_S))
@@ -374,8 +374,8 @@ static bool equilibrium_ok(const zcs_system *s, const zeno_scene *own, bool *ref
   return true;
 }
 
-zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
-                      char reason[ZCS_REASON_SIZE], zeno_error *e) {
+zeno_status cert_build(const zeno_scene *own, cert_system *s, bool *refused,
+                      char reason[CERT_REASON_SIZE], zeno_error *e) {
   memset(s, 0, sizeof *s);
   *refused = false;
   reason[0] = '\0';
@@ -383,10 +383,10 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contacts",
                      "a Lyapunov certificate needs two contacts (the scene has %d)",
                      own->contact_count);
-  zeno_status st = zk_model_init(&s->km, own, e);
+  zeno_status st = kinematics_model_init(&s->km, own, e);
   if (st != ZENO_OK) return st;
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
+  contact_dyn_build(&s->d, 2, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   if (!equilibrium_ok(s, own, refused, reason)) return ZENO_OK;
   s->law = own->impact_law;
   s->e = zeno_impact_law_restitution(own);
@@ -405,15 +405,15 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
   }
   double qdd[3];
   for (int k = 0; k < 3; k++) qdd[k] = s->km.inv_mass[k] * s->km.h[k];
-  zk_gen_to_zod(&s->km, qdd, s->a_ff);
-  const double tol = ZCS_FORCE_RTOL * s->km.force_scale;
+  kinematics_gen_to_zod(&s->km, qdd, s->a_ff);
+  const double tol = CERT_FORCE_RTOL * s->km.force_scale;
   if (!(fabs(s->b[2]) > tol)) {
     refuse(refused, reason, "system condition (55) fails: the load has no component "
            "along the slip x2 (b3 = 0)");
     return ZENO_OK;
   }
   if (!(s->b[0] > tol && s->b[1] > tol)) {
-    char text[ZCS_REASON_SIZE];
+    char text[CERT_REASON_SIZE];
     snprintf(text, sizeof text, "system condition (56) fails: b1 = %.6g, b2 = %.6g "
              "must be positive", s->b[0], s->b[1]);
     refuse(refused, reason, text);
@@ -424,16 +424,16 @@ zeno_status zcs_build(const zeno_scene *own, zcs_system *s, bool *refused,
   return ZENO_OK;
 }
 
-bool zcs_flights(const zcs_system *s) { return zeno_impact_law_info_of(s->law).restitution; }
+bool cert_flights(const cert_system *s) { return zeno_impact_law_info_of(s->law).restitution; }
 
-void zcs_case_apply(const zcs_case *c, const double qdp[3], double out[3]) {
+void cert_case_apply(const cert_case *c, const double qdp[3], double out[3]) {
   for (int k = 0; k < 3; k++) {
     out[k] = 0;
     for (int r = 0; r < 3; r++) out[k] += c->post[k][r] * qdp[r];
   }
 }
 
-bool zcs_case_holds(const zcs_case *c, const double qdp[3], double tol) {
+bool cert_case_holds(const cert_case *c, const double qdp[3], double tol) {
   for (int k = 0; k < c->ncond; k++) {
     double v = 0;
     for (int r = 0; r < 3; r++) v += c->cond[k][r] * qdp[r];

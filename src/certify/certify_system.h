@@ -17,51 +17,51 @@
 #include "zeno/scene.h"
 
 /// Modes with a closed contact other than SS: 15 letter pairs at most.
-#define ZCS_MAX_MODES 16
+#define CERT_MAX_MODES 16
 /// Impact cases: 3 single per contact, 8 double, the double stick; under
 /// the Chatterjee-Ruina law 3 more per contact (its own single impacts).
-#define ZCS_MAX_CASES 24
+#define CERT_MAX_CASES 24
 /// Linear conditions of one impact case (impacting, impulses, slip signs).
-#define ZCS_MAX_CONDS 8
+#define CERT_MAX_CONDS 8
 /// Size of a refusal's reason.
-#define ZCS_REASON_SIZE 200
+#define CERT_REASON_SIZE 200
 
 /// A consistent non-static mode with at least one closed contact.
-typedef struct zcs_mode {
+typedef struct cert_mode {
   zeno_mode mode;
   double acc[3];    ///< qddot' = (zddot1, zddot2, xddot2) [length/time^2]
   double force[4];  ///< (n1, t1, n2, t2) [force]
-} zcs_mode;
+} cert_mode;
 
 /// How a case's impulse is made.
-typedef enum zcs_kind {
+typedef enum cert_kind {
   /// The letters' contact system with restitution targets (inelastic,
   /// Newton, and the Chatterjee-Ruina law's fallback).
-  ZCS_COMPLEMENTARITY = 0,
+  CERT_COMPLEMENTARITY = 0,
   /// Chatterjee-Ruina at one contact, the impulse inside the cone
   /// (letter S): P = (1 + e) P_I + (1 + et) (P_II - P_I).
-  ZCS_CR_CONE,
+  CERT_CR_CONE,
   /// Chatterjee-Ruina at one contact, the impulse clipped onto the cone's
   /// edge (letter P: friction impulse -mu pn, N: +mu pn).
-  ZCS_CR_EDGE,
-} zcs_kind;
+  CERT_CR_EDGE,
+} cert_kind;
 
 /// One case of the impact law: qdot'+ = post qdot'- on the pre-impact
 /// velocities with cond[k] . qdot'- >= 0 for every k.
-typedef struct zcs_case {
-  zcs_kind kind;
+typedef struct cert_case {
+  cert_kind kind;
   int contact;              ///< impacting contact (0 or 1)
   bool both;                ///< both gaps zero and both contacts take impulses
   unsigned char letter[2];  ///< the law's candidate letters
   double post[3][3];        ///< qdot'+ = post qdot'-
   double impulse[4][3];     ///< (n1, t1, n2, t2) = impulse qdot'- [force*time]
   int ncond;
-  double cond[ZCS_MAX_CONDS][3];
-} zcs_case;
+  double cond[CERT_MAX_CONDS][3];
+} cert_case;
 
-typedef struct zcs_system {
-  zk_model km;
-  zc_dyn d;
+typedef struct cert_system {
+  kinematics_model km;
+  contact_dyn d;
   zeno_impact_law law;
   double e;                 ///< normal restitution (0 for the inelastic law)
   double et;                ///< tangential restitution (Chatterjee-Ruina; else 0)
@@ -70,10 +70,10 @@ typedef struct zcs_system {
   double slip1[3];          ///< x1 = slip1 . q' (and w1 = slip1 . qdot')
   double a_ff[3];           ///< free flight's qddot'
   int nmodes;
-  zcs_mode modes[ZCS_MAX_MODES];
+  cert_mode modes[CERT_MAX_MODES];
   int ncases;
-  zcs_case cases[ZCS_MAX_CASES];
-} zcs_system;
+  cert_case cases[CERT_MAX_CASES];
+} cert_system;
 
 /// Builds the system of a validated two-contact scene in its own units.
 /// *refused with a reason (no error) when the certificate does not apply:
@@ -81,19 +81,19 @@ typedef struct zcs_system {
 /// violated system condition (55) b3 != 0 or (56) b1, b2 > 0, a singular
 /// mode, a Chatterjee-Ruina edge impulse that would pull. Errors: ZENO_ERR_ARGUMENT for a
 /// scene without two contacts, ZENO_ERR_GEOMETRY from the kinematics.
-zeno_status zcs_build(const zeno_scene *own, zcs_system *sys, bool *refused,
-                      char reason[ZCS_REASON_SIZE], zeno_error *e);
+zeno_status cert_build(const zeno_scene *own, cert_system *sys, bool *refused,
+                      char reason[CERT_REASON_SIZE], zeno_error *e);
 
 /// Whether a free flight may precede an impact (a law with restitution,
 /// zeno_impact_law_info.restitution: Newton's and the Chatterjee-Ruina
 /// law), so that the impacts' conditions are the flight conditions
 /// (certify_flight.h). Without, the law is plastic: contacts never leave
 /// at an impact.
-bool zcs_flights(const zcs_system *s);
+bool cert_flights(const cert_system *s);
 
 /// The post-impact velocity of a case: out = post qdp.
-void zcs_case_apply(const zcs_case *c, const double qdp[3], double out[3]);
+void cert_case_apply(const cert_case *c, const double qdp[3], double out[3]);
 /// Whether every condition of the case holds at qdp within tol.
-bool zcs_case_holds(const zcs_case *c, const double qdp[3], double tol);
+bool cert_case_holds(const cert_case *c, const double qdp[3], double tol);
 
 #endif

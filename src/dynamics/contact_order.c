@@ -5,7 +5,7 @@
 
 #include "dynamics/kinematics.h"
 
-void contact_order_of(const zc_dyn *d, int n, contact_order *order) {
+void contact_order_of(const contact_dyn *d, int n, contact_order *order) {
   memset(order, 0, sizeof *order);
   for (int i = 0; i < n; i++) order->zdd_ff[i] = d->afree[2 * i];
   order->ok = n == 1 || order->zdd_ff[0] < 0;
@@ -13,14 +13,14 @@ void contact_order_of(const zc_dyn *d, int n, contact_order *order) {
 }
 
 bool contact_order_of_scene(const zeno_scene *scene, contact_order *order) {
-  zk_model km;
-  if (zk_model_init(&km, scene, NULL) != ZENO_OK || km.n != 2) return false;
-  zc_dyn d;
+  kinematics_model km;
+  if (kinematics_model_init(&km, scene, NULL) != ZENO_OK || km.n != 2) return false;
+  contact_dyn d;
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
+  contact_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
   const double rhs[3] = {-d.h[0], -d.h[1], -d.h[2]};
   double force[4], margin;
-  if (!zc_static_family(&d, rhs, force, &margin)) return false;
+  if (!contact_static_family(&d, rhs, force, &margin)) return false;
   contact_order_of(&d, km.n, order);
   return true;
 }

@@ -19,7 +19,7 @@ typedef struct contact_order {
 } contact_order;
 
 /// The ordering of n contacts whose dynamics d has no bias (rest).
-void contact_order_of(const zc_dyn *d, int n, contact_order *order);
+void contact_order_of(const contact_dyn *d, int n, contact_order *order);
 
 /// The ordering of a two-contact scene in its own units (scene_units.h),
 /// decided as the equilibrium check decides it; false, with *order

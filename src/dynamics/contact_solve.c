@@ -14,9 +14,9 @@
 /// degrees of freedom). Regular systems of this size have pivots near 1e-2
 /// of the largest entry or more; 1e-11 leaves room for ill-conditioned but
 /// genuine geometries.
-#define ZC_SINGULAR_RTOL 1e-11
+#define CONTACT_SINGULAR_RTOL 1e-11
 
-void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
+void contact_dyn_build(contact_dyn *d, int n, double W[3][4], const double inv_mass[3],
                   const double h[3], const double bias[4], const double mu[2]) {
   memset(d, 0, sizeof *d);
   d->n = n;
@@ -40,8 +40,8 @@ void zc_dyn_build(zc_dyn *d, int n, double W[3][4], const double inv_mass[3],
   }
 }
 
-// y = b + D x with the letters' equalities exact (zc_solve's last step).
-static void letter_rates(const zc_dyn *d, const double b[4],
+// y = b + D x with the letters' equalities exact (contact_solve's last step).
+static void letter_rates(const contact_dyn *d, const double b[4],
                          const unsigned char letter[2], const double x[4],
                          double y[4]) {
   const int m = 2 * d->n;
@@ -58,7 +58,7 @@ static void letter_rates(const zc_dyn *d, const double b[4],
   }
 }
 
-bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
+bool contact_solve(const contact_dyn *d, const double b[4], const unsigned char letter[2],
               double x[4], double y[4]) {
   // Free contacts carry no force (x = 0 on both of their components), so
   // only the closed contacts' unknowns are solved for: a 2x2 system for one
@@ -91,21 +91,21 @@ bool zc_solve(const zc_dyn *d, const double b[4], const unsigned char letter[2],
       }
     }
   }
-  if (k > 0 && !zeno_linsolve(k, A, r, ZC_SINGULAR_RTOL)) return false;
+  if (k > 0 && !zeno_linsolve(k, A, r, CONTACT_SINGULAR_RTOL)) return false;
   for (int a = 0; a < 4; a++) x[a] = 0;
   for (int q = 0; q < k; q++) x[col[q]] = r[q];
   letter_rates(d, b, letter, x, y);
   return true;
 }
 
-bool zc_letter_map_make(const zc_dyn *d, zc_letter_maps *maps, const unsigned char letter[2]) {
+bool contact_letter_map_make(const contact_dyn *d, contact_letter_maps *maps, const unsigned char letter[2]) {
   const int code = letter[0] + 4 * letter[1];
   if (maps->state[code] == 0) {
     bool ok = true;
     for (int c = 0; c < 4 && ok; c++) {
       double unit[4] = {0, 0, 0, 0}, xc[4], yc[4];
       unit[c] = 1;
-      ok = zc_solve(d, unit, letter, xc, yc);
+      ok = contact_solve(d, unit, letter, xc, yc);
       for (int a = 0; a < 4; a++) {
         maps->X[code][a][c] = ok ? xc[a] : 0;
         maps->Y[code][a][c] = ok ? yc[a] : 0;
@@ -116,19 +116,19 @@ bool zc_letter_map_make(const zc_dyn *d, zc_letter_maps *maps, const unsigned ch
   return maps->state[code] == 1;
 }
 
-bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
+bool contact_solve_mapped(const contact_dyn *d, contact_letter_maps *maps, const double b[4],
                      const unsigned char letter[2], double x[4], double y[4]) {
-  if (maps == NULL) return zc_solve(d, b, letter, x, y);
+  if (maps == NULL) return contact_solve(d, b, letter, x, y);
   const int code = letter[0] + 4 * letter[1];
   // A map costs four solves: a system is solved as it is the first
-  // ZC_MAP_AFTER_USES times it is met, and its map made when it comes again
+  // CONTACT_MAP_AFTER_USES times it is met, and its map made when it comes again
   // (a short run never pays for maps it hardly uses), unless every use is
   // to go through the maps (from_first_use).
-  if (maps->state[code] == 0 && !maps->from_first_use && maps->uses[code] < ZC_MAP_AFTER_USES) {
+  if (maps->state[code] == 0 && !maps->from_first_use && maps->uses[code] < CONTACT_MAP_AFTER_USES) {
     maps->uses[code]++;
-    return zc_solve(d, b, letter, x, y);
+    return contact_solve(d, b, letter, x, y);
   }
-  if (!zc_letter_map_make(d, maps, letter)) return false;
+  if (!contact_letter_map_make(d, maps, letter)) return false;
   for (int a = 0; a < 4; a++) {
     const double *X = maps->X[code][a], *Y = maps->Y[code][a];
     x[a] = X[0] * b[0] + X[1] * b[1] + X[2] * b[2] + X[3] * b[3];
@@ -137,7 +137,7 @@ bool zc_solve_mapped(const zc_dyn *d, zc_letter_maps *maps, const double b[4],
   return true;
 }
 
-void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
+void contact_generalized(const contact_dyn *d, const double r[3], const double x[4],
                     double out[3]) {
   for (int k = 0; k < 3; k++) {
     double s = r[k];
@@ -146,7 +146,7 @@ void zc_generalized(const zc_dyn *d, const double r[3], const double x[4],
   }
 }
 
-bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
+bool contact_correct(double W[3][4], const double inv_mass[3], const int *cols,
                 int m, const double *r, double x[3]) {
   if (m == 0) return true;
   double A[16], y[4];
@@ -158,7 +158,7 @@ bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
       A[a * m + b] = sum;
     }
   }
-  if (!zeno_linsolve(m, A, y, ZC_SINGULAR_RTOL)) return false;
+  if (!zeno_linsolve(m, A, y, CONTACT_SINGULAR_RTOL)) return false;
   for (int k = 0; k < 3; k++) {
     double dx = 0;
     for (int a = 0; a < m; a++) dx += W[k][cols[a]] * y[a];
@@ -167,7 +167,7 @@ bool zc_correct(double W[3][4], const double inv_mass[3], const int *cols,
   return true;
 }
 
-double zc_cone_slack(const zc_dyn *d, const double x[4], int i) {
+double contact_cone_slack(const contact_dyn *d, const double x[4], int i) {
   const double mu = d->mu[i], xn = x[2 * i], xt = x[2 * i + 1];
   return fmin(xn, friction_cone_slack(mu, xn, xt) / friction_cone_norm(mu));
 }
@@ -182,7 +182,7 @@ static double det3_cols(const double W[3][4], const int c[3]) {
 // The null vector k of W (normalised to its largest component, index
 // *jmax) by cofactors: k_j = (-1)^j det(W without column j). False when W
 // has rank < 3.
-static bool static_null_vector(const zc_dyn *d, double k[4], int *jmax) {
+static bool static_null_vector(const contact_dyn *d, double k[4], int *jmax) {
   double kmax = 0;
   *jmax = 0;
   for (int j = 0; j < 4; j++) {
@@ -198,14 +198,14 @@ static bool static_null_vector(const zc_dyn *d, double k[4], int *jmax) {
   double wmax = 0;
   for (int r = 0; r < 3; r++)
     for (int j = 0; j < 4; j++) wmax = fmax(wmax, fabs(d->W[r][j]));
-  if (!(kmax > ZC_SINGULAR_RTOL * wmax * wmax * wmax)) return false;
+  if (!(kmax > CONTACT_SINGULAR_RTOL * wmax * wmax * wmax)) return false;
   for (int j = 0; j < 4; j++) k[j] /= kmax;
   return true;
 }
 
 // Particular solution of W x0 = rhs with x0[jmax] = 0: the other three
 // columns are regular.
-static bool static_particular(const zc_dyn *d, int jmax, const double rhs[3],
+static bool static_particular(const contact_dyn *d, int jmax, const double rhs[3],
                               double x0[4]) {
   double A[9], b[3];
   int c[3], n = 0;
@@ -215,7 +215,7 @@ static bool static_particular(const zc_dyn *d, int jmax, const double rhs[3],
     for (int q = 0; q < 3; q++) A[r * 3 + q] = d->W[r][c[q]];
     b[r] = rhs[r];
   }
-  if (!zeno_linsolve(3, A, b, ZC_SINGULAR_RTOL)) return false;
+  if (!zeno_linsolve(3, A, b, CONTACT_SINGULAR_RTOL)) return false;
   for (int j = 0; j < 4; j++) x0[j] = 0;
   for (int q = 0; q < 3; q++) x0[c[q]] = b[q];
   return true;
@@ -223,7 +223,7 @@ static bool static_particular(const zc_dyn *d, int jmax, const double rhs[3],
 
 // Cone constraints of the family x0 + s k, each affine in s: g(s) = g0 +
 // g1 s >= 0, in force units. Returns how many (six).
-static int cone_lines(const zc_dyn *d, const double x0[4], const double k[4],
+static int cone_lines(const contact_dyn *d, const double x0[4], const double k[4],
                       double g0[6], double g1[6]) {
   int ng = 0;
   for (int i = 0; i < 2; i++) {
@@ -254,7 +254,7 @@ static bool bounded(const double g1[6], int ng) {
 
 // The member x0 + s k of the family that maximises the smallest cone slack,
 // and the smallest of the slacks and `cap` (INFINITY: no cap).
-static void static_pick(const zc_dyn *d, const double x0[4], const double k[4],
+static void static_pick(const contact_dyn *d, const double x0[4], const double k[4],
                         double cap, double x[4], double *margin) {
   double g0[7], g1[7];
   int ng = cone_lines(d, x0, k, g0, g1);
@@ -297,7 +297,7 @@ static void static_pick(const zc_dyn *d, const double x0[4], const double k[4],
 // constant pieces. Where a constant piece binds the peak is an interval
 // and the member differs from static_pick()'s; the generalised impulse W x
 // = rhs, hence the velocity after an impact, does not.
-static void static_pick_crossings(const zc_dyn *d, const double x0[4],
+static void static_pick_crossings(const contact_dyn *d, const double x0[4],
                                   const double k[4], double x[4], double *margin) {
   double g0[6], g1[6], flat = INFINITY;
   const int ng = cone_lines(d, x0, k, g0, g1);
@@ -322,7 +322,7 @@ static void static_pick_crossings(const zc_dyn *d, const double x0[4],
   *margin = best;
 }
 
-bool zc_static_family_capped(const zc_dyn *d, const double rhs[3], double cap,
+bool contact_static_family_capped(const contact_dyn *d, const double rhs[3], double cap,
                              double x[4], double *margin) {
   double k[4], x0[4];
   int jmax;
@@ -332,14 +332,14 @@ bool zc_static_family_capped(const zc_dyn *d, const double rhs[3], double cap,
   return true;
 }
 
-bool zc_static_family(const zc_dyn *d, const double rhs[3], double x[4],
+bool contact_static_family(const contact_dyn *d, const double rhs[3], double x[4],
                       double *margin) {
-  return zc_static_family_capped(d, rhs, INFINITY, x, margin);
+  return contact_static_family_capped(d, rhs, INFINITY, x, margin);
 }
 
-bool zc_static_family_mapped(const zc_dyn *d, zc_letter_maps *maps,
+bool contact_static_family_mapped(const contact_dyn *d, contact_letter_maps *maps,
                              const double rhs[3], double x[4], double *margin) {
-  if (maps == NULL) return zc_static_family(d, rhs, x, margin);
+  if (maps == NULL) return contact_static_family(d, rhs, x, margin);
   if (maps->static_state == 0) {
     // x0 is linear in rhs: its map from the unit vectors.
     bool ok = static_null_vector(d, maps->static_k, &maps->static_jmax);

@@ -18,7 +18,7 @@
 /// Steps one segment may take before it is a solver failure (CVODE's own
 /// default is 500 per output; segments of a long slip need more, and a
 /// runaway integration must still end).
-#define ZFC_MAX_STEPS 2000000
+#define CVODE_MAX_STEPS 2000000
 /// The farthest output time handed to CVODE, in time scales of the segment
 /// (its length over its speed). CVODE sizes its first step from the output
 /// time, with a floor of 100 unit roundoffs of it: an end at 1e24 gave a
@@ -26,12 +26,12 @@
 /// time only sets that first step (the stop time ends the segment). At 1e12
 /// scales the floor is 2% of a scale, and no run within the paper's ranges
 /// (ends of 1e3 against scales of 1e-8 in a late chatter) is touched.
-#define ZFC_HORIZON_SCALES 1e12
+#define CVODE_HORIZON_SCALES 1e12
 /// Fixed-point iterations of the corrector: Adams on non-stiff rigid-body
 /// dynamics converges in a few.
-#define ZFC_FIXED_POINT_ACCEL 0
+#define CVODE_FIXED_POINT_ACCEL 0
 /// The most guards of one mode: 2 per contact plus 4 escape pairs.
-#define ZFC_MAX_GUARDS ZF_MAX_CROSSINGS
+#define CVODE_MAX_GUARDS FLOW_MAX_CROSSINGS
 
 typedef struct guard_def {
   zeno_guard kind;
@@ -46,26 +46,26 @@ typedef struct guard_def {
 } guard_def;
 
 struct zfc {
-  const zfc_sundials *sun;  ///< SUNDIALS, loaded at the first integrator
+  const sundials_api *sun;  ///< SUNDIALS, loaded at the first integrator
   SUNContext ctx;
   void *mem;
   N_Vector y, atol;
   SUNNonlinearSolver nls;
   bool initialized;
-  zk_model km;
+  kinematics_model km;
   double rtol, atol_rel;
   /* the segment being integrated */
   zeno_mode mode;
   int guard_count;
-  guard_def guards[ZFC_MAX_GUARDS];
-  int dirs[ZFC_MAX_GUARDS];
+  guard_def guards[CVODE_MAX_GUARDS];
+  int dirs[CVODE_MAX_GUARDS];
   double radius;
-  zfc_scales sc;
+  cvode_scales sc;
   /// Positions are integrated relative to the segment's start, so CVODE's
   /// relative error control sees the segment's own motion and not the
   /// offset accumulated before (e.g. a long slip).
   double q_base[3];
-  zfc_node *nodes;
+  cvode_node *nodes;
   int node_count, node_cap;
 };
 
@@ -80,14 +80,14 @@ static void quiet_errors(int code, const char *module, const char *function,
   (void)user;
 }
 
-bool zfc_mode_accel(const zk_model *km, zeno_mode mode, const double q[3],
+bool cvode_mode_accel(const kinematics_model *km, zeno_mode mode, const double q[3],
                     const double qd[3], double qdd[3], double force[4]) {
   double W[3][4], bias[4];
-  zk_full_jacobian(km, q, qd, W, bias);
-  zc_dyn d;
-  zc_dyn_build(&d, km->n, W, km->inv_mass, km->h, bias, km->mu);
-  zm_solution sol;
-  if (!zm_solve(&d, mode, &sol)) return false;
+  kinematics_full_jacobian(km, q, qd, W, bias);
+  contact_dyn d;
+  contact_dyn_build(&d, km->n, W, km->inv_mass, km->h, bias, km->mu);
+  mode_solution sol;
+  if (!mode_solve(&d, mode, &sol)) return false;
   memcpy(qdd, sol.qdd, 3 * sizeof *qdd);
   memcpy(force, sol.force, 4 * sizeof *force);
   return true;
@@ -104,7 +104,7 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
   double *D = f->sun->N_VGetArrayPointer(ydot);
   double q[3], qdd[3], force[4];
   absolute_q(f, Y, q);
-  if (!zfc_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force)) return -1;
+  if (!cvode_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force)) return -1;
   for (int k = 0; k < 3; k++) {
     D[k] = Y[3 + k];
     D[3 + k] = qdd[k];
@@ -132,8 +132,8 @@ static double guard_value(const zfc *f, const guard_def *g, const double c[4],
 static void guard_values(const zfc *f, const double *Y, double *out, bool *ok) {
   double q[3], c[4], cd[4], qdd[3], force[4] = {0, 0, 0, 0};
   absolute_q(f, Y, q);
-  zk_full_contacts(&f->km, q, Y + 3, c, cd);
-  *ok = zfc_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force);
+  kinematics_full_contacts(&f->km, q, Y + 3, c, cd);
+  *ok = cvode_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force);
   for (int k = 0; k < f->guard_count; k++)
     out[k] = guard_value(f, &f->guards[k], c, cd, force);
 }
@@ -178,20 +178,20 @@ static void build_guards(zfc *f) {
         add_guard(f, ZENO_GUARD_SLIP_VELOCITY, i, 0, 0, +1);
     }
   }
-  for (int a = 0; a < 2 * f->km.n && f->guard_count + 2 <= ZFC_MAX_GUARDS; a++) {
+  for (int a = 0; a < 2 * f->km.n && f->guard_count + 2 <= CVODE_MAX_GUARDS; a++) {
     add_guard(f, ZENO_GUARD_ESCAPE, a / 2, a, +1, +1);
     add_guard(f, ZENO_GUARD_ESCAPE, a / 2, a, -1, -1);
   }
 }
 
-zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
+zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel,
                 zeno_error *error) {
   zfc *f = calloc(1, sizeof *f);
   if (f == NULL) {
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
-  f->sun = zfc_sundials_get(error);
+  f->sun = sundials_api_get(error);
   if (f->sun == NULL) {
     free(f);
     return NULL;
@@ -205,16 +205,16 @@ zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
   f->mem = f->sun->CVodeCreate(CV_ADAMS, f->ctx);
   if (f->y == NULL || f->atol == NULL || f->mem == NULL) goto fail;
   f->sun->N_VConst(0.0, f->y);
-  f->nls = f->sun->SUNNonlinSol_FixedPoint(f->y, ZFC_FIXED_POINT_ACCEL, f->ctx);
+  f->nls = f->sun->SUNNonlinSol_FixedPoint(f->y, CVODE_FIXED_POINT_ACCEL, f->ctx);
   if (f->nls == NULL) goto fail;
   return f;
 fail:
-  zfc_destroy(f);
+  cvode_destroy(f);
   zeno_fail(error, ZENO_ERR_NOMEM, "model", "could not create the CVODE integrator");
   return NULL;
 }
 
-void zfc_destroy(zfc *f) {
+void cvode_destroy(zfc *f) {
   if (f == NULL) return;
   if (f->mem) f->sun->CVodeFree(&f->mem);
   if (f->nls) f->sun->SUNNonlinSolFree(f->nls);
@@ -228,17 +228,17 @@ void zfc_destroy(zfc *f) {
 static bool push_node(zfc *f, double t, const double *Y) {
   if (f->node_count == f->node_cap) {
     const int cap = f->node_cap ? 2 * f->node_cap : 64;
-    zfc_node *n = realloc(f->nodes, (size_t)cap * sizeof *n);
+    cvode_node *n = realloc(f->nodes, (size_t)cap * sizeof *n);
     if (n == NULL) return false;
     f->nodes = n;
     f->node_cap = cap;
   }
-  zfc_node *n = &f->nodes[f->node_count++];
+  cvode_node *n = &f->nodes[f->node_count++];
   n->t = t;
   absolute_q(f, Y, n->q);
   memcpy(n->qd, Y + 3, sizeof n->qd);
   double force[4];
-  if (!zfc_mode_accel(&f->km, f->mode, n->q, n->qd, n->qdd, force))
+  if (!cvode_mode_accel(&f->km, f->mode, n->q, n->qd, n->qdd, force))
     memset(n->qdd, 0, sizeof n->qdd);
   return true;
 }
@@ -249,27 +249,27 @@ static bool push_node(zfc *f, double t, const double *Y) {
 /// sank through the surface. The guard starts this fraction of the
 /// segment's length scale above zero instead (far below the located
 /// guard's residual, 1e-10).
-#define ZFC_GAP_START_MARGIN 1e-12
+#define CVODE_GAP_START_MARGIN 1e-12
 /// A contact starting below the surface (by rounding: a free contact left
 /// a hair under it by a long chatter) has its guard this many ulps of the
 /// pose's coordinates below its start: the gap, a difference of those
 /// coordinates, wobbles by a few ulps of them from step to step, and a
 /// guard within that wobble fired at once, again and again (a thousand
 /// zero-time transitions of a separating contact at the rounding floor).
-#define ZFC_GAP_NOISE_ULPS 64
+#define CVODE_GAP_NOISE_ULPS 64
 
 // Gap guards of contacts starting a hair below the surface are measured
 // from where they start (see guard_def.offset); one starting at zero from
 // just below it.
 static void set_gap_offsets(zfc *f, const double q[3], const double qd[3]) {
   double c[4], cd[4];
-  zk_full_contacts(&f->km, q, qd, c, cd);
-  const double wobble = ZFC_GAP_NOISE_ULPS * DBL_EPSILON *
+  kinematics_full_contacts(&f->km, q, qd, c, cd);
+  const double wobble = CVODE_GAP_NOISE_ULPS * DBL_EPSILON *
                         (fabs(q[0]) + fabs(q[1]) + fabs(q[2]) * f->km.length_scale);
   for (int k = 0; k < f->guard_count; k++) {
     if (f->guards[k].kind != ZENO_GUARD_GAP) continue;
     const double gap = c[2 * f->guards[k].contact];
-    double margin = ZFC_GAP_START_MARGIN * f->sc.length;
+    double margin = CVODE_GAP_START_MARGIN * f->sc.length;
     if (gap < 0) margin = fmax(margin, wobble);
     f->guards[k].offset = fmin(gap - margin, 0.0);
   }
@@ -293,7 +293,7 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
     if (flag == CV_SUCCESS) flag = f->sun->CVodeSetUserData(f->mem, f);
     if (flag == CV_SUCCESS) flag = f->sun->CVodeSetErrHandlerFn(f->mem, quiet_errors, f);
     if (flag == CV_SUCCESS) flag = f->sun->CVodeSetNoInactiveRootWarn(f->mem);
-    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetMaxNumSteps(f->mem, ZFC_MAX_STEPS);
+    if (flag == CV_SUCCESS) flag = f->sun->CVodeSetMaxNumSteps(f->mem, CVODE_MAX_STEPS);
     f->initialized = flag == CV_SUCCESS;
   } else {
     flag = f->sun->CVodeReInit(f->mem, 0.0, f->y);
@@ -304,9 +304,9 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
   return flag;
 }
 
-int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
-                double tau_max, double radius, const zfc_scales *scales,
-                zfc_result *out) {
+int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
+                double tau_max, double radius, const cvode_scales *scales,
+                cvode_result *out) {
   memset(out, 0, sizeof *out);
   f->mode = mode;
   f->radius = radius;
@@ -323,9 +323,9 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
     goto done;
   }
   double t = 0;
-  const double tout = fmin(tau_max, ZFC_HORIZON_SCALES * scales->length / scales->speed);
+  const double tout = fmin(tau_max, CVODE_HORIZON_SCALES * scales->length / scales->speed);
   for (long steps = 0;; steps++) {
-    if (steps >= ZFC_MAX_STEPS) {
+    if (steps >= CVODE_MAX_STEPS) {
       flag = CV_TOO_MUCH_WORK;
       break;
     }
@@ -336,14 +336,14 @@ int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
       break;
     }
     if (flag == CV_ROOT_RETURN) {
-      int found[ZFC_MAX_GUARDS];
+      int found[CVODE_MAX_GUARDS];
       f->sun->CVodeGetRootInfo(f->mem, found);
-      double g[ZFC_MAX_GUARDS];
+      double g[CVODE_MAX_GUARDS];
       bool ok;
       guard_values(f, Y, g, &ok);
       for (int k = 0; k < f->guard_count; k++) {
         if (!found[k]) continue;
-        zf_crossing *c = &out->crossings[out->crossing_count++];
+        flow_crossing *c = &out->crossings[out->crossing_count++];
         c->tau = t;
         c->guard = f->guards[k].kind;
         c->contact = f->guards[k].contact;

@@ -15,35 +15,35 @@
 typedef struct zfc zfc;
 
 /// One accepted integrator step, kept for dense output (cubic Hermite).
-typedef struct zfc_node {
+typedef struct cvode_node {
   double t;        ///< segment-local time [time]
   double q[3], qd[3], qdd[3];
-} zfc_node;
+} cvode_node;
 
 /// Result of one segment.
-typedef struct zfc_result {
+typedef struct cvode_result {
   double tau;                 ///< duration of the segment [time]
   int crossing_count;         ///< guards that fired at tau (0: reached tau_max)
-  zf_crossing crossings[ZF_MAX_CROSSINGS];
+  flow_crossing crossings[FLOW_MAX_CROSSINGS];
   double residual;            ///< largest |guard| at tau among those that fired, scaled
   int flag;                   ///< CVODE return flag (negative: failure)
   char flag_name[40];         ///< CVODE's name of the flag
-  const zfc_node *nodes;      ///< accepted steps of the segment (owned by zfc)
+  const cvode_node *nodes;      ///< accepted steps of the segment (owned by zfc)
   int node_count;
-} zfc_result;
+} cvode_result;
 
 /// Scales of the current state, for tolerances and guard normalisation.
-typedef struct zfc_scales {
+typedef struct cvode_scales {
   double length;  ///< contact-coordinate scale [length]
   double speed;   ///< contact-speed scale [length/time]
   double force;   ///< load scale [force]
-} zfc_scales;
+} cvode_scales;
 
 /// Creates an integrator with relative tolerance rtol; absolute tolerances
 /// are set per segment from the state's scale (atol_rel times it).
-zfc *zfc_create(const zk_model *km, double rtol, double atol_rel,
+zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel,
                 zeno_error *error);
-void zfc_destroy(zfc *f);
+void cvode_destroy(zfc *f);
 
 /// Integrates `mode` from (q, qd) for at most tau_max, stopping at the first
 /// guard crossing: gap of a free contact (falling), normal force of a
@@ -51,13 +51,13 @@ void zfc_destroy(zfc *f);
 /// friction margins of a sticking contact (falling), and contact
 /// coordinates reaching +-radius. On return q, qd hold the final state.
 /// Solver failures come back as a negative flag, never an abort.
-int zfc_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
-                double tau_max, double radius, const zfc_scales *scales,
-                zfc_result *out);
+int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
+                double tau_max, double radius, const cvode_scales *scales,
+                cvode_result *out);
 
 /// Accelerations and contact forces of `mode` at (q, qd), as the RHS sees
 /// them. Returns false when the mode's system is singular there.
-bool zfc_mode_accel(const zk_model *km, zeno_mode mode, const double q[3],
+bool cvode_mode_accel(const kinematics_model *km, zeno_mode mode, const double q[3],
                     const double qd[3], double qdd[3], double force[4]);
 
 #endif

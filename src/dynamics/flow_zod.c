@@ -11,9 +11,9 @@ static bool direction_ok(double slope, int direction) {
   return slope != 0;
 }
 
-// zf_first_root(); *inv, when given, is 1 / c1 for a linear guard (c2 =
+// flow_first_root(); *inv, when given, is 1 / c1 for a linear guard (c2 =
 // 0) and 1 / (c2 / 2) for a quadratic one: the divisions by constants of a
-// mode become products (zf_crossings_inv).
+// mode become products (flow_crossings_inv).
 static double first_root(double c0, double c1, double c2, const double *inv, int direction) {
   double r[2];
   int n = 0;
@@ -28,7 +28,7 @@ static double first_root(double c0, double c1, double c2, const double *inv, int
     // a speed of 1e-162 (a chatter run down to underflow) squared is 0, and
     // the crossing it leads to was lost (the body fell through).
     double root_disc;
-    if (fabs(c1) > ZF_SQUARE_SAFE_MIN && fabs(c1) < ZF_SQUARE_SAFE_MAX) {
+    if (fabs(c1) > FLOW_SQUARE_SAFE_MIN && fabs(c1) < FLOW_SQUARE_SAFE_MAX) {
       const double disc = c1 * c1 - 2.0 * c2 * c0;
       if (disc < 0) return INFINITY;
       root_disc = sqrt(disc);
@@ -62,11 +62,11 @@ static double first_root(double c0, double c1, double c2, const double *inv, int
   return best;
 }
 
-double zf_first_root(double c0, double c1, double c2, int direction) {
+double flow_first_root(double c0, double c1, double c2, int direction) {
   return first_root(c0, c1, c2, NULL, direction);
 }
 
-void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
+void flow_advance(const double q0[3], const double qd0[3], const double qdd[3],
                 double tau, double q[3], double qd[3]) {
   for (int k = 0; k < 3; k++) {
     q[k] = q0[k] + tau * (qd0[k] + 0.5 * tau * qdd[k]);
@@ -74,7 +74,7 @@ void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
   }
 }
 
-static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
+static void push(flow_crossing *out, int *n, double tau, zeno_guard g, int c) {
   if (!isfinite(tau)) return;
   out[*n].tau = tau;
   out[*n].guard = g;
@@ -92,7 +92,7 @@ static void push(zf_crossing *out, int *n, double tau, zeno_guard g, int c) {
 // segment's cost).
 static bool escape_may_matter(int nc, const double c[4], const double cd[4],
                               const double cdd[4], double radius,
-                              const zf_crossing *found, int n) {
+                              const flow_crossing *found, int n) {
   if (n == 0) return true;
   double latest = 0;
   // The crossings' times are finite (push() keeps no other): comparisons
@@ -102,22 +102,22 @@ static bool escape_may_matter(int nc, const double c[4], const double cd[4],
   const double T = 2 * latest;
   for (int a = 0; a < 2 * nc; a++) {
     const double reach = fabs(c[a]) + T * (fabs(cd[a]) + 0.5 * T * fabs(cdd[a]));
-    if (!(reach < (1 - ZF_ESCAPE_BOUND_RTOL) * radius)) return true;
+    if (!(reach < (1 - FLOW_ESCAPE_BOUND_RTOL) * radius)) return true;
   }
   return false;
 }
 
-static int sort_crossings(zf_crossing *out, int n);
+static int sort_crossings(flow_crossing *out, int n);
 
-int zf_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
+int flow_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
                  const double cdd[4], double radius,
-                 zf_crossing out[ZF_MAX_CROSSINGS]) {
-  return zf_crossings_inv(nc, mode, c, cd, cdd, NULL, radius, out);
+                 flow_crossing out[FLOW_MAX_CROSSINGS]) {
+  return flow_crossings_inv(nc, mode, c, cd, cdd, NULL, radius, out);
 }
 
-int zf_crossings_inv(int nc, zeno_mode mode, const double c[4], const double cd[4],
+int flow_crossings_inv(int nc, zeno_mode mode, const double c[4], const double cd[4],
                      const double cdd[4], const double inv[4], double radius,
-                     zf_crossing out[ZF_MAX_CROSSINGS]) {
+                     flow_crossing out[FLOW_MAX_CROSSINGS]) {
   int n = 0;
   for (int i = 0; i < nc; i++) {
     const int l = mode.letter[i];
@@ -142,17 +142,17 @@ int zf_crossings_inv(int nc, zeno_mode mode, const double c[4], const double cd[
   }
   if (!escape_may_matter(nc, c, cd, cdd, radius, out, n)) return sort_crossings(out, n);
   for (int a = 0; a < 2 * nc; a++) {
-    push(out, &n, zf_first_root(c[a] - radius, cd[a], cdd[a], +1),
+    push(out, &n, flow_first_root(c[a] - radius, cd[a], cdd[a], +1),
          ZENO_GUARD_ESCAPE, a / 2);
-    push(out, &n, zf_first_root(c[a] + radius, cd[a], cdd[a], -1),
+    push(out, &n, flow_first_root(c[a] + radius, cd[a], cdd[a], -1),
          ZENO_GUARD_ESCAPE, a / 2);
   }
   return sort_crossings(out, n);
 }
 
-static int sort_crossings(zf_crossing *out, int n) {
+static int sort_crossings(flow_crossing *out, int n) {
   for (int a = 1; a < n; a++) {
-    zf_crossing key = out[a];
+    flow_crossing key = out[a];
     int b = a - 1;
     while (b >= 0 && out[b].tau > key.tau) {
       out[b + 1] = out[b];

@@ -7,31 +7,31 @@
 #include "zeno/mode.h"
 
 /// One guard crossing ahead of the current state.
-typedef struct zf_crossing {
+typedef struct flow_crossing {
   double tau;        ///< time from the segment start [time]
   zeno_guard guard;
   int contact;       ///< 0-based contact, -1 for none
-} zf_crossing;
+} flow_crossing;
 
 /// The most crossings one segment can report (gap and slip per contact, and
 /// +-escape for four contact coordinates).
-#define ZF_MAX_CROSSINGS 12
+#define FLOW_MAX_CROSSINGS 12
 
 /// Speeds whose square neither underflows nor overflows (with room for the
 /// other term of the discriminant): outside, the roots use a scaled form.
-#define ZF_SQUARE_SAFE_MIN 1e-150
-#define ZF_SQUARE_SAFE_MAX 1e150
+#define FLOW_SQUARE_SAFE_MIN 1e-150
+#define FLOW_SQUARE_SAFE_MAX 1e150
 /// Reach bounds of the escape test are kept this far below the radius, so
 /// that no rounding of a root can put an escape inside the bounded time.
-#define ZF_ESCAPE_BOUND_RTOL 1e-6
+#define FLOW_ESCAPE_BOUND_RTOL 1e-6
 
 /// First tau > 0 where c0 + c1 tau + c2 tau^2 / 2 crosses zero with the given
 /// direction (-1 falling, +1 rising, 0 either); INFINITY when none. Tangent
 /// touches (zero derivative at the root) are not crossings.
-double zf_first_root(double c0, double c1, double c2, int direction);
+double flow_first_root(double c0, double c1, double c2, int direction);
 
 /// q, qdot after tau under constant acceleration qdd.
-void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
+void flow_advance(const double q0[3], const double qd0[3], const double qdd[3],
                 double tau, double q[3], double qd[3]);
 
 /// Every guard crossing of a ZOD segment in `mode` whose contact
@@ -43,16 +43,16 @@ void zf_advance(const double q0[3], const double qd0[3], const double qdd[3],
 /// when guard crossings were found and no contact coordinate can reach the
 /// radius before twice the latest of them (then no caller reads them: they
 /// would sort last, with a tie margin above 1).
-int zf_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
+int flow_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
                  const double cdd[4], double radius,
-                 zf_crossing out[ZF_MAX_CROSSINGS]);
+                 flow_crossing out[FLOW_MAX_CROSSINGS]);
 
-/// zf_crossings() with the mode's divisors inverted once: inv[2i] = 1 /
+/// flow_crossings() with the mode's divisors inverted once: inv[2i] = 1 /
 /// (cdd[2i] / 2) for a free contact's gap, inv[2i + 1] = 1 / cdd[2i + 1]
 /// for a slipping one's slip rate (read only where that acceleration is
-/// not zero). The roots agree with zf_crossings()'s to rounding.
-int zf_crossings_inv(int n, zeno_mode mode, const double c[4], const double cd[4],
+/// not zero). The roots agree with flow_crossings()'s to rounding.
+int flow_crossings_inv(int n, zeno_mode mode, const double c[4], const double cd[4],
                      const double cdd[4], const double inv[4], double radius,
-                     zf_crossing out[ZF_MAX_CROSSINGS]);
+                     flow_crossing out[FLOW_MAX_CROSSINGS]);
 
 #endif

@@ -12,7 +12,7 @@
 
 // Restitution target: y = v + DΛ + shift must vanish (or be >= 0) in the
 // normal direction, where shift = e v_n for contacts that were approaching.
-static void shifted_velocity(const zc_dyn *d, const zi_input *in, double b[4],
+static void shifted_velocity(const contact_dyn *d, const impact_input *in, double b[4],
                              double shift[4]) {
   for (int a = 0; a < 4; a++) b[a] = shift[a] = 0;
   for (int i = 0; i < d->n; i++) {
@@ -22,15 +22,15 @@ static void shifted_velocity(const zc_dyn *d, const zi_input *in, double b[4],
   }
 }
 
-static void finish(const zc_dyn *d, const zi_input *in, const double x[4],
-                   unsigned mask, const unsigned char letter[2], zi_result *out) {
+static void finish(const contact_dyn *d, const impact_input *in, const double x[4],
+                   unsigned mask, const unsigned char letter[2], impact_result *out) {
   memset(out, 0, sizeof *out);
   out->mask = mask;
   for (int i = 0; i < ZENO_MAX_CONTACTS; i++) out->letter[i] = letter[i];
   for (int a = 0; a < 4; a++) out->impulse[a] = x[a];
   const double zero[3] = {0, 0, 0};
   double dqd[3];
-  zc_generalized(d, zero, x, dqd);
+  contact_generalized(d, zero, x, dqd);
   for (int k = 0; k < 3; k++) out->qd[k] = in->qd[k] + dqd[k];
   for (int a = 0; a < 2 * d->n; a++) {
     double s = in->v[a];
@@ -41,7 +41,7 @@ static void finish(const zc_dyn *d, const zi_input *in, const double x[4],
 
 // Complementarity checks of one candidate's impulses x: positive normal
 // impulse at every contact with a letter, inside the cone when it sticks.
-static bool impulses_ok(const zc_dyn *d, const zi_input *in,
+static bool impulses_ok(const contact_dyn *d, const impact_input *in,
                         const unsigned char letter[2], const double x[4]) {
   for (int i = 0; i < d->n; i++) {
     const double xn = x[2 * i], xt = x[2 * i + 1];
@@ -63,7 +63,7 @@ static bool impulses_ok(const zc_dyn *d, const zi_input *in,
 
 // ... and of its post-impact contact velocities y: no touching free
 // contact driven in, the slip of a slipping contact in its direction.
-static bool rates_ok(const zc_dyn *d, const zi_input *in, const unsigned char letter[2],
+static bool rates_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
                      const double y[4]) {
   for (int i = 0; i < d->n; i++) {
     const double yn = y[2 * i], yt = y[2 * i + 1];
@@ -84,12 +84,12 @@ static double row_dot(const double r[4], const double b[4]) {
 // list fail there): a free contact's impulse rows are zero, and of the
 // velocities only a touching free contact's normal and a slipping one's
 // slip are read (the rest of y is left zero).
-static bool try_candidate(const zc_dyn *d, const zi_input *in, const double b[4],
+static bool try_candidate(const contact_dyn *d, const impact_input *in, const double b[4],
                           const unsigned char letter[2], double x[4], double y[4]) {
-  const zc_letter_maps *m = in->maps;
+  const contact_letter_maps *m = in->maps;
   const int code = letter[0] + 4 * letter[1];
   if (m == NULL || m->state[code] != 1)
-    return zc_solve_mapped(d, in->maps, b, letter, x, y) && impulses_ok(d, in, letter, x) &&
+    return contact_solve_mapped(d, in->maps, b, letter, x, y) && impulses_ok(d, in, letter, x) &&
            rates_ok(d, in, letter, y);
   for (int a = 0; a < 4; a++) x[a] = y[a] = 0;
   for (int i = 0; i < d->n; i++)
@@ -109,7 +109,7 @@ static bool try_candidate(const zc_dyn *d, const zi_input *in, const double b[4]
 // The target left out when both contacts stick: the column of W whose
 // other three are best conditioned (largest |det|); -1 when none is
 // regular.
-static int stick_skip(const zc_dyn *d) {
+static int stick_skip(const contact_dyn *d) {
   double best = 0;
   int skip = -1;
   for (int s = 0; s < 4; s++) {
@@ -130,7 +130,7 @@ static int stick_skip(const zc_dyn *d) {
 
 // qdot+ with the kept contact velocity targets t (in column order, the
 // skipped one left out): W_kept^T qdot+ = t. False when singular.
-static bool stick_solve(const zc_dyn *d, int skip, double t[3]) {
+static bool stick_solve(const contact_dyn *d, int skip, double t[3]) {
   double A[9];
   int n = 0;
   for (int a = 0; a < 4; a++) {
@@ -152,7 +152,7 @@ static void stick_targets(const double shift[4], int skip, double t[3]) {
 // three of the four targets; *skip the one left out. Through the maps
 // (NULL: solved) under constant dynamics: the column and the map of the
 // targets made once.
-static bool stick_rates(const zc_dyn *d, zc_letter_maps *maps, const double shift[4],
+static bool stick_rates(const contact_dyn *d, contact_letter_maps *maps, const double shift[4],
                         double t[3], int *skip) {
   if (maps == NULL) {
     *skip = stick_skip(d);
@@ -180,7 +180,7 @@ static bool stick_rates(const zc_dyn *d, zc_letter_maps *maps, const double shif
   return true;
 }
 
-void zi_stick_maps_make(const zc_dyn *d, zc_letter_maps *maps) {
+void impact_stick_maps_make(const contact_dyn *d, contact_letter_maps *maps) {
   if (d->n < 2) return;
   double t[3];
   int skip;
@@ -188,13 +188,13 @@ void zi_stick_maps_make(const zc_dyn *d, zc_letter_maps *maps) {
   stick_rates(d, maps, shift, t, &skip);  // makes the double stick's map
   const double rhs[3] = {0, 0, 0};
   double x[4], margin;
-  zc_static_family_mapped(d, maps, rhs, x, &margin);  // ... and the family's
+  contact_static_family_mapped(d, maps, rhs, x, &margin);  // ... and the family's
 }
 
 // Both contacts stick: all velocity targets hold, which fixes qdot+ (three
 // degrees of freedom, four targets that must be compatible) and leaves a
 // one-parameter family of impulses (as for SS statics).
-static bool double_stick(const zc_dyn *d, const zi_input *in,
+static bool double_stick(const contact_dyn *d, const impact_input *in,
                          const double shift[4], double x[4]) {
   // Target contact velocities T = -shift; three of them fix qdot+.
   double t[3];
@@ -208,13 +208,13 @@ static bool double_stick(const zc_dyn *d, const zi_input *in,
   double rhs[3];
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
   double margin;
-  if (!zc_static_family_mapped(d, in->maps, rhs, x, &margin)) return false;
+  if (!contact_static_family_mapped(d, in->maps, rhs, x, &margin)) return false;
   return margin >= -in->tol_impulse && x[0] > in->tol_impulse &&
          x[2] > in->tol_impulse;
 }
 
-static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
-                                    zi_result *out) {
+static bool resolve_complementarity(const contact_dyn *d, const impact_input *in,
+                                    impact_result *out) {
   double b[4], shift[4], x[4], y[4];
   shifted_velocity(d, in, b, shift);
   static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
@@ -263,8 +263,8 @@ static bool resolve_complementarity(const zc_dyn *d, const zi_input *in,
 // tangential components of P_II instead, as an earlier version did, is not
 // D-orthogonal: an off-centre impact, Example 2's contact 1, doubled its
 // kinetic energy at e = 0.8.)
-static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
-                                     zi_result *out) {
+static bool resolve_chatterjee_ruina(const contact_dyn *d, const impact_input *in,
+                                     impact_result *out) {
   int i = -1, count = 0;
   for (int c = 0; c < d->n; c++)
     if (in->impacting[c]) {
@@ -275,7 +275,7 @@ static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
   unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
   letter[i] = ZENO_LETTER_S;
   double x[4], y[4];
-  if (!zc_solve_mapped(d, in->maps, in->v, letter, x, y)) return false;
+  if (!contact_solve_mapped(d, in->maps, in->v, letter, x, y)) return false;
   const int n = 2 * i, t = n + 1;
   if (!(d->D[n][n] > 0)) return false;
   const double pn_I = -in->v[n] / d->D[n][n];  // frictionless plastic: normal only
@@ -300,11 +300,11 @@ static bool resolve_chatterjee_ruina(const zc_dyn *d, const zi_input *in,
 
 /// Kinetic energy an impulse gains above rounding, relative to the terms it
 /// is made of (|P . v-|): below, the impact dissipated or kept it.
-#define ZI_ENERGY_RTOL 1e-12
+#define IMPACT_ENERGY_RTOL 1e-12
 
 // Change of kinetic energy by the impulse x in contact space:
 // x . (v- + D x / 2).
-static bool adds_energy(const zc_dyn *d, const zi_input *in, const double x[4]) {
+static bool adds_energy(const contact_dyn *d, const impact_input *in, const double x[4]) {
   double change = 0, size = 0;
   for (int a = 0; a < 2 * d->n; a++) {
     double dx = 0;
@@ -312,13 +312,13 @@ static bool adds_energy(const zc_dyn *d, const zi_input *in, const double x[4]) 
     change += x[a] * (in->v[a] + 0.5 * dx);
     size += fabs(x[a] * in->v[a]);
   }
-  return change > ZI_ENERGY_RTOL * size;
+  return change > IMPACT_ENERGY_RTOL * size;
 }
 
-bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out) {
+bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out) {
   // The complementarity laws (15) with their restitution target: the
   // inelastic law's is 0 (zeno_impact_law_info.restitution).
-  zi_input eff = *in;
+  impact_input eff = *in;
   if (!zeno_impact_law_info_of(in->law).restitution) eff.e = 0;
   switch (in->law) {
     case ZENO_LAW_INELASTIC:

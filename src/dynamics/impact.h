@@ -9,7 +9,7 @@
 #include "dynamics/contact_solve.h"
 #include "zeno/scene.h"
 
-typedef struct zi_input {
+typedef struct impact_input {
   zeno_impact_law law;
   double e;            ///< normal restitution
   double et;           ///< tangential restitution (Chatterjee-Ruina)
@@ -21,25 +21,25 @@ typedef struct zi_input {
   double tol_impulse;  ///< zero impulse [force*time]
   /// Constant dynamics (the ZOD): the letter systems' maps, made at first
   /// use (NULL: each candidate is solved).
-  zc_letter_maps *maps;
-} zi_input;
+  contact_letter_maps *maps;
+} impact_input;
 
-typedef struct zi_result {
+typedef struct impact_result {
   unsigned mask;       ///< bit i: contact i received an impulse
   unsigned char letter[ZENO_MAX_CONTACTS]; ///< S/P/N for contacts with impulse, F otherwise
   double impulse[4];   ///< (n1, t1, n2, t2) [force*time]
   double v[4];         ///< post-impact contact velocities
   double qd[3];        ///< post-impact generalised velocity
-} zi_result;
+} impact_result;
 
 /// Resolves one impact. Returns false when no candidate of the law is
 /// consistent (an inconsistent impact, Painlevé-type).
-bool zi_resolve(const zc_dyn *d, const zi_input *in, zi_result *out);
+bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out);
 
 /// Makes the maps of the double stick and of the statically indeterminate
-/// family under constant dynamics d, if they are not made (zi_resolve()
+/// family under constant dynamics d, if they are not made (impact_resolve()
 /// makes them as it meets them; a letter pair's map is
-/// zc_letter_map_make()'s).
-void zi_stick_maps_make(const zc_dyn *d, zc_letter_maps *maps);
+/// contact_letter_map_make()'s).
+void impact_stick_maps_make(const contact_dyn *d, contact_letter_maps *maps);
 
 #endif

@@ -27,7 +27,7 @@ static bool invert3(double A[3][3], double inv[3][3]) {
   return true;
 }
 
-zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
+zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zeno_error *e) {
   memset(km, 0, sizeof *km);
   km->n = s->contact_count;
   km->mass = s->mass;
@@ -97,10 +97,10 @@ zeno_status zk_model_init(zk_model *km, const zeno_scene *s, zeno_error *e) {
   return ZENO_OK;
 }
 
-void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
+void kinematics_zod_prime_contacts(const kinematics_model *km, const double qp[3],
                            const double qdp[3], double c[4], double cd[4]) {
   // The coordinates that make up q' are copied (their columns of Cp are
-  // exact unit vectors, see zk_model_init); only the slip of contact 1 (two
+  // exact unit vectors, see kinematics_model_init); only the slip of contact 1 (two
   // contacts) is a sum. The simulator asks for contact coordinates a dozen
   // times per event.
   if (km->n == 2) {
@@ -121,17 +121,17 @@ void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
   }
 }
 
-void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]) {
+void kinematics_gen_to_zod(const kinematics_model *km, const double x[3], double y[3]) {
   for (int r = 0; r < 3; r++)
     y[r] = km->A[r][0] * x[0] + km->A[r][1] * x[1] + km->A[r][2] * x[2];
 }
 
-void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]) {
+void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double x[3]) {
   for (int r = 0; r < 3; r++)
     x[r] = km->Ainv[r][0] * y[0] + km->Ainv[r][1] * y[1] + km->Ainv[r][2] * y[2];
 }
 
-void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
+void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
                       double c[4], double cd[4]) {
   // The displacement of a vertex from its nominal position, q + (R - I) p,
   // is formed without cancellation (cos theta - 1 = -2 sin^2(theta/2)): gaps
@@ -155,7 +155,7 @@ void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
   for (int k = 2 * km->n; k < 4; k++) c[k] = cd[k] = 0;
 }
 
-void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
+void kinematics_full_jacobian(const kinematics_model *km, const double q[3], const double qd[3],
                       double W[3][4], double bias[4]) {
   const double ct = cos(q[2]), st = sin(q[2]);
   memset(W, 0, sizeof(double) * 12);
@@ -174,7 +174,7 @@ void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
   }
 }
 
-double zk_energy(const zk_model *km, const double q[3], const double qd[3]) {
+double kinematics_energy(const kinematics_model *km, const double q[3], const double qd[3]) {
   double kin = 0, pot = 0;
   for (int k = 0; k < 3; k++) {
     kin += 0.5 * qd[k] * qd[k] / km->inv_mass[k];

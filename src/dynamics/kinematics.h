@@ -9,7 +9,7 @@
 
 /// Rigid body, contacts and load in the form the solvers use.
 /// Generalised coordinates q = (x, y, theta), mass matrix M = diag(m, m, m rho^2).
-typedef struct zk_model {
+typedef struct kinematics_model {
   int n;                 ///< contacts (1 or 2)
   double mass, rho;
   double inv_mass[3];    ///< diagonal of M^-1
@@ -31,34 +31,34 @@ typedef struct zk_model {
   double force_scale;    ///< |f_ex| + |tau| / rho, or m if both vanish [force]
   double accel_scale;    ///< force_scale / m [length/time^2]
   double length_scale;   ///< max(rho, |p_i|) [length]
-} zk_model;
+} kinematics_model;
 
 /// Builds the model of a validated scene. Fails with ZENO_ERR_GEOMETRY when
 /// the q' coordinates are undefined (the normal at contact 1 passes through
 /// contact 2, so z1, z2, x2 do not fix the pose).
-zeno_status zk_model_init(zk_model *km, const zeno_scene *scene, zeno_error *e);
+zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *scene, zeno_error *e);
 
 /// Exact contact coordinates at pose q (full model), ordered (z1, x1, z2, x2):
 /// gap and slip of vertex r_i = r_c + R(theta) p_i relative to the surface
 /// point, along n_i and t_i; rates from qdot.
-void zk_full_contacts(const zk_model *km, const double q[3], const double qd[3],
+void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
                       double c[4], double cd[4]);
 
 /// Jacobian at pose q: column 2i maps qdot to zdot_i, column 2i+1 to xdot_i.
 /// Also the velocity-dependent contact accelerations (centripetal terms):
 /// bias[2i] = -thetadot^2 n_i . R p_i and bias[2i+1] = -thetadot^2 t_i . R p_i.
-void zk_full_jacobian(const zk_model *km, const double q[3], const double qd[3],
+void kinematics_full_jacobian(const kinematics_model *km, const double q[3], const double qd[3],
                       double W[3][4], double bias[4]);
 
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
-void zk_zod_prime_contacts(const zk_model *km, const double qp[3],
+void kinematics_zod_prime_contacts(const kinematics_model *km, const double qp[3],
                            const double qdp[3], double c[4], double cd[4]);
 
 /// y = A x (generalised -> ZOD coordinates) and x = A^-1 y.
-void zk_gen_to_zod(const zk_model *km, const double x[3], double y[3]);
-void zk_zod_to_gen(const zk_model *km, const double y[3], double x[3]);
+void kinematics_gen_to_zod(const kinematics_model *km, const double x[3], double y[3]);
+void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double x[3]);
 
 /// Kinetic energy plus the potential of the constant load [energy].
-double zk_energy(const zk_model *km, const double q[3], const double qd[3]);
+double kinematics_energy(const kinematics_model *km, const double q[3], const double qd[3]);
 
 #endif

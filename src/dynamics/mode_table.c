@@ -7,19 +7,19 @@
 #include <math.h>
 #include <string.h>
 
-bool zm_admissible(const zm_class *cls, int n, zeno_mode mode) {
+bool mode_admissible(const mode_class *cls, int n, zeno_mode mode) {
   for (int i = 0; i < n; i++) {
     const int l = mode.letter[i];
-    if (cls->gap[i] == ZM_GAP_IMPACTING) return false;  // impacts first
-    if (cls->gap[i] == ZM_GAP_OPEN || cls->lifting[i]) {
+    if (cls->gap[i] == MODE_GAP_IMPACTING) return false;  // impacts first
+    if (cls->gap[i] == MODE_GAP_OPEN || cls->lifting[i]) {
       if (l != ZENO_LETTER_F) return false;
       continue;
     }
     if (cls->leaving_stick[i] && l == ZENO_LETTER_S) return false;
     switch (l) {
-      case ZENO_LETTER_S: if (cls->slip[i] != ZM_SLIP_ZERO) return false; break;
-      case ZENO_LETTER_P: if (cls->slip[i] == ZM_SLIP_NEG) return false; break;
-      case ZENO_LETTER_N: if (cls->slip[i] == ZM_SLIP_POS) return false; break;
+      case ZENO_LETTER_S: if (cls->slip[i] != MODE_SLIP_ZERO) return false; break;
+      case ZENO_LETTER_P: if (cls->slip[i] == MODE_SLIP_NEG) return false; break;
+      case ZENO_LETTER_N: if (cls->slip[i] == MODE_SLIP_POS) return false; break;
       default: break;
     }
   }
@@ -34,39 +34,39 @@ static bool all_stick(zeno_mode mode, int n) {
   return true;
 }
 
-bool zm_static(const zc_dyn *d, zm_solution *sol, double *margin) {
+bool mode_static(const contact_dyn *d, mode_solution *sol, double *margin) {
   memset(sol, 0, sizeof *sol);
   for (int i = 0; i < d->n; i++) sol->mode.letter[i] = ZENO_LETTER_S;
   sol->is_static = true;
   if (d->n == 2) {
     // Zero acceleration: h + W f = 0 (bias vanishes at zero velocity).
     const double rhs[3] = {-d->h[0], -d->h[1], -d->h[2]};
-    if (!zc_static_family(d, rhs, sol->force, margin)) return false;
+    if (!contact_static_family(d, rhs, sol->force, margin)) return false;
     sol->static_margin = *margin;
     return true;  // acc and qdd are zero
   }
   const unsigned char letters[2] = {ZENO_LETTER_S, ZENO_LETTER_F};
-  if (!zc_solve(d, d->afree, letters, sol->force, sol->acc)) return false;
-  zc_generalized(d, d->h, sol->force, sol->qdd);
-  *margin = zc_cone_slack(d, sol->force, 0);
+  if (!contact_solve(d, d->afree, letters, sol->force, sol->acc)) return false;
+  contact_generalized(d, d->h, sol->force, sol->qdd);
+  *margin = contact_cone_slack(d, sol->force, 0);
   sol->static_margin = *margin;
   return true;
 }
 
-bool zm_solve(const zc_dyn *d, zeno_mode mode, zm_solution *sol) {
+bool mode_solve(const contact_dyn *d, zeno_mode mode, mode_solution *sol) {
   if (d->n == 2 && all_stick(mode, 2)) {
     double margin;
-    return zm_static(d, sol, &margin);
+    return mode_static(d, sol, &margin);
   }
   memset(sol, 0, sizeof *sol);
   sol->mode = mode;
-  if (!zc_solve(d, d->afree, mode.letter, sol->force, sol->acc)) return false;
-  zc_generalized(d, d->h, sol->force, sol->qdd);
+  if (!contact_solve(d, d->afree, mode.letter, sol->force, sol->acc)) return false;
+  contact_generalized(d, d->h, sol->force, sol->qdd);
   return true;
 }
 
-bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
-                   const zm_tol *tol) {
+bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
+                   const mode_tol *tol) {
   if (sol->is_static && d->n == 2) {
     // Ties at the cone boundary count as sticking (closed cone), so a
     // frictionless contact carrying a purely normal force can rest.
@@ -75,12 +75,12 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
   for (int i = 0; i < d->n; i++) {
     const double fn = sol->force[2 * i], ft = sol->force[2 * i + 1];
     const double an = sol->acc[2 * i], at = sol->acc[2 * i + 1];
-    const bool zero_slip = cls->slip[i] == ZM_SLIP_ZERO;
+    const bool zero_slip = cls->slip[i] == MODE_SLIP_ZERO;
     switch (sol->mode.letter[i]) {
       case ZENO_LETTER_F:
         if (cls->lifting[i]) {
           if (an < -tol->accel) return false;
-        } else if (cls->gap[i] == ZM_GAP_CLOSED && !(an > tol->accel)) {
+        } else if (cls->gap[i] == MODE_GAP_CLOSED && !(an > tol->accel)) {
           return false;
         }
         break;
@@ -102,7 +102,7 @@ bool zm_consistent(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
   return true;
 }
 
-double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
+double mode_slack(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
                 double force_scale, double accel_scale) {
   if (sol->is_static && d->n == 2) return sol->static_margin / force_scale;
   double slack = INFINITY;
@@ -111,10 +111,10 @@ double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
     const double ft = sol->force[2 * i + 1] / force_scale;
     const double an = sol->acc[2 * i] / accel_scale;
     const double at = sol->acc[2 * i + 1] / accel_scale;
-    const bool zero_slip = cls->slip[i] == ZM_SLIP_ZERO;
+    const bool zero_slip = cls->slip[i] == MODE_SLIP_ZERO;
     switch (sol->mode.letter[i]) {
       case ZENO_LETTER_F:
-        if (cls->lifting[i] || cls->gap[i] == ZM_GAP_CLOSED) slack = fmin(slack, an);
+        if (cls->lifting[i] || cls->gap[i] == MODE_GAP_CLOSED) slack = fmin(slack, an);
         break;
       case ZENO_LETTER_S:
         slack = fmin(slack, fmin(fn, friction_cone_slack(d->mu[i], fn, ft)));
@@ -133,7 +133,7 @@ double zm_slack(const zc_dyn *d, const zm_class *cls, const zm_solution *sol,
   return slack;
 }
 
-int zm_static_rank(zeno_mode mode, int n) {
+int mode_static_rank(zeno_mode mode, int n) {
   int stick = 0, closed = 0;
   for (int i = 0; i < n; i++) {
     if (mode.letter[i] == ZENO_LETTER_S) stick++;
@@ -144,38 +144,38 @@ int zm_static_rank(zeno_mode mode, int n) {
 
 static int mode_code(zeno_mode mode) { return mode.letter[0] + 4 * mode.letter[1]; }
 
-bool zm_solve_cached(const zc_dyn *d, zeno_mode mode, zm_cache *cache,
-                     zm_solution *sol) {
+bool mode_solve_cached(const contact_dyn *d, zeno_mode mode, mode_solution_cache *cache,
+                     mode_solution *sol) {
   const int code = mode_code(mode);
-  if (cache == NULL) return zm_solve(d, mode, sol);
+  if (cache == NULL) return mode_solve(d, mode, sol);
   if (cache->state[code] == 0) {
-    cache->state[code] = zm_solve(d, mode, &cache->sol[code]) ? 1 : 2;
+    cache->state[code] = mode_solve(d, mode, &cache->sol[code]) ? 1 : 2;
   }
   if (cache->state[code] != 1) return false;
   *sol = cache->sol[code];
   return true;
 }
 
-int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
-                        zm_cache *cache, zm_solution out[ZENO_MAX_MODES]) {
+int mode_enumerate_cached(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
+                        mode_solution_cache *cache, mode_solution out[ZENO_MAX_MODES]) {
   int count = 0;
   const int letters = 4;
   const int total = d->n == 2 ? letters * letters : letters;
   for (int code = 0; code < total; code++) {
     zeno_mode mode = {{(unsigned char)(code % letters),
                        (unsigned char)(d->n == 2 ? code / letters : 0)}};
-    if (!zm_admissible(cls, d->n, mode)) continue;
-    zm_solution sol;
-    if (!zm_solve_cached(d, mode, cache, &sol)) continue;
-    if (!zm_consistent(d, cls, &sol, tol)) continue;
+    if (!mode_admissible(cls, d->n, mode)) continue;
+    mode_solution sol;
+    if (!mode_solve_cached(d, mode, cache, &sol)) continue;
+    if (!mode_consistent(d, cls, &sol, tol)) continue;
     out[count++] = sol;
   }
   // Insertion sort by static rank (stable: keeps letter order within a rank).
   for (int a = 1; a < count; a++) {
-    zm_solution key = out[a];
-    const int rk = zm_static_rank(key.mode, d->n);
+    mode_solution key = out[a];
+    const int rk = mode_static_rank(key.mode, d->n);
     int b = a - 1;
-    while (b >= 0 && zm_static_rank(out[b].mode, d->n) > rk) {
+    while (b >= 0 && mode_static_rank(out[b].mode, d->n) > rk) {
       out[b + 1] = out[b];
       b--;
     }
@@ -184,7 +184,7 @@ int zm_enumerate_cached(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
   return count;
 }
 
-int zm_enumerate(const zc_dyn *d, const zm_class *cls, const zm_tol *tol,
-                 zm_solution out[ZENO_MAX_MODES]) {
-  return zm_enumerate_cached(d, cls, tol, NULL, out);
+int mode_enumerate(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
+                 mode_solution out[ZENO_MAX_MODES]) {
+  return mode_enumerate_cached(d, cls, tol, NULL, out);
 }

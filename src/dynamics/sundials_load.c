@@ -13,24 +13,24 @@
 #define ZENO_SUNDIALS_SONAME "libsundials_cvode.so.6"
 #endif
 
-zeno_status zfc_sundials_open(const char *soname, zfc_sundials *t, zeno_error *e) {
+zeno_status sundials_api_open(const char *soname, sundials_api *t, zeno_error *e) {
   memset(t, 0, sizeof *t);
-#define ZFC_SLOT(name) {#name, (void **)&t->name}
+#define CVODE_SLOT(name) {#name, (void **)&t->name}
   const zeno_dl_symbol table[] = {
-      ZFC_SLOT(SUNContext_Create),       ZFC_SLOT(SUNContext_Free),
-      ZFC_SLOT(N_VNew_Serial),           ZFC_SLOT(N_VDestroy),
-      ZFC_SLOT(N_VConst),                ZFC_SLOT(N_VGetArrayPointer),
-      ZFC_SLOT(SUNNonlinSol_FixedPoint), ZFC_SLOT(SUNNonlinSolFree),
-      ZFC_SLOT(CVodeCreate),             ZFC_SLOT(CVodeFree),
-      ZFC_SLOT(CVodeInit),               ZFC_SLOT(CVodeReInit),
-      ZFC_SLOT(CVodeSetNonlinearSolver), ZFC_SLOT(CVodeSetUserData),
-      ZFC_SLOT(CVodeSetErrHandlerFn),    ZFC_SLOT(CVodeSetNoInactiveRootWarn),
-      ZFC_SLOT(CVodeSetMaxNumSteps),     ZFC_SLOT(CVodeSVtolerances),
-      ZFC_SLOT(CVodeRootInit),           ZFC_SLOT(CVodeSetRootDirection),
-      ZFC_SLOT(CVodeSetStopTime),        ZFC_SLOT(CVode),
-      ZFC_SLOT(CVodeGetRootInfo),        ZFC_SLOT(CVodeGetReturnFlagName),
+      CVODE_SLOT(SUNContext_Create),       CVODE_SLOT(SUNContext_Free),
+      CVODE_SLOT(N_VNew_Serial),           CVODE_SLOT(N_VDestroy),
+      CVODE_SLOT(N_VConst),                CVODE_SLOT(N_VGetArrayPointer),
+      CVODE_SLOT(SUNNonlinSol_FixedPoint), CVODE_SLOT(SUNNonlinSolFree),
+      CVODE_SLOT(CVodeCreate),             CVODE_SLOT(CVodeFree),
+      CVODE_SLOT(CVodeInit),               CVODE_SLOT(CVodeReInit),
+      CVODE_SLOT(CVodeSetNonlinearSolver), CVODE_SLOT(CVodeSetUserData),
+      CVODE_SLOT(CVodeSetErrHandlerFn),    CVODE_SLOT(CVodeSetNoInactiveRootWarn),
+      CVODE_SLOT(CVodeSetMaxNumSteps),     CVODE_SLOT(CVodeSVtolerances),
+      CVODE_SLOT(CVodeRootInit),           CVODE_SLOT(CVodeSetRootDirection),
+      CVODE_SLOT(CVodeSetStopTime),        CVODE_SLOT(CVode),
+      CVODE_SLOT(CVodeGetRootInfo),        CVODE_SLOT(CVodeGetReturnFlagName),
   };
-#undef ZFC_SLOT
+#undef CVODE_SLOT
   static const zeno_dl_library sundials = {"SUNDIALS CVODE", "the full model's integrator",
                                            "libsundials-cvode6", "model"};
   return zeno_dl_load(soname, table, sizeof table / sizeof table[0], &sundials, e);
@@ -41,16 +41,16 @@ zeno_status zfc_sundials_open(const char *soname, zfc_sundials *t, zeno_error *e
    later call tries again: the library may have been out of memory's
    reach); nothing else is. */
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static zfc_sundials process_table;
+static sundials_api process_table;
 static atomic_bool process_ok;
 
-const zfc_sundials *zfc_sundials_get(zeno_error *e) {
+const sundials_api *sundials_api_get(zeno_error *e) {
   if (atomic_load(&process_ok)) return &process_table;
   zeno_status st = ZENO_OK;
   pthread_mutex_lock(&load_lock);
   if (!atomic_load(&process_ok)) {
-    zfc_sundials t;
-    st = zfc_sundials_open(ZENO_SUNDIALS_SONAME, &t, e);
+    sundials_api t;
+    st = sundials_api_open(ZENO_SUNDIALS_SONAME, &t, e);
     if (st == ZENO_OK) {
       process_table = t;
       atomic_store(&process_ok, true);  // after the table is complete

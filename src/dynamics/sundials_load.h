@@ -15,7 +15,7 @@
 #include "zeno/error.h"
 
 /// The SUNDIALS functions zeno uses (all in libsundials_cvode).
-typedef struct zfc_sundials {
+typedef struct sundials_api {
   __typeof__(SUNContext_Create) *SUNContext_Create;
   __typeof__(SUNContext_Free) *SUNContext_Free;
   __typeof__(N_VNew_Serial) *N_VNew_Serial;
@@ -40,16 +40,16 @@ typedef struct zfc_sundials {
   __typeof__(CVode) *CVode;
   __typeof__(CVodeGetRootInfo) *CVodeGetRootInfo;
   __typeof__(CVodeGetReturnFlagName) *CVodeGetReturnFlagName;
-} zfc_sundials;
+} sundials_api;
 
 /// Loads SUNDIALS' shared library `soname` and its functions into *t. On
 /// failure ZENO_ERR_UNSUPPORTED naming the library and what to install, or
 /// the function missing. The library stays loaded.
-zeno_status zfc_sundials_open(const char *soname, zfc_sundials *t, zeno_error *e);
+zeno_status sundials_api_open(const char *soname, sundials_api *t, zeno_error *e);
 
 /// The process's SUNDIALS (ZENO_SUNDIALS_SONAME), loaded by the first call
 /// that succeeds, from any thread; NULL on failure (*e: why), and the next
 /// call tries again.
-const zfc_sundials *zfc_sundials_get(zeno_error *e);
+const sundials_api *sundials_api_get(zeno_error *e);
 
 #endif

@@ -85,8 +85,8 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
 static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
                                    int contact, const sim_hits *hits,
                                    double vscale);
-static void project_gaps(zeno_sim *s, const zm_class *cls);
-static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing *cr,
+static void project_gaps(zeno_sim *s, const mode_class *cls);
+static void event_residual(const zeno_sim *s, zeno_event *ev, const flow_crossing *cr,
                            double vscale);
 
 /* ---------- events ---------- */
@@ -118,7 +118,7 @@ static void event_take_tie(zeno_sim *s, zeno_event *ev) {
 // Kinetic energy of the ZOD rates qdp (under the ZOD).
 static double zod_kinetic(const zeno_sim *s, const double qdp[3]) {
   double v[3];
-  zk_zod_to_gen(&s->km, qdp, v);
+  kinematics_zod_to_gen(&s->km, qdp, v);
   double kinetic = 0;
   for (int k = 0; k < 3; k++) kinetic += 0.5 * v[k] * v[k] * s->km.mass_diag[k];
   return kinetic;
@@ -177,11 +177,11 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
   bool touching[2] = {false, false};
   const double gap_tol = sim_start_gap_tol(s);
   for (int i = 0; i < s->km.n; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
-  zm_class cls;
+  mode_class cls;
   sim_classify(s, touching, tol.v, &cls);
   memset(&s->run.sol, 0, sizeof s->run.sol);
   for (int i = 0; i < s->km.n; i++)
-    if (cls.gap[i] == ZM_GAP_IMPACTING) s->run.start_impact = true;
+    if (cls.gap[i] == MODE_GAP_IMPACTING) s->run.start_impact = true;
   if (s->run.start_impact) {
     // Starting on an impact (e.g. on the Poincaré section): the start mode
     // names the sustained contacts by their slip; the impact comes next.
@@ -189,7 +189,7 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
       static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
                                                ZENO_LETTER_N};
       s->run.sol.mode.letter[i] =
-          cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+          cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
     }
     project_gaps(s, &cls);
     sim_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
@@ -262,7 +262,7 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
   sim_mode_rates(s, &s->run.sol, g.qdd);
   memcpy(g.force, s->run.sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
-  zf_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
+  flow_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
   s->run.t = s->scene.t_end;
   s->run.pending_outcome = ZENO_OUTCOME_TIME_LIMIT;
   s->run.pending_guard = ZENO_GUARD_TIME;
@@ -270,18 +270,18 @@ static zeno_status emit_time_limit(zeno_sim *s, zeno_event *ev, double tau) {
 }
 
 // Gaps of touching contacts to exactly zero (positions only).
-static void project_gaps(zeno_sim *s, const zm_class *cls) {
+static void project_gaps(zeno_sim *s, const mode_class *cls) {
   bool touching[2] = {false, false};
-  for (int i = 0; i < s->km.n; i++) touching[i] = cls->gap[i] != ZM_GAP_OPEN;
+  for (int i = 0; i < s->km.n; i++) touching[i] = cls->gap[i] != MODE_GAP_OPEN;
   sim_zero_gaps(s, touching);
 }
 
 // Impact at the touching contacts. *impacted is false for a tangent touch.
 // cd: the contact rates at the current state.
-static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
+static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, mode_class *cls,
                                   const bool gap_hit[2], const double cd[4],
                                   const tolerances *tol, bool *impacted) {
-  zi_input in;
+  impact_input in;
   unsigned touched;
   const double speed = sim_impact_input(s, cls, gap_hit, cd, tol, &in, &touched);
   *impacted = speed > 0;
@@ -292,8 +292,8 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, zm_class *cls,
       s->run.sections[s->run.section_count] = ev->section_angle;
     s->run.section_count++;
   }
-  zi_result out;
-  if (!zi_resolve(&s->dyn, &in, &out)) {
+  impact_result out;
+  if (!impact_resolve(&s->dyn, &in, &out)) {
     s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     s->run.pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);
@@ -342,13 +342,13 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   bool touching[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
     touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
-  zm_class cls;
+  mode_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++) {
     // A crossing slip rate is zero by definition of the event; a
     // contact closed in the previous mode stays closed.
-    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
+    if (hits->slip[i]) cls.slip[i] = MODE_SLIP_ZERO;
+    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = MODE_GAP_CLOSED;
     cls.lifting[i] = hits->lift[i];
     cls.leaving_stick[i] = hits->margin[i];
   }
@@ -387,7 +387,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
 static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   sim_hits hits = {0};
   double vscale;
-  zf_crossing first;
+  flow_crossing first;
   memset(ev, 0, sizeof *ev);
   const zeno_status st = sim_full_flow(s, ev, &vscale, &first, &hits);
   if (st == ZENO_DONE) {
@@ -408,16 +408,16 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
 }
 
 int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
-                      double cdd[4], zf_crossing cr[ZF_MAX_CROSSINGS]) {
+                      double cdd[4], flow_crossing cr[FLOW_MAX_CROSSINGS]) {
   double unused[4];
   const double zero[3] = {0, 0, 0};
   sim_mode_rates(s, &s->run.sol, qddp);
   sim_contacts(s, s->run.q, s->run.qd, c, cd);
   sim_contacts(s, zero, qddp, unused, cdd);
-  return zf_crossings(s->km.n, s->run.sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
+  return flow_crossings(s->km.n, s->run.sol.mode, c, cd, cdd, s->scene.escape_radius, cr);
 }
 
-sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n) {
+sim_hits sim_crossing_hits(const zeno_sim *s, const flow_crossing *cr, int n) {
   // Every guard crossing within the time tolerance of the first happens now.
   sim_hits hits = {0};
   const double tau_tol = s->def.time_rtol * cr[0].tau;
@@ -430,7 +430,7 @@ sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n) {
 
 static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   if (sim_is_full(s)) return flow_full(s, ev);
-  zf_crossing cr[ZF_MAX_CROSSINGS];
+  flow_crossing cr[FLOW_MAX_CROSSINGS];
   double qddp[3], c[4], cd[4], cdd[4];
   const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
   const double tau_end = s->scene.t_end - s->run.t;
@@ -446,7 +446,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   memcpy(g.force, s->run.sol.force, sizeof g.force);
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   const double vstart = sim_contact_speed(s, s->run.qd);
-  zf_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
+  flow_advance(g.q0, g.qd0, g.qdd, tau, s->run.q, s->run.qd);
   s->run.t += tau;
   const double vscale = fmax(fmax(vstart, sim_contact_speed(s, s->run.qd)),
                              s->km.accel_scale * tau);
@@ -463,7 +463,7 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
 }
 
 // Residual of the located guard before projection, on the state's scale.
-static void event_residual(const zeno_sim *s, zeno_event *ev, const zf_crossing *cr,
+static void event_residual(const zeno_sim *s, zeno_event *ev, const flow_crossing *cr,
                            double vscale) {
   double c1[4], cd1[4];
   sim_contacts(s, s->run.q, s->run.qd, c1, cd1);

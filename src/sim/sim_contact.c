@@ -9,20 +9,20 @@
 
 void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
                   double c[4], double cd[4]) {
-  if (sim_is_full(s)) zk_full_contacts(&s->km, q, qd, c, cd);
-  else zk_zod_prime_contacts(&s->km, q, qd, c, cd);
+  if (sim_is_full(s)) kinematics_full_contacts(&s->km, q, qd, c, cd);
+  else kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
 }
 
 // The simulator's state holds q' (ZOD) or q (full model); the solvers work
 // in generalised coordinates.
 void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]) {
   if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
-  else zk_zod_to_gen(&s->km, v, out);
+  else kinematics_zod_to_gen(&s->km, v, out);
 }
 
 void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]) {
   if (sim_is_full(s)) memcpy(out, v, 3 * sizeof *out);
-  else zk_gen_to_zod(&s->km, v, out);
+  else kinematics_gen_to_zod(&s->km, v, out);
 }
 
 // The mode's accelerations in ZOD coordinates. The gaps of closed contacts
@@ -30,15 +30,15 @@ void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]) {
 // accelerations are zero exactly, not to the rounding of M^-1 and A, which
 // over a long segment (t^2 / 2 = 5e5 at t = 1000) let the gaps drift by
 // 1e-11.
-void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]) {
-  zk_gen_to_zod(&s->km, sol->qdd, qddp);
+void sim_mode_rates(const zeno_sim *s, const mode_solution *sol, double qddp[3]) {
+  kinematics_gen_to_zod(&s->km, sol->qdd, qddp);
   for (int i = 0; i < s->km.n; i++)
     if (sol->mode.letter[i] != ZENO_LETTER_F) qddp[i] = 0;
   if (s->km.n == 2 && sol->mode.letter[1] == ZENO_LETTER_S) qddp[2] = 0;
 }
 
 void sim_fill_state(const zeno_sim *s, double t, const double q[3],
-                       const double qd[3], const zm_solution *sol,
+                       const double qd[3], const mode_solution *sol,
                        zeno_state *st) {
   memset(st, 0, sizeof *st);
   st->t = t;
@@ -49,7 +49,7 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3],
   // Full model: the mode's forces depend on the state; ZOD: constants.
   double force[4], qdd[3];
   memcpy(force, sol->force, sizeof force);
-  if (sim_is_full(s) && !zfc_mode_accel(&s->km, sol->mode, q, qd, qdd, force))
+  if (sim_is_full(s) && !cvode_mode_accel(&s->km, sol->mode, q, qd, qdd, force))
     memset(force, 0, sizeof force);
   for (int i = 0; i < s->km.n; i++) {
     st->gap[i] = c[2 * i];
@@ -71,7 +71,7 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3],
     memcpy(st->zod_rate, qd, sizeof st->zod_rate);
   }
   st->mode = sol->mode;
-  st->energy = zk_energy(&s->km, st->q, st->qdot);
+  st->energy = kinematics_energy(&s->km, st->q, st->qdot);
 }
 
 void sim_event_state(const zeno_sim *s, zeno_state *st) {
@@ -109,11 +109,11 @@ double sim_speed_of(const zeno_sim *s, const double cd[4]) {
 // physical impulse.
 // Under the ZOD with a table the correction is a constant map of r for
 // each set of coordinates (their order is fixed by the set: closed gaps,
-// then slips, each ascending), made once from zc_correct() of the unit
+// then slips, each ascending), made once from contact_correct() of the unit
 // vectors. False when the coordinates are dependent.
 static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
                            const double *r, double v[3]) {
-  if (!sim_has_table(s)) return zc_correct(W, s->km.inv_mass, cols, m, r, v);
+  if (!sim_has_table(s)) return contact_correct(W, s->km.inv_mass, cols, m, r, v);
   unsigned key = 0;
   for (int a = 0; a < m; a++) key |= 1u << cols[a];
   sim_table *t = &s->table;
@@ -122,7 +122,7 @@ static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
     for (int a = 0; a < m && ok; a++) {
       double unit[4] = {0, 0, 0, 0}, dv[3] = {0, 0, 0};
       unit[a] = 1;
-      ok = zc_correct(W, s->km.inv_mass, cols, m, unit, dv);
+      ok = contact_correct(W, s->km.inv_mass, cols, m, unit, dv);
       for (int k = 0; k < 3; k++) t->correct_K[key][k][a] = ok ? dv[k] : 0;
     }
     t->correct_state[key] = ok ? 1 : 2;
@@ -178,18 +178,18 @@ void sim_refresh_dyn(zeno_sim *s) {
 
 // Gaps and normal rates of closed contacts to exactly zero, and slip rates
 // of contacts classified as not slipping.
-void sim_enforce(zeno_sim *s, const zm_class *cls) {
+void sim_enforce(zeno_sim *s, const mode_class *cls) {
   int cols[4] = {0, 0, 0, 0}, m = 0;
   const double target[4] = {0, 0, 0, 0};
   bool closed[2] = {false, false};
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED) {
+    if (cls->gap[i] == MODE_GAP_CLOSED) {
       closed[i] = true;
       cols[m++] = 2 * i;
     }
   sim_zero_gaps(s, closed);
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO)
+    if (cls->gap[i] == MODE_GAP_CLOSED && cls->slip[i] == MODE_SLIP_ZERO)
       cols[m++] = 2 * i + 1;
   bool all_zero = m == 2 * s->km.n && m >= 3;
   if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
@@ -211,32 +211,32 @@ tolerances sim_make_tol(const zeno_sim *s, double vscale) {
 }
 
 static unsigned char slip_class(double xd, double tol) {
-  if (xd > tol) return ZM_SLIP_POS;
-  if (xd < -tol) return ZM_SLIP_NEG;
-  return ZM_SLIP_ZERO;
+  if (xd > tol) return MODE_SLIP_POS;
+  if (xd < -tol) return MODE_SLIP_NEG;
+  return MODE_SLIP_ZERO;
 }
 
 // closed[i]: the contact is known to touch (z = 0) at this instant.
 void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
-                     zm_class *cls) {
+                     mode_class *cls) {
   double c[4], cd[4];
   sim_contacts(s, s->run.q, s->run.qd, c, cd);
   memset(cls, 0, sizeof *cls);
   for (int i = 0; i < s->km.n; i++) {
     if (!touching[i]) {
-      cls->gap[i] = ZM_GAP_OPEN;
+      cls->gap[i] = MODE_GAP_OPEN;
     } else if (cd[2 * i] > tol_v) {
-      cls->gap[i] = ZM_GAP_OPEN;
+      cls->gap[i] = MODE_GAP_OPEN;
     } else if (cd[2 * i] < -tol_v) {
-      cls->gap[i] = ZM_GAP_IMPACTING;
+      cls->gap[i] = MODE_GAP_IMPACTING;
     } else {
-      cls->gap[i] = ZM_GAP_CLOSED;
+      cls->gap[i] = MODE_GAP_CLOSED;
     }
     cls->slip[i] = slip_class(cd[2 * i + 1], tol_v);
   }
 }
 
-static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances *tol) {
+static bool is_rest(const zeno_sim *s, const mode_solution *sol, const tolerances *tol) {
   for (int i = 0; i < s->km.n; i++)
     if (sol->mode.letter[i] != ZENO_LETTER_S) return false;
   if (sim_contact_speed(s, s->run.qd) != 0) return false;
@@ -250,12 +250,12 @@ static bool is_rest(const zeno_sim *s, const zm_solution *sol, const tolerances 
   return rot <= tol->mode.accel && hypot(sol->qdd[0], sol->qdd[1]) <= tol->mode.accel;
 }
 
-double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
+double sim_choice_margin(zeno_sim *s, const mode_class *cls) {
   const int n = s->km.n, total = n == 2 ? ZENO_MAX_MODES : 4;
   double margin = INFINITY;
   for (int code = 0; code < total; code++) {
     const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
-    if (!zm_admissible(cls, n, mode)) continue;
+    if (!mode_admissible(cls, n, mode)) continue;
     // Two closed contacts with one sticking lock the body (three velocity
     // constraints): the other's slip acceleration is zero identically, a
     // structural zero, never a tie (SS has its own static margin).
@@ -265,11 +265,11 @@ double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
       stick += mode.letter[i] == ZENO_LETTER_S;
     }
     if (constraints + stick >= 3 && stick < n) continue;
-    zm_solution sol;
-    if (!zm_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
+    mode_solution sol;
+    if (!mode_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
       continue;
     const double slack =
-        zm_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
+        mode_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
     if (isfinite(slack)) margin = fmin(margin, fabs(slack));
   }
   return margin;
@@ -279,8 +279,8 @@ double sim_choice_margin(zeno_sim *s, const zm_class *cls) {
 // tie margin: from the table when the scene has one and met the class
 // before (returns false), else worked out, their solutions in all[] (returns
 // true), and remembered in the table.
-static bool consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances *tol,
-                             sim_choice *ch, zm_solution all[ZENO_MAX_MODES]) {
+static bool consistent_modes(zeno_sim *s, const mode_class *cls, const tolerances *tol,
+                             sim_choice *ch, mode_solution all[ZENO_MAX_MODES]) {
   const bool table = sim_has_table(s);
   const unsigned code = table ? sim_table_class_code(cls) : 0;
   const sim_choice *known = table ? sim_table_find(&s->table, code) : NULL;
@@ -289,7 +289,7 @@ static bool consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances 
     return false;
   }
   // Under the ZOD the mode solutions are constants: solve each once.
-  const int n = zm_enumerate_cached(&s->dyn, cls, &tol->mode,
+  const int n = mode_enumerate_cached(&s->dyn, cls, &tol->mode,
                                     sim_is_full(s) ? NULL : &s->mode_cache, all);
   ch->count = (uint8_t)n;
   for (int k = 0; k < n; k++) ch->code[k] = (uint8_t)(all[k].mode.letter[0] + 4 * all[k].mode.letter[1]);
@@ -298,9 +298,9 @@ static bool consistent_modes(zeno_sim *s, const zm_class *cls, const tolerances 
   return true;
 }
 
-void sim_class_choice(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol,
                       sim_choice *ch) {
-  zm_solution all[ZENO_MAX_MODES];
+  mode_solution all[ZENO_MAX_MODES];
   consistent_modes(s, cls, tol, ch, all);
 }
 
@@ -310,9 +310,9 @@ static zeno_mode mode_of_code(unsigned code) {
 }
 
 // After an event: choose the next mode and set what ends the run, if anything.
-void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
+void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol) {
   sim_choice ch;
-  zm_solution all[ZENO_MAX_MODES];
+  mode_solution all[ZENO_MAX_MODES];
   const bool solved = consistent_modes(s, cls, tol, &ch, all);
   const int n = ch.count;
   s->run.consistent_count = (size_t)n;
@@ -336,10 +336,10 @@ void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol) {
   // The chosen mode's solution: just worked out, or, for a class the table
   // knew, from the ZOD's cache of mode solutions (it solved when the class
   // was first met, so it is there).
-  zm_solution chosen;
+  mode_solution chosen;
   if (solved) {
     chosen = all[pick];
-  } else if (!zm_solve_cached(&s->dyn, s->run.consistent[pick], &s->mode_cache, &chosen)) {
+  } else if (!mode_solve_cached(&s->dyn, s->run.consistent[pick], &s->mode_cache, &chosen)) {
     s->run.end_pending = true;
     s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     return;

@@ -102,12 +102,12 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   scene_in_units(scene, s->units, &s->scene);
   scene = &s->scene;  // from here on, the scene in its own units
   s->def = d;
-  if (zk_model_init(&s->km, scene, error) != ZENO_OK) {
+  if (kinematics_model_init(&s->km, scene, error) != ZENO_OK) {
     free(s);
     return NULL;
   }
   const double bias[4] = {0, 0, 0, 0};
-  zc_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias,
+  contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias,
                s->km.mu);
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
   s->len_scale = sim_is_full(s) && scaled ? scene->epsilon * scene->epsilon : 1.0;
@@ -115,7 +115,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   if (sim_is_full(s)) {
     // CVODE's absolute tolerances follow the state's scale; atol is read
     // relative to that scale (see docs/scenes.md).
-    s->cv = zfc_create(&s->km, scene->rtol, scene->atol, error);
+    s->cv = cvode_create(&s->km, scene->rtol, scene->atol, error);
     if (s->cv == NULL) {
       free(s);
       return NULL;
@@ -130,12 +130,12 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     }
     sim_refresh_dyn(s);
   } else if (scaled) {
-    // The ZOD state is kept in q' = A q (gaps exact, see zk_model.Cp).
+    // The ZOD state is kept in q' = A q (gaps exact, see kinematics_model.Cp).
     memcpy(s->run.q, scene->initial_qp, sizeof s->run.q);
     memcpy(s->run.qd, scene->initial_qdp, sizeof s->run.qd);
   } else {
-    zk_gen_to_zod(&s->km, scene->initial_pose, s->run.q);
-    zk_gen_to_zod(&s->km, scene->initial_velocity, s->run.qd);
+    kinematics_gen_to_zod(&s->km, scene->initial_pose, s->run.q);
+    kinematics_gen_to_zod(&s->km, scene->initial_velocity, s->run.qd);
   }
   // The initial state must be contact-feasible (10).
   double c[4], cd[4];
@@ -186,7 +186,7 @@ zeno_status zeno_sim_restart(zeno_sim *s, const double qp[3], const double qdp[3
     qd[k] = scene_units_from_user(s->units, SCENE_DIM_SPEED, qdp[k]);
   }
   double c[4], cd[4], scale = 0;
-  zk_zod_prime_contacts(&s->km, q, qd, c, cd);
+  kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
   for (int i = 0; i < s->km.n; i++)
     if (c[2 * i] < -SIM_START_GAP_RTOL * scale)
@@ -217,7 +217,7 @@ void zeno_sim_destroy(zeno_sim *s) {
   free(s->word);
   free(s->hist);
   free(s->nodes);
-  zfc_destroy(s->cv);
+  cvode_destroy(s->cv);
   free(s);
 }
 

@@ -45,7 +45,7 @@ void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, doubl
   t->out->t = s->run.t;
 }
 
-bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *cr, int n,
+bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const flow_crossing *cr, int n,
                            const double c[4], const double cd[4], const double cdd[4]) {
   if (n == 0 || cr[0].tau >= s->scene.t_end - s->run.t) {
     sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->run.t);

@@ -95,7 +95,7 @@ void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, doubl
 /// time limit (an unstable cycle sliding on without end), or an escape;
 /// with the sorted crossings cr[0..n) of contact coordinates c + cd tau +
 /// cdd tau^2 / 2. True when the cycle ended there.
-bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const zf_crossing *cr, int n,
+bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const flow_crossing *cr, int n,
                            const double c[4], const double cd[4], const double cdd[4]);
 /// The cycle's end: times and rates in the user's units; whether the cycle
 /// may be taken (done, and no decision nearer a tie than the floor).

@@ -28,7 +28,7 @@ void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]) {
   }
   double bias[4];
   const double zero[3] = {0, 0, 0};
-  zk_full_jacobian(&s->km, q, zero, W, bias);
+  kinematics_full_jacobian(&s->km, q, zero, W, bias);
 }
 
 // Rows of the coordinates that make up q': (z1, z2, x2) or (z1, x1, theta).
@@ -36,7 +36,7 @@ static void zod_rows(const zeno_sim *s, const double q[3], const double qd[3],
                      double J[9], double value[3], double rate[3]) {
   double W[3][4], c[4], cd[4];
   sim_jacobian(s, q, W);
-  zk_full_contacts(&s->km, q, qd, c, cd);
+  kinematics_full_contacts(&s->km, q, qd, c, cd);
   const int col[3] = {0, s->km.n == 2 ? 2 : 1, s->km.n == 2 ? 3 : -1};
   for (int r = 0; r < 3; r++) {
     for (int k = 0; k < 3; k++)
@@ -59,7 +59,7 @@ bool sim_full_initial_state(zeno_sim *s) {
     target[k] = s->len_scale * sc->initial_qp[k];
     vtarget[k] = s->vel_scale * sc->initial_qdp[k];
   }
-  zk_zod_to_gen(&s->km, target, s->run.q);  // the linear guess
+  kinematics_zod_to_gen(&s->km, target, s->run.q);  // the linear guess
   double scale = 0;
   for (int k = 0; k < 3; k++) scale = fmax(scale, fabs(target[k]));
   bool converged = false;
@@ -95,7 +95,7 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
   for (int it = 0; it < FULL_NEWTON_ITERATIONS; it++) {
     double c[4], cd[4], W[3][4], r[2];
     const double zero[3] = {0, 0, 0};
-    zk_full_contacts(&s->km, s->run.q, zero, c, cd);
+    kinematics_full_contacts(&s->km, s->run.q, zero, c, cd);
     double err = 0;
     for (int a = 0; a < m; a++) {
       r[a] = -c[cols[a]];
@@ -103,29 +103,29 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]) {
     }
     if (err == 0 || err <= FULL_NEWTON_RTOL * s->len_scale) break;
     sim_jacobian(s, s->run.q, W);
-    if (!zc_correct(W, s->km.inv_mass, cols, m, r, s->run.q)) return;
+    if (!contact_correct(W, s->km.inv_mass, cols, m, r, s->run.q)) return;
   }
 }
 
 void sim_full_refresh_dyn(zeno_sim *s) {
   double W[3][4], bias[4];
-  zk_full_jacobian(&s->km, s->run.q, s->run.qd, W, bias);
-  zc_dyn_build(&s->dyn, s->km.n, W, s->km.inv_mass, s->km.h, bias, s->km.mu);
+  kinematics_full_jacobian(&s->km, s->run.q, s->run.qd, W, bias);
+  contact_dyn_build(&s->dyn, s->km.n, W, s->km.inv_mass, s->km.h, bias, s->km.mu);
 }
 
-static zeno_status push_nodes(zeno_sim *s, double t0, const zfc_result *r,
+static zeno_status push_nodes(zeno_sim *s, double t0, const cvode_result *r,
                               size_t *first) {
   *first = s->run.node_len;
   if (s->run.node_len + (size_t)r->node_count > s->node_cap) {
     size_t cap = s->node_cap ? s->node_cap : 256;
     while (cap < s->run.node_len + (size_t)r->node_count) cap *= 2;
-    zfc_node *n = realloc(s->nodes, cap * sizeof *n);
+    cvode_node *n = realloc(s->nodes, cap * sizeof *n);
     if (n == NULL) return ZENO_ERR_NOMEM;
     s->nodes = n;
     s->node_cap = cap;
   }
   for (int k = 0; k < r->node_count; k++) {
-    zfc_node nd = r->nodes[k];
+    cvode_node nd = r->nodes[k];
     nd.t += t0;
     s->nodes[s->run.node_len++] = nd;
   }
@@ -133,10 +133,10 @@ static zeno_status push_nodes(zeno_sim *s, double t0, const zfc_result *r,
 }
 
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          zf_crossing *first, sim_hits *hits) {
-  zfc_scales sc;
+                          flow_crossing *first, sim_hits *hits) {
+  cvode_scales sc;
   double c[4], cd[4];
-  zk_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
+  kinematics_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
   double v = 0, z = 0;
   for (int a = 0; a < 2 * s->km.n; a++) v = fmax(v, fabs(cd[a]));
   for (int i = 0; i < s->km.n; i++) z = fmax(z, fabs(c[2 * i]));
@@ -166,8 +166,8 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
       ev->guard_residual = fabs(c[2 * i]) / sc.length;
       return ZENO_OK;
     }
-  zfc_result r;
-  const int flag = zfc_advance(s->cv, s->run.sol.mode, s->run.q, s->run.qd, tau_max,
+  cvode_result r;
+  const int flag = cvode_advance(s->cv, s->run.sol.mode, s->run.q, s->run.qd, tau_max,
                                s->scene.escape_radius * s->len_scale, &sc, &r);
   const double t0 = s->run.t;
   if (r.node_count > 1 && flag >= 0) {
@@ -185,7 +185,7 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
     return ZENO_DONE;  // the caller ends the run with solver-failure
   }
   s->run.t = t0 + r.tau;
-  zk_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
+  kinematics_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
   double v1 = 0;
   for (int a = 0; a < 2 * s->km.n; a++) v1 = fmax(v1, fabs(cd[a]));
   *vscale = fmax(fmax(sc.speed, v1), s->km.accel_scale * r.tau);
@@ -217,14 +217,14 @@ static double hermite(double x0, double d0, double x1, double d1, double h,
 
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
                      double qd[3]) {
-  const zfc_node *n = s->nodes + g->node_first;
+  const cvode_node *n = s->nodes + g->node_first;
   size_t lo = 0, hi = g->node_count - 1;
   while (hi - lo > 1) {
     const size_t mid = (lo + hi) / 2;
     if (n[mid].t <= t) lo = mid;
     else hi = mid;
   }
-  const zfc_node *a = &n[lo], *b = &n[hi];
+  const cvode_node *a = &n[lo], *b = &n[hi];
   const double h = b->t - a->t;
   const double u = h > 0 ? fmin(fmax((t - a->t) / h, 0), 1) : 0;
   for (int k = 0; k < 3; k++) {

@@ -6,8 +6,8 @@
 
 #include "sim/sim_internal.h"
 
-double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
-                        const double cd[4], const tolerances *tol, zi_input *in,
+double sim_impact_input(zeno_sim *s, const mode_class *cls, const bool gap_hit[2],
+                        const double cd[4], const tolerances *tol, impact_input *in,
                         unsigned *touched) {
   memset(in, 0, sizeof *in);
   memcpy(in->v, cd, sizeof in->v);
@@ -18,8 +18,8 @@ double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
   double speed = 0;
   *touched = 0;
   for (int i = 0; i < s->km.n; i++) {
-    in->touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    in->impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    in->touching[i] = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];
+    in->impacting[i] = cls->gap[i] == MODE_GAP_IMPACTING;
     if (in->impacting[i]) speed = fmax(speed, -in->v[2 * i]);
     if (in->touching[i]) *touched |= 1u << i;
   }
@@ -29,17 +29,17 @@ double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
   return speed;
 }
 
-bool sim_on_section(const zeno_sim *s, const zm_class *cls, const double cd[4],
+bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4],
                     double *angle) {
   // Contact 1 sustained, contact 2 colliding.
-  if (s->km.n != 2 || cls->gap[0] != ZM_GAP_CLOSED || cls->gap[1] != ZM_GAP_IMPACTING)
+  if (s->km.n != 2 || cls->gap[0] != MODE_GAP_CLOSED || cls->gap[1] != MODE_GAP_IMPACTING)
     return false;
   *angle = atan(cd[3] / fabs(cd[2]));
   return true;
 }
 
-void sim_impact_apply(zeno_sim *s, const zi_input *in, const zi_result *out,
-                      const tolerances *tol, zm_class *cls) {
+void sim_impact_apply(zeno_sim *s, const impact_input *in, const impact_result *out,
+                      const tolerances *tol, mode_class *cls) {
   sim_gen_to_rates(s, out->qd, s->run.qd);
   sim_refresh_dyn(s);  // the centripetal terms follow the new velocities
   // Post-impact classes: touching contacts close unless they separate.
@@ -47,6 +47,6 @@ void sim_impact_apply(zeno_sim *s, const zi_input *in, const zi_result *out,
   for (int i = 0; i < 2; i++) touch_after[i] = i < s->km.n && in->touching[i];
   sim_classify(s, touch_after, tol->v, cls);
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+    if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
   sim_enforce(s, cls);
 }

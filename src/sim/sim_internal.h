@@ -50,8 +50,8 @@ typedef struct impact_record {
 /// The run: the state, the mode in force, the run's flags, counts and
 /// record. Zeroed as a whole at creation and by sim_restart_zod (a new run).
 typedef struct sim_run {
-  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see zk_model.Cp)
-  zm_solution sol;        ///< the mode in force
+  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see kinematics_model.Cp)
+  mode_solution sol;        ///< the mode in force
   double vscale;          ///< velocity scale of the current segment
   size_t node_len, word_len, hist_len;  ///< in use of the buffers nodes, word, hist
   char failure[48];       ///< full model: CVODE flag name of a failure
@@ -137,9 +137,9 @@ struct zeno_sim {
   zeno_scene user_scene;  ///< the scene as given (zeno_sim_scene())
   scene_units units;      ///< of user_scene
   zeno_sim_def def;
-  zk_model km;
-  zc_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
-  zm_cache mode_cache;  ///< ZOD: every mode's solution, solved once
+  kinematics_model km;
+  contact_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
+  mode_solution_cache mode_cache;  ///< ZOD: every mode's solution, solved once
   sim_table table;      ///< ZOD with def.zod_table: choices and impact maps, made once
   /// Events carry their time, modes and ZOD states (zod, zod_rate) only,
   /// not the rest of the public state record nor the drift and residual
@@ -147,7 +147,7 @@ struct zeno_sim {
   bool lean_events;
   zfc *cv;     ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
-  zfc_node *nodes;              ///< full model: accepted steps (dense output)
+  cvode_node *nodes;              ///< full model: accepted steps (dense output)
   size_t node_cap;
   char *word;
   size_t word_cap;
@@ -252,10 +252,10 @@ typedef struct sim_hits {
 /// accelerations cdd, and its guard crossings sorted by time (sim.c).
 /// Returns how many.
 int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
-                      double cdd[4], zf_crossing cr[ZF_MAX_CROSSINGS]);
+                      double cdd[4], flow_crossing cr[FLOW_MAX_CROSSINGS]);
 /// The guards of a ZOD segment's sorted crossings cr[0..n) that fire with
 /// the first: those within def.time_rtol of its time (sim.c).
-sim_hits sim_crossing_hits(const zeno_sim *s, const zf_crossing *cr, int n);
+sim_hits sim_crossing_hits(const zeno_sim *s, const flow_crossing *cr, int n);
 
 /* full model (sim_full.c) */
 bool sim_full_initial_state(zeno_sim *s);
@@ -264,7 +264,7 @@ void sim_full_refresh_dyn(zeno_sim *s);
 /// Integrates the current mode to its next guard crossing. Returns
 /// ZENO_DONE on a solver failure (s->run.failure names CVODE's flag).
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          zf_crossing *first, sim_hits *hits);
+                          flow_crossing *first, sim_hits *hits);
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
                      double qd[3]);
 
@@ -272,11 +272,11 @@ void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
 typedef struct tolerances {
   double v;        ///< zero velocity
   double impulse;  ///< zero impulse
-  zm_tol mode;
+  mode_tol mode;
 } tolerances;
 
 /// The mode's accelerations in ZOD coordinates.
-void sim_mode_rates(const zeno_sim *s, const zm_solution *sol, double qddp[3]);
+void sim_mode_rates(const zeno_sim *s, const mode_solution *sol, double qddp[3]);
 /// Rates of the simulator's state (q' or q) to generalised and back.
 void sim_rates_to_gen(const zeno_sim *s, const double v[3], double out[3]);
 void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
@@ -285,7 +285,7 @@ void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
 void sim_event_state(const zeno_sim *s, zeno_state *st);
 /// The public state record of (q, qd) in mode sol at time t.
 void sim_fill_state(const zeno_sim *s, double t, const double q[3],
-                    const double qd[3], const zm_solution *sol, zeno_state *st);
+                    const double qd[3], const mode_solution *sol, zeno_state *st);
 /// Largest contact speed at the current pose [length/time].
 double sim_contact_speed(const zeno_sim *s, const double qd[3]);
 /// Largest of the contact rates cd [length/time].
@@ -296,12 +296,12 @@ void sim_zero_gaps(zeno_sim *s, const bool closed[2]);
 /// The contact dynamics at the current state (constant under the ZOD).
 void sim_refresh_dyn(zeno_sim *s);
 /// Closed contacts onto their constraints (positions and rates).
-void sim_enforce(zeno_sim *s, const zm_class *cls);
+void sim_enforce(zeno_sim *s, const mode_class *cls);
 /// Zero thresholds for a segment of speed scale vscale.
 tolerances sim_make_tol(const zeno_sim *s, double vscale);
 /// Kinematic classes of the contacts (touching[i]: gap known to be zero).
 void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
-                  zm_class *cls);
+                  mode_class *cls);
 /* units (sim_query.c) */
 /// A state computed in the simulator's units, in the user's.
 void sim_state_to_user(const zeno_sim *s, zeno_state *st);
@@ -310,7 +310,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev);
 
 /// The mode choice of a class (sim_choose_next()'s): the table's, or worked
 /// out and remembered in it.
-void sim_class_choice(zeno_sim *s, const zm_class *cls, const tolerances *tol,
+void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol,
                       sim_choice *ch);
 /// Makes the table's projection onto contact coordinates cols[0..m) (as
 /// sim_enforce() makes it when it first needs it); false when they are
@@ -318,7 +318,7 @@ void sim_class_choice(zeno_sim *s, const zm_class *cls, const tolerances *tol,
 bool sim_table_projection(zeno_sim *s, const int *cols, int m);
 
 /// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
-void sim_choose_next(zeno_sim *s, const zm_class *cls, const tolerances *tol);
+void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol);
 
 
 /// Tie margin of an event at which nothing came close (zeno_event.tie_margin
@@ -333,24 +333,24 @@ static inline void sim_note_tie(zeno_sim *s, double margin) {
 /// Tie margin of the mode choice at the current state: the smallest
 /// |slack| of a Table 1 inequality of the chosen mode or of any other
 /// admissible mode (sim_contact.c).
-double sim_choice_margin(zeno_sim *s, const zm_class *cls);
+double sim_choice_margin(zeno_sim *s, const mode_class *cls);
 
 /* impacts (sim_impact.c) */
 /// The impact law's input at the current state, whose contact rates cd
 /// the caller holds, for the contacts touching (cls, or gap_hit); *touched
 /// their bits. Returns the largest approach speed of the impacting
 /// contacts: zero for a tangent touch (no impact).
-double sim_impact_input(zeno_sim *s, const zm_class *cls, const bool gap_hit[2],
-                        const double cd[4], const tolerances *tol, zi_input *in,
+double sim_impact_input(zeno_sim *s, const mode_class *cls, const bool gap_hit[2],
+                        const double cd[4], const tolerances *tol, impact_input *in,
                         unsigned *touched);
 /// The Poincaré section (22): contact 1 sustained and contact 2 colliding
 /// (contact rates cd); *angle = atan(xdot2 / |zdot2|).
-bool sim_on_section(const zeno_sim *s, const zm_class *cls, const double cd[4],
+bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4],
                     double *angle);
 /// After the law's result: the rates, the touching contacts' classes
 /// (closed unless separating) and their projection.
-void sim_impact_apply(zeno_sim *s, const zi_input *in, const zi_result *out,
-                      const tolerances *tol, zm_class *cls);
+void sim_impact_apply(zeno_sim *s, const impact_input *in, const impact_result *out,
+                      const tolerances *tol, mode_class *cls);
 
 /* tie margins of the loop's decisions (sim_ties.c), from the contact
    coordinates c and rates cd the caller holds */
@@ -360,7 +360,7 @@ void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
                       const double cd[4], double vscale);
 /// Touching contacts after an event whose gap or slip rate was classified
 /// nonzero but is small against the speed scale.
-void sim_note_small_speeds(zeno_sim *s, const zm_class *cls,
+void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
                            const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
                            double tol_v, double vscale);
 /// Free contacts that came near the surface within the first tau of a
@@ -369,7 +369,7 @@ void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
                           const double cdd[4], double tau);
 /// A ZOD segment ending at cr[0] (of n sorted crossings): the next crossing
 /// over the segment's duration, and the near misses.
-void sim_note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n, const double c[4],
+void sim_note_crossing_ties(zeno_sim *s, const flow_crossing *cr, int n, const double c[4],
                             const double cd[4], const double cdd[4]);
 
 /// FNV-1a offset basis: the signature of an empty step.

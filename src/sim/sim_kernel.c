@@ -5,7 +5,7 @@
 // recomputed, every constant of the scene read from the table, and the
 // impact law's candidates checked inline. The decisions, their order and
 // the tie margins noted are the loop's; so are the shared pieces it calls
-// (zf_crossings_inv, the tie notes, the table's class choices, letter maps
+// (flow_crossings_inv, the tie notes, the table's class choices, letter maps
 // and projections). The event loop is its oracle (test_sim_cycle).
 #include "sim/sim_kernel.h"
 
@@ -100,8 +100,8 @@ static bool mode_data(kernel_run *r, unsigned code) {
   if (kd->mode_state[code] == 0) {
     zeno_sim *s = r->s;
     const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
-    zm_solution sol;
-    if (!zm_solve_cached(&s->dyn, mode, &s->mode_cache, &sol)) {
+    mode_solution sol;
+    if (!mode_solve_cached(&s->dyn, mode, &s->mode_cache, &sol)) {
       kd->mode_state[code] = 2;
       return false;
     }
@@ -153,7 +153,7 @@ static bool clear_of(double v, double lo, double hi) {
 // The velocities' classes against tol, or false when one lies in the band
 // (a run's: SIM_KERNEL_BAND; a cycle's: SIM_KERNEL_CYCLE_ROUNDING).
 static bool classify(const kernel_run *r, const double cd[4], const bool touching[2],
-                     double tol, zm_class *cls) {
+                     double tol, mode_class *cls) {
   double lo = tol / SIM_KERNEL_BAND, hi = tol * SIM_KERNEL_BAND;
   if (!r->run) {
     double e = SIM_KERNEL_CYCLE_ROUNDING * r->start_speed;
@@ -165,26 +165,26 @@ static bool classify(const kernel_run *r, const double cd[4], const bool touchin
   for (int i = 0; i < 2; i++) {
     const double zd = cd[2 * i], xd = cd[2 * i + 1];
     if (!clear_of(xd, lo, hi) || (touching[i] && !clear_of(zd, lo, hi))) return false;
-    cls->gap[i] = !touching[i] || zd > tol ? ZM_GAP_OPEN
-                  : zd < -tol              ? ZM_GAP_IMPACTING
-                                           : ZM_GAP_CLOSED;
-    cls->slip[i] = xd > tol ? ZM_SLIP_POS : xd < -tol ? ZM_SLIP_NEG : ZM_SLIP_ZERO;
+    cls->gap[i] = !touching[i] || zd > tol ? MODE_GAP_OPEN
+                  : zd < -tol              ? MODE_GAP_IMPACTING
+                                           : MODE_GAP_CLOSED;
+    cls->slip[i] = xd > tol ? MODE_SLIP_POS : xd < -tol ? MODE_SLIP_NEG : MODE_SLIP_ZERO;
   }
   return true;
 }
 
 // sim_enforce: closed gaps to zero, and the rates of closed gaps and of
 // closed contacts that do not slip projected to zero.
-static bool enforce(kernel_run *r, const zm_class *cls, double cd[4]) {
+static bool enforce(kernel_run *r, const mode_class *cls, double cd[4]) {
   zeno_sim *s = r->s;
   int cols[4], m = 0;
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED) {
+    if (cls->gap[i] == MODE_GAP_CLOSED) {
       s->run.q[i] = 0;
       cols[m++] = 2 * i;
     }
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO) cols[m++] = 2 * i + 1;
+    if (cls->gap[i] == MODE_GAP_CLOSED && cls->slip[i] == MODE_SLIP_ZERO) cols[m++] = 2 * i + 1;
   if (m == 4) {  // a fully constrained body stands still
     s->run.qd[0] = s->run.qd[1] = s->run.qd[2] = 0;
   } else if (m > 0) {
@@ -247,7 +247,7 @@ static unsigned char class_choice(kernel_run *r, const sim_choice *ch, unsigned 
 // remembered when first met, then kept as the kernel's; tolerances of the
 // speed scale vscale): the mode in force becomes the pick, *rest tells
 // whether it is the rest (v_after: the contact speed after the event).
-static kstep choose(kernel_run *r, const zm_class *cls, double vscale, double v_after,
+static kstep choose(kernel_run *r, const mode_class *cls, double vscale, double v_after,
                     bool *rest) {
   zeno_sim *s = r->s;
   sim_kernel_data *kd = r->kd;
@@ -297,19 +297,19 @@ static void run_impact(kernel_run *r, double speed, unsigned touched, double kin
 
 // The impact at the current state (cd its contact rates): resolved and
 // applied; *cls becomes the post-impact classes.
-static kstep impact(kernel_run *r, zm_class *cls, const bool gap_hit[2], double cd[4],
+static kstep impact(kernel_run *r, mode_class *cls, const bool gap_hit[2], double cd[4],
                     double tol_v, unsigned *mask, unsigned char letter[2]) {
   zeno_sim *s = r->s;
   bool touching[2], impacting[2];
   for (int i = 0; i < 2; i++) {
-    touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    touching[i] = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];
+    impacting[i] = cls->gap[i] == MODE_GAP_IMPACTING;
   }
   if (!sim_kernel_resolve(s, touching, impacting, cd, tol_v, mask, letter)) return K_BACK;
   rates_of(r, s->run.qd, cd);
   if (!classify(r, cd, touching, tol_v, cls)) return K_BACK;
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+    if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
   return enforce(r, cls, cd) ? K_ON : K_BACK;
 }
 
@@ -322,14 +322,14 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   const unsigned before = mode_code(s);
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
-  zm_class cls;
+  mode_class cls;
   if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   unsigned touched = 0;
   for (int i = 0; i < 2; i++) {
-    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
-    if (cls.gap[i] != ZM_GAP_OPEN) s->run.q[i] = 0;
-    if (cls.gap[i] != ZM_GAP_OPEN || gap_hit[i]) touched |= 1u << i;
+    if (hits->slip[i]) cls.slip[i] = MODE_SLIP_ZERO;
+    if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) cls.gap[i] = MODE_GAP_CLOSED;
+    if (cls.gap[i] != MODE_GAP_OPEN) s->run.q[i] = 0;
+    if (cls.gap[i] != MODE_GAP_OPEN || gap_hit[i]) touched |= 1u << i;
   }
   const double rate_before = s->run.qd[1];
   sim_note_grazing(s, gap_hit, cd, vscale);
@@ -339,11 +339,11 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   unsigned char letter[2] = {0, 0};
   if (gap_hit[0] || gap_hit[1]) {
     for (int i = 0; i < 2; i++)
-      if (cls.gap[i] == ZM_GAP_IMPACTING && -cd[2 * i] > speed) speed = -cd[2 * i];
+      if (cls.gap[i] == MODE_GAP_IMPACTING && -cd[2 * i] > speed) speed = -cd[2 * i];
     impacted = speed > 0;
     if (impacted) {
       // On the section; a cycle reads only the return's angle.
-      section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
+      section = cls.gap[0] == MODE_GAP_CLOSED && cls.gap[1] == MODE_GAP_IMPACTING;
       if (section && (r->run || r->k.sections == 1)) angle = atan(cd[3] / fabs(cd[2]));
       const double kinetic = r->run ? kinetic_of(r, s->run.qd) : 0;
       if (impact(r, &cls, gap_hit, cd, tol_v, &mask, letter) != K_ON) return K_BACK;
@@ -395,8 +395,8 @@ static kstep flow(kernel_run *r) {
   const double *qddp = r->kd->mode_qddp[code], *cdd = r->kd->mode_cdd[code];
   double c[4], cd[4];
   contacts_of(r, c, cd);
-  zf_crossing cr[ZF_MAX_CROSSINGS];
-  const int n = zf_crossings_inv(2, s->run.sol.mode, c, cd, cdd, r->kd->mode_inv[code],
+  flow_crossing cr[FLOW_MAX_CROSSINGS];
+  const int n = flow_crossings_inv(2, s->run.sol.mode, c, cd, cdd, r->kd->mode_inv[code],
                                  s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->run.t;
   if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) {
@@ -405,13 +405,13 @@ static kstep flow(kernel_run *r) {
       // of sim.c) or at the escape.
       const bool limit = r->k.out->end == ZENO_OUTCOME_TIME_LIMIT;
       const double tau = limit ? (tau_end > 0 ? tau_end : 0) : cr[0].tau;
-      zf_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
+      flow_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
       s->run.t = limit ? s->scene.t_end : s->run.t + tau;
     }
     return K_DONE;
   }
   const double tau = cr[0].tau, vstart = speed_of(cd);
-  zf_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
+  flow_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
   s->run.t += tau;
   double cd1[4];
   rates_of(r, s->run.qd, cd1);
@@ -432,13 +432,13 @@ static kstep start(kernel_run *r) {
   s->run.vscale = r->start_speed = speed_of(cd);
   if (!(s->run.vscale > 0)) return K_BACK;
   const bool touching[2] = {true, true};
-  zm_class cls;
+  mode_class cls;
   if (!classify(r, cd, touching, s->def.velocity_rtol * s->run.vscale, &cls)) return K_BACK;
   static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   bool impacting = false;
   for (int i = 0; i < 2; i++) {
-    impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
-    s->run.sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    impacting = impacting || cls.gap[i] == MODE_GAP_IMPACTING;
+    s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
   }
   if (!impacting) return K_BACK;
   sim_hits hits = {0};
@@ -462,14 +462,14 @@ static kstep run_start(kernel_run *r) {
     if (!(fabs(c[a]) < radius)) return K_BACK;
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = fabs(c[2 * i]) <= gap_tol;
-  zm_class cls;
+  mode_class cls;
   if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   memset(&s->run.sol, 0, sizeof s->run.sol);
-  if (cls.gap[0] == ZM_GAP_IMPACTING || cls.gap[1] == ZM_GAP_IMPACTING) {
+  if (cls.gap[0] == MODE_GAP_IMPACTING || cls.gap[1] == MODE_GAP_IMPACTING) {
     static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
     for (int i = 0; i < 2; i++) {
-      s->run.sol.mode.letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
-      if (cls.gap[i] != ZM_GAP_OPEN) s->run.q[i] = c[2 * i] = 0;
+      s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+      if (cls.gap[i] != MODE_GAP_OPEN) s->run.q[i] = c[2 * i] = 0;
     }
     if (!mode_token(r, mode_code(s))) return K_BACK;
     take_tie(r, true);  // the START event
@@ -542,8 +542,8 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   // A decision nearer a tie than the floor may be the loop's otherwise.
   if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
   // The mode's solution (its forces: the loop's next event, the summary).
-  zm_solution sol;
-  if (!zm_solve_cached(&s->dyn, s->run.sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
+  mode_solution sol;
+  if (!mode_solve_cached(&s->dyn, s->run.sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
   s->run.sol = sol;
   s->run.started = true;
   s->run.event_count = r.k.events + 1;

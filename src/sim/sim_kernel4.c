@@ -30,7 +30,7 @@ static L4 void take_tie(quad *w, bool counts) {
 }
 
 // choose() on a class the one-lane kernel has made.
-static L4 bool choose(quad *w, const zm_class *cls, v4 v_after) {
+static L4 bool choose(quad *w, const mode_class *cls, v4 v_after) {
   const sim_kernel_data *kd = w->kd;
   const unsigned index = cls->gap[0] + 3u * cls->slip[0] + 9u * cls->gap[1] + 27u * cls->slip[1];
   if (kd->class_state[index] != 1) return false;
@@ -41,18 +41,18 @@ static L4 bool choose(quad *w, const zm_class *cls, v4 v_after) {
   return !kd->mode_rest[code] || same(v_after == vb(0), &w->rest);
 }
 
-static L4 bool impact(quad *w, zm_class *cls, const bool gap_hit[2], v4 cd[4], v4 tol_v,
+static L4 bool impact(quad *w, mode_class *cls, const bool gap_hit[2], v4 cd[4], v4 tol_v,
                       unsigned *mask, unsigned char letter[2]) {
   bool touching[2], impacting[2];
   for (int i = 0; i < 2; i++) {
-    touching[i] = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
-    impacting[i] = cls->gap[i] == ZM_GAP_IMPACTING;
+    touching[i] = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];
+    impacting[i] = cls->gap[i] == MODE_GAP_IMPACTING;
   }
   if (!sim_k4_resolve(w, touching, impacting, cd, tol_v, mask, letter)) return false;
   rates_of(w, w->qd, cd);
   if (!sim_k4_classify(w, cd, touching, tol_v, cls)) return false;
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_IMPACTING) cls->gap[i] = ZM_GAP_CLOSED;
+    if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
   return sim_k4_enforce(w, cls, cd);
 }
 
@@ -64,12 +64,12 @@ static L4 q_step crossing(quad *w, const sim_hits *hits, v4 cd[4], v4 vscale) {
   const unsigned before = w->code, letters[2] = {before % 4, before / 4};
   bool touching[2];
   for (int i = 0; i < 2; i++) touching[i] = letters[i] != ZENO_LETTER_F || gap_hit[i];
-  zm_class cls;
+  mode_class cls;
   if (!sim_k4_classify(w, cd, touching, tol_v, &cls)) return Q_PART;
   for (int i = 0; i < 2; i++) {
-    if (hits->slip[i]) cls.slip[i] = ZM_SLIP_ZERO;
-    if (letters[i] != ZENO_LETTER_F) cls.gap[i] = ZM_GAP_CLOSED;
-    if (cls.gap[i] != ZM_GAP_OPEN) w->q[i] = vb(0);
+    if (hits->slip[i]) cls.slip[i] = MODE_SLIP_ZERO;
+    if (letters[i] != ZENO_LETTER_F) cls.gap[i] = MODE_GAP_CLOSED;
+    if (cls.gap[i] != MODE_GAP_OPEN) w->q[i] = vb(0);
   }
   const v4 rate_before = w->qd[1];
   for (int i = 0; i < 2; i++)
@@ -83,10 +83,10 @@ static L4 q_step crossing(quad *w, const sim_hits *hits, v4 cd[4], v4 vscale) {
   unsigned char letter[2] = {0, 0};
   if (gap_hit[0] || gap_hit[1]) {
     for (int i = 0; i < 2; i++)
-      if (cls.gap[i] == ZM_GAP_IMPACTING) speed = vsel(-cd[2 * i] > speed, -cd[2 * i], speed);
+      if (cls.gap[i] == MODE_GAP_IMPACTING) speed = vsel(-cd[2 * i] > speed, -cd[2 * i], speed);
     if (!same(speed > vb(0), &impacted)) return Q_PART;
     if (impacted) {
-      section = cls.gap[0] == ZM_GAP_CLOSED && cls.gap[1] == ZM_GAP_IMPACTING;
+      section = cls.gap[0] == MODE_GAP_CLOSED && cls.gap[1] == MODE_GAP_IMPACTING;
       if (section && w->sections == 1)
         for (int l = 0; l < LANES; l++) angle[l] = atan(cd[3][l] / fabs(cd[2][l]));
       if (!impact(w, &cls, gap_hit, cd, tol_v, &mask, letter)) return Q_PART;
@@ -96,10 +96,10 @@ static L4 q_step crossing(quad *w, const sim_hits *hits, v4 cd[4], v4 vscale) {
   }
   if (!impacted && !sim_k4_enforce(w, &cls, cd)) return Q_PART;
   for (int i = 0; i < 2; i++) {  // sim_note_small_speeds()
-    if (cls.gap[i] == ZM_GAP_OPEN && !gap_hit[i]) continue;
+    if (cls.gap[i] == MODE_GAP_OPEN && !gap_hit[i]) continue;
     const v4 zd = vabs(cd[2 * i]), xd = vabs(cd[2 * i + 1]);
-    if (cls.gap[i] == ZM_GAP_OPEN) note_where(w, zd > tol_v, (zd / vscale) * (zd / vscale));
-    if (cls.gap[i] == ZM_GAP_CLOSED) note_where(w, xd > tol_v, xd / vscale);
+    if (cls.gap[i] == MODE_GAP_OPEN) note_where(w, zd > tol_v, (zd / vscale) * (zd / vscale));
+    if (cls.gap[i] == MODE_GAP_CLOSED) note_where(w, xd > tol_v, xd / vscale);
   }
   const v4 v_after = speed_of(cd);
   w->vscale = vsel(v_after > tol_v, v_after, tol_v);
@@ -147,7 +147,7 @@ static L4 bool gap_root(v4 z, v4 zd, double a, double inv, v4 *tau) {
     // flow_zod.c's safe range for c1 squared, or c1 = 0; in between a
     // scaled form this kernel does not make.
     const m4 c1_zero = zd == zero;
-    const m4 safe = (vabs(zd) > vb(ZF_SQUARE_SAFE_MIN)) & (vabs(zd) < vb(ZF_SQUARE_SAFE_MAX));
+    const m4 safe = (vabs(zd) > vb(FLOW_SQUARE_SAFE_MIN)) & (vabs(zd) < vb(FLOW_SQUARE_SAFE_MAX));
     if (bits(safe | c1_zero) != ALL4) return false;
     const v4 disc = vsel(c1_zero, vb(-2.0 * a) * z, zd * zd - vb(2.0 * a) * z);
     const m4 real = ~(disc < zero);
@@ -209,8 +209,8 @@ static L4 q_step segment_end(quad *w, const v4 c[4], const v4 cd[4], const doubl
       cl[a] = c[a][l];
       cdl[a] = cd[a][l];
     }
-    zf_crossing cr[ZF_MAX_CROSSINGS];
-    const int n = zf_crossings_inv(2, mode, cl, cdl, cdd, inv, s->scene.escape_radius, cr);
+    flow_crossing cr[FLOW_MAX_CROSSINGS];
+    const int n = flow_crossings_inv(2, mode, cl, cdl, cdd, inv, s->scene.escape_radius, cr);
     int lane_kind;
     if (n == 0 || cr[0].tau >= s->scene.t_end - w->t[l]) lane_kind = 0;
     else if (cr[0].guard == ZENO_GUARD_ESCAPE) lane_kind = 1;
@@ -237,7 +237,7 @@ static L4 q_step flow(quad *w) {
   c[2] = w->q[1];
   c[3] = w->q[2];
   rates_of(w, w->qd, cd);
-  // The guards' times by contact, INFINITY for none (zf_crossings_inv).
+  // The guards' times by contact, INFINITY for none (flow_crossings_inv).
   v4 tau_of[2];
   bool is_gap[2] = {false, false}, is_slip[2] = {false, false};
   for (int i = 0; i < 2; i++) {
@@ -262,7 +262,7 @@ static L4 q_step flow(quad *w) {
   latest = vsel(fin0 & (tau_of[0] > latest), tau_of[0], latest);
   latest = vsel(fin1 & (tau_of[1] > latest), tau_of[1], latest);
   const v4 T = vb(2) * latest;
-  const double bound = (1 - ZF_ESCAPE_BOUND_RTOL) * s->scene.escape_radius;
+  const double bound = (1 - FLOW_ESCAPE_BOUND_RTOL) * s->scene.escape_radius;
   for (int a = 0; a < 4; a++) {
     const v4 reach = vabs(c[a]) + T * (vabs(cd[a]) + vb(0.5) * T * vb(fabs(cdd[a])));
     if (bits(reach < vb(bound)) != ALL4) return Q_PART;
@@ -274,7 +274,7 @@ static L4 q_step flow(quad *w) {
   const v4 tau = tau_of[f], other = tau_of[o];
   if (bits(tau >= vb(s->scene.t_end) - w->t) != 0) return Q_PART;  // the time limit
   const v4 vstart = speed_of(cd);
-  for (int k = 0; k < 3; k++) {  // zf_advance()
+  for (int k = 0; k < 3; k++) {  // flow_advance()
     w->q[k] = w->q[k] + tau * (w->qd[k] + vb(0.5) * tau * vb(qddp[k]));
     w->qd[k] = w->qd[k] + tau * vb(qddp[k]);
   }
@@ -309,15 +309,15 @@ static L4 q_step start(quad *w) {
   w->vscale = w->start_speed = speed_of(cd);
   if (bits(w->vscale > vb(0)) != ALL4) return Q_PART;
   const bool touching[2] = {true, true};
-  zm_class cls;
+  mode_class cls;
   const v4 tol = vb(w->s->def.velocity_rtol) * w->vscale;
   if (!sim_k4_classify(w, cd, touching, tol, &cls)) return Q_PART;
   static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   bool impacting = false;
   unsigned char letter[2];
   for (int i = 0; i < 2; i++) {
-    impacting = impacting || cls.gap[i] == ZM_GAP_IMPACTING;
-    letter[i] = cls.gap[i] == ZM_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    impacting = impacting || cls.gap[i] == MODE_GAP_IMPACTING;
+    letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
   }
   if (!impacting) return Q_PART;
   w->code = letter[0] + 4u * letter[1];

@@ -101,10 +101,10 @@ static inline L4 v4 dot3(const double r[3], const v4 b[3]) {
 /// classify() of a cycle on each lane: false when a velocity lies in its
 /// band or the lanes' classes part.
 L4 bool sim_k4_classify(const quad *w, const v4 cd[4], const bool touching[2], v4 tol,
-                        zm_class *cls);
+                        mode_class *cls);
 /// enforce() on each lane: false where the one-lane kernel has not made
 /// the projection.
-L4 bool sim_k4_enforce(quad *w, const zm_class *cls, v4 cd[4]);
+L4 bool sim_k4_enforce(quad *w, const mode_class *cls, v4 cd[4]);
 /// sim_kernel_resolve() on each lane, on a made context and made
 /// candidates: false when the lanes part or something is not made.
 L4 bool sim_k4_resolve(quad *w, const bool touching[2], const bool impacting[2],

@@ -16,7 +16,7 @@
 // classify() of a cycle on each lane: false when a velocity lies in its
 // band or the lanes' classes part.
 L4 bool sim_k4_classify(const quad *w, const v4 cd[4], const bool touching[2], v4 tol,
-                        zm_class *cls) {
+                        mode_class *cls) {
   v4 e = vb(SIM_KERNEL_CYCLE_ROUNDING) * w->start_speed;
   const v4 e_lo = vb(0.01) * tol, e_hi = vb(0.75) * tol;
   e = vsel(e < e_lo, e_lo, vsel(e > e_hi, e_hi, e));
@@ -29,36 +29,36 @@ L4 bool sim_k4_classify(const quad *w, const v4 cd[4], const bool touching[2], v
     if (bits(band) != 0) return false;
     bool on;
     if (!touching[i]) {
-      cls->gap[i] = ZM_GAP_OPEN;
+      cls->gap[i] = MODE_GAP_OPEN;
     } else if (!same(zd > tol, &on)) {
       return false;
     } else if (on) {
-      cls->gap[i] = ZM_GAP_OPEN;
+      cls->gap[i] = MODE_GAP_OPEN;
     } else {
       if (!same(zd < ntol, &on)) return false;
-      cls->gap[i] = on ? ZM_GAP_IMPACTING : ZM_GAP_CLOSED;
+      cls->gap[i] = on ? MODE_GAP_IMPACTING : MODE_GAP_CLOSED;
     }
     if (!same(xd > tol, &on)) return false;
     if (on) {
-      cls->slip[i] = ZM_SLIP_POS;
+      cls->slip[i] = MODE_SLIP_POS;
     } else {
       if (!same(xd < ntol, &on)) return false;
-      cls->slip[i] = on ? ZM_SLIP_NEG : ZM_SLIP_ZERO;
+      cls->slip[i] = on ? MODE_SLIP_NEG : MODE_SLIP_ZERO;
     }
   }
   return true;
 }
 
 // enforce(): closed gaps to zero, the constrained rates projected out.
-L4 bool sim_k4_enforce(quad *w, const zm_class *cls, v4 cd[4]) {
+L4 bool sim_k4_enforce(quad *w, const mode_class *cls, v4 cd[4]) {
   int cols[4], m = 0;
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED) {
+    if (cls->gap[i] == MODE_GAP_CLOSED) {
       w->q[i] = vb(0);
       cols[m++] = 2 * i;
     }
   for (int i = 0; i < 2; i++)
-    if (cls->gap[i] == ZM_GAP_CLOSED && cls->slip[i] == ZM_SLIP_ZERO) cols[m++] = 2 * i + 1;
+    if (cls->gap[i] == MODE_GAP_CLOSED && cls->slip[i] == MODE_SLIP_ZERO) cols[m++] = 2 * i + 1;
   if (m == 4) {
     w->qd[0] = w->qd[1] = w->qd[2] = vb(0);
   } else if (m > 0) {

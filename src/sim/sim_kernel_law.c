@@ -29,8 +29,8 @@ static double dot3(const double r[3], const double b[3]) {
 // vectors by make_stick).
 static void stick_at(const zeno_sim *s, const bool impacting[2], double e, const double qd[3],
                      double *residual, double x0[4]) {
-  const zc_letter_maps *m = &s->table.letters;
-  const zc_dyn *d = &s->dyn;
+  const contact_letter_maps *m = &s->table.letters;
+  const contact_dyn *d = &s->dyn;
   const double shift[4] = {impacting[0] ? e * qd[0] : 0, 0, impacting[1] ? e * qd[1] : 0, 0};
   const int skip = m->stick_skip;
   double rt[3], t[3];
@@ -41,13 +41,13 @@ static void stick_at(const zeno_sim *s, const bool impacting[2], double e, const
   for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
   *residual = vs + shift[skip];
   double rhs[3], qdg[3];
-  zk_zod_to_gen(&s->km, qd, qdg);
+  kinematics_zod_to_gen(&s->km, qd, qdg);
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - qdg[k]) / d->inv_mass[k];
   for (int j = 0; j < 4; j++) x0[j] = dot3(m->static_P[j], rhs);
 }
 
 // The cone slacks of impulse x (cone_lines() of contact_solve.c).
-static void slacks_of(const zc_dyn *d, const double x[4], double g[KERNEL_SLACKS]) {
+static void slacks_of(const contact_dyn *d, const double x[4], double g[KERNEL_SLACKS]) {
   for (int i = 0; i < 2; i++) {
     const double mu = d->mu[i], nrm = friction_cone_norm(mu);
     g[3 * i] = x[2 * i];
@@ -58,8 +58,8 @@ static void slacks_of(const zc_dyn *d, const double x[4], double g[KERNEL_SLACKS
 
 static void make_stick(zeno_sim *s, const bool impacting[2], double e, kstick *st) {
   memset(st, 0, sizeof *st);
-  zc_letter_maps *m = &s->table.letters;
-  zi_stick_maps_make(&s->dyn, m);
+  contact_letter_maps *m = &s->table.letters;
+  impact_stick_maps_make(&s->dyn, m);
   st->ok = m->stick_state == 1 && m->static_state == 1;
   if (!st->ok) return;
   for (int j = 0; j < 3; j++) {
@@ -135,8 +135,8 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
   c->letter[0] = letter[0];
   c->letter[1] = letter[1];
   c->mask = (letter[0] != ZENO_LETTER_F ? 1u : 0u) | (letter[1] != ZENO_LETTER_F ? 2u : 0u);
-  zc_letter_maps *m = &s->table.letters;
-  if (!zc_letter_map_make(&s->dyn, m, letter)) return false;
+  contact_letter_maps *m = &s->table.letters;
+  if (!contact_letter_map_make(&s->dyn, m, letter)) return false;
   const int code = letter[0] + 4 * letter[1];
   double X[4][4];  // x = X cd: the free contacts' impulse rows zero
   memset(X, 0, sizeof X);

@@ -36,7 +36,7 @@ typedef struct kcand {
   double G[3][4];             ///< qdot' change AMW x, as rows on the rates
 } kcand;
 
-/// Cone slacks of two contacts (zc_static_family's pieces).
+/// Cone slacks of two contacts (contact_static_family's pieces).
 #define KERNEL_SLACKS 6
 /// Crossings of a rising with a falling slack: at most 3 x 3.
 #define KERNEL_STICK_PAIRS 9
@@ -45,7 +45,7 @@ typedef struct kcand {
 /// qdot' before the impact: the stick's consistency residual, the family of
 /// impulses x0 + s k balancing it, and its cone slacks g0 + g1 s, whose
 /// smallest is maximised where a rising and a falling one cross
-/// (zc_static_family_mapped's peak, the pairs and their divisors made once).
+/// (contact_static_family_mapped's peak, the pairs and their divisors made once).
 typedef struct kstick {
   bool ok;                            ///< the maps are regular
   bool bounded;                       ///< some slack rises and another falls

@@ -80,9 +80,9 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
       qd[k] = g->qd0[k];
     }
   } else {
-    zf_advance(g->q0, g->qd0, g->qdd, tau, q, qd);
+    flow_advance(g->q0, g->qd0, g->qdd, tau, q, qd);
   }
-  zm_solution sol;
+  mode_solution sol;
   memset(&sol, 0, sizeof sol);
   sol.mode = g->mode;
   memcpy(sol.force, g->force, sizeof sol.force);

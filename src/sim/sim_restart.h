@@ -26,7 +26,7 @@ void sim_set_lean_events(zeno_sim *sim, bool lean);
 
 /// Has the simulator's table resolve every impact through its maps from
 /// each letter system's first use (as a Poincaré runner's kernel does)
-/// instead of after ZC_MAP_AFTER_USES solves (zc_letter_maps.
+/// instead of after CONTACT_MAP_AFTER_USES solves (contact_letter_maps.
 /// from_first_use): no run's result then depends on the runs before it on
 /// the same simulator. A no-op without a table (zeno_sim_def.zod_table
 /// false, or the full model).

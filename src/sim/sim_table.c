@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-unsigned sim_table_class_code(const zm_class *cls) {
+unsigned sim_table_class_code(const mode_class *cls) {
   unsigned code = 0;
   for (int i = ZENO_MAX_CONTACTS - 1; i >= 0; i--) {
     code = code * 3 + cls->gap[i];

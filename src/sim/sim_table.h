@@ -43,7 +43,7 @@ typedef struct sim_kernel_data {
   bool mode_rest[16];             ///< every contact sticks and the body stays still
   double mode_qddp[16][3];        ///< q'' (sim_mode_rates)
   double mode_cdd[16][4];         ///< contact accelerations (z1, x1, z2, x2)''
-  /// Their divisors in the guards' roots inverted (zf_crossings_inv).
+  /// Their divisors in the guards' roots inverted (flow_crossings_inv).
   double mode_inv[16][4];
   double AMW[3][4];               ///< change of qdot' per unit contact impulse
   /// Kinetic energy as a quadratic form of qdot': T = v^T K v, K = A^-T M A^-1 / 2.
@@ -68,7 +68,7 @@ typedef struct sim_kernel_data {
 typedef struct sim_table {
   int classes;                            ///< slots in use
   sim_choice choice[SIM_TABLE_CLASSES];
-  zc_letter_maps letters;                 ///< the impact candidates' systems
+  contact_letter_maps letters;                 ///< the impact candidates' systems
   /// Projections onto contact constraints, by the set of coordinates
   /// projected (bit a: coordinate a of (z1, x1, z2, x2)): 0 not made, 1
   /// made, 2 dependent; dv = K r in generalised rates, columns in the
@@ -81,7 +81,7 @@ typedef struct sim_table {
 } sim_table;
 
 /// Code of a kinematic class (below 1296: 36 states per contact).
-unsigned sim_table_class_code(const zm_class *cls);
+unsigned sim_table_class_code(const mode_class *cls);
 /// The remembered choice of a class code, or NULL.
 const sim_choice *sim_table_find(const sim_table *t, unsigned code);
 /// Remembers a choice (ch->key is set here); a full table remembers no more.

@@ -22,15 +22,15 @@ void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
 // small against the segment's speed scale (separating or slipping by a
 // hair; a separation squared, the height of the bounce it starts, as for a
 // graze).
-void sim_note_small_speeds(zeno_sim *s, const zm_class *cls,
+void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
                            const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
                            double tol_v, double vscale) {
   for (int i = 0; i < s->km.n; i++) {
-    const bool touching = cls->gap[i] != ZM_GAP_OPEN || gap_hit[i];
+    const bool touching = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];
     if (!touching) continue;
     const double zd = fabs(cd[2 * i]), xd = fabs(cd[2 * i + 1]);
-    if (cls->gap[i] == ZM_GAP_OPEN && zd > tol_v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
-    if (cls->gap[i] == ZM_GAP_CLOSED && xd > tol_v) sim_note_tie(s, xd / vscale);
+    if (cls->gap[i] == MODE_GAP_OPEN && zd > tol_v) sim_note_tie(s, (zd / vscale) * (zd / vscale));
+    if (cls->gap[i] == MODE_GAP_CLOSED && xd > tol_v) sim_note_tie(s, xd / vscale);
   }
 }
 
@@ -50,7 +50,7 @@ void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
 
 // A ZOD segment ending at crossing cr[0]: the next crossing (simultaneous
 // ones included) over the segment's duration, and the near misses before it.
-void sim_note_crossing_ties(zeno_sim *s, const zf_crossing *cr, int n, const double c[4],
+void sim_note_crossing_ties(zeno_sim *s, const flow_crossing *cr, int n, const double c[4],
                             const double cd[4], const double cdd[4]) {
   const double tau = cr[0].tau;
   // With both contacts closed the body keeps one degree of freedom: both

@@ -77,10 +77,10 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   // A sequence ended at a precision floor dropped bounces below resolution:
   // a decision as close as their height.
   if (s->zeno.pending_period == 0) sim_note_tie(s, s->zeno.pending_floor_tie);
-  zm_class cls;
+  mode_class cls;
   sim_classify(s, touching, tol.v, &cls);
   for (int i = 0; i < s->km.n; i++)
-    if (touching[i]) cls.gap[i] = ZM_GAP_CLOSED;
+    if (touching[i]) cls.gap[i] = MODE_GAP_CLOSED;
   sim_enforce(s, &cls);
   // Closing the normal motion changes the slip rates, which the body
   // couples to it: the slips are classified again on the closed state. (A
@@ -88,7 +88,7 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   // at 1e-20 but kept the slips it had read before closing, 1e-6: the body
   // was set slipping both ways from rest, in a mode Table 1 admitted only
   // for those slips, and slid off.)
-  zm_class closed;
+  mode_class closed;
   sim_classify(s, touching, tol.v, &closed);
   bool reclassified = false;
   for (int i = 0; i < s->km.n; i++)

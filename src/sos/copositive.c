@@ -52,7 +52,7 @@ static int rref(int rows, int n, mpq_t *A, int *piv) {
 static int null_basis(int rows, int n, mpq_t *A, mpq_t *N) {
   mpq_t *R = qalloc(rows * n);
   for (int k = 0; k < rows * n; k++) mpq_set(R[k], A[k]);
-  int piv[ZQC_MAX_ROWS + ZQC_MAX_DIM];
+  int piv[COPOSITIVE_MAX_ROWS + COPOSITIVE_MAX_DIM];
   const int rank = rref(rows, n, R, piv);
   int dim = 0;
   for (int col = 0; col < n; col++) {
@@ -113,13 +113,13 @@ static bool add_gen(int n, mpq_t *G, int from, int *ng, mpq_t *y) {
     for (int k = 0; k < n && same; k++) same = mpq_equal(G[g * n + k], y[k]) != 0;
     if (same) return true;
   }
-  if (*ng >= ZQC_MAX_GEN) return false;
+  if (*ng >= COPOSITIVE_MAX_GEN) return false;
   for (int k = 0; k < n; k++) mpq_set(G[*ng * n + k], y[k]);
   (*ng)++;
   return true;
 }
 
-bool zqc_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays) {
+bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays) {
   mpq_t *N = qalloc(n * n), *A = qalloc(n * n), *Y = qalloc(n * n);
   bool ok = true;
   int ng = 0;
@@ -131,7 +131,7 @@ bool zqc_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays
   ng = d;
   const int need = n - d - 1;  // rows of L tight at an extreme ray
   if (need >= 0 && d < n) {
-    int idx[ZQC_MAX_DIM];
+    int idx[COPOSITIVE_MAX_DIM];
     for (int k = 0; k < need; k++) idx[k] = k;
     for (bool more = need <= m; more && ok;) {
       for (int r = 0; r < d; r++)
@@ -214,16 +214,16 @@ static bool inverse_nonpositive(int n, mpz_t *Z, const int *J, int k) {
   return bad;
 }
 
-zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
+copositive_answer copositive_copositive(int n, mpq_t *M, unsigned long *witness) {
   // Reduction: an index k with M_kk >= 0 and M_kl >= 0 for every l adds
   // M_kk x_k^2 + 2 x_k sum_l M_kl x_l >= 0 to the form of the others, so M
   // is copositive exactly when M without k is. A negative diagonal: not.
-  if (n > ZQC_MAX_GEN) return ZQC_TOO_LARGE;
-  int keep[ZQC_MAX_GEN], nk = 0;
+  if (n > COPOSITIVE_MAX_GEN) return COPOSITIVE_TOO_LARGE;
+  int keep[COPOSITIVE_MAX_GEN], nk = 0;
   for (int k = 0; k < n; k++) {
     if (mpq_sgn(M[k * n + k]) < 0) {
       if (witness) *witness = 1ul << k;
-      return ZQC_NO;
+      return COPOSITIVE_NO;
     }
     keep[nk++] = k;
   }
@@ -238,13 +238,13 @@ zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
       break;
     }
   }
-  if (nk == 0) return ZQC_YES;
-  if (nk > ZQC_MAX_ORDER) return ZQC_TOO_LARGE;
+  if (nk == 0) return COPOSITIVE_YES;
+  if (nk > COPOSITIVE_MAX_ORDER) return COPOSITIVE_TOO_LARGE;
   // The kept submatrix with each row scaled by a positive number to the
   // smallest integers (D M, D positive diagonal): (D M)_J^-1 = M_J^-1 D_J^-1
   // has the signs of M_J^-1, and the signs of the entries are M's.
   mpz_t *Z = malloc((size_t)(nk * nk) * sizeof *Z), den, g;
-  if (!Z) return ZQC_TOO_LARGE;
+  if (!Z) return COPOSITIVE_TOO_LARGE;
   mpz_inits(den, g, NULL);
   for (int a = 0; a < nk; a++) {
     mpz_set_ui(den, 1);
@@ -269,11 +269,11 @@ zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
   // A subset with a row >= 0 (within it) is copositive when its proper
   // principal submatrices are (the reduction above): only subsets where
   // every row has a negative entry are inverted.
-  int J[ZQC_MAX_ORDER];
-  zqc_answer ans = ZQC_YES;
-  for (int k = 1; k <= nk && ans == ZQC_YES; k++) {
+  int J[COPOSITIVE_MAX_ORDER];
+  copositive_answer ans = COPOSITIVE_YES;
+  for (int k = 1; k <= nk && ans == COPOSITIVE_YES; k++) {
     unsigned long s = (1ul << k) - 1;
-    while (s < (1ul << nk) && ans == ZQC_YES) {
+    while (s < (1ul << nk) && ans == COPOSITIVE_YES) {
       int c = 0;
       for (int b = 0; b < nk; b++)
         if (s & (1ul << b)) J[c++] = b;
@@ -288,7 +288,7 @@ zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
           *witness = 0;
           for (int b = 0; b < k; b++) *witness |= 1ul << keep[J[b]];
         }
-        ans = ZQC_NO;
+        ans = COPOSITIVE_NO;
       }
       const unsigned long lo = s & -s, hi = s + lo;  // next with k bits (Gosper)
       s = (((hi ^ s) >> 2) / lo) | hi;
@@ -299,14 +299,14 @@ zqc_answer zqc_copositive(int n, mpq_t *M, unsigned long *witness) {
   return ans;
 }
 
-zqc_answer zqc_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
-  if (n < 1 || n > ZQC_MAX_DIM || m < 0 || m > ZQC_MAX_ROWS) return ZQC_TOO_LARGE;
-  mpq_t *G = qalloc(ZQC_MAX_GEN * n);
+copositive_answer copositive_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
+  if (n < 1 || n > COPOSITIVE_MAX_DIM || m < 0 || m > COPOSITIVE_MAX_ROWS) return COPOSITIVE_TOO_LARGE;
+  mpq_t *G = qalloc(COPOSITIVE_MAX_GEN * n);
   int nlin = 0, nrays = 0;
-  if (!zqc_cone_generators(n, m, L, G, &nlin, &nrays) || 2 * nlin + nrays > ZQC_MAX_GEN) {
-    qfree(G, ZQC_MAX_GEN * n);
-    if (ngen) *ngen = ZQC_MAX_GEN + 1;
-    return ZQC_TOO_LARGE;
+  if (!copositive_cone_generators(n, m, L, G, &nlin, &nrays) || 2 * nlin + nrays > COPOSITIVE_MAX_GEN) {
+    qfree(G, COPOSITIVE_MAX_GEN * n);
+    if (ngen) *ngen = COPOSITIVE_MAX_GEN + 1;
+    return COPOSITIVE_TOO_LARGE;
   }
   // The lineality space in both signs: -l after the rays.
   for (int b = 0; b < nlin; b++)
@@ -328,10 +328,10 @@ zqc_answer zqc_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
         mpq_mul(t, G[a * n + r], QG[r * ng + b]);
         mpq_add(M[a * ng + b], M[a * ng + b], t);
       }
-  const zqc_answer ans = ng == 0 ? ZQC_YES : zqc_copositive(ng, M, NULL);
+  const copositive_answer ans = ng == 0 ? COPOSITIVE_YES : copositive_copositive(ng, M, NULL);
   mpq_clear(t);
   qfree(QG, n * ng);
   qfree(M, ng * ng);
-  qfree(G, ZQC_MAX_GEN * n);
+  qfree(G, COPOSITIVE_MAX_GEN * n);
   return ans;
 }

@@ -4,24 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-void zq_init(zq_poly *p) { memset(p, 0, sizeof *p); }
+void qpoly_init(qpoly_poly *p) { memset(p, 0, sizeof *p); }
 
-void zq_clear(zq_poly *p) {
+void qpoly_clear(qpoly_poly *p) {
   for (int k = 0; k < p->cap; k++) mpq_clear(p->c[k]);
   free(p->m);
   free(p->c);
   memset(p, 0, sizeof *p);
 }
 
-void zq_zero(zq_poly *p) { p->n = 0; }
+void qpoly_zero(qpoly_poly *p) { p->n = 0; }
 
-static int find(const zq_poly *p, const ze_mono *m) {
+static int find(const qpoly_poly *p, const poly_mono *m) {
   for (int k = 0; k < p->n; k++)
     if (memcmp(&p->m[k], m, sizeof *m) == 0) return k;
   return -1;
 }
 
-bool zq_add_term(zq_poly *p, const ze_mono *m, const mpq_t s) {
+bool qpoly_add_term(qpoly_poly *p, const poly_mono *m, const mpq_t s) {
   if (mpq_sgn(s) == 0) return true;
   int k = find(p, m);
   if (k >= 0) {
@@ -37,7 +37,7 @@ bool zq_add_term(zq_poly *p, const ze_mono *m, const mpq_t s) {
   }
   if (p->n == p->cap) {
     const int cap = p->cap ? 2 * p->cap : 16;
-    ze_mono *m2 = realloc(p->m, (size_t)cap * sizeof *m2);
+    poly_mono *m2 = realloc(p->m, (size_t)cap * sizeof *m2);
     if (!m2) return false;
     p->m = m2;
     mpq_t *c2 = realloc(p->c, (size_t)cap * sizeof *c2);
@@ -52,67 +52,67 @@ bool zq_add_term(zq_poly *p, const ze_mono *m, const mpq_t s) {
   return true;
 }
 
-bool zq_axpy(zq_poly *p, const mpq_t s, const zq_poly *q) {
+bool qpoly_axpy(qpoly_poly *p, const mpq_t s, const qpoly_poly *q) {
   mpq_t t;
   mpq_init(t);
   bool ok = true;
   for (int k = 0; ok && k < q->n; k++) {
     mpq_mul(t, s, q->c[k]);
-    ok = zq_add_term(p, &q->m[k], t);
+    ok = qpoly_add_term(p, &q->m[k], t);
   }
   mpq_clear(t);
   return ok;
 }
 
-bool zq_mul(zq_poly *out, const zq_poly *a, const zq_poly *b) {
-  zq_zero(out);
+bool qpoly_mul(qpoly_poly *out, const qpoly_poly *a, const qpoly_poly *b) {
+  qpoly_zero(out);
   mpq_t t;
   mpq_init(t);
   bool ok = true;
   for (int i = 0; ok && i < a->n; i++)
     for (int j = 0; ok && j < b->n; j++) {
-      ze_mono m;
-      ok = ze_mono_add(&a->m[i], &b->m[j], &m);
+      poly_mono m;
+      ok = poly_mono_add(&a->m[i], &b->m[j], &m);
       mpq_mul(t, a->c[i], b->c[j]);
-      ok = ok && zq_add_term(out, &m, t);
+      ok = ok && qpoly_add_term(out, &m, t);
     }
   mpq_clear(t);
   return ok;
 }
 
-bool zq_mono_compose(zq_poly *out, const ze_mono *m, const zq_poly *map, int nvars) {
-  zq_poly acc, tmp;
-  zq_init(&acc);
-  zq_init(&tmp);
+bool qpoly_mono_compose(qpoly_poly *out, const poly_mono *m, const qpoly_poly *map, int nvars) {
+  qpoly_poly acc, tmp;
+  qpoly_init(&acc);
+  qpoly_init(&tmp);
   mpq_t one;
   mpq_init(one);
   mpq_set_ui(one, 1, 1);
-  const ze_mono unit = {{0}};
-  bool ok = zq_add_term(&acc, &unit, one);
+  const poly_mono unit = {{0}};
+  bool ok = qpoly_add_term(&acc, &unit, one);
   for (int v = 0; ok && v < nvars; v++)
     for (int p = 0; ok && p < m->e[v]; p++) {
-      ok = zq_mul(&tmp, &acc, &map[v]);
-      zq_poly swap = acc;
+      ok = qpoly_mul(&tmp, &acc, &map[v]);
+      qpoly_poly swap = acc;
       acc = tmp;
       tmp = swap;
     }
-  zq_zero(out);
-  ok = ok && zq_axpy(out, one, &acc);
+  qpoly_zero(out);
+  ok = ok && qpoly_axpy(out, one, &acc);
   mpq_clear(one);
-  zq_clear(&acc);
-  zq_clear(&tmp);
+  qpoly_clear(&acc);
+  qpoly_clear(&tmp);
   return ok;
 }
 
-void zq_coef(mpq_t out, const zq_poly *p, const ze_mono *m) {
+void qpoly_coef(mpq_t out, const qpoly_poly *p, const poly_mono *m) {
   const int k = find(p, m);
   if (k >= 0) mpq_set(out, p->c[k]);
   else mpq_set_ui(out, 0, 1);
 }
 
-zeno_status zq_to_poly(const zq_poly *p, ze_poly *q, zeno_error *e) {
+zeno_status qpoly_to_poly(const qpoly_poly *p, ze_poly *q, zeno_error *e) {
   for (int k = 0; k < p->n; k++) {
-    const zeno_status st = ze_poly_add_term(q, &p->m[k], mpq_get_d(p->c[k]), e);
+    const zeno_status st = poly_add_term(q, &p->m[k], mpq_get_d(p->c[k]), e);
     if (st != ZENO_OK) return st;
   }
   return ZENO_OK;

@@ -10,28 +10,28 @@
 
 #include "sos/poly.h"
 
-typedef struct zq_poly {
+typedef struct qpoly_poly {
   int n, cap;
-  ze_mono *m;
+  poly_mono *m;
   mpq_t *c;
-} zq_poly;
+} qpoly_poly;
 
-void zq_init(zq_poly *p);
-void zq_clear(zq_poly *p);
+void qpoly_init(qpoly_poly *p);
+void qpoly_clear(qpoly_poly *p);
 /// p = 0 (storage kept).
-void zq_zero(zq_poly *p);
+void qpoly_zero(qpoly_poly *p);
 /// p += s x^m; false without memory.
-bool zq_add_term(zq_poly *p, const ze_mono *m, const mpq_t s);
+bool qpoly_add_term(qpoly_poly *p, const poly_mono *m, const mpq_t s);
 /// p += s q.
-bool zq_axpy(zq_poly *p, const mpq_t s, const zq_poly *q);
+bool qpoly_axpy(qpoly_poly *p, const mpq_t s, const qpoly_poly *q);
 /// out = a b (out distinct from a and b).
-bool zq_mul(zq_poly *out, const zq_poly *a, const zq_poly *b);
+bool qpoly_mul(qpoly_poly *out, const qpoly_poly *a, const qpoly_poly *b);
 /// out = x^m (each variable v replaced by map[v]): a monomial composed with
 /// a polynomial map (out distinct from map).
-bool zq_mono_compose(zq_poly *out, const ze_mono *m, const zq_poly *map, int nvars);
+bool qpoly_mono_compose(qpoly_poly *out, const poly_mono *m, const qpoly_poly *map, int nvars);
 /// Coefficient of x^m (0 when absent) into out.
-void zq_coef(mpq_t out, const zq_poly *p, const ze_mono *m);
-/// The polynomial rounded to doubles (q initialised by ze_poly_init).
-zeno_status zq_to_poly(const zq_poly *p, ze_poly *q, zeno_error *e);
+void qpoly_coef(mpq_t out, const qpoly_poly *p, const poly_mono *m);
+/// The polynomial rounded to doubles (q initialised by poly_init).
+zeno_status qpoly_to_poly(const qpoly_poly *p, ze_poly *q, zeno_error *e);
 
 #endif

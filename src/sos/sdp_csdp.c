@@ -36,7 +36,7 @@
 // sdp() keeps a static pointer (op_o.c): one call at a time per process.
 static pthread_mutex_t csdp_lock = PTHREAD_MUTEX_INITIALIZER;
 
-zeno_status ze_sdp_init(ze_sdp *p, int nblocks, const int *block_size,
+zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size,
                         const bool *block_diag, int ncons, zeno_error *e) {
   memset(p, 0, sizeof *p);
   if (nblocks < 1 || ncons < 1)
@@ -51,25 +51,25 @@ zeno_status ze_sdp_init(ze_sdp *p, int nblocks, const int *block_size,
   p->block_diag = malloc((size_t)nblocks * sizeof *p->block_diag);
   p->rhs = calloc((size_t)ncons, sizeof *p->rhs);
   if (!p->block_size || !p->block_diag || !p->rhs) {
-    ze_sdp_free(p);
+    sdp_free(p);
     return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
   }
   memcpy(p->block_size, block_size, (size_t)nblocks * sizeof *block_size);
   memcpy(p->block_diag, block_diag, (size_t)nblocks * sizeof *block_diag);
   p->nblocks = nblocks;
   p->ncons = ncons;
-  p->max_iterations = ZE_SDP_MAX_ITERATIONS;
+  p->max_iterations = SDP_MAX_ITERATIONS;
   return ZENO_OK;
 }
 
-zeno_status ze_sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
+zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
                        zeno_error *e) {
   if (i > j) {
     int t = i;
     i = j;
     j = t;
   }
-  if (con < ZE_SDP_OBJECTIVE || con >= p->ncons || block < 0 || block >= p->nblocks ||
+  if (con < SDP_OBJECTIVE || con >= p->ncons || block < 0 || block >= p->nblocks ||
       i < 0 || j >= p->block_size[block] || (p->block_diag[block] && i != j) ||
       !isfinite(value))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp",
@@ -79,17 +79,17 @@ zeno_status ze_sdp_add(ze_sdp *p, int con, int block, int i, int j, double value
     return ZENO_OK;
   if (p->nentries == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
-    ze_sdp_entry *grown = realloc(p->entries, cap * sizeof *grown);
+    sdp_entry *grown = realloc(p->entries, cap * sizeof *grown);
     if (!grown)
       return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
     p->entries = grown;
     p->cap = cap;
   }
-  p->entries[p->nentries++] = (ze_sdp_entry){con, block, i, j, value};
+  p->entries[p->nentries++] = (sdp_entry){con, block, i, j, value};
   return ZENO_OK;
 }
 
-void ze_sdp_free(ze_sdp *p) {
+void sdp_free(ze_sdp *p) {
   free(p->block_size);
   free(p->block_diag);
   free(p->rhs);
@@ -97,7 +97,7 @@ void ze_sdp_free(ze_sdp *p) {
   memset(p, 0, sizeof *p);
 }
 
-void ze_sdp_solution_free(ze_sdp_solution *s, int nblocks) {
+void sdp_solution_free(sdp_solution *s, int nblocks) {
   if (s->x)
     for (int b = 0; b < nblocks; b++)
       free(s->x[b]);
@@ -106,7 +106,7 @@ void ze_sdp_solution_free(ze_sdp_solution *s, int nblocks) {
   memset(s, 0, sizeof *s);
 }
 
-const char *ze_sdp_code_name(int code) {
+const char *sdp_code_name(int code) {
   static const char *const names[] = {
       "solved", "primal infeasible", "dual infeasible", "solved to reduced accuracy",
       "maximum iterations reached", "stuck at the edge of primal feasibility",
@@ -117,7 +117,7 @@ const char *ze_sdp_code_name(int code) {
 }
 
 static int entry_order(const void *a, const void *b) {
-  const ze_sdp_entry *x = a, *y = b;
+  const sdp_entry *x = a, *y = b;
   if (x->con != y->con) return x->con < y->con ? -1 : 1;
   if (x->block != y->block) return x->block < y->block ? -1 : 1;
   if (x->i != y->i) return x->i < y->i ? -1 : 1;
@@ -126,8 +126,8 @@ static int entry_order(const void *a, const void *b) {
 }
 
 // Sorted copy of the entries with repeats summed and zeros dropped.
-static ze_sdp_entry *merged_entries(const ze_sdp *p, size_t *count) {
-  ze_sdp_entry *m = malloc((p->nentries ? p->nentries : 1) * sizeof *m);
+static sdp_entry *merged_entries(const ze_sdp *p, size_t *count) {
+  sdp_entry *m = malloc((p->nentries ? p->nentries : 1) * sizeof *m);
   if (!m)
     return NULL;
   if (p->nentries)
@@ -181,7 +181,7 @@ static struct sparseblock *new_sparseblock(int con, int block, int size, int cou
 
 // Builds the CSDP problem. Returns ZENO_OK, ZENO_ERR_NOMEM, or ZENO_DONE
 // when an empty constraint has a non-zero right-hand side (infeasible).
-static zeno_status build(const ze_sdp *p, const ze_sdp_entry *m, size_t count,
+static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
                          csdp_problem *q) {
   memset(q, 0, sizeof *q);
   q->C.nblocks = p->nblocks;
@@ -203,8 +203,8 @@ static zeno_status build(const ze_sdp *p, const ze_sdp_entry *m, size_t count,
       return ZENO_ERR_NOMEM;
   }
   size_t k = 0;
-  while (k < count && m[k].con == ZE_SDP_OBJECTIVE) {
-    const ze_sdp_entry *t = &m[k++];
+  while (k < count && m[k].con == SDP_OBJECTIVE) {
+    const sdp_entry *t = &m[k++];
     struct blockrec *r = &q->C.blocks[t->block + 1];
     if (r->blockcategory == DIAG) {
       r->data.vec[t->i + 1] = t->value;
@@ -347,7 +347,7 @@ static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
 
 // Copies X and y out of CSDP's storage (0-based, row-major).
 static bool extract(const ze_sdp *p, const csdp_problem *q, struct blockmatrix X,
-                    const double *y, ze_sdp_solution *s) {
+                    const double *y, sdp_solution *s) {
   s->x = calloc((size_t)p->nblocks, sizeof *s->x);
   s->y = calloc((size_t)p->ncons, sizeof *s->y);
   if (!s->x || !s->y)
@@ -373,7 +373,7 @@ static bool extract(const ze_sdp *p, const csdp_problem *q, struct blockmatrix X
   return true;
 }
 
-zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e) {
+zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e) {
   memset(s, 0, sizeof *s);
   if (p->nblocks < 1 || p->ncons < 1)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp", "empty semidefinite program");
@@ -382,7 +382,7 @@ zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e) {
                      "must be >= 1 (got %d)", p->max_iterations);
   const double start = clock_seconds();
   size_t count = 0;
-  ze_sdp_entry *m = merged_entries(p, &count);
+  sdp_entry *m = merged_entries(p, &count);
   if (!m)
     return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
   csdp_problem q;
@@ -430,18 +430,18 @@ zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e) {
   free(y);
   s->seconds = clock_seconds() - start;
   if (st == ZENO_ERR_NOMEM) {
-    ze_sdp_solution_free(s, p->nblocks);
+    sdp_solution_free(s, p->nblocks);
     return zeno_fail(e, st, "sdp", "out of memory");
   }
   if (st == ZENO_ERR_ARGUMENT)
     return zeno_fail(e, st, "sdp", "every constraint of the program is empty (0 = 0)");
   if (s->csdp_code > 3) {
     int code = s->csdp_code;
-    ze_sdp_solution_free(s, p->nblocks);
+    sdp_solution_free(s, p->nblocks);
     s->csdp_code = code;
     return zeno_fail(e, ZENO_ERR_SINGULAR, "sdp", "CSDP failed: code %d (%s)", code,
-                     ze_sdp_code_name(code));
+                     sdp_code_name(code));
   }
-  s->status = (ze_sdp_status)s->csdp_code;
+  s->status = (sdp_status)s->csdp_code;
   return ZENO_OK;
 }

@@ -32,15 +32,15 @@
 
 #include "zeno/error.h"
 
-/// One entry of C (con = ZE_SDP_OBJECTIVE) or of A_con.
-typedef struct ze_sdp_entry {
-  int con;      ///< constraint index, or ZE_SDP_OBJECTIVE
+/// One entry of C (con = SDP_OBJECTIVE) or of A_con.
+typedef struct sdp_entry {
+  int con;      ///< constraint index, or SDP_OBJECTIVE
   int block;    ///< block index
   int i, j;     ///< position in the block, i <= j (diagonal blocks: i == j)
   double value;
-} ze_sdp_entry;
+} sdp_entry;
 
-#define ZE_SDP_OBJECTIVE (-1)
+#define SDP_OBJECTIVE (-1)
 
 typedef struct ze_sdp {
   int nblocks;
@@ -48,47 +48,47 @@ typedef struct ze_sdp {
   bool *block_diag;  ///< true: a diagonal block (non-negative scalars)
   int ncons;
   double *rhs;       ///< b_k, k < ncons
-  ze_sdp_entry *entries;
+  sdp_entry *entries;
   size_t nentries, cap;
-  int max_iterations; ///< CSDP's maxiter (default ZE_SDP_MAX_ITERATIONS)
+  int max_iterations; ///< CSDP's maxiter (default SDP_MAX_ITERATIONS)
 } ze_sdp;
 
 /// CSDP's default iteration limit.
-#define ZE_SDP_MAX_ITERATIONS 100
+#define SDP_MAX_ITERATIONS 100
 
-typedef enum ze_sdp_status {
-  ZE_SDP_SOLVED = 0,        ///< optimal to CSDP's tolerances (code 0)
-  ZE_SDP_PRIMAL_INFEASIBLE, ///< no X satisfies the constraints (code 1)
-  ZE_SDP_DUAL_INFEASIBLE,   ///< the objective is unbounded (code 2)
-  ZE_SDP_REDUCED_ACCURACY   ///< solved with reduced accuracy (code 3)
-} ze_sdp_status;
+typedef enum sdp_status {
+  SDP_SOLVED = 0,        ///< optimal to CSDP's tolerances (code 0)
+  SDP_PRIMAL_INFEASIBLE, ///< no X satisfies the constraints (code 1)
+  SDP_DUAL_INFEASIBLE,   ///< the objective is unbounded (code 2)
+  SDP_REDUCED_ACCURACY   ///< solved with reduced accuracy (code 3)
+} sdp_status;
 
-typedef struct ze_sdp_solution {
-  ze_sdp_status status;
+typedef struct sdp_solution {
+  sdp_status status;
   int csdp_code;      ///< sdp()'s return value
   double pobj, dobj;  ///< primal and dual objectives
   double **x;         ///< per block: dense n*n row-major, or the n diagonal values
   double *y;          ///< dual variables, one per constraint
   double seconds;     ///< wall time of the solve
-} ze_sdp_solution;
+} sdp_solution;
 
 /// Empty program with the given blocks and constraints (all rhs 0).
-zeno_status ze_sdp_init(ze_sdp *p, int nblocks, const int *block_size,
+zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size,
                         const bool *block_diag, int ncons, zeno_error *e);
 /// Adds value to entry (i, j) of block of A_con (or C); entries may repeat
 /// (they add up). Swaps i and j when i > j.
-zeno_status ze_sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
+zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
                        zeno_error *e);
-void ze_sdp_free(ze_sdp *p);
+void sdp_free(ze_sdp *p);
 
 /// Solves with CSDP. Returns ZENO_OK with a status for codes 0-3;
 /// ZENO_ERR_SINGULAR naming CSDP's code for its failures (codes 4-9: the
 /// iteration limit, lack of progress, a singular system, NaN);
 /// ZENO_ERR_ARGUMENT for a program without blocks or constraints.
-zeno_status ze_sdp_solve(const ze_sdp *p, ze_sdp_solution *s, zeno_error *e);
-void ze_sdp_solution_free(ze_sdp_solution *s, int nblocks);
+zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e);
+void sdp_solution_free(sdp_solution *s, int nblocks);
 
 /// CSDP's meaning of its return code (e.g. "maximum iterations reached").
-const char *ze_sdp_code_name(int code);
+const char *sdp_code_name(int code);
 
 #endif

@@ -22,44 +22,44 @@
 /// CSDP stall (code 5) on infeasible fixed-gamma programs of
 /// tests/test_sos.c, 1e-6 does not, and moves the optimum gamma of
 /// x^4 - 4x^2 + 5 - gamma by 6e-9.
-#define ZE_SOS_FREE_PENALTY 1e-6
+#define SOS_FREE_PENALTY 1e-6
 /// A program without an objective maximises instead a common lower bound t
 /// on the eigenvalues of its Gram matrices: each Gram matrix is Q' + t I
 /// with Q' >= 0 and t free, so the SDP is feasible whenever the matching
 /// is, and the program is strictly feasible exactly when t* > 0: the room
 /// the re-check (sos_check.h) needs. t is capped (t + u = cap, u >= 0) so
 /// that a homogeneous program stays bounded.
-#define ZE_SOS_MARGIN_CAP 1.0
-/// t* below -ZE_SOS_MARGIN_TOL: no Gram matrices are positive semidefinite
+#define SOS_MARGIN_CAP 1.0
+/// t* below -SOS_MARGIN_TOL: no Gram matrices are positive semidefinite
 /// to CSDP's accuracy (1e-8 relative, with a factor 10 to spare):
 /// reported infeasible.
-#define ZE_SOS_MARGIN_TOL 1e-7
+#define SOS_MARGIN_TOL 1e-7
 
 // The margin variable t = t+ - t- and the cap's slack u sit after the
 // scalars' pairs in the diagonal block 0 (feasibility programs only).
-static bool has_margin(const ze_sos_program *p) { return p->objective == NULL; }
+static bool has_margin(const sos_program *p) { return p->objective == NULL; }
 
 static zeno_status nomem(zeno_error *e) {
   return zeno_fail(e, ZENO_ERR_NOMEM, "sos", "out of memory");
 }
 
-ze_sos_options ze_sos_options_default(void) {
-  return (ze_sos_options){.max_iterations = ZE_SDP_MAX_ITERATIONS,
-                          .margin_cap = ZE_SOS_MARGIN_CAP};
+sos_options sos_options_default(void) {
+  return (sos_options){.max_iterations = SDP_MAX_ITERATIONS,
+                          .margin_cap = SOS_MARGIN_CAP};
 }
 
-static int mono_cmp(const void *a, const void *b) { return ze_mono_compare(a, b); }
+static int mono_cmp(const void *a, const void *b) { return poly_mono_compare(a, b); }
 
 // A growing array of monomials, sorted and unique after mset_seal().
 typedef struct mset {
-  ze_mono *m;
+  poly_mono *m;
   int n, cap;
 } mset;
 
-static bool mset_push(mset *s, const ze_mono *m) {
+static bool mset_push(mset *s, const poly_mono *m) {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 64;
-    ze_mono *g = realloc(s->m, (size_t)cap * sizeof *g);
+    poly_mono *g = realloc(s->m, (size_t)cap * sizeof *g);
     if (!g)
       return false;
     s->m = g;
@@ -75,38 +75,38 @@ static void mset_seal(mset *s) {
   qsort(s->m, (size_t)s->n, sizeof *s->m, mono_cmp);
   int u = 1;
   for (int k = 1; k < s->n; k++)
-    if (ze_mono_compare(&s->m[u - 1], &s->m[k]) != 0)
+    if (poly_mono_compare(&s->m[u - 1], &s->m[k]) != 0)
       s->m[u++] = s->m[k];
   s->n = u;
 }
 
-static int mset_find(const ze_mono *m, int n, const ze_mono *x) {
-  const ze_mono *hit = bsearch(x, m, (size_t)n, sizeof *m, mono_cmp);
+static int mset_find(const poly_mono *m, int n, const poly_mono *x) {
+  const poly_mono *hit = bsearch(x, m, (size_t)n, sizeof *m, mono_cmp);
   return hit ? (int)(hit - m) : -1;
 }
 
 // The possible support of the main SOS part: the expression's monomials
 // and those of g_i z_i^T Q_i z_i.
-static zeno_status support(const ze_sos_constraint *c, mset *s, zeno_error *e) {
+static zeno_status support(const sos_constraint *c, mset *s, zeno_error *e) {
   for (int k = 0; k < c->expr.nparts; k++)
     for (int t = 0; t < c->expr.part[k].nterms; t++)
       if (!mset_push(s, &c->expr.part[k].t[t].m))
         return nomem(e);
   for (int i = 0; i < c->ngs; i++) {
-    ze_mono *b;
+    poly_mono *b;
     int n;
-    zeno_status st = ze_sos_constraint_mult_basis(c, i, &b, &n, e);
+    zeno_status st = sos_constraint_mult_basis(c, i, &b, &n, e);
     if (st != ZENO_OK)
       return st;
     for (int t = 0; t < c->g[i].nterms; t++)
       for (int j = 0; j < n; j++)
         for (int k = j; k < n; k++) {
-          ze_mono jk, a;
-          if (!ze_mono_add(&b[j], &b[k], &jk) || !ze_mono_add(&c->g[i].t[t].m, &jk, &a)) {
+          poly_mono jk, a;
+          if (!poly_mono_add(&b[j], &b[k], &jk) || !poly_mono_add(&c->g[i].t[t].m, &jk, &a)) {
             free(b);
             return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
-                             "a multiplier product above degree %d (ZE_POLY_MAX_DEGREE)",
-                             ZE_POLY_MAX_DEGREE);
+                             "a multiplier product above degree %d (POLY_MAX_DEGREE)",
+                             POLY_MAX_DEGREE);
           }
           if (!mset_push(s, &a)) {
             free(b);
@@ -119,7 +119,7 @@ static zeno_status support(const ze_sos_constraint *c, mset *s, zeno_error *e) {
   return ZENO_OK;
 }
 
-zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *n,
+zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
                               zeno_error *e) {
   *basis = NULL;
   *n = 0;
@@ -130,22 +130,22 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
     return st;
   }
   const int nv = c->expr.nvars;
-  int lo[ZE_POLY_MAX_VARS], hi[ZE_POLY_MAX_VARS];
+  int lo[POLY_MAX_VARS], hi[POLY_MAX_VARS];
   for (int v = 0; v < nv; v++) {
-    lo[v] = ZE_POLY_MAX_DEGREE;
+    lo[v] = POLY_MAX_DEGREE;
     hi[v] = 0;
     for (int k = 0; k < s.n; k++) {
       lo[v] = s.m[k].e[v] < lo[v] ? s.m[k].e[v] : lo[v];
       hi[v] = s.m[k].e[v] > hi[v] ? s.m[k].e[v] : hi[v];
     }
   }
-  const int dmin = ze_mono_degree(&s.m[0]), dmax = ze_mono_degree(&s.m[s.n - 1]);
-  ze_mono *cand;
+  const int dmin = poly_mono_degree(&s.m[0]), dmax = poly_mono_degree(&s.m[s.n - 1]);
+  poly_mono *cand;
   int nc;
   if (c->weight[0] > 0)
-    st = ze_sos_weighted_main_basis(c, &cand, &nc, e);
+    st = sos_weighted_main_basis(c, &cand, &nc, e);
   else
-    st = ze_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
+    st = poly_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
   if (st != ZENO_OK) {
     free(s.m);
     return st;
@@ -167,15 +167,15 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
   for (bool changed = true; changed;) {
     changed = false;
     for (int j = 0; j < nc; j++) {
-      ze_mono sq;
-      ze_mono_add(&cand[j], &cand[j], &sq);
+      poly_mono sq;
+      poly_mono_add(&cand[j], &cand[j], &sq);
       bool needed = mset_find(s.m, s.n, &sq) >= 0;
       for (int k = 0; !needed && k < nc; k++) {
         if (k == j)
           continue;
-        ze_mono rest;
+        poly_mono rest;
         bool ok = true;
-        for (int v = 0; v < ZE_POLY_MAX_VARS; v++) {
+        for (int v = 0; v < POLY_MAX_VARS; v++) {
           ok = ok && sq.e[v] >= cand[k].e[v];
           rest.e[v] = ok ? (unsigned char)(sq.e[v] - cand[k].e[v]) : 0;
         }
@@ -191,11 +191,11 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
     }
   }
   free(s.m);
-  if (nc > ZE_SOS_MAX_GRAM) {
+  if (nc > SOS_MAX_GRAM) {
     free(cand);
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
-                     "a Gram matrix of order %d, above ZE_SOS_MAX_GRAM = %d: the "
-                     "degree is too high for %d variables", nc, ZE_SOS_MAX_GRAM, nv);
+                     "a Gram matrix of order %d, above SOS_MAX_GRAM = %d: the "
+                     "degree is too high for %d variables", nc, SOS_MAX_GRAM, nv);
   }
   if (nc == 0) {
     free(cand);
@@ -206,7 +206,7 @@ zeno_status ze_sos_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *
   return ZENO_OK;
 }
 
-void ze_sos_solution_free(ze_sos_solution *s) {
+void sos_solution_free(sos_solution *s) {
   free(s->scalars);
   if (s->gram)
     for (int c = 0, at = 0; c < s->ncons; c++)
@@ -222,7 +222,7 @@ void ze_sos_solution_free(ze_sos_solution *s) {
 // The translation's bookkeeping: bases, blocks and rows of each constraint.
 typedef struct layout {
   int ngram;          // Gram matrices in all
-  ze_sos_gram *gram;  // bases (q unused here)
+  sos_gram *gram;  // bases (q unused here)
   int *block;         // SDP block of each Gram matrix (-1: empty basis)
   int *first_gram;    // per constraint
   mset *rows;         // per constraint: its monomials
@@ -243,7 +243,7 @@ static void layout_free(layout *l, int ncons) {
   free(l->first_row);
 }
 
-static zeno_status plan(const ze_sos_program *p, layout *l, zeno_error *e) {
+static zeno_status plan(const sos_program *p, layout *l, zeno_error *e) {
   memset(l, 0, sizeof *l);
   int total = 0;
   for (int c = 0; c < p->ncons; c++)
@@ -256,22 +256,22 @@ static zeno_status plan(const ze_sos_program *p, layout *l, zeno_error *e) {
   if (!l->gram || !l->block || !l->first_gram || !l->rows || !l->first_row)
     return nomem(e);
   for (int c = 0; c < p->ncons; c++) {
-    const ze_sos_constraint *k = &p->cons[c];
+    const sos_constraint *k = &p->cons[c];
     l->first_gram[c] = l->ngram;
-    zeno_status st = ze_sos_main_basis(k, &l->gram[l->ngram].basis,
+    zeno_status st = sos_main_basis(k, &l->gram[l->ngram].basis,
                                        &l->gram[l->ngram].n, e);
     l->ngram++;
     for (int i = 0; st == ZENO_OK && i < k->ngs; i++, l->ngram++)
-      st = ze_sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis,
+      st = sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis,
                                         &l->gram[l->ngram].n, e);
     if (st == ZENO_OK)
       st = support(k, &l->rows[c], e);
     // The rows also hold the main Gram matrix's products.
-    const ze_sos_gram *m = &l->gram[l->first_gram[c]];
+    const sos_gram *m = &l->gram[l->first_gram[c]];
     for (int j = 0; st == ZENO_OK && j < m->n; j++)
       for (int q = j; q < m->n; q++) {
-        ze_mono a;
-        ze_mono_add(&m->basis[j], &m->basis[q], &a);
+        poly_mono a;
+        poly_mono_add(&m->basis[j], &m->basis[q], &a);
         if (!mset_push(&l->rows[c], &a))
           st = nomem(e);
       }
@@ -288,25 +288,25 @@ static zeno_status plan(const ze_sos_program *p, layout *l, zeno_error *e) {
 // to the rows of constraint c.
 static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g,
                                 const ze_poly *mult, int margin_at, zeno_error *e) {
-  const ze_sos_gram *gr = &l->gram[g];
+  const sos_gram *gr = &l->gram[g];
   const mset *rows = &l->rows[c];
-  ze_mono one;
+  poly_mono one;
   memset(&one, 0, sizeof one);
   const int nt = mult ? mult->nterms : 1;
   for (int t = 0; t < nt; t++) {
-    const ze_mono *shift = mult ? &mult->t[t].m : &one;
+    const poly_mono *shift = mult ? &mult->t[t].m : &one;
     const double coef = mult ? mult->t[t].c : 1.0;
     for (int j = 0; j < gr->n; j++)
       for (int k = j; k < gr->n; k++) {
-        ze_mono jk, a;
-        ze_mono_add(&gr->basis[j], &gr->basis[k], &jk);
-        ze_mono_add(shift, &jk, &a);
+        poly_mono jk, a;
+        poly_mono_add(&gr->basis[j], &gr->basis[k], &jk);
+        poly_mono_add(shift, &jk, &a);
         int r = l->first_row[c] + mset_find(rows->m, rows->n, &a);
-        zeno_status st = ze_sdp_add(sdp, r, l->block[g], j, k, -coef, e);
+        zeno_status st = sdp_add(sdp, r, l->block[g], j, k, -coef, e);
         if (st == ZENO_OK && j == k && margin_at >= 0) { // the t I of Q' + t I
-          st = ze_sdp_add(sdp, r, 0, margin_at, margin_at, -coef, e);
+          st = sdp_add(sdp, r, 0, margin_at, margin_at, -coef, e);
           if (st == ZENO_OK)
-            st = ze_sdp_add(sdp, r, 0, margin_at + 1, margin_at + 1, coef, e);
+            st = sdp_add(sdp, r, 0, margin_at + 1, margin_at + 1, coef, e);
         }
         if (st != ZENO_OK)
           return st;
@@ -322,7 +322,7 @@ static bool has_gram(const layout *l) {
   return false;
 }
 
-static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_sdp *sdp,
+static zeno_status translate(const sos_program *p, layout *l, double cap, ze_sdp *sdp,
                              zeno_error *e) {
   int nblocks = 0;
   int *size = malloc((size_t)(l->ngram + 1) * sizeof *size);
@@ -352,24 +352,24 @@ static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_
   else if (l->nrows > 0 && p->nscalars == 0 && !has_gram(l))
     st = ZENO_DONE; // fixed non-zero polynomials without a Gram basis: not SOS
   else
-    st = ze_sdp_init(sdp, nblocks, size, diag, nrows, e);
+    st = sdp_init(sdp, nblocks, size, diag, nrows, e);
   free(size);
   free(diag);
   for (int c = 0; st == ZENO_OK && c < p->ncons; c++) {
-    const ze_sos_constraint *k = &p->cons[c];
+    const sos_constraint *k = &p->cons[c];
     const mset *rows = &l->rows[c];
     for (int q = 0; st == ZENO_OK && q < k->expr.nparts; q++) {
       const ze_poly *part = &k->expr.part[q];
       const int v = k->expr.var[q];
       for (int t = 0; st == ZENO_OK && t < part->nterms; t++) {
         int r = l->first_row[c] + mset_find(rows->m, rows->n, &part->t[t].m);
-        if (v == ZE_SOS_CONSTANT) {
+        if (v == SOS_CONSTANT) {
           sdp->rhs[r] -= part->t[t].c;
           continue;
         }
-        st = ze_sdp_add(sdp, r, 0, 2 * v, 2 * v, part->t[t].c, e);
+        st = sdp_add(sdp, r, 0, 2 * v, 2 * v, part->t[t].c, e);
         if (st == ZENO_OK)
-          st = ze_sdp_add(sdp, r, 0, 2 * v + 1, 2 * v + 1, -part->t[t].c, e);
+          st = sdp_add(sdp, r, 0, 2 * v + 1, 2 * v + 1, -part->t[t].c, e);
       }
     }
     const int g0 = l->first_gram[c];
@@ -379,13 +379,13 @@ static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_
       st = gram_entries(sdp, l, c, g0 + 1 + i, &k->g[i], margin_at, e);
   }
   for (int q = 0; st == ZENO_OK && q < p->nlineqs; q++) {
-    const ze_sos_lineq *eq = &p->lineqs[q];
+    const sos_lineq *eq = &p->lineqs[q];
     const int r = l->nrows + q;
     sdp->rhs[r] = eq->rhs;
     for (int t = 0; st == ZENO_OK && t < eq->nterms; t++) {
-      st = ze_sdp_add(sdp, r, 0, 2 * eq->var[t], 2 * eq->var[t], eq->coef[t], e);
+      st = sdp_add(sdp, r, 0, 2 * eq->var[t], 2 * eq->var[t], eq->coef[t], e);
       if (st == ZENO_OK)
-        st = ze_sdp_add(sdp, r, 0, 2 * eq->var[t] + 1, 2 * eq->var[t] + 1, -eq->coef[t], e);
+        st = sdp_add(sdp, r, 0, 2 * eq->var[t] + 1, 2 * eq->var[t] + 1, -eq->coef[t], e);
     }
   }
   if (st == ZENO_OK && margin_at >= 0) { // maximise t, t+ - t- + u = cap
@@ -393,23 +393,23 @@ static zeno_status translate(const ze_sos_program *p, layout *l, double cap, ze_
     sdp->rhs[r] = cap;
     const double row[3] = {1.0, -1.0, 1.0}, obj[3] = {1.0, -1.0, 0.0};
     for (int k = 0; st == ZENO_OK && k < 3; k++)
-      st = ze_sdp_add(sdp, r, 0, margin_at + k, margin_at + k, row[k], e);
+      st = sdp_add(sdp, r, 0, margin_at + k, margin_at + k, row[k], e);
     for (int k = 0; st == ZENO_OK && k < 2; k++)
-      st = ze_sdp_add(sdp, ZE_SDP_OBJECTIVE, 0, margin_at + k, margin_at + k, obj[k], e);
+      st = sdp_add(sdp, SDP_OBJECTIVE, 0, margin_at + k, margin_at + k, obj[k], e);
   }
   for (int v = 0; st == ZENO_OK && v < p->nscalars; v++) {
     const double w = p->objective ? p->objective[v] : 0.0;
-    st = ze_sdp_add(sdp, ZE_SDP_OBJECTIVE, 0, 2 * v, 2 * v, w - ZE_SOS_FREE_PENALTY, e);
+    st = sdp_add(sdp, SDP_OBJECTIVE, 0, 2 * v, 2 * v, w - SOS_FREE_PENALTY, e);
     if (st == ZENO_OK)
-      st = ze_sdp_add(sdp, ZE_SDP_OBJECTIVE, 0, 2 * v + 1, 2 * v + 1,
-                      -w - ZE_SOS_FREE_PENALTY, e);
+      st = sdp_add(sdp, SDP_OBJECTIVE, 0, 2 * v + 1, 2 * v + 1,
+                      -w - SOS_FREE_PENALTY, e);
   }
   return st;
 }
 
 // Scalars and Gram matrices out of CSDP's X.
-static zeno_status read_back(const ze_sos_program *p, layout *l, const ze_sdp *sdp,
-                             const ze_sdp_solution *x, ze_sos_solution *s,
+static zeno_status read_back(const sos_program *p, layout *l, const ze_sdp *sdp,
+                             const sdp_solution *x, sos_solution *s,
                              zeno_error *e) {
   s->scalars = calloc((size_t)(p->nscalars ? p->nscalars : 1), sizeof *s->scalars);
   s->gram = calloc((size_t)l->ngram, sizeof *s->gram);
@@ -427,11 +427,11 @@ static zeno_status read_back(const ze_sos_program *p, layout *l, const ze_sdp *s
     s->ngrams[c] = 1 + p->cons[c].ngs;
   if (has_margin(p)) {
     s->margin = x->x[0][2 * p->nscalars] - x->x[0][2 * p->nscalars + 1];
-    if (s->margin < -ZE_SOS_MARGIN_TOL)
-      s->status = ZE_SOS_INFEASIBLE;
+    if (s->margin < -SOS_MARGIN_TOL)
+      s->status = SOS_INFEASIBLE;
   }
   for (int g = 0; g < l->ngram; g++) {
-    ze_sos_gram *gr = &s->gram[g];
+    sos_gram *gr = &s->gram[g];
     gr->n = l->gram[g].n;
     gr->basis = l->gram[g].basis; // moved
     l->gram[g].basis = NULL;
@@ -449,10 +449,10 @@ static zeno_status read_back(const ze_sos_program *p, layout *l, const ze_sdp *s
   return ZENO_OK;
 }
 
-zeno_status ze_sos_solve(const ze_sos_program *p, const ze_sos_options *o,
-                         ze_sos_solution *s, zeno_error *e) {
+zeno_status sos_solve(const sos_program *p, const sos_options *o,
+                         sos_solution *s, zeno_error *e) {
   memset(s, 0, sizeof *s);
-  ze_sos_options opt = o ? *o : ze_sos_options_default();
+  sos_options opt = o ? *o : sos_options_default();
   if (p->ncons < 1)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sos",
                      "a zero-sized program: no sums-of-squares constraint");
@@ -461,48 +461,48 @@ zeno_status ze_sos_solve(const ze_sos_program *p, const ze_sos_options *o,
   memset(&sdp, 0, sizeof sdp);
   zeno_status st = plan(p, &l, e);
   if (st == ZENO_OK)
-    st = translate(p, &l, opt.margin_cap > 0 ? opt.margin_cap : ZE_SOS_MARGIN_CAP, &sdp, e);
+    st = translate(p, &l, opt.margin_cap > 0 ? opt.margin_cap : SOS_MARGIN_CAP, &sdp, e);
   if (st == ZENO_DONE) {
-    s->status = ZE_SOS_INFEASIBLE;
+    s->status = SOS_INFEASIBLE;
     layout_free(&l, p->ncons);
     return ZENO_OK;
   }
-  ze_sdp_solution x;
+  sdp_solution x;
   memset(&x, 0, sizeof x);
   if (st == ZENO_OK) {
     sdp.max_iterations = opt.max_iterations;
     for (int b = 0; b < sdp.nblocks; b++)
       s->sdp_order += sdp.block_size[b];
     s->sdp_constraints = sdp.ncons;
-    st = ze_sdp_solve(&sdp, &x, e);
+    st = sdp_solve(&sdp, &x, e);
     s->csdp_code = x.csdp_code;
     s->seconds = x.seconds;
   }
   if (st == ZENO_OK) {
-    s->reduced_accuracy = x.status == ZE_SDP_REDUCED_ACCURACY;
-    s->status = x.status == ZE_SDP_PRIMAL_INFEASIBLE  ? ZE_SOS_INFEASIBLE
-                : x.status == ZE_SDP_DUAL_INFEASIBLE ? ZE_SOS_UNBOUNDED
-                                                     : ZE_SOS_FEASIBLE;
-    if (s->status == ZE_SOS_FEASIBLE)
+    s->reduced_accuracy = x.status == SDP_REDUCED_ACCURACY;
+    s->status = x.status == SDP_PRIMAL_INFEASIBLE  ? SOS_INFEASIBLE
+                : x.status == SDP_DUAL_INFEASIBLE ? SOS_UNBOUNDED
+                                                     : SOS_FEASIBLE;
+    if (s->status == SOS_FEASIBLE)
       st = read_back(p, &l, &sdp, &x, s, e);
-    if (st == ZENO_OK && s->status != ZE_SOS_FEASIBLE) {
+    if (st == ZENO_OK && s->status != SOS_FEASIBLE) {
       // No scalars or Gram matrices without a solution; the rest stays.
-      ze_sos_solution kept = *s;
+      sos_solution kept = *s;
       kept.scalars = NULL;
       kept.gram = NULL;
       kept.ngrams = NULL;
       kept.ncons = kept.nscalars = 0;
-      ze_sos_solution_free(s);
+      sos_solution_free(s);
       *s = kept;
     }
   }
   int code = s->csdp_code;
   if (st != ZENO_OK) {
-    ze_sos_solution_free(s);
+    sos_solution_free(s);
     s->csdp_code = code;
   }
-  ze_sdp_solution_free(&x, sdp.nblocks);
-  ze_sdp_free(&sdp);
+  sdp_solution_free(&x, sdp.nblocks);
+  sdp_free(&sdp);
   layout_free(&l, p->ncons);
   return st;
 }

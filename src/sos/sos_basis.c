@@ -1,5 +1,5 @@
 // Weighted monomial bases of sums-of-squares constraints (sos.h,
-// ze_sos_set_weights): the Gram bases of a constraint whose expression is a
+// sos_set_weights): the Gram bases of a constraint whose expression is a
 // sum of weighted-homogeneous parts of weights wl..wh (the ZOD's scaling:
 // positions weigh 2, velocities 1), in the variables the constraint uses.
 //
@@ -17,9 +17,9 @@
 #include "sos/sos.h"
 #include "base/util.h"
 
-static int wdeg(const int *weight, const ze_mono *m) {
+static int wdeg(const int *weight, const poly_mono *m) {
   int w = 0;
-  for (int v = 0; v < ZE_POLY_MAX_VARS; v++)
+  for (int v = 0; v < POLY_MAX_VARS; v++)
     w += weight[v] * m->e[v];
   return w;
 }
@@ -38,11 +38,11 @@ static bool range_of(const int *weight, const ze_poly *p, int *lo, int *hi) {
 // The constraint's facts: variables used, the expression's weights, and
 // its tight variables (every monomial of the expression has them).
 typedef struct facts {
-  bool used[ZE_POLY_MAX_VARS], tight[ZE_POLY_MAX_VARS];
+  bool used[POLY_MAX_VARS], tight[POLY_MAX_VARS];
   int wl, wh;
 } facts;
 
-static facts facts_of(const ze_sos_constraint *c) {
+static facts facts_of(const sos_constraint *c) {
   facts f;
   memset(&f, 0, sizeof f);
   f.wl = 1 << 20;
@@ -75,18 +75,18 @@ static int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
 // Monomials of weight lo..hi in the used variables, without those free of
 // a variable in drop[] (each drop[v] true: keep only monomials with v).
-static zeno_status weighted(const ze_sos_constraint *c, const facts *f, int lo, int hi,
-                            const bool *drop, ze_mono **basis, int *n, zeno_error *e) {
+static zeno_status weighted(const sos_constraint *c, const facts *f, int lo, int hi,
+                            const bool *drop, poly_mono **basis, int *n, zeno_error *e) {
   *basis = NULL;
   *n = 0;
   lo = lo < 0 ? 0 : lo;
   if (hi < lo)
     return ZENO_OK;
-  int cap[ZE_POLY_MAX_VARS];
+  int cap[POLY_MAX_VARS];
   for (int v = 0; v < c->expr.nvars; v++)
-    cap[v] = f->used[v] ? ZE_POLY_MAX_DEGREE : 0;
+    cap[v] = f->used[v] ? POLY_MAX_DEGREE : 0;
   zeno_status st =
-      ze_mono_basis_weighted(c->expr.nvars, c->weight, cap, lo, hi, basis, n, e);
+      poly_mono_basis_weighted(c->expr.nvars, c->weight, cap, lo, hi, basis, n, e);
   if (st != ZENO_OK)
     return st;
   int kept = 0;
@@ -102,26 +102,26 @@ static zeno_status weighted(const ze_sos_constraint *c, const facts *f, int lo, 
     free(*basis);
     *basis = NULL;
   }
-  if (kept > ZE_SOS_MAX_GRAM) {
+  if (kept > SOS_MAX_GRAM) {
     free(*basis);
     *basis = NULL;
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
-                     "a weighted Gram basis of %d monomials, above ZE_SOS_MAX_GRAM = %d",
-                     kept, ZE_SOS_MAX_GRAM);
+                     "a weighted Gram basis of %d monomials, above SOS_MAX_GRAM = %d",
+                     kept, SOS_MAX_GRAM);
   }
   return ZENO_OK;
 }
 
-zeno_status ze_sos_weighted_main_basis(const ze_sos_constraint *c, ze_mono **basis, int *n,
+zeno_status sos_weighted_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
                                        zeno_error *e) {
   const facts f = facts_of(c);
   return weighted(c, &f, ceil_half(f.wl), floor_half(f.wh), f.tight, basis, n, e);
 }
 
-zeno_status ze_sos_constraint_mult_basis(const ze_sos_constraint *c, int i, ze_mono **basis,
+zeno_status sos_constraint_mult_basis(const sos_constraint *c, int i, poly_mono **basis,
                                          int *n, zeno_error *e) {
   if (c->weight[0] <= 0)
-    return ze_sos_mult_basis(c->expr.nvars, c->mult_half[i], basis, n, e);
+    return sos_mult_basis(c->expr.nvars, c->mult_half[i], basis, n, e);
   const facts f = facts_of(c);
   int gl = 1 << 20, gh = -1;
   if (!range_of(c->weight, &c->g[i], &gl, &gh)) {
@@ -131,7 +131,7 @@ zeno_status ze_sos_constraint_mult_basis(const ze_sos_constraint *c, int i, ze_m
   }
   // g vanishes on v = 0 when each of its terms has v; otherwise the
   // multiplier must vanish there.
-  bool drop[ZE_POLY_MAX_VARS] = {false};
+  bool drop[POLY_MAX_VARS] = {false};
   for (int v = 0; v < c->expr.nvars; v++) {
     bool g_vanishes = true;
     for (int t = 0; t < c->g[i].nterms; t++)
@@ -141,26 +141,26 @@ zeno_status ze_sos_constraint_mult_basis(const ze_sos_constraint *c, int i, ze_m
   return weighted(c, &f, ceil_half(f.wl - gl), floor_half(f.wh - gh), drop, basis, n, e);
 }
 
-zeno_status ze_sos_set_weights(ze_sos_program *p, const int *weight, zeno_error *e) {
+zeno_status sos_set_weights(sos_program *p, const int *weight, zeno_error *e) {
   for (int v = 0; weight && v < p->nvars; v++)
     if (weight[v] < 1)
       return zeno_fail(e, ZENO_ERR_RANGE, "sos.weight",
                        "weight %d of variable %d (allowed: >= 1)", weight[v], v);
-  for (int v = 0; v < ZE_POLY_MAX_VARS; v++)
+  for (int v = 0; v < POLY_MAX_VARS; v++)
     p->weight[v] = weight && v < p->nvars ? weight[v] : 0;
   return ZENO_OK;
 }
 
-zeno_status ze_sos_mult_basis(int nvars, int half, ze_mono **basis, int *n,
+zeno_status sos_mult_basis(int nvars, int half, poly_mono **basis, int *n,
                               zeno_error *e) {
-  zeno_status st = ze_mono_basis(nvars, 0, half, basis, n, e);
-  if (st == ZENO_OK && *n > ZE_SOS_MAX_GRAM) {
+  zeno_status st = poly_mono_basis(nvars, 0, half, basis, n, e);
+  if (st == ZENO_OK && *n > SOS_MAX_GRAM) {
     free(*basis);
     *basis = NULL;
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
                      "a multiplier of degree %d in %d variables needs %d monomials, "
-                     "above ZE_SOS_MAX_GRAM = %d: the degree is too high", 2 * half,
-                     nvars, *n, ZE_SOS_MAX_GRAM);
+                     "above SOS_MAX_GRAM = %d: the degree is too high", 2 * half,
+                     nvars, *n, SOS_MAX_GRAM);
   }
   return st;
 }

@@ -10,22 +10,22 @@
 #include "base/util.h"
 
 /// Jacobi sweeps before giving up (quadratic convergence takes ~10).
-#define ZE_JACOBI_MAX_SWEEPS 100
+#define SOS_JACOBI_MAX_SWEEPS 100
 
-double ze_sos_round(double x) {
+double sos_round(double x) {
   if (x == 0.0 || !isfinite(x))
     return x;
   int ex;
   double m = frexp(x, &ex);
-  return ldexp(nearbyint(ldexp(m, ZE_SOS_ROUND_BITS)), ex - ZE_SOS_ROUND_BITS);
+  return ldexp(nearbyint(ldexp(m, SOS_ROUND_BITS)), ex - SOS_ROUND_BITS);
 }
 
-long double ze_sym_min_eigenvalue(int n, const long double *a0) {
+long double sos_sym_min_eigenvalue(int n, const long double *a0) {
   long double *a = malloc((size_t)n * (size_t)n * sizeof *a);
   if (!a)
     return NAN;
   memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
-  for (int sweep = 0; sweep < ZE_JACOBI_MAX_SWEEPS; sweep++) {
+  for (int sweep = 0; sweep < SOS_JACOBI_MAX_SWEEPS; sweep++) {
     long double off = 0.0L, all = 0.0L;
     for (int i = 0; i < n; i++)
       for (int j = 0; j < n; j++) {
@@ -63,7 +63,7 @@ long double ze_sym_min_eigenvalue(int n, const long double *a0) {
   return lo;
 }
 
-bool ze_cholesky_ok(int n, const long double *a, long double shift, bool long_double) {
+bool sos_cholesky_ok(int n, const long double *a, long double shift, bool long_double) {
   long double *l = calloc((size_t)n * (size_t)n, sizeof *l);
   if (!l)
     return false;
@@ -103,14 +103,14 @@ bool ze_cholesky_ok(int n, const long double *a, long double shift, bool long_do
 // Accuracy and Stability, Thm 10.3: the factors are exact for A + dA with
 // |dA| <= gamma_{n+1} |R^T||R|, so ||dA||_2 <= gamma_{n+1} n max A_jj (1 +
 // gamma)), doubled to cover the shift's own rounding, in unit roundoff u.
-long double ze_cholesky_allowance(int n, long double max_diag, long double u) {
+long double sos_cholesky_allowance(int n, long double max_diag, long double u) {
   long double gamma = (n + 2) * u / (1.0L - (n + 2) * u);
   return 2.0L * gamma * n * max_diag * (1.0L + gamma);
 }
 
 // One contribution to the residual of a monomial.
 typedef struct contrib {
-  ze_mono m;
+  poly_mono m;
   long double value, abs;
 } contrib;
 
@@ -119,7 +119,7 @@ typedef struct contribs {
   int n, cap;
 } contribs;
 
-static bool push(contribs *r, const ze_mono *m, long double v) {
+static bool push(contribs *r, const poly_mono *m, long double v) {
   if (r->n == r->cap) {
     int cap = r->cap ? 2 * r->cap : 256;
     contrib *g = realloc(r->c, (size_t)cap * sizeof *g);
@@ -133,31 +133,31 @@ static bool push(contribs *r, const ze_mono *m, long double v) {
 }
 
 static int contrib_cmp(const void *a, const void *b) {
-  return ze_mono_compare(&((const contrib *)a)->m, &((const contrib *)b)->m);
+  return poly_mono_compare(&((const contrib *)a)->m, &((const contrib *)b)->m);
 }
 
 // Rounded, symmetrised copy of a Gram matrix in long double.
-static long double *rounded_gram(const ze_sos_gram *g) {
+static long double *rounded_gram(const sos_gram *g) {
   const int n = g->n;
   long double *q = malloc((size_t)(n ? n * n : 1) * sizeof *q);
   if (!q)
     return NULL;
   for (int i = 0; i < n; i++)
     for (int j = i; j < n; j++) {
-      double v = ze_sos_round(0.5 * (g->q[i * n + j] + g->q[j * n + i]));
+      double v = sos_round(0.5 * (g->q[i * n + j] + g->q[j * n + i]));
       q[i * n + j] = q[j * n + i] = v;
     }
   return q;
 }
 
 // Adds -coef * z^T Q z (shifted by a monomial) to the contributions.
-static bool gram_contribs(contribs *r, const ze_sos_gram *g, const long double *q,
-                          const ze_mono *shift, double coef) {
+static bool gram_contribs(contribs *r, const sos_gram *g, const long double *q,
+                          const poly_mono *shift, double coef) {
   for (int j = 0; j < g->n; j++)
     for (int k = 0; k < g->n; k++) {
-      ze_mono jk, a;
-      ze_mono_add(&g->basis[j], &g->basis[k], &jk);
-      ze_mono_add(shift, &jk, &a);
+      poly_mono jk, a;
+      poly_mono_add(&g->basis[j], &g->basis[k], &jk);
+      poly_mono_add(shift, &jk, &a);
       if (!push(r, &a, -(long double)coef * q[j * g->n + k]))
         return false;
     }
@@ -165,36 +165,36 @@ static bool gram_contribs(contribs *r, const ze_sos_gram *g, const long double *
 }
 
 // Checks one Gram matrix q against a residual norm; updates out.
-static bool gram_ok(int n, const long double *q, long double enorm, ze_sos_check *out) {
+static bool gram_ok(int n, const long double *q, long double enorm, sos_check *out) {
   if (n == 0)
     return enorm == 0.0L;
   long double max_diag = 0.0L;
   for (int i = 0; i < n; i++)
     max_diag = fabsl(q[i * n + i]) > max_diag ? fabsl(q[i * n + i]) : max_diag;
-  const long double lmin = ze_sym_min_eigenvalue(n, q);
+  const long double lmin = sos_sym_min_eigenvalue(n, q);
   const long double margin = lmin - enorm;
   if ((double)lmin < out->min_eigenvalue)
     out->min_eigenvalue = (double)lmin;
   if ((double)margin < out->margin)
     out->margin = (double)margin;
-  const long double base = enorm * (1.0L + ZE_SOS_RESIDUAL_SAFETY);
+  const long double base = enorm * (1.0L + SOS_RESIDUAL_SAFETY);
   const long double ud = DBL_EPSILON / 2.0, ul = LDBL_EPSILON / 2.0L;
-  return ze_cholesky_ok(n, q, base + ze_cholesky_allowance(n, max_diag, ud), false) &&
-         ze_cholesky_ok(n, q, base + ze_cholesky_allowance(n, max_diag, ul), true);
+  return sos_cholesky_ok(n, q, base + sos_cholesky_allowance(n, max_diag, ud), false) &&
+         sos_cholesky_ok(n, q, base + sos_cholesky_allowance(n, max_diag, ul), true);
 }
 
 // The residual norm ||E||_F of constraint c (with the error bound of its
 // long double evaluation), or -1 when a residual falls on a monomial that
 // no product of the main basis makes.
-static long double residual_norm(const ze_sos_constraint *c, const double *scalars,
-                                 const ze_sos_gram *gram, long double *const *q,
+static long double residual_norm(const sos_constraint *c, const double *scalars,
+                                 const sos_gram *gram, long double *const *q,
                                  double *max_residual, bool *nomem) {
   contribs r = {0};
-  ze_mono one;
+  poly_mono one;
   memset(&one, 0, sizeof one);
   bool ok = true;
   for (int k = 0; ok && k < c->expr.nparts; k++) {
-    const double s = c->expr.var[k] == ZE_SOS_CONSTANT ? 1.0 : scalars[c->expr.var[k]];
+    const double s = c->expr.var[k] == SOS_CONSTANT ? 1.0 : scalars[c->expr.var[k]];
     for (int t = 0; ok && t < c->expr.part[k].nterms; t++)
       ok = push(&r, &c->expr.part[k].t[t].m, (long double)c->expr.part[k].t[t].c * s);
   }
@@ -213,7 +213,7 @@ static long double residual_norm(const ze_sos_constraint *c, const double *scala
   for (int a = 0; a < r.n;) {
     int b = a;
     long double v = 0.0L, abs = 0.0L;
-    for (; b < r.n && ze_mono_compare(&r.c[a].m, &r.c[b].m) == 0; b++) {
+    for (; b < r.n && poly_mono_compare(&r.c[a].m, &r.c[b].m) == 0; b++) {
       v += r.c[b].value;
       abs += r.c[b].abs;
     }
@@ -222,12 +222,12 @@ static long double residual_norm(const ze_sos_constraint *c, const double *scala
     if (fabsl(v) > *max_residual)
       *max_residual = (double)fabsl(v);
     int pairs = 0;
-    const ze_sos_gram *g = &gram[0];
+    const sos_gram *g = &gram[0];
     for (int j = 0; j < g->n; j++)
       for (int k = 0; k < g->n; k++) {
-        ze_mono jk;
-        ze_mono_add(&g->basis[j], &g->basis[k], &jk);
-        pairs += ze_mono_compare(&jk, &r.c[a].m) == 0;
+        poly_mono jk;
+        poly_mono_add(&g->basis[j], &g->basis[k], &jk);
+        pairs += poly_mono_compare(&jk, &r.c[a].m) == 0;
       }
     if (pairs == 0 && bound > 0.0L)
       absorbed = false;
@@ -239,23 +239,23 @@ static long double residual_norm(const ze_sos_constraint *c, const double *scala
   return absorbed ? sqrtl(sum2) : -1.0L;
 }
 
-zeno_status ze_sos_check_solution(const ze_sos_program *p, const ze_sos_solution *s,
-                                  ze_sos_check *out, zeno_error *e) {
+zeno_status sos_check_solution(const sos_program *p, const sos_solution *s,
+                                  sos_check *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->failed_constraint = -1;
   out->margin = out->min_eigenvalue = INFINITY;
-  if (s->status != ZE_SOS_FEASIBLE || s->ncons != p->ncons || s->nscalars != p->nscalars)
+  if (s->status != SOS_FEASIBLE || s->ncons != p->ncons || s->nscalars != p->nscalars)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sos",
                      "only a feasible solution of the same program can be checked");
   double *scalars = malloc((size_t)(p->nscalars ? p->nscalars : 1) * sizeof *scalars);
   if (!scalars)
     return zeno_fail(e, ZENO_ERR_NOMEM, "sos", "out of memory");
   for (int v = 0; v < p->nscalars; v++)
-    scalars[v] = ze_sos_round(s->scalars[v]);
+    scalars[v] = sos_round(s->scalars[v]);
   zeno_status st = ZENO_OK;
   out->certified = true;
   for (int c = 0, g0 = 0; st == ZENO_OK && c < p->ncons; g0 += s->ngrams[c], c++) {
-    const ze_sos_constraint *k = &p->cons[c];
+    const sos_constraint *k = &p->cons[c];
     long double **q = calloc((size_t)k->ngs + 1, sizeof *q);
     bool nomem = !q || s->ngrams[c] != 1 + k->ngs;
     for (int i = 0; !nomem && i <= k->ngs; i++)

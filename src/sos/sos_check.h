@@ -5,7 +5,7 @@
 // a, spreads it into a matrix E with z^T E z = sum_a r_a x^a (the
 // Frobenius-smallest such E), and certifies the constraint only when
 // Q - delta I is positive definite by a Cholesky factorisation in double
-// and in long double, with delta = ||E||_F (1 + ZE_SOS_RESIDUAL_SAFETY)
+// and in long double, with delta = ||E||_F (1 + SOS_RESIDUAL_SAFETY)
 // plus a bound of the factorisation's rounding; each multiplier's Q_i
 // likewise with E = 0. Then Q + E >= 0 and expr(c) - sum_i s_i g_i =
 // z^T (Q + E) z exactly: a sum of squares. docs/certificate.md has the
@@ -20,11 +20,11 @@
 /// Significant bits kept of each scalar and Gram entry before the check: a
 /// relative change of 2^-40 ~ 1e-12, far below CSDP's 1e-8 tolerances, so
 /// rounding never decides a certificate; the rounded numbers are short.
-#define ZE_SOS_ROUND_BITS 40
+#define SOS_ROUND_BITS 40
 /// The residual matrix is absorbed twice over: delta = (1 + 1) ||E||_F.
-#define ZE_SOS_RESIDUAL_SAFETY 1.0
+#define SOS_RESIDUAL_SAFETY 1.0
 
-typedef struct ze_sos_check {
+typedef struct sos_check {
   bool certified;
   /// min over Gram matrices of lambda_min(Q) - ||E||_F (long double Jacobi
   /// eigenvalues): how much room the certificate has.
@@ -34,28 +34,28 @@ typedef struct ze_sos_check {
   double max_residual;    ///< largest |r_a|
   int failed_constraint;  ///< first constraint not certified, -1 when all are
   char reason[200];       ///< why not certified ("" when certified)
-} ze_sos_check;
+} sos_check;
 
-/// Rounds x to ZE_SOS_ROUND_BITS significant bits (0, NaN and Inf kept).
-double ze_sos_round(double x);
+/// Rounds x to SOS_ROUND_BITS significant bits (0, NaN and Inf kept).
+double sos_round(double x);
 
 /// Re-checks a feasible solution of p (s is not modified: the check works
 /// on a rounded copy). ZENO_ERR_ARGUMENT when s is not a feasible solution
 /// of p.
-zeno_status ze_sos_check_solution(const ze_sos_program *p, const ze_sos_solution *s,
-                                  ze_sos_check *out, zeno_error *e);
+zeno_status sos_check_solution(const sos_program *p, const sos_solution *s,
+                                  sos_check *out, zeno_error *e);
 
 /// Smallest eigenvalue of a symmetric n x n row-major matrix (cyclic
 /// Jacobi in long double).
-long double ze_sym_min_eigenvalue(int n, const long double *a);
+long double sos_sym_min_eigenvalue(int n, const long double *a);
 /// Whether a - shift I has a Cholesky factorisation, in double or long
 /// double.
-bool ze_cholesky_ok(int n, const long double *a, long double shift, bool long_double);
+bool sos_cholesky_ok(int n, const long double *a, long double shift, bool long_double);
 
 /// The rounding allowance of a Cholesky factorisation of order n whose
 /// largest diagonal entry is max_diag, in unit roundoff u (Higham, Accuracy
 /// and Stability, Thm 10.3, doubled for the shift's own rounding): when
 /// a - shift I factorises, lambda_min(a) >= shift - the allowance.
-long double ze_cholesky_allowance(int n, long double max_diag, long double u);
+long double sos_cholesky_allowance(int n, long double max_diag, long double u);
 
 #endif

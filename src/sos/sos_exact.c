@@ -18,18 +18,18 @@
 
 #include "sos/sos_check.h"
 
-bool zx_has(const ze_mono *set, int n, const ze_mono *m) {
+bool sos_exact_has(const poly_mono *set, int n, const poly_mono *m) {
   for (int k = 0; k < n; k++)
     if (memcmp(&set[k], m, sizeof *m) == 0) return true;
   return false;
 }
 
 // Appends m to a growing set unless present; false without memory.
-static bool push(ze_mono **set, int *n, int *cap, const ze_mono *m) {
-  if (zx_has(*set, *n, m)) return true;
+static bool push(poly_mono **set, int *n, int *cap, const poly_mono *m) {
+  if (sos_exact_has(*set, *n, m)) return true;
   if (*n == *cap) {
     *cap = *cap ? 2 * *cap : 32;
-    ze_mono *g = realloc(*set, (size_t)*cap * sizeof *g);
+    poly_mono *g = realloc(*set, (size_t)*cap * sizeof *g);
     if (!g) return false;
     *set = g;
   }
@@ -37,31 +37,31 @@ static bool push(ze_mono **set, int *n, int *cap, const ze_mono *m) {
   return true;
 }
 
-bool zx_reach(int ngs, const zq_poly *g, const ze_sos_gram *gram, ze_mono **out, int *n) {
+bool sos_exact_reach(int ngs, const qpoly_poly *g, const sos_gram *gram, poly_mono **out, int *n) {
   *out = NULL;
   *n = 0;
   int cap = 0;
-  const ze_mono one = {{0}};
+  const poly_mono one = {{0}};
   for (int G = 0; G <= ngs; G++) {
-    const ze_sos_gram *q = &gram[G];
+    const sos_gram *q = &gram[G];
     const int nt = G == 0 ? 1 : g[G - 1].n;
     for (int j = 0; j < q->n; j++)
       for (int k = j; k < q->n; k++)
         for (int t = 0; t < nt; t++) {
-          ze_mono jk, a;
-          ze_mono_add(&q->basis[j], &q->basis[k], &jk);
-          ze_mono_add(G == 0 ? &one : &g[G - 1].m[t], &jk, &a);
+          poly_mono jk, a;
+          poly_mono_add(&q->basis[j], &q->basis[k], &jk);
+          poly_mono_add(G == 0 ? &one : &g[G - 1].m[t], &jk, &a);
           if (!push(out, n, &cap, &a)) return false;
         }
   }
   return true;
 }
 
-bool zx_min_norm(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank) {
-  return zx_min_norm_in(m, n, A, r, d, rank, NULL);
+bool sos_exact_min_norm(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank) {
+  return sos_exact_min_norm_in(m, n, A, r, d, rank, NULL);
 }
 
-bool zx_min_norm_in(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank, const bool *use) {
+bool sos_exact_min_norm_in(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank, const bool *use) {
   for (int k = 0; k < n; k++) mpq_set_ui(d[k], 0, 1);
   if (rank) *rank = 0;
   if (m == 0) return true;
@@ -152,7 +152,7 @@ bool zx_min_norm_in(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank, const
   return ok;
 }
 
-bool zx_psd(int n, mpq_t *a) {
+bool sos_exact_psd(int n, mpq_t *a) {
   mpq_t f, t;
   mpq_inits(f, t, NULL);
   bool ok = true;
@@ -201,24 +201,24 @@ static bool pd_with_room(int n, mpq_t *q, mpq_t *qd) {
   for (int i = 0; i < n; i++) max_diag = fmaxl(max_diag, fabsl(a[i * n + i]));
   const long double enorm = sqrtl(sum * (1.0L + 0x1p-40L)) * (1.0L + 0x1p-40L);
   const long double shift =
-      2.0L * enorm + ze_cholesky_allowance(n, max_diag, (long double)DBL_EPSILON / 2.0L);
-  const bool ok = ze_cholesky_ok(n, a, shift, false);
+      2.0L * enorm + sos_cholesky_allowance(n, max_diag, (long double)DBL_EPSILON / 2.0L);
+  const bool ok = sos_cholesky_ok(n, a, shift, false);
   free(a);
   return ok;
 }
 
-static int index_of(const ze_mono *set, int n, const ze_mono *m) {
+static int index_of(const poly_mono *set, int n, const poly_mono *m) {
   for (int k = 0; k < n; k++)
     if (memcmp(&set[k], m, sizeof *m) == 0) return k;
   return -1;
 }
 
-bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram *gram,
+bool sos_exact_check(const qpoly_poly *expr, int ngs, const qpoly_poly *g, const sos_gram *gram,
               char *why, size_t nwhy) {
   why[0] = '\0';
-  ze_mono *rows = NULL;
+  poly_mono *rows = NULL;
   int m = 0, cap = 0;
-  bool ok = zx_reach(ngs, g, gram, &rows, &m);
+  bool ok = sos_exact_reach(ngs, g, gram, &rows, &m);
   cap = m;
   for (int t = 0; ok && t < expr->n; t++) ok = push(&rows, &m, &cap, &expr->m[t]);
   // Columns: the upper-triangular entries of every Gram matrix.
@@ -243,7 +243,7 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
   for (int t = 0; t < expr->n; t++) mpq_set(r[index_of(rows, m, &expr->m[t])], expr->c[t]);
   mpq_t t, q;
   mpq_inits(t, q, NULL);
-  const ze_mono one = {{0}};
+  const poly_mono one = {{0}};
   for (int G = 0; ok && G <= ngs; G++) {
     const int nn = gram[G].n;
     Q[G] = malloc((size_t)(nn ? nn * nn : 1) * sizeof **Q);
@@ -252,20 +252,20 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
   }
   if (!ok) snprintf(why, nwhy, "out of memory");
   for (int G = 0, col = 0; ok && G <= ngs; G++) {
-    const ze_sos_gram *gr = &gram[G];
+    const sos_gram *gr = &gram[G];
     const int nn = gr->n;
     for (int j = 0; j < nn; j++)
       for (int k = j; k < nn; k++, col++) {
         // Rounded and symmetrised as the floating-point re-check does.
-        const double v = ze_sos_round(0.5 * (gr->q[j * nn + k] + gr->q[k * nn + j]));
+        const double v = sos_round(0.5 * (gr->q[j * nn + k] + gr->q[k * nn + j]));
         mpq_set_d(q, v);
         mpq_set(Q[G][j * nn + k], q);
         mpq_set(Q[G][k * nn + j], q);
         const int nt = G == 0 ? 1 : g[G - 1].n;
         for (int s = 0; s < nt; s++) {
-          ze_mono jk, a;
-          ze_mono_add(&gr->basis[j], &gr->basis[k], &jk);
-          ze_mono_add(G == 0 ? &one : &g[G - 1].m[s], &jk, &a);
+          poly_mono jk, a;
+          poly_mono_add(&gr->basis[j], &gr->basis[k], &jk);
+          poly_mono_add(G == 0 ? &one : &g[G - 1].m[s], &jk, &a);
           const int row = index_of(rows, m, &a);
           if (G == 0) mpq_set_ui(t, 1, 1);
           else mpq_set(t, g[G - 1].c[s]);
@@ -286,8 +286,8 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
     for (int j = 0; j < gram[G].n; j++)
       for (int k = j; k < gram[G].n; k++, col++)
         use[col] = G == 0 || g[G - 1].n <= 2 ||
-                   (j == k && ze_mono_degree(&gram[G].basis[j]) == 0);
-  if (ok && !zx_min_norm_in(m, n, A, r, d, NULL, use)) ok = zx_min_norm(m, n, A, r, d, NULL);
+                   (j == k && poly_mono_degree(&gram[G].basis[j]) == 0);
+  if (ok && !sos_exact_min_norm_in(m, n, A, r, d, NULL, use)) ok = sos_exact_min_norm(m, n, A, r, d, NULL);
   free(use);
   if (!ok && !why[0]) snprintf(why, nwhy, "a residual on a monomial no Gram matrix reaches");
   for (int G = 0, col = 0; ok && G <= ngs; G++) {
@@ -311,7 +311,7 @@ bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram 
     const bool fast = pd_with_room(nn, Q0, Q[G]);
     for (int j = 0; j < nn * nn; j++) mpq_clear(Q0[j]);
     free(Q0);
-    if (!fast && !zx_psd(nn, Q[G])) {
+    if (!fast && !sos_exact_psd(nn, Q[G])) {
       ok = false;
       if (G == 0) snprintf(why, nwhy, "the main Gram matrix is not positive semidefinite");
       else snprintf(why, nwhy, "multiplier %d's Gram matrix is not positive semidefinite", G);

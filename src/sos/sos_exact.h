@@ -18,27 +18,27 @@
 /// The monomials the Gram matrices of one constraint reach: gram[0] is the
 /// main one (z_j z_k), gram[1 + i] the multiplier of g[i] (the terms of g[i]
 /// times z_j z_k). *out malloc'ed (NULL when *n is 0); false without memory.
-bool zx_reach(int ngs, const zq_poly *g, const ze_sos_gram *gram, ze_mono **out, int *n);
-/// Whether m is among the n monomials of set (as zx_reach returns them).
-bool zx_has(const ze_mono *set, int n, const ze_mono *m);
+bool sos_exact_reach(int ngs, const qpoly_poly *g, const sos_gram *gram, poly_mono **out, int *n);
+/// Whether m is among the n monomials of set (as sos_exact_reach returns them).
+bool sos_exact_has(const poly_mono *set, int n, const poly_mono *m);
 
 /// The smallest (Euclidean) d with A d = r, exactly: d = A^T y with
 /// (A A^T) y = r. A is m x n, row-major; *rank (NULL: not wanted) the rank
 /// of A. False when A d = r has no solution (or without memory).
-bool zx_min_norm(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank);
+bool sos_exact_min_norm(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank);
 /// The same over the columns c with use[c] (NULL: all); d is 0 on the others.
-bool zx_min_norm_in(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank, const bool *use);
+bool sos_exact_min_norm_in(int m, int n, mpq_t *A, mpq_t *r, mpq_t *d, int *rank, const bool *use);
 
 /// Whether the symmetric n x n rational matrix (row-major, overwritten) is
 /// positive semidefinite: exact LDL^T, a zero pivot allowed only with a
 /// zero column below it.
-bool zx_psd(int n, mpq_t *a);
+bool sos_exact_psd(int n, mpq_t *a);
 
 /// Decides expr = z^T Q z + sum_i g_i z_i^T Q_i z_i with every Q
 /// positive semidefinite, from the given Gram matrices (rounded as the
 /// floating-point re-check rounds them) plus their exact minimal-norm
 /// correction. False with a reason in why.
-bool zx_check(const zq_poly *expr, int ngs, const zq_poly *g, const ze_sos_gram *gram,
+bool sos_exact_check(const qpoly_poly *expr, int ngs, const qpoly_poly *g, const sos_gram *gram,
               char *why, size_t nwhy);
 
 #endif
