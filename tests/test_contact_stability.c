@@ -20,15 +20,6 @@
 
 /* ---------- helpers ---------- */
 
-// xorshift64*: a seeded generator local to each test.
-static double uniform(uint64_t *s, double lo, double hi) {
-  *s ^= *s >> 12;
-  *s ^= *s << 25;
-  *s ^= *s >> 27;
-  const uint64_t x = *s * 2685821657736338717ULL;
-  return lo + (hi - lo) * (double)(x >> 11) / 9007199254740992.0;
-}
-
 static void set_load(zeno_scene *s, const double g[3]) {
   s->load_magnitude = hypot(g[0], g[1]);
   s->load_angle = atan2(g[0], -g[1]);  // f = |f| (sin a, -cos a)
@@ -165,17 +156,17 @@ static void assert_forces_optimal(const kinematics_model *km, const zeno_equilib
   }
 }
 
-static zeno_paper_params random_paper(uint64_t *seed) {
+static zeno_paper_params random_paper(rng *seed) {
   zeno_paper_params p = example2();
-  p.alpha = uniform(seed, -50, 50);
-  p.l1 = uniform(seed, -3, 3);
-  do p.l2 = uniform(seed, -3, 3); while (fabs(p.l2 - p.l1) < 0.2);
-  p.h = uniform(seed, 0.1, 2);
-  p.phi1 = uniform(seed, -70, 70);
-  p.phi2 = uniform(seed, -70, 70);
-  p.mu1 = uniform(seed, 0, 1.5);
-  p.mu2 = uniform(seed, 0, 1.5);
-  p.rho = uniform(seed, 0.3, 2);
+  p.alpha = rng_uniform(seed, -50, 50);
+  p.l1 = rng_uniform(seed, -3, 3);
+  do p.l2 = rng_uniform(seed, -3, 3); while (fabs(p.l2 - p.l1) < 0.2);
+  p.h = rng_uniform(seed, 0.1, 2);
+  p.phi1 = rng_uniform(seed, -70, 70);
+  p.phi2 = rng_uniform(seed, -70, 70);
+  p.mu1 = rng_uniform(seed, 0, 1.5);
+  p.mu2 = rng_uniform(seed, 0, 1.5);
+  p.rho = rng_uniform(seed, 0.3, 2);
   return p;
 }
 
@@ -203,7 +194,7 @@ static void lp_margin_matches_family_on_paper_examples(void **state) {
 // forces are an optimum.
 static void lp_margin_matches_family_random(void **state) {
   (void)state;
-  uint64_t seed = 0x2545F4914F6CDD1DULL;
+  rng seed = {0x2545F4914F6CDD1DULL};
   int feasible = 0, infeasible = 0, wedged = 0;
   double worst = 0;
   for (int k = 0; k < 1500; k++) {
@@ -509,11 +500,11 @@ static void witness_loads_are_weak_not_strong(void **state) {
 // non-static mode (zeno's enumeration agrees), and the verdicts match.
 static void disk_weak_loads_are_strong_below_threshold(void **state) {
   (void)state;
-  uint64_t seed = 77;
+  rng seed = {77};
   int weak = 0;
   for (int k = 0; k < 600; k++) {
-    const double g[3] = {uniform(&seed, -1, 1), uniform(&seed, -1, 1),
-                         uniform(&seed, -1, 1)};
+    const double g[3] = {rng_uniform(&seed, -1, 1), rng_uniform(&seed, -1, 1),
+                         rng_uniform(&seed, -1, 1)};
     zeno_scene s = disk_scene(1.0, 0.8, g);
     zeno_scene_stability st;
     assert_int_equal(zeno_scene_stability_check(&s, &st, NULL), ZENO_OK);
@@ -584,11 +575,11 @@ static void rod_jamming_coefficient(void **state) {
 // Any contact: the smaller jamming coefficient is the Painlevé bound (11).
 static void jamming_is_painleve_bound(void **state) {
   (void)state;
-  uint64_t seed = 4242;
+  rng seed = {4242};
   for (int k = 0; k < 300; k++) {
-    const double pts[1][2] = {{uniform(&seed, -2, 2), uniform(&seed, -2, 2)}};
-    const double phi[1] = {uniform(&seed, -3, 3)}, mu[1] = {0.5};
-    const double rho = uniform(&seed, 0.2, 2);
+    const double pts[1][2] = {{rng_uniform(&seed, -2, 2), rng_uniform(&seed, -2, 2)}};
+    const double phi[1] = {rng_uniform(&seed, -3, 3)}, mu[1] = {0.5};
+    const double rho = rng_uniform(&seed, 0.2, 2);
     zeno_scene s = body_scene(rho, 1, pts, phi, mu);
     zeno_contact_problem p = problem_of(&s);
     double jp, jn;
@@ -662,7 +653,7 @@ static void paper_examples_do_not_wedge(void **state) {
 // strict wedging is what makes the equilibrium margin unbounded.
 static void wedging_lp_matches_geometry(void **state) {
   (void)state;
-  uint64_t seed = 99;
+  rng seed = {99};
   int wedged = 0, free_ = 0;
   for (int k = 0; k < 1500; k++) {
     zeno_paper_params p = random_paper(&seed);

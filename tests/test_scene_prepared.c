@@ -182,31 +182,24 @@ static void prepare_errors(void **state) {
 // strtod's doubles bit for bit: a million seeded decimals of every form
 // (signs, leading and trailing zeros, points, exponents, 1 to 18 digits);
 // those it declines are left to strtod. Most short ones take the fast path.
-static uint64_t next_random(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
 static void fast_decimals_are_strtod(void **state) {
   (void)state;
-  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  rng seed = {0x9E3779B97F4A7C15ull};
   long fast = 0, short_ones = 0;
   char text[64];
   for (int k = 0; k < 1000000; k++) {
     size_t n = 0;
-    const uint64_t r = next_random(&seed);
+    const uint64_t r = rng_next(&seed);
     if (r % 3 == 0) text[n++] = r % 2 ? '-' : '+';
-    const int digits = 1 + (int)(next_random(&seed) % 18), point = (int)(next_random(&seed) % 20);
-    const int zeros = (int)(next_random(&seed) % 4);
+    const int digits = 1 + (int)(rng_next(&seed) % 18), point = (int)(rng_next(&seed) % 20);
+    const int zeros = (int)(rng_next(&seed) % 4);
     for (int i = 0; i < zeros; i++) text[n++] = '0';
     for (int i = 0; i < digits; i++) {
       if (i == point) text[n++] = '.';
-      text[n++] = (char)('0' + next_random(&seed) % 10);
+      text[n++] = (char)('0' + rng_next(&seed) % 10);
     }
-    if (next_random(&seed) % 2) {
-      const uint64_t e = next_random(&seed);
+    if (rng_next(&seed) % 2) {
+      const uint64_t e = rng_next(&seed);
       n += (size_t)snprintf(text + n, sizeof text - n, "%s%d", e % 2 ? "e" : "E-",
                             (int)(e % 40));
     }

@@ -238,21 +238,13 @@ static double delta_of(const zeno_state *st) {
                         fabs(st->zod_rate[2]))));
 }
 
-// Deterministic generator (xorshift64*) so that the spread is seeded.
-static double uniform(unsigned long long *x) {
-  *x ^= *x >> 12;
-  *x ^= *x << 25;
-  *x ^= *x >> 27;
-  return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
 // Theorems 3 and 4 checked by simulation: random perturbations of unit
 // size all come to rest with the distance (16) bounded.
 static void check_random_perturbations(zeno_paper_params p, unsigned long long seed) {
-  unsigned long long x = seed;
+  rng x = {seed};
   for (int k = 0; k < RANDOM_PERTURBATIONS; k++) {
-    double qp[3] = {uniform(&x), uniform(&x), 0}, qdp[3];
-    for (int j = 0; j < 3; j++) qdp[j] = 2 * uniform(&x) - 1;
+    double qp[3] = {rng_uniform(&x, 0, 1), rng_uniform(&x, 0, 1), 0}, qdp[3];
+    for (int j = 0; j < 3; j++) qdp[j] = 2 * rng_uniform(&x, 0, 1) - 1;
     if (k % 4 == 0) qp[0] = 0, qdp[0] = fabs(qdp[0]);  // some start touching
     if (k % 4 == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
     zeno_scene s = paper_scene(p, qp, qdp);

@@ -22,9 +22,8 @@ typedef struct test_run {
   char word[8192];
 } test_run;
 
-/// Seeded generator of the random-case tests (test_properties, test_units,
-/// test_zod_table): xorshift64*, small, fast and reproducible on every
-/// platform.
+/// The seeded generator of every random-case test: xorshift64*, small, fast
+/// and reproducible on every platform.
 typedef struct rng {
   uint64_t s;
 } rng;
