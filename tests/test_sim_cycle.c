@@ -24,9 +24,9 @@
 #include "zeno/zeno.h"
 
 /// Section angles per scene, uniform over I (as the maps sample it).
-#define ANGLES 1500
+#define ANGLES TEST_SCALED(1500)
 /// Random scenes per law.
-#define SCENES_PER_LAW 40
+#define SCENES_PER_LAW TEST_SCALED(40)
 #define SEED 20261125u
 
 /// The kernel against the loop: the same decisions on quantities formed in
@@ -261,7 +261,7 @@ static void near_breakpoints_agree(void **state) {
   (void)state;
   const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
                          "example6.yaml", "example7.yaml", "rocking-block.yaml"};
-  enum { RANDOM = 24 };
+  enum { RANDOM = TEST_SCALED(24) };
   const size_t nfiles = sizeof files / sizeof files[0];
   rng g = {SEED + 7};
   tally t = {0};
@@ -326,7 +326,7 @@ static void near_breakpoints_agree(void **state) {
          "others to %.2g, tie margins to %.2g)\n",
          breakpoints, bt.probes, bt.taken, bt.apart, bt.widest_apart, t.kernel_dev,
          t.kernel_tie_dev);
-  assert_true(breakpoints >= 100);
+  assert_true(breakpoints >= TEST_SCALED(100));
   // The probes are near ties by construction: the kernel hands back those
   // with a decision nearer a tie than the floor, SIM_CYCLE_TIE_FLOOR (mostly
   // within 1e-11 rad of a breakpoint), and those with a velocity in its

@@ -25,10 +25,10 @@
 
 #define SEED 20261126u
 /// Random starts per shipped scene, and per random scene.
-#define STARTS_PER_SCENE 400
-#define STARTS_PER_RANDOM 40
+#define STARTS_PER_SCENE TEST_SCALED(400)
+#define STARTS_PER_RANDOM TEST_SCALED(40)
 /// Random scenes per law.
-#define SCENES_PER_LAW 30
+#define SCENES_PER_LAW TEST_SCALED(30)
 /// The kernel forms the loop's quantities in another order: times, angles
 /// and states agree to rounding (of the value or of 1: the scenes' unit
 /// accelerations and speeds of order 1), carried through a run's impacts
@@ -234,7 +234,8 @@ static void print_tally(const char *what, const tally *t) {
          t->ends[ZENO_OUTCOME_TIME_LIMIT], t->ends[ZENO_OUTCOME_ESCAPED],
          t->ends[ZENO_OUTCOME_DIVERGING],
          t->with_gains, t->sections, t->dev, t->late, RUN_ZENO_RTOL, t->long_chatter);
-  assert_true(t->late * 100 <= t->runs);
+  // A rate: the full counts' (TEST_SCALED cuts the runs under the sanitizers).
+  if (!TEST_SANITIZED) assert_true(t->late * 100 <= t->runs);
 }
 
 static void shipped_scenes_agree(void **state) {

@@ -10,7 +10,7 @@
 #include "test_util.h"
 
 /// Perturbations per stable verdict (issue 4: at least 200, seeded).
-#define RANDOM_PERTURBATIONS 200
+#define RANDOM_PERTURBATIONS TEST_SCALED(200)
 /// Lemmas 1, 4, 6: the distance (16) stays within a constant multiple of
 /// its start; 30 is far above what the paper's examples need and far
 /// below what a diverging or escaping run reaches.

@@ -24,7 +24,7 @@
 #include "test_words.h"
 
 /// Cases when neither argv nor the environment says.
-#define DEFAULT_CASES 1000
+#define DEFAULT_CASES TEST_SCALED(1000)
 #define DEFAULT_SEED 20261125u
 /// Events per run: long chatters complete well before; a run reaching it
 /// ends with event-limit, which must then be reached in every unit system.

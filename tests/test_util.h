@@ -11,6 +11,25 @@
 
 #include "zeno/zeno.h"
 
+/// Built with AddressSanitizer (tools/sanitize's builds, with UBSan): gcc
+/// defines __SANITIZE_ADDRESS__, clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
+/// The count of a test's long loop (angles, scenes, random cases): a fifth
+/// of it under the sanitizers, whose checks slow a test 20 to 60 times.
+/// They look for memory errors and undefined behaviour, which each path of
+/// the loop meets in its first cases; the statistics that the full counts
+/// gather are the normal build's to assert. A constant expression.
+#define TEST_SCALED(n) (TEST_SANITIZED ? ((n) + 4) / 5 : (n))
 
 #define DEG ZENO_RADIANS_PER_DEGREE
 

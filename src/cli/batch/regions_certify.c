@@ -201,7 +201,7 @@ void regions_certify_print(const regions_certify_result *r) {
   printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", r->certified, r->undecided,
          r->refused, r->seconds);
   for (int k = 0; r->all && k < ZENO_REGION_COUNT - 1; k++) {
-    char label[CLI_LABEL_WIDTH];
+    char label[sizeof "region -2147483648 certified"];  // any int
     snprintf(label, sizeof label, "region %d certified", k);
     cli_label(label);
     printf("%zu of %zu\n", r->certified_in[k], r->tried_in[k]);
