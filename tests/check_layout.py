@@ -18,6 +18,8 @@
   fontconfig);
 - no file in src/ has more than MAX_LINES lines, no folder more than
   MAX_FOLDER_LINES;
+- every file of src/ and include/zeno/ is named in docs/api.md's list of
+  files, under its folder;
 - with --objects, the calls between the library's objects (nm of the
   static archives: which object's undefined symbols another defines): no
   call from a folder to a lower folder's function (a call back up), and no
@@ -259,10 +261,33 @@ def check_module(module, errors):
                       f"zeno-NAME.so exports zeno_NAME_module_get only")
 
 
+def check_listed(root, errors):
+    """Every source file named in docs/api.md under its folder's heading."""
+    path = os.path.join(root, "docs", "api.md")
+    if not os.path.isfile(path):
+        return
+    listed, folder = set(), None
+    for line in open(path, encoding="utf-8"):
+        heading = re.match(r"### `([^`]+)/`", line)
+        if heading:
+            folder = heading.group(1)
+        item = re.match(r"- `([^`]+)`:", line)
+        if item and folder:
+            listed.add(f"{folder}/{item.group(1)}")
+    for top in ("include/zeno", "src"):
+        for folder, _, names in os.walk(os.path.join(root, top)):
+            for name in names:
+                if name.endswith((".c", ".h", ".map")):
+                    rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                    if rel not in listed:
+                        errors.append(f"{rel}: not in docs/api.md's list of files")
+
+
 def problems(root):
     errors = []
     check_includes(root, errors)
     check_public(root, errors)
+    check_listed(root, errors)
     return errors
 
 
@@ -288,6 +313,8 @@ def self_test(root):
     with tempfile.TemporaryDirectory() as tmp:
         for part in ("src", "include"):
             shutil.copytree(os.path.join(root, part), os.path.join(tmp, part))
+        os.makedirs(os.path.join(tmp, "docs"))
+        shutil.copy(os.path.join(root, "docs", "api.md"), os.path.join(tmp, "docs"))
         if problems(tmp):
             sys.exit("self-test: the copy has problems before any fault")
         for rel, (text, _) in faults.items():
@@ -299,6 +326,8 @@ def self_test(root):
                if not any(rel in line and what in line for line in found.splitlines())]
     if "src/stray.c" not in found:
         missing.append("src/stray.c")
+    if "src/stray.c: not in docs/api.md's list of files" not in found:
+        missing.append("src/stray.c (the list of files)")
     # The calls: a circle between two folders' files, one of them a call
     # back up; a circle inside sim/ is allowed (CIRCLE_FOLDERS).
     calls = {"src/maps/poincare.c": {"src/grid/regions.c"},
@@ -313,7 +342,7 @@ def self_test(root):
         missing.append("the planted calls (found: " + "; ".join(call_errors) + ")")
     for rel in missing:
         print(f"self-test: the fault planted in {rel} was not found")
-    print(f"self-test: {len(faults) + 2 - len(missing)} of {len(faults) + 2} faults found")
+    print(f"self-test: {len(faults) + 3 - len(missing)} of {len(faults) + 3} faults found")
     sys.exit(1 if missing else 0)
 
 
@@ -331,6 +360,7 @@ def main():
     errors = []
     check_includes(root, errors)
     check_public(root, errors)
+    check_listed(root, errors)
     if archives:
         check_calls(call_graph(archives), errors)
     if rest:
