@@ -40,8 +40,7 @@ static void print_error(const char *what, const zeno_error *err) {
 /// lies on the Poincaré section (22), its angle (25).
 static void print_event(const zeno_event *ev, int contact_count) {
   char before[ZENO_MODE_NAME_SIZE], after[ZENO_MODE_NAME_SIZE];
-  printf("event %2ld  t = %-10.6g %-10s %s -> %s", ev->index, ev->t,
-         zeno_event_kind_name(ev->kind),
+  printf("event %2ld  t = %-10.6g %-10s %s -> %s", ev->index, ev->t, zeno_event_kind_name(ev->kind),
          zeno_mode_name(ev->mode_before, contact_count, before),
          zeno_mode_name(ev->mode_after, contact_count, after));
   if (ev->kind == ZENO_EVENT_IMPACT) {
@@ -49,8 +48,7 @@ static void print_event(const zeno_event *ev, int contact_count) {
     if (ev->contact >= 0) printf(" at contact %d", ev->contact + 1);
     if (ev->on_section) printf(", section angle %.6g rad", ev->section_angle);
   } else if (ev->kind == ZENO_EVENT_ZENO) {
-    printf("  Zeno limit after %ld impacts (ratio %.4g)", ev->zeno_impacts,
-           ev->zeno_ratio);
+    printf("  Zeno limit after %ld impacts (ratio %.4g)", ev->zeno_impacts, ev->zeno_ratio);
   } else if (ev->kind == ZENO_EVENT_END) {
     printf("  %s", zeno_outcome_name(ev->outcome));
   }
@@ -86,8 +84,8 @@ int main(int argc, char **argv) {
     return err.code == ZENO_ERR_NOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
   }
 
-  printf("scene %s (%s model, %d contacts)\n", scene.name,
-         zeno_model_name(scene.model), scene.contact_count);
+  printf("scene %s (%s model, %d contacts)\n", scene.name, zeno_model_name(scene.model),
+         scene.contact_count);
   zeno_event ev;
   zeno_status status;
   while ((status = zeno_sim_next_event(sim, &ev, &err)) == ZENO_OK)
@@ -108,14 +106,12 @@ int main(int argc, char **argv) {
   }
   const double *zod = summary.final_state.zod;
   printf("outcome %s at t = %.6g after %ld events, %ld impacts\n",
-         zeno_outcome_name(summary.outcome), summary.t, summary.events,
-         summary.impacts);
+         zeno_outcome_name(summary.outcome), summary.t, summary.events, summary.impacts);
   printf("word %s\n", word);
   // q' = (z1, z2, x2) with two contacts; (z1, x1, theta) with one (sim.h).
   if (scene.contact_count == 2)
     printf("final q' (z1, z2, x2) = (%.6g, %.6g, %.6g)\n", zod[0], zod[1], zod[2]);
-  else
-    printf("final (z1, x1, theta) = (%.6g, %.6g, %.6g)\n", zod[0], zod[1], zod[2]);
+  else printf("final (z1, x1, theta) = (%.6g, %.6g, %.6g)\n", zod[0], zod[1], zod[2]);
   free(word);
   zeno_sim_destroy(sim);
   return EXIT_SUCCESS;

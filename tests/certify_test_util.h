@@ -20,8 +20,7 @@ static inline zeno_scene load(const char *file, const char *const *overrides, si
   snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
   zeno_scene s;
   zeno_error e;
-  if (zeno_scene_load(path, overrides, n, &s, &e) != ZENO_OK)
-    fail_msg("%s: %s", path, e.message);
+  if (zeno_scene_load(path, overrides, n, &s, &e) != ZENO_OK) fail_msg("%s: %s", path, e.message);
   return s;
 }
 
@@ -44,11 +43,13 @@ static inline double uniform(unsigned *seed, double lo, double hi) {
 }
 
 /// The tests' program settings at weighted degree 2 (zeno_certify's default).
-static const cert_program_settings DEGREE2 = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
+static const cert_program_settings DEGREE2 = {
+    .degree = 2, .eps = 1e-3, .max_iterations = 100, .parts = 0};
 
 /// cert_program_certify with `set`; a solver failure fails the test (a program
 /// without a certificate is an outcome, not a failure).
-static inline void certify(const cert_system *sys, const cert_program_settings *set, cert_program_outcome *o) {
+static inline void certify(const cert_system *sys, const cert_program_settings *set,
+                           cert_program_outcome *o) {
   assert_int_equal(cert_program_certify(sys, set, o, NULL), ZENO_OK);
 }
 
@@ -63,9 +64,11 @@ static inline void certify_exactly(const cert_system *sys, const cert_program_se
 
 /// The certificate's simulation check (cert_check_check) on `runs` random runs of
 /// size 0.1 from seed 5: every run is made, each with more than 5 steps.
-static inline void check_runs(const zeno_scene *s, const cert_system *sys, const cert_program_outcome *o,
-                              int runs, bool skip_first_flight, cert_check_result *chk) {
-  assert_int_equal(cert_check_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, chk, NULL), ZENO_OK);
+static inline void check_runs(const zeno_scene *s, const cert_system *sys,
+                              const cert_program_outcome *o, int runs, bool skip_first_flight,
+                              cert_check_result *chk) {
+  assert_int_equal(cert_check_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, chk, NULL),
+                   ZENO_OK);
   assert_int_equal(chk->runs, runs);
   assert_true(chk->events > 5 * runs);
 }

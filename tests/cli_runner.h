@@ -8,8 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -39,9 +39,8 @@ static inline const char *temp_dir(void) {
 }
 
 /// The files `zeno simulate --out DIR` writes into DIR.
-static const char *const SIMULATE_OUT_FILES[] = {"trajectory.csv", "events.jsonl",
-                                                 "events.csv",     "scene.yaml",
-                                                 "overrides.txt",  NULL};
+static const char *const SIMULATE_OUT_FILES[] = {"trajectory.csv", "events.jsonl",  "events.csv",
+                                                 "scene.yaml",     "overrides.txt", NULL};
 
 /// Removes what `zeno simulate --out DIR` wrote into DIR (not DIR itself).
 static inline void remove_simulate_out(const char *dir) {
@@ -70,8 +69,7 @@ static inline void work_path(const work_dir *w, const char *name, char *path) {
 
 /// Removes the named files (NULL-terminated), the directory `sub` when not
 /// NULL, then the directory itself.
-static inline void work_dir_remove(const work_dir *w, const char *const *names,
-                                   const char *sub) {
+static inline void work_dir_remove(const work_dir *w, const char *const *names, const char *sub) {
   char path[PATH_SIZE];
   for (; *names; names++) {
     work_path(w, *names, path);
@@ -106,8 +104,7 @@ static inline char *read_file(const char *path) {
 }
 
 /// The argument vector of zeno: ZENO_EXE, then the NULL-terminated args.
-static inline void zeno_argv(const char *const *args,
-                             char *argv[MAX_ARGS + 2]) {
+static inline void zeno_argv(const char *const *args, char *argv[MAX_ARGS + 2]) {
   int n = 0;
   argv[n++] = (char *)ZENO_EXE;
   for (; args[n - 1] != NULL; n++) {
@@ -120,19 +117,14 @@ static inline void zeno_argv(const char *const *args,
 /// Starts argv with stdin from in_path (/dev/null when NULL), stdout to
 /// out_fd (discarded when negative) and stderr to err_fd (the test's stderr
 /// when negative); returns its pid without waiting.
-static inline pid_t spawn_async(char *const argv[], const char *in_path, int out_fd,
-                                int err_fd) {
+static inline pid_t spawn_async(char *const argv[], const char *in_path, int out_fd, int err_fd) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in_path ? in_path : "/dev/null",
                                    O_RDONLY, 0);
-  if (out_fd >= 0)
-    posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
-  else
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null",
-                                     O_WRONLY, 0);
-  if (err_fd >= 0)
-    posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+  if (out_fd >= 0) posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  else posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
   pid_t pid;
   const int rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -158,8 +150,8 @@ static inline int spawn_and_wait(char *const argv[], int out_fd, int err_fd) {
 /// when captured, its stdout and stderr as new NUL-terminated strings.
 typedef struct run_result {
   int exit_code;
-  char *out; ///< captured stdout, else NULL
-  char *err; ///< captured stderr, else NULL
+  char *out;  ///< captured stdout, else NULL
+  char *err;  ///< captured stderr, else NULL
 } run_result;
 
 static inline void run_result_free(run_result *r) {

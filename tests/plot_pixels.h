@@ -21,7 +21,7 @@ static inline plot_color pixel(cairo_surface_t *s, double x, double y) {
   const unsigned char *row = cairo_image_surface_get_data(s) +
                              (size_t)py * (size_t)cairo_image_surface_get_stride(s);
   uint32_t v;
-  memcpy(&v, row + 4 * (size_t)px, sizeof v); // 0xAARRGGBB, native endian
+  memcpy(&v, row + 4 * (size_t)px, sizeof v);  // 0xAARRGGBB, native endian
   return (plot_color){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
 }
 

@@ -55,8 +55,8 @@ static void compare_impact(const cert_system *sys, const zeno_event *e, tally *t
   int found = 0, matched = 0;
   for (int j = 0; j < sys->ncases; j++) {
     const cert_case *c = &sys->cases[j];
-    if (c->both != both || c->contact != contact ||
-        c->letter[0] != ev.impact_letter[0] || c->letter[1] != ev.impact_letter[1])
+    if (c->both != both || c->contact != contact || c->letter[0] != ev.impact_letter[0] ||
+        c->letter[1] != ev.impact_letter[1])
       continue;
     double out[3];
     cert_case_apply(c, pre, out);
@@ -102,14 +102,14 @@ static void compare_run(zeno_sim *sim, const cert_system *sys, const double qp[3
       const bool is_static = m.letter[0] == ZENO_LETTER_S && m.letter[1] == ZENO_LETTER_S;
       if (!is_static && dt > 1e-3) {
         char name[8];
-        if (acc == NULL) fail_msg("mode %s of the simulator is not in the system",
-                                  zeno_mode_name(m, 2, name));
+        if (acc == NULL)
+          fail_msg("mode %s of the simulator is not in the system", zeno_mode_name(m, 2, name));
         const double scale = norm3(prev.after.zod_rate) / dt + norm3(acc);
         for (int r = 0; r < 3; r++) {
           const double fd = (ev.before.zod_rate[r] - prev.after.zod_rate[r]) / dt;
           if (fabs(fd - acc[r]) > 1e-9 * scale)
-            fail_msg("mode %s: qdd'[%d] %.17g, system %.17g", zeno_mode_name(m, 2, name), r,
-                     fd, acc[r]);
+            fail_msg("mode %s: qdd'[%d] %.17g, system %.17g", zeno_mode_name(m, 2, name), r, fd,
+                     acc[r]);
         }
       }
     }
@@ -145,8 +145,8 @@ static void example4_matches_simulator(void **state) {
   tally t = {0, 0, 0, 0};
   zeno_scene s = load("example4.yaml", NULL, 0);
   compare_scene(&s, 7u, &t);
-  print_message("Example 4: %d mode segments, %d flights, %d impacts compared\n",
-                t.mode_segments, t.flights, t.impacts);
+  print_message("Example 4: %d mode segments, %d flights, %d impacts compared\n", t.mode_segments,
+                t.flights, t.impacts);
   assert_true(t.mode_segments > 20 && t.flights > 20 && t.impacts > 40);
 }
 
@@ -170,9 +170,10 @@ static void chatterjee_ruina_matches_simulator(void **state) {
   const char *const set[] = {"impact.law=chatterjee-ruina", "impact.e=0.2", "impact.et=0.5"};
   zeno_scene s = load("example4.yaml", set, 3);
   compare_scene(&s, 13u, &t);
-  print_message("Example 4, Chatterjee-Ruina e = 0.2, et = 0.5: %d mode segments, %d "
-                "flights, %d impacts (%d grazing)\n", t.mode_segments, t.flights, t.impacts,
-                t.grazing);
+  print_message(
+      "Example 4, Chatterjee-Ruina e = 0.2, et = 0.5: %d mode segments, %d "
+      "flights, %d impacts (%d grazing)\n",
+      t.mode_segments, t.flights, t.impacts, t.grazing);
   assert_true(t.impacts - t.grazing > 1000);
 }
 
@@ -192,7 +193,7 @@ static void energy_is_the_simulators(void **state) {
   for (int k = 0; k < 100; k++) {
     assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
     if (ev.kind == ZENO_EVENT_END) break;
-    const double st[6] = {ev.after.zod[0], ev.after.zod[1], ev.after.zod[2],
+    const double st[6] = {ev.after.zod[0],      ev.after.zod[1],      ev.after.zod[2],
                           ev.after.zod_rate[0], ev.after.zod_rate[1], ev.after.zod_rate[2]};
     const double d = ev.after.energy - cert_program_v1(&sys, st);
     if (isnan(offset)) offset = d;
@@ -246,10 +247,10 @@ static void certify_scene(const char *file, double *max_increase) {
   assert_int_equal(o.unknowns, 8);  // z1, z2 and the 6 velocity products
   cert_check_result chk;
   check_runs(&s, &sys, &o, 200, true, &chk);
-  print_message("%s: certified, SDP order %d, %d constraints, %.3f s, projection %.2g; "
-                "200 runs, %d pieces and impacts, largest relative increase %.3g\n",
-                file, o.sdp_order, o.sdp_constraints, o.seconds, o.exact_shift, chk.events,
-                chk.max_increase);
+  print_message(
+      "%s: certified, SDP order %d, %d constraints, %.3f s, projection %.2g; "
+      "200 runs, %d pieces and impacts, largest relative increase %.3g\n",
+      file, o.sdp_order, o.sdp_constraints, o.seconds, o.exact_shift, chk.events, chk.max_increase);
   *max_increase = chk.max_increase;
   cert_program_outcome_free(&o);
 }

@@ -39,10 +39,10 @@ static void example4_certified(void **state) {
   assert_int_equal(c.check_runs, 100);
   assert_true(c.check_events > 500);
   assert_true(c.check_max_increase < 1e-12);
-  print_message("Example 4: certified in %.3f s (SDP order %d, %d constraints), check "
-                "%d events, largest increase %.2g\n",
-                c.seconds, c.sdp_order, c.sdp_constraints, c.check_events,
-                c.check_max_increase);
+  print_message(
+      "Example 4: certified in %.3f s (SDP order %d, %d constraints), check "
+      "%d events, largest increase %.2g\n",
+      c.seconds, c.sdp_order, c.sdp_constraints, c.check_events, c.check_max_increase);
   // V1 is the simulator's energy (up to the constant of the nominal pose)
   // and V2(0) = 0.
   zeno_sim *sim = zeno_sim_create(&s, NULL, NULL);
@@ -52,7 +52,7 @@ static void example4_certified(void **state) {
   for (int k = 0; k < 30; k++) {
     assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_OK);
     if (ev.kind == ZENO_EVENT_END) break;
-    const double st[6] = {ev.after.zod[0], ev.after.zod[1], ev.after.zod[2],
+    const double st[6] = {ev.after.zod[0],      ev.after.zod[1],      ev.after.zod[2],
                           ev.after.zod_rate[0], ev.after.zod_rate[1], ev.after.zod_rate[2]};
     double v1, v2;
     zeno_certificate_eval(&c, st, &v1, &v2);
@@ -90,10 +90,10 @@ static void example4_degree4_checked(void **state) {
   double v1, v2;
   zeno_certificate_eval(&c, zero, &v1, &v2);
   assert_true(v1 == 0 && v2 == 0);
-  print_message("Example 4 at degree 4: certified in %.3f s with a 1000-run check (SDP "
-                "order %d, %d constraints), %d events, largest increase %.2g\n",
-                c.seconds, c.sdp_order, c.sdp_constraints, c.check_events,
-                c.check_max_increase);
+  print_message(
+      "Example 4 at degree 4: certified in %.3f s with a 1000-run check (SDP "
+      "order %d, %d constraints), %d events, largest increase %.2g\n",
+      c.seconds, c.sdp_order, c.sdp_constraints, c.check_events, c.check_max_increase);
 }
 
 // Partially elastic impacts (Newton's law, e = 0.2): certified by the
@@ -113,9 +113,10 @@ static void newton_certified(void **state) {
   assert_int_equal(c.check_runs, 200);
   assert_true(c.check_events > 1000);
   assert_true(c.check_max_increase < 1e-12);
-  print_message("Example 4, e = 0.2: certified in %.3f s (SDP order %d), check %d steps, "
-                "largest increase %.2g\n",
-                c.seconds, c.sdp_order, c.check_events, c.check_max_increase);
+  print_message(
+      "Example 4, e = 0.2: certified in %.3f s (SDP order %d), check %d steps, "
+      "largest increase %.2g\n",
+      c.seconds, c.sdp_order, c.check_events, c.check_max_increase);
   const char *const set[] = {"impact.e=0.9"};
   zeno_scene bouncy = load("example4-newton.yaml", set, 1);
   assert_int_equal(zeno_certify(&bouncy, NULL, &c, NULL), ZENO_OK);
@@ -158,8 +159,10 @@ static void error_paths(void **state) {
     const char *name;
     int degree, iterations, runs;
     double eps, size;
-  } bad[] = {{"degree", 1, 100, 0, 1e-3, 0.1}, {"degree", 5, 100, 0, 1e-3, 0.1},
-             {"eps", 2, 100, 0, 0, 0.1},       {"eps", 2, 100, 0, NAN, 0.1},
+  } bad[] = {{"degree", 1, 100, 0, 1e-3, 0.1},
+             {"degree", 5, 100, 0, 1e-3, 0.1},
+             {"eps", 2, 100, 0, 0, 0.1},
+             {"eps", 2, 100, 0, NAN, 0.1},
              {"max_iterations", 2, 5, 0, 1e-3, 0.1},
              {"check_runs", 2, 100, -1, 1e-3, 0.1},
              {"check_size", 2, 100, 10, 1e-3, 0}};
@@ -190,12 +193,9 @@ static void error_paths(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(example4_certified),
-      cmocka_unit_test(example4_degree4_checked),
-      cmocka_unit_test(newton_certified),
-      cmocka_unit_test(example3_not_certified),
-      cmocka_unit_test(solver_failure_is_a_result),
-      cmocka_unit_test(error_paths),
+      cmocka_unit_test(example4_certified),         cmocka_unit_test(example4_degree4_checked),
+      cmocka_unit_test(newton_certified),           cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(solver_failure_is_a_result), cmocka_unit_test(error_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,8 +73,8 @@ static void one_impact(const cert_system *sys, const double qdp[3], const bool t
   int found = 0;
   for (int k = 0; k < sys->ncases; k++) {
     const cert_case *c = &sys->cases[k];
-    if (c->both != both || (!both && c->contact != contact) ||
-        c->letter[0] != out.letter[0] || c->letter[1] != out.letter[1])
+    if (c->both != both || (!both && c->contact != contact) || c->letter[0] != out.letter[0] ||
+        c->letter[1] != out.letter[1])
       continue;
     if (!cert_case_holds(c, qdp, 1e-9 * scale)) continue;
     double mine[3];
@@ -116,7 +116,7 @@ static void cases_are_the_law(void **state) {
       qdp[i] = -fabs(qdp[i]);
       bool touching[2] = {true, true}, impacting[2] = {true, true};
       if (kind == 0) touching[j] = impacting[j] = false;  // j open
-      if (kind == 1) {                                   // j closed
+      if (kind == 1) {                                    // j closed
         qdp[j] = 0;
         impacting[j] = false;
       }
@@ -127,10 +127,11 @@ static void cases_are_the_law(void **state) {
       if (kind == 3) qdp[j] = -fabs(qdp[j]);  // both impacting
       one_impact(&sys, qdp, touching, impacting, kind == 0, &t);
     }
-    print_message("et = %s: %d impacts; other contact open, S P N: contact 1 %d %d %d, "
-                  "contact 2 %d %d %d; touching or impacting %d; unresolved %d\n", sets[v][0] + 10, t.impacts, t.own[0][0],
-                  t.own[0][1], t.own[0][2], t.own[1][0], t.own[1][1], t.own[1][2],
-                  t.fallback, t.unresolved);
+    print_message(
+        "et = %s: %d impacts; other contact open, S P N: contact 1 %d %d %d, "
+        "contact 2 %d %d %d; touching or impacting %d; unresolved %d\n",
+        sets[v][0] + 10, t.impacts, t.own[0][0], t.own[0][1], t.own[0][2], t.own[1][0], t.own[1][1],
+        t.own[1][2], t.fallback, t.unresolved);
     for (int i = 0; i < 2; i++)
       for (int l = 0; l < 3; l++) assert_true(t.own[i][l] > 20);
     assert_true(t.fallback > 2000);
@@ -207,10 +208,11 @@ static void cr_scene_certified(void **state) {
   cert_check_result chk;
   check_runs(&s, &sys, &o, 1000, false, &chk);
   assert_true(chk.max_increase < 1e-12);
-  print_message("Example 4 CR e = 0.2: certified, SDP order %d, %d constraints, %d "
-                "equalities, projection %.2g; 1000 runs, %d steps, largest relative "
-                "increase %.3g\n", o.sdp_order, o.sdp_constraints, o.equalities,
-                o.exact_shift, chk.events, chk.max_increase);
+  print_message(
+      "Example 4 CR e = 0.2: certified, SDP order %d, %d constraints, %d "
+      "equalities, projection %.2g; 1000 runs, %d steps, largest relative "
+      "increase %.3g\n",
+      o.sdp_order, o.sdp_constraints, o.equalities, o.exact_shift, chk.events, chk.max_increase);
   cert_program_outcome_free(&o);
   assert_int_equal(runs_at_rest(&s, 200, 0.1, true, 3u), 200);
 }
@@ -244,8 +246,7 @@ static void flipped_certificate_fails(void **state) {
 static void unstable_not_certified(void **state) {
   (void)state;
   const char *const set[] = {"com.x=-0.13559322033898313", "com.y=-0.16949152542372881",
-                             "impact.law=chatterjee-ruina", "impact.e=0.2",
-                             "stop.t_end=20"};
+                             "impact.law=chatterjee-ruina", "impact.e=0.2", "stop.t_end=20"};
   zeno_scene s = load("example6.yaml", set, 5);
   const int rest = runs_at_rest(&s, 10, 0.1, false, 9u);
   print_message("Example 6 region-4 point, CR e = 0.2: %d of 10 runs at rest\n", rest);
@@ -312,12 +313,9 @@ static void exact_refusals(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(cases_are_the_law),
-      cmocka_unit_test(exact_maps_match),
-      cmocka_unit_test(cr_scene_certified),
-      cmocka_unit_test(flipped_certificate_fails),
-      cmocka_unit_test(unstable_not_certified),
-      cmocka_unit_test(exact_refusals),
+      cmocka_unit_test(cases_are_the_law),      cmocka_unit_test(exact_maps_match),
+      cmocka_unit_test(cr_scene_certified),     cmocka_unit_test(flipped_certificate_fails),
+      cmocka_unit_test(unstable_not_certified), cmocka_unit_test(exact_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

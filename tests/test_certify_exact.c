@@ -83,8 +83,8 @@ static double sampled_min(int n, const double *M, unsigned seed, int samples) {
 // is not (x = (1, 1) gives -2).
 static void copositive_textbook(void **state) {
   (void)state;
-  static const double horn[25] = {1, -1, 1,  1,  -1, -1, 1, -1, 1,  1, 1,  -1, 1,
-                                  -1, 1, 1, 1, -1, 1, -1, -1, 1,  1, -1, 1};
+  static const double horn[25] = {1,  -1, 1, 1, -1, -1, 1,  -1, 1, 1, 1,  -1, 1,
+                                  -1, 1,  1, 1, -1, 1,  -1, -1, 1, 1, -1, 1};
   assert_int_equal(copositive(5, horn, NULL), COPOSITIVE_YES);
   static const double neg_diag[9] = {1, 2, 3, 2, -1e-9, 1, 3, 1, 4};
   unsigned long w = 0;
@@ -117,8 +117,8 @@ static void copositive_random(void **state) {
     double M[49];
     for (int i = 0; i < n; i++)
       for (int j = i; j < n; j++)
-        M[i * n + j] = M[j * n + i] =
-            i == j ? floor(4 * uniform(&seed, 0, 1)) : floor(7 * uniform(&seed, 0, 1)) - 3;
+        M[i * n + j] = M[j * n + i] = i == j ? floor(4 * uniform(&seed, 0, 1))
+                                             : floor(7 * uniform(&seed, 0, 1)) - 3;
     unsigned long w = 0;
     const copositive_answer a = copositive(n, M, &w);
     const double low = sampled_min(n, M, seed, 20000);
@@ -163,8 +163,7 @@ static void copositive_random(void **state) {
       for (int j = 0; j < n; j++) form += x[i] * M[i * n + j] * x[j];
     assert_true(form < -1e-9);
   }
-  print_message("200 random matrices: %d copositive, %d not (each with its point)\n", yes,
-                no);
+  print_message("200 random matrices: %d copositive, %d not (each with its point)\n", yes, no);
   assert_true(yes > 20 && no > 20);
 }
 
@@ -225,8 +224,8 @@ static void cone_limits(void **state) {
   assert_int_equal(copositive_copositive(65, q, NULL), COPOSITIVE_TOO_LARGE);
   qfree(q, 65 * 65);
   static const double id7[49] = {1}, rows[17 * 2] = {0};
-  assert_int_equal(cone(7, id7, 0, NULL), COPOSITIVE_TOO_LARGE);      // dimension > 6
-  assert_int_equal(cone(2, id7, 17, rows), COPOSITIVE_TOO_LARGE);     // rows > 16
+  assert_int_equal(cone(7, id7, 0, NULL), COPOSITIVE_TOO_LARGE);   // dimension > 6
+  assert_int_equal(cone(2, id7, 17, rows), COPOSITIVE_TOO_LARGE);  // rows > 16
   assert_int_equal(cone(0, id7, 0, NULL), COPOSITIVE_TOO_LARGE);
   // A cone in R^6 over a polytope with many vertices: 16 rows
   // t + a_i . x >= 0 with a_i on the moment curve (a cyclic polytope's
@@ -268,7 +267,7 @@ static void exact_maps_match(void **state) {
       for (int c = 0; c < 3; c++) {
         if (fabs(mpq_get_d(x.G[r][c]) - cs->post[r][c]) > 1e-12)
           fail_msg("case %d (%c%c) G[%d][%d]: %.17g exact, %.17g", k, "FSPN"[cs->letter[0]],
-                   "FSPN"[cs->letter[1]], r, c, mpq_get_d(x.G[r][c]), cs->post[r][c]);
+                   "FSPN"[cs->letter[1]], r, c, mpq_get_d(x.G[r][c]), cs -> post[r][c]);
       }
     assert_int_equal(x.ncond, cs->ncond);
     for (int q = 0; q < cs->ncond && ss; q++) {  // the same rows up to positive scale
@@ -290,9 +289,8 @@ static void exact_maps_match(void **state) {
       for (int r = 0; r < 3; r++) size = fmax(size, fabs(cs->cond[q][r]));
       for (int r = 0; r < 3; r++)
         if (fabs(mpq_get_d(x.cond[q][r]) - cs->cond[q][r]) > 1e-12 * size)
-          fail_msg("case %d (%c%c) cond %d [%d]: %.17g exact, %.17g", k,
-                   "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]], q, r,
-                   mpq_get_d(x.cond[q][r]), cs->cond[q][r]);
+          fail_msg("case %d (%c%c) cond %d [%d]: %.17g exact, %.17g", k, "FSPN"[cs->letter[0]],
+                   "FSPN"[cs->letter[1]], q, r, mpq_get_d(x.cond[q][r]), cs -> cond[q][r]);
     }
   }
   cert_rat_case_clear(&x);
@@ -332,9 +330,10 @@ static void newton_scene_certified(void **state) {
   cert_check_result chk;
   check_runs(&s, &sys, &o, 200, false, &chk);
   assert_true(chk.max_increase < 1e-12);
-  print_message("Example 4, e = 0.2: certified, SDP order %d, %d constraints, projection "
-                "%.2g; 200 runs, %d steps, largest relative increase %.3g\n",
-                o.sdp_order, o.sdp_constraints, o.exact_shift, chk.events, chk.max_increase);
+  print_message(
+      "Example 4, e = 0.2: certified, SDP order %d, %d constraints, projection "
+      "%.2g; 200 runs, %d steps, largest relative increase %.3g\n",
+      o.sdp_order, o.sdp_constraints, o.exact_shift, chk.events, chk.max_increase);
   cert_program_outcome_free(&o);
   assert_int_equal(runs_at_rest(&s, 200, 0.1, true, 3u), 200);
 }

@@ -20,8 +20,8 @@
 #include "certify/certify_program.h"
 #include "certify/certify_quartic.h"
 #include "certify/certify_system.h"
-#include "sos/sos_exact.h"
 #include "scene/scene_units.h"
+#include "sos/sos_exact.h"
 #include "zeno/zeno.h"
 
 #include "certify_test_util.h"
@@ -164,7 +164,7 @@ static void weighted_bases(void **state) {
   // 1, u.
   assert_int_equal(sos_expr_init(&x, 3, NULL), ZENO_OK);
   assert_int_equal(poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
-                                     (const int[]){1, 0, 0, 0, 2, 0, 2, 0, 0, 0, 4, 0}, NULL),
+                                  (const int[]){1, 0, 0, 0, 2, 0, 2, 0, 0, 0, 4, 0}, NULL),
                    ZENO_OK);
   assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
   assert_int_equal(poly_var(&g, 3, 0, NULL), ZENO_OK);
@@ -186,7 +186,7 @@ static void weighted_bases(void **state) {
   // the multiplier of w >= 0 (which does not vanish on u = 0) only u.
   assert_int_equal(sos_expr_init(&x, 3, NULL), ZENO_OK);
   assert_int_equal(poly_from_list(&p, 3, 4, (const double[]){1, 1, 1, 1},
-                                     (const int[]){0, 2, 0, 0, 1, 1, 0, 4, 0, 0, 1, 3}, NULL),
+                                  (const int[]){0, 2, 0, 0, 1, 1, 0, 4, 0, 0, 1, 3}, NULL),
                    ZENO_OK);
   assert_int_equal(sos_expr_add(&x, SOS_CONSTANT, 1.0, &p, NULL), ZENO_OK);
   assert_int_equal(poly_var(&g, 3, 2, NULL), ZENO_OK);
@@ -211,9 +211,10 @@ static void weighted_bases(void **state) {
 static double coef_of(const cert_program_outcome *o, int z1, int z2, int u1, int u2, int w2) {
   const int e[5] = {z1, z2, u1, u2, w2};
   for (int k = 0; k < o->nterms; k++)
-    if (memcmp(o->mono[k].e, (const unsigned char[]){(unsigned char)e[0], (unsigned char)e[1],
-                                                      (unsigned char)e[2], (unsigned char)e[3],
-                                                      (unsigned char)e[4], 0, 0, 0},
+    if (memcmp(o->mono[k].e,
+               (const unsigned char[]){(unsigned char)e[0], (unsigned char)e[1],
+                                       (unsigned char)e[2], (unsigned char)e[3],
+                                       (unsigned char)e[4], 0, 0, 0},
                8) == 0)
       return o->coef[k];
   fail_msg("no monomial z1^%d z2^%d u1^%d u2^%d w2^%d", z1, z2, u1, u2, w2);
@@ -256,10 +257,11 @@ static void example4_degree4_certified(void **state) {
   cert_check_result chk;
   check_runs(&s, &sys, &o, 200, true, &chk);
   assert_true(chk.max_increase < 1e-12);
-  print_message("example4 degree 4: SDP order %d, %d constraints, CSDP %.3f s, %d equalities, "
-                "projection %.2g; 200 runs, %d events, largest increase %.3g\n",
-                o.sdp_order, o.sdp_constraints, o.seconds, o.equalities, o.exact_shift,
-                chk.events, chk.max_increase);
+  print_message(
+      "example4 degree 4: SDP order %d, %d constraints, CSDP %.3f s, %d equalities, "
+      "projection %.2g; 200 runs, %d events, largest increase %.3g\n",
+      o.sdp_order, o.sdp_constraints, o.seconds, o.equalities, o.exact_shift, chk.events,
+      chk.max_increase);
   cert_program_outcome_free(&o);
   s = load("example7.yaml", NULL, 0);
   build(&s, &sys);
@@ -271,7 +273,7 @@ static void example4_degree4_certified(void **state) {
 
 // Edits of CSDP's answer before the exact check.
 typedef struct edit {
-  int weight;    // negate the coefficients of this weight (0: all)
+  int weight;  // negate the coefficients of this weight (0: all)
   int touched;
 } edit;
 
@@ -305,8 +307,8 @@ static void wrong_certificates_fail(void **state) {
   for (size_t k = 0; k < sizeof weights / sizeof weights[0]; k++) {
     edit ed = {weights[k], 0};
     cert_program_outcome o;
-    assert_int_equal(cert_quartic_certify_edited(&sys, &degree4, weights[k] < 0 ? NULL : negate, &ed,
-                                        &o, NULL),
+    assert_int_equal(cert_quartic_certify_edited(&sys, &degree4, weights[k] < 0 ? NULL : negate,
+                                                 &ed, &o, NULL),
                      ZENO_OK);
     assert_true(o.solved);
     assert_true(o.exact);
@@ -317,7 +319,10 @@ static void wrong_certificates_fail(void **state) {
       assert_false(o.certified);
       assert_non_null(strstr(o.reason, "positivity (54)"));
       print_message("%s negated: %s\n",
-                    weights[k] == 0 ? "W" : weights[k] == 4 ? "W_4" : "w2^4", o.reason);
+                    weights[k] == 0   ? "W"
+                    : weights[k] == 4 ? "W_4"
+                                      : "w2^4",
+                    o.reason);
       if (weights[k] == 1) assert_true(coef_of(&o, 0, 0, 0, 0, 4) < 0);
     }
     cert_program_outcome_free(&o);
@@ -351,12 +356,9 @@ static void unstable_points_not_certified(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(exact_linear_algebra),
-      cmocka_unit_test(exact_sos_check),
-      cmocka_unit_test(weighted_bases),
-      cmocka_unit_test(example4_degree4_certified),
-      cmocka_unit_test(wrong_certificates_fail),
-      cmocka_unit_test(unstable_points_not_certified),
+      cmocka_unit_test(exact_linear_algebra),    cmocka_unit_test(exact_sos_check),
+      cmocka_unit_test(weighted_bases),          cmocka_unit_test(example4_degree4_certified),
+      cmocka_unit_test(wrong_certificates_fail), cmocka_unit_test(unstable_points_not_certified),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

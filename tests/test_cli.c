@@ -78,12 +78,11 @@ static const char *skip_space(const char *p) {
 static const char *json_string(const char *p) {
   if (*p++ != '"') return NULL;
   while (*p != '"') {
-    if ((unsigned char)*p < 0x20) return NULL; // also catches the end
+    if ((unsigned char)*p < 0x20) return NULL;  // also catches the end
     if (*p++ != '\\') continue;
     if (*p == 'u') {
       for (int i = 1; i <= JSON_UNICODE_DIGITS; i++)
-        if (!strchr("0123456789abcdefABCDEF", p[i]) || p[i] == '\0')
-          return NULL;
+        if (!strchr("0123456789abcdefABCDEF", p[i]) || p[i] == '\0') return NULL;
       p += JSON_UNICODE_DIGITS + 1;
     } else if (*p && strchr("\"\\/bfnrt", *p)) {
       p++;
@@ -102,10 +101,8 @@ static const char *json_digits(const char *p) {
 
 static const char *json_number(const char *p) {
   if (*p == '-') p++;
-  if (*p == '0')
-    p++;
-  else if ((p = json_digits(p)) == NULL)
-    return NULL;
+  if (*p == '0') p++;
+  else if ((p = json_digits(p)) == NULL) return NULL;
   if (*p == '.' && (p = json_digits(p + 1)) == NULL) return NULL;
   if (*p == 'e' || *p == 'E') {
     p++;
@@ -159,8 +156,7 @@ static const char *json_after_key(const char *text, const char *key, int n) {
   snprintf(pattern, sizeof pattern, "\"%s\"", key);
   const size_t length = strlen(pattern);
   // The same text can be a value ("kind": "impact"); a key is followed by ':'.
-  for (const char *p = strstr(text, pattern); p;
-       p = strstr(p + length, pattern)) {
+  for (const char *p = strstr(text, pattern); p; p = strstr(p + length, pattern)) {
     const char *after = skip_space(p + length);
     if (*after == ':' && n-- == 0) return skip_space(after + 1);
   }
@@ -193,8 +189,7 @@ static double json_array_item(const char *text, const char *key, int i) {
   return v;
 }
 
-static void assert_json_literal(const char *text, const char *key,
-                                const char *literal) {
+static void assert_json_literal(const char *text, const char *key, const char *literal) {
   const char *p = json_after_key(text, key, 0);
   assert_non_null(p);
   if (strncmp(p, literal, strlen(literal)) != 0)
@@ -212,8 +207,7 @@ static void assert_bad_input(const run_result *r) {
 }
 
 static void assert_contains(const char *text, const char *part) {
-  if (strstr(text, part) == NULL)
-    fail_msg("'%s' not found in: %s", part, text);
+  if (strstr(text, part) == NULL) fail_msg("'%s' not found in: %s", part, text);
 }
 
 /// stderr names `path` followed by ":LINE:COLUMN:".
@@ -227,8 +221,7 @@ static void assert_file_position(const char *err, const char *path) {
   assert_true(end != p + 1 && *end == ':' && line > 0);
   p = end;
   const long column = strtol(p + 1, &end, 10);
-  if (end == p + 1 || *end != ':' || column <= 0)
-    fail_msg("no file:line:column in: %s", err);
+  if (end == p + 1 || *end != ':' || column <= 0) fail_msg("no file:line:column in: %s", err);
 }
 
 /* ---- scene files for error cases ----------------------------------------- */
@@ -290,9 +283,8 @@ static void test_simulate_help(void **state) {
   (void)state;
   run_result r = run_zeno_captured("simulate", "--help");
   assert_int_equal(r.exit_code, 0);
-  const char *const options[] = {"--set", "--json", "--out", "--model",
-                                 "--eps", "--t-end", "--max-events",
-                                 "--quiet"};
+  const char *const options[] = {"--set", "--json",  "--out",        "--model",
+                                 "--eps", "--t-end", "--max-events", "--quiet"};
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
     assert_contains(r.out, options[i]);
   run_result_free(&r);
@@ -336,8 +328,9 @@ static void test_unknown_option(void **state) {
 static void test_did_you_mean(void **state) {
   (void)state;
   char path[PATH_SIZE];
-  write_temp_scene(path, "name: x\npaper: {alpah: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, "
-                         "phi2: 40, mu1: 0.6, mu2: 0.001}\n");
+  write_temp_scene(path,
+                   "name: x\npaper: {alpah: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, "
+                   "phi2: 40, mu1: 0.6, mu2: 0.001}\n");
   const struct {
     const char *const *argv;
     const char *hint;
@@ -349,7 +342,8 @@ static void test_did_you_mean(void **state) {
        "did you mean '--samples'?"},
       {(const char *const[]){"simulate", EXAMPLE2, "--set", "stop.tend=3", NULL},
        "unknown key 'tend' in stop; did you mean 't_end'?"},
-      {(const char *const[]){"simulate", path, NULL}, "unknown key 'alpah' in paper; did you mean 'alpha'?"},
+      {(const char *const[]){"simulate", path, NULL},
+       "unknown key 'alpah' in paper; did you mean 'alpha'?"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     run_result r = run_zeno_argv(cases[k].argv, true);
@@ -409,7 +403,8 @@ static void test_show(void **state) {
   run_result r = run_zeno_captured("show", EXAMPLE2);
   assert_int_equal(r.exit_code, 0);
   assert_contains(r.out, "alpha                   65 deg (1.13446 rad)\n");
-  assert_contains(r.out, "contact 1               point (-3.5, -1.25) from the centre of mass, mu 0.75\n");
+  assert_contains(r.out,
+                  "contact 1               point (-3.5, -1.25) from the centre of mass, mu 0.75\n");
   assert_contains(r.out, "  surface angle         30 deg (0.523599 rad)");
   assert_contains(r.out, "force (0.906308, -0.422618)");
   assert_contains(r.out, "initial                 q' = (1, 1, 0), q'dot = (0, 0, 2)\n");
@@ -434,8 +429,9 @@ static void test_show(void **state) {
   remove(path);
   r = run_zeno_captured("show", EXAMPLE2, "--set", "paper.phi1=1.3");
   assert_int_equal(r.exit_code, 0);
-  assert_contains(r.out, "note                    paper.phi1 = 1.3 deg is small: scene angles "
-                         "are in degrees; if 1.3 was meant in radians, write 74.4845\n");
+  assert_contains(r.out,
+                  "note                    paper.phi1 = 1.3 deg is small: scene angles "
+                  "are in degrees; if 1.3 was meant in radians, write 74.4845\n");
   run_result_free(&r);
   r = run_zeno_captured("show", EXAMPLE2, "--yml");
   assert_bad_input(&r);
@@ -476,8 +472,9 @@ static void test_missing_file(void **state) {
 static void test_yaml_syntax_error(void **state) {
   (void)state;
   char path[PATH_SIZE];
-  write_temp_scene(path, "name: broken\npaper: {alpha: 65, l1: -3.5\n"
-                         "model: zod\n");
+  write_temp_scene(path,
+                   "name: broken\npaper: {alpha: 65, l1: -3.5\n"
+                   "model: zod\n");
   run_result r = run_zeno_captured("simulate", path);
   unlink(path);
   assert_bad_input(&r);
@@ -516,8 +513,7 @@ static void test_negative_mu(void **state) {
   assert_bad_input(&r);
   assert_contains(r.err, path);
   assert_contains(r.err, "mu1");
-  if (!strstr(r.err, ">= 0") && !strstr(r.err, "[0"))
-    fail_msg("no allowed range in: %s", r.err);
+  if (!strstr(r.err, ">= 0") && !strstr(r.err, "[0")) fail_msg("no allowed range in: %s", r.err);
   run_result_free(&r);
 }
 
@@ -542,16 +538,15 @@ static void test_set_range_error(void **state) {
 }
 
 /// A paper block (Example 2) for the malformed-scene classes below.
-#define EX2_PAPER                                                          \
-  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "    \
+#define EX2_PAPER                                                        \
+  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, " \
   "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n"
 /// Two flat contacts of the general form; %s is the second contact's point.
-#define GENERAL_BODY                                                       \
-  "body: {mass: 1, rho: 1}\nload: {magnitude: 1, angle: 0}\n"
+#define GENERAL_BODY "body: {mass: 1, rho: 1}\nload: {magnitude: 1, angle: 0}\n"
 
 typedef struct malformed_case {
   const char *text;
-  const char *part; ///< the error line names this (parameter, code word)
+  const char *part;  ///< the error line names this (parameter, code word)
 } malformed_case;
 
 // One scene per malformed-input class of docs/scenes.md (syntax,
@@ -570,30 +565,34 @@ static const malformed_case MALFORMED[] = {
     {"no_such: 1\n", "no_such"},
     {EX2_PAPER "contacts: []\n", "conflicts"},
     {"paper: {alpha: 65}\n", "missing"},
-    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}}]\n",
-     "missing key 'mu'"},
+    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}}]\n", "missing key 'mu'"},
     {"model: [zod]\n", "model"},
     {"model: quantum\n", "quantum"},
     {"paper: {alpha: x}\n", "paper.alpha"},
     {"initial: {qp: [1, 2]}\n", "initial.qp"},
     {"paper: {alpha: .nan, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "
-     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n", "paper.alpha"},
+     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n",
+     "paper.alpha"},
     {EX2_PAPER "initial: {qp: [.inf, 1, 0], qdp: [0, 0, 1]}\n", "initial.qp"},
     {EX2_PAPER "stop: {t_end: 1e400}\n", "stop.t_end"},
     {EX2_PAPER "initial: {qp: [1, 1, 0], qdp: [0, 0, 1e31]}\n", "initial.qdp"},
     {"paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "
-     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1e-40, f: 1, tau: 0}\n", "paper.m"},
+     "mu1: 0.75, mu2: 0.6, rho: 1, m: 1e-40, f: 1, tau: 0}\n",
+     "paper.m"},
     {EX2_PAPER "initial: {qp: [-1, 1, 0], qdp: [0, 0, 1]}\n", "initial.qp"},
     {EX2_PAPER "stop: {max_events: 99999999999999999999999}\n", "max_events"},
     {EX2_PAPER "body: {outline: [[0, 0], [1, 0]]}\n", "body.outline"},
     {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
                   "{point: [1, -1], surface: {angle: 0}, mu: 1}, "
-                  "{point: [2, -1], surface: {angle: 0}, mu: 1}]\n", "contacts"},
+                  "{point: [2, -1], surface: {angle: 0}, mu: 1}]\n",
+     "contacts"},
     {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
-                  "{point: [0, -1], surface: {angle: 0}, mu: 1}]\n", "coincide"},
+                  "{point: [0, -1], surface: {angle: 0}, mu: 1}]\n",
+     "coincide"},
     {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0, point: "
                   "[0, 0]}, mu: 1}, {point: [1, -1], surface: {angle: 0}, "
-                  "mu: 1}]\n", "surface"},
+                  "mu: 1}]\n",
+     "surface"},
 };
 
 // Every class: exit 2, one line naming file:line:column, for each command
@@ -607,8 +606,8 @@ static void test_malformed_scene_classes(void **state) {
     for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
       run_result r = run_zeno_captured(commands[c], path);
       if (r.exit_code != EXIT_BAD_INPUT)
-        fail_msg("case %zu (%s) %s: exit %d, stderr: %s", k, MALFORMED[k].part,
-                 commands[c], r.exit_code, r.err);
+        fail_msg("case %zu (%s) %s: exit %d, stderr: %s", k, MALFORMED[k].part, commands[c],
+                 r.exit_code, r.err);
       assert_bad_input(&r);
       assert_file_position(r.err, path);
       assert_contains(r.err, MALFORMED[k].part);
@@ -635,8 +634,7 @@ static void test_simulate_example2_json(void **state) {
   assert_json_literal(r.out, "model", "\"zod\"");
   assert_json_literal(r.out, "zeno_time", "null");
   assert_json_literal(r.out, "consistent_modes", "[]");
-  assert_true(fabs(json_array_item(r.out, "final_zod", 2) - EX2_REST_X2) <
-              EX2_REST_X2_TOL);
+  assert_true(fabs(json_array_item(r.out, "final_zod", 2) - EX2_REST_X2) < EX2_REST_X2_TOL);
   assert_string_equal(r.err, "");
   run_result_free(&r);
 }
@@ -664,18 +662,16 @@ static void test_simulate_all_scenes_json(void **state) {
   const char *const scenes[] = {EXAMPLE2, EXAMPLE3_ZENO, BOUNCING_BALL};
   for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
     run_result r = run_zeno_captured("simulate", scenes[i], "--json");
-    if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scenes[i], r.exit_code,
-                                   r.err);
-    if (!is_one_json_object(r.out)) fail_msg("%s: not JSON: %s", scenes[i],
-                                             r.out);
+    if (r.exit_code != 0) fail_msg("%s: exit %d: %s", scenes[i], r.exit_code, r.err);
+    if (!is_one_json_object(r.out)) fail_msg("%s: not JSON: %s", scenes[i], r.out);
     run_result_free(&r);
   }
 }
 
 static void test_json_escapes_scene_name(void **state) {
   (void)state;
-  run_result r =
-      run_zeno_captured("simulate", EXAMPLE2, "--json", "--set", "name='say \"hi\" \\ ok'");
+  run_result r = run_zeno_captured("simulate", EXAMPLE2, "--json", "--set",
+                                   "name='say \"hi\" \\ ok'");
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
   assert_json_literal(r.out, "scene", "\"say \\\"hi\\\" \\\\ ok\"");
@@ -685,8 +681,8 @@ static void test_json_escapes_scene_name(void **state) {
 /* ---- tests: --out -------------------------------------------------------- */
 
 typedef struct out_dir {
-  char root[PATH_SIZE / 4];   ///< mkdtemp directory
-  char nested[PATH_SIZE / 2]; ///< root/run/a: created by zeno (mkdir -p)
+  char root[PATH_SIZE / 4];    ///< mkdtemp directory
+  char nested[PATH_SIZE / 2];  ///< root/run/a: created by zeno (mkdir -p)
   char trajectory[PATH_SIZE];
   char events[PATH_SIZE];
 } out_dir;
@@ -695,8 +691,7 @@ static void out_dir_create(out_dir *d) {
   snprintf(d->root, sizeof d->root, "%s/zeno-out-XXXXXX", temp_dir());
   assert_non_null(mkdtemp(d->root));
   snprintf(d->nested, sizeof d->nested, "%s/run/a", d->root);
-  snprintf(d->trajectory, sizeof d->trajectory, "%s/trajectory.csv",
-           d->nested);
+  snprintf(d->trajectory, sizeof d->trajectory, "%s/trajectory.csv", d->nested);
   snprintf(d->events, sizeof d->events, "%s/events.jsonl", d->nested);
 }
 
@@ -779,8 +774,7 @@ static void check_one_contact_impact_outcome(const char *events) {
   const char *p = json_after_key(first, "impact_outcome", 0);
   assert_non_null(p);
   const char *letter = p + strlen(OPEN);
-  if (strncmp(p, OPEN, strlen(OPEN)) != 0 || *letter == '\0' ||
-      strchr("SPN", *letter) == NULL ||
+  if (strncmp(p, OPEN, strlen(OPEN)) != 0 || *letter == '\0' || strchr("SPN", *letter) == NULL ||
       strncmp(letter + 1, CLOSE, strlen(CLOSE)) != 0)
     fail_msg("impact_outcome is not one letter: %s", p);
   free(first);
@@ -800,7 +794,7 @@ static void test_simulate_out(void **state) {
   assert_non_null(trajectory);
   assert_non_null(events);
   check_trajectory(trajectory, TRAJECTORY_HEADER, TRAJECTORY_COLUMNS);
-  check_example2_impact_outcomes(events); // before strtok splits the text
+  check_example2_impact_outcomes(events);  // before strtok splits the text
   const long lines = check_event_lines(events);
   assert_int_equal(lines, (long)json_number_at(j.out, "events", 0));
   free(trajectory);
@@ -813,8 +807,7 @@ static void test_simulate_out_one_contact(void **state) {
   (void)state;
   out_dir d;
   out_dir_create(&d);
-  run_result r = run_zeno_captured("simulate", BOUNCING_BALL, "--out", d.nested,
-                          "--quiet");
+  run_result r = run_zeno_captured("simulate", BOUNCING_BALL, "--out", d.nested, "--quiet");
   char *trajectory = read_file(d.trajectory);
   char *events = read_file(d.events);
   out_dir_remove(&d);
@@ -833,7 +826,7 @@ static void test_out_not_creatable(void **state) {
   (void)state;
   char file[PATH_SIZE], below[PATH_SIZE + 8];
   close(make_temp_file(file));
-  snprintf(below, sizeof below, "%s/sub", file); // a directory under a file
+  snprintf(below, sizeof below, "%s/sub", file);  // a directory under a file
   run_result r = run_zeno_captured("simulate", EXAMPLE2, "--out", below);
   unlink(file);
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
@@ -844,13 +837,11 @@ static void test_out_not_creatable(void **state) {
 
 /* ---- tests: check -------------------------------------------------------- */
 
-static void assert_painleve(const char *json, double bound1, double bound2,
-                            double tol) {
+static void assert_painleve(const char *json, double bound1, double bound2, double tol) {
   const double b1 = json_number_at(json, "bound", 0);
   const double b2 = json_number_at(json, "bound", 1);
   if (fabs(b1 - bound1) > tol || fabs(b2 - bound2) > tol)
-    fail_msg("Painleve bounds %g, %g; expected %g, %g", b1, b2, bound1,
-             bound2);
+    fail_msg("Painleve bounds %g, %g; expected %g, %g", b1, b2, bound1, bound2);
 }
 
 static void test_check_example2(void **state) {
@@ -878,7 +869,7 @@ static void test_check_human(void **state) {
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "feasible");
   assert_contains(r.out, "0.846");
-  assert_contains(r.out, "0.9418"); // 0.94182 (the paper rounds to 0.942)
+  assert_contains(r.out, "0.9418");  // 0.94182 (the paper rounds to 0.942)
   run_result_free(&r);
 }
 
@@ -886,8 +877,8 @@ static void test_check_human(void **state) {
 
 static void test_analyze_maps_help(void **state) {
   (void)state;
-  const char *const analyze_options[] = {"--set", "--json", "--plot", "--graph",
-                                         "--samples", "--partition"};
+  const char *const analyze_options[] = {"--set",   "--json",    "--plot",
+                                         "--graph", "--samples", "--partition"};
   run_result r = run_zeno_captured("analyze", "--help");
   assert_int_equal(r.exit_code, 0);
   for (size_t i = 0; i < sizeof analyze_options / sizeof analyze_options[0]; i++)
@@ -922,7 +913,7 @@ static void test_analyze_example2(void **state) {
   assert_json_literal(r.out, "persistent", "true");
   assert_json_literal(r.out, "feasible", "true");
   assert_json_literal(r.out, "swapped", "false");
-  assert_json_literal(r.out, "G_minus", "null"); // R undefined near -pi/2
+  assert_json_literal(r.out, "G_minus", "null");  // R undefined near -pi/2
   assert_painleve(r.out, EX2_PAINLEVE_1, EX2_PAINLEVE_2, EX2_PAINLEVE_TOL);
   // The merged partition alternates classes and contains an unsafe interval.
   assert_json_literal(r.out, "safe", "true");
@@ -976,8 +967,8 @@ static void test_analyze_human(void **state) {
 static void test_analyze_bad_options(void **state) {
   (void)state;
   const char *const cases[][3] = {
-      {"--samples", "abc", "--samples"}, {"--samples", "8", "--samples"},
-      {"--partition", "1", "--partition"}, {"--partition", "9x", "--partition"},
+      {"--samples", "abc", "--samples"},      {"--samples", "8", "--samples"},
+      {"--partition", "1", "--partition"},    {"--partition", "9x", "--partition"},
       {"--plot", "figure.gif", "figure.gif"}, {"--graph", "graph", "graph"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -989,15 +980,14 @@ static void test_analyze_bad_options(void **state) {
   run_result r = run_zeno_captured("analyze", EXAMPLE2, "--bogus");
   assert_bad_input(&r);
   run_result_free(&r);
-  r = run_zeno_captured("analyze", BOUNCING_BALL); // one contact: no Poincare section
+  r = run_zeno_captured("analyze", BOUNCING_BALL);  // one contact: no Poincare section
   assert_bad_input(&r);
   run_result_free(&r);
 }
 
 /// The CSV row (0-based, after the header) whose phi is nearest `phi`;
 /// its fields go to *row_phi, *R, *G (NAN when empty).
-static void maps_row_near(const char *csv, double phi, double *row_phi,
-                          double *R, double *G) {
+static void maps_row_near(const char *csv, double phi, double *row_phi, double *R, double *G) {
   double best = INFINITY;
   for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
     char *end;
@@ -1017,8 +1007,7 @@ static long check_maps_rows(const char *csv, double limit) {
     char *end;
     const double phi = strtod(p + 1, &end);
     assert_true(end != p + 1 && *end == ',');
-    if (phi < limit && strncmp(end, ",,,", 3) != 0)
-      fail_msg("R or G defined at phi = %g", phi);
+    if (phi < limit && strncmp(end, ",,,", 3) != 0) fail_msg("R or G defined at phi = %g", phi);
     rows++;
   }
   return rows;
@@ -1046,7 +1035,7 @@ static void test_maps_summary_and_errors(void **state) {
   run_result r = run_zeno_captured("maps", EXAMPLE3_ZENO, "--samples", QUICK_SAMPLES);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "breakpoints");
-  assert_contains(r.out, "-0.698"); // Example 3's fixed point
+  assert_contains(r.out, "-0.698");  // Example 3's fixed point
   assert_contains(r.out, "G- / G+");
   run_result_free(&r);
   r = run_zeno_captured("maps", EXAMPLE2, "--samples", "0");
@@ -1064,10 +1053,10 @@ static void test_maps_summary_and_errors(void **state) {
   run_result_free(&r);
   // --threads: the samples shared out, the same CSV on 1 and 3 threads;
   // out of range is one line naming the option and its range.
-  run_result one = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
-                                     "-", "--threads", "1");
-  run_result three = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
-                                       "-", "--threads", "3");
+  run_result one = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv", "-",
+                                     "--threads", "1");
+  run_result three = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv", "-",
+                                       "--threads", "3");
   assert_int_equal(one.exit_code, 0);
   assert_int_equal(three.exit_code, 0);
   assert_true(count_lines(one.out) > 100);
@@ -1088,13 +1077,13 @@ static void test_maps_summary_and_errors(void **state) {
 static void test_maps_csv_not_writable(void **state) {
   (void)state;
   run_result r = run_zeno_captured("maps", EXAMPLE2, "--samples", QUICK_SAMPLES, "--csv",
-                          "/nonexistent-zeno-dir/maps.csv");
+                                   "/nonexistent-zeno-dir/maps.csv");
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_int_equal(count_lines(r.err), 1);
   assert_contains(r.err, "/nonexistent-zeno-dir/maps.csv");
   run_result_free(&r);
   r = run_zeno_captured("analyze", EXAMPLE2, "--samples", QUICK_SAMPLES, "--plot",
-               "/nonexistent-zeno-dir/maps.png");
+                        "/nonexistent-zeno-dir/maps.png");
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_contains(r.err, "/nonexistent-zeno-dir/maps.png");
   run_result_free(&r);

@@ -98,8 +98,7 @@ static void json_and_out(void **state) {
   while (fgets(line, sizeof line, f)) {
     double t, b1, b2, a1, a2;
     char kind[32];
-    assert_int_equal(sscanf(line, "%lf,%31[a-z],%lf,%lf,%lf,%lf", &t, kind, &b1, &b2, &a1, &a2),
-                     6);
+    assert_int_equal(sscanf(line, "%lf,%31[a-z],%lf,%lf,%lf,%lf", &t, kind, &b1, &b2, &a1, &a2), 6);
     if (impacted) {
       assert_true(b1 <= prev1 + 1e-12 && b2 <= prev2 + 1e-12);
       assert_true(a1 <= b1 + 1e-12 && a2 <= b2 + 1e-12);
@@ -143,8 +142,8 @@ static int read_certificates(const char *dir, cert_row *rows, int max) {
     cert_row *r = &rows[n];
     double seconds;
     int used = 0;
-    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x,
-                            &r->y, &r->region, &r->certified, &r->refused, &seconds, &used),
+    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x, &r->y,
+                            &r->region, &r->certified, &r->refused, &seconds, &used),
                      8);
     snprintf(r->reason, sizeof r->reason, "%s", next + used);
     next = end + 1;
@@ -218,8 +217,8 @@ static void regions_certify(void **state) {
   char *summary = read_in(d1, "summary.json");
   char expected[128];
   snprintf(expected, sizeof expected,
-           "\"certify\": {\"undecided\": %d, \"certified\": %d, \"refused\": %d, ", n,
-           certified, refused);
+           "\"certify\": {\"undecided\": %d, \"certified\": %d, \"refused\": %d, ", n, certified,
+           refused);
   assert_contains(summary, expected);
   free(summary);
   // Every point certified alone gives the map's verdict.
@@ -233,8 +232,8 @@ static void regions_certify(void **state) {
     assert_contains(r.out, want ? "\"certified\": true" : "\"certified\": false");
     run_result_free(&r);
   }
-  const char *const names[] = {"regions.csv", "summary.json", "certificates.csv",
-                               "regions.journal", NULL};
+  const char *const names[] = {"regions.csv", "summary.json", "certificates.csv", "regions.journal",
+                               NULL};
   for (int k = 0; k < 2; k++) {
     for (const char *const *f = names; *f; f++) {
       char path[PATH_SIZE + 32];
@@ -338,14 +337,10 @@ static void bad_options(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(example4_certified),
-      cmocka_unit_test(example3_not_certified),
-      cmocka_unit_test(chatterjee_ruina),
-      cmocka_unit_test(json_and_out),
-      cmocka_unit_test(regions_certify),
-      cmocka_unit_test(regions_certify_all_is_sound),
-      cmocka_unit_test(plot_along_the_run),
-      cmocka_unit_test(bad_options),
+      cmocka_unit_test(example4_certified), cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(chatterjee_ruina),   cmocka_unit_test(json_and_out),
+      cmocka_unit_test(regions_certify),    cmocka_unit_test(regions_certify_all_is_sound),
+      cmocka_unit_test(plot_along_the_run), cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

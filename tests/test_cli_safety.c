@@ -36,10 +36,9 @@
 /// Every file a test here leaves in its work directory.
 static const char *const FILES[] = {"run/trajectory.csv", "run/events.jsonl",
                                     "run/events.csv",     "run/scene.yaml",
-                                    "run/overrides.txt",
-                                    "original.yaml",      "scene.yaml",
-                                    "empty.yaml",         "notes.txt",
-                                    NULL};
+                                    "run/overrides.txt",  "original.yaml",
+                                    "scene.yaml",         "empty.yaml",
+                                    "notes.txt",          NULL};
 
 static void cleanup(const work_dir *w) { work_dir_remove(w, FILES, "run"); }
 
@@ -85,8 +84,8 @@ static void assert_saved_example2(const work_dir *w, const char *text) {
 /// Example 2's word.
 static void simulate_example2(const char *scene, const char *out, const char *in) {
   run_result r =
-      run_zeno_input((const char *const[]){"simulate", scene, "--out", out, "--json", NULL},
-                     in, true);
+      run_zeno_input((const char *const[]){"simulate", scene, "--out", out, "--json", NULL}, in,
+                     true);
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   char *word = json_word(r.out);
   assert_string_equal(word, EXAMPLE2_WORD);
@@ -317,11 +316,16 @@ static void a_change_of_units_changes_nothing(void **state) {
   char *base = zeno_json((const char *const[]){"simulate", EXAMPLE2, "--json", NULL});
   char *mass = zeno_json((const char *const[]){"simulate", EXAMPLE2, "--set", "paper.m=1e-10",
                                                "--set", "paper.f=1e-10", "--json", NULL});
-  char *length = zeno_json((const char *const[]){
-      "simulate", EXAMPLE2, "--set", "paper.l1=-3.5e6", "--set", "paper.l2=2.25e6", "--set",
-      "paper.h=1.25e6", "--set", "paper.rho=1e6", "--set", "initial.qp=[1e6,1e6,0]", "--set",
-      "initial.qdp=[0,0,2e3]", "--set", "stop.escape_radius=1e12", "--set", "stop.t_end=1e6",
-      "--json", NULL});
+  char *length = zeno_json((const char *const[]){"simulate", EXAMPLE2,
+                                                 "--set",    "paper.l1=-3.5e6",
+                                                 "--set",    "paper.l2=2.25e6",
+                                                 "--set",    "paper.h=1.25e6",
+                                                 "--set",    "paper.rho=1e6",
+                                                 "--set",    "initial.qp=[1e6,1e6,0]",
+                                                 "--set",    "initial.qdp=[0,0,2e3]",
+                                                 "--set",    "stop.escape_radius=1e12",
+                                                 "--set",    "stop.t_end=1e6",
+                                                 "--json",   NULL});
   char *word = json_word(base);
   for (int k = 0; k < 2; k++) {
     const char *other = k ? length : mass;
@@ -364,9 +368,8 @@ static long peak_kb(const work_dir *w, long events) {
   snprintf(limit, sizeof limit, "stop.max_events=%ld", events);
   char *argv[MAX_ARGS + 2];
   zeno_argv((const char *const[]){"simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--set",
-                                  "impact.e=1", "--set", limit, "--set", "stop.t_end=1e9",
-                                  "--set", "solver.sample_dt=1000", "--out", run, "--quiet",
-                                  NULL},
+                                  "impact.e=1", "--set", limit, "--set", "stop.t_end=1e9", "--set",
+                                  "solver.sample_dt=1000", "--out", run, "--quiet", NULL},
             argv);
   const pid_t pid = spawn_async(argv, NULL, -1, -1);
   int status;
@@ -386,8 +389,8 @@ static void out_memory_does_not_grow(void **state) {
   const long few = peak_kb(&w, FEW_EVENTS);
   const long many = peak_kb(&w, MANY_EVENTS);
   cleanup(&w);
-  printf("simulate --out peak memory: %ld kB at %d events, %ld kB at %d\n", few, FEW_EVENTS,
-         many, MANY_EVENTS);
+  printf("simulate --out peak memory: %ld kB at %d events, %ld kB at %d\n", few, FEW_EVENTS, many,
+         MANY_EVENTS);
   assert_true(many - few < MAX_GROWTH_KB);
 }
 

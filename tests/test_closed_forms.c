@@ -62,8 +62,7 @@ static void sliding_block(void **state) {
   assert_string_equal(r.word, "PP SS");
   assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
   assert_true(rel_diff(r.summary.t, v0 / (mu * G)) <= CLOSED_FORM_RTOL);
-  assert_true(rel_diff(r.summary.final_state.zod[2], v0 * v0 / (2 * mu * G)) <=
-              CLOSED_FORM_RTOL);
+  assert_true(rel_diff(r.summary.final_state.zod[2], v0 * v0 / (2 * mu * G)) <= CLOSED_FORM_RTOL);
   const zeno_state *st = &r.events[0].after;  // the PP mode's forces
   assert_true(rel_diff(st->force[0][0], 0.5 * G * (1 - mu * h / b)) <= CLOSED_FORM_RTOL);
   assert_true(rel_diff(st->force[1][0], 0.5 * G * (1 + mu * h / b)) <= CLOSED_FORM_RTOL);
@@ -90,7 +89,7 @@ static void rocking_block(void **state) {
     for (int i = 0; i < r.count && !imp; i++)
       if (r.events[i].kind == ZENO_EVENT_IMPACT) imp = &r.events[i];
     assert_non_null(imp);
-    assert_int_equal(imp->impact_mask, 2u);           // FI: the falling corner
+    assert_int_equal(imp->impact_mask, 2u);                  // FI: the falling corner
     assert_int_equal(imp->impact_letter[1], ZENO_LETTER_S);  // no slip
     const double sin2 = b * b / (b * b + h * h);
     const double r_expect = 1 - 1.5 * sin2;
@@ -227,8 +226,7 @@ static void ball_on_a_slope(void **state) {
     assert_true(rel_diff(imp->t, t1) <= CLOSED_FORM_RTOL);
     assert_true(rel_diff(imp->before.gap_rate[0], -G * cos(th) * t1) <= CLOSED_FORM_RTOL);
     assert_true(rel_diff(imp->after.gap_rate[0], e * G * cos(th) * t1) <= CLOSED_FORM_RTOL);
-    assert_true(rel_diff(imp->after.slip_rate[0], imp->before.slip_rate[0]) <=
-                CLOSED_FORM_RTOL);
+    assert_true(rel_diff(imp->after.slip_rate[0], imp->before.slip_rate[0]) <= CLOSED_FORM_RTOL);
     const zeno_event *z = NULL;
     for (int i = 0; i < r.count && !z; i++)
       if (r.events[i].kind == ZENO_EVENT_ZENO) z = &r.events[i];

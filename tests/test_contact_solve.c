@@ -108,7 +108,7 @@ static void chatterjee_ruina_ball(void **state) {
   const double pn = (1 + e) * -vn, pt = (1 + et) * (-2.0 / 7.0) * vt;
   assert_true(fabs(out.impulse[0] - pn) < 1e-12);
   assert_true(fabs(out.impulse[1] - pt) < 1e-12);
-  assert_true(fabs(out.v[0] + e * vn) < 1e-12);  // normal restitution
+  assert_true(fabs(out.v[0] + e * vn) < 1e-12);   // normal restitution
   assert_true(fabs(out.v[1] + et * vt) < 1e-12);  // tangential restitution
   // Outside the cone (mu small) the tangential impulse sits on the cone edge.
   d.mu[0] = 0.05;

@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "dynamics/contact_solve.h"
 #include "analysis/equilibrium_lp.h"
+#include "dynamics/contact_solve.h"
 #include "dynamics/kinematics.h"
 #include "test_util.h"
 
@@ -27,8 +27,8 @@ static void set_load(zeno_scene *s, const double g[3]) {
 }
 
 // A body of mass 1 with the given rho and contacts (point, surface angle, mu).
-static zeno_scene body_scene(double rho, int n, const double pts[][2],
-                             const double phi[], const double mu[]) {
+static zeno_scene body_scene(double rho, int n, const double pts[][2], const double phi[],
+                             const double mu[]) {
   zeno_scene s = zeno_scene_default();
   s.has_paper = false;
   s.mass = 1;
@@ -97,11 +97,9 @@ static zeno_contact_problem problem_of(const zeno_scene *s) {
 // Pang–Trinkle Example 2: block on a ramp of angle theta, contacts at the
 // ends of the contact segment: p_i = +-t - n with t = (cos, sin) theta,
 // n = J t (their W_n, W_t with zeno's tangent sign).
-static zeno_scene ramp_scene(double theta, double mu1, double mu2,
-                             const double g[3]) {
+static zeno_scene ramp_scene(double theta, double mu1, double mu2, const double g[3]) {
   const double t[2] = {cos(theta), sin(theta)}, n[2] = {-t[1], t[0]};
-  const double pts[2][2] = {{t[0] - n[0], t[1] - n[1]},
-                            {-t[0] - n[0], -t[1] - n[1]}};
+  const double pts[2][2] = {{t[0] - n[0], t[1] - n[1]}, {-t[0] - n[0], -t[1] - n[1]}};
   const double phi[2] = {theta, theta}, mu[2] = {mu1, mu2};
   zeno_scene s = body_scene(1, 2, pts, phi, mu);
   set_load(&s, g);
@@ -132,8 +130,8 @@ static zeno_scene rod_on_floor(double theta, double mu) {
 // reference of equilibrium.c's closed form), in the scene's own units.
 static bool glpk_margin(const zeno_scene *s, kinematics_model *km, lp_margin_result *res) {
   if (kinematics_model_init(km, s, NULL) != ZENO_OK) return false;
-  lp_margin_lp lp = {.n = 2, .mu = {km->mu[0], km->mu[1]},
-                     .cap = 1e6 * km->force_scale, .scale = km->force_scale};
+  lp_margin_lp lp = {
+      .n = 2, .mu = {km->mu[0], km->mu[1]}, .cap = 1e6 * km->force_scale, .scale = km->force_scale};
   memcpy(lp.W, km->W0, sizeof lp.W);
   for (int k = 0; k < 3; k++) lp.rhs[k] = -km->h[k];
   return lp_margin_lp_solve(&lp, res, NULL) == ZENO_OK && res->feasible;
@@ -150,8 +148,7 @@ static void assert_forces_optimal(const kinematics_model *km, const zeno_equilib
   }
   for (int i = 0; i < 2; i++) {
     const double n = rep->forces[i][0], t = rep->forces[i][1], mu = km->mu[i];
-    const double slack =
-        fmin(n, fmin(mu * n - t, mu * n + t) / sqrt(1 + mu * mu));
+    const double slack = fmin(n, fmin(mu * n - t, mu * n + t) / sqrt(1 + mu * mu));
     assert_true(slack >= rep->margin - MARGIN_TOL * (1 + fabs(rep->margin)));
   }
 }
@@ -160,7 +157,8 @@ static zeno_paper_params random_paper(rng *seed) {
   zeno_paper_params p = example2();
   p.alpha = rng_uniform(seed, -50, 50);
   p.l1 = rng_uniform(seed, -3, 3);
-  do p.l2 = rng_uniform(seed, -3, 3); while (fabs(p.l2 - p.l1) < 0.2);
+  do p.l2 = rng_uniform(seed, -3, 3);
+  while (fabs(p.l2 - p.l1) < 0.2);
   p.h = rng_uniform(seed, 0.1, 2);
   p.phi1 = rng_uniform(seed, -70, 70);
   p.phi2 = rng_uniform(seed, -70, 70);
@@ -292,10 +290,10 @@ static int disk_closed_form(double mu1, double mu2, const double g[3]) {
   const double t1 = DISK_THETA[0], t2 = DISK_THETA[1];
   const double y = -mu1 * g[0] * sin(t2) + mu1 * g[1] * cos(t2);
   const double x = -g[0] * sin(t1) + g[1] * cos(t1) - g[2] / R;
-  const double alpha[4] = {r + mu1 * (1 - s), -r + mu1 * (1 - s),
-                           -(r - mu2 * (1 - s)), r + mu2 * (1 - s)};
-  const double beta[4] = {y + (r - mu1 * s) * g[2] / R,
-                          y - (r + mu1 * s) * g[2] / R, -mu2 * x, -mu2 * x};
+  const double alpha[4] = {r + mu1 * (1 - s), -r + mu1 * (1 - s), -(r - mu2 * (1 - s)),
+                           r + mu2 * (1 - s)};
+  const double beta[4] = {y + (r - mu1 * s) * g[2] / R, y - (r + mu1 * s) * g[2] / R, -mu2 * x,
+                          -mu2 * x};
   double lo = -INFINITY, hi = INFINITY, zero_rows = -INFINITY;
   for (int k = 0; k < 4; k++) {
     if (alpha[k] > 0) lo = fmax(lo, beta[k] / alpha[k]);
@@ -330,15 +328,14 @@ static void disk_weak_stability_matches_12_15(void **state) {
 }
 
 // (17)-(20) as printed: weakly stable iff all four are >= 0.
-static void ramp_closed_form(double th, double m1, double m2, const double g[3],
-                             double e[4]) {
+static void ramp_closed_form(double th, double m1, double m2, const double g[3], double e[4]) {
   const double s = sin(th), c = cos(th);
   e[0] = g[0] * (s + c) + g[1] * (s - c) - g[2];
   e[1] = g[0] * (s - c) - g[1] * (s + c) + g[2];
-  e[2] = g[0] * ((m1 + m2) * s + (m1 - m2 - 2) * c) +
-         g[1] * ((m1 - m2 - 2) * s - (m1 + m2) * c) + (m2 - m1) * g[2];
-  e[3] = g[0] * ((m1 + m2) * s + (m1 - m2 + 2) * c) +
-         g[1] * ((m1 - m2 + 2) * s - (m1 + m2) * c) + (m2 - m1) * g[2];
+  e[2] = g[0] * ((m1 + m2) * s + (m1 - m2 - 2) * c) + g[1] * ((m1 - m2 - 2) * s - (m1 + m2) * c) +
+         (m2 - m1) * g[2];
+  e[3] = g[0] * ((m1 + m2) * s + (m1 - m2 + 2) * c) + g[1] * ((m1 - m2 + 2) * s - (m1 + m2) * c) +
+         (m2 - m1) * g[2];
 }
 
 static bool ramp_weak(double th, double m1, double m2, const double g[3]) {
@@ -445,8 +442,8 @@ static void disk_paper_witness(void **state) {
   zeno_contact_problem p = paper_disk(mu, mu);
   double g[3];
   for (int k = 0; k < 3; k++)
-    g[k] = -(p.normal[0][k] * c[0] + p.normal[1][k] * c[1] +
-             p.tangent[0][k] * c[2] + p.tangent[1][k] * c[3]);
+    g[k] = -(p.normal[0][k] * c[0] + p.normal[1][k] * c[1] + p.tangent[0][k] * c[2] +
+             p.tangent[1][k] * c[3]);
   const double g_paper[3] = {0.4324728, -1.8466864, -0.9242900};
   for (int k = 0; k < 3; k++) assert_true(fabs(g[k] - g_paper[k]) < 2e-4);
   const double *cols[4] = {p.normal[0], p.normal[1], p.tangent[0], p.tangent[1]};
@@ -526,8 +523,7 @@ static void one_contact_theorem4_threshold_is_jamming(void **state) {
     zeno_scene s = rod_on_floor(thetas[k], 0.1);
     zeno_contact_problem p = problem_of(&s);
     double mu_j;
-    assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_N, &mu_j, NULL),
-                     ZENO_OK);
+    assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_N, &mu_j, NULL), ZENO_OK);
     double lo = 0.5 * mu_j, hi = 2 * mu_j;
     p.mu[0] = lo;
     assert_int_equal(theorem4_count(&p), 0);
@@ -664,8 +660,7 @@ static void wedging_lp_matches_geometry(void **state) {
     if (fabs(slack) < 1e-6) continue;
     assert_int_equal(w.wedged, slack > 0);
     zeno_equilibrium_report rep;
-    if (zeno_equilibrium_check(&s, &rep, NULL) == ZENO_OK)
-      assert_int_equal(rep.wedged, w.wedged);
+    if (zeno_equilibrium_check(&s, &rep, NULL) == ZENO_OK) assert_int_equal(rep.wedged, w.wedged);
     w.wedged ? wedged++ : free_++;
   }
   assert_true(wedged >= 10 && free_ >= 1000);
@@ -731,9 +726,13 @@ static void invalid_problems_are_refused(void **state) {
   bad[4].mu[1] = -0.1;
   bad[5].normal[0][2] = INFINITY;
   memcpy(bad[6].tangent[1], bad[6].normal[1], sizeof bad[6].tangent[1]);  // parallel
-  const char *param[7] = {"problem.contact_count", "problem.contact_count",
-                          "problem.inv_mass", "problem.load", "problem.mu",
-                          "problem.normal", "problem.tangent"};
+  const char *param[7] = {"problem.contact_count",
+                          "problem.contact_count",
+                          "problem.inv_mass",
+                          "problem.load",
+                          "problem.mu",
+                          "problem.normal",
+                          "problem.tangent"};
   for (int k = 0; k < 7; k++) {
     zeno_error e;
     zeno_weak_stability w;
@@ -766,8 +765,7 @@ static void null_arguments_are_refused(void **state) {
   assert_int_equal(zeno_wedging_check(&p, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_jamming_coefficient(NULL, 0, ZENO_LETTER_P, &mu_j, NULL),
                    ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_P, NULL, NULL),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_P, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_scene_stability_check(NULL, &ss, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_scene_stability_check(&s, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_equilibrium_check(NULL, NULL, NULL), ZENO_ERR_ARGUMENT);
@@ -778,20 +776,15 @@ static void jamming_argument_errors(void **state) {
   const zeno_contact_problem p = paper_disk(0.5, 0.5);
   zeno_error e;
   double mu_j;
-  assert_int_equal(zeno_jamming_coefficient(&p, -1, ZENO_LETTER_P, &mu_j, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&p, -1, ZENO_LETTER_P, &mu_j, &e), ZENO_ERR_ARGUMENT);
   assert_string_equal(e.parameter, "contact");
-  assert_int_equal(zeno_jamming_coefficient(&p, 2, ZENO_LETTER_P, &mu_j, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&p, 2, ZENO_LETTER_P, &mu_j, &e), ZENO_ERR_ARGUMENT);
   zeno_scene rod = rod_on_floor(ZENO_PI / 4, 0.3);
   zeno_contact_problem one = problem_of(&rod);
-  assert_int_equal(zeno_jamming_coefficient(&one, 1, ZENO_LETTER_N, &mu_j, &e),
-                   ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_S, &mu_j, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&one, 1, ZENO_LETTER_N, &mu_j, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_S, &mu_j, &e), ZENO_ERR_ARGUMENT);
   assert_string_equal(e.parameter, "slip");
-  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_F, &mu_j, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_F, &mu_j, &e), ZENO_ERR_ARGUMENT);
 }
 
 // Two contacts are needed for wedging and for the scene's stability; a

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "test_util.h"
 #include "cli_runner.h"
+#include "test_util.h"
 
 #define G 9.81
 /// Events of a run that is only looked at near its start.
@@ -38,8 +38,7 @@ static void assert_all_finite(const test_run *r) {
   for (int i = 0; i < r->count; i++) {
     const zeno_event *e = &r->events[i];
     assert_true(isfinite(e->t) && isfinite(e->tie_margin));
-    for (int k = 0; k < 3; k++)
-      assert_true(isfinite(e->after.q[k]) && isfinite(e->after.qdot[k]));
+    for (int k = 0; k < 3; k++) assert_true(isfinite(e->after.q[k]) && isfinite(e->after.qdot[k]));
     for (int c = 0; c < 2; c++)
       assert_true(isfinite(e->after.force[c][0]) && isfinite(e->after.force[c][1]) &&
                   isfinite(e->impulse[c][0]) && isfinite(e->impulse[c][1]));
@@ -57,7 +56,7 @@ static void exact_grazing(void **state) {
   (void)state;
   const double qp[3] = {1, 0, 0};
   const double rates[4] = {0, 1e-12, -1e-12, -1e-3};
-  char word0[sizeof ((test_run *)0)->word] = "";
+  char word0[sizeof((test_run *)0)->word] = "";
   for (int k = 0; k < 4; k++) {
     const double qdp[3] = {0, rates[k], 0.5};
     zeno_scene s = paper_scene(example2(), qp, qdp);
@@ -291,8 +290,8 @@ static void painleve_bound(void **state) {
       double fn_below, fn_above;
       assert_int_equal(painleve_rod(bound * (1 - PAINLEVE_OFFSET), 0.5 * dir, model, &fn_below),
                        ZENO_OUTCOME_TIME_LIMIT);
-      const zeno_outcome above =
-          painleve_rod(bound * (1 + PAINLEVE_OFFSET), 0.5 * dir, model, &fn_above);
+      const zeno_outcome above = painleve_rod(bound * (1 + PAINLEVE_OFFSET), 0.5 * dir, model,
+                                              &fn_above);
       if (above == ZENO_OUTCOME_TIME_LIMIT) continue;  // the bound does not bite this way
       assert_true(above == ZENO_OUTCOME_INCONSISTENT || above == ZENO_OUTCOME_AMBIGUOUS);
       // Where it bites, the slipping normal force grows like 1 / (bound - mu).
@@ -434,13 +433,13 @@ static void limits_stop_a_chatter(void **state) {
 static void cli_edge_states(void **state) {
   (void)state;
   run_result r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set",
-                          "paper.phi2=90", "--set", "paper.l1=-1", "--set", "paper.l2=1");
+                                   "paper.phi2=90", "--set", "paper.l1=-1", "--set", "paper.l2=1");
   assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   assert_non_null(strstr(r.err, "contacts"));
   run_result_free(&r);
   r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=90", "--set", "paper.phi2=-90",
-               "--set", "paper.l1=-1", "--set", "paper.l2=1", "--model", "full");
+                        "--set", "paper.l1=-1", "--set", "paper.l2=1", "--model", "full");
   assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   run_result_free(&r);
@@ -472,8 +471,7 @@ static char *json_status_of(const char *option, const char *value) {
   const int fd = mkstemp(path);
   assert_true(fd >= 0);
   char *argv[MAX_ARGS + 2];
-  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, option, value, "--json", NULL},
-            argv);
+  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, option, value, "--json", NULL}, argv);
   assert_int_equal(spawn_and_wait(argv, fd, -1), 0);
   close(fd);
   char *out = read_file(path);
@@ -529,18 +527,12 @@ static void cli_events_report_ties(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(exact_grazing),
-      cmocka_unit_test(tangent_touch_in_flight),
-      cmocka_unit_test(simultaneous_impacts),
-      cmocka_unit_test(mu_zero),
-      cmocka_unit_test(start_beyond_escape),
-      cmocka_unit_test(far_end_time),
-      cmocka_unit_test(painleve_bound),
-      cmocka_unit_test(parallel_normals),
-      cmocka_unit_test(contact_on_load_line),
-      cmocka_unit_test(limits_stop_a_chatter),
-      cmocka_unit_test(cli_edge_states),
-      cmocka_unit_test(cli_limit_statuses),
+      cmocka_unit_test(exact_grazing),          cmocka_unit_test(tangent_touch_in_flight),
+      cmocka_unit_test(simultaneous_impacts),   cmocka_unit_test(mu_zero),
+      cmocka_unit_test(start_beyond_escape),    cmocka_unit_test(far_end_time),
+      cmocka_unit_test(painleve_bound),         cmocka_unit_test(parallel_normals),
+      cmocka_unit_test(contact_on_load_line),   cmocka_unit_test(limits_stop_a_chatter),
+      cmocka_unit_test(cli_edge_states),        cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

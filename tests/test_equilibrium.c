@@ -19,8 +19,7 @@ static zeno_equilibrium_report check(zeno_paper_params p) {
 // Values printed in the paper's Examples 2, 3 and 4 (three digits).
 static void painleve_bounds_of_the_paper(void **state) {
   (void)state;
-  zeno_equilibrium_report r2 = check(example2()), r3 = check(example3()),
-                          r4 = check(example4());
+  zeno_equilibrium_report r2 = check(example2()), r3 = check(example3()), r4 = check(example4());
   assert_true(fabs(r2.painleve_bound[0] - 0.846) < 5e-4);
   assert_true(fabs(r2.painleve_bound[1] - 0.942) < 5e-4);
   assert_true(fabs(r3.painleve_bound[0] - 2.12) < 5e-3);

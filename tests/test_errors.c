@@ -32,8 +32,8 @@
 static void check_error(zeno_status got, zeno_status want, const zeno_error *e,
                         const char *parameter) {
   if (got != want)
-    fail_msg("returned %s (%s), expected %s", zeno_status_name(got),
-             e->message, zeno_status_name(want));
+    fail_msg("returned %s (%s), expected %s", zeno_status_name(got), e->message,
+             zeno_status_name(want));
   assert_int_equal(e->code, want);
   assert_true(e->message[0] != '\0');
   assert_string_not_equal(zeno_status_name(want), "unknown");
@@ -116,7 +116,10 @@ MUT(qp_one_contact, s->contact_count = 1)
 MUT(qp_nan, s->initial_qp[2] = NAN)
 MUT(qdp_inf, s->initial_qdp[0] = INFINITY)
 MUT(qp_penetrating, s->initial_qp[0] = -1)
-MUT(pose_nan, { s->initial_kind = ZENO_INITIAL_POSE; s->initial_pose[2] = NAN; })
+MUT(pose_nan, {
+  s->initial_kind = ZENO_INITIAL_POSE;
+  s->initial_pose[2] = NAN;
+})
 MUT(velocity_inf, {
   s->initial_kind = ZENO_INITIAL_POSE;
   s->initial_velocity[0] = INFINITY;
@@ -130,13 +133,19 @@ MUT(escape_negative, s->escape_radius = -1)
 MUT(rtol_big, s->rtol = 0.1)
 MUT(atol_zero, s->atol = 0)
 MUT(sample_dt_negative, s->sample_dt = -1)
-MUT(outline_short, { s->outline_kind = ZENO_OUTLINE_POLYGON; s->outline_count = 2; })
+MUT(outline_short, {
+  s->outline_kind = ZENO_OUTLINE_POLYGON;
+  s->outline_count = 2;
+})
 MUT(outline_nan, {
   s->outline_kind = ZENO_OUTLINE_POLYGON;
   s->outline_count = 3;
   s->outline[1][0] = NAN;
 })
-MUT(disk_zero, { s->outline_kind = ZENO_OUTLINE_DISK; s->outline_radius = 0; })
+MUT(disk_zero, {
+  s->outline_kind = ZENO_OUTLINE_DISK;
+  s->outline_radius = 0;
+})
 
 static const validate_case VALIDATE_CASES[] = {
     {"mass 0", ex2, mass_zero, ZENO_ERR_RANGE, "paper.m"},
@@ -158,18 +167,15 @@ static const validate_case VALIDATE_CASES[] = {
     {"point NaN (paper)", ex2, point_nan, ZENO_ERR_RANGE, "paper.l1"},
     {"point NaN", general_two, point_nan, ZENO_ERR_RANGE, "contacts.0.point"},
     {"surface angle (paper)", ex2, angle_big, ZENO_ERR_RANGE, "paper.phi1"},
-    {"surface angle", general_two, angle_big, ZENO_ERR_RANGE,
-     "contacts.0.surface.angle"},
+    {"surface angle", general_two, angle_big, ZENO_ERR_RANGE, "contacts.0.surface.angle"},
     {"mu < 0 (paper)", ex2, mu_negative, ZENO_ERR_RANGE, "paper.mu1"},
     {"mu < 0", general_two, mu_negative, ZENO_ERR_RANGE, "contacts.0.mu"},
     {"mu2 NaN", ex2, mu2_nan, ZENO_ERR_RANGE, "paper.mu2"},
-    {"surface point NaN", ex2, surface_point_nan, ZENO_ERR_RANGE,
-     "contacts.0.surface.point"},
+    {"surface point NaN", ex2, surface_point_nan, ZENO_ERR_RANGE, "contacts.0.surface.point"},
     {"contact off its surface", general_two, off_surface, ZENO_ERR_GEOMETRY,
      "contacts.0.surface.point"},
     {"coincident contacts (paper)", ex2, coincide, ZENO_ERR_GEOMETRY, "paper.l2"},
-    {"coincident contacts", general_two, coincide, ZENO_ERR_GEOMETRY,
-     "contacts.1.point"},
+    {"coincident contacts", general_two, coincide, ZENO_ERR_GEOMETRY, "contacts.1.point"},
     {"load < 0 (paper)", ex2, load_negative, ZENO_ERR_RANGE, "paper.f"},
     {"load < 0", general_two, load_negative, ZENO_ERR_RANGE, "load.magnitude"},
     {"load angle", general_two, load_angle_big, ZENO_ERR_RANGE, "load.angle"},
@@ -206,9 +212,8 @@ static void test_validate_every_check(void **state) {
     c->mutate(&s);
     const zeno_status st = zeno_scene_validate(&s, &e);
     if (st != c->code || strcmp(e.parameter, c->parameter) != 0)
-      fail_msg("%s: got %s '%s: %s', expected %s '%s'", c->what,
-               zeno_status_name(st), e.parameter, e.message,
-               zeno_status_name(c->code), c->parameter);
+      fail_msg("%s: got %s '%s: %s', expected %s '%s'", c->what, zeno_status_name(st), e.parameter,
+               e.message, zeno_status_name(c->code), c->parameter);
     check_error(st, c->code, &e, c->parameter);
     assert_int_equal(zeno_scene_validate(&s, NULL), c->code);
   }
@@ -230,10 +235,9 @@ static void test_load_arguments(void **state) {
   check_error(zeno_scene_load(path, NULL, 0, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load(path, NULL, 1, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_load(path, bad_list, 2, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_scene_load_string(NULL, "x", NULL, 0, &s, &e),
-              ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_scene_load_string("name: x\n", "x", NULL, 0, NULL, &e),
-              ZENO_ERR_ARGUMENT, &e, NULL);
+  check_error(zeno_scene_load_string(NULL, "x", NULL, 0, &s, &e), ZENO_ERR_ARGUMENT, &e, NULL);
+  check_error(zeno_scene_load_string("name: x\n", "x", NULL, 0, NULL, &e), ZENO_ERR_ARGUMENT, &e,
+              NULL);
   assert_int_equal(zeno_scene_load(NULL, NULL, 0, &s, NULL), ZENO_ERR_ARGUMENT);
 }
 
@@ -256,12 +260,12 @@ typedef struct load_case {
   const char *override;  ///< NULL: none
   zeno_status code;
   const char *parameter;
-  int line;              ///< 0 for override errors
+  int line;  ///< 0 for override errors
 } load_case;
 
 /// A complete paper block (Example 2), so that overrides of it validate.
-#define PAPER_TEXT                                                         \
-  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, "    \
+#define PAPER_TEXT                                                       \
+  "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, " \
   "mu1: 0.75, mu2: 0.6, rho: 1, m: 1, f: 1, tau: 0}\n"
 
 // One input per loader error class, from the file and from --set.
@@ -292,14 +296,13 @@ static void test_load_error_classes(void **state) {
     zeno_error e;
     const zeno_status st = zeno_scene_load_string(c->text, "t.yaml", ov, n, &s, &e);
     if (st != c->code)
-      fail_msg("case %zu: got %s '%s', expected %s", k, zeno_status_name(st),
-               e.message, zeno_status_name(c->code));
+      fail_msg("case %zu: got %s '%s', expected %s", k, zeno_status_name(st), e.message,
+               zeno_status_name(c->code));
     check_error(st, c->code, &e, c->parameter);
     assert_int_equal(e.line, c->line);
     assert_string_equal(e.file, c->override ? "--set" : "t.yaml");
     if (c->line > 0) assert_true(e.column > 0);
-    assert_int_equal(zeno_scene_load_string(c->text, "t.yaml", ov, n, &s, NULL),
-                     c->code);
+    assert_int_equal(zeno_scene_load_string(c->text, "t.yaml", ov, n, &s, NULL), c->code);
   }
 }
 
@@ -313,8 +316,8 @@ static void test_load_geometry_located(void **state) {
       "  - {point: [0, -1], surface: {angle: 0}, mu: 1}\n";
   zeno_scene s;
   zeno_error e;
-  check_error(zeno_scene_load_string(text, "t.yaml", NULL, 0, &s, &e),
-              ZENO_ERR_GEOMETRY, &e, "contacts.1.point");
+  check_error(zeno_scene_load_string(text, "t.yaml", NULL, 0, &s, &e), ZENO_ERR_GEOMETRY, &e,
+              "contacts.1.point");
   assert_int_equal(e.line, 5);
 }
 
@@ -330,19 +333,19 @@ static void test_messages_stay_one_line(void **state) {
   // A scene name is printed in summaries: control characters (a terminal
   // escape sequence, a tab) are refused, the message quoting them as '?'.
   const char *ov[] = {"name=\"x\ty\""};
-  check_error(zeno_scene_load_string(PAPER_TEXT, "t\n.yaml", ov, 1, &s, &e), ZENO_ERR_RANGE,
-              &e, "name");
+  check_error(zeno_scene_load_string(PAPER_TEXT, "t\n.yaml", ov, 1, &s, &e), ZENO_ERR_RANGE, &e,
+              "name");
   assert_non_null(strstr(e.message, "'x?y'"));
   assert_string_equal(e.file, "--set");
   const char *esc[] = {"name=\"\\e[31mred\""};
-  check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", esc, 1, &s, &e), ZENO_ERR_RANGE,
-              &e, "name");
+  check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", esc, 1, &s, &e), ZENO_ERR_RANGE, &e,
+              "name");
   zeno_scene d = zeno_scene_default();
   d.name[1] = '\x1b';
   check_error(zeno_scene_validate(&d, &e), ZENO_ERR_RANGE, &e, "name");
   const char *bad[] = {"paper.m=\"1\n2\""};
-  check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", bad, 1, &s, &e),
-              ZENO_ERR_TYPE, &e, "paper.m");
+  check_error(zeno_scene_load_string(PAPER_TEXT, "t.yaml", bad, 1, &s, &e), ZENO_ERR_TYPE, &e,
+              "paper.m");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -393,12 +396,9 @@ static void test_sim_create_errors(void **state) {
 
   zeno_summary sum;
   char word[64];
-  check_error(zeno_run(&bad, NULL, &sum, word, sizeof word, &e), ZENO_ERR_RANGE,
-              &e, "stop.t_end");
-  assert_int_equal(zeno_run(&bad, NULL, &sum, word, sizeof word, NULL),
-                   ZENO_ERR_RANGE);
-  assert_int_equal(zeno_run(NULL, NULL, &sum, word, sizeof word, NULL),
-                   ZENO_ERR_ARGUMENT);
+  check_error(zeno_run(&bad, NULL, &sum, word, sizeof word, &e), ZENO_ERR_RANGE, &e, "stop.t_end");
+  assert_int_equal(zeno_run(&bad, NULL, &sum, word, sizeof word, NULL), ZENO_ERR_RANGE);
+  assert_int_equal(zeno_run(NULL, NULL, &sum, word, sizeof word, NULL), ZENO_ERR_ARGUMENT);
 }
 
 static void test_sim_iteration_errors(void **state) {
@@ -487,19 +487,15 @@ static void test_stability_errors(void **state) {
   md = zeno_maps_def_default();
   md.endpoint_delta = 0.5;
   check_error(zeno_maps_compute(&s, &md, &maps, &e), ZENO_ERR_RANGE, &e, "maps");
-  check_error(zeno_maps_compute(&one, NULL, &maps, &e), ZENO_ERR_ARGUMENT, &e,
-              "contacts");
-  check_error(zeno_maps_compute(&bad, NULL, &maps, &e), ZENO_ERR_RANGE, &e,
-              "impact.e");
+  check_error(zeno_maps_compute(&one, NULL, &maps, &e), ZENO_ERR_ARGUMENT, &e, "contacts");
+  check_error(zeno_maps_compute(&bad, NULL, &maps, &e), ZENO_ERR_RANGE, &e, "impact.e");
   assert_int_equal(zeno_maps_compute(&bad, NULL, &maps, NULL), ZENO_ERR_RANGE);
 
   bool persistent;
   check_error(zeno_persistent(NULL, &persistent, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_persistent(&s, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_persistent(&one, &persistent, &e), ZENO_ERR_ARGUMENT, &e,
-              "contacts");
-  check_error(zeno_persistent(&bad, &persistent, &e), ZENO_ERR_RANGE, &e,
-              "impact.e");
+  check_error(zeno_persistent(&one, &persistent, &e), ZENO_ERR_ARGUMENT, &e, "contacts");
+  check_error(zeno_persistent(&bad, &persistent, &e), ZENO_ERR_RANGE, &e, "impact.e");
 
   zeno_analysis a;
   zeno_analysis_def ad = zeno_analysis_def_default();
@@ -507,9 +503,8 @@ static void test_stability_errors(void **state) {
   check_error(zeno_analyze(&s, NULL, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_analyze(&one, NULL, &a, &e), ZENO_ERR_ARGUMENT, &e, "contacts");
   ad.partition_intervals = 2;
-  check_error(zeno_analyze(&s, &ad, &a, &e), ZENO_ERR_RANGE, &e,
-              "partition_intervals");
-  zeno_analysis_free(&a); // nothing to free after an error
+  check_error(zeno_analyze(&s, &ad, &a, &e), ZENO_ERR_RANGE, &e, "partition_intervals");
+  zeno_analysis_free(&a);  // nothing to free after an error
   ad = zeno_analysis_def_default();
   ad.maps.samples = 3;
   check_error(zeno_analyze(&s, &ad, &a, &e), ZENO_ERR_RANGE, &e, "maps");
@@ -533,8 +528,7 @@ static void test_partition_errors(void **state) {
   assert_non_null(strstr(e.message, "1 to 1024 intervals (0 given)"));
   check_error(zeno_interval_graph_build(&maps, edges, ZENO_MAX_PARTITION + 1, &g, &e),
               ZENO_ERR_ARGUMENT, &e, "partition");
-  check_error(zeno_interval_graph_build(&maps, edges, 3, &g, &e), ZENO_ERR_RANGE, &e,
-              "partition");
+  check_error(zeno_interval_graph_build(&maps, edges, 3, &g, &e), ZENO_ERR_RANGE, &e, "partition");
   assert_non_null(strstr(e.message, "increasing: edge 1 (0.5) >= edge 2 (-0.5)"));
   // No record: the code alone.
   assert_int_equal(zeno_interval_graph_build(&maps, edges, 3, &g, NULL), ZENO_ERR_RANGE);
@@ -577,9 +571,12 @@ PMUT(p_mu, p->mu[0] = -1)
 PMUT(p_tangent, memcpy(p->tangent[0], p->normal[0], sizeof p->tangent[0]))
 
 static const problem_case PROBLEM_CASES[] = {
-    {p_count, "problem.contact_count"}, {p_inv_mass, "problem.inv_mass"},
-    {p_load, "problem.load"},           {p_normal, "problem.normal"},
-    {p_mu, "problem.mu"},               {p_tangent, "problem.tangent"},
+    {p_count, "problem.contact_count"},
+    {p_inv_mass, "problem.inv_mass"},
+    {p_load, "problem.load"},
+    {p_normal, "problem.normal"},
+    {p_mu, "problem.mu"},
+    {p_tangent, "problem.tangent"},
 };
 
 static void test_contact_stability_errors(void **state) {
@@ -591,8 +588,7 @@ static void test_contact_stability_errors(void **state) {
   bad.paper.alpha = NAN;
   check_error(zeno_contact_problem_from_scene(NULL, &p, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_contact_problem_from_scene(&s, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_contact_problem_from_scene(&bad, &p, &e), ZENO_ERR_RANGE, &e,
-              "paper.alpha");
+  check_error(zeno_contact_problem_from_scene(&bad, &p, &e), ZENO_ERR_RANGE, &e, "paper.alpha");
   assert_int_equal(zeno_contact_problem_from_scene(&s, &p, &e), ZENO_OK);
   assert_int_equal(zeno_contact_problem_from_scene(&one, &one_p, &e), ZENO_OK);
 
@@ -607,8 +603,8 @@ static void test_contact_stability_errors(void **state) {
     check_error(zeno_weak_stability_check(&q, &w, &e), ZENO_ERR_ARGUMENT, &e, param);
     check_error(zeno_strong_stability_check(&q, &st, &e), ZENO_ERR_ARGUMENT, &e, param);
     check_error(zeno_wedging_check(&q, &wd, &e), ZENO_ERR_ARGUMENT, &e, param);
-    check_error(zeno_jamming_coefficient(&q, 0, ZENO_LETTER_P, &mu_jam, &e),
-                ZENO_ERR_ARGUMENT, &e, param);
+    check_error(zeno_jamming_coefficient(&q, 0, ZENO_LETTER_P, &mu_jam, &e), ZENO_ERR_ARGUMENT, &e,
+                param);
     assert_int_equal(zeno_weak_stability_check(&q, &w, NULL), ZENO_ERR_ARGUMENT);
   }
   check_error(zeno_weak_stability_check(NULL, &w, &e), ZENO_ERR_ARGUMENT, &e, NULL);
@@ -616,24 +612,21 @@ static void test_contact_stability_errors(void **state) {
   check_error(zeno_strong_stability_check(NULL, &st, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_strong_stability_check(&p, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_wedging_check(&p, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_wedging_check(&one_p, &wd, &e), ZENO_ERR_ARGUMENT, &e,
-              "problem.contact_count");
-  check_error(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_P, NULL, &e),
-              ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_jamming_coefficient(&p, 2, ZENO_LETTER_P, &mu_jam, &e),
-              ZENO_ERR_ARGUMENT, &e, "contact");
-  check_error(zeno_jamming_coefficient(&one_p, 1, ZENO_LETTER_N, &mu_jam, &e),
-              ZENO_ERR_ARGUMENT, &e, "contact");
-  check_error(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_S, &mu_jam, &e),
-              ZENO_ERR_ARGUMENT, &e, "slip");
+  check_error(zeno_wedging_check(&one_p, &wd, &e), ZENO_ERR_ARGUMENT, &e, "problem.contact_count");
+  check_error(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_P, NULL, &e), ZENO_ERR_ARGUMENT, &e,
+              NULL);
+  check_error(zeno_jamming_coefficient(&p, 2, ZENO_LETTER_P, &mu_jam, &e), ZENO_ERR_ARGUMENT, &e,
+              "contact");
+  check_error(zeno_jamming_coefficient(&one_p, 1, ZENO_LETTER_N, &mu_jam, &e), ZENO_ERR_ARGUMENT,
+              &e, "contact");
+  check_error(zeno_jamming_coefficient(&p, 0, ZENO_LETTER_S, &mu_jam, &e), ZENO_ERR_ARGUMENT, &e,
+              "slip");
 
   zeno_scene_stability ss;
   check_error(zeno_scene_stability_check(NULL, &ss, &e), ZENO_ERR_ARGUMENT, &e, NULL);
   check_error(zeno_scene_stability_check(&s, NULL, &e), ZENO_ERR_ARGUMENT, &e, NULL);
-  check_error(zeno_scene_stability_check(&one, &ss, &e), ZENO_ERR_ARGUMENT, &e,
-              "contacts");
-  check_error(zeno_scene_stability_check(&bad, &ss, &e), ZENO_ERR_RANGE, &e,
-              "paper.alpha");
+  check_error(zeno_scene_stability_check(&one, &ss, &e), ZENO_ERR_ARGUMENT, &e, "contacts");
+  check_error(zeno_scene_stability_check(&bad, &ss, &e), ZENO_ERR_RANGE, &e, "paper.alpha");
 }
 
 // The LP layer under the equilibrium and stability checks (internal API):
@@ -674,8 +667,8 @@ static void test_sundials_loading(void **state) {
   (void)state;
   zeno_error e;
   sundials_api t;
-  check_error(sundials_api_open("libzeno-no-such-sundials.so.0", &t, &e),
-              ZENO_ERR_UNSUPPORTED, &e, "model");
+  check_error(sundials_api_open("libzeno-no-such-sundials.so.0", &t, &e), ZENO_ERR_UNSUPPORTED, &e,
+              "model");
   assert_non_null(strstr(e.message, "libzeno-no-such-sundials.so.0"));
   assert_non_null(strstr(e.message, "apt-get install libsundials-cvode6"));
   assert_null(t.CVodeCreate);
@@ -691,8 +684,7 @@ static void test_glpk_loading(void **state) {
   (void)state;
   zeno_error e;
   glpk_api g;
-  check_error(glpk_api_open("libzeno-no-such-glpk.so.0", &g, &e), ZENO_ERR_UNSUPPORTED, &e,
-              NULL);
+  check_error(glpk_api_open("libzeno-no-such-glpk.so.0", &g, &e), ZENO_ERR_UNSUPPORTED, &e, NULL);
   assert_non_null(strstr(e.message, "libzeno-no-such-glpk.so.0"));
   assert_non_null(strstr(e.message, "apt-get install libglpk40"));
   assert_null(g.simplex);
@@ -816,11 +808,11 @@ static void closest_name(void **state) {
   assert_string_equal(zeno_closest_name("alph", names, n), "alpha");
   assert_string_equal(zeno_closest_name("alphaa", names, n), "alpha");
   assert_string_equal(zeno_closest_name("phi11", names, n), "phi1");
-  assert_null(zeno_closest_name("alpha", names, n));   // exact: nothing to suggest
-  assert_null(zeno_closest_name("phi", names, n));     // phi1 and phi2 tie
-  assert_null(zeno_closest_name("mu", names, n));      // mu1 and mu2 tie
-  assert_null(zeno_closest_name("beta", names, n));    // 4 edits from alpha
-  assert_null(zeno_closest_name("ab", names, n));      // a third of 2 is 1: "h"? 2 edits
+  assert_null(zeno_closest_name("alpha", names, n));  // exact: nothing to suggest
+  assert_null(zeno_closest_name("phi", names, n));    // phi1 and phi2 tie
+  assert_null(zeno_closest_name("mu", names, n));     // mu1 and mu2 tie
+  assert_null(zeno_closest_name("beta", names, n));   // 4 edits from alpha
+  assert_null(zeno_closest_name("ab", names, n));     // a third of 2 is 1: "h"? 2 edits
   assert_string_equal(zeno_closest_name("hh", names, n), "h");
   assert_null(zeno_closest_name("", names, n));
   assert_null(zeno_closest_name(NULL, names, n));

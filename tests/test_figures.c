@@ -21,8 +21,8 @@
 
 #include "cli_runner.h"
 #include "plot/plot.h"
-#include "plot_pixels.h"
 #include "plot/plot_internal.h"
+#include "plot_pixels.h"
 
 /// Metres per inch (PNG's pHYs counts pixels per metre).
 #define METRES_PER_INCH 0.0254
@@ -71,10 +71,8 @@ static bool file_contains(const char *path, const char *text) {
   size_t matched = 0;
   int c;
   while ((c = fgetc(f)) != EOF && matched < k) {
-    if (c == (unsigned char)text[matched])
-      matched++;
-    else
-      matched = c == (unsigned char)text[0] ? 1 : 0;
+    if (c == (unsigned char)text[matched]) matched++;
+    else matched = c == (unsigned char)text[0] ? 1 : 0;
   }
   fclose(f);
   return matched == k;
@@ -140,13 +138,13 @@ static void test_size_and_dpi(void **state) {
   assert_int_equal(cd, 0);
   assert_int_equal(wa, 1234);
   assert_int_equal(ha, 567);
-  assert_int_equal(pa, lround(96 / METRES_PER_INCH)); // 3780 px/m
+  assert_int_equal(pa, lround(96 / METRES_PER_INCH));  // 3780 px/m
   assert_int_equal(wb, 1800);
   assert_int_equal(hb, 1200);
   assert_int_equal(pb, lround(192 / METRES_PER_INCH));
   assert_int_equal(wc, 2000);
   assert_int_equal(hc, 1500);
-  assert_int_equal(pc, lround(300 / METRES_PER_INCH)); // 11811 px/m
+  assert_int_equal(pc, lround(300 / METRES_PER_INCH));  // 11811 px/m
   assert_true(pdf_ok);
 }
 
@@ -240,8 +238,8 @@ static void test_every_command(void **state) {
   const bool svg_ok = file_contains(svg, "width=\"450pt\" height=\"300pt\"") ||
                       file_contains(svg, "width=\"450\" height=\"300\"");
   remove_simulate_out(run);
-  work_dir_remove(&w, (const char *const[]){"a.png", "m.png", "r.png", "s.png", "t.png", "t.svg",
-                                            NULL},
+  work_dir_remove(&w,
+                  (const char *const[]){"a.png", "m.png", "r.png", "s.png", "t.png", "t.svg", NULL},
                   "run");
   for (int k = 0; k < 7; k++) assert_int_equal(codes[k], 0);
   for (int k = 0; k < 5; k++) {
@@ -277,26 +275,26 @@ static void test_bad_values(void **state) {
   static const struct {
     const char *option, *value;
   } BAD[] = {
-      {"--size", "199x600"}, {"--size", "900x8001"}, {"--size", "900"},
-      {"--size", "axb"},     {"--size", "900.5x600"}, {"--size", "-900x600"},
-      {"--dpi", "0"},        {"--dpi", "1201"},       {"--dpi", "nan"},
-      {"--dpi", "2000"},     {"--font-scale", "0.1"}, {"--font-scale", "5"},
-      {"--font-scale", "inf"}, {"--xlim", "1:1"},     {"--xlim", "2:1"},
-      {"--xlim", "nan:1"},   {"--xlim", "0"},         {"--xlim", "0:1x"},
-      {"--ylim", "1:-1"},    {"--ylim", "1:inf"},
+      {"--size", "199x600"},   {"--size", "900x8001"},  {"--size", "900"},
+      {"--size", "axb"},       {"--size", "900.5x600"}, {"--size", "-900x600"},
+      {"--dpi", "0"},          {"--dpi", "1201"},       {"--dpi", "nan"},
+      {"--dpi", "2000"},       {"--font-scale", "0.1"}, {"--font-scale", "5"},
+      {"--font-scale", "inf"}, {"--xlim", "1:1"},       {"--xlim", "2:1"},
+      {"--xlim", "nan:1"},     {"--xlim", "0"},         {"--xlim", "0:1x"},
+      {"--ylim", "1:-1"},      {"--ylim", "1:inf"},
   };
   for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++)
     assert_refused("maps", EXAMPLE2, "m.png", BAD[k].option, BAD[k].value, BAD[k].option);
   // Checked against the figure: no density for vector files, the layout
   // at least 200 a side, ranges of t* - t positive.
   assert_refused("maps", EXAMPLE2, "m.pdf", "--dpi", "150", "--dpi");
-  assert_refused("maps", EXAMPLE2, "m.png", "--dpi", "1000", "--dpi"); // 9375 px wide
+  assert_refused("maps", EXAMPLE2, "m.png", "--dpi", "1000", "--dpi");  // 9375 px wide
   work_dir w;
   work_dir_create(&w, "figures");
   char path[PATH_SIZE];
   work_path(&w, "m.png", path);
   run_result r = run_zeno_captured("maps", EXAMPLE2, "--plot", path, "--size", "600x400", "--dpi",
-                                   "300"); // laid out on 192 x 128
+                                   "300");  // laid out on 192 x 128
   const bool written = exists(path);
   work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
   assert_int_equal(r.exit_code, 2);
@@ -397,14 +395,14 @@ static void test_trajectory_axes(void **state) {
   assert_true(isfinite(t_star));
   int checked = 0;
   plot_frame lf = strip;
-  lf.x_min = 2;  // log10(100), left
-  lf.x_max = -3; // log10(1e-3), right
+  lf.x_min = 2;   // log10(100), left
+  lf.x_max = -3;  // log10(1e-3), right
   for (size_t i = 0; i < d.event_count; i++) {
     const double gap = t_star - d.events[i].t;
     if (d.events[i].kind != ZENO_EVENT_IMPACT || !(gap > 1e-3 && gap < 100)) continue;
     const double x = floor(plot_frame_x(&lf, log10(gap)));
-    assert_true(count_in(log, x, strip.top, x + 1, strip.top + strip.height,
-                         PLOT_COLOR_IMPACT) > 0);
+    assert_true(count_in(log, x, strip.top, x + 1, strip.top + strip.height, PLOT_COLOR_IMPACT) >
+                0);
     checked++;
   }
   assert_true(checked > 20);
@@ -420,13 +418,13 @@ static void test_log_axis_refused(void **state) {
   (void)state;
   run_files f;
   const int code = simulate(&f, EXAMPLE2);
-  run_result no_zeno =
-      run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis", "log");
+  run_result no_zeno = run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis",
+                                         "log");
   const bool written = exists(f.png);
-  run_result bad_name =
-      run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis", "ln");
-  run_result bad_lim = run_zeno_captured("plot-trajectory", f.run, "--plot", f.png,
-                                         "--time-axis", "log", "--xlim", "0:1");
+  run_result bad_name = run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis",
+                                          "ln");
+  run_result bad_lim = run_zeno_captured("plot-trajectory", f.run, "--plot", f.png, "--time-axis",
+                                         "log", "--xlim", "0:1");
   const bool written2 = exists(f.png);
   run_files_remove(&f);
   assert_int_equal(code, 0);
@@ -514,8 +512,8 @@ static void test_region_map_layout(void **state) {
   work_dir_create(&w, "figures");
   char png[PATH_SIZE];
   work_path(&w, "r.png", png);
-  const int code =
-      run_zeno("regions", SCENE, "--x", X, "--y", Y, "--mc-runs", "0", "--plot", png, "-q");
+  const int code = run_zeno("regions", SCENE, "--x", X, "--y", Y, "--mc-runs", "0", "--plot", png,
+                            "-q");
   cairo_surface_t *s = cairo_image_surface_create_from_png(png);
   work_dir_remove(&w, (const char *const[]){"r.png", NULL}, NULL);
   assert_int_equal(code, 0);

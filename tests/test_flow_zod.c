@@ -76,8 +76,8 @@ static void crossings_sorted_and_penetration_caught(void **state) {
 
 // Every crossing with its escapes, as flow_crossings made them before it
 // left out the escapes that cannot matter: the reference of the next test.
-static int all_crossings(zeno_mode mode, const double c[4], const double cd[4],
-                         const double cdd[4], double radius, flow_crossing *out) {
+static int all_crossings(zeno_mode mode, const double c[4], const double cd[4], const double cdd[4],
+                         double radius, flow_crossing *out) {
   int n = 0;
   for (int i = 0; i < 2; i++) {
     const int l = mode.letter[i];
@@ -135,8 +135,7 @@ static void escapes_left_out_only_when_unread(void **state) {
       if (ref[j].guard != ZENO_GUARD_ESCAPE) latest = fmax(latest, ref[j].tau);
     int kept = 0;
     for (int j = 0; j < m; j++) {
-      if (ref[j].guard == ZENO_GUARD_ESCAPE && latest > 0 && ref[j].tau > 2 * latest &&
-          kept == n)
+      if (ref[j].guard == ZENO_GUARD_ESCAPE && latest > 0 && ref[j].tau > 2 * latest && kept == n)
         continue;
       assert_true(kept < n);
       assert_int_equal(got[kept].guard, ref[j].guard);

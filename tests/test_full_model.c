@@ -3,10 +3,10 @@
 // chatter, closed forms, Painlevé's rod, energy and guard residuals.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdbool.h>
 #include <cmocka.h>
 
 #include "test_util.h"
@@ -171,9 +171,9 @@ static zeno_outcome rod_start(double mu, double slip_speed) {
 static void painleve_rod(void **state) {
   (void)state;
   const double bound = 4.0 / 3.0;
-  assert_true(fabs(zeno_painleve_bound(1 / sqrt(3.0),
-                                       (double[2]){-sin(atan(0.5)), -cos(atan(0.5))},
-                                       0) - bound) < 1e-12);
+  assert_true(fabs(zeno_painleve_bound(1 / sqrt(3.0), (double[2]){-sin(atan(0.5)), -cos(atan(0.5))},
+                                       0) -
+                   bound) < 1e-12);
   for (int dir = -1; dir <= 1; dir += 2)
     assert_int_equal(rod_start(bound * (1 - 1e-6), dir * 0.5), ZENO_OUTCOME_TIME_LIMIT);
   const zeno_outcome a = rod_start(bound * (1 + 1e-6), 0.5);
@@ -198,8 +198,7 @@ static double rod_margin(double th, double th0, double mu) {
 static void falling_rod_starts_to_slip(void **state) {
   (void)state;
   const double L = 1, th0 = 0.05, mu = 0.3;
-  zeno_scene s = one_contact_scene(L / sqrt(12.0), -0.5 * L * sin(th0),
-                                   -0.5 * L * cos(th0), mu, G);
+  zeno_scene s = one_contact_scene(L / sqrt(12.0), -0.5 * L * sin(th0), -0.5 * L * cos(th0), mu, G);
   s.t_end = 5;
   s.model = ZENO_MODEL_FULL;
   test_run r;
@@ -208,8 +207,7 @@ static void falling_rod_starts_to_slip(void **state) {
   const zeno_event *e = &r.events[1];
   assert_int_equal(e->guard, ZENO_GUARD_FRICTION_MARGIN);
   assert_int_equal(e->kind, ZENO_EVENT_TRANSITION);
-  assert_true(e->mode_after.letter[0] == ZENO_LETTER_P ||
-              e->mode_after.letter[0] == ZENO_LETTER_N);
+  assert_true(e->mode_after.letter[0] == ZENO_LETTER_P || e->mode_after.letter[0] == ZENO_LETTER_N);
   // Closed-form slip angle: the first sign change of the margin (it is not
   // monotone), then bisection.
   double lo = th0, hi = th0;
@@ -254,8 +252,8 @@ static void solver_failure_is_an_event(void **state) {
 /// A body dropped spinning onto a slope (Chatterjee-Ruina law, found by
 /// tests/test_units.c): its bounces accumulate after 29 impacts.
 static zeno_scene spinning_drop(double time_unit) {
-  zeno_scene s = one_contact_scene(2.7440514270882828, -1.777730277108633,
-                                   -1.401953423731184, 0.7990224192596105, 0);
+  zeno_scene s = one_contact_scene(2.7440514270882828, -1.777730277108633, -1.401953423731184,
+                                   0.7990224192596105, 0);
   s.model = ZENO_MODEL_FULL;
   s.mass = 5.578948282706508;
   s.load_magnitude = 108.30034452221645 / (time_unit * time_unit);
@@ -356,13 +354,12 @@ static void restitution_models_agree(void **state) {
     const int n[2] = {tok[0].count, tok[1].count};
     if (!(cases[k].law == ZENO_LAW_NEWTON && cases[k].e > 0.7)) {
       int same = 0;
-      while (same < n[0] && same < n[1] && strcmp(tok[0].tok[same], tok[1].tok[same]) == 0)
-        same++;
+      while (same < n[0] && same < n[1] && strcmp(tok[0].tok[same], tok[1].tok[same]) == 0) same++;
       assert_true(n[0] >= 2 && strcmp(tok[0].tok[n[0] - 1], "SS") == 0 &&
                   strcmp(tok[1].tok[n[1] - 1], "SS") == 0);
       if (!(same == n[0] || (same >= n[0] - 2 && strcmp(tok[0].tok[n[0] - 2], "Z") == 0)))
-        fail_msg("case %zu: the macro words part after %d of %d tokens:\n  ZOD  %s\n  full %s",
-                 k, same, n[0], word[0], word[1]);
+        fail_msg("case %zu: the macro words part after %d of %d tokens:\n  ZOD  %s\n  full %s", k,
+                 same, n[0], word[0], word[1]);
     } else {
       assert_true(sum[1].energy_gains > 0);
       assert_true(sum[1].energy_gain_max > 1e-3 && sum[1].energy_gain_max < 10);
@@ -432,8 +429,7 @@ static void newton_never_penetrates_in_either_model(void **state) {
                            ZENO_OK);
           lowest = fmin(lowest, fmin(st.zod[0], st.zod[1]));
         }
-        for (int c = 0; c < 2; c++)
-          lowest = fmin(lowest, fmin(ev.before.zod[c], ev.after.zod[c]));
+        for (int c = 0; c < 2; c++) lowest = fmin(lowest, fmin(ev.before.zod[c], ev.after.zod[c]));
         t_prev = ev.t;
       }
       assert_int_equal(zeno_sim_outcome(sim), ZENO_OUTCOME_REST);

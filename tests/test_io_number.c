@@ -88,10 +88,31 @@ static void integers_edges_and_specials(void **state) {
   }
   for (long k = -100000; k <= 100000; k += 7) check((double)k);
   for (uint64_t k = 1; k < (1ULL << 53); k = 3 * k + 1) check((double)k);
-  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 5e-324, -5e-324,
-                             2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 0.2, 0.3,
-                             1.0 / 3, 2.0 / 3, 3.141592653589793, -1.5707963267948966, 1e-4, 1e-5, 9.9999999999999991e-5,
-                             1e16, 1e17, 99999999999999984.0, 1e-16, 1e-17};
+  const double specials[] = {0.0,
+                             -0.0,
+                             INFINITY,
+                             -INFINITY,
+                             NAN,
+                             -NAN,
+                             5e-324,
+                             -5e-324,
+                             2.2250738585072014e-308,
+                             1.7976931348623157e308,
+                             0.1,
+                             0.2,
+                             0.3,
+                             1.0 / 3,
+                             2.0 / 3,
+                             3.141592653589793,
+                             -1.5707963267948966,
+                             1e-4,
+                             1e-5,
+                             9.9999999999999991e-5,
+                             1e16,
+                             1e17,
+                             99999999999999984.0,
+                             1e-16,
+                             1e-17};
   for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) check(specials[k]);
   printf("# %ld numbers, each printf's text\n", checked);
 }
@@ -111,10 +132,8 @@ static void put_number_writes_the_text(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(random_bit_patterns),
-      cmocka_unit_test(random_magnitudes),
-      cmocka_unit_test(ties_round_half_to_even),
-      cmocka_unit_test(integers_edges_and_specials),
+      cmocka_unit_test(random_bit_patterns),        cmocka_unit_test(random_magnitudes),
+      cmocka_unit_test(ties_round_half_to_even),    cmocka_unit_test(integers_edges_and_specials),
       cmocka_unit_test(put_number_writes_the_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

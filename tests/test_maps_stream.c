@@ -45,8 +45,7 @@ static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
 // The same breakpoints and fixed points, bit for bit.
 static void assert_same_findings(const zeno_maps *a, const zeno_maps *b) {
   assert_int_equal(a->breakpoint_count, b->breakpoint_count);
-  assert_memory_equal(a->breakpoints, b->breakpoints,
-                      a->breakpoint_count * sizeof *a->breakpoints);
+  assert_memory_equal(a->breakpoints, b->breakpoints, a->breakpoint_count * sizeof *a->breakpoints);
   assert_int_equal(a->fixed_point_count, b->fixed_point_count);
   assert_memory_equal(a->fixed_points, b->fixed_points,
                       a->fixed_point_count * sizeof *a->fixed_points);
@@ -122,9 +121,10 @@ static void check_scene(const char *file) {
     if (same_branch(a, b)) within++;
     else across++;
   }
-  printf("# %s: %zu samples, %zu breakpoints, %zu fixed points (%d inside a "
-         "branch, %d on a breakpoint by sign)\n",
-         file, n, rest.breakpoint_count, rest.fixed_point_count, within, across);
+  printf(
+      "# %s: %zu samples, %zu breakpoints, %zu fixed points (%d inside a "
+      "branch, %d on a breakpoint by sign)\n",
+      file, n, rest.breakpoint_count, rest.fixed_point_count, within, across);
   free(all);
   zeno_maps_free(&whole);
 }
@@ -229,8 +229,8 @@ static void constant_memory(void **state) {
   size_t n;
   // One thread: the window alone.
   const long grown = stream_growth(&s, 1, &n);
-  printf("# %zu samples streamed; the process grew by %ld kB (holding them: %zu kB)\n", n,
-         grown, n * sizeof(zeno_cycle) / 1024);
+  printf("# %zu samples streamed; the process grew by %ld kB (holding them: %zu kB)\n", n, grown,
+         n * sizeof(zeno_cycle) / 1024);
   assert_true(n >= SAMPLES_LARGE);
   assert_true(grown < WINDOW_GROWTH_MAX_KB);
   // Two threads add a block of samples, a second simulator and a thread's
@@ -280,10 +280,8 @@ static void error_paths(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(stream_is_the_map),
-      cmocka_unit_test(same_on_any_threads),
-      cmocka_unit_test(example2_breakpoints),
-      cmocka_unit_test(constant_memory),
+      cmocka_unit_test(stream_is_the_map),    cmocka_unit_test(same_on_any_threads),
+      cmocka_unit_test(example2_breakpoints), cmocka_unit_test(constant_memory),
       cmocka_unit_test(error_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
 // aborts the process when its allocator fails, and SUNDIALS 6.4 dereferences
 // a failed allocation. Sanitizer builds bring their own allocator: there the
 // tests are skipped.
-#define _GNU_SOURCE // dladdr
+#define _GNU_SOURCE  // dladdr
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,11 +44,11 @@ void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t size);
 void __libc_free(void *p);
 
-static long fail_at = -1; // allocation number that fails; -1: none
-static long allocations;  // allocation attempts since arming
-static long live;         // blocks allocated and not freed, since arming
+static long fail_at = -1;  // allocation number that fails; -1: none
+static long allocations;   // allocation attempts since arming
+static long live;          // blocks allocated and not freed, since arming
 
-static bool paused;       // allocations neither counted nor failed
+static bool paused;  // allocations neither counted nor failed
 /// Only allocations called from a shared object whose path holds one of
 /// these count (NULL: every allocation).
 static const char *const *callers;
@@ -63,8 +63,7 @@ static bool from_callers(const void *caller) {
 }
 
 static bool inject_from(const void *caller) {
-  return !paused && fail_at >= 0 && from_callers(caller) &&
-         allocations++ == fail_at;
+  return !paused && fail_at >= 0 && from_callers(caller) && allocations++ == fail_at;
 }
 #define inject() inject_from(__builtin_return_address(0))
 
@@ -123,9 +122,8 @@ static long exhaust(nomem_call call, const char *const *from) {
     const long leaked = live;
     if (leaked != 0) fail_msg("allocation %ld failing: %ld blocks leaked", n, leaked);
     if (allocations <= n) {
-      assert_int_equal(st, ZENO_OK); // no failure was injected
-      print_message("%ld allocations, each failing in turn: %ld reported\n", n,
-                    failures);
+      assert_int_equal(st, ZENO_OK);  // no failure was injected
+      print_message("%ld allocations, each failing in turn: %ld reported\n", n, failures);
       // Every failed allocation was reported, none silently absorbed.
       assert_int_equal(failures, n);
       return failures;
@@ -234,8 +232,8 @@ static zeno_status regions(zeno_error *e) {
   zeno_region_point row[2];
   for (size_t ix = 0; ix < 2 && st == ZENO_OK; ix++) st = zeno_regions_point(r, ix, 0, &row[ix], e);
   if (st == ZENO_OK && (row[0].region != 0 || row[1].region != 7 || row[1].mc_runs != 2))
-    fail_msg("regions %d and %d (%d runs), expected 0 and 7 (2 runs)", row[0].region,
-             row[1].region, row[1].mc_runs);
+    fail_msg("regions %d and %d (%d runs), expected 0 and 7 (2 runs)", row[0].region, row[1].region,
+             row[1].mc_runs);
   zeno_regions_destroy(r);
   return st;
 }
@@ -319,8 +317,8 @@ static void test_run_dir_out_of_memory(void **state) {
   // a token when its buffer cannot grow, and reads on (its issue #362).
   const long failures = exhaust(run_dir, ZENO_ONLY);
   char path[sizeof run_dir_path + 32];
-  for (const char *const *f = (const char *const[]){ZENO_RUN_DIR_TRAJECTORY,
-                                                    ZENO_RUN_DIR_EVENTS, NULL};
+  for (const char *const *f =
+           (const char *const[]){ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS, NULL};
        *f; f++) {
     snprintf(path, sizeof path, "%s/%s", run_dir_path, *f);
     unlink(path);
@@ -340,12 +338,9 @@ static void test_regions_out_of_memory(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_load_out_of_memory),
-      cmocka_unit_test(test_zod_run_out_of_memory),
-      cmocka_unit_test(test_full_run_out_of_memory),
-      cmocka_unit_test(test_analysis_out_of_memory),
-      cmocka_unit_test(test_regions_out_of_memory),
-      cmocka_unit_test(test_run_dir_out_of_memory),
+      cmocka_unit_test(test_load_out_of_memory),     cmocka_unit_test(test_zod_run_out_of_memory),
+      cmocka_unit_test(test_full_run_out_of_memory), cmocka_unit_test(test_analysis_out_of_memory),
+      cmocka_unit_test(test_regions_out_of_memory),  cmocka_unit_test(test_run_dir_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

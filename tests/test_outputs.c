@@ -18,18 +18,18 @@
 #define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
 
 /// The header of events.csv for two contacts and for one (docs/outputs.md).
-#define EVENTS_CSV_HEADER                                                                 \
+#define EVENTS_CSV_HEADER                                                               \
   "index,t,kind,guard,contact,mode_before,mode_after,impact,impulse1n,impulse1t,"       \
-  "impulse2n,impulse2t,impact_outcome1,impact_outcome2,zeno_impacts,zeno_ratio,"         \
-  "zeno_error,zeno_period,zeno_order,outcome,tie_margin,near_tie,on_section,"            \
+  "impulse2n,impulse2t,impact_outcome1,impact_outcome2,zeno_impacts,zeno_ratio,"        \
+  "zeno_error,zeno_period,zeno_order,outcome,tie_margin,near_tie,on_section,"           \
   "section_angle,before_z1,before_z2,before_x2,before_z1dot,before_z2dot,before_x2dot," \
   "before_energy,after_z1,after_z2,after_x2,after_z1dot,after_z2dot,after_x2dot,"       \
   "after_energy"
-#define EVENTS_CSV_HEADER_ONE_CONTACT                                                   \
-  "index,t,kind,guard,contact,mode_before,mode_after,impact,impulse1n,impulse1t,"       \
-  "impact_outcome1,zeno_impacts,zeno_ratio,zeno_error,zeno_period,zeno_order,outcome,"  \
-  "tie_margin,near_tie,on_section,section_angle,before_z1,before_x1,before_zod_theta,"  \
-  "before_z1dot,before_x1dot,before_zod_thetadot,before_energy,after_z1,after_x1,"       \
+#define EVENTS_CSV_HEADER_ONE_CONTACT                                                  \
+  "index,t,kind,guard,contact,mode_before,mode_after,impact,impulse1n,impulse1t,"      \
+  "impact_outcome1,zeno_impacts,zeno_ratio,zeno_error,zeno_period,zeno_order,outcome," \
+  "tie_margin,near_tie,on_section,section_angle,before_z1,before_x1,before_zod_theta," \
+  "before_z1dot,before_x1dot,before_zod_thetadot,before_energy,after_z1,after_x1,"     \
   "after_zod_theta,after_z1dot,after_x1dot,after_zod_thetadot,after_energy"
 
 /// Example 2 (the paper's Table 2, word FF IF PF FI FP IF PF SF II SS):
@@ -102,8 +102,7 @@ static int csv_column(const char *header, const char *name) {
 }
 
 /// The field of column `name` on data line `row` (1-based).
-static const char *field_of(const char *text, int row, const char *name,
-                            char out[LINE_SIZE]) {
+static const char *field_of(const char *text, int row, const char *name, char out[LINE_SIZE]) {
   char header[LINE_SIZE], line[LINE_SIZE];
   csv_line(text, 0, header);
   csv_line(text, row, line);
@@ -216,8 +215,7 @@ static void events_csv_of_example2(void **state) {
               EX2_SECTION_TOL);
   assert_true(fabs(atof(field_of(csv, 6, "section_angle", field)) - EX2_SECTION_2) <=
               EX2_SECTION_TOL);
-  assert_true(fabs(atof(field_of(csv, 7, "after_x2", field)) - EX2_REST_X2) <=
-              EX2_REST_X2_TOL);
+  assert_true(fabs(atof(field_of(csv, 7, "after_x2", field)) - EX2_REST_X2) <= EX2_REST_X2_TOL);
   // The numbers are those of events.jsonl, digit for digit.
   static const char *const SAME[] = {"t", "tie_margin", "section_angle"};
   for (int row = 1; row <= EX2_EVENTS; row++) {
@@ -268,8 +266,7 @@ static void events_csv_of_a_ball(void **state) {
   }
   assert_true(zeno_row > 0);
   const double t_zeno = sqrt(2 * BALL_H / BALL_G) * (1 + BALL_E) / (1 - BALL_E);
-  assert_true(fabs(atof(field_of(csv, zeno_row, "t", field)) - t_zeno) <=
-              BALL_ZENO_TOL * t_zeno);
+  assert_true(fabs(atof(field_of(csv, zeno_row, "t", field)) - t_zeno) <= BALL_ZENO_TOL * t_zeno);
   assert_true(atoi(field_of(csv, zeno_row, "zeno_impacts", field)) > 0);
   assert_string_equal(field_of(csv, rows, "outcome", field), "rest");
   run_files_free(&r);
@@ -279,8 +276,8 @@ static void events_csv_of_a_ball(void **state) {
 
 /// The header and a row of trajectory.csv as zeno wrote them before rows
 /// said what they are (no kind and event columns).
-#define OLD_TRAJECTORY                                                           \
-  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t\n"    \
+#define OLD_TRAJECTORY                                                        \
+  "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t\n" \
   "0,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0\n"
 /// Column just after that header.
 #define OLD_HEADER_END 72
@@ -404,10 +401,9 @@ static void long_word_is_abbreviated(void **state) {
   if (longest_line(human.out) > SUMMARY_LINE_MAX)
     fail_msg("a line of %zu characters", longest_line(human.out));
   char *head = first_tokens(word, WORD_TOKENS_SHOWN), expected[LINE_SIZE];
-  snprintf(expected, sizeof expected, "%s ... (%zu tokens; --json has the whole word) %s\n",
-           head, tokens, last_tokens(word, WORD_TOKENS_SHOWN));
-  if (strstr(human.out, expected) == NULL)
-    fail_msg("expected '%s' in:\n%s", expected, human.out);
+  snprintf(expected, sizeof expected, "%s ... (%zu tokens; --json has the whole word) %s\n", head,
+           tokens, last_tokens(word, WORD_TOKENS_SHOWN));
+  if (strstr(human.out, expected) == NULL) fail_msg("expected '%s' in:\n%s", expected, human.out);
   free(head);
   free(word);
   run_result_free(&human);
@@ -425,8 +421,8 @@ static void long_section_list_is_abbreviated(void **state) {
   const size_t sections = json_array_length(json.out, "sections");
   assert_true(sections > 2 * SECTIONS_PER_LINE);
   char expected[LINE_SIZE];
-  snprintf(expected, sizeof expected, ",\n%*s... (%zu angles; --json lists all)\n",
-           LABEL_WIDTH, "", sections);
+  snprintf(expected, sizeof expected, ",\n%*s... (%zu angles; --json lists all)\n", LABEL_WIDTH, "",
+           sections);
   if (strstr(human.out, expected) == NULL) fail_msg("expected '%s' in:\n%s", expected, human.out);
   const char *list = strstr(human.out, "section angles [rad]");
   assert_non_null(list);

@@ -67,8 +67,7 @@ static long file_size(const char *path) {
 
 static void assert_sane_size(const char *path) {
   const long size = file_size(path);
-  if (size <= MIN_FILE_BYTES || size >= MAX_FILE_BYTES)
-    fail_msg("%s: %ld bytes", path, size);
+  if (size <= MIN_FILE_BYTES || size >= MAX_FILE_BYTES) fail_msg("%s: %ld bytes", path, size);
 }
 
 /// Loads a PNG written by zeno and checks its size.
@@ -81,31 +80,27 @@ static cairo_surface_t *load_png(const char *path) {
   return s;
 }
 
-static void assert_pixel(cairo_surface_t *s, double x, double y,
-                         plot_color want) {
+static void assert_pixel(cairo_surface_t *s, double x, double y, plot_color want) {
   const plot_color got = pixel(s, x, y);
   if (color_distance(got, want) != 0)
-    fail_msg("pixel (%.1f, %.1f) is (%d, %d, %d), expected (%d, %d, %d)", x, y,
-             got.r, got.g, got.b, want.r, want.g, want.b);
+    fail_msg("pixel (%.1f, %.1f) is (%d, %d, %d), expected (%d, %d, %d)", x, y, got.r, got.g, got.b,
+             want.r, want.g, want.b);
 }
 
 /// Some pixel within CURVE_RADIUS of (x, y) is close to `want`.
-static void assert_curve_near(cairo_surface_t *s, double x, double y,
-                              plot_color want) {
+static void assert_curve_near(cairo_surface_t *s, double x, double y, plot_color want) {
   for (int dy = -CURVE_RADIUS; dy <= CURVE_RADIUS; dy++)
     for (int dx = -CURVE_RADIUS; dx <= CURVE_RADIUS; dx++)
-      if (color_distance(pixel(s, x + dx, y + dy), want) <= CURVE_TOLERANCE)
-        return;
+      if (color_distance(pixel(s, x + dx, y + dy), want) <= CURVE_TOLERANCE) return;
   const plot_color got = pixel(s, x, y);
-  fail_msg("no curve colour (%d, %d, %d) near (%.1f, %.1f): (%d, %d, %d)",
-           want.r, want.g, want.b, x, y, got.r, got.g, got.b);
+  fail_msg("no curve colour (%d, %d, %d) near (%.1f, %.1f): (%d, %d, %d)", want.r, want.g, want.b,
+           x, y, got.r, got.g, got.b);
 }
 
 static long count_color(cairo_surface_t *s, plot_color want) {
   long n = 0;
   for (int y = 0; y < PLOT_HEIGHT; y++)
-    for (int x = 0; x < PLOT_WIDTH; x++)
-      n += color_distance(pixel(s, x + 0.5, y + 0.5), want) == 0;
+    for (int x = 0; x < PLOT_WIDTH; x++) n += color_distance(pixel(s, x + 0.5, y + 0.5), want) == 0;
   return n;
 }
 
@@ -155,7 +150,7 @@ static void test_frame_mapping(void **state) {
   assert_true(fabs(plot_frame_x(&f, -1) - 10) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 1) - 110) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 0) - 60) < TOLERANCE);
-  assert_true(fabs(plot_frame_y(&f, 0) - 70) < TOLERANCE); // y grows downwards
+  assert_true(fabs(plot_frame_y(&f, 0) - 70) < TOLERANCE);  // y grows downwards
   assert_true(fabs(plot_frame_y(&f, 2) - 20) < TOLERANCE);
 }
 
@@ -168,7 +163,7 @@ static void test_maps_frames(void **state) {
   assert_true(fabs(plot_maps_g_top(1.8e6) - 5.0) < TOLERANCE);
   plot_frame r, g;
   plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
-  assert_true(r.top + r.height < g.top); // R above G, not overlapping
+  assert_true(r.top + r.height < g.top);  // R above G, not overlapping
   assert_true(g.top + g.height < PLOT_HEIGHT);
   assert_true(r.left > 0 && r.left + r.width < PLOT_WIDTH);
   assert_true(fabs(r.x_min + ZENO_PI / 2) < TOLERANCE && fabs(g.x_max - ZENO_PI / 2) < TOLERANCE);
@@ -303,12 +298,10 @@ static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
   assert_pixel(png, PLOT_WIDTH - 2, PLOT_HEIGHT - 2, PLOT_COLOR_BACKGROUND);
   // Unsafe: shaded in both panels; safe (R undefined near -1): background.
   const double unsafe = unsafe_midpoint(a);
-  assert_pixel(png, plot_frame_x(&g, unsafe), g.top + PANEL_TOP_INSET,
-               PLOT_COLOR_UNSAFE_SHADE);
+  assert_pixel(png, plot_frame_x(&g, unsafe), g.top + PANEL_TOP_INSET, PLOT_COLOR_UNSAFE_SHADE);
   assert_pixel(png, plot_frame_x(&r, unsafe), plot_frame_y(&r, EX2_R_BELOW_CURVE),
                PLOT_COLOR_UNSAFE_SHADE);
-  assert_pixel(png, plot_frame_x(&g, EX2_SAFE_PHI), g.top + PANEL_TOP_INSET,
-               PLOT_COLOR_BACKGROUND);
+  assert_pixel(png, plot_frame_x(&g, EX2_SAFE_PHI), g.top + PANEL_TOP_INSET, PLOT_COLOR_BACKGROUND);
   // The curves where the maps put them.
   const zeno_cycle *c = sample_near(&a->maps, EX2_G_PHI);
   assert_curve_near(png, plot_frame_x(&g, c->phi), plot_frame_y(&g, c->G), PLOT_COLOR_G);
@@ -459,9 +452,9 @@ static void test_limiting_fixed_point_whole(void **state) {
   plot_frame r, g;
   plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
   const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
-  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);  // outside
-  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);  // above
-  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0); // inside
+  assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);      // outside
+  assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);      // above
+  assert_int_equal(color_distance(pixel(s, cx - 3, cy + 3), PLOT_COLOR_INK), 0);  // inside
   cairo_surface_destroy(s);
 }
 
@@ -502,8 +495,8 @@ static void test_regions_figures(void **state) {
   static const char *const MAP_X = "com.x=-2.5:2:10", *const MAP_Y = "com.y=-1:2.5:8";
   const int chart_code = run_zeno("regions", ZENO_SCENES_DIR "/example7.yaml", "--x", CHART_X,
                                   "--y", CHART_Y, "--mc-runs", "8", "--plot", chart, "-q");
-  const int map_code = run_zeno("regions", ZENO_SCENES_DIR "/example6.yaml", "--x", MAP_X,
-                                "--y", MAP_Y, "--mc-runs", "0", "--plot", map, "-q");
+  const int map_code = run_zeno("regions", ZENO_SCENES_DIR "/example6.yaml", "--x", MAP_X, "--y",
+                                MAP_Y, "--mc-runs", "0", "--plot", map, "-q");
   cairo_surface_t *chart_png = chart_code == 0 ? load_png(chart) : NULL;
   cairo_surface_t *map_png = map_code == 0 ? load_png(map) : NULL;
   work_dir_remove(&w, (const char *const[]){"chart.png", "map.png", NULL}, NULL);
@@ -559,6 +552,6 @@ int main(void) {
       cmocka_unit_test(test_regions_figures),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  plot_release_caches(); // fontconfig's caches, so leak checkers see none
+  plot_release_caches();  // fontconfig's caches, so leak checkers see none
   return failed;
 }

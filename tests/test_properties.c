@@ -92,9 +92,18 @@ typedef struct prop_case {
 // = 1, tau = 0).
 static prop_case draw_case(rng *r) {
   prop_case c;
-  c.p = (zeno_paper_params){rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
-                            rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
-                            rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  c.p = (zeno_paper_params){rng_uniform(r, -60, 60),
+                            rng_uniform(r, -3, 3),
+                            rng_uniform(r, -3, 3),
+                            rng_uniform(r, 0.2, 2),
+                            rng_uniform(r, -60, 80),
+                            rng_uniform(r, -60, 80),
+                            rng_uniform(r, 0.1, 1),
+                            rng_uniform(r, 0.1, 1),
+                            1,
+                            1,
+                            1,
+                            0};
   c.qp[0] = rng_uniform(r, 0, 1);
   c.qp[1] = rng_uniform(r, 0, 1);
   c.qp[2] = rng_uniform(r, -1, 1);
@@ -196,8 +205,7 @@ static bool documented_outcome(zeno_outcome o, bool full) {
 // sequences, not completed as one), where the guard residual's own scale,
 // a speed squared, is no longer a number: the residual is then not
 // checked, the gaps are.
-static void check_health_of(const prop_run *r, bool full, bool restitution,
-                            bool energy_may_grow) {
+static void check_health_of(const prop_run *r, bool full, bool restitution, bool energy_may_grow) {
   const double residual_max = full ? FULL_RESIDUAL_MAX : ZOD_RESIDUAL_MAX;
   // Length scale of the run: its largest gap.
   double len = 0;
@@ -229,8 +237,8 @@ static void check_health_of(const prop_run *r, bool full, bool restitution,
       const double scale = fmax(fabs(e->before.energy), fabs(e->after.energy));
       const bool gained = e->after.energy > e->before.energy + ENERGY_RTOL * scale;
       if (gained && !energy_may_grow) {
-        printf("%s event %d: impact (mask %u) added energy %g of %g\n", full ? "full" : "ZOD",
-               i, e->impact_mask, e->after.energy - e->before.energy, e->before.energy);
+        printf("%s event %d: impact (mask %u) added energy %g of %g\n", full ? "full" : "ZOD", i,
+               e->impact_mask, e->after.energy - e->before.energy, e->before.energy);
         print_case(g_current);
         fail();
       }
@@ -246,8 +254,8 @@ static void check_health_of(const prop_run *r, bool full, bool restitution,
       if (e->mode_before.letter[c] == ZENO_LETTER_F &&
           !(e->before.gap[c] >= -(full ? FULL_GAP_RTOL : ZOD_GAP_RTOL) * len)) {
         printf("%s event %d (%s): gap %d is %g of the run's largest gap %g\n",
-               full ? "full" : "ZOD", i, zeno_event_kind_name(e->kind), c + 1,
-               e->before.gap[c], len);
+               full ? "full" : "ZOD", i, zeno_event_kind_name(e->kind), c + 1, e->before.gap[c],
+               len);
         print_case(g_current);
         fail();
       }
@@ -257,8 +265,8 @@ static void check_health_of(const prop_run *r, bool full, bool restitution,
       if (e->mode_after.letter[c] == ZENO_LETTER_F &&
           !(e->after.gap[c] >= -(full ? FULL_GAP_RTOL : ZOD_GAP_RTOL) * len)) {
         printf("%s event %d (%s): gap %d after it is %g of the run's largest gap %g\n",
-               full ? "full" : "ZOD", i, zeno_event_kind_name(e->kind), c + 1,
-               e->after.gap[c], len);
+               full ? "full" : "ZOD", i, zeno_event_kind_name(e->kind), c + 1, e->after.gap[c],
+               len);
         print_case(g_current);
         fail();
       }
@@ -271,9 +279,7 @@ static void check_health_of(const prop_run *r, bool full, bool restitution,
   assert_string_not_equal(zeno_outcome_name(r->summary.outcome), "unknown");
 }
 
-static void check_health(const prop_run *r, bool full) {
-  check_health_of(r, full, false, false);
-}
+static void check_health(const prop_run *r, bool full) { check_health_of(r, full, false, false); }
 
 /* ---- mode words ---------------------------------------------------------- */
 
@@ -298,7 +304,7 @@ static double speed_scale(const prop_run *r) {
 }
 
 typedef struct invariance_counts {
-  int shift, scaling, tangential;     ///< cases checked
+  int shift, scaling, tangential;              ///< cases checked
   int shift_tie, scaling_tie, tangential_tie;  ///< words changed at a reported near tie
 } invariance_counts;
 
@@ -310,9 +316,10 @@ static void check_mapped_time(const prop_run *a, const prop_run *b, int i, doubl
   const double ta = a->events[i].t, t = b->events[i].t;
   const double rtol = INVARIANCE_RTOL + INVARIANCE_RTOL_PER_EVENT * i;
   if (fabs(tb * ta - t) <= rtol * tb * fmax(tscale, 1e-300)) return;
-  printf("invariance (t x %g): event %d at %.17g maps to %.17g, got %.17g\n  %.300s\n"
-         "  %.300s\n",
-         tb, i, ta, tb * ta, t, a->word, b->word);
+  printf(
+      "invariance (t x %g): event %d at %.17g maps to %.17g, got %.17g\n  %.300s\n"
+      "  %.300s\n",
+      tb, i, ta, tb * ta, t, a->word, b->word);
   print_case(g_current);
   fail();
 }
@@ -323,8 +330,8 @@ static void check_mapped_time(const prop_run *a, const prop_run *b, int i, doubl
 // sequence may be completed a period earlier or later (its ratio is found
 // constant to rounding): then the events match up to the first ZENO event
 // and the final states to ZENO_LIMIT_RTOL.
-static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, double pb,
-                           double dx, double dv) {
+static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, double pb, double dx,
+                           double dv) {
   const double ps = position_scale(a), tscale = a->events[a->count - 1].t;
   if (strcmp(a->word, b->word) != 0 && strchr(a->word, 'Z') && words_agree(a, b)) {
     assert_int_equal(a->summary.outcome, b->summary.outcome);
@@ -343,9 +350,10 @@ static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, doub
   }
   if (strcmp(a->word, b->word) != 0) {
     if (!(fmin(a->min_tie, b->min_tie) <= zeno_sim_def_default().tie_rtol)) {
-      printf("invariance (t x %g, x %g, x2 + %g + %g t) changed the word without a near "
-             "tie (margins %g, %g):\n  %.300s\n  %.300s\n",
-             tb, pb, dx, dv, a->min_tie, b->min_tie, a->word, b->word);
+      printf(
+          "invariance (t x %g, x %g, x2 + %g + %g t) changed the word without a near "
+          "tie (margins %g, %g):\n  %.300s\n  %.300s\n",
+          tb, pb, dx, dv, a->min_tie, b->min_tie, a->word, b->word);
       print_case(g_current);
       fail();
     }
@@ -357,8 +365,7 @@ static bool compare_mapped(const prop_run *a, const prop_run *b, double tb, doub
     const zeno_event *ea = &a->events[i], *eb = &b->events[i];
     check_mapped_time(a, b, i, tb, tscale);
     for (int k = 0; k < 3; k++) {
-      const double mapped =
-          pb * ea->after.zod[k] + (k == 2 ? dx + dv * ea->t : 0);
+      const double mapped = pb * ea->after.zod[k] + (k == 2 ? dx + dv * ea->t : 0);
       const double scale = pb * ps + fabs(dx) + fabs(dv) * tscale;
       const double rtol = INVARIANCE_RTOL + INVARIANCE_RTOL_PER_EVENT * i;
       assert_true(fabs(mapped - eb->after.zod[k]) <= rtol * scale);
@@ -381,8 +388,7 @@ static bool slip_only(const prop_run *r) {
   return r->summary.outcome != ZENO_OUTCOME_ESCAPED;  // the radius is not shifted
 }
 
-static void check_invariances(const prop_case *c, const prop_run *base,
-                              invariance_counts *n) {
+static void check_invariances(const prop_case *c, const prop_run *base, invariance_counts *n) {
   const double tie = zeno_sim_def_default().tie_rtol;
   // (23): x2 -> x2 + beta.
   prop_case d = *c;
@@ -408,8 +414,7 @@ static void check_invariances(const prop_case *c, const prop_run *base,
     prop_run r;
     prop_exec(&s, tie, &r);
     n->scaling++;
-    if (!compare_mapped(base, &r, SCALE_BETA, SCALE_BETA * SCALE_BETA, 0, 0))
-      n->scaling_tie++;
+    if (!compare_mapped(base, &r, SCALE_BETA, SCALE_BETA * SCALE_BETA, 0, 0)) n->scaling_tie++;
     prop_free(&r);
   }
   // (28): xdot2 -> xdot2 + beta on a slip-only run.
@@ -433,13 +438,14 @@ static uint64_t g_seed = DEFAULT_SEED;
 static bool g_verbose = false;
 
 static void print_case(const prop_case *c) {
-  printf("  alpha=%.17g l1=%.17g l2=%.17g h=%.17g phi1=%.17g phi2=%.17g mu1=%.17g "
-         "mu2=%.17g\n  qp=(%.17g, %.17g, %.17g) qdp=(%.17g, %.17g, %.17g)\n",
-         c->p.alpha, c->p.l1, c->p.l2, c->p.h, c->p.phi1, c->p.phi2, c->p.mu1,
-         c->p.mu2, c->qp[0], c->qp[1], c->qp[2], c->qdp[0], c->qdp[1], c->qdp[2]);
+  printf(
+      "  alpha=%.17g l1=%.17g l2=%.17g h=%.17g phi1=%.17g phi2=%.17g mu1=%.17g "
+      "mu2=%.17g\n  qp=(%.17g, %.17g, %.17g) qdp=(%.17g, %.17g, %.17g)\n",
+      c->p.alpha, c->p.l1, c->p.l2, c->p.h, c->p.phi1, c->p.phi2, c->p.mu1, c->p.mu2, c->qp[0],
+      c->qp[1], c->qp[2], c->qdp[0], c->qdp[1], c->qdp[2]);
   if (g_law != ZENO_LAW_INELASTIC)
-    printf("  impact.law=%s impact.e=%.17g impact.et=%.17g\n", zeno_impact_law_name(g_law),
-           g_e, g_et);
+    printf("  impact.law=%s impact.e=%.17g impact.et=%.17g\n", zeno_impact_law_name(g_law), g_e,
+           g_et);
 }
 
 static void random_cases(void **state) {
@@ -478,9 +484,8 @@ static void random_cases(void **state) {
         printf("disagreement %d (%s), tie margins ZOD %.3g full %.3g\n", accepted,
                tie ? "near tie" : "UNEXPLAINED", z.min_tie, f.min_tie);
         print_case(&c);
-        printf("  ZOD  [%s] %.400s\n  full [%s] %.400s\n",
-               zeno_outcome_name(z.summary.outcome), z.word,
-               zeno_outcome_name(f.summary.outcome), f.word);
+        printf("  ZOD  [%s] %.400s\n  full [%s] %.400s\n", zeno_outcome_name(z.summary.outcome),
+               z.word, zeno_outcome_name(f.summary.outcome), f.word);
       }
     }
     prop_free(&z);
@@ -489,16 +494,16 @@ static void random_cases(void **state) {
   const int disagree = accepted - agree;
   printf("properties: %d cases (seed %llu, %d draws), %ld ZOD and %ld full-model events\n",
          accepted, (unsigned long long)g_seed, draws, zod_events, full_events);
-  printf("properties: invariance (23) %d cases, (24) %d, (28) %d; words changed at a "
-         "reported near tie: %d, %d, %d\n",
-         inv.shift, inv.scaling, inv.tangential, inv.shift_tie, inv.scaling_tie,
-         inv.tangential_tie);
-  printf("properties: ZOD/full (eps = %g) mode-word agreement %.2f %% (%d of %d); "
-         "%d disagreements, %d explained by a near tie (margin <= %g)\n",
-         EPS, 100.0 * agree / accepted, agree, accepted, disagree, explained,
-         TIE_EXPLAIN);
-  printf("properties: %d of the %d agreeing cases report no near tie at that margin\n",
-         quiet_agree, agree);
+  printf(
+      "properties: invariance (23) %d cases, (24) %d, (28) %d; words changed at a "
+      "reported near tie: %d, %d, %d\n",
+      inv.shift, inv.scaling, inv.tangential, inv.shift_tie, inv.scaling_tie, inv.tangential_tie);
+  printf(
+      "properties: ZOD/full (eps = %g) mode-word agreement %.2f %% (%d of %d); "
+      "%d disagreements, %d explained by a near tie (margin <= %g)\n",
+      EPS, 100.0 * agree / accepted, agree, accepted, disagree, explained, TIE_EXPLAIN);
+  printf("properties: %d of the %d agreeing cases report no near tie at that margin\n", quiet_agree,
+         agree);
   fflush(stdout);
   assert_int_equal(explained, disagree);
   assert_true(agree >= MIN_AGREEMENT * accepted);
@@ -560,8 +565,10 @@ static void restitution_cases(void **state) {
     prop_free(&z);
     prop_free(&f);
   }
-  printf("properties: %d cases with restitution (%ld events), Newton runs that gained "
-         "energy at an impact: %d; ZOD outcomes:", accepted, events, newton_gaining);
+  printf(
+      "properties: %d cases with restitution (%ld events), Newton runs that gained "
+      "energy at an impact: %d; ZOD outcomes:",
+      accepted, events, newton_gaining);
   for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
     if (outcomes[o]) printf(" %s %d", zeno_outcome_name((zeno_outcome)o), outcomes[o]);
   printf("\n");

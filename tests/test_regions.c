@@ -95,8 +95,7 @@ static zeno_region_point *sweep_grid(const zeno_regions *r, int threads) {
   assert_non_null(g);
   for (size_t iy = 0; iy < d->y.count; iy++) {
     zeno_error err;
-    assert_int_equal(zeno_regions_row(r, iy, threads, &g[iy * d->x.count], &err),
-                     ZENO_OK);
+    assert_int_equal(zeno_regions_row(r, iy, threads, &g[iy * d->x.count], &err), ZENO_OK);
   }
   return g;
 }
@@ -120,9 +119,9 @@ static zeno_scene point_scene(const char *path, const char *const *fixed, size_t
 /// Up to CHECKS_PER_REGION points of every region present agree with
 /// zeno_analyze() at its defaults (6000 samples) on the region, the
 /// theorem, persistence, G_max and the witness fixed point.
-static void check_against_analyze(const char *path, const char *const *fixed,
-                                  size_t fixed_count, const zeno_regions_def *d,
-                                  const zeno_region_point *g, int *regions_seen) {
+static void check_against_analyze(const char *path, const char *const *fixed, size_t fixed_count,
+                                  const zeno_regions_def *d, const zeno_region_point *g,
+                                  int *regions_seen) {
   int checked[ZENO_REGION_COUNT] = {0};
   const size_t n = d->x.count * d->y.count;
   for (size_t k = 0; k < n; k++) {
@@ -136,8 +135,8 @@ static void check_against_analyze(const char *path, const char *const *fixed,
     zeno_error err;
     assert_int_equal(zeno_analyze(&s, NULL, &a, &err), ZENO_OK);
     if (a.region != p->region)
-      fail_msg("point (%g, %g): sweep region %d, analyze region %d (%s)", p->x, p->y,
-               p->region, a.region, a.reason);
+      fail_msg("point (%g, %g): sweep region %d, analyze region %d (%s)", p->x, p->y, p->region,
+               a.region, a.reason);
     assert_int_equal(a.theorem, p->theorem);
     assert_int_equal(a.persistent, p->persistent);
     assert_int_equal(a.has_maps, p->has_maps);
@@ -211,8 +210,8 @@ static void axis_parse_errors(void **state) {
 
 /* ---- sweep errors -------------------------------------------------------- */
 
-static void expect_create_error(const char *scene_text, const zeno_regions_def *d,
-                                zeno_status code, const char *needle) {
+static void expect_create_error(const char *scene_text, const zeno_regions_def *d, zeno_status code,
+                                const char *needle) {
   zeno_error err;
   zeno_regions *r = zeno_regions_create(scene_text, "s.yaml", NULL, 0, d, &err);
   assert_null(r);
@@ -373,8 +372,7 @@ static void example6_map(void **state) {
   const double ca = cos(base.load_angle), sa = sin(base.load_angle);
   for (size_t k = 0; k < d.x.count * d.y.count; k++) {
     const double sv = g[k].x * ca + g[k].y * sa;
-    if (sv < s_lo - STRIP_EDGE_TOL || sv > s_hi + STRIP_EDGE_TOL)
-      assert_int_equal(g[k].region, 0);
+    if (sv < s_lo - STRIP_EDGE_TOL || sv > s_hi + STRIP_EDGE_TOL) assert_int_equal(g[k].region, 0);
     else if (sv > s_lo + STRIP_EDGE_TOL && sv < s_hi - STRIP_EDGE_TOL) {
       if (g[k].region == 0) fail_msg("(%g, %g) inside the strip is region 0", g[k].x, g[k].y);
       feasible++;
@@ -495,9 +493,8 @@ static void simulation_verdict(void **state) {
       assert_int_equal(p.mc_runs, 24);
       assert_int_equal(p.mc_full_runs, 24);
       assert_true(p.mc_rest >= 0 && p.mc_rest <= p.mc_runs);
-      assert_int_equal(p.sim, p.mc_rest == 24 && p.mc_full_rest == 24
-                                  ? ZENO_REGION_SIM_RESTS
-                                  : ZENO_REGION_SIM_DEPARTS);
+      assert_int_equal(p.sim, p.mc_rest == 24 && p.mc_full_rest == 24 ? ZENO_REGION_SIM_RESTS
+                                                                      : ZENO_REGION_SIM_DEPARTS);
       // Seeded per point: the same counts again.
       assert_int_equal(zeno_regions_point(r, ix, iy, &again, &err), ZENO_OK);
       assert_memory_equal(&p, &again, sizeof p);
@@ -675,8 +672,8 @@ static void csv_round_trip(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--full") == 0) {
     // The slow suite: the maps at the paper's resolution.
-    grids = (grid_choice){EX6_FULL_X, EX6_FULL_Y, EX7_FULL_X, EX7_FULL_Y, EX6_FULL_ORIGIN_IX,
-                          EX6_FULL_ORIGIN_IY};
+    grids = (grid_choice){EX6_FULL_X, EX6_FULL_Y,         EX7_FULL_X,
+                          EX7_FULL_Y, EX6_FULL_ORIGIN_IX, EX6_FULL_ORIGIN_IY};
     const struct CMUnitTest full[] = {
         cmocka_unit_test(example6_map),
         cmocka_unit_test(example7_chart),

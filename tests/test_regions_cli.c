@@ -67,8 +67,8 @@ static bool has_region(const char *table, int r) {
 /// The table of the grid with `threads` threads, into a new directory.
 static char *sweep_table(char *dir, const char *threads) {
   out_dir(dir, "t");
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--threads",
-                            threads, "--out", dir, "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--threads", threads,
+                            "--out", dir, "--quiet"),
                    0);
   char *table = read_in(dir, "regions.csv");
   assert_non_null(table);
@@ -100,9 +100,9 @@ static void threads_and_ranks_agree(void **state) {
     remove_dir(two_dir);
     return;
   }
-  const int mpi_code = mpi_run((const char *const[]){"regions", EXAMPLE6, "--x", GRID_X,
-                                                     "--y", GRID_Y, "--threads", "1", "--out",
-                                                     mpi_dir, "--quiet", NULL});
+  const int mpi_code = mpi_run((const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                     GRID_Y, "--threads", "1", "--out", mpi_dir,
+                                                     "--quiet", NULL});
   assert_int_equal(mpi_code, 0);
   char *mpi = read_in(mpi_dir, "regions.csv");
   assert_non_null(mpi);
@@ -146,8 +146,8 @@ static void resumes_from_journal(void **state) {
   assert_non_null(f);
   fputs(journal, f);
   fclose(f);
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out",
-                            cut_dir, "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out", cut_dir,
+                            "--quiet"),
                    0);
   char *resumed = read_in(cut_dir, "regions.csv");
   assert_non_null(resumed);
@@ -159,18 +159,18 @@ static void resumes_from_journal(void **state) {
   snprintf(needle, sizeof needle, "\"computed\": %d", 21 * (GRID_ROWS - KEPT_ROWS));
   assert_non_null(strstr(summary, needle));
   // A finished sweep run again computes nothing.
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out",
-                            cut_dir, "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--out", cut_dir,
+                            "--quiet"),
                    0);
   free(summary);
   summary = read_in(cut_dir, "summary.json");
   assert_non_null(strstr(summary, "\"computed\": 0"));
   // Another sweep refuses the journal: exit 2, one line naming it.
   char message[MESSAGE_SIZE];
-  assert_int_equal(run_zeno_message(message, (const char *const[]){
-                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
-                                                 "com.y=-0.6:2.4:16", "--out", cut_dir, NULL}),
-                   2);
+  assert_int_equal(
+      run_zeno_message(message, (const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                      "com.y=-0.6:2.4:16", "--out", cut_dir, NULL}),
+      2);
   assert_non_null(strstr(message, "regions.journal"));
   assert_non_null(strstr(message, "another sweep"));
   assert_int_equal(count_lines(message), 1);
@@ -197,8 +197,7 @@ static void bad_input_exits_2(void **state) {
       {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--plot", "map.jpg"}, "--plot"},
       {{"regions", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--x", GRID_X, "--y", GRID_Y},
        "two-contact"},
-      {{"regions", ZENO_SCENES_DIR "/missing.yaml", "--x", GRID_X, "--y", GRID_Y},
-       "missing.yaml"},
+      {{"regions", ZENO_SCENES_DIR "/missing.yaml", "--x", GRID_X, "--y", GRID_Y}, "missing.yaml"},
       // Axes the map does not depend on (it was a uniform map).
       {{"regions", EXAMPLE6, "--x", "initial.qdp.2=0:1:3", "--y", GRID_Y},
        "initial.qdp.2: x axis: the region map does not depend on the initial state"},
@@ -212,8 +211,8 @@ static void bad_input_exits_2(void **state) {
     char message[MESSAGE_SIZE];
     const int code = run_zeno_message(message, BAD[k].args);
     if (code != 2 || strstr(message, BAD[k].needle) == NULL || count_lines(message) != 1)
-      fail_msg("case %zu: exit %d, message '%s' (expected exit 2 naming '%s')", k, code,
-               message, BAD[k].needle);
+      fail_msg("case %zu: exit %d, message '%s' (expected exit 2 naming '%s')", k, code, message,
+               BAD[k].needle);
   }
 }
 
@@ -227,9 +226,9 @@ static int run_zeno_stdin(char *message, const char *in_path, const char *const 
 }
 
 /// The header of regions.csv for the grid over com.x and com.y.
-#define REGIONS_HEADER                                                                    \
-  "ix,iy,com.x,com.y,region,region_name,theorem,verdict,persistent,G_max,"                \
-  "fixed_point_phi,fixed_point_G,fixed_points,partition,unsafe,mc_runs,mc_rest,"         \
+#define REGIONS_HEADER                                                           \
+  "ix,iy,com.x,com.y,region,region_name,theorem,verdict,persistent,G_max,"       \
+  "fixed_point_phi,fixed_point_G,fixed_points,partition,unsafe,mc_runs,mc_rest," \
   "mc_full_runs,mc_full_rest,sim,on_breakpoint,error\n"
 
 // Every row names its region (zeno_region_name, quoted where it holds a
@@ -260,8 +259,8 @@ static void table_names_regions(void **state) {
     snprintf(expected, sizeof expected, "%d,%s,%s,", region, REGION[region].name,
              REGION[region].theorem);
     if (strncmp(field, expected, strlen(expected)) != 0)
-      fail_msg("row '%.*s' does not start its region with '%s'", (int)strcspn(line, "\n"),
-               line, expected);
+      fail_msg("row '%.*s' does not start its region with '%s'", (int)strcspn(line, "\n"), line,
+               expected);
     seen |= 1 << region;
   }
   assert_int_equal(seen, 0xff);  // every region shows up on this grid
@@ -278,9 +277,9 @@ static void table_names_regions(void **state) {
   assert_non_null(f);
   fputs(journal, f);
   assert_int_equal(fclose(f), 0);
-  assert_int_equal(run_zeno_message(message, (const char *const[]){
-                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
-                                                 GRID_Y, "--out", dir, "--quiet", NULL}),
+  assert_int_equal(run_zeno_message(message,
+                                    (const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                          GRID_Y, "--out", dir, "--quiet", NULL}),
                    2);
   assert_non_null(strstr(message, "belongs to another sweep"));
   free(journal);
@@ -294,8 +293,8 @@ static void degenerate_point_is_an_error_row(void **state) {
   (void)state;
   char dir[PATH_SIZE];
   out_dir(dir, "err");
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", "paper.l2=1:2:3", "--y",
-                            "com.y=0:0:1", "--out", dir, "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", "paper.l2=1:2:3", "--y", "com.y=0:0:1",
+                            "--out", dir, "--quiet"),
                    0);
   char *table = read_in(dir, "regions.csv");
   char *summary = read_in(dir, "summary.json");
@@ -333,13 +332,15 @@ static void edited_journal_is_recomputed(void **state) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs(journal, f);
-  fputs("0123456789abcdef 0,0,-2.5,-0.59999999999999998,2,stable (Theorem 3),3,stable,1,0.5,"
-        "nan,nan,0,0,0,0,0,0,0,,0,\n", f);  // a forged row
+  fputs(
+      "0123456789abcdef 0,0,-2.5,-0.59999999999999998,2,stable (Theorem 3),3,stable,1,0.5,"
+      "nan,nan,0,0,0,0,0,0,0,,0,\n",
+      f);  // a forged row
   fclose(f);
   char message[MESSAGE_SIZE];
-  assert_int_equal(run_zeno_message(message, (const char *const[]){
-                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
-                                                 GRID_Y, "--out", dir, "--quiet", NULL}),
+  assert_int_equal(run_zeno_message(message,
+                                    (const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                          GRID_Y, "--out", dir, "--quiet", NULL}),
                    0);
   assert_non_null(strstr(message, "fails its checksum"));
   char *table = read_in(dir, "regions.csv");
@@ -362,10 +363,10 @@ static void concurrent_sweeps_do_not_mix(void **state) {
   char dir[PATH_SIZE], alone_dir[PATH_SIZE];
   out_dir(dir, "race");
   static const char *const OTHER_Y = "com.y=-0.6:2.4:16";
-  const char *const first[] = {"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y,
-                               "--out", dir, "--quiet", NULL};
-  const char *const second[] = {"regions", EXAMPLE6, "--x", GRID_X, "--y", OTHER_Y,
-                                "--out", dir, "--quiet", NULL};
+  const char *const first[] = {"regions", EXAMPLE6, "--x", GRID_X,    "--y",
+                               GRID_Y,    "--out",  dir,   "--quiet", NULL};
+  const char *const second[] = {"regions", EXAMPLE6, "--x", GRID_X,    "--y",
+                                OTHER_Y,   "--out",  dir,   "--quiet", NULL};
   char *argv1[MAX_ARGS + 2], *argv2[MAX_ARGS + 2];
   zeno_argv(first, argv1);
   zeno_argv(second, argv2);
@@ -385,8 +386,8 @@ static void concurrent_sweeps_do_not_mix(void **state) {
   // The table is complete and the winner's own.
   char *table = read_in(dir, "regions.csv");
   out_dir(alone_dir, "alone");
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y",
-                            c1 == 0 ? GRID_Y : OTHER_Y, "--out", alone_dir, "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", c1 == 0 ? GRID_Y : OTHER_Y,
+                            "--out", alone_dir, "--quiet"),
                    0);
   char *alone = read_in(alone_dir, "regions.csv");
   assert_non_null(table);
@@ -410,28 +411,27 @@ static void journals_are_not_shared_or_followed(void **state) {
   char long_mu[2200] = "paper.mu1=0.75";
   memset(long_mu + strlen(long_mu), '0', 2100);  // the same value, 2,114 characters
   long_mu[2114] = '\0';
-  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", "com.y=0:1:2",
-                            "--set", long_mu, "--set", "paper.mu2=0.6", "--out", dir,
-                            "--quiet"),
+  assert_int_equal(run_zeno("regions", EXAMPLE6, "--x", GRID_X, "--y", "com.y=0:1:2", "--set",
+                            long_mu, "--set", "paper.mu2=0.6", "--out", dir, "--quiet"),
                    0);
-  assert_int_equal(run_zeno_message(message, (const char *const[]){
-                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
-                                                 "com.y=0:1:2", "--set", long_mu, "--set",
-                                                 "paper.mu2=0.5", "--out", dir, NULL}),
+  assert_int_equal(run_zeno_message(message,
+                                    (const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                          "com.y=0:1:2", "--set", long_mu, "--set",
+                                                          "paper.mu2=0.5", "--out", dir, NULL}),
                    2);
   assert_non_null(strstr(message, "belongs to another sweep"));
   remove_dir(dir);
   // Two different scenes on stdin.
   out_dir(dir, "pipe");
   assert_int_equal(run_zeno_stdin(message, EXAMPLE6,
-                                  (const char *const[]){"regions", "/dev/stdin", "--x",
-                                                        GRID_X, "--y", "com.y=0:1:2",
-                                                        "--out", dir, "--quiet", NULL}),
+                                  (const char *const[]){"regions", "/dev/stdin", "--x", GRID_X,
+                                                        "--y", "com.y=0:1:2", "--out", dir,
+                                                        "--quiet", NULL}),
                    0);
   assert_int_equal(run_zeno_stdin(message, ZENO_SCENES_DIR "/example2.yaml",
-                                  (const char *const[]){"regions", "/dev/stdin", "--x",
-                                                        GRID_X, "--y", "com.y=0:1:2",
-                                                        "--out", dir, "--quiet", NULL}),
+                                  (const char *const[]){"regions", "/dev/stdin", "--x", GRID_X,
+                                                        "--y", "com.y=0:1:2", "--out", dir,
+                                                        "--quiet", NULL}),
                    2);
   assert_non_null(strstr(message, "belongs to another sweep"));
   remove_dir(dir);
@@ -445,9 +445,9 @@ static void journals_are_not_shared_or_followed(void **state) {
   fputs("precious\n", f);
   fclose(f);
   assert_int_equal(symlink(victim, journal), 0);
-  assert_int_equal(run_zeno_message(message, (const char *const[]){
-                                                 "regions", EXAMPLE6, "--x", GRID_X, "--y",
-                                                 "com.y=0:1:2", "--out", dir, NULL}),
+  assert_int_equal(run_zeno_message(message,
+                                    (const char *const[]){"regions", EXAMPLE6, "--x", GRID_X, "--y",
+                                                          "com.y=0:1:2", "--out", dir, NULL}),
                    1);
   assert_non_null(strstr(message, "a link"));
   char *kept = read_file(victim);

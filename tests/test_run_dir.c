@@ -41,10 +41,15 @@ static void write_text(const char *path, const char *text) {
 }
 
 static void remove_dir(const char *dir) {
-  static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
-                                      ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_SCENE,
+  static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY,
+                                      ZENO_RUN_DIR_EVENTS,
+                                      ZENO_RUN_DIR_EVENTS_CSV,
+                                      ZENO_RUN_DIR_SCENE,
                                       ZENO_RUN_DIR_OVERRIDES,
-                                      "t.csv", "e.jsonl", "blocker", NULL};
+                                      "t.csv",
+                                      "e.jsonl",
+                                      "blocker",
+                                      NULL};
   char path[PATH_LEN];
   for (const char *const *n = NAMES; *n; n++) {
     path_in(dir, *n, path);
@@ -89,8 +94,8 @@ static void record_and_write_scene(const char *dir, zeno_run_dir_data *data,
 }
 
 /// Example 2 in a model, recorded and written.
-static void record_and_write_with(const char *dir, zeno_run_dir_data *data,
-                                  zeno_model model, bool keep_history) {
+static void record_and_write_with(const char *dir, zeno_run_dir_data *data, zeno_model model,
+                                  bool keep_history) {
   zeno_scene s = example2_scene();
   s.model = model;
   // The full model's Example 2 rests at 0.0172: 172 samples at 1e-4.
@@ -208,8 +213,7 @@ static void bounded_history_records_the_same(void **state) {
     assert_int_equal(bounded.event_count, all.event_count);
     assert_int_equal(bounded.row_count, all.row_count);
     assert_true(all.row_count > 2 * all.event_count);  // samples between events
-    for (size_t i = 0; i < all.row_count; i++)
-      assert_rows_equal(&bounded.rows[i], &all.rows[i]);
+    for (size_t i = 0; i < all.row_count; i++) assert_rows_equal(&bounded.rows[i], &all.rows[i]);
     zeno_run_dir_data_free(&all);
     zeno_run_dir_data_free(&bounded);
   }
@@ -269,9 +273,9 @@ static void one_contact_columns(void **state) {
   while (back.rows[i].kind != ZENO_ROW_BEFORE || back.rows[i].event != 1) i++;
   const zeno_run_dir_row *before = &back.rows[i], *after = &back.rows[i + 1];
   assert_true(fabs(before->t - t) <= BALL_TOL * t);
-  assert_true(fabs(before->zod[0]) <= BALL_TOL);                      // z1
-  assert_true(fabs(before->zod[1] - BALL_VX * t) <= BALL_TOL);        // x1
-  assert_true(fabs(before->zod_rate[0] + v) <= BALL_TOL * v);         // z1dot
+  assert_true(fabs(before->zod[0]) <= BALL_TOL);                // z1
+  assert_true(fabs(before->zod[1] - BALL_VX * t) <= BALL_TOL);  // x1
+  assert_true(fabs(before->zod_rate[0] + v) <= BALL_TOL * v);   // z1dot
   assert_true(fabs(after->zod_rate[0] - BALL_E * v) <= BALL_TOL * v);
   zeno_run_dir_data_free(&mine);
   zeno_run_dir_data_free(&back);
@@ -388,8 +392,8 @@ static void links_are_never_followed(void **state) {
 
 /// Reads `text` as a trajectory (or as events) and expects an error at
 /// line:column naming `part`.
-static void expect_read_error(bool events, const char *text, zeno_status code, int line,
-                              int column, const char *part) {
+static void expect_read_error(bool events, const char *text, zeno_status code, int line, int column,
+                              const char *part) {
   char dir[DIR_LEN], path[PATH_LEN];
   temp_dir_make(dir);
   path_in(dir, events ? "e.jsonl" : "t.csv", path);
@@ -400,8 +404,8 @@ static void expect_read_error(bool events, const char *text, zeno_status code, i
                                 : zeno_run_dir_read_trajectory(path, &d, &e);
   if (st != code || strstr(e.message, part) == NULL || e.line != line ||
       (column > 0 && e.column != column))
-    fail_msg("got %s at %d:%d: %s; expected '%s' at %d:%d", zeno_status_name(st), e.line,
-             e.column, e.message, part, line, column);
+    fail_msg("got %s at %d:%d: %s; expected '%s' at %d:%d", zeno_status_name(st), e.line, e.column,
+             e.message, part, line, column);
   assert_string_equal(e.file, path);
   char formatted[1024];
   zeno_error_format(&e, formatted, sizeof formatted);
@@ -449,29 +453,31 @@ static void trajectory_errors(void **state) {
                     ZENO_ERR_SYNTAX, 2, KIND_COLUMN + 6, "the event index is expected last");
   expect_read_error(false, ROW_HEAD "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,after,1,7\n",
                     ZENO_ERR_SYNTAX, 2, KIND_COLUMN + 6, "the event index is expected last");
-  expect_read_error(false, ROW_HEAD ROW_T1 ROW_T05, ZENO_ERR_SYNTAX, 3, 1,
-                    "time going back");
+  expect_read_error(false, ROW_HEAD ROW_T1 ROW_T05, ZENO_ERR_SYNTAX, 3, 1, "time going back");
   expect_read_error(false, ROW_HEAD ROW_T1 "1,0,0,0,0,0,0,1,1,0,0,0,2,FF,0,0,0,0,after,0\n",
                     ZENO_ERR_SYNTAX, 3, 1, "event index going back");
   // One contact: one force (the kind comes 5 columns earlier), one-letter
   // modes.
   expect_read_error(false,
-                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
-                                                          "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,0,0,"
-                                                          "sample,1\n",
+                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
+                    "\n"
+                    "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,0,0,"
+                    "sample,1\n",
                     ZENO_ERR_SYNTAX, 2, KIND_COLUMN - 5, "the kind is expected");
   expect_read_error(false,
-                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
-                                                          "1,0,0,0,0,0,0,1,0,0,0,0,0,FF,0,0,"
-                                                          "sample,1\n",
+                    ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
+                    "\n"
+                    "1,0,0,0,0,0,0,1,0,0,0,0,0,FF,0,0,"
+                    "sample,1\n",
                     ZENO_ERR_SYNTAX, 2, 27, "'FF' is not a mode of the run");
   {
     // The header says how many contacts: a reader that expects two is told.
     char dir[DIR_LEN], path[PATH_LEN];
     temp_dir_make(dir);
     path_in(dir, "t.csv", path);
-    write_text(path, ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT "\n"
-                     "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,sample,1\n");
+    write_text(path, ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
+               "\n"
+               "1,0,0,0,0,0,0,1,0,0,0,0,0,F,0,0,sample,1\n");
     zeno_run_dir_data two = {.contact_count = 2}, one = {0};
     zeno_error err;
     assert_int_equal(zeno_run_dir_read_trajectory(path, &two, &err), ZENO_ERR_SYNTAX);
@@ -486,25 +492,25 @@ static void trajectory_errors(void **state) {
   }
   zeno_run_dir_data d = {0};
   zeno_error e;
-  assert_int_equal(zeno_run_dir_read_trajectory("/nonexistent-zeno/t.csv", &d, &e),
-                   ZENO_ERR_IO);
+  assert_int_equal(zeno_run_dir_read_trajectory("/nonexistent-zeno/t.csv", &d, &e), ZENO_ERR_IO);
   assert_non_null(strstr(e.message, "cannot read '/nonexistent-zeno/t.csv'"));
   assert_int_equal(zeno_run_dir_read_trajectory(NULL, &d, &e), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_run_dir_read_trajectory("x", NULL, &e), ZENO_ERR_ARGUMENT);
 }
 
 /// An event line with `extra` members after the required ones.
+// clang-format off
 #define EVENT(kind, extra)                                                              \
   "{\"index\": 0, \"t\": 1.5, \"kind\": \"" kind "\", \"mode_before\": \"FF\", "        \
   "\"mode_after\": \"SF\", \"impact\": null, \"impulse\": [[0, 0], [0, 0]]" extra "}\n"
+// clang-format on
 
 static void events_errors(void **state) {
   (void)state;
   expect_read_error(true, "", ZENO_ERR_SYNTAX, 0, 0, "no events");
   expect_read_error(true, "[1, 2]\n", ZENO_ERR_SYNTAX, 1, 0, "not one JSON object");
   expect_read_error(true, "{\"index\": 0,\n", ZENO_ERR_SYNTAX, 1, 0, "not one JSON object");
-  expect_read_error(true, "{\"index\": 0}\n", ZENO_ERR_SYNTAX, 1, 0,
-                    "event without member \"t\"");
+  expect_read_error(true, "{\"index\": 0}\n", ZENO_ERR_SYNTAX, 1, 0, "event without member \"t\"");
   expect_read_error(true, EVENT("bounce", ""), ZENO_ERR_SYNTAX, 1, 0, "unknown kind");
   expect_read_error(true, EVENT("end", ""), ZENO_ERR_SYNTAX, 1, 0,
                     "event without member \"outcome\"");
@@ -524,8 +530,8 @@ static void events_errors(void **state) {
                     "{\"index\": -1, \"t\": 1.5, \"kind\": \"start\", \"mode_before\": \"FF\", "
                     "\"mode_after\": \"SF\", \"impact\": null, \"impulse\": [[0, 0], [0, 0]]}\n",
                     ZENO_ERR_SYNTAX, 1, 0, "member \"index\" is not an event index");
-  expect_read_error(true, EVENT("start", "") "{\"index\": 1.5, \"t\": 2}\n", ZENO_ERR_SYNTAX,
-                    2, 0, "event without member \"kind\"");
+  expect_read_error(true, EVENT("start", "") "{\"index\": 1.5, \"t\": 2}\n", ZENO_ERR_SYNTAX, 2, 0,
+                    "event without member \"kind\"");
   // Members in another order and spacing, and nested members of the same
   // name (the states' "t"-less objects) are no obstacle; a null time is NaN.
   char dir[DIR_LEN], path[PATH_LEN];
@@ -566,8 +572,9 @@ static void events_errors(void **state) {
   remove_dir(dir);
   // Nesting: 16 levels of arrays and objects, the event's own included, and
   // no deeper.
-  expect_read_error(true, EVENT("start", ", \"x\": [[[[[[[[[[[[[[[]]]]]]]]]]]]]]]")
-                              EVENT("start", ", \"x\": [[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"),
+  expect_read_error(true,
+                    EVENT("start", ", \"x\": [[[[[[[[[[[[[[[]]]]]]]]]]]]]]]")
+                        EVENT("start", ", \"x\": [[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"),
                     ZENO_ERR_SYNTAX, 2, 1, "not one JSON object");
   // What follows the object: white space only.
   expect_read_error(true, "{\"index\": 0} {}\n", ZENO_ERR_SYNTAX, 1, 13, "not one JSON object");

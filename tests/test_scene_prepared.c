@@ -20,7 +20,7 @@
 #include "test_util.h"
 
 static const char *const SCENES[] = {
-    "example2.yaml", "example3-zeno.yaml", "example4.yaml", "example6.yaml",
+    "example2.yaml", "example3-zeno.yaml", "example4.yaml",      "example6.yaml",
     "example7.yaml", "bouncing-ball.yaml", "rocking-block.yaml", "sliding-block.yaml",
 };
 
@@ -107,8 +107,7 @@ static void loads_equal_the_string_loader(void **state) {
       memset(&a, 0, sizeof a);
       memset(&b, 0, sizeof b);
       assert_same_load(scene_prepared_load(p, NULL, 0, &a, &ea), &a, &ea,
-                       zeno_scene_load_string(text, SCENES[s], fixed, nfixed, &b, &eb), &b,
-                       &eb);
+                       zeno_scene_load_string(text, SCENES[s], fixed, nfixed, &b, &eb), &b, &eb);
       scene_prepared_free(p);
     }
     free(text);
@@ -200,8 +199,7 @@ static void fast_decimals_are_strtod(void **state) {
     }
     if (rng_next(&seed) % 2) {
       const uint64_t e = rng_next(&seed);
-      n += (size_t)snprintf(text + n, sizeof text - n, "%s%d", e % 2 ? "e" : "E-",
-                            (int)(e % 40));
+      n += (size_t)snprintf(text + n, sizeof text - n, "%s%d", e % 2 ? "e" : "E-", (int)(e % 40));
     }
     text[n] = '\0';
     char *end;
@@ -219,7 +217,7 @@ static void fast_decimals_are_strtod(void **state) {
   assert_true(sy_fast_decimal("-0", &v) && v == 0 && signbit(v));
   assert_true(sy_fast_decimal("1e22", &v) && v == 1e22);
   assert_true(sy_fast_decimal("-1.5e-21", &v) && v == -1.5e-21);
-  assert_false(sy_fast_decimal("-1.5e-22", &v));  // 15 x 10^-23: strtod's
+  assert_false(sy_fast_decimal("-1.5e-22", &v));          // 15 x 10^-23: strtod's
   assert_false(sy_fast_decimal("9007199254740993", &v));  // 16 digits: strtod's
   assert_false(sy_fast_decimal("1e23", &v));
   assert_false(sy_fast_decimal(".", &v));

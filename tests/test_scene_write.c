@@ -169,13 +169,13 @@ static void test_shipped_scenes(void **state) {
 static void test_example2_text(void **state) {
   (void)state;
   zeno_scene s;
-  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR "/example2.yaml", NULL, 0, &s, NULL),
-                   ZENO_OK);
+  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR "/example2.yaml", NULL, 0, &s, NULL), ZENO_OK);
   char *text = assert_round_trip(&s, "example2");
   // The paper form, with the file's numbers in their shortest spelling.
   assert_non_null(strstr(text, "name: \"example2\"\n"));
-  assert_non_null(strstr(text, "paper:\n  alpha: 65\n  l1: -3.5\n  l2: 2.25\n  h: 1.25\n"
-                               "  phi1: 75\n  phi2: 30\n  mu1: 0.75\n  mu2: 0.6\n"));
+  assert_non_null(strstr(text,
+                         "paper:\n  alpha: 65\n  l1: -3.5\n  l2: 2.25\n  h: 1.25\n"
+                         "  phi1: 75\n  phi2: 30\n  mu1: 0.75\n  mu2: 0.6\n"));
   assert_non_null(strstr(text, "  qdp: [0, 0, 2]\n"));
   assert_non_null(strstr(text, "  sample_dt: 0.01\n"));
   assert_null(strstr(text, "contacts:"));
@@ -208,16 +208,18 @@ static void test_general_form(void **state) {
   assert_true(s.contacts[0].surface_point_set);
   char *text = assert_round_trip(&s, "general form");
   assert_non_null(strstr(text, "contacts:\n  - point: [-1.3, -0.4]\n"));
-  assert_non_null(strstr(text, "    surface: {angle: 42.5, point: [-2.037277336810124, -1.07559020761566]}\n"));
+  assert_non_null(
+      strstr(text, "    surface: {angle: 42.5, point: [-2.037277336810124, -1.07559020761566]}\n"));
   assert_non_null(strstr(text, "  law: chatterjee-ruina\n"));
   free(text);
   // One contact, Newton's law, a disk (the bouncing ball's form).
-  zeno_scene ball = load_text("body: {mass: 1, rho: 0.06, outline: disk, outline_radius: 0.1}\n"
-                              "contacts: [{point: [0, -0.1], mu: 0.5}]\n"
-                              "load: {magnitude: 9.81}\n"
-                              "impact: {law: newton, e: 0.8}\n"
-                              "initial: {pose: [0, 1, 0]}\n",
-                              NULL, 0);
+  zeno_scene ball = load_text(
+      "body: {mass: 1, rho: 0.06, outline: disk, outline_radius: 0.1}\n"
+      "contacts: [{point: [0, -0.1], mu: 0.5}]\n"
+      "load: {magnitude: 9.81}\n"
+      "impact: {law: newton, e: 0.8}\n"
+      "initial: {pose: [0, 1, 0]}\n",
+      NULL, 0);
   free(assert_round_trip(&ball, "one contact"));
 }
 
@@ -237,9 +239,10 @@ static void test_sweep_of_angles_and_shifts(void **state) {
     // The paper form keeps its numbers as written; com moves its contacts.
     snprintf(alpha, sizeof alpha, "paper.alpha=%.10g", 0.137 * i - 15);
     const char *paper[2] = {alpha, com};
-    zeno_scene p = load_text("paper: {alpha: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, "
-                             "phi2: 40, mu1: 0.6, mu2: 0.001}\n",
-                             paper, 2);
+    zeno_scene p = load_text(
+        "paper: {alpha: 45, l1: 1.5, l2: -0.1, h: 0.6, phi1: 80, "
+        "phi2: 40, mu1: 0.6, mu2: 0.001}\n",
+        paper, 2);
     free(assert_round_trip(&p, alpha));
     points++;
   }
@@ -317,12 +320,9 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_shipped_scenes),
-      cmocka_unit_test(test_example2_text),
-      cmocka_unit_test(test_general_form),
-      cmocka_unit_test(test_sweep_of_angles_and_shifts),
-      cmocka_unit_test(test_stale_paper_block),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_shipped_scenes),    cmocka_unit_test(test_example2_text),
+      cmocka_unit_test(test_general_form),      cmocka_unit_test(test_sweep_of_angles_and_shifts),
+      cmocka_unit_test(test_stale_paper_block), cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,9 +19,8 @@
 #error "ZENO_SCENES_DIR must name the scenes/ directory"
 #endif
 
-
 /// Degrees to radians, the way the loader converts them.
-#define DEG(x) ((x) * ZENO_RADIANS_PER_DEGREE)
+#define DEG(x) ((x)*ZENO_RADIANS_PER_DEGREE)
 /// Angles converted from degrees must agree to rounding.
 #define ANGLE_TOL 1e-15
 /// Values written with ten significant digits in a scene file.
@@ -39,8 +38,7 @@
 
 // Loads scenes/<base> with overrides, failing the test with the loader's
 // message if it does not load.
-static zeno_scene load_file_with(const char *base, const char *const *overrides,
-                                 size_t count) {
+static zeno_scene load_file_with(const char *base, const char *const *overrides, size_t count) {
   char path[PATH_LEN];
   snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, base);
   zeno_scene s;
@@ -56,16 +54,12 @@ static zeno_scene load_file_with(const char *base, const char *const *overrides,
   return s;
 }
 
-static zeno_scene load_file(const char *base) {
-  return load_file_with(base, NULL, 0);
-}
+static zeno_scene load_file(const char *base) { return load_file_with(base, NULL, 0); }
 
-static zeno_scene load_text_with(const char *text, const char *const *overrides,
-                                 size_t count) {
+static zeno_scene load_text_with(const char *text, const char *const *overrides, size_t count) {
   zeno_scene s;
   zeno_error e;
-  zeno_status st =
-      zeno_scene_load_string(text, "t.yaml", overrides, count, &s, &e);
+  zeno_status st = zeno_scene_load_string(text, "t.yaml", overrides, count, &s, &e);
   if (st != ZENO_OK) {
     char msg[1024];
     zeno_error_format(&e, msg, sizeof msg);
@@ -75,22 +69,17 @@ static zeno_scene load_text_with(const char *text, const char *const *overrides,
   return s;
 }
 
-static zeno_scene load_text(const char *text) {
-  return load_text_with(text, NULL, 0);
-}
+static zeno_scene load_text(const char *text) { return load_text_with(text, NULL, 0); }
 
 // Loads text that must fail; checks code, position and a message piece.
-static zeno_error expect_error_with(const char *text,
-                                    const char *const *overrides, size_t count,
+static zeno_error expect_error_with(const char *text, const char *const *overrides, size_t count,
                                     zeno_status code, int line, int column,
                                     const char *message_part) {
   zeno_scene s;
   zeno_error e;
-  zeno_status st =
-      zeno_scene_load_string(text, "t.yaml", overrides, count, &s, &e);
+  zeno_status st = zeno_scene_load_string(text, "t.yaml", overrides, count, &s, &e);
   if (st != code || strstr(e.message, message_part) == NULL)
-    print_error("got %s at %d:%d: %s\n", zeno_status_name(st), e.line, e.column,
-                e.message);
+    print_error("got %s at %d:%d: %s\n", zeno_status_name(st), e.line, e.column, e.message);
   assert_int_equal(st, code);
   assert_int_equal(e.code, code);
   assert_int_equal(e.line, line);
@@ -100,18 +89,16 @@ static zeno_error expect_error_with(const char *text,
   return e;
 }
 
-static zeno_error expect_error(const char *text, zeno_status code, int line,
-                               int column, const char *message_part) {
+static zeno_error expect_error(const char *text, zeno_status code, int line, int column,
+                               const char *message_part) {
   return expect_error_with(text, NULL, 0, code, line, column, message_part);
 }
 
 // An error raised inside a --set expression: no file position.
-static zeno_error expect_override_error(const char *text, const char *override,
-                                        zeno_status code,
+static zeno_error expect_override_error(const char *text, const char *override, zeno_status code,
                                         const char *message_part) {
   const char *overrides[] = {override};
-  zeno_error e =
-      expect_error_with(text, overrides, 1, code, 0, 0, message_part);
+  zeno_error e = expect_error_with(text, overrides, 1, code, 0, 0, message_part);
   assert_string_equal(e.file, "--set");
   char quoted[256];
   snprintf(quoted, sizeof quoted, "--set %s: ", override);
@@ -186,7 +173,7 @@ static const char GENERAL_TWO[] =
 
 /// Example 2 as a paper block on one line (also the body of scenes that
 /// test other sections: a scene must name its body).
-#define PAPER_EXAMPLE2                                                     \
+#define PAPER_EXAMPLE2                                                   \
   "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, " \
   "mu1: 0.75, mu2: 0.6}\n"
 
@@ -424,8 +411,7 @@ static void test_general_form_defaults(void **state) {
   for (int i = 0; i < 2; i++) {
     assert_float_equal(s.contacts[i].surface_angle, 0, 0);
     assert_false(s.contacts[i].surface_point_set);
-    assert_point(s.contacts[i].surface_point, s.contacts[i].point[0],
-                 s.contacts[i].point[1], 0);
+    assert_point(s.contacts[i].surface_point, s.contacts[i].point[0], s.contacts[i].point[1], 0);
   }
   assert_float_equal(s.load_angle, 0, 0);
   assert_float_equal(s.load_torque, 0, 0);
@@ -455,8 +441,7 @@ static void test_empty_document_is_refused(void **state) {
   for (size_t i = 0; i < sizeof EMPTY / sizeof *EMPTY; i++) {
     zeno_scene s;
     zeno_error e;
-    assert_int_equal(zeno_scene_load_string(EMPTY[i], "e.yaml", NULL, 0, &s, &e),
-                     ZENO_ERR_MISSING);
+    assert_int_equal(zeno_scene_load_string(EMPTY[i], "e.yaml", NULL, 0, &s, &e), ZENO_ERR_MISSING);
     assert_non_null(strstr(e.message, "the scene is empty: a scene must name its body"));
     assert_string_equal(e.parameter, "paper");
     assert_string_equal(e.file, "e.yaml");
@@ -507,13 +492,12 @@ static void test_enum_names_round_trip(void **state) {
 
 static void test_all_sections(void **state) {
   (void)state;
-  zeno_scene s = load_text(
-      PAPER_EXAMPLE2
-      "epsilon: 0.01\n"
-      "impact: {law: chatterjee-ruina, e: 0.5, et: -0.25}\n"
-      "stop: {t_end: 5, max_events: 42, escape_radius: 100}\n"
-      "solver: {rtol: 1e-8, atol: 1e-12, sample_dt: 0}\n"
-      "body: {outline: disk, outline_radius: 2}\n");
+  zeno_scene s = load_text(PAPER_EXAMPLE2
+                           "epsilon: 0.01\n"
+                           "impact: {law: chatterjee-ruina, e: 0.5, et: -0.25}\n"
+                           "stop: {t_end: 5, max_events: 42, escape_radius: 100}\n"
+                           "solver: {rtol: 1e-8, atol: 1e-12, sample_dt: 0}\n"
+                           "body: {outline: disk, outline_radius: 2}\n");
   assert_float_equal(s.epsilon, 0.01, 0);
   assert_int_equal(s.impact_law, ZENO_LAW_CHATTERJEE_RUINA);
   assert_float_equal(s.restitution, 0.5, 0);
@@ -610,8 +594,7 @@ static void test_override_several_paths(void **state) {
 
 static void test_override_appends_contact(void **state) {
   (void)state;
-  const char *set[] = {
-      "contacts.1={point: [0.05, -0.1], surface: {angle: 0}, mu: 0.3}"};
+  const char *set[] = {"contacts.1={point: [0.05, -0.1], surface: {angle: 0}, mu: 0.3}"};
   zeno_scene s = load_file_with("bouncing-ball.yaml", set, 1);
   assert_int_equal(s.contact_count, 2);
   assert_point(s.contacts[1].point, 0.05, -0.1, 0);
@@ -624,20 +607,18 @@ static void test_override_appends_contact(void **state) {
 
 static void test_error_syntax_unclosed_bracket(void **state) {
   (void)state;
-  zeno_error e =
-      expect_error("initial:\n  qp: [1, 2\n  qdp: [0, 0, 0]\n", ZENO_ERR_SYNTAX,
-                   3, 6, "did not find expected ',' or ']'");
+  zeno_error e = expect_error("initial:\n  qp: [1, 2\n  qdp: [0, 0, 0]\n", ZENO_ERR_SYNTAX, 3, 6,
+                              "did not find expected ',' or ']'");
   assert_non_null(strstr(e.message, "flow sequence that started at 2:7"));
 }
 
 static void test_error_unknown_key_top(void **state) {
   (void)state;
-  zeno_error e =
-      expect_error("model: zod\nmodle: full\n", ZENO_ERR_UNKNOWN_KEY, 2, 1,
-                   "unknown key 'modle' at top level; did you mean 'model'? (allowed: "
-                   "name, model, epsilon, ambiguity, paper, com, "
-                   "body, contacts, load, impact, initial, stop, "
-                   "solver)");
+  zeno_error e = expect_error("model: zod\nmodle: full\n", ZENO_ERR_UNKNOWN_KEY, 2, 1,
+                              "unknown key 'modle' at top level; did you mean 'model'? (allowed: "
+                              "name, model, epsilon, ambiguity, paper, com, "
+                              "body, contacts, load, impact, initial, stop, "
+                              "solver)");
   assert_string_equal(e.parameter, "modle");
 }
 
@@ -669,14 +650,14 @@ static void test_error_missing_key(void **state) {
 
 static void test_error_missing_paper_key(void **state) {
   (void)state;
-  expect_error("name: x\npaper:\n  alpha: 1\n  l1: 1\n  l2: 2\n",
-               ZENO_ERR_MISSING, 3, 3, "missing key 'h' in paper");
+  expect_error("name: x\npaper:\n  alpha: 1\n  l1: 1\n  l2: 2\n", ZENO_ERR_MISSING, 3, 3,
+               "missing key 'h' in paper");
 }
 
 static void test_error_missing_general_section(void **state) {
   (void)state;
-  expect_error("name: x\nbody: {mass: 1, rho: 1}\nload: {magnitude: 1}\n",
-               ZENO_ERR_MISSING, 1, 1, "missing key 'contacts' at top level");
+  expect_error("name: x\nbody: {mass: 1, rho: 1}\nload: {magnitude: 1}\n", ZENO_ERR_MISSING, 1, 1,
+               "missing key 'contacts' at top level");
 }
 
 static void test_error_type_text_for_number(void **state) {
@@ -700,27 +681,24 @@ static void test_error_type_sequence_length(void **state) {
 
 static void test_error_type_number_in_sequence(void **state) {
   (void)state;
-  zeno_error e = expect_error("initial:\n  qdp: [1, x, 2]\n", ZENO_ERR_TYPE, 2,
-                              12, "expected a number, got 'x'");
+  zeno_error e = expect_error("initial:\n  qdp: [1, x, 2]\n", ZENO_ERR_TYPE, 2, 12,
+                              "expected a number, got 'x'");
   assert_string_equal(e.parameter, "initial.qdp.1");
 }
 
 static void test_error_type_hex_rejected(void **state) {
   (void)state;
-  expect_error("epsilon: 0x10\n", ZENO_ERR_TYPE, 1, 10,
-               "expected a number, got '0x10'");
+  expect_error("epsilon: 0x10\n", ZENO_ERR_TYPE, 1, 10, "expected a number, got '0x10'");
 }
 
 static void test_error_type_integer(void **state) {
   (void)state;
-  expect_error("stop: {max_events: 1e6}\n", ZENO_ERR_TYPE, 1, 20,
-               "expected an integer, got '1e6'");
+  expect_error("stop: {max_events: 1e6}\n", ZENO_ERR_TYPE, 1, 20, "expected an integer, got '1e6'");
 }
 
 static void test_error_type_enum(void **state) {
   (void)state;
-  expect_error("model: fll\n", ZENO_ERR_TYPE, 1, 8,
-               "expected one of zod, full; got 'fll'");
+  expect_error("model: fll\n", ZENO_ERR_TYPE, 1, 8, "expected one of zod, full; got 'fll'");
   expect_error("body: {outline: square}\n", ZENO_ERR_TYPE, 1, 17,
                "expected biped, disk or a sequence of [x, y] vertices, got "
                "'square'");
@@ -791,8 +769,7 @@ static void test_error_range_inf(void **state) {
       "contacts: [{point: [0, -1], mu: 1}]\ninitial: {pose: [0, 0, 0]}\n",
       ZENO_ERR_RANGE, 2, 19, "value inf is not a finite number");
   assert_string_equal(e.parameter, "load.magnitude");
-  expect_error("epsilon: -.INF\n", ZENO_ERR_RANGE, 1, 10,
-               "value -inf is not a finite number");
+  expect_error("epsilon: -.INF\n", ZENO_ERR_RANGE, 1, 10, "value -inf is not a finite number");
 }
 
 static void test_error_geometry_coincident(void **state) {
@@ -838,8 +815,7 @@ static void test_error_paper_conflicts_with_contacts(void **state) {
 
 static void test_error_initial_forms_mixed(void **state) {
   (void)state;
-  expect_error("initial:\n  qp: [0, 0, 0]\n  velocity: [0, 0, 0]\n",
-               ZENO_ERR_UNKNOWN_KEY, 3, 3,
+  expect_error("initial:\n  qp: [0, 0, 0]\n  velocity: [0, 0, 0]\n", ZENO_ERR_UNKNOWN_KEY, 3, 3,
                "'velocity' conflicts with 'qp' (given at 2:3)");
 }
 
@@ -867,8 +843,7 @@ static void test_error_duplicate_key_many(void **state) {
   const int repeats[] = {0, MANY_KEYS / 2, MANY_KEYS - 1, -1};
   for (size_t r = 0; r < sizeof repeats / sizeof *repeats; r++) {
     size_t n = (size_t)snprintf(text, size, "x:\n");
-    for (int k = 0; k < MANY_KEYS; k++)
-      n += (size_t)snprintf(text + n, size - n, "  k%d: 1\n", k);
+    for (int k = 0; k < MANY_KEYS; k++) n += (size_t)snprintf(text + n, size - n, "  k%d: 1\n", k);
     if (repeats[r] >= 0) {
       snprintf(text + n, size - n, "  k%d: 2\n", repeats[r]);
       char message[64];
@@ -890,14 +865,12 @@ static void test_error_alias(void **state) {
 
 static void test_error_second_document(void **state) {
   (void)state;
-  expect_error("model: zod\n---\nmodel: full\n", ZENO_ERR_SYNTAX, 2, 1,
-               "one YAML document");
+  expect_error("model: zod\n---\nmodel: full\n", ZENO_ERR_SYNTAX, 2, 1, "one YAML document");
 }
 
 static void test_error_override_without_equals(void **state) {
   (void)state;
-  expect_override_error("", "paper.alpha", ZENO_ERR_SYNTAX,
-                        "expected dotted.path=VALUE");
+  expect_override_error("", "paper.alpha", ZENO_ERR_SYNTAX, "expected dotted.path=VALUE");
 }
 
 static void test_error_override_empty_path(void **state) {
@@ -920,14 +893,12 @@ static void test_error_override_bad_value(void **state) {
   (void)state;
   expect_override_error("", "initial.qdp=[0.1,", ZENO_ERR_SYNTAX,
                         "did not find expected node content");
-  expect_override_error("", "stop.t_end=", ZENO_ERR_SYNTAX,
-                        "missing value after '='");
+  expect_override_error("", "stop.t_end=", ZENO_ERR_SYNTAX, "missing value after '='");
 }
 
 static void test_error_override_unknown_key(void **state) {
   (void)state;
-  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45",
-                                       ZENO_ERR_UNKNOWN_KEY, "");
+  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45", ZENO_ERR_UNKNOWN_KEY, "");
   assert_string_equal(e.message,
                       "--set paper.alphx=45: unknown key 'alphx' in paper; did you mean "
                       "'alpha'? (allowed: alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, "
@@ -955,8 +926,8 @@ static void test_error_override_bad_index(void **state) {
 
 static void test_error_override_conflict(void **state) {
   (void)state;
-  expect_error_with(GENERAL_TWO, (const char *const[]){"paper.alpha=45"}, 1,
-                    ZENO_ERR_UNKNOWN_KEY, 3, 1,
+  expect_error_with(GENERAL_TWO, (const char *const[]){"paper.alpha=45"}, 1, ZENO_ERR_UNKNOWN_KEY,
+                    3, 1,
                     "'contacts' conflicts with 'paper' (given by --set "
                     "paper.alpha=45)");
 }
@@ -965,8 +936,7 @@ static void test_error_override_conflict(void **state) {
 static int count_occurrences(const char *text, const char *part) {
   int count = 0;
   const size_t length = strlen(part);
-  for (const char *p = strstr(text, part); p; p = strstr(p + length, part))
-    count++;
+  for (const char *p = strstr(text, part); p; p = strstr(p + length, part)) count++;
   return count;
 }
 
@@ -974,8 +944,7 @@ static int count_occurrences(const char *text, const char *part) {
 // already quotes the override, which names the key.
 static void test_error_format_override(void **state) {
   (void)state;
-  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45",
-                                       ZENO_ERR_UNKNOWN_KEY, "");
+  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper.alphx=45", ZENO_ERR_UNKNOWN_KEY, "");
   char line[ERROR_LINE_LEN];
   zeno_error_format(&e, line, sizeof line);
   assert_string_equal(line,
@@ -991,15 +960,13 @@ static void test_error_format_override(void **state) {
 static void test_error_format_override_nested_key(void **state) {
   (void)state;
   char line[ERROR_LINE_LEN];
-  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper={alpha: x}",
-                                       ZENO_ERR_TYPE, "");
+  zeno_error e = expect_override_error(PAPER_EXAMPLE2, "paper={alpha: x}", ZENO_ERR_TYPE, "");
   assert_string_equal(e.parameter, "paper.alpha");
   zeno_error_format(&e, line, sizeof line);
   assert_string_equal(line,
                       "--set paper={alpha: x}: paper.alpha: expected a "
                       "number, got 'x'");
-  e = expect_override_error(PAPER_EXAMPLE2, "stop={t_end: -1}", ZENO_ERR_RANGE,
-                            "");
+  e = expect_override_error(PAPER_EXAMPLE2, "stop={t_end: -1}", ZENO_ERR_RANGE, "");
   assert_string_equal(e.parameter, "stop.t_end");
   zeno_error_format(&e, line, sizeof line);
   assert_string_equal(line,
@@ -1024,8 +991,7 @@ static void test_error_directory(void **state) {
   (void)state;
   zeno_scene s;
   zeno_error e;
-  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR, NULL, 0, &s, &e),
-                   ZENO_ERR_IO);
+  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR, NULL, 0, &s, &e), ZENO_ERR_IO);
   assert_string_equal(e.file, ZENO_SCENES_DIR);
   assert_non_null(strstr(e.message, ZENO_SCENES_DIR));
 }
@@ -1034,12 +1000,9 @@ static void test_error_arguments(void **state) {
   (void)state;
   zeno_scene s;
   zeno_error e;
-  assert_int_equal(zeno_scene_load_string(NULL, "x", NULL, 0, &s, &e),
-                   ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_scene_load_string("", "x", NULL, 0, NULL, &e),
-                   ZENO_ERR_ARGUMENT);
-  assert_int_equal(zeno_scene_load_string("", "x", NULL, 1, &s, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_scene_load_string(NULL, "x", NULL, 0, &s, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_scene_load_string("", "x", NULL, 0, NULL, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_scene_load_string("", "x", NULL, 1, &s, &e), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_scene_load(NULL, NULL, 0, &s, NULL), ZENO_ERR_ARGUMENT);
 }
 
@@ -1048,9 +1011,7 @@ static void test_failure_leaves_scene_untouched(void **state) {
   zeno_scene s;
   memset(&s, 0x5a, sizeof s);
   zeno_scene before = s;
-  assert_int_equal(
-      zeno_scene_load_string("epsilon: x\n", NULL, NULL, 0, &s, NULL),
-      ZENO_ERR_TYPE);
+  assert_int_equal(zeno_scene_load_string("epsilon: x\n", NULL, NULL, 0, &s, NULL), ZENO_ERR_TYPE);
   assert_memory_equal(&s, &before, sizeof s);
 }
 

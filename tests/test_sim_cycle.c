@@ -41,9 +41,9 @@
 
 typedef struct tally {
   long cycles, returned, rested, away;  ///< the loop's cycles and how they ended
-  long kernel;             ///< cycles the kernel took
-  double kernel_dev;       ///< largest relative difference of R, G, T from the loop's
-  double kernel_tie_dev;   ///< largest difference of a tie margin
+  long kernel;                          ///< cycles the kernel took
+  double kernel_dev;                    ///< largest relative difference of R, G, T from the loop's
+  double kernel_tie_dev;                ///< largest difference of a tie margin
 } tally;
 
 static double rel_dev(double a, double b, double scale) {
@@ -105,10 +105,11 @@ static void paper_scenes_agree(void **state) {
     assert_int_equal(load_repo_scene(CYCLE_TEST_SCENES[f], &scene), ZENO_OK);
     tally t = {0};
     compare_scene(&scene, &t);
-    printf("# %s: %ld cycles (%ld returned, %ld at rest), the kernel took %ld (R, G, T "
-           "to %.2g, tie margins to %.2g)\n",
-           CYCLE_TEST_SCENES[f], t.cycles, t.returned, t.rested, t.kernel, t.kernel_dev,
-           t.kernel_tie_dev);
+    printf(
+        "# %s: %ld cycles (%ld returned, %ld at rest), the kernel took %ld (R, G, T "
+        "to %.2g, tie margins to %.2g)\n",
+        CYCLE_TEST_SCENES[f], t.cycles, t.returned, t.rested, t.kernel, t.kernel_dev,
+        t.kernel_tie_dev);
     assert_int_equal(t.cycles, ANGLES);
     // The paper's cycles are the kernel's. It hands back cycles with a
     // decision at a tie: the rocking block's rests after a double impact
@@ -125,10 +126,11 @@ static void random_scenes_agree(void **state) {
     const zeno_impact_law_info info = zeno_impact_law_info_of(law);
     tally t = {0};
     visit_law_scenes(SEED + (uint64_t)l, law, SCENES_PER_LAW, compare_scene, &t);
-    printf("# %s: %ld cycles (%ld returned, %ld at rest, %ld escaped or at the time "
-           "limit), the kernel took %ld (R, G, T to %.2g, tie margins to %.2g)\n",
-           zeno_impact_law_name(law), t.cycles, t.returned, t.rested, t.away, t.kernel,
-           t.kernel_dev, t.kernel_tie_dev);
+    printf(
+        "# %s: %ld cycles (%ld returned, %ld at rest, %ld escaped or at the time "
+        "limit), the kernel took %ld (R, G, T to %.2g, tie margins to %.2g)\n",
+        zeno_impact_law_name(law), t.cycles, t.returned, t.rested, t.away, t.kernel, t.kernel_dev,
+        t.kernel_tie_dev);
     assert_true(t.returned > 0 && t.away > 0);
     if (!info.complementarity) {  // a rule of its own: the loop's alone
       assert_int_equal(t.kernel, 0);
@@ -166,9 +168,9 @@ static void cycles_do_not_depend_on_history(void **state) {
     assert_int_equal(poincare_runner_init(&warm, &ordered, true, NULL), ZENO_OK);
     for (int k = 0; k < ANGLES; k++) {
       zeno_cycle c;
-      assert_int_equal(
-          poincare_runner_eval(&warm, -ZENO_PI / 2 + (k + 0.5) * ZENO_PI / ANGLES, &c, NULL),
-          ZENO_OK);
+      assert_int_equal(poincare_runner_eval(&warm, -ZENO_PI / 2 + (k + 0.5) * ZENO_PI / ANGLES, &c,
+                                            NULL),
+                       ZENO_OK);
     }
     for (int k = 0; k < PROBES; k++) {
       const double phi = -ZENO_PI / 2 + (k + 0.25) * ZENO_PI / PROBES;
@@ -241,8 +243,8 @@ static void probe(cycle_runner *r, double phi, double d, tally *t, bp_tally *b) 
     b->apart++;
     b->widest_apart = fmax(b->widest_apart, d);
     if (d <= BP_TIE_WIDTH) return;
-    fprintf(stderr, "phi %.17g, %.3g from a breakpoint: kernel '%s' [%s], loop '%s' [%s]\n",
-            phi, d, kern.word, kern.outcomes, loop.word, loop.outcomes);
+    fprintf(stderr, "phi %.17g, %.3g from a breakpoint: kernel '%s' [%s], loop '%s' [%s]\n", phi, d,
+            kern.word, kern.outcomes, loop.word, loop.outcomes);
     fail();
   }
   compare_kernel(&kern, &loop, t);
@@ -260,7 +262,7 @@ static void probe(cycle_runner *r, double phi, double d, tally *t, bp_tally *b) 
 static void near_breakpoints_agree(void **state) {
   (void)state;
   const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
-                         "example6.yaml", "example7.yaml", "rocking-block.yaml"};
+                         "example6.yaml", "example7.yaml",      "rocking-block.yaml"};
   enum { RANDOM = TEST_SCALED(24) };
   const size_t nfiles = sizeof files / sizeof files[0];
   rng g = {SEED + 7};
@@ -321,11 +323,11 @@ static void near_breakpoints_agree(void **state) {
     }
     poincare_runner_free(&r);
   }
-  printf("# near %ld breakpoints: %ld probes, the kernel took %ld, %ld of them decided "
-         "apart from the event loop, at most %.2g rad from their breakpoint (R, G, T of the "
-         "others to %.2g, tie margins to %.2g)\n",
-         breakpoints, bt.probes, bt.taken, bt.apart, bt.widest_apart, t.kernel_dev,
-         t.kernel_tie_dev);
+  printf(
+      "# near %ld breakpoints: %ld probes, the kernel took %ld, %ld of them decided "
+      "apart from the event loop, at most %.2g rad from their breakpoint (R, G, T of the "
+      "others to %.2g, tie margins to %.2g)\n",
+      breakpoints, bt.probes, bt.taken, bt.apart, bt.widest_apart, t.kernel_dev, t.kernel_tie_dev);
   assert_true(breakpoints >= TEST_SCALED(100));
   // The probes are near ties by construction: the kernel hands back those
   // with a decision nearer a tie than the floor, SIM_CYCLE_TIE_FLOOR (mostly
@@ -389,8 +391,8 @@ static void hands_back_what_it_does_not_cover(void **state) {
     handed += !taken;
   }
   poincare_runner_free(&r);
-  printf("# Newton e = 0.9: %ld of 200 cycles handed back, %ld with over 6 impacts\n",
-         handed, many_impacts);
+  printf("# Newton e = 0.9: %ld of 200 cycles handed back, %ld with over 6 impacts\n", handed,
+         many_impacts);
   assert_true(many_impacts > 0);
   zeno_sim_def def = zeno_sim_def_default();
   zeno_scene full = scene;

@@ -61,12 +61,12 @@
 
 typedef struct tally {
   long runs;
-  long kernel;  ///< runs the kernel made whole
-  long mixed;   ///< runs it made but for the loop's Zeno completions or end
-  long zeno;    ///< of those, runs with a Zeno completion
-  long split;  ///< runs whose words part after SPLIT_TOKENS
+  long kernel;        ///< runs the kernel made whole
+  long mixed;         ///< runs it made but for the loop's Zeno completions or end
+  long zeno;          ///< of those, runs with a Zeno completion
+  long split;         ///< runs whose words part after SPLIT_TOKENS
   long long_chatter;  ///< runs of more than LONG_CHATTER_IMPACTS impacts
-  long late;  ///< runs whose completions carried a difference past RUN_ZENO_RTOL
+  long late;          ///< runs whose completions carried a difference past RUN_ZENO_RTOL
   long ends[ZENO_OUTCOME_WALL_LIMIT + 1];  ///< outcomes of the runs the kernel took
   long with_gains;                         ///< kernel runs with energy gains
   long sections;                           ///< section crossings of kernel runs
@@ -224,23 +224,24 @@ static void compare_scene(const zeno_scene *s, rng *r, int starts, tally *t) {
 }
 
 static void print_tally(const char *what, const tally *t) {
-  printf("# %s: %ld runs (%ld part after %d tokens): %ld on the kernel alone, "
-         "%ld with the loop's completions or end (%ld with Zeno), %ld handed back; "
-         "kernel runs ending at rest %ld, time limit %ld, escaped %ld, diverging %ld; "
-         "%ld with energy gains, %ld section crossings; largest difference %.2g "
-         "(%ld past %g; %ld long chatters compared by their words)\n",
-         what, t->runs, t->split, SPLIT_TOKENS, t->kernel, t->mixed, t->zeno,
-         t->runs - t->kernel - t->mixed - t->split, t->ends[ZENO_OUTCOME_REST],
-         t->ends[ZENO_OUTCOME_TIME_LIMIT], t->ends[ZENO_OUTCOME_ESCAPED],
-         t->ends[ZENO_OUTCOME_DIVERGING],
-         t->with_gains, t->sections, t->dev, t->late, RUN_ZENO_RTOL, t->long_chatter);
+  printf(
+      "# %s: %ld runs (%ld part after %d tokens): %ld on the kernel alone, "
+      "%ld with the loop's completions or end (%ld with Zeno), %ld handed back; "
+      "kernel runs ending at rest %ld, time limit %ld, escaped %ld, diverging %ld; "
+      "%ld with energy gains, %ld section crossings; largest difference %.2g "
+      "(%ld past %g; %ld long chatters compared by their words)\n",
+      what, t->runs, t->split, SPLIT_TOKENS, t->kernel, t->mixed, t->zeno,
+      t->runs - t->kernel - t->mixed - t->split, t->ends[ZENO_OUTCOME_REST],
+      t->ends[ZENO_OUTCOME_TIME_LIMIT], t->ends[ZENO_OUTCOME_ESCAPED],
+      t->ends[ZENO_OUTCOME_DIVERGING], t->with_gains, t->sections, t->dev, t->late, RUN_ZENO_RTOL,
+      t->long_chatter);
   // A rate: the full counts' (TEST_SCALED cuts the runs under the sanitizers).
   if (!TEST_SANITIZED) assert_true(t->late * 100 <= t->runs);
 }
 
 static void shipped_scenes_agree(void **state) {
   (void)state;
-  static const char *const names[] = {"example2", "example3-zeno", "example3-reverse",
+  static const char *const names[] = {"example2", "example3-zeno",   "example3-reverse",
                                       "example4", "example4-newton", "example4-cr",
                                       "example6", "example7"};
   rng r = {SEED};
@@ -281,22 +282,29 @@ static void shipped_scenes_agree(void **state) {
 // of the runs there.
 static void random_scenes_agree(void **state) {
   (void)state;
-  const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON,
-                                  ZENO_LAW_CHATTERJEE_RUINA};
+  const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON, ZENO_LAW_CHATTERJEE_RUINA};
   for (size_t l = 0; l < sizeof laws / sizeof laws[0]; l++) {
     rng r = {SEED + 1 + l};
     tally t = {0};
     for (int c = 0; c < SCENES_PER_LAW; c++) {
-      const zeno_paper_params p = {
-          rng_uniform(&r, -60, 60), rng_uniform(&r, -3, 3), rng_uniform(&r, -3, 3),
-          rng_uniform(&r, 0.2, 2),  rng_uniform(&r, -60, 80), rng_uniform(&r, -60, 80),
-          rng_uniform(&r, 0.1, 1),  rng_uniform(&r, 0.1, 1),  1, 1, 1, 0};
+      const zeno_paper_params p = {rng_uniform(&r, -60, 60),
+                                   rng_uniform(&r, -3, 3),
+                                   rng_uniform(&r, -3, 3),
+                                   rng_uniform(&r, 0.2, 2),
+                                   rng_uniform(&r, -60, 80),
+                                   rng_uniform(&r, -60, 80),
+                                   rng_uniform(&r, 0.1, 1),
+                                   rng_uniform(&r, 0.1, 1),
+                                   1,
+                                   1,
+                                   1,
+                                   0};
       const double qp[3] = {0.5, 0.5, 0}, qdp[3] = {0, 0, 0};
       zeno_scene s = paper_scene(p, qp, qdp);
       s.impact_law = laws[l];
       s.restitution = laws[l] == ZENO_LAW_INELASTIC ? 0 : rng_uniform(&r, 0, 0.9);
-      s.tangential_restitution =
-          laws[l] == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(&r, -0.5, 0.5) : 0;
+      s.tangential_restitution = laws[l] == ZENO_LAW_CHATTERJEE_RUINA ? rng_uniform(&r, -0.5, 0.5)
+                                                                      : 0;
       if (c % 3 == 1) s.t_end = rng_uniform(&r, 0.5, 3);
       if (c % 3 == 2) s.escape_radius = rng_uniform(&r, 2, 5);
       compare_scene(&s, &r, STARTS_PER_RANDOM, &t);

@@ -111,8 +111,8 @@ static void invariance_shift_x2(void **state) {
   assert_int_equal(ra.count, rb.count);
   for (int i = 0; i < ra.count; i++)
     assert_true(rel_diff(ra.events[i].t, rb.events[i].t) <= INVARIANCE_RTOL);
-  assert_true(rel_diff(ra.summary.final_state.zod[2] + beta,
-                       rb.summary.final_state.zod[2]) <= INVARIANCE_RTOL);
+  assert_true(rel_diff(ra.summary.final_state.zod[2] + beta, rb.summary.final_state.zod[2]) <=
+              INVARIANCE_RTOL);
   for (int k = 0; k < 2; k++)
     assert_true(rel_diff(ra.summary.section_angles[k], rb.summary.section_angles[k]) <=
                 INVARIANCE_RTOL);
@@ -121,8 +121,8 @@ static void invariance_shift_x2(void **state) {
 }
 
 // Eq. (24): positions x beta^2, velocities x beta => q*(beta t) = beta^2 q(t).
-static void check_scaling(zeno_paper_params p, const double qp0[3],
-                          const double qdp0[3], double beta) {
+static void check_scaling(zeno_paper_params p, const double qp0[3], const double qdp0[3],
+                          double beta) {
   double qp[3], qdp[3];
   for (int k = 0; k < 3; k++) {
     qp[k] = beta * beta * qp0[k];
@@ -146,13 +146,11 @@ static void check_scaling(zeno_paper_params p, const double qp0[3],
   for (int i = 0; i < ra.count; i++) {
     assert_true(rel_diff(beta * ra.events[i].t, rb.events[i].t) <= INVARIANCE_RTOL);
     for (int k = 0; k < 3; k++)
-      assert_true(fabs(beta * beta * ra.events[i].after.zod[k] -
-                       rb.events[i].after.zod[k]) <=
+      assert_true(fabs(beta * beta * ra.events[i].after.zod[k] - rb.events[i].after.zod[k]) <=
                   INVARIANCE_RTOL * beta * beta * pscale);
   }
   if (ra.summary.has_zeno)
-    assert_true(rel_diff(beta * ra.summary.zeno_time, rb.summary.zeno_time) <=
-                INVARIANCE_RTOL);
+    assert_true(rel_diff(beta * ra.summary.zeno_time, rb.summary.zeno_time) <= INVARIANCE_RTOL);
   run_free(&ra);
   run_free(&rb);
 }
@@ -367,8 +365,8 @@ static void newton_chatter_never_penetrates(void **state) {
     assert_true(sum.events < 2000);
     const double x2 = sum.final_state.zod[2];
     if (!(fabs(x2 - full_rest[k]) < 1e-3 * full_rest[k]))
-      fail_msg("Newton e = %g: rest at x2 = %.9g, the full model's at %.9g", restitution[k],
-               x2, full_rest[k]);
+      fail_msg("Newton e = %g: rest at x2 = %.9g, the full model's at %.9g", restitution[k], x2,
+               full_rest[k]);
     zeno_sim_destroy(sim);
   }
 }

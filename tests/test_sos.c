@@ -55,7 +55,7 @@ static void two_by_two(void *arg) {
 static void sdp_two_by_two_correlation(void **state) {
   (void)state;
   sdp_solution s;
-  assert_int_equal(stdout_bytes_of(two_by_two, &s), 0); // CSDP printed nothing
+  assert_int_equal(stdout_bytes_of(two_by_two, &s), 0);  // CSDP printed nothing
   assert_int_equal(s.status, SDP_SOLVED);
   assert_true(fabs(s.pobj - 2.0) < 1e-7 && fabs(s.dobj - 2.0) < 1e-7);
   assert_true(fabs(s.x[0][1] - 1.0) < 1e-7 && fabs(s.x[0][2] - 1.0) < 1e-7);
@@ -113,7 +113,7 @@ static void sdp_error_paths(void **state) {
   sdp_solution s;
   assert_int_equal(sdp_solve(&p, &s, &e), ZENO_ERR_ARGUMENT);
   assert_non_null(strstr(e.message, "empty"));
-  p.rhs[1] = 1.0; // constraint 1 reads 0 = 1
+  p.rhs[1] = 1.0;  // constraint 1 reads 0 = 1
   assert_int_equal(sdp_add(&p, 0, 0, 0, 0, 1.0, &e), ZENO_OK);
   p.rhs[0] = 1.0;
   assert_int_equal(sdp_solve(&p, &s, &e), ZENO_OK);
@@ -128,7 +128,7 @@ static void sdp_error_paths(void **state) {
   p.rhs[0] = p.rhs[1] = 1.0;
   p.max_iterations = 1;
   failing_sdp job = {&p, &s, &e, ZENO_OK};
-  assert_int_equal(stdout_bytes_of(solve_failing, &job), 0); // silent failure too
+  assert_int_equal(stdout_bytes_of(solve_failing, &job), 0);  // silent failure too
   assert_int_equal(job.status, ZENO_ERR_SINGULAR);
   assert_non_null(strstr(e.message, "CSDP failed: code 4"));
   p.max_iterations = 0;
@@ -178,12 +178,10 @@ static void poly_arithmetic(void **state) {
   int n;
   assert_int_equal(poly_mono_basis(2, 0, 3, &basis, &n, NULL), ZENO_OK);
   assert_int_equal(n, 10);
-  for (int k = 1; k < n; k++)
-    assert_true(poly_mono_compare(&basis[k - 1], &basis[k]) < 0);
+  for (int k = 1; k < n; k++) assert_true(poly_mono_compare(&basis[k - 1], &basis[k]) < 0);
   free(basis);
   ze_poly *all[] = {&x, &y, &s, &sq, &d, &x2y, &map[0], &map[1], &comp};
-  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    poly_free(all[k]);
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) poly_free(all[k]);
 }
 
 // The ZOD state (z1, z2, x2, u1, u2, w2) with weights 2 for positions and 1
@@ -245,16 +243,14 @@ static double gram_mismatch(const ze_poly *p, const sos_gram *g) {
       assert_int_equal(poly_add_term(&r, &m, -g->q[j * g->n + k], NULL), ZENO_OK);
     }
   double worst = 0.0;
-  for (int t = 0; t < r.nterms; t++)
-    worst = fmax(worst, fabs(r.t[t].c));
+  for (int t = 0; t < r.nterms; t++) worst = fmax(worst, fabs(r.t[t].c));
   poly_free(&r);
   return worst;
 }
 
 static double min_eig(const sos_gram *g) {
   long double *a = malloc((size_t)(g->n * g->n) * sizeof *a);
-  for (int k = 0; k < g->n * g->n; k++)
-    a[k] = g->q[k];
+  for (int k = 0; k < g->n * g->n; k++) a[k] = g->q[k];
   double l = (double)sos_sym_min_eigenvalue(g->n, a);
   free(a);
   return l;
@@ -275,16 +271,17 @@ static void sos_parrilo_example(void **state) {
   sos_solution s;
   assert_int_equal(sos_solve(&prog, NULL, &s, NULL), ZENO_OK);
   assert_int_equal(s.status, SOS_FEASIBLE);
-  assert_int_equal(s.gram[0].n, 3); // x^2, xy, y^2 (1, x, y removed)
+  assert_int_equal(s.gram[0].n, 3);  // x^2, xy, y^2 (1, x, y removed)
   assert_true(gram_mismatch(&p, &s.gram[0]) < 1e-8);
   assert_true(min_eig(&s.gram[0]) > 0.0);
   sos_check c;
   assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
   assert_true(c.margin > 1e-3 && c.residual_norm < 1e-7);
-  print_message("Parrilo example: SDP order %d, %d constraints, %.2f ms, margin %.3g, "
-                "residual %.2g\n", s.sdp_order, s.sdp_constraints, 1e3 * s.seconds,
-                c.margin, c.residual_norm);
+  print_message(
+      "Parrilo example: SDP order %d, %d constraints, %.2f ms, margin %.3g, "
+      "residual %.2g\n",
+      s.sdp_order, s.sdp_constraints, 1e3 * s.seconds, c.margin, c.residual_norm);
   sos_solution_free(&s);
   sos_program_free(&prog);
   poly_free(&p);
@@ -313,8 +310,7 @@ static void sos_motzkin(void **state) {
   ze_poly m = motzkin();
   assert_true(poly_eval(&m, (double[]){1, 1}) == 0.0);
   for (double x = -2; x <= 2; x += 0.125)
-    for (double y = -2; y <= 2; y += 0.125)
-      assert_true(poly_eval(&m, (double[]){x, y}) >= 0.0);
+    for (double y = -2; y <= 2; y += 0.125) assert_true(poly_eval(&m, (double[]){x, y}) >= 0.0);
   sos_solution s;
   assert_int_equal(stdout_bytes_of(solve_motzkin, &s), 0);
   assert_int_equal(s.status, SOS_INFEASIBLE);
@@ -352,10 +348,8 @@ static sos_program quartic(int *gamma, const double *fixed, double constant) {
   assert_int_equal(sos_expr_add(&x, *gamma, -1.0, &one, NULL), ZENO_OK);
   assert_int_equal(sos_add_sos(&prog, &x, 0, NULL, NULL, NULL), ZENO_OK);
   if (fixed)
-    assert_int_equal(sos_add_equality(&prog, 1, gamma, (double[]){1.0}, *fixed, NULL),
-                     ZENO_OK);
-  else
-    assert_int_equal(sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
+    assert_int_equal(sos_add_equality(&prog, 1, gamma, (double[]){1.0}, *fixed, NULL), ZENO_OK);
+  else assert_int_equal(sos_maximise(&prog, *gamma, 1.0, NULL), ZENO_OK);
   sos_expr_free(&x);
   poly_free(&p);
   poly_free(&one);
@@ -484,13 +478,12 @@ static void sos_check_is_sound(void **state) {
   sos_check c;
   assert_int_equal(sos_check_solution(&prog, &s, &c, NULL), ZENO_OK);
   assert_true(c.certified);
-  print_message("x^4 - 4x^2 + 4.1: margin %.3g, min eigenvalue %.3g\n", c.margin,
-                c.min_eigenvalue);
+  print_message("x^4 - 4x^2 + 4.1: margin %.3g, min eigenvalue %.3g\n", c.margin, c.min_eigenvalue);
   sos_program wrong = quartic(&gamma, &fixed, 4.0);
   assert_int_equal(sos_check_solution(&wrong, &s, &c, NULL), ZENO_OK);
   assert_false(c.certified);
   assert_int_equal(c.failed_constraint, 0);
-  assert_true(fabs(c.max_residual - 1.0) < 1e-9); // the constant moved by 1
+  assert_true(fabs(c.max_residual - 1.0) < 1e-9);  // the constant moved by 1
   sos_program_free(&wrong);
   sos_program close = quartic(&gamma, &fixed, 5.0001);
   assert_int_equal(sos_check_solution(&close, &s, &c, NULL), ZENO_OK);
@@ -520,8 +513,7 @@ static void sos_error_paths(void **state) {
   // above SOS_MAX_GRAM (8 variables to degree 3: 165 monomials).
   assert_int_equal(sos_program_init(&prog, POLY_MAX_VARS, &e), ZENO_OK);
   sos_expr v;
-  assert_int_equal(sos_new_poly(&prog, 0, POLY_MAX_DEGREE + 1, &v, &e),
-                   ZENO_ERR_RANGE);
+  assert_int_equal(sos_new_poly(&prog, 0, POLY_MAX_DEGREE + 1, &v, &e), ZENO_ERR_RANGE);
   assert_int_equal(sos_new_poly(&prog, 0, 6, &v, &e), ZENO_OK);
   assert_int_equal(sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_OK);
   sos_solution s;
@@ -543,8 +535,7 @@ static void sos_error_paths(void **state) {
   assert_int_equal(sos_expr_add(&v, 3, 1.0, &one, &e), ZENO_OK);
   assert_int_equal(sos_add_sos(&prog, &v, 0, NULL, NULL, &e), ZENO_ERR_ARGUMENT);
   assert_int_equal(sos_maximise(&prog, 3, 1.0, &e), ZENO_ERR_ARGUMENT);
-  assert_int_equal(sos_add_equality(&prog, 1, (int[]){3}, (double[]){1}, 0, &e),
-                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(sos_add_equality(&prog, 1, (int[]){3}, (double[]){1}, 0, &e), ZENO_ERR_ARGUMENT);
   sos_expr_free(&v);
   sos_program_free(&prog);
 
@@ -574,8 +565,7 @@ static void sos_error_paths(void **state) {
   assert_int_equal(poly_init(&out, 1, &e), ZENO_OK);
   assert_int_equal(poly_compose(&out, &par, map, &e), ZENO_ERR_ARGUMENT);
   ze_poly *all[] = {&one, &x, &par, &map[0], &map[1], &out};
-  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    poly_free(all[k]);
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) poly_free(all[k]);
 }
 
 // Wall time of the SDPs of Parrilo's example and of (x^2 + y^2 + 1) M,
@@ -601,14 +591,12 @@ static void sos_timing(void **state) {
       rows = s.sdp_constraints;
       sos_solution_free(&s);
     }
-    print_message("%s: SDP order %d, %d constraints, %.3f ms\n", names[k], order, rows,
-                  1e3 * best);
+    print_message("%s: SDP order %d, %d constraints, %.3f ms\n", names[k], order, rows, 1e3 * best);
     assert_true(best < 0.1);
     sos_program_free(&prog);
   }
   ze_poly *all[] = {&par, &m, &f, &fm};
-  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-    poly_free(all[k]);
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) poly_free(all[k]);
 }
 
 // CSDP keeps static state (sdp_csdp.h): concurrent solves from 4 threads,
@@ -652,8 +640,7 @@ static void sos_concurrent_solves(void **state) {
   solve_job jobs[4];
   for (int t = 0; t < 4; t++) {
     jobs[t] = (solve_job){want, 0};
-    assert_int_equal(pthread_create(&threads[t], NULL, solve_parrilo_repeatedly, &jobs[t]),
-                     0);
+    assert_int_equal(pthread_create(&threads[t], NULL, solve_parrilo_repeatedly, &jobs[t]), 0);
   }
   for (int t = 0; t < 4; t++) {
     assert_int_equal(pthread_join(threads[t], NULL), 0);
@@ -673,8 +660,8 @@ static void sos_concurrent_solves(void **state) {
 // Lyapunov's direct method for xdot = A x, x in R^n, by SOS: an unknown V
 // with terms of degree 2..deg, V - eps |x|^2 SOS and -grad V . A x -
 // eps |x|^2 SOS. Returns the solve's status; *certified from the re-check.
-static sos_status lyapunov(int n, const double *a, int deg, bool *certified,
-                              double *seconds, int *order) {
+static sos_status lyapunov(int n, const double *a, int deg, bool *certified, double *seconds,
+                           int *order) {
   sos_program prog;
   assert_int_equal(sos_program_init(&prog, n, NULL), ZENO_OK);
   sos_expr v, vdot, pos;
@@ -747,12 +734,11 @@ static void sos_lyapunov_linear(void **state) {
   const double stable[4] = {0, 1, -2, -3}, unstable[4] = {0, 1, 2, -1};
   assert_int_equal(lyapunov(2, stable, 2, &certified, &seconds, &order), SOS_FEASIBLE);
   assert_true(certified);
-  assert_int_equal(lyapunov(2, unstable, 2, &certified, &seconds, &order),
-                   SOS_INFEASIBLE);
+  assert_int_equal(lyapunov(2, unstable, 2, &certified, &seconds, &order), SOS_INFEASIBLE);
   assert_false(certified);
   double a6[36] = {0};
   const double k[3] = {1, 2, 3}, c[3] = {0.5, 1, 1.5};
-  for (int o = 0; o < 3; o++) { // x' = v, v' = -k x - c v, oscillator o
+  for (int o = 0; o < 3; o++) {  // x' = v, v' = -k x - c v, oscillator o
     a6[(2 * o) * 6 + 2 * o + 1] = 1;
     a6[(2 * o + 1) * 6 + 2 * o] = -k[o];
     a6[(2 * o + 1) * 6 + 2 * o + 1] = -c[o];

@@ -97,14 +97,12 @@ static void example2_stable_by_theorem4(void **state) {
   // which G = G+ < 1 (Lemma 3). The unsafe class maps only into the safe
   // class on its left (R = -0.524), so no cycle passes through it.
   zeno_interval_graph fine, merged;
-  assert_int_equal(zeno_interval_graph_build(&a.maps, a.partition, a.partition_count,
-                                             &fine, NULL),
+  assert_int_equal(zeno_interval_graph_build(&a.maps, a.partition, a.partition_count, &fine, NULL),
                    ZENO_OK);
   assert_int_equal(zeno_interval_graph_merge(&fine, &merged, NULL), ZENO_OK);
   assert_int_equal(merged.count, 3);
   assert_true(merged.merged);
-  assert_true(merged.intervals[0].safe && !merged.intervals[1].safe &&
-              merged.intervals[2].safe);
+  assert_true(merged.intervals[0].safe && !merged.intervals[1].safe && merged.intervals[2].safe);
   assert_true(fabs(merged.intervals[1].hi - 1.39) < 0.01);
   assert_int_equal(merged.intervals[1].sign, ZENO_SIGN_NEGATIVE);
   assert_int_equal(merged.arc[1 * 3 + 0], 1);
@@ -233,9 +231,8 @@ static void example4_stable_by_theorem3(void **state) {
 // Distance (16) from the equilibrium state.
 static double delta_of(const zeno_state *st) {
   return fmax(fmax(sqrt(fmax(st->zod[0], 0)), sqrt(fmax(st->zod[1], 0))),
-              fmax(sqrt(fabs(st->zod[2])),
-                   fmax(fmax(fabs(st->zod_rate[0]), fabs(st->zod_rate[1])),
-                        fabs(st->zod_rate[2]))));
+              fmax(sqrt(fabs(st->zod[2])), fmax(fmax(fabs(st->zod_rate[0]), fabs(st->zod_rate[1])),
+                                                fabs(st->zod_rate[2]))));
 }
 
 // Theorems 3 and 4 checked by simulation: random perturbations of unit
@@ -251,8 +248,7 @@ static void check_random_perturbations(zeno_paper_params p, unsigned long long s
     test_run r;
     assert_int_equal(run_scene(&s, &r), 0);
     if (r.summary.outcome != ZENO_OUTCOME_REST)
-      fail_msg("perturbation %d ended %s: %s", k, zeno_outcome_name(r.summary.outcome),
-               r.word);
+      fail_msg("perturbation %d ended %s: %s", k, zeno_outcome_name(r.summary.outcome), r.word);
     const double d0 = delta_of(&r.events[0].after);
     double dmax = 0;
     for (int i = 0; i < r.count; i++) {
@@ -441,8 +437,9 @@ static void fixed_point_on_a_breakpoint(void **state) {
   assert_int_equal(a.verdict, ZENO_VERDICT_UNDECIDED);
   assert_int_equal(a.region, 7);
   assert_int_equal(a.theorem, 0);
-  assert_non_null(strstr(a.reason, "on a breakpoint between 'FI FN FP IF NF SF FI' and "
-                                   "'FI FN FP IF SF FI'"));
+  assert_non_null(strstr(a.reason,
+                         "on a breakpoint between 'FI FN FP IF NF SF FI' and "
+                         "'FI FN FP IF SF FI'"));
   zeno_analysis_free(&a);
   // Out of range.
   zeno_error err;

@@ -51,9 +51,8 @@
 /// it brings (pixman, fontconfig, X11), SDL2 and its companions, and the
 /// two modules.
 static const char *const DRAWING_OBJECTS[] = {
-    "libcairo.so",  "libpixman-1.so", "libfontconfig.so", "libX11.so",
-    "libSDL2-2.0.so", "libSDL2_ttf-2.0.so", "libpng16.so", "zeno-plot.so",
-    "zeno-view.so", NULL};
+    "libcairo.so",        "libpixman-1.so", "libfontconfig.so", "libX11.so",    "libSDL2-2.0.so",
+    "libSDL2_ttf-2.0.so", "libpng16.so",    "zeno-plot.so",     "zeno-view.so", NULL};
 /// At most this many objects (besides the program, ld.so and the vDSO) for
 /// a command that draws nothing: libzeno's numerical stack is 12 on Debian
 /// 12 (libm, libc, libyaml, libgomp, the program carrying libzeno; GLPK
@@ -142,8 +141,7 @@ static void assert_no_drawing_objects(const loaded_objects *objects, const char 
     if (found) fail_msg("%s loaded %s", what, found);
   }
   if (objects->count > MAX_OBJECTS_NO_DRAWING)
-    fail_msg("%s loaded %zu objects (at most %d)", what, objects->count,
-             MAX_OBJECTS_NO_DRAWING);
+    fail_msg("%s loaded %zu objects (at most %d)", what, objects->count, MAX_OBJECTS_NO_DRAWING);
 }
 
 /// The width and height of a PNG file (its IHDR chunk); false when it is
@@ -159,7 +157,8 @@ static bool png_size(const char *path, uint32_t *width, uint32_t *height) {
       memcmp(head + 12, "IHDR", 4) != 0)
     return false;
   *width = (uint32_t)head[16] << 24 | (uint32_t)head[17] << 16 | (uint32_t)head[18] << 8 | head[19];
-  *height = (uint32_t)head[20] << 24 | (uint32_t)head[21] << 16 | (uint32_t)head[22] << 8 | head[23];
+  *height = (uint32_t)head[20] << 24 | (uint32_t)head[21] << 16 | (uint32_t)head[22] << 8 |
+            head[23];
   return true;
 }
 
@@ -197,8 +196,8 @@ static void assert_carried_libraries(const loaded_objects *objects) {
 static void simulate_json_loads_no_drawing_library(void **state) {
   (void)state;
   loaded_objects objects;
-  run_result r = run_traced((const char *const[]){"simulate", EXAMPLE2, "--json", NULL},
-                            NULL, &objects);
+  run_result r = run_traced((const char *const[]){"simulate", EXAMPLE2, "--json", NULL}, NULL,
+                            &objects);
   assert_int_equal(r.exit_code, 0);
   // The command still does its work: Example 2 comes to rest at x2 = 14.87.
   assert_non_null(strstr(r.out, "\"status\": \"rest\""));
@@ -279,9 +278,9 @@ static void figure_loads_plot_module(void **state) {
   char png[PATH_SIZE];
   work_path(&w, "maps.png", png);
   loaded_objects objects;
-  run_result r = run_traced(
-      (const char *const[]){"analyze", EXAMPLE2, "--samples", "400", "--plot", png, NULL},
-      NULL, &objects);
+  run_result r = run_traced((const char *const[]){"analyze", EXAMPLE2, "--samples", "400", "--plot",
+                                                  png, NULL},
+                            NULL, &objects);
   assert_int_equal(r.exit_code, 0);
   assert_png(png, PLOT_WIDTH, PLOT_HEIGHT);
   const char *module = find_object(&objects, "/" ZENO_PLOT_MODULE_FILE);
@@ -324,8 +323,9 @@ static void assert_plot_refused(const char *dir, const char *const *parts) {
   work_dir_create(&w, "startup-refused");
   char png[PATH_SIZE];
   work_path(&w, "maps.png", png);
-  run_result r = run_with_modules(
-      (const char *const[]){"analyze", EXAMPLE2, "--samples", "200", "--plot", png, NULL}, dir);
+  run_result r = run_with_modules((const char *const[]){"analyze", EXAMPLE2, "--samples", "200",
+                                                        "--plot", png, NULL},
+                                  dir);
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_string_equal(r.out, "");
   assert_one_line_naming(r.err, parts);
@@ -338,13 +338,13 @@ static void missing_module_is_an_error(void **state) {
   (void)state;
   work_dir w;
   work_dir_create(&w, "startup-empty");
-  assert_plot_refused(w.root, (const char *const[]){"zeno-plot.so", w.root,
-                                                    "ZENO_MODULE_DIR", NULL});
+  assert_plot_refused(w.root,
+                      (const char *const[]){"zeno-plot.so", w.root, "ZENO_MODULE_DIR", NULL});
 #ifdef ZENO_TEST_VIEWER
   char png[PATH_SIZE];
   work_path(&w, "view.png", png);
-  run_result r = run_with_modules(
-      (const char *const[]){"view", EXAMPLE2, "--screenshot", png, NULL}, w.root);
+  run_result r =
+      run_with_modules((const char *const[]){"view", EXAMPLE2, "--screenshot", png, NULL}, w.root);
   assert_int_equal(r.exit_code, EXIT_RUNTIME);
   assert_one_line_naming(r.err, (const char *const[]){"zeno-view.so", w.root, NULL});
   assert_int_equal(access(png, F_OK), -1);

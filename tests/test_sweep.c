@@ -57,8 +57,8 @@ static void ball_accumulates_at_the_closed_form(void **state) {
       const double e = p->x, h = p->y;
       const double expect = sqrt(2 * h / G) * (1 + e) / (1 - e);
       if (!(fabs(p->zeno_time - expect) <= CLOSED_FORM_RTOL * expect))
-        fail_msg("e = %g, h = %g: accumulation at %.12g, closed form %.12g", e, h,
-                 p->zeno_time, expect);
+        fail_msg("e = %g, h = %g: accumulation at %.12g, closed form %.12g", e, h, p->zeno_time,
+                 expect);
       assert_true(p->zeno_time == again[ix].zeno_time && p->events == again[ix].events);
     }
   }
@@ -271,7 +271,7 @@ static void basin_errors(void **state) {
   const struct {
     size_t count;
     double lo, hi, tol, turn;
-  } bad[] = {{1, 0.1, 1, 1e-3, 0.5},  {3, 0, 1, 1e-3, 0.5},   {3, 0.5, 0.5, 1e-3, 0.5},
+  } bad[] = {{1, 0.1, 1, 1e-3, 0.5},   {3, 0, 1, 1e-3, 0.5},   {3, 0.5, 0.5, 1e-3, 0.5},
              {3, 0.1, 1.5, 1e-3, 0.5}, {3, 0.1, 1, 0, 0.5},    {3, 0.1, 1, NAN, 0.5},
              {3, 0.1, 1, 1e-3, 0},     {3, 0.1, 1, 1e-3, 3.2}, {5000, 0.1, 1, 1e-3, 0.5}};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -312,18 +312,18 @@ static void basin_command(void **state) {
   work_path(&w, "basin.png", png);
   snprintf(csv, sizeof csv, "%s/sweep.csv", out);
   snprintf(json, sizeof json, "%s/summary.json", out);
-  assert_int_equal(run_zeno("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--set",
-                            "model=full", "--set", "initial.qp=[0,0,0]", "--x",
-                            "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--magnitude",
-                            "0.3:1:8", "--basin-tol", "1e-4", "--out", out, "--plot", png,
-                            "--quiet"),
+  assert_int_equal(run_zeno("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--set", "model=full",
+                            "--set", "initial.qp=[0,0,0]", "--x", "initial.qdp.0=0:0:1", "--y",
+                            "initial.qdp.1=2:2:1", "--magnitude", "0.3:1:8", "--basin-tol", "1e-4",
+                            "--out", out, "--plot", png, "--quiet"),
                    0);
   char *table = read_file(csv), *summary = read_file(json);
   assert_non_null(table);
   assert_non_null(summary);
-  const char *header = "ix,iy,initial.qdp.0,initial.qdp.1,outcome,t,events,impacts,zeno,"
-                       "zeno_time,z1,z2,x2,energy_gains,basin_inner,basin_outer,basin_width,"
-                       "basin_returns,basin_transitions,error\n";
+  const char *header =
+      "ix,iy,initial.qdp.0,initial.qdp.1,outcome,t,events,impacts,zeno,"
+      "zeno_time,z1,z2,x2,energy_gains,basin_inner,basin_outer,basin_width,"
+      "basin_returns,basin_transitions,error\n";
   assert_int_equal(strncmp(table, header, strlen(header)), 0);
   // The row's last fields: inner, outer, width, returns, transitions, "".
   const char *row = table + strlen(header);
@@ -348,12 +348,12 @@ static void basin_command(void **state) {
                                    "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1",
                                    "--magnitude", "0.3:1:8");
   assert_int_equal(r.exit_code, 2);
-  assert_non_null(strstr(r.err, "zeno: sweep: --magnitude: a basin estimate needs the full "
-                                "model"));
+  assert_non_null(strstr(r.err,
+                         "zeno: sweep: --magnitude: a basin estimate needs the full "
+                         "model"));
   run_result_free(&r);
   r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
-                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-turn",
-                        "200");
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-turn", "200");
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "--basin-turn: '200' out of range; allowed (0, 180]"));
   run_result_free(&r);
@@ -364,8 +364,7 @@ static void basin_command(void **state) {
   assert_non_null(strstr(r.err, "--magnitude: '0.3:1' is not LO:HI:N"));
   run_result_free(&r);
   r = run_zeno_captured("sweep", ZENO_SCENES_DIR "/rocking-block.yaml", "--x",
-                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-tol",
-                        "1e-4");
+                        "initial.qdp.0=0:0:1", "--y", "initial.qdp.1=2:2:1", "--basin-tol", "1e-4");
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "--basin-tol: only with --magnitude LO:HI:N"));
   run_result_free(&r);
@@ -419,15 +418,13 @@ static void rows_round_trip(void **state) {
       if (zeno_io_sweep_parse(line, &d, &q, &err) != ZENO_OK)
         fail_msg("'%s': %s", line, err.message);
       const zeno_sweep_point *w = points[k];
-      assert_true(q.ix == w->ix && q.iy == w->iy && q.x == w->x && q.y == w->y &&
-                  q.ok == w->ok);
+      assert_true(q.ix == w->ix && q.iy == w->iy && q.x == w->x && q.y == w->y && q.ok == w->ok);
       assert_string_equal(q.error, w->ok ? "" : w->error);
       if (!w->ok) continue;
       assert_true(q.outcome == w->outcome && q.t == w->t && q.events == w->events &&
-                  q.impacts == w->impacts && q.has_zeno == w->has_zeno &&
-                  isnan(q.zeno_time) && q.final_zod[0] == w->final_zod[0] &&
-                  q.final_zod[1] == w->final_zod[1] && isnan(q.final_zod[2]) &&
-                  q.energy_gains == w->energy_gains);
+                  q.impacts == w->impacts && q.has_zeno == w->has_zeno && isnan(q.zeno_time) &&
+                  q.final_zod[0] == w->final_zod[0] && q.final_zod[1] == w->final_zod[1] &&
+                  isnan(q.final_zod[2]) && q.energy_gains == w->energy_gains);
       if (basin)
         assert_true(q.basin_inner == w->basin_inner && isnan(q.basin_outer) &&
                     q.basin_width == w->basin_width && q.basin_returns == 6 &&
@@ -457,8 +454,7 @@ static void rows_round_trip(void **state) {
   d.basin.count = 8;
   zeno_sweep_point q;
   zeno_error err;
-  assert_int_equal(zeno_io_sweep_parse("0,0,0,0,rest,1,2,1,0,,0,0,0,0,1,1,0,x,0,\n", &d, &q,
-                                       &err),
+  assert_int_equal(zeno_io_sweep_parse("0,0,0,0,rest,1,2,1,0,,0,0,0,0,1,1,0,x,0,\n", &d, &q, &err),
                    ZENO_ERR_SYNTAX);
   assert_non_null(strstr(err.message, "field 18 (basin_returns)"));
   assert_int_equal(zeno_io_sweep_parse(NULL, &d, &q, &err), ZENO_ERR_ARGUMENT);

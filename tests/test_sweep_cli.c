@@ -73,8 +73,7 @@ static void assert_summary(const char *dir, long resumed, long computed) {
   char *summary = read_in(dir, "summary.json");
   assert_non_null(summary);
   char needle[96];
-  snprintf(needle, sizeof needle, "\"computed\": %ld, \"resumed_rows\": %ld", computed,
-           resumed);
+  snprintf(needle, sizeof needle, "\"computed\": %ld, \"resumed_rows\": %ld", computed, resumed);
   if (strstr(summary, needle) == NULL) fail_msg("%s not in %s", needle, summary);
   free(summary);
 }
@@ -87,8 +86,8 @@ static void resumes_to_the_same_table(void **state) {
   char full[PATH_SIZE], cut[PATH_SIZE];
   new_dir(full, "full");
   new_dir(cut, "cut");
-  assert_int_equal(run_zeno("sweep", EXAMPLE3_ZENO, "--x", GRID_X, "--y", GRID_Y, "--out",
-                            full, "--quiet"),
+  assert_int_equal(run_zeno("sweep", EXAMPLE3_ZENO, "--x", GRID_X, "--y", GRID_Y, "--out", full,
+                            "--quiet"),
                    0);
   char *table = read_in(full, "sweep.csv"), *journal = read_in(full, "sweep.journal");
   assert_non_null(table);
@@ -117,9 +116,9 @@ static void resumes_to_the_same_table(void **state) {
   if (mpi_available()) {
     char mpi[PATH_SIZE];
     new_dir(mpi, "mpi");
-    assert_int_equal(mpi_run((const char *const[]){"sweep", EXAMPLE3_ZENO, "--x", GRID_X,
-                                                   "--y", GRID_Y, "--threads", "1", "--out",
-                                                   mpi, "--quiet", NULL}),
+    assert_int_equal(mpi_run((const char *const[]){"sweep", EXAMPLE3_ZENO, "--x", GRID_X, "--y",
+                                                   GRID_Y, "--threads", "1", "--out", mpi,
+                                                   "--quiet", NULL}),
                      0);
     char *by_ranks = read_in(mpi, "sweep.csv"), *summary = read_in(mpi, "summary.json");
     assert_non_null(by_ranks);
@@ -161,8 +160,8 @@ static void check_batch(const batch_case *c) {
   new_dir(one, "one");
   new_dir(cut, "batch-cut");
   file_in(batch, "m.png", plot);
-  assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--z", c->z,
-                            "--out", batch, "--plot", plot, "--quiet"),
+  assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--z", c->z, "--out",
+                            batch, "--plot", plot, "--quiet"),
                    0);
   char *table = read_in(batch, c->table);
   assert_non_null(table);
@@ -177,8 +176,8 @@ static void check_batch(const batch_case *c) {
     const char *comma = strchr(row, ',');
     snprintf(z, sizeof z, "%.*s", (int)(strcspn(comma + 1, ",")), comma + 1);
     snprintf(set, sizeof set, "%.*s=%s", (int)path_length, c->z, z);
-    assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--set", set,
-                              "--out", one, "--quiet"),
+    assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--set", set, "--out",
+                              one, "--quiet"),
                      0);
     char *alone = read_in(one, c->table);
     assert_non_null(alone);
@@ -211,8 +210,8 @@ static void check_batch(const batch_case *c) {
   const int kept = c->rows_per_map + 1;
   cut_after(journal, kept);
   write_in(cut, journal_name, journal);
-  assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--z", c->z,
-                            "--out", cut, "--quiet"),
+  assert_int_equal(run_zeno(c->command, c->scene, "--x", c->x, "--y", c->y, "--z", c->z, "--out",
+                            cut, "--quiet"),
                    0);
   char *resumed = read_in(cut, c->table);
   assert_non_null(resumed);
@@ -228,15 +227,29 @@ static void check_batch(const batch_case *c) {
 
 static void batch_is_the_maps_one_by_one(void **state) {
   (void)state;
-  const batch_case sweep = {"sweep", EXAMPLE3_ZENO, BATCH_X, BATCH_Y, BATCH_Z, "sweep.csv",
-                            "iz,paper.mu1,ix,iy,initial.qdp.2,initial.qdp.0,outcome,", 3, 3,
+  const batch_case sweep = {"sweep",
+                            EXAMPLE3_ZENO,
+                            BATCH_X,
+                            BATCH_Y,
+                            BATCH_Z,
+                            "sweep.csv",
+                            "iz,paper.mu1,ix,iy,initial.qdp.2,initial.qdp.0,outcome,",
+                            3,
+                            3,
                             5};
   check_batch(&sweep);
   // Example 7 over the slope and friction, a map per rho (region 7 points
   // simulate their perturbations).
-  const batch_case regions = {"regions", ZENO_SCENES_DIR "/example7.yaml", "paper.mu2=0:1.3:5",
-                              "paper.alpha=0:40:4", "paper.rho=0.15:0.2:2", "regions.csv",
-                              "iz,paper.rho,ix,iy,paper.mu2,paper.alpha,region,", 2, 4, 5};
+  const batch_case regions = {"regions",
+                              ZENO_SCENES_DIR "/example7.yaml",
+                              "paper.mu2=0:1.3:5",
+                              "paper.alpha=0:40:4",
+                              "paper.rho=0.15:0.2:2",
+                              "regions.csv",
+                              "iz,paper.rho,ix,iy,paper.mu2,paper.alpha,region,",
+                              2,
+                              4,
+                              5};
   check_batch(&regions);
 }
 
@@ -251,12 +264,11 @@ static void bad_z_exits_2(void **state) {
       {"epsilon=0.1:0.2:2", "--magnitude", "--z: epsilon is the basin estimate's magnitude"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    run_result r =
-        cases[k].extra
-            ? run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", BATCH_X, "--y", BATCH_Y, "--z",
-                                cases[k].z, "--set", "model=full", cases[k].extra, "0.1:1:3")
-            : run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", BATCH_X, "--y", BATCH_Y, "--z",
-                                cases[k].z);
+    run_result r = cases[k].extra ? run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", BATCH_X, "--y",
+                                                      BATCH_Y, "--z", cases[k].z, "--set",
+                                                      "model=full", cases[k].extra, "0.1:1:3")
+                                  : run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", BATCH_X, "--y",
+                                                      BATCH_Y, "--z", cases[k].z);
     assert_int_equal(r.exit_code, 2);
     if (strstr(r.err, cases[k].message) == NULL)
       fail_msg("--z %s: '%s' does not say '%s'", cases[k].z, r.err, cases[k].message);
@@ -268,8 +280,9 @@ static void bad_z_exits_2(void **state) {
                                    "paper.mu2=0:1.3:5", "--y", "paper.alpha=0:40:4", "--z",
                                    "initial.qdp.1=0:1:2");
   assert_int_equal(r.exit_code, 2);
-  assert_non_null(strstr(r.err, "zeno: regions: --z: z axis: the region map does not depend "
-                                "on the initial state"));
+  assert_non_null(strstr(r.err,
+                         "zeno: regions: --z: z axis: the region map does not depend "
+                         "on the initial state"));
   assert_non_null(strstr(r.err, "outcome sweep (zeno sweep"));
   run_result_free(&r);
   r = run_zeno_captured("regions", ZENO_SCENES_DIR "/example7.yaml", "--x", "paper.mu2=0:1.3:5",

@@ -67,10 +67,17 @@ static const char *const UNIT_NAMES[UNIT_KINDS] = {"mass", "length", "force", "t
 // the load's moment), perturbed in q'.
 static zeno_scene two_contact_case(rng *r) {
   const double rho = rng_uniform(r, 0.2, 5), f = rng_uniform(r, 0.1, 20);
-  zeno_paper_params p = {rng_uniform(r, -60, 60), rho * rng_uniform(r, -3, 3),
-                         rho * rng_uniform(r, -3, 3), rho * rng_uniform(r, 0.2, 2),
-                         rng_uniform(r, -60, 80), rng_uniform(r, -60, 80), rng_uniform(r, 0.1, 1),
-                         rng_uniform(r, 0.1, 1), rho, rng_uniform(r, 0.1, 10), f,
+  zeno_paper_params p = {rng_uniform(r, -60, 60),
+                         rho * rng_uniform(r, -3, 3),
+                         rho * rng_uniform(r, -3, 3),
+                         rho * rng_uniform(r, 0.2, 2),
+                         rng_uniform(r, -60, 80),
+                         rng_uniform(r, -60, 80),
+                         rng_uniform(r, 0.1, 1),
+                         rng_uniform(r, 0.1, 1),
+                         rho,
+                         rng_uniform(r, 0.1, 10),
+                         f,
                          f * rho * rng_uniform(r, -0.3, 0.3)};
   const double length = rho * rng_uniform(r, 0.01, 1);
   const double speed = sqrt(length * f / p.m) * rng_uniform(r, 0.1, 2);
@@ -118,7 +125,9 @@ static zeno_scene one_contact_case(rng *r) {
   s.load_magnitude *= s.mass;
   s.contacts[0].surface_angle = rng_uniform(r, -0.4, 0.4);
   const int law = (int)rng_uniform(r, 0, 3);
-  s.impact_law = law == 0 ? ZENO_LAW_INELASTIC : law == 1 ? ZENO_LAW_NEWTON : ZENO_LAW_CHATTERJEE_RUINA;
+  s.impact_law = law == 0   ? ZENO_LAW_INELASTIC
+                 : law == 1 ? ZENO_LAW_NEWTON
+                            : ZENO_LAW_CHATTERJEE_RUINA;
   s.restitution = rng_uniform(r, 0, 0.9);
   s.tangential_restitution = rng_uniform(r, -0.5, 0.5);
   const double speed = sqrt(g * rho);
@@ -205,7 +214,8 @@ static void run(const zeno_scene *s, units_run *r) {
   r->min_tie = INFINITY;
   if (sim == NULL) return;
   zeno_event ev;
-  while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK) r->min_tie = fmin(r->min_tie, ev.tie_margin);
+  while (zeno_sim_next_event(sim, &ev, NULL) == ZENO_OK)
+    r->min_tie = fmin(r->min_tie, ev.tie_margin);
   zeno_sim_summary(sim, &r->summary);
   zeno_sim_word(sim, r->word, sizeof r->word);
   zeno_sim_destroy(sim);
@@ -235,16 +245,16 @@ typedef struct tally {
 
 static void report(const char *what, const zeno_scene *s, unit_kind kind, double k) {
   if (getenv("ZENO_UNITS_DUMP")) zeno_io_scene_yaml(stderr, s, NULL);
-  print_error("units: %s differs with the %s unit x %g (scene: m %.17g rho %.17g f %.17g "
-              "tau %.17g, contacts %d)\n",
-              what, UNIT_NAMES[kind], k, s->mass, s->rho, s->load_magnitude, s->load_torque,
-              s->contact_count);
+  print_error(
+      "units: %s differs with the %s unit x %g (scene: m %.17g rho %.17g f %.17g "
+      "tau %.17g, contacts %d)\n",
+      what, UNIT_NAMES[kind], k, s->mass, s->rho, s->load_magnitude, s->load_torque,
+      s->contact_count);
 }
 
 // The run of `scaled` (the scene in new units c) against the base run.
-static bool same_run(const units_run *base, const units_run *other, units_change c,
-                     double rtol, const zeno_scene *s, unit_kind kind, double k,
-                     tally *t) {
+static bool same_run(const units_run *base, const units_run *other, units_change c, double rtol,
+                     const zeno_scene *s, unit_kind kind, double k, tally *t) {
   if (other->created != base->created) {
     report("the scene's acceptance", s, kind, k);
     return false;
@@ -263,9 +273,8 @@ static bool same_run(const units_run *base, const units_run *other, units_change
     }
     report("the word or the outcome", s, kind, k);
     print_error("  base %s: %s at t = %.17g (tie %g)\n  new  %s: %s at t = %.17g (tie %g)\n",
-                base->word, zeno_outcome_name(oa), base->summary.t, base->min_tie,
-                other->word, zeno_outcome_name(ob), other->summary.t / scale(c, 0, 0, 1),
-                other->min_tie);
+                base->word, zeno_outcome_name(oa), base->summary.t, base->min_tie, other->word,
+                zeno_outcome_name(ob), other->summary.t / scale(c, 0, 0, 1), other->min_tie);
     return false;
   }
   const zeno_state *a = &base->summary.final_state, *b = &other->summary.final_state;
@@ -288,12 +297,12 @@ static bool same_run(const units_run *base, const units_run *other, units_change
     ok = ok && near(b->force[i][0] / F, a->force[i][0], rtol, load);
   if (!ok) {
     report("a converted number", s, kind, k);
-    print_error("  %s model: t %.17g vs %.17g, energy %.17g vs %.17g, zod (%.17g %.17g %.17g) vs "
-                "(%.17g %.17g %.17g), normal forces (%.17g %.17g) vs (%.17g %.17g)\n",
-                zeno_model_name(s->model), other->summary.t / T, base->summary.t,
-                b->energy / (F * L), a->energy, b->zod[0] / L, b->zod[1] / L, b->zod[2] / L,
-                a->zod[0], a->zod[1], a->zod[2], b->force[0][0] / F, b->force[1][0] / F,
-                a->force[0][0], a->force[1][0]);
+    print_error(
+        "  %s model: t %.17g vs %.17g, energy %.17g vs %.17g, zod (%.17g %.17g %.17g) vs "
+        "(%.17g %.17g %.17g), normal forces (%.17g %.17g) vs (%.17g %.17g)\n",
+        zeno_model_name(s->model), other->summary.t / T, base->summary.t, b->energy / (F * L),
+        a->energy, b->zod[0] / L, b->zod[1] / L, b->zod[2] / L, a->zod[0], a->zod[1], a->zod[2],
+        b->force[0][0] / F, b->force[1][0] / F, a->force[0][0], a->force[1][0]);
   }
   return ok;
 }
@@ -319,8 +328,7 @@ static void check_case(const zeno_scene *s, const units_run *base, bool full, ta
         scaled_full.model = ZENO_MODEL_FULL;
         run(&scaled_full, &other);
         t->full_runs++;
-        if (!same_run(&base_full, &other, c, FULL_VALUE_RTOL, &sf, (unit_kind)kind,
-                      FACTORS[f], t))
+        if (!same_run(&base_full, &other, c, FULL_VALUE_RTOL, &sf, (unit_kind)kind, FACTORS[f], t))
           t->mismatches++;
       }
       if (s->contact_count == 2) {
@@ -348,7 +356,7 @@ static void units_do_not_matter(void **state) {
     // Three cases in four have two contacts (they carry the verdicts), two
     // of those analysable equilibria, one drawn without a filter.
     const bool pair = n % 4 != 3;
-    const zeno_scene s = n % 4 < 2   ? analysable_case(&r)
+    const zeno_scene s = n % 4 < 2    ? analysable_case(&r)
                          : n % 4 == 2 ? two_contact_case(&r)
                                       : one_contact_case(&r);
     two += pair;
@@ -358,17 +366,21 @@ static void units_do_not_matter(void **state) {
       outcomes[base.summary.outcome]++;
     check_case(&s, &base, n % FULL_EVERY == 0, &t);
   }
-  printf("units: %ld cases (%ld with two contacts), %ld ZOD runs, %ld full-model runs and "
-         "%ld verdicts in other units: %ld differ\n",
-         g_cases, two, t.runs, t.full_runs, t.verdicts, t.mismatches);
-  printf("units: words alike up to repeated chatter periods: %ld, different after a near tie "
-         "(margin <= %g): %ld\n", t.folded, ROUNDING_TIE, t.tied);
+  printf(
+      "units: %ld cases (%ld with two contacts), %ld ZOD runs, %ld full-model runs and "
+      "%ld verdicts in other units: %ld differ\n",
+      g_cases, two, t.runs, t.full_runs, t.verdicts, t.mismatches);
+  printf(
+      "units: words alike up to repeated chatter periods: %ld, different after a near tie "
+      "(margin <= %g): %ld\n",
+      t.folded, ROUNDING_TIE, t.tied);
   printf("units: base outcomes:");
   for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
     if (outcomes[o]) printf(" %s %ld", zeno_outcome_name((zeno_outcome)o), outcomes[o]);
   printf("\n");
   assert_int_equal(t.mismatches, 0);
-  assert_true((double)(t.folded + t.tied) <= MAX_EXPLAINED_FRACTION * (double)(t.runs + t.full_runs));
+  assert_true((double)(t.folded + t.tied) <=
+              MAX_EXPLAINED_FRACTION * (double)(t.runs + t.full_runs));
   // The cases must exercise the physics, not only fail: most runs are
   // valid scenes that end at rest or in a chatter's limit.
   assert_true(outcomes[ZENO_OUTCOME_REST] > g_cases / 4);

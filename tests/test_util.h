@@ -61,8 +61,7 @@ static inline double rng_uniform(rng *r, double lo, double hi) {
   return lo + (hi - lo) * (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3],
-                                     const double qdp[3]) {
+static inline zeno_scene paper_scene(zeno_paper_params p, const double qp[3], const double qdp[3]) {
   zeno_scene s = zeno_scene_default();
   zeno_scene_apply_paper(&s, &p);
   s.initial_kind = ZENO_INITIAL_ZOD;
@@ -103,9 +102,18 @@ static inline bool ordered_runner(const zeno_scene *scene, cycle_runner *r) {
 /// Paper parameters drawn over the ranges of the paper's examples (as
 /// test_properties draws them).
 static inline zeno_paper_params draw_paper_params(rng *r) {
-  const zeno_paper_params p = {rng_uniform(r, -60, 60), rng_uniform(r, -3, 3), rng_uniform(r, -3, 3),
-                               rng_uniform(r, 0.2, 2),  rng_uniform(r, -60, 80), rng_uniform(r, -60, 80),
-                               rng_uniform(r, 0.1, 1),  rng_uniform(r, 0.1, 1),  1, 1, 1, 0};
+  const zeno_paper_params p = {rng_uniform(r, -60, 60),
+                               rng_uniform(r, -3, 3),
+                               rng_uniform(r, -3, 3),
+                               rng_uniform(r, 0.2, 2),
+                               rng_uniform(r, -60, 80),
+                               rng_uniform(r, -60, 80),
+                               rng_uniform(r, 0.1, 1),
+                               rng_uniform(r, 0.1, 1),
+                               1,
+                               1,
+                               1,
+                               0};
   return p;
 }
 
@@ -124,8 +132,7 @@ static inline zeno_scene draw_law_scene(rng *r, zeno_impact_law law) {
 /// Calls visit(scene, context) on each valid one of `count` scenes drawn
 /// under `law` (draw_law_scene) from seed.
 static inline void visit_law_scenes(uint64_t seed, zeno_impact_law law, int count,
-                                    void (*visit)(const zeno_scene *, void *),
-                                    void *context) {
+                                    void (*visit)(const zeno_scene *, void *), void *context) {
   rng r = {seed};
   for (int c = 0; c < count; c++) {
     const zeno_scene s = draw_law_scene(&r, law);
@@ -149,8 +156,7 @@ static inline zeno_paper_params example4(void) {
 /// A body of unit mass with one contact vertex at (px, py) (body frame, from
 /// the centre of mass) on a flat floor through it, friction mu, a vertical
 /// load g, starting at rest at the nominal pose (initial pose form).
-static inline zeno_scene one_contact_scene(double rho, double px, double py,
-                                           double mu, double g) {
+static inline zeno_scene one_contact_scene(double rho, double px, double py, double mu, double g) {
   zeno_scene s = zeno_scene_default();
   s.has_paper = false;
   s.mass = 1;

@@ -60,16 +60,14 @@
 static zeno_scene load(const char *path) {
   zeno_scene s;
   zeno_error err;
-  if (zeno_scene_load(path, NULL, 0, &s, &err) != ZENO_OK)
-    fail_msg("%s: %s", path, err.message);
+  if (zeno_scene_load(path, NULL, 0, &s, &err) != ZENO_OK) fail_msg("%s: %s", path, err.message);
   return s;
 }
 
 static void live(view_run *run, const char *path) {
   const zeno_scene s = load(path);
   zeno_error err;
-  if (view_run_simulate(run, &s, &err) != ZENO_OK)
-    fail_msg("%s: %s", path, err.message);
+  if (view_run_simulate(run, &s, &err) != ZENO_OK) fail_msg("%s: %s", path, err.message);
 }
 
 /// A fresh directory with `zeno simulate SCENE --out DIR -q` in it.
@@ -79,31 +77,27 @@ static void saved_run(work_dir *w, const char *scene) {
 }
 
 /// The scene run live (mine) and saved by the binary then read back (back).
-static void live_and_saved(work_dir *w, const char *scene, view_run *mine,
-                           view_run *back) {
+static void live_and_saved(work_dir *w, const char *scene, view_run *mine, view_run *back) {
   saved_run(w, scene);
   live(mine, scene);
   zeno_error err;
-  if (view_run_load(back, &mine->scene, w->root, &err) != ZENO_OK)
-    fail_msg("%s", err.message);
+  if (view_run_load(back, &mine->scene, w->root, &err) != ZENO_OK) fail_msg("%s", err.message);
 }
 
-static bool same_rgb(view_rgb a, view_rgb b) {
-  return a.r == b.r && a.g == b.g && a.b == b.b;
-}
+static bool same_rgb(view_rgb a, view_rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
 
-static void assert_pixel(const view_canvas *cv, const double s[2],
-                         view_rgb want, const char *what) {
+static void assert_pixel(const view_canvas *cv, const double s[2], view_rgb want,
+                         const char *what) {
   const int x = (int)lround(s[0]), y = (int)lround(s[1]);
   const view_rgb got = view_pixel(cv, x, y);
   if (!same_rgb(got, want))
-    fail_msg("%s at (%d, %d): (%d, %d, %d), want (%d, %d, %d)", what, x, y,
-             got.r, got.g, got.b, want.r, want.g, want.b);
+    fail_msg("%s at (%d, %d): (%d, %d, %d), want (%d, %d, %d)", what, x, y, got.r, got.g, got.b,
+             want.r, want.g, want.b);
 }
 
 /// Some pixel within 1 px of s has the colour.
-static void assert_pixel_near(const view_canvas *cv, const double s[2],
-                              view_rgb want, const char *what) {
+static void assert_pixel_near(const view_canvas *cv, const double s[2], view_rgb want,
+                              const char *what) {
   const int x = (int)lround(s[0]), y = (int)lround(s[1]);
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++)
@@ -125,13 +119,12 @@ static int group_teardown(void **state) {
 
 static void canvas(view_canvas *cv) {
   char message[256];
-  if (!view_canvas_create(cv, WIDTH, HEIGHT, message, sizeof message))
-    fail_msg("%s", message);
+  if (!view_canvas_create(cv, WIDTH, HEIGHT, message, sizeof message)) fail_msg("%s", message);
 }
 
 /// Draws the run at time t; fills the transform of the drawn pose.
-static void draw_at(view_canvas *cv, const view_run *run, double t,
-                    view_frame_info *info, view_transform *tf) {
+static void draw_at(view_canvas *cv, const view_run *run, double t, view_frame_info *info,
+                    view_transform *tf) {
   view_play play;
   view_play_init(&play, run);
   view_play_seek(&play, run, t);
@@ -158,10 +151,10 @@ static double time_in_mode(const view_run *run, const char *mode) {
 static void test_word_matches_library(void **state) {
   (void)state;
   static const char *const scenes[] = {
-      ZENO_SCENES_DIR "/example2.yaml",      ZENO_SCENES_DIR "/example3-zeno.yaml",
+      ZENO_SCENES_DIR "/example2.yaml",         ZENO_SCENES_DIR "/example3-zeno.yaml",
       ZENO_SCENES_DIR "/example3-reverse.yaml", ZENO_SCENES_DIR "/example4.yaml",
-      ZENO_SCENES_DIR "/example7.yaml",      ZENO_SCENES_DIR "/rocking-block.yaml",
-      ZENO_SCENES_DIR "/sliding-block.yaml", ZENO_SCENES_DIR "/bouncing-ball.yaml",
+      ZENO_SCENES_DIR "/example7.yaml",         ZENO_SCENES_DIR "/rocking-block.yaml",
+      ZENO_SCENES_DIR "/sliding-block.yaml",    ZENO_SCENES_DIR "/bouncing-ball.yaml",
   };
   for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
     view_run run;
@@ -207,8 +200,7 @@ static void check_replay_of(const char *scene) {
     assert_memory_equal(&a->mode_after, &b->mode_after, sizeof a->mode_after);
     assert_int_equal(a->impact_mask, b->impact_mask);
     for (int c = 0; c < 2; c++)
-      for (int k = 0; k < 2; k++)
-        assert_true(a->impulse[c][k] == b->impulse[c][k]);
+      for (int k = 0; k < 2; k++) assert_true(a->impulse[c][k] == b->impulse[c][k]);
   }
   assert_int_equal(back.outcome, mine.outcome);
   assert_int_equal(back.has_zeno, mine.has_zeno);
@@ -229,8 +221,7 @@ static void test_replay_reads_simulate_output(void **state) {
 
 /// Background far from everything: the scene area's top-left corner, which
 /// lies more than 20 px from both surfaces' lines.
-static void check_background(const view_canvas *cv, const view_run *run,
-                             const view_transform *tf) {
+static void check_background(const view_canvas *cv, const view_run *run, const view_transform *tf) {
   const double corner[2] = {4, VIEW_OVERLAY_HEIGHT + 4};
   for (int i = 0; i < run->scene.contact_count; i++) {
     const zeno_contact_def *c = &run->scene.contacts[i];
@@ -238,8 +229,7 @@ static void check_background(const view_canvas *cv, const view_run *run,
     view_to_screen(tf, c->point, s);
     // Screen direction of the tangent (y down).
     const double tx = cos(c->surface_angle), ty = -sin(c->surface_angle);
-    const double distance =
-        fabs((corner[0] - s[0]) * ty - (corner[1] - s[1]) * tx);
+    const double distance = fabs((corner[0] - s[0]) * ty - (corner[1] - s[1]) * tx);
     assert_true(distance > 20);
   }
   assert_pixel(cv, corner, VIEW_BACKGROUND, "background");
@@ -253,8 +243,7 @@ static bool in_scene_area(const double s[2]) {
 /// Each surface: its line, its strip below it, background above it, at a
 /// point ALONG_SURFACE body sizes from the contact (away from the centre of
 /// mass when that stays in the scene area).
-static void check_surfaces(const view_canvas *cv, const view_run *run,
-                           const view_transform *tf) {
+static void check_surfaces(const view_canvas *cv, const view_run *run, const view_transform *tf) {
   const double L = view_body_size(&run->scene);
   for (int i = 0; i < run->scene.contact_count; i++) {
     const zeno_contact_def *c = &run->scene.contacts[i];
@@ -270,11 +259,9 @@ static void check_surfaces(const view_canvas *cv, const view_run *run,
     }
     assert_true(in_scene_area(s));
     assert_pixel_near(cv, s, VIEW_SURFACE_LINE, "surface line");
-    const double below[2] = {s[0] - INTO_STRIP_PX * n[0],
-                             s[1] + INTO_STRIP_PX * n[1]};
+    const double below[2] = {s[0] - INTO_STRIP_PX * n[0], s[1] + INTO_STRIP_PX * n[1]};
     assert_pixel(cv, below, VIEW_SURFACE_FILL, "surface strip");
-    const double above[2] = {s[0] + OUT_OF_STRIP_PX * n[0],
-                             s[1] - OUT_OF_STRIP_PX * n[1]};
+    const double above[2] = {s[0] + OUT_OF_STRIP_PX * n[0], s[1] - OUT_OF_STRIP_PX * n[1]};
     assert_pixel(cv, above, VIEW_BACKGROUND, "above the surface");
   }
 }
@@ -289,8 +276,8 @@ static void check_body(const view_canvas *cv, const view_transform *tf) {
 }
 
 /// Contact i's disc in the colour of its letter, at its drawn position.
-static void check_contact(const view_canvas *cv, const view_run *run,
-                          const view_transform *tf, int i, int letter) {
+static void check_contact(const view_canvas *cv, const view_run *run, const view_transform *tf,
+                          int i, int letter) {
   double w[2], s[2];
   view_body_point(tf, run->scene.contacts[i].point, w);
   view_to_screen(tf, w, s);
@@ -300,8 +287,8 @@ static void check_contact(const view_canvas *cv, const view_run *run,
 /// Contact 2 is drawn where its true coordinates put it, magnified:
 /// p2 + zoom_n z2 n2 + zoom_t x2 t2 (independent of the pose algebra).
 static void check_contact2_position(const view_canvas *cv, const view_run *run,
-                                    const view_frame_info *info,
-                                    const view_transform *tf, int letter) {
+                                    const view_frame_info *info, const view_transform *tf,
+                                    int letter) {
   view_play play;
   view_play_init(&play, run);
   view_play_seek(&play, run, info->t);
@@ -311,9 +298,8 @@ static void check_contact2_position(const view_canvas *cv, const view_run *run,
   const double n[2] = {-t[1], t[0]};
   // ZOD: the rows' zod are the linearised contact coordinates of q.
   const double z2 = info->state.zod[1], x2 = info->state.zod[2];
-  const double w[2] = {
-      c->point[0] + z.normal * z2 * n[0] + z.tangential * x2 * t[0],
-      c->point[1] + z.normal * z2 * n[1] + z.tangential * x2 * t[1]};
+  const double w[2] = {c->point[0] + z.normal * z2 * n[0] + z.tangential * x2 * t[0],
+                       c->point[1] + z.normal * z2 * n[1] + z.tangential * x2 * t[1]};
   double s[2];
   view_to_screen(tf, w, s);
   assert_pixel(cv, s, VIEW_LETTER_COLOUR[letter], "contact 2 at z2, x2");
@@ -398,8 +384,7 @@ static void test_view_equals_replay_in_process(void **state) {
     draw_at(&a, &mine, times[k], &ia, &ta);
     draw_at(&b, &back, times[k], &ib, &tb);
     const long n = different_pixels(&a, &b);
-    print_message("view vs replay in-process, t = %g: %ld pixels differ\n",
-                  times[k], n);
+    print_message("view vs replay in-process, t = %g: %ld pixels differ\n", times[k], n);
     if ((double)n >= MAX_DIFFERENT_FRACTION * WIDTH * HEIGHT)
       fail_msg("t = %g: %ld pixels differ", times[k], n);
   }
@@ -422,16 +407,14 @@ static void test_view_equals_replay_binary(void **state) {
   work_path(&w, "replay.png", replay_png);
   static const char *const at[] = {"2.5", "7.25"};
   for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
-    assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", view_png,
-                              "--at", at[k]),
-                     0);
+    assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", view_png, "--at", at[k]), 0);
     // The run directory holds its scene: replay needs nothing else (the
     // second time, --scene gives it explicitly).
     if (k == 0)
       assert_int_equal(run_zeno("replay", w.root, "--screenshot", replay_png, "--at", at[k]), 0);
     else
-      assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2, "--screenshot",
-                                replay_png, "--at", at[k]),
+      assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2, "--screenshot", replay_png,
+                                "--at", at[k]),
                        0);
     int wa, ha, wb, hb;
     unsigned char *a = read_png(view_png, &wa, &ha);
@@ -445,8 +428,7 @@ static void test_view_equals_replay_binary(void **state) {
     long n = 0;
     for (long p = 0; p < (long)WIDTH * HEIGHT; p++)
       if (memcmp(a + 3 * p, b + 3 * p, 3) != 0) n++;
-    print_message("view vs replay PNGs, --at %s: %ld pixels differ\n", at[k],
-                  n);
+    print_message("view vs replay PNGs, --at %s: %ld pixels differ\n", at[k], n);
     if ((double)n >= MAX_DIFFERENT_FRACTION * WIDTH * HEIGHT)
       fail_msg("--at %s: %ld pixels differ", at[k], n);
     // Not a blank image: the body's fill colour is there.
@@ -480,7 +462,7 @@ static void test_zeno_warp_hops(void **state) {
   view_play_init(&play, &run);
   view_play_set_warp(&play, &run, true);
   long impacts = 0, last_change = 0, hops = 0;
-  double widest = 0; // widest gap drawn in the current hop [px]
+  double widest = 0;  // widest gap drawn in the current hop [px]
   for (long f = 1; f <= WARP_FRAMES; f++) {
     view_play_advance(&play, &run, 1.0 / FPS);
     view_frame_info info;
@@ -507,7 +489,7 @@ static void test_zeno_warp_hops(void **state) {
   }
   print_message("Zeno warp: %ld hops in %d frames\n", hops, WARP_FRAMES);
   assert_true(hops >= MIN_HOPS);
-  assert_true(play.t < run.zeno_time); // still chattering, not at rest
+  assert_true(play.t < run.zeno_time);  // still chattering, not at rest
   // Real time over the last 8 s before the accumulation point: the same
   // impacts pile up, several in one frame.
   view_play_set_warp(&play, &run, false);
@@ -517,12 +499,10 @@ static void test_zeno_warp_hops(void **state) {
   while (play.t < run.zeno_time) {
     view_play_advance(&play, &run, 1.0 / FPS);
     const long now = view_run_impacts(&run, play.t);
-    most_in_a_frame = now - before > most_in_a_frame ? now - before
-                                                     : most_in_a_frame;
+    most_in_a_frame = now - before > most_in_a_frame ? now - before : most_in_a_frame;
     before = now;
   }
-  print_message("real time: up to %ld impacts in one frame\n",
-                most_in_a_frame);
+  print_message("real time: up to %ld impacts in one frame\n", most_in_a_frame);
   assert_true(most_in_a_frame > 1);
   view_canvas_destroy(&cv);
   view_run_free(&run);
@@ -540,13 +520,11 @@ static void test_warp_clock(void **state) {
   assert_true(run.data.events[6].t == run.data.events[5].t);
   assert_true(view_warp_length(&run) == 5.0);
   for (long i = 0; i < 6; i++) {
-    assert_true(fabs(view_warp_clock(&run, run.data.events[i].t) - (double)i) <
-                TOLERANCE);
+    assert_true(fabs(view_warp_clock(&run, run.data.events[i].t) - (double)i) < TOLERANCE);
     assert_true(view_warp_time(&run, (double)i) == run.data.events[i].t);
   }
   for (double t = 0; t < run.t_end; t += 0.37)
-    assert_true(fabs(view_warp_time(&run, view_warp_clock(&run, t)) - t) <
-                TOLERANCE * run.t_end);
+    assert_true(fabs(view_warp_time(&run, view_warp_clock(&run, t)) - t) < TOLERANCE * run.t_end);
   view_run_free(&run);
 }
 
@@ -585,8 +563,7 @@ static void test_impulse_restarts_from_state(void **state) {
   const double top[2] = {0, sc.rho}, side[2] = {0.25 * sc.mass, 0};
   assert_int_equal(view_apply_impulse(&run, &play, top, side, &err), ZENO_OK);
   assert_true(fabs(run.data.rows[0].qdot[0] - (now.qdot[0] + 0.25)) < TOLERANCE);
-  assert_true(fabs(run.data.rows[0].qdot[2] - (now.qdot[2] - 0.25 / sc.rho)) <
-              TOLERANCE);
+  assert_true(fabs(run.data.rows[0].qdot[2] - (now.qdot[2] - 0.25 / sc.rho)) < TOLERANCE);
   view_run_free(&run);
 }
 
@@ -652,22 +629,19 @@ static void test_cli_bad_input(void **state) {
   char png[PATH_SIZE], csv[PATH_SIZE];
   work_path(&w, "x.png", png);
   assert_int_equal(run_zeno("replay", w.root, "--screenshot", png), 2);
-  assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2,
-                            "--screenshot", png),
-                   2); // no trajectory.csv
+  assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2, "--screenshot", png),
+                   2);  // no trajectory.csv
   work_path(&w, "trajectory.csv", csv);
   FILE *f = fopen(csv, "w");
   assert_non_null(f);
-  fputs("t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,"
-        "f2t\n0,1,2,3\n",
-        f);
+  fputs(
+      "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,"
+      "f2t\n0,1,2,3\n",
+      f);
   fclose(f);
-  assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2,
-                            "--screenshot", png),
-                   2); // malformed row
-  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png,
-                            "--at-event", "99"),
-                   2);
+  assert_int_equal(run_zeno("replay", w.root, "--scene", EXAMPLE2, "--screenshot", png),
+                   2);  // malformed row
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--at-event", "99"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--size", "10x10"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--zoom", "0"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--at", "-1"), 2);
@@ -676,10 +650,10 @@ static void test_cli_bad_input(void **state) {
   work_path(&w, "x.jpg", jpg);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", jpg), 2);  // writes PNG only
   assert_int_equal(access(jpg, F_OK), -1);
-  assert_int_equal(access(png, F_OK), -1); // nothing written on bad input
+  assert_int_equal(access(png, F_OK), -1);  // nothing written on bad input
   // --at-event 0 is the start; the last event index is fine.
-  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png,
-                            "--at-event", "6", "--size", "400x320"),
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--at-event", "6", "--size",
+                            "400x320"),
                    0);
   int width, height;
   unsigned char *pixels = read_png(png, &width, &height);

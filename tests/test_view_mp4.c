@@ -31,9 +31,9 @@
 
 typedef struct video {
   int width, height, frames;
-  AVRational rate;     ///< the stream's frame rate
+  AVRational rate;  ///< the stream's frame rate
   char codec[32];
-  unsigned char *last; ///< RGB of the last frame
+  unsigned char *last;  ///< RGB of the last frame
 } video;
 
 static bool keep_rgb(video *v, const AVFrame *f) {
@@ -145,9 +145,10 @@ static void video_matches_screenshots(void **state) {
   assert_non_null(before);
   const long n = 640L * 400;
   const long far = far_pixels(v.last, shot, n), far_early = far_pixels(v.last, before, n);
-  print_message("last frame (%s) against the screenshot at t = 1.9: %ld of %ld pixels beyond "
-                "%d levels; against t = 1: %ld\n",
-                v.codec, far, n, CHANNEL_TOLERANCE, far_early);
+  print_message(
+      "last frame (%s) against the screenshot at t = 1.9: %ld of %ld pixels beyond "
+      "%d levels; against t = 1: %ld\n",
+      v.codec, far, n, CHANNEL_TOLERANCE, far_early);
   assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
   assert_true(far_early > 2 * far);
   free(shot);
@@ -230,8 +231,9 @@ static void missing_video_module(void **state) {
   run_result r = run_zeno_captured("view", EXAMPLE2, "--record", mp4, "--record-seconds", "1");
   unsetenv("ZENO_MODULE_DIR");
   assert_int_equal(r.exit_code, 1);
-  assert_non_null(strstr(r.err, "MP4 export needs the video module zeno-video.so, which is "
-                                "not in"));
+  assert_non_null(strstr(r.err,
+                         "MP4 export needs the video module zeno-video.so, which is "
+                         "not in"));
   assert_int_equal(strchr(r.err, '\n')[1], '\0');
   assert_int_equal(access(mp4, F_OK), -1);
   run_result_free(&r);

@@ -30,10 +30,10 @@
 
 typedef struct decoded {
   int width, height, frames;
-  int delay_sum;          ///< hundredths of a second
-  unsigned char *last;    ///< RGB of the last frame, composed over the ones before
-  unsigned char *first;   ///< RGB of the first frame
-  int changed_frames;     ///< frames whose rectangle is more than one pixel
+  int delay_sum;         ///< hundredths of a second
+  unsigned char *last;   ///< RGB of the last frame, composed over the ones before
+  unsigned char *first;  ///< RGB of the first frame
+  int changed_frames;    ///< frames whose rectangle is more than one pixel
 } decoded;
 
 /// Decodes with giflib: frames are composed in order (each is drawn over
@@ -63,8 +63,8 @@ static bool decode(const char *path, decoded *d) {
     for (int y = 0; y < r->Height; y++)
       for (int x = 0; x < r->Width; x++) {
         const GifColorType c = map->Colors[im->RasterBits[y * r->Width + x]];
-        unsigned char *p = d->last + 3 * ((size_t)(r->Top + y) * (size_t)d->width +
-                                          (size_t)(r->Left + x));
+        unsigned char *p = d->last +
+                           3 * ((size_t)(r->Top + y) * (size_t)d->width + (size_t)(r->Left + x));
         p[0] = c.Red;
         p[1] = c.Green;
         p[2] = c.Blue;
@@ -120,9 +120,10 @@ static void test_record_matches_screenshots(void **state) {
         shot[3 * p + 2] == VIEW_BODY_FILL.b)
       body_exact += memcmp(d.last + 3 * p, shot + 3 * p, 3) == 0;
   }
-  print_message("last frame against the screenshot at t = 1.9: %ld pixels beyond the palette's "
-                "rounding, %ld body pixels exact\n",
-                far, body_exact);
+  print_message(
+      "last frame against the screenshot at t = 1.9: %ld pixels beyond the palette's "
+      "rounding, %ld body pixels exact\n",
+      far, body_exact);
   assert_true((double)far <= MAX_DIFFERENT_FRACTION * 640 * 400);
   assert_true(body_exact > 1000);
   const unsigned char *corner = d.first + 3 * (size_t)(640 * (VIEW_OVERLAY_HEIGHT + 4) + 4);
@@ -158,8 +159,8 @@ static void test_record_warp_and_defaults(void **state) {
   assert_int_equal(d.width, 320);
   decoded_free(&d);
   // 7 fps: delays of 14 and 15 hundredths that add up to 1 s per 7 frames.
-  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", gif, "--record-seconds", "1",
-                            "--fps", "7", "--size", "320x320"),
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", gif, "--record-seconds", "1", "--fps",
+                            "7", "--size", "320x320"),
                    0);
   assert_true(decode(gif, &d));
   assert_int_equal(d.frames, 7);
@@ -169,8 +170,7 @@ static void test_record_warp_and_defaults(void **state) {
 }
 
 /// One bad option: exit `code`, one line on stderr naming `option`, no file.
-static void check_refused(const char *const *args, int code, const char *option,
-                          const char *file) {
+static void check_refused(const char *const *args, int code, const char *option, const char *file) {
   const run_result r = run_zeno_argv(args, true);
   if (r.exit_code != code) fail_msg("%s: exit %d, want %d: %s", option, r.exit_code, code, r.err);
   if (strstr(r.err, option) == NULL) fail_msg("stderr does not name %s: %s", option, r.err);
@@ -190,8 +190,7 @@ static void test_record_bad_input(void **state) {
   work_path(&w, "x.avi", avi);
   work_path(&w, "x.png", png);
   work_path(&w, "no-such-dir/x.gif", missing);
-  check_refused((const char *const[]){"view", EXAMPLE2, "--record", avi, NULL}, 2, "--record",
-                avi);
+  check_refused((const char *const[]){"view", EXAMPLE2, "--record", avi, NULL}, 2, "--record", avi);
   check_refused((const char *const[]){"view", EXAMPLE2, "--record", ".gif", NULL}, 2, "--record",
                 ".gif");
   const char *const bad_seconds[] = {"0", "-1", "601", "abc", "nan"};
@@ -208,8 +207,7 @@ static void test_record_bad_input(void **state) {
                 2, "--fps", png);
   check_refused((const char *const[]){"view", EXAMPLE2, "--record-seconds", "1", NULL}, 2,
                 "--record-seconds", gif);
-  check_refused((const char *const[]){"view", EXAMPLE2, "--record", gif, "--screenshot", png,
-                                      NULL},
+  check_refused((const char *const[]){"view", EXAMPLE2, "--record", gif, "--screenshot", png, NULL},
                 2, "--record", gif);
   // A file that cannot be created: exit 1, its name in the one line.
   check_refused((const char *const[]){"view", EXAMPLE2, "--record", missing, NULL}, 1,

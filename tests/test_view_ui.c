@@ -2,6 +2,7 @@
 // legend and its key, the strip chart's lane labels (quantity and unit),
 // every string inside the canvas at small sizes, thick friction cones, and
 // screenshots of the requested size. Headless: frames drawn offscreen.
+#include <fcntl.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
@@ -21,8 +21,8 @@
 
 /// Sizes the tests draw at [px]: the default, a small laptop window and
 /// the smallest allowed.
-static const int SIZES[][2] = {{VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT}, {640, 400},
-                               {VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT}};
+static const int SIZES[][2] = {
+    {VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT}, {640, 400}, {VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT}};
 #define SIZE_COUNT ((int)(sizeof SIZES / sizeof SIZES[0]))
 /// The legend draws its swatches and text: at least this many of its
 /// pixels change when it is switched off (a 9-line legend has thousands).
@@ -82,8 +82,7 @@ static const char *find_text(const text_log *log, const char *part) {
   return NULL;
 }
 
-static void draw(view_canvas *cv, const view_run *run, view_play *play, double t,
-                 text_log *log) {
+static void draw(view_canvas *cv, const view_run *run, view_play *play, double t, text_log *log) {
   view_play_seek(play, run, t);
   memset(log, 0, sizeof *log);
   cv->text_hook = record_text;
@@ -106,7 +105,7 @@ static void test_legend_toggle(void **state) {
     canvas(&off, SIZES[s][0], SIZES[s][1]);
     view_play play;
     view_play_init(&play, &run);
-    assert_true(play.legend); // on at the start
+    assert_true(play.legend);  // on at the start
     text_log log;
     draw(&on, &run, &play, 2.5, &log);
     assert_non_null(find_text(&log, "S  sticking"));
@@ -120,9 +119,12 @@ static void test_legend_toggle(void **state) {
     assert_true(box.y >= VIEW_OVERLAY_HEIGHT && box.y + box.h <= on.height - VIEW_CHART_HEIGHT);
     long inside = 0, outside = 0;
     bool seen[ZENO_LETTER_N + 4] = {false};
-    const view_rgb *wanted[] = {&VIEW_LETTER_COLOUR[0], &VIEW_LETTER_COLOUR[1],
-                                &VIEW_LETTER_COLOUR[2], &VIEW_LETTER_COLOUR[3],
-                                &VIEW_FORCE,            &VIEW_IMPULSE,
+    const view_rgb *wanted[] = {&VIEW_LETTER_COLOUR[0],
+                                &VIEW_LETTER_COLOUR[1],
+                                &VIEW_LETTER_COLOUR[2],
+                                &VIEW_LETTER_COLOUR[3],
+                                &VIEW_FORCE,
+                                &VIEW_IMPULSE,
                                 &VIEW_CONE};
     const int want_count = (int)(sizeof wanted / sizeof wanted[0]);
     for (int y = 0; y < on.height; y++)
@@ -130,10 +132,8 @@ static void test_legend_toggle(void **state) {
         const view_rgb a = view_pixel(&on, x, y);
         const bool in = x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h;
         if (!same_rgb(a, view_pixel(&off, x, y))) {
-          if (in)
-            inside++;
-          else
-            outside++;
+          if (in) inside++;
+          else outside++;
         }
         for (int k = 0; in && k < want_count; k++)
           if (same_rgb(a, *wanted[k])) seen[k] = true;
@@ -230,8 +230,8 @@ static void test_text_fits(void **state) {
       for (int k = 0; k < log.count; k++) {
         const SDL_Rect *b = &log.box[k];
         if (b->x < 0 || b->y < 0 || b->x + b->w > cv.width || b->y + b->h > cv.height)
-          fail_msg("%dx%d: '%s' at (%d, %d) size %dx%d leaves the canvas", cv.width,
-                   cv.height, log.text[k], b->x, b->y, b->w, b->h);
+          fail_msg("%dx%d: '%s' at (%d, %d) size %dx%d leaves the canvas", cv.width, cv.height,
+                   log.text[k], b->x, b->y, b->w, b->h);
       }
       // The help has all its lines, whole or cut with "...".
       for (int k = 0; k < VIEW_HELP_LINE_COUNT; k++) {
@@ -275,7 +275,7 @@ static void test_cones_are_thick(void **state) {
     const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
     const double n[2] = {-t[1], t[0]};
     for (int side = -1; side <= 1; side += 2) {
-      double e[2] = {n[0] + side * c->mu * t[0], -(n[1] + side * c->mu * t[1])}; // screen
+      double e[2] = {n[0] + side * c->mu * t[0], -(n[1] + side * c->mu * t[1])};  // screen
       const double len = hypot(e[0], e[1]);
       e[0] /= len;
       e[1] /= len;
@@ -288,11 +288,10 @@ static void test_cones_are_thick(void **state) {
       for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++)
           if (same_rgb(view_pixel(&cv, x0 + dx, y0 + dy), VIEW_CONE)) count++;
-      print_message("contact %d edge %+d: %d cone pixels around (%d, %d)\n", i + 1, side, count,
-                    x0, y0);
+      print_message("contact %d edge %+d: %d cone pixels around (%d, %d)\n", i + 1, side, count, x0,
+                    y0);
       if (count < MIN_CONE_PIXELS)
-        fail_msg("contact %d edge %+d: %d cone pixels around (%d, %d)", i + 1, side, count, x0,
-                 y0);
+        fail_msg("contact %d edge %+d: %d cone pixels around (%d, %d)", i + 1, side, count, x0, y0);
     }
   }
   view_canvas_destroy(&cv);
@@ -396,8 +395,8 @@ static void test_live_reload(void **state) {
   print_message("reload error: %s\n", r.error);
   assert_non_null(strstr(r.error, "scene.yaml:21:"));
   assert_non_null(strstr(r.error, "mu2"));
-  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12); // the old run goes on
-  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED); // said once
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12);             // the old run goes on
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);  // said once
   // The error is on screen.
   view_canvas cv;
   canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
@@ -437,8 +436,8 @@ static void check_sections(const char *scene) {
   zeno_sim_summary(run.sim, &sum);
   assert_true(sum.section_count >= 2);
   size_t seen = 0;
-  for (size_t i = 0; i < run.data.event_count && seen < sum.section_count &&
-                     seen < ZENO_SUMMARY_SECTIONS; i++) {
+  for (size_t i = 0;
+       i < run.data.event_count && seen < sum.section_count && seen < ZENO_SUMMARY_SECTIONS; i++) {
     double phi;
     long count;
     if (!view_section_angle(&run, run.data.events[i].t, &phi, &count) || (size_t)count == seen)
@@ -481,10 +480,8 @@ static void test_maps_panel(void **state) {
   for (int y = 0; y < on.height; y++)
     for (int x = 0; x < on.width; x++)
       if (!same_rgb(view_pixel(&on, x, y), view_pixel(&off, x, y))) {
-        if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h)
-          inside++;
-        else
-          outside++;
+        if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h) inside++;
+        else outside++;
       }
   assert_true(inside > box.w * box.h / 2);
   assert_int_equal(outside, 0);
@@ -507,8 +504,8 @@ static void test_maps_panel(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_legend_toggle),   cmocka_unit_test(test_lane_labels),
-      cmocka_unit_test(test_text_fits),       cmocka_unit_test(test_cones_are_thick),
+      cmocka_unit_test(test_legend_toggle),    cmocka_unit_test(test_lane_labels),
+      cmocka_unit_test(test_text_fits),        cmocka_unit_test(test_cones_are_thick),
       cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
       cmocka_unit_test(test_maps_panel),
   };

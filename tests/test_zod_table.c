@@ -122,8 +122,7 @@ static void lean_run_matches(const zeno_scene *s, const run *full) {
   lean_runs_with_gains += sum.energy_gains > 0;
 }
 
-static void compare_law(zeno_impact_law law, int *compared, int *tie_split,
-                        int *late_split) {
+static void compare_law(zeno_impact_law law, int *compared, int *tie_split, int *late_split) {
   rng r = {SEED + (uint64_t)law};
   for (int c = 0; c < CASES_PER_LAW; c++) {
     const zeno_scene s = draw_scene(&r, law);
@@ -140,14 +139,15 @@ static void compare_law(zeno_impact_law law, int *compared, int *tie_split,
         // decide; later, rounding amplified by chatter may part them.
         if (!tie_before && k < AGREE_EVENTS) {
           const zeno_event *a = &fast.events[k], *b = &general.events[k];
-          fprintf(stderr, "law %s case %d: event %d differs with no near tie before it: "
+          fprintf(stderr,
+                  "law %s case %d: event %d differs with no near tie before it: "
                   "kind %d/%d, t %.17g/%.17g\n  fast    %s\n  general %s\n",
-                  zeno_impact_law_name(law), c, k, a->kind, b->kind, a->t, b->t,
-                  fast.word, general.word);
+                  zeno_impact_law_name(law), c, k, a->kind, b->kind, a->t, b->t, fast.word,
+                  general.word);
           fprintf(stderr, "  mode %d%d/%d%d mask %u/%u contact %d/%d outcome %d/%d\n",
                   a->mode_after.letter[0], a->mode_after.letter[1], b->mode_after.letter[0],
-                  b->mode_after.letter[1], a->impact_mask, b->impact_mask, a->contact,
-                  b->contact, a->outcome, b->outcome);
+                  b->mode_after.letter[1], a->impact_mask, b->impact_mask, a->contact, b->contact,
+                  a->outcome, b->outcome);
           fail();
         }
         split = true;
@@ -168,15 +168,15 @@ static void compare_law(zeno_impact_law law, int *compared, int *tie_split,
 
 static void runs_agree_with_the_general_path(void **state) {
   (void)state;
-  const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON,
-                                  ZENO_LAW_CHATTERJEE_RUINA};
+  const zeno_impact_law laws[] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON, ZENO_LAW_CHATTERJEE_RUINA};
   for (size_t l = 0; l < sizeof laws / sizeof laws[0]; l++) {
     int compared = 0, split = 0, late = 0;
     compare_law(laws[l], &compared, &split, &late);
-    printf("# %s: %d cases, %d identical, %d part after a near tie, %d after "
-           "event %d with no near tie\n",
-           zeno_impact_law_name(laws[l]), compared, compared - split, split - late,
-           late, AGREE_EVENTS);
+    printf(
+        "# %s: %d cases, %d identical, %d part after a near tie, %d after "
+        "event %d with no near tie\n",
+        zeno_impact_law_name(laws[l]), compared, compared - split, split - late, late,
+        AGREE_EVENTS);
     // Nearly every case is a plain one: a split must stay the exception.
     assert_true(compared >= CASES_PER_LAW / 2);
     assert_true(split * 20 <= compared);
@@ -188,8 +188,7 @@ static void runs_agree_with_the_general_path(void **state) {
 }
 
 // The sample of a map at uniform grid point k (found by its exact phi).
-static const zeno_cycle *grid_sample(const zeno_maps *m, size_t samples, size_t k,
-                                     size_t *from) {
+static const zeno_cycle *grid_sample(const zeno_maps *m, size_t samples, size_t k, size_t *from) {
   const double phi = -ZENO_PI / 2 + ((double)k + 0.5) * ZENO_PI / (double)samples;
   while (*from < m->sample_count && m->samples[*from].phi < phi) ++*from;
   assert_true(*from < m->sample_count);
@@ -202,8 +201,7 @@ static const zeno_cycle *grid_sample(const zeno_maps *m, size_t samples, size_t 
 // resolve (MAPS_MIN_WORD_WIDTH, 1e-9), whose sides bisection finds one
 // way or the other (Example 2 near phi = -0.3756461742 has "FI PN" over
 // 2.4e-10 between "FI PN SS" and "FI FP IF PF SF II").
-static bool breakpoint_matched(const zeno_maps *own, size_t k, const zeno_maps *other,
-                               double tol) {
+static bool breakpoint_matched(const zeno_maps *own, size_t k, const zeno_maps *other, double tol) {
   const double bp = own->breakpoints[k];
   for (size_t j = 0; j < other->breakpoint_count; j++)
     if (fabs(other->breakpoints[j] - bp) <= tol) return true;
@@ -213,8 +211,7 @@ static bool breakpoint_matched(const zeno_maps *own, size_t k, const zeno_maps *
 
 static void maps_agree_with_the_general_path(void **state) {
   (void)state;
-  const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
-                         "example6.yaml"};
+  const char *files[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml", "example6.yaml"};
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, files[f]);
@@ -459,14 +456,16 @@ static void made_maps_make_runs_independent(void **state) {
       const zeno_scene s = draw_scene(&r, law ? ZENO_LAW_NEWTON : ZENO_LAW_INELASTIC);
       zeno_sim_def def = zeno_sim_def_default();
       def.keep_history = false;
-      zeno_sim *warm = zeno_sim_create(&s, &def, NULL), *warm_cold = zeno_sim_create(&s, &def, NULL);
+      zeno_sim *warm = zeno_sim_create(&s, &def, NULL),
+               *warm_cold = zeno_sim_create(&s, &def, NULL);
       if (warm == NULL) continue;  // a draw the loop refuses (as exec skips)
       assert_non_null(warm_cold);
       sim_use_impact_maps(warm);
       for (int k = 0; k < 10; k++) {
         double qp[3], qdp[3];
         const zeno_scene fs = draw_start(&r, &s, qp, qdp);
-        zeno_sim *fresh = zeno_sim_create(&fs, &def, NULL), *cold = zeno_sim_create(&fs, &def, NULL);
+        zeno_sim *fresh = zeno_sim_create(&fs, &def, NULL),
+                 *cold = zeno_sim_create(&fs, &def, NULL);
         assert_non_null(fresh);
         assert_non_null(cold);
         sim_use_impact_maps(fresh);
@@ -490,8 +489,10 @@ static void made_maps_make_runs_independent(void **state) {
       zeno_sim_destroy(warm);
       zeno_sim_destroy(warm_cold);
     }
-  print_message("# %d runs on restarted simulators: bit-equal with the maps made; "
-                "%d differ without\n", compared, differ_cold);
+  print_message(
+      "# %d runs on restarted simulators: bit-equal with the maps made; "
+      "%d differ without\n",
+      compared, differ_cold);
   assert_true(compared >= 300);
   assert_true(differ_cold > 0);
 }

@@ -23,8 +23,7 @@
 #define MILLISECONDS_PER_SECOND 1e3
 #define BENCH_PATH_SIZE 1024
 
-static const char *const SCENES[] = {"example2.yaml", "example3-zeno.yaml",
-                                     "example4.yaml"};
+static const char *const SCENES[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml"};
 
 static int load(const char *file, zeno_scene *scene) {
   char path[BENCH_PATH_SIZE];
@@ -43,8 +42,7 @@ static int load(const char *file, zeno_scene *scene) {
 // Milliseconds per zeno_maps_compute() of the scene with def: the median of
 // the runs made in BENCH_TARGET_SECONDS (a shared machine's pauses move a
 // mean by 10%, the median hardly).
-static int time_maps(const zeno_scene *scene, const zeno_maps_def *def,
-                     double *ms, long *runs) {
+static int time_maps(const zeno_scene *scene, const zeno_maps_def *def, double *ms, long *runs) {
   static double took[BENCH_MAX_RUNS];
   zeno_maps maps;
   const double start = bench_seconds();
@@ -77,10 +75,11 @@ static int bench_scene(const char *file) {
     if (time_maps(&scene, &def, &ms, &runs) ||
         time_maps(&scene, &general, &ms_general, &runs_general))
       return 1;
-    printf("%s maps: %.3g ms per %zu samples on %d thread%s (%ld runs); general path %.3g ms "
-           "(%ld runs); fast/general %.3f\n",
-           scene.name, ms, def.samples, threads, threads == 1 ? "" : "s", runs, ms_general,
-           runs_general, ms / ms_general);
+    printf(
+        "%s maps: %.3g ms per %zu samples on %d thread%s (%ld runs); general path %.3g ms "
+        "(%ld runs); fast/general %.3f\n",
+        scene.name, ms, def.samples, threads, threads == 1 ? "" : "s", runs, ms_general,
+        runs_general, ms / ms_general);
     if (threads == cores) break;
   }
   double elapsed, start;
@@ -93,9 +92,9 @@ static int bench_scene(const char *file) {
     runs++;
     elapsed = bench_seconds() - start;
   } while (elapsed < BENCH_TARGET_SECONDS);
-  printf("%s analyze: %.3g ms, verdict %s by theorem %d, region %d (%ld runs)\n",
-         scene.name, elapsed / (double)runs * MILLISECONDS_PER_SECOND,
-         zeno_verdict_name(a.verdict), a.theorem, a.region, runs);
+  printf("%s analyze: %.3g ms, verdict %s by theorem %d, region %d (%ld runs)\n", scene.name,
+         elapsed / (double)runs * MILLISECONDS_PER_SECOND, zeno_verdict_name(a.verdict), a.theorem,
+         a.region, runs);
   return 0;
 }
 
@@ -135,10 +134,11 @@ static int bench_stream(const char *file) {
   if (now > peak) peak = now;
   zeno_maps_stream_destroy(st);
   if (r != ZENO_DONE) return 1;
-  printf("%s maps streamed: %zu samples in %.3g s (%.3g us per sample); resident memory "
-         "grew by %ld kB (holding the samples: %zu kB)\n",
-         scene.name, n, seconds, seconds / (double)n * 1e6, peak - before,
-         n * sizeof(zeno_cycle) / 1024);
+  printf(
+      "%s maps streamed: %zu samples in %.3g s (%.3g us per sample); resident memory "
+      "grew by %ld kB (holding the samples: %zu kB)\n",
+      scene.name, n, seconds, seconds / (double)n * 1e6, peak - before,
+      n * sizeof(zeno_cycle) / 1024);
   return 0;
 }
 
@@ -180,18 +180,17 @@ static int time_region_map(bool zod_table, double *seconds, long *points) {
 static int bench_region_map(void) {
   double fast, general;
   long points;
-  if (time_region_map(true, &fast, &points) || time_region_map(false, &general, &points))
-    return 1;
-  printf("example6 region map %dx%d, 1 thread: %.3g s (%.0f points/s); general path %.3g s; "
-         "fast/general %.3f\n",
-         REGION_GRID, REGION_GRID, fast, (double)points / fast, general, fast / general);
+  if (time_region_map(true, &fast, &points) || time_region_map(false, &general, &points)) return 1;
+  printf(
+      "example6 region map %dx%d, 1 thread: %.3g s (%.0f points/s); general path %.3g s; "
+      "fast/general %.3f\n",
+      REGION_GRID, REGION_GRID, fast, (double)points / fast, general, fast / general);
   return 0;
 }
 
 int main(void) {
   int failures = 0;
-  for (size_t i = 0; i < sizeof SCENES / sizeof SCENES[0]; i++)
-    failures += bench_scene(SCENES[i]);
+  for (size_t i = 0; i < sizeof SCENES / sizeof SCENES[0]; i++) failures += bench_scene(SCENES[i]);
   failures += bench_stream(SCENES[0]);
   failures += bench_region_map();
   return failures ? 1 : 0;

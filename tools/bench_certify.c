@@ -30,11 +30,12 @@ static double cpu_seconds(void) {
 
 static void report(const char *what, const zeno_certificate *c, double seconds, double cpu,
                    long runs) {
-  printf("example4 certify %s: %.3g ms (processor %.3g ms; best of %ld runs), %s, SDP order "
-         "%d with %d constraints, %d conditions, %d unknowns\n",
-         what, seconds * MILLISECONDS_PER_SECOND, cpu * MILLISECONDS_PER_SECOND, runs,
-         c->certified ? "certified" : "not certified", c->sdp_order, c->sdp_constraints,
-         c->conditions, c->unknowns);
+  printf(
+      "example4 certify %s: %.3g ms (processor %.3g ms; best of %ld runs), %s, SDP order "
+      "%d with %d constraints, %d conditions, %d unknowns\n",
+      what, seconds * MILLISECONDS_PER_SECOND, cpu * MILLISECONDS_PER_SECOND, runs,
+      c->certified ? "certified" : "not certified", c->sdp_order, c->sdp_constraints, c->conditions,
+      c->unknowns);
 }
 
 int main(void) {

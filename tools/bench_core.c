@@ -32,8 +32,8 @@ static int print_error(const char *what, const zeno_error *err) {
 }
 
 /// Runs the scene until BENCH_TARGET_SECONDS have passed (at least once).
-static int time_scene(const zeno_scene *scene, const zeno_sim_def *def,
-                      zeno_summary *summary, long *runs, double *seconds) {
+static int time_scene(const zeno_scene *scene, const zeno_sim_def *def, zeno_summary *summary,
+                      long *runs, double *seconds) {
   static char word[BENCH_WORD_SIZE];
   zeno_error err;
   const double start = bench_seconds();
@@ -60,8 +60,7 @@ static int time_scene(const zeno_scene *scene, const zeno_sim_def *def,
 /// use it; on the kernel with the table, on the event loop without), the
 /// median of batches of BENCH_BATCH runs (a shared machine's pauses move a
 /// mean) [s].
-static int time_restarts(const zeno_scene *scene, const zeno_sim_def *def,
-                         double *per_run) {
+static int time_restarts(const zeno_scene *scene, const zeno_sim_def *def, double *per_run) {
   static double took[BENCH_MAX_BATCHES];
   zeno_error err;
   zeno_sim *sim = zeno_sim_create(scene, def, &err);
@@ -93,8 +92,7 @@ static int bench_file(const char *file, bool full) {
   snprintf(path, sizeof path, "%s/%s", ZENO_SCENES_DIR, file);
   zeno_scene scene;
   zeno_error err;
-  if (zeno_scene_load(path, full ? FULL_MODEL : NULL, full ? 2 : 0, &scene,
-                      &err) != ZENO_OK)
+  if (zeno_scene_load(path, full ? FULL_MODEL : NULL, full ? 2 : 0, &scene, &err) != ZENO_OK)
     return print_error(file, &err);
   const zeno_sim_def def = zeno_sim_def_default();
   zeno_summary summary;
@@ -102,11 +100,9 @@ static int bench_file(const char *file, bool full) {
   double seconds;
   if (time_scene(&scene, &def, &summary, &runs, &seconds) != 0) return 1;
   const double per_run = seconds / (double)runs;
-  printf("%s %s%s: %s, %.4g us/run, %ld events, %.3g events/s (%ld runs)",
-         scene.name, zeno_model_name(scene.model), full ? " eps=1e-3" : "",
-         zeno_outcome_name(summary.outcome),
-         per_run * MICROSECONDS_PER_SECOND, summary.events,
-         (double)summary.events / per_run, runs);
+  printf("%s %s%s: %s, %.4g us/run, %ld events, %.3g events/s (%ld runs)", scene.name,
+         zeno_model_name(scene.model), full ? " eps=1e-3" : "", zeno_outcome_name(summary.outcome),
+         per_run * MICROSECONDS_PER_SECOND, summary.events, (double)summary.events / per_run, runs);
   if (!full) {
     // The general path in the same run (issue 14): the ratio is the figure
     // to compare across machines.
@@ -114,8 +110,8 @@ static int bench_file(const char *file, bool full) {
     general.zod_table = false;
     if (time_scene(&scene, &general, &summary, &runs, &seconds) != 0) return 1;
     const double general_run = seconds / (double)runs;
-    printf("; general path %.4g us/run; fast/general %.3f",
-           general_run * MICROSECONDS_PER_SECOND, per_run / general_run);
+    printf("; general path %.4g us/run; fast/general %.3f", general_run * MICROSECONDS_PER_SECOND,
+           per_run / general_run);
     if (scene.initial_kind == ZENO_INITIAL_ZOD) {
       zeno_sim_def lean = def;
       lean.keep_history = false;
@@ -125,8 +121,8 @@ static int bench_file(const char *file, bool full) {
           time_restarts(&scene, &general, &restarted_general))
         return 1;
       printf("; restarted %.4g us/run, general path %.4g us/run, fast/general %.3f",
-             restarted * MICROSECONDS_PER_SECOND,
-             restarted_general * MICROSECONDS_PER_SECOND, restarted / restarted_general);
+             restarted * MICROSECONDS_PER_SECOND, restarted_general * MICROSECONDS_PER_SECOND,
+             restarted / restarted_general);
     }
   }
   printf("\n");

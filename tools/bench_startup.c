@@ -53,11 +53,11 @@ extern char **environ;
 
 typedef struct command {
   const char *label;
-  const char *program; ///< the zeno it belongs to, or NULL
+  const char *program;  ///< the zeno it belongs to, or NULL
   char *argv[MAX_ARGS];
   long runs;
-  double *seconds; ///< one per run
-  long objects;    ///< objects ld.so mapped, -1 unknown
+  double *seconds;  ///< one per run
+  long objects;     ///< objects ld.so mapped, -1 unknown
 } command;
 
 /// Runs argv with stdin, stdout and stderr on /dev/null, or stderr into
@@ -118,8 +118,8 @@ static long ldd_lines(const char *program) {
 static void print_command(command *c) {
   const size_t n = (size_t)c->runs;
   bench_sort(c->seconds, n);
-  printf("  %-34s median %6.2f ms  (p10 %6.2f, p90 %6.2f; %ld runs)",
-         c->label, MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, 0.5),
+  printf("  %-34s median %6.2f ms  (p10 %6.2f, p90 %6.2f; %ld runs)", c->label,
+         MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, 0.5),
          MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, LOW_PERCENTILE),
          MILLISECONDS_PER_SECOND * bench_percentile(c->seconds, n, HIGH_PERCENTILE), c->runs);
   if (c->objects >= 0) printf("  %ld objects", c->objects);
@@ -156,12 +156,19 @@ int main(int argc, char **argv) {
   for (int i = 0; i < program_count; i++) {
     char *zeno = (char *)programs[i];
     commands[n++] = (command){"zeno --version", zeno, {zeno, "--version", NULL}, runs, NULL, -1};
-    commands[n++] = (command){"zeno simulate example2 --json", zeno,
+    commands[n++] = (command){"zeno simulate example2 --json",
+                              zeno,
                               {zeno, "simulate", ZENO_SCENES_DIR "/example2.yaml", "--json", NULL},
-                              runs, NULL, -1};
-    commands[n++] = (command){"zeno analyze example2 --plot F", zeno,
-                              {zeno, "analyze", ZENO_SCENES_DIR "/example2.yaml", "--plot", png, NULL},
-                              runs / FIGURE_RUNS_DIVISOR, NULL, -1};
+                              runs,
+                              NULL,
+                              -1};
+    commands[n++] = (command){
+        "zeno analyze example2 --plot F",
+        zeno,
+        {zeno, "analyze", ZENO_SCENES_DIR "/example2.yaml", "--plot", png, NULL},
+        runs / FIGURE_RUNS_DIVISOR,
+        NULL,
+        -1};
   }
   for (int k = 0; k < n; k++) {
     commands[k].seconds = malloc((size_t)commands[k].runs * sizeof(double));

@@ -21,7 +21,9 @@ static int bench_compare_doubles(const void *a, const void *b) {
 }
 
 /// Sorts the n timings v in place.
-static inline void bench_sort(double *v, size_t n) { qsort(v, n, sizeof *v, bench_compare_doubles); }
+static inline void bench_sort(double *v, size_t n) {
+  qsort(v, n, sizeof *v, bench_compare_doubles);
+}
 
 /// The p-th percentile (p in [0, 1]) of n sorted timings (0.5: the median).
 static inline double bench_percentile(const double *sorted, size_t n, double p) {

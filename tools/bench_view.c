@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "view/view.h"
 #include "bench_stats.h"
+#include "view/view.h"
 
 #ifndef ZENO_SCENES_DIR
 #define ZENO_SCENES_DIR "scenes"
@@ -21,8 +21,7 @@
 #define MESSAGE_SIZE 512
 
 /// Draws BENCH_FRAMES frames and returns frames per second.
-static double time_frames(view_canvas *canvas, const view_run *run,
-                          bool warp) {
+static double time_frames(view_canvas *canvas, const view_run *run, bool warp) {
   view_play play;
   view_play_init(&play, run);
   view_play_set_warp(&play, run, warp);
@@ -40,8 +39,8 @@ static int bench(const char *label, const char *const *overrides, size_t count,
                  view_canvas *canvas) {
   zeno_scene scene;
   zeno_error err;
-  if (zeno_scene_load(ZENO_SCENES_DIR "/example2.yaml", overrides, count,
-                      &scene, &err) != ZENO_OK) {
+  if (zeno_scene_load(ZENO_SCENES_DIR "/example2.yaml", overrides, count, &scene, &err) !=
+      ZENO_OK) {
     fprintf(stderr, "bench_view: %s\n", err.message);
     return 1;
   }
@@ -54,9 +53,10 @@ static int bench(const char *label, const char *const *overrides, size_t count,
   const double simulate = bench_seconds() - start;
   const double fps = time_frames(canvas, &run, false);
   const double fps_warp = time_frames(canvas, &run, true);
-  printf("%-22s %5zu events %6zu rows  simulate %7.2f ms  "
-         "%7.1f fps  (Zeno warp %7.1f fps)\n",
-         label, run.data.event_count, run.data.row_count, 1e3 * simulate, fps, fps_warp);
+  printf(
+      "%-22s %5zu events %6zu rows  simulate %7.2f ms  "
+      "%7.1f fps  (Zeno warp %7.1f fps)\n",
+      label, run.data.event_count, run.data.row_count, 1e3 * simulate, fps, fps_warp);
   view_run_free(&run);
   return 0;
 }
@@ -68,13 +68,13 @@ int main(void) {
   }
   char message[MESSAGE_SIZE];
   view_canvas canvas;
-  if (!view_canvas_create(&canvas, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT,
-                          message, sizeof message)) {
+  if (!view_canvas_create(&canvas, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT, message,
+                          sizeof message)) {
     fprintf(stderr, "bench_view: %s\n", message);
     return 1;
   }
-  printf("offscreen frames %dx%d, %d per figure\n", VIEW_DEFAULT_WIDTH,
-         VIEW_DEFAULT_HEIGHT, BENCH_FRAMES);
+  printf("offscreen frames %dx%d, %d per figure\n", VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT,
+         BENCH_FRAMES);
   const char *const full[] = {"model=full"};
   int code = bench("example2 full model", full, 1, &canvas);
   if (code == 0) code = bench("example2 zod", NULL, 0, &canvas);

@@ -19,9 +19,9 @@
 #define TRAIN_RUNS 2000
 #define TRAIN_FRESH_RUNS 200
 
-static const char *const SCENES[] = {"example2.yaml", "example3-zeno.yaml", "example4.yaml",
-                                     "example4-newton.yaml", "example6.yaml", "example7.yaml",
-                                     "rocking-block.yaml", "bouncing-ball.yaml"};
+static const char *const SCENES[] = {"example2.yaml",        "example3-zeno.yaml", "example4.yaml",
+                                     "example4-newton.yaml", "example6.yaml",      "example7.yaml",
+                                     "rocking-block.yaml",   "bouncing-ball.yaml"};
 
 static int failed(const char *what, const zeno_error *err) {
   char line[TRAIN_TEXT];

@@ -56,24 +56,24 @@ typedef struct zeno_certificate_term {
 
 /// Result of zeno_certify().
 typedef struct zeno_certificate {
-  bool certified;            ///< never "unstable": not certified says nothing
-  char reason[256];          ///< why not certified ("" when certified)
-  bool refused;              ///< refused before any SDP (reason says why)
+  bool certified;    ///< never "unstable": not certified says nothing
+  char reason[256];  ///< why not certified ("" when certified)
+  bool refused;      ///< refused before any SDP (reason says why)
   /// CSDP's outcome: "solved", "infeasible", "unbounded", "failed" (its
   /// codes 4-9, named in reason), or "" (no SDP).
   char solver_status[16];
   int csdp_code;
-  double solver_margin;      ///< CSDP's common Gram margin t*
-  bool exact;                ///< decided by the exact rational check
-  double projection;         ///< its largest coefficient change
-  int equalities;            ///< equalities it imposed exactly
+  double solver_margin;  ///< CSDP's common Gram margin t*
+  bool exact;            ///< decided by the exact rational check
+  double projection;     ///< its largest coefficient change
+  int equalities;        ///< equalities it imposed exactly
   int sdp_order, sdp_constraints, conditions, unknowns;
-  double seconds;            ///< wall time of the whole certificate [s]
-  double c;                  ///< V2's coefficient of x2 (-sign b3)
+  double seconds;  ///< wall time of the whole certificate [s]
+  double c;        ///< V2's coefficient of x2 (-sign b3)
   size_t term_count;
   zeno_certificate_term terms[ZENO_CERTIFY_MAX_TERMS];
-  double b[3];               ///< V1's potential b . q' (own units)
-  double mass[3][3];         ///< V1's kinetic part: qdot'^T M' qdot' / 2
+  double b[3];        ///< V1's potential b . q' (own units)
+  double mass[3][3];  ///< V1's kinetic part: qdot'^T M' qdot' / 2
   /// The simulation check (check_runs > 0): runs, pieces and impacts
   /// compared, and the largest increase of V1 or V2 relative to the size
   /// of their terms; above ZENO_CERTIFY_CHECK_TOL the certificate is
@@ -98,8 +98,8 @@ ZENO_API zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_de
 
 /// V1 and V2 at a ZOD state (z1, z2, x2, u1, u2, w2) in the user's units
 /// [length, length/time]; values in the scene's own energy unit.
-ZENO_API void zeno_certificate_eval(const zeno_certificate *c, const double state[6],
-                                    double *v1, double *v2);
+ZENO_API void zeno_certificate_eval(const zeno_certificate *c, const double state[6], double *v1,
+                                    double *v2);
 
 #ifdef __cplusplus
 }

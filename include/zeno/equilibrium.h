@@ -51,8 +51,7 @@ typedef struct zeno_equilibrium_report {
 
 /// Checks the nominal equilibrium of a validated scene.
 ZENO_API zeno_status zeno_equilibrium_check(const zeno_scene *scene,
-                                   zeno_equilibrium_report *report,
-                                   zeno_error *error);
+                                            zeno_equilibrium_report *report, zeno_error *error);
 
 /// Painlevé bound (11): (kappa^2 + sin^2 theta) / |sin theta cos theta| with
 /// kappa = rho / |r_c - p| and theta the angle between the contact normal and

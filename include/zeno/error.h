@@ -17,19 +17,19 @@ extern "C" {
 
 /// Result of a zeno call.
 typedef enum zeno_status {
-  ZENO_OK = 0,        ///< success
-  ZENO_DONE,          ///< iteration finished: no more events
-  ZENO_ERR_IO,        ///< a file could not be opened or read
-  ZENO_ERR_SYNTAX,    ///< malformed YAML or malformed --set expression
-  ZENO_ERR_UNKNOWN_KEY, ///< a key the scene schema does not know
-  ZENO_ERR_MISSING,   ///< a required key is absent
-  ZENO_ERR_TYPE,      ///< a value of the wrong type (e.g. text for a number)
-  ZENO_ERR_RANGE,     ///< a number outside its allowed range, NaN or Inf
-  ZENO_ERR_GEOMETRY,  ///< contacts coincide, or a contact is off its surface
-  ZENO_ERR_ARGUMENT,  ///< invalid argument to an API function
-  ZENO_ERR_NOMEM,     ///< out of memory
-  ZENO_ERR_SINGULAR,  ///< a linear system has no unique solution
-  ZENO_ERR_UNSUPPORTED ///< a valid request this build cannot serve
+  ZENO_OK = 0,           ///< success
+  ZENO_DONE,             ///< iteration finished: no more events
+  ZENO_ERR_IO,           ///< a file could not be opened or read
+  ZENO_ERR_SYNTAX,       ///< malformed YAML or malformed --set expression
+  ZENO_ERR_UNKNOWN_KEY,  ///< a key the scene schema does not know
+  ZENO_ERR_MISSING,      ///< a required key is absent
+  ZENO_ERR_TYPE,         ///< a value of the wrong type (e.g. text for a number)
+  ZENO_ERR_RANGE,        ///< a number outside its allowed range, NaN or Inf
+  ZENO_ERR_GEOMETRY,     ///< contacts coincide, or a contact is off its surface
+  ZENO_ERR_ARGUMENT,     ///< invalid argument to an API function
+  ZENO_ERR_NOMEM,        ///< out of memory
+  ZENO_ERR_SINGULAR,     ///< a linear system has no unique solution
+  ZENO_ERR_UNSUPPORTED   ///< a valid request this build cannot serve
 } zeno_status;
 
 /// Error details; owned by the caller, filled by the library.
@@ -61,8 +61,7 @@ ZENO_API void zeno_error_clear(zeno_error *error);
 /// deletions, substitutions and swaps of neighbours, each 1), when that
 /// distance is at most ZENO_SUGGEST_MAX_EDITS and at most a third of the
 /// word's length (rounded up); NULL otherwise, and for an exact match.
-ZENO_API const char *zeno_closest_name(const char *word, const char *const *names,
-                                       size_t count);
+ZENO_API const char *zeno_closest_name(const char *word, const char *const *names, size_t count);
 
 /// Most edits a suggestion may be away from the word typed.
 #define ZENO_SUGGEST_MAX_EDITS 2

@@ -23,11 +23,11 @@
 #include "zeno/api.h"
 #include "zeno/equilibrium.h"
 #include "zeno/error.h"
-#include "zeno/scene.h"
-#include "zeno/sim.h"
+#include "zeno/poincare.h"
 #include "zeno/regions.h"
 #include "zeno/run_dir.h"
-#include "zeno/poincare.h"
+#include "zeno/scene.h"
+#include "zeno/sim.h"
 #include "zeno/stability.h"
 #include "zeno/sweep.h"
 
@@ -45,13 +45,13 @@ ZENO_API zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_er
 
 /// Writes a JSON array of `count` numbers, e.g. `[1, 2.5, null]`.
 ZENO_API zeno_status zeno_io_json_numbers(FILE *stream, const double *values, size_t count,
-                                 zeno_error *error);
+                                          zeno_error *error);
 
 /// Writes a mechanical state as a JSON object with keys "q", "qdot",
 /// "zod", "zod_rate", "force" (one (normal, tangential) pair per contact)
 /// and "energy".
-ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
-                               int contact_count, zeno_error *error);
+ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state, int contact_count,
+                                        zeno_error *error);
 
 /// The trajectory CSV header line of a two-contact scene (without its
 /// newline): time, pose (x, y, theta) and its rates, the zero-order
@@ -59,7 +59,7 @@ ZENO_API zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
 /// force (normal, tangential), then what the row is (kind: sample, before,
 /// after) and the index of its event (zeno_run_dir_row.event).
 /// docs/outputs.md lists every column with its unit.
-#define ZENO_IO_TRAJECTORY_HEADER                                             \
+#define ZENO_IO_TRAJECTORY_HEADER                                            \
   "t,x,y,theta,vx,vy,omega,z1,z2,x2,z1dot,z2dot,x2dot,mode,f1n,f1t,f2n,f2t," \
   "kind,event"
 /// The header of a one-contact scene: q' is then (z1, x1, theta) (gap and
@@ -75,14 +75,13 @@ ZENO_API const char *zeno_io_trajectory_columns(int contact_count);
 
 /// Writes the trajectory CSV header line, zeno_io_trajectory_columns()
 /// (ZENO_ERR_ARGUMENT for a count other than 1 or 2).
-ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
-                                      zeno_error *error);
+ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count, zeno_error *error);
 
 /// Writes one trajectory CSV row (see the header): its kind by name and
 /// its event index as they are in `row`; the forces of the scene's
 /// contacts only.
 ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
-                                   int contact_count, zeno_error *error);
+                                            int contact_count, zeno_error *error);
 
 /// Writes one event as a single JSON line (terminated by '\n') with keys
 /// index, t, kind, guard, contact (1-based: zeno_event.contact + 1, or
@@ -95,8 +94,8 @@ ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row
 /// diverging END), outcome (END), consistent_modes (ambiguous END),
 /// guard_residual, constraint_drift, tie_margin and near_tie (see
 /// zeno_event).
-ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
-                                int contact_count, zeno_error *error);
+ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event, int contact_count,
+                                         zeno_error *error);
 
 /// Writes the header of the flat event table (events.csv): index, t, kind,
 /// guard, contact (1-based, as in events.jsonl), mode_before, mode_after,
@@ -107,8 +106,7 @@ ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
 /// the event: before_ and after_ followed by the names of the q'
 /// coordinates and rates in the trajectory header (before_z1, ...,
 /// after_x2dot) and energy (before_energy, after_energy). ZENO_ERR_ARGUMENT for a count other than 1 or 2.
-ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count,
-                                               zeno_error *error);
+ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count, zeno_error *error);
 
 /// Writes one event as a row under that header. A field the event does not
 /// have is empty, where events.jsonl has null or leaves the member out:
@@ -116,17 +114,17 @@ ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count,
 /// zeno_* fields unless a ZENO event (zeno_ratio and zeno_period also for
 /// a diverging END), outcome unless END, section_angle off the section.
 /// Booleans are true/false.
-ZENO_API zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *event,
-                                       int contact_count, zeno_error *error);
+ZENO_API zeno_status zeno_io_event_csv(FILE *stream, const zeno_event *event, int contact_count,
+                                       zeno_error *error);
 
 /// What a run report is made of (all pointers borrowed).
 typedef struct zeno_io_run {
-  const zeno_scene *scene;     ///< the scene that ran (name, model, contacts)
-  const zeno_summary *summary; ///< zeno_sim_summary() at the end of the run
-  const char *word;            ///< zeno_sim_word() text
-  const double *sections;      ///< Poincaré section angles of the run, in order [rad]
-  size_t section_count;        ///< entries in sections
-  const zeno_event *end;       ///< the END event, NULL when the run has none
+  const zeno_scene *scene;      ///< the scene that ran (name, model, contacts)
+  const zeno_summary *summary;  ///< zeno_sim_summary() at the end of the run
+  const char *word;             ///< zeno_sim_word() text
+  const double *sections;       ///< Poincaré section angles of the run, in order [rad]
+  size_t section_count;         ///< entries in sections
+  const zeno_event *end;        ///< the END event, NULL when the run has none
 } zeno_io_run;
 
 /// Writes a run report as one JSON object (no trailing newline) with keys
@@ -142,8 +140,8 @@ ZENO_API zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno
 /// {"contact", "mu", "bound", "ok"} object per contact; an infinite bound is
 /// null).
 ZENO_API zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
-                                     const zeno_equilibrium_report *report,
-                                     zeno_error *error);
+                                              const zeno_equilibrium_report *report,
+                                              zeno_error *error);
 
 /// Writes the result of zeno_analyze() as one JSON object (no trailing
 /// newline) with keys scene, verdict ("stable", "unstable", "undecided"),
@@ -157,7 +155,7 @@ ZENO_API zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *sc
 /// verdict comes from Theorem 4. Without maps (infeasible, Painlevé,
 /// ambiguous) the map members are empty or null.
 ZENO_API zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
-                                  const zeno_analysis *analysis, zeno_error *error);
+                                           const zeno_analysis *analysis, zeno_error *error);
 
 /// Writes the maps R and G as CSV: the header line `phi,R,G,word` and one
 /// row per sample in phi order; R and G are empty where the cycle does not
@@ -167,8 +165,7 @@ ZENO_API zeno_status zeno_io_maps_csv(FILE *stream, const zeno_maps *maps, zeno_
 /// The header line of zeno_io_maps_csv(), and one sample's row: the same
 /// file written as a zeno_maps_stream hands out its samples.
 ZENO_API zeno_status zeno_io_maps_csv_header(FILE *stream, zeno_error *error);
-ZENO_API zeno_status zeno_io_maps_csv_row(FILE *stream, const zeno_cycle *cycle,
-                                          zeno_error *error);
+ZENO_API zeno_status zeno_io_maps_csv_row(FILE *stream, const zeno_cycle *cycle, zeno_error *error);
 
 /* ---- scenes ---------------------------------------------------------------- */
 
@@ -183,8 +180,7 @@ ZENO_API zeno_status zeno_io_maps_csv_row(FILE *stream, const zeno_cycle *cycle,
 /// into exactly the stored value; other numbers in their shortest form that
 /// reads back to the same double. The C locale is used whatever the
 /// caller's.
-ZENO_API zeno_status zeno_io_scene_yaml(FILE *stream, const zeno_scene *scene,
-                                        zeno_error *error);
+ZENO_API zeno_status zeno_io_scene_yaml(FILE *stream, const zeno_scene *scene, zeno_error *error);
 
 /* ---- output files --------------------------------------------------------- */
 
@@ -204,8 +200,7 @@ typedef struct zeno_io_output zeno_io_output;
 
 /// Opens the temporary file of DIR/NAME (NAME without '/'). NULL and
 /// ZENO_ERR_IO ("cannot create 'DIR/NAME': reason") on failure.
-ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name,
-                                             zeno_error *error);
+ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error);
 
 /// The stream to write to.
 ZENO_API FILE *zeno_io_output_stream(const zeno_io_output *output);
@@ -245,19 +240,19 @@ ZENO_API void zeno_io_dir_lock_release(zeno_io_dir_lock *lock);
 /// `error` (CSV quoted when needed); `error` is empty for the others and
 /// stays the last column.
 ZENO_API zeno_status zeno_io_regions_header(FILE *stream, const zeno_region_axis *x,
-                                   const zeno_region_axis *y, zeno_error *error);
+                                            const zeno_region_axis *y, zeno_error *error);
 
 /// Writes one point as a row under that header (verdict and sim by name,
 /// persistent 0/1, NaN witnesses as `nan`).
 ZENO_API zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *point,
-                               zeno_error *error);
+                                        zeno_error *error);
 
 /// Reads a row written by zeno_io_region_row() (with or without its
 /// newline) back into *point, exactly (numbers round-trip). Returns
 /// ZENO_ERR_SYNTAX naming the first bad field (a region_name that is not
 /// its region's, a theorem that is neither empty nor 1-4, among others).
 ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
-                                 zeno_error *error);
+                                          zeno_error *error);
 
 /* ---- outcome sweeps --------------------------------------------------------- */
 

@@ -27,9 +27,8 @@ extern "C" {
 /// (s = +1 for P, -1 for N) loses rank, mu_J = D_nn / (s D_nt). INFINITY
 /// when s D_nt <= 0 (that direction never jams). The smaller of the two
 /// directions is the Painlevé bound (11) of the contact.
-ZENO_API zeno_status zeno_jamming_coefficient(const zeno_contact_problem *problem,
-                                     int contact, zeno_letter slip,
-                                     double *mu_jam, zeno_error *error);
+ZENO_API zeno_status zeno_jamming_coefficient(const zeno_contact_problem *problem, int contact,
+                                              zeno_letter slip, double *mu_jam, zeno_error *error);
 
 /// Result of zeno_wedging_check().
 typedef struct zeno_wedging {
@@ -53,8 +52,8 @@ typedef struct zeno_wedging {
 
 /// Wedging test of a two-contact problem (load not used). Fails with
 /// ZENO_ERR_ARGUMENT for one contact.
-ZENO_API zeno_status zeno_wedging_check(const zeno_contact_problem *problem,
-                               zeno_wedging *result, zeno_error *error);
+ZENO_API zeno_status zeno_wedging_check(const zeno_contact_problem *problem, zeno_wedging *result,
+                                        zeno_error *error);
 
 #ifdef __cplusplus
 }

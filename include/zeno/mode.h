@@ -17,10 +17,10 @@ extern "C" {
 
 /// Letter of one contact (paper Table 1).
 typedef enum zeno_letter {
-  ZENO_LETTER_F = 0, ///< free
-  ZENO_LETTER_S,     ///< sticking
-  ZENO_LETTER_P,     ///< positive slip (xdot_i > 0)
-  ZENO_LETTER_N      ///< negative slip (xdot_i < 0)
+  ZENO_LETTER_F = 0,  ///< free
+  ZENO_LETTER_S,      ///< sticking
+  ZENO_LETTER_P,      ///< positive slip (xdot_i > 0)
+  ZENO_LETTER_N       ///< negative slip (xdot_i < 0)
 } zeno_letter;
 
 /// A contact mode: one letter per contact ("PF": contact 1 slips forward,
@@ -37,13 +37,13 @@ typedef struct zeno_mode {
 /// Which guard function reached zero.
 typedef enum zeno_guard {
   ZENO_GUARD_NONE = 0,
-  ZENO_GUARD_GAP,             ///< gap z_i of a free contact reached 0 (impact)
-  ZENO_GUARD_NORMAL_FORCE,    ///< normal force of a closed contact reached 0 (lift-off)
-  ZENO_GUARD_SLIP_VELOCITY,   ///< slip speed xdot_i reached 0 (stop or reversal)
-  ZENO_GUARD_FRICTION_MARGIN, ///< mu f_n - |f_t| of a sticking contact reached 0 (slip onset)
-  ZENO_GUARD_ESCAPE,          ///< a contact coordinate reached the escape radius
-  ZENO_GUARD_TIME,            ///< t_end
-  ZENO_GUARD_ZENO             ///< accumulation of impacts
+  ZENO_GUARD_GAP,              ///< gap z_i of a free contact reached 0 (impact)
+  ZENO_GUARD_NORMAL_FORCE,     ///< normal force of a closed contact reached 0 (lift-off)
+  ZENO_GUARD_SLIP_VELOCITY,    ///< slip speed xdot_i reached 0 (stop or reversal)
+  ZENO_GUARD_FRICTION_MARGIN,  ///< mu f_n - |f_t| of a sticking contact reached 0 (slip onset)
+  ZENO_GUARD_ESCAPE,           ///< a contact coordinate reached the escape radius
+  ZENO_GUARD_TIME,             ///< t_end
+  ZENO_GUARD_ZENO              ///< accumulation of impacts
 } zeno_guard;
 
 /// The letter's one-character name: 'F', 'S', 'P' or 'N'.
@@ -55,8 +55,8 @@ ZENO_API const char *zeno_mode_name(zeno_mode mode, int contact_count, char *buf
 
 /// Parses a mode name of `contact_count` letters ("PF"). ZENO_ERR_SYNTAX
 /// naming the text when it is not one.
-ZENO_API zeno_status zeno_mode_parse(const char *text, int contact_count,
-                                     zeno_mode *mode, zeno_error *error);
+ZENO_API zeno_status zeno_mode_parse(const char *text, int contact_count, zeno_mode *mode,
+                                     zeno_error *error);
 
 /// Stable guard names, as printed in JSON ("gap", "normal-force", ...).
 ZENO_API const char *zeno_guard_name(zeno_guard guard);

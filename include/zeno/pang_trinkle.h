@@ -42,8 +42,7 @@ typedef struct zeno_weak_stability {
 /// Weak stability of the problem's load (Pang–Trinkle Definition 3, system
 /// (7)) by linear programming.
 ZENO_API zeno_status zeno_weak_stability_check(const zeno_contact_problem *problem,
-                                      zeno_weak_stability *result,
-                                      zeno_error *error);
+                                               zeno_weak_stability *result, zeno_error *error);
 
 /// Number of signed vectors sigma_t of two contacts (Theorem 4, planar).
 #define ZENO_PT_SIGNS 4
@@ -75,13 +74,12 @@ typedef struct zeno_strong_stability {
 /// checks every system (32)-(35) for consistency. Depends on geometry,
 /// inertia and friction only; the load is not used.
 ZENO_API zeno_status zeno_strong_stability_check(const zeno_contact_problem *problem,
-                                        zeno_strong_stability *result,
-                                        zeno_error *error);
+                                                 zeno_strong_stability *result, zeno_error *error);
 
 /// Result of zeno_scene_stability_check().
 typedef struct zeno_scene_stability {
-  zeno_weak_stability weak;       ///< of the scene's load
-  zeno_strong_stability theorem4; ///< of the scene's geometry and friction
+  zeno_weak_stability weak;        ///< of the scene's load
+  zeno_strong_stability theorem4;  ///< of the scene's geometry and friction
   /// Weakly stable and Theorem 4 (a) holds: strongly stable by Theorem 4.
   bool strong_by_theorem4;
   /// Non-static contact modes consistent at rest under the load (zeno's
@@ -96,8 +94,7 @@ typedef struct zeno_scene_stability {
 /// Weak and strong stability of the equilibrium of a two-contact scene.
 /// Fails with ZENO_ERR_ARGUMENT for a one-contact scene.
 ZENO_API zeno_status zeno_scene_stability_check(const zeno_scene *scene,
-                                       zeno_scene_stability *result,
-                                       zeno_error *error);
+                                                zeno_scene_stability *result, zeno_error *error);
 
 #ifdef __cplusplus
 }

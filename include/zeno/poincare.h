@@ -25,13 +25,13 @@ extern "C" {
 
 /// One cycle of the ZOD from the section at angle phi.
 typedef struct zeno_cycle {
-  double phi;        ///< start angle [rad]
-  bool defined;      ///< the cycle returned to the section: R, G defined
-  double R;          ///< angle at the return (26) [rad]
-  double G;          ///< growth |zdot2 at return| / |zdot2 at start| (27)
-  double T;          ///< cycle duration for unit |zdot2| at the start [time]
-  zeno_outcome end;  ///< undefined cycles: how the run ended (rest, ...)
-  char word[ZENO_CYCLE_WORD]; ///< steps from the first impact to the return impact
+  double phi;                  ///< start angle [rad]
+  bool defined;                ///< the cycle returned to the section: R, G defined
+  double R;                    ///< angle at the return (26) [rad]
+  double G;                    ///< growth |zdot2 at return| / |zdot2 at start| (27)
+  double T;                    ///< cycle duration for unit |zdot2| at the start [time]
+  zeno_outcome end;            ///< undefined cycles: how the run ended (rest, ...)
+  char word[ZENO_CYCLE_WORD];  ///< steps from the first impact to the return impact
   /// Per impact of the cycle, the outcome letter of each contact (S sticks,
   /// P/N slips, F no impulse): "FS FP" is an FI that sticks then one that
   /// slips. Together with the word it identifies a smooth branch of R and G
@@ -45,14 +45,14 @@ typedef struct zeno_cycle {
 
 /// Evaluates one cycle (exact ZOD). The scene must have two contacts; the
 /// contact order follows eq. (13) (see zeno_maps_compute for the swap).
-ZENO_API zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
-                            zeno_cycle *cycle, zeno_error *error);
+ZENO_API zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi, zeno_cycle *cycle,
+                                     zeno_error *error);
 
 /// Settings of the maps.
 typedef struct zeno_maps_def {
-  size_t samples;          ///< uniform samples over I (>= 16)
-  double breakpoint_tol;   ///< bisection width for breakpoints and fixed points [rad]
-  double endpoint_delta;   ///< distance from +-pi/2 for the endpoint limits G-, G+ [rad]
+  size_t samples;         ///< uniform samples over I (>= 16)
+  double breakpoint_tol;  ///< bisection width for breakpoints and fixed points [rad]
+  double endpoint_delta;  ///< distance from +-pi/2 for the endpoint limits G-, G+ [rad]
   /// A fixed point this close to a breakpoint is on it, and decided by the
   /// exact cycle from it [rad], >= 0 (0: only one found at a sign change
   /// across a breakpoint).
@@ -126,21 +126,21 @@ typedef struct zeno_fixed_point {
 /// allocated; free them with zeno_maps_free()).
 typedef struct zeno_maps {
   size_t sample_count;
-  zeno_cycle *samples;   ///< sorted by phi (uniform grid plus breakpoint sides)
-  size_t breakpoint_count; ///< where the cycle word changes, located to breakpoint_tol
+  zeno_cycle *samples;      ///< sorted by phi (uniform grid plus breakpoint sides)
+  size_t breakpoint_count;  ///< where the cycle word changes, located to breakpoint_tol
   double breakpoints[ZENO_MAX_BREAKPOINTS];
   size_t fixed_point_count;
   zeno_fixed_point fixed_points[ZENO_MAX_FIXED_POINTS];
   bool G_minus_defined, G_plus_defined;
-  double G_minus, G_plus; ///< endpoint limits of G (Lemma 3, eq. (29))
-  double G_max;           ///< largest G where R is defined (-inf if nowhere)
-  bool swapped;           ///< contacts were swapped to satisfy eq. (13)
+  double G_minus, G_plus;  ///< endpoint limits of G (Lemma 3, eq. (29))
+  double G_max;            ///< largest G where R is defined (-inf if nowhere)
+  bool swapped;            ///< contacts were swapped to satisfy eq. (13)
 } zeno_maps;
 
 /// Computes R and G over I. Contacts are swapped first when eq. (13) needs
 /// it (reported in `swapped`). Free the result with zeno_maps_free().
 ZENO_API zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
-                              zeno_maps *maps, zeno_error *error);
+                                       zeno_maps *maps, zeno_error *error);
 /// Frees the samples and empties the maps; NULL is accepted.
 ZENO_API void zeno_maps_free(zeno_maps *maps);
 
@@ -154,8 +154,7 @@ typedef struct zeno_maps_stream zeno_maps_stream;
 /// Starts the maps of the scene (settings as zeno_maps_compute; NULL for
 /// the defaults). NULL with `error` filled on failure (as zeno_maps_compute).
 ZENO_API zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene,
-                                                   const zeno_maps_def *def,
-                                                   zeno_error *error);
+                                                   const zeno_maps_def *def, zeno_error *error);
 /// The next sample in phi order (the uniform grid and both sides of every
 /// breakpoint): ZENO_OK with *cycle filled, ZENO_DONE after the last. A
 /// failure (out of memory) is returned by this and every later call.

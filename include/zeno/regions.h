@@ -47,16 +47,16 @@ extern "C" {
 
 /// One swept parameter: count values lo, lo + (hi-lo)/(count-1), ..., hi.
 typedef struct zeno_region_axis {
-  char path[ZENO_REGION_PATH_SIZE]; ///< dotted scene path, as for --set
-  double lo;  ///< first value, in the path's own unit (degrees for angles)
-  double hi;  ///< last value (may be below lo)
-  size_t count; ///< values, 1..ZENO_REGION_AXIS_MAX (1: lo only)
+  char path[ZENO_REGION_PATH_SIZE];  ///< dotted scene path, as for --set
+  double lo;                         ///< first value, in the path's own unit (degrees for angles)
+  double hi;                         ///< last value (may be below lo)
+  size_t count;                      ///< values, 1..ZENO_REGION_AXIS_MAX (1: lo only)
 } zeno_region_axis;
 
 /// Parses "PATH=LO:HI:N" (e.g. "paper.mu2=0:1.1:41"). Errors name the text
 /// and what is wrong with it (ZENO_ERR_SYNTAX, ZENO_ERR_RANGE).
 ZENO_API zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
-                                   zeno_error *error);
+                                            zeno_error *error);
 
 /// The i-th value of an axis (i in 0..count-1).
 ZENO_API double zeno_region_axis_value(const zeno_region_axis *axis, size_t i);
@@ -93,33 +93,33 @@ ZENO_API zeno_regions_def zeno_regions_def_default(void);
 
 /// The simulation verdict of a region-7 point.
 typedef enum zeno_region_sim {
-  ZENO_REGION_SIM_NONE = 0,   ///< not simulated (other regions, or mc_runs 0)
-  ZENO_REGION_SIM_RESTS,      ///< every perturbation came to rest: practically stable
-  ZENO_REGION_SIM_DEPARTS     ///< some perturbation did not come to rest
+  ZENO_REGION_SIM_NONE = 0,  ///< not simulated (other regions, or mc_runs 0)
+  ZENO_REGION_SIM_RESTS,     ///< every perturbation came to rest: practically stable
+  ZENO_REGION_SIM_DEPARTS    ///< some perturbation did not come to rest
 } zeno_region_sim;
 
 /// The result at one grid point.
 typedef struct zeno_region_point {
-  size_t ix, iy;        ///< grid indices
-  double x, y;          ///< the parameter values
-  int region;           ///< 0-7 (see the file comment), or ZENO_REGION_ERROR
-  int theorem;          ///< deciding theorem 1-4, 0 when none
+  size_t ix, iy;  ///< grid indices
+  double x, y;    ///< the parameter values
+  int region;     ///< 0-7 (see the file comment), or ZENO_REGION_ERROR
+  int theorem;    ///< deciding theorem 1-4, 0 when none
   zeno_verdict verdict;
-  bool persistent;      ///< Definition 4 (false when not analysed)
-  bool has_maps;        ///< R and G were computed (regions 2-5, 7)
-  double G_max;         ///< largest G where R is defined (NaN without maps)
+  bool persistent;  ///< Definition 4 (false when not analysed)
+  bool has_maps;    ///< R and G were computed (regions 2-5, 7)
+  double G_max;     ///< largest G where R is defined (NaN without maps)
   /// The witness fixed point of R: the unstable one of Theorem 2 in regions
   /// 4 and 5, else the finite one with the largest G; NaN when none.
-  double fixed_point_phi; ///< [rad]
+  double fixed_point_phi;  ///< [rad]
   double fixed_point_G;
-  size_t fixed_point_count; ///< finite and limiting fixed points of R
-  size_t partition_count; ///< Theorem 4 partition size (0 when not tried)
-  size_t unsafe_count;    ///< its unsafe intervals
-  int mc_runs;            ///< perturbations simulated with the ZOD
-  int mc_rest;            ///< of them, runs that came to rest
-  int mc_full_runs;       ///< the same with the full model
+  size_t fixed_point_count;  ///< finite and limiting fixed points of R
+  size_t partition_count;    ///< Theorem 4 partition size (0 when not tried)
+  size_t unsafe_count;       ///< its unsafe intervals
+  int mc_runs;               ///< perturbations simulated with the ZOD
+  int mc_rest;               ///< of them, runs that came to rest
+  int mc_full_runs;          ///< the same with the full model
   int mc_full_rest;
-  zeno_region_sim sim;    ///< region 7: the simulation verdict
+  zeno_region_sim sim;  ///< region 7: the simulation verdict
   /// A fixed point of R on a breakpoint (zeno_fixed_point.at_breakpoint):
   /// 0 none, 1 one decided by the exact cycle from it, 2 a tie (the
   /// verdict is then undecided, region 7, unless another fixed point
@@ -139,15 +139,13 @@ typedef struct zeno_regions zeno_regions;
 /// out-of-range end fails here, naming the parameter and its range. The
 /// scene must have two contacts. Returns NULL and fills error on failure.
 ZENO_API zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
-                                  const char *const *overrides, size_t override_count,
-                                  const zeno_regions_def *def, zeno_error *error);
+                                           const char *const *overrides, size_t override_count,
+                                           const zeno_regions_def *def, zeno_error *error);
 
 /// Same, reading the scene file at path.
-ZENO_API zeno_regions *zeno_regions_create_file(const char *path,
-                                       const char *const *overrides,
-                                       size_t override_count,
-                                       const zeno_regions_def *def,
-                                       zeno_error *error);
+ZENO_API zeno_regions *zeno_regions_create_file(const char *path, const char *const *overrides,
+                                                size_t override_count, const zeno_regions_def *def,
+                                                zeno_error *error);
 
 /// Frees a sweep; NULL is accepted.
 ZENO_API void zeno_regions_destroy(zeno_regions *regions);
@@ -171,7 +169,7 @@ ZENO_API const zeno_regions_def *zeno_regions_settings(const zeno_regions *regio
 /// override) in `error`. Errors: ZENO_ERR_RANGE for indices outside the
 /// grid, ZENO_ERR_NOMEM from the analysis or the Monte-Carlo runs.
 ZENO_API zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, size_t iy,
-                               zeno_region_point *point, zeno_error *error);
+                                        zeno_region_point *point, zeno_error *error);
 
 /// Evaluates row iy (all x values) into row[0..x.count-1], spreading the
 /// points over `threads` OpenMP threads with dynamic scheduling (threads
@@ -179,7 +177,7 @@ ZENO_API zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, 
 /// cannot be analysed are error rows (zeno_regions_point()); a failure of
 /// the call (out of memory) returns the error of the lowest failing ix.
 ZENO_API zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
-                             zeno_region_point *row, zeno_error *error);
+                                      zeno_region_point *row, zeno_error *error);
 
 /// The number of threads zeno_regions_row() uses for `threads` (<= 0:
 /// OpenMP's default, the cores; always 1 in a build without OpenMP).

@@ -47,9 +47,9 @@ extern "C" {
 
 /// What a row of trajectory.csv is (its `kind` column).
 typedef enum zeno_run_dir_row_kind {
-  ZENO_ROW_SAMPLE = 0, ///< a dense-output sample between two events
-  ZENO_ROW_BEFORE,     ///< the state just before an event
-  ZENO_ROW_AFTER       ///< the state just after an event
+  ZENO_ROW_SAMPLE = 0,  ///< a dense-output sample between two events
+  ZENO_ROW_BEFORE,      ///< the state just before an event
+  ZENO_ROW_AFTER        ///< the state just after an event
 } zeno_run_dir_row_kind;
 
 /// "sample", "before", "after"; "unknown" for another value.
@@ -57,14 +57,14 @@ ZENO_API const char *zeno_run_dir_row_kind_name(zeno_run_dir_row_kind kind);
 
 /// One row of trajectory.csv.
 typedef struct zeno_run_dir_row {
-  double t;           ///< [time]
-  double q[3];        ///< (x, y, theta) displacement from the nominal pose
-  double qdot[3];     ///< (vx, vy, omega)
-  double zod[3];      ///< (z1, z2, x2), or (z1, x1, theta) for one contact: zeno_state.zod
-  double zod_rate[3]; ///< their rates
-  zeno_mode mode;     ///< mode in force after this instant
-  double force[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force]; 0 for a missing contact
-  zeno_run_dir_row_kind kind; ///< a sample, or the state before or after an event
+  double t;            ///< [time]
+  double q[3];         ///< (x, y, theta) displacement from the nominal pose
+  double qdot[3];      ///< (vx, vy, omega)
+  double zod[3];       ///< (z1, z2, x2), or (z1, x1, theta) for one contact: zeno_state.zod
+  double zod_rate[3];  ///< their rates
+  zeno_mode mode;      ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2];  ///< (normal, tangential) [force]; 0 for a missing contact
+  zeno_run_dir_row_kind kind;          ///< a sample, or the state before or after an event
   /// The event's index (zeno_event.index, 0 for START): the event whose
   /// state the row is (before, after), or the next event (a sample leads
   /// to it); -1 for a row of a state alone (zeno_run_dir_row_from_state()).
@@ -73,21 +73,21 @@ typedef struct zeno_run_dir_row {
 
 /// What a reader gets of one line of events.jsonl.
 typedef struct zeno_run_dir_event {
-  long index;            ///< 0 for START
+  long index;  ///< 0 for START
   zeno_event_kind kind;
   zeno_guard guard;
-  int contact;           ///< 0-based contact whose guard fired, -1 if none
-  double t;              ///< [time]; NaN where the file holds null
+  int contact;  ///< 0-based contact whose guard fired, -1 if none
+  double t;     ///< [time]; NaN where the file holds null
   zeno_mode mode_before;
   zeno_mode mode_after;
-  unsigned impact_mask;  ///< IMPACT: bit i set when contact i received an impulse
-  double impulse[ZENO_MAX_CONTACTS][2]; ///< (normal, tangential) [force*time]
-  zeno_outcome outcome;  ///< END events; RUNNING for the others
+  unsigned impact_mask;                  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2];  ///< (normal, tangential) [force*time]
+  zeno_outcome outcome;                  ///< END events; RUNNING for the others
 } zeno_run_dir_event;
 
 /// A run's rows and events in memory, in the order of the files.
 typedef struct zeno_run_dir_data {
-  int contact_count;        ///< of the scene (rows and events spell modes with it)
+  int contact_count;  ///< of the scene (rows and events spell modes with it)
   zeno_run_dir_row *rows;
   size_t row_count, row_capacity;
   zeno_run_dir_event *events;
@@ -129,8 +129,7 @@ typedef struct zeno_run_dir_writer zeno_run_dir_writer;
 /// scene->sample_dt. The files are written aside and renamed into place by
 /// zeno_run_dir_writer_close() (zeno_io_output: never through a link
 /// planted in the directory). Returns NULL and fills error on failure.
-ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir,
-                                                         const zeno_scene *scene,
+ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scene *scene,
                                                          zeno_error *error);
 
 /// Keeps the run's scene: scene.yaml holds `text` (the scene file's bytes
@@ -139,20 +138,16 @@ ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir,
 /// overrides.txt the overrides, one per line. An override that is not one
 /// line of printable text of at most ZENO_RUN_DIR_OVERRIDE_MAX characters
 /// cannot be kept (ZENO_ERR_RANGE).
-ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
-                                                    const char *text, size_t length,
-                                                    const char *const *overrides,
-                                                    size_t override_count,
-                                                    zeno_error *error);
+ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer, const char *text,
+                                                    size_t length, const char *const *overrides,
+                                                    size_t override_count, zeno_error *error);
 
 /// Writes one event of the run: the samples since the previous event (the
 /// sampling rule of zeno_run_dir_record()), the rows before and after it,
 /// its events.jsonl line and its events.csv row. ZENO_ERR_IO names the
 /// file.
-ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer,
-                                               const zeno_sim *sim,
-                                               const zeno_event *event,
-                                               zeno_error *error);
+ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer, const zeno_sim *sim,
+                                               const zeno_event *event, zeno_error *error);
 
 /// Sample times so far that the dense output could not serve (left out).
 ZENO_API size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *writer);
@@ -160,8 +155,7 @@ ZENO_API size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *writer);
 /// Closes the files and renames them into place (a failing close is a
 /// write error: ZENO_ERR_IO naming the file, and that file is dropped),
 /// releases the directory and frees the writer; NULL is accepted (ZENO_OK).
-ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer,
-                                               zeno_error *error);
+ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer, zeno_error *error);
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -172,8 +166,7 @@ ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer,
 /// zeno_io_trajectory_columns(), including the header written before the
 /// kind and event columns existed, which the message names; a malformed
 /// row, time or event index going back, no rows), ZENO_ERR_NOMEM.
-ZENO_API zeno_status zeno_run_dir_read_trajectory(const char *path,
-                                                  zeno_run_dir_data *data,
+ZENO_API zeno_status zeno_run_dir_read_trajectory(const char *path, zeno_run_dir_data *data,
                                                   zeno_error *error);
 
 /// Reads events.jsonl at `path` into data->events (appending): each line a
@@ -185,8 +178,7 @@ ZENO_API zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_dat
                                               zeno_error *error);
 
 /// Both files of `dir`, trajectory first. On failure `data` is freed.
-ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data,
-                                       zeno_error *error);
+ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data, zeno_error *error);
 
 /// Reads dir/overrides.txt: *overrides becomes a new array of *count new
 /// strings (free with zeno_run_dir_overrides_free()), blank lines left
@@ -195,8 +187,8 @@ ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data,
 /// override (no '=', control characters, longer than
 /// ZENO_RUN_DIR_OVERRIDE_MAX), ZENO_ERR_IO, ZENO_ERR_RANGE (a larger file
 /// than ZENO_RUN_DIR_OVERRIDES_MAX_BYTES), ZENO_ERR_NOMEM.
-ZENO_API zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides,
-                                                 size_t *count, zeno_error *error);
+ZENO_API zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides, size_t *count,
+                                                 zeno_error *error);
 
 /// Frees what zeno_run_dir_read_overrides() returned; NULL is accepted.
 ZENO_API void zeno_run_dir_overrides_free(char **overrides, size_t count);

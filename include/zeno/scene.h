@@ -41,8 +41,8 @@ extern "C" {
 
 /// Which dynamics are simulated.
 typedef enum zeno_model {
-  ZENO_MODEL_ZOD = 0, ///< zero-order dynamics: constant accelerations per mode
-  ZENO_MODEL_FULL     ///< full nonlinear rigid-body dynamics (CVODE)
+  ZENO_MODEL_ZOD = 0,  ///< zero-order dynamics: constant accelerations per mode
+  ZENO_MODEL_FULL      ///< full nonlinear rigid-body dynamics (CVODE)
 } zeno_model;
 
 /// Impact law used at collisions; what each reads of the scene and what
@@ -59,39 +59,39 @@ typedef enum zeno_impact_law {
 
 /// What to do when several contact modes are consistent at an event.
 typedef enum zeno_ambiguity_policy {
-  ZENO_AMBIGUITY_STOP = 0,    ///< stop with status `ambiguous` (Theorem 1)
-  ZENO_AMBIGUITY_PREFER_STATIC, ///< take the mode with most sticking, then most closed contacts
+  ZENO_AMBIGUITY_STOP = 0,       ///< stop with status `ambiguous` (Theorem 1)
+  ZENO_AMBIGUITY_PREFER_STATIC,  ///< take the mode with most sticking, then most closed contacts
   ZENO_AMBIGUITY_PREFER_MOTION  ///< take the mode with fewest sticking, then fewest closed contacts
 } zeno_ambiguity_policy;
 
 /// How the initial state is given.
 typedef enum zeno_initial_kind {
-  ZENO_INITIAL_ZOD = 0, ///< q' = (z1, z2, x2) and its rate (two-contact scenes)
-  ZENO_INITIAL_POSE     ///< body pose displacement (x, y, theta) and velocity
+  ZENO_INITIAL_ZOD = 0,  ///< q' = (z1, z2, x2) and its rate (two-contact scenes)
+  ZENO_INITIAL_POSE      ///< body pose displacement (x, y, theta) and velocity
 } zeno_initial_kind;
 
 /// Shape drawn for the body (the physics uses only m, rho and the contacts).
 typedef enum zeno_outline_kind {
-  ZENO_OUTLINE_BIPED = 0, ///< torso around the centre of mass, legs to the contacts
-  ZENO_OUTLINE_POLYGON,   ///< the closed polygon in outline[]
-  ZENO_OUTLINE_DISK       ///< a disk of radius outline_radius around the centre of mass
+  ZENO_OUTLINE_BIPED = 0,  ///< torso around the centre of mass, legs to the contacts
+  ZENO_OUTLINE_POLYGON,    ///< the closed polygon in outline[]
+  ZENO_OUTLINE_DISK        ///< a disk of radius outline_radius around the centre of mass
 } zeno_outline_kind;
 
 /// The paper's parameterisation (Fig. 1), angles in degrees as written in
 /// scene files. Contact points p_i = (l_i, -h) relative to the centre of mass.
 typedef struct zeno_paper_params {
-  double alpha; ///< load angle from the -y axis [deg]
-  double l1;    ///< horizontal offset of contact 1 from the centre of mass [length]
-  double l2;    ///< horizontal offset of contact 2 [length]
-  double h;     ///< height of the centre of mass above the contacts [length]
-  double phi1;  ///< tangent angle of surface 1 from the x axis [deg]
-  double phi2;  ///< tangent angle of surface 2 [deg]
-  double mu1;   ///< friction coefficient at contact 1 [-]
-  double mu2;   ///< friction coefficient at contact 2 [-]
-  double rho;   ///< radius of gyration [length]
-  double m;     ///< mass [mass]
-  double f;     ///< load magnitude |f_ex| [force]
-  double tau;   ///< load torque about the centre of mass [force*length]
+  double alpha;  ///< load angle from the -y axis [deg]
+  double l1;     ///< horizontal offset of contact 1 from the centre of mass [length]
+  double l2;     ///< horizontal offset of contact 2 [length]
+  double h;      ///< height of the centre of mass above the contacts [length]
+  double phi1;   ///< tangent angle of surface 1 from the x axis [deg]
+  double phi2;   ///< tangent angle of surface 2 [deg]
+  double mu1;    ///< friction coefficient at contact 1 [-]
+  double mu2;    ///< friction coefficient at contact 2 [-]
+  double rho;    ///< radius of gyration [length]
+  double m;      ///< mass [mass]
+  double f;      ///< load magnitude |f_ex| [force]
+  double tau;    ///< load torque about the centre of mass [force*length]
 } zeno_paper_params;
 
 /// What a scene keeps of the paper block it was written with: the values
@@ -102,75 +102,82 @@ typedef struct zeno_paper_params {
 /// load_magnitude, load_torque, contacts[i].mu); zeno_scene_paper() puts
 /// the whole block together.
 typedef struct zeno_paper_geometry {
-  double alpha; ///< load angle from the -y axis [deg]
-  double l1;    ///< horizontal offset of contact 1 from the centre of mass [length]
-  double l2;    ///< horizontal offset of contact 2 [length]
-  double h;     ///< height of the centre of mass above the contacts [length]
-  double phi1;  ///< tangent angle of surface 1 from the x axis [deg]
-  double phi2;  ///< tangent angle of surface 2 [deg]
+  double alpha;  ///< load angle from the -y axis [deg]
+  double l1;     ///< horizontal offset of contact 1 from the centre of mass [length]
+  double l2;     ///< horizontal offset of contact 2 [length]
+  double h;      ///< height of the centre of mass above the contacts [length]
+  double phi1;   ///< tangent angle of surface 1 from the x axis [deg]
+  double phi2;   ///< tangent angle of surface 2 [deg]
 } zeno_paper_geometry;
 
 /// One contact: a body-fixed vertex touching a fixed straight surface.
 typedef struct zeno_contact_def {
-  double point[2];         ///< contact vertex in body frame, relative to the centre of mass [length]
-  double surface_angle;    ///< tangent angle phi_i of the surface from the world x axis [rad]
-  double surface_point[2]; ///< a point of the surface line, world frame [length]
-  bool surface_point_set;  ///< false: the line passes through the vertex at the nominal pose
-  double mu;               ///< Coulomb friction coefficient [-], >= 0
+  /// Contact vertex in body frame, relative to the centre of mass [length]
+  double point[2];
+  double surface_angle;     ///< tangent angle phi_i of the surface from the world x axis [rad]
+  double surface_point[2];  ///< a point of the surface line, world frame [length]
+  bool surface_point_set;   ///< false: the line passes through the vertex at the nominal pose
+  double mu;                ///< Coulomb friction coefficient [-], >= 0
 } zeno_contact_def;
 
 /// A whole scene. Initialise with zeno_scene_default() and override fields,
 /// or load one with zeno_scene_load().
 typedef struct zeno_scene {
-  char name[64];              ///< free text, for reports
+  char name[64];  ///< free text, for reports
 
   /* body */
-  double mass;                ///< m > 0 [mass]
-  double rho;                 ///< radius of gyration > 0 [length]; I = m rho^2
-  zeno_outline_kind outline_kind; ///< drawing shape
-  size_t outline_count;       ///< vertices in outline[] (polygon outline)
-  double outline[ZENO_MAX_OUTLINE][2]; ///< polygon, body frame [length]
-  double outline_radius;      ///< disk outline radius [length]
+  double mass;                          ///< m > 0 [mass]
+  double rho;                           ///< radius of gyration > 0 [length]; I = m rho^2
+  zeno_outline_kind outline_kind;       ///< drawing shape
+  size_t outline_count;                 ///< vertices in outline[] (polygon outline)
+  double outline[ZENO_MAX_OUTLINE][2];  ///< polygon, body frame [length]
+  double outline_radius;                ///< disk outline radius [length]
 
   /* contacts */
-  int contact_count;          ///< 1 or 2
+  int contact_count;  ///< 1 or 2
   zeno_contact_def contacts[ZENO_MAX_CONTACTS];
 
   /* load */
-  double load_magnitude;      ///< |f_ex| >= 0 [force]
-  double load_angle;          ///< alpha, from the -y axis, counter-clockwise [rad]
-  double load_torque;         ///< tau_ex about the centre of mass [force*length]
+  double load_magnitude;  ///< |f_ex| >= 0 [force]
+  double load_angle;      ///< alpha, from the -y axis, counter-clockwise [rad]
+  double load_torque;     ///< tau_ex about the centre of mass [force*length]
 
   /* the paper block, when the scene used one (kept for reports and --set) */
   bool has_paper;
   zeno_paper_geometry paper;  ///< what the general form holds only converted
-  double com_shift[2];        ///< centre of mass moved by this in the scene frame, contacts fixed [length]
+  /// Centre of mass moved by this in the scene frame, contacts fixed [length]
+  double com_shift[2];
 
   /* impact law */
   zeno_impact_law impact_law;
-  double restitution;         ///< normal restitution e in [0, 1]
-  double tangential_restitution; ///< tangential restitution e_t in [-1, 1] (Chatterjee-Ruina)
+  double restitution;             ///< normal restitution e in [0, 1]
+  double tangential_restitution;  ///< tangential restitution e_t in [-1, 1] (Chatterjee-Ruina)
 
   /* initial state */
   zeno_initial_kind initial_kind;
-  double initial_qp[3];       ///< (z1, z2, x2) [length]
-  double initial_qdp[3];      ///< their rates [length/time]
-  double initial_pose[3];     ///< (x, y, theta) displacement from the nominal pose [length, length, rad]
-  double initial_velocity[3]; ///< (vx, vy, omega) [length/time, length/time, rad/time]
+  double initial_qp[3];   ///< (z1, z2, x2) [length]
+  double initial_qdp[3];  ///< their rates [length/time]
+  /// (x, y, theta) displacement from the nominal pose [length, length, rad]
+  double initial_pose[3];
+  double initial_velocity[3];  ///< (vx, vy, omega) [length/time, length/time, rad/time]
 
   /* model */
   zeno_model model;
-  double epsilon;             ///< full model only: positions scaled by eps^2, velocities by eps, > 0
+  /// Full model only: positions scaled by eps^2, velocities by eps, > 0
+  double epsilon;
 
   /* stop conditions */
-  double t_end;               ///< stop with `time-limit` at this time [time], > 0
-  long max_events;            ///< stop with `event-limit` after this many events, >= 1
-  double escape_radius;       ///< stop with `escaped` when any of |z_i|, |x_i| exceeds it [length], > 0
+  double t_end;     ///< stop with `time-limit` at this time [time], > 0
+  long max_events;  ///< stop with `event-limit` after this many events, >= 1
+  /// Stop with `escaped` when any of |z_i|, |x_i| exceeds it [length], > 0
+  double escape_radius;
 
   /* solver settings (full model) and output */
-  double rtol;                ///< CVODE relative tolerance, in (0, 1e-2]
-  double atol;                ///< CVODE absolute tolerance as a fraction of the segment's length and speed scales, > 0
-  double sample_dt;           ///< trajectory sampling interval for output [time], >= 0 (0: events only)
+  double rtol;  ///< CVODE relative tolerance, in (0, 1e-2]
+  /// CVODE absolute tolerance as a fraction of the segment's length and speed scales, > 0
+  double atol;
+  /// Trajectory sampling interval for output [time], >= 0 (0: events only)
+  double sample_dt;
   zeno_ambiguity_policy ambiguity;
 
   /* appended stop condition */
@@ -207,16 +214,14 @@ ZENO_API zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *er
 /// ("dotted.path=VALUE", VALUE in YAML flow syntax), then validates.
 /// Errors carry file:line:column (or the override text) and exit no memory.
 ZENO_API zeno_status zeno_scene_load(const char *path, const char *const *overrides,
-                            size_t override_count, zeno_scene *scene,
-                            zeno_error *error);
+                                     size_t override_count, zeno_scene *scene, zeno_error *error);
 
 /// Same as zeno_scene_load() for YAML text in memory; `name` is used as the
 /// file name in error messages and, without a `name` key, for the scene's
 /// name (as zeno_scene_load() uses the file's).
 ZENO_API zeno_status zeno_scene_load_string(const char *text, const char *name,
-                                   const char *const *overrides,
-                                   size_t override_count, zeno_scene *scene,
-                                   zeno_error *error);
+                                            const char *const *overrides, size_t override_count,
+                                            zeno_scene *scene, zeno_error *error);
 
 /// The most bytes a scene may have (1 MiB; a scene with the longest outline
 /// is a few kilobytes). Larger files and texts are refused (ZENO_ERR_RANGE).

@@ -29,54 +29,54 @@ extern "C" {
 
 /// How a run ended.
 typedef enum zeno_outcome {
-  ZENO_OUTCOME_RUNNING = 0,   ///< not ended yet
-  ZENO_OUTCOME_REST,          ///< static mode consistent at zero velocity
-  ZENO_OUTCOME_ESCAPED,       ///< left the scene's escape radius
-  ZENO_OUTCOME_DIVERGING,     ///< reverse chatter: impact speeds growing geometrically
-  ZENO_OUTCOME_AMBIGUOUS,     ///< several consistent modes and policy `stop`
-  ZENO_OUTCOME_INCONSISTENT,  ///< no consistent mode (Painlevé)
-  ZENO_OUTCOME_TIME_LIMIT,    ///< reached t_end
-  ZENO_OUTCOME_EVENT_LIMIT,   ///< reached max_events
-  ZENO_OUTCOME_SOLVER_FAILURE, ///< the integrator failed (full model)
-  ZENO_OUTCOME_WALL_LIMIT     ///< the run used up the scene's stop.wall_time (wall clock)
+  ZENO_OUTCOME_RUNNING = 0,     ///< not ended yet
+  ZENO_OUTCOME_REST,            ///< static mode consistent at zero velocity
+  ZENO_OUTCOME_ESCAPED,         ///< left the scene's escape radius
+  ZENO_OUTCOME_DIVERGING,       ///< reverse chatter: impact speeds growing geometrically
+  ZENO_OUTCOME_AMBIGUOUS,       ///< several consistent modes and policy `stop`
+  ZENO_OUTCOME_INCONSISTENT,    ///< no consistent mode (Painlevé)
+  ZENO_OUTCOME_TIME_LIMIT,      ///< reached t_end
+  ZENO_OUTCOME_EVENT_LIMIT,     ///< reached max_events
+  ZENO_OUTCOME_SOLVER_FAILURE,  ///< the integrator failed (full model)
+  ZENO_OUTCOME_WALL_LIMIT       ///< the run used up the scene's stop.wall_time (wall clock)
 } zeno_outcome;
 
 /// What an event is.
 typedef enum zeno_event_kind {
-  ZENO_EVENT_START = 0, ///< the initial mode was selected
-  ZENO_EVENT_IMPACT,    ///< an impact (velocity jump), then a new mode
-  ZENO_EVENT_TRANSITION, ///< a mode change without impulse (lift-off, slip stop, ...)
-  ZENO_EVENT_ZENO,      ///< accumulation point of a completed Zeno sequence
-  ZENO_EVENT_END        ///< the run ended; `outcome` says why
+  ZENO_EVENT_START = 0,   ///< the initial mode was selected
+  ZENO_EVENT_IMPACT,      ///< an impact (velocity jump), then a new mode
+  ZENO_EVENT_TRANSITION,  ///< a mode change without impulse (lift-off, slip stop, ...)
+  ZENO_EVENT_ZENO,        ///< accumulation point of a completed Zeno sequence
+  ZENO_EVENT_END          ///< the run ended; `outcome` says why
 } zeno_event_kind;
 
 /// Complete mechanical state at one time.
 typedef struct zeno_state {
-  double t;           ///< time [time]
-  double q[3];        ///< (x, y, theta) [length, length, rad]
-  double qdot[3];     ///< (vx, vy, omega)
-  double gap[ZENO_MAX_CONTACTS];       ///< z_i [length]
-  double gap_rate[ZENO_MAX_CONTACTS];  ///< zdot_i
-  double slip[ZENO_MAX_CONTACTS];      ///< x_i [length]
-  double slip_rate[ZENO_MAX_CONTACTS]; ///< xdot_i
-  double zod[3];      ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
-  double zod_rate[3]; ///< qdot'
-  zeno_mode mode;     ///< mode in force after this instant
-  double force[ZENO_MAX_CONTACTS][2]; ///< contact force (normal, tangential) in that mode [force]
-  double energy;      ///< kinetic energy + potential of the constant load [energy]
+  double t;                             ///< time [time]
+  double q[3];                          ///< (x, y, theta) [length, length, rad]
+  double qdot[3];                       ///< (vx, vy, omega)
+  double gap[ZENO_MAX_CONTACTS];        ///< z_i [length]
+  double gap_rate[ZENO_MAX_CONTACTS];   ///< zdot_i
+  double slip[ZENO_MAX_CONTACTS];       ///< x_i [length]
+  double slip_rate[ZENO_MAX_CONTACTS];  ///< xdot_i
+  double zod[3];                        ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
+  double zod_rate[3];                   ///< qdot'
+  zeno_mode mode;                       ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2];   ///< contact force (normal, tangential) in that mode [force]
+  double energy;  ///< kinetic energy + potential of the constant load [energy]
 } zeno_state;
 
 /// One event, returned as data.
 typedef struct zeno_event {
-  long index;            ///< 0 for the START event, then 1, 2, ...
+  long index;  ///< 0 for the START event, then 1, 2, ...
   zeno_event_kind kind;
-  zeno_guard guard;      ///< cause of the event
-  int contact;           ///< contact whose guard fired (0-based), -1 if none
-  double t;              ///< event time [time]
-  zeno_mode mode_before; ///< mode before the event (START: same as after)
-  zeno_mode mode_after;  ///< mode after the event
-  unsigned impact_mask;  ///< IMPACT: bit i set when contact i received an impulse
-  double impulse[ZENO_MAX_CONTACTS][2]; ///< IMPACT: (normal, tangential) impulse [force*time]
+  zeno_guard guard;                      ///< cause of the event
+  int contact;                           ///< contact whose guard fired (0-based), -1 if none
+  double t;                              ///< event time [time]
+  zeno_mode mode_before;                 ///< mode before the event (START: same as after)
+  zeno_mode mode_after;                  ///< mode after the event
+  unsigned impact_mask;                  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2];  ///< IMPACT: (normal, tangential) impulse [force*time]
   /// IMPACT: per contact with an impulse, S when it sticks after the impact
   /// or P/N when it slips (the paper writes a sticking FI as "FI FS ...");
   /// F for contacts without impulse.
@@ -85,9 +85,9 @@ typedef struct zeno_event {
   /// or kept it (always with the inelastic and Chatterjee-Ruina laws;
   /// Newton's law with friction can add energy, a known defect of that law).
   double energy_gain;
-  zeno_state before;     ///< state just before (velocities pre-impact)
-  zeno_state after;      ///< state just after
-  double guard_residual; ///< guard value at the located event, scaled by the state's own scale
+  zeno_state before;      ///< state just before (velocities pre-impact)
+  zeno_state after;       ///< state just after
+  double guard_residual;  ///< guard value at the located event, scaled by the state's own scale
   /// How far the contacts closed in the mode before the event drifted from
   /// their constraints over the segment, before this event's projection
   /// removed it: max of |gap| / L and |gap rate| / V (and |slip rate| / V for
@@ -98,7 +98,8 @@ typedef struct zeno_event {
   long zeno_impacts;     ///< ZENO: impacts simulated in the sequence before completion
   double zeno_ratio;     ///< ZENO/END(diverging): geometric ratio per period of the sequence
   double zeno_error;     ///< ZENO: estimate of the accumulation-time error [time]
-  int zeno_period;       ///< ZENO/END(diverging): impacts per period (order 2: sequences per period); 0 at a precision floor
+  /// ZENO/END(diverging): impacts per period (order 2: sequences per period); 0 at a precision floor
+  int zeno_period;
   /// ZENO: 1 when the event completes a sequence of impacts; 2 when it
   /// completes a chain of completed sequences following each other with
   /// shrinking size (second-order accumulation: a bouncing contact
@@ -106,9 +107,10 @@ typedef struct zeno_event {
   /// touched. zeno_impacts then counts the chain's impacts.
   int zeno_order;
   zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
-  char solver_flag[48];  ///< END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
-  size_t consistent_count; ///< END(ambiguous): number of consistent modes
-  zeno_mode consistent[ZENO_MAX_MODES]; ///< END(ambiguous): the consistent modes
+  /// END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
+  char solver_flag[48];
+  size_t consistent_count;               ///< END(ambiguous): number of consistent modes
+  zeno_mode consistent[ZENO_MAX_MODES];  ///< END(ambiguous): the consistent modes
   /// How close the decisions taken at this event came to going another way
   /// [-], the smallest of: the time to the next guard crossing over the
   /// segment's duration (two guards nearly together), the squared approach
@@ -178,7 +180,7 @@ typedef struct zeno_sim zeno_sim;
 /// Creates a simulator for a validated scene (the scene is copied).
 /// Returns NULL and fills error on invalid input.
 ZENO_API zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
-                          zeno_error *error);
+                                   zeno_error *error);
 
 /// Frees a simulator; NULL is accepted.
 ZENO_API void zeno_sim_destroy(zeno_sim *sim);
@@ -192,8 +194,8 @@ ZENO_API void zeno_sim_destroy(zeno_sim *sim);
 /// ZENO_ERR_ARGUMENT for NULL or a full-model simulator, ZENO_ERR_RANGE
 /// for a state that is not finite or penetrates the surface (gap < 0);
 /// the simulator is then unchanged.
-ZENO_API zeno_status zeno_sim_restart(zeno_sim *sim, const double qp[3],
-                                      const double qdp[3], zeno_error *error);
+ZENO_API zeno_status zeno_sim_restart(zeno_sim *sim, const double qp[3], const double qdp[3],
+                                      zeno_error *error);
 
 /// Advances to the next event and returns it in *event. Returns ZENO_OK for
 /// every event including the final END event, then ZENO_DONE (not an
@@ -224,7 +226,7 @@ ZENO_API zeno_status zeno_sim_run(zeno_sim *sim, zeno_error *error);
 /// impact time are the post-impact ones. Errors: ZENO_ERR_RANGE for a time
 /// outside the simulated (or kept) part, ZENO_ERR_ARGUMENT for NULL.
 ZENO_API zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,
-                              zeno_error *error);
+                                       zeno_error *error);
 
 /// Current outcome (RUNNING until the END event has been returned).
 ZENO_API zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
@@ -238,17 +240,17 @@ ZENO_API const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
 /// Summary of a finished (or current) run.
 typedef struct zeno_summary {
   zeno_outcome outcome;
-  double t;               ///< time of the last event [time]
-  long events;            ///< events returned, START and END included
-  long impacts;           ///< impacts simulated (Zeno tails excluded)
-  bool has_zeno;          ///< a Zeno sequence was completed
-  double zeno_time;       ///< time of the (first) accumulation point [time]
-  long zeno_impacts;      ///< impacts simulated in that sequence before completion
-  zeno_state final_state; ///< state after the last event
-  long energy_gains;      ///< impacts that added kinetic energy (Newton's law with friction)
-  double energy_gain_max; ///< the largest such gain over the kinetic energy before it [-]
-  size_t section_count;   ///< Poincaré section crossings recorded
-  double section_angles[ZENO_SUMMARY_SECTIONS]; ///< the first of them, eq. (25) [rad]
+  double t;                ///< time of the last event [time]
+  long events;             ///< events returned, START and END included
+  long impacts;            ///< impacts simulated (Zeno tails excluded)
+  bool has_zeno;           ///< a Zeno sequence was completed
+  double zeno_time;        ///< time of the (first) accumulation point [time]
+  long zeno_impacts;       ///< impacts simulated in that sequence before completion
+  zeno_state final_state;  ///< state after the last event
+  long energy_gains;       ///< impacts that added kinetic energy (Newton's law with friction)
+  double energy_gain_max;  ///< the largest such gain over the kinetic energy before it [-]
+  size_t section_count;    ///< Poincaré section crossings recorded
+  double section_angles[ZENO_SUMMARY_SECTIONS];  ///< the first of them, eq. (25) [rad]
 } zeno_summary;
 
 /// Fills the summary of the run so far.
@@ -264,8 +266,8 @@ ZENO_API size_t zeno_sim_word(const zeno_sim *sim, char *buffer, size_t size);
 /// Runs a scene to its end and fills the summary (and the word when
 /// word != NULL). A convenience for tests, sweeps and the CLI.
 ZENO_API zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
-                     zeno_summary *summary, char *word, size_t word_size,
-                     zeno_error *error);
+                              zeno_summary *summary, char *word, size_t word_size,
+                              zeno_error *error);
 
 /// Stable names, as printed in JSON ("rest", "impact", ...).
 ZENO_API const char *zeno_outcome_name(zeno_outcome outcome);

@@ -23,16 +23,16 @@ extern "C" {
 
 /// One point of a sweep.
 typedef struct zeno_sweep_point {
-  size_t ix, iy;          ///< grid indices
-  double x, y;            ///< the axis values
-  bool ok;                ///< simulated; false: `error` says why (a bad scene there)
-  zeno_outcome outcome;   ///< how the run ended
-  double t;               ///< when [time]
-  long events, impacts;   ///< of the run
-  bool has_zeno;          ///< a Zeno sequence was completed
-  double zeno_time;       ///< the first accumulation point [time]; NaN without
-  double final_zod[3];    ///< q' at the end (rest point: x2 = final_zod[2]) [length]
-  long energy_gains;      ///< impacts that added energy (Newton's law with friction)
+  size_t ix, iy;         ///< grid indices
+  double x, y;           ///< the axis values
+  bool ok;               ///< simulated; false: `error` says why (a bad scene there)
+  zeno_outcome outcome;  ///< how the run ended
+  double t;              ///< when [time]
+  long events, impacts;  ///< of the run
+  bool has_zeno;         ///< a Zeno sequence was completed
+  double zeno_time;      ///< the first accumulation point [time]; NaN without
+  double final_zod[3];   ///< q' at the end (rest point: x2 = final_zod[2]) [length]
+  long energy_gains;     ///< impacts that added energy (Newton's law with friction)
   /// Basin estimate (zeno_sweep_basin_def.count > 0), magnitudes are the
   /// scene's epsilon [-]. basin_inner: every scanned magnitude below it
   /// returns (the edge after the first run that does not, bisected); NaN
@@ -43,9 +43,9 @@ typedef struct zeno_sweep_point {
   double basin_inner, basin_outer;
   /// The widest bisection bracket left (0 when no edge was bisected) [-].
   double basin_width;
-  int basin_returns;      ///< scanned magnitudes that returned
-  int basin_transitions;  ///< changes between returning and not along the scan
-  char error[ZENO_REGION_ERROR_SIZE]; ///< why the point was not simulated; "" when ok
+  int basin_returns;                   ///< scanned magnitudes that returned
+  int basin_transitions;               ///< changes between returning and not along the scan
+  char error[ZENO_REGION_ERROR_SIZE];  ///< why the point was not simulated; "" when ok
 } zeno_sweep_point;
 
 /// Basin estimate (full model only): per grid point, typically a
@@ -57,10 +57,10 @@ typedef struct zeno_sweep_point {
 /// `turn_max` from its start: a body that tipped over and rests elsewhere
 /// is not in the basin of the equilibrium it started at.
 typedef struct zeno_sweep_basin_def {
-  size_t count;    ///< magnitudes scanned, 0 (no estimate) or 2..ZENO_REGION_AXIS_MAX
-  double lo, hi;   ///< scanned range, 0 < lo < hi <= 1 (epsilon's range) [-]
-  double tol;      ///< bisection bracket width, > 0 [-]
-  double turn_max; ///< largest turn of a returning run, (0, pi] [rad]
+  size_t count;     ///< magnitudes scanned, 0 (no estimate) or 2..ZENO_REGION_AXIS_MAX
+  double lo, hi;    ///< scanned range, 0 < lo < hi <= 1 (epsilon's range) [-]
+  double tol;       ///< bisection bracket width, > 0 [-]
+  double turn_max;  ///< largest turn of a returning run, (0, pi] [rad]
 } zeno_sweep_basin_def;
 
 /// Settings: the two axes and the basin estimate. Any scene path is

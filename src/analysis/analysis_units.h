@@ -27,8 +27,8 @@ static inline void analysis_scene_stability_to_user(scene_units u, zeno_scene_st
   for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
     for (int k = 0; k < 2; k++)
       r->weak.forces[i][k] = scene_units_to_user(u, SCENE_DIM_FORCE, r->weak.forces[i][k]);
-  r->theorem4.witness_load[2] =
-      scene_units_to_user(u, SCENE_DIM_LENGTH, r->theorem4.witness_load[2]);
+  r->theorem4.witness_load[2] = scene_units_to_user(u, SCENE_DIM_LENGTH,
+                                                    r->theorem4.witness_load[2]);
 }
 
 #endif

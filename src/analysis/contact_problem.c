@@ -12,8 +12,7 @@
 /// direction of its own. Scenes give |n x t| = 1.
 #define CONTACT_PROBLEM_PARALLEL_RTOL 1e-12
 
-zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene,
-                                            zeno_contact_problem *p,
+zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene, zeno_contact_problem *p,
                                             zeno_error *error) {
   if (scene == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and problem are required");
@@ -48,39 +47,34 @@ static bool all_finite(const double *v, int n) {
   return true;
 }
 
-static zeno_status check_contact(const zeno_contact_problem *p, int i,
-                                 zeno_error *e) {
+static zeno_status check_contact(const zeno_contact_problem *p, int i, zeno_error *e) {
   const double *n = p->normal[i], *t = p->tangent[i];
   if (!all_finite(n, 3) || !all_finite(t, 3))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.normal",
                      "contact %d: a wrench entry is NaN or infinite", i + 1);
   if (!(p->mu[i] >= 0) || !isfinite(p->mu[i]))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.mu",
-                     "contact %d: friction coefficient %g; allowed [0, inf)",
-                     i + 1, p->mu[i]);
+                     "contact %d: friction coefficient %g; allowed [0, inf)", i + 1, p->mu[i]);
   const double cross = n[0] * t[1] - n[1] * t[0];
   if (!(fabs(cross) > CONTACT_PROBLEM_PARALLEL_RTOL * hypot(n[0], n[1]) * hypot(t[0], t[1])))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.tangent",
                      "contact %d: normal and tangent forces are parallel "
-                     "(or zero)", i + 1);
+                     "(or zero)",
+                     i + 1);
   return ZENO_OK;
 }
 
-zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts,
-                      zeno_error *e) {
-  if (p == NULL)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "problem is NULL");
+zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts, zeno_error *e) {
+  if (p == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "problem is NULL");
   if (p->contact_count < min_contacts || p->contact_count > ZENO_MAX_CONTACTS)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.contact_count",
-                     "%d contacts; allowed %d to %d", p->contact_count,
-                     min_contacts, ZENO_MAX_CONTACTS);
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.contact_count", "%d contacts; allowed %d to %d",
+                     p->contact_count, min_contacts, ZENO_MAX_CONTACTS);
   for (int k = 0; k < 3; k++)
     if (!(p->inv_mass[k] > 0) || !isfinite(p->inv_mass[k]))
       return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.inv_mass",
                        "inverse mass entries must be positive and finite");
   if (!all_finite(p->load, 3))
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.load",
-                     "a load entry is NaN or infinite");
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.load", "a load entry is NaN or infinite");
   for (int i = 0; i < p->contact_count; i++) {
     const zeno_status st = check_contact(p, i, e);
     if (st != ZENO_OK) return st;

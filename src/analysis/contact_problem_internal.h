@@ -8,8 +8,7 @@
 /// Checks a problem: non-NULL, min_contacts..2 contacts, finite entries,
 /// mu >= 0, inv_mass > 0, and per contact a normal and a tangent whose force
 /// parts are independent. Fills e and returns ZENO_ERR_ARGUMENT otherwise.
-zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts,
-                      zeno_error *e);
+zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts, zeno_error *e);
 
 /// Delassus matrix A = J^T M^-1 J with J = [W_n W_t], rows and columns
 /// ordered as in Pang–Trinkle: (n_1 .. n_nc, t_1 .. t_nc).

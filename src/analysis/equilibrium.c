@@ -25,9 +25,8 @@
 #define EQ_MARGIN_CAP_FACTOR 1e6
 
 // One contact: the S solve; rest needs zero acceleration as well.
-static zeno_status static_one(const kinematics_model *km, const contact_dyn *d,
-                              const mode_tol *tol, zeno_equilibrium_report *rep,
-                              zeno_error *error) {
+static zeno_status static_one(const kinematics_model *km, const contact_dyn *d, const mode_tol *tol,
+                              zeno_equilibrium_report *rep, zeno_error *error) {
   mode_solution ss;
   double margin = -INFINITY;
   if (!mode_static(d, &ss, &margin))
@@ -48,9 +47,8 @@ static zeno_status static_one(const kinematics_model *km, const contact_dyn *d,
 // exactly on the line of forces balancing the load (contact_static_family_capped):
 // a concave piecewise-linear function of one variable, no simplex needed.
 // GLPK's solution of the same LP is the test's reference.
-static zeno_status static_two(const kinematics_model *km, const contact_dyn *d,
-                              const mode_tol *tol, zeno_equilibrium_report *rep,
-                              zeno_error *error) {
+static zeno_status static_two(const kinematics_model *km, const contact_dyn *d, const mode_tol *tol,
+                              zeno_equilibrium_report *rep, zeno_error *error) {
   const double rhs[3] = {-d->h[0], -d->h[1], -d->h[2]};
   const double cap = EQ_MARGIN_CAP_FACTOR * km->force_scale;
   double force[4], margin;
@@ -79,11 +77,9 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   contact_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
   memset(rep, 0, sizeof *rep);
   rep->contact_count = km.n;
-  const mode_tol tol = {EQ_FORCE_RTOL * km.force_scale,
-                      EQ_FORCE_RTOL * km.accel_scale};
+  const mode_tol tol = {EQ_FORCE_RTOL * km.force_scale, EQ_FORCE_RTOL * km.accel_scale};
 
-  st = km.n == 2 ? static_two(&km, &d, &tol, rep, error)
-                 : static_one(&km, &d, &tol, rep, error);
+  st = km.n == 2 ? static_two(&km, &d, &tol, rep, error) : static_one(&km, &d, &tol, rep, error);
   if (st != ZENO_OK) return st;
   contact_order order;
   contact_order_of(&d, km.n, &order);
@@ -91,8 +87,7 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   rep->index_order_ok = order.ok;
   rep->index_order_swappable = order.swappable;
   for (int i = 0; i < km.n; i++) {
-    rep->painleve_bound[i] =
-        zeno_painleve_bound(km.rho, km.p[i], scene->contacts[i].surface_angle);
+    rep->painleve_bound[i] = zeno_painleve_bound(km.rho, km.p[i], scene->contacts[i].surface_angle);
     rep->painleve_ok[i] = km.mu[i] < rep->painleve_bound[i];
   }
 
@@ -116,8 +111,7 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   return ZENO_OK;
 }
 
-zeno_status zeno_equilibrium_check(const zeno_scene *scene,
-                                   zeno_equilibrium_report *rep,
+zeno_status zeno_equilibrium_check(const zeno_scene *scene, zeno_equilibrium_report *rep,
                                    zeno_error *error) {
   if (scene == NULL || rep == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and report are required");

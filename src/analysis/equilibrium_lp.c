@@ -41,9 +41,7 @@ static bool lp_is_finite(const lp_dense *lp) {
       if (!isfinite(lp->a[r][c])) return false;
   }
   for (int c = 0; c < lp->cols; c++)
-    if (!isfinite(lp->col_lo[c]) || !isfinite(lp->col_hi[c]) ||
-        !isfinite(lp->obj[c]))
-      return false;
+    if (!isfinite(lp->col_lo[c]) || !isfinite(lp->col_hi[c]) || !isfinite(lp->obj[c])) return false;
   return true;
 }
 
@@ -73,11 +71,9 @@ static glp_prob *lp_build(const glpk_api *g, const lp_dense *lp) {
   g->add_rows(P, lp->rows);
   g->add_cols(P, lp->cols);
   for (int r = 0; r < lp->rows; r++)
-    g->set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r],
-                     lp->row_hi[r]);
+    g->set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r], lp->row_hi[r]);
   for (int c = 0; c < lp->cols; c++) {
-    g->set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c],
-                     lp->col_hi[c]);
+    g->set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c], lp->col_hi[c]);
     g->set_obj_coef(P, c + 1, lp->obj[c]);
   }
   int ia[1 + LP_MAX_ROWS * LP_MAX_COLS], ja[1 + LP_MAX_ROWS * LP_MAX_COLS];
@@ -135,8 +131,7 @@ static void refine_vertex(const glpk_api *g, glp_prob *P, const lp_dense *lp, do
 }
 
 // Violation of lo <= value <= hi (by kind), relative to `size`.
-static double bound_violation(lp_bound kind, double lo, double hi,
-                              double value, double size) {
+static double bound_violation(lp_bound kind, double lo, double hi, double value, double size) {
   double v = 0;
   if (kind == LP_LOWER || kind == LP_FIXED) v = fmax(v, lo - value);
   if (kind == LP_UPPER) v = fmax(v, value - hi);
@@ -155,21 +150,20 @@ static double lp_violation(const lp_dense *lp, const double x[]) {
     }
     size += fmax(fabs(lp->row_lo[r]), fabs(lp->row_hi[r]));
     if (size > 0)
-      worst = fmax(worst, bound_violation(lp->row_kind[r], lp->row_lo[r],
-                                          lp->row_hi[r], act, size));
+      worst = fmax(worst,
+                   bound_violation(lp->row_kind[r], lp->row_lo[r], lp->row_hi[r], act, size));
   }
   for (int c = 0; c < lp->cols; c++) {
     const double size = x_scale + fmax(fabs(lp->col_lo[c]), fabs(lp->col_hi[c]));
     if (size > 0)
-      worst = fmax(worst, bound_violation(lp->col_kind[c], lp->col_lo[c],
-                                          lp->col_hi[c], x[c], size));
+      worst = fmax(worst,
+                   bound_violation(lp->col_kind[c], lp->col_lo[c], lp->col_hi[c], x[c], size));
   }
   return worst;
 }
 
 // Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
-static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol,
-                       int *status) {
+static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol, int *status) {
   glp_prob *P = lp_build(g, lp);
   g->scale_prob(P, GLP_SF_AUTO);
   glp_smcp parm;
@@ -192,16 +186,13 @@ static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol,
   return ret;
 }
 
-zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol,
-                              zeno_error *e) {
+zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e) {
   memset(sol, 0, sizeof *sol);
-  if (lp->rows < 1 || lp->rows > LP_MAX_ROWS || lp->cols < 1 ||
-      lp->cols > LP_MAX_COLS)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d",
-                     lp->rows, lp->cols, LP_MAX_ROWS, LP_MAX_COLS);
+  if (lp->rows < 1 || lp->rows > LP_MAX_ROWS || lp->cols < 1 || lp->cols > LP_MAX_COLS)
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d", lp->rows,
+                     lp->cols, LP_MAX_ROWS, LP_MAX_COLS);
   if (!lp_is_finite(lp))
-    return zeno_fail(e, ZENO_ERR_RANGE, "",
-                     "a linear-program coefficient is NaN or infinite");
+    return zeno_fail(e, ZENO_ERR_RANGE, "", "a linear-program coefficient is NaN or infinite");
   const glpk_api *g = glpk_api_get(e);
   if (g == NULL) return e ? e->code : ZENO_ERR_UNSUPPORTED;
   lp_dense clean = *lp;
@@ -210,17 +201,15 @@ zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol,
   int status;
   const int ret = run_simplex(g, &clean, sol, &status);
   g->term_out(old_term);
-  if (ret != 0 || !(status == GLP_OPT || status == GLP_NOFEAS ||
-                    status == GLP_INFEAS || status == GLP_UNBND))
+  if (ret != 0 ||
+      !(status == GLP_OPT || status == GLP_NOFEAS || status == GLP_INFEAS || status == GLP_UNBND))
     return zeno_fail(e, ZENO_ERR_SINGULAR, "",
-                     "the GLPK simplex failed (return code %d, status %d)",
-                     ret, status);
+                     "the GLPK simplex failed (return code %d, status %d)", ret, status);
   return ZENO_OK;
 }
 
 // Row `row` of the margin LP: s - (a_n n_i + a_t t_i) <= 0.
-static void slack_row(lp_dense *lp, int row, int col_n, int col_s,
-                      double a_n, double a_t) {
+static void slack_row(lp_dense *lp, int row, int col_n, int col_s, double a_n, double a_t) {
   lp->a[row][col_n] = -a_n;
   lp->a[row][col_n + 1] = -a_t;
   lp->a[row][col_s] = 1;
@@ -259,12 +248,10 @@ void lp_thread_done(void) {
   if (g) g->free_env();
 }
 
-zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r,
-                               zeno_error *e) {
+zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->margin = -INFINITY;
-  if (p->n < 1 || p->n > 2 || !(p->scale > 0) || !isfinite(p->scale) ||
-      !(p->cap > 0))
+  if (p->n < 1 || p->n > 2 || !(p->scale > 0) || !isfinite(p->scale) || !(p->cap > 0))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "",
                      "margin LP needs 1 or 2 contacts, a positive scale and cap");
   lp_dense lp;
@@ -274,8 +261,7 @@ zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r,
   if (st != ZENO_OK) return st;
   // s <= cap: never unbounded. A point GLPK accepts only within its own
   // tolerance (a load 1e-10 off a single contact's line) is no balance.
-  if (sol.status != LP_OPTIMAL || sol.violation > LP_CERTIFIED_RTOL)
-    return ZENO_OK;
+  if (sol.status != LP_OPTIMAL || sol.violation > LP_CERTIFIED_RTOL) return ZENO_OK;
   r->feasible = true;
   r->margin = sol.x[2 * p->n] * p->scale;
   r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - LP_CAP_RTOL);

@@ -14,10 +14,10 @@
 
 /// Bound of a row or column: lo <= x <= hi where the kind says which apply.
 typedef enum lp_bound {
-  LP_FREE = 0, ///< no bound
-  LP_LOWER,    ///< x >= lo
-  LP_UPPER,    ///< x <= hi
-  LP_FIXED     ///< x = lo
+  LP_FREE = 0,  ///< no bound
+  LP_LOWER,     ///< x >= lo
+  LP_UPPER,     ///< x <= hi
+  LP_FIXED      ///< x = lo
 } lp_bound;
 
 /// maximise obj . x subject to row bounds on A x and column bounds on x.
@@ -31,15 +31,11 @@ typedef struct lp_dense {
   double obj[LP_MAX_COLS];
 } lp_dense;
 
-typedef enum lp_status {
-  LP_OPTIMAL = 0,
-  LP_INFEASIBLE,
-  LP_UNBOUNDED
-} lp_status;
+typedef enum lp_status { LP_OPTIMAL = 0, LP_INFEASIBLE, LP_UNBOUNDED } lp_status;
 
 typedef struct lp_solution {
   lp_status status;
-  double x[LP_MAX_COLS]; ///< optimal point (status optimal)
+  double x[LP_MAX_COLS];  ///< optimal point (status optimal)
   double objective;
   /// Largest bound violation of x over rows and columns, relative to the
   /// size of the terms (row r: sum_c |a_rc| max|x| + |bound|; column:
@@ -68,22 +64,21 @@ void lp_dense_init(lp_dense *lp, int rows, int cols);
 /// The next LP of the thread makes a new one.
 void lp_thread_done(void);
 
-zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol,
-                              zeno_error *e);
+zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e);
 
 /// Max-margin static LP: unknowns the contact forces f = (n1, t1[, n2, t2])
 /// and the margin s; W f = rhs; s <= n_i and s <= (mu_i n_i -+ t_i) /
 /// sqrt(1 + mu_i^2); s <= cap; maximise s.
 typedef struct lp_margin_lp {
-  int n;              ///< contacts, 1 or 2
-  double W[3][4];     ///< generalised Jacobian, columns (n1, t1, n2, t2)
-  double rhs[3];      ///< -load for an equilibrium, 0 for wedging
+  int n;           ///< contacts, 1 or 2
+  double W[3][4];  ///< generalised Jacobian, columns (n1, t1, n2, t2)
+  double rhs[3];   ///< -load for an equilibrium, 0 for wedging
   double mu[2];
-  double cap;         ///< upper bound of s [force]
+  double cap;  ///< upper bound of s [force]
   /// Force unit of the LP: rhs and cap are divided by it and the results
   /// multiplied back, so the answer scales with the load (homogeneity).
   double scale;
-  bool unit_normal_sum; ///< add n1 + n2 = scale (normalises a self-equilibrated pair)
+  bool unit_normal_sum;  ///< add n1 + n2 = scale (normalises a self-equilibrated pair)
 } lp_margin_lp;
 
 typedef struct lp_margin_result {
@@ -99,8 +94,7 @@ typedef struct lp_margin_result {
 /// bounded optimum below the cap.
 #define LP_CAP_RTOL 1e-9
 
-zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r,
-                               zeno_error *e);
+zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_error *e);
 
 /// The optimum's forces per contact, (normal, tangential) for contacts
 /// 0..n-1, as the reports store them.

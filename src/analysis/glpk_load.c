@@ -35,8 +35,7 @@ zeno_status glpk_api_open(const char *soname, glpk_api *g, zeno_error *e) {
       {"glp_term_out", (void **)&g->term_out},
       {"glp_free_env", (void **)&g->free_env},
   };
-  static const zeno_dl_library glpk = {"GLPK", "the linear-programming library", "libglpk40",
-                                       ""};
+  static const zeno_dl_library glpk = {"GLPK", "the linear-programming library", "libglpk40", ""};
   return zeno_dl_load(soname, table, sizeof table / sizeof table[0], &glpk, e);
 }
 

@@ -15,16 +15,14 @@
 /// while excluding pairs genuinely outside.
 #define JAM_WEDGE_TOL 1e-10
 
-zeno_status zeno_jamming_coefficient(const zeno_contact_problem *p,
-                                     int contact, zeno_letter slip,
+zeno_status zeno_jamming_coefficient(const zeno_contact_problem *p, int contact, zeno_letter slip,
                                      double *mu_jam, zeno_error *e) {
-  if (mu_jam == NULL)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "mu_jam is NULL");
+  if (mu_jam == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "mu_jam is NULL");
   const zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   if (contact < 0 || contact >= p->contact_count)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "contact",
-                     "contact %d; allowed 0 to %d", contact, p->contact_count - 1);
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "contact", "contact %d; allowed 0 to %d", contact,
+                     p->contact_count - 1);
   if (slip != ZENO_LETTER_P && slip != ZENO_LETTER_N)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "slip",
                      "slip direction must be P or N (letter %d given)", (int)slip);
@@ -51,8 +49,8 @@ static void contact_point(const zeno_contact_problem *p, int i, double r[2]) {
 }
 
 // Components of force f in contact i's (normal, tangent) coordinates.
-static void contact_components(const zeno_contact_problem *p, int i,
-                               const double f[2], double *a_n, double *a_t) {
+static void contact_components(const zeno_contact_problem *p, int i, const double f[2], double *a_n,
+                               double *a_t) {
   const double *n = p->normal[i], *t = p->tangent[i];
   const double det = n[0] * t[1] - n[1] * t[0];
   *a_n = (f[0] * t[1] - f[1] * t[0]) / det;
@@ -79,16 +77,15 @@ static void wedging_friction(const zeno_contact_problem *p, double mu_w[2]) {
   mu_w[1] = fabs(t2) / n2;
 }
 
-zeno_status zeno_wedging_check(const zeno_contact_problem *p, zeno_wedging *r,
-                               zeno_error *e) {
+zeno_status zeno_wedging_check(const zeno_contact_problem *p, zeno_wedging *r, zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
   zeno_status st = contact_problem_check(p, 2, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
   // Self-equilibrated: W f = 0 with c_n1 + c_n2 = 1; cap 1 never binds
   // (s <= c_n,i <= 1).
-  lp_margin_lp lp = {.n = 2, .mu = {p->mu[0], p->mu[1]}, .cap = 1,
-                     .scale = 1, .unit_normal_sum = true};
+  lp_margin_lp lp = {
+      .n = 2, .mu = {p->mu[0], p->mu[1]}, .cap = 1, .scale = 1, .unit_normal_sum = true};
   contact_problem_jacobian(p, lp.W);
   lp_margin_result res;
   st = lp_margin_lp_solve(&lp, &res, e);

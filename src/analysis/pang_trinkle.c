@@ -38,8 +38,7 @@ static int sign_of(unsigned mask, int i) { return (mask >> i) & 1u ? -1 : 1; }
 
 // M_hat(sigma_t) of the planar problem: the leading 2nc x 2nc block of
 // M(sigma_t, sigma_o) with no o direction, rows and columns (c_n, s_t).
-static void mhat(double A[4][4], int nc, const double mu[2],
-                 unsigned sign_mask, double M[4][4]) {
+static void mhat(double A[4][4], int nc, const double mu[2], unsigned sign_mask, double M[4][4]) {
   memset(M, 0, sizeof(double) * 16);
   for (int i = 0; i < nc; i++)
     for (int j = 0; j < nc; j++) {
@@ -61,8 +60,7 @@ static double max_abs(double M[4][4], int m) {
 }
 
 // (35) for one of u, v: 2 mu_j x_n,j - x_t,j >= 0, columns from `col0`.
-static void friction_rows(lp_dense *lp, int row0, int col0, int nc,
-                          const double mu[2]) {
+static void friction_rows(lp_dense *lp, int row0, int col0, int nc, const double mu[2]) {
   for (int j = 0; j < nc; j++) {
     lp->a[row0 + j][col0 + j] = 2 * mu[j];
     lp->a[row0 + j][col0 + nc + j] = -1;
@@ -73,8 +71,7 @@ static void friction_rows(lp_dense *lp, int row0, int col0, int nc,
 // The LP of system (32)-(35) for index set gamma: columns (u, v, t),
 // maximise t subject to M_gamma (u - v) >= t, M_rest (u - v) = 0, u_gamma = 0,
 // u, v >= 0, (35), sum(u) + sum(v) = 1 (the system is homogeneous).
-static void system_lp(double M[4][4], int nc, const double mu[2],
-                      unsigned gamma, lp_dense *lp) {
+static void system_lp(double M[4][4], int nc, const double mu[2], unsigned gamma, lp_dense *lp) {
   const int m = 2 * nc, col_t = 2 * m;
   lp_dense_init(lp, 2 * m + 1, 2 * m + 1);
   for (int a = 0; a < m; a++) {
@@ -101,8 +98,7 @@ static void system_lp(double M[4][4], int nc, const double mu[2],
 
 // Depth of one system (-INFINITY when even t -> -inf admits no point) and
 // its solution v.
-static zeno_status system_depth(double M[4][4], int nc,
-                                const double mu[2], unsigned gamma,
+static zeno_status system_depth(double M[4][4], int nc, const double mu[2], unsigned gamma,
                                 double *depth, double v[4], zeno_error *e) {
   lp_dense lp;
   system_lp(M, nc, mu, gamma, &lp);
@@ -111,8 +107,7 @@ static zeno_status system_depth(double M[4][4], int nc,
   if (st != ZENO_OK) return st;
   // Only a point satisfying every constraint to rounding certifies a
   // consistent system (GLPK's tolerance would admit near misses).
-  const bool certified =
-      sol.status == LP_OPTIMAL && sol.violation <= LP_CERTIFIED_RTOL;
+  const bool certified = sol.status == LP_OPTIMAL && sol.violation <= LP_CERTIFIED_RTOL;
   *depth = certified ? sol.x[4 * nc] : -INFINITY;
   for (int a = 0; a < 2 * nc; a++) v[a] = sol.x[2 * nc + a];
   return ZENO_OK;
@@ -120,24 +115,22 @@ static zeno_status system_depth(double M[4][4], int nc,
 
 // Proposition 5: c_n = v_n, c_t = Sigma_t (v_t - mu v_n), g = -J c, scaled
 // to unit size |f| + |tau| / rho (the stability of a load is homogeneous).
-static void witness_load(const zeno_contact_problem *p, unsigned sign_mask,
-                         const double v[4], double g[3]) {
+static void witness_load(const zeno_contact_problem *p, unsigned sign_mask, const double v[4],
+                         double g[3]) {
   const int nc = p->contact_count;
   zeno_contact_problem w = *p;
   for (int k = 0; k < 3; k++) w.load[k] = 0;
   for (int j = 0; j < nc; j++) {
     const double cn = v[j];
     const double ct = sign_of(sign_mask, j) * (v[nc + j] - p->mu[j] * cn);
-    for (int k = 0; k < 3; k++)
-      w.load[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
+    for (int k = 0; k < 3; k++) w.load[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
   }
   const double size = contact_problem_force_scale(&w);
   const bool zero = w.load[0] == 0 && w.load[1] == 0 && w.load[2] == 0;
   for (int k = 0; k < 3; k++) g[k] = zero ? 0 : w.load[k] / size;
 }
 
-zeno_status zeno_strong_stability_check(const zeno_contact_problem *p,
-                                        zeno_strong_stability *r,
+zeno_status zeno_strong_stability_check(const zeno_contact_problem *p, zeno_strong_stability *r,
                                         zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
   zeno_status st = contact_problem_check(p, 1, e);
@@ -171,15 +164,17 @@ zeno_status zeno_strong_stability_check(const zeno_contact_problem *p,
   return ZENO_OK;
 }
 
-zeno_status zeno_weak_stability_check(const zeno_contact_problem *p,
-                                      zeno_weak_stability *r, zeno_error *e) {
+zeno_status zeno_weak_stability_check(const zeno_contact_problem *p, zeno_weak_stability *r,
+                                      zeno_error *e) {
   if (r == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "result is NULL");
   zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
   const double scale = contact_problem_force_scale(p);
-  lp_margin_lp lp = {.n = p->contact_count, .mu = {p->mu[0], p->mu[1]},
-                     .cap = PT_MARGIN_CAP_FACTOR * scale, .scale = scale};
+  lp_margin_lp lp = {.n = p->contact_count,
+                     .mu = {p->mu[0], p->mu[1]},
+                     .cap = PT_MARGIN_CAP_FACTOR * scale,
+                     .scale = scale};
   contact_problem_jacobian(p, lp.W);
   for (int k = 0; k < 3; k++) lp.rhs[k] = -p->load[k];
   lp_margin_result res;
@@ -192,8 +187,7 @@ zeno_status zeno_weak_stability_check(const zeno_contact_problem *p,
   return ZENO_OK;
 }
 
-zeno_status zeno_scene_stability_check(const zeno_scene *scene,
-                                       zeno_scene_stability *r,
+zeno_status zeno_scene_stability_check(const zeno_scene *scene, zeno_scene_stability *r,
                                        zeno_error *e) {
   if (scene == NULL || r == NULL)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "scene and result are required");
@@ -211,7 +205,8 @@ zeno_status zeno_scene_stability_check(const zeno_scene *scene,
   if (p.contact_count != 2)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contacts",
                      "stability of an equilibrium needs two contacts; the "
-                     "scene has %d", p.contact_count);
+                     "scene has %d",
+                     p.contact_count);
   memset(r, 0, sizeof *r);
   if ((st = zeno_weak_stability_check(&p, &r->weak, e)) != ZENO_OK) return st;
   if ((st = zeno_strong_stability_check(&p, &r->theorem4, e)) != ZENO_OK) return st;

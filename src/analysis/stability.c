@@ -31,8 +31,8 @@ const char *zeno_verdict_name(zeno_verdict v) {
 }
 
 zeno_analysis_def zeno_analysis_def_default(void) {
-  zeno_analysis_def d = {.maps = zeno_maps_def_default(), .partition_intervals = 300,
-                         .maps_when_undecided = true};
+  zeno_analysis_def d = {
+      .maps = zeno_maps_def_default(), .partition_intervals = 300, .maps_when_undecided = true};
   return d;
 }
 
@@ -63,9 +63,8 @@ static int two_slip_sign(const kinematics_model *km) {
 }
 
 // Definition 4 for a scene whose equilibrium report is known.
-static zeno_status persistent_given(const zeno_scene *scene,
-                                    const zeno_equilibrium_report *rep, bool *persistent,
-                                    zeno_error *error) {
+static zeno_status persistent_given(const zeno_scene *scene, const zeno_equilibrium_report *rep,
+                                    bool *persistent, zeno_error *error) {
   kinematics_model km;
   contact_dyn d;
   if (!zod_dyn(scene, &km, &d, error)) return error ? error->code : ZENO_ERR_GEOMETRY;
@@ -74,9 +73,10 @@ static zeno_status persistent_given(const zeno_scene *scene,
   *persistent = rep->ambiguous_count == 0;  // requirement 1
   // Requirement 2: single-contact slip modes either pull the slipping
   // contact off (f_n < 0) or press the free contact down (zddot_j < 0).
-  static const unsigned char single[4][2] = {
-      {ZENO_LETTER_P, ZENO_LETTER_F}, {ZENO_LETTER_N, ZENO_LETTER_F},
-      {ZENO_LETTER_F, ZENO_LETTER_P}, {ZENO_LETTER_F, ZENO_LETTER_N}};
+  static const unsigned char single[4][2] = {{ZENO_LETTER_P, ZENO_LETTER_F},
+                                             {ZENO_LETTER_N, ZENO_LETTER_F},
+                                             {ZENO_LETTER_F, ZENO_LETTER_P},
+                                             {ZENO_LETTER_F, ZENO_LETTER_N}};
   for (int k = 0; k < 4 && *persistent; k++) {
     zeno_mode m = {{single[k][0], single[k][1]}};
     mode_solution sol;
@@ -90,7 +90,8 @@ static zeno_status persistent_given(const zeno_scene *scene,
   // Requirement 3: kinematically feasible two-slip modes press both contacts.
   const int sign = two_slip_sign(&km);
   const unsigned char a = ZENO_LETTER_P, b = sign > 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
-  const zeno_mode two[2] = {{{a, b}}, {{ZENO_LETTER_N, b == ZENO_LETTER_P ? ZENO_LETTER_N : ZENO_LETTER_P}}};
+  const zeno_mode two[2] = {{{a, b}},
+                            {{ZENO_LETTER_N, b == ZENO_LETTER_P ? ZENO_LETTER_N : ZENO_LETTER_P}}};
   for (int k = 0; k < 2 && *persistent; k++) {
     mode_solution sol;
     if (!mode_solve(&d, two[k], &sol)) {
@@ -102,8 +103,7 @@ static zeno_status persistent_given(const zeno_scene *scene,
   return ZENO_OK;
 }
 
-zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent,
-                            zeno_error *error) {
+zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent, zeno_error *error) {
   if (scene == NULL || persistent == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and result are required");
   if (scene->contact_count != 2)
@@ -146,9 +146,8 @@ static size_t build_partition(const zeno_maps *m, size_t uniform, double *e) {
 
 // Definition 5 on the refined uniform partition: builds its interval graph,
 // checks it and keeps the partition and its classes in the analysis.
-static zeno_status stable_partition(const zeno_maps *m, size_t uniform,
-                                    zeno_analysis *a, zeno_partition_verdict *v,
-                                    zeno_error *error) {
+static zeno_status stable_partition(const zeno_maps *m, size_t uniform, zeno_analysis *a,
+                                    zeno_partition_verdict *v, zeno_error *error) {
   const size_t n = build_partition(m, uniform, a->partition);
   a->partition_count = n;
   zeno_interval_graph g;
@@ -164,8 +163,7 @@ static zeno_status stable_partition(const zeno_maps *m, size_t uniform,
 
 /* ---------- the verdict ---------- */
 
-static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region,
-                const char *reason) {
+static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region, const char *reason) {
   a->verdict = v;
   a->theorem = theorem;
   a->region = region;
@@ -240,8 +238,8 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
     if (fp->at_breakpoint && (!fp->returns || fp->tie)) continue;
     if (!fp->limiting && fp->G > 1 + ZENO_VERDICT_G_TOL) {
       char r[ZENO_REASON_SIZE];
-      snprintf(r, sizeof r, "fixed point of R at %.4f with G = %.4f > 1 (Theorem 2)",
-               fp->phi, fp->G);
+      snprintf(r, sizeof r, "fixed point of R at %.4f with G = %.4f > 1 (Theorem 2)", fp->phi,
+               fp->G);
       set(a, ZENO_VERDICT_UNSTABLE, 2, a->persistent ? 4 : 5, r);
       return ZENO_OK;
     }
@@ -276,12 +274,15 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
     // Out of memory: no verdict, and nothing left for the caller to free.
     zeno_maps_free(&a->maps);
     a->has_maps = false;
-    return zeno_fail(error, st, "", "Theorem 4's partition could not be "
-                     "checked: %s", graph_error.message);
+    return zeno_fail(error, st, "",
+                     "Theorem 4's partition could not be "
+                     "checked: %s",
+                     graph_error.message);
   }
   if (pv.stable) {
     char r[ZENO_REASON_SIZE];
-    snprintf(r, sizeof r, "stable partition of %zu intervals, %zu unsafe, no unsafe cycle (Theorem 4)",
+    snprintf(r, sizeof r,
+             "stable partition of %zu intervals, %zu unsafe, no unsafe cycle (Theorem 4)",
              a->partition_count, a->unsafe_count);
     set(a, ZENO_VERDICT_STABLE, 4, 3, r);
     return ZENO_OK;
@@ -292,8 +293,8 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   return ZENO_OK;
 }
 
-zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def,
-                         zeno_analysis *a, zeno_error *error) {
+zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def, zeno_analysis *a,
+                         zeno_error *error) {
   if (scene == NULL || a == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
   memset(a, 0, sizeof *a);  // every later error leaves nothing to free

@@ -41,8 +41,7 @@ static zeno_status graph_alloc(zeno_interval_graph *g, size_t n, zeno_error *err
   return ZENO_OK;
 }
 
-static zeno_status check_partition_edges(const double *edges, size_t n,
-                                         zeno_error *error) {
+static zeno_status check_partition_edges(const double *edges, size_t n, zeno_error *error) {
   for (size_t k = 0; k < n; k++)
     if (!(edges[k] < edges[k + 1]))
       return zeno_fail(error, ZENO_ERR_RANGE, "partition",
@@ -81,8 +80,8 @@ zeno_status zeno_interval_graph_build(const zeno_maps *m, const double *e, size_
     rmin[i] = fmin(rmin[i], c->R - pad);
     rmax[i] = fmax(rmax[i], c->R + pad);
     const double f = c->R - c->phi;
-    const zeno_interval_sign sg =
-        f > 0 ? ZENO_SIGN_POSITIVE : (f < 0 ? ZENO_SIGN_NEGATIVE : ZENO_SIGN_MIXED);
+    const zeno_interval_sign sg = f > 0 ? ZENO_SIGN_POSITIVE
+                                        : (f < 0 ? ZENO_SIGN_NEGATIVE : ZENO_SIGN_MIXED);
     iv->sign = sign_join(iv->sign, sg);
   }
   for (size_t i = 0; st == ZENO_OK && i < n; i++) {
@@ -99,8 +98,7 @@ zeno_status zeno_interval_graph_build(const zeno_maps *m, const double *e, size_
 
 /* ---------- merging ---------- */
 
-size_t zeno_partition_merge(const double *edges, const bool *safe, size_t n,
-                            zeno_interval *out) {
+size_t zeno_partition_merge(const double *edges, const bool *safe, size_t n, zeno_interval *out) {
   size_t count = 0;
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
@@ -111,8 +109,7 @@ size_t zeno_partition_merge(const double *edges, const bool *safe, size_t n,
   return count;
 }
 
-zeno_status zeno_interval_graph_merge(const zeno_interval_graph *g,
-                                      zeno_interval_graph *merged,
+zeno_status zeno_interval_graph_merge(const zeno_interval_graph *g, zeno_interval_graph *merged,
                                       zeno_error *error) {
   if (g == NULL || merged == NULL || g->count == 0 || g->intervals == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "graph", "a built graph is required");
@@ -151,8 +148,7 @@ void zeno_interval_graph_free(zeno_interval_graph *g) {
 /* ---------- Definition 5 ---------- */
 
 // True when interval u lies on a directed cycle (self-arcs do not count).
-static bool on_cycle(const zeno_interval_graph *g, size_t u, unsigned char *seen,
-                     size_t *stack) {
+static bool on_cycle(const zeno_interval_graph *g, size_t u, unsigned char *seen, size_t *stack) {
   const size_t n = g->count;
   memset(seen, 0, n);
   size_t top = 0;
@@ -197,13 +193,12 @@ zeno_status zeno_partition_stable(const zeno_maps *m, const zeno_interval_graph 
     // Condition 3: R - phi keeps a strict sign inside an unsafe interval.
     if (iv->sign == ZENO_SIGN_MIXED) {
       ok = false;
-      snprintf(v->reason, sizeof v->reason,
-               "R - phi changes sign in unsafe [%.4f, %.4f]", iv->lo, iv->hi);
+      snprintf(v->reason, sizeof v->reason, "R - phi changes sign in unsafe [%.4f, %.4f]", iv->lo,
+               iv->hi);
     } else if (on_cycle(g, i, seen, stack)) {  // condition 4
       ok = false;
       snprintf(v->reason, sizeof v->reason,
-               "unsafe [%.4f, %.4f] lies on a cycle of the interval graph", iv->lo,
-               iv->hi);
+               "unsafe [%.4f, %.4f] lies on a cycle of the interval graph", iv->lo, iv->hi);
     }
   }
   // Conditions 1-2: G constant and != 1 along the extremal intervals; the

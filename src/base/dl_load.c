@@ -19,8 +19,8 @@ zeno_status zeno_dl_load(const char *soname, const zeno_dl_symbol *symbols, size
       for (size_t j = 0; j < count; j++) *symbols[j].slot = NULL;
       dlclose(h);
       return zeno_fail(e, ZENO_ERR_UNSUPPORTED, library->parameter,
-                       "%s (%s) has no function %s: a %s of another version", library->name,
-                       soname, symbols[k].name, library->name);
+                       "%s (%s) has no function %s: a %s of another version", library->name, soname,
+                       symbols[k].name, library->name);
     }
   }
   return ZENO_OK;  // the handle stays open: the functions live in it

@@ -41,15 +41,13 @@ size_t zeno_error_format(const zeno_error *e, char *buf, size_t n) {
   if (e == NULL) return written(snprintf(buf, n, "no error"));
   if (is_override_error(e)) return written(snprintf(buf, n, "%s", e->message));
   if (e->file[0] && e->line > 0)
-    return written(snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line,
-                            e->column, e->parameter[0] ? e->parameter : "",
-                            e->parameter[0] ? ": " : "", e->message));
+    return written(snprintf(buf, n, "%s:%d:%d: %s%s%s", e->file, e->line, e->column,
+                            e->parameter[0] ? e->parameter : "", e->parameter[0] ? ": " : "",
+                            e->message));
   if (e->file[0])
-    return written(snprintf(buf, n, "%s: %s%s%s", e->file,
-                            e->parameter[0] ? e->parameter : "",
+    return written(snprintf(buf, n, "%s: %s%s%s", e->file, e->parameter[0] ? e->parameter : "",
                             e->parameter[0] ? ": " : "", e->message));
-  if (e->parameter[0])
-    return written(snprintf(buf, n, "%s: %s", e->parameter, e->message));
+  if (e->parameter[0]) return written(snprintf(buf, n, "%s: %s", e->parameter, e->message));
   return written(snprintf(buf, n, "%s", e->message));
 }
 
@@ -71,8 +69,7 @@ static size_t edit_distance(const char *a, size_t n, const char *b, size_t m) {
       size_t v = d[i - 1][j] + 1;
       if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
       if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-          d[i - 2][j - 2] + 1 < v)
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
         v = d[i - 2][j - 2] + 1;
       d[i][j] = v;
     }

@@ -23,7 +23,6 @@ typedef void (*parallel_worker_end_fn)(void);
 /// Runs items 0..n-1 on parallel_team(threads) threads, handed out `chunk`
 /// at a time; the error of the lowest failing item is the run's.
 zeno_status parallel_run(size_t n, int threads, size_t chunk, parallel_item_fn item,
-                         const void *context, parallel_worker_end_fn worker_end,
-                         zeno_error *error);
+                         const void *context, parallel_worker_end_fn worker_end, zeno_error *error);
 
 #endif

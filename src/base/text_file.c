@@ -14,18 +14,16 @@
 /// Room for one strerror text.
 #define ERRNO_TEXT_LEN 128
 
-static zeno_status io_error(zeno_error *error, const char *path, const char *what,
-                            int err) {
+static zeno_status io_error(zeno_error *error, const char *path, const char *what, int err) {
   char reason[ERRNO_TEXT_LEN];
   if (strerror_r(err, reason, sizeof reason) != 0) reason[0] = '\0';
-  return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot %s '%s': %s", what,
-                      path, reason);
+  return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot %s '%s': %s", what, path, reason);
 }
 
 // Reads `f` to its end, or to one byte past max_bytes. *buffer is
 // NUL-terminated; the caller frees it whatever the result.
-static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes,
-                               char **buffer, size_t *length, zeno_error *error) {
+static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes, char **buffer,
+                               size_t *length, zeno_error *error) {
   size_t got = 0;
   *length = 0;
   do {
@@ -40,14 +38,14 @@ static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes,
   if (ferror(f)) return io_error(error, path, "read", errno);
   if (*length > max_bytes)
     return zeno_fail_at(error, ZENO_ERR_RANGE, path, 0, 0, "",
-                        "'%s' is larger than %zu bytes, the most this file may hold",
-                        path, max_bytes);
+                        "'%s' is larger than %zu bytes, the most this file may hold", path,
+                        max_bytes);
   (*buffer)[*length] = '\0';
   return ZENO_OK;
 }
 
-zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes,
-                                  char **text, size_t *length, zeno_error *error) {
+zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes, char **text,
+                                  size_t *length, zeno_error *error) {
   if (stream == NULL || name == NULL || text == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a stream and its name are required");
   *text = NULL;
@@ -61,8 +59,8 @@ zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_byt
   return st;
 }
 
-zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
-                                size_t *length, zeno_error *error) {
+zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text, size_t *length,
+                                zeno_error *error) {
   if (path == NULL || text == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
   *text = NULL;

@@ -15,9 +15,8 @@ static void one_line(char *text) {
     if (*p < 0x20 || *p == 0x7f) *p = CONTROL_STAND_IN;
 }
 
-static void fill(zeno_error *e, zeno_status code, const char *file, int line,
-                 int column, const char *parameter, const char *fmt,
-                 va_list ap) {
+static void fill(zeno_error *e, zeno_status code, const char *file, int line, int column,
+                 const char *parameter, const char *fmt, va_list ap) {
   if (e == NULL) return;
   memset(e, 0, sizeof *e);
   e->code = code;
@@ -32,8 +31,8 @@ static void fill(zeno_error *e, zeno_status code, const char *file, int line,
   one_line(e->message);
 }
 
-zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,
-                      const char *fmt, ...) {
+zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter, const char *fmt,
+                      ...) {
   va_list ap;
   va_start(ap, fmt);
   fill(e, code, NULL, 0, 0, parameter, fmt, ap);
@@ -41,9 +40,8 @@ zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,
   return code;
 }
 
-zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
-                         int line, int column, const char *parameter,
-                         const char *fmt, ...) {
+zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file, int line, int column,
+                         const char *parameter, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fill(e, code, file, line, column, parameter, fmt, ap);

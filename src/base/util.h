@@ -17,14 +17,12 @@
 
 /// Fills *e (when non-NULL) with code, parameter and a printf message and
 /// returns code. file/line/column are left empty.
-zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter,
-                      const char *fmt, ...)
+zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /// Same with a file position.
-zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file,
-                         int line, int column, const char *parameter,
-                         const char *fmt, ...)
+zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file, int line, int column,
+                         const char *parameter, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
 /// Relative pivot below which a small dense system (3x3, 4x4) of contact
@@ -76,12 +74,12 @@ void zeno_locale_leave(zeno_locale_scope *scope);
 /// owned by the caller; NULL on failure) and its length into *length (may
 /// be NULL). Errors name the file: ZENO_ERR_IO with the system's reason,
 /// ZENO_ERR_RANGE for a larger file, ZENO_ERR_NOMEM (base/text_file.c).
-zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text,
-                                size_t *length, zeno_error *error);
+zeno_status zeno_read_text_file(const char *path, size_t max_bytes, char **text, size_t *length,
+                                zeno_error *error);
 
 /// The same from an open stream (read to its end, not closed), named
 /// `name` in errors.
-zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes,
-                                  char **text, size_t *length, zeno_error *error);
+zeno_status zeno_read_text_stream(FILE *stream, const char *name, size_t max_bytes, char **text,
+                                  size_t *length, zeno_error *error);
 
 #endif

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/clock.h"
+#include "base/util.h"
 #include "certify/certify_check.h"
 #include "certify/certify_program.h"
 #include "certify/certify_system.h"
-#include "base/clock.h"
-#include "base/util.h"
 #include "scene/scene_units.h"
 
 /// Ranges of the settings.
@@ -24,8 +24,12 @@
 #define CERTIFY_MAX_SIZE 10.0
 
 zeno_certify_def zeno_certify_def_default(void) {
-  zeno_certify_def d = {.degree = 2, .eps = 1e-3, .max_iterations = 100, .check_runs = 0,
-                        .check_size = 0.1, .check_seed = 1};
+  zeno_certify_def d = {.degree = 2,
+                        .eps = 1e-3,
+                        .max_iterations = 100,
+                        .check_runs = 0,
+                        .check_size = 0.1,
+                        .check_seed = 1};
   return d;
 }
 
@@ -34,19 +38,16 @@ static zeno_status validate(const zeno_certify_def *d, zeno_error *e) {
     return zeno_fail(e, ZENO_ERR_RANGE, "degree", "value %d out of range; allowed [%d, %d]",
                      d->degree, CERTIFY_MIN_DEGREE, CERTIFY_MAX_DEGREE);
   if (!(d->eps > 0 && d->eps <= 1))
-    return zeno_fail(e, ZENO_ERR_RANGE, "eps", "value %g out of range; allowed (0, 1]",
-                     d->eps);
+    return zeno_fail(e, ZENO_ERR_RANGE, "eps", "value %g out of range; allowed (0, 1]", d->eps);
   if (d->max_iterations < CERTIFY_MIN_ITER || d->max_iterations > CERTIFY_MAX_ITER)
-    return zeno_fail(e, ZENO_ERR_RANGE, "max_iterations",
-                     "value %d out of range; allowed [%d, %d]", d->max_iterations,
-                     CERTIFY_MIN_ITER, CERTIFY_MAX_ITER);
+    return zeno_fail(e, ZENO_ERR_RANGE, "max_iterations", "value %d out of range; allowed [%d, %d]",
+                     d->max_iterations, CERTIFY_MIN_ITER, CERTIFY_MAX_ITER);
   if (d->check_runs < 0 || d->check_runs > CERTIFY_MAX_RUNS)
     return zeno_fail(e, ZENO_ERR_RANGE, "check_runs", "value %d out of range; allowed [0, %d]",
                      d->check_runs, CERTIFY_MAX_RUNS);
   if (!(d->check_size > 0 && d->check_size <= CERTIFY_MAX_SIZE))
-    return zeno_fail(e, ZENO_ERR_RANGE, "check_size",
-                     "value %g out of range; allowed (0, %g]", d->check_size,
-                     CERTIFY_MAX_SIZE);
+    return zeno_fail(e, ZENO_ERR_RANGE, "check_size", "value %g out of range; allowed (0, %g]",
+                     d->check_size, CERTIFY_MAX_SIZE);
   return ZENO_OK;
 }
 
@@ -54,9 +55,10 @@ static void keep_outcome(const cert_program_outcome *o, zeno_certificate *out) {
   out->certified = o->certified;
   snprintf(out->reason, sizeof out->reason, "%s", o->reason);
   snprintf(out->solver_status, sizeof out->solver_status, "%s",
-           o->solver_failed ? "failed"
-           : o->status == SOS_FEASIBLE ? "solved"
-           : o->status == SOS_INFEASIBLE ? "infeasible" : "unbounded");
+           o->solver_failed              ? "failed"
+           : o->status == SOS_FEASIBLE   ? "solved"
+           : o->status == SOS_INFEASIBLE ? "infeasible"
+                                         : "unbounded");
   out->csdp_code = o->csdp_code;
   out->solver_margin = o->solver_margin;
   out->exact = o->exact;
@@ -109,18 +111,17 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
     out->seconds = clock_seconds() - t0;
     return ZENO_OK;
   }
-  const cert_program_settings set = {.degree = d.degree, .eps = d.eps,
-                            .max_iterations = d.max_iterations, .parts = 0};
+  const cert_program_settings set = {
+      .degree = d.degree, .eps = d.eps, .max_iterations = d.max_iterations, .parts = 0};
   cert_program_outcome o;
   st = cert_program_certify(&sys, &set, &o, error);
   if (st != ZENO_OK) return st;
   keep_outcome(&o, out);
-  if (out->certified && !out->exact)
-    snprintf(out->reason, sizeof out->reason, "%s", "");
+  if (out->certified && !out->exact) snprintf(out->reason, sizeof out->reason, "%s", "");
   if (d.check_runs > 0 && o.nterms > 0) {
     cert_check_result chk;
     st = cert_check_check(&own, &sys, &o, d.check_runs, d.check_size, d.check_seed,
-                   o.exact && !cert_flights(&sys), &chk, error);
+                          o.exact && !cert_flights(&sys), &chk, error);
     if (st == ZENO_OK) {
       out->check_runs = chk.runs;
       out->check_events = chk.events;

@@ -48,9 +48,9 @@ static void compare(const cert_system *sys, const cert_program_outcome *o, const
   out->events++;
 }
 
-zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys, const cert_program_outcome *o,
-                      int n, double size, unsigned seed, bool skip_first_flight,
-                      cert_check_result *out, zeno_error *e) {
+zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
+                             const cert_program_outcome *o, int n, double size, unsigned seed,
+                             bool skip_first_flight, cert_check_result *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->worst_run = -1;
   out->max_increase = -INFINITY;

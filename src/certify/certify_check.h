@@ -14,17 +14,17 @@
 #include "certify/certify_program.h"
 
 typedef struct cert_check_result {
-  int runs, events;         ///< runs simulated, events checked
-  double max_increase;      ///< largest relative increase of V1 or V2
-  int worst_run;            ///< run where it happened (-1: none)
+  int runs, events;     ///< runs simulated, events checked
+  double max_increase;  ///< largest relative increase of V1 or V2
+  int worst_run;        ///< run where it happened (-1: none)
   long worst_event;
 } cert_check_result;
 
 /// n runs of the scene (in its own units, as the system) from perturbations
 /// of its equilibrium with gaps in [0, size], slip in [-size, size] and
 /// velocities in [-size, size] (own units), seeded.
-zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys, const cert_program_outcome *o,
-                      int n, double size, unsigned seed, bool skip_first_flight,
-                      cert_check_result *out, zeno_error *e);
+zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
+                             const cert_program_outcome *o, int n, double size, unsigned seed,
+                             bool skip_first_flight, cert_check_result *out, zeno_error *e);
 
 #endif

@@ -86,8 +86,8 @@ static void lf_eval(mpq_t out, const lform *f, mpq_t *x) {
 
 // One mode's conditions: equalities appended to eq (their count in *neq),
 // sign conditions (form <= 0) to le.
-static bool mode_conditions(const cert_system *s, const cert_mode *m, double c, lform *eq,
-                            int *neq, lform *le, int *nle) {
+static bool mode_conditions(const cert_system *s, const cert_mode *m, double c, lform *eq, int *neq,
+                            lform *le, int *nle) {
   lform g[3];
   mpq_t acc[3];
   for (int k = 0; k < 3; k++) mpq_init(acc[k]);
@@ -450,12 +450,11 @@ bool cert_exact_energy_ok(const cert_system *s, char *reason, size_t n) {
 }
 
 bool cert_exact_applies(const cert_system *s) {
-  return (!cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) ||
-         cert_flight_applies(s);
+  return (!cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) || cert_flight_applies(s);
 }
 
 zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
-                       cert_exact_result *out, zeno_error *e) {
+                              cert_exact_result *out, zeno_error *e) {
   (void)e;
   memset(out, 0, sizeof *out);
   static_assert(CERT_EXACT_NX <= CERT_EXACT_MAX_EQ, "independent equalities fit project()");
@@ -478,7 +477,8 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
     const int n = cert_flight_equalities(s, c, rows, CERT_FLIGHT_MAX_EQ);
     for (int r = 0; r < n; r++, neq++) {
       lf_init(&eq[neq]);
-      for (int k = 0; k < CERT_EXACT_NX; k++) mpq_set(eq[neq].co[k], rows[r * (CERT_EXACT_NX + 1) + k]);
+      for (int k = 0; k < CERT_EXACT_NX; k++)
+        mpq_set(eq[neq].co[k], rows[r * (CERT_EXACT_NX + 1) + k]);
       mpq_set(eq[neq].k, rows[r * (CERT_EXACT_NX + 1) + CERT_EXACT_NX]);
     }
     for (int k = 0; k < CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1); k++) mpq_clear(rows[k]);
@@ -501,8 +501,7 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
     }
   }
   // Newton's law: a flight may precede every impact (certify_flight.h).
-  if (!fail && cert_flights(s) &&
-      !cert_flight_verify(s, c, x, text, sizeof text, &out->generators))
+  if (!fail && cert_flights(s) && !cert_flight_verify(s, c, x, text, sizeof text, &out->generators))
     fail = text;
   const int ncases = cert_flights(s) ? 0 : s->ncases;
   for (int k = 0; k < ncases && !fail; k++) {
@@ -510,8 +509,8 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
     for (int i = 0; i < 2 && !fail; i++) {
       if (!cs->both && i != cs->contact) continue;
       if (!impact_ok(cs, i, x)) {
-        snprintf(text, sizeof text, "V2 grows across an impact at contact %d (case %c%c)",
-                 i + 1, "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
+        snprintf(text, sizeof text, "V2 grows across an impact at contact %d (case %c%c)", i + 1,
+                 "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]]);
         fail = text;
       }
     }

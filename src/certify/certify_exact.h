@@ -23,10 +23,10 @@
 typedef struct cert_exact_result {
   bool certified;
   char reason[200];
-  int equalities;     ///< independent linear equalities imposed exactly
-  double x[CERT_EXACT_NX];   ///< the projected coefficients, rounded to double
-  double shift;       ///< largest |projected - given| coefficient change
-  int generators;     ///< Newton's law: most generators of a flight's cone
+  int equalities;           ///< independent linear equalities imposed exactly
+  double x[CERT_EXACT_NX];  ///< the projected coefficients, rounded to double
+  double shift;             ///< largest |projected - given| coefficient change
+  int generators;           ///< Newton's law: most generators of a flight's cone
 } cert_exact_result;
 
 /// Whether the exact check applies to the system: the inelastic law and
@@ -38,7 +38,7 @@ bool cert_exact_applies(const cert_system *s);
 /// Projects x0 onto the modes' equalities exactly and decides every
 /// condition. ZENO_ERR_NOMEM only; an unmet condition is a result.
 zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
-                       cert_exact_result *out, zeno_error *e);
+                              cert_exact_result *out, zeno_error *e);
 
 /// V1 (the energy) never grows across an impact case with the other contact
 /// closed, decided exactly for the model's maps (as cert_exact_verify does); false

@@ -201,7 +201,7 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
 }
 
 bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
-                int *max_gen) {
+                        int *max_gen) {
   enum { ROWS = CERT_MAX_CONDS + 3 };
   mpq_t P[3][3], h[3], a[3], T[3][3], Q[16], L[ROWS * 4], Q1[9], L1[CERT_MAX_CONDS * 3];
   for (int r = 0; r < 3; r++) {
@@ -248,8 +248,8 @@ bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, si
     if (ans != COPOSITIVE_YES) {
       snprintf(text, size, "%s (case %s, contact %d)",
                ans == COPOSITIVE_NO ? "V2 after a flight and an impact exceeds its value at the "
-                               "flight's start"
-                             : "a flight condition's cone has too many generators",
+                                      "flight's start"
+                                    : "a flight condition's cone has too many generators",
                case_name(cs, name), cs->contact + 1);
       ok = false;
       break;
@@ -262,7 +262,7 @@ bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, si
     if (ans != COPOSITIVE_YES) {
       snprintf(text, size, "%s (case %s)",
                ans == COPOSITIVE_NO ? "the energy V1 grows across an impact"
-                             : "an energy condition's cone has too many generators",
+                                    : "an energy condition's cone has too many generators",
                case_name(cs, name));
       ok = false;
     }

@@ -37,6 +37,6 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
 /// cannot be decided; *max_gen, when given, receives the most generators
 /// of a cone met.
 bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
-                int *max_gen);
+                        int *max_gen);
 
 #endif

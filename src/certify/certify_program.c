@@ -8,23 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "certify/certify_exact.h"
 #include "certify/certify_quartic.h"
 #include "sos/sos_check.h"
-#include "base/util.h"
 
 /// Most inequalities of one condition: flight (tau, both start gaps, the
 /// free gap) and an impact case's conditions.
 #define CERT_PROGRAM_MAX_LIN (4 + CERT_MAX_CONDS)
 /// With their pairwise products (a quadratic expression on a polyhedral
 /// cone needs them: constant multipliers of linear g give linear terms only).
-#define CERT_PROGRAM_MAX_G (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
+#define CERT_PROGRAM_MAX_G \
+  (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
 
 enum { Z1, Z2, U1, U2, W2 };
 
-#define TRY(x)                \
-  do {                        \
-    st = (x);                 \
+#define TRY(x)                    \
+  do {                            \
+    st = (x);                     \
     if (st != ZENO_OK) goto done; \
   } while (0)
 
@@ -45,8 +46,8 @@ static void free_polys(ze_poly *p, int n) {
 }
 
 // One condition: expr >= 0 on {g >= 0}.
-static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_poly *g,
-                       int *count, zeno_error *e) {
+static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_poly *g, int *count,
+                       zeno_error *e) {
   (*count)++;
   return sos_add_sos(prog, x, ng, g, NULL, e);
 }
@@ -89,7 +90,8 @@ static int null_space(int m, const double E[][CERT_PROGRAM_NVARS], double N[][CE
     const int count = pass == 0 ? m : CERT_PROGRAM_NVARS;
     for (int r = 0; r < count; r++) {
       double v[CERT_PROGRAM_NVARS];
-      for (int k = 0; k < CERT_PROGRAM_NVARS; k++) v[k] = pass == 0 ? E[r][k] : (k == r ? 1.0 : 0.0);
+      for (int k = 0; k < CERT_PROGRAM_NVARS; k++)
+        v[k] = pass == 0 ? E[r][k] : (k == r ? 1.0 : 0.0);
       for (int it = 0; it < 2; it++)  // Gram-Schmidt, twice for accuracy
         for (int q = 0; q < nq; q++) {
           double d = 0;
@@ -112,8 +114,8 @@ static int null_space(int m, const double E[][CERT_PROGRAM_NVARS], double N[][CE
 }
 
 // -dV2/dt in mode m: -(c w2 + sum_v dW/dy_v ydot_v), ydot = (u1, u2, acc).
-static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3],
-                             sos_expr *out, zeno_error *e) {
+static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3], sos_expr *out,
+                             zeno_error *e) {
   ze_poly rate[CERT_PROGRAM_NVARS], dw, prod, cw;
   memset(rate, 0, sizeof rate);
   zeno_status st = poly_init(&dw, CERT_PROGRAM_NVARS, e);
@@ -146,10 +148,10 @@ done:
   return st;
 }
 
-static zeno_status mode_condition(sos_program *prog, const cert_system *s,
-                                  const cert_mode *m, const sos_expr *w, double c,
-                                  int *count, zeno_error *e) {
-  double E[6][CERT_PROGRAM_NVARS], G[4][CERT_PROGRAM_NVARS], N[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
+static zeno_status mode_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
+                                  const sos_expr *w, double c, int *count, zeno_error *e) {
+  double E[6][CERT_PROGRAM_NVARS], G[4][CERT_PROGRAM_NVARS],
+      N[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
   int ne = 0, ng = 0;
   memset(E, 0, sizeof E);
   memset(G, 0, sizeof G);
@@ -159,7 +161,7 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s,
       G[ng++][Z1 + i] = 1;  // open: z_i >= 0
       continue;
     }
-    E[ne++][Z1 + i] = 1;    // closed: z_i = 0, u_i = 0
+    E[ne++][Z1 + i] = 1;  // closed: z_i = 0, u_i = 0
     E[ne++][U1 + i] = 1;
     double slip[CERT_PROGRAM_NVARS] = {0};  // w_i
     if (i == 0) {
@@ -177,7 +179,7 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s,
       ng++;
     }
   }
-  const int dim = null_space(ne, (const double (*)[CERT_PROGRAM_NVARS])E, N);
+  const int dim = null_space(ne, (const double(*)[CERT_PROGRAM_NVARS])E, N);
   if (dim == 0) return ZENO_OK;  // the mode is only the equilibrium
   sos_expr full, sub;
   ze_poly map[CERT_PROGRAM_NVARS], g[4];
@@ -237,13 +239,13 @@ static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
 // Without the flight (an impact from a mode with the other contact closed:
 // z_j = 0, u_j = 0, tau = 0) the condition is V2(s-) - V2(s+) >= 0.
-static zeno_status flight_impact(sos_program *prog, const cert_system *s,
-                                 const cert_case *cs, const sos_expr *w, double c,
-                                 bool flight, int *count, zeno_error *e) {
+static zeno_status flight_impact(sos_program *prog, const cert_system *s, const cert_case *cs,
+                                 const sos_expr *w, double c, bool flight, int *count,
+                                 zeno_error *e) {
   const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
   const int i = cs->contact, j = 1 - i;
-  ze_poly z[2], v[3], post[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS], g[CERT_PROGRAM_MAX_G], t, t2,
-      tmp;
+  ze_poly z[2], v[3], post[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS],
+      g[CERT_PROGRAM_MAX_G], t, t2, tmp;
   memset(z, 0, sizeof z);
   memset(v, 0, sizeof v);
   memset(post, 0, sizeof post);
@@ -336,8 +338,8 @@ done:
 
 // Newton's law can add energy: V1(s-) - V1(s+) = T(v-) - T(post v-) >= 0
 // on the case's conditions, a pure check (no unknown).
-static zeno_status energy_impact(sos_program *prog, const cert_system *s,
-                                 const cert_case *cs, int *count, zeno_error *e) {
+static zeno_status energy_impact(sos_program *prog, const cert_system *s, const cert_case *cs,
+                                 int *count, zeno_error *e) {
   sos_expr x;
   ze_poly q, g[CERT_MAX_CONDS * (CERT_MAX_CONDS + 1) / 2];
   memset(g, 0, sizeof g);
@@ -422,8 +424,8 @@ static zeno_status exact_check(const cert_system *s, cert_program_outcome *out, 
   return ZENO_OK;
 }
 
-zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
-                        zeno_error *e) {
+zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set,
+                                 cert_program_outcome *out, zeno_error *e) {
   // Weighted degree 3 and 4 without free flight: built and decided
   // exactly (certify_quartic.h).
   if (cert_quartic_applies(s, set)) return cert_quartic_certify(s, set, out, e);

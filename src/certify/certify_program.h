@@ -34,23 +34,23 @@ typedef struct cert_program_settings {
 #define CERT_PROGRAM_MAX_DEGREE 6
 
 typedef struct cert_program_outcome {
-  bool solved;              ///< CSDP returned a solution (status feasible)
-  bool solver_failed;       ///< CSDP failed (codes 4-9): reason has its word
+  bool solved;         ///< CSDP returned a solution (status feasible)
+  bool solver_failed;  ///< CSDP failed (codes 4-9): reason has its word
   sos_status status;
   int csdp_code;
-  bool certified;           ///< solved and every constraint re-checked
-  double margin;            ///< the re-check's margin (solver's t* when not solved)
-  double solver_margin;     ///< CSDP's t*
+  bool certified;        ///< solved and every constraint re-checked
+  double margin;         ///< the re-check's margin (solver's t* when not solved)
+  double solver_margin;  ///< CSDP's t*
   int sdp_order, sdp_constraints, constraints, unknowns;
-  double seconds;           ///< wall time of CSDP
+  double seconds;  ///< wall time of CSDP
   char reason[200];
   /// The verdict is the exact check's (weighted degree 2, inelastic law
   /// without free flight after the first impact: certify_exact.h).
   bool exact;
-  double exact_shift;       ///< largest coefficient change of its projection
-  int equalities;           ///< equalities it imposed exactly
-  double c;                 ///< V2's coefficient of x2
-  int nterms;               ///< W = sum_k coef[k] y^mono[k]
+  double exact_shift;  ///< largest coefficient change of its projection
+  int equalities;      ///< equalities it imposed exactly
+  double c;            ///< V2's coefficient of x2
+  int nterms;          ///< W = sum_k coef[k] y^mono[k]
   poly_mono *mono;
   double *coef;
 } cert_program_outcome;
@@ -59,8 +59,8 @@ typedef struct cert_program_outcome {
 /// the solver is an outcome (certified false), not an error; errors are
 /// out of memory, an oversized basis (ZENO_ERR_RANGE) and CSDP failures
 /// (ZENO_ERR_SINGULAR).
-zeno_status cert_program_certify(const cert_system *sys, const cert_program_settings *set, cert_program_outcome *out,
-                        zeno_error *e);
+zeno_status cert_program_certify(const cert_system *sys, const cert_program_settings *set,
+                                 cert_program_outcome *out, zeno_error *e);
 void cert_program_outcome_free(cert_program_outcome *out);
 
 /// Solves a built program with CSDP and records the solver's figures in
@@ -69,8 +69,8 @@ void cert_program_outcome_free(cert_program_outcome *out);
 /// nothing: solver_failed with CSDP's word as the reason, not an error; an
 /// infeasible program gets its reason too. Both return ZENO_OK with solved
 /// false; errors are out of memory only.
-zeno_status cert_program_solve(const sos_program *prog, const sos_options *o, cert_program_outcome *out,
-                      sos_solution *sol, zeno_error *e);
+zeno_status cert_program_solve(const sos_program *prog, const sos_options *o,
+                               cert_program_outcome *out, sos_solution *sol, zeno_error *e);
 
 /// V2 at a ZOD state s = (z1, z2, x2, u1, u2, w2).
 double cert_program_v2(const cert_program_outcome *o, const double s[6]);

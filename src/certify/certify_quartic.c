@@ -20,19 +20,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "certify/certify_exact.h"
 #include "certify/certify_rat.h"
 #include "sos/qpoly.h"
 #include "sos/sos_check.h"
 #include "sos/sos_exact.h"
-#include "base/util.h"
 
 enum { Z1, Z2, U1, U2, W2, NV };
 
 /// Most multiplied polynomials of a condition: an impact case's conditions,
 /// the approach -u_i >= 0, and their pairwise products.
 #define CERT_QUARTIC_MAX_LIN (CERT_MAX_CONDS + 1)
-#define CERT_QUARTIC_MAX_G (CERT_QUARTIC_MAX_LIN + CERT_QUARTIC_MAX_LIN * (CERT_QUARTIC_MAX_LIN - 1) / 2)
+#define CERT_QUARTIC_MAX_G \
+  (CERT_QUARTIC_MAX_LIN + CERT_QUARTIC_MAX_LIN * (CERT_QUARTIC_MAX_LIN - 1) / 2)
 /// Cap of CSDP's margin t: the exact check needs room of the order of
 /// CSDP's accuracy only, and a margin capped low converges in fewer
 /// iterations. Measured (iterations, Example 4 / Example 7): cap 1: 30 / 65
@@ -159,8 +160,7 @@ static bool mode(const cert_system *s, const cert_mode *md, double c, const poly
   bool ok = cert_rat_mode_acc(s, md->mode, acc);
   const int sign1 = l0 == ZENO_LETTER_P ? 1 : -1, sign2 = l1 == ZENO_LETTER_P ? 1 : -1;
   if (l0 != ZENO_LETTER_F && l1 != ZENO_LETTER_F) {  // w1 = k3 w2: w2 alone
-    *skip = l0 == ZENO_LETTER_S || l1 == ZENO_LETTER_S ||
-            (sign1 * s->slip1[2] > 0) != (sign2 > 0);
+    *skip = l0 == ZENO_LETTER_S || l1 == ZENO_LETTER_S || (sign1 * s->slip1[2] > 0) != (sign2 > 0);
     ok = ok && add_var_si(&map[W2], W2, 1) && add_var_si(&q->g[q->ng++], W2, sign2);
   } else if (l1 != ZENO_LETTER_F) {  // contact 2 closed: (z1, u1, w2)
     ok = ok && add_var_si(&map[Z1], Z1, 1) && add_var_si(&map[U1], U1, 1) &&
@@ -234,13 +234,13 @@ static bool impact(const cert_rat_case *x, int i, const poly_mono *mono, qcond *
 }
 
 bool cert_quartic_applies(const cert_system *s, const cert_program_settings *set) {
-  return set->degree >= 3 && !cert_flights(s) && s->a_ff[0] < 0 &&
-         s->a_ff[1] < 0 && s->slip1[2] != 0 && (set->parts == 0 || set->parts == CERT_PROGRAM_ALL);
+  return set->degree >= 3 && !cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0 &&
+         s->slip1[2] != 0 && (set->parts == 0 || set->parts == CERT_PROGRAM_ALL);
 }
 
 // Every condition of the system, exactly; *n of them. False: *why.
-static bool build(const cert_system *s, const cert_program_settings *set, double c, const poly_mono *mono,
-                  int nu, qcond *q, int *n, const char **why) {
+static bool build(const cert_system *s, const cert_program_settings *set, double c,
+                  const poly_mono *mono, int nu, qcond *q, int *n, const char **why) {
   *n = 0;
   *why = "out of memory";
   if (!qcond_init(&q[*n], nu) || !positivity(mono, set->eps, &q[*n])) return false;
@@ -281,8 +281,8 @@ static bool build(const cert_system *s, const cert_program_settings *set, double
 }
 
 // The rounded program: the same conditions in doubles, weighted bases.
-static zeno_status program(const qcond *q, int n, const poly_mono *mono, int nu,
-                           sos_program *prog, zeno_error *e) {
+static zeno_status program(const qcond *q, int n, const poly_mono *mono, int nu, sos_program *prog,
+                           zeno_error *e) {
   static const int weight[NV] = {2, 2, 1, 1, 1};
   sos_expr w;
   zeno_status st = sos_program_init(prog, NV, e);
@@ -316,8 +316,8 @@ static zeno_status program(const qcond *q, int n, const poly_mono *mono, int nu,
 
 // The exact verdict: x projected onto the equalities, each condition's
 // Gram matrices corrected and factorised, V1 across the impacts.
-static bool decide(const cert_system *s, const qcond *q, int n, const sos_solution *sol,
-                   mpq_t *x, int *rank, char *why, size_t nwhy) {
+static bool decide(const cert_system *s, const qcond *q, int n, const sos_solution *sol, mpq_t *x,
+                   int *rank, char *why, size_t nwhy) {
   const int nu = q[0].nu;
   int neq = 0, cap = 0;
   mpq_t *L = NULL;  // rows of nu + 1: the coefficients and the constant
@@ -410,13 +410,14 @@ static bool decide(const cert_system *s, const qcond *q, int n, const sos_soluti
   return ok;
 }
 
-zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
-                        zeno_error *e) {
+zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set,
+                                 cert_program_outcome *out, zeno_error *e) {
   return cert_quartic_certify_edited(s, set, NULL, NULL, out, e);
 }
 
-zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set, cert_quartic_edit edit,
-                               void *ctx, cert_program_outcome *out, zeno_error *e) {
+zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set,
+                                        cert_quartic_edit edit, void *ctx,
+                                        cert_program_outcome *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->c = s->b[2] > 0 ? -1.0 : 1.0;
   out->exact = true;
@@ -460,8 +461,7 @@ zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program
     mpq_init(x[k]);
     mpq_set_d(x[k], sos_round(sol.scalars[k]));
   }
-  out->certified = decide(s, q, n, &sol, x, &out->equalities, out->reason,
-                          sizeof out->reason);
+  out->certified = decide(s, q, n, &sol, x, &out->equalities, out->reason, sizeof out->reason);
   for (int k = 0; k < nu; k++) {
     out->mono[k] = mono[k];
     out->coef[k] = mpq_get_d(x[k]);

@@ -25,8 +25,8 @@ bool cert_quartic_applies(const cert_system *s, const cert_program_settings *set
 /// Builds, solves and decides the program (the outcome as cert_program_certify's;
 /// exact is set). ZENO_ERR_NOMEM, ZENO_ERR_RANGE, or a CSDP failure as an
 /// outcome.
-zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set, cert_program_outcome *out,
-                        zeno_error *e);
+zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settings *set,
+                                 cert_program_outcome *out, zeno_error *e);
 
 /// Edits CSDP's coefficients of W (one per monomial mono[k]) before the
 /// exact check reads them (tests/test_certify_quartic.c: a wrong
@@ -34,7 +34,8 @@ zeno_status cert_quartic_certify(const cert_system *s, const cert_program_settin
 typedef void (*cert_quartic_edit)(double *coef, int n, const poly_mono *mono, void *ctx);
 
 /// cert_quartic_certify with the coefficients edited (edit NULL: as cert_quartic_certify).
-zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set, cert_quartic_edit edit,
-                               void *ctx, cert_program_outcome *out, zeno_error *e);
+zeno_status cert_quartic_certify_edited(const cert_system *s, const cert_program_settings *set,
+                                        cert_quartic_edit edit, void *ctx,
+                                        cert_program_outcome *out, zeno_error *e);
 
 #endif

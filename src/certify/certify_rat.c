@@ -366,9 +366,9 @@ bool cert_rat_case_exact(const cert_system *s, const cert_case *cs, cert_rat_cas
     mpq_t row[3], mu;
     mpq_inits(row[0], row[1], row[2], mu, NULL);
     mpq_set_si(row[c], -1, 1);
-    add_cond(out, row, 1);  // approaching or closed: u_c <= 0
+    add_cond(out, row, 1);       // approaching or closed: u_c <= 0
     add_cond(out, x[2 * c], 1);  // a pushing normal impulse
-    if (l == ZENO_LETTER_S) {  // inside the cone: mu xn -+ xt >= 0
+    if (l == ZENO_LETTER_S) {    // inside the cone: mu xn -+ xt >= 0
       mpq_set_d(mu, s->d.mu[c]);
       for (int sg = -1; sg <= 1; sg += 2) {
         for (int r = 0; r < 3; r++) {

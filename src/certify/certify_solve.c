@@ -6,8 +6,8 @@
 
 #include "certify/certify_program.h"
 
-zeno_status cert_program_solve(const sos_program *prog, const sos_options *o, cert_program_outcome *out,
-                      sos_solution *sol, zeno_error *e) {
+zeno_status cert_program_solve(const sos_program *prog, const sos_options *o,
+                               cert_program_outcome *out, sos_solution *sol, zeno_error *e) {
   zeno_error solve_error;
   const zeno_status st = sos_solve(prog, o, sol, &solve_error);
   if (st == ZENO_ERR_SINGULAR) {

@@ -89,7 +89,7 @@ static bool letter_case(const cert_system *s, const unsigned char letter[2], boo
       xn[r] = c->impulse[2 * i][r];
       xt[r] = c->impulse[2 * i + 1][r];
     }
-    add_cond(c, xn, 1.0);  // a pushing normal impulse
+    add_cond(c, xn, 1.0);              // a pushing normal impulse
     if (letter[i] == ZENO_LETTER_S) {  // inside the cone: mu xn -+ xt >= 0
       double a[3], b[3];
       for (int r = 0; r < 3; r++) {
@@ -117,7 +117,7 @@ static bool double_stick_case(const cert_system *s, cert_case *c) {
     int r[3], n = 0;
     for (int a = 0; a < 4; a++)
       if (a != k) r[n++] = a;
-    const double (*W)[4] = s->d.W;
+    const double(*W)[4] = s->d.W;
     const double det = W[0][r[0]] * (W[1][r[1]] * W[2][r[2]] - W[2][r[1]] * W[1][r[2]]) -
                        W[1][r[0]] * (W[0][r[1]] * W[2][r[2]] - W[2][r[1]] * W[0][r[2]]) +
                        W[2][r[0]] * (W[0][r[1]] * W[1][r[2]] - W[1][r[1]] * W[0][r[2]]);
@@ -240,8 +240,7 @@ static bool cr_case(const cert_system *s, int i, int sig, cert_case *c) {
 static bool own_cases(cert_system *s, char *reason) {
   switch (s->law) {
     case ZENO_LAW_INELASTIC:
-    case ZENO_LAW_NEWTON:
-      return true;  // the complementarity law's cases only
+    case ZENO_LAW_NEWTON: return true;  // the complementarity law's cases only
     case ZENO_LAW_CHATTERJEE_RUINA:
       // Its own single impacts, then the complementarity law with
       // restitution e that it falls back to (double impacts, a touching
@@ -253,7 +252,8 @@ static bool own_cases(cert_system *s, char *reason) {
           if (!cr_case(s, i, sig, &s->cases[s->ncases])) {
             snprintf(reason, CERT_REASON_SIZE,
                      "the Chatterjee-Ruina impact at contact %d is singular (its sticking "
-                     "solve, or an edge impulse that would pull)", i + 1);
+                     "solve, or an edge impulse that would pull)",
+                     i + 1);
             return false;
           }
           s->ncases++;
@@ -313,7 +313,7 @@ static bool build_modes(cert_system *s, bool *refused, char *reason) {
     for (int l1 = 0; l1 < 4; l1++) {
       const zeno_mode m = {{(unsigned char)l0, (unsigned char)l1}};
       const bool closed0 = l0 != ZENO_LETTER_F, closed1 = l1 != ZENO_LETTER_F;
-      if (!closed0 && !closed1) continue;  // free flight: with the impacts
+      if (!closed0 && !closed1) continue;                        // free flight: with the impacts
       if (l0 == ZENO_LETTER_S && l1 == ZENO_LETTER_S) continue;  // static
       if (closed0 && closed1) {
         // Both closed: w1 = slip1[2] w2, so the slips' signs are tied and a
@@ -345,8 +345,7 @@ static bool build_modes(cert_system *s, bool *refused, char *reason) {
 // no contact exposed to Painleve's paradox. False after a refusal.
 static bool equilibrium_ok(const cert_system *s, const zeno_scene *own, bool *refused,
                            char *reason) {
-  const mode_tol tol = {CERT_FORCE_RTOL * s->km.force_scale,
-                      CERT_FORCE_RTOL * s->km.accel_scale};
+  const mode_tol tol = {CERT_FORCE_RTOL * s->km.force_scale, CERT_FORCE_RTOL * s->km.accel_scale};
   mode_solution ss;
   double margin = -INFINITY;
   if (!mode_static(&s->d, &ss, &margin) || !(margin > tol.force))
@@ -366,8 +365,7 @@ static bool equilibrium_ok(const cert_system *s, const zeno_scene *own, bool *re
                     "ambiguous equilibrium: a non-static mode is consistent at rest "
                     "(Theorem 1); Theorem 2 needs an unambiguous one");
   for (int i = 0; i < 2; i++)
-    if (!(s->km.mu[i] < zeno_painleve_bound(s->km.rho, s->km.p[i],
-                                       own->contacts[i].surface_angle)))
+    if (!(s->km.mu[i] < zeno_painleve_bound(s->km.rho, s->km.p[i], own->contacts[i].surface_angle)))
       return refuse(refused, reason,
                     "a slipping contact is exposed to Painleve's paradox (bound (11)): "
                     "the dynamics the certificate assumes are not well posed");
@@ -375,7 +373,7 @@ static bool equilibrium_ok(const cert_system *s, const zeno_scene *own, bool *re
 }
 
 zeno_status cert_build(const zeno_scene *own, cert_system *s, bool *refused,
-                      char reason[CERT_REASON_SIZE], zeno_error *e) {
+                       char reason[CERT_REASON_SIZE], zeno_error *e) {
   memset(s, 0, sizeof *s);
   *refused = false;
   reason[0] = '\0';
@@ -408,14 +406,17 @@ zeno_status cert_build(const zeno_scene *own, cert_system *s, bool *refused,
   kinematics_gen_to_zod(&s->km, qdd, s->a_ff);
   const double tol = CERT_FORCE_RTOL * s->km.force_scale;
   if (!(fabs(s->b[2]) > tol)) {
-    refuse(refused, reason, "system condition (55) fails: the load has no component "
+    refuse(refused, reason,
+           "system condition (55) fails: the load has no component "
            "along the slip x2 (b3 = 0)");
     return ZENO_OK;
   }
   if (!(s->b[0] > tol && s->b[1] > tol)) {
     char text[CERT_REASON_SIZE];
-    snprintf(text, sizeof text, "system condition (56) fails: b1 = %.6g, b2 = %.6g "
-             "must be positive", s->b[0], s->b[1]);
+    snprintf(text, sizeof text,
+             "system condition (56) fails: b1 = %.6g, b2 = %.6g "
+             "must be positive",
+             s->b[0], s->b[1]);
     refuse(refused, reason, text);
     return ZENO_OK;
   }

@@ -63,12 +63,12 @@ typedef struct cert_system {
   kinematics_model km;
   contact_dyn d;
   zeno_impact_law law;
-  double e;                 ///< normal restitution (0 for the inelastic law)
-  double et;                ///< tangential restitution (Chatterjee-Ruina; else 0)
-  double Mp[3][3];          ///< M' = A^-T M A^-1, T = qdot'^T M' qdot' / 2
-  double b[3];              ///< U = b . q' [force]
-  double slip1[3];          ///< x1 = slip1 . q' (and w1 = slip1 . qdot')
-  double a_ff[3];           ///< free flight's qddot'
+  double e;         ///< normal restitution (0 for the inelastic law)
+  double et;        ///< tangential restitution (Chatterjee-Ruina; else 0)
+  double Mp[3][3];  ///< M' = A^-T M A^-1, T = qdot'^T M' qdot' / 2
+  double b[3];      ///< U = b . q' [force]
+  double slip1[3];  ///< x1 = slip1 . q' (and w1 = slip1 . qdot')
+  double a_ff[3];   ///< free flight's qddot'
   int nmodes;
   cert_mode modes[CERT_MAX_MODES];
   int ncases;
@@ -82,7 +82,7 @@ typedef struct cert_system {
 /// mode, a Chatterjee-Ruina edge impulse that would pull. Errors: ZENO_ERR_ARGUMENT for a
 /// scene without two contacts, ZENO_ERR_GEOMETRY from the kinematics.
 zeno_status cert_build(const zeno_scene *own, cert_system *sys, bool *refused,
-                      char reason[CERT_REASON_SIZE], zeno_error *e);
+                       char reason[CERT_REASON_SIZE], zeno_error *e);
 
 /// Whether a free flight may precede an impact (a law with restitution,
 /// zeno_impact_law_info.restitution: Newton's and the Chatterjee-Ruina

@@ -41,8 +41,8 @@ static void *open_library(void) {
 static bool find_symbol(void *handle, const char *name, void *slot, size_t size) {
   void *symbol = dlsym(handle, name);
   if (symbol == NULL) {
-    cli_error("%s has no %s: install the libzeno-certify of this zeno (%s)", CERTIFY_LIBRARY,
-              name, ZENO_VERSION);
+    cli_error("%s has no %s: install the libzeno-certify of this zeno (%s)", CERTIFY_LIBRARY, name,
+              ZENO_VERSION);
     return false;
   }
   memcpy(slot, &symbol, size);
@@ -53,9 +53,10 @@ bool cli_certificate_library_load(cli_certificate_library *lib) {
   void *handle = open_library();
   if (handle == NULL) {
     const char *why = dlerror();
-    cli_error("cannot load the certificate library %s: %s (install zeno with "
-              "libzeno-certify; it needs libsdp0 and libgmp10)",
-              CERTIFY_LIBRARY, why ? why : "unknown error");
+    cli_error(
+        "cannot load the certificate library %s: %s (install zeno with "
+        "libzeno-certify; it needs libsdp0 and libgmp10)",
+        CERTIFY_LIBRARY, why ? why : "unknown error");
     return false;
   }
   return find_symbol(handle, "zeno_certify", &lib->certify, sizeof lib->certify) &&

@@ -12,8 +12,7 @@ typedef struct cli_certificate_library {
   zeno_certify_def (*def_default)(void);
   zeno_status (*certify)(const zeno_scene *scene, const zeno_certify_def *def,
                          zeno_certificate *certificate, zeno_error *error);
-  void (*eval)(const zeno_certificate *certificate, const double state[6], double *v1,
-               double *v2);
+  void (*eval)(const zeno_certificate *certificate, const double state[6], double *v1, double *v2);
 } cli_certificate_library;
 
 /// Loads the library: from $ZENO_MODULE_DIR, else beside the program (the

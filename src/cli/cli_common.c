@@ -19,8 +19,7 @@
 
 static bool overrides_reserve(cli_overrides *list) {
   if (list->count < list->capacity) return true;
-  const size_t capacity =
-      list->capacity ? 2 * list->capacity : CLI_OVERRIDES_INITIAL;
+  const size_t capacity = list->capacity ? 2 * list->capacity : CLI_OVERRIDES_INITIAL;
   char **items = realloc(list->items, capacity * sizeof *items);
   if (items == NULL) return false;
   list->items = items;
@@ -31,16 +30,13 @@ static bool overrides_reserve(cli_overrides *list) {
   return true;
 }
 
-bool cli_overrides_add(cli_overrides *list, const char *key,
-                       const char *value) {
+bool cli_overrides_add(cli_overrides *list, const char *key, const char *value) {
   if (!overrides_reserve(list)) return false;
   const size_t size = (key ? strlen(key) + 1 : 0) + strlen(value) + 1;
   char *text = malloc(size);
   if (text == NULL) return false;
-  if (key)
-    snprintf(text, size, "%s=%s", key, value);
-  else
-    snprintf(text, size, "%s", value);
+  if (key) snprintf(text, size, "%s=%s", key, value);
+  else snprintf(text, size, "%s", value);
   list->typed[list->count] = NULL;
   list->items[list->count++] = text;
   return true;
@@ -99,8 +95,7 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
   fputs("zeno: ", stderr);
   if (command) fprintf(stderr, "%s: ", command);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (try 'zeno%s%s --help')\n", command ? " " : "",
-          command ? command : "");
+  fprintf(stderr, " (try 'zeno%s%s --help')\n", command ? " " : "", command ? command : "");
   va_end(ap);
   return CLI_EXIT_USAGE;
 }
@@ -144,11 +139,11 @@ static const char *after_path(const char *message, const char *path) {
 
 int cli_override_error(const zeno_error *error, const cli_overrides *list,
                        const cli_origin *origins, size_t origin_count) {
-  const bool about_override = error->line == 0 &&
-                              strcmp(error->file, CLI_OVERRIDE_FILE) == 0;
+  const bool about_override = error->line == 0 && strcmp(error->file, CLI_OVERRIDE_FILE) == 0;
   const char *typed = NULL, *rest = NULL;
   for (size_t i = 0; about_override && list && i < list->count && !rest; i++)
-    if (list->typed[i] && (rest = after_item(error->message, list->items[i]))) typed = list->typed[i];
+    if (list->typed[i] && (rest = after_item(error->message, list->items[i])))
+      typed = list->typed[i];
   for (size_t i = 0; about_override && origins && i < origin_count && !rest; i++)
     if ((rest = after_path(error->message, origins[i].path))) typed = origins[i].typed;
   if (rest == NULL) return cli_library_error(error);
@@ -204,58 +199,52 @@ static const char *suggest_option(const char *arg) {
 
 int cli_option_error(const char *command, int result, char *const argv[]) {
   const char *arg = argv[optind - 1];
-  if (result == ':')
-    return cli_usage_error(command, "option '%s' needs a value", arg);
+  if (result == ':') return cli_usage_error(command, "option '%s' needs a value", arg);
   if (strncmp(arg, "--", 2) == 0) {
     const char *hint = suggest_option(arg);
     if (hint != NULL)
-      return cli_usage_error(command, "unrecognized option '%s'; did you mean '--%s'?", arg,
-                             hint);
+      return cli_usage_error(command, "unrecognized option '%s'; did you mean '--%s'?", arg, hint);
     return cli_usage_error(command, "unrecognized option '%s'", arg);
   }
   return cli_usage_error(command, "unknown option '-%c'", optopt);
 }
 
-int cli_scene_argument(const char *command, int argc, char *const argv[],
-                       const char **scene_path) {
-  if (optind >= argc)
-    return cli_usage_error(command, "missing SCENE argument");
+int cli_scene_argument(const char *command, int argc, char *const argv[], const char **scene_path) {
+  if (optind >= argc) return cli_usage_error(command, "missing SCENE argument");
   if (optind + 1 < argc)
-    return cli_usage_error(command, "unexpected argument '%s'",
-                           argv[optind + 1]);
+    return cli_usage_error(command, "unexpected argument '%s'", argv[optind + 1]);
   *scene_path = argv[optind];
   return CLI_CONTINUE;
 }
 
-int cli_int_option(const char *command, const char *option, const char *text,
-                   long min, long max, int *value) {
+int cli_int_option(const char *command, const char *option, const char *text, long min, long max,
+                   int *value) {
   char *end;
   errno = 0;
   const long v = strtol(text, &end, 10);
   if (end == text || *end != '\0' || errno == ERANGE || v < min || v > max)
-    return cli_usage_error(command, "%s: '%s' is not an integer in [%ld, %ld]",
-                           option, text, min, max);
+    return cli_usage_error(command, "%s: '%s' is not an integer in [%ld, %ld]", option, text, min,
+                           max);
   *value = (int)v;
   return CLI_CONTINUE;
 }
 
-int cli_size_option(const char *command, const char *option, const char *text,
-                    size_t min, size_t max, size_t *value) {
+int cli_size_option(const char *command, const char *option, const char *text, size_t min,
+                    size_t max, size_t *value) {
   int v;
   const int code = cli_int_option(command, option, text, (long)min, (long)max, &v);
   if (code == CLI_CONTINUE) *value = (size_t)v;
   return code;
 }
 
-int cli_override_option(cli_overrides *list, const char *key,
-                        const char *value) {
+int cli_override_option(cli_overrides *list, const char *key, const char *value) {
   if (cli_overrides_add(list, key, value)) return CLI_CONTINUE;
   cli_error("out of memory");
   return CLI_EXIT_RUNTIME;
 }
 
-int cli_override_typed_option(cli_overrides *list, const char *key, const char *value,
-                              int option, const struct option *long_options) {
+int cli_override_typed_option(cli_overrides *list, const char *key, const char *value, int option,
+                              const struct option *long_options) {
   const char *name = NULL;
   for (const struct option *o = long_options; o->name != NULL && name == NULL; o++)
     if (o->val == option) name = o->name;
@@ -265,13 +254,11 @@ int cli_override_typed_option(cli_overrides *list, const char *key, const char *
   return CLI_EXIT_RUNTIME;
 }
 
-static int parse_options(const cli_scene_command *command,
-                         cli_scene_options *common, void *options, int argc,
-                         char **argv) {
+static int parse_options(const cli_scene_command *command, cli_scene_options *common, void *options,
+                         int argc, char **argv) {
   opterr = 0;
   int option;
-  while ((option = cli_getopt(argc, argv, command->short_options,
-                              command->long_options)) != -1) {
+  while ((option = cli_getopt(argc, argv, command->short_options, command->long_options)) != -1) {
     const int code = command->apply(options, option, argv);
     if (code != CLI_CONTINUE) return code;
   }
@@ -293,15 +280,14 @@ static int load_and_run(const cli_scene_command *command, cli_scene_options *com
                   : zeno_scene_read_file(common->scene_path, &common->scene_text,
                                          &common->scene_length, &err)) != ZENO_OK ||
       zeno_scene_load_string(common->scene_text, common->scene_path,
-                             cli_overrides_items(&common->overrides),
-                             common->overrides.count, &scene, &err) != ZENO_OK)
+                             cli_overrides_items(&common->overrides), common->overrides.count,
+                             &scene, &err) != ZENO_OK)
     return cli_override_error(&err, &common->overrides, NULL, 0);
   return command->run(options, &scene, &err);
 }
 
-int cli_scene_command_main(const cli_scene_command *command,
-                           cli_scene_options *common, void *options, int argc,
-                           char **argv) {
+int cli_scene_command_main(const cli_scene_command *command, cli_scene_options *common,
+                           void *options, int argc, char **argv) {
   int code = parse_options(command, common, options, argc, argv);
   if (code == CLI_CONTINUE) code = load_and_run(command, common, options);
   cli_overrides_free(&common->overrides);
@@ -312,12 +298,10 @@ int cli_scene_command_main(const cli_scene_command *command,
 
 void cli_print_feasibility(const zeno_equilibrium_report *r) {
   cli_label("equilibrium (SS)");
-  printf("%s, margin %.6g\n", r->feasible ? "feasible" : "infeasible",
-         r->margin);
+  printf("%s, margin %.6g\n", r->feasible ? "feasible" : "infeasible", r->margin);
 }
 
-void cli_print_painleve(const zeno_scene *scene,
-                        const zeno_equilibrium_report *r) {
+void cli_print_painleve(const zeno_scene *scene, const zeno_equilibrium_report *r) {
   for (int i = 0; i < r->contact_count; i++) {
     char label[sizeof "Painleve (11) c" + 11];  // room for any int
     snprintf(label, sizeof label, "Painleve (11) c%d", i + 1);
@@ -328,6 +312,4 @@ void cli_print_painleve(const zeno_scene *scene,
   }
 }
 
-void cli_label(const char *label) {
-  printf("%-*s", CLI_LABEL_WIDTH, label);
-}
+void cli_label(const char *label) { printf("%-*s", CLI_LABEL_WIDTH, label); }

@@ -43,8 +43,7 @@ typedef struct cli_origin {
 
 /// Appends "key=value" (or `value` alone when key is NULL). Returns false
 /// when out of memory.
-bool cli_overrides_add(cli_overrides *list, const char *key,
-                       const char *value);
+bool cli_overrides_add(cli_overrides *list, const char *key, const char *value);
 
 /// Appends "key=value" made from the option `option` (its long name) with
 /// `value` as typed: errors about it will name "--option value (key)".
@@ -102,34 +101,32 @@ int cli_getopt(int argc, char *const argv[], const char *short_options,
 /// Checks that exactly one positional argument (the scene) remains after
 /// the options. Stores it in *scene_path or reports a usage error and
 /// returns CLI_EXIT_USAGE; returns CLI_CONTINUE on success.
-int cli_scene_argument(const char *command, int argc, char *const argv[],
-                       const char **scene_path);
+int cli_scene_argument(const char *command, int argc, char *const argv[], const char **scene_path);
 
 /// Parses the value of a numeric option: a decimal integer in [min, max].
 /// Stores it in *value and returns CLI_CONTINUE, or reports a usage error
 /// naming the option and returns CLI_EXIT_USAGE.
-int cli_int_option(const char *command, const char *option, const char *text,
-                   long min, long max, int *value);
+int cli_int_option(const char *command, const char *option, const char *text, long min, long max,
+                   int *value);
 
 /// The same for a size (a count of samples or intervals).
-int cli_size_option(const char *command, const char *option, const char *text,
-                    size_t min, size_t max, size_t *value);
+int cli_size_option(const char *command, const char *option, const char *text, size_t min,
+                    size_t max, size_t *value);
 
 /// Adds one --set style override (key may be NULL, see cli_overrides_add());
 /// returns CLI_CONTINUE, or reports "out of memory" and returns
 /// CLI_EXIT_RUNTIME.
-int cli_override_option(cli_overrides *list, const char *key,
-                        const char *value);
+int cli_override_option(cli_overrides *list, const char *key, const char *value);
 
 /// The same for an option that stands for an override (`--t-end T` for
 /// stop.t_end=T): errors about it will name the option (its long name in
 /// long_options, found by its code `option`) and the value typed.
-int cli_override_typed_option(cli_overrides *list, const char *key, const char *value,
-                              int option, const struct option *long_options);
+int cli_override_typed_option(cli_overrides *list, const char *key, const char *value, int option,
+                              const struct option *long_options);
 
 /// Options every scene command has: the --set overrides and the scene.
 typedef struct cli_scene_options {
-  cli_overrides overrides; ///< --set overrides, in order
+  cli_overrides overrides;  ///< --set overrides, in order
   const char *scene_path;
   /// The scene file's text, read once (a pipe can be read only once): the
   /// scene is loaded from it, and commands keep or hash it as it was read.
@@ -142,9 +139,9 @@ struct option;
 /// A command that loads one scene: its option parser and what it does
 /// with the loaded scene.
 typedef struct cli_scene_command {
-  const char *name;                  ///< subcommand name, for messages
-  const char *short_options;         ///< getopt string, starting with ':'
-  const struct option *long_options; ///< getopt_long table
+  const char *name;                   ///< subcommand name, for messages
+  const char *short_options;          ///< getopt string, starting with ':'
+  const struct option *long_options;  ///< getopt_long table
   /// Applies one parsed option; returns CLI_CONTINUE or an exit code.
   int (*apply)(void *options, int option, char **argv);
   /// Runs on the loaded scene; err serves its library calls. Returns an exit code
@@ -157,16 +154,14 @@ typedef struct cli_scene_command {
 /// (common->scene_text), loads the scene with the overrides and runs
 /// command->run on it. Frees the overrides and the text. Returns the exit
 /// code.
-int cli_scene_command_main(const cli_scene_command *command,
-                           cli_scene_options *common, void *options, int argc,
-                           char **argv);
+int cli_scene_command_main(const cli_scene_command *command, cli_scene_options *common,
+                           void *options, int argc, char **argv);
 
 /// Human report line "equilibrium (SS)": feasible or not, and the margin.
 void cli_print_feasibility(const zeno_equilibrium_report *r);
 
 /// Human report lines "Painleve (11) cN": mu against the bound per contact.
-void cli_print_painleve(const zeno_scene *scene,
-                        const zeno_equilibrium_report *r);
+void cli_print_painleve(const zeno_scene *scene, const zeno_equilibrium_report *r);
 
 /// Prints "LABEL    " padded to CLI_LABEL_WIDTH on stdout.
 void cli_label(const char *label);

@@ -54,8 +54,7 @@ static int size_option(const char *command, cli_figure *f, const char *text) {
 static int range_option(const char *command, const char *option, const char *text, double min,
                         double max, double *value) {
   if (!parse_number(text, strlen(text), value) || *value < min || *value > max)
-    return cli_usage_error(command, "%s %s: expected a number in [%g, %g]", option, text, min,
-                           max);
+    return cli_usage_error(command, "%s %s: expected a number in [%g, %g]", option, text, min, max);
   return CLI_CONTINUE;
 }
 
@@ -64,11 +63,10 @@ static int limits_option(const char *command, const char *option, const char *te
   const char *colon = strchr(text, ':');
   if (colon == NULL || !parse_number(text, (size_t)(colon - text), &limits[0]) ||
       !parse_number(colon + 1, strlen(colon + 1), &limits[1]))
-    return cli_usage_error(command, "%s %s: expected A:B with finite numbers A < B", option,
-                           text);
+    return cli_usage_error(command, "%s %s: expected A:B with finite numbers A < B", option, text);
   if (!(limits[0] < limits[1]))
-    return cli_usage_error(command, "%s %s: A must be less than B (expected A:B, A < B)",
-                           option, text);
+    return cli_usage_error(command, "%s %s: A must be less than B (expected A:B, A < B)", option,
+                           text);
   return CLI_CONTINUE;
 }
 
@@ -81,8 +79,8 @@ int cli_figure_option(const char *command, cli_figure *f, int option, const char
       snprintf(f->dpi_typed, sizeof f->dpi_typed, "--dpi %s", text);
       return range_option(command, "--dpi", text, PLOT_DPI_MIN, PLOT_DPI_MAX, &f->plot.dpi);
     case CLI_OPT_FIGURE_FONT_SCALE:
-      return range_option(command, "--font-scale", text, PLOT_FONT_SCALE_MIN,
-                          PLOT_FONT_SCALE_MAX, &f->plot.font_scale);
+      return range_option(command, "--font-scale", text, PLOT_FONT_SCALE_MIN, PLOT_FONT_SCALE_MAX,
+                          &f->plot.font_scale);
     case CLI_OPT_FIGURE_XLIM:
       f->plot.has_xlim = true;
       snprintf(f->xlim_typed, sizeof f->xlim_typed, "--xlim %s", text);
@@ -113,8 +111,9 @@ int cli_figure_check(const char *command, const cli_figure *f, const char *const
                              f->dpi_typed, paths[i]);
   }
   if (first == NULL && f->any_set)
-    return cli_usage_error(command, "figure options (--size, --dpi, --font-scale, --xlim, "
-                                    "--ylim) need a figure: add --plot FILE");
+    return cli_usage_error(command,
+                           "figure options (--size, --dpi, --font-scale, --xlim, "
+                           "--ylim) need a figure: add --plot FILE");
   const double scale = f->plot.dpi / PLOT_DPI_BASE;
   if (!f->size_set) {
     const double w = round(PLOT_WIDTH * scale), h = round(PLOT_HEIGHT * scale);

@@ -21,32 +21,34 @@ enum {
 };
 
 /// The getopt_long entries of the figure options, for a command's table.
+// clang-format off
 #define CLI_FIGURE_LONG_OPTIONS                                         \
   {"size", required_argument, NULL, CLI_OPT_FIGURE_SIZE},               \
       {"dpi", required_argument, NULL, CLI_OPT_FIGURE_DPI},             \
       {"font-scale", required_argument, NULL, CLI_OPT_FIGURE_FONT_SCALE}, \
       {"xlim", required_argument, NULL, CLI_OPT_FIGURE_XLIM},           \
       {"ylim", required_argument, NULL, CLI_OPT_FIGURE_YLIM}
+// clang-format on
 
 /// Their --help lines.
-#define CLI_FIGURE_HELP                                                        \
-  "Figure options (for every figure the command writes):\n"                  \
+#define CLI_FIGURE_HELP                                                         \
+  "Figure options (for every figure the command writes):\n"                     \
   "      --size WxH       figure size: PNG pixels, SVG/PDF points; each side\n" \
-  "                       in [200, 8000] (default 900x600, or 900x600 times\n" \
-  "                       N/96 with --dpi N)\n"                                \
+  "                       in [200, 8000] (default 900x600, or 900x600 times\n"  \
+  "                       N/96 with --dpi N)\n"                                 \
   "      --dpi N          PNG density in [24, 1200] pixels per inch, written\n" \
   "                       into the PNG; fonts, lines and margins scale by\n"    \
-  "                       N/96 (default 96; PNG only)\n"                       \
-  "      --font-scale F   text size factor in [0.25, 4] (default 1)\n"         \
-  "      --xlim A:B       x axis range in the axis's displayed units, A < B\n" \
+  "                       N/96 (default 96; PNG only)\n"                        \
+  "      --font-scale F   text size factor in [0.25, 4] (default 1)\n"          \
+  "      --xlim A:B       x axis range in the axis's displayed units, A < B\n"  \
   "      --ylim A:B       y axis range (the top panel of two-panel figures)\n"
 
 /// The figure options as parsed.
 typedef struct cli_figure {
-  plot_options plot; ///< what the plot module gets
+  plot_options plot;  ///< what the plot module gets
   bool size_set, dpi_set, any_set;
   char size_typed[CLI_TYPED_SIZE], dpi_typed[CLI_TYPED_SIZE];
-  char xlim_typed[CLI_TYPED_SIZE]; ///< "--xlim TEXT" as typed, for later checks
+  char xlim_typed[CLI_TYPED_SIZE];  ///< "--xlim TEXT" as typed, for later checks
 } cli_figure;
 
 /// No option given: plot_options_default().

@@ -35,8 +35,7 @@ typedef struct module_kind {
   const char *packages;
 } module_kind;
 
-static const module_kind PLOT = {"plot module", ZENO_PLOT_MODULE_FILE,
-                                 ZENO_PLOT_MODULE_SYMBOL,
+static const module_kind PLOT = {"plot module", ZENO_PLOT_MODULE_FILE, ZENO_PLOT_MODULE_SYMBOL,
                                  "libcairo2 libfontconfig1"};
 
 /// path = "dir/name" (or dir alone when name is NULL); false when it does
@@ -65,8 +64,7 @@ static int module_dirs(char dirs[MODULE_DIRS][MODULE_PATH_SIZE], bool *from_env)
     *slash = '\0';
     const char *program_dir = slash == exe ? "/" : exe;
     if (path_join(dirs[n], program_dir, NULL)) n++;
-    if (ZENO_MODULE_RELDIR[0] != '\0' && path_join(dirs[n], program_dir, ZENO_MODULE_RELDIR))
-      n++;
+    if (ZENO_MODULE_RELDIR[0] != '\0' && path_join(dirs[n], program_dir, ZENO_MODULE_RELDIR)) n++;
   }
   if (path_join(dirs[n], ZENO_MODULE_INSTALL_DIR, NULL)) n++;
   return n;
@@ -86,13 +84,15 @@ static bool module_find(const module_kind *kind, char path[MODULE_PATH_SIZE]) {
     snprintf(list + used, sizeof list - used, "%s%s", i > 0 ? ", " : "", dirs[i]);
   }
   if (from_env)
-    cli_error("the %s %s is not in %s=%s: point it at the directory holding "
-              "zeno's modules, or unset it",
-              kind->what, kind->file, CLI_MODULE_DIR_ENV, list);
+    cli_error(
+        "the %s %s is not in %s=%s: point it at the directory holding "
+        "zeno's modules, or unset it",
+        kind->what, kind->file, CLI_MODULE_DIR_ENV, list);
   else
-    cli_error("the %s %s is not installed (looked in %s): install zeno with "
-              "its modules ('meson install' puts them in %s)",
-              kind->what, kind->file, list, ZENO_MODULE_INSTALL_DIR);
+    cli_error(
+        "the %s %s is not installed (looked in %s): install zeno with "
+        "its modules ('meson install' puts them in %s)",
+        kind->what, kind->file, list, ZENO_MODULE_INSTALL_DIR);
   return false;
 }
 
@@ -107,37 +107,39 @@ static void *module_symbol(const module_kind *kind, const char *path) {
     // a module of this machine, a symbol of another libzeno), else it names
     // the library that is missing.
     if (strncmp(why, path, strlen(path)) == 0)
-      cli_error("cannot load the %s %s: %s (install the %s of this zeno, %s)",
-                kind->what, path, why, kind->file, ZENO_VERSION);
+      cli_error("cannot load the %s %s: %s (install the %s of this zeno, %s)", kind->what, path,
+                why, kind->file, ZENO_VERSION);
     else
-      cli_error("cannot load the %s %s: %s (apt-get install %s)", kind->what,
-                path, why, kind->packages);
+      cli_error("cannot load the %s %s: %s (apt-get install %s)", kind->what, path, why,
+                kind->packages);
     return NULL;
   }
   // The module stays loaded until exit: its code may be running at any
   // later point, and unloading would hide its allocations from leak checks.
   void *symbol = dlsym(handle, kind->symbol);
   if (symbol == NULL)
-    cli_error("%s is not a zeno %s (no symbol %s): install the %s of this zeno "
-              "(%s)",
-              path, kind->what, kind->symbol, kind->file, ZENO_VERSION);
+    cli_error(
+        "%s is not a zeno %s (no symbol %s): install the %s of this zeno "
+        "(%s)",
+        path, kind->what, kind->symbol, kind->file, ZENO_VERSION);
   return symbol;
 }
 
 /// Checks the table's ABI and version; false after reporting a mismatch.
-static bool module_matches(const module_kind *kind, const char *path, int abi,
-                           int table_abi, const char *version) {
+static bool module_matches(const module_kind *kind, const char *path, int abi, int table_abi,
+                           const char *version) {
   if (table_abi != abi) {
-    cli_error("%s does not provide ABI %d of the zeno %s: install the %s of "
-              "this zeno (%s)",
-              path, abi, kind->what, kind->file, ZENO_VERSION);
+    cli_error(
+        "%s does not provide ABI %d of the zeno %s: install the %s of "
+        "this zeno (%s)",
+        path, abi, kind->what, kind->file, ZENO_VERSION);
     return false;
   }
   if (version == NULL || strcmp(version, ZENO_VERSION) != 0) {
-    cli_error("%s is the %s of zeno %s, this is zeno %s: install the %s of "
-              "this zeno",
-              path, kind->what, version ? version : "(unknown)", ZENO_VERSION,
-              kind->file);
+    cli_error(
+        "%s is the %s of zeno %s, this is zeno %s: install the %s of "
+        "this zeno",
+        path, kind->what, version ? version : "(unknown)", ZENO_VERSION, kind->file);
     return false;
   }
   return true;
@@ -155,8 +157,7 @@ const zeno_plot_module *cli_plot_module(void) {
     zeno_plot_module_get_fn get;
     memcpy(&get, &symbol, sizeof get);
     const zeno_plot_module *m = get(ZENO_PLOT_MODULE_ABI);
-    if (module_matches(&PLOT, path, ZENO_PLOT_MODULE_ABI, m ? m->abi : 0,
-                       m ? m->version : NULL))
+    if (module_matches(&PLOT, path, ZENO_PLOT_MODULE_ABI, m ? m->abi : 0, m ? m->version : NULL))
       plot_module = m;
   }
   plot_failed = plot_module == NULL;
@@ -168,8 +169,7 @@ void cli_modules_release(void) {
 }
 
 #ifdef ZENO_HAVE_VIEWER
-static const module_kind VIEW = {"viewer module", ZENO_VIEW_MODULE_FILE,
-                                 ZENO_VIEW_MODULE_SYMBOL,
+static const module_kind VIEW = {"viewer module", ZENO_VIEW_MODULE_FILE, ZENO_VIEW_MODULE_SYMBOL,
                                  "libsdl2-2.0-0 libsdl2-ttf-2.0-0 libpng16-16 libgif7"};
 
 static const zeno_view_module *view_module;
@@ -183,8 +183,7 @@ const zeno_view_module *cli_view_module(void) {
     zeno_view_module_get_fn get;
     memcpy(&get, &symbol, sizeof get);
     const zeno_view_module *m = get(ZENO_VIEW_MODULE_ABI);
-    if (module_matches(&VIEW, path, ZENO_VIEW_MODULE_ABI, m ? m->abi : 0,
-                       m ? m->version : NULL))
+    if (module_matches(&VIEW, path, ZENO_VIEW_MODULE_ABI, m ? m->abi : 0, m ? m->version : NULL))
       view_module = m;
   }
   view_failed = view_module == NULL;

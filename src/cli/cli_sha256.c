@@ -34,8 +34,8 @@ bool cli_sha256_open(const char *soname, cli_sha256 *t, char *why, size_t n) {
   for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
     *table[k].slot = dlsym(h, table[k].name);
     if (*table[k].slot == NULL) {
-      snprintf(why, n, "nettle (%s) has no function %s: a nettle of another version",
-               soname, table[k].name);
+      snprintf(why, n, "nettle (%s) has no function %s: a nettle of another version", soname,
+               table[k].name);
       memset(t, 0, sizeof *t);
       dlclose(h);
       return false;
@@ -52,8 +52,7 @@ static bool process_ok;
 static char process_why[WHY_SIZE];
 
 static void load_once(void) {
-  process_ok = cli_sha256_open(ZENO_NETTLE_SONAME, &process_table, process_why,
-                               sizeof process_why);
+  process_ok = cli_sha256_open(ZENO_NETTLE_SONAME, &process_table, process_why, sizeof process_why);
 }
 
 const cli_sha256 *cli_sha256_get(const char **why) {

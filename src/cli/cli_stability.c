@@ -15,17 +15,14 @@ int cli_axis_option(const char *command, const char *option, const char *text,
   return CLI_CONTINUE;
 }
 
-int cli_image_option(const char *command, const char *option,
-                     const char *path) {
+int cli_image_option(const char *command, const char *option, const char *path) {
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   if (plot->format_known(path)) return CLI_CONTINUE;
-  return cli_usage_error(command, "%s: '%s' must end in .png, .svg or .pdf", option,
-                         path);
+  return cli_usage_error(command, "%s: '%s' must end in .png, .svg or .pdf", option, path);
 }
 
-int cli_plot_failure(const zeno_plot_module *plot, const char *path,
-                     plot_status status) {
+int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status) {
   cli_error("cannot write '%s': %s", path, plot->status_message(status));
   return CLI_EXIT_RUNTIME;
 }
@@ -85,10 +82,8 @@ static void print_breakpoints(const zeno_maps *m) {
 }
 
 static void print_limit(bool defined, double value) {
-  if (defined)
-    printf("%.6g", value);
-  else
-    printf("undefined");
+  if (defined) printf("%.6g", value);
+  else printf("undefined");
 }
 
 static void print_fixed_points(const zeno_maps *m) {
@@ -102,11 +97,12 @@ static void print_fixed_points(const zeno_maps *m) {
     printf("  %s%s\n", p->convergent ? "convergent" : "divergent",
            p->limiting ? ", limiting (Lemma 3)" : "");
     if (p->at_breakpoint) {
-      printf("%-*s  on a breakpoint: [%s] | [%s]; the exact cycle from it %s%s "
-             "(tie margin %.3g)\n",
-             CLI_LABEL_WIDTH, "", p->word_left, p->word_right,
-             p->returns ? "returns to it" : "does not return to it (no fixed point)",
-             p->tie ? ", a tie" : "", p->tie_margin);
+      printf(
+          "%-*s  on a breakpoint: [%s] | [%s]; the exact cycle from it %s%s "
+          "(tie margin %.3g)\n",
+          CLI_LABEL_WIDTH, "", p->word_left, p->word_right,
+          p->returns ? "returns to it" : "does not return to it (no fixed point)",
+          p->tie ? ", a tie" : "", p->tie_margin);
     }
   }
 }

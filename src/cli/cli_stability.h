@@ -25,8 +25,7 @@ int cli_axis_option(const char *command, const char *option, const char *text,
 
 /// Reports a failed figure ("cannot write 'PATH': why") and returns
 /// CLI_EXIT_RUNTIME.
-int cli_plot_failure(const zeno_plot_module *plot, const char *path,
-                     plot_status status);
+int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status);
 
 /// Human report lines of the maps: contact swap, samples, breakpoints
 /// (with the cycle words on both sides), fixed points, G_max, G- and G+.

@@ -28,6 +28,7 @@ enum {
 };
 
 /// getopt_long entries of the shared options (no terminator).
+// clang-format off
 #define CLI_VIEW_LONG_OPTIONS                                          \
   {"screenshot", required_argument, NULL, VIEW_OPT_SCREENSHOT},        \
       {"at", required_argument, NULL, VIEW_OPT_AT},                    \
@@ -41,6 +42,7 @@ enum {
       {"record", required_argument, NULL, VIEW_OPT_RECORD},            \
       {"record-seconds", required_argument, NULL, VIEW_OPT_RECORD_SECONDS}, \
       {"fps", required_argument, NULL, VIEW_OPT_FPS}
+// clang-format on
 
 /// Help text of the shared options.
 extern const char CLI_VIEW_OPTIONS_HELP[];
@@ -54,8 +56,8 @@ int cli_view_option(const char *command, view_options *o, int option);
 /// recording when asked for, else the window. Checks --at-event against the
 /// run and that --record-seconds and --fps come with --record. Returns the
 /// exit code.
-int cli_view_show(const char *command, const zeno_view_module *viewer,
-                  view_run *run, const view_options *o);
+int cli_view_show(const char *command, const zeno_view_module *viewer, view_run *run,
+                  const view_options *o);
 #endif
 
 #endif

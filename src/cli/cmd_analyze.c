@@ -21,12 +21,12 @@ enum {
 };
 
 typedef struct analyze_options {
-  cli_scene_options common; ///< --set overrides and the scene
-  const char *plot_path;  ///< --plot: the maps figure, or NULL
-  const char *graph_path; ///< --graph: the interval graph, or NULL
+  cli_scene_options common;  ///< --set overrides and the scene
+  const char *plot_path;     ///< --plot: the maps figure, or NULL
+  const char *graph_path;    ///< --graph: the interval graph, or NULL
   bool json;
   zeno_analysis_def def;
-  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
+  cli_figure figure;  ///< --size, --dpi, --font-scale, --xlim, --ylim
 } analyze_options;
 
 static void print_help(void) {
@@ -98,20 +98,17 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
-      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
-                             CLI_SAMPLES_MAX, &o->def.maps.samples);
+      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
+                             &o->def.maps.samples);
     case OPT_PARTITION:
-      return cli_size_option(COMMAND, "--partition", optarg, 3,
-                             ZENO_MAX_PARTITION / 2, &o->def.partition_intervals);
+      return cli_size_option(COMMAND, "--partition", optarg, 3, ZENO_MAX_PARTITION / 2,
+                             &o->def.partition_intervals);
     case 'j': o->json = true; return CLI_CONTINUE;
-    case 'p':
-      o->plot_path = optarg;
-      return cli_image_option(COMMAND, "--plot", optarg);
-    case 'g':
-      o->graph_path = optarg;
-      return cli_image_option(COMMAND, "--graph", optarg);
+    case 'p': o->plot_path = optarg; return cli_image_option(COMMAND, "--plot", optarg);
+    case 'g': o->graph_path = optarg; return cli_image_option(COMMAND, "--graph", optarg);
     case 't':
-      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS, &o->def.maps.threads);
+      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS,
+                            &o->def.maps.threads);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -143,8 +140,7 @@ static void print_partition(const zeno_analysis *a) {
   cli_label("partition (merged)");
   for (size_t i = 0; i < n; i++) {
     if (i > 0) printf("%-*s", CLI_LABEL_WIDTH, "");
-    printf("[%.6f, %.6f] %s\n", iv[i].lo, iv[i].hi,
-           iv[i].safe ? "safe" : "unsafe");
+    printf("[%.6f, %.6f] %s\n", iv[i].lo, iv[i].hi, iv[i].safe ? "safe" : "unsafe");
   }
   free(iv);
 }
@@ -160,14 +156,11 @@ static void print_report(const zeno_scene *scene, const zeno_analysis *a) {
 
 /* ---- figures --------------------------------------------------------------- */
 
-static void verdict_title(const zeno_scene *scene, const zeno_analysis *a,
-                          char *title) {
+static void verdict_title(const zeno_scene *scene, const zeno_analysis *a, char *title) {
   if (a->theorem > 0)
-    snprintf(title, TITLE_SIZE, "%s: %s (Theorem %d)", scene->name,
-             zeno_verdict_name(a->verdict), a->theorem);
-  else
-    snprintf(title, TITLE_SIZE, "%s: %s", scene->name,
-             zeno_verdict_name(a->verdict));
+    snprintf(title, TITLE_SIZE, "%s: %s (Theorem %d)", scene->name, zeno_verdict_name(a->verdict),
+             a->theorem);
+  else snprintf(title, TITLE_SIZE, "%s: %s", scene->name, zeno_verdict_name(a->verdict));
   cli_append_law(scene, title, TITLE_SIZE);
 }
 
@@ -180,8 +173,8 @@ static zeno_interval *shaded_intervals(const zeno_analysis *a, size_t *n) {
   return iv;
 }
 
-static int write_maps_figure(const char *path, const zeno_scene *scene,
-                             const zeno_analysis *a, const plot_options *options) {
+static int write_maps_figure(const char *path, const zeno_scene *scene, const zeno_analysis *a,
+                             const plot_options *options) {
   if (!a->has_maps) {
     cli_error("note: no maps to plot (%s); '%s' not written", a->reason, path);
     return CLI_EXIT_OK;
@@ -202,8 +195,8 @@ static int write_maps_figure(const char *path, const zeno_scene *scene,
 /// The interval graph the figure draws, merged: the verdict's own (built
 /// from the analysis' Theorem 4 partition by the same library call the
 /// verdict made), else that of `uniform` equal intervals.
-static zeno_status figure_graph(const zeno_analysis *a, size_t uniform,
-                                zeno_interval_graph *merged, zeno_error *err) {
+static zeno_status figure_graph(const zeno_analysis *a, size_t uniform, zeno_interval_graph *merged,
+                                zeno_error *err) {
   double *edges = NULL;
   const double *partition = a->partition;
   size_t n = a->partition_count;
@@ -232,12 +225,10 @@ static int draw_graph(const char *path, const char *title, const char *note,
   return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
 }
 
-static int write_graph_figure(const char *path, const zeno_scene *scene,
-                              const zeno_analysis *a, size_t uniform,
-                              const plot_options *options) {
+static int write_graph_figure(const char *path, const zeno_scene *scene, const zeno_analysis *a,
+                              size_t uniform, const plot_options *options) {
   char title[TITLE_SIZE], note[TITLE_SIZE];
-  snprintf(title, sizeof title, "%s: interval graph of R (merged partition)",
-           scene->name);
+  snprintf(title, sizeof title, "%s: interval graph of R (merged partition)", scene->name);
   if (!a->has_maps) {
     snprintf(note, sizeof note, "no maps: %.200s", a->reason);  // one figure line
     return draw_graph(path, title, note, NULL, options);
@@ -247,8 +238,7 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
   if (figure_graph(a, uniform, &g, &err) != ZENO_OK) return cli_library_error(&err);
   const size_t fine = a->partition_count > 0 ? a->partition_count : uniform;
   if (a->theorem == 4)
-    snprintf(note, sizeof note,
-             "stable partition (Theorem 4): %zu intervals merged into %zu", fine,
+    snprintf(note, sizeof note, "stable partition (Theorem 4): %zu intervals merged into %zu", fine,
              g.count);
   else if (a->partition_count > 0)
     snprintf(note, sizeof note, "%s: no stable partition; %zu intervals merged into %zu",
@@ -264,8 +254,8 @@ static int write_graph_figure(const char *path, const zeno_scene *scene,
 
 /* ---- the command --------------------------------------------------------- */
 
-static int report(const analyze_options *o, const zeno_scene *scene,
-                  const zeno_analysis *a, const plot_options *figure) {
+static int report(const analyze_options *o, const zeno_scene *scene, const zeno_analysis *a,
+                  const plot_options *figure) {
   if (o->json) {
     zeno_io_analysis_json(stdout, scene, a, NULL);
     putchar('\n');
@@ -279,20 +269,19 @@ static int report(const analyze_options *o, const zeno_scene *scene,
   return code;
 }
 
-static int analyze(const void *options, const zeno_scene *scene,
-                   zeno_error *err) {
+static int analyze(const void *options, const zeno_scene *scene, zeno_error *err) {
   const analyze_options *o = options;
   plot_options figure;
   const char *const paths[] = {o->plot_path, o->graph_path};
   int code = cli_figure_check(COMMAND, &o->figure, paths, 2, &figure);
   if (code != CLI_CONTINUE) return code;
   if (o->plot_path == NULL && (figure.has_xlim || figure.has_ylim))
-    return cli_usage_error(COMMAND, "--%s: only the maps figure (--plot FILE) has axes; the "
-                                    "interval graph (--graph) has none",
+    return cli_usage_error(COMMAND,
+                           "--%s: only the maps figure (--plot FILE) has axes; the "
+                           "interval graph (--graph) has none",
                            figure.has_xlim ? "xlim" : "ylim");
   zeno_analysis analysis;
-  if (zeno_analyze(scene, &o->def, &analysis, err) != ZENO_OK)
-    return cli_library_error(err);
+  if (zeno_analyze(scene, &o->def, &analysis, err) != ZENO_OK) return cli_library_error(err);
   code = report(o, scene, &analysis, &figure);
   zeno_analysis_free(&analysis);
   return code;

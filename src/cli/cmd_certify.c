@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_common.h"
 #include "cli_certify.h"
+#include "cli_common.h"
 #include "cli_module.h"
 #include "cli_stability.h"
 #include "zeno/certify.h"
@@ -64,9 +64,8 @@ static void print_help(void) {
 static const struct option LONG_OPTIONS[] = {
     {"degree", required_argument, NULL, 'd'}, {"check", required_argument, NULL, 'c'},
     {"json", no_argument, NULL, 'j'},         {"out", required_argument, NULL, 'o'},
-    {"plot", required_argument, NULL, 'p'},
-    {"set", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+    {"plot", required_argument, NULL, 'p'},   {"set", required_argument, NULL, 's'},
+    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 };
 
 static int apply_option(void *options, int option, char **argv) {
@@ -76,9 +75,7 @@ static int apply_option(void *options, int option, char **argv) {
     case 'c': return cli_int_option(COMMAND, "--check", optarg, 0, 100000, &o->def.check_runs);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'o': o->out = optarg; return CLI_CONTINUE;
-    case 'p':
-      o->plot = optarg;
-      return cli_image_option(COMMAND, "--plot", optarg);
+    case 'p': o->plot = optarg; return cli_image_option(COMMAND, "--plot", optarg);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
@@ -135,8 +132,8 @@ static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
   }
   if (c->check_runs > 0) {
     cli_label("check");
-    printf("%d runs, %d pieces and impacts, largest relative increase %.3g\n",
-           c->check_runs, c->check_events, c->check_max_increase);
+    printf("%d runs, %d pieces and impacts, largest relative increase %.3g\n", c->check_runs,
+           c->check_events, c->check_max_increase);
   }
   cli_label("time");
   printf("%.3f s\n", c->seconds);
@@ -151,8 +148,8 @@ static void json_field(FILE *f, const char *name, double v, bool last) {
 static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate *c) {
   fprintf(f, "{\"scene\": ");
   zeno_io_json_string(f, scene->name, NULL);
-  fprintf(f, ", \"certified\": %s, \"refused\": %s, \"reason\": ",
-          c->certified ? "true" : "false", c->refused ? "true" : "false");
+  fprintf(f, ", \"certified\": %s, \"refused\": %s, \"reason\": ", c->certified ? "true" : "false",
+          c->refused ? "true" : "false");
   zeno_io_json_string(f, c->reason, NULL);
   fprintf(f, ", \"solver_status\": ");
   zeno_io_json_string(f, c->solver_status, NULL);
@@ -160,12 +157,13 @@ static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate 
           c->exact ? "true" : "false", c->equalities);
   json_field(f, "solver_margin", c->solver_margin, false);
   json_field(f, "projection", c->projection, false);
-  fprintf(f, "\"sdp_order\": %d, \"sdp_constraints\": %d, \"conditions\": %d, "
-          "\"unknowns\": %d, ", c->sdp_order, c->sdp_constraints, c->conditions,
-          c->unknowns);
+  fprintf(f,
+          "\"sdp_order\": %d, \"sdp_constraints\": %d, \"conditions\": %d, "
+          "\"unknowns\": %d, ",
+          c->sdp_order, c->sdp_constraints, c->conditions, c->unknowns);
   json_field(f, "seconds", c->seconds, false);
-  fprintf(f, "\"units_log2\": {\"mass\": %d, \"length\": %d, \"time\": %d}, ",
-          c->units[0], c->units[1], c->units[2]);
+  fprintf(f, "\"units_log2\": {\"mass\": %d, \"length\": %d, \"time\": %d}, ", c->units[0],
+          c->units[1], c->units[2]);
   fprintf(f, "\"v1\": {\"b\": ");
   zeno_io_json_numbers(f, c->b, 3, NULL);
   fprintf(f, ", \"mass\": [");
@@ -183,8 +181,7 @@ static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate 
     json_field(f, "coef", t->coef, true);
     fprintf(f, "}");
   }
-  fprintf(f, "]}, \"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs,
-          c->check_events);
+  fprintf(f, "]}, \"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs, c->check_events);
   json_field(f, "max_increase", c->check_max_increase, true);
   fprintf(f, "}}\n");
 }
@@ -275,10 +272,17 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
     char title[sizeof scene->name + 64];
     snprintf(title, sizeof title, "%s: the certificate along its run", scene->name);
     static const char *const names[3] = {"V₁ (energy)", NULL, "V₂"};
-    const plot_trajectory_input in = {.title = title, .count = rows, .t = t, .z1 = v1,
-                                      .x2 = v2, .event_count = run->count, .event_t = et,
-                                      .event_impact = impact, .accumulation_t = NAN,
-                                      .names = names, .top_label = "V₁",
+    const plot_trajectory_input in = {.title = title,
+                                      .count = rows,
+                                      .t = t,
+                                      .z1 = v1,
+                                      .x2 = v2,
+                                      .event_count = run->count,
+                                      .event_t = et,
+                                      .event_impact = impact,
+                                      .accumulation_t = NAN,
+                                      .names = names,
+                                      .top_label = "V₁",
                                       .bottom_label = "V₂"};
     const plot_status st = plot->trajectory(path, &in);
     if (st != PLOT_OK) code = cli_plot_failure(plot, path, st);
@@ -333,8 +337,8 @@ static int write_out(const char *dir, const zeno_scene *scene, const zeno_certif
 
 // The reports, the files and the figure of one certificate; the scene's
 // own run is simulated once, for v_events.csv and the figure alike.
-static int report(const certify_options *o, const zeno_scene *scene,
-                  const zeno_certificate *c, zeno_error *err) {
+static int report(const certify_options *o, const zeno_scene *scene, const zeno_certificate *c,
+                  zeno_error *err) {
   if (o->json) print_json(stdout, scene, c);
   else print_human(scene, c);
   v_run run = {0, NULL};
@@ -371,7 +375,11 @@ int cmd_certify(int argc, char **argv) {
   certify_options o = {0};
   // The defaults of zeno_certify_def_default(), which lives in the library
   // loaded later: degree 2, eps 1e-3, 100 iterations, runs of size 0.1.
-  o.def = (zeno_certify_def){.degree = 2, .eps = 1e-3, .max_iterations = 100,
-                             .check_runs = 0, .check_size = 0.1, .check_seed = 1};
+  o.def = (zeno_certify_def){.degree = 2,
+                             .eps = 1e-3,
+                             .max_iterations = 100,
+                             .check_runs = 0,
+                             .check_size = 0.1,
+                             .check_seed = 1};
   return cli_scene_command_main(&CERTIFY_COMMAND, &o.common, &o, argc, argv);
 }

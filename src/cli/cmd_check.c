@@ -9,9 +9,8 @@
 #define COMMAND_NAME "check"
 static const char *const COMMAND = COMMAND_NAME;
 
-
 typedef struct check_options {
-  cli_scene_options common; ///< --set overrides and the scene
+  cli_scene_options common;  ///< --set overrides and the scene
   bool json;
 } check_options;
 
@@ -63,8 +62,8 @@ static void print_feasibility(const zeno_equilibrium_report *r) {
   cli_print_feasibility(r);
   cli_label("balancing forces");
   for (int i = 0; i < r->contact_count; i++)
-    printf("%scontact %d: n = %.6g, t = %.6g", i ? "; " : "", i + 1,
-           r->forces[i][0], r->forces[i][1]);
+    printf("%scontact %d: n = %.6g, t = %.6g", i ? "; " : "", i + 1, r->forces[i][0],
+           r->forces[i][1]);
   printf("\n");
 }
 
@@ -74,14 +73,11 @@ static void print_ordering(const zeno_equilibrium_report *r) {
     printf("%sz%d'' = %.6g", i ? ", " : "", i + 1, r->zdd_ff[i]);
   printf("\n");
   cli_label("ordering (13) z1''<0");
-  if (r->contact_count < ZENO_MAX_CONTACTS)
-    printf("n/a (one contact)\n");
-  else if (r->index_order_ok)
-    printf("holds\n");
+  if (r->contact_count < ZENO_MAX_CONTACTS) printf("n/a (one contact)\n");
+  else if (r->index_order_ok) printf("holds\n");
   else if (r->index_order_swappable)
     printf("violated; swap the contact order (1 <-> 2) to satisfy it\n");
-  else
-    printf("violated, also with the contacts swapped\n");
+  else printf("violated, also with the contacts swapped\n");
 }
 
 static void print_ambiguity(const zeno_equilibrium_report *r) {
@@ -92,14 +88,13 @@ static void print_ambiguity(const zeno_equilibrium_report *r) {
     return;
   }
   for (size_t i = 0; i < r->ambiguous_count; i++)
-    printf("%s%s", i ? " " : "",
-           zeno_mode_name(r->ambiguous_modes[i], r->contact_count, name));
-  printf(" consistent at rest (Theorem 1: not finite-time Lyapunov "
-         "stable)\n");
+    printf("%s%s", i ? " " : "", zeno_mode_name(r->ambiguous_modes[i], r->contact_count, name));
+  printf(
+      " consistent at rest (Theorem 1: not finite-time Lyapunov "
+      "stable)\n");
 }
 
-static void print_report(const zeno_scene *scene,
-                         const zeno_equilibrium_report *r) {
+static void print_report(const zeno_scene *scene, const zeno_equilibrium_report *r) {
   cli_label("scene");
   printf("%s\n", scene->name);
   print_feasibility(r);
@@ -110,12 +105,10 @@ static void print_report(const zeno_scene *scene,
 
 /* ---- the command --------------------------------------------------------- */
 
-static int check(const void *options, const zeno_scene *scene,
-                 zeno_error *err) {
+static int check(const void *options, const zeno_scene *scene, zeno_error *err) {
   const check_options *o = options;
   zeno_equilibrium_report report;
-  if (zeno_equilibrium_check(scene, &report, err) != ZENO_OK)
-    return cli_library_error(err);
+  if (zeno_equilibrium_check(scene, &report, err) != ZENO_OK) return cli_library_error(err);
   if (o->json) {
     zeno_io_equilibrium_json(stdout, scene, &report, NULL);
     putchar('\n');

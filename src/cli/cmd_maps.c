@@ -21,11 +21,11 @@ enum {
 };
 
 typedef struct maps_options {
-  cli_scene_options common; ///< --set overrides and the scene
-  const char *csv_path;  ///< --csv: file or "-", or NULL
-  const char *plot_path; ///< --plot: figure, or NULL
+  cli_scene_options common;  ///< --set overrides and the scene
+  const char *csv_path;      ///< --csv: file or "-", or NULL
+  const char *plot_path;     ///< --plot: figure, or NULL
   zeno_maps_def def;
-  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
+  cli_figure figure;  ///< --size, --dpi, --font-scale, --xlim, --ylim
 } maps_options;
 
 static void print_help(void) {
@@ -79,14 +79,13 @@ static int apply_option(void *options, int option, char **argv) {
   switch (option) {
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case OPT_SAMPLES:
-      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN,
-                             CLI_SAMPLES_MAX, &o->def.samples);
+      return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
+                             &o->def.samples);
     case 'c': o->csv_path = optarg; return CLI_CONTINUE;
-    case 'p':
-      o->plot_path = optarg;
-      return cli_image_option(COMMAND, "--plot", optarg);
+    case 'p': o->plot_path = optarg; return cli_image_option(COMMAND, "--plot", optarg);
     case 't':
-      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS, &o->def.threads);
+      return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS,
+                            &o->def.threads);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);
   }
@@ -126,8 +125,8 @@ static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *
   return CLI_EXIT_OK;
 }
 
-static int outputs(const maps_options *o, const zeno_scene *scene,
-                   const zeno_maps *maps, const plot_options *figure) {
+static int outputs(const maps_options *o, const zeno_scene *scene, const zeno_maps *maps,
+                   const plot_options *figure) {
   if (o->csv_path == NULL && o->plot_path == NULL) {
     cli_label("scene");
     printf("%s\n", scene->name);
@@ -138,16 +137,14 @@ static int outputs(const maps_options *o, const zeno_scene *scene,
   if (o->csv_path) code = write_csv(o->csv_path, maps, NULL, NULL);
   if (code == CLI_EXIT_OK && o->plot_path) {
     char title[TITLE_SIZE];
-    snprintf(title, sizeof title, "%s: reduced map R and growth map G",
-             scene->name);
+    snprintf(title, sizeof title, "%s: reduced map R and growth map G", scene->name);
     cli_append_law(scene, title, sizeof title);
     code = cli_plot_maps(o->plot_path, title, maps, NULL, 0, figure);
   }
   return code;
 }
 
-static int run_maps(const void *options, const zeno_scene *scene,
-                    zeno_error *err) {
+static int run_maps(const void *options, const zeno_scene *scene, zeno_error *err) {
   const maps_options *o = options;
   plot_options figure;
   int code = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
@@ -161,8 +158,7 @@ static int run_maps(const void *options, const zeno_scene *scene,
     return code;
   }
   zeno_maps maps;
-  if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK)
-    return cli_library_error(err);
+  if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK) return cli_library_error(err);
   code = outputs(o, scene, &maps, &figure);
   zeno_maps_free(&maps);
   return code;

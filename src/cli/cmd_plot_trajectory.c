@@ -23,11 +23,11 @@ enum {
 typedef struct plot_trajectory_options {
   const char *dir;
   const char *plot_path;
-  const char *title; ///< --title, or NULL for a default
-  bool log_time;     ///< --time-axis log
-  const zeno_plot_module *plot; ///< loaded once --plot is known
-  cli_figure figure; ///< --size, --dpi, --font-scale, --xlim, --ylim
-  plot_options checked; ///< the figure options, checked against --plot
+  const char *title;             ///< --title, or NULL for a default
+  bool log_time;                 ///< --time-axis log
+  const zeno_plot_module *plot;  ///< loaded once --plot is known
+  cli_figure figure;             ///< --size, --dpi, --font-scale, --xlim, --ylim
+  plot_options checked;          ///< the figure options, checked against --plot
 } plot_trajectory_options;
 
 static void print_help(void) {
@@ -92,8 +92,7 @@ static int parse_options(int argc, char **argv, plot_trajectory_options *o) {
   o->plot = cli_plot_module();
   if (o->plot == NULL) return CLI_EXIT_RUNTIME;
   if (!o->plot->format_known(o->plot_path))
-    return cli_usage_error(COMMAND, "--plot: '%s' must end in .png, .svg or .pdf",
-                           o->plot_path);
+    return cli_usage_error(COMMAND, "--plot: '%s' must end in .png, .svg or .pdf", o->plot_path);
   if (o->log_time && o->figure.plot.has_xlim && !(o->figure.plot.xlim[0] > 0))
     return cli_usage_error(COMMAND,
                            "%s: with --time-axis log the limits are values of t* - t and "
@@ -118,10 +117,8 @@ static int read_run(const char *dir, zeno_run_dir_data *d) {
   } else if (zeno_run_dir_read_trajectory(trajectory, d, &err) != ZENO_OK) {
     code = cli_library_error(&err);
   } else if (zeno_run_dir_read_events(events, d, &err) != ZENO_OK) {
-    if (err.code == ZENO_ERR_IO)
-      cli_error("note: %s: no event ticks", err.message);
-    else
-      code = cli_library_error(&err);
+    if (err.code == ZENO_ERR_IO) cli_error("note: %s: no event ticks", err.message);
+    else code = cli_library_error(&err);
   }
   free(trajectory);
   free(events);
@@ -180,8 +177,7 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
                            "'zeno' event in %s), so there is no accumulation time t*",
                            o->dir, ZENO_RUN_DIR_EVENTS);
   char title[TITLE_SIZE];
-  if (o->title)
-    snprintf(title, sizeof title, "%s", o->title);
+  if (o->title) snprintf(title, sizeof title, "%s", o->title);
   else
     snprintf(title, sizeof title, "q'(t) = (%s) from %s",
              d->contact_count == 1 ? "z1, x1, theta" : "z1, z2, x2", o->dir);

@@ -28,21 +28,22 @@ typedef struct replay_options {
 } replay_options;
 
 static void print_help(void) {
-  printf("Usage: zeno replay DIR [OPTIONS]\n"
-         "\n"
-         "Plays back DIR/trajectory.csv and DIR/events.jsonl, written by\n"
-         "'zeno simulate SCENE --out DIR', with the window and keys of 'zeno\n"
-         "view'. The geometry comes from DIR/scene.yaml and the run's --set\n"
-         "values from DIR/overrides.txt, which simulate writes beside them.\n"
-         "p and mouse drags start a live simulation from the replayed state.\n"
-         "\n"
-         "Options:\n"
-         "  -S, --scene SCENE      use this scene file instead of DIR/scene.yaml\n"
-         "                         (and not DIR/overrides.txt)\n"
-         "  -s, --set KEY=VALUE    override a scene value (after the run's)\n"
-         "%s"
-         "  -h, --help             show this help\n",
-         CLI_VIEW_OPTIONS_HELP);
+  printf(
+      "Usage: zeno replay DIR [OPTIONS]\n"
+      "\n"
+      "Plays back DIR/trajectory.csv and DIR/events.jsonl, written by\n"
+      "'zeno simulate SCENE --out DIR', with the window and keys of 'zeno\n"
+      "view'. The geometry comes from DIR/scene.yaml and the run's --set\n"
+      "values from DIR/overrides.txt, which simulate writes beside them.\n"
+      "p and mouse drags start a live simulation from the replayed state.\n"
+      "\n"
+      "Options:\n"
+      "  -S, --scene SCENE      use this scene file instead of DIR/scene.yaml\n"
+      "                         (and not DIR/overrides.txt)\n"
+      "  -s, --set KEY=VALUE    override a scene value (after the run's)\n"
+      "%s"
+      "  -h, --help             show this help\n",
+      CLI_VIEW_OPTIONS_HELP);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -73,8 +74,7 @@ static int parse_options(int argc, char **argv, replay_options *o) {
   }
   if (optind >= argc) return cli_usage_error(COMMAND, "missing DIR argument");
   if (optind + 1 < argc)
-    return cli_usage_error(COMMAND, "unexpected argument '%s'",
-                           argv[optind + 1]);
+    return cli_usage_error(COMMAND, "unexpected argument '%s'", argv[optind + 1]);
   o->dir = argv[optind];
   return CLI_CONTINUE;
 }
@@ -106,9 +106,10 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
     if (saved == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
     path = saved;
     if (access(path, R_OK) != 0) {
-      cli_error("%s: no '%s' (runs saved by an older zeno): give the run's scene "
-                "with --scene SCENE",
-                COMMAND, path);
+      cli_error(
+          "%s: no '%s' (runs saved by an older zeno): give the run's scene "
+          "with --scene SCENE",
+          COMMAND, path);
       code = CLI_EXIT_USAGE;
     } else {
       code = add_run_overrides(o->dir, &all);
@@ -135,8 +136,7 @@ static int replay(const replay_options *o) {
   if (viewer == NULL) return CLI_EXIT_RUNTIME;
   view_run run;
   zeno_error err;
-  if (viewer->run_load(&run, &scene, o->dir, &err) != ZENO_OK)
-    return cli_library_error(&err);
+  if (viewer->run_load(&run, &scene, o->dir, &err) != ZENO_OK) return cli_library_error(&err);
   const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
   viewer->run_free(&run);
   return code;

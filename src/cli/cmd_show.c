@@ -118,8 +118,7 @@ static void print_general(const zeno_scene *sc, suspects *s) {
     print_angle(c->surface_angle, surface_path[i], s);
     if (c->surface_point_set)
       printf(", through (%.6g, %.6g)\n", c->surface_point[0], c->surface_point[1]);
-    else
-      printf(", through the vertex at the nominal pose\n");
+    else printf(", through the vertex at the nominal pose\n");
   }
   cli_label("load");
   printf("magnitude %.6g, torque %.6g, angle from -y ", sc->load_magnitude, sc->load_torque);
@@ -145,8 +144,7 @@ static void print_rest(const zeno_scene *sc) {
   cli_label("model");
   if (sc->model == ZENO_MODEL_FULL)
     printf("%s, epsilon %.6g\n", zeno_model_name(sc->model), sc->epsilon);
-  else
-    printf("%s\n", zeno_model_name(sc->model));
+  else printf("%s\n", zeno_model_name(sc->model));
   cli_label("stop");
   printf("t_end %.6g, max_events %ld, escape_radius %.6g, wall_time %.6g s\n", sc->t_end,
          sc->max_events, sc->escape_radius, sc->wall_time);
@@ -157,9 +155,10 @@ static void print_rest(const zeno_scene *sc) {
 static void print_notes(const suspects *s) {
   for (int k = 0; k < s->count; k++) {
     cli_label("note");
-    printf("%s = %.6g deg is small: scene angles are in degrees; if %.6g was meant "
-           "in radians, write %.6g\n",
-           s->path[k], s->degrees[k], s->degrees[k], s->degrees[k] * DEG_PER_RAD);
+    printf(
+        "%s = %.6g deg is small: scene angles are in degrees; if %.6g was meant "
+        "in radians, write %.6g\n",
+        s->path[k], s->degrees[k], s->degrees[k], s->degrees[k] * DEG_PER_RAD);
   }
 }
 
@@ -173,8 +172,7 @@ static int show(const void *options, const zeno_scene *scene, zeno_error *err) {
   cli_label("scene");
   printf("%s\n", scene->name);
   cli_label("form");
-  printf("%s\n", scene->has_paper ? "paper block, expanded to the general form below"
-                                  : "general");
+  printf("%s\n", scene->has_paper ? "paper block, expanded to the general form below" : "general");
   zeno_paper_params block;
   if (zeno_scene_paper(scene, &block)) print_paper(&block, &s);
   // The paper's angles come back in the general form: note them once.

@@ -34,21 +34,21 @@ enum {
 };
 
 typedef struct simulate_options {
-  cli_scene_options common; ///< --set and the dedicated options, in order;
-                            ///< the scene
-  const char *out_dir; ///< NULL: no files
+  cli_scene_options common;  ///< --set and the dedicated options, in order;
+                             ///< the scene
+  const char *out_dir;       ///< NULL: no files
   bool json;
   bool quiet;
 } simulate_options;
 
 /// What the report needs from the event stream.
 typedef struct run_record {
-  double *sections; ///< Poincaré section angles in event order [rad]
+  double *sections;  ///< Poincaré section angles in event order [rad]
   size_t section_count;
   size_t section_capacity;
-  zeno_event end; ///< the END event
+  zeno_event end;  ///< the END event
   bool has_end;
-  size_t skipped_samples; ///< sample times the dense output could not serve
+  size_t skipped_samples;  ///< sample times the dense output could not serve
 } run_record;
 
 static void print_help(void) {
@@ -140,8 +140,7 @@ static int apply_option(void *options, int option, char **argv) {
 
 static bool record_section(run_record *rec, double angle) {
   if (rec->section_count == rec->section_capacity) {
-    const size_t capacity = rec->section_capacity ? 2 * rec->section_capacity
-                                                  : SECTIONS_INITIAL;
+    const size_t capacity = rec->section_capacity ? 2 * rec->section_capacity : SECTIONS_INITIAL;
     double *grown = realloc(rec->sections, capacity * sizeof *grown);
     if (grown == NULL) return false;
     rec->sections = grown;
@@ -199,10 +198,8 @@ static void print_triple(const char *label, const double v[3]) {
 static void print_section_range(const run_record *rec, size_t first, size_t last) {
   for (size_t i = first; i < last; i++) {
     if (i > first) printf(",");
-    if (i > first && (i - first) % SECTIONS_PER_LINE == 0)
-      printf("\n%-*s", CLI_LABEL_WIDTH, "");
-    else if (i > first)
-      printf(" ");
+    if (i > first && (i - first) % SECTIONS_PER_LINE == 0) printf("\n%-*s", CLI_LABEL_WIDTH, "");
+    else if (i > first) printf(" ");
     printf("%.6g", rec->sections[i]);
   }
 }
@@ -248,8 +245,7 @@ static void print_end_details(const run_record *rec, int contact_count) {
     char name[ZENO_MODE_NAME_SIZE];
     cli_label("consistent modes");
     for (size_t i = 0; i < end->consistent_count; i++)
-      printf("%s%s", i ? " " : "",
-             zeno_mode_name(end->consistent[i], contact_count, name));
+      printf("%s%s", i ? " " : "", zeno_mode_name(end->consistent[i], contact_count, name));
     printf("\n");
   }
   if (end->outcome == ZENO_OUTCOME_DIVERGING) {
@@ -274,9 +270,10 @@ static void print_counts(const zeno_summary *s) {
   if (s->energy_gains > 0) {
     // Newton's law with friction can add energy (docs/model.md, Impacts).
     cli_label("energy gained");
-    printf("at %ld impacts, up to %.3g of the kinetic energy (Newton's law with "
-           "friction; see docs/model.md)\n",
-           s->energy_gains, s->energy_gain_max);
+    printf(
+        "at %ld impacts, up to %.3g of the kinetic energy (Newton's law with "
+        "friction; see docs/model.md)\n",
+        s->energy_gains, s->energy_gain_max);
   }
 }
 
@@ -300,11 +297,12 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
   print_triple("final pose (x, y, th)", s->final_state.q);
 }
 
-static int report(const zeno_sim *sim, const simulate_options *o,
-                  const run_record *rec) {
+static int report(const zeno_sim *sim, const simulate_options *o, const run_record *rec) {
   if (rec->skipped_samples > 0 && !o->quiet)
-    cli_error("note: %zu trajectory samples had no dense output and were "
-              "skipped", rec->skipped_samples);
+    cli_error(
+        "note: %zu trajectory samples had no dense output and were "
+        "skipped",
+        rec->skipped_samples);
   if (o->quiet && !o->json) return CLI_EXIT_OK;
   zeno_summary summary;
   zeno_sim_summary(sim, &summary);
@@ -313,9 +311,9 @@ static int report(const zeno_sim *sim, const simulate_options *o,
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
-  const zeno_io_run run = {zeno_sim_scene(sim), &summary, word,
-                           rec->sections, rec->section_count,
-                           rec->has_end ? &rec->end : NULL};
+  const zeno_io_run run = {
+      zeno_sim_scene(sim), &summary,           word,
+      rec->sections,       rec->section_count, rec->has_end ? &rec->end : NULL};
   if (o->json) {
     zeno_io_run_json(stdout, &run, NULL);
     putchar('\n');
@@ -331,16 +329,15 @@ static int report(const zeno_sim *sim, const simulate_options *o,
 // --out DIR: the run directory's writer with the run's scene saved, so that
 // `zeno replay DIR` needs nothing else; NULL without --out or on failure
 // (*code says which).
-static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim,
-                                         const simulate_options *o, int *code) {
+static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim, const simulate_options *o,
+                                         int *code) {
   *code = CLI_EXIT_OK;
   if (o->out_dir == NULL) return NULL;
   zeno_error err;
   zeno_run_dir_writer *w = zeno_run_dir_writer_create(o->out_dir, zeno_sim_scene(sim), &err);
-  if (w == NULL || zeno_run_dir_writer_save_scene(
-                       w, o->common.scene_text, o->common.scene_length,
-                       cli_overrides_items(&o->common.overrides),
-                       o->common.overrides.count, &err) != ZENO_OK) {
+  if (w == NULL || zeno_run_dir_writer_save_scene(w, o->common.scene_text, o->common.scene_length,
+                                                  cli_overrides_items(&o->common.overrides),
+                                                  o->common.overrides.count, &err) != ZENO_OK) {
     *code = cli_output_error(&err);
     zeno_run_dir_writer_close(w, NULL);
     return NULL;
@@ -362,8 +359,7 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   return code;
 }
 
-static int simulate(const void *options, const zeno_scene *scene,
-                    zeno_error *err) {
+static int simulate(const void *options, const zeno_scene *scene, zeno_error *err) {
   const simulate_options *o = options;
   zeno_sim_def def = zeno_sim_def_default();
   // The run directory is sampled as the events come: the segments since

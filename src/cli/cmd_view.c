@@ -3,9 +3,9 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli_view.h"
 
@@ -13,10 +13,11 @@
 static const char *const COMMAND = COMMAND_NAME;
 
 int cli_view_missing(const char *command) {
-  cli_error("%s: this build of zeno lacks the viewer (install libsdl2-dev, "
-            "libsdl2-ttf-dev, libpng-dev and libgif-dev, then meson setup --reconfigure "
-            "-Dviewer=enabled build)",
-            command);
+  cli_error(
+      "%s: this build of zeno lacks the viewer (install libsdl2-dev, "
+      "libsdl2-ttf-dev, libpng-dev and libgif-dev, then meson setup --reconfigure "
+      "-Dviewer=enabled build)",
+      command);
   return CLI_EXIT_USAGE;
 }
 
@@ -65,13 +66,12 @@ const char CLI_VIEW_OPTIONS_HELP[] =
     "m maps R and G, h help, q/Esc quit. The window can be resized;\n"
     "`view` reloads the scene file when it changes on disk.\n";
 
-static int number_option(const char *command, const char *option,
-                         const char *text, double min, double *value) {
+static int number_option(const char *command, const char *option, const char *text, double min,
+                         double *value) {
   char *end;
   const double v = strtod(text, &end);
   if (end == text || *end != '\0' || !isfinite(v) || v < min)
-    return cli_usage_error(command, "%s: '%s' is not a number >= %g", option,
-                           text, min);
+    return cli_usage_error(command, "%s: '%s' is not a number >= %g", option, text, min);
   *value = v;
   return CLI_CONTINUE;
 }
@@ -79,10 +79,11 @@ static int number_option(const char *command, const char *option,
 static int size_option(const char *command, const char *text, view_options *o) {
   int w, h;
   char tail;
-  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < VIEW_MIN_WIDTH ||
-      h < VIEW_MIN_HEIGHT || w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE)
-    return cli_usage_error(command, "--size: '%s' is not WxH with W, H in "
-                                    "[%d, %d]",
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < VIEW_MIN_WIDTH || h < VIEW_MIN_HEIGHT ||
+      w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE)
+    return cli_usage_error(command,
+                           "--size: '%s' is not WxH with W, H in "
+                           "[%d, %d]",
                            text, VIEW_MIN_WIDTH, VIEW_MAX_SIZE);
   o->width = w;
   o->height = h;
@@ -96,8 +97,10 @@ int cli_view_option(const char *command, view_options *o, int option) {
       // The viewer writes PNG: a .jpg (or any other) name would hold a PNG.
       const size_t len = strlen(optarg);
       if (len < 4 || strcasecmp(optarg + len - 4, ".png") != 0)
-        return cli_usage_error(command, "--screenshot: '%s' is not a .png file name (the "
-                                        "viewer writes PNG)", optarg);
+        return cli_usage_error(command,
+                               "--screenshot: '%s' is not a .png file name (the "
+                               "viewer writes PNG)",
+                               optarg);
       o->screenshot = optarg;
       return CLI_CONTINUE;
     }
@@ -105,10 +108,11 @@ int cli_view_option(const char *command, view_options *o, int option) {
       // giflib writes GIF, FFmpeg's libraries MP4: another name would
       // hold one of them.
       const size_t len = strlen(optarg);
-      if (len < 5 || (strcasecmp(optarg + len - 4, ".gif") != 0 &&
-                      strcasecmp(optarg + len - 4, ".mp4") != 0))
-        return cli_usage_error(command, "--record: '%s' is neither a .gif nor a .mp4 file "
-                                        "name (the viewer writes animated GIF or MP4 video)",
+      if (len < 5 ||
+          (strcasecmp(optarg + len - 4, ".gif") != 0 && strcasecmp(optarg + len - 4, ".mp4") != 0))
+        return cli_usage_error(command,
+                               "--record: '%s' is neither a .gif nor a .mp4 file "
+                               "name (the viewer writes animated GIF or MP4 video)",
                                optarg);
       o->record = optarg;
       return CLI_CONTINUE;
@@ -125,14 +129,12 @@ int cli_view_option(const char *command, view_options *o, int option) {
       return cli_int_option(command, "--fps", optarg, 1, VIEW_RECORD_MAX_FPS, &o->fps);
     case VIEW_OPT_AT: return number_option(command, "--at", optarg, 0, &o->at);
     case VIEW_OPT_AT_EVENT: {
-      const int code = cli_int_option(command, "--at-event", optarg, 0,
-                                      VIEW_MAX_LIVE_EVENTS, &n);
+      const int code = cli_int_option(command, "--at-event", optarg, 0, VIEW_MAX_LIVE_EVENTS, &n);
       o->at_event = n;
       return code;
     }
     case VIEW_OPT_FRAMES: {
-      const int code = cli_int_option(command, "--frames", optarg, 1,
-                                      VIEW_MAX_FRAMES, &n);
+      const int code = cli_int_option(command, "--frames", optarg, 1, VIEW_MAX_FRAMES, &n);
       o->frames = n;
       return code;
     }
@@ -146,17 +148,17 @@ int cli_view_option(const char *command, view_options *o, int option) {
     case VIEW_OPT_WARP: o->warp = true; return CLI_CONTINUE;
     case VIEW_OPT_KEYS: o->keys = optarg; return CLI_CONTINUE;
     case VIEW_OPT_SPEED:
-      return cli_int_option(command, "--speed", optarg, 1, VIEW_SPEED_LEVELS,
-                            &o->speed_level);
+      return cli_int_option(command, "--speed", optarg, 1, VIEW_SPEED_LEVELS, &o->speed_level);
     default: return 0;
   }
 }
 
-int cli_view_show(const char *command, const zeno_view_module *viewer,
-                  view_run *run, const view_options *o) {
+int cli_view_show(const char *command, const zeno_view_module *viewer, view_run *run,
+                  const view_options *o) {
   if (o->at_event >= 0 && (size_t)o->at_event >= run->data.event_count)
-    return cli_usage_error(command, "--at-event: %ld is beyond the last "
-                                    "event (%zu)",
+    return cli_usage_error(command,
+                           "--at-event: %ld is beyond the last "
+                           "event (%zu)",
                            o->at_event, run->data.event_count - 1);
   if (o->record == NULL && (o->record_seconds > 0 || o->fps > 0))
     return cli_usage_error(command, "%s: only with --record FILE",
@@ -177,25 +179,26 @@ typedef struct view_command_options {
 } view_command_options;
 
 static void print_help(void) {
-  printf("Usage: zeno view SCENE [OPTIONS]\n"
-         "\n"
-         "Simulates the scene file SCENE and plays it in an SDL2 window: the\n"
-         "surfaces, the body at its displacement from equilibrium (magnified:\n"
-         "see 'zoom'), the ghost of the equilibrium pose, contacts coloured by\n"
-         "letter (F grey, S green, P orange, N purple), friction cones, contact\n"
-         "forces (red), impulses (magenta), the load, and a strip chart of z1,\n"
-         "z2, x2 with event ticks. Bad input exits 2, and so does no display\n"
-         "to open the window on (SDL would fall back to an invisible driver;\n"
-         "use --screenshot there); a failure to open the window or write the\n"
-         "screenshot exits 1.\n"
-         "\n"
-         "Options:\n"
-         "  -m, --model M          'zod' or 'full'; same as --set model=M\n"
-         "      --eps E            full model: epsilon in (0, 1]\n"
-         "  -s, --set KEY=VALUE    override a scene value (as in simulate)\n"
-         "%s"
-         "  -h, --help             show this help\n",
-         CLI_VIEW_OPTIONS_HELP);
+  printf(
+      "Usage: zeno view SCENE [OPTIONS]\n"
+      "\n"
+      "Simulates the scene file SCENE and plays it in an SDL2 window: the\n"
+      "surfaces, the body at its displacement from equilibrium (magnified:\n"
+      "see 'zoom'), the ghost of the equilibrium pose, contacts coloured by\n"
+      "letter (F grey, S green, P orange, N purple), friction cones, contact\n"
+      "forces (red), impulses (magenta), the load, and a strip chart of z1,\n"
+      "z2, x2 with event ticks. Bad input exits 2, and so does no display\n"
+      "to open the window on (SDL would fall back to an invisible driver;\n"
+      "use --screenshot there); a failure to open the window or write the\n"
+      "screenshot exits 1.\n"
+      "\n"
+      "Options:\n"
+      "  -m, --model M          'zod' or 'full'; same as --set model=M\n"
+      "      --eps E            full model: epsilon in (0, 1]\n"
+      "  -s, --set KEY=VALUE    override a scene value (as in simulate)\n"
+      "%s"
+      "  -h, --help             show this help\n",
+      CLI_VIEW_OPTIONS_HELP);
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -211,8 +214,7 @@ static int apply_option(void *options, int option, char **argv) {
   view_command_options *o = options;
   switch (option) {
     case 'm':
-      return cli_override_typed_option(&o->common.overrides, "model", optarg, option,
-                                       LONG_OPTIONS);
+      return cli_override_typed_option(&o->common.overrides, "model", optarg, option, LONG_OPTIONS);
     case OPT_EPS:
       return cli_override_typed_option(&o->common.overrides, "epsilon", optarg, option,
                                        LONG_OPTIONS);
@@ -224,14 +226,12 @@ static int apply_option(void *options, int option, char **argv) {
   return code != 0 ? code : cli_option_error(COMMAND, option, argv);
 }
 
-static int view(const void *options, const zeno_scene *scene,
-                zeno_error *err) {
+static int view(const void *options, const zeno_scene *scene, zeno_error *err) {
   const view_command_options *o = options;
   const zeno_view_module *viewer = cli_view_module();
   if (viewer == NULL) return CLI_EXIT_RUNTIME;
   view_run run;
-  if (viewer->run_simulate(&run, scene, err) != ZENO_OK)
-    return cli_library_error(err);
+  if (viewer->run_simulate(&run, scene, err) != ZENO_OK) return cli_library_error(err);
   // The window reloads the scene file (with the same overrides) when it
   // changes on disk.
   view_options shown = o->view;

@@ -14,46 +14,40 @@ typedef struct command {
 } command;
 
 static const command COMMANDS[] = {
-    {"simulate", "run a scene: contact modes, impacts, Zeno sequences, outcome",
-     cmd_simulate},
-    {"check", "analyse the equilibrium: feasibility, (13), ambiguity, "
-              "Painleve (11)",
+    {"simulate", "run a scene: contact modes, impacts, Zeno sequences, outcome", cmd_simulate},
+    {"check",
+     "analyse the equilibrium: feasibility, (13), ambiguity, "
+     "Painleve (11)",
      cmd_check},
-    {"show", "the scene as read: paper and general form, angles in deg and rad",
-     cmd_show},
-    {"analyze", "Lyapunov stability verdict (Theorems 1-4), figures",
-     cmd_analyze},
-    {"certify", "Lyapunov certificate by sums of squares (CSDP, exact check)",
-     cmd_certify},
-    {"maps", "maps R and G over the Poincare section: summary, CSV, figure",
-     cmd_maps},
-    {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'",
-     cmd_plot_trajectory},
-    {"regions", "stability region map over two scene parameters (Fig. 8)",
-     cmd_regions},
-    {"sweep", "outcomes of runs over two scene values (e.g. the perturbation)",
-     cmd_sweep},
-    {"view", "watch a scene in an SDL2 window; --screenshot for one PNG",
-     cmd_view},
+    {"show", "the scene as read: paper and general form, angles in deg and rad", cmd_show},
+    {"analyze", "Lyapunov stability verdict (Theorems 1-4), figures", cmd_analyze},
+    {"certify", "Lyapunov certificate by sums of squares (CSDP, exact check)", cmd_certify},
+    {"maps", "maps R and G over the Poincare section: summary, CSV, figure", cmd_maps},
+    {"plot-trajectory", "draw z1, z2, x2 against t from 'simulate --out DIR'", cmd_plot_trajectory},
+    {"regions", "stability region map over two scene parameters (Fig. 8)", cmd_regions},
+    {"sweep", "outcomes of runs over two scene values (e.g. the perturbation)", cmd_sweep},
+    {"view", "watch a scene in an SDL2 window; --screenshot for one PNG", cmd_view},
     {"replay", "play back 'simulate --out DIR' in the viewer", cmd_replay},
 };
 
 static const int COMMAND_COUNT = (int)(sizeof COMMANDS / sizeof COMMANDS[0]);
 
 static void print_usage(void) {
-  printf("Usage: zeno COMMAND [OPTIONS] SCENE\n"
-         "       zeno --help | --version\n"
-         "\n"
-         "A planar rigid body on two frictional unilateral contacts after its\n"
-         "equilibrium is disturbed (Varkonyi & Or).\n"
-         "\n"
-         "Commands:\n");
+  printf(
+      "Usage: zeno COMMAND [OPTIONS] SCENE\n"
+      "       zeno --help | --version\n"
+      "\n"
+      "A planar rigid body on two frictional unilateral contacts after its\n"
+      "equilibrium is disturbed (Varkonyi & Or).\n"
+      "\n"
+      "Commands:\n");
   for (int i = 0; i < COMMAND_COUNT; i++)
     printf("  %-16s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-  printf("\n"
-         "Run 'zeno COMMAND --help' for the options of a command.\n"
-         "Exit status: 0 the command ran (any simulation outcome), 1 runtime\n"
-         "failure (output files), 2 bad input (options, scene, values).\n");
+  printf(
+      "\n"
+      "Run 'zeno COMMAND --help' for the options of a command.\n"
+      "Exit status: 0 the command ran (any simulation outcome), 1 runtime\n"
+      "failure (output files), 2 bad input (options, scene, values).\n");
 }
 
 static const command *find_command(const char *name) {

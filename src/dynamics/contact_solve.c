@@ -17,7 +17,7 @@
 #define CONTACT_SINGULAR_RTOL 1e-11
 
 void contact_dyn_build(contact_dyn *d, int n, double W[3][4], const double inv_mass[3],
-                  const double h[3], const double bias[4], const double mu[2]) {
+                       const double h[3], const double bias[4], const double mu[2]) {
   memset(d, 0, sizeof *d);
   d->n = n;
   memcpy(d->W, W, sizeof d->W);
@@ -41,9 +41,8 @@ void contact_dyn_build(contact_dyn *d, int n, double W[3][4], const double inv_m
 }
 
 // y = b + D x with the letters' equalities exact (contact_solve's last step).
-static void letter_rates(const contact_dyn *d, const double b[4],
-                         const unsigned char letter[2], const double x[4],
-                         double y[4]) {
+static void letter_rates(const contact_dyn *d, const double b[4], const unsigned char letter[2],
+                         const double x[4], double y[4]) {
   const int m = 2 * d->n;
   for (int a = 0; a < 4; a++) {
     double s = a < m ? b[a] : 0;
@@ -59,7 +58,7 @@ static void letter_rates(const contact_dyn *d, const double b[4],
 }
 
 bool contact_solve(const contact_dyn *d, const double b[4], const unsigned char letter[2],
-              double x[4], double y[4]) {
+                   double x[4], double y[4]) {
   // Free contacts carry no force (x = 0 on both of their components), so
   // only the closed contacts' unknowns are solved for: a 2x2 system for one
   // closed contact, 4x4 for two.
@@ -98,7 +97,8 @@ bool contact_solve(const contact_dyn *d, const double b[4], const unsigned char 
   return true;
 }
 
-bool contact_letter_map_make(const contact_dyn *d, contact_letter_maps *maps, const unsigned char letter[2]) {
+bool contact_letter_map_make(const contact_dyn *d, contact_letter_maps *maps,
+                             const unsigned char letter[2]) {
   const int code = letter[0] + 4 * letter[1];
   if (maps->state[code] == 0) {
     bool ok = true;
@@ -117,14 +117,15 @@ bool contact_letter_map_make(const contact_dyn *d, contact_letter_maps *maps, co
 }
 
 bool contact_solve_mapped(const contact_dyn *d, contact_letter_maps *maps, const double b[4],
-                     const unsigned char letter[2], double x[4], double y[4]) {
+                          const unsigned char letter[2], double x[4], double y[4]) {
   if (maps == NULL) return contact_solve(d, b, letter, x, y);
   const int code = letter[0] + 4 * letter[1];
   // A map costs four solves: a system is solved as it is the first
   // CONTACT_MAP_AFTER_USES times it is met, and its map made when it comes again
   // (a short run never pays for maps it hardly uses), unless every use is
   // to go through the maps (from_first_use).
-  if (maps->state[code] == 0 && !maps->from_first_use && maps->uses[code] < CONTACT_MAP_AFTER_USES) {
+  if (maps->state[code] == 0 && !maps->from_first_use &&
+      maps->uses[code] < CONTACT_MAP_AFTER_USES) {
     maps->uses[code]++;
     return contact_solve(d, b, letter, x, y);
   }
@@ -138,7 +139,7 @@ bool contact_solve_mapped(const contact_dyn *d, contact_letter_maps *maps, const
 }
 
 void contact_generalized(const contact_dyn *d, const double r[3], const double x[4],
-                    double out[3]) {
+                         double out[3]) {
   for (int k = 0; k < 3; k++) {
     double s = r[k];
     for (int a = 0; a < 2 * d->n; a++) s += d->W[k][a] * x[a];
@@ -146,8 +147,8 @@ void contact_generalized(const contact_dyn *d, const double r[3], const double x
   }
 }
 
-bool contact_correct(double W[3][4], const double inv_mass[3], const int *cols,
-                int m, const double *r, double x[3]) {
+bool contact_correct(double W[3][4], const double inv_mass[3], const int *cols, int m,
+                     const double *r, double x[3]) {
   if (m == 0) return true;
   double A[16], y[4];
   for (int a = 0; a < m; a++) {
@@ -205,8 +206,7 @@ static bool static_null_vector(const contact_dyn *d, double k[4], int *jmax) {
 
 // Particular solution of W x0 = rhs with x0[jmax] = 0: the other three
 // columns are regular.
-static bool static_particular(const contact_dyn *d, int jmax, const double rhs[3],
-                              double x0[4]) {
+static bool static_particular(const contact_dyn *d, int jmax, const double rhs[3], double x0[4]) {
   double A[9], b[3];
   int c[3], n = 0;
   for (int l = 0; l < 4; l++)
@@ -223,8 +223,8 @@ static bool static_particular(const contact_dyn *d, int jmax, const double rhs[3
 
 // Cone constraints of the family x0 + s k, each affine in s: g(s) = g0 +
 // g1 s >= 0, in force units. Returns how many (six).
-static int cone_lines(const contact_dyn *d, const double x0[4], const double k[4],
-                      double g0[6], double g1[6]) {
+static int cone_lines(const contact_dyn *d, const double x0[4], const double k[4], double g0[6],
+                      double g1[6]) {
   int ng = 0;
   for (int i = 0; i < 2; i++) {
     const double mu = d->mu[i], nrm = friction_cone_norm(mu);
@@ -254,8 +254,8 @@ static bool bounded(const double g1[6], int ng) {
 
 // The member x0 + s k of the family that maximises the smallest cone slack,
 // and the smallest of the slacks and `cap` (INFINITY: no cap).
-static void static_pick(const contact_dyn *d, const double x0[4], const double k[4],
-                        double cap, double x[4], double *margin) {
+static void static_pick(const contact_dyn *d, const double x0[4], const double k[4], double cap,
+                        double x[4], double *margin) {
   double g0[7], g1[7];
   int ng = cone_lines(d, x0, k, g0, g1);
   if (cap < INFINITY) {  // one more piece, constant along the family
@@ -297,8 +297,8 @@ static void static_pick(const contact_dyn *d, const double x0[4], const double k
 // constant pieces. Where a constant piece binds the peak is an interval
 // and the member differs from static_pick()'s; the generalised impulse W x
 // = rhs, hence the velocity after an impact, does not.
-static void static_pick_crossings(const contact_dyn *d, const double x0[4],
-                                  const double k[4], double x[4], double *margin) {
+static void static_pick_crossings(const contact_dyn *d, const double x0[4], const double k[4],
+                                  double x[4], double *margin) {
   double g0[6], g1[6], flat = INFINITY;
   const int ng = cone_lines(d, x0, k, g0, g1);
   double best_s = 0, best = INFINITY;
@@ -323,22 +323,20 @@ static void static_pick_crossings(const contact_dyn *d, const double x0[4],
 }
 
 bool contact_static_family_capped(const contact_dyn *d, const double rhs[3], double cap,
-                             double x[4], double *margin) {
+                                  double x[4], double *margin) {
   double k[4], x0[4];
   int jmax;
-  if (!static_null_vector(d, k, &jmax) || !static_particular(d, jmax, rhs, x0))
-    return false;
+  if (!static_null_vector(d, k, &jmax) || !static_particular(d, jmax, rhs, x0)) return false;
   static_pick(d, x0, k, cap, x, margin);
   return true;
 }
 
-bool contact_static_family(const contact_dyn *d, const double rhs[3], double x[4],
-                      double *margin) {
+bool contact_static_family(const contact_dyn *d, const double rhs[3], double x[4], double *margin) {
   return contact_static_family_capped(d, rhs, INFINITY, x, margin);
 }
 
 bool contact_static_family_mapped(const contact_dyn *d, contact_letter_maps *maps,
-                             const double rhs[3], double x[4], double *margin) {
+                                  const double rhs[3], double x[4], double *margin) {
   if (maps == NULL) return contact_static_family(d, rhs, x, margin);
   if (maps->static_state == 0) {
     // x0 is linear in rhs: its map from the unit vectors.
@@ -360,4 +358,3 @@ bool contact_static_family_mapped(const contact_dyn *d, contact_letter_maps *map
   static_pick_crossings(d, x0, maps->static_k, x, margin);
   return true;
 }
-

@@ -71,8 +71,8 @@ struct zfc {
 
 // CVODE reports errors through this handler instead of printing them: the
 // library never prints, and failures reach the caller as events.
-static void quiet_errors(int code, const char *module, const char *function,
-                         char *message, void *user) {
+static void quiet_errors(int code, const char *module, const char *function, char *message,
+                         void *user) {
   (void)code;
   (void)module;
   (void)function;
@@ -81,7 +81,7 @@ static void quiet_errors(int code, const char *module, const char *function,
 }
 
 bool cvode_mode_accel(const kinematics_model *km, zeno_mode mode, const double q[3],
-                    const double qd[3], double qdd[3], double force[4]) {
+                      const double qd[3], double qdd[3], double force[4]) {
   double W[3][4], bias[4];
   kinematics_full_jacobian(km, q, qd, W, bias);
   contact_dyn d;
@@ -113,18 +113,16 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
 }
 
 // Value of one guard at (q, qd), in units of its scale.
-static double guard_value(const zfc *f, const guard_def *g, const double c[4],
-                          const double cd[4], const double force[4]) {
+static double guard_value(const zfc *f, const guard_def *g, const double c[4], const double cd[4],
+                          const double force[4]) {
   const int i = g->contact;
   switch (g->kind) {
     case ZENO_GUARD_GAP: return (c[2 * i] - g->offset) / f->sc.length;
     case ZENO_GUARD_NORMAL_FORCE: return force[2 * i] / f->sc.force;
     case ZENO_GUARD_SLIP_VELOCITY: return cd[2 * i + 1] / f->sc.speed;
     case ZENO_GUARD_FRICTION_MARGIN:
-      return friction_cone_edge(f->km.mu[i], force[2 * i], force[2 * i + 1], g->sign) /
-             f->sc.force;
-    case ZENO_GUARD_ESCAPE:
-      return (c[g->coordinate] - g->sign * f->radius) / f->sc.length;
+      return friction_cone_edge(f->km.mu[i], force[2 * i], force[2 * i + 1], g->sign) / f->sc.force;
+    case ZENO_GUARD_ESCAPE: return (c[g->coordinate] - g->sign * f->radius) / f->sc.length;
     default: return 1.0;
   }
 }
@@ -134,8 +132,7 @@ static void guard_values(const zfc *f, const double *Y, double *out, bool *ok) {
   absolute_q(f, Y, q);
   kinematics_full_contacts(&f->km, q, Y + 3, c, cd);
   *ok = cvode_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force);
-  for (int k = 0; k < f->guard_count; k++)
-    out[k] = guard_value(f, &f->guards[k], c, cd, force);
+  for (int k = 0; k < f->guard_count; k++) out[k] = guard_value(f, &f->guards[k], c, cd, force);
 }
 
 static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
@@ -146,8 +143,7 @@ static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
   return ok ? 0 : -1;
 }
 
-static void add_guard(zfc *f, zeno_guard kind, int contact, int coordinate,
-                      int sign, int dir) {
+static void add_guard(zfc *f, zeno_guard kind, int contact, int coordinate, int sign, int dir) {
   guard_def *g = &f->guards[f->guard_count];
   g->kind = kind;
   g->contact = contact;
@@ -184,8 +180,7 @@ static void build_guards(zfc *f) {
   }
 }
 
-zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel,
-                zeno_error *error) {
+zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel, zeno_error *error) {
   zfc *f = calloc(1, sizeof *f);
   if (f == NULL) {
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
@@ -304,9 +299,8 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
   return flag;
 }
 
-int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
-                double tau_max, double radius, const cvode_scales *scales,
-                cvode_result *out) {
+int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_max, double radius,
+                  const cvode_scales *scales, cvode_result *out) {
   memset(out, 0, sizeof *out);
   f->mode = mode;
   f->radius = radius;

@@ -16,19 +16,19 @@ typedef struct zfc zfc;
 
 /// One accepted integrator step, kept for dense output (cubic Hermite).
 typedef struct cvode_node {
-  double t;        ///< segment-local time [time]
+  double t;  ///< segment-local time [time]
   double q[3], qd[3], qdd[3];
 } cvode_node;
 
 /// Result of one segment.
 typedef struct cvode_result {
-  double tau;                 ///< duration of the segment [time]
-  int crossing_count;         ///< guards that fired at tau (0: reached tau_max)
+  double tau;          ///< duration of the segment [time]
+  int crossing_count;  ///< guards that fired at tau (0: reached tau_max)
   flow_crossing crossings[FLOW_MAX_CROSSINGS];
-  double residual;            ///< largest |guard| at tau among those that fired, scaled
-  int flag;                   ///< CVODE return flag (negative: failure)
-  char flag_name[40];         ///< CVODE's name of the flag
-  const cvode_node *nodes;      ///< accepted steps of the segment (owned by zfc)
+  double residual;          ///< largest |guard| at tau among those that fired, scaled
+  int flag;                 ///< CVODE return flag (negative: failure)
+  char flag_name[40];       ///< CVODE's name of the flag
+  const cvode_node *nodes;  ///< accepted steps of the segment (owned by zfc)
   int node_count;
 } cvode_result;
 
@@ -41,8 +41,7 @@ typedef struct cvode_scales {
 
 /// Creates an integrator with relative tolerance rtol; absolute tolerances
 /// are set per segment from the state's scale (atol_rel times it).
-zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel,
-                zeno_error *error);
+zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel, zeno_error *error);
 void cvode_destroy(zfc *f);
 
 /// Integrates `mode` from (q, qd) for at most tau_max, stopping at the first
@@ -51,13 +50,12 @@ void cvode_destroy(zfc *f);
 /// friction margins of a sticking contact (falling), and contact
 /// coordinates reaching +-radius. On return q, qd hold the final state.
 /// Solver failures come back as a negative flag, never an abort.
-int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3],
-                double tau_max, double radius, const cvode_scales *scales,
-                cvode_result *out);
+int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_max, double radius,
+                  const cvode_scales *scales, cvode_result *out);
 
 /// Accelerations and contact forces of `mode` at (q, qd), as the RHS sees
 /// them. Returns false when the mode's system is singular there.
 bool cvode_mode_accel(const kinematics_model *km, zeno_mode mode, const double q[3],
-                    const double qd[3], double qdd[3], double force[4]);
+                      const double qd[3], double qdd[3], double force[4]);
 
 #endif

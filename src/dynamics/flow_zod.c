@@ -66,8 +66,8 @@ double flow_first_root(double c0, double c1, double c2, int direction) {
   return first_root(c0, c1, c2, NULL, direction);
 }
 
-void flow_advance(const double q0[3], const double qd0[3], const double qdd[3],
-                double tau, double q[3], double qd[3]) {
+void flow_advance(const double q0[3], const double qd0[3], const double qdd[3], double tau,
+                  double q[3], double qd[3]) {
   for (int k = 0; k < 3; k++) {
     q[k] = q0[k] + tau * (qd0[k] + 0.5 * tau * qdd[k]);
     qd[k] = qd0[k] + tau * qdd[k];
@@ -90,9 +90,8 @@ static void push(flow_crossing *out, int *n, double tau, zeno_guard g, int c) {
 // radius by its reach bound |c| + |cd| T + |cdd| T^2 / 2. Skipping the
 // eight quadratic roots then changes nothing (they were a third of a
 // segment's cost).
-static bool escape_may_matter(int nc, const double c[4], const double cd[4],
-                              const double cdd[4], double radius,
-                              const flow_crossing *found, int n) {
+static bool escape_may_matter(int nc, const double c[4], const double cd[4], const double cdd[4],
+                              double radius, const flow_crossing *found, int n) {
   if (n == 0) return true;
   double latest = 0;
   // The crossings' times are finite (push() keeps no other): comparisons
@@ -110,14 +109,13 @@ static bool escape_may_matter(int nc, const double c[4], const double cd[4],
 static int sort_crossings(flow_crossing *out, int n);
 
 int flow_crossings(int nc, zeno_mode mode, const double c[4], const double cd[4],
-                 const double cdd[4], double radius,
-                 flow_crossing out[FLOW_MAX_CROSSINGS]) {
+                   const double cdd[4], double radius, flow_crossing out[FLOW_MAX_CROSSINGS]) {
   return flow_crossings_inv(nc, mode, c, cd, cdd, NULL, radius, out);
 }
 
 int flow_crossings_inv(int nc, zeno_mode mode, const double c[4], const double cd[4],
-                     const double cdd[4], const double inv[4], double radius,
-                     flow_crossing out[FLOW_MAX_CROSSINGS]) {
+                       const double cdd[4], const double inv[4], double radius,
+                       flow_crossing out[FLOW_MAX_CROSSINGS]) {
   int n = 0;
   for (int i = 0; i < nc; i++) {
     const int l = mode.letter[i];
@@ -127,8 +125,7 @@ int flow_crossings_inv(int nc, zeno_mode mode, const double c[4], const double c
       // pushed in: the impact is now (at z = 0 the root at the start is
       // excluded below, and a contact closing at 1e-161, or left at rest by
       // speeds that underflowed to zero, fell through the surface).
-      if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
-        push(out, &n, 0.0, ZENO_GUARD_GAP, i);
+      if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0))) push(out, &n, 0.0, ZENO_GUARD_GAP, i);
       else  // a linear gap's divisor is its rate, not a constant
         push(out, &n,
              first_root(z, zd, cdd[2 * i], inv && cdd[2 * i] != 0 ? &inv[2 * i] : NULL, -1),
@@ -142,10 +139,8 @@ int flow_crossings_inv(int nc, zeno_mode mode, const double c[4], const double c
   }
   if (!escape_may_matter(nc, c, cd, cdd, radius, out, n)) return sort_crossings(out, n);
   for (int a = 0; a < 2 * nc; a++) {
-    push(out, &n, flow_first_root(c[a] - radius, cd[a], cdd[a], +1),
-         ZENO_GUARD_ESCAPE, a / 2);
-    push(out, &n, flow_first_root(c[a] + radius, cd[a], cdd[a], -1),
-         ZENO_GUARD_ESCAPE, a / 2);
+    push(out, &n, flow_first_root(c[a] - radius, cd[a], cdd[a], +1), ZENO_GUARD_ESCAPE, a / 2);
+    push(out, &n, flow_first_root(c[a] + radius, cd[a], cdd[a], -1), ZENO_GUARD_ESCAPE, a / 2);
   }
   return sort_crossings(out, n);
 }

@@ -8,9 +8,9 @@
 
 /// One guard crossing ahead of the current state.
 typedef struct flow_crossing {
-  double tau;        ///< time from the segment start [time]
+  double tau;  ///< time from the segment start [time]
   zeno_guard guard;
-  int contact;       ///< 0-based contact, -1 for none
+  int contact;  ///< 0-based contact, -1 for none
 } flow_crossing;
 
 /// The most crossings one segment can report (gap and slip per contact, and
@@ -31,8 +31,8 @@ typedef struct flow_crossing {
 double flow_first_root(double c0, double c1, double c2, int direction);
 
 /// q, qdot after tau under constant acceleration qdd.
-void flow_advance(const double q0[3], const double qd0[3], const double qdd[3],
-                double tau, double q[3], double qd[3]);
+void flow_advance(const double q0[3], const double qd0[3], const double qdd[3], double tau,
+                  double q[3], double qd[3]);
 
 /// Every guard crossing of a ZOD segment in `mode` whose contact
 /// coordinates (z1, x1, z2, x2) are c + cd tau + cdd tau^2 / 2: impacts of
@@ -44,15 +44,14 @@ void flow_advance(const double q0[3], const double qd0[3], const double qdd[3],
 /// radius before twice the latest of them (then no caller reads them: they
 /// would sort last, with a tie margin above 1).
 int flow_crossings(int n, zeno_mode mode, const double c[4], const double cd[4],
-                 const double cdd[4], double radius,
-                 flow_crossing out[FLOW_MAX_CROSSINGS]);
+                   const double cdd[4], double radius, flow_crossing out[FLOW_MAX_CROSSINGS]);
 
 /// flow_crossings() with the mode's divisors inverted once: inv[2i] = 1 /
 /// (cdd[2i] / 2) for a free contact's gap, inv[2i + 1] = 1 / cdd[2i + 1]
 /// for a slipping one's slip rate (read only where that acceleration is
 /// not zero). The roots agree with flow_crossings()'s to rounding.
 int flow_crossings_inv(int n, zeno_mode mode, const double c[4], const double cd[4],
-                     const double cdd[4], const double inv[4], double radius,
-                     flow_crossing out[FLOW_MAX_CROSSINGS]);
+                       const double cdd[4], const double inv[4], double radius,
+                       flow_crossing out[FLOW_MAX_CROSSINGS]);
 
 #endif

@@ -22,8 +22,8 @@ static void shifted_velocity(const contact_dyn *d, const impact_input *in, doubl
   }
 }
 
-static void finish(const contact_dyn *d, const impact_input *in, const double x[4],
-                   unsigned mask, const unsigned char letter[2], impact_result *out) {
+static void finish(const contact_dyn *d, const impact_input *in, const double x[4], unsigned mask,
+                   const unsigned char letter[2], impact_result *out) {
   memset(out, 0, sizeof *out);
   out->mask = mask;
   for (int i = 0; i < ZENO_MAX_CONTACTS; i++) out->letter[i] = letter[i];
@@ -41,8 +41,8 @@ static void finish(const contact_dyn *d, const impact_input *in, const double x[
 
 // Complementarity checks of one candidate's impulses x: positive normal
 // impulse at every contact with a letter, inside the cone when it sticks.
-static bool impulses_ok(const contact_dyn *d, const impact_input *in,
-                        const unsigned char letter[2], const double x[4]) {
+static bool impulses_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
+                        const double x[4]) {
   for (int i = 0; i < d->n; i++) {
     const double xn = x[2 * i], xt = x[2 * i + 1];
     switch (letter[i]) {
@@ -116,7 +116,7 @@ static int stick_skip(const contact_dyn *d) {
     int r[3], n = 0;
     for (int a = 0; a < 4; a++)
       if (a != s) r[n++] = a;
-    const double (*W)[4] = d->W;
+    const double(*W)[4] = d->W;
     double det = W[0][r[0]] * (W[1][r[1]] * W[2][r[2]] - W[2][r[1]] * W[1][r[2]]) -
                  W[1][r[0]] * (W[0][r[1]] * W[2][r[2]] - W[2][r[1]] * W[0][r[2]]) +
                  W[2][r[0]] * (W[0][r[1]] * W[1][r[2]] - W[1][r[1]] * W[0][r[2]]);
@@ -194,8 +194,8 @@ void impact_stick_maps_make(const contact_dyn *d, contact_letter_maps *maps) {
 // Both contacts stick: all velocity targets hold, which fixes qdot+ (three
 // degrees of freedom, four targets that must be compatible) and leaves a
 // one-parameter family of impulses (as for SS statics).
-static bool double_stick(const contact_dyn *d, const impact_input *in,
-                         const double shift[4], double x[4]) {
+static bool double_stick(const contact_dyn *d, const impact_input *in, const double shift[4],
+                         double x[4]) {
   // Target contact velocities T = -shift; three of them fix qdot+.
   double t[3];
   int skip;
@@ -209,16 +209,14 @@ static bool double_stick(const contact_dyn *d, const impact_input *in,
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
   double margin;
   if (!contact_static_family_mapped(d, in->maps, rhs, x, &margin)) return false;
-  return margin >= -in->tol_impulse && x[0] > in->tol_impulse &&
-         x[2] > in->tol_impulse;
+  return margin >= -in->tol_impulse && x[0] > in->tol_impulse && x[2] > in->tol_impulse;
 }
 
 static bool resolve_complementarity(const contact_dyn *d, const impact_input *in,
                                     impact_result *out) {
   double b[4], shift[4], x[4], y[4];
   shifted_velocity(d, in, b, shift);
-  static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
-                                              ZENO_LETTER_N};
+  static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
   // 1. Single impacts, impacting contacts first; sticking before slipping.
   for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < d->n; i++) {
@@ -279,7 +277,7 @@ static bool resolve_chatterjee_ruina(const contact_dyn *d, const impact_input *i
   const int n = 2 * i, t = n + 1;
   if (!(d->D[n][n] > 0)) return false;
   const double pn_I = -in->v[n] / d->D[n][n];  // frictionless plastic: normal only
-  const double pn_II = x[n], pt_II = x[t];      // sticking plastic
+  const double pn_II = x[n], pt_II = x[t];     // sticking plastic
   double kappa = 1 + in->et;
   double pn = (1 + in->e) * pn_I + kappa * (pn_II - pn_I), pt = kappa * pt_II;
   if (!friction_cone_holds(d->mu[i], pn, pt, 0)) {  // clipped onto the cone's edge:
@@ -322,8 +320,7 @@ bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result 
   if (!zeno_impact_law_info_of(in->law).restitution) eff.e = 0;
   switch (in->law) {
     case ZENO_LAW_INELASTIC:
-    case ZENO_LAW_NEWTON:
-      return resolve_complementarity(d, &eff, out);
+    case ZENO_LAW_NEWTON: return resolve_complementarity(d, &eff, out);
     case ZENO_LAW_CHATTERJEE_RUINA:
       // Its own rule for single impacts; Newton's complementarity for
       // double impacts (and a single impact that would drive the other,

@@ -81,8 +81,7 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zen
                        "the ZOD coordinates (z1, z2, x2) do not determine the "
                        "pose: the normal line at contact 1 passes through "
                        "contact 2 (a degenerate configuration)");
-    return zeno_fail(e, ZENO_ERR_GEOMETRY, "contacts",
-                     "degenerate single-contact geometry");
+    return zeno_fail(e, ZENO_ERR_GEOMETRY, "contacts", "degenerate single-contact geometry");
   }
   for (int r = 0; r < 3; r++)
     for (int a = 0; a < 4; a++) {
@@ -98,7 +97,7 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zen
 }
 
 void kinematics_zod_prime_contacts(const kinematics_model *km, const double qp[3],
-                           const double qdp[3], double c[4], double cd[4]) {
+                                   const double qdp[3], double c[4], double cd[4]) {
   // The coordinates that make up q' are copied (their columns of Cp are
   // exact unit vectors, see kinematics_model_init); only the slip of contact 1 (two
   // contacts) is a sum. The simulator asks for contact coordinates a dozen
@@ -122,8 +121,7 @@ void kinematics_zod_prime_contacts(const kinematics_model *km, const double qp[3
 }
 
 void kinematics_gen_to_zod(const kinematics_model *km, const double x[3], double y[3]) {
-  for (int r = 0; r < 3; r++)
-    y[r] = km->A[r][0] * x[0] + km->A[r][1] * x[1] + km->A[r][2] * x[2];
+  for (int r = 0; r < 3; r++) y[r] = km->A[r][0] * x[0] + km->A[r][1] * x[1] + km->A[r][2] * x[2];
 }
 
 void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double x[3]) {
@@ -132,15 +130,14 @@ void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double
 }
 
 void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
-                      double c[4], double cd[4]) {
+                              double c[4], double cd[4]) {
   // The displacement of a vertex from its nominal position, q + (R - I) p,
   // is formed without cancellation (cos theta - 1 = -2 sin^2(theta/2)): gaps
   // of size eps^2 stay accurate to rounding of themselves, not of |p|.
   const double st = sin(q[2]), sh = sin(0.5 * q[2]), cm1 = -2 * sh * sh;
   for (int i = 0; i < km->n; i++) {
     const double *p = km->p[i];
-    const double d[2] = {q[0] + cm1 * p[0] - st * p[1],
-                         q[1] + st * p[0] + cm1 * p[1]};
+    const double d[2] = {q[0] + cm1 * p[0] - st * p[1], q[1] + st * p[0] + cm1 * p[1]};
     // Offset of the nominal vertex from the surface point (along t_i only
     // for a vertex on its surface; exact zero when they coincide).
     const double o[2] = {p[0] - km->s[i][0], p[1] - km->s[i][1]};
@@ -156,13 +153,12 @@ void kinematics_full_contacts(const kinematics_model *km, const double q[3], con
 }
 
 void kinematics_full_jacobian(const kinematics_model *km, const double q[3], const double qd[3],
-                      double W[3][4], double bias[4]) {
+                              double W[3][4], double bias[4]) {
   const double ct = cos(q[2]), st = sin(q[2]);
   memset(W, 0, sizeof(double) * 12);
   for (int k = 0; k < 4; k++) bias[k] = 0;
   for (int i = 0; i < km->n; i++) {
-    const double Rp[2] = {ct * km->p[i][0] - st * km->p[i][1],
-                          st * km->p[i][0] + ct * km->p[i][1]};
+    const double Rp[2] = {ct * km->p[i][0] - st * km->p[i][1], st * km->p[i][0] + ct * km->p[i][1]};
     const double JRp[2] = {-Rp[1], Rp[0]};
     const double *dir[2] = {km->nrm[i], km->tan_[i]};
     for (int k = 0; k < 2; k++) {

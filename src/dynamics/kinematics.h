@@ -10,15 +10,15 @@
 /// Rigid body, contacts and load in the form the solvers use.
 /// Generalised coordinates q = (x, y, theta), mass matrix M = diag(m, m, m rho^2).
 typedef struct kinematics_model {
-  int n;                 ///< contacts (1 or 2)
+  int n;  ///< contacts (1 or 2)
   double mass, rho;
-  double inv_mass[3];    ///< diagonal of M^-1
-  double mass_diag[3];   ///< diagonal of M (products instead of divisions by inv_mass)
-  double h[3];           ///< generalised applied force (f_ex, tau) [force, force*length]
-  double p[ZENO_MAX_CONTACTS][2];   ///< contact vertices, body frame [length]
-  double tan_[ZENO_MAX_CONTACTS][2]; ///< surface tangents t_i, world frame
-  double nrm[ZENO_MAX_CONTACTS][2];  ///< surface normals n_i = J t_i
-  double s[ZENO_MAX_CONTACTS][2];    ///< a point of each surface line, world frame
+  double inv_mass[3];              ///< diagonal of M^-1
+  double mass_diag[3];             ///< diagonal of M (products instead of divisions by inv_mass)
+  double h[3];                     ///< generalised applied force (f_ex, tau) [force, force*length]
+  double p[ZENO_MAX_CONTACTS][2];  ///< contact vertices, body frame [length]
+  double tan_[ZENO_MAX_CONTACTS][2];  ///< surface tangents t_i, world frame
+  double nrm[ZENO_MAX_CONTACTS][2];   ///< surface normals n_i = J t_i
+  double s[ZENO_MAX_CONTACTS][2];     ///< a point of each surface line, world frame
   double mu[ZENO_MAX_CONTACTS];
   /// ZOD Jacobian: gap z_i = W0[.][2i] . q, slip x_i = W0[.][2i+1] . q.
   double W0[3][4];
@@ -28,9 +28,9 @@ typedef struct kinematics_model {
   /// The columns of the coordinates that make up q' are exact unit
   /// vectors, so gaps carry no rounding from large slips (e.g. x2).
   double Cp[3][4];
-  double force_scale;    ///< |f_ex| + |tau| / rho, or m if both vanish [force]
-  double accel_scale;    ///< force_scale / m [length/time^2]
-  double length_scale;   ///< max(rho, |p_i|) [length]
+  double force_scale;   ///< |f_ex| + |tau| / rho, or m if both vanish [force]
+  double accel_scale;   ///< force_scale / m [length/time^2]
+  double length_scale;  ///< max(rho, |p_i|) [length]
 } kinematics_model;
 
 /// Builds the model of a validated scene. Fails with ZENO_ERR_GEOMETRY when
@@ -42,17 +42,17 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *scene,
 /// gap and slip of vertex r_i = r_c + R(theta) p_i relative to the surface
 /// point, along n_i and t_i; rates from qdot.
 void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
-                      double c[4], double cd[4]);
+                              double c[4], double cd[4]);
 
 /// Jacobian at pose q: column 2i maps qdot to zdot_i, column 2i+1 to xdot_i.
 /// Also the velocity-dependent contact accelerations (centripetal terms):
 /// bias[2i] = -thetadot^2 n_i . R p_i and bias[2i+1] = -thetadot^2 t_i . R p_i.
 void kinematics_full_jacobian(const kinematics_model *km, const double q[3], const double qd[3],
-                      double W[3][4], double bias[4]);
+                              double W[3][4], double bias[4]);
 
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
 void kinematics_zod_prime_contacts(const kinematics_model *km, const double qp[3],
-                           const double qdp[3], double c[4], double cd[4]);
+                                   const double qdp[3], double c[4], double cd[4]);
 
 /// y = A x (generalised -> ZOD coordinates) and x = A^-1 y.
 void kinematics_gen_to_zod(const kinematics_model *km, const double x[3], double y[3]);

@@ -21,8 +21,7 @@ const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
   return buf;
 }
 
-zeno_status zeno_mode_parse(const char *text, int n, zeno_mode *mode,
-                            zeno_error *error) {
+zeno_status zeno_mode_parse(const char *text, int n, zeno_mode *mode, zeno_error *error) {
   if (text == NULL || mode == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "text and mode are required");
   zeno_mode m = {{0, 0}};

@@ -17,9 +17,15 @@ bool mode_admissible(const mode_class *cls, int n, zeno_mode mode) {
     }
     if (cls->leaving_stick[i] && l == ZENO_LETTER_S) return false;
     switch (l) {
-      case ZENO_LETTER_S: if (cls->slip[i] != MODE_SLIP_ZERO) return false; break;
-      case ZENO_LETTER_P: if (cls->slip[i] == MODE_SLIP_NEG) return false; break;
-      case ZENO_LETTER_N: if (cls->slip[i] == MODE_SLIP_POS) return false; break;
+      case ZENO_LETTER_S:
+        if (cls->slip[i] != MODE_SLIP_ZERO) return false;
+        break;
+      case ZENO_LETTER_P:
+        if (cls->slip[i] == MODE_SLIP_NEG) return false;
+        break;
+      case ZENO_LETTER_N:
+        if (cls->slip[i] == MODE_SLIP_POS) return false;
+        break;
       default: break;
     }
   }
@@ -66,7 +72,7 @@ bool mode_solve(const contact_dyn *d, zeno_mode mode, mode_solution *sol) {
 }
 
 bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
-                   const mode_tol *tol) {
+                     const mode_tol *tol) {
   if (sol->is_static && d->n == 2) {
     // Ties at the cone boundary count as sticking (closed cone), so a
     // frictionless contact carrying a purely normal force can rest.
@@ -103,7 +109,7 @@ bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_sol
 }
 
 double mode_slack(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
-                double force_scale, double accel_scale) {
+                  double force_scale, double accel_scale) {
   if (sol->is_static && d->n == 2) return sol->static_margin / force_scale;
   double slack = INFINITY;
   for (int i = 0; i < d->n; i++) {
@@ -145,7 +151,7 @@ int mode_static_rank(zeno_mode mode, int n) {
 static int mode_code(zeno_mode mode) { return mode.letter[0] + 4 * mode.letter[1]; }
 
 bool mode_solve_cached(const contact_dyn *d, zeno_mode mode, mode_solution_cache *cache,
-                     mode_solution *sol) {
+                       mode_solution *sol) {
   const int code = mode_code(mode);
   if (cache == NULL) return mode_solve(d, mode, sol);
   if (cache->state[code] == 0) {
@@ -157,13 +163,13 @@ bool mode_solve_cached(const contact_dyn *d, zeno_mode mode, mode_solution_cache
 }
 
 int mode_enumerate_cached(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
-                        mode_solution_cache *cache, mode_solution out[ZENO_MAX_MODES]) {
+                          mode_solution_cache *cache, mode_solution out[ZENO_MAX_MODES]) {
   int count = 0;
   const int letters = 4;
   const int total = d->n == 2 ? letters * letters : letters;
   for (int code = 0; code < total; code++) {
-    zeno_mode mode = {{(unsigned char)(code % letters),
-                       (unsigned char)(d->n == 2 ? code / letters : 0)}};
+    zeno_mode mode = {
+        {(unsigned char)(code % letters), (unsigned char)(d->n == 2 ? code / letters : 0)}};
     if (!mode_admissible(cls, d->n, mode)) continue;
     mode_solution sol;
     if (!mode_solve_cached(d, mode, cache, &sol)) continue;
@@ -185,6 +191,6 @@ int mode_enumerate_cached(const contact_dyn *d, const mode_class *cls, const mod
 }
 
 int mode_enumerate(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
-                 mode_solution out[ZENO_MAX_MODES]) {
+                   mode_solution out[ZENO_MAX_MODES]) {
   return mode_enumerate_cached(d, cls, tol, NULL, out);
 }

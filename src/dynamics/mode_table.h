@@ -11,9 +11,9 @@
 /// Kinematic class of one contact at an event (decided by the hybrid loop
 /// with its state-scaled tolerances).
 typedef enum mode_gap_class {
-  MODE_GAP_OPEN = 0,   ///< z > 0, or z = 0 and separating (zdot > 0)
-  MODE_GAP_CLOSED,     ///< z = 0 and zdot = 0
-  MODE_GAP_IMPACTING   ///< z = 0 and zdot < 0
+  MODE_GAP_OPEN = 0,  ///< z > 0, or z = 0 and separating (zdot > 0)
+  MODE_GAP_CLOSED,    ///< z = 0 and zdot = 0
+  MODE_GAP_IMPACTING  ///< z = 0 and zdot < 0
 } mode_gap_class;
 
 typedef enum mode_slip_class {
@@ -36,18 +36,19 @@ typedef struct mode_class {
 
 /// Zero thresholds for the strict inequalities of Table 1.
 typedef struct mode_tol {
-  double force; ///< [force]
-  double accel; ///< [length/time^2]
+  double force;  ///< [force]
+  double accel;  ///< [length/time^2]
 } mode_tol;
 
 /// A solved mode.
 typedef struct mode_solution {
   zeno_mode mode;
-  bool is_static;  ///< every contact sticking with zero velocity (SS): forces are the max-margin member of the family
-  double force[4]; ///< contact forces (n1, t1, n2, t2) [force]
-  double acc[4];   ///< contact accelerations (zdd1, xdd1, zdd2, xdd2)
-  double qdd[3];   ///< generalised accelerations
-  double static_margin; ///< is_static: smallest cone slack of the forces [force]
+  /// Every contact sticking with zero velocity (SS): forces are the max-margin member of the family
+  bool is_static;
+  double force[4];       ///< contact forces (n1, t1, n2, t2) [force]
+  double acc[4];         ///< contact accelerations (zdd1, xdd1, zdd2, xdd2)
+  double qdd[3];         ///< generalised accelerations
+  double static_margin;  ///< is_static: smallest cone slack of the forces [force]
 } mode_solution;
 
 /// Column 3 of Table 1.
@@ -58,7 +59,7 @@ bool mode_solve(const contact_dyn *d, zeno_mode mode, mode_solution *sol);
 
 /// Column 5: consistency of a solved, admissible mode.
 bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
-                   const mode_tol *tol);
+                     const mode_tol *tol);
 
 /// Smallest slack of the Table 1 inequalities (column 5) of a solved,
 /// admissible mode, forces over force_scale and accelerations over
@@ -66,27 +67,27 @@ bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_sol
 /// INFINITY when the mode has none (every contact open). Its magnitude says
 /// how near the mode is to changing between consistent and inconsistent.
 double mode_slack(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
-                double force_scale, double accel_scale);
+                  double force_scale, double accel_scale);
 
 /// Every admissible and consistent mode, in preference order (most sticking,
 /// then most closed contacts first). Returns the count.
 int mode_enumerate(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
-                 mode_solution out[ZENO_MAX_MODES]);
+                   mode_solution out[ZENO_MAX_MODES]);
 
 /// Mode solutions remembered for dynamics that do not change (the ZOD):
 /// each mode is solved once, at its first use.
 typedef struct mode_solution_cache {
-  unsigned char state[ZENO_MAX_MODES]; ///< 0 unknown, 1 solved, 2 singular
+  unsigned char state[ZENO_MAX_MODES];  ///< 0 unknown, 1 solved, 2 singular
   mode_solution sol[ZENO_MAX_MODES];
 } mode_solution_cache;
 
 /// Solves a mode through a cache when there is one (NULL: solve).
 bool mode_solve_cached(const contact_dyn *d, zeno_mode mode, mode_solution_cache *cache,
-                     mode_solution *sol);
+                       mode_solution *sol);
 
 /// mode_enumerate with a cache (NULL: none). Valid only while d is constant.
 int mode_enumerate_cached(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
-                        mode_solution_cache *cache, mode_solution out[ZENO_MAX_MODES]);
+                          mode_solution_cache *cache, mode_solution out[ZENO_MAX_MODES]);
 
 /// The static solve at zero velocity (all contacts sticking): for two
 /// contacts the max-margin member of the force family balancing the load;

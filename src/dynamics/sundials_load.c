@@ -15,6 +15,7 @@
 
 zeno_status sundials_api_open(const char *soname, sundials_api *t, zeno_error *e) {
   memset(t, 0, sizeof *t);
+// clang-format off
 #define CVODE_SLOT(name) {#name, (void **)&t->name}
   const zeno_dl_symbol table[] = {
       CVODE_SLOT(SUNContext_Create),       CVODE_SLOT(SUNContext_Free),
@@ -30,6 +31,7 @@ zeno_status sundials_api_open(const char *soname, sundials_api *t, zeno_error *e
       CVODE_SLOT(CVodeSetStopTime),        CVODE_SLOT(CVode),
       CVODE_SLOT(CVodeGetRootInfo),        CVODE_SLOT(CVodeGetReturnFlagName),
   };
+// clang-format on
 #undef CVODE_SLOT
   static const zeno_dl_library sundials = {"SUNDIALS CVODE", "the full model's integrator",
                                            "libsundials-cvode6", "model"};

@@ -8,8 +8,8 @@
 
 #include "analysis/equilibrium_lp.h"
 #include "base/parallel.h"
-#include "scene/scene_prepared.h"
 #include "base/util.h"
+#include "scene/scene_prepared.h"
 
 /// Room for one "path=value" override with a round-trip number.
 #define GRID_OVERRIDE_SIZE (ZENO_REGION_PATH_SIZE + 32)
@@ -31,8 +31,7 @@ zeno_status grid_axis_check(const zeno_region_axis *a, const char *which, zeno_e
     return zeno_fail(error, ZENO_ERR_ARGUMENT, which,
                      "%s axis: a dotted scene path without '=' is required", which);
   if (!isfinite(a->lo) || !isfinite(a->hi))
-    return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite",
-                     which);
+    return zeno_fail(error, ZENO_ERR_RANGE, a->path, "%s axis: LO and HI must be finite", which);
   return ZENO_OK;
 }
 
@@ -125,8 +124,8 @@ zeno_status grid_scene_init(grid_scene *g, const char *text, const char *name,
 }
 
 zeno_status grid_scene_base(const grid_scene *g, zeno_scene *scene, zeno_error *error) {
-  return zeno_scene_load_string(g->text, g->name, (const char *const *)g->fixed,
-                                g->fixed_count, scene, error);
+  return zeno_scene_load_string(g->text, g->name, (const char *const *)g->fixed, g->fixed_count,
+                                scene, error);
 }
 
 zeno_status grid_scene_load(const grid_scene *g, double x, double y, zeno_scene *scene,

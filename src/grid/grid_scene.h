@@ -31,8 +31,7 @@ typedef struct grid_scene {
 
 /// Checks an axis: 1..ZENO_REGION_AXIS_MAX points, a dotted path without
 /// '=', finite ends (which: "x" or "y", for messages).
-zeno_status grid_axis_check(const zeno_region_axis *axis, const char *which,
-                            zeno_error *error);
+zeno_status grid_axis_check(const zeno_region_axis *axis, const char *which, zeno_error *error);
 
 /// Checks the arguments and both axes (distinct paths) and copies text,
 /// name and overrides. On failure nothing is left to free.

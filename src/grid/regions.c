@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/parallel.h"
-#include "grid/grid_scene.h"
 #include "base/util.h"
+#include "grid/grid_scene.h"
 #include "sim/sim_restart.h"
 #include "zeno/sim.h"
 
@@ -38,14 +38,13 @@
 #define UNIT_53 (1.0 / 9007199254740992.0)
 
 struct zeno_regions {
-  grid_scene grid;     ///< the base scene, its fixed overrides and the axes
+  grid_scene grid;  ///< the base scene, its fixed overrides and the axes
   zeno_regions_def def;
 };
 
 /* ---------- axes ---------- */
 
-zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
-                                   zeno_error *error) {
+zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis, zeno_error *error) {
   if (text == NULL || axis == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "axis text and axis are required");
   const char *eq = strchr(text, '=');
@@ -54,9 +53,8 @@ zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
                      "axis '%s': expected PATH=LO:HI:N, e.g. paper.mu2=0:1.1:41", text);
   const size_t path_length = (size_t)(eq - text);
   if (path_length >= ZENO_REGION_PATH_SIZE)
-    return zeno_fail(error, ZENO_ERR_RANGE, "",
-                     "axis '%s': the path is longer than %d characters", text,
-                     ZENO_REGION_PATH_SIZE - 1);
+    return zeno_fail(error, ZENO_ERR_RANGE, "", "axis '%s': the path is longer than %d characters",
+                     text, ZENO_REGION_PATH_SIZE - 1);
   zeno_region_axis a;
   memset(&a, 0, sizeof a);
   memcpy(a.path, text, path_length);
@@ -87,8 +85,7 @@ zeno_status zeno_region_axis_parse(const char *text, zeno_region_axis *axis,
                      "integer N, e.g. paper.mu2=0:1.1:41",
                      text);
   if (!isfinite(a.lo) || !isfinite(a.hi))
-    return zeno_fail(error, ZENO_ERR_RANGE, a.path, "axis '%s': LO and HI must be finite",
-                     text);
+    return zeno_fail(error, ZENO_ERR_RANGE, a.path, "axis '%s': LO and HI must be finite", text);
   if (count < 1 || count > ZENO_REGION_AXIS_MAX)
     return zeno_fail(error, ZENO_ERR_RANGE, a.path,
                      "axis '%s': N = %ld out of range; allowed [1, %d]", text, count,
@@ -117,9 +114,7 @@ zeno_regions_def zeno_regions_def_default(void) {
   return d;
 }
 
-const zeno_regions_def *zeno_regions_settings(const zeno_regions *r) {
-  return r ? &r->def : NULL;
-}
+const zeno_regions_def *zeno_regions_settings(const zeno_regions *r) { return r ? &r->def : NULL; }
 
 int zeno_regions_threads(int threads) { return parallel_team(threads); }
 
@@ -150,8 +145,8 @@ const char *zeno_region_sim_name(zeno_region_sim sim) {
 /* ---------- loading one point's scene ---------- */
 
 // Loads the base scene with the fixed overrides and the two axis values.
-static zeno_status load_point(const zeno_regions *r, double x, double y,
-                              zeno_scene *scene, zeno_error *error) {
+static zeno_status load_point(const zeno_regions *r, double x, double y, zeno_scene *scene,
+                              zeno_error *error) {
   return grid_scene_load(&r->grid, x, y, scene, error);
 }
 
@@ -198,8 +193,8 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
   if (st == ZENO_OK) st = zeno_regions_check_axis(&d->y, "y", error);
   if (st != ZENO_OK) return st;
   if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
-    return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs",
-                     "value %d out of range; allowed [0, %d]", d->mc_runs, MC_RUNS_MAX);
+    return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs", "value %d out of range; allowed [0, %d]",
+                     d->mc_runs, MC_RUNS_MAX);
   // Checked here for the whole grid: a point whose scene is decided before
   // its maps (infeasible, ...) would not check the maps' settings.
   return zeno_analysis_def_validate(&d->analysis, error);
@@ -213,8 +208,7 @@ static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
   if (st != ZENO_OK) return st;
   if (s.contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
-                     "a region map needs a two-contact scene; this one has %d",
-                     s.contact_count);
+                     "a region map needs a two-contact scene; this one has %d", s.contact_count);
   return grid_scene_check_corners(&r->grid, error);
 }
 
@@ -239,8 +233,8 @@ zeno_regions *zeno_regions_create(const char *scene_text, const char *name,
     return NULL;
   }
   r->def = *def;
-  if (grid_scene_init(&r->grid, scene_text, name, overrides, override_count, &def->x,
-                      &def->y, error) != ZENO_OK) {
+  if (grid_scene_init(&r->grid, scene_text, name, overrides, override_count, &def->x, &def->y,
+                      error) != ZENO_OK) {
     free(r);
     return NULL;
   }
@@ -271,9 +265,7 @@ static uint64_t splitmix_next(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
-static double uniform01(uint64_t *state) {
-  return (double)(splitmix_next(state) >> 11) * UNIT_53;
-}
+static double uniform01(uint64_t *state) { return (double)(splitmix_next(state) >> 11) * UNIT_53; }
 
 // The k-th perturbation of a point's stream.
 static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
@@ -333,8 +325,7 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
 static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
                                   zeno_region_point *p, zeno_error *error) {
   uint64_t stream = r->def.mc_seed;
-  stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^
-            (uint64_t)(unsigned)p->iy;
+  stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^ (uint64_t)(unsigned)p->iy;
   zeno_sim *zod = NULL;
   zeno_status st = ZENO_OK;
   for (int k = 0; k < r->def.mc_runs && st == ZENO_OK; k++) {
@@ -354,8 +345,7 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
   }
   zeno_sim_destroy(zod);
   if (st != ZENO_OK) return st;
-  const bool all_rest =
-      p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
+  const bool all_rest = p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
   p->sim = all_rest ? ZENO_REGION_SIM_RESTS : ZENO_REGION_SIM_DEPARTS;
   return ZENO_OK;
 }
@@ -396,14 +386,14 @@ static void witness(const zeno_analysis *a, zeno_region_point *p) {
   }
 }
 
-zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy,
-                               zeno_region_point *p, zeno_error *error) {
+zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy, zeno_region_point *p,
+                               zeno_error *error) {
   if (r == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
   if (ix >= r->def.x.count || iy >= r->def.y.count)
     return zeno_fail(error, ZENO_ERR_RANGE, "",
-                     "grid point (%zu, %zu) out of range; allowed [0, %zu] x [0, %zu]",
-                     ix, iy, r->def.x.count - 1, r->def.y.count - 1);
+                     "grid point (%zu, %zu) out of range; allowed [0, %zu] x [0, %zu]", ix, iy,
+                     r->def.x.count - 1, r->def.y.count - 1);
   memset(p, 0, sizeof *p);
   p->ix = ix;
   p->iy = iy;
@@ -462,13 +452,13 @@ static zeno_status region_point(const void *context, size_t ix, zeno_error *erro
   return zeno_regions_point(c->r, ix, c->iy, &c->row[ix], error);
 }
 
-zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads,
-                             zeno_region_point *row, zeno_error *error) {
+zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads, zeno_region_point *row,
+                             zeno_error *error) {
   if (r == NULL || row == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and row are required");
   if (iy >= r->def.y.count)
-    return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]",
-                     iy, r->def.y.count - 1);
+    return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]", iy,
+                     r->def.y.count - 1);
   const row_context c = {r, iy, row};
   return grid_run_row(r->def.x.count, threads, region_point, &c, error);
 }

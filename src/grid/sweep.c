@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid/grid_scene.h"
 #include "base/util.h"
+#include "grid/grid_scene.h"
 
 /// Basin defaults: magnitudes (epsilon) from 0.01 to 1, the scene value's
 /// range (0, 1]; edges bisected to 1e-3, a tenth of a percent of that range;
@@ -51,17 +51,16 @@ static zeno_status basin_check(const zeno_sweep *w, zeno_error *error) {
   const zeno_sweep_basin_def *b = &w->def.basin;
   if (b->count == 0) return ZENO_OK;
   if (b->count < 2 || b->count > ZENO_REGION_AXIS_MAX)
-    return zeno_fail(error, ZENO_ERR_RANGE, "basin",
-                     "%zu magnitudes out of range; allowed [2, %d]", b->count,
-                     ZENO_REGION_AXIS_MAX);
+    return zeno_fail(error, ZENO_ERR_RANGE, "basin", "%zu magnitudes out of range; allowed [2, %d]",
+                     b->count, ZENO_REGION_AXIS_MAX);
   if (!(b->lo > 0 && b->lo < b->hi && b->hi <= BASIN_HI_MAX))
     return zeno_fail(error, ZENO_ERR_RANGE, "basin",
                      "magnitudes %g to %g out of range; allowed 0 < LO < HI <= %g (the "
                      "scene's epsilon)",
                      b->lo, b->hi, BASIN_HI_MAX);
   if (!(b->tol > 0 && isfinite(b->tol)))
-    return zeno_fail(error, ZENO_ERR_RANGE, "basin",
-                     "tolerance %g out of range; allowed (0, inf)", b->tol);
+    return zeno_fail(error, ZENO_ERR_RANGE, "basin", "tolerance %g out of range; allowed (0, inf)",
+                     b->tol);
   if (!(b->turn_max > 0 && b->turn_max <= ZENO_PI))
     return zeno_fail(error, ZENO_ERR_RANGE, "basin",
                      "largest turn %g rad out of range; allowed (0, pi]", b->turn_max);
@@ -86,8 +85,8 @@ static zeno_status basin_check(const zeno_sweep *w, zeno_error *error) {
 // One run of `scene` at magnitude m: *returns when it ends at rest turned
 // by at most turn_max from its start. A run that cannot start (no pose
 // reaches the scaled q') fails with its error, the magnitude named.
-static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, double m,
-                             bool *returns, zeno_error *error) {
+static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, double m, bool *returns,
+                             zeno_error *error) {
   zeno_scene s = *scene;
   s.epsilon = m;
   zeno_sim_def d = zeno_sim_def_default();
@@ -110,8 +109,8 @@ static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, doubl
 
 // Bisects [a, b] (a returns, b does not) down to tol; returns the
 // returning end and widens *width to the bracket left.
-static zeno_status basin_bisect(const zeno_sweep *w, const zeno_scene *scene, double a,
-                                double b, double *edge, double *width, zeno_error *error) {
+static zeno_status basin_bisect(const zeno_sweep *w, const zeno_scene *scene, double a, double b,
+                                double *edge, double *width, zeno_error *error) {
   for (int k = 0; k < BASIN_STEPS_MAX && b - a > w->def.basin.tol; k++) {
     const double mid = 0.5 * (a + b);
     bool returns = false;
@@ -126,13 +125,12 @@ static zeno_status basin_bisect(const zeno_sweep *w, const zeno_scene *scene, do
 }
 
 static double basin_magnitude(const zeno_sweep_basin_def *b, size_t k) {
-  return k + 1 == b->count ? b->hi
-                           : b->lo + (b->hi - b->lo) * (double)k / (double)(b->count - 1);
+  return k + 1 == b->count ? b->hi : b->lo + (b->hi - b->lo) * (double)k / (double)(b->count - 1);
 }
 
 // The scan and the bisection of its first and last edges.
-static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene,
-                                  zeno_sweep_point *p, zeno_error *error) {
+static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene, zeno_sweep_point *p,
+                                  zeno_error *error) {
   const zeno_sweep_basin_def *b = &w->def.basin;
   const size_t n = b->count;
   size_t first_fail = n, last_return = n;  // n: none
@@ -157,16 +155,14 @@ static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene,
   }
   zeno_status st = ZENO_OK;
   if (first_fail > 0)
-    st = basin_bisect(w, scene, basin_magnitude(b, first_fail - 1),
-                      basin_magnitude(b, first_fail), &p->basin_inner, &p->basin_width,
-                      error);
+    st = basin_bisect(w, scene, basin_magnitude(b, first_fail - 1), basin_magnitude(b, first_fail),
+                      &p->basin_inner, &p->basin_width, error);
   if (st != ZENO_OK || last_return == n) return st;
   if (last_return + 1 == n) p->basin_outer = b->hi;
   else if (last_return + 1 == first_fail) p->basin_outer = p->basin_inner;  // monotone
   else
     st = basin_bisect(w, scene, basin_magnitude(b, last_return),
-                      basin_magnitude(b, last_return + 1), &p->basin_outer, &p->basin_width,
-                      error);
+                      basin_magnitude(b, last_return + 1), &p->basin_outer, &p->basin_width, error);
   return st;
 }
 
@@ -190,8 +186,8 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
     return NULL;
   }
   w->def = *def;
-  if (grid_scene_init(&w->grid, scene_text, name, overrides, override_count, &def->x,
-                      &def->y, error) != ZENO_OK) {
+  if (grid_scene_init(&w->grid, scene_text, name, overrides, override_count, &def->x, &def->y,
+                      error) != ZENO_OK) {
     free(w);
     return NULL;
   }
@@ -199,8 +195,7 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
   // out-of-range ends now.
   zeno_scene base;
   if (grid_scene_base(&w->grid, &base, error) != ZENO_OK ||
-      grid_scene_check_corners(&w->grid, error) != ZENO_OK ||
-      basin_check(w, error) != ZENO_OK) {
+      grid_scene_check_corners(&w->grid, error) != ZENO_OK || basin_check(w, error) != ZENO_OK) {
     zeno_sweep_destroy(w);
     return NULL;
   }
@@ -209,8 +204,8 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
 
 const zeno_sweep_def *zeno_sweep_settings(const zeno_sweep *w) { return w ? &w->def : NULL; }
 
-zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy,
-                                 zeno_sweep_point *p, zeno_error *error) {
+zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy, zeno_sweep_point *p,
+                                 zeno_error *error) {
   if (w == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
   if (ix >= w->def.x.count || iy >= w->def.y.count)

@@ -23,17 +23,15 @@ static bool contact_count_ok(int contact_count) {
 
 const char *zeno_io_trajectory_columns(int contact_count) {
   if (!contact_count_ok(contact_count)) return NULL;
-  return contact_count == 1 ? ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT
-                            : ZENO_IO_TRAJECTORY_HEADER;
+  return contact_count == 1 ? ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT : ZENO_IO_TRAJECTORY_HEADER;
 }
 
 static zeno_status no_such_count(int contact_count, zeno_error *error) {
-  return zeno_fail(error, ZENO_ERR_ARGUMENT, "contact_count",
-                   "%d contacts: a scene has 1 or %d", contact_count, ZENO_MAX_CONTACTS);
+  return zeno_fail(error, ZENO_ERR_ARGUMENT, "contact_count", "%d contacts: a scene has 1 or %d",
+                   contact_count, ZENO_MAX_CONTACTS);
 }
 
-zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count,
-                                      zeno_error *error) {
+zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count, zeno_error *error) {
   if (stream == NULL) return io_no_stream(error);
   if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
   fprintf(stream, "%s\n", zeno_io_trajectory_columns(contact_count));
@@ -47,8 +45,8 @@ static void csv_numbers(FILE *f, const double *v, size_t n) {
   }
 }
 
-zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
-                                   int contact_count, zeno_error *error) {
+zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row, int contact_count,
+                                   zeno_error *error) {
   if (stream == NULL || row == NULL) return io_no_stream(error);
   if (!contact_count_ok(contact_count)) return no_such_count(contact_count, error);
   char mode[ZENO_MODE_NAME_SIZE];
@@ -69,8 +67,7 @@ zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row *row,
 /// same way "z1" becomes ",before_z1".
 static void zod_columns(FILE *f, const char *prefix, int contact_count) {
   const char *p = zeno_io_trajectory_columns(contact_count);
-  for (int column = 0; column < TRAJECTORY_FIRST_ZOD_COLUMN + TRAJECTORY_ZOD_COLUMNS;
-       column++) {
+  for (int column = 0; column < TRAJECTORY_FIRST_ZOD_COLUMN + TRAJECTORY_ZOD_COLUMNS; column++) {
     const size_t n = strcspn(p, ",");
     if (column >= TRAJECTORY_FIRST_ZOD_COLUMN) fprintf(f, ",%s%.*s", prefix, (int)n, p);
     p += n + 1;
@@ -84,9 +81,10 @@ zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count, zeno_erro
   fputs("index,t,kind,guard,contact,mode_before,mode_after,impact", stream);
   for (int i = 1; i <= contact_count; i++) fprintf(stream, ",impulse%dn,impulse%dt", i, i);
   for (int i = 1; i <= contact_count; i++) fprintf(stream, ",impact_outcome%d", i);
-  fputs(",zeno_impacts,zeno_ratio,zeno_error,zeno_period,zeno_order,outcome,tie_margin,"
-        "near_tie,on_section,section_angle",
-        stream);
+  fputs(
+      ",zeno_impacts,zeno_ratio,zeno_error,zeno_period,zeno_order,outcome,tie_margin,"
+      "near_tie,on_section,section_angle",
+      stream);
   zod_columns(stream, "before_", contact_count);
   zod_columns(stream, "after_", contact_count);
   fputc('\n', stream);
@@ -173,8 +171,7 @@ static void maps_row(FILE *stream, const zeno_cycle *c) {
     fputc(',', stream);
     io_put_number(stream, c->G);
     fputc(',', stream);
-  } else
-    fputs(",,", stream);
+  } else fputs(",,", stream);
   io_csv_text(stream, c->word);
   fputc('\n', stream);
 }

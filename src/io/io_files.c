@@ -84,8 +84,7 @@ static mode_t file_mode(void) {
   unsigned mask = 0;
   bool found = false;
   char line[128];
-  while (f && !found && fgets(line, sizeof line, f))
-    found = sscanf(line, "Umask: %o", &mask) == 1;
+  while (f && !found && fgets(line, sizeof line, f)) found = sscanf(line, "Umask: %o", &mask) == 1;
   if (f) fclose(f);
   return found ? (mode_t)(IO_FILE_MODE & ~mask) : IO_FILE_MODE_FALLBACK;
 }
@@ -146,10 +145,9 @@ zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {
     err = errno;
   }
   if (!ok) unlink(o->temp);
-  const zeno_status st =
-      ok ? ZENO_OK
-         : zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", o->path,
-                     err ? strerror(err) : "write error");
+  const zeno_status st = ok ? ZENO_OK
+                            : zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", o->path,
+                                        err ? strerror(err) : "write error");
   output_free(o);
   return st;
 }
@@ -182,10 +180,10 @@ zeno_io_dir_lock *zeno_io_dir_lock_take(const char *dir, zeno_error *error) {
     zeno_fail(error, ZENO_ERR_IO, "", "cannot open directory '%s': %s", dir, strerror(errno));
   } else if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
     const bool busy = errno == EWOULDBLOCK;
-    zeno_fail(error, ZENO_ERR_IO, "", busy
-                  ? "'%s' is in use by another zeno run writing there; wait for it "
-                    "to finish or choose another output directory"
-                  : "cannot lock directory '%s': %s",
+    zeno_fail(error, ZENO_ERR_IO, "",
+              busy ? "'%s' is in use by another zeno run writing there; wait for it "
+                     "to finish or choose another output directory"
+                   : "cannot lock directory '%s': %s",
               dir, strerror(errno));
   } else {
     return lock;

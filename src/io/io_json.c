@@ -40,10 +40,8 @@
 /* ---- JSON primitives ---------------------------------------------------- */
 
 static void put_number(FILE *f, double v) {
-  if (isfinite(v))
-    io_put_number(f, v);
-  else
-    fputs("null", f);
+  if (isfinite(v)) io_put_number(f, v);
+  else fputs("null", f);
 }
 
 static void put_bool(FILE *f, bool v) { fputs(v ? "true" : "false", f); }
@@ -71,8 +69,8 @@ static int utf8_sequence_length(const unsigned char *s) {
     if ((s[i] & UTF8_CONT_MASK) != UTF8_CONT_TAG) return 0;
     code = (code << UTF8_CONT_BITS) | (s[i] & UTF8_PAYLOAD_MASK);
   }
-  if (length == 3 && (code < UTF8_MIN_3 || (code >= UTF8_SURROGATE_FIRST &&
-                                             code <= UTF8_SURROGATE_LAST)))
+  if (length == 3 &&
+      (code < UTF8_MIN_3 || (code >= UTF8_SURROGATE_FIRST && code <= UTF8_SURROGATE_LAST)))
     return 0;
   if (length == 4 && (code < UTF8_MIN_4 || code > UTF8_MAX)) return 0;
   return length;
@@ -90,10 +88,8 @@ static void put_ascii_escaped(FILE *f, unsigned char c) {
     case '\t': fputs("\\t", f); return;
     default: break;
   }
-  if (c < IO_JSON_FIRST_PLAIN)
-    fprintf(f, "\\u%04x", (unsigned)c);
-  else
-    fputc(c, f);
+  if (c < IO_JSON_FIRST_PLAIN) fprintf(f, "\\u%04x", (unsigned)c);
+  else fputc(c, f);
 }
 
 static void put_string(FILE *f, const char *text) {
@@ -138,8 +134,7 @@ static void put_letter(FILE *f, unsigned char letter) {
   put_mode(f, single, 1);
 }
 
-static void put_modes(FILE *f, const zeno_mode *modes, size_t n,
-                      int contact_count) {
+static void put_modes(FILE *f, const zeno_mode *modes, size_t n, int contact_count) {
   fputc('[', f);
   for (size_t i = 0; i < n; i++) {
     if (i) fputs(", ", f);
@@ -203,14 +198,12 @@ static void member_bool(json_object *o, const char *key, bool v) {
   put_bool(o->f, v);
 }
 
-static void member_numbers(json_object *o, const char *key, const double *v,
-                           size_t n) {
+static void member_numbers(json_object *o, const char *key, const double *v, size_t n) {
   object_key(o, key);
   put_numbers(o->f, v, n);
 }
 
-static void member_mode(json_object *o, const char *key, zeno_mode mode,
-                        int contact_count) {
+static void member_mode(json_object *o, const char *key, zeno_mode mode, int contact_count) {
   object_key(o, key);
   put_mode(o->f, mode, contact_count);
 }
@@ -229,8 +222,8 @@ zeno_status zeno_io_json_string(FILE *stream, const char *text, zeno_error *erro
   return io_stream_status(stream, error);
 }
 
-zeno_status zeno_io_json_numbers(FILE *stream, const double *values,
-                                 size_t count, zeno_error *error) {
+zeno_status zeno_io_json_numbers(FILE *stream, const double *values, size_t count,
+                                 zeno_error *error) {
   if (stream == NULL || (count > 0 && values == NULL)) return io_no_stream(error);
   put_numbers(stream, values, count);
   return io_stream_status(stream, error);
@@ -250,8 +243,8 @@ static void put_state(FILE *f, const zeno_state *s, int contact_count) {
   object_end(&o);
 }
 
-zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state,
-                               int contact_count, zeno_error *error) {
+zeno_status zeno_io_state_json(FILE *stream, const zeno_state *state, int contact_count,
+                               zeno_error *error) {
   if (stream == NULL || state == NULL) return io_no_stream(error);
   put_state(stream, state, contact_count);
   return io_stream_status(stream, error);
@@ -265,8 +258,7 @@ static void event_zeno_members(json_object *o, const zeno_event *e) {
   member_long(o, "zeno_order", e->zeno_order);
 }
 
-static void event_end_members(json_object *o, const zeno_event *e,
-                              int contact_count) {
+static void event_end_members(json_object *o, const zeno_event *e, int contact_count) {
   member_string(o, "outcome", zeno_outcome_name(e->outcome));
   if (e->outcome == ZENO_OUTCOME_DIVERGING) {
     member_number(o, "zeno_ratio", e->zeno_ratio);
@@ -276,42 +268,34 @@ static void event_end_members(json_object *o, const zeno_event *e,
     object_key(o, "consistent_modes");
     put_modes(o->f, e->consistent, e->consistent_count, contact_count);
   }
-  if (e->outcome == ZENO_OUTCOME_SOLVER_FAILURE)
-    member_string(o, "solver_flag", e->solver_flag);
+  if (e->outcome == ZENO_OUTCOME_SOLVER_FAILURE) member_string(o, "solver_flag", e->solver_flag);
 }
 
 /// IMPACT: per contact, the letter it takes after the impact (S sticks, P or
 /// N slips) when it received an impulse, null when it did not.
-static void put_impact_outcome(FILE *f, const zeno_event *e,
-                               int contact_count) {
+static void put_impact_outcome(FILE *f, const zeno_event *e, int contact_count) {
   fputc('[', f);
   for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++) {
     if (i) fputs(", ", f);
-    if (e->impact_mask & (1u << i))
-      put_letter(f, e->impact_letter[i]);
-    else
-      fputs("null", f);
+    if (e->impact_mask & (1u << i)) put_letter(f, e->impact_letter[i]);
+    else fputs("null", f);
   }
   fputc(']', f);
 }
 
-static void event_head_members(json_object *o, const zeno_event *e,
-                               int contact_count) {
+static void event_head_members(json_object *o, const zeno_event *e, int contact_count) {
   member_long(o, "index", e->index);
   member_number(o, "t", e->t);
   member_string(o, "kind", zeno_event_kind_name(e->kind));
   member_string(o, "guard", zeno_guard_name(e->guard));
   object_key(o, "contact");
-  if (e->contact >= 0)
-    fprintf(o->f, "%d", e->contact + 1);
-  else
-    fputs("null", o->f);
+  if (e->contact >= 0) fprintf(o->f, "%d", e->contact + 1);
+  else fputs("null", o->f);
   member_mode(o, "mode_before", e->mode_before, contact_count);
   member_mode(o, "mode_after", e->mode_after, contact_count);
-  member_string(o, "impact", e->kind == ZENO_EVENT_IMPACT
-                                 ? zeno_impact_name(e->impact_mask,
-                                                    contact_count)
-                                 : NULL);
+  member_string(o, "impact",
+                e->kind == ZENO_EVENT_IMPACT ? zeno_impact_name(e->impact_mask, contact_count)
+                                             : NULL);
   object_key(o, "impulse");
   put_pairs(o->f, e->impulse, contact_count);
   if (e->kind == ZENO_EVENT_IMPACT) {
@@ -322,8 +306,8 @@ static void event_head_members(json_object *o, const zeno_event *e,
   }
 }
 
-zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
-                                int contact_count, zeno_error *error) {
+zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event, int contact_count,
+                                zeno_error *error) {
   if (stream == NULL || event == NULL) return io_no_stream(error);
   json_object o = object_begin(stream);
   event_head_members(&o, event, contact_count);
@@ -332,11 +316,9 @@ zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event,
   object_key(&o, "after");
   put_state(stream, &event->after, contact_count);
   member_bool(&o, "on_section", event->on_section);
-  if (event->on_section)
-    member_number(&o, "section_angle", event->section_angle);
+  if (event->on_section) member_number(&o, "section_angle", event->section_angle);
   if (event->kind == ZENO_EVENT_ZENO) event_zeno_members(&o, event);
-  if (event->kind == ZENO_EVENT_END)
-    event_end_members(&o, event, contact_count);
+  if (event->kind == ZENO_EVENT_END) event_end_members(&o, event, contact_count);
   member_number(&o, "guard_residual", event->guard_residual);
   member_number(&o, "constraint_drift", event->constraint_drift);
   member_number(&o, "tie_margin", event->tie_margin);
@@ -376,10 +358,8 @@ static void run_list_members(json_object *o, const zeno_io_run *run) {
   object_key(o, "consistent_modes");
   const zeno_event *end = run->end;
   if (end && end->outcome == ZENO_OUTCOME_AMBIGUOUS)
-    put_modes(o->f, end->consistent, end->consistent_count,
-              run->scene->contact_count);
-  else
-    fputs("[]", o->f);
+    put_modes(o->f, end->consistent, end->consistent_count, run->scene->contact_count);
+  else fputs("[]", o->f);
 }
 
 zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error) {
@@ -393,8 +373,7 @@ zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *e
   return io_stream_status(stream, error);
 }
 
-static void put_painleve(FILE *f, const zeno_scene *scene,
-                         const zeno_equilibrium_report *r) {
+static void put_painleve(FILE *f, const zeno_scene *scene, const zeno_equilibrium_report *r) {
   fputc('[', f);
   for (int i = 0; i < r->contact_count; i++) {
     if (i) fputs(", ", f);
@@ -409,8 +388,7 @@ static void put_painleve(FILE *f, const zeno_scene *scene,
 }
 
 zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
-                                     const zeno_equilibrium_report *report,
-                                     zeno_error *error) {
+                                     const zeno_equilibrium_report *report, zeno_error *error) {
   if (stream == NULL || scene == NULL || report == NULL) return io_no_stream(error);
   const int n = report->contact_count;
   json_object o = object_begin(stream);
@@ -474,8 +452,7 @@ static void put_fixed_points(FILE *f, const zeno_maps *m) {
       member_bool(&o, "tie", p->tie);
       member_number(&o, "tie_margin", p->tie_margin);
     } else {
-      static const char *const none[] = {"word_left", "word_right", "returns", "tie",
-                                         "tie_margin"};
+      static const char *const none[] = {"word_left", "word_right", "returns", "tie", "tie_margin"};
       for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
         object_key(&o, none[k]);
         fputs("null", o.f);
@@ -489,10 +466,8 @@ static void put_fixed_points(FILE *f, const zeno_maps *m) {
 static void analysis_verdict_members(json_object *o, const zeno_analysis *a) {
   member_string(o, "verdict", zeno_verdict_name(a->verdict));
   object_key(o, "theorem");
-  if (a->theorem > 0)
-    fprintf(o->f, "%d", a->theorem);
-  else
-    fputs("null", o->f);
+  if (a->theorem > 0) fprintf(o->f, "%d", a->theorem);
+  else fputs("null", o->f);
   member_long(o, "region", a->region);
   member_string(o, "reason", a->reason);
   member_bool(o, "persistent", a->persistent);
@@ -530,4 +505,3 @@ zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
   object_end(&o);
   return io_stream_status(stream, error);
 }
-

@@ -29,13 +29,34 @@ __extension__ typedef unsigned __int128 u128;
 static const uint64_t TEN16 = 10000000000000000ULL, TEN17 = 100000000000000000ULL;
 
 /// 5^0 .. 5^27, the powers of five below 2^64.
-static const uint64_t POW5[28] = {
-    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL,
-    1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL,
-    30517578125ULL, 152587890625ULL, 762939453125ULL, 3814697265625ULL,
-    19073486328125ULL, 95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
-    11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
-    1490116119384765625ULL, 7450580596923828125ULL};
+static const uint64_t POW5[28] = {1ULL,
+                                  5ULL,
+                                  25ULL,
+                                  125ULL,
+                                  625ULL,
+                                  3125ULL,
+                                  15625ULL,
+                                  78125ULL,
+                                  390625ULL,
+                                  1953125ULL,
+                                  9765625ULL,
+                                  48828125ULL,
+                                  244140625ULL,
+                                  1220703125ULL,
+                                  6103515625ULL,
+                                  30517578125ULL,
+                                  152587890625ULL,
+                                  762939453125ULL,
+                                  3814697265625ULL,
+                                  19073486328125ULL,
+                                  95367431640625ULL,
+                                  476837158203125ULL,
+                                  2384185791015625ULL,
+                                  11920928955078125ULL,
+                                  59604644775390625ULL,
+                                  298023223876953125ULL,
+                                  1490116119384765625ULL,
+                                  7450580596923828125ULL};
 
 // The digits of a = m 2^e (m < 2^53) times 10^k, k in [0, 32]: the integer
 // part of the exact product and whether the fraction is above, at or below
@@ -43,7 +64,7 @@ static const uint64_t POW5[28] = {
 static uint64_t scaled(uint64_t m, int e, int k, int *half) {
   u128 p = (u128)m * POW5[k < 27 ? k : 27];
   if (k > 27) p *= POW5[k - 27];  // m 5^k < 2^53 5^32 < 2^128
-  const int s = e + k;                 // a 10^k = m 5^k 2^s
+  const int s = e + k;            // a 10^k = m 5^k 2^s
   if (s >= 0) {
     *half = -2;
     // a 10^k < 10^17 < 2^57 here, so the shift keeps every bit.

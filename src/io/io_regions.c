@@ -23,12 +23,14 @@
 /// as an empty field (JSON: null).
 #define REGION_THEOREM_MAX 4
 
+// clang-format off
 static const char *const COLUMN_NAMES[REGION_COLUMNS] = {
     "ix",         "iy",           "x",           "y",           "region",
     "region_name", "theorem",     "verdict",     "persistent",  "G_max",
     "fixed_point_phi", "fixed_point_G", "fixed_points", "partition", "unsafe",
     "mc_runs",    "mc_rest",      "mc_full_runs", "mc_full_rest", "sim",
     "on_breakpoint", "error"};
+// clang-format on
 
 /// The 1-based column of a name of COLUMN_NAMES (0 when it is none).
 static int column_number(const char *name) {
@@ -111,8 +113,7 @@ static void add_csv_text(row_text *b, const char *text) {
   add_char(b, '"');
 }
 
-zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
-                               zeno_error *error) {
+zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p, zeno_error *error) {
   if (stream == NULL || p == NULL) return io_no_stream(error);
   row_text b = {.length = 0};
   add_integer(&b, (long long)p->ix);
@@ -132,9 +133,13 @@ zeno_status zeno_io_region_row(FILE *stream, const zeno_region_point *p,
   add_number(&b, p->G_max);
   add_number(&b, p->fixed_point_phi);
   add_number(&b, p->fixed_point_G);
-  const long long counts[] = {(long long)p->fixed_point_count, (long long)p->partition_count,
-                              (long long)p->unsafe_count, p->mc_runs, p->mc_rest,
-                              p->mc_full_runs, p->mc_full_rest};
+  const long long counts[] = {(long long)p->fixed_point_count,
+                              (long long)p->partition_count,
+                              (long long)p->unsafe_count,
+                              p->mc_runs,
+                              p->mc_rest,
+                              p->mc_full_runs,
+                              p->mc_full_rest};
   for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
     add_char(&b, ',');
     add_integer(&b, counts[k]);
@@ -171,8 +176,7 @@ static bool read_theorem(io_field_reader *r, int *theorem) {
 
 static bool read_verdict(io_field_reader *r, zeno_verdict *v) {
   if (!io_next_field(r)) return false;
-  const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE,
-                              ZENO_VERDICT_UNSTABLE};
+  const zeno_verdict all[] = {ZENO_VERDICT_UNDECIDED, ZENO_VERDICT_STABLE, ZENO_VERDICT_UNSTABLE};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
     if (strcmp(r->text, zeno_verdict_name(all[k])) == 0) return *v = all[k], true;
   return false;
@@ -187,8 +191,7 @@ static bool read_sim(io_field_reader *r, zeno_region_sim *v) {
   return false;
 }
 
-zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
-                                 zeno_error *error) {
+zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point, zeno_error *error) {
   if (line == NULL || point == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "line and point are required");
   zeno_region_point p;
@@ -198,32 +201,30 @@ zeno_status zeno_io_region_parse(const char *line, zeno_region_point *point,
   char region_name[REGION_FIELD_SIZE];
   zeno_locale_scope scope;
   zeno_locale_enter(&scope);
-  const bool ok =
-      io_read_size(&r, &p.ix) && io_read_size(&r, &p.iy) && io_read_double(&r, &p.x) &&
-      io_read_double(&r, &p.y) && io_read_int(&r, &p.region) &&
-      io_read_text(&r, region_name, sizeof region_name, false) && read_theorem(&r, &p.theorem) &&
-      read_verdict(&r, &p.verdict) && io_read_int(&r, &persistent) &&
-      io_read_double(&r, &p.G_max) && io_read_double(&r, &p.fixed_point_phi) &&
-      io_read_double(&r, &p.fixed_point_G) && io_read_size(&r, &p.fixed_point_count) &&
-      io_read_size(&r, &p.partition_count) && io_read_size(&r, &p.unsafe_count) &&
-      io_read_int(&r, &p.mc_runs) && io_read_int(&r, &p.mc_rest) &&
-      io_read_int(&r, &p.mc_full_runs) && io_read_int(&r, &p.mc_full_rest) &&
-      read_sim(&r, &p.sim) && io_read_int(&r, &p.on_breakpoint) &&
-      io_read_text(&r, p.error, sizeof p.error, true);
+  const bool ok = io_read_size(&r, &p.ix) && io_read_size(&r, &p.iy) && io_read_double(&r, &p.x) &&
+                  io_read_double(&r, &p.y) && io_read_int(&r, &p.region) &&
+                  io_read_text(&r, region_name, sizeof region_name, false) &&
+                  read_theorem(&r, &p.theorem) && read_verdict(&r, &p.verdict) &&
+                  io_read_int(&r, &persistent) && io_read_double(&r, &p.G_max) &&
+                  io_read_double(&r, &p.fixed_point_phi) && io_read_double(&r, &p.fixed_point_G) &&
+                  io_read_size(&r, &p.fixed_point_count) && io_read_size(&r, &p.partition_count) &&
+                  io_read_size(&r, &p.unsafe_count) && io_read_int(&r, &p.mc_runs) &&
+                  io_read_int(&r, &p.mc_rest) && io_read_int(&r, &p.mc_full_runs) &&
+                  io_read_int(&r, &p.mc_full_rest) && read_sim(&r, &p.sim) &&
+                  io_read_int(&r, &p.on_breakpoint) &&
+                  io_read_text(&r, p.error, sizeof p.error, true);
   zeno_locale_leave(&scope);
   const bool region_ok = p.region >= 0 ? p.region < ZENO_REGION_COUNT && p.error[0] == '\0'
                                        : p.region == ZENO_REGION_ERROR && p.error[0] != '\0';
   const bool name_ok = strcmp(region_name, zeno_region_name(p.region)) == 0;
   const bool breakpoint_ok = p.on_breakpoint >= 0 && p.on_breakpoint <= 2;
-  if (!ok || !region_ok || !name_ok || (persistent != 0 && persistent != 1) ||
-      !breakpoint_ok) {
+  if (!ok || !region_ok || !name_ok || (persistent != 0 && persistent != 1) || !breakpoint_ok) {
     const int column = !ok              ? r.column
                        : !region_ok     ? column_number("region")
                        : !name_ok       ? column_number("region_name")
                        : !breakpoint_ok ? column_number("on_breakpoint")
                                         : column_number("persistent");
-    return zeno_fail(error, ZENO_ERR_SYNTAX, "",
-                     "region row: field %d (%s) is not valid", column,
+    return zeno_fail(error, ZENO_ERR_SYNTAX, "", "region row: field %d (%s) is not valid", column,
                      column >= 1 && column <= REGION_COLUMNS ? COLUMN_NAMES[column - 1]
                                                              : "end of row");
   }

@@ -88,8 +88,7 @@ static void key_number(FILE *f, const char *indent, const char *key, double v) {
   fputc('\n', f);
 }
 
-static void key_numbers(FILE *f, const char *indent, const char *key, const double *v,
-                        size_t n) {
+static void key_numbers(FILE *f, const char *indent, const char *key, const double *v, size_t n) {
   fprintf(f, "%s%s: ", indent, key);
   put_numbers(f, v, n);
   fputc('\n', f);
@@ -123,9 +122,9 @@ static void put_paper(FILE *f, const zeno_paper_params *p) {
   const struct {
     const char *key;
     double value;
-  } keys[] = {{"alpha", p->alpha}, {"l1", p->l1},   {"l2", p->l2},   {"h", p->h},
+  } keys[] = {{"alpha", p->alpha}, {"l1", p->l1},     {"l2", p->l2},   {"h", p->h},
               {"phi1", p->phi1},   {"phi2", p->phi2}, {"mu1", p->mu1}, {"mu2", p->mu2},
-              {"rho", p->rho},     {"m", p->m},     {"f", p->f},     {"tau", p->tau}};
+              {"rho", p->rho},     {"m", p->m},       {"f", p->f},     {"tau", p->tau}};
   fputs("paper:\n", f);
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     key_number(f, "  ", keys[i].key, keys[i].value);
@@ -196,8 +195,7 @@ static void put_run(FILE *f, const zeno_scene *s) {
   const bool zod = s->initial_kind == ZENO_INITIAL_ZOD;
   fputs("initial:\n", f);
   key_numbers(f, "  ", zod ? "qp" : "pose", zod ? s->initial_qp : s->initial_pose, 3);
-  key_numbers(f, "  ", zod ? "qdp" : "velocity", zod ? s->initial_qdp : s->initial_velocity,
-              3);
+  key_numbers(f, "  ", zod ? "qdp" : "velocity", zod ? s->initial_qdp : s->initial_velocity, 3);
   fputs("stop:\n", f);
   key_number(f, "  ", "t_end", s->t_end);
   fprintf(f, "  max_events: %ld\n", s->max_events);

@@ -18,11 +18,26 @@
 #define SWEEP_RESULT_COLUMNS 10
 #define SWEEP_BASIN_COLUMNS 5
 
-static const char *const COLUMN_NAMES[SWEEP_COLUMNS + SWEEP_BASIN_COLUMNS] = {
-    "ix",          "iy",          "x",           "y",             "outcome",
-    "t",           "events",      "impacts",     "zeno",          "zeno_time",
-    "q1",          "q2",          "q3",          "energy_gains",  "basin_inner",
-    "basin_outer", "basin_width", "basin_returns", "basin_transitions", "error"};
+static const char *const COLUMN_NAMES[SWEEP_COLUMNS + SWEEP_BASIN_COLUMNS] = {"ix",
+                                                                              "iy",
+                                                                              "x",
+                                                                              "y",
+                                                                              "outcome",
+                                                                              "t",
+                                                                              "events",
+                                                                              "impacts",
+                                                                              "zeno",
+                                                                              "zeno_time",
+                                                                              "q1",
+                                                                              "q2",
+                                                                              "q3",
+                                                                              "energy_gains",
+                                                                              "basin_inner",
+                                                                              "basin_outer",
+                                                                              "basin_width",
+                                                                              "basin_returns",
+                                                                              "basin_transitions",
+                                                                              "error"};
 
 static bool with_basin(const zeno_sweep_def *d) { return d && d->basin.count > 0; }
 
@@ -82,8 +97,7 @@ zeno_status zeno_io_sweep_row(FILE *f, const zeno_sweep_def *d, const zeno_sweep
 static bool read_outcome(io_field_reader *r, zeno_outcome *v) {
   if (!io_next_field(r)) return false;
   for (int k = ZENO_OUTCOME_REST; k <= ZENO_OUTCOME_WALL_LIMIT; k++)
-    if (strcmp(r->text, zeno_outcome_name((zeno_outcome)k)) == 0)
-      return *v = (zeno_outcome)k, true;
+    if (strcmp(r->text, zeno_outcome_name((zeno_outcome)k)) == 0) return *v = (zeno_outcome)k, true;
   return false;
 }
 
@@ -112,20 +126,19 @@ static bool read_point(io_field_reader *r, bool basin, zeno_sweep_point *p) {
                   io_read_optional_double(r, &p->zeno_time) &&
                   io_read_optional_double(r, &p->final_zod[0]) &&
                   io_read_optional_double(r, &p->final_zod[1]) &&
-                  io_read_optional_double(r, &p->final_zod[2]) &&
-                  io_read_long(r, &p->energy_gains);
+                  io_read_optional_double(r, &p->final_zod[2]) && io_read_long(r, &p->energy_gains);
   p->has_zeno = zeno == 1;
   if (!ok) return false;
-  if (basin && !(io_read_optional_double(r, &p->basin_inner) &&
-                 io_read_optional_double(r, &p->basin_outer) &&
-                 io_read_double(r, &p->basin_width) && io_read_int(r, &p->basin_returns) &&
-                 io_read_int(r, &p->basin_transitions)))
+  if (basin &&
+      !(io_read_optional_double(r, &p->basin_inner) &&
+        io_read_optional_double(r, &p->basin_outer) && io_read_double(r, &p->basin_width) &&
+        io_read_int(r, &p->basin_returns) && io_read_int(r, &p->basin_transitions)))
     return false;
   return io_read_text(r, p->error, sizeof p->error, true) && p->error[0] == '\0';
 }
 
-zeno_status zeno_io_sweep_parse(const char *line, const zeno_sweep_def *d,
-                                zeno_sweep_point *point, zeno_error *error) {
+zeno_status zeno_io_sweep_parse(const char *line, const zeno_sweep_def *d, zeno_sweep_point *point,
+                                zeno_error *error) {
   if (line == NULL || d == NULL || point == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "line, settings and point are required");
   zeno_sweep_point p;
@@ -140,8 +153,7 @@ zeno_status zeno_io_sweep_parse(const char *line, const zeno_sweep_def *d,
     // Columns past energy_gains are the basin's only with a basin estimate.
     int column = r.column;
     if (!with_basin(d) && column > SWEEP_COLUMNS - 1) column += SWEEP_BASIN_COLUMNS;
-    return zeno_fail(error, ZENO_ERR_SYNTAX, "", "sweep row: field %d (%s) is not valid",
-                     r.column,
+    return zeno_fail(error, ZENO_ERR_SYNTAX, "", "sweep row: field %d (%s) is not valid", r.column,
                      column >= 1 && column <= SWEEP_COLUMNS + SWEEP_BASIN_COLUMNS
                          ? COLUMN_NAMES[column - 1]
                          : "end of row");

@@ -31,8 +31,7 @@ zeno_run_dir_row zeno_run_dir_row_from_state(const zeno_state *s) {
 }
 
 /// The row of a state of the run directory: `kind` of event `event`.
-static zeno_run_dir_row event_row(const zeno_state *s, zeno_run_dir_row_kind kind,
-                                  long event) {
+static zeno_run_dir_row event_row(const zeno_state *s, zeno_run_dir_row_kind kind, long event) {
   zeno_run_dir_row r = zeno_run_dir_row_from_state(s);
   r.kind = kind;
   r.event = event;
@@ -57,8 +56,7 @@ zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *e) {
 
 /* ---------- the sampling rule ---------- */
 
-run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev,
-                                      double t_event) {
+run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev, double t_event) {
   run_dir_sampler s = {.dt = dt, .t_prev = t_prev, .t_event = t_event, .k = 0};
   s.active = has_prev && dt > 0 && isfinite(t_event) && isfinite(t_prev);
   if (s.active) s.k = floor(t_prev / dt) + 1;
@@ -93,28 +91,26 @@ static bool grow(void **items, size_t *capacity, size_t count, size_t size) {
 }
 
 bool run_dir_add_row(zeno_run_dir_data *d, const zeno_run_dir_row *row) {
-  if (!grow((void **)&d->rows, &d->row_capacity, d->row_count, sizeof *row))
-    return false;
+  if (!grow((void **)&d->rows, &d->row_capacity, d->row_count, sizeof *row)) return false;
   d->rows[d->row_count++] = *row;
   return true;
 }
 
 bool run_dir_add_event(zeno_run_dir_data *d, const zeno_run_dir_event *event) {
-  if (!grow((void **)&d->events, &d->event_capacity, d->event_count, sizeof *event))
-    return false;
+  if (!grow((void **)&d->events, &d->event_capacity, d->event_count, sizeof *event)) return false;
   d->events[d->event_count++] = *event;
   return true;
 }
 
-zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim,
-                                const zeno_event *ev, zeno_error *error) {
+zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim, const zeno_event *ev,
+                                zeno_error *error) {
   if (d == NULL || sim == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data, simulator and event are required");
   const size_t rows = d->row_count;
   const bool has_prev = d->event_count > 0;
-  run_dir_sampler smp =
-      run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
-                            has_prev ? d->events[d->event_count - 1].t : 0, ev->t);
+  run_dir_sampler smp = run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
+                                              has_prev ? d->events[d->event_count - 1].t : 0,
+                                              ev->t);
   bool ok = true;
   double t;
   while (ok && run_dir_sampler_next(&smp, &t)) {
@@ -129,8 +125,7 @@ zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim,
   const zeno_run_dir_row before = event_row(&ev->before, ZENO_ROW_BEFORE, ev->index);
   const zeno_run_dir_row after = event_row(&ev->after, ZENO_ROW_AFTER, ev->index);
   const zeno_run_dir_event e = zeno_run_dir_event_from_event(ev);
-  ok = ok && run_dir_add_row(d, &before) && run_dir_add_row(d, &after) &&
-       run_dir_add_event(d, &e);
+  ok = ok && run_dir_add_row(d, &before) && run_dir_add_row(d, &after) && run_dir_add_event(d, &e);
   if (ok) return ZENO_OK;
   d->row_count = rows;  // the event was not added: keep what the data had
   return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
@@ -147,14 +142,14 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 
 struct zeno_run_dir_writer {
   char *dir;
-  zeno_io_dir_lock *lock;          ///< one writer per directory
+  zeno_io_dir_lock *lock;  ///< one writer per directory
   /// Written aside, renamed at close.
   zeno_io_output *trajectory, *events, *events_csv;
   int contact_count;
   double sample_dt;
-  bool has_prev;     ///< an event was written
-  double t_prev;     ///< its time
-  size_t skipped;    ///< samples without dense output
+  bool has_prev;   ///< an event was written
+  double t_prev;   ///< its time
+  size_t skipped;  ///< samples without dense output
 };
 
 static zeno_status write_failed(const char *dir, const char *name, zeno_error *error) {
@@ -211,8 +206,7 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   w->lock = zeno_io_dir_lock_take(dir, error);
   if (w->lock != NULL) w->trajectory = zeno_io_output_open(dir, ZENO_RUN_DIR_TRAJECTORY, error);
   if (w->trajectory != NULL) w->events = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS, error);
-  if (w->events != NULL)
-    w->events_csv = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
+  if (w->events != NULL) w->events_csv = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   zeno_status st = w->events_csv ? ZENO_OK : ZENO_ERR_IO;
   if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->trajectory),
                                                  w->contact_count, NULL) != ZENO_OK)
@@ -228,8 +222,8 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
 }
 
 // Writes `text` to dir/name aside and renames it into place.
-static zeno_status write_text(const zeno_run_dir_writer *w, const char *name,
-                              const char *text, size_t length, zeno_error *error) {
+static zeno_status write_text(const zeno_run_dir_writer *w, const char *name, const char *text,
+                              size_t length, zeno_error *error) {
   zeno_io_output *o = zeno_io_output_open(w->dir, name, error);
   if (o == NULL) return ZENO_ERR_IO;
   zeno_status st = ZENO_OK;
@@ -245,9 +239,9 @@ static bool override_fits_a_line(const char *text) {
   return strlen(text) <= ZENO_RUN_DIR_OVERRIDE_MAX;
 }
 
-zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *text,
-                                           size_t length, const char *const *overrides,
-                                           size_t override_count, zeno_error *error) {
+zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *text, size_t length,
+                                           const char *const *overrides, size_t override_count,
+                                           zeno_error *error) {
   if (w == NULL || text == NULL || (override_count > 0 && overrides == NULL))
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "",
                      "a writer, the scene text and the overrides are required");
@@ -297,8 +291,7 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
   if (zeno_io_trajectory_row(trajectory, &before, w->contact_count, NULL) != ZENO_OK ||
       zeno_io_trajectory_row(trajectory, &after, w->contact_count, NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
-  if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) !=
-      ZENO_OK)
+  if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
   if (zeno_io_event_csv(zeno_io_output_stream(w->events_csv), ev, w->contact_count, NULL) !=
       ZENO_OK)
@@ -306,6 +299,4 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
   return ZENO_OK;
 }
 
-size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *w) {
-  return w ? w->skipped : 0;
-}
+size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *w) { return w ? w->skipped : 0; }

@@ -18,8 +18,7 @@ typedef struct run_dir_sampler {
 
 /// The samples before an event at t_event; none for the first event
 /// (has_prev false), for dt = 0 or for a non-finite time.
-run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev,
-                                      double t_event);
+run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev, double t_event);
 
 /// The next sample time; false when there is none left.
 bool run_dir_sampler_next(run_dir_sampler *sampler, double *t);

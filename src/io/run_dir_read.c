@@ -36,18 +36,17 @@
 typedef struct reader {
   const char *path;
   long line;
-  const char *text; ///< the line being read (for columns)
-  json_t *event; ///< events: the line's object, while it is read
+  const char *text;  ///< the line being read (for columns)
+  json_t *event;     ///< events: the line's object, while it is read
   zeno_error *error;
-  double previous_t; ///< trajectory: the last finite time read
-  long previous_event; ///< trajectory: the last row's event index
+  double previous_t;    ///< trajectory: the last finite time read
+  long previous_event;  ///< trajectory: the last row's event index
 } reader;
 
-static zeno_status bad_at(const reader *rd, const char *at, const char *fmt,
-                          const char *what) {
+static zeno_status bad_at(const reader *rd, const char *at, const char *fmt, const char *what) {
   const long column = at && rd->text ? (long)(at - rd->text) + 1 : 1;
-  return zeno_fail_at(rd->error, ZENO_ERR_SYNTAX, rd->path, (int)rd->line,
-                      (int)column, "", fmt, what);
+  return zeno_fail_at(rd->error, ZENO_ERR_SYNTAX, rd->path, (int)rd->line, (int)column, "", fmt,
+                      what);
 }
 
 /// Where member `key`'s name is written on the line, for messages (jansson
@@ -60,8 +59,7 @@ static const char *member_at(const reader *rd, const char *key) {
 }
 
 static zeno_status out_of_memory(const reader *rd) {
-  return zeno_fail_at(rd->error, ZENO_ERR_NOMEM, rd->path, (int)rd->line, 0, "",
-                      "out of memory");
+  return zeno_fail_at(rd->error, ZENO_ERR_NOMEM, rd->path, (int)rd->line, 0, "", "out of memory");
 }
 
 static int mode_contacts(const char *name) {
@@ -85,8 +83,7 @@ static bool numbers(const char **p, double *out, int count) {
 
 /// The row's kind by name at *p (up to the next comma); *p after the comma.
 static bool row_kind(const char **p, zeno_run_dir_row_kind *kind) {
-  static const zeno_run_dir_row_kind ALL[] = {ZENO_ROW_SAMPLE, ZENO_ROW_BEFORE,
-                                              ZENO_ROW_AFTER};
+  static const zeno_run_dir_row_kind ALL[] = {ZENO_ROW_SAMPLE, ZENO_ROW_BEFORE, ZENO_ROW_AFTER};
   const size_t n = strcspn(*p, ",");
   for (size_t k = 0; k < sizeof ALL / sizeof ALL[0]; k++) {
     const char *name = zeno_run_dir_row_kind_name(ALL[k]);
@@ -108,8 +105,7 @@ static bool row_event(const char *p, long *event) {
   return errno == 0 && strspn(end, "\r\n") == strlen(end);
 }
 
-static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d,
-                             zeno_run_dir_row *row) {
+static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_dir_row *row) {
   double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_MAX_CONTACTS] = {0};
   const char *p = rd->text;
   if (!numbers(&p, v, ROW_NUMBERS_BEFORE_MODE))
@@ -124,8 +120,7 @@ static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d,
     return bad_at(rd, p, "malformed row: '%s' is not a mode of the run", mode);
   p += n + 1;
   const int forces = 2 * d->contact_count;
-  if (!numbers(&p, f, forces))
-    return bad_at(rd, p, "malformed row: %s", "a number is expected");
+  if (!numbers(&p, f, forces)) return bad_at(rd, p, "malformed row: %s", "a number is expected");
   if (!row_kind(&p, &row->kind))
     return bad_at(rd, p, "malformed row: %s", "the kind is expected: sample, before or after");
   if (!row_event(p, &row->event))
@@ -200,14 +195,13 @@ static size_t row_count(const zeno_run_dir_data *d) { return d->row_count; }
 typedef struct file_kind {
   /// Checks line 1 (and learns the contact count from it); NULL: no header.
   zeno_status (*header)(reader *rd, zeno_run_dir_data *d);
-  const char *no_header;              ///< message for an empty file
-  zeno_status (*line)(reader *rd, zeno_run_dir_data *d); ///< parses and adds one line
-  size_t (*count)(const zeno_run_dir_data *d); ///< items the data holds
-  const char *none;                   ///< message for a file without items
+  const char *no_header;                                  ///< message for an empty file
+  zeno_status (*line)(reader *rd, zeno_run_dir_data *d);  ///< parses and adds one line
+  size_t (*count)(const zeno_run_dir_data *d);            ///< items the data holds
+  const char *none;                                       ///< message for a file without items
 } file_kind;
 
-static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d,
-                              const file_kind *kind) {
+static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d, const file_kind *kind) {
   char *line = NULL;
   size_t size = 0;
   zeno_status st = ZENO_OK;
@@ -222,16 +216,14 @@ static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d,
   }
   if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
   rd->text = NULL;
-  if (st == ZENO_OK && kind->header && rd->line == 0)
-    st = bad_at(rd, NULL, "%s", kind->no_header);
-  else if (st == ZENO_OK && kind->count(d) == first)
-    st = bad_at(rd, NULL, "%s", kind->none);
+  if (st == ZENO_OK && kind->header && rd->line == 0) st = bad_at(rd, NULL, "%s", kind->no_header);
+  else if (st == ZENO_OK && kind->count(d) == first) st = bad_at(rd, NULL, "%s", kind->none);
   free(line);
   return st;
 }
 
-static zeno_status read_file(const char *path, zeno_run_dir_data *d,
-                             const file_kind *kind, zeno_error *error) {
+static zeno_status read_file(const char *path, zeno_run_dir_data *d, const file_kind *kind,
+                             zeno_error *error) {
   if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
   FILE *f;
   zeno_status st = open_for_reading(path, &f, error);
@@ -269,24 +261,19 @@ static bool too_deep(json_t *value, int levels) {
   json_t *item;
   if (json_is_array(value)) {
     size_t index;
-    json_array_foreach(value, index, item)
-      if (too_deep(item, levels - 1)) return true;
+    json_array_foreach(value, index, item) if (too_deep(item, levels - 1)) return true;
     return false;
   }
   const char *key;
-  json_object_foreach(value, key, item)
-    if (too_deep(item, levels - 1)) return true;
+  json_object_foreach(value, key, item) if (too_deep(item, levels - 1)) return true;
   return false;
 }
 
 /// A number into *out, null as NaN; false for any other value.
 static bool number_or_null(const json_t *v, double *out) {
-  if (json_is_null(v))
-    *out = NAN;
-  else if (json_is_number(v))
-    *out = json_number_value(v);
-  else
-    return false;
+  if (json_is_null(v)) *out = NAN;
+  else if (json_is_number(v)) *out = json_number_value(v);
+  else return false;
   return true;
 }
 
@@ -324,9 +311,9 @@ static zeno_status impulse_member(const reader *rd, int contacts,
     for (size_t k = 0; ok && k < IMPULSE_NUMBERS; k++)
       ok = number_or_null(json_array_get(pair, k), &impulse[i][k]);
   }
-  return ok ? ZENO_OK : bad_at(rd, member_at(rd, "impulse"),
-                               "member \"%s\" is not one [n, t] pair per contact",
-                               "impulse");
+  return ok ? ZENO_OK
+            : bad_at(rd, member_at(rd, "impulse"),
+                     "member \"%s\" is not one [n, t] pair per contact", "impulse");
 }
 
 /// Enum value whose name_of() is `name`, or -1.
@@ -340,8 +327,8 @@ static const char *kind_name(int k) { return zeno_event_kind_name((zeno_event_ki
 static const char *guard_name(int k) { return zeno_guard_name((zeno_guard)k); }
 static const char *outcome_name(int k) { return zeno_outcome_name((zeno_outcome)k); }
 
-static zeno_status enum_member(const reader *rd, const char *key,
-                               const char *(*name_of)(int), int n, int *out) {
+static zeno_status enum_member(const reader *rd, const char *key, const char *(*name_of)(int),
+                               int n, int *out) {
   char name[NAME_SIZE];
   zeno_status st = string_member(rd, key, name);
   if (st != ZENO_OK) return st;
@@ -360,8 +347,7 @@ static zeno_status mode_member(const reader *rd, zeno_run_dir_data *d, const cha
   return ZENO_OK;
 }
 
-static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
-                               zeno_run_dir_event *e) {
+static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d, zeno_run_dir_event *e) {
   memset(e, 0, sizeof *e);
   double index, contact;
   char impact[NAME_SIZE];
@@ -385,8 +371,7 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d,
   const json_t *c = json_object_get(rd->event, "contact");
   if (c && number_or_null(c, &contact) && contact >= 1 && contact <= d->contact_count)
     e->contact = (int)contact - 1;
-  e->impact_mask = e->kind == ZENO_EVENT_IMPACT ? zeno_impact_mask(impact, d->contact_count)
-                                                : 0;
+  e->impact_mask = e->kind == ZENO_EVENT_IMPACT ? zeno_impact_mask(impact, d->contact_count) : 0;
   e->outcome = ZENO_OUTCOME_RUNNING;
   if (e->kind == ZENO_EVENT_END) {
     int outcome = 0;
@@ -410,8 +395,7 @@ static zeno_status event_line(reader *rd, zeno_run_dir_data *d) {
   zeno_status st = ZENO_OK;
   if (rd->event == NULL || !json_is_object(rd->event) || end[strspn(end, JSON_SPACE)] != '\0')
     st = bad_at(rd, end, "%s", "not one JSON object");
-  else if (too_deep(rd->event, JSON_DEPTH_MAX))
-    st = bad_at(rd, NULL, "%s", "not one JSON object");
+  else if (too_deep(rd->event, JSON_DEPTH_MAX)) st = bad_at(rd, NULL, "%s", "not one JSON object");
   zeno_run_dir_event e;
   if (st == ZENO_OK) st = parse_event(rd, d, &e);
   if (st == ZENO_OK && !run_dir_add_event(d, &e)) st = out_of_memory(rd);
@@ -422,8 +406,7 @@ static zeno_status event_line(reader *rd, zeno_run_dir_data *d) {
 
 static size_t event_count(const zeno_run_dir_data *d) { return d->event_count; }
 
-zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d,
-                                     zeno_error *error) {
+zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d, zeno_error *error) {
   static const file_kind EVENTS = {NULL, NULL, event_line, event_count, "no events"};
   return read_file(path, d, &EVENTS, error);
 }
@@ -435,9 +418,8 @@ zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *d, zeno_error 
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and data are required");
   char *trajectory = zeno_io_path_join(dir, ZENO_RUN_DIR_TRAJECTORY);
   char *events = zeno_io_path_join(dir, ZENO_RUN_DIR_EVENTS);
-  zeno_status st = trajectory && events
-                       ? zeno_run_dir_read_trajectory(trajectory, d, error)
-                       : zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  zeno_status st = trajectory && events ? zeno_run_dir_read_trajectory(trajectory, d, error)
+                                        : zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   if (st == ZENO_OK) st = zeno_run_dir_read_events(events, d, error);
   if (st != ZENO_OK) zeno_run_dir_data_free(d);
   free(trajectory);

@@ -9,8 +9,8 @@
 #endif
 
 #include "base/parallel.h"
-#include "maps/maps_stream_internal.h"
 #include "base/util.h"
+#include "maps/maps_stream_internal.h"
 
 /// Uniform samples evaluated together when threads share them out (the
 /// window logic then takes them one by one): 4096 cycles take about 2 ms,
@@ -66,8 +66,8 @@ static zeno_status eval_lanes(zeno_maps_stream *s, cycle_runner *r, size_t first
     return st;
   }
   for (; first + *made < end && *made < lanes; (*made)++) {
-    const zeno_status st =
-        poincare_runner_eval(r, maps_uniform_phi(s, first + *made), &out[*made], error);
+    const zeno_status st = poincare_runner_eval(r, maps_uniform_phi(s, first + *made), &out[*made],
+                                                error);
     if (st != ZENO_OK) return st;
   }
   return ZENO_OK;
@@ -116,8 +116,8 @@ zeno_status maps_eval_uniform(zeno_maps_stream *s, size_t k, const zeno_cycle **
   if (!share) {
     if (!(k >= s->quad_first && k < s->quad_first + s->quad_count)) {
       s->quad_first = k;
-      const zeno_status st =
-          eval_lanes(s, &s->runner, k, s->def.samples, s->quad, &s->quad_count, s->error);
+      const zeno_status st = eval_lanes(s, &s->runner, k, s->def.samples, s->quad, &s->quad_count,
+                                        s->error);
       if (s->quad_count == 0) return st;  // sample k failed (a later one fails when asked)
     }
     *c = &s->quad[k - s->quad_first];

@@ -10,8 +10,8 @@
 /// the sides of this many breakpoints before it grows).
 #define MAPS_COLLECT_EXTRA 64
 
-zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
-                              zeno_maps *maps, zeno_error *error) {
+zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def, zeno_maps *maps,
+                              zeno_error *error) {
   if (scene == NULL || maps == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and maps are required");
   memset(maps, 0, sizeof *maps);
@@ -26,7 +26,8 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   // is made first).
   for (;;) {
     if (count == cap) {
-      cap = cap ? 2 * cap : (def ? def->samples : zeno_maps_def_default().samples) + MAPS_COLLECT_EXTRA;
+      cap = cap ? 2 * cap
+                : (def ? def->samples : zeno_maps_def_default().samples) + MAPS_COLLECT_EXTRA;
       zeno_cycle *p = realloc(samples, cap * sizeof *p);
       if (p == NULL) {
         st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");

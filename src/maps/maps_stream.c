@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "maps/maps_stream_internal.h"
 #include "base/parallel.h"
 #include "base/util.h"
+#include "maps/maps_stream_internal.h"
 #include "zeno/poincare.h"
 
 /// Relative step for the slope of R by central differences within a word
@@ -129,12 +129,9 @@ static zeno_status refine_fixed_point(zeno_maps_stream *s, zeno_cycle lo, zeno_c
   st = eval(s, fp.phi - h, &left);
   if (st == ZENO_OK) st = eval(s, fp.phi + h, &right);
   if (st != ZENO_OK) return st;
-  if (same_branch(&left, &at) && same_branch(&right, &at))
-    fp.slope = (right.R - left.R) / (2 * h);
-  else if (same_branch(&left, &at))
-    fp.slope = (at.R - left.R) / h;
-  else
-    fp.slope = (right.R - at.R) / h;
+  if (same_branch(&left, &at) && same_branch(&right, &at)) fp.slope = (right.R - left.R) / (2 * h);
+  else if (same_branch(&left, &at)) fp.slope = (at.R - left.R) / h;
+  else fp.slope = (right.R - at.R) / h;
   fp.convergent = fabs(fp.slope) < 1;
   add_fixed_point(&s->sign, fp);
   return ZENO_OK;
@@ -199,14 +196,15 @@ static zeno_status settle_on_breakpoint(zeno_maps_stream *s, zeno_fixed_point *f
   if (st != ZENO_OK) return st;
   fp->tie_margin = at.tie_margin;
   fp->tie = at.tie_margin <= s->def.fixed_point_tie_margin;
-  fp->returns = at.defined && fabs(at.R - fp->phi) <= fmax(s->def.fixed_point_breakpoint_tol,
-                                                         s->def.breakpoint_tol);
+  fp->returns = at.defined && fabs(at.R - fp->phi) <=
+                                  fmax(s->def.fixed_point_breakpoint_tol, s->def.breakpoint_tol);
   fp->G = fp->returns ? at.G : NAN;
   // The slope on the branch the exact cycle took, from its sample.
-  const zeno_cycle *side = left && same_branch(left, &at) ? left
-                         : right && same_branch(right, &at) ? right : NULL;
-  fp->slope = fp->returns && side && side->phi != fp->phi
-                  ? (side->R - at.R) / (side->phi - fp->phi) : NAN;
+  const zeno_cycle *side = left && same_branch(left, &at)     ? left
+                           : right && same_branch(right, &at) ? right
+                                                              : NULL;
+  fp->slope = fp->returns && side && side->phi != fp->phi ? (side->R - at.R) / (side->phi - fp->phi)
+                                                          : NAN;
   fp->convergent = isfinite(fp->slope) && fabs(fp->slope) < 1;
   return ZENO_OK;
 }
@@ -264,16 +262,15 @@ static zeno_status settle_window(zeno_maps_stream *s, const window_mark *w, size
   for (int l = 0; l < 2 && st == ZENO_OK; l++)
     for (size_t k = first[l]; k < last[l] && st == ZENO_OK; k++) {
       zeno_fixed_point *fp = &lists[l]->fp[k];
-      if (!fp->at_breakpoint || fp->word_left[0] != '\0' || fp->word_right[0] != '\0')
-        continue;
+      if (!fp->at_breakpoint || fp->word_left[0] != '\0' || fp->word_right[0] != '\0') continue;
       st = settle_on_breakpoint(s, fp, fp->phi);
     }
   return st;
 }
 
 static window_mark mark_here(const zeno_maps_stream *s, size_t sample) {
-  return (window_mark){.sample = sample, .breakpoint = s->maps.breakpoint_count,
-                       .sign_fp = s->sign.count};
+  return (window_mark){
+      .sample = sample, .breakpoint = s->maps.breakpoint_count, .sign_fp = s->sign.count};
 }
 
 // Drops the samples handed out that no window needs any more, once they
@@ -345,8 +342,8 @@ static zeno_status endpoint_limits(zeno_maps_stream *s, fp_list *limits) {
       m->G_plus_defined = true;
       m->G_plus = c.G;
     }
-    zeno_fixed_point fp = {.phi = side * ZENO_PI / 2, .G = c.G, .slope = c.G,
-                           .limiting = true, .convergent = c.G < 1};
+    zeno_fixed_point fp = {
+        .phi = side * ZENO_PI / 2, .G = c.G, .slope = c.G, .limiting = true, .convergent = c.G < 1};
     add_fixed_point(limits, fp);
     m->G_max = fmax(m->G_max, c.G);
   }
@@ -397,7 +394,7 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
     return NULL;
   }
   s->lanes = poincare_runner_lanes(&s->runner);
-  s->threads = d.threads > 0                          ? d.threads
+  s->threads = d.threads > 0                           ? d.threads
                : d.samples >= MAPS_THREADS_MIN_SAMPLES ? parallel_team(0)
                                                        : 1;
   return s;
@@ -437,8 +434,7 @@ zeno_status zeno_maps_stream_next(zeno_maps_stream *s, zeno_cycle *cycle, zeno_e
   return ZENO_DONE;
 }
 
-zeno_status zeno_maps_stream_result(const zeno_maps_stream *s, zeno_maps *maps,
-                                    zeno_error *error) {
+zeno_status zeno_maps_stream_result(const zeno_maps_stream *s, zeno_maps *maps, zeno_error *error) {
   if (s == NULL || maps == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "stream and maps are required");
   if (s->failure != ZENO_OK) return stream_failed(s, error);

@@ -29,21 +29,21 @@ typedef struct window_mark {
 
 struct zeno_maps_stream {
   zeno_maps_def def;
-  zeno_scene ordered;   ///< in its own units, contacts in the order of eq. (13)
+  zeno_scene ordered;  ///< in its own units, contacts in the order of eq. (13)
   scene_units units;
   cycle_runner runner;
   /// Breakpoints, limits, G_max and swapped; the fixed points are put
   /// together at the end (sign changes, then breakpoints, then limits).
   zeno_maps maps;
-  fp_list sign;         ///< fixed points at sign changes of R - phi
-  fp_list on_bp;        ///< fixed points on breakpoints not found by the sign test
+  fp_list sign;   ///< fixed points at sign changes of R - phi
+  fp_list on_bp;  ///< fixed points on breakpoints not found by the sign test
   /// The samples not yet dropped, sorted by phi: the current window and the
   /// one before; a window's breakpoints are settled once the window after
   /// it is complete and another sample has come (their fixed points may sit
   /// in the window after).
   zeno_cycle *win;
   size_t win_len, win_cap;
-  size_t handed;        ///< win[0, handed) were handed out
+  size_t handed;  ///< win[0, handed) were handed out
   window_mark prev, cur;
   bool have_prev;       ///< a previous window exists (not yet settled)
   size_t next_uniform;  ///< uniform samples evaluated
@@ -53,7 +53,7 @@ struct zeno_maps_stream {
   int threads;
   cycle_runner *extra;
   int extra_count;
-  zeno_cycle *block;    ///< uniform samples block_first.. evaluated ahead
+  zeno_cycle *block;  ///< uniform samples block_first.. evaluated ahead
   size_t block_first, block_count;
   /// Cycles the runners make at once (poincare_runner_lanes).
   int lanes;

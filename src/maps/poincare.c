@@ -19,8 +19,8 @@
 #include "sim/sim_restart.h"
 #include "zeno/poincare.h"
 
-_Static_assert(sizeof ((zeno_cycle *)0)->word == SIM_CYCLE_WORD &&
-                   sizeof ((zeno_cycle *)0)->outcomes == SIM_CYCLE_WORD,
+_Static_assert(sizeof((zeno_cycle *)0)->word == SIM_CYCLE_WORD &&
+                   sizeof((zeno_cycle *)0)->outcomes == SIM_CYCLE_WORD,
                "a cycle record's word and outcomes fit zeno_cycle's");
 
 /// Events one cycle may take before it counts as not returning (a cycle of
@@ -32,19 +32,20 @@ _Static_assert(sizeof ((zeno_cycle *)0)->word == SIM_CYCLE_WORD &&
 #define CYCLE_ESCAPE_RADIUS 1e12
 
 zeno_maps_def zeno_maps_def_default(void) {
-  zeno_maps_def d = {.samples = 6000, .breakpoint_tol = 1e-12, .endpoint_delta = 1e-7,
+  zeno_maps_def d = {.samples = 6000,
+                     .breakpoint_tol = 1e-12,
+                     .endpoint_delta = 1e-7,
                      .fixed_point_breakpoint_tol = ZENO_FIXED_POINT_BREAKPOINT_TOL,
                      .fixed_point_tie_margin = ZENO_FIXED_POINT_TIE_MARGIN,
                      .zod_table = true};
   return d;
 }
 
-zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
-                               bool zod_table, zeno_error *error) {
+zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene, bool zod_table,
+                                 zeno_error *error) {
   r->sim = NULL;
   r->fast = zod_table;
-  if (scene == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
+  if (scene == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the Poincaré section (22) needs two contacts");
@@ -74,7 +75,7 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene,
 }
 
 _Static_assert(ZENO_CYCLE_WORD % 16 == 0 && ZENO_CYCLE_WORD <= 128,
-              "copy_padded() copies 16 bytes at a time, indexed by signed bytes");
+               "copy_padded() copies 16 bytes at a time, indexed by signed bytes");
 
 // A string of length len < ZENO_CYCLE_WORD from an array of that size into
 // a zeno_cycle's, its bytes past the terminator zero. On x86-64, 16 bytes
@@ -124,8 +125,7 @@ static bool on_section(double phi) { return phi > -ZENO_PI / 2 && phi < ZENO_PI 
 
 static zeno_status check_phi(double phi, zeno_error *error) {
   if (!on_section(phi))
-    return zeno_fail(error, ZENO_ERR_RANGE, "phi",
-                     "section angle %g outside (-pi/2, pi/2)", phi);
+    return zeno_fail(error, ZENO_ERR_RANGE, "phi", "section angle %g outside (-pi/2, pi/2)", phi);
   return ZENO_OK;
 }
 
@@ -136,8 +136,7 @@ static void section_state(double phi, double qdp[3]) {
   qdp[2] = sin(phi);
 }
 
-zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
-                                 zeno_error *error) {
+zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy, zeno_error *error) {
   if (check_phi(phi, error) != ZENO_OK) return ZENO_ERR_RANGE;
   double qdp[3];
   section_state(phi, qdp);
@@ -157,8 +156,8 @@ zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
 
 int poincare_runner_lanes(const cycle_runner *r) { return r->fast ? sim_kernel_lanes() : 1; }
 
-zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[],
-                                       zeno_cycle cy[], int *made, zeno_error *error) {
+zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[], zeno_cycle cy[],
+                                       int *made, zeno_error *error) {
   *made = 0;
   unsigned lanes = 0;
   if (r->fast && n == SIM_KERNEL_MAX_LANES) {
@@ -169,8 +168,7 @@ zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[
       section_state(phi[l], qdp[l]);
     }
     sim_cycle fast[SIM_KERNEL_MAX_LANES];
-    if (in_range)
-      lanes = sim_kernel_cycle4(r->sim, (const double(*)[3])qdp, fast);
+    if (in_range) lanes = sim_kernel_cycle4(r->sim, (const double(*)[3])qdp, fast);
     for (int l = 0; l < n; l++)
       if (lanes & (1u << l)) cycle_of(phi[l], -qdp[l][1], &fast[l], &cy[l]);
   }
@@ -184,8 +182,8 @@ zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[
 
 void poincare_runner_free(cycle_runner *r) { zeno_sim_destroy(r->sim); }
 
-zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi,
-                            zeno_cycle *cy, zeno_error *error) {
+zeno_status zeno_cycle_eval(const zeno_scene *scene, double phi, zeno_cycle *cy,
+                            zeno_error *error) {
   if (scene == NULL || cy == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
   // Cycles start at unit speed and stop far beyond it: in the scene's own

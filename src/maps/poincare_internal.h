@@ -39,16 +39,15 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene, bool 
 /// The cycle from the section at angle phi (ZENO_ERR_RANGE outside I);
 /// every byte of *cy past its word's and outcomes' terminators is zero
 /// (the maps compare words as whole arrays).
-zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy,
-                                 zeno_error *error);
+zeno_status poincare_runner_eval(cycle_runner *r, double phi, zeno_cycle *cy, zeno_error *error);
 /// Cycles the runner makes at once (poincare_runner_eval_lanes): 4 or 1.
 int poincare_runner_lanes(const cycle_runner *r);
 /// The cycles from n angles, each as poincare_runner_eval() makes it: on
 /// the table's kernel n at a time where it makes them (n = 4,
 /// sim_kernel_cycle4), else one by one. *made counts the cycles made,
 /// in order, up to the first failure (its status returned).
-zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[],
-                                       zeno_cycle cy[], int *made, zeno_error *error);
+zeno_status poincare_runner_eval_lanes(cycle_runner *r, int n, const double phi[], zeno_cycle cy[],
+                                       int *made, zeno_error *error);
 void poincare_runner_free(cycle_runner *r);
 
 /// The scene with its contacts in the order of eq. (13) (zddot1 < 0 under

@@ -44,9 +44,9 @@
 /// chunk). SVG and PDF are drawn at the base scale (1 point per layout
 /// pixel); their `dpi` must be PLOT_DPI_BASE.
 typedef struct plot_options {
-  int width, height; ///< figure size: PNG pixels, SVG and PDF points
-  double dpi;        ///< PNG pixel density [1/in]
-  double font_scale; ///< factor on every text size (and the margins text needs)
+  int width, height;  ///< figure size: PNG pixels, SVG and PDF points
+  double dpi;         ///< PNG pixel density [1/in]
+  double font_scale;  ///< factor on every text size (and the margins text needs)
   /// Data ranges of the x and y axes in the axis's displayed units (lo < hi),
   /// used when has_* is true; else the figure's own ranges. For figures of
   /// two panels (maps, trajectories) ylim is the top panel's range.
@@ -57,14 +57,13 @@ typedef struct plot_options {
 /// 900 x 600, 96 dpi, font scale 1, the figures' own ranges. (Inline: the
 /// program, which does not link the module, uses it too.)
 static inline plot_options plot_options_default(void) {
-  return (plot_options){.width = PLOT_WIDTH, .height = PLOT_HEIGHT, .dpi = PLOT_DPI_BASE,
-                        .font_scale = 1.0};
+  return (plot_options){
+      .width = PLOT_WIDTH, .height = PLOT_HEIGHT, .dpi = PLOT_DPI_BASE, .font_scale = 1.0};
 }
 
 /// The layout size of a figure drawn with these options: (width, height) *
 /// PLOT_DPI_BASE / dpi. NULL options: the defaults.
-static inline void plot_layout_size(const plot_options *options, double *width,
-                                    double *height) {
+static inline void plot_layout_size(const plot_options *options, double *width, double *height) {
   const plot_options d = options ? *options : plot_options_default();
   *width = d.width * PLOT_DPI_BASE / d.dpi;
   *height = d.height * PLOT_DPI_BASE / d.dpi;
@@ -76,28 +75,28 @@ typedef struct plot_color {
 } plot_color;
 
 /* The palette (fixed: tests compare pixels against it). */
-#define PLOT_COLOR_BACKGROUND ((plot_color){255, 255, 255}) ///< white
-#define PLOT_COLOR_INK ((plot_color){0, 0, 0})        ///< axes, text, fixed points
-#define PLOT_COLOR_GUIDE ((plot_color){110, 110, 110}) ///< R = phi, G = 1 (dashed)
-#define PLOT_COLOR_BREAKPOINT ((plot_color){175, 175, 175}) ///< breakpoints
-#define PLOT_COLOR_R ((plot_color){31, 119, 180})     ///< R(phi), blue
-#define PLOT_COLOR_G ((plot_color){255, 127, 14})     ///< G(phi), orange
-#define PLOT_COLOR_UNSAFE_SHADE ((plot_color){250, 210, 210}) ///< unsafe intervals
-#define PLOT_COLOR_SAFE ((plot_color){44, 160, 44})   ///< safe graph nodes, green
-#define PLOT_COLOR_UNSAFE ((plot_color){214, 39, 40}) ///< unsafe graph nodes, red
-#define PLOT_COLOR_EDGE ((plot_color){60, 60, 60})    ///< graph edges
-#define PLOT_COLOR_Z1 ((plot_color){31, 119, 180})    ///< trajectory z1, blue
-#define PLOT_COLOR_Z2 ((plot_color){255, 127, 14})    ///< trajectory z2, orange
-#define PLOT_COLOR_X2 ((plot_color){44, 160, 44})     ///< trajectory x2, green
-#define PLOT_COLOR_EVENT ((plot_color){150, 150, 150}) ///< event ticks
-#define PLOT_COLOR_IMPACT ((plot_color){0, 0, 0})     ///< impact ticks
+#define PLOT_COLOR_BACKGROUND ((plot_color){255, 255, 255})    ///< white
+#define PLOT_COLOR_INK ((plot_color){0, 0, 0})                 ///< axes, text, fixed points
+#define PLOT_COLOR_GUIDE ((plot_color){110, 110, 110})         ///< R = phi, G = 1 (dashed)
+#define PLOT_COLOR_BREAKPOINT ((plot_color){175, 175, 175})    ///< breakpoints
+#define PLOT_COLOR_R ((plot_color){31, 119, 180})              ///< R(phi), blue
+#define PLOT_COLOR_G ((plot_color){255, 127, 14})              ///< G(phi), orange
+#define PLOT_COLOR_UNSAFE_SHADE ((plot_color){250, 210, 210})  ///< unsafe intervals
+#define PLOT_COLOR_SAFE ((plot_color){44, 160, 44})            ///< safe graph nodes, green
+#define PLOT_COLOR_UNSAFE ((plot_color){214, 39, 40})          ///< unsafe graph nodes, red
+#define PLOT_COLOR_EDGE ((plot_color){60, 60, 60})             ///< graph edges
+#define PLOT_COLOR_Z1 ((plot_color){31, 119, 180})             ///< trajectory z1, blue
+#define PLOT_COLOR_Z2 ((plot_color){255, 127, 14})             ///< trajectory z2, orange
+#define PLOT_COLOR_X2 ((plot_color){44, 160, 44})              ///< trajectory x2, green
+#define PLOT_COLOR_EVENT ((plot_color){150, 150, 150})         ///< event ticks
+#define PLOT_COLOR_IMPACT ((plot_color){0, 0, 0})              ///< impact ticks
 
 /// Why drawing failed.
 typedef enum plot_status {
   PLOT_OK = 0,
-  PLOT_ERR_FORMAT, ///< the file name ends in none of .png, .svg, .pdf
-  PLOT_ERR_NOMEM,  ///< out of memory
-  PLOT_ERR_WRITE   ///< the file could not be created or written
+  PLOT_ERR_FORMAT,  ///< the file name ends in none of .png, .svg, .pdf
+  PLOT_ERR_NOMEM,   ///< out of memory
+  PLOT_ERR_WRITE    ///< the file could not be created or written
 } plot_status;
 
 /// Frees cairo's and fontconfig's process-wide font caches (filled by the
@@ -118,11 +117,11 @@ bool plot_format_known(const char *path);
 
 /// Where data lands in a figure: the data area [px] and the data ranges.
 typedef struct plot_frame {
-  double left, top, width, height; ///< data area, y downwards [px]
+  double left, top, width, height;  ///< data area, y downwards [px]
   /// Data at the left, right, bottom and top edges (x_min > x_max: x grows
   /// to the left).
   double x_min, x_max, y_min, y_max;
-  bool x_log; ///< x data are log10 of the values the axis shows
+  bool x_log;  ///< x data are log10 of the values the axis shows
 } plot_frame;
 
 /// Device x coordinate of data x (the pixel column is its floor()).
@@ -141,16 +140,15 @@ double plot_maps_g_top(double g_max);
 /// plot_layout_size()): R over phi on top (both axes (-pi/2, pi/2), or the
 /// options' xlim and ylim), G over phi below (0 .. g_top). options may be
 /// NULL.
-void plot_maps_frames(double width, double height, double g_top,
-                      const plot_options *options, plot_frame *r_frame,
-                      plot_frame *g_frame);
+void plot_maps_frames(double width, double height, double g_top, const plot_options *options,
+                      plot_frame *r_frame, plot_frame *g_frame);
 
 typedef struct plot_maps_input {
-  const char *title;                ///< e.g. "example2: stable (Theorem 4)"
+  const char *title;  ///< e.g. "example2: stable (Theorem 4)"
   const zeno_maps *maps;
-  const zeno_interval *intervals; ///< merged partition to shade, or NULL
+  const zeno_interval *intervals;  ///< merged partition to shade, or NULL
   size_t interval_count;
-  const plot_options *options;    ///< NULL: plot_options_default()
+  const plot_options *options;  ///< NULL: plot_options_default()
 } plot_maps_input;
 
 /// Draws R (dots joined within a cycle word, diagonal dashed, fixed points
@@ -166,8 +164,8 @@ typedef struct plot_graph_input {
   /// usually merged by zeno_interval_graph_merge); NULL: the figure shows
   /// `note` only.
   const zeno_interval_graph *graph;
-  const char *note;                  ///< line under the title, or NULL
-  const plot_options *options;       ///< NULL: defaults (xlim, ylim unused)
+  const char *note;             ///< line under the title, or NULL
+  const plot_options *options;  ///< NULL: defaults (xlim, ylim unused)
 } plot_graph_input;
 
 /// Draws the nodes in a row (labelled with their range; safe green, unsafe
@@ -179,19 +177,19 @@ plot_status plot_graph(const char *path, const plot_graph_input *input);
 
 typedef struct plot_trajectory_input {
   const char *title;
-  size_t count; ///< rows
+  size_t count;  ///< rows
   /// The ZOD coordinates q' of the rows: (z1, z2, x2) for two contacts; for
   /// one contact (z1, x1, theta) in the same three arrays.
   const double *t, *z1, *z2, *x2;
   size_t event_count;
   const double *event_t;
-  const bool *event_impact; ///< impacts get taller, darker ticks
-  int contact_count;        ///< 1 or 2: what the arrays hold and their labels
+  const bool *event_impact;  ///< impacts get taller, darker ticks
+  int contact_count;         ///< 1 or 2: what the arrays hold and their labels
   /// NAN: the abscissa is t. Else the Zeno accumulation time t* [s]: the
   /// abscissa is t* - t on a log scale, decreasing to the right (time still
   /// runs left to right); rows and events at or after t* are left out.
   double accumulation_t;
-  const plot_options *options; ///< NULL: defaults; xlim in the abscissa's units
+  const plot_options *options;  ///< NULL: defaults; xlim in the abscissa's units
   /// When not NULL, other quantities along a run than the gaps and slip
   /// (zeno certify's V1 and V2): names[0] and names[1] are the top
   /// panel's series (z1, z2; names[1] NULL: z1 alone, z2 unread), names[2]
@@ -212,8 +210,7 @@ void plot_trajectory_layout(double width, double height, const plot_options *opt
 /// t with a legend, and the events as ticks in a strip of their own under
 /// the bottom panel (impacts taller and darker); for one contact the gap z1
 /// (top) and the slip x1 (bottom).
-plot_status plot_trajectory(const char *path,
-                            const plot_trajectory_input *input);
+plot_status plot_trajectory(const char *path, const plot_trajectory_input *input);
 
 /* ---- region maps ---------------------------------------------------------- */
 
@@ -221,21 +218,21 @@ plot_status plot_trajectory(const char *path,
    available in its text, so these are chosen to be told apart in print and
    by colour-blind readers: stable classes green, unstable red/orange,
    ambiguous purple, undecided yellow). */
-#define PLOT_COLOR_REGION0 ((plot_color){235, 235, 235}) ///< 0 infeasible, light grey
-#define PLOT_COLOR_REGION1 ((plot_color){120, 120, 120}) ///< 1 Painleve, dark grey
-#define PLOT_COLOR_REGION2 ((plot_color){26, 152, 80})   ///< 2 stable, Theorem 3
-#define PLOT_COLOR_REGION3 ((plot_color){145, 207, 96})  ///< 3 stable, Theorem 4
-#define PLOT_COLOR_REGION4 ((plot_color){215, 48, 39})   ///< 4 unstable, persistent
-#define PLOT_COLOR_REGION5 ((plot_color){252, 141, 89})  ///< 5 unstable, not persistent
-#define PLOT_COLOR_REGION6 ((plot_color){118, 42, 131})  ///< 6 ambiguous
-#define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139}) ///< 7 undecided (not simulated)
-#define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191}) ///< 7, every simulation rests
-#define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45}) ///< 7, some simulation departs
+#define PLOT_COLOR_REGION0 ((plot_color){235, 235, 235})         ///< 0 infeasible, light grey
+#define PLOT_COLOR_REGION1 ((plot_color){120, 120, 120})         ///< 1 Painleve, dark grey
+#define PLOT_COLOR_REGION2 ((plot_color){26, 152, 80})           ///< 2 stable, Theorem 3
+#define PLOT_COLOR_REGION3 ((plot_color){145, 207, 96})          ///< 3 stable, Theorem 4
+#define PLOT_COLOR_REGION4 ((plot_color){215, 48, 39})           ///< 4 unstable, persistent
+#define PLOT_COLOR_REGION5 ((plot_color){252, 141, 89})          ///< 5 unstable, not persistent
+#define PLOT_COLOR_REGION6 ((plot_color){118, 42, 131})          ///< 6 ambiguous
+#define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139})         ///< 7 undecided (not simulated)
+#define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191})   ///< 7, every simulation rests
+#define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45})  ///< 7, some simulation departs
 /// 7 with a Lyapunov certificate (regions --certify): stable, by another
 /// method than the maps', so blue rather than the maps' greens.
 #define PLOT_COLOR_REGION7_CERTIFIED ((plot_color){67, 147, 195})
-#define PLOT_COLOR_REGION_ERROR ((plot_color){255, 0, 255}) ///< a point not analysed, magenta
-#define PLOT_COLOR_OVERLAY ((plot_color){0, 0, 0})       ///< contact configuration
+#define PLOT_COLOR_REGION_ERROR ((plot_color){255, 0, 255})  ///< a point not analysed, magenta
+#define PLOT_COLOR_OVERLAY ((plot_color){0, 0, 0})           ///< contact configuration
 
 /// The colour of a point of a region map.
 plot_color plot_region_color(const zeno_region_point *point);
@@ -243,13 +240,13 @@ plot_color plot_region_color(const zeno_region_point *point);
 typedef struct plot_regions_input {
   const char *title;
   const zeno_region_axis *x, *y;
-  const zeno_region_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
+  const zeno_region_point *grid;  ///< y.count rows of x.count points, row iy at iy * x.count
   /// When not NULL, the contact configuration of this scene (its contacts
   /// with their surfaces and friction cones, a body outline to its centre
   /// of mass and the load direction) is drawn over the map, in the frame of
   /// its com_shift: the picture of Fig. 8a. For com.x / com.y axes.
   const zeno_scene *overlay;
-  const plot_options *options; ///< NULL: defaults; limits in the axes' units
+  const plot_options *options;  ///< NULL: defaults; limits in the axes' units
   /// When not NULL, per point as grid: 1 for a point with a Lyapunov
   /// certificate (regions --certify): in region 7 drawn and counted apart
   /// from its simulation classes, elsewhere (--certify-all) a dot over the
@@ -268,8 +265,7 @@ typedef struct plot_regions_input {
 /// the configuration is drawn over the map, one row per mark of the overlay
 /// (contact and surface, friction cone, legs, centre of mass, load).
 /// Returns the number of rows (at most PLOT_REGIONS_LEGEND_MAX).
-size_t plot_regions_legend(const plot_regions_input *input,
-                           char labels[][PLOT_LEGEND_LABEL_SIZE]);
+size_t plot_regions_legend(const plot_regions_input *input, char labels[][PLOT_LEGEND_LABEL_SIZE]);
 
 /// The data area of the map: the space the legend (as wide as its longest
 /// label) leaves, with equal scales on both axes for a com.x / com.y sweep
@@ -286,8 +282,8 @@ plot_status plot_regions(const char *path, const plot_regions_input *input);
 typedef struct plot_sweep_input {
   const char *title;
   const zeno_region_axis *x, *y;
-  const zeno_sweep_point *grid; ///< y.count rows of x.count points, row iy at iy * x.count
-  const plot_options *options;  ///< NULL: defaults; limits in the axes' units
+  const zeno_sweep_point *grid;  ///< y.count rows of x.count points, row iy at iy * x.count
+  const plot_options *options;   ///< NULL: defaults; limits in the axes' units
   /// NULL: the outcome map; else the basin map: points coloured by
   /// basin_inner in bins of this scan's range.
   const zeno_sweep_basin_def *basin;

@@ -63,6 +63,7 @@ bool plot_format_known(const char *path) {
 }
 
 const char *plot_axis_label(const char *path) {
+  // clang-format off
   static const struct {
     const char *path, *label;
   } LABELS[] = {
@@ -82,6 +83,7 @@ const char *plot_axis_label(const char *path) {
       {"initial.qdp.1", "ż₂(0)"},            {"initial.qdp.2", "ẋ₂(0)"},
       {"epsilon", "ε"},
   };
+  // clang-format on
   if (path == NULL) return "";
   for (size_t k = 0; k < sizeof LABELS / sizeof *LABELS; k++)
     if (strcmp(path, LABELS[k].path) == 0) return LABELS[k].label;
@@ -138,12 +140,9 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
   c->png = has_suffix(path, ".png");
   // Vector formats get the sizes as points (1/72 in): a 900 x 600 figure
   // is 12.5 x 8.3 in, and scales without loss.
-  if (c->png)
-    c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-  else if (has_suffix(path, ".pdf"))
-    c->surface = cairo_pdf_surface_create(path, width, height);
-  else
-    c->surface = cairo_svg_surface_create(path, width, height);
+  if (c->png) c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+  else if (has_suffix(path, ".pdf")) c->surface = cairo_pdf_surface_create(path, width, height);
+  else c->surface = cairo_svg_surface_create(path, width, height);
   const plot_status status = plot_surface_status(c->surface);
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
@@ -161,8 +160,7 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
 
 plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
   if (c->cr) {
-    if (status == PLOT_OK && cairo_status(c->cr) != CAIRO_STATUS_SUCCESS)
-      status = PLOT_ERR_NOMEM;
+    if (status == PLOT_OK && cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) status = PLOT_ERR_NOMEM;
     cairo_destroy(c->cr);
   }
   if (c->surface) {
@@ -182,20 +180,18 @@ void plot_set_color(cairo_t *cr, plot_color color) {
                        color.b / PLOT_CHANNEL_MAX);
 }
 
-void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
-               double ax, double ay) {
+void plot_text(cairo_t *cr, double x, double y, double size, const char *text, double ax,
+               double ay) {
   cairo_set_font_size(cr, size * plot_font_scale(cr));
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
-  cairo_move_to(cr, x - e.x_bearing - ax * e.width,
-                y - e.y_bearing - ay * e.height);
+  cairo_move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
   cairo_show_text(cr, text);
   cairo_new_path(cr);
 }
 
 void plot_fitted_row(cairo_t *cr, double left, double right,
-                     double (*draw)(cairo_t *cr, double left, const void *ctx),
-                     const void *ctx) {
+                     double (*draw)(cairo_t *cr, double left, const void *ctx), const void *ctx) {
   // Measured on a scratch context with the same transformation, font and
   // font scale (a group pushed on an SVG surface leaks in cairo 1.16).
   cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
@@ -205,8 +201,8 @@ void plot_fitted_row(cairo_t *cr, double left, double right,
   cairo_set_matrix(m, &matrix);
   cairo_set_font_face(m, cairo_get_font_face(cr));
   double end = right;
-  if (cairo_set_user_data(m, &FONT_SCALE_KEY, cairo_get_user_data(cr, &FONT_SCALE_KEY),
-                          NULL) == CAIRO_STATUS_SUCCESS)
+  if (cairo_set_user_data(m, &FONT_SCALE_KEY, cairo_get_user_data(cr, &FONT_SCALE_KEY), NULL) ==
+      CAIRO_STATUS_SUCCESS)
     end = draw(m, left, ctx);
   cairo_destroy(m);
   cairo_surface_destroy(scratch);
@@ -224,8 +220,7 @@ void plot_fitted_row(cairo_t *cr, double left, double right,
 double plot_text_width(const char *text, double size, double font_scale) {
   cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
   cairo_t *cr = cairo_create(s);
-  cairo_select_font_face(cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
-                         CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_select_font_face(cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size * font_scale);
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
@@ -260,8 +255,8 @@ void plot_clip(cairo_t *cr, const plot_frame *f) {
   cairo_clip(cr);
 }
 
-void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0,
-                      double x1, double y1, plot_color color) {
+void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0, double x1, double y1,
+                      plot_color color) {
   static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
   cairo_save(cr);
   plot_set_color(cr, color);
@@ -309,10 +304,8 @@ static double roomy_step(double step, double span, double pixels, double room) {
 /// Width of the tick label of v [px].
 static double tick_label_width(cairo_t *cr, const plot_frame *f, double v, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
-  if (f->x_log)
-    power_label(v, label);
-  else
-    tick_label(v, step, label);
+  if (f->x_log) power_label(v, label);
+  else tick_label(v, step, label);
   cairo_set_font_size(cr, PLOT_FONT_TICK * plot_font_scale(cr));
   cairo_text_extents_t e;
   cairo_text_extents(cr, label, &e);
@@ -327,22 +320,18 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   // tick's labels plus a gap.
   const double first = ceil(lo / step - PLOT_TICK_SLACK) * step;
   const double last = floor(hi / step + PLOT_TICK_SLACK) * step;
-  const double room =
-      fmax(tick_label_width(cr, f, first, step), tick_label_width(cr, f, last, step)) +
-      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
+  const double room = fmax(tick_label_width(cr, f, first, step),
+                           tick_label_width(cr, f, last, step)) +
+                      PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
   step = roomy_step(step, hi - lo, f->width, room);
-  for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step;
-       k++) {
+  for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step; k++) {
     const double x = round(plot_frame_x(f, k * step)) + 0.5;
     cairo_move_to(cr, x, bottom);
     cairo_line_to(cr, x, bottom + PLOT_TICK_LENGTH);
     cairo_stroke(cr);
-    if (f->x_log)
-      power_label(k * step, label);
-    else
-      tick_label(k * step, step, label);
-    plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK,
-              label, 0.5, 0.0);
+    if (f->x_log) power_label(k * step, label);
+    else tick_label(k * step, step, label);
+    plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK, label, 0.5, 0.0);
   }
 }
 
@@ -357,8 +346,7 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
     cairo_line_to(cr, f->left - PLOT_TICK_LENGTH, y);
     cairo_stroke(cr);
     tick_label(k * step, step, label);
-    plot_text(cr, f->left - PLOT_TICK_LENGTH - PLOT_LABEL_GAP, y,
-              PLOT_FONT_TICK, label, 1.0, 0.5);
+    plot_text(cr, f->left - PLOT_TICK_LENGTH - PLOT_LABEL_GAP, y, PLOT_FONT_TICK, label, 1.0, 0.5);
   }
 }
 
@@ -371,13 +359,12 @@ static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
   cairo_restore(cr);
 }
 
-void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
-               const char *x_label, const char *y_label_text) {
+void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step, const char *x_label,
+               const char *y_label_text) {
   cairo_save(cr);
   plot_set_color(cr, PLOT_COLOR_INK);
   cairo_set_line_width(cr, PLOT_LINE_AXIS);
-  cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5,
-                  round(f->width), round(f->height));
+  cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5, round(f->width), round(f->height));
   cairo_stroke(cr);
   x_ticks(cr, f, x_step);
   y_ticks(cr, f, y_step);
@@ -401,7 +388,6 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
 }
 
 /* ---- grids of cells (region maps, sweeps) ----------------------------------- */
-
 
 plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
                            const zeno_region_axis *y, const void *grid,
@@ -435,8 +421,8 @@ static void equal_scales(plot_frame *f) {
   }
 }
 
-void plot_grid_layout(double width, double height, double fs, size_t entries,
-                      double legend_width, bool equal, plot_frame *f, plot_legend_layout *l) {
+void plot_grid_layout(double width, double height, double fs, size_t entries, double legend_width,
+                      bool equal, plot_frame *f, plot_legend_layout *l) {
   const double left = PLOT_GRID_MARGIN_LEFT * fs, top = PLOT_GRID_MARGIN_TOP * fs;
   const double bottom = PLOT_GRID_MARGIN_BOTTOM * fs, gap = PLOT_GRID_LEGEND_GAP;
   const double inner = fmax(width - left - PLOT_GRID_MARGIN_RIGHT, 1.0);
@@ -485,8 +471,8 @@ void plot_grid_range(const zeno_region_axis *a, double *lo, double *hi, double *
   *hi = last + *cell / 2;
 }
 
-void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx,
-                    double cy, plot_color color) {
+void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx, double cy,
+                    plot_color color) {
   const double x0 = floor(plot_frame_x(f, x - cx / 2)), x1 = floor(plot_frame_x(f, x + cx / 2));
   const double y0 = floor(plot_frame_y(f, y + cy / 2)), y1 = floor(plot_frame_y(f, y - cy / 2));
   plot_set_color(cr, color);
@@ -502,6 +488,5 @@ void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const ch
   plot_set_color(cr, PLOT_COLOR_INK);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
   cairo_stroke(cr);
-  plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, label,
-            0.0, 0.5);
+  plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, label, 0.0, 0.5);
 }

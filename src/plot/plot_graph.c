@@ -10,13 +10,13 @@
 
 /* Layout [px]. */
 #define GRAPH_MARGIN_X 40.0
-#define GRAPH_NODE_Y (PLOT_HEIGHT / 2.0) ///< node centres
+#define GRAPH_NODE_Y (PLOT_HEIGHT / 2.0)  ///< node centres
 #define GRAPH_NODE_HEIGHT 58.0
 #define GRAPH_NODE_MAX_WIDTH 150.0
-#define GRAPH_NODE_FILL 0.8       ///< node width / slot width
-#define GRAPH_NODE_RADIUS 8.0     ///< rounded corners
-#define GRAPH_NODE_PADDING 6.0    ///< text inset
-#define GRAPH_LINE_GAP 4.0        ///< between text lines
+#define GRAPH_NODE_FILL 0.8     ///< node width / slot width
+#define GRAPH_NODE_RADIUS 8.0   ///< rounded corners
+#define GRAPH_NODE_PADDING 6.0  ///< text inset
+#define GRAPH_LINE_GAP 4.0      ///< between text lines
 /// Arcs: height over the nodes for neighbours, growth per skipped node,
 /// and the largest height that stays inside the figure.
 #define GRAPH_ARC_BASE 45.0
@@ -44,8 +44,8 @@
 
 typedef struct graph_layout {
   size_t n;
-  double slot;  ///< horizontal distance of node centres
-  double width; ///< node width
+  double slot;   ///< horizontal distance of node centres
+  double width;  ///< node width
 } graph_layout;
 
 static double node_x(const graph_layout *l, size_t i) {
@@ -63,16 +63,14 @@ static void rounded_box(cairo_t *cr, double x, double y, double w, double h) {
 }
 
 /// Font size at which text fits into width (at most `size`).
-static double fitting_size(cairo_t *cr, const char *text, double width,
-                           double size) {
+static double fitting_size(cairo_t *cr, const char *text, double width, double size) {
   cairo_set_font_size(cr, size);
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
   return e.width > width ? size * width / e.width : size;
 }
 
-static void node(cairo_t *cr, const graph_layout *l, size_t i,
-                 const zeno_interval *iv) {
+static void node(cairo_t *cr, const graph_layout *l, size_t i, const zeno_interval *iv) {
   const double x = node_x(l, i), top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
   rounded_box(cr, x - l->width / 2, top, l->width, GRAPH_NODE_HEIGHT);
   plot_set_color(cr, iv->safe ? PLOT_COLOR_SAFE : PLOT_COLOR_UNSAFE);
@@ -82,7 +80,8 @@ static void node(cairo_t *cr, const graph_layout *l, size_t i,
   snprintf(range, sizeof range, "[%.3f, %.3f]", iv->lo, iv->hi);
   const double inner = l->width - 2 * GRAPH_NODE_PADDING, fs = plot_font_scale(cr);
   const double size = fmin(fitting_size(cr, name, inner, PLOT_FONT_LABEL * fs),
-                           fitting_size(cr, range, inner, PLOT_FONT_LABEL * fs)) / fs;
+                           fitting_size(cr, range, inner, PLOT_FONT_LABEL * fs)) /
+                      fs;
   plot_set_color(cr, PLOT_COLOR_BACKGROUND);
   plot_text(cr, x, GRAPH_NODE_Y - GRAPH_LINE_GAP / 2, size, name, 0.5, 1.0);
   plot_text(cr, x, GRAPH_NODE_Y + GRAPH_LINE_GAP / 2, size, range, 0.5, 0.0);
@@ -97,8 +96,8 @@ static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy) {
 
 /// A cubic from (x0, y) to (x1, y) bulging by `bulge` (negative: upwards),
 /// with its arrow head at the end.
-static void arc_edge(cairo_t *cr, double x0, double x1, double y, double bulge,
-                     double spread, bool dashed) {
+static void arc_edge(cairo_t *cr, double x0, double x1, double y, double bulge, double spread,
+                     bool dashed) {
   static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
   const double cx0 = x0 + spread, cx1 = x1 - spread, cy = y + bulge;
   cairo_save(cr);
@@ -114,17 +113,16 @@ static void edge(cairo_t *cr, const graph_layout *l, size_t i, size_t j) {
   const double half = l->width / 2, top = GRAPH_NODE_Y - GRAPH_NODE_HEIGHT / 2;
   if (i == j) {
     const double x = node_x(l, i);
-    arc_edge(cr, x - GRAPH_LOOP_HALF, x + GRAPH_LOOP_HALF, top,
-             -GRAPH_LOOP_HEIGHT, -GRAPH_LOOP_SPREAD, true);
+    arc_edge(cr, x - GRAPH_LOOP_HALF, x + GRAPH_LOOP_HALF, top, -GRAPH_LOOP_HEIGHT,
+             -GRAPH_LOOP_SPREAD, true);
     return;
   }
   const size_t skipped = (j > i ? j - i : i - j) - 1;
-  const double height =
-      fmin(GRAPH_ARC_BASE + GRAPH_ARC_STEP * (double)skipped, GRAPH_ARC_MAX);
-  if (j > i) // to the right: above the row
-    arc_edge(cr, node_x(l, i) + GRAPH_PORT * half, node_x(l, j) - GRAPH_PORT * half,
-             top, -height, 0, false);
-  else // to the left: below the row
+  const double height = fmin(GRAPH_ARC_BASE + GRAPH_ARC_STEP * (double)skipped, GRAPH_ARC_MAX);
+  if (j > i)  // to the right: above the row
+    arc_edge(cr, node_x(l, i) + GRAPH_PORT * half, node_x(l, j) - GRAPH_PORT * half, top, -height,
+             0, false);
+  else  // to the left: below the row
     arc_edge(cr, node_x(l, i) - GRAPH_PORT * half, node_x(l, j) + GRAPH_PORT * half,
              top + GRAPH_NODE_HEIGHT, height, 0, false);
 }
@@ -148,11 +146,9 @@ static double legend_label(cairo_t *cr, double x, const char *text) {
   return x + e.x_advance + GRAPH_LEGEND_SPACING;
 }
 
-static double legend_box(cairo_t *cr, double x, plot_color color,
-                         const char *text) {
+static double legend_box(cairo_t *cr, double x, plot_color color, const char *text) {
   plot_set_color(cr, color);
-  cairo_rectangle(cr, x, GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX,
-                  GRAPH_LEGEND_BOX);
+  cairo_rectangle(cr, x, GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX);
   cairo_fill(cr);
   return legend_label(cr, x + GRAPH_LEGEND_BOX + PLOT_DASH_ON, text);
 }

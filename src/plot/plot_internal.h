@@ -28,15 +28,14 @@ typedef struct plot_canvas {
   cairo_t *cr;
   const char *path;
   bool png;
-  plot_options options; ///< as given, or the defaults
-  double width, height; ///< layout size (plot_layout_size())
+  plot_options options;  ///< as given, or the defaults
+  double width, height;  ///< layout size (plot_layout_size())
 } plot_canvas;
 
 /// Creates the surface for path (format by extension) of the options' size
 /// (NULL: the defaults), scales it to the layout size, paints the
 /// background and sets the font scale that plot_text() applies.
-plot_status plot_canvas_open(plot_canvas *canvas, const char *path,
-                             const plot_options *options);
+plot_status plot_canvas_open(plot_canvas *canvas, const char *path, const plot_options *options);
 
 /// The options' font scale (1 for NULL options).
 double plot_options_font_scale(const plot_options *options);
@@ -60,8 +59,8 @@ void plot_set_color(cairo_t *cr, plot_color color);
 
 /// Text at (x, y) of size `size` times the font scale, aligned by fractions of its extent: ax = 0 left, 0.5
 /// centre, 1 right; ay = 0 top, 0.5 middle, 1 baseline-ish bottom.
-void plot_text(cairo_t *cr, double x, double y, double size, const char *text,
-               double ax, double ay);
+void plot_text(cairo_t *cr, double x, double y, double size, const char *text, double ax,
+               double ay);
 
 /// Opens the canvas of a grid figure (region map, sweep) after checking its
 /// input: both axes and the grid given, at least one point each way.
@@ -76,10 +75,10 @@ void plot_apply_limits(const plot_options *options, plot_frame *frame);
 /// when that would leave the map less than PLOT_GRID_SIDE_SHARE of the
 /// width, under the axis label in as many columns as fit.
 typedef struct plot_legend_layout {
-  double x, y;         ///< top left of the first row
-  double column_width; ///< from one column to the next
-  double row;          ///< from one row to the next
-  size_t rows;         ///< rows per column
+  double x, y;          ///< top left of the first row
+  double column_width;  ///< from one column to the next
+  double row;           ///< from one row to the next
+  size_t rows;          ///< rows per column
   bool below;
 } plot_legend_layout;
 
@@ -103,8 +102,8 @@ void plot_grid_range(const zeno_region_axis *axis, double *lo, double *hi, doubl
 /// A grid cell centred at (x, y) of size cx by cy in data units, snapped to
 /// whole pixels and overlapping its neighbours by one pixel (no background
 /// shows between cells).
-void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx,
-                    double cy, plot_color color);
+void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx, double cy,
+                    plot_color color);
 
 /// Width of a text at size `size` (times font_scale) in the figures' font,
 /// measured on a scratch surface (for layouts computed before drawing).
@@ -121,8 +120,7 @@ void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const ch
 /// right end: when that passes `right`, the row is drawn again with the font
 /// scale (and so the legend's text, samples and gaps) reduced to fit.
 void plot_fitted_row(cairo_t *cr, double left, double right,
-                     double (*draw)(cairo_t *cr, double left, const void *ctx),
-                     const void *ctx);
+                     double (*draw)(cairo_t *cr, double left, const void *ctx), const void *ctx);
 
 /// The title, centred at the top.
 void plot_title(cairo_t *cr, double width, const char *title);
@@ -134,8 +132,8 @@ double plot_nice_step(double span, int count);
 /// Frame box, ticks every x_step / y_step (multiples of the step inside the
 /// ranges, either way round) with labels, and the axis labels. A frame with
 /// x_log has its ticks at powers of ten, labelled 10ⁿ.
-void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step,
-               const char *x_label, const char *y_label);
+void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step, const char *x_label,
+               const char *y_label);
 
 /// Clips to the frame's data area (undo with cairo_reset_clip()).
 void plot_clip(cairo_t *cr, const plot_frame *f);
@@ -146,7 +144,7 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
                      double half_angle);
 
 /// Dashed line between two data points, clipped by the caller.
-void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0,
-                      double x1, double y1, plot_color color);
+void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0, double x1, double y1,
+                      plot_color color);
 
 #endif

@@ -40,13 +40,16 @@ void plot_maps_frames(double width, double height, double g_top, const plot_opti
                       plot_frame *r, plot_frame *g) {
   const double fs = plot_options_font_scale(o);
   const double top = MAPS_MARGIN_TOP * fs, left = MAPS_MARGIN_LEFT * fs;
-  const double panel =
-      fmax((height - top - (MAPS_MARGIN_BOTTOM + MAPS_PANEL_GAP) * fs) / 2, 1.0);
+  const double panel = fmax((height - top - (MAPS_MARGIN_BOTTOM + MAPS_PANEL_GAP) * fs) / 2, 1.0);
   const double w = fmax(width - left - MAPS_MARGIN_RIGHT, 1.0);
-  *r = (plot_frame){.left = left, .top = top,
-                    .width = w, .height = panel,
-                    .x_min = -MAPS_PHI_LIMIT, .x_max = MAPS_PHI_LIMIT,
-                    .y_min = -MAPS_PHI_LIMIT, .y_max = MAPS_PHI_LIMIT};
+  *r = (plot_frame){.left = left,
+                    .top = top,
+                    .width = w,
+                    .height = panel,
+                    .x_min = -MAPS_PHI_LIMIT,
+                    .x_max = MAPS_PHI_LIMIT,
+                    .y_min = -MAPS_PHI_LIMIT,
+                    .y_max = MAPS_PHI_LIMIT};
   plot_apply_limits(o, r);
   *g = *r;
   g->top = top + panel + MAPS_PANEL_GAP * fs;
@@ -56,8 +59,7 @@ void plot_maps_frames(double width, double height, double g_top, const plot_opti
 
 /* ---- layers ---------------------------------------------------------------- */
 
-static void shade_unsafe(cairo_t *cr, const plot_frame *f,
-                         const plot_maps_input *in) {
+static void shade_unsafe(cairo_t *cr, const plot_frame *f, const plot_maps_input *in) {
   plot_set_color(cr, PLOT_COLOR_UNSAFE_SHADE);
   for (size_t i = 0; i < in->interval_count; i++) {
     if (in->intervals[i].safe) continue;
@@ -68,8 +70,7 @@ static void shade_unsafe(cairo_t *cr, const plot_frame *f,
   cairo_fill(cr);
 }
 
-static void breakpoint_lines(cairo_t *cr, const plot_frame *f,
-                             const zeno_maps *m) {
+static void breakpoint_lines(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
   plot_set_color(cr, PLOT_COLOR_BREAKPOINT);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
   for (size_t k = 0; k < m->breakpoint_count; k++) {
@@ -88,8 +89,8 @@ static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
 
 /// R (or G) where defined: samples joined along each branch; a lone sample
 /// is a dot (a zero-length segment with round caps).
-static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m,
-                  bool growth, plot_color color) {
+static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m, bool growth,
+                  plot_color color) {
   plot_set_color(cr, color);
   cairo_set_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
@@ -115,8 +116,8 @@ static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
         p->phi < f->y_min || p->phi > f->y_max)
       continue;
     cairo_new_sub_path(cr);
-    cairo_arc(cr, plot_frame_x(f, p->phi), plot_frame_y(f, p->phi),
-              MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
+    cairo_arc(cr, plot_frame_x(f, p->phi), plot_frame_y(f, p->phi), MAPS_FIXED_POINT_RADIUS, 0,
+              2 * ZENO_PI);
     plot_set_color(cr, p->convergent ? PLOT_COLOR_INK : PLOT_COLOR_BACKGROUND);
     cairo_fill_preserve(cr);
     plot_set_color(cr, PLOT_COLOR_INK);
@@ -126,17 +127,13 @@ static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
 
 /* ---- panels and legend -------------------------------------------------- */
 
-static void panel(cairo_t *cr, const plot_frame *f, const plot_maps_input *in,
-                  bool growth) {
+static void panel(cairo_t *cr, const plot_frame *f, const plot_maps_input *in, bool growth) {
   cairo_save(cr);
   plot_clip(cr, f);
   shade_unsafe(cr, f, in);
   breakpoint_lines(cr, f, in->maps);
-  if (growth)
-    plot_dashed_line(cr, f, f->x_min, 1.0, f->x_max, 1.0, PLOT_COLOR_GUIDE);
-  else
-    plot_dashed_line(cr, f, f->x_min, f->y_min, f->x_max, f->y_max,
-                     PLOT_COLOR_GUIDE);
+  if (growth) plot_dashed_line(cr, f, f->x_min, 1.0, f->x_max, 1.0, PLOT_COLOR_GUIDE);
+  else plot_dashed_line(cr, f, f->x_min, f->y_min, f->x_max, f->y_max, PLOT_COLOR_GUIDE);
   curve(cr, f, in->maps, growth, growth ? PLOT_COLOR_G : PLOT_COLOR_R);
   cairo_restore(cr);
   if (!growth) fixed_points(cr, f, in->maps);
@@ -153,8 +150,8 @@ static void panel(cairo_t *cr, const plot_frame *f, const plot_maps_input *in,
 typedef enum legend_mark { MARK_LINE, MARK_DASHED, MARK_CIRCLE, MARK_BOX } legend_mark;
 
 /// One legend item at x on the legend row; returns the x after it.
-static double legend_item(cairo_t *cr, double x, double base, legend_mark mark,
-                          plot_color color, const char *text) {
+static double legend_item(cairo_t *cr, double x, double base, legend_mark mark, plot_color color,
+                          const char *text) {
   static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
   const double fs = plot_font_scale(cr), sample = MAPS_LEGEND_SAMPLE * fs;
   const double y = base - PLOT_FONT_TICK * fs / 3;
@@ -205,8 +202,8 @@ plot_status plot_maps(const char *path, const plot_maps_input *in) {
   plot_status status = plot_canvas_open(&canvas, path, in->options);
   if (status == PLOT_OK) {
     plot_frame r, g;
-    plot_maps_frames(canvas.width, canvas.height, plot_maps_g_top(in->maps->G_max),
-                     in->options, &r, &g);
+    plot_maps_frames(canvas.width, canvas.height, plot_maps_g_top(in->maps->G_max), in->options, &r,
+                     &g);
     plot_title(canvas.cr, canvas.width, in->title);
     const legend_row row = {MAPS_LEGEND_Y * canvas.options.font_scale, in->interval_count > 0};
     plot_fitted_row(canvas.cr, r.left, canvas.width - MAPS_MARGIN_RIGHT, legend, &row);

@@ -26,8 +26,8 @@
 
 /// What the module gives the program: plot.h's functions of the same names.
 typedef struct zeno_plot_module {
-  int abi;             ///< ZENO_PLOT_MODULE_ABI
-  const char *version; ///< the zeno version it was built with (ZENO_VERSION)
+  int abi;              ///< ZENO_PLOT_MODULE_ABI
+  const char *version;  ///< the zeno version it was built with (ZENO_VERSION)
   bool (*format_known)(const char *path);
   const char *(*status_message)(plot_status status);
   void (*release_caches)(void);
@@ -41,8 +41,7 @@ typedef struct zeno_plot_module {
 /// The exported entry: the table when the module provides ABI `abi`, else
 /// NULL. (The module is built with hidden visibility: this is its only
 /// dynamic symbol.)
-__attribute__((visibility("default"))) const zeno_plot_module *
-zeno_plot_module_get(int abi);
+__attribute__((visibility("default"))) const zeno_plot_module *zeno_plot_module_get(int abi);
 /// Its type, for the program's dlsym().
 typedef const zeno_plot_module *(*zeno_plot_module_get_fn)(int abi);
 

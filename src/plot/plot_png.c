@@ -36,7 +36,7 @@
 typedef struct image_rows {
   const unsigned char *data;
   int width, height, stride;
-  bool alpha; ///< RGBA; else RGB
+  bool alpha;  ///< RGBA; else RGB
 } image_rows;
 
 /// The pixel at column x of a row of a cairo image surface.
@@ -88,15 +88,17 @@ static void on_png_warning(png_structp png, png_const_charp message) {
 
 /// Writes the PNG to `file` through `png`, converting each row in `row`;
 /// false when libpng fails.
-static bool encode(png_structp png, png_infop info, FILE *file, const image_rows *image,
-                   double dpi, png_byte *row) {
+static bool encode(png_structp png, png_infop info, FILE *file, const image_rows *image, double dpi,
+                   png_byte *row) {
   if (setjmp(png_jmpbuf(png))) return false;
   png_init_io(png, file);
-  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height,
-               PLOT_PNG_BITS, image->alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_color_16 white = {.red = PLOT_PNG_CHANNEL_MAX, .green = PLOT_PNG_CHANNEL_MAX,
-                        .blue = PLOT_PNG_CHANNEL_MAX, .gray = PLOT_PNG_CHANNEL_MAX};
+  png_set_IHDR(png, info, (png_uint_32)image->width, (png_uint_32)image->height, PLOT_PNG_BITS,
+               image->alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_color_16 white = {.red = PLOT_PNG_CHANNEL_MAX,
+                        .green = PLOT_PNG_CHANNEL_MAX,
+                        .blue = PLOT_PNG_CHANNEL_MAX,
+                        .gray = PLOT_PNG_CHANNEL_MAX};
   png_set_bKGD(png, info, &white);
   const png_uint_32 per_metre = (png_uint_32)lround(dpi / PLOT_METRES_PER_INCH);
   png_set_pHYs(png, info, per_metre, per_metre, PNG_RESOLUTION_METER);
@@ -114,8 +116,7 @@ plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dp
   const plot_status status = plot_surface_status(surface);
   if (status != PLOT_OK) return status;
   const cairo_format_t format = cairo_image_surface_get_format(surface);
-  image_rows image = {cairo_image_surface_get_data(surface),
-                      cairo_image_surface_get_width(surface),
+  image_rows image = {cairo_image_surface_get_data(surface), cairo_image_surface_get_width(surface),
                       cairo_image_surface_get_height(surface),
                       cairo_image_surface_get_stride(surface), false};
   if (image.data == NULL || image.width == 0 || image.height == 0 ||
@@ -123,8 +124,8 @@ plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dp
     return PLOT_ERR_WRITE;
   image.alpha = format == CAIRO_FORMAT_ARGB32 && !opaque(&image);
   png_byte *row = malloc((size_t)image.width * (image.alpha ? PLOT_PNG_RGBA : PLOT_PNG_RGB));
-  png_structp png =
-      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_png_error, on_png_warning);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_png_error,
+                                            on_png_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   const bool allocated = row != NULL && info != NULL;
   FILE *file = allocated ? fopen(path, "wb") : NULL;

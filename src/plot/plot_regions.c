@@ -68,19 +68,18 @@ static int legend_slot(const plot_regions_input *in, size_t k) {
 }
 
 static const char *legend_text(int slot) {
-  static const char *const TEXT[REG_LEGEND_ENTRIES] = {
-      "0 infeasible",
-      "1 Painleve paradox",
-      "2 stable (Thm 3)",
-      "3 stable (Thm 4)",
-      "4 unstable, persistent (Thm 2)",
-      "5 unstable, not persistent (Thm 2)",
-      "6 ambiguous (Thm 1)",
-      "7 undecided",
-      "7 undecided, simulations rest",
-      "7 undecided, a simulation departs",
-      "7 undecided, certified (Lyapunov, SOS)",
-      "error: not analysed"};
+  static const char *const TEXT[REG_LEGEND_ENTRIES] = {"0 infeasible",
+                                                       "1 Painleve paradox",
+                                                       "2 stable (Thm 3)",
+                                                       "3 stable (Thm 4)",
+                                                       "4 unstable, persistent (Thm 2)",
+                                                       "5 unstable, not persistent (Thm 2)",
+                                                       "6 ambiguous (Thm 1)",
+                                                       "7 undecided",
+                                                       "7 undecided, simulations rest",
+                                                       "7 undecided, a simulation departs",
+                                                       "7 undecided, certified (Lyapunov, SOS)",
+                                                       "error: not analysed"};
   return TEXT[slot];
 }
 
@@ -89,8 +88,9 @@ static plot_color slot_color(int slot) {
   zeno_region_point p;
   memset(&p, 0, sizeof p);
   p.region = slot == REG_ERROR_SLOT ? ZENO_REGION_ERROR : slot < 7 ? slot : 7;
-  p.sim = slot == 8 ? ZENO_REGION_SIM_RESTS
-                    : slot == 9 ? ZENO_REGION_SIM_DEPARTS : ZENO_REGION_SIM_NONE;
+  p.sim = slot == 8   ? ZENO_REGION_SIM_RESTS
+          : slot == 9 ? ZENO_REGION_SIM_DEPARTS
+                      : ZENO_REGION_SIM_NONE;
   return plot_region_color(&p);
 }
 
@@ -129,8 +129,7 @@ static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEN
   long dots = 0;
   for (size_t k = 0; k < n; k++) dots += certified_dot(in, k);
   if (dots > 0) {
-    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "dot: certified (Lyapunov) in 0-6: %ld",
-             dots);
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "dot: certified (Lyapunov) in 0-6: %ld", dots);
     if (colors) colors[rows] = PLOT_COLOR_REGION7_CERTIFIED;
     rows++;
   }
@@ -151,7 +150,8 @@ static double legend_width(const plot_regions_input *in, double fs) {
   char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
   const size_t rows = plot_regions_legend(in, labels);
   double text = 0;
-  for (size_t k = 0; k < rows; k++) text = fmax(text, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
+  for (size_t k = 0; k < rows; k++)
+    text = fmax(text, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
   return PLOT_SWATCH * fs + PLOT_SWATCH_GAP + text;
 }
 
@@ -226,16 +226,14 @@ static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1) {
 }
 
 // Device point of a scene-frame point (swapping for com.y / com.x axes).
-static void device(const plot_frame *f, bool swapped, double x, double y, double *u,
-                   double *v) {
+static void device(const plot_frame *f, bool swapped, double x, double y, double *u, double *v) {
   *u = plot_frame_x(f, swapped ? y : x);
   *v = plot_frame_y(f, swapped ? x : y);
 }
 
 // Fig. 8a: contacts at their scene positions with their surfaces and
 // friction cones, legs to the base scene's centre of mass, the load.
-static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
-                         bool swapped) {
+static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s, bool swapped) {
   const double span = fmin(f->x_max - f->x_min, f->y_max - f->y_min);
   const double com[2] = {s->com_shift[0], s->com_shift[1]};
   double cu, cv;
@@ -248,10 +246,10 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
     const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
     const double n[2] = {-t[1], t[0]};
     double u0, v0, u1, v1, pu, pv;
-    device(f, swapped, p[0] - REG_SURFACE_HALF * span * t[0],
-           p[1] - REG_SURFACE_HALF * span * t[1], &u0, &v0);
-    device(f, swapped, p[0] + REG_SURFACE_HALF * span * t[0],
-           p[1] + REG_SURFACE_HALF * span * t[1], &u1, &v1);
+    device(f, swapped, p[0] - REG_SURFACE_HALF * span * t[0], p[1] - REG_SURFACE_HALF * span * t[1],
+           &u0, &v0);
+    device(f, swapped, p[0] + REG_SURFACE_HALF * span * t[0], p[1] + REG_SURFACE_HALF * span * t[1],
+           &u1, &v1);
     device(f, swapped, p[0], p[1], &pu, &pv);
     cairo_move_to(cr, u0, v0);  // the surface
     cairo_line_to(cr, u1, v1);
@@ -268,8 +266,8 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s,
       const double a = side * half;
       const double d[2] = {n[0] * cos(a) - n[1] * sin(a), n[0] * sin(a) + n[1] * cos(a)};
       double eu, ev;
-      device(f, swapped, p[0] + REG_CONE_LENGTH * span * d[0],
-             p[1] + REG_CONE_LENGTH * span * d[1], &eu, &ev);
+      device(f, swapped, p[0] + REG_CONE_LENGTH * span * d[0], p[1] + REG_CONE_LENGTH * span * d[1],
+             &eu, &ev);
       cairo_move_to(cr, pu, pv);
       cairo_line_to(cr, eu, ev);
     }

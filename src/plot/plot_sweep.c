@@ -66,8 +66,8 @@ enum { BASIN_ALL = PLOT_BASIN_BINS, BASIN_NONE, BASIN_ERROR, BASIN_CLASSES };
 /// Bins from small (dark red: a small push leaves) to large (dark green),
 /// then every magnitude returns (blue), none (grey), error (magenta).
 static const plot_color BASIN_COLORS[BASIN_CLASSES] = {
-    {150, 30, 30},  {215, 90, 50},  {240, 170, 90},  {230, 225, 130},
-    {150, 200, 110}, {50, 140, 70}, {60, 110, 200}, {150, 150, 150}, {230, 0, 200},
+    {150, 30, 30}, {215, 90, 50},  {240, 170, 90},  {230, 225, 130}, {150, 200, 110},
+    {50, 140, 70}, {60, 110, 200}, {150, 150, 150}, {230, 0, 200},
 };
 
 static int basin_class_of(const zeno_sweep_basin_def *b, const zeno_sweep_point *p) {
@@ -78,12 +78,10 @@ static int basin_class_of(const zeno_sweep_basin_def *b, const zeno_sweep_point 
   return bin < 0 ? 0 : bin >= PLOT_BASIN_BINS ? PLOT_BASIN_BINS - 1 : bin;
 }
 
-static void basin_label(const zeno_sweep_basin_def *b, int k, long count, char *out,
-                        size_t size) {
+static void basin_label(const zeno_sweep_basin_def *b, int k, long count, char *out, size_t size) {
   const double step = (b->hi - b->lo) / PLOT_BASIN_BINS;
   if (k < PLOT_BASIN_BINS)
-    snprintf(out, size, "edge %.3g to %.3g: %ld", b->lo + k * step, b->lo + (k + 1) * step,
-             count);
+    snprintf(out, size, "edge %.3g to %.3g: %ld", b->lo + k * step, b->lo + (k + 1) * step, count);
   else if (k == BASIN_ALL) snprintf(out, size, "rests up to %.3g: %ld", b->hi, count);
   else if (k == BASIN_NONE) snprintf(out, size, "leaves at %.3g: %ld", b->lo, count);
   else snprintf(out, size, "error: not simulated: %ld", count);
@@ -137,11 +135,10 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
     if (count[k] > 0)
       legend_width = fmax(legend_width, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
   }
-  snprintf(labels[SWEEP_CLASSES], sizeof labels[SWEEP_CLASSES],
-           "dot: not monotone: %ld", count[SWEEP_CLASSES]);
+  snprintf(labels[SWEEP_CLASSES], sizeof labels[SWEEP_CLASSES], "dot: not monotone: %ld",
+           count[SWEEP_CLASSES]);
   if (count[SWEEP_CLASSES] > 0)
-    legend_width =
-        fmax(legend_width, plot_text_width(labels[SWEEP_CLASSES], PLOT_FONT_TICK, fs));
+    legend_width = fmax(legend_width, plot_text_width(labels[SWEEP_CLASSES], PLOT_FONT_TICK, fs));
   legend_width += PLOT_SWATCH * fs + PLOT_SWATCH_GAP;
   size_t present = count[SWEEP_CLASSES] > 0;
   for (int k = 0; k < classes; k++) present += count[k] > 0;

@@ -41,15 +41,15 @@ typedef struct series {
 /// range of x that is shown.
 typedef struct abscissa {
   double *x, *xe;
-  plot_frame frame; ///< left, width, x range, x_log
+  plot_frame frame;  ///< left, width, x range, x_log
   double step;
   char label[TRAJ_LABEL_SIZE];
 } abscissa;
 
 /// Smallest and largest finite value of v[k] over the rows whose x[k] is
 /// inside [lo, hi] (every row when x is NULL), widening *vlo and *vhi.
-static void widen(const double *v, const double *x, size_t n, double lo, double hi,
-                  double *vlo, double *vhi) {
+static void widen(const double *v, const double *x, size_t n, double lo, double hi, double *vlo,
+                  double *vhi) {
   for (size_t k = 0; k < n; k++)
     if (isfinite(v[k]) && (x == NULL || (x[k] >= lo && x[k] <= hi))) {
       *vlo = fmin(*vlo, v[k]);
@@ -59,7 +59,7 @@ static void widen(const double *v, const double *x, size_t n, double lo, double 
 
 /// Rounds [lo, hi] outwards to multiples of a nice step; returns the step.
 static double nice_range(double *lo, double *hi) {
-  if (!(*lo <= *hi)) { // no finite value
+  if (!(*lo <= *hi)) {  // no finite value
     *lo = 0;
     *hi = 1;
   }
@@ -74,15 +74,14 @@ static double nice_range(double *lo, double *hi) {
 }
 
 /// The abscissa t: the data's range or xlim.
-static void linear_abscissa(const plot_trajectory_input *in, const plot_options *o,
-                            abscissa *a) {
+static void linear_abscissa(const plot_trajectory_input *in, const plot_options *o, abscissa *a) {
   for (size_t k = 0; k < in->count; k++) a->x[k] = in->t[k];
   for (size_t k = 0; k < in->event_count; k++) a->xe[k] = in->event_t[k];
   plot_frame *f = &a->frame;
   f->x_min = INFINITY;
   f->x_max = -INFINITY;
   widen(in->t, NULL, in->count, 0, 0, &f->x_min, &f->x_max);
-  if (!(f->x_min < f->x_max)) { // a single time: any unit range around it
+  if (!(f->x_min < f->x_max)) {  // a single time: any unit range around it
     f->x_min = isfinite(f->x_min) ? f->x_min : 0;
     f->x_max = f->x_min + 1;
   }
@@ -101,8 +100,7 @@ static double log_to_accumulation(double t_star, double t) {
 
 /// The abscissa t* - t on a log scale, growing to the left: whole decades
 /// around the data, or xlim.
-static void log_abscissa(const plot_trajectory_input *in, const plot_options *o,
-                         abscissa *a) {
+static void log_abscissa(const plot_trajectory_input *in, const plot_options *o, abscissa *a) {
   const double t_star = in->accumulation_t;
   double lo = INFINITY, hi = -INFINITY;
   for (size_t k = 0; k < in->count; k++) {
@@ -114,7 +112,7 @@ static void log_abscissa(const plot_trajectory_input *in, const plot_options *o,
   }
   for (size_t k = 0; k < in->event_count; k++)
     a->xe[k] = log_to_accumulation(t_star, in->event_t[k]);
-  if (!(lo <= hi)) { // nothing before t*: one decade under t*
+  if (!(lo <= hi)) {  // nothing before t*: one decade under t*
     lo = 0;
     hi = 1;
   }
@@ -132,8 +130,8 @@ static void log_abscissa(const plot_trajectory_input *in, const plot_options *o,
            t_star);
 }
 
-void plot_trajectory_layout(double width, double height, const plot_options *o,
-                            plot_frame *top, plot_frame *bottom, plot_frame *strip) {
+void plot_trajectory_layout(double width, double height, const plot_options *o, plot_frame *top,
+                            plot_frame *bottom, plot_frame *strip) {
   const double fs = plot_options_font_scale(o);
   memset(top, 0, sizeof *top);
   top->left = TRAJ_MARGIN_LEFT * fs;
@@ -160,7 +158,7 @@ static void event_strip(cairo_t *cr, const plot_frame *strip, const abscissa *a,
   cairo_save(cr);
   plot_clip(cr, &f);
   cairo_set_line_width(cr, PLOT_LINE_THIN);
-  for (int pass = 0; pass < 2; pass++) { // impacts on top of other events
+  for (int pass = 0; pass < 2; pass++) {  // impacts on top of other events
     plot_set_color(cr, pass ? PLOT_COLOR_IMPACT : PLOT_COLOR_EVENT);
     for (size_t k = 0; k < in->event_count; k++) {
       if (in->event_impact[k] != (pass == 1) || !isfinite(a->xe[k])) continue;
@@ -178,12 +176,11 @@ static void event_strip(cairo_t *cr, const plot_frame *strip, const abscissa *a,
   cairo_stroke(cr);
   plot_set_color(cr, PLOT_COLOR_INK);
   plot_text(cr, f.left - TRAJ_STRIP_LABEL_GAP, bottom, PLOT_FONT_TICK, "events", 1.0, 1.0);
-  plot_text(cr, f.left + f.width / 2, bottom + TRAJ_STRIP_LABEL_GAP * fs, PLOT_FONT_LABEL,
-            a->label, 0.5, 0.0);
+  plot_text(cr, f.left + f.width / 2, bottom + TRAJ_STRIP_LABEL_GAP * fs, PLOT_FONT_LABEL, a->label,
+            0.5, 0.0);
 }
 
-static void line(cairo_t *cr, const plot_frame *f, const double *t,
-                 const series *s, size_t n) {
+static void line(cairo_t *cr, const plot_frame *f, const double *t, const series *s, size_t n) {
   plot_set_color(cr, s->color);
   cairo_set_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
@@ -194,10 +191,8 @@ static void line(cairo_t *cr, const plot_frame *f, const double *t,
       continue;
     }
     const double x = plot_frame_x(f, t[k]), y = plot_frame_y(f, s->v[k]);
-    if (drawing)
-      cairo_line_to(cr, x, y);
-    else
-      cairo_move_to(cr, x, y);
+    if (drawing) cairo_line_to(cr, x, y);
+    else cairo_move_to(cr, x, y);
     drawing = true;
   }
   cairo_stroke(cr);
@@ -243,9 +238,8 @@ static double legend(cairo_t *cr, double x, const void *ctx) {
 }
 
 /// One panel: the series s[0..n-1], y range from the data shown (or ylim).
-static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in,
-                  const abscissa *a, const series *s, int n, const double *ylim,
-                  const char *y_label) {
+static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in, const abscissa *a,
+                  const series *s, int n, const double *ylim, const char *y_label) {
   f.y_min = INFINITY;
   f.y_max = -INFINITY;
   const double lo = fmin(f.x_min, f.x_max), hi = fmax(f.x_min, f.x_max);
@@ -272,8 +266,7 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
   const series s[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"},
                                  {in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"},
                                  {in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"}};
-  const series s1[2] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap)"},
-                        {in->z2, PLOT_COLOR_X2, "x₁ (slip)"}};
+  const series s1[2] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap)"}, {in->z2, PLOT_COLOR_X2, "x₁ (slip)"}};
   plot_frame *f = &a->frame, bottom, strip;
   // Other quantities (names given): their series and labels.
   const bool named = in->names != NULL, pair = named && in->names[1] != NULL;
@@ -282,14 +275,16 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
                                    pair ? in->names[1] : (named ? in->names[2] : "")},
                                   {in->x2, PLOT_COLOR_X2, named ? in->names[2] : ""}};
   plot_trajectory_layout(c->width, c->height, o, f, &bottom, &strip);
-  if (isfinite(in->accumulation_t))
-    log_abscissa(in, o, a);
-  else
-    linear_abscissa(in, o, a);
+  if (isfinite(in->accumulation_t)) log_abscissa(in, o, a);
+  else linear_abscissa(in, o, a);
   plot_title(cr, c->width, in->title);
   const legend_row row = {TRAJ_LEGEND_Y * o->font_scale,
-                          named ? sn : one ? s1 : s,
-                          named ? (pair ? TRAJ_SERIES : 2) : one ? 2 : TRAJ_SERIES};
+                          named ? sn
+                          : one ? s1
+                                : s,
+                          named ? (pair ? TRAJ_SERIES : 2)
+                          : one ? 2
+                                : TRAJ_SERIES};
   plot_fitted_row(cr, f->left, c->width - TRAJ_MARGIN_RIGHT, legend, &row);
   const double top_of_bottom = bottom.top;
   bottom = *f;

@@ -24,11 +24,19 @@
 /// overflows to inf and a run would end in NaN (found by fuzzing: m = 1e-320).
 #define SCENE_DIVISOR_MIN 1e-30
 
-
 zeno_paper_params zeno_paper_example2(void) {
-  zeno_paper_params p = {
-      .alpha = 65, .l1 = -3.5, .l2 = 2.25, .h = 1.25, .phi1 = 75, .phi2 = 30,
-      .mu1 = 0.75, .mu2 = 0.6, .rho = 1, .m = 1, .f = 1, .tau = 0};
+  zeno_paper_params p = {.alpha = 65,
+                         .l1 = -3.5,
+                         .l2 = 2.25,
+                         .h = 1.25,
+                         .phi1 = 75,
+                         .phi2 = 30,
+                         .mu1 = 0.75,
+                         .mu2 = 0.6,
+                         .rho = 1,
+                         .m = 1,
+                         .f = 1,
+                         .tau = 0};
   return p;
 }
 
@@ -61,8 +69,8 @@ zeno_scene zeno_scene_default(void) {
 
 void zeno_scene_apply_paper(zeno_scene *s, const zeno_paper_params *p) {
   s->has_paper = true;
-  s->paper = (zeno_paper_geometry){.alpha = p->alpha, .l1 = p->l1, .l2 = p->l2, .h = p->h,
-                                   .phi1 = p->phi1, .phi2 = p->phi2};
+  s->paper = (zeno_paper_geometry){
+      .alpha = p->alpha, .l1 = p->l1, .l2 = p->l2, .h = p->h, .phi1 = p->phi1, .phi2 = p->phi2};
   s->mass = p->m;
   s->rho = p->rho;
   s->contact_count = 2;
@@ -89,17 +97,25 @@ void zeno_scene_apply_paper(zeno_scene *s, const zeno_paper_params *p) {
 bool zeno_scene_paper(const zeno_scene *s, zeno_paper_params *p) {
   if (s == NULL || p == NULL || !s->has_paper || s->contact_count != 2) return false;
   const zeno_paper_geometry *g = &s->paper;
-  *p = (zeno_paper_params){.alpha = g->alpha, .l1 = g->l1, .l2 = g->l2, .h = g->h,
-                           .phi1 = g->phi1, .phi2 = g->phi2, .mu1 = s->contacts[0].mu,
-                           .mu2 = s->contacts[1].mu, .rho = s->rho, .m = s->mass,
-                           .f = s->load_magnitude, .tau = s->load_torque};
+  *p = (zeno_paper_params){.alpha = g->alpha,
+                           .l1 = g->l1,
+                           .l2 = g->l2,
+                           .h = g->h,
+                           .phi1 = g->phi1,
+                           .phi2 = g->phi2,
+                           .mu1 = s->contacts[0].mu,
+                           .mu2 = s->contacts[1].mu,
+                           .rho = s->rho,
+                           .m = s->mass,
+                           .f = s->load_magnitude,
+                           .tau = s->load_torque};
   return true;
 }
 
 /// An allowed interval of a scene number: lo <(=) v <(=) hi.
 typedef struct scene_range {
   double lo, hi;
-  bool lo_open, hi_open; ///< the end itself is excluded
+  bool lo_open, hi_open;  ///< the end itself is excluded
 } scene_range;
 
 /* The ranges of zeno_scene_validate(), named after what they allow. */
@@ -129,59 +145,51 @@ static bool in_range(double v, const scene_range *r) {
 }
 
 // Checks one number: finite, inside the range, and of a sane magnitude.
-static zeno_status check(zeno_error *e, const char *param, double v,
-                         const scene_range *r) {
+static zeno_status check(zeno_error *e, const char *param, double v, const scene_range *r) {
   const char *open = r->lo_open ? "(" : "[", *close = r->hi_open ? ")" : "]";
   if (!isfinite(v))
     return zeno_fail(e, ZENO_ERR_RANGE, param,
-                     "value %g is not a finite number; allowed range %s%g, %g%s",
-                     v, open, r->lo, r->hi, close);
-  const bool ok = (r->lo_open ? v > r->lo : v >= r->lo) &&
-                  (r->hi_open ? v < r->hi : v <= r->hi);
+                     "value %g is not a finite number; allowed range %s%g, %g%s", v, open, r->lo,
+                     r->hi, close);
+  const bool ok = (r->lo_open ? v > r->lo : v >= r->lo) && (r->hi_open ? v < r->hi : v <= r->hi);
   if (!ok)
-    return zeno_fail(e, ZENO_ERR_RANGE, param,
-                     "value %g is out of range; allowed %s%g, %g%s", v, open,
-                     r->lo, r->hi, close);
+    return zeno_fail(e, ZENO_ERR_RANGE, param, "value %g is out of range; allowed %s%g, %g%s", v,
+                     open, r->lo, r->hi, close);
   if (fabs(v) > SCENE_MAGNITUDE_MAX)
     return zeno_fail(e, ZENO_ERR_RANGE, param,
-                     "value %g is too large; magnitudes up to %g are allowed",
-                     v, SCENE_MAGNITUDE_MAX);
+                     "value %g is too large; magnitudes up to %g are allowed", v,
+                     SCENE_MAGNITUDE_MAX);
   return ZENO_OK;
 }
 
 // A positive divisor (mass, rho, epsilon) must not be tiny.
 static zeno_status check_divisor(zeno_error *e, const char *param, double v) {
   if (v < SCENE_DIVISOR_MIN)
-    return zeno_fail(e, ZENO_ERR_RANGE, param,
-                     "value %g is too small; allowed [%g, %g]", v,
+    return zeno_fail(e, ZENO_ERR_RANGE, param, "value %g is too small; allowed [%g, %g]", v,
                      SCENE_DIVISOR_MIN, SCENE_MAGNITUDE_MAX);
   return ZENO_OK;
 }
 
 /// Returns from the enclosing function when a check fails.
-#define TRY(call)                         \
-  do {                                    \
-    const zeno_status try_ = (call);      \
-    if (try_ != ZENO_OK) return try_;     \
+#define TRY(call)                     \
+  do {                                \
+    const zeno_status try_ = (call);  \
+    if (try_ != ZENO_OK) return try_; \
   } while (0)
 
 // Dotted path of a contact field, naming the paper key when the scene used one.
-static void contact_param(const zeno_scene *s, int i, const char *field,
-                          char *buf, size_t n) {
-  if (s->has_paper && strcmp(field, "mu") == 0)
-    snprintf(buf, n, "paper.mu%d", i + 1);
+static void contact_param(const zeno_scene *s, int i, const char *field, char *buf, size_t n) {
+  if (s->has_paper && strcmp(field, "mu") == 0) snprintf(buf, n, "paper.mu%d", i + 1);
   else if (s->has_paper && strcmp(field, "surface.angle") == 0)
     snprintf(buf, n, "paper.phi%d", i + 1);
-  else if (s->has_paper && strcmp(field, "point") == 0)
-    snprintf(buf, n, "paper.l%d", i + 1);
-  else
-    snprintf(buf, n, "contacts.%d.%s", i, field);
+  else if (s->has_paper && strcmp(field, "point") == 0) snprintf(buf, n, "paper.l%d", i + 1);
+  else snprintf(buf, n, "contacts.%d.%s", i, field);
 }
 
 // check() of a contact's field, its name (contact_param) made only for a
 // failure: scenes are validated at every simulator's creation.
-static zeno_status check_contact(const zeno_scene *s, zeno_error *e, int i,
-                                 const char *field, double v, const scene_range *r) {
+static zeno_status check_contact(const zeno_scene *s, zeno_error *e, int i, const char *field,
+                                 double v, const scene_range *r) {
   if (in_range(v, r)) return ZENO_OK;
   char param[128];
   contact_param(s, i, field, param, sizeof param);
@@ -214,8 +222,8 @@ static zeno_status validate_body(const zeno_scene *s, zeno_error *error) {
 // two distinct contacts.
 static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
   if (s->contact_count < 1 || s->contact_count > ZENO_MAX_CONTACTS)
-    return zeno_fail(error, ZENO_ERR_RANGE, "contacts",
-                     "%d contacts given; allowed 1 or 2", s->contact_count);
+    return zeno_fail(error, ZENO_ERR_RANGE, "contacts", "%d contacts given; allowed 1 or 2",
+                     s->contact_count);
   double scale = s->rho;
   char param[128];
   for (int i = 0; i < s->contact_count; i++) {
@@ -248,8 +256,7 @@ static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
     double d = hypot(s->contacts[0].point[0] - s->contacts[1].point[0],
                      s->contacts[0].point[1] - s->contacts[1].point[1]);
     if (d <= SCENE_COINCIDENT_RTOL * scale)
-      return zeno_fail(error, ZENO_ERR_GEOMETRY,
-                       s->has_paper ? "paper.l2" : "contacts.1.point",
+      return zeno_fail(error, ZENO_ERR_GEOMETRY, s->has_paper ? "paper.l2" : "contacts.1.point",
                        "contacts 1 and 2 coincide at (%g, %g); two distinct "
                        "contact points are needed",
                        s->contacts[0].point[0], s->contacts[0].point[1]);
@@ -260,8 +267,7 @@ static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
 // The load, the impact law's coefficients and the initial state.
 static zeno_status validate_load_and_start(const zeno_scene *s, zeno_error *error) {
   const bool paper = s->has_paper;
-  TRY(check(error, paper ? "paper.f" : "load.magnitude", s->load_magnitude,
-            &NON_NEGATIVE));
+  TRY(check(error, paper ? "paper.f" : "load.magnitude", s->load_magnitude, &NON_NEGATIVE));
   TRY(check(error, paper ? "paper.alpha" : "load.angle", s->load_angle, &RADIANS));
   TRY(check(error, paper ? "paper.tau" : "load.torque", s->load_torque, &ANY));
   TRY(check(error, "impact.e", s->restitution, &UNIT));
@@ -277,8 +283,8 @@ static zeno_status validate_load_and_start(const zeno_scene *s, zeno_error *erro
     }
     if (s->initial_qp[0] < 0 || s->initial_qp[1] < 0)
       return zeno_fail(error, ZENO_ERR_RANGE, "initial.qp",
-                       "gaps z1 = %g, z2 = %g must be >= 0 (no penetration)",
-                       s->initial_qp[0], s->initial_qp[1]);
+                       "gaps z1 = %g, z2 = %g must be >= 0 (no penetration)", s->initial_qp[0],
+                       s->initial_qp[1]);
   } else {
     for (int k = 0; k < 3; k++) {
       TRY(check(error, "initial.pose", s->initial_pose[k], &ANY));
@@ -295,8 +301,7 @@ static zeno_status validate_run(const zeno_scene *s, zeno_error *error) {
   TRY(check(error, "stop.t_end", s->t_end, &POSITIVE));
   if (s->max_events < 1)
     return zeno_fail(error, ZENO_ERR_RANGE, "stop.max_events",
-                     "value %g is out of range; allowed [1, inf)",
-                     (double)s->max_events);
+                     "value %g is out of range; allowed [1, inf)", (double)s->max_events);
   TRY(check(error, "stop.escape_radius", s->escape_radius, &POSITIVE));
   TRY(check(error, "stop.wall_time", s->wall_time, &NON_NEGATIVE));
   TRY(check(error, "solver.rtol", s->rtol, &SOLVER_RTOL));
@@ -305,8 +310,8 @@ static zeno_status validate_run(const zeno_scene *s, zeno_error *error) {
   if (s->outline_kind == ZENO_OUTLINE_POLYGON &&
       (s->outline_count < 3 || s->outline_count > ZENO_MAX_OUTLINE))
     return zeno_fail(error, ZENO_ERR_RANGE, "body.outline",
-                     "a polygon outline needs 3 to %d vertices, got %zu",
-                     ZENO_MAX_OUTLINE, s->outline_count);
+                     "a polygon outline needs 3 to %d vertices, got %zu", ZENO_MAX_OUTLINE,
+                     s->outline_count);
   if (s->outline_kind == ZENO_OUTLINE_POLYGON) {
     char param[128];
     for (size_t k = 0; k < s->outline_count; k++) {
@@ -334,8 +339,7 @@ static zeno_status validate_name(const zeno_scene *s, zeno_error *error) {
 }
 
 zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {
-  if (s == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
+  if (s == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
   TRY(validate_name(s, error));
   TRY(validate_body(s, error));
   TRY(validate_contacts(s, error));

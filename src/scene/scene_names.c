@@ -6,11 +6,13 @@
 
 static const char *const MODELS[] = {"zod", "full"};
 static const char *const LAWS[ZENO_LAW_COUNT] = {[ZENO_LAW_INELASTIC] = "inelastic",
-                                                  [ZENO_LAW_CHATTERJEE_RUINA] = "chatterjee-ruina",
-                                                  [ZENO_LAW_NEWTON] = "newton"};
+                                                 [ZENO_LAW_CHATTERJEE_RUINA] = "chatterjee-ruina",
+                                                 [ZENO_LAW_NEWTON] = "newton"};
 static const char *const AMBIGUITY[] = {"stop", "prefer-static", "prefer-motion"};
 
+// clang-format off
 #define NAMES_OF(array) {(array), (int)(sizeof(array) / sizeof *(array))}
+// clang-format on
 
 const scene_enum_names SCENE_MODEL_NAMES = NAMES_OF(MODELS);
 const scene_enum_names SCENE_LAW_NAMES = NAMES_OF(LAWS);

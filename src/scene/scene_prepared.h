@@ -27,8 +27,7 @@ zeno_status scene_prepare(const char *text, const char *name, const char *const 
 /// zeno_scene_load_string(text, name, fixed + overrides) gives. Safe to
 /// call from several threads at once on one prepared scene.
 zeno_status scene_prepared_load(const scene_prepared *p, const char *const *overrides,
-                                size_t override_count, zeno_scene *scene,
-                                zeno_error *error);
+                                size_t override_count, zeno_scene *scene, zeno_error *error);
 
 void scene_prepared_free(scene_prepared *p);
 

@@ -25,8 +25,7 @@ scene_units scene_units_of(const zeno_scene *s) {
   if (s->rho > 0 && isfinite(s->rho)) u.length = nearest_exponent(s->rho);
   const double force = fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
   // force = mass length / time^2: time^2 = mass length / force.
-  if (force > 0 && isfinite(force))
-    u.time = half_down(u.mass + u.length - nearest_exponent(force));
+  if (force > 0 && isfinite(force)) u.time = half_down(u.mass + u.length - nearest_exponent(force));
   return u;
 }
 

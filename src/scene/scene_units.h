@@ -28,10 +28,10 @@ typedef struct scene_dim {
 #define SCENE_DIM_TIME ((scene_dim){0, 0, 1})
 #define SCENE_DIM_SPEED ((scene_dim){0, 1, -1})
 #define SCENE_DIM_ACCEL ((scene_dim){0, 1, -2})
-#define SCENE_DIM_RATE ((scene_dim){0, 0, -1})      ///< angular velocity
+#define SCENE_DIM_RATE ((scene_dim){0, 0, -1})  ///< angular velocity
 #define SCENE_DIM_FORCE ((scene_dim){1, 1, -2})
 #define SCENE_DIM_IMPULSE ((scene_dim){1, 1, -1})
-#define SCENE_DIM_ENERGY ((scene_dim){1, 2, -2})    ///< also a torque
+#define SCENE_DIM_ENERGY ((scene_dim){1, 2, -2})  ///< also a torque
 /// Time per speed: a ZOD duration per unit approach speed (zeno_cycle.T).
 #define SCENE_DIM_TIME_PER_SPEED ((scene_dim){0, -1, 2})
 

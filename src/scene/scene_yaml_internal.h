@@ -53,13 +53,13 @@ void sy_describe_position(const ynode *n, char *out, size_t size);
 
 /// A mapping whose keys are all in `allowed`, or null (an empty mapping:
 /// `stop:` with nothing after it keeps the defaults).
-zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n,
-                              const char *path, const key_set *allowed);
+zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n, const char *path,
+                              const key_set *allowed);
 
 /// A required key of the mapping at `path`: *out is its value, or the error
 /// is reported at the mapping that lacks it.
-zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path,
-                       const char *key, const ynode **out);
+zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path, const char *key,
+                       const ynode **out);
 
 /// A plain decimal ([+-] digits [. digits] [(e|E) [+-] digits]) whose
 /// significand has at most 15 significant digits and whose value is m
@@ -69,35 +69,30 @@ zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path,
 bool sy_fast_decimal(const char *text, double *out);
 
 /// A decimal number (or a YAML .inf/.nan, left for validation to reject).
-zeno_status sy_read_number(const yt_loader *ld, const ynode *n,
-                           const char *param, double *out);
+zeno_status sy_read_number(const yt_loader *ld, const ynode *n, const char *param, double *out);
 
 /// An angle written in degrees, stored in radians.
-zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n,
-                            const char *param, double *out);
+zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n, const char *param, double *out);
 
 /// A decimal integer; no fractions or exponents, so a count stays a count.
-zeno_status sy_read_integer(const yt_loader *ld, const ynode *n,
-                            const char *param, long *out);
+zeno_status sy_read_integer(const yt_loader *ld, const ynode *n, const char *param, long *out);
 
 /// A sequence of exactly `dim` numbers, e.g. a point [x, y].
-zeno_status sy_read_vector(const yt_loader *ld, const ynode *n,
-                           const char *param, int dim, double *out);
+zeno_status sy_read_vector(const yt_loader *ld, const ynode *n, const char *param, int dim,
+                           double *out);
 
 /// A scalar of fewer than `size` characters, copied to out.
-zeno_status sy_read_text(const yt_loader *ld, const ynode *n, const char *param,
-                         char *out, size_t size);
+zeno_status sy_read_text(const yt_loader *ld, const ynode *n, const char *param, char *out,
+                         size_t size);
 
 /// Reads the listed number keys of `map` into the struct at `base`; absent
 /// optional keys leave the stored value (the default) alone.
-zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map,
-                                  const char *path, const number_field *fields,
-                                  int count, void *base);
+zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map, const char *path,
+                                  const number_field *fields, int count, void *base);
 
 /// An enum-valued key, when present: *out is the index of its name.
-zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map,
-                             const char *path, const char *key,
-                             const scene_enum_names *names, int *out);
+zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map, const char *path,
+                             const char *key, const scene_enum_names *names, int *out);
 
 /* ---- body, contacts and load (scene_yaml_body.c) ------------------------- */
 
@@ -112,7 +107,6 @@ zeno_status sy_read_form(const yt_loader *ld, const ynode *root, zeno_scene *s);
 bool sy_names_body(const ynode *root);
 
 /// The drawing keys of body (outline, outline_radius), in both forms.
-zeno_status sy_read_body_shape(const yt_loader *ld, const ynode *body,
-                               zeno_scene *s);
+zeno_status sy_read_body_shape(const yt_loader *ld, const ynode *body, zeno_scene *s);
 
 #endif

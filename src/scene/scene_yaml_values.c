@@ -15,7 +15,6 @@
 /// Longest piece of a scalar quoted back in an error message.
 #define QUOTE_MAX 40
 
-
 /* ------------------------------------------------------------------------ */
 /* Descriptions and dotted paths                                             */
 /* ------------------------------------------------------------------------ */
@@ -23,22 +22,18 @@
 void sy_describe(const ynode *n, char *out, size_t size) {
   // Every form is short (the scalar is quoted to QUOTE_MAX characters), so
   // callers' SY_TEXT_LEN buffers always hold it.
-  if (n->kind == YNODE_MAPPING)
-    snprintf(out, size, "a mapping");
+  if (n->kind == YNODE_MAPPING) snprintf(out, size, "a mapping");
   else if (n->kind == YNODE_SEQUENCE)
-    snprintf(out, size, "a sequence of %d item%s", n->count,
-             n->count == 1 ? "" : "s");
+    snprintf(out, size, "a sequence of %d item%s", n->count, n->count == 1 ? "" : "s");
   else
-    snprintf(out, size, "'%.*s%s'", QUOTE_MAX, n->text,
-             strlen(n->text) > QUOTE_MAX ? "..." : "");
+    snprintf(out, size, "'%.*s%s'", QUOTE_MAX, n->text, strlen(n->text) > QUOTE_MAX ? "..." : "");
 }
 
 void sy_describe_position(const ynode *n, char *out, size_t size) {
   // An override can be any length: a long one is cut, visibly.
-  int written =
-      n->origin != NULL
-          ? snprintf(out, size, "given by " ZENO_OVERRIDE_FILE " %s", n->origin)
-          : snprintf(out, size, "given at %d:%d", n->line, n->column);
+  int written = n->origin != NULL
+                    ? snprintf(out, size, "given by " ZENO_OVERRIDE_FILE " %s", n->origin)
+                    : snprintf(out, size, "given at %d:%d", n->line, n->column);
   yt_text_fits(out, size, written);
 }
 
@@ -97,8 +92,7 @@ static void path_where(char *out, size_t size, const char *dotted) {
     bool first = used == sizeof PREFIX - 1;
     used += (size_t)(yt_parse_index(seg, &index)
                          ? snprintf(out + used, size - used, "[%d]", index)
-                         : snprintf(out + used, size - used, "%s%s",
-                                    first ? "" : ".", seg));
+                         : snprintf(out + used, size - used, "%s%s", first ? "" : ".", seg));
   }
 }
 
@@ -113,17 +107,15 @@ static bool key_allowed(const key_set *allowed, const char *key) {
 }
 
 // "a, b, c" for messages.
-static void join_names(const char *const *names, int count, char *out,
-                       size_t size) {
+static void join_names(const char *const *names, int count, char *out, size_t size) {
   size_t used = 0;
   out[0] = '\0';
   for (int i = 0; i < count && used < size; i++)
-    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "",
-                             names[i]);
+    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", names[i]);
 }
 
-static zeno_status unknown_key(const yt_loader *ld, const ynode *key,
-                               const char *path, const key_set *allowed) {
+static zeno_status unknown_key(const yt_loader *ld, const ynode *key, const char *path,
+                               const key_set *allowed) {
   char param[YT_PATH_LEN], where[YT_PATH_LEN], names[SY_TEXT_LEN];
   sy_path_join(param, path, key->text);
   path_where(where, sizeof where, path);
@@ -131,23 +123,21 @@ static zeno_status unknown_key(const yt_loader *ld, const ynode *key,
   const char *hint = zeno_closest_name(key->text, allowed->keys, (size_t)allowed->count);
   if (hint != NULL)
     return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param,
-                        "unknown key '%s' %s; did you mean '%s'? (allowed: %s)", key->text,
-                        where, hint, names);
-  return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param,
-                      "unknown key '%s' %s (allowed: %s)", key->text, where,
-                      names);
+                        "unknown key '%s' %s; did you mean '%s'? (allowed: %s)", key->text, where,
+                        hint, names);
+  return yt_fail_node(ld, key, ZENO_ERR_UNKNOWN_KEY, param, "unknown key '%s' %s (allowed: %s)",
+                      key->text, where, names);
 }
 
 // Accepts a mapping whose keys are all in `allowed`, or null (an empty
 // mapping: `stop:` with nothing after it keeps the defaults).
-zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n,
-                              const char *path, const key_set *allowed) {
+zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n, const char *path,
+                              const key_set *allowed) {
   if (yt_is_null(n)) return ZENO_OK;
   if (n->kind != YNODE_MAPPING) {
     char got[SY_TEXT_LEN];
     sy_describe(n, got, sizeof got);
-    return yt_fail_node(ld, n, ZENO_ERR_TYPE, path,
-                        "expected a mapping, got %s", got);
+    return yt_fail_node(ld, n, ZENO_ERR_TYPE, path, "expected a mapping, got %s", got);
   }
   for (int i = 0; i < n->count; i++)
     if (!key_allowed(allowed, n->entries[i].key->text))
@@ -156,15 +146,14 @@ zeno_status sy_expect_mapping(const yt_loader *ld, const ynode *n,
 }
 
 // A required key: reported missing at the mark of the mapping that lacks it.
-zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path,
-                       const char *key, const ynode **out) {
+zeno_status sy_require(const yt_loader *ld, const ynode *map, const char *path, const char *key,
+                       const ynode **out) {
   *out = yt_map_get(map, key);
   if (*out != NULL) return ZENO_OK;
   char param[YT_PATH_LEN], where[YT_PATH_LEN];
   sy_path_join(param, path, key);
   path_where(where, sizeof where, path);
-  return yt_fail_node(ld, map, ZENO_ERR_MISSING, param, "missing key '%s' %s",
-                      key, where);
+  return yt_fail_node(ld, map, ZENO_ERR_MISSING, param, "missing key '%s' %s", key, where);
 }
 
 // YAML 1.2 spellings of infinity and NaN; they load so that validation can
@@ -195,9 +184,9 @@ static bool parse_special_number(const char *text, double *out) {
 /// An exponent beyond any a fast decimal can use: the digits' parse stops.
 #define FAST_EXPONENT_CAP 1000
 
-static const double POW10[FAST_POW10_MAX + 1] = {
-    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const double POW10[FAST_POW10_MAX + 1] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 // Digits of a decimal into its significand m (at most FAST_DIGITS
 // significant ones); false past them. *count counts every digit read.
@@ -262,19 +251,15 @@ static bool parse_number_text(const char *text, double *out) {
   return true;
 }
 
-zeno_status sy_read_number(const yt_loader *ld, const ynode *n,
-                           const char *param, double *out) {
-  if (n->kind == YNODE_SCALAR && parse_number_text(n->text, out))
-    return ZENO_OK;
+zeno_status sy_read_number(const yt_loader *ld, const ynode *n, const char *param, double *out) {
+  if (n->kind == YNODE_SCALAR && parse_number_text(n->text, out)) return ZENO_OK;
   char got[SY_TEXT_LEN];
   sy_describe(n, got, sizeof got);
-  return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected a number, got %s",
-                      got);
+  return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected a number, got %s", got);
 }
 
 // An angle written in degrees, stored in radians.
-zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n,
-                            const char *param, double *out) {
+zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n, const char *param, double *out) {
   double degrees = 0;
   zeno_status st = sy_read_number(ld, n, param, &degrees);
   if (st == ZENO_OK) *out = degrees * ZENO_RADIANS_PER_DEGREE;
@@ -282,34 +267,31 @@ zeno_status sy_read_degrees(const yt_loader *ld, const ynode *n,
 }
 
 // A decimal integer; no fractions or exponents, so a count stays a count.
-zeno_status sy_read_integer(const yt_loader *ld, const ynode *n,
-                            const char *param, long *out) {
+zeno_status sy_read_integer(const yt_loader *ld, const ynode *n, const char *param, long *out) {
   const char *text = n->kind == YNODE_SCALAR ? n->text : "";
   const char *digits = (*text == '-' || *text == '+') ? text + 1 : text;
   if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
     char got[SY_TEXT_LEN];
     sy_describe(n, got, sizeof got);
-    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param,
-                        "expected an integer, got %s", got);
+    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected an integer, got %s", got);
   }
   errno = 0;
   long value = strtol(text, NULL, 10);
   if (errno == ERANGE)
     return yt_fail_node(ld, n, ZENO_ERR_RANGE, param,
-                        "integer %s does not fit; allowed at most %ld", text,
-                        (long)LONG_MAX);
+                        "integer %s does not fit; allowed at most %ld", text, (long)LONG_MAX);
   *out = value;
   return ZENO_OK;
 }
 
 // A sequence of exactly `dim` numbers, e.g. a point [x, y].
-zeno_status sy_read_vector(const yt_loader *ld, const ynode *n,
-                           const char *param, int dim, double *out) {
+zeno_status sy_read_vector(const yt_loader *ld, const ynode *n, const char *param, int dim,
+                           double *out) {
   if (n->kind != YNODE_SEQUENCE || n->count != dim) {
     char got[SY_TEXT_LEN];
     sy_describe(n, got, sizeof got);
-    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param,
-                        "expected a sequence of %d numbers, got %s", dim, got);
+    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected a sequence of %d numbers, got %s",
+                        dim, got);
   }
   for (int i = 0; i < dim; i++) {
     char item[YT_PATH_LEN];
@@ -321,9 +303,8 @@ zeno_status sy_read_vector(const yt_loader *ld, const ynode *n,
 }
 
 // One of `names`; *out is its index.
-static zeno_status read_choice(const yt_loader *ld, const ynode *n,
-                               const char *param, const char *const *names,
-                               int count, int *out) {
+static zeno_status read_choice(const yt_loader *ld, const ynode *n, const char *param,
+                               const char *const *names, int count, int *out) {
   for (int i = 0; n->kind == YNODE_SCALAR && i < count; i++) {
     if (strcmp(n->text, names[i]) == 0) {
       *out = i;
@@ -333,52 +314,45 @@ static zeno_status read_choice(const yt_loader *ld, const ynode *n,
   char got[SY_TEXT_LEN], list[SY_TEXT_LEN];
   sy_describe(n, got, sizeof got);
   join_names(names, count, list, sizeof list);
-  return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected one of %s; got %s",
-                      list, got);
+  return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected one of %s; got %s", list, got);
 }
 
-zeno_status sy_read_text(const yt_loader *ld, const ynode *n, const char *param,
-                         char *out, size_t size) {
+zeno_status sy_read_text(const yt_loader *ld, const ynode *n, const char *param, char *out,
+                         size_t size) {
   if (n->kind != YNODE_SCALAR) {
     char got[SY_TEXT_LEN];
     sy_describe(n, got, sizeof got);
-    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected text, got %s",
-                        got);
+    return yt_fail_node(ld, n, ZENO_ERR_TYPE, param, "expected text, got %s", got);
   }
   size_t length = strlen(n->text);
   if (length >= size)
-    return yt_fail_node(ld, n, ZENO_ERR_RANGE, param,
-                        "text of %zu characters; at most %zu allowed", length,
-                        size - 1);
+    return yt_fail_node(ld, n, ZENO_ERR_RANGE, param, "text of %zu characters; at most %zu allowed",
+                        length, size - 1);
   memcpy(out, n->text, length + 1);
   return ZENO_OK;
 }
 
 // Reads the listed number keys of `map` into the struct at `base`; absent
 // optional keys leave the stored value (the default) alone.
-zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map,
-                                  const char *path, const number_field *fields,
-                                  int count, void *base) {
+zeno_status sy_read_number_fields(const yt_loader *ld, const ynode *map, const char *path,
+                                  const number_field *fields, int count, void *base) {
   for (int i = 0; i < count; i++) {
     const ynode *v = yt_map_get(map, fields[i].key);
     zeno_status st = ZENO_OK;
-    if (v == NULL && fields[i].required)
-      st = sy_require(ld, map, path, fields[i].key, &v);
+    if (v == NULL && fields[i].required) st = sy_require(ld, map, path, fields[i].key, &v);
     if (st != ZENO_OK) return st;
     if (v == NULL) continue;
     char param[YT_PATH_LEN];
     sy_path_join(param, path, fields[i].key);
-    st = sy_read_number(ld, v, param,
-                        (double *)((char *)base + fields[i].offset));
+    st = sy_read_number(ld, v, param, (double *)((char *)base + fields[i].offset));
     if (st != ZENO_OK) return st;
   }
   return ZENO_OK;
 }
 
 // Reads an enum-valued key when present.
-zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map,
-                             const char *path, const char *key,
-                             const scene_enum_names *names, int *out) {
+zeno_status sy_read_enum_key(const yt_loader *ld, const ynode *map, const char *path,
+                             const char *key, const scene_enum_names *names, int *out) {
   const ynode *v = yt_map_get(map, key);
   if (v == NULL) return ZENO_OK;
   char param[YT_PATH_LEN];

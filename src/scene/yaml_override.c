@@ -11,9 +11,8 @@
 // The slot under `container` named by `segment`, appending an empty slot
 // for a new mapping key or for the index just past a sequence's end (so
 // `contacts.1=...` can add a second contact).
-static zeno_status child_slot(const yt_loader *ld, ynode *container,
-                              const char *segment, const char *parent,
-                              const char *origin, ynode ***slot) {
+static zeno_status child_slot(const yt_loader *ld, ynode *container, const char *segment,
+                              const char *parent, const char *origin, ynode ***slot) {
   if (container->kind == YNODE_MAPPING) {
     yentry *e = yt_map_find(container, segment);
     if (e != NULL) {
@@ -31,28 +30,24 @@ static zeno_status child_slot(const yt_loader *ld, ynode *container,
   int index;
   if (!yt_parse_index(segment, &index))
     return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
-                     "'%s' is a sequence; expected an index, got '%s'", parent,
-                     segment);
+                        "'%s' is a sequence; expected an index, got '%s'", parent, segment);
   if (index > container->count)
     return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_RANGE, "",
-                     "index %d is out of range; '%s' has %d item%s", index,
-                     parent, container->count,
-                     container->count == 1 ? "" : "s");
-  if (index == container->count && !yt_seq_append(container, NULL))
-    return yt_out_of_memory(ld);
+                        "index %d is out of range; '%s' has %d item%s", index, parent,
+                        container->count, container->count == 1 ? "" : "s");
+  if (index == container->count && !yt_seq_append(container, NULL)) return yt_out_of_memory(ld);
   *slot = &container->items[index];
   return ZENO_OK;
 }
 
 // Makes *slot a mapping or sequence to descend into: a missing or null
 // node becomes an empty mapping; any other scalar cannot hold keys.
-static zeno_status ensure_container(const yt_loader *ld, ynode **slot,
-                                    const char *segment, const char *origin) {
+static zeno_status ensure_container(const yt_loader *ld, ynode **slot, const char *segment,
+                                    const char *origin) {
   if (*slot != NULL && (*slot)->kind != YNODE_SCALAR) return ZENO_OK;
   if (*slot != NULL && !yt_is_null(*slot))
     return yt_fail_mark(ld, origin, 0, 0, ZENO_ERR_TYPE, "",
-                     "'%s' holds the value '%s', not a mapping", segment,
-                     (*slot)->text);
+                        "'%s' holds the value '%s', not a mapping", segment, (*slot)->text);
   ynode *map = yt_node_new(YNODE_MAPPING, 0, 0, origin);
   if (map == NULL) return yt_out_of_memory(ld);
   yt_free(*slot);
@@ -61,8 +56,8 @@ static zeno_status ensure_container(const yt_loader *ld, ynode **slot,
 }
 
 // Puts `value` at the dotted `path` (modified in place); owns `value`.
-static zeno_status tree_set(const yt_loader *ld, ynode **root, char *path,
-                            ynode *value, const char *origin) {
+static zeno_status tree_set(const yt_loader *ld, ynode **root, char *path, ynode *value,
+                            const char *origin) {
   ynode **slot = root;
   const char *parent = "the top level";
   for (char *segment = path;;) {
@@ -85,16 +80,15 @@ static zeno_status tree_set(const yt_loader *ld, ynode **root, char *path,
 
 // Copies the path part of "path=VALUE" without surrounding blanks and
 // checks that it has no empty segment. `text` is the whole override.
-static zeno_status override_path(const yt_loader *ld, const char *text,
-                                 const char *equals, char *path) {
+static zeno_status override_path(const yt_loader *ld, const char *text, const char *equals,
+                                 char *path) {
   const char *start;
   size_t length = yt_override_path_span(text, equals, &start);
   if (length == 0)
-    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "empty path before '='");
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "", "empty path before '='");
   if (length >= YT_PATH_LEN)
-    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "path longer than %d characters", YT_PATH_LEN - 1);
+    return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "", "path longer than %d characters",
+                        YT_PATH_LEN - 1);
   memcpy(path, start, length);
   path[length] = '\0';
   // Each of a list of paths joined by '+'.
@@ -104,8 +98,8 @@ static zeno_status override_path(const yt_loader *ld, const char *text,
     bool empty = n == 0 || p[0] == '.' || p[n - 1] == '.';
     for (size_t k = 0; k + 1 < n && !empty; k++) empty = p[k] == '.' && p[k + 1] == '.';
     if (empty)
-      return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path,
-                       "empty segment in path '%s'", path);
+      return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, path, "empty segment in path '%s'",
+                          path);
     if (!plus) break;
     p = plus + 1;
   }
@@ -113,12 +107,11 @@ static zeno_status override_path(const yt_loader *ld, const char *text,
 }
 
 // Applies one "dotted.path=VALUE"; VALUE is YAML (flow syntax allowed).
-zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
-                              const char *text) {
+zeno_status yt_override_apply(const yt_loader *ld, ynode **root, const char *text) {
   const char *equals = strchr(text, '=');
   if (equals == NULL)
     return yt_fail_mark(ld, text, 0, 0, ZENO_ERR_SYNTAX, "",
-                     "expected dotted.path=VALUE (e.g. paper.alpha=45)");
+                        "expected dotted.path=VALUE (e.g. paper.alpha=45)");
   char path[YT_PATH_LEN];
   zeno_status st = override_path(ld, text, equals, path);
   if (st != ZENO_OK) return st;

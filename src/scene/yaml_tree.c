@@ -26,8 +26,7 @@
 /* Document tree                                                             */
 /* ------------------------------------------------------------------------ */
 
-ynode *yt_node_new(ynode_kind kind, int line, int column,
-                       const char *origin) {
+ynode *yt_node_new(ynode_kind kind, int line, int column, const char *origin) {
   ynode *n = calloc(1, sizeof *n);
   if (n == NULL) return NULL;
   n->kind = kind;
@@ -38,8 +37,7 @@ ynode *yt_node_new(ynode_kind kind, int line, int column,
 }
 
 // Copies `length` bytes: libyaml scalars carry a length, not a terminator.
-ynode *yt_scalar_new(const char *text, size_t length, int line, int column,
-                         const char *origin) {
+ynode *yt_scalar_new(const char *text, size_t length, int line, int column, const char *origin) {
   ynode *n = yt_node_new(YNODE_SCALAR, line, column, origin);
   if (n == NULL) return NULL;
   n->text = malloc(length + 1);
@@ -211,16 +209,14 @@ bool yt_parse_index(const char *text, int *out) {
 static const ynode *node_child(const ynode *n, const char *segment) {
   int index;
   if (n != NULL && n->kind == YNODE_SEQUENCE)
-    return yt_parse_index(segment, &index) && index < n->count ? n->items[index]
-                                                               : NULL;
+    return yt_parse_index(segment, &index) && index < n->count ? n->items[index] : NULL;
   return yt_map_get(n, segment);
 }
 
 // Follows a dotted path ("contacts.1.mu") from the root; NULL if absent.
 const ynode *yt_lookup(const ynode *root, const char *dotted) {
   char path[YT_PATH_LEN];
-  if (snprintf(path, sizeof path, "%s", dotted) >= (int)sizeof path)
-    return NULL;
+  if (snprintf(path, sizeof path, "%s", dotted) >= (int)sizeof path) return NULL;
   const ynode *n = root;
   char *segment = path;
   while (n != NULL && segment != NULL) {
@@ -265,17 +261,15 @@ static yaml_mark_t offset_mark(const parse_ctx *pc, size_t offset) {
 static zeno_status parser_failure(const parse_ctx *pc) {
   const yaml_parser_t *p = &pc->parser;
   if (p->error == YAML_MEMORY_ERROR) return yt_out_of_memory(pc->ld);
-  yaml_mark_t mark = p->error == YAML_READER_ERROR
-                         ? offset_mark(pc, p->problem_offset)
-                         : p->problem_mark;
+  yaml_mark_t mark = p->error == YAML_READER_ERROR ? offset_mark(pc, p->problem_offset)
+                                                   : p->problem_mark;
   const char *problem = p->problem ? p->problem : "malformed YAML";
   if (p->context == NULL)
-    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                     ZENO_ERR_SYNTAX, "", "%s", problem);
-  return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                   ZENO_ERR_SYNTAX, "", "%s (%s that started at %d:%d)",
-                   problem, p->context, mark_line(p->context_mark),
-                   mark_column(p->context_mark));
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX, "",
+                        "%s", problem);
+  return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX, "",
+                      "%s (%s that started at %d:%d)", problem, p->context,
+                      mark_line(p->context_mark), mark_column(p->context_mark));
 }
 
 // On success the caller owns *ev and must yaml_event_delete() it.
@@ -284,14 +278,11 @@ static zeno_status next_event(parse_ctx *pc, yaml_event_t *ev) {
   return parser_failure(pc);
 }
 
-static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth,
-                              ynode **out);
+static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth, ynode **out);
 
-static zeno_status parse_scalar(parse_ctx *pc, const yaml_event_t *ev,
-                                ynode **out) {
-  ynode *n = yt_scalar_new((const char *)ev->data.scalar.value,
-                        ev->data.scalar.length, mark_line(ev->start_mark),
-                        mark_column(ev->start_mark), pc->origin);
+static zeno_status parse_scalar(parse_ctx *pc, const yaml_event_t *ev, ynode **out) {
+  ynode *n = yt_scalar_new((const char *)ev->data.scalar.value, ev->data.scalar.length,
+                           mark_line(ev->start_mark), mark_column(ev->start_mark), pc->origin);
   if (n == NULL) return yt_out_of_memory(pc->ld);
   n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
   *out = n;
@@ -300,11 +291,11 @@ static zeno_status parse_scalar(parse_ctx *pc, const yaml_event_t *ev,
 
 // The events of a collection up to its end event, each handed to `child`
 // (which owns what it makes of it; the event is deleted here).
-typedef zeno_status (*child_parser)(parse_ctx *pc, ynode *parent,
-                                    const yaml_event_t *ev, int depth);
+typedef zeno_status (*child_parser)(parse_ctx *pc, ynode *parent, const yaml_event_t *ev,
+                                    int depth);
 
-static zeno_status parse_children(parse_ctx *pc, ynode *parent, int depth,
-                                  yaml_event_type_t end, child_parser child) {
+static zeno_status parse_children(parse_ctx *pc, ynode *parent, int depth, yaml_event_type_t end,
+                                  child_parser child) {
   for (;;) {
     yaml_event_t ev;
     zeno_status st = next_event(pc, &ev);
@@ -317,8 +308,7 @@ static zeno_status parse_children(parse_ctx *pc, ynode *parent, int depth,
 }
 
 // One item of a sequence.
-static zeno_status sequence_item(parse_ctx *pc, ynode *seq, const yaml_event_t *ev,
-                                 int depth) {
+static zeno_status sequence_item(parse_ctx *pc, ynode *seq, const yaml_event_t *ev, int depth) {
   ynode *item = NULL;
   zeno_status st = parse_node(pc, ev, depth + 1, &item);
   if (st == ZENO_OK && !yt_seq_append(seq, item)) {
@@ -329,27 +319,23 @@ static zeno_status sequence_item(parse_ctx *pc, ynode *seq, const yaml_event_t *
 }
 
 // Keys must be scalars (the schema has no complex keys) and unique.
-static zeno_status parse_key(parse_ctx *pc, const ynode *map,
-                             const yaml_event_t *ev, ynode **out) {
+static zeno_status parse_key(parse_ctx *pc, const ynode *map, const yaml_event_t *ev, ynode **out) {
   if (ev->type != YAML_SCALAR_EVENT)
-    return yt_fail_mark(pc->ld, pc->origin, mark_line(ev->start_mark),
-                     mark_column(ev->start_mark), ZENO_ERR_TYPE, "",
-                     "mapping keys must be scalars");
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(ev->start_mark), mark_column(ev->start_mark),
+                        ZENO_ERR_TYPE, "", "mapping keys must be scalars");
   zeno_status st = parse_scalar(pc, ev, out);
   if (st != ZENO_OK) return st;
   const yentry *first = yt_map_find(map, (*out)->text);
   if (first == NULL) return ZENO_OK;
-  st = yt_fail_node(pc->ld, *out, ZENO_ERR_SYNTAX, "",
-                    "duplicate key '%s' (first at %d:%d)", (*out)->text,
-                    first->key->line, first->key->column);
+  st = yt_fail_node(pc->ld, *out, ZENO_ERR_SYNTAX, "", "duplicate key '%s' (first at %d:%d)",
+                    (*out)->text, first->key->line, first->key->column);
   yt_free(*out);
   *out = NULL;
   return st;
 }
 
 // Reads the value that follows `key` and adds the pair; owns `key`.
-static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key,
-                                     int depth) {
+static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key, int depth) {
   yaml_event_t ev;
   ynode *value = NULL;
   zeno_status st = next_event(pc, &ev);
@@ -357,8 +343,7 @@ static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key,
     st = parse_node(pc, &ev, depth + 1, &value);
     yaml_event_delete(&ev);
   }
-  if (st == ZENO_OK && !yt_map_append(map, key, value))
-    st = yt_out_of_memory(pc->ld);
+  if (st == ZENO_OK && !yt_map_append(map, key, value)) st = yt_out_of_memory(pc->ld);
   if (st != ZENO_OK) {
     yt_free(key);
     yt_free(value);
@@ -367,15 +352,14 @@ static zeno_status parse_entry_value(parse_ctx *pc, ynode *map, ynode *key,
 }
 
 // One key of a mapping and the value after it.
-static zeno_status mapping_entry(parse_ctx *pc, ynode *map, const yaml_event_t *ev,
-                                 int depth) {
+static zeno_status mapping_entry(parse_ctx *pc, ynode *map, const yaml_event_t *ev, int depth) {
   ynode *key = NULL;
   const zeno_status st = parse_key(pc, map, ev, &key);
   return st == ZENO_OK ? parse_entry_value(pc, map, key, depth) : st;
 }
 
-static zeno_status parse_container(parse_ctx *pc, ynode_kind kind,
-                                   yaml_mark_t mark, int depth, ynode **out) {
+static zeno_status parse_container(parse_ctx *pc, ynode_kind kind, yaml_mark_t mark, int depth,
+                                   ynode **out) {
   ynode *n = yt_node_new(kind, mark_line(mark), mark_column(mark), pc->origin);
   if (n == NULL) return yt_out_of_memory(pc->ld);
   zeno_status st = kind == YNODE_SEQUENCE
@@ -390,28 +374,22 @@ static zeno_status parse_container(parse_ctx *pc, ynode_kind kind,
 }
 
 // Builds the node that starts with `ev` (already read; the caller deletes it).
-static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth,
-                              ynode **out) {
+static zeno_status parse_node(parse_ctx *pc, const yaml_event_t *ev, int depth, ynode **out) {
   yaml_mark_t mark = ev->start_mark;
   if (depth > YAML_MAX_DEPTH)
-    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                     ZENO_ERR_SYNTAX, "", "nesting deeper than %d levels",
-                     YAML_MAX_DEPTH);
+    return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX, "",
+                        "nesting deeper than %d levels", YAML_MAX_DEPTH);
   switch (ev->type) {
-    case YAML_SCALAR_EVENT:
-      return parse_scalar(pc, ev, out);
-    case YAML_SEQUENCE_START_EVENT:
-      return parse_container(pc, YNODE_SEQUENCE, mark, depth, out);
-    case YAML_MAPPING_START_EVENT:
-      return parse_container(pc, YNODE_MAPPING, mark, depth, out);
+    case YAML_SCALAR_EVENT: return parse_scalar(pc, ev, out);
+    case YAML_SEQUENCE_START_EVENT: return parse_container(pc, YNODE_SEQUENCE, mark, depth, out);
+    case YAML_MAPPING_START_EVENT: return parse_container(pc, YNODE_MAPPING, mark, depth, out);
     case YAML_ALIAS_EVENT:
-      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                       ZENO_ERR_SYNTAX, "",
-                       "aliases (*%s) are not supported in scene files",
-                       (const char *)ev->data.alias.anchor);
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX,
+                          "", "aliases (*%s) are not supported in scene files",
+                          (const char *)ev->data.alias.anchor);
     default:
-      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                       ZENO_ERR_SYNTAX, "", "unexpected YAML structure");
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX,
+                          "", "unexpected YAML structure");
   }
 }
 
@@ -440,9 +418,8 @@ static zeno_status parse_stream(parse_ctx *pc, ynode **root) {
     if (type == YAML_STREAM_END_EVENT) return ZENO_OK;
     if (type != YAML_DOCUMENT_START_EVENT) continue;
     if (*root != NULL)
-      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark),
-                       ZENO_ERR_SYNTAX, "",
-                       "a scene holds one YAML document; a second starts here");
+      return yt_fail_mark(pc->ld, pc->origin, mark_line(mark), mark_column(mark), ZENO_ERR_SYNTAX,
+                          "", "a scene holds one YAML document; a second starts here");
     st = parse_document(pc, root);
     if (st != ZENO_OK) return st;
   }
@@ -450,8 +427,8 @@ static zeno_status parse_stream(parse_ctx *pc, ynode **root) {
 
 // Parses YAML text into a tree; *root is NULL for an empty stream. Every
 // node is stamped with `origin` (NULL for the scene file itself).
-zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length,
-                     const char *origin, ynode **root) {
+zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length, const char *origin,
+                     ynode **root) {
   parse_ctx pc = {.ld = ld, .origin = origin, .text = text, .length = length};
   *root = NULL;
   if (!yaml_parser_initialize(&pc.parser)) return yt_out_of_memory(ld);
@@ -464,4 +441,3 @@ zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length,
   }
   return st;
 }
-

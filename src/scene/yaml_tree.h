@@ -17,11 +17,7 @@
 /// Elements of a fixed-size array, as an int for loop bounds.
 #define COUNT_OF(array) ((int)(sizeof(array) / sizeof *(array)))
 
-typedef enum ynode_kind {
-  YNODE_SCALAR,
-  YNODE_SEQUENCE,
-  YNODE_MAPPING
-} ynode_kind;
+typedef enum ynode_kind { YNODE_SCALAR, YNODE_SEQUENCE, YNODE_MAPPING } ynode_kind;
 
 typedef struct ynode ynode;
 
@@ -49,7 +45,7 @@ struct ynode {
   /// the mapping is small enough to scan. Lookups, and so the duplicate
   /// check of a hostile file with 100k keys, stay linear in the file.
   int *slots;
-  int slot_count;      ///< a power of two, at least twice `count`
+  int slot_count;  ///< a power of two, at least twice `count`
 };
 
 /// What one load call reports against.
@@ -65,8 +61,7 @@ ynode *yt_node_new(ynode_kind kind, int line, int column, const char *origin);
 
 /// A new scalar of `length` bytes of text (libyaml scalars carry a length,
 /// not a terminator); NULL when out of memory.
-ynode *yt_scalar_new(const char *text, size_t length, int line, int column,
-                     const char *origin);
+ynode *yt_scalar_new(const char *text, size_t length, int line, int column, const char *origin);
 
 /// Appends an item to a sequence / an entry to a mapping; false when out of
 /// memory.
@@ -76,13 +71,12 @@ bool yt_map_append(ynode *map, ynode *key, ynode *value);
 /// Parses YAML text into a tree; *root is NULL for an empty stream. Every
 /// node is stamped with `origin` (the --set text, or NULL for the scene
 /// file). On failure *root is NULL and ld->error says where.
-zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length,
-                     const char *origin, ynode **root);
+zeno_status yt_parse(const yt_loader *ld, const char *text, size_t length, const char *origin,
+                     ynode **root);
 
 /// Applies one "dotted.path=VALUE" override (VALUE is YAML, flow syntax
 /// allowed), creating missing mappings on the way. *root may be NULL.
-zeno_status yt_override_apply(const yt_loader *ld, ynode **root,
-                              const char *text);
+zeno_status yt_override_apply(const yt_loader *ld, ynode **root, const char *text);
 
 /// A deep copy of a tree (positions, origins and plainness kept); NULL
 /// when out of memory (or for NULL).
@@ -122,9 +116,8 @@ size_t yt_override_path_span(const char *text, const char *equals, const char **
 /// returns `code`. A node made by an override is reported as the override:
 /// file "--set", line 0, and a message that quotes the override, and names
 /// `param` too when it lies below the path the override sets.
-zeno_status yt_fail_node(const yt_loader *ld, const ynode *n, zeno_status code,
-                         const char *param, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+zeno_status yt_fail_node(const yt_loader *ld, const ynode *n, zeno_status code, const char *param,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /// ZENO_ERR_NOMEM, reported against the scene file.
 zeno_status yt_out_of_memory(const yt_loader *ld);

@@ -82,17 +82,16 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g) {
   return ZENO_OK;
 }
 
-static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
-                                   int contact, const sim_hits *hits,
-                                   double vscale);
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard, int contact,
+                                   const sim_hits *hits, double vscale);
 static void project_gaps(zeno_sim *s, const mode_class *cls);
 static void event_residual(const zeno_sim *s, zeno_event *ev, const flow_crossing *cr,
                            double vscale);
 
 /* ---------- events ---------- */
 
-void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
-                     zeno_guard guard, int contact) {
+void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind, zeno_guard guard,
+                     int contact) {
   memset(ev, 0, sizeof *ev);
   ev->index = s->run.event_count;
   ev->kind = kind;
@@ -147,8 +146,8 @@ void sim_event_finish(zeno_sim *s, zeno_event *ev) {
   ev->mode_after = s->run.sol.mode;
   sim_event_state(s, &ev->after);
   if (ev->kind == ZENO_EVENT_IMPACT)
-    ev->energy_gain =
-        sim_note_energy_gain(s, record_kinetic(s, &ev->before), record_kinetic(s, &ev->after));
+    ev->energy_gain = sim_note_energy_gain(s, record_kinetic(s, &ev->before),
+                                           record_kinetic(s, &ev->after));
   s->run.event_count++;
   if (!s->run.end_pending && s->run.event_count >= s->scene.max_events) {
     s->run.end_pending = true;
@@ -170,8 +169,7 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     // Starting at rest: the velocity scale is what the load makes of the gaps.
     double zmax = 0;
     for (int a = 0; a < 2 * s->km.n; a++) zmax = fmax(zmax, fabs(c[a]));
-    s->run.vscale = sqrt(s->km.accel_scale *
-                     (zmax > 0 ? zmax : s->km.length_scale * s->len_scale));
+    s->run.vscale = sqrt(s->km.accel_scale * (zmax > 0 ? zmax : s->km.length_scale * s->len_scale));
   }
   const tolerances tol = sim_make_tol(s, s->run.vscale);
   bool touching[2] = {false, false};
@@ -186,10 +184,9 @@ static zeno_status emit_start(zeno_sim *s, zeno_event *ev) {
     // Starting on an impact (e.g. on the Poincaré section): the start mode
     // names the sustained contacts by their slip; the impact comes next.
     for (int i = 0; i < s->km.n; i++) {
-      static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P,
-                                               ZENO_LETTER_N};
-      s->run.sol.mode.letter[i] =
-          cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+      static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+      s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]]
+                                                                : ZENO_LETTER_F;
     }
     project_gaps(s, &cls);
     sim_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
@@ -224,8 +221,8 @@ static zeno_status emit_start_impact(zeno_sim *s, zeno_event *ev) {
   int first = -1;
   const double gap_tol = sim_start_gap_tol(s);
   for (int i = 0; i < s->km.n; i++) {
-    hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F &&
-                  fabs(c[2 * i]) <= gap_tol && cd[2 * i] < 0;
+    hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F && fabs(c[2 * i]) <= gap_tol &&
+                  cd[2 * i] < 0;
     if (hits.gap[i] && first < 0) first = i;
   }
   return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &hits, s->run.vscale);
@@ -279,8 +276,8 @@ static void project_gaps(zeno_sim *s, const mode_class *cls) {
 // Impact at the touching contacts. *impacted is false for a tangent touch.
 // cd: the contact rates at the current state.
 static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, mode_class *cls,
-                                  const bool gap_hit[2], const double cd[4],
-                                  const tolerances *tol, bool *impacted) {
+                                  const bool gap_hit[2], const double cd[4], const tolerances *tol,
+                                  bool *impacted) {
   impact_input in;
   unsigned touched;
   const double speed = sim_impact_input(s, cls, gap_hit, cd, tol, &in, &touched);
@@ -328,14 +325,12 @@ static double constraint_drift(const zeno_sim *s, double vscale) {
 // Handles the guards that fired at the current instant (`hits`); guard and
 // contact name the first of them. vscale is the velocity scale of the
 // segment that led here.
-static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard,
-                                   int contact, const sim_hits *hits,
-                                   double vscale) {
+static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard, int contact,
+                                   const sim_hits *hits, double vscale) {
   const bool *gap_hit = hits->gap;
   const bool impact = gap_hit[0] || gap_hit[1];
   const double residual = ev->guard_residual;
-  sim_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard,
-              contact);
+  sim_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard, contact);
   ev->guard_residual = residual;
   if (!s->lean_events) ev->constraint_drift = constraint_drift(s, vscale);
   const tolerances tol = sim_make_tol(s, vscale);
@@ -376,8 +371,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   const zeno_mode before = s->run.sol.mode;
   sim_choose_next(s, &cls, &tol);
   const bool changed = memcmp(&before, &s->run.sol.mode, sizeof before) != 0;
-  if ((!s->run.end_pending || s->run.pending_outcome == ZENO_OUTCOME_REST) &&
-      (changed || impacted))
+  if ((!s->run.end_pending || s->run.pending_outcome == ZENO_OUTCOME_REST) && (changed || impacted))
     sim_mode_token(s);
   if (impacted && !s->run.end_pending) sim_zeno_detect(s);
   sim_event_finish(s, ev);
@@ -399,7 +393,7 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   if (first.guard == ZENO_GUARD_TIME || first.guard == ZENO_GUARD_ESCAPE) {
     sim_refresh_dyn(s);
     s->run.pending_outcome = first.guard == ZENO_GUARD_TIME ? ZENO_OUTCOME_TIME_LIMIT
-                                                        : ZENO_OUTCOME_ESCAPED;
+                                                            : ZENO_OUTCOME_ESCAPED;
     s->run.pending_guard = first.guard;
     if (first.guard == ZENO_GUARD_TIME) s->run.t = s->scene.t_end;
     return emit_end(s, ev);
@@ -407,8 +401,8 @@ static zeno_status flow_full(zeno_sim *s, zeno_event *ev) {
   return handle_crossing(s, ev, first.guard, first.contact, &hits, vscale);
 }
 
-int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
-                      double cdd[4], flow_crossing cr[FLOW_MAX_CROSSINGS]) {
+int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4], double cdd[4],
+                      flow_crossing cr[FLOW_MAX_CROSSINGS]) {
   double unused[4];
   const double zero[3] = {0, 0, 0};
   sim_mode_rates(s, &s->run.sol, qddp);
@@ -514,8 +508,7 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) 
   if (st == ZENO_OK) sim_event_to_user(s, ev);
   // A mode word missing tokens would be a wrong answer, not a short one.
   if (st == ZENO_ERR_NOMEM || s->word_failed)
-    return zeno_fail(error, ZENO_ERR_NOMEM, "",
-                     "out of memory at event %ld: the run cannot go on",
+    return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory at event %ld: the run cannot go on",
                      s->run.event_count);
   return st;
 }

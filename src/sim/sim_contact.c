@@ -7,8 +7,8 @@
 #include "base/util.h"
 #include "sim/sim_internal.h"
 
-void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
-                  double c[4], double cd[4]) {
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3], double c[4],
+                  double cd[4]) {
   if (sim_is_full(s)) kinematics_full_contacts(&s->km, q, qd, c, cd);
   else kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
 }
@@ -37,9 +37,8 @@ void sim_mode_rates(const zeno_sim *s, const mode_solution *sol, double qddp[3])
   if (s->km.n == 2 && sol->mode.letter[1] == ZENO_LETTER_S) qddp[2] = 0;
 }
 
-void sim_fill_state(const zeno_sim *s, double t, const double q[3],
-                       const double qd[3], const mode_solution *sol,
-                       zeno_state *st) {
+void sim_fill_state(const zeno_sim *s, double t, const double q[3], const double qd[3],
+                    const mode_solution *sol, zeno_state *st) {
   memset(st, 0, sizeof *st);
   st->t = t;
   double c[4], cd[4];
@@ -111,8 +110,8 @@ double sim_speed_of(const zeno_sim *s, const double cd[4]) {
 // each set of coordinates (their order is fixed by the set: closed gaps,
 // then slips, each ascending), made once from contact_correct() of the unit
 // vectors. False when the coordinates are dependent.
-static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m,
-                           const double *r, double v[3]) {
+static bool correct_mapped(zeno_sim *s, double W[3][4], const int *cols, int m, const double *r,
+                           double v[3]) {
   if (!sim_has_table(s)) return contact_correct(W, s->km.inv_mass, cols, m, r, v);
   unsigned key = 0;
   for (int a = 0; a < m; a++) key |= 1u << cols[a];
@@ -141,7 +140,7 @@ bool sim_table_projection(zeno_sim *s, const int *cols, int m) {
 }
 
 static void sim_project_rates(zeno_sim *s, double vp[3], const int *cols, int m,
-                          const double *target) {
+                              const double *target) {
   if (m == 0) return;
   double v[3], r[4], W[3][4];
   sim_rates_to_gen(s, vp, v);
@@ -189,8 +188,7 @@ void sim_enforce(zeno_sim *s, const mode_class *cls) {
     }
   sim_zero_gaps(s, closed);
   for (int i = 0; i < s->km.n; i++)
-    if (cls->gap[i] == MODE_GAP_CLOSED && cls->slip[i] == MODE_SLIP_ZERO)
-      cols[m++] = 2 * i + 1;
+    if (cls->gap[i] == MODE_GAP_CLOSED && cls->slip[i] == MODE_SLIP_ZERO) cols[m++] = 2 * i + 1;
   bool all_zero = m == 2 * s->km.n && m >= 3;
   if (m > 3) m = 3;  // three velocity constraints already fix qdot = 0
   sim_project_rates(s, s->run.qd, cols, m, target);
@@ -199,7 +197,6 @@ void sim_enforce(zeno_sim *s, const mode_class *cls) {
 }
 
 /* ---------- classification and mode selection ---------- */
-
 
 tolerances sim_make_tol(const zeno_sim *s, double vscale) {
   tolerances t;
@@ -217,8 +214,7 @@ static unsigned char slip_class(double xd, double tol) {
 }
 
 // closed[i]: the contact is known to touch (z = 0) at this instant.
-void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
-                     mode_class *cls) {
+void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v, mode_class *cls) {
   double c[4], cd[4];
   sim_contacts(s, s->run.q, s->run.qd, c, cd);
   memset(cls, 0, sizeof *cls);
@@ -266,10 +262,8 @@ double sim_choice_margin(zeno_sim *s, const mode_class *cls) {
     }
     if (constraints + stick >= 3 && stick < n) continue;
     mode_solution sol;
-    if (!mode_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol))
-      continue;
-    const double slack =
-        mode_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
+    if (!mode_solve_cached(&s->dyn, mode, sim_is_full(s) ? NULL : &s->mode_cache, &sol)) continue;
+    const double slack = mode_slack(&s->dyn, cls, &sol, s->km.force_scale, s->km.accel_scale);
     if (isfinite(slack)) margin = fmin(margin, fabs(slack));
   }
   return margin;
@@ -290,16 +284,16 @@ static bool consistent_modes(zeno_sim *s, const mode_class *cls, const tolerance
   }
   // Under the ZOD the mode solutions are constants: solve each once.
   const int n = mode_enumerate_cached(&s->dyn, cls, &tol->mode,
-                                    sim_is_full(s) ? NULL : &s->mode_cache, all);
+                                      sim_is_full(s) ? NULL : &s->mode_cache, all);
   ch->count = (uint8_t)n;
-  for (int k = 0; k < n; k++) ch->code[k] = (uint8_t)(all[k].mode.letter[0] + 4 * all[k].mode.letter[1]);
+  for (int k = 0; k < n; k++)
+    ch->code[k] = (uint8_t)(all[k].mode.letter[0] + 4 * all[k].mode.letter[1]);
   ch->margin = sim_choice_margin(s, cls);
   if (table) sim_table_store(&s->table, code, ch);
   return true;
 }
 
-void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol,
-                      sim_choice *ch) {
+void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol, sim_choice *ch) {
   mode_solution all[ZENO_MAX_MODES];
   consistent_modes(s, cls, tol, ch, all);
 }

@@ -65,8 +65,7 @@ double sim_start_gap_tol(const zeno_sim *s) {
   return SIM_START_GAP_RTOL * scale;
 }
 
-zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
-                          zeno_error *error) {
+zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno_error *error) {
   if (scene == NULL) {
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene is NULL");
     return NULL;
@@ -74,13 +73,11 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
   if (zeno_scene_validate(scene, error) != ZENO_OK) return NULL;
   zeno_sim_def d = def ? *def : zeno_sim_def_default();
   if (!(d.velocity_rtol > 0 && d.velocity_rtol < 1e-2) ||
-      !(d.force_rtol > 0 && d.force_rtol < 1e-2) ||
-      !(d.time_rtol > 0 && d.time_rtol < 1e-2) ||
+      !(d.force_rtol > 0 && d.force_rtol < 1e-2) || !(d.time_rtol > 0 && d.time_rtol < 1e-2) ||
       !(d.ratio_rtol > 0 && d.ratio_rtol < 1e-1) ||
       !(d.full_ratio_rtol > 0 && d.full_ratio_rtol < 1e-1) ||
-      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) ||
-      !(d.tie_rtol >= 0 && d.tie_rtol < 1) || d.ratio_periods < 1 ||
-      d.max_period < 1 ||
+      !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) || !(d.tie_rtol >= 0 && d.tie_rtol < 1) ||
+      d.ratio_periods < 1 || d.max_period < 1 ||
       d.max_period * (d.ratio_periods + 2) + 1 > SIM_RING) {
     zeno_fail(error, ZENO_ERR_RANGE, "sim_def",
               "tolerances must lie in (0, 1e-2) (ratio_rtol, full_ratio_rtol "
@@ -107,8 +104,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
     return NULL;
   }
   const double bias[4] = {0, 0, 0, 0};
-  contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias,
-               s->km.mu);
+  contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
   s->len_scale = sim_is_full(s) && scaled ? scene->epsilon * scene->epsilon : 1.0;
   s->vel_scale = sim_is_full(s) && scaled ? scene->epsilon : 1.0;
@@ -223,4 +219,3 @@ void zeno_sim_destroy(zeno_sim *s) {
 
 zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->run.outcome; }
 const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->user_scene; }
-

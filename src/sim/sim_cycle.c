@@ -135,8 +135,7 @@ zeno_status sim_cycle_run_loop(zeno_sim *s, const double qdp[3], sim_cycle *out,
   return ZENO_OK;
 }
 
-zeno_status sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out,
-                          zeno_error *error) {
+zeno_status sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out, zeno_error *error) {
   if (s != NULL && sim_kernel_cycle(s, qdp, out)) return ZENO_OK;
   return sim_cycle_run_loop(s, qdp, out, error);
 }

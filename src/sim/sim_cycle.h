@@ -30,10 +30,10 @@
 #define SIM_CYCLE_WORD 96
 
 typedef struct sim_cycle {
-  bool returned;         ///< reached the second impact on the section
-  double angle;          ///< its section angle atan(xdot2 / |zdot2|) [rad]
-  double rate;           ///< zdot2' just before it, in the scene's units [length/time]
-  double t;              ///< its time, in the scene's units [time]
+  bool returned;  ///< reached the second impact on the section
+  double angle;   ///< its section angle atan(xdot2 / |zdot2|) [rad]
+  double rate;    ///< zdot2' just before it, in the scene's units [length/time]
+  double t;       ///< its time, in the scene's units [time]
   /// How a cycle that did not return ended: on the kernel rest, escaped
   /// or the time limit; on the event loop any outcome.
   zeno_outcome end;
@@ -82,8 +82,7 @@ static inline bool sim_cycle_append(char *buf, size_t *len, const char *token, s
 /// The tie margin noted for the event just made (*tie, the simulator's)
 /// goes into the cycle's (counts: false for the return, whose margin is the
 /// next cycle's), and *tie is reset to `none`.
-static inline void sim_cycle_take_tie(sim_cycle_track *t, double *tie, double none,
-                                      bool counts) {
+static inline void sim_cycle_take_tie(sim_cycle_track *t, double *tie, double none, bool counts) {
   if (*tie < t->all_tie) t->all_tie = *tie;
   if (counts && *tie < t->out->tie_margin) t->out->tie_margin = *tie;
   *tie = none;
@@ -107,15 +106,13 @@ bool sim_cycle_finish(const sim_cycle_track *t, const zeno_sim *s, bool done);
 /// kernel takes the cycle, else on the event loop (sim_cycle_run_loop).
 /// Errors (an out-of-memory run, a simulator that is not a ZOD one) are
 /// the loop's.
-zeno_status sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out,
-                          zeno_error *error);
+zeno_status sim_cycle_run(zeno_sim *s, const double qdp[3], sim_cycle *out, zeno_error *error);
 
 /// The same cycle on the event loop alone, the kernel's oracle: the loop's
 /// events (lean records) until the second section crossing, the run's end
 /// or its failure, each given to the cycle's recorder (its word from the
 /// first impact to the return, the impacts' letters, the tie margins of
 /// the events before the return, the return's angle, rate and time).
-zeno_status sim_cycle_run_loop(zeno_sim *s, const double qdp[3], sim_cycle *out,
-                               zeno_error *error);
+zeno_status sim_cycle_run_loop(zeno_sim *s, const double qdp[3], sim_cycle *out, zeno_error *error);
 
 #endif

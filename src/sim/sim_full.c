@@ -32,15 +32,14 @@ void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]) {
 }
 
 // Rows of the coordinates that make up q': (z1, z2, x2) or (z1, x1, theta).
-static void zod_rows(const zeno_sim *s, const double q[3], const double qd[3],
-                     double J[9], double value[3], double rate[3]) {
+static void zod_rows(const zeno_sim *s, const double q[3], const double qd[3], double J[9],
+                     double value[3], double rate[3]) {
   double W[3][4], c[4], cd[4];
   sim_jacobian(s, q, W);
   kinematics_full_contacts(&s->km, q, qd, c, cd);
   const int col[3] = {0, s->km.n == 2 ? 2 : 1, s->km.n == 2 ? 3 : -1};
   for (int r = 0; r < 3; r++) {
-    for (int k = 0; k < 3; k++)
-      J[r * 3 + k] = col[r] >= 0 ? W[k][col[r]] : (k == 2 ? 1.0 : 0.0);
+    for (int k = 0; k < 3; k++) J[r * 3 + k] = col[r] >= 0 ? W[k][col[r]] : (k == 2 ? 1.0 : 0.0);
     value[r] = col[r] >= 0 ? c[col[r]] : q[2];
     rate[r] = col[r] >= 0 ? cd[col[r]] : qd[2];
   }
@@ -113,8 +112,7 @@ void sim_full_refresh_dyn(zeno_sim *s) {
   contact_dyn_build(&s->dyn, s->km.n, W, s->km.inv_mass, s->km.h, bias, s->km.mu);
 }
 
-static zeno_status push_nodes(zeno_sim *s, double t0, const cvode_result *r,
-                              size_t *first) {
+static zeno_status push_nodes(zeno_sim *s, double t0, const cvode_result *r, size_t *first) {
   *first = s->run.node_len;
   if (s->run.node_len + (size_t)r->node_count > s->node_cap) {
     size_t cap = s->node_cap ? s->node_cap : 256;
@@ -132,8 +130,8 @@ static zeno_status push_nodes(zeno_sim *s, double t0, const cvode_result *r,
   return ZENO_OK;
 }
 
-zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          flow_crossing *first, sim_hits *hits) {
+zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale, flow_crossing *first,
+                          sim_hits *hits) {
   cvode_scales sc;
   double c[4], cd[4];
   kinematics_full_contacts(&s->km, s->run.q, s->run.qd, c, cd);
@@ -168,13 +166,17 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
     }
   cvode_result r;
   const int flag = cvode_advance(s->cv, s->run.sol.mode, s->run.q, s->run.qd, tau_max,
-                               s->scene.escape_radius * s->len_scale, &sc, &r);
+                                 s->scene.escape_radius * s->len_scale, &sc, &r);
   const double t0 = s->run.t;
   if (r.node_count > 1 && flag >= 0) {
     size_t firstn;
     if (push_nodes(s, t0, &r, &firstn) != ZENO_OK) return ZENO_ERR_NOMEM;
-    segment g = {.t0 = t0, .t1 = t0 + r.tau, .mode = s->run.sol.mode, .full = true,
-                 .node_first = firstn, .node_count = (size_t)r.node_count};
+    segment g = {.t0 = t0,
+                 .t1 = t0 + r.tau,
+                 .mode = s->run.sol.mode,
+                 .full = true,
+                 .node_first = firstn,
+                 .node_count = (size_t)r.node_count};
     memcpy(g.force, s->run.sol.force, sizeof g.force);
     zeno_status st = sim_hist_push(s, &g);
     if (st != ZENO_OK) return st;
@@ -208,15 +210,13 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
 }
 
 // Cubic Hermite interpolation of x with derivative dx between two nodes.
-static double hermite(double x0, double d0, double x1, double d1, double h,
-                      double u) {
+static double hermite(double x0, double d0, double x1, double d1, double h, double u) {
   const double u2 = u * u, u3 = u2 * u;
-  return (2 * u3 - 3 * u2 + 1) * x0 + (u3 - 2 * u2 + u) * h * d0 +
-         (-2 * u3 + 3 * u2) * x1 + (u3 - u2) * h * d1;
+  return (2 * u3 - 3 * u2 + 1) * x0 + (u3 - 2 * u2 + u) * h * d0 + (-2 * u3 + 3 * u2) * x1 +
+         (u3 - u2) * h * d1;
 }
 
-void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
-                     double qd[3]) {
+void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3], double qd[3]) {
   const cvode_node *n = s->nodes + g->node_first;
   size_t lo = 0, hi = g->node_count - 1;
   while (hi - lo > 1) {

@@ -29,8 +29,7 @@ double sim_impact_input(zeno_sim *s, const mode_class *cls, const bool gap_hit[2
   return speed;
 }
 
-bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4],
-                    double *angle) {
+bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4], double *angle) {
   // Contact 1 sustained, contact 2 colliding.
   if (s->km.n != 2 || cls->gap[0] != MODE_GAP_CLOSED || cls->gap[1] != MODE_GAP_IMPACTING)
     return false;

@@ -50,11 +50,11 @@ typedef struct impact_record {
 /// The run: the state, the mode in force, the run's flags, counts and
 /// record. Zeroed as a whole at creation and by sim_restart_zod (a new run).
 typedef struct sim_run {
-  double t, q[3], qd[3];  ///< q' and qdot' (ZOD coordinates, see kinematics_model.Cp)
-  mode_solution sol;        ///< the mode in force
-  double vscale;          ///< velocity scale of the current segment
+  double t, q[3], qd[3];                ///< q' and qdot' (ZOD coordinates, see kinematics_model.Cp)
+  mode_solution sol;                    ///< the mode in force
+  double vscale;                        ///< velocity scale of the current segment
   size_t node_len, word_len, hist_len;  ///< in use of the buffers nodes, word, hist
-  char failure[48];       ///< full model: CVODE flag name of a failure
+  char failure[48];                     ///< full model: CVODE flag name of a failure
 
   bool started, finished, end_pending, zeno_pending;
   bool start_impact;  ///< the initial state is an impact (zero gap, approaching)
@@ -76,20 +76,20 @@ typedef struct sim_run {
   bool has_zeno;
   double first_zeno_time;
   long first_zeno_impacts;
-  size_t section_count;  ///< section crossings so far
-  double sections[ZENO_SUMMARY_SECTIONS]; ///< the first of them
+  size_t section_count;                    ///< section crossings so far
+  double sections[ZENO_SUMMARY_SECTIONS];  ///< the first of them
 } sim_run;
 
 /// Zeno detection (sim_zeno.c) and completion (sim_zeno_close.c): the
 /// current sequence of impacts, the chain of completed sequences, a pending
 /// completion and a diverging sequence. Zeroed as a whole with the run.
 typedef struct sim_zeno {
-  int ring_len;            ///< records in the current sequence (capped)
-  long seq_impacts;        ///< impacts in the current sequence
-  double seq_first_speed;  ///< first impact speed of the sequence
-  double seq_first_t;      ///< time of the sequence's first impact
+  int ring_len;                  ///< records in the current sequence (capped)
+  long seq_impacts;              ///< impacts in the current sequence
+  double seq_first_speed;        ///< first impact speed of the sequence
+  double seq_first_t;            ///< time of the sequence's first impact
   uint64_t seq_first_signature;  ///< steps from its start to its first impact
-  unsigned seq_touched;    ///< contacts touching at any of its impacts
+  unsigned seq_touched;          ///< contacts touching at any of its impacts
 
   /* the chain: completed sequences following each other (second order) */
   int chain_len;             ///< completions in the chain (capped at SIM_CHAIN)
@@ -140,18 +140,18 @@ struct zeno_sim {
   kinematics_model km;
   contact_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
   mode_solution_cache mode_cache;  ///< ZOD: every mode's solution, solved once
-  sim_table table;      ///< ZOD with def.zod_table: choices and impact maps, made once
+  sim_table table;                 ///< ZOD with def.zod_table: choices and impact maps, made once
   /// Events carry their time, modes and ZOD states (zod, zod_rate) only,
   /// not the rest of the public state record nor the drift and residual
   /// checks: the Poincaré maps' cycles read no more (sim_restart.h).
   bool lean_events;
-  zfc *cv;     ///< full model: the CVODE integrator
+  zfc *cv;                      ///< full model: the CVODE integrator
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
-  cvode_node *nodes;              ///< full model: accepted steps (dense output)
+  cvode_node *nodes;            ///< full model: accepted steps (dense output)
   size_t node_cap;
   char *word;
   size_t word_cap;
-  bool word_failed;   ///< the word could not grow: the next call reports NOMEM
+  bool word_failed;  ///< the word could not grow: the next call reports NOMEM
   segment *hist;
   size_t hist_cap;
 
@@ -162,10 +162,9 @@ struct zeno_sim {
 _Static_assert(offsetof(zeno_sim, records) + sizeof(sim_records) == sizeof(zeno_sim),
                "the records are the simulator's last member (zeno_sim_create)");
 
-
 /// Contact coordinates (z1, x1, z2, x2) and rates from q', qdot' under the ZOD.
-void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3],
-                  double c[4], double cd[4]);
+void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3], double c[4],
+                  double cd[4]);
 
 /// Gaps within this tolerance of zero touch at the start: rounding of the
 /// initial state's conversion to the model's coordinates (sim_create.c).
@@ -207,8 +206,8 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev);
 
 /* events and the mode word (sim.c) */
 /// Starts an event record at the current state (mode and state before).
-void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind,
-                     zeno_guard guard, int contact);
+void sim_event_begin(zeno_sim *s, zeno_event *ev, zeno_event_kind kind, zeno_guard guard,
+                     int contact);
 /// Completes it: tie margin, mode and state after, the event count and the
 /// event limit.
 void sim_event_finish(zeno_sim *s, zeno_event *ev);
@@ -225,14 +224,10 @@ void sim_mode_token(zeno_sim *s);
 /// of before); returns the gain, or 0 when there is none.
 double sim_note_energy_gain(zeno_sim *s, double before, double after);
 
-static inline bool sim_is_full(const zeno_sim *s) {
-  return s->scene.model == ZENO_MODEL_FULL;
-}
+static inline bool sim_is_full(const zeno_sim *s) { return s->scene.model == ZENO_MODEL_FULL; }
 
 /// The per-scene table is read (ZOD and def.zod_table).
-static inline bool sim_has_table(const zeno_sim *s) {
-  return s->def.zod_table && !sim_is_full(s);
-}
+static inline bool sim_has_table(const zeno_sim *s) { return s->def.zod_table && !sim_is_full(s); }
 
 /// Contact Jacobian at q (ZOD: the constant W0).
 void sim_jacobian(const zeno_sim *s, const double q[3], double W[3][4]);
@@ -241,18 +236,18 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g);
 
 /// The guards that fired together at the current instant, per contact.
 typedef struct sim_hits {
-  bool gap[ZENO_MAX_CONTACTS];    ///< the gap of a free contact reached zero (impact)
-  bool slip[ZENO_MAX_CONTACTS];   ///< the slip rate of a slipping contact reached zero
-  bool lift[ZENO_MAX_CONTACTS];   ///< the normal force of a closed contact reached zero
-  bool margin[ZENO_MAX_CONTACTS]; ///< the friction margin of a sticking contact reached zero
+  bool gap[ZENO_MAX_CONTACTS];     ///< the gap of a free contact reached zero (impact)
+  bool slip[ZENO_MAX_CONTACTS];    ///< the slip rate of a slipping contact reached zero
+  bool lift[ZENO_MAX_CONTACTS];    ///< the normal force of a closed contact reached zero
+  bool margin[ZENO_MAX_CONTACTS];  ///< the friction margin of a sticking contact reached zero
 } sim_hits;
 
 /// A ZOD segment in the current mode from the current state: its
 /// accelerations qddp (q'), contact coordinates c, rates cd and
 /// accelerations cdd, and its guard crossings sorted by time (sim.c).
 /// Returns how many.
-int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4],
-                      double cdd[4], flow_crossing cr[FLOW_MAX_CROSSINGS]);
+int sim_zod_crossings(const zeno_sim *s, double qddp[3], double c[4], double cd[4], double cdd[4],
+                      flow_crossing cr[FLOW_MAX_CROSSINGS]);
 /// The guards of a ZOD segment's sorted crossings cr[0..n) that fire with
 /// the first: those within def.time_rtol of its time (sim.c).
 sim_hits sim_crossing_hits(const zeno_sim *s, const flow_crossing *cr, int n);
@@ -263,10 +258,9 @@ void sim_full_zero_gaps(zeno_sim *s, const bool closed[2]);
 void sim_full_refresh_dyn(zeno_sim *s);
 /// Integrates the current mode to its next guard crossing. Returns
 /// ZENO_DONE on a solver failure (s->run.failure names CVODE's flag).
-zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale,
-                          flow_crossing *first, sim_hits *hits);
-void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3],
-                     double qd[3]);
+zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale, flow_crossing *first,
+                          sim_hits *hits);
+void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3], double qd[3]);
 
 /* contact state (sim_contact.c) */
 typedef struct tolerances {
@@ -284,8 +278,8 @@ void sim_gen_to_rates(const zeno_sim *s, const double v[3], double out[3]);
 /// lean_events its time, mode and ZOD coordinates only.
 void sim_event_state(const zeno_sim *s, zeno_state *st);
 /// The public state record of (q, qd) in mode sol at time t.
-void sim_fill_state(const zeno_sim *s, double t, const double q[3],
-                    const double qd[3], const mode_solution *sol, zeno_state *st);
+void sim_fill_state(const zeno_sim *s, double t, const double q[3], const double qd[3],
+                    const mode_solution *sol, zeno_state *st);
 /// Largest contact speed at the current pose [length/time].
 double sim_contact_speed(const zeno_sim *s, const double qd[3]);
 /// Largest of the contact rates cd [length/time].
@@ -300,8 +294,7 @@ void sim_enforce(zeno_sim *s, const mode_class *cls);
 /// Zero thresholds for a segment of speed scale vscale.
 tolerances sim_make_tol(const zeno_sim *s, double vscale);
 /// Kinematic classes of the contacts (touching[i]: gap known to be zero).
-void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v,
-                  mode_class *cls);
+void sim_classify(const zeno_sim *s, const bool touching[2], double tol_v, mode_class *cls);
 /* units (sim_query.c) */
 /// A state computed in the simulator's units, in the user's.
 void sim_state_to_user(const zeno_sim *s, zeno_state *st);
@@ -310,8 +303,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev);
 
 /// The mode choice of a class (sim_choose_next()'s): the table's, or worked
 /// out and remembered in it.
-void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol,
-                      sim_choice *ch);
+void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol, sim_choice *ch);
 /// Makes the table's projection onto contact coordinates cols[0..m) (as
 /// sim_enforce() makes it when it first needs it); false when they are
 /// dependent or the simulator has no table.
@@ -319,7 +311,6 @@ bool sim_table_projection(zeno_sim *s, const int *cols, int m);
 
 /// Chooses the next mode; sets end_pending for rest, ambiguity, inconsistency.
 void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol);
-
 
 /// Tie margin of an event at which nothing came close (zeno_event.tie_margin
 /// is capped here: margins are relative, and above 1 nothing is near).
@@ -345,8 +336,7 @@ double sim_impact_input(zeno_sim *s, const mode_class *cls, const bool gap_hit[2
                         unsigned *touched);
 /// The Poincaré section (22): contact 1 sustained and contact 2 colliding
 /// (contact rates cd); *angle = atan(xdot2 / |zdot2|).
-bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4],
-                    double *angle);
+bool sim_on_section(const zeno_sim *s, const mode_class *cls, const double cd[4], double *angle);
 /// After the law's result: the rates, the touching contacts' classes
 /// (closed unless separating) and their projection.
 void sim_impact_apply(zeno_sim *s, const impact_input *in, const impact_result *out,
@@ -356,17 +346,17 @@ void sim_impact_apply(zeno_sim *s, const impact_input *in, const impact_result *
    coordinates c and rates cd the caller holds */
 /// An impact's contacts (gap_hit): the squared approach speed over the
 /// squared speed scale.
-void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
-                      const double cd[4], double vscale);
+void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
+                      double vscale);
 /// Touching contacts after an event whose gap or slip rate was classified
 /// nonzero but is small against the speed scale.
 void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
-                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
-                           double tol_v, double vscale);
+                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4], double tol_v,
+                           double vscale);
 /// Free contacts that came near the surface within the first tau of a
 /// segment whose accelerations are cdd.
-void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
-                          const double cdd[4], double tau);
+void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4], const double cdd[4],
+                          double tau);
 /// A ZOD segment ending at cr[0] (of n sorted crossings): the next crossing
 /// over the segment's duration, and the near misses.
 void sim_note_crossing_ties(zeno_sim *s, const flow_crossing *cr, int n, const double c[4],

@@ -74,8 +74,7 @@ static void make_constants(zeno_sim *s, sim_kernel_data *kd) {
   for (int a = 0; a < 3; a++)
     for (int b = 0; b < 3; b++) {
       double sum = 0;
-      for (int j = 0; j < 3; j++)
-        sum += s->km.Ainv[j][a] * s->km.mass_diag[j] * s->km.Ainv[j][b];
+      for (int j = 0; j < 3; j++) sum += s->km.Ainv[j][a] * s->km.mass_diag[j] * s->km.Ainv[j][b];
       kd->kinetic[a][b] = 0.5 * sum;
     }
   for (unsigned code = 0; code < 16; code++) {
@@ -152,8 +151,8 @@ static bool clear_of(double v, double lo, double hi) {
 
 // The velocities' classes against tol, or false when one lies in the band
 // (a run's: SIM_KERNEL_BAND; a cycle's: SIM_KERNEL_CYCLE_ROUNDING).
-static bool classify(const kernel_run *r, const double cd[4], const bool touching[2],
-                     double tol, mode_class *cls) {
+static bool classify(const kernel_run *r, const double cd[4], const bool touching[2], double tol,
+                     mode_class *cls) {
   double lo = tol / SIM_KERNEL_BAND, hi = tol * SIM_KERNEL_BAND;
   if (!r->run) {
     double e = SIM_KERNEL_CYCLE_ROUNDING * r->start_speed;
@@ -283,8 +282,8 @@ static kstep choose(kernel_run *r, const mode_class *cls, double vscale, double 
 // and sim_event_finish() of sim.c note it: the section crossing, the
 // count, the energy gained (kinetic: before the impact) and the Zeno
 // record (the contacts touched).
-static void run_impact(kernel_run *r, double speed, unsigned touched, double kinetic,
-                       bool section, double angle) {
+static void run_impact(kernel_run *r, double speed, unsigned touched, double kinetic, bool section,
+                       double angle) {
   zeno_sim *s = r->s;
   if (section) {
     if (s->run.section_count < ZENO_SUMMARY_SECTIONS) s->run.sections[s->run.section_count] = angle;
@@ -321,7 +320,8 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
   const double tol_v = s->def.velocity_rtol * vscale;
   const unsigned before = mode_code(s);
   bool touching[2];
-  for (int i = 0; i < 2; i++) touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
+  for (int i = 0; i < 2; i++)
+    touching[i] = s->run.sol.mode.letter[i] != ZENO_LETTER_F || gap_hit[i];
   mode_class cls;
   if (!classify(r, cd, touching, tol_v, &cls)) return K_BACK;
   unsigned touched = 0;
@@ -397,7 +397,7 @@ static kstep flow(kernel_run *r) {
   contacts_of(r, c, cd);
   flow_crossing cr[FLOW_MAX_CROSSINGS];
   const int n = flow_crossings_inv(2, s->run.sol.mode, c, cd, cdd, r->kd->mode_inv[code],
-                                 s->scene.escape_radius, cr);
+                                   s->scene.escape_radius, cr);
   const double tau_end = s->scene.t_end - s->run.t;
   if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) {
     if (r->run) {
@@ -438,11 +438,13 @@ static kstep start(kernel_run *r) {
   bool impacting = false;
   for (int i = 0; i < 2; i++) {
     impacting = impacting || cls.gap[i] == MODE_GAP_IMPACTING;
-    s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+    s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]]
+                                                              : ZENO_LETTER_F;
   }
   if (!impacting) return K_BACK;
   sim_hits hits = {0};
-  for (int i = 0; i < 2; i++) hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
+  for (int i = 0; i < 2; i++)
+    hits.gap[i] = s->run.sol.mode.letter[i] == ZENO_LETTER_F && cd[2 * i] < 0;
   return crossing(r, &hits, cd, s->run.vscale);
 }
 
@@ -468,7 +470,8 @@ static kstep run_start(kernel_run *r) {
   if (cls.gap[0] == MODE_GAP_IMPACTING || cls.gap[1] == MODE_GAP_IMPACTING) {
     static const unsigned char by_slip[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
     for (int i = 0; i < 2; i++) {
-      s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]] : ZENO_LETTER_F;
+      s->run.sol.mode.letter[i] = cls.gap[i] == MODE_GAP_CLOSED ? by_slip[cls.slip[i]]
+                                                                : ZENO_LETTER_F;
       if (cls.gap[i] != MODE_GAP_OPEN) s->run.q[i] = c[2 * i] = 0;
     }
     if (!mode_token(r, mode_code(s))) return K_BACK;
@@ -540,7 +543,8 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   else r.k.events = (int)(s->run.event_count - 1);  // the crossings so far (START counts one)
   while (st == K_ON) st = flow(&r);
   // A decision nearer a tie than the floor may be the loop's otherwise.
-  if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed) return SIM_KERNEL_BACK;
+  if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed)
+    return SIM_KERNEL_BACK;
   // The mode's solution (its forces: the loop's next event, the summary).
   mode_solution sol;
   if (!mode_solve_cached(&s->dyn, s->run.sol.mode, &s->mode_cache, &sol)) return SIM_KERNEL_BACK;
@@ -553,8 +557,8 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   s->run.end_pending = s->run.finished = true;
   s->run.outcome = s->run.pending_outcome = out.end;
   s->run.pending_guard = out.end == ZENO_OUTCOME_TIME_LIMIT ? ZENO_GUARD_TIME
-                     : out.end == ZENO_OUTCOME_ESCAPED  ? ZENO_GUARD_ESCAPE
-                                                        : ZENO_GUARD_NONE;
+                         : out.end == ZENO_OUTCOME_ESCAPED  ? ZENO_GUARD_ESCAPE
+                                                            : ZENO_GUARD_NONE;
   s->run.event_count++;
   return SIM_KERNEL_DONE;
 }

@@ -110,8 +110,7 @@ bool sim_kernel_runs(const zeno_sim *s);
 /// applied to s->run.qd, its impulse mask (bit i: contact i) and outcome
 /// letters returned; false when none passes (the steps report it).
 bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impacting[2],
-                        const double cd[4], double tol_v, unsigned *mask,
-                        unsigned char letter[2]);
+                        const double cd[4], double tol_v, unsigned *mask, unsigned char letter[2]);
 
 /// Frees the kernel's data (zeno_sim_destroy()).
 void sim_kernel_free(zeno_sim *s);

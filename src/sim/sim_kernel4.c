@@ -161,8 +161,7 @@ static L4 bool gap_root(v4 z, v4 zd, double a, double inv, v4 *tau) {
     const v4 r1 = qq * vb(inv), r2 = z / qq;
     const m4 ok1 = take1 & (r1 > zero) & (vabs(r1) < inf) & (zd + vb(a) * r1 < zero);
     best = vsel(ok1, r1, best);
-    const m4 ok2 = take2 & (r2 > zero) & (vabs(r2) < inf) & (zd + vb(a) * r2 < zero) &
-                   (r2 < best);
+    const m4 ok2 = take2 & (r2 > zero) & (vabs(r2) < inf) & (zd + vb(a) * r2 < zero) & (r2 < best);
     best = vsel(ok2, r2, best);
   }
   *tau = vsel(now, zero, best);
@@ -182,8 +181,7 @@ static L4 v4 slip_root(v4 c0, double c1, double inv, int dir) {
 
 // sim_note_near_misses() over the first tau of the segment from c, cd
 // (accelerations cdd).
-static L4 void near_misses(quad *w, const v4 c[4], const v4 cd[4], const double cdd[4],
-                           v4 tau) {
+static L4 void near_misses(quad *w, const v4 c[4], const v4 cd[4], const double cdd[4], v4 tau) {
   for (int i = 0; i < 2; i++) {
     const double zdd = cdd[2 * i];
     const unsigned l = i == 0 ? w->code % 4 : w->code / 4;
@@ -229,8 +227,7 @@ static L4 q_step flow(quad *w) {
   zeno_sim *s = w->s;
   const sim_kernel_data *kd = w->kd;
   const unsigned code = w->code;
-  const double *qddp = kd->mode_qddp[code], *cdd = kd->mode_cdd[code],
-               *inv = kd->mode_inv[code];
+  const double *qddp = kd->mode_qddp[code], *cdd = kd->mode_cdd[code], *inv = kd->mode_inv[code];
   v4 c[4], cd[4];
   c[0] = w->q[0];
   c[1] = vb(w->k1[0]) * w->q[0] + vb(w->k1[1]) * w->q[1] + vb(w->k1[2]) * w->q[2];
@@ -399,4 +396,3 @@ unsigned sim_kernel_cycle4(zeno_sim *s, const double qdp[4][3], sim_cycle out[4]
 }
 
 #endif
-

@@ -45,8 +45,7 @@ typedef struct quad {
   /// event being made, the speed scale, the start's speed scale, the
   /// smallest margin of every event and of those that count, the first
   /// impact's speed, the return's angle and rate.
-  v4 t, q[3], qd[3], tie, vscale, start_speed, all_tie, tie_margin, first_speed, angle,
-      rate;
+  v4 t, q[3], qd[3], tie, vscale, start_speed, all_tie, tie_margin, first_speed, angle, rate;
 } quad;
 
 static inline L4 v4 vb(double x) { return (v4){x, x, x, x}; }
@@ -107,8 +106,8 @@ L4 bool sim_k4_classify(const quad *w, const v4 cd[4], const bool touching[2], v
 L4 bool sim_k4_enforce(quad *w, const mode_class *cls, v4 cd[4]);
 /// sim_kernel_resolve() on each lane, on a made context and made
 /// candidates: false when the lanes part or something is not made.
-L4 bool sim_k4_resolve(quad *w, const bool touching[2], const bool impacting[2],
-                       const v4 cd[4], v4 tol_v, unsigned *mask, unsigned char letter[2]);
+L4 bool sim_k4_resolve(quad *w, const bool touching[2], const bool impacting[2], const v4 cd[4],
+                       v4 tol_v, unsigned *mask, unsigned char letter[2]);
 #endif
 
 #endif

@@ -122,8 +122,7 @@ static L4 q_pass double_stick(const kstick *st, v4 tol_v, v4 tol_impulse, v4 qd[
   }
   const v4 xn1 = dot3(st->X0[0], qd) + best_s * vb(st->k[0]);
   const v4 xn2 = dot3(st->X0[2], qd) + best_s * vb(st->k[2]);
-  if (!same((best >= -tol_impulse) & (xn1 > tol_impulse) & (xn2 > tol_impulse), &on))
-    return P_PART;
+  if (!same((best >= -tol_impulse) & (xn1 > tol_impulse) & (xn2 > tol_impulse), &on)) return P_PART;
   if (!on) return P_NO;
   v4 dq[3];
   for (int r = 0; r < 3; r++) dq[r] = dot3(st->AX0[r], qd) + best_s * vb(st->Ak[r]);
@@ -132,8 +131,8 @@ static L4 q_pass double_stick(const kstick *st, v4 tol_v, v4 tol_impulse, v4 qd[
 }
 
 // sim_kernel_resolve() on each lane, on a made context and made candidates.
-L4 bool sim_k4_resolve(quad *w, const bool touching[2], const bool impacting[2],
-                       const v4 cd[4], v4 tol_v, unsigned *mask, unsigned char letter[2]) {
+L4 bool sim_k4_resolve(quad *w, const bool touching[2], const bool impacting[2], const v4 cd[4],
+                       v4 tol_v, unsigned *mask, unsigned char letter[2]) {
   const zeno_sim *s = w->s;
   const sim_kernel_data *kd = w->kd;
   const unsigned key = (touching[0] ? 1u : 0u) | (touching[1] ? 2u : 0u) |

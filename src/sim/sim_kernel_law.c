@@ -3,8 +3,8 @@
 // each impact context's preference list made once with its letters' maps
 // folded into rows on the contact rates, so that each check is one dot
 // product, and its double stick made once as rows on qdot'.
-#include "sim/sim_kernel.h"
 #include "sim/sim_kernel_law.h"
+#include "sim/sim_kernel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -157,13 +157,14 @@ static bool make_candidate(zeno_sim *s, const bool touching[2], const double B[4
   for (int i = 0; i < 2; i++) {
     // F at a touching contact: its gap opens; P (N): it slips forward
     // (backward) after the impact.
-    const int ysign = letter[i] == ZENO_LETTER_F ? (touching[i] ? 1 : 0)
+    const int ysign = letter[i] == ZENO_LETTER_F   ? (touching[i] ? 1 : 0)
                       : letter[i] == ZENO_LETTER_P ? 1
                       : letter[i] == ZENO_LETTER_N ? -1
                                                    : 0;
     if (ysign == 0) continue;
     const int row = letter[i] == ZENO_LETTER_F ? 2 * i : 2 * i + 1;
-    for (int col = 0; col < 4; col++) c->row[c->checks][col] = ysign * m->Y[code][row][col] * B[col];
+    for (int col = 0; col < 4; col++)
+      c->row[c->checks][col] = ysign * m->Y[code][row][col] * B[col];
     c->checks++;
   }
   const double(*AMW)[4] = (const double(*)[4])s->table.kernel->AMW;
@@ -254,8 +255,7 @@ static bool passes(kcand *c, const double cd[4], double tol_v) {
 // resolve_complementarity(): the first candidate of the preference list
 // that passes, applied to qdot'; its mask and letters.
 bool sim_kernel_resolve(zeno_sim *s, const bool touching[2], const bool impacting[2],
-                        const double cd[4], double tol_v, unsigned *mask,
-                        unsigned char letter[2]) {
+                        const double cd[4], double tol_v, unsigned *mask, unsigned char letter[2]) {
   sim_kernel_data *kd = s->table.kernel;
   const unsigned key = (touching[0] ? 1u : 0u) | (touching[1] ? 2u : 0u) |
                        (impacting[0] ? 4u : 0u) | (impacting[1] ? 8u : 0u);

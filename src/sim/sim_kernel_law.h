@@ -24,7 +24,7 @@
 typedef struct kcand {
   unsigned char letter[2];
   unsigned char mask;
-  bool stick2;                ///< both sticking: its own test (double_stick)
+  bool stick2;  ///< both sticking: its own test (double_stick)
   /// Its checks in impact.c's order (impulses, then rates), each one row
   /// r on the rates: r cd > tol_v where bit k of `strict` is set (a
   /// pressing normal impulse), else r cd >= -tol_v. Impulse rows are
@@ -33,7 +33,7 @@ typedef struct kcand {
   int checks;
   unsigned char strict;
   double row[KERNEL_CHECKS][4];
-  double G[3][4];             ///< qdot' change AMW x, as rows on the rates
+  double G[3][4];  ///< qdot' change AMW x, as rows on the rates
 } kcand;
 
 /// Cone slacks of two contacts (contact_static_family's pieces).
@@ -47,16 +47,16 @@ typedef struct kcand {
 /// smallest is maximised where a rising and a falling one cross
 /// (contact_static_family_mapped's peak, the pairs and their divisors made once).
 typedef struct kstick {
-  bool ok;                            ///< the maps are regular
-  bool bounded;                       ///< some slack rises and another falls
-  double vrow[3];                     ///< residual velocity of the skipped row
-  double X0[4][3];                    ///< x0 = X0 qdot'
-  double G0[KERNEL_SLACKS][3];        ///< g0 = G0 qdot'
-  double g1[KERNEL_SLACKS], k[4];     ///< slopes of the slacks; the family's direction
-  double AX0[3][3], Ak[3];            ///< qdot' change: AX0 qdot' + s Ak
+  bool ok;                         ///< the maps are regular
+  bool bounded;                    ///< some slack rises and another falls
+  double vrow[3];                  ///< residual velocity of the skipped row
+  double X0[4][3];                 ///< x0 = X0 qdot'
+  double G0[KERNEL_SLACKS][3];     ///< g0 = G0 qdot'
+  double g1[KERNEL_SLACKS], k[4];  ///< slopes of the slacks; the family's direction
+  double AX0[3][3], Ak[3];         ///< qdot' change: AX0 qdot' + s Ak
   int pairs;
   unsigned char rise[KERNEL_STICK_PAIRS], fall[KERNEL_STICK_PAIRS];
-  double inv[KERNEL_STICK_PAIRS];     ///< 1 / (g1[rise] - g1[fall])
+  double inv[KERNEL_STICK_PAIRS];  ///< 1 / (g1[rise] - g1[fall])
   int flats;
   unsigned char flat[KERNEL_SLACKS];  ///< slacks constant along the family
 } kstick;
@@ -69,10 +69,10 @@ struct sim_kernel_context {
   int count;
   /// Its letters (S S: the double stick, the only candidate sticking at both).
   unsigned char letters[KERNEL_CANDIDATES][2];
-  unsigned char state[KERNEL_CANDIDATES]; ///< 0 not made, 1 made, 2 singular (never passes)
+  unsigned char state[KERNEL_CANDIDATES];  ///< 0 not made, 1 made, 2 singular (never passes)
   kcand cand[KERNEL_CANDIDATES];
   bool touching[2], impacting[2];
-  double e, B[4];                  ///< the restitution; its targets' factors
+  double e, B[4];  ///< the restitution; its targets' factors
   kstick stick;
 };
 

@@ -8,7 +8,6 @@
 #include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
 
-
 /* ---- the user's units ---------------------------------------------------- */
 
 // Converts n values of dimension d.
@@ -48,8 +47,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
 
 /* ---- queries --------------------------------------------------------------- */
 
-zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st,
-                              zeno_error *error) {
+zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st, zeno_error *error) {
   if (s == NULL || st == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
   const double t = scene_units_from_user(s->units, SCENE_DIM_TIME, user_t);
@@ -105,10 +103,10 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, &sum->final_state);
   sim_state_to_user(s, &sum->final_state);
   sum->t = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->t);
-  if (s->run.has_zeno) sum->zeno_time = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->zeno_time);
-  sum->section_count = s->run.section_count < ZENO_SUMMARY_SECTIONS
-                           ? s->run.section_count
-                           : ZENO_SUMMARY_SECTIONS;
+  if (s->run.has_zeno)
+    sum->zeno_time = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->zeno_time);
+  sum->section_count = s->run.section_count < ZENO_SUMMARY_SECTIONS ? s->run.section_count
+                                                                    : ZENO_SUMMARY_SECTIONS;
   memcpy(sum->section_angles, s->run.sections, sizeof sum->section_angles);
 }
 
@@ -172,9 +170,8 @@ zeno_status zeno_sim_run(zeno_sim *s, zeno_error *error) {
 
 // One run of a fresh simulator: the event loop, since the kernel's data
 // (every impact map made) cost more than the run saves.
-zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
-                     zeno_summary *summary, char *word, size_t word_size,
-                     zeno_error *error) {
+zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def, zeno_summary *summary,
+                     char *word, size_t word_size, zeno_error *error) {
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   zeno_sim_def d = def ? *def : zeno_sim_def_default();

@@ -22,10 +22,10 @@
 
 /// The mode choice of one kinematic class.
 typedef struct sim_choice {
-  uint16_t key;    ///< the class's code + 1; 0: empty slot
-  uint8_t count;   ///< consistent modes
-  uint8_t code[ZENO_MAX_MODES]; ///< their codes (letter[0] + 4 letter[1]), preference order
-  double margin;   ///< the choice's tie margin (sim_choice_margin)
+  uint16_t key;                  ///< the class's code + 1; 0: empty slot
+  uint8_t count;                 ///< consistent modes
+  uint8_t code[ZENO_MAX_MODES];  ///< their codes (letter[0] + 4 letter[1]), preference order
+  double margin;                 ///< the choice's tie margin (sim_choice_margin)
 } sim_choice;
 
 /// Impact contexts of the kernel: which of two contacts touch, which approach.
@@ -38,14 +38,14 @@ typedef struct sim_kernel_context sim_kernel_context;
 /// The flat kernel's data (sim_kernel.c), in the ZOD's coordinates q':
 /// each mode's accelerations, made as modes are met.
 typedef struct sim_kernel_data {
-  bool made;                      ///< AMW and k below are set
-  unsigned char mode_state[16];   ///< by mode code: 0 not made, 1 made, 2 no solution
-  bool mode_rest[16];             ///< every contact sticks and the body stays still
-  double mode_qddp[16][3];        ///< q'' (sim_mode_rates)
-  double mode_cdd[16][4];         ///< contact accelerations (z1, x1, z2, x2)''
+  bool made;                     ///< AMW and k below are set
+  unsigned char mode_state[16];  ///< by mode code: 0 not made, 1 made, 2 no solution
+  bool mode_rest[16];            ///< every contact sticks and the body stays still
+  double mode_qddp[16][3];       ///< q'' (sim_mode_rates)
+  double mode_cdd[16][4];        ///< contact accelerations (z1, x1, z2, x2)''
   /// Their divisors in the guards' roots inverted (flow_crossings_inv).
   double mode_inv[16][4];
-  double AMW[3][4];               ///< change of qdot' per unit contact impulse
+  double AMW[3][4];  ///< change of qdot' per unit contact impulse
   /// Kinetic energy as a quadratic form of qdot': T = v^T K v, K = A^-T M A^-1 / 2.
   double kinetic[3][3];
   /// Projections (sim_table.correct_K) carried into q': 0 not made, 1 made.
@@ -66,9 +66,9 @@ typedef struct sim_kernel_data {
 } sim_kernel_data;
 
 typedef struct sim_table {
-  int classes;                            ///< slots in use
+  int classes;  ///< slots in use
   sim_choice choice[SIM_TABLE_CLASSES];
-  contact_letter_maps letters;                 ///< the impact candidates' systems
+  contact_letter_maps letters;  ///< the impact candidates' systems
   /// Projections onto contact constraints, by the set of coordinates
   /// projected (bit a: coordinate a of (z1, x1, z2, x2)): 0 not made, 1
   /// made, 2 dependent; dv = K r in generalised rates, columns in the

@@ -10,8 +10,8 @@
 // for a tangent touch, small for a graze). Squared, so it is a length ratio
 // like the near-miss margin: a parabola reaching depth v^2 / 2a below the
 // surface turns into a miss when the gap shifts by that much.
-void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
-                      const double cd[4], double vscale) {
+void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
+                      double vscale) {
   for (int i = 0; i < s->km.n; i++) {
     const double r = cd[2 * i] / vscale;
     if (gap_hit[i]) sim_note_tie(s, r * r);
@@ -23,8 +23,8 @@ void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS],
 // hair; a separation squared, the height of the bounce it starts, as for a
 // graze).
 void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
-                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
-                           double tol_v, double vscale) {
+                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4], double tol_v,
+                           double vscale) {
   for (int i = 0; i < s->km.n; i++) {
     const bool touching = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];
     if (!touching) continue;
@@ -37,8 +37,8 @@ void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
 // Free contacts that came down and went back up within the first tau of
 // the segment without touching: the smallest gap over the starting gap (a
 // near miss).
-void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4],
-                          const double cdd[4], double tau) {
+void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4], const double cdd[4],
+                          double tau) {
   for (int i = 0; i < s->km.n; i++) {
     if (s->run.sol.mode.letter[i] != ZENO_LETTER_F) continue;
     const double z = c[2 * i], zd = cd[2 * i], zdd = cdd[2 * i];

@@ -119,7 +119,8 @@ static void extrapolate(zeno_sim *s, rview v, int p, double r) {
   double c4[4], cd[4];
   sim_contacts(s, s->zeno.pending_q, dqd, c4, cd);
   s->zeno.pending_rate_err = 0;
-  for (int k = 0; k < 2 * s->km.n; k++) s->zeno.pending_rate_err = fmax(s->zeno.pending_rate_err, fabs(cd[k]));
+  for (int k = 0; k < 2 * s->km.n; k++)
+    s->zeno.pending_rate_err = fmax(s->zeno.pending_rate_err, fabs(cd[k]));
 }
 
 // Sign of a contact slip rate with a zero band.
@@ -297,13 +298,15 @@ static void floor_tail(zeno_sim *s, rview v) {
     // The tail is added only where, as for any completion, no other
     // contact reaches its surface and no slip reverses on the way (Newton
     // e = 0.8's full model: contact 2, falling, went 9e-7 below).
-    double t = s->zeno.pending_t, err = s->zeno.pending_err, ratio = s->zeno.pending_ratio, q[3], qd[3];
+    double t = s->zeno.pending_t, err = s->zeno.pending_err, ratio = s->zeno.pending_ratio, q[3],
+           qd[3];
     memcpy(q, s->zeno.pending_q, sizeof q);
     memcpy(qd, s->zeno.pending_qd, sizeof qd);
     const unsigned contacts = s->zeno.pending_contacts;
     extrapolate(s, v, p, r0);
     s->zeno.pending_contacts = contacts;
-    if (!limit_keeps_others_open(s, v) || !limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed)) {
+    if (!limit_keeps_others_open(s, v) ||
+        !limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed)) {
       s->zeno.pending_t = t;
       s->zeno.pending_err = err;
       s->zeno.pending_ratio = ratio;
@@ -341,8 +344,9 @@ void sim_zeno_detect(zeno_sim *s) {
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
       s->run.zeno_pending = limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
-                        limit_keeps_others_open(s, v) &&
-                        tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t, s->zeno.seq_impacts, p);
+                            limit_keeps_others_open(s, v) &&
+                            tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t,
+                                            s->zeno.seq_impacts, p);
       return;
     }
     // Reverse chatter, unless its bounces are lost in the rounding of the
@@ -370,8 +374,8 @@ void sim_zeno_detect(zeno_sim *s) {
     s->zeno.pending_err = last->t - prev->t;
     memcpy(s->zeno.pending_q, last->q, sizeof s->zeno.pending_q);
     memcpy(s->zeno.pending_qd, last->qd, sizeof s->zeno.pending_qd);
-    s->zeno.pending_contacts = last->touched | floor_contacts(s, prev->touched & ~last->touched,
-                                                      last->speed);
+    s->zeno.pending_contacts = last->touched |
+                               floor_contacts(s, prev->touched & ~last->touched, last->speed);
     s->zeno.pending_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
     floor_tail(s, v);
     s->zeno.pending_period = 0;
@@ -400,7 +404,8 @@ void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
     // new motion (a drop after a long slip) starts a new chain.
     if (s->zeno.chain_len > 0) {
       const double tz = s->records.chain[s->zeno.chain_len - 1].t;
-      const double t_ref = s->zeno.chain_len > 1 ? s->records.chain[s->zeno.chain_len - 2].t : s->zeno.chain_first_t;
+      const double t_ref = s->zeno.chain_len > 1 ? s->records.chain[s->zeno.chain_len - 2].t
+                                                 : s->zeno.chain_first_t;
       if (!(s->run.t - tz <= SIM_CHAIN_GAP_FACTOR * (tz - t_ref))) s->zeno.chain_len = 0;
     }
   }
@@ -473,7 +478,8 @@ void sim_chain_detect(zeno_sim *s) {
     extrapolate(s, v, p, r0);
     long per_period = 0;
     for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    if (limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) && limit_keeps_others_open(s, v) &&
+    if (limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
+        limit_keeps_others_open(s, v) &&
         tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
       s->zeno.pending_impacts = s->zeno.chain_impacts;
       s->zeno.pending_order = 2;
@@ -493,8 +499,7 @@ bool sim_zeno_quiet_at(const zeno_sim *s, long impacts, double speed, double fir
   if (sim_is_full(s)) return false;
   // The period search needs K p + 1 impacts (p = 1 first).
   if (impacts >= s->def.ratio_periods + 2) return false;
-  return !(impacts >= 2 &&
-           (speed < SIM_ZENO_SPEED_FLOOR * first_speed ||
-            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * vscale ||
-            impacts >= SIM_ZENO_MAX_IMPACTS));
+  return !(impacts >= 2 && (speed < SIM_ZENO_SPEED_FLOOR * first_speed ||
+                            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * vscale ||
+                            impacts >= SIM_ZENO_MAX_IMPACTS));
 }

@@ -13,7 +13,9 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   memcpy(g.q0, s->run.q, sizeof g.q0);
   memcpy(g.qd0, s->run.qd, sizeof g.qd0);
   for (int k = 0; k < 3; k++)
-    g.qdd[k] = s->zeno.pending_t > s->run.t ? (s->zeno.pending_q[k] - s->run.q[k]) / (s->zeno.pending_t - s->run.t) : 0;
+    g.qdd[k] = s->zeno.pending_t > s->run.t
+                   ? (s->zeno.pending_q[k] - s->run.q[k]) / (s->zeno.pending_t - s->run.t)
+                   : 0;
   if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
   sim_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
   const double vscale = s->run.vscale;
@@ -64,7 +66,8 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
     // chain leaves the normal rates of its contacts at its limit (its
     // periods converge to their ratio only to ratio_rtol).
     double last = 0;
-    if (s->zeno.pending_period == 0 && s->zeno.ring_len > 0) last = s->records.ring[s->zeno.ring_len - 1].speed;
+    if (s->zeno.pending_period == 0 && s->zeno.ring_len > 0)
+      last = s->records.ring[s->zeno.ring_len - 1].speed;
     else if (sim_is_full(s)) last = s->zeno.pending_rate_err;
     if (closing_chain) {
       double c[4], cd[4];

@@ -300,10 +300,12 @@ copositive_answer copositive_copositive(int n, mpq_t *M, unsigned long *witness)
 }
 
 copositive_answer copositive_cone_nonneg(int n, mpq_t *Q, int m, mpq_t *L, int *ngen) {
-  if (n < 1 || n > COPOSITIVE_MAX_DIM || m < 0 || m > COPOSITIVE_MAX_ROWS) return COPOSITIVE_TOO_LARGE;
+  if (n < 1 || n > COPOSITIVE_MAX_DIM || m < 0 || m > COPOSITIVE_MAX_ROWS)
+    return COPOSITIVE_TOO_LARGE;
   mpq_t *G = qalloc(COPOSITIVE_MAX_GEN * n);
   int nlin = 0, nrays = 0;
-  if (!copositive_cone_generators(n, m, L, G, &nlin, &nrays) || 2 * nlin + nrays > COPOSITIVE_MAX_GEN) {
+  if (!copositive_cone_generators(n, m, L, G, &nlin, &nrays) ||
+      2 * nlin + nrays > COPOSITIVE_MAX_GEN) {
     qfree(G, COPOSITIVE_MAX_GEN * n);
     if (ngen) *ngen = COPOSITIVE_MAX_GEN + 1;
     return COPOSITIVE_TOO_LARGE;

@@ -43,15 +43,14 @@ bool poly_mono_add(const poly_mono *a, const poly_mono *b, poly_mono *sum);
 /// All monomials in nvars variables of total degree dmin..dmax, in the
 /// order of poly_mono_compare; *out malloc'ed (NULL when *count is 0).
 zeno_status poly_mono_basis(int nvars, int dmin, int dmax, poly_mono **out, int *count,
-                          zeno_error *e);
+                            zeno_error *e);
 
 /// The monomials of weighted degree wmin..wmax, sum_v weight[v] e_v, with
 /// positive integer weights (the ZOD's: 2 for positions, 1 for velocities
 /// and time), at most max_exp[v] in each variable (NULL: no cap), in the
 /// order of poly_mono_compare; *out malloc'ed.
-zeno_status poly_mono_basis_weighted(int nvars, const int *weight, const int *max_exp,
-                                   int wmin, int wmax, poly_mono **out, int *count,
-                                   zeno_error *e);
+zeno_status poly_mono_basis_weighted(int nvars, const int *weight, const int *max_exp, int wmin,
+                                     int wmax, poly_mono **out, int *count, zeno_error *e);
 
 /// The zero polynomial in nvars variables (1..POLY_MAX_VARS).
 zeno_status poly_init(ze_poly *p, int nvars, zeno_error *e);
@@ -66,8 +65,8 @@ zeno_status poly_copy(ze_poly *dst, const ze_poly *src, zeno_error *e);
 /// p += c x^m.
 zeno_status poly_add_term(ze_poly *p, const poly_mono *m, double c, zeno_error *e);
 /// p = sum_k coef[k] x^(exps[k*nvars ..]), a polynomial from a list.
-zeno_status poly_from_list(ze_poly *p, int nvars, int nterms, const double *coef,
-                              const int *exps, zeno_error *e);
+zeno_status poly_from_list(ze_poly *p, int nvars, int nterms, const double *coef, const int *exps,
+                           zeno_error *e);
 /// p = x_var.
 zeno_status poly_var(ze_poly *p, int nvars, int var, zeno_error *e);
 /// dst += s * src (same variables).
@@ -79,8 +78,7 @@ zeno_status poly_mul(ze_poly *out, const ze_poly *a, const ze_poly *b, zeno_erro
 zeno_status poly_deriv(ze_poly *out, const ze_poly *p, int var, zeno_error *e);
 /// out(y) = p(map_0(y), .., map_{n-1}(y)): map has p->nvars polynomials in
 /// the same variables y (out takes their number of variables).
-zeno_status poly_compose(ze_poly *out, const ze_poly *p, const ze_poly *map,
-                            zeno_error *e);
+zeno_status poly_compose(ze_poly *out, const ze_poly *p, const ze_poly *map, zeno_error *e);
 /// Highest and lowest total degree of a term (-1 for the zero polynomial).
 int poly_degree(const ze_poly *p);
 int poly_min_degree(const ze_poly *p);

@@ -36,17 +36,18 @@
 // sdp() keeps a static pointer (op_o.c): one call at a time per process.
 static pthread_mutex_t csdp_lock = PTHREAD_MUTEX_INITIALIZER;
 
-zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size,
-                        const bool *block_diag, int ncons, zeno_error *e) {
+zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size, const bool *block_diag,
+                     int ncons, zeno_error *e) {
   memset(p, 0, sizeof *p);
   if (nblocks < 1 || ncons < 1)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp",
                      "a semidefinite program needs at least one block and one "
-                     "constraint (got %d blocks, %d constraints)", nblocks, ncons);
+                     "constraint (got %d blocks, %d constraints)",
+                     nblocks, ncons);
   for (int b = 0; b < nblocks; b++)
     if (block_size[b] < 1)
-      return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp",
-                       "block %d has order %d (must be >= 1)", b, block_size[b]);
+      return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp", "block %d has order %d (must be >= 1)", b,
+                       block_size[b]);
   p->block_size = malloc((size_t)nblocks * sizeof *p->block_size);
   p->block_diag = malloc((size_t)nblocks * sizeof *p->block_diag);
   p->rhs = calloc((size_t)ncons, sizeof *p->rhs);
@@ -62,26 +63,23 @@ zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size,
   return ZENO_OK;
 }
 
-zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
-                       zeno_error *e) {
+zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value, zeno_error *e) {
   if (i > j) {
     int t = i;
     i = j;
     j = t;
   }
-  if (con < SDP_OBJECTIVE || con >= p->ncons || block < 0 || block >= p->nblocks ||
-      i < 0 || j >= p->block_size[block] || (p->block_diag[block] && i != j) ||
-      !isfinite(value))
+  if (con < SDP_OBJECTIVE || con >= p->ncons || block < 0 || block >= p->nblocks || i < 0 ||
+      j >= p->block_size[block] || (p->block_diag[block] && i != j) || !isfinite(value))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp",
                      "entry (%d, %d) of block %d of constraint %d is out of range "
-                     "or not finite", i, j, block, con);
-  if (value == 0.0)
-    return ZENO_OK;
+                     "or not finite",
+                     i, j, block, con);
+  if (value == 0.0) return ZENO_OK;
   if (p->nentries == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
     sdp_entry *grown = realloc(p->entries, cap * sizeof *grown);
-    if (!grown)
-      return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
+    if (!grown) return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
     p->entries = grown;
     p->cap = cap;
   }
@@ -99,21 +97,24 @@ void sdp_free(ze_sdp *p) {
 
 void sdp_solution_free(sdp_solution *s, int nblocks) {
   if (s->x)
-    for (int b = 0; b < nblocks; b++)
-      free(s->x[b]);
+    for (int b = 0; b < nblocks; b++) free(s->x[b]);
   free(s->x);
   free(s->y);
   memset(s, 0, sizeof *s);
 }
 
 const char *sdp_code_name(int code) {
-  static const char *const names[] = {
-      "solved", "primal infeasible", "dual infeasible", "solved to reduced accuracy",
-      "maximum iterations reached", "stuck at the edge of primal feasibility",
-      "stuck at the edge of dual feasibility", "lack of progress",
-      "X, Z or O singular", "NaN or Inf detected"};
-  return code >= 0 && code < (int)(sizeof names / sizeof names[0]) ? names[code]
-                                                                   : "unknown code";
+  static const char *const names[] = {"solved",
+                                      "primal infeasible",
+                                      "dual infeasible",
+                                      "solved to reduced accuracy",
+                                      "maximum iterations reached",
+                                      "stuck at the edge of primal feasibility",
+                                      "stuck at the edge of dual feasibility",
+                                      "lack of progress",
+                                      "X, Z or O singular",
+                                      "NaN or Inf detected"};
+  return code >= 0 && code < (int)(sizeof names / sizeof names[0]) ? names[code] : "unknown code";
 }
 
 static int entry_order(const void *a, const void *b) {
@@ -128,22 +129,17 @@ static int entry_order(const void *a, const void *b) {
 // Sorted copy of the entries with repeats summed and zeros dropped.
 static sdp_entry *merged_entries(const ze_sdp *p, size_t *count) {
   sdp_entry *m = malloc((p->nentries ? p->nentries : 1) * sizeof *m);
-  if (!m)
-    return NULL;
-  if (p->nentries)
-    memcpy(m, p->entries, p->nentries * sizeof *m);
+  if (!m) return NULL;
+  if (p->nentries) memcpy(m, p->entries, p->nentries * sizeof *m);
   qsort(m, p->nentries, sizeof *m, entry_order);
   size_t n = 0;
   for (size_t k = 0; k < p->nentries; k++) {
-    if (n > 0 && entry_order(&m[n - 1], &m[k]) == 0)
-      m[n - 1].value += m[k].value;
-    else
-      m[n++] = m[k];
+    if (n > 0 && entry_order(&m[n - 1], &m[k]) == 0) m[n - 1].value += m[k].value;
+    else m[n++] = m[k];
   }
   size_t kept = 0;
   for (size_t k = 0; k < n; k++)
-    if (m[k].value != 0.0)
-      m[kept++] = m[k];
+    if (m[k].value != 0.0) m[kept++] = m[k];
   *count = kept;
   return m;
 }
@@ -155,13 +151,12 @@ typedef struct csdp_problem {
   struct blockmatrix C;
   double *a;
   struct constraintmatrix *cons;
-  int *con_of; // CSDP constraint (1..k) -> ours
+  int *con_of;  // CSDP constraint (1..k) -> ours
 } csdp_problem;
 
 static struct sparseblock *new_sparseblock(int con, int block, int size, int count) {
   struct sparseblock *sb = calloc(1, sizeof *sb);
-  if (!sb)
-    return NULL;
+  if (!sb) return NULL;
   sb->entries = malloc((size_t)(count + 1) * sizeof *sb->entries);
   sb->iindices = malloc((size_t)(count + 1) * sizeof *sb->iindices);
   sb->jindices = malloc((size_t)(count + 1) * sizeof *sb->jindices);
@@ -181,16 +176,14 @@ static struct sparseblock *new_sparseblock(int con, int block, int size, int cou
 
 // Builds the CSDP problem. Returns ZENO_OK, ZENO_ERR_NOMEM, or ZENO_DONE
 // when an empty constraint has a non-zero right-hand side (infeasible).
-static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
-                         csdp_problem *q) {
+static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count, csdp_problem *q) {
   memset(q, 0, sizeof *q);
   q->C.nblocks = p->nblocks;
   q->C.blocks = calloc((size_t)p->nblocks + 1, sizeof *q->C.blocks);
   q->a = calloc((size_t)p->ncons + 1, sizeof *q->a);
   q->cons = calloc((size_t)p->ncons + 1, sizeof *q->cons);
   q->con_of = calloc((size_t)p->ncons + 1, sizeof *q->con_of);
-  if (!q->C.blocks || !q->a || !q->cons || !q->con_of)
-    return ZENO_ERR_NOMEM;
+  if (!q->C.blocks || !q->a || !q->cons || !q->con_of) return ZENO_ERR_NOMEM;
   for (int b = 0; b < p->nblocks; b++) {
     struct blockrec *r = &q->C.blocks[b + 1];
     int size = p->block_size[b];
@@ -199,8 +192,7 @@ static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
     r->blockcategory = p->block_diag[b] ? DIAG : MATRIX;
     r->data.vec = calloc(p->block_diag[b] ? (size_t)size + 1 : (size_t)size * (size_t)size,
                          sizeof(double));
-    if (!r->data.vec)
-      return ZENO_ERR_NOMEM;
+    if (!r->data.vec) return ZENO_ERR_NOMEM;
   }
   size_t k = 0;
   while (k < count && m[k].con == SDP_OBJECTIVE) {
@@ -215,12 +207,10 @@ static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
   }
   for (int c = 0; c < p->ncons; c++) {
     size_t first = k;
-    while (k < count && m[k].con == c)
-      k++;
+    while (k < count && m[k].con == c) k++;
     if (first == k) {
-      if (p->rhs[c] != 0.0)
-        return ZENO_DONE; // 0 = b with b != 0
-      continue;           // 0 = 0: nothing to ask CSDP
+      if (p->rhs[c] != 0.0) return ZENO_DONE;  // 0 = b with b != 0
+      continue;                                // 0 = 0: nothing to ask CSDP
     }
     int kc = ++q->k;
     q->con_of[kc] = c;
@@ -228,12 +218,10 @@ static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
     struct sparseblock **tail = &q->cons[kc].blocks;
     for (size_t s = first; s < k;) {
       size_t e = s;
-      while (e < k && m[e].block == m[s].block)
-        e++;
-      struct sparseblock *sb = new_sparseblock(kc, m[s].block + 1,
-                                               p->block_size[m[s].block], (int)(e - s));
-      if (!sb)
-        return ZENO_ERR_NOMEM;
+      while (e < k && m[e].block == m[s].block) e++;
+      struct sparseblock *sb = new_sparseblock(kc, m[s].block + 1, p->block_size[m[s].block],
+                                               (int)(e - s));
+      if (!sb) return ZENO_ERR_NOMEM;
       for (size_t t = s; t < e; t++) {
         int at = (int)(t - s) + 1;
         sb->entries[at] = m[t].value;
@@ -250,15 +238,24 @@ static zeno_status build(const ze_sdp *p, const sdp_entry *m, size_t count,
 
 // What easy_sdp() does before it calls sdp(), without initparams() (which
 // reads param.csdp) and with printlevel 0; returns sdp()'s code.
-static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
-                    double **y, struct blockmatrix *Z, double *pobj, double *dobj) {
+static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X, double **y,
+                    struct blockmatrix *Z, double *pobj, double *dobj) {
   const int n = q->n, k = q->k;
-  struct paramstruc params = {
-      .axtol = CSDP_AXTOL, .atytol = CSDP_ATYTOL, .objtol = CSDP_OBJTOL,
-      .pinftol = CSDP_PINFTOL, .dinftol = CSDP_DINFTOL, .maxiter = max_iterations,
-      .minstepfrac = CSDP_MINSTEPFRAC, .maxstepfrac = CSDP_MAXSTEPFRAC,
-      .minstepp = CSDP_MINSTEPP, .minstepd = CSDP_MINSTEPD, .usexzgap = 1,
-      .tweakgap = 0, .affine = 0, .perturbobj = 1, .fastmode = 0};
+  struct paramstruc params = {.axtol = CSDP_AXTOL,
+                              .atytol = CSDP_ATYTOL,
+                              .objtol = CSDP_OBJTOL,
+                              .pinftol = CSDP_PINFTOL,
+                              .dinftol = CSDP_DINFTOL,
+                              .maxiter = max_iterations,
+                              .minstepfrac = CSDP_MINSTEPFRAC,
+                              .maxstepfrac = CSDP_MAXSTEPFRAC,
+                              .minstepp = CSDP_MINSTEPP,
+                              .minstepd = CSDP_MINSTEPD,
+                              .usexzgap = 1,
+                              .tweakgap = 0,
+                              .affine = 0,
+                              .perturbobj = 1,
+                              .fastmode = 0};
   initsoln(n, k, q->C, q->a, q->cons, X, y, Z);
 
   struct blockmatrix work1, work2, work3, bestx, bestz, cholxinv, cholzinv, Zi, dZ, dX;
@@ -274,15 +271,13 @@ static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
   alloc_mat(q->C, &dX);
   const size_t nk = (size_t)(n > k ? n : k) + 1;
   enum { NVEC = 14 };
-  double *vec[NVEC]; // workvec1-8, diagO, besty, rhs, dy, dy1, Fp
-  for (int v = 0; v < NVEC; v++)
-    vec[v] = calloc(nk, sizeof(double));
+  double *vec[NVEC];  // workvec1-8, diagO, besty, rhs, dy, dy1, Fp
+  for (int v = 0; v < NVEC; v++) vec[v] = calloc(nk, sizeof(double));
   const int ldam = k % 2 == 0 ? k + 1 : k;
   double *O = calloc((size_t)ldam * (size_t)ldam, sizeof(double));
   struct sparseblock **byblocks = calloc((size_t)q->C.nblocks + 1, sizeof *byblocks);
   bool ok = O && byblocks;
-  for (int v = 0; v < NVEC; v++)
-    ok = ok && vec[v];
+  for (int v = 0; v < NVEC; v++) ok = ok && vec[v];
   int code = 9;
   if (ok) {
     for (int i = 1; i <= k; i++)
@@ -290,14 +285,12 @@ static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
         double ne = p->numentries, bs = p->blocksize;
         p->issparse = !((1.0 * k * k * ne * ne > CSDP_SPARSE_RATIO * k * bs * bs * bs) &&
                         p->numentries > CSDP_SPARSE_MIN_ENTRIES);
-        if (q->C.blocks[p->blocknum].blockcategory == DIAG)
-          p->issparse = 1;
+        if (q->C.blocks[p->blocknum].blockcategory == DIAG) p->issparse = 1;
         p->nextbyblock = NULL;
       }
     for (int i = 1; i <= k; i++)
       for (struct sparseblock *p = q->cons[i].blocks; p; p = p->next) {
-        if (p->nextbyblock)
-          continue;
+        if (p->nextbyblock) continue;
         struct sparseblock *prev = p;
         for (int j = i + 1; j <= k; j++)
           for (struct sparseblock *r = q->cons[j].blocks; r; r = r->next)
@@ -310,15 +303,14 @@ static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
       }
     for (int i = 1; i <= k; i++)
       for (struct sparseblock *p = q->cons[i].blocks; p; p = p->next)
-        if (!byblocks[p->blocknum])
-          byblocks[p->blocknum] = p;
+        if (!byblocks[p->blocknum]) byblocks[p->blocknum] = p;
     struct constraintmatrix fill;
     makefill(k, q->C, q->cons, &fill, work1, CSDP_PRINTLEVEL);
     sort_entries(k, q->C, q->cons);
-    code = sdp(n, k, q->C, q->a, 0.0, q->cons, byblocks, fill, *X, *y, *Z, cholxinv,
-               cholzinv, pobj, dobj, work1, work2, work3, vec[0], vec[1], vec[2], vec[3],
-               vec[4], vec[5], vec[6], vec[7], vec[8], bestx, vec[9], bestz, Zi, O,
-               vec[10], dZ, dX, vec[11], vec[12], vec[13], CSDP_PRINTLEVEL, params);
+    code = sdp(n, k, q->C, q->a, 0.0, q->cons, byblocks, fill, *X, *y, *Z, cholxinv, cholzinv, pobj,
+               dobj, work1, work2, work3, vec[0], vec[1], vec[2], vec[3], vec[4], vec[5], vec[6],
+               vec[7], vec[8], bestx, vec[9], bestz, Zi, O, vec[10], dZ, dX, vec[11], vec[12],
+               vec[13], CSDP_PRINTLEVEL, params);
     for (struct sparseblock *f = fill.blocks; f;) {
       struct sparseblock *next = f->next;
       free(f->entries);
@@ -338,38 +330,33 @@ static int run_csdp(csdp_problem *q, int max_iterations, struct blockmatrix *X,
   free_mat(Zi);
   free_mat(dZ);
   free_mat(dX);
-  for (int v = 0; v < NVEC; v++)
-    free(vec[v]);
+  for (int v = 0; v < NVEC; v++) free(vec[v]);
   free(O);
   free(byblocks);
   return code;
 }
 
 // Copies X and y out of CSDP's storage (0-based, row-major).
-static bool extract(const ze_sdp *p, const csdp_problem *q, struct blockmatrix X,
-                    const double *y, sdp_solution *s) {
+static bool extract(const ze_sdp *p, const csdp_problem *q, struct blockmatrix X, const double *y,
+                    sdp_solution *s) {
   s->x = calloc((size_t)p->nblocks, sizeof *s->x);
   s->y = calloc((size_t)p->ncons, sizeof *s->y);
-  if (!s->x || !s->y)
-    return false;
+  if (!s->x || !s->y) return false;
   for (int b = 0; b < p->nblocks; b++) {
     const int size = p->block_size[b];
     const struct blockrec *r = &X.blocks[b + 1];
-    s->x[b] = malloc((p->block_diag[b] ? (size_t)size : (size_t)size * (size_t)size) *
-                     sizeof(double));
-    if (!s->x[b])
-      return false;
+    s->x[b] =
+        malloc((p->block_diag[b] ? (size_t)size : (size_t)size * (size_t)size) * sizeof(double));
+    if (!s->x[b]) return false;
     for (int i = 0; i < size; i++) {
       if (p->block_diag[b]) {
         s->x[b][i] = r->data.vec[i + 1];
         continue;
       }
-      for (int j = 0; j < size; j++)
-        s->x[b][i * size + j] = r->data.mat[ijtok(i + 1, j + 1, size)];
+      for (int j = 0; j < size; j++) s->x[b][i * size + j] = r->data.mat[ijtok(i + 1, j + 1, size)];
     }
   }
-  for (int kc = 1; kc <= q->k; kc++)
-    s->y[q->con_of[kc]] = y[kc];
+  for (int kc = 1; kc <= q->k; kc++) s->y[q->con_of[kc]] = y[kc];
   return true;
 }
 
@@ -378,18 +365,17 @@ zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e) {
   if (p->nblocks < 1 || p->ncons < 1)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp", "empty semidefinite program");
   if (p->max_iterations < 1)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp.max_iterations",
-                     "must be >= 1 (got %d)", p->max_iterations);
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "sdp.max_iterations", "must be >= 1 (got %d)",
+                     p->max_iterations);
   const double start = clock_seconds();
   size_t count = 0;
   sdp_entry *m = merged_entries(p, &count);
-  if (!m)
-    return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
+  if (!m) return zeno_fail(e, ZENO_ERR_NOMEM, "sdp", "out of memory");
   csdp_problem q;
   zeno_status st = build(p, m, count, &q);
   free(m);
   if (st == ZENO_OK && q.k == 0) {
-    st = ZENO_ERR_ARGUMENT; // every constraint reads 0 = 0
+    st = ZENO_ERR_ARGUMENT;  // every constraint reads 0 = 0
   }
   struct blockmatrix X = {0}, Z = {0};
   double *y = NULL;
@@ -397,16 +383,14 @@ zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e) {
     pthread_mutex_lock(&csdp_lock);
     s->csdp_code = run_csdp(&q, p->max_iterations, &X, &y, &Z, &s->pobj, &s->dobj);
     pthread_mutex_unlock(&csdp_lock);
-    if (s->csdp_code <= 3 && !extract(p, &q, X, y, s))
-      st = ZENO_ERR_NOMEM;
+    if (s->csdp_code <= 3 && !extract(p, &q, X, y, s)) st = ZENO_ERR_NOMEM;
   } else if (st == ZENO_DONE) {
-    s->csdp_code = 1; // an empty constraint with b != 0: primal infeasible
+    s->csdp_code = 1;  // an empty constraint with b != 0: primal infeasible
     st = ZENO_OK;
   }
   // Our storage of C, a and the constraints, and CSDP's X, y and Z.
   if (q.C.blocks) {
-    for (int b = 1; b <= q.C.nblocks; b++)
-      free(q.C.blocks[b].data.vec);
+    for (int b = 1; b <= q.C.nblocks; b++) free(q.C.blocks[b].data.vec);
     free(q.C.blocks);
   }
   free(q.a);
@@ -423,10 +407,8 @@ zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e) {
     free(q.cons);
   }
   free(q.con_of);
-  if (X.blocks)
-    free_mat(X);
-  if (Z.blocks)
-    free_mat(Z);
+  if (X.blocks) free_mat(X);
+  if (Z.blocks) free_mat(Z);
   free(y);
   s->seconds = clock_seconds() - start;
   if (st == ZENO_ERR_NOMEM) {

@@ -34,9 +34,9 @@
 
 /// One entry of C (con = SDP_OBJECTIVE) or of A_con.
 typedef struct sdp_entry {
-  int con;      ///< constraint index, or SDP_OBJECTIVE
-  int block;    ///< block index
-  int i, j;     ///< position in the block, i <= j (diagonal blocks: i == j)
+  int con;    ///< constraint index, or SDP_OBJECTIVE
+  int block;  ///< block index
+  int i, j;   ///< position in the block, i <= j (diagonal blocks: i == j)
   double value;
 } sdp_entry;
 
@@ -47,20 +47,20 @@ typedef struct ze_sdp {
   int *block_size;   ///< order of each block
   bool *block_diag;  ///< true: a diagonal block (non-negative scalars)
   int ncons;
-  double *rhs;       ///< b_k, k < ncons
+  double *rhs;  ///< b_k, k < ncons
   sdp_entry *entries;
   size_t nentries, cap;
-  int max_iterations; ///< CSDP's maxiter (default SDP_MAX_ITERATIONS)
+  int max_iterations;  ///< CSDP's maxiter (default SDP_MAX_ITERATIONS)
 } ze_sdp;
 
 /// CSDP's default iteration limit.
 #define SDP_MAX_ITERATIONS 100
 
 typedef enum sdp_status {
-  SDP_SOLVED = 0,        ///< optimal to CSDP's tolerances (code 0)
-  SDP_PRIMAL_INFEASIBLE, ///< no X satisfies the constraints (code 1)
-  SDP_DUAL_INFEASIBLE,   ///< the objective is unbounded (code 2)
-  SDP_REDUCED_ACCURACY   ///< solved with reduced accuracy (code 3)
+  SDP_SOLVED = 0,         ///< optimal to CSDP's tolerances (code 0)
+  SDP_PRIMAL_INFEASIBLE,  ///< no X satisfies the constraints (code 1)
+  SDP_DUAL_INFEASIBLE,    ///< the objective is unbounded (code 2)
+  SDP_REDUCED_ACCURACY    ///< solved with reduced accuracy (code 3)
 } sdp_status;
 
 typedef struct sdp_solution {
@@ -73,12 +73,11 @@ typedef struct sdp_solution {
 } sdp_solution;
 
 /// Empty program with the given blocks and constraints (all rhs 0).
-zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size,
-                        const bool *block_diag, int ncons, zeno_error *e);
+zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size, const bool *block_diag,
+                     int ncons, zeno_error *e);
 /// Adds value to entry (i, j) of block of A_con (or C); entries may repeat
 /// (they add up). Swaps i and j when i > j.
-zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value,
-                       zeno_error *e);
+zeno_status sdp_add(ze_sdp *p, int con, int block, int i, int j, double value, zeno_error *e);
 void sdp_free(ze_sdp *p);
 
 /// Solves with CSDP. Returns ZENO_OK with a status for codes 0-3;

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "sos/sdp_csdp.h"
 #include "sos/sos.h"
-#include "base/util.h"
 
 /// Weight of |c| (as c+ + c-) subtracted from the objective: the split of
 /// a free scalar leaves the dual without an interior point; this penalty
@@ -44,8 +44,7 @@ static zeno_status nomem(zeno_error *e) {
 }
 
 sos_options sos_options_default(void) {
-  return (sos_options){.max_iterations = SDP_MAX_ITERATIONS,
-                          .margin_cap = SOS_MARGIN_CAP};
+  return (sos_options){.max_iterations = SDP_MAX_ITERATIONS, .margin_cap = SOS_MARGIN_CAP};
 }
 
 static int mono_cmp(const void *a, const void *b) { return poly_mono_compare(a, b); }
@@ -60,8 +59,7 @@ static bool mset_push(mset *s, const poly_mono *m) {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 64;
     poly_mono *g = realloc(s->m, (size_t)cap * sizeof *g);
-    if (!g)
-      return false;
+    if (!g) return false;
     s->m = g;
     s->cap = cap;
   }
@@ -70,13 +68,11 @@ static bool mset_push(mset *s, const poly_mono *m) {
 }
 
 static void mset_seal(mset *s) {
-  if (!s->n)
-    return;
+  if (!s->n) return;
   qsort(s->m, (size_t)s->n, sizeof *s->m, mono_cmp);
   int u = 1;
   for (int k = 1; k < s->n; k++)
-    if (poly_mono_compare(&s->m[u - 1], &s->m[k]) != 0)
-      s->m[u++] = s->m[k];
+    if (poly_mono_compare(&s->m[u - 1], &s->m[k]) != 0) s->m[u++] = s->m[k];
   s->n = u;
 }
 
@@ -90,14 +86,12 @@ static int mset_find(const poly_mono *m, int n, const poly_mono *x) {
 static zeno_status support(const sos_constraint *c, mset *s, zeno_error *e) {
   for (int k = 0; k < c->expr.nparts; k++)
     for (int t = 0; t < c->expr.part[k].nterms; t++)
-      if (!mset_push(s, &c->expr.part[k].t[t].m))
-        return nomem(e);
+      if (!mset_push(s, &c->expr.part[k].t[t].m)) return nomem(e);
   for (int i = 0; i < c->ngs; i++) {
     poly_mono *b;
     int n;
     zeno_status st = sos_constraint_mult_basis(c, i, &b, &n, e);
-    if (st != ZENO_OK)
-      return st;
+    if (st != ZENO_OK) return st;
     for (int t = 0; t < c->g[i].nterms; t++)
       for (int j = 0; j < n; j++)
         for (int k = j; k < n; k++) {
@@ -119,8 +113,7 @@ static zeno_status support(const sos_constraint *c, mset *s, zeno_error *e) {
   return ZENO_OK;
 }
 
-zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
-                              zeno_error *e) {
+zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n, zeno_error *e) {
   *basis = NULL;
   *n = 0;
   mset s = {0};
@@ -142,10 +135,8 @@ zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
   const int dmin = poly_mono_degree(&s.m[0]), dmax = poly_mono_degree(&s.m[s.n - 1]);
   poly_mono *cand;
   int nc;
-  if (c->weight[0] > 0)
-    st = sos_weighted_main_basis(c, &cand, &nc, e);
-  else
-    st = poly_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
+  if (c->weight[0] > 0) st = sos_weighted_main_basis(c, &cand, &nc, e);
+  else st = poly_mono_basis(nv, dmin / 2, (dmax + 1) / 2, &cand, &nc, e);
   if (st != ZENO_OK) {
     free(s.m);
     return st;
@@ -155,10 +146,8 @@ zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
   int kept = 0;
   for (int k = 0; k < nc; k++) {
     bool in = true;
-    for (int v = 0; v < nv; v++)
-      in = in && 2 * cand[k].e[v] >= lo[v] && 2 * cand[k].e[v] <= hi[v];
-    if (in)
-      cand[kept++] = cand[k];
+    for (int v = 0; v < nv; v++) in = in && 2 * cand[k].e[v] >= lo[v] && 2 * cand[k].e[v] <= hi[v];
+    if (in) cand[kept++] = cand[k];
   }
   nc = kept;
   // Diagonal consistency: Q_jj = 0 when z_j^2 is outside the support and
@@ -171,8 +160,7 @@ zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
       poly_mono_add(&cand[j], &cand[j], &sq);
       bool needed = mset_find(s.m, s.n, &sq) >= 0;
       for (int k = 0; !needed && k < nc; k++) {
-        if (k == j)
-          continue;
+        if (k == j) continue;
         poly_mono rest;
         bool ok = true;
         for (int v = 0; v < POLY_MAX_VARS; v++) {
@@ -195,7 +183,8 @@ zeno_status sos_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
     free(cand);
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
                      "a Gram matrix of order %d, above SOS_MAX_GRAM = %d: the "
-                     "degree is too high for %d variables", nc, SOS_MAX_GRAM, nv);
+                     "degree is too high for %d variables",
+                     nc, SOS_MAX_GRAM, nv);
   }
   if (nc == 0) {
     free(cand);
@@ -221,24 +210,22 @@ void sos_solution_free(sos_solution *s) {
 
 // The translation's bookkeeping: bases, blocks and rows of each constraint.
 typedef struct layout {
-  int ngram;          // Gram matrices in all
-  sos_gram *gram;  // bases (q unused here)
-  int *block;         // SDP block of each Gram matrix (-1: empty basis)
-  int *first_gram;    // per constraint
-  mset *rows;         // per constraint: its monomials
-  int *first_row;     // per constraint
+  int ngram;        // Gram matrices in all
+  sos_gram *gram;   // bases (q unused here)
+  int *block;       // SDP block of each Gram matrix (-1: empty basis)
+  int *first_gram;  // per constraint
+  mset *rows;       // per constraint: its monomials
+  int *first_row;   // per constraint
   int nrows;
 } layout;
 
 static void layout_free(layout *l, int ncons) {
-  for (int g = 0; g < l->ngram; g++)
-    free(l->gram[g].basis);
+  for (int g = 0; g < l->ngram; g++) free(l->gram[g].basis);
   free(l->gram);
   free(l->block);
   free(l->first_gram);
   if (l->rows)
-    for (int c = 0; c < ncons; c++)
-      free(l->rows[c].m);
+    for (int c = 0; c < ncons; c++) free(l->rows[c].m);
   free(l->rows);
   free(l->first_row);
 }
@@ -246,37 +233,30 @@ static void layout_free(layout *l, int ncons) {
 static zeno_status plan(const sos_program *p, layout *l, zeno_error *e) {
   memset(l, 0, sizeof *l);
   int total = 0;
-  for (int c = 0; c < p->ncons; c++)
-    total += 1 + p->cons[c].ngs;
+  for (int c = 0; c < p->ncons; c++) total += 1 + p->cons[c].ngs;
   l->gram = calloc((size_t)total, sizeof *l->gram);
   l->block = calloc((size_t)total, sizeof *l->block);
   l->first_gram = calloc((size_t)p->ncons, sizeof *l->first_gram);
   l->rows = calloc((size_t)p->ncons, sizeof *l->rows);
   l->first_row = calloc((size_t)p->ncons, sizeof *l->first_row);
-  if (!l->gram || !l->block || !l->first_gram || !l->rows || !l->first_row)
-    return nomem(e);
+  if (!l->gram || !l->block || !l->first_gram || !l->rows || !l->first_row) return nomem(e);
   for (int c = 0; c < p->ncons; c++) {
     const sos_constraint *k = &p->cons[c];
     l->first_gram[c] = l->ngram;
-    zeno_status st = sos_main_basis(k, &l->gram[l->ngram].basis,
-                                       &l->gram[l->ngram].n, e);
+    zeno_status st = sos_main_basis(k, &l->gram[l->ngram].basis, &l->gram[l->ngram].n, e);
     l->ngram++;
     for (int i = 0; st == ZENO_OK && i < k->ngs; i++, l->ngram++)
-      st = sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis,
-                                        &l->gram[l->ngram].n, e);
-    if (st == ZENO_OK)
-      st = support(k, &l->rows[c], e);
+      st = sos_constraint_mult_basis(k, i, &l->gram[l->ngram].basis, &l->gram[l->ngram].n, e);
+    if (st == ZENO_OK) st = support(k, &l->rows[c], e);
     // The rows also hold the main Gram matrix's products.
     const sos_gram *m = &l->gram[l->first_gram[c]];
     for (int j = 0; st == ZENO_OK && j < m->n; j++)
       for (int q = j; q < m->n; q++) {
         poly_mono a;
         poly_mono_add(&m->basis[j], &m->basis[q], &a);
-        if (!mset_push(&l->rows[c], &a))
-          st = nomem(e);
+        if (!mset_push(&l->rows[c], &a)) st = nomem(e);
       }
-    if (st != ZENO_OK)
-      return st;
+    if (st != ZENO_OK) return st;
     mset_seal(&l->rows[c]);
     l->first_row[c] = l->nrows;
     l->nrows += l->rows[c].n;
@@ -286,8 +266,8 @@ static zeno_status plan(const sos_program *p, layout *l, zeno_error *e) {
 
 // Adds -coef * (products of basis b that make monomial shift + z_j + z_k)
 // to the rows of constraint c.
-static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g,
-                                const ze_poly *mult, int margin_at, zeno_error *e) {
+static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g, const ze_poly *mult,
+                                int margin_at, zeno_error *e) {
   const sos_gram *gr = &l->gram[g];
   const mset *rows = &l->rows[c];
   poly_mono one;
@@ -303,13 +283,11 @@ static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g,
         poly_mono_add(shift, &jk, &a);
         int r = l->first_row[c] + mset_find(rows->m, rows->n, &a);
         zeno_status st = sdp_add(sdp, r, l->block[g], j, k, -coef, e);
-        if (st == ZENO_OK && j == k && margin_at >= 0) { // the t I of Q' + t I
+        if (st == ZENO_OK && j == k && margin_at >= 0) {  // the t I of Q' + t I
           st = sdp_add(sdp, r, 0, margin_at, margin_at, -coef, e);
-          if (st == ZENO_OK)
-            st = sdp_add(sdp, r, 0, margin_at + 1, margin_at + 1, coef, e);
+          if (st == ZENO_OK) st = sdp_add(sdp, r, 0, margin_at + 1, margin_at + 1, coef, e);
         }
-        if (st != ZENO_OK)
-          return st;
+        if (st != ZENO_OK) return st;
       }
   }
   return ZENO_OK;
@@ -317,8 +295,7 @@ static zeno_status gram_entries(ze_sdp *sdp, const layout *l, int c, int g,
 
 static bool has_gram(const layout *l) {
   for (int g = 0; g < l->ngram; g++)
-    if (l->gram[g].n > 0)
-      return true;
+    if (l->gram[g].n > 0) return true;
   return false;
 }
 
@@ -350,9 +327,8 @@ static zeno_status translate(const sos_program *p, layout *l, double cap, ze_sdp
     st = zeno_fail(e, ZENO_ERR_ARGUMENT, "sos",
                    "a zero-sized program: every constraint is the zero polynomial");
   else if (l->nrows > 0 && p->nscalars == 0 && !has_gram(l))
-    st = ZENO_DONE; // fixed non-zero polynomials without a Gram basis: not SOS
-  else
-    st = sdp_init(sdp, nblocks, size, diag, nrows, e);
+    st = ZENO_DONE;  // fixed non-zero polynomials without a Gram basis: not SOS
+  else st = sdp_init(sdp, nblocks, size, diag, nrows, e);
   free(size);
   free(diag);
   for (int c = 0; st == ZENO_OK && c < p->ncons; c++) {
@@ -368,13 +344,11 @@ static zeno_status translate(const sos_program *p, layout *l, double cap, ze_sdp
           continue;
         }
         st = sdp_add(sdp, r, 0, 2 * v, 2 * v, part->t[t].c, e);
-        if (st == ZENO_OK)
-          st = sdp_add(sdp, r, 0, 2 * v + 1, 2 * v + 1, -part->t[t].c, e);
+        if (st == ZENO_OK) st = sdp_add(sdp, r, 0, 2 * v + 1, 2 * v + 1, -part->t[t].c, e);
       }
     }
     const int g0 = l->first_gram[c];
-    if (st == ZENO_OK && l->block[g0] >= 0)
-      st = gram_entries(sdp, l, c, g0, NULL, margin_at, e);
+    if (st == ZENO_OK && l->block[g0] >= 0) st = gram_entries(sdp, l, c, g0, NULL, margin_at, e);
     for (int i = 0; st == ZENO_OK && i < k->ngs; i++)
       st = gram_entries(sdp, l, c, g0 + 1 + i, &k->g[i], margin_at, e);
   }
@@ -388,7 +362,7 @@ static zeno_status translate(const sos_program *p, layout *l, double cap, ze_sdp
         st = sdp_add(sdp, r, 0, 2 * eq->var[t] + 1, 2 * eq->var[t] + 1, -eq->coef[t], e);
     }
   }
-  if (st == ZENO_OK && margin_at >= 0) { // maximise t, t+ - t- + u = cap
+  if (st == ZENO_OK && margin_at >= 0) {  // maximise t, t+ - t- + u = cap
     const int r = nrows - 1;
     sdp->rhs[r] = cap;
     const double row[3] = {1.0, -1.0, 1.0}, obj[3] = {1.0, -1.0, 0.0};
@@ -401,56 +375,46 @@ static zeno_status translate(const sos_program *p, layout *l, double cap, ze_sdp
     const double w = p->objective ? p->objective[v] : 0.0;
     st = sdp_add(sdp, SDP_OBJECTIVE, 0, 2 * v, 2 * v, w - SOS_FREE_PENALTY, e);
     if (st == ZENO_OK)
-      st = sdp_add(sdp, SDP_OBJECTIVE, 0, 2 * v + 1, 2 * v + 1,
-                      -w - SOS_FREE_PENALTY, e);
+      st = sdp_add(sdp, SDP_OBJECTIVE, 0, 2 * v + 1, 2 * v + 1, -w - SOS_FREE_PENALTY, e);
   }
   return st;
 }
 
 // Scalars and Gram matrices out of CSDP's X.
 static zeno_status read_back(const sos_program *p, layout *l, const ze_sdp *sdp,
-                             const sdp_solution *x, sos_solution *s,
-                             zeno_error *e) {
+                             const sdp_solution *x, sos_solution *s, zeno_error *e) {
   s->scalars = calloc((size_t)(p->nscalars ? p->nscalars : 1), sizeof *s->scalars);
   s->gram = calloc((size_t)l->ngram, sizeof *s->gram);
   s->ngrams = calloc((size_t)p->ncons, sizeof *s->ngrams);
-  if (!s->scalars || !s->gram || !s->ngrams)
-    return nomem(e);
+  if (!s->scalars || !s->gram || !s->ngrams) return nomem(e);
   s->nscalars = p->nscalars;
   s->ncons = p->ncons;
   for (int v = 0; v < p->nscalars; v++) {
     s->scalars[v] = x->x[0][2 * v] - x->x[0][2 * v + 1];
-    if (p->objective)
-      s->objective += p->objective[v] * s->scalars[v];
+    if (p->objective) s->objective += p->objective[v] * s->scalars[v];
   }
-  for (int c = 0; c < p->ncons; c++)
-    s->ngrams[c] = 1 + p->cons[c].ngs;
+  for (int c = 0; c < p->ncons; c++) s->ngrams[c] = 1 + p->cons[c].ngs;
   if (has_margin(p)) {
     s->margin = x->x[0][2 * p->nscalars] - x->x[0][2 * p->nscalars + 1];
-    if (s->margin < -SOS_MARGIN_TOL)
-      s->status = SOS_INFEASIBLE;
+    if (s->margin < -SOS_MARGIN_TOL) s->status = SOS_INFEASIBLE;
   }
   for (int g = 0; g < l->ngram; g++) {
     sos_gram *gr = &s->gram[g];
     gr->n = l->gram[g].n;
-    gr->basis = l->gram[g].basis; // moved
+    gr->basis = l->gram[g].basis;  // moved
     l->gram[g].basis = NULL;
-    if (gr->n == 0)
-      continue;
+    if (gr->n == 0) continue;
     const size_t nn = (size_t)gr->n * (size_t)gr->n;
     gr->q = malloc(nn * sizeof *gr->q);
-    if (!gr->q)
-      return nomem(e);
+    if (!gr->q) return nomem(e);
     memcpy(gr->q, x->x[l->block[g]], nn * sizeof *gr->q);
-    for (int j = 0; j < gr->n; j++)
-      gr->q[j * gr->n + j] += s->margin;
+    for (int j = 0; j < gr->n; j++) gr->q[j * gr->n + j] += s->margin;
   }
   (void)sdp;
   return ZENO_OK;
 }
 
-zeno_status sos_solve(const sos_program *p, const sos_options *o,
-                         sos_solution *s, zeno_error *e) {
+zeno_status sos_solve(const sos_program *p, const sos_options *o, sos_solution *s, zeno_error *e) {
   memset(s, 0, sizeof *s);
   sos_options opt = o ? *o : sos_options_default();
   if (p->ncons < 1)
@@ -471,8 +435,7 @@ zeno_status sos_solve(const sos_program *p, const sos_options *o,
   memset(&x, 0, sizeof x);
   if (st == ZENO_OK) {
     sdp.max_iterations = opt.max_iterations;
-    for (int b = 0; b < sdp.nblocks; b++)
-      s->sdp_order += sdp.block_size[b];
+    for (int b = 0; b < sdp.nblocks; b++) s->sdp_order += sdp.block_size[b];
     s->sdp_constraints = sdp.ncons;
     st = sdp_solve(&sdp, &x, e);
     s->csdp_code = x.csdp_code;
@@ -480,11 +443,10 @@ zeno_status sos_solve(const sos_program *p, const sos_options *o,
   }
   if (st == ZENO_OK) {
     s->reduced_accuracy = x.status == SDP_REDUCED_ACCURACY;
-    s->status = x.status == SDP_PRIMAL_INFEASIBLE  ? SOS_INFEASIBLE
+    s->status = x.status == SDP_PRIMAL_INFEASIBLE ? SOS_INFEASIBLE
                 : x.status == SDP_DUAL_INFEASIBLE ? SOS_UNBOUNDED
-                                                     : SOS_FEASIBLE;
-    if (s->status == SOS_FEASIBLE)
-      st = read_back(p, &l, &sdp, &x, s, e);
+                                                  : SOS_FEASIBLE;
+    if (s->status == SOS_FEASIBLE) st = read_back(p, &l, &sdp, &x, s, e);
     if (st == ZENO_OK && s->status != SOS_FEASIBLE) {
       // No scalars or Gram matrices without a solution; the rest stays.
       sos_solution kept = *s;

@@ -14,13 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sos/sos.h"
 #include "base/util.h"
+#include "sos/sos.h"
 
 static int wdeg(const int *weight, const poly_mono *m) {
   int w = 0;
-  for (int v = 0; v < POLY_MAX_VARS; v++)
-    w += weight[v] * m->e[v];
+  for (int v = 0; v < POLY_MAX_VARS; v++) w += weight[v] * m->e[v];
   return w;
 }
 
@@ -47,8 +46,7 @@ static facts facts_of(const sos_constraint *c) {
   memset(&f, 0, sizeof f);
   f.wl = 1 << 20;
   f.wh = -1;
-  for (int v = 0; v < c->expr.nvars; v++)
-    f.tight[v] = true;
+  for (int v = 0; v < c->expr.nvars; v++) f.tight[v] = true;
   bool any = false;
   for (int k = 0; k < c->expr.nparts; k++) {
     const ze_poly *p = &c->expr.part[k];
@@ -61,12 +59,9 @@ static facts facts_of(const sos_constraint *c) {
   }
   for (int i = 0; i < c->ngs; i++)
     for (int t = 0; t < c->g[i].nterms; t++)
-      for (int v = 0; v < c->expr.nvars; v++)
-        f.used[v] = f.used[v] || c->g[i].t[t].m.e[v] > 0;
-  for (int v = 0; v < c->expr.nvars; v++)
-    f.tight[v] = f.tight[v] && any;
-  if (!any)
-    f.wl = f.wh = 0;
+      for (int v = 0; v < c->expr.nvars; v++) f.used[v] = f.used[v] || c->g[i].t[t].m.e[v] > 0;
+  for (int v = 0; v < c->expr.nvars; v++) f.tight[v] = f.tight[v] && any;
+  if (!any) f.wl = f.wh = 0;
   return f;
 }
 
@@ -80,22 +75,16 @@ static zeno_status weighted(const sos_constraint *c, const facts *f, int lo, int
   *basis = NULL;
   *n = 0;
   lo = lo < 0 ? 0 : lo;
-  if (hi < lo)
-    return ZENO_OK;
+  if (hi < lo) return ZENO_OK;
   int cap[POLY_MAX_VARS];
-  for (int v = 0; v < c->expr.nvars; v++)
-    cap[v] = f->used[v] ? POLY_MAX_DEGREE : 0;
-  zeno_status st =
-      poly_mono_basis_weighted(c->expr.nvars, c->weight, cap, lo, hi, basis, n, e);
-  if (st != ZENO_OK)
-    return st;
+  for (int v = 0; v < c->expr.nvars; v++) cap[v] = f->used[v] ? POLY_MAX_DEGREE : 0;
+  zeno_status st = poly_mono_basis_weighted(c->expr.nvars, c->weight, cap, lo, hi, basis, n, e);
+  if (st != ZENO_OK) return st;
   int kept = 0;
   for (int k = 0; k < *n; k++) {
     bool in = true;
-    for (int v = 0; v < c->expr.nvars; v++)
-      in = in && !(drop[v] && (*basis)[k].e[v] == 0);
-    if (in)
-      (*basis)[kept++] = (*basis)[k];
+    for (int v = 0; v < c->expr.nvars; v++) in = in && !(drop[v] && (*basis)[k].e[v] == 0);
+    if (in) (*basis)[kept++] = (*basis)[k];
   }
   *n = kept;
   if (kept == 0) {
@@ -106,22 +95,21 @@ static zeno_status weighted(const sos_constraint *c, const facts *f, int lo, int
     free(*basis);
     *basis = NULL;
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
-                     "a weighted Gram basis of %d monomials, above SOS_MAX_GRAM = %d",
-                     kept, SOS_MAX_GRAM);
+                     "a weighted Gram basis of %d monomials, above SOS_MAX_GRAM = %d", kept,
+                     SOS_MAX_GRAM);
   }
   return ZENO_OK;
 }
 
 zeno_status sos_weighted_main_basis(const sos_constraint *c, poly_mono **basis, int *n,
-                                       zeno_error *e) {
+                                    zeno_error *e) {
   const facts f = facts_of(c);
   return weighted(c, &f, ceil_half(f.wl), floor_half(f.wh), f.tight, basis, n, e);
 }
 
-zeno_status sos_constraint_mult_basis(const sos_constraint *c, int i, poly_mono **basis,
-                                         int *n, zeno_error *e) {
-  if (c->weight[0] <= 0)
-    return sos_mult_basis(c->expr.nvars, c->mult_half[i], basis, n, e);
+zeno_status sos_constraint_mult_basis(const sos_constraint *c, int i, poly_mono **basis, int *n,
+                                      zeno_error *e) {
+  if (c->weight[0] <= 0) return sos_mult_basis(c->expr.nvars, c->mult_half[i], basis, n, e);
   const facts f = facts_of(c);
   int gl = 1 << 20, gh = -1;
   if (!range_of(c->weight, &c->g[i], &gl, &gh)) {
@@ -134,8 +122,7 @@ zeno_status sos_constraint_mult_basis(const sos_constraint *c, int i, poly_mono 
   bool drop[POLY_MAX_VARS] = {false};
   for (int v = 0; v < c->expr.nvars; v++) {
     bool g_vanishes = true;
-    for (int t = 0; t < c->g[i].nterms; t++)
-      g_vanishes = g_vanishes && c->g[i].t[t].m.e[v] > 0;
+    for (int t = 0; t < c->g[i].nterms; t++) g_vanishes = g_vanishes && c->g[i].t[t].m.e[v] > 0;
     drop[v] = f.tight[v] && !g_vanishes;
   }
   return weighted(c, &f, ceil_half(f.wl - gl), floor_half(f.wh - gh), drop, basis, n, e);
@@ -144,23 +131,21 @@ zeno_status sos_constraint_mult_basis(const sos_constraint *c, int i, poly_mono 
 zeno_status sos_set_weights(sos_program *p, const int *weight, zeno_error *e) {
   for (int v = 0; weight && v < p->nvars; v++)
     if (weight[v] < 1)
-      return zeno_fail(e, ZENO_ERR_RANGE, "sos.weight",
-                       "weight %d of variable %d (allowed: >= 1)", weight[v], v);
-  for (int v = 0; v < POLY_MAX_VARS; v++)
-    p->weight[v] = weight && v < p->nvars ? weight[v] : 0;
+      return zeno_fail(e, ZENO_ERR_RANGE, "sos.weight", "weight %d of variable %d (allowed: >= 1)",
+                       weight[v], v);
+  for (int v = 0; v < POLY_MAX_VARS; v++) p->weight[v] = weight && v < p->nvars ? weight[v] : 0;
   return ZENO_OK;
 }
 
-zeno_status sos_mult_basis(int nvars, int half, poly_mono **basis, int *n,
-                              zeno_error *e) {
+zeno_status sos_mult_basis(int nvars, int half, poly_mono **basis, int *n, zeno_error *e) {
   zeno_status st = poly_mono_basis(nvars, 0, half, basis, n, e);
   if (st == ZENO_OK && *n > SOS_MAX_GRAM) {
     free(*basis);
     *basis = NULL;
     return zeno_fail(e, ZENO_ERR_RANGE, "sos.degree",
                      "a multiplier of degree %d in %d variables needs %d monomials, "
-                     "above SOS_MAX_GRAM = %d: the degree is too high", 2 * half,
-                     nvars, *n, SOS_MAX_GRAM);
+                     "above SOS_MAX_GRAM = %d: the degree is too high",
+                     2 * half, nvars, *n, SOS_MAX_GRAM);
   }
   return st;
 }

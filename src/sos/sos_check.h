@@ -42,8 +42,8 @@ double sos_round(double x);
 /// Re-checks a feasible solution of p (s is not modified: the check works
 /// on a rounded copy). ZENO_ERR_ARGUMENT when s is not a feasible solution
 /// of p.
-zeno_status sos_check_solution(const sos_program *p, const sos_solution *s,
-                                  sos_check *out, zeno_error *e);
+zeno_status sos_check_solution(const sos_program *p, const sos_solution *s, sos_check *out,
+                               zeno_error *e);
 
 /// Smallest eigenvalue of a symmetric n x n row-major matrix (cyclic
 /// Jacobi in long double).

@@ -200,8 +200,8 @@ static bool pd_with_room(int n, mpq_t *q, mpq_t *qd) {
   }
   for (int i = 0; i < n; i++) max_diag = fmaxl(max_diag, fabsl(a[i * n + i]));
   const long double enorm = sqrtl(sum * (1.0L + 0x1p-40L)) * (1.0L + 0x1p-40L);
-  const long double shift =
-      2.0L * enorm + sos_cholesky_allowance(n, max_diag, (long double)DBL_EPSILON / 2.0L);
+  const long double shift = 2.0L * enorm +
+                            sos_cholesky_allowance(n, max_diag, (long double)DBL_EPSILON / 2.0L);
   const bool ok = sos_cholesky_ok(n, a, shift, false);
   free(a);
   return ok;
@@ -214,7 +214,7 @@ static int index_of(const poly_mono *set, int n, const poly_mono *m) {
 }
 
 bool sos_exact_check(const qpoly_poly *expr, int ngs, const qpoly_poly *g, const sos_gram *gram,
-              char *why, size_t nwhy) {
+                     char *why, size_t nwhy) {
   why[0] = '\0';
   poly_mono *rows = NULL;
   int m = 0, cap = 0;
@@ -287,7 +287,8 @@ bool sos_exact_check(const qpoly_poly *expr, int ngs, const qpoly_poly *g, const
       for (int k = j; k < gram[G].n; k++, col++)
         use[col] = G == 0 || g[G - 1].n <= 2 ||
                    (j == k && poly_mono_degree(&gram[G].basis[j]) == 0);
-  if (ok && !sos_exact_min_norm_in(m, n, A, r, d, NULL, use)) ok = sos_exact_min_norm(m, n, A, r, d, NULL);
+  if (ok && !sos_exact_min_norm_in(m, n, A, r, d, NULL, use))
+    ok = sos_exact_min_norm(m, n, A, r, d, NULL);
   free(use);
   if (!ok && !why[0]) snprintf(why, nwhy, "a residual on a monomial no Gram matrix reaches");
   for (int G = 0, col = 0; ok && G <= ngs; G++) {

@@ -39,6 +39,6 @@ bool sos_exact_psd(int n, mpq_t *a);
 /// floating-point re-check rounds them) plus their exact minimal-norm
 /// correction. False with a reason in why.
 bool sos_exact_check(const qpoly_poly *expr, int ngs, const qpoly_poly *g, const sos_gram *gram,
-              char *why, size_t nwhy);
+                     char *why, size_t nwhy);
 
 #endif

@@ -28,15 +28,14 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 
-#include "zeno/zeno.h"
 #include "view/view_module.h"
+#include "zeno/zeno.h"
 
 /* ---- one run (view_run: view_module.h) ----------------------------------- */
 
 /// Runs `scene` to its end (or VIEW_MAX_LIVE_EVENTS) with dense output and
 /// records events and rows exactly as `zeno simulate --out` writes them.
-zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
-                              zeno_error *error);
+zeno_status view_run_simulate(view_run *run, const zeno_scene *scene, zeno_error *error);
 
 /// Reads the run directory `dir` for `scene` (zeno_run_dir_read()); the
 /// error names the file, line and column.
@@ -86,20 +85,20 @@ long view_run_event_at(const view_run *run, double t);
 
 /// The playback state. A frame depends only on the run and this.
 typedef struct view_play {
-  double t;          ///< display time [time]
-  double warp_u;     ///< Zeno warp clock: event intervals since the start
-  bool warp;         ///< Zeno warp on (z)
-  bool paused;       ///< space
-  bool help;         ///< h
-  bool legend;       ///< l: the colour legend (on at the start)
-  bool maps;         ///< m: the side panel of the Poincaré maps R and G
+  double t;       ///< display time [time]
+  double warp_u;  ///< Zeno warp clock: event intervals since the start
+  bool warp;      ///< Zeno warp on (z)
+  bool paused;    ///< space
+  bool help;      ///< h
+  bool legend;    ///< l: the colour legend (on at the start)
+  bool maps;      ///< m: the side panel of the Poincaré maps R and G
   /// A message drawn over the bottom of the scene (a failed reload of the
   /// scene file); NULL or "": none.
   const char *banner;
-  int speed_level;   ///< 1-5: VIEW_SPEEDS[speed_level - 1]
-  double zoom_fixed;  ///< > 0: magnification set by --zoom; 0: automatic
-  double zoom_factor; ///< times the fixed or automatic zoom (+/-, wheel)
-  int run_number;    ///< 1, then +1 per perturbation (p, drag)
+  int speed_level;     ///< 1-5: VIEW_SPEEDS[speed_level - 1]
+  double zoom_fixed;   ///< > 0: magnification set by --zoom; 0: automatic
+  double zoom_factor;  ///< times the fixed or automatic zoom (+/-, wheel)
+  int run_number;      ///< 1, then +1 per perturbation (p, drag)
 } view_play;
 
 /// Simulated time per wall second of speed level 1-5.
@@ -148,8 +147,7 @@ view_zoom view_auto_zoom(const view_run *run, double t);
 view_zoom view_play_zoom(const view_play *play, const view_run *run);
 
 /// The displayed displacement d of a true displacement q under a zoom.
-void view_displayed(const zeno_scene *scene, view_zoom zoom, const double q[3],
-                    double d[3]);
+void view_displayed(const zeno_scene *scene, view_zoom zoom, const double q[3], double d[3]);
 
 /// Size of the body: farthest contact or outline point from the centre of
 /// mass [length].
@@ -165,8 +163,8 @@ double view_velocity_scale(const view_run *run);
 /// run already perturbed, so that presses do not shrink) times a size in
 /// [1/2, 1), direction 2 pi u1, size from u2, applied at a body point along
 /// the body's width from u3 (u1, u2, u3 uniform in [0, 1)).
-void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2,
-                       double u3, double point[2], double impulse[2]);
+void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2, double u3,
+                       double point[2], double impulse[2]);
 
 /// Perturbation speed as a fraction of the velocity scale.
 #define VIEW_PERTURB_FRACTION 0.3
@@ -174,9 +172,8 @@ void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, d
 /// Restarts `run` from its state at play->t plus the velocity change of an
 /// impulse `impulse` [force*time] applied at body point `point` (body frame,
 /// relative to the centre of mass [length]); play restarts at t = 0.
-zeno_status view_apply_impulse(view_run *run, view_play *play,
-                               const double point[2], const double impulse[2],
-                               zeno_error *error);
+zeno_status view_apply_impulse(view_run *run, view_play *play, const double point[2],
+                               const double impulse[2], zeno_error *error);
 
 /* ---- drawing ------------------------------------------------------------- */
 
@@ -221,7 +218,7 @@ extern const view_rgb VIEW_CONE;
 
 /// An offscreen frame: a software renderer drawing into a surface.
 typedef struct view_canvas {
-  SDL_Surface *surface; ///< ARGB8888
+  SDL_Surface *surface;  ///< ARGB8888
   SDL_Renderer *renderer;
   TTF_Font *font;
   TTF_Font *small_font;
@@ -231,14 +228,14 @@ typedef struct view_canvas {
   void (*text_hook)(void *user, const char *text, const SDL_Rect *box);
   void *text_user;
   // Cached strip chart: recomputed when the run, the warp or the size change.
-  SDL_Point *chart_points; ///< 3 curves of chart_count points
+  SDL_Point *chart_points;  ///< 3 curves of chart_count points
   int chart_count;
   const view_run *chart_run;
   const void *chart_rows;
   size_t chart_row_count;
   int chart_run_number;
   bool chart_warp;
-  double chart_range[3]; ///< largest |z1|, |z2|, |x2| of the chart
+  double chart_range[3];  ///< largest |z1|, |z2|, |x2| of the chart
   // Cached Poincaré maps of the maps panel (view_maps.c), by geometry.
   enum { VIEW_MAPS_NONE, VIEW_MAPS_READY, VIEW_MAPS_FAILED } maps_state;
   unsigned long long maps_key;
@@ -246,13 +243,13 @@ typedef struct view_canvas {
   char maps_error[sizeof(((zeno_error *)0)->message) + 16];
   // Drag feedback (window mode).
   bool dragging;
-  double drag_from[2], drag_to[2]; ///< world [length]
+  double drag_from[2], drag_to[2];  ///< world [length]
 } view_canvas;
 
 /// Creates the canvas (TTF_Init must have run). Returns false with a
 /// message from SDL.
-bool view_canvas_create(view_canvas *canvas, int width, int height,
-                        char *message, size_t message_size);
+bool view_canvas_create(view_canvas *canvas, int width, int height, char *message,
+                        size_t message_size);
 void view_canvas_destroy(view_canvas *canvas);
 /// Remakes the canvas at a new size (a resized window); the text hook is
 /// kept, the chart cache dropped. False with a message (the canvas is then
@@ -262,42 +259,38 @@ bool view_canvas_resize(view_canvas *canvas, int width, int height, char *messag
 
 /// The world-to-screen map of a canvas and scene.
 typedef struct view_transform {
-  double scale;     ///< pixels per length
-  double origin[2]; ///< screen position of the world origin [px]
-  double d[3];      ///< the displayed (magnified) displacement (x, y, theta)
+  double scale;      ///< pixels per length
+  double origin[2];  ///< screen position of the world origin [px]
+  double d[3];       ///< the displayed (magnified) displacement (x, y, theta)
 } view_transform;
 
 /// The map for a canvas, a scene and a displayed displacement d
 /// (view_displayed()).
-view_transform view_transform_make(const view_canvas *canvas,
-                                   const zeno_scene *scene, const double d[3]);
+view_transform view_transform_make(const view_canvas *canvas, const zeno_scene *scene,
+                                   const double d[3]);
 
 /// Screen position [px] of a world point [length].
-void view_to_screen(const view_transform *tf, const double world[2],
-                    double screen[2]);
+void view_to_screen(const view_transform *tf, const double world[2], double screen[2]);
 /// World point of a screen position (inverse of view_to_screen).
-void view_to_world(const view_transform *tf, const double screen[2],
-                   double world[2]);
+void view_to_world(const view_transform *tf, const double screen[2], double world[2]);
 /// World position of a body point (body frame) at the displayed pose: the
 /// displacement is drawn linearised, b + d_xy + d_theta J b, so a drawn gap
 /// is the zoom times the gap.
-void view_body_point(const view_transform *tf, const double body[2],
-                     double world[2]);
+void view_body_point(const view_transform *tf, const double body[2], double world[2]);
 /// Body point of a world point at the displayed pose (inverse).
-void view_body_point_inverse(const view_transform *tf, const double world[2],
-                             double body[2]);
+void view_body_point_inverse(const view_transform *tf, const double world[2], double body[2]);
 
 /// What a frame showed (for tests and the benchmark).
 typedef struct view_frame_info {
-  double t;      ///< display time
-  long impacts;  ///< impact events up to t
-  long event;    ///< index of the last event at or before t
-  zeno_run_dir_row state; ///< the drawn state
+  double t;                ///< display time
+  long impacts;            ///< impact events up to t
+  long event;              ///< index of the last event at or before t
+  zeno_run_dir_row state;  ///< the drawn state
 } view_frame_info;
 
 /// Draws one frame of the run at the playback state into the canvas.
-void view_draw_frame(view_canvas *canvas, const view_run *run,
-                     const view_play *play, view_frame_info *info);
+void view_draw_frame(view_canvas *canvas, const view_run *run, const view_play *play,
+                     view_frame_info *info);
 
 /// Primitives (view_draw.c): a line of a width [px] as a filled quad, a
 /// filled disc, an arrow from `from` along the screen direction (dx, dy)
@@ -337,8 +330,7 @@ void view_set_colour(SDL_Renderer *renderer, view_rgb colour, Uint8 alpha);
 void view_draw_chart(view_canvas *canvas, const view_run *run, const view_play *play);
 
 /// Draws text at (x, y) [px, top left]; returns its width [px].
-int view_text(view_canvas *canvas, int x, int y, view_rgb colour,
-              const char *text);
+int view_text(view_canvas *canvas, int x, int y, view_rgb colour, const char *text);
 /// The same in a given font (canvas->font or canvas->small_font).
 int view_text_in(view_canvas *canvas, TTF_Font *font, int x, int y, view_rgb colour,
                  const char *text);
@@ -363,12 +355,12 @@ SDL_Rect view_legend_box(const view_canvas *canvas);
 /// N from *counter + 1 up, reserved by creating it empty (O_EXCL), so that a
 /// screenshot never overwrites one of an earlier session. *counter becomes
 /// N. False (with a message) when no name could be reserved.
-bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path,
-                     size_t path_size, char *message, size_t message_size);
+bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path, size_t path_size,
+                     char *message, size_t message_size);
 
 /// Writes the canvas as an RGB PNG. Returns false with a message.
-bool view_write_png(const view_canvas *canvas, const char *path,
-                    char *message, size_t message_size);
+bool view_write_png(const view_canvas *canvas, const char *path, char *message,
+                    size_t message_size);
 
 /// Reads the colour of a canvas pixel.
 view_rgb view_pixel(const view_canvas *canvas, int x, int y);
@@ -396,18 +388,18 @@ void view_play_start(view_play *play, const view_run *run, const view_options *o
 
 /// The scene file being watched.
 typedef struct view_reload {
-  const char *path;             ///< NULL: nothing to watch
-  const char *const *overrides; ///< --set overrides applied on every load
+  const char *path;              ///< NULL: nothing to watch
+  const char *const *overrides;  ///< --set overrides applied on every load
   size_t override_count;
-  struct timespec mtime;        ///< of the version loaded or last tried
+  struct timespec mtime;  ///< of the version loaded or last tried
   long long size;
-  char error[sizeof(((zeno_error *)0)->message) + 64]; ///< why the last try failed, or ""
+  char error[sizeof(((zeno_error *)0)->message) + 64];  ///< why the last try failed, or ""
 } view_reload;
 
 typedef enum view_reload_result {
-  VIEW_RELOAD_UNCHANGED, ///< the file is as it was (or nothing is watched)
-  VIEW_RELOAD_DONE,      ///< it changed and *run is the new scene's run
-  VIEW_RELOAD_FAILED     ///< it changed but does not load or run: *run is kept, error says why
+  VIEW_RELOAD_UNCHANGED,  ///< the file is as it was (or nothing is watched)
+  VIEW_RELOAD_DONE,       ///< it changed and *run is the new scene's run
+  VIEW_RELOAD_FAILED      ///< it changed but does not load or run: *run is kept, error says why
 } view_reload_result;
 
 /// Starts watching options->scene_path (when it is a regular file) from
@@ -428,8 +420,8 @@ typedef struct view_gif view_gif;
 view_gif *view_gif_create(const char *path, int width, int height, char *message,
                           size_t message_size);
 /// Appends the canvas as a frame shown for `centiseconds`.
-bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds,
-                    char *message, size_t message_size);
+bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds, char *message,
+                    size_t message_size);
 /// Finishes and closes the file (false with a message unless message is
 /// NULL); a NULL gif is ignored.
 bool view_gif_close(view_gif *gif, char *message, size_t message_size);

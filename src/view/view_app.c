@@ -44,8 +44,7 @@ int view_screenshot(view_run *run, const view_options *o) {
   char message[MESSAGE_SIZE];
   view_canvas canvas;
   int code = 0;
-  if (!view_canvas_create(&canvas, o->width, o->height, message,
-                          sizeof message)) {
+  if (!view_canvas_create(&canvas, o->width, o->height, message, sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
     code = 1;
   } else {
@@ -73,28 +72,28 @@ typedef struct app {
   view_run *run;
   view_play play;
   view_canvas canvas;
-  zeno_scene original;    ///< the scene of the first run (r restarts it)
+  zeno_scene original;  ///< the scene of the first run (r restarts it)
   const view_options *options;
-  bool live_restart;      ///< the run was replaced by a perturbed one
+  bool live_restart;  ///< the run was replaced by a perturbed one
   bool quit;
-  bool failed;            ///< quit because of an SDL failure
-  unsigned long long rng; ///< xorshift state for `p`
+  bool failed;             ///< quit because of an SDL failure
+  unsigned long long rng;  ///< xorshift state for `p`
   int screenshots;
   /// Velocity scale of the scene's own run: `p` perturbs at a fraction of
   /// it whatever runs came since (a perturbed run's scale is the last
   /// perturbation's, and presses shrank by orders of magnitude).
   double perturb_scale;
-  double grab_body[2];    ///< grabbed body point [length]
+  double grab_body[2];  ///< grabbed body point [length]
   SDL_Window *window;
-  view_reload reload;     ///< the scene file, watched for changes
-  Uint64 last_reload;     ///< when it was last looked at [ms]
+  view_reload reload;  ///< the scene file, watched for changes
+  Uint64 last_reload;  ///< when it was last looked at [ms]
 } app;
 
 static double next_random(app *a) {
   a->rng ^= a->rng << 13;
   a->rng ^= a->rng >> 7;
   a->rng ^= a->rng << 17;
-  return (double)(a->rng >> 11) / (double)(1ull << 53); // [0, 1)
+  return (double)(a->rng >> 11) / (double)(1ull << 53);  // [0, 1)
 }
 
 static view_transform current_transform(const app *a) {
@@ -105,8 +104,7 @@ static view_transform current_transform(const app *a) {
   return view_transform_make(&a->canvas, &a->run->scene, d);
 }
 
-static void apply_impulse(app *a, const double point[2],
-                          const double impulse[2]) {
+static void apply_impulse(app *a, const double point[2], const double impulse[2]) {
   zeno_error err;
   zeno_error_clear(&err);
   if (view_apply_impulse(a->run, &a->play, point, impulse, &err) != ZENO_OK) {
@@ -148,8 +146,7 @@ static void screenshot(app *a) {
   }
   if (view_write_png(&a->canvas, path, message, sizeof message))
     fprintf(stderr, "zeno: wrote %s\n", path);
-  else
-    fprintf(stderr, "zeno: %s\n", message);
+  else fprintf(stderr, "zeno: %s\n", message);
 }
 
 static void zoom_by(app *a, double factor) { a->play.zoom_factor *= factor; }
@@ -170,11 +167,8 @@ static void on_key(app *a, const SDL_KeyboardEvent *k) {
     case SDLK_RIGHT:
     case SDLK_LEFT: {
       const int dir = key == SDLK_RIGHT ? 1 : -1;
-      if (shift)
-        view_play_seek(p, a->run,
-                       p->t + dir * VIEW_SCRUB_FRACTION * a->run->t_end);
-      else
-        view_play_step_event(p, a->run, dir);
+      if (shift) view_play_seek(p, a->run, p->t + dir * VIEW_SCRUB_FRACTION * a->run->t_end);
+      else view_play_step_event(p, a->run, dir);
       break;
     }
     case SDLK_z: view_play_set_warp(p, a->run, !p->warp); break;
@@ -200,8 +194,7 @@ static void on_press(app *a, int x, int y) {
   double w[2], b[2];
   view_to_world(&tf, s, w);
   view_body_point_inverse(&tf, w, b);
-  if (hypot(b[0], b[1]) > VIEW_GRAB_REACH * view_body_size(&a->run->scene))
-    return;
+  if (hypot(b[0], b[1]) > VIEW_GRAB_REACH * view_body_size(&a->run->scene)) return;
   a->canvas.dragging = true;
   memcpy(a->canvas.drag_from, w, sizeof w);
   memcpy(a->canvas.drag_to, w, sizeof w);
@@ -249,17 +242,15 @@ static void handle_events(app *a) {
     switch (e.type) {
       case SDL_QUIT: a->quit = true; break;
       case SDL_KEYDOWN: on_key(a, &e.key); break;
-      case SDL_MOUSEWHEEL:
-        zoom_by(a, e.wheel.y > 0 ? VIEW_ZOOM_STEP : 1 / VIEW_ZOOM_STEP);
-        break;
+      case SDL_MOUSEWHEEL: zoom_by(a, e.wheel.y > 0 ? VIEW_ZOOM_STEP : 1 / VIEW_ZOOM_STEP); break;
       case SDL_MOUSEBUTTONDOWN:
-        if (e.button.button == SDL_BUTTON_LEFT)
-          on_press(a, e.button.x, e.button.y);
+        if (e.button.button == SDL_BUTTON_LEFT) on_press(a, e.button.x, e.button.y);
         break;
       case SDL_MOUSEMOTION: on_motion(a, e.motion.x, e.motion.y); break;
       case SDL_MOUSEBUTTONUP: on_release(a); break;
       case SDL_WINDOWEVENT:
-        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) resize(a, e.window.data1, e.window.data2);
+        if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+          resize(a, e.window.data1, e.window.data2);
         break;
       default: break;
     }
@@ -361,8 +352,7 @@ static int loop(app *a, SDL_Window *window) {
     view_play_advance(&a->play, a->run, fmin(dt, VIEW_MAX_FRAME_SECONDS));
     view_draw_frame(&a->canvas, a->run, &a->play, NULL);
     SDL_Surface *target = SDL_GetWindowSurface(window);
-    if (target == NULL || SDL_BlitSurface(a->canvas.surface, NULL, target,
-                                          NULL) != 0 ||
+    if (target == NULL || SDL_BlitSurface(a->canvas.surface, NULL, target, NULL) != 0 ||
         SDL_UpdateWindowSurface(window) != 0) {
       fprintf(stderr, "zeno: cannot show the frame: %s\n", SDL_GetError());
       return 1;
@@ -429,16 +419,14 @@ int view_window(view_run *run, const view_options *o) {
   a.last_reload = SDL_GetTicks64();
   char title[128], message[MESSAGE_SIZE];
   snprintf(title, sizeof title, "zeno view: %s", run->scene.name);
-  SDL_Window *window =
-      SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                       o->width, o->height, SDL_WINDOW_RESIZABLE);
+  SDL_Window *window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                        o->width, o->height, SDL_WINDOW_RESIZABLE);
   a.window = window;
   int code = 1;
   if (window == NULL) {
     fprintf(stderr, "zeno: cannot open a window: %s\n", SDL_GetError());
   } else if (SDL_SetWindowMinimumSize(window, VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT),
-             !view_canvas_create(&a.canvas, o->width, o->height, message,
-                                 sizeof message)) {
+             !view_canvas_create(&a.canvas, o->width, o->height, message, sizeof message)) {
     fprintf(stderr, "zeno: %s\n", message);
   } else {
     view_play_start(&a.play, run, o);

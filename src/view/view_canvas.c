@@ -10,13 +10,12 @@ static bool fail(char *message, size_t size, const char *what) {
   return false;
 }
 
-bool view_canvas_create(view_canvas *canvas, int width, int height,
-                        char *message, size_t message_size) {
+bool view_canvas_create(view_canvas *canvas, int width, int height, char *message,
+                        size_t message_size) {
   SDL_memset(canvas, 0, sizeof *canvas);
   canvas->width = width;
   canvas->height = height;
-  canvas->surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32,
-                                                   SDL_PIXELFORMAT_ARGB8888);
+  canvas->surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_ARGB8888);
   if (canvas->surface == NULL)
     return fail(message, message_size, "cannot create the frame surface");
   canvas->renderer = SDL_CreateSoftwareRenderer(canvas->surface);
@@ -27,8 +26,8 @@ bool view_canvas_create(view_canvas *canvas, int width, int height,
   canvas->font = TTF_OpenFont(VIEW_FONT_PATH, VIEW_FONT_SIZE);
   canvas->small_font = TTF_OpenFont(VIEW_FONT_PATH, VIEW_SMALL_FONT_SIZE);
   if (canvas->font == NULL || canvas->small_font == NULL) {
-    snprintf(message, message_size, "cannot open the font '%s': %s",
-             VIEW_FONT_PATH, TTF_GetError());
+    snprintf(message, message_size, "cannot open the font '%s': %s", VIEW_FONT_PATH,
+             TTF_GetError());
     view_canvas_destroy(canvas);
     return false;
   }

@@ -13,18 +13,17 @@ static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
 /// What each lane holds: the state's zod (zeno_state.zod), (z1, z2, x2)
 /// with two contacts and (z1, x1, theta) with one.
 typedef struct lane_label {
-  const char *name;    ///< the symbol, in the left column
-  const char *meaning; ///< the quantity, in the lane
-  bool angle;          ///< [rad] rather than [length]
+  const char *name;     ///< the symbol, in the left column
+  const char *meaning;  ///< the quantity, in the lane
+  bool angle;           ///< [rad] rather than [length]
 } lane_label;
 static const lane_label TWO_CONTACTS[3] = {
     {"z1", "z1: gap at contact 1", false},
     {"z2", "z2: gap at contact 2", false},
     {"x2", "x2: slip of contact 2 along its surface", false}};
-static const lane_label ONE_CONTACT[3] = {
-    {"z1", "z1: gap at the contact", false},
-    {"x1", "x1: slip along the surface", false},
-    {"theta", "theta: tilt of the body", true}};
+static const lane_label ONE_CONTACT[3] = {{"z1", "z1: gap at the contact", false},
+                                          {"x1", "x1: slip along the surface", false},
+                                          {"theta", "theta: tilt of the body", true}};
 
 /// Strip chart layout [px]: left label column, margins, tick heights.
 #define CHART_LEFT 70
@@ -45,12 +44,11 @@ static const lane_label ONE_CONTACT[3] = {
 #define NOTE_ALPHA 210
 
 typedef struct chart_box {
-  int x0, x1, y0, y1; ///< plot area [px]
-  double length;      ///< abscissa range: t_end, or the warp length
+  int x0, x1, y0, y1;  ///< plot area [px]
+  double length;       ///< abscissa range: t_end, or the warp length
 } chart_box;
 
-static chart_box chart_layout(const view_canvas *cv, const view_run *run,
-                              bool warp) {
+static chart_box chart_layout(const view_canvas *cv, const view_run *run, bool warp) {
   chart_box b;
   b.x0 = CHART_LEFT;
   b.x1 = cv->width - CHART_RIGHT;
@@ -60,8 +58,7 @@ static chart_box chart_layout(const view_canvas *cv, const view_run *run,
   return b;
 }
 
-static double chart_x(const chart_box *b, const view_run *run, bool warp,
-                      double t) {
+static double chart_x(const chart_box *b, const view_run *run, bool warp, double t) {
   if (!(b->length > 0)) return b->x0;
   const double a = warp ? view_warp_clock(run, t) : t;
   return b->x0 + (b->x1 - b->x0) * a / b->length;
@@ -69,8 +66,8 @@ static double chart_x(const chart_box *b, const view_run *run, bool warp,
 
 /// Samples z1, z2, x2 once per pixel column into the canvas cache; each
 /// lane has its own scale (range[k] = largest |value| of curve k).
-static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
-                       const chart_box *b, double *values) {
+static void chart_fill(view_canvas *cv, const view_run *run, bool warp, const chart_box *b,
+                       double *values) {
   const int n = cv->chart_count;
   for (int c = 0; c < n; c++) {
     const double a = b->length * c / (n > 1 ? n - 1 : 1);
@@ -95,14 +92,13 @@ static void chart_fill(view_canvas *cv, const view_run *run, bool warp,
 /// Refreshes the chart cache unless it holds this run (same rows, same
 /// run number: a perturbed run may reuse the freed rows' address), warp
 /// and width.
-static void chart_cache(view_canvas *cv, const view_run *run,
-                        const view_play *play, const chart_box *b) {
+static void chart_cache(view_canvas *cv, const view_run *run, const view_play *play,
+                        const chart_box *b) {
   const bool warp = play->warp;
   const int n = b->x1 - b->x0 + 1;
-  if (cv->chart_points != NULL && cv->chart_run == run &&
-      cv->chart_rows == run->data.rows && cv->chart_row_count == run->data.row_count &&
-      cv->chart_run_number == play->run_number && cv->chart_warp == warp &&
-      cv->chart_count == n)
+  if (cv->chart_points != NULL && cv->chart_run == run && cv->chart_rows == run->data.rows &&
+      cv->chart_row_count == run->data.row_count && cv->chart_run_number == play->run_number &&
+      cv->chart_warp == warp && cv->chart_count == n)
     return;
   SDL_free(cv->chart_points);
   cv->chart_points = SDL_malloc(sizeof(SDL_Point) * 3 * (size_t)n);
@@ -113,17 +109,14 @@ static void chart_cache(view_canvas *cv, const view_run *run,
   cv->chart_row_count = run->data.row_count;
   cv->chart_run_number = play->run_number;
   cv->chart_warp = warp;
-  if (cv->chart_points != NULL && values != NULL)
-    chart_fill(cv, run, warp, b, values);
-  else
-    cv->chart_count = 0;
+  if (cv->chart_points != NULL && values != NULL) chart_fill(cv, run, warp, b, values);
+  else cv->chart_count = 0;
   SDL_free(values);
 }
 
 /// A lane's note in the small font on a pale backing, so the curve under
 /// it does not hide it.
-static void lane_note(view_canvas *cv, int x, int y, int room, view_rgb colour,
-                      const char *text) {
+static void lane_note(view_canvas *cv, int x, int y, int room, view_rgb colour, const char *text) {
   int w = view_text_width(cv->small_font, text);
   if (w > room) w = room;
   const SDL_Rect back = {x - 1, y, w + 2, VIEW_SMALL_LINE - 2};
@@ -148,18 +141,16 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
     SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
     if (cv->chart_count > 0) {
       view_set_colour(r, CURVE[k], 255);
-      SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count,
-                          cv->chart_count);
+      SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count, cv->chart_count);
     }
     // Left column: the symbol and the lane's half range; in the lane,
     // what the number is and its unit.
     const lane_label *lab = &(run->scene.contact_count == 1 ? ONE_CONTACT : TWO_CONTACTS)[k];
     char label[LABEL_SIZE];
-    view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, CHART_LEFT - CHART_LABEL_X,
-                  CURVE[k], lab->name);
+    view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, CHART_LEFT - CHART_LABEL_X, CURVE[k],
+                  lab->name);
     snprintf(label, sizeof label, "\u00b1%.2g", cv->chart_range[k]);
-    view_text_fit_small(cv, CHART_LABEL_X, mid + 1, CHART_LEFT - CHART_LABEL_X, CURVE[k],
-                        label);
+    view_text_fit_small(cv, CHART_LABEL_X, mid + 1, CHART_LEFT - CHART_LABEL_X, CURVE[k], label);
     snprintf(label, sizeof label, "%s [%s%s], lane \u00b1%.3g", lab->meaning,
              lab->angle ? "rad" : "length", full ? " / eps\u00b2" : "", cv->chart_range[k]);
     lane_note(cv, b.x0 + CHART_NOTE_INSET, (int)lround(b.y0 + lane * k) + 1,
@@ -179,8 +170,7 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
   char axis[LABEL_SIZE];
   if (play->warp)
     snprintf(axis, sizeof axis, "abscissa: event intervals 0 .. %g (Zeno warp)", b.length);
-  else
-    snprintf(axis, sizeof axis, "abscissa: time t [time] 0 .. %g", b.length);
+  else snprintf(axis, sizeof axis, "abscissa: time t [time] 0 .. %g", b.length);
   int w = 0, h = 0;
   if (cv->small_font == NULL || TTF_SizeUTF8(cv->small_font, axis, &w, &h) != 0) w = 0;
   const int room = b.x1 - b.x0;

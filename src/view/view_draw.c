@@ -70,8 +70,7 @@ static const view_rgb DRAG = {240, 160, 0};
 /* ---- primitives ---------------------------------------------------------- */
 
 void view_set_colour(SDL_Renderer *r, view_rgb c, Uint8 alpha) {
-  SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE
-                                             : SDL_BLENDMODE_BLEND);
+  SDL_SetRenderDrawBlendMode(r, alpha == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
   SDL_SetRenderDrawColor(r, c.r, c.g, c.b, alpha);
 }
 
@@ -89,8 +88,7 @@ static SDL_Vertex vertex(const double p[2], view_rgb c, Uint8 alpha) {
 }
 
 /// Fills a convex polygon of n screen points (fan from the first point).
-static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n,
-                        view_rgb c, Uint8 alpha) {
+static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n, view_rgb c, Uint8 alpha) {
   SDL_Vertex v[3 * CIRCLE_SEGMENTS];
   int count = 0;
   // Untextured geometry blends by the renderer's draw blend mode.
@@ -103,8 +101,7 @@ static void fill_convex(SDL_Renderer *r, const double (*p)[2], int n,
   SDL_RenderGeometry(r, NULL, v, count, NULL, 0);
 }
 
-static void line(SDL_Renderer *r, const double a[2], const double b[2],
-                 view_rgb c, Uint8 alpha) {
+static void line(SDL_Renderer *r, const double a[2], const double b[2], view_rgb c, Uint8 alpha) {
   view_set_colour(r, c, alpha);
   SDL_RenderDrawLineF(r, (float)a[0], (float)a[1], (float)b[0], (float)b[1]);
 }
@@ -122,8 +119,8 @@ void view_thick_line(SDL_Renderer *r, const double a[2], const double b[2], doub
   fill_convex(r, quad, 4, c, alpha);
 }
 
-static void thick_line(SDL_Renderer *r, const double a[2], const double b[2],
-                       double width, view_rgb c) {
+static void thick_line(SDL_Renderer *r, const double a[2], const double b[2], double width,
+                       view_rgb c) {
   view_thick_line(r, a, b, width, c, 255);
 }
 
@@ -138,18 +135,16 @@ void view_disc(SDL_Renderer *r, const double centre[2], double radius, view_rgb 
 }
 
 /// A ring between two radii: the pixel at its centre is left as it was.
-static void ring(SDL_Renderer *r, const double centre[2], double inner,
-                 double outer, view_rgb c) {
+static void ring(SDL_Renderer *r, const double centre[2], double inner, double outer, view_rgb c) {
   SDL_Vertex v[6 * CIRCLE_SEGMENTS];
   int n = 0;
   for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
     const double a0 = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
     const double a1 = 2 * ZENO_PI * (k + 1) / CIRCLE_SEGMENTS;
-    const double p[4][2] = {
-        {centre[0] + inner * cos(a0), centre[1] + inner * sin(a0)},
-        {centre[0] + outer * cos(a0), centre[1] + outer * sin(a0)},
-        {centre[0] + outer * cos(a1), centre[1] + outer * sin(a1)},
-        {centre[0] + inner * cos(a1), centre[1] + inner * sin(a1)}};
+    const double p[4][2] = {{centre[0] + inner * cos(a0), centre[1] + inner * sin(a0)},
+                            {centre[0] + outer * cos(a0), centre[1] + outer * sin(a0)},
+                            {centre[0] + outer * cos(a1), centre[1] + outer * sin(a1)},
+                            {centre[0] + inner * cos(a1), centre[1] + inner * sin(a1)}};
     const int order[6] = {0, 1, 2, 0, 2, 3};
     for (int j = 0; j < 6; j++) v[n++] = vertex(p[order[j]], c, 255);
   }
@@ -172,8 +167,7 @@ void view_arrow(SDL_Renderer *r, const double from[2], double dx, double dy, dou
 }
 
 /// Screen position of a body point at the displayed pose.
-static void body_screen(const view_transform *tf, const double b[2],
-                        double s[2]) {
+static void body_screen(const view_transform *tf, const double b[2], double s[2]) {
   double w[2];
   view_body_point(tf, b, w);
   view_to_screen(tf, w, s);
@@ -181,8 +175,7 @@ static void body_screen(const view_transform *tf, const double b[2],
 
 /* ---- the scene ----------------------------------------------------------- */
 
-static void surface_frame(const zeno_contact_def *c, double point[2],
-                          double t[2], double n[2]) {
+static void surface_frame(const zeno_contact_def *c, double point[2], double t[2], double n[2]) {
   point[0] = c->surface_point_set ? c->surface_point[0] : c->point[0];
   point[1] = c->surface_point_set ? c->surface_point[1] : c->point[1];
   t[0] = cos(c->surface_angle);
@@ -194,8 +187,7 @@ static void surface_frame(const zeno_contact_def *c, double point[2],
 /// The drawn stretch [lo, hi] of surface i, as distances along t_i from
 /// its point: SURFACE_HALF_LENGTH body sizes either side of the contact,
 /// cut where it meets the other surface (the two make a wedge).
-static void surface_extent(const zeno_scene *sc, int i, double *lo,
-                           double *hi) {
+static void surface_extent(const zeno_scene *sc, int i, double *lo, double *hi) {
   const double half = SURFACE_HALF_LENGTH * view_body_size(sc);
   double p[2], t[2], n[2];
   surface_frame(&sc->contacts[i], p, t, n);
@@ -215,8 +207,8 @@ static void surface_extent(const zeno_scene *sc, int i, double *lo,
 }
 
 /// Screen end points of surface i's drawn stretch and its normal.
-static void surface_segment(const zeno_scene *sc, const view_transform *tf,
-                            int i, double sa[2], double sb[2], double n[2]) {
+static void surface_segment(const zeno_scene *sc, const view_transform *tf, int i, double sa[2],
+                            double sb[2], double n[2]) {
   double p[2], t[2], a[2], b[2], lo, hi;
   surface_frame(&sc->contacts[i], p, t, n);
   surface_extent(sc, i, &lo, &hi);
@@ -228,8 +220,7 @@ static void surface_segment(const zeno_scene *sc, const view_transform *tf,
   view_to_screen(tf, b, sb);
 }
 
-static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
-                          const view_transform *tf) {
+static void draw_surfaces(view_canvas *cv, const zeno_scene *sc, const view_transform *tf) {
   double sa[ZENO_MAX_CONTACTS][2], sb[ZENO_MAX_CONTACTS][2], n[2];
   for (int i = 0; i < sc->contact_count; i++) {
     surface_segment(sc, tf, i, sa[i], sb[i], n);
@@ -251,8 +242,7 @@ static void draw_surfaces(view_canvas *cv, const zeno_scene *sc,
 static int outline_points(const zeno_scene *sc, double (*p)[2]) {
   const double L = view_body_size(sc);
   if (sc->outline_kind == ZENO_OUTLINE_POLYGON && sc->outline_count >= 3) {
-    const int n = sc->outline_count < CIRCLE_SEGMENTS ? (int)sc->outline_count
-                                                      : CIRCLE_SEGMENTS;
+    const int n = sc->outline_count < CIRCLE_SEGMENTS ? (int)sc->outline_count : CIRCLE_SEGMENTS;
     memcpy(p, sc->outline, sizeof(double) * 2 * (size_t)n);
     return n;
   }
@@ -268,8 +258,7 @@ static int outline_points(const zeno_scene *sc, double (*p)[2]) {
 }
 
 /// The body (ghost: outline only, at the equilibrium pose).
-static void draw_body(view_canvas *cv, const zeno_scene *sc,
-                      const view_transform *tf, bool ghost) {
+static void draw_body(view_canvas *cv, const zeno_scene *sc, const view_transform *tf, bool ghost) {
   SDL_Renderer *r = cv->renderer;
   const double com[2] = {0, 0};
   double c[2], p[CIRCLE_SEGMENTS][2], s[CIRCLE_SEGMENTS][2];
@@ -278,10 +267,8 @@ static void draw_body(view_canvas *cv, const zeno_scene *sc,
   for (int i = 0; legs && i < sc->contact_count; i++) {
     double foot[2];
     body_screen(tf, sc->contacts[i].point, foot);
-    if (ghost)
-      line(r, c, foot, VIEW_GHOST, GHOST_ALPHA);
-    else
-      thick_line(r, c, foot, LEG_WIDTH_PX, BODY_EDGE);
+    if (ghost) line(r, c, foot, VIEW_GHOST, GHOST_ALPHA);
+    else thick_line(r, c, foot, LEG_WIDTH_PX, BODY_EDGE);
   }
   const int n = outline_points(sc, p);
   for (int k = 0; k < n; k++) body_screen(tf, p[k], s[k]);
@@ -296,8 +283,7 @@ static void draw_body(view_canvas *cv, const zeno_scene *sc,
     SDL_RenderGeometry(r, NULL, v, 3 * n, NULL, 0);
   }
   for (int k = 0; k < n; k++)
-    line(r, s[k], s[(k + 1) % n], ghost ? VIEW_GHOST : BODY_EDGE,
-         ghost ? GHOST_ALPHA : 255);
+    line(r, s[k], s[(k + 1) % n], ghost ? VIEW_GHOST : BODY_EDGE, ghost ? GHOST_ALPHA : 255);
 }
 
 /// Screen direction of a world vector (y flipped).
@@ -307,8 +293,7 @@ static void screen_dir(const double w[2], double *dx, double *dy) {
 }
 
 /// World vector of a (normal, tangential) pair at contact i.
-static void contact_vector(const zeno_contact_def *c, const double nt[2],
-                           double w[2]) {
+static void contact_vector(const zeno_contact_def *c, const double nt[2], double w[2]) {
   double p[2], t[2], n[2];
   surface_frame(c, p, t, n);
   w[0] = nt[0] * n[0] + nt[1] * t[0];
@@ -320,8 +305,7 @@ static double largest_impulse(const view_run *run) {
   double m = 0;
   for (size_t i = 0; i < run->data.event_count; i++)
     for (int c = 0; c < ZENO_MAX_CONTACTS; c++)
-      m = fmax(m, hypot(run->data.events[i].impulse[c][0],
-                        run->data.events[i].impulse[c][1]));
+      m = fmax(m, hypot(run->data.events[i].impulse[c][0], run->data.events[i].impulse[c][1]));
   return m;
 }
 
@@ -340,9 +324,8 @@ static void draw_cone(view_canvas *cv, const zeno_contact_def *c, const double a
   for (int k = 0; k < 2; k++) thick_line(cv->renderer, at, end[k], CONE_WIDTH_PX, VIEW_CONE);
 }
 
-static void draw_contacts(view_canvas *cv, const view_run *run,
-                          const view_transform *tf, const zeno_run_dir_row *st,
-                          long event) {
+static void draw_contacts(view_canvas *cv, const view_run *run, const view_transform *tf,
+                          const zeno_run_dir_row *st, long event) {
   const zeno_scene *sc = &run->scene;
   const double load = sc->load_magnitude > 0 ? sc->load_magnitude : 1.0;
   const zeno_run_dir_event *ev = run->data.event_count > 0 ? &run->data.events[event] : NULL;
@@ -358,15 +341,13 @@ static void draw_contacts(view_canvas *cv, const view_run *run,
       draw_cone(cv, c, at[i]);
       contact_vector(c, st->force[i], w);
       screen_dir(w, &dx, &dy);
-      view_arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load,
-            VIEW_FORCE);
+      view_arrow(cv->renderer, at[i], dx, dy, FORCE_PX * hypot(w[0], w[1]) / load, VIEW_FORCE);
     }
     if (impact && (ev->impact_mask & (1u << i)) && pmax > 0) {
       contact_vector(c, ev->impulse[i], w);
       screen_dir(w, &dx, &dy);
       view_arrow(cv->renderer, at[i], dx, dy,
-            fmax(IMPULSE_PX * hypot(w[0], w[1]) / pmax, IMPULSE_MIN_PX),
-            VIEW_IMPULSE);
+                 fmax(IMPULSE_PX * hypot(w[0], w[1]) / pmax, IMPULSE_MIN_PX), VIEW_IMPULSE);
     }
   }
   for (int i = 0; i < sc->contact_count; i++) {
@@ -375,20 +356,19 @@ static void draw_contacts(view_canvas *cv, const view_run *run,
   }
 }
 
-static void draw_load(view_canvas *cv, const zeno_scene *sc,
-                      const view_transform *tf) {
+static void draw_load(view_canvas *cv, const zeno_scene *sc, const view_transform *tf) {
   if (!(sc->load_magnitude > 0)) return;
   const double com[2] = {0, 0};
   double c[2];
   body_screen(tf, com, c);
-  const double dx = sin(sc->load_angle), dy = cos(sc->load_angle); // screen
+  const double dx = sin(sc->load_angle), dy = cos(sc->load_angle);  // screen
   const double from[2] = {c[0] + LOAD_START_PX * dx, c[1] + LOAD_START_PX * dy};
   view_arrow(cv->renderer, from, dx, dy, LOAD_PX, VIEW_LOAD);
   if (sc->load_torque != 0) {
     char text[48];
     snprintf(text, sizeof text, "tau %+.3g", sc->load_torque);
-    view_text(cv, (int)lround(c[0] - LOAD_PX * dx), (int)lround(c[1] - LOAD_PX * dy),
-              VIEW_LOAD, text);
+    view_text(cv, (int)lround(c[0] - LOAD_PX * dx), (int)lround(c[1] - LOAD_PX * dy), VIEW_LOAD,
+              text);
   }
 }
 
@@ -397,8 +377,7 @@ static void draw_drag(view_canvas *cv, const view_transform *tf) {
   double a[2], b[2];
   view_to_screen(tf, cv->drag_from, a);
   view_to_screen(tf, cv->drag_to, b);
-  view_arrow(cv->renderer, a, b[0] - a[0], b[1] - a[1], hypot(b[0] - a[0], b[1] - a[1]),
-        DRAG);
+  view_arrow(cv->renderer, a, b[0] - a[0], b[1] - a[1], hypot(b[0] - a[0], b[1] - a[1]), DRAG);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -424,18 +403,15 @@ static void add_field(char *line, size_t size, const char *text) {
   line[used] = '\0';
 }
 
-static void draw_overlay(view_canvas *cv, const view_run *run,
-                         const view_play *play, const zeno_run_dir_row *st,
-                         long impacts) {
+static void draw_overlay(view_canvas *cv, const view_run *run, const view_play *play,
+                         const zeno_run_dir_row *st, long impacts) {
   char line1[LINE_SIZE], word[LINE_SIZE * 16], mode[ZENO_MODE_NAME_SIZE];
   const zeno_scene *sc = &run->scene;
   const int room = cv->width - 2 * TEXT_MARGIN;
   const bool ended = play->t >= run->t_end && run->outcome != ZENO_OUTCOME_RUNNING;
   char zeno[64] = "";
-  if (run->has_zeno)
-    snprintf(zeno, sizeof zeno, "   Zeno t* = %.6g", run->zeno_time);
-  snprintf(line1, sizeof line1,
-           "t = %-11.6g mode %-3s impacts %-5ld status %-14s%s", play->t,
+  if (run->has_zeno) snprintf(zeno, sizeof zeno, "   Zeno t* = %.6g", run->zeno_time);
+  snprintf(line1, sizeof line1, "t = %-11.6g mode %-3s impacts %-5ld status %-14s%s", play->t,
            zeno_mode_name(st->mode, sc->contact_count, mode), impacts,
            ended ? zeno_outcome_name(run->outcome) : "running", zeno);
   view_text_fit(cv, TEXT_MARGIN, TEXT_MARGIN / 2, room, VIEW_INK, line1);
@@ -451,8 +427,7 @@ static void draw_overlay(view_canvas *cv, const view_run *run,
   view_text_fit(cv, TEXT_MARGIN, TEXT_MARGIN / 2 + VIEW_TEXT_LINE, room, VIEW_INK, line2);
   // Most useful first: a line cut at the right loses the least.
   char line3[LINE_SIZE] = "", field[LINE_SIZE];
-  if (play->warp)
-    snprintf(field, sizeof field, "Zeno warp (z)%s", play->paused ? " paused" : "");
+  if (play->warp) snprintf(field, sizeof field, "Zeno warp (z)%s", play->paused ? " paused" : "");
   else
     snprintf(field, sizeof field, "speed %gx%s", view_speed(play->speed_level),
              play->paused ? " paused" : "");
@@ -471,8 +446,8 @@ static void draw_overlay(view_canvas *cv, const view_run *run,
 
 /* ---- the frame ----------------------------------------------------------- */
 
-void view_draw_frame(view_canvas *cv, const view_run *run,
-                     const view_play *play, view_frame_info *info) {
+void view_draw_frame(view_canvas *cv, const view_run *run, const view_play *play,
+                     view_frame_info *info) {
   SDL_Renderer *r = cv->renderer;
   view_set_colour(r, VIEW_BACKGROUND, 255);
   SDL_RenderClear(r);
@@ -487,8 +462,7 @@ void view_draw_frame(view_canvas *cv, const view_run *run,
   const view_transform tf = view_transform_make(cv, &run->scene, d);
   // The scene stays between the text band and the chart.
   const SDL_Rect scene_area = {0, VIEW_OVERLAY_HEIGHT, cv->width,
-                               cv->height - VIEW_OVERLAY_HEIGHT -
-                                   VIEW_CHART_HEIGHT};
+                               cv->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT};
   SDL_RenderSetClipRect(r, &scene_area);
   draw_surfaces(cv, &run->scene, &ghost);
   draw_body(cv, &run->scene, &ghost, true);

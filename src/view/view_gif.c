@@ -40,8 +40,8 @@ struct view_gif {
   char *path;
   int width, height;
   int frames;
-  GifByteType *pixels, *previous; ///< palette indices of this and the last frame
-  Uint32 exact_key[HASH_SLOTS];   ///< 0xRRGGBB of the exact colours, or EMPTY_SLOT
+  GifByteType *pixels, *previous;  ///< palette indices of this and the last frame
+  Uint32 exact_key[HASH_SLOTS];    ///< 0xRRGGBB of the exact colours, or EMPTY_SLOT
   GifByteType exact_index[HASH_SLOTS];
 };
 
@@ -89,7 +89,7 @@ static bool make_palette(view_gif *g, const view_canvas *cv, GifColorType *colou
       unsigned s = slot_of(rgb);
       while (key[s] != EMPTY_SLOT && key[s] != rgb) s = (s + 1) & (HASH_SLOTS - 1);
       if (key[s] == EMPTY_SLOT) {
-        if (used + 1 >= HASH_SLOTS / 2) continue; // table full: the rest go to the cube
+        if (used + 1 >= HASH_SLOTS / 2) continue;  // table full: the rest go to the cube
         key[s] = rgb;
         used++;
       }
@@ -167,7 +167,7 @@ view_gif *view_gif_create(const char *path, int width, int height, char *message
     free(g);
     return NULL;
   }
-  EGifSetGifVersion(g->file, true); // GIF89a: delays and the loop extension
+  EGifSetGifVersion(g->file, true);  // GIF89a: delays and the loop extension
   return g;
 }
 

@@ -31,15 +31,12 @@ static const view_rgb G_COLOUR = {30, 150, 70};
 /// and inertia (FNV-1a over their bytes).
 static unsigned long long geometry_key(const zeno_scene *sc) {
   unsigned long long h = 1469598103934665603ull;
-  const unsigned char *parts[] = {(const unsigned char *)sc->contacts,
-                                  (const unsigned char *)&sc->load_angle,
-                                  (const unsigned char *)&sc->load_magnitude,
-                                  (const unsigned char *)&sc->load_torque,
-                                  (const unsigned char *)&sc->mass,
-                                  (const unsigned char *)&sc->rho};
-  const size_t sizes[] = {sizeof sc->contacts,        sizeof sc->load_angle,
-                          sizeof sc->load_magnitude,  sizeof sc->load_torque,
-                          sizeof sc->mass,            sizeof sc->rho};
+  const unsigned char *parts[] = {
+      (const unsigned char *)sc->contacts,        (const unsigned char *)&sc->load_angle,
+      (const unsigned char *)&sc->load_magnitude, (const unsigned char *)&sc->load_torque,
+      (const unsigned char *)&sc->mass,           (const unsigned char *)&sc->rho};
+  const size_t sizes[] = {sizeof sc->contacts,    sizeof sc->load_angle, sizeof sc->load_magnitude,
+                          sizeof sc->load_torque, sizeof sc->mass,       sizeof sc->rho};
   for (size_t p = 0; p < sizeof sizes / sizeof sizes[0]; p++)
     for (size_t k = 0; k < sizes[p]; k++) h = (h ^ parts[p][k]) * 1099511628211ull;
   return h ^ (unsigned long long)sc->contact_count;
@@ -91,7 +88,7 @@ bool view_section_angle(const view_run *run, double t, double *phi, long *count)
 
 typedef struct plot_box {
   int x, y, w, h;
-  double lo, hi; ///< ordinate range
+  double lo, hi;  ///< ordinate range
 } plot_box;
 
 static double px(const plot_box *b, double phi) {
@@ -152,12 +149,10 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
   long crossings = 0;
   const bool marked = !m->swapped && view_section_angle(run, play->t, &phi, &crossings);
   char label[LABEL_SIZE];
-  if (m->swapped)
-    snprintf(label, sizeof label, "contacts swapped (eq. 13): no marker");
+  if (m->swapped) snprintf(label, sizeof label, "contacts swapped (eq. 13): no marker");
   else if (marked)
     snprintf(label, sizeof label, "phi = %.3f rad, section crossing %ld", phi, crossings);
-  else
-    snprintf(label, sizeof label, "phi: no section crossing yet");
+  else snprintf(label, sizeof label, "phi: no section crossing yet");
   view_text_fit_small(cv, x, y, room, VIEW_FORCE, label);
   y += line;
   // Two plots share what is left: a title line each.
@@ -167,7 +162,7 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
   y += line;
   const plot_box r = {x, y, room, plot_h - 2, -ZENO_PI / 2, ZENO_PI / 2};
   frame(cv, &r);
-  view_set_colour(cv->renderer, VIEW_GHOST, 255); // the diagonal R = phi
+  view_set_colour(cv->renderer, VIEW_GHOST, 255);  // the diagonal R = phi
   SDL_RenderDrawLineF(cv->renderer, (float)px(&r, -ZENO_PI / 2), (float)py(&r, -ZENO_PI / 2),
                       (float)px(&r, ZENO_PI / 2), (float)py(&r, ZENO_PI / 2));
   dots(cv, &r, m, false, R_COLOUR);
@@ -184,7 +179,7 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
   plot_box g = {x, y, room, plot_h - 2, fmax(lo, -MAPS_DECADES), fmin(hi, MAPS_DECADES)};
   if (!(g.hi > g.lo)) g.hi = g.lo + 1;
   frame(cv, &g);
-  view_set_colour(cv->renderer, VIEW_GHOST, 255); // G = 1
+  view_set_colour(cv->renderer, VIEW_GHOST, 255);  // G = 1
   if (g.lo <= 0 && g.hi >= 0)
     SDL_RenderDrawLineF(cv->renderer, (float)g.x, (float)py(&g, 0), (float)(g.x + g.w),
                         (float)py(&g, 0));

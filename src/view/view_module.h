@@ -29,16 +29,16 @@
 /// A whole run, simulated live or read back: its rows and events are the
 /// run directory's (zeno/run_dir.h), recorded by the library's rule.
 typedef struct view_run {
-  zeno_scene scene;    ///< geometry, load, model
-  zeno_sim *sim;       ///< live: the simulator (keep_history); NULL in replay
+  zeno_scene scene;  ///< geometry, load, model
+  zeno_sim *sim;     ///< live: the simulator (keep_history); NULL in replay
   /// Rows (samples every scene.sample_dt and the states before and after
   /// each event, in time order; rows at a non-finite time are left out) and
   /// events.
   zeno_run_dir_data data;
-  double t_end;        ///< time of the last event with a finite time
-  bool has_zeno;       ///< a Zeno sequence was completed
-  double zeno_time;    ///< its accumulation time [time]
-  zeno_outcome outcome; ///< of the END event (RUNNING when none)
+  double t_end;          ///< time of the last event with a finite time
+  bool has_zeno;         ///< a Zeno sequence was completed
+  double zeno_time;      ///< its accumulation time [time]
+  zeno_outcome outcome;  ///< of the END event (RUNNING when none)
 } view_run;
 
 /// Longest live run, in events: the viewer keeps every event in memory and
@@ -66,30 +66,30 @@ typedef struct view_run {
 
 /// Options shared by `zeno view` and `zeno replay`.
 typedef struct view_options {
-  const char *screenshot; ///< headless: write this PNG and exit
+  const char *screenshot;  ///< headless: write this PNG and exit
   /// Headless: write this animated GIF of record_seconds at fps frames per
   /// second (0: the defaults), played as the window plays (zoom, speed,
   /// Zeno warp; from --at), and exit.
   const char *record;
   double record_seconds;
   int fps;
-  double at;              ///< headless: display time (--at)
-  long at_event;          ///< headless: event index (--at-event), -1 none
-  long frames;            ///< window: exit after this many frames (0: no limit)
+  double at;      ///< headless: display time (--at)
+  long at_event;  ///< headless: event index (--at-event), -1 none
+  long frames;    ///< window: exit after this many frames (0: no limit)
   /// Window: comma-separated keys to press, one per frame from frame 1
   /// (SDL key names: "z", "Right", "Space", "+"; "drag" drags the body
   /// 40 px to the right; "size=WxH" resizes the window), for scripted runs
   /// and tests. NULL: none.
   const char *keys;
-  int width, height;      ///< [px]
+  int width, height;  ///< [px]
   /// Window of `zeno view`: the scene file and its --set overrides, watched
   /// for changes (view_reload.c); NULL in replay (nothing is reloaded).
   const char *scene_path;
   const char *const *overrides;
   size_t override_count;
-  double zoom;            ///< > 0: fixed zoom instead of the automatic one
-  bool warp;              ///< start in Zeno warp
-  int speed_level;        ///< 0: automatic
+  double zoom;      ///< > 0: fixed zoom instead of the automatic one
+  bool warp;        ///< start in Zeno warp
+  int speed_level;  ///< 0: automatic
 } view_options;
 
 /// Options with their defaults (inline: the program parses options before
@@ -105,12 +105,11 @@ static inline view_options view_options_default(void) {
 
 /// What the module gives the program: view.h's functions of the same names.
 typedef struct zeno_view_module {
-  int abi;             ///< ZENO_VIEW_MODULE_ABI
-  const char *version; ///< the zeno version it was built with (ZENO_VERSION)
-  zeno_status (*run_simulate)(view_run *run, const zeno_scene *scene,
-                              zeno_error *error);
-  zeno_status (*run_load)(view_run *run, const zeno_scene *scene,
-                          const char *dir, zeno_error *error);
+  int abi;              ///< ZENO_VIEW_MODULE_ABI
+  const char *version;  ///< the zeno version it was built with (ZENO_VERSION)
+  zeno_status (*run_simulate)(view_run *run, const zeno_scene *scene, zeno_error *error);
+  zeno_status (*run_load)(view_run *run, const zeno_scene *scene, const char *dir,
+                          zeno_error *error);
   void (*run_free)(view_run *run);
   int (*screenshot)(view_run *run, const view_options *options);
   int (*window)(view_run *run, const view_options *options);
@@ -120,8 +119,7 @@ typedef struct zeno_view_module {
 /// The exported entry: the table when the module provides ABI `abi`, else
 /// NULL. (The module is built with hidden visibility: this is its only
 /// dynamic symbol.)
-__attribute__((visibility("default"))) const zeno_view_module *
-zeno_view_module_get(int abi);
+__attribute__((visibility("default"))) const zeno_view_module *zeno_view_module_get(int abi);
 /// Its type, for the program's dlsym().
 typedef const zeno_view_module *(*zeno_view_module_get_fn)(int abi);
 

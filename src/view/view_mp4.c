@@ -32,7 +32,7 @@ struct view_mp4 {
   struct SwsContext *scale;
   AVFrame *frame;
   AVPacket *packet;
-  int width, height; ///< encoded (even) sides
+  int width, height;  ///< encoded (even) sides
   long frames;
   bool header_written;
 };
@@ -40,8 +40,7 @@ struct view_mp4 {
 static bool av_fail(char *message, size_t size, const char *what, const char *path, int code) {
   char reason[AV_ERROR_MAX_STRING_SIZE] = "";
   if (code < 0) av_strerror(code, reason, sizeof reason);
-  snprintf(message, size, "cannot write '%s': %s%s%s", path, what, reason[0] ? ": " : "",
-           reason);
+  snprintf(message, size, "cannot write '%s': %s%s%s", path, what, reason[0] ? ": " : "", reason);
   return false;
 }
 

@@ -61,10 +61,8 @@ void view_draw_help(view_canvas *cv) {
   const int width = box.w - 2 * PANEL_PADDING;
   for (int k = 0; k < n; k++) {
     const int x = box.x + PANEL_PADDING, y = box.y + line / 2 + k * line;
-    if (small)
-      view_text_fit_small(cv, x, y, width, VIEW_INK, VIEW_HELP_LINES[k]);
-    else
-      view_text_fit(cv, x, y, width, VIEW_INK, VIEW_HELP_LINES[k]);
+    if (small) view_text_fit_small(cv, x, y, width, VIEW_INK, VIEW_HELP_LINES[k]);
+    else view_text_fit(cv, x, y, width, VIEW_INK, VIEW_HELP_LINES[k]);
   }
 }
 
@@ -132,10 +130,10 @@ static void swatch(view_canvas *cv, const legend_entry *e, int x, int y) {
   const double centre[2] = {x + SWATCH_PX / 2.0, mid};
   switch (e->kind) {
     case SWATCH_DISC: view_disc(cv->renderer, centre, SWATCH_DISC_PX, *e->colour); break;
-    case SWATCH_ARROW:
-      view_arrow(cv->renderer, a, 1, 0, SWATCH_PX - 4, *e->colour);
+    case SWATCH_ARROW: view_arrow(cv->renderer, a, 1, 0, SWATCH_PX - 4, *e->colour); break;
+    case SWATCH_LINE:
+      view_thick_line(cv->renderer, a, b, VIEW_CONE_WIDTH_PX, *e->colour, 255);
       break;
-    case SWATCH_LINE: view_thick_line(cv->renderer, a, b, VIEW_CONE_WIDTH_PX, *e->colour, 255); break;
     case SWATCH_THIN:
       view_set_colour(cv->renderer, *e->colour, 255);
       SDL_RenderDrawLineF(cv->renderer, (float)a[0], (float)a[1], (float)b[0], (float)b[1]);
@@ -160,8 +158,7 @@ void view_draw_legend(view_canvas *cv) {
     if (cv->small_font != NULL && TTF_SizeUTF8(cv->small_font, LEGEND[k].text, &w, &h) == 0 &&
         w <= room)
       view_text_in(cv, cv->small_font, tx, y, VIEW_INK, LEGEND[k].text);
-    else
-      view_text_fit(cv, tx, y, room, VIEW_INK, LEGEND[k].text);
+    else view_text_fit(cv, tx, y, room, VIEW_INK, LEGEND[k].text);
   }
 }
 
@@ -175,6 +172,6 @@ void view_draw_banner(view_canvas *cv, const char *lead, const char *text) {
   SDL_RenderDrawRect(cv->renderer, &box);
   const int room = box.w - 2 * PANEL_PADDING;
   view_text_fit(cv, box.x + PANEL_PADDING, box.y + PANEL_PADDING, room, VIEW_FORCE, lead);
-  view_text_fit(cv, box.x + PANEL_PADDING, box.y + PANEL_PADDING + VIEW_TEXT_LINE, room,
-                VIEW_INK, text);
+  view_text_fit(cv, box.x + PANEL_PADDING, box.y + PANEL_PADDING + VIEW_TEXT_LINE, room, VIEW_INK,
+                text);
 }

@@ -23,13 +23,11 @@ double view_speed(int level) {
 double view_body_size(const zeno_scene *scene) {
   double size = 0;
   for (int i = 0; i < scene->contact_count; i++)
-    size = fmax(size, hypot(scene->contacts[i].point[0],
-                            scene->contacts[i].point[1]));
+    size = fmax(size, hypot(scene->contacts[i].point[0], scene->contacts[i].point[1]));
   if (scene->outline_kind == ZENO_OUTLINE_POLYGON)
     for (size_t k = 0; k < scene->outline_count; k++)
       size = fmax(size, hypot(scene->outline[k][0], scene->outline[k][1]));
-  if (scene->outline_kind == ZENO_OUTLINE_DISK)
-    size = fmax(size, scene->outline_radius);
+  if (scene->outline_kind == ZENO_OUTLINE_DISK) size = fmax(size, scene->outline_radius);
   return size > 0 ? size : 1.0;
 }
 
@@ -75,12 +73,10 @@ static bool solve3(double A[3][3], const double b[3], double x[3]) {
 }
 
 static void apply3(double A[3][3], const double q[3], double c[3]) {
-  for (int r = 0; r < 3; r++)
-    c[r] = A[r][0] * q[0] + A[r][1] * q[1] + A[r][2] * q[2];
+  for (int r = 0; r < 3; r++) c[r] = A[r][0] * q[0] + A[r][1] * q[1] + A[r][2] * q[2];
 }
 
-void view_displayed(const zeno_scene *sc, view_zoom zoom, const double q[3],
-                    double d[3]) {
+void view_displayed(const zeno_scene *sc, view_zoom zoom, const double q[3], double d[3]) {
   for (int k = 0; k < 3; k++) d[k] = zoom.normal * q[k];
   if (sc->contact_count != 2 || zoom.tangential == zoom.normal) return;
   double A[3][3], c[3];
@@ -113,8 +109,8 @@ static double displacement_size(const double d[3], double L) {
 
 /// The displacement of q split into the part from the gaps (z1, z2 with
 /// x2 = 0) and the part from the slip (x2 with z1 = z2 = 0).
-static bool split_displacement(double A[3][3], const double q[3],
-                               double from_gaps[3], double from_slip[3]) {
+static bool split_displacement(double A[3][3], const double q[3], double from_gaps[3],
+                               double from_slip[3]) {
   double c[3];
   apply3(A, q, c);
   const double gaps[3] = {c[0], c[1], 0}, slip[3] = {0, 0, c[2]};
@@ -123,8 +119,8 @@ static bool split_displacement(double A[3][3], const double q[3],
 
 /// Two contacts: gaps and slip magnified separately, each part of the
 /// displacement at most `size`, the sum too.
-static view_zoom split_zoom(const view_run *run, double t0, double t1,
-                            double size, view_zoom uniform) {
+static view_zoom split_zoom(const view_run *run, double t0, double t1, double size,
+                            view_zoom uniform) {
   const double L = view_body_size(&run->scene);
   double A[3][3];
   coordinate_matrix(&run->scene, A);
@@ -199,8 +195,7 @@ double view_velocity_scale(const view_run *run) {
 /// order up to knot number `stop` (0-based; -1: all). Stores that knot in
 /// *out and the one before it in *previous_out (NaN when none) and returns
 /// the number of knots walked.
-static long knots(const view_run *run, double *previous_out, double *out,
-                  long stop) {
+static long knots(const view_run *run, double *previous_out, double *out, long stop) {
   long n = 0;
   double last = NAN, prev = NAN;
   for (size_t i = 0; i < run->data.event_count; i++) {
@@ -276,16 +271,14 @@ void view_play_set_warp(view_play *play, const view_run *run, bool warp) {
 void view_play_advance(view_play *play, const view_run *run, double dt) {
   if (play->paused || !(dt > 0)) return;
   if (play->warp) {
-    play->warp_u = fmin(play->warp_u + VIEW_WARP_EVENTS_PER_SECOND * dt,
-                        view_warp_length(run));
+    play->warp_u = fmin(play->warp_u + VIEW_WARP_EVENTS_PER_SECOND * dt, view_warp_length(run));
     play->t = view_warp_time(run, play->warp_u);
   } else {
     view_play_seek(play, run, play->t + view_speed(play->speed_level) * dt);
   }
 }
 
-void view_play_step_event(view_play *play, const view_run *run,
-                          int direction) {
+void view_play_step_event(view_play *play, const view_run *run, int direction) {
   double target = direction > 0 ? run->t_end : 0;
   for (size_t i = 0; i < run->data.event_count; i++) {
     const double t = run->data.events[i].t;
@@ -302,9 +295,8 @@ void view_play_step_event(view_play *play, const view_run *run,
 
 /* ---- impulses ------------------------------------------------------------ */
 
-zeno_status view_apply_impulse(view_run *run, view_play *play,
-                               const double point[2], const double impulse[2],
-                               zeno_error *error) {
+zeno_status view_apply_impulse(view_run *run, view_play *play, const double point[2],
+                               const double impulse[2], zeno_error *error) {
   zeno_run_dir_row now;
   view_run_state(run, play->t, &now);
   const zeno_scene *sc = &run->scene;
@@ -316,8 +308,8 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
   const double inertia = sc->mass * sc->rho * sc->rho;
   next.initial_velocity[0] = now.qdot[0] + impulse[0] / sc->mass;
   next.initial_velocity[1] = now.qdot[1] + impulse[1] / sc->mass;
-  next.initial_velocity[2] =
-      now.qdot[2] + (point[0] * impulse[1] - point[1] * impulse[0]) / inertia;
+  next.initial_velocity[2] = now.qdot[2] +
+                             (point[0] * impulse[1] - point[1] * impulse[0]) / inertia;
   view_run fresh;
   const zeno_status status = view_run_simulate(&fresh, &next, error);
   if (status != ZENO_OK) return status;
@@ -329,8 +321,8 @@ zeno_status view_apply_impulse(view_run *run, view_play *play,
   return ZENO_OK;
 }
 
-void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2,
-                       double u3, double point[2], double impulse[2]) {
+void view_perturbation(const zeno_scene *scene, double speed_scale, double u1, double u2, double u3,
+                       double point[2], double impulse[2]) {
   const double v = VIEW_PERTURB_FRACTION * speed_scale * (0.5 + 0.5 * u2);
   const double angle = 2 * ZENO_PI * u1;
   impulse[0] = scene->mass * v * cos(angle);

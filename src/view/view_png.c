@@ -17,8 +17,7 @@
 
 /// Writes the rows with libpng; false on a libpng error (longjmp).
 static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
-  png_structp png =
-      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   if (png == NULL) return false;
   png_infop info = png_create_info_struct(png);
   if (info == NULL || setjmp(png_jmpbuf(png))) {
@@ -26,9 +25,8 @@ static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
     return false;
   }
   png_init_io(png, f);
-  png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   png_write_image(png, rows);
   png_write_end(png, NULL);
@@ -36,8 +34,8 @@ static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
   return true;
 }
 
-bool view_write_png(const view_canvas *canvas, const char *path,
-                    char *message, size_t message_size) {
+bool view_write_png(const view_canvas *canvas, const char *path, char *message,
+                    size_t message_size) {
   const int w = canvas->width, h = canvas->height;
   png_bytep data = malloc((size_t)w * (size_t)h * RGB_BYTES);
   png_bytep *rows = malloc((size_t)h * sizeof *rows);
@@ -59,8 +57,7 @@ bool view_write_png(const view_canvas *canvas, const char *path,
   bool ok = false;
   FILE *f = fopen(path, "wb");
   if (f == NULL) {
-    snprintf(message, message_size, "cannot create '%s': %s", path,
-             strerror(errno));
+    snprintf(message, message_size, "cannot create '%s': %s", path, strerror(errno));
   } else {
     ok = write_rows(f, rows, w, h);
     if (fclose(f) != 0) ok = false;
@@ -71,8 +68,8 @@ bool view_write_png(const view_canvas *canvas, const char *path,
   return ok;
 }
 
-bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path,
-                     size_t path_size, char *message, size_t message_size) {
+bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path, size_t path_size,
+                     char *message, size_t message_size) {
   for (int tries = 0; tries < VIEW_FRESH_NAME_TRIES; tries++) {
     const int n = ++*counter;
     snprintf(path, path_size, "%s-%d.%s", stem, n, ext);
@@ -86,7 +83,7 @@ bool view_fresh_name(const char *stem, const char *ext, int *counter, char *path
       return false;
     }
   }
-  snprintf(message, message_size, "%s-1.%s to %s-%d.%s all exist; nothing written", stem, ext,
-           stem, *counter, ext);
+  snprintf(message, message_size, "%s-1.%s to %s-%d.%s all exist; nothing written", stem, ext, stem,
+           *counter, ext);
   return false;
 }

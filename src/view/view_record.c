@@ -33,7 +33,7 @@ bool view_record_is_mp4(const char *path) {
 typedef struct recording {
   view_gif *gif;
   view_mp4 *mp4;
-  const zeno_video_module *video; ///< with mp4
+  const zeno_video_module *video;  ///< with mp4
 } recording;
 
 /// Room for the video module's path, and the most of a path or a loader's
@@ -60,8 +60,7 @@ static const zeno_video_module *load_video(char *message, size_t size) {
   }
   const char *slash = strrchr(self.dli_fname, '/');
   const int dir = slash ? (int)(slash - self.dli_fname) : 1;
-  snprintf(path, sizeof path, "%.*s/%s", dir, slash ? self.dli_fname : ".",
-           ZENO_VIDEO_MODULE_FILE);
+  snprintf(path, sizeof path, "%.*s/%s", dir, slash ? self.dli_fname : ".", ZENO_VIDEO_MODULE_FILE);
   if (access(path, F_OK) != 0) {
     snprintf(message, size,
              "MP4 export needs the video module %s, which is not in %.*s (it is built when "
@@ -73,8 +72,10 @@ static const zeno_video_module *load_video(char *message, size_t size) {
   }
   void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL) {
-    snprintf(message, size, "cannot load the video module %.*s: %.*s (apt-get install "
-             "libavformat59 libavcodec59 libswscale6)", PATH_SHOWN, path, PATH_SHOWN, dlerror());
+    snprintf(message, size,
+             "cannot load the video module %.*s: %.*s (apt-get install "
+             "libavformat59 libavcodec59 libswscale6)",
+             PATH_SHOWN, path, PATH_SHOWN, dlerror());
     return NULL;
   }
   void *symbol = dlsym(handle, ZENO_VIDEO_MODULE_SYMBOL);
@@ -82,8 +83,10 @@ static const zeno_video_module *load_video(char *message, size_t size) {
   if (symbol) memcpy(&get, &symbol, sizeof get);
   const zeno_video_module *table = get ? get(ZENO_VIDEO_MODULE_ABI) : NULL;
   if (table == NULL || table->version == NULL || strcmp(table->version, ZENO_VERSION) != 0) {
-    snprintf(message, size, "%.*s is not the video module of this zeno (%s): install the %s "
-             "of this zeno", PATH_SHOWN, path, ZENO_VERSION, ZENO_VIDEO_MODULE_FILE);
+    snprintf(message, size,
+             "%.*s is not the video module of this zeno (%s): install the %s "
+             "of this zeno",
+             PATH_SHOWN, path, ZENO_VERSION, ZENO_VIDEO_MODULE_FILE);
     return NULL;
   }
   return table;
@@ -120,14 +123,14 @@ int view_record(view_run *run, const view_options *o) {
       // Whole hundredths that add up: frame k ends at round(100 (k+1) / fps).
       const int delay = (int)(lround(CENTISECONDS * (double)(k + 1) / fps) -
                               lround(CENTISECONDS * (double)k / fps));
-      ok = mp4 ? rec.video->frame(rec.mp4, canvas.surface->pixels, canvas.surface->pitch,
-                                  message, sizeof message)
+      ok = mp4 ? rec.video->frame(rec.mp4, canvas.surface->pixels, canvas.surface->pitch, message,
+                                  sizeof message)
                : view_gif_frame(rec.gif, &canvas, delay, message, sizeof message);
       view_play_advance(&play, run, 1.0 / fps);
     }
-    const bool closed =
-        mp4 ? rec.mp4 == NULL || rec.video->close(rec.mp4, ok ? message : NULL, ok ? sizeof message : 0)
-            : view_gif_close(rec.gif, ok ? message : NULL, ok ? sizeof message : 0);
+    const bool closed = mp4 ? rec.mp4 == NULL || rec.video->close(rec.mp4, ok ? message : NULL,
+                                                                  ok ? sizeof message : 0)
+                            : view_gif_close(rec.gif, ok ? message : NULL, ok ? sizeof message : 0);
     if (!closed) ok = false;
     if (ok) {
       code = 0;

@@ -9,8 +9,7 @@
 
 #include "view/view.h"
 
-static bool file_version(const char *path, struct timespec *mtime, long long *size,
-                         bool *regular) {
+static bool file_version(const char *path, struct timespec *mtime, long long *size, bool *regular) {
   struct stat st;
   if (stat(path, &st) != 0) return false;
   *mtime = st.st_mtim;
@@ -53,7 +52,7 @@ view_reload_result view_reload_check(view_reload *r, view_run *run) {
   view_run fresh;
   if (zeno_scene_load(r->path, r->overrides, r->override_count, &scene, &err) != ZENO_OK ||
       view_run_simulate(&fresh, &scene, &err) != ZENO_OK) {
-    zeno_error_format(&err, r->error, sizeof r->error); // file:line:column: ...
+    zeno_error_format(&err, r->error, sizeof r->error);  // file:line:column: ...
     return VIEW_RELOAD_FAILED;
   }
   view_run_free(run);

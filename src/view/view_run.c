@@ -29,12 +29,10 @@ void view_run_finish(view_run *run) {
   }
 }
 
-zeno_status view_run_simulate(view_run *run, const zeno_scene *scene,
-                              zeno_error *error) {
+zeno_status view_run_simulate(view_run *run, const zeno_scene *scene, zeno_error *error) {
   memset(run, 0, sizeof *run);
   run->scene = *scene;
-  if (run->scene.max_events > VIEW_MAX_LIVE_EVENTS)
-    run->scene.max_events = VIEW_MAX_LIVE_EVENTS;
+  if (run->scene.max_events > VIEW_MAX_LIVE_EVENTS) run->scene.max_events = VIEW_MAX_LIVE_EVENTS;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = true;
   run->sim = zeno_sim_create(&run->scene, &def, error);
@@ -82,16 +80,13 @@ static size_t row_at(const view_run *run, double t) {
   size_t lo = 0, hi = run->data.row_count - 1;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo + 1) / 2;
-    if (run->data.rows[mid].t <= t)
-      lo = mid;
-    else
-      hi = mid - 1;
+    if (run->data.rows[mid].t <= t) lo = mid;
+    else hi = mid - 1;
   }
   return lo;
 }
 
-static void lerp(double *out, const double *a, const double *b, double s,
-                 int n) {
+static void lerp(double *out, const double *a, const double *b, double s, int n) {
   for (int k = 0; k < n; k++) out[k] = a[k] + s * (b[k] - a[k]);
 }
 
@@ -112,8 +107,7 @@ static void interpolate_rows(const view_run *run, double t, zeno_run_dir_row *ou
   lerp(out->qdot, a->qdot, b->qdot, s, 3);
   lerp(out->zod, a->zod, b->zod, s, 3);
   lerp(out->zod_rate, a->zod_rate, b->zod_rate, s, 3);
-  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s,
-       2 * ZENO_MAX_CONTACTS);
+  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s, 2 * ZENO_MAX_CONTACTS);
 }
 
 void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {
@@ -123,8 +117,7 @@ void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {
   // velocities there are post-impact too, but the row also has the new mode).
   const size_t i = row_at(run, t);
   const bool on_row = run->data.row_count > 0 && run->data.rows[i].t == t;
-  if (run->sim != NULL && !on_row &&
-      zeno_sim_state_at(run->sim, t, &st, NULL) == ZENO_OK) {
+  if (run->sim != NULL && !on_row && zeno_sim_state_at(run->sim, t, &st, NULL) == ZENO_OK) {
     *state = zeno_run_dir_row_from_state(&st);
     return;
   }
@@ -134,8 +127,7 @@ void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {
 static int append(char *buffer, int size, int length, const char *token) {
   const int n = (int)strlen(token) + (length ? 1 : 0);
   if (length + n < size)
-    snprintf(buffer + length, (size_t)(size - length), "%s%s",
-             length ? " " : "", token);
+    snprintf(buffer + length, (size_t)(size - length), "%s%s", length ? " " : "", token);
   return length + n;
 }
 
@@ -146,8 +138,7 @@ static bool mode_entered(const view_run *run, size_t i) {
   if (i + 1 >= run->data.event_count) return true;
   const zeno_run_dir_event *next = &run->data.events[i + 1];
   return next->kind != ZENO_EVENT_END ||
-         (next->outcome != ZENO_OUTCOME_AMBIGUOUS &&
-          next->outcome != ZENO_OUTCOME_INCONSISTENT);
+         (next->outcome != ZENO_OUTCOME_AMBIGUOUS && next->outcome != ZENO_OUTCOME_INCONSISTENT);
 }
 
 int view_run_word(const view_run *run, double t, char *buffer, int size) {
@@ -160,18 +151,13 @@ int view_run_word(const view_run *run, double t, char *buffer, int size) {
     if (!(e->t <= t)) break;
     bool spell_mode = mode_entered(run, i);
     if (e->kind == ZENO_EVENT_IMPACT)
-      length = append(buffer, size, length,
-                      zeno_impact_name(e->impact_mask, count));
-    else if (e->kind == ZENO_EVENT_ZENO)
-      length = append(buffer, size, length, "Z");
+      length = append(buffer, size, length, zeno_impact_name(e->impact_mask, count));
+    else if (e->kind == ZENO_EVENT_ZENO) length = append(buffer, size, length, "Z");
     else if (e->kind == ZENO_EVENT_TRANSITION)
-      spell_mode = spell_mode && memcmp(&e->mode_before, &e->mode_after,
-                                        sizeof e->mode_after) != 0;
-    else if (e->kind == ZENO_EVENT_END)
-      spell_mode = false;
+      spell_mode = spell_mode && memcmp(&e->mode_before, &e->mode_after, sizeof e->mode_after) != 0;
+    else if (e->kind == ZENO_EVENT_END) spell_mode = false;
     if (spell_mode)
-      length = append(buffer, size, length,
-                      zeno_mode_name(e->mode_after, count, name));
+      length = append(buffer, size, length, zeno_mode_name(e->mode_after, count, name));
   }
   return length;
 }

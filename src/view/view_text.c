@@ -44,8 +44,7 @@ static int fit(view_canvas *canvas, bool big, int x, int y, int max_width, view_
   if (big && text_width(canvas->font, text) <= max_width)
     return view_text(canvas, x, y, colour, text);
   TTF_Font *small = canvas->small_font;
-  if (text_width(small, text) <= max_width)
-    return view_text_in(canvas, small, x, y, colour, text);
+  if (text_width(small, text) <= max_width) return view_text_in(canvas, small, x, y, colour, text);
   // Cut at a character boundary (not inside a UTF-8 sequence) so that the
   // rest and "..." fit.
   char buffer[FIT_BUFFER];

@@ -20,8 +20,8 @@
 typedef struct view_mp4 view_mp4;
 
 typedef struct zeno_video_module {
-  int abi;             ///< ZENO_VIDEO_MODULE_ABI
-  const char *version; ///< the zeno version it was built with
+  int abi;              ///< ZENO_VIDEO_MODULE_ABI
+  const char *version;  ///< the zeno version it was built with
   /// Creates the MP4 `path` (H.264 by libx264, or MPEG-4 Part 2 where
   /// libavcodec lacks it; yuv420p) for frames of width x height (odd sides
   /// lose their last column or row) at `fps` frames per second. NULL with a
@@ -29,8 +29,7 @@ typedef struct zeno_video_module {
   view_mp4 *(*create)(const char *path, int width, int height, int fps, char *message,
                       size_t message_size);
   /// Appends a frame of ARGB words, rows `pitch` bytes apart.
-  bool (*frame)(view_mp4 *mp4, const void *argb, int pitch, char *message,
-                size_t message_size);
+  bool (*frame)(view_mp4 *mp4, const void *argb, int pitch, char *message, size_t message_size);
   /// Flushes the encoder, finishes and closes the file (false with a
   /// message unless message is NULL); NULL is ignored.
   bool (*close)(view_mp4 *mp4, char *message, size_t message_size);
@@ -38,8 +37,7 @@ typedef struct zeno_video_module {
 
 /// The exported entry: the table when the module provides ABI `abi`, else
 /// NULL.
-__attribute__((visibility("default"))) const zeno_video_module *
-zeno_video_module_get(int abi);
+__attribute__((visibility("default"))) const zeno_video_module *zeno_video_module_get(int abi);
 
 typedef const zeno_video_module *(*zeno_video_module_get_fn)(int abi);
 

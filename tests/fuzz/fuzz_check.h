@@ -21,13 +21,12 @@
 #define FUZZ_LINE_LEN 1024
 
 /// Reports which invariant failed and aborts.
-#define FUZZ_REQUIRE(cond)                                                   \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      fprintf(stderr, "%s:%d: fuzz invariant failed: %s\n", __FILE__,        \
-              __LINE__, #cond);                                              \
-      abort();                                                               \
-    }                                                                        \
+#define FUZZ_REQUIRE(cond)                                                              \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
+      fprintf(stderr, "%s:%d: fuzz invariant failed: %s\n", __FILE__, __LINE__, #cond); \
+      abort();                                                                          \
+    }                                                                                   \
   } while (0)
 
 static inline bool fuzz_finite_all(const double *v, int n) {
@@ -63,14 +62,16 @@ static inline void fuzz_check_scene(const zeno_scene *s) {
   FUZZ_REQUIRE(fuzz_terminated(s->name, sizeof s->name));
   FUZZ_REQUIRE(s->contact_count >= 1 && s->contact_count <= ZENO_MAX_CONTACTS);
   FUZZ_REQUIRE(s->outline_count <= ZENO_MAX_OUTLINE);
-  const double body[] = {s->mass, s->rho, s->outline_radius, s->load_magnitude,
-                         s->load_angle, s->load_torque, s->com_shift[0],
-                         s->com_shift[1], s->restitution,
-                         s->tangential_restitution, s->epsilon, s->t_end,
-                         s->escape_radius, s->rtol, s->atol, s->sample_dt};
+  const double body[] = {s->mass,           s->rho,
+                         s->outline_radius, s->load_magnitude,
+                         s->load_angle,     s->load_torque,
+                         s->com_shift[0],   s->com_shift[1],
+                         s->restitution,    s->tangential_restitution,
+                         s->epsilon,        s->t_end,
+                         s->escape_radius,  s->rtol,
+                         s->atol,           s->sample_dt};
   FUZZ_REQUIRE(fuzz_finite_all(body, (int)(sizeof body / sizeof *body)));
-  for (size_t k = 0; k < s->outline_count; k++)
-    FUZZ_REQUIRE(fuzz_finite_all(s->outline[k], 2));
+  for (size_t k = 0; k < s->outline_count; k++) FUZZ_REQUIRE(fuzz_finite_all(s->outline[k], 2));
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
     FUZZ_REQUIRE(fuzz_finite_all(c->point, 2));
@@ -103,12 +104,10 @@ static inline void fuzz_load(const char *text, const char *const *overrides,
                              size_t override_count) {
   zeno_scene scene;
   zeno_error e;
-  const zeno_status st = zeno_scene_load_string(text, "fuzz.yaml", overrides,
-                                                override_count, &scene, &e);
-  if (st == ZENO_OK)
-    fuzz_check_scene(&scene);
-  else
-    fuzz_check_error(st, &e);
+  const zeno_status st = zeno_scene_load_string(text, "fuzz.yaml", overrides, override_count,
+                                                &scene, &e);
+  if (st == ZENO_OK) fuzz_check_scene(&scene);
+  else fuzz_check_error(st, &e);
 }
 
 /// The libFuzzer entry point every harness defines.

@@ -15,19 +15,16 @@ static void check_state(const zeno_state *st, int contacts) {
   FUZZ_REQUIRE(fuzz_finite_all(st->zod, 3) && fuzz_finite_all(st->zod_rate, 3));
   FUZZ_REQUIRE(fuzz_finite_all(st->gap, contacts));
   FUZZ_REQUIRE(fuzz_finite_all(st->gap_rate, contacts));
-  for (int i = 0; i < contacts; i++)
-    FUZZ_REQUIRE(fuzz_finite_all(st->force[i], 2));
+  for (int i = 0; i < contacts; i++) FUZZ_REQUIRE(fuzz_finite_all(st->force[i], 2));
 }
 
 static void check_event(const zeno_event *ev, int contacts) {
   check_state(&ev->before, contacts);
   check_state(&ev->after, contacts);
   FUZZ_REQUIRE(isfinite(ev->t));
-  for (int i = 0; i < contacts; i++)
-    FUZZ_REQUIRE(fuzz_finite_all(ev->impulse[i], 2));
+  for (int i = 0; i < contacts; i++) FUZZ_REQUIRE(fuzz_finite_all(ev->impulse[i], 2));
   if (ev->kind == ZENO_EVENT_END)
-    FUZZ_REQUIRE(ev->outcome > ZENO_OUTCOME_RUNNING &&
-                 ev->outcome <= ZENO_OUTCOME_SOLVER_FAILURE);
+    FUZZ_REQUIRE(ev->outcome > ZENO_OUTCOME_RUNNING && ev->outcome <= ZENO_OUTCOME_SOLVER_FAILURE);
 }
 
 static void check_equilibrium(const zeno_scene *s) {
@@ -61,7 +58,7 @@ static void run(zeno_scene s) {
   while ((st = zeno_sim_next_event(sim, &ev, NULL)) == ZENO_OK) {
     check_event(&ev, s.contact_count);
     n++;
-    FUZZ_REQUIRE(n <= FUZZ_RUN_EVENTS + 2); // START and END on top
+    FUZZ_REQUIRE(n <= FUZZ_RUN_EVENTS + 2);  // START and END on top
   }
   FUZZ_REQUIRE(st == ZENO_DONE);
   FUZZ_REQUIRE(zeno_sim_outcome(sim) != ZENO_OUTCOME_RUNNING);

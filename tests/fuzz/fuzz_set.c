@@ -14,9 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *overrides[FUZZ_MAX_OVERRIDES];
   size_t count = 0;
   const char *end = text + size;
-  for (char *p = text + strlen(text); p < end && count < FUZZ_MAX_OVERRIDES;
-       p += strlen(p)) {
-    p++; // skip the NUL separator
+  for (char *p = text + strlen(text); p < end && count < FUZZ_MAX_OVERRIDES; p += strlen(p)) {
+    p++;  // skip the NUL separator
     overrides[count++] = p;
   }
   fuzz_load(text, overrides, count);

@@ -34,11 +34,10 @@ static int replay_file(const char *path) {
   const int bad = ferror(f);
   fclose(f);
   if (bad || size > REPLAY_MAX_BYTES) {
-    if (bad)
-      fprintf(stderr, "replay: cannot read %s\n", path);
+    if (bad) fprintf(stderr, "replay: cannot read %s\n", path);
     else
-      fprintf(stderr, "replay: %s holds more than %d bytes (tools/fuzz's -max_len)\n",
-              path, REPLAY_MAX_BYTES);
+      fprintf(stderr, "replay: %s holds more than %d bytes (tools/fuzz's -max_len)\n", path,
+              REPLAY_MAX_BYTES);
     free(data);
     return -1;
   }

@@ -26,8 +26,8 @@ static bool maps_def(Py_ssize_t samples, zeno_maps_def *def) {
 static PyObject *painleve(const zeno_scene *s, const zeno_equilibrium_report *r) {
   PyObject *list = PyList_New(r->contact_count);
   for (int i = 0; list != NULL && i < r->contact_count; i++) {
-    PyObject *item = Py_BuildValue("{s:i,s:d,s:d,s:O}", "contact", i + 1, "mu",
-                                   s->contacts[i].mu, "bound", r->painleve_bound[i], "ok",
+    PyObject *item = Py_BuildValue("{s:i,s:d,s:d,s:O}", "contact", i + 1, "mu", s->contacts[i].mu,
+                                   "bound", r->painleve_bound[i], "ok",
                                    r->painleve_ok[i] ? Py_True : Py_False);
     if (item == NULL) Py_CLEAR(list);
     else PyList_SET_ITEM(list, i, item);
@@ -43,13 +43,15 @@ static PyObject *equilibrium_dict(const zeno_scene *s, const zeno_equilibrium_re
            (size_t)r->contact_count * 2 * sizeof(double));
   PyObject *d = PyDict_New();
   const bool ok =
-      d != NULL && ext_put(d, "scene", PyUnicode_DecodeUTF8(s->name, (Py_ssize_t)strlen(s->name), "replace")) &&
+      d != NULL &&
+      ext_put(d, "scene", PyUnicode_DecodeUTF8(s->name, (Py_ssize_t)strlen(s->name), "replace")) &&
       ext_put(d, "feasible", PyBool_FromLong(r->feasible)) &&
       ext_put(d, "margin", PyFloat_FromDouble(r->margin)) && ext_put(d, "forces", forces) &&
       ext_put(d, "zdd_ff", ext_doubles(r->zdd_ff, (size_t)r->contact_count)) &&
       ext_put(d, "index_order_ok", PyBool_FromLong(r->index_order_ok)) &&
       ext_put(d, "index_order_swappable", PyBool_FromLong(r->index_order_swappable)) &&
-      ext_put(d, "ambiguous", ext_modes(r->ambiguous_modes, r->ambiguous_count, r->contact_count)) &&
+      ext_put(d, "ambiguous",
+              ext_modes(r->ambiguous_modes, r->ambiguous_count, r->contact_count)) &&
       ext_put(d, "painleve", painleve(s, r)) && ext_put(d, "wedged", PyBool_FromLong(r->wedged));
   if (!ok) Py_CLEAR(d);
   return d;
@@ -64,10 +66,8 @@ PyObject *ext_check(PyObject *module, PyObject *args) {
   zeno_equilibrium_report r;
   zeno_error e;
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = zeno_equilibrium_check(scene, &r, &e);
-  Py_END_ALLOW_THREADS
-  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  Py_BEGIN_ALLOW_THREADS st = zeno_equilibrium_check(scene, &r, &e);
+  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   return equilibrium_dict(scene, &r);
 }
 
@@ -77,10 +77,9 @@ static PyObject *fixed_points(const zeno_maps *m) {
   PyObject *list = PyList_New((Py_ssize_t)m->fixed_point_count);
   for (size_t k = 0; list != NULL && k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
-    PyObject *item = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O,s:O}", "phi", p->phi, "G", p->G,
-                                   "slope", p->slope, "convergent",
-                                   p->convergent ? Py_True : Py_False, "limiting",
-                                   p->limiting ? Py_True : Py_False, "at_breakpoint",
+    PyObject *item = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O,s:O}", "phi", p->phi, "G", p->G, "slope",
+                                   p->slope, "convergent", p->convergent ? Py_True : Py_False,
+                                   "limiting", p->limiting ? Py_True : Py_False, "at_breakpoint",
                                    p->at_breakpoint ? Py_True : Py_False);
     // On a breakpoint: the two words and what the exact cycle from it did.
     if (item != NULL && p->at_breakpoint) {
@@ -146,14 +145,17 @@ PyObject *ext_maps_dict(const zeno_maps *m) {
   }
   const bool ok =
       put && ext_put(d, "end", end_column(m)) &&
-      ext_put(d, "word", ext_texts(samples + offsetof(zeno_cycle, word), m->sample_count, stride)) &&
+      ext_put(d, "word",
+              ext_texts(samples + offsetof(zeno_cycle, word), m->sample_count, stride)) &&
       ext_put(d, "outcomes",
               ext_texts(samples + offsetof(zeno_cycle, outcomes), m->sample_count, stride)) &&
       ext_put(d, "breakpoints", ext_doubles(m->breakpoints, m->breakpoint_count)) &&
       ext_put(d, "fixed_points", fixed_points(m)) &&
       ext_put(d, "G_max", PyFloat_FromDouble(m->G_max)) &&
-      ext_put(d, "G_minus", m->G_minus_defined ? PyFloat_FromDouble(m->G_minus) : Py_NewRef(Py_None)) &&
-      ext_put(d, "G_plus", m->G_plus_defined ? PyFloat_FromDouble(m->G_plus) : Py_NewRef(Py_None)) &&
+      ext_put(d, "G_minus",
+              m->G_minus_defined ? PyFloat_FromDouble(m->G_minus) : Py_NewRef(Py_None)) &&
+      ext_put(d, "G_plus",
+              m->G_plus_defined ? PyFloat_FromDouble(m->G_plus) : Py_NewRef(Py_None)) &&
       ext_put(d, "swapped", PyBool_FromLong(m->swapped));
   if (!ok) Py_CLEAR(d);
   return d;
@@ -170,10 +172,8 @@ PyObject *ext_maps(PyObject *module, PyObject *args) {
   zeno_maps maps;
   zeno_error e;
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = zeno_maps_compute(scene, &def, &maps, &e);
-  Py_END_ALLOW_THREADS
-  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  Py_BEGIN_ALLOW_THREADS st = zeno_maps_compute(scene, &def, &maps, &e);
+  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   PyObject *d = ext_maps_dict(&maps);
   zeno_maps_free(&maps);
   return d;
@@ -239,10 +239,9 @@ PyObject *ext_analyze(PyObject *module, PyObject *args) {
   zeno_analysis *a = PyMem_Malloc(sizeof *a);  // large: kept off the stack
   if (a == NULL) return ext_no_memory();
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = zeno_analyze(scene, &def, a, &e);
-  Py_END_ALLOW_THREADS
-  PyObject *d = st == ZENO_OK ? analysis_dict(scene, a) : ext_raise(&e, EXT_CALL);
+  Py_BEGIN_ALLOW_THREADS st = zeno_analyze(scene, &def, a, &e);
+  Py_END_ALLOW_THREADS PyObject *d = st == ZENO_OK ? analysis_dict(scene, a)
+                                                   : ext_raise(&e, EXT_CALL);
   if (st == ZENO_OK) zeno_analysis_free(a);
   PyMem_Free(a);
   return d;

@@ -79,8 +79,7 @@ void ext_strings_free(char **strings, size_t count);
 /* ---- the Scene type (scene.c) ------------------------------------------------- */
 
 typedef struct ext_scene {
-  PyObject_HEAD
-  zeno_scene scene;
+  PyObject_HEAD zeno_scene scene;
 } ext_scene;
 
 extern PyTypeObject ext_scene_type;
@@ -100,8 +99,7 @@ extern PyArray_Descr *ext_event_dtype, *ext_state_dtype;
 bool ext_records_init(void);
 
 /// A new structured array of n events (ext_event_dtype), stride bytes apart.
-PyObject *ext_event_array(const zeno_event *events, size_t n, size_t stride,
-                          int contact_count);
+PyObject *ext_event_array(const zeno_event *events, size_t n, size_t stride, int contact_count);
 
 /// A new list of the names of modes[0..n-1] ("PF").
 PyObject *ext_modes(const zeno_mode *modes, size_t n, int contact_count);
@@ -136,8 +134,7 @@ PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs);
 /// Seconds per run of the C work of simulate() (the run, and with
 /// `trajectory` the recording of its rows), without the conversion to
 /// Python: the best of `repeats` runs.
-bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeats,
-                            double *seconds);
+bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeats, double *seconds);
 
 /* ---- analysis (analysis.c, regions.c) ------------------------------------------ */
 

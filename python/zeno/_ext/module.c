@@ -17,9 +17,9 @@ static PyObject *error_factory;
 PyObject *ext_raise(const zeno_error *e, ext_context context) {
   char line[1024];
   zeno_error_format(e, line, sizeof line);
-  PyObject *exc = PyObject_CallFunction(
-      error_factory, "sssiisss", zeno_status_name(e->code), e->message, e->file, e->line,
-      e->column, e->parameter, line, context == EXT_SCENE ? "scene" : "call");
+  PyObject *exc = PyObject_CallFunction(error_factory, "sssiisss", zeno_status_name(e->code),
+                                        e->message, e->file, e->line, e->column, e->parameter, line,
+                                        context == EXT_SCENE ? "scene" : "call");
   if (exc != NULL) {
     PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
     Py_DECREF(exc);
@@ -222,12 +222,10 @@ static PyObject *time_core(PyObject *module, PyObject *args) {
     PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind);
     return NULL;
   }
-  Py_BEGIN_ALLOW_THREADS
-  ok = maps  ? time_maps(scene, (size_t)samples, repeats, &seconds)
-       : run ? time_run(scene, repeats, &seconds)
-             : ext_time_simulate_core(scene, trajectory, repeats, &seconds);
-  Py_END_ALLOW_THREADS
-  if (!ok) return ext_no_memory();
+  Py_BEGIN_ALLOW_THREADS ok = maps  ? time_maps(scene, (size_t)samples, repeats, &seconds)
+                              : run ? time_run(scene, repeats, &seconds)
+                                    : ext_time_simulate_core(scene, trajectory, repeats, &seconds);
+  Py_END_ALLOW_THREADS if (!ok) return ext_no_memory();
   return PyFloat_FromDouble(seconds);
 }
 
@@ -260,9 +258,15 @@ static PyMethodDef METHODS[] = {
 };
 
 static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "zeno._zeno",
-    "The C extension of zeno over libzeno (use the zeno package, not this module).", -1,
-    METHODS, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT,
+    "zeno._zeno",
+    "The C extension of zeno over libzeno (use the zeno package, not this module).",
+    -1,
+    METHODS,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 /// Adds a new reference to the module (dropped on failure).

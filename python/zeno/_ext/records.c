@@ -36,7 +36,7 @@ typedef struct event_record {
   Py_UCS4 impact[MODE_CHARS];  ///< "IF", "FI", "II", "I"; "" unless an impact
   uint32_t impact_mask;
   double impulse[ZENO_MAX_CONTACTS][2];
-  Py_UCS4 impact_outcome[ZENO_MAX_CONTACTS]; ///< S, P or N per contact with an impulse; 0 else
+  Py_UCS4 impact_outcome[ZENO_MAX_CONTACTS];  ///< S, P or N per contact with an impulse; 0 else
   state_record before, after;
   uint8_t on_section;
   double section_angle;  ///< NaN unless on_section
@@ -57,6 +57,7 @@ typedef struct field {
   size_t offset;
 } field;
 
+// clang-format off
 #define S(member, format) {#member, format, offsetof(state_record, member)}
 static const field STATE_FIELDS[] = {
     S(t, "f8"),          S(q, "(3,)f8"),         S(qdot, "(3,)f8"),
@@ -65,7 +66,9 @@ static const field STATE_FIELDS[] = {
     S(force, "(2,2)f8"), S(energy, "f8"),        S(mode, "U2"),
 };
 #undef S
+// clang-format on
 
+// clang-format off
 #define E(member, format) {#member, format, offsetof(event_record, member)}
 static const field EVENT_FIELDS[] = {
     E(index, "i8"),         E(t, "f8"),
@@ -85,6 +88,7 @@ static const field EVENT_FIELDS[] = {
     E(near_tie, "?"),
 };
 #undef E
+// clang-format on
 
 /// The dtype of a table: {"names", "formats", "offsets", "itemsize"}.
 static PyArray_Descr *dtype_of(const field *fields, size_t n, size_t itemsize) {
@@ -188,11 +192,14 @@ static void fill_event(event_record *r, const zeno_event *e, int contact_count) 
   r->zeno_error = e->zeno_error;
   r->zeno_period = e->zeno_period;
   r->zeno_order = e->zeno_order;
-  if (e->kind == ZENO_EVENT_END) ext_put_text(r->outcome, NAME_CHARS, zeno_outcome_name(e->outcome));
+  if (e->kind == ZENO_EVENT_END)
+    ext_put_text(r->outcome, NAME_CHARS, zeno_outcome_name(e->outcome));
   ext_put_text(r->solver_flag, SOLVER_FLAG_CHARS, e->solver_flag);
-  const size_t consistent = e->consistent_count < ZENO_MAX_MODES ? e->consistent_count : ZENO_MAX_MODES;
+  const size_t consistent = e->consistent_count < ZENO_MAX_MODES ? e->consistent_count
+                                                                 : ZENO_MAX_MODES;
   r->consistent_count = (int32_t)consistent;
-  for (size_t k = 0; k < consistent; k++) put_mode(r->consistent[k], e->consistent[k], contact_count);
+  for (size_t k = 0; k < consistent; k++)
+    put_mode(r->consistent[k], e->consistent[k], contact_count);
   r->guard_residual = e->guard_residual;
   r->constraint_drift = e->constraint_drift;
   r->tie_margin = e->tie_margin;
@@ -245,9 +252,7 @@ static PyObject *header_columns(int contact_count, bool floats_only) {
   return t;
 }
 
-PyObject *ext_trajectory_columns(int contact_count) {
-  return header_columns(contact_count, true);
-}
+PyObject *ext_trajectory_columns(int contact_count) { return header_columns(contact_count, true); }
 
 /// The float values of a row in header order: t, the pose and its rates,
 /// q' and its rates, the forces of the scene's contacts. Returns the count.
@@ -314,10 +319,10 @@ PyObject *ext_trajectory(const zeno_run_dir_data *data) {
     Py_UCS4 *m = PyArray_DATA((PyArrayObject *)mode), *w = PyArray_DATA((PyArrayObject *)kind);
     int64_t *e = PyArray_DATA((PyArrayObject *)event);
     Py_BEGIN_ALLOW_THREADS  // the arrays are not visible to Python yet
-    fill_rows(data, columns, v, m, w, e);
-    Py_END_ALLOW_THREADS
-    out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "values", values, "mode", mode, "kind",
-                        kind, "event", event, "columns", floats, "header", header);
+        fill_rows(data, columns, v, m, w, e);
+    Py_END_ALLOW_THREADS out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "values", values, "mode",
+                                             mode, "kind", kind, "event", event, "columns", floats,
+                                             "header", header);
   }
   Py_XDECREF(values);
   Py_XDECREF(event);

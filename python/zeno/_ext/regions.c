@@ -25,8 +25,8 @@ static zeno_regions *create(PyObject *text, const char *name, PyObject *override
   char **overrides = ext_strings(override_list, &n);
   if (overrides == NULL) return NULL;
   zeno_error e;
-  zeno_regions *r = zeno_regions_create(scene_text, name, (const char *const *)overrides, n,
-                                        def, &e);
+  zeno_regions *r = zeno_regions_create(scene_text, name, (const char *const *)overrides, n, def,
+                                        &e);
   ext_strings_free(overrides, n);
   if (r == NULL) ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
   return r;
@@ -40,10 +40,8 @@ static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int thread
   for (size_t iy = 0; iy < def->y.count; iy++) {
     zeno_error e;
     zeno_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
-    Py_END_ALLOW_THREADS
-    if (st != ZENO_OK) {
+    Py_BEGIN_ALLOW_THREADS st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
+    Py_END_ALLOW_THREADS if (st != ZENO_OK) {
       ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
       return false;
     }
@@ -65,7 +63,7 @@ static PyObject *field_grid(const zeno_region_point *grid, npy_intp ny, npy_intp
   return a;
 }
 
-#define FIELD(name, type, member) \
+#define FIELD(name, type, member)                                     \
   field_grid(grid, ny, nx, type, offsetof(zeno_region_point, member), \
              sizeof(((zeno_region_point *)0)->member))
 
@@ -153,8 +151,8 @@ static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def
 /// mc_runs, mc_seed, mc_full): x and y are "PATH=LO:HI:N".
 PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  static char *keywords[] = {"text", "name", "overrides", "x", "y", "threads", "samples",
-                             "intervals", "mc_runs", "mc_seed", "mc_full", NULL};
+  static char *keywords[] = {"text",    "name",      "overrides", "x",       "y",       "threads",
+                             "samples", "intervals", "mc_runs",   "mc_seed", "mc_full", NULL};
   PyObject *text, *overrides;
   const char *name, *x, *y;
   zeno_regions_def def = zeno_regions_def_default();

@@ -11,8 +11,7 @@
 
 const zeno_scene *ext_scene_of(PyObject *object) {
   if (!PyObject_TypeCheck(object, &ext_scene_type)) {
-    PyErr_Format(PyExc_TypeError, "expected a zeno.Scene, got %.80s",
-                 Py_TYPE(object)->tp_name);
+    PyErr_Format(PyExc_TypeError, "expected a zeno.Scene, got %.80s", Py_TYPE(object)->tp_name);
     return NULL;
   }
   const ext_scene *s = (const ext_scene *)object;
@@ -33,23 +32,22 @@ static PyObject *wrap(PyTypeObject *type, const zeno_scene *scene) {
 
 /* ---- loading ---------------------------------------------------------------- */
 
-typedef zeno_status (*load_fn)(const void *input, const char *name,
-                               const char *const *overrides, size_t n, zeno_scene *scene,
-                               zeno_error *error);
+typedef zeno_status (*load_fn)(const void *input, const char *name, const char *const *overrides,
+                               size_t n, zeno_scene *scene, zeno_error *error);
 
-static zeno_status load_file(const void *input, const char *name, const char *const *o,
-                             size_t n, zeno_scene *scene, zeno_error *error) {
+static zeno_status load_file(const void *input, const char *name, const char *const *o, size_t n,
+                             zeno_scene *scene, zeno_error *error) {
   (void)name;
   return zeno_scene_load(input, o, n, scene, error);
 }
 
-static zeno_status load_text(const void *input, const char *name, const char *const *o,
-                             size_t n, zeno_scene *scene, zeno_error *error) {
+static zeno_status load_text(const void *input, const char *name, const char *const *o, size_t n,
+                             zeno_scene *scene, zeno_error *error) {
   return zeno_scene_load_string(input, name, o, n, scene, error);
 }
 
-static PyObject *load_with(PyTypeObject *type, load_fn load, const void *input,
-                           const char *name, PyObject *override_list) {
+static PyObject *load_with(PyTypeObject *type, load_fn load, const void *input, const char *name,
+                           PyObject *override_list) {
   size_t n = 0;
   char **overrides = ext_strings(override_list, &n);
   if (overrides == NULL) return NULL;
@@ -108,12 +106,9 @@ static PyObject *to_yaml(PyObject *self, PyObject *unused) {
   const zeno_status st = zeno_io_scene_yaml(f, scene, &error);
   const bool closed = fclose(f) == 0;
   PyObject *out = NULL;
-  if (st != ZENO_OK)
-    ext_raise(&error, EXT_CALL);
-  else if (!closed || text == NULL)
-    ext_no_memory();
-  else
-    out = PyUnicode_DecodeUTF8(text, (Py_ssize_t)size, "strict");
+  if (st != ZENO_OK) ext_raise(&error, EXT_CALL);
+  else if (!closed || text == NULL) ext_no_memory();
+  else out = PyUnicode_DecodeUTF8(text, (Py_ssize_t)size, "strict");
   free(text);
   return out;
 }
@@ -140,11 +135,11 @@ static bool read_double(PyObject *value, double *out) {
 /// max_events=None, wall_time=None): a validated copy with those fields set
 /// (None keeps a field), as the loader would have stored them.
 static PyObject *scene_replace(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *keywords[] = {"model", "epsilon", "t_end", "sample_dt", "max_events",
-                             "wall_time", NULL};
+  static char *keywords[] = {"model",      "epsilon",   "t_end", "sample_dt",
+                             "max_events", "wall_time", NULL};
   PyObject *v[6] = {Py_None, Py_None, Py_None, Py_None, Py_None, Py_None};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOOOO", keywords, &v[0], &v[1], &v[2],
-                                   &v[3], &v[4], &v[5]))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOOOO", keywords, &v[0], &v[1], &v[2], &v[3],
+                                   &v[4], &v[5]))
     return NULL;
   const zeno_scene *base = ext_scene_of(self);
   if (base == NULL) return NULL;
@@ -179,18 +174,16 @@ static PyObject *triple(const double v[3]) { return Py_BuildValue("(ddd)", v[0],
 static PyObject *contact_dict(const zeno_contact_def *c) {
   return Py_BuildValue("{s:N,s:d,s:N,s:O,s:d}", "point", pair(c->point), "surface_angle",
                        c->surface_angle, "surface_point", pair(c->surface_point),
-                       "surface_point_set", c->surface_point_set ? Py_True : Py_False, "mu",
-                       c->mu);
+                       "surface_point_set", c->surface_point_set ? Py_True : Py_False, "mu", c->mu);
 }
 
 static PyObject *paper_dict(const zeno_scene *s) {
   zeno_paper_params block;
   if (!zeno_scene_paper(s, &block)) Py_RETURN_NONE;
   const zeno_paper_params *p = &block;
-  return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "alpha", p->alpha,
-                       "l1", p->l1, "l2", p->l2, "h", p->h, "phi1", p->phi1, "phi2", p->phi2,
-                       "mu1", p->mu1, "mu2", p->mu2, "rho", p->rho, "m", p->m, "f", p->f,
-                       "tau", p->tau);
+  return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "alpha", p->alpha, "l1",
+                       p->l1, "l2", p->l2, "h", p->h, "phi1", p->phi1, "phi2", p->phi2, "mu1",
+                       p->mu1, "mu2", p->mu2, "rho", p->rho, "m", p->m, "f", p->f, "tau", p->tau);
 }
 
 static PyObject *outline_list(const zeno_scene *s) {
@@ -204,8 +197,7 @@ static PyObject *outline_list(const zeno_scene *s) {
 }
 
 static const char *outline_name(zeno_outline_kind kind) {
-  return kind == ZENO_OUTLINE_POLYGON ? "polygon"
-                                      : kind == ZENO_OUTLINE_DISK ? "disk" : "biped";
+  return kind == ZENO_OUTLINE_POLYGON ? "polygon" : kind == ZENO_OUTLINE_DISK ? "disk" : "biped";
 }
 
 /// _fields(): the stored fields (SI of the scene, angles in radians).
@@ -222,7 +214,8 @@ static PyObject *scene_fields(PyObject *self, PyObject *unused) {
   }
   const bool zod = s->initial_kind == ZENO_INITIAL_ZOD;
   const bool ok =
-      d != NULL && ext_put(d, "name", PyUnicode_DecodeUTF8(s->name, (Py_ssize_t)strlen(s->name), "replace")) &&
+      d != NULL &&
+      ext_put(d, "name", PyUnicode_DecodeUTF8(s->name, (Py_ssize_t)strlen(s->name), "replace")) &&
       ext_put(d, "model", PyUnicode_FromString(zeno_model_name(s->model))) &&
       ext_put(d, "epsilon", PyFloat_FromDouble(s->epsilon)) &&
       ext_put(d, "ambiguity", PyUnicode_FromString(zeno_ambiguity_policy_name(s->ambiguity))) &&
@@ -254,8 +247,7 @@ static PyObject *scene_fields(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef SCENE_METHODS[] = {
-    {"_load", scene_load, METH_VARARGS | METH_CLASS,
-     "_load(path, overrides): zeno_scene_load()."},
+    {"_load", scene_load, METH_VARARGS | METH_CLASS, "_load(path, overrides): zeno_scene_load()."},
     {"_load_string", scene_load_string, METH_VARARGS | METH_CLASS,
      "_load_string(text, name, overrides): zeno_scene_load_string()."},
     {"to_yaml", to_yaml, METH_NOARGS,

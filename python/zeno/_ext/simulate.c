@@ -53,8 +53,7 @@ static zeno_status out_of_memory(zeno_error *e) {
 /// simulator stays in r->sim with the segments that dense output needs
 /// (keep_history, as `zeno simulate --out` runs it). Needs no Python: called
 /// without the GIL.
-static zeno_status run_scene(const zeno_scene *scene, bool history, run_record *r,
-                             zeno_error *e) {
+static zeno_status run_scene(const zeno_scene *scene, bool history, run_record *r, zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->contact_count = scene->contact_count;
   zeno_sim_def def = zeno_sim_def_default();
@@ -121,8 +120,7 @@ bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeat
 /// A finished run kept for its trajectory, computed on the first call of
 /// trajectory() (without the GIL) and then kept; the simulator is freed then.
 typedef struct history {
-  PyObject_HEAD
-  run_record run;
+  PyObject_HEAD run_record run;
   PyObject *trajectory;
   PyThread_type_lock lock;  ///< one computation at a time
 } history;
@@ -138,23 +136,20 @@ static void history_dealloc(PyObject *object) {
 static PyObject *history_trajectory(PyObject *object, PyObject *unused) {
   (void)unused;
   history *h = (history *)object;
-  Py_BEGIN_ALLOW_THREADS
-  PyThread_acquire_lock(h->lock, WAIT_LOCK);
-  Py_END_ALLOW_THREADS
-  if (h->trajectory == NULL) {
+  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(h->lock, WAIT_LOCK);
+  Py_END_ALLOW_THREADS if (h->trajectory == NULL) {
     zeno_run_dir_data data;
     zeno_error e;
     zeno_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = record_rows(&h->run, &data, &e);
-    Py_END_ALLOW_THREADS
-    if (st == ZENO_OK) {
+    Py_BEGIN_ALLOW_THREADS st = record_rows(&h->run, &data, &e);
+    Py_END_ALLOW_THREADS if (st == ZENO_OK) {
       h->trajectory = ext_trajectory(&data);
       if (h->trajectory != NULL)
         h->trajectory = Py_BuildValue("{s:N,s:n}", "rows", h->trajectory, "skipped",
                                       (Py_ssize_t)data.skipped_samples);
       zeno_run_dir_data_free(&data);
-    } else {
+    }
+    else {
       ext_raise(&e, EXT_CALL);
     }
     if (h->trajectory != NULL) run_free(&h->run);  // not needed any more
@@ -217,7 +212,8 @@ static bool put_summary(PyObject *d, const zeno_summary *s, const char *word) {
          ext_put(d, "t", PyFloat_FromDouble(s->t)) &&
          ext_put(d, "event_count", PyLong_FromLong(s->events)) &&
          ext_put(d, "impacts", PyLong_FromLong(s->impacts)) &&
-         ext_put(d, "zeno_time", s->has_zeno ? PyFloat_FromDouble(s->zeno_time) : Py_NewRef(Py_None)) &&
+         ext_put(d, "zeno_time",
+                 s->has_zeno ? PyFloat_FromDouble(s->zeno_time) : Py_NewRef(Py_None)) &&
          ext_put(d, "zeno_impacts", PyLong_FromLong(s->has_zeno ? s->zeno_impacts : 0)) &&
          ext_put(d, "final_zod", triple(fin->zod)) &&
          ext_put(d, "final_zod_velocity", triple(fin->zod_rate)) &&
@@ -231,13 +227,12 @@ static PyObject *run_dict(run_record *r, bool trajectory) {
   const bool ambiguous = end && end->kind == ZENO_EVENT_END &&
                          end->outcome == ZENO_OUTCOME_AMBIGUOUS;
   const bool ok =
-      d != NULL && put_summary(d, &r->summary, r->word) &&
-      ext_put(d, "sections", sections(r)) &&
+      d != NULL && put_summary(d, &r->summary, r->word) && ext_put(d, "sections", sections(r)) &&
       ext_put(d, "consistent_modes",
               ext_modes(ambiguous ? end->consistent : NULL, ambiguous ? end->consistent_count : 0,
                         r->contact_count)) &&
-      ext_put(d, "events", ext_event_array(r->events, r->count, sizeof *r->events,
-                                           r->contact_count)) &&
+      ext_put(d, "events",
+              ext_event_array(r->events, r->count, sizeof *r->events, r->contact_count)) &&
       ext_put(d, "history", trajectory ? history_new(r) : Py_NewRef(Py_None));
   if (!ok) Py_CLEAR(d);
   return d;
@@ -255,10 +250,8 @@ PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs) {
   run_record r;
   zeno_error e;
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = run_scene(scene, trajectory, &r, &e);
-  Py_END_ALLOW_THREADS
-  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  Py_BEGIN_ALLOW_THREADS st = run_scene(scene, trajectory, &r, &e);
+  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   PyObject *d = run_dict(&r, trajectory);
   run_free(&r);
   return d;
@@ -267,8 +260,7 @@ PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs) {
 /* ---- the Simulator type ------------------------------------------------------------ */
 
 typedef struct simulator {
-  PyObject_HEAD
-  zeno_sim *sim;
+  PyObject_HEAD zeno_sim *sim;
   int contact_count;
   bool busy;  ///< a call is running without the GIL
 } simulator;
@@ -314,10 +306,8 @@ static PyObject *simulator_next(PyObject *object) {
   zeno_event ev;
   zeno_error e;
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = zeno_sim_next_event(self->sim, &ev, &e);
-  Py_END_ALLOW_THREADS
-  self->busy = false;
+  Py_BEGIN_ALLOW_THREADS st = zeno_sim_next_event(self->sim, &ev, &e);
+  Py_END_ALLOW_THREADS self->busy = false;
   if (st == ZENO_DONE) return NULL;  // StopIteration
   if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   return ext_event_array(&ev, 1, sizeof ev, self->contact_count);
@@ -359,8 +349,7 @@ static PyObject *simulator_summary(PyObject *object, PyObject *unused) {
 static PyObject *simulator_restart(PyObject *object, PyObject *args) {
   simulator *self = (simulator *)object;
   double qp[3], qdp[3];
-  if (!PyArg_ParseTuple(args, "(ddd)(ddd)", &qp[0], &qp[1], &qp[2], &qdp[0], &qdp[1],
-                        &qdp[2]))
+  if (!PyArg_ParseTuple(args, "(ddd)(ddd)", &qp[0], &qp[1], &qp[2], &qdp[0], &qdp[1], &qdp[2]))
     return NULL;
   if (!claim(self)) return NULL;
   zeno_error e;
@@ -376,10 +365,8 @@ static PyObject *simulator_run(PyObject *object, PyObject *unused) {
   if (!claim(self)) return NULL;
   zeno_error e;
   zeno_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = zeno_sim_run(self->sim, &e);
-  Py_END_ALLOW_THREADS
-  self->busy = false;
+  Py_BEGIN_ALLOW_THREADS st = zeno_sim_run(self->sim, &e);
+  Py_END_ALLOW_THREADS self->busy = false;
   if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   return simulator_summary(object, unused);
 }
@@ -399,8 +386,9 @@ PyTypeObject ext_simulator_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "zeno._zeno.Simulator",
     .tp_basicsize = sizeof(simulator),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Simulator(scene, keep_history=False): zeno_sim; next() gives events as "
-              "1-element record arrays.",
+    .tp_doc =
+        "Simulator(scene, keep_history=False): zeno_sim; next() gives events as "
+        "1-element record arrays.",
     .tp_new = simulator_new,
     .tp_dealloc = simulator_dealloc,
     .tp_iter = PyObject_SelfIter,

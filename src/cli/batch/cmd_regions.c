@@ -49,10 +49,10 @@ enum {
 typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
-  grid_options g;    ///< the axes as typed, --z, --out, --plot, --threads, ...
-  bool certify;      ///< --certify: certificates at the undecided points
-  int certify_check; ///< --certify-check N: each certificate's simulation check runs
-  bool certify_all;  ///< --certify-all: certificates at every point analysed
+  grid_options g;     ///< the axes as typed, --z, --out, --plot, --threads, ...
+  bool certify;       ///< --certify: certificates at the undecided points
+  int certify_check;  ///< --certify-check N: each certificate's simulation check runs
+  bool certify_all;   ///< --certify-all: certificates at every point analysed
 } regions_options;
 
 static void print_help(void) {
@@ -105,7 +105,8 @@ static void print_help(void) {
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n"
+      "\n" CLI_FIGURE_HELP
+      "(--xlim and --ylim in the units of the --x and --y values)\n"
       "\n"
       "A progress line (points, rate, time left) is drawn on standard error\n"
       "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
@@ -181,9 +182,9 @@ static int apply_option(void *options, int option, char **argv) {
 
 typedef struct sweep {
   const regions_options *o;
-  grid_command cmd;          ///< the maps, their grid and outputs
-  plot_options figure;       ///< the --plot figure's options, checked
-  regions_certify_result cert; ///< --certify's counts (verdicts NULL without)
+  grid_command cmd;             ///< the maps, their grid and outputs
+  plot_options figure;          ///< the --plot figure's options, checked
+  regions_certify_result cert;  ///< --certify's counts (verdicts NULL without)
 } sweep;
 
 // The grid's points (rows.grid) as region points: map iz's row iy at
@@ -202,8 +203,8 @@ static zeno_status write_point(FILE *f, const void *point, const void *context) 
   return zeno_io_region_row(f, point, NULL);
 }
 
-static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
-                       double *y, const void *context) {
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x, double *y,
+                       const void *context) {
   (void)context;
   zeno_region_point *p = point;
   if (zeno_io_region_parse(text, p, NULL) != ZENO_OK) return false;
@@ -216,15 +217,16 @@ static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, do
 // valid).
 static void settings_text(const regions_options *o, char *out, size_t size) {
   const zeno_regions_def *d = &o->def;
-  const int n = snprintf(out, size,
-           "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; samples %zu; intervals %zu; "
-           "breakpoint_tol %.17g; endpoint_delta %.17g; fixed point on a breakpoint %.17g tie "
-           "%.17g; mc %d seed %llu full %d",
-           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
-           d->y.hi, d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
-           d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
-           d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
-           d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
+  const int n =
+      snprintf(out, size,
+               "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; samples %zu; intervals %zu; "
+               "breakpoint_tol %.17g; endpoint_delta %.17g; fixed point on a breakpoint %.17g tie "
+               "%.17g; mc %d seed %llu full %d",
+               zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo, d->y.hi,
+               d->y.count, d->analysis.maps.samples, d->analysis.partition_intervals,
+               d->analysis.maps.breakpoint_tol, d->analysis.maps.endpoint_delta,
+               d->analysis.maps.fixed_point_breakpoint_tol, d->analysis.maps.fixed_point_tie_margin,
+               d->mc_runs, d->mc_seed, d->mc_full ? 1 : 0);
   if (o->g.z_set && n > 0 && (size_t)n < size)
     snprintf(out + n, size - (size_t)n, "; z %s=%.17g:%.17g:%zu", o->g.z.path, o->g.z.lo, o->g.z.hi,
              o->g.z.count);
@@ -234,9 +236,9 @@ static void settings_text(const regions_options *o, char *out, size_t size) {
 
 typedef struct tally {
   long region[ZENO_REGION_COUNT];
-  long rests, departs, unsimulated; ///< region 7 by simulation verdict
-  long errors;                      ///< points not analysed (error rows)
-  long on_breakpoint, ties;         ///< points with a fixed point on a breakpoint; of them ties
+  long rests, departs, unsimulated;  ///< region 7 by simulation verdict
+  long errors;                       ///< points not analysed (error rows)
+  long on_breakpoint, ties;          ///< points with a fixed point on a breakpoint; of them ties
 } tally;
 
 static tally count_regions(const grid_command *c) {
@@ -286,20 +288,21 @@ static void write_summary_json(FILE *f, const grid_command *c, const zeno_scene 
     json_axis(f, "z", &w->o->g.z);
     fprintf(f, ", \"maps\": %zu", c->nz);
   }
-  fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu",
-          grid_command_points(c), c->rows.computed_points, c->rows.resumed_rows);
-  fprintf(f, ", \"samples\": %zu, \"intervals\": %zu, \"mc_runs\": %d, \"mc_seed\": %llu, "
-             "\"mc_full\": %s",
+  fprintf(f, ", \"points\": %zu, \"computed\": %ld, \"resumed_rows\": %zu", grid_command_points(c),
+          c->rows.computed_points, c->rows.resumed_rows);
+  fprintf(f,
+          ", \"samples\": %zu, \"intervals\": %zu, \"mc_runs\": %d, \"mc_seed\": %llu, "
+          "\"mc_full\": %s",
           d->analysis.maps.samples, d->analysis.partition_intervals, d->mc_runs, d->mc_seed,
           d->mc_full ? "true" : "false");
   fputs(", \"counts\": {", f);
   for (int r = 0; r < ZENO_REGION_COUNT; r++)
     fprintf(f, "%s\"%d\": %ld", r ? ", " : "", r, t.region[r]);
-  fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}",
-          t.rests, t.departs, t.unsimulated);
+  fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}", t.rests,
+          t.departs, t.unsimulated);
   fprintf(f, ", \"errors\": %ld", t.errors);
-  fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld",
-          t.on_breakpoint, t.ties);
+  fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld", t.on_breakpoint,
+          t.ties);
   regions_certify_json(f, &w->cert);
   fputs(", \"seconds\": ", f);
   zeno_io_json_number(f, seconds, NULL);
@@ -325,8 +328,8 @@ static void print_summary(const grid_command *c, const zeno_scene *scene, double
            w->o->g.z.count);
   }
   cli_label("points");
-  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c),
-         c->rows.computed_points, c->rows.resumed_rows);
+  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c), c->rows.computed_points,
+         c->rows.resumed_rows);
   cli_label("time");
   printf("%.3g s, %.4g points/s, %d rank%s x %d thread%s\n", seconds,
          seconds > 0 ? (double)c->rows.computed_points / seconds : 0.0, c->rows.dist.size,
@@ -362,19 +365,21 @@ static void table_header(FILE *f, const grid_command *c, const zeno_scene *scene
 /// The --plot figure of map iz: the map with the scene's contacts over it
 /// (the base scene's: in a batch the z value may move them).
 static plot_status draw_map(const grid_command *c, const zeno_scene *scene,
-                            const zeno_plot_module *plot, const char *path,
-                            const char *z_title, size_t iz) {
+                            const zeno_plot_module *plot, const char *path, const char *z_title,
+                            size_t iz) {
   const sweep *w = c->context;
   const regions_options *o = w->o;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
   snprintf(title, sizeof title, "%s: stability regions over %s and %s%s", scene->name,
            o->def.x.path, o->def.y.path, z_title);
   const size_t first = iz * c->nx * c->ny;
-  const plot_regions_input in = {.title = title, .x = &o->def.x, .y = &o->def.y,
-                                 .grid = grid_of(c) + first, .overlay = scene,
+  const plot_regions_input in = {.title = title,
+                                 .x = &o->def.x,
+                                 .y = &o->def.y,
+                                 .grid = grid_of(c) + first,
+                                 .overlay = scene,
                                  .options = &w->figure,
-                                 .certified = w->cert.verdicts ? w->cert.verdicts + first
-                                                               : NULL};
+                                 .certified = w->cert.verdicts ? w->cert.verdicts + first : NULL};
   return plot->regions(path, &in);
 }
 
@@ -383,8 +388,8 @@ static plot_status draw_map(const grid_command *c, const zeno_scene *scene,
 static void *create_map(const void *context, const char *const *overrides, size_t count,
                         zeno_error *error) {
   const regions_options *o = ((const sweep *)context)->o;
-  return zeno_regions_create(o->common.scene_text, o->common.scene_path, overrides, count,
-                             &o->def, error);
+  return zeno_regions_create(o->common.scene_text, o->common.scene_path, overrides, count, &o->def,
+                             error);
 }
 
 static void destroy_map(void *map) { zeno_regions_destroy(map); }
@@ -398,10 +403,16 @@ static int certify(grid_command *c) {
   sweep *w = c->context;
   const regions_options *o = w->o;
   if (!o->certify) return CLI_CONTINUE;
-  const regions_certify_input in = {.common = &o->common, .x = &o->def.x, .y = &o->def.y,
-                                    .z = o->g.z_set ? &o->g.z : NULL, .grid = grid_of(c),
-                                    .nx = c->nx, .ny = c->ny, .nz = c->nz,
-                                    .threads = o->g.threads, .check_runs = o->certify_check,
+  const regions_certify_input in = {.common = &o->common,
+                                    .x = &o->def.x,
+                                    .y = &o->def.y,
+                                    .z = o->g.z_set ? &o->g.z : NULL,
+                                    .grid = grid_of(c),
+                                    .nx = c->nx,
+                                    .ny = c->ny,
+                                    .nz = c->nz,
+                                    .threads = o->g.threads,
+                                    .check_runs = o->certify_check,
                                     .all = o->certify_all};
   return regions_certify_run(&in, o->g.out_dir, &w->cert);
 }

@@ -39,8 +39,8 @@ enum { OPT_MAGNITUDE = GRID_OPT_OWN, OPT_BASIN_TOL, OPT_BASIN_TURN };
 typedef struct sweep_options {
   cli_scene_options common;
   zeno_sweep_def def;
-  grid_options g;    ///< the axes as typed, --z, --out, --plot, --threads, ...
-  const char *basin_option; ///< "--basin-tol" or "--basin-turn" when given
+  grid_options g;            ///< the axes as typed, --z, --out, --plot, --threads, ...
+  const char *basin_option;  ///< "--basin-tol" or "--basin-turn" when given
 } sweep_options;
 
 static void print_help(void) {
@@ -87,7 +87,8 @@ static void print_help(void) {
       "  -j, --json            print the summary as one JSON object\n"
       "  -q, --quiet           no summary and no progress line\n"
       "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP "(--xlim and --ylim in the units of the --x and --y values)\n"
+      "\n" CLI_FIGURE_HELP
+      "(--xlim and --ylim in the units of the --x and --y values)\n"
       "\n"
       "A progress line is drawn on standard error when it is a terminal.\n"
       "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
@@ -112,8 +113,7 @@ static int magnitude_option(sweep_options *o, const char *text) {
   zeno_region_axis a;
   zeno_error err;
   if (zeno_region_axis_parse(axis, &a, &err) != ZENO_OK)
-    return cli_usage_error(COMMAND, "--magnitude: '%s' is not LO:HI:N (%s)", text,
-                           err.message);
+    return cli_usage_error(COMMAND, "--magnitude: '%s' is not LO:HI:N (%s)", text, err.message);
   o->def.basin.lo = a.lo;
   o->def.basin.hi = a.hi;
   o->def.basin.count = a.count;
@@ -126,8 +126,7 @@ static int positive_option(const char *option, const char *text, double max, dou
   char *end = NULL;
   const double v = strtod(text, &end);
   if (end == text || *end != '\0' || !(v > 0 && v <= max))
-    return cli_usage_error(COMMAND, "%s: '%s' out of range; allowed (0, %g]", option, text,
-                           max);
+    return cli_usage_error(COMMAND, "%s: '%s' out of range; allowed (0, %g]", option, text, max);
   *value = v * scale;
   return CLI_CONTINUE;
 }
@@ -155,7 +154,7 @@ static int apply_option(void *options, int option, char **argv) {
 
 typedef struct sweep {
   const sweep_options *o;
-  grid_command cmd;              ///< the maps, their grid and outputs
+  grid_command cmd;  ///< the maps, their grid and outputs
   plot_options figure;
 } sweep;
 
@@ -169,8 +168,8 @@ static zeno_status write_point(FILE *f, const void *point, const void *context) 
   return zeno_io_sweep_row(f, &w->o->def, point, NULL);
 }
 
-static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x,
-                       double *y, const void *context) {
+static bool read_point(const char *text, void *point, size_t *ix, size_t *iy, double *x, double *y,
+                       const void *context) {
   const sweep *w = context;
   zeno_sweep_point *p = point;
   if (zeno_io_sweep_parse(text, &w->o->def, p, NULL) != ZENO_OK) return false;
@@ -185,9 +184,9 @@ static void settings_text(const sweep_options *o, char *out, size_t size) {
   snprintf(out, size,
            "zeno %s; x %s=%.17g:%.17g:%zu; y %s=%.17g:%.17g:%zu; z %s=%.17g:%.17g:%zu; "
            "basin %zu %.17g:%.17g tol %.17g turn %.17g",
-           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo,
-           d->y.hi, d->y.count, o->g.z_set ? z->path : "", z->lo, z->hi, z->count,
-           d->basin.count, d->basin.lo, d->basin.hi, d->basin.tol, d->basin.turn_max);
+           zeno_version(), d->x.path, d->x.lo, d->x.hi, d->x.count, d->y.path, d->y.lo, d->y.hi,
+           d->y.count, o->g.z_set ? z->path : "", z->lo, z->hi, z->count, d->basin.count,
+           d->basin.lo, d->basin.hi, d->basin.tol, d->basin.turn_max);
 }
 
 /* ---- outputs ---------------------------------------------------------------- */
@@ -238,8 +237,7 @@ static void json_axis(FILE *f, const char *key, const zeno_region_axis *a) {
   zeno_io_json_string(f, a->path, NULL);
 }
 
-static void write_summary(FILE *f, const grid_command *c, const zeno_scene *scene,
-                          double seconds) {
+static void write_summary(FILE *f, const grid_command *c, const zeno_scene *scene, double seconds) {
   (void)seconds;
   const sweep_options *o = ((const sweep *)c->context)->o;
   const tally t = count(c);
@@ -263,9 +261,10 @@ static void write_summary(FILE *f, const grid_command *c, const zeno_scene *scen
   fprintf(f, "}, \"zeno_then_rest\": %ld, \"errors\": %ld", t.zeno_rests, t.errors);
   if (o->def.basin.count > 0) {
     const zeno_sweep_basin_def *b = &o->def.basin;
-    fprintf(f, ", \"basin\": {\"lo\": %.17g, \"hi\": %.17g, \"count\": %zu, \"tol\": %.17g, "
-               "\"turn_max\": %.17g, \"all_return\": %ld, \"none_return\": %ld, "
-               "\"non_monotone\": %ld, \"inner_min\": ",
+    fprintf(f,
+            ", \"basin\": {\"lo\": %.17g, \"hi\": %.17g, \"count\": %zu, \"tol\": %.17g, "
+            "\"turn_max\": %.17g, \"all_return\": %ld, \"none_return\": %ld, "
+            "\"non_monotone\": %ld, \"inner_min\": ",
             b->lo, b->hi, b->count, b->tol, b->turn_max, t.basin_all, t.basin_none,
             t.basin_non_monotone);
     zeno_io_json_number(f, isfinite(t.inner_min) ? t.inner_min : NAN, NULL);
@@ -291,15 +290,14 @@ static void print_summary(const grid_command *c, const zeno_scene *scene, double
   print_axis("y", &o->def.y);
   if (o->g.z_set) print_axis("z (one map each)", &o->g.z);
   cli_label("points");
-  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c),
-         c->rows.computed_points, c->rows.resumed_rows);
+  printf("%zu (%ld computed, %zu rows resumed)\n", grid_command_points(c), c->rows.computed_points,
+         c->rows.resumed_rows);
   for (int k = 1; k < OUTCOMES; k++) {
     if (t.outcome[k] == 0) continue;
     cli_label(zeno_outcome_name((zeno_outcome)k));
     if (k == ZENO_OUTCOME_REST)
       printf("%ld (%ld after a Zeno completion)\n", t.outcome[k], t.zeno_rests);
-    else
-      printf("%ld\n", t.outcome[k]);
+    else printf("%ld\n", t.outcome[k]);
   }
   if (o->def.basin.count > 0) {
     cli_label("basin magnitudes");
@@ -342,8 +340,8 @@ static plot_status draw(const grid_command *c, const zeno_scene *scene,
 static void *create_map(const void *context, const char *const *overrides, size_t count,
                         zeno_error *error) {
   const sweep_options *o = ((const sweep *)context)->o;
-  return zeno_sweep_create(o->common.scene_text, o->common.scene_path, overrides, count,
-                           &o->def, error);
+  return zeno_sweep_create(o->common.scene_text, o->common.scene_path, overrides, count, &o->def,
+                           error);
 }
 
 static void destroy_map(void *map) { zeno_sweep_destroy(map); }
@@ -366,7 +364,8 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   if (o->basin_option && o->def.basin.count == 0)
     return cli_usage_error(COMMAND, "%s: only with --magnitude LO:HI:N", o->basin_option);
   if (o->g.z_set && o->def.basin.count > 0 && strcmp(o->g.z.path, "epsilon") == 0)
-    return cli_usage_error(COMMAND, "--z: epsilon is the basin estimate's magnitude "
+    return cli_usage_error(COMMAND,
+                           "--z: epsilon is the basin estimate's magnitude "
                            "(--magnitude); it cannot be an axis too");
   sweep w;
   memset(&w, 0, sizeof w);

@@ -12,9 +12,7 @@ int grid_option(const char *command, int option, const char *arg, grid_options *
     case GRID_OPT_Z: return cli_axis_option(command, "--z", arg, &g->z, g->z_typed, &g->z_set);
     case 's': return cli_override_option(overrides, NULL, arg);
     case 'o': g->out_dir = arg; return CLI_CONTINUE;
-    case 'p':
-      g->plot_path = arg;
-      return cli_image_option(command, "--plot", arg);
+    case 'p': g->plot_path = arg; return cli_image_option(command, "--plot", arg);
     case 't': return cli_int_option(command, "--threads", arg, 1, GRID_THREADS_MAX, &g->threads);
     case 'j': g->json = true; return CLI_CONTINUE;
     case 'q': g->quiet = true; return CLI_CONTINUE;
@@ -35,25 +33,24 @@ static int create_maps(grid_command *c) {
   zeno_error err;
   if (b->z && c->check_z && c->check_z(b->z, &err) != ZENO_OK)
     return report ? cli_usage_error(b->command, "--z: %s", err.message) : CLI_EXIT_USAGE;
-  if (grid_z_create(&c->common->overrides, b->z, c->nz, c->create_map, c->context, c->maps,
-                    &err) == ZENO_OK)
+  if (grid_z_create(&c->common->overrides, b->z, c->nz, c->create_map, c->context, c->maps, &err) ==
+      ZENO_OK)
     return CLI_CONTINUE;
   if (!report) return CLI_EXIT_USAGE;
   const int code = c->map_error ? c->map_error(c, &err) : CLI_CONTINUE;
   if (code != CLI_CONTINUE) return code;
   const grid_options *g = c->options;
-  const cli_origin axes[3] = {{b->x->path, g->x_typed}, {b->y->path, g->y_typed},
-                              {g->z.path, g->z_typed}};
+  const cli_origin axes[3] = {
+      {b->x->path, g->x_typed}, {b->y->path, g->y_typed}, {g->z.path, g->z_typed}};
   return cli_override_error(&err, &c->common->overrides, axes, b->z ? 3 : 2);
 }
 
 // Writes the table (or the summary) into --out, aside and renamed into
 // place; reports a failure.
-static int write_file(const grid_command *c, const zeno_scene *scene, bool table,
-                      double seconds) {
+static int write_file(const grid_command *c, const zeno_scene *scene, bool table, double seconds) {
   zeno_error err;
-  zeno_io_output *out =
-      zeno_io_output_open(c->options->out_dir, table ? c->names->table : c->names->summary, &err);
+  zeno_io_output *out = zeno_io_output_open(c->options->out_dir,
+                                            table ? c->names->table : c->names->summary, &err);
   if (out != NULL) {
     FILE *f = zeno_io_output_stream(out);
     if (table) {
@@ -99,8 +96,7 @@ static int run_rows(grid_command *c, const zeno_scene *scene, const char *settin
   if (code != CLI_CONTINUE) return code;
   c->batch.maps = c->maps;
   const grid_options *g = c->options;
-  code = grid_batch_run(&c->rows, &c->batch, c->common, settings, g->threads, g->out_dir,
-                        g->quiet);
+  code = grid_batch_run(&c->rows, &c->batch, c->common, settings, g->threads, g->out_dir, g->quiet);
   c->grid = c->rows.grid;
   if (c->rows.dist.rank != 0) return code == CLI_CONTINUE ? CLI_EXIT_OK : code;
   if (code == CLI_CONTINUE && c->after_rows) code = c->after_rows(c);

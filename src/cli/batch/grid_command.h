@@ -18,12 +18,12 @@ typedef struct grid_options {
   bool x_set, y_set, z_set;
   /// "--x PATH=LO:HI:N" as typed, and --y, --z
   char x_typed[CLI_TYPED_SIZE], y_typed[CLI_TYPED_SIZE], z_typed[CLI_TYPED_SIZE];
-  zeno_region_axis z;        ///< --z: a batch of maps, one per value; count 1 without
-  const char *out_dir;       ///< --out (NULL: no files, no journal)
-  const char *plot_path;     ///< --plot (NULL: no figures)
-  cli_figure figure;         ///< --size, --dpi, --font-scale, --xlim, --ylim
-  int threads;               ///< --threads (<= 0: all cores)
-  bool quiet, json;          ///< --quiet, --json
+  zeno_region_axis z;     ///< --z: a batch of maps, one per value; count 1 without
+  const char *out_dir;    ///< --out (NULL: no files, no journal)
+  const char *plot_path;  ///< --plot (NULL: no figures)
+  cli_figure figure;      ///< --size, --dpi, --font-scale, --xlim, --ylim
+  int threads;            ///< --threads (<= 0: all cores)
+  bool quiet, json;       ///< --quiet, --json
 } grid_options;
 
 /// getopt codes of the shared long options without a short form; a
@@ -35,6 +35,7 @@ enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
 
 /// The shared options' entries of a command's getopt_long() table (the
 /// figure's included), and their short forms.
+// clang-format off
 #define GRID_LONG_OPTIONS                          \
   {"x", required_argument, NULL, GRID_OPT_X},      \
   {"y", required_argument, NULL, GRID_OPT_Y},      \
@@ -46,6 +47,7 @@ enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
   {"json", no_argument, NULL, 'j'},                \
   {"quiet", no_argument, NULL, 'q'},               \
   CLI_FIGURE_LONG_OPTIONS
+// clang-format on
 #define GRID_SHORT_OPTIONS "s:o:p:t:jq"
 
 /// grid_option()'s answer for an option that is not a shared one.
@@ -59,11 +61,11 @@ int grid_option(const char *command, int option, const char *arg, grid_options *
 
 /// A batch command's name and its files in --out.
 typedef struct grid_names {
-  const char *command;       ///< "regions"
-  const char *table;         ///< "regions.csv"
-  const char *summary;       ///< "summary.json"
-  const char *journal;       ///< "regions.journal"
-  const char *journal_magic; ///< the journal's first line, before the signature
+  const char *command;        ///< "regions"
+  const char *table;          ///< "regions.csv"
+  const char *summary;        ///< "summary.json"
+  const char *journal;        ///< "regions.journal"
+  const char *journal_magic;  ///< the journal's first line, before the signature
 } grid_names;
 
 typedef struct grid_command grid_command;
@@ -71,7 +73,7 @@ typedef struct grid_command grid_command;
 struct grid_command {
   /* ---- set by the command ---- */
   const grid_names *names;
-  const cli_scene_options *common; ///< the scene and its overrides
+  const cli_scene_options *common;  ///< the scene and its overrides
   const grid_options *options;
   /// The points: point_size, map_point, write_point, read_point and
   /// context; its names, axes (x and y: the command's; z: the options')
@@ -92,20 +94,18 @@ struct grid_command {
   /// The table's header after the batch's columns, newline included.
   void (*table_header)(FILE *f, const grid_command *c, const zeno_scene *scene);
   /// The summary: as one JSON object (newline included) and as text.
-  void (*write_summary)(FILE *f, const grid_command *c, const zeno_scene *scene,
-                        double seconds);
+  void (*write_summary)(FILE *f, const grid_command *c, const zeno_scene *scene, double seconds);
   void (*print_summary)(const grid_command *c, const zeno_scene *scene, double seconds);
   /// Draws --plot's figure of map iz into `path` with `plot`; z_title is
   /// the title's " at PATH = Z" ("" without --z).
-  plot_status (*draw)(const grid_command *c, const zeno_scene *scene,
-                      const zeno_plot_module *plot, const char *path, const char *z_title,
-                      size_t iz);
-  void *context;             ///< the command's, given to create_map
+  plot_status (*draw)(const grid_command *c, const zeno_scene *scene, const zeno_plot_module *plot,
+                      const char *path, const char *z_title, size_t iz);
+  void *context;  ///< the command's, given to create_map
 
   /* ---- set by grid_command_run() ---- */
-  void **maps;               ///< nz of them
-  size_t nx, ny, nz;         ///< points per row, rows and maps
-  grid_rows rows;            ///< the grid, its journal and ranks
+  void **maps;        ///< nz of them
+  size_t nx, ny, nz;  ///< points per row, rows and maps
+  grid_rows rows;     ///< the grid, its journal and ranks
   /// rows.grid (whole on rank 0): map iz's row iy at (iz * ny + iy) * nx.
   const void *grid;
 };

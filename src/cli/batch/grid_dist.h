@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 typedef struct grid_dist {
-  int rank;  ///< this process, 0 writes the output
-  int size;  ///< processes
-  void *impl; ///< implementation state
+  int rank;    ///< this process, 0 writes the output
+  int size;    ///< processes
+  void *impl;  ///< implementation state
 } grid_dist;
 
 /// Starts the distribution (MPI_Init for zeno-mpi). Returns false when it

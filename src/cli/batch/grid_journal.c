@@ -46,9 +46,8 @@ static void digest_field(const cli_sha256 *sha, struct sha256_ctx *ctx, const ch
   sha->update(ctx, length, (const uint8_t *)text);
 }
 
-int grid_journal_signature(const char *settings, const char *scene_text,
-                           size_t scene_length, const cli_overrides *overrides,
-                           char out[GRID_SIGNATURE_SIZE]) {
+int grid_journal_signature(const char *settings, const char *scene_text, size_t scene_length,
+                           const cli_overrides *overrides, char out[GRID_SIGNATURE_SIZE]) {
   const char *why = "";
   const cli_sha256 *sha = cli_sha256_get(&why);
   if (sha == NULL) return cli_error("%s", why), CLI_EXIT_RUNTIME;
@@ -102,9 +101,10 @@ static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *g
   const size_t magic = strlen(fm->magic);
   if (fgets(line, sizeof line, f) == NULL || strncmp(line, fm->magic, magic) != 0 ||
       strncmp(line + magic, sig, strlen(sig)) != 0 || line[magic + strlen(sig)] != '\n') {
-    cli_error("%s: '%s' belongs to another sweep (scene, axes or settings differ); "
-              "remove it or choose another --out",
-              fm->command, j->path);
+    cli_error(
+        "%s: '%s' belongs to another sweep (scene, axes or settings differ); "
+        "remove it or choose another --out",
+        fm->command, j->path);
     return CLI_EXIT_USAGE;
   }
   *keep = ftell(f);
@@ -129,8 +129,7 @@ static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *g
     if (strncmp(text, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
       char *end;
       const unsigned long r = strtoul(text + strlen(JOURNAL_DONE), &end, 10);
-      if (end != text + strlen(JOURNAL_DONE) && *end == '\0' && r == row &&
-          seen_count == nx) {
+      if (end != text + strlen(JOURNAL_DONE) && *end == '\0' && r == row && seen_count == nx) {
         memcpy(grid + r * nx * size, pending, nx * size);
         if (!done[r]) (*resumed_rows)++;
         done[r] = 1;
@@ -183,8 +182,7 @@ static FILE *open_journal(const grid_journal *j, bool *created) {
 }
 
 int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
-                      const char *sig, void *grid, unsigned char *done,
-                      size_t *resumed_rows) {
+                      const char *sig, void *grid, unsigned char *done, size_t *resumed_rows) {
   const char *const COMMAND = format->command;
   j->format = format;
   zeno_error err;
@@ -211,8 +209,7 @@ int grid_journal_open(grid_journal *j, const grid_journal_format *format, const 
   const int code = read_journal(j, f, sig, grid, done, resumed_rows, &keep);
   if (code != CLI_CONTINUE) return code;
   // Drop what is not kept, then append after the last finished row.
-  if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 ||
-      fseek(f, keep, SEEK_SET) != 0) {
+  if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 || fseek(f, keep, SEEK_SET) != 0) {
     cli_error("%s: cannot rewrite '%s': %s", COMMAND, j->path, strerror(errno));
     return CLI_EXIT_RUNTIME;
   }
@@ -225,8 +222,8 @@ int grid_journal_append(grid_journal *j, size_t row, const void *points) {
   for (size_t ix = 0; ix < fm->nx; ix++) {
     FILE *m = fmemopen(text, sizeof text, "w");
     if (m == NULL) return write_failed(j);
-    const bool written =
-        fm->write(m, (const char *)points + ix * fm->point_size, row, fm->context) == ZENO_OK;
+    const bool written = fm->write(m, (const char *)points + ix * fm->point_size, row,
+                                   fm->context) == ZENO_OK;
     if (fclose(m) != 0 || !written) return write_failed(j);
     text[strcspn(text, "\n")] = '\0';
     put_line(j->file, text);

@@ -20,24 +20,24 @@
 
 /// How a command's points are journaled.
 typedef struct grid_journal_format {
-  const char *command;   ///< for messages: "regions"
-  const char *name;      ///< the file in DIR: "regions.journal"
-  const char *magic;     ///< the first line, before the signature
-  size_t point_size;     ///< bytes of a point
-  size_t nx, rows;       ///< points per row, rows
+  const char *command;  ///< for messages: "regions"
+  const char *name;     ///< the file in DIR: "regions.journal"
+  const char *magic;    ///< the first line, before the signature
+  size_t point_size;    ///< bytes of a point
+  size_t nx, rows;      ///< points per row, rows
   /// Writes the point of row `row` as one line (its newline included).
   zeno_status (*write)(FILE *f, const void *point, size_t row, const void *context);
   /// Reads a line (without its newline) into *point: false when it is not
   /// a point of this grid; else *ix and *row are the point's.
   bool (*read)(const char *text, void *point, size_t *ix, size_t *row, const void *context);
-  const void *context;   ///< given to write and read
+  const void *context;  ///< given to write and read
 } grid_journal_format;
 
 typedef struct grid_journal {
   const grid_journal_format *format;
-  FILE *file; ///< open for appending, NULL before open
-  char *path; ///< DIR/NAME
-  zeno_io_dir_lock *lock; ///< DIR's lock, held until close
+  FILE *file;              ///< open for appending, NULL before open
+  char *path;              ///< DIR/NAME
+  zeno_io_dir_lock *lock;  ///< DIR's lock, held until close
 } grid_journal;
 
 /// Everything that decides the points' results, digested: `settings` (the
@@ -46,9 +46,8 @@ typedef struct grid_journal {
 /// its length, none cut short. A journal is reused only by a run with the
 /// same signature. Returns CLI_CONTINUE, or CLI_EXIT_RUNTIME (reported)
 /// when nettle, which computes it, cannot be loaded (cli_sha256.h).
-int grid_journal_signature(const char *settings, const char *scene_text,
-                           size_t scene_length, const cli_overrides *overrides,
-                           char out[GRID_SIGNATURE_SIZE]);
+int grid_journal_signature(const char *settings, const char *scene_text, size_t scene_length,
+                           const cli_overrides *overrides, char out[GRID_SIGNATURE_SIZE]);
 
 /// Creates DIR (with parents), takes its lock (another run writing there is
 /// refused: CLI_EXIT_RUNTIME) and opens DIR/NAME, never through a link. An
@@ -56,9 +55,8 @@ int grid_journal_signature(const char *settings, const char *scene_text,
 /// copied into grid (row r at r * nx points) with done[r] set,
 /// *resumed_rows counts them. One of another run is refused
 /// (CLI_EXIT_USAGE). Returns CLI_CONTINUE or an exit code (reported).
-int grid_journal_open(grid_journal *journal, const grid_journal_format *format,
-                      const char *dir, const char *signature, void *grid,
-                      unsigned char *done, size_t *resumed_rows);
+int grid_journal_open(grid_journal *journal, const grid_journal_format *format, const char *dir,
+                      const char *signature, void *grid, unsigned char *done, size_t *resumed_rows);
 
 /// Appends finished row `row` (nx points) and flushes it to the file.
 /// Returns CLI_CONTINUE or CLI_EXIT_RUNTIME (reported).

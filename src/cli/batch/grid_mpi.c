@@ -92,8 +92,8 @@ bool grid_dist_send_row(grid_dist *d, size_t iy, const void *row, size_t bytes) 
   void *copy = malloc(bytes);
   if (copy == NULL) return false;
   memcpy(copy, row, bytes);
-  if (MPI_Isend(copy, (int)bytes, MPI_BYTE, 0, (int)iy, MPI_COMM_WORLD,
-                &s->requests[s->count]) != MPI_SUCCESS) {
+  if (MPI_Isend(copy, (int)bytes, MPI_BYTE, 0, (int)iy, MPI_COMM_WORLD, &s->requests[s->count]) !=
+      MPI_SUCCESS) {
     free(copy);
     return false;
   }

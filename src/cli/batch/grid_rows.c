@@ -87,21 +87,21 @@ static int collect(grid_rows *w, void *buffer, bool wait, size_t *received, size
 /// master thread hands the finished rows on in order between its points.
 typedef struct row_run {
   grid_rows *w;
-  const size_t *rows;        ///< the rows, in the order they are handed on
-  size_t count;              ///< how many
-  atomic_size_t *left;       ///< points of each row still to compute
-  atomic_bool *finished;     ///< rows whose every point is computed
-  size_t handed;             ///< rows handed on (master thread)
+  const size_t *rows;     ///< the rows, in the order they are handed on
+  size_t count;           ///< how many
+  atomic_size_t *left;    ///< points of each row still to compute
+  atomic_bool *finished;  ///< rows whose every point is computed
+  size_t handed;          ///< rows handed on (master thread)
   /// The first failed point (row * nx + ix in the run's order; count * nx
   /// when none), its status and error; rows after its row are skipped.
   size_t failed;
   atomic_size_t failed_row;
   zeno_status fail_status;
   zeno_error fail_error;
-  atomic_bool stop;          ///< a row could not be handed on: stop
-  int code;                  ///< CLI_CONTINUE, or why it could not
-  void *incoming;            ///< rank 0: a row from another rank
-  size_t received, expected; ///< rank 0: rows received, and to receive
+  atomic_bool stop;           ///< a row could not be handed on: stop
+  int code;                   ///< CLI_CONTINUE, or why it could not
+  void *incoming;             ///< rank 0: a row from another rank
+  size_t received, expected;  ///< rank 0: rows received, and to receive
 } row_run;
 
 // Hands the finished rows on in order (master thread): rank 0 stores them
@@ -177,8 +177,14 @@ static int compute(grid_rows *w) {
     atomic_init(&finished[count], false);
     count++;
   }
-  row_run r = {.w = w, .rows = own, .count = count, .left = left, .finished = finished,
-               .failed = count * nx, .code = CLI_CONTINUE, .incoming = incoming,
+  row_run r = {.w = w,
+               .rows = own,
+               .count = count,
+               .left = left,
+               .finished = finished,
+               .failed = count * nx,
+               .code = CLI_CONTINUE,
+               .incoming = incoming,
                .expected = todo_count - count};
   atomic_init(&r.failed_row, count);
   atomic_init(&r.stop, false);
@@ -227,8 +233,8 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
   w->done = calloc(rows, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && d->out_dir)
-    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, w->grid,
-                             w->done, &w->resumed_rows);
+    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, w->grid, w->done,
+                             &w->resumed_rows);
   // Every rank learns which rows are done; a rank that cannot go on stops
   // them all (the others would wait for it forever).
   if (w->dist.size > 1) {
@@ -261,14 +267,15 @@ int grid_rows_end(grid_rows *w, int code) {
 int grid_z_check(const char *command, const zeno_region_axis *z, const zeno_region_axis *x,
                  const zeno_region_axis *y) {
   if (strcmp(z->path, x->path) == 0 || strcmp(z->path, y->path) == 0)
-    return cli_usage_error(command, "--z: '%s' is already the %s axis; --z sweeps a third "
+    return cli_usage_error(command,
+                           "--z: '%s' is already the %s axis; --z sweeps a third "
                            "parameter",
                            z->path, strcmp(z->path, x->path) == 0 ? "--x" : "--y");
   return CLI_CONTINUE;
 }
 
-zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis *z,
-                          size_t nz, grid_create_fn create, const void *context, void **maps,
+zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis *z, size_t nz,
+                          grid_create_fn create, const void *context, void **maps,
                           zeno_error *error) {
   const char **items = malloc((overrides->count + 1) * sizeof *items);
   if (items == NULL) return cli_out_of_memory(error);
@@ -288,8 +295,8 @@ zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis
   return st;
 }
 
-void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row,
-                     char *out, size_t size) {
+void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row, char *out,
+                     size_t size) {
   if (z)
     snprintf(out, size, "%s = %.17g, %s = %.17g", z->path,
              zeno_region_axis_value(z, row / y->count), y->path,
@@ -297,9 +304,8 @@ void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_
   else snprintf(out, size, "%s = %.17g", y->path, zeno_region_axis_value(y, row));
 }
 
-bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z,
-                   size_t iz, char path[GRID_FIGURE_PATH_SIZE],
-                   char title[GRID_Z_TITLE_SIZE]) {
+bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z, size_t iz,
+                   char path[GRID_FIGURE_PATH_SIZE], char title[GRID_Z_TITLE_SIZE]) {
   title[0] = '\0';
   if (z == NULL) {
     snprintf(path, GRID_FIGURE_PATH_SIZE, "%s", plot_path);
@@ -368,9 +374,8 @@ static bool batch_read(const char *text, void *point, size_t *ix, size_t *row,
 
 int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *common,
                    const char *settings, int threads, const char *out_dir, bool quiet) {
-  const int signed_code = grid_journal_signature(settings, common->scene_text,
-                                                 common->scene_length, &common->overrides,
-                                                 b->signature);
+  const int signed_code = grid_journal_signature(settings, common->scene_text, common->scene_length,
+                                                 &common->overrides, b->signature);
   if (signed_code != CLI_CONTINUE) return signed_code;
   b->format = (grid_journal_format){
       .command = b->command,

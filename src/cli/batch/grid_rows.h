@@ -21,25 +21,25 @@ typedef zeno_status (*grid_point_fn)(const void *context, size_t row, size_t ix,
 typedef void (*grid_row_name_fn)(const void *context, size_t row, char *out, size_t size);
 
 typedef struct grid_rows_def {
-  const grid_journal_format *format; ///< command, point size, nx, rows, journal lines
+  const grid_journal_format *format;  ///< command, point size, nx, rows, journal lines
   grid_point_fn point;
   grid_row_name_fn row_name;
-  const void *context;      ///< given to point and row_name
-  int threads;              ///< OpenMP threads per process (<= 0: all)
-  const char *out_dir;      ///< NULL: no journal
-  const char *signature;    ///< the run's (grid_journal_signature()), with out_dir
-  bool quiet;               ///< no progress line
+  const void *context;    ///< given to point and row_name
+  int threads;            ///< OpenMP threads per process (<= 0: all)
+  const char *out_dir;    ///< NULL: no journal
+  const char *signature;  ///< the run's (grid_journal_signature()), with out_dir
+  bool quiet;             ///< no progress line
 } grid_rows_def;
 
 typedef struct grid_rows {
   grid_dist dist;
-  void *grid;               ///< rows * nx points, row r at r * nx (whole on rank 0)
-  unsigned char *done;      ///< rows finished (resumed or computed)
+  void *grid;           ///< rows * nx points, row r at r * nx (whole on rank 0)
+  unsigned char *done;  ///< rows finished (resumed or computed)
   size_t resumed_rows;
-  long total_points, computed_points; ///< to compute in this run, and so far
+  long total_points, computed_points;  ///< to compute in this run, and so far
   double start, last_progress;
-  bool progress;            ///< draw the progress line
-  grid_journal journal;     ///< rank 0 with --out
+  bool progress;         ///< draw the progress line
+  grid_journal journal;  ///< rank 0 with --out
   const grid_rows_def *def;
 } grid_rows;
 
@@ -73,22 +73,22 @@ int grid_z_check(const char *command, const zeno_region_axis *z, const zeno_regi
 
 /// Creates one map (a zeno_regions, a zeno_sweep) from the command's
 /// overrides; NULL with `error` filled on failure.
-typedef void *(*grid_create_fn)(const void *context, const char *const *overrides,
-                                size_t count, zeno_error *error);
+typedef void *(*grid_create_fn)(const void *context, const char *const *overrides, size_t count,
+                                zeno_error *error);
 
 /// Creates maps[0..nz-1], map iz with the command's overrides then
 /// "PATH=Z" of z value iz (z NULL: one map, the overrides alone). On a
 /// failure the maps made so far stay in `maps` (the caller destroys them)
 /// and the error is returned, not reported.
-zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis *z,
-                          size_t nz, grid_create_fn create, const void *context, void **maps,
+zeno_status grid_z_create(const cli_overrides *overrides, const zeno_region_axis *z, size_t nz,
+                          grid_create_fn create, const void *context, void **maps,
                           zeno_error *error);
 
 /// Describes row `row` of a batch (z NULL: of one map) for messages:
 /// "paper.mu1 = 0.5, initial.qdp.0 = 1" (rows of all maps one after the
 /// other, ny per map).
-void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row,
-                     char *out, size_t size);
+void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_t row, char *out,
+                     size_t size);
 
 /// Room for a figure's path with its "-zIZ" (PATH_MAX on Linux).
 #define GRID_FIGURE_PATH_SIZE 4096
@@ -99,9 +99,8 @@ void grid_z_row_name(const zeno_region_axis *y, const zeno_region_axis *z, size_
 /// FILE with "-zIZ" before its extension ("map.png": "map-z0.png", ...);
 /// `title` gets " at PATH = Z" (or ""). False after reporting a path too
 /// long.
-bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z,
-                   size_t iz, char path[GRID_FIGURE_PATH_SIZE],
-                   char title[GRID_Z_TITLE_SIZE]);
+bool grid_z_figure(const char *command, const char *plot_path, const zeno_region_axis *z, size_t iz,
+                   char path[GRID_FIGURE_PATH_SIZE], char title[GRID_Z_TITLE_SIZE]);
 
 /// Writes a batch row's first columns "IZ,Z," (Z round-trips).
 void grid_z_prefix(FILE *f, const zeno_region_axis *z, size_t iz);
@@ -115,25 +114,24 @@ const char *grid_z_read_prefix(const char *text, const zeno_region_axis *z, size
 /// A command's maps (one per z value; one map without --z) and how their
 /// points are computed, written and read back.
 typedef struct grid_batch {
-  const char *command;        ///< "regions", "sweep"
-  const char *journal_name;   ///< "regions.journal"
-  const char *journal_magic;  ///< its first line, before the signature
-  const zeno_region_axis *x, *y, *z; ///< z NULL: one map
-  void *const *maps;          ///< z->count of them (or one)
-  size_t point_size;          ///< bytes of a point
+  const char *command;                ///< "regions", "sweep"
+  const char *journal_name;           ///< "regions.journal"
+  const char *journal_magic;          ///< its first line, before the signature
+  const zeno_region_axis *x, *y, *z;  ///< z NULL: one map
+  void *const *maps;                  ///< z->count of them (or one)
+  size_t point_size;                  ///< bytes of a point
   /// Computes point (ix, iy) of a map into *point (on several threads at once).
-  zeno_status (*map_point)(const void *map, size_t ix, size_t iy, void *point,
-                           zeno_error *error);
+  zeno_status (*map_point)(const void *map, size_t ix, size_t iy, void *point, zeno_error *error);
   /// Writes a point's table columns, newline included.
   zeno_status (*write_point)(FILE *f, const void *point, const void *context);
   /// Reads a point's columns: false when they are not a point; else its
   /// indices and axis values.
-  bool (*read_point)(const char *text, void *point, size_t *ix, size_t *iy, double *x,
-                     double *y, const void *context);
-  const void *context;        ///< given to write_point and read_point
-  grid_journal_format format; ///< filled by grid_batch_run()
-  grid_rows_def rows;         ///< filled by grid_batch_run()
-  char signature[GRID_SIGNATURE_SIZE]; ///< filled by grid_batch_run()
+  bool (*read_point)(const char *text, void *point, size_t *ix, size_t *iy, double *x, double *y,
+                     const void *context);
+  const void *context;                  ///< given to write_point and read_point
+  grid_journal_format format;           ///< filled by grid_batch_run()
+  grid_rows_def rows;                   ///< filled by grid_batch_run()
+  char signature[GRID_SIGNATURE_SIZE];  ///< filled by grid_batch_run()
 } grid_batch;
 
 /// Maps in the batch.

@@ -108,8 +108,7 @@ static int write_table(const regions_certify_input *in, const char *out_dir,
     return CLI_EXIT_RUNTIME;
   }
   if (in->z) fprintf(f, "iz,%s,", in->z->path);
-  fprintf(f, "ix,iy,%s,%s,region,certified,refused,seconds,reason\n", in->x->path,
-          in->y->path);
+  fprintf(f, "ix,iy,%s,%s,region,certified,refused,seconds,reason\n", in->x->path, in->y->path);
   for (size_t i = 0; i < n; i++) {
     const zeno_region_point *p = &in->grid[pcs[i].k];
     if (in->z) {
@@ -181,15 +180,16 @@ void regions_certify_free(regions_certify_result *r) {
 
 void regions_certify_json(FILE *f, const regions_certify_result *r) {
   if (r->verdicts == NULL) return;
-  fprintf(f, ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
-             "\"seconds\": ",
+  fprintf(f,
+          ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
+          "\"seconds\": ",
           r->undecided, r->certified, r->refused);
   zeno_io_json_number(f, r->seconds, NULL);
   if (r->all) {
     fputs(", \"by_region\": {", f);
     for (int k = 0; k < ZENO_REGION_COUNT; k++)
-      fprintf(f, "%s\"%d\": {\"tried\": %zu, \"certified\": %zu}", k ? ", " : "", k,
-              r->tried_in[k], r->certified_in[k]);
+      fprintf(f, "%s\"%d\": {\"tried\": %zu, \"certified\": %zu}", k ? ", " : "", k, r->tried_in[k],
+              r->certified_in[k]);
     fputc('}', f);
   }
   fputc('}', f);

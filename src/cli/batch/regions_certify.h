@@ -16,12 +16,12 @@
 typedef struct regions_certify_input {
   const cli_scene_options *common;  ///< the scene text and the --set overrides
   const zeno_region_axis *x, *y;
-  const zeno_region_axis *z;        ///< a batch's axis, or NULL
-  const zeno_region_point *grid;    ///< map iz's point (ix, iy) at (iz * ny + iy) * nx + ix
+  const zeno_region_axis *z;      ///< a batch's axis, or NULL
+  const zeno_region_point *grid;  ///< map iz's point (ix, iy) at (iz * ny + iy) * nx + ix
   size_t nx, ny, nz;
-  int threads;                      ///< as --threads (0: every core)
-  int check_runs;                   ///< each certificate's simulation check (0: none)
-  bool all;                         ///< every point analysed, not only region 7
+  int threads;     ///< as --threads (0: every core)
+  int check_runs;  ///< each certificate's simulation check (0: none)
+  bool all;        ///< every point analysed, not only region 7
 } regions_certify_input;
 
 typedef struct regions_certify_result {
@@ -30,8 +30,8 @@ typedef struct regions_certify_result {
   size_t refused;    ///< of them, refused before any SDP (the reason says why)
   /// With `all`: points tried and certified per region 0-7.
   size_t tried_in[ZENO_REGION_COUNT], certified_in[ZENO_REGION_COUNT];
-  double seconds;    ///< wall time of all the certificates
-  bool all;          ///< every point analysed was tried (tried_in, certified_in)
+  double seconds;  ///< wall time of all the certificates
+  bool all;        ///< every point analysed was tried (tried_in, certified_in)
   /// Per grid point: 1 certified, 0 not, -1 no certificate sought (not
   /// region 7); for the figure. NULL when no certificates ran. Free with
   /// regions_certify_free().
