@@ -92,18 +92,7 @@ typedef struct prop_case {
 // = 1, tau = 0).
 static prop_case draw_case(rng *r) {
   prop_case c;
-  c.p = (zeno_paper_params){rng_uniform(r, -60, 60),
-                            rng_uniform(r, -3, 3),
-                            rng_uniform(r, -3, 3),
-                            rng_uniform(r, 0.2, 2),
-                            rng_uniform(r, -60, 80),
-                            rng_uniform(r, -60, 80),
-                            rng_uniform(r, 0.1, 1),
-                            rng_uniform(r, 0.1, 1),
-                            1,
-                            1,
-                            1,
-                            0};
+  c.p = draw_paper_params(r);
   c.qp[0] = rng_uniform(r, 0, 1);
   c.qp[1] = rng_uniform(r, 0, 1);
   c.qp[2] = rng_uniform(r, -1, 1);
