@@ -27,8 +27,9 @@ static inline void maps_to_user(scene_units u, zeno_maps *m) {
 /// ZOD).
 typedef struct cycle_runner {
   zeno_sim *sim;
-  /// Cycles run on the per-scene table's fast path (sim_cycle.h) where it
-  /// covers them, else on the event loop.
+  /// Cycles run on the per-scene table's kernel (sim_kernel.h) where it
+  /// takes them, else on the event loop (sim_cycle.h); false: on the event
+  /// loop alone (the kernel's oracle).
   bool fast;
 } cycle_runner;
 

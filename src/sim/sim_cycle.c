@@ -84,7 +84,9 @@ static bool record_event(sim_cycle *out, int *sections, const zeno_event *ev) {
     return true;
   }
   out->tie_margin = fmin(out->tie_margin, ev->tie_margin);
-  // Letter pairs separated by blanks, as many as fit with the terminator.
+  // Letter pairs separated by blanks while a pair, its blank and the
+  // terminator fit with a byte to spare; the loop's cycle goes on past
+  // them (the kernel hands such a cycle back, sim_cycle_append).
   if (ev->kind == ZENO_EVENT_IMPACT && out->outcomes_len + 4 < SIM_CYCLE_WORD) {
     char *o = out->outcomes;
     if (out->outcomes_len) o[out->outcomes_len++] = ' ';
