@@ -15,6 +15,9 @@
 #    every law of the table) pass, and the fixture's runs, verdicts, maps
 #    and certificates are the inelastic law's, byte for byte.
 # Builds a reduced copy (no viewer, no Python, no MPI): minutes, suite slow.
+# The patches are plain `diff -u` of those files (paths from the source
+# root, applied with patch -p0): an edit of the lines they touch makes them
+# fail to apply, and they are then made again from the edited files.
 set -euo pipefail
 root=$(cd "$1" && pwd)
 work=$(mktemp -d)

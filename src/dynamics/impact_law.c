@@ -9,23 +9,20 @@ _Static_assert(ZENO_LAW_NEWTON + 1 == ZENO_LAW_COUNT,
                "ZENO_LAW_COUNT counts the laws; the table below has a row for each");
 
 zeno_impact_law_info zeno_impact_law_info_of(zeno_impact_law law) {
+  // One row a law (clang-format would stack each row's fields).
+  // clang-format off
   switch (law) {
     case ZENO_LAW_INELASTIC:
-      return (zeno_impact_law_info){.restitution = false,
-                                    .tangential_restitution = false,
-                                    .complementarity = true,
-                                    .paper_theorems = true};
+      return (zeno_impact_law_info){.restitution = false, .tangential_restitution = false,
+                                    .complementarity = true, .paper_theorems = true};
     case ZENO_LAW_CHATTERJEE_RUINA:
-      return (zeno_impact_law_info){.restitution = true,
-                                    .tangential_restitution = true,
-                                    .complementarity = false,
-                                    .paper_theorems = false};
+      return (zeno_impact_law_info){.restitution = true, .tangential_restitution = true,
+                                    .complementarity = false, .paper_theorems = false};
     case ZENO_LAW_NEWTON:
-      return (zeno_impact_law_info){.restitution = true,
-                                    .tangential_restitution = false,
-                                    .complementarity = true,
-                                    .paper_theorems = false};
+      return (zeno_impact_law_info){.restitution = true, .tangential_restitution = false,
+                                    .complementarity = true, .paper_theorems = false};
   }
+  // clang-format on
   return zeno_impact_law_info_of(ZENO_LAW_DEFAULT);
 }
 
