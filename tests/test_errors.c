@@ -419,6 +419,11 @@ static void test_sim_iteration_errors(void **state) {
   assert_int_equal(zeno_sim_next_event(sim, &ev, NULL), ZENO_DONE);
   assert_int_equal(zeno_sim_state_at(sim, -1, &st, NULL), ZENO_ERR_RANGE);
   assert_int_equal(zeno_sim_state_at(sim, ev.t + 1, &st, NULL), ZENO_ERR_RANGE);
+  // Not a time: an error, not a state of NaNs.
+  zeno_error nan_error;
+  assert_int_equal(zeno_sim_state_at(sim, NAN, &st, &nan_error), ZENO_ERR_RANGE);
+  assert_string_equal(nan_error.parameter, "t");
+  assert_int_equal(zeno_sim_state_at(sim, INFINITY, &st, NULL), ZENO_ERR_RANGE);
   assert_int_equal(zeno_sim_state_at(sim, ev.t, &st, NULL), ZENO_OK);
   zeno_sim_destroy(sim);
   zeno_sim_destroy(NULL);

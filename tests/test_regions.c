@@ -278,6 +278,13 @@ static void create_errors(void **state) {
     assert_string_equal(row[0].error, "");
     assert_string_equal(zeno_region_name(ZENO_REGION_ERROR), "error (not analysed)");
   }
+  // A team larger than ZENO_REGIONS_MAX_THREADS is refused before any
+  // thread starts (100000 crashed inside OpenMP's runtime); the default is
+  // capped at it.
+  assert_int_equal(zeno_regions_row(r, 0, ZENO_REGIONS_MAX_THREADS + 1, row, &err), ZENO_ERR_RANGE);
+  assert_string_equal(err.parameter, "threads");
+  assert_int_equal(zeno_regions_row(r, 0, 100000, row, &err), ZENO_ERR_RANGE);
+  assert_true(zeno_regions_threads(0) >= 1 && zeno_regions_threads(0) <= ZENO_REGIONS_MAX_THREADS);
   char line[1024];
   FILE *f = fmemopen(line, sizeof line, "w");
   assert_non_null(f);

@@ -119,6 +119,9 @@ static void errors(void **state) {
   assert_int_equal(zeno_sweep_point_run(w, 3, 0, &p, &err), ZENO_ERR_RANGE);
   assert_int_equal(zeno_sweep_point_run(NULL, 0, 0, &p, &err), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_sweep_row(w, 5, 1, &p, &err), ZENO_ERR_RANGE);
+  zeno_sweep_point row[3];
+  assert_int_equal(zeno_sweep_row(w, 0, ZENO_REGIONS_MAX_THREADS + 1, row, &err), ZENO_ERR_RANGE);
+  assert_string_equal(err.parameter, "threads");
   zeno_sweep_destroy(w);
   zeno_sweep_destroy(NULL);
   free(text);

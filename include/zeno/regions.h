@@ -176,11 +176,20 @@ ZENO_API zeno_status zeno_regions_point(const zeno_regions *regions, size_t ix, 
 /// <= 0: OpenMP's default; builds without OpenMP run serially). Points that
 /// cannot be analysed are error rows (zeno_regions_point()); a failure of
 /// the call (out of memory) returns the error of the lowest failing ix.
+/// ZENO_ERR_RANGE for threads above ZENO_REGIONS_MAX_THREADS.
 ZENO_API zeno_status zeno_regions_row(const zeno_regions *regions, size_t iy, int threads,
                                       zeno_region_point *row, zeno_error *error);
 
+/// The most threads zeno_regions_row() and zeno_sweep_row() spread a row
+/// over: a larger team fails inside OpenMP's runtime (its threads' stacks),
+/// taking the caller's process with it. More is ZENO_ERR_RANGE; OpenMP's
+/// default is capped at it.
+#define ZENO_REGIONS_MAX_THREADS 1024
+
 /// The number of threads zeno_regions_row() uses for `threads` (<= 0:
-/// OpenMP's default, the cores; always 1 in a build without OpenMP).
+/// OpenMP's default, the cores, at most ZENO_REGIONS_MAX_THREADS; always 1
+/// in a build without OpenMP). A request above ZENO_REGIONS_MAX_THREADS
+/// is returned as it is (the row refuses it).
 ZENO_API int zeno_regions_threads(int threads);
 
 /// One line per region: "stable (Theorem 3)" etc.; "error" for

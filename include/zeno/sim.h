@@ -224,7 +224,8 @@ ZENO_API zeno_status zeno_sim_run(zeno_sim *sim, zeno_error *error);
 /// Dense output: the state at time t within the simulated part of the run
 /// (needs keep_history for times before the previous event). Velocities at an
 /// impact time are the post-impact ones. Errors: ZENO_ERR_RANGE for a time
-/// outside the simulated (or kept) part, ZENO_ERR_ARGUMENT for NULL.
+/// that is not finite or outside the simulated (or kept) part,
+/// ZENO_ERR_ARGUMENT for NULL.
 ZENO_API zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state *state,
                                        zeno_error *error);
 

@@ -104,7 +104,9 @@ ZENO_API zeno_status zeno_sweep_point_run(const zeno_sweep *sweep, size_t ix, si
                                           zeno_sweep_point *point, zeno_error *error);
 
 /// Simulates row iy (x.count points) on `threads` OpenMP threads (<= 0:
-/// all); the error of the lowest failing point is the row's.
+/// all, at most ZENO_REGIONS_MAX_THREADS); the error of the lowest failing
+/// point is the row's. ZENO_ERR_RANGE for threads above
+/// ZENO_REGIONS_MAX_THREADS.
 ZENO_API zeno_status zeno_sweep_row(const zeno_sweep *sweep, size_t iy, int threads,
                                     zeno_sweep_point *row, zeno_error *error);
 

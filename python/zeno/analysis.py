@@ -265,7 +265,7 @@ def regions(scene, x, y, threads=None, samples=None, intervals=None, mc_runs=Non
     scene = _scene(scene)
     if overrides is not None:
         scene = scene.with_overrides(overrides)
-    options = {"threads": 0 if threads is None else _count(threads, "threads"),
+    options = {"threads": None if threads is None else _count(threads, "threads"),
                "mc_full": bool(mc_full)}
     for key, value in (("samples", samples), ("intervals", intervals), ("mc_runs", mc_runs),
                        ("mc_seed", mc_seed)):

@@ -1,23 +1,30 @@
 // Work shared out over OpenMP threads (parallel.h).
 #include "base/parallel.h"
 
+#include "base/util.h"
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-int parallel_team(int threads) {
+int parallel_team(int threads, int max) {
 #ifdef _OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
+  if (threads > 0) return threads;
+  const int cores = omp_get_max_threads();
+  return cores < max ? cores : max;
 #else
   (void)threads;
+  (void)max;
   return 1;
 #endif
 }
 
-zeno_status parallel_run(size_t n, int threads, size_t chunk, parallel_item_fn item,
+zeno_status parallel_run(size_t n, int threads, int max, size_t chunk, parallel_item_fn item,
                          const void *context, parallel_worker_end_fn worker_end,
                          zeno_error *error) {
-  const int team = parallel_team(threads);
+  if (threads > max)
+    return zeno_fail(error, ZENO_ERR_RANGE, "threads", "%d threads: at most %d", threads, max);
+  const int team = parallel_team(threads, max);
   (void)team;  // unused without OpenMP
   (void)chunk;
   size_t first_bad = n;

@@ -9,8 +9,8 @@
 #include "zeno/error.h"
 
 /// The team a request of `threads` makes: threads when positive, else
-/// every core OpenMP offers; 1 without OpenMP.
-int parallel_team(int threads);
+/// every core OpenMP offers, at most `max`; 1 without OpenMP.
+int parallel_team(int threads, int max);
 
 /// Computes item ix of a run and stores it; returns its status. Called on
 /// several threads at once.
@@ -20,9 +20,11 @@ typedef zeno_status (*parallel_item_fn)(const void *context, size_t ix, zeno_err
 /// per thread, such as GLPK's environment), or NULL.
 typedef void (*parallel_worker_end_fn)(void);
 
-/// Runs items 0..n-1 on parallel_team(threads) threads, handed out `chunk`
-/// at a time; the error of the lowest failing item is the run's.
-zeno_status parallel_run(size_t n, int threads, size_t chunk, parallel_item_fn item,
+/// Runs items 0..n-1 on parallel_team(threads, max) threads, handed out
+/// `chunk` at a time; the error of the lowest failing item is the run's.
+/// ZENO_ERR_RANGE, with nothing run, for threads above max (the caller's
+/// limit: a larger team fails inside OpenMP's runtime).
+zeno_status parallel_run(size_t n, int threads, int max, size_t chunk, parallel_item_fn item,
                          const void *context, parallel_worker_end_fn worker_end, zeno_error *error);
 
 #endif

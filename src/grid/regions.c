@@ -116,7 +116,7 @@ zeno_regions_def zeno_regions_def_default(void) {
 
 const zeno_regions_def *zeno_regions_settings(const zeno_regions *r) { return r ? &r->def : NULL; }
 
-int zeno_regions_threads(int threads) { return parallel_team(threads); }
+int zeno_regions_threads(int threads) { return parallel_team(threads, ZENO_REGIONS_MAX_THREADS); }
 
 const char *zeno_region_name(int region) {
   static const char *const NAMES[ZENO_REGION_COUNT] = {

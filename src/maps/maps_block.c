@@ -99,7 +99,7 @@ static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
   const block_job job = {.s = s, .first = first, .end = first + count};
   const size_t lanes = (size_t)s->lanes;
   // The cycles solve no linear program: nothing to free per worker.
-  st = parallel_run((count + lanes - 1) / lanes, s->threads,
+  st = parallel_run((count + lanes - 1) / lanes, s->threads, ZENO_MAPS_MAX_THREADS,
                     MAPS_CHUNK > lanes ? MAPS_CHUNK / lanes : 1, eval_group, &job, NULL, s->error);
   if (st != ZENO_OK) return st;
   s->block_first = first;

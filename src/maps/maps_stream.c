@@ -395,7 +395,7 @@ zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene, const zeno_ma
   }
   s->lanes = poincare_runner_lanes(&s->runner);
   s->threads = d.threads > 0                           ? d.threads
-               : d.samples >= MAPS_THREADS_MIN_SAMPLES ? parallel_team(0)
+               : d.samples >= MAPS_THREADS_MIN_SAMPLES ? parallel_team(0, ZENO_MAPS_MAX_THREADS)
                                                        : 1;
   return s;
 }

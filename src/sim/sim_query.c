@@ -50,6 +50,8 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
 zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st, zeno_error *error) {
   if (s == NULL || st == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and state are required");
+  if (!isfinite(user_t))
+    return zeno_fail(error, ZENO_ERR_RANGE, "t", "time %g is not finite", user_t);
   const double t = scene_units_from_user(s->units, SCENE_DIM_TIME, user_t);
   if (s->run.hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->run.hist_len - 1].t1) {
     if (t == s->run.t) {

@@ -263,3 +263,28 @@ def test_region_errors(x, y, exc, text):
     with pytest.raises(zeno.Error):
         zeno.regions(load("bouncing-ball.yaml"), x=("contacts.0.mu", 0, 1, 2),
                      y=("load.magnitude", 1, 2, 2))
+
+
+@pytest.mark.parametrize("threads", [100_000, 1025, 0, -4])
+def test_regions_refuse_threads_outside_the_programs_range(threads):
+    # 100000 threads crashed the interpreter inside OpenMP's runtime; -4 and
+    # 0 were taken as "every core". The program's range: [1, 1024].
+    with pytest.raises(zeno.ArgumentError) as e:
+        zeno.regions(load("example6.yaml"), x="com.x=-1:1:3", y="com.y=0:1:2", threads=threads)
+    assert e.value.code == "range" and e.value.key == "threads"
+    assert "[1, 1024]" in str(e.value)
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**64 + 5, -1])
+def test_regions_refuse_a_seed_beyond_64_bits(seed):
+    # 2**64 was taken modulo 2**64: the map of seed 0.
+    with pytest.raises(zeno.ArgumentError) as e:
+        zeno.regions(load("example6.yaml"), x="com.x=-1:1:3", y="com.y=0:1:2", threads=1,
+                     mc_seed=seed)
+    assert e.value.code == "range" and e.value.key == "mc_seed"
+
+
+def test_regions_take_the_largest_seed():
+    r = zeno.regions(load("example6.yaml"), x="com.x=-1:1:2", y="com.y=0:1:1", threads=1,
+                     mc_seed=2**64 - 1)
+    assert r.region.shape == (1, 2)

@@ -254,6 +254,10 @@ def test_simulator_iterates_like_the_c_loop():
     with pytest.raises(zeno.ArgumentError) as e:
         sim.state_at(1e9)
     assert e.value.code == "range" and e.value.key == "t"
+    for t in (float("nan"), float("inf"), -float("inf")):  # NaN gave a state of NaNs
+        with pytest.raises(zeno.ArgumentError) as e:
+            sim.state_at(t)
+        assert e.value.code == "range" and e.value.key == "t"
 
 
 def test_simulator_restart_runs_as_a_fresh_one():

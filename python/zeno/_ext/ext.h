@@ -41,6 +41,12 @@ PyObject *ext_raise(const zeno_error *error, ext_context context);
 /// Raises MemoryError; returns NULL.
 PyObject *ext_no_memory(void);
 
+/// Raises the library's range error (ZENO_ERR_RANGE) for an argument the
+/// library would refuse as the program does: `parameter` names it, the
+/// message says the allowed range. Returns NULL.
+PyObject *ext_range_error(const char *parameter, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* ---- values ------------------------------------------------------------------ */
 
 /// A Python float, None for NaN (what JSON writes as null).

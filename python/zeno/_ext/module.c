@@ -5,6 +5,8 @@
 #include "ext.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +30,18 @@ PyObject *ext_raise(const zeno_error *e, ext_context context) {
 }
 
 PyObject *ext_no_memory(void) { return PyErr_NoMemory(); }
+
+PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
+  zeno_error e;
+  zeno_error_clear(&e);
+  e.code = ZENO_ERR_RANGE;
+  snprintf(e.parameter, sizeof e.parameter, "%s", parameter);
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, args);
+  va_end(args);
+  return ext_raise(&e, EXT_CALL);
+}
 
 /* ---- values ------------------------------------------------------------------ */
 

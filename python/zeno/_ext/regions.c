@@ -153,24 +153,42 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *keywords[] = {"text",    "name",      "overrides", "x",       "y",       "threads",
                              "samples", "intervals", "mc_runs",   "mc_seed", "mc_full", NULL};
-  PyObject *text, *overrides;
+  PyObject *text, *overrides, *threads_arg = Py_None, *seed_arg = Py_None;
   const char *name, *x, *y;
   zeno_regions_def def = zeno_regions_def_default();
-  int threads = 0, mc_runs = def.mc_runs, mc_full = def.mc_full;
+  int mc_runs = def.mc_runs, mc_full = def.mc_full;
   Py_ssize_t samples = (Py_ssize_t)def.analysis.maps.samples;
   Py_ssize_t intervals = (Py_ssize_t)def.analysis.partition_intervals;
-  unsigned long long seed = def.mc_seed;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UsOss|$inniKp", keywords, &text, &name,
-                                   &overrides, &x, &y, &threads, &samples, &intervals, &mc_runs,
-                                   &seed, &mc_full))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UsOss|$OnniOp", keywords, &text, &name,
+                                   &overrides, &x, &y, &threads_arg, &samples, &intervals, &mc_runs,
+                                   &seed_arg, &mc_full))
     return NULL;
+  // The program's ranges: threads in [1, ZENO_REGIONS_MAX_THREADS] (None:
+  // every core), a seed of 64 bits (never taken modulo 2^64).
+  int threads = 0;
+  if (threads_arg != Py_None) {
+    const long t = PyLong_AsLong(threads_arg);
+    if (t == -1 && PyErr_Occurred()) return NULL;
+    if (t < 1 || t > ZENO_REGIONS_MAX_THREADS)
+      return ext_range_error("threads", "threads %ld outside [1, %d] (None: every core)", t,
+                             ZENO_REGIONS_MAX_THREADS);
+    threads = (int)t;
+  }
+  unsigned long long seed = def.mc_seed;
+  if (seed_arg != Py_None) {
+    seed = PyLong_AsUnsignedLongLong(seed_arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+      PyErr_Clear();
+      return ext_range_error("mc_seed", "mc_seed outside [0, 2**64 - 1]");
+    }
+  }
   if (!parse_axis(x, &def.x) || !parse_axis(y, &def.y)) return NULL;
   def.analysis.maps.samples = samples > 0 ? (size_t)samples : 0;
   def.analysis.partition_intervals = intervals > 0 ? (size_t)intervals : 0;
   def.mc_runs = mc_runs;
   def.mc_seed = seed;
   def.mc_full = mc_full;
-  if (threads < 0) threads = 0;
   zeno_regions *r = create(text, name, overrides, &def);
   if (r == NULL) return NULL;
   const size_t points = def.x.count * def.y.count;

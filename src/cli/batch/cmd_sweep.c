@@ -93,7 +93,7 @@ static void print_help(void) {
       "A progress line is drawn on standard error when it is a terminal.\n"
       "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
       "the same files as zeno.\n",
-      GRID_THREADS_MAX, zeno_sweep_basin_def_default().tol,
+      ZENO_REGIONS_MAX_THREADS, zeno_sweep_basin_def_default().tol,
       zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
 }
 

@@ -13,7 +13,8 @@ int grid_option(const char *command, int option, const char *arg, grid_options *
     case 's': return cli_override_option(overrides, NULL, arg);
     case 'o': g->out_dir = arg; return CLI_CONTINUE;
     case 'p': g->plot_path = arg; return cli_image_option(command, "--plot", arg);
-    case 't': return cli_int_option(command, "--threads", arg, 1, GRID_THREADS_MAX, &g->threads);
+    case 't':
+      return cli_int_option(command, "--threads", arg, 1, ZENO_REGIONS_MAX_THREADS, &g->threads);
     case 'j': g->json = true; return CLI_CONTINUE;
     case 'q': g->quiet = true; return CLI_CONTINUE;
     default: return GRID_OPTION_OTHER;

@@ -30,9 +30,6 @@ typedef struct grid_options {
 /// command numbers its own from GRID_OPT_OWN.
 enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
 
-/// Most threads accepted by --threads.
-#define GRID_THREADS_MAX 1024
-
 /// The shared options' entries of a command's getopt_long() table (the
 /// figure's included), and their short forms.
 // clang-format off
