@@ -244,6 +244,28 @@ static void endless_input_is_refused(void **state) {
   run_result_free(&r);
 }
 
+// A NUL byte in a scene file: the program read the file as a C string and
+// ran the text before the NUL (the defaults, exit 0) where the library's
+// loader refused it. Every reader now refuses it, naming its line and
+// column, from a file and from standard input alike.
+static void nul_byte_is_refused(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "nul");
+  char path[PATH_SIZE];
+  work_path(&w, "scene.yaml", path);
+  static const char text[] =
+      "paper: {alpha: 65, l1: -3.5, l2: 2.25, h: 1.25, phi1: 75, phi2: 30, mu1: 0.75, "
+      "mu2: 0.6}\n\0\nimpact: {law: newton, e: 0.9}\nmodel: full\n";
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+  fclose(f);
+  run_result r = expect_refused(path, ":2:1: a NUL byte");
+  run_result_free(&r);
+  cleanup(&w);
+}
+
 // A file that is no scene (here the zeno program itself, binary) is
 // refused by its path and position; nothing of its content is printed.
 static void no_content_of_a_non_scene_is_printed(void **state) {
@@ -400,6 +422,7 @@ int main(void) {
       cmocka_unit_test(linked_scene_is_not_written_through),
       cmocka_unit_test(piped_scene_is_saved),
       cmocka_unit_test(empty_scene_is_refused),
+      cmocka_unit_test(nul_byte_is_refused),
       cmocka_unit_test(endless_input_is_refused),
       cmocka_unit_test(no_content_of_a_non_scene_is_printed),
       cmocka_unit_test(escape_sequence_in_name_is_refused),

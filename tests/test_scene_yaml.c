@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -455,6 +456,31 @@ static void test_empty_document_is_refused(void **state) {
   // A paper block or the general form names it.
   assert_int_equal(zeno_scene_load_string(PAPER_EXAMPLE2, "p.yaml", NULL, 0, &s, &e), ZENO_OK);
   assert_default_scene(&s);
+}
+
+// A NUL byte in a scene file is refused where it stands, by the loader and
+// by the reader a program uses before zeno_scene_load_string() (which would
+// read the text only to the NUL and run its start).
+static void test_nul_byte_is_refused(void **state) {
+  (void)state;
+  char path[] = "/tmp/zeno-nul-XXXXXX";
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  static const char text[] = "name: n\nmodel: zod\n  \0x\n";
+  assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+  close(fd);
+  zeno_scene s;
+  zeno_error e;
+  assert_int_equal(zeno_scene_load(path, NULL, 0, &s, &e), ZENO_ERR_SYNTAX);
+  assert_int_equal(e.line, 3);
+  assert_int_equal(e.column, 3);
+  assert_non_null(strstr(e.message, "a NUL byte"));
+  char *read = NULL;
+  size_t length = 1;
+  assert_int_equal(zeno_scene_read_file(path, &read, &length, &e), ZENO_ERR_SYNTAX);
+  assert_null(read);
+  assert_int_equal(length, 0);
+  unlink(path);
 }
 
 static void test_null_section_keeps_defaults(void **state) {
@@ -1033,6 +1059,7 @@ int main(void) {
       cmocka_unit_test(test_general_form_defaults),
       cmocka_unit_test(test_general_form_degrees),
       cmocka_unit_test(test_empty_document_is_refused),
+      cmocka_unit_test(test_nul_byte_is_refused),
       cmocka_unit_test(test_null_section_keeps_defaults),
       cmocka_unit_test(test_scene_name),
       cmocka_unit_test(test_enum_names_round_trip),

@@ -1,7 +1,9 @@
 // Reading a whole text file of bounded size (zeno_read_text_file in
 // util.h): scenes and a run directory's overrides are read this way, in
 // chunks so that pipes work too, and never past their limit (/dev/zero
-// ends with an error, not an exhausted memory).
+// ends with an error, not an exhausted memory). A NUL byte is refused: a
+// reader of the text as a C string would stop there and silently drop the
+// rest of the file.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,15 @@ static zeno_status read_stream(FILE *f, const char *path, size_t max_bytes, char
                         "'%s' is larger than %zu bytes, the most this file may hold", path,
                         max_bytes);
   (*buffer)[*length] = '\0';
+  const char *nul = memchr(*buffer, '\0', *length);
+  if (nul != NULL) {
+    int line = 1;
+    const char *line_start = *buffer;
+    for (const char *p = *buffer; p < nul; p++)
+      if (*p == '\n') line++, line_start = p + 1;
+    return zeno_fail_at(error, ZENO_ERR_SYNTAX, path, line, (int)(nul - line_start) + 1, "",
+                        "a NUL byte: '%s' is not a text file", path);
+  }
   return ZENO_OK;
 }
 
