@@ -266,6 +266,46 @@ static void nul_byte_is_refused(void **state) {
   cleanup(&w);
 }
 
+// An output named on the command line is checked before any work: the
+// scene file itself (`maps s.yaml --csv s.yaml` replaced the scene with the
+// table; through a link as well) is refused with exit 2, and a figure in a
+// folder that does not exist (`regions ... --plot typo/map.png` computed
+// every point, then failed) with exit 1, naming the folder, at once.
+static void outputs_are_checked_first(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "outputs");
+  char scene[PATH_SIZE], link[PATH_SIZE], typo[PATH_SIZE];
+  work_path(&w, "scene.yaml", scene);
+  work_path(&w, "original.yaml", link);
+  work_path(&w, "run/map.png", typo);  // no folder run/
+  char *text = read_file(ZENO_SCENES_DIR "/example4.yaml");
+  write_file(scene, text);
+  assert_int_equal(symlink(scene, link), 0);
+  for (int k = 0; k < 2; k++) {
+    const char *output = k == 0 ? scene : link;
+    run_result r = run_zeno_captured("maps", scene, "--csv", output);
+    assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+    assert_non_null(strstr(r.err, "is the scene file: it would be overwritten"));
+    run_result_free(&r);
+    char *after = read_file(scene);
+    assert_string_equal(after, text);  // the scene as it was
+    free(after);
+  }
+  const time_t start = time(NULL);
+  run_result r = run_zeno_captured("regions", scene, "--x", "paper.mu1=0.3:0.6:200", "--y",
+                                   "paper.alpha=5:10:200", "--plot", typo);
+  assert_int_equal(r.exit_code, 1);
+  assert_non_null(strstr(r.err, "no folder"));
+  assert_true(time(NULL) - start < 30);  // the 40,000 points were not computed
+  run_result_free(&r);
+  r = run_zeno_captured("analyze", scene, "--graph", typo);
+  assert_int_equal(r.exit_code, 1);
+  run_result_free(&r);
+  free(text);
+  cleanup(&w);
+}
+
 // A file that is no scene (here the zeno program itself, binary) is
 // refused by its path and position; nothing of its content is printed.
 static void no_content_of_a_non_scene_is_printed(void **state) {
@@ -423,6 +463,7 @@ int main(void) {
       cmocka_unit_test(piped_scene_is_saved),
       cmocka_unit_test(empty_scene_is_refused),
       cmocka_unit_test(nul_byte_is_refused),
+      cmocka_unit_test(outputs_are_checked_first),
       cmocka_unit_test(endless_input_is_refused),
       cmocka_unit_test(no_content_of_a_non_scene_is_printed),
       cmocka_unit_test(escape_sequence_in_name_is_refused),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /// Room for one formatted library error line.
@@ -254,6 +255,51 @@ int cli_override_typed_option(cli_overrides *list, const char *key, const char *
   return CLI_EXIT_RUNTIME;
 }
 
+/// Room for an output file's folder (Linux's PATH_MAX).
+#define OUTPUT_FOLDER_SIZE 4096
+
+int cli_output(cli_scene_options *common, const char *option, const char *path) {
+  // A repeated option names its last path (getopt's habit): its entry is
+  // replaced.
+  size_t k = 0;
+  while (k < common->output_count && strcmp(common->outputs[k].option, option) != 0) k++;
+  if (k == CLI_MAX_OUTPUTS) return CLI_CONTINUE;  // more kinds than the table holds: unchecked
+  common->outputs[k] = (cli_output_file){option, path};
+  if (k == common->output_count) common->output_count++;
+  return CLI_CONTINUE;
+}
+
+// Whether the two paths name one existing file.
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+// The outputs the options named, before any work: none is the scene file,
+// each one's folder exists.
+static int check_outputs(const cli_scene_command *command, const cli_scene_options *common) {
+  for (size_t k = 0; k < common->output_count; k++) {
+    const cli_output_file *o = &common->outputs[k];
+    if (strcmp(o->path, "-") == 0) continue;
+    if (same_file(o->path, common->scene_path))
+      return cli_usage_error(command->name, "%s '%s' is the scene file: it would be overwritten",
+                             o->option, o->path);
+    char folder[OUTPUT_FOLDER_SIZE];
+    const char *slash = strrchr(o->path, '/');
+    const size_t length = slash == NULL ? 0 : slash == o->path ? 1 : (size_t)(slash - o->path);
+    if (length >= sizeof folder) continue;  // the writer reports it
+    if (length == 0) snprintf(folder, sizeof folder, ".");
+    else snprintf(folder, sizeof folder, "%.*s", (int)length, o->path);
+    struct stat st;
+    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      cli_error("%s: %s '%s': no folder '%s' to write it in", command->name, o->option, o->path,
+                folder);
+      return CLI_EXIT_RUNTIME;
+    }
+  }
+  return CLI_CONTINUE;
+}
+
 static int parse_options(const cli_scene_command *command, cli_scene_options *common, void *options,
                          int argc, char **argv) {
   opterr = 0;
@@ -262,7 +308,8 @@ static int parse_options(const cli_scene_command *command, cli_scene_options *co
     const int code = command->apply(options, option, argv);
     if (code != CLI_CONTINUE) return code;
   }
-  return cli_scene_argument(command->name, argc, argv, &common->scene_path);
+  const int code = cli_scene_argument(command->name, argc, argv, &common->scene_path);
+  return code == CLI_CONTINUE ? check_outputs(command, common) : code;
 }
 
 static int load_and_run(const cli_scene_command *command, cli_scene_options *common,

@@ -125,6 +125,15 @@ int cli_override_typed_option(cli_overrides *list, const char *key, const char *
                               const struct option *long_options);
 
 /// Options every scene command has: the --set overrides and the scene.
+/// Output files a command may name (--csv, --plot, --graph, ...).
+#define CLI_MAX_OUTPUTS 4
+
+/// An output file named on the command line (cli_output()).
+typedef struct cli_output_file {
+  const char *option;  ///< "--plot"
+  const char *path;
+} cli_output_file;
+
 typedef struct cli_scene_options {
   cli_overrides overrides;  ///< --set overrides, in order
   const char *scene_path;
@@ -132,7 +141,18 @@ typedef struct cli_scene_options {
   /// scene is loaded from it, and commands keep or hash it as it was read.
   char *scene_text;
   size_t scene_length;
+  /// The output files named by the options, checked before any work
+  /// (cli_scene_command_main()).
+  cli_output_file outputs[CLI_MAX_OUTPUTS];
+  size_t output_count;
 } cli_scene_options;
+
+/// Notes the output file `path` of `option` (a command's --csv, --plot,
+/// ...): before the scene is loaded, an output that is the scene file is
+/// refused (exit 2: it would be overwritten), and one whose folder does not
+/// exist (exit 1: a typo found before the work, not after it). "-" is
+/// standard output. Returns CLI_CONTINUE.
+int cli_output(cli_scene_options *common, const char *option, const char *path);
 
 struct option;
 

@@ -15,10 +15,11 @@ int cli_axis_option(const char *command, const char *option, const char *text,
   return CLI_CONTINUE;
 }
 
-int cli_image_option(const char *command, const char *option, const char *path) {
+int cli_image_option(cli_scene_options *common, const char *command, const char *option,
+                     const char *path) {
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
-  if (plot->format_known(path)) return CLI_CONTINUE;
+  if (plot->format_known(path)) return cli_output(common, option, path);
   return cli_usage_error(command, "%s: '%s' must end in .png, .svg or .pdf", option, path);
 }
 

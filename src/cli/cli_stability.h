@@ -11,10 +11,12 @@
 #define CLI_SAMPLES_MIN 16
 #define CLI_SAMPLES_MAX 1000000
 
-/// Checks that an image path ends in .png, .svg or .pdf; returns CLI_CONTINUE or
-/// a usage error naming the option. A figure is asked for: loads the plot
-/// module, returning CLI_EXIT_RUNTIME when it cannot (cli_module.h).
-int cli_image_option(const char *command, const char *option, const char *path);
+/// Checks that an image path ends in .png, .svg or .pdf and notes it as an
+/// output of the command (cli_output()); returns CLI_CONTINUE or a usage
+/// error naming the option. A figure is asked for: loads the plot module,
+/// returning CLI_EXIT_RUNTIME when it cannot (cli_module.h).
+int cli_image_option(cli_scene_options *common, const char *command, const char *option,
+                     const char *path);
 
 /// A grid axis option (`--x PATH=LO:HI:N` of regions and sweep): parses it
 /// into *axis, keeps the option as typed ("--x TEXT") for error messages

@@ -104,8 +104,10 @@ static int apply_option(void *options, int option, char **argv) {
       return cli_size_option(COMMAND, "--partition", optarg, 3, ZENO_MAX_PARTITION / 2,
                              &o->def.partition_intervals);
     case 'j': o->json = true; return CLI_CONTINUE;
-    case 'p': o->plot_path = optarg; return cli_image_option(COMMAND, "--plot", optarg);
-    case 'g': o->graph_path = optarg; return cli_image_option(COMMAND, "--graph", optarg);
+    case 'p': o->plot_path = optarg; return cli_image_option(&o->common, COMMAND, "--plot", optarg);
+    case 'g':
+      o->graph_path = optarg;
+      return cli_image_option(&o->common, COMMAND, "--graph", optarg);
     case 't':
       return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS,
                             &o->def.maps.threads);

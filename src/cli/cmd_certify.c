@@ -75,7 +75,7 @@ static int apply_option(void *options, int option, char **argv) {
     case 'c': return cli_int_option(COMMAND, "--check", optarg, 0, 100000, &o->def.check_runs);
     case 'j': o->json = true; return CLI_CONTINUE;
     case 'o': o->out = optarg; return CLI_CONTINUE;
-    case 'p': o->plot = optarg; return cli_image_option(COMMAND, "--plot", optarg);
+    case 'p': o->plot = optarg; return cli_image_option(&o->common, COMMAND, "--plot", optarg);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
     case 'h': print_help(); return CLI_EXIT_OK;
     default: return cli_option_error(COMMAND, option, argv);

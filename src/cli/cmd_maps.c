@@ -81,8 +81,8 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_SAMPLES:
       return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
                              &o->def.samples);
-    case 'c': o->csv_path = optarg; return CLI_CONTINUE;
-    case 'p': o->plot_path = optarg; return cli_image_option(COMMAND, "--plot", optarg);
+    case 'c': o->csv_path = optarg; return cli_output(&o->common, "--csv", optarg);
+    case 'p': o->plot_path = optarg; return cli_image_option(&o->common, COMMAND, "--plot", optarg);
     case 't':
       return cli_int_option(COMMAND, "--threads", optarg, 1, ZENO_MAPS_MAX_THREADS,
                             &o->def.threads);

@@ -223,6 +223,10 @@ static int apply_option(void *options, int option, char **argv) {
     default: break;
   }
   const int code = cli_view_option(COMMAND, &o->view, option);
+  if (code == CLI_CONTINUE && option == VIEW_OPT_SCREENSHOT)
+    return cli_output(&o->common, "--screenshot", o->view.screenshot);
+  if (code == CLI_CONTINUE && option == VIEW_OPT_RECORD)
+    return cli_output(&o->common, "--record", o->view.record);
   return code != 0 ? code : cli_option_error(COMMAND, option, argv);
 }
 

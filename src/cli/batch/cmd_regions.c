@@ -153,8 +153,7 @@ static int seed_option(const char *text, unsigned long long *seed) {
 
 static int apply_option(void *options, int option, char **argv) {
   regions_options *o = options;
-  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y,
-                                 &o->common.overrides);
+  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y, &o->common);
   if (shared != GRID_OPTION_OTHER) return shared;
   switch (option) {
     case OPT_SAMPLES:

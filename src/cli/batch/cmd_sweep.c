@@ -133,8 +133,7 @@ static int positive_option(const char *option, const char *text, double max, dou
 
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
-  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y,
-                                 &o->common.overrides);
+  const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y, &o->common);
   if (shared != GRID_OPTION_OTHER) return shared;
   switch (option) {
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);

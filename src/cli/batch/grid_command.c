@@ -4,15 +4,15 @@
 #include <stdlib.h>
 
 int grid_option(const char *command, int option, const char *arg, grid_options *g,
-                zeno_region_axis *x, zeno_region_axis *y, cli_overrides *overrides) {
+                zeno_region_axis *x, zeno_region_axis *y, cli_scene_options *common) {
   if (cli_figure_is_option(option)) return cli_figure_option(command, &g->figure, option, arg);
   switch (option) {
     case GRID_OPT_X: return cli_axis_option(command, "--x", arg, x, g->x_typed, &g->x_set);
     case GRID_OPT_Y: return cli_axis_option(command, "--y", arg, y, g->y_typed, &g->y_set);
     case GRID_OPT_Z: return cli_axis_option(command, "--z", arg, &g->z, g->z_typed, &g->z_set);
-    case 's': return cli_override_option(overrides, NULL, arg);
+    case 's': return cli_override_option(&common->overrides, NULL, arg);
     case 'o': g->out_dir = arg; return CLI_CONTINUE;
-    case 'p': g->plot_path = arg; return cli_image_option(command, "--plot", arg);
+    case 'p': g->plot_path = arg; return cli_image_option(common, command, "--plot", arg);
     case 't':
       return cli_int_option(command, "--threads", arg, 1, ZENO_REGIONS_MAX_THREADS, &g->threads);
     case 'j': g->json = true; return CLI_CONTINUE;

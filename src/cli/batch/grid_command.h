@@ -51,10 +51,10 @@ enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
 #define GRID_OPTION_OTHER (-2)
 
 /// Applies a shared option (--x and --y into the command's axes x and y,
-/// --set into `overrides`): CLI_CONTINUE, an exit code (reported), or
-/// GRID_OPTION_OTHER.
+/// --set into common's overrides, --plot noted as an output there):
+/// CLI_CONTINUE, an exit code (reported), or GRID_OPTION_OTHER.
 int grid_option(const char *command, int option, const char *arg, grid_options *g,
-                zeno_region_axis *x, zeno_region_axis *y, cli_overrides *overrides);
+                zeno_region_axis *x, zeno_region_axis *y, cli_scene_options *common);
 
 /// A batch command's name and its files in --out.
 typedef struct grid_names {
