@@ -643,6 +643,9 @@ static void test_cli_bad_input(void **state) {
                    2);  // malformed row
   assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--at-event", "99"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--size", "10x10"), 2);
+  // A window the script resizes beyond --size's range crashed SDL's renderer.
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--frames", "3", "--keys", "size=23200x23200"), 2);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--frames", "3", "--keys", "a,size=100x9000"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--zoom", "0"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--at", "-1"), 2);
   assert_int_equal(run_zeno("view", EXAMPLE2, "--speed", "6"), 2);

@@ -29,8 +29,6 @@ int cmd_view(int argc, char **argv) {
 }
 #else
 
-/// Largest window size [px] (the smallest: view_module.h).
-#define VIEW_MAX_SIZE 8192
 /// Largest --frames value.
 #define VIEW_MAX_FRAMES 100000000L
 
@@ -90,6 +88,21 @@ static int size_option(const char *command, const char *text, view_options *o) {
   return CLI_CONTINUE;
 }
 
+// --keys: the window sizes it asks for (size=WxH) in --size's range, as the
+// window takes them (the key names themselves are SDL's, checked as the
+// viewer plays them).
+static int keys_option(const char *command, const char *keys) {
+  for (const char *p = keys; p != NULL && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+    int w, h;
+    char tail;
+    if (sscanf(p, "size=%dx%d%c", &w, &h, &tail) >= 2 &&
+        (w < VIEW_MIN_WIDTH || h < VIEW_MIN_HEIGHT || w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE))
+      return cli_usage_error(command, "--keys: size=%dx%d: each side must be in [%d, %d]", w, h,
+                             VIEW_MIN_WIDTH, VIEW_MAX_SIZE);
+  }
+  return CLI_CONTINUE;
+}
+
 int cli_view_option(const char *command, view_options *o, int option) {
   int n;
   switch (option) {
@@ -146,7 +159,7 @@ int cli_view_option(const char *command, view_options *o, int option) {
       return code;
     }
     case VIEW_OPT_WARP: o->warp = true; return CLI_CONTINUE;
-    case VIEW_OPT_KEYS: o->keys = optarg; return CLI_CONTINUE;
+    case VIEW_OPT_KEYS: o->keys = optarg; return keys_option(command, optarg);
     case VIEW_OPT_SPEED:
       return cli_int_option(command, "--speed", optarg, 1, VIEW_SPEED_LEVELS, &o->speed_level);
     default: return 0;

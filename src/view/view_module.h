@@ -55,6 +55,10 @@ typedef struct view_run {
 /// need room.
 #define VIEW_MIN_WIDTH 320
 #define VIEW_MIN_HEIGHT 320
+/// Largest window / screenshot side [px] (--size, a scripted size= key):
+/// SDL's renderer fails beyond its textures' size (a 23200 px window
+/// crashed it).
+#define VIEW_MAX_SIZE 8192
 
 /// Animation export (--record): default length [s] and frame rate [1/s],
 /// and their limits. GIF delays are whole hundredths of a second, so 50
