@@ -112,6 +112,35 @@ static void resumes_to_the_same_table(void **state) {
   assert_int_equal(r.exit_code, 2);
   assert_non_null(strstr(r.err, "sweep.journal' belongs to another sweep"));
   run_result_free(&r);
+  // A journal that a full disk or a kill left empty, or with its first line
+  // cut short, holds nothing of a run: it is begun again (it refused every
+  // rerun as "another sweep" until removed by hand). A first line of its
+  // own that is not ours is another sweep's.
+  char first_line[1024];
+  snprintf(first_line, sizeof first_line, "%.*s", (int)(strchr(journal, '\n') - journal), journal);
+  const size_t cuts[] = {0, 10, strlen(first_line) * 2 / 3};
+  for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++) {
+    char fresh[PATH_SIZE];
+    new_dir(fresh, "fresh");
+    char start[1024];
+    snprintf(start, sizeof start, "%.*s", (int)cuts[k], first_line);
+    write_in(fresh, "sweep.journal", start);
+    assert_int_equal(run_zeno("sweep", EXAMPLE3_ZENO, "--x", GRID_X, "--y", GRID_Y, "--out", fresh,
+                              "--quiet"),
+                     0);
+    char *again = read_in(fresh, "sweep.csv");
+    assert_non_null(again);
+    assert_string_equal(table, again);
+    free(again);
+    remove_dir(fresh);
+  }
+  char other[PATH_SIZE];
+  new_dir(other, "other");
+  write_in(other, "sweep.journal", "not a journal\n");
+  assert_int_equal(run_zeno("sweep", EXAMPLE3_ZENO, "--x", GRID_X, "--y", GRID_Y, "--out", other,
+                            "--quiet"),
+                   2);
+  remove_dir(other);
 #ifdef ZENO_MPI_EXE
   if (mpi_available()) {
     char mpi[PATH_SIZE];

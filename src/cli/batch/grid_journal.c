@@ -181,6 +181,22 @@ static FILE *open_journal(const grid_journal *j, bool *created) {
   return f;
 }
 
+// Whether the journal holds no more than the start of this run's first
+// line, the header (magic and signature) without its newline: empty, or
+// cut short. Leaves the file at its start.
+static bool header_cut_short(FILE *f, const grid_journal_format *format, const char *sig) {
+  char line[LINE_SIZE];
+  const bool read = fgets(line, sizeof line, f) != NULL;
+  const bool at_end = fgetc(f) == EOF && feof(f);
+  rewind(f);
+  if (!read) return at_end;
+  const size_t n = strlen(line), magic = strlen(format->magic);
+  if (!at_end || strchr(line, '\n') != NULL) return false;
+  char header[LINE_SIZE];
+  snprintf(header, sizeof header, "%s%s", format->magic, sig);
+  return n <= magic + strlen(sig) && strncmp(line, header, n) == 0;
+}
+
 int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
                       const char *sig, void *grid, unsigned char *done, size_t *resumed_rows) {
   const char *const COMMAND = format->command;
@@ -201,6 +217,15 @@ int grid_journal_open(grid_journal *j, const grid_journal_format *format, const 
     return CLI_EXIT_RUNTIME;
   }
   j->file = f;
+  if (!created && header_cut_short(f, format, sig)) {
+    // Empty, or its first line cut short (a full disk or a kill as the run
+    // began): nothing of a run is in it, and it is begun again.
+    if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+      cli_error("%s: cannot rewrite '%s': %s", COMMAND, j->path, strerror(errno));
+      return CLI_EXIT_RUNTIME;
+    }
+    created = true;
+  }
   if (created) {
     fprintf(f, "%s%s\n", format->magic, sig);
     return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
