@@ -134,6 +134,18 @@ static void resumes_to_the_same_table(void **state) {
     free(again);
     remove_dir(fresh);
   }
+  // A folder of the other batch command: its summary.json is kept, the
+  // region map refused before any work (it replaced it silently).
+  char *sweep_summary = read_in(cut, "summary.json");
+  run_result refused = run_zeno_captured("regions", EXAMPLE3_ZENO, "--x", "com.x=-1:1:3", "--y",
+                                         "com.y=0:1:2", "--out", cut);
+  assert_int_equal(refused.exit_code, 2);
+  assert_non_null(strstr(refused.err, "holds sweep.csv, another command's"));
+  run_result_free(&refused);
+  char *kept = read_in(cut, "summary.json");
+  assert_string_equal(sweep_summary, kept);
+  free(sweep_summary);
+  free(kept);
   char other[PATH_SIZE];
   new_dir(other, "other");
   write_in(other, "sweep.journal", "not a journal\n");

@@ -33,7 +33,8 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
                                  .table = "regions.csv",
                                  .summary = "summary.json",
                                  .journal = "regions.journal",
-                                 .journal_magic = "# zeno regions journal v4 sha256 "};
+                                 .journal_magic = "# zeno regions journal v4 sha256 ",
+                                 .foreign = {"sweep.csv", "sweep.journal"}};
 
 enum {
   OPT_SAMPLES = GRID_OPT_OWN,

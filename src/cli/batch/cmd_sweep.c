@@ -23,7 +23,8 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
                                  .table = "sweep.csv",
                                  .summary = "summary.json",
                                  .journal = "sweep.journal",
-                                 .journal_magic = "# zeno sweep journal v1 sha256 "};
+                                 .journal_magic = "# zeno sweep journal v1 sha256 ",
+                                 .foreign = {"regions.csv", "regions.journal"}};
 /// Outcomes counted in summaries (zeno_outcome's values, RUNNING included).
 #define OUTCOMES (ZENO_OUTCOME_WALL_LIMIT + 1)
 

@@ -2,6 +2,7 @@
 #include "grid_command.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 int grid_option(const char *command, int option, const char *arg, grid_options *g,
                 zeno_region_axis *x, zeno_region_axis *y, cli_scene_options *common) {
@@ -92,8 +93,30 @@ static int write_outputs(const grid_command *c, const zeno_scene *scene, double 
   return code;
 }
 
+// A --out folder of the other batch command (its table or journal there):
+// refused before any work, its summary.json kept.
+static int check_out_dir(const grid_command *c) {
+  const char *dir = c->options->out_dir;
+  for (int k = 0; dir && k < 2; k++) {
+    char *path = zeno_io_path_join(dir, c->names->foreign[k]);
+    if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+    const bool there = access(path, F_OK) == 0;
+    free(path);
+    if (there)
+      return c->rows.dist.rank == 0
+                 ? cli_usage_error(c->names->command,
+                                   "--out '%s' holds %s, another command's: its %s would be "
+                                   "replaced; choose another --out",
+                                   dir, c->names->foreign[k], c->names->summary)
+                 : CLI_EXIT_USAGE;
+  }
+  return CLI_CONTINUE;
+}
+
 static int run_rows(grid_command *c, const zeno_scene *scene, const char *settings) {
-  int code = create_maps(c);
+  int code = check_out_dir(c);
+  if (code != CLI_CONTINUE) return code;
+  code = create_maps(c);
   if (code != CLI_CONTINUE) return code;
   c->batch.maps = c->maps;
   const grid_options *g = c->options;

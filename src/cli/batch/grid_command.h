@@ -63,6 +63,10 @@ typedef struct grid_names {
   const char *summary;        ///< "summary.json"
   const char *journal;        ///< "regions.journal"
   const char *journal_magic;  ///< the journal's first line, before the signature
+  /// The other batch command's table and journal ("sweep.csv",
+  /// "sweep.journal"): a --out folder holding one is the other command's,
+  /// whose summary.json this one would replace; it is refused.
+  const char *foreign[2];
 } grid_names;
 
 typedef struct grid_command grid_command;
