@@ -49,6 +49,26 @@ static void bouncing_ball_accumulation(void **state) {
   }
 }
 
+// An elastic ball (e = 1) bounces for ever: every bounce the height of the
+// first, the energy kept, no accumulation point. 20,000 bounces were
+// completed and called rest, the energy gone; the run now goes on to its
+// limit (here the event limit, past the 20,000 impacts after which a
+// shrinking sequence is completed).
+static void elastic_ball_never_rests(void **state) {
+  (void)state;
+  zeno_scene s = ball(1.0);
+  s.max_events = 50000;
+  s.t_end = 1e6;
+  zeno_sim_def def = zeno_sim_def_default();
+  zeno_summary sum;
+  assert_int_equal(zeno_run(&s, &def, &sum, NULL, 0, NULL), ZENO_OK);
+  assert_int_equal(sum.outcome, ZENO_OUTCOME_EVENT_LIMIT);
+  assert_false(sum.has_zeno);
+  assert_true(sum.impacts > 20000);
+  // The energy of the drop (m g h, h = 1 above the floor), to rounding.
+  assert_true(rel_diff(sum.final_state.energy, G * 1.0) <= 1e-9);
+}
+
 // Two-contact sliding block, PP on a flat floor: stops at v0/(mu g), normal
 // forces (m g / 2)(1 -+ mu h / b) trailing / leading.
 static void sliding_block(void **state) {
@@ -243,6 +263,7 @@ static void ball_on_a_slope(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bouncing_ball_accumulation),
+      cmocka_unit_test(elastic_ball_never_rests),
       cmocka_unit_test(sliding_block),
       cmocka_unit_test(rocking_block),
       cmocka_unit_test(rocking_block_with_restitution),

@@ -38,8 +38,13 @@
 /// of the slip, and those are exact.
 #define SIM_ZENO_TOL_FACTOR 10.0
 /// Impacts after which a sequence with shrinking, but never exactly
-/// periodic, ratios is completed the same way.
+/// periodic, ratios is completed the same way ...
 #define SIM_ZENO_MAX_IMPACTS 20000
+/// ... once its impact speed has shrunk below this fraction of its first:
+/// bounces that do not shrink (e = 1, elastic) have no accumulation point,
+/// and go on to a limit of the run (20,000 elastic bounces of a ball were
+/// completed and called rest, the energy gone).
+#define SIM_ZENO_SHRUNK_FRACTION 0.5
 /// ZOD: a detected Zeno sequence is simulated on until the time left to its
 /// accumulation point is below this fraction of the sequence's duration
 /// (hops of 1e-3 of the first are invisible in any plot) ...
@@ -368,7 +373,8 @@ void sim_zeno_detect(zeno_sim *s) {
       (s->zeno.seq_impacts >= 2 &&
        (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
         last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->run.vscale ||
-        s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS))) {
+        (s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS &&
+         last->speed < SIM_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed)))) {
     const impact_record *prev = v.len > 1 ? rec(s, 1) : last;
     s->zeno.pending_t = last->t;
     s->zeno.pending_err = last->t - prev->t;
