@@ -63,6 +63,23 @@ static void example2_maps(void **state) {
   zeno_maps_free(&m);
 }
 
+// A block sliding on a level floor: no cycle from the section returns to
+// it, so R is defined nowhere and Theorem 3 holds with nothing to bound; the
+// reason says so instead of "G < 1 wherever R is defined (max -inf)".
+static void no_returning_cycle_is_said(void **state) {
+  (void)state;
+  zeno_scene s;
+  assert_int_equal(load_repo_scene("sliding-block.yaml", &s), ZENO_OK);
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.verdict, ZENO_VERDICT_STABLE);
+  assert_int_equal(a.theorem, 3);
+  assert_true(isinf(a.maps.G_max));
+  assert_non_null(strstr(a.reason, "R is defined nowhere"));
+  assert_null(strstr(a.reason, "inf"));
+  zeno_analysis_free(&a);
+}
+
 // Example 5: Theorem 4 with the paper's partition phi1 = -0.5, phi2 = 1.45.
 static void example2_stable_by_theorem4(void **state) {
   (void)state;
@@ -454,6 +471,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example2_maps),
       cmocka_unit_test(example2_stable_by_theorem4),
+      cmocka_unit_test(no_returning_cycle_is_said),
       cmocka_unit_test(interval_graph_from_samples),
       cmocka_unit_test(example3_unstable_by_theorem2),
       cmocka_unit_test(example4_stable_by_theorem3),

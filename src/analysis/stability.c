@@ -263,7 +263,12 @@ static zeno_status analyze_in_own_units(const zeno_scene *scene, const zeno_anal
   }
   if (m->G_max < 1 - ZENO_VERDICT_G_TOL) {
     char r[ZENO_REASON_SIZE];
-    snprintf(r, sizeof r, "G < 1 wherever R is defined (max %.4f, Theorem 3)", m->G_max);
+    // No cycle returning to the section (every one rests or leaves): R is
+    // defined nowhere and Theorem 3 holds with nothing to bound.
+    if (isinf(m->G_max))
+      snprintf(r, sizeof r,
+               "no cycle from the section returns to it: R is defined nowhere (Theorem 3)");
+    else snprintf(r, sizeof r, "G < 1 wherever R is defined (max %.4f, Theorem 3)", m->G_max);
     set(a, ZENO_VERDICT_STABLE, 3, 2, r);
     return ZENO_OK;
   }
