@@ -103,6 +103,9 @@ static prop_case draw_case(rng *r) {
 static zeno_scene case_scene(const prop_case *c) {
   zeno_scene s = paper_scene(c->p, c->qp, c->qdp);
   s.max_events = MAX_EVENTS;
+  // A radius of its own, not the body-relative default: the scaling
+  // property (24) scales it with the state, which the body does not follow.
+  s.escape_radius = ZENO_ESCAPE_RADIUS_SCALES;
   return s;
 }
 

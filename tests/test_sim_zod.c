@@ -130,7 +130,9 @@ static void check_scaling(zeno_paper_params p, const double qp0[3], const double
   }
   zeno_scene a = paper_scene(p, qp0, qdp0);
   zeno_scene b = paper_scene(p, qp, qdp);
-  // Stop conditions are lengths and times too: they scale with the state.
+  // Stop conditions are lengths and times too: they scale with the state
+  // (the default radius scales with the body, which this does not scale).
+  a.escape_radius = ZENO_ESCAPE_RADIUS_SCALES;
   b.escape_radius = a.escape_radius * beta * beta;
   b.t_end = a.t_end * beta;
   test_run ra, rb;

@@ -386,11 +386,40 @@ static void units_do_not_matter(void **state) {
   assert_true(outcomes[ZENO_OUTCOME_REST] > g_cases / 4);
 }
 
+// Every shipped scene in every unit system of FACTORS: the same run. A
+// default threshold that is a length (the escape radius was 1e6 whatever
+// the units) made Example 3 written with lengths x 1e6 escape at t = 0.196
+// instead of resting at t = 60.5 (issue 30).
+static void shipped_scenes_in_any_units(void **state) {
+  (void)state;
+  static units_run base, other;  // large: off the stack
+  tally t = {0};
+  for (size_t f = 0; f < CYCLE_TEST_SCENE_COUNT; f++) {
+    zeno_scene s;
+    assert_int_equal(load_repo_scene(CYCLE_TEST_SCENES[f], &s), ZENO_OK);
+    s.model = ZENO_MODEL_ZOD;
+    run(&s, &base);
+    assert_true(base.created);
+    for (int kind = 0; kind < UNIT_KINDS; kind++)
+      for (size_t k = 0; k < FACTOR_COUNT; k++) {
+        const units_change c = change_of((unit_kind)kind, FACTORS[k]);
+        const zeno_scene scaled = rescale(&s, c);
+        run(&scaled, &other);
+        t.runs++;
+        if (!same_run(&base, &other, c, VALUE_RTOL, &s, (unit_kind)kind, FACTORS[k], &t))
+          t.mismatches++;
+      }
+  }
+  printf("units: the shipped scenes in %ld other unit systems: %ld differ\n", t.runs, t.mismatches);
+  assert_int_equal(t.mismatches, 0);
+}
+
 int main(int argc, char **argv) {
   const char *cases = argc > 1 ? argv[1] : getenv("ZENO_UNITS_CASES");
   if (cases) g_cases = strtol(cases, NULL, 10);
   const char *seed = getenv("ZENO_UNITS_SEED");
   if (seed) g_seed = strtoull(seed, NULL, 10);
-  const struct CMUnitTest tests[] = {cmocka_unit_test(units_do_not_matter)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(units_do_not_matter),
+                                     cmocka_unit_test(shipped_scenes_in_any_units)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

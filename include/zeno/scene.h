@@ -52,6 +52,11 @@ typedef enum zeno_impact_law {
   ZENO_LAW_CHATTERJEE_RUINA,  ///< normal/tangential restitution e, e_t (single impacts)
   ZENO_LAW_NEWTON             ///< Newton restitution e with Coulomb friction
 } zeno_impact_law;
+/// The default escape radius (zeno_scene.escape_radius 0) in sizes of the
+/// body (max(rho, |p_i|)): far beyond any motion that returns to its
+/// equilibrium.
+#define ZENO_ESCAPE_RADIUS_SCALES 1e6
+
 /// The number of laws (values 0..ZENO_LAW_COUNT-1).
 #define ZENO_LAW_COUNT 3
 /// The law of a scene that names none: the paper's.
@@ -169,7 +174,10 @@ typedef struct zeno_scene {
   /* stop conditions */
   double t_end;     ///< stop with `time-limit` at this time [time], > 0
   long max_events;  ///< stop with `event-limit` after this many events, >= 1
-  /// Stop with `escaped` when any of |z_i|, |x_i| exceeds it [length], > 0
+  /// Stop with `escaped` when any of |z_i|, |x_i| exceeds it [length],
+  /// >= 0. 0 (the default): ZENO_ESCAPE_RADIUS_SCALES times the body's size
+  /// max(rho, |p_i|), so that the outcome does not depend on the units the
+  /// scene is written in.
   double escape_radius;
 
   /* solver settings (full model) and output */

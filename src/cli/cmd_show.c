@@ -146,8 +146,10 @@ static void print_rest(const zeno_scene *sc) {
     printf("%s, epsilon %.6g\n", zeno_model_name(sc->model), sc->epsilon);
   else printf("%s\n", zeno_model_name(sc->model));
   cli_label("stop");
-  printf("t_end %.6g, max_events %ld, escape_radius %.6g, wall_time %.6g s\n", sc->t_end,
-         sc->max_events, sc->escape_radius, sc->wall_time);
+  printf("t_end %.6g, max_events %ld, ", sc->t_end, sc->max_events);
+  if (sc->escape_radius > 0) printf("escape_radius %.6g", sc->escape_radius);
+  else printf("escape_radius %g body sizes (0)", ZENO_ESCAPE_RADIUS_SCALES);
+  printf(", wall_time %.6g s\n", sc->wall_time);
   cli_label("solver");
   printf("rtol %.6g, atol %.6g, sample_dt %.6g\n", sc->rtol, sc->atol, sc->sample_dt);
 }

@@ -57,7 +57,7 @@ zeno_scene zeno_scene_default(void) {
   s.epsilon = 1e-3;
   s.t_end = 1000.0;
   s.max_events = 100000;
-  s.escape_radius = 1e6;
+  s.escape_radius = 0;  // the scene size times ZENO_ESCAPE_RADIUS_SCALES
   s.rtol = 1e-10;
   s.atol = 1e-10;
   s.sample_dt = 0.01;
@@ -302,7 +302,7 @@ static zeno_status validate_run(const zeno_scene *s, zeno_error *error) {
   if (s->max_events < 1)
     return zeno_fail(error, ZENO_ERR_RANGE, "stop.max_events",
                      "value %g is out of range; allowed [1, inf)", (double)s->max_events);
-  TRY(check(error, "stop.escape_radius", s->escape_radius, &POSITIVE));
+  TRY(check(error, "stop.escape_radius", s->escape_radius, &NON_NEGATIVE));
   TRY(check(error, "stop.wall_time", s->wall_time, &NON_NEGATIVE));
   TRY(check(error, "solver.rtol", s->rtol, &SOLVER_RTOL));
   TRY(check(error, "solver.atol", s->atol, &POSITIVE));

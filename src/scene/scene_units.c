@@ -74,6 +74,6 @@ void scene_in_units(const zeno_scene *scene, scene_units u, zeno_scene *out) {
   convert(u, V, out->initial_velocity, 2);
   convert(u, SCENE_DIM_RATE, &out->initial_velocity[2], 1);
   convert(u, T, &out->t_end, 1);
-  convert(u, L, &out->escape_radius, 1);
+  convert(u, L, &out->escape_radius, 1);  // 0, the default, stays 0
   convert(u, T, &out->sample_dt, 1);
 }

@@ -103,6 +103,9 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
     free(s);
     return NULL;
   }
+  // The default escape radius: sizes of the body, whatever its units.
+  if (!(s->scene.escape_radius > 0))
+    s->scene.escape_radius = ZENO_ESCAPE_RADIUS_SCALES * s->km.length_scale;
   const double bias[4] = {0, 0, 0, 0};
   contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
