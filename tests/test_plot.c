@@ -3,11 +3,13 @@
 // sizes, and the palette's colours at pixels computed with the module's own
 // axis mapping from the maps (computed here with the library).
 #include <cairo.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -252,7 +255,10 @@ static void test_png_as_cairo_writes(void **state) {
   work_path(&w, "cairo.png", cairos);
   for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
     cairo_surface_t *s = png_test_image(CASES[k].format, CASES[k].opaque);
-    assert_int_equal(plot_png_write(s, ours, PNG_TEST_DPI), PLOT_OK);
+    FILE *f = fopen(ours, "wb");
+    assert_non_null(f);
+    assert_int_equal(plot_png_write(s, f, PNG_TEST_DPI), PLOT_OK);
+    assert_int_equal(fclose(f), 0);
     assert_int_equal(cairo_surface_write_to_png(s, cairos), CAIRO_STATUS_SUCCESS);
     cairo_surface_destroy(s);
     decoded_png a, b;
@@ -269,24 +275,90 @@ static void test_png_as_cairo_writes(void **state) {
   work_dir_remove(&w, (const char *const[]){"ours.png", "cairo.png", NULL}, NULL);
 }
 
-// A full disk: the image that fits stdio's buffer fails when the file is
-// closed, a figure larger than it while libpng writes; both are reported.
-static void test_png_full_disk(void **state) {
-  (void)state;
-  work_dir w;
-  work_dir_create(&w, "png");
-  char full[PATH_SIZE];
-  work_path(&w, "full.png", full);
-  assert_int_equal(symlink("/dev/full", full), 0);
-  cairo_surface_t *s = png_test_image(CAIRO_FORMAT_RGB24, true);
-  const plot_status small = plot_png_write(s, full, PNG_TEST_DPI);
-  cairo_surface_destroy(s);
+/// Bytes a file may grow to in the full-disk test (RLIMIT_FSIZE): less than
+/// any figure.
+#define FULL_DISK_BYTES 4096
+
+/// A whole file's bytes (free them) and their count.
+static unsigned char *file_bytes(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  const long n = ftell(f);
+  assert_true(n > 0);
+  rewind(f);
+  unsigned char *b = malloc((size_t)n);
+  assert_non_null(b);
+  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  *size = (size_t)n;
+  return b;
+}
+
+// The figures of a name already written, then again on a full disk
+// (RLIMIT_FSIZE, writes past it fail with EFBIG): each failure is reported,
+// the previous figure is kept whole and nothing is left beside it. (PDF
+// and SVG went through cairo's own file writer, whose late errors were
+// reported nowhere: a truncated PDF passed for written.)
+static void check_full_disk(const work_dir *w, const char *name) {
+  char path[PATH_SIZE];
+  work_path(w, name, path);
   zeno_maps maps = {.G_max = 1.0};
   const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
-  const plot_status figure = plot_maps(full, &in);
-  work_dir_remove(&w, (const char *const[]){"full.png", NULL}, NULL);
-  assert_int_equal(small, PLOT_ERR_WRITE);
+  assert_int_equal(plot_maps(path, &in), PLOT_OK);
+  size_t n_before, n_after;
+  unsigned char *before = file_bytes(path, &n_before);
+  struct rlimit old, small;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  small = old;
+  small.rlim_cur = FULL_DISK_BYTES;
+  void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const plot_status figure = plot_maps(path, &in);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, previous);
   assert_int_equal(figure, PLOT_ERR_WRITE);
+  unsigned char *after = file_bytes(path, &n_after);
+  assert_int_equal(n_before, n_after);
+  assert_memory_equal(before, after, n_before);
+  free(before);
+  free(after);
+  DIR *d = opendir(w->root);
+  assert_non_null(d);
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    assert_true(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+                strcmp(e->d_name, name) == 0);
+  closedir(d);
+  unlink(path);
+}
+
+// A full disk: an image that fits stdio's buffer fails when it is flushed;
+// a figure of any format, while it is written, leaving the previous one.
+static void test_png_full_disk(void **state) {
+  (void)state;
+  cairo_surface_t *s = png_test_image(CAIRO_FORMAT_RGB24, true);
+  FILE *f = fopen("/dev/full", "wb");
+  assert_non_null(f);
+  const plot_status small = plot_png_write(s, f, PNG_TEST_DPI);
+  fclose(f);
+  cairo_surface_destroy(s);
+  assert_int_equal(small, PLOT_ERR_WRITE);
+  work_dir w;
+  work_dir_create(&w, "full");
+  check_full_disk(&w, "maps.png");
+  check_full_disk(&w, "maps.pdf");
+  check_full_disk(&w, "maps.svg");
+  // A FIFO (or a device) under the name is not replaced by a file.
+  char fifo[PATH_SIZE];
+  work_path(&w, "fifo.png", fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  zeno_maps maps = {.G_max = 1.0};
+  const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
+  assert_int_equal(plot_maps(fifo, &in), PLOT_ERR_WRITE);
+  struct stat st;
+  assert_int_equal(lstat(fifo, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode));
+  work_dir_remove(&w, (const char *const[]){"fifo.png", NULL}, NULL);
 }
 
 /* ---- tests: figures of the binary ------------------------------------------- */

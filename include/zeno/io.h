@@ -199,7 +199,9 @@ ZENO_API zeno_status zeno_io_make_directories(const char *dir, zeno_error *error
 typedef struct zeno_io_output zeno_io_output;
 
 /// Opens the temporary file of DIR/NAME (NAME without '/'). NULL and
-/// ZENO_ERR_IO ("cannot create 'DIR/NAME': reason") on failure.
+/// ZENO_ERR_IO ("cannot create 'DIR/NAME': reason") on failure, and when
+/// DIR/NAME is there but neither a regular file nor a link (a device, a
+/// FIFO, a directory: never replaced).
 ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error);
 
 /// The stream to write to.

@@ -113,6 +113,16 @@ zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_erro
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
+  // A device, a FIFO or a directory under the name is no output to replace
+  // (the rename would put a file in place of /dev/full); a link is
+  // replaced, never written through.
+  struct stat st;
+  if (lstat(o->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+    zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': not a regular file (%s)", o->path,
+              S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
+    output_free(o);
+    return NULL;
+  }
   // mkstemp creates the file exclusively: it never opens a planted link.
   const int fd = mkstemp(o->temp);
   if (fd >= 0 && fchmod(fd, file_mode()) == 0) o->stream = fdopen(fd, "w");

@@ -2,6 +2,7 @@
 // chosen by the file extension), the axis mapping, text and axes.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -130,6 +131,29 @@ double plot_font_scale(cairo_t *cr) {
   return scale ? *scale : 1.0;
 }
 
+// cairo's writer of a PDF or SVG into the canvas's output: a short write is
+// its error (cairo's own file writer reported a full disk's late errors
+// nowhere, and the truncated PDF passed for written).
+static cairo_status_t write_out(void *canvas, const unsigned char *data, unsigned int length) {
+  const plot_canvas *c = canvas;
+  FILE *f = zeno_io_output_stream(c->out);
+  return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+// The output file of `path`, written aside in its folder.
+static zeno_io_output *open_output(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL) return zeno_io_output_open(".", path, NULL);
+  const size_t length = slash == path ? 1 : (size_t)(slash - path);
+  char *dir = malloc(length + 1);
+  if (dir == NULL) return NULL;
+  memcpy(dir, path, length);
+  dir[length] = '\0';
+  zeno_io_output *out = zeno_io_output_open(dir, slash + 1, NULL);
+  free(dir);
+  return out;
+}
+
 plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_options *options) {
   memset(c, 0, sizeof *c);
   c->path = path;
@@ -138,11 +162,14 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
   const int width = c->options.width, height = c->options.height;
   if (!plot_format_known(path)) return PLOT_ERR_FORMAT;
   c->png = has_suffix(path, ".png");
+  c->out = open_output(path);
+  if (c->out == NULL) return PLOT_ERR_WRITE;
   // Vector formats get the sizes as points (1/72 in): a 900 x 600 figure
   // is 12.5 x 8.3 in, and scales without loss.
   if (c->png) c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-  else if (has_suffix(path, ".pdf")) c->surface = cairo_pdf_surface_create(path, width, height);
-  else c->surface = cairo_svg_surface_create(path, width, height);
+  else if (has_suffix(path, ".pdf"))
+    c->surface = cairo_pdf_surface_create_for_stream(write_out, c, width, height);
+  else c->surface = cairo_svg_surface_create_for_stream(write_out, c, width, height);
   const plot_status status = plot_surface_status(c->surface);
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
@@ -164,10 +191,20 @@ plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
     cairo_destroy(c->cr);
   }
   if (c->surface) {
-    if (status == PLOT_OK && c->png) status = plot_png_write(c->surface, c->path, c->options.dpi);
+    if (status == PLOT_OK && c->png)
+      status = plot_png_write(c->surface, zeno_io_output_stream(c->out), c->options.dpi);
     cairo_surface_finish(c->surface);
     if (status == PLOT_OK) status = plot_surface_status(c->surface);
     cairo_surface_destroy(c->surface);
+  }
+  // Into place only whole: the commit reports a failing flush, sync, close
+  // or rename; a failure drops the file aside and keeps the previous one.
+  if (c->out != NULL) {
+    if (status == PLOT_OK) {
+      if (zeno_io_output_commit(c->out, NULL) != ZENO_OK) status = PLOT_ERR_WRITE;
+    } else {
+      zeno_io_output_discard(c->out);
+    }
   }
   memset(c, 0, sizeof *c);
   return status;

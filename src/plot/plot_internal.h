@@ -27,6 +27,9 @@ typedef struct plot_canvas {
   cairo_surface_t *surface;
   cairo_t *cr;
   const char *path;
+  /// The file, written aside and renamed into place when the figure is
+  /// whole (zeno_io_output): a failure leaves the previous file.
+  zeno_io_output *out;
   bool png;
   plot_options options;  ///< as given, or the defaults
   double width, height;  ///< layout size (plot_layout_size())
@@ -43,17 +46,20 @@ double plot_options_font_scale(const plot_options *options);
 /// The font scale of a canvas's context (1 when none was set).
 double plot_font_scale(cairo_t *cr);
 
-/// Writes the PNG or finishes the SVG and frees everything; `status` is
-/// the drawing's status so far (returned unless writing fails as well).
+/// Writes the PNG or finishes the PDF or SVG, renames the file into place
+/// when all of it was written (else drops it, the previous file kept) and
+/// frees everything; `status` is the drawing's status so far (returned
+/// unless writing fails as well).
 plot_status plot_canvas_close(plot_canvas *canvas, plot_status status);
 
 /// The status of a surface: PLOT_OK, PLOT_ERR_NOMEM, or PLOT_ERR_WRITE for
 /// any other failure.
 plot_status plot_surface_status(cairo_surface_t *surface);
 
-/// Writes an image surface (ARGB32 or RGB24) as a PNG whose pHYs chunk
-/// gives `dpi` pixels per inch, with libpng (plot_png.c).
-plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dpi);
+/// Writes an image surface (ARGB32 or RGB24) to `file` as a PNG whose pHYs
+/// chunk gives `dpi` pixels per inch, with libpng (plot_png.c); the file's
+/// errors are the caller's to check when it closes it.
+plot_status plot_png_write(cairo_surface_t *surface, FILE *file, double dpi);
 
 void plot_set_color(cairo_t *cr, plot_color color);
 

@@ -111,7 +111,7 @@ static bool encode(png_structp png, png_infop info, FILE *file, const image_rows
   return true;
 }
 
-plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dpi) {
+plot_status plot_png_write(cairo_surface_t *surface, FILE *file, double dpi) {
   cairo_surface_flush(surface);
   const plot_status status = plot_surface_status(surface);
   if (status != PLOT_OK) return status;
@@ -128,9 +128,7 @@ plot_status plot_png_write(cairo_surface_t *surface, const char *path, double dp
                                             on_png_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   const bool allocated = row != NULL && info != NULL;
-  FILE *file = allocated ? fopen(path, "wb") : NULL;
-  bool written = file != NULL && encode(png, info, file, &image, dpi, row);
-  if (file != NULL && fclose(file) != 0) written = false;
+  const bool written = allocated && encode(png, info, file, &image, dpi, row) && fflush(file) == 0;
   png_destroy_write_struct(&png, &info);
   free(row);
   if (!allocated) return PLOT_ERR_NOMEM;
