@@ -306,6 +306,43 @@ static void outputs_are_checked_first(void **state) {
   cleanup(&w);
 }
 
+// A table or a certificate named through a planted link: the link is
+// replaced by the file, never written through (`maps --csv` and `certify
+// --out` wrote through it into whatever it named).
+static void outputs_are_not_written_through_links(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "links");
+  char victim[PATH_SIZE], csv[PATH_SIZE], run_dir[PATH_SIZE], json[PATH_SIZE];
+  work_path(&w, "notes.txt", victim);
+  work_path(&w, "scene.yaml", csv);  // a link named like a table
+  work_path(&w, "run", run_dir);
+  work_path(&w, "run/events.csv", json);
+  write_file(victim, "keep me\n");
+  assert_int_equal(symlink(victim, csv), 0);
+  assert_int_equal(run_zeno("maps", EXAMPLE2, "--samples", "16", "--csv", csv), 0);
+  char *kept = read_file(victim);
+  assert_string_equal(kept, "keep me\n");
+  free(kept);
+  struct stat st;
+  assert_int_equal(lstat(csv, &st), 0);
+  assert_true(S_ISREG(st.st_mode));
+  assert_int_equal(mkdir(run_dir, 0700), 0);
+  char certificate[PATH_SIZE];
+  work_path(&w, "run/certificate.json", certificate);
+  assert_int_equal(symlink(victim, certificate), 0);
+  assert_int_equal(run_zeno("certify", ZENO_SCENES_DIR "/example4.yaml", "--out", run_dir), 0);
+  kept = read_file(victim);
+  assert_string_equal(kept, "keep me\n");
+  free(kept);
+  assert_int_equal(lstat(certificate, &st), 0);
+  assert_true(S_ISREG(st.st_mode));
+  unlink(certificate);
+  work_path(&w, "run/v_events.csv", json);
+  unlink(json);
+  cleanup(&w);
+}
+
 // A file that is no scene (here the zeno program itself, binary) is
 // refused by its path and position; nothing of its content is printed.
 static void no_content_of_a_non_scene_is_printed(void **state) {
@@ -464,6 +501,7 @@ int main(void) {
       cmocka_unit_test(empty_scene_is_refused),
       cmocka_unit_test(nul_byte_is_refused),
       cmocka_unit_test(outputs_are_checked_first),
+      cmocka_unit_test(outputs_are_not_written_through_links),
       cmocka_unit_test(endless_input_is_refused),
       cmocka_unit_test(no_content_of_a_non_scene_is_printed),
       cmocka_unit_test(escape_sequence_in_name_is_refused),

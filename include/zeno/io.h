@@ -204,6 +204,10 @@ typedef struct zeno_io_output zeno_io_output;
 /// FIFO, a directory: never replaced).
 ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error);
 
+/// zeno_io_output_open() of a path: its folder ("." when it names none)
+/// and its file name. ZENO_ERR_ARGUMENT for a path that ends in '/'.
+ZENO_API zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error);
+
 /// The stream to write to.
 ZENO_API FILE *zeno_io_output_stream(const zeno_io_output *output);
 

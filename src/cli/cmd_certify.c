@@ -302,26 +302,13 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
 // events of the scene's own run.
 static int write_file(const char *dir, const char *name, const zeno_scene *scene,
                       const zeno_certificate *c, const v_run *run, zeno_error *err) {
-  char *path = zeno_io_path_join(dir, name);
-  if (path == NULL) {
-    cli_out_of_memory(err);
-    return cli_library_error(err);
-  }
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    cli_error("cannot create %s", path);
-    free(path);
-    return CLI_EXIT_RUNTIME;
-  }
+  // Written aside and renamed into place whole, never through a link.
+  zeno_io_output *out = zeno_io_output_open(dir, name, err);
+  if (out == NULL) return cli_output_error(err);
+  FILE *f = zeno_io_output_stream(out);
   if (run) write_events(f, run);
   else print_json(f, scene, c);
-  int code = CLI_EXIT_OK;
-  if (fclose(f) != 0) {
-    cli_error("cannot write %s", path);
-    code = CLI_EXIT_RUNTIME;
-  }
-  free(path);
-  return code;
+  return zeno_io_output_commit(out, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
 }
 
 // DIR/certificate.json, and DIR/v_events.csv unless refused (run NULL).

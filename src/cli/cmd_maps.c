@@ -98,11 +98,10 @@ static int apply_option(void *options, int option, char **argv) {
 static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *stream,
                      zeno_error *err) {
   const bool to_stdout = strcmp(path, STDOUT_NAME) == 0;
-  FILE *f = to_stdout ? stdout : fopen(path, "w");
-  if (f == NULL) {
-    cli_error("cannot create '%s': %s", path, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
+  // A file is written aside and renamed into place whole (zeno_io_output).
+  zeno_io_output *out = to_stdout ? NULL : zeno_io_output_open_path(path, err);
+  if (!to_stdout && out == NULL) return cli_output_error(err);
+  FILE *f = to_stdout ? stdout : zeno_io_output_stream(out);
   zeno_status st = ZENO_OK;
   if (maps) {
     st = zeno_io_maps_csv(f, maps, NULL);
@@ -113,16 +112,17 @@ static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *
     while (st == ZENO_OK && (next = zeno_maps_stream_next(stream, &c, err)) == ZENO_OK)
       st = zeno_io_maps_csv_row(f, &c, NULL);
     if (next != ZENO_OK && next != ZENO_DONE) {  // the maps failed, not the file
-      if (!to_stdout) fclose(f);
+      zeno_io_output_discard(out);
       return cli_library_error(err);
     }
   }
   if (to_stdout) return CLI_EXIT_OK;  // main() checks stdout at exit
-  if (fclose(f) != 0 || st != ZENO_OK) {
-    cli_error("cannot write '%s': %s", path, strerror(errno));
+  if (st != ZENO_OK) {
+    zeno_io_output_discard(out);
+    cli_error("cannot write '%s'", path);
     return CLI_EXIT_RUNTIME;
   }
-  return CLI_EXIT_OK;
+  return zeno_io_output_commit(out, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
 }
 
 static int outputs(const maps_options *o, const zeno_scene *scene, const zeno_maps *maps,

@@ -138,6 +138,26 @@ zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_erro
   return o;
 }
 
+zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error) {
+  if (path == NULL) {
+    zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
+    return NULL;
+  }
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL) return zeno_io_output_open(".", path, error);
+  const size_t length = slash == path ? 1 : (size_t)(slash - path);
+  char *dir = malloc(length + 1);
+  if (dir == NULL) {
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  memcpy(dir, path, length);
+  dir[length] = '\0';
+  zeno_io_output *out = zeno_io_output_open(dir, slash + 1, error);
+  free(dir);
+  return out;
+}
+
 FILE *zeno_io_output_stream(const zeno_io_output *o) { return o ? o->stream : NULL; }
 
 zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {

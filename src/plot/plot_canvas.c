@@ -2,7 +2,6 @@
 // chosen by the file extension), the axis mapping, text and axes.
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -140,20 +139,6 @@ static cairo_status_t write_out(void *canvas, const unsigned char *data, unsigne
   return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-// The output file of `path`, written aside in its folder.
-static zeno_io_output *open_output(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (slash == NULL) return zeno_io_output_open(".", path, NULL);
-  const size_t length = slash == path ? 1 : (size_t)(slash - path);
-  char *dir = malloc(length + 1);
-  if (dir == NULL) return NULL;
-  memcpy(dir, path, length);
-  dir[length] = '\0';
-  zeno_io_output *out = zeno_io_output_open(dir, slash + 1, NULL);
-  free(dir);
-  return out;
-}
-
 plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_options *options) {
   memset(c, 0, sizeof *c);
   c->path = path;
@@ -162,7 +147,7 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
   const int width = c->options.width, height = c->options.height;
   if (!plot_format_known(path)) return PLOT_ERR_FORMAT;
   c->png = has_suffix(path, ".png");
-  c->out = open_output(path);
+  c->out = zeno_io_output_open_path(path, NULL);
   if (c->out == NULL) return PLOT_ERR_WRITE;
   // Vector formats get the sizes as points (1/72 in): a 900 x 600 figure
   // is 12.5 x 8.3 in, and scales without loss.

@@ -100,13 +100,11 @@ static void csv_text(FILE *f, const char *s) {
 
 static int write_table(const regions_certify_input *in, const char *out_dir,
                        const point_certificate *pcs, size_t n) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", out_dir, CERTIFICATES_NAME);
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    cli_error("cannot create '%s': %s", path, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
+  // Written aside and renamed into place whole, never through a link.
+  zeno_error err;
+  zeno_io_output *out = zeno_io_output_open(out_dir, CERTIFICATES_NAME, &err);
+  if (out == NULL) return cli_output_error(&err);
+  FILE *f = zeno_io_output_stream(out);
   if (in->z) fprintf(f, "iz,%s,", in->z->path);
   fprintf(f, "ix,iy,%s,%s,region,certified,refused,seconds,reason\n", in->x->path, in->y->path);
   for (size_t i = 0; i < n; i++) {
@@ -120,11 +118,7 @@ static int write_table(const regions_certify_input *in, const char *out_dir,
     csv_text(f, pcs[i].reason);
     fputc('\n', f);
   }
-  if (fclose(f) != 0) {
-    cli_error("cannot write '%s': %s", path, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  return CLI_CONTINUE;
+  return zeno_io_output_commit(out, &err) == ZENO_OK ? CLI_CONTINUE : cli_output_error(&err);
 }
 
 int regions_certify_run(const regions_certify_input *in, const char *out_dir,
