@@ -82,8 +82,10 @@ static inline void work_dir_remove(const work_dir *w, const char *const *names, 
   rmdir(w->root);
 }
 
-/// Reads a whole file into a new NUL-terminated buffer (NULL on failure).
-static inline char *read_file(const char *path) {
+/// Reads a whole file into a new NUL-terminated buffer (NULL on failure),
+/// its size (without the terminator) in *length when not NULL: binary
+/// files too.
+static inline char *read_file_bytes(const char *path, size_t *length) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) return NULL;
   size_t size = 0, capacity = BUFSIZ;
@@ -100,8 +102,13 @@ static inline char *read_file(const char *path) {
   }
   fclose(f);
   if (text) text[size] = '\0';
+  if (length) *length = size;
   return text;
 }
+
+/// Reads a whole text file into a new NUL-terminated buffer (NULL on
+/// failure).
+static inline char *read_file(const char *path) { return read_file_bytes(path, NULL); }
 
 /// The argument vector of zeno: ZENO_EXE, then the NULL-terminated args.
 static inline void zeno_argv(const char *const *args, char *argv[MAX_ARGS + 2]) {

@@ -279,22 +279,6 @@ static void test_png_as_cairo_writes(void **state) {
 /// any figure.
 #define FULL_DISK_BYTES 4096
 
-/// A whole file's bytes (free them) and their count.
-static unsigned char *file_bytes(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  assert_int_equal(fseek(f, 0, SEEK_END), 0);
-  const long n = ftell(f);
-  assert_true(n > 0);
-  rewind(f);
-  unsigned char *b = malloc((size_t)n);
-  assert_non_null(b);
-  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
-  *size = (size_t)n;
-  return b;
-}
-
 // The figures of a name already written, then again on a full disk
 // (RLIMIT_FSIZE, writes past it fail with EFBIG): each failure is reported,
 // the previous figure is kept whole and nothing is left beside it. (PDF
@@ -307,7 +291,8 @@ static void check_full_disk(const work_dir *w, const char *name) {
   const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
   assert_int_equal(plot_maps(path, &in), PLOT_OK);
   size_t n_before, n_after;
-  unsigned char *before = file_bytes(path, &n_before);
+  char *before = read_file_bytes(path, &n_before);
+  assert_non_null(before);
   struct rlimit old, small;
   assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
   small = old;
@@ -318,7 +303,8 @@ static void check_full_disk(const work_dir *w, const char *name) {
   assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
   signal(SIGXFSZ, previous);
   assert_int_equal(figure, PLOT_ERR_WRITE);
-  unsigned char *after = file_bytes(path, &n_after);
+  char *after = read_file_bytes(path, &n_after);
+  assert_non_null(after);
   assert_int_equal(n_before, n_after);
   assert_memory_equal(before, after, n_before);
   free(before);
