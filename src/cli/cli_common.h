@@ -124,7 +124,6 @@ int cli_override_option(cli_overrides *list, const char *key, const char *value)
 int cli_override_typed_option(cli_overrides *list, const char *key, const char *value, int option,
                               const struct option *long_options);
 
-/// Options every scene command has: the --set overrides and the scene.
 /// Output files a command may name (--csv, --plot, --graph, ...).
 #define CLI_MAX_OUTPUTS 4
 
@@ -134,6 +133,7 @@ typedef struct cli_output_file {
   const char *path;
 } cli_output_file;
 
+/// Options every scene command has: the --set overrides and the scene.
 typedef struct cli_scene_options {
   cli_overrides overrides;  ///< --set overrides, in order
   const char *scene_path;
