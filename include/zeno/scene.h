@@ -52,15 +52,15 @@ typedef enum zeno_impact_law {
   ZENO_LAW_CHATTERJEE_RUINA,  ///< normal/tangential restitution e, e_t (single impacts)
   ZENO_LAW_NEWTON             ///< Newton restitution e with Coulomb friction
 } zeno_impact_law;
-/// The default escape radius (zeno_scene.escape_radius 0) in sizes of the
-/// body (max(rho, |p_i|)): far beyond any motion that returns to its
-/// equilibrium.
-#define ZENO_ESCAPE_RADIUS_SCALES 1e6
-
 /// The number of laws (values 0..ZENO_LAW_COUNT-1).
 #define ZENO_LAW_COUNT 3
 /// The law of a scene that names none: the paper's.
 #define ZENO_LAW_DEFAULT ZENO_LAW_INELASTIC
+
+/// The default escape radius (zeno_scene.escape_radius 0) in sizes of the
+/// body (max(rho, |p_i|)): far beyond any motion that returns to its
+/// equilibrium.
+#define ZENO_ESCAPE_RADIUS_SCALES 1e6
 
 /// What to do when several contact modes are consistent at an event.
 typedef enum zeno_ambiguity_policy {
