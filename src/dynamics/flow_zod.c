@@ -157,3 +157,11 @@ static int sort_crossings(flow_crossing *out, int n) {
   }
   return n;
 }
+
+flow_end flow_segment_end(const flow_crossing *cr, int n, double tau_end, double horizon) {
+  if (n == 0) return FLOW_END_TIME;
+  const bool before_limit = cr[0].tau < tau_end;
+  if (cr[0].guard == ZENO_GUARD_ESCAPE && (before_limit || cr[0].tau <= horizon))
+    return FLOW_END_ESCAPE;
+  return before_limit ? FLOW_END_GUARD : FLOW_END_TIME;
+}

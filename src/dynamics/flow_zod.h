@@ -54,4 +54,22 @@ int flow_crossings_inv(int n, zeno_mode mode, const double c[4], const double cd
                        const double cdd[4], const double inv[4], double radius,
                        flow_crossing out[FLOW_MAX_CROSSINGS]);
 
+/// What ends a ZOD segment (flow_segment_end()).
+typedef enum flow_end {
+  FLOW_END_GUARD,   ///< its first guard crossing, before the time limit
+  FLOW_END_TIME,    ///< the time limit: a guard lies beyond it, or nothing moves
+  FLOW_END_ESCAPE,  ///< the escape radius, before the time limit or not
+} flow_end;
+
+/// How a segment whose crossings are cr[0..n-1] (flow_crossings()) ends
+/// with tau_end left to the time limit. A mode whose first crossing is an
+/// escape within `horizon` is terminal: its accelerations are constant and
+/// no guard ends it before the body is beyond the radius, so
+/// FLOW_END_ESCAPE is returned even when the radius lies past the time
+/// limit (the run is decided where the mode begins, not cut as
+/// `time-limit`). An escape later than `horizon` is rounding drift of a
+/// coordinate at rest (its speed and acceleration below the precision
+/// floor): it ends the segment only before the time limit, as any escape.
+flow_end flow_segment_end(const flow_crossing *cr, int n, double tau_end, double horizon);
+
 #endif

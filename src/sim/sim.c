@@ -428,9 +428,20 @@ static zeno_status flow_to_event(zeno_sim *s, zeno_event *ev) {
   double qddp[3], c[4], cd[4], cdd[4];
   const int n = sim_zod_crossings(s, qddp, c, cd, cdd, cr);
   const double tau_end = s->scene.t_end - s->run.t;
-  if (n == 0 || cr[0].tau >= tau_end) {
+  const flow_end end = flow_segment_end(cr, n, tau_end, s->escape_horizon);
+  if (end == FLOW_END_TIME) {
     sim_note_near_misses(s, c, cd, cdd, tau_end);
     return emit_time_limit(s, ev, fmax(tau_end, 0));
+  }
+  if (end == FLOW_END_ESCAPE) {
+    sim_note_near_misses(s, c, cd, cdd, cr[0].tau);
+    if (!(cr[0].tau < tau_end)) {
+      // A terminal mode whose escape lies beyond the time limit: decided
+      // here, where it begins (flow_segment_end()).
+      s->run.pending_outcome = ZENO_OUTCOME_ESCAPED;
+      s->run.pending_guard = ZENO_GUARD_ESCAPE;
+      return emit_end(s, ev);
+    }
   }
   const double tau = cr[0].tau;
   segment g = {.t0 = s->run.t, .t1 = s->run.t + tau, .mode = s->run.sol.mode};

@@ -52,6 +52,12 @@ zeno_sim_def zeno_sim_def_default(void) {
 /// A gap within this fraction of the initial contact coordinates is zero:
 /// rounding of the pose -> q' conversion is a few ulps.
 #define SIM_START_GAP_RTOL 1e-12
+/// A terminal mode (flow_segment_end()) escapes no later than a coordinate
+/// starting from rest at this fraction of the acceleration scale would: a
+/// billion times above rounding of the accelerations (1e-16), whose drift
+/// reaches the radius some thousand times later still; a real motion this
+/// slow runs to the time limit as before.
+#define SIM_TERMINAL_ACCEL_RTOL 1e-9
 
 /* ---------- creation ---------- */
 
@@ -106,6 +112,8 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
   // The default escape radius: sizes of the body, whatever its units.
   if (!(s->scene.escape_radius > 0))
     s->scene.escape_radius = ZENO_ESCAPE_RADIUS_SCALES * s->km.length_scale;
+  s->escape_horizon =
+      sqrt(2 * s->scene.escape_radius / (SIM_TERMINAL_ACCEL_RTOL * s->km.accel_scale));
   const double bias[4] = {0, 0, 0, 0};
   contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;

@@ -47,13 +47,17 @@ void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, doubl
 
 bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const flow_crossing *cr, int n,
                            const double c[4], const double cd[4], const double cdd[4]) {
-  if (n == 0 || cr[0].tau >= s->scene.t_end - s->run.t) {
-    sim_note_near_misses(s, c, cd, cdd, s->scene.t_end - s->run.t);
+  const double tau_end = s->scene.t_end - s->run.t;
+  const flow_end end = flow_segment_end(cr, n, tau_end, s->escape_horizon);
+  if (end == FLOW_END_GUARD) return false;
+  // A free contact that comes within rounding of its surface before the
+  // end is a near tie of the outcome.
+  sim_note_near_misses(s, c, cd, cdd, end == FLOW_END_TIME ? tau_end : cr[0].tau);
+  if (end == FLOW_END_TIME) {
     sim_cycle_take_tie(t, &s->run.tie, SIM_TIE_NONE, true);
     t->out->end = ZENO_OUTCOME_TIME_LIMIT;
     return true;
   }
-  if (cr[0].guard != ZENO_GUARD_ESCAPE) return false;
   sim_cycle_take_tie(t, &s->run.tie, SIM_TIE_NONE, true);  // the END event: nothing new noted
   t->out->end = ZENO_OUTCOME_ESCAPED;
   return true;

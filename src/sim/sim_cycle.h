@@ -91,7 +91,8 @@ static inline void sim_cycle_take_tie(sim_cycle_track *t, double *tie, double no
 /// the simulator's time.
 void sim_cycle_return(sim_cycle_track *t, const zeno_sim *s, double angle, double rate);
 /// A segment's end when it is the cycle's: no guard crossing before the
-/// time limit (an unstable cycle sliding on without end), or an escape;
+/// time limit, or an escape first, before the time limit or beyond it (a
+/// terminal mode: an unstable cycle sliding on without end, flow_segment_end());
 /// with the sorted crossings cr[0..n) of contact coordinates c + cd tau +
 /// cdd tau^2 / 2. True when the cycle ended there.
 bool sim_cycle_segment_end(sim_cycle_track *t, zeno_sim *s, const flow_crossing *cr, int n,

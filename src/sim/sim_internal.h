@@ -137,6 +137,10 @@ struct zeno_sim {
   zeno_scene user_scene;  ///< the scene as given (zeno_sim_scene())
   scene_units units;      ///< of user_scene
   zeno_sim_def def;
+  /// The latest escape of a terminal mode [time] (flow_segment_end()):
+  /// from rest at SIM_TERMINAL_ACCEL_RTOL of the acceleration scale, a
+  /// coordinate reaches the escape radius then; later ones are drift.
+  double escape_horizon;
   kinematics_model km;
   contact_dyn dyn;  ///< constant under the ZOD; refreshed at every event in the full model
   mode_solution_cache mode_cache;  ///< ZOD: every mode's solution, solved once

@@ -402,9 +402,10 @@ static kstep flow(kernel_run *r) {
   if (sim_cycle_segment_end(&r->k, s, cr, n, c, cd, cdd)) {
     if (r->run) {
       // The END event of a run: the state at the time limit (emit_time_limit()
-      // of sim.c) or at the escape.
+      // of sim.c), at the escape, or where a terminal mode begins (its escape
+      // beyond the time limit).
       const bool limit = r->k.out->end == ZENO_OUTCOME_TIME_LIMIT;
-      const double tau = limit ? (tau_end > 0 ? tau_end : 0) : cr[0].tau;
+      const double tau = limit ? (tau_end > 0 ? tau_end : 0) : cr[0].tau < tau_end ? cr[0].tau : 0;
       flow_advance(s->run.q, s->run.qd, qddp, tau, s->run.q, s->run.qd);
       s->run.t = limit ? s->scene.t_end : s->run.t + tau;
     }

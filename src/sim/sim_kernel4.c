@@ -200,7 +200,8 @@ static L4 q_step segment_end(quad *w, const v4 c[4], const v4 cd[4], const doubl
                              const double inv[4]) {
   const zeno_sim *s = w->s;
   const zeno_mode mode = {{(unsigned char)(w->code % 4), (unsigned char)(w->code / 4)}};
-  int kind = -1;  // 0 the time limit, 1 an escape
+  int kind = -1;        // 0 the time limit, 1 an escape
+  v4 tau_note = vb(0);  // near misses count up to the end, lane by lane
   for (int l = 0; l < LANES; l++) {
     double cl[4], cdl[4];
     for (int a = 0; a < 4; a++) {
@@ -209,14 +210,15 @@ static L4 q_step segment_end(quad *w, const v4 c[4], const v4 cd[4], const doubl
     }
     flow_crossing cr[FLOW_MAX_CROSSINGS];
     const int n = flow_crossings_inv(2, mode, cl, cdl, cdd, inv, s->scene.escape_radius, cr);
-    int lane_kind;
-    if (n == 0 || cr[0].tau >= s->scene.t_end - w->t[l]) lane_kind = 0;
-    else if (cr[0].guard == ZENO_GUARD_ESCAPE) lane_kind = 1;
-    else return Q_PART;
+    const double tau_end = s->scene.t_end - w->t[l];
+    const flow_end end = flow_segment_end(cr, n, tau_end, s->escape_horizon);
+    if (end == FLOW_END_GUARD) return Q_PART;
+    const int lane_kind = end == FLOW_END_TIME ? 0 : 1;
+    tau_note[l] = lane_kind == 0 ? tau_end : cr[0].tau;
     if (kind >= 0 && lane_kind != kind) return Q_PART;
     kind = lane_kind;
   }
-  if (kind == 0) near_misses(w, c, cd, cdd, vb(s->scene.t_end) - w->t);
+  near_misses(w, c, cd, cdd, tau_note);
   take_tie(w, true);
   w->end = kind == 0 ? ZENO_OUTCOME_TIME_LIMIT : ZENO_OUTCOME_ESCAPED;
   return Q_DONE;
