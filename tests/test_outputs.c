@@ -441,6 +441,30 @@ static void long_section_list_is_abbreviated(void **state) {
   run_result_free(&ball);
 }
 
+// What a summary number is: the ZOD's pose is marked linearised, with its
+// units (Example 3's -114.583 rad is no 18 turns); a full-model run from
+// q' gives its final time on the ZOD's scale, t / eps, beside its own.
+static void summary_says_what_numbers_are(void **state) {
+  (void)state;
+  run_result zod = run_zeno_captured("simulate", EXAMPLE3_ZENO);
+  assert_int_equal(zod.exit_code, 0);
+  assert_non_null(strstr(zod.out, ") [length, length, rad], linearised on the ZOD's scale\n"));
+  assert_null(strstr(zod.out, "final time / eps"));
+  run_result_free(&zod);
+  run_result full = run_zeno_captured("simulate", EXAMPLE3_ZENO, "--model", "full", "--eps",
+                                      "1e-3");
+  assert_int_equal(full.exit_code, 0);
+  const char *t = strstr(full.out, "\nfinal time              ");
+  const char *scaled = strstr(full.out, "\nfinal time / eps        ");
+  assert_non_null(t);
+  assert_non_null(scaled);
+  const double t_full = strtod(t + 25, NULL), t_zod = strtod(scaled + 25, NULL);
+  assert_true(fabs(t_zod - t_full / 1e-3) <= 1e-5 * t_zod);  // both printed to 6 digits
+  assert_true(fabs(t_zod - 60.5351) < 0.1);                  // near the ZOD's own rest time
+  assert_null(strstr(full.out, "linearised"));
+  run_result_free(&full);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(events_csv_of_example2),
@@ -448,6 +472,7 @@ int main(void) {
       cmocka_unit_test(events_csv_of_a_ball),
       cmocka_unit_test(old_trajectory_is_named),
       cmocka_unit_test(long_word_is_abbreviated),
+      cmocka_unit_test(summary_says_what_numbers_are),
       cmocka_unit_test(long_section_list_is_abbreviated),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

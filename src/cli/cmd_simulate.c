@@ -254,9 +254,15 @@ static void print_end_details(const run_record *rec, int contact_count) {
   }
 }
 
-static void print_counts(const zeno_summary *s) {
+static void print_counts(const zeno_summary *s, const zeno_scene *scene) {
   cli_label("final time");
   printf("%.6g\n", s->t);
+  // A full-model run started from q' (positions eps^2, velocities eps)
+  // runs on times eps those of the ZOD (docs/model.md, Scaling).
+  if (scene->model == ZENO_MODEL_FULL && scene->initial_kind == ZENO_INITIAL_ZOD) {
+    cli_label("final time / eps");
+    printf("%.6g (the ZOD's time)\n", s->t / scene->epsilon);
+  }
   cli_label("events");
   printf("%ld\n", s->events);
   cli_label("impacts");
@@ -288,13 +294,18 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
   print_end_details(rec, run->scene->contact_count);
   cli_label("modes");
   print_word(run->word);
-  print_counts(s);
+  print_counts(s, run->scene);
   print_sections(rec);
   // q' is (z1, x1, theta) for one contact (zeno_state.zod).
   print_triple(run->scene->contact_count == 1 ? "final q' (z1, x1, th)" : "final q' (z1, z2, x2)",
                s->final_state.zod);
   print_triple("final q' rate", s->final_state.zod_rate);
-  print_triple("final pose (x, y, th)", s->final_state.q);
+  // The ZOD's pose is the linear image of q' on the ZOD's own scale (any
+  // multiple is as good, eq. (24)): no pose of the body, and said so.
+  cli_label("final pose (x, y, th)");
+  printf("(%.6g, %.6g, %.6g) [length, length, rad]%s\n", s->final_state.q[0], s->final_state.q[1],
+         s->final_state.q[2],
+         run->scene->model == ZENO_MODEL_ZOD ? ", linearised on the ZOD's scale" : "");
 }
 
 static int report(const zeno_sim *sim, const simulate_options *o, const run_record *rec) {
