@@ -7,8 +7,11 @@
 // changes no result; `simulate --out` runs in memory that does not grow
 // with the number of events.
 #define _DEFAULT_SOURCE  // wait4
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,6 +28,7 @@
 #include <cmocka.h>
 
 #include "cli_runner.h"
+#include "zeno/run_dir.h"
 
 /// Exit status for bad input (README, "Exit status").
 #define EXIT_BAD_INPUT 2
@@ -493,6 +497,139 @@ static void out_memory_does_not_grow(void **state) {
   assert_true(many - few < MAX_GROWTH_KB);
 }
 
+/// Bytes a file may grow to in the full-disk runs (RLIMIT_FSIZE): far
+/// less than a trajectory of Example 3 sampled every 1e-3.
+#define FULL_DISK_BYTES 65536
+/// The files of a run folder (SIMULATE_OUT_FILES' five).
+#define RUN_FILES 5
+
+// Runs zeno with files limited to FULL_DISK_BYTES (writes past it fail
+// with EFBIG, SIGXFSZ ignored), as on a full disk.
+static run_result run_on_full_disk(const char *const *args) {
+  struct rlimit old, small;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  small = old;
+  small.rlim_cur = FULL_DISK_BYTES;
+  void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  run_result r = run_zeno_argv(args, true);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, previous);
+  return r;
+}
+
+// A run that fails part way (its trajectory.csv past a full disk) leaves
+// the folder's previous run whole: each of its five files byte for byte
+// (the new run's scene.yaml and overrides.txt were written first and
+// stayed beside the old trajectory, a mixture that replay played), nothing
+// of the new run, no hidden temporary. A temporary that a killed writer
+// left (".trajectory.csv.XXXXXX") is removed by the next run.
+static void failed_run_leaves_the_previous_run(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "whole");
+  char run[PATH_SIZE], path[2 * PATH_SIZE], stale[2 * PATH_SIZE];
+  work_path(&w, "run", run);
+  run_result first = run_zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--set",
+                                                         "stop.t_end=20", "--out", run, "-q", NULL},
+                                   true);
+  if (first.exit_code != 0) fail_msg("exit %d: %s", first.exit_code, first.err);
+  run_result_free(&first);
+  char *before[RUN_FILES];
+  size_t length[RUN_FILES];
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    before[k] = read_file_bytes(path, &length[k]);
+    assert_non_null(before[k]);
+  }
+  snprintf(stale, sizeof stale, "%s/.trajectory.csv.Ab12Cd", run);
+  write_file(stale, "the start of a trajectory a killed run left\n");
+  run_result second = run_on_full_disk((const char *const[]){
+      "simulate", EXAMPLE3_ZENO, "--set", "solver.sample_dt=1e-3", "--out", run, "-q", NULL});
+  assert_int_equal(second.exit_code, 1);
+  if (strstr(second.err, "trajectory.csv") == NULL) fail_msg("no file named: %s", second.err);
+  run_result_free(&second);
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    size_t n = 0;
+    char *after = read_file_bytes(path, &n);
+    assert_non_null(after);
+    if (n != length[k] || memcmp(after, before[k], n) != 0)
+      fail_msg("%s is not the previous run's", SIMULATE_OUT_FILES[k]);
+    free(after);
+    free(before[k]);
+  }
+  DIR *d = opendir(run);
+  assert_non_null(d);
+  int entries = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      bool known = false;
+      for (int k = 0; k < RUN_FILES; k++)
+        known = known || strcmp(e->d_name, SIMULATE_OUT_FILES[k]) == 0;
+      if (!known) fail_msg("'%s' left in the run folder", e->d_name);
+      entries++;
+    }
+  closedir(d);
+  assert_int_equal(entries, RUN_FILES);
+  remove_simulate_out(run);
+  rmdir(run);
+  rmdir(w.root);
+}
+
+// A run folder's files are read only as regular files of at most
+// ZENO_RUN_DIR_MAX_BYTES: a FIFO named events.jsonl blocked the reader for
+// ever, trajectory.csv linked to /dev/zero grew it by 330 MB/s; each is
+// refused at once, naming the file, by the library and by plot-trajectory
+// (the events, optional to it, with a note; the trajectory as bad input, exit 2).
+// A file larger than the limit (sparse: it takes no disk) is refused
+// before a byte of it is read.
+static void run_folder_reads_are_bounded(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "bounded");
+  char run[PATH_SIZE], trajectory[2 * PATH_SIZE], events[2 * PATH_SIZE], figure[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "figure.png", figure);
+  simulate_example2(EXAMPLE2, run, NULL);
+  snprintf(trajectory, sizeof trajectory, "%s/%s", run, ZENO_RUN_DIR_TRAJECTORY);
+  snprintf(events, sizeof events, "%s/%s", run, ZENO_RUN_DIR_EVENTS);
+  zeno_run_dir_data data = {0};
+  zeno_error err;
+  // A FIFO: refused without waiting for a writer.
+  assert_int_equal(unlink(events), 0);
+  assert_int_equal(mkfifo(events, 0600), 0);
+  assert_int_equal(zeno_run_dir_read_events(events, &data, &err), ZENO_ERR_IO);
+  assert_non_null(strstr(err.message, "not a regular file"));
+  const char *const plot[] = {"plot-trajectory", run, "--plot", figure, NULL};
+  run_result r = run_zeno_argv(plot, true);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.err, "events.jsonl': not a regular file"));
+  run_result_free(&r);
+  // A link to a device without end.
+  assert_int_equal(unlink(trajectory), 0);
+  assert_int_equal(symlink("/dev/zero", trajectory), 0);
+  assert_int_equal(zeno_run_dir_read_trajectory(trajectory, &data, &err), ZENO_ERR_IO);
+  assert_non_null(strstr(err.message, "not a regular file"));
+  r = run_zeno_argv(plot, true);
+  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+  assert_non_null(strstr(r.err, "trajectory.csv': not a regular file"));
+  run_result_free(&r);
+  // A file one byte over the limit.
+  assert_int_equal(unlink(trajectory), 0);
+  const int fd = open(trajectory, O_WRONLY | O_CREAT | O_EXCL, 0600);
+  assert_true(fd >= 0);
+  assert_int_equal(ftruncate(fd, (off_t)ZENO_RUN_DIR_MAX_BYTES + 1), 0);
+  close(fd);
+  assert_int_equal(zeno_run_dir_read_trajectory(trajectory, &data, &err), ZENO_ERR_RANGE);
+  assert_non_null(strstr(err.message, "1073741825 bytes"));
+  zeno_run_dir_data_free(&data);
+  remove_simulate_out(run);
+  rmdir(run);
+  unlink(figure);
+  rmdir(w.root);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scene_inside_its_run_directory),
@@ -507,6 +644,8 @@ int main(void) {
       cmocka_unit_test(escape_sequence_in_name_is_refused),
       cmocka_unit_test(a_change_of_units_changes_nothing),
       cmocka_unit_test(out_memory_does_not_grow),
+      cmocka_unit_test(failed_run_leaves_the_previous_run),
+      cmocka_unit_test(run_folder_reads_are_bounded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,13 @@ extern "C" {
 #define ZENO_RUN_DIR_OVERRIDE_MAX 4096
 #define ZENO_RUN_DIR_OVERRIDES_MAX_BYTES (256 * (ZENO_RUN_DIR_OVERRIDE_MAX + 1))
 
+/// The most bytes a run directory's trajectory.csv, events.jsonl or
+/// events.csv may hold (1 GiB, some three million trajectory rows): the
+/// readers refuse a larger file, and the writer stops a run before one of
+/// its files grows that far (ZENO_ERR_RANGE naming solver.sample_dt: a
+/// tiny sample_dt wrote 250 MB in 1.5 s).
+#define ZENO_RUN_DIR_MAX_BYTES 1073741824LL
+
 /// File names inside a run directory.
 #define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
 #define ZENO_RUN_DIR_EVENTS "events.jsonl"
@@ -123,12 +130,15 @@ ZENO_API void zeno_run_dir_data_free(zeno_run_dir_data *data);
 typedef struct zeno_run_dir_writer zeno_run_dir_writer;
 
 /// Creates `dir` (with its parents), takes its lock (a second writer of the
-/// same directory is refused, ZENO_ERR_IO) and starts trajectory.csv and
-/// events.csv (headers written) and events.jsonl for a run of `scene`
-/// (one or two contacts), sampled every
-/// scene->sample_dt. The files are written aside and renamed into place by
-/// zeno_run_dir_writer_close() (zeno_io_output: never through a link
-/// planted in the directory). Returns NULL and fills error on failure.
+/// same directory is refused, ZENO_ERR_IO), removes the hidden temporaries
+/// a killed writer left there, and starts trajectory.csv and events.csv
+/// (headers written) and events.jsonl for a run of `scene` (one or two
+/// contacts), sampled every scene->sample_dt. Every file of the run, the
+/// scene's too, is written aside and renamed into place only by
+/// zeno_run_dir_writer_close(), all together, the scene last
+/// (zeno_io_output: never through a link planted in the directory);
+/// zeno_run_dir_writer_discard() drops them all, the folder's previous run
+/// kept whole. Returns NULL and fills error on failure.
 ZENO_API zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scene *scene,
                                                          zeno_error *error);
 
@@ -145,17 +155,24 @@ ZENO_API zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *writer,
 /// Writes one event of the run: the samples since the previous event (the
 /// sampling rule of zeno_run_dir_record()), the rows before and after it,
 /// its events.jsonl line and its events.csv row. ZENO_ERR_IO names the
-/// file.
+/// file; ZENO_ERR_RANGE (naming solver.sample_dt) when a file would grow
+/// past ZENO_RUN_DIR_MAX_BYTES. After an error, discard the writer.
 ZENO_API zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *writer, const zeno_sim *sim,
                                                const zeno_event *event, zeno_error *error);
 
 /// Sample times so far that the dense output could not serve (left out).
 ZENO_API size_t zeno_run_dir_writer_skipped(const zeno_run_dir_writer *writer);
 
-/// Closes the files and renames them into place (a failing close is a
-/// write error: ZENO_ERR_IO naming the file, and that file is dropped),
-/// releases the directory and frees the writer; NULL is accepted (ZENO_OK).
+/// Closes the files and renames them into place, the scene last (a failing
+/// close is a write error: ZENO_ERR_IO naming the file, which is dropped
+/// with every file not yet renamed), releases the directory and frees the
+/// writer; NULL is accepted (ZENO_OK).
 ZENO_API zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *writer, zeno_error *error);
+
+/// Drops every file of the run unwritten (a run that failed or was
+/// interrupted): the directory keeps its previous run as it was. Releases
+/// the directory and frees the writer; NULL is accepted.
+ZENO_API void zeno_run_dir_writer_discard(zeno_run_dir_writer *writer);
 
 /* ---- reading ------------------------------------------------------------- */
 

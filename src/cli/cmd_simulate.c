@@ -350,7 +350,7 @@ static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim, const simulate_opt
                                                   cli_overrides_items(&o->common.overrides),
                                                   o->common.overrides.count, &err) != ZENO_OK) {
     *code = cli_output_error(&err);
-    zeno_run_dir_writer_close(w, NULL);
+    zeno_run_dir_writer_discard(w);
     return NULL;
   }
   return w;
@@ -363,8 +363,10 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   if (code == CLI_EXIT_OK) code = run_events(sim, out, &rec);
   rec.skipped_samples = zeno_run_dir_writer_skipped(out);
   zeno_error err;
-  if (zeno_run_dir_writer_close(out, &err) != ZENO_OK && code == CLI_EXIT_OK)
-    code = cli_output_error(&err);
+  // The run's files land together, only when the run did: a failed run
+  // leaves the folder's previous run whole.
+  if (code != CLI_EXIT_OK) zeno_run_dir_writer_discard(out);
+  else if (zeno_run_dir_writer_close(out, &err) != ZENO_OK) code = cli_output_error(&err);
   if (code == CLI_EXIT_OK) code = report(sim, o, &rec);
   free(rec.sections);
   return code;

@@ -4,11 +4,14 @@
 // The reader is run_dir_read.c.
 #include "zeno/run_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "io/run_dir_internal.h"
@@ -140,11 +143,29 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 
 /* ---------- the writer ---------- */
 
+/// The run's files, in the order they are renamed into place at close:
+/// the scene last, so that a folder whose commit was cut short keeps the
+/// scene of its previous run beside the new data, never a new scene beside
+/// the old data.
+enum { OUT_TRAJECTORY, OUT_EVENTS, OUT_EVENTS_CSV, OUT_OVERRIDES, OUT_SCENE, OUT_COUNT };
+static const char *const OUT_NAMES[OUT_COUNT] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
+                                                 ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_OVERRIDES,
+                                                 ZENO_RUN_DIR_SCENE};
+
+/// Sample rows written between two looks at the files' sizes, and a bound
+/// on one row's bytes (21 numbers of at most 24 characters, a mode, a kind
+/// and an index): the writer stops a run this far below
+/// ZENO_RUN_DIR_MAX_BYTES, so no file it writes ever exceeds it.
+#define RUN_DIR_ROWS_PER_CHECK 1024
+#define RUN_DIR_ROW_MAX_BYTES 1024
+#define RUN_DIR_WRITE_LIMIT \
+  (ZENO_RUN_DIR_MAX_BYTES - RUN_DIR_ROWS_PER_CHECK * RUN_DIR_ROW_MAX_BYTES)
+
 struct zeno_run_dir_writer {
   char *dir;
   zeno_io_dir_lock *lock;  ///< one writer per directory
-  /// Written aside, renamed at close.
-  zeno_io_output *trajectory, *events, *events_csv;
+  /// Written aside, renamed into place together at close.
+  zeno_io_output *out[OUT_COUNT];
   int contact_count;
   double sample_dt;
   bool has_prev;   ///< an event was written
@@ -167,24 +188,46 @@ static zeno_status finish_output(zeno_io_output *o, zeno_status st, zeno_error *
   return zeno_io_output_commit(o, error);
 }
 
-zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error) {
-  if (w == NULL) return ZENO_OK;
-  zeno_status st = finish_output(w->trajectory, ZENO_OK, error);
-  st = finish_output(w->events, st, error);
-  st = finish_output(w->events_csv, st, error);
+// Every output renamed into place in OUT_NAMES' order (`commit`), or all
+// dropped; the lock released and the writer freed.
+static zeno_status writer_end(zeno_run_dir_writer *w, bool commit, zeno_error *error) {
+  zeno_status st = commit ? ZENO_OK : ZENO_ERR_IO;
+  for (int k = 0; k < OUT_COUNT; k++) st = finish_output(w->out[k], st, error);
   zeno_io_dir_lock_release(w->lock);
   free(w->dir);
   free(w);
-  return st;
+  return commit ? st : ZENO_OK;
 }
 
-// The writer's outputs are dropped, not committed, after a failure.
-static void writer_abandon(zeno_run_dir_writer *w) {
-  zeno_io_output_discard(w->trajectory);
-  zeno_io_output_discard(w->events);
-  zeno_io_output_discard(w->events_csv);
-  w->trajectory = w->events = w->events_csv = NULL;
-  zeno_run_dir_writer_close(w, NULL);
+zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error) {
+  return w ? writer_end(w, true, error) : ZENO_OK;
+}
+
+void zeno_run_dir_writer_discard(zeno_run_dir_writer *w) {
+  if (w) writer_end(w, false, NULL);
+}
+
+// The hidden temporaries (".NAME.XXXXXX", zeno_io_output) of the run's
+// files that a killed writer left: removed once the directory's lock is
+// ours, so that no other writer's are touched.
+static void remove_stale_temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  const struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    for (int k = 0; k < OUT_COUNT; k++) {
+      const size_t n = strlen(OUT_NAMES[k]);
+      const char *name = e->d_name;
+      if (name[0] != '.' || strncmp(name + 1, OUT_NAMES[k], n) != 0 || name[n + 1] != '.' ||
+          strlen(name + n + 2) != 6)
+        continue;
+      char *path = zeno_io_path_join(dir, name);
+      struct stat st;
+      if (path && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) unlink(path);
+      free(path);
+    }
+  }
+  closedir(d);
 }
 
 zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scene *scene,
@@ -204,32 +247,33 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   w->contact_count = scene->contact_count;
   w->sample_dt = scene->sample_dt;
   w->lock = zeno_io_dir_lock_take(dir, error);
-  if (w->lock != NULL) w->trajectory = zeno_io_output_open(dir, ZENO_RUN_DIR_TRAJECTORY, error);
-  if (w->trajectory != NULL) w->events = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS, error);
-  if (w->events != NULL) w->events_csv = zeno_io_output_open(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
-  zeno_status st = w->events_csv ? ZENO_OK : ZENO_ERR_IO;
-  if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->trajectory),
+  if (w->lock != NULL) remove_stale_temporaries(dir);
+  zeno_status st = w->lock ? ZENO_OK : ZENO_ERR_IO;
+  for (int k = OUT_TRAJECTORY; st == ZENO_OK && k <= OUT_EVENTS_CSV; k++)
+    if ((w->out[k] = zeno_io_output_open(dir, OUT_NAMES[k], error)) == NULL) st = ZENO_ERR_IO;
+  if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->out[OUT_TRAJECTORY]),
                                                  w->contact_count, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_TRAJECTORY, error);
-  if (st == ZENO_OK && zeno_io_events_csv_header(zeno_io_output_stream(w->events_csv),
+  if (st == ZENO_OK && zeno_io_events_csv_header(zeno_io_output_stream(w->out[OUT_EVENTS_CSV]),
                                                  w->contact_count, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   if (st != ZENO_OK) {
-    writer_abandon(w);
+    zeno_run_dir_writer_discard(w);
     return NULL;
   }
   return w;
 }
 
-// Writes `text` to dir/name aside and renames it into place.
-static zeno_status write_text(const zeno_run_dir_writer *w, const char *name, const char *text,
-                              size_t length, zeno_error *error) {
-  zeno_io_output *o = zeno_io_output_open(w->dir, name, error);
+// Writes `text` aside as output k, renamed into place with the others at
+// close (a second call replaces the first's).
+static zeno_status write_text(zeno_run_dir_writer *w, int k, const char *text, size_t length,
+                              zeno_error *error) {
+  zeno_io_output_discard(w->out[k]);
+  zeno_io_output *o = w->out[k] = zeno_io_output_open(w->dir, OUT_NAMES[k], error);
   if (o == NULL) return ZENO_ERR_IO;
-  zeno_status st = ZENO_OK;
   if (length > 0 && fwrite(text, 1, length, zeno_io_output_stream(o)) != length)
-    st = write_failed(w->dir, name, error);
-  return finish_output(o, st, error);
+    return write_failed(w->dir, OUT_NAMES[k], error);
+  return ZENO_OK;
 }
 
 // An override kept in overrides.txt is one line of printable text.
@@ -254,29 +298,40 @@ zeno_status zeno_run_dir_writer_save_scene(zeno_run_dir_writer *w, const char *t
                        i + 1, ZENO_RUN_DIR_OVERRIDES, ZENO_RUN_DIR_OVERRIDE_MAX);
     size += strlen(overrides[i]) + 1;
   }
-  zeno_status st = write_text(w, ZENO_RUN_DIR_SCENE, text, length, error);
+  zeno_status st = write_text(w, OUT_SCENE, text, length, error);
   char *list = st == ZENO_OK ? malloc(size) : NULL;
   if (st == ZENO_OK && list == NULL) st = zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   if (st == ZENO_OK) {
     size_t n = 0;
     for (size_t i = 0; i < override_count; i++)
       n += (size_t)snprintf(list + n, size - n, "%s\n", overrides[i]);
-    st = write_text(w, ZENO_RUN_DIR_OVERRIDES, list, n, error);
+    st = write_text(w, OUT_OVERRIDES, list, n, error);
   }
   free(list);
   return st;
+}
+
+// Output k below RUN_DIR_WRITE_LIMIT, or ZENO_ERR_RANGE naming the
+// settings that make a run's files large.
+static zeno_status check_size(const zeno_run_dir_writer *w, int k, zeno_error *error) {
+  const off_t size = ftello(zeno_io_output_stream(w->out[k]));
+  if (size < RUN_DIR_WRITE_LIMIT) return ZENO_OK;  // -1 too: write errors are found as written
+  return zeno_fail(error, ZENO_ERR_RANGE, "solver.sample_dt",
+                   "'%s/%s' would hold more than %lld bytes, the most a run directory's file "
+                   "may: raise solver.sample_dt (now %g), or lower stop.t_end or stop.max_events",
+                   w->dir, OUT_NAMES[k], (long long)ZENO_RUN_DIR_MAX_BYTES, w->sample_dt);
 }
 
 zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *sim,
                                       const zeno_event *ev, zeno_error *error) {
   if (w == NULL || sim == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "writer, simulator and event are required");
-  FILE *trajectory = zeno_io_output_stream(w->trajectory);
+  FILE *trajectory = zeno_io_output_stream(w->out[OUT_TRAJECTORY]);
   run_dir_sampler smp = run_dir_sampler_start(w->sample_dt, w->has_prev, w->t_prev, ev->t);
   w->has_prev = true;
   w->t_prev = ev->t;
   double t;
-  while (run_dir_sampler_next(&smp, &t)) {
+  for (long rows = 1; run_dir_sampler_next(&smp, &t); rows++) {
     zeno_state st;
     if (zeno_sim_state_at(sim, t, &st, NULL) != ZENO_OK) {
       w->skipped++;
@@ -285,17 +340,22 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
     const zeno_run_dir_row row = event_row(&st, ZENO_ROW_SAMPLE, ev->index);
     if (zeno_io_trajectory_row(trajectory, &row, w->contact_count, NULL) != ZENO_OK)
       return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
+    if (rows % RUN_DIR_ROWS_PER_CHECK == 0 && check_size(w, OUT_TRAJECTORY, error) != ZENO_OK)
+      return ZENO_ERR_RANGE;
   }
   const zeno_run_dir_row before = event_row(&ev->before, ZENO_ROW_BEFORE, ev->index);
   const zeno_run_dir_row after = event_row(&ev->after, ZENO_ROW_AFTER, ev->index);
   if (zeno_io_trajectory_row(trajectory, &before, w->contact_count, NULL) != ZENO_OK ||
       zeno_io_trajectory_row(trajectory, &after, w->contact_count, NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
-  if (zeno_io_event_jsonl(zeno_io_output_stream(w->events), ev, w->contact_count, NULL) != ZENO_OK)
-    return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
-  if (zeno_io_event_csv(zeno_io_output_stream(w->events_csv), ev, w->contact_count, NULL) !=
+  if (zeno_io_event_jsonl(zeno_io_output_stream(w->out[OUT_EVENTS]), ev, w->contact_count, NULL) !=
       ZENO_OK)
+    return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);
+  if (zeno_io_event_csv(zeno_io_output_stream(w->out[OUT_EVENTS_CSV]), ev, w->contact_count,
+                        NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_EVENTS_CSV, error);
+  for (int k = OUT_TRAJECTORY; k <= OUT_EVENTS_CSV; k++)
+    if (check_size(w, k, error) != ZENO_OK) return ZENO_ERR_RANGE;
   return ZENO_OK;
 }
 

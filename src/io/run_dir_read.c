@@ -5,12 +5,14 @@
 // of the line's start for a member of an event, which jansson does not
 // place).
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -134,13 +136,37 @@ static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_di
   return ZENO_OK;
 }
 
+// Opens a file of the run directory: a regular file (a link to one
+// included) of at most ZENO_RUN_DIR_MAX_BYTES. The open does not wait: a
+// FIFO under the name is refused at once (it blocked for ever), as is a
+// device (/dev/zero grew the reader by 330 MB/s).
 static zeno_status open_for_reading(const char *path, FILE **f, zeno_error *error) {
   if (path == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a path is required");
-  *f = fopen(path, "r");
-  if (*f == NULL)
+  *f = NULL;
+  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    const int saved = errno;
+    if (fd >= 0) close(fd);
     return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
-                        strerror(errno));
-  return ZENO_OK;
+                        strerror(saved));
+  }
+  zeno_status status = ZENO_OK;
+  if (!S_ISREG(st.st_mode))
+    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "",
+                          "cannot read '%s': not a regular file (%s)", path,
+                          S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
+  else if (st.st_size > ZENO_RUN_DIR_MAX_BYTES)
+    status = zeno_fail_at(error, ZENO_ERR_RANGE, path, 0, 0, "",
+                          "'%s' holds %lld bytes, more than the %lld a run directory's file may",
+                          path, (long long)st.st_size, (long long)ZENO_RUN_DIR_MAX_BYTES);
+  const int flags = status == ZENO_OK ? fcntl(fd, F_GETFL) : -1;
+  if (status == ZENO_OK &&
+      (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || (*f = fdopen(fd, "r")) == NULL))
+    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
+                          strerror(errno));
+  if (status != ZENO_OK) close(fd);
+  return status;
 }
 
 static zeno_status read_failed(const char *path, zeno_error *error) {
@@ -209,10 +235,17 @@ static zeno_status read_lines(FILE *f, reader *rd, zeno_run_dir_data *d, const f
   rd->line = 0;
   rd->previous_t = -INFINITY;
   rd->previous_event = 0;
-  while (st == ZENO_OK && getline(&line, &size, f) >= 0) {
+  long long bytes = 0;
+  ssize_t length;
+  while (st == ZENO_OK && (length = getline(&line, &size, f)) >= 0) {
     rd->line++;
     rd->text = line;
-    st = rd->line == 1 && kind->header ? kind->header(rd, d) : kind->line(rd, d);
+    // A file that grows as it is read stops at the limit all the same.
+    if ((bytes += length) > ZENO_RUN_DIR_MAX_BYTES)
+      st = zeno_fail_at(rd->error, ZENO_ERR_RANGE, rd->path, (int)rd->line, 1, "",
+                        "'%s' holds more than the %lld bytes a run directory's file may", rd->path,
+                        (long long)ZENO_RUN_DIR_MAX_BYTES);
+    else st = rd->line == 1 && kind->header ? kind->header(rd, d) : kind->line(rd, d);
   }
   if (st == ZENO_OK && ferror(f)) st = read_failed(rd->path, rd->error);
   rd->text = NULL;
