@@ -44,7 +44,8 @@ RANK.update(FRONT_ENDS)
 PUBLIC = {
     "api.h": "base", "error.h": "base", "version.h": "base",
     "scene.h": "scene", "mode.h": "dynamics", "impact_law.h": "dynamics", "sim.h": "sim",
-    "equilibrium.h": "analysis", "contact_problem.h": "analysis",
+    "equilibrium.h": "analysis", "warnings.h": "analysis",
+    "contact_problem.h": "analysis",
     "pang_trinkle.h": "analysis", "jamming.h": "analysis",
     "poincare.h": "maps", "stability.h": "analysis", "regions.h": "grid",
     "sweep.h": "grid", "certify.h": "certify",

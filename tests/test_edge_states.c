@@ -480,6 +480,118 @@ static void limits_stop_a_chatter(void **state) {
 
 /* ---- the CLI: no physical answer exits 2 ---------------------------------- */
 
+/* ---- the scene-sanity pass --------------------------------------------- */
+
+/// Example 2 with its angles typed in radians (issue 30's scene).
+static const char *const RADIANS_SET[] = {"paper.alpha=1.13", "paper.phi1=1.309",
+                                          "paper.phi2=0.52"};
+/// A feasible equilibrium where PP is consistent at rest (a random draw):
+/// ambiguous, Theorem 1.
+static const char *const AMBIGUOUS_SET[] = {
+    "paper.alpha=31.55", "paper.phi1=63.15", "paper.phi2=-10.6", "paper.mu1=0.63",
+    "paper.mu2=0.87",    "paper.l1=-0.52",   "paper.l2=0.77",    "paper.h=1.3"};
+
+static zeno_warnings warnings_of(const char *path, const char *const *set, size_t count) {
+  zeno_scene s;
+  assert_int_equal(zeno_scene_load(path, set, count, &s, NULL), ZENO_OK);
+  zeno_warnings w;
+  assert_int_equal(zeno_scene_warnings(&s, &w, NULL), ZENO_OK);
+  return w;
+}
+
+// zeno_scene_warnings(): nothing for any shipped scene; each angle of a
+// paper block typed in radians, by its path, with the degrees it meant
+// (1.13 rad = 64.7442 deg); an infeasible equilibrium naming the mode it
+// leaves in; an ambiguous one (PP at rest, Theorem 1); mu above the
+// Painlevé bound (the rod of painleve_bound at 1.1 times its bound).
+static void scene_warnings_found(void **state) {
+  (void)state;
+  static const char *const SHIPPED[] = {"bouncing-ball",   "example2",     "example3-reverse",
+                                        "example3-zeno",   "example4",     "example4-cr",
+                                        "example4-newton", "example6",     "example7",
+                                        "rocking-block",   "sliding-block"};
+  char path[1024];
+  for (size_t k = 0; k < sizeof SHIPPED / sizeof *SHIPPED; k++) {
+    snprintf(path, sizeof path, "%s/%s.yaml", ZENO_SCENES_DIR, SHIPPED[k]);
+    const zeno_warnings w = warnings_of(path, NULL, 0);
+    if (w.count != 0) fail_msg("%s: %s", SHIPPED[k], w.items[0].message);
+  }
+  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
+  zeno_warnings w = warnings_of(path, RADIANS_SET, 3);
+  assert_int_equal(w.count, 3);
+  for (int k = 0; k < 3; k++) assert_int_equal(w.items[k].kind, ZENO_WARNING_RADIANS);
+  assert_string_equal(w.items[0].parameter, "paper.alpha");
+  assert_string_equal(w.items[2].parameter, "paper.phi2");
+  assert_non_null(strstr(w.items[0].message, "write 64.7442"));
+  const char *const infeasible[] = {"paper.alpha=-20"};
+  w = warnings_of(path, infeasible, 1);
+  assert_int_equal(w.count, 1);
+  assert_int_equal(w.items[0].kind, ZENO_WARNING_INFEASIBLE);
+  w = warnings_of(path, AMBIGUOUS_SET, 8);
+  assert_int_equal(w.count, 1);
+  assert_int_equal(w.items[0].kind, ZENO_WARNING_AMBIGUOUS);
+  assert_non_null(strstr(w.items[0].message, "PP"));
+  const zeno_scene rod = painleve_rod_scene(4.0 / 3.0 * 1.1, 0.5, G);
+  assert_int_equal(zeno_scene_warnings(&rod, &w, NULL), ZENO_OK);
+  const zeno_warning *painleve = NULL;  // beside the rod's infeasible rest
+  for (size_t k = 0; k < w.count; k++)
+    if (w.items[k].kind == ZENO_WARNING_PAINLEVE) painleve = &w.items[k];
+  assert_non_null(painleve);
+  assert_string_equal(painleve->parameter, "contacts.0.mu");
+  const zeno_scene below = painleve_rod_scene(4.0 / 3.0 * 0.9, 0.5, G);
+  assert_int_equal(zeno_scene_warnings(&below, &w, NULL), ZENO_OK);
+  for (size_t k = 0; k < w.count; k++) assert_int_not_equal(w.items[k].kind, ZENO_WARNING_PAINLEVE);
+  assert_string_equal(zeno_warning_name(ZENO_WARNING_PAINLEVE), "painleve");
+  assert_int_equal(zeno_scene_warnings(NULL, &w, NULL), ZENO_ERR_ARGUMENT);
+}
+
+// Every command that loads a scene warns on standard error, never refuses
+// (exit 0), and lists the warnings in its JSON (simulate, check, analyze,
+// certify, regions and sweep); a shipped scene gets neither.
+static void scene_warnings_every_command(void **state) {
+  (void)state;
+  const char *const alpha = "paper.alpha=1.134";  // radians-like and infeasible
+  struct {
+    const char *const args[12];
+    bool json;
+  } const CASES[] = {
+      {{"simulate", EXAMPLE2, "--set", alpha, "--json", NULL}, true},
+      {{"check", EXAMPLE2, "--set", alpha, "--json", NULL}, true},
+      {{"analyze", EXAMPLE2, "--set", alpha, "--json", NULL}, true},
+      {{"certify", EXAMPLE2, "--set", alpha, "--json", NULL}, true},
+      {{"regions", EXAMPLE2, "--set", alpha, "--x", "paper.mu1=0.5:0.8:2", "--y",
+        "paper.mu2=0.5:0.7:2", "--json", NULL},
+       true},
+      {{"sweep", EXAMPLE2, "--set", alpha, "--x", "initial.qdp.2=1:2:2", "--y",
+        "initial.qdp.0=0:0.1:2", "--json", NULL},
+       true},
+      {{"maps", EXAMPLE2, "--set", alpha, NULL}, false},
+      {{"show", EXAMPLE2, "--set", alpha, "--yaml", NULL}, false},
+  };
+  for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+    run_result r = run_zeno_argv(CASES[k].args, true);
+    if (r.exit_code != 0) fail_msg("%s: exit %d: %s", CASES[k].args[0], r.exit_code, r.err);
+    if (strstr(r.err, "zeno: warning: paper.alpha: 1.134 deg is small") == NULL ||
+        strstr(r.err, "zeno: warning: the equilibrium is infeasible") == NULL)
+      fail_msg("%s: no warnings on stderr: %s", CASES[k].args[0], r.err);
+    if (CASES[k].json && strstr(r.out,
+                                "\"warnings\": [{\"kind\": \"radians\", \"parameter\": "
+                                "\"paper.alpha\"") == NULL)
+      fail_msg("%s: no warnings in the JSON: %s", CASES[k].args[0], r.out);
+    run_result_free(&r);
+  }
+  run_result clean = run_zeno_captured("check", EXAMPLE2, "--json");
+  assert_int_equal(clean.exit_code, 0);
+  assert_string_equal(clean.err, "");
+  assert_null(strstr(clean.out, "warnings"));
+  run_result_free(&clean);
+  // show lists them as notes of its report.
+  run_result show = run_zeno_captured("show", EXAMPLE2, "--set", alpha);
+  assert_non_null(strstr(show.out, "note                    paper.alpha = 1.134 deg is small"));
+  assert_string_equal(show.err, "");
+  run_result_free(&show);
+}
+
 // Degenerate contact geometry (parallel normals on the line through both
 // contacts, singular for every two-contact mode): exit 2, one line naming
 // the parameter. The limits end with a status and exit 0.
@@ -496,10 +608,13 @@ static void cli_edge_states(void **state) {
   assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   run_result_free(&r);
+  // One line of error after the scene's warning (mu1 above its Painlevé
+  // bound at that geometry).
   r = run_zeno_captured("simulate", EXAMPLE2, "--set", "paper.phi1=89.9999999", "--model", "full");
   assert_int_equal(r.exit_code, 2);
-  assert_int_equal(count_lines(r.err), 1);
-  assert_non_null(strstr(r.err, "initial"));
+  assert_int_equal(count_lines(r.err), 2);
+  assert_non_null(strstr(r.err, "zeno: warning: paper.mu1: mu 0.75 is at or above the Painleve"));
+  assert_non_null(strstr(r.err, "\nzeno: initial: "));
   run_result_free(&r);
   // Malformed limits: exit 2, one line naming the key and its range.
   r = run_zeno_captured("simulate", EXAMPLE2, "--wall-time", "-1");
@@ -580,13 +695,22 @@ static void cli_events_report_ties(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(exact_grazing),         cmocka_unit_test(tangent_touch_in_flight),
-      cmocka_unit_test(simultaneous_impacts),  cmocka_unit_test(mu_zero),
-      cmocka_unit_test(start_beyond_escape),   cmocka_unit_test(far_end_time),
-      cmocka_unit_test(painleve_bound),        cmocka_unit_test(terminal_slide),
-      cmocka_unit_test(parallel_normals),      cmocka_unit_test(contact_on_load_line),
-      cmocka_unit_test(limits_stop_a_chatter), cmocka_unit_test(cli_edge_states),
-      cmocka_unit_test(cli_limit_statuses),    cmocka_unit_test(cli_events_report_ties),
+      cmocka_unit_test(exact_grazing),
+      cmocka_unit_test(tangent_touch_in_flight),
+      cmocka_unit_test(simultaneous_impacts),
+      cmocka_unit_test(mu_zero),
+      cmocka_unit_test(start_beyond_escape),
+      cmocka_unit_test(far_end_time),
+      cmocka_unit_test(painleve_bound),
+      cmocka_unit_test(terminal_slide),
+      cmocka_unit_test(parallel_normals),
+      cmocka_unit_test(contact_on_load_line),
+      cmocka_unit_test(limits_stop_a_chatter),
+      cmocka_unit_test(scene_warnings_found),
+      cmocka_unit_test(scene_warnings_every_command),
+      cmocka_unit_test(cli_edge_states),
+      cmocka_unit_test(cli_limit_statuses),
+      cmocka_unit_test(cli_events_report_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

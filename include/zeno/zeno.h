@@ -33,5 +33,6 @@
 #include "zeno/stability.h"
 #include "zeno/sweep.h"
 #include "zeno/version.h"
+#include "zeno/warnings.h"
 
 #endif

@@ -12,7 +12,7 @@ with results as numpy arrays and dataclasses.
 """
 
 from . import errors
-from .errors import ArgumentError, Error, SceneError, UnsupportedError
+from .errors import ArgumentError, Error, SceneError, SceneWarning, UnsupportedError
 
 try:
     from . import _zeno
@@ -35,5 +35,5 @@ __all__ = [
     "EVENT_DTYPE", "STATE_DTYPE",
     "check", "maps", "analyze", "regions",
     "Equilibrium", "Painleve", "Maps", "FixedPoint", "Analysis", "Interval", "Regions",
-    "Error", "SceneError", "ArgumentError", "UnsupportedError", "errors", "plot",
+    "Error", "SceneError", "ArgumentError", "UnsupportedError", "SceneWarning", "errors", "plot",
 ]

@@ -15,7 +15,7 @@ Every error of the library arrives as one of these, never as a crash:
 - :class:`MemoryError` when the library runs out of memory.
 """
 
-__all__ = ["Error", "SceneError", "ArgumentError", "UnsupportedError", "from_c"]
+__all__ = ["Error", "SceneError", "ArgumentError", "UnsupportedError", "SceneWarning", "from_c"]
 
 
 class Error(Exception):
@@ -48,6 +48,21 @@ class ArgumentError(Error, ValueError):
 
 class UnsupportedError(Error):
     """A valid request this build of the library cannot serve."""
+
+
+class SceneWarning(UserWarning):
+    """A scene that loads but most likely does not say what was meant (an
+    angle in radians typed into a degrees field), or whose equilibrium
+    leaves the paper's assumptions (infeasible, ambiguous, Painleve's
+    paradox): ``zeno_scene_warnings()``, raised with :func:`warnings.warn`
+    when a :class:`~zeno.Scene` is made. ``kind``, ``key`` and ``message``
+    hold its parts."""
+
+    def __init__(self, kind, key, message):
+        super().__init__(f"{key}: {message}" if key else message)
+        self.kind = kind
+        self.key = key or None
+        self.message = message
 
 
 # Codes of errors in a scene's text or values (zeno/error.h).

@@ -10,10 +10,11 @@ import json
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Mapping
 
 from . import _zeno
-from .errors import SceneError
+from .errors import SceneError, SceneWarning
 
 __all__ = ["Scene"]
 
@@ -103,7 +104,19 @@ class Scene(_zeno.Scene):
     def _made(cls, scene, text, name, overrides, source):
         scene._text, scene._name = text, name
         scene._overrides, scene._source = tuple(overrides), source
+        # The command line's sanity pass: a warning, never a refusal, raised
+        # where the caller made the scene (load, from_yaml, ...).
+        for kind, key, message in scene.warnings:
+            warnings.warn(SceneWarning(kind, key, message), stacklevel=3)
         return scene
+
+    @property
+    def warnings(self):
+        """The scene's warnings (``zeno_scene_warnings()``), as tuples
+        ``(kind, key, message)``: ``kind`` is ``"radians"``,
+        ``"infeasible"``, ``"ambiguous"`` or ``"painleve"``, ``key`` the
+        dotted scene path or ``""``. Empty for the shipped scenes."""
+        return _zeno.scene_warnings(self)
 
     @classmethod
     def load(cls, path, overrides=None):

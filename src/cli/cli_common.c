@@ -330,7 +330,54 @@ static int load_and_run(const cli_scene_command *command, cli_scene_options *com
                              cli_overrides_items(&common->overrides), common->overrides.count,
                              &scene, &err) != ZENO_OK)
     return cli_override_error(&err, &common->overrides, NULL, 0);
+  // The sanity pass: never a refusal. Where it cannot run (the equilibrium
+  // LP failing), the command that needs the equilibrium reports why.
+  if (zeno_scene_warnings(&scene, &common->warnings, NULL) != ZENO_OK) common->warnings.count = 0;
+  if (!command->own_warnings) cli_print_warnings(&common->warnings);
   return command->run(options, &scene, &err);
+}
+
+void cli_print_warnings(const zeno_warnings *warnings) {
+  for (size_t k = 0; k < warnings->count; k++) {
+    const zeno_warning *w = &warnings->items[k];
+    cli_error("warning: %s%s%s", w->parameter, w->parameter[0] ? ": " : "", w->message);
+  }
+}
+
+zeno_status cli_print_json(FILE *out, const cli_scene_options *common, cli_json_writer write,
+                           const void *context) {
+  if (common->warnings.count == 0) return write(out, context);
+  char *text = NULL;
+  size_t length = 0;
+  FILE *memory = open_memstream(&text, &length);
+  if (memory == NULL) return ZENO_ERR_NOMEM;
+  const zeno_status st = write(memory, context);
+  if (fclose(memory) != 0 || text == NULL) {
+    free(text);
+    return ZENO_ERR_NOMEM;
+  }
+  const char *close = strrchr(text, '}');
+  if (st != ZENO_OK || close == NULL) {
+    fwrite(text, 1, length, out);
+    free(text);
+    return st;
+  }
+  fwrite(text, 1, (size_t)(close - text), out);
+  fputs(", \"warnings\": [", out);
+  for (size_t k = 0; k < common->warnings.count; k++) {
+    const zeno_warning *w = &common->warnings.items[k];
+    fprintf(out, "%s{\"kind\": ", k ? ", " : "");
+    zeno_io_json_string(out, zeno_warning_name(w->kind), NULL);
+    fputs(", \"parameter\": ", out);
+    zeno_io_json_string(out, w->parameter, NULL);
+    fputs(", \"message\": ", out);
+    zeno_io_json_string(out, w->message, NULL);
+    fputc('}', out);
+  }
+  fputc(']', out);
+  fputs(close, out);
+  free(text);
+  return st;
 }
 
 int cli_scene_command_main(const cli_scene_command *command, cli_scene_options *common,

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "zeno/zeno.h"
 
@@ -145,7 +146,24 @@ typedef struct cli_scene_options {
   /// (cli_scene_command_main()).
   cli_output_file outputs[CLI_MAX_OUTPUTS];
   size_t output_count;
+  /// The loaded scene's warnings (zeno_scene_warnings()), printed on
+  /// standard error before the command runs; cli_print_json() adds them.
+  zeno_warnings warnings;
 } cli_scene_options;
+
+/// Prints each warning on standard error: "zeno: warning: PARAMETER:
+/// MESSAGE".
+void cli_print_warnings(const zeno_warnings *warnings);
+
+/// Writes one JSON object (and its newline) to `out`.
+typedef zeno_status (*cli_json_writer)(FILE *out, const void *context);
+
+/// The object write() puts out, with the scene's warnings as its last
+/// member when there are any: "warnings": [{"kind", "parameter",
+/// "message"}, ...]. Without warnings the object is written as it is.
+/// Returns write()'s status (ZENO_ERR_NOMEM when the object cannot be held).
+zeno_status cli_print_json(FILE *out, const cli_scene_options *common, cli_json_writer write,
+                           const void *context);
 
 /// Notes the output file `path` of `option` (a command's --csv, --plot,
 /// ...): before the scene is loaded, an output that is the scene file is
@@ -167,6 +185,9 @@ typedef struct cli_scene_command {
   /// Runs on the loaded scene; err serves its library calls. Returns an exit code
   /// (library failures reported with cli_library_error(err)).
   int (*run)(const void *options, const zeno_scene *scene, zeno_error *err);
+  /// The command prints the scene's warnings in its own output (show),
+  /// not on standard error.
+  bool own_warnings;
 } cli_scene_command;
 
 /// Parses the options with getopt_long() (applying each with

@@ -256,10 +256,20 @@ static int write_graph_figure(const char *path, const zeno_scene *scene, const z
 
 /* ---- the command --------------------------------------------------------- */
 
+typedef struct analysis_json {
+  const zeno_scene *scene;
+  const zeno_analysis *analysis;
+} analysis_json;
+
+static zeno_status write_json(FILE *out, const void *context) {
+  const analysis_json *j = context;
+  return zeno_io_analysis_json(out, j->scene, j->analysis, NULL);
+}
+
 static int report(const analyze_options *o, const zeno_scene *scene, const zeno_analysis *a,
                   const plot_options *figure) {
   if (o->json) {
-    zeno_io_analysis_json(stdout, scene, a, NULL);
+    cli_print_json(stdout, &o->common, write_json, &(analysis_json){scene, a});
     putchar('\n');
   } else {
     print_report(scene, a);
@@ -289,9 +299,11 @@ static int analyze(const void *options, const zeno_scene *scene, zeno_error *err
   return code;
 }
 
-static const cli_scene_command ANALYZE_COMMAND = {
-    COMMAND_NAME, ":s:jp:g:t:h", LONG_OPTIONS, apply_option, analyze,
-};
+static const cli_scene_command ANALYZE_COMMAND = {.name = COMMAND_NAME,
+                                                  .short_options = ":s:jp:g:t:h",
+                                                  .long_options = LONG_OPTIONS,
+                                                  .apply = apply_option,
+                                                  .run = analyze};
 
 int cmd_analyze(int argc, char **argv) {
   analyze_options o = {.def = zeno_analysis_def_default()};

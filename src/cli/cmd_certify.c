@@ -324,9 +324,20 @@ static int write_out(const char *dir, const zeno_scene *scene, const zeno_certif
 
 // The reports, the files and the figure of one certificate; the scene's
 // own run is simulated once, for v_events.csv and the figure alike.
+typedef struct certificate_json {
+  const zeno_scene *scene;
+  const zeno_certificate *certificate;
+} certificate_json;
+
+static zeno_status write_json(FILE *out, const void *context) {
+  const certificate_json *j = context;
+  print_json(out, j->scene, j->certificate);
+  return ZENO_OK;
+}
+
 static int report(const certify_options *o, const zeno_scene *scene, const zeno_certificate *c,
                   zeno_error *err) {
-  if (o->json) print_json(stdout, scene, c);
+  if (o->json) cli_print_json(stdout, &o->common, write_json, &(certificate_json){scene, c});
   else print_human(scene, c);
   v_run run = {0, NULL};
   int code = CLI_EXIT_OK;
@@ -354,9 +365,11 @@ static int certify(const void *options, const zeno_scene *scene, zeno_error *err
   return code;
 }
 
-static const cli_scene_command CERTIFY_COMMAND = {
-    COMMAND_NAME, ":d:c:jo:p:s:h", LONG_OPTIONS, apply_option, certify,
-};
+static const cli_scene_command CERTIFY_COMMAND = {.name = COMMAND_NAME,
+                                                  .short_options = ":d:c:jo:p:s:h",
+                                                  .long_options = LONG_OPTIONS,
+                                                  .apply = apply_option,
+                                                  .run = certify};
 
 int cmd_certify(int argc, char **argv) {
   certify_options o = {0};

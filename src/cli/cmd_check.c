@@ -105,12 +105,22 @@ static void print_report(const zeno_scene *scene, const zeno_equilibrium_report 
 
 /* ---- the command --------------------------------------------------------- */
 
+typedef struct check_json {
+  const zeno_scene *scene;
+  const zeno_equilibrium_report *report;
+} check_json;
+
+static zeno_status report_json(FILE *out, const void *context) {
+  const check_json *c = context;
+  return zeno_io_equilibrium_json(out, c->scene, c->report, NULL);
+}
+
 static int check(const void *options, const zeno_scene *scene, zeno_error *err) {
   const check_options *o = options;
   zeno_equilibrium_report report;
   if (zeno_equilibrium_check(scene, &report, err) != ZENO_OK) return cli_library_error(err);
   if (o->json) {
-    zeno_io_equilibrium_json(stdout, scene, &report, NULL);
+    cli_print_json(stdout, &o->common, report_json, &(check_json){scene, &report});
     putchar('\n');
   } else {
     print_report(scene, &report);
@@ -118,9 +128,11 @@ static int check(const void *options, const zeno_scene *scene, zeno_error *err) 
   return CLI_EXIT_OK;
 }
 
-static const cli_scene_command CHECK_COMMAND = {
-    COMMAND_NAME, ":s:jh", LONG_OPTIONS, apply_option, check,
-};
+static const cli_scene_command CHECK_COMMAND = {.name = COMMAND_NAME,
+                                                .short_options = ":s:jh",
+                                                .long_options = LONG_OPTIONS,
+                                                .apply = apply_option,
+                                                .run = check};
 
 int cmd_check(int argc, char **argv) {
   check_options o = {0};

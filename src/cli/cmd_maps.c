@@ -164,9 +164,11 @@ static int run_maps(const void *options, const zeno_scene *scene, zeno_error *er
   return code;
 }
 
-static const cli_scene_command MAPS_COMMAND = {
-    COMMAND_NAME, ":s:c:p:t:h", LONG_OPTIONS, apply_option, run_maps,
-};
+static const cli_scene_command MAPS_COMMAND = {.name = COMMAND_NAME,
+                                               .short_options = ":s:c:p:t:h",
+                                               .long_options = LONG_OPTIONS,
+                                               .apply = apply_option,
+                                               .run = run_maps};
 
 int cmd_maps(int argc, char **argv) {
   maps_options o = {.def = zeno_maps_def_default()};

@@ -15,9 +15,6 @@ static const char *const COMMAND = COMMAND_NAME;
 
 /// Degrees per radian.
 #define DEG_PER_RAD (180.0 / 3.14159265358979323846)
-/// A nonzero angle written in degrees below this magnitude is most likely a
-/// value in radians (|angle| <= 2 pi) typed into a degrees field.
-#define SUSPECT_DEGREES 6.2832
 
 typedef struct show_options {
   cli_scene_options common;  ///< --set overrides and the scene
@@ -62,32 +59,17 @@ static int apply_option(void *options, int option, char **argv) {
   }
 }
 
-/// Suspicious angles seen while printing (their scene paths), for the notes.
-typedef struct suspects {
-  const char *path[8];
-  double degrees[8];
-  int count;
-} suspects;
+// "65 deg (1.13446 rad)".
+static void print_angle(double rad) { printf("%.6g deg (%.6g rad)", rad * DEG_PER_RAD, rad); }
 
-// "65 deg (1.13446 rad)"; remembers an angle that looks like radians.
-static void print_angle(double rad, const char *path, suspects *s) {
-  const double deg = rad * DEG_PER_RAD;
-  printf("%.6g deg (%.6g rad)", deg, rad);
-  if (deg != 0 && fabs(deg) < SUSPECT_DEGREES && s->count < 8) {
-    s->path[s->count] = path;
-    s->degrees[s->count++] = deg;
-  }
-}
-
-static void print_paper(const zeno_paper_params *p, suspects *s) {
-  static const char *const angle_path[3] = {"paper.alpha", "paper.phi1", "paper.phi2"};
+static void print_paper(const zeno_paper_params *p) {
   const double angles[3] = {p->alpha, p->phi1, p->phi2};
   static const char *const angle_name[3] = {"alpha", "phi1", "phi2"};
   cli_label("paper block");
   printf("given (Fig. 1 of Varkonyi & Or); contact points (l_i, -h)\n");
   for (int k = 0; k < 3; k++) {
     cli_label(angle_name[k]);
-    print_angle(angles[k] / DEG_PER_RAD, angle_path[k], s);
+    print_angle(angles[k] / DEG_PER_RAD);
     printf("\n");
   }
   cli_label("l1, l2, h");
@@ -98,9 +80,7 @@ static void print_paper(const zeno_paper_params *p, suspects *s) {
   printf("%.6g, %.6g, %.6g, %.6g\n", p->rho, p->m, p->f, p->tau);
 }
 
-static void print_general(const zeno_scene *sc, suspects *s) {
-  static const char *const surface_path[2] = {"contacts[0].surface.angle",
-                                              "contacts[1].surface.angle"};
+static void print_general(const zeno_scene *sc) {
   cli_label("body");
   printf("mass %.6g, rho %.6g (I = m rho^2 = %.6g)", sc->mass, sc->rho,
          sc->mass * sc->rho * sc->rho);
@@ -115,14 +95,14 @@ static void print_general(const zeno_scene *sc, suspects *s) {
     printf("point (%.6g, %.6g) from the centre of mass, mu %.6g\n", c->point[0], c->point[1],
            c->mu);
     cli_label("  surface angle");
-    print_angle(c->surface_angle, surface_path[i], s);
+    print_angle(c->surface_angle);
     if (c->surface_point_set)
       printf(", through (%.6g, %.6g)\n", c->surface_point[0], c->surface_point[1]);
     else printf(", through the vertex at the nominal pose\n");
   }
   cli_label("load");
   printf("magnitude %.6g, torque %.6g, angle from -y ", sc->load_magnitude, sc->load_torque);
-  print_angle(sc->load_angle, "load.angle", s);
+  print_angle(sc->load_angle);
   printf(": force (%.6g, %.6g)\n", sc->load_magnitude * sin(sc->load_angle),
          -sc->load_magnitude * cos(sc->load_angle));
 }
@@ -154,40 +134,42 @@ static void print_rest(const zeno_scene *sc) {
   printf("rtol %.6g, atol %.6g, sample_dt %.6g\n", sc->rtol, sc->atol, sc->sample_dt);
 }
 
-static void print_notes(const suspects *s) {
-  for (int k = 0; k < s->count; k++) {
+// The scene's warnings (zeno/warnings.h) as notes of the report: an angle
+// that looks like radians, an equilibrium outside the paper's assumptions.
+static void print_notes(const zeno_warnings *w) {
+  for (size_t k = 0; k < w->count; k++) {
+    const zeno_warning *n = &w->items[k];
     cli_label("note");
-    printf(
-        "%s = %.6g deg is small: scene angles are in degrees; if %.6g was meant "
-        "in radians, write %.6g\n",
-        s->path[k], s->degrees[k], s->degrees[k], s->degrees[k] * DEG_PER_RAD);
+    if (n->kind == ZENO_WARNING_RADIANS) printf("%s = %s\n", n->parameter, n->message);
+    else printf("%s%s%s\n", n->parameter, n->parameter[0] ? ": " : "", n->message);
   }
 }
 
 static int show(const void *options, const zeno_scene *scene, zeno_error *err) {
   const show_options *o = options;
   if (o->yaml) {
+    cli_print_warnings(&o->common.warnings);
     if (zeno_io_scene_yaml(stdout, scene, err) != ZENO_OK) return cli_output_error(err);
     return CLI_EXIT_OK;
   }
-  suspects s = {0};
   cli_label("scene");
   printf("%s\n", scene->name);
   cli_label("form");
   printf("%s\n", scene->has_paper ? "paper block, expanded to the general form below" : "general");
   zeno_paper_params block;
-  if (zeno_scene_paper(scene, &block)) print_paper(&block, &s);
-  // The paper's angles come back in the general form: note them once.
-  suspects general = {0};
-  print_general(scene, scene->has_paper ? &general : &s);
+  if (zeno_scene_paper(scene, &block)) print_paper(&block);
+  print_general(scene);
   print_rest(scene);
-  print_notes(&s);
+  print_notes(&o->common.warnings);
   return CLI_EXIT_OK;
 }
 
-static const cli_scene_command SHOW_COMMAND = {
-    COMMAND_NAME, ":s:yh", LONG_OPTIONS, apply_option, show,
-};
+static const cli_scene_command SHOW_COMMAND = {.name = COMMAND_NAME,
+                                               .short_options = ":s:yh",
+                                               .long_options = LONG_OPTIONS,
+                                               .apply = apply_option,
+                                               .run = show,
+                                               .own_warnings = true};
 
 int cmd_show(int argc, char **argv) {
   show_options o = {0};

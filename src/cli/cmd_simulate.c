@@ -308,6 +308,8 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
          run->scene->model == ZENO_MODEL_ZOD ? ", linearised on the ZOD's scale" : "");
 }
 
+static zeno_status run_json(FILE *out, const void *run) { return zeno_io_run_json(out, run, NULL); }
+
 static int report(const zeno_sim *sim, const simulate_options *o, const run_record *rec) {
   if (rec->skipped_samples > 0 && !o->quiet)
     cli_error(
@@ -326,7 +328,7 @@ static int report(const zeno_sim *sim, const simulate_options *o, const run_reco
       zeno_sim_scene(sim), &summary,           word,
       rec->sections,       rec->section_count, rec->has_end ? &rec->end : NULL};
   if (o->json) {
-    zeno_io_run_json(stdout, &run, NULL);
+    cli_print_json(stdout, &o->common, run_json, &run);
     putchar('\n');
   } else {
     print_summary(&run, rec);
@@ -385,9 +387,11 @@ static int simulate(const void *options, const zeno_scene *scene, zeno_error *er
   return code;
 }
 
-static const cli_scene_command SIMULATE_COMMAND = {
-    COMMAND_NAME, ":m:s:o:jqh", LONG_OPTIONS, apply_option, simulate,
-};
+static const cli_scene_command SIMULATE_COMMAND = {.name = COMMAND_NAME,
+                                                   .short_options = ":m:s:o:jqh",
+                                                   .long_options = LONG_OPTIONS,
+                                                   .apply = apply_option,
+                                                   .run = simulate};
 
 int cmd_simulate(int argc, char **argv) {
   simulate_options o = {0};

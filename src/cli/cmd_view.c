@@ -260,9 +260,11 @@ static int view(const void *options, const zeno_scene *scene, zeno_error *err) {
   return code;
 }
 
-static const cli_scene_command VIEW_COMMAND = {
-    COMMAND_NAME, ":m:s:h", LONG_OPTIONS, apply_option, view,
-};
+static const cli_scene_command VIEW_COMMAND = {.name = COMMAND_NAME,
+                                               .short_options = ":m:s:h",
+                                               .long_options = LONG_OPTIONS,
+                                               .apply = apply_option,
+                                               .run = view};
 
 int cmd_view(int argc, char **argv) {
   view_command_options o;

@@ -64,7 +64,9 @@ def test_maps_of_maps_result_into_given_axes():
 
 def test_maps_without_maps():
     infeasible = {"com.x": -2.5, "com.y": -1}  # region 0 of Example 6
-    a = zeno.analyze(zeno.Scene.load(scene_path("example6.yaml"), infeasible))
+    with pytest.warns(zeno.SceneWarning, match="infeasible"):
+        scene = zeno.Scene.load(scene_path("example6.yaml"), infeasible)
+    a = zeno.analyze(scene)
     assert a.maps is None and a.region == 0 and not a.feasible
     with pytest.raises(ValueError):
         zeno.plot.maps(a)

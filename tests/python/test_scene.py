@@ -214,3 +214,28 @@ def test_scene_loaded_from_elsewhere(tmp_path, monkeypatch):
     assert zeno.Scene.load(b"s.yaml") == scene == zeno.Scene.load(tmp_path / "s.yaml")
     os.remove("s.yaml")  # the kept text still serves derived scenes
     assert scene.with_overrides({"paper.mu2": 0.002}).paper["mu2"] == 0.002
+
+
+def test_scene_warnings_are_warned():
+    """The command line's sanity pass (zeno_scene_warnings()): a scene typed
+    in radians, or with an infeasible equilibrium, warns with SceneWarning
+    when it is made (load, from_yaml, from_dict, with_overrides), never
+    refuses; the shipped scenes warn nothing."""
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("error")
+        for name in SCENE_FILES:
+            assert zeno.Scene.load(scene_path(name)).warnings == []
+    radians = {"paper.alpha": 1.13, "paper.phi1": 1.309, "paper.phi2": 0.52}
+    with pytest.warns(zeno.SceneWarning) as caught:
+        scene = zeno.Scene.load(scene_path("example2.yaml"), radians)
+    assert [(r.message.kind, r.message.key) for r in caught] == [
+        ("radians", "paper.alpha"), ("radians", "paper.phi1"), ("radians", "paper.phi2")]
+    assert "write 64.7442" in str(caught[0].message)
+    assert caught[0].filename == __file__  # raised where the scene was made
+    assert [k for k, _, _ in scene.warnings] == ["radians"] * 3
+    with pytest.warns(zeno.SceneWarning, match="infeasible"):
+        zeno.Scene.load(scene_path("example2.yaml")).with_overrides({"paper.alpha": -20})
+    with pytest.warns(zeno.SceneWarning, match="paper.alpha: 1.134 deg"):
+        zeno.Scene.from_dict({"paper": dict(EXAMPLE2_PAPER, alpha=1.134)})

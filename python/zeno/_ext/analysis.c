@@ -71,6 +71,31 @@ PyObject *ext_check(PyObject *module, PyObject *args) {
   return equilibrium_dict(scene, &r);
 }
 
+PyObject *ext_scene_warnings(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  if (!PyArg_ParseTuple(args, "O", &scene_object)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  if (scene == NULL) return NULL;
+  zeno_warnings w;
+  zeno_error e;
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS st = zeno_scene_warnings(scene, &w, &e);
+  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  PyObject *list = PyList_New((Py_ssize_t)w.count);
+  for (size_t k = 0; list != NULL && k < w.count; k++) {
+    const zeno_warning *item = &w.items[k];
+    PyObject *t = Py_BuildValue("(sss)", zeno_warning_name(item->kind), item->parameter,
+                                item->message);
+    if (t == NULL) {
+      Py_DECREF(list);
+      return NULL;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)k, t);
+  }
+  return list;
+}
+
 /* ---- the maps R and G -------------------------------------------------------------- */
 
 static PyObject *fixed_points(const zeno_maps *m) {

@@ -261,6 +261,8 @@ static PyMethodDef METHODS[] = {
      "simulate(scene, trajectory=True) -> dict: a whole run, recorded as the run "
      "directory records it."},
     {"check", ext_check, METH_VARARGS, "check(scene) -> dict: zeno_equilibrium_check()."},
+    {"scene_warnings", ext_scene_warnings, METH_VARARGS,
+     "scene_warnings(scene) -> list of (kind, key, message): zeno_scene_warnings()."},
     {"maps", ext_maps, METH_VARARGS, "maps(scene, samples) -> dict: zeno_maps_compute()."},
     {"analyze", ext_analyze, METH_VARARGS,
      "analyze(scene, samples, partition) -> dict: zeno_analyze()."},

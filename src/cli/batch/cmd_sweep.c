@@ -395,9 +395,11 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   return grid_command_run(&w.cmd, &o->def.x, &o->def.y, scene, settings);
 }
 
-static const cli_scene_command SWEEP_COMMAND = {
-    COMMAND_NAME, ":" GRID_SHORT_OPTIONS "h", LONG_OPTIONS, apply_option, run,
-};
+static const cli_scene_command SWEEP_COMMAND = {.name = COMMAND_NAME,
+                                                .short_options = ":" GRID_SHORT_OPTIONS "h",
+                                                .long_options = LONG_OPTIONS,
+                                                .apply = apply_option,
+                                                .run = run};
 
 int cmd_sweep(int argc, char **argv) {
   sweep_options o = {0};

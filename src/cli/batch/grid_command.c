@@ -49,6 +49,19 @@ static int create_maps(grid_command *c) {
 
 // Writes the table (or the summary) into --out, aside and renamed into
 // place; reports a failure.
+// The summary's JSON object with the scene's warnings (cli_print_json()).
+typedef struct summary_json {
+  const grid_command *c;
+  const zeno_scene *scene;
+  double seconds;
+} summary_json;
+
+static zeno_status write_summary(FILE *f, const void *context) {
+  const summary_json *j = context;
+  j->c->write_summary(f, j->c, j->scene, j->seconds);
+  return ferror(f) ? ZENO_ERR_IO : ZENO_OK;
+}
+
 static int write_file(const grid_command *c, const zeno_scene *scene, bool table, double seconds) {
   zeno_error err;
   zeno_io_output *out = zeno_io_output_open(c->options->out_dir,
@@ -60,7 +73,7 @@ static int write_file(const grid_command *c, const zeno_scene *scene, bool table
       c->table_header(f, c, scene);
       grid_batch_table(f, &c->batch, c->grid);
     } else {
-      c->write_summary(f, c, scene, seconds);
+      cli_print_json(f, c->common, write_summary, &(summary_json){c, scene, seconds});
     }
     if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
@@ -88,7 +101,8 @@ static int write_outputs(const grid_command *c, const zeno_scene *scene, double 
   }
   for (size_t iz = 0; iz < c->nz && code == CLI_EXIT_OK && g->plot_path; iz++)
     code = draw(c, scene, iz);
-  if (code == CLI_EXIT_OK && g->json) c->write_summary(stdout, c, scene, seconds);
+  if (code == CLI_EXIT_OK && g->json)
+    cli_print_json(stdout, c->common, write_summary, &(summary_json){c, scene, seconds});
   else if (code == CLI_EXIT_OK && !g->quiet) c->print_summary(c, scene, seconds);
   return code;
 }
