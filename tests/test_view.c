@@ -357,6 +357,54 @@ static void test_example2_pixels(void **state) {
   view_run_free(&run);
 }
 
+/// Body point p drawn within half a pixel of its ghost (p itself at the
+/// equilibrium pose).
+static void assert_on_ghost(const view_transform *tf, const double p[2], const char *what) {
+  double w[2], drawn[2], ghost[2];
+  view_body_point(tf, p, w);
+  view_to_screen(tf, w, drawn);
+  view_to_screen(tf, p, ghost);
+  const double off = hypot(drawn[0] - ghost[0], drawn[1] - ghost[1]);
+  if (!(off < 0.5)) fail_msg("%s drawn %.3g px off its ghost", what, off);
+}
+
+// The automatic zoom magnifies no rounding (issue 30): the rocking block
+// at rest, its slip x2 ~ 1e-18 of rounding, was magnified 2.29e17 times
+// and drawn 58 px off its ghost; at t = 0.1 its sticking contact 2 was
+// drawn 22 px off. Both are now on their ghosts (within half a pixel),
+// the sticking contact in the colour of S; the slips' zoom stays at
+// most VIEW_ZOOM_FRACTION / VIEW_ZOOM_FLOOR.
+static void test_rest_is_drawn_on_its_ghost(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, ZENO_SCENES_DIR "/rocking-block.yaml");
+  view_canvas cv;
+  canvas(&cv);
+  view_frame_info info;
+  view_transform tf;
+  draw_at(&cv, &run, run.t_end, &info, &tf);
+  assert_int_equal(info.state.mode.letter[0], ZENO_LETTER_S);
+  assert_int_equal(info.state.mode.letter[1], ZENO_LETTER_S);
+  const double com[2] = {0, 0};
+  assert_on_ghost(&tf, com, "the centre of mass at rest");
+  check_body(&cv, &tf);
+  for (int i = 0; i < 2; i++) {
+    assert_on_ghost(&tf, run.scene.contacts[i].point, "a contact at rest");
+    check_contact(&cv, &run, &tf, i, ZENO_LETTER_S);
+  }
+  view_play play;
+  view_play_init(&play, &run);
+  view_play_seek(&play, &run, run.t_end);
+  const view_zoom z = view_play_zoom(&play, &run);
+  assert_true(z.tangential <= VIEW_ZOOM_FRACTION / VIEW_ZOOM_FLOOR * (1 + 1e-12));
+  draw_at(&cv, &run, 0.1, &info, &tf);
+  assert_int_equal(info.state.mode.letter[1], ZENO_LETTER_S);
+  assert_on_ghost(&tf, run.scene.contacts[1].point, "the sticking contact 2");
+  check_contact(&cv, &run, &tf, 1, ZENO_LETTER_S);
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+}
+
 /* ---- view against replay ----------------------------------------------------- */
 
 static long different_pixels(const view_canvas *a, const view_canvas *b) {
@@ -680,6 +728,7 @@ int main(void) {
       cmocka_unit_test(test_impulse_restarts_from_state),
       cmocka_unit_test(test_perturbation_size),
       cmocka_unit_test(test_fresh_screenshot_names),
+      cmocka_unit_test(test_rest_is_drawn_on_its_ghost),
       cmocka_unit_test(test_cli_bad_input),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

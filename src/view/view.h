@@ -80,6 +80,13 @@ long view_run_event_at(const view_run *run, double t);
 /// Gaps are magnified at most this many times more than slips (a run that
 /// never lifts off would otherwise magnify rounding).
 #define VIEW_GAP_ZOOM_LIMIT 1e3
+/// The automatic zoom's floor: a displacement (a gap, a slip, the whole)
+/// below this fraction of the body size counts as this size, so rounding
+/// is never magnified into view (the rocking block at rest, x2 = 3.4e-18,
+/// was magnified 2.29e17 times and drawn 58 px off its ghost). Such a
+/// displacement is drawn at most VIEW_ZOOM_FRACTION times this fraction of
+/// the body: far below a pixel.
+#define VIEW_ZOOM_FLOOR 1e-9
 /// Zoom keys and the mouse wheel multiply the zoom by this per step.
 #define VIEW_ZOOM_STEP 1.25
 

@@ -65,7 +65,8 @@ static double chart_x(const chart_box *b, const view_run *run, bool warp, double
 }
 
 /// Samples z1, z2, x2 once per pixel column into the canvas cache; each
-/// lane has its own scale (range[k] = largest |value| of curve k).
+/// lane has its own scale (range[k] = largest |value| of curve k, at least
+/// VIEW_ZOOM_FLOOR of the body size: a curve of rounding stays flat).
 static void chart_fill(view_canvas *cv, const view_run *run, bool warp, const chart_box *b,
                        double *values) {
   const int n = cv->chart_count;
@@ -76,8 +77,9 @@ static void chart_fill(view_canvas *cv, const view_run *run, bool warp, const ch
     for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
   }
   const double lane = (double)(b->y1 - b->y0) / 3;
+  const double floor = VIEW_ZOOM_FLOOR * view_body_size(&run->scene);
   for (int k = 0; k < 3; k++) {
-    double range = 0;
+    double range = floor;
     for (int c = 0; c < n; c++) range = fmax(range, fabs(values[k * n + c]));
     cv->chart_range[k] = range;
     const double mid = b->y0 + lane * (k + 0.5);

@@ -132,8 +132,9 @@ static view_zoom split_zoom(const view_run *run, double t0, double t1, double si
     gap_size = fmax(gap_size, displacement_size(dg, L));
     slip_size = fmax(slip_size, displacement_size(ds, L));
   }
-  if (!(gap_size > 0) || !(slip_size > 0)) return uniform;
-  view_zoom z = {size / gap_size, size / slip_size};
+  const double floor = VIEW_ZOOM_FLOOR * L;
+  if (!(gap_size > floor) && !(slip_size > floor)) return uniform;
+  view_zoom z = {size / fmax(gap_size, floor), size / fmax(slip_size, floor)};
   z.normal = fmin(z.normal, z.tangential * VIEW_GAP_ZOOM_LIMIT);
   double total = 0;
   for (size_t i = 0; i < run->data.row_count; i++) {
@@ -162,7 +163,7 @@ view_zoom view_auto_zoom(const view_run *run, double t) {
   view_zoom z = {1.0, 1.0};
   const double a = largest_displacement(run, t0, t1);
   if (!(a > 0) || !isfinite(a)) return z;
-  z.normal = z.tangential = size / a;
+  z.normal = z.tangential = size / fmax(a, VIEW_ZOOM_FLOOR * view_body_size(&run->scene));
   if (run->scene.contact_count != 2) return z;
   return split_zoom(run, t0, t1, size, z);
 }
