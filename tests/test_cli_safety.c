@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "cli_runner.h"
+#include "test_util.h"
 #include "zeno/run_dir.h"
 
 /// Exit status for bad input (README, "Exit status").
@@ -630,6 +631,136 @@ static void run_folder_reads_are_bounded(void **state) {
   rmdir(w.root);
 }
 
+/// How long a test waits for a command to be under way before it signals
+/// it [s]: far beyond a start-up, even under a sanitizer.
+#define START_WAIT_SECONDS 120.0
+/// The interrupted sweep's grid side: a sweep of some seconds (a fourth of
+/// it under the sanitizers, which run it 20 times slower).
+#define SIGNAL_SWEEP_SIDE (TEST_SANITIZED ? "100" : "400")
+
+// Whether dir holds a file whose name starts with `prefix` and that holds
+// at least `bytes` bytes.
+static bool holds_file(const char *dir, const char *prefix, long bytes) {
+  DIR *d = opendir(dir);
+  if (d == NULL) return false;
+  bool found = false;
+  for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
+    char path[2 * PATH_SIZE];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    found = stat(path, &st) == 0 && st.st_size >= bytes;
+  }
+  closedir(d);
+  return found;
+}
+
+// Waits until dir holds such a file (the command is under way), or fails.
+static void wait_for_file(const char *dir, const char *prefix, long bytes) {
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  for (double waited = 0; !holds_file(dir, prefix, bytes); waited += 0.01) {
+    if (waited > START_WAIT_SECONDS) fail_msg("no %s* of %ld bytes in %s", prefix, bytes, dir);
+    nanosleep(&pause, NULL);
+  }
+}
+
+// Ctrl-C stops `simulate --out` between events (exit 130): the folder
+// keeps its previous run byte for byte and no temporary; SIGTERM stops a
+// sweep between points (exit 143) with the finished rows journaled, and
+// the same command resumes to the table of an uninterrupted sweep, byte
+// for byte. (No command handled either signal: a run left 250 MB of
+// hidden temporaries.)
+static void signals_stop_cleanly(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "signals");
+  char run[PATH_SIZE], path[2 * PATH_SIZE];
+  work_path(&w, "run", run);
+  simulate_example2(EXAMPLE2, run, NULL);
+  char *before[RUN_FILES];
+  size_t length[RUN_FILES];
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    before[k] = read_file_bytes(path, &length[k]);
+    assert_non_null(before[k]);
+  }
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, "--set", "solver.sample_dt=1e-5",
+                                  "--out", run, "-q", NULL},
+            argv);
+  char err_path[PATH_SIZE];
+  int err_fd = make_temp_file(err_path);
+  pid_t pid = spawn_async(argv, NULL, -1, err_fd);
+  wait_for_file(run, ".trajectory.csv.", 1 << 20);  // samples being written
+  assert_int_equal(kill(pid, SIGINT), 0);
+  assert_int_equal(wait_exit(pid), 130);
+  char *err = take_temp_file(err_fd, err_path);
+  assert_non_null(strstr(err, "interrupted by SIGINT"));
+  free(err);
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    size_t n = 0;
+    char *after = read_file_bytes(path, &n);
+    assert_non_null(after);
+    if (n != length[k] || memcmp(after, before[k], n) != 0)
+      fail_msg("%s is not the previous run's", SIMULATE_OUT_FILES[k]);
+    free(after);
+    free(before[k]);
+  }
+  for (int k = 0; k < RUN_FILES; k++) {  // no hidden temporary ".NAME.XXXXXX" left
+    char hidden[64];
+    snprintf(hidden, sizeof hidden, ".%s.", SIMULATE_OUT_FILES[k]);
+    assert_false(holds_file(run, hidden, 0));
+  }
+  remove_simulate_out(run);
+  rmdir(run);
+  // A sweep of some seconds, stopped once rows are journaled.
+  char grid[PATH_SIZE], whole[PATH_SIZE], x_axis[64], y_axis[64];
+  snprintf(x_axis, sizeof x_axis, "initial.qdp.2=-2:0:%s", SIGNAL_SWEEP_SIDE);
+  snprintf(y_axis, sizeof y_axis, "initial.qdp.0=0:1:%s", SIGNAL_SWEEP_SIDE);
+  work_path(&w, "grid", grid);
+  work_path(&w, "whole", whole);
+  const char *const sweep[] = {"sweep",     EXAMPLE3_ZENO, "--x", x_axis,  "--y", y_axis,
+                               "--threads", "2",           "-q",  "--out", grid,  NULL};
+  zeno_argv(sweep, argv);
+  err_fd = make_temp_file(err_path);
+  pid = spawn_async(argv, NULL, -1, err_fd);
+  wait_for_file(grid, "sweep.journal", 64 * 1024);
+  assert_int_equal(kill(pid, SIGTERM), 0);
+  assert_int_equal(wait_exit(pid), 143);
+  err = take_temp_file(err_fd, err_path);
+  assert_non_null(strstr(err, "interrupted by SIGTERM: the rows finished are journaled"));
+  free(err);
+  run_result again = run_zeno_argv(sweep, true);
+  assert_int_equal(again.exit_code, 0);
+  run_result_free(&again);
+  const char *const fresh[] = {"sweep",     EXAMPLE3_ZENO, "--x", x_axis,  "--y", y_axis,
+                               "--threads", "2",           "-q",  "--out", whole, NULL};
+  run_result uninterrupted = run_zeno_argv(fresh, true);
+  assert_int_equal(uninterrupted.exit_code, 0);
+  run_result_free(&uninterrupted);
+  char a_path[2 * PATH_SIZE], b_path[2 * PATH_SIZE];
+  snprintf(a_path, sizeof a_path, "%s/sweep.csv", grid);
+  snprintf(b_path, sizeof b_path, "%s/sweep.csv", whole);
+  size_t na = 0, nb = 0;
+  char *a = read_file_bytes(a_path, &na), *b = read_file_bytes(b_path, &nb);
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_true(na == nb && memcmp(a, b, na) == 0);
+  free(a);
+  free(b);
+  static const char *const GRID_FILES[] = {"sweep.csv", "summary.json", "sweep.journal"};
+  for (int k = 0; k < 3; k++) {
+    snprintf(a_path, sizeof a_path, "%s/%s", grid, GRID_FILES[k]);
+    unlink(a_path);
+    snprintf(b_path, sizeof b_path, "%s/%s", whole, GRID_FILES[k]);
+    unlink(b_path);
+  }
+  rmdir(grid);
+  rmdir(whole);
+  rmdir(w.root);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scene_inside_its_run_directory),
@@ -646,6 +777,7 @@ int main(void) {
       cmocka_unit_test(out_memory_does_not_grow),
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
+      cmocka_unit_test(signals_stop_cleanly),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

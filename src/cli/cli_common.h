@@ -17,6 +17,9 @@
 #define CLI_EXIT_USAGE 2
 /// Returned by option parsers when the command should go on running.
 #define CLI_CONTINUE (-1)
+/// Within a command: stopped by SIGINT or SIGTERM, not yet reported
+/// (cli_interrupted_exit() gives the exit status, 130 or 143).
+#define CLI_EXIT_INTERRUPTED (-3)
 /// How a scene read from standard input (`-`) is named in messages.
 #define CLI_STDIN_NAME "stdin"
 

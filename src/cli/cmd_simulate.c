@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_signal.h"
 
 #define COMMAND_NAME "simulate"
 static const char *const COMMAND = COMMAND_NAME;
@@ -167,6 +168,10 @@ static int run_events(zeno_sim *sim, zeno_run_dir_writer *out, run_record *rec) 
   zeno_error err;
   zeno_status status;
   while ((status = zeno_sim_next_event(sim, &ev, &err)) == ZENO_OK) {
+    if (cli_interrupted())
+      return cli_interrupted_exit(COMMAND, out ? "nothing of the run written; the folder keeps its "
+                                                 "previous run"
+                                               : "no summary");
     const int code = record_event(rec, &ev);
     if (code != CLI_EXIT_OK) return code;
     if (out && zeno_run_dir_writer_event(out, sim, &ev, &err) != ZENO_OK)
@@ -362,6 +367,8 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   run_record rec = {0};
   int code;
   zeno_run_dir_writer *out = open_run_dir(sim, o, &code);
+  // Ctrl-C and SIGTERM stop the run between events, its files dropped.
+  cli_signals_cooperate();
   if (code == CLI_EXIT_OK) code = run_events(sim, out, &rec);
   rec.skipped_samples = zeno_run_dir_writer_skipped(out);
   zeno_error err;

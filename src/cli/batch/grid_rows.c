@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "cli/cli_signal.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -122,6 +124,9 @@ static void hand_on(row_run *r) {
       grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
     }
   }
+  // Ctrl-C or SIGTERM: the rows finished so far are kept, the rest not
+  // begun (compute_point()).
+  if (r->code == CLI_CONTINUE && cli_interrupted()) r->code = CLI_EXIT_INTERRUPTED;
   if (r->code != CLI_CONTINUE) atomic_store(&r->stop, true);
 }
 
@@ -129,7 +134,7 @@ static void hand_on(row_run *r) {
 static void compute_point(row_run *r, size_t item) {
   const grid_rows_def *d = r->w->def;
   const size_t nx = d->format->nx, k = item / nx;
-  if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
+  if (atomic_load_explicit(&r->stop, memory_order_relaxed) || cli_interrupted() ||
       k > atomic_load_explicit(&r->failed_row, memory_order_relaxed))
     return;
   const size_t row = r->rows[k];
@@ -246,7 +251,18 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
   }
   w->start = w->last_progress = cli_seconds();
   w->progress = w->dist.rank == 0 && !d->quiet && isatty(STDERR_FILENO);
+  // One process: Ctrl-C and SIGTERM stop it between points, the finished
+  // rows journaled. Under MPI the ranks end at once, as before: the
+  // journal holds every row rank 0 stored.
+  if (w->dist.size == 1) cli_signals_cooperate();
   if (code == CLI_CONTINUE) code = compute(w);
+  if (code == CLI_EXIT_INTERRUPTED) {
+    if (w->progress) fputc('\n', stderr);
+    code = cli_interrupted_exit(d->format->command,
+                                d->out_dir ? "the rows finished are journaled; the same command "
+                                             "resumes"
+                                           : "nothing written");
+  }
   if (code == CLI_CONTINUE && w->dist.rank == 0) draw_progress(w, true);
   return code;
 }

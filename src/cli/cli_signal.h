@@ -1,0 +1,22 @@
+// Ctrl-C (SIGINT) and SIGTERM for the commands that can stop cleanly:
+// `simulate` between events (its run folder dropped whole, the previous
+// run kept) and `regions`/`sweep` between points (the rows done are
+// journaled; the same command resumes). Other commands, and every command
+// before it asks for this, end at once as signals end any program.
+#ifndef ZENO_CLI_SIGNAL_H
+#define ZENO_CLI_SIGNAL_H
+
+/// From now on SIGINT and SIGTERM ask the command to stop
+/// (cli_interrupted()) instead of ending the process; a second signal
+/// ends it at once.
+void cli_signals_cooperate(void);
+
+/// The signal that asked the command to stop (SIGINT, SIGTERM), or 0.
+int cli_interrupted(void);
+
+/// Reports the stop on standard error ("COMMAND: interrupted by SIGINT:
+/// WHAT") and returns the exit status, 128 + the signal (130, 143) as
+/// shells report a process a signal ended.
+int cli_interrupted_exit(const char *command, const char *what);
+
+#endif
