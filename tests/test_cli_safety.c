@@ -504,6 +504,37 @@ static void out_memory_does_not_grow(void **state) {
 /// The files of a run folder (SIMULATE_OUT_FILES' five).
 #define RUN_FILES 5
 
+/// The five files of a run folder as they were.
+typedef struct run_files {
+  char *bytes[RUN_FILES];
+  size_t length[RUN_FILES];
+} run_files;
+
+static void run_files_read(run_files *f, const char *run) {
+  char path[2 * PATH_SIZE];
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    f->bytes[k] = read_file_bytes(path, &f->length[k]);
+    assert_non_null(f->bytes[k]);
+  }
+}
+
+// Each file of the run folder is the one read before, byte for byte
+// (frees what was read).
+static void run_files_unchanged(run_files *f, const char *run) {
+  char path[2 * PATH_SIZE];
+  for (int k = 0; k < RUN_FILES; k++) {
+    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
+    size_t n = 0;
+    char *after = read_file_bytes(path, &n);
+    assert_non_null(after);
+    if (n != f->length[k] || memcmp(after, f->bytes[k], n) != 0)
+      fail_msg("%s is not the previous run's", SIMULATE_OUT_FILES[k]);
+    free(after);
+    free(f->bytes[k]);
+  }
+}
+
 // Runs zeno with files limited to FULL_DISK_BYTES (writes past it fail
 // with EFBIG, SIGXFSZ ignored), as on a full disk.
 static run_result run_on_full_disk(const char *const *args) {
@@ -529,20 +560,15 @@ static void failed_run_leaves_the_previous_run(void **state) {
   (void)state;
   work_dir w;
   work_dir_create(&w, "whole");
-  char run[PATH_SIZE], path[2 * PATH_SIZE], stale[2 * PATH_SIZE];
+  char run[PATH_SIZE], stale[2 * PATH_SIZE];
   work_path(&w, "run", run);
   run_result first = run_zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--set",
                                                          "stop.t_end=20", "--out", run, "-q", NULL},
                                    true);
   if (first.exit_code != 0) fail_msg("exit %d: %s", first.exit_code, first.err);
   run_result_free(&first);
-  char *before[RUN_FILES];
-  size_t length[RUN_FILES];
-  for (int k = 0; k < RUN_FILES; k++) {
-    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
-    before[k] = read_file_bytes(path, &length[k]);
-    assert_non_null(before[k]);
-  }
+  run_files before;
+  run_files_read(&before, run);
   snprintf(stale, sizeof stale, "%s/.trajectory.csv.Ab12Cd", run);
   write_file(stale, "the start of a trajectory a killed run left\n");
   run_result second = run_on_full_disk((const char *const[]){
@@ -550,16 +576,7 @@ static void failed_run_leaves_the_previous_run(void **state) {
   assert_int_equal(second.exit_code, 1);
   if (strstr(second.err, "trajectory.csv") == NULL) fail_msg("no file named: %s", second.err);
   run_result_free(&second);
-  for (int k = 0; k < RUN_FILES; k++) {
-    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
-    size_t n = 0;
-    char *after = read_file_bytes(path, &n);
-    assert_non_null(after);
-    if (n != length[k] || memcmp(after, before[k], n) != 0)
-      fail_msg("%s is not the previous run's", SIMULATE_OUT_FILES[k]);
-    free(after);
-    free(before[k]);
-  }
+  run_files_unchanged(&before, run);
   DIR *d = opendir(run);
   assert_non_null(d);
   int entries = 0;
@@ -674,16 +691,11 @@ static void signals_stop_cleanly(void **state) {
   (void)state;
   work_dir w;
   work_dir_create(&w, "signals");
-  char run[PATH_SIZE], path[2 * PATH_SIZE];
+  char run[PATH_SIZE];
   work_path(&w, "run", run);
   simulate_example2(EXAMPLE2, run, NULL);
-  char *before[RUN_FILES];
-  size_t length[RUN_FILES];
-  for (int k = 0; k < RUN_FILES; k++) {
-    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
-    before[k] = read_file_bytes(path, &length[k]);
-    assert_non_null(before[k]);
-  }
+  run_files before;
+  run_files_read(&before, run);
   char *argv[MAX_ARGS + 2];
   zeno_argv((const char *const[]){"simulate", EXAMPLE3_ZENO, "--set", "solver.sample_dt=1e-5",
                                   "--out", run, "-q", NULL},
@@ -697,16 +709,7 @@ static void signals_stop_cleanly(void **state) {
   char *err = take_temp_file(err_fd, err_path);
   assert_non_null(strstr(err, "interrupted by SIGINT"));
   free(err);
-  for (int k = 0; k < RUN_FILES; k++) {
-    snprintf(path, sizeof path, "%s/%s", run, SIMULATE_OUT_FILES[k]);
-    size_t n = 0;
-    char *after = read_file_bytes(path, &n);
-    assert_non_null(after);
-    if (n != length[k] || memcmp(after, before[k], n) != 0)
-      fail_msg("%s is not the previous run's", SIMULATE_OUT_FILES[k]);
-    free(after);
-    free(before[k]);
-  }
+  run_files_unchanged(&before, run);
   for (int k = 0; k < RUN_FILES; k++) {  // no hidden temporary ".NAME.XXXXXX" left
     char hidden[64];
     snprintf(hidden, sizeof hidden, ".%s.", SIMULATE_OUT_FILES[k]);
