@@ -68,8 +68,14 @@ static void convert_row(const image_rows *image, int y, png_byte *out) {
     const uint32_t colour[PLOT_PNG_RGB] = {(p >> PIXEL_RED_SHIFT) & PLOT_PNG_CHANNEL_MAX,
                                            (p >> PIXEL_GREEN_SHIFT) & PLOT_PNG_CHANNEL_MAX,
                                            p & PLOT_PNG_CHANNEL_MAX};
-    for (int c = 0; c < PLOT_PNG_RGB; c++)
-      *out++ = (png_byte)(a == 0 ? 0 : (colour[c] * PLOT_PNG_CHANNEL_MAX + a / 2) / a);
+    // At full alpha the division gives the colour back exactly ((255 c +
+    // 127) / 255 = c): the figures' opaque pixels skip it (three divisions
+    // a pixel made the encoding three times slower than cairo's writer).
+    if (a == PLOT_PNG_CHANNEL_MAX)
+      for (int c = 0; c < PLOT_PNG_RGB; c++) *out++ = (png_byte)colour[c];
+    else
+      for (int c = 0; c < PLOT_PNG_RGB; c++)
+        *out++ = (png_byte)(a == 0 ? 0 : (colour[c] * PLOT_PNG_CHANNEL_MAX + a / 2) / a);
     if (image->alpha) *out++ = (png_byte)a;
   }
 }
