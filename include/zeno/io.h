@@ -187,6 +187,11 @@ ZENO_API zeno_status zeno_io_scene_yaml(FILE *stream, const zeno_scene *scene, z
 /// "dir/name", newly allocated (free()); NULL when out of memory.
 ZENO_API char *zeno_io_path_join(const char *dir, const char *name);
 
+/// The folder a file path names: the part before its last '/', "/" for a
+/// file at the root, "." when it names none; newly allocated (free()),
+/// NULL when out of memory or for NULL.
+ZENO_API char *zeno_io_path_folder(const char *path);
+
 /// Creates a directory and its missing parents (mkdir -p); an existing
 /// directory is fine. ZENO_ERR_IO: "cannot create directory 'DIR': reason".
 ZENO_API zeno_status zeno_io_make_directories(const char *dir, zeno_error *error);

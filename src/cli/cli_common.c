@@ -255,8 +255,9 @@ int cli_override_typed_option(cli_overrides *list, const char *key, const char *
   return CLI_EXIT_RUNTIME;
 }
 
-/// Room for an output file's folder (Linux's PATH_MAX).
-#define OUTPUT_FOLDER_SIZE 4096
+/// An output's folder longer than this (Linux's PATH_MAX) is the writer's
+/// to report.
+#define OUTPUT_FOLDER_MAX 4095
 
 int cli_output(cli_scene_options *common, const char *option, const char *path) {
   // A repeated option names its last path (getopt's habit): its entry is
@@ -284,18 +285,16 @@ static int check_outputs(const cli_scene_command *command, const cli_scene_optio
     if (same_file(o->path, common->scene_path))
       return cli_usage_error(command->name, "%s '%s' is the scene file: it would be overwritten",
                              o->option, o->path);
-    char folder[OUTPUT_FOLDER_SIZE];
-    const char *slash = strrchr(o->path, '/');
-    const size_t length = slash == NULL ? 0 : slash == o->path ? 1 : (size_t)(slash - o->path);
-    if (length >= sizeof folder) continue;  // the writer reports it
-    if (length == 0) snprintf(folder, sizeof folder, ".");
-    else snprintf(folder, sizeof folder, "%.*s", (int)length, o->path);
+    char *folder = zeno_io_path_folder(o->path);
+    if (folder == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
     struct stat st;
-    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    const bool missing = strlen(folder) <= OUTPUT_FOLDER_MAX &&
+                         (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode));
+    if (missing)
       cli_error("%s: %s '%s': no folder '%s' to write it in", command->name, o->option, o->path,
                 folder);
-      return CLI_EXIT_RUNTIME;
-    }
+    free(folder);
+    if (missing) return CLI_EXIT_RUNTIME;
   }
   return CLI_CONTINUE;
 }

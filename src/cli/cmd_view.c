@@ -77,8 +77,7 @@ static int number_option(const char *command, const char *option, const char *te
 static int size_option(const char *command, const char *text, view_options *o) {
   int w, h;
   char tail;
-  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < VIEW_MIN_WIDTH || h < VIEW_MIN_HEIGHT ||
-      w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE)
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || !view_size_allowed(w, h))
     return cli_usage_error(command,
                            "--size: '%s' is not WxH with W, H in "
                            "[%d, %d]",
@@ -95,8 +94,7 @@ static int keys_option(const char *command, const char *keys) {
   for (const char *p = keys; p != NULL && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
     int w, h;
     char tail;
-    if (sscanf(p, "size=%dx%d%c", &w, &h, &tail) >= 2 &&
-        (w < VIEW_MIN_WIDTH || h < VIEW_MIN_HEIGHT || w > VIEW_MAX_SIZE || h > VIEW_MAX_SIZE))
+    if (sscanf(p, "size=%dx%d%c", &w, &h, &tail) >= 2 && !view_size_allowed(w, h))
       return cli_usage_error(command, "--keys: size=%dx%d: each side must be in [%d, %d]", w, h,
                              VIEW_MIN_WIDTH, VIEW_MAX_SIZE);
   }

@@ -28,6 +28,13 @@ char *zeno_io_path_join(const char *dir, const char *name) {
   return path;
 }
 
+char *zeno_io_path_folder(const char *path) {
+  if (path == NULL) return NULL;
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL) return strdup(".");
+  return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
 /// mkdir that accepts an existing directory.
 static int make_one_directory(const char *path) {
   if (mkdir(path, IO_DIRECTORY_MODE) == 0) return 0;
@@ -143,17 +150,13 @@ zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error) {
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a file path is required");
     return NULL;
   }
-  const char *slash = strrchr(path, '/');
-  if (slash == NULL) return zeno_io_output_open(".", path, error);
-  const size_t length = slash == path ? 1 : (size_t)(slash - path);
-  char *dir = malloc(length + 1);
+  char *dir = zeno_io_path_folder(path);
   if (dir == NULL) {
     zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
     return NULL;
   }
-  memcpy(dir, path, length);
-  dir[length] = '\0';
-  zeno_io_output *out = zeno_io_output_open(dir, slash + 1, error);
+  const char *slash = strrchr(path, '/');
+  zeno_io_output *out = zeno_io_output_open(dir, slash ? slash + 1 : path, error);
   free(dir);
   return out;
 }

@@ -281,8 +281,7 @@ static void script_key(app *a, long frame) {
   int width, height;
   char tail;
   if (sscanf(name, "size=%dx%d%c", &width, &height, &tail) == 2) {
-    if (width < VIEW_MIN_WIDTH || height < VIEW_MIN_HEIGHT || width > VIEW_MAX_SIZE ||
-        height > VIEW_MAX_SIZE) {
+    if (!view_size_allowed(width, height)) {
       fprintf(stderr, "zeno: '%s' in --keys: each side must be in [%d, %d]\n", name, VIEW_MIN_WIDTH,
               VIEW_MAX_SIZE);
       return;

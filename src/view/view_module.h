@@ -60,6 +60,13 @@ typedef struct view_run {
 /// crashed it).
 #define VIEW_MAX_SIZE 8192
 
+/// Whether a window of width x height [px] is one the viewer takes (--size
+/// and --keys size=WxH alike).
+static inline bool view_size_allowed(int width, int height) {
+  return width >= VIEW_MIN_WIDTH && height >= VIEW_MIN_HEIGHT && width <= VIEW_MAX_SIZE &&
+         height <= VIEW_MAX_SIZE;
+}
+
 /// Animation export (--record): default length [s] and frame rate [1/s],
 /// and their limits. GIF delays are whole hundredths of a second, so 50
 /// frames per second is the most a GIF holds.
