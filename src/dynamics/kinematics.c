@@ -69,6 +69,13 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zen
   km->force_scale = fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
   if (km->force_scale == 0) km->force_scale = s->mass;  // unloaded body: any unit scale
   km->accel_scale = km->force_scale / s->mass;
+  double mobility = 0;  // max_a D_aa
+  for (int a = 0; a < 2 * km->n; a++) {
+    double d = 0;
+    for (int k = 0; k < 3; k++) d += km->W0[k][a] * km->W0[k][a] * km->inv_mass[k];
+    mobility = fmax(mobility, d);
+  }
+  km->contact_mass = 1.0 / mobility;
 
   // Rows of q' = A q: (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
   const int col[3] = {0, km->n == 2 ? 2 : 1, km->n == 2 ? 3 : -1};

@@ -31,6 +31,12 @@ typedef struct kinematics_model {
   double force_scale;   ///< |f_ex| + |tau| / rho, or m if both vanish [force]
   double accel_scale;   ///< force_scale / m [length/time^2]
   double length_scale;  ///< max(rho, |p_i|) [length]
+  /// The impulse that changes the most mobile contact velocity by one unit
+  /// of velocity: 1 / max_a D_aa of the equilibrium's Delassus matrix D =
+  /// W0^T M^-1 W0 [mass]; at most m (by up to 1 + |p|^2 / rho^2). An impulse
+  /// below the velocity zero times this cannot change any contact velocity
+  /// by as much as that zero.
+  double contact_mass;
 } kinematics_model;
 
 /// Builds the model of a validated scene. Fails with ZENO_ERR_GEOMETRY when

@@ -88,6 +88,8 @@ typedef struct sim_zeno {
   long seq_impacts;              ///< impacts in the current sequence
   double seq_first_speed;        ///< first impact speed of the sequence
   double seq_first_t;            ///< time of the sequence's first impact
+  double quiet_t;                ///< time of the last event that was no impact
+  double seq_lead_t;             ///< ... before the sequence's first impact
   uint64_t seq_first_signature;  ///< steps from its start to its first impact
   unsigned seq_touched;          ///< contacts touching at any of its impacts
 
@@ -96,6 +98,7 @@ typedef struct sim_zeno {
   long chain_impacts;        ///< impacts of its sequences
   double chain_first_speed;  ///< first impact speed of its first sequence
   double chain_first_t;      ///< time of that impact
+  double chain_lead_t;       ///< time of the last event before it (seq_lead_t)
   unsigned chain_touched;    ///< contacts touching in any of its sequences
   /// The pending completion closes the chain: every contact it touched.
   bool chain_closing;
@@ -177,6 +180,15 @@ double sim_start_gap_tol(const zeno_sim *s);
 /* Zeno detection (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched);
+/// Whether an approach at `speed` is at the precision floor of the
+/// velocities (within SIM_ZENO_TOL_FACTOR of tol_v, what the loop calls
+/// zero), where impacting and closed can no longer be told apart.
+bool sim_zeno_at_floor(double speed, double tol_v);
+/// An approach at the floor that the impact law cannot resolve, during a
+/// sequence: the sequence is completed there (a ZENO event pending, the
+/// approaching contacts closed by it). False when no sequence is on (the
+/// caller closes the contacts in a transition).
+bool sim_zeno_floor_approach(zeno_sim *s, double speed, unsigned touched);
 /// Forgets the current impact sequence (after a Zeno completion).
 void sim_zeno_reset(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its

@@ -353,6 +353,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
     }
   }
   if (!impacted && !enforce(r, &cls, cd)) return K_BACK;
+  if (!impacted && r->run) s->zeno.quiet_t = s->run.t;  // as sim_event_finish() notes it
   sim_note_small_speeds(s, &cls, gap_hit, cd, tol_v, vscale);
   const double v_after = speed_of(cd);
   s->run.vscale = v_after > tol_v ? v_after : tol_v;

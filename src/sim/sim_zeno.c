@@ -322,6 +322,21 @@ static void floor_tail(zeno_sim *s, rview v) {
   }
 }
 
+// The current state as the newest record of the sequence's ring, written
+// in place (a run records every impact): every field set.
+static void record_now(zeno_sim *s, double speed, unsigned touched) {
+  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SIM_RING);
+  r->t = s->run.t;
+  r->signature = s->run.signature;
+  r->speed = speed;
+  memcpy(r->q, s->run.q, sizeof r->q);
+  memcpy(r->qd, s->run.qd, sizeof r->qd);
+  r->touched = touched;
+  r->impacts = 0;
+}
+
+static void floor_completion(zeno_sim *s, bool chain_floor, bool tail);
+
 void sim_zeno_detect(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const bool full = sim_is_full(s);
@@ -374,28 +389,54 @@ void sim_zeno_detect(zeno_sim *s) {
        (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
         last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->run.vscale ||
         (s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS &&
-         last->speed < SIM_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed)))) {
-    const impact_record *prev = v.len > 1 ? rec(s, 1) : last;
-    s->zeno.pending_t = last->t;
-    s->zeno.pending_err = last->t - prev->t;
-    memcpy(s->zeno.pending_q, last->q, sizeof s->zeno.pending_q);
-    memcpy(s->zeno.pending_qd, last->qd, sizeof s->zeno.pending_qd);
-    s->zeno.pending_contacts = last->touched |
-                               floor_contacts(s, prev->touched & ~last->touched, last->speed);
-    s->zeno.pending_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
-    floor_tail(s, v);
-    s->zeno.pending_period = 0;
-    const double first = chain_floor ? s->zeno.chain_first_speed : s->zeno.seq_first_speed;
-    s->zeno.pending_floor_tie = (last->speed / first) * (last->speed / first);
-    s->zeno.pending_impacts = s->zeno.seq_impacts;
-    s->run.zeno_pending = true;
-    if (chain_floor) {
-      s->zeno.pending_contacts |= s->zeno.chain_touched | s->zeno.seq_touched;
-      s->zeno.pending_impacts += s->zeno.chain_impacts;
-      s->zeno.pending_order = 2;
-      s->zeno.chain_closing = true;
-    }
+         last->speed < SIM_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed))))
+    floor_completion(s, chain_floor, true);
+}
+
+// The sequence (or, at a chain's floor, the chain) completed at the
+// precision floor from its last record, the current state: the contacts
+// it touched close there (with those whose motion the floor has left),
+// after the geometric tail of its last periods where they agree (`tail`:
+// the last record is an impact's, at the phase of the others).
+static void floor_completion(zeno_sim *s, bool chain_floor, bool tail) {
+  const rview v = impacts_of(s);
+  const impact_record *last = rec(s, 0);
+  const impact_record *prev = v.len > 1 ? rec(s, 1) : last;
+  s->zeno.pending_t = last->t;
+  s->zeno.pending_err = last->t - prev->t;
+  memcpy(s->zeno.pending_q, last->q, sizeof s->zeno.pending_q);
+  memcpy(s->zeno.pending_qd, last->qd, sizeof s->zeno.pending_qd);
+  s->zeno.pending_contacts = last->touched |
+                             floor_contacts(s, prev->touched & ~last->touched, last->speed);
+  s->zeno.pending_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
+  if (tail) floor_tail(s, v);
+  s->zeno.pending_period = 0;
+  const double first = chain_floor ? s->zeno.chain_first_speed : s->zeno.seq_first_speed;
+  s->zeno.pending_floor_tie = (last->speed / first) * (last->speed / first);
+  s->zeno.pending_impacts = s->zeno.seq_impacts;
+  s->run.zeno_pending = true;
+  if (chain_floor) {
+    s->zeno.pending_contacts |= s->zeno.chain_touched | s->zeno.seq_touched;
+    s->zeno.pending_impacts += s->zeno.chain_impacts;
+    s->zeno.pending_order = 2;
+    s->zeno.chain_closing = true;
   }
+}
+
+bool sim_zeno_at_floor(double speed, double tol_v) { return speed < SIM_ZENO_TOL_FACTOR * tol_v; }
+
+bool sim_zeno_floor_approach(zeno_sim *s, double speed, unsigned touched) {
+  if (s->zeno.seq_impacts == 0) return false;
+  // The approach is the sequence's next impact in all but its resolution:
+  // its last record (not counted as an impact), the completion's start. Its
+  // velocities are those before the impact, at another phase than the
+  // impacts' records: no geometric tail is fitted through it (what is left
+  // is below the approach speed, at the floor).
+  record_now(s, speed, touched);
+  s->zeno.pending_order = 1;
+  s->zeno.chain_closing = false;
+  floor_completion(s, false, false);
+  return true;
 }
 
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
@@ -404,30 +445,26 @@ void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
     s->zeno.seq_first_t = s->run.t;
     s->zeno.seq_first_signature = s->run.signature;
     s->zeno.seq_touched = 0;
+    s->zeno.seq_lead_t = s->zeno.quiet_t;
     // A chain goes on while each sequence starts within a few times the
-    // duration of the chain's last cycle after its completion (in a
-    // shrinking chain the wait is a part of the next, shorter, cycle): a
-    // new motion (a drop after a long slip) starts a new chain.
+    // duration of the chain's last cycles (as many as its longest period,
+    // or all since the event that led into its first sequence) after its
+    // completion: in a shrinking chain the wait is a part of the next,
+    // shorter, cycle; a new motion (a drop after a long slip) starts a new
+    // chain. Measured against the last cycle alone, a rocking body's chain
+    // (a short chatter, then a long swing to the other contact's: period
+    // two) started anew at every swing, and a chain shrinking to rest ran
+    // into the event limit.
     if (s->zeno.chain_len > 0) {
       const double tz = s->records.chain[s->zeno.chain_len - 1].t;
-      const double t_ref = s->zeno.chain_len > 1 ? s->records.chain[s->zeno.chain_len - 2].t
-                                                 : s->zeno.chain_first_t;
+      const int back = s->zeno.chain_len - 1 - SIM_CHAIN_MAX_PERIOD;
+      const double t_ref = back >= 0 ? s->records.chain[back].t : s->zeno.chain_lead_t;
       if (!(s->run.t - tz <= SIM_CHAIN_GAP_FACTOR * (tz - t_ref))) s->zeno.chain_len = 0;
     }
   }
   s->zeno.seq_touched |= touched;
   s->zeno.seq_impacts++;
-  // Written in place (a run records every impact): every field set.
-  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SIM_RING);
-  r->t = s->run.t;
-  r->signature = s->run.signature;
-  r->speed = speed;
-  for (int k = 0; k < 3; k++) {
-    r->q[k] = s->run.q[k];
-    r->qd[k] = s->run.qd[k];
-  }
-  r->touched = touched;
-  r->impacts = 0;
+  record_now(s, speed, touched);
   s->run.signature = SIM_SIGNATURE_SEED;
 }
 
@@ -452,6 +489,7 @@ void sim_chain_record(zeno_sim *s) {
   if (s->zeno.chain_len == 0) {
     s->zeno.chain_first_speed = s->zeno.seq_first_speed;
     s->zeno.chain_first_t = s->zeno.seq_first_t;
+    s->zeno.chain_lead_t = s->zeno.seq_lead_t;
     s->zeno.chain_impacts = 0;
     s->zeno.chain_touched = 0;
   }
