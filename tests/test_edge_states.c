@@ -450,6 +450,43 @@ static void chatter_at_the_floor_rests(void **state) {
   assert_rests_as_full(case567, 12, X2_CASE567);
 }
 
+/* ---- a tie typed by hand ------------------------------------------------ */
+
+// A 2 x 4 box (corners at (+-1, -2), rho^2 = 5/3) sliding on a level floor
+// with mu = b / h = 0.5 exactly, sliding toward contact 1: in NN the trailing corner's normal force
+// (m g / 2)(1 - mu h / b) is exactly zero, and the same corner's
+// lift-off acceleration is exactly zero (NF). Neither passes Table 1's strict
+// conditions; read closed both do, and both move the body alike: one
+// motion, kept as the most static (NN), reported as a tie. It slides to
+// rest at t = v0 / (mu g) as any two-contact slide does (SPEC.md); it
+// ended `inconsistent` at t = 0. With mu = 0.3 no tie: NN SS as well. A
+// mode that misses a strict condition by more than the zero stays out:
+// mu = 0.5 + 1e-6 tips the box (the trailing corner, contact 2, lifts: NF).
+static void box_at_the_tipping_friction(void **state) {
+  (void)state;
+  const double mus[3] = {0.5, 0.3, 0.5 + 1e-6};
+  const char *const words[3] = {"NN SS", "NN SS", NULL};
+  const double qp[3] = {0, 0, 0}, qdp[3] = {0, 0, -0.3};
+  for (int k = 0; k < 3; k++) {
+    const zeno_paper_params box = {0, -1, 1, 2, 0, 0, mus[k], mus[k], sqrt(5.0 / 3), 1, G, 0};
+    const zeno_scene s = paper_scene(box, qp, qdp);
+    test_run r;
+    assert_int_equal(run_scene(&s, &r), 0);
+    assert_int_not_equal(r.summary.outcome, ZENO_OUTCOME_INCONSISTENT);
+    if (words[k] == NULL) {
+      assert_true(strncmp(r.word, "NF", 2) == 0);
+      run_free(&r);
+      continue;
+    }
+    assert_string_equal(r.word, words[k]);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+    assert_true(fabs(r.summary.t - 0.3 / (mus[k] * G)) <= EXACT_TOL);
+    // The start's choice: an exact tie at mu = b / h, none at 0.3.
+    assert_true(r.events[0].near_tie == (k == 0));
+    run_free(&r);
+  }
+}
+
 /* ---- parallel normals ---------------------------------------------------- */
 
 // Parallel normals whose contacts lie across them (a block on a flat
@@ -799,6 +836,7 @@ int main(void) {
       cmocka_unit_test(painleve_bound),
       cmocka_unit_test(terminal_slide),
       cmocka_unit_test(chatter_at_the_floor_rests),
+      cmocka_unit_test(box_at_the_tipping_friction),
       cmocka_unit_test(parallel_normals),
       cmocka_unit_test(contact_on_load_line),
       cmocka_unit_test(limits_stop_a_chatter),

@@ -77,7 +77,7 @@ static zeno_status check_in_own_units(const zeno_scene *scene, zeno_equilibrium_
   contact_dyn_build(&d, km.n, km.W0, km.inv_mass, km.h, bias, km.mu);
   memset(rep, 0, sizeof *rep);
   rep->contact_count = km.n;
-  const mode_tol tol = {EQ_FORCE_RTOL * km.force_scale, EQ_FORCE_RTOL * km.accel_scale};
+  const mode_tol tol = {EQ_FORCE_RTOL * km.force_scale, EQ_FORCE_RTOL * km.accel_scale, false};
 
   st = km.n == 2 ? static_two(&km, &d, &tol, rep, error) : static_one(&km, &d, &tol, rep, error);
   if (st != ZENO_OK) return st;

@@ -345,7 +345,8 @@ static bool build_modes(cert_system *s, bool *refused, char *reason) {
 // no contact exposed to Painleve's paradox. False after a refusal.
 static bool equilibrium_ok(const cert_system *s, const zeno_scene *own, bool *refused,
                            char *reason) {
-  const mode_tol tol = {CERT_FORCE_RTOL * s->km.force_scale, CERT_FORCE_RTOL * s->km.accel_scale};
+  const mode_tol tol = {CERT_FORCE_RTOL * s->km.force_scale, CERT_FORCE_RTOL * s->km.accel_scale,
+                        false};
   mode_solution ss;
   double margin = -INFINITY;
   if (!mode_static(&s->d, &ss, &margin) || !(margin > tol.force))

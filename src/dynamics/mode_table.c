@@ -71,6 +71,10 @@ bool mode_solve(const contact_dyn *d, zeno_mode mode, mode_solution *sol) {
   return true;
 }
 
+// A force or acceleration Table 1 wants positive: above its zero, or (a
+// closed reading) not below minus it.
+static bool positive(double x, double zero, bool closed) { return closed ? x >= -zero : x > zero; }
+
 bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
                      const mode_tol *tol) {
   if (sol->is_static && d->n == 2) {
@@ -86,21 +90,21 @@ bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_sol
       case ZENO_LETTER_F:
         if (cls->lifting[i]) {
           if (an < -tol->accel) return false;
-        } else if (cls->gap[i] == MODE_GAP_CLOSED && !(an > tol->accel)) {
+        } else if (cls->gap[i] == MODE_GAP_CLOSED && !positive(an, tol->accel, tol->closed)) {
           return false;
         }
         break;
       case ZENO_LETTER_S:
-        if (!(fn > tol->force)) return false;
+        if (!positive(fn, tol->force, tol->closed)) return false;
         if (!friction_cone_holds(d->mu[i], fn, ft, tol->force)) return false;
         break;
       case ZENO_LETTER_P:
-        if (!(fn > tol->force)) return false;
-        if (zero_slip && !(at > tol->accel)) return false;
+        if (!positive(fn, tol->force, tol->closed)) return false;
+        if (zero_slip && !positive(at, tol->accel, tol->closed)) return false;
         break;
       case ZENO_LETTER_N:
-        if (!(fn > tol->force)) return false;
-        if (zero_slip && !(at < -tol->accel)) return false;
+        if (!positive(fn, tol->force, tol->closed)) return false;
+        if (zero_slip && !positive(-at, tol->accel, tol->closed)) return false;
         break;
       default: return false;
     }

@@ -38,6 +38,10 @@ typedef struct mode_class {
 typedef struct mode_tol {
   double force;  ///< [force]
   double accel;  ///< [length/time^2]
+  /// Table 1's strict conditions (a force or acceleration above its zero)
+  /// read closed: at least minus the zero. Ties then count, where a force
+  /// and the acceleration it would prevent both vanish.
+  bool closed;
 } mode_tol;
 
 /// A solved mode.
