@@ -40,6 +40,17 @@ static void write_text(const char *path, const char *text) {
   assert_int_equal(fclose(f), 0);
 }
 
+/// A small text file's content (a new string; up to 64 KiB).
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char *text = calloc(1, 1 << 16);
+  assert_non_null(text);
+  assert_true(fread(text, 1, (1 << 16) - 1, f) > 0);
+  fclose(f);
+  return text;
+}
+
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY,
                                       ZENO_RUN_DIR_EVENTS,
@@ -291,15 +302,7 @@ static void scene_and_overrides(void **state) {
   char dir[DIR_LEN], scene[PATH_LEN];
   temp_dir_make(dir);
   path_in(dir, ZENO_RUN_DIR_SCENE, scene);
-  char *original = NULL;
-  {
-    FILE *f = fopen(ZENO_SCENES_DIR "/example2.yaml", "rb");
-    assert_non_null(f);
-    original = calloc(1, 1 << 16);
-    assert_non_null(original);
-    assert_true(fread(original, 1, (1 << 16) - 1, f) > 100);
-    fclose(f);
-  }
+  char *original = read_text(ZENO_SCENES_DIR "/example2.yaml");
   write_text(scene, original);
   char **list = NULL;
   size_t count = 1;
@@ -319,12 +322,7 @@ static void scene_and_overrides(void **state) {
   assert_int_equal(zeno_run_dir_writer_save_scene(w, text, length, overrides, 2, &e), ZENO_OK);
   free(text);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
-  FILE *f = fopen(scene, "rb");
-  assert_non_null(f);
-  char *kept = calloc(1, 1 << 16);
-  assert_non_null(kept);
-  assert_true(fread(kept, 1, (1 << 16) - 1, f) > 100);
-  fclose(f);
+  char *kept = read_text(scene);
   assert_string_equal(kept, original);
   assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_OK);
   assert_int_equal(count, 2);
@@ -633,17 +631,6 @@ static void writer_errors(void **state) {
   rmdir(deep);
   assert_int_equal(zeno_io_make_directories("", &e), ZENO_ERR_IO);
   remove_dir(dir);
-}
-
-/// A small text file's content (a new string; up to 64 KiB).
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  char *text = calloc(1, 1 << 16);
-  assert_non_null(text);
-  assert_true(fread(text, 1, (1 << 16) - 1, f) > 0);
-  fclose(f);
-  return text;
 }
 
 /* ---- verification (issue 31) ---------------------------------------------- */

@@ -5,14 +5,12 @@
 // of the line's start for a member of an event, which jansson does not
 // place).
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -134,39 +132,6 @@ static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_di
   memcpy(row->zod_rate, v + 10, sizeof row->zod_rate);
   memcpy(row->force, f, sizeof row->force);
   return ZENO_OK;
-}
-
-// Opens a file of the run directory: a regular file (a link to one
-// included) of at most ZENO_RUN_DIR_MAX_BYTES. The open does not wait: a
-// FIFO under the name is refused at once (it blocked for ever), as is a
-// device (/dev/zero grew the reader by 330 MB/s).
-zeno_status run_dir_open(const char *path, FILE **f, zeno_error *error) {
-  if (path == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a path is required");
-  *f = NULL;
-  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    const int saved = errno;
-    if (fd >= 0) close(fd);
-    return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
-                        strerror(saved));
-  }
-  zeno_status status = ZENO_OK;
-  if (!S_ISREG(st.st_mode))
-    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "",
-                          "cannot read '%s': not a regular file (%s)", path,
-                          S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
-  else if (st.st_size > ZENO_RUN_DIR_MAX_BYTES)
-    status = zeno_fail_at(error, ZENO_ERR_RANGE, path, 0, 0, "",
-                          "'%s' holds %lld bytes, more than the %lld a run directory's file may",
-                          path, (long long)st.st_size, (long long)ZENO_RUN_DIR_MAX_BYTES);
-  const int flags = status == ZENO_OK ? fcntl(fd, F_GETFL) : -1;
-  if (status == ZENO_OK &&
-      (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || (*f = fdopen(fd, "r")) == NULL))
-    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
-                          strerror(errno));
-  if (status != ZENO_OK) close(fd);
-  return status;
 }
 
 static zeno_status read_failed(const char *path, zeno_error *error) {
