@@ -39,8 +39,9 @@ static inline const char *temp_dir(void) {
 }
 
 /// The files `zeno simulate --out DIR` writes into DIR.
-static const char *const SIMULATE_OUT_FILES[] = {"trajectory.csv", "events.jsonl",  "events.csv",
-                                                 "scene.yaml",     "overrides.txt", NULL};
+static const char *const SIMULATE_OUT_FILES[] = {
+    "trajectory.csv", "events.jsonl",  "events.csv", "scene.yaml",
+    "overrides.txt",  "digest.sha256", NULL};
 
 /// Removes what `zeno simulate --out DIR` wrote into DIR (not DIR itself).
 static inline void remove_simulate_out(const char *dir) {

@@ -39,11 +39,17 @@
 #define EXAMPLE2_WORD "FF IF PF FI FP IF PF SF II SS"
 
 /// Every file a test here leaves in its work directory.
-static const char *const FILES[] = {"run/trajectory.csv", "run/events.jsonl",
-                                    "run/events.csv",     "run/scene.yaml",
-                                    "run/overrides.txt",  "original.yaml",
-                                    "scene.yaml",         "empty.yaml",
-                                    "notes.txt",          NULL};
+static const char *const FILES[] = {"run/trajectory.csv",
+                                    "run/events.jsonl",
+                                    "run/events.csv",
+                                    "run/scene.yaml",
+                                    "run/overrides.txt",
+                                    "run/digest.sha256",
+                                    "original.yaml",
+                                    "scene.yaml",
+                                    "empty.yaml",
+                                    "notes.txt",
+                                    NULL};
 
 static void cleanup(const work_dir *w) { work_dir_remove(w, FILES, "run"); }
 
@@ -501,10 +507,10 @@ static void out_memory_does_not_grow(void **state) {
 /// Bytes a file may grow to in the full-disk runs (RLIMIT_FSIZE): far
 /// less than a trajectory of Example 3 sampled every 1e-3.
 #define FULL_DISK_BYTES 65536
-/// The files of a run folder (SIMULATE_OUT_FILES' five).
-#define RUN_FILES 5
+/// The files of a run folder (SIMULATE_OUT_FILES' six).
+#define RUN_FILES 6
 
-/// The five files of a run folder as they were.
+/// The six files of a run folder as they were.
 typedef struct run_files {
   char *bytes[RUN_FILES];
   size_t length[RUN_FILES];
@@ -551,7 +557,7 @@ static run_result run_on_full_disk(const char *const *args) {
 }
 
 // A run that fails part way (its trajectory.csv past a full disk) leaves
-// the folder's previous run whole: each of its five files byte for byte
+// the folder's previous run whole: each of its six files byte for byte
 // (the new run's scene.yaml and overrides.txt were written first and
 // stayed beside the old trajectory, a mixture that replay played), nothing
 // of the new run, no hidden temporary. A temporary that a killed writer
@@ -764,6 +770,341 @@ static void signals_stop_cleanly(void **state) {
   rmdir(w.root);
 }
 
+/* ---- replay verifies the run folder (issue 31) ------------------------------ */
+
+/// The run of the tampering tests: Example 2 with an override of its start
+/// (so that an edited overrides.txt changes the start).
+#define TAMPER_OVERRIDE "initial.qdp=[0, 0, 1.5]"
+
+/// A run folder's file as text (a new string) and written back.
+static char *tamper_read(const char *run, const char *name) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", run, name);
+  char *text = read_file(path);
+  if (text == NULL) fail_msg("cannot read %s", path);
+  return text;
+}
+
+static void tamper_write(const char *run, const char *name, const char *text) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", run, name);
+  write_file(path, text);
+}
+
+/// Start of line `n` (1-based; n <= 0 counts from the end: 0 is the last
+/// line) of text, whose lines all end with '\n'.
+static char *line_at(char *text, long n) {
+  long lines = 0;
+  for (const char *p = text; *p; p++) lines += *p == '\n';
+  if (n <= 0) n += lines;
+  assert_true(n >= 1 && n <= lines);
+  char *p = text;
+  for (long k = 1; k < n; k++) p = strchr(p, '\n') + 1;
+  return p;
+}
+
+static size_t line_length(const char *line) { return strcspn(line, "\n") + 1; }
+
+/// The number of the first line of `text` that contains `needle`.
+static long line_with(const char *text, const char *needle) {
+  const char *hit = strstr(text, needle);
+  if (hit == NULL) fail_msg("no line with '%s'", needle);
+  long n = 1;
+  for (const char *p = text; p < hit; p++) n += *p == '\n';
+  return n;
+}
+
+typedef enum line_edit { LINE_DROP, LINE_DUPLICATE, LINE_SWAP_WITH_NEXT } line_edit;
+
+static void edit_line(const char *run, const char *name, long n, line_edit edit) {
+  char *text = tamper_read(run, name);
+  char *line = line_at(text, n);
+  const size_t length = line_length(line), size = strlen(text);
+  char *out = malloc(size + length + 1);
+  assert_non_null(out);
+  const size_t head = (size_t)(line - text);
+  memcpy(out, text, head);
+  size_t k = head;
+  if (edit == LINE_DUPLICATE) {
+    memcpy(out + k, line, length);
+    k += length;
+    memcpy(out + k, line, length);
+    k += length;
+  } else if (edit == LINE_SWAP_WITH_NEXT) {
+    const char *next = line + length;
+    const size_t next_length = line_length(next);
+    memcpy(out + k, next, next_length);
+    k += next_length;
+    memcpy(out + k, line, length);
+    k += length;
+    line += next_length;  // what follows the pair
+  }
+  strcpy(out + k, line + length);
+  tamper_write(run, name, out);
+  free(out);
+  free(text);
+}
+
+// Replaces the first `from` at or after line `n` of the file by `to`.
+static void replace_text(const char *run, const char *name, long n, const char *from,
+                         const char *to) {
+  char *text = tamper_read(run, name);
+  char *at = strstr(line_at(text, n), from);
+  if (at == NULL) fail_msg("no '%s' in %s", from, name);
+  const size_t size = strlen(text) - strlen(from) + strlen(to);
+  char *out = malloc(size + 1);
+  assert_non_null(out);
+  snprintf(out, size + 1, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  tamper_write(run, name, out);
+  free(out);
+  free(text);
+}
+
+// Replaces the time (the first field) of the trajectory row that holds
+// `needle` by `time`.
+static void row_time(const char *run, const char *needle, const char *time) {
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  const long n = line_with(text, needle);
+  char *line = line_at(text, n);
+  char field[64];
+  snprintf(field, sizeof field, "%.*s", (int)strcspn(line, ","), line);
+  free(text);
+  replace_text(run, ZENO_RUN_DIR_TRAJECTORY, n, field, time);
+}
+
+static void swap_scene(const char *run) {
+  char *other = read_file(EXAMPLE3_ZENO);
+  assert_non_null(other);
+  tamper_write(run, ZENO_RUN_DIR_SCENE, other);
+  free(other);
+}
+static void edit_overrides(const char *run) {
+  replace_text(run, ZENO_RUN_DIR_OVERRIDES, 1, "1.5]", "1.25]");
+}
+static void cut_events(const char *run) { edit_line(run, ZENO_RUN_DIR_EVENTS, 0, LINE_DROP); }
+static void cut_events_twice(const char *run) {
+  cut_events(run);
+  cut_events(run);
+}
+static void drop_event(const char *run) { edit_line(run, ZENO_RUN_DIR_EVENTS, 3, LINE_DROP); }
+static void duplicate_event(const char *run) {
+  edit_line(run, ZENO_RUN_DIR_EVENTS, 3, LINE_DUPLICATE);
+}
+static void swap_events(const char *run) {
+  edit_line(run, ZENO_RUN_DIR_EVENTS, 2, LINE_SWAP_WITH_NEXT);
+}
+static void contact_9(const char *run) {
+  replace_text(run, ZENO_RUN_DIR_EVENTS, 2, "\"contact\": 1", "\"contact\": 9");
+}
+static void contact_0(const char *run) {
+  replace_text(run, ZENO_RUN_DIR_EVENTS, 2, "\"contact\": 1", "\"contact\": 0");
+}
+// Replaces the time of the event on line 3 of events.jsonl by `time`.
+static void event_time(const char *run, const char *time) {
+  char *text = tamper_read(run, ZENO_RUN_DIR_EVENTS);
+  const char *t = strstr(line_at(text, 3), "\"t\": ");
+  assert_non_null(t);
+  char from[64], to[64];
+  snprintf(from, sizeof from, "%.*s", (int)strcspn(t, ","), t);
+  snprintf(to, sizeof to, "\"t\": %s", time);
+  free(text);
+  replace_text(run, ZENO_RUN_DIR_EVENTS, 3, from, to);
+}
+static void event_time_null(const char *run) { event_time(run, "null"); }  // the reader's NaN
+static void event_time_huge(const char *run) { event_time(run, "1e999"); }
+static void event_time_back(const char *run) { event_time(run, "0.5"); }
+static void row_time_nan(const char *run) { row_time(run, ",sample,3\n", "nan"); }
+static void row_time_inf(const char *run) { row_time(run, ",before,6\n", "inf"); }
+static void row_time_moved(const char *run) { row_time(run, ",before,3\n", "15.5"); }
+static void drop_sample_row(const char *run) {
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  const long n = line_with(text, ",sample,3\n") + 100;
+  free(text);
+  edit_line(run, ZENO_RUN_DIR_TRAJECTORY, n, LINE_DROP);
+}
+static void drop_before_row(const char *run) {
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  const long n = line_with(text, ",before,2\n");
+  free(text);
+  edit_line(run, ZENO_RUN_DIR_TRAJECTORY, n, LINE_DROP);
+}
+static void cut_trajectory(const char *run) {
+  edit_line(run, ZENO_RUN_DIR_TRAJECTORY, 0, LINE_DROP);
+}
+static void row_of_no_event(const char *run) {
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  const long n = line_with(text, ",after,6\n");
+  free(text);
+  replace_text(run, ZENO_RUN_DIR_TRAJECTORY, n, ",after,6", ",after,60");
+}
+static void start_moved(const char *run) {
+  // The first rows' x (the second field), both before and after START.
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  char *row = line_at(text, 2);
+  char *x = strchr(row, ',') + 1;
+  *x = *x == '-' ? '0' : '-';
+  char *next = line_at(text, 3);
+  x = strchr(next, ',') + 1;
+  *x = *x == '-' ? '0' : '-';
+  tamper_write(run, ZENO_RUN_DIR_TRAJECTORY, text);
+  free(text);
+}
+static void flip_trajectory_byte(const char *run) {
+  // A digit in the middle of the file (a sample row's number) made another.
+  char *text = tamper_read(run, ZENO_RUN_DIR_TRAJECTORY);
+  char *p = text + strlen(text) / 2;
+  while (*p < '1' || *p > '8') p++;
+  (*p)++;
+  tamper_write(run, ZENO_RUN_DIR_TRAJECTORY, text);
+  free(text);
+}
+static void edit_events_csv(const char *run) {
+  replace_text(run, ZENO_RUN_DIR_EVENTS_CSV, 2, ",", ";");
+}
+static void edit_digest(const char *run) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", run, ZENO_RUN_DIR_DIGEST);
+  char *text = read_file(path);
+  if (text == NULL) fail_msg("no digest in %s", run);
+  text[0] = text[0] == '0' ? '1' : '0';
+  tamper_write(run, ZENO_RUN_DIR_DIGEST, text);
+  free(text);
+}
+static void remove_overrides(const char *run) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", run, ZENO_RUN_DIR_OVERRIDES);
+  assert_int_equal(unlink(path), 0);
+}
+
+/// One way of tampering with a run folder: the file its refusal must name,
+/// and whether the folder's checks catch it without the digest (a run of an
+/// older zeno has none): a sample row dropped or changed, events.csv
+/// edited, are the digest's alone.
+typedef struct tamper {
+  const char *what;
+  void (*apply)(const char *run);
+  const char *names;  ///< the file the message names
+  bool without_digest;
+} tamper;
+
+static const tamper TAMPERS[] = {
+    {"scene.yaml swapped for Example 3's", swap_scene, "scene.yaml", true},
+    {"overrides.txt edited (the start's velocity)", edit_overrides, "overrides.txt", true},
+    {"overrides.txt removed", remove_overrides, "overrides.txt", true},
+    {"events.jsonl cut at a line boundary", cut_events, "events.jsonl", true},
+    {"events.jsonl cut by two lines", cut_events_twice, "events.jsonl", true},
+    {"an event deleted", drop_event, "events.jsonl", true},
+    {"an event duplicated", duplicate_event, "events.jsonl", true},
+    {"two events swapped", swap_events, "events.jsonl", true},
+    {"contact 9", contact_9, "events.jsonl", true},
+    {"contact 0", contact_0, "events.jsonl", true},
+    {"an event's time null (NaN)", event_time_null, "events.jsonl", true},
+    {"an event's time 1e999 (inf)", event_time_huge, "events.jsonl", true},
+    {"an event's time going back", event_time_back, "events.jsonl", true},
+    {"a row's time nan", row_time_nan, "trajectory.csv", true},
+    {"a row's time inf", row_time_inf, "trajectory.csv", true},
+    {"an event's row moved in time", row_time_moved, "trajectory.csv", true},
+    {"a sample row deleted from the middle", drop_sample_row, "trajectory.csv", false},
+    {"an event's row deleted", drop_before_row, "trajectory.csv", true},
+    {"trajectory.csv cut at a line boundary", cut_trajectory, "trajectory.csv", true},
+    {"a row of an event that is not there", row_of_no_event, "trajectory.csv", true},
+    {"the start state moved", start_moved, "trajectory.csv", true},
+    {"a byte flipped in trajectory.csv", flip_trajectory_byte, "trajectory.csv", false},
+    {"events.csv edited", edit_events_csv, "events.csv", false},
+    {"the digest edited", edit_digest, ZENO_RUN_DIR_DIGEST, false},
+};
+
+/// Copies the files of run folder `from` (those it has) into `to`.
+static void copy_run(const char *from, const char *to, bool digest) {
+  char path[2 * PATH_SIZE];
+  for (const char *const *name = SIMULATE_OUT_FILES; *name; name++) {
+    snprintf(path, sizeof path, "%s/%s", to, *name);
+    unlink(path);
+    if (!digest && strcmp(*name, ZENO_RUN_DIR_DIGEST) == 0) continue;
+    snprintf(path, sizeof path, "%s/%s", from, *name);
+    size_t length = 0;
+    char *bytes = read_file_bytes(path, &length);
+    if (bytes == NULL) continue;
+    snprintf(path, sizeof path, "%s/%s", to, *name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, length, f), length);
+    assert_int_equal(fclose(f), 0);
+    free(bytes);
+  }
+}
+
+static void remove_digest(const char *run) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", run, ZENO_RUN_DIR_DIGEST);
+  unlink(path);
+}
+
+static run_result replay_run(const char *run, const char *png) {
+  return run_zeno_argv((const char *const[]){"replay", run, "--screenshot", png, NULL}, true);
+}
+
+// `zeno replay` refuses a tampered run folder (it played 16 of issue 31's
+// 52 with exit 0): each of TAMPERS, with a message naming the file, in a
+// new run (its digest.sha256 catches every one) and, where the folder's
+// own checks can, in a run without the digest (an older zeno's). The
+// untouched folder replays, with its digest and without it.
+static void replay_refuses_tampered_runs(void **state) {
+  (void)state;
+  if (run_zeno("replay", "--help") != 0) skip();  // a build without the viewer
+  work_dir w;
+  work_dir_create(&w, "tamper");
+  char run[PATH_SIZE], copy[PATH_SIZE], png[PATH_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "copy", copy);
+  work_path(&w, "x.png", png);
+  run_result r = run_zeno_argv((const char *const[]){"simulate", EXAMPLE2, "--set", TAMPER_OVERRIDE,
+                                                     "--out", run, "-q", NULL},
+                               true);
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  run_result_free(&r);
+  assert_int_equal(mkdir(copy, 0700), 0);
+  for (int digest = 1; digest >= 0; digest--) {
+    copy_run(run, copy, digest);
+    r = replay_run(copy, png);
+    if (r.exit_code != 0) fail_msg("the untouched run refused: %s", r.err);
+    // Without the digest (an older zeno's run, or deleted): played, with a note.
+    assert_int_equal(strstr(r.err, ZENO_RUN_DIR_DIGEST " missing") == NULL, digest);
+    run_result_free(&r);
+  }
+  const size_t count = sizeof TAMPERS / sizeof TAMPERS[0];
+  int tried = 0, accepted = 0;
+  for (int digest = 1; digest >= 0; digest--)
+    for (size_t k = 0; k < count; k++) {
+      const tamper *t = &TAMPERS[k];
+      if (!digest && !t->without_digest) continue;
+      copy_run(run, copy, true);
+      t->apply(copy);
+      if (!digest) remove_digest(copy);
+      tried++;
+      r = replay_run(copy, png);
+      if (r.exit_code == 0 || strstr(r.err, t->names) == NULL) {
+        print_message("%s%s: exit %d, %s", t->what, digest ? "" : " (no digest)", r.exit_code,
+                      r.exit_code == 0 ? "accepted\n" : r.err);
+        accepted++;
+      }
+      run_result_free(&r);
+    }
+  print_message("%d tampered run folders tried, %d refused\n", tried, tried - accepted);
+  assert_int_equal(accepted, 0);
+  for (const char *const *name = SIMULATE_OUT_FILES; *name; name++) {
+    char path[2 * PATH_SIZE];
+    snprintf(path, sizeof path, "%s/%s", copy, *name);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", run, *name);
+    unlink(path);
+  }
+  rmdir(copy);
+  rmdir(run);
+  unlink(png);
+  rmdir(w.root);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(scene_inside_its_run_directory),
@@ -781,6 +1122,7 @@ int main(void) {
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
       cmocka_unit_test(signals_stop_cleanly),
+      cmocka_unit_test(replay_refuses_tampered_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

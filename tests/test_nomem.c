@@ -313,12 +313,18 @@ static void test_run_dir_out_of_memory(void **state) {
   snprintf(run_dir_path, sizeof run_dir_path, "%s/zeno-nomem-XXXXXX",
            getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp");
   assert_non_null(mkdtemp(run_dir_path));
+  // nettle, which digests the run's files, is loaded at the first digest
+  // and kept for the process: load it first so that the loader's own
+  // blocks are not counted as a leak.
+  zeno_sha256 hash;
+  assert_int_equal(zeno_sha256_begin(&hash, NULL), ZENO_OK);
   // Only zeno's own allocations fail: Jansson 2.14's lexer drops a byte of
   // a token when its buffer cannot grow, and reads on (its issue #362).
   const long failures = exhaust(run_dir, ZENO_ONLY);
   char path[sizeof run_dir_path + 32];
   for (const char *const *f =
-           (const char *const[]){ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS, NULL};
+           (const char *const[]){ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
+                                 ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_DIGEST, NULL};
        *f; f++) {
     snprintf(path, sizeof path, "%s/%s", run_dir_path, *f);
     unlink(path);

@@ -40,12 +40,24 @@ static void write_text(const char *path, const char *text) {
   assert_int_equal(fclose(f), 0);
 }
 
+/// A small text file's content (a new string; up to 64 KiB).
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char *text = calloc(1, 1 << 16);
+  assert_non_null(text);
+  assert_true(fread(text, 1, (1 << 16) - 1, f) > 0);
+  fclose(f);
+  return text;
+}
+
 static void remove_dir(const char *dir) {
   static const char *const NAMES[] = {ZENO_RUN_DIR_TRAJECTORY,
                                       ZENO_RUN_DIR_EVENTS,
                                       ZENO_RUN_DIR_EVENTS_CSV,
                                       ZENO_RUN_DIR_SCENE,
                                       ZENO_RUN_DIR_OVERRIDES,
+                                      ZENO_RUN_DIR_DIGEST,
                                       "t.csv",
                                       "e.jsonl",
                                       "blocker",
@@ -290,15 +302,7 @@ static void scene_and_overrides(void **state) {
   char dir[DIR_LEN], scene[PATH_LEN];
   temp_dir_make(dir);
   path_in(dir, ZENO_RUN_DIR_SCENE, scene);
-  char *original = NULL;
-  {
-    FILE *f = fopen(ZENO_SCENES_DIR "/example2.yaml", "rb");
-    assert_non_null(f);
-    original = calloc(1, 1 << 16);
-    assert_non_null(original);
-    assert_true(fread(original, 1, (1 << 16) - 1, f) > 100);
-    fclose(f);
-  }
+  char *original = read_text(ZENO_SCENES_DIR "/example2.yaml");
   write_text(scene, original);
   char **list = NULL;
   size_t count = 1;
@@ -318,12 +322,7 @@ static void scene_and_overrides(void **state) {
   assert_int_equal(zeno_run_dir_writer_save_scene(w, text, length, overrides, 2, &e), ZENO_OK);
   free(text);
   assert_int_equal(zeno_run_dir_writer_close(w, &e), ZENO_OK);
-  FILE *f = fopen(scene, "rb");
-  assert_non_null(f);
-  char *kept = calloc(1, 1 << 16);
-  assert_non_null(kept);
-  assert_true(fread(kept, 1, (1 << 16) - 1, f) > 100);
-  fclose(f);
+  char *kept = read_text(scene);
   assert_string_equal(kept, original);
   assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_OK);
   assert_int_equal(count, 2);
@@ -634,6 +633,201 @@ static void writer_errors(void **state) {
   remove_dir(dir);
 }
 
+/* ---- verification (issue 31) ---------------------------------------------- */
+
+/// A deep copy of recorded data.
+static zeno_run_dir_data data_copy(const zeno_run_dir_data *d) {
+  zeno_run_dir_data c = *d;
+  c.rows = malloc(d->row_count * sizeof *c.rows);
+  c.events = malloc(d->event_count * sizeof *c.events);
+  assert_non_null(c.rows);
+  assert_non_null(c.events);
+  memcpy(c.rows, d->rows, d->row_count * sizeof *c.rows);
+  memcpy(c.events, d->events, d->event_count * sizeof *c.events);
+  c.row_capacity = d->row_count;
+  c.event_capacity = d->event_count;
+  return c;
+}
+
+/// The index of the first row of event `event` of kind `kind`.
+static size_t row_of(const zeno_run_dir_data *d, long event, zeno_run_dir_row_kind kind) {
+  for (size_t i = 0; i < d->row_count; i++)
+    if (d->rows[i].event == event && d->rows[i].kind == kind) return i;
+  fail_msg("no row of event %ld", event);
+  return 0;
+}
+
+static void event_renumbered(zeno_run_dir_data *d) { d->events[2].index = 5; }
+static void first_not_start(zeno_run_dir_data *d) { d->events[0].kind = ZENO_EVENT_IMPACT; }
+static void second_start(zeno_run_dir_data *d) { d->events[3].kind = ZENO_EVENT_START; }
+static void early_end(zeno_run_dir_data *d) { d->events[3].kind = ZENO_EVENT_END; }
+static void event_nan(zeno_run_dir_data *d) { d->events[2].t = NAN; }
+static void event_back(zeno_run_dir_data *d) { d->events[2].t = d->events[1].t - 1; }
+static void event_contact(zeno_run_dir_data *d) { d->events[1].contact = 2; }
+static void last_dropped(zeno_run_dir_data *d) { d->event_count--; }
+static void row_event_missing(zeno_run_dir_data *d) { d->rows[5].event = 99; }
+static void start_sample(zeno_run_dir_data *d) { d->rows[0].kind = ZENO_ROW_SAMPLE; }
+static void rows_swapped(zeno_run_dir_data *d) {
+  const size_t i = row_of(d, 1, ZENO_ROW_BEFORE);
+  const zeno_run_dir_row r = d->rows[i];
+  d->rows[i] = d->rows[i + 1];
+  d->rows[i + 1] = r;
+}
+static void before_moved(zeno_run_dir_data *d) { d->rows[row_of(d, 2, ZENO_ROW_BEFORE)].t += 1e-9; }
+static void sample_moved(zeno_run_dir_data *d) {
+  d->rows[row_of(d, 2, ZENO_ROW_SAMPLE)].t = d->events[1].t;
+}
+static void rows_cut(zeno_run_dir_data *d) { d->row_count -= 2; }
+static void row_inf(zeno_run_dir_data *d) { d->rows[3].t = INFINITY; }
+static void start_mode(zeno_run_dir_data *d) { d->events[0].mode_after.letter[0] = ZENO_LETTER_S; }
+static void start_row(zeno_run_dir_data *d) { d->rows[1].qdot[2] *= 1 + 1e-6; }
+
+/// A change to a run's data and what zeno_run_dir_verify() says of it.
+typedef struct verify_case {
+  void (*edit)(zeno_run_dir_data *d);
+  const char *file;  ///< ZENO_RUN_DIR_EVENTS or ZENO_RUN_DIR_TRAJECTORY
+  int line;          ///< 0: the file's last line
+  const char *part;  ///< of the message
+} verify_case;
+
+// Each inconsistency of rows and events is refused, naming the file and
+// line; the data as recorded passes, with the scene and without.
+static void verify_refuses_inconsistent_data(void **state) {
+  (void)state;
+  static const verify_case CASES[] = {
+      {event_renumbered, ZENO_RUN_DIR_EVENTS, 3, "event 5 where event 2 is expected"},
+      {first_not_start, ZENO_RUN_DIR_EVENTS, 1, "the first event is not the start"},
+      {second_start, ZENO_RUN_DIR_EVENTS, 4, "a second start event"},
+      {early_end, ZENO_RUN_DIR_EVENTS, 4, "an end event before the last"},
+      {event_nan, ZENO_RUN_DIR_EVENTS, 3, "not finite"},
+      {event_back, ZENO_RUN_DIR_EVENTS, 3, "time going back"},
+      {event_contact, ZENO_RUN_DIR_EVENTS, 2, "contact 3 is not a contact of the run"},
+      {last_dropped, ZENO_RUN_DIR_EVENTS, 6, "cut short"},
+      {row_event_missing, ZENO_RUN_DIR_TRAJECTORY, 7, "event 99, which"},
+      {start_sample, ZENO_RUN_DIR_TRAJECTORY, 2, "not between the times"},
+      {rows_swapped, ZENO_RUN_DIR_TRAJECTORY, 0, "where the rows of event 1 are expected"},
+      {before_moved, ZENO_RUN_DIR_TRAJECTORY, 0, "not at the event's time"},
+      {sample_moved, ZENO_RUN_DIR_TRAJECTORY, 0, "not between the times of events 1 and 2"},
+      {rows_cut, ZENO_RUN_DIR_TRAJECTORY, 0, "the rows of event 6 and after are missing"},
+      {row_inf, ZENO_RUN_DIR_TRAJECTORY, 5, "not finite"},
+      {start_mode, ZENO_RUN_DIR_EVENTS, 1, "the start event is not that of the run's scene"},
+      {start_row, ZENO_RUN_DIR_TRAJECTORY, 3, "the start state is not that of the run's scene"},
+  };
+  char dir[DIR_LEN], path[PATH_LEN];
+  temp_dir_make(dir);
+  zeno_run_dir_data mine;
+  record_and_write(dir, &mine);
+  const zeno_scene scene = example2_scene();
+  zeno_error e;
+  assert_int_equal(zeno_run_dir_verify(dir, &mine, &scene, &e), ZENO_OK);
+  assert_int_equal(zeno_run_dir_verify(dir, &mine, NULL, &e), ZENO_OK);
+  for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+    const verify_case *c = &CASES[k];
+    zeno_run_dir_data d = data_copy(&mine);
+    c->edit(&d);
+    int line = c->line;
+    if (line == 0) {  // the line of the first row that differs, or the file's last
+      line = (int)d.row_count + 1;
+      for (size_t i = 0; i < d.row_count && i < mine.row_count; i++)
+        if (memcmp(&d.rows[i], &mine.rows[i], sizeof d.rows[i]) != 0) {
+          line = (int)i + 2;
+          break;
+        }
+    }
+    path_in(dir, c->file, path);
+    const zeno_status st = zeno_run_dir_verify(dir, &d, &scene, &e);
+    if (st != ZENO_ERR_SYNTAX || strstr(e.message, c->part) == NULL || e.line != line ||
+        strcmp(e.file, path) != 0)
+      fail_msg("case %zu: got %s at %s:%d: %s; expected '%s' at %s:%d", k, zeno_status_name(st),
+               e.file, e.line, e.message, c->part, path, line);
+    zeno_run_dir_data_free(&d);
+  }
+  // Another scene: its contact count, its start.
+  zeno_scene other;
+  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL, 0, &other, &e),
+                   ZENO_OK);
+  assert_int_equal(zeno_run_dir_verify(dir, &mine, &other, &e), ZENO_ERR_SYNTAX);
+  assert_non_null(strstr(e.message, "the rows have 2 contact(s)"));
+  const char *const faster[] = {"initial.qdp=[0, 0, 2.000001]"};
+  assert_int_equal(zeno_scene_load(ZENO_SCENES_DIR "/example2.yaml", faster, 1, &other, &e),
+                   ZENO_OK);
+  assert_int_equal(zeno_run_dir_verify(dir, &mine, &other, &e), ZENO_ERR_SYNTAX);
+  assert_int_equal(e.line, 2);
+  assert_non_null(strstr(e.message, "the start state is not that of the run's scene"));
+  assert_int_equal(zeno_run_dir_verify(NULL, &mine, NULL, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_run_dir_verify(dir, NULL, NULL, &e), ZENO_ERR_ARGUMENT);
+  zeno_run_dir_data_free(&mine);
+  remove_dir(dir);
+}
+
+/// Writes `text` as the digest of dir, reads dir back and expects an error
+/// of `code` naming the file `name` of dir at `line` (0: none) with `part`.
+static void expect_digest_error(const char *dir, const char *text, const char *name, int line,
+                                const char *part) {
+  char path[PATH_LEN];
+  path_in(dir, ZENO_RUN_DIR_DIGEST, path);
+  write_text(path, text);
+  zeno_run_dir_data d = {0};
+  zeno_error e;
+  const zeno_status st = zeno_run_dir_read(dir, &d, &e);
+  path_in(dir, name, path);
+  if (st != ZENO_ERR_SYNTAX || strstr(e.message, part) == NULL || e.line != line ||
+      strcmp(e.file, path) != 0)
+    fail_msg("got %s at %s:%d: %s; expected '%s' at %s:%d", zeno_status_name(st), e.file, e.line,
+             e.message, part, path, line);
+}
+
+// The digest's own faults, each named with its line; a file of the run it
+// does not list; a file that does not match it. Without a digest the run
+// is read (digest_checked false), with it digest_checked is true.
+static void digest_errors(void **state) {
+  (void)state;
+  char dir[DIR_LEN], path[PATH_LEN];
+  temp_dir_make(dir);
+  zeno_run_dir_data mine, back = {0};
+  record_and_write(dir, &mine);  // no scene saved: the digest lists three files
+  zeno_error e;
+  assert_int_equal(zeno_run_dir_read(dir, &back, &e), ZENO_OK);
+  assert_true(back.digest_checked);
+  zeno_run_dir_data_free(&back);
+  path_in(dir, ZENO_RUN_DIR_DIGEST, path);
+  char *digest = read_text(path);
+  assert_non_null(digest);
+  const size_t first = strcspn(digest, "\n") + 1;
+  char text[4096];
+  expect_digest_error(dir, "0123  trajectory.csv\n", ZENO_RUN_DIR_DIGEST, 1,
+                      "not a line of a run's digest");
+  snprintf(text, sizeof text, "%.64s  notes.txt\n", digest);
+  expect_digest_error(dir, text, ZENO_RUN_DIR_DIGEST, 1, "not a file of a run directory");
+  snprintf(text, sizeof text, "%s%.*s", digest, (int)first, digest);
+  expect_digest_error(dir, text, ZENO_RUN_DIR_DIGEST, 4, "a file listed twice");
+  snprintf(text, sizeof text, "%.*s", (int)first, digest);  // the trajectory alone
+  expect_digest_error(dir, text, ZENO_RUN_DIR_EVENTS, 0, "not a file of the run");
+  char big[5000];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  expect_digest_error(dir, big, ZENO_RUN_DIR_DIGEST, 0, "more than 4096 bytes");
+  // A file that is not the one written; the digest's first digit changed.
+  char csv[PATH_LEN];
+  path_in(dir, ZENO_RUN_DIR_EVENTS_CSV, csv);
+  char *events_csv = read_text(csv);
+  write_text(csv, "index\n");
+  expect_digest_error(dir, digest, ZENO_RUN_DIR_EVENTS_CSV, 0, "not the file the run wrote");
+  write_text(csv, events_csv);
+  snprintf(text, sizeof text, "%s", digest);
+  text[0] = text[0] == '0' ? '1' : '0';
+  expect_digest_error(dir, text, ZENO_RUN_DIR_TRAJECTORY, 0, "line 1 of");
+  // No digest: a run of an older zeno.
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(zeno_run_dir_read(dir, &back, &e), ZENO_OK);
+  assert_false(back.digest_checked);
+  zeno_run_dir_data_free(&back);
+  free(events_csv);
+  free(digest);
+  zeno_run_dir_data_free(&mine);
+  remove_dir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(recording_writing_reading_agree),
@@ -644,6 +838,8 @@ int main(void) {
       cmocka_unit_test(trajectory_errors),
       cmocka_unit_test(events_errors),
       cmocka_unit_test(writer_errors),
+      cmocka_unit_test(verify_refuses_inconsistent_data),
+      cmocka_unit_test(digest_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

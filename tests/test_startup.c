@@ -216,7 +216,7 @@ static void simulate_json_loads_no_drawing_library(void **state) {
 #endif
   assert_no_drawing_objects(&objects, "simulate --json");
   // Nor GLPK: it is loaded at the first linear program (glpk_load.h). Nor
-  // nettle: it is loaded when a journal is signed (cli_sha256.h).
+  // nettle: it is loaded when the first digest begins (zeno/sha256.h).
   assert_null(find_object(&objects, "libglpk.so"));
   assert_null(find_object(&objects, "libnettle.so"));
   // Nor SUNDIALS: a ZOD run integrates nothing (sundials_load.h).

@@ -14,6 +14,9 @@
 ///                   (for spreadsheets and pandas)
 ///   scene.yaml      the bytes of the scene file the run loaded
 ///   overrides.txt   the `--set` overrides the run applied, one per line
+///   digest.sha256   the SHA-256 of each of the files above, one
+///                   "HEX  NAME" line each (sha256sum's format), written
+///                   last; runs of zeno 0.1 before it have none
 ///
 /// Results: zeno_run_dir_data is a caller-owned struct (free it with
 /// zeno_run_dir_data_free()); zeno_run_dir_writer is an opaque handle
@@ -51,6 +54,7 @@ extern "C" {
 #define ZENO_RUN_DIR_EVENTS_CSV "events.csv"
 #define ZENO_RUN_DIR_SCENE "scene.yaml"
 #define ZENO_RUN_DIR_OVERRIDES "overrides.txt"
+#define ZENO_RUN_DIR_DIGEST "digest.sha256"
 
 /// What a row of trajectory.csv is (its `kind` column).
 typedef enum zeno_run_dir_row_kind {
@@ -102,6 +106,10 @@ typedef struct zeno_run_dir_data {
   /// Sample times the simulator's dense output could not serve (recording
   /// only; they are left out of the rows, as the writer leaves them out).
   size_t skipped_samples;
+  /// zeno_run_dir_read(): the files matched the directory's digest.sha256;
+  /// false for a run of an older zeno, which has none (read with the other
+  /// checks only).
+  bool digest_checked;
 } zeno_run_dir_data;
 
 /// The row of a state alone: kind ZENO_ROW_SAMPLE, event -1 (set both
@@ -194,7 +202,32 @@ ZENO_API zeno_status zeno_run_dir_read_trajectory(const char *path, zeno_run_dir
 ZENO_API zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *data,
                                               zeno_error *error);
 
-/// Both files of `dir`, trajectory first. On failure `data` is freed.
+/// Checks rows and events read from the run directory `dir` (its name is
+/// for messages) against each other and, when `scene` is not NULL, against
+/// the run's scene (rebuilt from DIR/scene.yaml and DIR/overrides.txt):
+/// events numbered 0, 1, ... one a line, the first the start and the last
+/// the end (a file cut at a line boundary has lost it), times finite and
+/// never going back, contacts in 1..contact_count; each row of an event of
+/// the file, in the writer's order (the event's samples strictly between
+/// its time and the previous event's, then its states before and after at
+/// its time), every event with its rows; the scene's contact count, and its
+/// start event and state (the simulator's first event) as the first event
+/// and rows hold them, within a relative 1e-9 (another machine's libm; the
+/// numbers themselves read back exactly). ZENO_ERR_SYNTAX naming the file
+/// and line; the scene's errors as zeno_sim_create() reports them.
+ZENO_API zeno_status zeno_run_dir_verify(const char *dir, const zeno_run_dir_data *data,
+                                         const zeno_scene *scene, zeno_error *error);
+
+/// Reads and verifies the run directory `dir`: first its files against
+/// DIR/digest.sha256 (each listed file's SHA-256; a file of the run the
+/// digest does not list is another run's), then trajectory.csv and
+/// events.jsonl, then zeno_run_dir_verify() with the run's scene when the
+/// directory holds scene.yaml. A directory without digest.sha256 (a run of
+/// an older zeno; digest_checked false) is read with the other checks only,
+/// as is one whose digest was deleted: the digest guards against files
+/// changed, cut, mixed or replaced, not against a deliberate forger, who
+/// could as well write a new digest. Errors name the file (and the line
+/// and column where there is one). On failure `data` is freed.
 ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data, zeno_error *error);
 
 /// Reads dir/overrides.txt: *overrides becomes a new array of *count new

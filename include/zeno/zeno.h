@@ -29,6 +29,7 @@
 #include "zeno/regions.h"
 #include "zeno/run_dir.h"
 #include "zeno/scene.h"
+#include "zeno/sha256.h"
 #include "zeno/sim.h"
 #include "zeno/stability.h"
 #include "zeno/sweep.h"

@@ -36,6 +36,9 @@ static void print_help(void) {
       "view'. The geometry comes from DIR/scene.yaml and the run's --set\n"
       "values from DIR/overrides.txt, which simulate writes beside them.\n"
       "p and mouse drags start a live simulation from the replayed state.\n"
+      "The run is verified first: its files against DIR/digest.sha256, its\n"
+      "events and rows against each other and its start against the scene;\n"
+      "a folder that fails is refused (exit 2), naming the file and line.\n"
       "\n"
       "Options:\n"
       "  -S, --scene SCENE      use this scene file instead of DIR/scene.yaml\n"
@@ -137,6 +140,11 @@ static int replay(const replay_options *o) {
   view_run run;
   zeno_error err;
   if (viewer->run_load(&run, &scene, o->dir, &err) != ZENO_OK) return cli_library_error(&err);
+  if (!run.data.digest_checked)
+    cli_error(
+        "note: %s/%s missing (a run of an older zeno): its files were checked against each "
+        "other and the scene, not against a digest",
+        o->dir, ZENO_RUN_DIR_DIGEST);
   const int code = cli_view_show(COMMAND, viewer, &run, &o->view);
   viewer->run_free(&run);
   return code;

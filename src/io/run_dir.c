@@ -144,13 +144,24 @@ void zeno_run_dir_data_free(zeno_run_dir_data *d) {
 /* ---------- the writer ---------- */
 
 /// The run's files, in the order they are renamed into place at close:
-/// the scene last, so that a folder whose commit was cut short keeps the
-/// scene of its previous run beside the new data, never a new scene beside
-/// the old data.
-enum { OUT_TRAJECTORY, OUT_EVENTS, OUT_EVENTS_CSV, OUT_OVERRIDES, OUT_SCENE, OUT_COUNT };
+/// the scene, then the digest of them all, last, so that a folder whose
+/// commit was cut short keeps the scene of its previous run beside the new
+/// data, never a new scene beside the old data, and its previous digest,
+/// which the new files do not match (the reader refuses the mixture).
+enum {
+  OUT_TRAJECTORY,
+  OUT_EVENTS,
+  OUT_EVENTS_CSV,
+  OUT_OVERRIDES,
+  OUT_SCENE,
+  OUT_DIGEST,
+  OUT_COUNT
+};
 static const char *const OUT_NAMES[OUT_COUNT] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
                                                  ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_OVERRIDES,
-                                                 ZENO_RUN_DIR_SCENE};
+                                                 ZENO_RUN_DIR_SCENE,      ZENO_RUN_DIR_DIGEST};
+/// A line of the digest: the hex digest, two spaces, a name and '\n'.
+#define DIGEST_LINE_SIZE (ZENO_SHA256_HEX_SIZE + 32)
 
 /// Sample rows written between two looks at the files' sizes, and a bound
 /// on one row's bytes (21 numbers of at most 24 characters, a mode, a kind
@@ -199,8 +210,34 @@ static zeno_status writer_end(zeno_run_dir_writer *w, bool commit, zeno_error *e
   return commit ? st : ZENO_OK;
 }
 
+static zeno_status write_text(zeno_run_dir_writer *w, int k, const char *text, size_t length,
+                              zeno_error *error);
+
+// The digest of the files written aside (flushed first), as
+// digest.sha256, itself written aside: the reader's check of the folder.
+static zeno_status write_digest(zeno_run_dir_writer *w, zeno_error *error) {
+  char text[OUT_DIGEST * DIGEST_LINE_SIZE];
+  size_t n = 0;
+  for (int k = 0; k < OUT_DIGEST; k++) {
+    if (w->out[k] == NULL) continue;  // a run without its scene saved
+    FILE *stream = zeno_io_output_stream(w->out[k]);
+    char hex[ZENO_SHA256_HEX_SIZE];
+    errno = 0;
+    if (fflush(stream) != 0) return write_failed(w->dir, OUT_NAMES[k], error);
+    const zeno_status st = run_dir_digest_fd(fileno(stream), hex, error);
+    if (st == ZENO_ERR_UNSUPPORTED || st == ZENO_ERR_NOMEM) return st;
+    if (st != ZENO_OK) return write_failed(w->dir, OUT_NAMES[k], error);
+    n += (size_t)snprintf(text + n, sizeof text - n, "%s  %s\n", hex, OUT_NAMES[k]);
+  }
+  return write_text(w, OUT_DIGEST, text, n, error);
+}
+
 zeno_status zeno_run_dir_writer_close(zeno_run_dir_writer *w, zeno_error *error) {
-  return w ? writer_end(w, true, error) : ZENO_OK;
+  if (w == NULL) return ZENO_OK;
+  const zeno_status st = write_digest(w, error);
+  if (st == ZENO_OK) return writer_end(w, true, error);
+  writer_end(w, false, NULL);
+  return st;
 }
 
 void zeno_run_dir_writer_discard(zeno_run_dir_writer *w) {
@@ -270,7 +307,7 @@ static zeno_status write_text(zeno_run_dir_writer *w, int k, const char *text, s
                               zeno_error *error) {
   zeno_io_output_discard(w->out[k]);
   zeno_io_output *o = w->out[k] = zeno_io_output_open(w->dir, OUT_NAMES[k], error);
-  if (o == NULL) return ZENO_ERR_IO;
+  if (o == NULL) return error ? error->code : ZENO_ERR_IO;  // ZENO_ERR_NOMEM too
   if (length > 0 && fwrite(text, 1, length, zeno_io_output_stream(o)) != length)
     return write_failed(w->dir, OUT_NAMES[k], error);
   return ZENO_OK;

@@ -5,14 +5,12 @@
 // of the line's start for a member of an event, which jansson does not
 // place).
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -136,39 +134,6 @@ static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_di
   return ZENO_OK;
 }
 
-// Opens a file of the run directory: a regular file (a link to one
-// included) of at most ZENO_RUN_DIR_MAX_BYTES. The open does not wait: a
-// FIFO under the name is refused at once (it blocked for ever), as is a
-// device (/dev/zero grew the reader by 330 MB/s).
-static zeno_status open_for_reading(const char *path, FILE **f, zeno_error *error) {
-  if (path == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a path is required");
-  *f = NULL;
-  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    const int saved = errno;
-    if (fd >= 0) close(fd);
-    return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
-                        strerror(saved));
-  }
-  zeno_status status = ZENO_OK;
-  if (!S_ISREG(st.st_mode))
-    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "",
-                          "cannot read '%s': not a regular file (%s)", path,
-                          S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
-  else if (st.st_size > ZENO_RUN_DIR_MAX_BYTES)
-    status = zeno_fail_at(error, ZENO_ERR_RANGE, path, 0, 0, "",
-                          "'%s' holds %lld bytes, more than the %lld a run directory's file may",
-                          path, (long long)st.st_size, (long long)ZENO_RUN_DIR_MAX_BYTES);
-  const int flags = status == ZENO_OK ? fcntl(fd, F_GETFL) : -1;
-  if (status == ZENO_OK &&
-      (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || (*f = fdopen(fd, "r")) == NULL))
-    status = zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
-                          strerror(errno));
-  if (status != ZENO_OK) close(fd);
-  return status;
-}
-
 static zeno_status read_failed(const char *path, zeno_error *error) {
   return zeno_fail_at(error, ZENO_ERR_IO, path, 0, 0, "", "cannot read '%s': %s", path,
                       strerror(errno));
@@ -259,7 +224,7 @@ static zeno_status read_file(const char *path, zeno_run_dir_data *d, const file_
                              zeno_error *error) {
   if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data is required");
   FILE *f;
-  zeno_status st = open_for_reading(path, &f, error);
+  zeno_status st = run_dir_open(path, &f, error);
   if (st != ZENO_OK) return st;
   reader rd = {path, 0, NULL, NULL, error, -INFINITY, 0};
   zeno_locale_scope scope;
@@ -402,8 +367,14 @@ static zeno_status parse_event(const reader *rd, zeno_run_dir_data *d, zeno_run_
   e->guard = (zeno_guard)guard;
   e->contact = -1;
   const json_t *c = json_object_get(rd->event, "contact");
-  if (c && number_or_null(c, &contact) && contact >= 1 && contact <= d->contact_count)
+  if (c && !json_is_null(c)) {
+    // Contacts are numbered from 1 to the run's count (its mode words' length).
+    if (!number_or_null(c, &contact) || !(contact >= 1 && contact <= d->contact_count) ||
+        contact != floor(contact))
+      return bad_at(rd, member_at(rd, "contact"), "member \"%s\" is not a contact of the run",
+                    "contact");
     e->contact = (int)contact - 1;
+  }
   e->impact_mask = e->kind == ZENO_EVENT_IMPACT ? zeno_impact_mask(impact, d->contact_count) : 0;
   e->outcome = ZENO_OUTCOME_RUNNING;
   if (e->kind == ZENO_EVENT_END) {
@@ -446,15 +417,41 @@ zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d, zen
 
 /* ---------- the directory ---------- */
 
+// The run's scene: DIR/scene.yaml with DIR/overrides.txt; ZENO_DONE when
+// the directory holds no scene (a run saved before simulate kept it).
+static zeno_status run_scene(const char *dir, zeno_scene *scene, zeno_error *error) {
+  char *path = zeno_io_path_join(dir, ZENO_RUN_DIR_SCENE);
+  if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  char **overrides = NULL;
+  size_t count = 0;
+  zeno_status st = ZENO_DONE;
+  if (access(path, F_OK) == 0 || errno != ENOENT) {
+    st = zeno_run_dir_read_overrides(dir, &overrides, &count, error);
+    if (st == ZENO_OK || st == ZENO_DONE)
+      st = zeno_scene_load(path, (const char *const *)overrides, count, scene, error);
+  }
+  zeno_run_dir_overrides_free(overrides, count);
+  free(path);
+  return st;
+}
+
 zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *d, zeno_error *error) {
   if (dir == NULL || d == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and data are required");
   char *trajectory = zeno_io_path_join(dir, ZENO_RUN_DIR_TRAJECTORY);
   char *events = zeno_io_path_join(dir, ZENO_RUN_DIR_EVENTS);
-  zeno_status st = trajectory && events ? zeno_run_dir_read_trajectory(trajectory, d, error)
+  bool digest = false;
+  zeno_status st = trajectory && events ? run_dir_digest_check(dir, &digest, error)
                                         : zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  if (st == ZENO_OK) st = zeno_run_dir_read_trajectory(trajectory, d, error);
   if (st == ZENO_OK) st = zeno_run_dir_read_events(events, d, error);
+  zeno_scene scene;
+  const zeno_status has_scene = st == ZENO_OK ? run_scene(dir, &scene, error) : st;
+  if (has_scene == ZENO_OK || has_scene == ZENO_DONE)
+    st = zeno_run_dir_verify(dir, d, has_scene == ZENO_OK ? &scene : NULL, error);
+  else st = has_scene;
   if (st != ZENO_OK) zeno_run_dir_data_free(d);
+  else d->digest_checked = digest;
   free(trajectory);
   free(events);
   return st;

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "cli/cli_sha256.h"
+#include "zeno/sha256.h"
 
 /// A journal line that closes row IY: "done,IY".
 static const char *const JOURNAL_DONE = "done,";
@@ -27,52 +27,39 @@ static const char *const JOURNAL_DONE = "done,";
 
 /* ---------- digests ---------- */
 
-static void hex(const uint8_t *bytes, size_t n, char *out) {
-  static const char DIGITS[] = "0123456789abcdef";
-  for (size_t k = 0; k < n; k++) {
-    out[2 * k] = DIGITS[bytes[k] >> 4];
-    out[2 * k + 1] = DIGITS[bytes[k] & 15];
-  }
-  out[2 * n] = '\0';
-}
-
 // A field of the signature: its length, then its bytes, so that no two
 // different lists of fields hash the same.
-static void digest_field(const cli_sha256 *sha, struct sha256_ctx *ctx, const char *text,
-                         size_t length) {
+static void digest_field(zeno_sha256 *hash, const char *text, size_t length) {
   char prefix[32];
   const int n = snprintf(prefix, sizeof prefix, "%zu:", length);
-  sha->update(ctx, (size_t)n, (const uint8_t *)prefix);
-  sha->update(ctx, length, (const uint8_t *)text);
+  zeno_sha256_update(hash, prefix, (size_t)n);
+  zeno_sha256_update(hash, text, length);
 }
 
 int grid_journal_signature(const char *settings, const char *scene_text, size_t scene_length,
                            const cli_overrides *overrides, char out[GRID_SIGNATURE_SIZE]) {
-  const char *why = "";
-  const cli_sha256 *sha = cli_sha256_get(&why);
-  if (sha == NULL) return cli_error("%s", why), CLI_EXIT_RUNTIME;
-  struct sha256_ctx ctx;
-  sha->init(&ctx);
-  digest_field(sha, &ctx, settings, strlen(settings));
-  digest_field(sha, &ctx, scene_text, scene_length);
+  zeno_sha256 hash;
+  zeno_error err;
+  if (zeno_sha256_begin(&hash, &err) != ZENO_OK) return cli_output_error(&err);
+  digest_field(&hash, settings, strlen(settings));
+  digest_field(&hash, scene_text, scene_length);
   for (size_t i = 0; i < overrides->count; i++)
-    digest_field(sha, &ctx, overrides->items[i], strlen(overrides->items[i]));
-  uint8_t digest[SHA256_DIGEST_SIZE];
-  sha->digest(&ctx, sizeof digest, digest);
-  hex(digest, sizeof digest, out);
+    digest_field(&hash, overrides->items[i], strlen(overrides->items[i]));
+  unsigned char digest[ZENO_SHA256_BYTES];
+  zeno_sha256_finish(&hash, digest);
+  zeno_sha256_hex(digest, sizeof digest, out);
   return CLI_CONTINUE;
 }
 
 // The checksum of a journal line's text (without its newline). nettle is
 // loaded: every journal is signed before it is opened.
 static void line_check(const char *text, size_t length, char out[CHECK_DIGITS + 1]) {
-  const cli_sha256 *sha = cli_sha256_get(NULL);
-  struct sha256_ctx ctx;
-  uint8_t digest[SHA256_DIGEST_SIZE];
-  sha->init(&ctx);
-  sha->update(&ctx, length, (const uint8_t *)text);
-  sha->digest(&ctx, sizeof digest, digest);
-  hex(digest, CHECK_DIGITS / 2, out);
+  zeno_sha256 hash;
+  unsigned char digest[ZENO_SHA256_BYTES];
+  zeno_sha256_begin(&hash, NULL);
+  zeno_sha256_update(&hash, text, length);
+  zeno_sha256_finish(&hash, digest);
+  zeno_sha256_hex(digest, CHECK_DIGITS / 2, out);
 }
 
 /* ---------- reading ---------- */

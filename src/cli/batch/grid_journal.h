@@ -45,7 +45,7 @@ typedef struct grid_journal {
 /// file's text as read (once: a pipe works) and the overrides, each with
 /// its length, none cut short. A journal is reused only by a run with the
 /// same signature. Returns CLI_CONTINUE, or CLI_EXIT_RUNTIME (reported)
-/// when nettle, which computes it, cannot be loaded (cli_sha256.h).
+/// when nettle, which computes it, cannot be loaded (zeno/sha256.h).
 int grid_journal_signature(const char *settings, const char *scene_text, size_t scene_length,
                            const cli_overrides *overrides, char out[GRID_SIGNATURE_SIZE]);
 
