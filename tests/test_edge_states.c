@@ -450,6 +450,31 @@ static void chatter_at_the_floor_rests(void **state) {
   assert_rests_as_full(case567, 12, X2_CASE567);
 }
 
+/* ---- inconsistent with its proof ----------------------------------------- */
+
+// The Painlevé rod above its bound (mu = 1.5 > 4/3), slipping the way the
+// bound bites: no mode is consistent, and the end says why for each: F
+// would accelerate the contact into the floor, S and P are excluded by the
+// slip (N), and N's normal force is negative: the paradox, proved. The
+// CLI prints it and writes it into --json.
+static void inconsistent_carries_its_proof(void **state) {
+  (void)state;
+  zeno_scene s = painleve_rod_scene(1.5, -0.5, G);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  const zeno_event *end = &r.events[r.count - 1];
+  assert_int_equal(end->outcome, ZENO_OUTCOME_INCONSISTENT);
+  assert_inconsistency_proved(end, 1);
+  assert_false(end->refusal_of_impact);
+  const zeno_refusal why[4] = {ZENO_REFUSAL_PENETRATION, ZENO_REFUSAL_KINEMATICS,
+                               ZENO_REFUSAL_KINEMATICS, ZENO_REFUSAL_NORMAL};
+  for (int code = 0; code < 4; code++) {
+    assert_int_equal(end->refusal[code], why[code]);
+    assert_int_equal(end->refusal_contact[code], 0);
+  }
+  run_free(&r);
+}
+
 /* ---- a tie typed by hand ------------------------------------------------ */
 
 // A 2 x 4 box (corners at (+-1, -2), rho^2 = 5/3) sliding on a level floor
@@ -758,6 +783,26 @@ static void cli_edge_states(void **state) {
   assert_int_equal(r.exit_code, 2);
   assert_int_equal(count_lines(r.err), 1);
   run_result_free(&r);
+  // An inconsistent end's proof in the summary and in --json: the
+  // Painlevé rod of inconsistent_carries_its_proof, typed over the ball.
+  const char *const rod[] = {"--set", "contacts.0.point=[-0.4472135954999579,-0.8944271909999159]",
+                             "--set", "body.rho=0.5773502691896258",
+                             "--set", "contacts.0.mu=1.5",
+                             "--set", "initial.velocity=[-0.5,0,0]",
+                             "--set", "initial.pose=[0,0,0]"};
+  r = run_zeno_captured("simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", rod[0], rod[1], rod[2],
+                        rod[3], rod[4], rod[5], rod[6], rod[7], rod[8], rod[9]);
+  assert_int_equal(r.exit_code, 0);
+  assert_non_null(strstr(r.out,
+                         "modes refused           F (penetration at 1), S (kinematics at 1), "
+                         "P (kinematics at 1), N (normal at 1)\n"));
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", ZENO_SCENES_DIR "/bouncing-ball.yaml", rod[0], rod[1], rod[2],
+                        rod[3], rod[4], rod[5], rod[6], rod[7], rod[8], rod[9], "--json");
+  assert_non_null(strstr(r.out,
+                         "\"proof\": {\"of\": \"mode\", \"refused\": [{\"mode\": \"F\", "
+                         "\"why\": \"penetration\", \"contact\": 1}, "));
+  run_result_free(&r);
   // Limits are outcomes: exit 0.
   r = run_zeno_captured("simulate", EXAMPLE3_ZENO, "--max-events", "5", "--wall-time", "60", "-q");
   assert_int_equal(r.exit_code, 0);
@@ -836,6 +881,7 @@ int main(void) {
       cmocka_unit_test(painleve_bound),
       cmocka_unit_test(terminal_slide),
       cmocka_unit_test(chatter_at_the_floor_rests),
+      cmocka_unit_test(inconsistent_carries_its_proof),
       cmocka_unit_test(box_at_the_tipping_friction),
       cmocka_unit_test(parallel_normals),
       cmocka_unit_test(contact_on_load_line),

@@ -269,6 +269,7 @@ static void check_health_of(const prop_run *r, bool full, bool restitution, bool
   assert_int_equal(end->outcome, r->summary.outcome);
   assert_true(documented_outcome(r->summary.outcome, full));
   assert_string_not_equal(zeno_outcome_name(r->summary.outcome), "unknown");
+  if (end->outcome == ZENO_OUTCOME_INCONSISTENT) assert_inconsistency_proved(end, 2);
 }
 
 static void check_health(const prop_run *r, bool full) { check_health_of(r, full, false, false); }

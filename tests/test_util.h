@@ -232,6 +232,23 @@ static inline void run_free(test_run *r) {
 }
 
 /// Relative difference, safe at zero.
+/// An `inconsistent` end carries its proof (zeno_event.refusal): a mode
+/// choice names a refusal for every mode of the contacts (Table 1 tried
+/// them all); an impact, for at least one candidate of the law, and only
+/// codes of the scene's contacts are named.
+static inline void assert_inconsistency_proved(const zeno_event *end, int contact_count) {
+  const int modes = contact_count == 2 ? ZENO_MAX_MODES : 4;
+  int refused = 0;
+  for (int code = 0; code < ZENO_MAX_MODES; code++) {
+    const bool named = end->refusal[code] != ZENO_REFUSAL_NONE;
+    refused += named;
+    if (code >= modes) assert_false(named);
+    else if (!end->refusal_of_impact) assert_true(named);
+    if (named) assert_true(end->refusal_contact[code] < contact_count);
+  }
+  assert_true(refused > 0);
+}
+
 static inline double rel_diff(double a, double b) {
   const double scale = fmax(fabs(a), fabs(b));
   return scale == 0 ? 0 : fabs(a - b) / scale;

@@ -92,6 +92,8 @@ ZENO_API zeno_status zeno_io_trajectory_row(FILE *stream, const zeno_run_dir_row
 /// section_angle (only when on_section), zeno_impacts, zeno_ratio,
 /// zeno_error, zeno_period (ZENO events; ratio and period also for a
 /// diverging END), outcome (END), consistent_modes (ambiguous END),
+/// proof (inconsistent END: zeno_event.refusal as {"of": "mode" or
+/// "impact", "refused": [{"mode" or "candidate", "why", "contact"}, ...]}),
 /// guard_residual, constraint_drift, tie_margin and near_tie (see
 /// zeno_event).
 ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event, int contact_count,
@@ -130,8 +132,9 @@ typedef struct zeno_io_run {
 /// Writes a run report as one JSON object (no trailing newline) with keys
 /// scene, model, status, word, t, events, impacts, zeno_time (null when no
 /// Zeno sequence completed), zeno_impacts, final_zod, final_zod_velocity,
-/// final_pose, sections and consistent_modes (mode names of an ambiguous
-/// end, else empty).
+/// final_pose, sections, consistent_modes (mode names of an ambiguous
+/// end, else empty) and proof (an inconsistent end's, else null; see
+/// zeno_io_event_jsonl()).
 ZENO_API zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error);
 
 /// Writes an equilibrium report as one JSON object (no trailing newline)

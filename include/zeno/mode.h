@@ -46,6 +46,24 @@ typedef enum zeno_guard {
   ZENO_GUARD_ZENO              ///< accumulation of impacts
 } zeno_guard;
 
+/// Why Table 1 refused a mode, or the impact law a candidate (a set of
+/// contacts with impulse and their letters), at a state: the proof an
+/// `inconsistent` end carries (zeno_event.refusal).
+typedef enum zeno_refusal {
+  ZENO_REFUSAL_NONE = 0,     ///< not refused (or not a candidate)
+  ZENO_REFUSAL_KINEMATICS,   ///< the contact's state excludes it (Table 1, column 3)
+  ZENO_REFUSAL_SINGULAR,     ///< its equations have no unique solution
+  ZENO_REFUSAL_NORMAL,       ///< a contact's normal force (impulse) is not positive
+  ZENO_REFUSAL_CONE,         ///< a sticking contact's force (impulse) is outside its cone
+  ZENO_REFUSAL_PENETRATION,  ///< a free touching contact would move into its surface
+  ZENO_REFUSAL_SLIP,         ///< a contact's slip acceleration (velocity) opposes its letter
+  ZENO_REFUSAL_INCOMPATIBLE  ///< two sticking contacts' four velocity targets disagree
+} zeno_refusal;
+
+/// Stable refusal names, as printed in JSON ("kinematics", "normal",
+/// "cone", "penetration", "slip", "singular", "incompatible", "none").
+ZENO_API const char *zeno_refusal_name(zeno_refusal refusal);
+
 /// The letter's one-character name: 'F', 'S', 'P' or 'N'.
 ZENO_API char zeno_letter_name(zeno_letter letter);
 

@@ -111,6 +111,15 @@ typedef struct zeno_event {
   char solver_flag[48];
   size_t consistent_count;               ///< END(ambiguous): number of consistent modes
   zeno_mode consistent[ZENO_MAX_MODES];  ///< END(ambiguous): the consistent modes
+  /// END(inconsistent): the proof. For each mode code c (the zeno_mode of
+  /// letters c % 4 and c / 4), the zeno_refusal of that mode by Table 1 at
+  /// the final state; where an impact could not be resolved
+  /// (refusal_of_impact), of the impact law's candidate with those letters
+  /// (F: no impulse at that contact). ZENO_REFUSAL_NONE for codes that are
+  /// no mode or candidate of the scene.
+  unsigned char refusal[ZENO_MAX_MODES];
+  signed char refusal_contact[ZENO_MAX_MODES];  ///< the contact each refusal names, -1 none
+  bool refusal_of_impact;  ///< the proof is of an impact's candidates, not of a mode choice
   /// How close the decisions taken at this event came to going another way
   /// [-], the smallest of: the time to the next guard crossing over the
   /// segment's duration (two guards nearly together), the squared approach

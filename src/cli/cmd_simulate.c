@@ -253,6 +253,21 @@ static void print_end_details(const run_record *rec, int contact_count) {
       printf("%s%s", i ? " " : "", zeno_mode_name(end->consistent[i], contact_count, name));
     printf("\n");
   }
+  if (end->outcome == ZENO_OUTCOME_INCONSISTENT) {
+    // The proof: every mode (impact candidate) and the condition it breaks.
+    char name[ZENO_MODE_NAME_SIZE];
+    cli_label(end->refusal_of_impact ? "impacts refused" : "modes refused");
+    int written = 0;
+    for (int code = 0; code < ZENO_MAX_MODES; code++) {
+      if (end->refusal[code] == ZENO_REFUSAL_NONE) continue;
+      const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+      printf("%s%s (%s", written++ ? ", " : "", zeno_mode_name(mode, contact_count, name),
+             zeno_refusal_name((zeno_refusal)end->refusal[code]));
+      if (end->refusal_contact[code] >= 0) printf(" at %d", end->refusal_contact[code] + 1);
+      printf(")");
+    }
+    printf("\n");
+  }
   if (end->outcome == ZENO_OUTCOME_DIVERGING) {
     cli_label("divergence ratio");
     printf("%.6g per %d impacts\n", end->zeno_ratio, end->zeno_period);

@@ -41,37 +41,56 @@ static void finish(const contact_dyn *d, const impact_input *in, const double x[
 
 // Complementarity checks of one candidate's impulses x: positive normal
 // impulse at every contact with a letter, inside the cone when it sticks.
-static bool impulses_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
-                        const double x[4]) {
+// The first violation and its contact.
+static zeno_refusal impulse_violation(const contact_dyn *d, const impact_input *in,
+                                      const unsigned char letter[2], const double x[4],
+                                      int *contact) {
   for (int i = 0; i < d->n; i++) {
     const double xn = x[2 * i], xt = x[2 * i + 1];
+    *contact = i;
     switch (letter[i]) {
       case ZENO_LETTER_F: break;
       case ZENO_LETTER_S:
-        if (!(xn > in->tol_impulse)) return false;
-        if (!friction_cone_holds(d->mu[i], xn, xt, in->tol_impulse)) return false;
+        if (!(xn > in->tol_impulse)) return ZENO_REFUSAL_NORMAL;
+        if (!friction_cone_holds(d->mu[i], xn, xt, in->tol_impulse)) return ZENO_REFUSAL_CONE;
         break;
       case ZENO_LETTER_P:
       case ZENO_LETTER_N:
-        if (!(xn > in->tol_impulse)) return false;
+        if (!(xn > in->tol_impulse)) return ZENO_REFUSAL_NORMAL;
         break;
-      default: return false;
+      default: return ZENO_REFUSAL_KINEMATICS;
     }
   }
-  return true;
+  *contact = -1;
+  return ZENO_REFUSAL_NONE;
+}
+
+static bool impulses_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
+                        const double x[4]) {
+  int contact;
+  return impulse_violation(d, in, letter, x, &contact) == ZENO_REFUSAL_NONE;
 }
 
 // ... and of its post-impact contact velocities y: no touching free
 // contact driven in, the slip of a slipping contact in its direction.
-static bool rates_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
-                     const double y[4]) {
+static zeno_refusal rate_violation(const contact_dyn *d, const impact_input *in,
+                                   const unsigned char letter[2], const double y[4], int *contact) {
   for (int i = 0; i < d->n; i++) {
     const double yn = y[2 * i], yt = y[2 * i + 1];
-    if (letter[i] == ZENO_LETTER_F && in->touching[i] && yn < -in->tol_v) return false;
-    if (letter[i] == ZENO_LETTER_P && yt < -in->tol_v) return false;
-    if (letter[i] == ZENO_LETTER_N && yt > in->tol_v) return false;
+    *contact = i;
+    if (letter[i] == ZENO_LETTER_F && in->touching[i] && yn < -in->tol_v)
+      return ZENO_REFUSAL_PENETRATION;
+    if (letter[i] == ZENO_LETTER_P && yt < -in->tol_v) return ZENO_REFUSAL_SLIP;
+    if (letter[i] == ZENO_LETTER_N && yt > in->tol_v) return ZENO_REFUSAL_SLIP;
   }
-  return true;
+  *contact = -1;
+  return ZENO_REFUSAL_NONE;
+}
+
+static bool rates_ok(const contact_dyn *d, const impact_input *in, const unsigned char letter[2],
+                     const double y[4]) {
+  int contact;
+  return rate_violation(d, in, letter, y, &contact) == ZENO_REFUSAL_NONE;
 }
 
 static double row_dot(const double r[4], const double b[4]) {
@@ -193,23 +212,31 @@ void impact_stick_maps_make(const contact_dyn *d, contact_letter_maps *maps) {
 
 // Both contacts stick: all velocity targets hold, which fixes qdot+ (three
 // degrees of freedom, four targets that must be compatible) and leaves a
-// one-parameter family of impulses (as for SS statics).
-static bool double_stick(const contact_dyn *d, const impact_input *in, const double shift[4],
-                         double x[4]) {
+// one-parameter family of impulses (as for SS statics). ZENO_REFUSAL_NONE
+// with the impulses in x, else why not (and at which contact).
+static zeno_refusal double_stick(const contact_dyn *d, const impact_input *in,
+                                 const double shift[4], double x[4], int *contact) {
+  *contact = -1;
   // Target contact velocities T = -shift; three of them fix qdot+.
   double t[3];
   int skip;
-  if (!stick_rates(d, in->maps, shift, t, &skip)) return false;
+  if (!stick_rates(d, in->maps, shift, t, &skip)) return ZENO_REFUSAL_SINGULAR;
   // The skipped target must hold too.
   double vs = 0;
   for (int k = 0; k < 3; k++) vs += d->W[k][skip] * t[k];
-  if (fabs(vs + shift[skip]) > in->tol_v) return false;
+  if (fabs(vs + shift[skip]) > in->tol_v) return ZENO_REFUSAL_INCOMPATIBLE;
   // Impulses: W x = M (qdot+ - qdot-).
   double rhs[3];
   for (int k = 0; k < 3; k++) rhs[k] = (t[k] - in->qd[k]) / d->inv_mass[k];
   double margin;
-  if (!contact_static_family_mapped(d, in->maps, rhs, x, &margin)) return false;
-  return margin >= -in->tol_impulse && x[0] > in->tol_impulse && x[2] > in->tol_impulse;
+  if (!contact_static_family_mapped(d, in->maps, rhs, x, &margin)) return ZENO_REFUSAL_SINGULAR;
+  if (!(margin >= -in->tol_impulse)) return ZENO_REFUSAL_CONE;
+  for (int i = 0; i < 2; i++)
+    if (!(x[2 * i] > in->tol_impulse)) {
+      *contact = i;
+      return ZENO_REFUSAL_NORMAL;
+    }
+  return ZENO_REFUSAL_NONE;
 }
 
 static bool resolve_complementarity(const contact_dyn *d, const impact_input *in,
@@ -233,7 +260,8 @@ static bool resolve_complementarity(const contact_dyn *d, const impact_input *in
   if (d->n < 2 || !in->touching[0] || !in->touching[1]) return false;
   // 2. Double impacts: both sticking, then one sticking, then both slipping.
   const unsigned char stick2[2] = {ZENO_LETTER_S, ZENO_LETTER_S};
-  if (double_stick(d, in, shift, x)) {
+  int contact;
+  if (double_stick(d, in, shift, x, &contact) == ZENO_REFUSAL_NONE) {
     finish(d, in, x, 3u, stick2, out);
     return true;
   }
@@ -313,11 +341,62 @@ static bool adds_energy(const contact_dyn *d, const impact_input *in, const doub
   return change > IMPACT_ENERGY_RTOL * size;
 }
 
-bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out) {
-  // The complementarity laws (15) with their restitution target: the
-  // inelastic law's is 0 (zeno_impact_law_info.restitution).
+// The complementarity laws (15) with their restitution target: the
+// inelastic law's is 0 (zeno_impact_law_info.restitution).
+static impact_input complementarity_input(const impact_input *in) {
   impact_input eff = *in;
   if (!zeno_impact_law_info_of(in->law).restitution) eff.e = 0;
+  return eff;
+}
+
+// Why the complementarity law refuses the candidate with these letters (F:
+// no impulse), and at which contact.
+static zeno_refusal candidate_refusal(const contact_dyn *d, const impact_input *in,
+                                      const double b[4], const unsigned char letter[2],
+                                      int *contact) {
+  double x[4], y[4];
+  *contact = -1;
+  if (!contact_solve_mapped(d, NULL, b, letter, x, y)) return ZENO_REFUSAL_SINGULAR;
+  const zeno_refusal r = impulse_violation(d, in, letter, x, contact);
+  return r != ZENO_REFUSAL_NONE ? r : rate_violation(d, in, letter, y, contact);
+}
+
+static void note_refusal(refusal_table *r, const unsigned char letter[2], zeno_refusal why,
+                         int contact) {
+  const int code = letter[0] + 4 * letter[1];
+  r->refusal[code] = (unsigned char)why;
+  r->contact[code] = (signed char)contact;
+}
+
+void impact_explain(const contact_dyn *d, const impact_input *in, refusal_table *out) {
+  memset(out, 0, sizeof *out);
+  impact_input eff = complementarity_input(in);
+  eff.maps = NULL;
+  double b[4], shift[4], x[4];
+  shifted_velocity(d, &eff, b, shift);
+  static const unsigned char slip_order[3] = {ZENO_LETTER_S, ZENO_LETTER_P, ZENO_LETTER_N};
+  int contact;
+  for (int i = 0; i < d->n; i++) {
+    if (!in->touching[i]) continue;
+    for (int k = 0; k < 3; k++) {
+      unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
+      letter[i] = slip_order[k];
+      const zeno_refusal why = candidate_refusal(d, &eff, b, letter, &contact);
+      note_refusal(out, letter, why, contact);
+    }
+  }
+  if (d->n < 2 || !in->touching[0] || !in->touching[1]) return;
+  for (int l0 = 0; l0 < 3; l0++)
+    for (int l1 = 0; l1 < 3; l1++) {
+      const unsigned char letter[2] = {slip_order[l0], slip_order[l1]};
+      const zeno_refusal why = l0 == 0 && l1 == 0 ? double_stick(d, &eff, shift, x, &contact)
+                                                  : candidate_refusal(d, &eff, b, letter, &contact);
+      note_refusal(out, letter, why, contact);
+    }
+}
+
+bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out) {
+  impact_input eff = complementarity_input(in);
   switch (in->law) {
     case ZENO_LAW_INELASTIC:
     case ZENO_LAW_NEWTON: return resolve_complementarity(d, &eff, out);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "dynamics/contact_solve.h"
+#include "dynamics/mode_table.h"
 #include "zeno/scene.h"
 
 typedef struct impact_input {
@@ -35,6 +36,12 @@ typedef struct impact_result {
 /// Resolves one impact. Returns false when no candidate of the law is
 /// consistent (an inconsistent impact, Painlevé-type).
 bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out);
+
+/// The proof of an impact impact_resolve() could not resolve: every
+/// candidate of the complementarity law (15) for the touching contacts,
+/// solved afresh, with the condition it violates, indexed by its letters'
+/// code (F: no impulse at that contact).
+void impact_explain(const contact_dyn *d, const impact_input *in, refusal_table *out);
 
 /// Makes the maps of the double stick and of the statically indeterminate
 /// family under constant dynamics d, if they are not made (impact_resolve()

@@ -71,3 +71,17 @@ unsigned zeno_impact_mask(const char *name, int n) {
     if (strcmp(name, IMPACT_NAMES[mask]) == 0) return mask;
   return 0;
 }
+
+const char *zeno_refusal_name(zeno_refusal refusal) {
+  switch (refusal) {
+    case ZENO_REFUSAL_NONE: return "none";
+    case ZENO_REFUSAL_KINEMATICS: return "kinematics";
+    case ZENO_REFUSAL_SINGULAR: return "singular";
+    case ZENO_REFUSAL_NORMAL: return "normal";
+    case ZENO_REFUSAL_CONE: return "cone";
+    case ZENO_REFUSAL_PENETRATION: return "penetration";
+    case ZENO_REFUSAL_SLIP: return "slip";
+    case ZENO_REFUSAL_INCOMPATIBLE: return "incompatible";
+  }
+  return "unknown";
+}

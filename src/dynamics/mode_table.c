@@ -7,31 +7,30 @@
 #include <math.h>
 #include <string.h>
 
-bool mode_admissible(const mode_class *cls, int n, zeno_mode mode) {
-  for (int i = 0; i < n; i++) {
-    const int l = mode.letter[i];
-    if (cls->gap[i] == MODE_GAP_IMPACTING) return false;  // impacts first
-    if (cls->gap[i] == MODE_GAP_OPEN || cls->lifting[i]) {
-      if (l != ZENO_LETTER_F) return false;
-      continue;
-    }
-    if (cls->leaving_stick[i] && l == ZENO_LETTER_S) return false;
-    switch (l) {
-      case ZENO_LETTER_S:
-        if (cls->slip[i] != MODE_SLIP_ZERO) return false;
-        break;
-      case ZENO_LETTER_P:
-        if (cls->slip[i] == MODE_SLIP_NEG) return false;
-        break;
-      case ZENO_LETTER_N:
-        if (cls->slip[i] == MODE_SLIP_POS) return false;
-        break;
-      default: break;
-    }
+// Whether contact i's letter is admissible in its class (column 3 of Table 1).
+static bool letter_admissible(const mode_class *cls, int i, int l) {
+  if (cls->gap[i] == MODE_GAP_IMPACTING) return false;  // impacts first
+  if (cls->gap[i] == MODE_GAP_OPEN || cls->lifting[i]) return l == ZENO_LETTER_F;
+  if (cls->leaving_stick[i] && l == ZENO_LETTER_S) return false;
+  switch (l) {
+    case ZENO_LETTER_S: return cls->slip[i] == MODE_SLIP_ZERO;
+    case ZENO_LETTER_P: return cls->slip[i] != MODE_SLIP_NEG;
+    case ZENO_LETTER_N: return cls->slip[i] != MODE_SLIP_POS;
+    default: return true;
   }
+}
+
+// The first contact whose letter is not admissible, -1 when all are.
+static int inadmissible_contact(const mode_class *cls, int n, zeno_mode mode) {
+  for (int i = 0; i < n; i++)
+    if (!letter_admissible(cls, i, mode.letter[i])) return i;
   for (int i = n; i < ZENO_MAX_CONTACTS; i++)
-    if (mode.letter[i] != ZENO_LETTER_F) return false;
-  return true;
+    if (mode.letter[i] != ZENO_LETTER_F) return i;
+  return -1;
+}
+
+bool mode_admissible(const mode_class *cls, int n, zeno_mode mode) {
+  return inadmissible_contact(cls, n, mode) < 0;
 }
 
 static bool all_stick(zeno_mode mode, int n) {
@@ -75,41 +74,76 @@ bool mode_solve(const contact_dyn *d, zeno_mode mode, mode_solution *sol) {
 // closed reading) not below minus it.
 static bool positive(double x, double zero, bool closed) { return closed ? x >= -zero : x > zero; }
 
-bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
-                     const mode_tol *tol) {
+// Why a solved mode is not consistent (Table 1's conditions), and at which
+// contact (-1: the mode as a whole); ZENO_REFUSAL_NONE when it is.
+static zeno_refusal violation(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
+                              const mode_tol *tol, int *contact) {
+  *contact = -1;
   if (sol->is_static && d->n == 2) {
     // Ties at the cone boundary count as sticking (closed cone), so a
     // frictionless contact carrying a purely normal force can rest.
-    return sol->static_margin >= -tol->force;
+    return sol->static_margin >= -tol->force ? ZENO_REFUSAL_NONE : ZENO_REFUSAL_CONE;
   }
   for (int i = 0; i < d->n; i++) {
     const double fn = sol->force[2 * i], ft = sol->force[2 * i + 1];
     const double an = sol->acc[2 * i], at = sol->acc[2 * i + 1];
     const bool zero_slip = cls->slip[i] == MODE_SLIP_ZERO;
+    zeno_refusal r = ZENO_REFUSAL_NONE;
     switch (sol->mode.letter[i]) {
       case ZENO_LETTER_F:
         if (cls->lifting[i]) {
-          if (an < -tol->accel) return false;
+          if (an < -tol->accel) r = ZENO_REFUSAL_PENETRATION;
         } else if (cls->gap[i] == MODE_GAP_CLOSED && !positive(an, tol->accel, tol->closed)) {
-          return false;
+          r = ZENO_REFUSAL_PENETRATION;
         }
         break;
       case ZENO_LETTER_S:
-        if (!positive(fn, tol->force, tol->closed)) return false;
-        if (!friction_cone_holds(d->mu[i], fn, ft, tol->force)) return false;
+        if (!positive(fn, tol->force, tol->closed)) r = ZENO_REFUSAL_NORMAL;
+        else if (!friction_cone_holds(d->mu[i], fn, ft, tol->force)) r = ZENO_REFUSAL_CONE;
         break;
       case ZENO_LETTER_P:
-        if (!positive(fn, tol->force, tol->closed)) return false;
-        if (zero_slip && !positive(at, tol->accel, tol->closed)) return false;
+        if (!positive(fn, tol->force, tol->closed)) r = ZENO_REFUSAL_NORMAL;
+        else if (zero_slip && !positive(at, tol->accel, tol->closed)) r = ZENO_REFUSAL_SLIP;
         break;
       case ZENO_LETTER_N:
-        if (!positive(fn, tol->force, tol->closed)) return false;
-        if (zero_slip && !positive(-at, tol->accel, tol->closed)) return false;
+        if (!positive(fn, tol->force, tol->closed)) r = ZENO_REFUSAL_NORMAL;
+        else if (zero_slip && !positive(-at, tol->accel, tol->closed)) r = ZENO_REFUSAL_SLIP;
         break;
-      default: return false;
+      default: r = ZENO_REFUSAL_KINEMATICS; break;
+    }
+    if (r != ZENO_REFUSAL_NONE) {
+      *contact = i;
+      return r;
     }
   }
-  return true;
+  return ZENO_REFUSAL_NONE;
+}
+
+bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
+                     const mode_tol *tol) {
+  int contact;
+  return violation(d, cls, sol, tol, &contact) == ZENO_REFUSAL_NONE;
+}
+
+zeno_refusal mode_refusal(const contact_dyn *d, const mode_class *cls, zeno_mode mode,
+                          const mode_tol *tol, int *contact) {
+  *contact = inadmissible_contact(cls, d->n, mode);
+  if (*contact >= 0) return ZENO_REFUSAL_KINEMATICS;
+  mode_solution sol;
+  if (!mode_solve(d, mode, &sol)) return ZENO_REFUSAL_SINGULAR;
+  return violation(d, cls, &sol, tol, contact);
+}
+
+void mode_explain(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
+                  refusal_table *out) {
+  memset(out, 0, sizeof *out);
+  const int total = d->n == 2 ? ZENO_MAX_MODES : 4;
+  for (int code = 0; code < total; code++) {
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    int contact;
+    out->refusal[code] = (unsigned char)mode_refusal(d, cls, mode, tol, &contact);
+    out->contact[code] = (signed char)contact;
+  }
 }
 
 double mode_slack(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,

@@ -70,6 +70,26 @@ bool mode_consistent(const contact_dyn *d, const mode_class *cls, const mode_sol
 /// accel_scale: positive when all hold strictly, negative when one fails;
 /// INFINITY when the mode has none (every contact open). Its magnitude says
 /// how near the mode is to changing between consistent and inconsistent.
+/// Why each mode (or impact candidate) was refused, indexed by its code
+/// (letter[0] + 4 letter[1]): a zeno_refusal and the contact it names (-1:
+/// none); ZENO_REFUSAL_NONE for codes that were not tried.
+typedef struct refusal_table {
+  unsigned char refusal[ZENO_MAX_MODES];
+  signed char contact[ZENO_MAX_MODES];
+} refusal_table;
+
+/// Every mode of d's contacts with its refusal in class cls (the proof of
+/// an inconsistent mode choice).
+void mode_explain(const contact_dyn *d, const mode_class *cls, const mode_tol *tol,
+                  refusal_table *out);
+
+/// Why Table 1 refuses `mode` in class cls (column 3, its solve, or one of
+/// its conditions), and at which contact (-1: the mode as a whole);
+/// ZENO_REFUSAL_NONE when it is consistent. Solves afresh: for the proof
+/// of an `inconsistent` end, not for the loop.
+zeno_refusal mode_refusal(const contact_dyn *d, const mode_class *cls, zeno_mode mode,
+                          const mode_tol *tol, int *contact);
+
 double mode_slack(const contact_dyn *d, const mode_class *cls, const mode_solution *sol,
                   double force_scale, double accel_scale);
 

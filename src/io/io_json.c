@@ -258,6 +258,33 @@ static void event_zeno_members(json_object *o, const zeno_event *e) {
   member_long(o, "zeno_order", e->zeno_order);
 }
 
+/// END(inconsistent): the proof, {"of": "mode" or "impact", "refused":
+/// [{"mode" (or "candidate"): "NN", "why": "normal", "contact": 2}, ...]}
+/// with every mode (impact candidate) tried and the condition it violates;
+/// contacts 1-based, null where the refusal names none.
+static void put_proof(FILE *f, const zeno_event *e, int contact_count) {
+  json_object o = object_begin(f);
+  member_string(&o, "of", e->refusal_of_impact ? "impact" : "mode");
+  object_key(&o, "refused");
+  fputc('[', f);
+  int written = 0;
+  for (int code = 0; code < ZENO_MAX_MODES; code++) {
+    if (e->refusal[code] == ZENO_REFUSAL_NONE) continue;
+    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    if (written++) fputs(", ", f);
+    json_object r = object_begin(f);
+    object_key(&r, e->refusal_of_impact ? "candidate" : "mode");
+    put_mode(f, mode, contact_count);
+    member_string(&r, "why", zeno_refusal_name((zeno_refusal)e->refusal[code]));
+    object_key(&r, "contact");
+    if (e->refusal_contact[code] >= 0) fprintf(f, "%d", e->refusal_contact[code] + 1);
+    else fputs("null", f);
+    object_end(&r);
+  }
+  fputc(']', f);
+  object_end(&o);
+}
+
 static void event_end_members(json_object *o, const zeno_event *e, int contact_count) {
   member_string(o, "outcome", zeno_outcome_name(e->outcome));
   if (e->outcome == ZENO_OUTCOME_DIVERGING) {
@@ -267,6 +294,10 @@ static void event_end_members(json_object *o, const zeno_event *e, int contact_c
   if (e->outcome == ZENO_OUTCOME_AMBIGUOUS) {
     object_key(o, "consistent_modes");
     put_modes(o->f, e->consistent, e->consistent_count, contact_count);
+  }
+  if (e->outcome == ZENO_OUTCOME_INCONSISTENT) {
+    object_key(o, "proof");
+    put_proof(o->f, e, contact_count);
   }
   if (e->outcome == ZENO_OUTCOME_SOLVER_FAILURE) member_string(o, "solver_flag", e->solver_flag);
 }
@@ -360,6 +391,10 @@ static void run_list_members(json_object *o, const zeno_io_run *run) {
   if (end && end->outcome == ZENO_OUTCOME_AMBIGUOUS)
     put_modes(o->f, end->consistent, end->consistent_count, run->scene->contact_count);
   else fputs("[]", o->f);
+  object_key(o, "proof");
+  if (end && end->outcome == ZENO_OUTCOME_INCONSISTENT)
+    put_proof(o->f, end, run->scene->contact_count);
+  else fputs("null", o->f);
 }
 
 zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error) {

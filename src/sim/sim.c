@@ -238,6 +238,11 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
     ev->consistent_count = s->run.consistent_count;
     memcpy(ev->consistent, s->run.consistent, sizeof ev->consistent);
   }
+  if (s->run.pending_outcome == ZENO_OUTCOME_INCONSISTENT) {
+    memcpy(ev->refusal, s->run.refusals.refusal, sizeof ev->refusal);
+    memcpy(ev->refusal_contact, s->run.refusals.contact, sizeof ev->refusal_contact);
+    ev->refusal_of_impact = s->run.refusal_of_impact;
+  }
   if (s->run.pending_outcome == ZENO_OUTCOME_DIVERGING) {
     ev->zeno_ratio = s->zeno.div_ratio;
     ev->zeno_period = s->zeno.div_period;
@@ -307,6 +312,8 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, mode_class *cls,
         if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
       return ZENO_OK;
     }
+    impact_explain(&s->dyn, &in, &s->run.refusals);
+    s->run.refusal_of_impact = true;
     s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
     s->run.pending_guard = ZENO_GUARD_GAP;
     return emit_end(s, ev);

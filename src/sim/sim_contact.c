@@ -331,6 +331,17 @@ static int tied_modes(zeno_sim *s, const mode_class *cls, const tolerances *tol,
   return n;
 }
 
+// No mode is consistent: the run ends `inconsistent`, with every mode's
+// refusal as its proof (under the ZOD read closed, as the ties were).
+static void end_inconsistent(zeno_sim *s, const mode_class *cls, const tolerances *tol) {
+  mode_tol proof = tol->mode;
+  proof.closed = !sim_is_full(s);
+  mode_explain(&s->dyn, cls, &proof, &s->run.refusals);
+  s->run.refusal_of_impact = false;
+  s->run.end_pending = true;
+  s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+}
+
 // After an event: choose the next mode and set what ends the run, if anything.
 void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol) {
   sim_choice ch;
@@ -351,8 +362,7 @@ void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol) 
   s->run.consistent_count = (size_t)n;
   for (int k = 0; k < n; k++) s->run.consistent[k] = all[k].mode;
   if (n == 0) {
-    s->run.end_pending = true;
-    s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    end_inconsistent(s, cls, tol);
     return;
   }
   int pick = 0;  // one mode, or the most static (prefer_static)
@@ -372,8 +382,7 @@ void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol) 
   if (solved) {
     chosen = all[pick];
   } else if (!mode_solve_cached(&s->dyn, s->run.consistent[pick], &s->mode_cache, &chosen)) {
-    s->run.end_pending = true;
-    s->run.pending_outcome = ZENO_OUTCOME_INCONSISTENT;
+    end_inconsistent(s, cls, tol);
     return;
   }
   s->run.sol = chosen;

@@ -65,6 +65,10 @@ typedef struct sim_run {
   double energy_gain_max;  ///< largest such gain over the kinetic energy before
   size_t consistent_count;
   zeno_mode consistent[ZENO_MAX_MODES];
+  /// An inconsistent end's proof (zeno_event.refusal): why each mode or
+  /// impact candidate was refused.
+  refusal_table refusals;
+  bool refusal_of_impact;
   uint64_t signature;  ///< running hash since the last impact
 
   /// Smallest tie margin noted for the event being built (zeno_event.
