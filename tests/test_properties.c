@@ -32,9 +32,19 @@
 #define DEFAULT_SEED 20261123u
 /// Random draws per accepted case at most (the filter keeps about 1 in 4).
 #define MAX_DRAWS_PER_CASE 200
-/// Events per run: long chatters are completed well before this; a run
-/// reaching it ends with event-limit, itself a documented outcome.
+/// Restitution cases per ZOD `event-limit` where the full model rests, at
+/// least (one case in 500 cases is allowed; 1 in 4000 measured).
+#define RARE_EVENT_LIMIT 500
+/// Events per run in the default suite: long chatters are completed well
+/// before this; a run reaching it ends with event-limit, itself a
+/// documented outcome. The slow suite runs to the scenes' own default
+/// (ZENO_PROPERTY_MAX_EVENTS=100000, zeno_scene_default()), where an
+/// `event-limit` is one a user would meet: a slowly decaying chatter at
+/// both contacts in turn took up to 30,000 events (at 4000, 41 of 20,000
+/// restitution runs ended there while the full model rested).
 #define MAX_EVENTS 4000
+/// The scenes' default event limit (zeno_scene_default()).
+#define SCENE_MAX_EVENTS 100000
 /// Perturbation scale of the full model (paper Sec. 3.3).
 #define EPS 1e-3
 /// The full model differs from the ZOD by relative corrections of order
@@ -83,6 +93,9 @@
 
 // The generator (rng, rng_uniform) is test_util.h's.
 
+/// Events per run: MAX_EVENTS, or ZENO_PROPERTY_MAX_EVENTS.
+static long g_max_events = MAX_EVENTS;
+
 typedef struct prop_case {
   zeno_paper_params p;
   double qp[3], qdp[3];
@@ -102,7 +115,7 @@ static prop_case draw_case(rng *r) {
 
 static zeno_scene case_scene(const prop_case *c) {
   zeno_scene s = paper_scene(c->p, c->qp, c->qdp);
-  s.max_events = MAX_EVENTS;
+  s.max_events = g_max_events;
   // A radius of its own, not the body-relative default: the scaling
   // property (24) scales it with the state, which the body does not follow.
   s.escape_radius = ZENO_ESCAPE_RADIUS_SCALES;
@@ -149,7 +162,7 @@ static void prop_exec(const zeno_scene *s, double tie_rtol, prop_run *r) {
   assert_non_null(r->events);
   r->min_tie = INFINITY;
   for (int k = 0; k < r->count; k++) r->min_tie = fmin(r->min_tie, r->events[k].tie_margin);
-  assert_true(r->count <= MAX_EVENTS + 1);
+  assert_true(r->count <= g_max_events + 1);
   zeno_sim_summary(sim, &r->summary);
   const size_t n = zeno_sim_word(sim, NULL, 0);
   r->word = malloc(n + 1);
@@ -520,6 +533,9 @@ static void restitution_cases(void **state) {
   (void)state;
   rng r = {g_seed ^ 0x5eed5eedu};
   int accepted = 0, draws = 0, newton_gaining = 0, outcomes[ZENO_OUTCOME_WALL_LIMIT + 1] = {0};
+  // ZOD outcome (row) against the full model's (column).
+  static int pairs[ZENO_OUTCOME_WALL_LIMIT + 1][ZENO_OUTCOME_WALL_LIMIT + 1];
+  memset(pairs, 0, sizeof pairs);
   long events = 0;
   while (accepted < g_cases) {
     assert_true(draws < MAX_DRAWS_PER_CASE * g_cases);
@@ -555,6 +571,7 @@ static void restitution_cases(void **state) {
     newton_gaining += newton && (z.summary.energy_gains > 0 || f.summary.energy_gains > 0);
     events += z.count + f.count;
     outcomes[z.summary.outcome]++;
+    pairs[z.summary.outcome][f.summary.outcome]++;
     prop_free(&z);
     prop_free(&f);
   }
@@ -565,8 +582,29 @@ static void restitution_cases(void **state) {
   for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
     if (outcomes[o]) printf(" %s %d", zeno_outcome_name((zeno_outcome)o), outcomes[o]);
   printf("\n");
+  // Every disagreement of outcomes, by kind.
+  int agree = 0;
+  for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++) agree += pairs[o][o];
+  printf(
+      "properties: ZOD and full model reach the same outcome in %d of %d restitution cases "
+      "(%.2f %%)",
+      agree, accepted, 100.0 * agree / accepted);
+  for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
+    for (int p = 0; p <= ZENO_OUTCOME_WALL_LIMIT; p++)
+      if (o != p && pairs[o][p])
+        printf("; ZOD %s / full %s: %d", zeno_outcome_name((zeno_outcome)o),
+               zeno_outcome_name((zeno_outcome)p), pairs[o][p]);
+  printf("\n");
   fflush(stdout);
   assert_true(outcomes[ZENO_OUTCOME_REST] > accepted / 4);
+  // The ZOD never gives up where the physics goes on: no `inconsistent`
+  // where the full model rests (303 of 20,000 before the floor rules of
+  // issue 30), and `event-limit` there at most once in RARE_EVENT_LIMIT
+  // cases (measured 5 of 20,000: Chatterjee-Ruina chatters re-excited
+  // after each of thousands of completions at 1e-8 of their speed).
+  assert_int_equal(pairs[ZENO_OUTCOME_INCONSISTENT][ZENO_OUTCOME_REST], 0);
+  if (g_max_events >= SCENE_MAX_EVENTS)
+    assert_true(pairs[ZENO_OUTCOME_EVENT_LIMIT][ZENO_OUTCOME_REST] * RARE_EVENT_LIMIT <= accepted);
 }
 
 int main(int argc, char **argv) {
@@ -575,10 +613,12 @@ int main(int argc, char **argv) {
   else if (env && *env) g_cases = atoi(env);
   const char *seed = getenv("ZENO_PROPERTY_SEED");
   if (seed && *seed) g_seed = strtoull(seed, NULL, 10);
+  const char *max_events = getenv("ZENO_PROPERTY_MAX_EVENTS");
+  if (max_events && *max_events) g_max_events = atol(max_events);
   const char *verbose = getenv("ZENO_PROPERTY_VERBOSE");
   g_verbose = verbose && *verbose == '1';
-  if (g_cases < 1 || g_seed == 0) {
-    fprintf(stderr, "test_properties: cases must be >= 1 and the seed nonzero\n");
+  if (g_cases < 1 || g_seed == 0 || g_max_events < 1) {
+    fprintf(stderr, "test_properties: cases and events must be >= 1 and the seed nonzero\n");
     return 2;
   }
   const struct CMUnitTest tests[] = {cmocka_unit_test(random_cases),
