@@ -52,12 +52,16 @@ static void example2_maps(void **state) {
   }
   assert_true(constant > 3000);
   assert_int_equal(undefined_right_of, 0);
-  bool kink = false, left_end = false;
+  bool kink = false;
+  int left_end = 0;
   for (size_t k = 0; k < m.breakpoint_count; k++) {
     if (fabs(m.breakpoints[k] - 0.54) < 0.01) kink = true;
-    if (fabs(m.breakpoints[k] + 0.38) < 0.01) left_end = true;
+    if (fabs(m.breakpoints[k] + 0.38) < 0.01) left_end++;
   }
-  assert_true(kink && left_end);
+  // The left end is one breakpoint, where "II SS", "FI NP SS", "FI PN SS"
+  // and the returning word meet within 1.5e-9 (listed twice before, the
+  // sliver named NP on one line and PN on the next).
+  assert_true(kink && left_end == 1);
   assert_true(m.G_plus_defined && !m.G_minus_defined);
   assert_true(m.G_plus < 1);
   zeno_maps_free(&m);

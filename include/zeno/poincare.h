@@ -115,6 +115,13 @@ typedef struct zeno_fixed_point {
 /// Default fixed_point_breakpoint_tol [rad]: a thousand times the default
 /// breakpoint_tol, far below any sampling step.
 #define ZENO_FIXED_POINT_BREAKPOINT_TOL 1e-9
+/// Widest sliver a breakpoint may span [rad]: two word changes nearer than
+/// this, with different words at the sliver's two ends, are one
+/// breakpoint where several words meet at a tie (the rounding decides
+/// inside), listed once from the first's left word to the second's right
+/// word; its two neighbouring samples are then up to this far apart
+/// instead of breakpoint_tol.
+#define ZENO_BREAKPOINT_TIE_WIDTH 1e-8
 /// Default fixed_point_tie_margin: the simulator's default tie_rtol.
 #define ZENO_FIXED_POINT_TIE_MARGIN 1e-6
 

@@ -23,6 +23,11 @@
 /// a tie. A thousand times the default breakpoint_tol, far below a sample
 /// step.
 #define MAPS_MIN_WORD_WIDTH 1e-9
+/// Two word changes nearer than this [rad], with different words at the
+/// two ends of the sliver between them, are one breakpoint where several
+/// words meet (locate_breakpoint()): ten times the nearest a next change
+/// is looked for, far below a sample step.
+#define MAPS_TIE_WIDTH ZENO_BREAKPOINT_TIE_WIDTH
 /// First capacity of the sample window (it doubles as it fills): two
 /// windows between uniform samples hold a few samples unless breakpoints
 /// crowd there. Small, so that a map allocates nothing large for it: a
@@ -74,34 +79,52 @@ static zeno_status add_sample(zeno_maps_stream *s, const zeno_cycle *c) {
 // (Example 6 at com = (0.955, -0.929): a word 2e-3 wide between samples
 // 2.6e-3 apart); after each, the search goes on from its right side while
 // that is not yet hi's word. (A word that appears only inside hi's is
-// missed, as any word narrower than the sampling may be.)
+// missed, as any word narrower than the sampling may be.) A change found
+// within MAPS_TIE_WIDTH of the one before, whose left side is not that
+// one's right side, leaves a sliver that is no word: the rounding at a
+// point where several words meet decides there, and both changes are one
+// breakpoint, from the first's left word to the second's right word.
+// (Example 2 at -0.375646 listed two breakpoints 1.5e-9 apart, the
+// sliver named "FI NP SS" on one line and "FI PN SS" on the next.)
 static zeno_status locate_breakpoint(zeno_maps_stream *s, zeno_cycle lo, zeno_cycle hi) {
   const double tol = s->def.breakpoint_tol;
   const zeno_cycle end = hi;
   zeno_maps *m = &s->maps;
-  for (size_t found = 0; found < ZENO_MAX_BREAKPOINTS; found++) {
+  zeno_cycle right;  // the right side of the last change, added once the next is known
+  bool pending = false;
+  zeno_status st = ZENO_OK;
+  for (size_t found = 0; found < ZENO_MAX_BREAKPOINTS && st == ZENO_OK; found++) {
     while (hi.phi - lo.phi > tol) {
       zeno_cycle mid;
-      const zeno_status st = eval(s, 0.5 * (lo.phi + hi.phi), &mid);
+      st = eval(s, 0.5 * (lo.phi + hi.phi), &mid);
       if (st != ZENO_OK) return st;
       if (same_branch(&mid, &lo)) lo = mid;
       else hi = mid;
     }
-    if (m->breakpoint_count < ZENO_MAX_BREAKPOINTS)
-      m->breakpoints[m->breakpoint_count++] = 0.5 * (lo.phi + hi.phi);
-    zeno_status st = add_sample(s, &lo);
-    if (st == ZENO_OK) st = add_sample(s, &hi);
-    if (st != ZENO_OK || same_branch(&hi, &end) || hi.phi >= end.phi) return st;
+    if (pending && lo.phi - right.phi < MAPS_TIE_WIDTH && !same_branch(&lo, &right)) {
+      // One breakpoint where several words meet: it spans the sliver.
+      m->breakpoints[m->breakpoint_count - 1] =
+          0.5 * (m->breakpoints[m->breakpoint_count - 1] + 0.5 * (lo.phi + hi.phi));
+    } else {
+      if (pending) st = add_sample(s, &right);
+      if (m->breakpoint_count < ZENO_MAX_BREAKPOINTS)
+        m->breakpoints[m->breakpoint_count++] = 0.5 * (lo.phi + hi.phi);
+      if (st == ZENO_OK) st = add_sample(s, &lo);
+    }
+    right = hi;
+    pending = true;
+    if (st != ZENO_OK || same_branch(&hi, &end) || hi.phi >= end.phi) break;
     // The next change is looked for beyond MAPS_MIN_WORD_WIDTH: closer, the
     // words flicker by rounding at a tie (Example 2 at -0.3756 alternates
     // "FI NP" and "FI NP SS" within 1e-12) and are not words of the map.
     const double next = hi.phi + MAPS_MIN_WORD_WIDTH;
-    if (next >= end.phi) return ZENO_OK;
+    if (next >= end.phi) break;
     st = eval(s, next, &lo);
-    if (st != ZENO_OK || same_branch(&lo, &end)) return st;
+    if (st != ZENO_OK || same_branch(&lo, &end)) break;
     hi = end;
   }
-  return ZENO_OK;
+  if (st == ZENO_OK && pending) st = add_sample(s, &right);
+  return st;
 }
 
 static void add_fixed_point(fp_list *l, zeno_fixed_point fp) {
