@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 
@@ -72,6 +73,10 @@ typedef struct zeno_maps_def {
   /// Inside another parallel region (a region map's points) the maps run
   /// on that thread.
   int threads;
+  /// Asked between samples (and between the threads' groups of samples):
+  /// a stop ends zeno_maps_compute() with ZENO_ERR_INTERRUPTED and nothing
+  /// to free; zeno_analyze() stops with its maps. Default: none.
+  zeno_interrupt interrupt;
 } zeno_maps_def;
 
 /// Largest zeno_maps_def.threads.
