@@ -196,9 +196,15 @@ PyObject *ext_maps(PyObject *module, PyObject *args) {
   if (scene == NULL || !maps_def(samples, &def)) return NULL;
   zeno_maps maps;
   zeno_error e;
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_maps_compute(scene, &def, &maps, &e);
-  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  ext_interrupt stop;
+  def.interrupt = ext_interrupt_of(&stop);
+  ext_release(&stop);
+  const zeno_status st = zeno_maps_compute(scene, &def, &maps, &e);
+  if (!ext_acquire(&stop)) {
+    if (st == ZENO_OK) zeno_maps_free(&maps);
+    return NULL;
+  }
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   PyObject *d = ext_maps_dict(&maps);
   zeno_maps_free(&maps);
   return d;
@@ -263,10 +269,13 @@ PyObject *ext_analyze(PyObject *module, PyObject *args) {
   if (zeno_analysis_def_validate(&def, &e) != ZENO_OK) return ext_raise(&e, EXT_CALL);
   zeno_analysis *a = PyMem_Malloc(sizeof *a);  // large: kept off the stack
   if (a == NULL) return ext_no_memory();
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_analyze(scene, &def, a, &e);
-  Py_END_ALLOW_THREADS PyObject *d = st == ZENO_OK ? analysis_dict(scene, a)
-                                                   : ext_raise(&e, EXT_CALL);
+  ext_interrupt stop;
+  def.maps.interrupt = ext_interrupt_of(&stop);
+  ext_release(&stop);
+  const zeno_status st = zeno_analyze(scene, &def, a, &e);
+  PyObject *d = !ext_acquire(&stop) ? NULL
+                : st == ZENO_OK     ? analysis_dict(scene, a)
+                                    : ext_raise(&e, EXT_CALL);
   if (st == ZENO_OK) zeno_analysis_free(a);
   PyMem_Free(a);
   return d;

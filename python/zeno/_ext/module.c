@@ -180,6 +180,39 @@ double ext_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- Ctrl-C during a long call -------------------------------------------------- */
+
+/// The library's question (zeno/interrupt.h), on the thread of the call.
+static bool signals_raised(void *user) {
+  ext_interrupt *x = user;
+  if (x->raised) return true;
+  const double now = ext_now();
+  if (now < x->next_look) return false;
+  x->next_look = now + EXT_SIGNAL_PERIOD;
+  if (x->thread == NULL) return x->raised = PyErr_CheckSignals() < 0;  // the GIL is held
+  PyEval_RestoreThread(x->thread);
+  x->raised = PyErr_CheckSignals() < 0;
+  x->thread = PyEval_SaveThread();
+  return x->raised;
+}
+
+zeno_interrupt ext_interrupt_of(ext_interrupt *x) {
+  const zeno_interrupt i = {signals_raised, x};
+  return i;
+}
+
+void ext_release(ext_interrupt *x) {
+  x->raised = false;
+  x->next_look = ext_now() + EXT_SIGNAL_PERIOD;
+  x->thread = PyEval_SaveThread();
+}
+
+bool ext_acquire(ext_interrupt *x) {
+  PyEval_RestoreThread(x->thread);
+  x->thread = NULL;
+  return !x->raised;
+}
+
 /* ---- timing hooks (tools/bench_python) ---------------------------------------- */
 
 /// Best of `repeats` timings of the maps at `samples` samples [s].

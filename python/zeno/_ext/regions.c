@@ -33,19 +33,20 @@ static zeno_regions *create(PyObject *text, const char *name, PyObject *override
 }
 
 /// Every row of the grid; false with the error set (a point's error, or
-/// KeyboardInterrupt between rows).
+/// KeyboardInterrupt: `stop`, the sweep's interrupt, is asked within the
+/// points).
 static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int threads,
-                  zeno_region_point *grid) {
+                  ext_interrupt *stop, zeno_region_point *grid) {
   const size_t nx = def->x.count;
   for (size_t iy = 0; iy < def->y.count; iy++) {
     zeno_error e;
-    zeno_status st;
-    Py_BEGIN_ALLOW_THREADS st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
-    Py_END_ALLOW_THREADS if (st != ZENO_OK) {
+    ext_release(stop);
+    const zeno_status st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
+    if (!ext_acquire(stop)) return false;
+    if (st != ZENO_OK) {
       ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
       return false;
     }
-    if (PyErr_CheckSignals() < 0) return false;
   }
   return true;
 }
@@ -189,13 +190,15 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   def.mc_runs = mc_runs;
   def.mc_seed = seed;
   def.mc_full = mc_full;
+  ext_interrupt stop = {0};
+  def.interrupt = ext_interrupt_of(&stop);
   zeno_regions *r = create(text, name, overrides, &def);
   if (r == NULL) return NULL;
   const size_t points = def.x.count * def.y.count;
   zeno_region_point *grid = PyMem_Calloc(points, sizeof *grid);
   PyObject *d = NULL;
   if (grid == NULL) ext_no_memory();
-  else if (sweep(r, &def, threads, grid)) d = grid_dict(grid, &def, threads);
+  else if (sweep(r, &def, threads, &stop, grid)) d = grid_dict(grid, &def, threads);
   PyMem_Free(grid);
   zeno_regions_destroy(r);
   return d;
