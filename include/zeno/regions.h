@@ -90,6 +90,9 @@ typedef struct zeno_regions_def {
 /// sample density only sets G_max's sampling and the widening of the
 /// interval graph, whose effect the regions documentation measures.
 #define ZENO_REGIONS_DEFAULT_SAMPLES 1200
+/// Most Monte-Carlo perturbations per point (zeno_regions_def.mc_runs): a
+/// bound on a point's run time.
+#define ZENO_REGIONS_MAX_MC_RUNS 100000
 /// Default Monte-Carlo runs per region-7 point.
 #define ZENO_REGIONS_DEFAULT_MC_RUNS 32
 

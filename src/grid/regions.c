@@ -19,9 +19,6 @@
 #include "sim/sim_restart.h"
 #include "zeno/sim.h"
 
-/// Most Monte-Carlo perturbations per point (a bound on run time).
-#define MC_RUNS_MAX 100000
-
 /* Monte-Carlo perturbations, the same distribution as the stability tests:
    positions z1, z2 in [0, 1) (x2 = 0: the equilibria form a line along x2),
    velocities in [-1, 1)^3; every fourth run starts touching at contact 1 and
@@ -192,9 +189,9 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
   zeno_status st = zeno_regions_check_axis(&d->x, "x", error);
   if (st == ZENO_OK) st = zeno_regions_check_axis(&d->y, "y", error);
   if (st != ZENO_OK) return st;
-  if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
+  if (d->mc_runs < 0 || d->mc_runs > ZENO_REGIONS_MAX_MC_RUNS)
     return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs", "value %d out of range; allowed [0, %d]",
-                     d->mc_runs, MC_RUNS_MAX);
+                     d->mc_runs, ZENO_REGIONS_MAX_MC_RUNS);
   // Checked here for the whole grid: a point whose scene is decided before
   // its maps (infeasible, ...) would not check the maps' settings.
   return zeno_analysis_def_validate(&d->analysis, error);

@@ -49,6 +49,12 @@ PyObject *ext_range_error(const char *parameter, const char *fmt, ...)
 
 /* ---- values ------------------------------------------------------------------ */
 
+/// An int argument in [lo, hi]: TypeError for another type (bool too); the library's
+/// range error naming `parameter` and the range for any int outside it,
+/// however large (never OverflowError, never a value taken modulo 2^64).
+bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
+                 long long *out);
+
 /// A Python float, None for NaN (what JSON writes as null).
 PyObject *ext_float_or_none(double v);
 

@@ -45,6 +45,28 @@ PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
 
 /* ---- values ------------------------------------------------------------------ */
 
+bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
+                 long long *out) {
+  if (!PyLong_Check(value) || PyBool_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s must be an int, got %s", parameter, Py_TYPE(value)->tp_name);
+    return false;
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (v == -1 && overflow == 0 && PyErr_Occurred()) return false;
+  if (overflow == 0 && v >= lo && v <= hi) {
+    *out = v;
+    return true;
+  }
+  PyObject *text = PyObject_Str(value);
+  const char *digits = text ? PyUnicode_AsUTF8(text) : NULL;
+  if (digits != NULL)
+    ext_range_error(parameter, "%s %.40s%s out of range; allowed [%lld, %lld]", parameter, digits,
+                    strlen(digits) > 40 ? "..." : "", lo, hi);
+  Py_XDECREF(text);
+  return false;
+}
+
 PyObject *ext_float_or_none(double v) {
   if (isnan(v)) Py_RETURN_NONE;
   return PyFloat_FromDouble(v);
