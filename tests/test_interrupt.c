@@ -234,6 +234,29 @@ static void analyze_stops_with_its_maps(void **state) {
 
 /* ---- region maps and sweeps ----------------------------------------------------- */
 
+/// Row 0 of a region map or a sweep on `threads` threads.
+typedef zeno_status (*row_fn)(const void *grid, int threads, void *row, zeno_error *error);
+
+static zeno_status regions_row0(const void *grid, int threads, void *row, zeno_error *error) {
+  return zeno_regions_row(grid, 0, threads, row, error);
+}
+
+static zeno_status sweep_row0(const void *grid, int threads, void *row, zeno_error *error) {
+  return zeno_sweep_row(grid, 0, threads, row, error);
+}
+
+/// Row 0 on one and on two threads, stopped at once (a question that says
+/// stop at its first ask), the calling thread alone asking.
+static void assert_row_stops(row_fn row_of, const void *grid, void *row, counter *c) {
+  zeno_error e;
+  for (int threads = 1; threads <= 2; threads++) {
+    c->asks = 0;
+    assert_interrupted(row_of(grid, threads, row, &e), &e);
+    assert_false(c->other_thread);
+  }
+  c->asks = 0;
+}
+
 static zeno_regions *example6_map(const char *x, const char *y, counter *c, long stop_after) {
   zeno_regions_def def = zeno_regions_def_default();
   zeno_error e;
@@ -256,12 +279,7 @@ static void regions_stop_within_points(void **state) {
   zeno_regions *r = example6_map("com.x=-2.5:1.5:9", "com.y=0:0:1", &c, 0);
   zeno_region_point row[9];
   zeno_error e;
-  for (int threads = 1; threads <= 2; threads++) {
-    c.asks = 0;
-    assert_interrupted(zeno_regions_row(r, 0, threads, row, &e), &e);
-    assert_false(c.other_thread);
-  }
-  c.asks = 0;
+  assert_row_stops(regions_row0, r, row, &c);
   assert_interrupted(zeno_regions_point(r, 4, 0, &row[0], &e), &e);
   // Never stopping: the row is the row without a question.
   c.stop_after = NEVER;
@@ -289,12 +307,7 @@ static void sweep_stops_within_points(void **state) {
   free(text);
   assert_non_null(w);
   zeno_sweep_point row[6];
-  for (int threads = 1; threads <= 2; threads++) {
-    c.asks = 0;
-    assert_interrupted(zeno_sweep_row(w, 0, threads, row, &e), &e);
-    assert_false(c.other_thread);
-  }
-  c.asks = 0;
+  assert_row_stops(sweep_row0, w, row, &c);
   assert_interrupted(zeno_sweep_point_run(w, 0, 0, &row[0], &e), &e);
   c.stop_after = NEVER;
   assert_int_equal(zeno_sweep_row(w, 0, 2, row, &e), ZENO_OK);
