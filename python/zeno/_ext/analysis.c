@@ -14,7 +14,8 @@
 static bool maps_def(PyObject *samples_arg, zeno_maps_def *def) {
   *def = zeno_maps_def_default();
   long long samples;
-  if (!ext_integer(samples_arg, "samples", ZENO_MAPS_MIN_SAMPLES, ZENO_MAPS_MAX_SAMPLES, &samples))
+  if (!ext_integer(samples_arg, "samples", ZENO_MAPS_MIN_SAMPLES, ZENO_MAPS_MAX_SAMPLES, EXT_CALL,
+                   &samples))
     return false;
   def->samples = (size_t)samples;
   zeno_error e;
@@ -265,7 +266,7 @@ PyObject *ext_analyze(PyObject *module, PyObject *args) {
   zeno_analysis_def def = zeno_analysis_def_default();
   long long partition;
   if (scene == NULL || !maps_def(samples, &def.maps) ||
-      !ext_integer(partition_arg, "partition", ZENO_MIN_PARTITION, ZENO_MAX_PARTITION / 2,
+      !ext_integer(partition_arg, "partition", ZENO_MIN_PARTITION, ZENO_MAX_PARTITION / 2, EXT_CALL,
                    &partition))
     return NULL;
   def.partition_intervals = (size_t)partition;

@@ -52,8 +52,10 @@ PyObject *ext_range_error(const char *parameter, const char *fmt, ...)
 /// An int argument in [lo, hi]: TypeError for another type (bool too); the library's
 /// range error naming `parameter` and the range for any int outside it,
 /// however large (never OverflowError, never a value taken modulo 2^64).
+/// `context` picks the class as for the library's errors (EXT_SCENE: a
+/// scene value, SceneError).
 bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
-                 long long *out);
+                 ext_context context, long long *out);
 
 /// A Python float, None for NaN (what JSON writes as null).
 PyObject *ext_float_or_none(double v);

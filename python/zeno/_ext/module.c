@@ -31,22 +31,40 @@ PyObject *ext_raise(const zeno_error *e, ext_context context) {
 
 PyObject *ext_no_memory(void) { return PyErr_NoMemory(); }
 
-PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
+/// ext_range_error() in a context.
+static PyObject *range_error(ext_context context, const char *parameter, const char *fmt,
+                             va_list args) {
   zeno_error e;
   zeno_error_clear(&e);
   e.code = ZENO_ERR_RANGE;
   snprintf(e.parameter, sizeof e.parameter, "%s", parameter);
+  vsnprintf(e.message, sizeof e.message, fmt, args);
+  return ext_raise(&e, context);
+}
+
+PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  vsnprintf(e.message, sizeof e.message, fmt, args);
+  range_error(EXT_CALL, parameter, fmt, args);
   va_end(args);
-  return ext_raise(&e, EXT_CALL);
+  return NULL;
+}
+
+/// range_error() with its arguments.
+static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  range_error(context, parameter, fmt, args);
+  va_end(args);
+  return NULL;
 }
 
 /* ---- values ------------------------------------------------------------------ */
 
 bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
-                 long long *out) {
+                 ext_context context, long long *out) {
   if (!PyLong_Check(value) || PyBool_Check(value)) {
     PyErr_Format(PyExc_TypeError, "%s must be an int, got %s", parameter, Py_TYPE(value)->tp_name);
     return false;
@@ -61,8 +79,8 @@ bool ext_integer(PyObject *value, const char *parameter, long long lo, long long
   PyObject *text = PyObject_Str(value);
   const char *digits = text ? PyUnicode_AsUTF8(text) : NULL;
   if (digits != NULL)
-    ext_range_error(parameter, "%s %.40s%s out of range; allowed [%lld, %lld]", parameter, digits,
-                    strlen(digits) > 40 ? "..." : "", lo, hi);
+    range_error_in(context, parameter, "%s %.40s%s out of range; allowed [%lld, %lld]", parameter,
+                   digits, strlen(digits) > 40 ? "..." : "", lo, hi);
   Py_XDECREF(text);
   return false;
 }

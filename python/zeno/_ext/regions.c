@@ -168,13 +168,13 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   long long threads = 0, samples = (long long)def.analysis.maps.samples;
   long long intervals = (long long)def.analysis.partition_intervals, mc_runs = def.mc_runs;
   if ((threads_arg != Py_None &&
-       !ext_integer(threads_arg, "threads", 1, ZENO_REGIONS_MAX_THREADS, &threads)) ||
+       !ext_integer(threads_arg, "threads", 1, ZENO_REGIONS_MAX_THREADS, EXT_CALL, &threads)) ||
       (samples_arg != Py_None && !ext_integer(samples_arg, "samples", ZENO_MAPS_MIN_SAMPLES,
-                                              ZENO_MAPS_MAX_SAMPLES, &samples)) ||
+                                              ZENO_MAPS_MAX_SAMPLES, EXT_CALL, &samples)) ||
       (intervals_arg != Py_None && !ext_integer(intervals_arg, "intervals", ZENO_MIN_PARTITION,
-                                                ZENO_MAX_PARTITION / 2, &intervals)) ||
+                                                ZENO_MAX_PARTITION / 2, EXT_CALL, &intervals)) ||
       (mc_runs_arg != Py_None &&
-       !ext_integer(mc_runs_arg, "mc_runs", 0, ZENO_REGIONS_MAX_MC_RUNS, &mc_runs)))
+       !ext_integer(mc_runs_arg, "mc_runs", 0, ZENO_REGIONS_MAX_MC_RUNS, EXT_CALL, &mc_runs)))
     return NULL;
   unsigned long long seed = def.mc_seed;
   if (seed_arg != Py_None) {

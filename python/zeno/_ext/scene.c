@@ -161,7 +161,7 @@ static PyObject *scene_replace(PyObject *self, PyObject *args, PyObject *kwargs)
   long long max_events;
   if (v[4] != Py_None) {
     // The loader's range [1, inf), as far as the field holds.
-    if (!ext_integer(v[4], "stop.max_events", 1, LONG_MAX, &max_events)) return NULL;
+    if (!ext_integer(v[4], "stop.max_events", 1, LONG_MAX, EXT_SCENE, &max_events)) return NULL;
     s.max_events = (long)max_events;
   }
   zeno_error error;
