@@ -43,6 +43,7 @@ RANK.update(FRONT_ENDS)
 # The layer of each public header (zeno.h includes them all: front ends only).
 PUBLIC = {
     "api.h": "base", "error.h": "base", "version.h": "base", "sha256.h": "base",
+    "interrupt.h": "base",
     "scene.h": "scene", "mode.h": "dynamics", "impact_law.h": "dynamics", "sim.h": "sim",
     "equilibrium.h": "analysis", "warnings.h": "analysis",
     "contact_problem.h": "analysis",

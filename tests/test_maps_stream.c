@@ -252,7 +252,7 @@ static void error_paths(void **state) {
   bad.samples = 3;
   assert_null(zeno_maps_stream_create(&s, &bad, &e));
   assert_int_equal(e.code, ZENO_ERR_RANGE);
-  assert_string_equal(e.parameter, "maps");
+  assert_string_equal(e.parameter, "samples");
   bad = zeno_maps_def_default();
   bad.threads = -1;
   assert_null(zeno_maps_stream_create(&s, &bad, &e));

@@ -27,8 +27,7 @@ static char *scene_text(const char *name) {
 }
 
 static zeno_sweep_def axes(const char *x, const char *y) {
-  zeno_sweep_def d;
-  d.basin = zeno_sweep_basin_def_default();
+  zeno_sweep_def d = zeno_sweep_def_default();
   zeno_error err;
   assert_int_equal(zeno_region_axis_parse(x, &d.x, &err), ZENO_OK);
   assert_int_equal(zeno_region_axis_parse(y, &d.y, &err), ZENO_OK);

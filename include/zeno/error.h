@@ -29,7 +29,8 @@ typedef enum zeno_status {
   ZENO_ERR_ARGUMENT,     ///< invalid argument to an API function
   ZENO_ERR_NOMEM,        ///< out of memory
   ZENO_ERR_SINGULAR,     ///< a linear system has no unique solution
-  ZENO_ERR_UNSUPPORTED   ///< a valid request this build cannot serve
+  ZENO_ERR_UNSUPPORTED,  ///< a valid request this build cannot serve
+  ZENO_ERR_INTERRUPTED   ///< the caller's interrupt stopped the call (zeno/interrupt.h)
 } zeno_status;
 
 /// Error details; owned by the caller, filled by the library.

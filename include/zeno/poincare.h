@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/scene.h"
 #include "zeno/sim.h"
 
@@ -72,16 +73,26 @@ typedef struct zeno_maps_def {
   /// Inside another parallel region (a region map's points) the maps run
   /// on that thread.
   int threads;
+  /// Asked between samples (and between the threads' groups of samples):
+  /// a stop ends zeno_maps_compute() with ZENO_ERR_INTERRUPTED and nothing
+  /// to free; zeno_analyze() stops with its maps. Default: none.
+  zeno_interrupt interrupt;
 } zeno_maps_def;
 
 /// Largest zeno_maps_def.threads.
 #define ZENO_MAPS_MAX_THREADS 256
+/// Fewest and most zeno_maps_def.samples: the maps need a few samples per
+/// breakpoint; a million (a quarter of a gigabyte of cycles, some seconds)
+/// resolves the section far below any breakpoint spacing seen.
+#define ZENO_MAPS_MIN_SAMPLES 16
+#define ZENO_MAPS_MAX_SAMPLES 1000000
 
 /// samples 6000, breakpoint_tol 1e-12, endpoint_delta 1e-7, zod_table true,
 /// threads 0.
 ZENO_API zeno_maps_def zeno_maps_def_default(void);
 
-/// Checks the settings zeno_maps_compute() needs: samples >= 16,
+/// Checks the settings zeno_maps_compute() needs: samples in
+/// [ZENO_MAPS_MIN_SAMPLES, ZENO_MAPS_MAX_SAMPLES],
 /// breakpoint_tol > 0, endpoint_delta in (0, 0.1), threads in [0,
 /// ZENO_MAPS_MAX_THREADS] (ZENO_ERR_RANGE).
 ZENO_API zeno_status zeno_maps_def_validate(const zeno_maps_def *def, zeno_error *error);

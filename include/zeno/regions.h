@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/stability.h"
 
 #ifdef __cplusplus
@@ -74,6 +75,13 @@ typedef struct zeno_regions_def {
   /// Also run the same perturbations with the full model (at the scene's
   /// epsilon) at region-7 points.
   bool mc_full;
+  /// Asked on the calling thread between points and within each point (its
+  /// maps' samples, its Monte-Carlo runs and their events; the interrupt of
+  /// `analysis.maps` is not used): a stop ends zeno_regions_row() and
+  /// zeno_regions_point() with ZENO_ERR_INTERRUPTED, every thread of the
+  /// row within a sample or an event, the row's points not to be used.
+  /// Default: none.
+  zeno_interrupt interrupt;
 } zeno_regions_def;
 
 /// Default samples of R and G per point of a sweep: four per Theorem-4
@@ -82,6 +90,9 @@ typedef struct zeno_regions_def {
 /// sample density only sets G_max's sampling and the widening of the
 /// interval graph, whose effect the regions documentation measures.
 #define ZENO_REGIONS_DEFAULT_SAMPLES 1200
+/// Most Monte-Carlo perturbations per point (zeno_regions_def.mc_runs): a
+/// bound on a point's run time.
+#define ZENO_REGIONS_MAX_MC_RUNS 100000
 /// Default Monte-Carlo runs per region-7 point.
 #define ZENO_REGIONS_DEFAULT_MC_RUNS 32
 

@@ -124,8 +124,9 @@ ZENO_API zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *even
 /// `sim`: call it after each event), the states just
 /// before and after the event (rows with their kind and the event's
 /// index), and the event. Start with a zeroed `data`
-/// whose contact_count is the scene's. Errors: ZENO_ERR_ARGUMENT,
-/// ZENO_ERR_NOMEM (the data keeps what it had).
+/// whose contact_count is the scene's. The simulator's interrupt
+/// (zeno_sim_def.interrupt) is asked every 1024 samples. Errors: ZENO_ERR_ARGUMENT, ZENO_ERR_NOMEM and
+/// ZENO_ERR_INTERRUPTED (the data keeps what it had).
 ZENO_API zeno_status zeno_run_dir_record(zeno_run_dir_data *data, const zeno_sim *sim,
                                          const zeno_event *event, zeno_error *error);
 

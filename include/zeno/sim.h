@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/mode.h"
 #include "zeno/scene.h"
 
@@ -178,6 +179,12 @@ typedef struct zeno_sim_def {
   /// oracle (same words, events equal to rounding). Default true; ignored
   /// by the full model, whose dynamics change with the state.
   bool zod_table;
+  /// Asked before each event (zeno_sim_next_event(), and so zeno_sim_run()
+  /// and zeno_run()), and every 4096 crossings of a run on the table's
+  /// kernel: a stop returns ZENO_ERR_INTERRUPTED with the
+  /// simulator as it was before the event (the kernel's run is handed back
+  /// to its start), so a later call goes on. Default: none.
+  zeno_interrupt interrupt;
 } zeno_sim_def;
 
 /// Defaults documented in docs/model.md.
@@ -241,6 +248,9 @@ ZENO_API zeno_status zeno_sim_state_at(const zeno_sim *sim, double t, zeno_state
 /// Current outcome (RUNNING until the END event has been returned).
 ZENO_API zeno_outcome zeno_sim_outcome(const zeno_sim *sim);
 
+/// The settings the simulator runs with (its own copy).
+ZENO_API const zeno_sim_def *zeno_sim_settings(const zeno_sim *sim);
+
 /// The scene the simulator runs (its own copy).
 ZENO_API const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
 
@@ -274,7 +284,9 @@ ZENO_API void zeno_sim_summary(const zeno_sim *sim, zeno_summary *summary);
 ZENO_API size_t zeno_sim_word(const zeno_sim *sim, char *buffer, size_t size);
 
 /// Runs a scene to its end and fills the summary (and the word when
-/// word != NULL). A convenience for tests, sweeps and the CLI.
+/// word != NULL). A convenience for tests, sweeps and the CLI. Stopped by
+/// def->interrupt: ZENO_ERR_INTERRUPTED, the summary zeroed and the word
+/// empty.
 ZENO_API zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def,
                               zeno_summary *summary, char *word, size_t word_size,
                               zeno_error *error);

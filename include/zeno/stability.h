@@ -50,6 +50,8 @@ ZENO_API zeno_status zeno_analysis_def_validate(const zeno_analysis_def *def, ze
 /// Most sub-intervals of a Theorem 4 partition (uniform ones plus breakpoints,
 /// fixed points and G = 1 crossings).
 #define ZENO_MAX_PARTITION 1024
+/// Fewest uniform sub-intervals of a partition (zeno_analysis_def).
+#define ZENO_MIN_PARTITION 3
 
 /// The result of zeno_analyze(): a caller-owned struct (its maps are
 /// allocated; free them with zeno_analysis_free()).

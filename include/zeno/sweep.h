@@ -14,6 +14,7 @@
 
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/regions.h"
 #include "zeno/sim.h"
 
@@ -68,7 +69,15 @@ typedef struct zeno_sweep_basin_def {
 typedef struct zeno_sweep_def {
   zeno_region_axis x, y;
   zeno_sweep_basin_def basin;
+  /// Asked on the calling thread between points and between the events of
+  /// each point's runs: a stop ends zeno_sweep_row() and
+  /// zeno_sweep_point_run() with ZENO_ERR_INTERRUPTED, the row's points not
+  /// to be used. Zero: none.
+  zeno_interrupt interrupt;
 } zeno_sweep_def;
+/// Axes unset (count 0), the default basin settings (no estimate), no
+/// interrupt: a definition to fill field by field.
+ZENO_API zeno_sweep_def zeno_sweep_def_default(void);
 
 /// Default basin settings: no estimate (count 0), lo 0.01, hi 1, tol 1e-3,
 /// turn_max 0.5 rad.

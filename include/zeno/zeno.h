@@ -3,6 +3,7 @@
 /// equilibrium is disturbed. Includes the whole public API, one header per
 /// layer's concept (docs/api.md):
 ///   error.h, version.h          status codes, error records; the version
+///   interrupt.h                 stopping a long call early (Ctrl-C)
 ///   scene.h                     scene data, validation, the YAML loader
 ///   mode.h                      contact letters, modes, guards, their names
 ///   impact_law.h                the impact laws' table: what each reads and decides
@@ -21,6 +22,7 @@
 #include "zeno/equilibrium.h"
 #include "zeno/error.h"
 #include "zeno/impact_law.h"
+#include "zeno/interrupt.h"
 #include "zeno/io.h"
 #include "zeno/jamming.h"
 #include "zeno/mode.h"

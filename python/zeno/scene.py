@@ -143,8 +143,10 @@ class Scene(_zeno.Scene):
         the scene's name when it has no ``name`` key)."""
         if not isinstance(text, str):
             raise TypeError(f"scene text must be str, got {type(text).__name__}")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"scene name must be str or None, got {type(name).__name__}")
         items = override_items(overrides)
-        name = "" if name is None else str(name)
+        name = "" if name is None else name
         return cls._made(cls._load_string(text, name, items), text, name, items, None)
 
     @classmethod

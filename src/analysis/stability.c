@@ -171,10 +171,11 @@ static void set(zeno_analysis *a, zeno_verdict v, int theorem, int region, const
 }
 
 static zeno_status check_partition(const zeno_analysis_def *d, zeno_error *error) {
-  if (d->partition_intervals < 3 || d->partition_intervals > ZENO_MAX_PARTITION / 2)
+  if (d->partition_intervals < ZENO_MIN_PARTITION ||
+      d->partition_intervals > ZENO_MAX_PARTITION / 2)
     return zeno_fail(error, ZENO_ERR_RANGE, "partition_intervals",
-                     "value %zu out of range; allowed [3, %d]", d->partition_intervals,
-                     ZENO_MAX_PARTITION / 2);
+                     "value %zu out of range; allowed [%d, %d]", d->partition_intervals,
+                     ZENO_MIN_PARTITION, ZENO_MAX_PARTITION / 2);
   return ZENO_OK;
 }
 

@@ -24,6 +24,7 @@ const char *zeno_status_name(zeno_status s) {
     case ZENO_ERR_NOMEM: return "nomem";
     case ZENO_ERR_SINGULAR: return "singular";
     case ZENO_ERR_UNSUPPORTED: return "unsupported";
+    case ZENO_ERR_INTERRUPTED: return "interrupted";
   }
   return "unknown";
 }

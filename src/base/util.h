@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 
 /// File name of errors raised inside a `--set` override. They have line 0,
 /// and their message starts with "--set <the override>: ".
@@ -24,6 +25,11 @@ zeno_status zeno_fail(zeno_error *e, zeno_status code, const char *parameter, co
 zeno_status zeno_fail_at(zeno_error *e, zeno_status code, const char *file, int line, int column,
                          const char *parameter, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+
+/// Asks the caller's interrupt (NULL or one without a question: never):
+/// ZENO_ERR_INTERRUPTED with *e filled ("interrupted") when it says stop,
+/// else ZENO_OK with *e untouched (base/interrupt.c).
+zeno_status zeno_interrupt_check(const zeno_interrupt *interrupt, zeno_error *e);
 
 /// Relative pivot below which a small dense system (3x3, 4x4) of contact
 /// geometry counts as singular: regular geometries have pivots above about

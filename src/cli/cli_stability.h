@@ -8,8 +8,8 @@
 #include "cli_module.h"
 
 /// Accepted range of --samples (the library needs at least 16).
-#define CLI_SAMPLES_MIN 16
-#define CLI_SAMPLES_MAX 1000000
+#define CLI_SAMPLES_MIN ZENO_MAPS_MIN_SAMPLES
+#define CLI_SAMPLES_MAX ZENO_MAPS_MAX_SAMPLES
 
 /// Checks that an image path ends in .png, .svg or .pdf and notes it as an
 /// output of the command (cli_output()); returns CLI_CONTINUE or a usage

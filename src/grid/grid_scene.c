@@ -152,10 +152,10 @@ zeno_status grid_scene_check_corners(const grid_scene *g, zeno_error *error) {
 }
 
 zeno_status grid_run_row(size_t n, int threads, parallel_item_fn point, const void *context,
-                         zeno_error *error) {
+                         const zeno_interrupt *interrupt, zeno_error *error) {
   // GLPK keeps an environment per thread (any LP a point solved).
-  return parallel_run(n, threads, ZENO_REGIONS_MAX_THREADS, 1, point, context, lp_thread_done,
-                      error);
+  return parallel_run(n, threads, ZENO_REGIONS_MAX_THREADS, 1, point, context, interrupt,
+                      lp_thread_done, error);
 }
 
 double zeno_region_axis_value(const zeno_region_axis *axis, size_t i) {

@@ -56,8 +56,9 @@ zeno_status grid_scene_check_corners(const grid_scene *grid, zeno_error *error);
 /// Runs points 0..n-1 of a row (the context holds the row; point ix is
 /// computed and stored by `point`) on `threads` OpenMP threads (<= 0: all),
 /// one at a time, each worker freeing its LP state at the end; the error of
-/// the lowest failing point is the row's.
+/// the lowest failing point is the row's. `interrupt` (the sweep's) stops
+/// the row, ZENO_ERR_INTERRUPTED (parallel_run()).
 zeno_status grid_run_row(size_t n, int threads, parallel_item_fn point, const void *context,
-                         zeno_error *error);
+                         const zeno_interrupt *interrupt, zeno_error *error);
 
 #endif

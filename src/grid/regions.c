@@ -19,9 +19,6 @@
 #include "sim/sim_restart.h"
 #include "zeno/sim.h"
 
-/// Most Monte-Carlo perturbations per point (a bound on run time).
-#define MC_RUNS_MAX 100000
-
 /* Monte-Carlo perturbations, the same distribution as the stability tests:
    positions z1, z2 in [0, 1) (x2 = 0: the equilibria form a line along x2),
    velocities in [-1, 1)^3; every fourth run starts touching at contact 1 and
@@ -192,9 +189,9 @@ static zeno_status check_def(const zeno_regions_def *d, zeno_error *error) {
   zeno_status st = zeno_regions_check_axis(&d->x, "x", error);
   if (st == ZENO_OK) st = zeno_regions_check_axis(&d->y, "y", error);
   if (st != ZENO_OK) return st;
-  if (d->mc_runs < 0 || d->mc_runs > MC_RUNS_MAX)
+  if (d->mc_runs < 0 || d->mc_runs > ZENO_REGIONS_MAX_MC_RUNS)
     return zeno_fail(error, ZENO_ERR_RANGE, "mc_runs", "value %d out of range; allowed [0, %d]",
-                     d->mc_runs, MC_RUNS_MAX);
+                     d->mc_runs, ZENO_REGIONS_MAX_MC_RUNS);
   // Checked here for the whole grid: a point whose scene is decided before
   // its maps (infeasible, ...) would not check the maps' settings.
   return zeno_analysis_def_validate(&d->analysis, error);
@@ -280,13 +277,15 @@ static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
 // Runs one perturbation under the full model; *rests tells whether it came
 // to rest. Library failures (out of memory) are errors, not outcomes.
 static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3],
-                                      const double qdp[3], bool *rests, zeno_error *error) {
+                                      const double qdp[3], const zeno_interrupt *interrupt,
+                                      bool *rests, zeno_error *error) {
   zeno_scene s = *base;
   s.model = ZENO_MODEL_FULL;
   s.initial_kind = ZENO_INITIAL_ZOD;
   memcpy(s.initial_qp, qp, sizeof s.initial_qp);
   memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
-  const zeno_sim_def def = zeno_sim_def_default();
+  zeno_sim_def def = zeno_sim_def_default();
+  def.interrupt = *interrupt;
   zeno_summary summary;
   const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
   *rests = st == ZENO_OK && summary.outcome == ZENO_OUTCOME_REST;
@@ -299,7 +298,8 @@ static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3]
 // applies), with every impact map made first, so that each run is a
 // function of its start, whatever ran before it.
 static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, const double qp[3],
-                                     const double qdp[3], bool *rests, zeno_error *error) {
+                                     const double qdp[3], const zeno_interrupt *interrupt,
+                                     bool *rests, zeno_error *error) {
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   zeno_status st = ZENO_OK;
@@ -311,6 +311,7 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
     memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
     zeno_sim_def def = zeno_sim_def_default();
     def.keep_history = false;
+    def.interrupt = *interrupt;
     *sim = zeno_sim_create(&s, &def, error);
     if (*sim == NULL) return error->code;
     sim_use_impact_maps(*sim);
@@ -323,7 +324,8 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
 }
 
 static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
-                                  zeno_region_point *p, zeno_error *error) {
+                                  const zeno_interrupt *interrupt, zeno_region_point *p,
+                                  zeno_error *error) {
   uint64_t stream = r->def.mc_seed;
   stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^ (uint64_t)(unsigned)p->iy;
   zeno_sim *zod = NULL;
@@ -332,12 +334,14 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
     double qp[3], qdp[3];
     bool rests = false;
     perturbation(&stream, k, qp, qdp);
-    st = zod_comes_to_rest(scene, &zod, qp, qdp, &rests, error);
+    // A run on the kernel takes about a microsecond: asked between runs.
+    st = zeno_interrupt_check(interrupt, error);
+    if (st == ZENO_OK) st = zod_comes_to_rest(scene, &zod, qp, qdp, interrupt, &rests, error);
     if (st != ZENO_OK) break;
     p->mc_runs++;
     p->mc_rest += rests;
     if (r->def.mc_full) {
-      st = full_comes_to_rest(scene, qp, qdp, &rests, error);
+      st = full_comes_to_rest(scene, qp, qdp, interrupt, &rests, error);
       if (st != ZENO_OK) break;
       p->mc_full_runs++;
       p->mc_full_rest += rests;
@@ -386,8 +390,15 @@ static void witness(const zeno_analysis *a, zeno_region_point *p) {
   }
 }
 
-zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy, zeno_region_point *p,
-                               zeno_error *error) {
+/// Failures of the call, not of the point: out of memory, a stop.
+static bool call_failure(zeno_status st) {
+  return st == ZENO_ERR_NOMEM || st == ZENO_ERR_INTERRUPTED;
+}
+
+// One point under the interrupt of its thread (zeno_regions_point()).
+static zeno_status point_run(const zeno_regions *r, size_t ix, size_t iy,
+                             const zeno_interrupt *interrupt, zeno_region_point *p,
+                             zeno_error *error) {
   if (r == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
   if (ix >= r->def.x.count || iy >= r->def.y.count)
@@ -409,8 +420,9 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy, zeno
   // threads of their own at every point of a one-thread map).
   zeno_analysis_def analysis = r->def.analysis;
   analysis.maps.threads = 1;
+  analysis.maps.interrupt = *interrupt;
   if (st == ZENO_OK) st = zeno_analyze(&scene, &analysis, &a, &point_error);
-  if (st == ZENO_ERR_NOMEM) {
+  if (call_failure(st)) {
     if (error) *error = point_error;
     return st;
   }
@@ -428,14 +440,21 @@ zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy, zeno
   }
   zeno_analysis_free(&a);
   if (p->region == ZENO_REGION_COUNT - 1 && r->def.mc_runs > 0) {
-    st = simulate_point(r, &scene, p, &point_error);
-    if (st == ZENO_ERR_NOMEM) {
+    st = simulate_point(r, &scene, interrupt, p, &point_error);
+    if (call_failure(st)) {
       if (error) *error = point_error;
       return st;
     }
     if (st != ZENO_OK) return error_row(p, &point_error);
   }
   return ZENO_OK;
+}
+
+zeno_status zeno_regions_point(const zeno_regions *r, size_t ix, size_t iy, zeno_region_point *p,
+                               zeno_error *error) {
+  if (r == NULL || p == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
+  return point_run(r, ix, iy, &r->def.interrupt, p, error);
 }
 
 /* ---------- one row ---------- */
@@ -447,9 +466,10 @@ typedef struct row_context {
   zeno_region_point *row;
 } row_context;
 
-static zeno_status region_point(const void *context, size_t ix, zeno_error *error) {
+static zeno_status region_point(const void *context, size_t ix, const zeno_interrupt *interrupt,
+                                zeno_error *error) {
   const row_context *c = context;
-  return zeno_regions_point(c->r, ix, c->iy, &c->row[ix], error);
+  return point_run(c->r, ix, c->iy, interrupt, &c->row[ix], error);
 }
 
 zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads, zeno_region_point *row,
@@ -460,5 +480,5 @@ zeno_status zeno_regions_row(const zeno_regions *r, size_t iy, int threads, zeno
     return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]", iy,
                      r->def.y.count - 1);
   const row_context c = {r, iy, row};
-  return grid_run_row(r->def.x.count, threads, region_point, &c, error);
+  return grid_run_row(r->def.x.count, threads, region_point, &c, &r->def.interrupt, error);
 }

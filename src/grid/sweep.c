@@ -37,6 +37,13 @@ zeno_sweep_basin_def zeno_sweep_basin_def_default(void) {
   return d;
 }
 
+zeno_sweep_def zeno_sweep_def_default(void) {
+  zeno_sweep_def d;
+  memset(&d, 0, sizeof d);
+  d.basin = zeno_sweep_basin_def_default();
+  return d;
+}
+
 struct zeno_sweep {
   grid_scene grid;  ///< the base scene, its fixed overrides and the axes
   zeno_sweep_def def;
@@ -85,12 +92,13 @@ static zeno_status basin_check(const zeno_sweep *w, zeno_error *error) {
 // One run of `scene` at magnitude m: *returns when it ends at rest turned
 // by at most turn_max from its start. A run that cannot start (no pose
 // reaches the scaled q') fails with its error, the magnitude named.
-static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, double m, bool *returns,
-                             zeno_error *error) {
+static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, double m,
+                             const zeno_interrupt *interrupt, bool *returns, zeno_error *error) {
   zeno_scene s = *scene;
   s.epsilon = m;
   zeno_sim_def d = zeno_sim_def_default();
   d.keep_history = false;
+  d.interrupt = *interrupt;
   zeno_sim *sim = zeno_sim_create(&s, &d, error);
   if (sim == NULL) return error->code;
   zeno_event ev;
@@ -110,11 +118,12 @@ static zeno_status basin_run(const zeno_sweep *w, const zeno_scene *scene, doubl
 // Bisects [a, b] (a returns, b does not) down to tol; returns the
 // returning end and widens *width to the bracket left.
 static zeno_status basin_bisect(const zeno_sweep *w, const zeno_scene *scene, double a, double b,
-                                double *edge, double *width, zeno_error *error) {
+                                const zeno_interrupt *interrupt, double *edge, double *width,
+                                zeno_error *error) {
   for (int k = 0; k < BASIN_STEPS_MAX && b - a > w->def.basin.tol; k++) {
     const double mid = 0.5 * (a + b);
     bool returns = false;
-    const zeno_status st = basin_run(w, scene, mid, &returns, error);
+    const zeno_status st = basin_run(w, scene, mid, interrupt, &returns, error);
     if (st != ZENO_OK) return st;
     if (returns) a = mid;
     else b = mid;
@@ -129,7 +138,8 @@ static double basin_magnitude(const zeno_sweep_basin_def *b, size_t k) {
 }
 
 // The scan and the bisection of its first and last edges.
-static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene, zeno_sweep_point *p,
+static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene,
+                                  const zeno_interrupt *interrupt, zeno_sweep_point *p,
                                   zeno_error *error) {
   const zeno_sweep_basin_def *b = &w->def.basin;
   const size_t n = b->count;
@@ -137,7 +147,7 @@ static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene, 
   bool previous = false;
   for (size_t k = 0; k < n; k++) {
     bool returns = false;
-    const zeno_status st = basin_run(w, scene, basin_magnitude(b, k), &returns, error);
+    const zeno_status st = basin_run(w, scene, basin_magnitude(b, k), interrupt, &returns, error);
     if (st != ZENO_OK) return st;
     if (returns) {
       p->basin_returns++;
@@ -156,13 +166,14 @@ static zeno_status basin_estimate(const zeno_sweep *w, const zeno_scene *scene, 
   zeno_status st = ZENO_OK;
   if (first_fail > 0)
     st = basin_bisect(w, scene, basin_magnitude(b, first_fail - 1), basin_magnitude(b, first_fail),
-                      &p->basin_inner, &p->basin_width, error);
+                      interrupt, &p->basin_inner, &p->basin_width, error);
   if (st != ZENO_OK || last_return == n) return st;
   if (last_return + 1 == n) p->basin_outer = b->hi;
   else if (last_return + 1 == first_fail) p->basin_outer = p->basin_inner;  // monotone
   else
     st = basin_bisect(w, scene, basin_magnitude(b, last_return),
-                      basin_magnitude(b, last_return + 1), &p->basin_outer, &p->basin_width, error);
+                      basin_magnitude(b, last_return + 1), interrupt, &p->basin_outer,
+                      &p->basin_width, error);
   return st;
 }
 
@@ -204,10 +215,17 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
 
 const zeno_sweep_def *zeno_sweep_settings(const zeno_sweep *w) { return w ? &w->def : NULL; }
 
-zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy, zeno_sweep_point *p,
-                                 zeno_error *error) {
-  if (w == NULL || p == NULL)
-    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
+/// Failures of the call, not of the point: out of memory, a stop.
+static zeno_status call_failure(zeno_status st, const zeno_error *point_error, zeno_error *error) {
+  if (st == ZENO_ERR_NOMEM) return zeno_fail(error, st, "", "out of memory");
+  if (error) *error = *point_error;  // ZENO_ERR_INTERRUPTED
+  return st;
+}
+
+// One point under the interrupt of its thread (zeno_sweep_point_run()).
+static zeno_status point_run(const zeno_sweep *w, size_t ix, size_t iy,
+                             const zeno_interrupt *interrupt, zeno_sweep_point *p,
+                             zeno_error *error) {
   if (ix >= w->def.x.count || iy >= w->def.y.count)
     return zeno_fail(error, ZENO_ERR_RANGE, "",
                      "grid point (%zu, %zu) out of range; allowed [0, %zu] x [0, %zu]", ix, iy,
@@ -223,8 +241,11 @@ zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy, zeno
   zeno_error point_error;
   zeno_status st = grid_scene_load(&w->grid, p->x, p->y, &scene, &point_error);
   zeno_summary sum;
-  if (st == ZENO_OK) st = zeno_run(&scene, NULL, &sum, NULL, 0, &point_error);
-  if (st == ZENO_ERR_NOMEM) return zeno_fail(error, st, "", "out of memory");
+  zeno_sim_def def = zeno_sim_def_default();
+  def.interrupt = *interrupt;
+  if (st == ZENO_OK) st = zeno_run(&scene, &def, &sum, NULL, 0, &point_error);
+  if (st == ZENO_ERR_NOMEM || st == ZENO_ERR_INTERRUPTED)
+    return call_failure(st, &point_error, error);
   if (st != ZENO_OK) {
     // A scene that cannot be built or run here is this point's result.
     zeno_error_format(&point_error, p->error, sizeof p->error);
@@ -240,14 +261,22 @@ zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy, zeno
   memcpy(p->final_zod, sum.final_state.zod, sizeof p->final_zod);
   p->energy_gains = sum.energy_gains;
   if (w->def.basin.count == 0) return ZENO_OK;
-  st = basin_estimate(w, &scene, p, &point_error);
-  if (st == ZENO_ERR_NOMEM) return zeno_fail(error, st, "", "out of memory");
+  st = basin_estimate(w, &scene, interrupt, p, &point_error);
+  if (st == ZENO_ERR_NOMEM || st == ZENO_ERR_INTERRUPTED)
+    return call_failure(st, &point_error, error);
   if (st != ZENO_OK) {
     // A magnitude that cannot be run makes the point an error point.
     p->ok = false;
     zeno_error_format(&point_error, p->error, sizeof p->error);
   }
   return ZENO_OK;
+}
+
+zeno_status zeno_sweep_point_run(const zeno_sweep *w, size_t ix, size_t iy, zeno_sweep_point *p,
+                                 zeno_error *error) {
+  if (w == NULL || p == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "sweep and point are required");
+  return point_run(w, ix, iy, &w->def.interrupt, p, error);
 }
 
 /// A row being computed: the sweep, the row's index and its points.
@@ -257,9 +286,10 @@ typedef struct row_context {
   zeno_sweep_point *row;
 } row_context;
 
-static zeno_status sweep_point(const void *context, size_t ix, zeno_error *error) {
+static zeno_status sweep_point(const void *context, size_t ix, const zeno_interrupt *interrupt,
+                               zeno_error *error) {
   const row_context *c = context;
-  return zeno_sweep_point_run(c->w, ix, c->iy, &c->row[ix], error);
+  return point_run(c->w, ix, c->iy, interrupt, &c->row[ix], error);
 }
 
 zeno_status zeno_sweep_row(const zeno_sweep *w, size_t iy, int threads, zeno_sweep_point *row,
@@ -270,5 +300,5 @@ zeno_status zeno_sweep_row(const zeno_sweep *w, size_t iy, int threads, zeno_swe
     return zeno_fail(error, ZENO_ERR_RANGE, "", "row %zu out of range; allowed [0, %zu]", iy,
                      w->def.y.count - 1);
   const row_context c = {w, iy, row};
-  return grid_run_row(w->def.x.count, threads, sweep_point, &c, error);
+  return grid_run_row(w->def.x.count, threads, sweep_point, &c, &w->def.interrupt, error);
 }

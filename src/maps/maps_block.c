@@ -75,7 +75,9 @@ static zeno_status eval_lanes(zeno_maps_stream *s, cycle_runner *r, size_t first
 
 // Samples g lanes.. of the block on the runner of the thread that takes
 // them.
-static zeno_status eval_group(const void *context, size_t g, zeno_error *error) {
+static zeno_status eval_group(const void *context, size_t g, const zeno_interrupt *interrupt,
+                              zeno_error *error) {
+  (void)interrupt;  // a group is a few cycles: asked between groups
   const block_job *b = context;
   zeno_maps_stream *s = b->s;
 #ifdef _OPENMP
@@ -100,7 +102,8 @@ static zeno_status eval_block(zeno_maps_stream *s, size_t first) {
   const size_t lanes = (size_t)s->lanes;
   // The cycles solve no linear program: nothing to free per worker.
   st = parallel_run((count + lanes - 1) / lanes, s->threads, ZENO_MAPS_MAX_THREADS,
-                    MAPS_CHUNK > lanes ? MAPS_CHUNK / lanes : 1, eval_group, &job, NULL, s->error);
+                    MAPS_CHUNK > lanes ? MAPS_CHUNK / lanes : 1, eval_group, &job,
+                    &s->def.interrupt, NULL, s->error);
   if (st != ZENO_OK) return st;
   s->block_first = first;
   s->block_count = count;

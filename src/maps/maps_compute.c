@@ -35,6 +35,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
       }
       samples = p;
     }
+    if (def != NULL && (st = zeno_interrupt_check(&def->interrupt, error)) != ZENO_OK) break;
     if ((st = zeno_maps_stream_next(s, &samples[count], error)) != ZENO_OK) break;
     count++;
   }

@@ -215,12 +215,14 @@ bool poincare_ordered_scene(const zeno_scene *scene, zeno_scene *out) {
 
 zeno_status zeno_maps_def_validate(const zeno_maps_def *d, zeno_error *error) {
   if (d == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "settings are required");
-  if (d->samples < 16 || !(d->breakpoint_tol > 0) ||
-      !(d->endpoint_delta > 0 && d->endpoint_delta < 0.1) ||
+  if (d->samples < ZENO_MAPS_MIN_SAMPLES || d->samples > ZENO_MAPS_MAX_SAMPLES)
+    return zeno_fail(error, ZENO_ERR_RANGE, "samples", "samples %zu out of range; allowed [%d, %d]",
+                     d->samples, ZENO_MAPS_MIN_SAMPLES, ZENO_MAPS_MAX_SAMPLES);
+  if (!(d->breakpoint_tol > 0) || !(d->endpoint_delta > 0 && d->endpoint_delta < 0.1) ||
       !(d->fixed_point_breakpoint_tol >= 0 && d->fixed_point_breakpoint_tol < 0.1) ||
       !(d->fixed_point_tie_margin >= 0 && d->fixed_point_tie_margin <= 1))
     return zeno_fail(error, ZENO_ERR_RANGE, "maps",
-                     "samples >= 16, breakpoint_tol > 0, endpoint_delta in (0, 0.1), "
+                     "breakpoint_tol > 0, endpoint_delta in (0, 0.1), "
                      "fixed_point_breakpoint_tol in [0, 0.1) and fixed_point_tie_margin "
                      "in [0, 1] needed");
   if (d->threads < 0 || d->threads > ZENO_MAPS_MAX_THREADS)

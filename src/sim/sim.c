@@ -544,6 +544,9 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) 
   if (s == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "simulator and event are required");
   if (s->run.finished && !s->word_failed) return ZENO_DONE;
+  // Before anything of the event is done: a stopped simulator goes on.
+  const zeno_status asked = zeno_interrupt_check(&s->def.interrupt, error);
+  if (asked != ZENO_OK) return asked;
   trim_history(s);
   const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
   if (st == ZENO_OK) sim_event_to_user(s, ev);

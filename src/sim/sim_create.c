@@ -230,3 +230,5 @@ void zeno_sim_destroy(zeno_sim *s) {
 
 zeno_outcome zeno_sim_outcome(const zeno_sim *s) { return s->run.outcome; }
 const zeno_scene *zeno_sim_scene(const zeno_sim *s) { return &s->user_scene; }
+
+const zeno_sim_def *zeno_sim_settings(const zeno_sim *s) { return &s->def; }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "dynamics/flow_zod.h"
 #include "sim/sim_internal.h"
 
@@ -543,7 +544,12 @@ sim_kernel_end sim_kernel_run(zeno_sim *s) {
   if (!s->run.started) st = run_start(&r);
   else if (!mode_data(&r, mode_code(s))) return SIM_KERNEL_LOOP;  // the loop's mode, made here
   else r.k.events = (int)(s->run.event_count - 1);  // the crossings so far (START counts one)
-  while (st == K_ON) st = flow(&r);
+  while (st == K_ON) {
+    st = flow(&r);
+    if (st == K_ON && r.k.events % SIM_KERNEL_INTERRUPT_EVENTS == 0 &&
+        zeno_interrupt_check(&s->def.interrupt, NULL) != ZENO_OK)
+      st = K_BACK;  // the event loop asks again, before its first event
+  }
   // A decision nearer a tie than the floor may be the loop's otherwise.
   if (st == K_BACK || r.k.all_tie < SIM_KERNEL_RUN_TIE_FLOOR || s->word_failed)
     return SIM_KERNEL_BACK;

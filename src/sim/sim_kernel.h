@@ -61,6 +61,12 @@ int sim_kernel_lanes(void);
 /// The most cycles made at once.
 #define SIM_KERNEL_MAX_LANES 4
 
+/// A run on the kernel asks the simulator's interrupt every this many
+/// crossings (zeno_sim_def.interrupt): a crossing costs about a tenth of a
+/// microsecond, so a stop is seen within a millisecond at a cost too small
+/// to measure; a stop hands the run back to its start.
+#define SIM_KERNEL_INTERRUPT_EVENTS 4096
+
 /// Whether the kernel may run the simulator's cycles and runs: a
 /// two-contact ZOD simulator with its table and the kernel's data (after
 /// sim_kernel_prepare), without a wall-clock limit (checked between the

@@ -181,8 +181,13 @@ zeno_status zeno_run(const zeno_scene *scene, const zeno_sim_def *def, zeno_summ
   zeno_sim *s = zeno_sim_create(scene, &d, error);
   if (s == NULL) return error->code;
   const zeno_status st = run_events(s, error);
-  if (summary) zeno_sim_summary(s, summary);
-  if (word) zeno_sim_word(s, word, word_size);
+  if (st == ZENO_ERR_INTERRUPTED) {  // no part of a run stopped half-way
+    if (summary) memset(summary, 0, sizeof *summary);
+    if (word && word_size > 0) word[0] = '\0';
+  } else {
+    if (summary) zeno_sim_summary(s, summary);
+    if (word) zeno_sim_word(s, word, word_size);
+  }
   zeno_sim_destroy(s);
   return st;
 }

@@ -11,9 +11,12 @@
 /* ---- arguments ------------------------------------------------------------------ */
 
 /// The maps' settings with `samples` checked like the library does.
-static bool maps_def(Py_ssize_t samples, zeno_maps_def *def) {
+static bool maps_def(PyObject *samples_arg, zeno_maps_def *def) {
   *def = zeno_maps_def_default();
-  if (samples < 0) samples = 0;  // reported as out of range below
+  long long samples;
+  if (!ext_integer(samples_arg, "samples", ZENO_MAPS_MIN_SAMPLES, ZENO_MAPS_MAX_SAMPLES, EXT_CALL,
+                   &samples))
+    return false;
   def->samples = (size_t)samples;
   zeno_error e;
   if (zeno_maps_def_validate(def, &e) == ZENO_OK) return true;
@@ -188,17 +191,22 @@ PyObject *ext_maps_dict(const zeno_maps *m) {
 
 PyObject *ext_maps(PyObject *module, PyObject *args) {
   (void)module;
-  PyObject *scene_object;
-  Py_ssize_t samples;
-  if (!PyArg_ParseTuple(args, "On", &scene_object, &samples)) return NULL;
+  PyObject *scene_object, *samples;
+  if (!PyArg_ParseTuple(args, "OO", &scene_object, &samples)) return NULL;
   const zeno_scene *scene = ext_scene_of(scene_object);
   zeno_maps_def def;
   if (scene == NULL || !maps_def(samples, &def)) return NULL;
   zeno_maps maps;
   zeno_error e;
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_maps_compute(scene, &def, &maps, &e);
-  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  ext_interrupt stop;
+  def.interrupt = ext_interrupt_of(&stop);
+  ext_release(&stop);
+  const zeno_status st = zeno_maps_compute(scene, &def, &maps, &e);
+  if (!ext_acquire(&stop)) {
+    if (st == ZENO_OK) zeno_maps_free(&maps);
+    return NULL;
+  }
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   PyObject *d = ext_maps_dict(&maps);
   zeno_maps_free(&maps);
   return d;
@@ -252,21 +260,27 @@ static PyObject *analysis_dict(const zeno_scene *s, const zeno_analysis *a) {
 
 PyObject *ext_analyze(PyObject *module, PyObject *args) {
   (void)module;
-  PyObject *scene_object;
-  Py_ssize_t samples, partition;
-  if (!PyArg_ParseTuple(args, "Onn", &scene_object, &samples, &partition)) return NULL;
+  PyObject *scene_object, *samples, *partition_arg;
+  if (!PyArg_ParseTuple(args, "OOO", &scene_object, &samples, &partition_arg)) return NULL;
   const zeno_scene *scene = ext_scene_of(scene_object);
   zeno_analysis_def def = zeno_analysis_def_default();
-  if (scene == NULL || !maps_def(samples, &def.maps)) return NULL;
-  def.partition_intervals = partition > 0 ? (size_t)partition : 0;
+  long long partition;
+  if (scene == NULL || !maps_def(samples, &def.maps) ||
+      !ext_integer(partition_arg, "partition", ZENO_MIN_PARTITION, ZENO_MAX_PARTITION / 2, EXT_CALL,
+                   &partition))
+    return NULL;
+  def.partition_intervals = (size_t)partition;
   zeno_error e;
   if (zeno_analysis_def_validate(&def, &e) != ZENO_OK) return ext_raise(&e, EXT_CALL);
   zeno_analysis *a = PyMem_Malloc(sizeof *a);  // large: kept off the stack
   if (a == NULL) return ext_no_memory();
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_analyze(scene, &def, a, &e);
-  Py_END_ALLOW_THREADS PyObject *d = st == ZENO_OK ? analysis_dict(scene, a)
-                                                   : ext_raise(&e, EXT_CALL);
+  ext_interrupt stop;
+  def.maps.interrupt = ext_interrupt_of(&stop);
+  ext_release(&stop);
+  const zeno_status st = zeno_analyze(scene, &def, a, &e);
+  PyObject *d = !ext_acquire(&stop) ? NULL
+                : st == ZENO_OK     ? analysis_dict(scene, a)
+                                    : ext_raise(&e, EXT_CALL);
   if (st == ZENO_OK) zeno_analysis_free(a);
   PyMem_Free(a);
   return d;

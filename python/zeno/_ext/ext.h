@@ -49,6 +49,14 @@ PyObject *ext_range_error(const char *parameter, const char *fmt, ...)
 
 /* ---- values ------------------------------------------------------------------ */
 
+/// An int argument in [lo, hi]: TypeError for another type (bool too); the library's
+/// range error naming `parameter` and the range for any int outside it,
+/// however large (never OverflowError, never a value taken modulo 2^64).
+/// `context` picks the class as for the library's errors (EXT_SCENE: a
+/// scene value, SceneError).
+bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
+                 ext_context context, long long *out);
+
 /// A Python float, None for NaN (what JSON writes as null).
 PyObject *ext_float_or_none(double v);
 
@@ -156,5 +164,35 @@ PyObject *ext_maps_dict(const zeno_maps *maps);
 
 /// Monotonic clock [s].
 double ext_now(void);
+
+/* ---- Ctrl-C during a long call (module.c) ---------------------------------------- */
+
+/// A long call's link to Python's signal handlers. The call runs without
+/// the GIL; the library asks ext_interrupt_of()'s question on the calling
+/// thread (zeno/interrupt.h), which takes the GIL back at most every
+/// EXT_SIGNAL_PERIOD seconds, just long enough for PyErr_CheckSignals():
+/// a handler that raises (Ctrl-C: KeyboardInterrupt) stops the call.
+typedef struct ext_interrupt {
+  PyThreadState *thread;  ///< the caller's, while the GIL is released; NULL otherwise
+  double next_look;       ///< clock time of the next look at the signals [s]
+  bool raised;            ///< a handler raised: the call stops (stays true until released again)
+} ext_interrupt;
+
+/// Seconds between two looks at the signals: well inside the 0.5 s a
+/// Ctrl-C is promised in (docs/python.md), and rare enough that taking the
+/// GIL (a few microseconds, up to the switch interval when other Python
+/// threads run) costs nothing measurable.
+#define EXT_SIGNAL_PERIOD 0.01
+
+/// The library's interrupt over x, for a call's settings.
+zeno_interrupt ext_interrupt_of(ext_interrupt *x);
+
+/// Releases the GIL for a long call that x may stop (x->raised cleared).
+void ext_release(ext_interrupt *x);
+
+/// Takes the GIL back after the call; false when a signal handler raised
+/// meanwhile: its exception is set, the call's result is to be dropped and
+/// NULL returned.
+bool ext_acquire(ext_interrupt *x);
 
 #endif

@@ -31,19 +31,59 @@ PyObject *ext_raise(const zeno_error *e, ext_context context) {
 
 PyObject *ext_no_memory(void) { return PyErr_NoMemory(); }
 
-PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
+/// ext_range_error() in a context.
+static PyObject *range_error(ext_context context, const char *parameter, const char *fmt,
+                             va_list args) {
   zeno_error e;
   zeno_error_clear(&e);
   e.code = ZENO_ERR_RANGE;
   snprintf(e.parameter, sizeof e.parameter, "%s", parameter);
+  vsnprintf(e.message, sizeof e.message, fmt, args);
+  return ext_raise(&e, context);
+}
+
+PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  vsnprintf(e.message, sizeof e.message, fmt, args);
+  range_error(EXT_CALL, parameter, fmt, args);
   va_end(args);
-  return ext_raise(&e, EXT_CALL);
+  return NULL;
+}
+
+/// range_error() with its arguments.
+static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  range_error(context, parameter, fmt, args);
+  va_end(args);
+  return NULL;
 }
 
 /* ---- values ------------------------------------------------------------------ */
+
+bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
+                 ext_context context, long long *out) {
+  if (!PyLong_Check(value) || PyBool_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s must be an int, got %s", parameter, Py_TYPE(value)->tp_name);
+    return false;
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (v == -1 && overflow == 0 && PyErr_Occurred()) return false;
+  if (overflow == 0 && v >= lo && v <= hi) {
+    *out = v;
+    return true;
+  }
+  PyObject *text = PyObject_Str(value);
+  const char *digits = text ? PyUnicode_AsUTF8(text) : NULL;
+  if (digits != NULL)
+    range_error_in(context, parameter, "%s %.40s%s out of range; allowed [%lld, %lld]", parameter,
+                   digits, strlen(digits) > 40 ? "..." : "", lo, hi);
+  Py_XDECREF(text);
+  return false;
+}
 
 PyObject *ext_float_or_none(double v) {
   if (isnan(v)) Py_RETURN_NONE;
@@ -178,6 +218,39 @@ double ext_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- Ctrl-C during a long call -------------------------------------------------- */
+
+/// The library's question (zeno/interrupt.h), on the thread of the call.
+static bool signals_raised(void *user) {
+  ext_interrupt *x = user;
+  if (x->raised) return true;
+  const double now = ext_now();
+  if (now < x->next_look) return false;
+  x->next_look = now + EXT_SIGNAL_PERIOD;
+  if (x->thread == NULL) return x->raised = PyErr_CheckSignals() < 0;  // the GIL is held
+  PyEval_RestoreThread(x->thread);
+  x->raised = PyErr_CheckSignals() < 0;
+  x->thread = PyEval_SaveThread();
+  return x->raised;
+}
+
+zeno_interrupt ext_interrupt_of(ext_interrupt *x) {
+  const zeno_interrupt i = {signals_raised, x};
+  return i;
+}
+
+void ext_release(ext_interrupt *x) {
+  x->raised = false;
+  x->next_look = ext_now() + EXT_SIGNAL_PERIOD;
+  x->thread = PyEval_SaveThread();
+}
+
+bool ext_acquire(ext_interrupt *x) {
+  PyEval_RestoreThread(x->thread);
+  x->thread = NULL;
+  return !x->raised;
 }
 
 /* ---- timing hooks (tools/bench_python) ---------------------------------------- */

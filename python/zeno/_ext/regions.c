@@ -33,19 +33,20 @@ static zeno_regions *create(PyObject *text, const char *name, PyObject *override
 }
 
 /// Every row of the grid; false with the error set (a point's error, or
-/// KeyboardInterrupt between rows).
+/// KeyboardInterrupt: `stop`, the sweep's interrupt, is asked within the
+/// points).
 static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int threads,
-                  zeno_region_point *grid) {
+                  ext_interrupt *stop, zeno_region_point *grid) {
   const size_t nx = def->x.count;
   for (size_t iy = 0; iy < def->y.count; iy++) {
     zeno_error e;
-    zeno_status st;
-    Py_BEGIN_ALLOW_THREADS st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
-    Py_END_ALLOW_THREADS if (st != ZENO_OK) {
+    ext_release(stop);
+    const zeno_status st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
+    if (!ext_acquire(stop)) return false;
+    if (st != ZENO_OK) {
       ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
       return false;
     }
-    if (PyErr_CheckSignals() < 0) return false;
   }
   return true;
 }
@@ -154,26 +155,27 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *keywords[] = {"text",    "name",      "overrides", "x",       "y",       "threads",
                              "samples", "intervals", "mc_runs",   "mc_seed", "mc_full", NULL};
   PyObject *text, *overrides, *threads_arg = Py_None, *seed_arg = Py_None;
+  PyObject *samples_arg = Py_None, *intervals_arg = Py_None, *mc_runs_arg = Py_None;
   const char *name, *x, *y;
   zeno_regions_def def = zeno_regions_def_default();
-  int mc_runs = def.mc_runs, mc_full = def.mc_full;
-  Py_ssize_t samples = (Py_ssize_t)def.analysis.maps.samples;
-  Py_ssize_t intervals = (Py_ssize_t)def.analysis.partition_intervals;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UsOss|$OnniOp", keywords, &text, &name,
-                                   &overrides, &x, &y, &threads_arg, &samples, &intervals, &mc_runs,
-                                   &seed_arg, &mc_full))
+  int mc_full = def.mc_full;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UsOss|$OOOOOp", keywords, &text, &name,
+                                   &overrides, &x, &y, &threads_arg, &samples_arg, &intervals_arg,
+                                   &mc_runs_arg, &seed_arg, &mc_full))
     return NULL;
   // The program's ranges: threads in [1, ZENO_REGIONS_MAX_THREADS] (None:
   // every core), a seed of 64 bits (never taken modulo 2^64).
-  int threads = 0;
-  if (threads_arg != Py_None) {
-    const long t = PyLong_AsLong(threads_arg);
-    if (t == -1 && PyErr_Occurred()) return NULL;
-    if (t < 1 || t > ZENO_REGIONS_MAX_THREADS)
-      return ext_range_error("threads", "threads %ld outside [1, %d] (None: every core)", t,
-                             ZENO_REGIONS_MAX_THREADS);
-    threads = (int)t;
-  }
+  long long threads = 0, samples = (long long)def.analysis.maps.samples;
+  long long intervals = (long long)def.analysis.partition_intervals, mc_runs = def.mc_runs;
+  if ((threads_arg != Py_None &&
+       !ext_integer(threads_arg, "threads", 1, ZENO_REGIONS_MAX_THREADS, EXT_CALL, &threads)) ||
+      (samples_arg != Py_None && !ext_integer(samples_arg, "samples", ZENO_MAPS_MIN_SAMPLES,
+                                              ZENO_MAPS_MAX_SAMPLES, EXT_CALL, &samples)) ||
+      (intervals_arg != Py_None && !ext_integer(intervals_arg, "intervals", ZENO_MIN_PARTITION,
+                                                ZENO_MAX_PARTITION / 2, EXT_CALL, &intervals)) ||
+      (mc_runs_arg != Py_None &&
+       !ext_integer(mc_runs_arg, "mc_runs", 0, ZENO_REGIONS_MAX_MC_RUNS, EXT_CALL, &mc_runs)))
+    return NULL;
   unsigned long long seed = def.mc_seed;
   if (seed_arg != Py_None) {
     seed = PyLong_AsUnsignedLongLong(seed_arg);
@@ -184,18 +186,20 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
   }
   if (!parse_axis(x, &def.x) || !parse_axis(y, &def.y)) return NULL;
-  def.analysis.maps.samples = samples > 0 ? (size_t)samples : 0;
-  def.analysis.partition_intervals = intervals > 0 ? (size_t)intervals : 0;
-  def.mc_runs = mc_runs;
+  def.analysis.maps.samples = (size_t)samples;
+  def.analysis.partition_intervals = (size_t)intervals;
+  def.mc_runs = (int)mc_runs;
   def.mc_seed = seed;
   def.mc_full = mc_full;
+  ext_interrupt stop = {0};
+  def.interrupt = ext_interrupt_of(&stop);
   zeno_regions *r = create(text, name, overrides, &def);
   if (r == NULL) return NULL;
   const size_t points = def.x.count * def.y.count;
   zeno_region_point *grid = PyMem_Calloc(points, sizeof *grid);
   PyObject *d = NULL;
   if (grid == NULL) ext_no_memory();
-  else if (sweep(r, &def, threads, grid)) d = grid_dict(grid, &def, threads);
+  else if (sweep(r, &def, (int)threads, &stop, grid)) d = grid_dict(grid, &def, (int)threads);
   PyMem_Free(grid);
   zeno_regions_destroy(r);
   return d;

@@ -4,6 +4,7 @@
 // of its fields (_fields). zeno.Scene (scene.py) subclasses it.
 #include "ext.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +158,11 @@ static PyObject *scene_replace(PyObject *self, PyObject *args, PyObject *kwargs)
   double *fields[] = {NULL, &s.epsilon, &s.t_end, &s.sample_dt, NULL, &s.wall_time};
   for (int i = 1; i < 6; i++)
     if (fields[i] != NULL && v[i] != Py_None && !read_double(v[i], fields[i])) return NULL;
+  long long max_events;
   if (v[4] != Py_None) {
-    s.max_events = PyLong_AsLong(v[4]);
-    if (s.max_events == -1 && PyErr_Occurred()) return NULL;
+    // The loader's range [1, inf), as far as the field holds.
+    if (!ext_integer(v[4], "stop.max_events", 1, LONG_MAX, EXT_SCENE, &max_events)) return NULL;
+    s.max_events = (long)max_events;
   }
   zeno_error error;
   if (zeno_scene_validate(&s, &error) != ZENO_OK) return ext_raise(&error, EXT_SCENE);

@@ -13,9 +13,12 @@
 /* ---- a whole run, in C ---------------------------------------------------------- */
 
 /// What a run leaves behind: its events, its summary and word, and (for the
-/// trajectory) the simulator with its history.
+/// trajectory) the simulator with its history and the Ctrl-C link its
+/// settings point to (allocated, so that it lives as long as the simulator
+/// when the record moves into a history object).
 typedef struct run_record {
   zeno_sim *sim;
+  ext_interrupt *interrupt;
   zeno_event *events;
   size_t count, capacity;
   zeno_summary summary;
@@ -25,6 +28,7 @@ typedef struct run_record {
 
 static void run_free(run_record *r) {
   zeno_sim_destroy(r->sim);
+  free(r->interrupt);
   free(r->events);
   free(r->word);
   memset(r, 0, sizeof *r);
@@ -51,13 +55,17 @@ static zeno_status out_of_memory(zeno_error *e) {
 
 /// Runs the scene to its end keeping every event; with `history` the
 /// simulator stays in r->sim with the segments that dense output needs
-/// (keep_history, as `zeno simulate --out` runs it). Needs no Python: called
-/// without the GIL.
-static zeno_status run_scene(const zeno_scene *scene, bool history, run_record *r, zeno_error *e) {
+/// (keep_history, as `zeno simulate --out` runs it). The simulator asks
+/// `interrupt` (NULL: none) before each event; it moves into the record
+/// when the run succeeds (the caller keeps it otherwise). Needs no Python:
+/// called without the GIL.
+static zeno_status run_scene(const zeno_scene *scene, bool history, ext_interrupt *interrupt,
+                             run_record *r, zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->contact_count = scene->contact_count;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = history && scene->sample_dt > 0;
+  if (interrupt) def.interrupt = ext_interrupt_of(interrupt);
   r->sim = zeno_sim_create(scene, &def, e);
   if (r->sim == NULL) return e->code;
   zeno_event ev;
@@ -75,13 +83,14 @@ static zeno_status run_scene(const zeno_scene *scene, bool history, run_record *
     if (r->word) zeno_sim_word(r->sim, r->word, size);
   }
   if (st != ZENO_OK) run_free(r);
+  else r->interrupt = interrupt;
   if (!history) zeno_sim_destroy(r->sim), r->sim = NULL;
   return st;
 }
 
 /// The rows `zeno simulate --out` writes to trajectory.csv, recorded from
 /// the finished run (zeno_run_dir_record, event by event, sampling the
-/// kept history).
+/// kept history; the simulator's interrupt is asked between samples).
 static zeno_status record_rows(const run_record *r, zeno_run_dir_data *data, zeno_error *e) {
   memset(data, 0, sizeof *data);
   data->contact_count = r->contact_count;
@@ -102,7 +111,7 @@ bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeat
     run_record r;
     zeno_error e;
     const double start = ext_now();
-    bool ok = run_scene(scene, trajectory, &r, &e) == ZENO_OK;
+    bool ok = run_scene(scene, trajectory, NULL, &r, &e) == ZENO_OK;
     if (ok && trajectory) {
       zeno_run_dir_data data;
       ok = record_rows(&r, &data, &e) == ZENO_OK;
@@ -140,16 +149,17 @@ static PyObject *history_trajectory(PyObject *object, PyObject *unused) {
   Py_END_ALLOW_THREADS if (h->trajectory == NULL) {
     zeno_run_dir_data data;
     zeno_error e;
-    zeno_status st;
-    Py_BEGIN_ALLOW_THREADS st = record_rows(&h->run, &data, &e);
-    Py_END_ALLOW_THREADS if (st == ZENO_OK) {
+    ext_release(h->run.interrupt);  // the simulator's: asked between samples
+    const zeno_status st = record_rows(&h->run, &data, &e);
+    if (!ext_acquire(h->run.interrupt)) {
+      if (st == ZENO_OK) zeno_run_dir_data_free(&data);
+    } else if (st == ZENO_OK) {
       h->trajectory = ext_trajectory(&data);
       if (h->trajectory != NULL)
         h->trajectory = Py_BuildValue("{s:N,s:n}", "rows", h->trajectory, "skipped",
                                       (Py_ssize_t)data.skipped_samples);
       zeno_run_dir_data_free(&data);
-    }
-    else {
+    } else {
       ext_raise(&e, EXT_CALL);
     }
     if (h->trajectory != NULL) run_free(&h->run);  // not needed any more
@@ -247,11 +257,19 @@ PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs) {
     return NULL;
   const zeno_scene *scene = ext_scene_of(scene_object);
   if (scene == NULL) return NULL;
+  ext_interrupt *stop = calloc(1, sizeof *stop);  // the record's (run_scene())
+  if (stop == NULL) return ext_no_memory();
   run_record r;
   zeno_error e;
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = run_scene(scene, trajectory, &r, &e);
-  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  ext_release(stop);
+  const zeno_status st = run_scene(scene, trajectory, stop, &r, &e);
+  const bool go_on = ext_acquire(stop);
+  if (st != ZENO_OK) free(stop);  // else the record's
+  if (!go_on) {                   // the signal handler's exception is set
+    if (st == ZENO_OK) run_free(&r);
+    return NULL;
+  }
+  if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   PyObject *d = run_dict(&r, trajectory);
   run_free(&r);
   return d;
@@ -262,7 +280,8 @@ PyObject *ext_simulate(PyObject *module, PyObject *args, PyObject *kwargs) {
 typedef struct simulator {
   PyObject_HEAD zeno_sim *sim;
   int contact_count;
-  bool busy;  ///< a call is running without the GIL
+  bool busy;           ///< a call is running without the GIL
+  ext_interrupt stop;  ///< Ctrl-C during next() and run(): the simulator's settings point here
 } simulator;
 
 static PyObject *simulator_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -277,6 +296,7 @@ static PyObject *simulator_new(PyTypeObject *type, PyObject *args, PyObject *kwa
   if (self == NULL) return NULL;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = keep_history;
+  def.interrupt = ext_interrupt_of(&self->stop);
   zeno_error e;
   self->sim = zeno_sim_create(scene, &def, &e);
   self->contact_count = scene->contact_count;
@@ -305,9 +325,11 @@ static PyObject *simulator_next(PyObject *object) {
   if (!claim(self)) return NULL;
   zeno_event ev;
   zeno_error e;
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_sim_next_event(self->sim, &ev, &e);
-  Py_END_ALLOW_THREADS self->busy = false;
+  ext_release(&self->stop);
+  const zeno_status st = zeno_sim_next_event(self->sim, &ev, &e);
+  const bool go_on = ext_acquire(&self->stop);
+  self->busy = false;
+  if (!go_on) return NULL;           // the simulator is as before the call
   if (st == ZENO_DONE) return NULL;  // StopIteration
   if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   return ext_event_array(&ev, 1, sizeof ev, self->contact_count);
@@ -364,9 +386,11 @@ static PyObject *simulator_run(PyObject *object, PyObject *unused) {
   simulator *self = (simulator *)object;
   if (!claim(self)) return NULL;
   zeno_error e;
-  zeno_status st;
-  Py_BEGIN_ALLOW_THREADS st = zeno_sim_run(self->sim, &e);
-  Py_END_ALLOW_THREADS self->busy = false;
+  ext_release(&self->stop);
+  const zeno_status st = zeno_sim_run(self->sim, &e);
+  const bool go_on = ext_acquire(&self->stop);
+  self->busy = false;
+  if (!go_on) return NULL;
   if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
   return simulator_summary(object, unused);
 }

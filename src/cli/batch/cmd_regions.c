@@ -22,8 +22,6 @@
 #define COMMAND_NAME "regions"
 static const char *const COMMAND = COMMAND_NAME;
 
-/// Most Monte-Carlo runs per point accepted by --mc-runs.
-#define MC_RUNS_MAX 100000
 /// Most simulation-check runs per certificate (zeno certify --check's bound).
 #define CERTIFY_CHECK_MAX 100000
 /// The files in --out. The journal's first line: v3, rows gained the
@@ -113,8 +111,8 @@ static void print_help(void) {
       "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
       "over MPI ranks and writes the same files as zeno.\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
-      ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, MC_RUNS_MAX, d.mc_runs,
-      d.mc_seed);
+      ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, ZENO_REGIONS_MAX_MC_RUNS,
+      d.mc_runs, d.mc_seed);
   printf(
       "\nLyapunov certificates (zeno certify, docs/certificate.md):\n"
       "      --certify         a certificate at every undecided point (region 7):\n"
@@ -164,7 +162,8 @@ static int apply_option(void *options, int option, char **argv) {
       return cli_size_option(COMMAND, "--intervals", optarg, 3, ZENO_MAX_PARTITION / 2,
                              &o->def.analysis.partition_intervals);
     case OPT_MC_RUNS:
-      return cli_int_option(COMMAND, "--mc-runs", optarg, 0, MC_RUNS_MAX, &o->def.mc_runs);
+      return cli_int_option(COMMAND, "--mc-runs", optarg, 0, ZENO_REGIONS_MAX_MC_RUNS,
+                            &o->def.mc_runs);
     case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
     case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
