@@ -422,15 +422,16 @@ view_reload_result view_reload_check(view_reload *reload, view_run *run);
 
 typedef struct view_gif view_gif;
 
-/// Creates the GIF `path` for frames of the canvas's size, its palette
+/// Starts a GIF written into `stream` (the caller's, left open; `path`
+/// names it in messages) for frames of the canvas's size, its palette
 /// taken from the first frame (view_gif_frame). NULL with a message.
-view_gif *view_gif_create(const char *path, int width, int height, char *message,
+view_gif *view_gif_create(FILE *stream, const char *path, int width, int height, char *message,
                           size_t message_size);
 /// Appends the canvas as a frame shown for `centiseconds`.
 bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds, char *message,
                     size_t message_size);
-/// Finishes and closes the file (false with a message unless message is
-/// NULL); a NULL gif is ignored.
+/// Writes the GIF's trailer into the stream (false with a message unless
+/// message is NULL) and frees it; a NULL gif is ignored.
 bool view_gif_close(view_gif *gif, char *message, size_t message_size);
 
 /// True when the --record name asks for MP4 (.mp4, any case); else GIF.
