@@ -10,7 +10,6 @@
 // table lacks fails the test, so that a new writer comes with its case.
 // A recording stopped by Ctrl-C or SIGTERM keeps the previous file too,
 // and the viewer's outputs are checked as every command's.
-#define _DEFAULT_SOURCE  // DT_DIR
 #include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -438,27 +437,8 @@ static void table_covers_every_output(void **state) {
 
 /* ---- a recording stopped by a signal ------------------------------------- */
 
-/// How long the test waits for a recording to be under way [s].
-#define START_WAIT_SECONDS 120.0
 /// A recording far longer than the test: stopped part way.
 #define LONG_RECORDING "600"
-
-// Whether dir holds a file whose name starts with `prefix`, of at least
-// `bytes` bytes.
-static bool holds_file(const char *dir, const char *prefix, long bytes) {
-  DIR *d = opendir(dir);
-  assert_non_null(d);
-  bool found = false;
-  for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
-    char path[DIR_FILE_PATH_SIZE];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    struct stat st;
-    found = stat(path, &st) == 0 && st.st_size >= bytes;
-  }
-  closedir(d);
-  return found;
-}
 
 // `view --record NAME` stopped by `signal_number` once its file aside has
 // grown: exit 128 + the signal, the previous NAME whole, no temporary.
@@ -480,11 +460,7 @@ static void stop_recording(const char *name, int signal_number) {
   const int err_fd = make_temp_file(err_path);
   const pid_t pid = spawn_async(argv, NULL, -1, err_fd);
   snprintf(hidden, sizeof hidden, ".%s.", name);
-  const struct timespec pause = {0, 10 * 1000 * 1000};
-  for (double waited = 0; !holds_file(w.root, hidden, 1); waited += 0.01) {
-    if (waited > START_WAIT_SECONDS) fail_msg("no %s* in %s", hidden, w.root);
-    nanosleep(&pause, NULL);
-  }
+  wait_for_file(w.root, hidden, 1);  // frames being written aside
   assert_int_equal(kill(pid, signal_number), 0);
   code = wait_exit(pid);
   char *text = take_temp_file(err_fd, err_path);
