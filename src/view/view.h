@@ -380,8 +380,10 @@ int view_screenshot(view_run *run, const view_options *options);
 
 /// Headless: plays the run as the window would (options->zoom, speed,
 /// warp, from options->at) for options->record_seconds and writes every
-/// 1/fps s frame into the animated GIF options->record (view_record.c).
-/// Returns 0, or 1 on a failure (reported on stderr; no file is left).
+/// 1/fps s frame into the animated GIF or MP4 options->record
+/// (view_record.c), written aside and renamed into place whole. Returns 0,
+/// or 1 on a failure (reported on stderr) or a stop (options->stop,
+/// silent): nothing written, the previous file of the name kept.
 int view_record(view_run *run, const view_options *options);
 
 /// Playback for a run as the options ask: view_play_init(), then --zoom,
