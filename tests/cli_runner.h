@@ -6,13 +6,17 @@
 #ifndef ZENO_TESTS_CLI_RUNNER_H
 #define ZENO_TESTS_CLI_RUNNER_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ZENO_EXE
@@ -267,6 +271,36 @@ static inline void remove_dir_files(const char *dir, const char *const *names, s
     unlink(path);
   }
   rmdir(dir);
+}
+
+/// How long a test waits for a command to be under way before it signals
+/// it [s]: far beyond a start-up, even under a sanitizer.
+#define START_WAIT_SECONDS 120.0
+
+// Whether dir holds a file whose name starts with `prefix` and that holds
+// at least `bytes` bytes.
+static inline bool holds_file(const char *dir, const char *prefix, long bytes) {
+  DIR *d = opendir(dir);
+  if (d == NULL) return false;
+  bool found = false;
+  for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
+    char path[2 * PATH_SIZE];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    found = stat(path, &st) == 0 && st.st_size >= bytes;
+  }
+  closedir(d);
+  return found;
+}
+
+// Waits until dir holds such a file (the command is under way), or fails.
+static inline void wait_for_file(const char *dir, const char *prefix, long bytes) {
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  for (double waited = 0; !holds_file(dir, prefix, bytes); waited += 0.01) {
+    if (waited > START_WAIT_SECONDS) fail_msg("no %s* of %ld bytes in %s", prefix, bytes, dir);
+    nanosleep(&pause, NULL);
+  }
 }
 
 /// Lines of a text (its newlines).

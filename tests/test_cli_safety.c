@@ -654,38 +654,9 @@ static void run_folder_reads_are_bounded(void **state) {
   rmdir(w.root);
 }
 
-/// How long a test waits for a command to be under way before it signals
-/// it [s]: far beyond a start-up, even under a sanitizer.
-#define START_WAIT_SECONDS 120.0
 /// The interrupted sweep's grid side: a sweep of some seconds (a fourth of
 /// it under the sanitizers, which run it 20 times slower).
 #define SIGNAL_SWEEP_SIDE (TEST_SANITIZED ? "100" : "400")
-
-// Whether dir holds a file whose name starts with `prefix` and that holds
-// at least `bytes` bytes.
-static bool holds_file(const char *dir, const char *prefix, long bytes) {
-  DIR *d = opendir(dir);
-  if (d == NULL) return false;
-  bool found = false;
-  for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
-    char path[2 * PATH_SIZE];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    struct stat st;
-    found = stat(path, &st) == 0 && st.st_size >= bytes;
-  }
-  closedir(d);
-  return found;
-}
-
-// Waits until dir holds such a file (the command is under way), or fails.
-static void wait_for_file(const char *dir, const char *prefix, long bytes) {
-  const struct timespec pause = {0, 10 * 1000 * 1000};
-  for (double waited = 0; !holds_file(dir, prefix, bytes); waited += 0.01) {
-    if (waited > START_WAIT_SECONDS) fail_msg("no %s* of %ld bytes in %s", prefix, bytes, dir);
-    nanosleep(&pause, NULL);
-  }
-}
 
 // Ctrl-C stops `simulate --out` between events (exit 130): the folder
 // keeps its previous run byte for byte and no temporary; SIGTERM stops a

@@ -225,6 +225,15 @@ ZENO_API FILE *zeno_io_output_stream(const zeno_io_output *output);
 /// 'DIR/NAME': reason".
 ZENO_API zeno_status zeno_io_output_commit(zeno_io_output *output, zeno_error *error);
 
+/// Commits the files of a folder together: each is flushed, synced and
+/// closed first, and only when every one was written whole are they
+/// renamed into place, in their order; a write error drops every file
+/// aside (the folder keeps each previous file) with the error of
+/// zeno_io_output_commit() naming the file. NULL entries are skipped;
+/// every handle is freed, whatever the result.
+ZENO_API zeno_status zeno_io_output_commit_all(zeno_io_output *const *outputs, size_t count,
+                                               zeno_error *error);
+
 /// Drops the temporary file and frees the handle; NULL is accepted.
 ZENO_API void zeno_io_output_discard(zeno_io_output *output);
 

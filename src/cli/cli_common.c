@@ -276,27 +276,30 @@ static bool same_file(const char *a, const char *b) {
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+int cli_check_output(const char *command, const char *option, const char *path, const char *input) {
+  if (strcmp(path, "-") == 0) return CLI_CONTINUE;
+  if (input != NULL && same_file(path, input))
+    return cli_usage_error(command, "%s '%s' is the scene file: it would be overwritten", option,
+                           path);
+  char *folder = zeno_io_path_folder(path);
+  if (folder == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  struct stat st;
+  const bool missing = strlen(folder) <= OUTPUT_FOLDER_MAX &&
+                       (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode));
+  if (missing)
+    cli_error("%s: %s '%s': no folder '%s' to write it in", command, option, path, folder);
+  free(folder);
+  return missing ? CLI_EXIT_RUNTIME : CLI_CONTINUE;
+}
+
 // The outputs the options named, before any work: none is the scene file,
 // each one's folder exists.
 static int check_outputs(const cli_scene_command *command, const cli_scene_options *common) {
-  for (size_t k = 0; k < common->output_count; k++) {
-    const cli_output_file *o = &common->outputs[k];
-    if (strcmp(o->path, "-") == 0) continue;
-    if (same_file(o->path, common->scene_path))
-      return cli_usage_error(command->name, "%s '%s' is the scene file: it would be overwritten",
-                             o->option, o->path);
-    char *folder = zeno_io_path_folder(o->path);
-    if (folder == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-    struct stat st;
-    const bool missing = strlen(folder) <= OUTPUT_FOLDER_MAX &&
-                         (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode));
-    if (missing)
-      cli_error("%s: %s '%s': no folder '%s' to write it in", command->name, o->option, o->path,
-                folder);
-    free(folder);
-    if (missing) return CLI_EXIT_RUNTIME;
-  }
-  return CLI_CONTINUE;
+  int code = CLI_CONTINUE;
+  for (size_t k = 0; k < common->output_count && code == CLI_CONTINUE; k++)
+    code = cli_check_output(command->name, common->outputs[k].option, common->outputs[k].path,
+                            common->scene_path);
+  return code;
 }
 
 static int parse_options(const cli_scene_command *command, cli_scene_options *common, void *options,

@@ -175,6 +175,11 @@ zeno_status cli_print_json(FILE *out, const cli_scene_options *common, cli_json_
 /// standard output. Returns CLI_CONTINUE.
 int cli_output(cli_scene_options *common, const char *option, const char *path);
 
+/// The check cli_output() asks for, of one output: `path` of `option` is
+/// not the file `input` (NULL: no such check) and its folder exists.
+/// Returns CLI_CONTINUE, or the exit status after reporting.
+int cli_check_output(const char *command, const char *option, const char *path, const char *input);
+
 struct option;
 
 /// A command that loads one scene: its option parser and what it does

@@ -33,6 +33,8 @@ void cli_signals_cooperate(void) {
 
 int cli_interrupted(void) { return received; }
 
+const volatile sig_atomic_t *cli_interrupt_flag(void) { return &received; }
+
 int cli_interrupted_exit(const char *command, const char *what) {
   const int signal_number = received;
   cli_error("%s: interrupted by %s: %s", command, signal_number == SIGTERM ? "SIGTERM" : "SIGINT",

@@ -1,10 +1,13 @@
 // Ctrl-C (SIGINT) and SIGTERM for the commands that can stop cleanly:
 // `simulate` between events (its run folder dropped whole, the previous
-// run kept) and `regions`/`sweep` between points (the rows done are
-// journaled; the same command resumes). Other commands, and every command
+// run kept), `regions`/`sweep` between points (the rows done are
+// journaled; the same command resumes) and the viewer's --record and
+// --screenshot between frames (the file dropped, the previous one kept). Other commands, and every command
 // before it asks for this, end at once as signals end any program.
 #ifndef ZENO_CLI_SIGNAL_H
 #define ZENO_CLI_SIGNAL_H
+
+#include <signal.h>
 
 /// From now on SIGINT and SIGTERM ask the command to stop
 /// (cli_interrupted()) instead of ending the process; a second signal
@@ -13,6 +16,10 @@ void cli_signals_cooperate(void);
 
 /// The signal that asked the command to stop (SIGINT, SIGTERM), or 0.
 int cli_interrupted(void);
+
+/// The flag itself (the signal, or 0), for a loop of a loaded module that
+/// polls it between steps (the viewer's recording: view_options.stop).
+const volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /// Reports the stop on standard error ("COMMAND: interrupted by SIGINT:
 /// WHAT") and returns the exit status, 128 + the signal (130, 143) as

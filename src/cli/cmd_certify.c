@@ -298,26 +298,26 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
   return code;
 }
 
-// DIR/name: the certificate's JSON, or with `run` its V1 and V2 at the
-// events of the scene's own run.
-static int write_file(const char *dir, const char *name, const zeno_scene *scene,
-                      const zeno_certificate *c, const v_run *run, zeno_error *err) {
-  // Written aside and renamed into place whole, never through a link.
-  zeno_io_output *out = zeno_io_output_open(dir, name, err);
-  if (out == NULL) return cli_output_error(err);
-  FILE *f = zeno_io_output_stream(out);
-  if (run) write_events(f, run);
-  else print_json(f, scene, c);
-  return zeno_io_output_commit(out, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
-}
+/// The files of --out DIR.
+#define CERTIFICATE_NAME "certificate.json"
+#define V_EVENTS_NAME "v_events.csv"
 
-// DIR/certificate.json, and DIR/v_events.csv unless refused (run NULL).
+// DIR/certificate.json, and DIR/v_events.csv unless refused (run NULL):
+// both written aside, then renamed into place together, so that a failure
+// (a full disk) leaves the folder's previous pair, never a new certificate
+// beside the old run's values.
 static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
                      const v_run *run, zeno_error *err) {
   if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
-  const int code = write_file(dir, "certificate.json", scene, c, NULL, err);
-  if (code != CLI_EXIT_OK || run == NULL) return code;
-  return write_file(dir, "v_events.csv", scene, c, run, err);
+  zeno_io_output *out[2] = {zeno_io_output_open(dir, CERTIFICATE_NAME, err), NULL};
+  if (out[0] != NULL && run != NULL) out[1] = zeno_io_output_open(dir, V_EVENTS_NAME, err);
+  if (out[0] == NULL || (run != NULL && out[1] == NULL)) {
+    zeno_io_output_discard(out[0]);
+    return cli_output_error(err);
+  }
+  print_json(zeno_io_output_stream(out[0]), scene, c);
+  if (run != NULL) write_events(zeno_io_output_stream(out[1]), run);
+  return zeno_io_output_commit_all(out, 2, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
 }
 
 /* ---- the command --------------------------------------------------------- */

@@ -131,7 +131,24 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
   return code;
 }
 
+// --screenshot and --record before any work, as `view` checks them: not
+// the scene (--scene SCENE, else DIR/scene.yaml), in a folder that exists.
+static int check_outputs(const replay_options *o) {
+  char *saved = o->scene_path ? NULL : zeno_io_path_join(o->dir, ZENO_RUN_DIR_SCENE);
+  if (o->scene_path == NULL && saved == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  const char *scene = o->scene_path ? o->scene_path : saved;
+  int code = CLI_CONTINUE;
+  if (o->view.screenshot != NULL)
+    code = cli_check_output(COMMAND, "--screenshot", o->view.screenshot, scene);
+  if (code == CLI_CONTINUE && o->view.record != NULL)
+    code = cli_check_output(COMMAND, "--record", o->view.record, scene);
+  free(saved);
+  return code;
+}
+
 static int replay(const replay_options *o) {
+  const int checked = check_outputs(o);
+  if (checked != CLI_CONTINUE) return checked;
   zeno_scene scene;
   const int loaded = load_scene(o, &scene);
   if (loaded != CLI_CONTINUE) return loaded;

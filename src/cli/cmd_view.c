@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli_signal.h"
 #include "cli_view.h"
 
 #define COMMAND_NAME "view"
@@ -176,9 +177,17 @@ int cli_view_show(const char *command, const zeno_view_module *viewer, view_run 
                            o->fps > 0 ? "--fps" : "--record-seconds");
   if (o->record != NULL && o->screenshot != NULL)
     return cli_usage_error(command, "--record: not with --screenshot (one output at a time)");
-  if (o->record != NULL) return viewer->record(run, o);
-  if (o->screenshot != NULL) return viewer->screenshot(run, o);
-  return viewer->window(run, o);
+  if (o->record == NULL && o->screenshot == NULL) return viewer->window(run, o);
+  // Ctrl-C or SIGTERM stops a recording between frames, its file dropped
+  // and the previous one kept (the window's own SDL quits on them).
+  view_options headless = *o;
+  headless.stop = cli_interrupt_flag();
+  cli_signals_cooperate();
+  const int code = o->record != NULL ? viewer->record(run, &headless)
+                                     : viewer->screenshot(run, &headless);
+  if (code != 0 && cli_interrupted())
+    return cli_interrupted_exit(command, "nothing written; the file of the name, if any, is kept");
+  return code == 0 ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 
 /* Long-only options of `view` itself. */

@@ -79,9 +79,10 @@ zeno_status zeno_io_make_directories(const char *dir, zeno_error *error) {
 #define IO_FILE_MODE 0666
 
 struct zeno_io_output {
-  char *path;  ///< the file's final path
-  char *temp;  ///< the temporary file beside it
-  FILE *stream;
+  char *path;    ///< the file's final path
+  char *temp;    ///< the temporary file beside it
+  FILE *stream;  ///< NULL once closed (zeno_io_output_commit_all)
+  bool placed;   ///< renamed into place
 };
 
 // The process umask, read without changing it (umask() would, and is not
@@ -163,31 +164,63 @@ zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error) {
 
 FILE *zeno_io_output_stream(const zeno_io_output *o) { return o ? o->stream : NULL; }
 
-zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {
-  if (o == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "an output is required");
+// Flushes, syncs and closes the temporary file; false on a failure, its
+// errno in *err (0 when only the stream's error indicator tells).
+static bool output_close(zeno_io_output *o, int *err) {
+  errno = 0;
   bool ok = fflush(o->stream) == 0 && !ferror(o->stream) && fsync(fileno(o->stream)) == 0;
-  int err = ok ? 0 : errno;
+  *err = ok ? 0 : errno;
   if (fclose(o->stream) != 0 && ok) {
     ok = false;
-    err = errno;
+    *err = errno;
   }
+  o->stream = NULL;
+  return ok;
+}
+
+zeno_status zeno_io_output_commit_all(zeno_io_output *const *outputs, size_t count,
+                                      zeno_error *error) {
+  if (outputs == NULL && count > 0)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "outputs are required");
+  const zeno_io_output *failed = NULL;
+  int err = 0;
+  // Every file whole first: only then does any of them replace its
+  // previous one.
+  for (size_t k = 0; k < count && failed == NULL; k++)
+    if (outputs[k] != NULL && !output_close(outputs[k], &err)) failed = outputs[k];
   // rename() replaces whatever the final name is, a link included, without
   // following it.
-  if (ok && rename(o->temp, o->path) != 0) {
-    ok = false;
-    err = errno;
+  for (size_t k = 0; k < count && failed == NULL; k++) {
+    zeno_io_output *o = outputs[k];
+    if (o == NULL) continue;
+    o->placed = rename(o->temp, o->path) == 0;
+    if (!o->placed) {
+      failed = o;
+      err = errno;
+    }
   }
-  if (!ok) unlink(o->temp);
-  const zeno_status st = ok ? ZENO_OK
-                            : zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s", o->path,
-                                        err ? strerror(err) : "write error");
-  output_free(o);
+  const zeno_status st = failed == NULL
+                             ? ZENO_OK
+                             : zeno_fail(error, ZENO_ERR_IO, "", "cannot write '%s': %s",
+                                         failed->path, err ? strerror(err) : "write error");
+  for (size_t k = 0; k < count; k++) {
+    zeno_io_output *o = outputs[k];
+    if (o == NULL) continue;
+    if (o->stream != NULL) fclose(o->stream);
+    if (!o->placed) unlink(o->temp);
+    output_free(o);
+  }
   return st;
+}
+
+zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {
+  if (o == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "an output is required");
+  return zeno_io_output_commit_all(&o, 1, error);
 }
 
 void zeno_io_output_discard(zeno_io_output *o) {
   if (o == NULL) return;
-  fclose(o->stream);
+  if (o->stream != NULL) fclose(o->stream);
   unlink(o->temp);
   output_free(o);
 }

@@ -201,21 +201,13 @@ static zeno_status write_failed(const char *dir, const char *name, zeno_error *e
                    errno ? strerror(errno) : "write error");
 }
 
-// Commits an output when everything so far went well, else drops it.
-static zeno_status finish_output(zeno_io_output *o, zeno_status st, zeno_error *error) {
-  if (o == NULL) return st;
-  if (st != ZENO_OK) {
-    zeno_io_output_discard(o);
-    return st;
-  }
-  return zeno_io_output_commit(o, error);
-}
-
-// Every output renamed into place in OUT_NAMES' order (`commit`), or all
-// dropped; the lock released and the writer freed.
+// Every output written whole, then renamed into place in OUT_NAMES' order
+// (`commit`), or all dropped; the lock released and the writer freed.
 static zeno_status writer_end(zeno_run_dir_writer *w, bool commit, zeno_error *error) {
-  zeno_status st = commit ? ZENO_OK : ZENO_ERR_IO;
-  for (int k = 0; k < OUT_COUNT; k++) st = finish_output(w->out[k], st, error);
+  zeno_status st = ZENO_OK;
+  if (commit) st = zeno_io_output_commit_all(w->out, OUT_COUNT, error);
+  else
+    for (int k = 0; k < OUT_COUNT; k++) zeno_io_output_discard(w->out[k]);
   zeno_io_dir_lock_release(w->lock);
   free(w->dir);
   free(w);

@@ -380,8 +380,10 @@ int view_screenshot(view_run *run, const view_options *options);
 
 /// Headless: plays the run as the window would (options->zoom, speed,
 /// warp, from options->at) for options->record_seconds and writes every
-/// 1/fps s frame into the animated GIF options->record (view_record.c).
-/// Returns 0, or 1 on a failure (reported on stderr; no file is left).
+/// 1/fps s frame into the animated GIF or MP4 options->record
+/// (view_record.c), written aside and renamed into place whole. Returns 0,
+/// or 1 on a failure (reported on stderr) or a stop (options->stop,
+/// silent): nothing written, the previous file of the name kept.
 int view_record(view_run *run, const view_options *options);
 
 /// Playback for a run as the options ask: view_play_init(), then --zoom,
@@ -422,15 +424,16 @@ view_reload_result view_reload_check(view_reload *reload, view_run *run);
 
 typedef struct view_gif view_gif;
 
-/// Creates the GIF `path` for frames of the canvas's size, its palette
+/// Starts a GIF written into `stream` (the caller's, left open; `path`
+/// names it in messages) for frames of the canvas's size, its palette
 /// taken from the first frame (view_gif_frame). NULL with a message.
-view_gif *view_gif_create(const char *path, int width, int height, char *message,
+view_gif *view_gif_create(FILE *stream, const char *path, int width, int height, char *message,
                           size_t message_size);
 /// Appends the canvas as a frame shown for `centiseconds`.
 bool view_gif_frame(view_gif *gif, const view_canvas *canvas, int centiseconds, char *message,
                     size_t message_size);
-/// Finishes and closes the file (false with a message unless message is
-/// NULL); a NULL gif is ignored.
+/// Writes the GIF's trailer into the stream (false with a message unless
+/// message is NULL) and frees it; a NULL gif is ignored.
 bool view_gif_close(view_gif *gif, char *message, size_t message_size);
 
 /// True when the --record name asks for MP4 (.mp4, any case); else GIF.

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "view/view.h"
 
@@ -55,7 +56,9 @@ int view_screenshot(view_run *run, const view_options *o) {
       t = run->data.events[o->at_event].t;
     view_play_seek(&play, run, t);
     view_draw_frame(&canvas, run, &play, NULL);
-    if (!view_write_png(&canvas, o->screenshot, message, sizeof message)) {
+    if (o->stop != NULL && *o->stop != 0) {
+      code = 1;  // stopped by the caller: nothing written
+    } else if (!view_write_png(&canvas, o->screenshot, message, sizeof message)) {
       fprintf(stderr, "zeno: %s\n", message);
       code = 1;
     }
@@ -144,9 +147,12 @@ static void screenshot(app *a) {
     fprintf(stderr, "zeno: %s\n", message);
     return;
   }
-  if (view_write_png(&a->canvas, path, message, sizeof message))
+  if (view_write_png(&a->canvas, path, message, sizeof message)) {
     fprintf(stderr, "zeno: wrote %s\n", path);
-  else fprintf(stderr, "zeno: %s\n", message);
+  } else {
+    fprintf(stderr, "zeno: %s\n", message);
+    unlink(path);  // the empty file that reserved the name
+  }
 }
 
 static void zoom_by(app *a, double factor) { a->play.zoom_factor *= factor; }

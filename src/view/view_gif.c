@@ -7,18 +7,15 @@
 // text), then a uniform 6x6x6 colour cube for the rest (anti-aliased text
 // and edges, blended fills), each channel rounded to the nearest of 0, 51,
 // ..., 255.
-#include <errno.h>
-#include <fcntl.h>
+//
+// The bytes go to a stream the caller owns (view_record.c: a file written
+// aside and renamed into place), through giflib's output function.
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "view/view.h"
-
-/// Permissions of a new GIF (less the umask).
-#define FILE_MODE 0644
 
 /// Colours kept exactly, and the cube's levels per channel (together at
 /// most the 256 of a GIF palette).
@@ -37,7 +34,8 @@ static const GifByteType LOOP_FOREVER[3] = {1, 0, 0};
 
 struct view_gif {
   GifFileType *file;
-  char *path;
+  FILE *stream;  ///< where giflib's bytes go (the caller's)
+  char *path;    ///< the name shown in messages
   int width, height;
   int frames;
   GifByteType *pixels, *previous;  ///< palette indices of this and the last frame
@@ -125,7 +123,14 @@ static bool make_palette(view_gif *g, const view_canvas *cv, GifColorType *colou
   return true;
 }
 
-view_gif *view_gif_create(const char *path, int width, int height, char *message,
+// giflib's output function: the bytes into the caller's stream; a short
+// write (a full disk) is giflib's write error.
+static int write_out(GifFileType *file, const GifByteType *bytes, int length) {
+  const view_gif *g = file->UserData;
+  return (int)fwrite(bytes, 1, (size_t)length, g->stream);
+}
+
+view_gif *view_gif_create(FILE *stream, const char *path, int width, int height, char *message,
                           size_t message_size) {
   view_gif *g = calloc(1, sizeof *g);
   const size_t n = (size_t)width * (size_t)height;
@@ -145,22 +150,13 @@ view_gif *view_gif_create(const char *path, int width, int height, char *message
     return NULL;
   }
   strcpy(g->path, path);
+  g->stream = stream;
   g->width = width;
   g->height = height;
   int code = 0;
-  // EGifOpenFileName() would create it 0600; a picture is 0644 less umask.
-  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, FILE_MODE);
-  if (fd < 0) {
-    snprintf(message, message_size, "cannot create '%s': %s", path, strerror(errno));
-  } else {
-    g->file = EGifOpenFileHandle(fd, &code);
-    if (g->file == NULL) {
-      close(fd);
-      unlink(path);
-      gif_fail(message, message_size, "cannot start the file", path, code);
-    }
-  }
+  g->file = EGifOpen(g, write_out, &code);
   if (g->file == NULL) {
+    gif_fail(message, message_size, "cannot start the file", path, code);
     free(g->pixels);
     free(g->previous);
     free(g->path);

@@ -14,6 +14,7 @@
 #ifndef ZENO_VIEW_VIEW_MODULE_H
 #define ZENO_VIEW_VIEW_MODULE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@
 
 /// The table's layout and meaning; bump on any change of the table or of
 /// view_run or view_options.
-#define ZENO_VIEW_MODULE_ABI 2
+#define ZENO_VIEW_MODULE_ABI 3
 /// The module's file name and its one exported symbol.
 #define ZENO_VIEW_MODULE_FILE "zeno-view.so"
 #define ZENO_VIEW_MODULE_SYMBOL "zeno_view_module_get"
@@ -101,6 +102,10 @@ typedef struct view_options {
   double zoom;      ///< > 0: fixed zoom instead of the automatic one
   bool warp;        ///< start in Zeno warp
   int speed_level;  ///< 0: automatic
+  /// Headless: a flag the caller sets (its SIGINT/SIGTERM handler) to stop
+  /// a recording or a screenshot before its file is committed: nothing is
+  /// written and the previous file is kept. NULL: never stopped.
+  const volatile sig_atomic_t *stop;
 } view_options;
 
 /// Options with their defaults (inline: the program parses options before

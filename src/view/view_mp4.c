@@ -4,11 +4,15 @@
 // an MP4 container, one frame per canvas, a constant frame rate, yuv420p
 // (what players expect). yuv420p needs even sides: an odd width or height
 // loses its last column or row.
+//
+// The bytes go to a stream the caller owns (view_record.c: a file written
+// aside and renamed into place) through an I/O context of our own: FFmpeg's
+// file protocol would open the final name and leave half a video there.
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -24,8 +28,20 @@
 #define X264_CRF "18"
 /// MPEG-4 Part 2 fallback: a fixed quantiser, 2 the finest but one (1..31).
 #define MPEG4_QSCALE 2
+/// Bytes FFmpeg gathers before it hands them to the stream (its own file
+/// protocol's buffer size).
+#define IO_BUFFER_SIZE 32768
+
+// FFmpeg 7 (libavformat 61) passes the bytes to write as const.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+typedef const uint8_t io_bytes;
+#else
+typedef uint8_t io_bytes;
+#endif
 
 struct view_mp4 {
+  FILE *file;        ///< the caller's stream, where the bytes go
+  const char *path;  ///< its name in messages (the caller's)
   AVFormatContext *format;
   AVCodecContext *codec;
   AVStream *stream;
@@ -51,10 +67,49 @@ static void mp4_free(view_mp4 *m) {
   av_packet_free(&m->packet);
   avcodec_free_context(&m->codec);
   if (m->format) {
-    if (m->format->pb) avio_closep(&m->format->pb);
+    if (m->format->pb) {
+      av_freep(&m->format->pb->buffer);
+      avio_context_free(&m->format->pb);
+    }
     avformat_free_context(m->format);
   }
   free(m);
+}
+
+// The I/O context's writer: FFmpeg's buffer into the stream; a short write
+// (a full disk) is the errno's error, which the muxer reports.
+static int write_out(void *opaque, io_bytes *bytes, int length) {
+  view_mp4 *m = opaque;
+  if (fwrite(bytes, 1, (size_t)length, m->file) == (size_t)length) return length;
+  return AVERROR(errno ? errno : EIO);
+}
+
+// The I/O context's seek (the MP4 muxer patches the media's size in front
+// at the end); AVSEEK_SIZE asks for the stream's size.
+static int64_t seek_to(void *opaque, int64_t offset, int whence) {
+  view_mp4 *m = opaque;
+  if (whence & AVSEEK_SIZE) {
+    const off_t here = ftello(m->file);
+    if (here < 0 || fseeko(m->file, 0, SEEK_END) != 0) return AVERROR(errno);
+    const off_t size = ftello(m->file);
+    if (fseeko(m->file, here, SEEK_SET) != 0) return AVERROR(errno);
+    return size;
+  }
+  if (fseeko(m->file, (off_t)offset, whence & ~AVSEEK_FORCE) != 0) return AVERROR(errno);
+  return ftello(m->file);
+}
+
+// The muxer's output: our I/O context over the stream.
+static bool open_io(view_mp4 *m) {
+  unsigned char *buffer = av_malloc(IO_BUFFER_SIZE);
+  if (buffer == NULL) return false;
+  m->format->pb = avio_alloc_context(buffer, IO_BUFFER_SIZE, 1, m, NULL, write_out, seek_to);
+  if (m->format->pb == NULL) {
+    av_free(buffer);
+    return false;
+  }
+  m->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+  return true;
 }
 
 // The encoder: H.264 by libx264 when present, else MPEG-4 Part 2.
@@ -92,12 +147,14 @@ static bool open_codec(view_mp4 *m, const AVCodec *c, int fps, const char *path,
   return true;
 }
 
-static view_mp4 *mp4_create(const char *path, int width, int height, int fps, char *message,
-                            size_t size) {
+static view_mp4 *mp4_create(FILE *stream, const char *path, int width, int height, int fps,
+                            char *message, size_t size) {
   // FFmpeg's own notes (encoder statistics) would fill the terminal.
   av_log_set_level(AV_LOG_ERROR);
   view_mp4 *m = calloc(1, sizeof *m);
   if (m == NULL) return av_fail(message, size, "out of memory", path, 0), NULL;
+  m->file = stream;
+  m->path = path;
   m->width = width & ~1;
   m->height = height & ~1;
   if (m->width < 2 || m->height < 2) {
@@ -128,15 +185,11 @@ static view_mp4 *mp4_create(const char *path, int width, int height, int fps, ch
     code = av_frame_get_buffer(m->frame, 0);
     if (code < 0) ok = av_fail(message, size, "out of memory", path, code);
   }
-  bool opened = false;
-  if (ok && (code = avio_open(&m->format->pb, path, AVIO_FLAG_WRITE)) < 0)
-    ok = av_fail(message, size, "cannot open it", path, code);
-  opened = ok;
+  if (ok && !open_io(m)) ok = av_fail(message, size, "out of memory", path, 0);
   if (ok && (code = avformat_write_header(m->format, NULL)) < 0)
     ok = av_fail(message, size, "cannot write the MP4 header", path, code);
   if (!ok) {
     mp4_free(m);
-    if (opened) unlink(path);  // no half-written file
     return NULL;
   }
   m->header_written = true;
@@ -162,7 +215,7 @@ static bool encode(view_mp4 *m, AVFrame *frame, const char *path, char *message,
 }
 
 static bool mp4_frame(view_mp4 *m, const void *argb, int pitch, char *message, size_t size) {
-  const char *path = m->format->url;
+  const char *path = m->path;
   int code = av_frame_make_writable(m->frame);
   if (code < 0) return av_fail(message, size, "out of memory", path, code);
   // A 32-bit ARGB word in the machine's byte order is FFmpeg's RGB32.
@@ -180,13 +233,16 @@ static bool mp4_close(view_mp4 *m, char *message, size_t size) {
     message = ignored;
     size = sizeof ignored;
   }
-  bool ok = encode(m, NULL, m->format->url, message, size);
+  bool ok = encode(m, NULL, m->path, message, size);
   if (m->header_written) {
     const int code = av_write_trailer(m->format);
-    if (ok && code < 0) ok = av_fail(message, size, "cannot finish it", m->format->url, code);
+    if (ok && code < 0) ok = av_fail(message, size, "cannot finish it", m->path, code);
   }
-  if (m->format->pb && avio_closep(&m->format->pb) < 0 && ok)
-    ok = av_fail(message, size, "cannot close it", m->format->url, 0);
+  // The last bytes into the stream, and an error of an earlier write that
+  // the muxer did not pass on.
+  avio_flush(m->format->pb);
+  if (ok && m->format->pb->error < 0)
+    ok = av_fail(message, size, "cannot write it", m->path, m->format->pb->error);
   mp4_free(m);
   return ok;
 }

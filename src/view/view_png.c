@@ -1,4 +1,5 @@
-// Writing a frame as an 8-bit RGB PNG with libpng.
+// Writing a frame as an 8-bit RGB PNG with libpng, aside and renamed into
+// place (zeno_io_output): a failure leaves the previous file.
 #include <errno.h>
 #include <fcntl.h>
 #include <png.h>
@@ -15,9 +16,21 @@
 /// of earlier screenshots).
 #define VIEW_FRESH_NAME_TRIES 10000
 
+// libpng's errors end the write (longjmp) without its own line on stderr:
+// the caller reports the file and the reason.
+static void png_failed(png_structp png, png_const_charp what) {
+  (void)what;
+  png_longjmp(png, 1);
+}
+
+static void png_warned(png_structp png, png_const_charp what) {
+  (void)png;
+  (void)what;
+}
+
 /// Writes the rows with libpng; false on a libpng error (longjmp).
 static bool write_rows(FILE *f, png_bytep *rows, int width, int height) {
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_failed, png_warned);
   if (png == NULL) return false;
   png_infop info = png_create_info_struct(png);
   if (info == NULL || setjmp(png_jmpbuf(png))) {
@@ -54,14 +67,22 @@ bool view_write_png(const view_canvas *canvas, const char *path, char *message,
       rows[y][RGB_BYTES * x + 2] = c.b;
     }
   }
-  bool ok = false;
-  FILE *f = fopen(path, "wb");
-  if (f == NULL) {
-    snprintf(message, message_size, "cannot create '%s': %s", path, strerror(errno));
+  zeno_error err;
+  zeno_io_output *out = zeno_io_output_open_path(path, &err);
+  bool ok = out != NULL;
+  errno = 0;
+  if (ok && !write_rows(zeno_io_output_stream(out), rows, w, h)) {
+    // The stream's own error (a full disk: EFBIG, ENOSPC), else libpng's.
+    const int reason = errno;
+    zeno_io_output_discard(out);
+    snprintf(message, message_size, "cannot write '%s': %s", path,
+             reason ? strerror(reason) : "libpng error");
+    ok = false;
+  } else if (ok) {
+    ok = zeno_io_output_commit(out, &err) == ZENO_OK;
+    if (!ok) snprintf(message, message_size, "%s", err.message);
   } else {
-    ok = write_rows(f, rows, w, h);
-    if (fclose(f) != 0) ok = false;
-    if (!ok) snprintf(message, message_size, "cannot write '%s'", path);
+    snprintf(message, message_size, "%s", err.message);
   }
   free(data);
   free(rows);

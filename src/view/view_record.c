@@ -3,6 +3,12 @@
 // every frame written into an animated GIF (view_gif.c) or an MP4 video
 // (the video module zeno-video.so, view_video.h, loaded from this module's
 // own directory), by the file name's extension. Needs no display.
+//
+// The file is written aside and renamed into place whole (zeno_io_output):
+// a recording that fails (a full disk, an encoder error) or that the
+// caller stops (view_options.stop: Ctrl-C, SIGTERM) is dropped, and the
+// previous file of the name is kept as it was; no part of a video, which
+// without its trailer would not play, is ever left under the name.
 #define _GNU_SOURCE  // dladdr
 #include <dlfcn.h>
 #include <math.h>
@@ -92,6 +98,52 @@ static const zeno_video_module *load_video(char *message, size_t size) {
   return table;
 }
 
+/// Whether the caller asked the recording to stop (view_options.stop).
+static bool stop_asked(const view_options *o) { return o->stop != NULL && *o->stop != 0; }
+
+// Starts the encoder the name asks for, writing into `stream`.
+static bool recording_start(recording *rec, FILE *stream, const view_options *o, int fps,
+                            char *message, size_t size) {
+  if (view_record_is_mp4(o->record)) {
+    rec->video = load_video(message, size);
+    if (rec->video != NULL)
+      rec->mp4 = rec->video->create(stream, o->record, o->width, o->height, fps, message, size);
+    return rec->mp4 != NULL;
+  }
+  rec->gif = view_gif_create(stream, o->record, o->width, o->height, message, size);
+  return rec->gif != NULL;
+}
+
+// Plays the run into the encoder, frame by frame, until `n` frames or a
+// stop; false with a message when a frame fails.
+static bool recording_play(recording *rec, view_canvas *canvas, view_run *run,
+                           const view_options *o, int fps, long n, char *message, size_t size) {
+  view_play play;
+  view_play_start(&play, run, o);
+  view_play_seek(&play, run, o->at);
+  bool ok = true;
+  for (long k = 0; ok && k < n && !stop_asked(o); k++) {
+    view_draw_frame(canvas, run, &play, NULL);
+    // Whole hundredths that add up: frame k ends at round(100 (k+1) / fps).
+    const int delay = (int)(lround(CENTISECONDS * (double)(k + 1) / fps) -
+                            lround(CENTISECONDS * (double)k / fps));
+    ok = rec->mp4 ? rec->video->frame(rec->mp4, canvas->surface->pixels, canvas->surface->pitch,
+                                      message, size)
+                  : view_gif_frame(rec->gif, canvas, delay, message, size);
+    view_play_advance(&play, run, 1.0 / fps);
+  }
+  return ok;
+}
+
+// Finishes the encoder's file (the MP4's trailer, the GIF's terminator)
+// and frees it; a message only when `ok` (the first failure is the one
+// reported).
+static bool recording_finish(recording *rec, bool ok, char *message, size_t size) {
+  const bool closed = rec->mp4 ? rec->video->close(rec->mp4, ok ? message : NULL, ok ? size : 0)
+                               : view_gif_close(rec->gif, ok ? message : NULL, ok ? size : 0);
+  return ok && closed;
+}
+
 int view_record(view_run *run, const view_options *o) {
   const double seconds = o->record_seconds > 0 ? o->record_seconds : VIEW_RECORD_DEFAULT_SECONDS;
   const int fps = o->fps > 0 ? o->fps : VIEW_RECORD_DEFAULT_FPS;
@@ -101,49 +153,35 @@ int view_record(view_run *run, const view_options *o) {
   }
   char message[MESSAGE_SIZE];
   view_canvas canvas;
-  int code = 1;
-  recording rec = {NULL, NULL, NULL};
-  const bool mp4 = view_record_is_mp4(o->record);
-  bool created = false;
-  if (!view_canvas_create(&canvas, o->width, o->height, message, sizeof message)) {
-    fprintf(stderr, "zeno: %s\n", message);
-  } else {
-    if (mp4 && (rec.video = load_video(message, sizeof message)) != NULL)
-      rec.mp4 = rec.video->create(o->record, o->width, o->height, fps, message, sizeof message);
-    else if (!mp4)
-      rec.gif = view_gif_create(o->record, o->width, o->height, message, sizeof message);
-    created = rec.gif != NULL || rec.mp4 != NULL;
-    view_play play;
-    view_play_start(&play, run, o);
-    view_play_seek(&play, run, o->at);
-    const long n = frame_count(seconds, fps);
-    bool ok = created;
-    for (long k = 0; ok && k < n; k++) {
-      view_draw_frame(&canvas, run, &play, NULL);
-      // Whole hundredths that add up: frame k ends at round(100 (k+1) / fps).
-      const int delay = (int)(lround(CENTISECONDS * (double)(k + 1) / fps) -
-                              lround(CENTISECONDS * (double)k / fps));
-      ok = mp4 ? rec.video->frame(rec.mp4, canvas.surface->pixels, canvas.surface->pitch, message,
-                                  sizeof message)
-               : view_gif_frame(rec.gif, &canvas, delay, message, sizeof message);
-      view_play_advance(&play, run, 1.0 / fps);
-    }
-    const bool closed = mp4 ? rec.mp4 == NULL || rec.video->close(rec.mp4, ok ? message : NULL,
-                                                                  ok ? sizeof message : 0)
-                            : view_gif_close(rec.gif, ok ? message : NULL, ok ? sizeof message : 0);
-    if (!closed) ok = false;
-    if (ok) {
-      code = 0;
-      fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps)\n", o->record, n,
-              o->width, o->height, (double)n / fps, fps);
-    } else {
-      fprintf(stderr, "zeno: %s\n", message);
-    }
-    view_canvas_destroy(&canvas);
+  zeno_error err;
+  zeno_io_output *out = NULL;
+  const long n = frame_count(seconds, fps);
+  bool ok = view_canvas_create(&canvas, o->width, o->height, message, sizeof message);
+  if (ok && (out = zeno_io_output_open_path(o->record, &err)) == NULL) {
+    snprintf(message, sizeof message, "%s", err.message);
+    ok = false;
   }
-  // No half-written file is left behind.
-  if (code != 0 && created) unlink(o->record);
+  if (out != NULL) {
+    recording rec = {NULL, NULL, NULL};
+    ok = recording_start(&rec, zeno_io_output_stream(out), o, fps, message, sizeof message);
+    if (ok) ok = recording_play(&rec, &canvas, run, o, fps, n, message, sizeof message);
+    if (rec.gif != NULL || rec.mp4 != NULL)
+      ok = recording_finish(&rec, ok, message, sizeof message);
+    // Into place only whole and only when not stopped; else dropped.
+    if (ok && !stop_asked(o)) {
+      ok = zeno_io_output_commit(out, &err) == ZENO_OK;
+      if (!ok) snprintf(message, sizeof message, "%s", err.message);
+    } else {
+      zeno_io_output_discard(out);
+      ok = false;
+    }
+  }
+  if (ok)
+    fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps)\n", o->record, n, o->width,
+            o->height, (double)n / fps, fps);
+  else if (!stop_asked(o)) fprintf(stderr, "zeno: %s\n", message);
+  view_canvas_destroy(&canvas);  // a canvas that failed to start is empty
   TTF_Quit();
   SDL_Quit();
-  return code;
+  return ok ? 0 : 1;
 }

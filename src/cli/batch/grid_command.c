@@ -62,20 +62,23 @@ static zeno_status write_summary(FILE *f, const void *context) {
   return ferror(f) ? ZENO_ERR_IO : ZENO_OK;
 }
 
-static int write_file(const grid_command *c, const zeno_scene *scene, bool table, double seconds) {
+// DIR's table and summary.json: both written aside, then renamed into
+// place together (a failure keeps the folder's previous pair).
+static int write_files(const grid_command *c, const zeno_scene *scene, double seconds) {
   zeno_error err;
-  zeno_io_output *out = zeno_io_output_open(c->options->out_dir,
-                                            table ? c->names->table : c->names->summary, &err);
-  if (out != NULL) {
-    FILE *f = zeno_io_output_stream(out);
-    if (table) {
-      grid_batch_header(f, &c->batch);
-      c->table_header(f, c, scene);
-      grid_batch_table(f, &c->batch, c->grid);
-    } else {
-      cli_print_json(f, c->common, write_summary, &(summary_json){c, scene, seconds});
-    }
-    if (zeno_io_output_commit(out, &err) == ZENO_OK) return CLI_EXIT_OK;
+  const char *dir = c->options->out_dir;
+  zeno_io_output *out[2] = {zeno_io_output_open(dir, c->names->table, &err), NULL};
+  if (out[0] != NULL) out[1] = zeno_io_output_open(dir, c->names->summary, &err);
+  if (out[1] == NULL) {
+    zeno_io_output_discard(out[0]);
+  } else {
+    FILE *f = zeno_io_output_stream(out[0]);
+    grid_batch_header(f, &c->batch);
+    c->table_header(f, c, scene);
+    grid_batch_table(f, &c->batch, c->grid);
+    cli_print_json(zeno_io_output_stream(out[1]), c->common, write_summary,
+                   &(summary_json){c, scene, seconds});
+    if (zeno_io_output_commit_all(out, 2, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
   cli_error("%s: %s", c->batch.command, err.message);
   return CLI_EXIT_RUNTIME;
@@ -95,10 +98,7 @@ static int draw(const grid_command *c, const zeno_scene *scene, size_t iz) {
 static int write_outputs(const grid_command *c, const zeno_scene *scene, double seconds) {
   const grid_options *g = c->options;
   int code = CLI_EXIT_OK;
-  if (g->out_dir) {
-    code = write_file(c, scene, true, seconds);
-    if (code == CLI_EXIT_OK) code = write_file(c, scene, false, seconds);
-  }
+  if (g->out_dir) code = write_files(c, scene, seconds);
   for (size_t iz = 0; iz < c->nz && code == CLI_EXIT_OK && g->plot_path; iz++)
     code = draw(c, scene, iz);
   if (code == CLI_EXIT_OK && g->json)
