@@ -123,6 +123,7 @@ static void json_and_out(void **state) {
 typedef struct cert_row {
   int ix, iy, region, certified, refused;
   double x, y;
+  char sim[32];  ///< the point's simulation verdict (zeno_region_sim_name())
   char reason[256];
 } cert_row;
 
@@ -132,7 +133,8 @@ static int read_certificates(const char *dir, cert_row *rows, int max) {
   char *line = strchr(text, '\n');
   assert_non_null(line);
   *line = '\0';
-  assert_string_equal(text, "ix,iy,paper.mu2,paper.alpha,region,certified,refused,seconds,reason");
+  assert_string_equal(text,
+                      "ix,iy,paper.mu2,paper.alpha,region,certified,refused,sim,seconds,reason");
   int n = 0;
   for (char *next = line + 1; *next; n++) {
     char *end = strchr(next, '\n');
@@ -142,9 +144,9 @@ static int read_certificates(const char *dir, cert_row *rows, int max) {
     cert_row *r = &rows[n];
     double seconds;
     int used = 0;
-    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%d,%lf,%n", &r->ix, &r->iy, &r->x, &r->y,
-                            &r->region, &r->certified, &r->refused, &seconds, &used),
-                     8);
+    assert_int_equal(sscanf(next, "%d,%d,%lf,%lf,%d,%d,%d,%31[a-z-],%lf,%n", &r->ix, &r->iy, &r->x,
+                            &r->y, &r->region, &r->certified, &r->refused, r->sim, &seconds, &used),
+                     9);
     snprintf(r->reason, sizeof r->reason, "%s", next + used);
     next = end + 1;
   }
@@ -193,7 +195,7 @@ static void regions_certify(void **state) {
   assert_int_equal(read_certificates(d2, two, 64), n);
   char *table = read_in(d1, "regions.csv");
   assert_non_null(table);
-  int undecided = 0, certified = 0, refused = 0;
+  int undecided = 0, certified = 0, refused = 0, disagree = 0, slow = 0;
   for (const char *at = strchr(table, '\n'); at && at[1]; at = strchr(at + 1, '\n')) {
     int ix, iy, region;
     double x, y;
@@ -211,14 +213,22 @@ static void regions_certify(void **state) {
     assert_string_equal(one[i].reason, two[i].reason);
     certified += one[i].certified;
     refused += one[i].refused;
+    // Region 7 is simulated (the map's default Monte-Carlo runs).
+    assert_true(strcmp(one[i].sim, "rests") == 0 || strcmp(one[i].sim, "departs") == 0 ||
+                strcmp(one[i].sim, "returns-slowly") == 0);
+    disagree += one[i].certified && strcmp(one[i].sim, "departs") == 0;
+    slow += one[i].certified && strcmp(one[i].sim, "returns-slowly") == 0;
   }
   free(table);
   assert_true(certified > 0 && certified < n);  // both verdicts are checked below
   char *summary = read_in(d1, "summary.json");
-  char expected[128];
+  // Certificates against the runs: the disagreements counted (and marked
+  // in the figure), slow returns apart.
+  char expected[256];
   snprintf(expected, sizeof expected,
-           "\"certify\": {\"undecided\": %d, \"certified\": %d, \"refused\": %d, ", n, certified,
-           refused);
+           "\"certify\": {\"undecided\": %d, \"certified\": %d, \"refused\": %d, "
+           "\"certified_but_departs\": %d, \"certified_returns_slowly\": %d, ",
+           n, certified, refused, disagree, slow);
   assert_contains(summary, expected);
   free(summary);
   // Every point certified alone gives the map's verdict.

@@ -600,6 +600,21 @@ static void test_region_map_certified(void **state) {
   for (size_t r = 0; r < rows; r++)
     dot_row = dot_row || strcmp(labels[r], "dot: certified (Lyapunov) in 0-6: 3") == 0;
   assert_true(dot_row);
+  // A certified point whose perturbed runs depart (2): still counted as
+  // certified, and crossed, with a row of its own saying they disagree.
+  for (size_t k = 0; k < n; k++)
+    if (cert[k] == 1 && g[k].region == 7) {
+      cert[k] = 2;
+      break;
+    }
+  rows = plot_regions_legend(&in, labels);
+  assert_int_equal(rows, before + 2);
+  bool cross_row = false, still_certified = false;
+  for (size_t r = 0; r < rows; r++) {
+    cross_row = cross_row || strcmp(labels[r], "x: certified, but a perturbed run departs: 1") == 0;
+    still_certified = still_certified || strcmp(labels[r], want) == 0;
+  }
+  assert_true(cross_row && still_certified);
   free(cert);
   free(g);
 }

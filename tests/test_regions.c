@@ -500,8 +500,11 @@ static void simulation_verdict(void **state) {
       assert_int_equal(p.mc_runs, 24);
       assert_int_equal(p.mc_full_runs, 24);
       assert_true(p.mc_rest >= 0 && p.mc_rest <= p.mc_runs);
-      assert_int_equal(p.sim, p.mc_rest == 24 && p.mc_full_rest == 24 ? ZENO_REGION_SIM_RESTS
-                                                                      : ZENO_REGION_SIM_DEPARTS);
+      const int rest = p.mc_rest + p.mc_full_rest;
+      assert_true(p.mc_slow >= 0 && rest + p.mc_slow <= 48);
+      assert_int_equal(p.sim, rest == 48               ? ZENO_REGION_SIM_RESTS
+                              : rest + p.mc_slow == 48 ? ZENO_REGION_SIM_SLOW
+                                                       : ZENO_REGION_SIM_DEPARTS);
       // Seeded per point: the same counts again.
       assert_int_equal(zeno_regions_point(r, ix, iy, &again, &err), ZENO_OK);
       assert_memory_equal(&p, &again, sizeof p);
@@ -518,6 +521,37 @@ static void simulation_verdict(void **state) {
   assert_int_equal(p.sim, ZENO_REGION_SIM_NONE);
   assert_int_equal(p.mc_runs, 0);
   zeno_regions_destroy(r);
+  free(text);
+}
+
+// Runs stopped by a limit while still returning are a slow return, not a
+// departure: Example 4 with Newton's law chatters to rest within 200
+// events from every perturbation; cut at 60 events, every run is still
+// chattering, its amplitude (largest gap plus v^2 / 2a) below its start's,
+// and the point "returns slowly". Before, any run that had not rested
+// counted as departing (Example 7's certified points, 9-15 of 32 runs).
+static void slow_returns_are_no_departures(void **state) {
+  (void)state;
+  char *text = read_text(EXAMPLE4_NEWTON);
+  zeno_regions_def d = axes("paper.mu1=0.4:0.6:2", "paper.alpha=0:10:2");
+  const int limits[2] = {60, 200};
+  const zeno_region_sim want[2] = {ZENO_REGION_SIM_SLOW, ZENO_REGION_SIM_RESTS};
+  for (int k = 0; k < 2; k++) {
+    char fixed[64];
+    snprintf(fixed, sizeof fixed, "stop.max_events=%d", limits[k]);
+    const char *const set[] = {fixed};
+    zeno_error err;
+    zeno_regions *r = zeno_regions_create(text, EXAMPLE4_NEWTON, set, 1, &d, &err);
+    assert_non_null(r);
+    zeno_region_point p;
+    assert_int_equal(zeno_regions_point(r, 1, 1, &p, &err), ZENO_OK);
+    assert_int_equal(p.region, 7);
+    assert_int_equal(p.sim, want[k]);
+    assert_int_equal(p.mc_rest + p.mc_slow, p.mc_runs);
+    assert_true(k == 0 ? p.mc_slow > 0 : p.mc_slow == 0);
+    assert_string_equal(zeno_region_sim_name(p.sim), k == 0 ? "returns-slowly" : "rests");
+    zeno_regions_destroy(r);
+  }
   free(text);
 }
 
@@ -695,6 +729,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(threads_match_one_thread),
       cmocka_unit_test(example7_chart),
       cmocka_unit_test(simulation_verdict),
+      cmocka_unit_test(slow_returns_are_no_departures),
       cmocka_unit_test(restitution_points_compute_no_maps),
       cmocka_unit_test(csv_round_trip),
   };

@@ -106,7 +106,12 @@ ZENO_API zeno_regions_def zeno_regions_def_default(void);
 typedef enum zeno_region_sim {
   ZENO_REGION_SIM_NONE = 0,  ///< not simulated (other regions, or mc_runs 0)
   ZENO_REGION_SIM_RESTS,     ///< every perturbation came to rest: practically stable
-  ZENO_REGION_SIM_DEPARTS    ///< some perturbation did not come to rest
+  ZENO_REGION_SIM_DEPARTS,   ///< some perturbation did not come to rest, nor return
+  /// Every perturbation came to rest or, stopped by its time or event
+  /// limit, was still returning: its amplitude (the largest gap plus the
+  /// height v^2 / 2a its speed would climb against the load) below its
+  /// start's. A slow return, not a departure.
+  ZENO_REGION_SIM_SLOW
 } zeno_region_sim;
 
 /// The result at one grid point.
@@ -130,6 +135,9 @@ typedef struct zeno_region_point {
   int mc_rest;               ///< of them, runs that came to rest
   int mc_full_runs;          ///< the same with the full model
   int mc_full_rest;
+  /// Of the runs that did not rest (ZOD and full model), those stopped by
+  /// their time or event limit while still returning (ZENO_REGION_SIM_SLOW).
+  int mc_slow;
   zeno_region_sim sim;  ///< region 7: the simulation verdict
   /// A fixed point of R on a breakpoint (zeno_fixed_point.at_breakpoint):
   /// 0 none, 1 one decided by the exact cycle from it, 2 a tie (the

@@ -28,17 +28,18 @@ COLORS = {
     "unsafe_shade": _rgb(250, 210, 210), "z1": _rgb(31, 119, 180), "z2": _rgb(255, 127, 14),
     "x2": _rgb(44, 160, 44), "event": _rgb(150, 150, 150), "impact": _rgb(0, 0, 0),
 }
-# Region map legend slots: regions 0-6, 7 not simulated, 7 resting, 7 departing.
+# Region map legend slots: regions 0-6, 7 not simulated, 7 resting, 7 departing,
+# 7 returning slowly (stopped by their limits while still returning).
 REGION_COLORS = (
     _rgb(235, 235, 235), _rgb(120, 120, 120), _rgb(26, 152, 80), _rgb(145, 207, 96),
     _rgb(215, 48, 39), _rgb(252, 141, 89), _rgb(118, 42, 131), _rgb(254, 224, 139),
-    _rgb(255, 255, 191), _rgb(191, 129, 45),
+    _rgb(255, 255, 191), _rgb(191, 129, 45), _rgb(223, 194, 125),
 )
 REGION_LABELS = (
     "0 infeasible", "1 Painleve paradox", "2 stable (Thm 3)", "3 stable (Thm 4)",
     "4 unstable, persistent (Thm 2)", "5 unstable, not persistent (Thm 2)",
     "6 ambiguous (Thm 1)", "7 undecided", "7 undecided, simulations rest",
-    "7 undecided, a simulation departs",
+    "7 undecided, a simulation departs", "7 undecided, simulations return slowly",
 )
 _DASHES = (0, (6, 4))  # PLOT_DASH_ON, PLOT_DASH_OFF
 _PHI = math.pi / 2
@@ -169,6 +170,7 @@ def _slots(r):
     slot = r.region.copy()
     slot[(r.region == 7) & (r.sim == "rests")] = 8
     slot[(r.region == 7) & (r.sim == "departs")] = 9
+    slot[(r.region == 7) & (r.sim == "returns-slowly")] = 10
     return slot
 
 
@@ -232,15 +234,16 @@ def regions(result, ax=None, title=None):
     slot = _slots(result)
     ix, iy = np.argsort(result.x), np.argsort(result.y)
     ax.pcolormesh(_edges(result.x), _edges(result.y), slot[np.ix_(iy, ix)],
-                  cmap=ListedColormap(REGION_COLORS), vmin=-0.5, vmax=9.5, shading="flat")
+                  cmap=ListedColormap(REGION_COLORS), vmin=-0.5,
+                  vmax=len(REGION_COLORS) - 0.5, shading="flat")
     paths = {result.x_path, result.y_path}
     if paths == {"com.x", "com.y"}:
         ax.set_aspect("equal")
         _overlay(ax, result.scene, swapped=result.x_path == "com.y")
-    counts = np.bincount(slot.ravel(), minlength=10)
+    counts = np.bincount(slot.ravel(), minlength=len(REGION_COLORS))
     handles = [Patch(facecolor=REGION_COLORS[s], edgecolor=COLORS["ink"], lw=1,
                      label=f"{REGION_LABELS[s]}: {counts[s]}")
-               for s in range(10) if s < 7 or counts[s] > 0]
+               for s in range(len(REGION_COLORS)) if s < 7 or counts[s] > 0]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8,
               frameon=False)
     ax.set_xlabel(result.x_path)

@@ -134,6 +134,7 @@ const char *zeno_region_sim_name(zeno_region_sim sim) {
   switch (sim) {
     case ZENO_REGION_SIM_RESTS: return "rests";
     case ZENO_REGION_SIM_DEPARTS: return "departs";
+    case ZENO_REGION_SIM_SLOW: return "returns-slowly";
     case ZENO_REGION_SIM_NONE: break;
   }
   return "";
@@ -274,11 +275,43 @@ static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
   if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
 }
 
-// Runs one perturbation under the full model; *rests tells whether it came
-// to rest. Library failures (out of memory) are errors, not outcomes.
+/// How a perturbed run ended: at rest, stopped by a limit while still
+/// returning, or otherwise (escaped, diverging, growing at its limit, no
+/// consistent mode, ...).
+typedef enum run_fate { RUN_RESTS, RUN_RETURNING, RUN_DEPARTS } run_fate;
+
+// A state's distance from the equilibrium family on the ZOD's scales, as
+// an energy over the load: the largest gap plus the height the speed would
+// climb against the load's acceleration, v^2 / (2 a) (a contact falling
+// freely keeps it; impacts and friction lower it, a slide that speeds up
+// raises it). x2 is left out: every shift of it is an equilibrium (23).
+static double amplitude(const zeno_scene *s, const double qp[3], const double qdp[3]) {
+  const double accel = (fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho) / s->mass;
+  double a = 0, v2 = 0;
+  for (int k = 0; k < s->contact_count; k++) a = fmax(a, fabs(qp[k]));
+  for (int k = 0; k < 3; k++) v2 += qdp[k] * qdp[k];
+  return accel > 0 ? a + v2 / (2 * accel) : a;
+}
+
+// The fate of a run from (qp, qdp) that ended with `summary`: a run stopped
+// by its time or event limit is returning when its amplitude is below its
+// start's (Example 7's certified points had 9-15 of their 32 runs counted
+// as departures for ending in flight, still settling, at the time limit).
+static run_fate fate_of(const zeno_scene *s, const double qp[3], const double qdp[3],
+                        const zeno_summary *summary) {
+  if (summary->outcome == ZENO_OUTCOME_REST) return RUN_RESTS;
+  const bool limit = summary->outcome == ZENO_OUTCOME_TIME_LIMIT ||
+                     summary->outcome == ZENO_OUTCOME_EVENT_LIMIT;
+  const zeno_state *fin = &summary->final_state;
+  return limit && amplitude(s, fin->zod, fin->zod_rate) < amplitude(s, qp, qdp) ? RUN_RETURNING
+                                                                                : RUN_DEPARTS;
+}
+
+// Runs one perturbation under the full model; *fate tells how it ended.
+// Library failures (out of memory) are errors, not outcomes.
 static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3],
                                       const double qdp[3], const zeno_interrupt *interrupt,
-                                      bool *rests, zeno_error *error) {
+                                      run_fate *fate, zeno_error *error) {
   zeno_scene s = *base;
   s.model = ZENO_MODEL_FULL;
   s.initial_kind = ZENO_INITIAL_ZOD;
@@ -288,7 +321,7 @@ static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3]
   def.interrupt = *interrupt;
   zeno_summary summary;
   const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
-  *rests = st == ZENO_OK && summary.outcome == ZENO_OUTCOME_REST;
+  *fate = st == ZENO_OK ? fate_of(base, qp, qdp, &summary) : RUN_DEPARTS;
   return st;
 }
 
@@ -299,7 +332,7 @@ static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3]
 // function of its start, whatever ran before it.
 static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, const double qp[3],
                                      const double qdp[3], const zeno_interrupt *interrupt,
-                                     bool *rests, zeno_error *error) {
+                                     run_fate *fate, zeno_error *error) {
   zeno_error local;
   if (error == NULL) error = &local;  // the returned code comes from it
   zeno_status st = ZENO_OK;
@@ -319,7 +352,14 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
     st = zeno_sim_restart(*sim, qp, qdp, error);
   }
   if (st == ZENO_OK) st = zeno_sim_run(*sim, error);
-  *rests = st == ZENO_OK && zeno_sim_outcome(*sim) == ZENO_OUTCOME_REST;
+  *fate = RUN_DEPARTS;
+  if (st == ZENO_OK && zeno_sim_outcome(*sim) == ZENO_OUTCOME_REST) {
+    *fate = RUN_RESTS;
+  } else if (st == ZENO_OK) {
+    zeno_summary summary;
+    zeno_sim_summary(*sim, &summary);
+    *fate = fate_of(base, qp, qdp, &summary);
+  }
   return st;
 }
 
@@ -332,25 +372,29 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
   zeno_status st = ZENO_OK;
   for (int k = 0; k < r->def.mc_runs && st == ZENO_OK; k++) {
     double qp[3], qdp[3];
-    bool rests = false;
+    run_fate fate = RUN_DEPARTS;
     perturbation(&stream, k, qp, qdp);
     // A run on the kernel takes about a microsecond: asked between runs.
     st = zeno_interrupt_check(interrupt, error);
-    if (st == ZENO_OK) st = zod_comes_to_rest(scene, &zod, qp, qdp, interrupt, &rests, error);
+    if (st == ZENO_OK) st = zod_comes_to_rest(scene, &zod, qp, qdp, interrupt, &fate, error);
     if (st != ZENO_OK) break;
     p->mc_runs++;
-    p->mc_rest += rests;
+    p->mc_rest += fate == RUN_RESTS;
+    p->mc_slow += fate == RUN_RETURNING;
     if (r->def.mc_full) {
-      st = full_comes_to_rest(scene, qp, qdp, interrupt, &rests, error);
+      st = full_comes_to_rest(scene, qp, qdp, interrupt, &fate, error);
       if (st != ZENO_OK) break;
       p->mc_full_runs++;
-      p->mc_full_rest += rests;
+      p->mc_full_rest += fate == RUN_RESTS;
+      p->mc_slow += fate == RUN_RETURNING;
     }
   }
   zeno_sim_destroy(zod);
   if (st != ZENO_OK) return st;
-  const bool all_rest = p->mc_rest == p->mc_runs && p->mc_full_rest == p->mc_full_runs;
-  p->sim = all_rest ? ZENO_REGION_SIM_RESTS : ZENO_REGION_SIM_DEPARTS;
+  const int runs = p->mc_runs + p->mc_full_runs, rest = p->mc_rest + p->mc_full_rest;
+  p->sim = rest == runs                ? ZENO_REGION_SIM_RESTS
+           : rest + p->mc_slow == runs ? ZENO_REGION_SIM_SLOW
+                                       : ZENO_REGION_SIM_DEPARTS;
   return ZENO_OK;
 }
 

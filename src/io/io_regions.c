@@ -185,7 +185,7 @@ static bool read_verdict(io_field_reader *r, zeno_verdict *v) {
 static bool read_sim(io_field_reader *r, zeno_region_sim *v) {
   if (!io_next_field(r)) return false;
   const zeno_region_sim all[] = {ZENO_REGION_SIM_NONE, ZENO_REGION_SIM_RESTS,
-                                 ZENO_REGION_SIM_DEPARTS};
+                                 ZENO_REGION_SIM_DEPARTS, ZENO_REGION_SIM_SLOW};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
     if (strcmp(r->text, zeno_region_sim_name(all[k])) == 0) return *v = all[k], true;
   return false;

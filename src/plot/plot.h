@@ -228,6 +228,8 @@ plot_status plot_trajectory(const char *path, const plot_trajectory_input *input
 #define PLOT_COLOR_REGION7 ((plot_color){254, 224, 139})         ///< 7 undecided (not simulated)
 #define PLOT_COLOR_REGION7_RESTS ((plot_color){255, 255, 191})   ///< 7, every simulation rests
 #define PLOT_COLOR_REGION7_DEPARTS ((plot_color){191, 129, 45})  ///< 7, some simulation departs
+/// 7, simulations rest or return slowly (stopped by their limits while returning)
+#define PLOT_COLOR_REGION7_SLOW ((plot_color){223, 194, 125})
 /// 7 with a Lyapunov certificate (regions --certify): stable, by another
 /// method than the maps', so blue rather than the maps' greens.
 #define PLOT_COLOR_REGION7_CERTIFIED ((plot_color){67, 147, 195})
@@ -256,9 +258,9 @@ typedef struct plot_regions_input {
 
 /// Room for one legend label.
 #define PLOT_LEGEND_LABEL_SIZE 96
-/// Most rows of a region map's legend: 12 region classes, the certificates'
-/// dots, 5 overlay marks.
-#define PLOT_REGIONS_LEGEND_MAX 18
+/// Most rows of a region map's legend: 13 region classes, the certificates'
+/// dots and crosses, 5 overlay marks.
+#define PLOT_REGIONS_LEGEND_MAX 20
 
 /// The labels of the map's legend rows, top to bottom: regions 0-6 with
 /// their counts, region 7's variants and errors when present, then, when

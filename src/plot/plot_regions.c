@@ -25,12 +25,14 @@
 #define REG_ARROW_HALF_ANGLE 0.4
 #define REG_OVERLAY_LINE 2.0
 /// Legend entries: regions 0-6, 7 not simulated, 7 rests, 7 departs, 7
-/// certified, errors.
-#define REG_LEGEND_ENTRIES 12
+/// returns slowly, 7 certified, errors.
+#define REG_LEGEND_ENTRIES 13
+/// The legend slot of region-7 points whose runs return slowly.
+#define REG_SLOW_SLOT 10
 /// The legend slot of region-7 points with a certificate.
-#define REG_CERTIFIED_SLOT 10
+#define REG_CERTIFIED_SLOT 11
 /// The legend slot of error rows (after region 7's variants).
-#define REG_ERROR_SLOT 11
+#define REG_ERROR_SLOT 12
 #define REG_LABEL_SIZE PLOT_LEGEND_LABEL_SIZE
 /// The overlay's legend rows and their labels.
 #define REG_OVERLAY_ROWS 5
@@ -52,6 +54,7 @@ plot_color plot_region_color(const zeno_region_point *p) {
   }
   if (p->sim == ZENO_REGION_SIM_RESTS) return PLOT_COLOR_REGION7_RESTS;
   if (p->sim == ZENO_REGION_SIM_DEPARTS) return PLOT_COLOR_REGION7_DEPARTS;
+  if (p->sim == ZENO_REGION_SIM_SLOW) return PLOT_COLOR_REGION7_SLOW;
   return PLOT_COLOR_REGION7;
 }
 
@@ -61,9 +64,10 @@ static int legend_slot(const plot_regions_input *in, size_t k) {
   const zeno_region_point *p = &in->grid[k];
   if (p->region == ZENO_REGION_ERROR) return REG_ERROR_SLOT;
   if (p->region < 7) return p->region;
-  if (in->certified && in->certified[k] == 1) return REG_CERTIFIED_SLOT;
+  if (in->certified && in->certified[k] >= 1) return REG_CERTIFIED_SLOT;
   if (p->sim == ZENO_REGION_SIM_RESTS) return 8;
   if (p->sim == ZENO_REGION_SIM_DEPARTS) return 9;
+  if (p->sim == ZENO_REGION_SIM_SLOW) return REG_SLOW_SLOT;
   return 7;
 }
 
@@ -78,6 +82,7 @@ static const char *legend_text(int slot) {
                                                        "7 undecided",
                                                        "7 undecided, simulations rest",
                                                        "7 undecided, a simulation departs",
+                                                       "7 undecided, simulations return slowly",
                                                        "7 undecided, certified (Lyapunov, SOS)",
                                                        "error: not analysed"};
   return TEXT[slot];
@@ -88,9 +93,10 @@ static plot_color slot_color(int slot) {
   zeno_region_point p;
   memset(&p, 0, sizeof p);
   p.region = slot == REG_ERROR_SLOT ? ZENO_REGION_ERROR : slot < 7 ? slot : 7;
-  p.sim = slot == 8   ? ZENO_REGION_SIM_RESTS
-          : slot == 9 ? ZENO_REGION_SIM_DEPARTS
-                      : ZENO_REGION_SIM_NONE;
+  p.sim = slot == 8               ? ZENO_REGION_SIM_RESTS
+          : slot == 9             ? ZENO_REGION_SIM_DEPARTS
+          : slot == REG_SLOW_SLOT ? ZENO_REGION_SIM_SLOW
+                                  : ZENO_REGION_SIM_NONE;
   return plot_region_color(&p);
 }
 
@@ -99,7 +105,14 @@ static plot_color slot_color(int slot) {
 // against the maps' verdicts (the paper's Fig. 2).
 static bool certified_dot(const plot_regions_input *in, size_t k) {
   const int region = in->grid[k].region;
-  return in->certified && in->certified[k] == 1 && region >= 0 && region < 7;
+  return in->certified && in->certified[k] >= 1 && region >= 0 && region < 7;
+}
+
+// Whether point k is certified while one of its perturbed runs departs
+// (regions_certify_result.verdicts 2): a cross over it, so that the reader
+// sees the certificate and the simulations disagree there.
+static bool disagreement(const plot_regions_input *in, size_t k) {
+  return in->certified && in->certified[k] == 2;
 }
 
 static void axis_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
@@ -131,6 +144,14 @@ static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEN
   if (dots > 0) {
     snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "dot: certified (Lyapunov) in 0-6: %ld", dots);
     if (colors) colors[rows] = PLOT_COLOR_REGION7_CERTIFIED;
+    rows++;
+  }
+  long crosses = 0;
+  for (size_t k = 0; k < n; k++) crosses += disagreement(in, k);
+  if (crosses > 0) {
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "x: certified, but a perturbed run departs: %ld",
+             crosses);
+    if (colors) colors[rows] = PLOT_COLOR_INK;
     rows++;
   }
   return rows;
@@ -206,15 +227,25 @@ static void draw_certified_dots(cairo_t *cr, const plot_frame *f, const plot_reg
   const double r = fmin(fmax(side / 4, REG_DOT_RADIUS_MIN * fs), REG_DOT_RADIUS_MAX * fs);
   const size_t n = in->x->count * in->y->count;
   for (size_t k = 0; k < n; k++) {
-    if (!certified_dot(in, k)) continue;
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, plot_frame_x(f, in->grid[k].x), plot_frame_y(f, in->grid[k].y), r, 0,
-              2 * ZENO_PI);
-    plot_set_color(cr, PLOT_COLOR_REGION7_CERTIFIED);
-    cairo_fill_preserve(cr);
-    plot_set_color(cr, PLOT_COLOR_INK);
-    cairo_set_line_width(cr, PLOT_LINE_THIN);
-    cairo_stroke(cr);
+    const double x = plot_frame_x(f, in->grid[k].x), y = plot_frame_y(f, in->grid[k].y);
+    if (certified_dot(in, k)) {
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, x, y, r, 0, 2 * ZENO_PI);
+      plot_set_color(cr, PLOT_COLOR_REGION7_CERTIFIED);
+      cairo_fill_preserve(cr);
+      plot_set_color(cr, PLOT_COLOR_INK);
+      cairo_set_line_width(cr, PLOT_LINE_THIN);
+      cairo_stroke(cr);
+    }
+    if (disagreement(in, k)) {
+      cairo_move_to(cr, x - r, y - r);
+      cairo_line_to(cr, x + r, y + r);
+      cairo_move_to(cr, x - r, y + r);
+      cairo_line_to(cr, x + r, y - r);
+      plot_set_color(cr, PLOT_COLOR_INK);
+      cairo_set_line_width(cr, PLOT_LINE_THIN);
+      cairo_stroke(cr);
+    }
   }
 }
 

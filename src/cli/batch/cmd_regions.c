@@ -235,9 +235,9 @@ static void settings_text(const regions_options *o, char *out, size_t size) {
 
 typedef struct tally {
   long region[ZENO_REGION_COUNT];
-  long rests, departs, unsimulated;  ///< region 7 by simulation verdict
-  long errors;                       ///< points not analysed (error rows)
-  long on_breakpoint, ties;          ///< points with a fixed point on a breakpoint; of them ties
+  long rests, slow, departs, unsimulated;  ///< region 7 by simulation verdict
+  long errors;                             ///< points not analysed (error rows)
+  long on_breakpoint, ties;  ///< points with a fixed point on a breakpoint; of them ties
 } tally;
 
 static tally count_regions(const grid_command *c) {
@@ -255,6 +255,7 @@ static tally count_regions(const grid_command *c) {
     t.ties += p->on_breakpoint == 2;
     if (p->region != ZENO_REGION_COUNT - 1) continue;
     if (p->sim == ZENO_REGION_SIM_RESTS) t.rests++;
+    else if (p->sim == ZENO_REGION_SIM_SLOW) t.slow++;
     else if (p->sim == ZENO_REGION_SIM_DEPARTS) t.departs++;
     else t.unsimulated++;
   }
@@ -297,8 +298,10 @@ static void write_summary_json(FILE *f, const grid_command *c, const zeno_scene 
   fputs(", \"counts\": {", f);
   for (int r = 0; r < ZENO_REGION_COUNT; r++)
     fprintf(f, "%s\"%d\": %ld", r ? ", " : "", r, t.region[r]);
-  fprintf(f, "}, \"region7\": {\"rests\": %ld, \"departs\": %ld, \"unsimulated\": %ld}", t.rests,
-          t.departs, t.unsimulated);
+  fprintf(f,
+          "}, \"region7\": {\"rests\": %ld, \"returns_slowly\": %ld, \"departs\": %ld, "
+          "\"unsimulated\": %ld}",
+          t.rests, t.slow, t.departs, t.unsimulated);
   fprintf(f, ", \"errors\": %ld", t.errors);
   fprintf(f, ", \"fixed_points_on_breakpoints\": %ld, \"breakpoint_ties\": %ld", t.on_breakpoint,
           t.ties);
@@ -342,7 +345,8 @@ static void print_summary(const grid_command *c, const zeno_scene *scene, double
   }
   if (t.region[ZENO_REGION_COUNT - 1] > 0) {
     cli_label("region 7 simulated");
-    printf("%ld rest, %ld depart, %ld not simulated\n", t.rests, t.departs, t.unsimulated);
+    printf("%ld rest, %ld return slowly, %ld depart, %ld not simulated\n", t.rests, t.slow,
+           t.departs, t.unsimulated);
   }
   if (t.errors > 0) {
     cli_label("not analysed");

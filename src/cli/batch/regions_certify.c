@@ -106,15 +106,15 @@ static int write_table(const regions_certify_input *in, const char *out_dir,
   if (out == NULL) return cli_output_error(&err);
   FILE *f = zeno_io_output_stream(out);
   if (in->z) fprintf(f, "iz,%s,", in->z->path);
-  fprintf(f, "ix,iy,%s,%s,region,certified,refused,seconds,reason\n", in->x->path, in->y->path);
+  fprintf(f, "ix,iy,%s,%s,region,certified,refused,sim,seconds,reason\n", in->x->path, in->y->path);
   for (size_t i = 0; i < n; i++) {
     const zeno_region_point *p = &in->grid[pcs[i].k];
     if (in->z) {
       const size_t iz = pcs[i].k / (in->nx * in->ny);
       fprintf(f, "%zu,%.17g,", iz, zeno_region_axis_value(in->z, iz));
     }
-    fprintf(f, "%zu,%zu,%.17g,%.17g,%d,%d,%d,%.6g,", p->ix, p->iy, p->x, p->y, p->region,
-            pcs[i].certified, pcs[i].refused, pcs[i].seconds);
+    fprintf(f, "%zu,%zu,%.17g,%.17g,%d,%d,%d,%s,%.6g,", p->ix, p->iy, p->x, p->y, p->region,
+            pcs[i].certified, pcs[i].refused, zeno_region_sim_name(p->sim), pcs[i].seconds);
     csv_text(f, pcs[i].reason);
     fputc('\n', f);
   }
@@ -153,10 +153,14 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
   memset(r->verdicts, -1, total);
   r->all = in->all;
   for (size_t i = 0; i < n; i++) {
-    const int region = in->grid[pcs[i].k].region;
+    const zeno_region_point *p = &in->grid[pcs[i].k];
+    const int region = p->region;
+    const bool disagree = pcs[i].certified && p->sim == ZENO_REGION_SIM_DEPARTS;
     r->tried_in[region]++;
     r->certified_in[region] += pcs[i].certified;
-    r->verdicts[pcs[i].k] = pcs[i].certified ? 1 : 0;
+    r->verdicts[pcs[i].k] = disagree ? 2 : pcs[i].certified ? 1 : 0;
+    r->disagree += disagree;
+    r->slow += pcs[i].certified && p->sim == ZENO_REGION_SIM_SLOW;
     if (region != REGION_UNDECIDED) continue;
     r->undecided++;
     r->certified += pcs[i].certified;
@@ -176,8 +180,8 @@ void regions_certify_json(FILE *f, const regions_certify_result *r) {
   if (r->verdicts == NULL) return;
   fprintf(f,
           ", \"certify\": {\"undecided\": %zu, \"certified\": %zu, \"refused\": %zu, "
-          "\"seconds\": ",
-          r->undecided, r->certified, r->refused);
+          "\"certified_but_departs\": %zu, \"certified_returns_slowly\": %zu, \"seconds\": ",
+          r->undecided, r->certified, r->refused, r->disagree, r->slow);
   zeno_io_json_number(f, r->seconds, NULL);
   if (r->all) {
     fputs(", \"by_region\": {", f);
@@ -194,6 +198,13 @@ void regions_certify_print(const regions_certify_result *r) {
   cli_label("region 7 certified");
   printf("%zu of %zu (%zu refused before the SDP; %.3g s)\n", r->certified, r->undecided,
          r->refused, r->seconds);
+  if (r->disagree + r->slow > 0) {
+    cli_label("certified vs runs");
+    printf(
+        "%zu certified where a perturbed run departs (marked x), %zu where runs return "
+        "slowly\n",
+        r->disagree, r->slow);
+  }
   for (int k = 0; r->all && k < ZENO_REGION_COUNT - 1; k++) {
     char label[sizeof "region -2147483648 certified"];  // any int
     snprintf(label, sizeof label, "region %d certified", k);

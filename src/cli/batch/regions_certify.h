@@ -28,12 +28,18 @@ typedef struct regions_certify_result {
   size_t undecided;  ///< region-7 points
   size_t certified;  ///< of them, certified
   size_t refused;    ///< of them, refused before any SDP (the reason says why)
+  /// Certified points (any region) whose perturbed runs disagree: some run
+  /// departs (zeno_region_point.sim), though the certificate says every
+  /// small enough perturbation returns; and those whose runs return slowly
+  /// (stopped by their limits while still returning): no disagreement.
+  size_t disagree, slow;
   /// With `all`: points tried and certified per region 0-7.
   size_t tried_in[ZENO_REGION_COUNT], certified_in[ZENO_REGION_COUNT];
   double seconds;  ///< wall time of all the certificates
   bool all;        ///< every point analysed was tried (tried_in, certified_in)
-  /// Per grid point: 1 certified, 0 not, -1 no certificate sought (not
-  /// region 7); for the figure. NULL when no certificates ran. Free with
+  /// Per grid point: 1 certified, 2 certified but a perturbed run departs
+  /// (a disagreement), 0 not, -1 no certificate sought (not region 7); for
+  /// the figure. NULL when no certificates ran. Free with
   /// regions_certify_free().
   signed char *verdicts;
 } regions_certify_result;
