@@ -512,6 +512,46 @@ static void box_at_the_tipping_friction(void **state) {
   }
 }
 
+/* ---- reverse chatter that settles slowly --------------------------------- */
+
+// Property case 12 (Chatterjee-Ruina e = 0.89): impacts at both contacts in
+// turn grow 1.81 times a period while the direction still converges to its
+// fixed point of R by 0.5 % a period: the ratios settle to the full model's
+// 1 % long before the ZOD's 1e-7, and the flights outgrow the time limit
+// first. It ended `time-limit` after 21 impacts, at 144 times its first
+// speed, where the full model said `diverging`; it is diverging once its
+// speed has grown tenfold (t = 162, the 15th impact).
+static void slow_settling_reverse_chatter_diverges(void **state) {
+  (void)state;
+  const char *const set[] = {
+      "paper.alpha=4.6556059071159694",
+      "paper.l1=2.44467201562097",
+      "paper.l2=-1.9306015873851785",
+      "paper.h=1.3125515365987159",
+      "paper.phi1=65.301024947352261",
+      "paper.phi2=18.968449920547584",
+      "paper.mu1=0.96928783447766242",
+      "paper.mu2=0.60336059030841205",
+      "initial.qp=[0.72083010103607947,0.44876457940445857,0.20246639119382781]",
+      "initial.qdp=[-0.47073824967620292,-0.37320763293545145,-0.99326932363299214]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.89360466877087708",
+      "impact.et=0.067519107141697288",
+      "stop.t_end=1000"};
+  char path[1024];
+  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
+  zeno_scene s;
+  assert_int_equal(zeno_scene_load(path, set, 14, &s, NULL), ZENO_OK);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  const zeno_event *end = &r.events[r.count - 1];
+  assert_int_equal(end->outcome, ZENO_OUTCOME_DIVERGING);
+  assert_int_equal(end->zeno_period, 2);
+  assert_true(fabs(end->zeno_ratio - 1.81) < 0.01);
+  assert_true(end->t < 200);
+  run_free(&r);
+}
+
 /* ---- parallel normals ---------------------------------------------------- */
 
 // Parallel normals whose contacts lie across them (a block on a flat
@@ -881,6 +921,7 @@ int main(void) {
       cmocka_unit_test(painleve_bound),
       cmocka_unit_test(terminal_slide),
       cmocka_unit_test(chatter_at_the_floor_rests),
+      cmocka_unit_test(slow_settling_reverse_chatter_diverges),
       cmocka_unit_test(inconsistent_carries_its_proof),
       cmocka_unit_test(box_at_the_tipping_friction),
       cmocka_unit_test(parallel_normals),
