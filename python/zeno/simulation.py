@@ -67,8 +67,20 @@ _EVENT_FIELDS = ("index", "t", "kind", "guard", "contact", "mode_before", "mode_
                  "impact", "impulse", "impact_outcome", "on_section", "section_angle",
                  "zeno_impacts", "zeno_ratio", "zeno_error", "zeno_period", "zeno_order",
                  "outcome",
-                 "solver_flag", "consistent_count", "consistent", "guard_residual",
-                 "constraint_drift", "tie_margin", "near_tie")
+                 "solver_flag", "consistent_count", "consistent", "refusal", "refusal_contact",
+                 "refusal_of_impact", "guard_residual", "constraint_drift", "tie_margin",
+                 "near_tie")
+_LETTERS = "FSPN"  # zeno_letter order: a mode code is letter[0] + 4 letter[1]
+
+
+def _proof(refusal, contact, of_impact, n):
+    """An inconsistent END's proof as ``zeno simulate --json`` writes it:
+    {"of": "mode" or "impact", "refused": [(mode or candidate, why,
+    contact or None), ...]}."""
+    refused = [(_LETTERS[code % 4] + (_LETTERS[code // 4] if n == 2 else ""), why,
+                int(contact[code]) or None)
+               for code, why in enumerate(refusal) if why]
+    return {"of": "impact" if of_impact else "mode", "refused": refused}
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,7 @@ class Event:
     zeno_order: int | None    # 1: impacts completed; 2: a chain of completions
     outcome: str | None
     consistent_modes: tuple
+    proof: dict | None        # END(inconsistent): every mode or impact candidate refused, and why
     solver_flag: str | None
     guard_residual: float
     constraint_drift: float
@@ -111,7 +124,8 @@ class Event:
         """The events of a 1-D array of ``EVENT_DTYPE``."""
         (index, t, kind, guard, contact, before_mode, after_mode, impact, impulse, letters,
          on_section, section, z_impacts, z_ratio, z_error, z_period, z_order, outcome, flag,
-         consistent_count, consistent, residual, drift, tie, near) = _columns(a, _EVENT_FIELDS)
+         consistent_count, consistent, refusal, refusal_contact, of_impact, residual, drift, tie,
+         near) = _columns(a, _EVENT_FIELDS)
         n = _contact_count(before_mode)
         before, after = State.from_array(a["before"]), State.from_array(a["after"])
         events = []
@@ -127,6 +141,8 @@ class Event:
                 z_error[i] if zeno else None, z_period[i] if zeno or diverging else None,
                 z_order[i] if zeno else None,
                 end, tuple(consistent[i][:consistent_count[i]]),
+                _proof(refusal[i], refusal_contact[i], of_impact[i], n)
+                if end == "inconsistent" else None,
                 flag[i] if end == "solver-failure" else None, residual[i], drift[i], tie[i],
                 near[i]))
         return events
@@ -194,7 +210,7 @@ class Run:
     ``word``, ``t``, ``event_count``, ``impacts``, ``zeno_time`` (None
     without a completed Zeno sequence), ``zeno_impacts``, ``final_zod``,
     ``final_zod_velocity``, ``final_pose``, ``sections``,
-    ``consistent_modes``; and ``events`` (Event dataclasses),
+    ``consistent_modes``, ``proof``; and ``events`` (Event dataclasses),
     ``event_array`` (structured array), ``trajectory`` (None when not
     recorded), ``skipped_samples``, ``scene``. The trajectory is recorded
     from the run's history the first time it is read."""
@@ -216,6 +232,13 @@ class Run:
     final_pose = property(lambda self: self._d["final_pose"])
     sections = property(lambda self: self._d["sections"])
     consistent_modes = property(lambda self: self._d["consistent_modes"])
+
+    @property
+    def proof(self):
+        """An ``inconsistent`` run's proof (``Event.proof`` of its END
+        event): every mode, or impact candidate, refused and why; None for
+        other outcomes."""
+        return self.events[-1].proof if self.status == "inconsistent" else None
     event_array = property(lambda self: self._d["events"])
 
     @property

@@ -61,6 +61,25 @@ def test_reverse_chatter_diverges():
     assert end.kind == "end" and end.outcome == "diverging" and end.zeno_ratio > 1
 
 
+def test_inconsistent_run_carries_its_proof():
+    """The Painlevé rod above its bound (mu = 1.5 > 4/3), typed over the
+    ball: no mode is consistent, and the run says why for each, as the CLI's
+    --json does."""
+    with pytest.warns(zeno.SceneWarning):  # infeasible, and mu above the Painlevé bound
+        rod = zeno.Scene.load(scene_path("bouncing-ball.yaml")).with_overrides({
+            "contacts.0.point": [-0.4472135954999579, -0.8944271909999159],
+            "body.rho": 0.5773502691896258, "contacts.0.mu": 1.5,
+            "initial.velocity": [-0.5, 0, 0], "initial.pose": [0, 0, 0]})
+        run = zeno.simulate(rod)
+    assert run.status == "inconsistent"
+    assert run.proof == {"of": "mode", "refused": [
+        ("F", "penetration", 1), ("S", "kinematics", 1), ("P", "kinematics", 1),
+        ("N", "normal", 1)]}
+    assert run.events[-1].proof == run.proof
+    assert all(e.proof is None for e in run.events[:-1])
+    assert zeno.simulate(zeno.Scene.load(scene_path("example2.yaml"))).proof is None
+
+
 def test_bouncing_ball_closed_form():
     run = zeno.simulate(zeno.Scene.load(scene_path("bouncing-ball.yaml")))
     t_inf = math.sqrt(2 * 1 / 9.81) * (1 + 0.8) / (1 - 0.8)

@@ -47,6 +47,11 @@ typedef struct event_record {
   Py_UCS4 solver_flag[SOLVER_FLAG_CHARS];
   int32_t consistent_count;
   Py_UCS4 consistent[ZENO_MAX_MODES][MODE_CHARS];
+  /// END(inconsistent): per mode code, its refusal's name ("" none) and the
+  /// contact it names (1-based, 0 none); zeno_event.refusal.
+  Py_UCS4 refusal[ZENO_MAX_MODES][NAME_CHARS];
+  int32_t refusal_contact[ZENO_MAX_MODES];
+  uint8_t refusal_of_impact;
   double guard_residual, constraint_drift, tie_margin;
   uint8_t near_tie;
 } event_record;
@@ -83,7 +88,9 @@ static const field EVENT_FIELDS[] = {
     E(zeno_period, "i4"),   E(zeno_order, "i4"),
     E(outcome, "U16"),
     E(solver_flag, "U48"),  E(consistent_count, "i4"),
-    E(consistent, "(16,)U2"), E(guard_residual, "f8"),
+    E(consistent, "(16,)U2"), E(refusal, "(16,)U16"),
+    E(refusal_contact, "(16,)i4"), E(refusal_of_impact, "?"),
+    E(guard_residual, "f8"),
     E(constraint_drift, "f8"), E(tie_margin, "f8"),
     E(near_tie, "?"),
 };
@@ -200,6 +207,14 @@ static void fill_event(event_record *r, const zeno_event *e, int contact_count) 
   r->consistent_count = (int32_t)consistent;
   for (size_t k = 0; k < consistent; k++)
     put_mode(r->consistent[k], e->consistent[k], contact_count);
+  if (e->kind == ZENO_EVENT_END && e->outcome == ZENO_OUTCOME_INCONSISTENT) {
+    r->refusal_of_impact = e->refusal_of_impact;
+    for (int code = 0; code < ZENO_MAX_MODES; code++) {
+      if (e->refusal[code] == ZENO_REFUSAL_NONE) continue;
+      ext_put_text(r->refusal[code], NAME_CHARS, zeno_refusal_name((zeno_refusal)e->refusal[code]));
+      r->refusal_contact[code] = e->refusal_contact[code] + 1;
+    }
+  }
   r->guard_residual = e->guard_residual;
   r->constraint_drift = e->constraint_drift;
   r->tie_margin = e->tie_margin;
