@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -318,6 +319,100 @@ static void plot_along_the_run(void **state) {
   work_dir_remove(&w, (const char *const[]){"v.png", NULL}, NULL);
 }
 
+/// Perturbed runs of a certificate that takes about a second (Example 4).
+#define SLOW_CHECK "100000"
+
+// certify --out DIR holds DIR's lock from before the certificate to its
+// files' commit: a run into a folder another run writes is refused (exit
+// 1, naming the folder), whether the lock is this test's or a concurrent
+// certify's, and the folder holds the winner's files. (It took no lock.)
+static void out_dir_is_locked(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-lock");
+  char dir[PATH_SIZE];
+  work_path(&w, "out", dir);
+  assert_int_equal(mkdir(dir, 0777), 0);
+  const int fd = open(dir, O_RDONLY | O_DIRECTORY);
+  assert_true(fd >= 0);
+  assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+  run_result r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 1);
+  assert_contains(r.err, "in use by another zeno run");
+  assert_contains(r.err, dir);
+  assert_false(holds_file(dir, "certificate.json", 0));
+  run_result_free(&r);
+  close(fd);  // the lock goes with it
+  // Two runs at once: one writes, the other is refused.
+  const char *const first[] = {"certify", EXAMPLE4, "--check", SLOW_CHECK, "--out", dir, NULL};
+  const char *const second[] = {"certify", EXAMPLE4, "--check", "7", "--out", dir, NULL};
+  char *argv1[MAX_ARGS + 2], *argv2[MAX_ARGS + 2];
+  zeno_argv(first, argv1);
+  zeno_argv(second, argv2);
+  char err1[PATH_SIZE], err2[PATH_SIZE];
+  const int fd1 = make_temp_file(err1), fd2 = make_temp_file(err2);
+  const pid_t p1 = spawn_async(argv1, NULL, -1, fd1);
+  const pid_t p2 = spawn_async(argv2, NULL, -1, fd2);
+  const int c1 = wait_exit(p1), c2 = wait_exit(p2);
+  char *m1 = take_temp_file(fd1, err1), *m2 = take_temp_file(fd2, err2);
+  if (!((c1 == 0 && c2 == 1) || (c1 == 1 && c2 == 0)))
+    fail_msg("exits %d and %d: %s / %s", c1, c2, m1, m2);
+  assert_contains(c1 == 0 ? m2 : m1, "in use by another zeno run");
+  char *json = read_in(dir, "certificate.json");
+  assert_non_null(json);
+  assert_contains(json, c1 == 0 ? "\"runs\": " SLOW_CHECK : "\"runs\": 7,");
+  free(json);
+  free(m1);
+  free(m2);
+  work_dir_remove(&w, (const char *const[]){"out/certificate.json", "out/v_events.csv", NULL},
+                  "out");
+}
+
+// A refused certificate into a folder of a certified one: the folder holds
+// the new run's files only (the old v_events.csv is removed with the
+// commit; it was left beside the new certificate.json).
+static void out_dir_holds_one_run(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-one-run");
+  char dir[PATH_SIZE];
+  work_path(&w, "out", dir);
+  run_result r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_true(holds_file(dir, "v_events.csv", 0));
+  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  char *json = read_in(dir, "certificate.json");
+  assert_non_null(json);
+  assert_contains(json, "\"refused\": true");
+  free(json);
+  assert_false(holds_file(dir, "v_events.csv", 0));
+  // Certified again: both files, the new run's.
+  r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_true(holds_file(dir, "v_events.csv", 0));
+  // A v_events.csv that is not a file (a directory) is never removed: the
+  // run fails before writing, the folder as it was.
+  char *before = read_in(dir, "certificate.json");
+  work_dir_remove(&w, (const char *const[]){"out/v_events.csv", NULL}, NULL);
+  char sub[PATH_SIZE];
+  work_path(&w, "out/v_events.csv", sub);
+  assert_int_equal(mkdir(sub, 0777), 0);
+  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  assert_int_equal(r.exit_code, 1);
+  assert_contains(r.err, "not a regular file");
+  run_result_free(&r);
+  char *after = read_in(dir, "certificate.json");
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  rmdir(sub);
+  work_dir_remove(&w, (const char *const[]){"out/certificate.json", NULL}, "out");
+}
+
 static void bad_options(void **state) {
   (void)state;
   run_result r = run_zeno_captured("certify", EXAMPLE4, "--degree", "5");
@@ -347,10 +442,11 @@ static void bad_options(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(example4_certified), cmocka_unit_test(example3_not_certified),
-      cmocka_unit_test(chatterjee_ruina),   cmocka_unit_test(json_and_out),
-      cmocka_unit_test(regions_certify),    cmocka_unit_test(regions_certify_all_is_sound),
-      cmocka_unit_test(plot_along_the_run), cmocka_unit_test(bad_options),
+      cmocka_unit_test(example4_certified),    cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(chatterjee_ruina),      cmocka_unit_test(json_and_out),
+      cmocka_unit_test(regions_certify),       cmocka_unit_test(regions_certify_all_is_sound),
+      cmocka_unit_test(plot_along_the_run),    cmocka_unit_test(out_dir_is_locked),
+      cmocka_unit_test(out_dir_holds_one_run), cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
