@@ -189,6 +189,25 @@ static inline char *take_temp_file(int fd, const char *path) {
   return text;
 }
 
+/// Starts two zeno runs together (NULL-terminated arguments) and waits for
+/// both: their exit codes and their stderr (free() them).
+static inline void run_two_at_once(const char *const *first, const char *const *second,
+                                   int codes[2], char *errors[2]) {
+  const char *const *args[2] = {first, second};
+  char *argv[2][MAX_ARGS + 2], paths[2][PATH_SIZE];
+  int fds[2];
+  pid_t pids[2];
+  for (int k = 0; k < 2; k++) {
+    zeno_argv(args[k], argv[k]);
+    fds[k] = make_temp_file(paths[k]);
+  }
+  for (int k = 0; k < 2; k++) pids[k] = spawn_async(argv[k], NULL, -1, fds[k]);
+  for (int k = 0; k < 2; k++) {
+    codes[k] = wait_exit(pids[k]);
+    errors[k] = take_temp_file(fds[k], paths[k]);
+  }
+}
+
 /// Runs zeno with the NULL-terminated arguments (after the program name),
 /// stdin from in_path (/dev/null when NULL). With `capture` its stdout and
 /// stderr are kept in the result; without, stdout is discarded and stderr

@@ -4,6 +4,7 @@
 // JSON and certificate.json carry the verdict and V2, and bad options exit 2
 // naming the option and its range.
 #include <setjmp.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -318,6 +321,268 @@ static void plot_along_the_run(void **state) {
   work_dir_remove(&w, (const char *const[]){"v.png", NULL}, NULL);
 }
 
+/// The Example 7 map of the kill test, its certificates checked along
+/// runs enough to take some seconds on one thread (21 certificates).
+static const char *const KILL_MAP[] = {"regions",
+                                       EXAMPLE7,
+                                       "--x",
+                                       "paper.mu2=0:1.3:8",
+                                       "--y",
+                                       "paper.alpha=0:40:8",
+                                       "--certify-check",
+                                       "2000",
+                                       "--threads",
+                                       "1",
+                                       "--quiet",
+                                       "--out",
+                                       NULL};
+#define KILL_MAP_ARGS 12
+#define KILL_MAP_CERTIFICATES 21
+/// Certificates journaled before the kill.
+#define KILL_AFTER 3
+
+static void kill_map_argv(const char *dir, const char *args[KILL_MAP_ARGS + 2]) {
+  memcpy(args, KILL_MAP, KILL_MAP_ARGS * sizeof *args);
+  args[KILL_MAP_ARGS] = dir;
+  args[KILL_MAP_ARGS + 1] = NULL;
+}
+
+/// The number of whole lines of DIR/NAME (0 when absent).
+static int lines_in(const char *dir, const char *name) {
+  char *text = read_in(dir, name);
+  const int n = text ? count_lines(text) : 0;
+  free(text);
+  return n;
+}
+
+/// The text with the numbers of the named members (timing and resume
+/// counts) replaced by '#', and the seconds column of certificates.csv
+/// (the 9th) cut: what must be the same after a resume.
+static void mask_member(char *text, const char *key) {
+  for (char *at = text; (at = strstr(at, key)) != NULL;) {
+    at += strlen(key);
+    const size_t length = strcspn(at, ",}");
+    *at = '#';
+    memmove(at + 1, at + length, strlen(at + length) + 1);
+  }
+}
+
+static void cut_seconds(char *table) {
+  for (char *line = table; *line;) {
+    char *field = line;
+    for (int k = 0; k < 8 && field; k++) field = strchr(field, ',') ? strchr(field, ',') + 1 : NULL;
+    char *end = field ? strchr(field, ',') : NULL;
+    assert_non_null(end);
+    memmove(field, end + 1, strlen(end + 1) + 1);
+    line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line);
+  }
+}
+
+static void assert_same_outputs(const char *dir, const char *whole) {
+  char *a = read_in(dir, "regions.csv"), *b = read_in(whole, "regions.csv");
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_string_equal(a, b);
+  free(a), free(b);
+  a = read_in(dir, "certificates.csv"), b = read_in(whole, "certificates.csv");
+  assert_non_null(a);
+  assert_non_null(b);
+  cut_seconds(a), cut_seconds(b);
+  assert_string_equal(a, b);
+  free(a), free(b);
+  a = read_in(dir, "summary.json"), b = read_in(whole, "summary.json");
+  static const char *const VARYING[] = {"\"seconds\": ", "\"points_per_second\": ",
+                                        "\"computed\": ", "\"resumed_rows\": ", "\"resumed\": "};
+  for (size_t k = 0; k < sizeof VARYING / sizeof *VARYING; k++)
+    mask_member(a, VARYING[k]), mask_member(b, VARYING[k]);
+  assert_string_equal(a, b);
+  free(a), free(b);
+}
+
+// regions --certify --out journals each certificate as it finishes: a run
+// killed (SIGKILL) during the certificates resumes with the rest only and
+// writes the uninterrupted run's certificates.csv (but the seconds, which
+// are each certificate's own, journaled) and summary.json (but timing and
+// resume counts). A certificate line edited in the journal is dropped
+// with what follows (a note names the file and the line) and computed
+// again. (Certificates were not journaled: a kill lost them all.)
+static void regions_certificates_resume(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-journal");
+  char whole[PATH_SIZE], dir[PATH_SIZE];
+  work_path(&w, "whole", whole);
+  work_path(&w, "killed", dir);
+  const char *args[KILL_MAP_ARGS + 2];
+  kill_map_argv(whole, args);
+  run_result r = run_zeno_argv(args, true);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_int_equal(lines_in(whole, "certificates.journal"), 1 + KILL_MAP_CERTIFICATES);
+  // Killed once KILL_AFTER certificates are journaled.
+  kill_map_argv(dir, args);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  const pid_t pid = spawn_async(argv, NULL, -1, -1);
+  const struct timespec pause = {0, 2 * 1000 * 1000};
+  for (double waited = 0; lines_in(dir, "certificates.journal") < 1 + KILL_AFTER; waited += 0.002) {
+    if (waited > START_WAIT_SECONDS) fail_msg("no certificates journaled in %s", dir);
+    nanosleep(&pause, NULL);
+  }
+  assert_int_equal(kill(pid, SIGKILL), 0);
+  wait_exit(pid);
+  const int journaled = lines_in(dir, "certificates.journal") - 1;
+  if (journaled >= KILL_MAP_CERTIFICATES) fail_msg("the run finished before its kill");
+  assert_false(holds_file(dir, "certificates.csv", 0));
+  r = run_zeno_argv(args, true);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  char *summary = read_in(dir, "summary.json");
+  char expected[PATH_SIZE + 64];
+  snprintf(expected, sizeof expected, "\"resumed\": %d, ", journaled);
+  assert_contains(summary, expected);
+  free(summary);
+  assert_same_outputs(dir, whole);
+  // An edited certificate: line 3 (the second certificate) made certified
+  // the other way, its checksum kept.
+  char *journal = read_in(dir, "certificates.journal");
+  char *line3 = strchr(strchr(journal, '\n') + 1, '\n') + 1;
+  char *flag = strchr(line3, ',') + 1;
+  *flag = *flag == '1' ? '0' : '1';
+  char path[PATH_SIZE + 32];
+  snprintf(path, sizeof path, "%s/certificates.journal", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(journal, f);
+  fclose(f);
+  free(journal);
+  r = run_zeno_argv(args, true);
+  assert_int_equal(r.exit_code, 0);
+  snprintf(expected, sizeof expected, "%s:3 fails its checksum", path);
+  assert_contains(r.err, expected);
+  run_result_free(&r);
+  summary = read_in(dir, "summary.json");
+  assert_contains(summary, "\"resumed\": 1, ");
+  free(summary);
+  assert_same_outputs(dir, whole);
+  // Another --certify-check does not reuse the certificates: refused.
+  r = run_zeno_captured("regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:8", "--y",
+                        "paper.alpha=0:40:8", "--certify", "--out", dir);
+  assert_int_equal(r.exit_code, 2);
+  assert_contains(r.err, "certificates.journal' belongs to other certificates");
+  run_result_free(&r);
+  // The same map without --certify: its folder holds no certificates.csv
+  // of the earlier run (removed with the commit).
+  r = run_zeno_captured("regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:8", "--y",
+                        "paper.alpha=0:40:8", "--quiet", "--out", whole);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_false(holds_file(whole, "certificates.csv", 0));
+  assert_true(holds_file(whole, "regions.csv", 0));
+  static const char *const NAMES[] = {"regions.csv", "summary.json", "certificates.csv",
+                                      "regions.journal", "certificates.journal"};
+  for (int k = 0; k < 2; k++) {
+    const char *d = k ? dir : whole;
+    for (size_t n = 0; n < sizeof NAMES / sizeof *NAMES; n++) {
+      snprintf(path, sizeof path, "%s/%s", d, NAMES[n]);
+      remove(path);
+    }
+    rmdir(d);
+  }
+  const char *const none[] = {NULL};
+  work_dir_remove(&w, none, NULL);
+}
+
+/// Perturbed runs of a certificate that takes about a second (Example 4).
+#define SLOW_CHECK "100000"
+
+// certify --out DIR holds DIR's lock from before the certificate to its
+// files' commit: a run into a folder another run writes is refused (exit
+// 1, naming the folder), whether the lock is this test's or a concurrent
+// certify's, and the folder holds the winner's files. (It took no lock.)
+static void out_dir_is_locked(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-lock");
+  char dir[PATH_SIZE];
+  work_path(&w, "out", dir);
+  assert_int_equal(mkdir(dir, 0777), 0);
+  const int fd = open(dir, O_RDONLY | O_DIRECTORY);
+  assert_true(fd >= 0);
+  assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+  run_result r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 1);
+  assert_contains(r.err, "in use by another zeno run");
+  assert_contains(r.err, dir);
+  assert_false(holds_file(dir, "certificate.json", 0));
+  run_result_free(&r);
+  close(fd);  // the lock goes with it
+  // Two runs at once: one writes, the other is refused.
+  const char *const first[] = {"certify", EXAMPLE4, "--check", SLOW_CHECK, "--out", dir, NULL};
+  const char *const second[] = {"certify", EXAMPLE4, "--check", "7", "--out", dir, NULL};
+  int codes[2];
+  char *errors[2];
+  run_two_at_once(first, second, codes, errors);
+  const int c1 = codes[0], c2 = codes[1];
+  char *m1 = errors[0], *m2 = errors[1];
+  if (!((c1 == 0 && c2 == 1) || (c1 == 1 && c2 == 0)))
+    fail_msg("exits %d and %d: %s / %s", c1, c2, m1, m2);
+  assert_contains(c1 == 0 ? m2 : m1, "in use by another zeno run");
+  char *json = read_in(dir, "certificate.json");
+  assert_non_null(json);
+  assert_contains(json, c1 == 0 ? "\"runs\": " SLOW_CHECK : "\"runs\": 7,");
+  free(json);
+  free(m1);
+  free(m2);
+  work_dir_remove(&w, (const char *const[]){"out/certificate.json", "out/v_events.csv", NULL},
+                  "out");
+}
+
+// A refused certificate into a folder of a certified one: the folder holds
+// the new run's files only (the old v_events.csv is removed with the
+// commit; it was left beside the new certificate.json).
+static void out_dir_holds_one_run(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "certify-one-run");
+  char dir[PATH_SIZE];
+  work_path(&w, "out", dir);
+  run_result r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_true(holds_file(dir, "v_events.csv", 0));
+  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  char *json = read_in(dir, "certificate.json");
+  assert_non_null(json);
+  assert_contains(json, "\"refused\": true");
+  free(json);
+  assert_false(holds_file(dir, "v_events.csv", 0));
+  // Certified again: both files, the new run's.
+  r = run_zeno_captured("certify", EXAMPLE4, "--out", dir);
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  assert_true(holds_file(dir, "v_events.csv", 0));
+  // A v_events.csv that is not a file (a directory) is never removed: the
+  // run fails before writing, the folder as it was.
+  char *before = read_in(dir, "certificate.json");
+  work_dir_remove(&w, (const char *const[]){"out/v_events.csv", NULL}, NULL);
+  char sub[PATH_SIZE];
+  work_path(&w, "out/v_events.csv", sub);
+  assert_int_equal(mkdir(sub, 0777), 0);
+  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  assert_int_equal(r.exit_code, 1);
+  assert_contains(r.err, "not a regular file");
+  run_result_free(&r);
+  char *after = read_in(dir, "certificate.json");
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  rmdir(sub);
+  work_dir_remove(&w, (const char *const[]){"out/certificate.json", NULL}, "out");
+}
+
 static void bad_options(void **state) {
   (void)state;
   run_result r = run_zeno_captured("certify", EXAMPLE4, "--degree", "5");
@@ -347,10 +612,12 @@ static void bad_options(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(example4_certified), cmocka_unit_test(example3_not_certified),
-      cmocka_unit_test(chatterjee_ruina),   cmocka_unit_test(json_and_out),
-      cmocka_unit_test(regions_certify),    cmocka_unit_test(regions_certify_all_is_sound),
-      cmocka_unit_test(plot_along_the_run), cmocka_unit_test(bad_options),
+      cmocka_unit_test(example4_certified),    cmocka_unit_test(example3_not_certified),
+      cmocka_unit_test(chatterjee_ruina),      cmocka_unit_test(json_and_out),
+      cmocka_unit_test(regions_certify),       cmocka_unit_test(regions_certify_all_is_sound),
+      cmocka_unit_test(plot_along_the_run),    cmocka_unit_test(out_dir_is_locked),
+      cmocka_unit_test(out_dir_holds_one_run), cmocka_unit_test(regions_certificates_resume),
+      cmocka_unit_test(bad_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -658,6 +658,35 @@ static void run_folder_reads_are_bounded(void **state) {
 /// it under the sanitizers, which run it 20 times slower).
 #define SIGNAL_SWEEP_SIDE (TEST_SANITIZED ? "100" : "400")
 
+// A tiny solver.sample_dt: simulate --out is refused before it writes a
+// sample (exit 1, one line naming solver.sample_dt and the rows it would
+// take, ZENO_RUN_DIR_MAX_ROWS, the rule of zeno_run_dir_record() too), and
+// the folder keeps the previous run. (It wrote 250 MB in 1.5 s up to the
+// byte limit.)
+static void tiny_sample_dt_is_refused(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "sample-dt");
+  char run[PATH_SIZE];
+  work_path(&w, "run", run);
+  simulate_example2(EXAMPLE2, run, NULL);
+  run_files before;
+  run_files_read(&before, run);
+  run_result r = run_zeno_captured("simulate", EXAMPLE3_ZENO, "--set", "solver.sample_dt=1e-12",
+                                   "--out", run, "-q");
+  assert_int_equal(r.exit_code, 1);
+  assert_non_null(strstr(r.err, "solver.sample_dt = 1e-12 would take "));
+  assert_non_null(strstr(r.err, "rows by t = "));
+  assert_non_null(strstr(r.err, "more than 2097152"));
+  assert_int_equal(count_lines(r.err), 1);
+  run_result_free(&r);
+  run_files_unchanged(&before, run);
+  remove_simulate_out(run);
+  rmdir(run);
+  const char *const none[] = {NULL};
+  work_dir_remove(&w, none, NULL);
+}
+
 // Ctrl-C stops `simulate --out` between events (exit 130): the folder
 // keeps its previous run byte for byte and no temporary; SIGTERM stops a
 // sweep between points (exit 143) with the finished rows journaled, and
@@ -1093,6 +1122,7 @@ int main(void) {
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
       cmocka_unit_test(signals_stop_cleanly),
+      cmocka_unit_test(tiny_sample_dt_is_refused),
       cmocka_unit_test(replay_refuses_tampered_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -367,15 +367,11 @@ static void concurrent_sweeps_do_not_mix(void **state) {
                                GRID_Y,    "--out",  dir,   "--quiet", NULL};
   const char *const second[] = {"regions", EXAMPLE6, "--x", GRID_X,    "--y",
                                 OTHER_Y,   "--out",  dir,   "--quiet", NULL};
-  char *argv1[MAX_ARGS + 2], *argv2[MAX_ARGS + 2];
-  zeno_argv(first, argv1);
-  zeno_argv(second, argv2);
-  char err1[PATH_SIZE], err2[PATH_SIZE];
-  const int fd1 = make_temp_file(err1), fd2 = make_temp_file(err2);
-  const pid_t p1 = spawn_async(argv1, NULL, -1, fd1);
-  const pid_t p2 = spawn_async(argv2, NULL, -1, fd2);
-  const int c1 = wait_exit(p1), c2 = wait_exit(p2);
-  char *m1 = take_temp_file(fd1, err1), *m2 = take_temp_file(fd2, err2);
+  int codes[2];
+  char *errors[2];
+  run_two_at_once(first, second, codes, errors);
+  const int c1 = codes[0], c2 = codes[1];
+  char *m1 = errors[0], *m2 = errors[1];
   if (!((c1 == 0) ^ (c2 == 0))) fail_msg("exits %d and %d: %s / %s", c1, c2, m1, m2);
   const char *refusal = c1 == 0 ? m2 : m1;
   const int refused = c1 == 0 ? c2 : c1;

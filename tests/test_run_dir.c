@@ -633,6 +633,57 @@ static void writer_errors(void **state) {
   remove_dir(dir);
 }
 
+// A run whose samples would pass ZENO_RUN_DIR_MAX_ROWS (Example 2 sampled
+// every 1e-9 s) is refused before its rows are made, by the recorder and
+// the writer alike, naming solver.sample_dt and the rows it would take;
+// the data keeps what it had and the writer wrote no sample. (Recording
+// asked for gigabytes: Python's Run.trajectory hit MemoryError.)
+static void too_many_rows(void **state) {
+  (void)state;
+  char dir[DIR_LEN];
+  temp_dir_make(dir);
+  zeno_scene s = example2_scene();
+  s.sample_dt = 1e-9;
+  zeno_sim_def def = zeno_sim_def_default();
+  def.keep_history = true;
+  zeno_error e;
+  zeno_sim *sim = zeno_sim_create(&s, &def, &e);
+  assert_non_null(sim);
+  zeno_run_dir_writer *w = zeno_run_dir_writer_create(dir, &s, &e);
+  assert_non_null(w);
+  zeno_run_dir_data d = {0};
+  d.contact_count = s.contact_count;
+  zeno_event ev;
+  assert_int_equal(zeno_sim_next_event(sim, &ev, &e), ZENO_OK);  // the start: no samples
+  assert_int_equal(zeno_run_dir_record(&d, sim, &ev, &e), ZENO_OK);
+  assert_int_equal(zeno_run_dir_writer_event(w, sim, &ev, &e), ZENO_OK);
+  assert_int_equal(d.row_count, 2);
+  assert_int_equal(zeno_sim_next_event(sim, &ev, &e), ZENO_OK);
+  // The two rows so far, the samples k * dt for k = 1, 2, ... below the
+  // event, and its two rows.
+  const double rows = 2.0 + (ceil(ev.t / s.sample_dt) - 1) + 2;
+  char expected[128];
+  snprintf(expected, sizeof expected, "would take %.0f rows by t = %g, more than %lld", rows, ev.t,
+           (long long)ZENO_RUN_DIR_MAX_ROWS);
+  for (int k = 0; k < 2; k++) {
+    memset(&e, 0, sizeof e);
+    const zeno_status st = k == 0 ? zeno_run_dir_record(&d, sim, &ev, &e)
+                                  : zeno_run_dir_writer_event(w, sim, &ev, &e);
+    assert_int_equal(st, ZENO_ERR_RANGE);
+    assert_string_equal(e.parameter, "solver.sample_dt");
+    assert_non_null(strstr(e.message, "solver.sample_dt = 1e-09"));
+    if (strstr(e.message, expected) == NULL) fail_msg("'%s' lacks '%s'", e.message, expected);
+  }
+  assert_int_equal(d.row_count, 2);
+  assert_int_equal(d.event_count, 1);
+  zeno_run_dir_writer_discard(w);
+  zeno_sim_destroy(sim);
+  zeno_run_dir_data_free(&d);
+  // One rule: the longest rows of the most rows fit in a file's limit.
+  assert_true(ZENO_RUN_DIR_MAX_ROWS * ZENO_RUN_DIR_ROW_MAX_BYTES <= ZENO_RUN_DIR_MAX_BYTES);
+  remove_dir(dir);
+}
+
 /* ---- verification (issue 31) ---------------------------------------------- */
 
 /// A deep copy of recorded data.
@@ -838,6 +889,7 @@ int main(void) {
       cmocka_unit_test(trajectory_errors),
       cmocka_unit_test(events_errors),
       cmocka_unit_test(writer_errors),
+      cmocka_unit_test(too_many_rows),
       cmocka_unit_test(verify_refuses_inconsistent_data),
       cmocka_unit_test(digest_errors),
   };

@@ -216,7 +216,16 @@ ZENO_API zeno_io_output *zeno_io_output_open(const char *dir, const char *name, 
 /// and its file name. ZENO_ERR_ARGUMENT for a path that ends in '/'.
 ZENO_API zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error);
 
-/// The stream to write to.
+/// An output a run does not produce: committed with the others
+/// (zeno_io_output_commit_all()), it removes DIR/NAME, a file or a link an
+/// earlier run left there (nothing when there is none), so that the folder
+/// holds the files of one run only; a failing write of the others leaves it
+/// in place. Refused like zeno_io_output_open(): a name that is not a
+/// file, a link or absent. Its stream is NULL.
+ZENO_API zeno_io_output *zeno_io_output_open_removal(const char *dir, const char *name,
+                                                     zeno_error *error);
+
+/// The stream to write to (NULL for a removal).
 ZENO_API FILE *zeno_io_output_stream(const zeno_io_output *output);
 
 /// Flushes and syncs the file, renames it into place and frees the handle.

@@ -48,6 +48,20 @@ extern "C" {
 /// tiny sample_dt wrote 250 MB in 1.5 s).
 #define ZENO_RUN_DIR_MAX_BYTES 1073741824LL
 
+/// The most bytes of a trajectory.csv row: 17 numbers of at most 24
+/// characters, a mode, a kind, an event index and the commas come to under
+/// 480.
+#define ZENO_RUN_DIR_ROW_MAX_BYTES 512
+/// The most rows a run's trajectory may hold: as many as fit in
+/// ZENO_RUN_DIR_MAX_BYTES at the longest row, 2,097,152 (some 300 MB as
+/// zeno_run_dir_row in memory). One rule for every caller: the writer
+/// (`simulate --out`) and zeno_run_dir_record() (Python's Run.trajectory,
+/// the viewer) refuse a run whose samples every solver.sample_dt, with the
+/// rows before and after each event, would pass it, before writing or
+/// allocating them: ZENO_ERR_RANGE naming solver.sample_dt and the rows
+/// the run would take by then.
+#define ZENO_RUN_DIR_MAX_ROWS (ZENO_RUN_DIR_MAX_BYTES / ZENO_RUN_DIR_ROW_MAX_BYTES)
+
 /// File names inside a run directory.
 #define ZENO_RUN_DIR_TRAJECTORY "trajectory.csv"
 #define ZENO_RUN_DIR_EVENTS "events.jsonl"
@@ -125,8 +139,10 @@ ZENO_API zeno_run_dir_event zeno_run_dir_event_from_event(const zeno_event *even
 /// before and after the event (rows with their kind and the event's
 /// index), and the event. Start with a zeroed `data`
 /// whose contact_count is the scene's. The simulator's interrupt
-/// (zeno_sim_def.interrupt) is asked every 1024 samples. Errors: ZENO_ERR_ARGUMENT, ZENO_ERR_NOMEM and
-/// ZENO_ERR_INTERRUPTED (the data keeps what it had).
+/// (zeno_sim_def.interrupt) is asked every 1024 samples. Errors: ZENO_ERR_ARGUMENT, ZENO_ERR_NOMEM,
+/// ZENO_ERR_INTERRUPTED and ZENO_ERR_RANGE (the rows would pass
+/// ZENO_RUN_DIR_MAX_ROWS: checked before any is added), the data keeping
+/// what it had.
 ZENO_API zeno_status zeno_run_dir_record(zeno_run_dir_data *data, const zeno_sim *sim,
                                          const zeno_event *event, zeno_error *error);
 

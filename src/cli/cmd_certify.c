@@ -303,20 +303,23 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
 #define V_EVENTS_NAME "v_events.csv"
 
 // DIR/certificate.json, and DIR/v_events.csv unless refused (run NULL):
-// both written aside, then renamed into place together, so that a failure
-// (a full disk) leaves the folder's previous pair, never a new certificate
-// beside the old run's values.
+// both written aside, then committed together, so that a failure (a full
+// disk) leaves the folder's previous pair, never a new certificate beside
+// the old run's values. A refused certificate has no v_events.csv: an
+// earlier run's is removed in the same commit. The certificate goes last
+// (it says what the folder holds).
 static int write_out(const char *dir, const zeno_scene *scene, const zeno_certificate *c,
                      const v_run *run, zeno_error *err) {
-  if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
-  zeno_io_output *out[2] = {zeno_io_output_open(dir, CERTIFICATE_NAME, err), NULL};
-  if (out[0] != NULL && run != NULL) out[1] = zeno_io_output_open(dir, V_EVENTS_NAME, err);
-  if (out[0] == NULL || (run != NULL && out[1] == NULL)) {
+  zeno_io_output *out[2] = {run != NULL ? zeno_io_output_open(dir, V_EVENTS_NAME, err)
+                                        : zeno_io_output_open_removal(dir, V_EVENTS_NAME, err),
+                            NULL};
+  if (out[0] != NULL) out[1] = zeno_io_output_open(dir, CERTIFICATE_NAME, err);
+  if (out[1] == NULL) {
     zeno_io_output_discard(out[0]);
     return cli_output_error(err);
   }
-  print_json(zeno_io_output_stream(out[0]), scene, c);
-  if (run != NULL) write_events(zeno_io_output_stream(out[1]), run);
+  if (run != NULL) write_events(zeno_io_output_stream(out[0]), run);
+  print_json(zeno_io_output_stream(out[1]), scene, c);
   return zeno_io_output_commit_all(out, 2, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
 }
 
@@ -350,18 +353,34 @@ static int report(const certify_options *o, const zeno_scene *scene, const zeno_
   return code;
 }
 
+// --out DIR: the folder made and its lock taken before any work, held
+// until the files are committed (a second run writing there is refused,
+// as `sweep` and `regions` refuse one).
+static int take_out_dir(const char *dir, zeno_io_dir_lock **lock, zeno_error *err) {
+  if (dir == NULL) return CLI_CONTINUE;
+  if (zeno_io_make_directories(dir, err) != ZENO_OK) return cli_output_error(err);
+  *lock = zeno_io_dir_lock_take(dir, err);
+  return *lock != NULL ? CLI_CONTINUE : cli_output_error(err);
+}
+
 static int certify(const void *options, const zeno_scene *scene, zeno_error *err) {
   const certify_options *o = options;
   if (!cli_certificate_library_load(&certificate_library)) return CLI_EXIT_RUNTIME;
+  zeno_io_dir_lock *lock = NULL;
+  const int taken = take_out_dir(o->out, &lock, err);
+  if (taken != CLI_CONTINUE) return taken;
   zeno_certificate *c = malloc(sizeof *c);
+  int code;
   if (c == NULL) {
     cli_out_of_memory(err);
-    return cli_library_error(err);
+    code = cli_library_error(err);
+  } else {
+    code = certificate_library.certify(scene, &o->def, c, err) != ZENO_OK
+               ? cli_library_error(err)
+               : report(o, scene, c, err);
   }
-  const int code = certificate_library.certify(scene, &o->def, c, err) != ZENO_OK
-                       ? cli_library_error(err)
-                       : report(o, scene, c, err);
   free(c);
+  zeno_io_dir_lock_release(lock);
   return code;
 }
 

@@ -81,8 +81,9 @@ zeno_status zeno_io_make_directories(const char *dir, zeno_error *error) {
 struct zeno_io_output {
   char *path;    ///< the file's final path
   char *temp;    ///< the temporary file beside it
-  FILE *stream;  ///< NULL once closed (zeno_io_output_commit_all)
-  bool placed;   ///< renamed into place
+  FILE *stream;  ///< NULL once closed (zeno_io_output_commit_all), and for a removal
+  bool placed;   ///< renamed into place (a removal: removed)
+  bool removal;  ///< zeno_io_output_open_removal(): the commit removes the file
 };
 
 // The process umask, read without changing it (umask() would, and is not
@@ -103,7 +104,9 @@ static void output_free(zeno_io_output *o) {
   free(o);
 }
 
-zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error) {
+// The handle of DIR/NAME and its temporary name, when DIR/NAME is a file,
+// a link or absent; NULL with the error otherwise.
+static zeno_io_output *output_new(const char *dir, const char *name, zeno_error *error) {
   if (dir == NULL || name == NULL || name[0] == '\0' || strchr(name, '/') != NULL) {
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a plain file name are required");
     return NULL;
@@ -131,6 +134,12 @@ zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_erro
     output_free(o);
     return NULL;
   }
+  return o;
+}
+
+zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error) {
+  zeno_io_output *o = output_new(dir, name, error);
+  if (o == NULL) return NULL;
   // mkstemp creates the file exclusively: it never opens a planted link.
   const int fd = mkstemp(o->temp);
   if (fd >= 0 && fchmod(fd, file_mode()) == 0) o->stream = fdopen(fd, "w");
@@ -162,6 +171,12 @@ zeno_io_output *zeno_io_output_open_path(const char *path, zeno_error *error) {
   return out;
 }
 
+zeno_io_output *zeno_io_output_open_removal(const char *dir, const char *name, zeno_error *error) {
+  zeno_io_output *o = output_new(dir, name, error);
+  if (o != NULL) o->removal = true;
+  return o;
+}
+
 FILE *zeno_io_output_stream(const zeno_io_output *o) { return o ? o->stream : NULL; }
 
 // Flushes, syncs and closes the temporary file; false on a failure, its
@@ -187,13 +202,15 @@ zeno_status zeno_io_output_commit_all(zeno_io_output *const *outputs, size_t cou
   // Every file whole first: only then does any of them replace its
   // previous one.
   for (size_t k = 0; k < count && failed == NULL; k++)
-    if (outputs[k] != NULL && !output_close(outputs[k], &err)) failed = outputs[k];
+    if (outputs[k] != NULL && !outputs[k]->removal && !output_close(outputs[k], &err))
+      failed = outputs[k];
   // rename() replaces whatever the final name is, a link included, without
   // following it.
   for (size_t k = 0; k < count && failed == NULL; k++) {
     zeno_io_output *o = outputs[k];
     if (o == NULL) continue;
-    o->placed = rename(o->temp, o->path) == 0;
+    if (o->removal) o->placed = unlink(o->path) == 0 || errno == ENOENT;
+    else o->placed = rename(o->temp, o->path) == 0;
     if (!o->placed) {
       failed = o;
       err = errno;
@@ -207,7 +224,7 @@ zeno_status zeno_io_output_commit_all(zeno_io_output *const *outputs, size_t cou
     zeno_io_output *o = outputs[k];
     if (o == NULL) continue;
     if (o->stream != NULL) fclose(o->stream);
-    if (!o->placed) unlink(o->temp);
+    if (!o->placed && !o->removal) unlink(o->temp);
     output_free(o);
   }
   return st;
@@ -221,7 +238,7 @@ zeno_status zeno_io_output_commit(zeno_io_output *o, zeno_error *error) {
 void zeno_io_output_discard(zeno_io_output *o) {
   if (o == NULL) return;
   if (o->stream != NULL) fclose(o->stream);
-  unlink(o->temp);
+  if (!o->removal) unlink(o->temp);
   output_free(o);
 }
 

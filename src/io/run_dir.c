@@ -66,6 +66,19 @@ run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev, d
   return s;
 }
 
+zeno_status run_dir_check_rows(size_t rows, const run_dir_sampler *s, zeno_error *error) {
+  // The multiples k*dt < t_event left, as a double: a tiny dt asks for more
+  // than a size_t counts.
+  const double samples = s->active ? fmax(0, ceil(s->t_event / s->dt) - s->k) : 0;
+  const double need = (double)rows + samples + 2;  // and the event's two rows
+  if (need <= (double)ZENO_RUN_DIR_MAX_ROWS) return ZENO_OK;
+  return zeno_fail(error, ZENO_ERR_RANGE, "solver.sample_dt",
+                   "a trajectory sampled every solver.sample_dt = %g would take %.0f rows by t = "
+                   "%g, more than %lld, the most a run may hold: raise solver.sample_dt, or lower "
+                   "stop.t_end or stop.max_events",
+                   s->dt, need, s->t_event, (long long)ZENO_RUN_DIR_MAX_ROWS);
+}
+
 bool run_dir_sampler_next(run_dir_sampler *s, double *t) {
   while (s->active && s->k * s->dt < s->t_event) {
     const double time = s->k * s->dt;
@@ -119,6 +132,7 @@ zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim, const
   run_dir_sampler smp = run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
                                               has_prev ? d->events[d->event_count - 1].t : 0,
                                               ev->t);
+  if (run_dir_check_rows(rows, &smp, error) != ZENO_OK) return ZENO_ERR_RANGE;
   const zeno_interrupt *interrupt = &zeno_sim_settings(sim)->interrupt;
   bool ok = true;
   double t;
@@ -175,14 +189,14 @@ static const char *const OUT_NAMES[OUT_COUNT] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_R
 /// A line of the digest: the hex digest, two spaces, a name and '\n'.
 #define DIGEST_LINE_SIZE (ZENO_SHA256_HEX_SIZE + 32)
 
-/// Sample rows written between two looks at the files' sizes, and a bound
-/// on one row's bytes (21 numbers of at most 24 characters, a mode, a kind
-/// and an index): the writer stops a run this far below
-/// ZENO_RUN_DIR_MAX_BYTES, so no file it writes ever exceeds it.
+/// Sample rows written between two looks at the files' sizes: the writer
+/// stops a run this far below ZENO_RUN_DIR_MAX_BYTES (at the longest row,
+/// ZENO_RUN_DIR_ROW_MAX_BYTES), so no file it writes ever exceeds it. The
+/// trajectory is bounded before that by its rows (ZENO_RUN_DIR_MAX_ROWS);
+/// the events' files by these looks.
 #define RUN_DIR_ROWS_PER_CHECK 1024
-#define RUN_DIR_ROW_MAX_BYTES 1024
 #define RUN_DIR_WRITE_LIMIT \
-  (ZENO_RUN_DIR_MAX_BYTES - RUN_DIR_ROWS_PER_CHECK * RUN_DIR_ROW_MAX_BYTES)
+  (ZENO_RUN_DIR_MAX_BYTES - RUN_DIR_ROWS_PER_CHECK * ZENO_RUN_DIR_ROW_MAX_BYTES)
 
 struct zeno_run_dir_writer {
   char *dir;
@@ -193,6 +207,7 @@ struct zeno_run_dir_writer {
   double sample_dt;
   bool has_prev;   ///< an event was written
   double t_prev;   ///< its time
+  size_t rows;     ///< trajectory rows written
   size_t skipped;  ///< samples without dense output
 };
 
@@ -369,6 +384,7 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "writer, simulator and event are required");
   FILE *trajectory = zeno_io_output_stream(w->out[OUT_TRAJECTORY]);
   run_dir_sampler smp = run_dir_sampler_start(w->sample_dt, w->has_prev, w->t_prev, ev->t);
+  if (run_dir_check_rows(w->rows, &smp, error) != ZENO_OK) return ZENO_ERR_RANGE;
   w->has_prev = true;
   w->t_prev = ev->t;
   double t;
@@ -381,6 +397,7 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
     const zeno_run_dir_row row = event_row(&st, ZENO_ROW_SAMPLE, ev->index);
     if (zeno_io_trajectory_row(trajectory, &row, w->contact_count, NULL) != ZENO_OK)
       return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
+    w->rows++;
     if (rows % RUN_DIR_ROWS_PER_CHECK == 0 && check_size(w, OUT_TRAJECTORY, error) != ZENO_OK)
       return ZENO_ERR_RANGE;
   }
@@ -389,6 +406,7 @@ zeno_status zeno_run_dir_writer_event(zeno_run_dir_writer *w, const zeno_sim *si
   if (zeno_io_trajectory_row(trajectory, &before, w->contact_count, NULL) != ZENO_OK ||
       zeno_io_trajectory_row(trajectory, &after, w->contact_count, NULL) != ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_TRAJECTORY, error);
+  w->rows += 2;
   if (zeno_io_event_jsonl(zeno_io_output_stream(w->out[OUT_EVENTS]), ev, w->contact_count, NULL) !=
       ZENO_OK)
     return write_failed(w->dir, ZENO_RUN_DIR_EVENTS, error);

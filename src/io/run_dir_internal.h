@@ -22,6 +22,11 @@ typedef struct run_dir_sampler {
 /// (has_prev false), for dt = 0 or for a non-finite time.
 run_dir_sampler run_dir_sampler_start(double dt, bool has_prev, double t_prev, double t_event);
 
+/// Checks that `rows` rows so far, the samples the sampler has left and the
+/// two rows of its event stay within ZENO_RUN_DIR_MAX_ROWS; else
+/// ZENO_ERR_RANGE naming solver.sample_dt and the rows it would take.
+zeno_status run_dir_check_rows(size_t rows, const run_dir_sampler *sampler, zeno_error *error);
+
 /// The next sample time; false when there is none left.
 bool run_dir_sampler_next(run_dir_sampler *sampler, double *t);
 

@@ -45,6 +45,23 @@ def test_example2_word_and_rest(example2):
     assert [e.kind for e in run.events].count("impact") == 4
 
 
+def test_trajectory_rows_are_capped(tmp_path):
+    # A tiny sample_dt asked Run.trajectory for gigabytes (MemoryError):
+    # the library refuses the rows before making them (ZENO_RUN_DIR_MAX_ROWS,
+    # the rule of simulate --out), naming solver.sample_dt and the rows.
+    run = zeno.simulate(zeno.Scene.load(scene_path("example3-zeno.yaml")), sample_dt=1e-12)
+    assert run.status == "rest"  # the run itself needs no samples
+    with pytest.raises(zeno.ArgumentError) as info:
+        run.trajectory
+    text = str(info.value)
+    assert "solver.sample_dt = 1e-12 would take " in text
+    assert "more than 2097152, the most a run may hold" in text
+    # The same error from the CLI.
+    code, _, err = cli("simulate", scene_path("example3-zeno.yaml"), "--set",
+                       "solver.sample_dt=1e-12", "--out", str(tmp_path / "run"), check=False)
+    assert code == 1 and text in err
+
+
 def test_example3_zeno_time():
     run = zeno.simulate(zeno.Scene.load(scene_path("example3-zeno.yaml")))
     assert run.status == "rest"

@@ -117,7 +117,9 @@ static void print_help(void) {
       "\nLyapunov certificates (zeno certify, docs/certificate.md):\n"
       "      --certify         a certificate at every undecided point (region 7):\n"
       "                        counts in the summary, DIR/certificates.csv and\n"
-      "                        their own colour in the figure (not journaled)\n"
+      "                        their own colour in the figure; each journaled\n"
+      "                        in DIR/certificates.journal as it finishes (a\n"
+      "                        rerun certifies only the points not journaled)\n"
       "      --certify-check N --certify, each certificate checked along N random\n"
       "                        perturbed runs (zeno certify --check), N in\n"
       "                        [0, %d] (default 0)\n"
@@ -416,8 +418,19 @@ static int certify(grid_command *c) {
                                     .nz = c->nz,
                                     .threads = o->g.threads,
                                     .check_runs = o->certify_check,
-                                    .all = o->certify_all};
+                                    .all = o->certify_all,
+                                    .map_signature = c->batch.signature};
   return regions_certify_run(&in, o->g.out_dir, &w->cert);
+}
+
+// certificates.csv in --out, committed with regions.csv and summary.json;
+// a run without --certify removes an earlier run's.
+static bool has_certificates(const grid_command *c) {
+  return ((const sweep *)c->context)->cert.verdicts != NULL;
+}
+
+static void write_certificates(FILE *f, const grid_command *c) {
+  regions_certify_table(f, &((const sweep *)c->context)->cert);
 }
 
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
@@ -446,6 +459,9 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
       .destroy_map = destroy_map,
       .check_z = check_z,
       .after_rows = certify,
+      .extra_name = REGIONS_CERTIFICATES_NAME,
+      .has_extra = has_certificates,
+      .write_extra = write_certificates,
       .table_header = table_header,
       .write_summary = write_summary_json,
       .print_summary = print_summary,

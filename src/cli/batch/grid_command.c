@@ -62,23 +62,31 @@ static zeno_status write_summary(FILE *f, const void *context) {
   return ferror(f) ? ZENO_ERR_IO : ZENO_OK;
 }
 
-// DIR's table and summary.json: both written aside, then renamed into
-// place together (a failure keeps the folder's previous pair).
+// DIR's table, the command's extra file and summary.json: all written
+// aside, then renamed into place together (a failure keeps the folder's
+// previous files). A run without the extra file removes an earlier one's.
 static int write_files(const grid_command *c, const zeno_scene *scene, double seconds) {
+  enum { TABLE, EXTRA, SUMMARY, FILES };
   zeno_error err;
   const char *dir = c->options->out_dir;
-  zeno_io_output *out[2] = {zeno_io_output_open(dir, c->names->table, &err), NULL};
-  if (out[0] != NULL) out[1] = zeno_io_output_open(dir, c->names->summary, &err);
-  if (out[1] == NULL) {
-    zeno_io_output_discard(out[0]);
+  const bool extra = c->extra_name && c->has_extra(c);
+  zeno_io_output *out[FILES] = {zeno_io_output_open(dir, c->names->table, &err), NULL, NULL};
+  bool opened = out[TABLE] != NULL;
+  if (opened && c->extra_name)
+    opened = (out[EXTRA] = extra ? zeno_io_output_open(dir, c->extra_name, &err)
+                                 : zeno_io_output_open_removal(dir, c->extra_name, &err)) != NULL;
+  if (opened) opened = (out[SUMMARY] = zeno_io_output_open(dir, c->names->summary, &err)) != NULL;
+  if (!opened) {
+    for (int k = 0; k < FILES; k++) zeno_io_output_discard(out[k]);
   } else {
-    FILE *f = zeno_io_output_stream(out[0]);
+    FILE *f = zeno_io_output_stream(out[TABLE]);
     grid_batch_header(f, &c->batch);
     c->table_header(f, c, scene);
     grid_batch_table(f, &c->batch, c->grid);
-    cli_print_json(zeno_io_output_stream(out[1]), c->common, write_summary,
+    if (extra) c->write_extra(zeno_io_output_stream(out[EXTRA]), c);
+    cli_print_json(zeno_io_output_stream(out[SUMMARY]), c->common, write_summary,
                    &(summary_json){c, scene, seconds});
-    if (zeno_io_output_commit_all(out, 2, &err) == ZENO_OK) return CLI_EXIT_OK;
+    if (zeno_io_output_commit_all(out, FILES, &err) == ZENO_OK) return CLI_EXIT_OK;
   }
   cli_error("%s: %s", c->batch.command, err.message);
   return CLI_EXIT_RUNTIME;

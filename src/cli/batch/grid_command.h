@@ -92,6 +92,14 @@ struct grid_command {
   /// Optional: rank 0's work after the rows, before the outputs;
   /// CLI_CONTINUE or an exit code.
   int (*after_rows)(grid_command *c);
+  /// Optional: a third file of --out, committed with the table and
+  /// summary.json (between them). `has_extra` says whether this run writes
+  /// it (write_extra writes it); when not, an earlier run's file of that
+  /// name is removed in the same commit, so that the folder holds one
+  /// run's files.
+  const char *extra_name;
+  bool (*has_extra)(const grid_command *c);
+  void (*write_extra)(FILE *f, const grid_command *c);
   /// The table's header after the batch's columns, newline included.
   void (*table_header)(FILE *f, const grid_command *c, const zeno_scene *scene);
   /// The summary: as one JSON object (newline included) and as text.

@@ -62,7 +62,7 @@ static void line_check(const char *text, size_t length, char out[CHECK_DIGITS + 
   zeno_sha256_hex(digest, CHECK_DIGITS / 2, out);
 }
 
-/* ---------- reading ---------- */
+/* ---------- files of checksummed lines ---------- */
 
 // A journal line "CHECK TEXT\n": *text is TEXT when CHECK is its checksum.
 // False for a line cut short by a kill, edited, or appended by hand.
@@ -77,24 +77,131 @@ static bool checked_line(char *line, char **text) {
   return memcmp(line, want, CHECK_DIGITS) == 0;
 }
 
-// Reads the rows an earlier run finished. *keep is the length of the part
-// of the file to keep (up to the last finished row): the rest (a row cut
-// short, a line that fails its checksum and all after it) is recomputed.
-// The points of a row collect in `pending` until its "done" line.
-static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *grid,
-                        unsigned char *done, size_t *resumed_rows, long *keep) {
-  const grid_journal_format *fm = j->format;
+static int write_failed(const journal_lines *j) {
+  cli_error("%s: cannot write '%s': %s", j->command, j->path, strerror(errno));
+  return CLI_EXIT_RUNTIME;
+}
+
+// Opens the journal for reading and appending without following a link
+// planted in its place; a new one is created.
+static FILE *open_journal(const char *path, bool *created) {
+  int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+  *created = false;
+  if (fd < 0 && errno == ENOENT) {
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, JOURNAL_MODE);
+    *created = fd >= 0;
+  }
+  FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+  if (fd >= 0 && f == NULL) close(fd);
+  return f;
+}
+
+// Whether the journal holds no more than the start of this run's first
+// line, the header (magic and signature) without its newline: empty, or
+// cut short. Leaves the file at its start.
+static bool header_cut_short(FILE *f, const char *magic, const char *sig) {
   char line[LINE_SIZE];
-  const size_t magic = strlen(fm->magic);
-  if (fgets(line, sizeof line, f) == NULL || strncmp(line, fm->magic, magic) != 0 ||
-      strncmp(line + magic, sig, strlen(sig)) != 0 || line[magic + strlen(sig)] != '\n') {
-    cli_error(
-        "%s: '%s' belongs to another sweep (scene, axes or settings differ); "
-        "remove it or choose another --out",
-        fm->command, j->path);
+  const bool read = fgets(line, sizeof line, f) != NULL;
+  const bool at_end = fgetc(f) == EOF && feof(f);
+  rewind(f);
+  if (!read) return at_end;
+  const size_t n = strlen(line), magic_length = strlen(magic);
+  if (!at_end || strchr(line, '\n') != NULL) return false;
+  char header[LINE_SIZE];
+  snprintf(header, sizeof header, "%s%s", magic, sig);
+  return n <= magic_length + strlen(sig) && strncmp(line, header, n) == 0;
+}
+
+int journal_lines_open(journal_lines *j, const char *dir, const char *name, const char *magic,
+                       const char *sig, bool *created) {
+  j->file = NULL;
+  j->line = 1;
+  j->keep = 0;
+  j->path = zeno_io_path_join(dir, name);
+  if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
+  FILE *f = open_journal(j->path, created);
+  if (f == NULL) {
+    cli_error("%s: cannot open '%s': %s%s", j->command, j->path, strerror(errno),
+              errno == ELOOP ? " (a link; the journal must be a file of its own)" : "");
+    return CLI_EXIT_RUNTIME;
+  }
+  j->file = f;
+  if (!*created && header_cut_short(f, magic, sig)) {
+    // Empty, or its first line cut short (a full disk or a kill as the run
+    // began): nothing of a run is in it, and it is begun again.
+    if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+      cli_error("%s: cannot rewrite '%s': %s", j->command, j->path, strerror(errno));
+      return CLI_EXIT_RUNTIME;
+    }
+    *created = true;
+  }
+  if (*created) {
+    fprintf(f, "%s%s\n", magic, sig);
+    return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
+  }
+  char line[LINE_SIZE];
+  const size_t magic_length = strlen(magic);
+  if (fgets(line, sizeof line, f) == NULL || strncmp(line, magic, magic_length) != 0 ||
+      strncmp(line + magic_length, sig, strlen(sig)) != 0 ||
+      line[magic_length + strlen(sig)] != '\n') {
+    cli_error("%s: '%s' belongs to %s; remove it or choose another --out", j->command, j->path,
+              j->other_run);
     return CLI_EXIT_USAGE;
   }
-  *keep = ftell(f);
+  j->keep = ftell(f);
+  return CLI_CONTINUE;
+}
+
+char *journal_lines_next(journal_lines *j, char *line, size_t size) {
+  char *text;
+  if (fgets(line, (int)size, j->file) == NULL) return NULL;
+  j->line++;
+  if (checked_line(line, &text)) return text;
+  // A line cut short at the end is a kill's; any other is noted.
+  if (strchr(line, '\n') != NULL || !feof(j->file))
+    cli_error("note: %s:%ld fails its checksum; %s", j->path, j->line, j->redo);
+  return NULL;
+}
+
+void journal_lines_accept(journal_lines *j) { j->keep = ftell(j->file); }
+
+int journal_lines_truncate(journal_lines *j) {
+  FILE *f = j->file;
+  if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)j->keep) != 0 ||
+      fseek(f, j->keep, SEEK_SET) != 0) {
+    cli_error("%s: cannot rewrite '%s': %s", j->command, j->path, strerror(errno));
+    return CLI_EXIT_RUNTIME;
+  }
+  return CLI_CONTINUE;
+}
+
+void journal_lines_put(journal_lines *j, const char *text) {
+  char check[CHECK_DIGITS + 1];
+  line_check(text, strlen(text), check);
+  fprintf(j->file, "%s %s\n", check, text);
+}
+
+int journal_lines_flush(journal_lines *j) {
+  return fflush(j->file) != 0 || ferror(j->file) ? write_failed(j) : CLI_CONTINUE;
+}
+
+int journal_lines_close(journal_lines *j, int code) {
+  if (j->file && fclose(j->file) != 0 && code == CLI_EXIT_OK) code = write_failed(j);
+  free(j->path);
+  j->file = NULL;
+  j->path = NULL;
+  return code;
+}
+
+/* ---------- the rows ---------- */
+
+// Reads the rows an earlier run finished. What is kept of the file ends
+// at the last finished row: the rest (a row cut short, a line that fails
+// its checksum and all after it) is recomputed. The points of a row
+// collect in `pending` until its "done" line.
+static int read_journal(grid_journal *j, char *grid, unsigned char *done, size_t *resumed_rows) {
+  const grid_journal_format *fm = j->format;
+  char line[LINE_SIZE];
   const size_t nx = fm->nx, size = fm->point_size;
   unsigned char *seen = calloc(nx, 1);
   char *pending = malloc(nx * size), *point = malloc(size);
@@ -103,16 +210,8 @@ static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *g
     return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   }
   size_t row = SIZE_MAX, seen_count = 0;  // SIZE_MAX: no row under way
-  long number = 1;
   char *text;
-  while (fgets(line, sizeof line, f) != NULL) {
-    number++;
-    if (!checked_line(line, &text)) {
-      if (strchr(line, '\n') != NULL || !feof(f))
-        cli_error("note: %s:%ld fails its checksum; the sweep recomputes from there", j->path,
-                  number);
-      break;
-    }
+  while ((text = journal_lines_next(&j->lines, line, sizeof line)) != NULL) {
     if (strncmp(text, JOURNAL_DONE, strlen(JOURNAL_DONE)) == 0) {
       char *end;
       const unsigned long r = strtoul(text + strlen(JOURNAL_DONE), &end, 10);
@@ -120,7 +219,7 @@ static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *g
         memcpy(grid + r * nx * size, pending, nx * size);
         if (!done[r]) (*resumed_rows)++;
         done[r] = 1;
-        *keep = ftell(f);
+        journal_lines_accept(&j->lines);
       }
       row = SIZE_MAX;
       continue;
@@ -140,92 +239,24 @@ static int read_journal(const grid_journal *j, FILE *f, const char *sig, char *g
   return CLI_CONTINUE;
 }
 
-/* ---------- writing ---------- */
-
-static int write_failed(const grid_journal *j) {
-  cli_error("%s: cannot write '%s': %s", j->format->command, j->path, strerror(errno));
-  return CLI_EXIT_RUNTIME;
-}
-
-// Writes one line with its checksum in front.
-static void put_line(FILE *f, const char *text) {
-  char check[CHECK_DIGITS + 1];
-  line_check(text, strlen(text), check);
-  fprintf(f, "%s %s\n", check, text);
-}
-
-// Opens the journal for reading and appending without following a link
-// planted in its place; a new one is created.
-static FILE *open_journal(const grid_journal *j, bool *created) {
-  int fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-  *created = false;
-  if (fd < 0 && errno == ENOENT) {
-    fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, JOURNAL_MODE);
-    *created = fd >= 0;
-  }
-  FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
-  if (fd >= 0 && f == NULL) close(fd);
-  return f;
-}
-
-// Whether the journal holds no more than the start of this run's first
-// line, the header (magic and signature) without its newline: empty, or
-// cut short. Leaves the file at its start.
-static bool header_cut_short(FILE *f, const grid_journal_format *format, const char *sig) {
-  char line[LINE_SIZE];
-  const bool read = fgets(line, sizeof line, f) != NULL;
-  const bool at_end = fgetc(f) == EOF && feof(f);
-  rewind(f);
-  if (!read) return at_end;
-  const size_t n = strlen(line), magic = strlen(format->magic);
-  if (!at_end || strchr(line, '\n') != NULL) return false;
-  char header[LINE_SIZE];
-  snprintf(header, sizeof header, "%s%s", format->magic, sig);
-  return n <= magic + strlen(sig) && strncmp(line, header, n) == 0;
-}
-
 int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
                       const char *sig, void *grid, unsigned char *done, size_t *resumed_rows) {
-  const char *const COMMAND = format->command;
   j->format = format;
+  j->lines = (journal_lines){.command = format->command,
+                             .other_run = "another sweep (scene, axes or settings differ)",
+                             .redo = "the sweep recomputes from there"};
   zeno_error err;
   if (zeno_io_make_directories(dir, &err) != ZENO_OK ||
       (j->lock = zeno_io_dir_lock_take(dir, &err)) == NULL) {
-    cli_error("%s: %s", COMMAND, err.message);
+    cli_error("%s: %s", format->command, err.message);
     return CLI_EXIT_RUNTIME;
   }
-  j->path = zeno_io_path_join(dir, format->name);
-  if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
   bool created;
-  FILE *f = open_journal(j, &created);
-  if (f == NULL) {
-    cli_error("%s: cannot open '%s': %s%s", COMMAND, j->path, strerror(errno),
-              errno == ELOOP ? " (a link; the journal must be a file of its own)" : "");
-    return CLI_EXIT_RUNTIME;
-  }
-  j->file = f;
-  if (!created && header_cut_short(f, format, sig)) {
-    // Empty, or its first line cut short (a full disk or a kill as the run
-    // began): nothing of a run is in it, and it is begun again.
-    if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
-      cli_error("%s: cannot rewrite '%s': %s", COMMAND, j->path, strerror(errno));
-      return CLI_EXIT_RUNTIME;
-    }
-    created = true;
-  }
-  if (created) {
-    fprintf(f, "%s%s\n", format->magic, sig);
-    return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
-  }
-  long keep = 0;
-  const int code = read_journal(j, f, sig, grid, done, resumed_rows, &keep);
-  if (code != CLI_CONTINUE) return code;
+  int code = journal_lines_open(&j->lines, dir, format->name, format->magic, sig, &created);
+  if (code != CLI_CONTINUE || created) return code;
+  code = read_journal(j, grid, done, resumed_rows);
   // Drop what is not kept, then append after the last finished row.
-  if (fflush(f) != 0 || ftruncate(fileno(f), (off_t)keep) != 0 || fseek(f, keep, SEEK_SET) != 0) {
-    cli_error("%s: cannot rewrite '%s': %s", COMMAND, j->path, strerror(errno));
-    return CLI_EXIT_RUNTIME;
-  }
-  return CLI_CONTINUE;
+  return code == CLI_CONTINUE ? journal_lines_truncate(&j->lines) : code;
 }
 
 int grid_journal_append(grid_journal *j, size_t row, const void *points) {
@@ -233,25 +264,21 @@ int grid_journal_append(grid_journal *j, size_t row, const void *points) {
   char text[LINE_SIZE];
   for (size_t ix = 0; ix < fm->nx; ix++) {
     FILE *m = fmemopen(text, sizeof text, "w");
-    if (m == NULL) return write_failed(j);
+    if (m == NULL) return write_failed(&j->lines);
     const bool written = fm->write(m, (const char *)points + ix * fm->point_size, row,
                                    fm->context) == ZENO_OK;
-    if (fclose(m) != 0 || !written) return write_failed(j);
+    if (fclose(m) != 0 || !written) return write_failed(&j->lines);
     text[strcspn(text, "\n")] = '\0';
-    put_line(j->file, text);
+    journal_lines_put(&j->lines, text);
   }
   snprintf(text, sizeof text, "%s%zu", JOURNAL_DONE, row);
-  put_line(j->file, text);
-  if (fflush(j->file) != 0 || ferror(j->file)) return write_failed(j);
-  return CLI_CONTINUE;
+  journal_lines_put(&j->lines, text);
+  return journal_lines_flush(&j->lines);
 }
 
 int grid_journal_close(grid_journal *j, int code) {
-  if (j->file && fclose(j->file) != 0 && code == CLI_EXIT_OK) code = write_failed(j);
+  code = journal_lines_close(&j->lines, code);
   zeno_io_dir_lock_release(j->lock);
-  free(j->path);
-  j->file = NULL;
-  j->path = NULL;
   j->lock = NULL;
   return code;
 }

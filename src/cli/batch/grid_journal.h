@@ -33,10 +33,55 @@ typedef struct grid_journal_format {
   const void *context;  ///< given to write and read
 } grid_journal_format;
 
+/// A journal file: a header line (a magic text and the run's signature),
+/// then lines of text each behind the checksum of its text. The journal of
+/// rows below and that of `regions --certify`'s certificates
+/// (regions_certify.h) follow its rules: a line cut short at the end (a
+/// kill) is dropped quietly; a line that fails its checksum (edited or
+/// appended by hand) is dropped with everything after it, and a note names
+/// the file and the line; a header of another run is refused.
+typedef struct journal_lines {
+  const char *command;    ///< for messages: "regions"
+  const char *other_run;  ///< "'PATH' belongs to OTHER_RUN": "another sweep (...)"
+  const char *redo;       ///< the note's end: "the sweep recomputes from there"
+  FILE *file;             ///< open for reading and appending, NULL before open
+  char *path;             ///< DIR/NAME
+  long line;              ///< the number of the last line read (the header's is 1)
+  long keep;              ///< bytes of the file to keep: up to the last line accepted
+} journal_lines;
+
+/// Opens DIR/NAME, never through a link (the caller holds DIR's lock). A
+/// new file, or one that holds no more than this header cut short, gets
+/// the header and *created is set; else the header must be MAGIC SIG
+/// (another run's is refused: CLI_EXIT_USAGE) and the lines follow.
+/// Returns CLI_CONTINUE or an exit code (reported); close it either way.
+int journal_lines_open(journal_lines *journal, const char *dir, const char *name, const char *magic,
+                       const char *sig, bool *created);
+
+/// Reads the next line into `line` (size bytes): its text, without the
+/// checksum and the newline, or NULL at the end and at the first line that
+/// fails its checksum.
+char *journal_lines_next(journal_lines *journal, char *line, size_t size);
+
+/// Keeps every line read so far.
+void journal_lines_accept(journal_lines *journal);
+
+/// Drops what follows the last line kept and makes the file ready for
+/// appending. Returns CLI_CONTINUE or CLI_EXIT_RUNTIME (reported).
+int journal_lines_truncate(journal_lines *journal);
+
+/// Appends a line (text without a newline) behind its checksum; then
+/// journal_lines_flush() writes it out.
+void journal_lines_put(journal_lines *journal, const char *text);
+int journal_lines_flush(journal_lines *journal);
+
+/// Closes the file; a failing close turns CLI_EXIT_OK into
+/// CLI_EXIT_RUNTIME (reported). Returns the resulting code.
+int journal_lines_close(journal_lines *journal, int code);
+
 typedef struct grid_journal {
   const grid_journal_format *format;
-  FILE *file;              ///< open for appending, NULL before open
-  char *path;              ///< DIR/NAME
+  journal_lines lines;     ///< DIR/NAME
   zeno_io_dir_lock *lock;  ///< DIR's lock, held until close
 } grid_journal;
 

@@ -58,7 +58,7 @@ static int store_row(grid_rows *w, size_t row, const void *points) {
   if (points != at) memcpy(at, points, row_bytes(w));
   w->done[row] = 1;
   w->computed_points += (long)w->def->format->nx;
-  if (w->journal.file) {
+  if (w->journal.lines.file) {
     const int code = grid_journal_append(&w->journal, row, points);
     if (code != CLI_CONTINUE) return code;
   }
