@@ -3,6 +3,7 @@
 #include "grid_rows.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,9 @@ typedef struct row_run {
   atomic_size_t failed_row;
   zeno_status fail_status;
   zeno_error fail_error;
+  /// Guards the first failure. A mutex, not an OpenMP critical section: a
+  /// run on one thread never starts the OpenMP runtime (compute_shared()).
+  pthread_mutex_t failure_lock;
   atomic_bool stop;           ///< a row could not be handed on: stop
   int code;                   ///< CLI_CONTINUE, or why it could not
   void *incoming;             ///< rank 0: a row from another rank
@@ -142,18 +146,42 @@ static void compute_point(row_run *r, size_t item) {
   void *point = (char *)r->w->grid + row * row_bytes(r->w) + (item % nx) * d->format->point_size;
   const zeno_status st = d->point(d->context, row, item % nx, point, &err);
   if (st != ZENO_OK) {
-#ifdef _OPENMP
-#pragma omp critical(grid_rows_failure)
-#endif
+    pthread_mutex_lock(&r->failure_lock);
     if (item < r->failed) {
       r->failed = item;
       r->fail_status = st;
       r->fail_error = err;
       atomic_store(&r->failed_row, k);
     }
+    pthread_mutex_unlock(&r->failure_lock);
   }
   // The failure is recorded before its row can count as finished.
   if (atomic_fetch_sub(&r->left[k], 1) == 1) atomic_store(&r->finished[k], true);
+}
+
+// The points shared out over `threads` OpenMP threads, the rows handed on
+// by the first. A function of its own: one thread never starts the OpenMP
+// runtime (LLVM's registers itself in a 1 KiB file of /dev/shm at its
+// first parallel region and dies of SIGBUS when that cannot be written,
+// e.g. under a file size limit), and clang starts it on entry to any
+// function holding a parallel region.
+static void compute_shared(row_run *r, size_t items, int threads) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(dynamic, 1) nowait
+    for (size_t item = 0; item < items; item++) {
+      compute_point(r, item);
+      if (omp_get_thread_num() == 0) hand_on(r);
+    }
+  }
+#else
+  (void)threads;
+  for (size_t item = 0; item < items; item++) {
+    compute_point(r, item);
+    hand_on(r);
+  }
+#endif
 }
 
 // Computes this rank's share of the rows still to do.
@@ -193,23 +221,19 @@ static int compute(grid_rows *w) {
                .expected = todo_count - count};
   atomic_init(&r.failed_row, count);
   atomic_init(&r.stop, false);
+  pthread_mutex_init(&r.failure_lock, NULL);
   const size_t items = count * nx;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(zeno_regions_threads(d->threads))
-  {
-#pragma omp for schedule(dynamic, 1) nowait
+  const int threads = zeno_regions_threads(d->threads);
+  if (threads > 1) {
+    compute_shared(&r, items, threads);
+  } else {
     for (size_t item = 0; item < items; item++) {
       compute_point(&r, item);
-      if (omp_get_thread_num() == 0) hand_on(&r);
+      hand_on(&r);
     }
   }
-#else
-  for (size_t item = 0; item < items; item++) {
-    compute_point(&r, item);
-    hand_on(&r);
-  }
-#endif
   hand_on(&r);  // the rows the other threads finished last
+  pthread_mutex_destroy(&r.failure_lock);
   int code = r.code;
   if (code == CLI_CONTINUE && r.failed < items) {
     const size_t row = own[r.failed / nx];

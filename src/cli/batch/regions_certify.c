@@ -216,18 +216,21 @@ static size_t tried_points(const regions_certify_input *in, size_t total, region
   return n;
 }
 
-// Every certificate not done yet, each journaled as it finishes (journal
-// NULL: none). A failing journal write or a signal stops the rest.
-static int certify_points(const cli_certificate_library *lib, const regions_certify_input *in,
-                          journal_lines *journal, regions_certificate *pcs, size_t n) {
-  const int team = zeno_regions_threads(in->threads);
-  (void)team;  // unused without OpenMP
+// The certificates not done yet on `team` OpenMP threads, each journaled
+// as it finishes; a failing journal write stops the rest. Only for a team
+// of two or more: one thread never starts the OpenMP runtime (LLVM's dies
+// of SIGBUS when its /dev/shm registration cannot be written, see
+// grid_rows.c's compute_shared()).
+static int certify_shared(const cli_certificate_library *lib, const regions_certify_input *in,
+                          journal_lines *journal, regions_certificate *pcs, size_t n, int team) {
   int code = CLI_CONTINUE;
   // Each certificate on a thread of its own; CSDP's solves queue on its
   // mutex (docs/certificate.md), the rest (the exact check, the scene)
   // runs in parallel.
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1)
+#else
+  (void)team;
 #endif
   for (size_t i = 0; i < n; i++) {
     int going;
@@ -249,6 +252,24 @@ static int certify_points(const cli_certificate_library *lib, const regions_cert
 #endif
         code = append_certificate(journal, &pcs[i]);
       }
+    }
+  }
+  return code;
+}
+
+// Every certificate not done yet, each journaled as it finishes (journal
+// NULL: none). A failing journal write or a signal stops the rest.
+static int certify_points(const cli_certificate_library *lib, const regions_certify_input *in,
+                          journal_lines *journal, regions_certificate *pcs, size_t n) {
+  const int team = zeno_regions_threads(in->threads);
+  int code = CLI_CONTINUE;
+  if (team > 1) {
+    code = certify_shared(lib, in, journal, pcs, n, team);
+  } else {
+    for (size_t i = 0; i < n && code == CLI_CONTINUE && !cli_interrupted(); i++) {
+      if (pcs[i].done) continue;
+      certify_point(lib, in, &pcs[i]);
+      if (journal != NULL) code = append_certificate(journal, &pcs[i]);
     }
   }
   if (code == CLI_CONTINUE && cli_interrupted())
