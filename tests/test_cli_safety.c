@@ -1015,6 +1015,124 @@ static run_result replay_run(const char *run, const char *png) {
   return run_zeno_argv((const char *const[]){"replay", run, "--screenshot", png, NULL}, true);
 }
 
+/* ---- commands that compute, stopped by a signal ---------------------------- */
+
+/// A computation of tens of seconds (Example 4 under Newton's law, a
+/// million samples of the maps, a hundred thousand certificate check runs)
+/// is stopped by a signal within this [s]: between samples or events.
+#define SIGNAL_STOP_SECONDS (TEST_SANITIZED ? 60.0 : 10.0)
+#define EXAMPLE4_NEWTON ZENO_SCENES_DIR "/example4-newton.yaml"
+
+// The names and bytes of every entry of dir (sorted) and of its folders',
+// one level down, to compare before and after: a file written, changed or
+// left beside the others shows. Its size in *size.
+static char *folder_state(const char *dir, size_t *size, int depth) {
+  struct dirent **entries;
+  const int n = scandir(dir, &entries, NULL, alphasort);
+  assert_true(n >= 0);
+  char *state = NULL;
+  *size = 0;
+  for (int k = 0; k < n; k++) {
+    char path[2 * PATH_SIZE];
+    snprintf(path, sizeof path, "%s/%s", dir, entries[k]->d_name);
+    size_t length = 0;
+    char *bytes = NULL;
+    if (entries[k]->d_type == DT_REG) bytes = read_file_bytes(path, &length);
+    else if (entries[k]->d_type == DT_DIR && depth > 0 && entries[k]->d_name[0] != '.')
+      bytes = folder_state(path, &length, depth - 1);
+    const size_t name = strlen(entries[k]->d_name) + 1;
+    state = realloc(state, *size + name + length);
+    assert_non_null(state);
+    memcpy(state + *size, entries[k]->d_name, name);
+    if (length > 0) memcpy(state + *size + name, bytes, length);
+    *size += name + length;
+    free(bytes);
+    free(entries[k]);
+  }
+  free(entries);
+  return state;
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Runs `args` in the work folder `dir`, signals it with `signal_number`
+// once under way (a file `prefix`* of some bytes there when prefix is not
+// NULL, else once it catches the signal), and checks: exit 128 + the signal
+// within SIGNAL_STOP_SECONDS, one line on stderr saying it was
+// interrupted, and the folder as it was, byte for byte (no file written or
+// changed, no temporary left).
+static void stop_computation(const char *dir, const char *const *args, const char *prefix,
+                             int signal_number) {
+  size_t before_size, after_size;
+  char *before = folder_state(dir, &before_size, 1);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  char err_path[PATH_SIZE];
+  const int err_fd = make_temp_file(err_path);
+  const pid_t pid = spawn_async(argv, NULL, -1, err_fd);
+  if (prefix) wait_for_file(dir, prefix, 64 * 1024);  // samples being written aside
+  else wait_for_handler(pid, signal_number);
+  const double start = now_seconds();
+  assert_int_equal(kill(pid, signal_number), 0);
+  const int code = wait_exit(pid);
+  const double took = now_seconds() - start;
+  char *err = take_temp_file(err_fd, err_path);
+  if (code != 128 + signal_number) fail_msg("%s: exit %d: %s", args[0], code, err);
+  if (took > SIGNAL_STOP_SECONDS) fail_msg("%s: stopped after %.1f s", args[0], took);
+  char expected[64];
+  snprintf(expected, sizeof expected, "%s: interrupted by %s", args[0],
+           signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  assert_non_null(strstr(err, expected));
+  assert_int_equal(count_lines(err), 1);
+  print_message("%s stopped by signal %d in %.3f s\n", args[0], signal_number, took);
+  free(err);
+  char *after = folder_state(dir, &after_size, 1);
+  assert_int_equal(after_size, before_size);
+  assert_memory_equal(before, after, before_size);
+  free(before);
+  free(after);
+}
+
+// SIGINT and SIGTERM stop `maps --csv` (the stream of samples), `analyze
+// --plot --graph` and `certify --check --out --plot` while they compute:
+// exit 130 or 143, the previous files as they were, no temporary. (maps
+// --csv left its 10 MB temporary and died; analyze and certify ran to
+// their end, tens of seconds, or died by the signal before.)
+static void computing_commands_stop_on_signals(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "signals-compute");
+  char csv[PATH_SIZE], maps_plot[PATH_SIZE], graph[PATH_SIZE], cert[PATH_SIZE], v_plot[PATH_SIZE];
+  work_path(&w, "m.csv", csv);
+  work_path(&w, "a.png", maps_plot);
+  work_path(&w, "g.png", graph);
+  work_path(&w, "cert", cert);
+  work_path(&w, "v.png", v_plot);
+  // The previous results, quickly.
+  assert_int_equal(run_zeno("maps", EXAMPLE4_NEWTON, "--samples", "1000", "--csv", csv), 0);
+  assert_int_equal(run_zeno("analyze", EXAMPLE4_NEWTON, "--samples", "1000", "--plot", maps_plot,
+                            "--graph", graph),
+                   0);
+  assert_int_equal(run_zeno("certify", EXAMPLE4_NEWTON, "--out", cert, "--plot", v_plot), 0);
+  const char *const maps[] = {"maps", EXAMPLE4_NEWTON, "--samples", "1000000", "--threads",
+                              "1",    "--csv",         csv,         NULL};
+  stop_computation(w.root, maps, ".m.csv.", SIGINT);
+  const char *const analyze[] = {"analyze", EXAMPLE4_NEWTON, "--samples", "1000000", "--plot",
+                                 maps_plot, "--graph",       graph,       NULL};
+  stop_computation(w.root, analyze, NULL, SIGTERM);
+  const char *const certify[] = {"certify", EXAMPLE4_NEWTON, "--check", "100000", "--out",
+                                 cert,      "--plot",        v_plot,    NULL};
+  stop_computation(w.root, certify, NULL, SIGINT);
+  const char *const cert_files[] = {"certificate.json", "v_events.csv"};
+  remove_dir_files(cert, cert_files, 2);
+  const char *const names[] = {"m.csv", "a.png", "g.png", "v.png", NULL};
+  work_dir_remove(&w, names, NULL);
+}
+
 // `zeno replay` refuses a tampered run folder (it played 16 of issue 31's
 // 52 with exit 0): each of TAMPERS, with a message naming the file, in a
 // new run (its digest.sha256 catches every one) and, where the folder's
@@ -1093,6 +1211,7 @@ int main(void) {
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
       cmocka_unit_test(signals_stop_cleanly),
+      cmocka_unit_test(computing_commands_stop_on_signals),
       cmocka_unit_test(replay_refuses_tampered_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -347,6 +347,45 @@ static void test_png_full_disk(void **state) {
   work_dir_remove(&w, (const char *const[]){"fifo.png", NULL}, NULL);
 }
 
+// A stop asked while a figure was drawn (plot_options.stop, the program's
+// signal flag): PLOT_STOPPED, the previous figure of the name kept whole,
+// no temporary left; a stop flag at 0 changes nothing.
+static void test_stop_keeps_the_previous_figure(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "stop");
+  const char *const names[] = {"maps.png", "maps.pdf"};
+  for (int k = 0; k < 2; k++) {
+    char path[PATH_SIZE];
+    work_path(&w, names[k], path);
+    zeno_maps maps = {.G_max = 1.0};
+    volatile sig_atomic_t flag = 0;
+    plot_options options = plot_options_default();
+    options.stop = &flag;
+    const plot_maps_input in = {"x", &maps, NULL, 0, &options};
+    assert_int_equal(plot_maps(path, &in), PLOT_OK);
+    size_t n_before, n_after;
+    char *before = read_file_bytes(path, &n_before);
+    assert_non_null(before);
+    flag = SIGINT;
+    const plot_maps_input other = {"another title", &maps, NULL, 0, &options};
+    assert_int_equal(plot_maps(path, &other), PLOT_STOPPED);
+    char *after = read_file_bytes(path, &n_after);
+    assert_non_null(after);
+    assert_int_equal(n_before, n_after);
+    assert_memory_equal(before, after, n_before);
+    free(before);
+    free(after);
+    unlink(path);
+  }
+  DIR *d = opendir(w.root);
+  assert_non_null(d);
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    assert_true(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0);
+  closedir(d);
+  work_dir_remove(&w, (const char *const[]){NULL}, NULL);
+}
+
 /* ---- tests: figures of the binary ------------------------------------------- */
 
 static void check_maps_png(cairo_surface_t *png, const zeno_analysis *a) {
@@ -600,6 +639,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_format_is_refused),
       cmocka_unit_test(test_png_as_cairo_writes),
       cmocka_unit_test(test_png_full_disk),
+      cmocka_unit_test(test_stop_keeps_the_previous_figure),
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
       cmocka_unit_test(test_figures_pdf),

@@ -4,6 +4,7 @@
 #include "cli_signal.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli_common.h"
@@ -32,6 +33,23 @@ void cli_signals_cooperate(void) {
 }
 
 int cli_interrupted(void) { return received; }
+
+static bool asked_to_stop(void *user) {
+  (void)user;
+  return received != 0;
+}
+
+zeno_interrupt cli_interrupt_hook(void) { return (zeno_interrupt){asked_to_stop, NULL}; }
+
+int cli_signals_hold(void) {
+  sigset_t held;
+  sigemptyset(&held);
+  sigaddset(&held, SIGINT);
+  sigaddset(&held, SIGTERM);
+  // Blocked first, then asked: a signal from now on waits for good.
+  sigprocmask(SIG_BLOCK, &held, NULL);
+  return received != 0 ? CLI_EXIT_INTERRUPTED : CLI_CONTINUE;
+}
 
 const volatile sig_atomic_t *cli_interrupt_flag(void) { return &received; }
 
