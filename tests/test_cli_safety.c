@@ -654,6 +654,87 @@ static void run_folder_reads_are_bounded(void **state) {
   rmdir(w.root);
 }
 
+/// A refusal comes at once: far within this [s] (a FIFO blocked for ever).
+#define REFUSAL_SECONDS 30
+
+// Runs args to its end within REFUSAL_SECONDS (else kills it and fails);
+// its exit status, stderr in err (freed by the caller).
+static int run_within(const char *const *args, char **err) {
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  char err_path[PATH_SIZE];
+  const int err_fd = make_temp_file(err_path);
+  const pid_t pid = spawn_async(argv, NULL, -1, err_fd);
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  int status = 0;
+  pid_t done = 0;
+  for (int k = 0; k < REFUSAL_SECONDS * 100 && (done = waitpid(pid, &status, WNOHANG)) == 0; k++)
+    nanosleep(&pause, NULL);
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    fail_msg("%s %s: still running after %d s", args[0], args[1], REFUSAL_SECONDS);
+  }
+  *err = take_temp_file(err_fd, err_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Every file the program reads from an output folder is a regular file or
+// absent: a FIFO named sweep.journal or regions.journal (which hung the
+// sweep for ever), or a run folder's scene.yaml or overrides.txt (which
+// hung replay), is refused at once, naming it: exit 1, a file error.
+static void output_folder_fifos_are_refused(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "fifos");
+  char sweep_dir[PATH_SIZE], regions_dir[PATH_SIZE], run[PATH_SIZE], fifo[2 * PATH_SIZE];
+  work_path(&w, "sweep", sweep_dir);
+  work_path(&w, "regions", regions_dir);
+  work_path(&w, "run", run);
+  assert_int_equal(mkdir(sweep_dir, 0700), 0);
+  assert_int_equal(mkdir(regions_dir, 0700), 0);
+  snprintf(fifo, sizeof fifo, "%s/sweep.journal", sweep_dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  char *err = NULL;
+  const char *const sweep[] = {
+      "sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-2:0:3", "--y", "initial.qdp.0=0:1:3", "-q",
+      "--out", sweep_dir,     NULL};
+  assert_int_equal(run_within(sweep, &err), 1);
+  assert_non_null(strstr(err, "sweep.journal': not a regular file"));
+  free(err);
+  unlink(fifo);
+  snprintf(fifo, sizeof fifo, "%s/regions.journal", regions_dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  const char *const regions[] = {"regions",   ZENO_SCENES_DIR "/example6.yaml",
+                                 "--x",       "com.x=-1:1:3",
+                                 "--y",       "com.y=-1:1:3",
+                                 "-q",        "--out",
+                                 regions_dir, NULL};
+  assert_int_equal(run_within(regions, &err), 1);
+  assert_non_null(strstr(err, "regions.journal': not a regular file"));
+  free(err);
+  unlink(fifo);
+  const char *const names[] = {"scene.yaml", "overrides.txt"};
+  for (int k = 0; k < 2; k++) {
+    simulate_example2(EXAMPLE2, run, NULL);
+    snprintf(fifo, sizeof fifo, "%s/%s", run, names[k]);
+    assert_int_equal(unlink(fifo), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *const replay[] = {"replay", run, "--frames", "1", NULL};
+    const int code = run_within(replay, &err);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%s': not a regular file", names[k]);
+    if (code != 1 || strstr(err, expected) == NULL) fail_msg("replay: exit %d: %s", code, err);
+    free(err);
+    unlink(fifo);
+    remove_simulate_out(run);
+  }
+  rmdir(run);
+  rmdir(sweep_dir);
+  rmdir(regions_dir);
+  rmdir(w.root);
+}
+
 /// The interrupted sweep's grid side: a sweep of some seconds (a fourth of
 /// it under the sanitizers, which run it 20 times slower).
 #define SIGNAL_SWEEP_SIDE (TEST_SANITIZED ? "100" : "400")
@@ -1210,6 +1291,7 @@ int main(void) {
       cmocka_unit_test(out_memory_does_not_grow),
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
+      cmocka_unit_test(output_folder_fifos_are_refused),
       cmocka_unit_test(signals_stop_cleanly),
       cmocka_unit_test(computing_commands_stop_on_signals),
       cmocka_unit_test(replay_refuses_tampered_runs),

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -155,15 +156,24 @@ static void put_line(FILE *f, const char *text) {
 }
 
 // Opens the journal for reading and appending without following a link
-// planted in its place; a new one is created.
-static FILE *open_journal(const grid_journal *j, bool *created) {
-  int fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-  *created = false;
+// planted in its place; a new one is created. The open does not wait, and
+// anything but a regular file is refused (*irregular): a FIFO under the
+// name hung the run for ever at its first read.
+static FILE *open_journal(const grid_journal *j, bool *created, bool *irregular) {
+  int fd = open(j->path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  *created = *irregular = false;
   if (fd < 0 && errno == ENOENT) {
     fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, JOURNAL_MODE);
     *created = fd >= 0;
   }
-  FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    *irregular = true;
+    close(fd);
+    return NULL;
+  }
+  const int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+  FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "r+") : NULL;
   if (fd >= 0 && f == NULL) close(fd);
   return f;
 }
@@ -196,8 +206,15 @@ int grid_journal_open(grid_journal *j, const grid_journal_format *format, const 
   }
   j->path = zeno_io_path_join(dir, format->name);
   if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  bool created;
-  FILE *f = open_journal(j, &created);
+  bool created, irregular;
+  FILE *f = open_journal(j, &created, &irregular);
+  if (irregular) {
+    cli_error(
+        "%s: cannot open '%s': not a regular file (a FIFO, a device or a directory); the "
+        "journal must be a regular file or absent",
+        COMMAND, j->path);
+    return CLI_EXIT_RUNTIME;
+  }
   if (f == NULL) {
     cli_error("%s: cannot open '%s': %s%s", COMMAND, j->path, strerror(errno),
               errno == ELOOP ? " (a link; the journal must be a file of its own)" : "");
