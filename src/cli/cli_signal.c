@@ -42,12 +42,15 @@ static bool asked_to_stop(void *user) {
 zeno_interrupt cli_interrupt_hook(void) { return (zeno_interrupt){asked_to_stop, NULL}; }
 
 int cli_signals_hold(void) {
-  sigset_t held;
-  sigemptyset(&held);
-  sigaddset(&held, SIGINT);
-  sigaddset(&held, SIGTERM);
-  // Blocked first, then asked: a signal from now on waits for good.
-  sigprocmask(SIG_BLOCK, &held, NULL);
+  // Ignored first (by the whole process: a mask would hold them on this
+  // thread only, and OpenMP's idle workers would still take them and set
+  // the flag), then asked: a signal from now on changes nothing.
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGINT, &ignore, NULL);
+  sigaction(SIGTERM, &ignore, NULL);
   return received != 0 ? CLI_EXIT_INTERRUPTED : CLI_CONTINUE;
 }
 

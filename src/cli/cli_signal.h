@@ -31,8 +31,8 @@ const volatile sig_atomic_t *cli_interrupt_flag(void);
 zeno_interrupt cli_interrupt_hook(void);
 
 /// The command has computed and is about to write its outputs: from now on
-/// SIGINT and SIGTERM wait (blocked) until the process ends, so that the
-/// outputs land all of them or none. Returns CLI_CONTINUE, or
+/// SIGINT and SIGTERM are ignored, so that the outputs land all of them or
+/// none (writing them takes a moment). Returns CLI_CONTINUE, or
 /// CLI_EXIT_INTERRUPTED when a signal came before (nothing to write).
 int cli_signals_hold(void);
 
