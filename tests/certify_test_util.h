@@ -67,7 +67,7 @@ static inline void certify_exactly(const cert_system *sys, const cert_program_se
 static inline void check_runs(const zeno_scene *s, const cert_system *sys,
                               const cert_program_outcome *o, int runs, bool skip_first_flight,
                               cert_check_result *chk) {
-  assert_int_equal(cert_check_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, chk, NULL),
+  assert_int_equal(cert_check_check(s, sys, o, runs, 0.1, 5u, skip_first_flight, NULL, chk, NULL),
                    ZENO_OK);
   assert_int_equal(chk->runs, runs);
   assert_true(chk->events > 5 * runs);

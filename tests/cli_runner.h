@@ -322,6 +322,30 @@ static inline void wait_for_file(const char *dir, const char *prefix, long bytes
   }
 }
 
+// Whether process `pid` catches `signal_number` (a handler of its own in
+// place): the SigCgt mask of /proc/PID/status.
+static inline bool catches_signal(pid_t pid, int signal_number) {
+  char path[PATH_SIZE], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  FILE *f = fopen(path, "r");
+  unsigned long long mask = 0;
+  bool found = false;
+  while (f && !found && fgets(line, sizeof line, f))
+    found = sscanf(line, "SigCgt: %llx", &mask) == 1;
+  if (f) fclose(f);
+  return found && (mask >> (signal_number - 1) & 1) != 0;
+}
+
+// Waits until the command catches the signal (it asked for it, and its
+// work is about to start), or fails.
+static inline void wait_for_handler(pid_t pid, int signal_number) {
+  const struct timespec pause = {0, 1000 * 1000};
+  for (double waited = 0; !catches_signal(pid, signal_number); waited += 0.001)
+    if (waited > START_WAIT_SECONDS)
+      fail_msg("process %d never caught signal %d", (int)pid, signal_number);
+    else nanosleep(&pause, NULL);
+}
+
 /// Lines of a text (its newlines).
 static inline int count_lines(const char *text) {
   int n = 0;

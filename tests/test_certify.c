@@ -280,7 +280,7 @@ static void check_catches_a_wrong_certificate(void **state) {
   certify(&sys, &DEGREE2, &o);
   o.c = -o.c;
   cert_check_result chk;
-  assert_int_equal(cert_check_check(&s, &sys, &o, 50, 0.1, 5u, true, &chk, NULL), ZENO_OK);
+  assert_int_equal(cert_check_check(&s, &sys, &o, 50, 0.1, 5u, true, NULL, &chk, NULL), ZENO_OK);
   assert_true(chk.max_increase > 1e-3);
   cert_program_outcome_free(&o);
 }

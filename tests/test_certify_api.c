@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "zeno/certify.h"
@@ -191,11 +192,64 @@ static void error_paths(void **state) {
   assert_int_equal(c.unknowns, 24);
 }
 
+/// A question that says stop from its (stop_after + 1)-th ask on.
+typedef struct stop_counter {
+  long asks, stop_after;
+} stop_counter;
+
+static bool stop_after(void *user) {
+  stop_counter *c = user;
+  return ++c->asks > c->stop_after;
+}
+
+// The caller's interrupt (zeno_certify_def.interrupt): a stop at once ends
+// the call before the SDP; one part-way through the simulation check ends
+// it between the runs' events. Either returns ZENO_ERR_INTERRUPTED with
+// the certificate zeroed; a question that never stops changes nothing.
+// (The check ran its 100000 runs whatever the caller wanted.)
+static void interrupt_stops_the_check(void **state) {
+  (void)state;
+  zeno_scene s = load("example4.yaml", NULL, 0);
+  zeno_certify_def d = zeno_certify_def_default();
+  d.check_runs = 100000;
+  stop_counter c = {0, 0};
+  d.interrupt = (zeno_interrupt){stop_after, &c};
+  zeno_certificate *got = malloc(sizeof *got);
+  assert_non_null(got);
+  zeno_error e;
+  assert_int_equal(zeno_certify(&s, &d, got, &e), ZENO_ERR_INTERRUPTED);
+  assert_int_equal(e.code, ZENO_ERR_INTERRUPTED);
+  assert_int_equal(c.asks, 1);  // before the SDP
+  assert_false(got->certified);
+  assert_int_equal(got->term_count, 0);
+  // Part-way through the check: the SDP's two asks and some events.
+  c = (stop_counter){0, 1000};
+  assert_int_equal(zeno_certify(&s, &d, got, &e), ZENO_ERR_INTERRUPTED);
+  assert_int_equal(c.asks, 1001);
+  assert_int_equal(got->check_runs, 0);
+  assert_int_equal(got->term_count, 0);
+  // Never stopping: the same certificate as without a question.
+  zeno_certificate *plain = malloc(sizeof *plain);
+  assert_non_null(plain);
+  d.check_runs = 50;
+  c = (stop_counter){0, 1000000000L};
+  assert_int_equal(zeno_certify(&s, &d, got, &e), ZENO_OK);
+  assert_true(c.asks > 2);
+  d.interrupt.check = NULL;
+  assert_int_equal(zeno_certify(&s, &d, plain, &e), ZENO_OK);
+  assert_true(got->certified && plain->certified);
+  assert_int_equal(got->check_events, plain->check_events);
+  assert_true(got->check_max_increase == plain->check_max_increase);
+  free(got);
+  free(plain);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_certified),         cmocka_unit_test(example4_degree4_checked),
       cmocka_unit_test(newton_certified),           cmocka_unit_test(example3_not_certified),
       cmocka_unit_test(solver_failure_is_a_result), cmocka_unit_test(error_paths),
+      cmocka_unit_test(interrupt_stops_the_check),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,7 +266,7 @@ static void example4_degree4_certified(void **state) {
   s = load("example7.yaml", NULL, 0);
   build(&s, &sys);
   certify_exactly(&sys, &degree4, "example7", &o);
-  assert_int_equal(cert_check_check(&s, &sys, &o, 200, 0.1, 5u, true, &chk, NULL), ZENO_OK);
+  assert_int_equal(cert_check_check(&s, &sys, &o, 200, 0.1, 5u, true, NULL, &chk, NULL), ZENO_OK);
   assert_true(chk.max_increase < 1e-12);
   cert_program_outcome_free(&o);
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -33,6 +34,7 @@
 
 /// Exit status for bad input (README, "Exit status").
 #define EXIT_BAD_INPUT 2
+#define EXAMPLE4_NEWTON ZENO_SCENES_DIR "/example4-newton.yaml"
 /// The scene size limit (ZENO_SCENE_MAX_BYTES, docs/scenes.md).
 #define SCENE_MAX_BYTES 1048576
 /// Example 2's mode word (the paper's Table 2).
@@ -654,6 +656,87 @@ static void run_folder_reads_are_bounded(void **state) {
   rmdir(w.root);
 }
 
+/// A refusal comes at once: far within this [s] (a FIFO blocked for ever).
+#define REFUSAL_SECONDS 30
+
+// Runs args to its end within REFUSAL_SECONDS (else kills it and fails);
+// its exit status, stderr in err (freed by the caller).
+static int run_within(const char *const *args, char **err) {
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  char err_path[PATH_SIZE];
+  const int err_fd = make_temp_file(err_path);
+  const pid_t pid = spawn_async(argv, NULL, -1, err_fd);
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  int status = 0;
+  pid_t done = 0;
+  for (int k = 0; k < REFUSAL_SECONDS * 100 && (done = waitpid(pid, &status, WNOHANG)) == 0; k++)
+    nanosleep(&pause, NULL);
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    fail_msg("%s %s: still running after %d s", args[0], args[1], REFUSAL_SECONDS);
+  }
+  *err = take_temp_file(err_fd, err_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Every file the program reads from an output folder is a regular file or
+// absent: a FIFO named sweep.journal or regions.journal (which hung the
+// sweep for ever), or a run folder's scene.yaml or overrides.txt (which
+// hung replay), is refused at once, naming it: exit 1, a file error.
+static void output_folder_fifos_are_refused(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "fifos");
+  char sweep_dir[PATH_SIZE], regions_dir[PATH_SIZE], run[PATH_SIZE], fifo[2 * PATH_SIZE];
+  work_path(&w, "sweep", sweep_dir);
+  work_path(&w, "regions", regions_dir);
+  work_path(&w, "run", run);
+  assert_int_equal(mkdir(sweep_dir, 0700), 0);
+  assert_int_equal(mkdir(regions_dir, 0700), 0);
+  snprintf(fifo, sizeof fifo, "%s/sweep.journal", sweep_dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  char *err = NULL;
+  const char *const sweep[] = {
+      "sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-2:0:3", "--y", "initial.qdp.0=0:1:3", "-q",
+      "--out", sweep_dir,     NULL};
+  assert_int_equal(run_within(sweep, &err), 1);
+  assert_non_null(strstr(err, "sweep.journal': not a regular file"));
+  free(err);
+  unlink(fifo);
+  snprintf(fifo, sizeof fifo, "%s/regions.journal", regions_dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  const char *const regions[] = {"regions",   ZENO_SCENES_DIR "/example6.yaml",
+                                 "--x",       "com.x=-1:1:3",
+                                 "--y",       "com.y=-1:1:3",
+                                 "-q",        "--out",
+                                 regions_dir, NULL};
+  assert_int_equal(run_within(regions, &err), 1);
+  assert_non_null(strstr(err, "regions.journal': not a regular file"));
+  free(err);
+  unlink(fifo);
+  const char *const names[] = {"scene.yaml", "overrides.txt"};
+  for (int k = 0; k < 2; k++) {
+    simulate_example2(EXAMPLE2, run, NULL);
+    snprintf(fifo, sizeof fifo, "%s/%s", run, names[k]);
+    assert_int_equal(unlink(fifo), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *const replay[] = {"replay", run, "--frames", "1", NULL};
+    const int code = run_within(replay, &err);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%s': not a regular file", names[k]);
+    if (code != 1 || strstr(err, expected) == NULL) fail_msg("replay: exit %d: %s", code, err);
+    free(err);
+    unlink(fifo);
+    remove_simulate_out(run);
+  }
+  rmdir(run);
+  rmdir(sweep_dir);
+  rmdir(regions_dir);
+  rmdir(w.root);
+}
+
 /// The interrupted sweep's grid side: a sweep of some seconds (a fourth of
 /// it under the sanitizers, which run it 20 times slower).
 #define SIGNAL_SWEEP_SIDE (TEST_SANITIZED ? "100" : "400")
@@ -1044,6 +1127,189 @@ static run_result replay_run(const char *run, const char *png) {
   return run_zeno_argv((const char *const[]){"replay", run, "--screenshot", png, NULL}, true);
 }
 
+/* ---- stale temporaries of single-file outputs ------------------------------ */
+
+static void touch(const char *dir, const char *name) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "partial", 7), 7);
+  close(fd);
+}
+
+static bool exists(const char *dir, const char *name) {
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+// A writer killed by SIGKILL leaves its temporary ".NAME.XXXXXX"; the next
+// command writing NAME removes it: exactly the files of the writer's
+// pattern for NAME, regular, this user's, that no live writer holds locked.
+// A live writer's (locked), other names, other patterns and a FIFO stay.
+// (Every SIGKILL left a temporary for good: 10 MB of maps samples.)
+static void stale_temporaries_are_removed(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "stale");
+  char csv[PATH_SIZE];
+  work_path(&w, "m.csv", csv);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv((const char *const[]){"maps", EXAMPLE4_NEWTON, "--samples", "1000000", "--threads", "1",
+                                  "--csv", csv, NULL},
+            argv);
+  const pid_t pid = spawn_async(argv, NULL, -1, -1);
+  wait_for_file(w.root, ".m.csv.", 64 * 1024);
+  assert_int_equal(kill(pid, SIGKILL), 0);
+  assert_int_equal(wait_exit(pid), -1);
+  assert_true(holds_file(w.root, ".m.csv.", 64 * 1024));  // the killed writer's
+  touch(w.root, ".m.csv.AbC123");                         // another stale one
+  touch(w.root, ".m.csv.Live99");                         // a live writer's, locked below
+  touch(w.root, ".m.csv.short");                          // not the pattern
+  touch(w.root, ".m.csv.AbC123.bak");
+  touch(w.root, "m.csv.AbC123");
+  touch(w.root, ".other.csv.AbC123");  // another name's
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/.m.csv.Fifo12", w.root);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  snprintf(path, sizeof path, "%s/.m.csv.Live99", w.root);
+  const int live = open(path, O_RDONLY);
+  assert_true(live >= 0);
+  assert_int_equal(flock(live, LOCK_EX), 0);
+  assert_int_equal(run_zeno("maps", EXAMPLE4_NEWTON, "--samples", "1000", "--csv", csv), 0);
+  close(live);
+  assert_true(exists(w.root, "m.csv"));
+  assert_false(exists(w.root, ".m.csv.AbC123"));
+  assert_false(holds_file(w.root, ".m.csv.", 64 * 1024));  // the killed writer's is gone
+  const char *const kept[] = {".m.csv.Live99", ".m.csv.short",      ".m.csv.AbC123.bak",
+                              "m.csv.AbC123",  ".other.csv.AbC123", ".m.csv.Fifo12"};
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+    if (!exists(w.root, kept[k])) fail_msg("%s removed", kept[k]);
+  const char *const names[] = {
+      "m.csv",        ".m.csv.Live99",     ".m.csv.short",  ".m.csv.AbC123.bak",
+      "m.csv.AbC123", ".other.csv.AbC123", ".m.csv.Fifo12", NULL};
+  work_dir_remove(&w, names, NULL);
+}
+
+/* ---- commands that compute, stopped by a signal ---------------------------- */
+
+/// A computation of tens of seconds (Example 4 under Newton's law, a
+/// million samples of the maps, a hundred thousand certificate check runs)
+/// is stopped by a signal within this [s]: between samples or events.
+#define SIGNAL_STOP_SECONDS (TEST_SANITIZED ? 60.0 : 10.0)
+
+// The names and bytes of every entry of dir (sorted) and of its folders',
+// one level down, to compare before and after: a file written, changed or
+// left beside the others shows. Its size in *size.
+static char *folder_state(const char *dir, size_t *size, int depth) {
+  struct dirent **entries;
+  const int n = scandir(dir, &entries, NULL, alphasort);
+  assert_true(n >= 0);
+  char *state = NULL;
+  *size = 0;
+  for (int k = 0; k < n; k++) {
+    char path[2 * PATH_SIZE];
+    snprintf(path, sizeof path, "%s/%s", dir, entries[k]->d_name);
+    size_t length = 0;
+    char *bytes = NULL;
+    if (entries[k]->d_type == DT_REG) bytes = read_file_bytes(path, &length);
+    else if (entries[k]->d_type == DT_DIR && depth > 0 && entries[k]->d_name[0] != '.')
+      bytes = folder_state(path, &length, depth - 1);
+    const size_t name = strlen(entries[k]->d_name) + 1;
+    state = realloc(state, *size + name + length);
+    assert_non_null(state);
+    memcpy(state + *size, entries[k]->d_name, name);
+    if (length > 0) memcpy(state + *size + name, bytes, length);
+    *size += name + length;
+    free(bytes);
+    free(entries[k]);
+  }
+  free(entries);
+  return state;
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Runs `args` in the work folder `dir`, signals it with `signal_number`
+// once under way (a file `prefix`* of some bytes there when prefix is not
+// NULL, else once it catches the signal), and checks: exit 128 + the signal
+// within SIGNAL_STOP_SECONDS, one line on stderr saying it was
+// interrupted, and the folder as it was, byte for byte (no file written or
+// changed, no temporary left).
+static void stop_computation(const char *dir, const char *const *args, const char *prefix,
+                             int signal_number) {
+  size_t before_size, after_size;
+  char *before = folder_state(dir, &before_size, 1);
+  char *argv[MAX_ARGS + 2];
+  zeno_argv(args, argv);
+  char err_path[PATH_SIZE];
+  const int err_fd = make_temp_file(err_path);
+  const pid_t pid = spawn_async(argv, NULL, -1, err_fd);
+  if (prefix) wait_for_file(dir, prefix, 64 * 1024);  // samples being written aside
+  else wait_for_handler(pid, signal_number);
+  const double start = now_seconds();
+  assert_int_equal(kill(pid, signal_number), 0);
+  const int code = wait_exit(pid);
+  const double took = now_seconds() - start;
+  char *err = take_temp_file(err_fd, err_path);
+  if (code != 128 + signal_number) fail_msg("%s: exit %d: %s", args[0], code, err);
+  if (took > SIGNAL_STOP_SECONDS) fail_msg("%s: stopped after %.1f s", args[0], took);
+  char expected[64];
+  snprintf(expected, sizeof expected, "%s: interrupted by %s", args[0],
+           signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  assert_non_null(strstr(err, expected));
+  assert_int_equal(count_lines(err), 1);
+  print_message("%s stopped by signal %d in %.3f s\n", args[0], signal_number, took);
+  free(err);
+  char *after = folder_state(dir, &after_size, 1);
+  assert_int_equal(after_size, before_size);
+  assert_memory_equal(before, after, before_size);
+  free(before);
+  free(after);
+}
+
+// SIGINT and SIGTERM stop `maps --csv` (the stream of samples), `analyze
+// --plot --graph` and `certify --check --out --plot` while they compute:
+// exit 130 or 143, the previous files as they were, no temporary. (maps
+// --csv left its 10 MB temporary and died; analyze and certify ran to
+// their end, tens of seconds, or died by the signal before.)
+static void computing_commands_stop_on_signals(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "signals-compute");
+  char csv[PATH_SIZE], maps_plot[PATH_SIZE], graph[PATH_SIZE], cert[PATH_SIZE], v_plot[PATH_SIZE];
+  work_path(&w, "m.csv", csv);
+  work_path(&w, "a.png", maps_plot);
+  work_path(&w, "g.png", graph);
+  work_path(&w, "cert", cert);
+  work_path(&w, "v.png", v_plot);
+  // The previous results, quickly.
+  assert_int_equal(run_zeno("maps", EXAMPLE4_NEWTON, "--samples", "1000", "--csv", csv), 0);
+  assert_int_equal(run_zeno("analyze", EXAMPLE4_NEWTON, "--samples", "1000", "--plot", maps_plot,
+                            "--graph", graph),
+                   0);
+  assert_int_equal(run_zeno("certify", EXAMPLE4_NEWTON, "--out", cert, "--plot", v_plot), 0);
+  const char *const maps[] = {"maps", EXAMPLE4_NEWTON, "--samples", "1000000", "--threads",
+                              "1",    "--csv",         csv,         NULL};
+  stop_computation(w.root, maps, ".m.csv.", SIGINT);
+  const char *const analyze[] = {"analyze", EXAMPLE4_NEWTON, "--samples", "1000000", "--plot",
+                                 maps_plot, "--graph",       graph,       NULL};
+  stop_computation(w.root, analyze, NULL, SIGTERM);
+  const char *const certify[] = {"certify", EXAMPLE4_NEWTON, "--check", "100000", "--out",
+                                 cert,      "--plot",        v_plot,    NULL};
+  stop_computation(w.root, certify, NULL, SIGINT);
+  const char *const cert_files[] = {"certificate.json", "v_events.csv"};
+  remove_dir_files(cert, cert_files, 2);
+  const char *const names[] = {"m.csv", "a.png", "g.png", "v.png", NULL};
+  work_dir_remove(&w, names, NULL);
+}
+
 // `zeno replay` refuses a tampered run folder (it played 16 of issue 31's
 // 52 with exit 0): each of TAMPERS, with a message naming the file, in a
 // new run (its digest.sha256 catches every one) and, where the folder's
@@ -1121,8 +1387,11 @@ int main(void) {
       cmocka_unit_test(out_memory_does_not_grow),
       cmocka_unit_test(failed_run_leaves_the_previous_run),
       cmocka_unit_test(run_folder_reads_are_bounded),
+      cmocka_unit_test(output_folder_fifos_are_refused),
       cmocka_unit_test(signals_stop_cleanly),
       cmocka_unit_test(tiny_sample_dt_is_refused),
+      cmocka_unit_test(computing_commands_stop_on_signals),
+      cmocka_unit_test(stale_temporaries_are_removed),
       cmocka_unit_test(replay_refuses_tampered_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

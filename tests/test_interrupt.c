@@ -217,6 +217,34 @@ static void maps_stop_on_threads(void **state) {
   maps_stop(2, 20000);
 }
 
+// A stream of the maps (what `maps --csv` writes in constant memory) asks
+// before each uniform sample: it stops part-way with ZENO_ERR_INTERRUPTED,
+// and every later call says so. (It ran to its end, whatever the question
+// said: only zeno_maps_compute() asked.)
+static void maps_stream_stops_between_samples(void **state) {
+  (void)state;
+  const zeno_scene scene = load(EXAMPLE2, NULL, 0);
+  zeno_maps_def def = zeno_maps_def_default();
+  def.samples = 2000;
+  def.threads = 1;
+  counter c;
+  def.interrupt = interrupt_of(&c, ASKS_BEFORE_STOP);
+  zeno_error e;
+  zeno_maps_stream *s = zeno_maps_stream_create(&scene, &def, &e);
+  assert_non_null(s);
+  zeno_cycle cycle;
+  size_t handed = 0;
+  zeno_status st;
+  while ((st = zeno_maps_stream_next(s, &cycle, &e)) == ZENO_OK) handed++;
+  assert_interrupted(st, &e);
+  assert_true(handed < def.samples);
+  assert_int_equal(zeno_maps_stream_next(s, &cycle, &e), ZENO_ERR_INTERRUPTED);
+  zeno_maps maps;
+  assert_int_equal(zeno_maps_stream_result(s, &maps, &e), ZENO_ERR_INTERRUPTED);
+  assert_false(c.other_thread);
+  zeno_maps_stream_destroy(s);
+}
+
 static void analyze_stops_with_its_maps(void **state) {
   (void)state;
   const zeno_scene scene = load(EXAMPLE2, NULL, 0);
@@ -322,6 +350,7 @@ int main(void) {
       cmocka_unit_test(run_dir_record_stops),
       cmocka_unit_test(maps_stop_between_samples),
       cmocka_unit_test(maps_stop_on_threads),
+      cmocka_unit_test(maps_stream_stops_between_samples),
       cmocka_unit_test(analyze_stops_with_its_maps),
       cmocka_unit_test(regions_stop_within_points),
       cmocka_unit_test(sweep_stops_within_points),

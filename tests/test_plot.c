@@ -279,6 +279,17 @@ static void test_png_as_cairo_writes(void **state) {
 /// any figure.
 #define FULL_DISK_BYTES 4096
 
+// The file at path holds the n bytes `before` (freed here) still.
+static void assert_file_kept(const char *path, char *before, size_t n) {
+  size_t n_after;
+  char *after = read_file_bytes(path, &n_after);
+  assert_non_null(after);
+  assert_int_equal(n, n_after);
+  assert_memory_equal(before, after, n);
+  free(before);
+  free(after);
+}
+
 // The figures of a name already written, then again on a full disk
 // (RLIMIT_FSIZE, writes past it fail with EFBIG): each failure is reported,
 // the previous figure is kept whole and nothing is left beside it. (PDF
@@ -290,7 +301,7 @@ static void check_full_disk(const work_dir *w, const char *name) {
   zeno_maps maps = {.G_max = 1.0};
   const plot_maps_input in = {"x", &maps, NULL, 0, NULL};
   assert_int_equal(plot_maps(path, &in), PLOT_OK);
-  size_t n_before, n_after;
+  size_t n_before = 0;
   char *before = read_file_bytes(path, &n_before);
   assert_non_null(before);
   struct rlimit old, small;
@@ -303,12 +314,7 @@ static void check_full_disk(const work_dir *w, const char *name) {
   assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
   signal(SIGXFSZ, previous);
   assert_int_equal(figure, PLOT_ERR_WRITE);
-  char *after = read_file_bytes(path, &n_after);
-  assert_non_null(after);
-  assert_int_equal(n_before, n_after);
-  assert_memory_equal(before, after, n_before);
-  free(before);
-  free(after);
+  assert_file_kept(path, before, n_before);
   DIR *d = opendir(w->root);
   assert_non_null(d);
   for (struct dirent *e; (e = readdir(d)) != NULL;)
@@ -345,6 +351,40 @@ static void test_png_full_disk(void **state) {
   assert_int_equal(lstat(fifo, &st), 0);
   assert_true(S_ISFIFO(st.st_mode));
   work_dir_remove(&w, (const char *const[]){"fifo.png", NULL}, NULL);
+}
+
+// A stop asked while a figure was drawn (plot_options.stop, the program's
+// signal flag): PLOT_STOPPED, the previous figure of the name kept whole,
+// no temporary left; a stop flag at 0 changes nothing.
+static void test_stop_keeps_the_previous_figure(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "stop");
+  const char *const names[] = {"maps.png", "maps.pdf"};
+  for (int k = 0; k < 2; k++) {
+    char path[PATH_SIZE];
+    work_path(&w, names[k], path);
+    zeno_maps maps = {.G_max = 1.0};
+    volatile sig_atomic_t flag = 0;
+    plot_options options = plot_options_default();
+    options.stop = &flag;
+    const plot_maps_input in = {"x", &maps, NULL, 0, &options};
+    assert_int_equal(plot_maps(path, &in), PLOT_OK);
+    size_t n_before = 0;
+    char *before = read_file_bytes(path, &n_before);
+    assert_non_null(before);
+    flag = SIGINT;
+    const plot_maps_input other = {"another title", &maps, NULL, 0, &options};
+    assert_int_equal(plot_maps(path, &other), PLOT_STOPPED);
+    assert_file_kept(path, before, n_before);
+    unlink(path);
+  }
+  DIR *d = opendir(w.root);
+  assert_non_null(d);
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    assert_true(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0);
+  closedir(d);
+  work_dir_remove(&w, (const char *const[]){NULL}, NULL);
 }
 
 /* ---- tests: figures of the binary ------------------------------------------- */
@@ -600,6 +640,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_format_is_refused),
       cmocka_unit_test(test_png_as_cairo_writes),
       cmocka_unit_test(test_png_full_disk),
+      cmocka_unit_test(test_stop_keeps_the_previous_figure),
       cmocka_unit_test(test_analyze_figures),
       cmocka_unit_test(test_maps_svg),
       cmocka_unit_test(test_figures_pdf),

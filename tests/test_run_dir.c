@@ -354,6 +354,34 @@ static void scene_and_overrides(void **state) {
   assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_ERR_SYNTAX);
   free(long_line);
   zeno_run_dir_overrides_free(NULL, 0);
+  // The scene's text comes back as written; a FIFO in place of either file
+  // is refused at once (opening it blocked for ever), as are NULLs.
+  assert_int_equal(zeno_run_dir_read_scene(dir, &text, &length, &e), ZENO_OK);
+  assert_string_equal(text, original);
+  assert_int_equal(length, strlen(original));
+  free(text);
+  const char *const names[] = {ZENO_RUN_DIR_SCENE, ZENO_RUN_DIR_OVERRIDES};
+  for (int k = 0; k < 2; k++) {
+    char fifo[PATH_LEN];
+    path_in(dir, names[k], fifo);
+    assert_int_equal(unlink(fifo), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+  }
+  assert_int_equal(zeno_run_dir_read_scene(dir, &text, &length, &e), ZENO_ERR_IO);
+  assert_null(text);
+  assert_non_null(strstr(e.message, "not a regular file"));
+  assert_int_equal(zeno_run_dir_read_overrides(dir, &list, &count, &e), ZENO_ERR_IO);
+  assert_non_null(strstr(e.message, "not a regular file"));
+  assert_int_equal(zeno_run_dir_read_scene(NULL, &text, &length, &e), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_run_dir_read_scene(dir, NULL, &length, &e), ZENO_ERR_ARGUMENT);
+  for (int k = 0; k < 2; k++) {
+    char fifo[PATH_LEN];
+    path_in(dir, names[k], fifo);
+    unlink(fifo);
+  }
+  // None: ZENO_DONE.
+  assert_int_equal(zeno_run_dir_read_scene(dir, &text, &length, &e), ZENO_DONE);
+  assert_null(text);
   free(original);
   free(kept);
   remove_dir(dir);

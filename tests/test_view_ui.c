@@ -413,6 +413,18 @@ static void test_live_reload(void **state) {
   assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
   assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
   assert_string_equal(r.error, "");
+  // A FIFO in the scene's place is refused at once, in the status line,
+  // the old run kept (its open froze the window for ever), and said once.
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_FAILED);
+  assert_non_null(strstr(r.error, "not a regular file"));
+  assert_true(fabs(run.scene.contacts[1].mu - 0.6) < 1e-12);
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_UNCHANGED);
+  assert_int_equal(unlink(path), 0);
+  write_scene(path, changed, 4);  // a file again: reloaded
+  assert_int_equal(view_reload_check(&r, &run), VIEW_RELOAD_DONE);
+  assert_true(fabs(run.scene.contacts[1].mu - 0.9) < 1e-12);
   // Nothing is watched without a path (replay).
   view_reload none;
   view_reload_init(&none, &(view_options){.scene_path = NULL});

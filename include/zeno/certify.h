@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include "zeno/api.h"
 #include "zeno/error.h"
+#include "zeno/interrupt.h"
 #include "zeno/scene.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,11 @@ typedef struct zeno_certify_def {
   /// [-size, size] in the scene's own units, in (0, 10].
   double check_size;
   unsigned check_seed;
+  /// Asked before the semidefinite program is solved, after it, and
+  /// between the events of the check's runs (CSDP's solve itself is not
+  /// asked: it is one call of the solver): a stop ends zeno_certify() with
+  /// ZENO_ERR_INTERRUPTED and the certificate zeroed. Default: none.
+  zeno_interrupt interrupt;
 } zeno_certify_def;
 
 ZENO_API zeno_certify_def zeno_certify_def_default(void);

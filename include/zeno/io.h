@@ -204,6 +204,10 @@ ZENO_API zeno_status zeno_io_make_directories(const char *dir, zeno_error *error
 /// in the directory is never followed) that zeno_io_output_commit() renames
 /// to `DIR/NAME` (replacing a link there, not writing through it). A run
 /// that stops half way leaves the previous file, never a half-written one.
+/// The temporary file is held under an exclusive flock() until it is
+/// renamed or removed; opening an output first removes the stale
+/// temporaries of NAME that killed writers left (the same pattern, regular,
+/// this user's, not locked by a live process: docs/outputs.md).
 typedef struct zeno_io_output zeno_io_output;
 
 /// Opens the temporary file of DIR/NAME (NAME without '/'). NULL and

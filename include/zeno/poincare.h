@@ -75,7 +75,8 @@ typedef struct zeno_maps_def {
   int threads;
   /// Asked between samples (and between the threads' groups of samples):
   /// a stop ends zeno_maps_compute() with ZENO_ERR_INTERRUPTED and nothing
-  /// to free; zeno_analyze() stops with its maps. Default: none.
+  /// to free, and a stream (zeno_maps_stream_next()) the same way;
+  /// zeno_analyze() stops with its maps. Default: none.
   zeno_interrupt interrupt;
 } zeno_maps_def;
 
@@ -175,7 +176,9 @@ ZENO_API zeno_maps_stream *zeno_maps_stream_create(const zeno_scene *scene,
                                                    const zeno_maps_def *def, zeno_error *error);
 /// The next sample in phi order (the uniform grid and both sides of every
 /// breakpoint): ZENO_OK with *cycle filled, ZENO_DONE after the last. A
-/// failure (out of memory) is returned by this and every later call.
+/// failure (out of memory), or a stop by def->interrupt (asked before each
+/// uniform sample: ZENO_ERR_INTERRUPTED), is returned by this and every
+/// later call.
 ZENO_API zeno_status zeno_maps_stream_next(zeno_maps_stream *stream, zeno_cycle *cycle,
                                            zeno_error *error);
 /// After ZENO_DONE: the maps without their samples (sample_count 0,

@@ -252,10 +252,19 @@ ZENO_API zeno_status zeno_run_dir_read(const char *dir, zeno_run_dir_data *data,
 /// out. ZENO_DONE with none when the file does not exist (a run saved
 /// without it). Errors: ZENO_ERR_SYNTAX naming the line that is not an
 /// override (no '=', control characters, longer than
-/// ZENO_RUN_DIR_OVERRIDE_MAX), ZENO_ERR_IO, ZENO_ERR_RANGE (a larger file
+/// ZENO_RUN_DIR_OVERRIDE_MAX), ZENO_ERR_IO (a FIFO or a device under the
+/// name too, refused at once), ZENO_ERR_RANGE (a larger file
 /// than ZENO_RUN_DIR_OVERRIDES_MAX_BYTES), ZENO_ERR_NOMEM.
 ZENO_API zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides, size_t *count,
                                                  zeno_error *error);
+
+/// Reads dir/scene.yaml's text (free with free()), as zeno_scene_read_file()
+/// reads a scene (at most ZENO_SCENE_MAX_BYTES, no NUL byte), but of a
+/// regular file only, as every file of a run directory: a FIFO or a device
+/// under the name is refused at once (ZENO_ERR_IO), where opening it
+/// blocked for ever. ZENO_DONE with *text NULL when the file does not exist.
+ZENO_API zeno_status zeno_run_dir_read_scene(const char *dir, char **text, size_t *length,
+                                             zeno_error *error);
 
 /// Frees what zeno_run_dir_read_overrides() returned; NULL is accepted.
 ZENO_API void zeno_run_dir_overrides_free(char **overrides, size_t count);

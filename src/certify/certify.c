@@ -77,6 +77,12 @@ static void keep_outcome(const cert_program_outcome *o, zeno_certificate *out) {
   }
 }
 
+// A failed or stopped call leaves no partial certificate.
+static zeno_status stopped(zeno_certificate *out, zeno_status st) {
+  memset(out, 0, sizeof *out);
+  return st;
+}
+
 zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
                          zeno_certificate *out, zeno_error *error) {
   if (scene == NULL || out == NULL)
@@ -114,14 +120,19 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   const cert_program_settings set = {
       .degree = d.degree, .eps = d.eps, .max_iterations = d.max_iterations, .parts = 0};
   cert_program_outcome o;
-  st = cert_program_certify(&sys, &set, &o, error);
-  if (st != ZENO_OK) return st;
+  st = zeno_interrupt_check(&d.interrupt, error);
+  if (st == ZENO_OK) st = cert_program_certify(&sys, &set, &o, error);
+  if (st != ZENO_OK) return stopped(out, st);
+  if ((st = zeno_interrupt_check(&d.interrupt, error)) != ZENO_OK) {
+    cert_program_outcome_free(&o);
+    return stopped(out, st);
+  }
   keep_outcome(&o, out);
   if (out->certified && !out->exact) snprintf(out->reason, sizeof out->reason, "%s", "");
   if (d.check_runs > 0 && o.nterms > 0) {
     cert_check_result chk;
     st = cert_check_check(&own, &sys, &o, d.check_runs, d.check_size, d.check_seed,
-                          o.exact && !cert_flights(&sys), &chk, error);
+                          o.exact && !cert_flights(&sys), &d.interrupt, &chk, error);
     if (st == ZENO_OK) {
       out->check_runs = chk.runs;
       out->check_events = chk.events;
@@ -135,6 +146,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
     }
   }
   cert_program_outcome_free(&o);
+  if (st != ZENO_OK) return stopped(out, st);
   out->seconds = clock_seconds() - t0;
   return st;
 }

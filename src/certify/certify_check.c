@@ -50,11 +50,13 @@ static void compare(const cert_system *sys, const cert_program_outcome *o, const
 
 zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
                              const cert_program_outcome *o, int n, double size, unsigned seed,
-                             bool skip_first_flight, cert_check_result *out, zeno_error *e) {
+                             bool skip_first_flight, const zeno_interrupt *interrupt,
+                             cert_check_result *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
   out->worst_run = -1;
   out->max_increase = -INFINITY;
   zeno_sim_def def = zeno_sim_def_default();
+  if (interrupt) def.interrupt = *interrupt;  // asked before each event
   zeno_sim *sim = zeno_sim_create(own, &def, e);
   if (!sim) return e ? e->code : ZENO_ERR_ARGUMENT;
   zeno_status st = ZENO_OK;

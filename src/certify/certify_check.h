@@ -12,6 +12,7 @@
 #define ZENO_CERTIFY_CERTIFY_CHECK_H
 
 #include "certify/certify_program.h"
+#include "zeno/interrupt.h"
 
 typedef struct cert_check_result {
   int runs, events;     ///< runs simulated, events checked
@@ -22,9 +23,11 @@ typedef struct cert_check_result {
 
 /// n runs of the scene (in its own units, as the system) from perturbations
 /// of its equilibrium with gaps in [0, size], slip in [-size, size] and
-/// velocities in [-size, size] (own units), seeded.
+/// velocities in [-size, size] (own units), seeded. `interrupt` is asked
+/// between the runs' events (ZENO_ERR_INTERRUPTED; NULL: never).
 zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
                              const cert_program_outcome *o, int n, double size, unsigned seed,
-                             bool skip_first_flight, cert_check_result *out, zeno_error *e);
+                             bool skip_first_flight, const zeno_interrupt *interrupt,
+                             cert_check_result *out, zeno_error *e);
 
 #endif

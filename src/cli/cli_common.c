@@ -108,6 +108,7 @@ static void flatten_line(char *text) {
 }
 
 int cli_library_error(const zeno_error *error) {
+  if (error->code == ZENO_ERR_INTERRUPTED) return CLI_EXIT_INTERRUPTED;
   char line[CLI_ERROR_LINE_SIZE];
   zeno_error_format(error, line, sizeof line);
   flatten_line(line);

@@ -18,7 +18,8 @@
 /// Returned by option parsers when the command should go on running.
 #define CLI_CONTINUE (-1)
 /// Within a command: stopped by SIGINT or SIGTERM, not yet reported
-/// (cli_interrupted_exit() gives the exit status, 130 or 143).
+/// (cli_interrupted_exit() gives the exit status, 130 or 143; main()
+/// reports a command that returns it: nothing written).
 #define CLI_EXIT_INTERRUPTED (-3)
 /// How a scene read from standard input (`-`) is named in messages.
 #define CLI_STDIN_NAME "stdin"
@@ -74,7 +75,9 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 /// Prints a library error as one line ("zeno: " + zeno_error_format()) and
 /// returns the exit code for it: CLI_EXIT_RUNTIME when out of memory,
-/// CLI_EXIT_USAGE otherwise (the input was bad).
+/// CLI_EXIT_USAGE otherwise (the input was bad). A call the signal flag
+/// stopped (ZENO_ERR_INTERRUPTED, cli_interrupt_hook()) is no error:
+/// CLI_EXIT_INTERRUPTED, nothing printed.
 int cli_library_error(const zeno_error *error);
 
 /// cli_library_error() for an error of loading a scene with overrides: an

@@ -1,5 +1,6 @@
 // The figure options shared by the commands that draw (cli_figure.h).
 #include "cli_figure.h"
+#include "cli_signal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -100,6 +101,8 @@ static bool is_png(const char *path) {
 int cli_figure_check(const char *command, const cli_figure *f, const char *const *paths,
                      size_t count, plot_options *options) {
   *options = f->plot;
+  // Set only once the command asked for signals (cli_signals_cooperate()).
+  options->stop = cli_interrupt_flag();
   const char *first = NULL;
   for (size_t i = 0; i < count; i++) {
     if (paths[i] == NULL) continue;

@@ -65,8 +65,9 @@ int cli_figure_option(const char *command, cli_figure *figure, int option, const
 /// (NULL entries: not asked for): refuses figure options without a figure,
 /// --dpi for an SVG or PDF, and a --size/--dpi pair whose layout (size times
 /// 96 / dpi) is under 200 units a side. Fills *options with the options
-/// to draw with (without --size, the size is the default times dpi / 96).
-/// Returns CLI_CONTINUE or a usage error.
+/// to draw with (without --size, the size is the default times dpi / 96),
+/// and the signal flag as their stop (plot_options.stop). Returns
+/// CLI_CONTINUE or a usage error.
 int cli_figure_check(const char *command, const cli_figure *figure, const char *const *paths,
                      size_t count, plot_options *options);
 

@@ -4,6 +4,7 @@
 #include "cli_signal.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli_common.h"
@@ -32,6 +33,26 @@ void cli_signals_cooperate(void) {
 }
 
 int cli_interrupted(void) { return received; }
+
+static bool asked_to_stop(void *user) {
+  (void)user;
+  return received != 0;
+}
+
+zeno_interrupt cli_interrupt_hook(void) { return (zeno_interrupt){asked_to_stop, NULL}; }
+
+int cli_signals_hold(void) {
+  // Ignored first (by the whole process: a mask would hold them on this
+  // thread only, and OpenMP's idle workers would still take them and set
+  // the flag), then asked: a signal from now on changes nothing.
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGINT, &ignore, NULL);
+  sigaction(SIGTERM, &ignore, NULL);
+  return received != 0 ? CLI_EXIT_INTERRUPTED : CLI_CONTINUE;
+}
 
 const volatile sig_atomic_t *cli_interrupt_flag(void) { return &received; }
 

@@ -24,6 +24,7 @@ int cli_image_option(cli_scene_options *common, const char *command, const char 
 }
 
 int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status) {
+  if (status == PLOT_STOPPED) return CLI_EXIT_INTERRUPTED;  // a signal: nothing written
   cli_error("cannot write '%s': %s", path, plot->status_message(status));
   return CLI_EXIT_RUNTIME;
 }

@@ -26,7 +26,8 @@ int cli_axis_option(const char *command, const char *option, const char *text,
                     zeno_region_axis *axis, char typed[CLI_TYPED_SIZE], bool *set);
 
 /// Reports a failed figure ("cannot write 'PATH': why") and returns
-/// CLI_EXIT_RUNTIME.
+/// CLI_EXIT_RUNTIME; a figure a signal stopped (PLOT_STOPPED) is not
+/// reported: CLI_EXIT_INTERRUPTED.
 int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status);
 
 /// Human report lines of the maps: contact swap, samples, breakpoints

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli_signal.h"
 #include "cli_stability.h"
 
 #define COMMAND_NAME "analyze"
@@ -292,9 +293,15 @@ static int analyze(const void *options, const zeno_scene *scene, zeno_error *err
                            "--%s: only the maps figure (--plot FILE) has axes; the "
                            "interval graph (--graph) has none",
                            figure.has_xlim ? "xlim" : "ylim");
+  // Ctrl-C and SIGTERM stop the maps between samples; once computed, the
+  // report and the figures are written whole.
+  zeno_analysis_def def = o->def;
+  def.maps.interrupt = cli_interrupt_hook();
+  cli_signals_cooperate();
   zeno_analysis analysis;
-  if (zeno_analyze(scene, &o->def, &analysis, err) != ZENO_OK) return cli_library_error(err);
-  code = report(o, scene, &analysis, &figure);
+  if (zeno_analyze(scene, &def, &analysis, err) != ZENO_OK) return cli_library_error(err);
+  code = cli_signals_hold();
+  if (code == CLI_CONTINUE) code = report(o, scene, &analysis, &figure);
   zeno_analysis_free(&analysis);
   return code;
 }

@@ -14,6 +14,7 @@
 #include "cli_certify.h"
 #include "cli_common.h"
 #include "cli_module.h"
+#include "cli_signal.h"
 #include "cli_stability.h"
 #include "zeno/certify.h"
 
@@ -375,9 +376,15 @@ static int certify(const void *options, const zeno_scene *scene, zeno_error *err
     cli_out_of_memory(err);
     code = cli_library_error(err);
   } else {
-    code = certificate_library.certify(scene, &o->def, c, err) != ZENO_OK
-               ? cli_library_error(err)
-               : report(o, scene, c, err);
+    // Ctrl-C and SIGTERM stop the certificate before or after its SDP and
+    // between the check's events; once it is made, the reports and files
+    // are written whole.
+    zeno_certify_def def = o->def;
+    def.interrupt = cli_interrupt_hook();
+    cli_signals_cooperate();
+    code = certificate_library.certify(scene, &def, c, err) != ZENO_OK ? cli_library_error(err)
+                                                                       : cli_signals_hold();
+    if (code == CLI_CONTINUE) code = report(o, scene, c, err);
   }
   free(c);
   zeno_io_dir_lock_release(lock);

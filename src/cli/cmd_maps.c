@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_signal.h"
 #include "cli_stability.h"
 
 #define COMMAND_NAME "maps"
@@ -111,10 +112,17 @@ static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *
     st = zeno_io_maps_csv_header(f, NULL);
     while (st == ZENO_OK && (next = zeno_maps_stream_next(stream, &c, err)) == ZENO_OK)
       st = zeno_io_maps_csv_row(f, &c, NULL);
-    if (next != ZENO_OK && next != ZENO_DONE) {  // the maps failed, not the file
+    // The maps failed, or a signal stopped them (cli_library_error()
+    // tells), not the file.
+    if (next != ZENO_OK && next != ZENO_DONE) {
       zeno_io_output_discard(out);
       return cli_library_error(err);
     }
+  }
+  // A signal after the last sample: the file is not written either.
+  if (!to_stdout && st == ZENO_OK && cli_signals_hold() != CLI_CONTINUE) {
+    zeno_io_output_discard(out);
+    return CLI_EXIT_INTERRUPTED;
   }
   if (to_stdout) return CLI_EXIT_OK;  // main() checks stdout at exit
   if (st != ZENO_OK) {
@@ -149,17 +157,22 @@ static int run_maps(const void *options, const zeno_scene *scene, zeno_error *er
   plot_options figure;
   int code = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
   if (code != CLI_CONTINUE) return code;
+  // Ctrl-C and SIGTERM stop the maps between samples: nothing written.
+  zeno_maps_def def = o->def;
+  def.interrupt = cli_interrupt_hook();
+  cli_signals_cooperate();
   if (o->csv_path && o->plot_path == NULL) {
     // Only the samples' table: written as they come, none held.
-    zeno_maps_stream *stream = zeno_maps_stream_create(scene, &o->def, err);
+    zeno_maps_stream *stream = zeno_maps_stream_create(scene, &def, err);
     if (stream == NULL) return cli_library_error(err);
     code = write_csv(o->csv_path, NULL, stream, err);
     zeno_maps_stream_destroy(stream);
     return code;
   }
   zeno_maps maps;
-  if (zeno_maps_compute(scene, &o->def, &maps, err) != ZENO_OK) return cli_library_error(err);
-  code = outputs(o, scene, &maps, &figure);
+  if (zeno_maps_compute(scene, &def, &maps, err) != ZENO_OK) return cli_library_error(err);
+  code = cli_signals_hold();
+  if (code == CLI_CONTINUE) code = outputs(o, scene, &maps, &figure);
   zeno_maps_free(&maps);
   return code;
 }

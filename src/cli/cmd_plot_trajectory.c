@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "cli_figure.h"
 #include "cli_module.h"
+#include "cli_signal.h"
 
 static const char *const COMMAND = "plot-trajectory";
 #define TITLE_SIZE 256
@@ -199,9 +200,14 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
                                        .contact_count = d->contact_count,
                                        .accumulation_t = t_star,
                                        .options = &o->checked};
+  // Ctrl-C and SIGTERM while the figure is drawn drop it (plot_options.
+  // stop): the file aside is removed, the previous one kept. While the run
+  // is read they end the program at once, which has nothing to clean up.
+  cli_signals_cooperate();
   const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
   if (status == PLOT_OK) return CLI_EXIT_OK;
+  if (status == PLOT_STOPPED) return CLI_EXIT_INTERRUPTED;
   cli_error("cannot write '%s': %s", o->plot_path, o->plot->status_message(status));
   return CLI_EXIT_RUNTIME;
 }

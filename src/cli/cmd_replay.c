@@ -123,9 +123,17 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
       code = (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   zeno_error err;
   zeno_error_clear(&err);
+  // The run's own scene is read as a file of the run directory: a regular
+  // file only (a FIFO there blocked for ever).
+  char *text = NULL;
+  if (code == CLI_CONTINUE && saved != NULL &&
+      zeno_run_dir_read_scene(o->dir, &text, NULL, &err) != ZENO_OK)
+    code = cli_output_error(&err);  // as the overrides beside it
   if (code == CLI_CONTINUE &&
-      zeno_scene_load(path, cli_overrides_items(&all), all.count, scene, &err) != ZENO_OK)
+      (text ? zeno_scene_load_string(text, path, cli_overrides_items(&all), all.count, scene, &err)
+            : zeno_scene_load(path, cli_overrides_items(&all), all.count, scene, &err)) != ZENO_OK)
     code = cli_library_error(&err);
+  free(text);
   cli_overrides_free(&all);
   free(saved);
   return code;

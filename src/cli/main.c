@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "cli_module.h"
+#include "cli_signal.h"
 
 typedef int (*command_fn)(int argc, char **argv);
 
@@ -82,6 +83,11 @@ static int dispatch(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   int code = dispatch(argc, argv);
+  // A command a signal stopped before it wrote anything (cli_signal.h).
+  if (code == CLI_EXIT_INTERRUPTED)
+    code = cli_interrupted_exit(argv[1],
+                                "nothing written; every output file of the name, if "
+                                "any, is kept as it was");
   cli_modules_release();
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("cannot write standard output");

@@ -4,6 +4,8 @@
 // never half-written under their name), and the lock that keeps a second
 // run out of a directory another run is writing.
 #define _DEFAULT_SOURCE  // flock, fchmod
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -78,10 +80,20 @@ zeno_status zeno_io_make_directories(const char *dir, zeno_error *error) {
 /// Permissions of output files before the umask, as fopen() would create them.
 #define IO_FILE_MODE 0666
 
+/// Length of mkstemp's suffix (the X's of IO_TEMP_SUFFIX).
+#define IO_TEMP_RANDOM 6
+/// Tries at a temporary file that a remover of stale ones took in the
+/// moment before it was locked (never more than one in practice).
+#define IO_TEMP_TRIES 8
+
 struct zeno_io_output {
   char *path;    ///< the file's final path
   char *temp;    ///< the temporary file beside it
   FILE *stream;  ///< NULL once closed (zeno_io_output_commit_all), and for a removal
+  /// A second descriptor of the temporary file holding an exclusive
+  /// flock() on it until it is renamed or removed: the mark of a live
+  /// writer (remove_stale()). -1 when none.
+  int lock_fd;
   bool placed;   ///< renamed into place (a removal: removed)
   bool removal;  ///< zeno_io_output_open_removal(): the commit removes the file
 };
@@ -99,9 +111,79 @@ static mode_t file_mode(void) {
 }
 
 static void output_free(zeno_io_output *o) {
+  if (o->lock_fd >= 0) close(o->lock_fd);
   free(o->path);
   free(o->temp);
   free(o);
+}
+
+// Whether `entry` is a temporary file name of `name` as mkstemp() makes
+// them: "." NAME "." and six letters or digits.
+static bool temp_name_of(const char *entry, const char *name) {
+  const size_t n = strlen(name);
+  if (entry[0] != '.' || strncmp(entry + 1, name, n) != 0 || entry[n + 1] != '.') return false;
+  const char *random = entry + n + 2;
+  size_t k = 0;
+  while (k < IO_TEMP_RANDOM && random[k] != '\0' && isalnum((unsigned char)random[k])) k++;
+  return k == IO_TEMP_RANDOM && random[k] == '\0';
+}
+
+// Whether the open file fd is the one `path` names now.
+static bool names_fd(const char *path, int fd) {
+  struct stat named, opened;
+  return lstat(path, &named) == 0 && fstat(fd, &opened) == 0 && named.st_dev == opened.st_dev &&
+         named.st_ino == opened.st_ino;
+}
+
+// Removes the temporaries of DIR/NAME that a killed writer left: each
+// regular file of the temporary pattern, owned by this user, that no live
+// process holds locked (a writer keeps its lock until its file is renamed
+// or removed, and the kernel drops it when the writer dies). The lock is
+// taken before the unlink, so a writer that has locked its file is never
+// touched; one that had not yet is told by its own check and starts again
+// (zeno_io_output_open()).
+static void remove_stale(const char *dir, const char *name) {
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  for (const struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (!temp_name_of(e->d_name, name)) continue;
+    char *path = zeno_io_path_join(dir, e->d_name);
+    const int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0 && names_fd(path, fd))
+      unlink(path);
+    if (fd >= 0) close(fd);
+    free(path);
+  }
+  closedir(d);
+}
+
+// Creates and locks o->temp from `template_path` (its X's replaced); the
+// stream, or NULL with errno set.
+static FILE *create_temp(zeno_io_output *o, const char *template_path) {
+  for (int tries = 0; tries < IO_TEMP_TRIES; tries++) {
+    strcpy(o->temp, template_path);
+    // mkstemp creates the file exclusively: it never opens a planted link.
+    const int fd = mkstemp(o->temp);
+    if (fd < 0) return NULL;
+    o->lock_fd = open(o->temp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    // Locked, and still ours: a remover of stale files did not take it in
+    // between (it unlinks only what it holds locked).
+    if (o->lock_fd >= 0 && flock(o->lock_fd, LOCK_EX) == 0 && names_fd(o->temp, fd)) {
+      FILE *f = fchmod(fd, file_mode()) == 0 ? fdopen(fd, "w") : NULL;
+      if (f != NULL) return f;
+    }
+    const int saved = errno;
+    if (names_fd(o->temp, fd)) unlink(o->temp);  // ours, not kept: removed
+    close(fd);
+    if (o->lock_fd >= 0) close(o->lock_fd);
+    o->lock_fd = -1;
+    errno = saved;
+    if (saved != 0 && saved != ENOENT) return NULL;  // a failure, not a remover
+  }
+  errno = EEXIST;
+  return NULL;
 }
 
 // The handle of DIR/NAME and its temporary name, when DIR/NAME is a file,
@@ -113,6 +195,7 @@ static zeno_io_output *output_new(const char *dir, const char *name, zeno_error 
   }
   zeno_io_output *o = calloc(1, sizeof *o);
   char *hidden = malloc(strlen(name) + sizeof "." IO_TEMP_SUFFIX);
+  if (o != NULL) o->lock_fd = -1;
   if (o != NULL && hidden != NULL) {
     sprintf(hidden, ".%s" IO_TEMP_SUFFIX, name);
     o->path = zeno_io_path_join(dir, name);
@@ -140,15 +223,18 @@ static zeno_io_output *output_new(const char *dir, const char *name, zeno_error 
 zeno_io_output *zeno_io_output_open(const char *dir, const char *name, zeno_error *error) {
   zeno_io_output *o = output_new(dir, name, error);
   if (o == NULL) return NULL;
-  // mkstemp creates the file exclusively: it never opens a planted link.
-  const int fd = mkstemp(o->temp);
-  if (fd >= 0 && fchmod(fd, file_mode()) == 0) o->stream = fdopen(fd, "w");
+  // o->temp is the template; create_temp() fills in its X's at each try.
+  char *template_path = strdup(o->temp);
+  if (template_path == NULL) {
+    output_free(o);
+    zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+    return NULL;
+  }
+  remove_stale(dir, name);
+  o->stream = create_temp(o, template_path);
+  free(template_path);
   if (o->stream == NULL) {
     zeno_fail(error, ZENO_ERR_IO, "", "cannot create '%s': %s", o->path, strerror(errno));
-    if (fd >= 0) {
-      close(fd);
-      unlink(o->temp);
-    }
     output_free(o);
     return NULL;
   }

@@ -417,6 +417,32 @@ zeno_status zeno_run_dir_read_events(const char *path, zeno_run_dir_data *d, zen
 
 /* ---------- the directory ---------- */
 
+// The text of the run directory's file at `path` (a regular file only,
+// run_dir_open()), of at most max_bytes; ZENO_DONE when there is none.
+static zeno_status read_text(const char *path, size_t max_bytes, char **text, size_t *length,
+                             zeno_error *error) {
+  *text = NULL;
+  if (length) *length = 0;
+  if (access(path, F_OK) != 0 && errno == ENOENT) return ZENO_DONE;
+  FILE *f;
+  zeno_status st = run_dir_open(path, &f, error);
+  if (st != ZENO_OK) return st;
+  st = zeno_read_text_stream(f, path, max_bytes, text, length, error);
+  fclose(f);
+  return st;
+}
+
+zeno_status zeno_run_dir_read_scene(const char *dir, char **text, size_t *length,
+                                    zeno_error *error) {
+  if (dir == NULL || text == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a text are required");
+  char *path = zeno_io_path_join(dir, ZENO_RUN_DIR_SCENE);
+  if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
+  const zeno_status st = read_text(path, ZENO_SCENE_MAX_BYTES, text, length, error);
+  free(path);
+  return st;
+}
+
 // The run's scene: DIR/scene.yaml with DIR/overrides.txt; ZENO_DONE when
 // the directory holds no scene (a run saved before simulate kept it).
 static zeno_status run_scene(const char *dir, zeno_scene *scene, zeno_error *error) {
@@ -424,13 +450,15 @@ static zeno_status run_scene(const char *dir, zeno_scene *scene, zeno_error *err
   if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   char **overrides = NULL;
   size_t count = 0;
-  zeno_status st = ZENO_DONE;
-  if (access(path, F_OK) == 0 || errno != ENOENT) {
+  char *text = NULL;
+  zeno_status st = zeno_run_dir_read_scene(dir, &text, NULL, error);
+  if (st == ZENO_OK) {
     st = zeno_run_dir_read_overrides(dir, &overrides, &count, error);
     if (st == ZENO_OK || st == ZENO_DONE)
-      st = zeno_scene_load(path, (const char *const *)overrides, count, scene, error);
+      st = zeno_scene_load_string(text, path, (const char *const *)overrides, count, scene, error);
   }
   zeno_run_dir_overrides_free(overrides, count);
+  free(text);
   free(path);
   return st;
 }
@@ -479,9 +507,8 @@ zeno_status zeno_run_dir_read_overrides(const char *dir, char ***overrides, size
   char *path = zeno_io_path_join(dir, ZENO_RUN_DIR_OVERRIDES);
   if (path == NULL) return zeno_fail(error, ZENO_ERR_NOMEM, "", "out of memory");
   char *text = NULL;
-  zeno_status st = ZENO_DONE;  // a run saved without the file has no overrides
-  if (access(path, F_OK) == 0 || errno != ENOENT)
-    st = zeno_read_text_file(path, ZENO_RUN_DIR_OVERRIDES_MAX_BYTES, &text, NULL, error);
+  // ZENO_DONE: a run saved without the file has no overrides.
+  zeno_status st = read_text(path, ZENO_RUN_DIR_OVERRIDES_MAX_BYTES, &text, NULL, error);
   size_t lines = 0;
   for (const char *p = text; st == ZENO_OK && *p; p++) lines += *p == '\n';
   char **list = st == ZENO_OK ? calloc(lines + 2, sizeof *list) : NULL;

@@ -23,7 +23,7 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
   size_t count = 0, cap = 0;
   zeno_status st;
   // Each sample is handed out straight into its place (room for one more
-  // is made first).
+  // is made first); the stream asks the interrupt.
   for (;;) {
     if (count == cap) {
       cap = cap ? 2 * cap
@@ -35,7 +35,6 @@ zeno_status zeno_maps_compute(const zeno_scene *scene, const zeno_maps_def *def,
       }
       samples = p;
     }
-    if (def != NULL && (st = zeno_interrupt_check(&def->interrupt, error)) != ZENO_OK) break;
     if ((st = zeno_maps_stream_next(s, &samples[count], error)) != ZENO_OK) break;
     count++;
   }

@@ -443,7 +443,11 @@ zeno_status zeno_maps_stream_next(zeno_maps_stream *s, zeno_cycle *cycle, zeno_e
   zeno_error local;
   s->error = error ? error : &local;  // the returned code comes from it
   zeno_status st = ZENO_OK;
-  while (st == ZENO_OK && s->handed == s->win_len && !s->sampled) st = step(s);
+  // The caller's interrupt is asked before each uniform sample's step (a
+  // step is one cycle and the breakpoints it brackets): a stop ends the
+  // stream as a failure does.
+  while (st == ZENO_OK && s->handed == s->win_len && !s->sampled)
+    if ((st = zeno_interrupt_check(&s->def.interrupt, s->error)) == ZENO_OK) st = step(s);
   if (st == ZENO_OK && s->handed < s->win_len) {
     *cycle = s->win[s->handed++];
     maps_cycle_to_user(s->units, cycle);

@@ -12,6 +12,7 @@
 #ifndef ZENO_PLOT_PLOT_H
 #define ZENO_PLOT_PLOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -52,6 +53,10 @@ typedef struct plot_options {
   /// two panels (maps, trajectories) ylim is the top panel's range.
   bool has_xlim, has_ylim;
   double xlim[2], ylim[2];
+  /// Looked at once the figure is drawn, before it replaces the file of its
+  /// name: nonzero drops it (PLOT_STOPPED), the previous file kept. The
+  /// program's signal flag (cli_interrupt_flag()); NULL: never.
+  const volatile sig_atomic_t *stop;
 } plot_options;
 
 /// 900 x 600, 96 dpi, font scale 1, the figures' own ranges. (Inline: the
@@ -96,7 +101,8 @@ typedef enum plot_status {
   PLOT_OK = 0,
   PLOT_ERR_FORMAT,  ///< the file name ends in none of .png, .svg, .pdf
   PLOT_ERR_NOMEM,   ///< out of memory
-  PLOT_ERR_WRITE    ///< the file could not be created or written
+  PLOT_ERR_WRITE,   ///< the file could not be created or written
+  PLOT_STOPPED      ///< plot_options.stop asked to stop: nothing written
 } plot_status;
 
 /// Frees cairo's and fontconfig's process-wide font caches (filled by the

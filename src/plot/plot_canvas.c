@@ -44,6 +44,7 @@ const char *plot_status_message(plot_status status) {
     case PLOT_ERR_FORMAT: return "unknown image format (use .png, .svg or .pdf)";
     case PLOT_ERR_NOMEM: return "out of memory";
     case PLOT_ERR_WRITE: return "cannot create or write the file";
+    case PLOT_STOPPED: return "stopped before the file was written";
   }
   return "unknown error";
 }
@@ -183,7 +184,9 @@ plot_status plot_canvas_close(plot_canvas *c, plot_status status) {
     cairo_surface_destroy(c->surface);
   }
   // Into place only whole: the commit reports a failing flush, sync, close
-  // or rename; a failure drops the file aside and keeps the previous one.
+  // or rename; a failure drops the file aside and keeps the previous one,
+  // as does a stop asked for while the figure was drawn.
+  if (status == PLOT_OK && c->options.stop != NULL && *c->options.stop != 0) status = PLOT_STOPPED;
   if (c->out != NULL) {
     if (status == PLOT_OK) {
       if (zeno_io_output_commit(c->out, NULL) != ZENO_OK) status = PLOT_ERR_WRITE;

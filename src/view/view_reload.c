@@ -2,10 +2,15 @@
 // modification time and size; no inotify, so any file system and editor
 // works) and, when it changed, loads and simulates it again. A version
 // that does not load keeps the old run on screen with the error over it.
+// Only a regular file is read, and the open never waits: a FIFO put in the
+// scene's place froze the window in its open.
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "view/view.h"
 
@@ -30,6 +35,36 @@ void view_reload_init(view_reload *r, const view_options *o) {
   r->override_count = o->override_count;
 }
 
+// The scene file's text, read without waiting: a regular file only (a
+// FIFO, a device or a directory put in its place is refused, its message
+// in r->error). Returns the text (free() it), or NULL with r->error set.
+static char *read_scene(view_reload *r) {
+  const int fd = open(r->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    snprintf(r->error, sizeof r->error, "%s: %s", r->path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
+  FILE *f = NULL;
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(r->error, sizeof r->error, "%s: not a regular file (%s)", r->path,
+             S_ISDIR(st.st_mode) ? "a directory" : "a FIFO, a device or a socket");
+  } else if ((f = fdopen(fd, "r")) == NULL) {
+    snprintf(r->error, sizeof r->error, "%s: %s", r->path, strerror(errno));
+  }
+  if (f == NULL) {
+    close(fd);
+    return NULL;
+  }
+  char *text = NULL;
+  zeno_error err;
+  if (zeno_scene_read_stream(f, r->path, &text, NULL, &err) != ZENO_OK)
+    zeno_error_format(&err, r->error, sizeof r->error);
+  fclose(f);
+  return text;
+}
+
 view_reload_result view_reload_check(view_reload *r, view_run *run) {
   if (r->path == NULL) return VIEW_RELOAD_UNCHANGED;
   struct timespec mtime;
@@ -46,12 +81,17 @@ view_reload_result view_reload_check(view_reload *r, view_run *run) {
     return VIEW_RELOAD_UNCHANGED;
   r->mtime = mtime;
   r->size = size;
+  char *text = read_scene(r);
+  if (text == NULL) return VIEW_RELOAD_FAILED;
   zeno_scene scene;
   zeno_error err;
   zeno_error_clear(&err);
   view_run fresh;
-  if (zeno_scene_load(r->path, r->overrides, r->override_count, &scene, &err) != ZENO_OK ||
-      view_run_simulate(&fresh, &scene, &err) != ZENO_OK) {
+  const bool loaded = zeno_scene_load_string(text, r->path, r->overrides, r->override_count, &scene,
+                                             &err) == ZENO_OK &&
+                      view_run_simulate(&fresh, &scene, &err) == ZENO_OK;
+  free(text);
+  if (!loaded) {
     zeno_error_format(&err, r->error, sizeof r->error);  // file:line:column: ...
     return VIEW_RELOAD_FAILED;
   }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -83,15 +84,24 @@ static int write_failed(const journal_lines *j) {
 }
 
 // Opens the journal for reading and appending without following a link
-// planted in its place; a new one is created.
-static FILE *open_journal(const char *path, bool *created) {
-  int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-  *created = false;
+// planted in its place; a new one is created. The open does not wait, and
+// anything but a regular file is refused (*irregular): a FIFO under the
+// name hung the run for ever at its first read.
+static FILE *open_journal(const char *path, bool *created, bool *irregular) {
+  int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  *created = *irregular = false;
   if (fd < 0 && errno == ENOENT) {
     fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, JOURNAL_MODE);
     *created = fd >= 0;
   }
-  FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    *irregular = true;
+    close(fd);
+    return NULL;
+  }
+  const int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+  FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "r+") : NULL;
   if (fd >= 0 && f == NULL) close(fd);
   return f;
 }
@@ -119,7 +129,15 @@ int journal_lines_open(journal_lines *j, const char *dir, const char *name, cons
   j->keep = 0;
   j->path = zeno_io_path_join(dir, name);
   if (j->path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
-  FILE *f = open_journal(j->path, created);
+  bool irregular;
+  FILE *f = open_journal(j->path, created, &irregular);
+  if (irregular) {
+    cli_error(
+        "%s: cannot open '%s': not a regular file (a FIFO, a device or a directory); the "
+        "journal must be a regular file or absent",
+        j->command, j->path);
+    return CLI_EXIT_RUNTIME;
+  }
   if (f == NULL) {
     cli_error("%s: cannot open '%s': %s%s", j->command, j->path, strerror(errno),
               errno == ELOOP ? " (a link; the journal must be a file of its own)" : "");
