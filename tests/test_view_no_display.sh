@@ -1,5 +1,5 @@
 #!/bin/sh
-# `zeno view` without a display: SDL falls back to an invisible video driver
+# `zeno view` and `zeno replay` without a display: SDL falls back to an invisible video driver
 # (offscreen, dummy) and the window would wait for keys forever, unseen.
 # The viewer must say so and exit 2 within a second or so, naming what to
 # do instead. SDL_VIDEODRIVER set to such a driver on purpose is not this
@@ -22,11 +22,35 @@ fi
 if [ "$ms" -gt 3000 ]; then
   echo "FAIL: took $ms ms"; status=1
 fi
-for text in "no display to open a window on" "DISPLAY is not set" "--screenshot" "ssh -X"; do
+for text in "zeno: view: no display to open a window on" "DISPLAY is not set" \
+    "zeno view SCENE --screenshot" "zeno view SCENE --record" "ssh -X"; do
   if ! grep -qF -- "$text" "$err"; then
     echo "FAIL: stderr lacks '$text':"; cat "$err"; status=1
   fi
 done
+# `replay` says so in its own words, naming what it can do without a window.
+run=$(mktemp -d)
+"$zeno" simulate "$scene" --out "$run/run" -q
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$zeno" replay "$run/run" 2>"$err" >/dev/null
+code=$?
+if [ "$code" -ne 2 ]; then
+  echo "FAIL: replay exit $code, expected 2"; status=1
+fi
+for text in "zeno: replay: no display to open a window on" "zeno replay DIR --screenshot" \
+    "zeno replay DIR --record"; do
+  if ! grep -qF -- "$text" "$err"; then
+    echo "FAIL: replay's stderr lacks '$text':"; cat "$err"; status=1
+  fi
+done
+# A scene given where a run folder is expected: said so, exit 2, before
+# any window.
+"$zeno" replay "$scene" 2>"$err" >/dev/null
+code=$?
+if [ "$code" -ne 2 ] || ! grep -qF -- "is a file, not a run folder" "$err" ||
+    ! grep -qF -- "'zeno view $scene' shows a scene" "$err"; then
+  echo "FAIL: replay of a scene file: exit $code:"; cat "$err"; status=1
+fi
+rm -rf "$run"
 rm -f "$err"
 [ "$status" -eq 0 ] && echo "ok: exit 2 after $ms ms"
 exit $status

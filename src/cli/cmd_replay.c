@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_view.h"
@@ -104,6 +105,16 @@ static int load_scene(const replay_options *o, zeno_scene *scene) {
   char *saved = NULL;
   const char *path = o->scene_path;
   int code = CLI_CONTINUE;
+  struct stat st;
+  if (stat(o->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    // A scene file given where a run folder is expected (the likeliest
+    // slip: `zeno replay scenes/example2.yaml`).
+    cli_error(
+        "%s: '%s' is a file, not a run folder: replay plays the folder that 'zeno simulate "
+        "SCENE --out DIR' writes; 'zeno view %s' shows a scene",
+        COMMAND, o->dir, o->dir);
+    return CLI_EXIT_USAGE;
+  }
   if (path == NULL) {
     saved = zeno_io_path_join(o->dir, ZENO_RUN_DIR_SCENE);
     if (saved == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;

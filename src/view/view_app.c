@@ -381,14 +381,20 @@ static bool invisible_driver(const char *driver) {
                             strcmp(driver, "evdev") == 0);
 }
 
-static int no_display(const char *why) {
+// No display: says so in the words of the command that asked (`view` for
+// a live run, `replay` for a run read back: run->sim is NULL) and what it
+// can do without a window.
+static int no_display(const view_run *run, const char *why) {
   const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+  const char *command = run->sim != NULL ? "view" : "replay";
+  const char *what = run->sim != NULL ? "SCENE" : "DIR";
   fprintf(stderr,
-          "zeno: view: no display to open a window on (%s; DISPLAY is %s, WAYLAND_DISPLAY "
+          "zeno: %s: no display to open a window on (%s; DISPLAY is %s, WAYLAND_DISPLAY "
           "is %s). Run it on a desktop, or over SSH with X forwarding (ssh -X); without "
-          "a window, 'zeno view SCENE --screenshot out.png' draws one frame and 'zeno "
-          "simulate SCENE --out DIR' then 'zeno plot-trajectory DIR' the whole run\n",
-          why, x && *x ? x : "not set", w && *w ? w : "not set");
+          "a window, 'zeno %s %s --screenshot out.png' draws one frame and 'zeno %s %s "
+          "--record out.mp4' (or .gif) records the whole run\n",
+          command, why, x && *x ? x : "not set", w && *w ? w : "not set", command, what, command,
+          what);
   return VIEW_EXIT_NO_DISPLAY;
 }
 
@@ -402,7 +408,7 @@ int view_window(view_run *run, const view_options *o) {
     snprintf(why, sizeof why, "SDL: %s", SDL_GetError());
     SDL_Quit();
     const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
-    if (!(x && *x) && !(w && *w)) return no_display(why);
+    if (!(x && *x) && !(w && *w)) return no_display(run, why);
     fprintf(stderr, "zeno: cannot open a window: %s\n", why + strlen("SDL: "));
     return 1;
   }
@@ -413,7 +419,7 @@ int view_window(view_run *run, const view_options *o) {
     char why[MESSAGE_SIZE];
     snprintf(why, sizeof why, "SDL chose its '%s' video driver", driver);
     SDL_Quit();
-    return no_display(why);
+    return no_display(run, why);
   }
   if (!start_ttf()) {
     SDL_Quit();
