@@ -67,6 +67,11 @@ ZENO_API const char *zeno_refusal_name(zeno_refusal refusal);
 /// The letter's one-character name: 'F', 'S', 'P' or 'N'.
 ZENO_API char zeno_letter_name(zeno_letter letter);
 
+/// The mode of index `code` = letter[0] + 4 letter[1], the index of every
+/// per-mode array (zeno_event.refusal); 0 <= code < ZENO_MAX_MODES, and
+/// code < 4 for one contact.
+ZENO_API zeno_mode zeno_mode_of_code(unsigned code);
+
 /// Name of a mode ("PF", "S" for one contact) written into buffer, which
 /// needs ZENO_MODE_NAME_SIZE chars; returns buffer.
 ZENO_API const char *zeno_mode_name(zeno_mode mode, int contact_count, char *buffer);

@@ -260,8 +260,8 @@ static void print_end_details(const run_record *rec, int contact_count) {
     int written = 0;
     for (int code = 0; code < ZENO_MAX_MODES; code++) {
       if (end->refusal[code] == ZENO_REFUSAL_NONE) continue;
-      const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
-      printf("%s%s (%s", written++ ? ", " : "", zeno_mode_name(mode, contact_count, name),
+      printf("%s%s (%s", written++ ? ", " : "",
+             zeno_mode_name(zeno_mode_of_code((unsigned)code), contact_count, name),
              zeno_refusal_name((zeno_refusal)end->refusal[code]));
       if (end->refusal_contact[code] >= 0) printf(" at %d", end->refusal_contact[code] + 1);
       printf(")");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "scene/scene_units.h"
 
 /// Relative pivot below which the q' map counts as singular.
 #define KIN_SINGULAR_RTOL 1e-12
@@ -66,7 +67,7 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zen
       km->W0[2][2 * i + k] = dir[k][0] * Jp[0] + dir[k][1] * Jp[1];
     }
   }
-  km->force_scale = fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
+  km->force_scale = scene_load_scale(s);
   if (km->force_scale == 0) km->force_scale = s->mass;  // unloaded body: any unit scale
   km->accel_scale = km->force_scale / s->mass;
   double mobility = 0;  // max_a D_aa

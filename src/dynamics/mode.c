@@ -13,6 +13,11 @@ static const char LETTERS[] = "FSPN";
 
 char zeno_letter_name(zeno_letter letter) { return LETTERS[(unsigned)letter & LETTER_MASK]; }
 
+zeno_mode zeno_mode_of_code(unsigned code) {
+  const zeno_mode m = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+  return m;
+}
+
 const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
   int k = 0;
   for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++)

@@ -139,7 +139,7 @@ void mode_explain(const contact_dyn *d, const mode_class *cls, const mode_tol *t
   memset(out, 0, sizeof *out);
   const int total = d->n == 2 ? ZENO_MAX_MODES : 4;
   for (int code = 0; code < total; code++) {
-    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    const zeno_mode mode = zeno_mode_of_code((unsigned)code);
     int contact;
     out->refusal[code] = (unsigned char)mode_refusal(d, cls, mode, tol, &contact);
     out->contact[code] = (signed char)contact;
@@ -206,8 +206,7 @@ int mode_enumerate_cached(const contact_dyn *d, const mode_class *cls, const mod
   const int letters = 4;
   const int total = d->n == 2 ? letters * letters : letters;
   for (int code = 0; code < total; code++) {
-    zeno_mode mode = {
-        {(unsigned char)(code % letters), (unsigned char)(d->n == 2 ? code / letters : 0)}};
+    const zeno_mode mode = zeno_mode_of_code((unsigned)code);  // total is 4 for one contact
     if (!mode_admissible(cls, d->n, mode)) continue;
     mode_solution sol;
     if (!mode_solve_cached(d, mode, cache, &sol)) continue;

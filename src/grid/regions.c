@@ -16,6 +16,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "grid/grid_scene.h"
+#include "scene/scene_units.h"
 #include "sim/sim_restart.h"
 #include "zeno/sim.h"
 
@@ -286,7 +287,7 @@ typedef enum run_fate { RUN_RESTS, RUN_RETURNING, RUN_DEPARTS } run_fate;
 // freely keeps it; impacts and friction lower it, a slide that speeds up
 // raises it). x2 is left out: every shift of it is an equilibrium (23).
 static double amplitude(const zeno_scene *s, const double qp[3], const double qdp[3]) {
-  const double accel = (fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho) / s->mass;
+  const double accel = scene_load_scale(s) / s->mass;
   double a = 0, v2 = 0;
   for (int k = 0; k < s->contact_count; k++) a = fmax(a, fabs(qp[k]));
   for (int k = 0; k < 3; k++) v2 += qdp[k] * qdp[k];

@@ -270,11 +270,10 @@ static void put_proof(FILE *f, const zeno_event *e, int contact_count) {
   int written = 0;
   for (int code = 0; code < ZENO_MAX_MODES; code++) {
     if (e->refusal[code] == ZENO_REFUSAL_NONE) continue;
-    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
     if (written++) fputs(", ", f);
     json_object r = object_begin(f);
     object_key(&r, e->refusal_of_impact ? "candidate" : "mode");
-    put_mode(f, mode, contact_count);
+    put_mode(f, zeno_mode_of_code((unsigned)code), contact_count);
     member_string(&r, "why", zeno_refusal_name((zeno_refusal)e->refusal[code]));
     object_key(&r, "contact");
     if (e->refusal_contact[code] >= 0) fprintf(f, "%d", e->refusal_contact[code] + 1);

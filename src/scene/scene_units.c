@@ -23,7 +23,7 @@ scene_units scene_units_of(const zeno_scene *s) {
   scene_units u = {0, 0, 0};
   if (s->mass > 0 && isfinite(s->mass)) u.mass = nearest_exponent(s->mass);
   if (s->rho > 0 && isfinite(s->rho)) u.length = nearest_exponent(s->rho);
-  const double force = fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
+  const double force = scene_load_scale(s);
   // force = mass length / time^2: time^2 = mass length / force.
   if (force > 0 && isfinite(force)) u.time = half_down(u.mass + u.length - nearest_exponent(force));
   return u;

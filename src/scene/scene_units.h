@@ -9,6 +9,8 @@
 #ifndef ZENO_SCENE_SCENE_UNITS_H
 #define ZENO_SCENE_SCENE_UNITS_H
 
+#include <math.h>
+
 #include "zeno/scene.h"
 
 /// A scene's units, as exponents of two: mass 2^mass, length 2^length and
@@ -34,6 +36,12 @@ typedef struct scene_dim {
 #define SCENE_DIM_ENERGY ((scene_dim){1, 2, -2})  ///< also a torque
 /// Time per speed: a ZOD duration per unit approach speed (zeno_cycle.T).
 #define SCENE_DIM_TIME_PER_SPEED ((scene_dim){0, -1, 2})
+
+/// The size of a scene's load as a force, |f| + |tau| / rho [force]: the
+/// scale of its contact forces (0 for an unloaded body).
+static inline double scene_load_scale(const zeno_scene *s) {
+  return fabs(s->load_magnitude) + fabs(s->load_torque) / s->rho;
+}
 
 /// The units of a scene: the powers of two nearest its mass, its radius of
 /// gyration and its load |f| + |tau| / rho, the time unit following from

@@ -280,10 +280,11 @@ static void project_gaps(zeno_sim *s, const mode_class *cls) {
 }
 
 // Impact at the touching contacts. *impacted is false for a tangent touch.
-// cd: the contact rates at the current state.
+// cd: the contact rates at the current state; vscale the speed scale of the
+// segment that led here (tol was made from it).
 static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, mode_class *cls,
                                   const bool gap_hit[2], const double cd[4], const tolerances *tol,
-                                  bool *impacted) {
+                                  double vscale, bool *impacted) {
   impact_input in;
   unsigned touched;
   const double speed = sim_impact_input(s, cls, gap_hit, cd, tol, &in, &touched);
@@ -302,7 +303,7 @@ static zeno_status resolve_impact(zeno_sim *s, zeno_event *ev, mode_class *cls,
     resolved = impact_resolve(&s->dyn, &in, &out);
   }
   if (!resolved) {
-    if (sim_zeno_at_floor(speed, tol->v)) {
+    if (sim_zeno_at_floor(s, speed, vscale)) {
       // An approach at the precision floor that no branch of the law
       // resolves (its impulses are as small as what the law calls zero):
       // the contacts close there, completing the sequence it belongs to.
@@ -384,7 +385,7 @@ static zeno_status handle_crossing(zeno_sim *s, zeno_event *ev, zeno_guard guard
   sim_note_grazing(s, gap_hit, cd, vscale);
   bool impacted = false;
   if (impact) {
-    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, cd, &tol, &impacted);
+    zeno_status st = resolve_impact(s, ev, &cls, gap_hit, cd, &tol, vscale, &impacted);
     if (st != ZENO_OK || s->run.finished) return st;
     if (s->run.zeno_pending) return sim_zeno_emit(s, ev);  // closed at the floor
   }

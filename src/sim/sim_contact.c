@@ -251,7 +251,7 @@ double sim_choice_margin(zeno_sim *s, const mode_class *cls) {
   const int n = s->km.n, total = n == 2 ? ZENO_MAX_MODES : 4;
   double margin = INFINITY;
   for (int code = 0; code < total; code++) {
-    const zeno_mode mode = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
+    const zeno_mode mode = zeno_mode_of_code((unsigned)code);
     if (!mode_admissible(cls, n, mode)) continue;
     // Two closed contacts with one sticking lock the body (three velocity
     // constraints): the other's slip acceleration is zero identically, a
@@ -297,11 +297,6 @@ static bool consistent_modes(zeno_sim *s, const mode_class *cls, const tolerance
 void sim_class_choice(zeno_sim *s, const mode_class *cls, const tolerances *tol, sim_choice *ch) {
   mode_solution all[ZENO_MAX_MODES];
   consistent_modes(s, cls, tol, ch, all);
-}
-
-static zeno_mode mode_of_code(unsigned code) {
-  const zeno_mode m = {{(unsigned char)(code % 4), (unsigned char)(code / 4)}};
-  return m;
 }
 
 // True when the modes' generalised accelerations agree to the acceleration
@@ -357,7 +352,7 @@ void sim_choose_next(zeno_sim *s, const mode_class *cls, const tolerances *tol) 
     n = tied_modes(s, cls, tol, all);
     solved = true;
   } else if (!solved) {
-    for (int k = 0; k < n; k++) all[k].mode = mode_of_code(ch.code[k]);
+    for (int k = 0; k < n; k++) all[k].mode = zeno_mode_of_code(ch.code[k]);
   }
   s->run.consistent_count = (size_t)n;
   for (int k = 0; k < n; k++) s->run.consistent[k] = all[k].mode;

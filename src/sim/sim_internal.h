@@ -184,10 +184,11 @@ double sim_start_gap_tol(const zeno_sim *s);
 /* Zeno detection (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.
 void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched);
-/// Whether an approach at `speed` is at the precision floor of the
-/// velocities (within SIM_ZENO_TOL_FACTOR of tol_v, what the loop calls
-/// zero), where impacting and closed can no longer be told apart.
-bool sim_zeno_at_floor(double speed, double tol_v);
+/// Whether `speed` is at the precision floor of the velocities on the
+/// speed scale vscale (within SIM_ZENO_TOL_FACTOR of velocity_rtol times
+/// it, what the loop calls zero), where impacting and closed can no longer
+/// be told apart.
+bool sim_zeno_at_floor(const zeno_sim *s, double speed, double vscale);
 /// An approach at the floor that the impact law cannot resolve, during a
 /// sequence: the sequence is completed there (a ZENO event pending, the
 /// approaching contacts closed by it). False when no sequence is on (the

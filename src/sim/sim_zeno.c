@@ -337,6 +337,14 @@ static void record_now(zeno_sim *s, double speed, unsigned touched) {
 
 static void floor_completion(zeno_sim *s, bool chain_floor, bool tail);
 
+// Ends the run `diverging`: reverse chatter of ratio r0 per period p.
+static void end_diverging(zeno_sim *s, double r0, int p) {
+  s->run.end_pending = true;
+  s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
+  s->zeno.div_ratio = r0;
+  s->zeno.div_period = p;
+}
+
 /// ZOD reverse chatter whose period ratios have settled only to the full
 /// model's diverge_rtol (the direction converging to its fixed point of R
 /// slowly, e.g. 0.5 % a period) is diverging once its impact speed has
@@ -359,10 +367,7 @@ static bool grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
   if (!constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + rtol) || !direction_settled(s, p, rtol))
     return false;
-  s->run.end_pending = true;
-  s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
-  s->zeno.div_ratio = r0;
-  s->zeno.div_period = p;
+  end_diverging(s, r0, p);
   return true;
 }
 
@@ -405,10 +410,7 @@ void sim_zeno_detect(zeno_sim *s) {
     // positions (the full model's gaps then return energy at random).
     if (r0 > 1 + rtol_div && direction_settled(s, p, rtol_div) &&
         !(full && at_rounding(s, rec(s, 0)))) {
-      s->run.end_pending = true;
-      s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
-      s->zeno.div_ratio = r0;
-      s->zeno.div_period = p;
+      end_diverging(s, r0, p);
       return;
     }
     break;  // neither: the floors below may still end it
@@ -419,7 +421,7 @@ void sim_zeno_detect(zeno_sim *s) {
   if (chain_floor ||
       (s->zeno.seq_impacts >= 2 &&
        (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
-        last->speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * s->run.vscale ||
+        sim_zeno_at_floor(s, last->speed, s->run.vscale) ||
         (s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS &&
          last->speed < SIM_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed))))
     floor_completion(s, chain_floor, true);
@@ -455,7 +457,9 @@ static void floor_completion(zeno_sim *s, bool chain_floor, bool tail) {
   }
 }
 
-bool sim_zeno_at_floor(double speed, double tol_v) { return speed < SIM_ZENO_TOL_FACTOR * tol_v; }
+bool sim_zeno_at_floor(const zeno_sim *s, double speed, double vscale) {
+  return speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * vscale;
+}
 
 bool sim_zeno_floor_approach(zeno_sim *s, double speed, unsigned touched) {
   if (s->zeno.seq_impacts == 0) return false;
@@ -575,7 +579,7 @@ bool sim_zeno_quiet_at(const zeno_sim *s, long impacts, double speed, double fir
   if (sim_is_full(s)) return false;
   // The period search needs K p + 1 impacts (p = 1 first).
   if (impacts >= s->def.ratio_periods + 2) return false;
-  return !(impacts >= 2 && (speed < SIM_ZENO_SPEED_FLOOR * first_speed ||
-                            speed < SIM_ZENO_TOL_FACTOR * s->def.velocity_rtol * vscale ||
-                            impacts >= SIM_ZENO_MAX_IMPACTS));
+  return !(impacts >= 2 &&
+           (speed < SIM_ZENO_SPEED_FLOOR * first_speed || sim_zeno_at_floor(s, speed, vscale) ||
+            impacts >= SIM_ZENO_MAX_IMPACTS));
 }

@@ -159,6 +159,14 @@ static void compute_point(row_run *r, size_t item) {
   if (atomic_fetch_sub(&r->left[k], 1) == 1) atomic_store(&r->finished[k], true);
 }
 
+// The points on the calling thread, each row handed on as it finishes.
+static void compute_serial(row_run *r, size_t items) {
+  for (size_t item = 0; item < items; item++) {
+    compute_point(r, item);
+    hand_on(r);
+  }
+}
+
 // The points shared out over `threads` OpenMP threads, the rows handed on
 // by the first. A function of its own: one thread never starts the OpenMP
 // runtime (LLVM's registers itself in a 1 KiB file of /dev/shm at its
@@ -177,10 +185,7 @@ static void compute_shared(row_run *r, size_t items, int threads) {
   }
 #else
   (void)threads;
-  for (size_t item = 0; item < items; item++) {
-    compute_point(r, item);
-    hand_on(r);
-  }
+  compute_serial(r, items);
 #endif
 }
 
@@ -224,14 +229,8 @@ static int compute(grid_rows *w) {
   pthread_mutex_init(&r.failure_lock, NULL);
   const size_t items = count * nx;
   const int threads = zeno_regions_threads(d->threads);
-  if (threads > 1) {
-    compute_shared(&r, items, threads);
-  } else {
-    for (size_t item = 0; item < items; item++) {
-      compute_point(&r, item);
-      hand_on(&r);
-    }
-  }
+  if (threads > 1) compute_shared(&r, items, threads);
+  else compute_serial(&r, items);
   hand_on(&r);  // the rows the other threads finished last
   pthread_mutex_destroy(&r.failure_lock);
   int code = r.code;
