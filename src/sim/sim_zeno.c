@@ -6,11 +6,10 @@
 // point of R) is detected by the same period search and ends the run
 // `diverging`. The ZENO event that closes a sequence or chain at its limit
 // is sim_zeno_close.c's.
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/sim_zeno_ratio.h"
 
 /// A Zeno sequence whose impact speed fell below this fraction of its
 /// first impact speed is at the limit of double precision: it is completed
@@ -22,14 +21,8 @@
 /// first speed the bounces are within 1e4 ulps of the rounding and the
 /// located guards (and the ratios) are noise.
 #define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
-/// ... and, whatever the first speed, once a bounce's height v^2 / a is
-/// below this many ulps of the positions (which carry the slip travelled
-/// and the offset of the start): its located guards are then off by up to
-/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
-/// only worse. Higher values would end real, merely small, bounces (a
-/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
-#define SIM_FULL_BOUNCE_ULPS 1e6
-/// ... and once its impact speeds come within this factor of what the loop
+/// ... (and at SIM_FULL_BOUNCE_ULPS, sim_zeno_ratio.c) and once its impact
+/// speeds come within this factor of what the loop
 /// calls zero (velocity_rtol times the speed scale, which a persisting
 /// slip can make far larger than the normal speeds): below that, impacting
 /// and closed can no longer be told apart (an undetected Example 3 chatter
@@ -79,21 +72,13 @@ static void ring_push(impact_record *ring, int *len, int cap, const impact_recor
   *ring_next(ring, len, cap) = *r;
 }
 
-/// The records a detection reads, newest last: the impacts of the current
-/// sequence, or the completions of the current chain.
-typedef struct rview {
-  const impact_record *r;
-  int len;
-} rview;
-
-static const impact_record *at(rview v, int back) { return &v.r[v.len - 1 - back]; }
-static rview impacts_of(const zeno_sim *s) { return (rview){s->records.ring, s->zeno.ring_len}; }
-static rview chain_of(const zeno_sim *s) { return (rview){s->records.chain, s->zeno.chain_len}; }
-static const impact_record *rec(const zeno_sim *s, int back) { return at(impacts_of(s), back); }
-
-static bool close_rel(double a, double b, double rtol) {
-  return fabs(a - b) <= rtol * fmax(fabs(a), fabs(b));
-}
+// A completion is made only where its limit comes before the time limit:
+// a run never ends past stop.t_end. Beyond it the sequence (or chain) is
+// simulated on to t_end and the run ends `time-limit` there; the full
+// model's completions at detection jumped to limits up to 8 times t_end
+// (a chain of slow ratio) and reported `rest` where the ZOD, simulating
+// the same chain on, stopped at the limit.
+static bool limit_before_end(const zeno_sim *s) { return s->zeno.pending_t <= s->scene.t_end; }
 
 // Geometric extrapolation of the accumulation point from the states at the
 // same phase of the last three periods. Velocities and times of a ZOD
@@ -174,23 +159,6 @@ static bool limit_keeps_others_open(const zeno_sim *s, rview v) {
   return true;
 }
 
-// Reverse chatter is declared once the post-impact contact velocity
-// direction at the phase point repeats from period to period (a fixed
-// point of R).
-static bool direction_settled(const zeno_sim *s, int p, double rtol) {
-  double c[4], va[4], vb[4], na = 0, nb = 0;
-  sim_contacts(s, rec(s, 0)->q, rec(s, 0)->qd, c, va);
-  sim_contacts(s, rec(s, p)->q, rec(s, p)->qd, c, vb);
-  for (int a = 0; a < 2 * s->km.n; a++) {
-    na = fmax(na, fabs(va[a]));
-    nb = fmax(nb, fabs(vb[a]));
-  }
-  if (!(na > 0 && nb > 0)) return false;
-  double diff = 0;
-  for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
-  return diff <= rtol;
-}
-
 // Under the exact ZOD further periods cost next to nothing and are exact,
 // so the sequence is simulated until what is left of it is negligible (the
 // dense output between the last simulated impact and the limit is only a
@@ -206,48 +174,6 @@ static bool tail_negligible(const zeno_sim *s, double last_t, double first_t, lo
   const long events_left = s->scene.max_events - s->run.event_count;
   return tail <= SIM_ZENO_TAIL_FRACTION * span || done >= SIM_ZENO_TAIL_IMPACTS ||
          events_left < SIM_ZENO_EVENTS_PER_IMPACT * per_period * 4;
-}
-
-// True when the last K periods of length p of v keep one ratio r0 of
-// durations and of speeds, to relative tolerance rtol (r < 1: a converging
-// Zeno sequence; r > 1: reverse chatter).
-static bool constant_ratio(rview v, int p, int K, double rtol, double *r0) {
-  for (int k = 0; k + 1 < K; k++) {
-    const double Tk = at(v, k * p)->t - at(v, (k + 1) * p)->t;
-    const double Tk1 = at(v, (k + 1) * p)->t - at(v, (k + 2) * p)->t;
-    if (!(Tk > 0 && Tk1 > 0)) return false;
-    const double rk = Tk / Tk1;
-    const double rv = at(v, k * p)->speed / at(v, (k + 1) * p)->speed;
-    if (k == 0) *r0 = rk;
-    if (!close_rel(rk, *r0, rtol) || !close_rel(rv, *r0, rtol)) return false;
-  }
-  return true;
-}
-
-// True when the last K periods of length p of v repeat the same steps
-// (signatures).
-static bool periodic(rview v, int p, int K) {
-  for (int j = 0; j + p <= K * p; j++)
-    if (at(v, j)->signature != at(v, j + p)->signature) return false;
-  return true;
-}
-
-// Full model: the bounce after this impact (its height from the fastest
-// separating gap rate of the contacts it touched) is lost in the rounding
-// of the positions (SIM_FULL_BOUNCE_ULPS). The other contact's rate is not
-// this bounce's: a contact chattering while the other flies up was never
-// at rounding, and bounced on at a constant 4e-8 of the first speed (the
-// gap's rounding returned its energy) until the run ended `diverging`.
-static bool at_rounding(const zeno_sim *s, const impact_record *r) {
-  double c[4], cd[4], size = 0, v = 0;
-  sim_contacts(s, r->q, r->qd, c, cd);
-  for (int a = 0; a < 2 * s->km.n; a++) size = fmax(size, fabs(c[a]));
-  for (int i = 0; i < s->km.n; i++)
-    if ((r->touched >> i) & 1u) v = fmax(v, cd[2 * i]);
-  // No contact separates (e.g. II into a two-contact slip): no bounce.
-  if (!(v > s->def.velocity_rtol * r->speed)) return false;
-  const double height = v * v / s->km.accel_scale;
-  return height < SIM_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
 }
 
 // A chain at its precision floor: the last impact and the normal speeds of
@@ -297,9 +223,9 @@ static unsigned floor_contacts(const zeno_sim *s, unsigned mask, double last_spe
 // error is the spread of the ratios times a tail already at the floor.
 static void floor_tail(zeno_sim *s, rview v) {
   for (int p = 1; p <= s->def.max_period && v.len >= 2 * p + 1; p++) {
-    if (!periodic(v, p, 1)) continue;
+    if (!sim_periodic(v, p, 1)) continue;
     double r0 = 0;
-    if (!constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
+    if (!sim_constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
     // The tail is added only where, as for any completion, no other
     // contact reaches its surface and no slip reverses on the way (Newton
     // e = 0.8's full model: contact 2, falling, went 9e-7 below).
@@ -310,7 +236,7 @@ static void floor_tail(zeno_sim *s, rview v) {
     const unsigned contacts = s->zeno.pending_contacts;
     extrapolate(s, v, p, r0);
     s->zeno.pending_contacts = contacts;
-    if (!limit_keeps_others_open(s, v) ||
+    if (!limit_before_end(s) || !limit_keeps_others_open(s, v) ||
         !limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed)) {
       s->zeno.pending_t = t;
       s->zeno.pending_err = err;
@@ -337,40 +263,6 @@ static void record_now(zeno_sim *s, double speed, unsigned touched) {
 
 static void floor_completion(zeno_sim *s, bool chain_floor, bool tail);
 
-// Ends the run `diverging`: reverse chatter of ratio r0 per period p.
-static void end_diverging(zeno_sim *s, double r0, int p) {
-  s->run.end_pending = true;
-  s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
-  s->zeno.div_ratio = r0;
-  s->zeno.div_period = p;
-}
-
-/// ZOD reverse chatter whose period ratios have settled only to the full
-/// model's diverge_rtol (the direction converging to its fixed point of R
-/// slowly, e.g. 0.5 % a period) is diverging once its impact speed has
-/// grown to this many times its first: the flights then outgrow any time
-/// limit before the ratios settle to ratio_rtol (a chatter growing 1.81
-/// times a period ended `time-limit` after 21 impacts, at 144 times its
-/// first speed, where the full model said `diverging`). The growth keeps
-/// out the sequences whose ratios only hover above 1 at the bottom of a
-/// decay (five of 20,000 restitution cases, 1e-5 to 1e-11 of their first
-/// speed, which the full model completes to rest).
-#define SIM_DIVERGE_GROWTH 10.0
-
-// Ends the run `diverging` (and returns true) for such a chatter: the last
-// K periods of length p repeat the same steps with one ratio above
-// 1 + diverge_rtol to that tolerance, a settled direction, and speeds
-// grown past SIM_DIVERGE_GROWTH times the first.
-static bool grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
-  const double rtol = s->def.diverge_rtol;
-  double r0 = 0;
-  if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
-  if (!constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + rtol) || !direction_settled(s, p, rtol))
-    return false;
-  end_diverging(s, r0, p);
-  return true;
-}
-
 void sim_zeno_detect(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const bool full = sim_is_full(s);
@@ -385,34 +277,42 @@ void sim_zeno_detect(zeno_sim *s) {
   const bool chain_floor = chain_at_floor(s, floor);
   for (int p = 1; p <= s->def.max_period && !chain_floor; p++) {
     if (v.len < K * p + 1) break;
-    if (!periodic(v, p, K)) continue;
+    if (!sim_periodic(v, p, K)) continue;
     double r0 = 0;
-    if (!constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
-      if (!full && grown_reverse_chatter(s, v, p, K)) return;
+    if (!sim_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
+      if (!full && sim_grown_reverse_chatter(s, v, p, K)) return;
       continue;
     }
     if (r0 < 1 - rtol_conv) {
       // Not yet converged: the precision floor below may still end it (the
       // full model's ratios stop converging once the bounces reach the
       // rounding of the positions).
-      if (!constant_ratio(v, p, K, rtol_conv, &r0)) break;
+      if (!sim_constant_ratio(v, p, K, rtol_conv, &r0)) break;
       extrapolate(s, v, p, r0);
       s->zeno.pending_impacts = s->zeno.seq_impacts;
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
-      s->run.zeno_pending = limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
-                            limit_keeps_others_open(s, v) &&
-                            tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t,
-                                            s->zeno.seq_impacts, p);
+      s->run.zeno_pending =
+          limit_before_end(s) && limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
+          limit_keeps_others_open(s, v) &&
+          tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t, s->zeno.seq_impacts, p);
       return;
     }
-    // Reverse chatter, unless its bounces are lost in the rounding of the
-    // positions (the full model's gaps then return energy at random).
-    if (r0 > 1 + rtol_div && direction_settled(s, p, rtol_div) &&
-        !(full && at_rounding(s, rec(s, 0)))) {
-      end_diverging(s, r0, p);
+    // Reverse chatter. The ZOD's ratios are exact. The full model's, known
+    // to diverge_rtol only, are growth once they have settled to its
+    // ratio tolerance, or once the bounces have grown as the ZOD's
+    // unsettled ones must (a ratio of 1.03 a period for two periods, read
+    // as divergence after 18 events, was the direction still turning: the
+    // ZOD's chatter peaked and decayed to rest); never where the bounces
+    // are lost in the rounding of the positions (the gaps then return
+    // energy at random).
+    if (!full && r0 > 1 + rtol_div && sim_direction_settled(s, p, rtol_div)) {
+      sim_end_diverging(s, r0, p);
       return;
     }
+    if (full && !sim_at_rounding(s, rec(s, 0)) &&
+        (sim_settled_reverse_chatter(s, v, p, K) || sim_grown_reverse_chatter(s, v, p, K)))
+      return;
     break;  // neither: the floors below may still end it
   }
   // Precision floor: a sequence shrunk to the last digits of the state is
@@ -420,7 +320,7 @@ void sim_zeno_detect(zeno_sim *s) {
   const impact_record *last = rec(s, 0);
   if (chain_floor ||
       (s->zeno.seq_impacts >= 2 &&
-       (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
+       (last->speed < floor * s->zeno.seq_first_speed || (full && sim_at_rounding(s, last)) ||
         sim_zeno_at_floor(s, last->speed, s->run.vscale) ||
         (s->zeno.seq_impacts >= SIM_ZENO_MAX_IMPACTS &&
          last->speed < SIM_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed))))
@@ -553,12 +453,12 @@ void sim_chain_detect(zeno_sim *s) {
   const double rtol = sim_is_full(s) ? s->def.full_ratio_rtol : s->def.ratio_rtol;
   for (int p = 1; p <= SIM_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
     double r0 = 0;
-    if (!periodic(v, p, K) || !constant_ratio(v, p, K, rtol, &r0)) continue;
+    if (!sim_periodic(v, p, K) || !sim_constant_ratio(v, p, K, rtol, &r0)) continue;
     if (!(r0 < 1 - rtol)) return;
     extrapolate(s, v, p, r0);
     long per_period = 0;
     for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    if (limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
+    if (limit_before_end(s) && limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
         limit_keeps_others_open(s, v) &&
         tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
       s->zeno.pending_impacts = s->zeno.chain_impacts;

@@ -1,0 +1,131 @@
+// Impact records' ratios, steps and the reverse chatter they reveal
+// (sim_zeno_ratio.h); the detections that use them are sim_zeno.c's.
+#include "sim/sim_zeno_ratio.h"
+
+#include <float.h>
+#include <math.h>
+
+/// Full model: a sequence is at its precision floor, whatever its first
+/// speed, once a bounce's height v^2 / a is below this many ulps of the positions (which carry the slip travelled
+/// and the offset of the start): its located guards are then off by up to
+/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
+/// only worse. Higher values would end real, merely small, bounces (a
+/// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
+#define SIM_FULL_BOUNCE_ULPS 1e6
+
+bool sim_close_rel(double a, double b, double rtol) {
+  return fabs(a - b) <= rtol * fmax(fabs(a), fabs(b));
+}
+
+// Reverse chatter is declared once the post-impact contact velocity
+// direction at the phase point repeats from period to period (a fixed
+// point of R).
+bool sim_direction_settled(const zeno_sim *s, int p, double rtol) {
+  double c[4], va[4], vb[4], na = 0, nb = 0;
+  sim_contacts(s, rec(s, 0)->q, rec(s, 0)->qd, c, va);
+  sim_contacts(s, rec(s, p)->q, rec(s, p)->qd, c, vb);
+  for (int a = 0; a < 2 * s->km.n; a++) {
+    na = fmax(na, fabs(va[a]));
+    nb = fmax(nb, fabs(vb[a]));
+  }
+  if (!(na > 0 && nb > 0)) return false;
+  double diff = 0;
+  for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
+  return diff <= rtol;
+}
+
+// True when the last K periods of length p of v keep one ratio r0 of
+// durations and of speeds, to relative tolerance rtol (r < 1: a converging
+// Zeno sequence; r > 1: reverse chatter).
+bool sim_constant_ratio(rview v, int p, int K, double rtol, double *r0) {
+  for (int k = 0; k + 1 < K; k++) {
+    const double Tk = at(v, k * p)->t - at(v, (k + 1) * p)->t;
+    const double Tk1 = at(v, (k + 1) * p)->t - at(v, (k + 2) * p)->t;
+    if (!(Tk > 0 && Tk1 > 0)) return false;
+    const double rk = Tk / Tk1;
+    const double rv = at(v, k * p)->speed / at(v, (k + 1) * p)->speed;
+    if (k == 0) *r0 = rk;
+    if (!sim_close_rel(rk, *r0, rtol) || !sim_close_rel(rv, *r0, rtol)) return false;
+  }
+  return true;
+}
+
+// True when the last K periods of length p of v repeat the same steps
+// (signatures).
+bool sim_periodic(rview v, int p, int K) {
+  for (int j = 0; j + p <= K * p; j++)
+    if (at(v, j)->signature != at(v, j + p)->signature) return false;
+  return true;
+}
+
+// Full model: the bounce after this impact (its height from the fastest
+// separating gap rate of the contacts it touched) is lost in the rounding
+// of the positions (SIM_FULL_BOUNCE_ULPS). The other contact's rate is not
+// this bounce's: a contact chattering while the other flies up was never
+// at rounding, and bounced on at a constant 4e-8 of the first speed (the
+// gap's rounding returned its energy) until the run ended `diverging`.
+bool sim_at_rounding(const zeno_sim *s, const impact_record *r) {
+  double c[4], cd[4], size = 0, v = 0;
+  sim_contacts(s, r->q, r->qd, c, cd);
+  for (int a = 0; a < 2 * s->km.n; a++) size = fmax(size, fabs(c[a]));
+  for (int i = 0; i < s->km.n; i++)
+    if ((r->touched >> i) & 1u) v = fmax(v, cd[2 * i]);
+  // No contact separates (e.g. II into a two-contact slip): no bounce.
+  if (!(v > s->def.velocity_rtol * r->speed)) return false;
+  const double height = v * v / s->km.accel_scale;
+  return height < SIM_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
+}
+
+// Ends the run `diverging`: reverse chatter of ratio r0 per period p.
+void sim_end_diverging(zeno_sim *s, double r0, int p) {
+  s->run.end_pending = true;
+  s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
+  s->zeno.div_ratio = r0;
+  s->zeno.div_period = p;
+}
+
+/// Reverse chatter whose period ratios have settled only to the full
+/// model's diverge_rtol (ZOD or full model) (the direction converging to its fixed point of R
+/// slowly, e.g. 0.5 % a period) is diverging once its impact speed has
+/// grown to this many times its first: the flights then outgrow any time
+/// limit before the ratios settle to ratio_rtol (a chatter growing 1.81
+/// times a period ended `time-limit` after 21 impacts, at 144 times its
+/// first speed, where the full model said `diverging`). The growth keeps
+/// out the sequences whose ratios only hover above 1 at the bottom of a
+/// decay (five of 20,000 restitution cases, 1e-5 to 1e-11 of their first
+/// speed, which the full model completes to rest).
+#define SIM_DIVERGE_GROWTH 10.0
+
+// Ends the run `diverging` (and returns true) for such a chatter: the last
+// K periods of length p repeat the same steps with one ratio above
+// 1 + diverge_rtol to that tolerance, a settled direction, and speeds
+// grown past SIM_DIVERGE_GROWTH times the first.
+bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
+  const double rtol = s->def.diverge_rtol;
+  double r0 = 0;
+  if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
+  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + rtol) ||
+      !sim_direction_settled(s, p, rtol))
+    return false;
+  sim_end_diverging(s, r0, p);
+  return true;
+}
+
+/// Full model: reverse chatter is diverging when its ratio has settled to
+/// full_ratio_rtol and exceeds 1 by this many times that spread: the bounces then grow by
+/// a constant factor each period as the ZOD's do, where the ZOD, exact,
+/// calls the same chatter diverging (a ratio of 1.0057 a period: the full
+/// model bounced on to its time limit, 500 impacts, four times larger).
+#define SIM_FULL_SLOW_DIVERGE_SPREADS 10.0
+
+// Ends the run `diverging` (and returns true) for such a full-model chatter
+// (its direction settled).
+bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
+  const double rtol = s->def.full_ratio_rtol;
+  double r0 = 0;
+  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + SIM_FULL_SLOW_DIVERGE_SPREADS * rtol) ||
+      !sim_direction_settled(s, p, s->def.diverge_rtol))
+    return false;
+  sim_end_diverging(s, r0, p);
+  return true;
+}

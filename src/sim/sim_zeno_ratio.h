@@ -1,0 +1,59 @@
+// Impact records as a Zeno detection reads them (the impacts of the
+// current sequence, or the completions of the current chain, newest
+// first), the tests on their ratios and steps, and the ends they can
+// decide: reverse chatter (`diverging`). Internal to sim_zeno*.c.
+#ifndef ZENO_SIM_ZENO_RATIO_H
+#define ZENO_SIM_ZENO_RATIO_H
+
+#include "sim/sim_internal.h"
+
+/// The records a detection reads, newest last: the impacts of the current
+/// sequence, or the completions of the current chain.
+typedef struct rview {
+  const impact_record *r;
+  int len;
+} rview;
+
+static inline const impact_record *at(rview v, int back) { return &v.r[v.len - 1 - back]; }
+static inline rview impacts_of(const zeno_sim *s) {
+  return (rview){s->records.ring, s->zeno.ring_len};
+}
+static inline rview chain_of(const zeno_sim *s) {
+  return (rview){s->records.chain, s->zeno.chain_len};
+}
+static inline const impact_record *rec(const zeno_sim *s, int back) {
+  return at(impacts_of(s), back);
+}
+
+/// True when a and b agree to relative tolerance rtol.
+bool sim_close_rel(double a, double b, double rtol);
+
+/// True when the last K periods of length p of v keep one ratio r0 of
+/// durations and of speeds, to relative tolerance rtol (r < 1: a
+/// converging Zeno sequence; r > 1: reverse chatter).
+bool sim_constant_ratio(rview v, int p, int K, double rtol, double *r0);
+
+/// True when the last K periods of length p of v repeat the same steps
+/// (signatures).
+bool sim_periodic(rview v, int p, int K);
+
+/// True when the post-impact contact velocity direction at the phase point
+/// repeats from period p to period (a fixed point of R), to rtol.
+bool sim_direction_settled(const zeno_sim *s, int p, double rtol);
+
+/// Full model: the bounce after this impact is lost in the rounding of the
+/// positions.
+bool sim_at_rounding(const zeno_sim *s, const impact_record *r);
+
+/// Ends the run `diverging`: reverse chatter of ratio r0 per period p.
+void sim_end_diverging(zeno_sim *s, double r0, int p);
+
+/// Ends the run `diverging` (and returns true) for reverse chatter whose
+/// ratios have settled only to diverge_rtol once its bounces have grown.
+bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K);
+
+/// Full model: ends the run `diverging` (and returns true) for reverse
+/// chatter whose ratio has settled to full_ratio_rtol.
+bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K);
+
+#endif
