@@ -450,6 +450,116 @@ static void chatter_at_the_floor_rests(void **state) {
   assert_rests_as_full(case567, 12, X2_CASE567);
 }
 
+/* ---- the full model ends where the ZOD does ------------------------------ */
+
+/// Property cases 1058 and 622 (below): the ZOD's rest x2 and (case 622)
+/// rest time, measured once (`zeno simulate`; the full model agrees to
+/// FLOOR_REST_RTOL).
+#define X2_CASE1058 0.131953
+#define T_REST_CASE622 1201.33
+
+static void load_example2(const char *const *set, size_t count, zeno_scene *s) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/example2.yaml", ZENO_SCENES_DIR);
+  assert_int_equal(zeno_scene_load(path, set, count, s, NULL), ZENO_OK);
+}
+
+// Property case 1058 (Chatterjee-Ruina): the full model's chain closed
+// with the projection's leftover slip (1e-7, twice the zero) read as NS;
+// enforced, it locked the body, which sat in NS at rest to its time
+// limit. The ZOD rests (SS); so does the full model, at the same x2.
+// Property case 622 (Newton e = 0.78): a chain of completions of slow
+// ratio whose limit, t = 1201.33, lies beyond t_end = 1000. The full
+// model, completing at detection, jumped there and said `rest` at 1.2
+// t_end; the ZOD stopped at t_end. Both stop at t_end now, and both rest
+// at the limit given the time. Property case 10447 (Chatterjee-Ruina):
+// reverse chatter growing 0.57 % a period, `diverging` under the ZOD; the
+// full model bounced on to its time limit (its ratios known to 1 % only),
+// and now reads the settled ratio.
+static void full_model_ends_as_the_zod(void **state) {
+  (void)state;
+  const char *const case1058[] = {
+      "paper.alpha=-1.5414084045830023",
+      "paper.l1=2.8855496419189901",
+      "paper.l2=-0.11861266947452087",
+      "paper.h=0.43229649819851612",
+      "paper.phi1=69.489913015269423",
+      "paper.phi2=-36.289874323125147",
+      "paper.mu1=0.55906480578511131",
+      "paper.mu2=0.93827882054103551",
+      "initial.qp=[0.092230331189297354,0.1113795851897732,0.93101181290852475]",
+      "initial.qdp=[-0.18355687038412927,0.46298485750404672,-0.92993552747923891]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.20780342862624884",
+      "impact.et=-0.44621391726574067"};
+  assert_rests_as_full(case1058, 13, X2_CASE1058);
+  const char *const case622[] = {
+      "paper.alpha=25.301365133322506",
+      "paper.l1=0.41903080143133042",
+      "paper.l2=2.5172160434497863",
+      "paper.h=1.1124830748099286",
+      "paper.phi1=57.567839939873934",
+      "paper.phi2=61.89962176893458",
+      "paper.mu1=0.93323864510350074",
+      "paper.mu2=0.70730694809732708",
+      "initial.qp=[0.62589550042081299,0.53846828789835322,0.013833545408149517]",
+      "initial.qdp=[-0.45401447972655307,0.8995360260919425,-0.16975446548958084]",
+      "impact.law=newton",
+      "impact.e=0.78192596919358237",
+      "stop.t_end=1000",
+      "stop.max_events=100000"};
+  zeno_scene s;
+  load_example2(case622, 14, &s);
+  const double eps = 1e-3;
+  for (int model = 0; model < 2; model++) {
+    zeno_scene m = s;
+    const double scale = model ? eps : 1;  // full-model times are the ZOD's times eps (24)
+    if (model) {
+      m.model = ZENO_MODEL_FULL;
+      m.epsilon = eps;
+    }
+    m.t_end = s.t_end * scale;
+    test_run r;
+    assert_int_equal(run_scene(&m, &r), 0);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_TIME_LIMIT);
+    assert_true(r.summary.t == m.t_end);
+    run_free(&r);
+    m.t_end = 2 * s.t_end * scale;
+    assert_int_equal(run_scene(&m, &r), 0);
+    assert_int_equal(r.summary.outcome, ZENO_OUTCOME_REST);
+    if (!(rel_diff(r.summary.t / scale, T_REST_CASE622) < FLOOR_REST_RTOL))
+      fail_msg("%s rests at t = %.9g (ZOD time), the ZOD at %.9g", model ? "full" : "ZOD",
+               r.summary.t / scale, T_REST_CASE622);
+    run_free(&r);
+  }
+  const char *const case10447[] = {
+      "paper.alpha=-54.933234105667751",
+      "paper.l1=-2.2176470523997951",
+      "paper.l2=-1.3485319290276172",
+      "paper.h=1.2016046827803655",
+      "paper.phi1=-48.534830343607396",
+      "paper.phi2=18.609259388939535",
+      "paper.mu1=0.9404492514074817",
+      "paper.mu2=0.30632986932426437",
+      "initial.qp=[0.85695534458877043,0.44026056518998302,0.008663814259109337]",
+      "initial.qdp=[0.64496953986471905,-0.61264072945132786,-0.20004796361692234]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.32538063612741908",
+      "impact.et=-0.020142732072667591",
+      "stop.t_end=1000"};
+  load_example2(case10447, 14, &s);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_DIVERGING);
+  run_free(&r);
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = eps;
+  s.t_end *= eps;
+  assert_int_equal(run_scene(&s, &r), 0);
+  assert_int_equal(r.summary.outcome, ZENO_OUTCOME_DIVERGING);
+  run_free(&r);
+}
+
 /* ---- inconsistent with its proof ----------------------------------------- */
 
 // The Painlevé rod above its bound (mu = 1.5 > 4/3), slipping the way the
@@ -929,6 +1039,7 @@ int main(void) {
       cmocka_unit_test(limits_stop_a_chatter),
       cmocka_unit_test(scene_warnings_found),
       cmocka_unit_test(scene_warnings_every_command),
+      cmocka_unit_test(full_model_ends_as_the_zod),
       cmocka_unit_test(cli_edge_states),
       cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),
