@@ -1,12 +1,17 @@
 // The C extension zeno._zeno over libzeno's public API (docs/python.md):
 // what its files share. Python.h comes first, as CPython requires.
 //
-//   module.c    the module: its functions, record dtypes, errors, timing hooks
+//   module.c    the module zeno._zeno: its functions, numpy helpers, timing hooks
+//   common.c    errors, checked ints and Ctrl-C, shared with zeno._certify
 //   scene.c     the Scene type: a zeno_scene loaded, validated and written
 //   records.c   events, states and trajectory rows as numpy arrays
 //   simulate.c  whole runs (GIL released) and the event iterator
 //   analysis.c  check, maps and analyze as dicts of Python values and arrays
 //   regions.c   region maps row by row (GIL released) into 2-D arrays
+//   sweep.c     outcome sweeps row by row (GIL released) into 2-D arrays
+//   certify.c   the module zeno._certify over libzeno-certify (CSDP, GMP),
+//               imported by zeno.certify only, as the program loads it for
+//               `zeno certify` only
 //
 // Every array handed to Python is allocated by numpy and filled by copying,
 // so no array points into memory of the library.
@@ -27,7 +32,11 @@
 
 #include "zeno/zeno.h"
 
-/* ---- errors (module.c) ------------------------------------------------------- */
+/* ---- errors (common.c) ------------------------------------------------------- */
+
+/// Finds zeno.errors.from_c, which makes the exceptions; a module's init
+/// calls it first. False with the Python error set.
+bool ext_common_init(void);
 
 /// Where an error comes from: loading or validating a scene (its values),
 /// or a call on valid data (an argument, a time outside a run, ...).
@@ -158,14 +167,31 @@ PyObject *ext_scene_warnings(PyObject *module, PyObject *args);
 PyObject *ext_maps(PyObject *module, PyObject *args);
 PyObject *ext_analyze(PyObject *module, PyObject *args);
 PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *ext_sweep(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /// The maps as a dict of arrays and values (shared by maps and analyze).
 PyObject *ext_maps_dict(const zeno_maps *maps);
 
+/// The values of an axis as a new 1-D float64 array (regions.c).
+PyObject *ext_axis_values(const zeno_region_axis *axis);
+
+/// Parses an axis "PATH=LO:HI:N" as the command line does; false with the
+/// error set.
+bool ext_parse_axis(const char *text, zeno_region_axis *axis);
+
+/// A new (ny, nx) array of one numeric field (`size` bytes at `offset`,
+/// numpy type `type`) of ny * nx points `stride` bytes apart (regions.c).
+PyObject *ext_field_grid(const void *points, size_t stride, npy_intp ny, npy_intp nx, int type,
+                         size_t offset, size_t size);
+
+/// A 1-D array of ny * nx items reshaped to (ny, nx); the reference to
+/// `flat` is dropped (NULL passes through).
+PyObject *ext_grid_shape(PyObject *flat, npy_intp ny, npy_intp nx);
+
 /// Monotonic clock [s].
 double ext_now(void);
 
-/* ---- Ctrl-C during a long call (module.c) ---------------------------------------- */
+/* ---- Ctrl-C during a long call (common.c) ---------------------------------------- */
 
 /// A long call's link to Python's signal handlers. The call runs without
 /// the GIL; the library asks ext_interrupt_of()'s question on the calling
