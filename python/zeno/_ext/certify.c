@@ -78,15 +78,13 @@ static PyObject *certificate_dict(const zeno_certificate *c) {
 /// error set.
 static bool load_scene(PyObject *text, const char *name, PyObject *override_list,
                        zeno_scene *scene) {
-  const char *scene_text = PyUnicode_AsUTF8(text);
-  if (scene_text == NULL) return false;
-  size_t n = 0;
-  char **overrides = ext_strings(override_list, &n);
-  if (overrides == NULL) return false;
+  ext_source source;
+  if (!ext_source_of(text, override_list, &source)) return false;
   zeno_error e;
-  const zeno_status st = zeno_scene_load_string(scene_text, name, (const char *const *)overrides, n,
+  const zeno_status st = zeno_scene_load_string(source.text, name,
+                                                (const char *const *)source.overrides, source.count,
                                                 scene, &e);
-  ext_strings_free(overrides, n);
+  ext_source_free(&source);
   if (st != ZENO_OK) ext_raise(&e, EXT_SCENE);
   return st == ZENO_OK;
 }
@@ -189,14 +187,10 @@ static PyMethodDef METHODS[] = {
 
 static struct PyModuleDef MODULE = {
     PyModuleDef_HEAD_INIT,
-    "zeno._certify",
-    "Lyapunov certificates over libzeno-certify (use zeno.certify, not this module).",
-    -1,
-    METHODS,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
+    .m_name = "zeno._certify",
+    .m_doc = "Lyapunov certificates over libzeno-certify (use zeno.certify, not this module).",
+    .m_size = -1,
+    .m_methods = METHODS,
 };
 
 PyMODINIT_FUNC PyInit__certify(void);  // the entry point CPython looks up

@@ -142,6 +142,36 @@ char **ext_strings(PyObject *sequence, size_t *count) {
   return out;
 }
 
+bool ext_source_of(PyObject *text, PyObject *override_list, ext_source *source) {
+  source->overrides = NULL;
+  source->count = 0;
+  source->text = PyUnicode_AsUTF8(text);
+  if (source->text == NULL) return false;
+  source->overrides = ext_strings(override_list, &source->count);
+  return source->overrides != NULL;
+}
+
+void ext_source_free(ext_source *source) {
+  ext_strings_free(source->overrides, source->count);
+  source->overrides = NULL;
+  source->count = 0;
+}
+
+bool ext_grid_rows(const void *map, ext_row_fn row, size_t nx, size_t ny, size_t point_size,
+                   int threads, ext_interrupt *stop, void *grid) {
+  for (size_t iy = 0; iy < ny; iy++) {
+    zeno_error e;
+    ext_release(stop);
+    const zeno_status st = row(map, iy, threads, (char *)grid + iy * nx * point_size, &e);
+    if (!ext_acquire(stop)) return false;
+    if (st != ZENO_OK) {
+      ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
+      return false;
+    }
+  }
+  return true;
+}
+
 double ext_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

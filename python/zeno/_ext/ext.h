@@ -99,6 +99,20 @@ PyObject *ext_texts_by(size_t n, ext_text_at at, const void *context);
 char **ext_strings(PyObject *sequence, size_t *count);
 void ext_strings_free(char **strings, size_t count);
 
+/// A scene's text and its overrides as C strings, for the library's calls
+/// that load a scene per grid point or setting (ext_source_free frees
+/// them; `text` is the Python string's own).
+typedef struct ext_source {
+  const char *text;
+  char **overrides;
+  size_t count;
+} ext_source;
+
+/// Fills *source from a str and a sequence of str; false with the error
+/// set (nothing to free then).
+bool ext_source_of(PyObject *text, PyObject *override_list, ext_source *source);
+void ext_source_free(ext_source *source);
+
 /* ---- the Scene type (scene.c) ------------------------------------------------- */
 
 typedef struct ext_scene {
@@ -220,5 +234,17 @@ void ext_release(ext_interrupt *x);
 /// meanwhile: its exception is set, the call's result is to be dropped and
 /// NULL returned.
 bool ext_acquire(ext_interrupt *x);
+
+/// One row of a grid (zeno_regions_row, zeno_sweep_row): the row's points
+/// into `row`.
+typedef zeno_status (*ext_row_fn)(const void *map, size_t iy, int threads, void *row,
+                                  zeno_error *error);
+
+/// Every row of an nx by ny grid of points `point_size` bytes each, each
+/// row without the GIL (common.c); false with the error set (a row's
+/// error, or KeyboardInterrupt: `stop`, the map's interrupt, is asked
+/// within the rows).
+bool ext_grid_rows(const void *map, ext_row_fn row, size_t nx, size_t ny, size_t point_size,
+                   int threads, ext_interrupt *stop, void *grid);
 
 #endif

@@ -18,36 +18,19 @@ bool ext_parse_axis(const char *text, zeno_region_axis *axis) {
 /// The sweep of the scene text with its overrides; NULL with the error set.
 static zeno_regions *create(PyObject *text, const char *name, PyObject *override_list,
                             const zeno_regions_def *def) {
-  const char *scene_text = PyUnicode_AsUTF8(text);
-  if (scene_text == NULL) return NULL;
-  size_t n = 0;
-  char **overrides = ext_strings(override_list, &n);
-  if (overrides == NULL) return NULL;
+  ext_source source;
+  if (!ext_source_of(text, override_list, &source)) return NULL;
   zeno_error e;
-  zeno_regions *r = zeno_regions_create(scene_text, name, (const char *const *)overrides, n, def,
-                                        &e);
-  ext_strings_free(overrides, n);
+  zeno_regions *r = zeno_regions_create(source.text, name, (const char *const *)source.overrides,
+                                        source.count, def, &e);
+  ext_source_free(&source);
   if (r == NULL) ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
   return r;
 }
 
-/// Every row of the grid; false with the error set (a point's error, or
-/// KeyboardInterrupt: `stop`, the sweep's interrupt, is asked within the
-/// points).
-static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int threads,
-                  ext_interrupt *stop, zeno_region_point *grid) {
-  const size_t nx = def->x.count;
-  for (size_t iy = 0; iy < def->y.count; iy++) {
-    zeno_error e;
-    ext_release(stop);
-    const zeno_status st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
-    if (!ext_acquire(stop)) return false;
-    if (st != ZENO_OK) {
-      ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
-      return false;
-    }
-  }
-  return true;
+static zeno_status regions_row(const void *map, size_t iy, int threads, void *row,
+                               zeno_error *error) {
+  return zeno_regions_row(map, iy, threads, row, error);
 }
 
 /* ---- the grid as arrays ------------------------------------------------------------ */
@@ -197,7 +180,9 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   zeno_region_point *grid = PyMem_Calloc(points, sizeof *grid);
   PyObject *d = NULL;
   if (grid == NULL) ext_no_memory();
-  else if (sweep(r, &def, (int)threads, &stop, grid)) d = grid_dict(grid, &def, (int)threads);
+  else if (ext_grid_rows(r, regions_row, def.x.count, def.y.count, sizeof *grid, (int)threads,
+                         &stop, grid))
+    d = grid_dict(grid, &def, (int)threads);
   PyMem_Free(grid);
   zeno_regions_destroy(r);
   return d;

@@ -10,14 +10,12 @@
 /// The sweep of the scene text with its overrides; NULL with the error set.
 static zeno_sweep *create(PyObject *text, const char *name, PyObject *override_list,
                           const zeno_sweep_def *def) {
-  const char *scene_text = PyUnicode_AsUTF8(text);
-  if (scene_text == NULL) return NULL;
-  size_t n = 0;
-  char **overrides = ext_strings(override_list, &n);
-  if (overrides == NULL) return NULL;
+  ext_source source;
+  if (!ext_source_of(text, override_list, &source)) return NULL;
   zeno_error e;
-  zeno_sweep *w = zeno_sweep_create(scene_text, name, (const char *const *)overrides, n, def, &e);
-  ext_strings_free(overrides, n);
+  zeno_sweep *w = zeno_sweep_create(source.text, name, (const char *const *)source.overrides,
+                                    source.count, def, &e);
+  ext_source_free(&source);
   // A basin estimate the library refuses is an argument's fault, not the
   // scene's (the package names the argument).
   if (w == NULL)
@@ -26,23 +24,9 @@ static zeno_sweep *create(PyObject *text, const char *name, PyObject *override_l
   return w;
 }
 
-/// Every row of the grid; false with the error set (a point's error, or
-/// KeyboardInterrupt: `stop`, the sweep's interrupt, is asked between the
-/// points and the events of their runs).
-static bool run_rows(const zeno_sweep *w, const zeno_sweep_def *def, int threads,
-                     ext_interrupt *stop, zeno_sweep_point *grid) {
-  const size_t nx = def->x.count;
-  for (size_t iy = 0; iy < def->y.count; iy++) {
-    zeno_error e;
-    ext_release(stop);
-    const zeno_status st = zeno_sweep_row(w, iy, threads, grid + iy * nx, &e);
-    if (!ext_acquire(stop)) return false;
-    if (st != ZENO_OK) {
-      ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
-      return false;
-    }
-  }
-  return true;
+static zeno_status sweep_row(const void *map, size_t iy, int threads, void *row,
+                             zeno_error *error) {
+  return zeno_sweep_row(map, iy, threads, row, error);
 }
 
 /* ---- the grid as arrays ------------------------------------------------------------ */
@@ -152,7 +136,9 @@ PyObject *ext_sweep(PyObject *module, PyObject *args, PyObject *kwargs) {
   zeno_sweep_point *grid = PyMem_Calloc(points, sizeof *grid);
   PyObject *d = NULL;
   if (grid == NULL) ext_no_memory();
-  else if (run_rows(w, &def, (int)threads, &stop, grid)) d = grid_dict(grid, &def, (int)threads);
+  else if (ext_grid_rows(w, sweep_row, def.x.count, def.y.count, sizeof *grid, (int)threads, &stop,
+                         grid))
+    d = grid_dict(grid, &def, (int)threads);
   PyMem_Free(grid);
   zeno_sweep_destroy(w);
   return d;
