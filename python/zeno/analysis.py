@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _zeno
+from .arguments import axis_text, count, naming, naming_axes
 from .scene import Scene
 
 __all__ = ["Painleve", "Equilibrium", "FixedPoint", "Maps", "Interval", "Analysis",
@@ -31,10 +32,6 @@ def _finite_or_none(v):
     return v if v is not None and math.isfinite(v) else None
 
 
-def _count(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -227,31 +224,21 @@ def check(scene):
 def maps(scene, samples=None):
     """The maps R and G at ``samples`` uniform section angles (default 6000)
     plus both sides of every breakpoint, as ``zeno maps``."""
-    samples = _DEFAULTS["samples"] if samples is None else _count(samples, "samples")
+    samples = _DEFAULTS["samples"] if samples is None else count(samples, "maps", "samples")
     scene = _scene(scene)
-    return Maps(scene, _zeno.maps(scene, samples))
+    with naming("maps", {"samples": "samples"}):
+        return Maps(scene, _zeno.maps(scene, samples))
 
 
 def analyze(scene, samples=None, partition=None):
     """The stability verdict of Theorems 1-4, as ``zeno analyze`` (maps at
     ``samples`` angles, Theorem 4 with ``partition`` uniform intervals)."""
-    samples = _DEFAULTS["samples"] if samples is None else _count(samples, "samples")
-    partition = _DEFAULTS["partition"] if partition is None else _count(partition, "partition")
+    samples = _DEFAULTS["samples"] if samples is None else count(samples, "analyze", "samples")
+    partition = (_DEFAULTS["partition"] if partition is None
+                 else count(partition, "analyze", "partition"))
     scene = _scene(scene)
-    return Analysis(scene, _zeno.analyze(scene, samples, partition))
-
-
-def _axis(axis, name):
-    """An axis as the text "PATH=LO:HI:N" (floats written to read back exactly)."""
-    if isinstance(axis, str):
-        return axis
-    try:
-        path, lo, hi, count = axis
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be (path, lo, hi, count) or 'PATH=LO:HI:N'") from None
-    if not isinstance(path, str):
-        raise TypeError(f"{name}: the path must be str, got {type(path).__name__}")
-    return f"{path}={float(lo)!r}:{float(hi)!r}:{_count(count, name + ' count')}"
+    with naming("analyze", {"samples": "samples", "partition": "partition"}):
+        return Analysis(scene, _zeno.analyze(scene, samples, partition))
 
 
 def regions(scene, x, y, threads=None, samples=None, intervals=None, mc_runs=None,
@@ -264,15 +251,18 @@ def regions(scene, x, y, threads=None, samples=None, intervals=None, mc_runs=Non
     Ctrl-C stops the sweep between rows."""
     scene = _scene(scene)
     if overrides is not None:
-        scene = scene.with_overrides(overrides)
-    options = {"threads": None if threads is None else _count(threads, "threads"),
+        scene = scene._overridden(overrides, "regions(overrides=...)")
+    options = {"threads": None if threads is None else count(threads, "regions", "threads"),
                "mc_full": bool(mc_full)}
     for key, value in (("samples", samples), ("intervals", intervals), ("mc_runs", mc_runs),
                        ("mc_seed", mc_seed)):
         if value is not None:
-            options[key] = _count(value, key)
-    d = _zeno.regions(scene._text, scene._name, list(scene._overrides), _axis(x, "x"),
-                      _axis(y, "y"), **options)
+            options[key] = count(value, "regions", key)
+    axes = {"x": axis_text(x, "regions", "x"), "y": axis_text(y, "regions", "y")}
+    with naming_axes("regions", axes, {k: k for k in ("threads", "samples", "intervals",
+                                                       "mc_runs", "mc_seed")}):
+        d = _zeno.regions(scene._text, scene._name, list(scene._overrides), axes["x"],
+                          axes["y"], **options)
     return Regions(scene, d)
 
 

@@ -12,8 +12,10 @@ import numbers
 import os
 import warnings
 from collections.abc import Mapping
+from contextlib import contextmanager
 
 from . import _zeno
+from .arguments import count, expected, naming, override_error, real
 from .errors import SceneError, SceneWarning
 
 __all__ = ["Scene"]
@@ -69,20 +71,32 @@ def yaml_value(value, key):
     raise TypeError(f"{key or 'scene'}: cannot write a {type(value).__name__} in a scene")
 
 
-def override_items(overrides):
+def written_overrides(overrides):
     """``--set`` texts from a dict ``{"paper.mu2": 0.5}``, a sequence of
-    ``"KEY=VALUE"`` strings, one such string, or None."""
+    ``"KEY=VALUE"`` strings, one such string, or None, each with the dict
+    key it came from (None for a text given as such): {text: key}."""
     if overrides is None:
-        return []
+        return {}
     if isinstance(overrides, str):
-        return [overrides]
+        return {overrides: None}
     if isinstance(overrides, Mapping):
-        return [f"{key}={yaml_value(value, key)}" for key, value in _str_items(overrides, "overrides")]
+        return {f"{key}={yaml_value(value, key)}": key
+                for key, value in _str_items(overrides, "overrides")}
     items = list(overrides)
     for item in items:
         if not isinstance(item, str):
             raise TypeError(f"overrides must be 'KEY=VALUE' strings, got {type(item).__name__}")
-    return items
+    return dict.fromkeys(items)
+
+
+@contextmanager
+def _overriding(call, written):
+    """An error of one of the overrides ``written`` worded as ``call``'s
+    (the key or text as the caller wrote it, not the program's --set)."""
+    try:
+        yield
+    except SceneError as e:
+        raise override_error(e, call, written) from None
 
 
 def _key_error(error):
@@ -101,13 +115,13 @@ class Scene(_zeno.Scene):
     # ---- making scenes -----------------------------------------------------
 
     @classmethod
-    def _made(cls, scene, text, name, overrides, source):
+    def _made(cls, scene, text, name, overrides, source, stacklevel=3):
         scene._text, scene._name = text, name
         scene._overrides, scene._source = tuple(overrides), source
         # The command line's sanity pass: a warning, never a refusal, raised
         # where the caller made the scene (load, from_yaml, ...).
         for kind, key, message in scene.warnings:
-            warnings.warn(SceneWarning(kind, key, message), stacklevel=3)
+            warnings.warn(SceneWarning(kind, key, message), stacklevel=stacklevel)
         return scene
 
     @property
@@ -123,9 +137,11 @@ class Scene(_zeno.Scene):
         """Loads a YAML scene file with ``--set`` overrides applied in order
         (``{"paper.mu2": 0.5}`` or ``["paper.mu2=0.5"]``). Errors raise
         :class:`SceneError` naming file, line and column (or the override)."""
-        items = override_items(overrides)
+        written = written_overrides(overrides)
+        items = list(written)
         path = os.fsdecode(os.fspath(path))
-        scene = cls._load(path, items)
+        with _overriding("Scene.load(overrides=...)", written):
+            scene = cls._load(path, items)
         try:
             with open(path, "rb") as f:
                 text = f.read().decode("utf-8")
@@ -145,9 +161,12 @@ class Scene(_zeno.Scene):
             raise TypeError(f"scene text must be str, got {type(text).__name__}")
         if name is not None and not isinstance(name, str):
             raise TypeError(f"scene name must be str or None, got {type(name).__name__}")
-        items = override_items(overrides)
+        written = written_overrides(overrides)
+        items = list(written)
         name = "" if name is None else name
-        return cls._made(cls._load_string(text, name, items), text, name, items, None)
+        with _overriding("Scene.from_yaml(overrides=...)", written):
+            scene = cls._load_string(text, name, items)
+        return cls._made(scene, text, name, items, None)
 
     @classmethod
     def from_dict(cls, data, overrides=None):
@@ -158,35 +177,59 @@ class Scene(_zeno.Scene):
         if not isinstance(data, Mapping):
             raise TypeError(f"a scene dict must be a mapping, got {type(data).__name__}")
         text = yaml_value(data, "") + "\n"
-        items = override_items(overrides)
+        written = written_overrides(overrides)
+        items = list(written)
         try:
             scene = cls._load_string(text, "", items)
         except SceneError as e:
             if e.file == "--set":
-                raise
+                raise override_error(e, "Scene.from_dict(overrides=...)", written) from None
             raise _key_error(e) from None
         return cls._made(scene, text, "", items, None)
 
     def with_overrides(self, overrides):
         """A new scene: this one's text with more ``--set`` overrides."""
-        items = self._overrides + tuple(override_items(overrides))
-        scene = type(self)._load_string(self._text, self._name, list(items))
-        return type(self)._made(scene, self._text, self._name, items, self._source)
+        return self._overridden(overrides, "with_overrides")
+
+    def _overridden(self, overrides, call, stacklevel=4):
+        """with_overrides() whose errors name ``call`` (warnings are raised
+        ``stacklevel`` frames up)."""
+        written = written_overrides(overrides)
+        items = self._overrides + tuple(written)
+        with _overriding(call, written):
+            scene = type(self)._load_string(self._text, self._name, list(items))
+        return type(self)._made(scene, self._text, self._name, items, self._source, stacklevel)
 
     def with_settings(self, **settings):
         """A new scene with run settings changed (``model``, ``epsilon``,
         ``t_end``, ``sample_dt``, ``max_events``, ``wall_time``; None keeps
         one), validated as the loader validates them."""
+        return self._settings("with_settings", settings)
+
+    def _settings(self, call, settings, spelled=None, stacklevel=4):
+        """with_settings() whose errors name ``call`` and each setting as
+        ``spelled`` ({setting: the caller's argument}, e.g. epsilon: eps)."""
         given = {k: v for k, v in settings.items() if v is not None}
         unknown = set(given) - set(RUN_SETTINGS)
         if unknown:
             raise TypeError(f"unknown setting(s): {', '.join(sorted(unknown))}")
         if not given:
             return self
-        scene = self._replace(**given)
+        spelled = dict(spelled or {})
+        names = {k: spelled.get(k, k) for k in given}
+        for k, v in given.items():
+            if k == "model":
+                if not isinstance(v, str):
+                    raise expected(call, names[k], v, "'zod' or 'full'")
+            elif k == "max_events":
+                count(v, call, names[k])
+            else:
+                real(v, call, names[k])
+        with naming(call, {RUN_SETTINGS[k]: name for k, name in names.items()}):
+            scene = self._replace(**given)
         items = self._overrides + tuple(
             f"{RUN_SETTINGS[k]}={yaml_value(v, RUN_SETTINGS[k])}" for k, v in given.items())
-        return type(self)._made(scene, self._text, self._name, items, self._source)
+        return type(self)._made(scene, self._text, self._name, items, self._source, stacklevel)
 
     # ---- reading ------------------------------------------------------------
 

@@ -10,6 +10,8 @@ strictly between events plus the states just before and after each event.
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import _zeno
 from .scene import Scene
 
@@ -270,27 +272,58 @@ class Run:
         return self._events
 
     def to_pandas(self, what="trajectory"):
-        """The trajectory (``what="trajectory"``) or the events' main fields
-        (``"events"``) as a pandas DataFrame (needs pandas)."""
+        """The trajectory (``what="trajectory"``) or the events' scalar fields
+        (``"events"``, one row per event) as a pandas DataFrame (needs
+        pandas). In the events' frame a field an event does not have is
+        missing, as it is None in :class:`Event`: ``contact`` is a nullable
+        ``Int64`` (``<NA>`` for no contact, 1-based otherwise), ``impact``,
+        ``outcome`` and ``solver_flag`` are None, and the section angle and
+        the ``zeno_*`` fields are missing where the event has none."""
         if what == "trajectory":
             if self.trajectory is None:
                 raise ValueError("this run was simulated with trajectory=False")
             return self.trajectory.to_pandas()
         if what == "events":
-            import pandas
-            a = self.event_array
-            names = [n for n in a.dtype.names if a.dtype[n].shape == () and a.dtype[n].names is None]
-            return pandas.DataFrame({n: a[n] for n in names})
+            return _events_frame(self.event_array)
         raise ValueError(f"what must be 'trajectory' or 'events', got {what!r}")
 
     def __repr__(self):
         return f"<zeno.Run {self.status}: {self.word}>"
 
 
-def _scene_for(scene, settings):
+def _events_frame(a):
+    """The scalar fields of a structured array of events as a DataFrame,
+    the array's sentinels (contact 0, "" for no impact or outcome) as
+    pandas' missing values, where Event.from_array has None."""
+    import pandas
+    names = [n for n in a.dtype.names if a.dtype[n].shape == () and a.dtype[n].names is None]
+    columns = {n: a[n] for n in names}
+    kind, outcome = a["kind"], a["outcome"]
+    zeno, diverging = kind == "zeno", outcome == "diverging"
+    # Where each field is missing, as Event.from_array leaves it None.
+    missing = {"contact": a["contact"] == 0, "impact": kind != "impact", "outcome": outcome == "",
+               "section_angle": ~a["on_section"], "zeno_impacts": ~zeno, "zeno_error": ~zeno,
+               "zeno_order": ~zeno, "zeno_ratio": ~(zeno | diverging),
+               "zeno_period": ~(zeno | diverging), "solver_flag": outcome != "solver-failure"}
+    for name, where in missing.items():
+        if name not in columns:
+            continue
+        values = columns[name]
+        if values.dtype.kind in "iu":
+            column = pandas.array(values, dtype="Int64")
+            column[where] = pandas.NA
+        elif values.dtype.kind == "f":
+            column = np.where(where, np.nan, values)
+        else:
+            column = np.where(where, None, values.astype(object))
+        columns[name] = column
+    return pandas.DataFrame(columns)
+
+
+def _scene_for(scene, call, settings):
     if not isinstance(scene, Scene):
         raise TypeError(f"expected a zeno.Scene, got {type(scene).__name__}")
-    return scene.with_settings(**settings)
+    return scene._settings(call, settings, {"epsilon": "eps"}, stacklevel=5)
 
 
 def simulate(scene, model=None, eps=None, t_end=None, sample_dt=None, max_events=None,
@@ -298,7 +331,7 @@ def simulate(scene, model=None, eps=None, t_end=None, sample_dt=None, max_events
     """Runs the scene to its end (the GIL is released meanwhile). The keyword
     settings override the scene's (``eps`` is ``epsilon``), validated like
     ``zeno simulate --set``. With ``trajectory=False`` no rows are recorded."""
-    scene = _scene_for(scene, {"model": model, "epsilon": eps, "t_end": t_end,
+    scene = _scene_for(scene, "simulate", {"model": model, "epsilon": eps, "t_end": t_end,
                                "sample_dt": sample_dt, "max_events": max_events,
                                "wall_time": wall_time})
     return Run(scene, _zeno.simulate(scene, trajectory=trajectory))
@@ -311,7 +344,7 @@ class Simulator:
 
     def __init__(self, scene, model=None, eps=None, t_end=None, max_events=None,
                  wall_time=None, keep_history=False):
-        self.scene = _scene_for(scene, {"model": model, "epsilon": eps, "t_end": t_end,
+        self.scene = _scene_for(scene, "Simulator", {"model": model, "epsilon": eps, "t_end": t_end,
                                         "max_events": max_events, "wall_time": wall_time})
         self._sim = _zeno.Simulator(self.scene, keep_history=keep_history)
 

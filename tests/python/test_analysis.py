@@ -288,3 +288,25 @@ def test_regions_take_the_largest_seed():
     r = zeno.regions(load("example6.yaml"), x="com.x=-1:1:2", y="com.y=0:1:1", threads=1,
                      mc_seed=2**64 - 1)
     assert r.region.shape == (1, 2)
+
+
+@pytest.mark.parametrize("call, exc, text", [
+    (lambda s: zeno.maps(s, samples=3), zeno.ArgumentError,
+     "maps(samples=...): value 3 out of range; allowed [16, 1000000]"),
+    (lambda s: zeno.maps(s, samples="x"), TypeError,
+     "maps(samples=...): expected an int, got str 'x'"),
+    (lambda s: zeno.analyze(s, partition=2), zeno.ArgumentError,
+     "analyze(partition=...): value 2 out of range; allowed [3, 512]"),
+    (lambda s: zeno.analyze(s, samples=10**30), zeno.ArgumentError,
+     "analyze(samples=...): value 1000000000000000000000000000000 out of range; "
+     "allowed [16, 1000000]"),
+    (lambda s: zeno.regions(s, x="paper.mu2=0:1:2", y="paper.alpha=0:10:2", mc_runs=-1),
+     zeno.ArgumentError, "regions(mc_runs=...): value -1 out of range; allowed [0, 100000]"),
+    (lambda s: zeno.regions(s, x="paper.mu2=0:1:2", y="paper.alpha=0:10:2", threads="2"),
+     TypeError, "regions(threads=...): expected an int, got str '2'"),
+])
+def test_argument_errors_name_only_the_argument(example2, call, exc, text):
+    # The message is about the one argument given, in the Python spelling.
+    with pytest.raises(exc) as e:
+        call(example2)
+    assert str(e.value) == text

@@ -36,6 +36,9 @@ mp = zeno.maps(s, 64)
 rg = zeno.regions(zeno.Scene.load({scene_path('example6.yaml')!r}), x=('com.x', -1, 1, 2),
                   y=('com.y', -1, 1, 2), samples=64, mc_runs=0)
 sim = zeno.Simulator(s, keep_history=True); next(sim)
+s7 = zeno.Scene.load({scene_path('example7.yaml')!r})
+cert = zeno.certify(s7)
+sw = zeno.sweep(s, x=('initial.qdp.2', -1, 1, 2), y=('initial.qdp.1', -1, 0, 2), threads=1)
 """
 
 CALLS = {
@@ -71,6 +74,20 @@ CALLS = {
                  "('com.x', -1, 1, 2)", "('com.y', -1, 1, 2)", "1", "64", "30", "2", "1",
                  "False", "None"]),
     "Regions.to_pandas": ("rg.to_pandas()", []),
+    "sweep": ("zeno.sweep({}, x={}, y={}, threads={}, magnitude={}, basin_tol={}, basin_turn={}, "
+              "overrides={})",
+              ["s", "('initial.qdp.2', -1, 1, 2)", "('initial.qdp.1', -1, 0, 2)", "1", "None",
+               "None", "None", "None"]),
+    "Sweep.summary": ("sw.summary()", []),
+    "Sweep.to_pandas": ("sw.to_pandas()", []),
+    "certify": ("zeno.certify({}, degree={}, check={}, eps={}, max_iterations={}, check_size={}, "
+                "check_seed={}, overrides={})",
+                ["s7", "2", "1", "None", "None", "None", "None", "None"]),
+    "Certificate.to_dict": ("cert.to_dict()", []),
+    "Certificate.to_pandas": ("cert.to_pandas()", []),
+    "Certificate.evaluate": ("cert.evaluate({})", ["[0.1, 0.1, 0, 0, 0, 0]"]),
+    "Certificate.along": ("cert.along({})", ["None"]),
+    "CertificateRun.to_pandas": ("cert.along().to_pandas()", []),
     "plot.maps": ("zeno.plot.maps({}, title={})", ["mp", "None"]),
     "plot.regions": ("zeno.plot.regions({}, title={})", ["rg", "None"]),
     "plot.trajectory": ("zeno.plot.trajectory({}, title={})", ["run", "None"]),

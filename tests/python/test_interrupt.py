@@ -64,10 +64,18 @@ CASES = {
     "regions, one thread": (f"s = zeno.Scene.load({EXAMPLE6!r})",
                             "zeno.regions(s, x=('com.x', -2.5, 2, 300), y=('com.y', -1, 1, 300), "
                             "threads=1)", DELAY),
+    # Two points of about 2 s each on an idle core: stopped within a point's run.
+    "sweep": (f"s = zeno.Scene.load({BALL!r}, overrides={ELASTIC_FULL})",
+              "zeno.sweep(s, x=('stop.t_end', 1e5, 1.1e5, 2), y=('initial.velocity.1', 0, 0, 1))",
+              DELAY),
+    # 100000 checked runs: about 4 s.
+    "certify": (f"s = zeno.Scene.load({scene_path('example7.yaml')!r})",
+                "zeno.certify(s, check=100000)", DELAY),
 }
 
 # The package's long functions, each of which must have a case above.
-LONG_CALLS = {"simulate", "Simulator.run", "Run.trajectory", "maps", "analyze", "regions"}
+LONG_CALLS = {"simulate", "Simulator.run", "Run.trajectory", "maps", "analyze", "regions",
+              "sweep", "certify"}
 
 
 def test_every_long_call_has_a_case():

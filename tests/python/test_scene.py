@@ -140,17 +140,43 @@ def test_missing_file():
 
 
 def test_override_errors_name_the_override():
+    # The Python call and the override as written, not the program's --set.
     path = scene_path("example2.yaml")
     with pytest.raises(zeno.SceneError) as e:
         zeno.Scene.load(path, overrides={"paper.mu2": -1})
-    assert str(e.value) == cli_error_line(path, "paper.mu2=-1")
+    assert str(e.value) == ("Scene.load(overrides=...): key 'paper.mu2': "
+                            "value -1 is out of range; allowed [0, inf)")
     assert e.value.file == "--set" and e.value.key == "paper.mu2"
+    assert e.value.message == "value -1 is out of range; allowed [0, inf)"
     with pytest.raises(zeno.SceneError) as e:
         zeno.Scene.load(path, overrides=["paper.alphx=45"])
-    assert e.value.code == "unknown-key" and "alphx" in str(e.value)
+    assert e.value.code == "unknown-key"
+    assert str(e.value) == ("Scene.load(overrides=...): key 'paper.alphx' is unknown "
+                            "(did you mean 'paper.alpha'?); known keys under 'paper': "
+                            "alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, m, f, tau")
     with pytest.raises(zeno.SceneError) as e:
         zeno.Scene.load(path, overrides=["no equals sign"])
     assert e.value.code == "syntax"
+    assert str(e.value).startswith("Scene.load(overrides=...): 'no equals sign': expected")
+
+
+def test_with_overrides_errors_speak_python(example2):
+    with pytest.raises(zeno.SceneError) as e:
+        example2.with_overrides({"paper.mu3": 0.5})
+    assert str(e.value) == ("with_overrides: key 'paper.mu3' is unknown; known keys under "
+                            "'paper': alpha, l1, l2, h, phi1, phi2, mu1, mu2, rho, m, f, tau")
+    assert "--set" not in str(e.value) and e.value.code == "unknown-key"
+    with pytest.raises(zeno.SceneError) as e:
+        example2.with_overrides({"foo.bar": 1})
+    assert str(e.value).startswith("with_overrides: key 'foo.bar': 'foo' is unknown; known "
+                                   "top-level keys: name, model, ")
+    with pytest.raises(zeno.SceneError) as e:
+        example2.with_overrides(["paper.l2=-3.5"])
+    assert str(e.value) == ("with_overrides: 'paper.l2=-3.5': contacts 1 and 2 coincide at "
+                            "(-3.5, -1.25); two distinct contact points are needed")
+    with pytest.raises(zeno.SceneError) as e:
+        zeno.Scene.from_yaml(example2.to_yaml(), overrides={"paper.mu2": "x"})
+    assert str(e.value).startswith("Scene.from_yaml(overrides=...): key 'paper.mu2': expected")
 
 
 @pytest.mark.parametrize("data, key, code", [

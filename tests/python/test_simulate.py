@@ -406,3 +406,41 @@ def test_to_pandas(example2):
     assert frame["x2"].iloc[-1] == run.final_zod[2]
     events = run.to_pandas("events")
     assert events["kind"].tolist() == [e.kind for e in run.events]
+
+
+def test_events_frame_has_missing_values_where_an_event_has_none():
+    # "No contact" is 0 and "no impact" is "" in the structured array (C's
+    # sentinels, documented); the frame has pandas' missing values there,
+    # as the dataclasses have None.
+    pandas = pytest.importorskip("pandas")
+    run = zeno.simulate(zeno.Scene.load(scene_path("example3-zeno.yaml")))
+    frame = run.to_pandas("events")
+    assert str(frame["contact"].dtype) == "Int64"
+    assert frame["contact"].isna().tolist() == [e.contact is None for e in run.events]
+    assert frame["contact"].dropna().tolist() == [e.contact for e in run.events if e.contact]
+    for column in ("impact", "outcome"):
+        assert frame[column].isna().tolist() == [getattr(e, column) is None for e in run.events]
+    assert frame["impact"].dropna().tolist() == [e.impact for e in run.events if e.impact]
+    assert frame["outcome"].dropna().tolist() == ["rest"]
+    assert frame["section_angle"].isna().tolist() == [not e.on_section for e in run.events]
+    # The sentinels stay in the array.
+    assert (run.event_array["contact"] == 0).sum() == frame["contact"].isna().sum()
+    assert (run.event_array["impact"] == "").sum() == frame["impact"].isna().sum()
+
+
+@pytest.mark.parametrize("settings, exc, text", [
+    ({"t_end": "10"}, TypeError, "simulate(t_end=...): expected a real number, got str '10'"),
+    ({"t_end": -1}, zeno.SceneError, "simulate(t_end=...): value -1 is out of range"),
+    ({"eps": 0}, zeno.SceneError, "simulate(eps=...): "),
+    ({"max_events": 0}, zeno.SceneError, "simulate(max_events=...): "),
+    ({"max_events": 2.5}, TypeError, "simulate(max_events=...): expected an int, got float 2.5"),
+    ({"model": "fast"}, zeno.SceneError, "simulate(model=...): expected one of zod, full"),
+    ({"model": 3}, TypeError, "simulate(model=...): expected 'zod' or 'full', got int 3"),
+])
+def test_setting_errors_name_the_argument(example2, settings, exc, text):
+    with pytest.raises(exc) as e:
+        zeno.simulate(example2, **settings)
+    assert str(e.value).startswith(text), str(e.value)
+    with pytest.raises(exc) as e:
+        zeno.Simulator(example2, **settings)
+    assert str(e.value).startswith("Simulator(" + text.split("(", 1)[1]), str(e.value)

@@ -1,12 +1,17 @@
 // The C extension zeno._zeno over libzeno's public API (docs/python.md):
 // what its files share. Python.h comes first, as CPython requires.
 //
-//   module.c    the module: its functions, record dtypes, errors, timing hooks
+//   module.c    the module zeno._zeno: its functions, numpy helpers, timing hooks
+//   common.c    errors, checked ints and Ctrl-C, shared with zeno._certify
 //   scene.c     the Scene type: a zeno_scene loaded, validated and written
 //   records.c   events, states and trajectory rows as numpy arrays
 //   simulate.c  whole runs (GIL released) and the event iterator
 //   analysis.c  check, maps and analyze as dicts of Python values and arrays
 //   regions.c   region maps row by row (GIL released) into 2-D arrays
+//   sweep.c     outcome sweeps row by row (GIL released) into 2-D arrays
+//   certify.c   the module zeno._certify over libzeno-certify (CSDP, GMP),
+//               imported by zeno.certify only, as the program loads it for
+//               `zeno certify` only
 //
 // Every array handed to Python is allocated by numpy and filled by copying,
 // so no array points into memory of the library.
@@ -27,7 +32,11 @@
 
 #include "zeno/zeno.h"
 
-/* ---- errors (module.c) ------------------------------------------------------- */
+/* ---- errors (common.c) ------------------------------------------------------- */
+
+/// Finds zeno.errors.from_c, which makes the exceptions; a module's init
+/// calls it first. False with the Python error set.
+bool ext_common_init(void);
 
 /// Where an error comes from: loading or validating a scene (its values),
 /// or a call on valid data (an argument, a time outside a run, ...).
@@ -89,6 +98,20 @@ PyObject *ext_texts_by(size_t n, ext_text_at at, const void *context);
 /// strings (free with ext_strings_free); NULL with the error set.
 char **ext_strings(PyObject *sequence, size_t *count);
 void ext_strings_free(char **strings, size_t count);
+
+/// A scene's text and its overrides as C strings, for the library's calls
+/// that load a scene per grid point or setting (ext_source_free frees
+/// them; `text` is the Python string's own).
+typedef struct ext_source {
+  const char *text;
+  char **overrides;
+  size_t count;
+} ext_source;
+
+/// Fills *source from a str and a sequence of str; false with the error
+/// set (nothing to free then).
+bool ext_source_of(PyObject *text, PyObject *override_list, ext_source *source);
+void ext_source_free(ext_source *source);
 
 /* ---- the Scene type (scene.c) ------------------------------------------------- */
 
@@ -158,14 +181,31 @@ PyObject *ext_scene_warnings(PyObject *module, PyObject *args);
 PyObject *ext_maps(PyObject *module, PyObject *args);
 PyObject *ext_analyze(PyObject *module, PyObject *args);
 PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *ext_sweep(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /// The maps as a dict of arrays and values (shared by maps and analyze).
 PyObject *ext_maps_dict(const zeno_maps *maps);
 
+/// The values of an axis as a new 1-D float64 array (regions.c).
+PyObject *ext_axis_values(const zeno_region_axis *axis);
+
+/// Parses an axis "PATH=LO:HI:N" as the command line does; false with the
+/// error set.
+bool ext_parse_axis(const char *text, zeno_region_axis *axis);
+
+/// A new (ny, nx) array of one numeric field (`size` bytes at `offset`,
+/// numpy type `type`) of ny * nx points `stride` bytes apart (regions.c).
+PyObject *ext_field_grid(const void *points, size_t stride, npy_intp ny, npy_intp nx, int type,
+                         size_t offset, size_t size);
+
+/// A 1-D array of ny * nx items reshaped to (ny, nx); the reference to
+/// `flat` is dropped (NULL passes through).
+PyObject *ext_grid_shape(PyObject *flat, npy_intp ny, npy_intp nx);
+
 /// Monotonic clock [s].
 double ext_now(void);
 
-/* ---- Ctrl-C during a long call (module.c) ---------------------------------------- */
+/* ---- Ctrl-C during a long call (common.c) ---------------------------------------- */
 
 /// A long call's link to Python's signal handlers. The call runs without
 /// the GIL; the library asks ext_interrupt_of()'s question on the calling
@@ -194,5 +234,17 @@ void ext_release(ext_interrupt *x);
 /// meanwhile: its exception is set, the call's result is to be dropped and
 /// NULL returned.
 bool ext_acquire(ext_interrupt *x);
+
+/// One row of a grid (zeno_regions_row, zeno_sweep_row): the row's points
+/// into `row`.
+typedef zeno_status (*ext_row_fn)(const void *map, size_t iy, int threads, void *row,
+                                  zeno_error *error);
+
+/// Every row of an nx by ny grid of points `point_size` bytes each, each
+/// row without the GIL (common.c); false with the error set (a row's
+/// error, or KeyboardInterrupt: `stop`, the map's interrupt, is asked
+/// within the rows).
+bool ext_grid_rows(const void *map, ext_row_fn row, size_t nx, size_t ny, size_t point_size,
+                   int threads, ext_interrupt *stop, void *grid);
 
 #endif

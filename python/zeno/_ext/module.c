@@ -1,101 +1,13 @@
-// The module zeno._zeno: its function table, the conversion of library
-// errors into the exceptions of zeno.errors, small value helpers shared by
-// the other files, and the timing hooks of tools/bench_python.
+// The module zeno._zeno: its function table, the numpy value helpers
+// shared by the other files, and the timing hooks of tools/bench_python
+// (errors and Ctrl-C: common.c).
 #define EXT_MODULE_MAIN
 #include "ext.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/// zeno.errors.from_c, which builds the exception of a library error.
-static PyObject *error_factory;
-
-/* ---- errors --------------------------------------------------------------- */
-
-PyObject *ext_raise(const zeno_error *e, ext_context context) {
-  char line[1024];
-  zeno_error_format(e, line, sizeof line);
-  PyObject *exc = PyObject_CallFunction(error_factory, "sssiisss", zeno_status_name(e->code),
-                                        e->message, e->file, e->line, e->column, e->parameter, line,
-                                        context == EXT_SCENE ? "scene" : "call");
-  if (exc != NULL) {
-    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-    Py_DECREF(exc);
-  }
-  return NULL;
-}
-
-PyObject *ext_no_memory(void) { return PyErr_NoMemory(); }
-
-/// ext_range_error() in a context.
-static PyObject *range_error(ext_context context, const char *parameter, const char *fmt,
-                             va_list args) {
-  zeno_error e;
-  zeno_error_clear(&e);
-  e.code = ZENO_ERR_RANGE;
-  snprintf(e.parameter, sizeof e.parameter, "%s", parameter);
-  vsnprintf(e.message, sizeof e.message, fmt, args);
-  return ext_raise(&e, context);
-}
-
-PyObject *ext_range_error(const char *parameter, const char *fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  range_error(EXT_CALL, parameter, fmt, args);
-  va_end(args);
-  return NULL;
-}
-
-/// range_error() with its arguments.
-static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static PyObject *range_error_in(ext_context context, const char *parameter, const char *fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  range_error(context, parameter, fmt, args);
-  va_end(args);
-  return NULL;
-}
-
-/* ---- values ------------------------------------------------------------------ */
-
-bool ext_integer(PyObject *value, const char *parameter, long long lo, long long hi,
-                 ext_context context, long long *out) {
-  if (!PyLong_Check(value) || PyBool_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "%s must be an int, got %s", parameter, Py_TYPE(value)->tp_name);
-    return false;
-  }
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-  if (v == -1 && overflow == 0 && PyErr_Occurred()) return false;
-  if (overflow == 0 && v >= lo && v <= hi) {
-    *out = v;
-    return true;
-  }
-  PyObject *text = PyObject_Str(value);
-  const char *digits = text ? PyUnicode_AsUTF8(text) : NULL;
-  if (digits != NULL)
-    range_error_in(context, parameter, "%s %.40s%s out of range; allowed [%lld, %lld]", parameter,
-                   digits, strlen(digits) > 40 ? "..." : "", lo, hi);
-  Py_XDECREF(text);
-  return false;
-}
-
-PyObject *ext_float_or_none(double v) {
-  if (isnan(v)) Py_RETURN_NONE;
-  return PyFloat_FromDouble(v);
-}
-
-bool ext_put(PyObject *dict, const char *key, PyObject *value) {
-  if (value == NULL) return false;
-  const int failed = PyDict_SetItemString(dict, key, value);
-  Py_DECREF(value);
-  return failed == 0;
-}
 
 PyObject *ext_doubles(const double *v, size_t n) {
   const npy_intp shape[1] = {(npy_intp)n};
@@ -177,80 +89,6 @@ static const char *strided_text(const void *context, size_t k) {
 PyObject *ext_texts(const char *texts, size_t n, size_t stride) {
   const strided_texts t = {texts, stride};
   return ext_texts_by(n, strided_text, &t);
-}
-
-void ext_strings_free(char **strings, size_t count) {
-  for (size_t i = 0; strings != NULL && i < count; i++) free(strings[i]);
-  free(strings);
-}
-
-char **ext_strings(PyObject *sequence, size_t *count) {
-  PyObject *items = PySequence_Fast(sequence, "expected a sequence of str");
-  if (items == NULL) return NULL;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
-  char **out = calloc((size_t)n + 1, sizeof *out);
-  if (out == NULL) {
-    Py_DECREF(items);
-    return (char **)ext_no_memory();
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *item = PySequence_Fast_GET_ITEM(items, i);
-    const char *text = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
-    if (text == NULL) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "expected a sequence of str");
-      ext_strings_free(out, (size_t)n);
-      Py_DECREF(items);
-      return NULL;
-    }
-    out[i] = strdup(text);
-    if (out[i] == NULL) {
-      ext_strings_free(out, (size_t)n);
-      Py_DECREF(items);
-      return (char **)ext_no_memory();
-    }
-  }
-  Py_DECREF(items);
-  *count = (size_t)n;
-  return out;
-}
-
-double ext_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- Ctrl-C during a long call -------------------------------------------------- */
-
-/// The library's question (zeno/interrupt.h), on the thread of the call.
-static bool signals_raised(void *user) {
-  ext_interrupt *x = user;
-  if (x->raised) return true;
-  const double now = ext_now();
-  if (now < x->next_look) return false;
-  x->next_look = now + EXT_SIGNAL_PERIOD;
-  if (x->thread == NULL) return x->raised = PyErr_CheckSignals() < 0;  // the GIL is held
-  PyEval_RestoreThread(x->thread);
-  x->raised = PyErr_CheckSignals() < 0;
-  x->thread = PyEval_SaveThread();
-  return x->raised;
-}
-
-zeno_interrupt ext_interrupt_of(ext_interrupt *x) {
-  const zeno_interrupt i = {signals_raised, x};
-  return i;
-}
-
-void ext_release(ext_interrupt *x) {
-  x->raised = false;
-  x->next_look = ext_now() + EXT_SIGNAL_PERIOD;
-  x->thread = PyEval_SaveThread();
-}
-
-bool ext_acquire(ext_interrupt *x) {
-  PyEval_RestoreThread(x->thread);
-  x->thread = NULL;
-  return !x->raised;
 }
 
 /* ---- timing hooks (tools/bench_python) ---------------------------------------- */
@@ -341,6 +179,8 @@ static PyMethodDef METHODS[] = {
      "analyze(scene, samples, partition) -> dict: zeno_analyze()."},
     {"regions", (PyCFunction)(void (*)(void))ext_regions, METH_VARARGS | METH_KEYWORDS,
      "regions(text, name, overrides, x, y, ...) -> dict: a region map."},
+    {"sweep", (PyCFunction)(void (*)(void))ext_sweep, METH_VARARGS | METH_KEYWORDS,
+     "sweep(text, name, overrides, x, y, ...) -> dict: an outcome sweep."},
     {"time_core", time_core, METH_VARARGS,
      "time_core(kind, scene, repeats, samples=6000) -> seconds of the C work alone."},
     {NULL, NULL, 0, NULL},
@@ -372,17 +212,26 @@ static bool add_type(PyObject *module, const char *name, PyTypeObject *type) {
   return PyType_Ready(type) == 0 && add_object(module, name, Py_NewRef(type));
 }
 
+/// The names of the outcomes a run ends with, in zeno_outcome's order
+/// (ZENO_OUTCOME_RUNNING, which no finished run has, left out).
+static PyObject *outcome_names(void) {
+  PyObject *names = PyTuple_New(ZENO_OUTCOME_WALL_LIMIT);
+  for (int k = ZENO_OUTCOME_RUNNING + 1; names != NULL && k <= ZENO_OUTCOME_WALL_LIMIT; k++) {
+    PyObject *name = PyUnicode_FromString(zeno_outcome_name((zeno_outcome)k));
+    if (name == NULL) Py_CLEAR(names);
+    else PyTuple_SET_ITEM(names, k - ZENO_OUTCOME_RUNNING - 1, name);
+  }
+  return names;
+}
+
 PyMODINIT_FUNC PyInit__zeno(void);  // the entry point CPython looks up
 PyMODINIT_FUNC PyInit__zeno(void) {
   import_array();
-  PyObject *errors = PyImport_ImportModule("zeno.errors");
-  if (errors == NULL) return NULL;
-  error_factory = PyObject_GetAttrString(errors, "from_c");
-  Py_DECREF(errors);
-  if (error_factory == NULL || !ext_records_init()) return NULL;
+  if (!ext_common_init() || !ext_records_init()) return NULL;
   PyObject *module = PyModule_Create(&MODULE);
   if (module == NULL) return NULL;
   const zeno_regions_def regions = zeno_regions_def_default();
+  const zeno_sweep_basin_def basin = zeno_sweep_basin_def_default();
   if (!add_type(module, "Scene", &ext_scene_type) ||
       !add_type(module, "Simulator", &ext_simulator_type) ||
       !add_type(module, "RunHistory", &ext_history_type) ||
@@ -390,6 +239,9 @@ PyMODINIT_FUNC PyInit__zeno(void) {
       !add_object(module, "TRAJECTORY_COLUMNS_ONE_CONTACT", ext_trajectory_columns(1)) ||
       !add_object(module, "EVENT_DTYPE", Py_NewRef(ext_event_dtype)) ||
       !add_object(module, "STATE_DTYPE", Py_NewRef(ext_state_dtype)) ||
+      !add_object(module, "OUTCOMES", outcome_names()) ||
+      !add_object(module, "SWEEP_BASIN_DEFAULTS",
+                  Py_BuildValue("{s:d,s:d}", "tol", basin.tol, "turn_max", basin.turn_max)) ||
       !add_object(module, "DEFAULTS",
                   Py_BuildValue("{s:n,s:n,s:n,s:i,s:K}", "samples",
                                 (Py_ssize_t)zeno_maps_def_default().samples, "partition",

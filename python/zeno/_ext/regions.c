@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Parses an axis "PATH=LO:HI:N" as the command line does.
-static bool parse_axis(const char *text, zeno_region_axis *axis) {
+bool ext_parse_axis(const char *text, zeno_region_axis *axis) {
   zeno_error e;
   if (zeno_region_axis_parse(text, axis, &e) == ZENO_OK) return true;
   ext_raise(&e, EXT_CALL);
@@ -19,54 +18,44 @@ static bool parse_axis(const char *text, zeno_region_axis *axis) {
 /// The sweep of the scene text with its overrides; NULL with the error set.
 static zeno_regions *create(PyObject *text, const char *name, PyObject *override_list,
                             const zeno_regions_def *def) {
-  const char *scene_text = PyUnicode_AsUTF8(text);
-  if (scene_text == NULL) return NULL;
-  size_t n = 0;
-  char **overrides = ext_strings(override_list, &n);
-  if (overrides == NULL) return NULL;
+  ext_source source;
+  if (!ext_source_of(text, override_list, &source)) return NULL;
   zeno_error e;
-  zeno_regions *r = zeno_regions_create(scene_text, name, (const char *const *)overrides, n, def,
-                                        &e);
-  ext_strings_free(overrides, n);
+  zeno_regions *r = zeno_regions_create(source.text, name, (const char *const *)source.overrides,
+                                        source.count, def, &e);
+  ext_source_free(&source);
   if (r == NULL) ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
   return r;
 }
 
-/// Every row of the grid; false with the error set (a point's error, or
-/// KeyboardInterrupt: `stop`, the sweep's interrupt, is asked within the
-/// points).
-static bool sweep(const zeno_regions *r, const zeno_regions_def *def, int threads,
-                  ext_interrupt *stop, zeno_region_point *grid) {
-  const size_t nx = def->x.count;
-  for (size_t iy = 0; iy < def->y.count; iy++) {
-    zeno_error e;
-    ext_release(stop);
-    const zeno_status st = zeno_regions_row(r, iy, threads, grid + iy * nx, &e);
-    if (!ext_acquire(stop)) return false;
-    if (st != ZENO_OK) {
-      ext_raise(&e, e.code == ZENO_ERR_NOMEM ? EXT_CALL : EXT_SCENE);
-      return false;
-    }
-  }
-  return true;
+static zeno_status regions_row(const void *map, size_t iy, int threads, void *row,
+                               zeno_error *error) {
+  return zeno_regions_row(map, iy, threads, row, error);
 }
 
 /* ---- the grid as arrays ------------------------------------------------------------ */
 
-/// A (ny, nx) array of one numeric field of the points.
-static PyObject *field_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx, int type,
-                            size_t offset, size_t size) {
+PyObject *ext_field_grid(const void *points, size_t stride, npy_intp ny, npy_intp nx, int type,
+                         size_t offset, size_t size) {
   const npy_intp shape[2] = {ny, nx};
   PyObject *a = PyArray_SimpleNew(2, (npy_intp *)shape, type);
   char *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
   for (npy_intp k = 0; v != NULL && k < ny * nx; k++)
-    memcpy(v + (size_t)k * size, (const char *)&grid[k] + offset, size);
+    memcpy(v + (size_t)k * size, (const char *)points + (size_t)k * stride + offset, size);
   return a;
 }
 
-#define FIELD(name, type, member)                                     \
-  field_grid(grid, ny, nx, type, offsetof(zeno_region_point, member), \
-             sizeof(((zeno_region_point *)0)->member))
+PyObject *ext_grid_shape(PyObject *flat, npy_intp ny, npy_intp nx) {
+  if (flat == NULL) return NULL;
+  PyArray_Dims dims = {(npy_intp[]){ny, nx}, 2};
+  PyObject *a = PyArray_Newshape((PyArrayObject *)flat, &dims, NPY_CORDER);
+  Py_DECREF(flat);
+  return a;
+}
+
+#define FIELD(name, type, member)                                                       \
+  ext_field_grid(grid, sizeof *grid, ny, nx, type, offsetof(zeno_region_point, member), \
+                 sizeof(((zeno_region_point *)0)->member))
 
 /// Which names name_grid() writes.
 typedef enum grid_name { NAME_VERDICT, NAME_SIM, NAME_REGION } grid_name;
@@ -88,25 +77,16 @@ static PyObject *name_grid(const zeno_region_point *grid, npy_intp ny, npy_intp 
                                    : zeno_region_name(grid[k].region));
   PyObject *flat = ext_texts(names[0], n, sizeof *names);
   PyMem_Free(names);
-  if (flat == NULL) return NULL;
-  PyArray_Dims dims = {(npy_intp[]){ny, nx}, 2};
-  PyObject *a = PyArray_Newshape((PyArrayObject *)flat, &dims, NPY_CORDER);
-  Py_DECREF(flat);
-  return a;
+  return ext_grid_shape(flat, ny, nx);
 }
 
 /// A (ny, nx) array of the error rows' messages ("" for analysed points),
 /// read in place from the points.
 static PyObject *error_grid(const zeno_region_point *grid, npy_intp ny, npy_intp nx) {
-  PyObject *flat = ext_texts(grid[0].error, (size_t)(ny * nx), sizeof *grid);
-  if (flat == NULL) return NULL;
-  PyArray_Dims dims = {(npy_intp[]){ny, nx}, 2};
-  PyObject *a = PyArray_Newshape((PyArrayObject *)flat, &dims, NPY_CORDER);
-  Py_DECREF(flat);
-  return a;
+  return ext_grid_shape(ext_texts(grid[0].error, (size_t)(ny * nx), sizeof *grid), ny, nx);
 }
 
-static PyObject *axis_values(const zeno_region_axis *axis) {
+PyObject *ext_axis_values(const zeno_region_axis *axis) {
   const npy_intp shape[1] = {(npy_intp)axis->count};
   PyObject *a = PyArray_SimpleNew(1, (npy_intp *)shape, NPY_DOUBLE);
   double *v = a ? PyArray_DATA((PyArrayObject *)a) : NULL;
@@ -119,7 +99,8 @@ static PyObject *grid_dict(const zeno_region_point *grid, const zeno_regions_def
   const npy_intp ny = (npy_intp)def->y.count, nx = (npy_intp)def->x.count;
   PyObject *d = PyDict_New();
   const bool ok =
-      d != NULL && ext_put(d, "x", axis_values(&def->x)) && ext_put(d, "y", axis_values(&def->y)) &&
+      d != NULL && ext_put(d, "x", ext_axis_values(&def->x)) &&
+      ext_put(d, "y", ext_axis_values(&def->y)) &&
       ext_put(d, "x_path", PyUnicode_FromString(def->x.path)) &&
       ext_put(d, "y_path", PyUnicode_FromString(def->y.path)) &&
       ext_put(d, "region", FIELD(region, NPY_INT, region)) &&
@@ -185,7 +166,7 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
       return ext_range_error("mc_seed", "mc_seed outside [0, 2**64 - 1]");
     }
   }
-  if (!parse_axis(x, &def.x) || !parse_axis(y, &def.y)) return NULL;
+  if (!ext_parse_axis(x, &def.x) || !ext_parse_axis(y, &def.y)) return NULL;
   def.analysis.maps.samples = (size_t)samples;
   def.analysis.partition_intervals = (size_t)intervals;
   def.mc_runs = (int)mc_runs;
@@ -199,7 +180,9 @@ PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs) {
   zeno_region_point *grid = PyMem_Calloc(points, sizeof *grid);
   PyObject *d = NULL;
   if (grid == NULL) ext_no_memory();
-  else if (sweep(r, &def, (int)threads, &stop, grid)) d = grid_dict(grid, &def, (int)threads);
+  else if (ext_grid_rows(r, regions_row, def.x.count, def.y.count, sizeof *grid, (int)threads,
+                         &stop, grid))
+    d = grid_dict(grid, &def, (int)threads);
   PyMem_Free(grid);
   zeno_regions_destroy(r);
   return d;
