@@ -90,6 +90,18 @@ void cli_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+void cli_wrote(const char *path) {
+  if (strcmp(path, "-") != 0) cli_error("wrote %s", path);
+}
+
+void cli_wrote_in(const char *dir, const char *const *names, size_t count) {
+  for (size_t k = 0; k < count; k++) {
+    char *path = zeno_io_path_join(dir, names[k]);
+    cli_wrote(path ? path : names[k]);
+    free(path);
+  }
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

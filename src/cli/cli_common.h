@@ -64,6 +64,16 @@ const char *const *cli_overrides_items(const cli_overrides *list);
 /// Prints "zeno: MESSAGE" as one line on stderr.
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// Says on standard error that the command wrote the file `path`:
+/// "zeno: wrote PATH", the one line every command prints for each file it
+/// writes, once the file is in place. Standard output ("-") is no file:
+/// nothing is said.
+void cli_wrote(const char *path);
+
+/// The same for the files `names[0..count-1]` of the folder `dir`, one
+/// line each ("zeno: wrote DIR/NAME"), in order.
+void cli_wrote_in(const char *dir, const char *const *names, size_t count);
+
 /// Seconds on the monotonic clock since an arbitrary start: the program's
 /// timings and progress line (0 where the clock cannot be read).
 double cli_seconds(void);

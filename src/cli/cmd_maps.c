@@ -130,7 +130,9 @@ static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *
     cli_error("cannot write '%s'", path);
     return CLI_EXIT_RUNTIME;
   }
-  return zeno_io_output_commit(out, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
+  if (zeno_io_output_commit(out, err) != ZENO_OK) return cli_output_error(err);
+  cli_wrote(path);
+  return CLI_EXIT_OK;
 }
 
 static int outputs(const maps_options *o, const zeno_scene *scene, const zeno_maps *maps,

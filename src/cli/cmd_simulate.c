@@ -90,7 +90,8 @@ static void print_help(void) {
       "                       zeno_time, zeno_impacts, final_zod,\n"
       "                       final_zod_velocity, final_pose, sections,\n"
       "                       consistent_modes\n"
-      "  -q, --quiet          no summary and no notes (for use with --out);\n"
+      "  -q, --quiet          no summary, no notes and no 'wrote FILE' lines\n"
+      "                       (for use with --out);\n"
       "                       --json still prints its object\n"
       "  -h, --help           show this help\n");
 }
@@ -359,6 +360,12 @@ static int report(const zeno_sim *sim, const simulate_options *o, const run_reco
 
 /* ---- the command --------------------------------------------------------- */
 
+/// The files of --out DIR (zeno/run_dir.h), as docs/outputs.md lists them.
+static const char *const RUN_DIR_FILES[] = {
+    ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,    ZENO_RUN_DIR_EVENTS_CSV,
+    ZENO_RUN_DIR_SCENE,      ZENO_RUN_DIR_OVERRIDES, ZENO_RUN_DIR_DIGEST};
+#define RUN_DIR_FILE_COUNT (sizeof RUN_DIR_FILES / sizeof *RUN_DIR_FILES)
+
 // --out DIR: the run directory's writer with the run's scene saved, so that
 // `zeno replay DIR` needs nothing else; NULL without --out or on failure
 // (*code says which).
@@ -391,6 +398,7 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   // leaves the folder's previous run whole.
   if (code != CLI_EXIT_OK) zeno_run_dir_writer_discard(out);
   else if (zeno_run_dir_writer_close(out, &err) != ZENO_OK) code = cli_output_error(&err);
+  else if (out != NULL && !o->quiet) cli_wrote_in(o->out_dir, RUN_DIR_FILES, RUN_DIR_FILE_COUNT);
   if (code == CLI_EXIT_OK) code = report(sim, o, &rec);
   free(rec.sections);
   return code;

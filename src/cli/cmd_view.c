@@ -187,6 +187,9 @@ int cli_view_show(const char *command, const zeno_view_module *viewer, view_run 
                                      : viewer->screenshot(run, &headless);
   if (code != 0 && cli_interrupted())
     return cli_interrupted_exit(command, "nothing written; the file of the name, if any, is kept");
+  // A recording names itself, with its frames and length (the viewer's
+  // module); a screenshot is named here.
+  if (code == 0 && o->record == NULL) cli_wrote(o->screenshot);
   return code == 0 ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 

@@ -102,7 +102,8 @@ static void print_help(void) {
       "      --mc-seed S       seed of the perturbations (default %llu)\n"
       "      --mc-full         also run them with the full model (scene epsilon)\n"
       "  -j, --json            print the summary as one JSON object\n"
-      "  -q, --quiet           no summary and no progress line\n"
+      "  -q, --quiet           no summary, no progress line and no 'wrote\n"
+      "                        FILE' lines\n"
       "  -h, --help            show this help\n"
       "\n" CLI_FIGURE_HELP
       "(--xlim and --ylim in the units of the --x and --y values)\n"

@@ -86,7 +86,8 @@ static void print_help(void) {
       "                        degrees from its start, (0, 180] (default %.4g)\n"
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
       "  -j, --json            print the summary as one JSON object\n"
-      "  -q, --quiet           no summary and no progress line\n"
+      "  -q, --quiet           no summary, no progress line and no 'wrote\n"
+      "                        FILE' lines\n"
       "  -h, --help            show this help\n"
       "\n" CLI_FIGURE_HELP
       "(--xlim and --ylim in the units of the --x and --y values)\n"

@@ -86,7 +86,14 @@ static int write_files(const grid_command *c, const zeno_scene *scene, double se
     if (extra) c->write_extra(zeno_io_output_stream(out[EXTRA]), c);
     cli_print_json(zeno_io_output_stream(out[SUMMARY]), c->common, write_summary,
                    &(summary_json){c, scene, seconds});
-    if (zeno_io_output_commit_all(out, FILES, &err) == ZENO_OK) return CLI_EXIT_OK;
+    if (zeno_io_output_commit_all(out, FILES, &err) == ZENO_OK) {
+      // The extra file an earlier run left and this one removed is not named.
+      const char *const names[FILES] = {c->names->table, extra ? c->extra_name : NULL,
+                                        c->names->summary};
+      for (int k = 0; k < FILES && !c->options->quiet; k++)
+        if (names[k]) cli_wrote_in(dir, &names[k], 1);
+      return CLI_EXIT_OK;
+    }
   }
   cli_error("%s: %s", c->batch.command, err.message);
   return CLI_EXIT_RUNTIME;
@@ -100,7 +107,8 @@ static int draw(const grid_command *c, const zeno_scene *scene, size_t iz) {
   if (!grid_z_figure(c->batch.command, c->options->plot_path, c->batch.z, iz, path, z_title))
     return CLI_EXIT_USAGE;
   const plot_status st = c->draw(c, scene, plot, path, z_title, iz);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
+  if (st == PLOT_OK && c->options->quiet) return CLI_EXIT_OK;  // --quiet: not named
+  return cli_plot_result(plot, path, st);
 }
 
 static int write_outputs(const grid_command *c, const zeno_scene *scene, double seconds) {

@@ -1,0 +1,189 @@
+// What the commands tell the user beside their results (issue 32): a
+// "zeno: wrote FILE" line for every file a command writes, a note for an
+// option that has no effect, a progress line for every long phase, and
+// the refusal of a used --out folder that names --overwrite (and what
+// --overwrite replaces). Runs the real binary.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cli_runner.h"
+
+#define EXAMPLE4 ZENO_SCENES_DIR "/example4.yaml"
+#define EXAMPLE7 ZENO_SCENES_DIR "/example7.yaml"
+
+/// Room for the expected standard error of one run.
+#define EXPECTED_SIZE (8 * PATH_SIZE)
+
+static void assert_contains(const char *text, const char *part) {
+  if (text == NULL || strstr(text, part) == NULL)
+    fail_msg("'%s' not found in:\n%s", part, text ? text : "(null)");
+}
+
+static void assert_lacks(const char *text, const char *part) {
+  if (text != NULL && strstr(text, part) != NULL) fail_msg("'%s' found in:\n%s", part, text);
+}
+
+/// Appends "zeno: wrote PATH\n" (PATH = dir/name, or name alone when dir
+/// is NULL) to `expected`.
+static void expect_wrote(char *expected, const char *dir, const char *name) {
+  const size_t used = strlen(expected);
+  if (dir) snprintf(expected + used, EXPECTED_SIZE - used, "zeno: wrote %s/%s\n", dir, name);
+  else snprintf(expected + used, EXPECTED_SIZE - used, "zeno: wrote %s\n", name);
+}
+
+/// Runs zeno (NULL-terminated arguments): exit 0, and standard error is
+/// exactly `expected`.
+static void assert_run_says(const char *const *args, const char *expected) {
+  run_result r = run_zeno_argv(args, true);
+  if (r.exit_code != 0 || strcmp(r.err, expected) != 0)
+    fail_msg("%s: exit %d, stderr:\n%s\nexpected:\n%s", args[0], r.exit_code, r.err, expected);
+  run_result_free(&r);
+}
+
+/* ---- "zeno: wrote FILE" ---------------------------------------------------- */
+
+// Every file every command writes is named once on standard error, in the
+// order written; a folder's files one line each. Standard output ("-") is
+// no file; --quiet says nothing.
+static void every_file_is_named(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "wrote");
+  char run[PATH_SIZE], csv[PATH_SIZE], maps[PATH_SIZE], graph[PATH_SIZE], trajectory[PATH_SIZE];
+  char regions[PATH_SIZE], map[PATH_SIZE], sweep[PATH_SIZE], outcomes[PATH_SIZE];
+  char expected[EXPECTED_SIZE];
+  work_path(&w, "run", run);
+  work_path(&w, "maps.csv", csv);
+  work_path(&w, "maps.svg", maps);
+  work_path(&w, "graph.svg", graph);
+  work_path(&w, "trajectory.svg", trajectory);
+  work_path(&w, "regions", regions);
+  work_path(&w, "regions.svg", map);
+  work_path(&w, "sweep", sweep);
+  work_path(&w, "sweep.svg", outcomes);
+
+  expected[0] = '\0';
+  for (const char *const *name = SIMULATE_OUT_FILES; *name; name++)
+    expect_wrote(expected, run, *name);
+  assert_run_says((const char *const[]){"simulate", EXAMPLE2, "--out", run, NULL}, expected);
+  assert_run_says((const char *const[]){"simulate", EXAMPLE2, "--out", run, "--quiet", NULL}, "");
+
+  expected[0] = '\0';
+  expect_wrote(expected, NULL, trajectory);
+  assert_run_says((const char *const[]){"plot-trajectory", run, "--plot", trajectory, NULL},
+                  expected);
+
+  expected[0] = '\0';
+  expect_wrote(expected, NULL, csv);
+  expect_wrote(expected, NULL, maps);
+  assert_run_says(
+      (const char *const[]){"maps", EXAMPLE2, "--samples", "64", "--csv", csv, "--plot", maps, NULL},
+      expected);
+  // The table alone is written as its samples come: named all the same.
+  expected[0] = '\0';
+  expect_wrote(expected, NULL, csv);
+  assert_run_says((const char *const[]){"maps", EXAMPLE2, "--samples", "64", "--csv", csv, NULL},
+                  expected);
+  assert_run_says((const char *const[]){"maps", EXAMPLE2, "--samples", "64", "--csv", "-", NULL},
+                  "");
+
+  expected[0] = '\0';
+  expect_wrote(expected, NULL, maps);
+  expect_wrote(expected, NULL, graph);
+  assert_run_says((const char *const[]){"analyze", EXAMPLE2, "--samples", "64", "--plot", maps,
+                                        "--graph", graph, NULL},
+                  expected);
+
+  expected[0] = '\0';
+  expect_wrote(expected, regions, "regions.csv");
+  expect_wrote(expected, regions, "summary.json");
+  expect_wrote(expected, NULL, map);
+  assert_run_says(
+      (const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:3", "--y",
+                            "paper.alpha=0:40:3", "--samples", "64", "--out", regions, "--plot",
+                            map, "--json", NULL},
+      expected);
+
+  expected[0] = '\0';
+  expect_wrote(expected, sweep, "sweep.csv");
+  expect_wrote(expected, sweep, "summary.json");
+  expect_wrote(expected, NULL, outcomes);
+  assert_run_says((const char *const[]){"sweep", EXAMPLE2, "--x", "initial.qdp.2=-1:1:3", "--y",
+                                        "initial.qdp.1=-1:-0.05:3", "--out", sweep, "--plot",
+                                        outcomes, "--json", NULL},
+                  expected);
+
+  remove_simulate_out(run);
+  rmdir(run);
+  const char *const grid_files[] = {"regions.csv", "summary.json", "regions.journal"};
+  remove_dir_files(regions, grid_files, 3);
+  const char *const sweep_files[] = {"sweep.csv", "summary.json", "sweep.journal"};
+  remove_dir_files(sweep, sweep_files, 3);
+  work_dir_remove(&w,
+                  (const char *const[]){"maps.csv", "maps.svg", "graph.svg", "trajectory.svg",
+                                        "regions.svg", "sweep.svg", NULL},
+                  NULL);
+}
+
+// A batch draws one figure per map, each named; certify's folder and
+// figure; the viewer's screenshot.
+static void batch_certify_and_screenshot_files(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "wrote-more");
+  char map[PATH_SIZE], out[PATH_SIZE], figure[PATH_SIZE], expected[EXPECTED_SIZE];
+  work_path(&w, "map.svg", map);
+  expected[0] = '\0';
+  for (int iz = 0; iz < 2; iz++) {
+    char name[PATH_SIZE];
+    snprintf(name, sizeof name, "%s/map-z%d.svg", w.root, iz);
+    expect_wrote(expected, NULL, name);
+  }
+  assert_run_says((const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:2", "--y",
+                                        "paper.alpha=0:40:2", "--z", "paper.mu1=0.3:0.4:2",
+                                        "--samples", "64", "--plot", map, NULL},
+                  expected);
+  // --quiet: no line, the figures all the same.
+  assert_run_says((const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:2", "--y",
+                                        "paper.alpha=0:40:2", "--z", "paper.mu1=0.3:0.4:2",
+                                        "--samples", "64", "--plot", map, "--quiet", NULL},
+                  "");
+
+  work_path(&w, "certificate", out);
+  work_path(&w, "v.svg", figure);
+  expected[0] = '\0';
+  expect_wrote(expected, out, "v_events.csv");
+  expect_wrote(expected, out, "certificate.json");
+  expect_wrote(expected, NULL, figure);
+  assert_run_says((const char *const[]){"certify", EXAMPLE4, "--out", out, "--plot", figure, NULL},
+                  expected);
+  const char *const certificate_files[] = {"v_events.csv", "certificate.json"};
+  remove_dir_files(out, certificate_files, 2);
+#ifdef TEST_HAVE_VIEWER
+  char png[PATH_SIZE];
+  work_path(&w, "frame.png", png);
+  expected[0] = '\0';
+  expect_wrote(expected, NULL, png);
+  assert_run_says((const char *const[]){"view", EXAMPLE2, "--screenshot", png, NULL}, expected);
+#endif
+  work_dir_remove(&w,
+                  (const char *const[]){"map-z0.svg", "map-z1.svg", "v.svg", "frame.png", NULL},
+                  NULL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(every_file_is_named),
+      cmocka_unit_test(batch_certify_and_screenshot_files),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
