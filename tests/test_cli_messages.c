@@ -180,10 +180,99 @@ static void batch_certify_and_screenshot_files(void **state) {
                   NULL);
 }
 
+/* ---- notes for options without effect -------------------------------------- */
+
+/// Runs zeno: exit 0 and standard error holds `note`, or (note NULL) is
+/// empty.
+static void assert_note(const char *const *args, const char *note) {
+  run_result r = run_zeno_argv(args, true);
+  if (r.exit_code != 0) fail_msg("%s: exit %d: %s", args[0], r.exit_code, r.err);
+  if (note == NULL && r.err[0] != '\0') fail_msg("%s: unexpected stderr:\n%s", args[0], r.err);
+  if (note != NULL) {
+    assert_contains(r.err, note);
+    assert_int_equal(count_lines(r.err), 1);  // the note alone, one line
+  }
+  run_result_free(&r);
+}
+
+// An option the run cannot use is noted (stderr, exit 0), naming it as
+// typed and why: --eps outside the full model or with a start it does not
+// scale (epsilon scales q' = (qp, qdp) only, docs/model.md), and the same
+// in `view`; Monte-Carlo options without runs.
+static void options_without_effect_are_noted(void **state) {
+  (void)state;
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--eps", "1e-3", NULL},
+              "zeno: note: --eps 1e-3 has no effect: the model is 'zod' (epsilon scales the "
+              "full model's start; add --model full)\n");
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--eps", "1e-3", "--json", NULL},
+              "zeno: note: --eps 1e-3 has no effect: the model is 'zod'");
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--eps", "1e-3", "--quiet", NULL}, NULL);
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--model", "full", "--eps", "0.01", NULL},
+              NULL);
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--model", "full", "--set",
+                                    "initial={pose: [0, 0.001, 0]}", "--eps", "0.01", NULL},
+              "zeno: note: --eps 0.01 has no effect: the run starts from initial.pose and "
+              "initial.velocity, which epsilon does not scale (it scales qp and qdp)\n");
+  // --set model=full before --eps: the scene as loaded decides.
+  assert_note((const char *const[]){"simulate", EXAMPLE2, "--set", "model=full", "--eps", "0.01",
+                                    NULL},
+              NULL);
+  assert_note((const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:2", "--y",
+                                    "paper.alpha=0:40:2", "--samples", "64", "--mc-runs", "0",
+                                    "--mc-seed", "7", "--mc-full", NULL},
+              "zeno: note: --mc-seed 7 and --mc-full have no effect: --mc-runs 0 runs no "
+              "perturbations\n");
+  assert_note((const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:2", "--y",
+                                    "paper.alpha=0:40:2", "--samples", "64", "--mc-runs", "0",
+                                    "--mc-full", NULL},
+              "zeno: note: --mc-full has no effect: --mc-runs 0 runs no perturbations\n");
+  work_dir w;
+  work_dir_create(&w, "notes");
+  char png[PATH_SIZE], svg[PATH_SIZE];
+  work_path(&w, "frame.png", png);
+  work_path(&w, "v.svg", svg);
+  // A refused certificate has nothing to draw: said, not silently skipped.
+  run_result r = run_zeno_captured("certify", EXAMPLE7, "--set", "paper.mu2=0", "--plot", svg);
+  assert_int_equal(r.exit_code, 0);
+  char note[2 * PATH_SIZE];
+  snprintf(note, sizeof note,
+           "zeno: note: --plot: a refused certificate has no V1 and V2 to draw; '%s' not "
+           "written\n",
+           svg);
+  assert_contains(r.err, note);  // after the scene's warning (no equilibrium)
+  assert_int_equal(count_lines(r.err), 2);
+  run_result_free(&r);
+  assert_int_equal(access(svg, F_OK), -1);
+#ifdef TEST_HAVE_VIEWER
+  char said[2 * PATH_SIZE];
+  snprintf(said, sizeof said, "zeno: wrote %s\n", png);
+  const char *const view_cases[][3] = {
+      {"--eps", "1e-3", "zeno: note: --eps 1e-3 has no effect: the model is 'zod'"},
+      {"--frames", "5",
+       "zeno: note: --frames 5 has no effect: it counts the window's frames, and --screenshot "
+       "opens no window\n"},
+      {"--keys", "z", "zeno: note: --keys z has no effect: it presses keys in the window, and "
+                      "--screenshot opens no window\n"},
+      {"--at", "2", "zeno: note: --at 2 has no effect: --at-event 1 chooses the time\n"},
+  };
+  for (size_t k = 0; k < sizeof view_cases / sizeof *view_cases; k++) {
+    r = run_zeno_captured("view", EXAMPLE2, "--screenshot", png, "--at-event", "1",
+                          view_cases[k][0], view_cases[k][1]);
+    assert_int_equal(r.exit_code, 0);
+    assert_contains(r.err, view_cases[k][2]);
+    assert_contains(r.err, said);
+    assert_int_equal(count_lines(r.err), 2);
+    run_result_free(&r);
+  }
+#endif
+  work_dir_remove(&w, (const char *const[]){"frame.png", "v.svg", NULL}, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_file_is_named),
       cmocka_unit_test(batch_certify_and_screenshot_files),
+      cmocka_unit_test(options_without_effect_are_noted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,7 @@ typedef struct simulate_options {
   cli_scene_options common;  ///< --set and the dedicated options, in order;
                              ///< the scene
   const char *out_dir;       ///< NULL: no files
+  char eps_typed[CLI_TYPED_SIZE];  ///< "--eps E" as typed, "" without
   bool json;
   bool quiet;
 } simulate_options;
@@ -127,6 +128,7 @@ static int apply_option(void *options, int option, char **argv) {
   simulate_options *o = options;
   const char *key = override_key(option);
   if (option == 's') return cli_override_option(&o->common.overrides, NULL, optarg);
+  if (option == OPT_EPS) snprintf(o->eps_typed, sizeof o->eps_typed, "--eps %s", optarg);
   if (key != NULL)
     return cli_override_typed_option(&o->common.overrides, key, optarg, option, LONG_OPTIONS);
   switch (option) {
@@ -406,6 +408,7 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
 
 static int simulate(const void *options, const zeno_scene *scene, zeno_error *err) {
   const simulate_options *o = options;
+  if (!o->quiet) cli_note_epsilon(o->eps_typed[0] ? o->eps_typed : NULL, scene);
   zeno_sim_def def = zeno_sim_def_default();
   // The run directory is sampled as the events come: the segments since
   // the previous event are enough, and memory does not grow with the run.

@@ -52,6 +52,7 @@ typedef struct regions_options {
   bool certify;       ///< --certify: certificates at the undecided points
   int certify_check;  ///< --certify-check N: each certificate's simulation check runs
   bool certify_all;   ///< --certify-all: certificates at every point analysed
+  const char *mc_seed_typed;  ///< --mc-seed's value as typed, NULL without
 } regions_options;
 
 static void print_help(void) {
@@ -167,7 +168,7 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_MC_RUNS:
       return cli_int_option(COMMAND, "--mc-runs", optarg, 0, ZENO_REGIONS_MAX_MC_RUNS,
                             &o->def.mc_runs);
-    case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
+    case OPT_MC_SEED: o->mc_seed_typed = optarg; return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
     case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
     case OPT_CERTIFY_ALL: o->certify = o->certify_all = true; return CLI_CONTINUE;
@@ -434,6 +435,16 @@ static void write_certificates(FILE *f, const grid_command *c) {
   regions_certify_table(f, &((const sweep *)c->context)->cert);
 }
 
+// The Monte-Carlo options without runs to seed or repeat.
+static void note_unused(const regions_options *o) {
+  if (o->def.mc_runs > 0 || (o->mc_seed_typed == NULL && !o->def.mc_full)) return;
+  char typed[CLI_TYPED_SIZE];
+  snprintf(typed, sizeof typed, "%s%s%s%s", o->mc_seed_typed ? "--mc-seed " : "",
+           o->mc_seed_typed ? o->mc_seed_typed : "", o->mc_seed_typed && o->def.mc_full ? " and " : "",
+           o->def.mc_full ? "--mc-full" : "");
+  cli_no_effect(typed, o->mc_seed_typed && o->def.mc_full, "--mc-runs 0 runs no perturbations");
+}
+
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   (void)err;
   const regions_options *o = options;
@@ -442,6 +453,7 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   sweep w;
   memset(&w, 0, sizeof w);
   w.o = o;
+  note_unused(o);
   const int checked = cli_figure_check(COMMAND, &o->g.figure, &o->g.plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
   if (o->g.z_set && grid_z_check(COMMAND, &o->g.z, &o->def.x, &o->def.y) != CLI_CONTINUE)
