@@ -3,6 +3,8 @@
 // option that has no effect, a progress line for every long phase, and
 // the refusal of a used --out folder that names --overwrite (and what
 // --overwrite replaces). Runs the real binary.
+#define _GNU_SOURCE  // posix_openpt(), ptsname()
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -85,9 +87,9 @@ static void every_file_is_named(void **state) {
   expected[0] = '\0';
   expect_wrote(expected, NULL, csv);
   expect_wrote(expected, NULL, maps);
-  assert_run_says(
-      (const char *const[]){"maps", EXAMPLE2, "--samples", "64", "--csv", csv, "--plot", maps, NULL},
-      expected);
+  assert_run_says((const char *const[]){"maps", EXAMPLE2, "--samples", "64", "--csv", csv, "--plot",
+                                        maps, NULL},
+                  expected);
   // The table alone is written as its samples come: named all the same.
   expected[0] = '\0';
   expect_wrote(expected, NULL, csv);
@@ -107,11 +109,10 @@ static void every_file_is_named(void **state) {
   expect_wrote(expected, regions, "regions.csv");
   expect_wrote(expected, regions, "summary.json");
   expect_wrote(expected, NULL, map);
-  assert_run_says(
-      (const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:3", "--y",
-                            "paper.alpha=0:40:3", "--samples", "64", "--out", regions, "--plot",
-                            map, "--json", NULL},
-      expected);
+  assert_run_says((const char *const[]){"regions", EXAMPLE7, "--x", "paper.mu2=0:1.3:3", "--y",
+                                        "paper.alpha=0:40:3", "--samples", "64", "--out", regions,
+                                        "--plot", map, "--json", NULL},
+                  expected);
 
   expected[0] = '\0';
   expect_wrote(expected, sweep, "sweep.csv");
@@ -175,8 +176,7 @@ static void batch_certify_and_screenshot_files(void **state) {
   expect_wrote(expected, NULL, png);
   assert_run_says((const char *const[]){"view", EXAMPLE2, "--screenshot", png, NULL}, expected);
 #endif
-  work_dir_remove(&w,
-                  (const char *const[]){"map-z0.svg", "map-z1.svg", "v.svg", "frame.png", NULL},
+  work_dir_remove(&w, (const char *const[]){"map-z0.svg", "map-z1.svg", "v.svg", "frame.png", NULL},
                   NULL);
 }
 
@@ -251,8 +251,9 @@ static void options_without_effect_are_noted(void **state) {
       {"--frames", "5",
        "zeno: note: --frames 5 has no effect: it counts the window's frames, and --screenshot "
        "opens no window\n"},
-      {"--keys", "z", "zeno: note: --keys z has no effect: it presses keys in the window, and "
-                      "--screenshot opens no window\n"},
+      {"--keys", "z",
+       "zeno: note: --keys z has no effect: it presses keys in the window, and "
+       "--screenshot opens no window\n"},
       {"--at", "2", "zeno: note: --at 2 has no effect: --at-event 1 chooses the time\n"},
   };
   for (size_t k = 0; k < sizeof view_cases / sizeof *view_cases; k++) {
@@ -268,11 +269,76 @@ static void options_without_effect_are_noted(void **state) {
   work_dir_remove(&w, (const char *const[]){"frame.png", "v.svg", NULL}, NULL);
 }
 
+/* ---- progress lines --------------------------------------------------------- */
+
+/// Runs zeno (NULL-terminated arguments) with standard error on a
+/// pseudo-terminal (progress lines are drawn on a terminal only) and
+/// standard output into a file: what each received, and the exit status.
+static run_result run_on_terminal(const char *const *args) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  assert_true(master >= 0);
+  assert_int_equal(grantpt(master), 0);
+  assert_int_equal(unlockpt(master), 0);
+  const int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+  assert_true(slave >= 0);
+  char out_path[PATH_SIZE], *argv[MAX_ARGS + 2];
+  const int out_fd = make_temp_file(out_path);
+  zeno_argv(args, argv);
+  const pid_t pid = spawn_async(argv, NULL, out_fd, slave);
+  close(slave);
+  size_t size = 0, capacity = BUFSIZ;
+  char *text = malloc(capacity + 1);
+  ssize_t got;
+  // Read until the terminal closes (EIO once the program has exited).
+  while (text && (got = read(master, text + size, capacity - size)) > 0) {
+    size += (size_t)got;
+    if (size == capacity) text = realloc(text, (capacity *= 2) + 1);
+  }
+  assert_non_null(text);
+  text[size] = '\0';
+  close(master);
+  run_result r = {wait_exit(pid), take_temp_file(out_fd, out_path), text};
+  return r;
+}
+
+// regions --certify: after the map's points, the certificates have a
+// progress line of their own in the same style (done/total, percent,
+// rate, time left), ending at every undecided point certified (Example 7,
+// 8 x 8: the map's region-7 points, as summary counts them); --quiet draws
+// neither line. (The certificates ran in silence after "100%, 0s left".)
+static void certificates_have_progress(void **state) {
+  (void)state;
+  const char *const args[] = {"regions",           EXAMPLE7, "--x",
+                              "paper.mu2=0:1.3:8", "--y",    "paper.alpha=0:40:8",
+                              "--certify",         "--json", NULL};
+  run_result r = run_on_terminal(args);
+  assert_int_equal(r.exit_code, 0);
+  const char *undecided = strstr(r.out, "\"undecided\": ");
+  assert_non_null(undecided);
+  const int n = atoi(undecided + strlen("\"undecided\": "));
+  assert_true(n >= 5);
+  char line[256];
+  snprintf(line, sizeof line, "\rzeno: regions: %d/%d certificates (100.0%%), ", n, n);
+  assert_contains(r.err, "\rzeno: regions: 64/64 points (100.0%), ");
+  assert_contains(r.err, line);
+  assert_true(strstr(r.err, line) > strstr(r.err, "64/64 points"));
+  assert_contains(strstr(r.err, line), " certificates/s, 0s left");
+  run_result_free(&r);
+  const char *const quiet[] = {"regions",           EXAMPLE7,  "--x",
+                               "paper.mu2=0:1.3:8", "--y",     "paper.alpha=0:40:8",
+                               "--certify",         "--quiet", NULL};
+  r = run_on_terminal(quiet);
+  assert_int_equal(r.exit_code, 0);
+  assert_string_equal(r.err, "");
+  run_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_file_is_named),
       cmocka_unit_test(batch_certify_and_screenshot_files),
       cmocka_unit_test(options_without_effect_are_noted),
+      cmocka_unit_test(certificates_have_progress),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,9 +35,9 @@ enum {
 };
 
 typedef struct simulate_options {
-  cli_scene_options common;  ///< --set and the dedicated options, in order;
-                             ///< the scene
-  const char *out_dir;       ///< NULL: no files
+  cli_scene_options common;        ///< --set and the dedicated options, in order;
+                                   ///< the scene
+  const char *out_dir;             ///< NULL: no files
   char eps_typed[CLI_TYPED_SIZE];  ///< "--eps E" as typed, "" without
   bool json;
   bool quiet;
@@ -363,9 +363,9 @@ static int report(const zeno_sim *sim, const simulate_options *o, const run_reco
 /* ---- the command --------------------------------------------------------- */
 
 /// The files of --out DIR (zeno/run_dir.h), as docs/outputs.md lists them.
-static const char *const RUN_DIR_FILES[] = {
-    ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,    ZENO_RUN_DIR_EVENTS_CSV,
-    ZENO_RUN_DIR_SCENE,      ZENO_RUN_DIR_OVERRIDES, ZENO_RUN_DIR_DIGEST};
+static const char *const RUN_DIR_FILES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
+                                            ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_SCENE,
+                                            ZENO_RUN_DIR_OVERRIDES,  ZENO_RUN_DIR_DIGEST};
 #define RUN_DIR_FILE_COUNT (sizeof RUN_DIR_FILES / sizeof *RUN_DIR_FILES)
 
 // --out DIR: the run directory's writer with the run's scene saved, so that

@@ -48,10 +48,10 @@ enum {
 typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
-  grid_options g;     ///< the axes as typed, --z, --out, --plot, --threads, ...
-  bool certify;       ///< --certify: certificates at the undecided points
-  int certify_check;  ///< --certify-check N: each certificate's simulation check runs
-  bool certify_all;   ///< --certify-all: certificates at every point analysed
+  grid_options g;             ///< the axes as typed, --z, --out, --plot, --threads, ...
+  bool certify;               ///< --certify: certificates at the undecided points
+  int certify_check;          ///< --certify-check N: each certificate's simulation check runs
+  bool certify_all;           ///< --certify-all: certificates at every point analysed
   const char *mc_seed_typed;  ///< --mc-seed's value as typed, NULL without
 } regions_options;
 
@@ -109,8 +109,8 @@ static void print_help(void) {
       "\n" CLI_FIGURE_HELP
       "(--xlim and --ylim in the units of the --x and --y values)\n"
       "\n"
-      "A progress line (points, rate, time left) is drawn on standard error\n"
-      "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
+      "A progress line (points, rate, time left; then certificates with\n"
+      "--certify) is drawn on standard error when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
       "over MPI ranks and writes the same files as zeno.\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
       ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, ZENO_REGIONS_MAX_MC_RUNS,
@@ -421,6 +421,7 @@ static int certify(grid_command *c) {
                                     .threads = o->g.threads,
                                     .check_runs = o->certify_check,
                                     .all = o->certify_all,
+                                    .quiet = o->g.quiet,
                                     .map_signature = c->batch.signature};
   return regions_certify_run(&in, o->g.out_dir, &w->cert);
 }
@@ -440,8 +441,8 @@ static void note_unused(const regions_options *o) {
   if (o->def.mc_runs > 0 || (o->mc_seed_typed == NULL && !o->def.mc_full)) return;
   char typed[CLI_TYPED_SIZE];
   snprintf(typed, sizeof typed, "%s%s%s%s", o->mc_seed_typed ? "--mc-seed " : "",
-           o->mc_seed_typed ? o->mc_seed_typed : "", o->mc_seed_typed && o->def.mc_full ? " and " : "",
-           o->def.mc_full ? "--mc-full" : "");
+           o->mc_seed_typed ? o->mc_seed_typed : "",
+           o->mc_seed_typed && o->def.mc_full ? " and " : "", o->def.mc_full ? "--mc-full" : "");
   cli_no_effect(typed, o->mc_seed_typed && o->def.mc_full, "--mc-runs 0 runs no perturbations");
 }
 

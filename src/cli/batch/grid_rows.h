@@ -11,6 +11,7 @@
 
 #include "grid_dist.h"
 #include "grid_journal.h"
+#include "grid_progress.h"
 
 /// Computes point ix of row `row` into *point (point_size bytes); called
 /// on several threads at once.
@@ -37,9 +38,8 @@ typedef struct grid_rows {
   unsigned char *done;  ///< rows finished (resumed or computed)
   size_t resumed_rows;
   long total_points, computed_points;  ///< to compute in this run, and so far
-  double start, last_progress;
-  bool progress;         ///< draw the progress line
-  grid_journal journal;  ///< rank 0 with --out
+  grid_progress progress;              ///< the line of the points (rank 0)
+  grid_journal journal;                ///< rank 0 with --out
   const grid_rows_def *def;
 } grid_rows;
 
