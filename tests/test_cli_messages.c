@@ -333,12 +333,92 @@ static void certificates_have_progress(void **state) {
   run_result_free(&r);
 }
 
+/* ---- --overwrite of map and sweep folders ---------------------------------- */
+
+/// Lines of DIR/NAME, -1 when it cannot be read.
+static int lines_of(const char *dir, const char *name) {
+  char *text = read_in(dir, name);
+  const int n = text ? count_lines(text) : -1;
+  free(text);
+  return n;
+}
+
+#define REGIONS_3X3 "--x", "paper.mu2=0:1.3:3", "--y", "paper.alpha=0:40:3", "--samples", "64"
+#define REGIONS_4X3 "--x", "paper.mu2=0:1.3:4", "--y", "paper.alpha=0:40:3", "--samples", "64"
+#define SWEEP_3X2 "--x", "initial.qdp.2=-1:1:3", "--y", "initial.qdp.1=-1:-0.05:2"
+
+// A second map into a used --out folder (another map's journal there, or
+// the other command's files) is refused as before, the refusal naming
+// --overwrite, the folder untouched; with --overwrite the new run's files
+// replace the old ones, and the other command's table and journal go in
+// the same commit: the folder holds one run's files.
+static void used_folders_are_overwritten_on_request(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "overwrite");
+  char dir[PATH_SIZE];
+  work_path(&w, "out", dir);
+  run_result r = run_zeno_captured("regions", EXAMPLE7, REGIONS_3X3, "--out", dir, "--quiet");
+  assert_int_equal(r.exit_code, 0);
+  run_result_free(&r);
+  char *first = read_in(dir, "regions.csv");
+  assert_non_null(first);
+  assert_int_equal(count_lines(first), 1 + 9);
+  r = run_zeno_captured("regions", EXAMPLE7, REGIONS_4X3, "--out", dir, "--quiet");
+  assert_int_equal(r.exit_code, 2);
+  assert_contains(r.err, "regions.journal' belongs to another sweep");
+  assert_contains(r.err, "add --overwrite to replace");
+  assert_int_equal(count_lines(r.err), 1);
+  run_result_free(&r);
+  char *kept = read_in(dir, "regions.csv");
+  assert_string_equal(kept, first);
+  free(kept);
+  free(first);
+  r = run_zeno_captured("regions", EXAMPLE7, REGIONS_4X3, "--out", dir, "--quiet", "--overwrite");
+  assert_int_equal(r.exit_code, 0);
+  assert_string_equal(r.err, "");
+  run_result_free(&r);
+  assert_int_equal(lines_of(dir, "regions.csv"), 1 + 12);
+  // The journal is the new map's: the same command resumes all 3 rows.
+  r = run_zeno_captured("regions", EXAMPLE7, REGIONS_4X3, "--out", dir, "--json");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "\"computed\": 0, \"resumed_rows\": 3");
+  run_result_free(&r);
+
+  // The other command's folder.
+  r = run_zeno_captured("sweep", EXAMPLE2, SWEEP_3X2, "--out", dir, "--quiet");
+  assert_int_equal(r.exit_code, 2);
+  assert_contains(r.err, "holds regions.csv, another command's");
+  assert_contains(r.err, "add --overwrite to replace");
+  run_result_free(&r);
+  assert_int_equal(lines_of(dir, "regions.csv"), 1 + 12);
+  r = run_zeno_captured("sweep", EXAMPLE2, SWEEP_3X2, "--out", dir, "--quiet", "--overwrite");
+  assert_int_equal(r.exit_code, 0);
+  assert_string_equal(r.err, "");
+  run_result_free(&r);
+  assert_int_equal(lines_of(dir, "sweep.csv"), 1 + 6);
+  assert_int_equal(access(dir, F_OK), 0);
+  char path[2 * PATH_SIZE];
+  snprintf(path, sizeof path, "%s/regions.csv", dir);
+  assert_int_equal(access(path, F_OK), -1);
+  snprintf(path, sizeof path, "%s/regions.journal", dir);
+  assert_int_equal(access(path, F_OK), -1);
+  char *summary = read_in(dir, "summary.json");
+  assert_contains(summary, "\"x\": \"initial.qdp.2\"");
+  free(summary);
+  const char *const files[] = {"sweep.csv", "summary.json", "sweep.journal"};
+  remove_dir_files(dir, files, 3);
+  const char *const none[] = {NULL};
+  work_dir_remove(&w, none, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_file_is_named),
       cmocka_unit_test(batch_certify_and_screenshot_files),
       cmocka_unit_test(options_without_effect_are_noted),
       cmocka_unit_test(certificates_have_progress),
+      cmocka_unit_test(used_folders_are_overwritten_on_request),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,10 @@ static void print_help(void) {
       "                        DIR/summary.json; rows are journaled in\n"
       "                        DIR/regions.journal as they finish, and a rerun\n"
       "                        with the same DIR reuses them (resume)\n"
+      "      --overwrite       take over an --out DIR of another run (its\n"
+      "                        journal, or sweep's files), refused without:\n"
+      "                        that run's files are replaced by this run's in\n"
+      "                        one commit at the end\n"
       "  -p, --plot FILE       draw the map (.png/.svg/.pdf); com.x/com.y maps\n"
       "                        show the contact configuration over it\n"
       "  -t, --threads K       OpenMP threads per process (default: all cores)\n"
@@ -422,6 +426,7 @@ static int certify(grid_command *c) {
                                     .check_runs = o->certify_check,
                                     .all = o->certify_all,
                                     .quiet = o->g.quiet,
+                                    .overwrite = o->g.overwrite,
                                     .map_signature = c->batch.signature};
   return regions_certify_run(&in, o->g.out_dir, &w->cert);
 }

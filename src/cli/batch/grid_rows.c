@@ -236,8 +236,8 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
   w->done = calloc(rows, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && d->out_dir)
-    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, w->grid, w->done,
-                             &w->resumed_rows);
+    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, d->overwrite,
+                             w->grid, w->done, &w->resumed_rows);
   // Every rank learns which rows are done; a rank that cannot go on stops
   // them all (the others would wait for it forever).
   if (w->dist.size > 1) {
@@ -409,7 +409,8 @@ int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *comm
                             .threads = threads,
                             .out_dir = out_dir,
                             .signature = b->signature,
-                            .quiet = quiet};
+                            .quiet = quiet,
+                            .overwrite = b->overwrite};
   return grid_rows_run(rows, &b->rows);
 }
 

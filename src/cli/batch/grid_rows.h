@@ -30,6 +30,7 @@ typedef struct grid_rows_def {
   const char *out_dir;    ///< NULL: no journal
   const char *signature;  ///< the run's (grid_journal_signature()), with out_dir
   bool quiet;             ///< no progress line
+  bool overwrite;         ///< --overwrite: another run's journal is begun again
 } grid_rows_def;
 
 typedef struct grid_rows {
@@ -129,6 +130,7 @@ typedef struct grid_batch {
   bool (*read_point)(const char *text, void *point, size_t *ix, size_t *iy, double *x, double *y,
                      const void *context);
   const void *context;                  ///< given to write_point and read_point
+  bool overwrite;                       ///< --overwrite (grid_rows_def.overwrite)
   grid_journal_format format;           ///< filled by grid_batch_run()
   grid_rows_def rows;                   ///< filled by grid_batch_run()
   char signature[GRID_SIGNATURE_SIZE];  ///< filled by grid_batch_run()

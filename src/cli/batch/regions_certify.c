@@ -151,7 +151,8 @@ static int open_journal(journal_lines *j, const regions_certify_input *in, const
                         size_t *resumed) {
   *j = (journal_lines){.command = "regions",
                        .other_run = "other certificates (--certify-check or the map differs)",
-                       .redo = "the certificates from there are computed again"};
+                       .redo = "the certificates from there are computed again",
+                       .overwrite = in->overwrite};
   char sig[GRID_SIGNATURE_SIZE];
   int code = journal_signature(in, sig);
   bool created;
