@@ -106,19 +106,21 @@ static void print_help(void) {
       "                        (default %d; 0: no simulation verdict)\n"
       "      --mc-seed S       seed of the perturbations (default %llu)\n"
       "      --mc-full         also run them with the full model (scene epsilon)\n"
-      "  -j, --json            print the summary as one JSON object\n"
+      "  -j, --json            print the summary as one JSON object, that of\n"
+      "                        summary.json (its members: docs/outputs.md)\n"
       "  -q, --quiet           no summary, no progress line and no 'wrote\n"
       "                        FILE' lines\n"
-      "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP
-      "(--xlim and --ylim in the units of the --x and --y values)\n"
-      "\n"
-      "A progress line (points, rate, time left; then certificates with\n"
-      "--certify) is drawn on standard error when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
-      "over MPI ranks and writes the same files as zeno.\n",
+      "  -h, --help            show this help\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
       ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, ZENO_REGIONS_MAX_MC_RUNS,
       d.mc_runs, d.mc_seed);
+  printf("\n" CLI_FIGURE_HELP
+         "(--xlim and --ylim in the units of the --x and --y values)\n"
+         "\n"
+         "A progress line (points, rate, time left; then certificates with\n"
+         "--certify) is drawn on standard error when it is a terminal.\n"
+         "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and\n"
+         "writes the same files as zeno.\n");
   printf(
       "\nLyapunov certificates (zeno certify, docs/certificate.md):\n"
       "      --certify         a certificate at every undecided point (region 7):\n"
