@@ -30,10 +30,6 @@ static void assert_contains(const char *text, const char *part) {
     fail_msg("'%s' not found in:\n%s", part, text ? text : "(null)");
 }
 
-static void assert_lacks(const char *text, const char *part) {
-  if (text != NULL && strstr(text, part) != NULL) fail_msg("'%s' found in:\n%s", part, text);
-}
-
 /// Appends "zeno: wrote PATH\n" (PATH = dir/name, or name alone when dir
 /// is NULL) to `expected`.
 static void expect_wrote(char *expected, const char *dir, const char *name) {
