@@ -160,6 +160,15 @@ ZENO_API zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *sc
 ZENO_API zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
                                            const zeno_analysis *analysis, zeno_error *error);
 
+/// Writes the maps of `zeno maps` (zeno_maps_compute()) as one JSON object
+/// (no trailing newline) with the map members of zeno_io_analysis_json()
+/// (scene, swapped, samples, breakpoints, fixed_points, G_max, G_minus,
+/// G_plus) and points: one {"phi", "R", "G", "word"} per sample in phi
+/// order, the rows of zeno_io_maps_csv() (R and G null where the cycle does
+/// not return to the section).
+ZENO_API zeno_status zeno_io_maps_json(FILE *stream, const zeno_scene *scene, const zeno_maps *maps,
+                                       zeno_error *error);
+
 /// Writes the maps R and G as CSV: the header line `phi,R,G,word` and one
 /// row per sample in phi order; R and G are empty where the cycle does not
 /// return to the section, word is the cycle word (quoted when it holds a

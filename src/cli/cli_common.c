@@ -90,6 +90,39 @@ void cli_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+void cli_wrote(const char *path) {
+  if (strcmp(path, "-") != 0) cli_error("wrote %s", path);
+}
+
+void cli_wrote_in(const char *dir, const char *const *names, size_t count) {
+  for (size_t k = 0; k < count; k++) {
+    char *path = zeno_io_path_join(dir, names[k]);
+    cli_wrote(path ? path : names[k]);
+    free(path);
+  }
+}
+
+void cli_no_effect(const char *typed, bool several, const char *why, ...) {
+  va_list ap;
+  va_start(ap, why);
+  fprintf(stderr, "zeno: note: %s %s no effect: ", typed, several ? "have" : "has");
+  vfprintf(stderr, why, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void cli_note_epsilon(const char *typed, const zeno_scene *scene) {
+  if (typed == NULL) return;
+  if (scene->model != ZENO_MODEL_FULL)
+    cli_no_effect(typed, false,
+                  "the model is '%s' (epsilon scales the full model's start; add --model full)",
+                  zeno_model_name(scene->model));
+  else if (scene->initial_kind != ZENO_INITIAL_ZOD)
+    cli_no_effect(typed, false,
+                  "the run starts from initial.pose and initial.velocity, which epsilon does not "
+                  "scale (it scales qp and qdp)");
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

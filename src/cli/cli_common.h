@@ -64,6 +64,27 @@ const char *const *cli_overrides_items(const cli_overrides *list);
 /// Prints "zeno: MESSAGE" as one line on stderr.
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// Says on standard error that the command wrote the file `path`:
+/// "zeno: wrote PATH", the one line every command prints for each file it
+/// writes, once the file is in place. Standard output ("-") is no file:
+/// nothing is said.
+void cli_wrote(const char *path);
+
+/// The same for the files `names[0..count-1]` of the folder `dir`, one
+/// line each ("zeno: wrote DIR/NAME"), in order.
+void cli_wrote_in(const char *dir, const char *const *names, size_t count);
+
+/// Notes on standard error that options the user typed have no effect on
+/// this run, and why: "zeno: note: TYPED has no effect: WHY" ("have" when
+/// `several`). A note, not an error: the command goes on (exit 0).
+void cli_no_effect(const char *typed, bool several, const char *why, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// The note for `--eps E` (typed: "--eps E"; NULL: not given) when the
+/// loaded scene does not use epsilon: it scales the full model's start
+/// from q' (initial.qp and qdp) only (docs/model.md, Scaling).
+void cli_note_epsilon(const char *typed, const zeno_scene *scene);
+
 /// Seconds on the monotonic clock since an arbitrary start: the program's
 /// timings and progress line (0 where the clock cannot be read).
 double cli_seconds(void);

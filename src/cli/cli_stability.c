@@ -23,7 +23,8 @@ int cli_image_option(cli_scene_options *common, const char *command, const char 
   return cli_usage_error(command, "%s: '%s' must end in .png, .svg or .pdf", option, path);
 }
 
-int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status) {
+int cli_plot_result(const zeno_plot_module *plot, const char *path, plot_status status) {
+  if (status == PLOT_OK) return cli_wrote(path), CLI_EXIT_OK;
   if (status == PLOT_STOPPED) return CLI_EXIT_INTERRUPTED;  // a signal: nothing written
   cli_error("cannot write '%s': %s", path, plot->status_message(status));
   return CLI_EXIT_RUNTIME;
@@ -49,8 +50,7 @@ int cli_plot_maps(const char *path, const char *title, const zeno_maps *maps,
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   const plot_maps_input input = {title, maps, iv, n, options};
-  const plot_status status = plot->maps(path, &input);
-  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
+  return cli_plot_result(plot, path, plot->maps(path, &input));
 }
 
 /// A sample's branch: its cycle word and impact outcomes, or how it ended.

@@ -25,10 +25,11 @@ int cli_image_option(cli_scene_options *common, const char *command, const char 
 int cli_axis_option(const char *command, const char *option, const char *text,
                     zeno_region_axis *axis, char typed[CLI_TYPED_SIZE], bool *set);
 
-/// Reports a failed figure ("cannot write 'PATH': why") and returns
-/// CLI_EXIT_RUNTIME; a figure a signal stopped (PLOT_STOPPED) is not
-/// reported: CLI_EXIT_INTERRUPTED.
-int cli_plot_failure(const zeno_plot_module *plot, const char *path, plot_status status);
+/// What a figure's drawing returned, said and as an exit code: a figure
+/// written is named (cli_wrote(): CLI_EXIT_OK); a failed one is reported
+/// ("cannot write 'PATH': why", CLI_EXIT_RUNTIME); one a signal stopped
+/// (PLOT_STOPPED) is not: CLI_EXIT_INTERRUPTED.
+int cli_plot_result(const zeno_plot_module *plot, const char *path, plot_status status);
 
 /// Human report lines of the maps: contact swap, samples, breakpoints
 /// (with the cycle words on both sides), fixed points, G_max, G- and G+.

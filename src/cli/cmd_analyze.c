@@ -224,8 +224,7 @@ static int draw_graph(const char *path, const char *title, const char *note,
   const zeno_plot_module *plot = cli_plot_module();
   if (plot == NULL) return CLI_EXIT_RUNTIME;
   const plot_graph_input input = {title, graph, note, options};
-  const plot_status status = plot->graph(path, &input);
-  return status == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, status);
+  return cli_plot_result(plot, path, plot->graph(path, &input));
 }
 
 static int write_graph_figure(const char *path, const zeno_scene *scene, const zeno_analysis *a,

@@ -52,7 +52,8 @@ static void print_help(void) {
       "  -c, --check N        N random perturbed runs: V1 and V2 must never grow\n"
       "                       between or across events beyond rounding, or the\n"
       "                       certificate is not certified (0..100000, default 0)\n"
-      "  -j, --json           print one JSON object with everything\n"
+      "  -j, --json           print one JSON object with everything (its\n"
+      "                       members: docs/outputs.md)\n"
       "  -o, --out DIR        also write DIR/certificate.json and DIR/v_events.csv:\n"
       "                       V1 and V2 before and after every event of the\n"
       "                       scene's own run (its initial state)\n"
@@ -285,8 +286,7 @@ static int plot_events(const char *path, const zeno_scene *scene, const v_run *r
                                       .names = names,
                                       .top_label = "V₁",
                                       .bottom_label = "V₂"};
-    const plot_status st = plot->trajectory(path, &in);
-    if (st != PLOT_OK) code = cli_plot_failure(plot, path, st);
+    code = cli_plot_result(plot, path, plot->trajectory(path, &in));
   } else {
     cli_error("out of memory");
     code = CLI_EXIT_RUNTIME;
@@ -321,7 +321,11 @@ static int write_out(const char *dir, const zeno_scene *scene, const zeno_certif
   }
   if (run != NULL) write_events(zeno_io_output_stream(out[0]), run);
   print_json(zeno_io_output_stream(out[1]), scene, c);
-  return zeno_io_output_commit_all(out, 2, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
+  if (zeno_io_output_commit_all(out, 2, err) != ZENO_OK) return cli_output_error(err);
+  const char *const names[2] = {V_EVENTS_NAME, CERTIFICATE_NAME};
+  // v_events.csv removed (refused) is not named.
+  cli_wrote_in(dir, names + (run == NULL), run == NULL ? 1 : 2);
+  return CLI_EXIT_OK;
 }
 
 /* ---- the command --------------------------------------------------------- */
@@ -350,6 +354,9 @@ static int report(const certify_options *o, const zeno_scene *scene, const zeno_
   if (code == CLI_EXIT_OK && o->out)
     code = write_out(o->out, scene, c, along_run ? &run : NULL, err);
   if (code == CLI_EXIT_OK && o->plot && along_run) code = plot_events(o->plot, scene, &run);
+  if (code == CLI_EXIT_OK && o->plot && c->refused)
+    cli_error("note: --plot: a refused certificate has no V1 and V2 to draw; '%s' not written",
+              o->plot);
   free(run.events);
   return code;
 }

@@ -25,6 +25,7 @@ typedef struct maps_options {
   cli_scene_options common;  ///< --set overrides and the scene
   const char *csv_path;      ///< --csv: file or "-", or NULL
   const char *plot_path;     ///< --plot: figure, or NULL
+  bool json;                 ///< --json: the summary as one JSON object
   zeno_maps_def def;
   cli_figure figure;  ///< --size, --dpi, --font-scale, --xlim, --ylim
 } maps_options;
@@ -38,8 +39,8 @@ static void print_help(void) {
       "(-pi/2, pi/2) (eq. (25)): one exact zero-order cycle per sample, the\n"
       "breakpoints where the cycle word changes, the fixed points of R and\n"
       "the endpoint limits G- and G+ (Lemma 3). Contacts are swapped first\n"
-      "when the ordering (13) needs it. Without --csv and --plot prints a\n"
-      "summary. Bad input exits 2; file errors exit 1.\n"
+      "when the ordering (13) needs it. Without --csv, --plot and --json\n"
+      "prints a summary. Bad input exits 2; file errors exit 1.\n"
       "\n"
       "Options:\n"
       "  -s, --set KEY=VALUE  override a scene value by its dotted path;\n"
@@ -52,6 +53,14 @@ static void print_help(void) {
       "                       in phi order, R and G empty where the cycle does\n"
       "                       not return to the section, word the cycle's\n"
       "                       modes from its first impact to its return\n"
+      "  -j, --json           print one JSON object instead of the summary:\n"
+      "                       scene, swapped, samples (their count),\n"
+      "                       breakpoints, fixed_points (phi, G, slope,\n"
+      "                       convergent, limiting, at_breakpoint, word_left,\n"
+      "                       word_right, returns, tie, tie_margin), G_max,\n"
+      "                       G_minus, G_plus and points (phi, R, G, word: the\n"
+      "                       --csv rows, R and G null where it has them\n"
+      "                       empty); docs/outputs.md\n"
       "  -p, --plot FILE      write the figure of R (top) and G (bottom);\n"
       "                       FILE ends in .png, .svg or .pdf\n"
       "  -t, --threads T      threads sharing out the samples, T in [1, %d]\n"
@@ -68,6 +77,7 @@ static const struct option LONG_OPTIONS[] = {
     {"samples", required_argument, NULL, OPT_SAMPLES},
     {"csv", required_argument, NULL, 'c'},
     {"plot", required_argument, NULL, 'p'},
+    {"json", no_argument, NULL, 'j'},
     CLI_FIGURE_LONG_OPTIONS,
     {"threads", required_argument, NULL, 't'},
     {"help", no_argument, NULL, 'h'},
@@ -82,6 +92,7 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_SAMPLES:
       return cli_size_option(COMMAND, "--samples", optarg, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX,
                              &o->def.samples);
+    case 'j': o->json = true; return CLI_CONTINUE;
     case 'c': o->csv_path = optarg; return cli_output(&o->common, "--csv", optarg);
     case 'p': o->plot_path = optarg; return cli_image_option(&o->common, COMMAND, "--plot", optarg);
     case 't':
@@ -130,12 +141,27 @@ static int write_csv(const char *path, const zeno_maps *maps, zeno_maps_stream *
     cli_error("cannot write '%s'", path);
     return CLI_EXIT_RUNTIME;
   }
-  return zeno_io_output_commit(out, err) == ZENO_OK ? CLI_EXIT_OK : cli_output_error(err);
+  if (zeno_io_output_commit(out, err) != ZENO_OK) return cli_output_error(err);
+  cli_wrote(path);
+  return CLI_EXIT_OK;
+}
+
+typedef struct maps_json {
+  const zeno_scene *scene;
+  const zeno_maps *maps;
+} maps_json;
+
+static zeno_status write_json(FILE *out, const void *context) {
+  const maps_json *j = context;
+  return zeno_io_maps_json(out, j->scene, j->maps, NULL);
 }
 
 static int outputs(const maps_options *o, const zeno_scene *scene, const zeno_maps *maps,
                    const plot_options *figure) {
-  if (o->csv_path == NULL && o->plot_path == NULL) {
+  if (o->json) {
+    cli_print_json(stdout, &o->common, write_json, &(maps_json){scene, maps});
+    putchar('\n');
+  } else if (o->csv_path == NULL && o->plot_path == NULL) {
     cli_label("scene");
     printf("%s\n", scene->name);
     cli_print_maps(maps);
@@ -157,11 +183,14 @@ static int run_maps(const void *options, const zeno_scene *scene, zeno_error *er
   plot_options figure;
   int code = cli_figure_check(COMMAND, &o->figure, &o->plot_path, 1, &figure);
   if (code != CLI_CONTINUE) return code;
+  if (o->json && o->csv_path && strcmp(o->csv_path, STDOUT_NAME) == 0)
+    return cli_usage_error(COMMAND,
+                           "--csv -: standard output holds the --json object; give --csv FILE");
   // Ctrl-C and SIGTERM stop the maps between samples: nothing written.
   zeno_maps_def def = o->def;
   def.interrupt = cli_interrupt_hook();
   cli_signals_cooperate();
-  if (o->csv_path && o->plot_path == NULL) {
+  if (o->csv_path && o->plot_path == NULL && !o->json) {
     // Only the samples' table: written as they come, none held.
     zeno_maps_stream *stream = zeno_maps_stream_create(scene, &def, err);
     if (stream == NULL) return cli_library_error(err);
@@ -178,7 +207,7 @@ static int run_maps(const void *options, const zeno_scene *scene, zeno_error *er
 }
 
 static const cli_scene_command MAPS_COMMAND = {.name = COMMAND_NAME,
-                                               .short_options = ":s:c:p:t:h",
+                                               .short_options = ":s:c:p:jt:h",
                                                .long_options = LONG_OPTIONS,
                                                .apply = apply_option,
                                                .run = run_maps};

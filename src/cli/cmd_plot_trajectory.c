@@ -12,6 +12,7 @@
 #include "cli_figure.h"
 #include "cli_module.h"
 #include "cli_signal.h"
+#include "cli_stability.h"
 
 static const char *const COMMAND = "plot-trajectory";
 #define TITLE_SIZE 256
@@ -206,10 +207,7 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
   cli_signals_cooperate();
   const plot_status status = o->plot->trajectory(o->plot_path, &input);
   figure_free(&f);
-  if (status == PLOT_OK) return CLI_EXIT_OK;
-  if (status == PLOT_STOPPED) return CLI_EXIT_INTERRUPTED;
-  cli_error("cannot write '%s': %s", o->plot_path, o->plot->status_message(status));
-  return CLI_EXIT_RUNTIME;
+  return cli_plot_result(o->plot, o->plot_path, status);
 }
 
 int cmd_plot_trajectory(int argc, char **argv) {

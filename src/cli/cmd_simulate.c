@@ -35,9 +35,10 @@ enum {
 };
 
 typedef struct simulate_options {
-  cli_scene_options common;  ///< --set and the dedicated options, in order;
-                             ///< the scene
-  const char *out_dir;       ///< NULL: no files
+  cli_scene_options common;        ///< --set and the dedicated options, in order;
+                                   ///< the scene
+  const char *out_dir;             ///< NULL: no files
+  char eps_typed[CLI_TYPED_SIZE];  ///< "--eps E" as typed, "" without
   bool json;
   bool quiet;
 } simulate_options;
@@ -87,10 +88,12 @@ static void print_help(void) {
       "                       values of the run, for 'zeno replay DIR')\n"
       "  -j, --json           print one JSON object instead of the summary:\n"
       "                       scene, model, status, word, t, events, impacts,\n"
-      "                       zeno_time, zeno_impacts, final_zod,\n"
-      "                       final_zod_velocity, final_pose, sections,\n"
-      "                       consistent_modes\n"
-      "  -q, --quiet          no summary and no notes (for use with --out);\n"
+      "                       zeno_time, zeno_impacts, energy_gains,\n"
+      "                       energy_gain_max, final_zod, final_zod_velocity,\n"
+      "                       final_pose, sections, consistent_modes, proof\n"
+      "                       (docs/outputs.md)\n"
+      "  -q, --quiet          no summary, no notes and no 'wrote FILE' lines\n"
+      "                       (for use with --out);\n"
       "                       --json still prints its object\n"
       "  -h, --help           show this help\n");
 }
@@ -126,6 +129,7 @@ static int apply_option(void *options, int option, char **argv) {
   simulate_options *o = options;
   const char *key = override_key(option);
   if (option == 's') return cli_override_option(&o->common.overrides, NULL, optarg);
+  if (option == OPT_EPS) snprintf(o->eps_typed, sizeof o->eps_typed, "--eps %s", optarg);
   if (key != NULL)
     return cli_override_typed_option(&o->common.overrides, key, optarg, option, LONG_OPTIONS);
   switch (option) {
@@ -359,6 +363,12 @@ static int report(const zeno_sim *sim, const simulate_options *o, const run_reco
 
 /* ---- the command --------------------------------------------------------- */
 
+/// The files of --out DIR (zeno/run_dir.h), as docs/outputs.md lists them.
+static const char *const RUN_DIR_FILES[] = {ZENO_RUN_DIR_TRAJECTORY, ZENO_RUN_DIR_EVENTS,
+                                            ZENO_RUN_DIR_EVENTS_CSV, ZENO_RUN_DIR_SCENE,
+                                            ZENO_RUN_DIR_OVERRIDES,  ZENO_RUN_DIR_DIGEST};
+#define RUN_DIR_FILE_COUNT (sizeof RUN_DIR_FILES / sizeof *RUN_DIR_FILES)
+
 // --out DIR: the run directory's writer with the run's scene saved, so that
 // `zeno replay DIR` needs nothing else; NULL without --out or on failure
 // (*code says which).
@@ -391,6 +401,7 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
   // leaves the folder's previous run whole.
   if (code != CLI_EXIT_OK) zeno_run_dir_writer_discard(out);
   else if (zeno_run_dir_writer_close(out, &err) != ZENO_OK) code = cli_output_error(&err);
+  else if (out != NULL && !o->quiet) cli_wrote_in(o->out_dir, RUN_DIR_FILES, RUN_DIR_FILE_COUNT);
   if (code == CLI_EXIT_OK) code = report(sim, o, &rec);
   free(rec.sections);
   return code;
@@ -398,6 +409,7 @@ static int run_scene(zeno_sim *sim, const simulate_options *o) {
 
 static int simulate(const void *options, const zeno_scene *scene, zeno_error *err) {
   const simulate_options *o = options;
+  if (!o->quiet) cli_note_epsilon(o->eps_typed[0] ? o->eps_typed : NULL, scene);
   zeno_sim_def def = zeno_sim_def_default();
   // The run directory is sampled as the events come: the segments since
   // the previous event are enough, and memory does not grow with the run.

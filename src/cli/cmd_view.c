@@ -165,6 +165,25 @@ int cli_view_option(const char *command, view_options *o, int option) {
   }
 }
 
+// Notes the options this run does not use: the window's own without a
+// window, --at beside --at-event (which chooses the time).
+static void note_unused(const view_options *o) {
+  char typed[CLI_TYPED_SIZE];
+  const char *headless = o->record != NULL ? "--record" : "--screenshot";
+  if (o->frames > 0 && (o->record || o->screenshot)) {
+    snprintf(typed, sizeof typed, "--frames %ld", o->frames);
+    cli_no_effect(typed, false, "it counts the window's frames, and %s opens no window", headless);
+  }
+  if (o->keys != NULL && (o->record || o->screenshot)) {
+    snprintf(typed, sizeof typed, "--keys %s", o->keys);
+    cli_no_effect(typed, false, "it presses keys in the window, and %s opens no window", headless);
+  }
+  if (o->at > 0 && o->at_event >= 0) {
+    snprintf(typed, sizeof typed, "--at %g", o->at);
+    cli_no_effect(typed, false, "--at-event %ld chooses the time", o->at_event);
+  }
+}
+
 int cli_view_show(const char *command, const zeno_view_module *viewer, view_run *run,
                   const view_options *o) {
   if (o->at_event >= 0 && (size_t)o->at_event >= run->data.event_count)
@@ -177,6 +196,7 @@ int cli_view_show(const char *command, const zeno_view_module *viewer, view_run 
                            o->fps > 0 ? "--fps" : "--record-seconds");
   if (o->record != NULL && o->screenshot != NULL)
     return cli_usage_error(command, "--record: not with --screenshot (one output at a time)");
+  note_unused(o);
   if (o->record == NULL && o->screenshot == NULL) return viewer->window(run, o);
   // Ctrl-C or SIGTERM stops a recording between frames, its file dropped
   // and the previous one kept (the window's own SDL quits on them).
@@ -187,6 +207,9 @@ int cli_view_show(const char *command, const zeno_view_module *viewer, view_run 
                                      : viewer->screenshot(run, &headless);
   if (code != 0 && cli_interrupted())
     return cli_interrupted_exit(command, "nothing written; the file of the name, if any, is kept");
+  // A recording names itself, with its frames and length (the viewer's
+  // module); a screenshot is named here.
+  if (code == 0 && o->record == NULL) cli_wrote(o->screenshot);
   return code == 0 ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 
@@ -196,6 +219,7 @@ enum { OPT_EPS = 400 };
 typedef struct view_command_options {
   cli_scene_options common;
   view_options view;
+  char eps_typed[CLI_TYPED_SIZE];  ///< "--eps E" as typed, "" without
 } view_command_options;
 
 static void print_help(void) {
@@ -236,6 +260,7 @@ static int apply_option(void *options, int option, char **argv) {
     case 'm':
       return cli_override_typed_option(&o->common.overrides, "model", optarg, option, LONG_OPTIONS);
     case OPT_EPS:
+      snprintf(o->eps_typed, sizeof o->eps_typed, "--eps %s", optarg);
       return cli_override_typed_option(&o->common.overrides, "epsilon", optarg, option,
                                        LONG_OPTIONS);
     case 's': return cli_override_option(&o->common.overrides, NULL, optarg);
@@ -252,6 +277,7 @@ static int apply_option(void *options, int option, char **argv) {
 
 static int view(const void *options, const zeno_scene *scene, zeno_error *err) {
   const view_command_options *o = options;
+  cli_note_epsilon(o->eps_typed[0] ? o->eps_typed : NULL, scene);
   const zeno_view_module *viewer = cli_view_module();
   if (viewer == NULL) return CLI_EXIT_RUNTIME;
   view_run run;

@@ -521,6 +521,29 @@ static void analysis_map_members(json_object *o, const zeno_maps *m) {
   member_number(o, "G_plus", m->G_plus_defined ? m->G_plus : NAN);
 }
 
+zeno_status zeno_io_maps_json(FILE *stream, const zeno_scene *scene, const zeno_maps *maps,
+                              zeno_error *error) {
+  if (stream == NULL || scene == NULL || maps == NULL) return io_no_stream(error);
+  json_object o = object_begin(stream);
+  member_string(&o, "scene", scene->name);
+  analysis_map_members(&o, maps);
+  object_key(&o, "points");
+  fputc('[', stream);
+  for (size_t k = 0; k < maps->sample_count; k++) {
+    const zeno_cycle *c = &maps->samples[k];
+    if (k) fputs(", ", stream);
+    json_object p = object_begin(stream);
+    member_number(&p, "phi", c->phi);
+    member_number(&p, "R", c->defined ? c->R : NAN);
+    member_number(&p, "G", c->defined ? c->G : NAN);
+    member_string(&p, "word", c->word);
+    object_end(&p);
+  }
+  fputc(']', stream);
+  object_end(&o);
+  return io_stream_status(stream, error);
+}
+
 zeno_status zeno_io_analysis_json(FILE *stream, const zeno_scene *scene,
                                   const zeno_analysis *analysis, zeno_error *error) {
   if (stream == NULL || scene == NULL || analysis == NULL) return io_no_stream(error);

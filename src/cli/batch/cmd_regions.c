@@ -48,10 +48,11 @@ enum {
 typedef struct regions_options {
   cli_scene_options common;
   zeno_regions_def def;
-  grid_options g;     ///< the axes as typed, --z, --out, --plot, --threads, ...
-  bool certify;       ///< --certify: certificates at the undecided points
-  int certify_check;  ///< --certify-check N: each certificate's simulation check runs
-  bool certify_all;   ///< --certify-all: certificates at every point analysed
+  grid_options g;             ///< the axes as typed, --z, --out, --plot, --threads, ...
+  bool certify;               ///< --certify: certificates at the undecided points
+  int certify_check;          ///< --certify-check N: each certificate's simulation check runs
+  bool certify_all;           ///< --certify-all: certificates at every point analysed
+  const char *mc_seed_typed;  ///< --mc-seed's value as typed, NULL without
 } regions_options;
 
 static void print_help(void) {
@@ -90,6 +91,10 @@ static void print_help(void) {
       "                        DIR/summary.json; rows are journaled in\n"
       "                        DIR/regions.journal as they finish, and a rerun\n"
       "                        with the same DIR reuses them (resume)\n"
+      "      --overwrite       take over an --out DIR of another run (its\n"
+      "                        journal, or sweep's files), refused without:\n"
+      "                        that run's files are replaced by this run's in\n"
+      "                        one commit at the end\n"
       "  -p, --plot FILE       draw the map (.png/.svg/.pdf); com.x/com.y maps\n"
       "                        show the contact configuration over it\n"
       "  -t, --threads K       OpenMP threads per process (default: all cores)\n"
@@ -101,18 +106,21 @@ static void print_help(void) {
       "                        (default %d; 0: no simulation verdict)\n"
       "      --mc-seed S       seed of the perturbations (default %llu)\n"
       "      --mc-full         also run them with the full model (scene epsilon)\n"
-      "  -j, --json            print the summary as one JSON object\n"
-      "  -q, --quiet           no summary and no progress line\n"
-      "  -h, --help            show this help\n"
-      "\n" CLI_FIGURE_HELP
-      "(--xlim and --ylim in the units of the --x and --y values)\n"
-      "\n"
-      "A progress line (points, rate, time left) is drawn on standard error\n"
-      "when it is a terminal. zeno-mpi, run under mpirun, spreads the rows\n"
-      "over MPI ranks and writes the same files as zeno.\n",
+      "  -j, --json            print the summary as one JSON object, that of\n"
+      "                        summary.json (its members: docs/outputs.md)\n"
+      "  -q, --quiet           no summary, no progress line and no 'wrote\n"
+      "                        FILE' lines\n"
+      "  -h, --help            show this help\n",
       ZENO_REGION_AXIS_MAX, CLI_SAMPLES_MIN, CLI_SAMPLES_MAX, (int)d.analysis.maps.samples,
       ZENO_MAX_PARTITION / 2, (int)d.analysis.partition_intervals, ZENO_REGIONS_MAX_MC_RUNS,
       d.mc_runs, d.mc_seed);
+  printf("\n" CLI_FIGURE_HELP
+         "(--xlim and --ylim in the units of the --x and --y values)\n"
+         "\n"
+         "A progress line (points, rate, time left; then certificates with\n"
+         "--certify) is drawn on standard error when it is a terminal.\n"
+         "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and\n"
+         "writes the same files as zeno.\n");
   printf(
       "\nLyapunov certificates (zeno certify, docs/certificate.md):\n"
       "      --certify         a certificate at every undecided point (region 7):\n"
@@ -166,7 +174,7 @@ static int apply_option(void *options, int option, char **argv) {
     case OPT_MC_RUNS:
       return cli_int_option(COMMAND, "--mc-runs", optarg, 0, ZENO_REGIONS_MAX_MC_RUNS,
                             &o->def.mc_runs);
-    case OPT_MC_SEED: return seed_option(optarg, &o->def.mc_seed);
+    case OPT_MC_SEED: o->mc_seed_typed = optarg; return seed_option(optarg, &o->def.mc_seed);
     case OPT_MC_FULL: o->def.mc_full = true; return CLI_CONTINUE;
     case OPT_CERTIFY: o->certify = true; return CLI_CONTINUE;
     case OPT_CERTIFY_ALL: o->certify = o->certify_all = true; return CLI_CONTINUE;
@@ -419,6 +427,8 @@ static int certify(grid_command *c) {
                                     .threads = o->g.threads,
                                     .check_runs = o->certify_check,
                                     .all = o->certify_all,
+                                    .quiet = o->g.quiet,
+                                    .overwrite = o->g.overwrite,
                                     .map_signature = c->batch.signature};
   return regions_certify_run(&in, o->g.out_dir, &w->cert);
 }
@@ -433,6 +443,16 @@ static void write_certificates(FILE *f, const grid_command *c) {
   regions_certify_table(f, &((const sweep *)c->context)->cert);
 }
 
+// The Monte-Carlo options without runs to seed or repeat.
+static void note_unused(const regions_options *o) {
+  if (o->def.mc_runs > 0 || (o->mc_seed_typed == NULL && !o->def.mc_full)) return;
+  char typed[CLI_TYPED_SIZE];
+  snprintf(typed, sizeof typed, "%s%s%s%s", o->mc_seed_typed ? "--mc-seed " : "",
+           o->mc_seed_typed ? o->mc_seed_typed : "",
+           o->mc_seed_typed && o->def.mc_full ? " and " : "", o->def.mc_full ? "--mc-full" : "");
+  cli_no_effect(typed, o->mc_seed_typed && o->def.mc_full, "--mc-runs 0 runs no perturbations");
+}
+
 static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   (void)err;
   const regions_options *o = options;
@@ -441,6 +461,7 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
   sweep w;
   memset(&w, 0, sizeof w);
   w.o = o;
+  note_unused(o);
   const int checked = cli_figure_check(COMMAND, &o->g.figure, &o->g.plot_path, 1, &w.figure);
   if (checked != CLI_CONTINUE) return checked;
   if (o->g.z_set && grid_z_check(COMMAND, &o->g.z, &o->def.x, &o->def.y) != CLI_CONTINUE)

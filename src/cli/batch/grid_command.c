@@ -18,6 +18,7 @@ int grid_option(const char *command, int option, const char *arg, grid_options *
       return cli_int_option(command, "--threads", arg, 1, ZENO_REGIONS_MAX_THREADS, &g->threads);
     case 'j': g->json = true; return CLI_CONTINUE;
     case 'q': g->quiet = true; return CLI_CONTINUE;
+    case GRID_OPT_OVERWRITE: g->overwrite = true; return CLI_CONTINUE;
     default: return GRID_OPTION_OTHER;
   }
 }
@@ -66,16 +67,21 @@ static zeno_status write_summary(FILE *f, const void *context) {
 // aside, then renamed into place together (a failure keeps the folder's
 // previous files). A run without the extra file removes an earlier one's.
 static int write_files(const grid_command *c, const zeno_scene *scene, double seconds) {
-  enum { TABLE, EXTRA, SUMMARY, FILES };
+  enum { TABLE, EXTRA, SUMMARY, FOREIGN, FILES = FOREIGN + 2 };
   zeno_error err;
   const char *dir = c->options->out_dir;
   const bool extra = c->extra_name && c->has_extra(c);
-  zeno_io_output *out[FILES] = {zeno_io_output_open(dir, c->names->table, &err), NULL, NULL};
+  zeno_io_output *out[FILES] = {zeno_io_output_open(dir, c->names->table, &err)};
   bool opened = out[TABLE] != NULL;
   if (opened && c->extra_name)
     opened = (out[EXTRA] = extra ? zeno_io_output_open(dir, c->extra_name, &err)
                                  : zeno_io_output_open_removal(dir, c->extra_name, &err)) != NULL;
   if (opened) opened = (out[SUMMARY] = zeno_io_output_open(dir, c->names->summary, &err)) != NULL;
+  // --overwrite of the other command's folder: its table and journal go
+  // with this commit (check_out_dir() refused the folder without it).
+  for (int k = 0; k < 2 && opened && c->options->overwrite; k++)
+    opened = (out[FOREIGN + k] = zeno_io_output_open_removal(dir, c->names->foreign[k], &err)) !=
+             NULL;
   if (!opened) {
     for (int k = 0; k < FILES; k++) zeno_io_output_discard(out[k]);
   } else {
@@ -86,7 +92,14 @@ static int write_files(const grid_command *c, const zeno_scene *scene, double se
     if (extra) c->write_extra(zeno_io_output_stream(out[EXTRA]), c);
     cli_print_json(zeno_io_output_stream(out[SUMMARY]), c->common, write_summary,
                    &(summary_json){c, scene, seconds});
-    if (zeno_io_output_commit_all(out, FILES, &err) == ZENO_OK) return CLI_EXIT_OK;
+    if (zeno_io_output_commit_all(out, FILES, &err) == ZENO_OK) {
+      // The extra file an earlier run left and this one removed is not named.
+      const char *const names[SUMMARY + 1] = {c->names->table, extra ? c->extra_name : NULL,
+                                              c->names->summary};
+      for (int k = 0; k <= SUMMARY && !c->options->quiet; k++)
+        if (names[k]) cli_wrote_in(dir, &names[k], 1);
+      return CLI_EXIT_OK;
+    }
   }
   cli_error("%s: %s", c->batch.command, err.message);
   return CLI_EXIT_RUNTIME;
@@ -100,7 +113,8 @@ static int draw(const grid_command *c, const zeno_scene *scene, size_t iz) {
   if (!grid_z_figure(c->batch.command, c->options->plot_path, c->batch.z, iz, path, z_title))
     return CLI_EXIT_USAGE;
   const plot_status st = c->draw(c, scene, plot, path, z_title, iz);
-  return st == PLOT_OK ? CLI_EXIT_OK : cli_plot_failure(plot, path, st);
+  if (st == PLOT_OK && c->options->quiet) return CLI_EXIT_OK;  // --quiet: not named
+  return cli_plot_result(plot, path, st);
 }
 
 static int write_outputs(const grid_command *c, const zeno_scene *scene, double seconds) {
@@ -119,7 +133,7 @@ static int write_outputs(const grid_command *c, const zeno_scene *scene, double 
 // refused before any work, its summary.json kept.
 static int check_out_dir(const grid_command *c) {
   const char *dir = c->options->out_dir;
-  for (int k = 0; dir && k < 2; k++) {
+  for (int k = 0; dir && !c->options->overwrite && k < 2; k++) {
     char *path = zeno_io_path_join(dir, c->names->foreign[k]);
     if (path == NULL) return cli_error("out of memory"), CLI_EXIT_RUNTIME;
     const bool there = access(path, F_OK) == 0;
@@ -128,7 +142,8 @@ static int check_out_dir(const grid_command *c) {
       return c->rows.dist.rank == 0
                  ? cli_usage_error(c->names->command,
                                    "--out '%s' holds %s, another command's: its %s would be "
-                                   "replaced; choose another --out",
+                                   "replaced; choose another --out, or add --overwrite to "
+                                   "replace that run's files",
                                    dir, c->names->foreign[k], c->names->summary)
                  : CLI_EXIT_USAGE;
   }
@@ -155,6 +170,7 @@ int grid_command_run(grid_command *c, const zeno_region_axis *x, const zeno_regi
   c->batch.command = c->names->command;
   c->batch.journal_name = c->names->journal;
   c->batch.journal_magic = c->names->journal_magic;
+  c->batch.overwrite = c->options->overwrite;
   c->batch.x = x;
   c->batch.y = y;
   c->batch.z = c->options->z_set ? &c->options->z : NULL;

@@ -24,11 +24,15 @@ typedef struct grid_options {
   cli_figure figure;      ///< --size, --dpi, --font-scale, --xlim, --ylim
   int threads;            ///< --threads (<= 0: all cores)
   bool quiet, json;       ///< --quiet, --json
+  /// --overwrite: a folder of another run (its journal, or the other batch
+  /// command's files) is taken over, not refused; its files are replaced
+  /// with this run's in one commit.
+  bool overwrite;
 } grid_options;
 
 /// getopt codes of the shared long options without a short form; a
 /// command numbers its own from GRID_OPT_OWN.
-enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
+enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OVERWRITE, GRID_OPT_OWN };
 
 /// The shared options' entries of a command's getopt_long() table (the
 /// figure's included), and their short forms.
@@ -43,6 +47,7 @@ enum { GRID_OPT_X = 256, GRID_OPT_Y, GRID_OPT_Z, GRID_OPT_OWN };
   {"threads", required_argument, NULL, 't'},       \
   {"json", no_argument, NULL, 'j'},                \
   {"quiet", no_argument, NULL, 'q'},               \
+  {"overwrite", no_argument, NULL, GRID_OPT_OVERWRITE}, \
   CLI_FIGURE_LONG_OPTIONS
 // clang-format on
 #define GRID_SHORT_OPTIONS "s:o:p:t:jq"
@@ -65,7 +70,8 @@ typedef struct grid_names {
   const char *journal_magic;  ///< the journal's first line, before the signature
   /// The other batch command's table and journal ("sweep.csv",
   /// "sweep.journal"): a --out folder holding one is the other command's,
-  /// whose summary.json this one would replace; it is refused.
+  /// whose summary.json this one would replace; it is refused, or with
+  /// --overwrite removed with this run's commit.
   const char *foreign[2];
 } grid_names;
 

@@ -122,6 +122,18 @@ static bool header_cut_short(FILE *f, const char *magic, const char *sig) {
   return n <= magic_length + strlen(sig) && strncmp(line, header, n) == 0;
 }
 
+// Whether the journal's first line is this run's header, MAGIC SIG. Leaves
+// the file at its start.
+static bool own_header(FILE *f, const char *magic, const char *sig) {
+  char line[LINE_SIZE];
+  const size_t magic_length = strlen(magic);
+  const bool own = fgets(line, sizeof line, f) != NULL && strncmp(line, magic, magic_length) == 0 &&
+                   strncmp(line + magic_length, sig, strlen(sig)) == 0 &&
+                   line[magic_length + strlen(sig)] == '\n';
+  rewind(f);
+  return own;
+}
+
 int journal_lines_open(journal_lines *j, const char *dir, const char *name, const char *magic,
                        const char *sig, bool *created) {
   j->file = NULL;
@@ -144,9 +156,11 @@ int journal_lines_open(journal_lines *j, const char *dir, const char *name, cons
     return CLI_EXIT_RUNTIME;
   }
   j->file = f;
-  if (!*created && header_cut_short(f, magic, sig)) {
+  if (!*created &&
+      (header_cut_short(f, magic, sig) || (j->overwrite && !own_header(f, magic, sig)))) {
     // Empty, or its first line cut short (a full disk or a kill as the run
-    // began): nothing of a run is in it, and it is begun again.
+    // began): nothing of a run is in it, and it is begun again; so is
+    // another run's with --overwrite.
     if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
       cli_error("%s: cannot rewrite '%s': %s", j->command, j->path, strerror(errno));
       return CLI_EXIT_RUNTIME;
@@ -157,15 +171,15 @@ int journal_lines_open(journal_lines *j, const char *dir, const char *name, cons
     fprintf(f, "%s%s\n", magic, sig);
     return fflush(f) != 0 || ferror(f) ? write_failed(j) : CLI_CONTINUE;
   }
-  char line[LINE_SIZE];
-  const size_t magic_length = strlen(magic);
-  if (fgets(line, sizeof line, f) == NULL || strncmp(line, magic, magic_length) != 0 ||
-      strncmp(line + magic_length, sig, strlen(sig)) != 0 ||
-      line[magic_length + strlen(sig)] != '\n') {
-    cli_error("%s: '%s' belongs to %s; remove it or choose another --out", j->command, j->path,
-              j->other_run);
+  if (!own_header(f, magic, sig)) {
+    cli_error(
+        "%s: '%s' belongs to %s; choose another --out, or add --overwrite to replace that run's "
+        "files",
+        j->command, j->path, j->other_run);
     return CLI_EXIT_USAGE;
   }
+  char line[LINE_SIZE];
+  if (fgets(line, sizeof line, f) == NULL) return write_failed(j);
   j->keep = ftell(f);
   return CLI_CONTINUE;
 }
@@ -258,11 +272,13 @@ static int read_journal(grid_journal *j, char *grid, unsigned char *done, size_t
 }
 
 int grid_journal_open(grid_journal *j, const grid_journal_format *format, const char *dir,
-                      const char *sig, void *grid, unsigned char *done, size_t *resumed_rows) {
+                      const char *sig, bool overwrite, void *grid, unsigned char *done,
+                      size_t *resumed_rows) {
   j->format = format;
   j->lines = (journal_lines){.command = format->command,
                              .other_run = "another sweep (scene, axes or settings differ)",
-                             .redo = "the sweep recomputes from there"};
+                             .redo = "the sweep recomputes from there",
+                             .overwrite = overwrite};
   zeno_error err;
   if (zeno_io_make_directories(dir, &err) != ZENO_OK ||
       (j->lock = zeno_io_dir_lock_take(dir, &err)) == NULL) {

@@ -44,16 +44,20 @@ typedef struct journal_lines {
   const char *command;    ///< for messages: "regions"
   const char *other_run;  ///< "'PATH' belongs to OTHER_RUN": "another sweep (...)"
   const char *redo;       ///< the note's end: "the sweep recomputes from there"
-  FILE *file;             ///< open for reading and appending, NULL before open
-  char *path;             ///< DIR/NAME
-  long line;              ///< the number of the last line read (the header's is 1)
-  long keep;              ///< bytes of the file to keep: up to the last line accepted
+  /// --overwrite: a journal of another run is begun again, not refused
+  /// (its run's outputs stay until this run commits its own).
+  bool overwrite;
+  FILE *file;  ///< open for reading and appending, NULL before open
+  char *path;  ///< DIR/NAME
+  long line;   ///< the number of the last line read (the header's is 1)
+  long keep;   ///< bytes of the file to keep: up to the last line accepted
 } journal_lines;
 
 /// Opens DIR/NAME, never through a link (the caller holds DIR's lock). A
 /// new file, or one that holds no more than this header cut short, gets
 /// the header and *created is set; else the header must be MAGIC SIG
-/// (another run's is refused: CLI_EXIT_USAGE) and the lines follow.
+/// (another run's is refused: CLI_EXIT_USAGE, or with journal->overwrite
+/// begun again as a new one) and the lines follow.
 /// Returns CLI_CONTINUE or an exit code (reported); close it either way.
 int journal_lines_open(journal_lines *journal, const char *dir, const char *name, const char *magic,
                        const char *sig, bool *created);
@@ -99,9 +103,10 @@ int grid_journal_signature(const char *settings, const char *scene_text, size_t 
 /// existing journal with this signature is resumed: its finished rows are
 /// copied into grid (row r at r * nx points) with done[r] set,
 /// *resumed_rows counts them. One of another run is refused
-/// (CLI_EXIT_USAGE). Returns CLI_CONTINUE or an exit code (reported).
+/// (CLI_EXIT_USAGE), or with `overwrite` (--overwrite) begun again. Returns CLI_CONTINUE or an exit code (reported).
 int grid_journal_open(grid_journal *journal, const grid_journal_format *format, const char *dir,
-                      const char *signature, void *grid, unsigned char *done, size_t *resumed_rows);
+                      const char *signature, bool overwrite, void *grid, unsigned char *done,
+                      size_t *resumed_rows);
 
 /// Appends finished row `row` (nx points) and flushes it to the file.
 /// Returns CLI_CONTINUE or CLI_EXIT_RUNTIME (reported).

@@ -18,34 +18,9 @@
 #define LINE_SIZE 1024
 /// Room for a row's description in a message.
 #define ROW_NAME_SIZE 128
-/// The progress line is redrawn at most this often [s].
-#define PROGRESS_INTERVAL 0.2
-
-/// "1h02m", "3m05s" or "42s".
-static void format_duration(double seconds, char *out, size_t size) {
-  if (!isfinite(seconds) || seconds < 0) seconds = 0;
-  const long s = lround(seconds);
-  if (s >= 3600) snprintf(out, size, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else if (s >= 60) snprintf(out, size, "%ldm%02lds", s / 60, s % 60);
-  else snprintf(out, size, "%lds", s);
-}
-
 static void draw_progress(grid_rows *w, bool final) {
-  if (!w->progress) return;
-  const double t = cli_seconds();
-  if (!final && t - w->last_progress < PROGRESS_INTERVAL) return;
-  w->last_progress = t;
-  const double elapsed = t - w->start;
-  const double rate = elapsed > 0 ? (double)w->computed_points / elapsed : 0;
-  char eta[32];
-  format_duration(rate > 0 ? (double)(w->total_points - w->computed_points) / rate : 0, eta,
-                  sizeof eta);
-  fprintf(stderr, "\rzeno: %s: %ld/%ld points (%.1f%%), %.0f points/s, %s left   ",
-          w->def->format->command, w->computed_points, w->total_points,
-          w->total_points ? 100.0 * (double)w->computed_points / (double)w->total_points : 100.0,
-          rate, eta);
-  if (final) fputc('\n', stderr);
-  fflush(stderr);
+  if (final) grid_progress_finish(&w->progress, w->computed_points);
+  else grid_progress_draw(&w->progress, w->computed_points);
 }
 
 static size_t row_bytes(const grid_rows *w) {
@@ -206,7 +181,7 @@ static int compute(grid_rows *w) {
   size_t todo_count = 0;
   for (size_t r = 0; r < rows; r++)
     if (!w->done[r]) todo[todo_count++] = r;
-  w->total_points = (long)(todo_count * nx);
+  w->total_points = w->progress.total = (long)(todo_count * nx);
   const size_t first = (size_t)w->dist.rank, step = (size_t)w->dist.size;
   size_t count = 0;
   for (size_t k = first; k < todo_count; k += step) {
@@ -261,8 +236,8 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
   w->done = calloc(rows, 1);
   int code = w->grid && w->done ? CLI_CONTINUE : (cli_error("out of memory"), CLI_EXIT_RUNTIME);
   if (code == CLI_CONTINUE && w->dist.rank == 0 && d->out_dir)
-    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, w->grid, w->done,
-                             &w->resumed_rows);
+    code = grid_journal_open(&w->journal, d->format, d->out_dir, d->signature, d->overwrite,
+                             w->grid, w->done, &w->resumed_rows);
   // Every rank learns which rows are done; a rank that cannot go on stops
   // them all (the others would wait for it forever).
   if (w->dist.size > 1) {
@@ -272,15 +247,15 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
       grid_dist_abort(&w->dist, CLI_EXIT_RUNTIME);
     }
   }
-  w->start = w->last_progress = cli_seconds();
-  w->progress = w->dist.rank == 0 && !d->quiet && isatty(STDERR_FILENO);
+  grid_progress_start(&w->progress, d->format->command, "points", 0,
+                      w->dist.rank == 0 && !d->quiet);
   // One process: Ctrl-C and SIGTERM stop it between points, the finished
   // rows journaled. Under MPI the ranks end at once, as before: the
   // journal holds every row rank 0 stored.
   if (w->dist.size == 1) cli_signals_cooperate();
   if (code == CLI_CONTINUE) code = compute(w);
   if (code == CLI_EXIT_INTERRUPTED) {
-    if (w->progress) fputc('\n', stderr);
+    grid_progress_break(&w->progress);
     code = cli_interrupted_exit(d->format->command,
                                 d->out_dir ? "the rows finished are journaled; the same command "
                                              "resumes"
@@ -290,7 +265,7 @@ int grid_rows_run(grid_rows *w, const grid_rows_def *d) {
   return code;
 }
 
-double grid_rows_seconds(const grid_rows *w) { return cli_seconds() - w->start; }
+double grid_rows_seconds(const grid_rows *w) { return cli_seconds() - w->progress.start; }
 
 int grid_rows_end(grid_rows *w, int code) {
   code = grid_journal_close(&w->journal, code);
@@ -434,7 +409,8 @@ int grid_batch_run(grid_rows *rows, grid_batch *b, const cli_scene_options *comm
                             .threads = threads,
                             .out_dir = out_dir,
                             .signature = b->signature,
-                            .quiet = quiet};
+                            .quiet = quiet,
+                            .overwrite = b->overwrite};
   return grid_rows_run(rows, &b->rows);
 }
 

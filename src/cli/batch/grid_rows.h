@@ -11,6 +11,7 @@
 
 #include "grid_dist.h"
 #include "grid_journal.h"
+#include "grid_progress.h"
 
 /// Computes point ix of row `row` into *point (point_size bytes); called
 /// on several threads at once.
@@ -29,6 +30,7 @@ typedef struct grid_rows_def {
   const char *out_dir;    ///< NULL: no journal
   const char *signature;  ///< the run's (grid_journal_signature()), with out_dir
   bool quiet;             ///< no progress line
+  bool overwrite;         ///< --overwrite: another run's journal is begun again
 } grid_rows_def;
 
 typedef struct grid_rows {
@@ -37,9 +39,8 @@ typedef struct grid_rows {
   unsigned char *done;  ///< rows finished (resumed or computed)
   size_t resumed_rows;
   long total_points, computed_points;  ///< to compute in this run, and so far
-  double start, last_progress;
-  bool progress;         ///< draw the progress line
-  grid_journal journal;  ///< rank 0 with --out
+  grid_progress progress;              ///< the line of the points (rank 0)
+  grid_journal journal;                ///< rank 0 with --out
   const grid_rows_def *def;
 } grid_rows;
 
@@ -129,6 +130,7 @@ typedef struct grid_batch {
   bool (*read_point)(const char *text, void *point, size_t *ix, size_t *iy, double *x, double *y,
                      const void *context);
   const void *context;                  ///< given to write_point and read_point
+  bool overwrite;                       ///< --overwrite (grid_rows_def.overwrite)
   grid_journal_format format;           ///< filled by grid_batch_run()
   grid_rows_def rows;                   ///< filled by grid_batch_run()
   char signature[GRID_SIGNATURE_SIZE];  ///< filled by grid_batch_run()

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cli/cli_certify.h"
 #include "cli/cli_signal.h"
 #include "grid_journal.h"
+#include "grid_progress.h"
 #include "zeno/io.h"
 
 /// The region the Poincaré analysis leaves undecided.
@@ -149,7 +151,8 @@ static int open_journal(journal_lines *j, const regions_certify_input *in, const
                         size_t *resumed) {
   *j = (journal_lines){.command = "regions",
                        .other_run = "other certificates (--certify-check or the map differs)",
-                       .redo = "the certificates from there are computed again"};
+                       .redo = "the certificates from there are computed again",
+                       .overwrite = in->overwrite};
   char sig[GRID_SIGNATURE_SIZE];
   int code = journal_signature(in, sig);
   bool created;
@@ -216,14 +219,33 @@ static size_t tried_points(const regions_certify_input *in, size_t total, region
   return n;
 }
 
+/// The certificates of this run so far, and their progress line.
+typedef struct certify_progress {
+  grid_progress line;
+  long done;
+} certify_progress;
+
+// A certificate finished: journaled (journal NULL: none; `code` is the
+// run's, CLI_CONTINUE until a write fails) and counted on the line. One
+// caller at a time.
+static int certificate_done(journal_lines *journal, const regions_certificate *pc,
+                            certify_progress *progress, int code) {
+  if (journal != NULL && code == CLI_CONTINUE) code = append_certificate(journal, pc);
+  grid_progress_draw(&progress->line, ++progress->done);
+  return code;
+}
+
 // The certificates not done yet on `team` OpenMP threads, each journaled
 // as it finishes; a failing journal write stops the rest. Only for a team
 // of two or more: one thread never starts the OpenMP runtime (LLVM's dies
 // of SIGBUS when its /dev/shm registration cannot be written, see
 // grid_rows.c's compute_shared()).
 static int certify_shared(const cli_certificate_library *lib, const regions_certify_input *in,
-                          journal_lines *journal, regions_certificate *pcs, size_t n, int team) {
-  int code = CLI_CONTINUE;
+                          journal_lines *journal, certify_progress *progress,
+                          regions_certificate *pcs, size_t n, int team) {
+  // Written only in the critical section below, read by every thread.
+  atomic_int code;
+  atomic_init(&code, CLI_CONTINUE);
   // Each certificate on a thread of its own; CSDP's solves queue on its
   // mutex (docs/certificate.md), the rest (the exact check, the scene)
   // runs in parallel.
@@ -233,45 +255,37 @@ static int certify_shared(const cli_certificate_library *lib, const regions_cert
   (void)team;
 #endif
   for (size_t i = 0; i < n; i++) {
-    int going;
-#ifdef _OPENMP
-#pragma omp atomic read
-#endif
-    going = code;
-    if (pcs[i].done || going != CLI_CONTINUE || cli_interrupted()) continue;
+    if (pcs[i].done || atomic_load(&code) != CLI_CONTINUE || cli_interrupted()) continue;
     certify_point(lib, in, &pcs[i]);
-    if (journal == NULL) continue;
 #ifdef _OPENMP
-#pragma omp critical(regions_certificates_journal)
+#pragma omp critical(regions_certificates_done)
 #endif
-    {
-      // One writer at a time: `code` changes only here.
-      if (code == CLI_CONTINUE) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-        code = append_certificate(journal, &pcs[i]);
-      }
-    }
+    atomic_store(&code, certificate_done(journal, &pcs[i], progress, atomic_load(&code)));
   }
-  return code;
+  return atomic_load(&code);
 }
 
 // Every certificate not done yet, each journaled as it finishes (journal
 // NULL: none). A failing journal write or a signal stops the rest.
 static int certify_points(const cli_certificate_library *lib, const regions_certify_input *in,
-                          journal_lines *journal, regions_certificate *pcs, size_t n) {
+                          journal_lines *journal, regions_certificate *pcs, size_t n,
+                          size_t resumed) {
   const int team = zeno_regions_threads(in->threads);
+  certify_progress progress = {.done = 0};
+  grid_progress_start(&progress.line, "regions", "certificates", (long)(n - resumed), !in->quiet);
   int code = CLI_CONTINUE;
   if (team > 1) {
-    code = certify_shared(lib, in, journal, pcs, n, team);
+    code = certify_shared(lib, in, journal, &progress, pcs, n, team);
   } else {
     for (size_t i = 0; i < n && code == CLI_CONTINUE && !cli_interrupted(); i++) {
       if (pcs[i].done) continue;
       certify_point(lib, in, &pcs[i]);
-      if (journal != NULL) code = append_certificate(journal, &pcs[i]);
+      code = certificate_done(journal, &pcs[i], &progress, code);
     }
   }
+  if (code == CLI_CONTINUE && !cli_interrupted())
+    grid_progress_finish(&progress.line, progress.done);
+  else grid_progress_break(&progress.line);
   if (code == CLI_CONTINUE && cli_interrupted())
     code = cli_interrupted_exit("regions", journal ? "the certificates finished are journaled; "
                                                      "the same command resumes"
@@ -325,7 +339,7 @@ int regions_certify_run(const regions_certify_input *in, const char *out_dir,
   free(where);
   const double start = cli_seconds();
   if (code == CLI_CONTINUE)
-    code = certify_points(&lib, in, out_dir ? &journal : NULL, pcs, r->count);
+    code = certify_points(&lib, in, out_dir ? &journal : NULL, pcs, r->count, r->resumed);
   r->seconds = cli_seconds() - start;
   code = journal_lines_close(&journal, code == CLI_CONTINUE ? CLI_EXIT_OK : code);
   if (code != CLI_EXIT_OK) return code;

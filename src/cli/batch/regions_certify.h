@@ -26,6 +26,8 @@ typedef struct regions_certify_input {
   int threads;     ///< as --threads (0: every core)
   int check_runs;  ///< each certificate's simulation check (0: none)
   bool all;        ///< every point analysed, not only region 7
+  bool quiet;      ///< no progress line (--quiet)
+  bool overwrite;  ///< --overwrite: another run's journal of certificates is begun again
   /// The map's journal signature (grid_batch.signature): the journal of
   /// certificates belongs to the map and to check_runs; with out_dir.
   const char *map_signature;
