@@ -2,7 +2,8 @@
 // libavformat and libavcodec to fps x seconds frames of the requested size
 // (odd sides lose a column or row: yuv420p) at the requested frame rate,
 // its last frame is the screenshot of the same time up to the codec's
-// loss, and a file that cannot be written exits 1 leaving none.
+// loss, and a file that cannot be written exits 1 leaving none. Without
+// --record-seconds it is the whole run, ending at rest (issue 32).
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libswscale/swscale.h>
@@ -157,6 +158,50 @@ static void video_matches_screenshots(void **state) {
   work_dir_remove(&w, (const char *const[]){"ex2.mp4", "ex2.png", "early.png", NULL}, NULL);
 }
 
+/// Acceptance (issue 32): `zeno view scenes/example2.yaml --record ex2.mp4`
+/// plays the whole run by default and ends with the body at rest: its last
+/// frame is the screenshot at the end of the run (--at past it clamps to
+/// the end, status "rest") to within the codec's loss, and clearly not the
+/// frame at t = 9.92, where the 10 s default used to stop ("running").
+/// 2 fps keep it fast; the length does not depend on them.
+static void whole_run_ends_at_rest(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "mp4");
+  char mp4[PATH_SIZE], end[PATH_SIZE], cut[PATH_SIZE];
+  work_path(&w, "ex2.mp4", mp4);
+  work_path(&w, "end.png", end);
+  work_path(&w, "cut.png", cut);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", mp4, "--fps", "2", "--size", "640x400"),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", end, "--at", "1e9", "--size",
+                            "640x400"),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", cut, "--at", "9.92", "--size",
+                            "640x400"),
+                   0);
+  video v;
+  assert_true(decode(mp4, &v));
+  int pw, ph;
+  unsigned char *at_end = read_png(end, &pw, &ph), *at_cut = read_png(cut, &pw, &ph);
+  assert_non_null(at_end);
+  assert_non_null(at_cut);
+  const long n = 640L * 400;
+  const long far = far_pixels(v.last, at_end, n), far_cut = far_pixels(v.last, at_cut, n);
+  print_message(
+      "whole run: %d frames; last against the end: %ld of %ld pixels beyond %d levels; "
+      "against t = 9.92: %ld\n",
+      v.frames, far, n, CHANNEL_TOLERANCE, far_cut);
+  // 17.22 s of run and the hold at 2 fps: more than the old 10 s.
+  assert_true(v.frames > 2 * 17);
+  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
+  assert_true(far_cut > 2 * far);
+  free(at_end);
+  free(at_cut);
+  free(v.last);
+  work_dir_remove(&w, (const char *const[]){"ex2.mp4", "end.png", "cut.png", NULL}, NULL);
+}
+
 /// Odd sides lose their last column and row (yuv420p); 7 fps for 1 s is 7
 /// frames at 7 fps.
 static void odd_size_and_rate(void **state) {
@@ -242,9 +287,8 @@ static void missing_video_module(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(video_matches_screenshots),
-      cmocka_unit_test(odd_size_and_rate),
-      cmocka_unit_test(bad_names),
+      cmocka_unit_test(video_matches_screenshots), cmocka_unit_test(whole_run_ends_at_rest),
+      cmocka_unit_test(odd_size_and_rate),         cmocka_unit_test(bad_names),
       cmocka_unit_test(missing_video_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,6 +118,10 @@ void view_play_init(view_play *play, const view_run *run);
 /// Advances the clock by dt wall seconds (nothing when paused).
 void view_play_advance(view_play *play, const view_run *run, double dt);
 
+/// Wall-clock seconds the playback takes from its display time to the end
+/// of the run at its speed, or in the Zeno warp (pauses aside).
+double view_play_seconds_left(const view_play *play, const view_run *run);
+
 /// Jumps to the next (direction > 0) or previous event and pauses.
 void view_play_step_event(view_play *play, const view_run *run, int direction);
 
@@ -379,9 +383,11 @@ view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 int view_screenshot(view_run *run, const view_options *options);
 
 /// Headless: plays the run as the window would (options->zoom, speed,
-/// warp, from options->at) for options->record_seconds and writes every
-/// 1/fps s frame into the animated GIF or MP4 options->record
-/// (view_record.c), written aside and renamed into place whole. Returns 0,
+/// warp, from options->at) for options->record_seconds (0: to the end of
+/// the run and VIEW_RECORD_HOLD_SECONDS more, at most
+/// VIEW_RECORD_MAX_SECONDS) and writes every 1/fps s frame into the
+/// animated GIF or MP4 options->record (view_record.c), written aside and
+/// renamed into place whole. Returns 0,
 /// or 1 on a failure (reported on stderr) or a stop (options->stop,
 /// silent): nothing written, the previous file of the name kept.
 int view_record(view_run *run, const view_options *options);

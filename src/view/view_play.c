@@ -279,6 +279,12 @@ void view_play_advance(view_play *play, const view_run *run, double dt) {
   }
 }
 
+double view_play_seconds_left(const view_play *play, const view_run *run) {
+  if (play->warp)
+    return fmax(view_warp_length(run) - play->warp_u, 0) / VIEW_WARP_EVENTS_PER_SECOND;
+  return fmax(run->t_end - play->t, 0) / view_speed(play->speed_level);
+}
+
 void view_play_step_event(view_play *play, const view_run *run, int direction) {
   double target = direction > 0 ? run->t_end : 0;
   for (size_t i = 0; i < run->data.event_count; i++) {
