@@ -265,7 +265,7 @@ static void test_cones_are_thick(void **state) {
   view_run_state(&run, run.t_end, &st);
   double d[3];
   view_displayed(&run.scene, view_play_zoom(&play, &run), st.q, d);
-  const view_transform tf = view_transform_make(&cv, &run.scene, d);
+  const view_transform tf = view_transform_make(&cv, view_canvas_camera(&cv, &run, &play), d);
   for (int i = 0; i < 2; i++) {
     assert_int_equal(st.mode.letter[i], ZENO_LETTER_S);
     const zeno_contact_def *c = &run.scene.contacts[i];
@@ -514,12 +514,82 @@ static void test_maps_panel(void **state) {
   view_run_free(&run);
 }
 
+/* ---- motions large against the body ------------------------------------------ */
+
+#define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
+/// The ball's radius and drop height [m], gravity [m/s^2] (the scene), and
+/// the time drawn [s]: before the first impact at sqrt(2 h / g) = 0.4515.
+#define BALL_RADIUS 0.1
+#define BALL_DROP 1.0
+#define BALL_G 9.81
+#define BALL_T 0.2
+/// Pixels the drawn radius and heights may be off: the outline is a
+/// 32-gon with a 1 px edge, and rows are whole pixels; the measured radius
+/// (half the fill's width) to within a pixel.
+#define BALL_PX_SLACK 2.0
+#define BALL_RADIUS_SLACK 1.0
+
+/// The bouncing ball at t = 0.2 (issue 32: drawn 206 px in radius, cut by
+/// the text band, the 1 m drop shrunk x0.035): the drop is drawn at true
+/// scale, the gap between the ball's lowest point and the ground is
+/// h - g t^2 / 2 = 0.8038 m = 8.038 radii; the whole motion, ground to the
+/// top of the ball at the start (h + 2 r = 1.2 m), fills VIEW_MOTION_FILL
+/// of the scene area's height; and the ball lies inside the scene area,
+/// clear of the text band and the chart.
+static void test_large_motion_fits(void **state) {
+  (void)state;
+  view_run run;
+  live(&run, BOUNCING_BALL, NULL);
+  view_canvas cv;
+  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play play;
+  view_play_init(&play, &run);
+  play.legend = false;
+  text_log log;
+  draw(&cv, &run, &play, BALL_T, &log);
+  const view_zoom zoom = view_play_zoom(&play, &run);
+  int x0 = cv.width, x1 = -1, y0 = cv.height, y1 = -1;
+  for (int y = 0; y < cv.height; y++)
+    for (int x = 0; x < cv.width; x++)
+      if (same_rgb(view_pixel(&cv, x, y), VIEW_BODY_FILL)) {
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0;
+        y1 = y > y1 ? y : y1;
+      }
+  assert_true(x1 >= x0);
+  const double radius = (x1 - x0 + 1) / 2.0;
+  // The ground: the surface line's row in the column 0.9 radii right of
+  // the ball's centre (clear of the ghost, inside the drawn stretch).
+  const int column = (int)lround((x0 + x1) / 2.0 + 0.9 * radius);
+  int ground = -1;
+  for (int y = y1; y < cv.height - VIEW_CHART_HEIGHT && ground < 0; y++)
+    if (same_rgb(view_pixel(&cv, column, y), VIEW_SURFACE_LINE)) ground = y;
+  const double area = cv.height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT;
+  const double gap = BALL_DROP - 0.5 * BALL_G * BALL_T * BALL_T;
+  print_message(
+      "ball at t = %g: zoom x%g, radius %.1f px, fill rows %d-%d, ground row %d: gap "
+      "%.3f radii (true %.3f); the motion %.1f px of %.0f\n",
+      BALL_T, zoom.normal, radius, y0, y1, ground, (ground - y1) / radius, gap / BALL_RADIUS,
+      radius * (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS, area);
+  assert_true(y0 > VIEW_OVERLAY_HEIGHT && y1 < cv.height - VIEW_CHART_HEIGHT);
+  assert_true(x0 > 0 && x1 < cv.width - 1);
+  assert_true(abs((y1 - y0) - (x1 - x0)) <= BALL_PX_SLACK);  // round: not cut
+  assert_true(ground > y1);
+  assert_true(fabs((ground - y1) - gap / BALL_RADIUS * radius) <= 2 * BALL_PX_SLACK);
+  assert_true(fabs(radius * (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS -
+                   VIEW_MOTION_FILL * area) <=
+              (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS * BALL_RADIUS_SLACK);
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legend_toggle),    cmocka_unit_test(test_lane_labels),
       cmocka_unit_test(test_text_fits),        cmocka_unit_test(test_cones_are_thick),
       cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
-      cmocka_unit_test(test_maps_panel),
+      cmocka_unit_test(test_maps_panel),       cmocka_unit_test(test_large_motion_fits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -99,12 +99,12 @@ static double next_random(app *a) {
   return (double)(a->rng >> 11) / (double)(1ull << 53);  // [0, 1)
 }
 
-static view_transform current_transform(const app *a) {
+static view_transform current_transform(app *a) {
   zeno_run_dir_row st;
   view_run_state(a->run, a->play.t, &st);
   double d[3];
   view_displayed(&a->run->scene, view_play_zoom(&a->play, a->run), st.q, d);
-  return view_transform_make(&a->canvas, &a->run->scene, d);
+  return view_transform_make(&a->canvas, view_canvas_camera(&a->canvas, a->run, &a->play), d);
 }
 
 static void apply_impulse(app *a, const double point[2], const double impulse[2]) {
