@@ -265,7 +265,8 @@ static void test_cones_are_thick(void **state) {
   view_run_state(&run, run.t_end, &st);
   double d[3];
   view_displayed(&run.scene, view_play_zoom(&play, &run), st.q, d);
-  const view_transform tf = view_transform_make(&cv, view_canvas_camera(&cv, &run, &play), d);
+  const SDL_Rect area = view_scene_area(&cv, &play);
+  const view_transform tf = view_transform_make(&area, view_canvas_camera(&cv, &run, &play), d);
   for (int i = 0; i < 2; i++) {
     assert_int_equal(st.mode.letter[i], ZENO_LETTER_S);
     const zeno_contact_def *c = &run.scene.contacts[i];
@@ -465,8 +466,55 @@ static void check_sections(const char *scene) {
   view_run_free(&run);
 }
 
-/// `m` shows the maps panel: its box changes and nothing else, its title
-/// names R and G, and the marker follows the section angle.
+/// The maps' tick labels (issue 32: there were none): the section angle's
+/// ends and middle under each plot, R's ends beside it, each inside the
+/// panel.
+static void check_ticks(const text_log *log, SDL_Rect box) {
+  static const char *const TICKS[] = {"-1.57", "1.57", "phi [rad]"};
+  for (size_t k = 0; k < sizeof TICKS / sizeof TICKS[0]; k++) {
+    int found = 0;
+    for (int i = 0; i < log->count; i++) {
+      if (strcmp(log->text[i], TICKS[k]) != 0) continue;
+      const SDL_Rect *b = &log->box[i];
+      if (b->x < box.x || b->x + b->w > box.x + box.w || b->y < box.y ||
+          b->y + b->h > box.y + box.h)
+        fail_msg("tick label '%s' at (%d, %d, %d, %d) is outside the panel", TICKS[k], b->x, b->y,
+                 b->w, b->h);
+      found++;
+    }
+    print_message("maps panel: %d tick labels '%s'\n", found, TICKS[k]);
+    // Each plot's abscissa, and R's ordinate for the numbers.
+    if (found < (k < 2 ? 3 : 2)) fail_msg("maps panel: %d tick labels '%s'", found, TICKS[k]);
+  }
+}
+
+/// With the panel on, both contacts are drawn right of it in their
+/// letter's colour (the scene area starts where the panel ends).
+static void check_contacts_clear(view_canvas *cv, const view_run *run, const view_play *play,
+                                 SDL_Rect box) {
+  zeno_run_dir_row st;
+  view_run_state(run, play->t, &st);
+  double d[3];
+  view_displayed(&run->scene, view_play_zoom(play, run), st.q, d);
+  const SDL_Rect area = view_scene_area(cv, play);
+  assert_true(area.x >= box.x + box.w);
+  const view_transform tf = view_transform_make(&area, view_canvas_camera(cv, run, play), d);
+  for (int i = 0; i < run->scene.contact_count; i++) {
+    double w[2], at[2];
+    view_body_point(&tf, run->scene.contacts[i].point, w);
+    view_to_screen(&tf, w, at);
+    const int x = (int)lround(at[0]), y = (int)lround(at[1]);
+    const view_rgb got = view_pixel(cv, x, y);
+    print_message("maps on: contact %d drawn at (%d, %d), the panel ends at x = %d\n", i + 1, x, y,
+                  box.x + box.w);
+    assert_true(x > box.x + box.w);
+    assert_true(same_rgb(got, VIEW_LETTER_COLOUR[st.mode.letter[i]]));
+  }
+}
+
+/// `m` shows the maps panel: its box changes, the scene moves right of it
+/// and nothing else changes, its title names R and G, its axes have tick
+/// labels, and the marker follows the section angle.
 static void test_maps_panel(void **state) {
   (void)state;
   check_sections(EXAMPLE2);
@@ -488,15 +536,19 @@ static void test_maps_panel(void **state) {
   assert_non_null(marker);
   assert_non_null(strstr(marker, "phi = -0.524 rad, section crossing 2"));
   const SDL_Rect box = view_maps_box(&on);
+  // The scene moves right of the panel (issue 32: it covered contact 1);
+  // the text band and the chart do not change.
   long inside = 0, outside = 0;
   for (int y = 0; y < on.height; y++)
     for (int x = 0; x < on.width; x++)
       if (!same_rgb(view_pixel(&on, x, y), view_pixel(&off, x, y))) {
         if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h) inside++;
-        else outside++;
+        else if (y < VIEW_OVERLAY_HEIGHT || y >= on.height - VIEW_CHART_HEIGHT) outside++;
       }
   assert_true(inside > box.w * box.h / 2);
   assert_int_equal(outside, 0);
+  check_ticks(&log, box);
+  check_contacts_clear(&on, &run, &play, box);
   // Before the first crossing there is no marker.
   draw(&on, &run, &play, 0, &log);
   assert_non_null(find_text(&log, "no section crossing yet"));

@@ -324,12 +324,17 @@ view_camera view_camera_make(const view_run *run, double zoom_fixed);
 const view_camera *view_canvas_camera(view_canvas *canvas, const view_run *run,
                                       const view_play *play);
 
-/// The map for a canvas, a camera and a displayed displacement d
-/// (view_displayed()): the nominal scene fills VIEW_SCENE_FILL of the
-/// scene area unless the whole box would then not fit in VIEW_MOTION_FILL
-/// of it, and is centred unless that would put part of the box outside
-/// that fraction, when the box is moved in.
-view_transform view_transform_make(const view_canvas *canvas, const view_camera *camera,
+/// The scene area of a canvas [px]: between the text band and the strip
+/// chart, right of the maps panel when it is shown (m), so that the panel
+/// covers no part of the scene.
+SDL_Rect view_scene_area(const view_canvas *canvas, const view_play *play);
+
+/// The map for a scene area (view_scene_area()), a camera and a displayed
+/// displacement d (view_displayed()): the nominal scene fills
+/// VIEW_SCENE_FILL of the area unless the whole box would then not fit in
+/// VIEW_MOTION_FILL of it, and is centred unless that would put part of
+/// the box outside that fraction, when the box is moved in.
+view_transform view_transform_make(const SDL_Rect *area, const view_camera *camera,
                                    const double d[3]);
 
 /// Most points of a body outline (view_outline_points()).

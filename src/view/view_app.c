@@ -104,7 +104,8 @@ static view_transform current_transform(app *a) {
   view_run_state(a->run, a->play.t, &st);
   double d[3];
   view_displayed(&a->run->scene, view_play_zoom(&a->play, a->run), st.q, d);
-  return view_transform_make(&a->canvas, view_canvas_camera(&a->canvas, a->run, &a->play), d);
+  const SDL_Rect area = view_scene_area(&a->canvas, &a->play);
+  return view_transform_make(&area, view_canvas_camera(&a->canvas, a->run, &a->play), d);
 }
 
 static void apply_impulse(app *a, const double point[2], const double impulse[2]) {

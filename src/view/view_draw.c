@@ -436,11 +436,11 @@ void view_draw_frame(view_canvas *cv, const view_run *run, const view_play *play
   double d[3];
   view_displayed(&run->scene, view_play_zoom(play, run), st.q, d);
   const view_camera *camera = view_canvas_camera(cv, run, play);
-  const view_transform ghost = view_transform_make(cv, camera, zero);
-  const view_transform tf = view_transform_make(cv, camera, d);
-  // The scene stays between the text band and the chart.
-  const SDL_Rect scene_area = {0, VIEW_OVERLAY_HEIGHT, cv->width,
-                               cv->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT};
+  // The scene stays between the text band and the chart, right of the
+  // maps panel.
+  const SDL_Rect scene_area = view_scene_area(cv, play);
+  const view_transform ghost = view_transform_make(&scene_area, camera, zero);
+  const view_transform tf = view_transform_make(&scene_area, camera, d);
   SDL_RenderSetClipRect(r, &scene_area);
   draw_surfaces(cv, &run->scene, &ghost);
   draw_body(cv, &run->scene, &ghost, true);

@@ -112,20 +112,30 @@ static double axis_origin(double scale, double size, double scene_lo, double sce
   return origin;
 }
 
-view_transform view_transform_make(const view_canvas *canvas, const view_camera *cam,
+SDL_Rect view_scene_area(const view_canvas *canvas, const view_play *play) {
+  SDL_Rect area = {0, VIEW_OVERLAY_HEIGHT, canvas->width,
+                   canvas->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT};
+  if (play->maps) {
+    const SDL_Rect panel = view_maps_box(canvas);
+    area.x = panel.x + panel.w;
+    area.w = canvas->width - area.x;
+  }
+  return area;
+}
+
+view_transform view_transform_make(const SDL_Rect *area, const view_camera *cam,
                                    const double d[3]) {
   view_transform tf;
-  const double area_w = canvas->width;
-  const double area_h = canvas->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT;
+  const double area_w = area->w, area_h = area->h;
   const double scene = VIEW_SCENE_FILL * fmin(area_w / (cam->scene_hi[0] - cam->scene_lo[0]),
                                               area_h / (cam->scene_hi[1] - cam->scene_lo[1]));
   const double motion = VIEW_MOTION_FILL * fmin(area_w / (cam->hi[0] - cam->lo[0]),
                                                 area_h / (cam->hi[1] - cam->lo[1]));
   tf.scale = fmin(scene, motion);
-  tf.origin[0] = axis_origin(tf.scale, area_w, cam->scene_lo[0], cam->scene_hi[0], cam->lo[0],
-                             cam->hi[0]);
+  tf.origin[0] = area->x + axis_origin(tf.scale, area_w, cam->scene_lo[0], cam->scene_hi[0],
+                                       cam->lo[0], cam->hi[0]);
   // Screen y runs down: the world's y axis flipped.
-  tf.origin[1] = VIEW_OVERLAY_HEIGHT + area_h -
+  tf.origin[1] = area->y + area_h -
                  axis_origin(tf.scale, area_h, cam->scene_lo[1], cam->scene_hi[1], cam->lo[1],
                              cam->hi[1]);
   memcpy(tf.d, d, sizeof tf.d);
