@@ -112,6 +112,25 @@ static long far_pixels(const unsigned char *a, const unsigned char *b, long n) {
   return far;
 }
 
+/// The video's last frame (640x400) is the screenshot `shot` to within the
+/// codec's loss, and clearly not the screenshot `other` (more than twice
+/// as many pixels beyond the tolerance). `what` names the two in the log.
+static void assert_last_frame(const video *v, const char *shot, const char *other,
+                              const char *what) {
+  int pw, ph;
+  unsigned char *same = read_png(shot, &pw, &ph), *not_same = read_png(other, &pw, &ph);
+  assert_non_null(same);
+  assert_non_null(not_same);
+  const long n = 640L * 400;
+  const long far = far_pixels(v->last, same, n), far_other = far_pixels(v->last, not_same, n);
+  print_message("last of %d frames (%s) against %s: %ld and %ld of %ld pixels beyond %d levels\n",
+                v->frames, v->codec, what, far, far_other, n, CHANNEL_TOLERANCE);
+  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
+  assert_true(far_other > 2 * far);
+  free(same);
+  free(not_same);
+}
+
 /// Example 2 at 1x, 2 s at 10 fps, 640x400: 20 frames at 10 fps, H.264;
 /// the last shows t = 1.9: the screenshot --at 1.9 to within the codec's
 /// loss, and clearly not the screenshot 0.9 s earlier.
@@ -140,20 +159,7 @@ static void video_matches_screenshots(void **state) {
   assert_int_equal(v.height, 400);
   assert_int_equal(v.rate.num, 10 * v.rate.den);
   assert_true(strcmp(v.codec, "h264") == 0 || strcmp(v.codec, "mpeg4") == 0);
-  int pw, ph;
-  unsigned char *shot = read_png(png, &pw, &ph), *before = read_png(early, &pw, &ph);
-  assert_non_null(shot);
-  assert_non_null(before);
-  const long n = 640L * 400;
-  const long far = far_pixels(v.last, shot, n), far_early = far_pixels(v.last, before, n);
-  print_message(
-      "last frame (%s) against the screenshot at t = 1.9: %ld of %ld pixels beyond "
-      "%d levels; against t = 1: %ld\n",
-      v.codec, far, n, CHANNEL_TOLERANCE, far_early);
-  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
-  assert_true(far_early > 2 * far);
-  free(shot);
-  free(before);
+  assert_last_frame(&v, png, early, "the screenshots at t = 1.9 and t = 1");
   free(v.last);
   work_dir_remove(&w, (const char *const[]){"ex2.mp4", "ex2.png", "early.png", NULL}, NULL);
 }
@@ -182,22 +188,9 @@ static void whole_run_ends_at_rest(void **state) {
                    0);
   video v;
   assert_true(decode(mp4, &v));
-  int pw, ph;
-  unsigned char *at_end = read_png(end, &pw, &ph), *at_cut = read_png(cut, &pw, &ph);
-  assert_non_null(at_end);
-  assert_non_null(at_cut);
-  const long n = 640L * 400;
-  const long far = far_pixels(v.last, at_end, n), far_cut = far_pixels(v.last, at_cut, n);
-  print_message(
-      "whole run: %d frames; last against the end: %ld of %ld pixels beyond %d levels; "
-      "against t = 9.92: %ld\n",
-      v.frames, far, n, CHANNEL_TOLERANCE, far_cut);
   // 17.22 s of run and the hold at 2 fps: more than the old 10 s.
   assert_true(v.frames > 2 * 17);
-  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
-  assert_true(far_cut > 2 * far);
-  free(at_end);
-  free(at_cut);
+  assert_last_frame(&v, end, cut, "the screenshots at the end of the run and at t = 9.92");
   free(v.last);
   work_dir_remove(&w, (const char *const[]){"ex2.mp4", "end.png", "cut.png", NULL}, NULL);
 }

@@ -181,20 +181,8 @@ static void test_record_warp_and_rates(void **state) {
 /// rounding: the time and status words differ in hundreds of pixels.
 #define MIN_TEXT_BAND_CHANGE 100
 
-/// Pixels of the text band (rows above VIEW_OVERLAY_HEIGHT) where a and b
-/// differ by more than the palette's rounding in some channel.
-static long text_band_far(const unsigned char *a, const unsigned char *b, int width) {
-  long far = 0;
-  for (long p = 0; p < (long)width * VIEW_OVERLAY_HEIGHT; p++)
-    for (int c = 0; c < 3; c++)
-      if (abs((int)a[3 * p + c] - (int)b[3 * p + c]) > CUBE_HALF_STEP) {
-        far++;
-        break;
-      }
-  return far;
-}
-
-/// Pixels anywhere where a and b differ by more than the palette's rounding.
+/// Pixels of the first n where a and b differ by more than the palette's
+/// rounding in some channel.
 static long frame_far(const unsigned char *a, const unsigned char *b, long n) {
   long far = 0;
   for (long p = 0; p < n; p++)
@@ -204,6 +192,12 @@ static long frame_far(const unsigned char *a, const unsigned char *b, long n) {
         break;
       }
   return far;
+}
+
+/// The same over the text band (the rows above VIEW_OVERLAY_HEIGHT: the
+/// first width x VIEW_OVERLAY_HEIGHT pixels).
+static long text_band_far(const unsigned char *a, const unsigned char *b, int width) {
+  return frame_far(a, b, (long)width * VIEW_OVERLAY_HEIGHT);
 }
 
 /// The first line of the text band drawn at the end of the run (the text

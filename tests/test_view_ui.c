@@ -27,6 +27,8 @@ static const int SIZES[][2] = {
 /// The legend draws its swatches and text: at least this many of its
 /// pixels change when it is switched off (a 9-line legend has thousands).
 #define MIN_LEGEND_PIXELS 1500
+/// A one-contact scene whose motion (a 1 m drop) is large against its body.
+#define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
 /// Most strings one frame draws (text band, chart, help, legend).
 #define MAX_STRINGS 64
 /// Cone-coloured pixels in a 5x5 window on a cone edge (see
@@ -88,6 +90,17 @@ static void draw(view_canvas *cv, const view_run *run, view_play *play, double t
   cv->text_hook = record_text;
   cv->text_user = log;
   view_draw_frame(cv, run, play, NULL);
+}
+
+/// The scene's run drawn at time t (clamped to the run: INFINITY is its
+/// end) on a new canvas of the default size, the legend off.
+static void draw_scene(const char *scene, double t, view_run *run, view_canvas *cv, view_play *play,
+                       text_log *log) {
+  live(run, scene, NULL);
+  canvas(cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play_init(play, run);
+  play->legend = false;
+  draw(cv, run, play, t, log);
 }
 
 /* ---- the legend ---------------------------------------------------------------- */
@@ -196,7 +209,7 @@ static void test_lane_labels(void **state) {
   draw(&cv, &run, &play, 0, &log);
   assert_lane(&log, "z1: gap at contact 1", "[length / eps\u00b2]");
   view_run_free(&run);
-  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  live(&run, BOUNCING_BALL, NULL);
   assert_int_equal(run.scene.contact_count, 1);
   view_play_init(&play, &run);
   draw(&cv, &run, &play, 0, &log);
@@ -253,14 +266,10 @@ static void test_text_fits(void **state) {
 static void test_cones_are_thick(void **state) {
   (void)state;
   view_run run;
-  live(&run, EXAMPLE2, NULL);
   view_canvas cv;
-  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
   view_play play;
-  view_play_init(&play, &run);
-  play.legend = false;
   text_log log;
-  draw(&cv, &run, &play, run.t_end, &log);
+  draw_scene(EXAMPLE2, INFINITY, &run, &cv, &play, &log);
   zeno_run_dir_row st;
   view_run_state(&run, run.t_end, &st);
   double d[3];
@@ -556,7 +565,7 @@ static void test_maps_panel(void **state) {
   view_canvas_destroy(&off);
   view_run_free(&run);
   // A one-contact scene has no maps: the panel says so.
-  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  live(&run, BOUNCING_BALL, NULL);
   canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
   view_play_init(&play, &run);
   play.maps = true;
@@ -568,7 +577,6 @@ static void test_maps_panel(void **state) {
 
 /* ---- motions large against the body ------------------------------------------ */
 
-#define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
 /// The ball's radius and drop height [m], gravity [m/s^2] (the scene), and
 /// the time drawn [s]: before the first impact at sqrt(2 h / g) = 0.4515.
 #define BALL_RADIUS 0.1
@@ -591,14 +599,10 @@ static void test_maps_panel(void **state) {
 static void test_large_motion_fits(void **state) {
   (void)state;
   view_run run;
-  live(&run, BOUNCING_BALL, NULL);
   view_canvas cv;
-  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
   view_play play;
-  view_play_init(&play, &run);
-  play.legend = false;
   text_log log;
-  draw(&cv, &run, &play, BALL_T, &log);
+  draw_scene(BOUNCING_BALL, BALL_T, &run, &cv, &play, &log);
   const view_zoom zoom = view_play_zoom(&play, &run);
   int x0 = cv.width, x1 = -1, y0 = cv.height, y1 = -1;
   for (int y = 0; y < cv.height; y++)
