@@ -411,6 +411,29 @@ static void test_record_bad_input(void **state) {
   work_dir_remove(&w, (const char *const[]){NULL}, NULL);
 }
 
+/// `view --help` and `replay --help` state the default length with the
+/// hold the recorder uses.
+static void test_record_help(void **state) {
+  (void)state;
+  char hold[64];
+  snprintf(hold, sizeof hold, "the whole run from --at to its end, then %g s",
+           VIEW_RECORD_HOLD_SECONDS);
+  const char *const commands[] = {"view", "replay"};
+  for (int k = 0; k < 2; k++) {
+    run_result r = run_zeno_captured(commands[k], "--help");
+    assert_int_equal(r.exit_code, 0);
+    // The help wraps lines: compare with its runs of spaces folded.
+    char folded[8192];
+    size_t n = 0;
+    for (const char *p = r.out; *p != '\0' && n + 1 < sizeof folded; p++)
+      if (!((*p == ' ' || *p == '\n') && n > 0 && folded[n - 1] == ' '))
+        folded[n++] = *p == '\n' ? ' ' : *p;
+    folded[n] = '\0';
+    if (strstr(folded, hold) == NULL) fail_msg("%s --help lacks '%s'", commands[k], hold);
+    run_result_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_record_matches_screenshots),
@@ -418,6 +441,7 @@ int main(void) {
       cmocka_unit_test(test_record_whole_run),
       cmocka_unit_test(test_record_whole_warp),
       cmocka_unit_test(test_record_whole_run_capped),
+      cmocka_unit_test(test_record_help),
       cmocka_unit_test(test_record_bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
