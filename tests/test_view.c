@@ -131,7 +131,8 @@ static void draw_at(view_canvas *cv, const view_run *run, double t, view_frame_i
   view_draw_frame(cv, run, &play, info);
   double d[3];
   view_displayed(&run->scene, view_play_zoom(&play, run), info->state.q, d);
-  *tf = view_transform_make(cv, &run->scene, d);
+  const SDL_Rect area = view_scene_area(cv, &play);
+  *tf = view_transform_make(&area, view_canvas_camera(cv, run, &play), d);
 }
 
 /// Middle of the first interval whose mode after its first event is `mode`.
@@ -518,7 +519,8 @@ static void test_zeno_warp_hops(void **state) {
     double d[3];
     const view_zoom z = view_play_zoom(&play, &run);
     view_displayed(&run.scene, z, info.state.q, d);
-    const view_transform tf = view_transform_make(&cv, &run.scene, d);
+    const SDL_Rect area = view_scene_area(&cv, &play);
+    const view_transform tf = view_transform_make(&area, view_canvas_camera(&cv, &run, &play), d);
     const double gap = fmax(info.state.zod[0], info.state.zod[1]);
     widest = fmax(widest, tf.scale * z.normal * gap);
     if (info.impacts != impacts) {

@@ -2,7 +2,8 @@
 // libavformat and libavcodec to fps x seconds frames of the requested size
 // (odd sides lose a column or row: yuv420p) at the requested frame rate,
 // its last frame is the screenshot of the same time up to the codec's
-// loss, and a file that cannot be written exits 1 leaving none.
+// loss, and a file that cannot be written exits 1 leaving none. Without
+// --record-seconds it is the whole run, ending at rest (issue 32).
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libswscale/swscale.h>
@@ -111,6 +112,25 @@ static long far_pixels(const unsigned char *a, const unsigned char *b, long n) {
   return far;
 }
 
+/// The video's last frame (640x400) is the screenshot `shot` to within the
+/// codec's loss, and clearly not the screenshot `other` (more than twice
+/// as many pixels beyond the tolerance). `what` names the two in the log.
+static void assert_last_frame(const video *v, const char *shot, const char *other,
+                              const char *what) {
+  int pw, ph;
+  unsigned char *same = read_png(shot, &pw, &ph), *not_same = read_png(other, &pw, &ph);
+  assert_non_null(same);
+  assert_non_null(not_same);
+  const long n = 640L * 400;
+  const long far = far_pixels(v->last, same, n), far_other = far_pixels(v->last, not_same, n);
+  print_message("last of %d frames (%s) against %s: %ld and %ld of %ld pixels beyond %d levels\n",
+                v->frames, v->codec, what, far, far_other, n, CHANNEL_TOLERANCE);
+  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
+  assert_true(far_other > 2 * far);
+  free(same);
+  free(not_same);
+}
+
 /// Example 2 at 1x, 2 s at 10 fps, 640x400: 20 frames at 10 fps, H.264;
 /// the last shows t = 1.9: the screenshot --at 1.9 to within the codec's
 /// loss, and clearly not the screenshot 0.9 s earlier.
@@ -139,22 +159,40 @@ static void video_matches_screenshots(void **state) {
   assert_int_equal(v.height, 400);
   assert_int_equal(v.rate.num, 10 * v.rate.den);
   assert_true(strcmp(v.codec, "h264") == 0 || strcmp(v.codec, "mpeg4") == 0);
-  int pw, ph;
-  unsigned char *shot = read_png(png, &pw, &ph), *before = read_png(early, &pw, &ph);
-  assert_non_null(shot);
-  assert_non_null(before);
-  const long n = 640L * 400;
-  const long far = far_pixels(v.last, shot, n), far_early = far_pixels(v.last, before, n);
-  print_message(
-      "last frame (%s) against the screenshot at t = 1.9: %ld of %ld pixels beyond "
-      "%d levels; against t = 1: %ld\n",
-      v.codec, far, n, CHANNEL_TOLERANCE, far_early);
-  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
-  assert_true(far_early > 2 * far);
-  free(shot);
-  free(before);
+  assert_last_frame(&v, png, early, "the screenshots at t = 1.9 and t = 1");
   free(v.last);
   work_dir_remove(&w, (const char *const[]){"ex2.mp4", "ex2.png", "early.png", NULL}, NULL);
+}
+
+/// Acceptance (issue 32): `zeno view scenes/example2.yaml --record ex2.mp4`
+/// plays the whole run by default and ends with the body at rest: its last
+/// frame is the screenshot at the end of the run (--at past it clamps to
+/// the end, status "rest") to within the codec's loss, and clearly not the
+/// frame at t = 9.92, where the 10 s default used to stop ("running").
+/// 2 fps keep it fast; the length does not depend on them.
+static void whole_run_ends_at_rest(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "mp4");
+  char mp4[PATH_SIZE], end[PATH_SIZE], cut[PATH_SIZE];
+  work_path(&w, "ex2.mp4", mp4);
+  work_path(&w, "end.png", end);
+  work_path(&w, "cut.png", cut);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", mp4, "--fps", "2", "--size", "640x400"),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", end, "--at", "1e9", "--size",
+                            "640x400"),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", cut, "--at", "9.92", "--size",
+                            "640x400"),
+                   0);
+  video v;
+  assert_true(decode(mp4, &v));
+  // 17.22 s of run and the hold at 2 fps: more than the old 10 s.
+  assert_true(v.frames > 2 * 17);
+  assert_last_frame(&v, end, cut, "the screenshots at the end of the run and at t = 9.92");
+  free(v.last);
+  work_dir_remove(&w, (const char *const[]){"ex2.mp4", "end.png", "cut.png", NULL}, NULL);
 }
 
 /// Odd sides lose their last column and row (yuv420p); 7 fps for 1 s is 7
@@ -242,9 +280,8 @@ static void missing_video_module(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(video_matches_screenshots),
-      cmocka_unit_test(odd_size_and_rate),
-      cmocka_unit_test(bad_names),
+      cmocka_unit_test(video_matches_screenshots), cmocka_unit_test(whole_run_ends_at_rest),
+      cmocka_unit_test(odd_size_and_rate),         cmocka_unit_test(bad_names),
       cmocka_unit_test(missing_video_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

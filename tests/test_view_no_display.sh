@@ -28,6 +28,41 @@ for text in "zeno: view: no display to open a window on" "DISPLAY is not set" \
     echo "FAIL: stderr lacks '$text':"; cat "$err"; status=1
   fi
 done
+# The first line is zeno's: libwayland's "error: XDG_RUNTIME_DIR is invalid
+# or not set in the environment." (SDL probing Wayland without a runtime
+# directory) used to come first. Unset and not absolute alike; the private
+# runtime directory that stands in while SDL starts is removed.
+tmpd=$(mktemp -d)
+for xdg in unset relative; do
+  if [ "$xdg" = unset ]; then
+    env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR TMPDIR="$tmpd" \
+      timeout 20 "$zeno" view "$scene" 2>"$err" >/dev/null
+  else
+    env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER XDG_RUNTIME_DIR=run/user TMPDIR="$tmpd" \
+      timeout 20 "$zeno" view "$scene" 2>"$err" >/dev/null
+  fi
+  code=$?
+  first=$(head -n 1 "$err")
+  case "$first" in
+    "zeno: view: no display to open a window on"*) ;;
+    *) echo "FAIL: XDG_RUNTIME_DIR $xdg: the first line is not zeno's:"; cat "$err"; status=1 ;;
+  esac
+  if [ "$code" -ne 2 ] || grep -q XDG_RUNTIME_DIR "$err" || [ "$(wc -l <"$err")" -ne 1 ]; then
+    echo "FAIL: XDG_RUNTIME_DIR $xdg: exit $code, stderr:"; cat "$err"; status=1
+  fi
+done
+if [ -n "$(ls -A "$tmpd")" ]; then
+  echo "FAIL: left in TMPDIR:"; ls -A "$tmpd"; status=1
+fi
+rmdir "$tmpd"
+# SDL's own errors still show: a video driver that does not exist.
+env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR SDL_VIDEODRIVER=no-such-driver \
+  timeout 20 "$zeno" view "$scene" 2>"$err" >/dev/null
+code=$?
+if [ "$code" -ne 2 ] || ! grep -qF -- "SDL: " "$err" || ! grep -qF -- "no-such-driver" "$err"; then
+  echo "FAIL: SDL's error for SDL_VIDEODRIVER=no-such-driver is lost: exit $code:"; cat "$err"
+  status=1
+fi
 # `replay` says so in its own words, naming what it can do without a window.
 run=$(mktemp -d)
 "$zeno" simulate "$scene" --out "$run/run" -q

@@ -3,6 +3,8 @@
 // delays add up to the length, its last frame is the screenshot of the same
 // time up to the palette's rounding, it needs no display, and bad names or
 // values give one error line naming the option, exit 2 and leave no file.
+// Without --record-seconds it is the whole run and a hold, ending at rest
+// (issue 32).
 #include <gif_lib.h>
 #include <math.h>
 #include <png.h>
@@ -136,8 +138,8 @@ static void test_record_matches_screenshots(void **state) {
 }
 
 /// Example 3 in Zeno warp, 3 s at 10 fps: 30 frames, and the chatter moves
-/// in nearly every one; the defaults are 10 s at 25 fps (250 frames).
-static void test_record_warp_and_defaults(void **state) {
+/// in nearly every one; 7 fps gives delays that add up to the length.
+static void test_record_warp_and_rates(void **state) {
   (void)state;
   work_dir w;
   work_dir_create(&w, "record");
@@ -151,11 +153,6 @@ static void test_record_warp_and_defaults(void **state) {
   assert_int_equal(d.frames, 30);
   assert_int_equal(d.delay_sum, 300);
   assert_true(d.changed_frames >= 29);
-  decoded_free(&d);
-  assert_int_equal(run_zeno("view", EXAMPLE3_ZENO, "--record", gif, "--size", "320x320"), 0);
-  assert_true(decode(gif, &d));
-  assert_int_equal(d.frames, (int)lround(VIEW_RECORD_DEFAULT_SECONDS * VIEW_RECORD_DEFAULT_FPS));
-  assert_int_equal(d.delay_sum, (int)lround(100 * VIEW_RECORD_DEFAULT_SECONDS));
   assert_int_equal(d.width, 320);
   decoded_free(&d);
   // 7 fps: delays of 14 and 15 hundredths that add up to 1 s per 7 frames.
@@ -167,6 +164,204 @@ static void test_record_warp_and_defaults(void **state) {
   assert_int_equal(d.delay_sum, 100);
   decoded_free(&d);
   work_dir_remove(&w, (const char *const[]){"ex3.gif", NULL}, NULL);
+}
+
+/* ---- the whole run by default ------------------------------------------------ */
+
+/// Frame rate and size of the whole-run recordings: few small frames, so
+/// the default suite stays fast (the length does not depend on them).
+#define WHOLE_FPS 5
+#define WHOLE_FPS_TEXT "5"
+#define WHOLE_SIZE 320
+#define WHOLE_SIZE_TEXT "320x320"
+/// A display time past any run's end: --at clamps it to the end.
+#define AFTER_THE_END "1e9"
+/// Text-band pixels of the old last frame (Example 2 cut at t = 9.92,
+/// "status running") that differ from the end's beyond the palette's
+/// rounding: the time and status words differ in hundreds of pixels.
+#define MIN_TEXT_BAND_CHANGE 100
+
+/// Pixels of the first n where a and b differ by more than the palette's
+/// rounding in some channel.
+static long frame_far(const unsigned char *a, const unsigned char *b, long n) {
+  long far = 0;
+  for (long p = 0; p < n; p++)
+    for (int c = 0; c < 3; c++)
+      if (abs((int)a[3 * p + c] - (int)b[3 * p + c]) > CUBE_HALF_STEP) {
+        far++;
+        break;
+      }
+  return far;
+}
+
+/// The same over the text band (the rows above VIEW_OVERLAY_HEIGHT: the
+/// first width x VIEW_OVERLAY_HEIGHT pixels).
+static long text_band_far(const unsigned char *a, const unsigned char *b, int width) {
+  return frame_far(a, b, (long)width * VIEW_OVERLAY_HEIGHT);
+}
+
+/// The first line of the text band drawn at the end of the run (the text
+/// hook's first string).
+typedef struct first_text {
+  char text[256];
+} first_text;
+
+static void keep_first(void *user, const char *text, const SDL_Rect *box) {
+  (void)box;
+  first_text *f = user;
+  if (f->text[0] == '\0') snprintf(f->text, sizeof f->text, "%s", text);
+}
+
+/// The run of a scene in-process, and the overlay's first line at its end:
+/// "t = T_END ... status rest".
+static void end_of_run(const char *path, bool warp, view_run *run, first_text *line) {
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load(path, NULL, 0, &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  if (view_run_simulate(run, &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  assert_int_equal(TTF_Init(), 0);
+  view_canvas cv;
+  char message[256];
+  // The default size: the whole line fits (320 px cut it with "...").
+  if (!view_canvas_create(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT, message, sizeof message))
+    fail_msg("%s", message);
+  memset(line, 0, sizeof *line);
+  cv.text_hook = keep_first;
+  cv.text_user = line;
+  view_play play;
+  view_play_init(&play, run);
+  view_play_set_warp(&play, run, warp);
+  view_play_seek(&play, run, 1e9);
+  view_draw_frame(&cv, run, &play, NULL);
+  view_canvas_destroy(&cv);
+  TTF_Quit();
+  char t_end[64];
+  snprintf(t_end, sizeof t_end, "t = %.6g ", run->t_end);
+  if (strstr(line->text, t_end) != strstr(line->text, "t = ") ||
+      strstr(line->text, t_end) == NULL || strstr(line->text, "status rest") == NULL)
+    fail_msg("the end of %s draws '%s', want '%s' and 'status rest'", path, line->text, t_end);
+}
+
+/// Acceptance (issue 32): without --record-seconds a recording plays the
+/// whole run, from --at to the end, then holds the end for
+/// VIEW_RECORD_HOLD_SECONDS: Example 2 at 1x is ceil((17.2205 + 1) x 5) =
+/// 92 frames at 5 fps (it stopped at t = 9.92, "status running"), and its
+/// last frame is the frame at the end of the run, "status rest", to within
+/// the palette's rounding: its text band exactly, unlike the old cut.
+static void test_record_whole_run(void **state) {
+  (void)state;
+  view_run run;
+  first_text line;
+  end_of_run(EXAMPLE2, false, &run, &line);
+  assert_int_equal(run.outcome, ZENO_OUTCOME_REST);
+  work_dir w;
+  work_dir_create(&w, "record");
+  char gif[PATH_SIZE], end[PATH_SIZE], cut[PATH_SIZE];
+  work_path(&w, "ex2.gif", gif);
+  work_path(&w, "end.png", end);
+  work_path(&w, "cut.png", cut);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", gif, "--fps", WHOLE_FPS_TEXT, "--size",
+                            WHOLE_SIZE_TEXT),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", end, "--at", AFTER_THE_END, "--size",
+                            WHOLE_SIZE_TEXT),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", cut, "--at", "9.92", "--size",
+                            WHOLE_SIZE_TEXT),
+                   0);
+  decoded d;
+  assert_true(decode(gif, &d));
+  const long want = (long)ceil((run.t_end + VIEW_RECORD_HOLD_SECONDS) * WHOLE_FPS);
+  print_message("Example 2, the whole run: %d frames (want %ld), %d hundredths\n", d.frames, want,
+                d.delay_sum);
+  assert_int_equal(d.frames, want);
+  assert_int_equal(d.delay_sum, (int)lround(100.0 * (double)want / WHOLE_FPS));
+  int pw, ph;
+  unsigned char *at_end = read_png(end, &pw, &ph), *at_cut = read_png(cut, &pw, &ph);
+  assert_non_null(at_end);
+  assert_non_null(at_cut);
+  const long n = (long)WHOLE_SIZE * WHOLE_SIZE;
+  const long far = frame_far(d.last, at_end, n);
+  const long band_end = text_band_far(d.last, at_end, WHOLE_SIZE);
+  const long band_cut = text_band_far(d.last, at_cut, WHOLE_SIZE);
+  print_message(
+      "last frame against the end ('%s'): %ld pixels beyond the palette's rounding, "
+      "%ld in the text band; against t = 9.92: %ld in the text band\n",
+      line.text, far, band_end, band_cut);
+  assert_true((double)far <= MAX_DIFFERENT_FRACTION * (double)n);
+  assert_int_equal(band_end, 0);
+  assert_true(band_cut >= MIN_TEXT_BAND_CHANGE);
+  free(at_end);
+  free(at_cut);
+  decoded_free(&d);
+  view_run_free(&run);
+  work_dir_remove(&w, (const char *const[]){"ex2.gif", "end.png", "cut.png", NULL}, NULL);
+}
+
+/// In Zeno warp the whole run is its event intervals at
+/// VIEW_WARP_EVENTS_PER_SECOND plus the hold: Example 3's 73 impacts, the
+/// accumulation point and the slide to rest (the docs' 6 s showed 11
+/// impacts); the last frame is the end, "status rest".
+static void test_record_whole_warp(void **state) {
+  (void)state;
+  view_run run;
+  first_text line;
+  end_of_run(EXAMPLE3_ZENO, true, &run, &line);
+  assert_true(run.has_zeno);
+  assert_non_null(strstr(line.text, "impacts 73 "));
+  work_dir w;
+  work_dir_create(&w, "record");
+  char gif[PATH_SIZE], end[PATH_SIZE];
+  work_path(&w, "ex3.gif", gif);
+  work_path(&w, "end.png", end);
+  assert_int_equal(run_zeno("view", EXAMPLE3_ZENO, "--zeno-warp", "--record", gif, "--fps",
+                            WHOLE_FPS_TEXT, "--size", WHOLE_SIZE_TEXT),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE3_ZENO, "--zeno-warp", "--screenshot", end, "--at",
+                            AFTER_THE_END, "--size", WHOLE_SIZE_TEXT),
+                   0);
+  decoded d;
+  assert_true(decode(gif, &d));
+  const long want =
+      (long)ceil((view_warp_length(&run) / VIEW_WARP_EVENTS_PER_SECOND + VIEW_RECORD_HOLD_SECONDS) *
+                 WHOLE_FPS);
+  print_message("Example 3 in the warp: %d frames (want %ld)\n", d.frames, want);
+  assert_int_equal(d.frames, want);
+  int pw, ph;
+  unsigned char *at_end = read_png(end, &pw, &ph);
+  assert_non_null(at_end);
+  assert_int_equal(text_band_far(d.last, at_end, WHOLE_SIZE), 0);
+  assert_true((double)frame_far(d.last, at_end, (long)WHOLE_SIZE * WHOLE_SIZE) <=
+              MAX_DIFFERENT_FRACTION * WHOLE_SIZE * WHOLE_SIZE);
+  free(at_end);
+  decoded_free(&d);
+  view_run_free(&run);
+  work_dir_remove(&w, (const char *const[]){"ex3.gif", "end.png", NULL}, NULL);
+}
+
+/// A whole run longer than VIEW_RECORD_MAX_SECONDS at its speed (Example 2
+/// at 0.0001x: 172205 s) is cut there, and stderr says so and names
+/// --record-seconds; --record-seconds still limits any run.
+static void test_record_whole_run_capped(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "record");
+  char gif[PATH_SIZE];
+  work_path(&w, "slow.gif", gif);
+  const run_result r = run_zeno_argv((const char *const[]){"view", EXAMPLE2, "--record", gif,
+                                                           "--speed", "5", "--fps", "1", "--size",
+                                                           WHOLE_SIZE_TEXT, NULL},
+                                     true);
+  assert_int_equal(r.exit_code, 0);
+  print_message("%s", r.err);
+  assert_non_null(strstr(r.err, "--record-seconds"));
+  decoded d;
+  assert_true(decode(gif, &d));
+  assert_int_equal(d.frames, (int)lround(VIEW_RECORD_MAX_SECONDS));
+  decoded_free(&d);
+  run_result tmp = r;
+  run_result_free(&tmp);
+  work_dir_remove(&w, (const char *const[]){"slow.gif", NULL}, NULL);
 }
 
 /// One bad option: exit `code`, one line on stderr naming `option`, no file.
@@ -216,10 +411,37 @@ static void test_record_bad_input(void **state) {
   work_dir_remove(&w, (const char *const[]){NULL}, NULL);
 }
 
+/// `view --help` and `replay --help` state the default length with the
+/// hold the recorder uses.
+static void test_record_help(void **state) {
+  (void)state;
+  char hold[64];
+  snprintf(hold, sizeof hold, "the whole run from --at to its end, then %g s",
+           VIEW_RECORD_HOLD_SECONDS);
+  const char *const commands[] = {"view", "replay"};
+  for (int k = 0; k < 2; k++) {
+    run_result r = run_zeno_captured(commands[k], "--help");
+    assert_int_equal(r.exit_code, 0);
+    // The help wraps lines: compare with its runs of spaces folded.
+    char folded[8192];
+    size_t n = 0;
+    for (const char *p = r.out; *p != '\0' && n + 1 < sizeof folded; p++)
+      if (!((*p == ' ' || *p == '\n') && n > 0 && folded[n - 1] == ' '))
+        folded[n++] = *p == '\n' ? ' ' : *p;
+    folded[n] = '\0';
+    if (strstr(folded, hold) == NULL) fail_msg("%s --help lacks '%s'", commands[k], hold);
+    run_result_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_record_matches_screenshots),
-      cmocka_unit_test(test_record_warp_and_defaults),
+      cmocka_unit_test(test_record_warp_and_rates),
+      cmocka_unit_test(test_record_whole_run),
+      cmocka_unit_test(test_record_whole_warp),
+      cmocka_unit_test(test_record_whole_run_capped),
+      cmocka_unit_test(test_record_help),
       cmocka_unit_test(test_record_bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,8 @@ static const int SIZES[][2] = {
 /// The legend draws its swatches and text: at least this many of its
 /// pixels change when it is switched off (a 9-line legend has thousands).
 #define MIN_LEGEND_PIXELS 1500
+/// A one-contact scene whose motion (a 1 m drop) is large against its body.
+#define BOUNCING_BALL ZENO_SCENES_DIR "/bouncing-ball.yaml"
 /// Most strings one frame draws (text band, chart, help, legend).
 #define MAX_STRINGS 64
 /// Cone-coloured pixels in a 5x5 window on a cone edge (see
@@ -88,6 +90,17 @@ static void draw(view_canvas *cv, const view_run *run, view_play *play, double t
   cv->text_hook = record_text;
   cv->text_user = log;
   view_draw_frame(cv, run, play, NULL);
+}
+
+/// The scene's run drawn at time t (clamped to the run: INFINITY is its
+/// end) on a new canvas of the default size, the legend off.
+static void draw_scene(const char *scene, double t, view_run *run, view_canvas *cv, view_play *play,
+                       text_log *log) {
+  live(run, scene, NULL);
+  canvas(cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
+  view_play_init(play, run);
+  play->legend = false;
+  draw(cv, run, play, t, log);
 }
 
 /* ---- the legend ---------------------------------------------------------------- */
@@ -196,7 +209,7 @@ static void test_lane_labels(void **state) {
   draw(&cv, &run, &play, 0, &log);
   assert_lane(&log, "z1: gap at contact 1", "[length / eps\u00b2]");
   view_run_free(&run);
-  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  live(&run, BOUNCING_BALL, NULL);
   assert_int_equal(run.scene.contact_count, 1);
   view_play_init(&play, &run);
   draw(&cv, &run, &play, 0, &log);
@@ -253,19 +266,16 @@ static void test_text_fits(void **state) {
 static void test_cones_are_thick(void **state) {
   (void)state;
   view_run run;
-  live(&run, EXAMPLE2, NULL);
   view_canvas cv;
-  canvas(&cv, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
   view_play play;
-  view_play_init(&play, &run);
-  play.legend = false;
   text_log log;
-  draw(&cv, &run, &play, run.t_end, &log);
+  draw_scene(EXAMPLE2, INFINITY, &run, &cv, &play, &log);
   zeno_run_dir_row st;
   view_run_state(&run, run.t_end, &st);
   double d[3];
   view_displayed(&run.scene, view_play_zoom(&play, &run), st.q, d);
-  const view_transform tf = view_transform_make(&cv, &run.scene, d);
+  const SDL_Rect area = view_scene_area(&cv, &play);
+  const view_transform tf = view_transform_make(&area, view_canvas_camera(&cv, &run, &play), d);
   for (int i = 0; i < 2; i++) {
     assert_int_equal(st.mode.letter[i], ZENO_LETTER_S);
     const zeno_contact_def *c = &run.scene.contacts[i];
@@ -465,8 +475,55 @@ static void check_sections(const char *scene) {
   view_run_free(&run);
 }
 
-/// `m` shows the maps panel: its box changes and nothing else, its title
-/// names R and G, and the marker follows the section angle.
+/// The maps' tick labels (issue 32: there were none): the section angle's
+/// ends and middle under each plot, R's ends beside it, each inside the
+/// panel.
+static void check_ticks(const text_log *log, SDL_Rect box) {
+  static const char *const TICKS[] = {"-1.57", "1.57", "phi [rad]"};
+  for (size_t k = 0; k < sizeof TICKS / sizeof TICKS[0]; k++) {
+    int found = 0;
+    for (int i = 0; i < log->count; i++) {
+      if (strcmp(log->text[i], TICKS[k]) != 0) continue;
+      const SDL_Rect *b = &log->box[i];
+      if (b->x < box.x || b->x + b->w > box.x + box.w || b->y < box.y ||
+          b->y + b->h > box.y + box.h)
+        fail_msg("tick label '%s' at (%d, %d, %d, %d) is outside the panel", TICKS[k], b->x, b->y,
+                 b->w, b->h);
+      found++;
+    }
+    print_message("maps panel: %d tick labels '%s'\n", found, TICKS[k]);
+    // Each plot's abscissa, and R's ordinate for the numbers.
+    if (found < (k < 2 ? 3 : 2)) fail_msg("maps panel: %d tick labels '%s'", found, TICKS[k]);
+  }
+}
+
+/// With the panel on, both contacts are drawn right of it in their
+/// letter's colour (the scene area starts where the panel ends).
+static void check_contacts_clear(view_canvas *cv, const view_run *run, const view_play *play,
+                                 SDL_Rect box) {
+  zeno_run_dir_row st;
+  view_run_state(run, play->t, &st);
+  double d[3];
+  view_displayed(&run->scene, view_play_zoom(play, run), st.q, d);
+  const SDL_Rect area = view_scene_area(cv, play);
+  assert_true(area.x >= box.x + box.w);
+  const view_transform tf = view_transform_make(&area, view_canvas_camera(cv, run, play), d);
+  for (int i = 0; i < run->scene.contact_count; i++) {
+    double w[2], at[2];
+    view_body_point(&tf, run->scene.contacts[i].point, w);
+    view_to_screen(&tf, w, at);
+    const int x = (int)lround(at[0]), y = (int)lround(at[1]);
+    const view_rgb got = view_pixel(cv, x, y);
+    print_message("maps on: contact %d drawn at (%d, %d), the panel ends at x = %d\n", i + 1, x, y,
+                  box.x + box.w);
+    assert_true(x > box.x + box.w);
+    assert_true(same_rgb(got, VIEW_LETTER_COLOUR[st.mode.letter[i]]));
+  }
+}
+
+/// `m` shows the maps panel: its box changes, the scene moves right of it
+/// and nothing else changes, its title names R and G, its axes have tick
+/// labels, and the marker follows the section angle.
 static void test_maps_panel(void **state) {
   (void)state;
   check_sections(EXAMPLE2);
@@ -488,15 +545,19 @@ static void test_maps_panel(void **state) {
   assert_non_null(marker);
   assert_non_null(strstr(marker, "phi = -0.524 rad, section crossing 2"));
   const SDL_Rect box = view_maps_box(&on);
+  // The scene moves right of the panel (issue 32: it covered contact 1);
+  // the text band and the chart do not change.
   long inside = 0, outside = 0;
   for (int y = 0; y < on.height; y++)
     for (int x = 0; x < on.width; x++)
       if (!same_rgb(view_pixel(&on, x, y), view_pixel(&off, x, y))) {
         if (x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h) inside++;
-        else outside++;
+        else if (y < VIEW_OVERLAY_HEIGHT || y >= on.height - VIEW_CHART_HEIGHT) outside++;
       }
   assert_true(inside > box.w * box.h / 2);
   assert_int_equal(outside, 0);
+  check_ticks(&log, box);
+  check_contacts_clear(&on, &run, &play, box);
   // Before the first crossing there is no marker.
   draw(&on, &run, &play, 0, &log);
   assert_non_null(find_text(&log, "no section crossing yet"));
@@ -504,7 +565,7 @@ static void test_maps_panel(void **state) {
   view_canvas_destroy(&off);
   view_run_free(&run);
   // A one-contact scene has no maps: the panel says so.
-  live(&run, ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL);
+  live(&run, BOUNCING_BALL, NULL);
   canvas(&on, VIEW_DEFAULT_WIDTH, VIEW_DEFAULT_HEIGHT);
   view_play_init(&play, &run);
   play.maps = true;
@@ -514,12 +575,77 @@ static void test_maps_panel(void **state) {
   view_run_free(&run);
 }
 
+/* ---- motions large against the body ------------------------------------------ */
+
+/// The ball's radius and drop height [m], gravity [m/s^2] (the scene), and
+/// the time drawn [s]: before the first impact at sqrt(2 h / g) = 0.4515.
+#define BALL_RADIUS 0.1
+#define BALL_DROP 1.0
+#define BALL_G 9.81
+#define BALL_T 0.2
+/// Pixels the drawn radius and heights may be off: the outline is a
+/// 32-gon with a 1 px edge, and rows are whole pixels; the measured radius
+/// (half the fill's width) to within a pixel.
+#define BALL_PX_SLACK 2.0
+#define BALL_RADIUS_SLACK 1.0
+
+/// The bouncing ball at t = 0.2 (issue 32: drawn 206 px in radius, cut by
+/// the text band, the 1 m drop shrunk x0.035): the drop is drawn at true
+/// scale, the gap between the ball's lowest point and the ground is
+/// h - g t^2 / 2 = 0.8038 m = 8.038 radii; the whole motion, ground to the
+/// top of the ball at the start (h + 2 r = 1.2 m), fills VIEW_MOTION_FILL
+/// of the scene area's height; and the ball lies inside the scene area,
+/// clear of the text band and the chart.
+static void test_large_motion_fits(void **state) {
+  (void)state;
+  view_run run;
+  view_canvas cv;
+  view_play play;
+  text_log log;
+  draw_scene(BOUNCING_BALL, BALL_T, &run, &cv, &play, &log);
+  const view_zoom zoom = view_play_zoom(&play, &run);
+  int x0 = cv.width, x1 = -1, y0 = cv.height, y1 = -1;
+  for (int y = 0; y < cv.height; y++)
+    for (int x = 0; x < cv.width; x++)
+      if (same_rgb(view_pixel(&cv, x, y), VIEW_BODY_FILL)) {
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0;
+        y1 = y > y1 ? y : y1;
+      }
+  assert_true(x1 >= x0);
+  const double radius = (x1 - x0 + 1) / 2.0;
+  // The ground: the surface line's row in the column 0.9 radii right of
+  // the ball's centre (clear of the ghost, inside the drawn stretch).
+  const int column = (int)lround((x0 + x1) / 2.0 + 0.9 * radius);
+  int ground = -1;
+  for (int y = y1; y < cv.height - VIEW_CHART_HEIGHT && ground < 0; y++)
+    if (same_rgb(view_pixel(&cv, column, y), VIEW_SURFACE_LINE)) ground = y;
+  const double area = cv.height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT;
+  const double gap = BALL_DROP - 0.5 * BALL_G * BALL_T * BALL_T;
+  print_message(
+      "ball at t = %g: zoom x%g, radius %.1f px, fill rows %d-%d, ground row %d: gap "
+      "%.3f radii (true %.3f); the motion %.1f px of %.0f\n",
+      BALL_T, zoom.normal, radius, y0, y1, ground, (ground - y1) / radius, gap / BALL_RADIUS,
+      radius * (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS, area);
+  assert_true(y0 > VIEW_OVERLAY_HEIGHT && y1 < cv.height - VIEW_CHART_HEIGHT);
+  assert_true(x0 > 0 && x1 < cv.width - 1);
+  assert_true(abs((y1 - y0) - (x1 - x0)) <= BALL_PX_SLACK);  // round: not cut
+  assert_true(ground > y1);
+  assert_true(fabs((ground - y1) - gap / BALL_RADIUS * radius) <= 2 * BALL_PX_SLACK);
+  assert_true(fabs(radius * (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS -
+                   VIEW_MOTION_FILL * area) <=
+              (BALL_DROP + 2 * BALL_RADIUS) / BALL_RADIUS * BALL_RADIUS_SLACK);
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legend_toggle),    cmocka_unit_test(test_lane_labels),
       cmocka_unit_test(test_text_fits),        cmocka_unit_test(test_cones_are_thick),
       cmocka_unit_test(test_screenshot_sizes), cmocka_unit_test(test_live_reload),
-      cmocka_unit_test(test_maps_panel),
+      cmocka_unit_test(test_maps_panel),       cmocka_unit_test(test_large_motion_fits),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

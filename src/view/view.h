@@ -87,6 +87,24 @@ long view_run_event_at(const view_run *run, double t);
 /// displacement is drawn at most VIEW_ZOOM_FRACTION times this fraction of
 /// the body: far below a pixel.
 #define VIEW_ZOOM_FLOOR 1e-9
+/// Motions large against the body are drawn at true scale, not shrunk:
+/// when the automatic zoom would shrink a phase's motion and the rotation
+/// it would then draw is at most this [rad], the zoom is 1 (each factor
+/// below 1 raised to 1) and the camera widens to frame the whole motion
+/// (view_camera). The bound is the largest rotation the automatic zoom
+/// draws anyway (a displacement of VIEW_ZOOM_FRACTION of the body), where
+/// the linearised drawing b + theta J b is off a true rotation by
+/// theta^2 / 2 of |b|: 6%. (The bouncing ball's 1 m drop, 10 radii, was
+/// shrunk x0.035 and the ball drawn 206 px in radius.)
+#define VIEW_TRUE_SCALE_ROTATION VIEW_ZOOM_FRACTION
+/// The camera frames the nominal scene in VIEW_SCENE_FILL of the scene
+/// area and the body's whole displayed motion (every row of the run) in at
+/// most VIEW_MOTION_FILL of it: the nominal scene's fill decides the scale
+/// unless the motion would not fit, which then fills VIEW_MOTION_FILL of
+/// the area's width or height; the rest is margin for the contact discs,
+/// cones and arrows.
+#define VIEW_SCENE_FILL 0.62
+#define VIEW_MOTION_FILL 0.9
 /// Zoom keys and the mouse wheel multiply the zoom by this per step.
 #define VIEW_ZOOM_STEP 1.25
 
@@ -118,6 +136,10 @@ void view_play_init(view_play *play, const view_run *run);
 /// Advances the clock by dt wall seconds (nothing when paused).
 void view_play_advance(view_play *play, const view_run *run, double dt);
 
+/// Wall-clock seconds the playback takes from its display time to the end
+/// of the run at its speed, or in the Zeno warp (pauses aside).
+double view_play_seconds_left(const view_play *play, const view_run *run);
+
 /// Jumps to the next (direction > 0) or previous event and pauses.
 void view_play_step_event(view_play *play, const view_run *run, int direction);
 
@@ -146,8 +168,12 @@ typedef struct view_zoom {
 
 /// The automatic zoom at time t: VIEW_ZOOM_FRACTION of the body size over
 /// the largest gap and the largest slip of t's phase (uniform when the gaps
-/// are the larger; 1 when nothing moves).
+/// are the larger; 1 when nothing moves); a factor below 1 is raised to 1
+/// when the rotation drawn stays within VIEW_TRUE_SCALE_ROTATION.
 view_zoom view_auto_zoom(const view_run *run, double t);
+/// The phase of time t: (t0, t1] between the Zeno accumulation points
+/// around it (-inf, +inf: none).
+void view_phase(const view_run *run, double t, double *t0, double *t1);
 
 /// The zoom in use at the display time (fixed or automatic, times the
 /// user's factor).
@@ -223,6 +249,16 @@ extern const view_rgb VIEW_CONE;
 /// Height of a text line [px].
 #define VIEW_TEXT_LINE 20
 
+/// What the camera frames [length, world frame]: the nominal scene (the
+/// contacts, the centre of mass and the outline, at least
+/// SCENE_MIN_EXTENT body sizes either side) and that together with the
+/// body at every row's displayed displacement (its contacts and outline,
+/// under the zoom without the user's +/- factor).
+typedef struct view_camera {
+  double scene_lo[2], scene_hi[2];
+  double lo[2], hi[2];
+} view_camera;
+
 /// An offscreen frame: a software renderer drawing into a surface.
 typedef struct view_canvas {
   SDL_Surface *surface;  ///< ARGB8888
@@ -248,6 +284,15 @@ typedef struct view_canvas {
   unsigned long long maps_key;
   zeno_maps maps;
   char maps_error[sizeof(((zeno_error *)0)->message) + 16];
+  // Cached camera (view_canvas_camera): recomputed when the run or the
+  // fixed zoom change.
+  bool camera_ready;
+  view_camera camera;
+  const view_run *camera_run;
+  const void *camera_rows;
+  size_t camera_row_count;
+  int camera_run_number;
+  double camera_zoom_fixed;
   // Drag feedback (window mode).
   bool dragging;
   double drag_from[2], drag_to[2];  ///< world [length]
@@ -271,10 +316,32 @@ typedef struct view_transform {
   double d[3];       ///< the displayed (magnified) displacement (x, y, theta)
 } view_transform;
 
-/// The map for a canvas, a scene and a displayed displacement d
-/// (view_displayed()).
-view_transform view_transform_make(const view_canvas *canvas, const zeno_scene *scene,
+/// The camera of a run: its motion displayed under `zoom_fixed` (> 0) or
+/// the automatic zoom of each row's phase (view_auto_zoom()).
+view_camera view_camera_make(const view_run *run, double zoom_fixed);
+/// The camera of the run shown on a canvas, computed once per run and
+/// fixed zoom (kept in the canvas).
+const view_camera *view_canvas_camera(view_canvas *canvas, const view_run *run,
+                                      const view_play *play);
+
+/// The scene area of a canvas [px]: between the text band and the strip
+/// chart, right of the maps panel when it is shown (m), so that the panel
+/// covers no part of the scene.
+SDL_Rect view_scene_area(const view_canvas *canvas, const view_play *play);
+
+/// The map for a scene area (view_scene_area()), a camera and a displayed
+/// displacement d (view_displayed()): the nominal scene fills
+/// VIEW_SCENE_FILL of the area unless the whole box would then not fit in
+/// VIEW_MOTION_FILL of it, and is centred unless that would put part of
+/// the box outside that fraction, when the box is moved in.
+view_transform view_transform_make(const SDL_Rect *area, const view_camera *camera,
                                    const double d[3]);
+
+/// Most points of a body outline (view_outline_points()).
+#define VIEW_OUTLINE_MAX_POINTS 32
+/// The outline polygon in body coordinates [length]: the biped torso, the
+/// polygon, or the disk. Returns the number of points.
+int view_outline_points(const zeno_scene *scene, double (*points)[2]);
 
 /// Screen position [px] of a world point [length].
 void view_to_screen(const view_transform *tf, const double world[2], double screen[2]);
@@ -379,9 +446,11 @@ view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 int view_screenshot(view_run *run, const view_options *options);
 
 /// Headless: plays the run as the window would (options->zoom, speed,
-/// warp, from options->at) for options->record_seconds and writes every
-/// 1/fps s frame into the animated GIF or MP4 options->record
-/// (view_record.c), written aside and renamed into place whole. Returns 0,
+/// warp, from options->at) for options->record_seconds (0: to the end of
+/// the run and VIEW_RECORD_HOLD_SECONDS more, at most
+/// VIEW_RECORD_MAX_SECONDS) and writes every 1/fps s frame into the
+/// animated GIF or MP4 options->record (view_record.c), written aside and
+/// renamed into place whole. Returns 0,
 /// or 1 on a failure (reported on stderr) or a stop (options->stop,
 /// silent): nothing written, the previous file of the name kept.
 int view_record(view_run *run, const view_options *options);

@@ -99,12 +99,13 @@ static double next_random(app *a) {
   return (double)(a->rng >> 11) / (double)(1ull << 53);  // [0, 1)
 }
 
-static view_transform current_transform(const app *a) {
+static view_transform current_transform(app *a) {
   zeno_run_dir_row st;
   view_run_state(a->run, a->play.t, &st);
   double d[3];
   view_displayed(&a->run->scene, view_play_zoom(&a->play, a->run), st.q, d);
-  return view_transform_make(&a->canvas, &a->run->scene, d);
+  const SDL_Rect area = view_scene_area(&a->canvas, &a->play);
+  return view_transform_make(&area, view_canvas_camera(&a->canvas, a->run, &a->play), d);
 }
 
 static void apply_impulse(app *a, const double point[2], const double impulse[2]) {
@@ -398,12 +399,64 @@ static int no_display(const view_run *run, const char *why) {
   return VIEW_EXIT_NO_DISPLAY;
 }
 
+/* ---- a runtime directory for SDL's Wayland probe --------------------------- */
+
+/// The private runtime directory's name, in $TMPDIR or /tmp (mkdtemp()
+/// makes it mode 0700, as XDG_RUNTIME_DIR must be).
+#define RUNTIME_DIR_PATTERN "zeno-runtime-XXXXXX"
+#define RUNTIME_DIR_SIZE 512
+
+/// The environment's XDG_RUNTIME_DIR while SDL starts, and what to put back.
+typedef struct runtime_dir {
+  char path[RUNTIME_DIR_SIZE];  ///< the private directory; "" when none was made
+  char *saved;                  ///< the variable's value before (NULL: unset)
+} runtime_dir;
+
+// SDL probes for a Wayland display with libwayland, which prints "error:
+// XDG_RUNTIME_DIR is invalid or not set in the environment." on stderr,
+// ahead of anything zeno says, when the variable is unset or not an
+// absolute path (a plain SSH session, CI). Only then: an empty private
+// directory stands in while SDL starts, where the probe finds no display
+// quietly; SDL's own errors are untouched.
+static void runtime_dir_enter(runtime_dir *r) {
+  r->path[0] = '\0';
+  r->saved = NULL;
+  const char *now = getenv("XDG_RUNTIME_DIR");
+  if (now != NULL && now[0] == '/') return;
+  const char *tmp = getenv("TMPDIR");
+  if (tmp == NULL || tmp[0] != '/') tmp = "/tmp";
+  if (snprintf(r->path, sizeof r->path, "%s/%s", tmp, RUNTIME_DIR_PATTERN) >= (int)sizeof r->path ||
+      mkdtemp(r->path) == NULL) {
+    r->path[0] = '\0';  // the probe speaks as it would have: nothing worse
+    return;
+  }
+  r->saved = now != NULL ? strdup(now) : NULL;
+  if (setenv("XDG_RUNTIME_DIR", r->path, 1) != 0) {
+    rmdir(r->path);
+    r->path[0] = '\0';
+  }
+}
+
+// Puts XDG_RUNTIME_DIR back as it was and removes the private directory.
+static void runtime_dir_leave(runtime_dir *r) {
+  if (r->path[0] == '\0') return;
+  if (r->saved != NULL) setenv("XDG_RUNTIME_DIR", r->saved, 1);
+  else unsetenv("XDG_RUNTIME_DIR");
+  free(r->saved);
+  rmdir(r->path);
+  r->path[0] = '\0';
+}
+
 int view_window(view_run *run, const view_options *o) {
   // The window shows the offscreen frame through the plain window surface
   // (X11 shared memory or XPutImage): no OpenGL behind it.
   SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
   const char *asked = getenv("SDL_VIDEODRIVER");
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+  runtime_dir runtime;
+  runtime_dir_enter(&runtime);
+  const int started = SDL_Init(SDL_INIT_VIDEO);
+  runtime_dir_leave(&runtime);
+  if (started != 0) {
     char why[MESSAGE_SIZE];
     snprintf(why, sizeof why, "SDL: %s", SDL_GetError());
     SDL_Quit();

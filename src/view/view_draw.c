@@ -35,9 +35,6 @@ static const view_rgb DRAG = {240, 160, 0};
 #define SURFACE_PARALLEL 1e-9
 /// Depth of the hatched strip below a surface [px].
 #define SURFACE_DEPTH_PX 12.0
-/// Biped torso: ellipse radii in body sizes.
-#define TORSO_RX 0.28
-#define TORSO_RY 0.17
 /// Segments of circles and ellipses.
 #define CIRCLE_SEGMENTS 32
 /// Widths [px].
@@ -237,31 +234,11 @@ static void draw_surfaces(view_canvas *cv, const zeno_scene *sc, const view_tran
     line(cv->renderer, sa[i], sb[i], VIEW_SURFACE_LINE, 255);
 }
 
-/// The outline polygon in body coordinates: the biped torso, the polygon,
-/// or the disk. Returns the number of points.
-static int outline_points(const zeno_scene *sc, double (*p)[2]) {
-  const double L = view_body_size(sc);
-  if (sc->outline_kind == ZENO_OUTLINE_POLYGON && sc->outline_count >= 3) {
-    const int n = sc->outline_count < CIRCLE_SEGMENTS ? (int)sc->outline_count : CIRCLE_SEGMENTS;
-    memcpy(p, sc->outline, sizeof(double) * 2 * (size_t)n);
-    return n;
-  }
-  const bool disk = sc->outline_kind == ZENO_OUTLINE_DISK;
-  const double rx = disk ? sc->outline_radius : TORSO_RX * L;
-  const double ry = disk ? sc->outline_radius : TORSO_RY * L;
-  for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
-    const double a = 2 * ZENO_PI * k / CIRCLE_SEGMENTS;
-    p[k][0] = rx * cos(a);
-    p[k][1] = ry * sin(a);
-  }
-  return CIRCLE_SEGMENTS;
-}
-
 /// The body (ghost: outline only, at the equilibrium pose).
 static void draw_body(view_canvas *cv, const zeno_scene *sc, const view_transform *tf, bool ghost) {
   SDL_Renderer *r = cv->renderer;
   const double com[2] = {0, 0};
-  double c[2], p[CIRCLE_SEGMENTS][2], s[CIRCLE_SEGMENTS][2];
+  double c[2], p[VIEW_OUTLINE_MAX_POINTS][2], s[VIEW_OUTLINE_MAX_POINTS][2];
   body_screen(tf, com, c);
   const bool legs = sc->outline_kind == ZENO_OUTLINE_BIPED;
   for (int i = 0; legs && i < sc->contact_count; i++) {
@@ -270,11 +247,11 @@ static void draw_body(view_canvas *cv, const zeno_scene *sc, const view_transfor
     if (ghost) line(r, c, foot, VIEW_GHOST, GHOST_ALPHA);
     else thick_line(r, c, foot, LEG_WIDTH_PX, BODY_EDGE);
   }
-  const int n = outline_points(sc, p);
+  const int n = view_outline_points(sc, p);
   for (int k = 0; k < n; k++) body_screen(tf, p[k], s[k]);
   if (!ghost) {
     // A fan from the centre of mass (the outlines are star-shaped about it).
-    SDL_Vertex v[3 * CIRCLE_SEGMENTS];
+    SDL_Vertex v[3 * VIEW_OUTLINE_MAX_POINTS];
     for (int k = 0; k < n; k++) {
       v[3 * k] = vertex(c, VIEW_BODY_FILL, 255);
       v[3 * k + 1] = vertex(s[k], VIEW_BODY_FILL, 255);
@@ -458,11 +435,12 @@ void view_draw_frame(view_canvas *cv, const view_run *run, const view_play *play
   const double zero[3] = {0, 0, 0};
   double d[3];
   view_displayed(&run->scene, view_play_zoom(play, run), st.q, d);
-  const view_transform ghost = view_transform_make(cv, &run->scene, zero);
-  const view_transform tf = view_transform_make(cv, &run->scene, d);
-  // The scene stays between the text band and the chart.
-  const SDL_Rect scene_area = {0, VIEW_OVERLAY_HEIGHT, cv->width,
-                               cv->height - VIEW_OVERLAY_HEIGHT - VIEW_CHART_HEIGHT};
+  const view_camera *camera = view_canvas_camera(cv, run, play);
+  // The scene stays between the text band and the chart, right of the
+  // maps panel.
+  const SDL_Rect scene_area = view_scene_area(cv, play);
+  const view_transform ghost = view_transform_make(&scene_area, camera, zero);
+  const view_transform tf = view_transform_make(&scene_area, camera, d);
   SDL_RenderSetClipRect(r, &scene_area);
   draw_surfaces(cv, &run->scene, &ghost);
   draw_body(cv, &run->scene, &ghost, true);

@@ -131,6 +131,67 @@ SDL_Rect view_maps_box(const view_canvas *cv) {
   return box;
 }
 
+/// Gap between a tick label and its axis [px].
+#define TICK_GAP 2
+/// Labels of the section angle's ticks at -pi/2, 0, pi/2 [rad] and of the
+/// abscissa, which sits between the last two.
+static const char *const PHI_TICKS[3] = {"-1.57", "0", "1.57"};
+#define PHI_TICK_COUNT 3
+#define PHI_LABEL "phi [rad]"
+
+/// Draws a small label with its left edge at x when it lies within
+/// [left, right]; returns whether it was drawn.
+static bool label_within(view_canvas *cv, int x, int y, int left, int right, const char *text) {
+  const int w = view_text_width(cv->small_font, text);
+  if (w <= 0 || x < left || x + w > right) return false;
+  view_text_in(cv, cv->small_font, x, y, AXIS, text);
+  return true;
+}
+
+/// The abscissa's tick labels on the line under plot b: -1.57 at its left
+/// end, 0 at its middle, 1.57 at its right end, and "phi [rad]" between
+/// the last two when there is room (each only where it fits the plot's
+/// width, so narrow panels lose labels rather than overlap).
+static void abscissa_ticks(view_canvas *cv, const plot_box *b, int y) {
+  const double at[PHI_TICK_COUNT] = {-ZENO_PI / 2, 0, ZENO_PI / 2};
+  int right_of_zero = b->x;
+  for (int k = 0; k < PHI_TICK_COUNT; k++) {
+    const int w = view_text_width(cv->small_font, PHI_TICKS[k]);
+    const int x = (int)lround(px(b, at[k]) - w * (k / 2.0));  // left, centred, right aligned
+    if (label_within(cv, x, y, b->x, b->x + b->w + 1, PHI_TICKS[k]) && k == 1)
+      right_of_zero = x + w;
+  }
+  const int w = view_text_width(cv->small_font, PHI_LABEL);
+  const int right_tick = (int)lround(px(b, ZENO_PI / 2)) -
+                         view_text_width(cv->small_font, PHI_TICKS[2]);
+  const int x = (right_of_zero + right_tick - w) / 2;
+  if (x > right_of_zero + TICK_GAP && x + w < right_tick - TICK_GAP)
+    label_within(cv, x, y, b->x, b->x + b->w, PHI_LABEL);
+}
+
+/// The ordinate's tick labels left of plot b: its top and bottom values
+/// (and `middle` when it lies inside), right-aligned at the plot's edge.
+static void ordinate_ticks(view_canvas *cv, const plot_box *b, int left, const char *format,
+                           double middle) {
+  const double values[3] = {b->hi, b->lo, middle};
+  const int line = VIEW_SMALL_LINE;
+  const int ys[3] = {b->y, b->y + b->h - line, (int)lround(py(b, middle)) - line / 2};
+  for (int k = 0; k < 3; k++) {
+    if (k == 2 &&
+        !(middle > b->lo && middle < b->hi && ys[2] > ys[0] + line && ys[2] + line < ys[1]))
+      continue;
+    char text[32];
+    snprintf(text, sizeof text, format, values[k]);
+    const int w = view_text_width(cv->small_font, text);
+    label_within(cv, b->x - TICK_GAP - w, ys[k], left, b->x, text);
+  }
+}
+
+/// Width of the ordinate labels' column [px]: the widest of R's ends.
+static int ordinate_width(view_canvas *cv) {
+  return view_text_width(cv->small_font, PHI_TICKS[0]) + 2 * TICK_GAP;
+}
+
 void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play) {
   const SDL_Rect box = view_maps_box(cv);
   view_set_colour(cv->renderer, PANEL, PANEL_ALPHA);
@@ -155,19 +216,24 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
   else snprintf(label, sizeof label, "phi: no section crossing yet");
   view_text_fit_small(cv, x, y, room, VIEW_FORCE, label);
   y += line;
-  // Two plots share what is left: a title line each.
-  const int plot_h = (box.y + box.h - MAPS_PAD - y) / 2 - line;
+  // Two plots share what is left: a title line and a line of abscissa
+  // ticks each, the ordinate ticks in a column at their left.
+  const int plot_h = (box.y + box.h - MAPS_PAD - y) / 2 - 2 * line;
   if (plot_h < line) return;
+  const int column = ordinate_width(cv);
+  const int plot_x = x + column, plot_w = room - column;
   view_text_fit_small(cv, x, y, room, R_COLOUR, "R(phi): section angle one cycle later [rad]");
   y += line;
-  const plot_box r = {x, y, room, plot_h - 2, -ZENO_PI / 2, ZENO_PI / 2};
+  const plot_box r = {plot_x, y, plot_w, plot_h - 2, -ZENO_PI / 2, ZENO_PI / 2};
   frame(cv, &r);
   view_set_colour(cv->renderer, VIEW_GHOST, 255);  // the diagonal R = phi
   SDL_RenderDrawLineF(cv->renderer, (float)px(&r, -ZENO_PI / 2), (float)py(&r, -ZENO_PI / 2),
                       (float)px(&r, ZENO_PI / 2), (float)py(&r, ZENO_PI / 2));
   dots(cv, &r, m, false, R_COLOUR);
   if (marked) marker(cv, &r, phi);
-  y += plot_h;
+  ordinate_ticks(cv, &r, x, "%.3g", 0);
+  abscissa_ticks(cv, &r, y + plot_h);
+  y += plot_h + line;
   view_text_fit_small(cv, x, y, room, G_COLOUR, "log10 G(phi): growth of the impact speed");
   y += line;
   double lo = 0, hi = 0;
@@ -176,7 +242,7 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
       lo = fmin(lo, log10(m->samples[i].G));
       hi = fmax(hi, log10(m->samples[i].G));
     }
-  plot_box g = {x, y, room, plot_h - 2, fmax(lo, -MAPS_DECADES), fmin(hi, MAPS_DECADES)};
+  plot_box g = {plot_x, y, plot_w, plot_h - 2, fmax(lo, -MAPS_DECADES), fmin(hi, MAPS_DECADES)};
   if (!(g.hi > g.lo)) g.hi = g.lo + 1;
   frame(cv, &g);
   view_set_colour(cv->renderer, VIEW_GHOST, 255);  // G = 1
@@ -185,4 +251,6 @@ void view_draw_maps(view_canvas *cv, const view_run *run, const view_play *play)
                         (float)py(&g, 0));
   dots(cv, &g, m, true, G_COLOUR);
   if (marked) marker(cv, &g, phi);
+  ordinate_ticks(cv, &g, x, "%.2g", 0);
+  abscissa_ticks(cv, &g, y + plot_h);
 }

@@ -68,10 +68,13 @@ static inline bool view_size_allowed(int width, int height) {
          height <= VIEW_MAX_SIZE;
 }
 
-/// Animation export (--record): default length [s] and frame rate [1/s],
-/// and their limits. GIF delays are whole hundredths of a second, so 50
-/// frames per second is the most a GIF holds.
-#define VIEW_RECORD_DEFAULT_SECONDS 10.0
+/// Animation export (--record): by default the whole run, from --at to
+/// its end as the window plays it, then the end held this long [s], long
+/// enough to read its status ("rest") before a player loops or stops.
+#define VIEW_RECORD_HOLD_SECONDS 1.0
+/// The longest recording [s] (--record-seconds, and the whole run's cut),
+/// the default frame rate [1/s] and its limit. GIF delays are whole
+/// hundredths of a second, so 50 frames per second is the most a GIF holds.
 #define VIEW_RECORD_MAX_SECONDS 600.0
 #define VIEW_RECORD_DEFAULT_FPS 25
 #define VIEW_RECORD_MAX_FPS 50
@@ -79,9 +82,11 @@ static inline bool view_size_allowed(int width, int height) {
 /// Options shared by `zeno view` and `zeno replay`.
 typedef struct view_options {
   const char *screenshot;  ///< headless: write this PNG and exit
-  /// Headless: write this animated GIF of record_seconds at fps frames per
-  /// second (0: the defaults), played as the window plays (zoom, speed,
-  /// Zeno warp; from --at), and exit.
+  /// Headless: write this animated GIF or MP4 of record_seconds (0: the
+  /// whole run from --at and VIEW_RECORD_HOLD_SECONDS, at most
+  /// VIEW_RECORD_MAX_SECONDS) at fps frames per second (0: the default),
+  /// played as the window plays (zoom, speed, Zeno warp; from --at), and
+  /// exit.
   const char *record;
   double record_seconds;
   int fps;

@@ -150,22 +150,43 @@ static view_zoom split_zoom(const view_run *run, double t0, double t1, double si
   return z;
 }
 
-view_zoom view_auto_zoom(const view_run *run, double t) {
-  // The phase of t: between the Zeno accumulation points around it.
-  double t0 = -INFINITY, t1 = INFINITY;
+void view_phase(const view_run *run, double t, double *t0, double *t1) {
+  *t0 = -INFINITY;
+  *t1 = INFINITY;
   for (size_t i = 0; i < run->data.event_count; i++) {
     const zeno_run_dir_event *e = &run->data.events[i];
     if (e->kind != ZENO_EVENT_ZENO || !isfinite(e->t)) continue;
-    if (e->t < t) t0 = e->t;
-    if (e->t >= t && e->t < t1) t1 = e->t;
+    if (e->t < t) *t0 = e->t;
+    if (e->t >= t && e->t < *t1) *t1 = e->t;
   }
+}
+
+/// A zoom that shrinks the motion of the rows in [t0, t1] (a factor below
+/// 1) with each such factor raised to 1, when the rotation it then draws
+/// stays within VIEW_TRUE_SCALE_ROTATION: the motion is drawn at true
+/// scale and the camera frames it. Else the zoom as it was.
+static view_zoom true_scale(const view_run *run, double t0, double t1, view_zoom z) {
+  const view_zoom lifted = {fmax(z.normal, 1.0), fmax(z.tangential, 1.0)};
+  if (lifted.normal == z.normal && lifted.tangential == z.tangential) return z;
+  for (size_t i = 0; i < run->data.row_count; i++) {
+    if (run->data.rows[i].t < t0 || run->data.rows[i].t > t1) continue;
+    double d[3];
+    view_displayed(&run->scene, lifted, run->data.rows[i].q, d);
+    if (!(fabs(d[2]) <= VIEW_TRUE_SCALE_ROTATION)) return z;
+  }
+  return lifted;
+}
+
+view_zoom view_auto_zoom(const view_run *run, double t) {
+  double t0, t1;
+  view_phase(run, t, &t0, &t1);
   const double size = VIEW_ZOOM_FRACTION * view_body_size(&run->scene);
   view_zoom z = {1.0, 1.0};
   const double a = largest_displacement(run, t0, t1);
   if (!(a > 0) || !isfinite(a)) return z;
   z.normal = z.tangential = size / fmax(a, VIEW_ZOOM_FLOOR * view_body_size(&run->scene));
-  if (run->scene.contact_count != 2) return z;
-  return split_zoom(run, t0, t1, size, z);
+  if (run->scene.contact_count == 2) z = split_zoom(run, t0, t1, size, z);
+  return true_scale(run, t0, t1, z);
 }
 
 view_zoom view_play_zoom(const view_play *play, const view_run *run) {
@@ -277,6 +298,12 @@ void view_play_advance(view_play *play, const view_run *run, double dt) {
   } else {
     view_play_seek(play, run, play->t + view_speed(play->speed_level) * dt);
   }
+}
+
+double view_play_seconds_left(const view_play *play, const view_run *run) {
+  if (play->warp)
+    return fmax(view_warp_length(run) - play->warp_u, 0) / VIEW_WARP_EVENTS_PER_SECOND;
+  return fmax(run->t_end - play->t, 0) / view_speed(play->speed_level);
 }
 
 void view_play_step_event(view_play *play, const view_run *run, int direction) {

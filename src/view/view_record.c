@@ -24,10 +24,31 @@
 /// GIF delays count hundredths of a second.
 #define CENTISECONDS 100.0
 
-/// Frames of a recording: fps x seconds, at least one.
-static long frame_count(double seconds, int fps) {
-  const long n = lround(seconds * fps);
-  return n > 0 ? n : 1;
+/// The length of a recording: --record-seconds, else the whole run.
+typedef struct recording_length {
+  long frames;   ///< fps x --record-seconds, or the whole run's, at least one
+  double whole;  ///< the whole run and the hold [s] (0 with --record-seconds)
+  bool cut;      ///< the whole run was longer than VIEW_RECORD_MAX_SECONDS
+} recording_length;
+
+// --record-seconds S gives fps x S frames. Without it the playback, from
+// --at, reaches the end of the run after view_play_seconds_left() and the
+// hold follows: every frame up to the one at or after the end, then the
+// hold, in whole frames; at most VIEW_RECORD_MAX_SECONDS of them.
+static recording_length recording_length_of(const view_run *run, const view_options *o, int fps) {
+  recording_length r = {0, 0, false};
+  if (o->record_seconds > 0) {
+    r.frames = lround(o->record_seconds * fps);
+  } else {
+    view_play play;
+    view_play_start(&play, run, o);
+    view_play_seek(&play, run, o->at);
+    r.whole = view_play_seconds_left(&play, run) + VIEW_RECORD_HOLD_SECONDS;
+    r.cut = r.whole > VIEW_RECORD_MAX_SECONDS;
+    r.frames = r.cut ? lround(VIEW_RECORD_MAX_SECONDS * fps) : (long)ceil(r.whole * fps);
+  }
+  if (r.frames < 1) r.frames = 1;
+  return r;
 }
 
 bool view_record_is_mp4(const char *path) {
@@ -115,15 +136,18 @@ static bool recording_start(recording *rec, FILE *stream, const view_options *o,
 }
 
 // Plays the run into the encoder, frame by frame, until `n` frames or a
-// stop; false with a message when a frame fails.
+// stop; false with a message when a frame fails. *last: the display time
+// of the last frame drawn.
 static bool recording_play(recording *rec, view_canvas *canvas, view_run *run,
-                           const view_options *o, int fps, long n, char *message, size_t size) {
+                           const view_options *o, int fps, long n, double *last, char *message,
+                           size_t size) {
   view_play play;
   view_play_start(&play, run, o);
   view_play_seek(&play, run, o->at);
   bool ok = true;
   for (long k = 0; ok && k < n && !stop_asked(o); k++) {
     view_draw_frame(canvas, run, &play, NULL);
+    *last = play.t;
     // Whole hundredths that add up: frame k ends at round(100 (k+1) / fps).
     const int delay = (int)(lround(CENTISECONDS * (double)(k + 1) / fps) -
                             lround(CENTISECONDS * (double)k / fps));
@@ -145,8 +169,15 @@ static bool recording_finish(recording *rec, bool ok, char *message, size_t size
 }
 
 int view_record(view_run *run, const view_options *o) {
-  const double seconds = o->record_seconds > 0 ? o->record_seconds : VIEW_RECORD_DEFAULT_SECONDS;
   const int fps = o->fps > 0 ? o->fps : VIEW_RECORD_DEFAULT_FPS;
+  const recording_length length = recording_length_of(run, o, fps);
+  const long n = length.frames;
+  if (length.cut)
+    fprintf(stderr,
+            "zeno: note: the whole run takes %.6g s to play at this speed; recording its first "
+            "%g s (--record-seconds S sets the length; a faster --speed or --zeno-warp plays "
+            "more of it)\n",
+            length.whole - VIEW_RECORD_HOLD_SECONDS, VIEW_RECORD_MAX_SECONDS);
   if (TTF_Init() != 0) {
     fprintf(stderr, "zeno: cannot start SDL2_ttf: %s\n", TTF_GetError());
     return 1;
@@ -155,7 +186,7 @@ int view_record(view_run *run, const view_options *o) {
   view_canvas canvas;
   zeno_error err;
   zeno_io_output *out = NULL;
-  const long n = frame_count(seconds, fps);
+  double last = o->at;
   bool ok = view_canvas_create(&canvas, o->width, o->height, message, sizeof message);
   if (ok && (out = zeno_io_output_open_path(o->record, &err)) == NULL) {
     snprintf(message, sizeof message, "%s", err.message);
@@ -164,7 +195,7 @@ int view_record(view_run *run, const view_options *o) {
   if (out != NULL) {
     recording rec = {NULL, NULL, NULL};
     ok = recording_start(&rec, zeno_io_output_stream(out), o, fps, message, sizeof message);
-    if (ok) ok = recording_play(&rec, &canvas, run, o, fps, n, message, sizeof message);
+    if (ok) ok = recording_play(&rec, &canvas, run, o, fps, n, &last, message, sizeof message);
     if (rec.gif != NULL || rec.mp4 != NULL)
       ok = recording_finish(&rec, ok, message, sizeof message);
     // Into place only whole and only when not stopped; else dropped.
@@ -177,8 +208,10 @@ int view_record(view_run *run, const view_options *o) {
     }
   }
   if (ok)
-    fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps)\n", o->record, n, o->width,
-            o->height, (double)n / fps, fps);
+    fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps; t = %.6g to %.6g%s)\n",
+            o->record, n, o->width, o->height, (double)n / fps, fps,
+            o->at < run->t_end ? o->at : run->t_end, last,
+            last >= run->t_end ? ", the end of the run" : "");
   else if (!stop_asked(o)) fprintf(stderr, "zeno: %s\n", message);
   view_canvas_destroy(&canvas);  // a canvas that failed to start is empty
   TTF_Quit();
