@@ -43,6 +43,18 @@ static double item_spacing(const plot_legend_item *item, double fs) {
   return (tight ? LEGEND_TIGHT_SPACING : PLOT_LEGEND_SPACING) * fs;
 }
 
+/// The width a heading at k needs on its row: with all the label boxes
+/// after it when they fit in `width`, else with the first.
+static double group_width(const plot_legend_item *items, size_t n, size_t k, double width,
+                          double fs) {
+  double w = item_width(&items[k], fs);
+  const double first = k + 1 < n ? w + item_spacing(&items[k], fs) + item_width(&items[k + 1], fs)
+                                 : w;
+  for (size_t i = k + 1; i < n && items[i].mark == PLOT_MARK_LABEL; i++)
+    w += item_spacing(&items[i - 1], fs) + item_width(&items[i], fs);
+  return w <= width ? w : first;
+}
+
 /// Calls place(k, x, row) for every item as the legend wraps within
 /// `width`, each row centred; returns the rows.
 static size_t flow(const plot_legend_item *items, size_t n, double width, double fs,
@@ -50,12 +62,11 @@ static size_t flow(const plot_legend_item *items, size_t n, double width, double
   size_t row = 0, first = 0;  // items first..k-1 are on the row
   double x = 0, gap = 0;      // the row's width with the gap after its last item
   for (size_t k = 0; k <= n; k++) {
-    // A heading stays on the row of the item after it.
-    const bool heading = k + 1 < n && items[k].mark == PLOT_MARK_NONE;
-    const double w = k == n    ? 0
-                     : heading ? item_width(&items[k], fs) + item_spacing(&items[k], fs) +
-                                     item_width(&items[k + 1], fs)
-                               : item_width(&items[k], fs);
+    // A heading keeps its group (the label boxes after it) on its row
+    // when the group fits in one, else at least the first of them.
+    const double w = k == n                            ? 0
+                     : items[k].mark == PLOT_MARK_NONE ? group_width(items, n, k, width, fs)
+                                                       : item_width(&items[k], fs);
     if (k == n || (x > 0 && x + w > width)) {  // the row ends before item k
       double at = fmax((width - (x - gap)) / 2, 0.0);
       for (size_t i = first; i < k && place; i++) {
