@@ -3,6 +3,7 @@
 // simulation check, Example 3 is not (and the command still exits 0), the
 // JSON and certificate.json carry the verdict and V2, and bad options exit 2
 // naming the option and its range.
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -40,6 +41,42 @@ static void example4_certified(void **state) {
   assert_contains(r.out, "CSDP solved");
   assert_contains(r.out, "50 runs");
   assert_contains(r.out, "x2");
+  run_result_free(&r);
+}
+
+/// The printed V2's relative floor (cmd_certify.c's CERTIFY_TERM_FLOOR).
+#define TERM_FLOOR 1e-9
+
+// The text says what its numbers mean: Example 4's CSDP margin is a tiny
+// negative number beside "certified" (zero within CSDP's accuracy: the
+// exact check decided), and V2 prints no term below 1e-9 of its largest
+// (its 2.4e-11 u1 u2 is rounding), saying that it left some out.
+static void human_output_honest(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("certify", EXAMPLE4);
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "verdict                 certified\n");
+  const char *margin = strstr(r.out, "Gram margin t* = -");
+  assert_non_null(margin);
+  assert_contains(margin, "(zero within CSDP's accuracy; the exact check decided)");
+  const char *v2 = strstr(r.out, "V2 (own units)");
+  assert_non_null(v2);
+  char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(v2, "\n"), v2);
+  assert_contains(line, "1 term below 1e-09 of the largest left out");
+  double largest = 0, smallest = INFINITY;
+  for (const char *p = line + strlen("V2 (own units)"); *p && *p != '('; p++) {
+    if (!(*p == '-' || *p == '+' || (*p >= '0' && *p <= '9')) || (p[-1] != ' ' && p[-1] != '-'))
+      continue;
+    char *end;
+    const double v = fabs(strtod(p, &end));
+    if (end == p) continue;
+    largest = fmax(largest, v);
+    smallest = fmin(smallest, v);
+    p = end - 1;
+  }
+  assert_true(largest > 1);
+  if (!(smallest >= TERM_FLOOR * largest)) fail_msg("a term of %g in: %s", smallest, line);
   run_result_free(&r);
 }
 
@@ -617,7 +654,7 @@ int main(void) {
       cmocka_unit_test(regions_certify),       cmocka_unit_test(regions_certify_all_is_sound),
       cmocka_unit_test(plot_along_the_run),    cmocka_unit_test(out_dir_is_locked),
       cmocka_unit_test(out_dir_holds_one_run), cmocka_unit_test(regions_certificates_resume),
-      cmocka_unit_test(bad_options),
+      cmocka_unit_test(bad_options),           cmocka_unit_test(human_output_honest),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -881,6 +881,42 @@ static void test_one_column_size_taken(void **state) {
   run_result_free(&r);
 }
 
+// A trajectory figure's note (zeno certify's remark that V2 may rise in
+// free flight) ends its legend: its parts (split after "; ") wrap as
+// items do, on the page, at the legend's text size.
+static void test_trajectory_note(void **state) {
+  (void)state;
+  static const double t[3] = {0, 0.5, 1}, v1[3] = {1, 0.8, 0.5}, v2[3] = {2, 2.2, 0.7};
+  static const char *const names[3] = {"V₁ (energy)", NULL, "V₂"};
+  work_dir w;
+  char pdf[PATH_SIZE];
+  work_pdf(&w, pdf);
+  plot_layout plain, noted;
+  plot_options o = one_column(&plain);
+  plot_trajectory_input in = {.title = "certificate",
+                              .count = 3,
+                              .t = t,
+                              .z1 = v1,
+                              .x2 = v2,
+                              .accumulation_t = NAN,
+                              .options = &o,
+                              .names = names,
+                              .top_label = "V₁",
+                              .bottom_label = "V₂"};
+  const plot_status st = plot_trajectory(pdf, &in);
+  o.layout = &noted;
+  in.note = "V₂ may rise in free flight; it falls from a flight's start to after its impact";
+  const plot_status st2 = plot_trajectory(pdf, &in);
+  work_dir_remove(&w, (const char *const[]){"f.pdf", NULL}, NULL);
+  assert_int_equal(st, PLOT_OK);
+  assert_int_equal(st2, PLOT_OK);
+  assert_int_equal(plain.legend_items, 4);                       // V1, V2, event, impact
+  assert_int_equal(noted.legend_items, plain.legend_items + 2);  // parts split after "; "
+  assert_true(box_inside(noted.legend, ONE_COLUMN_WIDTH, ONE_COLUMN_HEIGHT));
+  assert_true(noted.legend.y1 > plain.legend.y1);  // a row of its own
+  assert_text_sizes(&noted);
+}
+
 /* ---- sweep --color (issue 32) -------------------------------------------------- */
 
 /// The sweep figure's fixed colours (plot_sweep.c): viridis's ends, points
@@ -962,16 +998,21 @@ static void test_sweep_color_option(void **state) {
                                      "initial.qdp.1=-1:-0.5:2", "--plot", png, "--color", "speed");
   run_result no_plot = run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3",
                                          "--y", "initial.qdp.1=-1:-0.5:2", "--color", "t");
+  run_result basin = run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3", "--y",
+                                       "initial.qdp.1=-1:-0.5:2", "--plot", png, "--color",
+                                       "impacts", "--magnitude", "0.1:1:3");
   work_dir_remove(&w, (const char *const[]){"s.png", NULL}, NULL);
   for (int k = 0; k < 5; k++) assert_int_equal(codes[k], 0);
-  const run_result *refused[2] = {&bad, &no_plot};
-  const char *named[2] = {"--color speed", "--color t"};
-  for (int k = 0; k < 2; k++) {
+  const run_result *refused[3] = {&bad, &no_plot, &basin};
+  const char *named[3] = {"--color speed", "--color t", "--color impacts"};
+  for (int k = 0; k < 3; k++) {
     assert_int_equal(refused[k]->exit_code, 2);
     assert_non_null(strstr(refused[k]->err, named[k]));
     assert_true(strchr(refused[k]->err, '\n') == refused[k]->err + strlen(refused[k]->err) - 1);
   }
   assert_non_null(strstr(no_plot.err, "--plot"));
+  assert_non_null(strstr(basin.err, "basin map"));
+  run_result_free(&basin);
   run_result_free(&bad);
   run_result_free(&no_plot);
 }
@@ -993,6 +1034,7 @@ int main(void) {
       cmocka_unit_test(test_one_column_regions),
       cmocka_unit_test(test_one_column_trajectory),
       cmocka_unit_test(test_one_column_size_taken),
+      cmocka_unit_test(test_trajectory_note),
       cmocka_unit_test(test_sweep_color_x2),
       cmocka_unit_test(test_sweep_color_option),
   };

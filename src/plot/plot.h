@@ -65,6 +65,7 @@ typedef struct plot_layout {
   /// axis labels, and of the legend's text (INFINITY: none drawn).
   double text_min, axis_text_min, legend_text_min;
   plot_box legend;      ///< the legend's extent: samples, swatches and text
+  size_t legend_items;  ///< items of a wrapping legend drawn (maps, trajectories)
   size_t marker_count;  ///< markers drawn over the data (fixed points, dots)
   plot_box markers[PLOT_LAYOUT_MARKERS];
   /// A trajectory's mode bands: how many were shaded, and the modes named
@@ -267,6 +268,10 @@ typedef struct plot_trajectory_input {
   /// letter for one contact): the time from a row to the next is shaded in
   /// both panels by its mode, and the legend names the modes shaded.
   const char (*mode)[ZENO_MODE_NAME_SIZE];
+  /// When not NULL, a remark the legend ends with (its own row when it does
+  /// not fit): what the reader should know about the curves (zeno certify:
+  /// V2 may rise in free flight).
+  const char *note;
 } plot_trajectory_input;
 
 /// The axis labels of the trajectory figure: the time, the panels' of two

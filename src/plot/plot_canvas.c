@@ -200,6 +200,11 @@ void plot_record_legend(cairo_t *cr, double x0, double y0, double x1, double y1)
   box_union(&s->layout->legend, device_box(cr, x0, y0, x1, y1));
 }
 
+void plot_record_legend_item(cairo_t *cr) {
+  plot_scales *s = scales_of(cr);
+  if (s != NULL && s->layout != NULL) s->layout->legend_items++;
+}
+
 void plot_record_marker(cairo_t *cr, double cx, double cy, double radius) {
   plot_scales *s = scales_of(cr);
   if (s == NULL || s->layout == NULL) return;

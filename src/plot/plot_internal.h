@@ -88,6 +88,8 @@ plot_text_role plot_text_role_set(cairo_t *cr, plot_text_role role);
 /// marker, in user coordinates.
 void plot_record_legend(cairo_t *cr, double x0, double y0, double x1, double y1);
 void plot_record_marker(cairo_t *cr, double cx, double cy, double radius);
+/// Counts an item of a wrapping legend (plot_layout.legend_items).
+void plot_record_legend_item(cairo_t *cr);
 /// Records an axis label's text (plot_axes() records its own).
 void plot_record_axis_label(cairo_t *cr, const char *text);
 /// Records a colour bar's extent (user coordinates) and its data range.

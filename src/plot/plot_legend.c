@@ -153,6 +153,7 @@ static void draw_item(size_t k, double x, size_t row, void *ctx) {
   }
   plot_set_color(cr, PLOT_COLOR_INK);
   plot_text(cr, text_x, base, PLOT_FONT_TICK, item->text, 0.0, 1.0);
+  plot_record_legend_item(cr);
   plot_record_legend(cr, left, base - (1 + LEGEND_LABEL_PAD) * PLOT_FONT_TICK * fs,
                      left + item_width(item, fs), base + LEGEND_DESCENT * PLOT_FONT_TICK * fs);
 }

@@ -23,12 +23,16 @@
 #define TRAJ_EVENT_TICK 7.0
 #define TRAJ_IMPACT_TICK 14.0
 #define TRAJ_STRIP_LABEL_GAP 4.0
-/// Legend items: three series, events, impacts, and "mode" with a band per mode.
-#define TRAJ_LEGEND_ITEMS (3 + 2 + 1 + ZENO_MAX_MODES)
+/// Legend items: three series, events, impacts, "mode" with a band per
+/// mode, and the note.
+#define TRAJ_LEGEND_ITEMS (3 + 2 + 1 + ZENO_MAX_MODES + TRAJ_NOTE_PARTS)
 /// A mode band's colour: its palette colour this far towards white.
 #define TRAJ_MODE_TINT 0.55
 /// Largest 8-bit channel value (white).
 #define PLOT_CHANNEL_FULL 255.0
+/// The note's parts (split after "; ") and the room for each.
+#define TRAJ_NOTE_PARTS 4
+#define TRAJ_NOTE_SIZE 160
 /// Room for a mode's legend text.
 #define TRAJ_MODE_TEXT_SIZE 16
 /// About this many ticks per axis.
@@ -225,8 +229,28 @@ static traj_series series_of(const plot_trajectory_input *in) {
 
 /// The legend's items: the series, events, impacts and the modes shaded
 /// (their texts in `text`). Returns their count.
+/// Room for the legend's own texts: the modes' names and the note's parts.
+typedef struct legend_text {
+  char mode[ZENO_MAX_MODES][TRAJ_MODE_TEXT_SIZE];
+  char note[TRAJ_NOTE_PARTS][TRAJ_NOTE_SIZE];
+} legend_text;
+
+/// The note's parts, split after each "; " (the legend wraps between
+/// them); returns their count.
+static size_t note_parts(const char *note, legend_text *text) {
+  size_t n = 0;
+  for (const char *p = note; *p && n < TRAJ_NOTE_PARTS; n++) {
+    const char *cut = strstr(p, "; ");
+    const size_t length = cut && n + 1 < TRAJ_NOTE_PARTS ? (size_t)(cut - p) + 1 : strlen(p);
+    snprintf(text->note[n], TRAJ_NOTE_SIZE, "%.*s", (int)length, p);
+    p += length;
+    while (*p == ' ') p++;
+  }
+  return n;
+}
+
 static size_t legend_items(const plot_trajectory_input *in, const traj_series *t,
-                           plot_legend_item *items, char text[][TRAJ_MODE_TEXT_SIZE]) {
+                           plot_legend_item *items, legend_text *text) {
   size_t n = 0;
   for (int i = 0; i < t->top_count; i++)
     items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->top[i].color, t->top[i].name};
@@ -237,9 +261,12 @@ static size_t legend_items(const plot_trajectory_input *in, const traj_series *t
   const size_t m = modes_present(in, modes);
   if (m > 0) items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, "mode"};
   for (size_t i = 0; i < m; i++) {
-    snprintf(text[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_MAX_CONTACTS, modes[i]);
-    items[n++] = (plot_legend_item){PLOT_MARK_LABEL, plot_mode_color(modes[i]), text[i]};
+    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_MAX_CONTACTS, modes[i]);
+    items[n++] = (plot_legend_item){PLOT_MARK_LABEL, plot_mode_color(modes[i]), text->mode[i]};
   }
+  const size_t parts = in->note ? note_parts(in->note, text) : 0;
+  for (size_t i = 0; i < parts; i++)
+    items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, text->note[i]};
   return n;
 }
 
@@ -252,8 +279,8 @@ void plot_trajectory_layout(const plot_trajectory_input *in, double width, doubl
   top->width = fmax(width - top->left - TRAJ_MARGIN_RIGHT * k, 1.0);
   const traj_series t = series_of(in);
   plot_legend_item items[TRAJ_LEGEND_ITEMS];
-  char text[ZENO_MAX_MODES][TRAJ_MODE_TEXT_SIZE];
-  const size_t rows = plot_flow_rows(items, legend_items(in, &t, items, text),
+  legend_text text;
+  const size_t rows = plot_flow_rows(items, legend_items(in, &t, items, &text),
                                      width - 2 * plot_flow_side(k), fs);
   top->top = TRAJ_LEGEND_Y * fs + (double)(rows - 1) * plot_flow_row(fs) +
              plot_legend_clearance(fs, k);
@@ -377,8 +404,8 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
   plot_title(cr, c->width, in->title);
   const traj_series t = series_of(in);
   plot_legend_item items[TRAJ_LEGEND_ITEMS];
-  char text[ZENO_MAX_MODES][TRAJ_MODE_TEXT_SIZE];
-  const size_t n = legend_items(in, &t, items, text);
+  legend_text text;
+  const size_t n = legend_items(in, &t, items, &text);
   const double side = plot_flow_side(c->scales.size);
   plot_flow_legend(cr, items, n, side, c->width - side, TRAJ_LEGEND_Y * c->scales.font);
   const double top_of_bottom = bottom.top;
