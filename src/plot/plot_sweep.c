@@ -5,6 +5,7 @@
 // the basin's inner edge in bins.
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plot/plot_internal.h"
 
@@ -270,6 +271,19 @@ static void color_bar(cairo_t *cr, const plot_legend_layout *l, const color_scal
   plot_record_color_bar(cr, x, b.top, x + SWEEP_BAR_WIDTH * fs, b.top + b.height, s->lo, s->hi);
 }
 
+/// The map's frame and its legend of `rows` rows `legend_width` wide, the
+/// cells' size (cx, cy), the title; leaves the context clipped to the map.
+static void open_map(plot_canvas *c, const plot_sweep_input *in, size_t rows, double legend_width,
+                     plot_frame *f, plot_legend_layout *legend, double *cx, double *cy) {
+  memset(f, 0, sizeof *f);
+  plot_grid_range(in->x, &f->x_min, &f->x_max, cx);
+  plot_grid_range(in->y, &f->y_min, &f->y_max, cy);
+  plot_apply_limits(in->options, f);
+  plot_grid_layout(c->width, c->height, c->scales.font, rows, legend_width, false, f, legend);
+  plot_title(c->cr, c->width, in->title ? in->title : "");
+  plot_clip(c->cr, f);
+}
+
 static plot_status quantity_map(plot_canvas *c, const plot_sweep_input *in) {
   cairo_t *cr = c->cr;
   const double fs = c->scales.font;
@@ -289,15 +303,10 @@ static plot_status quantity_map(plot_canvas *c, const plot_sweep_input *in) {
   if (s.errors > 0)
     legend_width = fmax(legend_width, swatch + plot_text_width(errors, PLOT_FONT_TICK, fs));
   const size_t rows = (size_t)(1 + SWEEP_BAR_ROWS + (s.none > 0) + (s.errors > 0));
-  plot_frame f = {0};
-  double cx, cy;
-  plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
-  plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
-  plot_apply_limits(in->options, &f);
+  plot_frame f;
   plot_legend_layout legend;
-  plot_grid_layout(c->width, c->height, fs, rows, legend_width, false, &f, &legend);
-  plot_title(cr, c->width, in->title ? in->title : "");
-  plot_clip(cr, &f);
+  double cx, cy;
+  open_map(c, in, rows, legend_width, &f, &legend, &cx, &cy);
   for (size_t k = 0; k < n; k++) {
     const zeno_sweep_point *p = &in->grid[k];
     const plot_color color = p->ok ? scale_color(&s, quantity(in->color, p))
@@ -357,15 +366,10 @@ plot_status plot_sweep(const char *path, const plot_sweep_input *in) {
   legend_width += (PLOT_SWATCH + PLOT_SWATCH_GAP) * fs;
   size_t present = count[SWEEP_CLASSES] > 0;
   for (int k = 0; k < classes; k++) present += count[k] > 0;
-  plot_frame f = {0};
-  double cx, cy;
-  plot_grid_range(in->x, &f.x_min, &f.x_max, &cx);
-  plot_grid_range(in->y, &f.y_min, &f.y_max, &cy);
-  plot_apply_limits(in->options, &f);
+  plot_frame f;
   plot_legend_layout legend;
-  plot_grid_layout(c.width, c.height, fs, present, legend_width, false, &f, &legend);
-  plot_title(cr, c.width, in->title ? in->title : "");
-  plot_clip(cr, &f);
+  double cx, cy;
+  open_map(&c, in, present, legend_width, &f, &legend, &cx, &cy);
   for (size_t k = 0; k < n; k++) {
     const zeno_sweep_point *p = &in->grid[k];
     plot_grid_cell(cr, &f, p->x, p->y, cx, cy, color_at(in, class_at(in, p)));
