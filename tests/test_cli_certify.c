@@ -3,6 +3,7 @@
 // simulation check, Example 3 is not (and the command still exits 0), the
 // JSON and certificate.json carry the verdict and V2, and bad options exit 2
 // naming the option and its range.
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -40,6 +41,42 @@ static void example4_certified(void **state) {
   assert_contains(r.out, "CSDP solved");
   assert_contains(r.out, "50 runs");
   assert_contains(r.out, "x2");
+  run_result_free(&r);
+}
+
+/// The printed V2's relative floor (cmd_certify.c's CERTIFY_TERM_FLOOR).
+#define TERM_FLOOR 1e-9
+
+// The text says what its numbers mean: Example 4's CSDP margin is a tiny
+// negative number beside "certified" (zero within CSDP's accuracy: the
+// exact check decided), and V2 prints no term below 1e-9 of its largest
+// (its 2.4e-11 u1 u2 is rounding), saying that it left some out.
+static void human_output_honest(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("certify", EXAMPLE4);
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "verdict                 certified\n");
+  const char *margin = strstr(r.out, "Gram margin t* = -");
+  assert_non_null(margin);
+  assert_contains(margin, "(zero within CSDP's accuracy; the exact check decided)");
+  const char *v2 = strstr(r.out, "V2 (own units)");
+  assert_non_null(v2);
+  char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(v2, "\n"), v2);
+  assert_contains(line, "1 term below 1e-09 of the largest left out");
+  double largest = 0, smallest = INFINITY;
+  for (const char *p = line + strlen("V2 (own units)"); *p && *p != '('; p++) {
+    if (!(*p == '-' || *p == '+' || (*p >= '0' && *p <= '9')) || (p[-1] != ' ' && p[-1] != '-'))
+      continue;
+    char *end;
+    const double v = fabs(strtod(p, &end));
+    if (end == p) continue;
+    largest = fmax(largest, v);
+    smallest = fmin(smallest, v);
+    p = end - 1;
+  }
+  assert_true(largest > 1);
+  if (!(smallest >= TERM_FLOOR * largest)) fail_msg("a term of %g in: %s", smallest, line);
   run_result_free(&r);
 }
 
@@ -290,7 +327,7 @@ static void regions_certify_all_is_sound(void **state) {
 }
 
 // --plot: the figure of V1 and V2 along Example 4's run, a PNG of the
-// default figure size (900 x 600); a format it cannot write is refused.
+// default figure size (460 x 345, matplotlib's 6.4 x 4.8 in); a format it cannot write is refused.
 static void plot_along_the_run(void **state) {
   (void)state;
   work_dir w;
@@ -312,8 +349,8 @@ static void plot_along_the_run(void **state) {
                          (unsigned)head[18] << 8 | head[19];
   const unsigned height = (unsigned)head[20] << 24 | (unsigned)head[21] << 16 |
                           (unsigned)head[22] << 8 | head[23];
-  assert_int_equal(width, 900);
-  assert_int_equal(height, 600);
+  assert_int_equal(width, 460);  // PLOT_WIDTH x PLOT_HEIGHT (src/plot/plot.h)
+  assert_int_equal(height, 345);
   r = run_zeno_captured("certify", EXAMPLE4, "--plot", "v.bmp");
   assert_int_equal(r.exit_code, 2);
   assert_contains(r.err, "--plot");
@@ -617,7 +654,7 @@ int main(void) {
       cmocka_unit_test(regions_certify),       cmocka_unit_test(regions_certify_all_is_sound),
       cmocka_unit_test(plot_along_the_run),    cmocka_unit_test(out_dir_is_locked),
       cmocka_unit_test(out_dir_holds_one_run), cmocka_unit_test(regions_certificates_resume),
-      cmocka_unit_test(bad_options),
+      cmocka_unit_test(bad_options),           cmocka_unit_test(human_output_honest),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

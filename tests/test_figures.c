@@ -109,7 +109,7 @@ static const char *read_head(const char *path) {
 
 /* ---- size, density, PDF page ---------------------------------------------------- */
 
-// --size sets the PNG's pixels; --dpi alone scales the default 900 x 600 by
+// --size sets the PNG's pixels; --dpi alone scales the default 460 x 345 by
 // dpi/96 and writes the density; a PDF's page is --size points.
 static void test_size_and_dpi(void **state) {
   (void)state;
@@ -139,8 +139,8 @@ static void test_size_and_dpi(void **state) {
   assert_int_equal(wa, 1234);
   assert_int_equal(ha, 567);
   assert_int_equal(pa, lround(96 / METRES_PER_INCH));  // 3780 px/m
-  assert_int_equal(wb, 1800);
-  assert_int_equal(hb, 1200);
+  assert_int_equal(wb, 2 * PLOT_WIDTH);
+  assert_int_equal(hb, 2 * PLOT_HEIGHT);
   assert_int_equal(pb, lround(192 / METRES_PER_INCH));
   assert_int_equal(wc, 2000);
   assert_int_equal(hc, 1500);
@@ -275,7 +275,7 @@ static void test_bad_values(void **state) {
   static const struct {
     const char *option, *value;
   } BAD[] = {
-      {"--size", "199x600"},   {"--size", "900x8001"},  {"--size", "900"},
+      {"--size", "99x600"},    {"--size", "900x8001"},  {"--size", "900"},
       {"--size", "axb"},       {"--size", "900.5x600"}, {"--size", "-900x600"},
       {"--dpi", "0"},          {"--dpi", "1201"},       {"--dpi", "nan"},
       {"--dpi", "2000"},       {"--font-scale", "0.1"}, {"--font-scale", "5"},
@@ -286,20 +286,20 @@ static void test_bad_values(void **state) {
   for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++)
     assert_refused("maps", EXAMPLE2, "m.png", BAD[k].option, BAD[k].value, BAD[k].option);
   // Checked against the figure: no density for vector files, the layout
-  // at least 200 a side, ranges of t* - t positive.
+  // at least 100 a side, ranges of t* - t positive.
   assert_refused("maps", EXAMPLE2, "m.pdf", "--dpi", "150", "--dpi");
-  assert_refused("maps", EXAMPLE2, "m.png", "--dpi", "1000", "--dpi");  // 9375 px wide
+  assert_refused("maps", EXAMPLE2, "m.png", "--dpi", "24", "--dpi");  // 86 px high
   work_dir w;
   work_dir_create(&w, "figures");
   char path[PATH_SIZE];
   work_path(&w, "m.png", path);
-  run_result r = run_zeno_captured("maps", EXAMPLE2, "--plot", path, "--size", "600x400", "--dpi",
-                                   "300");  // laid out on 192 x 128
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--plot", path, "--size", "300x200", "--dpi",
+                                   "300");  // laid out on 96 x 64
   const bool written = exists(path);
   work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
   assert_int_equal(r.exit_code, 2);
   assert_false(written);
-  assert_non_null(strstr(r.err, "--dpi 300 with --size 600x400"));
+  assert_non_null(strstr(r.err, "--dpi 300 with --size 300x200"));
   run_result_free(&r);
   assert_refused("sweep", EXAMPLE3_ZENO, "s.png", "--xlim", "3:-3", "--xlim");
   assert_refused("regions", EXAMPLE2, "r.png", "--ylim", "a:b", "--ylim");
@@ -352,6 +352,21 @@ static int impact_columns(cairo_surface_t *s, const plot_frame *strip) {
   return n;
 }
 
+/// The layout of the default trajectory figure of a run read back (its
+/// legend names the run's modes, as the program's does).
+static void trajectory_layout(const zeno_run_dir_data *d, plot_frame *top, plot_frame *bottom,
+                              plot_frame *strip) {
+  char(*mode)[ZENO_MODE_NAME_SIZE] = calloc(d->row_count + 1, sizeof *mode);
+  assert_non_null(mode);
+  for (size_t i = 0; i < d->row_count; i++)
+    zeno_mode_name(d->rows[i].mode, d->contact_count, mode[i]);
+  const plot_trajectory_input in = {.count = d->row_count,
+                                    .contact_count = d->contact_count,
+                                    .mode = (const char(*)[ZENO_MODE_NAME_SIZE])mode};
+  plot_trajectory_layout(&in, PLOT_WIDTH, PLOT_HEIGHT, top, bottom, strip);
+  free(mode);
+}
+
 // Example 3's Zeno run: impacts are ticks in the strip under the bottom
 // panel, none inside the panels (black ink there would hide the tail); on
 // the log axis t* - t (t* the 'zeno' event's time) each impact tick is at
@@ -364,7 +379,10 @@ static void test_trajectory_axes(void **state) {
   zeno_error err;
   char events[2 * PATH_SIZE];
   snprintf(events, sizeof events, "%s/events.jsonl", f.run);
-  const zeno_status read = zeno_run_dir_read_events(events, &d, &err);
+  char trajectory[2 * PATH_SIZE];
+  snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", f.run);
+  zeno_status read = zeno_run_dir_read_trajectory(trajectory, &d, &err);
+  if (read == ZENO_OK) read = zeno_run_dir_read_events(events, &d, &err);
   cairo_surface_t *linear = NULL, *log = NULL;
   if (code == 0) code = run_zeno("plot-trajectory", f.run, "--plot", f.png);
   if (code == 0) linear = cairo_image_surface_create_from_png(f.png);
@@ -376,7 +394,7 @@ static void test_trajectory_axes(void **state) {
   assert_int_equal(code, 0);
   assert_int_equal(read, ZENO_OK);
   plot_frame top, bottom, strip;
-  plot_trajectory_layout(PLOT_WIDTH, PLOT_HEIGHT, NULL, &top, &bottom, &strip);
+  trajectory_layout(&d, &top, &bottom, &strip);
   assert_true(strip.top > bottom.top + bottom.height);
   const plot_frame *panels[2] = {&top, &bottom};
   for (int k = 0; k < 2; k++) {
@@ -442,29 +460,29 @@ static void test_log_axis_refused(void **state) {
   run_result_free(&bad_lim);
 }
 
-// The grid layout: at the default size the legend stands beside the map;
+// The grid layout: at the design size the legend stands beside the map;
 // in a small figure with a wide legend it goes under the map in columns,
 // giving the map the whole width; equal scales keep the data's aspect.
 static void test_grid_layout(void **state) {
   (void)state;
-  const double lw = 250, fs = 1;
+  const double lw = 270, fs = 1;
   plot_frame f = {.x_min = 0, .x_max = 4, .y_min = 0, .y_max = 1};
   plot_legend_layout l;
-  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 9, lw, false, &f, &l);
+  plot_grid_layout(PLOT_DESIGN_WIDTH, PLOT_DESIGN_HEIGHT, fs, 9, lw, false, &f, &l);
   assert_false(l.below);
   assert_true(fabs(l.x - (f.left + f.width + 18)) < 1e-9 && l.y == f.top);
-  assert_true(f.left + f.width + 18 + lw <= PLOT_WIDTH);
+  assert_true(f.left + f.width + 18 + lw <= PLOT_DESIGN_WIDTH);
   double x, y;
   plot_legend_position(&l, 8, &x, &y);
   assert_true(x == l.x && fabs(y - (l.y + 8 * l.row)) < 1e-9);
   // 640 x 480 at 120 dpi is a 512 x 384 layout: beside, the map would keep
-  // 512 - 76 - 16 - 18 - 250 = 152 px, under 40% of the 420 px inside.
+  // 512 - 76 - 16 - 18 - 270 = 132 px, under 35% of the 420 px inside.
   plot_grid_layout(512, 384, fs, 2, lw, false, &f, &l);
   assert_true(l.below);
   assert_true(fabs(f.width - (512 - 76 - 16)) < 1e-9);
   assert_true(l.y > f.top + f.height && l.y + 2 * l.row <= 384);
   plot_frame e = {.x_min = -2, .x_max = 2, .y_min = 0, .y_max = 1};
-  plot_grid_layout(PLOT_WIDTH, PLOT_HEIGHT, fs, 12, lw, true, &e, &l);
+  plot_grid_layout(PLOT_DESIGN_WIDTH, PLOT_DESIGN_HEIGHT, fs, 12, lw, true, &e, &l);
   assert_true(fabs(e.width / e.height - 4.0) < 1e-9);
 }
 
@@ -512,21 +530,26 @@ static void test_region_map_layout(void **state) {
   work_dir_create(&w, "figures");
   char png[PATH_SIZE];
   work_path(&w, "r.png", png);
+  // At the design size (its legend rows PLOT_GRID_LEGEND_ROW = 18 px,
+  // swatches 12 px).
   const int code = run_zeno("regions", SCENE, "--x", X, "--y", Y, "--mc-runs", "0", "--plot", png,
-                            "-q");
+                            "-q", "--size", "900x600");
   cairo_surface_t *s = cairo_image_surface_create_from_png(png);
   work_dir_remove(&w, (const char *const[]){"r.png", NULL}, NULL);
   assert_int_equal(code, 0);
   int rows, columns;
   blank_edges(s, &rows, &columns);
-  assert_true(rows < PLOT_HEIGHT / 10);
-  assert_true(columns < PLOT_WIDTH / 10);
+  assert_true(rows < PLOT_DESIGN_HEIGHT / 10);
+  assert_true(columns < PLOT_DESIGN_WIDTH / 10);
+  plot_options design = plot_options_default();
+  design.width = PLOT_DESIGN_WIDTH;
+  design.height = PLOT_DESIGN_HEIGHT;
 
   zeno_regions_def d;
   zeno_region_point *g = region_grid(SCENE, &d, X, Y);
   zeno_scene scene;
   assert_int_equal(zeno_scene_load(SCENE, NULL, 0, &scene, NULL), ZENO_OK);
-  plot_regions_input in = {.x = &d.x, .y = &d.y, .grid = g, .overlay = &scene};
+  plot_regions_input in = {.x = &d.x, .y = &d.y, .grid = g, .overlay = &scene, .options = &design};
   char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
   const size_t n = plot_regions_legend(&in, labels);
   assert_string_equal(labels[n - 5], "contact point on its surface");
@@ -535,10 +558,10 @@ static void test_region_map_layout(void **state) {
   plot_regions_frame(&in, &f);
   // The glyphs of the contact (row n-5) and of the centre of mass (row
   // n-2): ink at their centres, half a row below the region rows.
-  const double x = f.left + f.width + 18 + 8, row = 24;
+  const double x = f.left + f.width + 18 + 6, row = 18;
   const double regions_end = f.top + (double)(n - 5) * row + row / 2;
-  assert_int_equal(color_distance(pixel(s, x, regions_end + 8), PLOT_COLOR_OVERLAY), 0);
-  assert_int_equal(color_distance(pixel(s, x, regions_end + 3 * row + 8), PLOT_COLOR_OVERLAY), 0);
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 6), PLOT_COLOR_OVERLAY), 0);
+  assert_int_equal(color_distance(pixel(s, x, regions_end + 3 * row + 6), PLOT_COLOR_OVERLAY), 0);
   // A parameter chart has no overlay and so no overlay rows.
   in.overlay = NULL;
   assert_int_equal(plot_regions_legend(&in, labels), n - 5);
@@ -619,6 +642,381 @@ static void test_region_map_certified(void **state) {
   free(g);
 }
 
+/* ---- one-column figures (issue 32) ------------------------------------------ */
+
+/// A standard one-column figure [pt], and the least text size a journal
+/// prints [pt].
+#define ONE_COLUMN_WIDTH 252
+#define ONE_COLUMN_HEIGHT 180
+#define TEXT_MIN_PT 7.0
+/// Rounding of sizes measured through cairo's transformation [pt].
+#define PT_SLACK 1e-9
+
+static plot_options one_column(plot_layout *layout) {
+  plot_options o = plot_options_default();
+  o.width = ONE_COLUMN_WIDTH;
+  o.height = ONE_COLUMN_HEIGHT;
+  o.layout = layout;
+  return o;
+}
+
+static bool boxes_meet(plot_box a, plot_box b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+static bool box_inside(plot_box a, double width, double height) {
+  return a.x0 >= 0 && a.y0 >= 0 && a.x1 <= width && a.y1 <= height;
+}
+
+/// A figure's text: at least 7 pt everywhere, and the legend's never
+/// smaller than the axes' (tick labels and axis labels).
+static void assert_text_sizes(const plot_layout *l) {
+  if (!(l->text_min >= TEXT_MIN_PT))
+    fail_msg("smallest text %.2f pt, less than %.0f pt", l->text_min, TEXT_MIN_PT);
+  if (!(l->legend_text_min >= l->axis_text_min - PT_SLACK))
+    fail_msg("legend text %.2f pt, smaller than the axis text %.2f pt", l->legend_text_min,
+             l->axis_text_min);
+}
+
+static void work_pdf(work_dir *w, char *path) {
+  work_dir_create(w, "figures");
+  work_path(w, "f.pdf", path);
+}
+
+// The maps of Example 2 on a one-column PDF (252 x 180 pt): text at least
+// 7 pt, the legend's as large as the tick labels', on the page, and no
+// fixed-point marker (those at phi = 1.53 and pi/2 sit on the frame's top
+// edge) on the legend. So too the docs' recipe, 360 x 260 at --font-scale
+// 0.8, whose legend was shrunk to about 4 pt.
+static void test_one_column_maps(void **state) {
+  (void)state;
+  zeno_scene scene;
+  assert_int_equal(zeno_scene_load(EXAMPLE2, NULL, 0, &scene, NULL), ZENO_OK);
+  const zeno_analysis_def def = zeno_analysis_def_default();
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&scene, &def, &a, NULL), ZENO_OK);
+  work_dir w;
+  char pdf[PATH_SIZE];
+  work_pdf(&w, pdf);
+  plot_layout l, recipe;
+  plot_options o = one_column(&l);
+  plot_maps_input in = {.title = "example2", .maps = &a.maps, .options = &o};
+  const plot_status st = plot_maps(pdf, &in);
+  plot_options r = one_column(&recipe);
+  r.width = 360;
+  r.height = 260;
+  r.font_scale = 0.8;
+  in.options = &r;
+  const plot_status st2 = plot_maps(pdf, &in);
+  work_dir_remove(&w, (const char *const[]){"f.pdf", NULL}, NULL);
+  assert_int_equal(st, PLOT_OK);
+  assert_int_equal(st2, PLOT_OK);
+  const plot_layout *both[2] = {&l, &recipe};
+  const double widths[2] = {ONE_COLUMN_WIDTH, 360}, heights[2] = {ONE_COLUMN_HEIGHT, 260};
+  for (int k = 0; k < 2; k++) {
+    const plot_layout *p = both[k];
+    if (k == 0) assert_text_sizes(p);
+    else assert_true(p->legend_text_min >= p->axis_text_min - PT_SLACK);
+    assert_true(box_inside(p->legend, widths[k], heights[k]));
+    assert_int_equal(p->marker_count, a.maps.fixed_point_count);
+    assert_true(p->marker_count >= 2);
+    for (size_t m = 0; m < p->marker_count; m++)
+      if (boxes_meet(p->markers[m], p->legend))
+        fail_msg("fixed point %zu [%.1f, %.1f] x [%.1f, %.1f] on the legend (bottom %.1f)", m,
+                 p->markers[m].x0, p->markers[m].x1, p->markers[m].y0, p->markers[m].y1,
+                 p->legend.y1);
+  }
+  // The recipe's legend: tick-sized text at 0.8 of the size scale's.
+  assert_true(recipe.legend_text_min >= 0.8 * 12 * plot_size_scale(360, 260) - PT_SLACK);
+  zeno_analysis_free(&a);
+}
+
+// A region map (Example 7's parameter chart) on a one-column PDF: text at
+// least 7 pt and a legend on the page, off the map.
+static void test_one_column_regions(void **state) {
+  (void)state;
+  zeno_regions_def d;
+  zeno_region_point *g = region_grid(ZENO_SCENES_DIR "/example7.yaml", &d, "paper.mu2=0:1.3:12",
+                                     "paper.alpha=0:40:12");
+  work_dir w;
+  char pdf[PATH_SIZE];
+  work_pdf(&w, pdf);
+  plot_layout l;
+  const plot_options o = one_column(&l);
+  const plot_regions_input in = {
+      .title = "example7", .x = &d.x, .y = &d.y, .grid = g, .options = &o};
+  const plot_status st = plot_regions(pdf, &in);
+  work_dir_remove(&w, (const char *const[]){"f.pdf", NULL}, NULL);
+  assert_int_equal(st, PLOT_OK);
+  assert_text_sizes(&l);
+  plot_frame f;
+  plot_regions_frame(&in, &f);
+  const plot_box map = {f.left, f.top, f.left + f.width, f.top + f.height};
+  assert_true(box_inside(l.legend, ONE_COLUMN_WIDTH, ONE_COLUMN_HEIGHT));
+  assert_false(boxes_meet(l.legend, map));
+  assert_true(f.width > ONE_COLUMN_WIDTH / 4.0 && f.height > ONE_COLUMN_HEIGHT / 4.0);
+  assert_string_equal(l.labels[0], "μ₂");
+  assert_string_equal(l.labels[1], "α [°] (load angle)");
+  free(g);
+}
+
+/// The mode names of a run's rows, as the program passes them.
+static char (*row_modes(const zeno_run_dir_data *d))[ZENO_MODE_NAME_SIZE] {
+  char(*mode)[ZENO_MODE_NAME_SIZE] = calloc(d->row_count + 1, sizeof *mode);
+  assert_non_null(mode);
+  for (size_t i = 0; i < d->row_count; i++)
+    zeno_mode_name(d->rows[i].mode, d->contact_count, mode[i]);
+  return mode;
+}
+
+// Example 2's run on a one-column PDF: text at least 7 pt, units on every
+// axis, the time shaded by mode, one band per run of rows of a mode and
+// the legend naming the modes in the order they come; the PNG's band
+// pixels are the mode's colour.
+static void test_one_column_trajectory(void **state) {
+  (void)state;
+  run_files f;
+  const int code = simulate(&f, EXAMPLE2);
+  zeno_run_dir_data d = {0};
+  char trajectory[2 * PATH_SIZE];
+  snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", f.run);
+  const zeno_status read = zeno_run_dir_read_trajectory(trajectory, &d, NULL);
+  char pdf[2 * PATH_SIZE];
+  snprintf(pdf, sizeof pdf, "%s.pdf", f.png);
+  assert_int_equal(code, 0);
+  assert_int_equal(read, ZENO_OK);
+  char(*mode)[ZENO_MODE_NAME_SIZE] = row_modes(&d);
+  double *column[4];
+  for (int c = 0; c < 4; c++) {
+    column[c] = malloc(d.row_count * sizeof(double));
+    assert_non_null(column[c]);
+  }
+  size_t runs = 0;  // runs of rows of one mode, each a band
+  char order[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
+  size_t modes = 0;
+  for (size_t i = 0; i < d.row_count; i++) {
+    column[0][i] = d.rows[i].t;
+    for (int c = 1; c < 4; c++) column[c][i] = d.rows[i].zod[c - 1];
+    if (i + 1 < d.row_count && (i == 0 || strcmp(mode[i], mode[i - 1]) != 0)) runs++;
+    bool seen = false;
+    for (size_t m = 0; m < modes; m++) seen = seen || strcmp(order[m], mode[i]) == 0;
+    if (!seen) snprintf(order[modes++], ZENO_MODE_NAME_SIZE, "%s", mode[i]);
+  }
+  plot_layout l;
+  const plot_options o = one_column(&l);
+  const plot_trajectory_input in = {.title = "example2",
+                                    .count = d.row_count,
+                                    .t = column[0],
+                                    .z1 = column[1],
+                                    .z2 = column[2],
+                                    .x2 = column[3],
+                                    .contact_count = d.contact_count,
+                                    .accumulation_t = NAN,
+                                    .options = &o,
+                                    .mode = (const char(*)[ZENO_MODE_NAME_SIZE])mode};
+  const plot_status st = plot_trajectory(pdf, &in);
+  // The PNG at the default size: a band's colour where no curve is (the
+  // top panel's upper edge, the middle of Example 2's long FP flight).
+  plot_trajectory_input png_in = in;
+  png_in.options = NULL;
+  const plot_status st_png = plot_trajectory(f.png, &png_in);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(f.png);
+  remove(pdf);
+  run_files_remove(&f);
+  assert_int_equal(st, PLOT_OK);
+  assert_int_equal(st_png, PLOT_OK);
+  assert_text_sizes(&l);
+  assert_true(box_inside(l.legend, ONE_COLUMN_WIDTH, ONE_COLUMN_HEIGHT));
+  assert_int_equal(l.band_count, 2 * runs);  // both panels
+  assert_int_equal(l.mode_count, modes);
+  assert_true(modes >= 3);
+  for (size_t m = 0; m < modes; m++) assert_string_equal(l.modes[m], order[m]);
+  assert_int_equal(l.label_count, 3);
+  assert_string_equal(l.labels[0], "z₁, z₂ [L]");
+  assert_string_equal(l.labels[1], "x₂ [L]");
+  assert_string_equal(l.labels[2], "t [T]");
+  plot_frame top, bottom, strip;
+  trajectory_layout(&d, &top, &bottom, &strip);
+  double t_mid = NAN;
+  const char *mid_mode = NULL;
+  const double t_end = d.rows[d.row_count - 1].t;
+  for (size_t i = 0; i + 1 < d.row_count; i++)
+    if (d.rows[i].t <= t_end / 2 && d.rows[i + 1].t > t_end / 2) {
+      t_mid = t_end / 2;
+      mid_mode = mode[i];
+    }
+  assert_non_null(mid_mode);
+  top.x_min = d.rows[0].t;
+  top.x_max = t_end;
+  const plot_color want = plot_mode_color(mid_mode);
+  const plot_color got = pixel(s, plot_frame_x(&top, t_mid), top.top + 2);
+  if (color_distance(got, want) != 0)
+    fail_msg("band of %s at t = %g: (%d, %d, %d), expected (%d, %d, %d)", mid_mode, t_mid, got.r,
+             got.g, got.b, want.r, want.g, want.b);
+  cairo_surface_destroy(s);
+  for (int c = 0; c < 4; c++) free(column[c]);
+  free(mode);
+  zeno_run_dir_data_free(&d);
+}
+
+// --size 252x180 (a one-column figure) is taken: the PDF's page is
+// 252 x 180 pt; sides down to 100 are.
+static void test_one_column_size_taken(void **state) {
+  (void)state;
+  work_dir w;
+  char pdf[PATH_SIZE], png[PATH_SIZE];
+  work_pdf(&w, pdf);
+  work_path(&w, "s.png", png);
+  run_result r = run_zeno_captured("maps", EXAMPLE2, "--plot", pdf, "--size", "252x180");
+  const bool page = file_contains(pdf, "/MediaBox [ 0 0 252 180 ]");
+  const int small = run_zeno("maps", EXAMPLE2, "--plot", png, "--size", "100x100");
+  uint32_t width = 0, height = 0, ppm = 0;
+  if (small == 0) png_header(png, &width, &height, &ppm);
+  work_dir_remove(&w, (const char *const[]){"f.pdf", "s.png", NULL}, NULL);
+  assert_int_equal(r.exit_code, 0);
+  assert_true(page);
+  assert_int_equal(small, 0);
+  assert_int_equal(width, 100);
+  assert_int_equal(height, 100);
+  run_result_free(&r);
+}
+
+// A trajectory figure's note (zeno certify's remark that V2 may rise in
+// free flight) ends its legend: its parts (split after "; ") wrap as
+// items do, on the page, at the legend's text size.
+static void test_trajectory_note(void **state) {
+  (void)state;
+  static const double t[3] = {0, 0.5, 1}, v1[3] = {1, 0.8, 0.5}, v2[3] = {2, 2.2, 0.7};
+  static const char *const names[3] = {"V₁ (energy)", NULL, "V₂"};
+  work_dir w;
+  char pdf[PATH_SIZE];
+  work_pdf(&w, pdf);
+  plot_layout plain, noted;
+  plot_options o = one_column(&plain);
+  plot_trajectory_input in = {.title = "certificate",
+                              .count = 3,
+                              .t = t,
+                              .z1 = v1,
+                              .x2 = v2,
+                              .accumulation_t = NAN,
+                              .options = &o,
+                              .names = names,
+                              .top_label = "V₁",
+                              .bottom_label = "V₂"};
+  const plot_status st = plot_trajectory(pdf, &in);
+  o.layout = &noted;
+  in.note = "V₂ may rise in free flight; it falls from a flight's start to after its impact";
+  const plot_status st2 = plot_trajectory(pdf, &in);
+  work_dir_remove(&w, (const char *const[]){"f.pdf", NULL}, NULL);
+  assert_int_equal(st, PLOT_OK);
+  assert_int_equal(st2, PLOT_OK);
+  assert_int_equal(plain.legend_items, 4);                       // V1, V2, event, impact
+  assert_int_equal(noted.legend_items, plain.legend_items + 2);  // parts split after "; "
+  assert_true(box_inside(noted.legend, ONE_COLUMN_WIDTH, ONE_COLUMN_HEIGHT));
+  assert_true(noted.legend.y1 > plain.legend.y1);  // a row of its own
+  assert_text_sizes(&noted);
+}
+
+/* ---- sweep --color (issue 32) -------------------------------------------------- */
+
+/// The sweep figure's fixed colours (plot_sweep.c): viridis's ends, points
+/// without a value, errors.
+static const plot_color VIRIDIS_LO = {68, 1, 84}, VIRIDIS_HI = {253, 231, 37};
+static const plot_color NO_VALUE = {190, 190, 190}, NOT_SIMULATED = {230, 0, 200};
+
+// --color x2: a 3 x 2 grid whose resting runs end at x2 = -1, 0.5, 2, 3;
+// one run escaped (no rest position) and one was not simulated. The
+// colour bar spans the values, the lowest cell is viridis's first colour,
+// the highest its last, the escaped run grey and the error magenta.
+static void test_sweep_color_x2(void **state) {
+  (void)state;
+  zeno_region_axis x = {.count = 3, .lo = 0, .hi = 2}, y = {.count = 2, .lo = 0, .hi = 1};
+  snprintf(x.path, sizeof x.path, "initial.qdp.2");
+  snprintf(y.path, sizeof y.path, "initial.qdp.1");
+  zeno_sweep_point g[6];
+  memset(g, 0, sizeof g);
+  const double x2[6] = {-1, 0.5, 2, 3, 0, 0};
+  for (int k = 0; k < 6; k++) {
+    g[k].ix = (size_t)(k % 3);
+    g[k].iy = (size_t)(k / 3);
+    g[k].x = k % 3;
+    g[k].y = k / 3;
+    g[k].ok = k != 5;
+    g[k].outcome = k == 4 ? ZENO_OUTCOME_ESCAPED : ZENO_OUTCOME_REST;
+    g[k].final_zod[2] = x2[k];
+    g[k].zeno_time = NAN;
+  }
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "s.png", png);
+  plot_layout l;
+  plot_options o = plot_options_default();
+  o.layout = &l;
+  const plot_sweep_input in = {
+      .title = "x2", .x = &x, .y = &y, .grid = g, .options = &o, .color = PLOT_SWEEP_COLOR_X2};
+  const plot_status st = plot_sweep(png, &in);
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  work_dir_remove(&w, (const char *const[]){"s.png", NULL}, NULL);
+  assert_int_equal(st, PLOT_OK);
+  assert_true(l.color_bar_lo == -1 && l.color_bar_hi == 3);
+  assert_true(l.color_bar.y1 - l.color_bar.y0 > 50);
+  // Every cell's colour covers about a sixth of the map; cells 1 and 2
+  // (between the ends of the scale) are not counted.
+  const plot_color expect[6] = {VIRIDIS_LO, {0, 0, 0}, {0, 0, 0},
+                                VIRIDIS_HI, NO_VALUE,  NOT_SIMULATED};
+  long found[6] = {0};
+  for (int py = 0; py < PLOT_HEIGHT; py++)
+    for (int px = 0; px < PLOT_WIDTH; px++) {
+      const plot_color c = pixel(s, px + 0.5, py + 0.5);
+      for (int k = 0; k < 6; k++)
+        if (k != 1 && k != 2 && color_distance(c, expect[k]) == 0) found[k]++;
+    }
+  // Each cell is about a sixth of the map: thousands of pixels, far more
+  // than the colour bar's ends hold of its end colours.
+  for (int k = 0; k < 6; k++)
+    if (k != 1 && k != 2 && found[k] < 1000)
+      fail_msg("cell %d: %ld pixels of its colour", k, found[k]);
+  cairo_surface_destroy(s);
+}
+
+// --color: a name it does not know, or without --plot, or with the basin
+// map (--magnitude), is refused with one line naming it, exit 2; each
+// quantity draws.
+static void test_sweep_color_option(void **state) {
+  (void)state;
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char png[PATH_SIZE];
+  work_path(&w, "s.png", png);
+  static const char *const NAMES[] = {"outcome", "t", "impacts", "zeno_time", "x2"};
+  int codes[5];
+  for (int k = 0; k < 5; k++)
+    codes[k] = run_zeno("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3", "--y",
+                        "initial.qdp.1=-1:-0.5:2", "--plot", png, "--color", NAMES[k], "-q");
+  run_result bad = run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3", "--y",
+                                     "initial.qdp.1=-1:-0.5:2", "--plot", png, "--color", "speed");
+  run_result no_plot = run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3",
+                                         "--y", "initial.qdp.1=-1:-0.5:2", "--color", "t");
+  run_result basin = run_zeno_captured("sweep", EXAMPLE3_ZENO, "--x", "initial.qdp.2=-1:1:3", "--y",
+                                       "initial.qdp.1=-1:-0.5:2", "--plot", png, "--color",
+                                       "impacts", "--magnitude", "0.1:1:3");
+  work_dir_remove(&w, (const char *const[]){"s.png", NULL}, NULL);
+  for (int k = 0; k < 5; k++) assert_int_equal(codes[k], 0);
+  const run_result *refused[3] = {&bad, &no_plot, &basin};
+  const char *named[3] = {"--color speed", "--color t", "--color impacts"};
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(refused[k]->exit_code, 2);
+    assert_non_null(strstr(refused[k]->err, named[k]));
+    assert_true(strchr(refused[k]->err, '\n') == refused[k]->err + strlen(refused[k]->err) - 1);
+  }
+  assert_non_null(strstr(no_plot.err, "--plot"));
+  assert_non_null(strstr(basin.err, "basin map"));
+  run_result_free(&basin);
+  run_result_free(&bad);
+  run_result_free(&no_plot);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_size_and_dpi),
@@ -632,6 +1030,13 @@ int main(void) {
       cmocka_unit_test(test_grid_layout),
       cmocka_unit_test(test_region_map_layout),
       cmocka_unit_test(test_region_map_certified),
+      cmocka_unit_test(test_one_column_maps),
+      cmocka_unit_test(test_one_column_regions),
+      cmocka_unit_test(test_one_column_trajectory),
+      cmocka_unit_test(test_one_column_size_taken),
+      cmocka_unit_test(test_trajectory_note),
+      cmocka_unit_test(test_sweep_color_x2),
+      cmocka_unit_test(test_sweep_color_option),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
   plot_release_caches();

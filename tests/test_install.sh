@@ -61,7 +61,7 @@ grep "generating link map" "$dest/ld.log" | grep -q "file=$dest/.*/zeno/zeno-plo
 if grep "generating link map" "$dest/ld.log" | grep -q "file=$build"; then
   fail "the installed zeno loaded from the build tree"
 fi
-[ "$(png_size "$dest/maps.png")" = 900x600 ] || fail "maps.png is $(png_size "$dest/maps.png"), not 900x600"
+[ "$(png_size "$dest/maps.png")" = 460x345 ] || fail "maps.png is $(png_size "$dest/maps.png"), not 460x345"
 
 if [ -f "$lib/zeno/zeno-view.so" ]; then
   "$zeno" view "$scene" --screenshot "$dest/view.png" --at-event 3 >/dev/null ||

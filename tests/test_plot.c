@@ -39,8 +39,10 @@
 /// the search radius around the computed position [px].
 #define CURVE_TOLERANCE 40
 #define CURVE_RADIUS 1
-/// Pixels a node colour must cover in the graph (a node is about 120 x 58).
-#define MIN_NODE_PIXELS 2000
+/// Pixels a node colour must cover in the graph (a node is about 120 x 58
+/// at the design size, 900 x 600, and the default figure draws it at about
+/// half that: 60 x 30).
+#define MIN_NODE_PIXELS 1000
 /// Pixels a trajectory curve colour must cover.
 #define MIN_CURVE_PIXELS 200
 /// Data points of Example 2 (paper Fig. 4c): R = -0.524 at phi = 0, G
@@ -149,7 +151,7 @@ static double unsafe_midpoint(const zeno_analysis *a) {
 
 static void test_frame_mapping(void **state) {
   (void)state;
-  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2, false};
+  const plot_frame f = {10, 20, 100, 50, -1, 1, 0, 2, false, false};
   assert_true(fabs(plot_frame_x(&f, -1) - 10) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 1) - 110) < TOLERANCE);
   assert_true(fabs(plot_frame_x(&f, 0) - 60) < TOLERANCE);
@@ -487,7 +489,7 @@ static void test_axis_labels(void **state) {
   assert_string_equal(plot_axis_label("paper.alpha"), "α [°] (load angle)");
   assert_string_equal(plot_axis_label("paper.mu2"), "μ₂");
   assert_string_equal(plot_axis_label("paper.phi1"), "φ₁ [°] (surface 1)");
-  assert_string_equal(plot_axis_label("com.y"), "centre of mass y");
+  assert_string_equal(plot_axis_label("com.y"), "centre of mass y [L]");
   assert_string_equal(plot_axis_label("contacts.1.mu"), "μ₂");
   assert_string_equal(plot_axis_label("stop.t_end"), "stop.t_end");
   assert_string_equal(plot_axis_label(NULL), "");
@@ -543,12 +545,16 @@ static void test_limiting_fixed_point_whole(void **state) {
   work_dir_create(&w, "plot");
   char png[PATH_SIZE];
   work_path(&w, "m.png", png);
-  const int code = run_zeno("maps", EXAMPLE2, "--plot", png);
+  // At the design size, where the markers are 5 px in radius.
+  const int code = run_zeno("maps", EXAMPLE2, "--plot", png, "--size", "900x600");
   cairo_surface_t *s = cairo_image_surface_create_from_png(png);
   work_dir_remove(&w, (const char *const[]){"m.png", NULL}, NULL);
   assert_int_equal(code, 0);
   plot_frame r, g;
-  plot_maps_frames(PLOT_WIDTH, PLOT_HEIGHT, 2.5, NULL, &r, &g);
+  plot_options o = plot_options_default();
+  o.width = PLOT_DESIGN_WIDTH;
+  o.height = PLOT_DESIGN_HEIGHT;
+  plot_maps_frames(PLOT_DESIGN_WIDTH, PLOT_DESIGN_HEIGHT, 2.5, &o, &r, &g);
   const double cx = plot_frame_x(&r, ZENO_PI / 2), cy = plot_frame_y(&r, ZENO_PI / 2);
   assert_int_equal(color_distance(pixel(s, cx + 3, cy), PLOT_COLOR_INK), 0);      // outside
   assert_int_equal(color_distance(pixel(s, cx, cy - 3), PLOT_COLOR_INK), 0);      // above

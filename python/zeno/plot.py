@@ -14,7 +14,8 @@ import numpy as np
 from .analysis import Analysis, Maps, Regions
 from .simulation import Run
 
-__all__ = ["maps", "regions", "trajectory", "COLORS", "REGION_COLORS"]
+__all__ = ["maps", "regions", "trajectory", "axis_label", "AXIS_LABELS", "COLORS",
+           "REGION_COLORS"]
 
 
 def _rgb(r, g, b):
@@ -41,7 +42,37 @@ REGION_LABELS = (
     "6 ambiguous (Thm 1)", "7 undecided", "7 undecided, simulations rest",
     "7 undecided, a simulation departs", "7 undecided, simulations return slowly",
 )
+# The axis label of a scene path as the C figures print it (plot_axis_label()
+# in src/plot/plot_canvas.c; tests/python/test_plot.py holds the two equal):
+# a symbol and its unit, L, M, T, F the scene's length, mass, time and force
+# units.
+AXIS_LABELS = {
+    "paper.alpha": "α [°] (load angle)", "paper.phi1": "φ₁ [°] (surface 1)",
+    "paper.phi2": "φ₂ [°] (surface 2)", "paper.mu1": "μ₁", "paper.mu2": "μ₂",
+    "paper.l1": "l₁ [L]", "paper.l2": "l₂ [L]", "paper.h": "h [L]",
+    "paper.rho": "ρ [L] (radius of gyration)", "paper.m": "m [M]", "paper.f": "|f| [F] (load)",
+    "paper.tau": "τ [F L] (load torque)", "com.x": "centre of mass x [L]",
+    "com.y": "centre of mass y [L]", "load.angle": "α [°] (load angle)",
+    "load.magnitude": "|f| [F] (load)", "contacts.0.mu": "μ₁", "contacts.1.mu": "μ₂",
+    "contacts[0].mu": "μ₁", "contacts[1].mu": "μ₂", "impact.e": "e (restitution)",
+    "impact.et": "eₜ (tangential restitution)", "initial.qp.0": "z₁(0) [L]",
+    "initial.qp.1": "z₂(0) [L]", "initial.qp.2": "x₂(0) [L]", "initial.qdp.0": "ż₁(0) [L/T]",
+    "initial.qdp.1": "ż₂(0) [L/T]", "initial.qdp.2": "ẋ₂(0) [L/T]", "epsilon": "ε",
+}
+# The trajectory figure's labels (PLOT_TRAJECTORY_* in src/plot/plot.h).
+_T_LABEL = "t [T]"
+_SERIES = {"z1": "z₁ (gap 1)", "z2": "z₂ (gap 2)", "x2": "x₂ (slip 2)"}
+_SERIES_ONE = {"z1": "z₁ (gap)", "x1": "x₁ (slip)"}
 _DASHES = (0, (6, 4))  # PLOT_DASH_ON, PLOT_DASH_OFF
+
+
+def axis_label(path):
+    """The axis label the C figures give a scene path (``"paper.mu2"`` ->
+    ``"μ₂"``); the path itself when it has none."""
+    if not isinstance(path, str):
+        raise TypeError(f"axis_label(path): path must be a scene path such as 'paper.mu2' "
+                        f"(a str), not {type(path).__name__}")
+    return AXIS_LABELS.get(path, path)
 _PHI = math.pi / 2
 
 
@@ -69,7 +100,8 @@ def g_top(g_max):
 
 def _axes_pair(ax, figsize):
     if ax is None:
-        _, ax = _pyplot().subplots(2, 1, sharex=True, figsize=figsize)
+        fig, ax = _pyplot().subplots(2, 1, sharex=True, figsize=figsize)
+        fig.subplots_adjust(top=_PAIR_TOP)
         return ax
     try:
         top, bottom = ax
@@ -138,7 +170,7 @@ def maps(result, ax=None, title=None):
     ax_g.set_ylabel("G(φ)")
     ax_g.set_xlabel("φ [rad]")
     _legend_row(ax_r, _maps_legend(any(not iv.safe for iv in shaded)))
-    ax_r.set_title(default_title if title is None else title, pad=26)
+    ax_r.set_title(default_title if title is None else title, pad=_TITLE_PAD)
     return ax_r, ax_g
 
 
@@ -156,10 +188,22 @@ def _maps_legend(shaded):
     return handles
 
 
+# Legend items per row above the axes: the legend keeps the tick labels'
+# size (matplotlib's 10 pt) and wraps, as the C figures' legends do.
+_LEGEND_COLUMNS = 3
+# The title's distance above the axes [pt]: room for two legend rows.
+_TITLE_PAD = 44
+# Top of a pair of axes (a fraction of the figure): room above for the
+# legend rows and the title.
+_PAIR_TOP = 0.82
+
+
 def _legend_row(ax, handles):
-    """The legend as one row under the title, as the C figures draw it."""
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(handles),
-              frameon=False, fontsize=8, handlelength=2, columnspacing=1.2, borderaxespad=0.2)
+    """The legend in rows under the title, as the C figures draw it, at the
+    tick labels' size."""
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              ncol=min(len(handles), _LEGEND_COLUMNS), frameon=False, handlelength=2,
+              columnspacing=1.2, borderaxespad=0.2)
 
 
 # ---- region maps -----------------------------------------------------------------------
@@ -244,10 +288,9 @@ def regions(result, ax=None, title=None):
     handles = [Patch(facecolor=REGION_COLORS[s], edgecolor=COLORS["ink"], lw=1,
                      label=f"{REGION_LABELS[s]}: {counts[s]}")
                for s in range(len(REGION_COLORS)) if s < 7 or counts[s] > 0]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8,
-              frameon=False)
-    ax.set_xlabel(result.x_path)
-    ax.set_ylabel(result.y_path)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    ax.set_xlabel(axis_label(result.x_path))
+    ax.set_ylabel(axis_label(result.y_path))
     ax.set_title(f"{result.scene.name}: stability regions over {result.x_path} and "
                  f"{result.y_path}" if title is None else title)
     return ax
@@ -280,19 +323,20 @@ def trajectory(run, ax=None, title=None):
     two = "z2" in traj.columns
     gaps = ("z1", "z2") if two else ("z1",)
     slip = "x2" if two else "x1"
+    names = _SERIES if two else _SERIES_ONE
     for name in gaps:
-        top.plot(traj.t, traj[name], color=COLORS[name], lw=2, label=f"{name} (gap {name[1]})")
-    bottom.plot(traj.t, traj[slip], color=COLORS["x2"], lw=2, label=f"{slip} (slip {slip[1]})")
-    top.set_ylabel(", ".join(gaps))
-    bottom.set_ylabel(slip)
-    bottom.set_xlabel("t")
+        top.plot(traj.t, traj[name], color=COLORS[name], lw=2, label=names[name])
+    bottom.plot(traj.t, traj[slip], color=COLORS["x2"], lw=2, label=names[slip])
+    top.set_ylabel("z₁, z₂ [L]" if two else "z₁ [L]")
+    bottom.set_ylabel("x₂ [L]" if two else "x₁ [L]")
+    bottom.set_xlabel(_T_LABEL)
     handles, labels = top.get_legend_handles_labels()
-    order = [labels.index(f"{n} (gap {n[1]})") for n in gaps] + [
+    order = [labels.index(names[n]) for n in gaps] + [
         labels.index(n) for n in ("event", "impact")]
     handles = [handles[i] for i in order[:len(gaps)]] + bottom.get_lines()[-1:] + [
         handles[i] for i in order[len(gaps):]]
     _legend_row(top, handles)
     coordinates = ", ".join(traj.columns[7:10])
     top.set_title(f"{run.scene.name}: q'(t) = ({coordinates})" if title is None else title,
-                  pad=26)
+                  pad=_TITLE_PAD)
     return top, bottom

@@ -31,16 +31,18 @@ enum {
 // clang-format on
 
 /// Their --help lines.
-#define CLI_FIGURE_HELP                                                         \
-  "Figure options (for every figure the command writes):\n"                     \
-  "      --size WxH       figure size: PNG pixels, SVG/PDF points; each side\n" \
-  "                       in [200, 8000] (default 900x600, or 900x600 times\n"  \
-  "                       N/96 with --dpi N)\n"                                 \
-  "      --dpi N          PNG density in [24, 1200] pixels per inch, written\n" \
-  "                       into the PNG; fonts, lines and margins scale by\n"    \
-  "                       N/96 (default 96; PNG only)\n"                        \
-  "      --font-scale F   text size factor in [0.25, 4] (default 1)\n"          \
-  "      --xlim A:B       x axis range in the axis's displayed units, A < B\n"  \
+#define CLI_FIGURE_HELP                                                          \
+  "Figure options (for every figure the command writes):\n"                      \
+  "      --size WxH       figure size: PNG pixels, SVG/PDF points; each side\n"  \
+  "                       in [100, 8000] (default 460x345, matplotlib's 6.4 x\n" \
+  "                       4.8 in, or 460x345 times N/96 with --dpi N); text,\n"  \
+  "                       lines and markers follow the size (10 pt tick\n"       \
+  "                       labels at the default, 8.3 pt at 252x180)\n"           \
+  "      --dpi N          PNG density in [24, 1200] pixels per inch, written\n"  \
+  "                       into the PNG; fonts, lines and margins scale by\n"     \
+  "                       N/96 (default 96; PNG only)\n"                         \
+  "      --font-scale F   text size factor in [0.25, 4] (default 1)\n"           \
+  "      --xlim A:B       x axis range in the axis's displayed units, A < B\n"   \
   "      --ylim A:B       y axis range (the top panel of two-panel figures)\n"
 
 /// The figure options as parsed.
@@ -64,7 +66,7 @@ int cli_figure_option(const char *command, cli_figure *figure, int option, const
 /// After parsing, with the paths of the figures the command will write
 /// (NULL entries: not asked for): refuses figure options without a figure,
 /// --dpi for an SVG or PDF, and a --size/--dpi pair whose layout (size times
-/// 96 / dpi) is under 200 units a side. Fills *options with the options
+/// 96 / dpi) is under PLOT_SIZE_MIN units a side. Fills *options with the options
 /// to draw with (without --size, the size is the default times dpi / 96),
 /// and the signal flag as their stop (plot_options.stop). Returns
 /// CLI_CONTINUE or a usage error.

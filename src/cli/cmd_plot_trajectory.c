@@ -39,7 +39,9 @@ static void print_help(void) {
       "Draws the ZOD coordinates z1, z2 (normal gaps) and x2 (slip of\n"
       "contact 2) against time t from DIR/trajectory.csv, with a tick on the\n"
       "time axis for every event of DIR/events.jsonl (taller and black for\n"
-      "impacts). Both files are written by 'zeno simulate SCENE --out DIR'.\n"
+      "impacts), the time shaded by the contact mode in force (a legend names\n"
+      "the modes). Lengths [L] and times [T] are in the scene's units. Both\n"
+      "files are written by 'zeno simulate SCENE --out DIR'.\n"
       "Bad input exits 2; file errors exit 1.\n"
       "\n"
       "Options:\n"
@@ -127,15 +129,18 @@ static int read_run(const char *dir, zeno_run_dir_data *d) {
   return code;
 }
 
-/// The columns the figure draws (t, z1, z2, x2) and the event ticks.
+/// The columns the figure draws (t, z1, z2, x2), the mode of each row
+/// (its band) and the event ticks.
 typedef struct figure_data {
   double *column[4];
+  char (*mode)[ZENO_MODE_NAME_SIZE];
   double *event_t;
   bool *event_impact;
 } figure_data;
 
 static void figure_free(figure_data *f) {
   for (int c = 0; c < 4; c++) free(f->column[c]);
+  free(f->mode);
   free(f->event_t);
   free(f->event_impact);
 }
@@ -145,13 +150,15 @@ static bool figure_from_run(const zeno_run_dir_data *d, figure_data *f) {
   const size_t rows = d->row_count ? d->row_count : 1;
   const size_t events = d->event_count ? d->event_count : 1;
   for (int c = 0; c < 4; c++) f->column[c] = malloc(rows * sizeof(double));
+  f->mode = malloc(rows * sizeof *f->mode);
   f->event_t = malloc(events * sizeof *f->event_t);
   f->event_impact = malloc(events * sizeof *f->event_impact);
   for (int c = 0; c < 4; c++)
     if (f->column[c] == NULL) return false;
-  if (f->event_t == NULL || f->event_impact == NULL) return false;
+  if (f->mode == NULL || f->event_t == NULL || f->event_impact == NULL) return false;
   for (size_t i = 0; i < d->row_count; i++) {
     f->column[0][i] = d->rows[i].t;
+    zeno_mode_name(d->rows[i].mode, d->contact_count, f->mode[i]);
     for (int c = 1; c < 4; c++) f->column[c][i] = d->rows[i].zod[c - 1];
   }
   for (size_t i = 0; i < d->event_count; i++) {
@@ -200,7 +207,8 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
                                        .event_impact = f.event_impact,
                                        .contact_count = d->contact_count,
                                        .accumulation_t = t_star,
-                                       .options = &o->checked};
+                                       .options = &o->checked,
+                                       .mode = (const char(*)[ZENO_MODE_NAME_SIZE])f.mode};
   // Ctrl-C and SIGTERM while the figure is drawn drop it (plot_options.
   // stop): the file aside is removed, the previous one kept. While the run
   // is read they end the program at once, which has nothing to clean up.

@@ -18,13 +18,22 @@
 
 #include "zeno/zeno.h"
 
-/// Default size of every figure: PNG pixels, SVG and PDF points.
-#define PLOT_WIDTH 900
-#define PLOT_HEIGHT 600
+/// Default size of every figure: PNG pixels, SVG and PDF points. matplotlib's
+/// default figure, 6.4 x 4.8 in (460.8 x 345.6 pt).
+#define PLOT_WIDTH 460
+#define PLOT_HEIGHT 345
+/// The size the layout's lengths (fonts, lines, margins, markers) are
+/// written for: at this size they are drawn as written; other sizes scale
+/// them by plot_size_scale().
+#define PLOT_DESIGN_WIDTH 900
+#define PLOT_DESIGN_HEIGHT 600
+/// Tick text [pt] at the default size (matplotlib's 10 pt); with the design
+/// size's 12 it fixes how text follows the figure's size (plot_size_scale()).
+#define PLOT_DEFAULT_TICK_TEXT 10.0
 /// Allowed figure sizes, each side (PNG pixels, SVG/PDF points). The lower
-/// end keeps the axes, ticks and legends of a layout apart; the upper end
-/// keeps a PNG under 256 MB of memory.
-#define PLOT_SIZE_MIN 200
+/// end (a 1.4 in inset) still leaves a data area between the margins; the
+/// upper end keeps a PNG under 256 MB of memory.
+#define PLOT_SIZE_MIN 100
 #define PLOT_SIZE_MAX 8000
 /// The density [pixels per inch] a figure is designed at: fonts, lines and
 /// margins are in pixels at this density (CSS's reference pixel).
@@ -35,6 +44,43 @@
 /// Allowed text size factors.
 #define PLOT_FONT_SCALE_MIN 0.25
 #define PLOT_FONT_SCALE_MAX 4.0
+
+/// Where a drawn figure put its text, legend and markers, in device units
+/// (PDF and SVG points; PNG pixels), filled when plot_options.layout is
+/// set: what a test measures instead of parsing the file.
+typedef struct plot_box {
+  double x0, y0, x1, y1;  ///< x0 > x1: empty
+} plot_box;
+
+/// Most marker boxes a layout record keeps (more are counted, not kept).
+#define PLOT_LAYOUT_MARKERS 64
+/// Most axis labels a layout record keeps, and the room for one.
+#define PLOT_LAYOUT_LABELS 6
+#define PLOT_LAYOUT_LABEL_SIZE 96
+/// Most mode names a trajectory's record keeps.
+#define PLOT_LAYOUT_MODES 16
+
+typedef struct plot_layout {
+  /// Smallest size [pt] of any text drawn, of the axes' tick labels and
+  /// axis labels, and of the legend's text (INFINITY: none drawn).
+  double text_min, axis_text_min, legend_text_min;
+  plot_box legend;      ///< the legend's extent: samples, swatches and text
+  size_t legend_items;  ///< items of a wrapping legend drawn (maps, trajectories)
+  size_t marker_count;  ///< markers drawn over the data (fixed points, dots)
+  plot_box markers[PLOT_LAYOUT_MARKERS];
+  /// A trajectory's mode bands: how many were shaded, and the modes named
+  /// in the legend, in order ("FF", "SS", ...).
+  size_t band_count, mode_count;
+  char modes[PLOT_LAYOUT_MODES][8];
+  /// The axis labels drawn, in order (x then y of each frame), the first
+  /// PLOT_LAYOUT_LABELS of them.
+  size_t label_count;
+  char labels[PLOT_LAYOUT_LABELS][PLOT_LAYOUT_LABEL_SIZE];
+  /// A colour bar (sweep --color of a quantity): its extent, and the data
+  /// at its bottom and top (NAN: none drawn).
+  plot_box color_bar;
+  double color_bar_lo, color_bar_hi;
+} plot_layout;
 
 /// Options every figure takes (the program's --size, --dpi, --font-scale,
 /// --xlim and --ylim). A PNG of width x height pixels at `dpi` is drawn
@@ -57,9 +103,12 @@ typedef struct plot_options {
   /// name: nonzero drops it (PLOT_STOPPED), the previous file kept. The
   /// program's signal flag (cli_interrupt_flag()); NULL: never.
   const volatile sig_atomic_t *stop;
+  /// When not NULL, filled with where the figure put its text, legend and
+  /// markers (for tests); NULL: not recorded.
+  plot_layout *layout;
 } plot_options;
 
-/// 900 x 600, 96 dpi, font scale 1, the figures' own ranges. (Inline: the
+/// 460 x 345, 96 dpi, font scale 1, the figures' own ranges. (Inline: the
 /// program, which does not link the module, uses it too.)
 static inline plot_options plot_options_default(void) {
   return (plot_options){
@@ -73,6 +122,14 @@ static inline void plot_layout_size(const plot_options *options, double *width, 
   *width = d.width * PLOT_DPI_BASE / d.dpi;
   *height = d.height * PLOT_DPI_BASE / d.dpi;
 }
+
+/// The factor on the layout's lengths (fonts, lines, margins, markers) for
+/// a figure of layout size width x height: 1 at PLOT_DESIGN_WIDTH x
+/// PLOT_DESIGN_HEIGHT, the power of the ratio of geometric-mean sides that
+/// makes the 12 px tick text PLOT_DEFAULT_TICK_TEXT at PLOT_WIDTH x
+/// PLOT_HEIGHT (about 0.30: text shrinks far slower than the figure, 8.3 pt
+/// tick text at 252 x 180).
+double plot_size_scale(double width, double height);
 
 /// An sRGB colour, 8 bits per channel.
 typedef struct plot_color {
@@ -114,8 +171,10 @@ void plot_release_caches(void);
 const char *plot_status_message(plot_status status);
 
 /// The axis label of a scene path as a paper would print it: a symbol and
-/// its unit ("paper.alpha" -> "α [°]", "paper.mu2" -> "μ₂", "com.x" ->
-/// "centre of mass x"); the path itself when it has none.
+/// its unit ("paper.alpha" -> "α [°] (load angle)", "paper.mu2" -> "μ₂",
+/// "com.x" -> "centre of mass x [L]"; L, M, T, F: the scene's length, mass,
+/// time and force units, dimensionless values without); the path itself
+/// when it has none. Python's figures use the same (zeno.plot.AXIS_LABELS).
 const char *plot_axis_label(const char *path);
 
 /// True when the file name ends in .png, .svg or .pdf.
@@ -128,6 +187,8 @@ typedef struct plot_frame {
   /// to the left).
   double x_min, x_max, y_min, y_max;
   bool x_log;  ///< x data are log10 of the values the axis shows
+  /// The x ticks carry no labels (a panel above another of the same x).
+  bool x_labels_hidden;
 } plot_frame;
 
 /// Device x coordinate of data x (the pixel column is its floor()).
@@ -203,19 +264,46 @@ typedef struct plot_trajectory_input {
   /// labels. contact_count is then not read.
   const char *const *names;
   const char *top_label, *bottom_label;
+  /// When not NULL, the mode in force after each row ("FF", "SP"; one
+  /// letter for one contact): the time from a row to the next is shaded in
+  /// both panels by its mode, and the legend names the modes shaded.
+  const char (*mode)[ZENO_MODE_NAME_SIZE];
+  /// When not NULL, a remark the legend ends with (its own row when it does
+  /// not fit): what the reader should know about the curves (zeno certify:
+  /// V2 may rise in free flight).
+  const char *note;
 } plot_trajectory_input;
+
+/// The axis labels of the trajectory figure: the time, the panels' of two
+/// contacts and of one. Lengths and times are in the scene's units, which a
+/// scene does not name ("any consistent unit system"): the labels give
+/// their dimensions, L (length) and T (time), short enough for the panels
+/// of a one-column figure.
+#define PLOT_TRAJECTORY_T_LABEL "t [T]"
+#define PLOT_TRAJECTORY_GAPS_LABEL "z₁, z₂ [L]"
+#define PLOT_TRAJECTORY_SLIP_LABEL "x₂ [L]"
+#define PLOT_TRAJECTORY_GAP1_LABEL "z₁ [L]"
+#define PLOT_TRAJECTORY_SLIP1_LABEL "x₁ [L]"
+
+/// Most modes a trajectory's bands tell apart (ZENO_MAX_MODES).
+#define PLOT_MODE_COLORS ZENO_MAX_MODES
+
+/// The band colour of a mode name (a light tint; free flight "FF" or "F"
+/// white).
+plot_color plot_mode_color(const char *mode);
 
 /// The data areas of a trajectory figure of layout size width x height (see
 /// plot_layout_size()): the top panel, the bottom panel and the event strip
 /// under the bottom panel's tick labels (left, top, width, height only; the
-/// ranges come from the data). options may be NULL.
-void plot_trajectory_layout(double width, double height, const plot_options *options,
+/// ranges come from the data), below a legend as tall as the input's
+/// wraps into. The options are the input's (NULL: the defaults).
+void plot_trajectory_layout(const plot_trajectory_input *input, double width, double height,
                             plot_frame *top, plot_frame *bottom, plot_frame *strip);
 
 /// Draws the gaps z1, z2 (top panel) and the slip x2 (bottom panel) against
 /// t with a legend, and the events as ticks in a strip of their own under
 /// the bottom panel (impacts taller and darker); for one contact the gap z1
-/// (top) and the slip x1 (bottom).
+/// (top) and the slip x1 (bottom). With modes, the time is shaded by mode.
 plot_status plot_trajectory(const char *path, const plot_trajectory_input *input);
 
 /* ---- region maps ---------------------------------------------------------- */
@@ -287,6 +375,25 @@ plot_status plot_regions(const char *path, const plot_regions_input *input);
 
 /* ---- outcome sweeps -------------------------------------------------------- */
 
+/// What colours an outcome sweep's cells (the program's sweep --color).
+typedef enum plot_sweep_color {
+  PLOT_SWEEP_COLOR_OUTCOME = 0,  ///< how the run ended, a legend of classes
+  PLOT_SWEEP_COLOR_T,            ///< when it ended [T]
+  PLOT_SWEEP_COLOR_IMPACTS,      ///< its impacts
+  PLOT_SWEEP_COLOR_ZENO_TIME,    ///< its first Zeno accumulation time [T]
+  PLOT_SWEEP_COLOR_X2,           ///< where it rests: x2 (final_zod[2]) [L]
+  PLOT_SWEEP_COLORS
+} plot_sweep_color;
+
+/// The --color name of a colouring ("outcome", "t", "impacts",
+/// "zeno_time", "x2"; the sweep.csv columns they come from); NULL past the
+/// end. (Inline: the program, which does not link the module, uses it.)
+static inline const char *plot_sweep_color_name(plot_sweep_color color) {
+  static const char *const NAMES[PLOT_SWEEP_COLORS] = {"outcome", "t", "impacts", "zeno_time",
+                                                       "x2"};
+  return (unsigned)color < PLOT_SWEEP_COLORS ? NAMES[color] : NULL;
+}
+
 typedef struct plot_sweep_input {
   const char *title;
   const zeno_region_axis *x, *y;
@@ -295,6 +402,10 @@ typedef struct plot_sweep_input {
   /// NULL: the outcome map; else the basin map: points coloured by
   /// basin_inner in bins of this scan's range.
   const zeno_sweep_basin_def *basin;
+  /// Without basin: the outcome classes, or a quantity of each run on a
+  /// continuous scale (viridis) with a colour bar; points without a value
+  /// (no Zeno completion; not at rest for x2) grey, errors magenta.
+  plot_sweep_color color;
 } plot_sweep_input;
 
 /// Draws an outcome sweep: one cell per point coloured by how its run ended

@@ -13,6 +13,8 @@
 
 /// Font of all text (fontconfig picks the installed sans face).
 static const char *const PLOT_FONT_FAMILY = "sans-serif";
+/// Points per inch (PNG densities are in pixels per inch).
+#define PLOT_POINTS_PER_INCH 72.0
 /// Largest 8-bit channel value, for cairo's [0, 1] colour channels.
 #define PLOT_CHANNEL_MAX 255.0
 /// Room for one tick label.
@@ -22,7 +24,7 @@ static const char *const PLOT_FONT_FAMILY = "sans-serif";
 /// Gap between tick labels and the ticks, axis labels and tick labels [px].
 #define PLOT_LABEL_GAP 4.0
 #define PLOT_AXIS_LABEL_OFFSET_X 42.0
-#define PLOT_AXIS_LABEL_OFFSET_Y 54.0
+#define PLOT_AXIS_LABEL_OFFSET_Y 46.0
 /// Room between x tick labels [px], y tick spacing in lines of tick text,
 /// and how many larger steps are tried to make that room.
 #define PLOT_TICK_LABEL_ROOM 8.0
@@ -68,20 +70,20 @@ const char *plot_axis_label(const char *path) {
   static const struct {
     const char *path, *label;
   } LABELS[] = {
-      {"paper.alpha", "α [°] (load angle)"}, {"paper.phi1", "φ₁ [°] (surface 1)"},
-      {"paper.phi2", "φ₂ [°] (surface 2)"},  {"paper.mu1", "μ₁"},
-      {"paper.mu2", "μ₂"},                   {"paper.l1", "l₁"},
-      {"paper.l2", "l₂"},                    {"paper.h", "h"},
-      {"paper.rho", "ρ (radius of gyration)"}, {"paper.m", "m"},
-      {"paper.f", "|f| (load)"},             {"paper.tau", "τ (load torque)"},
-      {"com.x", "centre of mass x"},         {"com.y", "centre of mass y"},
-      {"load.angle", "α [°] (load angle)"},  {"load.magnitude", "|f| (load)"},
-      {"contacts.0.mu", "μ₁"},               {"contacts.1.mu", "μ₂"},
-      {"contacts[0].mu", "μ₁"},              {"contacts[1].mu", "μ₂"},
-      {"impact.e", "e (restitution)"},       {"impact.et", "eₜ (tangential restitution)"},
-      {"initial.qp.0", "z₁(0)"},             {"initial.qp.1", "z₂(0)"},
-      {"initial.qp.2", "x₂(0)"},             {"initial.qdp.0", "ż₁(0)"},
-      {"initial.qdp.1", "ż₂(0)"},            {"initial.qdp.2", "ẋ₂(0)"},
+      {"paper.alpha", "α [°] (load angle)"},   {"paper.phi1", "φ₁ [°] (surface 1)"},
+      {"paper.phi2", "φ₂ [°] (surface 2)"},    {"paper.mu1", "μ₁"},
+      {"paper.mu2", "μ₂"},                     {"paper.l1", "l₁ [L]"},
+      {"paper.l2", "l₂ [L]"},                  {"paper.h", "h [L]"},
+      {"paper.rho", "ρ [L] (radius of gyration)"}, {"paper.m", "m [M]"},
+      {"paper.f", "|f| [F] (load)"},           {"paper.tau", "τ [F L] (load torque)"},
+      {"com.x", "centre of mass x [L]"},       {"com.y", "centre of mass y [L]"},
+      {"load.angle", "α [°] (load angle)"},    {"load.magnitude", "|f| [F] (load)"},
+      {"contacts.0.mu", "μ₁"},                 {"contacts.1.mu", "μ₂"},
+      {"contacts[0].mu", "μ₁"},                {"contacts[1].mu", "μ₂"},
+      {"impact.e", "e (restitution)"},         {"impact.et", "eₜ (tangential restitution)"},
+      {"initial.qp.0", "z₁(0) [L]"},           {"initial.qp.1", "z₂(0) [L]"},
+      {"initial.qp.2", "x₂(0) [L]"},           {"initial.qdp.0", "ż₁(0) [L/T]"},
+      {"initial.qdp.1", "ż₂(0) [L/T]"},        {"initial.qdp.2", "ẋ₂(0) [L/T]"},
       {"epsilon", "ε"},
   };
   // clang-format on
@@ -91,7 +93,25 @@ const char *plot_axis_label(const char *path) {
   return path;
 }
 
-double plot_options_font_scale(const plot_options *o) { return o ? o->font_scale : 1.0; }
+double plot_size_scale(double width, double height) {
+  // k = (s / s_design)^p with s the geometric mean of the sides, p such
+  // that k(default) = PLOT_DEFAULT_TICK_TEXT / PLOT_FONT_TICK.
+  const double design = sqrt((double)PLOT_DESIGN_WIDTH * PLOT_DESIGN_HEIGHT);
+  const double standard = sqrt((double)PLOT_WIDTH * PLOT_HEIGHT);
+  const double p = log(PLOT_DEFAULT_TICK_TEXT / PLOT_FONT_TICK) / log(standard / design);
+  const double s = sqrt(fmax(width, 1.0) * fmax(height, 1.0));
+  return pow(s / design, p);
+}
+
+double plot_options_size_scale(const plot_options *o) {
+  double width, height;
+  plot_layout_size(o, &width, &height);
+  return plot_size_scale(width, height);
+}
+
+double plot_options_font_scale(const plot_options *o) {
+  return (o ? o->font_scale : 1.0) * plot_options_size_scale(o);
+}
 
 void plot_apply_limits(const plot_options *o, plot_frame *f) {
   if (o == NULL) return;
@@ -123,12 +143,107 @@ plot_status plot_surface_status(cairo_surface_t *surface) {
   }
 }
 
-/// Key of the font scale in a canvas's cairo context.
-static const cairo_user_data_key_t FONT_SCALE_KEY;
+/// Key of the scales (plot_scales) in a canvas's cairo context.
+static const cairo_user_data_key_t SCALES_KEY;
+
+static plot_scales *scales_of(cairo_t *cr) { return cairo_get_user_data(cr, &SCALES_KEY); }
 
 double plot_font_scale(cairo_t *cr) {
-  const double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
-  return scale ? *scale : 1.0;
+  const plot_scales *s = scales_of(cr);
+  return s ? s->font : 1.0;
+}
+
+double plot_size_scale_of(cairo_t *cr) {
+  const plot_scales *s = scales_of(cr);
+  return s ? s->size : 1.0;
+}
+
+void plot_line_width(cairo_t *cr, double width) {
+  const plot_scales *s = scales_of(cr);
+  cairo_set_line_width(cr, s ? fmax(width * s->size, s->line_min) : width);
+}
+
+plot_text_role plot_text_role_set(cairo_t *cr, plot_text_role role) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL) return PLOT_TEXT_OTHER;
+  const plot_text_role previous = s->role;
+  s->role = role;
+  return previous;
+}
+
+/* ---- the layout record ------------------------------------------------------ */
+
+/// The device box of a user-space box (its corners' bounding box).
+static plot_box device_box(cairo_t *cr, double x0, double y0, double x1, double y1) {
+  double xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
+  plot_box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+  for (int k = 0; k < 4; k++) {
+    cairo_user_to_device(cr, &xs[k], &ys[k]);
+    b.x0 = fmin(b.x0, xs[k]);
+    b.y0 = fmin(b.y0, ys[k]);
+    b.x1 = fmax(b.x1, xs[k]);
+    b.y1 = fmax(b.y1, ys[k]);
+  }
+  return b;
+}
+
+static void box_union(plot_box *into, plot_box b) {
+  into->x0 = fmin(into->x0, b.x0);
+  into->y0 = fmin(into->y0, b.y0);
+  into->x1 = fmax(into->x1, b.x1);
+  into->y1 = fmax(into->y1, b.y1);
+}
+
+void plot_record_legend(cairo_t *cr, double x0, double y0, double x1, double y1) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL || s->layout == NULL) return;
+  box_union(&s->layout->legend, device_box(cr, x0, y0, x1, y1));
+}
+
+void plot_record_legend_item(cairo_t *cr) {
+  plot_scales *s = scales_of(cr);
+  if (s != NULL && s->layout != NULL) s->layout->legend_items++;
+}
+
+void plot_record_marker(cairo_t *cr, double cx, double cy, double radius) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL || s->layout == NULL) return;
+  plot_layout *l = s->layout;
+  if (l->marker_count < PLOT_LAYOUT_MARKERS)
+    l->markers[l->marker_count] = device_box(cr, cx - radius, cy - radius, cx + radius,
+                                             cy + radius);
+  l->marker_count++;
+}
+
+void plot_record_color_bar(cairo_t *cr, double x0, double y0, double x1, double y1, double lo,
+                           double hi) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL || s->layout == NULL) return;
+  s->layout->color_bar = device_box(cr, x0, y0, x1, y1);
+  s->layout->color_bar_lo = lo;
+  s->layout->color_bar_hi = hi;
+}
+
+void plot_record_axis_label(cairo_t *cr, const char *text) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL || s->layout == NULL) return;
+  plot_layout *l = s->layout;
+  if (l->label_count < PLOT_LAYOUT_LABELS)
+    snprintf(l->labels[l->label_count], sizeof l->labels[0], "%s", text);
+  l->label_count++;
+}
+
+/// Records text of user-space size `size` at the current transformation.
+static void record_text(cairo_t *cr, double size) {
+  plot_scales *s = scales_of(cr);
+  if (s == NULL || s->layout == NULL) return;
+  double dx = 0, dy = size;
+  cairo_user_to_device_distance(cr, &dx, &dy);
+  const double pt = hypot(dx, dy) * s->pt_per_unit;
+  plot_layout *l = s->layout;
+  l->text_min = fmin(l->text_min, pt);
+  if (s->role == PLOT_TEXT_AXIS) l->axis_text_min = fmin(l->axis_text_min, pt);
+  if (s->role == PLOT_TEXT_LEGEND) l->legend_text_min = fmin(l->legend_text_min, pt);
 }
 
 // cairo's writer of a PDF or SVG into the canvas's output: a short write is
@@ -160,8 +275,24 @@ plot_status plot_canvas_open(plot_canvas *c, const char *path, const plot_option
   if (status != PLOT_OK) return status;
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) return PLOT_ERR_NOMEM;
-  if (cairo_set_user_data(c->cr, &FONT_SCALE_KEY, &c->options.font_scale, NULL) !=
-      CAIRO_STATUS_SUCCESS)
+  // Points per device unit: a PNG's pixels at its density; SVG and PDF
+  // units are points.
+  c->scales = (plot_scales){.font = plot_options_font_scale(&c->options),
+                            .size = plot_options_size_scale(&c->options),
+                            .pt_per_unit = c->png ? PLOT_POINTS_PER_INCH / c->options.dpi : 1.0,
+                            .line_min = c->png ? c->width / c->options.width : 0.0,
+                            .layout = c->options.layout};
+  if (c->scales.layout != NULL) {
+    const plot_box empty = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    *c->scales.layout = (plot_layout){.text_min = INFINITY,
+                                      .axis_text_min = INFINITY,
+                                      .legend_text_min = INFINITY,
+                                      .legend = empty,
+                                      .color_bar = empty,
+                                      .color_bar_lo = NAN,
+                                      .color_bar_hi = NAN};
+  }
+  if (cairo_set_user_data(c->cr, &SCALES_KEY, &c->scales, NULL) != CAIRO_STATUS_SUCCESS)
     return PLOT_ERR_NOMEM;
   plot_set_color(c->cr, PLOT_COLOR_BACKGROUND);
   cairo_paint(c->cr);
@@ -208,38 +339,12 @@ void plot_set_color(cairo_t *cr, plot_color color) {
 void plot_text(cairo_t *cr, double x, double y, double size, const char *text, double ax,
                double ay) {
   cairo_set_font_size(cr, size * plot_font_scale(cr));
+  record_text(cr, size * plot_font_scale(cr));
   cairo_text_extents_t e;
   cairo_text_extents(cr, text, &e);
   cairo_move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
   cairo_show_text(cr, text);
   cairo_new_path(cr);
-}
-
-void plot_fitted_row(cairo_t *cr, double left, double right,
-                     double (*draw)(cairo_t *cr, double left, const void *ctx), const void *ctx) {
-  // Measured on a scratch context with the same transformation, font and
-  // font scale (a group pushed on an SVG surface leaks in cairo 1.16).
-  cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-  cairo_t *m = cairo_create(scratch);
-  cairo_matrix_t matrix;
-  cairo_get_matrix(cr, &matrix);
-  cairo_set_matrix(m, &matrix);
-  cairo_set_font_face(m, cairo_get_font_face(cr));
-  double end = right;
-  if (cairo_set_user_data(m, &FONT_SCALE_KEY, cairo_get_user_data(cr, &FONT_SCALE_KEY), NULL) ==
-      CAIRO_STATUS_SUCCESS)
-    end = draw(m, left, ctx);
-  cairo_destroy(m);
-  cairo_surface_destroy(scratch);
-  if (end <= right || !(end > left)) {
-    draw(cr, left, ctx);
-    return;
-  }
-  double *scale = cairo_get_user_data(cr, &FONT_SCALE_KEY);
-  double fitted = plot_font_scale(cr) * (right - left) / (end - left);
-  if (cairo_set_user_data(cr, &FONT_SCALE_KEY, &fitted, NULL) != CAIRO_STATUS_SUCCESS) return;
-  draw(cr, left, ctx);
-  cairo_set_user_data(cr, &FONT_SCALE_KEY, scale, NULL);
 }
 
 double plot_text_width(const char *text, double size, double font_scale) {
@@ -254,14 +359,29 @@ double plot_text_width(const char *text, double size, double font_scale) {
   return e.x_advance;
 }
 
+/// Room for a title cut to fit, with its ellipsis.
+#define PLOT_TITLE_SIZE 512
+
 void plot_title(cairo_t *cr, double width, const char *title) {
   plot_set_color(cr, PLOT_COLOR_INK);
-  // A title wider than the figure (less a margin each side) is set smaller.
-  const double fs = plot_font_scale(cr), room = width - 2 * PLOT_TITLE_MARGIN;
+  // A title wider than the figure (less a margin each side) is set smaller,
+  // down to the tick labels' size; then cut at a character with "…".
+  const double fs = plot_font_scale(cr),
+               room = width - 2 * PLOT_TITLE_MARGIN * plot_size_scale_of(cr);
   const double natural = plot_text_width(title, PLOT_FONT_TITLE, fs);
-  const double size = natural > room && room > 0 ? PLOT_FONT_TITLE * room / natural
-                                                 : PLOT_FONT_TITLE;
-  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * fs, size, title, 0.5, 1.0);
+  double size = natural > room && room > 0 ? PLOT_FONT_TITLE * room / natural : PLOT_FONT_TITLE;
+  char cut[PLOT_TITLE_SIZE];
+  snprintf(cut, sizeof cut, "%s", title);
+  if (size < PLOT_FONT_TICK) {
+    size = PLOT_FONT_TICK;
+    size_t n = strlen(cut);
+    while (n > 0 && plot_text_width(cut, size, fs) > room) {
+      do n--;
+      while (n > 0 && ((unsigned char)cut[n] & 0xC0) == 0x80);  // a UTF-8 character's start
+      snprintf(cut + n, sizeof cut - n, "…");
+    }
+  }
+  plot_text(cr, width / 2.0, PLOT_TITLE_BASELINE * fs, size, cut, 0.5, 1.0);
 }
 
 double plot_nice_step(double span, int count) {
@@ -285,7 +405,7 @@ void plot_dashed_line(cairo_t *cr, const plot_frame *f, double x0, double y0, do
   static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
   cairo_save(cr);
   plot_set_color(cr, color);
-  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  plot_line_width(cr, PLOT_LINE_THIN);
   cairo_set_dash(cr, dash, 2, 0);
   cairo_move_to(cr, plot_frame_x(f, x0), plot_frame_y(f, y0));
   cairo_line_to(cr, plot_frame_x(f, x1), plot_frame_y(f, y1));
@@ -349,14 +469,17 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
                            tick_label_width(cr, f, last, step)) +
                       PLOT_TICK_LABEL_ROOM * plot_font_scale(cr);
   step = roomy_step(step, hi - lo, f->width, room);
+  const double tick = PLOT_TICK_LENGTH * plot_size_scale_of(cr);
+  const double gap = PLOT_LABEL_GAP * plot_size_scale_of(cr);
   for (double k = ceil(lo / step - PLOT_TICK_SLACK); k * step <= hi + PLOT_TICK_SLACK * step; k++) {
     const double x = round(plot_frame_x(f, k * step)) + 0.5;
     cairo_move_to(cr, x, bottom);
-    cairo_line_to(cr, x, bottom + PLOT_TICK_LENGTH);
+    cairo_line_to(cr, x, bottom + tick);
     cairo_stroke(cr);
+    if (f->x_labels_hidden) continue;
     if (f->x_log) power_label(k * step, label);
     else tick_label(k * step, step, label);
-    plot_text(cr, x, bottom + PLOT_TICK_LENGTH + PLOT_LABEL_GAP, PLOT_FONT_TICK, label, 0.5, 0.0);
+    plot_text(cr, x, bottom + tick + gap, PLOT_FONT_TICK, label, 0.5, 0.0);
   }
 }
 
@@ -364,41 +487,53 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
   step = roomy_step(step, f->y_max - f->y_min, f->height,
                     PLOT_FONT_TICK * plot_font_scale(cr) * PLOT_TICK_LINE_ROOM);
+  const double tick = PLOT_TICK_LENGTH * plot_size_scale_of(cr);
+  const double gap = PLOT_LABEL_GAP * plot_size_scale_of(cr);
   for (double k = ceil(f->y_min / step - PLOT_TICK_SLACK);
        k * step <= f->y_max + PLOT_TICK_SLACK * step; k++) {
     const double y = round(plot_frame_y(f, k * step)) + 0.5;
     cairo_move_to(cr, f->left, y);
-    cairo_line_to(cr, f->left - PLOT_TICK_LENGTH, y);
+    cairo_line_to(cr, f->left - tick, y);
     cairo_stroke(cr);
     tick_label(k * step, step, label);
-    plot_text(cr, f->left - PLOT_TICK_LENGTH - PLOT_LABEL_GAP, y, PLOT_FONT_TICK, label, 1.0, 0.5);
+    plot_text(cr, f->left - tick - gap, y, PLOT_FONT_TICK, label, 1.0, 0.5);
   }
 }
 
 static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
+  plot_record_axis_label(cr, text);
   cairo_save(cr);
   cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X * plot_font_scale(cr),
                   f->top + f->height / 2);
   cairo_rotate(cr, -ZENO_PI / 2);
-  plot_text(cr, 0, 0, PLOT_FONT_LABEL, text, 0.5, 1.0);
+  // Longer than the frame is high: set smaller, down to the tick labels'
+  // size (a panel of a short figure).
+  const double natural = plot_text_width(text, PLOT_FONT_LABEL, plot_font_scale(cr));
+  const double size = natural > f->height
+                          ? fmax(PLOT_FONT_LABEL * f->height / natural, PLOT_FONT_TICK)
+                          : PLOT_FONT_LABEL;
+  plot_text(cr, 0, 0, size, text, 0.5, 1.0);
   cairo_restore(cr);
 }
 
 void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step, const char *x_label,
                const char *y_label_text) {
   cairo_save(cr);
+  const plot_text_role role = plot_text_role_set(cr, PLOT_TEXT_AXIS);
   plot_set_color(cr, PLOT_COLOR_INK);
-  cairo_set_line_width(cr, PLOT_LINE_AXIS);
+  plot_line_width(cr, PLOT_LINE_AXIS);
   cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5, round(f->width), round(f->height));
   cairo_stroke(cr);
   x_ticks(cr, f, x_step);
   y_ticks(cr, f, y_step);
+  if (x_label) plot_record_axis_label(cr, x_label);
   if (x_label)
     plot_text(cr, f->left + f->width / 2,
               f->top + f->height +
                   (PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL) * plot_font_scale(cr),
               PLOT_FONT_LABEL, x_label, 0.5, 0.0);
   if (y_label_text) y_label(cr, f, y_label_text);
+  plot_text_role_set(cr, role);
   cairo_restore(cr);
 }
 
@@ -410,108 +545,4 @@ void plot_arrow_head(cairo_t *cr, double x, double y, double dx, double dy, doub
   cairo_line_to(cr, x - length * cos(a + half_angle), y - length * sin(a + half_angle));
   cairo_close_path(cr);
   cairo_fill(cr);
-}
-
-/* ---- grids of cells (region maps, sweeps) ----------------------------------- */
-
-plot_status plot_grid_open(plot_canvas *c, const char *path, const zeno_region_axis *x,
-                           const zeno_region_axis *y, const void *grid,
-                           const plot_options *options) {
-  memset(c, 0, sizeof *c);
-  if (x == NULL || y == NULL || grid == NULL || x->count < 1 || y->count < 1)
-    return PLOT_ERR_FORMAT;
-  const plot_status st = plot_canvas_open(c, path, options);
-  return st == PLOT_OK ? PLOT_OK : plot_canvas_close(c, st);
-}
-
-/* Grid figure layout [px, times the font scale where text needs it]. */
-#define PLOT_GRID_MARGIN_LEFT 76.0
-#define PLOT_GRID_MARGIN_RIGHT 16.0
-#define PLOT_GRID_MARGIN_TOP 48.0
-#define PLOT_GRID_MARGIN_BOTTOM 56.0
-#define PLOT_GRID_LEGEND_GAP 18.0
-#define PLOT_GRID_LEGEND_ROW 24.0
-
-/// Shrinks f to equal scales, centring it in the area it had.
-static void equal_scales(plot_frame *f) {
-  const double sx = f->width / fabs(f->x_max - f->x_min), sy = f->height / (f->y_max - f->y_min);
-  if (sx > sy) {
-    const double w = sy * fabs(f->x_max - f->x_min);
-    f->left += (f->width - w) / 2;
-    f->width = w;
-  } else {
-    const double h = sx * (f->y_max - f->y_min);
-    f->top += (f->height - h) / 2;
-    f->height = h;
-  }
-}
-
-void plot_grid_layout(double width, double height, double fs, size_t entries, double legend_width,
-                      bool equal, plot_frame *f, plot_legend_layout *l) {
-  const double left = PLOT_GRID_MARGIN_LEFT * fs, top = PLOT_GRID_MARGIN_TOP * fs;
-  const double bottom = PLOT_GRID_MARGIN_BOTTOM * fs, gap = PLOT_GRID_LEGEND_GAP;
-  const double inner = fmax(width - left - PLOT_GRID_MARGIN_RIGHT, 1.0);
-  memset(l, 0, sizeof *l);
-  l->row = PLOT_GRID_LEGEND_ROW * fs;
-  l->column_width = legend_width + gap;
-  // Beside the map, one column.
-  plot_frame side = *f;
-  side.left = left;
-  side.top = top;
-  side.width = fmax(inner - gap - legend_width, 1.0);
-  side.height = fmax(height - top - bottom, 1.0);
-  if (equal) equal_scales(&side);
-  // Under it, in as many columns as fit.
-  const size_t columns = (size_t)fmax(1.0, floor((inner + gap) / l->column_width));
-  const size_t rows = (entries + columns - 1) / columns;
-  plot_frame below = side;
-  below.left = left;
-  below.top = top;
-  below.width = inner;
-  below.height = fmax(height - top - bottom - (double)rows * l->row, 1.0);
-  if (equal) equal_scales(&below);
-  // Beside unless that leaves the map a narrow strip and under gives it
-  // more room.
-  l->below = side.width < PLOT_GRID_SIDE_SHARE * inner &&
-             below.width * below.height > side.width * side.height;
-  *f = l->below ? below : side;
-  l->rows = l->below ? rows : entries;
-  l->x = l->below ? left : f->left + f->width + gap;
-  // A column beside the map starts with it, or higher when it would run
-  // off the bottom (a row of slack for a gap inside the legend).
-  const double column = ((double)entries + 1) * l->row;
-  l->y = l->below ? f->top + f->height + bottom : fmax(top, fmin(f->top, height - column));
-}
-
-void plot_legend_position(const plot_legend_layout *l, size_t k, double *x, double *y) {
-  const size_t rows = l->rows ? l->rows : 1;
-  *x = l->x + (double)(k / rows) * l->column_width;
-  *y = l->y + (double)(k % rows) * l->row;
-}
-
-void plot_grid_range(const zeno_region_axis *a, double *lo, double *hi, double *cell) {
-  const double first = fmin(a->lo, a->hi), last = fmax(a->lo, a->hi);
-  *cell = a->count > 1 ? (last - first) / (double)(a->count - 1) : fmax(fabs(first), 1.0);
-  *lo = first - *cell / 2;
-  *hi = last + *cell / 2;
-}
-
-void plot_grid_cell(cairo_t *cr, const plot_frame *f, double x, double y, double cx, double cy,
-                    plot_color color) {
-  const double x0 = floor(plot_frame_x(f, x - cx / 2)), x1 = floor(plot_frame_x(f, x + cx / 2));
-  const double y0 = floor(plot_frame_y(f, y + cy / 2)), y1 = floor(plot_frame_y(f, y - cy / 2));
-  plot_set_color(cr, color);
-  cairo_rectangle(cr, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0) + 1, fabs(y1 - y0) + 1);
-  cairo_fill(cr);
-}
-
-void plot_legend_row(cairo_t *cr, double x, double y, plot_color color, const char *label) {
-  const double side = PLOT_SWATCH * plot_font_scale(cr);
-  plot_set_color(cr, color);
-  cairo_rectangle(cr, x, y, side, side);
-  cairo_fill_preserve(cr);
-  plot_set_color(cr, PLOT_COLOR_INK);
-  cairo_set_line_width(cr, PLOT_LINE_THIN);
-  cairo_stroke(cr);
-  plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, label, 0.0, 0.5);
 }

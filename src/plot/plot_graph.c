@@ -10,7 +10,7 @@
 
 /* Layout [px]. */
 #define GRAPH_MARGIN_X 40.0
-#define GRAPH_NODE_Y (PLOT_HEIGHT / 2.0)  ///< node centres
+#define GRAPH_NODE_Y (PLOT_DESIGN_HEIGHT / 2.0)  ///< node centres
 #define GRAPH_NODE_HEIGHT 58.0
 #define GRAPH_NODE_MAX_WIDTH 150.0
 #define GRAPH_NODE_FILL 0.8     ///< node width / slot width
@@ -32,12 +32,9 @@
 #define GRAPH_ARROW_LENGTH 11.0
 #define GRAPH_ARROW_ANGLE 0.4
 #define GRAPH_EDGE_LINE 1.6
-/// Legend row near the bottom.
-#define GRAPH_LEGEND_Y (PLOT_HEIGHT - 30.0)
-#define GRAPH_LEGEND_BOX 14.0
-#define GRAPH_LEGEND_SAMPLE 30.0
-#define GRAPH_LEGEND_SPACING 24.0
-#define GRAPH_NOTE_Y 52.0
+/// Legend row near the bottom (the layout is the design size's,
+/// PLOT_DESIGN_WIDTH x PLOT_DESIGN_HEIGHT, scaled to the figure).
+#define GRAPH_LEGEND_Y (PLOT_DESIGN_HEIGHT - 30.0)
 #define GRAPH_LABEL_SIZE 48
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -129,7 +126,7 @@ static void edge(cairo_t *cr, const graph_layout *l, size_t i, size_t j) {
 
 static void edges(cairo_t *cr, const graph_layout *l, const unsigned char *e) {
   plot_set_color(cr, PLOT_COLOR_EDGE);
-  cairo_set_line_width(cr, GRAPH_EDGE_LINE);
+  plot_line_width(cr, GRAPH_EDGE_LINE);
   for (size_t i = 0; i < l->n; i++)
     for (size_t j = 0; j < l->n; j++)
       if (e[i * l->n + j]) edge(cr, l, i, j);
@@ -137,36 +134,20 @@ static void edges(cairo_t *cr, const graph_layout *l, const unsigned char *e) {
 
 /* ---- legend and figure ------------------------------------------------------ */
 
-/// Legend text starting at x; returns the x of the next item.
-static double legend_label(cairo_t *cr, double x, const char *text) {
-  plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, x, GRAPH_LEGEND_Y, PLOT_FONT_TICK, text, 0.0, 1.0);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, text, &e);
-  return x + e.x_advance + GRAPH_LEGEND_SPACING;
-}
-
-static double legend_box(cairo_t *cr, double x, plot_color color, const char *text) {
-  plot_set_color(cr, color);
-  cairo_rectangle(cr, x, GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX, GRAPH_LEGEND_BOX);
-  cairo_fill(cr);
-  return legend_label(cr, x + GRAPH_LEGEND_BOX + PLOT_DASH_ON, text);
-}
-
-static double legend_arrow(cairo_t *cr, double x, bool dashed, const char *text) {
-  const double y = GRAPH_LEGEND_Y - GRAPH_LEGEND_BOX / 2;
-  plot_set_color(cr, PLOT_COLOR_EDGE);
-  cairo_set_line_width(cr, GRAPH_EDGE_LINE);
-  arc_edge(cr, x, x + GRAPH_LEGEND_SAMPLE, y, 0, 0, dashed);
-  return legend_label(cr, x + GRAPH_LEGEND_SAMPLE + PLOT_DASH_ON, text);
-}
-
+/// The legend: the node colours and the two kinds of arc, in rows that
+/// wrap, the last one's baseline GRAPH_LEGEND_Y.
 static void legend(cairo_t *cr) {
-  double x = GRAPH_MARGIN_X;
-  x = legend_box(cr, x, PLOT_COLOR_SAFE, "safe: G < 1 or R undefined");
-  x = legend_box(cr, x, PLOT_COLOR_UNSAFE, "unsafe");
-  x = legend_arrow(cr, x, false, "arc: R maps into");
-  legend_arrow(cr, x, true, "R maps within merged intervals");
+  const plot_legend_item ITEMS[] = {
+      {PLOT_MARK_BOX, PLOT_COLOR_SAFE, "safe: G < 1 or R undefined"},
+      {PLOT_MARK_BOX, PLOT_COLOR_UNSAFE, "unsafe"},
+      {PLOT_MARK_LINE, PLOT_COLOR_EDGE, "arc: R maps into"},
+      {PLOT_MARK_DASHED, PLOT_COLOR_EDGE, "R maps within merged intervals"},
+  };
+  const size_t n = sizeof ITEMS / sizeof *ITEMS;
+  const double fs = plot_font_scale(cr), width = PLOT_DESIGN_WIDTH - 2 * GRAPH_MARGIN_X;
+  const size_t rows = plot_flow_rows(ITEMS, n, width, fs);
+  plot_flow_legend(cr, ITEMS, n, GRAPH_MARGIN_X, PLOT_DESIGN_WIDTH - GRAPH_MARGIN_X,
+                   GRAPH_LEGEND_Y - (double)(rows - 1) * plot_flow_row(fs));
 }
 
 plot_status plot_graph(const char *path, const plot_graph_input *in) {
@@ -176,18 +157,26 @@ plot_status plot_graph(const char *path, const plot_graph_input *in) {
   cairo_t *cr = canvas.cr;
   // The graph keeps its 900 x 600 layout, scaled uniformly to fit the
   // figure and centred.
-  const double scale = fmin(canvas.width / PLOT_WIDTH, canvas.height / PLOT_HEIGHT);
-  cairo_translate(cr, (canvas.width - scale * PLOT_WIDTH) / 2,
-                  (canvas.height - scale * PLOT_HEIGHT) / 2);
+  const double scale = fmin(canvas.width / PLOT_DESIGN_WIDTH, canvas.height / PLOT_DESIGN_HEIGHT);
+  cairo_translate(cr, (canvas.width - scale * PLOT_DESIGN_WIDTH) / 2,
+                  (canvas.height - scale * PLOT_DESIGN_HEIGHT) / 2);
   cairo_scale(cr, scale, scale);
-  plot_title(cr, PLOT_WIDTH, in->title);
+  // Text, lines and arrows keep the sizes of the figure's own size scale
+  // (the tick labels' size of any figure this size), not the design's
+  // shrunk by `scale`.
+  canvas.scales.font /= scale;
+  canvas.scales.size /= scale;
+  canvas.scales.line_min /= scale;
+  plot_title(cr, PLOT_DESIGN_WIDTH, in->title);
   if (in->note) {
     plot_set_color(cr, PLOT_COLOR_INK);
-    plot_text(cr, PLOT_WIDTH / 2.0, GRAPH_NOTE_Y, PLOT_FONT_TICK, in->note, 0.5, 1.0);
+    plot_text(cr, PLOT_DESIGN_WIDTH / 2.0,
+              PLOT_TITLE_BASELINE * canvas.scales.font + plot_flow_row(canvas.scales.font),
+              PLOT_FONT_TICK, in->note, 0.5, 1.0);
   }
   const zeno_interval_graph *g = in->graph;
   if (g != NULL && g->count > 0) {
-    graph_layout l = {g->count, (PLOT_WIDTH - 2 * GRAPH_MARGIN_X) / (double)g->count, 0};
+    graph_layout l = {g->count, (PLOT_DESIGN_WIDTH - 2 * GRAPH_MARGIN_X) / (double)g->count, 0};
     l.width = fmin(GRAPH_NODE_FILL * l.slot, GRAPH_NODE_MAX_WIDTH);
     edges(cr, &l, g->arc);
     for (size_t i = 0; i < g->count; i++) node(cr, &l, i, &g->intervals[i]);

@@ -5,21 +5,17 @@
 
 #include "plot/plot_internal.h"
 
-/* Layout [px]. */
+/* Layout [px at the design size; margins that hold text times the font
+   scale, the others times the size scale]. */
 #define MAPS_MARGIN_LEFT 76.0
 #define MAPS_MARGIN_RIGHT 24.0
-#define MAPS_MARGIN_TOP 62.0
-#define MAPS_MARGIN_BOTTOM 56.0
-#define MAPS_PANEL_GAP 44.0
-/// Baseline of the legend row under the title.
-#define MAPS_LEGEND_Y 48.0
-/// Legend: sample stroke length, gap after it, gap between items.
-#define MAPS_LEGEND_SAMPLE 22.0
-#define MAPS_LEGEND_GAP 6.0
-#define MAPS_LEGEND_SPACING 22.0
-/// Fixed point circles.
-#define MAPS_FIXED_POINT_RADIUS 5.0
-#define MAPS_FIXED_POINT_LINE 1.5
+#define MAPS_MARGIN_BOTTOM 48.0
+/// Between the panels (the top one's x ticks carry no labels).
+#define MAPS_PANEL_GAP 16.0
+/// Baseline of the legend's first row under the title.
+#define MAPS_LEGEND_Y 44.0
+/// Legend items: R, G, the guides, breakpoints, fixed points, unsafe.
+#define MAPS_LEGEND_ITEMS 6
 /// Section angles run over (-pi/2, pi/2); ticks every 0.5 rad.
 #define MAPS_PHI_LIMIT (ZENO_PI / 2)
 #define MAPS_PHI_STEP 0.5
@@ -36,15 +32,44 @@ double plot_maps_g_top(double g_max) {
   return fmin(ceil(target / step) * step, MAPS_G_CAP);
 }
 
+/// The legend's items; the unsafe shading's only when `shaded`. Returns
+/// their count.
+static size_t legend_items(plot_legend_item *items, bool shaded) {
+  const plot_legend_item all[MAPS_LEGEND_ITEMS] = {
+      {PLOT_MARK_LINE, PLOT_COLOR_R, "R(φ)"},
+      {PLOT_MARK_LINE, PLOT_COLOR_G, "G(φ)"},
+      {PLOT_MARK_DASHED, PLOT_COLOR_GUIDE, "R = φ, G = 1"},
+      {PLOT_MARK_THIN, PLOT_COLOR_BREAKPOINT, "breakpoint"},
+      {PLOT_MARK_CIRCLE, PLOT_COLOR_INK, "fixed point (filled: convergent)"},
+      {PLOT_MARK_BOX, PLOT_COLOR_UNSAFE_SHADE, "unsafe"},
+  };
+  const size_t n = shaded ? MAPS_LEGEND_ITEMS : MAPS_LEGEND_ITEMS - 1;
+  for (size_t k = 0; k < n; k++) items[k] = all[k];
+  return n;
+}
+
+/// Left and right ends of the panels (and the legend).
+static void maps_columns(double width, const plot_options *o, double *left, double *right) {
+  *left = MAPS_MARGIN_LEFT * plot_options_font_scale(o);
+  *right = fmax(width - MAPS_MARGIN_RIGHT * plot_options_size_scale(o), *left + 1.0);
+}
+
 void plot_maps_frames(double width, double height, double g_top, const plot_options *o,
                       plot_frame *r, plot_frame *g) {
-  const double fs = plot_options_font_scale(o);
-  const double top = MAPS_MARGIN_TOP * fs, left = MAPS_MARGIN_LEFT * fs;
+  const double fs = plot_options_font_scale(o), k = plot_options_size_scale(o);
+  double left, right;
+  maps_columns(width, o, &left, &right);
+  // Room for the legend with every item (shaded or not: the panels keep
+  // their place), as many rows as it wraps into.
+  plot_legend_item items[MAPS_LEGEND_ITEMS];
+  const size_t rows = plot_flow_rows(items, legend_items(items, true),
+                                     width - 2 * plot_flow_side(k), fs);
+  const double top = MAPS_LEGEND_Y * fs + (double)(rows - 1) * plot_flow_row(fs) +
+                     plot_legend_clearance(fs, k);
   const double panel = fmax((height - top - (MAPS_MARGIN_BOTTOM + MAPS_PANEL_GAP) * fs) / 2, 1.0);
-  const double w = fmax(width - left - MAPS_MARGIN_RIGHT, 1.0);
   *r = (plot_frame){.left = left,
                     .top = top,
-                    .width = w,
+                    .width = right - left,
                     .height = panel,
                     .x_min = -MAPS_PHI_LIMIT,
                     .x_max = MAPS_PHI_LIMIT,
@@ -52,6 +77,7 @@ void plot_maps_frames(double width, double height, double g_top, const plot_opti
                     .y_max = MAPS_PHI_LIMIT};
   plot_apply_limits(o, r);
   *g = *r;
+  r->x_labels_hidden = true;
   g->top = top + panel + MAPS_PANEL_GAP * fs;
   g->y_min = 0.0;
   g->y_max = g_top;
@@ -72,7 +98,7 @@ static void shade_unsafe(cairo_t *cr, const plot_frame *f, const plot_maps_input
 
 static void breakpoint_lines(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
   plot_set_color(cr, PLOT_COLOR_BREAKPOINT);
-  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  plot_line_width(cr, PLOT_LINE_THIN);
   for (size_t k = 0; k < m->breakpoint_count; k++) {
     const double x = floor(plot_frame_x(f, m->breakpoints[k])) + 0.5;
     cairo_move_to(cr, x, f->top);
@@ -92,7 +118,7 @@ static bool same_branch(const zeno_cycle *a, const zeno_cycle *b) {
 static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m, bool growth,
                   plot_color color) {
   plot_set_color(cr, color);
-  cairo_set_line_width(cr, PLOT_LINE_DATA);
+  plot_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   for (size_t k = 0; k < m->sample_count; k++) {
@@ -107,7 +133,8 @@ static void curve(cairo_t *cr, const plot_frame *f, const zeno_maps *m, bool gro
 }
 
 static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
-  cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
+  plot_line_width(cr, PLOT_MARKER_LINE);
+  const double radius = PLOT_MARKER_RADIUS * plot_size_scale_of(cr);
   for (size_t k = 0; k < m->fixed_point_count; k++) {
     const zeno_fixed_point *p = &m->fixed_points[k];
     // Drawn whole (not clipped by the frame) when inside the ranges, e.g.
@@ -115,9 +142,10 @@ static void fixed_points(cairo_t *cr, const plot_frame *f, const zeno_maps *m) {
     if (p->phi < fmin(f->x_min, f->x_max) || p->phi > fmax(f->x_min, f->x_max) ||
         p->phi < f->y_min || p->phi > f->y_max)
       continue;
+    const double x = plot_frame_x(f, p->phi), y = plot_frame_y(f, p->phi);
     cairo_new_sub_path(cr);
-    cairo_arc(cr, plot_frame_x(f, p->phi), plot_frame_y(f, p->phi), MAPS_FIXED_POINT_RADIUS, 0,
-              2 * ZENO_PI);
+    cairo_arc(cr, x, y, radius, 0, 2 * ZENO_PI);
+    plot_record_marker(cr, x, y, radius + PLOT_MARKER_LINE * plot_size_scale_of(cr) / 2);
     plot_set_color(cr, p->convergent ? PLOT_COLOR_INK : PLOT_COLOR_BACKGROUND);
     cairo_fill_preserve(cr);
     plot_set_color(cr, PLOT_COLOR_INK);
@@ -147,56 +175,6 @@ static void panel(cairo_t *cr, const plot_frame *f, const plot_maps_input *in, b
             growth ? "φ [rad]" : NULL, growth ? "G(φ)" : "R(φ) [rad]");
 }
 
-typedef enum legend_mark { MARK_LINE, MARK_DASHED, MARK_CIRCLE, MARK_BOX } legend_mark;
-
-/// One legend item at x on the legend row; returns the x after it.
-static double legend_item(cairo_t *cr, double x, double base, legend_mark mark, plot_color color,
-                          const char *text) {
-  static const double dash[] = {PLOT_DASH_ON, PLOT_DASH_OFF};
-  const double fs = plot_font_scale(cr), sample = MAPS_LEGEND_SAMPLE * fs;
-  const double y = base - PLOT_FONT_TICK * fs / 3;
-  cairo_save(cr);
-  plot_set_color(cr, color);
-  cairo_set_line_width(cr, mark == MARK_DASHED ? PLOT_LINE_THIN : PLOT_LINE_DATA);
-  if (mark == MARK_DASHED) cairo_set_dash(cr, dash, 2, 0);
-  if (mark == MARK_CIRCLE) {
-    cairo_arc(cr, x + sample / 2, y, MAPS_FIXED_POINT_RADIUS, 0, 2 * ZENO_PI);
-    cairo_set_line_width(cr, MAPS_FIXED_POINT_LINE);
-  } else if (mark == MARK_BOX) {
-    cairo_rectangle(cr, x, y - PLOT_FONT_TICK * fs / 2, sample, PLOT_FONT_TICK * fs);
-    cairo_fill(cr);
-  } else {
-    cairo_move_to(cr, x, y);
-    cairo_line_to(cr, x + sample, y);
-  }
-  cairo_stroke(cr);
-  cairo_restore(cr);
-  x += sample + MAPS_LEGEND_GAP * fs;
-  plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, x, base, PLOT_FONT_TICK, text, 0.0, 1.0);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, text, &e);
-  return x + e.x_advance + MAPS_LEGEND_SPACING * fs;
-}
-
-/// The legend row: its baseline, and whether the unsafe shading is drawn.
-typedef struct legend_row {
-  double base;
-  bool shaded;
-} legend_row;
-
-static double legend(cairo_t *cr, double x, const void *ctx) {
-  const legend_row *row = ctx;
-  const double b = row->base;
-  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_R, "R(φ)");
-  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_G, "G(φ)");
-  x = legend_item(cr, x, b, MARK_DASHED, PLOT_COLOR_GUIDE, "R = φ, G = 1");
-  x = legend_item(cr, x, b, MARK_LINE, PLOT_COLOR_BREAKPOINT, "breakpoint");
-  x = legend_item(cr, x, b, MARK_CIRCLE, PLOT_COLOR_INK, "fixed point (filled: convergent)");
-  if (row->shaded) x = legend_item(cr, x, b, MARK_BOX, PLOT_COLOR_UNSAFE_SHADE, "unsafe");
-  return x - MAPS_LEGEND_SPACING * plot_font_scale(cr);
-}
-
 plot_status plot_maps(const char *path, const plot_maps_input *in) {
   plot_canvas canvas;
   plot_status status = plot_canvas_open(&canvas, path, in->options);
@@ -205,8 +183,11 @@ plot_status plot_maps(const char *path, const plot_maps_input *in) {
     plot_maps_frames(canvas.width, canvas.height, plot_maps_g_top(in->maps->G_max), in->options, &r,
                      &g);
     plot_title(canvas.cr, canvas.width, in->title);
-    const legend_row row = {MAPS_LEGEND_Y * canvas.options.font_scale, in->interval_count > 0};
-    plot_fitted_row(canvas.cr, r.left, canvas.width - MAPS_MARGIN_RIGHT, legend, &row);
+    plot_legend_item items[MAPS_LEGEND_ITEMS];
+    const size_t n = legend_items(items, in->interval_count > 0);
+    const double side = plot_flow_side(canvas.scales.size);
+    plot_flow_legend(canvas.cr, items, n, side, canvas.width - side,
+                     MAPS_LEGEND_Y * canvas.scales.font);
     panel(canvas.cr, &r, in, false);
     panel(canvas.cr, &g, in, true);
   }

@@ -88,6 +88,15 @@ static const char *legend_text(int slot) {
   return TEXT[slot];
 }
 
+// The label of a slot in a compact legend: the region's number (docs/
+// regions.md names them), region 7's variant in a word.
+static const char *short_text(int slot) {
+  static const char *const TEXT[REG_LEGEND_ENTRIES] = {
+      "0", "1",       "2",         "3",      "4",           "5",    "6",
+      "7", "7 rests", "7 departs", "7 slow", "7 certified", "error"};
+  return TEXT[slot];
+}
+
 static plot_color slot_color(int slot) {
   if (slot == REG_CERTIFIED_SLOT) return PLOT_COLOR_REGION7_CERTIFIED;
   zeno_region_point p;
@@ -126,39 +135,60 @@ static bool is_com_sweep(const plot_regions_input *in, bool *swapped) {
   return in->overlay && (xy || yx);
 }
 
+static bool compact_legend(const plot_regions_input *in);
+
 /// The region rows of the legend: labels and colours; returns their count.
-static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE],
-                          plot_color *colors) {
+/// `full`: regions 0-6 always; else (a compact legend) only those present.
+static size_t legend_rows(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE],
+                          plot_color *colors, bool full) {
   long count[REG_LEGEND_ENTRIES] = {0};
   const size_t n = (size_t)in->x->count * (size_t)in->y->count;
   for (size_t k = 0; k < n; k++) count[legend_slot(in, k)]++;
   size_t rows = 0;
   for (int slot = 0; slot < REG_LEGEND_ENTRIES; slot++) {
-    if (slot >= 7 && count[slot] == 0) continue;  // region 7's variants, errors: when there
-    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "%s: %ld", legend_text(slot), count[slot]);
+    // Region 7's variants and errors when there; 0-6 too in a compact legend.
+    if ((slot >= 7 || !full) && count[slot] == 0) continue;
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "%s: %ld",
+             full ? legend_text(slot) : short_text(slot), count[slot]);
     if (colors) colors[rows] = slot_color(slot);
     rows++;
   }
   long dots = 0;
   for (size_t k = 0; k < n; k++) dots += certified_dot(in, k);
   if (dots > 0) {
-    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "dot: certified (Lyapunov) in 0-6: %ld", dots);
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE,
+             full ? "dot: certified (Lyapunov) in 0-6: %ld" : "dot: certified: %ld", dots);
     if (colors) colors[rows] = PLOT_COLOR_REGION7_CERTIFIED;
     rows++;
   }
   long crosses = 0;
   for (size_t k = 0; k < n; k++) crosses += disagreement(in, k);
   if (crosses > 0) {
-    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE, "x: certified, but a perturbed run departs: %ld",
-             crosses);
+    snprintf(labels[rows], PLOT_LEGEND_LABEL_SIZE,
+             full ? "x: certified, but a perturbed run departs: %ld" : "x: departs: %ld", crosses);
     if (colors) colors[rows] = PLOT_COLOR_INK;
     rows++;
   }
   return rows;
 }
 
+static size_t region_rows(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE],
+                          plot_color *colors) {
+  return legend_rows(in, labels, colors, !compact_legend(in));
+}
+
 size_t plot_regions_legend(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE]) {
   size_t rows = region_rows(in, labels, NULL);
+  bool swapped;
+  if (is_com_sweep(in, &swapped) && !compact_legend(in))
+    for (int k = 0; k < REG_OVERLAY_ROWS; k++)
+      snprintf(labels[rows++], PLOT_LEGEND_LABEL_SIZE, "%s", OVERLAY_TEXT[k]);
+  return rows;
+}
+
+/// The full legend's rows: every region row, and the overlay's.
+static size_t full_legend(const plot_regions_input *in, char labels[][PLOT_LEGEND_LABEL_SIZE]) {
+  size_t rows = legend_rows(in, labels, NULL, true);
   bool swapped;
   if (is_com_sweep(in, &swapped))
     for (int k = 0; k < REG_OVERLAY_ROWS; k++)
@@ -166,14 +196,36 @@ size_t plot_regions_legend(const plot_regions_input *in, char labels[][PLOT_LEGE
   return rows;
 }
 
-/// Width of the legend: a swatch, the gap and the longest label.
-static double legend_width(const plot_regions_input *in, double fs) {
-  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
-  const size_t rows = plot_regions_legend(in, labels);
+static double labels_width(char labels[][PLOT_LEGEND_LABEL_SIZE], size_t rows, double fs) {
   double text = 0;
   for (size_t k = 0; k < rows; k++)
     text = fmax(text, plot_text_width(labels[k], PLOT_FONT_TICK, fs));
-  return PLOT_SWATCH * fs + PLOT_SWATCH_GAP + text;
+  return (PLOT_SWATCH + PLOT_SWATCH_GAP) * fs + text;
+}
+
+// A figure too small for the full legend beside the map (it would go
+// under it) lists only the regions present.
+static bool compact_legend(const plot_regions_input *in) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  const size_t rows = full_legend(in, labels);
+  double width, height;
+  plot_layout_size(in->options, &width, &height);
+  const double fs = plot_options_font_scale(in->options);
+  bool swapped;
+  plot_frame f = {0};
+  axis_range(in->x, &f.x_min, &f.x_max, &(double){0});
+  axis_range(in->y, &f.y_min, &f.y_max, &(double){0});
+  plot_apply_limits(in->options, &f);
+  plot_legend_layout l;
+  plot_grid_layout(width, height, fs, rows, labels_width(labels, rows, fs),
+                   is_com_sweep(in, &swapped), &f, &l);
+  return l.below;
+}
+
+/// Width of the legend: a swatch, the gap and the longest label.
+static double legend_width(const plot_regions_input *in, double fs) {
+  char labels[PLOT_REGIONS_LEGEND_MAX][PLOT_LEGEND_LABEL_SIZE];
+  return labels_width(labels, plot_regions_legend(in, labels), fs);
 }
 
 /// The map's frame and its legend's place.
@@ -231,10 +283,11 @@ static void draw_certified_dots(cairo_t *cr, const plot_frame *f, const plot_reg
     if (certified_dot(in, k)) {
       cairo_new_sub_path(cr);
       cairo_arc(cr, x, y, r, 0, 2 * ZENO_PI);
+      plot_record_marker(cr, x, y, r);
       plot_set_color(cr, PLOT_COLOR_REGION7_CERTIFIED);
       cairo_fill_preserve(cr);
       plot_set_color(cr, PLOT_COLOR_INK);
-      cairo_set_line_width(cr, PLOT_LINE_THIN);
+      plot_line_width(cr, PLOT_LINE_THIN);
       cairo_stroke(cr);
     }
     if (disagreement(in, k)) {
@@ -243,7 +296,7 @@ static void draw_certified_dots(cairo_t *cr, const plot_frame *f, const plot_reg
       cairo_move_to(cr, x - r, y + r);
       cairo_line_to(cr, x + r, y - r);
       plot_set_color(cr, PLOT_COLOR_INK);
-      cairo_set_line_width(cr, PLOT_LINE_THIN);
+      plot_line_width(cr, PLOT_LINE_THIN);
       cairo_stroke(cr);
     }
   }
@@ -253,7 +306,8 @@ static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1) {
   cairo_move_to(cr, x0, y0);
   cairo_line_to(cr, x1, y1);
   cairo_stroke(cr);
-  plot_arrow_head(cr, x1, y1, x1 - x0, y1 - y0, REG_ARROW_HEAD, REG_ARROW_HALF_ANGLE);
+  plot_arrow_head(cr, x1, y1, x1 - x0, y1 - y0, REG_ARROW_HEAD * plot_size_scale_of(cr),
+                  REG_ARROW_HALF_ANGLE);
 }
 
 // Device point of a scene-frame point (swapping for com.y / com.x axes).
@@ -270,7 +324,7 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s, 
   double cu, cv;
   device(f, swapped, com[0], com[1], &cu, &cv);
   plot_set_color(cr, PLOT_COLOR_OVERLAY);
-  cairo_set_line_width(cr, REG_OVERLAY_LINE);
+  plot_line_width(cr, REG_OVERLAY_LINE);
   for (int i = 0; i < s->contact_count; i++) {
     const zeno_contact_def *c = &s->contacts[i];
     const double p[2] = {com[0] + c->point[0], com[1] + c->point[1]};
@@ -290,7 +344,7 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s, 
     cairo_stroke(cr);
     const double half = atan(c->mu);  // the friction cone, dashed
     cairo_save(cr);
-    cairo_set_line_width(cr, PLOT_LINE_THIN);
+    plot_line_width(cr, PLOT_LINE_THIN);
     const double dash[2] = {PLOT_DASH_ON, PLOT_DASH_OFF};
     cairo_set_dash(cr, dash, 2, 0);
     for (int side = -1; side <= 1; side += 2) {
@@ -304,10 +358,10 @@ static void draw_overlay(cairo_t *cr, const plot_frame *f, const zeno_scene *s, 
     }
     cairo_stroke(cr);
     cairo_restore(cr);
-    cairo_arc(cr, pu, pv, REG_CONTACT_RADIUS, 0, 2 * ZENO_PI);
+    cairo_arc(cr, pu, pv, REG_CONTACT_RADIUS * plot_size_scale_of(cr), 0, 2 * ZENO_PI);
     cairo_fill(cr);
   }
-  cairo_arc(cr, cu, cv, REG_COM_RADIUS, 0, 2 * ZENO_PI);
+  cairo_arc(cr, cu, cv, REG_COM_RADIUS * plot_size_scale_of(cr), 0, 2 * ZENO_PI);
   cairo_fill(cr);
   if (s->load_magnitude > 0) {
     const double d[2] = {sin(s->load_angle), -cos(s->load_angle)};
@@ -323,13 +377,13 @@ static void overlay_glyph(cairo_t *cr, int mark, double x, double y, double side
   const double cx = x + side / 2, cy = y + side / 2;
   plot_set_color(cr, PLOT_COLOR_OVERLAY);
   cairo_save(cr);
-  cairo_set_line_width(cr, mark == 1 ? PLOT_LINE_THIN : REG_OVERLAY_LINE);
+  plot_line_width(cr, mark == 1 ? PLOT_LINE_THIN : REG_OVERLAY_LINE);
   switch (mark) {
     case 0:  // the surface and the contact point on it
       cairo_move_to(cr, x, cy);
       cairo_line_to(cr, x + side, cy);
       cairo_stroke(cr);
-      cairo_arc(cr, cx, cy, REG_CONTACT_RADIUS, 0, 2 * ZENO_PI);
+      cairo_arc(cr, cx, cy, REG_CONTACT_RADIUS * plot_size_scale_of(cr), 0, 2 * ZENO_PI);
       cairo_fill(cr);
       break;
     case 1: {  // the cone: two dashed sides from the contact
@@ -347,7 +401,7 @@ static void overlay_glyph(cairo_t *cr, int mark, double x, double y, double side
       cairo_stroke(cr);
       break;
     case 3:  // the centre of mass
-      cairo_arc(cr, cx, cy, REG_COM_RADIUS, 0, 2 * ZENO_PI);
+      cairo_arc(cr, cx, cy, REG_COM_RADIUS * plot_size_scale_of(cr), 0, 2 * ZENO_PI);
       cairo_fill(cr);
       break;
     default:  // the load
@@ -376,8 +430,8 @@ static void draw_legend(cairo_t *cr, const plot_legend_layout *l, const plot_reg
     if (!l->below) y += REG_LEGEND_OVERLAY_GAP * l->row;
     overlay_glyph(cr, k, x, y, side);
     plot_set_color(cr, PLOT_COLOR_INK);
-    plot_text(cr, x + side + PLOT_SWATCH_GAP, y + side / 2, PLOT_FONT_TICK, OVERLAY_TEXT[k], 0.0,
-              0.5);
+    plot_text(cr, x + side + PLOT_SWATCH_GAP * fs, y + side / 2, PLOT_FONT_TICK, OVERLAY_TEXT[k],
+              0.0, 0.5);
   }
 }
 
@@ -392,6 +446,8 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_frame f;
   plot_legend_layout legend;
   layout(in, &f, &legend);
+  // A compact legend (a small figure) leaves out the overlay's rows.
+  const bool overlay_rows = overlay && !compact_legend(in);
   plot_title(cr, c.width, in->title ? in->title : "");
   plot_clip(cr, &f);
   draw_cells(cr, &f, in);
@@ -401,6 +457,6 @@ plot_status plot_regions(const char *path, const plot_regions_input *in) {
   plot_axes(cr, &f, plot_nice_step(f.x_max - f.x_min, REG_TICKS),
             plot_nice_step(f.y_max - f.y_min, REG_TICKS), plot_axis_label(in->x->path),
             plot_axis_label(in->y->path));
-  draw_legend(cr, &legend, in, overlay);
+  draw_legend(cr, &legend, in, overlay_rows);
   return plot_canvas_close(&c, PLOT_OK);
 }

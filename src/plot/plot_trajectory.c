@@ -1,5 +1,5 @@
 // Trajectory figure: the gaps z1, z2 (top) and the slip x2 (bottom)
-// against t, with event ticks.
+// against t, with event ticks and the time shaded by contact mode.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,27 +7,36 @@
 
 #include "plot/plot_internal.h"
 
-/* Layout [px]. */
+/* Layout [px at the design size; margins that hold text times the font
+   scale, the others times the size scale]. */
 #define TRAJ_MARGIN_LEFT 76.0
 #define TRAJ_MARGIN_RIGHT 24.0
-#define TRAJ_MARGIN_TOP 62.0
-#define TRAJ_MARGIN_BOTTOM 84.0
-#define TRAJ_PANEL_GAP 40.0
-#define TRAJ_LEGEND_Y 48.0
-#define TRAJ_LEGEND_SAMPLE 22.0
-#define TRAJ_LEGEND_GAP 6.0
-#define TRAJ_LEGEND_SPACING 22.0
+#define TRAJ_MARGIN_BOTTOM 66.0
+/// Between the panels (the top one's x ticks carry no labels).
+#define TRAJ_PANEL_GAP 16.0
+#define TRAJ_LEGEND_Y 44.0
 /// The event strip under the bottom panel's tick labels: its distance from
 /// the panel, its height, the heights of event and impact ticks in it, and
 /// the gap to the axis label under it.
-#define TRAJ_STRIP_OFFSET 28.0
+#define TRAJ_STRIP_OFFSET 26.0
 #define TRAJ_STRIP_HEIGHT 14.0
 #define TRAJ_EVENT_TICK 7.0
 #define TRAJ_IMPACT_TICK 14.0
-#define TRAJ_STRIP_LABEL_GAP 6.0
+#define TRAJ_STRIP_LABEL_GAP 4.0
+/// Legend items: three series, events, impacts, "mode" with a band per
+/// mode, and the note.
+#define TRAJ_LEGEND_ITEMS (3 + 2 + 1 + ZENO_MAX_MODES + TRAJ_NOTE_PARTS)
+/// A mode band's colour: its palette colour this far towards white.
+#define TRAJ_MODE_TINT 0.55
+/// Largest 8-bit channel value (white).
+#define PLOT_CHANNEL_FULL 255.0
+/// The note's parts (split after "; ") and the room for each.
+#define TRAJ_NOTE_PARTS 4
+#define TRAJ_NOTE_SIZE 160
+/// Room for a mode's legend text.
+#define TRAJ_MODE_TEXT_SIZE 16
 /// About this many ticks per axis.
 #define TRAJ_TICKS 8
-#define TRAJ_SERIES 3
 #define TRAJ_LABEL_SIZE 128
 
 typedef struct series {
@@ -90,7 +99,7 @@ static void linear_abscissa(const plot_trajectory_input *in, const plot_options 
     f->x_max = o->xlim[1];
   }
   a->step = plot_nice_step(f->x_max - f->x_min, TRAJ_TICKS);
-  snprintf(a->label, sizeof a->label, "t");
+  snprintf(a->label, sizeof a->label, "%s", PLOT_TRAJECTORY_T_LABEL);
 }
 
 /// log10(t* - t), NAN at and after t*.
@@ -126,23 +135,161 @@ static void log_abscissa(const plot_trajectory_input *in, const plot_options *o,
     f->x_max = log10(o->xlim[0]);
   }
   a->step = fmax(1.0, round(plot_nice_step(f->x_min - f->x_max, TRAJ_TICKS)));
-  snprintf(a->label, sizeof a->label, "t* − t  (log scale; t* = %.6g, the Zeno accumulation time)",
-           t_star);
+  snprintf(a->label, sizeof a->label,
+           "t* − t [T]  (log scale; t* = %.6g, the Zeno accumulation time)", t_star);
 }
 
-void plot_trajectory_layout(double width, double height, const plot_options *o, plot_frame *top,
-                            plot_frame *bottom, plot_frame *strip) {
-  const double fs = plot_options_font_scale(o);
+/* ---- modes ----------------------------------------------------------------- */
+
+/// The palette of the mode bands by mode index (letter[0] + 4 letter[1],
+/// letters F, S, P, N), before the tint: free flight grey, then
+/// matplotlib's tab20 light colours and a few more.
+static const plot_color MODE_PALETTE[PLOT_MODE_COLORS] = {
+    {225, 225, 225}, {174, 199, 232}, {255, 187, 120}, {152, 223, 138},
+    {255, 152, 150}, {197, 176, 213}, {196, 156, 148}, {247, 182, 210},
+    {219, 219, 141}, {158, 218, 229}, {253, 208, 162}, {199, 233, 192},
+    {218, 218, 235}, {252, 187, 161}, {204, 235, 197}, {254, 217, 166},
+};
+
+/// The index of a mode name; -1 for a name of other letters.
+static int mode_index(const char *mode) {
+  static const char LETTERS[] = "FSPN";
+  int index = 0, weight = 1;
+  for (const char *c = mode; *c; c++, weight *= 4) {
+    const char *at = strchr(LETTERS, *c);
+    if (at == NULL || weight >= PLOT_MODE_COLORS) return -1;
+    index += (int)(at - LETTERS) * weight;
+  }
+  return mode[0] != '\0' && index < PLOT_MODE_COLORS ? index : -1;
+}
+
+static uint8_t tint(uint8_t channel) {
+  return (uint8_t)lround(channel + TRAJ_MODE_TINT * (PLOT_CHANNEL_FULL - channel));
+}
+
+plot_color plot_mode_color(const char *mode) {
+  const int k = mode ? mode_index(mode) : -1;
+  const plot_color c = k >= 0 ? MODE_PALETTE[k] : MODE_PALETTE[0];
+  return (plot_color){tint(c.r), tint(c.g), tint(c.b)};
+}
+
+/// The modes of the rows, in the order they first appear; returns their
+/// count (at most ZENO_MAX_MODES).
+static size_t modes_present(const plot_trajectory_input *in, char names[][ZENO_MODE_NAME_SIZE]) {
+  size_t n = 0;
+  if (in->mode == NULL) return 0;
+  for (size_t k = 0; k < in->count; k++) {
+    bool seen = false;
+    for (size_t i = 0; i < n && !seen; i++) seen = strcmp(names[i], in->mode[k]) == 0;
+    if (!seen && n < ZENO_MAX_MODES && in->mode[k][0] != '\0')
+      snprintf(names[n++], ZENO_MODE_NAME_SIZE, "%.*s", ZENO_MAX_CONTACTS, in->mode[k]);
+  }
+  return n;
+}
+
+/* ---- series and legend ---------------------------------------------------- */
+
+/// What the figure draws: the top panel's series, the bottom one's, and
+/// the panels' labels.
+typedef struct traj_series {
+  series top[2], bottom;
+  int top_count;
+  const char *top_label, *bottom_label;
+} traj_series;
+
+static traj_series series_of(const plot_trajectory_input *in) {
+  traj_series t;
+  memset(&t, 0, sizeof t);
+  if (in->names != NULL) {  // other quantities (names given)
+    const bool pair = in->names[1] != NULL;
+    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, in->names[0]};
+    t.top[1] = (series){in->z2, PLOT_COLOR_Z2, pair ? in->names[1] : ""};
+    t.top_count = pair ? 2 : 1;
+    t.bottom = (series){in->x2, PLOT_COLOR_X2, in->names[2]};
+    t.top_label = in->top_label;
+    t.bottom_label = in->bottom_label;
+  } else if (in->contact_count == 1) {
+    // One contact: q' = (z1, x1, theta) in the same arrays; its gap above,
+    // its slip below (theta, the body's turn, is not drawn).
+    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap)"};
+    t.top_count = 1;
+    t.bottom = (series){in->z2, PLOT_COLOR_X2, "x₁ (slip)"};
+    t.top_label = PLOT_TRAJECTORY_GAP1_LABEL;
+    t.bottom_label = PLOT_TRAJECTORY_SLIP1_LABEL;
+  } else {
+    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"};
+    t.top[1] = (series){in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"};
+    t.top_count = 2;
+    t.bottom = (series){in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"};
+    t.top_label = PLOT_TRAJECTORY_GAPS_LABEL;
+    t.bottom_label = PLOT_TRAJECTORY_SLIP_LABEL;
+  }
+  return t;
+}
+
+/// The legend's items: the series, events, impacts and the modes shaded
+/// (their texts in `text`). Returns their count.
+/// Room for the legend's own texts: the modes' names and the note's parts.
+typedef struct legend_text {
+  char mode[ZENO_MAX_MODES][TRAJ_MODE_TEXT_SIZE];
+  char note[TRAJ_NOTE_PARTS][TRAJ_NOTE_SIZE];
+} legend_text;
+
+/// The note's parts, split after each "; " (the legend wraps between
+/// them); returns their count.
+static size_t note_parts(const char *note, legend_text *text) {
+  size_t n = 0;
+  for (const char *p = note; *p && n < TRAJ_NOTE_PARTS; n++) {
+    const char *cut = strstr(p, "; ");
+    const size_t length = cut && n + 1 < TRAJ_NOTE_PARTS ? (size_t)(cut - p) + 1 : strlen(p);
+    snprintf(text->note[n], TRAJ_NOTE_SIZE, "%.*s", (int)length, p);
+    p += length;
+    while (*p == ' ') p++;
+  }
+  return n;
+}
+
+static size_t legend_items(const plot_trajectory_input *in, const traj_series *t,
+                           plot_legend_item *items, legend_text *text) {
+  size_t n = 0;
+  for (int i = 0; i < t->top_count; i++)
+    items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->top[i].color, t->top[i].name};
+  items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->bottom.color, t->bottom.name};
+  items[n++] = (plot_legend_item){PLOT_MARK_TICK, PLOT_COLOR_EVENT, "event"};
+  items[n++] = (plot_legend_item){PLOT_MARK_TICK, PLOT_COLOR_IMPACT, "impact"};
+  char modes[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
+  const size_t m = modes_present(in, modes);
+  if (m > 0) items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, "mode"};
+  for (size_t i = 0; i < m; i++) {
+    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_MAX_CONTACTS, modes[i]);
+    items[n++] = (plot_legend_item){PLOT_MARK_LABEL, plot_mode_color(modes[i]), text->mode[i]};
+  }
+  const size_t parts = in->note ? note_parts(in->note, text) : 0;
+  for (size_t i = 0; i < parts; i++)
+    items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, text->note[i]};
+  return n;
+}
+
+void plot_trajectory_layout(const plot_trajectory_input *in, double width, double height,
+                            plot_frame *top, plot_frame *bottom, plot_frame *strip) {
+  const plot_options *o = in->options;
+  const double fs = plot_options_font_scale(o), k = plot_options_size_scale(o);
   memset(top, 0, sizeof *top);
   top->left = TRAJ_MARGIN_LEFT * fs;
-  top->top = TRAJ_MARGIN_TOP * fs;
-  top->width = fmax(width - top->left - TRAJ_MARGIN_RIGHT, 1.0);
+  top->width = fmax(width - top->left - TRAJ_MARGIN_RIGHT * k, 1.0);
+  const traj_series t = series_of(in);
+  plot_legend_item items[TRAJ_LEGEND_ITEMS];
+  legend_text text;
+  const size_t rows = plot_flow_rows(items, legend_items(in, &t, items, &text),
+                                     width - 2 * plot_flow_side(k), fs);
+  top->top = TRAJ_LEGEND_Y * fs + (double)(rows - 1) * plot_flow_row(fs) +
+             plot_legend_clearance(fs, k);
   top->height = fmax((height - top->top - (TRAJ_MARGIN_BOTTOM + TRAJ_PANEL_GAP) * fs) / 2, 1.0);
   *bottom = *top;
   bottom->top += top->height + TRAJ_PANEL_GAP * fs;
   *strip = *bottom;
   strip->top = bottom->top + bottom->height + TRAJ_STRIP_OFFSET * fs;
-  strip->height = TRAJ_STRIP_HEIGHT;
+  strip->height = TRAJ_STRIP_HEIGHT * k;
 }
 
 /// The events as ticks in a strip of their own under the bottom panel
@@ -150,39 +297,42 @@ void plot_trajectory_layout(double width, double height, const plot_options *o, 
 /// that they never cover the curves.
 static void event_strip(cairo_t *cr, const plot_frame *strip, const abscissa *a,
                         const plot_trajectory_input *in) {
-  const double fs = plot_font_scale(cr);
+  const double fs = plot_font_scale(cr), k = plot_size_scale_of(cr);
   plot_frame f = *strip;
   f.x_min = a->frame.x_min;
   f.x_max = a->frame.x_max;
   const double bottom = f.top + f.height;
   cairo_save(cr);
   plot_clip(cr, &f);
-  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  plot_line_width(cr, PLOT_LINE_THIN);
   for (int pass = 0; pass < 2; pass++) {  // impacts on top of other events
     plot_set_color(cr, pass ? PLOT_COLOR_IMPACT : PLOT_COLOR_EVENT);
-    for (size_t k = 0; k < in->event_count; k++) {
-      if (in->event_impact[k] != (pass == 1) || !isfinite(a->xe[k])) continue;
-      const double x = floor(plot_frame_x(&f, a->xe[k])) + 0.5;
+    for (size_t i = 0; i < in->event_count; i++) {
+      if (in->event_impact[i] != (pass == 1) || !isfinite(a->xe[i])) continue;
+      const double x = floor(plot_frame_x(&f, a->xe[i])) + 0.5;
       cairo_move_to(cr, x, bottom);
-      cairo_line_to(cr, x, bottom - (pass ? TRAJ_IMPACT_TICK : TRAJ_EVENT_TICK));
+      cairo_line_to(cr, x, bottom - (pass ? TRAJ_IMPACT_TICK : TRAJ_EVENT_TICK) * k);
     }
     cairo_stroke(cr);
   }
   cairo_restore(cr);
   plot_set_color(cr, PLOT_COLOR_GUIDE);
-  cairo_set_line_width(cr, PLOT_LINE_THIN);
+  plot_line_width(cr, PLOT_LINE_THIN);
   cairo_move_to(cr, round(f.left) + 0.5, round(bottom) + 0.5);
   cairo_line_to(cr, round(f.left + f.width) + 0.5, round(bottom) + 0.5);
   cairo_stroke(cr);
   plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, f.left - TRAJ_STRIP_LABEL_GAP, bottom, PLOT_FONT_TICK, "events", 1.0, 1.0);
+  const plot_text_role role = plot_text_role_set(cr, PLOT_TEXT_AXIS);
+  plot_text(cr, f.left - TRAJ_STRIP_LABEL_GAP * k, bottom, PLOT_FONT_TICK, "events", 1.0, 1.0);
+  plot_record_axis_label(cr, a->label);
   plot_text(cr, f.left + f.width / 2, bottom + TRAJ_STRIP_LABEL_GAP * fs, PLOT_FONT_LABEL, a->label,
             0.5, 0.0);
+  plot_text_role_set(cr, role);
 }
 
 static void line(cairo_t *cr, const plot_frame *f, const double *t, const series *s, size_t n) {
   plot_set_color(cr, s->color);
-  cairo_set_line_width(cr, PLOT_LINE_DATA);
+  plot_line_width(cr, PLOT_LINE_DATA);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   bool drawing = false;
   for (size_t k = 0; k < n; k++) {
@@ -198,48 +348,31 @@ static void line(cairo_t *cr, const plot_frame *f, const double *t, const series
   cairo_stroke(cr);
 }
 
-/// One legend item; returns the x after it. tick: a vertical tick mark.
-static double legend_item(cairo_t *cr, double x, double base, plot_color color, bool tick,
-                          const char *text) {
-  const double fs = plot_font_scale(cr), sample = TRAJ_LEGEND_SAMPLE * fs;
-  const double y = base - PLOT_FONT_TICK * fs / 3;
-  plot_set_color(cr, color);
-  cairo_set_line_width(cr, tick ? PLOT_LINE_THIN : PLOT_LINE_DATA);
-  if (tick) {
-    cairo_move_to(cr, round(x + sample / 2) + 0.5, base);
-    cairo_line_to(cr, round(x + sample / 2) + 0.5, base - PLOT_FONT_TICK * fs);
-  } else {
-    cairo_move_to(cr, x, y);
-    cairo_line_to(cr, x + sample, y);
+/// The mode bands of a panel: from each row to the next, its mode's colour
+/// (a run of rows of one mode is one band). Returns the bands drawn.
+static size_t mode_bands(cairo_t *cr, const plot_frame *f, const plot_trajectory_input *in,
+                         const abscissa *a) {
+  if (in->mode == NULL) return 0;
+  size_t bands = 0;
+  for (size_t k = 0; k + 1 < in->count;) {
+    size_t end = k + 1;  // the band runs from row k to row end
+    while (end + 1 < in->count && strcmp(in->mode[end], in->mode[k]) == 0) end++;
+    const double x0 = a->x[k], x1 = a->x[end];
+    if (isfinite(x0) && isfinite(x1) && in->mode[k][0] != '\0') {
+      const double u0 = plot_frame_x(f, x0), u1 = plot_frame_x(f, x1);
+      plot_set_color(cr, plot_mode_color(in->mode[k]));
+      cairo_rectangle(cr, fmin(u0, u1), f->top, fabs(u1 - u0), f->height);
+      cairo_fill(cr);
+      bands++;
+    }
+    k = end;
   }
-  cairo_stroke(cr);
-  x += sample + TRAJ_LEGEND_GAP * fs;
-  plot_set_color(cr, PLOT_COLOR_INK);
-  plot_text(cr, x, base, PLOT_FONT_TICK, text, 0.0, 1.0);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, text, &e);
-  return x + e.x_advance + TRAJ_LEGEND_SPACING * fs;
-}
-
-/// The legend row: its baseline and the series it names.
-typedef struct legend_row {
-  double base;
-  const series *s;
-  int n;
-} legend_row;
-
-static double legend(cairo_t *cr, double x, const void *ctx) {
-  const legend_row *row = ctx;
-  for (int i = 0; i < row->n; i++)
-    x = legend_item(cr, x, row->base, row->s[i].color, false, row->s[i].name);
-  x = legend_item(cr, x, row->base, PLOT_COLOR_EVENT, true, "event");
-  x = legend_item(cr, x, row->base, PLOT_COLOR_IMPACT, true, "impact");
-  return x - TRAJ_LEGEND_SPACING * plot_font_scale(cr);
+  return bands;
 }
 
 /// One panel: the series s[0..n-1], y range from the data shown (or ylim).
-static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in, const abscissa *a,
-                  const series *s, int n, const double *ylim, const char *y_label) {
+static size_t panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in, const abscissa *a,
+                    const series *s, int n, const double *ylim, const char *y_label) {
   f.y_min = INFINITY;
   f.y_max = -INFINITY;
   const double lo = fmin(f.x_min, f.x_max), hi = fmax(f.x_min, f.x_max);
@@ -252,52 +385,46 @@ static void panel(cairo_t *cr, plot_frame f, const plot_trajectory_input *in, co
   }
   cairo_save(cr);
   plot_clip(cr, &f);
+  const size_t bands = mode_bands(cr, &f, in, a);
   for (int i = 0; i < n; i++) line(cr, &f, a->x, &s[i], in->count);
   cairo_restore(cr);
   plot_axes(cr, &f, a->step, y_step, NULL, y_label);
+  return bands;
 }
 
 static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa *a) {
   cairo_t *cr = c->cr;
   const plot_options *o = &c->options;
-  // One contact: q' = (z1, x1, theta) in the same arrays; its gap above,
-  // its slip below (theta, the body's turn, is not drawn).
-  const bool one = in->contact_count == 1;
-  const series s[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"},
-                                 {in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"},
-                                 {in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"}};
-  const series s1[2] = {{in->z1, PLOT_COLOR_Z1, "z₁ (gap)"}, {in->z2, PLOT_COLOR_X2, "x₁ (slip)"}};
   plot_frame *f = &a->frame, bottom, strip;
-  // Other quantities (names given): their series and labels.
-  const bool named = in->names != NULL, pair = named && in->names[1] != NULL;
-  const series sn[TRAJ_SERIES] = {{in->z1, PLOT_COLOR_Z1, named ? in->names[0] : ""},
-                                  {pair ? in->z2 : in->x2, pair ? PLOT_COLOR_Z2 : PLOT_COLOR_X2,
-                                   pair ? in->names[1] : (named ? in->names[2] : "")},
-                                  {in->x2, PLOT_COLOR_X2, named ? in->names[2] : ""}};
-  plot_trajectory_layout(c->width, c->height, o, f, &bottom, &strip);
+  plot_trajectory_input laid = *in;
+  laid.options = o;
+  plot_trajectory_layout(&laid, c->width, c->height, f, &bottom, &strip);
   if (isfinite(in->accumulation_t)) log_abscissa(in, o, a);
   else linear_abscissa(in, o, a);
   plot_title(cr, c->width, in->title);
-  const legend_row row = {TRAJ_LEGEND_Y * o->font_scale,
-                          named ? sn
-                          : one ? s1
-                                : s,
-                          named ? (pair ? TRAJ_SERIES : 2)
-                          : one ? 2
-                                : TRAJ_SERIES};
-  plot_fitted_row(cr, f->left, c->width - TRAJ_MARGIN_RIGHT, legend, &row);
+  const traj_series t = series_of(in);
+  plot_legend_item items[TRAJ_LEGEND_ITEMS];
+  legend_text text;
+  const size_t n = legend_items(in, &t, items, &text);
+  const double side = plot_flow_side(c->scales.size);
+  plot_flow_legend(cr, items, n, side, c->width - side, TRAJ_LEGEND_Y * c->scales.font);
   const double top_of_bottom = bottom.top;
   bottom = *f;
   bottom.top = top_of_bottom;
-  if (named) {
-    panel(cr, *f, in, a, sn, pair ? 2 : 1, o->has_ylim ? o->ylim : NULL, in->top_label);
-    panel(cr, bottom, in, a, sn + 2, 1, NULL, in->bottom_label);
-  } else {
-    panel(cr, *f, in, a, one ? s1 : s, one ? 1 : 2, o->has_ylim ? o->ylim : NULL,
-          one ? "z₁" : "z₁, z₂");
-    panel(cr, bottom, in, a, one ? s1 + 1 : s + 2, 1, NULL, one ? "x₁" : "x₂");
-  }
+  plot_frame above = *f;
+  above.x_labels_hidden = true;
+  size_t bands = panel(cr, above, in, a, t.top, t.top_count, o->has_ylim ? o->ylim : NULL,
+                       t.top_label);
+  bands += panel(cr, bottom, in, a, &t.bottom, 1, NULL, t.bottom_label);
   event_strip(cr, &strip, a, in);
+  if (c->scales.layout != NULL) {
+    plot_layout *l = c->scales.layout;
+    l->band_count = bands;
+    char modes[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
+    l->mode_count = modes_present(in, modes);
+    for (size_t i = 0; i < l->mode_count && i < PLOT_LAYOUT_MODES; i++)
+      snprintf(l->modes[i], sizeof l->modes[i], "%.*s", ZENO_MAX_CONTACTS, modes[i]);
+  }
 }
 
 plot_status plot_trajectory(const char *path, const plot_trajectory_input *in) {

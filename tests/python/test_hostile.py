@@ -91,6 +91,7 @@ CALLS = {
     "plot.maps": ("zeno.plot.maps({}, title={})", ["mp", "None"]),
     "plot.regions": ("zeno.plot.regions({}, title={})", ["rg", "None"]),
     "plot.trajectory": ("zeno.plot.trajectory({}, title={})", ["run", "None"]),
+    "plot.axis_label": ("zeno.plot.axis_label({})", ["'paper.mu2'"]),
 }
 
 CHILD = r"""

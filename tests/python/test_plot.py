@@ -1,6 +1,9 @@
 """zeno.plot: the matplotlib figures draw the results' data in the C
 figures' palette and layout (src/plot/plot.h)."""
 
+import os
+import re
+
 import numpy as np
 import pytest
 
@@ -10,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
 import zeno  # noqa: E402
-from conftest import scene_path  # noqa: E402
+from conftest import ROOT, scene_path  # noqa: E402
 from zeno.plot import COLORS, REGION_COLORS  # noqa: E402
 
 
@@ -117,5 +120,44 @@ def test_one_contact_trajectory_figure():
     (slip,) = lines_of_color(bottom, COLORS["x2"])
     assert np.array_equal(gap.get_ydata(), traj.z1) and np.array_equal(slip.get_ydata(), traj.x1)
     assert not lines_of_color(top, COLORS["z2"])
-    assert (gap.get_label(), slip.get_label()) == ("z1 (gap 1)", "x1 (slip 1)")
+    assert (gap.get_label(), slip.get_label()) == ("z₁ (gap)", "x₁ (slip)")
+    assert (top.get_ylabel(), bottom.get_ylabel(), bottom.get_xlabel()) == (
+        "z₁ [L]", "x₁ [L]", "t [T]")
     assert top.get_title().endswith("q'(t) = (z1, x1, zod_theta)")
+
+
+def c_axis_labels():
+    """The C figures' axis labels: plot_axis_label()'s table in
+    src/plot/plot_canvas.c, read from the source."""
+    with open(os.path.join(ROOT, "src", "plot", "plot_canvas.c"), encoding="utf-8") as f:
+        text = f.read()
+    table = text[text.index("LABELS[] = {"):text.index("};", text.index("LABELS[] = {"))]
+    return dict(re.findall(r'\{"([^"]+)", "([^"]+)"\}', table))
+
+
+def test_axis_labels_are_the_c_figures():
+    labels = c_axis_labels()
+    assert labels["paper.alpha"] == "α [°] (load angle)" and len(labels) > 20
+    assert zeno.plot.AXIS_LABELS == labels
+    assert zeno.plot.axis_label("paper.mu2") == "μ₂"
+    assert zeno.plot.axis_label("stop.t_end") == "stop.t_end"  # no label: the path
+
+
+def test_regions_axes_labelled_as_the_c_figure():
+    r = zeno.regions(zeno.Scene.load(scene_path("example7.yaml")), x=("paper.mu2", 0, 1.3, 4),
+                     y=("paper.alpha", 0, 40, 3), threads=2)
+    ax = zeno.plot.regions(r)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("μ₂", "α [°] (load angle)")
+    com = zeno.regions(zeno.Scene.load(scene_path("example6.yaml")), x=("com.x", -2.5, 2, 3),
+                       y=("com.y", -1, 2.5, 3), threads=2)
+    ax = zeno.plot.regions(com)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("centre of mass x [L]", "centre of mass y [L]")
+
+
+def test_trajectory_axes_labelled_as_the_c_figure():
+    run = zeno.simulate(zeno.Scene.load(scene_path("example2.yaml")))
+    top, bottom = zeno.plot.trajectory(run)
+    assert (top.get_ylabel(), bottom.get_ylabel(), bottom.get_xlabel()) == (
+        "z₁, z₂ [L]", "x₂ [L]", "t [T]")
+    names = [t.get_text() for t in top.get_legend().get_texts()]
+    assert names[:3] == ["z₁ (gap 1)", "z₂ (gap 2)", "x₂ (slip 2)"]

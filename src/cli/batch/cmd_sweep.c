@@ -35,13 +35,15 @@ static const grid_names NAMES = {.command = COMMAND_NAME,
 #define BASIN_TOL_MAX 1.0
 #define BASIN_TURN_MAX_DEG 180.0
 
-enum { OPT_MAGNITUDE = GRID_OPT_OWN, OPT_BASIN_TOL, OPT_BASIN_TURN };
+enum { OPT_MAGNITUDE = GRID_OPT_OWN, OPT_BASIN_TOL, OPT_BASIN_TURN, OPT_COLOR };
 
 typedef struct sweep_options {
   cli_scene_options common;
   zeno_sweep_def def;
   grid_options g;            ///< the axes as typed, --z, --out, --plot, --threads, ...
   const char *basin_option;  ///< "--basin-tol" or "--basin-turn" when given
+  plot_sweep_color color;    ///< --color: what colours the figure's cells
+  bool color_set;
 } sweep_options;
 
 static void print_help(void) {
@@ -87,8 +89,18 @@ static void print_help(void) {
       "                        draws basin_inner\n"
       "      --basin-tol TOL   bisection bracket, TOL > 0 (default %g)\n"
       "      --basin-turn DEG  a returning run rests turned by at most DEG\n"
-      "                        degrees from its start, (0, 180] (default %.4g)\n"
+      "                        degrees from its start, (0, 180] (default %.4g)\n",
+      ZENO_REGIONS_MAX_THREADS, zeno_sweep_basin_def_default().tol,
+      zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
+  // The rest in a second string (C17 compilers need support only 4095
+  // characters in one).
+  printf(
       "  -p, --plot FILE       draw the outcome map (.png, .svg or .pdf)\n"
+      "      --color WHAT      what colours the map's cells: 'outcome' (default:\n"
+      "                        how each run ended), or on a colour scale with a\n"
+      "                        colour bar 't' (when it ended), 'impacts',\n"
+      "                        'zeno_time' (its first accumulation time) or\n"
+      "                        'x2' (where it rests); the figure only\n"
       "  -j, --json            print the summary as one JSON object, that of\n"
       "                        summary.json (its members: docs/outputs.md)\n"
       "  -q, --quiet           no summary, no progress line and no 'wrote\n"
@@ -99,9 +111,7 @@ static void print_help(void) {
       "\n"
       "A progress line is drawn on standard error when it is a terminal.\n"
       "zeno-mpi, run under mpirun, spreads the rows over MPI ranks and writes\n"
-      "the same files as zeno.\n",
-      ZENO_REGIONS_MAX_THREADS, zeno_sweep_basin_def_default().tol,
-      zeno_sweep_basin_def_default().turn_max * DEG_PER_RAD);
+      "the same files as zeno.\n");
 }
 
 static const struct option LONG_OPTIONS[] = {
@@ -109,6 +119,7 @@ static const struct option LONG_OPTIONS[] = {
     {"magnitude", required_argument, NULL, OPT_MAGNITUDE},
     {"basin-tol", required_argument, NULL, OPT_BASIN_TOL},
     {"basin-turn", required_argument, NULL, OPT_BASIN_TURN},
+    {"color", required_argument, NULL, OPT_COLOR},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -138,12 +149,26 @@ static int positive_option(const char *option, const char *text, double max, dou
   return CLI_CONTINUE;
 }
 
+// --color NAME: one of plot_sweep_color_name()'s.
+static int color_option(sweep_options *o, const char *text) {
+  for (int k = 0; k < PLOT_SWEEP_COLORS; k++)
+    if (strcmp(text, plot_sweep_color_name((plot_sweep_color)k)) == 0) {
+      o->color = (plot_sweep_color)k;
+      o->color_set = true;
+      return CLI_CONTINUE;
+    }
+  return cli_usage_error(COMMAND,
+                         "--color %s: expected 'outcome', 't', 'impacts', 'zeno_time' or 'x2'",
+                         text);
+}
+
 static int apply_option(void *options, int option, char **argv) {
   sweep_options *o = options;
   const int shared = grid_option(COMMAND, option, optarg, &o->g, &o->def.x, &o->def.y, &o->common);
   if (shared != GRID_OPTION_OTHER) return shared;
   switch (option) {
     case OPT_MAGNITUDE: return magnitude_option(o, optarg);
+    case OPT_COLOR: return color_option(o, optarg);
     case OPT_BASIN_TOL:
       o->basin_option = "--basin-tol";
       return positive_option("--basin-tol", optarg, BASIN_TOL_MAX, 1, &o->def.basin.tol);
@@ -330,14 +355,18 @@ static plot_status draw(const grid_command *c, const zeno_scene *scene,
   const sweep_options *o = w->o;
   char title[sizeof scene->name + 2 * ZENO_REGION_PATH_SIZE + GRID_Z_TITLE_SIZE + 64];
   const bool basin = o->def.basin.count > 0;
+  // What the cells show, by --color.
+  static const char *const SHOWN[PLOT_SWEEP_COLORS] = {"outcomes", "end time", "impacts",
+                                                       "Zeno time", "rest position x2"};
   snprintf(title, sizeof title, "%s: %s over %s and %s%s", scene->name,
-           basin ? "basin edge (epsilon)" : "outcomes", o->def.x.path, o->def.y.path, z_title);
+           basin ? "basin edge (epsilon)" : SHOWN[o->color], o->def.x.path, o->def.y.path, z_title);
   const plot_sweep_input in = {.title = title,
                                .x = &o->def.x,
                                .y = &o->def.y,
                                .grid = (const zeno_sweep_point *)c->grid + iz * c->nx * c->ny,
                                .options = &w->figure,
-                               .basin = basin ? &o->def.basin : NULL};
+                               .basin = basin ? &o->def.basin : NULL,
+                               .color = o->color};
   return plot->sweep(path, &in);
 }
 
@@ -369,6 +398,14 @@ static int run(const void *options, const zeno_scene *scene, zeno_error *err) {
     return CLI_EXIT_USAGE;
   if (o->basin_option && o->def.basin.count == 0)
     return cli_usage_error(COMMAND, "%s: only with --magnitude LO:HI:N", o->basin_option);
+  if (o->color_set && o->g.plot_path == NULL)
+    return cli_usage_error(COMMAND, "--color %s: colours the figure; add --plot FILE",
+                           plot_sweep_color_name(o->color));
+  if (o->color_set && o->color != PLOT_SWEEP_COLOR_OUTCOME && o->def.basin.count > 0)
+    return cli_usage_error(COMMAND,
+                           "--color %s: with --magnitude the figure is the basin map (its "
+                           "cells coloured by the basin edge); leave out one of them",
+                           plot_sweep_color_name(o->color));
   if (o->g.z_set && o->def.basin.count > 0 && strcmp(o->g.z.path, "epsilon") == 0)
     return cli_usage_error(COMMAND,
                            "--z: epsilon is the basin estimate's magnitude "
