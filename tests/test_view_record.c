@@ -242,6 +242,55 @@ static void end_of_run(const char *path, bool warp, view_run *run, first_text *l
     fail_msg("the end of %s draws '%s', want '%s' and 'status rest'", path, line->text, t_end);
 }
 
+/// Event of Example 2 a recording starts at in test_record_from_event: the
+/// second impact.
+#define FROM_EVENT 2
+#define FROM_EVENT_TEXT "2"
+
+/// --at-event chooses where a recording starts, as for a screenshot (it
+/// started at t = 0 whatever the event): the first frame is the screenshot
+/// of --at-event, and the whole run from there is ceil((t_end - t_event +
+/// hold) x fps) frames.
+static void test_record_from_event(void **state) {
+  (void)state;
+  view_run run;
+  first_text line;
+  end_of_run(EXAMPLE2, false, &run, &line);
+  assert_true(run.data.event_count > FROM_EVENT);
+  const double t_event = run.data.events[FROM_EVENT].t;
+  work_dir w;
+  work_dir_create(&w, "record");
+  char gif[PATH_SIZE], png[PATH_SIZE], start[PATH_SIZE];
+  work_path(&w, "ev.gif", gif);
+  work_path(&w, "ev.png", png);
+  work_path(&w, "start.png", start);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--record", gif, "--at-event", FROM_EVENT_TEXT,
+                            "--fps", WHOLE_FPS_TEXT, "--size", WHOLE_SIZE_TEXT),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", png, "--at-event", FROM_EVENT_TEXT,
+                            "--size", WHOLE_SIZE_TEXT),
+                   0);
+  assert_int_equal(run_zeno("view", EXAMPLE2, "--screenshot", start, "--size", WHOLE_SIZE_TEXT), 0);
+  decoded d;
+  assert_true(decode(gif, &d));
+  const long want = (long)ceil((run.t_end - t_event + VIEW_RECORD_HOLD_SECONDS) * WHOLE_FPS);
+  print_message("from event %d (t = %g): %d frames (want %ld)\n", FROM_EVENT, t_event, d.frames,
+                want);
+  assert_int_equal(d.frames, want);
+  int pw, ph;
+  unsigned char *at_event = read_png(png, &pw, &ph), *at_start = read_png(start, &pw, &ph);
+  assert_non_null(at_event);
+  assert_non_null(at_start);
+  const long n = (long)WHOLE_SIZE * WHOLE_SIZE;
+  assert_true((double)frame_far(d.first, at_event, n) <= MAX_DIFFERENT_FRACTION * (double)n);
+  assert_true(text_band_far(d.first, at_start, WHOLE_SIZE) >= MIN_TEXT_BAND_CHANGE);
+  free(at_event);
+  free(at_start);
+  decoded_free(&d);
+  view_run_free(&run);
+  work_dir_remove(&w, (const char *const[]){"ev.gif", "ev.png", "start.png", NULL}, NULL);
+}
+
 /// Acceptance (issue 32): without --record-seconds a recording plays the
 /// whole run, from --at to the end, then holds the end for
 /// VIEW_RECORD_HOLD_SECONDS: Example 2 at 1x is ceil((17.2205 + 1) x 5) =
@@ -416,7 +465,7 @@ static void test_record_bad_input(void **state) {
 static void test_record_help(void **state) {
   (void)state;
   char hold[64];
-  snprintf(hold, sizeof hold, "the whole run from --at to its end, then %g s",
+  snprintf(hold, sizeof hold, "the whole run from --at or --at-event to its end, then %g s",
            VIEW_RECORD_HOLD_SECONDS);
   const char *const commands[] = {"view", "replay"};
   for (int k = 0; k < 2; k++) {
@@ -439,6 +488,7 @@ int main(void) {
       cmocka_unit_test(test_record_matches_screenshots),
       cmocka_unit_test(test_record_warp_and_rates),
       cmocka_unit_test(test_record_whole_run),
+      cmocka_unit_test(test_record_from_event),
       cmocka_unit_test(test_record_whole_warp),
       cmocka_unit_test(test_record_whole_run_capped),
       cmocka_unit_test(test_record_help),

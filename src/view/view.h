@@ -140,6 +140,10 @@ void view_play_advance(view_play *play, const view_run *run, double dt);
 /// of the run at its speed, or in the Zeno warp (pauses aside).
 double view_play_seconds_left(const view_play *play, const view_run *run);
 
+/// The display time a headless frame or recording starts at: the time of
+/// event options->at_event when one is given (in range), else options->at.
+double view_start_time(const view_run *run, const view_options *options);
+
 /// Jumps to the next (direction > 0) or previous event and pauses.
 void view_play_step_event(view_play *play, const view_run *run, int direction);
 
@@ -446,7 +450,7 @@ view_rgb view_pixel(const view_canvas *canvas, int x, int y);
 int view_screenshot(view_run *run, const view_options *options);
 
 /// Headless: plays the run as the window would (options->zoom, speed,
-/// warp, from options->at) for options->record_seconds (0: to the end of
+/// warp, from view_start_time()) for options->record_seconds (0: to the end of
 /// the run and VIEW_RECORD_HOLD_SECONDS more, at most
 /// VIEW_RECORD_MAX_SECONDS) and writes every 1/fps s frame into the
 /// animated GIF or MP4 options->record (view_record.c), written aside and

@@ -51,10 +51,7 @@ int view_screenshot(view_run *run, const view_options *o) {
   } else {
     view_play play;
     view_play_start(&play, run, o);
-    double t = o->at;
-    if (o->at_event >= 0 && (size_t)o->at_event < run->data.event_count)
-      t = run->data.events[o->at_event].t;
-    view_play_seek(&play, run, t);
+    view_play_seek(&play, run, view_start_time(run, o));
     view_draw_frame(&canvas, run, &play, NULL);
     if (o->stop != NULL && *o->stop != 0) {
       code = 1;  // stopped by the caller: nothing written

@@ -300,6 +300,12 @@ void view_play_advance(view_play *play, const view_run *run, double dt) {
   }
 }
 
+double view_start_time(const view_run *run, const view_options *o) {
+  if (o->at_event >= 0 && (size_t)o->at_event < run->data.event_count)
+    return run->data.events[o->at_event].t;
+  return o->at;
+}
+
 double view_play_seconds_left(const view_play *play, const view_run *run) {
   if (play->warp)
     return fmax(view_warp_length(run) - play->warp_u, 0) / VIEW_WARP_EVENTS_PER_SECOND;

@@ -42,7 +42,7 @@ static recording_length recording_length_of(const view_run *run, const view_opti
   } else {
     view_play play;
     view_play_start(&play, run, o);
-    view_play_seek(&play, run, o->at);
+    view_play_seek(&play, run, view_start_time(run, o));
     r.whole = view_play_seconds_left(&play, run) + VIEW_RECORD_HOLD_SECONDS;
     r.cut = r.whole > VIEW_RECORD_MAX_SECONDS;
     r.frames = r.cut ? lround(VIEW_RECORD_MAX_SECONDS * fps) : (long)ceil(r.whole * fps);
@@ -143,7 +143,7 @@ static bool recording_play(recording *rec, view_canvas *canvas, view_run *run,
                            size_t size) {
   view_play play;
   view_play_start(&play, run, o);
-  view_play_seek(&play, run, o->at);
+  view_play_seek(&play, run, view_start_time(run, o));
   bool ok = true;
   for (long k = 0; ok && k < n && !stop_asked(o); k++) {
     view_draw_frame(canvas, run, &play, NULL);
@@ -186,7 +186,8 @@ int view_record(view_run *run, const view_options *o) {
   view_canvas canvas;
   zeno_error err;
   zeno_io_output *out = NULL;
-  double last = o->at;
+  const double start = view_start_time(run, o);
+  double last = start;
   bool ok = view_canvas_create(&canvas, o->width, o->height, message, sizeof message);
   if (ok && (out = zeno_io_output_open_path(o->record, &err)) == NULL) {
     snprintf(message, sizeof message, "%s", err.message);
@@ -210,7 +211,7 @@ int view_record(view_run *run, const view_options *o) {
   if (ok)
     fprintf(stderr, "zeno: wrote %s (%ld frames, %dx%d, %g s at %d fps; t = %.6g to %.6g%s)\n",
             o->record, n, o->width, o->height, (double)n / fps, fps,
-            o->at < run->t_end ? o->at : run->t_end, last,
+            start < run->t_end ? start : run->t_end, last,
             last >= run->t_end ? ", the end of the run" : "");
   else if (!stop_asked(o)) fprintf(stderr, "zeno: %s\n", message);
   view_canvas_destroy(&canvas);  // a canvas that failed to start is empty
