@@ -14,7 +14,7 @@ import numpy as np
 from .analysis import Analysis, Maps, Regions
 from .simulation import Run
 
-__all__ = ["maps", "regions", "trajectory", "axis_label", "AXIS_LABELS", "COLORS",
+__all__ = ["maps", "regions", "trajectory", "axis_label", "mode_color", "AXIS_LABELS", "COLORS",
            "REGION_COLORS"]
 
 
@@ -169,8 +169,8 @@ def maps(result, ax=None, title=None):
     ax_r.set_ylabel("R(φ) [rad]")
     ax_g.set_ylabel("G(φ)")
     ax_g.set_xlabel("φ [rad]")
-    _legend_row(ax_r, _maps_legend(any(not iv.safe for iv in shaded)))
-    ax_r.set_title(default_title if title is None else title, pad=_TITLE_PAD)
+    pad = _legend_row(ax_r, _maps_legend(any(not iv.safe for iv in shaded)))
+    ax_r.set_title(default_title if title is None else title, pad=pad)
     return ax_r, ax_g
 
 
@@ -191,8 +191,11 @@ def _maps_legend(shaded):
 # Legend items per row above the axes: the legend keeps the tick labels'
 # size (matplotlib's 10 pt) and wraps, as the C figures' legends do.
 _LEGEND_COLUMNS = 3
-# The title's distance above the axes [pt]: room for two legend rows.
-_TITLE_PAD = 44
+# The title's distance above the axes [pt] per legend row (the rows are
+# 10 pt text with matplotlib's spacing).
+_TITLE_PAD_PER_ROW = 22
+# The title's own height and the margin above it [pt].
+_TITLE_ROOM = 24
 # Top of a pair of axes (a fraction of the figure): room above for the
 # legend rows and the title.
 _PAIR_TOP = 0.82
@@ -200,10 +203,11 @@ _PAIR_TOP = 0.82
 
 def _legend_row(ax, handles):
     """The legend in rows under the title, as the C figures draw it, at the
-    tick labels' size."""
+    tick labels' size; returns the title's pad that clears its rows [pt]."""
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0),
               ncol=min(len(handles), _LEGEND_COLUMNS), frameon=False, handlelength=2,
               columnspacing=1.2, borderaxespad=0.2)
+    return _TITLE_PAD_PER_ROW * max(2, math.ceil(len(handles) / _LEGEND_COLUMNS))
 
 
 # ---- region maps -----------------------------------------------------------------------
@@ -299,6 +303,56 @@ def regions(result, ax=None, title=None):
 # ---- trajectories -------------------------------------------------------------------------
 
 
+# The mode bands of a trajectory, as the C figure draws them
+# (src/plot/plot_trajectory.c's MODE_PALETTE and TRAJ_MODE_TINT, which
+# tests/python/test_plot.py holds equal): by mode index (letter 1 + 4
+# letter 2, letters F S P N), free flight grey, then matplotlib's tab20
+# light colours; tinted towards white.
+MODE_PALETTE = (
+    (225, 225, 225), (174, 199, 232), (255, 187, 120), (152, 223, 138),
+    (255, 152, 150), (197, 176, 213), (196, 156, 148), (247, 182, 210),
+    (219, 219, 141), (158, 218, 229), (253, 208, 162), (199, 233, 192),
+    (218, 218, 235), (252, 187, 161), (204, 235, 197), (254, 217, 166),
+)
+MODE_TINT = 0.55
+_MODE_LETTERS = "FSPN"
+
+
+def mode_color(mode):
+    """The (r, g, b) in [0, 1] of a mode's band, e.g. mode_color("FN");
+    a name of other letters gets free flight's."""
+    index, weight = 0, 1
+    for letter in mode:
+        k = _MODE_LETTERS.find(letter)
+        if k < 0 or weight >= len(MODE_PALETTE):
+            index = -1
+            break
+        index += k * weight
+        weight *= 4
+    if not mode or not 0 <= index < len(MODE_PALETTE):
+        index = 0
+    # C's lround: halves away from zero (the channels are positive).
+    return tuple(math.floor(c + MODE_TINT * (255 - c) + 0.5) / 255 for c in MODE_PALETTE[index])
+
+
+def _mode_bands(axes, t, modes):
+    """Shades each run of rows of one mode from its first row to the next
+    run's, in every Axes; returns the modes in order of appearance."""
+    seen = []
+    k, n = 0, len(modes)
+    while k + 1 < n:
+        end = k + 1
+        while end + 1 < n and modes[end] == modes[k]:
+            end += 1
+        if modes[k] and np.isfinite(t[k]) and np.isfinite(t[end]):
+            for a in axes:
+                a.axvspan(t[k], t[end], color=mode_color(modes[k]), lw=0, zorder=0)
+            if modes[k] not in seen:
+                seen.append(modes[k])
+        k = end
+    return seen
+
+
 def trajectory(run, ax=None, title=None):
     """z1 and z2 (top) and x2 (bottom) of a run against t (one contact: z1
     and x1), with a tick per event along both time axes (impacts taller
@@ -308,7 +362,10 @@ def trajectory(run, ax=None, title=None):
     traj = run.trajectory
     if traj is None:
         raise ValueError("this run was simulated with trajectory=False")
+    from matplotlib.patches import Patch
+
     top, bottom = _axes_pair(ax, (9, 6))
+    modes = _mode_bands((top, bottom), traj.t, traj.mode)
     events = run.event_array
     finite = np.isfinite(events["t"])
     impact = events["kind"] == "impact"
@@ -335,8 +392,12 @@ def trajectory(run, ax=None, title=None):
         labels.index(n) for n in ("event", "impact")]
     handles = [handles[i] for i in order[:len(gaps)]] + bottom.get_lines()[-1:] + [
         handles[i] for i in order[len(gaps):]]
-    _legend_row(top, handles)
+    handles += [Patch(color=mode_color(m), label=m) for m in modes]
+    pad = _legend_row(top, handles)
+    if ax is None:  # our figure: room above for the title over the legend's rows
+        fig = top.figure
+        fig.subplots_adjust(top=min(_PAIR_TOP, 1 - (pad + _TITLE_ROOM) / (72 * fig.get_figheight())))
     coordinates = ", ".join(traj.columns[7:10])
     top.set_title(f"{run.scene.name}: q'(t) = ({coordinates})" if title is None else title,
-                  pad=_TITLE_PAD)
+                  pad=pad)
     return top, bottom

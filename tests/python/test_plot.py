@@ -1,6 +1,7 @@
 """zeno.plot: the matplotlib figures draw the results' data in the C
 figures' palette and layout (src/plot/plot.h)."""
 
+import math
 import os
 import re
 
@@ -152,6 +153,37 @@ def test_regions_axes_labelled_as_the_c_figure():
                        y=("com.y", -1, 2.5, 3), threads=2)
     ax = zeno.plot.regions(com)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("centre of mass x [L]", "centre of mass y [L]")
+
+
+def c_mode_palette():
+    """MODE_PALETTE and TRAJ_MODE_TINT of src/plot/plot_trajectory.c."""
+    with open(os.path.join(ROOT, "src", "plot", "plot_trajectory.c"), encoding="utf-8") as f:
+        text = f.read()
+    tint = float(re.search(r"#define TRAJ_MODE_TINT ([0-9.]+)", text).group(1))
+    body = re.search(r"MODE_PALETTE\[PLOT_MODE_COLORS\] = \{(.*?)\};", text, re.S).group(1)
+    rows = tuple(tuple(int(v) for v in m) for m in re.findall(r"\{(\d+), (\d+), (\d+)\}", body))
+    return rows, tint
+
+
+def test_mode_bands_are_the_c_figures():
+    rows, tint = c_mode_palette()
+    assert len(rows) == 16 and (zeno.plot.MODE_PALETTE, zeno.plot.MODE_TINT) == (rows, tint)
+    # FF is free flight's grey; FN is index 0 + 4 * 3 = 12, tinted.
+    assert zeno.plot.mode_color("FF") == tuple(round(225 + tint * 30) / 255 for _ in range(3))
+    assert zeno.plot.mode_color("FN") == tuple(
+        math.floor(c + tint * (255 - c) + 0.5) / 255 for c in rows[12])
+    run = zeno.simulate(zeno.Scene.load(scene_path("example2.yaml")))
+    top, bottom = zeno.plot.trajectory(run)
+    # One band per run of rows of one mode, in each panel, spanning the runs'
+    # times; the legend names each mode once, in order of appearance.
+    mode = run.trajectory.mode
+    runs = [k for k in range(1, len(mode)) if mode[k] != mode[k - 1]]
+    for a in (top, bottom):
+        spans = [p for p in a.patches if p.get_zorder() == 0]
+        assert len(spans) == len(runs) + 1
+    names = [t.get_text() for t in top.get_legend().get_texts()]
+    present = list(dict.fromkeys(m for m in mode[:-1] if m))
+    assert len(present) >= 4 and names[-len(present):] == present
 
 
 def test_trajectory_axes_labelled_as_the_c_figure():
