@@ -321,6 +321,9 @@ _MODE_LETTERS = "FSPN"
 def mode_color(mode):
     """The (r, g, b) in [0, 1] of a mode's band, e.g. mode_color("FN");
     a name of other letters gets free flight's."""
+    if not isinstance(mode, str):
+        raise TypeError(f"mode_color(mode=...): expected a mode name such as 'FN', "
+                        f"got {type(mode).__name__}")
     index, weight = 0, 1
     for letter in mode:
         k = _MODE_LETTERS.find(letter)

@@ -92,6 +92,7 @@ CALLS = {
     "plot.regions": ("zeno.plot.regions({}, title={})", ["rg", "None"]),
     "plot.trajectory": ("zeno.plot.trajectory({}, title={})", ["run", "None"]),
     "plot.axis_label": ("zeno.plot.axis_label({})", ["'paper.mu2'"]),
+    "plot.mode_color": ("zeno.plot.mode_color({})", ["'FN'"]),
 }
 
 CHILD = r"""
