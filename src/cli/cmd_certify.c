@@ -100,6 +100,16 @@ static void print_term(FILE *f, const zeno_certificate_term *t, bool first) {
   }
 }
 
+// One slip function cx x2 + W, its first terms.
+static void print_slip_function(const char *label, double cx, const zeno_certificate_term *terms,
+                                size_t n) {
+  cli_label(label);
+  printf("%+.6g x2", cx);
+  for (size_t k = 0; k < n && k < CERTIFY_SHOWN_TERMS; k++) print_term(stdout, &terms[k], false);
+  if (n > CERTIFY_SHOWN_TERMS) printf(" ... (%zu terms: --json lists all)", n);
+  printf("\n");
+}
+
 static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
   cli_label("scene");
   printf("%s\n", scene->name);
@@ -124,13 +134,10 @@ static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
     cli_label("SDP");
     printf("order %d, %d constraints; %d conditions, %d unknowns\n", c->sdp_order,
            c->sdp_constraints, c->conditions, c->unknowns);
-    cli_label("V2 (own units)");
-    printf("%+.6g x2", c->c);
-    for (size_t k = 0; k < c->term_count && k < CERTIFY_SHOWN_TERMS; k++)
-      print_term(stdout, &c->terms[k], false);
-    if (c->term_count > CERTIFY_SHOWN_TERMS)
-      printf(" ... (%zu terms: --json lists all)", c->term_count);
-    printf("\n");
+    print_slip_function(c->c_minus != 0 ? "V2+ (own units)" : "V2 (own units)", c->c, c->terms,
+                        c->term_count);
+    if (c->c_minus != 0)
+      print_slip_function("V2- (own units)", c->c_minus, c->terms_minus, c->term_count_minus);
   }
   if (c->check_runs > 0) {
     cli_label("check");
@@ -145,6 +152,22 @@ static void json_field(FILE *f, const char *name, double v, bool last) {
   fprintf(f, "\"%s\": ", name);
   zeno_io_json_number(f, v, NULL);
   fprintf(f, "%s", last ? "" : ", ");
+}
+
+// "name": {"variables": [...], "x2": cx, "terms": [...]}, (a slip function)
+static void json_slip_function(FILE *f, const char *name, double cx,
+                               const zeno_certificate_term *terms, size_t n) {
+  fprintf(f, "\"%s\": {\"variables\": [\"z1\", \"z2\", \"u1\", \"u2\", \"w2\"], ", name);
+  json_field(f, "x2", cx, false);
+  fprintf(f, "\"terms\": [");
+  for (size_t k = 0; k < n; k++) {
+    const zeno_certificate_term *t = &terms[k];
+    fprintf(f, "%s{\"exponents\": [%d, %d, %d, %d, %d], ", k ? ", " : "", t->exponents[0],
+            t->exponents[1], t->exponents[2], t->exponents[3], t->exponents[4]);
+    json_field(f, "coef", t->coef, true);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]}, ");
 }
 
 static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate *c) {
@@ -173,17 +196,11 @@ static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate 
     if (r) fprintf(f, ", ");
     zeno_io_json_numbers(f, c->mass[r], 3, NULL);
   }
-  fprintf(f, "]}, \"v2\": {\"variables\": [\"z1\", \"z2\", \"u1\", \"u2\", \"w2\"], ");
-  json_field(f, "x2", c->c, false);
-  fprintf(f, "\"terms\": [");
-  for (size_t k = 0; k < c->term_count; k++) {
-    const zeno_certificate_term *t = &c->terms[k];
-    fprintf(f, "%s{\"exponents\": [%d, %d, %d, %d, %d], ", k ? ", " : "", t->exponents[0],
-            t->exponents[1], t->exponents[2], t->exponents[3], t->exponents[4]);
-    json_field(f, "coef", t->coef, true);
-    fprintf(f, "}");
-  }
-  fprintf(f, "]}, \"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs, c->check_events);
+  fprintf(f, "]}, ");
+  json_slip_function(f, "v2", c->c, c->terms, c->term_count);
+  if (c->c_minus != 0)
+    json_slip_function(f, "v2_minus", c->c_minus, c->terms_minus, c->term_count_minus);
+  fprintf(f, "\"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs, c->check_events);
   json_field(f, "max_increase", c->check_max_increase, true);
   fprintf(f, "}}\n");
 }
