@@ -209,11 +209,18 @@ static void refusals_and_errors(void **state) {
   cert_system sys;
   bool refused = false;
   char reason[CERT_REASON_SIZE];
-  // Example 3 (unstable by Theorem 2): b2 < 0 violates (56).
+  // Example 3 (unstable by Theorem 2): b2 < 0 violates (56), which only
+  // weighted degrees 3 and 4 need; at degree 2 the program is solved and
+  // finds no certificate.
   zeno_scene s = load("example3-zeno.yaml", NULL, 0);
   assert_int_equal(cert_build(&s, &sys, &refused, reason, NULL), ZENO_OK);
-  assert_true(refused);
+  assert_false(refused);
+  assert_false(cert_sign_conditions(&sys, reason));
   assert_non_null(strstr(reason, "(56)"));
+  cert_program_outcome o;
+  certify(&sys, &DEGREE2, &o);
+  assert_false(o.certified);
+  cert_program_outcome_free(&o);
   // The ambiguous equilibrium of test_equilibrium (SF consistent at rest).
   const zeno_paper_params amb = {-2, -1.1, -1.6, 1.5, -50, 55, 0.65, 0.85, 1, 1, 1, 0};
   s = zeno_scene_default();
@@ -317,6 +324,83 @@ static void unstable_points_not_certified(void **state) {
   }
 }
 
+// A level floor (b3 = 0): V1 bounds neither side of the slip, so the
+// rocking block is certified by two slip functions, V2+ = x2 + W+ and
+// V2- = -x2 + W-, each decreasing everywhere and positive with V1 on its
+// own side, both decided exactly; 1000 runs never increase V1, V2+ or V2-.
+// Before issue 33 it was refused by (55).
+static void level_floor_certified(void **state) {
+  (void)state;
+  zeno_scene s = load("rocking-block.yaml", NULL, 0);
+  zeno_scene own;
+  scene_in_units(&s, scene_units_of(&s), &own);
+  cert_system sys;
+  bool refused = true;
+  char reason[CERT_REASON_SIZE];
+  assert_int_equal(cert_build(&own, &sys, &refused, reason, NULL), ZENO_OK);
+  assert_false(refused);
+  assert_true(sys.level);
+  cert_program_outcome o;
+  certify_exactly(&sys, &DEGREE2, "rocking-block.yaml", &o);
+  assert_non_null(o.minus);
+  assert_true(o.minus->exact && o.minus->certified);
+  assert_true(o.c == 1.0 && o.minus->c == -1.0);
+  assert_true(o.kappa[0] >= 0 && isnan(o.kappa[1]));
+  cert_check_result chk;
+  assert_int_equal(cert_check_check(&own, &sys, &o, 1000, 0.1, 5u, true, NULL, &chk, NULL),
+                   ZENO_OK);
+  assert_true(chk.max_increase < 1e-12);
+  cert_program_outcome_free(&o);
+}
+
+// An Example 6 region-2 point (stable by Theorem 3) that the program did
+// not certify before issue 33 (CSDP's margin -2.5e-7): with the touching
+// contact's condition on single impacts it is certified, exactly and
+// through 1000 checked runs. The exact check reads the envelope's
+// multipliers: on the other side of the slip kappa must exceed 1 / |b3|
+// (2 / |b3| certifies this W, 0.999 / |b3| is refused), on V2's own side
+// it must make W + kappa V1 positive (W alone, kappa 0, is not).
+static void envelope_positivity(void **state) {
+  (void)state;
+  const char *const set[] = {"com.x=-0.076923076923077094", "com.y=-0.55128205128205132"};
+  zeno_scene s = load("example6.yaml", set, 2);
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.region, 2);
+  zeno_analysis_free(&a);
+  cert_system sys;
+  build(&s, &sys);
+  cert_program_outcome o;
+  certify_exactly(&sys, &DEGREE2, "example6.yaml", &o);
+  cert_check_result chk;
+  check_runs(&s, &sys, &o, 1000, true, &chk);
+  assert_true(chk.max_increase < 1e-12);
+  double x[CERT_EXACT_NX];
+  unknowns_of(&o, x);
+  cert_exact_result r;
+  const double ib3 = 1 / fabs(sys.b[2]);
+  // W alone is not positive (kappa 0 on V2's side fails below): the sign
+  // conditions' program found nothing, the envelope's did.
+  assert_true(o.kappa[0] > 0 && o.kappa[1] * fabs(sys.b[2]) > 1);
+  double k[2] = {o.kappa[0], 2 * ib3};
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  if (!r.certified) fail_msg("%s", r.reason);
+  k[1] = 0.999 * ib3;
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  assert_false(r.certified);
+  if (!strstr(r.reason, "other side")) fail_msg("%s", r.reason);
+  k[0] = 0;
+  k[1] = 2 * ib3;
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  assert_false(r.certified);
+  if (!strstr(r.reason, "own side")) fail_msg("%s", r.reason);
+  print_message(
+      "Example 6 (2): kappa %.4g on V2's side, %.4g on the other (1/|b3| = %.4g); "
+      "%d checked events, largest increase %.3g\n",
+      o.kappa[0], o.kappa[1], ib3, chk.events, chk.max_increase);
+  cert_program_outcome_free(&o);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(example4_matches_simulator),
@@ -328,6 +412,8 @@ int main(void) {
       cmocka_unit_test(example7_certified),
       cmocka_unit_test(check_catches_a_wrong_certificate),
       cmocka_unit_test(unstable_points_not_certified),
+      cmocka_unit_test(level_floor_certified),
+      cmocka_unit_test(envelope_positivity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -131,6 +131,12 @@ static void example3_not_certified(void **state) {
   zeno_certificate c;
   assert_int_equal(zeno_certify(&s, NULL, &c, NULL), ZENO_OK);
   assert_false(c.certified);
+  assert_false(c.refused);  // degree 2: positivity is part of the program
+  assert_string_equal(c.solver_status, "infeasible");
+  zeno_certify_def d = zeno_certify_def_default();
+  d.degree = 4;  // (54) needs the sign conditions: refused by (56)
+  assert_int_equal(zeno_certify(&s, &d, &c, NULL), ZENO_OK);
+  assert_false(c.certified);
   assert_true(c.refused);
   assert_non_null(strstr(c.reason, "(56)"));
 }
@@ -140,7 +146,7 @@ static void example3_not_certified(void **state) {
 // failure named, not an error.
 static void solver_failure_is_a_result(void **state) {
   (void)state;
-  const char *const set[] = {"com.x=-0.44067796610169507", "com.y=-0.05084745762711862"};
+  const char *const set[] = {"com.x=-0.30769230769230793", "com.y=-0.012820512820512775"};
   zeno_scene s = load("example6.yaml", set, 2);
   zeno_certificate c;
   assert_int_equal(zeno_certify(&s, NULL, &c, NULL), ZENO_OK);

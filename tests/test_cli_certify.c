@@ -102,6 +102,11 @@ static void example3_not_certified(void **state) {
   run_result r = run_zeno_captured("certify", EXAMPLE3, "--json");
   assert_int_equal(r.exit_code, 0);
   assert_contains(r.out, "\"certified\": false");
+  assert_contains(r.out, "infeasible");
+  run_result_free(&r);
+  r = run_zeno_captured("certify", EXAMPLE3, "--json", "--degree", "4");
+  assert_int_equal(r.exit_code, 0);
+  assert_contains(r.out, "\"certified\": false");
   assert_contains(r.out, "(56)");
   run_result_free(&r);
 }
@@ -588,7 +593,7 @@ static void out_dir_holds_one_run(void **state) {
   assert_int_equal(r.exit_code, 0);
   run_result_free(&r);
   assert_true(holds_file(dir, "v_events.csv", 0));
-  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  r = run_zeno_captured("certify", EXAMPLE3, "--degree", "4", "--out", dir);  // (56)
   assert_int_equal(r.exit_code, 0);
   run_result_free(&r);
   char *json = read_in(dir, "certificate.json");
@@ -608,7 +613,7 @@ static void out_dir_holds_one_run(void **state) {
   char sub[PATH_SIZE];
   work_path(&w, "out/v_events.csv", sub);
   assert_int_equal(mkdir(sub, 0777), 0);
-  r = run_zeno_captured("certify", EXAMPLE3, "--out", dir);
+  r = run_zeno_captured("certify", EXAMPLE3, "--degree", "4", "--out", dir);
   assert_int_equal(r.exit_code, 1);
   assert_contains(r.err, "not a regular file");
   run_result_free(&r);

@@ -78,6 +78,12 @@ typedef struct zeno_certificate {
   double c;        ///< V2's coefficient of x2 (-sign b3)
   size_t term_count;
   zeno_certificate_term terms[ZENO_CERTIFY_MAX_TERMS];
+  /// A level floor (b3 = 0, docs/certificate.md): V2 above is V2+ = x2 +
+  /// W+, and this is the second slip function V2- = c_minus x2 + W-
+  /// (c_minus = -1); c_minus = 0 and no terms otherwise.
+  double c_minus;
+  size_t term_count_minus;
+  zeno_certificate_term terms_minus[ZENO_CERTIFY_MAX_TERMS];
   double b[3];        ///< V1's potential b . q' (own units)
   double mass[3][3];  ///< V1's kinetic part: qdot'^T M' qdot' / 2
   /// The simulation check (check_runs > 0): runs, pieces and impacts
@@ -102,10 +108,14 @@ typedef struct zeno_certificate {
 ZENO_API zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
                                   zeno_certificate *out, zeno_error *error);
 
-/// V1 and V2 at a ZOD state (z1, z2, x2, u1, u2, w2) in the user's units
+/// V1 and V2 (V2+ on a level floor; V2- by zeno_certificate_eval_minus) at a ZOD state (z1, z2, x2, u1, u2, w2) in the user's units
 /// [length, length/time]; values in the scene's own energy unit.
 ZENO_API void zeno_certificate_eval(const zeno_certificate *c, const double state[6], double *v1,
                                     double *v2);
+
+/// V2- at a ZOD state (as zeno_certificate_eval); 0 when the certificate has
+/// no second slip function (c_minus = 0).
+ZENO_API double zeno_certificate_eval_minus(const zeno_certificate *c, const double state[6]);
 
 #ifdef __cplusplus
 }

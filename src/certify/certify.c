@@ -51,6 +51,16 @@ static zeno_status validate(const zeno_certify_def *d, zeno_error *e) {
   return ZENO_OK;
 }
 
+static size_t terms_of(const cert_program_outcome *o, zeno_certificate_term *terms) {
+  size_t n = 0;
+  for (int k = 0; k < o->nterms && k < ZENO_CERTIFY_MAX_TERMS; k++) {
+    zeno_certificate_term *t = &terms[n++];
+    for (int v = 0; v < 5; v++) t->exponents[v] = o->mono[k].e[v];
+    t->coef = o->coef[k];
+  }
+  return n;
+}
+
 static void keep_outcome(const cert_program_outcome *o, zeno_certificate *out) {
   out->certified = o->certified;
   snprintf(out->reason, sizeof out->reason, "%s", o->reason);
@@ -69,11 +79,10 @@ static void keep_outcome(const cert_program_outcome *o, zeno_certificate *out) {
   out->conditions = o->constraints;
   out->unknowns = o->unknowns;
   out->c = o->c;
-  out->term_count = 0;
-  for (int k = 0; k < o->nterms && k < ZENO_CERTIFY_MAX_TERMS; k++) {
-    zeno_certificate_term *t = &out->terms[out->term_count++];
-    for (int v = 0; v < 5; v++) t->exponents[v] = o->mono[k].e[v];
-    t->coef = o->coef[k];
+  out->term_count = terms_of(o, out->terms);
+  if (o->minus) {
+    out->c_minus = o->minus->c;
+    out->term_count_minus = terms_of(o->minus, out->terms_minus);
   }
 }
 
@@ -112,6 +121,9 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
     out->b[r] = sys.b[r];
     for (int k = 0; k < 3; k++) out->mass[r][k] = sys.Mp[r][k];
   }
+  // Weighted degrees 3 and 4 keep positivity (54), which needs the sign
+  // conditions (55), (56); degree 2 makes positivity part of the program.
+  if (!refused && d.degree != 2) refused = !cert_sign_conditions(&sys, out->reason);
   if (refused) {
     out->refused = true;
     out->seconds = clock_seconds() - t0;
@@ -151,27 +163,43 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   return st;
 }
 
-void zeno_certificate_eval(const zeno_certificate *c, const double state[6], double *v1,
-                           double *v2) {
+// A user's ZOD state in the certificate's own units.
+static void own_state(const zeno_certificate *c, const double state[6], double s[6]) {
   const scene_units u = {c->units[0], c->units[1], c->units[2]};
-  double s[6];
   for (int k = 0; k < 6; k++)
     s[k] = scene_units_from_user(u, k < 3 ? SCENE_DIM_LENGTH : SCENE_DIM_SPEED, state[k]);
+}
+
+// cx x2 + W at an own-units state s.
+static double slip_function(double cx, const zeno_certificate_term *terms, size_t n,
+                            const double s[6]) {
+  const double y[5] = {s[0], s[1], s[3], s[4], s[5]};
+  double v = cx * s[2];
+  for (size_t k = 0; k < n; k++) {
+    double m = terms[k].coef;
+    for (int j = 0; j < 5; j++)
+      for (int q = 0; q < terms[k].exponents[j]; q++) m *= y[j];
+    v += m;
+  }
+  return v;
+}
+
+void zeno_certificate_eval(const zeno_certificate *c, const double state[6], double *v1,
+                           double *v2) {
+  double s[6];
+  own_state(c, state, s);
   double t = 0, p = 0;
   for (int r = 0; r < 3; r++) {
     p += c->b[r] * s[r];
     for (int k = 0; k < 3; k++) t += 0.5 * s[3 + r] * c->mass[r][k] * s[3 + k];
   }
   if (v1) *v1 = t + p;
-  if (v2) {
-    const double y[5] = {s[0], s[1], s[3], s[4], s[5]};
-    double v = c->c * s[2];
-    for (size_t k = 0; k < c->term_count; k++) {
-      double m = c->terms[k].coef;
-      for (int j = 0; j < 5; j++)
-        for (int q = 0; q < c->terms[k].exponents[j]; q++) m *= y[j];
-      v += m;
-    }
-    *v2 = v;
-  }
+  if (v2) *v2 = slip_function(c->c, c->terms, c->term_count, s);
+}
+
+double zeno_certificate_eval_minus(const zeno_certificate *c, const double state[6]) {
+  if (c->c_minus == 0) return 0;
+  double s[6];
+  own_state(c, state, s);
+  return slip_function(c->c_minus, c->terms_minus, c->term_count_minus, s);
 }

@@ -38,8 +38,9 @@ static void compare(const cert_system *sys, const cert_program_outcome *o, const
   const double scale = fmax(scale_of(sys, o, sa), scale_of(sys, o, sb));
   if (!(scale > 0)) return;
   const double d1 = (cert_program_v1(sys, sb) - cert_program_v1(sys, sa)) / scale;
-  const double d2 = (cert_program_v2(o, sb) - cert_program_v2(o, sa)) / scale;
-  const double d = fmax(d1, d2);
+  double d = fmax(d1, (cert_program_v2(o, sb) - cert_program_v2(o, sa)) / scale);
+  if (o->minus)  // a level floor's second slip function, V2-
+    d = fmax(d, (cert_program_v2(o->minus, sb) - cert_program_v2(o->minus, sa)) / scale);
   if (d > out->max_increase) {
     out->max_increase = d;
     out->worst_run = run;

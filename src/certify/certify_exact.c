@@ -209,15 +209,26 @@ static bool project(lform *eq, const int *keep, int m, mpq_t *x) {
   return ok;
 }
 
-// P > 0 by its leading principal minors; a1, a2 > 0.
-static bool positive(mpq_t *x) {
-  if (mpq_sgn(x[0]) <= 0 || mpq_sgn(x[1]) <= 0) return false;
+// W + kappa V1' is positive definite on z >= 0 (V1' = b1 z1 + b2 z2 +
+// v^T M' v / 2): a1 + kappa b1 > 0, a2 + kappa b2 > 0 and P + kappa M' / 2
+// > 0 by its leading principal minors.
+static bool positive(const cert_system *s, mpq_t *x, const mpq_t kappa) {
   mpq_t P[3][3], m2, t, d;
   mpq_inits(m2, t, d, NULL);
+  bool ok = true;
+  for (int i = 0; i < 2; i++) {
+    mpq_set_d(t, s->b[i]);
+    mpq_mul(t, t, kappa);
+    mpq_add(t, t, x[i]);
+    ok = ok && mpq_sgn(t) > 0;
+  }
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
       mpq_init(P[r][k]);
-      mpq_set(P[r][k], x[pidx(r, k)]);
+      mpq_set_d(t, s->Mp[r < k ? r : k][r < k ? k : r]);  // symmetric
+      mpq_mul(t, t, kappa);
+      mpq_div_2exp(t, t, 1);
+      mpq_add(P[r][k], x[pidx(r, k)], t);
     }
   mpq_mul(m2, P[0][0], P[1][1]);
   mpq_mul(t, P[0][1], P[1][0]);
@@ -239,7 +250,7 @@ static bool positive(mpq_t *x) {
   mpq_sub(a, a, b);
   mpq_mul(a, a, P[0][2]);
   mpq_add(d, d, a);
-  const bool ok = mpq_sgn(P[0][0]) > 0 && mpq_sgn(m2) > 0 && mpq_sgn(d) > 0;
+  ok = ok && mpq_sgn(P[0][0]) > 0 && mpq_sgn(m2) > 0 && mpq_sgn(d) > 0;
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) mpq_clear(P[r][k]);
   mpq_clears(m2, t, d, a, b, NULL);
@@ -260,9 +271,10 @@ static void quad(mpq_t out, mpq_t A[2][2], mpq_t r[2], mpq_t s[2]) {
   mpq_clear(t);
 }
 
-// v^T A v >= 0 on the cone {v : l_k . v >= 0} of the plane (exact).
+// v^T A v >= 0 on the cone {v : l_k . v >= 0} of the plane (exact); nl is at
+// most CERT_MAX_CONDS + 2 (a case's conditions, the touching contact's, -u_i).
 static bool copositive2(mpq_t A[2][2], mpq_t L[][2], int nl) {
-  mpq_t cand[2 * CERT_MAX_CONDS][2], t, u;
+  mpq_t cand[2 * (CERT_MAX_CONDS + 2)][2], t, u;
   mpq_inits(t, u, NULL);
   int nc = 0;
   for (int k = 0; k < nl; k++)
@@ -355,7 +367,7 @@ static bool copositive2(mpq_t A[2][2], mpq_t L[][2], int nl) {
 // closed (u_j = 0): a quadratic form in (u_i, w2) on the case's cone.
 static bool impact_ok(const cert_case *cs, int i, mpq_t *x) {
   const int j = 1 - i, idx[2] = {i, 2};
-  mpq_t P[3][3], G[3][3], E[3][3], t, A[2][2], L[CERT_MAX_CONDS + 1][2];
+  mpq_t P[3][3], G[3][3], E[3][3], t, A[2][2], L[CERT_MAX_CONDS + 2][2];
   mpq_init(t);
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
@@ -383,12 +395,20 @@ static bool impact_ok(const cert_case *cs, int i, mpq_t *x) {
     }
   int nl = 0;
   for (int k = 0; k < cs->ncond; k++) {
-    (void)j;
     if (cs->cond[k][idx[0]] == 0 && cs->cond[k][idx[1]] == 0) continue;  // 0 >= 0
     mpq_init(L[nl][0]);
     mpq_init(L[nl][1]);
     mpq_set_d(L[nl][0], cs->cond[k][idx[0]]);
     mpq_set_d(L[nl][1], cs->cond[k][idx[1]]);
+    nl++;
+  }
+  // The other contact touches (z_j = u_j = 0): the law leaves it free
+  // (letter F) only when it does not drive it in, post u_j >= 0.
+  if (!cs->both && cs->letter[j] == ZENO_LETTER_F) {
+    mpq_init(L[nl][0]);
+    mpq_init(L[nl][1]);
+    mpq_set_d(L[nl][0], cs->post[j][idx[0]]);
+    mpq_set_d(L[nl][1], cs->post[j][idx[1]]);
     nl++;
   }
   // The impacting contact approaches: -u_i >= 0 (already a condition of
@@ -453,8 +473,49 @@ bool cert_exact_applies(const cert_system *s) {
   return (!cert_flights(s) && s->a_ff[0] < 0 && s->a_ff[1] < 0) || cert_flight_applies(s);
 }
 
+// The envelope max(V1, V2) is positive definite (docs/certificate.md): on
+// V2's own side of the slip (side +1, c x2 >= 0) and, when kappa[1] is
+// given, on the other (side -1, where V1 takes over), with r = side c x2
+// and beta = c b3: kappa >= 0, side (1 + kappa beta) > 0 and W + kappa V1'
+// positive definite on z >= 0. A level floor's V2 needs its own side only
+// (V2- takes the other); kappa[1] infinite is V1 alone there, the sign
+// conditions (55), (56). False with the failing side in *why.
+static bool envelope_positive(const cert_system *s, double c, mpq_t *x, const double kappa[2],
+                              const char **why) {
+  static const char *const fail[2] = {
+      "positivity on V2's own side of the slip: W + kappa V1 is not positive definite "
+      "(or kappa < 0, or 1 + kappa c b3 <= 0)",
+      "positivity on the other side of the slip: W + kappa V1 is not positive definite "
+      "(or kappa c b3 >= -1)"};
+  mpq_t k, t, b3;
+  mpq_inits(k, t, b3, NULL);
+  mpq_set_d(b3, s->b[2]);
+  bool ok = true;
+  for (int side = 0; side < 2 && ok; side++) {
+    if (side == 1 && isnan(kappa[1])) break;
+    if (side == 1 && isinf(kappa[1])) {              // V1 alone: (55) and (56)
+      ok = !s->level && s->b[0] > 0 && s->b[1] > 0;  // M' > 0: a mass matrix
+      if (!ok) *why = "positivity: V1 alone bounds the other side only with b3 != 0, b1, b2 > 0";
+      break;
+    }
+    ok = isfinite(kappa[side]) && kappa[side] >= 0;
+    if (ok) {
+      mpq_set_d(k, kappa[side]);
+      mpq_set_d(t, c);
+      mpq_mul(t, t, b3);
+      mpq_mul(t, t, k);                              // kappa beta
+      if (side == 0) ok = mpq_cmp_si(t, -1, 1) > 0;  // 1 + kappa beta > 0
+      else ok = mpq_cmp_si(t, -1, 1) < 0;            // -(1 + kappa beta) > 0
+    }
+    ok = ok && positive(s, x, k);
+    if (!ok) *why = fail[side];
+  }
+  mpq_clears(k, t, b3, NULL);
+  return ok;
+}
+
 zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
-                              cert_exact_result *out, zeno_error *e) {
+                              const double kappa[2], cert_exact_result *out, zeno_error *e) {
   (void)e;
   memset(out, 0, sizeof *out);
   static_assert(CERT_EXACT_NX <= CERT_EXACT_MAX_EQ, "independent equalities fit project()");
@@ -492,7 +553,8 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
     out->x[k] = mpq_get_d(x[k]);
     out->shift = fmax(out->shift, fabs(out->x[k] - x0[k]));
   }
-  if (!fail && !positive(x)) fail = "positivity (54): a1, a2 > 0 and P > 0 fail";
+  const char *side = NULL;
+  if (!fail && !envelope_positive(s, c, x, kappa, &side)) fail = side;
   for (int k = 0; k < nle && !fail; k++) {
     lf_eval(v, &le[k], x);
     if (mpq_sgn(v) > 0) {

@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "certify/certify_exact.h"
+#include "certify/certify_positivity.h"
 #include "certify/certify_quartic.h"
 #include "sos/sos_check.h"
 
@@ -50,33 +51,6 @@ static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_po
                        zeno_error *e) {
   (*count)++;
   return sos_add_sos(prog, x, ng, g, NULL, e);
-}
-
-/* ---------- positivity (54) ---------- */
-
-static zeno_status positivity(sos_program *prog, const sos_expr *w,
-                              const cert_program_settings *set, int *count, zeno_error *e) {
-  sos_expr x;
-  ze_poly n, g[2];
-  memset(g, 0, sizeof g);
-  memset(&n, 0, sizeof n);
-  zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
-  if (st != ZENO_OK) return st;
-  TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
-  for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
-    poly_mono m = {{0}};
-    m.e[v] = v <= Z2 ? 1 : 2;  // weighted degree 2: gaps, squared velocities
-    TRY(poly_add_term(&n, &m, 1.0, e));
-  }
-  TRY(sos_expr_axpy(&x, 1.0, w, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, -set->eps, &n, e));
-  for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
-  TRY(add(prog, &x, 2, g, count, e));
-done:
-  sos_expr_free(&x);
-  poly_free(&n);
-  free_polys(g, 2);
-  return st;
 }
 
 /* ---------- decrease along a mode ---------- */
@@ -319,6 +293,15 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
       }
     if (any) TRY(linear(&g[ng++], nv, coef, e));
   }
+  // Without a flight the other contact touches (z_j = u_j = 0): the law
+  // leaves it free (letter F) only when it does not drive it in,
+  // post u_j >= 0 (impact.c; a touching free contact must not approach).
+  if (!flight && !cs->both && cs->letter[j] == ZENO_LETTER_F) {
+    double coef[CERT_PROGRAM_NVARS] = {0};
+    for (int r = 0; r < 3; r++)
+      if (r != j) coef[off + r] = cs->post[j][r];
+    TRY(linear(&g[ng++], nv, coef, e));
+  }
   TRY(products(g, &ng, poly_degree(&x.part[0]), e));
   TRY(add(prog, &x, ng, g, count, e));
 done:
@@ -399,7 +382,7 @@ static zeno_status exact_check(const cert_system *s, cert_program_outcome *out, 
     x[at] = (deg == 2 && vars[0] != vars[1]) ? 0.5 * out->coef[k] : out->coef[k];
   }
   cert_exact_result r;
-  const zeno_status st = cert_exact_verify(s, out->c, x, &r, e);
+  const zeno_status st = cert_exact_verify(s, out->c, x, out->kappa, &r, e);
   if (st != ZENO_OK) return st;
   out->exact = true;
   out->certified = r.certified;
@@ -424,13 +407,17 @@ static zeno_status exact_check(const cert_system *s, cert_program_outcome *out, 
   return ZENO_OK;
 }
 
-zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set,
-                                 cert_program_outcome *out, zeno_error *e) {
-  // Weighted degree 3 and 4 without free flight: built and decided
-  // exactly (certify_quartic.h).
-  if (cert_quartic_applies(s, set)) return cert_quartic_certify(s, set, out, e);
+// One slip function V2 = c x2 + W: its program, solved and decided, with
+// positivity asked as pos says (weighted degrees above 2: CERT_POS_SIGNS).
+static zeno_status certify_one(const cert_system *s, const cert_program_settings *set, double c,
+                               cert_positivity pos, cert_program_outcome *out, zeno_error *e) {
   memset(out, 0, sizeof *out);
-  out->c = s->b[2] > 0 ? -1.0 : 1.0;
+  out->c = c;
+  // The sign conditions' reading: kappa 0 on V2's side, V1 alone (an
+  // infinite multiplier) on the other.
+  out->kappa[0] = pos == CERT_POS_SIGNS ? 0.0 : NAN;
+  out->kappa[1] = pos == CERT_POS_SIGNS ? INFINITY : NAN;
+  int kvar[2] = {-1, -1};
   sos_program prog;
   sos_expr w;
   poly_mono *basis = NULL;
@@ -453,7 +440,12 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
                          !(mask & CERT_PROGRAM_FORCE_FLIGHT);
   // At weighted degree 2 the exact check decides (certify_exact.h).
   const bool exact = set->degree == 2 && cert_exact_applies(s) && mask == CERT_PROGRAM_ALL;
-  if (mask & 1) TRY(positivity(&prog, &w, set, &out->constraints, e));
+  if ((mask & 1) && pos == CERT_POS_SIGNS)
+    TRY(cert_positivity_signs(&prog, &w, set->eps, &out->constraints, e));
+  for (int side = 0;
+       side < (pos == CERT_POS_BOTH_SIDES ? 2 : 1) && (mask & 1) && pos != CERT_POS_SIGNS; side++)
+    TRY(cert_positivity_side(&prog, s, &w, out->c, side == 0 ? 1 : -1, set->eps, &kvar[side],
+                             &out->constraints, e));
   for (int k = 0; k < s->nmodes && (mask & 2); k++)
     TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
@@ -491,6 +483,8 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
     out->mono[idx] = w.part[k].t[0].m;
     out->coef[idx] = sos_round(sol.scalars[w.var[k]]);
   }
+  for (int side = 0; side < 2; side++)
+    if (kvar[side] >= 0) out->kappa[side] = sos_round(sol.scalars[kvar[side]]);
   if (exact) TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) cert_program_outcome_free(out);
@@ -499,6 +493,84 @@ done:
   sos_program_free(&prog);
   free(basis);
   return st;
+}
+
+// The outcome of two programs, V2+ then V2- (a level floor): certified
+// when both are; the first failure's figures and reason otherwise.
+static void combine(cert_program_outcome *out, const cert_program_outcome *minus) {
+  out->sdp_order += minus->sdp_order;
+  out->sdp_constraints += minus->sdp_constraints;
+  out->constraints += minus->constraints;
+  out->unknowns += minus->unknowns;
+  out->seconds += minus->seconds;
+  out->equalities += minus->equalities;
+  out->exact_shift = fmax(out->exact_shift, minus->exact_shift);
+  out->exact = out->exact && minus->exact;
+  out->margin = fmin(out->margin, minus->margin);
+  if (minus->certified) return;
+  out->certified = false;
+  out->solved = minus->solved;
+  out->solver_failed = minus->solver_failed;
+  out->status = minus->status;
+  out->csdp_code = minus->csdp_code;
+  out->solver_margin = minus->solver_margin;
+  snprintf(out->reason, sizeof out->reason, "V2- (slip function of x2 < 0): %.160s", minus->reason);
+}
+
+zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set,
+                                 cert_program_outcome *out, zeno_error *e) {
+  if (set->degree != 2) {
+    char why[CERT_REASON_SIZE];
+    if (!cert_sign_conditions(s, why)) {  // (54) alone needs them
+      memset(out, 0, sizeof *out);
+      out->c = s->b[2] > 0 ? -1.0 : 1.0;
+      snprintf(out->reason, sizeof out->reason, "%s", why);
+      return ZENO_OK;
+    }
+    // Weighted degree 3 and 4 without free flight: built and decided
+    // exactly (certify_quartic.h).
+    if (cert_quartic_applies(s, set)) return cert_quartic_certify(s, set, out, e);
+  }
+  const double c = s->b[2] > 0 ? -1.0 : 1.0;
+  if (set->degree != 2) return certify_one(s, set, c, CERT_POS_SIGNS, out, e);
+  zeno_status st;
+  if (!s->level) {
+    // The sign conditions, where they hold, are the faster sufficient test
+    // and the program CSDP has been solving: tried first, then the
+    // envelope's positivity as part of the program.
+    char why[CERT_REASON_SIZE];
+    if (cert_sign_conditions(s, why)) {
+      st = certify_one(s, set, c, CERT_POS_SIGNS, out, e);
+      if (st != ZENO_OK || out->certified) return st;
+      cert_program_outcome_free(out);
+    }
+    return certify_one(s, set, c, CERT_POS_BOTH_SIDES, out, e);
+  }
+  // A level floor: V1 bounds neither side of the slip; V2+ = x2 + W+ bounds
+  // x2 >= 0 and V2- = -x2 + W- bounds x2 <= 0, each decreasing everywhere.
+  st = certify_one(s, set, 1.0, CERT_POS_OWN_SIDE, out, e);
+  if (st != ZENO_OK || !out->certified) {
+    if (st == ZENO_OK) {
+      char why[sizeof out->reason];
+      snprintf(why, sizeof why, "V2+ (slip function of x2 > 0): %.160s", out->reason);
+      snprintf(out->reason, sizeof out->reason, "%s", why);
+    }
+    return st;
+  }
+  cert_program_outcome *minus = malloc(sizeof *minus);
+  if (!minus) {
+    cert_program_outcome_free(out);
+    return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
+  }
+  st = certify_one(s, set, -1.0, CERT_POS_OWN_SIDE, minus, e);
+  if (st != ZENO_OK) {
+    free(minus);
+    cert_program_outcome_free(out);
+    return st;
+  }
+  combine(out, minus);
+  out->minus = minus;
+  return ZENO_OK;
 }
 
 double cert_program_v2(const cert_program_outcome *o, const double s[6]) {

@@ -53,6 +53,13 @@ typedef struct cert_program_outcome {
   int nterms;          ///< W = sum_k coef[k] y^mono[k]
   poly_mono *mono;
   double *coef;
+  /// Weighted degree 2: the envelope's multipliers of V1 on V2's own side
+  /// of the slip and on the other (NAN where not used): docs/certificate.md.
+  double kappa[2];
+  /// A level floor (b3 = 0): this outcome is V2+ = x2 + W+, and minus the
+  /// second slip function V2- = -x2 + W- (malloc'ed, freed with it); NULL
+  /// otherwise, or when V2+ already failed.
+  struct cert_program_outcome *minus;
 } cert_program_outcome;
 
 /// Builds the program of a system, solves and re-checks it. A refusal of

@@ -33,6 +33,11 @@ zeno_status cert_program_solve(const sos_program *prog, const sos_options *o,
 }
 
 void cert_program_outcome_free(cert_program_outcome *out) {
+  if (out->minus) {
+    cert_program_outcome_free(out->minus);
+    free(out->minus);
+    out->minus = NULL;
+  }
   free(out->mono);
   free(out->coef);
   out->mono = NULL;

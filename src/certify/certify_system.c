@@ -405,25 +405,31 @@ zeno_status cert_build(const zeno_scene *own, cert_system *s, bool *refused,
   double qdd[3];
   for (int k = 0; k < 3; k++) qdd[k] = s->km.inv_mass[k] * s->km.h[k];
   kinematics_gen_to_zod(&s->km, qdd, s->a_ff);
-  const double tol = CERT_FORCE_RTOL * s->km.force_scale;
-  if (!(fabs(s->b[2]) > tol)) {
-    refuse(refused, reason,
-           "system condition (55) fails: the load has no component "
-           "along the slip x2 (b3 = 0)");
-    return ZENO_OK;
-  }
-  if (!(s->b[0] > tol && s->b[1] > tol)) {
-    char text[CERT_REASON_SIZE];
-    snprintf(text, sizeof text,
-             "system condition (56) fails: b1 = %.6g, b2 = %.6g "
-             "must be positive",
-             s->b[0], s->b[1]);
-    refuse(refused, reason, text);
-    return ZENO_OK;
-  }
+  // A level floor: the load has no component along the slip (within the
+  // modes' tolerance), and V1 bounds neither side of it (two slip
+  // functions, docs/certificate.md).
+  s->level = !(fabs(s->b[2]) > CERT_FORCE_RTOL * s->km.force_scale);
   if (!build_modes(s, refused, reason)) return ZENO_OK;
   if (!build_cases(s, reason)) *refused = true;
   return ZENO_OK;
+}
+
+bool cert_sign_conditions(const cert_system *s, char reason[CERT_REASON_SIZE]) {
+  const double tol = CERT_FORCE_RTOL * s->km.force_scale;
+  if (s->level) {
+    snprintf(reason, CERT_REASON_SIZE, "%s",
+             "system condition (55) fails: the load has no component "
+             "along the slip x2 (b3 = 0)");
+    return false;
+  }
+  if (!(s->b[0] > tol && s->b[1] > tol)) {
+    snprintf(reason, CERT_REASON_SIZE,
+             "system condition (56) fails: b1 = %.6g, b2 = %.6g "
+             "must be positive",
+             s->b[0], s->b[1]);
+    return false;
+  }
+  return true;
 }
 
 bool cert_flights(const cert_system *s) { return zeno_impact_law_info_of(s->law).restitution; }

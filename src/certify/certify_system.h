@@ -69,6 +69,9 @@ typedef struct cert_system {
   double b[3];      ///< U = b . q' [force]
   double slip1[3];  ///< x1 = slip1 . q' (and w1 = slip1 . qdot')
   double a_ff[3];   ///< free flight's qddot'
+  /// b3 = 0 within the modes' tolerance (a level floor): V1 bounds neither
+  /// side of the slip, and two slip functions V2+ and V2- are searched.
+  bool level;
   int nmodes;
   cert_mode modes[CERT_MAX_MODES];
   int ncases;
@@ -78,11 +81,17 @@ typedef struct cert_system {
 /// Builds the system of a validated two-contact scene in its own units.
 /// *refused with a reason (no error) when the certificate does not apply:
 /// no consistent static equilibrium, an ambiguous one (Theorem 1), a
-/// violated system condition (55) b3 != 0 or (56) b1, b2 > 0, a singular
-/// mode, a Chatterjee-Ruina edge impulse that would pull. Errors: ZENO_ERR_ARGUMENT for a
+/// singular mode, a Chatterjee-Ruina edge impulse that would pull. (The
+/// sign conditions (55), (56) are no refusal here: cert_sign_conditions.) Errors: ZENO_ERR_ARGUMENT for a
 /// scene without two contacts, ZENO_ERR_GEOMETRY from the kinematics.
 zeno_status cert_build(const zeno_scene *own, cert_system *sys, bool *refused,
                        char reason[CERT_REASON_SIZE], zeno_error *e);
+
+/// The system conditions of our reading of (55), (56): b3 != 0 and b1,
+/// b2 > 0, which positivity (54) of W alone needs (weighted degrees 3 and
+/// 4). At degree 2 positivity is part of the program instead
+/// (docs/certificate.md). False with the reason.
+bool cert_sign_conditions(const cert_system *s, char reason[CERT_REASON_SIZE]);
 
 /// Whether a free flight may precede an impact (a law with restitution,
 /// zeno_impact_law_info.restitution: Newton's and the Chatterjee-Ruina

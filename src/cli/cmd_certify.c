@@ -112,6 +112,27 @@ static void print_term(FILE *f, const zeno_certificate_term *t, bool first) {
   }
 }
 
+// One slip function cx x2 + W, its first terms.
+// One slip function: its x2 coefficient and the terms of W, those below
+// CERTIFY_TERM_FLOOR of the largest coefficient left out (and counted).
+static void print_slip_function(const char *label, double cx, const zeno_certificate_term *terms,
+                                size_t n) {
+  cli_label(label);
+  printf("%+.6g x2", cx);
+  double largest = fabs(cx);
+  for (size_t k = 0; k < n; k++) largest = fmax(largest, fabs(terms[k].coef));
+  size_t shown = 0, dropped = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (fabs(terms[k].coef) < CERTIFY_TERM_FLOOR * largest) dropped++;
+    else if (shown++ < CERTIFY_SHOWN_TERMS) print_term(stdout, &terms[k], false);
+  }
+  if (shown > CERTIFY_SHOWN_TERMS) printf(" ... (%zu terms: --json lists all)", n);
+  if (dropped > 0)
+    printf(" (%zu term%s below %g of the largest left out; --json lists all)", dropped,
+           dropped == 1 ? "" : "s", CERTIFY_TERM_FLOOR);
+  printf("\n");
+}
+
 static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
   cli_label("scene");
   printf("%s\n", scene->name);
@@ -140,20 +161,10 @@ static void print_human(const zeno_scene *scene, const zeno_certificate *c) {
     cli_label("SDP");
     printf("order %d, %d constraints; %d conditions, %d unknowns\n", c->sdp_order,
            c->sdp_constraints, c->conditions, c->unknowns);
-    cli_label("V2 (own units)");
-    printf("%+.6g x2", c->c);
-    double largest = fabs(c->c);
-    for (size_t k = 0; k < c->term_count; k++) largest = fmax(largest, fabs(c->terms[k].coef));
-    size_t shown = 0, dropped = 0;
-    for (size_t k = 0; k < c->term_count; k++) {
-      if (fabs(c->terms[k].coef) < CERTIFY_TERM_FLOOR * largest) dropped++;
-      else if (shown++ < CERTIFY_SHOWN_TERMS) print_term(stdout, &c->terms[k], false);
-    }
-    if (shown > CERTIFY_SHOWN_TERMS) printf(" ... (%zu terms: --json lists all)", c->term_count);
-    if (dropped > 0)
-      printf(" (%zu term%s below %g of the largest left out; --json lists all)", dropped,
-             dropped == 1 ? "" : "s", CERTIFY_TERM_FLOOR);
-    printf("\n");
+    print_slip_function(c->c_minus != 0 ? "V2+ (own units)" : "V2 (own units)", c->c, c->terms,
+                        c->term_count);
+    if (c->c_minus != 0)
+      print_slip_function("V2- (own units)", c->c_minus, c->terms_minus, c->term_count_minus);
   }
   if (c->check_runs > 0) {
     cli_label("check");
@@ -168,6 +179,22 @@ static void json_field(FILE *f, const char *name, double v, bool last) {
   fprintf(f, "\"%s\": ", name);
   zeno_io_json_number(f, v, NULL);
   fprintf(f, "%s", last ? "" : ", ");
+}
+
+// "name": {"variables": [...], "x2": cx, "terms": [...]}, (a slip function)
+static void json_slip_function(FILE *f, const char *name, double cx,
+                               const zeno_certificate_term *terms, size_t n) {
+  fprintf(f, "\"%s\": {\"variables\": [\"z1\", \"z2\", \"u1\", \"u2\", \"w2\"], ", name);
+  json_field(f, "x2", cx, false);
+  fprintf(f, "\"terms\": [");
+  for (size_t k = 0; k < n; k++) {
+    const zeno_certificate_term *t = &terms[k];
+    fprintf(f, "%s{\"exponents\": [%d, %d, %d, %d, %d], ", k ? ", " : "", t->exponents[0],
+            t->exponents[1], t->exponents[2], t->exponents[3], t->exponents[4]);
+    json_field(f, "coef", t->coef, true);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]}, ");
 }
 
 static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate *c) {
@@ -196,17 +223,11 @@ static void print_json(FILE *f, const zeno_scene *scene, const zeno_certificate 
     if (r) fprintf(f, ", ");
     zeno_io_json_numbers(f, c->mass[r], 3, NULL);
   }
-  fprintf(f, "]}, \"v2\": {\"variables\": [\"z1\", \"z2\", \"u1\", \"u2\", \"w2\"], ");
-  json_field(f, "x2", c->c, false);
-  fprintf(f, "\"terms\": [");
-  for (size_t k = 0; k < c->term_count; k++) {
-    const zeno_certificate_term *t = &c->terms[k];
-    fprintf(f, "%s{\"exponents\": [%d, %d, %d, %d, %d], ", k ? ", " : "", t->exponents[0],
-            t->exponents[1], t->exponents[2], t->exponents[3], t->exponents[4]);
-    json_field(f, "coef", t->coef, true);
-    fprintf(f, "}");
-  }
-  fprintf(f, "]}, \"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs, c->check_events);
+  fprintf(f, "]}, ");
+  json_slip_function(f, "v2", c->c, c->terms, c->term_count);
+  if (c->c_minus != 0)
+    json_slip_function(f, "v2_minus", c->c_minus, c->terms_minus, c->term_count_minus);
+  fprintf(f, "\"check\": {\"runs\": %d, \"events\": %d, ", c->check_runs, c->check_events);
   json_field(f, "max_increase", c->check_max_increase, true);
   fprintf(f, "}}\n");
 }

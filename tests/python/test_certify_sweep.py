@@ -27,7 +27,7 @@ def load(name):
 CERTIFICATES = [
     ("example7.yaml", {}, []),                         # certified, decided exactly
     ("example4.yaml", {"degree": 4, "check": 5}, ["--degree", "4", "--check", "5"]),
-    ("example2.yaml", {"check": 3}, ["--check", "3"]),  # refused: condition (56)
+    ("example2.yaml", {"degree": 4, "check": 3}, ["--degree", "4", "--check", "3"]),  # (56)
 ]
 
 
@@ -55,7 +55,7 @@ def test_certificate_of_example7():
 
 
 def test_refused_certificate_says_why():
-    c = zeno.certify(load("example2.yaml"))
+    c = zeno.certify(load("example2.yaml"), degree=4)  # (54) needs (56)
     assert not c.certified and c.refused and c.solver_status == ""
     assert "(56)" in c.reason and c.v2_coefs.size == 0
 
