@@ -150,7 +150,8 @@ static void three_floor_contacts_outside_the_cone(void **state) {
 static void three_floor_contacts_at_the_cone_edge(void **state) {
   (void)state;
   const double delta = 1e-6;
-  const zeno_contact_set_def below = floor_box(FLOOR_MU - delta), above = floor_box(FLOOR_MU + delta);
+  const zeno_contact_set_def below = floor_box(FLOOR_MU - delta),
+                             above = floor_box(FLOOR_MU + delta);
   const zeno_contact_set_report in = check(&below), out = check(&above);
   assert_true(in.weakly_stable && in.strongly_stable);
   assert_false(out.weakly_stable || out.strongly_stable);
@@ -246,8 +247,8 @@ static zeno_contact_set_def def_of_scene(const zeno_scene *s) {
   d.load_angle = s->load_angle;
   d.load_torque = s->load_torque;
   for (int i = 0; i < s->contact_count; i++)
-    add_contact(&d, s->contacts[i].point[0], s->contacts[i].point[1],
-                s->contacts[i].surface_angle, s->contacts[i].mu);
+    add_contact(&d, s->contacts[i].point[0], s->contacts[i].point[1], s->contacts[i].surface_angle,
+                s->contacts[i].mu);
   return d;
 }
 
@@ -332,10 +333,11 @@ static void oracle_random_configurations(void **state) {
     if (zeno_scene_validate(&s, NULL) != ZENO_OK) continue;
     compare_with_two_contact_checks(&s, &counts);
   }
-  printf("contact set: %d random configurations agree (%d feasible, %d strongly stable, "
-         "%d ambiguous, %d wedged, %d failing Theorem 4)\n",
-         counts.cases, counts.feasible, counts.strongly_stable, counts.ambiguous, counts.wedged,
-         counts.theorem4_fails);
+  printf(
+      "contact set: %d random configurations agree (%d feasible, %d strongly stable, "
+      "%d ambiguous, %d wedged, %d failing Theorem 4)\n",
+      counts.cases, counts.feasible, counts.strongly_stable, counts.ambiguous, counts.wedged,
+      counts.theorem4_fails);
   // The draw covers every verdict.
   assert_true(counts.feasible > 0 && counts.feasible < counts.cases);
   assert_true(counts.strongly_stable > 0 && counts.ambiguous > 0);

@@ -22,6 +22,14 @@ typedef struct contact_set_problem {
   double load[3];
 } contact_set_problem;
 
+/// a . M^-1 b for two generalised 3-vectors (wrenches or loads).
+static inline double contact_set_mass_dot(const contact_set_problem *p, const double *a,
+                                          const double *b) {
+  double s = 0;
+  for (int k = 0; k < 3; k++) s += a[k] * p->inv_mass[k] * b[k];
+  return s;
+}
+
 /// Theorem 4's outcome with the details the two-contact API reports.
 typedef struct contact_set_theorem4 {
   int systems, consistent;
@@ -48,6 +56,13 @@ zeno_status contact_set_theorem4_check(const contact_set_problem *p, contact_set
 /// when the mode has no intensity).
 zeno_status contact_set_mode_depth(const contact_set_problem *p, const zeno_contact_set_mode *mode,
                                    double *depth, bool *unstable, zeno_error *e);
+
+/// The wrenches (f_x, f_y, torque about the centre of mass) of a unit
+/// normal and a unit tangential force at a contact point (relative to the
+/// centre of mass) on a surface of tangent angle phi: t = (cos, sin) phi,
+/// n = J t.
+void contact_wrenches(const double point[2], double surface_angle, double normal[3],
+                      double tangent[3]);
 
 /// Builds the problem of a definition's touching contacts (gap 0) in the
 /// body's own units (M = I); *force_scale is the force unit and index[i]

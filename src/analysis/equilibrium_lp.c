@@ -1,6 +1,7 @@
-// Linear programs on GLPK: a dense helper (one problem object per call,
-// freed before returning, terminal output off) and the max-margin static
-// feasibility LP of the nominal equilibrium. GLPK is called through the
+// Linear programs on GLPK: a dense helper and a heap one of any size (one
+// problem object per call, freed before returning, terminal output off) and
+// the max-margin static feasibility LP of the nominal equilibrium, for up
+// to 16 contacts. GLPK is called through the
 // table of glpk_load.h, loaded at the first LP.
 #include "analysis/equilibrium_lp.h"
 
@@ -269,8 +270,7 @@ zeno_status lp_problem_create(lp_problem *lp, int rows, int cols, zeno_error *e)
       lp->col_hi && lp->obj)
     return ZENO_OK;
   lp_problem_destroy(lp);
-  return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a %d x %d linear program", rows,
-                   cols);
+  return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a %d x %d linear program", rows, cols);
 }
 
 void lp_problem_destroy(lp_problem *lp) {
@@ -290,7 +290,8 @@ zeno_status lp_problem_solve(const lp_problem *lp, lp_outcome *out, double x[], 
   lp_problem clean = *lp;
   clean.stride = lp->cols;
   clean.a = malloc(sizeof(double) * (size_t)lp->rows * (size_t)lp->cols);
-  if (clean.a == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a linear program");
+  if (clean.a == NULL)
+    return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a linear program");
   for (int r = 0; r < lp->rows; r++)
     for (int c = 0; c < lp->cols; c++) clean.a[r * lp->cols + c] = lp_coef(lp, r, c);
   const zeno_status st = lp_problem_solve_owned(&clean, out, x, e);
@@ -340,7 +341,7 @@ void lp_thread_done(void) {
 }
 
 zeno_status lp_margin_general_solve(const lp_margin_general *p, lp_margin_outcome *r,
-                                   zeno_error *e) {
+                                    zeno_error *e) {
   r->feasible = r->capped = false;
   r->margin = -INFINITY;
   if (p->n < 1 || p->n > LP_MARGIN_MAX_CONTACTS || !(p->scale > 0) || !isfinite(p->scale) ||
@@ -378,8 +379,8 @@ zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_
   double W[3 * 4];
   for (int k = 0; k < 3; k++)
     for (int j = 0; j < 2 * p->n; j++) W[k * 2 * p->n + j] = p->W[k][j];
-  const lp_margin_general g = {p->n,   W,       p->mu, {p->rhs[0], p->rhs[1], p->rhs[2]},
-                               p->cap, p->scale, p->unit_normal_sum};
+  const lp_margin_general g = {
+      p->n, W, p->mu, {p->rhs[0], p->rhs[1], p->rhs[2]}, p->cap, p->scale, p->unit_normal_sum};
   lp_margin_outcome out;
   const zeno_status st = lp_margin_general_solve(&g, &out, e);
   if (st != ZENO_OK) return st;

@@ -1,5 +1,5 @@
-// Small dense linear programs on GLPK, and the max-margin static LP of a body
-// on one or two frictional contacts. Each call builds its own GLPK problem
+// Linear programs on GLPK (small dense ones, and any size on heap arrays),
+// and the max-margin static LP of a body on 1 to 16 frictional contacts. Each call builds its own GLPK problem
 // object and frees it; GLPK's terminal output is off during the call.
 #ifndef ZENO_ANALYSIS_EQUILIBRIUM_LP_H
 #define ZENO_ANALYSIS_EQUILIBRIUM_LP_H
