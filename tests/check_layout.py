@@ -46,7 +46,7 @@ PUBLIC = {
     "interrupt.h": "base",
     "scene.h": "scene", "mode.h": "dynamics", "impact_law.h": "dynamics", "sim.h": "sim",
     "equilibrium.h": "analysis", "warnings.h": "analysis",
-    "contact_problem.h": "analysis",
+    "contact_problem.h": "analysis", "contact_set.h": "analysis",
     "pang_trinkle.h": "analysis", "jamming.h": "analysis",
     "poincare.h": "maps", "stability.h": "analysis", "regions.h": "grid",
     "sweep.h": "grid", "certify.h": "certify",

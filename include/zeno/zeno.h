@@ -9,7 +9,7 @@
 ///   impact_law.h                the impact laws' table: what each reads and decides
 ///   sim.h                       the hybrid simulator, events, outcomes
 ///   equilibrium.h               feasibility, ordering (13), ambiguity, Painlevé
-///   contact_problem.h, pang_trinkle.h, jamming.h
+///   contact_problem.h, contact_set.h, pang_trinkle.h, jamming.h
 ///                               contact stability beyond the paper
 ///   poincare.h                  the Poincaré maps R and G
 ///   stability.h                 verdicts, persistence, the interval graph
@@ -19,6 +19,7 @@
 #define ZENO_ZENO_H
 
 #include "zeno/contact_problem.h"
+#include "zeno/contact_set.h"
 #include "zeno/equilibrium.h"
 #include "zeno/error.h"
 #include "zeno/impact_law.h"

@@ -1,6 +1,7 @@
 // The Pang–Trinkle form of a body on point contacts (zeno_contact_problem):
 // built from a scene, validated, and its Delassus matrix.
 #include "analysis/contact_problem_internal.h"
+#include "analysis/contact_set_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,15 +23,7 @@ zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene, zeno_contac
   p->contact_count = scene->contact_count;
   for (int i = 0; i < scene->contact_count; i++) {
     const zeno_contact_def *c = &scene->contacts[i];
-    const double t[2] = {cos(c->surface_angle), sin(c->surface_angle)};
-    const double n[2] = {-t[1], t[0]};  // n = J t
-    const double *r = c->point;
-    p->normal[i][0] = n[0];
-    p->normal[i][1] = n[1];
-    p->normal[i][2] = r[0] * n[1] - r[1] * n[0];
-    p->tangent[i][0] = t[0];
-    p->tangent[i][1] = t[1];
-    p->tangent[i][2] = r[0] * t[1] - r[1] * t[0];
+    contact_wrenches(c->point, c->surface_angle, p->normal[i], p->tangent[i]);
     p->mu[i] = c->mu;
   }
   p->inv_mass[0] = p->inv_mass[1] = 1.0 / scene->mass;

@@ -1,10 +1,12 @@
-// Linear programs on GLPK: a dense helper (one problem object per call,
-// freed before returning, terminal output off) and the max-margin static
-// feasibility LP of the nominal equilibrium. GLPK is called through the
+// Linear programs on GLPK: a dense helper and a heap one of any size (one
+// problem object per call, freed before returning, terminal output off) and
+// the max-margin static feasibility LP of the nominal equilibrium, for up
+// to 16 contacts. GLPK is called through the
 // table of glpk_load.h, loaded at the first LP.
 #include "analysis/equilibrium_lp.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/glpk_load.h"
@@ -34,11 +36,14 @@ void lp_dense_init(lp_dense *lp, int rows, int cols) {
   lp->cols = cols;
 }
 
-static bool lp_is_finite(const lp_dense *lp) {
+// Coefficient (r, c) of a problem (row-major, `stride` apart).
+static double lp_coef(const lp_problem *lp, int r, int c) { return lp->a[r * lp->stride + c]; }
+
+static bool lp_is_finite(const lp_problem *lp) {
   for (int r = 0; r < lp->rows; r++) {
     if (!isfinite(lp->row_lo[r]) || !isfinite(lp->row_hi[r])) return false;
     for (int c = 0; c < lp->cols; c++)
-      if (!isfinite(lp->a[r][c])) return false;
+      if (!isfinite(lp_coef(lp, r, c))) return false;
   }
   for (int c = 0; c < lp->cols; c++)
     if (!isfinite(lp->col_lo[c]) || !isfinite(lp->col_hi[c]) || !isfinite(lp->obj[c])) return false;
@@ -54,41 +59,50 @@ static int glpk_kind(lp_bound kind) {
   }
 }
 
-// Zeroes the rounding residues (see LP_ROUNDING_RTOL) of a copy.
-static void lp_clean(lp_dense *lp) {
+// Zeroes the rounding residues (see LP_ROUNDING_RTOL) of a problem's matrix
+// (the caller's copy).
+static void lp_clean(lp_problem *lp) {
   for (int r = 0; r < lp->rows; r++) {
-    double row_max = 0;
-    for (int c = 0; c < lp->cols; c++) row_max = fmax(row_max, fabs(lp->a[r][c]));
+    double row_max = 0, *row = lp->a + r * lp->stride;
+    for (int c = 0; c < lp->cols; c++) row_max = fmax(row_max, fabs(row[c]));
     for (int c = 0; c < lp->cols; c++)
-      if (!(fabs(lp->a[r][c]) > LP_ROUNDING_RTOL * row_max)) lp->a[r][c] = 0;
+      if (!(fabs(row[c]) > LP_ROUNDING_RTOL * row_max)) row[c] = 0;
   }
 }
 
-// Builds the GLPK problem (rows, columns, bounds, objective, nonzeros).
-static glp_prob *lp_build(const glpk_api *g, const lp_dense *lp) {
-  glp_prob *P = g->create_prob();
-  g->set_obj_dir(P, GLP_MAX);
-  g->add_rows(P, lp->rows);
-  g->add_cols(P, lp->cols);
-  for (int r = 0; r < lp->rows; r++)
-    g->set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r], lp->row_hi[r]);
-  for (int c = 0; c < lp->cols; c++) {
-    g->set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c], lp->col_hi[c]);
-    g->set_obj_coef(P, c + 1, lp->obj[c]);
-  }
-  int ia[1 + LP_MAX_ROWS * LP_MAX_COLS], ja[1 + LP_MAX_ROWS * LP_MAX_COLS];
-  double ar[1 + LP_MAX_ROWS * LP_MAX_COLS];
-  int nz = 0;
-  for (int r = 0; r < lp->rows; r++) {
+// Builds the GLPK problem (rows, columns, bounds, objective, nonzeros);
+// NULL when the nonzero lists cannot be allocated.
+static glp_prob *lp_build(const glpk_api *g, const lp_problem *lp) {
+  const size_t cells = 1 + (size_t)lp->rows * (size_t)lp->cols;
+  int *ia = malloc(cells * sizeof *ia), *ja = malloc(cells * sizeof *ja);
+  double *ar = malloc(cells * sizeof *ar);
+  glp_prob *P = NULL;
+  if (ia && ja && ar) {
+    P = g->create_prob();
+    g->set_obj_dir(P, GLP_MAX);
+    g->add_rows(P, lp->rows);
+    g->add_cols(P, lp->cols);
+    for (int r = 0; r < lp->rows; r++)
+      g->set_row_bnds(P, r + 1, glpk_kind(lp->row_kind[r]), lp->row_lo[r], lp->row_hi[r]);
     for (int c = 0; c < lp->cols; c++) {
-      if (lp->a[r][c] == 0) continue;
-      nz++;
-      ia[nz] = r + 1;
-      ja[nz] = c + 1;
-      ar[nz] = lp->a[r][c];
+      g->set_col_bnds(P, c + 1, glpk_kind(lp->col_kind[c]), lp->col_lo[c], lp->col_hi[c]);
+      g->set_obj_coef(P, c + 1, lp->obj[c]);
     }
+    int nz = 0;
+    for (int r = 0; r < lp->rows; r++) {
+      for (int c = 0; c < lp->cols; c++) {
+        if (lp_coef(lp, r, c) == 0) continue;
+        nz++;
+        ia[nz] = r + 1;
+        ja[nz] = c + 1;
+        ar[nz] = lp_coef(lp, r, c);
+      }
+    }
+    g->load_matrix(P, nz, ia, ja, ar);
   }
-  g->load_matrix(P, nz, ia, ja, ar);
+  free(ia);
+  free(ja);
+  free(ar);
   return P;
 }
 
@@ -106,28 +120,37 @@ static double bound_value(int stat, lp_bound kind, double lo, double hi) {
 // refined one is exact to rounding of the active constraints. Keeps GLPK's
 // point when the system is not square and regular, or when the refined
 // point strays from it (a misread basis).
-static void refine_vertex(const glpk_api *g, glp_prob *P, const lp_dense *lp, double x[]) {
+static void refine_vertex(const glpk_api *g, glp_prob *P, const lp_problem *lp, double x[]) {
   const int n = lp->cols;
-  double A[LP_MAX_COLS * LP_MAX_COLS], b[LP_MAX_COLS];
+  double *A = malloc(sizeof(double) * (size_t)(n * n + n));
+  if (A == NULL) return;  // GLPK's point stands
+  double *b = A + n * n;
   int m = 0;
-  for (int c = 0; c < n; c++) {
+  bool square = true;
+  for (int c = 0; c < n && square; c++) {
     const int stat = g->get_col_stat(P, c + 1);
     if (stat == GLP_BS) continue;
-    if (m == n) return;
-    for (int j = 0; j < n; j++) A[m * n + j] = j == c ? 1 : 0;
-    b[m++] = bound_value(stat, lp->col_kind[c], lp->col_lo[c], lp->col_hi[c]);
+    if (m == n) square = false;
+    else {
+      for (int j = 0; j < n; j++) A[m * n + j] = j == c ? 1 : 0;
+      b[m++] = bound_value(stat, lp->col_kind[c], lp->col_lo[c], lp->col_hi[c]);
+    }
   }
-  for (int r = 0; r < lp->rows; r++) {
+  for (int r = 0; r < lp->rows && square; r++) {
     const int stat = g->get_row_stat(P, r + 1);
     if (stat == GLP_BS) continue;
-    if (m == n) return;
-    for (int j = 0; j < n; j++) A[m * n + j] = lp->a[r][j];
-    b[m++] = bound_value(stat, lp->row_kind[r], lp->row_lo[r], lp->row_hi[r]);
+    if (m == n) square = false;
+    else {
+      for (int j = 0; j < n; j++) A[m * n + j] = lp_coef(lp, r, j);
+      b[m++] = bound_value(stat, lp->row_kind[r], lp->row_lo[r], lp->row_hi[r]);
+    }
   }
-  if (m != n || !zeno_linsolve(n, A, b, LP_REFINE_PIVOT_RTOL)) return;
-  for (int c = 0; c < n; c++)
-    if (!(fabs(b[c] - x[c]) <= LP_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) return;
-  for (int c = 0; c < n; c++) x[c] = b[c];
+  bool agree = square && m == n && zeno_linsolve(n, A, b, LP_REFINE_PIVOT_RTOL);
+  for (int c = 0; c < n && agree; c++)
+    if (!(fabs(b[c] - x[c]) <= LP_REFINE_AGREE_RTOL * (1 + fabs(x[c])))) agree = false;
+  if (agree)
+    for (int c = 0; c < n; c++) x[c] = b[c];
+  free(A);
 }
 
 // Violation of lo <= value <= hi (by kind), relative to `size`.
@@ -139,14 +162,14 @@ static double bound_violation(lp_bound kind, double lo, double hi, double value,
   return v > 0 ? v / size : 0;
 }
 
-static double lp_violation(const lp_dense *lp, const double x[]) {
+static double lp_violation(const lp_problem *lp, const double x[]) {
   double x_scale = 0, worst = 0;
   for (int c = 0; c < lp->cols; c++) x_scale = fmax(x_scale, fabs(x[c]));
   for (int r = 0; r < lp->rows; r++) {
     double act = 0, size = 0;
     for (int c = 0; c < lp->cols; c++) {
-      act += lp->a[r][c] * x[c];
-      size += fabs(lp->a[r][c]) * x_scale;
+      act += lp_coef(lp, r, c) * x[c];
+      size += fabs(lp_coef(lp, r, c)) * x_scale;
     }
     size += fmax(fabs(lp->row_lo[r]), fabs(lp->row_hi[r]));
     if (size > 0)
@@ -162,9 +185,12 @@ static double lp_violation(const lp_dense *lp, const double x[]) {
   return worst;
 }
 
-// Runs GLPK's primal simplex on the cleaned LP and reads the outcome.
-static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol, int *status) {
+// Runs GLPK's primal simplex on the cleaned LP and reads the outcome into
+// the outcome fields of `out` and x (lp->cols values). -1: out of memory.
+static int run_simplex(const glpk_api *g, const lp_problem *lp, lp_outcome *out, double x[],
+                       int *status) {
   glp_prob *P = lp_build(g, lp);
+  if (P == NULL) return -1;
   g->scale_prob(P, GLP_SF_AUTO);
   glp_smcp parm;
   g->init_smcp(&parm);
@@ -172,35 +198,34 @@ static int run_simplex(const glpk_api *g, const lp_dense *lp, lp_solution *sol, 
   const int ret = g->simplex(P, &parm);
   *status = g->get_status(P);
   if (ret == 0 && *status == GLP_OPT) {
-    sol->status = LP_OPTIMAL;
-    for (int c = 0; c < lp->cols; c++) sol->x[c] = g->get_col_prim(P, c + 1);
-    refine_vertex(g, P, lp, sol->x);
-    for (int c = 0; c < lp->cols; c++) sol->objective += lp->obj[c] * sol->x[c];
-    sol->violation = lp_violation(lp, sol->x);
+    out->status = LP_OPTIMAL;
+    for (int c = 0; c < lp->cols; c++) x[c] = g->get_col_prim(P, c + 1);
+    refine_vertex(g, P, lp, x);
+    for (int c = 0; c < lp->cols; c++) out->objective += lp->obj[c] * x[c];
+    out->violation = lp_violation(lp, x);
   } else if (ret == 0 && (*status == GLP_NOFEAS || *status == GLP_INFEAS)) {
-    sol->status = LP_INFEASIBLE;
+    out->status = LP_INFEASIBLE;
   } else if (ret == 0 && *status == GLP_UNBND) {
-    sol->status = LP_UNBOUNDED;
+    out->status = LP_UNBOUNDED;
   }
   g->delete_prob(P);
   return ret;
 }
 
-zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e) {
-  memset(sol, 0, sizeof *sol);
-  if (lp->rows < 1 || lp->rows > LP_MAX_ROWS || lp->cols < 1 || lp->cols > LP_MAX_COLS)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d", lp->rows,
-                     lp->cols, LP_MAX_ROWS, LP_MAX_COLS);
+// Solves a problem whose matrix the call may clean (the caller's copy).
+static zeno_status lp_problem_solve_owned(lp_problem *lp, lp_outcome *out, double x[],
+                                          zeno_error *e) {
+  memset(out, 0, sizeof *out);
   if (!lp_is_finite(lp))
     return zeno_fail(e, ZENO_ERR_RANGE, "", "a linear-program coefficient is NaN or infinite");
   const glpk_api *g = glpk_api_get(e);
   if (g == NULL) return e ? e->code : ZENO_ERR_UNSUPPORTED;
-  lp_dense clean = *lp;
-  lp_clean(&clean);
+  lp_clean(lp);
   const int old_term = g->term_out(GLP_OFF);
-  int status;
-  const int ret = run_simplex(g, &clean, sol, &status);
+  int status = 0;
+  const int ret = run_simplex(g, lp, out, x, &status);
   g->term_out(old_term);
+  if (ret < 0) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory building a linear program");
   if (ret != 0 ||
       !(status == GLP_OPT || status == GLP_NOFEAS || status == GLP_INFEAS || status == GLP_UNBND))
     return zeno_fail(e, ZENO_ERR_SINGULAR, "",
@@ -208,20 +233,87 @@ zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e) 
   return ZENO_OK;
 }
 
+zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e) {
+  memset(sol, 0, sizeof *sol);
+  if (lp->rows < 1 || lp->rows > LP_MAX_ROWS || lp->cols < 1 || lp->cols > LP_MAX_COLS)
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d is outside 1..%d x 1..%d", lp->rows,
+                     lp->cols, LP_MAX_ROWS, LP_MAX_COLS);
+  lp_dense clean = *lp;
+  lp_problem view = {clean.rows,     clean.cols,   LP_MAX_COLS,  &clean.a[0][0],
+                     clean.row_kind, clean.row_lo, clean.row_hi, clean.col_kind,
+                     clean.col_lo,   clean.col_hi, clean.obj};
+  lp_outcome out;
+  const zeno_status st = lp_problem_solve_owned(&view, &out, sol->x, e);
+  sol->status = out.status;
+  sol->objective = out.objective;
+  sol->violation = out.violation;
+  return st;
+}
+
+zeno_status lp_problem_create(lp_problem *lp, int rows, int cols, zeno_error *e) {
+  memset(lp, 0, sizeof *lp);
+  if (rows < 1 || cols < 1)
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "LP of %d x %d has no rows or columns", rows, cols);
+  const size_t r = (size_t)rows, c = (size_t)cols;
+  lp->rows = rows;
+  lp->cols = cols;
+  lp->stride = cols;
+  lp->a = calloc(r * c, sizeof *lp->a);
+  lp->row_kind = calloc(r, sizeof *lp->row_kind);
+  lp->row_lo = calloc(r, sizeof *lp->row_lo);
+  lp->row_hi = calloc(r, sizeof *lp->row_hi);
+  lp->col_kind = calloc(c, sizeof *lp->col_kind);
+  lp->col_lo = calloc(c, sizeof *lp->col_lo);
+  lp->col_hi = calloc(c, sizeof *lp->col_hi);
+  lp->obj = calloc(c, sizeof *lp->obj);
+  if (lp->a && lp->row_kind && lp->row_lo && lp->row_hi && lp->col_kind && lp->col_lo &&
+      lp->col_hi && lp->obj)
+    return ZENO_OK;
+  lp_problem_destroy(lp);
+  return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a %d x %d linear program", rows, cols);
+}
+
+void lp_problem_destroy(lp_problem *lp) {
+  free(lp->a);
+  free(lp->row_kind);
+  free(lp->row_lo);
+  free(lp->row_hi);
+  free(lp->col_kind);
+  free(lp->col_lo);
+  free(lp->col_hi);
+  free(lp->obj);
+  memset(lp, 0, sizeof *lp);
+}
+
+zeno_status lp_problem_solve(const lp_problem *lp, lp_outcome *out, double x[], zeno_error *e) {
+  memset(out, 0, sizeof *out);
+  lp_problem clean = *lp;
+  clean.stride = lp->cols;
+  clean.a = malloc(sizeof(double) * (size_t)lp->rows * (size_t)lp->cols);
+  if (clean.a == NULL)
+    return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a linear program");
+  for (int r = 0; r < lp->rows; r++)
+    for (int c = 0; c < lp->cols; c++) clean.a[r * lp->cols + c] = lp_coef(lp, r, c);
+  const zeno_status st = lp_problem_solve_owned(&clean, out, x, e);
+  free(clean.a);
+  return st;
+}
+
 // Row `row` of the margin LP: s - (a_n n_i + a_t t_i) <= 0.
-static void slack_row(lp_dense *lp, int row, int col_n, int col_s, double a_n, double a_t) {
-  lp->a[row][col_n] = -a_n;
-  lp->a[row][col_n + 1] = -a_t;
-  lp->a[row][col_s] = 1;
+static void slack_row(lp_problem *lp, int row, int col_n, int col_s, double a_n, double a_t) {
+  double *a = lp->a + row * lp->stride;
+  a[col_n] = -a_n;
+  a[col_n + 1] = -a_t;
+  a[col_s] = 1;
   lp->row_kind[row] = LP_UPPER;
   lp->row_hi[row] = 0;
 }
 
-static void margin_lp_build(const lp_margin_lp *p, lp_dense *lp) {
+// Fills a problem of 3 + 3n (+1) rows and 2n + 1 columns (zeros).
+static void margin_lp_build(const lp_margin_general *p, lp_problem *lp) {
   const int m = 2 * p->n, col_s = m;
-  lp_dense_init(lp, 3 + 3 * p->n + (p->unit_normal_sum ? 1 : 0), m + 1);
   for (int r = 0; r < 3; r++) {
-    for (int j = 0; j < m; j++) lp->a[r][j] = p->W[r][j];
+    for (int j = 0; j < m; j++) lp->a[r * lp->stride + j] = p->W[r * m + j];
     lp->row_kind[r] = LP_FIXED;
     lp->row_lo[r] = lp->row_hi[r] = p->rhs[r] / p->scale;
   }
@@ -234,7 +326,7 @@ static void margin_lp_build(const lp_margin_lp *p, lp_dense *lp) {
   }
   if (p->unit_normal_sum) {
     const int row = 3 + 3 * p->n;
-    for (int i = 0; i < p->n; i++) lp->a[row][2 * i] = 1;
+    for (int i = 0; i < p->n; i++) lp->a[row * lp->stride + 2 * i] = 1;
     lp->row_kind[row] = LP_FIXED;
     lp->row_lo[row] = lp->row_hi[row] = 1;
   }
@@ -248,24 +340,54 @@ void lp_thread_done(void) {
   if (g) g->free_env();
 }
 
-zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_error *e) {
-  memset(r, 0, sizeof *r);
+zeno_status lp_margin_general_solve(const lp_margin_general *p, lp_margin_outcome *r,
+                                    zeno_error *e) {
+  r->feasible = r->capped = false;
   r->margin = -INFINITY;
-  if (p->n < 1 || p->n > 2 || !(p->scale > 0) || !isfinite(p->scale) || !(p->cap > 0))
+  if (p->n < 1 || p->n > LP_MARGIN_MAX_CONTACTS || !(p->scale > 0) || !isfinite(p->scale) ||
+      !(p->cap > 0))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "",
-                     "margin LP needs 1 or 2 contacts, a positive scale and cap");
-  lp_dense lp;
+                     "margin LP needs 1 to %d contacts, a positive scale and cap",
+                     LP_MARGIN_MAX_CONTACTS);
+  const int m = 2 * p->n;
+  lp_problem lp;
+  zeno_status st = lp_problem_create(&lp, 3 + 3 * p->n + (p->unit_normal_sum ? 1 : 0), m + 1, e);
+  if (st != ZENO_OK) return st;
   margin_lp_build(p, &lp);
-  lp_solution sol;
-  const zeno_status st = lp_dense_solve(&lp, &sol, e);
+  double x[2 * LP_MARGIN_MAX_CONTACTS + 1];
+  lp_outcome out;
+  st = lp_problem_solve(&lp, &out, x, e);
+  const double cap = lp.col_hi[m];
+  lp_problem_destroy(&lp);
   if (st != ZENO_OK) return st;
   // s <= cap: never unbounded. A point GLPK accepts only within its own
   // tolerance (a load 1e-10 off a single contact's line) is no balance.
-  if (sol.status != LP_OPTIMAL || sol.violation > LP_CERTIFIED_RTOL) return ZENO_OK;
+  if (out.status != LP_OPTIMAL || out.violation > LP_CERTIFIED_RTOL) return ZENO_OK;
   r->feasible = true;
-  r->margin = sol.x[2 * p->n] * p->scale;
-  r->capped = sol.x[2 * p->n] >= lp.col_hi[2 * p->n] * (1 - LP_CAP_RTOL);
-  for (int j = 0; j < 2 * p->n; j++) r->force[j] = sol.x[j] * p->scale;
+  r->margin = x[m] * p->scale;
+  r->capped = x[m] >= cap * (1 - LP_CAP_RTOL);
+  for (int j = 0; j < m; j++) r->force[j] = x[j] * p->scale;
+  return ZENO_OK;
+}
+
+zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_error *e) {
+  memset(r, 0, sizeof *r);
+  r->margin = -INFINITY;
+  if (p->n < 1 || p->n > 2)
+    return zeno_fail(e, ZENO_ERR_ARGUMENT, "",
+                     "margin LP needs 1 or 2 contacts, a positive scale and cap");
+  double W[3 * 4];
+  for (int k = 0; k < 3; k++)
+    for (int j = 0; j < 2 * p->n; j++) W[k * 2 * p->n + j] = p->W[k][j];
+  const lp_margin_general g = {
+      p->n, W, p->mu, {p->rhs[0], p->rhs[1], p->rhs[2]}, p->cap, p->scale, p->unit_normal_sum};
+  lp_margin_outcome out;
+  const zeno_status st = lp_margin_general_solve(&g, &out, e);
+  if (st != ZENO_OK) return st;
+  r->feasible = out.feasible;
+  r->margin = out.margin;
+  r->capped = out.capped;
+  for (int j = 0; j < 2 * p->n; j++) r->force[j] = out.force[j];
   return ZENO_OK;
 }
 

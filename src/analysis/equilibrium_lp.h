@@ -1,5 +1,5 @@
-// Small dense linear programs on GLPK, and the max-margin static LP of a body
-// on one or two frictional contacts. Each call builds its own GLPK problem
+// Linear programs on GLPK (small dense ones, and any size on heap arrays),
+// and the max-margin static LP of a body on 1 to 16 frictional contacts. Each call builds its own GLPK problem
 // object and frees it; GLPK's terminal output is off during the call.
 #ifndef ZENO_ANALYSIS_EQUILIBRIUM_LP_H
 #define ZENO_ANALYSIS_EQUILIBRIUM_LP_H
@@ -66,6 +66,37 @@ void lp_thread_done(void);
 
 zeno_status lp_dense_solve(const lp_dense *lp, lp_solution *sol, zeno_error *e);
 
+/// An LP of any size in heap arrays (the contact-set module's, whose LPs
+/// grow with the number of contacts): coefficient (r, c) is
+/// a[r * stride + c]. The same solve as lp_dense_solve (cleaning, GLPK's
+/// simplex, vertex refinement, certificate).
+typedef struct lp_problem {
+  int rows, cols, stride;
+  double *a;
+  lp_bound *row_kind;
+  double *row_lo, *row_hi;
+  lp_bound *col_kind;
+  double *col_lo, *col_hi;
+  double *obj;
+} lp_problem;
+
+/// How an lp_problem ended (its point goes to the caller's array).
+typedef struct lp_outcome {
+  lp_status status;
+  double objective;  ///< at the optimal point
+  double violation;  ///< as lp_solution.violation
+} lp_outcome;
+
+/// Allocates a rows x cols problem of zeros, every row and column free
+/// (stride = cols). ZENO_ERR_ARGUMENT for no rows or columns,
+/// ZENO_ERR_NOMEM when memory runs out (nothing is left allocated).
+zeno_status lp_problem_create(lp_problem *lp, int rows, int cols, zeno_error *e);
+void lp_problem_destroy(lp_problem *lp);
+
+/// Solves lp (not modified) into x (lp->cols values). Errors as
+/// lp_dense_solve, and ZENO_ERR_NOMEM.
+zeno_status lp_problem_solve(const lp_problem *lp, lp_outcome *out, double x[], zeno_error *e);
+
 /// Max-margin static LP: unknowns the contact forces f = (n1, t1[, n2, t2])
 /// and the margin s; W f = rhs; s <= n_i and s <= (mu_i n_i -+ t_i) /
 /// sqrt(1 + mu_i^2); s <= cap; maximise s.
@@ -95,6 +126,30 @@ typedef struct lp_margin_result {
 #define LP_CAP_RTOL 1e-9
 
 zeno_status lp_margin_lp_solve(const lp_margin_lp *p, lp_margin_result *r, zeno_error *e);
+
+/// Contacts the general margin LP takes (zeno/contact_set.h's bound).
+#define LP_MARGIN_MAX_CONTACTS 16
+
+/// The max-margin static LP of lp_margin_lp for 1..LP_MARGIN_MAX_CONTACTS
+/// contacts: W is 3 x 2n row-major, columns (n1, t1, n2, t2, ...); mu has n
+/// entries. Both are read only.
+typedef struct lp_margin_general {
+  int n;
+  const double *W;
+  const double *mu;
+  double rhs[3];
+  double cap, scale;
+  bool unit_normal_sum;
+} lp_margin_general;
+
+typedef struct lp_margin_outcome {
+  bool feasible, capped;  ///< as lp_margin_result
+  double margin;          ///< [force]; -INFINITY when infeasible
+  double force[2 * LP_MARGIN_MAX_CONTACTS];
+} lp_margin_outcome;
+
+zeno_status lp_margin_general_solve(const lp_margin_general *p, lp_margin_outcome *r,
+                                    zeno_error *e);
 
 /// The optimum's forces per contact, (normal, tangential) for contacts
 /// 0..n-1, as the reports store them.

@@ -1,13 +1,14 @@
 // Pang & Trinkle, weak and strong stability of a frictional equilibrium in
-// the plane (seeds/pang-trinkle-stability.txt): weak stability as the LP of
-// system (7), strong stability through the inequality systems (32)-(35) of
-// Theorem 4, each an LP feasibility problem, and the witness load of
-// Proposition 5.
+// the plane (seeds/pang-trinkle-stability.txt) for one or two contacts:
+// weak stability as the LP of system (7), strong stability through the
+// inequality systems (32)-(35) of Theorem 4 and the witness load of
+// Proposition 5 (contact_set.c's N-contact check, run on the problem).
 #include <math.h>
 #include <string.h>
 
 #include "analysis/analysis_units.h"
 #include "analysis/contact_problem_internal.h"
+#include "analysis/contact_set_internal.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "zeno/equilibrium.h"
@@ -20,115 +21,6 @@
 /// Cap of the weak-stability margin relative to the load (as in
 /// equilibrium.c): only a wedged body, with an unbounded margin, reaches it.
 #define PT_MARGIN_CAP_FACTOR 1e6
-/// A system (32)-(35) is consistent when its depth (the largest t with
-/// M_gamma (u - v) >= t under sum(u) + sum(v) = 1, at a point certified to
-/// satisfy every constraint to rounding) exceeds this fraction of the
-/// largest |M_hat| entry. Inconsistent systems give depths at rounding,
-/// except near a jamming threshold, where M_nn = D_nn - s mu D_nt cancels
-/// and its rounding gives depths up to ~3e-11 of max |M_hat| (one-contact
-/// rod, mu 1e-6 below mu_J). Genuine depths grow like 2 (mu - mu_J) / mu_J
-/// past the rod's threshold and 0.37 (mu - mu*) past the disk's, so 1e-9
-/// resolves both to ~1e-8.
-#define PT_CONSISTENT_RTOL 1e-9
-
-static int sign_of(unsigned mask, int i) { return (mask >> i) & 1u ? -1 : 1; }
-
-// (Matrix parameters are read only; they are not const because C17 will not
-// convert double (*)[4] to const double (*)[4].)
-
-// M_hat(sigma_t) of the planar problem: the leading 2nc x 2nc block of
-// M(sigma_t, sigma_o) with no o direction, rows and columns (c_n, s_t).
-static void mhat(double A[4][4], int nc, const double mu[2], unsigned sign_mask, double M[4][4]) {
-  memset(M, 0, sizeof(double) * 16);
-  for (int i = 0; i < nc; i++)
-    for (int j = 0; j < nc; j++) {
-      const double si = sign_of(sign_mask, i), sj = sign_of(sign_mask, j);
-      const double ann = A[i][j], ant = A[i][nc + j];
-      const double atn = A[nc + i][j], att = A[nc + i][nc + j];
-      M[i][j] = ann - ant * sj * mu[j];
-      M[i][nc + j] = ant * sj;
-      M[nc + i][j] = si * atn - si * att * sj * mu[j];
-      M[nc + i][nc + j] = si * att * sj;
-    }
-}
-
-static double max_abs(double M[4][4], int m) {
-  double s = 0;
-  for (int a = 0; a < m; a++)
-    for (int b = 0; b < m; b++) s = fmax(s, fabs(M[a][b]));
-  return s;
-}
-
-// (35) for one of u, v: 2 mu_j x_n,j - x_t,j >= 0, columns from `col0`.
-static void friction_rows(lp_dense *lp, int row0, int col0, int nc, const double mu[2]) {
-  for (int j = 0; j < nc; j++) {
-    lp->a[row0 + j][col0 + j] = 2 * mu[j];
-    lp->a[row0 + j][col0 + nc + j] = -1;
-    lp->row_kind[row0 + j] = LP_LOWER;
-  }
-}
-
-// The LP of system (32)-(35) for index set gamma: columns (u, v, t),
-// maximise t subject to M_gamma (u - v) >= t, M_rest (u - v) = 0, u_gamma = 0,
-// u, v >= 0, (35), sum(u) + sum(v) = 1 (the system is homogeneous).
-static void system_lp(double M[4][4], int nc, const double mu[2], unsigned gamma, lp_dense *lp) {
-  const int m = 2 * nc, col_t = 2 * m;
-  lp_dense_init(lp, 2 * m + 1, 2 * m + 1);
-  for (int a = 0; a < m; a++) {
-    const bool in_gamma = (gamma >> a) & 1u;
-    for (int b = 0; b < m; b++) {
-      lp->a[a][b] = M[a][b];
-      lp->a[a][m + b] = -M[a][b];
-    }
-    if (in_gamma) lp->a[a][col_t] = -1;
-    lp->row_kind[a] = in_gamma ? LP_LOWER : LP_FIXED;
-    lp->col_kind[a] = in_gamma ? LP_FIXED : LP_LOWER;  // u
-    lp->col_kind[m + a] = LP_LOWER;                    // v
-  }
-  friction_rows(lp, m, 0, nc, mu);
-  friction_rows(lp, m + nc, m, nc, mu);
-  const int norm = 2 * m;
-  for (int b = 0; b < 2 * m; b++) lp->a[norm][b] = 1;
-  lp->row_kind[norm] = LP_FIXED;
-  lp->row_lo[norm] = lp->row_hi[norm] = 1;
-  lp->col_kind[col_t] = LP_UPPER;
-  lp->col_hi[col_t] = 1;
-  lp->obj[col_t] = 1;
-}
-
-// Depth of one system (-INFINITY when even t -> -inf admits no point) and
-// its solution v.
-static zeno_status system_depth(double M[4][4], int nc, const double mu[2], unsigned gamma,
-                                double *depth, double v[4], zeno_error *e) {
-  lp_dense lp;
-  system_lp(M, nc, mu, gamma, &lp);
-  lp_solution sol;
-  const zeno_status st = lp_dense_solve(&lp, &sol, e);
-  if (st != ZENO_OK) return st;
-  // Only a point satisfying every constraint to rounding certifies a
-  // consistent system (GLPK's tolerance would admit near misses).
-  const bool certified = sol.status == LP_OPTIMAL && sol.violation <= LP_CERTIFIED_RTOL;
-  *depth = certified ? sol.x[4 * nc] : -INFINITY;
-  for (int a = 0; a < 2 * nc; a++) v[a] = sol.x[2 * nc + a];
-  return ZENO_OK;
-}
-
-// Proposition 5: c_n = v_n, c_t = Sigma_t (v_t - mu v_n), g = -J c, scaled
-// to unit size |f| + |tau| / rho (the stability of a load is homogeneous).
-static void witness_load(const zeno_contact_problem *p, unsigned sign_mask, const double v[4],
-                         double g[3]) {
-  const int nc = p->contact_count;
-  zeno_contact_problem w = *p;
-  for (int k = 0; k < 3; k++) w.load[k] = 0;
-  for (int j = 0; j < nc; j++) {
-    const double cn = v[j];
-    const double ct = sign_of(sign_mask, j) * (v[nc + j] - p->mu[j] * cn);
-    for (int k = 0; k < 3; k++) w.load[k] -= p->normal[j][k] * cn + p->tangent[j][k] * ct;
-  }
-  const double size = contact_problem_force_scale(&w);
-  const bool zero = w.load[0] == 0 && w.load[1] == 0 && w.load[2] == 0;
-  for (int k = 0; k < 3; k++) g[k] = zero ? 0 : w.load[k] / size;
-}
 
 zeno_status zeno_strong_stability_check(const zeno_contact_problem *p, zeno_strong_stability *r,
                                         zeno_error *e) {
@@ -136,31 +28,26 @@ zeno_status zeno_strong_stability_check(const zeno_contact_problem *p, zeno_stro
   zeno_status st = contact_problem_check(p, 1, e);
   if (st != ZENO_OK) return st;
   memset(r, 0, sizeof *r);
-  const int nc = p->contact_count, m = 2 * nc;
-  double A[4][4];
-  contact_problem_delassus(p, A);
-  double best = -INFINITY;
-  for (unsigned sign = 0; sign < (1u << nc); sign++) {
-    double M[4][4];
-    mhat(A, nc, p->mu, sign, M);
-    const double tol = PT_CONSISTENT_RTOL * max_abs(M, m);
-    for (unsigned gamma = 1; gamma < (1u << m); gamma++) {
-      double depth, v[4];
-      st = system_depth(M, nc, p->mu, gamma, &depth, v, e);
-      if (st != ZENO_OK) return st;
-      r->systems++;
-      if (!(depth > tol)) continue;
-      r->consistent++;
-      r->consistent_by_sign[sign]++;
-      if (depth / tol > best) {
-        best = depth / tol;
-        r->witness_sign = (int)sign;
-        r->witness_gamma = gamma;
-        witness_load(p, sign, v, r->witness_load);
-      }
-    }
+  // The N-contact check (contact_set.c) on the problem as given.
+  contact_set_problem q;
+  memset(&q, 0, sizeof q);
+  q.n = p->contact_count;
+  for (int i = 0; i < q.n; i++) {
+    memcpy(q.normal[i], p->normal[i], sizeof q.normal[i]);
+    memcpy(q.tangent[i], p->tangent[i], sizeof q.tangent[i]);
+    q.mu[i] = p->mu[i];
   }
-  r->weak_implies_strong = r->consistent == 0;
+  memcpy(q.inv_mass, p->inv_mass, sizeof q.inv_mass);
+  memcpy(q.load, p->load, sizeof q.load);
+  contact_set_theorem4 t4;
+  if ((st = contact_set_theorem4_check(&q, &t4, e)) != ZENO_OK) return st;
+  r->systems = t4.systems;
+  r->consistent = t4.consistent;
+  for (int k = 0; k < ZENO_PT_SIGNS; k++) r->consistent_by_sign[k] = t4.consistent_by_sign[k];
+  r->weak_implies_strong = t4.consistent == 0;
+  r->witness_sign = t4.witness_sign;
+  r->witness_gamma = t4.witness_gamma;
+  memcpy(r->witness_load, t4.witness_load, sizeof r->witness_load);
   return ZENO_OK;
 }
 
