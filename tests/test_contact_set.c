@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/contact_set_internal.h"
+#include "analysis/contact_set_problem.h"
 #include "test_util.h"
 
 /// Closed forms hold to this, in force scales (the LP's refined vertex is

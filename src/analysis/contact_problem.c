@@ -1,7 +1,7 @@
 // The Pang–Trinkle form of a body on point contacts (zeno_contact_problem):
 // built from a scene, validated, and its Delassus matrix.
 #include "analysis/contact_problem_internal.h"
-#include "analysis/contact_set_internal.h"
+#include "analysis/contact_set_problem.h"
 
 #include <math.h>
 #include <string.h>

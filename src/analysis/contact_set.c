@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/contact_set_internal.h"
+#include "analysis/contact_set_problem.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "zeno/scene.h"

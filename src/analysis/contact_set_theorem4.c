@@ -1,4 +1,4 @@
-// Pang & Trinkle's Theorem 4 for N contacts (contact_set_internal.h): for
+// Pang & Trinkle's Theorem 4 for N contacts (contact_set_problem.h): for
 // every signed vector sigma_t and nonempty index set gamma, the system
 // (32)-(35) with M-hat(sigma_t) as an LP, and Proposition 5's witness load
 // from the deepest consistent one. The planar problem: the friction pyramid
@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/contact_set_internal.h"
+#include "analysis/contact_set_problem.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 

@@ -8,7 +8,7 @@
 
 #include "analysis/analysis_units.h"
 #include "analysis/contact_problem_internal.h"
-#include "analysis/contact_set_internal.h"
+#include "analysis/contact_set_problem.h"
 #include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "zeno/equilibrium.h"

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "certify/certify_conditions.h"
 #include "certify/certify_program.h"
 
 enum { Z1, Z2, U1, U2, W2 };
@@ -12,17 +13,6 @@ enum { Z1, Z2, U1, U2, W2 };
     st = (x);                     \
     if (st != ZENO_OK) goto done; \
   } while (0)
-
-static void free_polys(ze_poly *p, int n) {
-  for (int k = 0; k < n; k++) poly_free(&p[k]);
-}
-
-// One condition: expr >= 0 on {g >= 0}.
-static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_poly *g, int *count,
-                       zeno_error *e) {
-  (*count)++;
-  return sos_add_sos(prog, x, ng, g, NULL, e);
-}
 
 /* ---------- positivity (54) ---------- */
 
@@ -43,11 +33,11 @@ zeno_status cert_positivity_signs(sos_program *prog, const sos_expr *w, double e
   TRY(sos_expr_axpy(&x, 1.0, w, e));
   TRY(sos_expr_add(&x, SOS_CONSTANT, -eps, &n, e));
   for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
-  TRY(add(prog, &x, 2, g, count, e));
+  TRY(cert_add_condition(prog, &x, 2, g, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&n);
-  free_polys(g, 2);
+  cert_free_polys(g, 2);
   return st;
 }
 
@@ -67,7 +57,7 @@ static zeno_status scalar_bound(sos_program *prog, int var, double k0, double k1
   TRY(poly_add_term(&one, &m, 1.0, e));
   TRY(sos_expr_add(&x, SOS_CONSTANT, k0, &one, e));
   TRY(sos_expr_add(&x, var, k1, &one, e));
-  TRY(add(prog, &x, 0, NULL, count, e));
+  TRY(cert_add_condition(prog, &x, 0, NULL, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&one);
@@ -113,7 +103,7 @@ zeno_status cert_positivity_side(sos_program *prog, const cert_system *s, const 
   TRY(sos_expr_add(&x, *kvar, 1.0, &v1, e));
   TRY(sos_expr_add(&x, *kvar, -eps, &n, e));
   for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
-  TRY(add(prog, &x, 2, g, count, e));
+  TRY(cert_add_condition(prog, &x, 2, g, count, e));
   const double beta = c * s->b[2];
   TRY(scalar_bound(prog, *kvar, 0.0, 1.0, count, e));  // kappa >= 0
   TRY(scalar_bound(prog, *kvar, side - eps, side * beta - eps, count, e));
@@ -121,6 +111,6 @@ done:
   sos_expr_free(&x);
   poly_free(&n);
   poly_free(&v1);
-  free_polys(g, 2);
+  cert_free_polys(g, 2);
   return st;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "certify/certify_conditions.h"
 #include "certify/certify_exact.h"
 #include "certify/certify_positivity.h"
 #include "certify/certify_quartic.h"
@@ -40,17 +41,6 @@ static zeno_status linear(ze_poly *p, int nvars, const double *coef, zeno_error 
     st = poly_add_term(p, &m, coef[k], e);
   }
   return st;
-}
-
-static void free_polys(ze_poly *p, int n) {
-  for (int k = 0; k < n; k++) poly_free(&p[k]);
-}
-
-// One condition: expr >= 0 on {g >= 0}.
-static zeno_status add(sos_program *prog, const sos_expr *x, int ng, const ze_poly *g, int *count,
-                       zeno_error *e) {
-  (*count)++;
-  return sos_add_sos(prog, x, ng, g, NULL, e);
 }
 
 /* ---------- decrease along a mode ---------- */
@@ -115,7 +105,7 @@ static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3], s
   TRY(poly_var(&cw, CERT_PROGRAM_NVARS, W2, e));
   TRY(sos_expr_add(out, SOS_CONSTANT, -c, &cw, e));
 done:
-  free_polys(rate, CERT_PROGRAM_NVARS);
+  cert_free_polys(rate, CERT_PROGRAM_NVARS);
   poly_free(&dw);
   poly_free(&prod);
   poly_free(&cw);
@@ -182,12 +172,12 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s, const
       for (int v = 0; v < CERT_PROGRAM_NVARS; v++) coef[j] += G[k][v] * N[j][v];
     TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
   }
-  TRY(add(prog, &sub, ng, g, count, e));
+  TRY(cert_add_condition(prog, &sub, ng, g, count, e));
 done:
   sos_expr_free(&full);
   sos_expr_free(&sub);
-  free_polys(map, CERT_PROGRAM_NVARS);
-  free_polys(g, 4);
+  cert_free_polys(map, CERT_PROGRAM_NVARS);
+  cert_free_polys(g, 4);
   return st;
 }
 
@@ -303,16 +293,16 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     TRY(linear(&g[ng++], nv, coef, e));
   }
   TRY(products(g, &ng, poly_degree(&x.part[0]), e));
-  TRY(add(prog, &x, ng, g, count, e));
+  TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
   sos_expr_free(&a);
-  free_polys(z, 2);
-  free_polys(v, 3);
-  free_polys(post, 3);
-  free_polys(start, CERT_PROGRAM_NVARS);
-  free_polys(after, CERT_PROGRAM_NVARS);
-  free_polys(g, CERT_PROGRAM_MAX_G);
+  cert_free_polys(z, 2);
+  cert_free_polys(v, 3);
+  cert_free_polys(post, 3);
+  cert_free_polys(start, CERT_PROGRAM_NVARS);
+  cert_free_polys(after, CERT_PROGRAM_NVARS);
+  cert_free_polys(g, CERT_PROGRAM_MAX_G);
   poly_free(&t);
   poly_free(&t2);
   poly_free(&tmp);
@@ -350,11 +340,11 @@ static zeno_status energy_impact(sos_program *prog, const cert_system *s, const 
   }
   // A quadratic form on a cone: the pairwise products, as for the flights.
   TRY(products(g, &ng, 2, e));
-  TRY(add(prog, &x, ng, g, count, e));
+  TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&q);
-  free_polys(g, CERT_MAX_CONDS * (CERT_MAX_CONDS + 1) / 2);
+  cert_free_polys(g, CERT_MAX_CONDS * (CERT_MAX_CONDS + 1) / 2);
   return st;
 }
 

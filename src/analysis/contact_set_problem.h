@@ -1,8 +1,8 @@
 // Internals of the N-contact stability module (contact_set.c), shared with
 // pang_trinkle.c (whose Theorem 4 check is the N = 1, 2 case of the one
 // here) and with the tests (the brute-force check of the mode enumeration).
-#ifndef ZENO_ANALYSIS_CONTACT_SET_INTERNAL_H
-#define ZENO_ANALYSIS_CONTACT_SET_INTERNAL_H
+#ifndef ZENO_ANALYSIS_CONTACT_SET_PROBLEM_H
+#define ZENO_ANALYSIS_CONTACT_SET_PROBLEM_H
 
 #include <stdbool.h>
 
