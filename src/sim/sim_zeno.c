@@ -21,10 +21,10 @@
 /// first speed the bounces are within 1e4 ulps of the rounding and the
 /// located guards (and the ratios) are noise.
 #define SIM_FULL_ZENO_SPEED_FLOOR 1e-6
-/// ... (and at SIM_FULL_BOUNCE_ULPS, sim_zeno_ratio.c) and once its impact
-/// speeds come within this factor of what the loop
-/// calls zero (velocity_rtol times the speed scale, which a persisting
-/// slip can make far larger than the normal speeds): below that, impacting
+/// ... (and at SIM_FULL_BOUNCE_ULPS, sim_zeno_ratio.c) and once its
+/// impact speeds come within this factor of what the loop calls zero
+/// (velocity_rtol times the speed scale, which a persisting slip can make
+/// far larger than the normal speeds): below that, impacting
 /// and closed can no longer be told apart (an undetected Example 3 chatter
 /// reached 4e-9 against a slip of 3.3 and ended `inconsistent`). Not more:
 /// the Poincaré maps start cycles with normal speeds cos(phi) down to 1e-6
@@ -209,17 +209,16 @@ static unsigned floor_contacts(const zeno_sim *s, unsigned mask, double last_spe
   return kept;
 }
 
-// ZOD: the contacts at their surface now, approaching it: a gap below the
-// height a bounce at speed (the floor's tolerance) reaches, v^2 / a on the
-// acceleration scale, or a rounding below the surface. One of them moving
-// at the floor's speeds is, like a contact of the sequence, part of the
-// vanished motion: in a
-// slide with both contacts chattering in turn, each floor completion of
-// one contact left the other a rounding below its surface, falling at
-// the floor's speed; it impacted at once and re-excited the first, and
-// the chatter hovered at 5e-8 of the slip speed for 100,000 events (5 of
-// 20,000 random restitution cases ended `event-limit` where the full
-// model, closing both at its floor, rests).
+// ZOD: the contacts at their surface now and approaching it: a gap below
+// the height a bounce at `speed` (the floor's tolerance) reaches, v^2 / a
+// on the acceleration scale, or a rounding below the surface. One of them
+// moving at the floor's speeds is, like a contact of the sequence, part of
+// the vanished motion. In a slide with both contacts chattering in turn,
+// each floor completion of one contact left the other within a rounding of
+// its surface, falling at the floor's speed: it impacted at once and
+// re-excited the first, and the chatter hovered at 5e-8 of the slip speed
+// for 100,000 events (5 of 20,000 random restitution cases ended
+// `event-limit` where the full model, closing both at its floor, rests).
 static unsigned at_surface(const zeno_sim *s, double speed) {
   // The full model's floors (1e-6 of the first speed, the rounding of the
   // positions) lie far above its velocity zero: a contact falling there at
