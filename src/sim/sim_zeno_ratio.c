@@ -6,10 +6,10 @@
 #include <math.h>
 
 /// Full model: a sequence is at its precision floor, whatever its first
-/// speed, once a bounce's height v^2 / a is below this many ulps of the positions (which carry the slip travelled
-/// and the offset of the start): its located guards are then off by up to
-/// 1e-6 of the bounce (measured 4e-7 at 1e4 ulps), and the next bounces
-/// only worse. Higher values would end real, merely small, bounces (a
+/// speed, once a bounce's height v^2 / a is below this many ulps of the
+/// positions (which carry the slip travelled and the offset of the start):
+/// its located guards are then off by up to 1e-6 of the bounce (measured
+/// 4e-7 at 1e4 ulps), and the next bounces only worse. Higher values would end real, merely small, bounces (a
 /// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
 #define SIM_FULL_BOUNCE_ULPS 1e6
 
