@@ -164,6 +164,10 @@ static void prop_exec(const zeno_scene *s, double tie_rtol, prop_run *r) {
   for (int k = 0; k < r->count; k++) r->min_tie = fmin(r->min_tie, r->events[k].tie_margin);
   assert_true(r->count <= g_max_events + 1);
   zeno_sim_summary(sim, &r->summary);
+  // No run ends past its time limit (a Zeno limit beyond t_end is not
+  // jumped to; the full model used to, by up to 8 times t_end).
+  if (!(r->summary.t <= s->t_end))
+    fail_msg("a run ended at t = %.17g > t_end = %.17g", r->summary.t, s->t_end);
   const size_t n = zeno_sim_word(sim, NULL, 0);
   r->word = malloc(n + 1);
   zeno_sim_word(sim, r->word, n + 1);
