@@ -549,6 +549,16 @@ typedef struct malformed_case {
   const char *part;  ///< the error line names this (parameter, code word)
 } malformed_case;
 
+/// Sixteen floor contacts at x = 0..15 (a scene's most, ZENO_MAX_CONTACTS).
+#define FLOOR_CONTACT(x) "{point: [" #x ", -1], surface: {angle: 0}, mu: 1}, "
+// clang-format off
+#define FLOOR_CONTACTS_16 \
+  FLOOR_CONTACT(0) FLOOR_CONTACT(1) FLOOR_CONTACT(2) FLOOR_CONTACT(3) FLOOR_CONTACT(4) \
+  FLOOR_CONTACT(5) FLOOR_CONTACT(6) FLOOR_CONTACT(7) FLOOR_CONTACT(8) FLOOR_CONTACT(9) \
+  FLOOR_CONTACT(10) FLOOR_CONTACT(11) FLOOR_CONTACT(12) FLOOR_CONTACT(13) \
+  FLOOR_CONTACT(14) FLOOR_CONTACT(15)
+// clang-format on
+
 // One scene per malformed-input class of docs/scenes.md (syntax,
 // unknown-key, missing, type, range, geometry), including the hostile forms
 // the fuzzer exercises: non-finite and overflowing numbers, control
@@ -582,10 +592,9 @@ static const malformed_case MALFORMED[] = {
     {EX2_PAPER "initial: {qp: [-1, 1, 0], qdp: [0, 0, 1]}\n", "initial.qp"},
     {EX2_PAPER "stop: {max_events: 99999999999999999999999}\n", "max_events"},
     {EX2_PAPER "body: {outline: [[0, 0], [1, 0]]}\n", "body.outline"},
-    {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
-                  "{point: [1, -1], surface: {angle: 0}, mu: 1}, "
-                  "{point: [2, -1], surface: {angle: 0}, mu: 1}]\n",
-     "contacts"},
+    {GENERAL_BODY "contacts: [" FLOOR_CONTACTS_16
+                  "{point: [16, -1], surface: {angle: 0}, mu: 1}]\n",
+     "17 contacts given; allowed 1 to 16"},
     {GENERAL_BODY "contacts: [{point: [0, -1], surface: {angle: 0}, mu: 1}, "
                   "{point: [0, -1], surface: {angle: 0}, mu: 1}]\n",
      "coincide"},
@@ -620,6 +629,36 @@ static void test_malformed_scene_classes(void **state) {
   assert_bad_input(&r);
   assert_contains(r.err, "cannot read");
   run_result_free(&r);
+}
+
+/* ---- tests: scenes of more than two contacts ------------------------------ */
+
+#define BOX_IN_A_CORNER ZENO_SCENES_DIR "/box-in-a-corner.yaml"
+
+// Every command that runs the two-contact engine or its analysis refuses a
+// three-contact scene: exit 2, one line naming the count and what takes it.
+static void test_three_contacts_refused(void **state) {
+  (void)state;
+  const char *const runs[][12] = {
+      {"simulate", BOX_IN_A_CORNER, NULL},
+      {"simulate", BOX_IN_A_CORNER, "--json", NULL},
+      {"analyze", BOX_IN_A_CORNER, NULL},
+      {"maps", BOX_IN_A_CORNER, NULL},
+      {"certify", BOX_IN_A_CORNER, NULL},
+      {"regions", BOX_IN_A_CORNER, "--x", "load.angle=-40:-20:3", "--y", "contacts.0.mu=0.2:0.4:3",
+       NULL},
+      {"sweep", BOX_IN_A_CORNER, "--x", "initial.velocity.0=-1:1:3", "--y",
+       "initial.velocity.1=-1:0:2", NULL},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+    run_result r = run_zeno_argv(runs[k], true);
+    if (r.exit_code != EXIT_BAD_INPUT) fail_msg("%s: exit %d: %s", runs[k][0], r.exit_code, r.err);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err,
+                        "zeno: contacts: the scene has 3 contacts; simulation and the analysis "
+                        "take 1 or 2 contacts today ('zeno check' takes 1 to 16)\n");
+    run_result_free(&r);
+  }
 }
 
 /* ---- tests: simulate ----------------------------------------------------- */
@@ -1137,6 +1176,7 @@ int main(void) {
       cmocka_unit_test(test_json_escapes_scene_name),
       cmocka_unit_test(test_simulate_out),
       cmocka_unit_test(test_simulate_out_one_contact),
+      cmocka_unit_test(test_three_contacts_refused),
       cmocka_unit_test(test_out_not_creatable),
       cmocka_unit_test(test_check_example2),
       cmocka_unit_test(test_check_example3),

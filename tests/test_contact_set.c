@@ -240,15 +240,8 @@ static void far_open_contact_changes_nothing(void **state) {
 /* ---- the two-contact oracle ---------------------------------------------------- */
 
 static zeno_contact_set_def def_of_scene(const zeno_scene *s) {
-  zeno_contact_set_def d = zeno_contact_set_def_default();
-  d.mass = s->mass;
-  d.rho = s->rho;
-  d.load_magnitude = s->load_magnitude;
-  d.load_angle = s->load_angle;
-  d.load_torque = s->load_torque;
-  for (int i = 0; i < s->contact_count; i++)
-    add_contact(&d, s->contacts[i].point[0], s->contacts[i].point[1], s->contacts[i].surface_angle,
-                s->contacts[i].mu);
+  zeno_contact_set_def d;
+  assert_int_equal(zeno_contact_set_def_from_scene(s, &d, NULL), ZENO_OK);
   return d;
 }
 
@@ -481,12 +474,59 @@ static void mode_names(void **state) {
   assert_int_equal(strlen(zeno_contact_set_mode_name(&m, 99, buf)), ZENO_CONTACT_SET_MAX);
 }
 
+/* ---- the shipped scenes of more than two contacts ---------------------------- */
+
+static zeno_contact_set_report check_scene_file(const char *name, const char *override) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.yaml", ZENO_SCENES_DIR, name);
+  const char *overrides[1] = {override};
+  zeno_scene s;
+  zeno_error e;
+  if (zeno_scene_load(path, overrides, override ? 1 : 0, &s, &e) != ZENO_OK)
+    fail_msg("%s: %s", path, e.message);
+  zeno_contact_set_def d = def_of_scene(&s);
+  assert_int_equal(d.contact_count, 3);
+  return check(&d);
+}
+
+// The scenes' headers, from closed forms: the box pushed into the wall at
+// 30 deg is frictionless stable (normal forces (cos 30 -/+ sin 30) / 2 and
+// sin 30, all positive); the polygon slides past a = 20 - atan 0.5 =
+// -6.565 deg; the stand tips past a = 10 -/+ atan 0.25 (-4.036 and 24.036
+// deg); the rod with mu 0.7 > 1/tan 60 is wedged.
+static void shipped_scenes_of_three_contacts(void **state) {
+  (void)state;
+  zeno_contact_set_report r = check_scene_file("box-in-a-corner", NULL);
+  assert_true(r.frictionless_stable && r.feasible && r.strongly_stable && !r.ambiguous);
+  r = check_scene_file("box-in-a-corner", "load.angle=-44");
+  assert_true(r.frictionless_stable);
+  r = check_scene_file("box-in-a-corner", "load.angle=-46");
+  assert_false(r.frictionless_stable);
+  r = check_scene_file("polygon-on-slope", NULL);
+  assert_true(r.feasible && r.strongly_stable && !r.frictionless_stable);
+  r = check_scene_file("polygon-on-slope", "load.angle=-6.4");
+  assert_true(r.feasible);
+  r = check_scene_file("polygon-on-slope", "load.angle=-6.7");
+  assert_false(r.weakly_stable);
+  r = check_scene_file("three-legged-stand", NULL);
+  assert_true(r.feasible && r.strongly_stable);
+  const char *tips[][2] = {{"load.angle=-3.9", "load.angle=-4.2"},
+                           {"load.angle=23.9", "load.angle=24.2"}};
+  for (int k = 0; k < 2; k++) {
+    assert_true(check_scene_file("three-legged-stand", tips[k][0]).feasible);
+    assert_false(check_scene_file("three-legged-stand", tips[k][1]).weakly_stable);
+  }
+  r = check_scene_file("wedge-third-contact", NULL);
+  assert_true(r.wedged && r.feasible && r.weakly_stable);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(three_floor_contacts_inside_the_cone),
       cmocka_unit_test(three_floor_contacts_outside_the_cone),
       cmocka_unit_test(three_floor_contacts_at_the_cone_edge),
       cmocka_unit_test(box_in_a_corner),
+      cmocka_unit_test(shipped_scenes_of_three_contacts),
       cmocka_unit_test(far_open_contact_changes_nothing),
       cmocka_unit_test(oracle_shipped_scenes),
       cmocka_unit_test(oracle_random_configurations),

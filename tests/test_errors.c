@@ -92,7 +92,7 @@ MUT(tau_nan, s->load_torque = NAN)
 MUT(com_x_nan, s->com_shift[0] = NAN)
 MUT(com_y_inf, s->com_shift[1] = -INFINITY)
 MUT(no_contacts, s->contact_count = 0)
-MUT(three_contacts, s->contact_count = 3)
+MUT(seventeen_contacts, s->contact_count = ZENO_MAX_CONTACTS + 1)
 MUT(point_nan, s->contacts[0].point[1] = NAN)
 MUT(angle_big, s->contacts[0].surface_angle = 7)
 MUT(mu_negative, s->contacts[0].mu = -0.1)
@@ -163,7 +163,7 @@ static const validate_case VALIDATE_CASES[] = {
     {"com.x", ex2, com_x_nan, ZENO_ERR_RANGE, "com.x"},
     {"com.y", ex2, com_y_inf, ZENO_ERR_RANGE, "com.y"},
     {"0 contacts", ex2, no_contacts, ZENO_ERR_RANGE, "contacts"},
-    {"3 contacts", ex2, three_contacts, ZENO_ERR_RANGE, "contacts"},
+    {"17 contacts", ex2, seventeen_contacts, ZENO_ERR_RANGE, "contacts"},
     {"point NaN (paper)", ex2, point_nan, ZENO_ERR_RANGE, "paper.l1"},
     {"point NaN", general_two, point_nan, ZENO_ERR_RANGE, "contacts.0.point"},
     {"surface angle (paper)", ex2, angle_big, ZENO_ERR_RANGE, "paper.phi1"},

@@ -187,7 +187,7 @@ static void check_finite_state(const zeno_state *st) {
   for (int k = 0; k < 3; k++)
     assert_true(isfinite(st->q[k]) && isfinite(st->qdot[k]) && isfinite(st->zod[k]) &&
                 isfinite(st->zod_rate[k]));
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) {
+  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) {
     assert_true(isfinite(st->gap[i]) && isfinite(st->gap_rate[i]));
     assert_true(isfinite(st->slip[i]) && isfinite(st->slip_rate[i]));
     assert_true(isfinite(st->force[i][0]) && isfinite(st->force[i][1]));

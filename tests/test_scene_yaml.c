@@ -818,13 +818,42 @@ static void test_error_geometry_off_surface(void **state) {
   assert_string_equal(e.parameter, "contacts.0.surface.point");
 }
 
+/// Floor contacts at x = 0, 1, ...: `count` list items of the contacts list.
+static void floor_contacts(char *text, size_t size, int count) {
+  size_t n = (size_t)snprintf(text, size,
+                              "body: {mass: 1, rho: 1}\nload: {magnitude: 1}\ncontacts:\n");
+  for (int i = 0; i < count && n < size; i++)
+    n += (size_t)snprintf(text + n, size - n, "  - {point: [%d, 0], mu: 1}\n", i);
+  if (n < size) snprintf(text + n, size - n, "initial: {pose: [0, 0, 0], velocity: [0, 0, 0]}\n");
+}
+
+// A scene holds up to 16 contacts (ZENO_MAX_CONTACTS), each read as for
+// two; the 17th is refused at the list with the bound.
 static void test_error_too_many_contacts(void **state) {
+  (void)state;
+  char text[2048];
+  floor_contacts(text, sizeof text, ZENO_MAX_CONTACTS);
+  zeno_scene s;
+  zeno_error e;
+  if (zeno_scene_load_string(text, "sixteen.yaml", NULL, 0, &s, &e) != ZENO_OK)
+    fail_msg("%s", e.message);
+  assert_int_equal(s.contact_count, 16);
+  for (int i = 0; i < 16; i++) {
+    assert_true(s.contacts[i].point[0] == i && s.contacts[i].point[1] == 0);
+    assert_true(s.contacts[i].mu == 1 && s.contacts[i].surface_angle == 0);
+  }
+  floor_contacts(text, sizeof text, ZENO_MAX_CONTACTS + 1);
+  expect_error(text, ZENO_ERR_RANGE, 4, 3, "17 contacts given; allowed 1 to 16");
+}
+
+// Three or more contacts must be distinct points, as two are.
+static void test_error_coincident_third_contact(void **state) {
   (void)state;
   expect_error(
       "body: {mass: 1, rho: 1}\nload: {magnitude: 1}\ncontacts:\n"
       "  - {point: [0, 0], mu: 1}\n  - {point: [1, 0], mu: 1}\n"
-      "  - {point: [2, 0], mu: 1}\n",
-      ZENO_ERR_RANGE, 4, 3, "3 contacts given; allowed 1 to 2");
+      "  - {point: [0, 0], mu: 1}\ninitial: {pose: [0, 0, 0], velocity: [0, 0, 0]}\n",
+      ZENO_ERR_GEOMETRY, 6, 13, "contacts 1 and 3 coincide at (0, 0)");
 }
 
 static void test_error_paper_conflicts_with_contacts(void **state) {
@@ -1095,6 +1124,7 @@ int main(void) {
       cmocka_unit_test(test_error_geometry_coincident),
       cmocka_unit_test(test_error_geometry_off_surface),
       cmocka_unit_test(test_error_too_many_contacts),
+      cmocka_unit_test(test_error_coincident_third_contact),
       cmocka_unit_test(test_error_paper_conflicts_with_contacts),
       cmocka_unit_test(test_error_initial_forms_mixed),
       cmocka_unit_test(test_error_duplicate_key),

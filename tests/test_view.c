@@ -180,7 +180,7 @@ static void assert_rows_equal(const zeno_run_dir_row *a, const zeno_run_dir_row 
     assert_true(a->zod_rate[k] == b->zod_rate[k]);
   }
   assert_memory_equal(&a->mode, &b->mode, sizeof a->mode);
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
+  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++)
     for (int k = 0; k < 2; k++) assert_true(a->force[i][k] == b->force[i][k]);
 }
 

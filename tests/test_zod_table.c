@@ -269,7 +269,7 @@ static void class_codes_are_distinct(void **state) {
     mode_class cls;
     memset(&cls, 0, sizeof cls);
     int v = k;
-    for (int i = 0; i < ZENO_MAX_CONTACTS; i++) {
+    for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) {
       cls.gap[i] = (unsigned char)(v % 3), v /= 3;
       cls.slip[i] = (unsigned char)(v % 3), v /= 3;
       cls.lifting[i] = v % 2, v /= 2;

@@ -23,10 +23,10 @@ typedef struct zeno_contact_problem {
   int contact_count;  ///< 1 or 2
   /// Wrench of a unit normal force at contact i: (f_x, f_y, torque about the
   /// centre of mass) [-, -, length]. Column i of W_n.
-  double normal[ZENO_MAX_CONTACTS][3];
+  double normal[ZENO_PAIR_CONTACTS][3];
   /// Wrench of a unit tangential force at contact i (column i of W_t).
-  double tangent[ZENO_MAX_CONTACTS][3];
-  double mu[ZENO_MAX_CONTACTS];  ///< friction coefficients [-], >= 0
+  double tangent[ZENO_PAIR_CONTACTS][3];
+  double mu[ZENO_PAIR_CONTACTS];  ///< friction coefficients [-], >= 0
   /// Diagonal of M^-1: (1/m, 1/m, 1/(m rho^2)) [1/mass, 1/mass, 1/(mass length^2)].
   double inv_mass[3];
   /// Load g_ext = (f_x, f_y, tau) [force, force, force*length].

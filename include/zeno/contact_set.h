@@ -4,8 +4,9 @@
 /// line (floors, walls, wedges): Pang & Trinkle's weak and strong
 /// stability in their general form (seeds/pang-trinkle-stability.txt).
 ///
-/// Independent of zeno_scene (which holds two contacts): the body, its load
-/// and its contacts are given directly. Every test is a linear program
+/// Independent of zeno_scene: the body, its load and its contacts are given
+/// directly, or taken from a scene of any number of contacts
+/// (zeno_contact_set_def_from_scene). Every test is a linear program
 /// solved with GLPK (loaded at the first one; the library prints nothing).
 ///
 /// Frames and units: the body at its nominal pose, world frame = body
@@ -18,6 +19,7 @@
 #include "zeno/api.h"
 #include "zeno/error.h"
 #include "zeno/mode.h"
+#include "zeno/scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,6 +67,15 @@ typedef struct zeno_contact_set_def {
 /// m = rho = |f| = 1, load straight down (a = 0), no torque, no contacts
 /// (contact_count 0: add at least one before checking).
 ZENO_API zeno_contact_set_def zeno_contact_set_def_default(void);
+
+/// The contact set of a scene at its nominal pose: its mass, radius of
+/// gyration, load and every contact (1..ZENO_MAX_CONTACTS, each touching,
+/// gap 0: zeno_scene_validate puts each contact point on its surface).
+/// Validates the scene first and returns its error (ZENO_ERR_ARGUMENT for
+/// NULL arguments); *def is untouched on failure. What `zeno check` and
+/// zeno.check() use for a scene of more than two contacts.
+ZENO_API zeno_status zeno_contact_set_def_from_scene(const zeno_scene *scene,
+                                                     zeno_contact_set_def *def, zeno_error *error);
 
 /// A contact mode at rest: one letter per contact (zeno_letter: F lifts
 /// off, S sticks, P/N slips toward +t / -t).

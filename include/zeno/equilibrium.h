@@ -26,9 +26,9 @@ typedef struct zeno_equilibrium_report {
   /// min(f_n, (mu f_n - |f_t|)/sqrt(1+mu^2)) [force]; negative when infeasible.
   double margin;
   /// The balancing forces achieving the margin, (normal, tangential) per contact [force].
-  double forces[ZENO_MAX_CONTACTS][2];
+  double forces[ZENO_PAIR_CONTACTS][2];
   /// Normal accelerations of the contacts under FF (no contact force) [length/time^2].
-  double zdd_ff[ZENO_MAX_CONTACTS];
+  double zdd_ff[ZENO_PAIR_CONTACTS];
   /// Eq. (13) holds: zdd_ff[0] < 0 (two contacts).
   bool index_order_ok;
   /// Eq. (13) would hold with the contacts swapped.
@@ -39,9 +39,9 @@ typedef struct zeno_equilibrium_report {
   zeno_mode ambiguous_modes[ZENO_MAX_MODES];
   /// Painlevé bound (11) per contact: slipping on contact i alone is free of
   /// the paradox while mu_i < bound (INFINITY when the bound never bites).
-  double painleve_bound[ZENO_MAX_CONTACTS];
+  double painleve_bound[ZENO_PAIR_CONTACTS];
   /// mu_i < painleve_bound[i].
-  bool painleve_ok[ZENO_MAX_CONTACTS];
+  bool painleve_ok[ZENO_PAIR_CONTACTS];
   /// Two contacts: self-equilibrated forces lie strictly inside both cones
   /// (Dupont's wedging), so the balancing forces and the margin are
   /// unbounded; `margin` then reports its cap (1e6 times the load) and

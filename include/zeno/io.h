@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "zeno/api.h"
+#include "zeno/contact_set.h"
 #include "zeno/equilibrium.h"
 #include "zeno/error.h"
 #include "zeno/poincare.h"
@@ -144,6 +145,21 @@ ZENO_API zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno
 /// null).
 ZENO_API zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
                                               const zeno_equilibrium_report *report,
+                                              zeno_error *error);
+
+/// Writes the static check of a scene of any number of contacts
+/// (zeno_contact_set_check() of zeno_contact_set_def_from_scene()) as one
+/// JSON object (no trailing newline): scene, contact_count, feasible,
+/// margin (null when no force balances the load), wedged, forces (one
+/// [normal, tangential] pair per contact), weakly_stable,
+/// frictionless_stable, strongly_stable, ambiguous, modes_examined,
+/// unstable_mode_count, unstable_modes (names, at most
+/// ZENO_CONTACT_SET_MODE_LIST), theorem4_checked, theorem4_systems,
+/// theorem4_consistent and weak_implies_strong (0, 0 and false when
+/// Theorem 4 was not checked).
+/// `zeno check --json` of a scene of more than two contacts.
+ZENO_API zeno_status zeno_io_contact_set_json(FILE *stream, const zeno_scene *scene,
+                                              const zeno_contact_set_report *report,
                                               zeno_error *error);
 
 /// Writes the result of zeno_analyze() as one JSON object (no trailing

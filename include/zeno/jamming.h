@@ -42,12 +42,12 @@ typedef struct zeno_wedging {
   /// positive normal sum.
   double margin;
   /// The pair achieving the margin, (normal, tangential) per contact [-].
-  double forces[ZENO_MAX_CONTACTS][2];
+  double forces[ZENO_PAIR_CONTACTS][2];
   /// mu_W per contact: the smallest friction coefficient whose cone holds
   /// the line through both contacts, oriented so that both normal
   /// components are positive (the only possible direction of a
   /// self-equilibrated pair). INFINITY when no orientation has both.
-  double wedging_mu[ZENO_MAX_CONTACTS];
+  double wedging_mu[ZENO_PAIR_CONTACTS];
 } zeno_wedging;
 
 /// Wedging test of a two-contact problem (load not used). Fails with

@@ -26,13 +26,13 @@ typedef enum zeno_letter {
 /// A contact mode: one letter per contact ("PF": contact 1 slips forward,
 /// contact 2 free). Unused letters of one-contact scenes are F.
 typedef struct zeno_mode {
-  unsigned char letter[ZENO_MAX_CONTACTS];
+  unsigned char letter[ZENO_PAIR_CONTACTS];
 } zeno_mode;
 
 /// Largest number of modes (4 letters per contact).
 #define ZENO_MAX_MODES 16
 /// Room for a mode name: one letter per contact and the terminator.
-#define ZENO_MODE_NAME_SIZE (ZENO_MAX_CONTACTS + 1)
+#define ZENO_MODE_NAME_SIZE (ZENO_PAIR_CONTACTS + 1)
 
 /// Which guard function reached zero.
 typedef enum zeno_guard {

@@ -36,7 +36,7 @@ typedef struct zeno_weak_stability {
   /// cones, so the margin grows without bound (reported at its cap).
   bool unbounded;
   /// Balancing forces achieving the margin, (normal, tangential) per contact [force].
-  double forces[ZENO_MAX_CONTACTS][2];
+  double forces[ZENO_PAIR_CONTACTS][2];
 } zeno_weak_stability;
 
 /// Weak stability of the problem's load (Pang–Trinkle Definition 3, system

@@ -1,5 +1,5 @@
 /// @file scene.h
-/// Scene data: the body, its one or two contacts, the load, the impact law,
+/// Scene data: the body, its contacts (1 to ZENO_MAX_CONTACTS), the load, the impact law,
 /// the initial state and the stop conditions.
 ///
 /// Frames and units (SPEC.md conventions):
@@ -34,8 +34,17 @@ extern "C" {
 /// Radians per degree.
 #define ZENO_RADIANS_PER_DEGREE (ZENO_PI / 180.0)
 
-/// The most contacts a scene may have.
-#define ZENO_MAX_CONTACTS 2
+/// The most contacts a scene may have (zeno_scene.contacts). Only the
+/// static check (zeno check, zeno_contact_set_check through
+/// zeno_contact_set_def_from_scene) reads more than two today; the engine
+/// and its analysis refuse them (ZENO_PAIR_CONTACTS).
+#define ZENO_MAX_CONTACTS 16
+/// The contacts of the two-contact engine and its analysis: the simulation
+/// (modes, states, events, run directories), the maps, the theorems, the
+/// certificate, regions and sweeps. They size their arrays by this bound
+/// (docs/model.md, "Any number of contacts: the plan") and refuse a scene
+/// of more contacts with ZENO_ERR_UNSUPPORTED naming its contact count.
+#define ZENO_PAIR_CONTACTS 2
 /// The most vertices of a drawing outline.
 #define ZENO_MAX_OUTLINE 64
 
@@ -139,7 +148,9 @@ typedef struct zeno_scene {
   double outline_radius;                ///< disk outline radius [length]
 
   /* contacts */
-  int contact_count;  ///< 1 or 2
+  /// 1 .. ZENO_MAX_CONTACTS (16); simulation and the analysis take 1 or 2
+  /// (ZENO_PAIR_CONTACTS), `zeno check` any
+  int contact_count;
   zeno_contact_def contacts[ZENO_MAX_CONTACTS];
 
   /* load */
@@ -217,6 +228,15 @@ ZENO_API zeno_paper_params zeno_paper_example2(void);
 /// Checks ranges and geometry. On failure fills error->parameter with the
 /// dotted scene path and error->message with the allowed range.
 ZENO_API zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *error);
+
+/// ZENO_OK for a scene the two-contact engine and its analysis take (at
+/// most ZENO_PAIR_CONTACTS contacts). Otherwise ZENO_ERR_UNSUPPORTED,
+/// parameter "contacts", one line naming the contact count and what takes
+/// it today: simulation and the analysis 1 or 2 contacts, the static check
+/// (zeno_contact_set_def_from_scene, `zeno check`) any up to
+/// ZENO_MAX_CONTACTS. Every entry point of the engine and the analysis that
+/// takes a scene calls it.
+ZENO_API zeno_status zeno_scene_require_pair(const zeno_scene *scene, zeno_error *error);
 
 /// Loads a YAML scene file and applies `--set` style overrides
 /// ("dotted.path=VALUE", VALUE in YAML flow syntax), then validates.

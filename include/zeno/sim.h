@@ -53,17 +53,17 @@ typedef enum zeno_event_kind {
 
 /// Complete mechanical state at one time.
 typedef struct zeno_state {
-  double t;                             ///< time [time]
-  double q[3];                          ///< (x, y, theta) [length, length, rad]
-  double qdot[3];                       ///< (vx, vy, omega)
-  double gap[ZENO_MAX_CONTACTS];        ///< z_i [length]
-  double gap_rate[ZENO_MAX_CONTACTS];   ///< zdot_i
-  double slip[ZENO_MAX_CONTACTS];       ///< x_i [length]
-  double slip_rate[ZENO_MAX_CONTACTS];  ///< xdot_i
-  double zod[3];                        ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
-  double zod_rate[3];                   ///< qdot'
-  zeno_mode mode;                       ///< mode in force after this instant
-  double force[ZENO_MAX_CONTACTS][2];   ///< contact force (normal, tangential) in that mode [force]
+  double t;                              ///< time [time]
+  double q[3];                           ///< (x, y, theta) [length, length, rad]
+  double qdot[3];                        ///< (vx, vy, omega)
+  double gap[ZENO_PAIR_CONTACTS];        ///< z_i [length]
+  double gap_rate[ZENO_PAIR_CONTACTS];   ///< zdot_i
+  double slip[ZENO_PAIR_CONTACTS];       ///< x_i [length]
+  double slip_rate[ZENO_PAIR_CONTACTS];  ///< xdot_i
+  double zod[3];                         ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
+  double zod_rate[3];                    ///< qdot'
+  zeno_mode mode;                        ///< mode in force after this instant
+  double force[ZENO_PAIR_CONTACTS][2];  ///< contact force (normal, tangential) in that mode [force]
   double energy;  ///< kinetic energy + potential of the constant load [energy]
 } zeno_state;
 
@@ -71,17 +71,17 @@ typedef struct zeno_state {
 typedef struct zeno_event {
   long index;  ///< 0 for the START event, then 1, 2, ...
   zeno_event_kind kind;
-  zeno_guard guard;                      ///< cause of the event
-  int contact;                           ///< contact whose guard fired (0-based), -1 if none
-  double t;                              ///< event time [time]
-  zeno_mode mode_before;                 ///< mode before the event (START: same as after)
-  zeno_mode mode_after;                  ///< mode after the event
-  unsigned impact_mask;                  ///< IMPACT: bit i set when contact i received an impulse
-  double impulse[ZENO_MAX_CONTACTS][2];  ///< IMPACT: (normal, tangential) impulse [force*time]
+  zeno_guard guard;                       ///< cause of the event
+  int contact;                            ///< contact whose guard fired (0-based), -1 if none
+  double t;                               ///< event time [time]
+  zeno_mode mode_before;                  ///< mode before the event (START: same as after)
+  zeno_mode mode_after;                   ///< mode after the event
+  unsigned impact_mask;                   ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_PAIR_CONTACTS][2];  ///< IMPACT: (normal, tangential) impulse [force*time]
   /// IMPACT: per contact with an impulse, S when it sticks after the impact
   /// or P/N when it slips (the paper writes a sticking FI as "FI FS ...");
   /// F for contacts without impulse.
-  unsigned char impact_letter[ZENO_MAX_CONTACTS];
+  unsigned char impact_letter[ZENO_PAIR_CONTACTS];
   /// IMPACT: kinetic energy the impact added [energy]; 0 when it dissipated
   /// or kept it (always with the inelastic and Chatterjee-Ruina laws;
   /// Newton's law with friction can add energy, a known defect of that law).

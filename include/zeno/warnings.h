@@ -63,7 +63,8 @@ ZENO_API const char *zeno_warning_name(zeno_warning_kind kind);
 
 /// The warnings of a validated scene (none for the shipped scenes). The
 /// equilibrium's are those of zeno_equilibrium_check(); its errors are
-/// returned (ZENO_ERR_ARGUMENT for NULL).
+/// returned (ZENO_ERR_ARGUMENT for NULL). A scene of more than
+/// ZENO_PAIR_CONTACTS contacts gets the angle warnings only.
 ZENO_API zeno_status zeno_scene_warnings(const zeno_scene *scene, zeno_warnings *warnings,
                                          zeno_error *error);
 

@@ -13,7 +13,7 @@
 /// Forces [force] and accelerations of a report in the user's units.
 static inline void analysis_equilibrium_to_user(scene_units u, zeno_equilibrium_report *r) {
   r->margin = scene_units_to_user(u, SCENE_DIM_FORCE, r->margin);
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) {
+  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) {
     for (int k = 0; k < 2; k++)
       r->forces[i][k] = scene_units_to_user(u, SCENE_DIM_FORCE, r->forces[i][k]);
     r->zdd_ff[i] = scene_units_to_user(u, SCENE_DIM_ACCEL, r->zdd_ff[i]);
@@ -24,7 +24,7 @@ static inline void analysis_equilibrium_to_user(scene_units u, zeno_equilibrium_
 /// witness load keeps its unit size |f| + |tau| / rho = 1.
 static inline void analysis_scene_stability_to_user(scene_units u, zeno_scene_stability *r) {
   r->weak.margin = scene_units_to_user(u, SCENE_DIM_FORCE, r->weak.margin);
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++)
+  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++)
     for (int k = 0; k < 2; k++)
       r->weak.forces[i][k] = scene_units_to_user(u, SCENE_DIM_FORCE, r->weak.forces[i][k]);
   r->theorem4.witness_load[2] = scene_units_to_user(u, SCENE_DIM_LENGTH,

@@ -17,7 +17,8 @@ zeno_status zeno_contact_problem_from_scene(const zeno_scene *scene, zeno_contac
                                             zeno_error *error) {
   if (scene == NULL || p == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and problem are required");
-  const zeno_status st = zeno_scene_validate(scene, error);
+  zeno_status st = zeno_scene_validate(scene, error);
+  if (st == ZENO_OK) st = zeno_scene_require_pair(scene, error);
   if (st != ZENO_OK) return st;
   memset(p, 0, sizeof *p);
   p->contact_count = scene->contact_count;
@@ -59,9 +60,9 @@ static zeno_status check_contact(const zeno_contact_problem *p, int i, zeno_erro
 
 zeno_status contact_problem_check(const zeno_contact_problem *p, int min_contacts, zeno_error *e) {
   if (p == NULL) return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "problem is NULL");
-  if (p->contact_count < min_contacts || p->contact_count > ZENO_MAX_CONTACTS)
+  if (p->contact_count < min_contacts || p->contact_count > ZENO_PAIR_CONTACTS)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.contact_count", "%d contacts; allowed %d to %d",
-                     p->contact_count, min_contacts, ZENO_MAX_CONTACTS);
+                     p->contact_count, min_contacts, ZENO_PAIR_CONTACTS);
   for (int k = 0; k < 3; k++)
     if (!(p->inv_mass[k] > 0) || !isfinite(p->inv_mass[k]))
       return zeno_fail(e, ZENO_ERR_ARGUMENT, "problem.inv_mass",

@@ -63,6 +63,35 @@ zeno_contact_set_def zeno_contact_set_def_default(void) {
   return d;
 }
 
+_Static_assert(ZENO_MAX_CONTACTS <= ZENO_CONTACT_SET_MAX,
+               "every scene's contacts fit in a contact set");
+
+zeno_status zeno_contact_set_def_from_scene(const zeno_scene *scene, zeno_contact_set_def *def,
+                                            zeno_error *error) {
+  if (scene == NULL || def == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a scene and a definition are required");
+  const zeno_status st = zeno_scene_validate(scene, error);
+  if (st != ZENO_OK) return st;
+  zeno_contact_set_def d = zeno_contact_set_def_default();
+  d.mass = scene->mass;
+  d.rho = scene->rho;
+  d.load_magnitude = scene->load_magnitude;
+  d.load_angle = scene->load_angle;
+  d.load_torque = scene->load_torque;
+  d.contact_count = scene->contact_count;
+  for (int i = 0; i < scene->contact_count; i++) {
+    const zeno_contact_def *c = &scene->contacts[i];
+    zeno_contact_set_contact *out = &d.contacts[i];
+    out->point[0] = c->point[0];
+    out->point[1] = c->point[1];
+    out->surface_angle = c->surface_angle;
+    out->mu = c->mu;
+    out->gap = 0;  // on its surface at the nominal pose (validated)
+  }
+  *def = d;
+  return ZENO_OK;
+}
+
 static bool finite_positive(double x) { return x > 0 && isfinite(x); }
 
 static zeno_status check_def(const zeno_contact_set_def *d, zeno_error *e) {

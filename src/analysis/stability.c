@@ -106,6 +106,7 @@ static zeno_status persistent_given(const zeno_scene *scene, const zeno_equilibr
 zeno_status zeno_persistent(const zeno_scene *scene, bool *persistent, zeno_error *error) {
   if (scene == NULL || persistent == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and result are required");
+  if (zeno_scene_require_pair(scene, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "persistence (Definition 4) needs two contacts");
@@ -304,6 +305,7 @@ zeno_status zeno_analyze(const zeno_scene *scene, const zeno_analysis_def *def, 
   if (scene == NULL || a == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and analysis are required");
   memset(a, 0, sizeof *a);  // every later error leaves nothing to free
+  if (zeno_scene_require_pair(scene, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the stability analysis needs two contacts");

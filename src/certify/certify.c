@@ -100,6 +100,7 @@ zeno_status zeno_certify(const zeno_scene *scene, const zeno_certify_def *def,
   const zeno_certify_def d = def ? *def : zeno_certify_def_default();
   zeno_status st = validate(&d, error);
   if (st != ZENO_OK) return st;
+  if (zeno_scene_require_pair(scene, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "a Lyapunov certificate needs two contacts (the scene has %d)",

@@ -13,7 +13,7 @@
 typedef struct contact_order {
   /// Normal accelerations zddot_i under FF at rest (no contact force)
   /// [length/time^2]; zero past the contact count.
-  double zdd_ff[ZENO_MAX_CONTACTS];
+  double zdd_ff[ZENO_PAIR_CONTACTS];
   bool ok;         ///< eq. (13) holds (always for one contact)
   bool swappable;  ///< it fails, and holds with the two contacts swapped
 } contact_order;

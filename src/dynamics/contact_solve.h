@@ -21,7 +21,7 @@ typedef struct contact_dyn {
   double bias[4];      ///< velocity-dependent contact accelerations (0 under ZOD)
   double D[4][4];      ///< Delassus matrix W^T M^-1 W
   double afree[4];     ///< contact accelerations with no contact force
-  double mu[ZENO_MAX_CONTACTS];
+  double mu[ZENO_PAIR_CONTACTS];
 } contact_dyn;
 
 /// Fills D and afree from W, M^-1, h and bias (W is only read; it is not

@@ -26,7 +26,7 @@ static void finish(const contact_dyn *d, const impact_input *in, const double x[
                    const unsigned char letter[2], impact_result *out) {
   memset(out, 0, sizeof *out);
   out->mask = mask;
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) out->letter[i] = letter[i];
+  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) out->letter[i] = letter[i];
   for (int a = 0; a < 4; a++) out->impulse[a] = x[a];
   const double zero[3] = {0, 0, 0};
   double dqd[3];

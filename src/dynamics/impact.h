@@ -12,25 +12,25 @@
 
 typedef struct impact_input {
   zeno_impact_law law;
-  double e;                          ///< normal restitution
-  double et;                         ///< tangential restitution (Chatterjee-Ruina)
-  double qd[3];                      ///< pre-impact generalised velocity
-  double v[4];                       ///< pre-impact contact velocities (zdot1, xdot1, zdot2, xdot2)
-  bool touching[ZENO_MAX_CONTACTS];  ///< z_i = 0 (closed or impacting)
-  bool impacting[ZENO_MAX_CONTACTS];  ///< z_i = 0 and zdot_i < 0
-  double tol_v;                       ///< zero velocity [length/time]
-  double tol_impulse;                 ///< zero impulse [force*time]
+  double e;      ///< normal restitution
+  double et;     ///< tangential restitution (Chatterjee-Ruina)
+  double qd[3];  ///< pre-impact generalised velocity
+  double v[4];   ///< pre-impact contact velocities (zdot1, xdot1, zdot2, xdot2)
+  bool touching[ZENO_PAIR_CONTACTS];   ///< z_i = 0 (closed or impacting)
+  bool impacting[ZENO_PAIR_CONTACTS];  ///< z_i = 0 and zdot_i < 0
+  double tol_v;                        ///< zero velocity [length/time]
+  double tol_impulse;                  ///< zero impulse [force*time]
   /// Constant dynamics (the ZOD): the letter systems' maps, made at first
   /// use (NULL: each candidate is solved).
   contact_letter_maps *maps;
 } impact_input;
 
 typedef struct impact_result {
-  unsigned mask;                            ///< bit i: contact i received an impulse
-  unsigned char letter[ZENO_MAX_CONTACTS];  ///< S/P/N for contacts with impulse, F otherwise
-  double impulse[4];                        ///< (n1, t1, n2, t2) [force*time]
-  double v[4];                              ///< post-impact contact velocities
-  double qd[3];                             ///< post-impact generalised velocity
+  unsigned mask;                             ///< bit i: contact i received an impulse
+  unsigned char letter[ZENO_PAIR_CONTACTS];  ///< S/P/N for contacts with impulse, F otherwise
+  double impulse[4];                         ///< (n1, t1, n2, t2) [force*time]
+  double v[4];                               ///< post-impact contact velocities
+  double qd[3];                              ///< post-impact generalised velocity
 } impact_result;
 
 /// Resolves one impact. Returns false when no candidate of the law is

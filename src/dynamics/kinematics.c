@@ -30,6 +30,8 @@ static bool invert3(double A[3][3], double inv[3][3]) {
 
 zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zeno_error *e) {
   memset(km, 0, sizeof *km);
+  const zeno_status pair = zeno_scene_require_pair(s, e);
+  if (pair != ZENO_OK) return pair;
   km->n = s->contact_count;
   km->mass = s->mass;
   km->rho = s->rho;

@@ -12,14 +12,14 @@
 typedef struct kinematics_model {
   int n;  ///< contacts (1 or 2)
   double mass, rho;
-  double inv_mass[3];              ///< diagonal of M^-1
-  double mass_diag[3];             ///< diagonal of M (products instead of divisions by inv_mass)
-  double h[3];                     ///< generalised applied force (f_ex, tau) [force, force*length]
-  double p[ZENO_MAX_CONTACTS][2];  ///< contact vertices, body frame [length]
-  double tan_[ZENO_MAX_CONTACTS][2];  ///< surface tangents t_i, world frame
-  double nrm[ZENO_MAX_CONTACTS][2];   ///< surface normals n_i = J t_i
-  double s[ZENO_MAX_CONTACTS][2];     ///< a point of each surface line, world frame
-  double mu[ZENO_MAX_CONTACTS];
+  double inv_mass[3];               ///< diagonal of M^-1
+  double mass_diag[3];              ///< diagonal of M (products instead of divisions by inv_mass)
+  double h[3];                      ///< generalised applied force (f_ex, tau) [force, force*length]
+  double p[ZENO_PAIR_CONTACTS][2];  ///< contact vertices, body frame [length]
+  double tan_[ZENO_PAIR_CONTACTS][2];  ///< surface tangents t_i, world frame
+  double nrm[ZENO_PAIR_CONTACTS][2];   ///< surface normals n_i = J t_i
+  double s[ZENO_PAIR_CONTACTS][2];     ///< a point of each surface line, world frame
+  double mu[ZENO_PAIR_CONTACTS];
   /// ZOD Jacobian: gap z_i = W0[.][2i] . q, slip x_i = W0[.][2i+1] . q.
   double W0[3][4];
   /// q' = A q with rows (z1, z2, x2) (two contacts) or (z1, x1, theta) (one).

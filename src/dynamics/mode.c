@@ -20,7 +20,7 @@ zeno_mode zeno_mode_of_code(unsigned code) {
 
 const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
   int k = 0;
-  for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++)
+  for (int i = 0; i < n && i < ZENO_PAIR_CONTACTS; i++)
     buf[k++] = zeno_letter_name((zeno_letter)mode.letter[i]);
   buf[k] = '\0';
   return buf;
@@ -30,7 +30,7 @@ zeno_status zeno_mode_parse(const char *text, int n, zeno_mode *mode, zeno_error
   if (text == NULL || mode == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "text and mode are required");
   zeno_mode m = {{0, 0}};
-  bool ok = n >= 1 && n <= ZENO_MAX_CONTACTS && strlen(text) == (size_t)n;
+  bool ok = n >= 1 && n <= ZENO_PAIR_CONTACTS && strlen(text) == (size_t)n;
   for (int i = 0; ok && i < n; i++) {
     const char *p = text[i] ? strchr(LETTERS, text[i]) : NULL;
     ok = p != NULL;

@@ -24,7 +24,7 @@ static bool letter_admissible(const mode_class *cls, int i, int l) {
 static int inadmissible_contact(const mode_class *cls, int n, zeno_mode mode) {
   for (int i = 0; i < n; i++)
     if (!letter_admissible(cls, i, mode.letter[i])) return i;
-  for (int i = n; i < ZENO_MAX_CONTACTS; i++)
+  for (int i = n; i < ZENO_PAIR_CONTACTS; i++)
     if (mode.letter[i] != ZENO_LETTER_F) return i;
   return -1;
 }

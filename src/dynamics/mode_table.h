@@ -23,15 +23,15 @@ typedef enum mode_slip_class {
 } mode_slip_class;
 
 typedef struct mode_class {
-  unsigned char gap[ZENO_MAX_CONTACTS];
-  unsigned char slip[ZENO_MAX_CONTACTS];
+  unsigned char gap[ZENO_PAIR_CONTACTS];
+  unsigned char slip[ZENO_PAIR_CONTACTS];
   /// The contact's normal force just fell to zero (a lift-off guard): the
   /// closed letters tie with F there; the trend decides, so only F is
   /// admissible and its acceleration test is not strict.
-  bool lifting[ZENO_MAX_CONTACTS];
+  bool lifting[ZENO_PAIR_CONTACTS];
   /// The contact's friction margin just fell to zero (a slip-onset guard):
   /// S ties with slipping there, and the trend excludes S.
-  bool leaving_stick[ZENO_MAX_CONTACTS];
+  bool leaving_stick[ZENO_PAIR_CONTACTS];
 } mode_class;
 
 /// Zero thresholds for the strict inequalities of Table 1.

@@ -205,6 +205,7 @@ static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
   zeno_scene s;
   const zeno_status st = grid_scene_base(&r->grid, &s, error);
   if (st != ZENO_OK) return st;
+  if (zeno_scene_require_pair(&s, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
   if (s.contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "a region map needs a two-contact scene; this one has %d", s.contact_count);

@@ -203,9 +203,10 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
     return NULL;
   }
   // The base scene and the four corners load: unknown paths and
-  // out-of-range ends now.
+  // out-of-range ends now, and a scene the engine cannot run.
   zeno_scene base;
   if (grid_scene_base(&w->grid, &base, error) != ZENO_OK ||
+      zeno_scene_require_pair(&base, error) != ZENO_OK ||
       grid_scene_check_corners(&w->grid, error) != ZENO_OK || basin_check(w, error) != ZENO_OK) {
     zeno_sweep_destroy(w);
     return NULL;

@@ -18,7 +18,7 @@
 #define TRAJECTORY_ZOD_COLUMNS 6
 
 static bool contact_count_ok(int contact_count) {
-  return contact_count >= 1 && contact_count <= ZENO_MAX_CONTACTS;
+  return contact_count >= 1 && contact_count <= ZENO_PAIR_CONTACTS;
 }
 
 const char *zeno_io_trajectory_columns(int contact_count) {
@@ -28,7 +28,7 @@ const char *zeno_io_trajectory_columns(int contact_count) {
 
 static zeno_status no_such_count(int contact_count, zeno_error *error) {
   return zeno_fail(error, ZENO_ERR_ARGUMENT, "contact_count", "%d contacts: a scene has 1 or %d",
-                   contact_count, ZENO_MAX_CONTACTS);
+                   contact_count, ZENO_PAIR_CONTACTS);
 }
 
 zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count, zeno_error *error) {

@@ -144,13 +144,15 @@ static void put_modes(FILE *f, const zeno_mode *modes, size_t n, int contact_cou
 }
 
 /// One (normal, tangential) pair per contact: [[n, t], [n, t]].
-static void put_pairs(FILE *f, const double pairs[][2], int contact_count) {
+/// The same for `count` pairs, the caller bounding it by its array.
+static void put_pair_list(FILE *f, const double pairs[][2], int count) {
   fputc('[', f);
-  for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++) {
-    if (i) fputs(", ", f);
-    put_numbers(f, pairs[i], 2);
-  }
+  for (int i = 0; i < count; i++) fputs(i ? ", " : "", f), put_numbers(f, pairs[i], 2);
   fputc(']', f);
+}
+
+static void put_pairs(FILE *f, const double pairs[][2], int contact_count) {
+  put_pair_list(f, pairs, contact_count < ZENO_PAIR_CONTACTS ? contact_count : ZENO_PAIR_CONTACTS);
 }
 
 /// A JSON object being written: tracks whether a comma is due.
@@ -305,7 +307,7 @@ static void event_end_members(json_object *o, const zeno_event *e, int contact_c
 /// N slips) when it received an impulse, null when it did not.
 static void put_impact_outcome(FILE *f, const zeno_event *e, int contact_count) {
   fputc('[', f);
-  for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++) {
+  for (int i = 0; i < contact_count && i < ZENO_PAIR_CONTACTS; i++) {
     if (i) fputs(", ", f);
     if (e->impact_mask & (1u << i)) put_letter(f, e->impact_letter[i]);
     else fputs("null", f);
@@ -438,6 +440,39 @@ zeno_status zeno_io_equilibrium_json(FILE *stream, const zeno_scene *scene,
   put_modes(stream, report->ambiguous_modes, report->ambiguous_count, n);
   object_key(&o, "painleve");
   put_painleve(stream, scene, report);
+  object_end(&o);
+  return io_stream_status(stream, error);
+}
+
+zeno_status zeno_io_contact_set_json(FILE *stream, const zeno_scene *scene,
+                                     const zeno_contact_set_report *report, zeno_error *error) {
+  if (stream == NULL || scene == NULL || report == NULL) return io_no_stream(error);
+  const int n = report->contact_count;  // at most ZENO_CONTACT_SET_MAX (the check's bound)
+  json_object o = object_begin(stream);
+  member_string(&o, "scene", scene->name);
+  member_long(&o, "contact_count", n);
+  member_bool(&o, "feasible", report->feasible);
+  member_number(&o, "margin", report->margin);
+  member_bool(&o, "wedged", report->wedged);
+  object_key(&o, "forces");
+  put_pair_list(stream, report->forces, n);
+  member_bool(&o, "weakly_stable", report->weakly_stable);
+  member_bool(&o, "frictionless_stable", report->frictionless_stable);
+  member_bool(&o, "strongly_stable", report->strongly_stable);
+  member_bool(&o, "ambiguous", report->ambiguous);
+  member_long(&o, "modes_examined", report->modes_examined);
+  member_long(&o, "unstable_mode_count", report->unstable_mode_count);
+  object_key(&o, "unstable_modes");
+  char name[ZENO_CONTACT_SET_MAX + 1];
+  fputc('[', stream);
+  for (int k = 0; k < report->unstable_mode_count && k < ZENO_CONTACT_SET_MODE_LIST; k++)
+    fprintf(stream, "%s\"%s\"", k ? ", " : "",
+            zeno_contact_set_mode_name(&report->unstable_modes[k], n, name));
+  fputc(']', stream);
+  member_bool(&o, "theorem4_checked", report->theorem4_checked);
+  member_long(&o, "theorem4_systems", report->theorem4_systems);
+  member_long(&o, "theorem4_consistent", report->theorem4_consistent);
+  member_bool(&o, "weak_implies_strong", report->weak_implies_strong);
   object_end(&o);
   return io_stream_status(stream, error);
 }

@@ -64,7 +64,7 @@ static zeno_status out_of_memory(const reader *rd) {
 
 static int mode_contacts(const char *name) {
   const size_t n = strlen(name);
-  return n >= 1 && n <= ZENO_MAX_CONTACTS ? (int)n : 0;
+  return n >= 1 && n <= ZENO_PAIR_CONTACTS ? (int)n : 0;
 }
 
 /* ---------- trajectory.csv ---------- */
@@ -106,7 +106,7 @@ static bool row_event(const char *p, long *event) {
 }
 
 static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_dir_row *row) {
-  double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_MAX_CONTACTS] = {0};
+  double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_PAIR_CONTACTS] = {0};
   const char *p = rd->text;
   if (!numbers(&p, v, ROW_NUMBERS_BEFORE_MODE))
     return bad_at(rd, p, "malformed row: %s", "a number is expected");
@@ -150,7 +150,7 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
                   "the columns kind and event (which rows are samples and which the "
                   "states before and after an event) are missing");
   int contacts = 0;
-  for (int n = 1; n <= ZENO_MAX_CONTACTS; n++)
+  for (int n = 1; n <= ZENO_PAIR_CONTACTS; n++)
     if (strcmp(line, zeno_io_trajectory_columns(n)) == 0) contacts = n;
   if (contacts == 0)
     return bad_at(rd, line,

@@ -46,6 +46,7 @@ zeno_status poincare_runner_init(cycle_runner *r, const zeno_scene *scene, bool 
   r->sim = NULL;
   r->fast = zod_table;
   if (scene == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and cycle are required");
+  if (zeno_scene_require_pair(scene, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
   if (scene->contact_count != 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
                      "the Poincaré section (22) needs two contacts");

@@ -182,7 +182,7 @@ static size_t modes_present(const plot_trajectory_input *in, char names[][ZENO_M
     bool seen = false;
     for (size_t i = 0; i < n && !seen; i++) seen = strcmp(names[i], in->mode[k]) == 0;
     if (!seen && n < ZENO_MAX_MODES && in->mode[k][0] != '\0')
-      snprintf(names[n++], ZENO_MODE_NAME_SIZE, "%.*s", ZENO_MAX_CONTACTS, in->mode[k]);
+      snprintf(names[n++], ZENO_MODE_NAME_SIZE, "%.*s", ZENO_PAIR_CONTACTS, in->mode[k]);
   }
   return n;
 }
@@ -261,7 +261,7 @@ static size_t legend_items(const plot_trajectory_input *in, const traj_series *t
   const size_t m = modes_present(in, modes);
   if (m > 0) items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, "mode"};
   for (size_t i = 0; i < m; i++) {
-    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_MAX_CONTACTS, modes[i]);
+    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_PAIR_CONTACTS, modes[i]);
     items[n++] = (plot_legend_item){PLOT_MARK_LABEL, plot_mode_color(modes[i]), text->mode[i]};
   }
   const size_t parts = in->note ? note_parts(in->note, text) : 0;
@@ -423,7 +423,7 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
     char modes[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
     l->mode_count = modes_present(in, modes);
     for (size_t i = 0; i < l->mode_count && i < PLOT_LAYOUT_MODES; i++)
-      snprintf(l->modes[i], sizeof l->modes[i], "%.*s", ZENO_MAX_CONTACTS, modes[i]);
+      snprintf(l->modes[i], sizeof l->modes[i], "%.*s", ZENO_PAIR_CONTACTS, modes[i]);
   }
 }
 

@@ -219,11 +219,11 @@ static zeno_status validate_body(const zeno_scene *s, zeno_error *error) {
 }
 
 // Contact points and surfaces: ranges, each vertex on its surface line, and
-// two distinct contacts.
+// distinct contact points.
 static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
   if (s->contact_count < 1 || s->contact_count > ZENO_MAX_CONTACTS)
-    return zeno_fail(error, ZENO_ERR_RANGE, "contacts", "%d contacts given; allowed 1 or 2",
-                     s->contact_count);
+    return zeno_fail(error, ZENO_ERR_RANGE, "contacts", "%d contacts given; allowed 1 to %d",
+                     s->contact_count, ZENO_MAX_CONTACTS);
   double scale = s->rho;
   char param[128];
   for (int i = 0; i < s->contact_count; i++) {
@@ -252,15 +252,21 @@ static zeno_status validate_contacts(const zeno_scene *s, zeno_error *error) {
                        i + 1, dist, c->point[0], c->point[1]);
     }
   }
-  if (s->contact_count == 2) {
-    double d = hypot(s->contacts[0].point[0] - s->contacts[1].point[0],
-                     s->contacts[0].point[1] - s->contacts[1].point[1]);
-    if (d <= SCENE_COINCIDENT_RTOL * scale)
-      return zeno_fail(error, ZENO_ERR_GEOMETRY, s->has_paper ? "paper.l2" : "contacts.1.point",
-                       "contacts 1 and 2 coincide at (%g, %g); two distinct "
-                       "contact points are needed",
-                       s->contacts[0].point[0], s->contacts[0].point[1]);
-  }
+  for (int i = 0; i < s->contact_count; i++)
+    for (int j = i + 1; j < s->contact_count; j++) {
+      const double *a = s->contacts[i].point, *b = s->contacts[j].point;
+      if (hypot(a[0] - b[0], a[1] - b[1]) > SCENE_COINCIDENT_RTOL * scale) continue;
+      if (s->contact_count == 2)
+        return zeno_fail(error, ZENO_ERR_GEOMETRY, s->has_paper ? "paper.l2" : "contacts.1.point",
+                         "contacts 1 and 2 coincide at (%g, %g); two distinct "
+                         "contact points are needed",
+                         a[0], a[1]);
+      snprintf(param, sizeof param, "contacts.%d.point", j);
+      return zeno_fail(error, ZENO_ERR_GEOMETRY, param,
+                       "contacts %d and %d coincide at (%g, %g); distinct contact points "
+                       "are needed",
+                       i + 1, j + 1, a[0], a[1]);
+    }
   return ZENO_OK;
 }
 
@@ -336,6 +342,15 @@ static zeno_status validate_name(const zeno_scene *s, zeno_error *error) {
   return zeno_fail(error, ZENO_ERR_RANGE, "name",
                    "'%.*s' holds control characters; a scene name is printable text",
                    end ? (int)(end - s->name) : (int)sizeof s->name - 1, s->name);
+}
+
+zeno_status zeno_scene_require_pair(const zeno_scene *scene, zeno_error *error) {
+  if (scene == NULL) return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a scene is required");
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
+  return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
+                   "the scene has %d contacts; simulation and the analysis take 1 or %d "
+                   "contacts today ('zeno check' takes 1 to %d)",
+                   scene->contact_count, ZENO_PAIR_CONTACTS, ZENO_MAX_CONTACTS);
 }
 
 zeno_status zeno_scene_validate(const zeno_scene *s, zeno_error *error) {

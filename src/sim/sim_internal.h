@@ -257,10 +257,10 @@ zeno_status sim_hist_push(zeno_sim *s, const segment *g);
 
 /// The guards that fired together at the current instant, per contact.
 typedef struct sim_hits {
-  bool gap[ZENO_MAX_CONTACTS];     ///< the gap of a free contact reached zero (impact)
-  bool slip[ZENO_MAX_CONTACTS];    ///< the slip rate of a slipping contact reached zero
-  bool lift[ZENO_MAX_CONTACTS];    ///< the normal force of a closed contact reached zero
-  bool margin[ZENO_MAX_CONTACTS];  ///< the friction margin of a sticking contact reached zero
+  bool gap[ZENO_PAIR_CONTACTS];     ///< the gap of a free contact reached zero (impact)
+  bool slip[ZENO_PAIR_CONTACTS];    ///< the slip rate of a slipping contact reached zero
+  bool lift[ZENO_PAIR_CONTACTS];    ///< the normal force of a closed contact reached zero
+  bool margin[ZENO_PAIR_CONTACTS];  ///< the friction margin of a sticking contact reached zero
 } sim_hits;
 
 /// A ZOD segment in the current mode from the current state: its
@@ -367,12 +367,12 @@ void sim_impact_apply(zeno_sim *s, const impact_input *in, const impact_result *
    coordinates c and rates cd the caller holds */
 /// An impact's contacts (gap_hit): the squared approach speed over the
 /// squared speed scale.
-void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
+void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_PAIR_CONTACTS], const double cd[4],
                       double vscale);
 /// Touching contacts after an event whose gap or slip rate was classified
 /// nonzero but is small against the speed scale.
 void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
-                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4], double tol_v,
+                           const bool gap_hit[ZENO_PAIR_CONTACTS], const double cd[4], double tol_v,
                            double vscale);
 /// Free contacts that came near the surface within the first tau of a
 /// segment whose accelerations are cdd.

@@ -6,7 +6,7 @@
 
 unsigned sim_table_class_code(const mode_class *cls) {
   unsigned code = 0;
-  for (int i = ZENO_MAX_CONTACTS - 1; i >= 0; i--) {
+  for (int i = ZENO_PAIR_CONTACTS - 1; i >= 0; i--) {
     code = code * 3 + cls->gap[i];
     code = code * 3 + cls->slip[i];
     code = code * 2 + (cls->lifting[i] ? 1u : 0u);

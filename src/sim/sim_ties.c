@@ -10,7 +10,7 @@
 // for a tangent touch, small for a graze). Squared, so it is a length ratio
 // like the near-miss margin: a parabola reaching depth v^2 / 2a below the
 // surface turns into a miss when the gap shifts by that much.
-void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4],
+void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_PAIR_CONTACTS], const double cd[4],
                       double vscale) {
   for (int i = 0; i < s->km.n; i++) {
     const double r = cd[2 * i] / vscale;
@@ -23,7 +23,7 @@ void sim_note_grazing(zeno_sim *s, const bool gap_hit[ZENO_MAX_CONTACTS], const 
 // hair; a separation squared, the height of the bounce it starts, as for a
 // graze).
 void sim_note_small_speeds(zeno_sim *s, const mode_class *cls,
-                           const bool gap_hit[ZENO_MAX_CONTACTS], const double cd[4], double tol_v,
+                           const bool gap_hit[ZENO_PAIR_CONTACTS], const double cd[4], double tol_v,
                            double vscale) {
   for (int i = 0; i < s->km.n; i++) {
     const bool touching = cls->gap[i] != MODE_GAP_OPEN || gap_hit[i];

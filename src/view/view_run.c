@@ -107,7 +107,7 @@ static void interpolate_rows(const view_run *run, double t, zeno_run_dir_row *ou
   lerp(out->qdot, a->qdot, b->qdot, s, 3);
   lerp(out->zod, a->zod, b->zod, s, 3);
   lerp(out->zod_rate, a->zod_rate, b->zod_rate, s, 3);
-  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s, 2 * ZENO_MAX_CONTACTS);
+  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s, 2 * ZENO_PAIR_CONTACTS);
 }
 
 void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {

@@ -146,7 +146,7 @@ PyObject *ext_state_array(const zeno_state *state, int contact_count);
 
 /// Most float columns of a trajectory row (two contacts: t, 3 + 3 pose,
 /// 3 + 3 q', 4 forces).
-#define TRAJECTORY_FLOATS_MAX (1 + 4 * 3 + 2 * ZENO_MAX_CONTACTS)
+#define TRAJECTORY_FLOATS_MAX (1 + 4 * 3 + 2 * ZENO_PAIR_CONTACTS)
 
 /// The rows of a recorded run as a dict: "values" (float64, one row per
 /// float column of trajectory.csv, its header zeno_io_trajectory_columns()

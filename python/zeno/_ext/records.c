@@ -12,16 +12,16 @@ PyArray_Descr *ext_event_dtype, *ext_state_dtype;
 
 /// Room for names: "transition", "friction-margin", "solver-failure".
 #define NAME_CHARS 16
-#define MODE_CHARS ZENO_MAX_CONTACTS
+#define MODE_CHARS ZENO_PAIR_CONTACTS
 #define SOLVER_FLAG_CHARS 48
 
 /// One zeno_state (ext_state_dtype).
 typedef struct state_record {
   double t, q[3], qdot[3];
-  double gap[ZENO_MAX_CONTACTS], gap_rate[ZENO_MAX_CONTACTS];
-  double slip[ZENO_MAX_CONTACTS], slip_rate[ZENO_MAX_CONTACTS];
+  double gap[ZENO_PAIR_CONTACTS], gap_rate[ZENO_PAIR_CONTACTS];
+  double slip[ZENO_PAIR_CONTACTS], slip_rate[ZENO_PAIR_CONTACTS];
   double zod[3], zod_rate[3];
-  double force[ZENO_MAX_CONTACTS][2];
+  double force[ZENO_PAIR_CONTACTS][2];
   double energy;
   Py_UCS4 mode[MODE_CHARS];
 } state_record;
@@ -35,8 +35,8 @@ typedef struct event_record {
   Py_UCS4 mode_before[MODE_CHARS], mode_after[MODE_CHARS];
   Py_UCS4 impact[MODE_CHARS];  ///< "IF", "FI", "II", "I"; "" unless an impact
   uint32_t impact_mask;
-  double impulse[ZENO_MAX_CONTACTS][2];
-  Py_UCS4 impact_outcome[ZENO_MAX_CONTACTS];  ///< S, P or N per contact with an impulse; 0 else
+  double impulse[ZENO_PAIR_CONTACTS][2];
+  Py_UCS4 impact_outcome[ZENO_PAIR_CONTACTS];  ///< S, P or N per contact with an impulse; 0 else
   state_record before, after;
   uint8_t on_section;
   double section_angle;  ///< NaN unless on_section
@@ -172,7 +172,7 @@ static void fill_impact(event_record *r, const zeno_event *e, int contact_count)
   if (e->kind != ZENO_EVENT_IMPACT) return;
   ext_put_text(r->impact, MODE_CHARS, zeno_impact_name(e->impact_mask, contact_count));
   r->impact_mask = e->impact_mask;
-  for (int i = 0; i < contact_count && i < ZENO_MAX_CONTACTS; i++)
+  for (int i = 0; i < contact_count && i < ZENO_PAIR_CONTACTS; i++)
     if (e->impact_mask & (1u << i)) {
       const zeno_mode letter = {{e->impact_letter[i]}};
       char name[ZENO_MODE_NAME_SIZE];
