@@ -56,8 +56,8 @@ from .scene import Scene
 from .simulation import (EVENT_DTYPE, STATE_DTYPE, Event, Run, Simulator, State,
                          Trajectory, simulate)
 from . import plot
-from .analysis import (Analysis, Equilibrium, FixedPoint, Interval, Maps, Painleve,
-                       Regions, analyze, check, maps, regions)
+from .analysis import (Analysis, ContactSetCheck, Equilibrium, FixedPoint, Interval, Maps,
+                       Painleve, Regions, analyze, check, maps, regions)
 from .sweep import Sweep, sweep
 from .certify import Certificate, CertificateRun, certify
 
@@ -67,7 +67,8 @@ __all__ = [
     "Scene", "simulate", "Simulator", "Run", "Event", "State", "Trajectory",
     "EVENT_DTYPE", "STATE_DTYPE",
     "check", "maps", "analyze", "regions", "sweep", "certify",
-    "Equilibrium", "Painleve", "Maps", "FixedPoint", "Analysis", "Interval", "Regions",
+    "Equilibrium", "ContactSetCheck", "Painleve", "Maps", "FixedPoint", "Analysis", "Interval",
+    "Regions",
     "Sweep", "Certificate", "CertificateRun",
     "Error", "SceneError", "ArgumentError", "UnsupportedError", "SceneWarning", "errors", "plot",
 ]

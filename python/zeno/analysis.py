@@ -68,6 +68,39 @@ class Equilibrium:
 
 
 @dataclass(frozen=True)
+class ContactSetCheck:
+    """``zeno check`` of a scene of more than two contacts: Pang & Trinkle's
+    static stability for N contacts (``zeno_contact_set_check``), its
+    members those of ``zeno check --json`` (docs/outputs.md)."""
+
+    scene: str
+    contact_count: int
+    feasible: bool
+    margin: float              # None in the JSON (no force balances the load): NaN here
+    wedged: bool
+    forces: np.ndarray         # (contacts, 2): (normal, tangential) balancing forces
+    weakly_stable: bool
+    frictionless_stable: bool
+    strongly_stable: bool
+    ambiguous: bool
+    modes_examined: int
+    unstable_mode_count: int
+    unstable_modes: tuple      # names of the modes moving from rest, one letter per contact
+    theorem4_checked: bool
+    theorem4_systems: int
+    theorem4_consistent: int
+    weak_implies_strong: bool
+
+    @classmethod
+    def _from(cls, d):
+        d = dict(d)
+        d["margin"] = math.nan if d["margin"] is None else d["margin"]
+        d["forces"] = np.array(d["forces"], dtype=float).reshape(-1, 2)
+        d["unstable_modes"] = tuple(d["unstable_modes"])
+        return cls(**d)
+
+
+@dataclass(frozen=True)
 class FixedPoint:
     """A fixed point of R: finite, or limiting at +-pi/2 (Lemma 3). On a
     breakpoint (``at_breakpoint``) the words on either side, whether the
@@ -217,8 +250,15 @@ class Regions:
 
 def check(scene):
     """The nominal equilibrium: feasibility (LP), ordering (13), ambiguity
-    (Theorem 1) and the Painlevé bounds (11), as ``zeno check``."""
-    return Equilibrium._from(_zeno.check(_scene(scene)))
+    (Theorem 1) and the Painlevé bounds (11), as ``zeno check``
+    (``Equilibrium``); for a scene of more than two contacts Pang & Trinkle's
+    static stability for N contacts (``ContactSetCheck``), as ``zeno check``
+    prints it."""
+    s = _scene(scene)
+    if s.contact_count > 2:
+        import json
+        return ContactSetCheck._from(json.loads(_zeno.contact_set_json(s)))
+    return Equilibrium._from(_zeno.check(s))
 
 
 def maps(scene, samples=None):

@@ -37,9 +37,11 @@ def scene_path(name):
 
 ALL_SCENE_FILES = sorted(f for f in os.listdir(SCENES) if f.endswith(".yaml"))
 # The scenes the engine runs (1 or 2 contacts); the scenes of more contacts
-# are for `zeno check` only (simulate, analyze and check() refuse them).
+# are for `zeno check` and zeno.check() only (simulate and analyze refuse
+# them).
 SCENE_FILES = [f for f in ALL_SCENE_FILES
                if len(zeno.Scene.load(os.path.join(SCENES, f)).contacts) <= 2]
+MANY_CONTACT_FILES = [f for f in ALL_SCENE_FILES if f not in SCENE_FILES]
 
 
 def cli(*args, check=True):

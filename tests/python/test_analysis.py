@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import zeno
-from conftest import SCENE_FILES, cli, cli_json, json_value, scene_path
+from conftest import MANY_CONTACT_FILES, SCENE_FILES, cli, cli_json, json_value, scene_path
 
 TWO_CONTACTS = [f for f in SCENE_FILES if f != "bouncing-ball.yaml"]
 
@@ -88,6 +88,33 @@ def test_check_equals_cli(name):
         ref["index_order_ok"], ref["index_order_swappable"])
     assert list(eq.ambiguous) == ref["ambiguous"]
     assert painleve_json(eq.painleve) == ref["painleve"]
+
+
+@pytest.mark.parametrize("name", MANY_CONTACT_FILES)
+def test_check_of_many_contacts_equals_cli(name):
+    """A scene of more than two contacts: zeno.check() is Pang & Trinkle's
+    N-contact report, member for member that of `zeno check --json`; the
+    engine's calls refuse the scene naming its contact count."""
+    s = load(name)
+    c = zeno.check(s)
+    assert isinstance(c, zeno.ContactSetCheck) and c.contact_count == len(s.contacts) > 2
+    ref = cli_json("check", scene_path(name), "--json")
+    got = {k: getattr(c, k) for k in ref}
+    got["margin"] = json_value(got["margin"])
+    got["forces"] = got["forces"].tolist()
+    got["unstable_modes"] = list(got["unstable_modes"])
+    assert got == ref
+    with pytest.raises(zeno.UnsupportedError, match=f"has {c.contact_count} contacts"):
+        zeno.simulate(s)
+
+
+def test_box_in_a_corner_is_strongly_stable():
+    # Pushed into the wall at 30 deg: the wall and the floor hold it without
+    # friction (Pang-Trinkle's Theorem 1), hence strongly stable.
+    c = zeno.check(load("box-in-a-corner.yaml"))
+    assert (c.feasible, c.frictionless_stable, c.strongly_stable, c.ambiguous) == (
+        True, True, True, False)
+    assert c.unstable_modes == ()
 
 
 ANALYSES = [(name, {}) for name in TWO_CONTACTS] + [

@@ -74,6 +74,38 @@ PyObject *ext_check(PyObject *module, PyObject *args) {
   return equilibrium_dict(scene, &r);
 }
 
+PyObject *ext_contact_set_json(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  if (!PyArg_ParseTuple(args, "O", &scene_object)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  if (scene == NULL) return NULL;
+  zeno_contact_set_def def;
+  zeno_contact_set_report r;
+  zeno_error e;
+  zeno_status st;
+  Py_BEGIN_ALLOW_THREADS st = zeno_contact_set_def_from_scene(scene, &def, &e);
+  if (st == ZENO_OK) st = zeno_contact_set_check(&def, &r, &e);
+  Py_END_ALLOW_THREADS if (st != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  // The program's writer, into memory: the object equals `zeno check --json`.
+  char *text = NULL;
+  size_t size = 0;
+  FILE *stream = open_memstream(&text, &size);
+  if (stream == NULL) return PyErr_NoMemory();
+  st = zeno_io_contact_set_json(stream, scene, &r, &e);
+  if (fclose(stream) != 0 && st == ZENO_OK) {
+    free(text);
+    return PyErr_NoMemory();
+  }
+  if (st != ZENO_OK) {
+    free(text);
+    return ext_raise(&e, EXT_CALL);
+  }
+  PyObject *out = PyUnicode_FromStringAndSize(text, (Py_ssize_t)size);
+  free(text);
+  return out;
+}
+
 PyObject *ext_scene_warnings(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *scene_object;

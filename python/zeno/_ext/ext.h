@@ -176,6 +176,7 @@ bool ext_time_simulate_core(const zeno_scene *scene, bool trajectory, int repeat
 /* ---- analysis (analysis.c, regions.c) ------------------------------------------ */
 
 PyObject *ext_check(PyObject *module, PyObject *args);
+PyObject *ext_contact_set_json(PyObject *module, PyObject *args);
 /// scene_warnings(scene) -> [(kind, key, message)]: zeno_scene_warnings().
 PyObject *ext_scene_warnings(PyObject *module, PyObject *args);
 PyObject *ext_maps(PyObject *module, PyObject *args);

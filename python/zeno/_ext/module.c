@@ -172,6 +172,8 @@ static PyMethodDef METHODS[] = {
      "simulate(scene, trajectory=True) -> dict: a whole run, recorded as the run "
      "directory records it."},
     {"check", ext_check, METH_VARARGS, "check(scene) -> dict: zeno_equilibrium_check()."},
+    {"contact_set_json", ext_contact_set_json, METH_VARARGS,
+     "contact_set_json(scene) -> str: zeno_contact_set_check() as `zeno check --json`."},
     {"scene_warnings", ext_scene_warnings, METH_VARARGS,
      "scene_warnings(scene) -> list of (kind, key, message): zeno_scene_warnings()."},
     {"maps", ext_maps, METH_VARARGS, "maps(scene, samples) -> dict: zeno_maps_compute()."},
