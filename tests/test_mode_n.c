@@ -288,6 +288,62 @@ static void three_floor_contacts_pushed(void **state) {
   only_mode(&d, &c, "PPP");
 }
 
+// One contact at (1, -2) on a floor, mu = 1: then D_nn = mu D_nt (both 2),
+// so under P the normal acceleration a_n = afree_n does not depend on the
+// force, and with a load (1, -1, 1) (afree_n = 0, afree_t = 3) every c_n in
+// (0, 1) meets a_t = 3 - 3 c_n > 0: a family of forces with qdd_x = 1 -
+// c_n from 0 to 1. P is consistent with several accelerations (ambiguous);
+// the two-contact table calls its solve singular and skips it (a
+// Painlevé-type degeneracy; the oracle's random scenes meet none).
+static void several_accelerations_are_ambiguous(void **state) {
+  (void)state;
+  mode_n_dyn d;
+  memset(&d, 0, sizeof d);
+  d.n = 1;
+  const double point[2] = {1, -2};
+  double normal[3], tangent[3];
+  contact_wrenches(point, 0, normal, tangent);
+  for (int k = 0; k < 3; k++) {
+    d.W[k][0] = normal[k];
+    d.W[k][1] = tangent[k];
+    d.inv_mass[k] = 1;
+  }
+  d.h[0] = 1;
+  d.h[1] = -1;
+  d.h[2] = 1;
+  d.mu[0] = 1;
+  mode_n_class c;
+  closed_class(&c, 1);
+  mode_n_solution out[OUT_CAP];
+  int count = -1;
+  assert_int_equal(mode_n_enumerate(&d, &c, &g_strict, out, OUT_CAP, &count, NULL), ZENO_OK);
+  // S too, at rest on its cone's edge (c = (1, -1), the family's end),
+  // first by preference, with its one acceleration 0.
+  assert_int_equal(count, 2);
+  assert_int_equal(out[0].letter[0], ZENO_LETTER_S);
+  assert_true(out[0].unique);
+  for (int k = 0; k < 3; k++) assert_true(fabs(out[0].qdd[k]) <= CLOSED_TOL);
+  assert_int_equal(out[1].letter[0], ZENO_LETTER_P);
+  assert_false(out[1].unique);
+  assert_true(fabs(out[1].qdd_lo[0]) <= 1e-8);
+  assert_true(fabs(out[1].qdd_hi[0] - 1) <= 1e-8);
+  // qdd_y = c_n - 1 and qdd_theta = 1 - c_n: their sum, a_n, stays 0.
+  assert_true(fabs(out[1].qdd_lo[1] + 1) <= 1e-8 && fabs(out[1].qdd_hi[1]) <= 1e-8);
+  assert_true(fabs(out[1].qdd_lo[2]) <= 1e-8 && fabs(out[1].qdd_hi[2] - 1) <= 1e-8);
+  // The two-contact table: P's system is singular.
+  contact_dyn d2;
+  double W[3][4] = {{0}};
+  for (int k = 0; k < 3; k++) {
+    W[k][0] = normal[k];
+    W[k][1] = tangent[k];
+  }
+  const double bias[4] = {0}, mu[2] = {1, 0};
+  contact_dyn_build(&d2, 1, W, d.inv_mass, d.h, bias, mu);
+  const zeno_mode p = {{ZENO_LETTER_P, ZENO_LETTER_F}};
+  mode_solution sol;
+  assert_false(mode_solve(&d2, p, &sol));
+}
+
 /* ---- errors ------------------------------------------------------------------ */
 
 static void bad_input_is_refused(void **state) {
@@ -377,6 +433,7 @@ int main(void) {
       cmocka_unit_test(two_contact_oracle),
       cmocka_unit_test(three_floor_contacts_at_rest),
       cmocka_unit_test(three_floor_contacts_pushed),
+      cmocka_unit_test(several_accelerations_are_ambiguous),
       cmocka_unit_test(bad_input_is_refused),
       cmocka_unit_test(capacity_keeps_the_preferred),
   };
