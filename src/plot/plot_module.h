@@ -19,7 +19,7 @@
 
 /// The table's layout and meaning; bump on any change of the table or of
 /// the types of plot.h it uses.
-#define ZENO_PLOT_MODULE_ABI 7
+#define ZENO_PLOT_MODULE_ABI 8
 /// The module's file name and its one exported symbol.
 #define ZENO_PLOT_MODULE_FILE "zeno-plot.so"
 #define ZENO_PLOT_MODULE_SYMBOL "zeno_plot_module_get"

@@ -22,7 +22,7 @@
 
 /// The table's layout and meaning; bump on any change of the table or of
 /// view_run or view_options.
-#define ZENO_VIEW_MODULE_ABI 3
+#define ZENO_VIEW_MODULE_ABI 4
 /// The module's file name and its one exported symbol.
 #define ZENO_VIEW_MODULE_FILE "zeno-view.so"
 #define ZENO_VIEW_MODULE_SYMBOL "zeno_view_module_get"
