@@ -6,14 +6,6 @@
 #include "certify/certify_conditions.h"
 #include "certify/certify_program.h"
 
-enum { Z1, Z2, U1, U2, W2 };
-
-#define TRY(x)                    \
-  do {                            \
-    st = (x);                     \
-    if (st != ZENO_OK) goto done; \
-  } while (0)
-
 /* ---------- positivity (54) ---------- */
 
 zeno_status cert_positivity_signs(sos_program *prog, const sos_expr *w, double eps, int *count,
@@ -24,16 +16,16 @@ zeno_status cert_positivity_signs(sos_program *prog, const sos_expr *w, double e
   memset(&n, 0, sizeof n);
   zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
+  CERT_TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
   for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
     poly_mono m = {{0}};
     m.e[v] = v <= Z2 ? 1 : 2;  // weighted degree 2: gaps, squared velocities
-    TRY(poly_add_term(&n, &m, 1.0, e));
+    CERT_TRY(poly_add_term(&n, &m, 1.0, e));
   }
-  TRY(sos_expr_axpy(&x, 1.0, w, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, -eps, &n, e));
-  for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
-  TRY(cert_add_condition(prog, &x, 2, g, count, e));
+  CERT_TRY(sos_expr_axpy(&x, 1.0, w, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -eps, &n, e));
+  for (int i = 0; i < 2; i++) CERT_TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
+  CERT_TRY(cert_add_condition(prog, &x, 2, g, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&n);
@@ -52,12 +44,12 @@ static zeno_status scalar_bound(sos_program *prog, int var, double k0, double k1
   memset(&one, 0, sizeof one);
   zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(poly_init(&one, CERT_PROGRAM_NVARS, e));
+  CERT_TRY(poly_init(&one, CERT_PROGRAM_NVARS, e));
   poly_mono m = {{0}};
-  TRY(poly_add_term(&one, &m, 1.0, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, k0, &one, e));
-  TRY(sos_expr_add(&x, var, k1, &one, e));
-  TRY(cert_add_condition(prog, &x, 0, NULL, count, e));
+  CERT_TRY(poly_add_term(&one, &m, 1.0, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, k0, &one, e));
+  CERT_TRY(sos_expr_add(&x, var, k1, &one, e));
+  CERT_TRY(cert_add_condition(prog, &x, 0, NULL, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&one);
@@ -82,31 +74,31 @@ zeno_status cert_positivity_side(sos_program *prog, const cert_system *s, const 
   memset(&v1, 0, sizeof v1);
   zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(sos_new_scalar(prog, kvar, e));
-  TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
-  TRY(poly_init(&v1, CERT_PROGRAM_NVARS, e));
+  CERT_TRY(sos_new_scalar(prog, kvar, e));
+  CERT_TRY(poly_init(&n, CERT_PROGRAM_NVARS, e));
+  CERT_TRY(poly_init(&v1, CERT_PROGRAM_NVARS, e));
   for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
     poly_mono m = {{0}};
     m.e[v] = v <= Z2 ? 1 : 2;  // weighted degree 2: gaps, squared velocities
-    TRY(poly_add_term(&n, &m, 1.0, e));
-    if (v <= Z2) TRY(poly_add_term(&v1, &m, s->b[v], e));
+    CERT_TRY(poly_add_term(&n, &m, 1.0, e));
+    if (v <= Z2) CERT_TRY(poly_add_term(&v1, &m, s->b[v], e));
   }
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
       poly_mono m = {{0}};
       m.e[U1 + r]++;
       m.e[U1 + k]++;
-      TRY(poly_add_term(&v1, &m, 0.5 * s->Mp[r][k], e));
+      CERT_TRY(poly_add_term(&v1, &m, 0.5 * s->Mp[r][k], e));
     }
-  TRY(sos_expr_axpy(&x, 1.0, w, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, -eps, &n, e));
-  TRY(sos_expr_add(&x, *kvar, 1.0, &v1, e));
-  TRY(sos_expr_add(&x, *kvar, -eps, &n, e));
-  for (int i = 0; i < 2; i++) TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
-  TRY(cert_add_condition(prog, &x, 2, g, count, e));
+  CERT_TRY(sos_expr_axpy(&x, 1.0, w, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -eps, &n, e));
+  CERT_TRY(sos_expr_add(&x, *kvar, 1.0, &v1, e));
+  CERT_TRY(sos_expr_add(&x, *kvar, -eps, &n, e));
+  for (int i = 0; i < 2; i++) CERT_TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
+  CERT_TRY(cert_add_condition(prog, &x, 2, g, count, e));
   const double beta = c * s->b[2];
-  TRY(scalar_bound(prog, *kvar, 0.0, 1.0, count, e));  // kappa >= 0
-  TRY(scalar_bound(prog, *kvar, side - eps, side * beta - eps, count, e));
+  CERT_TRY(scalar_bound(prog, *kvar, 0.0, 1.0, count, e));  // kappa >= 0
+  CERT_TRY(scalar_bound(prog, *kvar, side - eps, side * beta - eps, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&n);

@@ -23,14 +23,6 @@
 #define CERT_PROGRAM_MAX_G \
   (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
 
-enum { Z1, Z2, U1, U2, W2 };
-
-#define TRY(x)                    \
-  do {                            \
-    st = (x);                     \
-    if (st != ZENO_OK) goto done; \
-  } while (0)
-
 // p = sum_k coef[k] x_k + c0 (nvars variables).
 static zeno_status linear(ze_poly *p, int nvars, const double *coef, zeno_error *e) {
   zeno_status st = poly_init(p, nvars, e);
@@ -90,20 +82,20 @@ static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3], s
     double coef[CERT_PROGRAM_NVARS] = {0};
     if (v == Z1) coef[U1] = 1;
     if (v == Z2) coef[U2] = 1;
-    TRY(linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
     if (v >= U1) {
       poly_mono one = {{0}};
-      TRY(poly_add_term(&rate[v], &one, acc[v - U1], e));
+      CERT_TRY(poly_add_term(&rate[v], &one, acc[v - U1], e));
     }
   }
   for (int k = 0; k < w->nparts; k++)
     for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
-      TRY(poly_deriv(&dw, &w->part[k], v, e));
-      TRY(poly_mul(&prod, &dw, &rate[v], e));
-      TRY(sos_expr_add(out, w->var[k], -1.0, &prod, e));
+      CERT_TRY(poly_deriv(&dw, &w->part[k], v, e));
+      CERT_TRY(poly_mul(&prod, &dw, &rate[v], e));
+      CERT_TRY(sos_expr_add(out, w->var[k], -1.0, &prod, e));
     }
-  TRY(poly_var(&cw, CERT_PROGRAM_NVARS, W2, e));
-  TRY(sos_expr_add(out, SOS_CONSTANT, -c, &cw, e));
+  CERT_TRY(poly_var(&cw, CERT_PROGRAM_NVARS, W2, e));
+  CERT_TRY(sos_expr_add(out, SOS_CONSTANT, -c, &cw, e));
 done:
   cert_free_polys(rate, CERT_PROGRAM_NVARS);
   poly_free(&dw);
@@ -156,23 +148,23 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s, const
     sos_expr_free(&full);
     return st;
   }
-  TRY(mode_rate(w, c, m->acc, &full, e));
+  CERT_TRY(mode_rate(w, c, m->acc, &full, e));
   // y_v = sum_k N[k][v] t_k: t_0..t_{dim-1} are the program's first
   // variables (every constraint of a program has the same variables; the
   // others do not appear).
   for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int k = 0; k < dim; k++) coef[k] = N[k][v];
-    TRY(linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
   }
-  TRY(sos_expr_compose(&sub, &full, map, e));
+  CERT_TRY(sos_expr_compose(&sub, &full, map, e));
   for (int k = 0; k < ng; k++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int j = 0; j < dim; j++)
       for (int v = 0; v < CERT_PROGRAM_NVARS; v++) coef[j] += G[k][v] * N[j][v];
-    TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
   }
-  TRY(cert_add_condition(prog, &sub, ng, g, count, e));
+  CERT_TRY(cert_add_condition(prog, &sub, ng, g, count, e));
 done:
   sos_expr_free(&full);
   sos_expr_free(&sub);
@@ -228,50 +220,50 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     return st;
   }
   int ng = 0;
-  TRY(poly_init(&t2, nv, e));
-  TRY(poly_init(&tmp, nv, e));
-  if (flight) TRY(poly_var(&t, nv, tau, e));
-  else TRY(poly_init(&t, nv, e));
-  TRY(poly_mul(&t2, &t, &t, e));
+  CERT_TRY(poly_init(&t2, nv, e));
+  CERT_TRY(poly_init(&tmp, nv, e));
+  if (flight) CERT_TRY(poly_var(&t, nv, tau, e));
+  else CERT_TRY(poly_init(&t, nv, e));
+  CERT_TRY(poly_mul(&t2, &t, &t, e));
   // Pre-impact state: z_i = 0, z_j = var 0 (single) or 0, velocities.
-  TRY(poly_init(&z[i], nv, e));
-  if (cs->both || !flight) TRY(poly_init(&z[j], nv, e));
-  else TRY(poly_var(&z[j], nv, 0, e));
+  CERT_TRY(poly_init(&z[i], nv, e));
+  if (cs->both || !flight) CERT_TRY(poly_init(&z[j], nv, e));
+  else CERT_TRY(poly_var(&z[j], nv, 0, e));
   for (int k = 0; k < 3; k++) {
-    if (!flight && k == j) TRY(poly_init(&v[k], nv, e));  // u_j = 0
-    else TRY(poly_var(&v[k], nv, off + k, e));
+    if (!flight && k == j) CERT_TRY(poly_init(&v[k], nv, e));  // u_j = 0
+    else CERT_TRY(poly_var(&v[k], nv, off + k, e));
   }
   for (int k = 0; k < 3; k++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (flight || r != j) coef[off + r] = cs->post[k][r];
-    TRY(linear(&post[k], nv, coef, e));
+    CERT_TRY(linear(&post[k], nv, coef, e));
   }
   // After the impact: (z, post v); at the flight's start: z - u tau + a tau^2/2, v - a tau.
-  for (int k = 0; k < 2; k++) TRY(poly_copy(&after[Z1 + k], &z[k], e));
-  for (int k = 0; k < 3; k++) TRY(poly_copy(&after[U1 + k], &post[k], e));
+  for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&after[Z1 + k], &z[k], e));
+  for (int k = 0; k < 3; k++) CERT_TRY(poly_copy(&after[U1 + k], &post[k], e));
   for (int k = 0; k < 2; k++) {
-    TRY(poly_copy(&start[Z1 + k], &z[k], e));
-    TRY(poly_mul(&tmp, &v[k], &t, e));
-    TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
-    TRY(poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
+    CERT_TRY(poly_copy(&start[Z1 + k], &z[k], e));
+    CERT_TRY(poly_mul(&tmp, &v[k], &t, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
   }
   for (int k = 0; k < 3; k++) {
-    TRY(poly_copy(&start[U1 + k], &v[k], e));
-    TRY(poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
+    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
+    CERT_TRY(poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
   }
-  TRY(sos_expr_compose(&x, w, start, e));
-  TRY(sos_expr_compose(&a, w, after, e));
-  TRY(sos_expr_axpy(&x, -1.0, &a, e));
+  CERT_TRY(sos_expr_compose(&x, w, start, e));
+  CERT_TRY(sos_expr_compose(&a, w, after, e));
+  CERT_TRY(sos_expr_axpy(&x, -1.0, &a, e));
   // c (x2_0 - x2-) = c (-w2 tau + a3 tau^2 / 2).
-  TRY(poly_mul(&tmp, &v[2], &t, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
-  TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
+  CERT_TRY(poly_mul(&tmp, &v[2], &t, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
   if (flight) {
-    TRY(poly_copy(&g[ng++], &t, e));
-    for (int k = 0; k < 2; k++) TRY(poly_copy(&g[ng++], &start[Z1 + k], e));
-    if (!cs->both) TRY(poly_copy(&g[ng++], &z[j], e));
+    CERT_TRY(poly_copy(&g[ng++], &t, e));
+    for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&g[ng++], &start[Z1 + k], e));
+    if (!cs->both) CERT_TRY(poly_copy(&g[ng++], &z[j], e));
   }
   for (int k = 0; k < cs->ncond; k++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
@@ -281,7 +273,7 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
         coef[off + r] = cs->cond[k][r];
         any = any || coef[off + r] != 0;
       }
-    if (any) TRY(linear(&g[ng++], nv, coef, e));
+    if (any) CERT_TRY(linear(&g[ng++], nv, coef, e));
   }
   // Without a flight the other contact touches (z_j = u_j = 0): the law
   // leaves it free (letter F) only when it does not drive it in,
@@ -290,10 +282,10 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (r != j) coef[off + r] = cs->post[j][r];
-    TRY(linear(&g[ng++], nv, coef, e));
+    CERT_TRY(linear(&g[ng++], nv, coef, e));
   }
-  TRY(products(g, &ng, poly_degree(&x.part[0]), e));
-  TRY(cert_add_condition(prog, &x, ng, g, count, e));
+  CERT_TRY(products(g, &ng, poly_degree(&x.part[0]), e));
+  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
   sos_expr_free(&a);
@@ -321,7 +313,7 @@ static zeno_status energy_impact(sos_program *prog, const cert_system *s, const 
   // first three, the others do not appear.
   zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
-  TRY(poly_init(&q, CERT_PROGRAM_NVARS, e));
+  CERT_TRY(poly_init(&q, CERT_PROGRAM_NVARS, e));
   for (int r = 0; r < 3; r++)
     for (int k = 0; k < 3; k++) {
       double d = s->Mp[r][k];  // T(v) - T(P v), coefficient of v_r v_k
@@ -330,17 +322,17 @@ static zeno_status energy_impact(sos_program *prog, const cert_system *s, const 
       poly_mono m = {{0}};
       m.e[r]++;
       m.e[k]++;
-      TRY(poly_add_term(&q, &m, 0.5 * d, e));
+      CERT_TRY(poly_add_term(&q, &m, 0.5 * d, e));
     }
-  TRY(sos_expr_add(&x, SOS_CONSTANT, 1.0, &q, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 1.0, &q, e));
   int ng = 0;
   for (int k = 0; k < cs->ncond; k++) {
     const double coef[CERT_PROGRAM_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
-    TRY(linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
   }
   // A quadratic form on a cone: the pairwise products, as for the flights.
-  TRY(products(g, &ng, 2, e));
-  TRY(cert_add_condition(prog, &x, ng, g, count, e));
+  CERT_TRY(products(g, &ng, 2, e));
+  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&q);
@@ -418,8 +410,9 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   zeno_status st = sos_program_init(&prog, CERT_PROGRAM_NVARS, e);
   if (st != ZENO_OK) return st;
   static const int weight[CERT_PROGRAM_NVARS] = {2, 2, 1, 1, 1};
-  TRY(poly_mono_basis_weighted(CERT_PROGRAM_NVARS, weight, NULL, 2, set->degree, &basis, &n, e));
-  TRY(sos_new_poly_in(&prog, basis, n, &w, e));
+  CERT_TRY(poly_mono_basis_weighted(CERT_PROGRAM_NVARS, weight, NULL, 2, set->degree, &basis, &n,
+                                    e));
+  CERT_TRY(sos_new_poly_in(&prog, basis, n, &w, e));
   out->unknowns = n;
   const unsigned mask = set->parts ? set->parts : CERT_PROGRAM_ALL;
   // Under a plastic law (the inelastic one) with both free-flight accelerations pressing
@@ -431,29 +424,29 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   // At weighted degree 2 the exact check decides (certify_exact.h).
   const bool exact = set->degree == 2 && cert_exact_applies(s) && mask == CERT_PROGRAM_ALL;
   if ((mask & 1) && pos == CERT_POS_SIGNS)
-    TRY(cert_positivity_signs(&prog, &w, set->eps, &out->constraints, e));
+    CERT_TRY(cert_positivity_signs(&prog, &w, set->eps, &out->constraints, e));
   for (int side = 0;
        side < (pos == CERT_POS_BOTH_SIDES ? 2 : 1) && (mask & 1) && pos != CERT_POS_SIGNS; side++)
-    TRY(cert_positivity_side(&prog, s, &w, out->c, side == 0 ? 1 : -1, set->eps, &kvar[side],
-                             &out->constraints, e));
+    CERT_TRY(cert_positivity_side(&prog, s, &w, out->c, side == 0 ? 1 : -1, set->eps, &kvar[side],
+                                  &out->constraints, e));
   for (int k = 0; k < s->nmodes && (mask & 2); k++)
-    TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
+    CERT_TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
-    TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
+    CERT_TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
     if (no_flight && s->cases[k].both) {  // a double impact with contact 2 impacting
       cert_case other = s->cases[k];
       other.contact = 1;
-      TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
+      CERT_TRY(flight_impact(&prog, s, &other, &w, out->c, false, &out->constraints, e));
     }
     if (cert_flights(s) && !exact)  // the exact check decides V1 exactly
-      TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
+      CERT_TRY(energy_impact(&prog, s, &s->cases[k], &out->constraints, e));
   }
   sos_options o = sos_options_default();
   o.max_iterations = set->max_iterations;
   st = cert_program_solve(&prog, &o, out, &sol, e);
   if (st != ZENO_OK || !out->solved) goto done;
   sos_check chk;
-  TRY(sos_check_solution(&prog, &sol, &chk, e));
+  CERT_TRY(sos_check_solution(&prog, &sol, &chk, e));
   out->certified = chk.certified;
   out->margin = chk.margin;
   if (!chk.certified)
@@ -475,7 +468,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   }
   for (int side = 0; side < 2; side++)
     if (kvar[side] >= 0) out->kappa[side] = sos_round(sol.scalars[kvar[side]]);
-  if (exact) TRY(exact_check(s, out, e));
+  if (exact) CERT_TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) cert_program_outcome_free(out);
   sos_solution_free(&sol);
