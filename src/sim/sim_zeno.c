@@ -332,10 +332,7 @@ void sim_zeno_detect(zeno_sim *s) {
     // ZOD's chatter peaked and decayed to rest); never where the bounces
     // are lost in the rounding of the positions (the gaps then return
     // energy at random).
-    if (!full && r0 > 1 + rtol_div && sim_direction_settled(s, p, rtol_div)) {
-      sim_end_diverging(s, r0, p);
-      return;
-    }
+    if (!full && sim_reverse_chatter(s, v, p, K, rtol_div, rtol_div, rtol_div)) return;
     if (full && !sim_at_rounding(s, rec(s, 0)) &&
         (sim_settled_reverse_chatter(s, v, p, K) || sim_grown_reverse_chatter(s, v, p, K)))
       return;

@@ -20,7 +20,7 @@ bool sim_close_rel(double a, double b, double rtol) {
 // Reverse chatter is declared once the post-impact contact velocity
 // direction at the phase point repeats from period to period (a fixed
 // point of R).
-bool sim_direction_settled(const zeno_sim *s, int p, double rtol) {
+static bool direction_settled(const zeno_sim *s, int p, double rtol) {
   double c[4], va[4], vb[4], na = 0, nb = 0;
   sim_contacts(s, rec(s, 0)->q, rec(s, 0)->qd, c, va);
   sim_contacts(s, rec(s, p)->q, rec(s, p)->qd, c, vb);
@@ -77,20 +77,31 @@ bool sim_at_rounding(const zeno_sim *s, const impact_record *r) {
 }
 
 // Ends the run `diverging`: reverse chatter of ratio r0 per period p.
-void sim_end_diverging(zeno_sim *s, double r0, int p) {
+static void end_diverging(zeno_sim *s, double r0, int p) {
   s->run.end_pending = true;
   s->run.pending_outcome = ZENO_OUTCOME_DIVERGING;
   s->zeno.div_ratio = r0;
   s->zeno.div_period = p;
 }
 
+bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double margin,
+                         double dir_rtol) {
+  double r0 = 0;
+  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
+      !direction_settled(s, p, dir_rtol))
+    return false;
+  end_diverging(s, r0, p);
+  return true;
+}
+
 /// Reverse chatter whose period ratios have settled only to the full
-/// model's diverge_rtol (ZOD or full model) (the direction converging to its fixed point of R
-/// slowly, e.g. 0.5 % a period) is diverging once its impact speed has
-/// grown to this many times its first: the flights then outgrow any time
-/// limit before the ratios settle to ratio_rtol (a chatter growing 1.81
-/// times a period ended `time-limit` after 21 impacts, at 144 times its
-/// first speed, where the full model said `diverging`). The growth keeps
+/// model's diverge_rtol (ZOD or full model; the direction converging to its
+/// fixed point of R slowly, e.g. 0.5 % a period) is diverging once its
+/// impact speed has grown to this many times its first: the flights then
+/// outgrow any time limit before the ratios settle to ratio_rtol (a
+/// chatter growing 1.81 times a period ended `time-limit` after 21
+/// impacts, at 144 times its first speed, where the full model said
+/// `diverging`). The growth keeps
 /// out the sequences whose ratios only hover above 1 at the bottom of a
 /// decay (five of 20,000 restitution cases, 1e-5 to 1e-11 of their first
 /// speed, which the full model completes to rest).
@@ -102,18 +113,13 @@ void sim_end_diverging(zeno_sim *s, double r0, int p) {
 // grown past SIM_DIVERGE_GROWTH times the first.
 bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   const double rtol = s->def.diverge_rtol;
-  double r0 = 0;
-  if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
-  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + rtol) ||
-      !sim_direction_settled(s, p, rtol))
-    return false;
-  sim_end_diverging(s, r0, p);
-  return true;
+  return rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed &&
+         sim_reverse_chatter(s, v, p, K, rtol, rtol, rtol);
 }
 
 /// Full model: reverse chatter is diverging when its ratio has settled to
-/// full_ratio_rtol and exceeds 1 by this many times that spread: the bounces then grow by
-/// a constant factor each period as the ZOD's do, where the ZOD, exact,
+/// full_ratio_rtol and exceeds 1 by this many times that spread: the
+/// bounces then grow by a constant factor each period as the ZOD's do, where the ZOD, exact,
 /// calls the same chatter diverging (a ratio of 1.0057 a period: the full
 /// model bounced on to its time limit, 500 impacts, four times larger).
 #define SIM_FULL_SLOW_DIVERGE_SPREADS 10.0
@@ -122,10 +128,6 @@ bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
 // (its direction settled).
 bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   const double rtol = s->def.full_ratio_rtol;
-  double r0 = 0;
-  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + SIM_FULL_SLOW_DIVERGE_SPREADS * rtol) ||
-      !sim_direction_settled(s, p, s->def.diverge_rtol))
-    return false;
-  sim_end_diverging(s, r0, p);
-  return true;
+  return sim_reverse_chatter(s, v, p, K, rtol, SIM_FULL_SLOW_DIVERGE_SPREADS * rtol,
+                             s->def.diverge_rtol);
 }

@@ -37,16 +37,15 @@ bool sim_constant_ratio(rview v, int p, int K, double rtol, double *r0);
 /// (signatures).
 bool sim_periodic(rview v, int p, int K);
 
-/// True when the post-impact contact velocity direction at the phase point
-/// repeats from period p to period (a fixed point of R), to rtol.
-bool sim_direction_settled(const zeno_sim *s, int p, double rtol);
-
 /// Full model: the bounce after this impact is lost in the rounding of the
 /// positions.
 bool sim_at_rounding(const zeno_sim *s, const impact_record *r);
 
-/// Ends the run `diverging`: reverse chatter of ratio r0 per period p.
-void sim_end_diverging(zeno_sim *s, double r0, int p);
+/// The rule of reverse chatter: ends the run `diverging` (and returns true)
+/// when the last K periods of length p of v keep one ratio to rtol, above
+/// 1 + margin, and the velocity direction has settled to dir_rtol.
+bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double margin,
+                         double dir_rtol);
 
 /// Ends the run `diverging` (and returns true) for reverse chatter whose
 /// ratios have settled only to diverge_rtol once its bounces have grown.
