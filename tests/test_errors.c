@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "analysis/equilibrium_lp.h"
-#include "analysis/glpk_load.h"
+#include "dynamics/glpk_load.h"
 #include "dynamics/sundials_load.h"
 #include "test_util.h"
 #include "zeno/io.h"

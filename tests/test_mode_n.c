@@ -1,4 +1,4 @@
-// N-contact mode selection (src/analysis/mode_n.c, issue 34 slice 3):
+// N-contact mode selection (src/dynamics/mode_n.c, issue 34 slice 3):
 // - the oracle: on random two-contact scenes (test_properties' draw) and
 //   every combination of open / closed and slip sign per contact (with
 //   random lift-off and slip-onset flags and strict or closed readings), the
@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "analysis/contact_set_problem.h"
-#include "analysis/mode_n.h"
 #include "dynamics/contact_solve.h"
+#include "dynamics/mode_n.h"
 #include "dynamics/mode_table.h"
 #include "test_util.h"
 
@@ -126,7 +126,7 @@ static void two_contact_oracle(void **state) {
     if (!draw_problem(&r, &p)) continue;
     scenes++;
     mode_n_dyn dn;
-    mode_n_dyn_of_problem(&p, &dn);
+    contact_set_problem_dyn(&p, &dn);
     contact_dyn d;
     two_contact_dyn(&dn, &d);
     for (int states = 0; states < 16; states++) {
@@ -206,7 +206,7 @@ static void floor_problem(double fx, mode_n_dyn *d) {
   contact_set_problem_of(&def, &p, &force_scale, index);
   assert_int_equal(p.n, 3);
   assert_true(fabs(force_scale - def.load_magnitude) <= CLOSED_TOL);
-  mode_n_dyn_of_problem(&p, d);
+  contact_set_problem_dyn(&p, d);
 }
 
 static void closed_class(mode_n_class *c, int n) {

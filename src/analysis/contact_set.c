@@ -488,3 +488,22 @@ const char *zeno_contact_set_mode_name(const zeno_contact_set_mode *mode, int co
   buffer[n] = '\0';
   return buffer;
 }
+
+_Static_assert(MODE_N_MAX_CONTACTS >= ZENO_CONTACT_SET_MAX,
+               "the mode selection takes every contact of a contact set");
+
+void contact_set_problem_dyn(const contact_set_problem *p, mode_n_dyn *d) {
+  memset(d, 0, sizeof *d);
+  d->n = p->n;
+  for (int i = 0; i < p->n; i++) {
+    for (int k = 0; k < 3; k++) {
+      d->W[k][2 * i] = p->normal[i][k];
+      d->W[k][2 * i + 1] = p->tangent[i][k];
+    }
+    d->mu[i] = p->mu[i];
+  }
+  for (int k = 0; k < 3; k++) {
+    d->inv_mass[k] = p->inv_mass[k];
+    d->h[k] = p->load[k];
+  }
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "dynamics/mode_n.h"
 #include "zeno/contact_set.h"
 
 /// A body on n contacts in Pang & Trinkle's form, in any consistent units:
@@ -70,5 +71,10 @@ void contact_wrenches(const double point[2], double surface_angle, double normal
 /// be valid.
 void contact_set_problem_of(const zeno_contact_set_def *def, contact_set_problem *p,
                             double *force_scale, int index[ZENO_CONTACT_SET_MAX]);
+
+/// The problem's dynamics for the N-contact mode selection (mode_n.h):
+/// its touching contacts in the body's units, at rest under the ZOD (no
+/// velocity terms).
+void contact_set_problem_dyn(const contact_set_problem *p, mode_n_dyn *d);
 
 #endif

@@ -96,7 +96,7 @@ bool contact_static_family(const contact_dyn *d, const double rhs[3], double x[4
 /// slacks all rise without bound (a wedged body) gives *margin = cap and
 /// the first member reaching it; a bounded peak below the cap is
 /// contact_static_family()'s, bit for bit. The exact solution of the max-margin
-/// static LP of two contacts (equilibrium_lp.h's, which GLPK solves).
+/// static LP of two contacts (analysis/equilibrium_lp.h's, which GLPK solves).
 bool contact_static_family_capped(const contact_dyn *d, const double rhs[3], double cap,
                                   double x[4], double *margin);
 

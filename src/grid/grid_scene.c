@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/equilibrium_lp.h"
 #include "base/parallel.h"
 #include "base/util.h"
+#include "dynamics/lp.h"
 #include "scene/scene_prepared.h"
 
 /// Room for one "path=value" override with a round-trip number.

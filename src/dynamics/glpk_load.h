@@ -1,11 +1,11 @@
 // GLPK, loaded when the first linear program is solved rather than linked:
 // commands that solve none (simulate, maps) then map neither GLPK nor its
 // six dependencies (AMD, COLAMD, SuiteSparse, GMP, zlib, ltdl), half the
-// objects a `zeno` process would load (issue 14's start-up). The analysis
-// layer's LP code (equilibrium_lp.c) calls GLPK through this table. Not
+// objects a `zeno` process would load (issue 14's start-up). The
+// LP code (lp.c) calls GLPK through this table. Not
 // public API.
-#ifndef ZENO_ANALYSIS_GLPK_LOAD_H
-#define ZENO_ANALYSIS_GLPK_LOAD_H
+#ifndef ZENO_DYNAMICS_GLPK_LOAD_H
+#define ZENO_DYNAMICS_GLPK_LOAD_H
 
 #include <glpk.h>
 

@@ -1,5 +1,5 @@
 // GLPK loaded on first use (glpk_load.h).
-#include "analysis/glpk_load.h"
+#include "dynamics/glpk_load.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

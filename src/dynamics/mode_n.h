@@ -2,21 +2,20 @@
 // "Any number of contacts: the plan"): every letter pattern of the closed
 // contacts whose forces meet Table 1's conditions, decided by one LP with a
 // margin variable per pattern (GLPK), in the two-contact code's preference
-// order. A library module of its own: the simulator stays two-contact
-// (mode_table.h) until the N-contact loop (slice 4) calls it; it sits in
-// analysis/ beside the LP (equilibrium_lp.h) until that moves below sim/.
+// order. The modes layer of the N-contact engine (the two-contact engine
+// keeps its table, mode_table.h); it solves with the LP helpers of lp.h.
 // Not public API.
-#ifndef ZENO_ANALYSIS_MODE_N_H
-#define ZENO_ANALYSIS_MODE_N_H
+#ifndef ZENO_DYNAMICS_MODE_N_H
+#define ZENO_DYNAMICS_MODE_N_H
 
 #include <stdbool.h>
 
-#include "analysis/contact_set_problem.h"
 #include "dynamics/mode_table.h"
 #include "zeno/error.h"
+#include "zeno/scene.h"
 
-/// Contacts the module takes (a scene's bound, ZENO_MAX_CONTACTS).
-#define MODE_N_MAX_CONTACTS ZENO_CONTACT_SET_MAX
+/// Contacts the module takes (a scene's bound).
+#define MODE_N_MAX_CONTACTS ZENO_MAX_CONTACTS
 /// Letter patterns tried at most: 4^8, every letter of eight zero-slip
 /// closed contacts (slipping contacts have two letters, F and their slip's).
 /// Each pattern is one LP of at most 2N + 1 columns (about 30 us), so the
@@ -61,10 +60,6 @@ typedef struct mode_n_solution {
   double qdd[3];                          ///< their generalised accelerations
   double qdd_lo[3], qdd_hi[3];            ///< range of qdd over the pattern's forces
 } mode_n_solution;
-
-/// mode_n_dyn of a contact-set problem (its touching contacts, in the
-/// body's units) at rest under the ZOD (no bias).
-void mode_n_dyn_of_problem(const contact_set_problem *p, mode_n_dyn *d);
 
 /// Preference rank of a pattern (mode_static_rank for N letters): most
 /// sticking, then most closed contacts first; lower is more static.

@@ -26,15 +26,15 @@
 // A consistent pattern's acceleration is unique when each component of
 // qdd = M^-1 (h + W c) has one value over the pattern's forces (s = 0:
 // the conditions' closure): 6 LPs, min and max.
-#include "analysis/mode_n.h"
+#include "dynamics/mode_n.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/equilibrium_lp.h"
 #include "base/util.h"
 #include "dynamics/friction_cone.h"
+#include "dynamics/lp.h"
 
 /// Letters of one contact (zeno_letter values 0..3).
 #define MODE_N_LETTERS 4
@@ -46,22 +46,6 @@
 /// Rows of a pattern's LP per contact at most (a static S: two
 /// accelerations, the normal force and two cone edges).
 #define MODE_N_ROWS_PER_CONTACT 5
-
-void mode_n_dyn_of_problem(const contact_set_problem *p, mode_n_dyn *d) {
-  memset(d, 0, sizeof *d);
-  d->n = p->n;
-  for (int i = 0; i < p->n; i++) {
-    for (int k = 0; k < 3; k++) {
-      d->W[k][2 * i] = p->normal[i][k];
-      d->W[k][2 * i + 1] = p->tangent[i][k];
-    }
-    d->mu[i] = p->mu[i];
-  }
-  for (int k = 0; k < 3; k++) {
-    d->inv_mass[k] = p->inv_mass[k];
-    d->h[k] = p->load[k];
-  }
-}
 
 int mode_n_rank(const unsigned char *letter, int n) {
   int stick = 0, closed = 0;
