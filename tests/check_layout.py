@@ -35,7 +35,7 @@ import re
 import subprocess
 import sys
 
-LAYERS = ["base", "scene", "dynamics", "sim", "maps", "analysis", "grid", "sos", "certify",
+LAYERS = ["base", "scene", "dynamics", "simn", "sim", "maps", "analysis", "grid", "sos", "certify",
           "io"]
 FRONT_ENDS = {"plot": len(LAYERS), "view": len(LAYERS), "cli": len(LAYERS) + 1}
 RANK = {name: i for i, name in enumerate(LAYERS)}

@@ -28,29 +28,6 @@
 extern "C" {
 #endif
 
-/// How a run ended.
-typedef enum zeno_outcome {
-  ZENO_OUTCOME_RUNNING = 0,     ///< not ended yet
-  ZENO_OUTCOME_REST,            ///< static mode consistent at zero velocity
-  ZENO_OUTCOME_ESCAPED,         ///< left the scene's escape radius
-  ZENO_OUTCOME_DIVERGING,       ///< reverse chatter: impact speeds growing geometrically
-  ZENO_OUTCOME_AMBIGUOUS,       ///< several consistent modes and policy `stop`
-  ZENO_OUTCOME_INCONSISTENT,    ///< no consistent mode (Painlevé)
-  ZENO_OUTCOME_TIME_LIMIT,      ///< reached t_end
-  ZENO_OUTCOME_EVENT_LIMIT,     ///< reached max_events
-  ZENO_OUTCOME_SOLVER_FAILURE,  ///< the integrator failed (full model)
-  ZENO_OUTCOME_WALL_LIMIT       ///< the run used up the scene's stop.wall_time (wall clock)
-} zeno_outcome;
-
-/// What an event is.
-typedef enum zeno_event_kind {
-  ZENO_EVENT_START = 0,   ///< the initial mode was selected
-  ZENO_EVENT_IMPACT,      ///< an impact (velocity jump), then a new mode
-  ZENO_EVENT_TRANSITION,  ///< a mode change without impulse (lift-off, slip stop, ...)
-  ZENO_EVENT_ZENO,        ///< accumulation point of a completed Zeno sequence
-  ZENO_EVENT_END          ///< the run ended; `outcome` says why
-} zeno_event_kind;
-
 /// Complete mechanical state at one time.
 typedef struct zeno_state {
   double t;                              ///< time [time]

@@ -130,18 +130,6 @@ static zeno_status check_def(const zeno_contact_set_def *d, zeno_error *e) {
   return ZENO_OK;
 }
 
-void contact_wrenches(const double point[2], double surface_angle, double normal[3],
-                      double tangent[3]) {
-  const double t[2] = {cos(surface_angle), sin(surface_angle)};
-  const double n[2] = {-t[1], t[0]};  // n = J t
-  normal[0] = n[0];
-  normal[1] = n[1];
-  normal[2] = point[0] * n[1] - point[1] * n[0];
-  tangent[0] = t[0];
-  tangent[1] = t[1];
-  tangent[2] = point[0] * t[1] - point[1] * t[0];
-}
-
 void contact_set_problem_of(const zeno_contact_set_def *d, contact_set_problem *p,
                             double *force_scale, int index[ZENO_CONTACT_SET_MAX]) {
   memset(p, 0, sizeof *p);

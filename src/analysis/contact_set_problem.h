@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "dynamics/kinematics.h"
 #include "dynamics/mode_n.h"
 #include "zeno/contact_set.h"
 
@@ -57,13 +58,6 @@ zeno_status contact_set_theorem4_check(const contact_set_problem *p, contact_set
 /// when the mode has no intensity).
 zeno_status contact_set_mode_depth(const contact_set_problem *p, const zeno_contact_set_mode *mode,
                                    double *depth, bool *unstable, zeno_error *e);
-
-/// The wrenches (f_x, f_y, torque about the centre of mass) of a unit
-/// normal and a unit tangential force at a contact point (relative to the
-/// centre of mass) on a surface of tangent angle phi: t = (cos, sin) phi,
-/// n = J t.
-void contact_wrenches(const double point[2], double surface_angle, double normal[3],
-                      double tangent[3]);
 
 /// Builds the problem of a definition's touching contacts (gap 0) in the
 /// body's own units (M = I); *force_scale is the force unit and index[i]

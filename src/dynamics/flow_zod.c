@@ -74,14 +74,6 @@ void flow_advance(const double q0[3], const double qd0[3], const double qdd[3], 
   }
 }
 
-static void push(flow_crossing *out, int *n, double tau, zeno_guard g, int c) {
-  if (!isfinite(tau)) return;
-  out[*n].tau = tau;
-  out[*n].guard = g;
-  out[*n].contact = c;
-  (*n)++;
-}
-
 // Whether the escape crossings can change what a caller reads: the order
 // of the crossings and the tie margin of the next one, (tau_k - tau_0) /
 // tau_0, which counts below 1 only (SIM_TIE_NONE). With guard crossings
@@ -125,22 +117,26 @@ int flow_crossings_inv(int nc, zeno_mode mode, const double c[4], const double c
       // pushed in: the impact is now (at z = 0 the root at the start is
       // excluded below, and a contact closing at 1e-161, or left at rest by
       // speeds that underflowed to zero, fell through the surface).
-      if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0))) push(out, &n, 0.0, ZENO_GUARD_GAP, i);
+      if (z <= 0 && (zd < 0 || (zd == 0 && cdd[2 * i] < 0)))
+        flow_crossing_push(out, &n, 0.0, ZENO_GUARD_GAP, i);
       else  // a linear gap's divisor is its rate, not a constant
-        push(out, &n,
-             first_root(z, zd, cdd[2 * i], inv && cdd[2 * i] != 0 ? &inv[2 * i] : NULL, -1),
-             ZENO_GUARD_GAP, i);
+        flow_crossing_push(out, &n,
+                           first_root(z, zd, cdd[2 * i],
+                                      inv && cdd[2 * i] != 0 ? &inv[2 * i] : NULL, -1),
+                           ZENO_GUARD_GAP, i);
     } else if (l == ZENO_LETTER_P || l == ZENO_LETTER_N) {
-      push(out, &n,
-           first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, inv ? &inv[2 * i + 1] : NULL,
-                      l == ZENO_LETTER_P ? -1 : +1),
-           ZENO_GUARD_SLIP_VELOCITY, i);
+      flow_crossing_push(out, &n,
+                         first_root(cd[2 * i + 1], cdd[2 * i + 1], 0, inv ? &inv[2 * i + 1] : NULL,
+                                    l == ZENO_LETTER_P ? -1 : +1),
+                         ZENO_GUARD_SLIP_VELOCITY, i);
     }
   }
   if (!escape_may_matter(nc, c, cd, cdd, radius, out, n)) return sort_crossings(out, n);
   for (int a = 0; a < 2 * nc; a++) {
-    push(out, &n, flow_first_root(c[a] - radius, cd[a], cdd[a], +1), ZENO_GUARD_ESCAPE, a / 2);
-    push(out, &n, flow_first_root(c[a] + radius, cd[a], cdd[a], -1), ZENO_GUARD_ESCAPE, a / 2);
+    flow_crossing_push(out, &n, flow_first_root(c[a] - radius, cd[a], cdd[a], +1),
+                       ZENO_GUARD_ESCAPE, a / 2);
+    flow_crossing_push(out, &n, flow_first_root(c[a] + radius, cd[a], cdd[a], -1),
+                       ZENO_GUARD_ESCAPE, a / 2);
   }
   return sort_crossings(out, n);
 }

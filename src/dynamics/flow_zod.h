@@ -4,6 +4,8 @@
 #ifndef ZENO_DYNAMICS_FLOW_ZOD_H
 #define ZENO_DYNAMICS_FLOW_ZOD_H
 
+#include <math.h>
+
 #include "zeno/mode.h"
 
 /// One guard crossing ahead of the current state.
@@ -12,6 +14,16 @@ typedef struct flow_crossing {
   zeno_guard guard;
   int contact;  ///< 0-based contact, -1 for none
 } flow_crossing;
+
+/// Appends a crossing at tau (none when tau is not finite: no root).
+static inline void flow_crossing_push(flow_crossing *out, int *n, double tau, zeno_guard guard,
+                                      int contact) {
+  if (!isfinite(tau)) return;
+  out[*n].tau = tau;
+  out[*n].guard = guard;
+  out[*n].contact = contact;
+  (*n)++;
+}
 
 /// The most crossings one segment can report (gap and slip per contact, and
 /// +-escape for four contact coordinates).

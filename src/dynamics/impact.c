@@ -278,6 +278,19 @@ static bool resolve_complementarity(const contact_dyn *d, const impact_input *in
   return false;
 }
 
+unsigned char impact_chatterjee_ruina(double mu, double e, double et, double pn_I, double pn_II,
+                                      double pt_II, double *pn, double *pt) {
+  double kappa = 1 + et;
+  *pn = (1 + e) * pn_I + kappa * (pn_II - pn_I);
+  *pt = kappa * pt_II;
+  if (friction_cone_holds(mu, *pn, *pt, 0)) return ZENO_LETTER_S;
+  // Clipped onto the cone's edge: |kappa pt_II| = mu ((1 + e) pn_I + kappa (pn_II - pn_I)).
+  kappa = mu * (1 + e) * pn_I / (fabs(pt_II) - mu * (pn_II - pn_I));
+  *pn = (1 + e) * pn_I + kappa * (pn_II - pn_I);
+  *pt = kappa * pt_II;
+  return *pt < 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
+}
+
 // Chatterjee & Ruina (1998): with P_I the plastic frictionless impulse
 // (along the normal, it stops the normal velocity) and P_II the plastic
 // sticking impulse (it stops the contact), the candidate is
@@ -291,13 +304,8 @@ static bool resolve_complementarity(const contact_dyn *d, const impact_input *in
 // kinetic energy at e = 0.8.)
 static bool resolve_chatterjee_ruina(const contact_dyn *d, const impact_input *in,
                                      impact_result *out) {
-  int i = -1, count = 0;
-  for (int c = 0; c < d->n; c++)
-    if (in->impacting[c]) {
-      i = c;
-      count++;
-    }
-  if (count != 1) return false;
+  const int i = impact_single_contact(in->impacting, d->n);
+  if (i < 0) return false;
   unsigned char letter[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
   letter[i] = ZENO_LETTER_S;
   double x[4], y[4];
@@ -306,15 +314,8 @@ static bool resolve_chatterjee_ruina(const contact_dyn *d, const impact_input *i
   if (!(d->D[n][n] > 0)) return false;
   const double pn_I = -in->v[n] / d->D[n][n];  // frictionless plastic: normal only
   const double pn_II = x[n], pt_II = x[t];     // sticking plastic
-  double kappa = 1 + in->et;
-  double pn = (1 + in->e) * pn_I + kappa * (pn_II - pn_I), pt = kappa * pt_II;
-  if (!friction_cone_holds(d->mu[i], pn, pt, 0)) {  // clipped onto the cone's edge:
-    // |kappa pt_II| = mu ((1 + e) pn_I + kappa (pn_II - pn_I)).
-    kappa = d->mu[i] * (1 + in->e) * pn_I / (fabs(pt_II) - d->mu[i] * (pn_II - pn_I));
-    pn = (1 + in->e) * pn_I + kappa * (pn_II - pn_I);
-    pt = kappa * pt_II;
-    letter[i] = pt < 0 ? ZENO_LETTER_P : ZENO_LETTER_N;
-  }
+  double pn, pt;
+  letter[i] = impact_chatterjee_ruina(d->mu[i], in->e, in->et, pn_I, pn_II, pt_II, &pn, &pt);
   double xx[4] = {0, 0, 0, 0};
   xx[2 * i] = pn;
   xx[2 * i + 1] = pt;
@@ -330,15 +331,25 @@ static bool resolve_chatterjee_ruina(const contact_dyn *d, const impact_input *i
 
 // Change of kinetic energy by the impulse x in contact space:
 // x . (v- + D x / 2).
-static bool adds_energy(const contact_dyn *d, const impact_input *in, const double x[4]) {
+bool impact_adds_energy(int m, const double *D, int stride, const double *v, const double *x) {
   double change = 0, size = 0;
-  for (int a = 0; a < 2 * d->n; a++) {
+  for (int a = 0; a < m; a++) {
     double dx = 0;
-    for (int b = 0; b < 2 * d->n; b++) dx += d->D[a][b] * x[b];
-    change += x[a] * (in->v[a] + 0.5 * dx);
-    size += fabs(x[a] * in->v[a]);
+    for (int b = 0; b < m; b++) dx += D[a * stride + b] * x[b];
+    change += x[a] * (v[a] + 0.5 * dx);
+    size += fabs(x[a] * v[a]);
   }
   return change > IMPACT_ENERGY_RTOL * size;
+}
+
+int impact_single_contact(const bool *impacting, int n) {
+  int i = -1, count = 0;
+  for (int c = 0; c < n; c++)
+    if (impacting[c]) {
+      i = c;
+      count++;
+    }
+  return count == 1 ? i : -1;
 }
 
 // The complementarity laws (15) with their restitution target: the
@@ -407,7 +418,7 @@ bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result 
       // add energy: the law never does.
       if (resolve_chatterjee_ruina(d, in, out)) return true;
       if (!resolve_complementarity(d, &eff, out)) return false;
-      if (!adds_energy(d, in, out->impulse)) return true;
+      if (!impact_adds_energy(2 * d->n, &d->D[0][0], 4, in->v, out->impulse)) return true;
       eff.e = 0;
       return resolve_complementarity(d, &eff, out);
   }

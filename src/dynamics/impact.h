@@ -33,6 +33,24 @@ typedef struct impact_result {
   double qd[3];                              ///< post-impact generalised velocity
 } impact_result;
 
+/// Chatterjee & Ruina's impulse (pn, pt) at one contact from its
+/// frictionless plastic normal impulse pn_I and its sticking plastic
+/// impulse (pn_II, pt_II): (1 + e) P_I + (1 + et) (P_II - P_I), its second
+/// coefficient lowered onto the friction cone's edge when outside. Returns
+/// the contact's letter: S inside the cone, P or N on its edge.
+unsigned char impact_chatterjee_ruina(double mu, double e, double et, double pn_I, double pn_II,
+                                      double pt_II, double *pn, double *pt);
+
+/// Whether the impulse x adds kinetic energy above rounding: the change
+/// x . (v- + D x / 2) in contact space (m coordinates, D row-major with
+/// `stride`) above IMPACT_ENERGY_RTOL of |x . v-| (Chatterjee-Ruina's
+/// fallback never does).
+bool impact_adds_energy(int m, const double *D, int stride, const double *v, const double *x);
+
+/// The one impacting contact of n, or -1 when none or several impact
+/// (Chatterjee-Ruina resolves single impacts).
+int impact_single_contact(const bool *impacting, int n);
+
 /// Resolves one impact. Returns false when no candidate of the law is
 /// consistent (an inconsistent impact, Painlevé-type).
 bool impact_resolve(const contact_dyn *d, const impact_input *in, impact_result *out);

@@ -28,6 +28,18 @@ static bool invert3(double A[3][3], double inv[3][3]) {
   return true;
 }
 
+void contact_wrenches(const double point[2], double surface_angle, double normal[3],
+                      double tangent[3]) {
+  const double t[2] = {cos(surface_angle), sin(surface_angle)};
+  const double n[2] = {-t[1], t[0]};  // n = J t
+  normal[0] = n[0];
+  normal[1] = n[1];
+  normal[2] = point[0] * n[1] - point[1] * n[0];
+  tangent[0] = t[0];
+  tangent[1] = t[1];
+  tangent[2] = point[0] * t[1] - point[1] * t[0];
+}
+
 zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zeno_error *e) {
   memset(km, 0, sizeof *km);
   const zeno_status pair = zeno_scene_require_pair(s, e);
@@ -60,13 +72,12 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *s, zen
     }
     km->mu[i] = c->mu;
     km->length_scale = fmax(km->length_scale, hypot(c->point[0], c->point[1]));
-    // d r_i = d r_c + d theta J p_i at theta = 0; J p = (-p_y, p_x).
-    const double Jp[2] = {-km->p[i][1], km->p[i][0]};
-    const double *dir[2] = {km->nrm[i], km->tan_[i]};
-    for (int k = 0; k < 2; k++) {
-      km->W0[0][2 * i + k] = dir[k][0];
-      km->W0[1][2 * i + k] = dir[k][1];
-      km->W0[2][2 * i + k] = dir[k][0] * Jp[0] + dir[k][1] * Jp[1];
+    // d r_i = d r_c + d theta J p_i at theta = 0: the contact's wrenches.
+    double normal[3], tangent[3];
+    contact_wrenches(c->point, c->surface_angle, normal, tangent);
+    for (int k = 0; k < 3; k++) {
+      km->W0[k][2 * i] = normal[k];
+      km->W0[k][2 * i + 1] = tangent[k];
     }
   }
   km->force_scale = scene_load_scale(s);

@@ -39,6 +39,14 @@ typedef struct kinematics_model {
   double contact_mass;
 } kinematics_model;
 
+/// The wrenches (f_x, f_y, torque about the centre of mass) of a unit
+/// normal and a unit tangential force at a contact point (relative to the
+/// centre of mass) on a surface of tangent angle phi: t = (cos, sin) phi,
+/// n = J t. They are also the ZOD's Jacobian columns of the contact's gap
+/// and slip (z = n . q, x = t . q for q = (x, y, theta)).
+void contact_wrenches(const double point[2], double surface_angle, double normal[3],
+                      double tangent[3]);
+
 /// Builds the model of a validated scene. Fails with ZENO_ERR_GEOMETRY when
 /// the q' coordinates are undefined (the normal at contact 1 passes through
 /// contact 2, so z1, z2, x2 do not fix the pose).

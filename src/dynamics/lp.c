@@ -27,6 +27,14 @@
 /// (GLPK's error is ~1e-10); a larger gap means the basis was misread.
 #define LP_REFINE_AGREE_RTOL 1e-6
 
+/// Simplex iterations allowed: the simplex visits far fewer vertices than
+/// this on every LP here (a few times rows + columns); a degenerate problem
+/// that cycles (data near the limits of the scaling, such as a chatter's
+/// impulses run down to 1e-200) stops with GLPK's iteration limit, a
+/// failure reported as ZENO_ERR_SINGULAR, instead of hanging its caller.
+#define LP_ITERATIONS_PER_SIZE 100
+#define LP_ITERATIONS_MIN 1000
+
 void lp_dense_init(lp_dense *lp, int rows, int cols) {
   memset(lp, 0, sizeof *lp);
   lp->rows = rows;
@@ -52,6 +60,7 @@ static int glpk_kind(lp_bound kind) {
     case LP_LOWER: return GLP_LO;
     case LP_UPPER: return GLP_UP;
     case LP_FIXED: return GLP_FX;
+    case LP_RANGE: return GLP_DB;
     default: return GLP_FR;
   }
 }
@@ -153,8 +162,8 @@ static void refine_vertex(const glpk_api *g, glp_prob *P, const lp_problem *lp, 
 // Violation of lo <= value <= hi (by kind), relative to `size`.
 static double bound_violation(lp_bound kind, double lo, double hi, double value, double size) {
   double v = 0;
-  if (kind == LP_LOWER || kind == LP_FIXED) v = fmax(v, lo - value);
-  if (kind == LP_UPPER) v = fmax(v, value - hi);
+  if (kind == LP_LOWER || kind == LP_FIXED || kind == LP_RANGE) v = fmax(v, lo - value);
+  if (kind == LP_UPPER || kind == LP_RANGE) v = fmax(v, value - hi);
   if (kind == LP_FIXED) v = fmax(v, value - lo);
   return v > 0 ? v / size : 0;
 }
@@ -192,6 +201,7 @@ static int run_simplex(const glpk_api *g, const lp_problem *lp, lp_outcome *out,
   glp_smcp parm;
   g->init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
+  parm.it_lim = LP_ITERATIONS_PER_SIZE * (lp->rows + lp->cols) + LP_ITERATIONS_MIN;
   const int ret = g->simplex(P, &parm);
   *status = g->get_status(P);
   if (ret == 0 && *status == GLP_OPT) {

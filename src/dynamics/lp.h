@@ -18,7 +18,8 @@ typedef enum lp_bound {
   LP_FREE = 0,  ///< no bound
   LP_LOWER,     ///< x >= lo
   LP_UPPER,     ///< x <= hi
-  LP_FIXED      ///< x = lo
+  LP_FIXED,     ///< x = lo
+  LP_RANGE      ///< lo <= x <= hi
 } lp_bound;
 
 /// maximise obj . x subject to row bounds on A x and column bounds on x.

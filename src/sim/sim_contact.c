@@ -199,13 +199,8 @@ void sim_enforce(zeno_sim *s, const mode_class *cls) {
 /* ---------- classification and mode selection ---------- */
 
 tolerances sim_make_tol(const zeno_sim *s, double vscale) {
-  tolerances t;
-  t.v = s->def.velocity_rtol * vscale;
-  t.impulse = s->def.velocity_rtol * vscale * s->km.mass;
-  t.mode.force = s->def.force_rtol * s->km.force_scale;
-  t.mode.accel = s->def.force_rtol * s->km.accel_scale;
-  t.mode.closed = false;
-  return t;
+  return zero_tol_make(s->def.velocity_rtol, s->def.force_rtol, vscale, s->km.mass,
+                       s->km.force_scale, s->km.accel_scale);
 }
 
 static unsigned char slip_class(double xd, double tol) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "dynamics/zero_tol.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_kernel.h"
 #include "sim/sim_restart.h"
@@ -18,13 +19,9 @@
 zeno_sim_def zeno_sim_def_default(void) {
   zeno_sim_def d;
   memset(&d, 0, sizeof d);
-  // Exact ZOD arithmetic loses a few ulps per event; 1e-9 of the state's
-  // own velocity scale is zero with room for ~1e6 accumulated roundings.
-  d.velocity_rtol = 1e-9;
-  // Forces are constants of one linear solve per mode: 1e-10 of the load.
-  d.force_rtol = 1e-10;
-  // Guards within 1e-9 of the segment length are one simultaneous event.
-  d.time_rtol = 1e-9;
+  d.velocity_rtol = ZERO_TOL_VELOCITY_RTOL;  // the reasons: dynamics/zero_tol.h
+  d.force_rtol = ZERO_TOL_FORCE_RTOL;
+  d.time_rtol = ZERO_TOL_TIME_RTOL;
   // ZOD period ratios are exact up to rounding (~1e-13 after a few
   // periods); 1e-7 separates them from transient ratios.
   d.ratio_rtol = 1e-7;

@@ -15,6 +15,7 @@
 #include "dynamics/impact.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
+#include "dynamics/zero_tol.h"
 #include "scene/scene_units.h"
 #include "sim/sim_table.h"
 #include "zeno/impact_law.h"
@@ -284,11 +285,9 @@ zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale, flow_cros
 void sim_full_sample(const zeno_sim *s, const segment *g, double t, double q[3], double qd[3]);
 
 /* contact state (sim_contact.c) */
-typedef struct tolerances {
-  double v;        ///< zero velocity
-  double impulse;  ///< zero impulse
-  mode_tol mode;
-} tolerances;
+/// A segment's zeros (dynamics/zero_tol.h, shared with the N-contact
+/// engine).
+typedef zero_tol tolerances;
 
 /// The mode's accelerations in ZOD coordinates.
 void sim_mode_rates(const zeno_sim *s, const mode_solution *sol, double qddp[3]);

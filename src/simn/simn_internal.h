@@ -1,0 +1,92 @@
+// Private state of the N-contact engine, shared by simn.c (the event loop)
+// and simn_state.c (the state's corrections, classes and mode choice).
+// Not public API.
+#ifndef ZENO_SIMN_SIMN_INTERNAL_H
+#define ZENO_SIMN_SIMN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dynamics/zero_tol.h"
+#include "simn/simn.h"
+
+#define MAXC SIMN_MAX_CONTACTS
+#define MAXV (2 * SIMN_MAX_CONTACTS)
+
+/// A terminal mode's escape counts from rest at this fraction of the
+/// acceleration scale (sim_create.c's SIM_TERMINAL_ACCEL_RTOL).
+#define SIMN_TERMINAL_ACCEL_RTOL 1e-9
+/// Gaps within this fraction of the state's contact coordinates touch at
+/// the start (sim_create.c's SIM_START_GAP_RTOL).
+#define SIMN_START_GAP_RTOL 1e-12
+/// Guard crossings of one segment at most: a gap or a slip per contact and
+/// two escapes per contact coordinate.
+#define SIMN_MAX_CROSSINGS (5 * MAXC)
+/// Kinematic classes remembered per run (each with its consistent modes).
+#define SIMN_CLASS_CACHE 256
+
+/// The consistent modes of one class, solved once (the ZOD's dynamics are
+/// constant): the first and the last in preference order, and all names.
+typedef struct simn_choice {
+  mode_n_class cls;
+  bool closed;  ///< found by the closed reading (a tie)
+  int count;
+  unsigned char letters[SIMN_LISTED_MODES][MAXC];
+  mode_n_solution first, last;
+} simn_choice;
+
+struct simn {
+  simn_model m;
+  simn_def def;
+  double escape_radius, escape_horizon;
+  double t, q[3], qd[3];  ///< q' and its rate
+  mode_n_solution sol;    ///< the mode in force
+  double qddp[3];         ///< its accelerations in q' (mode_rates)
+  /// Since the last event: the contact's gap was projected to zero, and its
+  /// normal rate too (closed). The guards read these zeros exactly, as the
+  /// two-contact engine's q' coordinates hold them (gaps are components).
+  bool at_surface[MAXC], rate_zero[MAXC];
+  double vscale;
+  bool started, finished, end_pending, start_impact;
+  zeno_outcome pending_outcome;
+  zeno_guard pending_guard;
+  char failure[SIMN_FAILURE_SIZE];  ///< a solver failure's message (cut)
+  long event_count;
+  int consistent_count;
+  unsigned char consistent[SIMN_LISTED_MODES][MAXC];
+  simn_choice *cache;
+  int cache_len;
+  char *word;
+  size_t word_len, word_cap;
+};
+
+// Contact coordinate a at the nominal pose: a gap's gap0, a slip's 0. The
+// escape radius bounds the displacement from it.
+
+/// Contact coordinate a at the nominal pose: a gap's gap0, a slip's 0. The
+/// escape radius bounds the displacement from it.
+static inline double simn_offset(const simn *s, int a) {
+  return a % 2 == 0 ? s->m.gap0[a / 2] : 0.0;
+}
+
+/* simn_state.c */
+zero_tol simn_make_tol(const simn *s, double vscale);
+/// The speed scale: the largest contact rate of the contacts that touch at
+/// the nominal pose (all, if none does).
+double simn_contact_speed(const simn *s, const double qd[3]);
+/// sim_classify: the kinematic class of each contact at the state.
+void simn_classify(const simn *s, const bool *touching, double tol_v, mode_n_class *cls);
+/// Gaps of the touching contacts to zero (positions).
+void simn_zero_gaps(simn *s, const bool *touching);
+/// sim_enforce: the closed contacts' gaps and rates to their constraints.
+void simn_enforce(simn *s, const mode_n_class *cls);
+/// Ends the run at its next event with this outcome.
+void simn_end_with(simn *s, zeno_outcome outcome, zeno_guard guard);
+/// An LP GLPK could not solve (ZENO_ERR_SINGULAR) as a `solver-failure`
+/// end; other statuses pass.
+zeno_status simn_solver_failure(simn *s, zeno_status st, zeno_error *e);
+/// After an event: the next mode by the class and the ambiguity policy,
+/// and what ends the run, if anything.
+zeno_status simn_choose_next(simn *s, const mode_n_class *cls, const zero_tol *tol, zeno_error *e);
+
+#endif
