@@ -606,6 +606,95 @@ static void full_model_ends_as_the_zod(void **state) {
   run_free(&r);
 }
 
+/* ---- a chain whose limit lies beyond t_end --------------------------------- */
+
+/// Property case 12221's limit and rest point x2 (t_end = 1e4), measured
+/// once (`zeno simulate`).
+#define T_LIMIT_CASE12221 1830.4487
+#define X2_CASE12221 (-1302.878)
+/// Events of the fast-forwarded run to t_end (measured 45): the chain up to
+/// its detection and at most SIM_FORWARD_MARGIN_PERIODS + 1 periods after.
+#define FORWARD_MAX_EVENTS 100
+/// The skipped periods' geometric sums against the same ~3000 periods
+/// simulated one by one, per coordinate: the detection holds the ratios
+/// constant to ratio_rtol (1e-7), and the simulated periods drift from an
+/// exact geometric sequence by about that much each (measured 6e-6 on the
+/// gaps, 2e-6 on the rates, 7e-11 on x2; the limit's extrapolation makes
+/// the same approximation).
+#define FORWARD_RTOL 1e-5
+
+// Runs s with a definition, keeping only its summary.
+static void run_summary(const zeno_scene *s, const zeno_sim_def *def, zeno_summary *sum) {
+  zeno_error err;
+  zeno_sim *sim = zeno_sim_create(s, def, &err);
+  assert_non_null(sim);
+  zeno_event ev;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
+  }
+  zeno_sim_summary(sim, sum);
+  zeno_sim_destroy(sim);
+}
+
+// Property case 12221 (Newton e = 0.0099): after its first completion the
+// body repeats SF FI FF IF FF IF FF IF FF IF NF, a sequence of period 5
+// impacts and ratio 0.99996 whose limit, t = 1830.45, lies beyond t_end =
+// 1000. Simulated period by period it reached t = 900.95 after 100,000
+// events and ended `event-limit` (the full model rests). Its periods are
+// exact geometric copies, so the whole periods before t_end are skipped
+// at once: it ends `time-limit` at t_end after a few dozen events, in the
+// state the same periods simulated one by one reach (the detection of
+// period 5 switched off: max_period 1). Given the time, it rests at its
+// limit.
+static void chain_beyond_the_time_limit(void **state) {
+  (void)state;
+  const char *const set[] = {
+      "paper.alpha=-47.183136327079247",
+      "paper.l1=-2.0207957192023875",
+      "paper.l2=-2.1604624058632194",
+      "paper.h=1.8790240698530762",
+      "paper.phi1=-41.982938602572403",
+      "paper.phi2=78.542180777834517",
+      "paper.mu1=0.78915477900709574",
+      "paper.mu2=0.66007556191112271",
+      "initial.qp=[0.1801054091858123,0.98307059277306863,0.34437528873912604]",
+      "initial.qdp=[0.78900708664033559,0.64459880830817595,-0.068819700753019353]",
+      "impact.law=newton",
+      "impact.e=0.0098589696452003658",
+      "stop.escape_radius=1e6",
+      "stop.max_events=100000",
+      "stop.t_end=200"};
+  zeno_scene s;
+  load_example2(set, 15, &s);
+  zeno_sim_def def = zeno_sim_def_default();
+  zeno_summary fast, slow;
+  run_summary(&s, &def, &fast);
+  assert_int_equal(fast.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  assert_true(fast.t == s.t_end);
+  assert_true(fast.events <= FORWARD_MAX_EVENTS);
+  def.max_period = 1;
+  run_summary(&s, &def, &slow);
+  assert_int_equal(slow.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  assert_true(slow.events > 100 * FORWARD_MAX_EVENTS);
+  for (int k = 0; k < 3; k++) {
+    if (!(rel_diff(fast.final_state.zod[k], slow.final_state.zod[k]) < FORWARD_RTOL))
+      fail_msg("q'[%d] at t_end: %.17g fast-forwarded, %.17g simulated", k, fast.final_state.zod[k],
+               slow.final_state.zod[k]);
+    if (!(rel_diff(fast.final_state.zod_rate[k], slow.final_state.zod_rate[k]) < FORWARD_RTOL))
+      fail_msg("q'dot[%d] at t_end: %.17g fast-forwarded, %.17g simulated", k,
+               fast.final_state.zod_rate[k], slow.final_state.zod_rate[k]);
+  }
+  // At t_end = 1000 too (it ended `event-limit`), and at 1e4 it rests.
+  s.t_end = 1000;
+  run_summary(&s, NULL, &fast);
+  assert_int_equal(fast.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  assert_true(fast.events <= FORWARD_MAX_EVENTS);
+  s.t_end = 1e4;
+  run_summary(&s, NULL, &fast);
+  assert_int_equal(fast.outcome, ZENO_OUTCOME_REST);
+  assert_true(rel_diff(fast.t, T_LIMIT_CASE12221) < FLOOR_REST_RTOL);
+  assert_true(rel_diff(fast.final_state.zod[2], X2_CASE12221) < FLOOR_REST_RTOL);
+}
+
 /* ---- inconsistent with its proof ----------------------------------------- */
 
 // The Painlevé rod above its bound (mu = 1.5 > 4/3), slipping the way the
@@ -1087,6 +1176,7 @@ int main(void) {
       cmocka_unit_test(scene_warnings_every_command),
       cmocka_unit_test(double_chatter_at_the_floor_rests),
       cmocka_unit_test(full_model_ends_as_the_zod),
+      cmocka_unit_test(chain_beyond_the_time_limit),
       cmocka_unit_test(cli_edge_states),
       cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),
