@@ -376,7 +376,11 @@ void sim_zeno_detect(zeno_sim *s) {
     if (!sim_periodic(v, p, K)) continue;
     double r0 = 0;
     if (!sim_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
-      if (!full && sim_grown_reverse_chatter(s, v, p, K)) return;
+      if (!full &&
+          (sim_grown_reverse_chatter(s, v, p, K) || sim_outgrown_reverse_chatter(s, v, p, K)))
+        return;
+      if (full && !sim_at_rounding(s, rec(s, 0)) && sim_outgrown_reverse_chatter(s, v, p, K))
+        return;
       continue;
     }
     if (r0 < 1 - rtol_conv) {
