@@ -680,9 +680,10 @@ static void restitution_cases(void **state) {
   // The ZOD never gives up where the physics goes on: no `inconsistent`
   // where the full model rests (303 of 20,000 before the floor rules of
   // issue 30), and `event-limit` there at most once in RARE_EVENT_LIMIT
-  // cases (measured 2 of 20,000: a chatter at 1e-10 of the start speed
-  // whose flights come within 100 ulps of the time; a chain of ratio near
-  // 1 whose limit lies beyond t_end. 5 more, chatters at both contacts re-
+  // cases (measured 1 of 20,000: a chatter at 1e-10 of the start speed
+  // whose flights come within 100 ulps of the time. A sequence of ratio
+  // near 1 whose limit lies beyond t_end is fast-forwarded to t_end now,
+  // case 12221. 5 more, chatters at both contacts re-
   // excited after each floor completion, rest since the floor closes a
   // contact at its surface moving at the floor's speeds.)
   assert_int_equal(pairs[ZENO_OUTCOME_INCONSISTENT][ZENO_OUTCOME_REST], 0);

@@ -520,7 +520,7 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   if (s->scene.wall_time > 0 && !s->run.end_pending &&
       clock_seconds() - s->run.wall_start >= s->scene.wall_time) {
     // Between events: the state is a consistent one, after the last event.
-    s->run.start_impact = s->run.zeno_pending = false;
+    s->run.start_impact = s->run.zeno_pending = s->zeno.forward_pending = false;
     s->run.end_pending = true;
     s->run.pending_outcome = ZENO_OUTCOME_WALL_LIMIT;
     s->run.pending_guard = ZENO_GUARD_NONE;
@@ -528,6 +528,7 @@ static zeno_status next_event(zeno_sim *s, zeno_event *ev) {
   if (s->run.start_impact) return emit_start_impact(s, ev);
   if (s->run.end_pending) return emit_end(s, ev);
   if (s->run.zeno_pending) return sim_zeno_emit(s, ev);
+  if (s->zeno.forward_pending && sim_zeno_forward(s) != ZENO_OK) return ZENO_ERR_NOMEM;
   return flow_to_event(s, ev);
 }
 

@@ -120,6 +120,10 @@ typedef struct sim_zeno {
   int pending_period;
   int pending_order;  ///< 1: a sequence of impacts; 2: a chain of sequences
   long pending_impacts;
+  /* a pending fast-forward (ZOD): whole periods of a sequence or chain
+     whose limit lies beyond t_end, skipped to this state */
+  bool forward_pending;
+  double forward_t, forward_q[3], forward_qd[3];
   /* diverging */
   double div_ratio;
   int div_period;
@@ -200,6 +204,9 @@ void sim_zeno_reset(zeno_sim *s);
 /// After an impact: sets zeno_pending (a converging sequence, with its
 /// extrapolated limit) or end_pending with outcome diverging.
 void sim_zeno_detect(zeno_sim *s);
+/// Applies a pending fast-forward (zeno.forward_pending): the state of a
+/// whole number of periods later, a linear stand-in segment over them.
+zeno_status sim_zeno_forward(zeno_sim *s);
 /// Whether sim_zeno_detect() would do nothing after the impacts-th impact
 /// (at `speed`, the first at first_speed) of a fresh ZOD run, with no
 /// completion before: too few impacts for a period, none at a floor.

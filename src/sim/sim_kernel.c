@@ -373,7 +373,7 @@ static kstep crossing(kernel_run *r, const sim_hits *hits, double cd[4], double 
       // The event loop's detection: the completion of a Zeno sequence (the
       // ZENO event) and a diverging run's end are the loop's next event.
       sim_zeno_detect(s);
-      to_loop = s->run.zeno_pending || s->run.end_pending;
+      to_loop = s->run.zeno_pending || s->run.end_pending || s->zeno.forward_pending;
     } else if (!sim_zeno_quiet(s, r->k.impacts, speed, r->k.first_speed)) {
       return K_BACK;
     }
@@ -531,7 +531,8 @@ bool sim_kernel_runs(const zeno_sim *s) {
 
 sim_kernel_end sim_kernel_run(zeno_sim *s) {
   if (!sim_kernel_runs(s) || s->run.finished || !kernel_applies(s) ||
-      (s->run.started && (s->run.start_impact || s->run.end_pending || s->run.zeno_pending)))
+      (s->run.started && (s->run.start_impact || s->run.end_pending || s->run.zeno_pending ||
+                          s->zeno.forward_pending)))
     return SIM_KERNEL_LOOP;
   kernel_run r;
   kernel_run_init(&r, s, true);

@@ -84,21 +84,31 @@ static bool limit_before_end(const zeno_sim *s) { return s->zeno.pending_t <= s-
 // same phase of the last three periods. Velocities and times of a ZOD
 // sequence are exact geometric series of ratio r; positions add the
 // increments v tau + a tau^2 / 2, a sum of two series of ratios r and r^2.
-static void extrapolate(zeno_sim *s, rview v, int p, double r) {
+// The state at the phase of the newest record, sums g and g2 of the
+// series of ratios r and r^2 later: g = r / (1 - r), g2 = r^2 / (1 - r^2)
+// at the limit; r (1 - r^n) / (1 - r) and r^2 (1 - r^2n) / (1 - r^2) n
+// periods on.
+static void geometric_advance(rview v, int p, double r, double g, double g2, double *t, double q[3],
+                              double qd[3]) {
   const impact_record *a = at(v, 0), *b = at(v, p), *c = at(v, 2 * p);
-  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  s->zeno.pending_t = a->t + (a->t - b->t) * g;
-  const double t_prev = b->t + (b->t - c->t) * g;
-  s->zeno.pending_err = fabs(s->zeno.pending_t - t_prev);
-  double dqd[3];  // the limit predicted a period earlier, minus this one
+  *t = a->t + (a->t - b->t) * g;
   for (int k = 0; k < 3; k++) {
-    s->zeno.pending_qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
-    dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - s->zeno.pending_qd[k];
+    qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
     const double e0 = a->q[k] - b->q[k], e1 = b->q[k] - c->q[k];
     const double lin = (e1 * r * r - e0) / (r - 1);
     const double quad = e0 - lin;
-    s->zeno.pending_q[k] = a->q[k] + lin * g + quad * g2;
+    q[k] = a->q[k] + lin * g + quad * g2;
   }
+}
+
+static void extrapolate(zeno_sim *s, rview v, int p, double r) {
+  const impact_record *b = at(v, p), *c = at(v, 2 * p);
+  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
+  geometric_advance(v, p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q, s->zeno.pending_qd);
+  const double t_prev = b->t + (b->t - c->t) * g;
+  s->zeno.pending_err = fabs(s->zeno.pending_t - t_prev);
+  double dqd[3];  // the limit predicted a period earlier, minus this one
+  for (int k = 0; k < 3; k++) dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - s->zeno.pending_qd[k];
   unsigned touched = 0;
   for (int k = 0; k < p; k++) touched |= at(v, k)->touched;
   s->zeno.pending_contacts = touched;
@@ -111,6 +121,66 @@ static void extrapolate(zeno_sim *s, rview v, int p, double r) {
   s->zeno.pending_rate_err = 0;
   for (int k = 0; k < 2 * s->km.n; k++)
     s->zeno.pending_rate_err = fmax(s->zeno.pending_rate_err, fabs(cd[k]));
+}
+
+/// A sequence (or chain) whose limit lies beyond t_end is fast-forwarded
+/// (ZOD) by whole periods to within this many periods of t_end, which are
+/// then simulated: the rounding of the geometric sums (a few ulps of the
+/// time per period skipped) never carries the run past t_end ...
+#define SIM_FORWARD_MARGIN_PERIODS 1
+/// ... when at least this many periods are skipped (fewer cost nothing to
+/// simulate).
+#define SIM_FORWARD_MIN_PERIODS 4
+
+// ZOD: the limit of the sequence (or chain) of period p and ratio r lies
+// beyond t_end; its periods repeat exactly, each r times the last, so the
+// state n periods on is the geometric sum of n of them. Instead of
+// simulating them one by one (a chain of ratio 0.99996, period 5, took
+// 100,000 events to reach 0.9 t_end and ended `event-limit`), the run
+// skips the whole periods that end before t_end: a fast-forward pending
+// for the loop, which goes on from there to t_end (the skipped impacts,
+// like a Zeno tail's, are not counted as simulated).
+static void forward_periods(zeno_sim *s, rview v, int p, double r) {
+  if (sim_is_full(s)) return;  // its periods are only asymptotically geometric
+  const impact_record *a = at(v, 0), *b = at(v, p);
+  const double T0 = a->t - b->t;
+  // Periods n with a->t + T0 r (1 - r^n) / (1 - r) <= t_end.
+  const double x = 1 - (s->scene.t_end - a->t) / T0 * (1 - r) / r;
+  if (!(T0 > 0 && x > 0 && x < 1)) return;
+  const double n = floor(log(x) / log(r)) - SIM_FORWARD_MARGIN_PERIODS;
+  if (!(n >= SIM_FORWARD_MIN_PERIODS)) return;
+  const double rn = pow(r, n);
+  double t, q[3], qd[3];
+  geometric_advance(v, p, r, r * (1 - rn) / (1 - r), r * r * (1 - rn * rn) / (1 - r * r), &t, q,
+                    qd);
+  if (!(t > s->run.t && t < s->scene.t_end)) return;
+  // The increments on the current state (the newest record's, with the
+  // mode chosen after it): exact zeros stay zero.
+  s->zeno.forward_t = t;
+  for (int k = 0; k < 3; k++) {
+    s->zeno.forward_q[k] = s->run.q[k] + (q[k] - a->q[k]);
+    s->zeno.forward_qd[k] = s->run.qd[k] + (qd[k] - a->qd[k]);
+  }
+  s->zeno.forward_pending = true;
+}
+
+zeno_status sim_zeno_forward(zeno_sim *s) {
+  s->zeno.forward_pending = false;
+  segment g = {.t0 = s->run.t, .t1 = s->zeno.forward_t, .mode = s->run.sol.mode, .zeno_tail = true};
+  memcpy(g.q0, s->run.q, sizeof g.q0);
+  memcpy(g.qd0, s->run.qd, sizeof g.qd0);
+  for (int k = 0; k < 3; k++)
+    g.qdd[k] = (s->zeno.forward_q[k] - s->run.q[k]) / (s->zeno.forward_t - s->run.t);
+  memcpy(g.force, s->run.sol.force, sizeof g.force);
+  if (sim_hist_push(s, &g) != ZENO_OK) return ZENO_ERR_NOMEM;
+  // The speed scale shrinks with the motion.
+  const double before = sim_contact_speed(s, s->run.qd);
+  const double after = sim_contact_speed(s, s->zeno.forward_qd);
+  if (before > 0 && after > 0) s->run.vscale *= after / before;
+  s->run.t = s->zeno.forward_t;
+  memcpy(s->run.q, s->zeno.forward_q, sizeof s->run.q);
+  memcpy(s->run.qd, s->zeno.forward_qd, sizeof s->run.qd);
+  return ZENO_OK;
 }
 
 // Sign of a contact slip rate with a zero band.
@@ -306,7 +376,11 @@ void sim_zeno_detect(zeno_sim *s) {
     if (!sim_periodic(v, p, K)) continue;
     double r0 = 0;
     if (!sim_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
-      if (!full && sim_grown_reverse_chatter(s, v, p, K)) return;
+      if (!full &&
+          (sim_grown_reverse_chatter(s, v, p, K) || sim_outgrown_reverse_chatter(s, v, p, K)))
+        return;
+      if (full && !sim_at_rounding(s, rec(s, 0)) && sim_outgrown_reverse_chatter(s, v, p, K))
+        return;
       continue;
     }
     if (r0 < 1 - rtol_conv) {
@@ -318,10 +392,12 @@ void sim_zeno_detect(zeno_sim *s) {
       s->zeno.pending_impacts = s->zeno.seq_impacts;
       // The series continues forever only if no slip reverses on the way:
       // otherwise the steps change before the limit and simulation goes on.
-      s->run.zeno_pending =
-          limit_before_end(s) && limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
-          limit_keeps_others_open(s, v) &&
-          tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t, s->zeno.seq_impacts, p);
+      const bool holds = limit_keeps_slip_signs(s, v, p, s->zeno.seq_first_speed) &&
+                         limit_keeps_others_open(s, v);
+      if (holds && !limit_before_end(s)) forward_periods(s, v, p, r0);
+      s->run.zeno_pending = holds && limit_before_end(s) &&
+                            tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t,
+                                            s->zeno.seq_impacts, p);
       return;
     }
     // Reverse chatter. The ZOD's ratios are exact. The full model's, known
@@ -485,8 +561,10 @@ void sim_chain_detect(zeno_sim *s) {
     extrapolate(s, v, p, r0);
     long per_period = 0;
     for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    if (limit_before_end(s) && limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
-        limit_keeps_others_open(s, v) &&
+    const bool holds = limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
+                       limit_keeps_others_open(s, v);
+    if (holds && !limit_before_end(s)) forward_periods(s, v, p, r0);
+    if (holds && limit_before_end(s) &&
         tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
       s->zeno.pending_impacts = s->zeno.chain_impacts;
       s->zeno.pending_order = 2;

@@ -131,3 +131,31 @@ bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   return sim_reverse_chatter(s, v, p, K, rtol, SIM_FULL_SLOW_DIVERGE_SPREADS * rtol,
                              s->def.diverge_rtol);
 }
+
+// Ends the run `diverging` (and returns true) for reverse chatter whose
+// ratios do not settle while it grows: the last K periods of length p
+// repeat the same steps, each longer and faster than the one before by
+// more than diverge_rtol, and the impact speed has grown past
+// SIM_DIVERGE_GROWTH times the sequence's first. The full model follows
+// the ZOD up to relative corrections of order eps times the perturbation
+// (24); a chatter that keeps growing carries its own corrections up with
+// it, so its ratios drift from period to period (1.31, 1.36, 1.32, 1.37 in
+// property case 187, where the ZOD's, exact, are one ratio of 1.37 and it
+// says `diverging`) and never settle to diverge_rtol: it bounced on,
+// growing, to its time limit. Under the ZOD a growing chatter whose steps
+// change now and then (FI IF, then FI FI IF) restarts its ratios at every
+// change, and grew to its time limit (and escaped beyond it) where the
+// full model, reading one stretch of K periods, said `diverging` (property
+// case 5273). The growth itself, sustained over K periods of the same
+// steps and tenfold since the sequence began, is the departure; the
+// growth keeps out a direction still turning at the bottom of a decay.
+bool sim_outgrown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
+  if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
+  const double grow = 1 + s->def.diverge_rtol;
+  for (int k = 0; k + 1 < K; k++) {
+    const impact_record *a = at(v, k * p), *b = at(v, (k + 1) * p), *c = at(v, (k + 2) * p);
+    if (!(a->t - b->t > grow * (b->t - c->t) && a->speed > grow * b->speed)) return false;
+  }
+  end_diverging(s, rec(s, 0)->speed / at(v, p)->speed, p);
+  return true;
+}

@@ -55,4 +55,9 @@ bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K);
 /// chatter whose ratio has settled to full_ratio_rtol.
 bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K);
 
+/// Ends the run `diverging` (and returns true) for reverse chatter whose
+/// periods of the same steps keep growing, by more than diverge_rtol each,
+/// once its bounces have grown tenfold (ratios that drift as it grows).
+bool sim_outgrown_reverse_chatter(zeno_sim *s, rview v, int p, int K);
+
 #endif
