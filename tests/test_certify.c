@@ -353,6 +353,51 @@ static void level_floor_certified(void **state) {
   cert_program_outcome_free(&o);
 }
 
+// The sliding block on a level floor: a double impact at contact 2 while
+// contact 1 slides (case PP) changes nothing at zero approach speed, so its
+// form E(u2, w2) has no w2^2 term and needs the cross term B <= 0 (from the
+// ray u2 = 0 into the cone). With total-degree bases its Gram matrix had a
+// zero diagonal, CSDP met B <= 0 only to sqrt(1e-9) and the exact check
+// found B = +1.5e-5 (not certified). With the tight variable's bases it is
+// certified exactly, B < 0 with room, and 1000 runs never increase V1, V2+
+// or V2-.
+static void sliding_block_certified(void **state) {
+  (void)state;
+  zeno_scene s = load("sliding-block.yaml", NULL, 0);
+  zeno_scene own;
+  scene_in_units(&s, scene_units_of(&s), &own);
+  cert_system sys;
+  bool refused = true;
+  char reason[CERT_REASON_SIZE];
+  assert_int_equal(cert_build(&own, &sys, &refused, reason, NULL), ZENO_OK);
+  assert_false(refused);
+  assert_true(sys.level);
+  cert_program_outcome o;
+  certify_exactly(&sys, &DEGREE2, "sliding-block.yaml", &o);
+  assert_non_null(o.minus);
+  assert_true(o.minus->exact && o.minus->certified);
+  // The PP case at contact 2 (u1 = 0, G e_w2 = e_w2): E = P - G^T P G has
+  // B = E12 = P12 - sum_a G_a1 P_a2 (P from V2+'s coefficients).
+  double x[CERT_EXACT_NX];
+  unknowns_of(&o, x);
+  const cert_case *pp = NULL;
+  for (int k = 0; k < sys.ncases; k++)
+    if (sys.cases[k].both && sys.cases[k].letter[0] == ZENO_LETTER_P &&
+        sys.cases[k].letter[1] == ZENO_LETTER_P)
+      pp = &sys.cases[k];
+  assert_non_null(pp);
+  const double b = x[6] - (pp->post[0][1] * x[4] + pp->post[1][1] * x[6] + pp->post[2][1] * x[7]);
+  assert_true(b < -1e-7);
+  cert_check_result chk;
+  assert_int_equal(cert_check_check(&own, &sys, &o, 1000, 0.1, 5u, true, NULL, &chk, NULL),
+                   ZENO_OK);
+  assert_true(chk.events > 1000);
+  assert_true(chk.max_increase < 1e-12);
+  print_message("sliding block: PP's cross term %.3g; %d checked events, largest increase %.3g\n",
+                b, chk.events, chk.max_increase);
+  cert_program_outcome_free(&o);
+}
+
 // An Example 6 region-2 point (stable by Theorem 3) that the program did
 // not certify before issue 33 (CSDP's margin -2.5e-7): with the touching
 // contact's condition on single impacts it is certified, exactly and
@@ -413,6 +458,7 @@ int main(void) {
       cmocka_unit_test(check_catches_a_wrong_certificate),
       cmocka_unit_test(unstable_points_not_certified),
       cmocka_unit_test(level_floor_certified),
+      cmocka_unit_test(sliding_block_certified),
       cmocka_unit_test(envelope_positivity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
