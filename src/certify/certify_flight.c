@@ -53,9 +53,7 @@ static void jump_form(mpq_t P[3][3], mpq_t G[3][3], mpq_t *E, int n) {
   mpq_clear(t);
 }
 
-// The flight condition's form Q (4 x 4 over (u1, u2, w2, tau)) and cone L
-// (rows over the same); their count in *m.
-static void flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
+void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
                         mpq_t a[3], mpq_t *Q, mpq_t *L, int *m) {
   mpq_t g[3], k, t;
   mpq_inits(g[0], g[1], g[2], k, t, NULL);
@@ -137,7 +135,7 @@ static void form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c,
   mpq_set_d(h[2], c);
   for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
   for (int q = 0; q < (CERT_MAX_CONDS + 3) * 4; q++) mpq_set_ui(L[q], 0, 1);
-  flight_form(cs, x1, P, h, a, Q, L, m);
+  cert_flight_form(cs, x1, P, h, a, Q, L, m);
   for (int r = 0; r < 3; r++) {
     mpq_clear(h[r]);
     for (int k = 0; k < 3; k++) mpq_clear(P[r][k]);
@@ -242,7 +240,7 @@ bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, si
     for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
     for (int q = 0; q < ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
     int m = 0, ngen = 0;
-    flight_form(cs, &x1, P, h, a, Q, L, &m);
+    cert_flight_form(cs, &x1, P, h, a, Q, L, &m);
     copositive_answer ans = copositive_cone_nonneg(4, Q, m, L, &ngen);
     if (max_gen && ngen > *max_gen) *max_gen = ngen;
     if (ans != COPOSITIVE_YES) {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "certify/certify_rat.h"
 #include "certify/certify_system.h"
 
 /// Whether the flight conditions decide the impacts: Newton's law, and a
@@ -38,5 +39,15 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
 /// of a cone met.
 bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
                         int *max_gen);
+
+/// The flight condition's form Q (4 x 4 over y = (u1, u2, w2, tau), row
+/// major, zeroed by the caller) for V2 = c x2 + h[0] z1 + h[1] z2 +
+/// v^T P v (h[2] = c) after a motion of constant acceleration a for tau,
+/// and the impact of case cs with exact map x->G; its cone's rows into L
+/// (tau >= 0, the case's conditions, the impacting contacts' start gaps
+/// over tau, stride 4, zeroed by the caller), their count in *m.
+/// certify_piece.c takes the same form with a mode's acceleration.
+void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
+                      mpq_t a[3], mpq_t *Q, mpq_t *L, int *m);
 
 #endif

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "certify/certify_conditions.h"
 #include "certify/certify_exact.h"
+#include "certify/certify_piece.h"
 #include "certify/certify_positivity.h"
 #include "certify/certify_quartic.h"
 #include "sos/sos_check.h"
@@ -326,6 +327,149 @@ done:
   return st;
 }
 
+// Theorem 2's decrease over a piece of a single-contact mode m
+// (certify_piece.h): V2 at any state s of the piece is at least V2 after
+// the piece's end e, reached after tau: the impact of case cs at the free
+// contact (V2(G e)), or, cs NULL, the closed contact's slip stop (V2(e)).
+// Variables (-, u1, u2, w2, tau); the gaps at e are 0 (a slip stop's free
+// gap cancels: V2 is linear in the gaps at weighted degree 2).
+static zeno_status piece_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
+                                   const cert_case *cs, const sos_expr *w, double c, int *count,
+                                   zeno_error *e) {
+  const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
+  const int i = m->mode.letter[0] == ZENO_LETTER_F ? 1 : 0, j = 1 - i;
+  const unsigned char li = m->mode.letter[i];
+  const double *a = m->acc;
+  // The closed contact's slip rate sl . v and its acceleration.
+  double sl[3] = {0, 0, 1};
+  if (i == 0)
+    for (int r = 0; r < 3; r++) sl[r] = s->slip1[r];
+  const double asl = sl[0] * a[0] + sl[1] * a[1] + sl[2] * a[2];
+  const double sgn = li == ZENO_LETTER_P ? 1.0 : -1.0;
+  // v = B (u1, u2, w2): u_i = 0, and w_i = 0 substituted where it holds
+  // (sticking, or where the slip stops) and can be solved for w2.
+  double B[3][3] = {{0}};
+  for (int k = 0; k < 3; k++)
+    if (k != i) B[k][k] = 1;
+  const bool stuck = li == ZENO_LETTER_S || !cs;
+  bool subst = false;
+  if (stuck && i == 1) {
+    B[2][2] = 0;
+    subst = true;
+  } else if (stuck && sl[2] != 0) {  // contact 1: w2 = -(sl1 u2) / sl2
+    B[2][1] = -sl[1] / sl[2];
+    B[2][2] = 0;
+    subst = true;
+  }
+  ze_poly v[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS], g[CERT_PROGRAM_MAX_G], t, t2,
+      tmp;
+  memset(v, 0, sizeof v);
+  memset(start, 0, sizeof start);
+  memset(after, 0, sizeof after);
+  memset(g, 0, sizeof g);
+  memset(&t, 0, sizeof t);
+  memset(&t2, 0, sizeof t2);
+  memset(&tmp, 0, sizeof tmp);
+  sos_expr x, xa;
+  zeno_status st = sos_expr_init(&x, nv, e);
+  if (st != ZENO_OK) return st;
+  st = sos_expr_init(&xa, nv, e);
+  if (st != ZENO_OK) {
+    sos_expr_free(&x);
+    return st;
+  }
+  int ng = 0;
+  CERT_TRY(poly_var(&t, nv, tau, e));
+  CERT_TRY(poly_init(&t2, nv, e));
+  CERT_TRY(poly_init(&tmp, nv, e));
+  CERT_TRY(poly_mul(&t2, &t, &t, e));
+  // A row over (v, tau) as a linear polynomial: row . B y + rt tau.
+  double coef[CERT_PROGRAM_NVARS];
+#define PIECE_ROW(row, rt)                                                 \
+  do {                                                                     \
+    memset(coef, 0, sizeof coef);                                          \
+    for (int r_ = 0; r_ < 3; r_++)                                         \
+      for (int k_ = 0; k_ < 3; k_++) coef[off + k_] += (row)[r_] * B[r_][k_]; \
+    coef[tau] = (rt);                                                      \
+  } while (0)
+  for (int k = 0; k < 3; k++) {
+    PIECE_ROW(((double[3]){k == 0, k == 1, k == 2}), 0.0);
+    CERT_TRY(linear(&v[k], nv, coef, e));
+  }
+  // At the start: gaps -v_k tau + a_k tau^2 / 2, velocities v - a tau.
+  for (int k = 0; k < 2; k++) {
+    CERT_TRY(poly_init(&start[Z1 + k], nv, e));
+    CERT_TRY(poly_mul(&tmp, &v[k], &t, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * a[k], &t2, e));
+    CERT_TRY(poly_init(&after[Z1 + k], nv, e));
+  }
+  for (int k = 0; k < 3; k++) {
+    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
+    CERT_TRY(poly_axpy(&start[U1 + k], -a[k], &t, e));
+    if (cs) {
+      PIECE_ROW(cs->post[k], 0.0);
+      CERT_TRY(linear(&after[U1 + k], nv, coef, e));
+    } else {
+      CERT_TRY(poly_copy(&after[U1 + k], &v[k], e));
+    }
+  }
+  CERT_TRY(sos_expr_compose(&x, w, start, e));
+  CERT_TRY(sos_expr_compose(&xa, w, after, e));
+  CERT_TRY(sos_expr_axpy(&x, -1.0, &xa, e));
+  CERT_TRY(poly_mul(&tmp, &v[2], &t, e));  // c (x2(s) - x2(e))
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * a[2], &t2, e));
+  // Domain.
+  CERT_TRY(poly_copy(&g[ng++], &t, e));
+  if (!stuck) {  // the slip's sign at the end
+    const double at_end[3] = {sgn * sl[0], sgn * sl[1], sgn * sl[2]};
+    PIECE_ROW(at_end, 0.0);
+    CERT_TRY(linear(&g[ng++], nv, coef, e));
+  }
+  if (li != ZENO_LETTER_S) {  // the slip's sign at the start
+    const double zero[3] = {0, 0, 0}, at_end[3] = {sgn * sl[0], sgn * sl[1], sgn * sl[2]};
+    PIECE_ROW(cs ? at_end : zero, -sgn * asl);
+    CERT_TRY(linear(&g[ng++], nv, coef, e));
+  }
+  if (stuck && !subst) {  // w_i = 0 as two rows
+    for (int sg = -1; sg <= 1; sg += 2) {
+      const double r[3] = {sg * sl[0], sg * sl[1], sg * sl[2]};
+      PIECE_ROW(r, 0.0);
+      CERT_TRY(linear(&g[ng++], nv, coef, e));
+    }
+  }
+  if (cs) {
+    for (int k = 0; k < cs->ncond; k++) {
+      PIECE_ROW(cs->cond[k], 0.0);
+      bool any = false;
+      for (int r = 0; r < nv; r++) any = any || coef[r] != 0;
+      if (any) CERT_TRY(linear(&g[ng++], nv, coef, e));
+    }
+    const double uj[3] = {j == 0 ? -1.0 : 0.0, j == 1 ? -1.0 : 0.0, 0};
+    PIECE_ROW(uj, 0.5 * a[j]);  // the free contact's start gap over tau
+    CERT_TRY(linear(&g[ng++], nv, coef, e));
+    if (!cs->both && cs->letter[i] == ZENO_LETTER_F) {  // touching: post u_i >= 0
+      PIECE_ROW(cs->post[i], 0.0);
+      CERT_TRY(linear(&g[ng++], nv, coef, e));
+    }
+  }
+#undef PIECE_ROW
+  CERT_TRY(products(g, &ng, 2, e));
+  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
+done:
+  sos_expr_free(&x);
+  sos_expr_free(&xa);
+  cert_free_polys(v, 3);
+  cert_free_polys(start, CERT_PROGRAM_NVARS);
+  cert_free_polys(after, CERT_PROGRAM_NVARS);
+  cert_free_polys(g, CERT_PROGRAM_MAX_G);
+  poly_free(&t);
+  poly_free(&t2);
+  poly_free(&tmp);
+  return st;
+}
+
 // Newton's law can add energy: V1(s-) - V1(s+) = T(v-) - T(post v-) >= 0
 // on the case's conditions, a pure check (no unknown).
 static zeno_status energy_impact(sos_program *prog, const cert_system *s, const cert_case *cs,
@@ -454,8 +598,20 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
        side < (pos == CERT_POS_BOTH_SIDES ? 2 : 1) && (mask & 1) && pos != CERT_POS_SIGNS; side++)
     CERT_TRY(cert_positivity_side(&prog, s, &w, out->c, side == 0 ? 1 : -1, set->eps, &kvar[side],
                                   &out->constraints, e));
-  for (int k = 0; k < s->nmodes && (mask & 2); k++)
-    CERT_TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
+  for (int k = 0; k < s->nmodes && (mask & 2); k++) {
+    const cert_mode *m = &s->modes[k];
+    if (!cert_piece_mode(s, m)) {
+      CERT_TRY(mode_condition(&prog, s, m, &w, out->c, &out->constraints, e));
+      continue;
+    }
+    // Over the mode's pieces (certify_piece.h): each impact that can end
+    // one, and the slip stop.
+    for (int q = 0; q < s->ncases; q++)
+      if (cert_piece_case(m, &s->cases[q]))
+        CERT_TRY(piece_condition(&prog, s, m, &s->cases[q], &w, out->c, &out->constraints, e));
+    if (m->mode.letter[m->mode.letter[0] == ZENO_LETTER_F ? 1 : 0] != ZENO_LETTER_S)
+      CERT_TRY(piece_condition(&prog, s, m, NULL, &w, out->c, &out->constraints, e));
+  }
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
     CERT_TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
     if (no_flight && s->cases[k].both) {  // a double impact with contact 2 impacting
@@ -525,6 +681,32 @@ static void combine(cert_program_outcome *out, const cert_program_outcome *minus
   snprintf(out->reason, sizeof out->reason, "V2- (slip function of x2 < 0): %.160s", minus->reason);
 }
 
+// certify_one, then, when that certifies nothing and some mode's decrease
+// can be asked over its pieces (certify_piece.h), the same with the pieces:
+// a pointwise certificate is one over the pieces too, and is found first.
+static zeno_status certify_pieces(const cert_system *s, const cert_program_settings *set, double c,
+                                  cert_positivity pos, cert_program_outcome *out, zeno_error *e) {
+  zeno_status st = certify_one(s, set, c, pos, out, e);
+  if (st != ZENO_OK || out->certified || set->degree != 2) return st;
+  cert_system *p = malloc(sizeof *p);
+  if (!p) return ZENO_OK;  // the first outcome stands
+  *p = *s;
+  p->pieces = true;
+  bool any = false;
+  for (int k = 0; k < p->nmodes; k++) any = any || cert_piece_mode(p, &p->modes[k]);
+  if (any) {
+    cert_program_outcome second;
+    st = certify_one(p, set, c, pos == CERT_POS_SIGNS ? CERT_POS_BOTH_SIDES : pos, &second, e);
+    if (st == ZENO_OK) {
+      cert_program_outcome_free(out);
+      *out = second;
+      out->pieces = true;
+    }
+  }
+  free(p);
+  return st;
+}
+
 zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set,
                                  cert_program_outcome *out, zeno_error *e) {
   if (set->degree != 2) {
@@ -552,11 +734,11 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
       if (st != ZENO_OK || out->certified) return st;
       cert_program_outcome_free(out);
     }
-    return certify_one(s, set, c, CERT_POS_BOTH_SIDES, out, e);
+    return certify_pieces(s, set, c, CERT_POS_BOTH_SIDES, out, e);
   }
   // A level floor: V1 bounds neither side of the slip; V2+ = x2 + W+ bounds
   // x2 >= 0 and V2- = -x2 + W- bounds x2 <= 0, each decreasing everywhere.
-  st = certify_one(s, set, 1.0, CERT_POS_OWN_SIDE, out, e);
+  st = certify_pieces(s, set, 1.0, CERT_POS_OWN_SIDE, out, e);
   if (st != ZENO_OK || !out->certified) {
     if (st == ZENO_OK) {
       char why[sizeof out->reason];
@@ -570,7 +752,7 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
     cert_program_outcome_free(out);
     return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
   }
-  st = certify_one(s, set, -1.0, CERT_POS_OWN_SIDE, minus, e);
+  st = certify_pieces(s, set, -1.0, CERT_POS_OWN_SIDE, minus, e);
   if (st != ZENO_OK) {
     free(minus);
     cert_program_outcome_free(out);
