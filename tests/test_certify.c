@@ -419,8 +419,8 @@ static void piece_conditions_certify(void **state) {
   cert_check_result chk;
   check_runs(&s, &sys, &o, 1000, true, &chk);
   assert_true(chk.max_increase < 1e-12);
-  print_message("Example 6 (2) over pieces: %d checked events, largest increase %.3g\n",
-                chk.events, chk.max_increase);
+  print_message("Example 6 (2) over pieces: %d checked events, largest increase %.3g\n", chk.events,
+                chk.max_increase);
   cert_program_outcome_free(&o);
 }
 
@@ -453,6 +453,7 @@ static void envelope_positivity(void **state) {
   // W alone is not positive (kappa 0 on V2's side fails below): the sign
   // conditions' program found nothing, the envelope's did.
   assert_true(o.kappa[0] > 0 && o.kappa[1] * fabs(sys.b[2]) > 1);
+  sys.pieces = o.pieces;  // the exact check of the program that certified
   double k[2] = {o.kappa[0], 2 * ib3};
   assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
   if (!r.certified) fail_msg("%s", r.reason);

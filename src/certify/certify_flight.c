@@ -53,8 +53,8 @@ static void jump_form(mpq_t P[3][3], mpq_t G[3][3], mpq_t *E, int n) {
   mpq_clear(t);
 }
 
-void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
-                        mpq_t a[3], mpq_t *Q, mpq_t *L, int *m) {
+void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3], mpq_t a[3],
+                      mpq_t *Q, mpq_t *L, int *m) {
   mpq_t g[3], k, t;
   mpq_inits(g[0], g[1], g[2], k, t, NULL);
   jump_form(P, x->G, Q, 4);
@@ -142,10 +142,36 @@ static void form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c,
   }
 }
 
+int cert_flight_lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int n, int max) {
+  int nlin = 0, nrays = 0;
+  if (m > COPOSITIVE_MAX_ROWS || !copositive_cone_generators(4, m, L, G, &nlin, &nrays)) return n;
+  mpq_t v0, v1;
+  mpq_inits(v0, v1, NULL);
+  for (int b = 0; b < nlin; b++) {
+    bool structural = true;  // Q(l, l) = 0 whatever the unknowns
+    for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
+      bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
+      structural = mpq_sgn(v0) == 0;
+    }
+    if (!structural) continue;
+    for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
+      mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
+      bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
+      mpq_set(row[CERT_FLIGHT_NX], v0);
+      for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
+        bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
+        mpq_sub(row[u - 1], v1, v0);
+      }
+    }
+  }
+  mpq_clears(v0, v1, NULL);
+  return n;
+}
+
 int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
   enum { ROWS = CERT_MAX_CONDS + 3 };
-  mpq_t a[3], xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[ROWS * 4], *G, v0, v1;
-  mpq_inits(a[0], a[1], a[2], v0, v1, NULL);
+  mpq_t a[3], xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[ROWS * 4], *G;
+  mpq_inits(a[0], a[1], a[2], NULL);
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_init(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
@@ -161,36 +187,19 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
   for (int k = 0; k < s->ncases && ok; k++) {
     const cert_case *cs = &s->cases[k];
     if (!cert_rat_case_exact(s, cs, &x1)) continue;  // cert_flight_verify reports it
-    int m = 0, nlin = 0, nrays = 0;
+    int m = 0;
     for (int u = 0; u <= CERT_FLIGHT_NX; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
       for (int q = 0; q < CERT_FLIGHT_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
       form_at(cs, &x1, xv, c, a, Q[u], L, &m);
     }
-    if (!copositive_cone_generators(4, m, L, G, &nlin, &nrays)) continue;
-    for (int b = 0; b < nlin; b++) {
-      bool structural = true;  // Q(l, l) = 0 whatever the unknowns
-      for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
-        bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
-        structural = mpq_sgn(v0) == 0;
-      }
-      if (!structural) continue;
-      for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
-        mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
-        bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
-        mpq_set(row[CERT_FLIGHT_NX], v0);
-        for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
-          bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
-          mpq_sub(row[u - 1], v1, v0);
-        }
-      }
-    }
+    n = cert_flight_lineality(Q, m, L, G, rows, n, max);
   }
   cert_rat_case_clear(&x1);
   if (G) {
     for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
     free(G);
   }
-  mpq_clears(a[0], a[1], a[2], v0, v1, NULL);
+  mpq_clears(a[0], a[1], a[2], NULL);
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_clear(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);

@@ -32,6 +32,15 @@ bool cert_flight_applies(const cert_system *s);
 /// initialised by the caller), at most max; their count returned.
 int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max);
 
+/// The lineality equalities of one form on one cone: Q[0] the form at the
+/// unknowns 0, Q[u] at the unit vector e_{u-1} (u = 1..8, 4 x 4 row major),
+/// L the cone's m rows; G room for COPOSITIVE_MAX_GEN generators of R^4.
+/// Appends a row (stride 9) per generator g and lineality direction l on
+/// which Q vanishes whatever the unknowns: B(l, g) = 0. Returns the new
+/// count (rows[n..] written, at most max in all); a cone it cannot
+/// generate adds none (its verification reports it).
+int cert_flight_lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int n, int max);
+
 /// Decides every impact case's flight condition for V2 = c x2 + x[0] z1 +
 /// x[1] z2 + v^T P v (x[2..7] = P00, P01, P02, P11, P12, P22) and V1's
 /// across the case. False with the reason in text when one fails or
@@ -47,7 +56,7 @@ bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, si
 /// (tau >= 0, the case's conditions, the impacting contacts' start gaps
 /// over tau, stride 4, zeroed by the caller), their count in *m.
 /// certify_piece.c takes the same form with a mode's acceleration.
-void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3],
-                      mpq_t a[3], mpq_t *Q, mpq_t *L, int *m);
+void cert_flight_form(const cert_case *cs, cert_rat_case *x, mpq_t P[3][3], mpq_t h[3], mpq_t a[3],
+                      mpq_t *Q, mpq_t *L, int *m);
 
 #endif

@@ -16,6 +16,12 @@
 #include <stddef.h>
 
 #include "certify/certify_system.h"
+#include "sos/sos.h"
+
+/// CSDP's cap of the Gram matrices' margin t for the program over the
+/// pieces: the exact check needs room of CSDP's accuracy only, and a low
+/// cap converges sooner (as at weighted degree 4, certify_quartic.c).
+#define CERT_PIECE_MARGIN_CAP 0.01
 
 /// Whether mode m's decrease is asked over its pieces: the inelastic law
 /// without free flight after the first impact (both free-flight gap
@@ -35,5 +41,12 @@ int cert_piece_equalities(const cert_system *s, double c, mpq_t *rows, int max);
 /// Decides every piece condition of the piece modes for V2 = c x2 + x[0] z1
 /// + x[1] z2 + v^T P v. False with the reason in text.
 bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size);
+
+/// Adds mode m's piece conditions to the program for V2 = c x2 + w: one per
+/// impact that can end a piece (cert_piece_case) and, where the slip's rate
+/// is constant, the slip stop; each V2(start) - V2(end) >= 0 on its cone,
+/// with the rows' pairwise products as multipliers. Counted in *count.
+zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const cert_mode *m,
+                                  const sos_expr *w, double c, int *count, zeno_error *e);
 
 #endif

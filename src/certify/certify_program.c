@@ -24,18 +24,6 @@
 #define CERT_PROGRAM_MAX_G \
   (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
 
-// p = sum_k coef[k] x_k + c0 (nvars variables).
-static zeno_status linear(ze_poly *p, int nvars, const double *coef, zeno_error *e) {
-  zeno_status st = poly_init(p, nvars, e);
-  for (int k = 0; st == ZENO_OK && k < nvars; k++) {
-    if (coef[k] == 0) continue;
-    poly_mono m = {{0}};
-    m.e[k] = 1;
-    st = poly_add_term(p, &m, coef[k], e);
-  }
-  return st;
-}
-
 /* ---------- decrease along a mode ---------- */
 
 // Orthonormal basis of {y : E y = 0} (rows of E, CERT_PROGRAM_NVARS columns):
@@ -83,7 +71,7 @@ static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3], s
     double coef[CERT_PROGRAM_NVARS] = {0};
     if (v == Z1) coef[U1] = 1;
     if (v == Z2) coef[U2] = 1;
-    CERT_TRY(linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
     if (v >= U1) {
       poly_mono one = {{0}};
       CERT_TRY(poly_add_term(&rate[v], &one, acc[v - U1], e));
@@ -156,14 +144,14 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s, const
   for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int k = 0; k < dim; k++) coef[k] = N[k][v];
-    CERT_TRY(linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
   }
   CERT_TRY(sos_expr_compose(&sub, &full, map, e));
   for (int k = 0; k < ng; k++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int j = 0; j < dim; j++)
       for (int v = 0; v < CERT_PROGRAM_NVARS; v++) coef[j] += G[k][v] * N[j][v];
-    CERT_TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
   }
   CERT_TRY(cert_add_condition(prog, &sub, ng, g, count, e));
 done:
@@ -176,33 +164,49 @@ done:
 
 /* ---------- free flight of duration tau, then an impact ---------- */
 
-// Appends the pairwise products g_k g_l of the first *ng conditions (those
-// of degree at most 2, or at most the expression's degree deg).
-static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
-  const int nlin = *ng;
-  for (int a1 = 0; a1 < nlin; a1++)
-    for (int a2 = a1 + 1; a2 < nlin; a2++) {
-      const int d = poly_degree(&g[a1]) + poly_degree(&g[a2]);
-      if (d > deg && d > 2) continue;
-      zeno_status st = poly_init(&g[*ng], g[a1].nvars, e);
-      if (st == ZENO_OK) st = poly_mul(&g[*ng], &g[a1], &g[a2], e);
-      if (st != ZENO_OK) return st;
-      (*ng)++;
-    }
-  return ZENO_OK;
-}
-
-/// Weights of an impact condition's variables without a flight: the form
-/// is homogeneous quadratic in the velocities (sos_set_weights).
-static const int velocity_weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
-
-// Whether every monomial of every part of x has variable v (x vanishes on
-// v = 0 whatever the scalars).
-static bool vanishes_on(const sos_expr *x, int v) {
-  for (int k = 0; k < x->nparts; k++)
-    for (int t = 0; t < x->part[k].nterms; t++)
-      if (x->part[k].t[t].m.e[v] == 0) return false;
-  return true;
+zeno_status cert_program_jump(sos_expr *x, const sos_expr *w, double c, const ze_poly z[2],
+                              const ze_poly v[3], const ze_poly post[3], const ze_poly *t,
+                              const double acc[3], ze_poly *gaps, zeno_error *e) {
+  const int nv = t->nvars;
+  ze_poly start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS], t2, tmp;
+  memset(start, 0, sizeof start);
+  memset(after, 0, sizeof after);
+  memset(&t2, 0, sizeof t2);
+  memset(&tmp, 0, sizeof tmp);
+  sos_expr a;
+  zeno_status st = sos_expr_init(&a, nv, e);
+  if (st != ZENO_OK) return st;
+  CERT_TRY(poly_init(&t2, nv, e));
+  CERT_TRY(poly_init(&tmp, nv, e));
+  CERT_TRY(poly_mul(&t2, t, t, e));
+  // After the impact: (z, post v); at the motion's start: z - v t + acc t^2/2, v - acc t.
+  for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&after[Z1 + k], &z[k], e));
+  for (int k = 0; k < 3; k++) CERT_TRY(poly_copy(&after[U1 + k], &post[k], e));
+  for (int k = 0; k < 2; k++) {
+    CERT_TRY(poly_copy(&start[Z1 + k], &z[k], e));
+    CERT_TRY(poly_mul(&tmp, &v[k], t, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
+    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * acc[k], &t2, e));
+  }
+  for (int k = 0; k < 3; k++) {
+    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
+    CERT_TRY(poly_axpy(&start[U1 + k], -acc[k], t, e));
+  }
+  CERT_TRY(sos_expr_compose(x, w, start, e));
+  CERT_TRY(sos_expr_compose(&a, w, after, e));
+  CERT_TRY(sos_expr_axpy(x, -1.0, &a, e));
+  // c (x2_0 - x2-) = c (-w2 t + acc3 t^2 / 2).
+  CERT_TRY(poly_mul(&tmp, &v[2], t, e));
+  CERT_TRY(sos_expr_add(x, SOS_CONSTANT, -c, &tmp, e));
+  CERT_TRY(sos_expr_add(x, SOS_CONSTANT, 0.5 * c * acc[2], &t2, e));
+  for (int k = 0; gaps && k < 2; k++) CERT_TRY(poly_copy(&gaps[k], &start[Z1 + k], e));
+done:
+  sos_expr_free(&a);
+  cert_free_polys(start, CERT_PROGRAM_NVARS);
+  cert_free_polys(after, CERT_PROGRAM_NVARS);
+  poly_free(&t2);
+  poly_free(&tmp);
+  return st;
 }
 
 // Variables (zj, u1, u2, w2, tau); zj = 0 for double impacts.
@@ -214,31 +218,20 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
                                  zeno_error *e) {
   const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
   const int i = cs->contact, j = 1 - i;
-  ze_poly z[2], v[3], post[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS],
-      g[CERT_PROGRAM_MAX_G], t, t2, tmp;
+  ze_poly z[2], v[3], post[3], gap[2], g[CERT_PROGRAM_MAX_G], t;
   memset(z, 0, sizeof z);
   memset(v, 0, sizeof v);
   memset(post, 0, sizeof post);
-  memset(start, 0, sizeof start);
-  memset(after, 0, sizeof after);
+  memset(gap, 0, sizeof gap);
   memset(g, 0, sizeof g);
   memset(&t, 0, sizeof t);
-  memset(&t2, 0, sizeof t2);
-  memset(&tmp, 0, sizeof tmp);
-  sos_expr x, a;
+  sos_expr x;
   zeno_status st = sos_expr_init(&x, nv, e);
   if (st != ZENO_OK) return st;
-  st = sos_expr_init(&a, nv, e);
-  if (st != ZENO_OK) {
-    sos_expr_free(&x);
-    return st;
-  }
   int ng = 0;
-  CERT_TRY(poly_init(&t2, nv, e));
-  CERT_TRY(poly_init(&tmp, nv, e));
   if (flight) CERT_TRY(poly_var(&t, nv, tau, e));
   else CERT_TRY(poly_init(&t, nv, e));
-  CERT_TRY(poly_mul(&t2, &t, &t, e));
+  for (int k = 0; k < 2; k++) CERT_TRY(poly_init(&gap[k], nv, e));
   // Pre-impact state: z_i = 0, z_j = var 0 (single) or 0, velocities.
   CERT_TRY(poly_init(&z[i], nv, e));
   if (cs->both || !flight) CERT_TRY(poly_init(&z[j], nv, e));
@@ -251,32 +244,13 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (flight || r != j) coef[off + r] = cs->post[k][r];
-    CERT_TRY(linear(&post[k], nv, coef, e));
+    CERT_TRY(cert_linear(&post[k], nv, coef, e));
   }
-  // After the impact: (z, post v); at the flight's start: z - u tau + a tau^2/2, v - a tau.
-  for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&after[Z1 + k], &z[k], e));
-  for (int k = 0; k < 3; k++) CERT_TRY(poly_copy(&after[U1 + k], &post[k], e));
-  for (int k = 0; k < 2; k++) {
-    CERT_TRY(poly_copy(&start[Z1 + k], &z[k], e));
-    CERT_TRY(poly_mul(&tmp, &v[k], &t, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
-  }
-  for (int k = 0; k < 3; k++) {
-    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
-    CERT_TRY(poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
-  }
-  CERT_TRY(sos_expr_compose(&x, w, start, e));
-  CERT_TRY(sos_expr_compose(&a, w, after, e));
-  CERT_TRY(sos_expr_axpy(&x, -1.0, &a, e));
-  // c (x2_0 - x2-) = c (-w2 tau + a3 tau^2 / 2).
-  CERT_TRY(poly_mul(&tmp, &v[2], &t, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
+  CERT_TRY(cert_program_jump(&x, w, c, z, v, post, &t, s->a_ff, gap, e));
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
   if (flight) {
     CERT_TRY(poly_copy(&g[ng++], &t, e));
-    for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&g[ng++], &start[Z1 + k], e));
+    for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&g[ng++], &gap[k], e));
     if (!cs->both) CERT_TRY(poly_copy(&g[ng++], &z[j], e));
   }
   for (int k = 0; k < cs->ncond; k++) {
@@ -287,7 +261,7 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
         coef[off + r] = cs->cond[k][r];
         any = any || coef[off + r] != 0;
       }
-    if (any) CERT_TRY(linear(&g[ng++], nv, coef, e));
+    if (any) CERT_TRY(cert_linear(&g[ng++], nv, coef, e));
   }
   // Without a flight the other contact touches (z_j = u_j = 0): the law
   // leaves it free (letter F) only when it does not drive it in,
@@ -296,9 +270,9 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (r != j) coef[off + r] = cs->post[j][r];
-    CERT_TRY(linear(&g[ng++], nv, coef, e));
+    CERT_TRY(cert_linear(&g[ng++], nv, coef, e));
   }
-  CERT_TRY(products(g, &ng, poly_degree(&x.part[0]), e));
+  CERT_TRY(cert_products(g, &ng, poly_degree(&x.part[0]), e));
   // A slipping impact without a flight changes nothing at zero approach
   // speed: its form vanishes on u_i = 0 whatever W, so u_i is in every
   // monomial (the tight variable of sos_set_weights). Its certificate
@@ -308,165 +282,19 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
   // (docs/certificate.md, the sliding block). On level floors only: on
   // slopes CSDP's answers with the total-degree bases certify more
   // (Example 6 at 40 x 40: 3 and 5 points of regions 2 and 7 against 2 and 3).
-  const bool tight = s->level && !flight && vanishes_on(&x, off + i);
+  static const int velocity_weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
+  const bool tight = s->level && !flight && cert_vanishes_on(&x, off + i);
   if (tight) CERT_TRY(sos_set_weights(prog, velocity_weights, e));
   CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
   if (tight) CERT_TRY(sos_set_weights(prog, NULL, e));
 done:
   sos_expr_free(&x);
-  sos_expr_free(&a);
   cert_free_polys(z, 2);
   cert_free_polys(v, 3);
   cert_free_polys(post, 3);
-  cert_free_polys(start, CERT_PROGRAM_NVARS);
-  cert_free_polys(after, CERT_PROGRAM_NVARS);
+  cert_free_polys(gap, 2);
   cert_free_polys(g, CERT_PROGRAM_MAX_G);
   poly_free(&t);
-  poly_free(&t2);
-  poly_free(&tmp);
-  return st;
-}
-
-// Theorem 2's decrease over a piece of a single-contact mode m
-// (certify_piece.h): V2 at any state s of the piece is at least V2 after
-// the piece's end e, reached after tau: the impact of case cs at the free
-// contact (V2(G e)), or, cs NULL, the closed contact's slip stop (V2(e)).
-// Variables (-, u1, u2, w2, tau); the gaps at e are 0 (a slip stop's free
-// gap cancels: V2 is linear in the gaps at weighted degree 2).
-static zeno_status piece_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
-                                   const cert_case *cs, const sos_expr *w, double c, int *count,
-                                   zeno_error *e) {
-  const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
-  const int i = m->mode.letter[0] == ZENO_LETTER_F ? 1 : 0, j = 1 - i;
-  const unsigned char li = m->mode.letter[i];
-  const double *a = m->acc;
-  // The closed contact's slip rate sl . v and its acceleration.
-  double sl[3] = {0, 0, 1};
-  if (i == 0)
-    for (int r = 0; r < 3; r++) sl[r] = s->slip1[r];
-  const double asl = sl[0] * a[0] + sl[1] * a[1] + sl[2] * a[2];
-  const double sgn = li == ZENO_LETTER_P ? 1.0 : -1.0;
-  // v = B (u1, u2, w2): u_i = 0, and w_i = 0 substituted where it holds
-  // (sticking, or where the slip stops) and can be solved for w2.
-  double B[3][3] = {{0}};
-  for (int k = 0; k < 3; k++)
-    if (k != i) B[k][k] = 1;
-  const bool stuck = li == ZENO_LETTER_S || !cs;
-  bool subst = false;
-  if (stuck && i == 1) {
-    B[2][2] = 0;
-    subst = true;
-  } else if (stuck && sl[2] != 0) {  // contact 1: w2 = -(sl1 u2) / sl2
-    B[2][1] = -sl[1] / sl[2];
-    B[2][2] = 0;
-    subst = true;
-  }
-  ze_poly v[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS], g[CERT_PROGRAM_MAX_G], t, t2,
-      tmp;
-  memset(v, 0, sizeof v);
-  memset(start, 0, sizeof start);
-  memset(after, 0, sizeof after);
-  memset(g, 0, sizeof g);
-  memset(&t, 0, sizeof t);
-  memset(&t2, 0, sizeof t2);
-  memset(&tmp, 0, sizeof tmp);
-  sos_expr x, xa;
-  zeno_status st = sos_expr_init(&x, nv, e);
-  if (st != ZENO_OK) return st;
-  st = sos_expr_init(&xa, nv, e);
-  if (st != ZENO_OK) {
-    sos_expr_free(&x);
-    return st;
-  }
-  int ng = 0;
-  CERT_TRY(poly_var(&t, nv, tau, e));
-  CERT_TRY(poly_init(&t2, nv, e));
-  CERT_TRY(poly_init(&tmp, nv, e));
-  CERT_TRY(poly_mul(&t2, &t, &t, e));
-  // A row over (v, tau) as a linear polynomial: row . B y + rt tau.
-  double coef[CERT_PROGRAM_NVARS];
-#define PIECE_ROW(row, rt)                                                 \
-  do {                                                                     \
-    memset(coef, 0, sizeof coef);                                          \
-    for (int r_ = 0; r_ < 3; r_++)                                         \
-      for (int k_ = 0; k_ < 3; k_++) coef[off + k_] += (row)[r_] * B[r_][k_]; \
-    coef[tau] = (rt);                                                      \
-  } while (0)
-  for (int k = 0; k < 3; k++) {
-    PIECE_ROW(((double[3]){k == 0, k == 1, k == 2}), 0.0);
-    CERT_TRY(linear(&v[k], nv, coef, e));
-  }
-  // At the start: gaps -v_k tau + a_k tau^2 / 2, velocities v - a tau.
-  for (int k = 0; k < 2; k++) {
-    CERT_TRY(poly_init(&start[Z1 + k], nv, e));
-    CERT_TRY(poly_mul(&tmp, &v[k], &t, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * a[k], &t2, e));
-    CERT_TRY(poly_init(&after[Z1 + k], nv, e));
-  }
-  for (int k = 0; k < 3; k++) {
-    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
-    CERT_TRY(poly_axpy(&start[U1 + k], -a[k], &t, e));
-    if (cs) {
-      PIECE_ROW(cs->post[k], 0.0);
-      CERT_TRY(linear(&after[U1 + k], nv, coef, e));
-    } else {
-      CERT_TRY(poly_copy(&after[U1 + k], &v[k], e));
-    }
-  }
-  CERT_TRY(sos_expr_compose(&x, w, start, e));
-  CERT_TRY(sos_expr_compose(&xa, w, after, e));
-  CERT_TRY(sos_expr_axpy(&x, -1.0, &xa, e));
-  CERT_TRY(poly_mul(&tmp, &v[2], &t, e));  // c (x2(s) - x2(e))
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * a[2], &t2, e));
-  // Domain.
-  CERT_TRY(poly_copy(&g[ng++], &t, e));
-  if (!stuck) {  // the slip's sign at the end
-    const double at_end[3] = {sgn * sl[0], sgn * sl[1], sgn * sl[2]};
-    PIECE_ROW(at_end, 0.0);
-    CERT_TRY(linear(&g[ng++], nv, coef, e));
-  }
-  if (li != ZENO_LETTER_S) {  // the slip's sign at the start
-    const double zero[3] = {0, 0, 0}, at_end[3] = {sgn * sl[0], sgn * sl[1], sgn * sl[2]};
-    PIECE_ROW(cs ? at_end : zero, -sgn * asl);
-    CERT_TRY(linear(&g[ng++], nv, coef, e));
-  }
-  if (stuck && !subst) {  // w_i = 0 as two rows
-    for (int sg = -1; sg <= 1; sg += 2) {
-      const double r[3] = {sg * sl[0], sg * sl[1], sg * sl[2]};
-      PIECE_ROW(r, 0.0);
-      CERT_TRY(linear(&g[ng++], nv, coef, e));
-    }
-  }
-  if (cs) {
-    for (int k = 0; k < cs->ncond; k++) {
-      PIECE_ROW(cs->cond[k], 0.0);
-      bool any = false;
-      for (int r = 0; r < nv; r++) any = any || coef[r] != 0;
-      if (any) CERT_TRY(linear(&g[ng++], nv, coef, e));
-    }
-    const double uj[3] = {j == 0 ? -1.0 : 0.0, j == 1 ? -1.0 : 0.0, 0};
-    PIECE_ROW(uj, 0.5 * a[j]);  // the free contact's start gap over tau
-    CERT_TRY(linear(&g[ng++], nv, coef, e));
-    if (!cs->both && cs->letter[i] == ZENO_LETTER_F) {  // touching: post u_i >= 0
-      PIECE_ROW(cs->post[i], 0.0);
-      CERT_TRY(linear(&g[ng++], nv, coef, e));
-    }
-  }
-#undef PIECE_ROW
-  CERT_TRY(products(g, &ng, 2, e));
-  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
-done:
-  sos_expr_free(&x);
-  sos_expr_free(&xa);
-  cert_free_polys(v, 3);
-  cert_free_polys(start, CERT_PROGRAM_NVARS);
-  cert_free_polys(after, CERT_PROGRAM_NVARS);
-  cert_free_polys(g, CERT_PROGRAM_MAX_G);
-  poly_free(&t);
-  poly_free(&t2);
-  poly_free(&tmp);
   return st;
 }
 
@@ -497,10 +325,10 @@ static zeno_status energy_impact(sos_program *prog, const cert_system *s, const 
   int ng = 0;
   for (int k = 0; k < cs->ncond; k++) {
     const double coef[CERT_PROGRAM_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
-    CERT_TRY(linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
   }
   // A quadratic form on a cone: the pairwise products, as for the flights.
-  CERT_TRY(products(g, &ng, 2, e));
+  CERT_TRY(cert_products(g, &ng, 2, e));
   CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
@@ -604,13 +432,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
       CERT_TRY(mode_condition(&prog, s, m, &w, out->c, &out->constraints, e));
       continue;
     }
-    // Over the mode's pieces (certify_piece.h): each impact that can end
-    // one, and the slip stop.
-    for (int q = 0; q < s->ncases; q++)
-      if (cert_piece_case(m, &s->cases[q]))
-        CERT_TRY(piece_condition(&prog, s, m, &s->cases[q], &w, out->c, &out->constraints, e));
-    if (m->mode.letter[m->mode.letter[0] == ZENO_LETTER_F ? 1 : 0] != ZENO_LETTER_S)
-      CERT_TRY(piece_condition(&prog, s, m, NULL, &w, out->c, &out->constraints, e));
+    CERT_TRY(cert_piece_conditions(&prog, s, m, &w, out->c, &out->constraints, e));
   }
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
     CERT_TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
@@ -624,6 +446,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   }
   sos_options o = sos_options_default();
   o.max_iterations = set->max_iterations;
+  if (s->pieces) o.margin_cap = CERT_PIECE_MARGIN_CAP;
   st = cert_program_solve(&prog, &o, out, &sol, e);
   if (st != ZENO_OK || !out->solved) goto done;
   sos_check chk;
@@ -681,29 +504,38 @@ static void combine(cert_program_outcome *out, const cert_program_outcome *minus
   snprintf(out->reason, sizeof out->reason, "V2- (slip function of x2 < 0): %.160s", minus->reason);
 }
 
-// certify_one, then, when that certifies nothing and some mode's decrease
-// can be asked over its pieces (certify_piece.h), the same with the pieces:
-// a pointwise certificate is one over the pieces too, and is found first.
+// certify_one over the modes' pieces where some mode's decrease can be
+// asked over its pieces (certify_piece.h), else pointwise. Every pointwise
+// certificate is one over the pieces too, but CSDP's answer to the larger
+// program can fail the exact check where the pointwise one passes (the
+// rocking and sliding blocks' V2-, an Example 6 region-2 point): where the
+// program over the pieces is solved but not certified, or CSDP fails on
+// it, the pointwise one is tried; where it is infeasible, so is that.
 static zeno_status certify_pieces(const cert_system *s, const cert_program_settings *set, double c,
                                   cert_positivity pos, cert_program_outcome *out, zeno_error *e) {
-  zeno_status st = certify_one(s, set, c, pos, out, e);
-  if (st != ZENO_OK || out->certified || set->degree != 2) return st;
-  cert_system *p = malloc(sizeof *p);
-  if (!p) return ZENO_OK;  // the first outcome stands
-  *p = *s;
-  p->pieces = true;
+  cert_system *p = set->degree == 2 ? malloc(sizeof *p) : NULL;
   bool any = false;
-  for (int k = 0; k < p->nmodes; k++) any = any || cert_piece_mode(p, &p->modes[k]);
+  if (p) {
+    *p = *s;
+    p->pieces = true;
+    for (int k = 0; k < p->nmodes; k++) any = any || cert_piece_mode(p, &p->modes[k]);
+  }
+  zeno_status st = ZENO_OK;
   if (any) {
-    cert_program_outcome second;
-    st = certify_one(p, set, c, pos == CERT_POS_SIGNS ? CERT_POS_BOTH_SIDES : pos, &second, e);
-    if (st == ZENO_OK) {
-      cert_program_outcome_free(out);
-      *out = second;
-      out->pieces = true;
-    }
+    st = certify_one(p, set, c, pos, out, e);
+    out->pieces = st == ZENO_OK;
   }
   free(p);
+  if (st != ZENO_OK || (any && (out->certified || out->status == SOS_INFEASIBLE))) return st;
+  cert_program_outcome first;
+  if (any) first = *out;
+  st = certify_one(s, set, c, pos, out, e);
+  if (any && st == ZENO_OK && !out->certified) {  // the pieces' reason stands
+    cert_program_outcome_free(out);
+    *out = first;
+  } else if (any) {
+    cert_program_outcome_free(&first);
+  }
   return st;
 }
 
