@@ -1,7 +1,8 @@
-// The conditions of the certificate's programs as both builders add them
-// (certify_program.c, certify_positivity.c): one place for W's variables,
-// the builders' error step, adding a condition and freeing its
-// polynomials. Not public API.
+// The conditions of the certificate's programs as the builders add them
+// (certify_program.c, certify_positivity.c, certify_piece.c): one place for
+// W's variables, the builders' error step, adding a condition and freeing
+// its polynomials, linear rows and their products, and the jump of V2 over
+// a motion and an impact (certify_conditions.c). Not public API.
 #ifndef ZENO_CERTIFY_CERTIFY_CONDITIONS_H
 #define ZENO_CERTIFY_CERTIFY_CONDITIONS_H
 
@@ -71,5 +72,16 @@ static inline bool cert_vanishes_on(const sos_expr *x, int v) {
       if (x->part[k].t[t].m.e[v] == 0) return false;
   return true;
 }
+
+/// x = W(s0) - W(s+) + c (x2(s0) - x2(s-)): s- the pre-impact state (gaps
+/// z, velocity v), s0 the state a time t (a polynomial) before it under the
+/// constant acceleration acc (gaps z - v t + acc t^2 / 2, velocity v - acc
+/// t), s+ = (z, post); V2(s0) - V2(s+) for V2 = c x2 + W. Every polynomial
+/// in t's variables; x initialised by the caller; s0's gaps into gaps[0..1]
+/// (initialised, or NULL). The flights' and the pieces' conditions
+/// (certify_piece.h) both take it.
+zeno_status cert_jump_expr(sos_expr *x, const sos_expr *w, double c, const ze_poly z[2],
+                           const ze_poly v[3], const ze_poly post[3], const ze_poly *t,
+                           const double acc[3], ze_poly *gaps, zeno_error *e);
 
 #endif

@@ -46,11 +46,6 @@
 /// Faces of a mode: its impact cases and the slip stop.
 #define PIECE_MAX_FACES (CERT_MAX_CASES + 1)
 
-static int pidx(int r, int k) {
-  static const int idx[3][3] = {{2, 3, 4}, {3, 5, 6}, {4, 6, 7}};
-  return idx[r][k];
-}
-
 // out = sgn x for sgn = +-1.
 static void mul_si(mpq_ptr out, mpq_srcptr x, int sgn) {
   mpq_set(out, x);
@@ -68,7 +63,9 @@ bool cert_piece_mode(const cert_system *s, const cert_mode *m) {
   if (!s->pieces || i < 0 || cert_flights(s) || !(s->a_ff[0] < 0 && s->a_ff[1] < 0)) return false;
   mpq_t a[3], asl, t;
   mpq_inits(a[0], a[1], a[2], asl, t, NULL);
-  bool ok = cert_rat_mode_acc(s, m->mode, a) && mpq_sgn(a[1 - i]) < 0;
+  // The closed contact's gap acceleration is 0 exactly (its start-gap row
+  // in a double case's cone is then 0 >= 0), the free one's negative.
+  bool ok = cert_rat_mode_acc(s, m->mode, a) && mpq_sgn(a[i]) == 0 && mpq_sgn(a[1 - i]) < 0;
   // A slip that decelerates can stop first, from any state with the free
   // gap large: that face asks V2's pointwise decrease again (g_j = 0 and
   // the slip's rate, docs/certificate.md), so such modes stay pointwise.
@@ -109,20 +106,8 @@ static void face_form(const cert_system *s, const cert_mode *m, mpq_t a[3], cons
                       cert_rat_case *x1, mpq_t *xv, double c, mpq_t *Q, mpq_t *L, int *nrows) {
   const int i = closed_contact(m);
   const unsigned char li = m->mode.letter[i];
-  mpq_t P[3][3], h[3], sl[3], asl, t;
-  mpq_inits(asl, t, NULL);
-  for (int r = 0; r < 3; r++) {
-    mpq_inits(h[r], sl[r], NULL);
-    for (int k = 0; k < 3; k++) {
-      mpq_init(P[r][k]);
-      mpq_set(P[r][k], xv[pidx(r, k)]);
-    }
-  }
-  mpq_set(h[0], xv[0]);
-  mpq_set(h[1], xv[1]);
-  mpq_set_d(h[2], c);
-  for (int q = 0; q < 16; q++) mpq_set_ui(Q[q], 0, 1);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
+  mpq_t sl[3], asl, t;
+  mpq_inits(sl[0], sl[1], sl[2], asl, t, NULL);
   // The closed contact's slip rate sl . v and its acceleration sl . a.
   if (i == 1) mpq_set_ui(sl[2], 1, 1);
   else
@@ -135,37 +120,32 @@ static void face_form(const cert_system *s, const cert_mode *m, mpq_t a[3], cons
   cert_case stop = {0};
   stop.contact = i;
   int n = 0;
-  cert_flight_form(cs ? cs : &stop, x1, P, h, a, Q, L, &n);
-  {
-    for (int sg = -1; sg <= 1; sg += 2, n++) mpq_set_si(L[n * 4 + i], sg, 1);  // u_i = 0
-    const int sgn = li == ZENO_LETTER_P ? 1 : -1;
-    if (li == ZENO_LETTER_S || !cs) {  // w_i = 0 (sticking, or where the slip stops)
-      for (int sg = -1; sg <= 1; sg += 2, n++)
-        for (int r = 0; r < 3; r++) {
-          mpq_set(L[n * 4 + r], sl[r]);
-          if (sg < 0) mpq_neg(L[n * 4 + r], L[n * 4 + r]);
-        }
-    } else {  // sgn w_i >= 0 at the end
+  cert_flight_form_at(cs ? cs : &stop, x1, xv, c, a, Q, L, &n);
+  for (int q = n * 4; q < PIECE_ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
+  for (int sg = -1; sg <= 1; sg += 2, n++) mpq_set_si(L[n * 4 + i], sg, 1);  // u_i = 0
+  const int sgn = li == ZENO_LETTER_P ? 1 : -1;
+  if (li == ZENO_LETTER_S || !cs) {  // w_i = 0 (sticking, or where the slip stops)
+    for (int sg = -1; sg <= 1; sg += 2, n++)
+      for (int r = 0; r < 3; r++) {
+        mpq_set(L[n * 4 + r], sl[r]);
+        if (sg < 0) mpq_neg(L[n * 4 + r], L[n * 4 + r]);
+      }
+  } else {  // sgn w_i >= 0 at the end
+    for (int r = 0; r < 3; r++) mul_si(L[n * 4 + r], sl[r], sgn);
+    n++;
+  }
+  if (li != ZENO_LETTER_S) {  // and at the start: sgn (w_i - asl tau) >= 0
+    if (cs)
       for (int r = 0; r < 3; r++) mul_si(L[n * 4 + r], sl[r], sgn);
-      n++;
-    }
-    if (li != ZENO_LETTER_S) {  // and at the start: sgn (w_i - asl tau) >= 0
-      if (cs)
-        for (int r = 0; r < 3; r++) mul_si(L[n * 4 + r], sl[r], sgn);
-      mul_si(L[n * 4 + 3], asl, -sgn);
-      n++;
-    }
-    if (cs && !cs->both && cs->letter[i] == ZENO_LETTER_F) {  // touching: post u_i >= 0
-      for (int r = 0; r < 3; r++) mpq_set(L[n * 4 + r], x1->G[i][r]);
-      n++;
-    }
+    mul_si(L[n * 4 + 3], asl, -sgn);
+    n++;
+  }
+  if (cs && !cs->both && cs->letter[i] == ZENO_LETTER_F) {  // touching: post u_i >= 0
+    for (int r = 0; r < 3; r++) mpq_set(L[n * 4 + r], x1->G[i][r]);
+    n++;
   }
   *nrows = n;
-  mpq_clears(asl, t, NULL);
-  for (int r = 0; r < 3; r++) {
-    mpq_clears(h[r], sl[r], NULL);
-    for (int k = 0; k < 3; k++) mpq_clear(P[r][k]);
-  }
+  mpq_clears(sl[0], sl[1], sl[2], asl, t, NULL);
 }
 
 // The faces of mode m: its impact cases, then (slipping) the slip stop
@@ -178,45 +158,53 @@ static int faces(const cert_system *s, const cert_mode *m, const cert_case **f) 
   return n;
 }
 
-int cert_piece_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
-  mpq_t a[3], xv[PIECE_NX], Q[PIECE_NX + 1][16], L[PIECE_ROWS * 4], *G;
-  mpq_inits(a[0], a[1], a[2], NULL);
-  for (int k = 0; k < PIECE_NX; k++) mpq_init(xv[k]);
-  for (int u = 0; u <= PIECE_NX; u++)
-    for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_init(L[q]);
-  G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
-  if (G)
-    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
-  int n = 0;
+// The pieces' faces for cert_form_equalities: item k is face k of the
+// list of (mode, face) pairs.
+typedef struct piece_ctx {
+  const cert_system *s;
+  double c;
+  int n;
+  const cert_mode *mode[CERT_MAX_MODES * PIECE_MAX_FACES];
+  const cert_case *face[CERT_MAX_MODES * PIECE_MAX_FACES];
+  mpq_t a[3];
   cert_rat_case x1;
-  cert_rat_case_init(&x1);
-  for (int md = 0; G && md < s->nmodes; md++) {
+  int solved;  ///< the item whose mode acceleration and map a, x1 hold
+} piece_ctx;
+
+static bool piece_item(void *ctx, int k, mpq_t *xv, mpq_t *Q, mpq_t *L, int *m) {
+  piece_ctx *p = ctx;
+  if (p->solved != k) {
+    if (!cert_rat_mode_acc(p->s, p->mode[k]->mode, p->a) || !face_map(p->s, p->face[k], &p->x1))
+      return false;  // cert_piece_verify reports it
+    p->solved = k;
+  }
+  face_form(p->s, p->mode[k], p->a, p->face[k], &p->x1, xv, p->c, Q, L, m);
+  return true;
+}
+
+int cert_piece_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
+  piece_ctx *p = malloc(sizeof *p);
+  if (!p) return 0;  // no equality: the verification then refuses what needs one
+  p->s = s;
+  p->c = c;
+  p->n = 0;
+  p->solved = -1;
+  for (int md = 0; md < s->nmodes; md++) {
     const cert_mode *m = &s->modes[md];
-    if (!cert_piece_mode(s, m) || !cert_rat_mode_acc(s, m->mode, a)) continue;
+    if (!cert_piece_mode(s, m)) continue;
     const cert_case *f[PIECE_MAX_FACES];
     const int nf = faces(s, m, f);
-    for (int fc = 0; fc < nf; fc++) {
-      int nr = 0;
-      const bool ok = face_map(s, f[fc], &x1);
-      for (int u = 0; u <= PIECE_NX && ok; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
-        for (int q = 0; q < PIECE_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
-        face_form(s, m, a, f[fc], &x1, xv, c, Q[u], L, &nr);
-      }
-      if (ok)
-        n = cert_flight_lineality(Q, nr, L, G, rows, n, max);  // else cert_piece_verify reports it
+    for (int fc = 0; fc < nf; fc++, p->n++) {
+      p->mode[p->n] = m;
+      p->face[p->n] = f[fc];
     }
   }
-  cert_rat_case_clear(&x1);
-  if (G) {
-    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
-    free(G);
-  }
-  mpq_clears(a[0], a[1], a[2], NULL);
-  for (int k = 0; k < PIECE_NX; k++) mpq_clear(xv[k]);
-  for (int u = 0; u <= PIECE_NX; u++)
-    for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_clear(L[q]);
+  mpq_inits(p->a[0], p->a[1], p->a[2], NULL);
+  cert_rat_case_init(&p->x1);
+  const int n = cert_form_equalities(piece_item, p, p->n, rows, max);
+  cert_rat_case_clear(&p->x1);
+  mpq_clears(p->a[0], p->a[1], p->a[2], NULL);
+  free(p);
   return n;
 }
 
@@ -380,7 +368,7 @@ static zeno_status piece_condition(sos_program *prog, const cert_system *s, cons
       CERT_TRY(poly_copy(&post[k], &v[k], e));
     }
   }
-  CERT_TRY(cert_program_jump(&x, w, c, z, v, post, &t, a, NULL, e));
+  CERT_TRY(cert_jump_expr(&x, w, c, z, v, post, &t, a, NULL, e));
   // Domain.
   CERT_TRY(poly_copy(&g[ng++], &t, e));
   if (!stuck) {  // the slip's sign at the end

@@ -82,17 +82,6 @@ void cert_program_outcome_free(cert_program_outcome *out);
 zeno_status cert_program_solve(const sos_program *prog, const sos_options *o,
                                cert_program_outcome *out, sos_solution *sol, zeno_error *e);
 
-/// x = W(s0) - W(s+) + c (x2(s0) - x2(s-)): s- the pre-impact state (gaps
-/// z, velocity v), s0 the state a time t (a polynomial) before it under the
-/// constant acceleration acc (gaps z - v t + acc t^2 / 2, velocity v - acc
-/// t), s+ = (z, post); V2(s0) - V2(s+) for V2 = c x2 + W. Every polynomial
-/// in t's variables; x initialised by the caller; s0's gaps into gaps[0..1]
-/// (initialised, or NULL). The flights' and the pieces' conditions
-/// (certify_piece.h) both take it.
-zeno_status cert_program_jump(sos_expr *x, const sos_expr *w, double c, const ze_poly z[2],
-                              const ze_poly v[3], const ze_poly post[3], const ze_poly *t,
-                              const double acc[3], ze_poly *gaps, zeno_error *e);
-
 /// V2 at a ZOD state s = (z1, z2, x2, u1, u2, w2).
 double cert_program_v2(const cert_program_outcome *o, const double s[6]);
 /// V1 (energy) at s.
