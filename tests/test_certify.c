@@ -324,6 +324,22 @@ static void unstable_points_not_certified(void **state) {
   }
 }
 
+// A level-floor scene in its own units, its system (not refused, level)
+// and its certificate: V2+ and V2- both certified exactly.
+static void level_floor_system(const char *file, zeno_scene *own, cert_system *sys,
+                               cert_program_outcome *o) {
+  zeno_scene s = load(file, NULL, 0);
+  scene_in_units(&s, scene_units_of(&s), own);
+  bool refused = true;
+  char reason[CERT_REASON_SIZE];
+  assert_int_equal(cert_build(own, sys, &refused, reason, NULL), ZENO_OK);
+  assert_false(refused);
+  assert_true(sys->level);
+  certify_exactly(sys, &DEGREE2, file, o);
+  assert_non_null(o->minus);
+  assert_true(o->minus->exact && o->minus->certified);
+}
+
 // A level floor (b3 = 0): V1 bounds neither side of the slip, so the
 // rocking block is certified by two slip functions, V2+ = x2 + W+ and
 // V2- = -x2 + W-, each decreasing everywhere and positive with V1 on its
@@ -331,25 +347,86 @@ static void unstable_points_not_certified(void **state) {
 // Before issue 33 it was refused by (55).
 static void level_floor_certified(void **state) {
   (void)state;
-  zeno_scene s = load("rocking-block.yaml", NULL, 0);
   zeno_scene own;
-  scene_in_units(&s, scene_units_of(&s), &own);
   cert_system sys;
-  bool refused = true;
-  char reason[CERT_REASON_SIZE];
-  assert_int_equal(cert_build(&own, &sys, &refused, reason, NULL), ZENO_OK);
-  assert_false(refused);
-  assert_true(sys.level);
   cert_program_outcome o;
-  certify_exactly(&sys, &DEGREE2, "rocking-block.yaml", &o);
-  assert_non_null(o.minus);
-  assert_true(o.minus->exact && o.minus->certified);
+  level_floor_system("rocking-block.yaml", &own, &sys, &o);
   assert_true(o.c == 1.0 && o.minus->c == -1.0);
   assert_true(o.kappa[0] >= 0 && isnan(o.kappa[1]));
   cert_check_result chk;
   assert_int_equal(cert_check_check(&own, &sys, &o, 1000, 0.1, 5u, true, NULL, &chk, NULL),
                    ZENO_OK);
   assert_true(chk.max_increase < 1e-12);
+  cert_program_outcome_free(&o);
+}
+
+// The sliding block on a level floor: a double impact at contact 2 while
+// contact 1 slides (case PP) changes nothing at zero approach speed, so its
+// form E(u2, w2) has no w2^2 term and needs the cross term B <= 0 (from the
+// ray u2 = 0 into the cone). With total-degree bases its Gram matrix had a
+// zero diagonal, CSDP met B <= 0 only to sqrt(1e-9) and the exact check
+// found B = +1.5e-5 (not certified). With the tight variable's bases it is
+// certified exactly, B < 0 with room, and 1000 runs never increase V1, V2+
+// or V2-.
+static void sliding_block_certified(void **state) {
+  (void)state;
+  zeno_scene own;
+  cert_system sys;
+  cert_program_outcome o;
+  level_floor_system("sliding-block.yaml", &own, &sys, &o);
+  // The PP case at contact 2 (u1 = 0, G e_w2 = e_w2): E = P - G^T P G has
+  // B = E12 = P12 - sum_a G_a1 P_a2 (P from V2+'s coefficients).
+  double x[CERT_EXACT_NX];
+  unknowns_of(&o, x);
+  const cert_case *pp = NULL;
+  for (int k = 0; k < sys.ncases; k++)
+    if (sys.cases[k].both && sys.cases[k].letter[0] == ZENO_LETTER_P &&
+        sys.cases[k].letter[1] == ZENO_LETTER_P)
+      pp = &sys.cases[k];
+  assert_non_null(pp);
+  const double b = x[6] - (pp->post[0][1] * x[4] + pp->post[1][1] * x[6] + pp->post[2][1] * x[7]);
+  assert_true(b < -1e-7);
+  cert_check_result chk;
+  assert_int_equal(cert_check_check(&own, &sys, &o, 1000, 0.1, 5u, true, NULL, &chk, NULL),
+                   ZENO_OK);
+  assert_true(chk.events > 1000);
+  assert_true(chk.max_increase < 1e-12);
+  print_message("sliding block: PP's cross term %.3g; %d checked events, largest increase %.3g\n",
+                b, chk.events, chk.max_increase);
+  cert_program_outcome_free(&o);
+}
+
+// An Example 6 point (overrides x, y) that the analysis puts in region 2
+// (stable by Theorem 3), certified exactly at weighted degree 2 and
+// through 1000 checked runs that never increase V1 or V2.
+static void region2_certified(const char *x, const char *y, cert_system *sys,
+                              cert_program_outcome *o, cert_check_result *chk) {
+  const char *const set[] = {x, y};
+  zeno_scene s = load("example6.yaml", set, 2);
+  zeno_analysis a;
+  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
+  assert_int_equal(a.region, 2);
+  zeno_analysis_free(&a);
+  build(&s, sys);
+  certify_exactly(sys, &DEGREE2, "example6.yaml", o);
+  check_runs(&s, sys, o, 1000, true, chk);
+  assert_true(chk->max_increase < 1e-12);
+}
+
+// An Example 6 region-2 point (stable by Theorem 3) where V2's pointwise
+// decrease is infeasible: with the decrease of the sticking and the
+// accelerating-slip modes asked over their pieces (certify_piece.h) it is
+// certified exactly, and 1000 runs, comparing a piece's start with the
+// state after the event that ends it, never increase V1 or V2.
+static void piece_conditions_certify(void **state) {
+  (void)state;
+  cert_system sys;
+  cert_program_outcome o;
+  cert_check_result chk;
+  region2_certified("com.x=0.38461538461538503", "com.y=-1", &sys, &o, &chk);
+  assert_true(o.pieces);
+  print_message("Example 6 (2) over pieces: %d checked events, largest increase %.3g\n", chk.events,
+                chk.max_increase);
   cert_program_outcome_free(&o);
 }
 
@@ -362,19 +439,10 @@ static void level_floor_certified(void **state) {
 // it must make W + kappa V1 positive (W alone, kappa 0, is not).
 static void envelope_positivity(void **state) {
   (void)state;
-  const char *const set[] = {"com.x=-0.076923076923077094", "com.y=-0.55128205128205132"};
-  zeno_scene s = load("example6.yaml", set, 2);
-  zeno_analysis a;
-  assert_int_equal(zeno_analyze(&s, NULL, &a, NULL), ZENO_OK);
-  assert_int_equal(a.region, 2);
-  zeno_analysis_free(&a);
   cert_system sys;
-  build(&s, &sys);
   cert_program_outcome o;
-  certify_exactly(&sys, &DEGREE2, "example6.yaml", &o);
   cert_check_result chk;
-  check_runs(&s, &sys, &o, 1000, true, &chk);
-  assert_true(chk.max_increase < 1e-12);
+  region2_certified("com.x=-0.076923076923077094", "com.y=-0.55128205128205132", &sys, &o, &chk);
   double x[CERT_EXACT_NX];
   unknowns_of(&o, x);
   cert_exact_result r;
@@ -382,6 +450,7 @@ static void envelope_positivity(void **state) {
   // W alone is not positive (kappa 0 on V2's side fails below): the sign
   // conditions' program found nothing, the envelope's did.
   assert_true(o.kappa[0] > 0 && o.kappa[1] * fabs(sys.b[2]) > 1);
+  sys.pieces = o.pieces;  // the exact check of the program that certified
   double k[2] = {o.kappa[0], 2 * ib3};
   assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
   if (!r.certified) fail_msg("%s", r.reason);
@@ -413,6 +482,8 @@ int main(void) {
       cmocka_unit_test(check_catches_a_wrong_certificate),
       cmocka_unit_test(unstable_points_not_certified),
       cmocka_unit_test(level_floor_certified),
+      cmocka_unit_test(sliding_block_certified),
+      cmocka_unit_test(piece_conditions_certify),
       cmocka_unit_test(envelope_positivity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

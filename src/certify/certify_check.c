@@ -1,7 +1,11 @@
 // Simulation check of a certificate (certify_check.h).
 #include "certify/certify_check.h"
 
+#include "base/util.h"
+#include "certify/certify_piece.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "zeno/sim.h"
@@ -62,6 +66,21 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
   if (!sim) return e ? e->code : ZENO_ERR_ARGUMENT;
   zeno_status st = ZENO_OK;
   const bool newton = cert_flights(sys);
+  // Pieces of the modes whose decrease the certificate asks over the piece
+  // (certify_piece.h): V2 may grow inside one; Theorem 2 asks its value
+  // after the event that ends the piece to be below the piece's start.
+  bool piece_mode[CERT_MAX_MODES] = {false};
+  if (o->pieces || (o->minus && o->minus->pieces)) {
+    cert_system *ps = malloc(sizeof *ps);
+    if (!ps) {
+      zeno_sim_destroy(sim);
+      return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
+    }
+    *ps = *sys;
+    ps->pieces = true;
+    for (int m = 0; m < ps->nmodes; m++) piece_mode[m] = cert_piece_mode(ps, &ps->modes[m]);
+    free(ps);
+  }
   for (int run = 0; run < n && st == ZENO_OK; run++) {
     const double qp[3] = {uniform(&seed, 0, size), uniform(&seed, 0, size),
                           uniform(&seed, -size, size)};
@@ -84,7 +103,14 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
       // cuts short).
       const bool flight = newton && have && prev.mode_after.letter[0] == ZENO_LETTER_F &&
                           prev.mode_after.letter[1] == ZENO_LETTER_F;
-      if (newton && (ev.kind == ZENO_EVENT_ZENO || (flight && ev.kind == ZENO_EVENT_END))) {
+      bool piece = false;
+      for (int m = 0; have && m < sys->nmodes; m++)
+        piece = piece ||
+                (piece_mode[m] && sys->modes[m].mode.letter[0] == prev.mode_after.letter[0] &&
+                 sys->modes[m].mode.letter[1] == prev.mode_after.letter[1]);
+      if (piece && impacted) {
+        if (ev.kind != ZENO_EVENT_END) compare(sys, o, &prev.after, &ev.after, run, ev.index, out);
+      } else if (newton && (ev.kind == ZENO_EVENT_ZENO || (flight && ev.kind == ZENO_EVENT_END))) {
         if (have && !flight) compare(sys, o, &prev.after, &ev.before, run, ev.index, out);
       } else if (flight) {
         compare(sys, o, &prev.after, &ev.after, run, ev.index, out);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "certify/certify_flight.h"
+#include "certify/certify_piece.h"
 #include "certify/certify_rat.h"
 
 /// Most equalities: one per single-contact mode.
@@ -529,13 +530,15 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
   }
   const char *fail = NULL;
   char text[200] = "";
-  for (int k = 0; k < s->nmodes; k++)
-    if (!mode_conditions(s, &s->modes[k], c, eq, &neq, le, &nle))
+  for (int k = 0; k < s->nmodes; k++)  // a piece mode's decrease: cert_piece_verify
+    if (!cert_piece_mode(s, &s->modes[k]) &&
+        !mode_conditions(s, &s->modes[k], c, eq, &neq, le, &nle))
       fail = "a mode's exact solve is singular";
-  if (!fail && cert_flights(s)) {  // the flights' equalities
+  if (!fail) {  // the flights' equalities, or the pieces'
     mpq_t rows[CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1)];
     for (int k = 0; k < CERT_FLIGHT_MAX_EQ * (CERT_EXACT_NX + 1); k++) mpq_init(rows[k]);
-    const int n = cert_flight_equalities(s, c, rows, CERT_FLIGHT_MAX_EQ);
+    const int n = cert_flights(s) ? cert_flight_equalities(s, c, rows, CERT_FLIGHT_MAX_EQ)
+                                  : cert_piece_equalities(s, c, rows, CERT_FLIGHT_MAX_EQ);
     for (int r = 0; r < n; r++, neq++) {
       lf_init(&eq[neq]);
       for (int k = 0; k < CERT_EXACT_NX; k++)
@@ -565,6 +568,7 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
   // Newton's law: a flight may precede every impact (certify_flight.h).
   if (!fail && cert_flights(s) && !cert_flight_verify(s, c, x, text, sizeof text, &out->generators))
     fail = text;
+  if (!fail && !cert_flights(s) && !cert_piece_verify(s, c, x, text, sizeof text)) fail = text;
   const int ncases = cert_flights(s) ? 0 : s->ncases;
   for (int k = 0; k < ncases && !fail; k++) {
     const cert_case *cs = &s->cases[k];

@@ -120,10 +120,8 @@ static void bilinear(mpq_t out, mpq_t *Q, mpq_t *y, mpq_t *z) {
   mpq_clear(t);
 }
 
-// The flight form of case x1 for the unknowns xv (P from xv[2..7], h =
-// (xv[0], xv[1], c)) into Q (zeroed here), its cone into L.
-static void form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c, mpq_t a[3],
-                    mpq_t *Q, mpq_t *L, int *m) {
+void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c, mpq_t a[3],
+                         mpq_t *Q, mpq_t *L, int *m) {
   mpq_t P[3][3], h[3];
   for (int r = 0; r < 3; r++) {
     mpq_init(h[r]);
@@ -144,59 +142,95 @@ static void form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c,
   }
 }
 
-int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
-  enum { ROWS = CERT_MAX_CONDS + 3 };
-  mpq_t a[3], xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[ROWS * 4], *G, v0, v1;
-  mpq_inits(a[0], a[1], a[2], v0, v1, NULL);
+// The lineality rows of one form on its cone (cert_form_equalities): Q[0]
+// at the unknowns 0, Q[u] at e_{u-1}; G room for the generators.
+static int lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int n, int max) {
+  int nlin = 0, nrays = 0;
+  if (m > COPOSITIVE_MAX_ROWS || !copositive_cone_generators(4, m, L, G, &nlin, &nrays)) return n;
+  mpq_t v0, v1;
+  mpq_inits(v0, v1, NULL);
+  for (int b = 0; b < nlin; b++) {
+    bool structural = true;  // Q(l, l) = 0 whatever the unknowns
+    for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
+      bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
+      structural = mpq_sgn(v0) == 0;
+    }
+    if (!structural) continue;
+    for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
+      mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
+      bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
+      mpq_set(row[CERT_FLIGHT_NX], v0);
+      for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
+        bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
+        mpq_sub(row[u - 1], v1, v0);
+      }
+    }
+  }
+  mpq_clears(v0, v1, NULL);
+  return n;
+}
+
+int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, int max) {
+  mpq_t xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[COPOSITIVE_MAX_ROWS * 4], *G;
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_init(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
-  for (int q = 0; q < ROWS * 4; q++) mpq_init(L[q]);
+  for (int q = 0; q < COPOSITIVE_MAX_ROWS * 4; q++) mpq_init(L[q]);
   G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
   if (G)
     for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
   int n = 0;
-  const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
-  cert_rat_case x1;
-  cert_rat_case_init(&x1);
-  bool ok = G != NULL && cert_rat_mode_acc(s, ff, a);
-  for (int k = 0; k < s->ncases && ok; k++) {
-    const cert_case *cs = &s->cases[k];
-    if (!cert_rat_case_exact(s, cs, &x1)) continue;  // cert_flight_verify reports it
-    int m = 0, nlin = 0, nrays = 0;
-    for (int u = 0; u <= CERT_FLIGHT_NX; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
+  for (int k = 0; G && k < count; k++) {
+    int m = 0;
+    bool ok = true;
+    for (int u = 0; u <= CERT_FLIGHT_NX && ok; u++) {  // Q at xv = 0 (u = 0) and e_{u-1}
       for (int q = 0; q < CERT_FLIGHT_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
-      form_at(cs, &x1, xv, c, a, Q[u], L, &m);
+      for (int q = 0; q < COPOSITIVE_MAX_ROWS * 4; q++) mpq_set_ui(L[q], 0, 1);
+      ok = form(ctx, k, xv, Q[u], L, &m);
     }
-    if (!copositive_cone_generators(4, m, L, G, &nlin, &nrays)) continue;
-    for (int b = 0; b < nlin; b++) {
-      bool structural = true;  // Q(l, l) = 0 whatever the unknowns
-      for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
-        bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
-        structural = mpq_sgn(v0) == 0;
-      }
-      if (!structural) continue;
-      for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
-        mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
-        bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
-        mpq_set(row[CERT_FLIGHT_NX], v0);
-        for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
-          bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
-          mpq_sub(row[u - 1], v1, v0);
-        }
-      }
-    }
+    if (ok) n = lineality(Q, m, L, G, rows, n, max);  // else the verification reports it
   }
-  cert_rat_case_clear(&x1);
   if (G) {
     for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
     free(G);
   }
-  mpq_clears(a[0], a[1], a[2], v0, v1, NULL);
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_clear(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
-  for (int q = 0; q < ROWS * 4; q++) mpq_clear(L[q]);
+  for (int q = 0; q < COPOSITIVE_MAX_ROWS * 4; q++) mpq_clear(L[q]);
+  return n;
+}
+
+// The flights' forms for cert_form_equalities: item k is case k.
+typedef struct flight_ctx {
+  const cert_system *s;
+  double c;
+  mpq_t a[3];
+  cert_rat_case x1;
+  int solved;  ///< the case x1 holds (-1: none)
+} flight_ctx;
+
+static bool flight_item(void *ctx, int k, mpq_t *xv, mpq_t *Q, mpq_t *L, int *m) {
+  flight_ctx *f = ctx;
+  const cert_case *cs = &f->s->cases[k];
+  if (f->solved != k) {
+    if (!cert_rat_case_exact(f->s, cs, &f->x1)) return false;  // cert_flight_verify reports it
+    f->solved = k;
+  }
+  cert_flight_form_at(cs, &f->x1, xv, f->c, f->a, Q, L, m);
+  return true;
+}
+
+int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max) {
+  flight_ctx f = {.s = s, .c = c, .solved = -1};
+  mpq_inits(f.a[0], f.a[1], f.a[2], NULL);
+  cert_rat_case_init(&f.x1);
+  const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
+  const int n = cert_rat_mode_acc(s, ff, f.a)
+                    ? cert_form_equalities(flight_item, &f, s->ncases, rows, max)
+                    : 0;
+  cert_rat_case_clear(&f.x1);
+  mpq_clears(f.a[0], f.a[1], f.a[2], NULL);
   return n;
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "certify/certify_rat.h"
 #include "certify/certify_system.h"
 
 /// Whether the flight conditions decide the impacts: Newton's law, and a
@@ -31,6 +32,19 @@ bool cert_flight_applies(const cert_system *s);
 /// initialised by the caller), at most max; their count returned.
 int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max);
 
+/// Builds item k's form Q (16, row major over (u1, u2, w2, tau)) and its
+/// cone's rows L (stride 4, zeroed by the caller; *m rows) for the
+/// unknowns xv (certify_exact.h's 8); false when the item cannot be built
+/// (a singular case), which then adds no equality.
+typedef bool (*cert_form_fn)(void *ctx, int k, mpq_t *xv, mpq_t *Q, mpq_t *L, int *m);
+
+/// The lineality equalities of the forms of items 0..count-1 (the flights'
+/// cases, the pieces' faces): where a cone has a lineality direction l on
+/// which the form vanishes whatever the unknowns, B(l, g) = 0 for every
+/// generator g. Rows k + sum_i co[i] x[i] = 0 into rows (stride 9,
+/// initialised by the caller), at most max; their count.
+int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, int max);
+
 /// Decides every impact case's flight condition for V2 = c x2 + x[0] z1 +
 /// x[1] z2 + v^T P v (x[2..7] = P00, P01, P02, P11, P12, P22) and V1's
 /// across the case. False with the reason in text when one fails or
@@ -38,5 +52,15 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
 /// of a cone met.
 bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size,
                         int *max_gen);
+
+/// The flight condition's form Q (16, 4 x 4 row major over y = (u1, u2, w2,
+/// tau), zeroed here) for the unknowns xv (V2 = c x2 + xv[0] z1 + xv[1] z2 +
+/// v^T P v, P from xv[2..7]) after a motion of constant acceleration a for
+/// tau and the impact of case cs with exact map x1->G; its cone's rows into
+/// L (tau >= 0, the case's conditions, the impacting contacts' start gaps
+/// over tau; stride 4, zeroed here), their count in *m. certify_piece.c
+/// takes the same form with a mode's acceleration.
+void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c, mpq_t a[3],
+                         mpq_t *Q, mpq_t *L, int *m);
 
 #endif

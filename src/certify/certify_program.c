@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "certify/certify_conditions.h"
 #include "certify/certify_exact.h"
+#include "certify/certify_piece.h"
 #include "certify/certify_positivity.h"
 #include "certify/certify_quartic.h"
 #include "sos/sos_check.h"
@@ -22,18 +23,6 @@
 /// cone needs them: constant multipliers of linear g give linear terms only).
 #define CERT_PROGRAM_MAX_G \
   (CERT_PROGRAM_MAX_LIN + CERT_PROGRAM_MAX_LIN * (CERT_PROGRAM_MAX_LIN - 1) / 2)
-
-// p = sum_k coef[k] x_k + c0 (nvars variables).
-static zeno_status linear(ze_poly *p, int nvars, const double *coef, zeno_error *e) {
-  zeno_status st = poly_init(p, nvars, e);
-  for (int k = 0; st == ZENO_OK && k < nvars; k++) {
-    if (coef[k] == 0) continue;
-    poly_mono m = {{0}};
-    m.e[k] = 1;
-    st = poly_add_term(p, &m, coef[k], e);
-  }
-  return st;
-}
 
 /* ---------- decrease along a mode ---------- */
 
@@ -82,7 +71,7 @@ static zeno_status mode_rate(const sos_expr *w, double c, const double acc[3], s
     double coef[CERT_PROGRAM_NVARS] = {0};
     if (v == Z1) coef[U1] = 1;
     if (v == Z2) coef[U2] = 1;
-    CERT_TRY(linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&rate[v], CERT_PROGRAM_NVARS, coef, e));
     if (v >= U1) {
       poly_mono one = {{0}};
       CERT_TRY(poly_add_term(&rate[v], &one, acc[v - U1], e));
@@ -155,14 +144,14 @@ static zeno_status mode_condition(sos_program *prog, const cert_system *s, const
   for (int v = 0; v < CERT_PROGRAM_NVARS; v++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int k = 0; k < dim; k++) coef[k] = N[k][v];
-    CERT_TRY(linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&map[v], CERT_PROGRAM_NVARS, coef, e));
   }
   CERT_TRY(sos_expr_compose(&sub, &full, map, e));
   for (int k = 0; k < ng; k++) {
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int j = 0; j < dim; j++)
       for (int v = 0; v < CERT_PROGRAM_NVARS; v++) coef[j] += G[k][v] * N[j][v];
-    CERT_TRY(linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&g[k], CERT_PROGRAM_NVARS, coef, e));
   }
   CERT_TRY(cert_add_condition(prog, &sub, ng, g, count, e));
 done:
@@ -175,22 +164,6 @@ done:
 
 /* ---------- free flight of duration tau, then an impact ---------- */
 
-// Appends the pairwise products g_k g_l of the first *ng conditions (those
-// of degree at most 2, or at most the expression's degree deg).
-static zeno_status products(ze_poly *g, int *ng, int deg, zeno_error *e) {
-  const int nlin = *ng;
-  for (int a1 = 0; a1 < nlin; a1++)
-    for (int a2 = a1 + 1; a2 < nlin; a2++) {
-      const int d = poly_degree(&g[a1]) + poly_degree(&g[a2]);
-      if (d > deg && d > 2) continue;
-      zeno_status st = poly_init(&g[*ng], g[a1].nvars, e);
-      if (st == ZENO_OK) st = poly_mul(&g[*ng], &g[a1], &g[a2], e);
-      if (st != ZENO_OK) return st;
-      (*ng)++;
-    }
-  return ZENO_OK;
-}
-
 // Variables (zj, u1, u2, w2, tau); zj = 0 for double impacts.
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
 // Without the flight (an impact from a mode with the other contact closed:
@@ -200,31 +173,20 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
                                  zeno_error *e) {
   const int nv = CERT_PROGRAM_NVARS, off = 1, tau = nv - 1;
   const int i = cs->contact, j = 1 - i;
-  ze_poly z[2], v[3], post[3], start[CERT_PROGRAM_NVARS], after[CERT_PROGRAM_NVARS],
-      g[CERT_PROGRAM_MAX_G], t, t2, tmp;
+  ze_poly z[2], v[3], post[3], gap[2], g[CERT_PROGRAM_MAX_G], t;
   memset(z, 0, sizeof z);
   memset(v, 0, sizeof v);
   memset(post, 0, sizeof post);
-  memset(start, 0, sizeof start);
-  memset(after, 0, sizeof after);
+  memset(gap, 0, sizeof gap);
   memset(g, 0, sizeof g);
   memset(&t, 0, sizeof t);
-  memset(&t2, 0, sizeof t2);
-  memset(&tmp, 0, sizeof tmp);
-  sos_expr x, a;
+  sos_expr x;
   zeno_status st = sos_expr_init(&x, nv, e);
   if (st != ZENO_OK) return st;
-  st = sos_expr_init(&a, nv, e);
-  if (st != ZENO_OK) {
-    sos_expr_free(&x);
-    return st;
-  }
   int ng = 0;
-  CERT_TRY(poly_init(&t2, nv, e));
-  CERT_TRY(poly_init(&tmp, nv, e));
   if (flight) CERT_TRY(poly_var(&t, nv, tau, e));
   else CERT_TRY(poly_init(&t, nv, e));
-  CERT_TRY(poly_mul(&t2, &t, &t, e));
+  for (int k = 0; k < 2; k++) CERT_TRY(poly_init(&gap[k], nv, e));
   // Pre-impact state: z_i = 0, z_j = var 0 (single) or 0, velocities.
   CERT_TRY(poly_init(&z[i], nv, e));
   if (cs->both || !flight) CERT_TRY(poly_init(&z[j], nv, e));
@@ -237,32 +199,13 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (flight || r != j) coef[off + r] = cs->post[k][r];
-    CERT_TRY(linear(&post[k], nv, coef, e));
+    CERT_TRY(cert_linear(&post[k], nv, coef, e));
   }
-  // After the impact: (z, post v); at the flight's start: z - u tau + a tau^2/2, v - a tau.
-  for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&after[Z1 + k], &z[k], e));
-  for (int k = 0; k < 3; k++) CERT_TRY(poly_copy(&after[U1 + k], &post[k], e));
-  for (int k = 0; k < 2; k++) {
-    CERT_TRY(poly_copy(&start[Z1 + k], &z[k], e));
-    CERT_TRY(poly_mul(&tmp, &v[k], &t, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], -1.0, &tmp, e));
-    CERT_TRY(poly_axpy(&start[Z1 + k], 0.5 * s->a_ff[k], &t2, e));
-  }
-  for (int k = 0; k < 3; k++) {
-    CERT_TRY(poly_copy(&start[U1 + k], &v[k], e));
-    CERT_TRY(poly_axpy(&start[U1 + k], -s->a_ff[k], &t, e));
-  }
-  CERT_TRY(sos_expr_compose(&x, w, start, e));
-  CERT_TRY(sos_expr_compose(&a, w, after, e));
-  CERT_TRY(sos_expr_axpy(&x, -1.0, &a, e));
-  // c (x2_0 - x2-) = c (-w2 tau + a3 tau^2 / 2).
-  CERT_TRY(poly_mul(&tmp, &v[2], &t, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, -c, &tmp, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, 0.5 * c * s->a_ff[2], &t2, e));
+  CERT_TRY(cert_jump_expr(&x, w, c, z, v, post, &t, s->a_ff, gap, e));
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
   if (flight) {
     CERT_TRY(poly_copy(&g[ng++], &t, e));
-    for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&g[ng++], &start[Z1 + k], e));
+    for (int k = 0; k < 2; k++) CERT_TRY(poly_copy(&g[ng++], &gap[k], e));
     if (!cs->both) CERT_TRY(poly_copy(&g[ng++], &z[j], e));
   }
   for (int k = 0; k < cs->ncond; k++) {
@@ -273,7 +216,7 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
         coef[off + r] = cs->cond[k][r];
         any = any || coef[off + r] != 0;
       }
-    if (any) CERT_TRY(linear(&g[ng++], nv, coef, e));
+    if (any) CERT_TRY(cert_linear(&g[ng++], nv, coef, e));
   }
   // Without a flight the other contact touches (z_j = u_j = 0): the law
   // leaves it free (letter F) only when it does not drive it in,
@@ -282,22 +225,31 @@ static zeno_status flight_impact(sos_program *prog, const cert_system *s, const 
     double coef[CERT_PROGRAM_NVARS] = {0};
     for (int r = 0; r < 3; r++)
       if (r != j) coef[off + r] = cs->post[j][r];
-    CERT_TRY(linear(&g[ng++], nv, coef, e));
+    CERT_TRY(cert_linear(&g[ng++], nv, coef, e));
   }
-  CERT_TRY(products(g, &ng, poly_degree(&x.part[0]), e));
+  CERT_TRY(cert_products(g, &ng, poly_degree(&x.part[0]), e));
+  // A slipping impact without a flight changes nothing at zero approach
+  // speed: its form vanishes on u_i = 0 whatever W, so u_i is in every
+  // monomial (the tight variable of sos_set_weights). Its certificate
+  // must vanish there too: bases by weighted degree (weights 1, the form is
+  // quadratic in the velocities) narrowed to the monomials with u_i, which
+  // leave CSDP room where the total-degree bases forced a zero diagonal
+  // (docs/certificate.md, the sliding block). On level floors only: on
+  // slopes CSDP's answers with the total-degree bases certify more
+  // (Example 6 at 40 x 40: 3 and 5 points of regions 2 and 7 against 2 and 3).
+  static const int velocity_weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
+  const bool tight = s->level && !flight && cert_vanishes_on(&x, off + i);
+  if (tight) CERT_TRY(sos_set_weights(prog, velocity_weights, e));
   CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
+  if (tight) CERT_TRY(sos_set_weights(prog, NULL, e));
 done:
   sos_expr_free(&x);
-  sos_expr_free(&a);
   cert_free_polys(z, 2);
   cert_free_polys(v, 3);
   cert_free_polys(post, 3);
-  cert_free_polys(start, CERT_PROGRAM_NVARS);
-  cert_free_polys(after, CERT_PROGRAM_NVARS);
+  cert_free_polys(gap, 2);
   cert_free_polys(g, CERT_PROGRAM_MAX_G);
   poly_free(&t);
-  poly_free(&t2);
-  poly_free(&tmp);
   return st;
 }
 
@@ -328,10 +280,10 @@ static zeno_status energy_impact(sos_program *prog, const cert_system *s, const 
   int ng = 0;
   for (int k = 0; k < cs->ncond; k++) {
     const double coef[CERT_PROGRAM_NVARS] = {cs->cond[k][0], cs->cond[k][1], cs->cond[k][2], 0, 0};
-    CERT_TRY(linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
+    CERT_TRY(cert_linear(&g[ng++], CERT_PROGRAM_NVARS, coef, e));
   }
   // A quadratic form on a cone: the pairwise products, as for the flights.
-  CERT_TRY(products(g, &ng, 2, e));
+  CERT_TRY(cert_products(g, &ng, 2, e));
   CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
 done:
   sos_expr_free(&x);
@@ -429,8 +381,14 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
        side < (pos == CERT_POS_BOTH_SIDES ? 2 : 1) && (mask & 1) && pos != CERT_POS_SIGNS; side++)
     CERT_TRY(cert_positivity_side(&prog, s, &w, out->c, side == 0 ? 1 : -1, set->eps, &kvar[side],
                                   &out->constraints, e));
-  for (int k = 0; k < s->nmodes && (mask & 2); k++)
-    CERT_TRY(mode_condition(&prog, s, &s->modes[k], &w, out->c, &out->constraints, e));
+  for (int k = 0; k < s->nmodes && (mask & 2); k++) {
+    const cert_mode *m = &s->modes[k];
+    if (!cert_piece_mode(s, m)) {
+      CERT_TRY(mode_condition(&prog, s, m, &w, out->c, &out->constraints, e));
+      continue;
+    }
+    CERT_TRY(cert_piece_conditions(&prog, s, m, &w, out->c, &out->constraints, e));
+  }
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
     CERT_TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
     if (no_flight && s->cases[k].both) {  // a double impact with contact 2 impacting
@@ -443,6 +401,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   }
   sos_options o = sos_options_default();
   o.max_iterations = set->max_iterations;
+  if (s->pieces) o.margin_cap = CERT_PIECE_MARGIN_CAP;
   st = cert_program_solve(&prog, &o, out, &sol, e);
   if (st != ZENO_OK || !out->solved) goto done;
   sos_check chk;
@@ -500,6 +459,41 @@ static void combine(cert_program_outcome *out, const cert_program_outcome *minus
   snprintf(out->reason, sizeof out->reason, "V2- (slip function of x2 < 0): %.160s", minus->reason);
 }
 
+// certify_one over the modes' pieces where some mode's decrease can be
+// asked over its pieces (certify_piece.h), else pointwise. Every pointwise
+// certificate is one over the pieces too, but CSDP's answer to the larger
+// program can fail the exact check where the pointwise one passes (the
+// rocking and sliding blocks' V2-, an Example 6 region-2 point): where the
+// program over the pieces is solved but not certified, or CSDP fails on
+// it, the pointwise one is tried; where it is infeasible, so is that.
+static zeno_status certify_pieces(const cert_system *s, const cert_program_settings *set, double c,
+                                  cert_positivity pos, cert_program_outcome *out, zeno_error *e) {
+  cert_system *p = set->degree == 2 ? malloc(sizeof *p) : NULL;
+  bool any = false;
+  if (p) {
+    *p = *s;
+    p->pieces = true;
+    for (int k = 0; k < p->nmodes; k++) any = any || cert_piece_mode(p, &p->modes[k]);
+  }
+  zeno_status st = ZENO_OK;
+  if (any) {
+    st = certify_one(p, set, c, pos, out, e);
+    out->pieces = st == ZENO_OK;
+  }
+  free(p);
+  if (st != ZENO_OK || (any && (out->certified || out->status == SOS_INFEASIBLE))) return st;
+  cert_program_outcome first;
+  if (any) first = *out;
+  st = certify_one(s, set, c, pos, out, e);
+  if (any && st == ZENO_OK && !out->certified) {  // the pieces' reason stands
+    cert_program_outcome_free(out);
+    *out = first;
+  } else if (any) {
+    cert_program_outcome_free(&first);
+  }
+  return st;
+}
+
 zeno_status cert_program_certify(const cert_system *s, const cert_program_settings *set,
                                  cert_program_outcome *out, zeno_error *e) {
   if (set->degree != 2) {
@@ -527,11 +521,11 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
       if (st != ZENO_OK || out->certified) return st;
       cert_program_outcome_free(out);
     }
-    return certify_one(s, set, c, CERT_POS_BOTH_SIDES, out, e);
+    return certify_pieces(s, set, c, CERT_POS_BOTH_SIDES, out, e);
   }
   // A level floor: V1 bounds neither side of the slip; V2+ = x2 + W+ bounds
   // x2 >= 0 and V2- = -x2 + W- bounds x2 <= 0, each decreasing everywhere.
-  st = certify_one(s, set, 1.0, CERT_POS_OWN_SIDE, out, e);
+  st = certify_pieces(s, set, 1.0, CERT_POS_OWN_SIDE, out, e);
   if (st != ZENO_OK || !out->certified) {
     if (st == ZENO_OK) {
       char why[sizeof out->reason];
@@ -545,7 +539,7 @@ zeno_status cert_program_certify(const cert_system *s, const cert_program_settin
     cert_program_outcome_free(out);
     return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
   }
-  st = certify_one(s, set, -1.0, CERT_POS_OWN_SIDE, minus, e);
+  st = certify_pieces(s, set, -1.0, CERT_POS_OWN_SIDE, minus, e);
   if (st != ZENO_OK) {
     free(minus);
     cert_program_outcome_free(out);

@@ -56,6 +56,9 @@ typedef struct cert_program_outcome {
   /// Weighted degree 2: the envelope's multipliers of V1 on V2's own side
   /// of the slip and on the other (NAN where not used): docs/certificate.md.
   double kappa[2];
+  /// Some modes' decrease is asked over their pieces (certify_piece.h): the
+  /// simulation check compares a piece's start with the state after its end.
+  bool pieces;
   /// A level floor (b3 = 0): this outcome is V2+ = x2 + W+, and minus the
   /// second slip function V2- = -x2 + W- (malloc'ed, freed with it); NULL
   /// otherwise, or when V2+ already failed.

@@ -72,6 +72,10 @@ typedef struct cert_system {
   /// b3 = 0 within the modes' tolerance (a level floor): V1 bounds neither
   /// side of the slip, and two slip functions V2+ and V2- are searched.
   bool level;
+  /// The single-contact modes whose free contact falls have their decrease
+  /// asked over their pieces (certify_piece.h), not pointwise; false from
+  /// cert_build, set by the program for its second attempt.
+  bool pieces;
   int nmodes;
   cert_mode modes[CERT_MAX_MODES];
   int ncases;
