@@ -16,9 +16,6 @@
 #include "dynamics/impact.h"
 #include "sim/sim_internal.h"
 
-/// The 64-bit FNV-1a prime.
-#define SIM_FNV_PRIME 1099511628211ull
-
 zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
   if (s->run.word_len + n + 2 > s->word_cap) {
     size_t cap = s->word_cap ? 2 * s->word_cap : 256;
@@ -39,13 +36,7 @@ zeno_status sim_word_append_n(zeno_sim *s, const char *token, size_t n) {
   s->run.word_len = (size_t)(w - s->word) + n;
   // FNV-1a over the tokens since the last impact, each followed by a
   // blank: the signature of a step.
-  uint64_t h = s->run.signature;
-  for (size_t k = 0; k < n; k++) {
-    h ^= (unsigned char)token[k];
-    h *= SIM_FNV_PRIME;
-  }
-  h ^= (unsigned char)' ';
-  s->run.signature = h * SIM_FNV_PRIME;
+  s->run.signature = series_signature_add(s->run.signature, token, (int)n);
   return ZENO_OK;
 }
 
@@ -60,9 +51,9 @@ zeno_status sim_word_append2(zeno_sim *s, char a, char b) {
   w[1] = b;
   w[2] = '\0';
   s->run.word_len = (size_t)(w - s->word) + 2;
-  const uint64_t h = ((s->run.signature ^ (unsigned char)a) * SIM_FNV_PRIME ^ (unsigned char)b) *
-                     SIM_FNV_PRIME;
-  s->run.signature = (h ^ (unsigned char)' ') * SIM_FNV_PRIME;
+  const uint64_t h = ((s->run.signature ^ (unsigned char)a) * SERIES_FNV_PRIME ^ (unsigned char)b) *
+                     SERIES_FNV_PRIME;
+  s->run.signature = (h ^ (unsigned char)' ') * SERIES_FNV_PRIME;
   return ZENO_OK;
 }
 

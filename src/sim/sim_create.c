@@ -22,9 +22,7 @@ zeno_sim_def zeno_sim_def_default(void) {
   d.velocity_rtol = ZERO_TOL_VELOCITY_RTOL;  // the reasons: dynamics/zero_tol.h
   d.force_rtol = ZERO_TOL_FORCE_RTOL;
   d.time_rtol = ZERO_TOL_TIME_RTOL;
-  // ZOD period ratios are exact up to rounding (~1e-13 after a few
-  // periods); 1e-7 separates them from transient ratios.
-  d.ratio_rtol = 1e-7;
+  d.ratio_rtol = SERIES_RATIO_RTOL;  // the reasons: dynamics/impact_series.h
   // Full-model ratios converge as the chatter shrinks (corrections of the
   // order of the amplitude, Example 3 at eps = 1e-3: 2e-4 at first, 1e-6
   // after 20 periods), while the integrator's relative accuracy on the
@@ -35,8 +33,8 @@ zeno_sim_def zeno_sim_def_default(void) {
   // Growth ratios of reverse chatter agreeing to 1 % over four periods are
   // unmistakable; the drift from nonlinearity is of the amplitude's order.
   d.diverge_rtol = 1e-2;
-  d.ratio_periods = 3;
-  d.max_period = 8;
+  d.ratio_periods = SERIES_RATIO_PERIODS;
+  d.max_period = SERIES_MAX_PERIOD;
   d.keep_history = true;
   // A decision within 1e-6 (relative) of going another way is reported as
   // a near tie: far above rounding, and still small against the O(eps)
@@ -155,7 +153,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
       return NULL;
     }
   }
-  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SERIES_SIGNATURE_SEED;
   s->run.tie = SIM_TIE_NONE;
   return s;
 }
@@ -166,7 +164,7 @@ zeno_status sim_restart_zod(zeno_sim *s, const double qp[3], const double qdp[3]
   memset(&s->zeno, 0, sizeof s->zeno);
   memcpy(s->run.q, qp, sizeof s->run.q);
   memcpy(s->run.qd, qdp, sizeof s->run.qd);
-  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SERIES_SIGNATURE_SEED;
   s->run.tie = SIM_TIE_NONE;
   if (s->word) s->word[0] = '\0';
   return ZENO_OK;

@@ -13,6 +13,7 @@
 #include "dynamics/flow_cvode.h"
 #include "dynamics/flow_zod.h"
 #include "dynamics/impact.h"
+#include "dynamics/impact_series.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/mode_table.h"
 #include "dynamics/zero_tol.h"
@@ -38,15 +39,6 @@ typedef struct segment {
   bool full;       ///< full model: dense output from nodes[node_first..]
   size_t node_first, node_count;
 } segment;
-
-typedef struct impact_record {
-  double t;
-  uint64_t signature;  ///< hash of the modes and impact since the previous impact
-  double speed;        ///< largest approach speed of the impacting contacts
-  double q[3], qd[3];  ///< state just after the impact
-  unsigned touched;    ///< contacts touching at the impact
-  long impacts;        ///< a chain's record: impacts of the completed sequence
-} impact_record;
 
 /// The run: the state, the mode in force, the run's flags, counts and
 /// record. Zeroed as a whole at creation and by sim_restart_zod (a new run).
@@ -388,8 +380,5 @@ void sim_note_near_misses(zeno_sim *s, const double c[4], const double cd[4], co
 /// over the segment's duration, and the near misses.
 void sim_note_crossing_ties(zeno_sim *s, const flow_crossing *cr, int n, const double c[4],
                             const double cd[4], const double cdd[4]);
-
-/// FNV-1a offset basis: the signature of an empty step.
-#define SIM_SIGNATURE_SEED 1469598103934665603ull
 
 #endif

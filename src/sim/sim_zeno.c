@@ -80,31 +80,11 @@ static void ring_push(impact_record *ring, int *len, int cap, const impact_recor
 // the same chain on, stopped at the limit.
 static bool limit_before_end(const zeno_sim *s) { return s->zeno.pending_t <= s->scene.t_end; }
 
-// Geometric extrapolation of the accumulation point from the states at the
-// same phase of the last three periods. Velocities and times of a ZOD
-// sequence are exact geometric series of ratio r; positions add the
-// increments v tau + a tau^2 / 2, a sum of two series of ratios r and r^2.
-// The state at the phase of the newest record, sums g and g2 of the
-// series of ratios r and r^2 later: g = r / (1 - r), g2 = r^2 / (1 - r^2)
-// at the limit; r (1 - r^n) / (1 - r) and r^2 (1 - r^2n) / (1 - r^2) n
-// periods on.
-static void geometric_advance(rview v, int p, double r, double g, double g2, double *t, double q[3],
-                              double qd[3]) {
-  const impact_record *a = at(v, 0), *b = at(v, p), *c = at(v, 2 * p);
-  *t = a->t + (a->t - b->t) * g;
-  for (int k = 0; k < 3; k++) {
-    qd[k] = a->qd[k] + (a->qd[k] - b->qd[k]) * g;
-    const double e0 = a->q[k] - b->q[k], e1 = b->q[k] - c->q[k];
-    const double lin = (e1 * r * r - e0) / (r - 1);
-    const double quad = e0 - lin;
-    q[k] = a->q[k] + lin * g + quad * g2;
-  }
-}
-
 static void extrapolate(zeno_sim *s, rview v, int p, double r) {
   const impact_record *b = at(v, p), *c = at(v, 2 * p);
   const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  geometric_advance(v, p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q, s->zeno.pending_qd);
+  series_geometric_advance(v, p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q,
+                           s->zeno.pending_qd);
   const double t_prev = b->t + (b->t - c->t) * g;
   s->zeno.pending_err = fabs(s->zeno.pending_t - t_prev);
   double dqd[3];  // the limit predicted a period earlier, minus this one
@@ -151,8 +131,8 @@ static void forward_periods(zeno_sim *s, rview v, int p, double r) {
   if (!(n >= SIM_FORWARD_MIN_PERIODS)) return;
   const double rn = pow(r, n);
   double t, q[3], qd[3];
-  geometric_advance(v, p, r, r * (1 - rn) / (1 - r), r * r * (1 - rn * rn) / (1 - r * r), &t, q,
-                    qd);
+  series_geometric_advance(v, p, r, r * (1 - rn) / (1 - r), r * r * (1 - rn * rn) / (1 - r * r), &t,
+                           q, qd);
   if (!(t > s->run.t && t < s->scene.t_end)) return;
   // The increments on the current state (the newest record's, with the
   // mode chosen after it): exact zeros stay zero.
@@ -319,9 +299,9 @@ static unsigned at_surface(const zeno_sim *s, double speed) {
 // error is the spread of the ratios times a tail already at the floor.
 static void floor_tail(zeno_sim *s, rview v) {
   for (int p = 1; p <= s->def.max_period && v.len >= 2 * p + 1; p++) {
-    if (!sim_periodic(v, p, 1)) continue;
+    if (!series_periodic(v, p, 1)) continue;
     double r0 = 0;
-    if (!sim_constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
+    if (!series_constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
     // The tail is added only where, as for any completion, no other
     // contact reaches its surface and no slip reverses on the way (Newton
     // e = 0.8's full model: contact 2, falling, went 9e-7 below).
@@ -373,9 +353,9 @@ void sim_zeno_detect(zeno_sim *s) {
   const bool chain_floor = chain_at_floor(s, floor);
   for (int p = 1; p <= s->def.max_period && !chain_floor; p++) {
     if (v.len < K * p + 1) break;
-    if (!sim_periodic(v, p, K)) continue;
+    if (!series_periodic(v, p, K)) continue;
     double r0 = 0;
-    if (!sim_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
+    if (!series_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
       if (!full &&
           (sim_grown_reverse_chatter(s, v, p, K) || sim_outgrown_reverse_chatter(s, v, p, K)))
         return;
@@ -387,7 +367,7 @@ void sim_zeno_detect(zeno_sim *s) {
       // Not yet converged: the precision floor below may still end it (the
       // full model's ratios stop converging once the bounces reach the
       // rounding of the positions).
-      if (!sim_constant_ratio(v, p, K, rtol_conv, &r0)) break;
+      if (!series_constant_ratio(v, p, K, rtol_conv, &r0)) break;
       extrapolate(s, v, p, r0);
       s->zeno.pending_impacts = s->zeno.seq_impacts;
       // The series continues forever only if no slip reverses on the way:
@@ -504,7 +484,7 @@ void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
   s->zeno.seq_touched |= touched;
   s->zeno.seq_impacts++;
   record_now(s, speed, touched);
-  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SERIES_SIGNATURE_SEED;
 }
 
 void sim_zeno_reset(zeno_sim *s) {
@@ -518,7 +498,7 @@ static uint64_t sequence_signature(const zeno_sim *s) {
   uint64_t h = s->zeno.seq_first_signature;
   const uint64_t parts[3] = {s->zeno.ring_len > 0 ? rec(s, 0)->signature : 0,
                              (uint64_t)s->zeno.pending_period, (uint64_t)s->zeno.pending_contacts};
-  for (int k = 0; k < 3; k++) h = (h ^ parts[k]) * 1099511628211ull;
+  for (int k = 0; k < 3; k++) h = (h ^ parts[k]) * SERIES_FNV_PRIME;
   return h;
 }
 
@@ -556,7 +536,7 @@ void sim_chain_detect(zeno_sim *s) {
   const double rtol = sim_is_full(s) ? s->def.full_ratio_rtol : s->def.ratio_rtol;
   for (int p = 1; p <= SIM_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
     double r0 = 0;
-    if (!sim_periodic(v, p, K) || !sim_constant_ratio(v, p, K, rtol, &r0)) continue;
+    if (!series_periodic(v, p, K) || !series_constant_ratio(v, p, K, rtol, &r0)) continue;
     if (!(r0 < 1 - rtol)) return;
     extrapolate(s, v, p, r0);
     long per_period = 0;

@@ -130,6 +130,6 @@ zeno_status sim_zeno_emit(zeno_sim *s, zeno_event *ev) {
   if (!closing_chain && !s->run.end_pending) sim_chain_detect(s);
   ev->mode_before = before;
   sim_event_finish(s, ev);
-  s->run.signature = SIM_SIGNATURE_SEED;
+  s->run.signature = SERIES_SIGNATURE_SEED;
   return ZENO_OK;
 }

@@ -13,10 +13,6 @@
 /// bounce of 1e-4 of the first speed is 1e8 ulps at eps = 1e-3).
 #define SIM_FULL_BOUNCE_ULPS 1e6
 
-bool sim_close_rel(double a, double b, double rtol) {
-  return fabs(a - b) <= rtol * fmax(fabs(a), fabs(b));
-}
-
 // Reverse chatter is declared once the post-impact contact velocity
 // direction at the phase point repeats from period to period (a fixed
 // point of R).
@@ -32,30 +28,6 @@ static bool direction_settled(const zeno_sim *s, int p, double rtol) {
   double diff = 0;
   for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
   return diff <= rtol;
-}
-
-// True when the last K periods of length p of v keep one ratio r0 of
-// durations and of speeds, to relative tolerance rtol (r < 1: a converging
-// Zeno sequence; r > 1: reverse chatter).
-bool sim_constant_ratio(rview v, int p, int K, double rtol, double *r0) {
-  for (int k = 0; k + 1 < K; k++) {
-    const double Tk = at(v, k * p)->t - at(v, (k + 1) * p)->t;
-    const double Tk1 = at(v, (k + 1) * p)->t - at(v, (k + 2) * p)->t;
-    if (!(Tk > 0 && Tk1 > 0)) return false;
-    const double rk = Tk / Tk1;
-    const double rv = at(v, k * p)->speed / at(v, (k + 1) * p)->speed;
-    if (k == 0) *r0 = rk;
-    if (!sim_close_rel(rk, *r0, rtol) || !sim_close_rel(rv, *r0, rtol)) return false;
-  }
-  return true;
-}
-
-// True when the last K periods of length p of v repeat the same steps
-// (signatures).
-bool sim_periodic(rview v, int p, int K) {
-  for (int j = 0; j + p <= K * p; j++)
-    if (at(v, j)->signature != at(v, j + p)->signature) return false;
-  return true;
 }
 
 // Full model: the bounce after this impact (its height from the fastest
@@ -87,7 +59,7 @@ static void end_diverging(zeno_sim *s, double r0, int p) {
 bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double margin,
                          double dir_rtol) {
   double r0 = 0;
-  if (!sim_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
+  if (!series_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
       !direction_settled(s, p, dir_rtol))
     return false;
   end_diverging(s, r0, p);

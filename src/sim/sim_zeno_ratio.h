@@ -7,14 +7,6 @@
 
 #include "sim/sim_internal.h"
 
-/// The records a detection reads, newest last: the impacts of the current
-/// sequence, or the completions of the current chain.
-typedef struct rview {
-  const impact_record *r;
-  int len;
-} rview;
-
-static inline const impact_record *at(rview v, int back) { return &v.r[v.len - 1 - back]; }
 static inline rview impacts_of(const zeno_sim *s) {
   return (rview){s->records.ring, s->zeno.ring_len};
 }
@@ -24,18 +16,6 @@ static inline rview chain_of(const zeno_sim *s) {
 static inline const impact_record *rec(const zeno_sim *s, int back) {
   return at(impacts_of(s), back);
 }
-
-/// True when a and b agree to relative tolerance rtol.
-bool sim_close_rel(double a, double b, double rtol);
-
-/// True when the last K periods of length p of v keep one ratio r0 of
-/// durations and of speeds, to relative tolerance rtol (r < 1: a
-/// converging Zeno sequence; r > 1: reverse chatter).
-bool sim_constant_ratio(rview v, int p, int K, double rtol, double *r0);
-
-/// True when the last K periods of length p of v repeat the same steps
-/// (signatures).
-bool sim_periodic(rview v, int p, int K);
 
 /// Full model: the bounce after this impact is lost in the rounding of the
 /// positions.
