@@ -329,10 +329,10 @@ static zeno_status check_args(const mode_n_dyn *d, const mode_n_class *cls, cons
   return ZENO_OK;
 }
 
-zeno_status mode_n_enumerate(const mode_n_dyn *d, const mode_n_class *cls, const mode_tol *tol,
-                             mode_n_solution *out, int capacity, int *count, zeno_error *e) {
-  zeno_status st = check_args(d, cls, tol, out, capacity, count, e);
-  if (st != ZENO_OK) return st;
+// Every contact's letters in turn (the contacts as given).
+static zeno_status enumerate_all(const mode_n_dyn *d, const mode_n_class *cls, const mode_tol *tol,
+                                 mode_n_solution *out, int capacity, int *count, zeno_error *e) {
+  zeno_status st = ZENO_OK;
   *count = 0;
   // Each contact's admissible letters; the patterns are their product.
   unsigned char choice[MODE_N_MAX_CONTACTS][MODE_N_LETTERS];
@@ -378,4 +378,70 @@ zeno_status mode_n_enumerate(const mode_n_dyn *d, const mode_n_class *cls, const
   lp_problem_destroy(&c->lp);
   free(c);
   return st;
+}
+
+// An open contact (its gap open: F alone is admissible) carries no force
+// and sets no condition: the patterns are those of the other contacts,
+// solved without it, and each is given F there, its contact accelerations
+// formed from the forces found. So a contact away from the body changes
+// no digit of the others' solutions (the same LPs, not LPs with more
+// columns, whose scaling and pivots round otherwise), and the LPs are
+// smaller.
+zeno_status mode_n_enumerate(const mode_n_dyn *d, const mode_n_class *cls, const mode_tol *tol,
+                             mode_n_solution *out, int capacity, int *count, zeno_error *e) {
+  zeno_status st = check_args(d, cls, tol, out, capacity, count, e);
+  if (st != ZENO_OK) return st;
+  int keep[MODE_N_MAX_CONTACTS], n = 0;
+  for (int i = 0; i < d->n; i++)
+    if (cls->gap[i] != MODE_GAP_OPEN) keep[n++] = i;
+  if (n == 0 || n == d->n) return enumerate_all(d, cls, tol, out, capacity, count, e);
+  mode_n_dyn sub;
+  mode_n_class sub_cls;
+  memset(&sub, 0, sizeof sub);
+  memset(&sub_cls, 0, sizeof sub_cls);
+  sub.n = n;
+  memcpy(sub.inv_mass, d->inv_mass, sizeof sub.inv_mass);
+  memcpy(sub.h, d->h, sizeof sub.h);
+  for (int j = 0; j < n; j++) {
+    const int i = keep[j];
+    for (int k = 0; k < 3; k++) {
+      sub.W[k][2 * j] = d->W[k][2 * i];
+      sub.W[k][2 * j + 1] = d->W[k][2 * i + 1];
+    }
+    sub.bias[2 * j] = d->bias[2 * i];
+    sub.bias[2 * j + 1] = d->bias[2 * i + 1];
+    sub.mu[j] = d->mu[i];
+    sub_cls.gap[j] = cls->gap[i];
+    sub_cls.slip[j] = cls->slip[i];
+    sub_cls.lifting[j] = cls->lifting[i];
+    sub_cls.leaving_stick[j] = cls->leaving_stick[i];
+  }
+  st = enumerate_all(&sub, &sub_cls, tol, out, capacity, count, e);
+  if (st != ZENO_OK) return st;
+  mode_n_ctx *c = malloc(sizeof *c);  // the full D and afree, for the open contacts' accelerations
+  if (c == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
+  ctx_init(c, d, cls, tol);
+  const int stored = *count < capacity ? *count : capacity;
+  for (int k = 0; k < stored; k++) {
+    const mode_n_solution r = out[k];
+    mode_n_solution *o = &out[k];
+    memset(o->letter, ZENO_LETTER_F, sizeof o->letter);
+    memset(o->force, 0, sizeof o->force);
+    for (int j = 0; j < n; j++) {
+      o->letter[keep[j]] = r.letter[j];
+      o->force[2 * keep[j]] = r.force[2 * j];
+      o->force[2 * keep[j] + 1] = r.force[2 * j + 1];
+    }
+    for (int a = 0; a < c->m; a++) {
+      double acc = c->afree[a];
+      for (int b = 0; b < c->m; b++) acc += c->D[a][b] * o->force[b];
+      o->acc[a] = acc;
+    }
+    for (int j = 0; j < n; j++) {  // the kept contacts' as solved
+      o->acc[2 * keep[j]] = r.acc[2 * j];
+      o->acc[2 * keep[j] + 1] = r.acc[2 * j + 1];
+    }
+  }
+  free(c);
+  return ZENO_OK;
 }

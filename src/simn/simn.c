@@ -16,72 +16,16 @@
 
 #include "base/util.h"
 #include "dynamics/flow_zod.h"
-#include "simn/simn_internal.h"
-
-/* ---------- word ---------- */
-
-static zeno_status word_append(simn *s, const char *token, size_t n, zeno_error *e) {
-  if (s->word_len + n + 2 > s->word_cap) {
-    size_t cap = s->word_cap ? 2 * s->word_cap : 256;
-    while (cap < s->word_len + n + 2) cap *= 2;
-    char *w = realloc(s->word, cap);
-    if (w == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for the mode word");
-    s->word = w;
-    s->word_cap = cap;
-  }
-  if (s->word_len) s->word[s->word_len++] = ' ';
-  memcpy(s->word + s->word_len, token, n);
-  s->word_len += n;
-  s->word[s->word_len] = '\0';
-  return ZENO_OK;
-}
-
-static zeno_status mode_token(simn *s, zeno_error *e) {
-  char name[MAXC];
-  for (int i = 0; i < s->m.n; i++) name[i] = zeno_letter_name((zeno_letter)s->sol.letter[i]);
-  return word_append(s, name, (size_t)s->m.n, e);
-}
+#include "simn/simn_run.h"
 
 static zeno_status impact_token(simn *s, unsigned mask, zeno_error *e) {
   char name[MAXC];
   for (int i = 0; i < s->m.n; i++) name[i] = (mask >> i) & 1u ? 'I' : 'F';
-  return word_append(s, s->m.n == 1 ? "I" : name, (size_t)s->m.n, e);
-}
-
-const char *simn_word(const simn *s) { return s->word ? s->word : ""; }
-/* ---------- events ---------- */
-
-static void event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard guard,
-                        int contact) {
-  memset(ev, 0, sizeof *ev);
-  ev->index = s->event_count;
-  ev->kind = kind;
-  ev->guard = guard;
-  ev->contact = contact;
-  ev->t = s->t;
-  memcpy(ev->mode_before, s->sol.letter, MAXC);
-}
-
-static void event_state(const simn *s, simn_event *ev);
-
-static void event_finish(simn *s, simn_event *ev) {
-  event_state(s, ev);
-  s->event_count++;
-  if (!s->end_pending && s->event_count >= s->def.max_events)
-    simn_end_with(s, ZENO_OUTCOME_EVENT_LIMIT, ZENO_GUARD_NONE);
-}
-
-// The state after an event, into its record.
-static void event_state(const simn *s, simn_event *ev) {
-  memcpy(ev->mode_after, s->sol.letter, MAXC);
-  simn_to_gen(&s->m, s->q, ev->q);
-  simn_to_gen(&s->m, s->qd, ev->qd);
-  simn_contacts(&s->m, s->q, s->qd, ev->c, ev->cd);
-  memcpy(ev->force, s->sol.force, sizeof ev->force);
+  return simn_word_append(s, s->m.n == 1 ? "I" : name, (size_t)s->m.n, e);
 }
 
 static zeno_status emit_end(simn *s, simn_event *ev) {
-  event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
+  simn_event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
   ev->outcome = s->pending_outcome;
   if (s->pending_outcome == ZENO_OUTCOME_AMBIGUOUS) {
     ev->consistent_count = s->consistent_count;
@@ -89,7 +33,7 @@ static zeno_status emit_end(simn *s, simn_event *ev) {
   }
   if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     memcpy(ev->failure, s->failure, sizeof ev->failure);
-  event_state(s, ev);
+  simn_event_state(s, ev);
   s->finished = true;
   s->event_count++;
   return ZENO_OK;
@@ -123,14 +67,14 @@ static zeno_status emit_start(simn *s, simn_event *ev, zeno_error *e) {
     bool touch[MAXC];
     for (int i = 0; i < s->m.n; i++) touch[i] = cls.gap[i] != MODE_GAP_OPEN;
     simn_zero_gaps(s, touch);
-    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
-    st = mode_token(s, e);
+    simn_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    st = simn_mode_token(s, e);
   } else {
     simn_enforce(s, &cls);
-    event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
+    simn_event_begin(s, ev, ZENO_EVENT_START, ZENO_GUARD_NONE, -1);
     st = simn_choose_next(s, &cls, &tol, e);
     if (st == ZENO_OK && (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST))
-      st = mode_token(s, e);
+      st = simn_mode_token(s, e);
   }
   if (st != ZENO_OK) return st;
   for (int a = 0; a < 2 * s->m.n; a++)
@@ -138,7 +82,7 @@ static zeno_status emit_start(simn *s, simn_event *ev, zeno_error *e) {
       s->start_impact = false;
       simn_end_with(s, ZENO_OUTCOME_ESCAPED, ZENO_GUARD_ESCAPE);
     }
-  event_finish(s, ev);
+  simn_event_finish(s, ev);
   memcpy(ev->mode_before, ev->mode_after, MAXC);
   return ZENO_OK;
 }
@@ -150,7 +94,8 @@ typedef struct simn_hits {
 
 // An impact at the touching contacts; *impacted false for a tangent touch.
 static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, const simn_hits *h,
-                                  const zero_tol *tol, bool *impacted, zeno_error *e) {
+                                  const zero_tol *tol, double vscale, bool *impacted,
+                                  zeno_error *e) {
   impact_n_input in;
   memset(&in, 0, sizeof in);
   double c[MAXV];
@@ -160,10 +105,12 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
   in.et = s->def.et;
   simn_to_gen(&s->m, s->qd, in.qd);
   double speed = 0;
+  unsigned touched = 0;
   for (int i = 0; i < s->m.n; i++) {
     in.touching[i] = cls->gap[i] != MODE_GAP_OPEN || h->gap[i];
     in.impacting[i] = cls->gap[i] == MODE_GAP_IMPACTING;
     if (in.impacting[i]) speed = fmax(speed, -in.v[2 * i]);
+    if (in.touching[i]) touched |= 1u << i;
   }
   in.tol_v = tol->v;
   in.tol_impulse = tol->impulse;
@@ -182,8 +129,17 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
     return st;
   }
   if (!resolved) {
-    simn_end_with(s, ZENO_OUTCOME_INCONSISTENT, ZENO_GUARD_GAP);
     *impacted = false;
+    if (simn_zeno_at_floor(s, speed, vscale)) {
+      // An approach at the precision floor that no branch of the law
+      // resolves: the contacts close there, completing the sequence it
+      // belongs to (sim.c's rule).
+      if (simn_zeno_floor_approach(s, speed, touched)) return ZENO_OK;
+      for (int i = 0; i < s->m.n; i++)
+        if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
+      return ZENO_OK;
+    }
+    simn_end_with(s, ZENO_OUTCOME_INCONSISTENT, ZENO_GUARD_GAP);
     return ZENO_OK;
   }
   ev->impact_mask = out.mask;
@@ -197,6 +153,7 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
   for (int i = 0; i < s->m.n; i++)
     if (cls->gap[i] == MODE_GAP_IMPACTING) cls->gap[i] = MODE_GAP_CLOSED;
   simn_enforce(s, cls);
+  simn_zeno_record(s, speed, touched);
   return ZENO_OK;
 }
 
@@ -204,7 +161,7 @@ static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, in
                                    const simn_hits *h, double vscale, zeno_error *e) {
   bool impact = false;
   for (int i = 0; i < s->m.n; i++) impact = impact || h->gap[i];
-  event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard, contact);
+  simn_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard, contact);
   const zero_tol tol = simn_make_tol(s, vscale);
   bool touching[MAXC] = {false};
   for (int i = 0; i < s->m.n; i++) touching[i] = s->sol.letter[i] != ZENO_LETTER_F || h->gap[i];
@@ -220,9 +177,10 @@ static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, in
   bool impacted = false;
   zeno_status st;
   if (impact) {
-    st = resolve_impact(s, ev, &cls, h, &tol, &impacted, e);
+    st = resolve_impact(s, ev, &cls, h, &tol, vscale, &impacted, e);
     if (st != ZENO_OK) return st;
     if (s->end_pending) return emit_end(s, ev);
+    if (s->zeno.pending) return simn_zeno_emit(s, ev, e);  // closed at the floor
   }
   if (!impacted) {
     ev->kind = ZENO_EVENT_TRANSITION;
@@ -235,10 +193,11 @@ static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, in
   if (st != ZENO_OK) return st;
   const bool changed = memcmp(before, s->sol.letter, MAXC) != 0;
   if ((!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) && (changed || impacted)) {
-    st = mode_token(s, e);
+    st = simn_mode_token(s, e);
     if (st != ZENO_OK) return st;
   }
-  event_finish(s, ev);
+  if (impacted && !s->end_pending) simn_zeno_detect(s);
+  simn_event_finish(s, ev);
   return ZENO_OK;
 }
 
@@ -350,6 +309,7 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   if (!s->started) return emit_start(s, ev, e);
   if (s->start_impact) return emit_start_impact(s, ev, e);
   if (s->end_pending) return emit_end(s, ev);
+  if (s->zeno.pending) return simn_zeno_emit(s, ev, e);
   return flow_to_event(s, ev, e);
 }
 
@@ -382,6 +342,7 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
   s->escape_horizon = sqrt(2 * s->escape_radius / (SIMN_TERMINAL_ACCEL_RTOL * s->m.accel_scale));
   memcpy(s->q, qp0, sizeof s->q);
   memcpy(s->qd, qdp0, sizeof s->qd);
+  s->signature = SERIES_SIGNATURE_SEED;
   *out = s;
   return ZENO_OK;
 }

@@ -11,9 +11,8 @@
 // two-contact engine's (z1, z2, x2) for two. They are exact: a closed gap
 // among them is zero, not the rounding of W . q (kinematics.h's q').
 //
-// What this slice leaves to the next (slice 5): Zeno completion (a
-// chattering run goes on impact by impact to its event or time limit) and
-// the precision floor of sim_zeno.c. Not public API: the public records
+// Zeno completion (simn_zeno.c) follows sim_zeno.c's first-order rules;
+// chains of completions are the next step. Not public API: the public records
 // (zeno_event) are two-contact until the outputs' version 2 (slice 7).
 #ifndef ZENO_SIMN_SIMN_H
 #define ZENO_SIMN_SIMN_H
@@ -93,8 +92,11 @@ typedef struct simn_event {
   double cd[2 * SIMN_MAX_CONTACTS];       ///< their rates
   double force[2 * SIMN_MAX_CONTACTS];    ///< the mode's forces after [force]
   zeno_outcome outcome;                   ///< ZENO_EVENT_END
-  char failure[SIMN_FAILURE_SIZE];        ///< a solver-failure end: the solver's message (cut)
-  int consistent_count;                   ///< an ambiguous end: the consistent modes
+  long zeno_impacts;                      ///< ZENO: impacts of the completed sequence simulated
+  double zeno_ratio;  ///< ZENO: its ratio per period (at a floor: of the last two impacts)
+  int zeno_period;    ///< ZENO: its period in impacts, 0 at a precision floor
+  char failure[SIMN_FAILURE_SIZE];  ///< a solver-failure end: the solver's message (cut)
+  int consistent_count;             ///< an ambiguous end: the consistent modes
   unsigned char consistent[SIMN_LISTED_MODES][SIMN_MAX_CONTACTS];
 } simn_event;
 

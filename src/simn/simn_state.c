@@ -1,14 +1,15 @@
-// The N-contact engine's state at an event (simn_internal.h): the
+// The N-contact engine's state at an event (simn_run.h): the
 // tolerances of a segment, the kinematic classes, the projections onto the
-// closed contacts and the choice of the next mode (mode_n.h, cached per
-// class), with sim_contact.c's rules.
+// closed contacts, the choice of the next mode (mode_n.h, cached per
+// class), with sim_contact.c's rules, and the event records and mode word
+// that the loop (simn.c) and the Zeno completion (simn_zeno.c) both write.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "simn/simn_internal.h"
+#include "simn/simn_run.h"
 
 zero_tol simn_make_tol(const simn *s, double vscale) {
   return zero_tol_make(s->def.velocity_rtol, s->def.force_rtol, vscale, s->m.mass, s->m.force_scale,
@@ -234,4 +235,58 @@ zeno_status simn_choose_next(simn *s, const mode_n_class *cls, const zero_tol *t
   mode_rates(s);
   if (is_rest(s, pick, tol)) simn_end_with(s, ZENO_OUTCOME_REST, ZENO_GUARD_NONE);
   return ZENO_OK;
+}
+
+/* ---------- word ---------- */
+
+zeno_status simn_word_append(simn *s, const char *token, size_t n, zeno_error *e) {
+  if (s->word_len + n + 2 > s->word_cap) {
+    size_t cap = s->word_cap ? 2 * s->word_cap : 256;
+    while (cap < s->word_len + n + 2) cap *= 2;
+    char *w = realloc(s->word, cap);
+    if (w == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for the mode word");
+    s->word = w;
+    s->word_cap = cap;
+  }
+  if (s->word_len) s->word[s->word_len++] = ' ';
+  memcpy(s->word + s->word_len, token, n);
+  s->word_len += n;
+  s->signature = series_signature_add(s->signature, token, (int)n);
+  s->word[s->word_len] = '\0';
+  return ZENO_OK;
+}
+
+zeno_status simn_mode_token(simn *s, zeno_error *e) {
+  char name[MAXC];
+  for (int i = 0; i < s->m.n; i++) name[i] = zeno_letter_name((zeno_letter)s->sol.letter[i]);
+  return simn_word_append(s, name, (size_t)s->m.n, e);
+}
+
+const char *simn_word(const simn *s) { return s->word ? s->word : ""; }
+/* ---------- events ---------- */
+
+void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard guard,
+                      int contact) {
+  memset(ev, 0, sizeof *ev);
+  ev->index = s->event_count;
+  ev->kind = kind;
+  ev->guard = guard;
+  ev->contact = contact;
+  ev->t = s->t;
+  memcpy(ev->mode_before, s->sol.letter, MAXC);
+}
+
+void simn_event_state(const simn *s, simn_event *ev) {
+  memcpy(ev->mode_after, s->sol.letter, MAXC);
+  simn_to_gen(&s->m, s->q, ev->q);
+  simn_to_gen(&s->m, s->qd, ev->qd);
+  simn_contacts(&s->m, s->q, s->qd, ev->c, ev->cd);
+  memcpy(ev->force, s->sol.force, sizeof ev->force);
+}
+
+void simn_event_finish(simn *s, simn_event *ev) {
+  simn_event_state(s, ev);
+  s->event_count++;
+  if (!s->end_pending && s->event_count >= s->def.max_events)
+    simn_end_with(s, ZENO_OUTCOME_EVENT_LIMIT, ZENO_GUARD_NONE);
 }

@@ -1,12 +1,15 @@
-// Private state of the N-contact engine, shared by simn.c (the event loop)
-// and simn_state.c (the state's corrections, classes and mode choice).
+// Private state of the N-contact engine, shared by simn.c (the event loop),
+// simn_state.c (the state's corrections, classes, mode choice, event
+// records and word) and simn_zeno.c (Zeno completion).
 // Not public API.
 #ifndef ZENO_SIMN_SIMN_INTERNAL_H
 #define ZENO_SIMN_SIMN_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "dynamics/impact_series.h"
 #include "dynamics/zero_tol.h"
 #include "simn/simn.h"
 
@@ -35,6 +38,25 @@ typedef struct simn_choice {
   mode_n_solution first, last;
 } simn_choice;
 
+/// Impacts remembered for Zeno detection: SERIES_RATIO_PERIODS + 2 periods
+/// of the longest period searched, with room (sim_internal.h's SIM_RING).
+#define SIMN_RING 256
+
+/// Zeno detection and completion (simn_zeno.c): the current sequence of
+/// impacts and a pending completion.
+typedef struct simn_zeno {
+  impact_record ring[SIMN_RING];
+  int ring_len;
+  long seq_impacts;
+  double seq_first_speed, seq_first_t;
+  bool pending;  ///< a completion is due (the next event is ZENO)
+  double pending_t, pending_q[3], pending_qd[3], pending_ratio;
+  unsigned pending_contacts;  ///< the contacts the completion closes
+  int pending_period;         ///< 0: at a precision floor
+  long pending_impacts;
+  double pending_last_speed;  ///< a floor completion's last impact speed
+} simn_zeno;
+
 struct simn {
   simn_model m;
   simn_def def;
@@ -58,6 +80,8 @@ struct simn {
   int cache_len;
   char *word;
   size_t word_len, word_cap;
+  uint64_t signature;  ///< the word's tokens since the last impact (impact_series.h)
+  simn_zeno zeno;
 };
 
 // Contact coordinate a at the nominal pose: a gap's gap0, a slip's 0. The
@@ -88,5 +112,41 @@ zeno_status simn_solver_failure(simn *s, zeno_status st, zeno_error *e);
 /// After an event: the next mode by the class and the ambiguity policy,
 /// and what ends the run, if anything.
 zeno_status simn_choose_next(simn *s, const mode_n_class *cls, const zero_tol *tol, zeno_error *e);
+
+/// An event's record begun: its index, kind, guard, time and the mode
+/// before it.
+void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard guard, int contact);
+/// The state after an event, into its record.
+void simn_event_state(const simn *s, simn_event *ev);
+/// The record finished (the state after it), the event counted, and the
+/// event limit set pending when reached.
+void simn_event_finish(simn *s, simn_event *ev);
+/// A token appended to the mode word and to the step's signature.
+zeno_status simn_word_append(simn *s, const char *token, size_t n, zeno_error *e);
+/// The current mode's name appended.
+zeno_status simn_mode_token(simn *s, zeno_error *e);
+
+/* simn_zeno.c */
+/// Remembers an impact just resolved (the state after it).
+void simn_zeno_record(simn *s, double speed, unsigned touched);
+/// After an impact and the mode chosen after it: a converging sequence
+/// (a completion pending), reverse chatter (`diverging`), or a sequence at
+/// the precision floor.
+void simn_zeno_detect(simn *s);
+/// Whether an impact speed is at the precision floor of the velocities
+/// (SIMN_ZENO_TOL_FACTOR of the velocity zero on the scale vscale).
+bool simn_zeno_at_floor(const simn *s, double speed, double vscale);
+/// An approach at the floor that the law cannot resolve during a sequence:
+/// the sequence is completed there (false when none is on).
+bool simn_zeno_floor_approach(simn *s, double speed, unsigned touched);
+/// The ZENO event: the state to the accumulation point, the sequence's
+/// contacts closed, the next mode.
+zeno_status simn_zeno_emit(simn *s, simn_event *ev, zeno_error *e);
+
+/* simn.c */
+void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard guard, int contact);
+void simn_event_finish(simn *s, simn_event *ev);
+zeno_status simn_word_append(simn *s, const char *token, size_t n, zeno_error *e);
+zeno_status simn_mode_token(simn *s, zeno_error *e);
 
 #endif
