@@ -1,7 +1,9 @@
 // Table 1's mode selection for N contacts (issue 34, slice 3; docs/model.md,
 // "Any number of contacts: the plan"): every letter pattern of the closed
-// contacts whose forces meet Table 1's conditions, decided by one LP with a
-// margin variable per pattern (GLPK), in the two-contact code's preference
+// contacts whose forces meet Table 1's conditions, decided by the LP of
+// the pattern with a margin variable (GLPK), or, where the pattern's
+// equalities fix its forces, by those rows evaluated at the solved forces
+// (the same test without the LP), in the two-contact code's preference
 // order. The modes layer of the N-contact engine (the two-contact engine
 // keeps its table, mode_table.h); it solves with the LP helpers of lp.h.
 // Not public API.
