@@ -590,6 +590,46 @@ static void test_box_in_a_corner_settles(void **state) {
   }
 }
 
+// Error paths: a run's arguments, and a class of more closed contacts than
+// the mode selection enumerates (nine corners landing at once).
+static void test_errors(void **state) {
+  (void)state;
+  zeno_scene s = box_scene(0.4);
+  s.contact_count = 9;
+  for (int i = 0; i < 9; i++) {
+    s.contacts[i] = s.contacts[0];
+    s.contacts[i].point[0] = -1 + 0.25 * i;
+  }
+  simn_model m;
+  assert_int_equal(simn_model_of_scene(&s, &m, NULL), ZENO_OK);
+  const simn_def def = simn_def_of_scene(&s);
+  const double zero[3] = {0, 0, 0}, bad[3] = {0, NAN, 0};
+  simn *run = NULL;
+  zeno_error err;
+  assert_int_equal(simn_create(NULL, &def, zero, zero, &run, &err), ZENO_ERR_ARGUMENT);
+  assert_int_equal(simn_create(&m, &def, bad, zero, &run, &err), ZENO_ERR_ARGUMENT);
+  assert_string_equal(err.parameter, "initial");
+  simn_model none = m;
+  none.n = 0;
+  assert_int_equal(simn_create(&none, &def, zero, zero, &run, &err), ZENO_ERR_ARGUMENT);
+  assert_string_equal(err.parameter, "contacts");
+  assert_null(run);
+  simn_event ev;
+  assert_int_equal(simn_next_event(NULL, &ev, &err), ZENO_ERR_ARGUMENT);
+  for (int i = 0; i < 9; i++) m.gap0[i] = 0.1;
+  assert_int_equal(simn_model_fix(&m, NULL), ZENO_OK);
+  assert_int_equal(simn_create(&m, &def, zero, zero, &run, NULL), ZENO_OK);
+  zeno_status st;
+  while ((st = simn_next_event(run, &ev, &err)) == ZENO_OK) continue;
+  assert_int_equal(st, ZENO_ERR_UNSUPPORTED);
+  assert_string_equal(err.parameter, "contacts");
+  // The centre corner's impulse alone stops the flat fall (it is under the
+  // centre of mass); then nine closed contacts admit 4^9 letter patterns.
+  assert_non_null(strstr(err.message, "262144 letter patterns"));
+  simn_destroy(run);
+  simn_destroy(NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_oracle_two_contacts),
@@ -598,6 +638,7 @@ int main(void) {
       cmocka_unit_test(test_three_corners_dropped_flat),
       cmocka_unit_test(test_three_corners_bounce_to_rest),
       cmocka_unit_test(test_box_in_a_corner_settles),
+      cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,17 +313,26 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   return flow_to_event(s, ev, e);
 }
 
-zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const double qp0[3],
-                              const double qdp0[3], simn **out, zeno_error *e) {
-  *out = NULL;
-  if (m == NULL || def == NULL || qp0 == NULL || qdp0 == NULL)
+// A run's arguments: a model of 1..SIMN_MAX_CONTACTS contacts, a
+// definition, a finite state.
+static zeno_status check_args(const simn_model *m, const simn_def *def, const double q[3],
+                              const double qd[3], zeno_error *e) {
+  if (m == NULL || def == NULL || q == NULL || qd == NULL)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "model, definition and state are required");
   if (m->n < 1 || m->n > MAXC)
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "contacts", "%d contacts: 1 to %d are simulated", m->n,
                      MAXC);
   for (int k = 0; k < 3; k++)
-    if (!isfinite(qp0[k]) || !isfinite(qdp0[k]))
+    if (!isfinite(q[k]) || !isfinite(qd[k]))
       return zeno_fail(e, ZENO_ERR_ARGUMENT, "initial", "the initial state must be finite");
+  return ZENO_OK;
+}
+
+zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const double qp0[3],
+                              const double qdp0[3], simn **out, zeno_error *e) {
+  *out = NULL;
+  const zeno_status args = check_args(m, def, qp0, qdp0, e);
+  if (args != ZENO_OK) return args;
   simn *s = calloc(1, sizeof *s);
   if (s != NULL) s->cache = malloc(sizeof *s->cache * SIMN_CLASS_CACHE);
   if (s == NULL || s->cache == NULL) {
@@ -350,8 +359,8 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
 zeno_status simn_create(const simn_model *m, const simn_def *def, const double q0[3],
                         const double qd0[3], simn **out, zeno_error *e) {
   *out = NULL;
-  if (m == NULL || q0 == NULL || qd0 == NULL)
-    return zeno_fail(e, ZENO_ERR_ARGUMENT, "", "model, definition and state are required");
+  const zeno_status args = check_args(m, def, q0, qd0, e);
+  if (args != ZENO_OK) return args;
   simn_model fixed = *m;  // q''s maps of the model as given
   const zeno_status st = simn_model_fix(&fixed, e);
   if (st != ZENO_OK) return st;
