@@ -1,12 +1,14 @@
-// The N-contact ZOD engine (src/sim/simn.c, issue 34 slice 4):
+// The N-contact ZOD engine (src/simn/, issue 34 slices 4 and 5):
 //  - the oracle: on random two-contact scenes under all three laws, the
-//    same events (kind, modes, impacts) at the same times and states as the
-//    two-contact engine, up to its first Zeno completion (slice 5) or its
-//    first near tie;
-//  - a third contact that never touches changes nothing;
+//    same events (kind, modes, impacts, Zeno completions) at the same times
+//    and states as the two-contact engine, up to a rule of its Zeno
+//    completion not built here (chains, the floor's tail) or a near tie;
+//  - a third contact that never touches changes nothing, bit for bit;
 //  - closed forms: a box sliding into a wall (the impact with both floor
 //    contacts closed, post-impact velocities by hand), a flat-bottomed body
-//    dropped flat onto three collinear corners (one inelastic impact, rest).
+//    dropped flat onto three collinear corners (one inelastic impact, rest),
+//    the same bouncing under Newton's law to its Zeno limit; the shipped
+//    box in a corner comes to rest; error paths.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +29,7 @@
 /// Events per run compared at most.
 #define ORACLE_EVENTS 400
 /// Times and states agree to this, relative to the run's scales (the
-/// issue's 1e-12; the two engines round differently: q' against q).
+/// issue's 1e-12), or within the rounding bounds below.
 #define ORACLE_RTOL 1e-12
 /// The shadow run's initial rates are moved by this (a few ulps): how far
 /// the two-contact engine moves from itself under rounding.

@@ -9,7 +9,8 @@
 // floor is completed from its last impact. What sim_zeno.c does beyond
 // this (chains of completions, the fast-forward past t_end, the floor's
 // tail and its contacts at the surface, the grown reverse chatter) is not
-// here yet: such runs go on impact by impact (docs/model.md, slice 5).
+// here yet: such runs go on impact by impact, or complete later at the
+// floor (docs/model.md, slice 5).
 #include <math.h>
 #include <string.h>
 
