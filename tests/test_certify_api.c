@@ -143,12 +143,12 @@ static void example3_not_certified(void **state) {
 
 // A point of the Example 6 map that the Poincare analysis leaves undecided
 // (region 7) where CSDP stalls (its code 5) on the program over the modes'
-// pieces: not certified, the solver's failure named, not an error. (The
-// region-5 point this test took before, com = (-0.308, -0.013), is now
-// infeasible to that program.)
+// pieces and chains: not certified, the solver's failure named, not an
+// error. (The points this test took before, com = (-0.308, -0.013) and
+// (-1.577, 0.885), are now infeasible to those programs.)
 static void solver_failure_is_a_result(void **state) {
   (void)state;
-  const char *const set[] = {"com.x=-1.5769230769230771", "com.y=0.88461538461538458"};
+  const char *const set[] = {"com.x=-1.6923076923076923", "com.y=1.333333333333333"};
   zeno_scene s = load("example6.yaml", set, 2);
   zeno_certificate c;
   assert_int_equal(zeno_certify(&s, NULL, &c, NULL), ZENO_OK);

@@ -119,7 +119,47 @@ static bool add_gen(int n, mpq_t *G, int from, int *ng, mpq_t *y) {
   return true;
 }
 
-bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays) {
+// Whether row b (n entries) is a positive multiple of row a: a_k b_l =
+// a_l b_k for all k, l, and a . b > 0.
+static bool same_halfspace(int n, mpq_t *a, mpq_t *b, mpq_t t, mpq_t u) {
+  for (int k = 0; k < n; k++)
+    for (int l = k + 1; l < n; l++) {
+      mpq_mul(t, a[k], b[l]);
+      mpq_mul(u, a[l], b[k]);
+      if (!mpq_equal(t, u)) return false;
+    }
+  mpq_set_ui(u, 0, 1);
+  for (int k = 0; k < n; k++) {
+    mpq_mul(t, a[k], b[k]);
+    mpq_add(u, u, t);
+  }
+  return mpq_sgn(u) > 0;
+}
+
+// Copies into R the rows of L (m x n) that are not zero and not a positive
+// multiple of an earlier row (the same cone); their count.
+static int distinct_rows(int n, int m, mpq_t *L, mpq_t *R) {
+  mpq_t t, u;
+  mpq_inits(t, u, NULL);
+  int kept = 0;
+  for (int r = 0; r < m; r++) {
+    bool keep = false;
+    for (int k = 0; k < n && !keep; k++) keep = mpq_sgn(L[r * n + k]) != 0;
+    for (int q = 0; q < kept && keep; q++) keep = !same_halfspace(n, &R[q * n], &L[r * n], t, u);
+    if (!keep) continue;
+    for (int k = 0; k < n; k++) mpq_set(R[kept * n + k], L[r * n + k]);
+    kept++;
+  }
+  mpq_clears(t, u, NULL);
+  return kept;
+}
+
+bool copositive_cone_generators(int n, int m, mpq_t *L0, mpq_t *G, int *nlin, int *nrays) {
+  // Zero and repeated rows leave the cone as it is and only multiply the
+  // subsets of rows visited below.
+  mpq_t *L = qalloc(m * n);
+  const int m0 = m;
+  m = distinct_rows(n, m0, L0, L);
   mpq_t *N = qalloc(n * n), *A = qalloc(n * n), *Y = qalloc(n * n);
   bool ok = true;
   int ng = 0;
@@ -154,6 +194,7 @@ bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int
   }
   *nlin = d;
   *nrays = ng - d;
+  qfree(L, m0 * n);
   qfree(N, n * n);
   qfree(A, n * n);
   qfree(Y, n * n);
