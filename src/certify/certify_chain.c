@@ -127,8 +127,11 @@ copositive_answer piece_chain_verify(const cert_system *s, const cert_mode *m, c
       }
       n++;
     }
-    ans = n <= COPOSITIVE_MAX_ROWS ? copositive_cone_nonneg(3, Q3, n, L3, NULL)
-                                   : COPOSITIVE_TOO_LARGE;
+    // Only the cone or the form asked for (cone given): not decided.
+    if (cone) ans = COPOSITIVE_YES;
+    else
+      ans = n <= COPOSITIVE_MAX_ROWS ? copositive_cone_nonneg(3, Q3, n, L3, NULL)
+                                     : COPOSITIVE_TOO_LARGE;
     if (cone) {  // the cone's rows (stride 3; at most CERT_MAX_CONDS + 5)
       for (int q = 0; q < n * 3; q++) mpq_set(cone[q], L3[q]);
       *ncone = n;

@@ -142,6 +142,17 @@ void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, doub
   }
 }
 
+// The equality B(r, l) = 0 as a row k + sum_u co[u] x[u] (Q[0] the form
+// at the unknowns 0, Q[u] at e_{u-1}; v0, v1 scratch).
+static void equality_row(mpq_t Q[][16], mpq_t *r, mpq_t *l, mpq_t *row, mpq_t v0, mpq_t v1) {
+  bilinear(v0, Q[0], r, l);
+  mpq_set(row[CERT_FLIGHT_NX], v0);
+  for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
+    bilinear(v1, Q[u], r, l);
+    mpq_sub(row[u - 1], v1, v0);
+  }
+}
+
 // The lineality rows of one form on its cone (cert_form_equalities): Q[0]
 // at the unknowns 0, Q[u] at e_{u-1}; G room for the generators.
 static int lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int n, int max) {
@@ -156,15 +167,8 @@ static int lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int 
       structural = mpq_sgn(v0) == 0;
     }
     if (!structural) continue;
-    for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
-      mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
-      bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
-      mpq_set(row[CERT_FLIGHT_NX], v0);
-      for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
-        bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
-        mpq_sub(row[u - 1], v1, v0);
-      }
-    }
+    for (int g = 0; g < nlin + nrays && n < max; g++, n++)
+      equality_row(Q, &G[b * 4], &G[g * 4], &rows[n * (CERT_FLIGHT_NX + 1)], v0, v1);
   }
   mpq_clears(v0, v1, NULL);
   return n;
@@ -202,15 +206,8 @@ static int tangent(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, int ngen, mpq_t *T,
     }
     int nlin = 0, nrays = 0;
     if (!copositive_cone_generators(4, mt, T, H, &nlin, &nrays)) continue;
-    for (int l = 0; l < nlin && n < max; l++, n++) {
-      mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
-      bilinear(v0, Q[0], &G[b * 4], &H[l * 4]);
-      mpq_set(row[CERT_FLIGHT_NX], v0);
-      for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
-        bilinear(v1, Q[u], &G[b * 4], &H[l * 4]);
-        mpq_sub(row[u - 1], v1, v0);
-      }
-    }
+    for (int l = 0; l < nlin && n < max; l++, n++)
+      equality_row(Q, &G[b * 4], &H[l * 4], &rows[n * (CERT_FLIGHT_NX + 1)], v0, v1);
   }
   mpq_clears(v0, v1, NULL);
   return n;

@@ -91,8 +91,9 @@ int piece_face_generators(const cert_system *s, const cert_mode *m, const piece_
 bool piece_face_cone(const cert_system *s, const cert_mode *m, const piece_face *f, double c,
                      double gen[][4], bool zero[][CERT_PROGRAM_NVARS], int *ngen);
 /// A chain's condition decided exactly with its multiplier lambda
-/// (certify_chain.c); its cone's rows into cone (stride 3, *ncone of them)
-/// and its form into form (9) when given.
+/// (certify_chain.c); with cone given, its cone's rows into cone (stride 3,
+/// *ncone of them) and its form into form (9, when given) instead, and not
+/// decided (COPOSITIVE_YES where built, COPOSITIVE_TOO_LARGE where not).
 copositive_answer piece_chain_verify(const cert_system *s, const cert_mode *m, const cert_mode *st,
                                      const cert_case *cs, double lambda, mpq_t *xv, double c,
                                      mpq_t *cone, int *ncone, mpq_t *form);
