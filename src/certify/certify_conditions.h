@@ -7,7 +7,6 @@
 #define ZENO_CERTIFY_CERTIFY_CONDITIONS_H
 
 #include <stdbool.h>
-#include <string.h>
 
 #include "sos/poly.h"
 #include "sos/sos.h"
@@ -35,27 +34,6 @@ static inline zeno_status cert_add_condition(sos_program *prog, const sos_expr *
                                              const ze_poly *g, int *count, zeno_error *e) {
   (*count)++;
   return sos_add_sos(prog, x, ng, g, NULL, e);
-}
-
-/// k0 + k1 c_var >= 0 for a scalar of the program (a constant sum of
-/// squares: its 1 x 1 Gram matrix), counted in *count.
-static inline zeno_status cert_scalar_bound(sos_program *prog, int var, double k0, double k1,
-                                            int *count, zeno_error *e) {
-  sos_expr x;
-  ze_poly one;
-  memset(&one, 0, sizeof one);
-  zeno_status st = sos_expr_init(&x, prog->nvars, e);
-  if (st != ZENO_OK) return st;
-  CERT_TRY(poly_init(&one, prog->nvars, e));
-  poly_mono m = {{0}};
-  CERT_TRY(poly_add_term(&one, &m, 1.0, e));
-  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, k0, &one, e));
-  CERT_TRY(sos_expr_add(&x, var, k1, &one, e));
-  CERT_TRY(cert_add_condition(prog, &x, 0, NULL, count, e));
-done:
-  sos_expr_free(&x);
-  poly_free(&one);
-  return st;
 }
 
 // p = sum_k coef[k] x_k + c0 (nvars variables).

@@ -67,13 +67,18 @@ bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, const double *l
 /// Adds mode m's piece conditions to the program for V2 = c x2 + w: one per
 /// impact that can end a piece (cert_piece_case) and, where the slip's rate
 /// is constant, the slip stop, or for a decelerating slip the chains
-/// through its sticking mode (cert_piece_stop_mode); each V2(start) -
-/// V2(end) >= 0 on its cone, with the rows' pairwise products as
-/// multipliers. A chain's S-procedure multiplier is a new scalar of the
-/// program, its index appended to lvar[*nl] (room for
-/// CERT_PIECE_MAX_CHAINS). Counted in *count.
+/// through the mode it stops into (cert_piece_stop_mode); each V2(start) -
+/// V2(end) >= 0 on its cone, with the rows' pairwise products (or the
+/// cone's rays' coordinates) as multipliers. A chain's start gap joins its
+/// domain with a constant multiplier lambda, whose place is appended to
+/// lref[*nl] (room for CERT_PIECE_MAX_CHAINS; cert_piece_lambda reads it).
+/// Counted in *count.
 zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const cert_mode *m,
-                                  const sos_expr *w, double c, int *lvar, int *nl, int *count,
+                                  const sos_expr *w, double c, int *lref, int *nl, int *count,
                                   zeno_error *e);
+
+/// A chain's multiplier lambda in a solution of the program, from its place
+/// (cert_piece_conditions); NAN when the place is not a constant multiplier.
+double cert_piece_lambda(const sos_solution *sol, int ref);
 
 #endif

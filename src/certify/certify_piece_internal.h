@@ -97,17 +97,20 @@ bool piece_face_cone(const cert_system *s, const cert_mode *m, const piece_face 
 copositive_answer piece_chain_verify(const cert_system *s, const cert_mode *m, const cert_mode *st,
                                      const cert_case *cs, double lambda, mpq_t *xv, double c,
                                      mpq_t *cone, int *ncone, mpq_t *form);
-/// A chain's program condition with a new scalar lambda (*lvar;
-/// certify_piece_program.c).
+/// A chain's program condition, its start gap's multiplier's place in
+/// *lref (cert_piece_lambda; certify_piece_program.c).
 zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
                                   const cert_mode *st_mode, const cert_case *cs, const sos_expr *w,
-                                  double c, int *lvar, int *count, zeno_error *e);
+                                  double c, int *lref, int *count, zeno_error *e);
 /// Adds x >= 0 on face f's cone in generator coordinates where
 /// piece_face_cone gives them (*done true); vmap[k] is the program's
-/// variable of the cone's coordinate k.
+/// variable of the cone's coordinate k; extra (or NULL), a polynomial in
+/// the program's variables, joins the domain with a constant multiplier,
+/// its index among the condition's multipliers in *extra_at.
 zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
                                       const piece_face *f, double c, const sos_expr *x,
-                                      const int *vmap, bool *done, int *count, zeno_error *e);
+                                      const int *vmap, const ze_poly *extra, int *extra_at,
+                                      bool *done, int *count, zeno_error *e);
 /// Drops the zero rows and every row parallel to an earlier one.
 void piece_drop_parallel_rows(ze_poly *g, int *ng);
 

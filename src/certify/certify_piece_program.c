@@ -55,6 +55,19 @@ void piece_drop_parallel_rows(ze_poly *g, int *ng) {
   *ng = kept;
 }
 
+// Drops from p (in the rays' coordinates mu) the terms mu_g mu_h of the
+// structural zeros zero[g][h] (0 exactly; rounding left them).
+static void drop_zeros(ze_poly *p, int ngen, bool zero[][CERT_PROGRAM_NVARS]) {
+  int kept = 0;
+  for (int t = 0; t < p->nterms; t++) {
+    int at[2] = {-1, -1}, n = 0;
+    for (int q = 0; q < ngen; q++)
+      for (int r = 0; r < p->t[t].m.e[q] && n < 2; r++) at[n++] = q;
+    if (!(n == 2 && zero[at[0]][at[1]])) p->t[kept++] = p->t[t];
+  }
+  p->nterms = kept;
+}
+
 // Adds condition x >= 0 on face f's cone in generator coordinates where
 // face_cone gives them (*done true): y = sum_g lambda_g gen_g with lambda
 // >= 0 (x's variable vmap[k] is y's coordinate k), the lambdas' pairwise
@@ -65,14 +78,16 @@ void piece_drop_parallel_rows(ze_poly *g, int *ng) {
 // false: the caller takes the rows.
 zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
                                       const piece_face *f, double c, const sos_expr *x,
-                                      const int *vmap, bool *done, int *count, zeno_error *e) {
+                                      const int *vmap, const ze_poly *extra, int *extra_at,
+                                      bool *done, int *count, zeno_error *e) {
   const int nv = CERT_PROGRAM_NVARS;
   double gen[CERT_PROGRAM_NVARS][4];
   bool zero[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
   int ngen = 0;
   *done = piece_face_cone(s, m, f, c, gen, zero, &ngen);
   if (!*done) return ZENO_OK;
-  ze_poly map[CERT_PROGRAM_NVARS], g[CERT_PROGRAM_NVARS * (CERT_PROGRAM_NVARS + 1) / 2];
+  enum { MAX_G = CERT_PROGRAM_NVARS * (CERT_PROGRAM_NVARS + 1) / 2 + 1 };
+  ze_poly map[CERT_PROGRAM_NVARS], g[MAX_G];
   memset(map, 0, sizeof map);
   memset(g, 0, sizeof g);
   sos_expr y;
@@ -86,17 +101,7 @@ zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, c
     CERT_TRY(cert_linear(&map[vmap[k]], nv, coef, e));
   }
   CERT_TRY(sos_expr_compose(&y, x, map, e));
-  for (int p = 0; p < y.nparts; p++) {  // the structural zeros' terms
-    ze_poly *pp = &y.part[p];
-    int kept = 0;
-    for (int t = 0; t < pp->nterms; t++) {
-      int at[2] = {-1, -1}, n = 0;
-      for (int q = 0; q < ngen; q++)
-        for (int r = 0; r < pp->t[t].m.e[q] && n < 2; r++) at[n++] = q;
-      if (!(n == 2 && zero[at[0]][at[1]])) pp->t[kept++] = pp->t[t];
-    }
-    pp->nterms = kept;
-  }
+  for (int p = 0; p < y.nparts; p++) drop_zeros(&y.part[p], ngen, zero);
   // Multipliers lambda_g, lambda_g lambda_h (g < h) where Q(g, h) is not a
   // structural zero (there the term is absent, and a multiplier would
   // only take the margin's room).
@@ -109,6 +114,12 @@ zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, c
       CERT_TRY(poly_mul(&g[ng], &g[q], &g[r], e));
       ng++;
     }
+  if (extra) {  // a chain's start gap, with its constant multiplier lambda
+    CERT_TRY(poly_init(&g[ng], nv, e));
+    CERT_TRY(poly_compose(&g[ng], extra, map, e));
+    drop_zeros(&g[ng], ngen, zero);
+    *extra_at = ng++;
+  }
   static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
   CERT_TRY(sos_set_weights(prog, weights, e));
   CERT_TRY(cert_add_condition(prog, &y, ng, g, count, e));
@@ -116,7 +127,7 @@ zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, c
 done:
   sos_expr_free(&y);
   cert_free_polys(map, nv);
-  cert_free_polys(g, CERT_PROGRAM_NVARS * (CERT_PROGRAM_NVARS + 1) / 2);
+  cert_free_polys(g, MAX_G);
   return st;
 }
 
@@ -192,7 +203,7 @@ static zeno_status piece_condition(sos_program *prog, const cert_system *s, cons
     const piece_face f = {cs, false};
     const int vmap[4] = {off, off + 1, off + 2, tau};
     bool gens = false;
-    CERT_TRY(piece_generator_condition(prog, s, m, &f, c, &x, vmap, &gens, count, e));
+    CERT_TRY(piece_generator_condition(prog, s, m, &f, c, &x, vmap, NULL, NULL, &gens, count, e));
     if (gens) goto done;
   }
   // Domain.
@@ -250,17 +261,35 @@ done:
   return st;
 }
 
+/// A chain's multiplier's place: its condition times this plus its index
+/// among the condition's multipliers (fewer than this).
+#define PIECE_LREF_STRIDE 1024
+
+// The place of multiplier `at` of the program's last condition.
+static int lambda_ref(const sos_program *prog, int at) {
+  return (prog->ncons - 1) * PIECE_LREF_STRIDE + at;
+}
+
+double cert_piece_lambda(const sos_solution *sol, int ref) {
+  const int c = ref / PIECE_LREF_STRIDE, i = ref % PIECE_LREF_STRIDE;
+  int g = 0;
+  for (int k = 0; k < c && k < sol->ncons; k++) g += sol->ngrams[k];
+  if (c >= sol->ncons || i + 1 >= sol->ngrams[c] || sol->gram[g + 1 + i].n != 1) return NAN;
+  return sol->gram[g + 1 + i].q[0];  // a constant multiplier: its 1 x 1 Gram matrix
+}
+
 // A chain of mode m (cert_piece_stop_mode): its slip from a state s for
 // tau1 until it stops, the sticking mode st for tau2 until the impact of
 // case cs at the free contact j. V2(s) - V2(G e2) - lambda z_j(s) >= 0 on
 // tau1, tau2 >= 0, the case's conditions, the sticking piece's start gap
-// and touching, with lambda >= 0 a new scalar (*lvar): the S-procedure of
+// and touching, with lambda >= 0 the constant multiplier of the start gap
+// (its place in *lref, cert_piece_lambda): the S-procedure of
 // the quadratic z_j(s) >= 0 (chain_verify). Variables (tau1, u1, u2, w2,
 // tau2); the velocity at e2 is u_j d + tau2 e, at the stop (u_j - a2_j
 // tau2) d (chain_verify).
 zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
                                   const cert_mode *st_mode, const cert_case *cs, const sos_expr *w,
-                                  double c, int *lvar, int *count, zeno_error *e) {
+                                  double c, int *lref, int *count, zeno_error *e) {
   const int nv = CERT_PROGRAM_NVARS, T1 = 0, T2 = nv - 1;
   const int i = closed_contact(m), j = 1 - i;
   const double *a1 = m->acc, *a2 = st_mode->acc;
@@ -268,7 +297,7 @@ zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const
   d[j] = 1;
   if (i == 0) d[2] = -s->slip1[1] / s->slip1[2];
   for (int k = 0; k < 3; k++) ev[k] = a2[k] - a2[j] * d[k];
-  ze_poly z[2], v2[3], v1[3], post[3], gb[2], ga[2], g[PIECE_MAX_G], t1, t2, gap;
+  ze_poly z[2], v2[3], v1[3], post[3], gb[2], ga[2], g[PIECE_MAX_G + 1], t1, t2, gap;
   memset(z, 0, sizeof z);
   memset(v2, 0, sizeof v2);
   memset(v1, 0, sizeof v1);
@@ -317,14 +346,13 @@ zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const
   CERT_TRY(sos_expr_axpy(&xa, 1.0, &xb, e));
   CERT_TRY(poly_copy(&gap, &gb[j], e));
   CERT_TRY(poly_axpy(&gap, 1.0, &ga[j], e));  // z_j(s)
-  CERT_TRY(sos_new_scalar(prog, lvar, e));
-  CERT_TRY(sos_expr_add(&xa, *lvar, -1.0, &gap, e));
-  CERT_TRY(cert_scalar_bound(prog, *lvar, 0.0, 1.0, count, e));  // lambda >= 0
   {  // in generator coordinates where the cone allows (face_cone)
     const piece_face f = {cs, true};
     const int vmap[3] = {1 + j, T1, T2};
     bool gens = false;
-    CERT_TRY(piece_generator_condition(prog, s, m, &f, c, &xa, vmap, &gens, count, e));
+    int at = -1;
+    CERT_TRY(piece_generator_condition(prog, s, m, &f, c, &xa, vmap, &gap, &at, &gens, count, e));
+    *lref = lambda_ref(prog, at);
     if (gens) goto done;
   }
   // Domain.
@@ -345,10 +373,12 @@ zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const
 #undef CHAIN_ROW
   piece_drop_parallel_rows(g, &ng);
   CERT_TRY(cert_products(g, &ng, 2, e));
+  CERT_TRY(poly_copy(&g[ng++], &gap, e));  // the start gap, its multiplier lambda
   static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
   CERT_TRY(sos_set_weights(prog, weights, e));
   CERT_TRY(cert_add_condition(prog, &xa, ng, g, count, e));
   CERT_TRY(sos_set_weights(prog, NULL, e));
+  *lref = lambda_ref(prog, ng - 1);
 done:
   sos_expr_free(&xa);
   sos_expr_free(&xb);
@@ -358,7 +388,7 @@ done:
   cert_free_polys(post, 3);
   cert_free_polys(gb, 2);
   cert_free_polys(ga, 2);
-  cert_free_polys(g, PIECE_MAX_G);
+  cert_free_polys(g, PIECE_MAX_G + 1);
   poly_free(&t1);
   poly_free(&t2);
   poly_free(&gap);
@@ -366,7 +396,7 @@ done:
 }
 
 zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const cert_mode *m,
-                                  const sos_expr *w, double c, int *lvar, int *nl, int *count,
+                                  const sos_expr *w, double c, int *lref, int *nl, int *count,
                                   zeno_error *e) {
   zeno_status st = ZENO_OK;
   // Over the mode's pieces (certify_piece.h): each impact that can end
@@ -378,7 +408,7 @@ zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const
       if (*nl >= CERT_PIECE_MAX_CHAINS)
         return zeno_fail(e, ZENO_ERR_RANGE, "", "more than %d chains", CERT_PIECE_MAX_CHAINS);
       CERT_TRY(piece_chain_condition(prog, s, m, cert_piece_stop_mode(s, m), f[k].cs, w, c,
-                                     &lvar[*nl], count, e));
+                                     &lref[*nl], count, e));
       (*nl)++;
       continue;
     }

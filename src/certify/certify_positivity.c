@@ -35,6 +35,27 @@ done:
 
 /* ---------- positivity of the envelope at weighted degree 2 ---------- */
 
+// k0 + k1 c_var >= 0 for a scalar of the program (a constant sum of
+// squares: its 1 x 1 Gram matrix).
+static zeno_status scalar_bound(sos_program *prog, int var, double k0, double k1, int *count,
+                                zeno_error *e) {
+  sos_expr x;
+  ze_poly one;
+  memset(&one, 0, sizeof one);
+  zeno_status st = sos_expr_init(&x, CERT_PROGRAM_NVARS, e);
+  if (st != ZENO_OK) return st;
+  CERT_TRY(poly_init(&one, CERT_PROGRAM_NVARS, e));
+  poly_mono m = {{0}};
+  CERT_TRY(poly_add_term(&one, &m, 1.0, e));
+  CERT_TRY(sos_expr_add(&x, SOS_CONSTANT, k0, &one, e));
+  CERT_TRY(sos_expr_add(&x, var, k1, &one, e));
+  CERT_TRY(cert_add_condition(prog, &x, 0, NULL, count, e));
+done:
+  sos_expr_free(&x);
+  poly_free(&one);
+  return st;
+}
+
 // The envelope on one side of the slip (docs/certificate.md): with
 // r = side c x2 >= 0 (side +1: V2's own side, -1: the other), V2 = side r
 // + W and V1 = V1' + side beta r (V1' = T + b1 z1 + b2 z2, beta = c b3),
@@ -76,8 +97,8 @@ zeno_status cert_positivity_side(sos_program *prog, const cert_system *s, const 
   for (int i = 0; i < 2; i++) CERT_TRY(poly_var(&g[i], CERT_PROGRAM_NVARS, i, e));
   CERT_TRY(cert_add_condition(prog, &x, 2, g, count, e));
   const double beta = c * s->b[2];
-  CERT_TRY(cert_scalar_bound(prog, *kvar, 0.0, 1.0, count, e));  // kappa >= 0
-  CERT_TRY(cert_scalar_bound(prog, *kvar, side - eps, side * beta - eps, count, e));
+  CERT_TRY(scalar_bound(prog, *kvar, 0.0, 1.0, count, e));  // kappa >= 0
+  CERT_TRY(scalar_bound(prog, *kvar, side - eps, side * beta - eps, count, e));
 done:
   sos_expr_free(&x);
   poly_free(&n);

@@ -428,7 +428,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   for (int side = 0; side < 2; side++)
     if (kvar[side] >= 0) out->kappa[side] = sos_round(sol.scalars[kvar[side]]);
   out->nlambda = nl;
-  for (int k = 0; k < nl; k++) out->lambda[k] = sos_round(sol.scalars[lvar[k]]);
+  for (int k = 0; k < nl; k++) out->lambda[k] = sos_round(cert_piece_lambda(&sol, lvar[k]));
   if (exact) CERT_TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) cert_program_outcome_free(out);
