@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "certify/certify_check.h"
+#include "certify/certify_piece.h"
 #include "certify/certify_program.h"
 #include "certify/certify_system.h"
 #include "scene/scene_units.h"
@@ -430,13 +431,73 @@ static void piece_conditions_certify(void **state) {
   cert_program_outcome_free(&o);
 }
 
+// An Example 6 region-2 point (stable by Theorem 3) whose program over the
+// pieces is infeasible (CSDP's margin -0.76): its decelerating slips FN, PF
+// and NF stay pointwise there. Asked over their chains (the slip, its stop,
+// the one mode it can stop into and the impact that ends that,
+// certify_piece.h) it is certified exactly, and 1000 runs, comparing a
+// chain's start with the state after the impact that ends it, never
+// increase V1 or V2. The exact check reads the chains' S-procedure
+// multipliers: without them no chain is decided, and with every one
+// 0 (the start gap not used) some chain is refused.
+static void chain_conditions_certify(void **state) {
+  (void)state;
+  cert_system sys;
+  cert_program_outcome o;
+  cert_check_result chk;
+  region2_certified("com.x=0.038461538461538325", "com.y=-0.46153846153846156", &sys, &o, &chk);
+  assert_true(o.pieces && o.chains);
+  assert_true(o.nlambda > 0);
+  double lmax = 0;
+  for (int k = 0; k < o.nlambda; k++) {
+    assert_true(o.lambda[k] >= 0);
+    lmax = fmax(lmax, o.lambda[k]);
+  }
+  // The stops: FN into FP (contact 2 slips back), PF and NF into SF.
+  cert_system p = sys;
+  p.pieces = p.chains = true;
+  const char *expect[][2] = {{"FN", "FP"}, {"PF", "SF"}, {"NF", "SF"}};
+  for (int k = 0; k < p.nmodes; k++) {
+    const cert_mode *m = &p.modes[k], *next = cert_piece_stop_mode(&p, m);
+    const char name[3] = {"FSPN"[m->mode.letter[0]], "FSPN"[m->mode.letter[1]], 0};
+    const char *want = NULL;
+    for (int q = 0; q < 3; q++)
+      if (!strcmp(name, expect[q][0])) want = expect[q][1];
+    if (!want) {
+      assert_null(next);
+      continue;
+    }
+    assert_non_null(next);
+    const char got[3] = {"FSPN"[next->mode.letter[0]], "FSPN"[next->mode.letter[1]], 0};
+    assert_string_equal(got, want);
+  }
+  double x[CERT_EXACT_NX];
+  unknowns_of(&o, x);
+  cert_exact_result r;
+  assert_int_equal(cert_exact_verify(&p, o.c, x, o.kappa, o.lambda, &r, NULL), ZENO_OK);
+  if (!r.certified) fail_msg("%s", r.reason);
+  assert_int_equal(cert_exact_verify(&p, o.c, x, o.kappa, NULL, &r, NULL), ZENO_OK);
+  assert_false(r.certified);
+  if (!strstr(r.reason, "stop and")) fail_msg("%s", r.reason);
+  double zero[CERT_PIECE_MAX_CHAINS] = {0};
+  assert_int_equal(cert_exact_verify(&p, o.c, x, o.kappa, zero, &r, NULL), ZENO_OK);
+  assert_false(r.certified);
+  if (!strstr(r.reason, "stop and")) fail_msg("%s", r.reason);
+  print_message(
+      "Example 6 (2) over chains: %d multipliers (largest %.3g); %d checked events, "
+      "largest increase %.3g\n",
+      o.nlambda, lmax, chk.events, chk.max_increase);
+  cert_program_outcome_free(&o);
+}
+
 // An Example 6 region-2 point (stable by Theorem 3) that the program did
 // not certify before issue 33 (CSDP's margin -2.5e-7): with the touching
 // contact's condition on single impacts it is certified, exactly and
 // through 1000 checked runs. The exact check reads the envelope's
 // multipliers: on the other side of the slip kappa must exceed 1 / |b3|
 // (2 / |b3| certifies this W, 0.999 / |b3| is refused), on V2's own side
-// it must make W + kappa V1 positive (W alone, kappa 0, is not).
+// it must be >= 0. (Before the chains, W alone was not positive there; the
+// chains' program finds a W that is, with kappa small.)
 static void envelope_positivity(void **state) {
   (void)state;
   cert_system sys;
@@ -447,20 +508,20 @@ static void envelope_positivity(void **state) {
   unknowns_of(&o, x);
   cert_exact_result r;
   const double ib3 = 1 / fabs(sys.b[2]);
-  // W alone is not positive (kappa 0 on V2's side fails below): the sign
-  // conditions' program found nothing, the envelope's did.
-  assert_true(o.kappa[0] > 0 && o.kappa[1] * fabs(sys.b[2]) > 1);
+  // The sign conditions' program found nothing, the envelope's did.
+  assert_true(o.kappa[0] >= 0 && o.kappa[1] * fabs(sys.b[2]) > 1);
   sys.pieces = o.pieces;  // the exact check of the program that certified
+  sys.chains = o.chains;
   double k[2] = {o.kappa[0], 2 * ib3};
-  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, o.lambda, &r, NULL), ZENO_OK);
   if (!r.certified) fail_msg("%s", r.reason);
   k[1] = 0.999 * ib3;
-  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, o.lambda, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   if (!strstr(r.reason, "other side")) fail_msg("%s", r.reason);
-  k[0] = 0;
+  k[0] = -1e-3;  // a negative multiplier proves nothing
   k[1] = 2 * ib3;
-  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, k, o.lambda, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   if (!strstr(r.reason, "own side")) fail_msg("%s", r.reason);
   print_message(
@@ -485,6 +546,7 @@ int main(void) {
       cmocka_unit_test(sliding_block_certified),
       cmocka_unit_test(piece_conditions_certify),
       cmocka_unit_test(envelope_positivity),
+      cmocka_unit_test(chain_conditions_certify),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -230,10 +230,10 @@ static void flipped_certificate_fails(void **state) {
   double x[CERT_EXACT_NX], flipped[CERT_EXACT_NX];
   unknowns_of(&o, x);
   cert_exact_result r;
-  assert_int_equal(cert_exact_verify(&sys, o.c, x, o.kappa, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, o.kappa, o.lambda, &r, NULL), ZENO_OK);
   assert_true(r.certified);
   for (int k = 0; k < CERT_EXACT_NX; k++) flipped[k] = -x[k];
-  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, o.kappa, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, o.kappa, o.lambda, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   assert_non_null(strstr(r.reason, "positivity"));
   cert_program_outcome_free(&o);

@@ -351,19 +351,19 @@ static void perturbed_certificate_fails(void **state) {
   double x[CERT_EXACT_NX];
   unknowns_of(&o, x);
   cert_exact_result r;
-  assert_int_equal(cert_exact_verify(&sys, o.c, x, o.kappa, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, x, o.kappa, o.lambda, &r, NULL), ZENO_OK);
   assert_true(r.certified);
   assert_true(r.generators >= 3);
   double flipped[CERT_EXACT_NX];
   for (int k = 0; k < CERT_EXACT_NX; k++) flipped[k] = -x[k];
-  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, o.kappa, &r, NULL), ZENO_OK);
+  assert_int_equal(cert_exact_verify(&sys, o.c, flipped, o.kappa, o.lambda, &r, NULL), ZENO_OK);
   assert_false(r.certified);
   print_message("W flipped: %s\n", r.reason);
   for (int k = 3; k < CERT_EXACT_NX; k++) {  // each off-diagonal or diagonal of P
     double y[CERT_EXACT_NX];
     memcpy(y, x, sizeof y);
     y[k] += 1e-3 * (k == 6 ? -1 : 1) * fabs(x[k]);
-    assert_int_equal(cert_exact_verify(&sys, o.c, y, o.kappa, &r, NULL), ZENO_OK);
+    assert_int_equal(cert_exact_verify(&sys, o.c, y, o.kappa, o.lambda, &r, NULL), ZENO_OK);
     if (!r.certified) {
       print_message("P entry %d moved by 1e-3: %s\n", k, r.reason);
       cert_program_outcome_free(&o);

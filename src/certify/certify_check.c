@@ -70,6 +70,10 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
   // (certify_piece.h): V2 may grow inside one; Theorem 2 asks its value
   // after the event that ends the piece to be below the piece's start.
   bool piece_mode[CERT_MAX_MODES] = {false};
+  // A chain's slip (certify_piece.h): the index of the mode its stop leads
+  // to, whose piece's end is compared with the slip's start.
+  int stop_next[CERT_MAX_MODES];
+  for (int m = 0; m < CERT_MAX_MODES; m++) stop_next[m] = -1;
   if (o->pieces || (o->minus && o->minus->pieces)) {
     cert_system *ps = malloc(sizeof *ps);
     if (!ps) {
@@ -78,7 +82,12 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
     }
     *ps = *sys;
     ps->pieces = true;
-    for (int m = 0; m < ps->nmodes; m++) piece_mode[m] = cert_piece_mode(ps, &ps->modes[m]);
+    ps->chains = o->chains || (o->minus && o->minus->chains);
+    for (int m = 0; m < ps->nmodes; m++) {
+      piece_mode[m] = cert_piece_mode(ps, &ps->modes[m]);
+      const cert_mode *next = cert_piece_stop_mode(ps, &ps->modes[m]);
+      if (next) stop_next[m] = (int)(next - ps->modes);
+    }
     free(ps);
   }
   for (int run = 0; run < n && st == ZENO_OK; run++) {
@@ -88,8 +97,10 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
                            uniform(&seed, -size, size)};
     st = zeno_sim_restart(sim, qp, qdp, e);
     zeno_event ev, prev;
+    zeno_state start;  // a chain's slip start, carried over its stop
     memset(&prev, 0, sizeof prev);
-    bool have = false, impacted = !skip_first_flight;
+    memset(&start, 0, sizeof start);
+    bool have = false, impacted = !skip_first_flight, carrying = false;
     for (int k = 0; st == ZENO_OK && k < CERT_CHECK_MAX_EVENTS; k++) {
       st = zeno_sim_next_event(sim, &ev, e);
       if (st != ZENO_OK) break;
@@ -103,13 +114,27 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
       // cuts short).
       const bool flight = newton && have && prev.mode_after.letter[0] == ZENO_LETTER_F &&
                           prev.mode_after.letter[1] == ZENO_LETTER_F;
-      bool piece = false;
+      int pm = -1;
       for (int m = 0; have && m < sys->nmodes; m++)
-        piece = piece ||
-                (piece_mode[m] && sys->modes[m].mode.letter[0] == prev.mode_after.letter[0] &&
-                 sys->modes[m].mode.letter[1] == prev.mode_after.letter[1]);
-      if (piece && impacted) {
-        if (ev.kind != ZENO_EVENT_END) compare(sys, o, &prev.after, &ev.after, run, ev.index, out);
+        if (piece_mode[m] && sys->modes[m].mode.letter[0] == prev.mode_after.letter[0] &&
+            sys->modes[m].mode.letter[1] == prev.mode_after.letter[1])
+          pm = m;
+      const bool piece = pm >= 0;
+      // A chain's slip stopping into its next mode: V2 may grow at the
+      // stop; the next piece's end is compared with the slip's start too.
+      const int nx = piece ? stop_next[pm] : -1;
+      const bool stop = nx >= 0 && ev.kind == ZENO_EVENT_TRANSITION &&
+                        ev.mode_after.letter[0] == sys->modes[nx].mode.letter[0] &&
+                        ev.mode_after.letter[1] == sys->modes[nx].mode.letter[1];
+      if (piece && impacted && stop) {
+        if (!carrying) start = prev.after;
+        carrying = true;
+      } else if (piece && impacted) {
+        if (ev.kind != ZENO_EVENT_END) {
+          compare(sys, o, &prev.after, &ev.after, run, ev.index, out);
+          if (carrying) compare(sys, o, &start, &ev.after, run, ev.index, out);
+        }
+        carrying = false;
       } else if (newton && (ev.kind == ZENO_EVENT_ZENO || (flight && ev.kind == ZENO_EVENT_END))) {
         if (have && !flight) compare(sys, o, &prev.after, &ev.before, run, ev.index, out);
       } else if (flight) {
@@ -121,6 +146,7 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
           impacted = true;
         }
       }
+      if (!piece) carrying = false;
       if (ev.kind == ZENO_EVENT_END) break;
       prev = ev;
       have = true;

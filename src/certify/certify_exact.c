@@ -516,7 +516,8 @@ static bool envelope_positive(const cert_system *s, double c, mpq_t *x, const do
 }
 
 zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
-                              const double kappa[2], cert_exact_result *out, zeno_error *e) {
+                              const double kappa[2], const double *lambda, cert_exact_result *out,
+                              zeno_error *e) {
   (void)e;
   memset(out, 0, sizeof *out);
   static_assert(CERT_EXACT_NX <= CERT_EXACT_MAX_EQ, "independent equalities fit project()");
@@ -568,7 +569,8 @@ zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CE
   // Newton's law: a flight may precede every impact (certify_flight.h).
   if (!fail && cert_flights(s) && !cert_flight_verify(s, c, x, text, sizeof text, &out->generators))
     fail = text;
-  if (!fail && !cert_flights(s) && !cert_piece_verify(s, c, x, text, sizeof text)) fail = text;
+  if (!fail && !cert_flights(s) && !cert_piece_verify(s, c, x, lambda, text, sizeof text))
+    fail = text;
   const int ncases = cert_flights(s) ? 0 : s->ncases;
   for (int k = 0; k < ncases && !fail; k++) {
     const cert_case *cs = &s->cases[k];

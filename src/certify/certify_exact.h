@@ -38,10 +38,12 @@ bool cert_exact_applies(const cert_system *s);
 /// Projects x0 onto the modes' equalities exactly and decides every
 /// condition; the envelope's positivity with the multipliers kappa of V1
 /// on V2's own side of the slip and on the other (kappa[1] NAN: the own
-/// side only, a level floor's slip function): docs/certificate.md.
-/// ZENO_ERR_NOMEM only; an unmet condition is a result.
+/// side only, a level floor's slip function): docs/certificate.md; the
+/// pieces' chains with their multipliers lambda (cert_piece_verify; NULL:
+/// none). ZENO_ERR_NOMEM only; an unmet condition is a result.
 zeno_status cert_exact_verify(const cert_system *s, double c, const double x0[CERT_EXACT_NX],
-                              const double kappa[2], cert_exact_result *out, zeno_error *e);
+                              const double kappa[2], const double *lambda, cert_exact_result *out,
+                              zeno_error *e);
 
 /// V1 (the energy) never grows across an impact case with the other contact
 /// closed, decided exactly for the model's maps (as cert_exact_verify does); false

@@ -142,6 +142,17 @@ void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, doub
   }
 }
 
+// The equality B(r, l) = 0 as a row k + sum_u co[u] x[u] (Q[0] the form
+// at the unknowns 0, Q[u] at e_{u-1}; v0, v1 scratch).
+static void equality_row(mpq_t Q[][16], mpq_t *r, mpq_t *l, mpq_t *row, mpq_t v0, mpq_t v1) {
+  bilinear(v0, Q[0], r, l);
+  mpq_set(row[CERT_FLIGHT_NX], v0);
+  for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
+    bilinear(v1, Q[u], r, l);
+    mpq_sub(row[u - 1], v1, v0);
+  }
+}
+
 // The lineality rows of one form on its cone (cert_form_equalities): Q[0]
 // at the unknowns 0, Q[u] at e_{u-1}; G room for the generators.
 static int lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int n, int max) {
@@ -156,21 +167,54 @@ static int lineality(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, mpq_t *rows, int 
       structural = mpq_sgn(v0) == 0;
     }
     if (!structural) continue;
-    for (int g = 0; g < nlin + nrays && n < max; g++, n++) {
-      mpq_t *row = &rows[n * (CERT_FLIGHT_NX + 1)];
-      bilinear(v0, Q[0], &G[b * 4], &G[g * 4]);
-      mpq_set(row[CERT_FLIGHT_NX], v0);
-      for (int u = 1; u <= CERT_FLIGHT_NX; u++) {
-        bilinear(v1, Q[u], &G[b * 4], &G[g * 4]);
-        mpq_sub(row[u - 1], v1, v0);
-      }
-    }
+    for (int g = 0; g < nlin + nrays && n < max; g++, n++)
+      equality_row(Q, &G[b * 4], &G[g * 4], &rows[n * (CERT_FLIGHT_NX + 1)], v0, v1);
   }
   mpq_clears(v0, v1, NULL);
   return n;
 }
 
-int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, int max) {
+// The equalities of one form at the structural zeros of its cone (a
+// generator r with Q(r, r) = 0 whatever the unknowns, as an impact at zero
+// approach speed): for every l with r + t l in the cone for small |t|
+// (the lineality of the rows tight at r), Q(r + t l) = 2 t B(r, l) + t^2
+// Q(l) >= 0 for both signs of t needs B(r, l) = 0 (necessary, so the
+// projection on them loses no certificate). Q, L, G as lineality()'s
+// (G holding the cone's nlin + nrays generators), T room for the tight
+// rows and H for their generators.
+static int tangent(mpq_t Q[][16], int m, mpq_t *L, mpq_t *G, int ngen, mpq_t *T, mpq_t *H,
+                   mpq_t *rows, int n, int max) {
+  mpq_t v0, v1;
+  mpq_inits(v0, v1, NULL);
+  for (int b = 0; b < ngen && n < max; b++) {
+    bool structural = true;
+    for (int u = 0; u <= CERT_FLIGHT_NX && structural; u++) {
+      bilinear(v0, Q[u], &G[b * 4], &G[b * 4]);
+      structural = mpq_sgn(v0) == 0;
+    }
+    if (!structural) continue;
+    int mt = 0;
+    for (int k = 0; k < m; k++) {  // the rows tight at r
+      mpq_set_ui(v0, 0, 1);
+      for (int q = 0; q < 4; q++) {
+        mpq_mul(v1, L[k * 4 + q], G[b * 4 + q]);
+        mpq_add(v0, v0, v1);
+      }
+      if (mpq_sgn(v0) != 0) continue;
+      for (int q = 0; q < 4; q++) mpq_set(T[mt * 4 + q], L[k * 4 + q]);
+      mt++;
+    }
+    int nlin = 0, nrays = 0;
+    if (!copositive_cone_generators(4, mt, T, H, &nlin, &nrays)) continue;
+    for (int l = 0; l < nlin && n < max; l++, n++)
+      equality_row(Q, &G[b * 4], &H[l * 4], &rows[n * (CERT_FLIGHT_NX + 1)], v0, v1);
+  }
+  mpq_clears(v0, v1, NULL);
+  return n;
+}
+
+int cert_form_equalities(cert_form_fn form, void *ctx, int count, bool at_zeros, mpq_t *rows,
+                         int max) {
   mpq_t xv[CERT_FLIGHT_NX], Q[CERT_FLIGHT_NX + 1][16], L[COPOSITIVE_MAX_ROWS * 4], *G;
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_init(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
@@ -179,6 +223,11 @@ int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, i
   G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
   if (G)
     for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
+  mpq_t *H = at_zeros ? malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *H) : NULL,
+        T[COPOSITIVE_MAX_ROWS * 4];
+  for (int q = 0; q < COPOSITIVE_MAX_ROWS * 4; q++) mpq_init(T[q]);
+  if (H)
+    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(H[q]);
   int n = 0;
   for (int k = 0; G && k < count; k++) {
     int m = 0;
@@ -189,11 +238,20 @@ int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, i
       ok = form(ctx, k, xv, Q[u], L, &m);
     }
     if (ok) n = lineality(Q, m, L, G, rows, n, max);  // else the verification reports it
+    int nlin = 0, nrays = 0;
+    if (ok && at_zeros && H && m <= COPOSITIVE_MAX_ROWS &&
+        copositive_cone_generators(4, m, L, G, &nlin, &nrays))
+      n = tangent(Q, m, L, G, nlin + nrays, T, H, rows, n, max);
   }
   if (G) {
     for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
     free(G);
   }
+  if (H) {
+    for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(H[q]);
+    free(H);
+  }
+  for (int q = 0; q < COPOSITIVE_MAX_ROWS * 4; q++) mpq_clear(T[q]);
   for (int k = 0; k < CERT_FLIGHT_NX; k++) mpq_clear(xv[k]);
   for (int u = 0; u <= CERT_FLIGHT_NX; u++)
     for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
@@ -227,7 +285,7 @@ int cert_flight_equalities(const cert_system *s, double c, mpq_t *rows, int max)
   cert_rat_case_init(&f.x1);
   const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
   const int n = cert_rat_mode_acc(s, ff, f.a)
-                    ? cert_form_equalities(flight_item, &f, s->ncases, rows, max)
+                    ? cert_form_equalities(flight_item, &f, s->ncases, false, rows, max)
                     : 0;
   cert_rat_case_clear(&f.x1);
   mpq_clears(f.a[0], f.a[1], f.a[2], NULL);

@@ -42,8 +42,12 @@ typedef bool (*cert_form_fn)(void *ctx, int k, mpq_t *xv, mpq_t *Q, mpq_t *L, in
 /// cases, the pieces' faces): where a cone has a lineality direction l on
 /// which the form vanishes whatever the unknowns, B(l, g) = 0 for every
 /// generator g. Rows k + sum_i co[i] x[i] = 0 into rows (stride 9,
-/// initialised by the caller), at most max; their count.
-int cert_form_equalities(cert_form_fn form, void *ctx, int count, mpq_t *rows, int max);
+/// initialised by the caller), at most max; their count. With at_zeros,
+/// also B(r, l) = 0 at every generator r on which the form vanishes
+/// whatever the unknowns, for every l of the lineality of the rows tight
+/// at r (both r + t l and r - t l are in the cone for small t).
+int cert_form_equalities(cert_form_fn form, void *ctx, int count, bool at_zeros, mpq_t *rows,
+                         int max);
 
 /// Decides every impact case's flight condition for V2 = c x2 + x[0] z1 +
 /// x[1] z2 + v^T P v (x[2..7] = P00, P01, P02, P11, P12, P22) and V1's

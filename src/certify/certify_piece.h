@@ -23,11 +23,30 @@
 /// cap converges sooner (as at weighted degree 4, certify_quartic.c).
 #define CERT_PIECE_MARGIN_CAP 0.01
 
+/// The exact model's solves that the pieces' conditions take many times
+/// (each mode's acceleration, each case's map), for one system: set in
+/// cert_system.cache by the caller, which destroys it after its programs.
+typedef struct cert_piece_cache cert_piece_cache;
+/// NULL when out of memory (the solves are then repeated).
+cert_piece_cache *cert_piece_cache_create(void);
+void cert_piece_cache_destroy(cert_piece_cache *c);
+
 /// Whether mode m's decrease is asked over its pieces: the inelastic law
 /// without free flight after the first impact (both free-flight gap
 /// accelerations negative), one contact closed, the other's exact gap
 /// acceleration negative.
 bool cert_piece_mode(const cert_system *s, const cert_mode *m);
+
+/// Most chains (a decelerating slip, its stop, the sticking piece after it
+/// and the impact that ends that) of one program: one per mode and case.
+#define CERT_PIECE_MAX_CHAINS (CERT_MAX_MODES * CERT_MAX_CASES)
+
+/// The sticking mode that a decelerating slip of single-contact mode m
+/// stops into, where its stop can lead to nothing else (the reversed slip
+/// is not consistent, the sticking mode is and its free gap falls): the
+/// slip and the sticking piece are asked together up to the impact that
+/// ends them (docs/certificate.md). NULL otherwise.
+const cert_mode *cert_piece_stop_mode(const cert_system *s, const cert_mode *m);
 
 /// Whether a piece of mode m can end at an impact of case cs (at the free
 /// contact, the closed one's letter not contradicting the mode's).
@@ -39,14 +58,27 @@ bool cert_piece_case(const cert_mode *m, const cert_case *cs);
 int cert_piece_equalities(const cert_system *s, double c, mpq_t *rows, int max);
 
 /// Decides every piece condition of the piece modes for V2 = c x2 + x[0] z1
-/// + x[1] z2 + v^T P v. False with the reason in text.
-bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, char *text, size_t size);
+/// + x[1] z2 + v^T P v, the chains' with the S-procedure multipliers
+/// lambda (in cert_piece_conditions' order over the modes; NULL: none, the
+/// chains are then not decided). False with the reason in text.
+bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, const double *lambda, char *text,
+                       size_t size);
 
 /// Adds mode m's piece conditions to the program for V2 = c x2 + w: one per
 /// impact that can end a piece (cert_piece_case) and, where the slip's rate
-/// is constant, the slip stop; each V2(start) - V2(end) >= 0 on its cone,
-/// with the rows' pairwise products as multipliers. Counted in *count.
+/// is constant, the slip stop, or for a decelerating slip the chains
+/// through the mode it stops into (cert_piece_stop_mode); each V2(start) -
+/// V2(end) >= 0 on its cone, with the rows' pairwise products (or the
+/// cone's rays' coordinates) as multipliers. A chain's start gap joins its
+/// domain with a constant multiplier lambda, whose place is appended to
+/// lref[*nl] (room for CERT_PIECE_MAX_CHAINS; cert_piece_lambda reads it).
+/// Counted in *count.
 zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const cert_mode *m,
-                                  const sos_expr *w, double c, int *count, zeno_error *e);
+                                  const sos_expr *w, double c, int *lref, int *nl, int *count,
+                                  zeno_error *e);
+
+/// A chain's multiplier lambda in a solution of the program, from its place
+/// (cert_piece_conditions); NAN when the place is not a constant multiplier.
+double cert_piece_lambda(const sos_solution *sol, int ref);
 
 #endif

@@ -316,7 +316,7 @@ static zeno_status exact_check(const cert_system *s, cert_program_outcome *out, 
     x[at] = (deg == 2 && vars[0] != vars[1]) ? 0.5 * out->coef[k] : out->coef[k];
   }
   cert_exact_result r;
-  const zeno_status st = cert_exact_verify(s, out->c, x, out->kappa, &r, e);
+  const zeno_status st = cert_exact_verify(s, out->c, x, out->kappa, out->lambda, &r, e);
   if (st != ZENO_OK) return st;
   out->exact = true;
   out->certified = r.certified;
@@ -351,7 +351,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   // infinite multiplier) on the other.
   out->kappa[0] = pos == CERT_POS_SIGNS ? 0.0 : NAN;
   out->kappa[1] = pos == CERT_POS_SIGNS ? INFINITY : NAN;
-  int kvar[2] = {-1, -1};
+  int kvar[2] = {-1, -1}, lvar[CERT_PIECE_MAX_CHAINS], nl = 0;
   sos_program prog;
   sos_expr w;
   poly_mono *basis = NULL;
@@ -387,7 +387,7 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
       CERT_TRY(mode_condition(&prog, s, m, &w, out->c, &out->constraints, e));
       continue;
     }
-    CERT_TRY(cert_piece_conditions(&prog, s, m, &w, out->c, &out->constraints, e));
+    CERT_TRY(cert_piece_conditions(&prog, s, m, &w, out->c, lvar, &nl, &out->constraints, e));
   }
   for (int k = 0; k < s->ncases && (mask & 4); k++) {
     CERT_TRY(flight_impact(&prog, s, &s->cases[k], &w, out->c, !no_flight, &out->constraints, e));
@@ -427,6 +427,8 @@ static zeno_status certify_one(const cert_system *s, const cert_program_settings
   }
   for (int side = 0; side < 2; side++)
     if (kvar[side] >= 0) out->kappa[side] = sos_round(sol.scalars[kvar[side]]);
+  out->nlambda = nl;
+  for (int k = 0; k < nl; k++) out->lambda[k] = sos_round(cert_piece_lambda(&sol, lvar[k]));
   if (exact) CERT_TRY(exact_check(s, out, e));
 done:
   if (st != ZENO_OK) cert_program_outcome_free(out);
@@ -469,17 +471,36 @@ static void combine(cert_program_outcome *out, const cert_program_outcome *minus
 static zeno_status certify_pieces(const cert_system *s, const cert_program_settings *set, double c,
                                   cert_positivity pos, cert_program_outcome *out, zeno_error *e) {
   cert_system *p = set->degree == 2 ? malloc(sizeof *p) : NULL;
-  bool any = false;
+  bool any = false, chains = false;
   if (p) {
     *p = *s;
+    p->cache = cert_piece_cache_create();  // NULL: solved each time
     p->pieces = true;
     for (int k = 0; k < p->nmodes; k++) any = any || cert_piece_mode(p, &p->modes[k]);
+    p->chains = true;
+    for (int k = 0; k < p->nmodes; k++) chains = chains || cert_piece_stop_mode(p, &p->modes[k]);
+    p->chains = false;
   }
   zeno_status st = ZENO_OK;
-  if (any) {
+  // The chains (certify_piece.h) first where some decelerating slip has
+  // them: every program over the pieces holds where they do, and the
+  // chains' program is infeasible or certifies at nearly every point where
+  // the pieces' does (measured: docs/certificate.md). Where it is solved
+  // but not certified, or CSDP fails on it, the pieces alone are tried.
+  bool done = false;
+  if (chains) {
+    p->chains = true;
+    st = certify_one(p, set, c, pos, out, e);
+    p->chains = false;
+    out->pieces = out->chains = st == ZENO_OK;
+    done = st != ZENO_OK || out->certified || out->status == SOS_INFEASIBLE;
+    if (!done) cert_program_outcome_free(out);
+  }
+  if (any && !done) {
     st = certify_one(p, set, c, pos, out, e);
     out->pieces = st == ZENO_OK;
   }
+  if (p) cert_piece_cache_destroy(p->cache);
   free(p);
   if (st != ZENO_OK || (any && (out->certified || out->status == SOS_INFEASIBLE))) return st;
   cert_program_outcome first;

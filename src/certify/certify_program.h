@@ -59,6 +59,12 @@ typedef struct cert_program_outcome {
   /// Some modes' decrease is asked over their pieces (certify_piece.h): the
   /// simulation check compares a piece's start with the state after its end.
   bool pieces;
+  /// Some decelerating slips are asked over their chains (with pieces).
+  bool chains;
+  /// The chains' S-procedure multipliers of their start gap
+  /// (cert_piece_conditions' order), CSDP's, rounded.
+  int nlambda;
+  double lambda[CERT_MAX_MODES * CERT_MAX_CASES];
   /// A level floor (b3 = 0): this outcome is V2+ = x2 + W+, and minus the
   /// second slip function V2- = -x2 + W- (malloc'ed, freed with it); NULL
   /// otherwise, or when V2+ already failed.

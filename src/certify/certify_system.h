@@ -76,6 +76,13 @@ typedef struct cert_system {
   /// asked over their pieces (certify_piece.h), not pointwise; false from
   /// cert_build, set by the program for its second attempt.
   bool pieces;
+  /// With pieces: a decelerating slip whose stop leads to one mode is
+  /// asked over its chains (cert_piece_stop_mode), not pointwise; set by
+  /// the program for its third attempt.
+  bool chains;
+  /// The pieces' exact solves, kept over one system's programs
+  /// (certify_piece.h; NULL: solved each time). Owned by whoever set it.
+  struct cert_piece_cache *cache;
   int nmodes;
   cert_mode modes[CERT_MAX_MODES];
   int ncases;

@@ -119,8 +119,51 @@ static bool add_gen(int n, mpq_t *G, int from, int *ng, mpq_t *y) {
   return true;
 }
 
-bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int *nrays) {
-  mpq_t *N = qalloc(n * n), *A = qalloc(n * n), *Y = qalloc(n * n);
+// Whether row b (n entries) is a positive multiple of row a: a_k b_l =
+// a_l b_k for all k, l, and a . b > 0.
+static bool same_halfspace(int n, mpq_t *a, mpq_t *b, mpq_t t, mpq_t u) {
+  for (int k = 0; k < n; k++)
+    for (int l = k + 1; l < n; l++) {
+      mpq_mul(t, a[k], b[l]);
+      mpq_mul(u, a[l], b[k]);
+      if (!mpq_equal(t, u)) return false;
+    }
+  mpq_set_ui(u, 0, 1);
+  for (int k = 0; k < n; k++) {
+    mpq_mul(t, a[k], b[k]);
+    mpq_add(u, u, t);
+  }
+  return mpq_sgn(u) > 0;
+}
+
+// Copies into R the rows of L (m x n) that are not zero and not a positive
+// multiple of an earlier row (the same cone); their count.
+static int distinct_rows(int n, int m, mpq_t *L, mpq_t *R) {
+  mpq_t t, u;
+  mpq_inits(t, u, NULL);
+  int kept = 0;
+  for (int r = 0; r < m; r++) {
+    bool keep = false;
+    for (int k = 0; k < n && !keep; k++) keep = mpq_sgn(L[r * n + k]) != 0;
+    for (int q = 0; q < kept && keep; q++) keep = !same_halfspace(n, &R[q * n], &L[r * n], t, u);
+    if (!keep) continue;
+    for (int k = 0; k < n; k++) mpq_set(R[kept * n + k], L[r * n + k]);
+    kept++;
+  }
+  mpq_clears(t, u, NULL);
+  return kept;
+}
+
+bool copositive_cone_generators(int n, int m, mpq_t *L0, mpq_t *G, int *nlin, int *nrays) {
+  *nlin = *nrays = 0;
+  if (m > COPOSITIVE_MAX_ROWS || n > COPOSITIVE_MAX_DIM) return false;  // the stated limits
+  // Zero and repeated rows leave the cone as it is and only multiply the
+  // subsets of rows visited below.
+  mpq_t *L = qalloc(m * n);
+  const int m0 = m;
+  m = distinct_rows(n, m0, L0, L);
+  mpq_t *N = qalloc(n * n), *A = qalloc((n + m) * n), *Y = qalloc(n * n), t, u;
+  mpq_inits(t, u, NULL);
   bool ok = true;
   int ng = 0;
   const int d = null_basis(m, n, L, N);
@@ -129,24 +172,43 @@ bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int
     normalise(n, &G[b * n]);
   }
   ng = d;
-  const int need = n - d - 1;  // rows of L tight at an extreme ray
-  if (need >= 0 && d < n) {
+  // A row with an opposite one (r and -c r, c > 0) is an equality, tight at
+  // every ray: the rays' tight sets are the equalities and enough other
+  // rows, so only those others are chosen (C(m - 2k, .) subsets, not C(m, .)).
+  int eq[COPOSITIVE_MAX_ROWS], fr[COPOSITIVE_MAX_ROWS], ne = 0, nf = 0;
+  bool paired[COPOSITIVE_MAX_ROWS] = {false};
+  for (int r = 0; r < m; r++) {
+    for (int q = r + 1; q < m && !paired[r]; q++) {
+      if (paired[q]) continue;
+      for (int k = 0; k < n; k++) mpq_neg(Y[k], L[q * n + k]);
+      if (same_halfspace(n, &L[r * n], Y, t, u)) paired[r] = paired[q] = true, eq[ne++] = r;
+    }
+    if (!paired[r]) fr[nf++] = r;
+  }
+  for (int r = 0; r < ne; r++)
+    for (int k = 0; k < n; k++) mpq_set(A[r * n + k], L[eq[r] * n + k]);
+  const int rank_eq = ne ? n - null_basis(ne, n, A, Y) : 0;
+  const int need = n - d - 1 - rank_eq;  // other rows tight at an extreme ray
+  if (need >= 0 && d + rank_eq < n) {
     int idx[COPOSITIVE_MAX_DIM];
     for (int k = 0; k < need; k++) idx[k] = k;
-    for (bool more = need <= m; more && ok;) {
-      for (int r = 0; r < d; r++)
-        for (int k = 0; k < n; k++) mpq_set(A[r * n + k], N[r * n + k]);
-      for (int r = 0; r < need; r++)
-        for (int k = 0; k < n; k++) mpq_set(A[(d + r) * n + k], L[idx[r] * n + k]);
-      if (null_basis(n - 1, n, A, Y) == 1) {
+    for (bool more = need <= nf; more && ok;) {
+      int rows = 0;
+      for (int r = 0; r < d; r++, rows++)
+        for (int k = 0; k < n; k++) mpq_set(A[rows * n + k], N[r * n + k]);
+      for (int r = 0; r < ne; r++, rows++)
+        for (int k = 0; k < n; k++) mpq_set(A[rows * n + k], L[eq[r] * n + k]);
+      for (int r = 0; r < need; r++, rows++)
+        for (int k = 0; k < n; k++) mpq_set(A[rows * n + k], L[fr[idx[r]] * n + k]);
+      if (null_basis(rows, n, A, Y) == 1) {
         for (int sgn = 0; sgn < 2 && ok; sgn++) {
           if (feasible(m, n, L, Y)) ok = add_gen(n, G, d, &ng, Y);
           for (int k = 0; k < n; k++) mpq_neg(Y[k], Y[k]);
         }
       }
-      // Next subset of need rows among m (lexicographic).
+      // Next subset of need rows among the nf others (lexicographic).
       int p = need - 1;
-      while (p >= 0 && idx[p] == m - need + p) p--;
+      while (p >= 0 && idx[p] == nf - need + p) p--;
       if (p < 0) break;
       idx[p]++;
       for (int q = p + 1; q < need; q++) idx[q] = idx[q - 1] + 1;
@@ -154,8 +216,10 @@ bool copositive_cone_generators(int n, int m, mpq_t *L, mpq_t *G, int *nlin, int
   }
   *nlin = d;
   *nrays = ng - d;
+  mpq_clears(t, u, NULL);
+  qfree(L, m0 * n);
   qfree(N, n * n);
-  qfree(A, n * n);
+  qfree(A, (n + m) * n);
   qfree(Y, n * n);
   return ok;
 }
