@@ -7,8 +7,8 @@
 #    law is declared: its enumerator and ZENO_LAW_COUNT, its spelling and
 #    its row of the table. The library then fails to compile, and the
 #    compiler names exactly the switches over laws (-Wswitch, an error
-#    with -Werror): zi_resolve, the certificate's impact cases and its
-#    energy check.
+#    with -Werror): the two engines' impact laws (impact.c, impact_n.c),
+#    the certificate's impact cases and its energy check.
 # 2. tests/law_fixture/switches.patch adds the law to those switches. The
 #    tree builds, tests/check_law_sites.py passes on it, the kernel-against-
 #    loop tests (test_sim_cycle, test_sim_kernel4, test_sim_run, which run
@@ -29,7 +29,7 @@ tar -C "$root" --exclude=./build --exclude='./build-*' --exclude=./.git -cf - . 
   tar -xf - -C "$work/tree"
 cd "$work/tree"
 allowed="include/zeno/scene.h src/scene/scene_names.c src/dynamics/impact_law.c
-src/dynamics/impact.c src/certify/certify_system.c src/certify/certify_exact.c"
+src/dynamics/impact.c src/dynamics/impact_n.c src/certify/certify_system.c src/certify/certify_exact.c"
 for p in tests/law_fixture/table.patch tests/law_fixture/switches.patch; do
   for f in $(sed -n 's/^+++ //p' "$p"); do
     grep -qx "$f" <<<"${allowed// /$'\n'}" || fail "$p touches $f, beyond the table and its switches"
@@ -45,10 +45,10 @@ if ninja -C "$work/build" -k 0 libzeno_internal.a libzeno_certificate.a >"$work/
 fi
 named=$(grep -o "[^ ]*\.c:[0-9]*:[0-9]*: error: enumeration value 'ZENO_LAW_PLASTIC_NEWTON' not handled in switch" \
           "$work/stage1.log" | sed -E 's|^\.\./tree/||; s|:.*||' | sort -u | tr '\n' ' ' || true)
-expected="src/certify/certify_exact.c src/certify/certify_system.c src/dynamics/impact.c "
+expected="src/certify/certify_exact.c src/certify/certify_system.c src/dynamics/impact.c src/dynamics/impact_n.c "
 [ "$named" = "$expected" ] || { cat "$work/stage1.log" >&2; fail "the compiler named '$named', expected '$expected'"; }
 others=$(grep -c ": error:" "$work/stage1.log" || true)
-[ "$others" -eq 3 ] || { cat "$work/stage1.log" >&2; fail "$others errors, expected the 3 switches'"; }
+[ "$others" -eq 4 ] || { cat "$work/stage1.log" >&2; fail "$others errors, expected the 4 switches'"; }
 echo "law fixture: with the table alone the compiler names the switches $named"
 
 patch -p0 --quiet < tests/law_fixture/switches.patch
