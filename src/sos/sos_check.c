@@ -190,7 +190,7 @@ static long double residual_norm(const sos_constraint *c, const double *scalars,
     *nomem = true;
     return -1.0L;
   }
-  qsort(r.c, (size_t)r.n, sizeof *r.c, contrib_cmp);
+  if (r.n > 0) qsort(r.c, (size_t)r.n, sizeof *r.c, contrib_cmp);  // none: r.c may be NULL
   long double sum2 = 0.0L;
   bool absorbed = true;
   for (int a = 0; a < r.n;) {
