@@ -169,37 +169,6 @@ static bool candidate_ok(const impact_n_dyn *dn, const impact_n_input *in,
   return true;
 }
 
-// The candidate's equalities solved for its impulses (false: singular).
-static bool solve_square(const impact_n_dyn *dn, const double b[MAXV], const candidate *c,
-                         double x[MAXV]) {
-  const mode_n_dyn *d = dn->d;
-  int col[MAXV], k = 0;  // unknowns: (n, t) of each contact with an impulse
-  for (int i = 0; i < d->n; i++)
-    if (c->letter[i] != ZENO_LETTER_F) {
-      col[k++] = 2 * i;
-      col[k++] = 2 * i + 1;
-    }
-  double A[MAXV * MAXV], r[MAXV];
-  memset(A, 0, sizeof(double) * (size_t)(k * k));
-  for (int u = 0; u < k; u += 2) {
-    const int i = col[u] / 2;
-    for (int v = 0; v < k; v++) A[u * k + v] = dn->D[2 * i][col[v]];
-    r[u] = -b[2 * i];
-    if (c->letter[i] == ZENO_LETTER_S) {
-      for (int v = 0; v < k; v++) A[(u + 1) * k + v] = dn->D[2 * i + 1][col[v]];
-      r[u + 1] = -b[2 * i + 1];
-    } else {  // t = -mu n (P) or +mu n (N)
-      A[(u + 1) * k + u + 1] = 1;
-      A[(u + 1) * k + u] = c->letter[i] == ZENO_LETTER_P ? d->mu[i] : -d->mu[i];
-      r[u + 1] = 0;
-    }
-  }
-  if (!zeno_linsolve(k, A, r, ZENO_PIVOT_RTOL)) return false;
-  memset(x, 0, sizeof(double) * (size_t)(2 * d->n));
-  for (int u = 0; u < k; u++) x[col[u]] = r[u];
-  return true;
-}
-
 // A row of the redundant candidate's LP over the impulses of the contacts
 // with a letter: y_a = b_a + sum D[a][.] x within [lo, hi] of zero.
 static void velocity_row(lp_problem *lp, int row, const impact_n_dyn *dn, const double b[MAXV],
@@ -295,7 +264,7 @@ static zeno_status try_candidate(const impact_n_dyn *dn, const impact_n_input *i
                                  const double b[MAXV], const candidate *c, double x[MAXV], bool *ok,
                                  bool *family, zeno_error *e) {
   *ok = false;
-  *family = !solve_square(dn, b, c, x);
+  *family = !mode_n_letter_solve(dn->d->n, &dn->D[0][0], b, dn->d->mu, c->letter, x);
   if (*family) {
     const zeno_status st = solve_family(dn, in, b, c, x, ok, e);
     if (st != ZENO_OK || !*ok) return st;

@@ -258,30 +258,27 @@ static zeno_status qdd_range(mode_n_ctx *c, mode_n_solution *sol, zeno_error *e)
   return ZENO_OK;
 }
 
-// The pattern's equalities solved for its forces: per contact with a
-// letter, a_n = 0 and a_t = 0 (S) or the force on the cone's edge (P, N);
-// false when they do not fix the forces (redundant contacts: the LP).
-static bool pattern_forces(const mode_n_ctx *c, const unsigned char *letter, double *x) {
-  const mode_n_dyn *d = c->d;
+bool mode_n_letter_solve(int n, const double *D, const double *b, const double *mu,
+                         const unsigned char *letter, double *x) {
   int col[2 * MODE_N_MAX_CONTACTS], k = 0;
-  for (int i = 0; i < d->n; i++)
+  for (int i = 0; i < n; i++)
     if (letter[i] != ZENO_LETTER_F) {
       col[k++] = 2 * i;
       col[k++] = 2 * i + 1;
     }
-  memset(x, 0, sizeof(double) * (size_t)c->m);
+  memset(x, 0, sizeof(double) * (size_t)(2 * n));
   if (k == 0) return true;
   double A[4 * MODE_N_MAX_CONTACTS * MODE_N_MAX_CONTACTS], r[2 * MODE_N_MAX_CONTACTS];
   memset(A, 0, sizeof(double) * (size_t)(k * k));
   for (int u = 0; u < k; u += 2) {
     const int i = col[u] / 2;
-    for (int v = 0; v < k; v++) A[u * k + v] = c->D[2 * i][col[v]];
-    r[u] = -c->afree[2 * i];
+    for (int v = 0; v < k; v++) A[u * k + v] = D[2 * i * MODE_N_D_STRIDE + col[v]];
+    r[u] = -b[2 * i];
     if (letter[i] == ZENO_LETTER_S) {
-      for (int v = 0; v < k; v++) A[(u + 1) * k + v] = c->D[2 * i + 1][col[v]];
-      r[u + 1] = -c->afree[2 * i + 1];
-    } else {  // mu c_n + sign c_t = 0
-      A[(u + 1) * k + u] = d->mu[i];
+      for (int v = 0; v < k; v++) A[(u + 1) * k + v] = D[(2 * i + 1) * MODE_N_D_STRIDE + col[v]];
+      r[u + 1] = -b[2 * i + 1];
+    } else {  // mu x_n + sign x_t = 0
+      A[(u + 1) * k + u] = mu[i];
       A[(u + 1) * k + u + 1] = letter[i] == ZENO_LETTER_P ? 1 : -1;
       r[u + 1] = 0;
     }
@@ -291,36 +288,20 @@ static bool pattern_forces(const mode_n_ctx *c, const unsigned char *letter, dou
   return true;
 }
 
-// The LP's rows for forces x that the equalities fix: its optimum is the
-// smallest slack of the rows with the margin s (INFINITY: none), feasible
-// when the rows without s hold (the LP's test without the LP).
-static bool pattern_margin(const mode_n_ctx *c, const unsigned char *letter, const double *x,
-                           const double *acc, double *margin) {
-  const mode_tol *t = c->tol;
-  const double zf = t->closed ? -t->force : t->force, za = t->closed ? -t->accel : t->accel;
+// The pattern's LP (pattern_lp, built) at forces x its equalities fix: its
+// optimum is the smallest slack of the rows with the margin s (INFINITY:
+// none), feasible when the inequality rows without s hold. The LP's test
+// without the LP, on the same rows.
+static bool rows_at(const mode_n_ctx *c, const double *x, double *margin) {
+  const lp_problem *lp = &c->lp;
   double s = INFINITY;
-  for (int i = 0; i < c->d->n; i++) {
-    const double cn = x[2 * i], ct = x[2 * i + 1], an = acc[2 * i], at = acc[2 * i + 1];
-    const double mu = c->d->mu[i];
-    switch (letter[i]) {
-      case ZENO_LETTER_F:
-        if (c->cls->lifting[i]) {
-          if (!(an >= -t->accel)) return false;
-        } else if (c->cls->gap[i] == MODE_GAP_CLOSED) {
-          s = fmin(s, an - za);
-        }
-        break;
-      case ZENO_LETTER_S:
-        s = fmin(s, cn - zf);
-        if (!(mu * cn + ct >= -t->force && mu * cn - ct >= -t->force)) return false;
-        break;
-      default: {
-        const double sign = letter[i] == ZENO_LETTER_P ? 1 : -1;
-        s = fmin(s, cn - zf);
-        if (c->cls->slip[i] == MODE_SLIP_ZERO) s = fmin(s, sign * at - za);
-        break;
-      }
-    }
+  for (int r = 0; r < lp->rows; r++) {
+    if (lp->row_kind[r] != LP_LOWER) continue;  // the equalities hold: x solves them
+    const double *a = &lp->a[r * lp->stride];
+    double v = 0;
+    for (int b = 0; b < c->m; b++) v += a[b] * x[b];
+    if (a[c->m] != 0) s = fmin(s, (v - lp->row_lo[r]) / -a[c->m]);
+    else if (!(v >= lp->row_lo[r])) return false;
   }
   *margin = s;
   return true;
@@ -331,8 +312,9 @@ static zeno_status try_pattern(mode_n_ctx *c, const unsigned char *letter, mode_
                                bool *consistent, zeno_error *e) {
   const mode_n_dyn *d = c->d;
   const bool is_static = pattern_static(c, letter);
+  pattern_lp(c, letter, is_static);
   double xf[2 * MODE_N_MAX_CONTACTS];
-  if (!is_static && pattern_forces(c, letter, xf)) {
+  if (!is_static && mode_n_letter_solve(d->n, &c->D[0][0], c->afree, d->mu, letter, xf)) {
     // Forces fixed by the equalities: the LP's answer without the LP (its
     // rows evaluated at them), the acceleration unique.
     double acc[2 * MODE_N_MAX_CONTACTS], margin;
@@ -341,7 +323,7 @@ static zeno_status try_pattern(mode_n_ctx *c, const unsigned char *letter, mode_
       for (int b = 0; b < c->m; b++) v += c->D[a][b] * xf[b];
       acc[a] = v;
     }
-    const bool feasible = pattern_margin(c, letter, xf, acc, &margin);
+    const bool feasible = rows_at(c, xf, &margin);
     *consistent = feasible && (c->tol->closed ? margin >= 0 : margin > 0);
     if (!*consistent) return ZENO_OK;
     memset(sol, 0, sizeof *sol);
@@ -355,7 +337,6 @@ static zeno_status try_pattern(mode_n_ctx *c, const unsigned char *letter, mode_
     memcpy(sol->qdd_hi, sol->qdd, sizeof sol->qdd_hi);
     return ZENO_OK;
   }
-  pattern_lp(c, letter, is_static);
   double x[2 * MODE_N_MAX_CONTACTS + 1];
   lp_outcome out;
   bool ok;

@@ -18,6 +18,8 @@
 
 /// Contacts the module takes (a scene's bound).
 #define MODE_N_MAX_CONTACTS ZENO_MAX_CONTACTS
+/// Row stride of the N-wide Delassus matrices (2 MODE_N_MAX_CONTACTS).
+#define MODE_N_D_STRIDE (2 * MODE_N_MAX_CONTACTS)
 /// Letter patterns tried at most: 4^8, every letter of eight zero-slip
 /// closed contacts (slipping contacts have two letters, F and their slip's).
 /// Each pattern is one LP of at most 2N + 1 columns (about 30 us), so the
@@ -69,6 +71,16 @@ int mode_n_rank(const unsigned char *letter, int n);
 
 /// The pattern's code: sum letter[i] 4^i (mode_code for two contacts).
 unsigned long mode_n_code(const unsigned char *letter, int n);
+
+/// The letters' equalities solved (contact_solve's N-wide form, shared by
+/// the mode selection and the impact law, impact_n.h): y = b + D x with,
+/// per contact with a letter, y_n = 0, and y_t = 0 (S) or x on the cone's
+/// edge mu x_n + x_t = 0 (P), mu x_n - x_t = 0 (N); x = 0 at F. False
+/// when they do not fix x (redundant contacts). D is the Delassus matrix
+/// of the n contacts, row-major with MODE_N_D_STRIDE, b their free
+/// accelerations or velocity targets.
+bool mode_n_letter_solve(int n, const double *D, const double *b, const double *mu,
+                         const unsigned char *letter, double *x);
 
 /// Every admissible (Table 1, column 3) and consistent pattern of d's
 /// contacts in class cls, ordered by mode_n_rank and then code; the first
