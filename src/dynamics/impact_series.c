@@ -52,3 +52,15 @@ void series_geometric_advance(rview v, int p, double r, double g, double g2, dou
     q[k] = a->q[k] + lin * g + quad * g2;
   }
 }
+
+bool series_same_direction(const double *va, const double *vb, int m, double rtol) {
+  double na = 0, nb = 0;
+  for (int a = 0; a < m; a++) {
+    na = fmax(na, fabs(va[a]));
+    nb = fmax(nb, fabs(vb[a]));
+  }
+  if (!(na > 0 && nb > 0)) return false;
+  double diff = 0;
+  for (int a = 0; a < m; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
+  return diff <= rtol;
+}

@@ -63,6 +63,11 @@ bool series_constant_ratio(rview v, int p, int K, double rtol, double *r0);
 /// True when the last K periods of length p of v repeat the same steps
 /// (signatures).
 bool series_periodic(rview v, int p, int K);
+/// True when the contact velocities va and vb (m rates each) point the same
+/// way to rtol: each divided by its largest rate, no component apart by
+/// more (a fixed point of the return map reached, reverse chatter's test).
+/// False when either is zero.
+bool series_same_direction(const double *va, const double *vb, int m, double rtol);
 /// The state at the phase of the newest record, sums g and g2 of the
 /// series of ratios r and r^2 later (g = r / (1 - r), g2 = r^2 / (1 - r^2)
 /// at the limit): velocities and times are geometric series of ratio r;

@@ -17,17 +17,10 @@
 // direction at the phase point repeats from period to period (a fixed
 // point of R).
 static bool direction_settled(const zeno_sim *s, int p, double rtol) {
-  double c[4], va[4], vb[4], na = 0, nb = 0;
+  double c[4], va[4], vb[4];
   sim_contacts(s, rec(s, 0)->q, rec(s, 0)->qd, c, va);
   sim_contacts(s, rec(s, p)->q, rec(s, p)->qd, c, vb);
-  for (int a = 0; a < 2 * s->km.n; a++) {
-    na = fmax(na, fabs(va[a]));
-    nb = fmax(nb, fabs(vb[a]));
-  }
-  if (!(na > 0 && nb > 0)) return false;
-  double diff = 0;
-  for (int a = 0; a < 2 * s->km.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
-  return diff <= rtol;
+  return series_same_direction(va, vb, 2 * s->km.n, rtol);
 }
 
 // Full model: the bounce after this impact (its height from the fastest

@@ -135,17 +135,10 @@ static bool tail_negligible(const simn *s, int p) {
 // The contact velocity direction at the phase point repeats from period to
 // period (a fixed point of the return map).
 static bool direction_settled(const simn *s, int p, double rtol) {
-  double c[MAXV], va[MAXV], vb[MAXV], na = 0, nb = 0;
+  double c[MAXV], va[MAXV], vb[MAXV];
   simn_contacts(&s->m, rec(s, 0)->q, rec(s, 0)->qd, c, va);
   simn_contacts(&s->m, rec(s, p)->q, rec(s, p)->qd, c, vb);
-  for (int a = 0; a < 2 * s->m.n; a++) {
-    na = fmax(na, fabs(va[a]));
-    nb = fmax(nb, fabs(vb[a]));
-  }
-  if (!(na > 0 && nb > 0)) return false;
-  double diff = 0;
-  for (int a = 0; a < 2 * s->m.n; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
-  return diff <= rtol;
+  return series_same_direction(va, vb, 2 * s->m.n, rtol);
 }
 
 // The sequence completed at the precision floor from its last record.
