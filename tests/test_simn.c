@@ -444,6 +444,23 @@ static void test_box_slides_into_wall(void **state) {
   simn_destroy(run);
 }
 
+// A run of the box (its law set by the caller) with a third bottom corner
+// between the two, held flat a height d above the floor, from rest.
+static simn *drop_on_three_corners(zeno_scene *s, double d) {
+  s->contact_count = 3;
+  s->contacts[2] = s->contacts[0];
+  s->contacts[2].point[0] = 0.25;
+  simn_model m;
+  assert_int_equal(simn_model_of_scene(s, &m, NULL), ZENO_OK);
+  for (int i = 0; i < 3; i++) m.gap0[i] = d;
+  assert_int_equal(simn_model_fix(&m, NULL), ZENO_OK);
+  const simn_def def = simn_def_of_scene(s);
+  const double zero[3] = {0, 0, 0};
+  simn *run = NULL;
+  assert_int_equal(simn_create(&m, &def, zero, zero, &run, NULL), ZENO_OK);
+  return run;
+}
+
 // A flat-bottomed body dropped flat from a height d onto three collinear
 // corners: they land at once at t = sqrt(2 d / g) with speed sqrt(2 g d),
 // and one inelastic impact stops the body whatever the split of the
@@ -452,18 +469,8 @@ static void test_three_corners_dropped_flat(void **state) {
   (void)state;
   const double d = 0.2;
   zeno_scene s = box_scene(0.4);
-  s.contact_count = 3;
-  s.contacts[2] = s.contacts[0];
-  s.contacts[2].point[0] = 0.25;  // a third corner between the two
   s.impact_law = ZENO_LAW_INELASTIC;
-  simn_model m;
-  assert_int_equal(simn_model_of_scene(&s, &m, NULL), ZENO_OK);
-  for (int i = 0; i < 3; i++) m.gap0[i] = d;
-  assert_int_equal(simn_model_fix(&m, NULL), ZENO_OK);
-  const simn_def def = simn_def_of_scene(&s);
-  const double zero[3] = {0, 0, 0};
-  simn *run = NULL;
-  assert_int_equal(simn_create(&m, &def, zero, zero, &run, NULL), ZENO_OK);
+  simn *run = drop_on_three_corners(&s, d);
   simn_event ev;
   int impacts = 0;
   zeno_outcome outcome = ZENO_OUTCOME_RUNNING;
@@ -494,19 +501,9 @@ static void test_three_corners_bounce_to_rest(void **state) {
   (void)state;
   const double d = 0.2, e = 0.5;
   zeno_scene s = box_scene(0.4);
-  s.contact_count = 3;
-  s.contacts[2] = s.contacts[0];
-  s.contacts[2].point[0] = 0.25;
   s.impact_law = ZENO_LAW_NEWTON;
   s.restitution = e;
-  simn_model m;
-  assert_int_equal(simn_model_of_scene(&s, &m, NULL), ZENO_OK);
-  for (int i = 0; i < 3; i++) m.gap0[i] = d;
-  assert_int_equal(simn_model_fix(&m, NULL), ZENO_OK);
-  const simn_def def = simn_def_of_scene(&s);
-  const double zero[3] = {0, 0, 0};
-  simn *run = NULL;
-  assert_int_equal(simn_create(&m, &def, zero, zero, &run, NULL), ZENO_OK);
+  simn *run = drop_on_three_corners(&s, d);
   const double t1 = sqrt(2 * d / BOX_G), v1 = sqrt(2 * BOX_G * d);
   const double t_limit = t1 + 2 * e * v1 / (BOX_G * (1 - e));
   simn_event ev;

@@ -125,10 +125,5 @@ void simn_contacts(const simn_model *m, const double qp[3], const double qdp[3],
 /// q = A^-1 q' and q' = A q.
 void simn_to_gen(const simn_model *m, const double qp[3], double q[3]);
 void simn_of_gen(const simn_model *m, const double q[3], double qp[3]);
-/// Mass-weighted correction of the generalised v so that the listed contact
-/// rows W^T v take the targets, over an independent subset of them (at
-/// most three). Returns the rank used.
-int simn_correct(const simn_model *m, const int *cols, int count, const double *target,
-                 double v[3]);
 
 #endif

@@ -146,8 +146,3 @@ void simn_to_gen(const simn_model *m, const double qp[3], double q[3]) {
 void simn_of_gen(const simn_model *m, const double q[3], double qp[3]) {
   for (int r = 0; r < 3; r++) qp[r] = m->A[r][0] * q[0] + m->A[r][1] * q[1] + m->A[r][2] * q[2];
 }
-
-int simn_correct(const simn_model *m, const int *cols, int count, const double *target,
-                 double v[3]) {
-  return contact_n_correct(&m->dyn, cols, count, target, v);
-}

@@ -56,7 +56,7 @@ static int coordinate_row(const simn *s, int a) {
 
 // Corrects q' (positions or rates) so that the listed contact rows take
 // the targets: the mass-weighted correction in generalised coordinates
-// (simn_correct), and then the rows that are q''s own coordinates set
+// (contact_n_correct), and then the rows that are q''s own coordinates set
 // exactly (the two-contact engine's gaps are components of q'). Returns
 // the rank used.
 static int correct_prime(simn *s, const int *cols, int m, const double *target, double vp[3]) {
@@ -66,7 +66,7 @@ static int correct_prime(simn *s, const int *cols, int m, const double *target, 
   int rank = own;
   if (own < m) {  // a row that is no coordinate moves the others
     simn_to_gen(&s->m, vp, v);
-    rank = simn_correct(&s->m, cols, m, target, v);
+    rank = contact_n_correct(&s->m.dyn, cols, m, target, v);
     simn_of_gen(&s->m, v, vp);
   }
   for (int a = 0; a < m; a++) {
@@ -110,7 +110,7 @@ void simn_enforce(simn *s, const mode_n_class *cls) {
   if (m == 0) return;
   double v[3];
   simn_to_gen(&s->m, s->qd, v);
-  const int rank = simn_correct(&s->m, cols, m, target, v);
+  const int rank = contact_n_correct(&s->m.dyn, cols, m, target, v);
   simn_of_gen(&s->m, v, s->qd);
   for (int a = 0; a < m; a++) {
     const int r = coordinate_row(s, cols[a]);
