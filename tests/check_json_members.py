@@ -35,6 +35,8 @@ def runs(scenes):
         "example2.yaml", "example4.yaml", "example7.yaml", "box-in-a-corner.yaml"))
     return [
         ("simulate", [ex2, "--json"]),
+        # More than two contacts: the N-contact engine's run, format version 2.
+        ("simulate", [box, "--json", "--set", "initial.pose=[0.01, 0.02, 0.01]"]),
         ("check", [ex2, "--json"]),
         # More than two contacts: Pang-Trinkle's N-contact report (issue 34).
         ("check", [box, "--json"]),

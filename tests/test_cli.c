@@ -640,8 +640,6 @@ static void test_malformed_scene_classes(void **state) {
 static void test_three_contacts_refused(void **state) {
   (void)state;
   const char *const runs[][12] = {
-      {"simulate", BOX_IN_A_CORNER, NULL},
-      {"simulate", BOX_IN_A_CORNER, "--json", NULL},
       {"analyze", BOX_IN_A_CORNER, NULL},
       {"maps", BOX_IN_A_CORNER, NULL},
       {"certify", BOX_IN_A_CORNER, NULL},
@@ -655,10 +653,55 @@ static void test_three_contacts_refused(void **state) {
     if (r.exit_code != EXIT_BAD_INPUT) fail_msg("%s: exit %d: %s", runs[k][0], r.exit_code, r.err);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err,
-                        "zeno: contacts: the scene has 3 contacts; simulation and the analysis "
-                        "take 1 or 2 contacts today ('zeno check' takes 1 to 16)\n");
+                        "zeno: contacts: the scene has 3 contacts; the analysis, the full "
+                        "model, sweeps and maps take 1 or 2 contacts today ('zeno check' and the "
+                        "ZOD of 'zeno simulate' take 1 to 16)\n");
     run_result_free(&r);
   }
+}
+
+// `zeno simulate` runs a three-contact scene under the ZOD (the N-contact
+// engine): the box let go off its corner, tilted, falls, strikes the wall
+// and the floor and rests in the corner. The JSON is format version 2
+// (q''s coordinate names, the contact count); the text names q''s
+// coordinates. The full model and --out (run directories, format version
+// 1) refuse it with one line naming what takes it.
+static void test_three_contacts_simulated(void **state) {
+  (void)state;
+  run_result r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--json", "--set",
+                                   "initial.pose=[0.01, 0.02, 0.01]");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  if (!is_one_json_object(r.out)) fail_msg("not one JSON object: %s", r.out);
+  assert_json_literal(r.out, "status", "\"rest\"");
+  assert_json_literal(r.out, "word", "\"FFF FFI FFP IFF NFF IIF NNF FII FNN FSS\"");
+  assert_json_literal(r.out, "zod_names", "[\"z1\", \"z2\", \"z3\"]");
+  assert_json_literal(r.out, "format_version", "2");
+  assert_json_literal(r.out, "contact_count", "3");
+  // At rest jammed between the wall and the right floor corner: both
+  // closed (z2 = z3 = 0), the left corner lifted (z1 > 0).
+  assert_true(json_array_item(r.out, "final_zod", 0) > 0);
+  assert_true(json_array_item(r.out, "final_zod", 1) == 0);
+  assert_true(json_array_item(r.out, "final_zod", 2) == 0);
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--set", "initial.pose=[0.01, 0.02, 0.01]");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_contains(r.out, "final q' (z1, z2, z3)");
+  run_result_free(&r);
+  r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--model", "full");
+  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+  assert_contains(r.err,
+                  "zeno: model: the full model takes 1 or 2 contacts today (this scene has 3)");
+  run_result_free(&r);
+  char root[PATH_SIZE / 2], nested[PATH_SIZE];
+  snprintf(root, sizeof root, "%s/zeno-n-XXXXXX", temp_dir());
+  assert_non_null(mkdtemp(root));
+  snprintf(nested, sizeof nested, "%s/run", root);
+  r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--out", nested);
+  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
+  assert_contains(r.err, "zeno: contacts: 3 contacts: run directories");
+  assert_int_equal(access(nested, F_OK), -1);  // nothing made
+  run_result_free(&r);
+  rmdir(root);
 }
 
 /* ---- tests: simulate ----------------------------------------------------- */
@@ -1177,6 +1220,7 @@ int main(void) {
       cmocka_unit_test(test_simulate_out),
       cmocka_unit_test(test_simulate_out_one_contact),
       cmocka_unit_test(test_three_contacts_refused),
+      cmocka_unit_test(test_three_contacts_simulated),
       cmocka_unit_test(test_out_not_creatable),
       cmocka_unit_test(test_check_example2),
       cmocka_unit_test(test_check_example3),

@@ -751,13 +751,13 @@ static void test_io_errors(void **state) {
   zeno_summary sum;
   char word[256];
   assert_int_equal(zeno_run(&s, NULL, &sum, word, sizeof word, NULL), ZENO_OK);
-  const zeno_io_run run = {&s, &sum, word, NULL, 0, NULL};
+  const zeno_io_run run = {&s, &sum, word, NULL, 0, NULL, NULL};
   assert_int_equal(zeno_io_run_json(full, &run, NULL), ZENO_ERR_IO);
   fclose(full);
 
   FILE *sink = fopen("/dev/null", "w");
   assert_non_null(sink);
-  const zeno_io_run no_summary = {&s, NULL, word, NULL, 0, NULL};
+  const zeno_io_run no_summary = {&s, NULL, word, NULL, 0, NULL, NULL};
   assert_int_equal(zeno_io_run_json(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_run_json(sink, &no_summary, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_equilibrium_json(sink, NULL, &rep, NULL), ZENO_ERR_ARGUMENT);

@@ -128,6 +128,9 @@ typedef struct zeno_io_run {
   const double *sections;       ///< Poincaré section angles of the run, in order [rad]
   size_t section_count;         ///< entries in sections
   const zeno_event *end;        ///< the END event, NULL when the run has none
+  /// zeno_sim_zod_names() of the run; written for more than two contacts
+  /// (NULL: "z1", "z2", "x2")
+  const char (*zod_names)[ZENO_ZOD_NAME_SIZE];
 } zeno_io_run;
 
 /// Writes a run report as one JSON object (no trailing newline) with keys
@@ -135,7 +138,11 @@ typedef struct zeno_io_run {
 /// Zeno sequence completed), zeno_impacts, final_zod, final_zod_velocity,
 /// final_pose, sections, consistent_modes (mode names of an ambiguous
 /// end, else empty) and proof (an inconsistent end's, else null; see
-/// zeno_io_event_jsonl()).
+/// zeno_io_event_jsonl()). A scene of more than two contacts writes format
+/// version 2: the same keys (modes of N letters) and, after
+/// final_zod_velocity, "zod_names" (final_zod's coordinates), then
+/// "format_version": 2 and "contact_count" at the end. One and two contacts
+/// write version 1, without these three keys.
 ZENO_API zeno_status zeno_io_run_json(FILE *stream, const zeno_io_run *run, zeno_error *error);
 
 /// Writes an equilibrium report as one JSON object (no trailing newline)

@@ -24,15 +24,16 @@ typedef enum zeno_letter {
 } zeno_letter;
 
 /// A contact mode: one letter per contact ("PF": contact 1 slips forward,
-/// contact 2 free). Unused letters of one-contact scenes are F.
+/// contact 2 free), up to ZENO_MAX_CONTACTS. Letters past the scene's
+/// contact count are F (zero), so two modes compare with memcmp.
 typedef struct zeno_mode {
-  unsigned char letter[ZENO_PAIR_CONTACTS];
+  unsigned char letter[ZENO_MAX_CONTACTS];
 } zeno_mode;
 
 /// Largest number of modes (4 letters per contact).
 #define ZENO_MAX_MODES 16
 /// Room for a mode name: one letter per contact and the terminator.
-#define ZENO_MODE_NAME_SIZE (ZENO_PAIR_CONTACTS + 1)
+#define ZENO_MODE_NAME_SIZE (ZENO_MAX_CONTACTS + 1)
 
 /// Which guard function reached zero.
 typedef enum zeno_guard {
@@ -108,11 +109,18 @@ ZENO_API zeno_status zeno_mode_parse(const char *text, int contact_count, zeno_m
 ZENO_API const char *zeno_guard_name(zeno_guard guard);
 
 /// Impact name from a mask of the contacts that received an impulse: "IF",
-/// "FI", "II" (two contacts) or "I".
+/// "FI", "II" (two contacts) or "I"; NULL for more than two contacts
+/// (zeno_impact_word() writes any).
 ZENO_API const char *zeno_impact_name(unsigned impact_mask, int contact_count);
 
-/// The impact mask of an impact name ("IF" -> 1, "FI" -> 2, "II" -> 3,
-/// "I" -> 1); 0 for any other text.
+/// Impact name of any contact count written into buffer (ZENO_MODE_NAME_SIZE
+/// chars): one letter per contact, I with an impulse, F without ("FFI":
+/// the third of three contacts); the names of zeno_impact_name() for one
+/// and two. Returns buffer.
+ZENO_API const char *zeno_impact_word(unsigned impact_mask, int contact_count, char *buffer);
+
+/// The impact mask of an impact name of `contact_count` letters ("IF" -> 1,
+/// "FI" -> 2, "II" -> 3, "I" -> 1, "FFI" -> 4); 0 for any other text.
 ZENO_API unsigned zeno_impact_mask(const char *name, int contact_count);
 
 #ifdef __cplusplus

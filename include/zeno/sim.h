@@ -30,42 +30,48 @@ extern "C" {
 
 /// Complete mechanical state at one time.
 typedef struct zeno_state {
-  double t;                              ///< time [time]
-  double q[3];                           ///< (x, y, theta) [length, length, rad]
-  double qdot[3];                        ///< (vx, vy, omega)
-  double gap[ZENO_PAIR_CONTACTS];        ///< z_i [length]
-  double gap_rate[ZENO_PAIR_CONTACTS];   ///< zdot_i
-  double slip[ZENO_PAIR_CONTACTS];       ///< x_i [length]
-  double slip_rate[ZENO_PAIR_CONTACTS];  ///< xdot_i
-  double zod[3];                         ///< q' = (z1, z2, x2), or (z1, x1, theta) for one contact
-  double zod_rate[3];                    ///< qdot'
-  zeno_mode mode;                        ///< mode in force after this instant
-  double force[ZENO_PAIR_CONTACTS][2];  ///< contact force (normal, tangential) in that mode [force]
-  double energy;  ///< kinetic energy + potential of the constant load [energy]
+  double t;                             ///< time [time]
+  double q[3];                          ///< (x, y, theta) [length, length, rad]
+  double qdot[3];                       ///< (vx, vy, omega)
+  double gap[ZENO_MAX_CONTACTS];        ///< z_i [length] (i < the scene's contact count)
+  double gap_rate[ZENO_MAX_CONTACTS];   ///< zdot_i
+  double slip[ZENO_MAX_CONTACTS];       ///< x_i [length]
+  double slip_rate[ZENO_MAX_CONTACTS];  ///< xdot_i
+  /// q' = (z1, z2, x2), or (z1, x1, theta) for one contact; for more than
+  /// two, three contact coordinates chosen in order (docs/model.md, "Any
+  /// number of contacts"; zeno_sim_zod_names() names them)
+  double zod[3];
+  double zod_rate[3];                  ///< qdot'
+  zeno_mode mode;                      ///< mode in force after this instant
+  double force[ZENO_MAX_CONTACTS][2];  ///< contact force (normal, tangential) in that mode [force]
+  double energy;                       ///< kinetic energy + potential of the constant load [energy]
 } zeno_state;
 
 /// One event, returned as data.
 typedef struct zeno_event {
   long index;  ///< 0 for the START event, then 1, 2, ...
   zeno_event_kind kind;
-  zeno_guard guard;                       ///< cause of the event
-  int contact;                            ///< contact whose guard fired (0-based), -1 if none
-  double t;                               ///< event time [time]
-  zeno_mode mode_before;                  ///< mode before the event (START: same as after)
-  zeno_mode mode_after;                   ///< mode after the event
-  unsigned impact_mask;                   ///< IMPACT: bit i set when contact i received an impulse
-  double impulse[ZENO_PAIR_CONTACTS][2];  ///< IMPACT: (normal, tangential) impulse [force*time]
+  zeno_guard guard;                      ///< cause of the event
+  int contact;                           ///< contact whose guard fired (0-based), -1 if none
+  double t;                              ///< event time [time]
+  zeno_mode mode_before;                 ///< mode before the event (START: same as after)
+  zeno_mode mode_after;                  ///< mode after the event
+  unsigned impact_mask;                  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2];  ///< IMPACT: (normal, tangential) impulse [force*time]
   /// IMPACT: per contact with an impulse, S when it sticks after the impact
   /// or P/N when it slips (the paper writes a sticking FI as "FI FS ...");
   /// F for contacts without impulse.
-  unsigned char impact_letter[ZENO_PAIR_CONTACTS];
+  unsigned char impact_letter[ZENO_MAX_CONTACTS];
   /// IMPACT: kinetic energy the impact added [energy]; 0 when it dissipated
   /// or kept it (always with the inelastic and Chatterjee-Ruina laws;
   /// Newton's law with friction can add energy, a known defect of that law).
   double energy_gain;
-  zeno_state before;      ///< state just before (velocities pre-impact)
-  zeno_state after;       ///< state just after
-  double guard_residual;  ///< guard value at the located event, scaled by the state's own scale
+  zeno_state before;  ///< state just before (velocities pre-impact)
+  zeno_state after;   ///< state just after
+  /// Guard value at the located event, scaled by the state's own scale.
+  /// NaN (not measured) for more than two contacts, as constraint_drift
+  /// and tie_margin: the N-contact engine does not compute them yet.
+  double guard_residual;
   /// How far the contacts closed in the mode before the event drifted from
   /// their constraints over the segment, before this event's projection
   /// removed it: max of |gap| / L and |gap rate| / V (and |slip rate| / V for
@@ -171,7 +177,12 @@ ZENO_API zeno_sim_def zeno_sim_def_default(void);
 typedef struct zeno_sim zeno_sim;
 
 /// Creates a simulator for a validated scene (the scene is copied).
-/// Returns NULL and fills error on invalid input.
+/// Returns NULL and fills error on invalid input. A scene of more than two
+/// contacts (up to ZENO_MAX_CONTACTS) runs on the N-contact engine under
+/// the ZOD, through the same calls (docs/model.md, "Any number of
+/// contacts"); its full model is ZENO_ERR_UNSUPPORTED (parameter "model").
+/// Its tolerances are def's velocity_rtol, force_rtol and time_rtol; the
+/// Zeno detection's settings are the defaults.
 ZENO_API zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,
                                    zeno_error *error);
 
@@ -230,6 +241,16 @@ ZENO_API const zeno_sim_def *zeno_sim_settings(const zeno_sim *sim);
 
 /// The scene the simulator runs (its own copy).
 ZENO_API const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
+
+/// Room for the name of a q' coordinate ("z16", "th") and its terminator.
+#define ZENO_ZOD_NAME_SIZE 8
+
+/// The names of q''s three coordinates (zeno_state.zod): "z1", "z2", "x2"
+/// for two contacts, "z1", "x1", "th" for one; for more, the N-contact
+/// engine's choice (the gaps of the contacts touching at the nominal pose
+/// first, then their slips from the last contact back: "z1", "z2", "z3"
+/// for a box in a corner). Contacts 1-based.
+ZENO_API void zeno_sim_zod_names(const zeno_sim *sim, char names[3][ZENO_ZOD_NAME_SIZE]);
 
 /// Section angles kept in a summary (all of them come with the events).
 #define ZENO_SUMMARY_SECTIONS 16

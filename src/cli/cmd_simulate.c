@@ -90,7 +90,9 @@ static void print_help(void) {
       "                       scene, model, status, word, t, events, impacts,\n"
       "                       zeno_time, zeno_impacts, energy_gains,\n"
       "                       energy_gain_max, final_zod, final_zod_velocity,\n"
-      "                       final_pose, sections, consistent_modes, proof\n"
+      "                       final_pose, sections, consistent_modes, proof;\n"
+      "                       for more than two contacts also zod_names,\n"
+      "                       format_version (2) and contact_count\n"
       "                       (docs/outputs.md)\n"
       "  -q, --quiet          no summary, no notes and no 'wrote FILE' lines\n"
       "                       (for use with --out);\n"
@@ -320,9 +322,12 @@ static void print_summary(const zeno_io_run *run, const run_record *rec) {
   print_word(run->word);
   print_counts(s, run->scene);
   print_sections(rec);
-  // q' is (z1, x1, theta) for one contact (zeno_state.zod).
-  print_triple(run->scene->contact_count == 1 ? "final q' (z1, x1, th)" : "final q' (z1, z2, x2)",
-               s->final_state.zod);
+  // q' is (z1, x1, theta) for one contact (zeno_state.zod), the
+  // engine's choice for more than two.
+  char label[3 * ZENO_ZOD_NAME_SIZE + 16];
+  snprintf(label, sizeof label, "final q' (%s, %s, %s)", run->zod_names[0], run->zod_names[1],
+           run->zod_names[2]);
+  print_triple(label, s->final_state.zod);
   print_triple("final q' rate", s->final_state.zod_rate);
   // The ZOD's pose is the linear image of q' on the ZOD's own scale (any
   // multiple is as good, eq. (24)): no pose of the body, and said so.
@@ -348,9 +353,15 @@ static int report(const zeno_sim *sim, const simulate_options *o, const run_reco
     cli_error("out of memory");
     return CLI_EXIT_RUNTIME;
   }
-  const zeno_io_run run = {
-      zeno_sim_scene(sim), &summary,           word,
-      rec->sections,       rec->section_count, rec->has_end ? &rec->end : NULL};
+  char zod_names[3][ZENO_ZOD_NAME_SIZE];
+  zeno_sim_zod_names(sim, zod_names);
+  const zeno_io_run run = {zeno_sim_scene(sim),
+                           &summary,
+                           word,
+                           rec->sections,
+                           rec->section_count,
+                           rec->has_end ? &rec->end : NULL,
+                           (const char(*)[ZENO_ZOD_NAME_SIZE])zod_names};
   if (o->json) {
     cli_print_json(stdout, &o->common, run_json, &run);
     putchar('\n');
@@ -381,7 +392,8 @@ static zeno_run_dir_writer *open_run_dir(const zeno_sim *sim, const simulate_opt
   if (w == NULL || zeno_run_dir_writer_save_scene(w, o->common.scene_text, o->common.scene_length,
                                                   cli_overrides_items(&o->common.overrides),
                                                   o->common.overrides.count, &err) != ZENO_OK) {
-    *code = cli_output_error(&err);
+    // A scene the run directory cannot hold is bad input (exit 2), not a file error.
+    *code = err.code == ZENO_ERR_UNSUPPORTED ? cli_library_error(&err) : cli_output_error(&err);
     zeno_run_dir_writer_discard(w);
     return NULL;
   }

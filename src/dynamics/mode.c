@@ -20,7 +20,7 @@ zeno_mode zeno_mode_of_code(unsigned code) {
 
 const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
   int k = 0;
-  for (int i = 0; i < n && i < ZENO_PAIR_CONTACTS; i++)
+  for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++)
     buf[k++] = zeno_letter_name((zeno_letter)mode.letter[i]);
   buf[k] = '\0';
   return buf;
@@ -29,8 +29,8 @@ const char *zeno_mode_name(zeno_mode mode, int n, char *buf) {
 zeno_status zeno_mode_parse(const char *text, int n, zeno_mode *mode, zeno_error *error) {
   if (text == NULL || mode == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "text and mode are required");
-  zeno_mode m = {{0, 0}};
-  bool ok = n >= 1 && n <= ZENO_PAIR_CONTACTS && strlen(text) == (size_t)n;
+  zeno_mode m = {{0}};
+  bool ok = n >= 1 && n <= ZENO_MAX_CONTACTS && strlen(text) == (size_t)n;
   for (int i = 0; ok && i < n; i++) {
     const char *p = text[i] ? strchr(LETTERS, text[i]) : NULL;
     ok = p != NULL;
@@ -66,15 +66,28 @@ static const char *const IMPACT_NAMES[] = {"FF", "IF", "FI", "II"};
 
 const char *zeno_impact_name(unsigned mask, int n) {
   if (n == 1) return "I";
+  if (n > ZENO_PAIR_CONTACTS) return NULL;
   return IMPACT_NAMES[mask & IMPACT_MASK_BITS];
 }
 
+const char *zeno_impact_word(unsigned mask, int n, char *buf) {
+  if (n == 1) return strcpy(buf, "I");
+  int k = 0;
+  for (int i = 0; i < n && i < ZENO_MAX_CONTACTS; i++) buf[k++] = (mask >> i) & 1u ? 'I' : 'F';
+  buf[k] = '\0';
+  return buf;
+}
+
 unsigned zeno_impact_mask(const char *name, int n) {
-  if (name == NULL) return 0;
+  if (name == NULL || n < 1 || n > ZENO_MAX_CONTACTS) return 0;
   if (n == 1) return strcmp(name, "I") == 0 ? 1u : 0u;
-  for (unsigned mask = 1; mask <= IMPACT_MASK_BITS; mask++)
-    if (strcmp(name, IMPACT_NAMES[mask]) == 0) return mask;
-  return 0;
+  if (strlen(name) != (size_t)n) return 0;
+  unsigned mask = 0;
+  for (int i = 0; i < n; i++) {
+    if (name[i] == 'I') mask |= 1u << i;
+    else if (name[i] != 'F') return 0;
+  }
+  return mask;
 }
 
 const char *zeno_refusal_name(zeno_refusal refusal) {

@@ -123,10 +123,23 @@ bool run_dir_add_event(zeno_run_dir_data *d, const zeno_run_dir_event *event) {
   return true;
 }
 
+// Run directories and their records are the two-contact format (version
+// 1: trajectory.csv's columns, zeno_run_dir_row); runs of more than two
+// contacts are reported by `zeno simulate --json` until outputs version 2.
+static zeno_status run_dir_contacts(int contact_count, zeno_error *error) {
+  if (contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
+  return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
+                   "%d contacts: run directories, replay, the viewer and Python records take "
+                   "1 or 2 contacts today; `zeno simulate --json` reports a run of up to %d",
+                   contact_count, ZENO_MAX_CONTACTS);
+}
+
 zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim, const zeno_event *ev,
                                 zeno_error *error) {
   if (d == NULL || sim == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data, simulator and event are required");
+  if (run_dir_contacts(zeno_sim_scene(sim)->contact_count, error) != ZENO_OK)
+    return ZENO_ERR_UNSUPPORTED;
   const size_t rows = d->row_count, skipped = d->skipped_samples;
   const bool has_prev = d->event_count > 0;
   run_dir_sampler smp = run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
@@ -292,6 +305,7 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a scene are required");
     return NULL;
   }
+  if (run_dir_contacts(scene->contact_count, error) != ZENO_OK) return NULL;
   if (zeno_io_make_directories(dir, error) != ZENO_OK) return NULL;
   zeno_run_dir_writer *w = calloc(1, sizeof *w);
   if (w != NULL) w->dir = strdup(dir);

@@ -541,7 +541,9 @@ zeno_status zeno_sim_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) 
   const zeno_status asked = zeno_interrupt_check(&s->def.interrupt, error);
   if (asked != ZENO_OK) return asked;
   trim_history(s);
-  const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM : next_event(s, ev);
+  const zeno_status st = s->word_failed ? ZENO_ERR_NOMEM
+                         : s->multi     ? sim_multi_next_event(s, ev, error)
+                                        : next_event(s, ev);
   if (st == ZENO_OK) sim_event_to_user(s, ev);
   // A mode word missing tokens would be a wrong answer, not a short one.
   if (st == ZENO_ERR_NOMEM || s->word_failed)

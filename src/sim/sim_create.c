@@ -44,9 +44,6 @@ zeno_sim_def zeno_sim_def_default(void) {
   return d;
 }
 
-/// A gap within this fraction of the initial contact coordinates is zero:
-/// rounding of the pose -> q' conversion is a few ulps.
-#define SIM_START_GAP_RTOL 1e-12
 /// A terminal mode (flow_segment_end()) escapes no later than a coordinate
 /// starting from rest at this fraction of the acceleration scale would: a
 /// billion times above rounding of the accelerations (1e-16), whose drift
@@ -100,6 +97,13 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
   scene_in_units(scene, s->units, &s->scene);
   scene = &s->scene;  // from here on, the scene in its own units
   s->def = d;
+  if (scene->contact_count > ZENO_PAIR_CONTACTS) {  // the N-contact engine (sim_multi.c)
+    if (sim_multi_init(s, error) != ZENO_OK) {
+      zeno_sim_destroy(s);
+      return NULL;
+    }
+    return s;
+  }
   if (kinematics_model_init(&s->km, scene, error) != ZENO_OK) {
     free(s);
     return NULL;
@@ -187,16 +191,21 @@ zeno_status zeno_sim_restart(zeno_sim *s, const double qp[3], const double qdp[3
     q[k] = scene_units_from_user(s->units, SCENE_DIM_LENGTH, qp[k]);
     qd[k] = scene_units_from_user(s->units, SCENE_DIM_SPEED, qdp[k]);
   }
-  double c[4], cd[4], scale = 0;
-  kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
-  for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
-  for (int i = 0; i < s->km.n; i++)
-    if (c[2 * i] < -SIM_START_GAP_RTOL * scale)
-      return zeno_fail(error, ZENO_ERR_RANGE, "initial",
-                       "the restart state penetrates the surface at contact %d: gap %g "
-                       "(need gap >= 0)",
-                       i + 1, scene_units_to_user(s->units, SCENE_DIM_LENGTH, c[2 * i]));
-  sim_restart_zod(s, q, qd);
+  if (s->multi != NULL) {
+    const zeno_status st = sim_multi_restart(s, q, qd, error);
+    if (st != ZENO_OK) return st;
+  } else {
+    double c[4], cd[4], scale = 0;
+    kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
+    for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
+    for (int i = 0; i < s->km.n; i++)
+      if (c[2 * i] < -SIM_START_GAP_RTOL * scale)
+        return zeno_fail(error, ZENO_ERR_RANGE, "initial",
+                         "the restart state penetrates the surface at contact %d: gap %g "
+                         "(need gap >= 0)",
+                         i + 1, scene_units_to_user(s->units, SCENE_DIM_LENGTH, c[2 * i]));
+    sim_restart_zod(s, q, qd);
+  }
   s->user_scene.initial_kind = s->scene.initial_kind = ZENO_INITIAL_ZOD;
   memcpy(s->user_scene.initial_qp, qp, sizeof s->user_scene.initial_qp);
   memcpy(s->user_scene.initial_qdp, qdp, sizeof s->user_scene.initial_qdp);
@@ -215,6 +224,7 @@ void sim_use_impact_maps(zeno_sim *s) {
 
 void zeno_sim_destroy(zeno_sim *s) {
   if (s == NULL) return;
+  sim_multi_destroy(s->multi);
   sim_kernel_free(s);
   free(s->word);
   free(s->hist);

@@ -30,6 +30,14 @@
 /// ratio_periods (3), with room to spare.
 #define SIM_CHAIN 32
 
+/// A gap within this fraction of the initial contact coordinates is zero:
+/// rounding of the pose -> q' conversion is a few ulps.
+#define SIM_START_GAP_RTOL 1e-12
+
+/// A scene of more than two contacts: the N-contact engine's run behind
+/// the simulator (sim_multi.c).
+typedef struct sim_multi sim_multi;
+
 typedef struct segment {
   double t0, t1;
   double q0[3], qd0[3], qdd[3];
@@ -157,6 +165,7 @@ struct zeno_sim {
   double len_scale, vel_scale;  ///< full model: eps^2 and eps for q' input, else 1
   cvode_node *nodes;            ///< full model: accepted steps (dense output)
   size_t node_cap;
+  sim_multi *multi;  ///< more than two contacts: everything runs there (NULL for 1 or 2)
   char *word;
   size_t word_cap;
   bool word_failed;  ///< the word could not grow: the next call reports NOMEM
@@ -177,6 +186,25 @@ void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3], doub
 /// Gaps within this tolerance of zero touch at the start: rounding of the
 /// initial state's conversion to the model's coordinates (sim_create.c).
 double sim_start_gap_tol(const zeno_sim *s);
+
+/* More than two contacts (sim_multi.c): the public calls hand over to these. */
+/// Makes s->multi and its run from the scene (in its own units); ZENO_ERR_UNSUPPORTED for
+/// the full model.
+zeno_status sim_multi_init(zeno_sim *s, zeno_error *e);
+void sim_multi_destroy(sim_multi *mu);
+/// A new run from q' and its rate (own units); the simulator unchanged on failure.
+zeno_status sim_multi_restart(zeno_sim *s, const double qp[3], const double qdp[3], zeno_error *e);
+/// The next event, in the scene's own units.
+zeno_status sim_multi_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error);
+/// Dense output at t (own units) over the kept segments.
+zeno_status sim_multi_state_at(const zeno_sim *s, double t, zeno_state *st, zeno_error *error);
+/// The state after the last event (the initial one before the start).
+void sim_multi_final_state(const zeno_sim *s, zeno_state *st);
+const char *sim_multi_word(const zeno_sim *s);
+/// Whether q''s third coordinate is the angle theta (else a contact coordinate).
+bool sim_multi_zod_angle(const zeno_sim *s);
+/// The name of q''s coordinate r ("z3", "x1", "th"; zeno_sim_zod_names()).
+void sim_multi_zod_name(const zeno_sim *s, int r, char name[ZENO_ZOD_NAME_SIZE]);
 
 /* Zeno detection (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.

@@ -22,16 +22,16 @@ void sim_state_to_user(const zeno_sim *s, zeno_state *st) {
   to_user(s, L, st->q, 2);
   to_user(s, V, st->qdot, 2);
   to_user(s, SCENE_DIM_RATE, &st->qdot[2], 1);
-  to_user(s, L, st->gap, ZENO_PAIR_CONTACTS);
-  to_user(s, V, st->gap_rate, ZENO_PAIR_CONTACTS);
-  to_user(s, L, st->slip, ZENO_PAIR_CONTACTS);
-  to_user(s, V, st->slip_rate, ZENO_PAIR_CONTACTS);
+  to_user(s, L, st->gap, ZENO_MAX_CONTACTS);
+  to_user(s, V, st->gap_rate, ZENO_MAX_CONTACTS);
+  to_user(s, L, st->slip, ZENO_MAX_CONTACTS);
+  to_user(s, V, st->slip_rate, ZENO_MAX_CONTACTS);
   // q' is (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
-  const bool angle = s->km.n == 1;
+  const bool angle = s->multi != NULL ? sim_multi_zod_angle(s) : s->km.n == 1;
   to_user(s, L, st->zod, angle ? 2 : 3);
   to_user(s, V, st->zod_rate, angle ? 2 : 3);
   if (angle) to_user(s, SCENE_DIM_RATE, &st->zod_rate[2], 1);
-  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
   to_user(s, SCENE_DIM_ENERGY, &st->energy, 1);
 }
 
@@ -40,7 +40,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
   to_user(s, SCENE_DIM_TIME, &ev->t, 1);
   to_user(s, SCENE_DIM_TIME, &ev->zeno_error, 1);
   to_user(s, SCENE_DIM_ENERGY, &ev->energy_gain, 1);
-  for (int i = 0; i < ZENO_PAIR_CONTACTS; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
+  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
   sim_state_to_user(s, &ev->before);
   sim_state_to_user(s, &ev->after);
 }
@@ -53,6 +53,11 @@ zeno_status zeno_sim_state_at(const zeno_sim *s, double user_t, zeno_state *st, 
   if (!isfinite(user_t))
     return zeno_fail(error, ZENO_ERR_RANGE, "t", "time %g is not finite", user_t);
   const double t = scene_units_from_user(s->units, SCENE_DIM_TIME, user_t);
+  if (s->multi != NULL) {
+    const zeno_status got = sim_multi_state_at(s, t, st, error);
+    if (got == ZENO_OK) sim_state_to_user(s, st);
+    return got;
+  }
   if (s->run.hist_len == 0 || t < s->hist[0].t0 || t > s->hist[s->run.hist_len - 1].t1) {
     if (t == s->run.t) {
       sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, st);
@@ -102,7 +107,8 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   sum->zeno_impacts = s->run.first_zeno_impacts;
   sum->energy_gains = s->run.energy_gains;
   sum->energy_gain_max = s->run.energy_gain_max;
-  sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, &sum->final_state);
+  if (s->multi != NULL) sim_multi_final_state(s, &sum->final_state);
+  else sim_fill_state(s, s->run.t, s->run.q, s->run.qd, &s->run.sol, &sum->final_state);
   sim_state_to_user(s, &sum->final_state);
   sum->t = scene_units_to_user(s->units, SCENE_DIM_TIME, sum->t);
   if (s->run.has_zeno)
@@ -112,8 +118,16 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
   memcpy(sum->section_angles, s->run.sections, sizeof sum->section_angles);
 }
 
+void zeno_sim_zod_names(const zeno_sim *s, char names[3][ZENO_ZOD_NAME_SIZE]) {
+  static const char *const ONE[3] = {"z1", "x1", "th"}, *const TWO[3] = {"z1", "z2", "x2"};
+  for (int r = 0; r < 3; r++) {
+    if (s->multi != NULL) sim_multi_zod_name(s, r, names[r]);
+    else snprintf(names[r], ZENO_ZOD_NAME_SIZE, "%s", s->km.n == 1 ? ONE[r] : TWO[r]);
+  }
+}
+
 size_t zeno_sim_word(const zeno_sim *s, char *buf, size_t size) {
-  const char *w = s->word ? s->word : "";
+  const char *w = s->multi != NULL ? sim_multi_word(s) : s->word ? s->word : "";
   const size_t length = strlen(w);
   if (size > 0) {
     const size_t kept = length < size ? length : size - 1;

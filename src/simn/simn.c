@@ -313,6 +313,17 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   return flow_to_event(s, ev, e);
 }
 
+void simn_run_state(const simn *s, double qp[3], double qdp[3]) {
+  memcpy(qp, s->q, sizeof s->q);
+  memcpy(qdp, s->qd, sizeof s->qd);
+}
+
+void simn_stop(simn *s, zeno_outcome outcome) {
+  if (s == NULL || s->finished || s->end_pending) return;
+  s->start_impact = s->zeno.pending = false;  // between events: the state is a consistent one
+  simn_end_with(s, outcome, ZENO_GUARD_NONE);
+}
+
 // A run's arguments: a model of 1..SIMN_MAX_CONTACTS contacts, a
 // definition, a finite state.
 static zeno_status check_args(const simn_model *m, const simn_def *def, const double q[3],

@@ -88,11 +88,14 @@ typedef struct simn_event {
   unsigned char impact_letter[SIMN_MAX_CONTACTS];
   double impulse[2 * SIMN_MAX_CONTACTS];  ///< (n_i, t_i) [force*time]
   double q[3], qd[3];                     ///< after the event
-  double c[2 * SIMN_MAX_CONTACTS];        ///< (z_i, x_i) after [length]
-  double cd[2 * SIMN_MAX_CONTACTS];       ///< their rates
-  double force[2 * SIMN_MAX_CONTACTS];    ///< the mode's forces after [force]
-  zeno_outcome outcome;                   ///< ZENO_EVENT_END
-  long zeno_impacts;                      ///< ZENO: impacts of the completed sequence simulated
+  double qp[3], qdp[3];                   ///< the same in q' = A q
+  double qp_before[3], qdp_before[3];   ///< q' just before (pre-impact rates; a ZENO event's limit)
+  double qddp[3];                       ///< the mode after the event: its acceleration in q'
+  double c[2 * SIMN_MAX_CONTACTS];      ///< (z_i, x_i) after [length]
+  double cd[2 * SIMN_MAX_CONTACTS];     ///< their rates
+  double force[2 * SIMN_MAX_CONTACTS];  ///< the mode's forces after [force]
+  zeno_outcome outcome;                 ///< ZENO_EVENT_END
+  long zeno_impacts;                    ///< ZENO: impacts of the completed sequence simulated
   double zeno_ratio;  ///< ZENO: its ratio per period (at a floor: of the last two impacts)
   int zeno_period;    ///< ZENO: its period in impacts, 0 at a precision floor
   char failure[SIMN_FAILURE_SIZE];  ///< a solver-failure end: the solver's message (cut)
@@ -114,6 +117,13 @@ void simn_destroy(simn *s);
 
 /// The next event; ZENO_DONE after the end.
 zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *e);
+
+/// The run's current q' and its rate (the state after the last event).
+void simn_run_state(const simn *s, double qp[3], double qdp[3]);
+
+/// Ends the run at its next event with this outcome (a wall-clock limit),
+/// from the state after the last event; nothing if it has ended.
+void simn_stop(simn *s, zeno_outcome outcome);
 
 /// The run's mode word so far ("SS FP II FP ..."): mode names of N letters,
 /// impacts of N letters (I with an impulse, F without; "I" for one contact).

@@ -274,6 +274,8 @@ void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard 
   ev->contact = contact;
   ev->t = s->t;
   memcpy(ev->mode_before, s->sol.letter, MAXC);
+  memcpy(ev->qp_before, s->q, sizeof ev->qp_before);
+  memcpy(ev->qdp_before, s->qd, sizeof ev->qdp_before);
 }
 
 void simn_event_state(const simn *s, simn_event *ev) {
@@ -282,6 +284,9 @@ void simn_event_state(const simn *s, simn_event *ev) {
   simn_to_gen(&s->m, s->qd, ev->qd);
   simn_contacts(&s->m, s->q, s->qd, ev->c, ev->cd);
   memcpy(ev->force, s->sol.force, sizeof ev->force);
+  memcpy(ev->qp, s->q, sizeof ev->qp);
+  memcpy(ev->qdp, s->qd, sizeof ev->qdp);
+  memcpy(ev->qddp, s->qddp, sizeof ev->qddp);
 }
 
 void simn_event_finish(simn *s, simn_event *ev) {

@@ -211,6 +211,8 @@ zeno_status simn_zeno_emit(simn *s, simn_event *ev, zeno_error *e) {
   memcpy(s->qd, s->zeno.pending_qd, sizeof s->qd);
   for (int i = 0; i < s->m.n; i++) s->at_surface[i] = s->rate_zero[i] = false;
   ev->t = s->t;
+  memcpy(ev->qp_before, s->q, sizeof ev->qp_before);  // the limit, before the contacts close
+  memcpy(ev->qdp_before, s->qd, sizeof ev->qdp_before);
   ev->zeno_impacts = s->zeno.pending_impacts;
   ev->zeno_ratio = s->zeno.pending_ratio;
   ev->zeno_period = s->zeno.pending_period;

@@ -53,6 +53,21 @@ static zeno_status out_of_memory(zeno_error *e) {
   return ZENO_ERR_NOMEM;
 }
 
+/// The records (ext.h) hold two contacts: a scene of more has its runs
+/// refused with a clear error until the outputs' version 2 (the library
+/// simulates it; `zeno simulate --json` reports it).
+static bool records_take(const zeno_scene *scene, zeno_error *e) {
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS) return true;
+  memset(e, 0, sizeof *e);
+  e->code = ZENO_ERR_UNSUPPORTED;
+  snprintf(e->parameter, sizeof e->parameter, "contacts");
+  snprintf(e->message, sizeof e->message,
+           "%d contacts: Python's run records take 1 or 2 today; `zeno simulate --json` "
+           "reports a run of up to %d",
+           scene->contact_count, ZENO_MAX_CONTACTS);
+  return false;
+}
+
 /// Runs the scene to its end keeping every event; with `history` the
 /// simulator stays in r->sim with the segments that dense output needs
 /// (keep_history, as `zeno simulate --out` runs it). The simulator asks
@@ -63,6 +78,7 @@ static zeno_status run_scene(const zeno_scene *scene, bool history, ext_interrup
                              run_record *r, zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->contact_count = scene->contact_count;
+  if (!records_take(scene, e)) return e->code;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = history && scene->sample_dt > 0;
   if (interrupt) def.interrupt = ext_interrupt_of(interrupt);
@@ -298,7 +314,7 @@ static PyObject *simulator_new(PyTypeObject *type, PyObject *args, PyObject *kwa
   def.keep_history = keep_history;
   def.interrupt = ext_interrupt_of(&self->stop);
   zeno_error e;
-  self->sim = zeno_sim_create(scene, &def, &e);
+  self->sim = records_take(scene, &e) ? zeno_sim_create(scene, &def, &e) : NULL;
   self->contact_count = scene->contact_count;
   if (self->sim == NULL) {
     Py_DECREF(self);

@@ -1,0 +1,340 @@
+// zeno_sim for more than two contacts (issue 34, slice 7): the public
+// simulator hands a scene of 3..ZENO_MAX_CONTACTS contacts to the N-contact
+// engine (simn/) and turns its events into zeno_event records, N contacts
+// wide. The same calls serve both: events one by one, dense output, the
+// summary, the word, restarts. ZOD only; the full model of N contacts is
+// the next slice. The scene runs in its own units (scene_units.h), as the
+// two-contact engine's does, and what leaves is converted back.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+#include "sim/sim_internal.h"
+#include "simn/simn.h"
+
+#define MAXV (2 * SIMN_MAX_CONTACTS)
+/// First capacity of the kept segments.
+#define MULTI_HISTORY_INITIAL 64
+
+/// A stretch between two events: the flow of the mode in force (q' and its
+/// rate at t0, constant acceleration), or the straight stand-in for the
+/// infinitely many impacts of a completed Zeno sequence (qddp: its slope).
+typedef struct multi_segment {
+  double t0;
+  double qp0[3], qdp0[3], qddp[3];
+  bool zeno_tail;
+  zeno_mode mode;
+  double force[MAXV];
+} multi_segment;
+
+struct sim_multi {
+  simn_model model;
+  simn_def def;
+  simn *run;
+  multi_segment *hist;  ///< segments in time order; the last is open (the run's state)
+  size_t hist_len, hist_cap;
+};
+
+bool sim_multi_zod_angle(const zeno_sim *s) { return s->multi->model.coord[2] < 0; }
+
+void sim_multi_zod_name(const zeno_sim *s, int r, char name[ZENO_ZOD_NAME_SIZE]) {
+  const int a = s->multi->model.coord[r];  // a contact coordinate: z_i at 2i, x_i at 2i + 1
+  if (a < 0) snprintf(name, ZENO_ZOD_NAME_SIZE, "th");
+  else {
+    const int contact = a / 2 + 1;  // 1 .. ZENO_MAX_CONTACTS: one or two digits
+    int k = 0;
+    name[k++] = a % 2 == 0 ? 'z' : 'x';
+    if (contact >= 10) name[k++] = (char)('0' + contact / 10);
+    name[k++] = (char)('0' + contact % 10);
+    name[k] = '\0';
+  }
+}
+
+/* ---- states ---------------------------------------------------------------- */
+
+static zeno_mode mode_of(const unsigned char *letters) {
+  zeno_mode m;
+  memset(&m, 0, sizeof m);
+  memcpy(m.letter, letters, SIMN_MAX_CONTACTS);
+  return m;
+}
+
+// The public state at (t, q', q'') in the mode with these forces, in the
+// scene's own units.
+static void fill_state(const sim_multi *mu, double t, const double qp[3], const double qdp[3],
+                       zeno_mode mode, const double *force, zeno_state *st) {
+  const simn_model *m = &mu->model;
+  memset(st, 0, sizeof *st);
+  st->t = t;
+  simn_to_gen(m, qp, st->q);
+  simn_to_gen(m, qdp, st->qdot);
+  double c[MAXV], cd[MAXV];
+  simn_contacts(m, qp, qdp, c, cd);
+  for (int i = 0; i < m->n; i++) {
+    st->gap[i] = c[2 * i];
+    st->gap_rate[i] = cd[2 * i];
+    st->slip[i] = c[2 * i + 1];
+    st->slip_rate[i] = cd[2 * i + 1];
+    st->force[i][0] = force[2 * i];
+    st->force[i][1] = force[2 * i + 1];
+  }
+  memcpy(st->zod, qp, sizeof st->zod);
+  memcpy(st->zod_rate, qdp, sizeof st->zod_rate);
+  st->mode = mode;
+  // Kinetic energy and the potential of the constant load (kinematics_energy).
+  for (int k = 0; k < 3; k++)
+    st->energy += 0.5 * st->qdot[k] * st->qdot[k] / m->dyn.inv_mass[k] - m->dyn.h[k] * st->q[k];
+}
+
+static double kinetic(const zeno_state *st, const simn_model *m) {
+  double e = 0;
+  for (int k = 0; k < 3; k++) e += 0.5 * st->qdot[k] * st->qdot[k] / m->dyn.inv_mass[k];
+  return e;
+}
+
+/* ---- the kept segments ------------------------------------------------------ */
+
+static bool push_segment(sim_multi *mu, const simn_event *ev) {
+  if (mu->hist_len == mu->hist_cap) {
+    const size_t cap = mu->hist_cap ? 2 * mu->hist_cap : MULTI_HISTORY_INITIAL;
+    multi_segment *grown = realloc(mu->hist, cap * sizeof *grown);
+    if (grown == NULL) return false;
+    mu->hist = grown;
+    mu->hist_cap = cap;
+  }
+  multi_segment *g = &mu->hist[mu->hist_len++];
+  memset(g, 0, sizeof *g);
+  g->t0 = ev->t;
+  memcpy(g->qp0, ev->qp, sizeof g->qp0);
+  memcpy(g->qdp0, ev->qdp, sizeof g->qdp0);
+  memcpy(g->qddp, ev->qddp, sizeof g->qddp);
+  g->mode = mode_of(ev->mode_after);
+  memcpy(g->force, ev->force, sizeof g->force);
+  return true;
+}
+
+// A ZENO event: the segment from the sequence's last impact to the limit
+// becomes the straight stand-in for the impacts in between.
+static void close_tail(sim_multi *mu, const simn_event *ev) {
+  if (mu->hist_len == 0) return;
+  multi_segment *g = &mu->hist[mu->hist_len - 1];
+  const double span = ev->t - g->t0;
+  g->zeno_tail = true;
+  for (int k = 0; k < 3; k++) {
+    g->qddp[k] = span > 0 ? (ev->qp_before[k] - g->qp0[k]) / span : 0;
+    g->qdp0[k] = g->qddp[k];
+  }
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
+  const sim_multi *mu = s->multi;
+  const int n = mu->model.n;
+  memset(ev, 0, sizeof *ev);
+  ev->index = in->index;
+  ev->kind = in->kind;
+  ev->guard = in->guard;
+  ev->contact = in->contact;
+  ev->t = in->t;
+  ev->mode_before = mode_of(in->mode_before);
+  ev->mode_after = mode_of(in->mode_after);
+  ev->impact_mask = in->impact_mask;
+  for (int i = 0; i < n; i++) {
+    ev->impulse[i][0] = in->impulse[2 * i];
+    ev->impulse[i][1] = in->impulse[2 * i + 1];
+    ev->impact_letter[i] = in->impact_letter[i];
+  }
+  // The forces before the event are those of the segment it ends.
+  const double *before_force = mu->hist_len > 0 ? mu->hist[mu->hist_len - 1].force : in->force;
+  fill_state(mu, in->t, in->qp_before, in->qdp_before, ev->mode_before, before_force, &ev->before);
+  fill_state(mu, in->t, in->qp, in->qdp, ev->mode_after, in->force, &ev->after);
+  if (in->kind == ZENO_EVENT_IMPACT)
+    ev->energy_gain = fmax(kinetic(&ev->after, &mu->model) - kinetic(&ev->before, &mu->model), 0);
+  // Not measured by the N-contact engine: null in JSON, never a number
+  // that would claim a check (sim.h).
+  ev->guard_residual = ev->constraint_drift = ev->tie_margin = NAN;
+  ev->zeno_impacts = in->zeno_impacts;
+  ev->zeno_ratio = in->zeno_ratio;
+  ev->zeno_period = in->zeno_period;
+  ev->zeno_order = in->kind == ZENO_EVENT_ZENO ? 1 : 0;
+  ev->outcome = in->outcome;
+  if (in->outcome == ZENO_OUTCOME_SOLVER_FAILURE)
+    snprintf(ev->solver_flag, sizeof ev->solver_flag, "%.47s", in->failure);
+  if (in->outcome == ZENO_OUTCOME_AMBIGUOUS) {
+    const int listed = in->consistent_count < ZENO_MAX_MODES ? in->consistent_count
+                                                             : ZENO_MAX_MODES;
+    ev->consistent_count = (size_t)in->consistent_count;
+    for (int k = 0; k < listed; k++) ev->consistent[k] = mode_of(in->consistent[k]);
+  }
+}
+
+// What the run's record keeps of an event: counts, the first completion,
+// the end, the segments.
+static bool record(zeno_sim *s, const simn_event *in) {
+  sim_multi *mu = s->multi;
+  sim_run *r = &s->run;
+  r->started = true;
+  r->t = in->t;
+  r->event_count = in->index + 1;
+  if (in->kind == ZENO_EVENT_IMPACT) r->impact_count++;
+  if (in->kind == ZENO_EVENT_ZENO) {
+    if (!r->has_zeno) {
+      r->has_zeno = true;
+      r->first_zeno_time = in->t;
+      r->first_zeno_impacts = in->zeno_impacts;
+    }
+    close_tail(mu, in);
+  }
+  if (in->kind == ZENO_EVENT_END) {
+    r->finished = true;
+    r->outcome = in->outcome;
+  }
+  return push_segment(mu, in);
+}
+
+zeno_status sim_multi_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error) {
+  sim_multi *mu = s->multi;
+  if (!s->def.keep_history && mu->hist_len > 1) {
+    // Only the segment since the previous event is kept (sim.c's trim).
+    mu->hist[0] = mu->hist[mu->hist_len - 1];
+    mu->hist_len = 1;
+  }
+  if (!s->run.started) s->run.wall_start = clock_seconds();
+  else if (s->scene.wall_time > 0 && clock_seconds() - s->run.wall_start >= s->scene.wall_time)
+    simn_stop(mu->run, ZENO_OUTCOME_WALL_LIMIT);
+  simn_event in;
+  const zeno_status st = simn_next_event(mu->run, &in, error);
+  if (st != ZENO_OK) return st;
+  // The event record first: its state before reads the segment it ends.
+  to_event(s, &in, ev);
+  if (!record(s, &in)) {
+    s->word_failed = true;  // the run cannot go on (zeno_sim_next_event reports it)
+    return ZENO_ERR_NOMEM;
+  }
+  if (ev->kind == ZENO_EVENT_IMPACT) {
+    const double gain = ev->energy_gain, kin = kinetic(&ev->before, &mu->model);
+    if (gain > 0) {
+      s->run.energy_gains++;
+      s->run.energy_gain_max = fmax(s->run.energy_gain_max, kin > 0 ? gain / kin : 0);
+    }
+  }
+  return ZENO_OK;
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+zeno_status sim_multi_state_at(const zeno_sim *s, double t, zeno_state *st, zeno_error *error) {
+  const sim_multi *mu = s->multi;
+  if (mu->hist_len == 0 || t < mu->hist[0].t0 || t > s->run.t)
+    return zeno_fail(error, ZENO_ERR_RANGE, "t",
+                     "time %g outside the simulated (and kept) part of the run",
+                     scene_units_to_user(s->units, SCENE_DIM_TIME, t));
+  size_t lo = 0, hi = mu->hist_len - 1;  // the last segment starting at or before t
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (mu->hist[mid].t0 <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  const multi_segment *g = &mu->hist[lo];
+  const double tau = t - g->t0;
+  double qp[3], qdp[3];
+  for (int k = 0; k < 3; k++) {
+    if (g->zeno_tail) {
+      qp[k] = g->qp0[k] + g->qddp[k] * tau;
+      qdp[k] = g->qdp0[k];
+    } else {
+      qp[k] = g->qp0[k] + (g->qdp0[k] + 0.5 * g->qddp[k] * tau) * tau;
+      qdp[k] = g->qdp0[k] + g->qddp[k] * tau;
+    }
+  }
+  fill_state(mu, t, qp, qdp, g->mode, g->force, st);
+  return ZENO_OK;
+}
+
+void sim_multi_final_state(const zeno_sim *s, zeno_state *st) {
+  const sim_multi *mu = s->multi;
+  if (mu->hist_len == 0) {  // not started: the initial state, no mode yet
+    const zeno_mode none = {{0}};
+    const double zero[MAXV] = {0};
+    double qp[3], qdp[3];
+    simn_run_state(mu->run, qp, qdp);
+    fill_state(mu, 0.0, qp, qdp, none, zero, st);  // runs start at t = 0
+    return;
+  }
+  const multi_segment *g = &mu->hist[mu->hist_len - 1];
+  fill_state(mu, g->t0, g->qp0, g->qdp0, g->mode, g->force, st);
+}
+
+const char *sim_multi_word(const zeno_sim *s) { return simn_word(s->multi->run); }
+
+/* ---- life cycle ------------------------------------------------------------------ */
+
+// The run from the scene's initial state: q' as given (the engine's
+// q' = A q, simn.h), or the pose and its velocity; refused when it
+// penetrates a surface.
+static zeno_status start_run(zeno_sim *s, zeno_error *e) {
+  sim_multi *mu = s->multi;
+  const zeno_scene *sc = &s->scene;
+  simn *run = NULL;
+  const zeno_status st =
+      sc->initial_kind == ZENO_INITIAL_ZOD
+          ? simn_create_prime(&mu->model, &mu->def, sc->initial_qp, sc->initial_qdp, &run, e)
+          : simn_create(&mu->model, &mu->def, sc->initial_pose, sc->initial_velocity, &run, e);
+  if (st != ZENO_OK) return st;
+  double qp[3], qdp[3], c[MAXV], cd[MAXV], scale = 0;
+  simn_run_state(run, qp, qdp);
+  simn_contacts(&mu->model, qp, qdp, c, cd);
+  for (int a = 0; a < 2 * mu->model.n; a++) scale = fmax(scale, fabs(c[a]));
+  for (int i = 0; i < mu->model.n; i++)
+    if (c[2 * i] < -SIM_START_GAP_RTOL * scale) {
+      simn_destroy(run);
+      return zeno_fail(e, ZENO_ERR_RANGE, "initial",
+                       "initial state penetrates the surface at contact %d: gap %g "
+                       "(need gap >= 0)",
+                       i + 1, scene_units_to_user(s->units, SCENE_DIM_LENGTH, c[2 * i]));
+    }
+  simn_destroy(mu->run);
+  mu->run = run;
+  mu->hist_len = 0;
+  memset(&s->run, 0, sizeof s->run);
+  return ZENO_OK;
+}
+
+zeno_status sim_multi_init(zeno_sim *s, zeno_error *e) {
+  if (s->scene.model != ZENO_MODEL_ZOD)
+    return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "model",
+                     "the full model takes 1 or 2 contacts today (this scene has %d); "
+                     "model: zod simulates any number up to %d",
+                     s->scene.contact_count, ZENO_MAX_CONTACTS);
+  s->multi = calloc(1, sizeof *s->multi);
+  if (s->multi == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
+  sim_multi *mu = s->multi;
+  zeno_status st = simn_model_of_scene(&s->scene, &mu->model, e);
+  if (st != ZENO_OK) return st;
+  mu->def = simn_def_of_scene(&s->scene);
+  mu->def.velocity_rtol = s->def.velocity_rtol;
+  mu->def.force_rtol = s->def.force_rtol;
+  mu->def.time_rtol = s->def.time_rtol;
+  return start_run(s, e);
+}
+
+zeno_status sim_multi_restart(zeno_sim *s, const double qp[3], const double qdp[3], zeno_error *e) {
+  zeno_scene saved = s->scene;
+  s->scene.initial_kind = ZENO_INITIAL_ZOD;
+  memcpy(s->scene.initial_qp, qp, sizeof s->scene.initial_qp);
+  memcpy(s->scene.initial_qdp, qdp, sizeof s->scene.initial_qdp);
+  const zeno_status st = start_run(s, e);
+  if (st != ZENO_OK) s->scene = saved;  // the simulator unchanged
+  return st;
+}
+
+void sim_multi_destroy(sim_multi *mu) {
+  if (mu == NULL) return;
+  simn_destroy(mu->run);
+  free(mu->hist);
+  free(mu);
+}

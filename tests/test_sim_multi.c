@@ -1,0 +1,267 @@
+// zeno_sim for more than two contacts (src/sim/sim_multi.c, issue 34
+// slice 7): the public simulator runs a scene of three contacts on the
+// N-contact engine. Tested here:
+//  - the same events as the engine itself (simn.h), bit for bit, and the
+//    same word;
+//  - closed forms through the public records: a box dropped flat onto
+//    three collinear corners under Newton's law (impact time and speeds,
+//    the bounces' limit, the energy before the first impact, dense output
+//    in flight), and the same box in units a thousand times larger (times
+//    scale by sqrt(1000));
+//  - the names of q''s coordinates, N-letter modes and impact names;
+//  - the error paths: the full model, a penetrating initial state, a
+//    restart (good and bad), dense output outside the run, a run directory.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "simn/simn.h"
+#include "zeno/zeno.h"
+
+#define G 9.81
+/// Closed forms hold to rounding of a few operations on O(1) numbers.
+#define CLOSED_TOL 1e-9
+
+static void assert_near(double a, double b, double tol) {
+  if (!(fabs(a - b) <= tol)) fail_msg("%.17g != %.17g (tol %g)", a, b, tol);
+}
+
+// A box of half sizes (1, 0.5), m = 1, under gravity, on three collinear
+// floor corners (x = -1, 0.25, 1), mu = 0.4, scaled in length by L.
+static zeno_scene box_on_three_corners(double L) {
+  zeno_scene s = zeno_scene_default();
+  s.mass = 1;
+  s.rho = L * sqrt((1.0 + 0.25) / 3);
+  s.load_magnitude = G;
+  s.load_angle = 0;
+  s.load_torque = 0;
+  s.contact_count = 3;
+  const double x[3] = {-1, 1, 0.25};
+  for (int i = 0; i < 3; i++) {
+    s.contacts[i].point[0] = L * x[i];
+    s.contacts[i].point[1] = -0.5 * L;
+    s.contacts[i].surface_angle = 0;
+    s.contacts[i].surface_point_set = false;
+    s.contacts[i].mu = 0.4;
+  }
+  s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
+  s.impact_law = ZENO_LAW_NEWTON;
+  s.restitution = 0.5;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  return s;
+}
+
+// Held flat a height d above the floor, let go: the corners land at once
+// at t1 = sqrt(2 d / g) at v1 = sqrt(2 g d) and bounce at e^k v1; the
+// bounces accumulate at t1 + 2 e v1 / (g (1 - e)), and the box rests.
+static void drop(double L, double *t_first, double *t_limit) {
+  const double d = 0.2 * L, e = 0.5;
+  zeno_scene s = box_on_three_corners(L);
+  s.initial_pose[1] = d;
+  zeno_error err;
+  zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
+  if (sim == NULL) fail_msg("%s", err.message);
+  const double t1 = sqrt(2 * d / G), v1 = sqrt(2 * G * d);
+  const double limit = t1 + 2 * e * v1 / (G * (1 - e));
+  zeno_event ev;
+  int impacts = 0, completions = 0;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
+    if (ev.kind == ZENO_EVENT_IMPACT) {
+      impacts++;
+      const double v_in = v1 * pow(e, impacts - 1);
+      for (int i = 0; i < 3; i++) {
+        assert_near(ev.before.gap_rate[i], -v_in, CLOSED_TOL * L);
+        assert_near(ev.after.gap_rate[i], e * v_in, CLOSED_TOL * L);
+        assert_near(ev.after.gap[i], 0, CLOSED_TOL * L);
+      }
+      assert_int_equal(ev.mode_before.letter[0], ZENO_LETTER_F);
+      assert_true(ev.impact_mask != 0 && ev.impact_mask < 8);
+      if (impacts == 1) {
+        assert_near(ev.t, t1, CLOSED_TOL * sqrt(L));
+        // Energy kept in flight: g d at the start, all kinetic at the floor.
+        assert_near(ev.before.energy, G * d, CLOSED_TOL * L);
+        assert_near(ev.energy_gain, 0, 0);
+        // Dense output in the first flight: the fall from d.
+        zeno_state st;
+        assert_int_equal(zeno_sim_state_at(sim, t1 / 2, &st, NULL), ZENO_OK);
+        for (int i = 0; i < 3; i++) assert_near(st.gap[i], d - G * t1 * t1 / 8, CLOSED_TOL * L);
+        assert_near(st.qdot[1], -G * t1 / 2, CLOSED_TOL * L);
+      }
+    }
+    if (ev.kind == ZENO_EVENT_ZENO) {
+      completions++;
+      assert_near(ev.t, limit, CLOSED_TOL * sqrt(L));
+      assert_near(ev.zeno_ratio, e, CLOSED_TOL);
+      assert_int_equal(ev.zeno_order, 1);
+      // Not measured by the N-contact engine: NaN, null in JSON.
+      assert_true(isnan(ev.tie_margin) && !ev.near_tie);
+    }
+  }
+  assert_int_equal(completions, 1);
+  assert_int_equal(zeno_sim_outcome(sim), ZENO_OUTCOME_REST);
+  zeno_summary sum;
+  zeno_sim_summary(sim, &sum);
+  assert_true(sum.has_zeno);
+  assert_near(sum.zeno_time, limit, CLOSED_TOL * sqrt(L));
+  assert_int_equal(sum.impacts, impacts);
+  for (int i = 0; i < 3; i++) assert_near(sum.final_state.gap[i], 0, CLOSED_TOL * L);
+  char word[4096];
+  zeno_sim_word(sim, word, sizeof word);
+  assert_string_equal(word + strlen(word) - strlen("Z SSS"), "Z SSS");
+  char names[3][ZENO_ZOD_NAME_SIZE];
+  zeno_sim_zod_names(sim, names);
+  for (int r = 0; r < 3; r++) assert_int_equal(names[r][0] == 'z' || names[r][0] == 'x', 1);
+  zeno_sim_destroy(sim);
+  *t_first = t1;
+  *t_limit = limit;
+}
+
+static void test_three_corners_dropped(void **state) {
+  (void)state;
+  double t1, limit, t1k, limitk;
+  drop(1, &t1, &limit);
+  // In units a thousand times larger the same run, its times sqrt(1000)
+  // times longer (g unchanged): no threshold is absolute.
+  drop(1000, &t1k, &limitk);
+  assert_near(t1k / t1, sqrt(1000), 1e-9);
+  assert_near(limitk / limit, sqrt(1000), 1e-9);
+}
+
+// The shipped box in a corner, let go off the corner and tilted, under
+// Newton's law: the public simulator's events are the engine's own, bit
+// for bit (the scene's units are its own), and its word the engine's.
+static void test_same_events_as_the_engine(void **state) {
+  (void)state;
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", NULL, 0, &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  s.impact_law = ZENO_LAW_NEWTON;
+  s.restitution = 0.5;
+  const double q0[3] = {0.01, 0.02, 0.01}, qd0[3] = {0, 0, 0};
+  memcpy(s.initial_pose, q0, sizeof q0);
+  memcpy(s.initial_velocity, qd0, sizeof qd0);
+  zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
+  if (sim == NULL) fail_msg("%s", err.message);
+  simn_model m;
+  assert_int_equal(simn_model_of_scene(&s, &m, NULL), ZENO_OK);
+  const simn_def def = simn_def_of_scene(&s);
+  simn *run = NULL;
+  assert_int_equal(simn_create(&m, &def, q0, qd0, &run, NULL), ZENO_OK);
+  zeno_event ev;
+  simn_event en;
+  long events = 0, zenos = 0;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
+    assert_int_equal(simn_next_event(run, &en, NULL), ZENO_OK);
+    events++;
+    zenos += ev.kind == ZENO_EVENT_ZENO;
+    assert_int_equal(ev.kind, en.kind);
+    assert_true(ev.t == en.t);
+    assert_int_equal(ev.impact_mask, en.impact_mask);
+    for (int k = 0; k < 3; k++) assert_true(ev.after.q[k] == en.q[k]);
+    for (int i = 0; i < 3; i++) {
+      assert_int_equal(ev.mode_after.letter[i], en.mode_after[i]);
+      assert_true(ev.after.gap[i] == en.c[2 * i] && ev.after.slip_rate[i] == en.cd[2 * i + 1]);
+      assert_true(ev.impulse[i][0] == en.impulse[2 * i]);
+    }
+    for (int i = 3; i < ZENO_MAX_CONTACTS; i++) assert_int_equal(ev.mode_after.letter[i], 0);
+  }
+  assert_int_equal(simn_next_event(run, &en, NULL), ZENO_DONE);
+  assert_true(events > 50 && zenos >= 1);  // 79 impacts, 4 completions
+  assert_int_equal(zeno_sim_outcome(sim), ZENO_OUTCOME_REST);
+  char word[8192];
+  assert_true(zeno_sim_word(sim, word, sizeof word) < sizeof word);
+  assert_string_equal(word, simn_word(run));
+  simn_destroy(run);
+  zeno_sim_destroy(sim);
+}
+
+// Mode and impact names of three contacts.
+static void test_names(void **state) {
+  (void)state;
+  zeno_mode m;
+  assert_int_equal(zeno_mode_parse("FSN", 3, &m, NULL), ZENO_OK);
+  char name[ZENO_MODE_NAME_SIZE];
+  assert_string_equal(zeno_mode_name(m, 3, name), "FSN");
+  assert_int_equal(m.letter[2], ZENO_LETTER_N);
+  assert_int_equal(zeno_mode_parse("FS", 3, &m, NULL), ZENO_ERR_SYNTAX);
+  assert_string_equal(zeno_impact_word(5u, 3, name), "IFI");
+  assert_string_equal(zeno_impact_word(2u, 2, name), "FI");
+  assert_string_equal(zeno_impact_word(1u, 1, name), "I");
+  assert_int_equal(zeno_impact_mask("IFI", 3), 5u);
+  assert_int_equal(zeno_impact_mask("IFX", 3), 0u);
+  assert_int_equal(zeno_impact_mask("IF", 3), 0u);
+  assert_null(zeno_impact_name(1u, 3));
+  assert_string_equal(zeno_impact_name(3u, 2), "II");
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  zeno_error err;
+  zeno_scene s = box_on_three_corners(1);
+  s.model = ZENO_MODEL_FULL;
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_UNSUPPORTED);
+  assert_string_equal(err.parameter, "model");
+  s.model = ZENO_MODEL_ZOD;
+  s.initial_pose[1] = -0.01;  // every corner below the floor
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_RANGE);
+  assert_string_equal(err.parameter, "initial");
+  s.initial_pose[1] = 0.2;
+  zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
+  assert_non_null(sim);
+  zeno_state st;
+  assert_int_equal(zeno_sim_state_at(sim, 1.0, &st, &err), ZENO_ERR_RANGE);
+  // Before the start the summary holds the initial state.
+  zeno_summary sum;
+  zeno_sim_summary(sim, &sum);
+  assert_near(sum.final_state.gap[2], 0.2, 1e-15);
+  char names[3][ZENO_ZOD_NAME_SIZE];
+  zeno_sim_zod_names(sim, names);
+  // A restart below the surface is refused, the simulator unchanged; a
+  // good one runs as a fresh simulator does.
+  const double below[3] = {-0.1, -0.1, 0}, zero[3] = {0, 0, 0};
+  assert_int_equal(zeno_sim_restart(sim, below, zero, &err), ZENO_ERR_RANGE);
+  zeno_event ev;
+  long events = 0;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) events++;
+  assert_int_equal(zeno_sim_outcome(sim), ZENO_OUTCOME_REST);
+  char first[4096], again[4096];
+  zeno_sim_word(sim, first, sizeof first);
+  // q' of collinear floor corners: two gaps fix y and theta, a slip fixes
+  // x (the gaps of the touching contacts first, then their slips from the
+  // last contact back); 0.2, 0.2 and 0 at the start.
+  assert_string_equal(names[0], "z1");
+  assert_string_equal(names[1], "z2");
+  assert_string_equal(names[2], "x3");
+  assert_near(sum.final_state.zod[0], 0.2, 1e-15);
+  assert_near(sum.final_state.zod[1], 0.2, 1e-15);
+  assert_near(sum.final_state.zod[2], 0, 1e-15);
+  assert_int_equal(zeno_sim_restart(sim, sum.final_state.zod, zero, &err), ZENO_OK);
+  long events2 = 0;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) events2++;
+  zeno_sim_word(sim, again, sizeof again);
+  assert_int_equal(events2, events);
+  assert_string_equal(again, first);
+  // Run directories are the two-contact format: refused, nothing made.
+  assert_null(zeno_run_dir_writer_create("/nonexistent-zeno/run", &s, &err));
+  assert_int_equal(err.code, ZENO_ERR_UNSUPPORTED);
+  assert_string_equal(err.parameter, "contacts");
+  zeno_sim_destroy(sim);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_three_corners_dropped),
+      cmocka_unit_test(test_same_events_as_the_engine),
+      cmocka_unit_test(test_names),
+      cmocka_unit_test(test_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
