@@ -22,16 +22,17 @@ void sim_state_to_user(const zeno_sim *s, zeno_state *st) {
   to_user(s, L, st->q, 2);
   to_user(s, V, st->qdot, 2);
   to_user(s, SCENE_DIM_RATE, &st->qdot[2], 1);
-  to_user(s, L, st->gap, ZENO_MAX_CONTACTS);
-  to_user(s, V, st->gap_rate, ZENO_MAX_CONTACTS);
-  to_user(s, L, st->slip, ZENO_MAX_CONTACTS);
-  to_user(s, V, st->slip_rate, ZENO_MAX_CONTACTS);
+  const size_t n = (size_t)s->scene.contact_count;
+  to_user(s, L, st->gap, n);
+  to_user(s, V, st->gap_rate, n);
+  to_user(s, L, st->slip, n);
+  to_user(s, V, st->slip_rate, n);
   // q' is (z1, z2, x2) for two contacts, (z1, x1, theta) for one.
   const bool angle = s->multi != NULL ? sim_multi_zod_angle(s) : s->km.n == 1;
   to_user(s, L, st->zod, angle ? 2 : 3);
   to_user(s, V, st->zod_rate, angle ? 2 : 3);
   if (angle) to_user(s, SCENE_DIM_RATE, &st->zod_rate[2], 1);
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
+  for (size_t i = 0; i < n; i++) to_user(s, SCENE_DIM_FORCE, st->force[i], 2);
   to_user(s, SCENE_DIM_ENERGY, &st->energy, 1);
 }
 
@@ -40,7 +41,7 @@ void sim_event_to_user(const zeno_sim *s, zeno_event *ev) {
   to_user(s, SCENE_DIM_TIME, &ev->t, 1);
   to_user(s, SCENE_DIM_TIME, &ev->zeno_error, 1);
   to_user(s, SCENE_DIM_ENERGY, &ev->energy_gain, 1);
-  for (int i = 0; i < ZENO_MAX_CONTACTS; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
+  for (int i = 0; i < s->scene.contact_count; i++) to_user(s, SCENE_DIM_IMPULSE, ev->impulse[i], 2);
   sim_state_to_user(s, &ev->before);
   sim_state_to_user(s, &ev->after);
 }

@@ -345,7 +345,8 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
   const zeno_status args = check_args(m, def, qp0, qdp0, e);
   if (args != ZENO_OK) return args;
   simn *s = calloc(1, sizeof *s);
-  if (s != NULL) s->cache = malloc(sizeof *s->cache * SIMN_CLASS_CACHE);
+  if (s != NULL) s->cache = malloc(sizeof *s->cache * SIMN_CLASS_CACHE_FIRST);
+  if (s != NULL) s->cache_cap = SIMN_CLASS_CACHE_FIRST;
   if (s == NULL || s->cache == NULL) {
     free(s);
     return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a run");

@@ -25,8 +25,11 @@
 /// Guard crossings of one segment at most: a gap or a slip per contact and
 /// two escapes per contact coordinate.
 #define SIMN_MAX_CROSSINGS (5 * MAXC)
-/// Kinematic classes remembered per run (each with its consistent modes).
+/// Kinematic classes remembered per run (each with its consistent modes),
+/// at most; the cache starts at SIMN_CLASS_CACHE_FIRST and doubles as
+/// classes are met (a run meets a few dozen: no large block per run).
 #define SIMN_CLASS_CACHE 256
+#define SIMN_CLASS_CACHE_FIRST 16
 
 /// The consistent modes of one class, solved once (the ZOD's dynamics are
 /// constant): the first and the last in preference order, and all names.
@@ -77,7 +80,7 @@ struct simn {
   int consistent_count;
   unsigned char consistent[SIMN_LISTED_MODES][MAXC];
   simn_choice *cache;
-  int cache_len;
+  int cache_len, cache_cap;
   char *word;
   size_t word_len, word_cap;
   uint64_t signature;  ///< the word's tokens since the last impact (impact_series.h)

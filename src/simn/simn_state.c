@@ -152,7 +152,13 @@ static zeno_status class_choice(simn *s, const mode_n_class *cls, const zero_tol
       *out = &s->cache[k];
       return ZENO_OK;
     }
-  if (s->cache_len == SIMN_CLASS_CACHE) s->cache_len = 0;  // full: start afresh
+  if (s->cache_len == s->cache_cap && s->cache_cap < SIMN_CLASS_CACHE) {
+    simn_choice *grown = realloc(s->cache, sizeof *grown * (size_t)(2 * s->cache_cap));
+    if (grown == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a mode choice");
+    s->cache = grown;
+    s->cache_cap *= 2;
+  }
+  if (s->cache_len == s->cache_cap) s->cache_len = 0;  // full: start afresh
   simn_choice *ch = &s->cache[s->cache_len++];
   memset(ch, 0, sizeof *ch);
   ch->cls = *cls;
