@@ -10,7 +10,8 @@
 //    scale by sqrt(1000));
 //  - the names of q''s coordinates, N-letter modes and impact names;
 //  - the error paths: the full model, a penetrating initial state, a
-//    restart (good and bad), dense output outside the run, a run directory.
+//    restart (good and bad), dense output outside the run; the trajectory
+//    header of three contacts (format version 2).
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -249,10 +250,14 @@ static void test_errors(void **state) {
   zeno_sim_word(sim, again, sizeof again);
   assert_int_equal(events2, events);
   assert_string_equal(again, first);
-  // Run directories are the two-contact format: refused, nothing made.
-  assert_null(zeno_run_dir_writer_create("/nonexistent-zeno/run", &s, &err));
-  assert_int_equal(err.code, ZENO_ERR_UNSUPPORTED);
-  assert_string_equal(err.parameter, "contacts");
+  // The trajectory header of the scene (format version 2).
+  char columns[ZENO_IO_TRAJECTORY_COLUMNS_SIZE];
+  assert_int_equal(zeno_io_trajectory_columns_of(&s, columns, NULL), ZENO_OK);
+  assert_string_equal(columns,
+                      "t,x,y,theta,vx,vy,omega,z1,z2,x3,z1dot,z2dot,x3dot,mode,f1n,f1t,f2n,f2t,"
+                      "f3n,f3t,kind,event");
+  assert_null(zeno_io_trajectory_columns(3));
+  assert_int_equal(zeno_io_trajectory_header(stdout, 3, &err), ZENO_ERR_ARGUMENT);
   zeno_sim_destroy(sim);
 }
 

@@ -406,6 +406,54 @@ static void test_rest_is_drawn_on_its_ghost(void **state) {
   view_run_free(&run);
 }
 
+// A scene of three contacts (issue 34): the box in a corner let go off
+// it, tilted, under Newton's law (e = 0.5) chatters (79 impacts, 4 Zeno
+// completions) and rests jammed between the wall and the right floor
+// corner (FSS). At rest its two closed, sticking contacts are drawn on
+// their ghosts in the colour of S, the lifted one in that of F; the word
+// spells three-letter impacts and ends with the completion and the rest.
+static void test_box_in_a_corner_drawn(void **state) {
+  (void)state;
+  const char *const set[] = {"impact.law=newton", "impact.e=0.5",
+                             "initial.pose=[0.01, 0.02, 0.01]"};
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", set, 3, &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  view_run run;
+  if (view_run_simulate(&run, &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  assert_int_equal(run.outcome, ZENO_OUTCOME_REST);
+  view_canvas cv;
+  canvas(&cv);
+  view_frame_info info;
+  view_transform tf;
+  draw_at(&cv, &run, run.t_end, &info, &tf);
+  const int rest[3] = {ZENO_LETTER_F, ZENO_LETTER_S, ZENO_LETTER_S};
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(info.state.mode.letter[i], rest[i]);
+    check_contact(&cv, &run, &tf, i, rest[i]);
+  }
+  // Closed: on their surfaces (within half a pixel along the normal),
+  // whatever the magnified slip they made before they stuck.
+  for (int i = 1; i < 3; i++) {
+    const zeno_contact_def *c = &run.scene.contacts[i];
+    double w[2], drawn[2], ghost[2];
+    view_body_point(&tf, c->point, w);
+    view_to_screen(&tf, w, drawn);
+    view_to_screen(&tf, c->point, ghost);
+    const double n[2] = {-sin(c->surface_angle), -cos(c->surface_angle)};  // screen y is down
+    const double off = (drawn[0] - ghost[0]) * n[0] + (drawn[1] - ghost[1]) * n[1];
+    if (!(fabs(off) < 0.5)) fail_msg("closed contact %d drawn %.3g px off its surface", i + 1, off);
+  }
+  check_body(&cv, &tf);
+  char word[8192];
+  view_run_word(&run, run.t_end, word, (int)sizeof word);
+  assert_int_equal(strncmp(word, "FFF FFI FFF FIF", strlen("FFF FFI FFF FIF")), 0);
+  assert_string_equal(word + strlen(word) - strlen("Z FPP FSS"), "Z FPP FSS");
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+}
+
 /* ---- view against replay ----------------------------------------------------- */
 
 static long different_pixels(const view_canvas *a, const view_canvas *b) {
@@ -731,6 +779,7 @@ int main(void) {
       cmocka_unit_test(test_perturbation_size),
       cmocka_unit_test(test_fresh_screenshot_names),
       cmocka_unit_test(test_rest_is_drawn_on_its_ghost),
+      cmocka_unit_test(test_box_in_a_corner_drawn),
       cmocka_unit_test(test_cli_bad_input),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

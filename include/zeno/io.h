@@ -78,6 +78,23 @@ ZENO_API const char *zeno_io_trajectory_columns(int contact_count);
 /// (ZENO_ERR_ARGUMENT for a count other than 1 or 2).
 ZENO_API zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count, zeno_error *error);
 
+/// Room for the trajectory header of any scene (zeno_io_trajectory_columns_of()).
+#define ZENO_IO_TRAJECTORY_COLUMNS_SIZE 512
+
+/// The trajectory CSV header of a scene, without its newline: for one and
+/// two contacts zeno_io_trajectory_columns(); for more, format version 2,
+/// the same columns with q''s three coordinates and their rates named by
+/// zeno_scene_zod_names() ("z1,z2,z3,z1dot,z2dot,z3dot" for a box in a
+/// corner) and one force pair per contact (f1n, f1t, ..., fNn, fNt).
+/// ZENO_ERR_ARGUMENT for a NULL argument; the scene's errors otherwise.
+ZENO_API zeno_status zeno_io_trajectory_columns_of(const zeno_scene *scene,
+                                                   char buffer[ZENO_IO_TRAJECTORY_COLUMNS_SIZE],
+                                                   zeno_error *error);
+
+/// Writes zeno_io_trajectory_columns_of() and a newline.
+ZENO_API zeno_status zeno_io_trajectory_header_of(FILE *stream, const zeno_scene *scene,
+                                                  zeno_error *error);
+
 /// Writes one trajectory CSV row (see the header): its kind by name and
 /// its event index as they are in `row`; the forces of the scene's
 /// contacts only.
@@ -110,6 +127,11 @@ ZENO_API zeno_status zeno_io_event_jsonl(FILE *stream, const zeno_event *event, 
 /// coordinates and rates in the trajectory header (before_z1, ...,
 /// after_x2dot) and energy (before_energy, after_energy). ZENO_ERR_ARGUMENT for a count other than 1 or 2.
 ZENO_API zeno_status zeno_io_events_csv_header(FILE *stream, int contact_count, zeno_error *error);
+
+/// The same header for a scene of any contact count (q''s names as in
+/// zeno_io_trajectory_columns_of()).
+ZENO_API zeno_status zeno_io_events_csv_header_of(FILE *stream, const zeno_scene *scene,
+                                                  zeno_error *error);
 
 /// Writes one event as a row under that header. A field the event does not
 /// have is empty, where events.jsonl has null or leaves the member out:

@@ -88,8 +88,8 @@ typedef struct zeno_run_dir_row {
   double zod[3];       ///< (z1, z2, x2), or (z1, x1, theta) for one contact: zeno_state.zod
   double zod_rate[3];  ///< their rates
   zeno_mode mode;      ///< mode in force after this instant
-  double force[ZENO_PAIR_CONTACTS][2];  ///< (normal, tangential) [force]; 0 for a missing contact
-  zeno_run_dir_row_kind kind;           ///< a sample, or the state before or after an event
+  double force[ZENO_MAX_CONTACTS][2];  ///< (normal, tangential) [force]; 0 for a missing contact
+  zeno_run_dir_row_kind kind;          ///< a sample, or the state before or after an event
   /// The event's index (zeno_event.index, 0 for START): the event whose
   /// state the row is (before, after), or the next event (a sample leads
   /// to it); -1 for a row of a state alone (zeno_run_dir_row_from_state()).
@@ -105,9 +105,9 @@ typedef struct zeno_run_dir_event {
   double t;     ///< [time]; NaN where the file holds null
   zeno_mode mode_before;
   zeno_mode mode_after;
-  unsigned impact_mask;                   ///< IMPACT: bit i set when contact i received an impulse
-  double impulse[ZENO_PAIR_CONTACTS][2];  ///< (normal, tangential) [force*time]
-  zeno_outcome outcome;                   ///< END events; RUNNING for the others
+  unsigned impact_mask;                  ///< IMPACT: bit i set when contact i received an impulse
+  double impulse[ZENO_MAX_CONTACTS][2];  ///< (normal, tangential) [force*time]
+  zeno_outcome outcome;                  ///< END events; RUNNING for the others
 } zeno_run_dir_event;
 
 /// A run's rows and events in memory, in the order of the files.

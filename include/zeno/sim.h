@@ -252,6 +252,11 @@ ZENO_API const zeno_scene *zeno_sim_scene(const zeno_sim *sim);
 /// for a box in a corner). Contacts 1-based.
 ZENO_API void zeno_sim_zod_names(const zeno_sim *sim, char names[3][ZENO_ZOD_NAME_SIZE]);
 
+/// The same names for a scene, without a simulator (a writer's header).
+/// The scene's geometry errors as zeno_sim_create() reports them.
+ZENO_API zeno_status zeno_scene_zod_names(const zeno_scene *scene,
+                                          char names[3][ZENO_ZOD_NAME_SIZE], zeno_error *error);
+
 /// Section angles kept in a summary (all of them come with the events).
 #define ZENO_SUMMARY_SECTIONS 16
 

@@ -124,6 +124,14 @@ static int read_run(const char *dir, zeno_run_dir_data *d) {
     if (err.code == ZENO_ERR_IO) cli_error("note: %s: no event ticks", err.message);
     else code = cli_library_error(&err);
   }
+  if (code == CLI_EXIT_OK && d->contact_count > ZENO_PAIR_CONTACTS) {
+    // The figure's lanes and mode bands are the two-contact ones.
+    cli_error(
+        "%s: a run of %d contacts: the trajectory figure takes 1 or 2 today "
+        "('zeno replay %s' shows it)",
+        dir, d->contact_count, dir);
+    code = CLI_EXIT_USAGE;
+  }
   free(trajectory);
   free(events);
   return code;

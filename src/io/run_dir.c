@@ -123,23 +123,10 @@ bool run_dir_add_event(zeno_run_dir_data *d, const zeno_run_dir_event *event) {
   return true;
 }
 
-// Run directories and their records are the two-contact format (version
-// 1: trajectory.csv's columns, zeno_run_dir_row); runs of more than two
-// contacts are reported by `zeno simulate --json` until outputs version 2.
-static zeno_status run_dir_contacts(int contact_count, zeno_error *error) {
-  if (contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
-  return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
-                   "%d contacts: run directories, replay, the viewer and Python records take "
-                   "1 or 2 contacts today; `zeno simulate --json` reports a run of up to %d",
-                   contact_count, ZENO_MAX_CONTACTS);
-}
-
 zeno_status zeno_run_dir_record(zeno_run_dir_data *d, const zeno_sim *sim, const zeno_event *ev,
                                 zeno_error *error) {
   if (d == NULL || sim == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "data, simulator and event are required");
-  if (run_dir_contacts(zeno_sim_scene(sim)->contact_count, error) != ZENO_OK)
-    return ZENO_ERR_UNSUPPORTED;
   const size_t rows = d->row_count, skipped = d->skipped_samples;
   const bool has_prev = d->event_count > 0;
   run_dir_sampler smp = run_dir_sampler_start(zeno_sim_scene(sim)->sample_dt, has_prev,
@@ -305,7 +292,6 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
     zeno_fail(error, ZENO_ERR_ARGUMENT, "", "a directory and a scene are required");
     return NULL;
   }
-  if (run_dir_contacts(scene->contact_count, error) != ZENO_OK) return NULL;
   if (zeno_io_make_directories(dir, error) != ZENO_OK) return NULL;
   zeno_run_dir_writer *w = calloc(1, sizeof *w);
   if (w != NULL) w->dir = strdup(dir);
@@ -321,11 +307,11 @@ zeno_run_dir_writer *zeno_run_dir_writer_create(const char *dir, const zeno_scen
   zeno_status st = w->lock ? ZENO_OK : ZENO_ERR_IO;
   for (int k = OUT_TRAJECTORY; st == ZENO_OK && k <= OUT_EVENTS_CSV; k++)
     if ((w->out[k] = zeno_io_output_open(dir, OUT_NAMES[k], error)) == NULL) st = ZENO_ERR_IO;
-  if (st == ZENO_OK && zeno_io_trajectory_header(zeno_io_output_stream(w->out[OUT_TRAJECTORY]),
-                                                 w->contact_count, NULL) != ZENO_OK)
+  if (st == ZENO_OK && zeno_io_trajectory_header_of(zeno_io_output_stream(w->out[OUT_TRAJECTORY]),
+                                                    scene, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_TRAJECTORY, error);
-  if (st == ZENO_OK && zeno_io_events_csv_header(zeno_io_output_stream(w->out[OUT_EVENTS_CSV]),
-                                                 w->contact_count, NULL) != ZENO_OK)
+  if (st == ZENO_OK && zeno_io_events_csv_header_of(zeno_io_output_stream(w->out[OUT_EVENTS_CSV]),
+                                                    scene, NULL) != ZENO_OK)
     st = write_failed(dir, ZENO_RUN_DIR_EVENTS_CSV, error);
   if (st != ZENO_OK) {
     zeno_run_dir_writer_discard(w);

@@ -64,7 +64,7 @@ static zeno_status out_of_memory(const reader *rd) {
 
 static int mode_contacts(const char *name) {
   const size_t n = strlen(name);
-  return n >= 1 && n <= ZENO_PAIR_CONTACTS ? (int)n : 0;
+  return n >= 1 && n <= ZENO_MAX_CONTACTS ? (int)n : 0;
 }
 
 /* ---------- trajectory.csv ---------- */
@@ -106,7 +106,7 @@ static bool row_event(const char *p, long *event) {
 }
 
 static zeno_status parse_row(const reader *rd, zeno_run_dir_data *d, zeno_run_dir_row *row) {
-  double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_PAIR_CONTACTS] = {0};
+  double v[ROW_NUMBERS_BEFORE_MODE], f[2 * ZENO_MAX_CONTACTS] = {0};
   const char *p = rd->text;
   if (!numbers(&p, v, ROW_NUMBERS_BEFORE_MODE))
     return bad_at(rd, p, "malformed row: %s", "a number is expected");
@@ -139,6 +139,52 @@ static zeno_status read_failed(const char *path, zeno_error *error) {
                       strerror(errno));
 }
 
+/// Columns of a trajectory header besides the force pairs: t, the pose and
+/// its rates, q' and its rates, mode, kind, event.
+#define TRAJECTORY_FIXED_COLUMNS 16
+
+/// Whether `name` (n characters) names a q' coordinate of a scene of more
+/// than two contacts: z or x and a contact 1..16, or th.
+static bool zod_name(const char *name, size_t n) {
+  if (n == 2 && strncmp(name, "th", 2) == 0) return true;
+  if (n < 2 || n > 3 || (name[0] != 'z' && name[0] != 'x')) return false;
+  int contact = 0;
+  for (size_t k = 1; k < n; k++) {
+    if (name[k] < '0' || name[k] > '9') return false;
+    contact = 10 * contact + (name[k] - '0');
+  }
+  return name[1] != '0' && contact >= 1 && contact <= ZENO_MAX_CONTACTS;
+}
+
+// The contact count of a format version 2 header (more than two contacts:
+// zeno_io_trajectory_columns_of()), 0 when the line is not one.
+static int header_v2_contacts(const char *line) {
+  size_t columns = 1;
+  for (const char *p = line; *p; p++) columns += *p == ',';
+  if (columns < TRAJECTORY_FIXED_COLUMNS + 2 * (ZENO_PAIR_CONTACTS + 1) ||
+      columns > TRAJECTORY_FIXED_COLUMNS + 2 * ZENO_MAX_CONTACTS || (columns % 2) != 0)
+    return 0;
+  const int n = (int)(columns - TRAJECTORY_FIXED_COLUMNS) / 2;
+  const char *p = line;
+  for (int k = 0; k < ROW_NUMBERS_BEFORE_MODE - 6; k++) p += strcspn(p, ",") + 1;
+  char names[3][ZENO_ZOD_NAME_SIZE];
+  for (int r = 0; r < 3; r++) {
+    const size_t len = strcspn(p, ",");
+    if (!zod_name(p, len)) return 0;
+    memcpy(names[r], p, len);
+    names[r][len] = '\0';
+    p += len + 1;
+  }
+  char expected[ZENO_IO_TRAJECTORY_COLUMNS_SIZE];
+  int k = snprintf(expected, sizeof expected,
+                   "t,x,y,theta,vx,vy,omega,%s,%s,%s,%sdot,%sdot,%sdot,mode", names[0], names[1],
+                   names[2], names[0], names[1], names[2]);
+  for (int i = 1; i <= n; i++)
+    k += snprintf(expected + k, sizeof expected - (size_t)k, ",f%dn,f%dt", i, i);
+  snprintf(expected + k, sizeof expected - (size_t)k, ",kind,event");
+  return strcmp(line, expected) == 0 ? n : 0;
+}
+
 // Line 1 of trajectory.csv: exactly a header the writer writes, which says
 // how many contacts the rows have.
 static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
@@ -149,7 +195,7 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
                   "written by an older zeno: %s; run 'zeno simulate SCENE --out DIR' again",
                   "the columns kind and event (which rows are samples and which the "
                   "states before and after an event) are missing");
-  int contacts = 0;
+  int contacts = header_v2_contacts(line);
   for (int n = 1; n <= ZENO_PAIR_CONTACTS; n++)
     if (strcmp(line, zeno_io_trajectory_columns(n)) == 0) contacts = n;
   if (contacts == 0)
@@ -157,10 +203,12 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
                   "not a trajectory written by 'zeno simulate --out' (header %s, or for "
                   "one contact " ZENO_IO_TRAJECTORY_HEADER_ONE_CONTACT ")",
                   ZENO_IO_TRAJECTORY_HEADER);
-  if (d->contact_count != 0 && d->contact_count != contacts)
-    return bad_at(rd, line, "the header is that of a %s",
-                  contacts == 1 ? "one-contact scene; two contacts are expected"
-                                : "two-contact scene; one contact is expected");
+  if (d->contact_count != 0 && d->contact_count != contacts) {
+    char what[96];
+    snprintf(what, sizeof what, "scene of %d contacts; the events have %d", contacts,
+             d->contact_count);
+    return bad_at(rd, line, "the header is that of a %s", what);
+  }
   d->contact_count = contacts;
   return ZENO_OK;
 }

@@ -203,8 +203,10 @@ void sim_multi_final_state(const zeno_sim *s, zeno_state *st);
 const char *sim_multi_word(const zeno_sim *s);
 /// Whether q''s third coordinate is the angle theta (else a contact coordinate).
 bool sim_multi_zod_angle(const zeno_sim *s);
-/// The name of q''s coordinate r ("z3", "x1", "th"; zeno_sim_zod_names()).
-void sim_multi_zod_name(const zeno_sim *s, int r, char name[ZENO_ZOD_NAME_SIZE]);
+/// The names of q''s coordinates ("z3", "x1", "th"; zeno_sim_zod_names()).
+void sim_multi_zod_names(const zeno_sim *s, char names[3][ZENO_ZOD_NAME_SIZE]);
+/// The names of q''s coordinates of one or two contacts.
+void sim_pair_zod_names(int contact_count, char names[3][ZENO_ZOD_NAME_SIZE]);
 
 /* Zeno detection (sim_zeno.c) */
 /// Remembers an impact just resolved (state after it) for sequence detection.

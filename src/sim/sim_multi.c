@@ -40,17 +40,46 @@ struct sim_multi {
 
 bool sim_multi_zod_angle(const zeno_sim *s) { return s->multi->model.coord[2] < 0; }
 
-void sim_multi_zod_name(const zeno_sim *s, int r, char name[ZENO_ZOD_NAME_SIZE]) {
-  const int a = s->multi->model.coord[r];  // a contact coordinate: z_i at 2i, x_i at 2i + 1
-  if (a < 0) snprintf(name, ZENO_ZOD_NAME_SIZE, "th");
-  else {
-    const int contact = a / 2 + 1;  // 1 .. ZENO_MAX_CONTACTS: one or two digits
-    int k = 0;
-    name[k++] = a % 2 == 0 ? 'z' : 'x';
-    if (contact >= 10) name[k++] = (char)('0' + contact / 10);
-    name[k++] = (char)('0' + contact % 10);
-    name[k] = '\0';
+// The name of contact coordinate a (z_i at 2i, x_i at 2i + 1; -1: theta).
+static void coord_name(int a, char name[ZENO_ZOD_NAME_SIZE]) {
+  if (a < 0) {
+    snprintf(name, ZENO_ZOD_NAME_SIZE, "th");
+    return;
   }
+  const int contact = a / 2 + 1;  // 1 .. ZENO_MAX_CONTACTS: one or two digits
+  int k = 0;
+  name[k++] = a % 2 == 0 ? 'z' : 'x';
+  if (contact >= 10) name[k++] = (char)('0' + contact / 10);
+  name[k++] = (char)('0' + contact % 10);
+  name[k] = '\0';
+}
+
+static void model_names(const simn_model *m, char names[3][ZENO_ZOD_NAME_SIZE]) {
+  for (int r = 0; r < 3; r++) coord_name(m->coord[r], names[r]);
+}
+
+void sim_multi_zod_names(const zeno_sim *s, char names[3][ZENO_ZOD_NAME_SIZE]) {
+  model_names(&s->multi->model, names);
+}
+
+void sim_pair_zod_names(int contact_count, char names[3][ZENO_ZOD_NAME_SIZE]) {
+  static const char *const ONE[3] = {"z1", "x1", "th"}, *const TWO[3] = {"z1", "z2", "x2"};
+  for (int r = 0; r < 3; r++)
+    snprintf(names[r], ZENO_ZOD_NAME_SIZE, "%s", contact_count == 1 ? ONE[r] : TWO[r]);
+}
+
+zeno_status zeno_scene_zod_names(const zeno_scene *scene, char names[3][ZENO_ZOD_NAME_SIZE],
+                                 zeno_error *error) {
+  if (scene == NULL || names == NULL)
+    return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "scene and names are required");
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS) {
+    sim_pair_zod_names(scene->contact_count, names);
+    return ZENO_OK;
+  }
+  simn_model m;
+  const zeno_status st = simn_model_of_scene(scene, &m, error);
+  if (st == ZENO_OK) model_names(&m, names);
+  return st;
 }
 
 /* ---- states ---------------------------------------------------------------- */

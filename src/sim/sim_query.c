@@ -120,11 +120,8 @@ void zeno_sim_summary(const zeno_sim *s, zeno_summary *sum) {
 }
 
 void zeno_sim_zod_names(const zeno_sim *s, char names[3][ZENO_ZOD_NAME_SIZE]) {
-  static const char *const ONE[3] = {"z1", "x1", "th"}, *const TWO[3] = {"z1", "z2", "x2"};
-  for (int r = 0; r < 3; r++) {
-    if (s->multi != NULL) sim_multi_zod_name(s, r, names[r]);
-    else snprintf(names[r], ZENO_ZOD_NAME_SIZE, "%s", s->km.n == 1 ? ONE[r] : TWO[r]);
-  }
+  if (s->multi != NULL) sim_multi_zod_names(s, names);
+  else sim_pair_zod_names(s->km.n, names);
 }
 
 size_t zeno_sim_word(const zeno_sim *s, char *buf, size_t size) {

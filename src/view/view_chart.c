@@ -1,6 +1,7 @@
-// The strip chart under the scene: z1, z2 and x2 against time (or against
-// the event count in Zeno warp), one lane each with its own scale, event
-// ticks, and the cursor at the display time.
+// The strip chart under the scene: q' ((z1, z2, x2) for two contacts; for
+// more, the three coordinates the N-contact engine chose) against time (or
+// against the event count in Zeno warp), one lane each with its own scale,
+// event ticks, and the cursor at the display time.
 #include <math.h>
 #include <stdio.h>
 
@@ -24,6 +25,29 @@ static const lane_label TWO_CONTACTS[3] = {
 static const lane_label ONE_CONTACT[3] = {{"z1", "z1: gap at the contact", false},
                                           {"x1", "x1: slip along the surface", false},
                                           {"theta", "theta: tilt of the body", true}};
+
+/// Room for a lane's meaning ("z16: gap at contact 16").
+#define MEANING_SIZE 64
+
+// The label of lane k: the fixed ones for one and two contacts; for more,
+// q''s coordinate k as the N-contact engine chose it (zeno_scene_zod_names:
+// the gaps of the touching contacts first, then their slips).
+static lane_label lane_of(const zeno_scene *scene, int k, char name[ZENO_ZOD_NAME_SIZE],
+                          char meaning[MEANING_SIZE]) {
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS)
+    return (scene->contact_count == 1 ? ONE_CONTACT : TWO_CONTACTS)[k];
+  char names[3][ZENO_ZOD_NAME_SIZE];
+  if (zeno_scene_zod_names(scene, names, NULL) != ZENO_OK)
+    snprintf(names[k], ZENO_ZOD_NAME_SIZE, "q%d", k + 1);
+  snprintf(name, ZENO_ZOD_NAME_SIZE, "%s", names[k]);
+  const bool angle = name[0] == 't';
+  if (angle) snprintf(meaning, MEANING_SIZE, "th: tilt of the body");
+  else
+    snprintf(meaning, MEANING_SIZE, "%s: %s of contact %s%s", name, name[0] == 'z' ? "gap" : "slip",
+             name + 1, name[0] == 'z' ? "" : " along its surface");
+  const lane_label lab = {name, meaning, angle};
+  return lab;
+}
 
 /// Strip chart layout [px]: left label column, margins, tick heights.
 #define CHART_LEFT 70
@@ -147,7 +171,8 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
     }
     // Left column: the symbol and the lane's half range; in the lane,
     // what the number is and its unit.
-    const lane_label *lab = &(run->scene.contact_count == 1 ? ONE_CONTACT : TWO_CONTACTS)[k];
+    char lane_name[ZENO_ZOD_NAME_SIZE], meaning[MEANING_SIZE];
+    const lane_label lane_k = lane_of(&run->scene, k, lane_name, meaning), *lab = &lane_k;
     char label[LABEL_SIZE];
     view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, CHART_LEFT - CHART_LABEL_X, CURVE[k],
                   lab->name);

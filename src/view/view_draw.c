@@ -218,7 +218,7 @@ static void surface_segment(const zeno_scene *sc, const view_transform *tf, int 
 }
 
 static void draw_surfaces(view_canvas *cv, const zeno_scene *sc, const view_transform *tf) {
-  double sa[ZENO_PAIR_CONTACTS][2], sb[ZENO_PAIR_CONTACTS][2], n[2];
+  double sa[ZENO_MAX_CONTACTS][2], sb[ZENO_MAX_CONTACTS][2], n[2];
   for (int i = 0; i < sc->contact_count; i++) {
     surface_segment(sc, tf, i, sa[i], sb[i], n);
     // -n in screen coordinates (y down).
@@ -281,7 +281,7 @@ static void contact_vector(const zeno_contact_def *c, const double nt[2], double
 static double largest_impulse(const view_run *run) {
   double m = 0;
   for (size_t i = 0; i < run->data.event_count; i++)
-    for (int c = 0; c < ZENO_PAIR_CONTACTS; c++)
+    for (int c = 0; c < run->scene.contact_count; c++)
       m = fmax(m, hypot(run->data.events[i].impulse[c][0], run->data.events[i].impulse[c][1]));
   return m;
 }
@@ -308,7 +308,7 @@ static void draw_contacts(view_canvas *cv, const view_run *run, const view_trans
   const zeno_run_dir_event *ev = run->data.event_count > 0 ? &run->data.events[event] : NULL;
   const bool impact = ev != NULL && ev->kind == ZENO_EVENT_IMPACT;
   const double pmax = largest_impulse(run);
-  double at[ZENO_PAIR_CONTACTS][2];
+  double at[ZENO_MAX_CONTACTS][2];
   for (int i = 0; i < sc->contact_count; i++) {
     const zeno_contact_def *c = &sc->contacts[i];
     const int letter = st->mode.letter[i] < 4 ? st->mode.letter[i] : 0;

@@ -107,7 +107,7 @@ static void interpolate_rows(const view_run *run, double t, zeno_run_dir_row *ou
   lerp(out->qdot, a->qdot, b->qdot, s, 3);
   lerp(out->zod, a->zod, b->zod, s, 3);
   lerp(out->zod_rate, a->zod_rate, b->zod_rate, s, 3);
-  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s, 2 * ZENO_PAIR_CONTACTS);
+  lerp(&out->force[0][0], &a->force[0][0], &b->force[0][0], s, 2 * run->scene.contact_count);
 }
 
 void view_run_state(const view_run *run, double t, zeno_run_dir_row *state) {
@@ -151,7 +151,7 @@ int view_run_word(const view_run *run, double t, char *buffer, int size) {
     if (!(e->t <= t)) break;
     bool spell_mode = mode_entered(run, i);
     if (e->kind == ZENO_EVENT_IMPACT)
-      length = append(buffer, size, length, zeno_impact_name(e->impact_mask, count));
+      length = append(buffer, size, length, zeno_impact_word(e->impact_mask, count, name));
     else if (e->kind == ZENO_EVENT_ZENO) length = append(buffer, size, length, "Z");
     else if (e->kind == ZENO_EVENT_TRANSITION)
       spell_mode = spell_mode && memcmp(&e->mode_before, &e->mode_after, sizeof e->mode_after) != 0;

@@ -56,7 +56,7 @@ view_camera view_camera_make(const view_run *run, double zoom_fixed) {
   const zeno_scene *sc = &run->scene;
   view_camera cam;
   const double L = view_body_size(sc);
-  double p[VIEW_OUTLINE_MAX_POINTS + ZENO_PAIR_CONTACTS][2];
+  double p[VIEW_OUTLINE_MAX_POINTS + ZENO_MAX_CONTACTS][2];
   const int n = body_points(sc, p);
   for (int j = 0; j < 2; j++) {
     cam.scene_lo[j] = -SCENE_MIN_EXTENT * L;
