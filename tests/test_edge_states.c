@@ -695,6 +695,76 @@ static void chain_beyond_the_time_limit(void **state) {
   assert_true(rel_diff(fast.final_state.zod[2], X2_CASE12221) < FLOOR_REST_RTOL);
 }
 
+/* ---- a chain of floor completions interrupted by the other contact ------- */
+
+/// The full model's rest point x2 of property case 1521 (below), measured
+/// once.
+#define X2_CASE1521 (-76.8003)
+/// Property case 7537's time limit on the ZOD's scale and event limit (the
+/// property suite's).
+#define T_END_CASE7537 1000.0
+#define MAX_EVENTS_CASE7537 100000
+
+// Property case 1521 (Newton e = 0.66), full model: in a slide, contact 1
+// chatters to the rounding floor of the positions in three to five impacts
+// and is completed there; contact 2, left 6e-8 (ZOD scale) above its
+// surface and falling at 15 times contact 1's last speed, lands 6e-8 after
+// the completion, within the 3.7e-7 that the cut chatter would have gone
+// on for, and its bounce re-excites contact 1. The same chain of floor
+// completions repeated, neither shrinking nor leaving the floor, until the
+// event limit (4 of 20,000 random restitution cases, where the ZOD rests).
+// Property case 7537 (Newton e = 0.07): a slide whose contact 1 chatters
+// to the floor in four impacts at every landing of contact 2, which comes
+// back 3.2e-2 after each completion, long after the cut chatter's last
+// 3.4e-5 would have ended: a real motion, growing slowly to the time limit
+// in both models. The first chain is closed at its floor with both
+// contacts, and rests where the ZOD does; the second goes on.
+static void interrupted_floor_chain_rests(void **state) {
+  (void)state;
+  const char *const case1521[] = {
+      "paper.alpha=-4.0893096943096054",
+      "paper.l1=0.51519602630608929",
+      "paper.l2=-2.0041067909675294",
+      "paper.h=1.2487283397996376",
+      "paper.phi1=18.274290118312493",
+      "paper.phi2=46.621123796952688",
+      "paper.mu1=0.55794032168737295",
+      "paper.mu2=0.63392105089738859",
+      "initial.qp=[0.3377544421707821,0.53989843568725793,-0.84705131355668861]",
+      "initial.qdp=[-0.10486595389012576,0.86831593118312189,-0.75335818625339912]",
+      "impact.law=newton",
+      "impact.e=0.65765398255102414"};
+  assert_rests_as_full(case1521, 12, X2_CASE1521);
+  const char *const case7537[] = {
+      "paper.alpha=-58.949385376068484",
+      "paper.l1=-2.0836312956091234",
+      "paper.l2=-1.0801904294314033",
+      "paper.h=1.1343815770307863",
+      "paper.phi1=-35.97301023675341",
+      "paper.phi2=75.152182571963351",
+      "paper.mu1=0.72517663965787749",
+      "paper.mu2=0.17036313349455423",
+      "initial.qp=[0.55506618834845955,0.030810509785868745,-0.054356847271926467]",
+      "initial.qdp=[0.47177964099630865,-0.15941128635292001,0.23505016621877739]",
+      "impact.law=newton",
+      "impact.e=0.069784621524354121",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case7537, 13, &s);
+  s.t_end = T_END_CASE7537;
+  s.max_events = MAX_EVENTS_CASE7537;
+  zeno_summary sum;
+  run_summary(&s, NULL, &sum);
+  assert_int_equal(sum.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = 1e-3;
+  s.t_end *= s.epsilon;
+  run_summary(&s, NULL, &sum);
+  if (sum.outcome != ZENO_OUTCOME_TIME_LIMIT)
+    fail_msg("full model: %s at t = %g (ZOD time), expected time-limit",
+             zeno_outcome_name(sum.outcome), sum.t / s.epsilon);
+}
+
 /* ---- growing chatter whose ratios do not settle ------------------------- */
 
 /// The two models' diverging ends on the ZOD's time scale (measured 49.119
@@ -1255,6 +1325,7 @@ int main(void) {
       cmocka_unit_test(scene_warnings_found),
       cmocka_unit_test(scene_warnings_every_command),
       cmocka_unit_test(double_chatter_at_the_floor_rests),
+      cmocka_unit_test(interrupted_floor_chain_rests),
       cmocka_unit_test(full_model_ends_as_the_zod),
       cmocka_unit_test(chain_beyond_the_time_limit),
       cmocka_unit_test(growing_chatter_diverges),
