@@ -765,6 +765,64 @@ static void interrupted_floor_chain_rests(void **state) {
              zeno_outcome_name(sum.outcome), sum.t / s.epsilon);
 }
 
+/// Property case 6581 given ten times the scene's events: the ZOD's chain
+/// rests after 116,219 events (measured once).
+#define LONG_MAX_EVENTS_CASE6581 1000000
+/// The time the chain's bounces left at its closing take: about 20 of its
+/// last intervals between completions (0.95 each), 6e-9 at t = 344.7, so
+/// 1.2e-7 (measured 3.5e-10 of t) ...
+#define CHAIN_TAIL_TIME_RTOL 1e-9
+/// ... and what they move the body: its speeds, 5e-10, over that time,
+/// below the rounding of x2 = 132.
+#define CHAIN_TAIL_X2_RTOL 1e-15
+
+// Property case 6581 (Chatterjee-Ruina e = 0.81): a slide in which
+// contact 2 lands again and again while contact 1 chatters, its
+// completions shrinking about 0.95 each but never repeating the same
+// steps, so the chain has no ratio to extrapolate, only its floor, 1e-12
+// of its first speed. At the scene's 100,000 events it was at 5e-10 and
+// ended `event-limit`, where the full model (its floor 1e-6) rests. Near
+// the event limit a ZOD chain shrunk below 1e-6 of its first speed is
+// closed at that floor: the run rests where the same run given ten times
+// the events does.
+static void shrunk_chain_rests_at_the_event_limit(void **state) {
+  (void)state;
+  const char *const case6581[] = {
+      "paper.alpha=41.522897075059731",
+      "paper.l1=0.39204245705109386",
+      "paper.l2=2.5839197152906115",
+      "paper.h=1.3253282926976986",
+      "paper.phi1=24.20711899249207",
+      "paper.phi2=-41.596001803191669",
+      "paper.mu1=0.6068545993545752",
+      "paper.mu2=0.75896702785753978",
+      "initial.qp=[0.22182684478265779,0.13879366669597371,-0.34087709247734654]",
+      "initial.qdp=[-0.61120980794207935,-0.097925877450873333,-0.50884223202633505]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.81280616474380252",
+      "impact.et=-0.20031933183953277",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case6581, 14, &s);
+  zeno_summary at_limit, given;
+  run_summary(&s, NULL, &at_limit);
+  s.max_events = LONG_MAX_EVENTS_CASE6581;
+  run_summary(&s, NULL, &given);
+  assert_int_equal(given.outcome, ZENO_OUTCOME_REST);
+  if (at_limit.outcome != ZENO_OUTCOME_REST ||
+      !(rel_diff(at_limit.final_state.zod[2], given.final_state.zod[2]) <= CHAIN_TAIL_X2_RTOL) ||
+      !(rel_diff(at_limit.t, given.t) < CHAIN_TAIL_TIME_RTOL))
+    fail_msg("%s at t = %.17g, x2 = %.17g after %ld events; given them, rest at %.17g, %.17g",
+             zeno_outcome_name(at_limit.outcome), at_limit.t, at_limit.final_state.zod[2],
+             at_limit.events, given.t, given.final_state.zod[2]);
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = 1e-3;
+  s.t_end *= s.epsilon;
+  s.max_events = zeno_scene_default().max_events;
+  run_summary(&s, NULL, &given);
+  assert_int_equal(given.outcome, ZENO_OUTCOME_REST);
+}
+
 /* ---- growing chatter whose ratios do not settle ------------------------- */
 
 /// The two models' diverging ends on the ZOD's time scale (measured 49.119
@@ -1326,6 +1384,7 @@ int main(void) {
       cmocka_unit_test(scene_warnings_every_command),
       cmocka_unit_test(double_chatter_at_the_floor_rests),
       cmocka_unit_test(interrupted_floor_chain_rests),
+      cmocka_unit_test(shrunk_chain_rests_at_the_event_limit),
       cmocka_unit_test(full_model_ends_as_the_zod),
       cmocka_unit_test(chain_beyond_the_time_limit),
       cmocka_unit_test(growing_chatter_diverges),
