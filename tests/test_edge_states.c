@@ -900,6 +900,51 @@ static void growing_chatter_diverges(void **state) {
   assert_both_diverge(case5273, 15, T_DIVERGE_CASE5273);
 }
 
+/* ---- slow growth is a near tie ------------------------------------------ */
+
+/// The full model's relative corrections at eps = 1e-3, ten of them: the
+/// margin below which a decision may go the other way there
+/// (tests/test_properties.c, TIE_EXPLAIN).
+#define TIE_EXPLAIN_EPS 1e-2
+
+// Property case 9188 (Chatterjee-Ruina e = 0.64): reverse chatter of
+// period 2 growing 1.0103 times a period, `diverging` under the ZOD; the
+// full model at eps = 1e-3, whose corrections of order eps act at every
+// impact, bounced on to its time limit. The END event reports the growth
+// per impact, ln(r) / p = 0.0051, as its tie margin: a near tie at the
+// scale eps.
+static void slow_growth_is_a_near_tie(void **state) {
+  (void)state;
+  const char *const case9188[] = {
+      "paper.alpha=51.046247326076525",
+      "paper.l1=0.20032625001249649",
+      "paper.l2=1.6356877306466355",
+      "paper.h=0.27352413009532001",
+      "paper.phi1=-20.71362168000595",
+      "paper.phi2=59.156774931462408",
+      "paper.mu1=0.43713271776119744",
+      "paper.mu2=0.80331416389511257",
+      "initial.qp=[0.88472884614872005,0.40590765543608998,0.57593107229415552]",
+      "initial.qdp=[-0.73388666136333014,0.99646652625684085,-0.49848418528388905]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.6396091922811965",
+      "impact.et=0.23222023868866071",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case9188, 14, &s);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  const zeno_event *end = &r.events[r.count - 1];
+  assert_int_equal(end->outcome, ZENO_OUTCOME_DIVERGING);
+  assert_int_equal(end->zeno_period, 2);
+  assert_true(end->zeno_ratio > 1);
+  const double growth = log(end->zeno_ratio) / end->zeno_period;
+  if (!(rel_diff(end->tie_margin, growth) <= EXACT_TOL && end->tie_margin < TIE_EXPLAIN_EPS))
+    fail_msg("END tie margin %.17g, growth per impact %.17g (ratio %.17g)", end->tie_margin, growth,
+             end->zeno_ratio);
+  run_free(&r);
+}
+
 /* ---- inconsistent with its proof ----------------------------------------- */
 
 // The Painlevé rod above its bound (mu = 1.5 > 4/3), slipping the way the
@@ -1388,6 +1433,7 @@ int main(void) {
       cmocka_unit_test(full_model_ends_as_the_zod),
       cmocka_unit_test(chain_beyond_the_time_limit),
       cmocka_unit_test(growing_chatter_diverges),
+      cmocka_unit_test(slow_growth_is_a_near_tie),
       cmocka_unit_test(cli_edge_states),
       cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),
