@@ -695,6 +695,134 @@ static void chain_beyond_the_time_limit(void **state) {
   assert_true(rel_diff(fast.final_state.zod[2], X2_CASE12221) < FLOOR_REST_RTOL);
 }
 
+/* ---- a chain of floor completions interrupted by the other contact ------- */
+
+/// The full model's rest point x2 of property case 1521 (below), measured
+/// once.
+#define X2_CASE1521 (-76.8003)
+/// Property case 7537's time limit on the ZOD's scale and event limit (the
+/// property suite's).
+#define T_END_CASE7537 1000.0
+#define MAX_EVENTS_CASE7537 100000
+
+// Property case 1521 (Newton e = 0.66), full model: in a slide, contact 1
+// chatters to the rounding floor of the positions in three to five impacts
+// and is completed there; contact 2, left 6e-8 (ZOD scale) above its
+// surface and falling at 15 times contact 1's last speed, lands 6e-8 after
+// the completion, within the 3.7e-7 that the cut chatter would have gone
+// on for, and its bounce re-excites contact 1. The same chain of floor
+// completions repeated, neither shrinking nor leaving the floor, until the
+// event limit (4 of 20,000 random restitution cases, where the ZOD rests).
+// Property case 7537 (Newton e = 0.07): a slide whose contact 1 chatters
+// to the floor in four impacts at every landing of contact 2, which comes
+// back 3.2e-2 after each completion, long after the cut chatter's last
+// 3.4e-5 would have ended: a real motion, growing slowly to the time limit
+// in both models. The first chain is closed at its floor with both
+// contacts, and rests where the ZOD does; the second goes on.
+static void interrupted_floor_chain_rests(void **state) {
+  (void)state;
+  const char *const case1521[] = {
+      "paper.alpha=-4.0893096943096054",
+      "paper.l1=0.51519602630608929",
+      "paper.l2=-2.0041067909675294",
+      "paper.h=1.2487283397996376",
+      "paper.phi1=18.274290118312493",
+      "paper.phi2=46.621123796952688",
+      "paper.mu1=0.55794032168737295",
+      "paper.mu2=0.63392105089738859",
+      "initial.qp=[0.3377544421707821,0.53989843568725793,-0.84705131355668861]",
+      "initial.qdp=[-0.10486595389012576,0.86831593118312189,-0.75335818625339912]",
+      "impact.law=newton",
+      "impact.e=0.65765398255102414"};
+  assert_rests_as_full(case1521, 12, X2_CASE1521);
+  const char *const case7537[] = {
+      "paper.alpha=-58.949385376068484",
+      "paper.l1=-2.0836312956091234",
+      "paper.l2=-1.0801904294314033",
+      "paper.h=1.1343815770307863",
+      "paper.phi1=-35.97301023675341",
+      "paper.phi2=75.152182571963351",
+      "paper.mu1=0.72517663965787749",
+      "paper.mu2=0.17036313349455423",
+      "initial.qp=[0.55506618834845955,0.030810509785868745,-0.054356847271926467]",
+      "initial.qdp=[0.47177964099630865,-0.15941128635292001,0.23505016621877739]",
+      "impact.law=newton",
+      "impact.e=0.069784621524354121",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case7537, 13, &s);
+  s.t_end = T_END_CASE7537;
+  s.max_events = MAX_EVENTS_CASE7537;
+  zeno_summary sum;
+  run_summary(&s, NULL, &sum);
+  assert_int_equal(sum.outcome, ZENO_OUTCOME_TIME_LIMIT);
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = 1e-3;
+  s.t_end *= s.epsilon;
+  run_summary(&s, NULL, &sum);
+  if (sum.outcome != ZENO_OUTCOME_TIME_LIMIT)
+    fail_msg("full model: %s at t = %g (ZOD time), expected time-limit",
+             zeno_outcome_name(sum.outcome), sum.t / s.epsilon);
+}
+
+/// Property case 6581 given ten times the scene's events: the ZOD's chain
+/// rests after 116,219 events (measured once).
+#define LONG_MAX_EVENTS_CASE6581 1000000
+/// The time the chain's bounces left at its closing take: about 20 of its
+/// last intervals between completions (0.95 each), 6e-9 at t = 344.7, so
+/// 1.2e-7 (measured 3.5e-10 of t) ...
+#define CHAIN_TAIL_TIME_RTOL 1e-9
+/// ... and what they move the body: its speeds, 5e-10, over that time,
+/// below the rounding of x2 = 132.
+#define CHAIN_TAIL_X2_RTOL 1e-15
+
+// Property case 6581 (Chatterjee-Ruina e = 0.81): a slide in which
+// contact 2 lands again and again while contact 1 chatters, its
+// completions shrinking about 0.95 each but never repeating the same
+// steps, so the chain has no ratio to extrapolate, only its floor, 1e-12
+// of its first speed. At the scene's 100,000 events it was at 5e-10 and
+// ended `event-limit`, where the full model (its floor 1e-6) rests. Near
+// the event limit a ZOD chain shrunk below 1e-6 of its first speed is
+// closed at that floor: the run rests where the same run given ten times
+// the events does.
+static void shrunk_chain_rests_at_the_event_limit(void **state) {
+  (void)state;
+  const char *const case6581[] = {
+      "paper.alpha=41.522897075059731",
+      "paper.l1=0.39204245705109386",
+      "paper.l2=2.5839197152906115",
+      "paper.h=1.3253282926976986",
+      "paper.phi1=24.20711899249207",
+      "paper.phi2=-41.596001803191669",
+      "paper.mu1=0.6068545993545752",
+      "paper.mu2=0.75896702785753978",
+      "initial.qp=[0.22182684478265779,0.13879366669597371,-0.34087709247734654]",
+      "initial.qdp=[-0.61120980794207935,-0.097925877450873333,-0.50884223202633505]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.81280616474380252",
+      "impact.et=-0.20031933183953277",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case6581, 14, &s);
+  zeno_summary at_limit, given;
+  run_summary(&s, NULL, &at_limit);
+  s.max_events = LONG_MAX_EVENTS_CASE6581;
+  run_summary(&s, NULL, &given);
+  assert_int_equal(given.outcome, ZENO_OUTCOME_REST);
+  if (at_limit.outcome != ZENO_OUTCOME_REST ||
+      !(rel_diff(at_limit.final_state.zod[2], given.final_state.zod[2]) <= CHAIN_TAIL_X2_RTOL) ||
+      !(rel_diff(at_limit.t, given.t) < CHAIN_TAIL_TIME_RTOL))
+    fail_msg("%s at t = %.17g, x2 = %.17g after %ld events; given them, rest at %.17g, %.17g",
+             zeno_outcome_name(at_limit.outcome), at_limit.t, at_limit.final_state.zod[2],
+             at_limit.events, given.t, given.final_state.zod[2]);
+  s.model = ZENO_MODEL_FULL;
+  s.epsilon = 1e-3;
+  s.t_end *= s.epsilon;
+  s.max_events = zeno_scene_default().max_events;
+  run_summary(&s, NULL, &given);
+  assert_int_equal(given.outcome, ZENO_OUTCOME_REST);
+}
+
 /* ---- growing chatter whose ratios do not settle ------------------------- */
 
 /// The two models' diverging ends on the ZOD's time scale (measured 49.119
@@ -770,6 +898,51 @@ static void growing_chatter_diverges(void **state) {
       "stop.escape_radius=1e6",
       "stop.t_end=1000"};
   assert_both_diverge(case5273, 15, T_DIVERGE_CASE5273);
+}
+
+/* ---- slow growth is a near tie ------------------------------------------ */
+
+/// The full model's relative corrections at eps = 1e-3, ten of them: the
+/// margin below which a decision may go the other way there
+/// (tests/test_properties.c, TIE_EXPLAIN).
+#define TIE_EXPLAIN_EPS 1e-2
+
+// Property case 9188 (Chatterjee-Ruina e = 0.64): reverse chatter of
+// period 2 growing 1.0103 times a period, `diverging` under the ZOD; the
+// full model at eps = 1e-3, whose corrections of order eps act at every
+// impact, bounced on to its time limit. The END event reports the growth
+// per impact, ln(r) / p = 0.0051, as its tie margin: a near tie at the
+// scale eps.
+static void slow_growth_is_a_near_tie(void **state) {
+  (void)state;
+  const char *const case9188[] = {
+      "paper.alpha=51.046247326076525",
+      "paper.l1=0.20032625001249649",
+      "paper.l2=1.6356877306466355",
+      "paper.h=0.27352413009532001",
+      "paper.phi1=-20.71362168000595",
+      "paper.phi2=59.156774931462408",
+      "paper.mu1=0.43713271776119744",
+      "paper.mu2=0.80331416389511257",
+      "initial.qp=[0.88472884614872005,0.40590765543608998,0.57593107229415552]",
+      "initial.qdp=[-0.73388666136333014,0.99646652625684085,-0.49848418528388905]",
+      "impact.law=chatterjee-ruina",
+      "impact.e=0.6396091922811965",
+      "impact.et=0.23222023868866071",
+      "stop.escape_radius=1e6"};
+  zeno_scene s;
+  load_example2(case9188, 14, &s);
+  test_run r;
+  assert_int_equal(run_scene(&s, &r), 0);
+  const zeno_event *end = &r.events[r.count - 1];
+  assert_int_equal(end->outcome, ZENO_OUTCOME_DIVERGING);
+  assert_int_equal(end->zeno_period, 2);
+  assert_true(end->zeno_ratio > 1);
+  const double growth = log(end->zeno_ratio) / end->zeno_period;
+  if (!(rel_diff(end->tie_margin, growth) <= EXACT_TOL && end->tie_margin < TIE_EXPLAIN_EPS))
+    fail_msg("END tie margin %.17g, growth per impact %.17g (ratio %.17g)", end->tie_margin, growth,
+             end->zeno_ratio);
+  run_free(&r);
 }
 
 /* ---- inconsistent with its proof ----------------------------------------- */
@@ -1255,9 +1428,12 @@ int main(void) {
       cmocka_unit_test(scene_warnings_found),
       cmocka_unit_test(scene_warnings_every_command),
       cmocka_unit_test(double_chatter_at_the_floor_rests),
+      cmocka_unit_test(interrupted_floor_chain_rests),
+      cmocka_unit_test(shrunk_chain_rests_at_the_event_limit),
       cmocka_unit_test(full_model_ends_as_the_zod),
       cmocka_unit_test(chain_beyond_the_time_limit),
       cmocka_unit_test(growing_chatter_diverges),
+      cmocka_unit_test(slow_growth_is_a_near_tie),
       cmocka_unit_test(cli_edge_states),
       cmocka_unit_test(cli_limit_statuses),
       cmocka_unit_test(cli_events_report_ties),

@@ -32,9 +32,6 @@
 #define DEFAULT_SEED 20261123u
 /// Random draws per accepted case at most (the filter keeps about 1 in 4).
 #define MAX_DRAWS_PER_CASE 200
-/// Restitution cases per ZOD `event-limit` where the full model rests, at
-/// least (one case in 5000 cases is allowed; 1 in 10,000 measured).
-#define RARE_EVENT_LIMIT 5000
 /// Events per run in the default suite: long chatters are completed well
 /// before this; a run reaching it ends with event-limit, itself a
 /// documented outcome. The slow suite runs to the scenes' own default
@@ -540,18 +537,31 @@ static void random_cases(void **state) {
 #define REFINED_EPS 1e-5
 /// Disagreements kept for the refined runs (measured 29 of 20,000).
 #define REFINED_MAX 400
+/// Required agreement of the restitution cases' outcomes (issue 30), in
+/// the slow suite's run of 20,000 cases at the scenes' event limit: at
+/// most 20 apart (measured 23 before the floor rules for chains that
+/// hover at the floor and chains that shrink without a period, 18 after).
+#define MIN_OUTCOME_AGREEMENT 0.999
+/// Cases from which the outcome agreement is asserted: fewer give no
+/// useful bound (one disagreement in 500 is 99.8 %).
+#define OUTCOME_AGREEMENT_CASES 20000
 
 typedef struct refined_case {
   prop_case c;
+  int index;  ///< the case's number in the run
   zeno_impact_law law;
   double e, et;
   zeno_outcome zod, full;
+  double zod_tie, full_tie;  ///< the runs' smallest tie margins
 } refined_case;
 
 // Runs the kept disagreements again, refined, and prints each with both
-// outcomes; returns how many the refinement brings to one outcome.
-static int refine_disagreements(const refined_case *list, int n) {
+// outcomes and the runs' tie margins; returns how many the refinement
+// brings to one outcome, and in *explained how many report a near tie at
+// the scale eps (TIE_EXPLAIN).
+static int refine_disagreements(const refined_case *list, int n, int *explained) {
   int agree = 0;
+  *explained = 0;
   for (int k = 0; k < n; k++) {
     const refined_case *d = &list[k];
     zeno_scene s = case_scene(&d->c);
@@ -568,13 +578,16 @@ static int refine_disagreements(const refined_case *list, int n) {
     prop_exec(&s, TIE_EXPLAIN, &f);
     const bool same = z.summary.outcome == f.summary.outcome;
     agree += same;
+    const bool tie = fmin(d->zod_tie, d->full_tie) <= TIE_EXPLAIN;
+    *explained += tie;
     printf(
-        "properties: disagreement ZOD %s / full %s; refined (ZOD to %g t_end, full at eps %g): "
-        "ZOD %s / full %s%s\n",
-        zeno_outcome_name(d->zod), zeno_outcome_name(d->full), REFINED_TIME, REFINED_EPS,
+        "properties: disagreement %d ZOD %s / full %s (tie margins ZOD %.3g full %.3g: %s); "
+        "refined (ZOD to %g t_end, full at eps %g): ZOD %s / full %s%s\n",
+        d->index, zeno_outcome_name(d->zod), zeno_outcome_name(d->full), d->zod_tie, d->full_tie,
+        tie ? "near tie" : "UNEXPLAINED", REFINED_TIME, REFINED_EPS,
         zeno_outcome_name(z.summary.outcome), zeno_outcome_name(f.summary.outcome),
         same ? "" : " (still apart)");
-    if (!same) {
+    if (!same || !tie) {
       g_law = d->law;
       g_e = d->e;
       g_et = d->et;
@@ -594,7 +607,8 @@ static int refine_disagreements(const refined_case *list, int n) {
 static void restitution_cases(void **state) {
   (void)state;
   rng r = {g_seed ^ 0x5eed5eedu};
-  int accepted = 0, draws = 0, newton_gaining = 0, outcomes[ZENO_OUTCOME_WALL_LIMIT + 1] = {0};
+  int accepted = 0, draws = 0, newton_gaining = 0, outcomes[ZENO_OUTCOME_WALL_LIMIT + 1] = {0},
+      full_outcomes[ZENO_OUTCOME_WALL_LIMIT + 1] = {0};
   // ZOD outcome (row) against the full model's (column).
   static int pairs[ZENO_OUTCOME_WALL_LIMIT + 1][ZENO_OUTCOME_WALL_LIMIT + 1];
   memset(pairs, 0, sizeof pairs);
@@ -638,14 +652,18 @@ static void restitution_cases(void **state) {
     newton_gaining += newton && (z.summary.energy_gains > 0 || f.summary.energy_gains > 0);
     events += z.count + f.count;
     outcomes[z.summary.outcome]++;
+    full_outcomes[f.summary.outcome]++;
     pairs[z.summary.outcome][f.summary.outcome]++;
     if (z.summary.outcome != f.summary.outcome && apart_count < REFINED_MAX)
       apart[apart_count++] = (refined_case){c,
+                                            accepted,
                                             s.impact_law,
                                             s.restitution,
                                             s.tangential_restitution,
                                             z.summary.outcome,
-                                            f.summary.outcome};
+                                            f.summary.outcome,
+                                            z.min_tie,
+                                            f.min_tie};
     prop_free(&z);
     prop_free(&f);
   }
@@ -655,6 +673,9 @@ static void restitution_cases(void **state) {
       accepted, events, newton_gaining);
   for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
     if (outcomes[o]) printf(" %s %d", zeno_outcome_name((zeno_outcome)o), outcomes[o]);
+  printf("; full-model outcomes:");
+  for (int o = 0; o <= ZENO_OUTCOME_WALL_LIMIT; o++)
+    if (full_outcomes[o]) printf(" %s %d", zeno_outcome_name((zeno_outcome)o), full_outcomes[o]);
   printf("\n");
   // Every disagreement of outcomes, by kind.
   int agree = 0;
@@ -669,26 +690,34 @@ static void restitution_cases(void **state) {
         printf("; ZOD %s / full %s: %d", zeno_outcome_name((zeno_outcome)o),
                zeno_outcome_name((zeno_outcome)p), pairs[o][p]);
   printf("\n");
-  const int refined = refine_disagreements(apart, apart_count);
+  int explained = 0;
+  const int refined = refine_disagreements(apart, apart_count, &explained);
   printf(
       "properties: refined, ZOD and full model reach the same outcome in %d of %d restitution "
-      "cases (%.2f %%); %d of the %d disagreements still apart\n",
+      "cases (%.2f %%); %d of the %d disagreements still apart; %d explained by a near tie "
+      "(margin <= %g)\n",
       agree + refined, accepted, 100.0 * (agree + refined) / accepted, apart_count - refined,
-      apart_count);
+      apart_count, explained, TIE_EXPLAIN);
   fflush(stdout);
+  // Every disagreement of outcomes is listed and explained by a near tie
+  // of one of its runs at the scale eps; at the scenes' event limit and
+  // 20,000 cases, at least 99.9 % agree.
+  assert_int_equal(explained, apart_count);
+  if (g_cases >= OUTCOME_AGREEMENT_CASES && g_max_events >= SCENE_MAX_EVENTS)
+    assert_true(agree >= MIN_OUTCOME_AGREEMENT * accepted);
   assert_true(outcomes[ZENO_OUTCOME_REST] > accepted / 4);
   // The ZOD never gives up where the physics goes on: no `inconsistent`
   // where the full model rests (303 of 20,000 before the floor rules of
-  // issue 30), and `event-limit` there at most once in RARE_EVENT_LIMIT
-  // cases (measured 1 of 20,000: a chatter at 1e-10 of the start speed
-  // whose flights come within 100 ulps of the time. A sequence of ratio
-  // near 1 whose limit lies beyond t_end is fast-forwarded to t_end now,
-  // case 12221. 5 more, chatters at both contacts re-
-  // excited after each floor completion, rest since the floor closes a
-  // contact at its surface moving at the floor's speeds.)
+  // issue 30), and, at the scenes' event limit, no `event-limit` there
+  // (the last, property case 6581, a chain shrinking without a period at
+  // 5e-10 of its first speed, is closed at the full model's floor as the
+  // limit comes near; a sequence of ratio near 1 whose limit lies beyond
+  // t_end is fast-forwarded to t_end, case 12221; chatters at both
+  // contacts re-excited after each floor completion rest since the floor
+  // closes a contact at its surface moving at the floor's speeds).
   assert_int_equal(pairs[ZENO_OUTCOME_INCONSISTENT][ZENO_OUTCOME_REST], 0);
   if (g_max_events >= SCENE_MAX_EVENTS)
-    assert_true(pairs[ZENO_OUTCOME_EVENT_LIMIT][ZENO_OUTCOME_REST] * RARE_EVENT_LIMIT <= accepted);
+    assert_int_equal(pairs[ZENO_OUTCOME_EVENT_LIMIT][ZENO_OUTCOME_REST], 0);
 }
 
 int main(int argc, char **argv) {

@@ -237,6 +237,10 @@ static zeno_status emit_end(zeno_sim *s, zeno_event *ev) {
   if (s->run.pending_outcome == ZENO_OUTCOME_DIVERGING) {
     ev->zeno_ratio = s->zeno.div_ratio;
     ev->zeno_period = s->zeno.div_period;
+    // Growth against decay: the growth per impact. A relative change of
+    // the impact speeds by that much at every impact (the full model's
+    // corrections of order eps act at each) turns the chatter to decay.
+    sim_note_tie(s, log(s->zeno.div_ratio) / s->zeno.div_period);
   }
   if (s->run.pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     snprintf(ev->solver_flag, sizeof ev->solver_flag, "%s", s->run.failure);

@@ -107,6 +107,11 @@ typedef struct sim_zeno {
   unsigned chain_touched;    ///< contacts touching in any of its sequences
   /// The pending completion closes the chain: every contact it touched.
   bool chain_closing;
+  /* full model: the chatter the last floor completion cut, and the chain's
+     completions whose cut another contact's landing interrupted */
+  double cut_end_t;       ///< when the cut chatter's bounces would have ended
+  unsigned cut_contacts;  ///< the contacts that completion closed (0: none to judge)
+  int chain_interrupted;  ///< the chain's last completions in a row so interrupted
 
   /* the pending completion: the accumulation point and its state */
   double pending_t, pending_q[3], pending_qd[3], pending_ratio, pending_err;

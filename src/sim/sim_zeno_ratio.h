@@ -40,4 +40,9 @@ bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K);
 /// once its bounces have grown tenfold (ratios that drift as it grows).
 bool sim_outgrown_reverse_chatter(zeno_sim *s, rview v, int p, int K);
 
+/// ZOD: the limit of the sequence (or chain) v of period p and ratio r
+/// lies beyond t_end: a fast-forward over its whole periods before t_end
+/// is made pending (sim_zeno_forward.c).
+void sim_zeno_forward_periods(zeno_sim *s, rview v, int p, double r);
+
 #endif
