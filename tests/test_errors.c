@@ -764,12 +764,17 @@ static void test_io_errors(void **state) {
   assert_int_equal(zeno_io_equilibrium_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_analysis_json(sink, &s, NULL, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_maps_csv(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
-  // A scene has one or two contacts: the CSV writers refuse other counts.
+  // The fixed headers are of one or two contacts (the _of forms take any
+  // scene); the row writers take 1 to ZENO_MAX_CONTACTS.
   zeno_error err;
   assert_null(zeno_io_trajectory_columns(3));
   assert_int_equal(zeno_io_trajectory_header(sink, 0, &err), ZENO_ERR_ARGUMENT);
   assert_string_equal(err.parameter, "contact_count");
-  assert_int_equal(zeno_io_trajectory_row(sink, &row, 3, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_trajectory_row(sink, &row, 0, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_trajectory_row(sink, &row, ZENO_MAX_CONTACTS + 1, NULL),
+                   ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_trajectory_header_of(sink, NULL, NULL), ZENO_ERR_ARGUMENT);
+  assert_int_equal(zeno_io_events_csv_header_of(NULL, &s, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_events_csv_header(sink, 3, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_event_csv(sink, &ev, 0, NULL), ZENO_ERR_ARGUMENT);
   assert_int_equal(zeno_io_event_csv(sink, NULL, 2, NULL), ZENO_ERR_ARGUMENT);

@@ -508,10 +508,32 @@ static void trajectory_errors(void **state) {
     zeno_run_dir_data two = {.contact_count = 2}, one = {0};
     zeno_error err;
     assert_int_equal(zeno_run_dir_read_trajectory(path, &two, &err), ZENO_ERR_SYNTAX);
-    assert_non_null(strstr(err.message, "one-contact scene; two contacts are expected"));
+    assert_non_null(strstr(err.message,
+                           "the header is that of a scene of 1 contact; 2 are expected"));
     assert_int_equal(err.line, 1);
     assert_int_equal(zeno_run_dir_read_trajectory(path, &one, &err), ZENO_OK);
     assert_int_equal(one.contact_count, 1);
+    // Format version 2 (more than two contacts): q' named in the header, a
+    // force pair per contact; a name that is no contact coordinate is not it.
+    char many[PATH_LEN];
+    path_in(dir, "n.csv", many);
+    write_text(many,
+               "t,x,y,theta,vx,vy,omega,z1,z2,x3,z1dot,z2dot,x3dot,mode,f1n,f1t,f2n,f2t,f3n,f3t,"
+               "kind,event\n1,0,0,0,0,0,0,0,0,0,0,0,0,SSF,1,0,2,0,0.5,0.25,sample,1\n");
+    zeno_run_dir_data three = {0};
+    assert_int_equal(zeno_run_dir_read_trajectory(many, &three, &err), ZENO_OK);
+    assert_int_equal(three.contact_count, 3);
+    assert_true(three.rows[0].force[2][0] == 0.5 && three.rows[0].force[2][1] == 0.25);
+    assert_int_equal(three.rows[0].mode.letter[2], ZENO_LETTER_F);
+    zeno_run_dir_data_free(&three);
+    write_text(many,
+               "t,x,y,theta,vx,vy,omega,z1,z2,q3,z1dot,z2dot,q3dot,mode,f1n,f1t,f2n,f2t,f3n,f3t,"
+               "kind,event\n");
+    zeno_run_dir_data bad = {0};
+    assert_int_equal(zeno_run_dir_read_trajectory(many, &bad, &err), ZENO_ERR_SYNTAX);
+    assert_int_equal(err.line, 1);
+    zeno_run_dir_data_free(&bad);
+    remove(many);
     assert_int_equal(one.rows[0].kind, ZENO_ROW_SAMPLE);
     assert_int_equal(one.rows[0].event, 1);
     zeno_run_dir_data_free(&one);

@@ -205,8 +205,8 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
                   ZENO_IO_TRAJECTORY_HEADER);
   if (d->contact_count != 0 && d->contact_count != contacts) {
     char what[96];
-    snprintf(what, sizeof what, "scene of %d contacts; the events have %d", contacts,
-             d->contact_count);
+    snprintf(what, sizeof what, "scene of %d contact%s; %d are expected", contacts,
+             contacts == 1 ? "" : "s", d->contact_count);
     return bad_at(rd, line, "the header is that of a %s", what);
   }
   d->contact_count = contacts;
