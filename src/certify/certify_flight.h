@@ -70,7 +70,8 @@ void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, doub
 
 /// Adds case cs's impact condition to the program for V2 = c x2 + w
 /// (certify_flight_program.c): after a free flight of any duration
-/// (flight) V2(s0) - V2(s+) >= 0 on the case's cone; without one (the
+/// (flight) V2(s0) - V2(s+) >= 0 on the case's cone, in its generators'
+/// coordinates on level floors where the cone allows; without one (the
 /// other contact closed) V2(s-) - V2(s+) >= 0. Counted in *count.
 zeno_status cert_flight_condition(sos_program *prog, const cert_system *s, const cert_case *cs,
                                   const sos_expr *w, double c, bool flight, int *count,

@@ -1,11 +1,17 @@
 // The flight conditions of the sums-of-squares program (certify_flight.h,
 // docs/certificate.md): V2(s0) - V2(s+) >= 0 after a free flight of any
-// duration tau and the impact of a case, on the case's cone.
+// duration tau and the impact of a case, on the case's cone; where the
+// exact cone allows, in the coordinates of its generators.
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "certify/certify_conditions.h"
 #include "certify/certify_flight.h"
 #include "certify/certify_program.h"
+#include "certify/certify_rat.h"
+#include "sos/copositive.h"
 
 /// Most inequalities of one condition: flight (tau, both start gaps, the
 /// free gap) and an impact case's conditions.
@@ -13,6 +19,99 @@
 /// With their pairwise products (a quadratic expression on a polyhedral
 /// cone needs them: constant multipliers of linear g give linear terms only).
 #define FLIGHT_MAX_G (FLIGHT_MAX_LIN + FLIGHT_MAX_LIN * (FLIGHT_MAX_LIN - 1) / 2)
+/// Unknowns of the weighted-degree-2 W (certify_exact.h's CERT_EXACT_NX).
+#define FLIGHT_NX 8
+
+// The case's exact cone in y = (u1, u2, w2, tau) (cert_flight_form_at) by
+// its generators: at most one lineality direction l and, with it, at most
+// CERT_PROGRAM_NVARS generators in all. Then y = sum_g mu_g r_g + t l with
+// mu >= 0 and t free: the rays' coordinates mu_g at the program's
+// variables 0.., l's t after them; the rays scaled to largest entry 1 into
+// gen (row k: variable k's vector), the form's structural zeros (g^T Q h =
+// 0 whatever W, decided in rationals) into zero. False where the cone does
+// not allow it or a solve is singular.
+static bool flight_cone(const cert_system *s, const cert_case *cs, double gen[][4],
+                        bool zero[][CERT_PROGRAM_NVARS], int *nrays, int *nlin) {
+  enum { NU = FLIGHT_NX + 1, ROWS = CERT_MAX_CONDS + 3 };
+  mpq_t xv[FLIGHT_NX], Q[NU][16], L[ROWS * 4], a[3], t, v, *G;
+  G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
+  if (!G) return false;
+  for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
+  for (int q = 0; q < FLIGHT_NX; q++) mpq_init(xv[q]);
+  for (int u = 0; u < NU; u++)
+    for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
+  for (int q = 0; q < ROWS * 4; q++) mpq_init(L[q]);
+  mpq_inits(a[0], a[1], a[2], t, v, NULL);
+  cert_rat_case x1;
+  cert_rat_case_init(&x1);
+  const zeno_mode ff = {{ZENO_LETTER_F, ZENO_LETTER_F}};
+  int m = 0;
+  *nrays = *nlin = 0;
+  bool ok = cert_rat_mode_acc(s, ff, a) && cert_rat_case_exact(s, cs, &x1);
+  for (int u = 0; u < NU && ok; u++) {  // Q_0: c's part; Q_u: e_u's alone
+    for (int q = 0; q < FLIGHT_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
+    cert_flight_form_at(cs, &x1, xv, u == 0 ? 1.0 : 0.0, a, Q[u], L, &m);
+  }
+  ok = ok && m <= COPOSITIVE_MAX_ROWS && copositive_cone_generators(4, m, L, G, nlin, nrays) &&
+       *nlin <= 1 && *nrays + *nlin <= CERT_PROGRAM_NVARS && *nrays > 0;
+  for (int g = 0; ok && g < *nrays + *nlin; g++) {
+    const int at = g < *nlin ? *nrays : g - *nlin;  // the lineality after the rays
+    double big = 0;
+    for (int k = 0; k < 4; k++) big = fmax(big, fabs(mpq_get_d(G[g * 4 + k])));
+    for (int k = 0; k < 4; k++) gen[at][k] = mpq_get_d(G[g * 4 + k]) / big;
+    for (int h = 0; h < *nrays + *nlin; h++) {
+      const int ht = h < *nlin ? *nrays : h - *nlin;
+      bool z = true;
+      for (int u = 0; u < NU && z; u++) {
+        mpq_set_ui(v, 0, 1);
+        for (int r = 0; r < 4; r++)
+          for (int k = 0; k < 4; k++) {
+            mpq_mul(t, G[g * 4 + r], Q[u][r * 4 + k]);
+            mpq_mul(t, t, G[h * 4 + k]);
+            mpq_add(v, v, t);
+          }
+        z = mpq_sgn(v) == 0;
+      }
+      zero[at][ht] = z;
+    }
+  }
+  cert_rat_case_clear(&x1);
+  mpq_clears(a[0], a[1], a[2], t, v, NULL);
+  for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
+  for (int q = 0; q < FLIGHT_NX; q++) mpq_clear(xv[q]);
+  for (int u = 0; u < NU; u++)
+    for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
+  for (int q = 0; q < ROWS * 4; q++) mpq_clear(L[q]);
+  free(G);
+  return ok;
+}
+
+// x >= 0 on the case's cone in its generators' coordinates (flight_cone;
+// *done false where it does not allow them): the rays' coordinates and
+// their pairwise products as constant multipliers, the lineality's t free.
+// Where the form vanishes on l whatever W (a single impact with the other
+// contact in the air: the impacting contact at rest, the free one's normal
+// velocity either way, tau = 0), t^2 is a structural zero, t leaves the
+// main basis and the cross terms t mu_g, which no Gram entry reaches,
+// become the lineality equalities B(l, g) = 0 (7') as linear equalities on
+// W: with the cone's rows and their products the program had no room there
+// (docs/certificate.md, restitution on level floors).
+static zeno_status flight_generator_condition(sos_program *prog, const cert_system *s,
+                                              const cert_case *cs, const sos_expr *x, double c,
+                                              bool *done, int *count, zeno_error *e) {
+  (void)c;  // the structural zeros are those of c's form at c = 1 (c is +-1)
+  double gen[CERT_PROGRAM_NVARS][4];
+  bool zero[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
+  int nrays = 0, nlin = 0;
+  *done = flight_cone(s, cs, gen, zero, &nrays, &nlin);
+  if (!*done) return ZENO_OK;
+  // (zj, u1, u2, w2, tau): x does not depend on the free gap zj (the gaps
+  // cancel), which the generators' map sets to 0.
+  static const int vmap[4] = {1, 2, 3, 4};
+  return cert_generator_condition(prog, x, 4, vmap, gen, zero, nrays + nlin, nrays, NULL, NULL,
+                                  count, e);
+}
+
 // Variables (zj, u1, u2, w2, tau); zj = 0 for double impacts.
 // V2(s0) - V2(s+) with s0 the state tau before the pre-impact state s-.
 // Without the flight (an impact from a mode with the other contact closed:
@@ -51,6 +150,11 @@ zeno_status cert_flight_condition(sos_program *prog, const cert_system *s, const
     CERT_TRY(cert_linear(&post[k], nv, coef, e));
   }
   CERT_TRY(cert_jump_expr(&x, w, c, z, v, post, &t, s->a_ff, gap, e));
+  if (flight && s->level) {  // in generator coordinates where the cone allows
+    bool gens = false;
+    CERT_TRY(flight_generator_condition(prog, s, cs, &x, c, &gens, count, e));
+    if (gens) goto done;
+  }
   // Domain: tau >= 0, both start gaps >= 0, z_j- >= 0, the case's conditions.
   if (flight) {
     CERT_TRY(poly_copy(&g[ng++], &t, e));
