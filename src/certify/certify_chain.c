@@ -31,8 +31,7 @@ static void chain_gap(mpq_srcptr a1, mpq_srcptr a2, mpq_t *Z) {
   mpq_div_2exp(Z[8], a2, 1);
 }
 
-// Q3 += T^T Q4 T for Q4 4 x 4 and T 4 x 3 (row major).
-static void add_congruent(mpq_t *Q3, mpq_t *Q4, mpq_t *T) {
+void piece_add_congruent(mpq_t *Q3, mpq_t *Q4, mpq_t *T) {
   mpq_t t;
   mpq_init(t);
   for (int r = 0; r < 3; r++)
@@ -101,8 +100,8 @@ copositive_answer piece_chain_verify(const cert_system *s, const cert_mode *m, c
     cert_case stop = {0};
     stop.contact = i;
     cert_flight_form_at(&stop, &x0, xv, c, a1, QA, LA, &na);  // V2(s) - V2(e1)
-    add_congruent(Q3, QB, Tb);
-    add_congruent(Q3, QA, Ta);
+    piece_add_congruent(Q3, QB, Tb);
+    piece_add_congruent(Q3, QA, Ta);
     chain_gap(a1[j], a2[j], Z);
     for (int q = 0; q < 9; q++) {
       mpq_mul(t, lam, Z[q]);

@@ -74,6 +74,9 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
   // to, whose piece's end is compared with the slip's start.
   int stop_next[CERT_MAX_MODES];
   for (int m = 0; m < CERT_MAX_MODES; m++) stop_next[m] = -1;
+  // A piece asked through its impact into mode n (cert_piece_through_mode):
+  // through[m][n]; n's piece's end is compared with m's piece's start.
+  bool through[CERT_MAX_MODES][CERT_MAX_MODES] = {{false}};
   if (o->pieces || (o->minus && o->minus->pieces)) {
     cert_system *ps = malloc(sizeof *ps);
     if (!ps) {
@@ -83,10 +86,15 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
     *ps = *sys;
     ps->pieces = true;
     ps->chains = o->chains || (o->minus && o->minus->chains);
+    ps->through = o->through || (o->minus && o->minus->through);
     for (int m = 0; m < ps->nmodes; m++) {
       piece_mode[m] = cert_piece_mode(ps, &ps->modes[m]);
       const cert_mode *next = cert_piece_stop_mode(ps, &ps->modes[m]);
       if (next) stop_next[m] = (int)(next - ps->modes);
+      for (int k = 0; k < ps->ncases; k++) {
+        const cert_mode *nx = cert_piece_through_mode(ps, &ps->modes[m], &ps->cases[k]);
+        if (nx) through[m][nx - ps->modes] = true;
+      }
     }
     free(ps);
   }
@@ -97,7 +105,7 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
                            uniform(&seed, -size, size)};
     st = zeno_sim_restart(sim, qp, qdp, e);
     zeno_event ev, prev;
-    zeno_state start;  // a chain's slip start, carried over its stop
+    zeno_state start;  // a chain's start, carried over its stop or impact
     memset(&prev, 0, sizeof prev);
     memset(&start, 0, sizeof start);
     bool have = false, impacted = !skip_first_flight, carrying = false;
@@ -126,15 +134,20 @@ zeno_status cert_check_check(const zeno_scene *own, const cert_system *sys,
       const bool stop = nx >= 0 && ev.kind == ZENO_EVENT_TRANSITION &&
                         ev.mode_after.letter[0] == sys->modes[nx].mode.letter[0] &&
                         ev.mode_after.letter[1] == sys->modes[nx].mode.letter[1];
-      if (piece && impacted && stop) {
-        if (!carrying) start = prev.after;
-        carrying = true;
-      } else if (piece && impacted) {
-        if (ev.kind != ZENO_EVENT_END) {
+      bool across = false;  // an impact that a piece is asked through
+      for (int m = 0; piece && ev.kind == ZENO_EVENT_IMPACT && m < sys->nmodes; m++)
+        across = across ||
+                 (through[pm][m] && ev.mode_after.letter[0] == sys->modes[m].mode.letter[0] &&
+                  ev.mode_after.letter[1] == sys->modes[m].mode.letter[1]);
+      if (piece && impacted) {
+        // A chain (a slip through its stop, a piece through its impact)
+        // ends with the next piece: its start against that piece's end.
+        if (carrying && ev.kind != ZENO_EVENT_END)
+          compare(sys, o, &start, &ev.after, run, ev.index, out);
+        carrying = stop || across;  // V2 may grow here; a chain starts
+        if (carrying) start = prev.after;
+        else if (ev.kind != ZENO_EVENT_END)
           compare(sys, o, &prev.after, &ev.after, run, ev.index, out);
-          if (carrying) compare(sys, o, &start, &ev.after, run, ev.index, out);
-        }
-        carrying = false;
       } else if (newton && (ev.kind == ZENO_EVENT_ZENO || (flight && ev.kind == ZENO_EVENT_END))) {
         if (have && !flight) compare(sys, o, &prev.after, &ev.before, run, ev.index, out);
       } else if (flight) {

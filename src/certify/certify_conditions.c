@@ -49,3 +49,64 @@ done:
   poly_free(&tmp);
   return st;
 }
+
+void cert_drop_structural_zeros(ze_poly *p, int ngen, bool zero[][CERT_PROGRAM_NVARS]) {
+  int kept = 0;
+  for (int t = 0; t < p->nterms; t++) {
+    int at[2] = {-1, -1}, n = 0;
+    for (int q = 0; q < ngen; q++)
+      for (int r = 0; r < p->t[t].m.e[q] && n < 2; r++) at[n++] = q;
+    if (!(n == 2 && zero[at[0]][at[1]])) p->t[kept++] = p->t[t];
+  }
+  p->nterms = kept;
+}
+
+zeno_status cert_generator_condition(sos_program *prog, const sos_expr *x, int dim, const int *vmap,
+                                     double gen[][4], bool zero[][CERT_PROGRAM_NVARS], int ngen,
+                                     int nmu, const ze_poly *extra, int *extra_at, int *count,
+                                     zeno_error *e) {
+  const int nv = CERT_PROGRAM_NVARS;
+  enum { MAX_G = CERT_PROGRAM_NVARS * (CERT_PROGRAM_NVARS + 1) / 2 + 1 };
+  ze_poly map[CERT_PROGRAM_NVARS], g[MAX_G];
+  memset(map, 0, sizeof map);
+  memset(g, 0, sizeof g);
+  sos_expr y;
+  zeno_status st = sos_expr_init(&y, nv, e);
+  if (st != ZENO_OK) return st;
+  for (int v = 0; v < nv; v++) CERT_TRY(poly_init(&map[v], nv, e));
+  for (int k = 0; k < dim; k++) {
+    double coef[CERT_PROGRAM_NVARS] = {0};
+    for (int q = 0; q < ngen; q++) coef[q] = gen[q][k];
+    poly_free(&map[vmap[k]]);
+    CERT_TRY(cert_linear(&map[vmap[k]], nv, coef, e));
+  }
+  CERT_TRY(sos_expr_compose(&y, x, map, e));
+  for (int p = 0; p < y.nparts; p++) cert_drop_structural_zeros(&y.part[p], ngen, zero);
+  // Multipliers mu_g, mu_g mu_h (g < h) where Q(g, h) is not a structural
+  // zero (there the term is absent, and a multiplier would only take the
+  // margin's room); none for the free coordinates.
+  int ng = 0;
+  for (int q = 0; q < nmu; q++) CERT_TRY(poly_var(&g[ng++], nv, q, e));
+  for (int q = 0; q < nmu; q++)
+    for (int r = q + 1; r < nmu; r++) {
+      if (zero[q][r]) continue;
+      CERT_TRY(poly_init(&g[ng], nv, e));
+      CERT_TRY(poly_mul(&g[ng], &g[q], &g[r], e));
+      ng++;
+    }
+  if (extra) {  // a chain's start gap, with its constant multiplier lambda
+    CERT_TRY(poly_init(&g[ng], nv, e));
+    CERT_TRY(poly_compose(&g[ng], extra, map, e));
+    cert_drop_structural_zeros(&g[ng], ngen, zero);
+    *extra_at = ng++;
+  }
+  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
+  CERT_TRY(sos_set_weights(prog, weights, e));
+  CERT_TRY(cert_add_condition(prog, &y, ng, g, count, e));
+  CERT_TRY(sos_set_weights(prog, NULL, e));
+done:
+  sos_expr_free(&y);
+  cert_free_polys(map, nv);
+  cert_free_polys(g, MAX_G);
+  return st;
+}

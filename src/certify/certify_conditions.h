@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "certify/certify_program.h"
 #include "sos/poly.h"
 #include "sos/sos.h"
 
@@ -83,5 +84,25 @@ static inline bool cert_vanishes_on(const sos_expr *x, int v) {
 zeno_status cert_jump_expr(sos_expr *x, const sos_expr *w, double c, const ze_poly z[2],
                            const ze_poly v[3], const ze_poly post[3], const ze_poly *t,
                            const double acc[3], ze_poly *gaps, zeno_error *e);
+
+/// Drops from p (in generator coordinates, variables 0..ngen-1) the terms
+/// mu_g mu_h of the structural zeros zero[g][h] (0 exactly whatever the
+/// unknowns; rounding left them), so that a basis can leave them out.
+void cert_drop_structural_zeros(ze_poly *p, int ngen, bool zero[][CERT_PROGRAM_NVARS]);
+
+/// Adds x >= 0 on a cone given by its generators (docs/certificate.md):
+/// y = sum_q t_q gen[q] in R^dim, the program's variable vmap[k] y's
+/// coordinate k, t_q at the program's variable q (ngen of them, the first
+/// nmu a cone's rays with t_q >= 0, the rest free: a lineality). The rays'
+/// coordinates and their pairwise products are constant multipliers (for
+/// at most 4 rays exactly the copositive forms: Diananda), the structural
+/// zeros zero[g][h] dropped (cert_drop_structural_zeros) so that the main
+/// basis (weights 1: the linear monomials) leaves such a t_g out; extra (or
+/// NULL), a polynomial in the program's variables, joins the domain with a
+/// constant multiplier, its index among the multipliers in *extra_at.
+zeno_status cert_generator_condition(sos_program *prog, const sos_expr *x, int dim, const int *vmap,
+                                     double gen[][4], bool zero[][CERT_PROGRAM_NVARS], int ngen,
+                                     int nmu, const ze_poly *extra, int *extra_at, int *count,
+                                     zeno_error *e);
 
 #endif

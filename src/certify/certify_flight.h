@@ -15,6 +15,7 @@
 
 #include "certify/certify_rat.h"
 #include "certify/certify_system.h"
+#include "sos/sos.h"
 
 /// Whether the flight conditions decide the impacts: Newton's law, and a
 /// free-flight gap acceleration negative (every flight ends, Lemma 1).
@@ -66,5 +67,14 @@ bool cert_flight_verify(const cert_system *s, double c, mpq_t *x, char *text, si
 /// takes the same form with a mode's acceleration.
 void cert_flight_form_at(const cert_case *cs, cert_rat_case *x1, mpq_t *xv, double c, mpq_t a[3],
                          mpq_t *Q, mpq_t *L, int *m);
+
+/// Adds case cs's impact condition to the program for V2 = c x2 + w
+/// (certify_flight_program.c): after a free flight of any duration
+/// (flight) V2(s0) - V2(s+) >= 0 on the case's cone, in its generators'
+/// coordinates on level floors where the cone allows; without one (the
+/// other contact closed) V2(s-) - V2(s+) >= 0. Counted in *count.
+zeno_status cert_flight_condition(sos_program *prog, const cert_system *s, const cert_case *cs,
+                                  const sos_expr *w, double c, bool flight, int *count,
+                                  zeno_error *e);
 
 #endif

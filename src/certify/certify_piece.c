@@ -99,17 +99,13 @@ static void slip_row(const cert_system *s, int i, mpq_t a[3], mpq_t sl[3], mpq_t
   mpq_clear(t);
 }
 
-// The mode of letters (l0, l1) in s->modes, or NULL.
-static const cert_mode *find_mode(const cert_system *s, unsigned char l0, unsigned char l1) {
+const cert_mode *piece_find_mode(const cert_system *s, unsigned char l0, unsigned char l1) {
   for (int k = 0; k < s->nmodes; k++)
     if (s->modes[k].mode.letter[0] == l0 && s->modes[k].mode.letter[1] == l1) return &s->modes[k];
   return NULL;
 }
 
-// A single-contact mode whose closed contact's exact gap acceleration is 0
-// and the free one's negative, without free flight after the first impact;
-// its slip's exact acceleration sgn (sl . a) into *dir (0 sticking).
-static bool falling_mode(const cert_system *s, const cert_mode *m, int *dir) {
+bool piece_falling_mode(const cert_system *s, const cert_mode *m, int *dir) {
   const int i = closed_contact(m);
   if (!s->pieces || i < 0 || cert_flights(s) || !(s->a_ff[0] < 0 && s->a_ff[1] < 0)) return false;
   mpq_t a[3], sl[3], asl;
@@ -129,14 +125,15 @@ static bool falling_mode(const cert_system *s, const cert_mode *m, int *dir) {
 
 const cert_mode *cert_piece_stop_mode(const cert_system *s, const cert_mode *m) {
   int dir = 0;
-  if (!s->chains || !falling_mode(s, m, &dir) || dir >= 0) return NULL;
+  if (!s->chains || !piece_falling_mode(s, m, &dir) || dir >= 0) return NULL;
   const int i = closed_contact(m);
   // w_i = 0 solved for w2 where contact 1 stops: sl[2] != 0.
   if (i == 0 && s->slip1[2] == 0) return NULL;
   unsigned char stick[2] = {ZENO_LETTER_F, ZENO_LETTER_F}, back[2] = {ZENO_LETTER_F, ZENO_LETTER_F};
   stick[i] = ZENO_LETTER_S;
   back[i] = m->mode.letter[i] == ZENO_LETTER_P ? ZENO_LETTER_N : ZENO_LETTER_P;
-  const cert_mode *st = find_mode(s, stick[0], stick[1]), *rev = find_mode(s, back[0], back[1]);
+  const cert_mode *st = piece_find_mode(s, stick[0], stick[1]),
+                  *rev = piece_find_mode(s, back[0], back[1]);
   // At the stop the reversed slip starts only where its slip accelerates
   // in its own direction (a slipping mode's forces are consistent for
   // either acceleration); with a single contact closed (no Painleve's
@@ -144,8 +141,8 @@ const cert_mode *cert_piece_stop_mode(const cert_system *s, const cert_mode *m) 
   // modes' tolerance) is not a chain. The next mode's free gap must fall,
   // and a reversed slip accelerates away from the stop (never stops again).
   int sdir = 0, rdir = 0;
-  const bool stick_ok = st && falling_mode(s, st, &sdir);
-  const bool rev_falls = rev && falling_mode(s, rev, &rdir);
+  const bool stick_ok = st && piece_falling_mode(s, st, &sdir);
+  const bool rev_falls = rev && piece_falling_mode(s, rev, &rdir);
   const bool rev_starts = rev && (!rev_falls || rdir >= 0);  // unknown: it may
   if (st && !rev_starts) return stick_ok ? st : NULL;
   if (!st && rev_falls && rdir > 0) return rev;
@@ -154,7 +151,7 @@ const cert_mode *cert_piece_stop_mode(const cert_system *s, const cert_mode *m) 
 
 bool cert_piece_mode(const cert_system *s, const cert_mode *m) {
   int dir = 0;
-  if (!falling_mode(s, m, &dir)) return false;
+  if (!piece_falling_mode(s, m, &dir)) return false;
   // A slip that decelerates can stop first, from any state with the free
   // gap large: that face alone asks V2's pointwise decrease again (g_j = 0
   // and the slip's rate, docs/certificate.md). Where the stop can only

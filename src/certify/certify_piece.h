@@ -48,6 +48,15 @@ bool cert_piece_mode(const cert_system *s, const cert_mode *m);
 /// ends them (docs/certificate.md). NULL otherwise.
 const cert_mode *cert_piece_stop_mode(const cert_system *s, const cert_mode *m);
 
+/// The mode that a piece of mode m continues into after the single impact
+/// of case cs at its free contact j, where that piece is asked through the
+/// impact (certify_chain_impact.c): the closed contact i leaves (letter F,
+/// post u_i >= 0) and j slips (P or N) into the mode n of those letters,
+/// whose free gap falls and whose slip decelerates. NULL otherwise (the
+/// face is asked at the impact).
+const cert_mode *cert_piece_through_mode(const cert_system *s, const cert_mode *m,
+                                         const cert_case *cs);
+
 /// Whether a piece of mode m can end at an impact of case cs (at the free
 /// contact, the closed one's letter not contradicting the mode's).
 bool cert_piece_case(const cert_mode *m, const cert_case *cs);

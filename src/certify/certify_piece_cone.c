@@ -14,19 +14,21 @@
 #include "certify/certify_piece_internal.h"
 
 static int count_generators(const cert_system *s, const cert_mode *m, const piece_face *f) {
-  mpq_t xv[PIECE_NX], Q[16], L[PIECE_ROWS * 4], a[3], *G;
-  int ngen = -1, nr = 0, nlin = 0, nrays = 0, dim = f->chain ? 3 : 4;
+  mpq_t xv[PIECE_NX], Q[16], L[PIECE_L_ROOM], a[3], *G;
+  int ngen = -1, nr = 0, nlin = 0, nrays = 0, dim = piece_face_dim(f);
   G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
   if (!G) return -1;
   for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
   for (int q = 0; q < PIECE_NX; q++) mpq_init(xv[q]);
   for (int q = 0; q < 16; q++) mpq_init(Q[q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_init(L[q]);
+  for (int q = 0; q < PIECE_L_ROOM; q++) mpq_init(L[q]);
   mpq_inits(a[0], a[1], a[2], NULL);
   cert_rat_case x1;
   cert_rat_case_init(&x1);
   bool ok = false;
-  if (f->chain) {
+  if (f->next) {
+    ok = piece_through_form(s, m, f, xv, 0.0, Q, L, &nr);
+  } else if (f->chain) {
     ok = piece_chain_verify(s, m, cert_piece_stop_mode(s, m), f->cs, 0.0, xv, 0.0, L, &nr, NULL) !=
          COPOSITIVE_TOO_LARGE;
   } else if (piece_mode_acc(s, m, a) && piece_face_map(s, f->cs, &x1)) {
@@ -40,7 +42,7 @@ static int count_generators(const cert_system *s, const cert_mode *m, const piec
   for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_clear(G[q]);
   for (int q = 0; q < PIECE_NX; q++) mpq_clear(xv[q]);
   for (int q = 0; q < 16; q++) mpq_clear(Q[q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_clear(L[q]);
+  for (int q = 0; q < PIECE_L_ROOM; q++) mpq_clear(L[q]);
   free(G);
   return ngen;
 }
@@ -49,20 +51,20 @@ static bool build_face_cone(const cert_system *s, const cert_mode *m, const piec
                             double gen[][4], bool zero[][CERT_PROGRAM_NVARS], int *ngen,
                             int *count) {
   const double c = 1.0;
-  const int dim = f->chain ? 3 : 4, nu = PIECE_NX + 2;  // Q at 0, e_u, and lambda 1
-  mpq_t xv[PIECE_NX], Q[PIECE_NX + 2][16], L[PIECE_ROWS * 4], a[3], *G, t, v;
+  const int dim = piece_face_dim(f), nu = PIECE_NX + 2;  // Q at 0, e_u, and lambda 1
+  mpq_t xv[PIECE_NX], Q[PIECE_NX + 2][16], L[PIECE_L_ROOM], a[3], *G, t, v;
   G = malloc(COPOSITIVE_MAX_GEN * 4 * sizeof *G);
   if (!G) return false;
   for (int q = 0; q < COPOSITIVE_MAX_GEN * 4; q++) mpq_init(G[q]);
   for (int q = 0; q < PIECE_NX; q++) mpq_init(xv[q]);
   for (int u = 0; u < nu; u++)
     for (int q = 0; q < 16; q++) mpq_init(Q[u][q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_init(L[q]);
+  for (int q = 0; q < PIECE_L_ROOM; q++) mpq_init(L[q]);
   mpq_inits(a[0], a[1], a[2], t, v, NULL);
   cert_rat_case x1;
   cert_rat_case_init(&x1);
   const cert_mode *st = f->chain ? cert_piece_stop_mode(s, m) : NULL;
-  bool ok = f->chain || (piece_mode_acc(s, m, a) && piece_face_map(s, f->cs, &x1));
+  bool ok = f->chain || f->next || (piece_mode_acc(s, m, a) && piece_face_map(s, f->cs, &x1));
   int nr = 0, nlin = 0, nrays = 0;
   *count = -1;
   *ngen = 0;
@@ -71,7 +73,8 @@ static bool build_face_cone(const cert_system *s, const cert_mode *m, const piec
   for (int u = 0; u < nu && ok; u++) {
     for (int q = 0; q < PIECE_NX; q++) mpq_set_ui(xv[q], q == u - 1 ? 1 : 0, 1);
     const double cu = u == 0 ? c : 0.0;  // Q_0: c's part; Q_u: e_u's alone
-    if (f->chain)
+    if (f->next) ok = piece_through_form(s, m, f, xv, cu, Q[u], L, &nr);
+    else if (f->chain)
       ok = piece_chain_verify(s, m, st, f->cs, u == nu - 1 ? 1.0 : 0.0, xv, cu, L, &nr, Q[u]) !=
            COPOSITIVE_TOO_LARGE;
     else piece_face_form(s, m, a, f->cs, &x1, xv, cu, Q[u], L, &nr);
@@ -108,7 +111,7 @@ static bool build_face_cone(const cert_system *s, const cert_mode *m, const piec
   for (int q = 0; q < PIECE_NX; q++) mpq_clear(xv[q]);
   for (int u = 0; u < nu; u++)
     for (int q = 0; q < 16; q++) mpq_clear(Q[u][q]);
-  for (int q = 0; q < PIECE_ROWS * 4; q++) mpq_clear(L[q]);
+  for (int q = 0; q < PIECE_L_ROOM; q++) mpq_clear(L[q]);
   free(G);
   return ok;
 }
@@ -119,7 +122,7 @@ static struct face_cone_memo *cone_memo(const cert_system *s, const cert_mode *m
                                         const piece_face *f) {
   const int k = s->cache ? index_in(m, s->modes, sizeof *m, s->nmodes) : -1;
   const int q = f->cs ? index_in(f->cs, s->cases, sizeof *f->cs, s->ncases) : -1;
-  if (k < 0 || q < 0) return NULL;
+  if (k < 0 || q < 0 || f->next) return NULL;  // a chain through an impact: not kept
   struct face_cone_memo *o = &s->cache->cone[k][q][f->chain];
   if (!o->state) o->state = build_face_cone(s, m, f, o->gen, o->zero, &o->ngen, &o->count) ? 1 : -1;
   return o;
@@ -145,16 +148,28 @@ bool piece_face_cone(const cert_system *s, const cert_mode *m, const piece_face 
 // Every face of mode m (piece_faces() without the empty ones).
 static int all_faces(const cert_system *s, const cert_mode *m, piece_face *f) {
   int n = 0;
-  for (int k = 0; k < s->ncases; k++)
-    if (cert_piece_case(m, &s->cases[k])) f[n++] = (piece_face){&s->cases[k], false};
+  for (int k = 0; k < s->ncases; k++) {
+    const cert_case *cs = &s->cases[k];
+    if (!cert_piece_case(m, cs)) continue;
+    // Through the impact (certify_chain_impact.c): the next mode's piece
+    // ends at one of its impacts or where its slip stops.
+    const cert_mode *next = cert_piece_through_mode(s, m, cs);
+    if (!next) {
+      f[n++] = (piece_face){cs, false, NULL, NULL};
+      continue;
+    }
+    for (int q = 0; q < s->ncases; q++)
+      if (cert_piece_case(next, &s->cases[q])) f[n++] = (piece_face){cs, false, next, &s->cases[q]};
+    f[n++] = (piece_face){cs, false, next, NULL};
+  }
   if (m->mode.letter[closed_contact(m)] == ZENO_LETTER_S) return n;
   const cert_mode *st = cert_piece_stop_mode(s, m);
   if (!st) {
-    f[n++] = (piece_face){NULL, false};
+    f[n++] = (piece_face){NULL, false, NULL, NULL};
     return n;
   }
   for (int k = 0; k < s->ncases; k++)
-    if (cert_piece_case(st, &s->cases[k])) f[n++] = (piece_face){&s->cases[k], true};
+    if (cert_piece_case(st, &s->cases[k])) f[n++] = (piece_face){&s->cases[k], true, NULL, NULL};
   return n;
 }
 
@@ -204,7 +219,7 @@ int cert_piece_equalities(const cert_system *s, double c, mpq_t *rows, int max) 
     piece_face f[PIECE_MAX_FACES];
     const int nf = piece_faces(s, m, f);
     for (int fc = 0; fc < nf; fc++) {
-      if (f[fc].chain) continue;  // a pointed cone in (u_j, tau1, tau2): no lineality
+      if (f[fc].chain || f[fc].next) continue;  // pointed cones in 3 variables: no lineality
       p->mode[p->n] = m;
       p->face[p->n++] = f[fc].cs;
     }
@@ -243,7 +258,16 @@ bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, const double *l
     for (int fc = 0; fc < nf && ok; fc++) {
       const cert_case *cs = f[fc].cs;
       copositive_answer ans = COPOSITIVE_TOO_LARGE;
-      if (f[fc].chain) {
+      if (f[fc].next) {
+        int nr = 0;
+        mpq_t Q3[9], L3[PIECE_THROUGH_ROWS * 3];
+        for (int q = 0; q < 9; q++) mpq_init(Q3[q]);
+        for (int q = 0; q < PIECE_THROUGH_ROWS * 3; q++) mpq_init(L3[q]);
+        if (piece_through_form(s, m, &f[fc], x, c, Q3, L3, &nr) && nr <= COPOSITIVE_MAX_ROWS)
+          ans = copositive_cone_nonneg(3, Q3, nr, L3, NULL);
+        for (int q = 0; q < 9; q++) mpq_clear(Q3[q]);
+        for (int q = 0; q < PIECE_THROUGH_ROWS * 3; q++) mpq_clear(L3[q]);
+      } else if (f[fc].chain) {
         ans = piece_chain_verify(s, m, cert_piece_stop_mode(s, m), cs, lambda ? lambda[nl] : NAN, x,
                                  c, NULL, NULL, NULL);
         nl++;
@@ -258,7 +282,11 @@ bool cert_piece_verify(const cert_system *s, double c, mpq_t *x, const double *l
         const char *how = ans == COPOSITIVE_NO
                               ? "exceeds its value in the piece"
                               : "is not decided (a singular case or a cone too large)";
-        if (!cs)
+        if (f[fc].next)
+          snprintf(text, size, "V2 after mode %s's impact %c%c and %s %s", mode,
+                   "FSPN"[cs->letter[0]], "FSPN"[cs->letter[1]],
+                   f[fc].end ? "the next impact" : "the next slip's stop", how);
+        else if (!cs)
           snprintf(text, size, "V2 where mode %s's slip stops exceeds its value in the piece",
                    mode);
         else if (f[fc].chain)

@@ -25,8 +25,16 @@
 /// gap, touching; and with their pairwise products.
 #define PIECE_MAX_LIN (CERT_MAX_CONDS + 7)
 #define PIECE_MAX_G (PIECE_MAX_LIN + PIECE_MAX_LIN * (PIECE_MAX_LIN - 1) / 2)
-/// Faces of a mode: its impact cases and the slip stop.
-#define PIECE_MAX_FACES (2 * CERT_MAX_CASES + 1)
+/// Faces of a mode: its impact cases, the slip stop or the chains through
+/// it, and the chains through an impact (at most two cases, each ending at
+/// the next mode's impacts or its slip stop).
+#define PIECE_MAX_FACES (4 * CERT_MAX_CASES + 3)
+/// Rows of a chain through an impact's cone (certify_chain_impact.c): the
+/// two pieces' and the stop's free gap.
+#define PIECE_THROUGH_ROWS (2 * PIECE_ROWS + 1)
+/// Room for a face's cone rows: 4 columns for a piece, 3 for the chains.
+#define PIECE_L_ROOM \
+  (PIECE_THROUGH_ROWS * 3 > PIECE_ROWS * 4 ? PIECE_THROUGH_ROWS * 3 : PIECE_ROWS * 4)
 
 /// The exact solves kept for one system (certify_piece.h).
 struct cert_piece_cache {
@@ -47,11 +55,19 @@ struct cert_piece_cache {
 // A face of a piece mode: an impact case ending the piece (chain false),
 // the slip stop (cs NULL), or, for a decelerating slip that stops into the
 // sticking mode (cert_piece_stop_mode), the impact case cs ending the
-// sticking piece after the stop (chain true).
+// sticking piece after the stop (chain true); or, next given, the chain
+// through the impact of case cs into mode next, whose piece ends at the
+// impact of case end or (end NULL) where its slip stops
+// (certify_chain_impact.c).
 typedef struct piece_face {
   const cert_case *cs;
   bool chain;
+  const cert_mode *next;
+  const cert_case *end;
 } piece_face;
+
+// A face's cone's dimension: (u1, u2, w2, tau) for a piece, 3 for a chain.
+static inline int piece_face_dim(const piece_face *f) { return f->chain || f->next ? 3 : 4; }
 
 // The closed and the free contact of a single-contact mode (-1: not one).
 static inline int closed_contact(const cert_mode *m) {
@@ -66,6 +82,24 @@ static inline int index_in(const void *p, const void *base, size_t size, int n) 
   return (int)((a - b) / size);
 }
 
+/// The mode of letters (l0, l1) in s->modes, or NULL.
+const cert_mode *piece_find_mode(const cert_system *s, unsigned char l0, unsigned char l1);
+/// A single-contact mode whose closed contact's exact gap acceleration is 0
+/// and the free one's negative, without free flight after the first impact;
+/// its slip's exact acceleration sgn (sl . a) into *dir (0 sticking).
+bool piece_falling_mode(const cert_system *s, const cert_mode *m, int *dir);
+/// Q3 += T^T Q4 T for Q4 4 x 4 and T 4 x 3 (row major).
+void piece_add_congruent(mpq_t *Q3, mpq_t *Q4, mpq_t *T);
+/// A chain through an impact (face f with f->next) exactly: its form Q3
+/// (9) in y = (u_j, w2, tau1) for the unknowns xv and its cone's rows L3
+/// (stride 3, room PIECE_THROUGH_ROWS; zero and repeated rows dropped),
+/// their count in *nrows. False when an exact solve is singular.
+bool piece_through_form(const cert_system *s, const cert_mode *m, const piece_face *f, mpq_t *xv,
+                        double c, mpq_t *Q3, mpq_t *L3, int *nrows);
+/// A chain through an impact's program condition (certify_chain_impact.c).
+zeno_status piece_through_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
+                                    const piece_face *f, const sos_expr *w, double c, int *count,
+                                    zeno_error *e);
 /// Mode m's exact acceleration (cert_rat_mode_acc), from s's cache.
 bool piece_mode_acc(const cert_system *s, const cert_mode *m, mpq_t a[3]);
 /// Case cs's exact map and conditions (cert_rat_case_exact), from s's cache.

@@ -55,19 +55,6 @@ void piece_drop_parallel_rows(ze_poly *g, int *ng) {
   *ng = kept;
 }
 
-// Drops from p (in the rays' coordinates mu) the terms mu_g mu_h of the
-// structural zeros zero[g][h] (0 exactly; rounding left them).
-static void drop_zeros(ze_poly *p, int ngen, bool zero[][CERT_PROGRAM_NVARS]) {
-  int kept = 0;
-  for (int t = 0; t < p->nterms; t++) {
-    int at[2] = {-1, -1}, n = 0;
-    for (int q = 0; q < ngen; q++)
-      for (int r = 0; r < p->t[t].m.e[q] && n < 2; r++) at[n++] = q;
-    if (!(n == 2 && zero[at[0]][at[1]])) p->t[kept++] = p->t[t];
-  }
-  p->nterms = kept;
-}
-
 // Adds condition x >= 0 on face f's cone in generator coordinates where
 // face_cone gives them (*done true): y = sum_g lambda_g gen_g with lambda
 // >= 0 (x's variable vmap[k] is y's coordinate k), the lambdas' pairwise
@@ -80,55 +67,13 @@ zeno_status piece_generator_condition(sos_program *prog, const cert_system *s, c
                                       const piece_face *f, double c, const sos_expr *x,
                                       const int *vmap, const ze_poly *extra, int *extra_at,
                                       bool *done, int *count, zeno_error *e) {
-  const int nv = CERT_PROGRAM_NVARS;
   double gen[CERT_PROGRAM_NVARS][4];
   bool zero[CERT_PROGRAM_NVARS][CERT_PROGRAM_NVARS];
   int ngen = 0;
   *done = piece_face_cone(s, m, f, c, gen, zero, &ngen);
   if (!*done) return ZENO_OK;
-  enum { MAX_G = CERT_PROGRAM_NVARS * (CERT_PROGRAM_NVARS + 1) / 2 + 1 };
-  ze_poly map[CERT_PROGRAM_NVARS], g[MAX_G];
-  memset(map, 0, sizeof map);
-  memset(g, 0, sizeof g);
-  sos_expr y;
-  zeno_status st = sos_expr_init(&y, nv, e);
-  if (st != ZENO_OK) return st;
-  for (int v = 0; v < nv; v++) CERT_TRY(poly_init(&map[v], nv, e));
-  for (int k = 0; k < (f->chain ? 3 : 4); k++) {
-    double coef[CERT_PROGRAM_NVARS] = {0};
-    for (int q = 0; q < ngen; q++) coef[q] = gen[q][k];
-    poly_free(&map[vmap[k]]);
-    CERT_TRY(cert_linear(&map[vmap[k]], nv, coef, e));
-  }
-  CERT_TRY(sos_expr_compose(&y, x, map, e));
-  for (int p = 0; p < y.nparts; p++) drop_zeros(&y.part[p], ngen, zero);
-  // Multipliers lambda_g, lambda_g lambda_h (g < h) where Q(g, h) is not a
-  // structural zero (there the term is absent, and a multiplier would
-  // only take the margin's room).
-  int ng = 0;
-  for (int q = 0; q < ngen; q++) CERT_TRY(poly_var(&g[ng++], nv, q, e));
-  for (int q = 0; q < ngen; q++)
-    for (int r = q + 1; r < ngen; r++) {
-      if (zero[q][r]) continue;
-      CERT_TRY(poly_init(&g[ng], nv, e));
-      CERT_TRY(poly_mul(&g[ng], &g[q], &g[r], e));
-      ng++;
-    }
-  if (extra) {  // a chain's start gap, with its constant multiplier lambda
-    CERT_TRY(poly_init(&g[ng], nv, e));
-    CERT_TRY(poly_compose(&g[ng], extra, map, e));
-    drop_zeros(&g[ng], ngen, zero);
-    *extra_at = ng++;
-  }
-  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
-  CERT_TRY(sos_set_weights(prog, weights, e));
-  CERT_TRY(cert_add_condition(prog, &y, ng, g, count, e));
-  CERT_TRY(sos_set_weights(prog, NULL, e));
-done:
-  sos_expr_free(&y);
-  cert_free_polys(map, nv);
-  cert_free_polys(g, MAX_G);
-  return st;
+  return cert_generator_condition(prog, x, piece_face_dim(f), vmap, gen, zero, ngen, ngen, extra,
+                                  extra_at, count, e);
 }
 
 // Theorem 2's decrease over a piece of a single-contact mode m
@@ -200,7 +145,7 @@ static zeno_status piece_condition(sos_program *prog, const cert_system *s, cons
   }
   CERT_TRY(cert_jump_expr(&x, w, c, z, v, post, &t, a, NULL, e));
   {  // in generator coordinates where the cone allows (face_cone)
-    const piece_face f = {cs, false};
+    const piece_face f = {cs, false, NULL, NULL};
     const int vmap[4] = {off, off + 1, off + 2, tau};
     bool gens = false;
     CERT_TRY(piece_generator_condition(prog, s, m, &f, c, &x, vmap, NULL, NULL, &gens, count, e));
@@ -347,7 +292,7 @@ zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const
   CERT_TRY(poly_copy(&gap, &gb[j], e));
   CERT_TRY(poly_axpy(&gap, 1.0, &ga[j], e));  // z_j(s)
   {  // in generator coordinates where the cone allows (face_cone)
-    const piece_face f = {cs, true};
+    const piece_face f = {cs, true, NULL, NULL};
     const int vmap[3] = {1 + j, T1, T2};
     bool gens = false;
     int at = -1;
@@ -395,6 +340,125 @@ done:
   return st;
 }
 
+// A chain through an impact (certify_chain_impact.c): V2(s) - V2(end) >= 0
+// on its cone in y = (u_j, w2, tau1) at the program's (u_j, w2, tau).
+// p = sum_k row[k] y_k over the program's variables (y_k at vmap[k]).
+static zeno_status linear_in_y(ze_poly *p, const double row[3], const int vmap[3], zeno_error *e) {
+  double coef[CERT_PROGRAM_NVARS] = {0};
+  for (int k = 0; k < 3; k++) coef[vmap[k]] = row[k];
+  return cert_linear(p, CERT_PROGRAM_NVARS, coef, e);
+}
+
+zeno_status piece_through_condition(sos_program *prog, const cert_system *s, const cert_mode *m,
+                                    const piece_face *f, const sos_expr *w, double c, int *count,
+                                    zeno_error *e) {
+  const int nv = CERT_PROGRAM_NVARS, i = closed_contact(m), j = 1 - i;
+  const int vmap[3] = {1 + j, 3, nv - 1};  // y = (u_j, w2, tau1): the program's u_j, w2, tau
+  const cert_case *cs = f->cs, *end = f->end;
+  const double *am = m->acc, *an = f->next->acc;
+  double ve[3][3] = {{0}}, p1[3][3] = {{0}}, tn[3] = {0}, vn[3][3], p2[3][3];
+  ve[j][0] = 1;
+  ve[2][1] = 1;
+  for (int q = 0; q < 3; q++)
+    for (int k = 0; k < 3; k++)
+      for (int p = 0; p < 3; p++) p1[q][k] += cs->post[q][p] * ve[p][k];
+  double sl[3] = {0, 0, 1};
+  if (j == 0)
+    for (int k = 0; k < 3; k++) sl[k] = s->slip1[k];
+  const double asl = sl[0] * an[0] + sl[1] * an[1] + sl[2] * an[2];
+  for (int k = 0; k < 3; k++) {
+    if (end) tn[k] = -2 * p1[i][k] / an[i];
+    else tn[k] = -(sl[0] * p1[0][k] + sl[1] * p1[1][k] + sl[2] * p1[2][k]) / asl;
+  }
+  for (int q = 0; q < 3; q++)
+    for (int k = 0; k < 3; k++) vn[q][k] = p1[q][k] + an[q] * tn[k];
+  for (int q = 0; q < 3; q++)
+    for (int k = 0; k < 3; k++) {
+      p2[q][k] = end ? 0.0 : vn[q][k];
+      for (int p = 0; end && p < 3; p++) p2[q][k] += end->post[q][p] * vn[p][k];
+    }
+  ze_poly z0[2], zn[2], v[3], post[3], v2[3], post2[3], t1, t2, sq, g[PIECE_MAX_G];
+  memset(z0, 0, sizeof z0);
+  memset(zn, 0, sizeof zn);
+  memset(v, 0, sizeof v);
+  memset(post, 0, sizeof post);
+  memset(v2, 0, sizeof v2);
+  memset(post2, 0, sizeof post2);
+  memset(&t1, 0, sizeof t1);
+  memset(&t2, 0, sizeof t2);
+  memset(&sq, 0, sizeof sq);
+  memset(g, 0, sizeof g);
+  mpq_t xv[PIECE_NX], Q3[9], L3[PIECE_THROUGH_ROWS * 3];
+  for (int q = 0; q < PIECE_NX; q++) mpq_init(xv[q]);
+  for (int q = 0; q < 9; q++) mpq_init(Q3[q]);
+  for (int q = 0; q < PIECE_THROUGH_ROWS * 3; q++) mpq_init(L3[q]);
+  sos_expr x, xb;
+  memset(&xb, 0, sizeof xb);
+  zeno_status st = sos_expr_init(&x, nv, e);
+  if (st != ZENO_OK) goto done;
+  CERT_TRY(sos_expr_init(&xb, nv, e));
+  CERT_TRY(poly_var(&t1, nv, nv - 1, e));
+  CERT_TRY(linear_in_y(&t2, tn, vmap, e));
+  CERT_TRY(poly_init(&sq, nv, e));
+  CERT_TRY(poly_mul(&sq, &t2, &t2, e));
+  for (int k = 0; k < 3; k++) {
+    CERT_TRY(linear_in_y(&v[k], ve[k], vmap, e));
+    CERT_TRY(linear_in_y(&post[k], p1[k], vmap, e));
+    CERT_TRY(linear_in_y(&v2[k], vn[k], vmap, e));
+    CERT_TRY(linear_in_y(&post2[k], p2[k], vmap, e));
+  }
+  for (int k = 0; k < 2; k++) {
+    CERT_TRY(poly_init(&z0[k], nv, e));
+    CERT_TRY(poly_init(&zn[k], nv, e));
+  }
+  if (!end) {  // the stop's free gap u_i+ tau_s + a_n,i tau_s^2 / 2 (n's start at z_i = 0)
+    CERT_TRY(poly_mul(&zn[i], &post[i], &t2, e));
+    CERT_TRY(poly_axpy(&zn[i], 0.5 * an[i], &sq, e));
+  }
+  // V2(s) - V2(G1 e) over m's piece and V2(G1 e) - V2(n's end) over n's.
+  CERT_TRY(cert_jump_expr(&x, w, c, z0, v, post, &t1, am, NULL, e));
+  CERT_TRY(cert_jump_expr(&xb, w, c, zn, v2, post2, &t2, an, NULL, e));
+  CERT_TRY(sos_expr_axpy(&x, 1.0, &xb, e));
+  bool gens = false;
+  CERT_TRY(piece_generator_condition(prog, s, m, f, c, &x, vmap, NULL, NULL, &gens, count, e));
+  if (gens) goto done;
+  // The cone's exact rows, rounded (a larger or smaller domain only
+  // changes what CSDP is asked; the exact check decides on the exact cone).
+  int nr = 0, ng = 0;
+  if (!piece_through_form(s, m, f, xv, 0.0, Q3, L3, &nr)) {
+    st = zeno_fail(e, ZENO_ERR_SINGULAR, "", "a chain through an impact's exact solve is singular");
+    goto done;
+  }
+  for (int q = 0; q < nr && ng < PIECE_MAX_LIN; q++) {
+    const double row[3] = {mpq_get_d(L3[q * 3]), mpq_get_d(L3[q * 3 + 1]),
+                           mpq_get_d(L3[q * 3 + 2])};
+    CERT_TRY(linear_in_y(&g[ng++], row, vmap, e));
+  }
+  piece_drop_parallel_rows(g, &ng);
+  CERT_TRY(cert_products(g, &ng, 2, e));
+  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
+  CERT_TRY(sos_set_weights(prog, weights, e));
+  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
+  CERT_TRY(sos_set_weights(prog, NULL, e));
+done:
+  sos_expr_free(&x);
+  sos_expr_free(&xb);
+  cert_free_polys(z0, 2);
+  cert_free_polys(zn, 2);
+  cert_free_polys(v, 3);
+  cert_free_polys(post, 3);
+  cert_free_polys(v2, 3);
+  cert_free_polys(post2, 3);
+  cert_free_polys(g, PIECE_MAX_G);
+  poly_free(&t1);
+  poly_free(&t2);
+  poly_free(&sq);
+  for (int q = 0; q < PIECE_NX; q++) mpq_clear(xv[q]);
+  for (int q = 0; q < 9; q++) mpq_clear(Q3[q]);
+  for (int q = 0; q < PIECE_THROUGH_ROWS * 3; q++) mpq_clear(L3[q]);
+  return st;
+}
+
 zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const cert_mode *m,
                                   const sos_expr *w, double c, int *lref, int *nl, int *count,
                                   zeno_error *e) {
@@ -404,6 +468,10 @@ zeno_status cert_piece_conditions(sos_program *prog, const cert_system *s, const
   piece_face f[PIECE_MAX_FACES];
   const int nf = piece_faces(s, m, f);
   for (int k = 0; k < nf; k++) {
+    if (f[k].next) {  // through the impact into the next mode (certify_chain_impact.c)
+      CERT_TRY(piece_through_condition(prog, s, m, &f[k], w, c, count, e));
+      continue;
+    }
     if (f[k].chain) {
       if (*nl >= CERT_PIECE_MAX_CHAINS)
         return zeno_fail(e, ZENO_ERR_RANGE, "", "more than %d chains", CERT_PIECE_MAX_CHAINS);

@@ -61,6 +61,9 @@ typedef struct cert_program_outcome {
   bool pieces;
   /// Some decelerating slips are asked over their chains (with pieces).
   bool chains;
+  /// Some accelerating slips' pieces are asked through their impacts
+  /// (cert_piece_through_mode; with pieces).
+  bool through;
   /// The chains' S-procedure multipliers of their start gap
   /// (cert_piece_conditions' order), CSDP's, rounded.
   int nlambda;

@@ -80,6 +80,11 @@ typedef struct cert_system {
   /// asked over its chains (cert_piece_stop_mode), not pointwise; set by
   /// the program for its third attempt.
   bool chains;
+  /// With pieces: an accelerating slip's piece ending at a single impact
+  /// that the closed contact leaves is asked through that impact
+  /// (cert_piece_through_mode); set by the program where the others did
+  /// not certify.
+  bool through;
   /// The pieces' exact solves, kept over one system's programs
   /// (certify_piece.h; NULL: solved each time). Owned by whoever set it.
   struct cert_piece_cache *cache;
