@@ -227,9 +227,49 @@ static void qdd_of(const mode_n_dyn *d, const double *x, double qdd[3]) {
   }
 }
 
+/// The constrained contact accelerations fix the body (their rows in qdd
+/// have rank 3) when the determinant of their normalised Gram matrix is
+/// above this fraction of its scale: far above rounding of unit rows; a
+/// nearly dependent set takes the LPs, the safe path.
+#define MODE_N_FIXING_RTOL 1e-10
+
+// Whether the pattern's equalities fix qdd: every member of its force
+// family meets them (a_n of each closed contact, a_t of each sticking one,
+// as linear functions of qdd: W's columns), so qdd varies over the family
+// only in their rows' null space, which is {0} when they have rank 3. The
+// rows are taken in mass-weighted coordinates (qdd_k / sqrt(inv_mass_k)),
+// where every column has one unit, and normalised.
+static bool letters_fix_body(const mode_n_dyn *d, const unsigned char *letter) {
+  double G[3][3] = {{0}};
+  for (int i = 0; i < d->n; i++) {
+    const int rows = letter[i] == ZENO_LETTER_S ? 2 : letter[i] == ZENO_LETTER_F ? 0 : 1;
+    for (int r = 0; r < rows; r++) {
+      double v[3], norm = 0;
+      for (int k = 0; k < 3; k++) {
+        v[k] = d->W[k][2 * i + r] * sqrt(d->inv_mass[k]);
+        norm += v[k] * v[k];
+      }
+      if (!(norm > 0)) continue;
+      for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) G[j][k] += v[j] * v[k] / norm;
+    }
+  }
+  const double det = G[0][0] * (G[1][1] * G[2][2] - G[1][2] * G[2][1]) -
+                     G[0][1] * (G[1][0] * G[2][2] - G[1][2] * G[2][0]) +
+                     G[0][2] * (G[1][0] * G[2][1] - G[1][1] * G[2][0]);
+  const double scale = (G[0][0] + G[1][1] + G[2][2]) / 3;
+  return det > MODE_N_FIXING_RTOL * scale * scale * scale;
+}
+
 // The range of each qdd component over the pattern's forces (s fixed 0).
 static zeno_status qdd_range(mode_n_ctx *c, mode_n_solution *sol, zeno_error *e) {
   const mode_n_dyn *d = c->d;
+  if (letters_fix_body(d, sol->letter)) {  // one qdd: no LP needed
+    memcpy(sol->qdd_lo, sol->qdd, sizeof sol->qdd_lo);
+    memcpy(sol->qdd_hi, sol->qdd, sizeof sol->qdd_hi);
+    sol->unique = true;
+    return ZENO_OK;
+  }
   lp_problem *lp = &c->lp;
   lp->col_kind[c->m] = LP_FIXED;
   lp->col_lo[c->m] = lp->col_hi[c->m] = 0;
