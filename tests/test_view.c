@@ -410,8 +410,10 @@ static void test_rest_is_drawn_on_its_ghost(void **state) {
 // it, tilted, under Newton's law (e = 0.5) chatters (79 impacts, 4 Zeno
 // completions) and rests jammed between the wall and the right floor
 // corner (FSS). At rest its two closed, sticking contacts are drawn on
-// their ghosts in the colour of S, the lifted one in that of F; the word
-// spells three-letter impacts and ends with the completion and the rest.
+// their surfaces in the colour of S, the lifted one in that of F; the word
+// spells three-letter impacts and ends with the completion and the rest;
+// the chart has a lane per gap. Six floor points dropped flat: six lanes,
+// all closed at rest.
 static void test_box_in_a_corner_drawn(void **state) {
   (void)state;
   const char *const set[] = {"impact.law=newton", "impact.e=0.5",
@@ -446,10 +448,40 @@ static void test_box_in_a_corner_drawn(void **state) {
     if (!(fabs(off) < 0.5)) fail_msg("closed contact %d drawn %.3g px off its surface", i + 1, off);
   }
   check_body(&cv, &tf);
+  // The chart: a lane per contact's gap, at the start (0.015, 0.025,
+  // 0.005) by hand: n . (d + theta J p) for the pose (0.01, 0.02, 0.01).
+  assert_int_equal(view_chart_lanes(&run.scene), 3);
+  zeno_run_dir_row start;
+  view_run_state(&run, 0, &start);
+  const double gap0[3] = {0.015, 0.025, 0.005};
+  for (int i = 0; i < 3; i++)
+    assert_true(fabs(view_chart_value(&run.scene, &start, i) - gap0[i]) < 1e-15);
   char word[8192];
   view_run_word(&run, run.t_end, word, (int)sizeof word);
   assert_int_equal(strncmp(word, "FFF FFI FFF FIF", strlen("FFF FFI FFF FIF")), 0);
   assert_string_equal(word + strlen(word) - strlen("Z FPP FSS"), "Z FPP FSS");
+  view_canvas_destroy(&cv);
+  view_run_free(&run);
+  // Six floor points (the box's bottom), dropped flat: six lanes drawn,
+  // each its gap (0.2 at the start; all closed at rest).
+  s.contact_count = 6;
+  for (int i = 0; i < 6; i++) {
+    s.contacts[i] = s.contacts[0];
+    s.contacts[i].point[0] = -0.5 + i / 5.0;
+  }
+  s.load_angle = 0;
+  const double drop[3] = {0, 0.2, 0};
+  memcpy(s.initial_pose, drop, sizeof drop);
+  if (view_run_simulate(&run, &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  assert_int_equal(view_chart_lanes(&run.scene), 6);
+  canvas(&cv);
+  draw_at(&cv, &run, run.t_end, &info, &tf);
+  view_run_state(&run, 0, &start);
+  for (int i = 0; i < 6; i++) {
+    assert_true(fabs(view_chart_value(&run.scene, &start, i) - 0.2) < 1e-15);
+    assert_true(fabs(cv.chart_range[i] - 0.2) < 1e-15);  // the largest gap: the start's
+    assert_int_equal(info.state.mode.letter[i] == ZENO_LETTER_F, false);  // all closed at rest
+  }
   view_canvas_destroy(&cv);
   view_run_free(&run);
 }

@@ -4,8 +4,10 @@
 // mutex that serialises CSDP's static state.
 #include "sos/sdp_csdp.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,35 @@
 
 // sdp() keeps a static pointer (op_o.c): one call at a time per process.
 static pthread_mutex_t csdp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/// OpenBLAS's thread count (libblas.so.3 on Debian when libopenblas0 is
+/// installed, e.g. with python3-siconos): it splits its kernels, and so
+/// the order of their sums, over threads, and CSDP's answer at a marginal
+/// program then depends on the machine's thread count (measured: an
+/// Example 6 point certified over pieces with one thread, pointwise with
+/// two). CSDP runs with one BLAS thread, so that its answers depend on the
+/// program alone; the certificate's soundness never depended on it (the
+/// exact check). NULL with the reference BLAS, which has no threads.
+typedef void (*blas_set_threads)(int);
+typedef int (*blas_get_threads)(void);
+
+// One BLAS thread for CSDP; returns the count to restore (0: none to).
+static int blas_threads_pin(void) {
+  blas_set_threads set = (blas_set_threads)(uintptr_t)dlsym(RTLD_DEFAULT,
+                                                            "openblas_set_num_threads");
+  blas_get_threads get = (blas_get_threads)(uintptr_t)dlsym(RTLD_DEFAULT,
+                                                            "openblas_get_num_threads");
+  if (set == NULL || get == NULL) return 0;
+  const int before = get();
+  set(1);
+  return before;
+}
+
+static void blas_threads_restore(int before) {
+  blas_set_threads set = (blas_set_threads)(uintptr_t)dlsym(RTLD_DEFAULT,
+                                                            "openblas_set_num_threads");
+  if (before > 0 && set != NULL) set(before);
+}
 
 zeno_status sdp_init(ze_sdp *p, int nblocks, const int *block_size, const bool *block_diag,
                      int ncons, zeno_error *e) {
@@ -381,7 +412,9 @@ zeno_status sdp_solve(const ze_sdp *p, sdp_solution *s, zeno_error *e) {
   double *y = NULL;
   if (st == ZENO_OK) {
     pthread_mutex_lock(&csdp_lock);
+    const int blas_threads = blas_threads_pin();
     s->csdp_code = run_csdp(&q, p->max_iterations, &X, &y, &Z, &s->pobj, &s->dobj);
+    blas_threads_restore(blas_threads);
     pthread_mutex_unlock(&csdp_lock);
     if (s->csdp_code <= 3 && !extract(p, &q, X, y, s)) st = ZENO_ERR_NOMEM;
   } else if (st == ZENO_DONE) {

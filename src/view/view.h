@@ -217,6 +217,8 @@ zeno_status view_apply_impulse(view_run *run, view_play *play, const double poin
 /// Height of the text band at the top and of the strip chart [px].
 #define VIEW_OVERLAY_HEIGHT 66
 #define VIEW_CHART_HEIGHT 150
+/// Most lanes of the strip chart: a gap per contact.
+#define VIEW_CHART_LANES_MAX ZENO_MAX_CONTACTS
 /// The font (fonts-dejavu-core).
 #define VIEW_FONT_PATH "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 /// Font size [pt], and of the small font that text too wide for its place
@@ -275,14 +277,14 @@ typedef struct view_canvas {
   void (*text_hook)(void *user, const char *text, const SDL_Rect *box);
   void *text_user;
   // Cached strip chart: recomputed when the run, the warp or the size change.
-  SDL_Point *chart_points;  ///< 3 curves of chart_count points
+  SDL_Point *chart_points;  ///< view_chart_lanes() curves of chart_count points
   int chart_count;
   const view_run *chart_run;
   const void *chart_rows;
   size_t chart_row_count;
   int chart_run_number;
   bool chart_warp;
-  double chart_range[3];  ///< largest |z1|, |z2|, |x2| of the chart
+  double chart_range[VIEW_CHART_LANES_MAX];  ///< largest |value| of each lane
   // Cached Poincaré maps of the maps panel (view_maps.c), by geometry.
   enum { VIEW_MAPS_NONE, VIEW_MAPS_READY, VIEW_MAPS_FAILED } maps_state;
   unsigned long long maps_key;
@@ -402,6 +404,14 @@ extern const int VIEW_HELP_LINE_COUNT;
 
 /// Sets the renderer's draw colour.
 void view_set_colour(SDL_Renderer *renderer, view_rgb colour, Uint8 alpha);
+
+/// Lanes of the strip chart: q''s three coordinates for one and two
+/// contacts, one gap per contact for more (at most VIEW_CHART_LANES_MAX).
+int view_chart_lanes(const zeno_scene *scene);
+/// The value lane `lane` draws for a row: q''s coordinate, or for more than
+/// two contacts the gap of contact lane + 1 from the row's pose under the
+/// linearised kinematics of the ZOD [length].
+double view_chart_value(const zeno_scene *scene, const zeno_run_dir_row *row, int lane);
 
 /// Draws the strip chart of the run into the bottom band of the canvas
 /// (view_chart.c).

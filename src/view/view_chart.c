@@ -1,15 +1,17 @@
-// The strip chart under the scene: q' ((z1, z2, x2) for two contacts; for
-// more, the three coordinates the N-contact engine chose) against time (or
-// against the event count in Zeno warp), one lane each with its own scale,
-// event ticks, and the cursor at the display time.
+// The strip chart under the scene: q' ((z1, z2, x2) for two contacts,
+// (z1, x1, theta) for one), or for more contacts a lane per contact's gap,
+// against time (or against the event count in Zeno warp), one lane each
+// with its own scale, event ticks, and the cursor at the display time.
 #include <math.h>
 #include <stdio.h>
 
 #include "view/view.h"
 
 static const view_rgb CHART_AXIS = {120, 120, 120};
-/// Chart curves z1, z2, x2.
-static const view_rgb CURVE[3] = {{40, 90, 200}, {200, 50, 50}, {30, 150, 70}};
+/// Chart curves z1, z2, x2 (and, for more contacts, the gaps in turn).
+#define CURVE_COLOURS 6
+static const view_rgb CURVE[CURVE_COLOURS] = {{40, 90, 200},  {200, 50, 50},  {30, 150, 70},
+                                              {150, 60, 170}, {200, 120, 20}, {20, 140, 150}};
 
 /// What each lane holds: the state's zod (zeno_state.zod), (z1, z2, x2)
 /// with two contacts and (z1, x1, theta) with one.
@@ -29,23 +31,29 @@ static const lane_label ONE_CONTACT[3] = {{"z1", "z1: gap at the contact", false
 /// Room for a lane's meaning ("z16: gap at contact 16").
 #define MEANING_SIZE 64
 
+int view_chart_lanes(const zeno_scene *scene) {
+  return scene->contact_count > ZENO_PAIR_CONTACTS ? scene->contact_count : 3;
+}
+
+double view_chart_value(const zeno_scene *scene, const zeno_run_dir_row *row, int lane) {
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS) return row->zod[lane];
+  // The gap of contact `lane` under the ZOD (the linearised kinematics,
+  // as the rows' q' are): n . (d + theta J p) from the pose q = (d, theta).
+  const zeno_contact_def *c = &scene->contacts[lane];
+  const double n[2] = {-sin(c->surface_angle), cos(c->surface_angle)};
+  const double w[2] = {row->q[0] - row->q[2] * c->point[1], row->q[1] + row->q[2] * c->point[0]};
+  return n[0] * w[0] + n[1] * w[1];
+}
+
 // The label of lane k: the fixed ones for one and two contacts; for more,
-// q''s coordinate k as the N-contact engine chose it (zeno_scene_zod_names:
-// the gaps of the touching contacts first, then their slips).
+// the gap of contact k + 1.
 static lane_label lane_of(const zeno_scene *scene, int k, char name[ZENO_ZOD_NAME_SIZE],
                           char meaning[MEANING_SIZE]) {
   if (scene->contact_count <= ZENO_PAIR_CONTACTS)
     return (scene->contact_count == 1 ? ONE_CONTACT : TWO_CONTACTS)[k];
-  char names[3][ZENO_ZOD_NAME_SIZE];
-  if (zeno_scene_zod_names(scene, names, NULL) != ZENO_OK)
-    snprintf(names[k], ZENO_ZOD_NAME_SIZE, "q%d", k + 1);
-  snprintf(name, ZENO_ZOD_NAME_SIZE, "%s", names[k]);
-  const bool angle = name[0] == 't';
-  if (angle) snprintf(meaning, MEANING_SIZE, "th: tilt of the body");
-  else
-    snprintf(meaning, MEANING_SIZE, "%s: %s of contact %s%s", name, name[0] == 'z' ? "gap" : "slip",
-             name + 1, name[0] == 'z' ? "" : " along its surface");
-  const lane_label lab = {name, meaning, angle};
+  snprintf(name, ZENO_ZOD_NAME_SIZE, "z%d", (k + 1) % 100);
+  snprintf(meaning, MEANING_SIZE, "%s: gap at contact %d", name, (k + 1) % 100);
+  const lane_label lab = {name, meaning, false};
   return lab;
 }
 
@@ -93,16 +101,16 @@ static double chart_x(const chart_box *b, const view_run *run, bool warp, double
 /// VIEW_ZOOM_FLOOR of the body size: a curve of rounding stays flat).
 static void chart_fill(view_canvas *cv, const view_run *run, bool warp, const chart_box *b,
                        double *values) {
-  const int n = cv->chart_count;
+  const int n = cv->chart_count, lanes = view_chart_lanes(&run->scene);
   for (int c = 0; c < n; c++) {
     const double a = b->length * c / (n > 1 ? n - 1 : 1);
     zeno_run_dir_row st;
     view_run_state(run, warp ? view_warp_time(run, a) : a, &st);
-    for (int k = 0; k < 3; k++) values[k * n + c] = st.zod[k];
+    for (int k = 0; k < lanes; k++) values[k * n + c] = view_chart_value(&run->scene, &st, k);
   }
-  const double lane = (double)(b->y1 - b->y0) / 3;
+  const double lane = (double)(b->y1 - b->y0) / lanes;
   const double floor = VIEW_ZOOM_FLOOR * view_body_size(&run->scene);
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < lanes; k++) {
     double range = floor;
     for (int c = 0; c < n; c++) range = fmax(range, fabs(values[k * n + c]));
     cv->chart_range[k] = range;
@@ -127,8 +135,9 @@ static void chart_cache(view_canvas *cv, const view_run *run, const view_play *p
       cv->chart_warp == warp && cv->chart_count == n)
     return;
   SDL_free(cv->chart_points);
-  cv->chart_points = SDL_malloc(sizeof(SDL_Point) * 3 * (size_t)n);
-  double *values = SDL_malloc(sizeof(double) * 3 * (size_t)n);
+  const size_t lanes = (size_t)view_chart_lanes(&run->scene);
+  cv->chart_points = SDL_malloc(sizeof(SDL_Point) * lanes * (size_t)n);
+  double *values = SDL_malloc(sizeof(double) * lanes * (size_t)n);
   cv->chart_count = n;
   cv->chart_run = run;
   cv->chart_rows = run->data.rows;
@@ -158,15 +167,17 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
   const SDL_Rect frame = {b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1};
   view_set_colour(r, CHART_AXIS, 255);
   SDL_RenderDrawRect(r, &frame);
-  const double lane = (double)(b.y1 - b.y0) / 3;
+  const int lanes = view_chart_lanes(&run->scene);
+  const double lane = (double)(b.y1 - b.y0) / lanes;
   // The full model reports its coordinates divided by eps^2 (docs/model.md).
   const bool full = run->scene.model == ZENO_MODEL_FULL;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < lanes; k++) {
     const int mid = (int)lround(b.y0 + lane * (k + 0.5));
+    const view_rgb colour = CURVE[k % CURVE_COLOURS];
     view_set_colour(r, VIEW_GHOST, 255);
     SDL_RenderDrawLine(r, b.x0, mid, b.x1, mid);
     if (cv->chart_count > 0) {
-      view_set_colour(r, CURVE[k], 255);
+      view_set_colour(r, colour, 255);
       SDL_RenderDrawLines(r, cv->chart_points + k * cv->chart_count, cv->chart_count);
     }
     // Left column: the symbol and the lane's half range; in the lane,
@@ -174,14 +185,20 @@ void view_draw_chart(view_canvas *cv, const view_run *run, const view_play *play
     char lane_name[ZENO_ZOD_NAME_SIZE], meaning[MEANING_SIZE];
     const lane_label lane_k = lane_of(&run->scene, k, lane_name, meaning), *lab = &lane_k;
     char label[LABEL_SIZE];
-    view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, CHART_LEFT - CHART_LABEL_X, CURVE[k],
-                  lab->name);
-    snprintf(label, sizeof label, "\u00b1%.2g", cv->chart_range[k]);
-    view_text_fit_small(cv, CHART_LABEL_X, mid + 1, CHART_LEFT - CHART_LABEL_X, CURVE[k], label);
+    const int column = CHART_LEFT - CHART_LABEL_X;
+    if (lane >= VIEW_TEXT_LINE + VIEW_SMALL_LINE) {
+      view_text_fit(cv, CHART_LABEL_X, mid - VIEW_TEXT_LINE + 3, column, colour, lab->name);
+      snprintf(label, sizeof label, "\u00b1%.2g", cv->chart_range[k]);
+      view_text_fit_small(cv, CHART_LABEL_X, mid + 1, column, colour, label);
+    } else {  // many contacts: the symbol and the range on one small line
+      snprintf(label, sizeof label, "%s \u00b1%.2g", lab->name, cv->chart_range[k]);
+      view_text_fit_small(cv, CHART_LABEL_X, mid - VIEW_SMALL_LINE / 2, column, colour, label);
+    }
+    if (lane < VIEW_SMALL_LINE) continue;  // no room for the note
     snprintf(label, sizeof label, "%s [%s%s], lane \u00b1%.3g", lab->meaning,
              lab->angle ? "rad" : "length", full ? " / eps\u00b2" : "", cv->chart_range[k]);
     lane_note(cv, b.x0 + CHART_NOTE_INSET, (int)lround(b.y0 + lane * k) + 1,
-              b.x1 - b.x0 - 2 * CHART_NOTE_INSET, CURVE[k], label);
+              b.x1 - b.x0 - 2 * CHART_NOTE_INSET, colour, label);
   }
   for (size_t i = 0; i < run->data.event_count; i++) {
     const zeno_run_dir_event *e = &run->data.events[i];
