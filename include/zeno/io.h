@@ -354,6 +354,12 @@ ZENO_API zeno_status zeno_io_region_parse(const char *line, zeno_region_point *p
 ZENO_API zeno_status zeno_io_sweep_header(FILE *stream, const zeno_sweep_def *def,
                                           int contact_count, zeno_error *error);
 
+/// The same header for a scene of any contact count: q''s names by
+/// zeno_scene_zod_names() for more than two contacts ("z1,z2,z3" for a box
+/// in a corner).
+ZENO_API zeno_status zeno_io_sweep_header_of(FILE *stream, const zeno_sweep_def *def,
+                                             const zeno_scene *scene, zeno_error *error);
+
 /// Writes one point as a row under that header (outcome by name, zeno 0/1,
 /// NaN as an empty field). A point that was not simulated has every field
 /// but ix, iy, the axis values and its error empty.

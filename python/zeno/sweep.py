@@ -17,7 +17,8 @@ from .scene import Scene
 
 __all__ = ["Sweep", "sweep"]
 
-# The columns of q' at the end in sweep.csv, by contact count.
+# The columns of q' at the end in sweep.csv, by contact count (for more
+# than two contacts the N-contact engine's names, zeno_scene_zod_names()).
 _Q_COLUMNS = {1: ("z1", "x1", "zod_theta"), 2: ("z1", "z2", "x2")}
 _BASIN = ("basin_inner", "basin_outer", "basin_width", "basin_returns", "basin_transitions")
 # The program's bounds of --basin-tol (the whole of epsilon's range) and
@@ -47,7 +48,7 @@ class Sweep:
         self.scene = scene
         self.x, self.y, self.x_path, self.y_path = d["x"], d["y"], d["x_path"], d["y_path"]
         self.threads, self.basin = d["threads"], basin
-        self.q_columns = _Q_COLUMNS[scene.contact_count]
+        self.q_columns = _Q_COLUMNS.get(scene.contact_count) or _zeno.zod_names(scene)
         for name in self.FIELDS:
             setattr(self, name, d.get(name))
         bad = ~self.ok

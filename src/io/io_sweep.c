@@ -41,14 +41,31 @@ static const char *const COLUMN_NAMES[SWEEP_COLUMNS + SWEEP_BASIN_COLUMNS] = {"i
 
 static bool with_basin(const zeno_sweep_def *d) { return d && d->basin.count > 0; }
 
-zeno_status zeno_io_sweep_header(FILE *f, const zeno_sweep_def *d, int contact_count,
-                                 zeno_error *error) {
-  if (f == NULL || d == NULL) return io_no_stream(error);
+static void sweep_header(FILE *f, const zeno_sweep_def *d, const char *zod) {
   fprintf(f, "ix,iy,%s,%s,outcome,t,events,impacts,zeno,zeno_time,%s,energy_gains,%serror\n",
-          d->x.path, d->y.path, contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2",
+          d->x.path, d->y.path, zod,
           with_basin(d) ? "basin_inner,basin_outer,basin_width,basin_returns,"
                           "basin_transitions,"
                         : "");
+}
+
+zeno_status zeno_io_sweep_header(FILE *f, const zeno_sweep_def *d, int contact_count,
+                                 zeno_error *error) {
+  if (f == NULL || d == NULL) return io_no_stream(error);
+  sweep_header(f, d, contact_count == 1 ? "z1,x1,zod_theta" : "z1,z2,x2");
+  return io_stream_status(f, error);
+}
+
+zeno_status zeno_io_sweep_header_of(FILE *f, const zeno_sweep_def *d, const zeno_scene *scene,
+                                    zeno_error *error) {
+  if (f == NULL || d == NULL || scene == NULL) return io_no_stream(error);
+  if (scene->contact_count <= ZENO_PAIR_CONTACTS)
+    return zeno_io_sweep_header(f, d, scene->contact_count, error);
+  char names[3][ZENO_ZOD_NAME_SIZE], zod[3 * ZENO_ZOD_NAME_SIZE + 2];
+  const zeno_status st = zeno_scene_zod_names(scene, names, error);
+  if (st != ZENO_OK) return st;
+  snprintf(zod, sizeof zod, "%s,%s,%s", names[0], names[1], names[2]);
+  sweep_header(f, d, zod);
   return io_stream_status(f, error);
 }
 

@@ -154,6 +154,10 @@ SWEEPS = [
     # One contact: the columns z1, x1, zod_theta; Zeno completions.
     ("bouncing-ball.yaml", ("initial.velocity.0", -1, 1, 2), ("initial.velocity.1", 0, 1, 2),
      {}, []),
+    # Three contacts (the N-contact engine): the columns q' as it names it,
+    # z1, z2, z3 for the box in a corner.
+    ("box-in-a-corner.yaml", ("initial.pose.0", 0.005, 0.015, 3),
+     ("initial.pose.1", 0.01, 0.03, 2), {}, []),
 ]
 
 
@@ -205,6 +209,16 @@ def test_sweep_equals_the_programs_table(tmp_path, name, x, y, options, args):
     summary = json.loads((tmp_path / "summary.json").read_text())
     for key, value in s.summary().items():
         assert summary[key] == value, key
+
+
+def test_sweep_of_three_contacts():
+    # Let go off its corner, the box rests in it at every point, jammed
+    # between the wall and the right floor corner (z2 = z3 = 0).
+    s = zeno.sweep(load("box-in-a-corner.yaml"), x=("initial.pose.0", 0.005, 0.015, 3),
+                   y="initial.pose.1=0.01:0.03:3", threads=1)
+    assert s.q_columns == ("z1", "z2", "z3")
+    assert s.ok.all() and (s.outcome == "rest").all()
+    assert (s.final_zod[..., 0] > 0).all() and (s.final_zod[..., 1:] == 0).all()
 
 
 def test_sweep_example2_rests_everywhere():

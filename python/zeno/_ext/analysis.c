@@ -131,6 +131,18 @@ PyObject *ext_scene_warnings(PyObject *module, PyObject *args) {
   return list;
 }
 
+PyObject *ext_zod_names(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *scene_object;
+  if (!PyArg_ParseTuple(args, "O", &scene_object)) return NULL;
+  const zeno_scene *scene = ext_scene_of(scene_object);
+  if (scene == NULL) return NULL;
+  char names[3][ZENO_ZOD_NAME_SIZE];
+  zeno_error e;
+  if (zeno_scene_zod_names(scene, names, &e) != ZENO_OK) return ext_raise(&e, EXT_CALL);
+  return Py_BuildValue("(sss)", names[0], names[1], names[2]);
+}
+
 /* ---- the maps R and G -------------------------------------------------------------- */
 
 static PyObject *fixed_points(const zeno_maps *m) {

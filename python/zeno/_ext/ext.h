@@ -179,6 +179,7 @@ PyObject *ext_check(PyObject *module, PyObject *args);
 PyObject *ext_contact_set_json(PyObject *module, PyObject *args);
 /// scene_warnings(scene) -> [(kind, key, message)]: zeno_scene_warnings().
 PyObject *ext_scene_warnings(PyObject *module, PyObject *args);
+PyObject *ext_zod_names(PyObject *module, PyObject *args);
 PyObject *ext_maps(PyObject *module, PyObject *args);
 PyObject *ext_analyze(PyObject *module, PyObject *args);
 PyObject *ext_regions(PyObject *module, PyObject *args, PyObject *kwargs);

@@ -176,6 +176,8 @@ static PyMethodDef METHODS[] = {
      "contact_set_json(scene) -> str: zeno_contact_set_check() as `zeno check --json`."},
     {"scene_warnings", ext_scene_warnings, METH_VARARGS,
      "scene_warnings(scene) -> list of (kind, key, message): zeno_scene_warnings()."},
+    {"zod_names", ext_zod_names, METH_VARARGS,
+     "zod_names(scene) -> (str, str, str): zeno_scene_zod_names()."},
     {"maps", ext_maps, METH_VARARGS, "maps(scene, samples) -> dict: zeno_maps_compute()."},
     {"analyze", ext_analyze, METH_VARARGS,
      "analyze(scene, samples, partition) -> dict: zeno_analyze()."},

@@ -224,7 +224,7 @@ static void settings_text(const sweep_options *o, char *out, size_t size) {
 
 static void table_header(FILE *f, const grid_command *c, const zeno_scene *scene) {
   const sweep *w = c->context;
-  zeno_io_sweep_header(f, &w->o->def, scene->contact_count, NULL);
+  zeno_io_sweep_header_of(f, &w->o->def, scene, NULL);
 }
 
 typedef struct tally {
