@@ -260,11 +260,57 @@ static zeno_status solve_family(const impact_n_dyn *dn, const impact_n_input *in
   return ZENO_OK;
 }
 
+/// A redundant candidate whose letters fix the body well (their Gram
+/// determinant at least this fraction of its scale: a condition number of
+/// tens) is refused before its LP when its one velocity after misses a
+/// target, drives a touching free contact in, or slips against its letter
+/// by more than this many velocity zeros: the LP's velocity bands (one zero
+/// wide) cannot move a well-conditioned qdot+ that far, so the LP would
+/// find it infeasible too.
+#define IMPACT_N_PRECHECK_RTOL 1e-3
+#define IMPACT_N_PRECHECK_ZEROS 1e3
+
+// Whether the candidate is refused by its velocities alone (see above).
+static bool refused_by_velocities(const impact_n_dyn *dn, const impact_n_input *in,
+                                  const double b[MAXV], const unsigned char *letter) {
+  const mode_n_dyn *d = dn->d;
+  if (!mode_n_letters_fix_body(d, letter, IMPACT_N_PRECHECK_RTOL)) return false;
+  int cols[MAXV] = {0}, m = 0;
+  double target[MAXV] = {0}, qd[3];
+  for (int i = 0; i < d->n; i++) {
+    if (letter[i] == ZENO_LETTER_F) continue;
+    cols[m] = 2 * i;
+    target[m++] = in->v[2 * i] - b[2 * i];  // -e v_n at an impacting contact, else 0
+    if (letter[i] == ZENO_LETTER_S) {
+      cols[m] = 2 * i + 1;
+      target[m++] = 0;
+    }
+  }
+  memcpy(qd, in->qd, sizeof qd);
+  contact_n_correct(d, cols, m, target, qd);
+  const double far = IMPACT_N_PRECHECK_ZEROS * in->tol_v;
+  for (int r = 0; r < m; r++) {
+    const int a = cols[r];
+    const double v = d->W[0][a] * qd[0] + d->W[1][a] * qd[1] + d->W[2][a] * qd[2];
+    if (fabs(v - target[r]) > far) return true;  // the targets contradict each other
+  }
+  for (int i = 0; i < d->n; i++) {
+    const double vn = d->W[0][2 * i] * qd[0] + d->W[1][2 * i] * qd[1] + d->W[2][2 * i] * qd[2];
+    const double vt = d->W[0][2 * i + 1] * qd[0] + d->W[1][2 * i + 1] * qd[1] +
+                      d->W[2][2 * i + 1] * qd[2];
+    if (letter[i] == ZENO_LETTER_F && in->touching[i] && vn < -far) return true;
+    if (letter[i] == ZENO_LETTER_P && vt < -far) return true;
+    if (letter[i] == ZENO_LETTER_N && vt > far) return true;
+  }
+  return false;
+}
+
 static zeno_status try_candidate(const impact_n_dyn *dn, const impact_n_input *in,
                                  const double b[MAXV], const candidate *c, double x[MAXV], bool *ok,
                                  bool *family, zeno_error *e) {
   *ok = false;
   *family = !mode_n_letter_solve(dn->d->n, &dn->D[0][0], b, dn->d->mu, c->letter, x);
+  if (*family && refused_by_velocities(dn, in, b, c->letter)) return ZENO_OK;
   if (*family) {
     const zeno_status st = solve_family(dn, in, b, c, x, ok, e);
     if (st != ZENO_OK || !*ok) return st;

@@ -233,13 +233,13 @@ static void qdd_of(const mode_n_dyn *d, const double *x, double qdd[3]) {
 /// nearly dependent set takes the LPs, the safe path.
 #define MODE_N_FIXING_RTOL 1e-10
 
-// Whether the pattern's equalities fix qdd: every member of its force
+// Whether the pattern's equalities fix qdd (mode_n.h): every member of its force
 // family meets them (a_n of each closed contact, a_t of each sticking one,
 // as linear functions of qdd: W's columns), so qdd varies over the family
 // only in their rows' null space, which is {0} when they have rank 3. The
 // rows are taken in mass-weighted coordinates (qdd_k / sqrt(inv_mass_k)),
 // where every column has one unit, and normalised.
-static bool letters_fix_body(const mode_n_dyn *d, const unsigned char *letter) {
+bool mode_n_letters_fix_body(const mode_n_dyn *d, const unsigned char *letter, double rtol) {
   double G[3][3] = {{0}};
   for (int i = 0; i < d->n; i++) {
     const int rows = letter[i] == ZENO_LETTER_S ? 2 : letter[i] == ZENO_LETTER_F ? 0 : 1;
@@ -258,13 +258,13 @@ static bool letters_fix_body(const mode_n_dyn *d, const unsigned char *letter) {
                      G[0][1] * (G[1][0] * G[2][2] - G[1][2] * G[2][0]) +
                      G[0][2] * (G[1][0] * G[2][1] - G[1][1] * G[2][0]);
   const double scale = (G[0][0] + G[1][1] + G[2][2]) / 3;
-  return det > MODE_N_FIXING_RTOL * scale * scale * scale;
+  return det > rtol * scale * scale * scale;
 }
 
 // The range of each qdd component over the pattern's forces (s fixed 0).
 static zeno_status qdd_range(mode_n_ctx *c, mode_n_solution *sol, zeno_error *e) {
   const mode_n_dyn *d = c->d;
-  if (letters_fix_body(d, sol->letter)) {  // one qdd: no LP needed
+  if (mode_n_letters_fix_body(d, sol->letter, MODE_N_FIXING_RTOL)) {  // one qdd: no LP needed
     memcpy(sol->qdd_lo, sol->qdd, sizeof sol->qdd_lo);
     memcpy(sol->qdd_hi, sol->qdd, sizeof sol->qdd_hi);
     sol->unique = true;

@@ -91,4 +91,11 @@ bool mode_n_letter_solve(int n, const double *D, const double *b, const double *
 zeno_status mode_n_enumerate(const mode_n_dyn *d, const mode_n_class *cls, const mode_tol *tol,
                              mode_n_solution *out, int capacity, int *count, zeno_error *e);
 
+/// Whether the letters' rows (a closed contact's normal, a sticking one's
+/// tangent too: columns of W, as functions of qdd or qdot) fix the body:
+/// their mass-weighted, normalised Gram matrix has a determinant above
+/// rtol times its scale (rank 3, conditioned to rtol). Then the pattern's
+/// acceleration, or an impact candidate's velocity after, is unique.
+bool mode_n_letters_fix_body(const mode_n_dyn *d, const unsigned char *letter, double rtol);
+
 #endif
