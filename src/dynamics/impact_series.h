@@ -18,6 +18,10 @@
 #define SERIES_RATIO_PERIODS 3
 /// Longest period searched, in impacts.
 #define SERIES_MAX_PERIOD 8
+/// Impacts a loop remembers for Zeno detection: ratio_periods + 2 periods
+/// of the longest period searched, with room to spare (the simulator's
+/// settings are checked against it).
+#define SERIES_RING 256
 /// The seed of a step's signature, the hash of the mode word's tokens since
 /// the previous impact (any fixed value serves: signatures are compared,
 /// never decoded).

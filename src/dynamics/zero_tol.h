@@ -17,6 +17,17 @@
 /// event.
 #define ZERO_TOL_TIME_RTOL 1e-9
 
+/// A gap within this fraction of the initial contact coordinates is zero
+/// (touching at the start): rounding of the pose -> q' conversion is a few
+/// ulps.
+#define ZERO_TOL_START_GAP_RTOL 1e-12
+/// A terminal mode (flow_segment_end()) escapes no later than a coordinate
+/// starting from rest at this fraction of the acceleration scale would: a
+/// billion times above rounding of the accelerations (1e-16), whose drift
+/// reaches the radius some thousand times later still; a real motion this
+/// slow runs to the time limit as before.
+#define ZERO_TOL_TERMINAL_ACCEL_RTOL 1e-9
+
 /// The zeros of one segment of a hybrid loop.
 typedef struct zero_tol {
   double v;        ///< zero velocity [length/time]

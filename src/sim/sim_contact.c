@@ -37,6 +37,18 @@ void sim_mode_rates(const zeno_sim *s, const mode_solution *sol, double qddp[3])
   if (s->km.n == 2 && sol->mode.letter[1] == ZENO_LETTER_S) qddp[2] = 0;
 }
 
+void sim_state_contacts(zeno_state *st, int n, const double *c, const double *cd,
+                        const double *force) {
+  for (int i = 0; i < n; i++) {
+    st->gap[i] = c[2 * i];
+    st->gap_rate[i] = cd[2 * i];
+    st->slip[i] = c[2 * i + 1];
+    st->slip_rate[i] = cd[2 * i + 1];
+    st->force[i][0] = force[2 * i];
+    st->force[i][1] = force[2 * i + 1];
+  }
+}
+
 void sim_fill_state(const zeno_sim *s, double t, const double q[3], const double qd[3],
                     const mode_solution *sol, zeno_state *st) {
   memset(st, 0, sizeof *st);
@@ -50,14 +62,7 @@ void sim_fill_state(const zeno_sim *s, double t, const double q[3], const double
   memcpy(force, sol->force, sizeof force);
   if (sim_is_full(s) && !cvode_mode_accel(&s->km, sol->mode, q, qd, qdd, force))
     memset(force, 0, sizeof force);
-  for (int i = 0; i < s->km.n; i++) {
-    st->gap[i] = c[2 * i];
-    st->gap_rate[i] = cd[2 * i];
-    st->slip[i] = c[2 * i + 1];
-    st->slip_rate[i] = cd[2 * i + 1];
-    st->force[i][0] = force[2 * i];
-    st->force[i][1] = force[2 * i + 1];
-  }
+  sim_state_contacts(st, s->km.n, c, cd, force);
   if (sim_is_full(s)) {
     // Scaled ZOD coordinates: divided by eps^2 (positions) and eps (rates).
     const int col[3] = {0, s->km.n == 2 ? 2 : 1, s->km.n == 2 ? 3 : -1};

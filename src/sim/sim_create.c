@@ -44,13 +44,6 @@ zeno_sim_def zeno_sim_def_default(void) {
   return d;
 }
 
-/// A terminal mode (flow_segment_end()) escapes no later than a coordinate
-/// starting from rest at this fraction of the acceleration scale would: a
-/// billion times above rounding of the accelerations (1e-16), whose drift
-/// reaches the radius some thousand times later still; a real motion this
-/// slow runs to the time limit as before.
-#define SIM_TERMINAL_ACCEL_RTOL 1e-9
-
 /* ---------- creation ---------- */
 
 // A contact touches at the start when its gap is zero to rounding of the
@@ -60,7 +53,7 @@ double sim_start_gap_tol(const zeno_sim *s) {
   const double zero[3] = {0, 0, 0};
   sim_contacts(s, s->run.q, zero, c, cd);
   for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
-  return SIM_START_GAP_RTOL * scale;
+  return ZERO_TOL_START_GAP_RTOL * scale;
 }
 
 zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno_error *error) {
@@ -76,13 +69,13 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
       !(d.full_ratio_rtol > 0 && d.full_ratio_rtol < 1e-1) ||
       !(d.diverge_rtol > 0 && d.diverge_rtol < 1e-1) || !(d.tie_rtol >= 0 && d.tie_rtol < 1) ||
       d.ratio_periods < 1 || d.max_period < 1 ||
-      d.max_period * (d.ratio_periods + 2) + 1 > SIM_RING) {
+      d.max_period * (d.ratio_periods + 2) + 1 > SERIES_RING) {
     zeno_fail(error, ZENO_ERR_RANGE, "sim_def",
               "tolerances must lie in (0, 1e-2) (ratio_rtol, full_ratio_rtol "
               "and diverge_rtol in (0, 0.1), tie_rtol in [0, 1)), "
               "ratio_periods >= 1 and 1 <= max_period with "
               "max_period * (ratio_periods + 2) < %d",
-              SIM_RING);
+              SERIES_RING);
     return NULL;
   }
   zeno_sim *s = malloc(sizeof *s);
@@ -112,7 +105,7 @@ zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def, zeno
   if (!(s->scene.escape_radius > 0))
     s->scene.escape_radius = ZENO_ESCAPE_RADIUS_SCALES * s->km.length_scale;
   s->escape_horizon =
-      sqrt(2 * s->scene.escape_radius / (SIM_TERMINAL_ACCEL_RTOL * s->km.accel_scale));
+      sqrt(2 * s->scene.escape_radius / (ZERO_TOL_TERMINAL_ACCEL_RTOL * s->km.accel_scale));
   const double bias[4] = {0, 0, 0, 0};
   contact_dyn_build(&s->dyn, s->km.n, s->km.W0, s->km.inv_mass, s->km.h, bias, s->km.mu);
   const bool scaled = scene->initial_kind == ZENO_INITIAL_ZOD;
@@ -199,7 +192,7 @@ zeno_status zeno_sim_restart(zeno_sim *s, const double qp[3], const double qdp[3
     kinematics_zod_prime_contacts(&s->km, q, qd, c, cd);
     for (int a = 0; a < 2 * s->km.n; a++) scale = fmax(scale, fabs(c[a]));
     for (int i = 0; i < s->km.n; i++)
-      if (c[2 * i] < -SIM_START_GAP_RTOL * scale)
+      if (c[2 * i] < -ZERO_TOL_START_GAP_RTOL * scale)
         return zeno_fail(error, ZENO_ERR_RANGE, "initial",
                          "the restart state penetrates the surface at contact %d: gap %g "
                          "(need gap >= 0)",

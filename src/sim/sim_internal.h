@@ -22,17 +22,10 @@
 #include "zeno/impact_law.h"
 #include "zeno/sim.h"
 
-/// Impacts remembered for Zeno detection: enough for ratio_periods + 2
-/// periods of the longest period searched.
-#define SIM_RING 256
 /// Completed sequences remembered for second-order detection (sim_zeno.c):
 /// ratio_periods + 2 periods of SIM_CHAIN_MAX_PERIOD at the default
 /// ratio_periods (3), with room to spare.
 #define SIM_CHAIN 32
-
-/// A gap within this fraction of the initial contact coordinates is zero:
-/// rounding of the pose -> q' conversion is a few ulps.
-#define SIM_START_GAP_RTOL 1e-12
 
 /// A scene of more than two contacts: the N-contact engine's run behind
 /// the simulator (sim_multi.c).
@@ -139,7 +132,7 @@ typedef struct sim_zeno {
 /// (they are large, and cycles of the Poincaré maps run thousands of times).
 typedef struct sim_records {
   /// Impacts of the current sequence.
-  impact_record ring[SIM_RING];
+  impact_record ring[SERIES_RING];
   /// The chain's completions (t, the state after closing, the first impact
   /// speed of the sequence, the contacts it touched).
   impact_record chain[SIM_CHAIN];
@@ -155,7 +148,7 @@ struct zeno_sim {
   scene_units units;      ///< of user_scene
   zeno_sim_def def;
   /// The latest escape of a terminal mode [time] (flow_segment_end()):
-  /// from rest at SIM_TERMINAL_ACCEL_RTOL of the acceleration scale, a
+  /// from rest at ZERO_TOL_TERMINAL_ACCEL_RTOL of the acceleration scale, a
   /// coordinate reaches the escape radius then; later ones are drift.
   double escape_horizon;
   kinematics_model km;
@@ -191,6 +184,11 @@ void sim_contacts(const zeno_sim *s, const double q[3], const double qd[3], doub
 /// Gaps within this tolerance of zero touch at the start: rounding of the
 /// initial state's conversion to the model's coordinates (sim_create.c).
 double sim_start_gap_tol(const zeno_sim *s);
+
+/// A state's contact fields (gap, slip, their rates, forces) of n
+/// contacts from their coordinates (z_i, x_i), rates and forces, 2n each.
+void sim_state_contacts(zeno_state *st, int n, const double *c, const double *cd,
+                        const double *force);
 
 /* More than two contacts (sim_multi.c): the public calls hand over to these. */
 /// Makes s->multi and its run from the scene (in its own units); ZENO_ERR_UNSUPPORTED for

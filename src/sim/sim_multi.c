@@ -102,14 +102,7 @@ static void fill_state(const sim_multi *mu, double t, const double qp[3], const 
   simn_to_gen(m, qdp, st->qdot);
   double c[MAXV], cd[MAXV];
   simn_contacts(m, qp, qdp, c, cd);
-  for (int i = 0; i < m->n; i++) {
-    st->gap[i] = c[2 * i];
-    st->gap_rate[i] = cd[2 * i];
-    st->slip[i] = c[2 * i + 1];
-    st->slip_rate[i] = cd[2 * i + 1];
-    st->force[i][0] = force[2 * i];
-    st->force[i][1] = force[2 * i + 1];
-  }
+  sim_state_contacts(st, m->n, c, cd, force);
   memcpy(st->zod, qp, sizeof st->zod);
   memcpy(st->zod_rate, qdp, sizeof st->zod_rate);
   st->mode = mode;
@@ -338,7 +331,7 @@ static zeno_status start_run(zeno_sim *s, zeno_error *e) {
   simn_contacts(&mu->model, qp, qdp, c, cd);
   for (int a = 0; a < 2 * mu->model.n; a++) scale = fmax(scale, fabs(c[a]));
   for (int i = 0; i < mu->model.n; i++)
-    if (c[2 * i] < -SIM_START_GAP_RTOL * scale) {
+    if (c[2 * i] < -ZERO_TOL_START_GAP_RTOL * scale) {
       simn_destroy(run);
       return zeno_fail(e, ZENO_ERR_RANGE, "initial",
                        "initial state penetrates the surface at contact %d: gap %g "

@@ -288,7 +288,7 @@ static void floor_tail(zeno_sim *s, rview v) {
 // The current state as the newest record of the sequence's ring, written
 // in place (a run records every impact): every field set.
 static void record_now(zeno_sim *s, double speed, unsigned touched) {
-  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SIM_RING);
+  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SERIES_RING);
   r->t = s->run.t;
   r->signature = s->run.signature;
   r->speed = speed;

@@ -53,7 +53,7 @@ static zeno_status emit_start(simn *s, simn_event *ev, zeno_error *e) {
   double scale = 0;
   for (int a = 0; a < 2 * s->m.n; a++) scale = fmax(scale, fabs(c[a]));
   bool touching[MAXC] = {false};
-  for (int i = 0; i < s->m.n; i++) touching[i] = fabs(c[2 * i]) <= SIMN_START_GAP_RTOL * scale;
+  for (int i = 0; i < s->m.n; i++) touching[i] = fabs(c[2 * i]) <= ZERO_TOL_START_GAP_RTOL * scale;
   mode_n_class cls;
   simn_classify(s, touching, tol.v, &cls);
   memset(&s->sol, 0, sizeof s->sol);
@@ -360,7 +360,8 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
   s->def = *def;
   s->escape_radius = def->escape_radius > 0 ? def->escape_radius
                                             : ZENO_ESCAPE_RADIUS_SCALES * m->length_scale;
-  s->escape_horizon = sqrt(2 * s->escape_radius / (SIMN_TERMINAL_ACCEL_RTOL * s->m.accel_scale));
+  s->escape_horizon =
+      sqrt(2 * s->escape_radius / (ZERO_TOL_TERMINAL_ACCEL_RTOL * s->m.accel_scale));
   memcpy(s->q, qp0, sizeof s->q);
   memcpy(s->qd, qdp0, sizeof s->qd);
   s->signature = SERIES_SIGNATURE_SEED;

@@ -16,12 +16,6 @@
 #define MAXC SIMN_MAX_CONTACTS
 #define MAXV (2 * SIMN_MAX_CONTACTS)
 
-/// A terminal mode's escape counts from rest at this fraction of the
-/// acceleration scale (sim_create.c's SIM_TERMINAL_ACCEL_RTOL).
-#define SIMN_TERMINAL_ACCEL_RTOL 1e-9
-/// Gaps within this fraction of the state's contact coordinates touch at
-/// the start (sim_create.c's SIM_START_GAP_RTOL).
-#define SIMN_START_GAP_RTOL 1e-12
 /// Guard crossings of one segment at most: a gap or a slip per contact and
 /// two escapes per contact coordinate.
 #define SIMN_MAX_CROSSINGS (5 * MAXC)
@@ -41,14 +35,10 @@ typedef struct simn_choice {
   mode_n_solution first, last;
 } simn_choice;
 
-/// Impacts remembered for Zeno detection: SERIES_RATIO_PERIODS + 2 periods
-/// of the longest period searched, with room (sim_internal.h's SIM_RING).
-#define SIMN_RING 256
-
 /// Zeno detection and completion (simn_zeno.c): the current sequence of
 /// impacts and a pending completion.
 typedef struct simn_zeno {
-  impact_record ring[SIMN_RING];
+  impact_record ring[SERIES_RING];
   int ring_len;
   long seq_impacts;
   double seq_first_speed, seq_first_t;

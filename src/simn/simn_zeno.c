@@ -44,12 +44,12 @@
 /// Classify-and-enforce passes on the closed state (sim_zeno_close.c's).
 #define SIMN_RECLASSIFY_PASSES 3
 
-static rview impacts_of(const simn *s) { return (rview){s->zeno.ring, s->zeno.ring_len}; }
-static const impact_record *rec(const simn *s, int back) { return at(impacts_of(s), back); }
+static rview sequence_view(const simn *s) { return (rview){s->zeno.ring, s->zeno.ring_len}; }
+static const impact_record *rec(const simn *s, int back) { return at(sequence_view(s), back); }
 
 static impact_record *ring_next(simn *s) {
-  if (s->zeno.ring_len == SIMN_RING) {
-    memmove(s->zeno.ring, s->zeno.ring + 1, (SIMN_RING - 1) * sizeof *s->zeno.ring);
+  if (s->zeno.ring_len == SERIES_RING) {
+    memmove(s->zeno.ring, s->zeno.ring + 1, (SERIES_RING - 1) * sizeof *s->zeno.ring);
     s->zeno.ring_len--;
   }
   return &s->zeno.ring[s->zeno.ring_len++];
@@ -115,7 +115,7 @@ static bool limit_keeps_others_open(const simn *s) {
 
 static void extrapolate(simn *s, int p, double r) {
   const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  series_geometric_advance(impacts_of(s), p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q,
+  series_geometric_advance(sequence_view(s), p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q,
                            s->zeno.pending_qd);
   unsigned touched = 0;
   for (int k = 0; k < p; k++) touched |= rec(s, k)->touched;
@@ -134,7 +134,7 @@ static bool tail_negligible(const simn *s, int p) {
 
 // The contact velocity direction at the phase point repeats from period to
 // period (a fixed point of the return map).
-static bool direction_settled(const simn *s, int p, double rtol) {
+static bool simn_direction_settled(const simn *s, int p, double rtol) {
   double c[MAXV], va[MAXV], vb[MAXV];
   simn_contacts(&s->m, rec(s, 0)->q, rec(s, 0)->qd, c, va);
   simn_contacts(&s->m, rec(s, p)->q, rec(s, p)->qd, c, vb);
@@ -173,7 +173,7 @@ bool simn_zeno_floor_approach(simn *s, double speed, unsigned touched) {
 
 void simn_zeno_detect(simn *s) {
   const int K = SERIES_RATIO_PERIODS + 1;
-  const rview v = impacts_of(s);
+  const rview v = sequence_view(s);
   for (int p = 1; p <= SERIES_MAX_PERIOD; p++) {
     if (v.len < K * p + 1) break;
     if (!series_periodic(v, p, K)) continue;
@@ -187,7 +187,7 @@ void simn_zeno_detect(simn *s) {
       s->zeno.pending = holds && s->zeno.pending_t <= s->def.t_end && tail_negligible(s, p);
       return;
     }
-    if (r0 > 1 + SERIES_RATIO_RTOL && direction_settled(s, p, SERIES_RATIO_RTOL)) {
+    if (r0 > 1 + SERIES_RATIO_RTOL && simn_direction_settled(s, p, SERIES_RATIO_RTOL)) {
       simn_end_with(s, ZENO_OUTCOME_DIVERGING, ZENO_GUARD_NONE);
       return;
     }
