@@ -93,7 +93,9 @@ typedef struct zeno_event {
   zeno_outcome outcome;  ///< END: how the run ended; otherwise RUNNING
   /// END(solver-failure): the integrator's flag name, e.g. "CV_TOO_MUCH_WORK"
   char solver_flag[48];
-  size_t consistent_count;               ///< END(ambiguous): number of consistent modes
+  /// END(ambiguous): number of consistent modes listed (for more than two
+  /// contacts the first ZENO_MAX_MODES in preference order)
+  size_t consistent_count;
   zeno_mode consistent[ZENO_MAX_MODES];  ///< END(ambiguous): the consistent modes
   /// END(inconsistent): the proof. For each mode code c (the zeno_mode of
   /// letters c % 4 and c / 4), the zeno_refusal of that mode by Table 1 at

@@ -208,7 +208,9 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
   if (in->outcome == ZENO_OUTCOME_AMBIGUOUS) {
     const int listed = in->consistent_count < ZENO_MAX_MODES ? in->consistent_count
                                                              : ZENO_MAX_MODES;
-    ev->consistent_count = (size_t)in->consistent_count;
+    // The first ZENO_MAX_MODES in preference order: the record's list (a
+    // count beyond it would send readers past the array).
+    ev->consistent_count = (size_t)listed;
     for (int k = 0; k < listed; k++) ev->consistent[k] = mode_of(in->consistent[k]);
   }
 }
