@@ -8,6 +8,8 @@
 //    the bounces' limit, the energy before the first impact, dense output
 //    in flight), and the same box in units a thousand times larger (times
 //    scale by sqrt(1000));
+//  - a box sliding into a wall that it meets above its centre of mass:
+//    the impulses of the wall and the back floor corner by hand;
 //  - the names of q''s coordinates, N-letter modes and impact names;
 //  - the error paths: the full model, a penetrating initial state, a
 //    restart (good and bad), dense output outside the run; the trajectory
@@ -182,6 +184,61 @@ static void test_same_events_as_the_engine(void **state) {
   zeno_sim_destroy(sim);
 }
 
+// A box (half sizes b = 1, h = 0.5, m = 1, mu = 0.3 on the floor) slides
+// at v0 = 2 into a wall d = 0.1 ahead (mu 0.5), which it touches a height
+// c = 0.25 above its centre of mass: the impact's line misses the centre,
+// so the floor takes a share. It arrives at V^2 = v0^2 - 2 mu g d and
+// stops dead, the wall and the back floor corner sticking (IFI): the
+// wall's normal impulse is m V; the moments about the centre balance with
+// the back corner's normal impulse c m V / (2 b) and the wall's
+// tangential impulse its opposite (the max-margin member of the family,
+// with no friction impulse at the floor, where the corner's cone is
+// tightest). Then it rests (PPF IFI SSS).
+static const char WALL_ABOVE_COM[] =
+    "body: {mass: 1, rho: 0.6454972244}\n"
+    "contacts:\n"
+    "  - {point: [-1, -0.5], surface: {angle: 0}, mu: 0.3}\n"
+    "  - {point: [1, -0.5], surface: {angle: 0}, mu: 0.3}\n"
+    "  - {point: [1, 0.25], surface: {angle: 90}, mu: 0.5}\n"
+    "load: {magnitude: 9.81, angle: 0}\n"
+    "initial: {pose: [-0.1, 0, 0], velocity: [2, 0, 0]}\n";
+
+static void test_wall_above_the_centre(void **state) {
+  (void)state;
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load_string(WALL_ABOVE_COM, "wall", NULL, 0, &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
+  if (sim == NULL) fail_msg("%s", err.message);
+  const double v0 = 2, d = 0.1, b = 1, c = 0.25, mu = 0.3;
+  const double V = sqrt(v0 * v0 - 2 * mu * G * d), t_hit = (v0 - V) / (mu * G);
+  zeno_event ev;
+  int impacts = 0;
+  while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
+    if (ev.kind != ZENO_EVENT_IMPACT) continue;
+    impacts++;
+    assert_near(ev.t, t_hit, CLOSED_TOL);
+    assert_near(ev.before.qdot[0], V, CLOSED_TOL);
+    assert_int_equal(ev.impact_mask, 5u);  // the back corner and the wall
+    // A redundant family's impulses are its LP's, met to the velocity zero
+    // (1e-9 of the impact's speed, times the mass); the velocities after
+    // are projected onto the targets exactly.
+    const double impulse_tol = 10 * zeno_sim_def_default().velocity_rtol * V;
+    assert_near(ev.impulse[2][0], V, impulse_tol);
+    assert_near(ev.impulse[0][0], c * V / (2 * b), impulse_tol);
+    assert_near(ev.impulse[2][1], -c * V / (2 * b), impulse_tol);
+    assert_near(ev.impulse[0][1], 0, impulse_tol);
+    for (int k = 0; k < 3; k++) assert_near(ev.after.qdot[k], 0, CLOSED_TOL);
+  }
+  assert_int_equal(impacts, 1);
+  assert_int_equal(zeno_sim_outcome(sim), ZENO_OUTCOME_REST);
+  char word[64];
+  zeno_sim_word(sim, word, sizeof word);
+  assert_string_equal(word, "PPF IFI SSS");
+  zeno_sim_destroy(sim);
+}
+
 // Mode and impact names of three contacts.
 static void test_names(void **state) {
   (void)state;
@@ -265,6 +322,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_three_corners_dropped),
       cmocka_unit_test(test_same_events_as_the_engine),
+      cmocka_unit_test(test_wall_above_the_centre),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_errors),
   };
