@@ -55,6 +55,28 @@ void piece_drop_parallel_rows(ze_poly *g, int *ng) {
   *ng = kept;
 }
 
+// The end of a piece's condition on its rows g[0..*ng-1]: the zero and
+// parallel rows dropped, their pairwise products added (and `extra` after
+// them when given: a chain's start gap, whose multiplier is lambda), then
+// x >= 0 asked. The form is homogeneous quadratic in (v, tau): bases by
+// weighted degree with weights 1 (sos_set_weights) give the main Gram
+// matrix the linear monomials only and the products constant multipliers,
+// the rows none (a linear multiplier cannot help a quadratic form).
+static zeno_status add_quadratic_condition(sos_program *prog, const sos_expr *x, ze_poly *g,
+                                           int *ng, const ze_poly *extra, int *count,
+                                           zeno_error *e) {
+  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
+  zeno_status st;
+  piece_drop_parallel_rows(g, ng);
+  CERT_TRY(cert_products(g, ng, 2, e));
+  if (extra != NULL) CERT_TRY(poly_copy(&g[(*ng)++], extra, e));
+  CERT_TRY(sos_set_weights(prog, weights, e));
+  CERT_TRY(cert_add_condition(prog, x, *ng, g, count, e));
+  CERT_TRY(sos_set_weights(prog, NULL, e));
+done:
+  return st;
+}
+
 // Adds condition x >= 0 on face f's cone in generator coordinates where
 // face_cone gives them (*done true): y = sum_g lambda_g gen_g with lambda
 // >= 0 (x's variable vmap[k] is y's coordinate k), the lambdas' pairwise
@@ -186,16 +208,7 @@ static zeno_status piece_condition(sos_program *prog, const cert_system *s, cons
     }
   }
 #undef PIECE_ROW
-  piece_drop_parallel_rows(g, &ng);
-  CERT_TRY(cert_products(g, &ng, 2, e));
-  // The form is homogeneous quadratic in (v, tau): bases by weighted degree
-  // with weights 1 (sos_set_weights) give the main Gram matrix the linear
-  // monomials only and the products constant multipliers, the rows none
-  // (a linear multiplier cannot help a quadratic form).
-  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
-  CERT_TRY(sos_set_weights(prog, weights, e));
-  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
-  CERT_TRY(sos_set_weights(prog, NULL, e));
+  CERT_TRY(add_quadratic_condition(prog, &x, g, &ng, NULL, count, e));
 done:
   sos_expr_free(&x);
   cert_free_polys(z, 2);
@@ -316,13 +329,8 @@ zeno_status piece_chain_condition(sos_program *prog, const cert_system *s, const
     CERT_TRY(cert_linear(&g[ng++], nv, coef, e));
   }
 #undef CHAIN_ROW
-  piece_drop_parallel_rows(g, &ng);
-  CERT_TRY(cert_products(g, &ng, 2, e));
-  CERT_TRY(poly_copy(&g[ng++], &gap, e));  // the start gap, its multiplier lambda
-  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
-  CERT_TRY(sos_set_weights(prog, weights, e));
-  CERT_TRY(cert_add_condition(prog, &xa, ng, g, count, e));
-  CERT_TRY(sos_set_weights(prog, NULL, e));
+  // The start gap last, its multiplier lambda.
+  CERT_TRY(add_quadratic_condition(prog, &xa, g, &ng, &gap, count, e));
   *lref = lambda_ref(prog, ng - 1);
 done:
   sos_expr_free(&xa);
@@ -434,12 +442,7 @@ zeno_status piece_through_condition(sos_program *prog, const cert_system *s, con
                            mpq_get_d(L3[q * 3 + 2])};
     CERT_TRY(linear_in_y(&g[ng++], row, vmap, e));
   }
-  piece_drop_parallel_rows(g, &ng);
-  CERT_TRY(cert_products(g, &ng, 2, e));
-  static const int weights[CERT_PROGRAM_NVARS] = {1, 1, 1, 1, 1};
-  CERT_TRY(sos_set_weights(prog, weights, e));
-  CERT_TRY(cert_add_condition(prog, &x, ng, g, count, e));
-  CERT_TRY(sos_set_weights(prog, NULL, e));
+  CERT_TRY(add_quadratic_condition(prog, &x, g, &ng, NULL, count, e));
 done:
   sos_expr_free(&x);
   sos_expr_free(&xb);
