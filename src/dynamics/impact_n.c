@@ -97,6 +97,11 @@ static void targets(const impact_n_dyn *dn, const impact_n_input *in, double e, 
   }
 }
 
+// Contact coordinate a's rate at the generalised velocity qd: W_a . qd.
+static double contact_rate(const mode_n_dyn *d, int a, const double qd[3]) {
+  return d->W[0][a] * qd[0] + d->W[1][a] * qd[1] + d->W[2][a] * qd[2];
+}
+
 static void finish(const impact_n_dyn *dn, const impact_n_input *in, const double x[MAXV],
                    const unsigned char letter[MAXC], impact_n_result *out) {
   const mode_n_dyn *d = dn->d;
@@ -140,8 +145,7 @@ static void exact_targets(const impact_n_dyn *dn, const impact_n_input *in, doub
     }
   }
   contact_n_correct(d, cols, m, target, out->qd);
-  for (int a = 0; a < 2 * d->n; a++)
-    out->v[a] = d->W[0][a] * out->qd[0] + d->W[1][a] * out->qd[1] + d->W[2][a] * out->qd[2];
+  for (int a = 0; a < 2 * d->n; a++) out->v[a] = contact_rate(d, a, out->qd);
 }
 
 static bool candidate_ok(const impact_n_dyn *dn, const impact_n_input *in,
@@ -291,13 +295,11 @@ static bool refused_by_velocities(const impact_n_dyn *dn, const impact_n_input *
   const double far = IMPACT_N_PRECHECK_ZEROS * in->tol_v;
   for (int r = 0; r < m; r++) {
     const int a = cols[r];
-    const double v = d->W[0][a] * qd[0] + d->W[1][a] * qd[1] + d->W[2][a] * qd[2];
+    const double v = contact_rate(d, a, qd);
     if (fabs(v - target[r]) > far) return true;  // the targets contradict each other
   }
   for (int i = 0; i < d->n; i++) {
-    const double vn = d->W[0][2 * i] * qd[0] + d->W[1][2 * i] * qd[1] + d->W[2][2 * i] * qd[2];
-    const double vt = d->W[0][2 * i + 1] * qd[0] + d->W[1][2 * i + 1] * qd[1] +
-                      d->W[2][2 * i + 1] * qd[2];
+    const double vn = contact_rate(d, 2 * i, qd), vt = contact_rate(d, 2 * i + 1, qd);
     if (letter[i] == ZENO_LETTER_F && in->touching[i] && vn < -far) return true;
     if (letter[i] == ZENO_LETTER_P && vt < -far) return true;
     if (letter[i] == ZENO_LETTER_N && vt > far) return true;

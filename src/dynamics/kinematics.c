@@ -191,11 +191,16 @@ void kinematics_full_jacobian(const kinematics_model *km, const double q[3], con
   }
 }
 
-double kinematics_energy(const kinematics_model *km, const double q[3], const double qd[3]) {
+double kinematics_body_energy(const double inv_mass[3], const double h[3], const double q[3],
+                              const double qd[3]) {
   double kin = 0, pot = 0;
   for (int k = 0; k < 3; k++) {
-    kin += 0.5 * qd[k] * qd[k] / km->inv_mass[k];
-    pot -= km->h[k] * q[k];
+    kin += 0.5 * qd[k] * qd[k] / inv_mass[k];
+    pot -= h[k] * q[k];
   }
   return kin + pot;
+}
+
+double kinematics_energy(const kinematics_model *km, const double q[3], const double qd[3]) {
+  return kinematics_body_energy(km->inv_mass, km->h, q, qd);
 }

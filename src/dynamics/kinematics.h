@@ -74,5 +74,9 @@ void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double
 
 /// Kinetic energy plus the potential of the constant load [energy].
 double kinematics_energy(const kinematics_model *km, const double q[3], const double qd[3]);
+/// The same of a body of diagonal M^-1 `inv_mass` under the generalised
+/// load h, at pose q and rate qd (any number of contacts).
+double kinematics_body_energy(const double inv_mass[3], const double h[3], const double q[3],
+                              const double qd[3]);
 
 #endif

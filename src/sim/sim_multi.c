@@ -106,17 +106,15 @@ static void fill_state(const sim_multi *mu, double t, const double qp[3], const 
   memcpy(st->zod, qp, sizeof st->zod);
   memcpy(st->zod_rate, qdp, sizeof st->zod_rate);
   st->mode = mode;
-  // Kinetic energy and the potential of the constant load (kinematics_energy).
-  for (int k = 0; k < 3; k++)
-    st->energy += 0.5 * st->qdot[k] * st->qdot[k] / m->dyn.inv_mass[k] - m->dyn.h[k] * st->q[k];
+  st->energy = kinematics_body_energy(m->dyn.inv_mass, m->dyn.h, st->q, st->qdot);
 }
 
 /// The kinetic energy at the rate q''.
 static double kinetic(const simn_model *m, const double qdp[3]) {
-  double qd[3], e = 0;
+  const double at_rest_pose[3] = {0, 0, 0};  // no potential: the kinetic part alone
+  double qd[3];
   simn_to_gen(m, qdp, qd);
-  for (int k = 0; k < 3; k++) e += 0.5 * qd[k] * qd[k] / m->dyn.inv_mass[k];
-  return e;
+  return kinematics_body_energy(m->dyn.inv_mass, m->dyn.h, at_rest_pose, qd);
 }
 
 // A lean record (zeno_sim_run()'s loop, sim_set_lean_events): the time,
