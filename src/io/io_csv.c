@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "io/io_csv.h"
 #include "io/io_number.h"
 #include "io/io_stream.h"
 
@@ -46,6 +47,18 @@ zeno_status zeno_io_trajectory_header(FILE *stream, int contact_count, zeno_erro
   return io_stream_status(stream, error);
 }
 
+void io_trajectory_columns_named(int n, const char names[3][ZENO_ZOD_NAME_SIZE],
+                                 char buffer[ZENO_IO_TRAJECTORY_COLUMNS_SIZE]) {
+  // At most 16 contacts: 57 characters, q' 39, the forces 16 * 10, the end
+  // 11: well inside ZENO_IO_TRAJECTORY_COLUMNS_SIZE.
+  int k = snprintf(buffer, ZENO_IO_TRAJECTORY_COLUMNS_SIZE,
+                   "t,x,y,theta,vx,vy,omega,%s,%s,%s,%sdot,%sdot,%sdot,mode", names[0], names[1],
+                   names[2], names[0], names[1], names[2]);
+  for (int i = 1; i <= n; i++)
+    k += snprintf(buffer + k, ZENO_IO_TRAJECTORY_COLUMNS_SIZE - (size_t)k, ",f%dn,f%dt", i, i);
+  snprintf(buffer + k, ZENO_IO_TRAJECTORY_COLUMNS_SIZE - (size_t)k, ",kind,event");
+}
+
 zeno_status zeno_io_trajectory_columns_of(const zeno_scene *scene,
                                           char buffer[ZENO_IO_TRAJECTORY_COLUMNS_SIZE],
                                           zeno_error *error) {
@@ -60,14 +73,7 @@ zeno_status zeno_io_trajectory_columns_of(const zeno_scene *scene,
   char names[3][ZENO_ZOD_NAME_SIZE];
   const zeno_status st = zeno_scene_zod_names(scene, names, error);
   if (st != ZENO_OK) return st;
-  // At most 16 contacts: 57 characters, q' 39, the forces 16 * 10, the end
-  // 11: well inside ZENO_IO_TRAJECTORY_COLUMNS_SIZE.
-  int k = snprintf(buffer, ZENO_IO_TRAJECTORY_COLUMNS_SIZE,
-                   "t,x,y,theta,vx,vy,omega,%s,%s,%s,%sdot,%sdot,%sdot,mode", names[0], names[1],
-                   names[2], names[0], names[1], names[2]);
-  for (int i = 1; i <= n; i++)
-    k += snprintf(buffer + k, ZENO_IO_TRAJECTORY_COLUMNS_SIZE - (size_t)k, ",f%dn,f%dt", i, i);
-  snprintf(buffer + k, ZENO_IO_TRAJECTORY_COLUMNS_SIZE - (size_t)k, ",kind,event");
+  io_trajectory_columns_named(n, (const char(*)[ZENO_ZOD_NAME_SIZE])names, buffer);
   return ZENO_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "io/io_csv.h"
 #include "io/run_dir_internal.h"
 #include "zeno/io.h"
 #include "zeno/run_dir.h"
@@ -176,12 +177,7 @@ static int header_v2_contacts(const char *line) {
     p += len + 1;
   }
   char expected[ZENO_IO_TRAJECTORY_COLUMNS_SIZE];
-  int k = snprintf(expected, sizeof expected,
-                   "t,x,y,theta,vx,vy,omega,%s,%s,%s,%sdot,%sdot,%sdot,mode", names[0], names[1],
-                   names[2], names[0], names[1], names[2]);
-  for (int i = 1; i <= n; i++)
-    k += snprintf(expected + k, sizeof expected - (size_t)k, ",f%dn,f%dt", i, i);
-  snprintf(expected + k, sizeof expected - (size_t)k, ",kind,event");
+  io_trajectory_columns_named(n, (const char(*)[ZENO_ZOD_NAME_SIZE])names, expected);
   return strcmp(line, expected) == 0 ? n : 0;
 }
 
