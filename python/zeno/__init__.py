@@ -54,7 +54,7 @@ except ImportError as e:
 from . import _build
 from .scene import Scene
 from .simulation import (EVENT_DTYPE, STATE_DTYPE, Event, Run, Simulator, State,
-                         Trajectory, simulate)
+                         Trajectory, event_dtype, simulate, state_dtype)
 from . import plot
 from .analysis import (Analysis, ContactSetCheck, Equilibrium, FixedPoint, Interval, Maps,
                        Painleve, Regions, analyze, check, maps, regions)
@@ -65,7 +65,7 @@ __version__ = _zeno.version()
 
 __all__ = [
     "Scene", "simulate", "Simulator", "Run", "Event", "State", "Trajectory",
-    "EVENT_DTYPE", "STATE_DTYPE",
+    "EVENT_DTYPE", "STATE_DTYPE", "event_dtype", "state_dtype",
     "check", "maps", "analyze", "regions", "sweep", "certify",
     "Equilibrium", "ContactSetCheck", "Painleve", "Maps", "FixedPoint", "Analysis", "Interval",
     "Regions",

@@ -3,7 +3,8 @@
 
 Events and states come as frozen dataclasses whose fields follow
 ``events.jsonl`` (``zeno simulate --out``), and all at once as a
-structured numpy array (``Run.event_array``, dtype ``EVENT_DTYPE``). The
+structured numpy array (``Run.event_array``, dtype ``EVENT_DTYPE`` for one
+and two contacts, ``event_dtype(n)`` for a scene of n contacts). The
 trajectory is the rows of ``trajectory.csv``: samples every ``sample_dt``
 strictly between events plus the states just before and after each event.
 """
@@ -16,10 +17,29 @@ from . import _zeno
 from .scene import Scene
 
 __all__ = ["State", "Event", "Trajectory", "Run", "simulate", "Simulator",
-           "EVENT_DTYPE", "STATE_DTYPE"]
+           "EVENT_DTYPE", "STATE_DTYPE", "event_dtype", "state_dtype"]
 
 EVENT_DTYPE = _zeno.EVENT_DTYPE
 STATE_DTYPE = _zeno.STATE_DTYPE
+
+
+def event_dtype(n):
+    """The dtype of the event records of a scene of ``n`` contacts (1 to 16):
+    ``EVENT_DTYPE`` for one and two (a one-contact run leaves the second
+    entries zero); for more, the same fields with one entry per contact
+    (``impulse`` (n, 2), ``impact_outcome`` (n,)) and modes of n letters
+    (``mode_before``, ``mode_after``, ``impact``, ``consistent``), the
+    states before and after of ``state_dtype(n)``. ArgumentError naming
+    ``contacts`` for another count."""
+    return _zeno.event_dtype(n)
+
+
+def state_dtype(n):
+    """The dtype of the state records of a scene of ``n`` contacts (1 to 16):
+    ``STATE_DTYPE`` for one and two; for more, ``gap``, ``gap_rate``,
+    ``slip``, ``slip_rate`` (n,), ``force`` (n, 2) and a ``mode`` of n
+    letters."""
+    return _zeno.state_dtype(n)
 
 
 def _columns(a, names):
@@ -79,7 +99,7 @@ def _proof(refusal, contact, of_impact, n):
     """An inconsistent END's proof as ``zeno simulate --json`` writes it:
     {"of": "mode" or "impact", "refused": [(mode or candidate, why,
     contact or None), ...]}."""
-    refused = [(_LETTERS[code % 4] + (_LETTERS[code // 4] if n == 2 else ""), why,
+    refused = [((_LETTERS[code % 4] + _LETTERS[code // 4] + "F" * (n - 2))[:n], why,
                 int(contact[code]) or None)
                for code, why in enumerate(refusal) if why]
     return {"of": "impact" if of_impact else "mode", "refused": refused}
@@ -211,11 +231,14 @@ class Run:
     """A finished run. Members as ``zeno simulate --json``: ``status``,
     ``word``, ``t``, ``event_count``, ``impacts``, ``zeno_time`` (None
     without a completed Zeno sequence), ``zeno_impacts``, ``final_zod``,
-    ``final_zod_velocity``, ``final_pose``, ``sections``,
-    ``consistent_modes``, ``proof``; and ``events`` (Event dataclasses),
-    ``event_array`` (structured array), ``trajectory`` (None when not
-    recorded), ``skipped_samples``, ``scene``. The trajectory is recorded
-    from the run's history the first time it is read."""
+    ``final_zod_velocity``, ``zod_names`` (final_zod's coordinates),
+    ``final_pose``, ``sections``, ``consistent_modes``, ``proof``,
+    ``contact_count``; and ``events`` (Event dataclasses), ``event_array``
+    (structured array of ``event_dtype``, its states of ``state_dtype``:
+    ``EVENT_DTYPE`` and ``STATE_DTYPE`` for one and two contacts, sized to
+    the scene's count for more), ``trajectory`` (None when not recorded),
+    ``skipped_samples``, ``scene``. The trajectory is recorded from the
+    run's history the first time it is read."""
 
     __slots__ = ("scene", "_d", "_events")
 
@@ -234,6 +257,14 @@ class Run:
     final_pose = property(lambda self: self._d["final_pose"])
     sections = property(lambda self: self._d["sections"])
     consistent_modes = property(lambda self: self._d["consistent_modes"])
+    contact_count = property(lambda self: self._d["contact_count"])
+    zod_names = property(lambda self: self._d["zod_names"],
+                         doc="The names of q''s coordinates (final_zod's), e.g. "
+                             "('z1', 'z2', 'x2'); ('z1', 'z2', 'z3') for a box in a corner.")
+    event_dtype = property(lambda self: self._d["events"].dtype,
+                           doc="The dtype of event_array: event_dtype(contact_count).")
+    state_dtype = property(lambda self: self._d["events"].dtype["before"],
+                           doc="The dtype of the events' states: state_dtype(contact_count).")
 
     @property
     def proof(self):

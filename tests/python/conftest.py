@@ -36,9 +36,9 @@ def scene_path(name):
 
 
 ALL_SCENE_FILES = sorted(f for f in os.listdir(SCENES) if f.endswith(".yaml"))
-# The scenes the engine runs (1 or 2 contacts); the scenes of more contacts
-# are for `zeno check` and zeno.check() only (simulate and analyze refuse
-# them).
+# The scenes of one or two contacts, which every call takes; the scenes of
+# more contacts are simulated (ZOD) and checked, and the two-contact
+# analysis (maps, analyze, certify) refuses them.
 SCENE_FILES = [f for f in ALL_SCENE_FILES
                if len(zeno.Scene.load(os.path.join(SCENES, f)).contacts) <= 2]
 MANY_CONTACT_FILES = [f for f in ALL_SCENE_FILES if f not in SCENE_FILES]

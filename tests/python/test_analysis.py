@@ -93,8 +93,8 @@ def test_check_equals_cli(name):
 @pytest.mark.parametrize("name", MANY_CONTACT_FILES)
 def test_check_of_many_contacts_equals_cli(name):
     """A scene of more than two contacts: zeno.check() is Pang & Trinkle's
-    N-contact report, member for member that of `zeno check --json`; the
-    engine's run records refuse the scene naming its contact count."""
+    N-contact report, member for member that of `zeno check --json` (its
+    runs: test_simulate_contacts.py)."""
     s = load(name)
     c = zeno.check(s)
     assert isinstance(c, zeno.ContactSetCheck) and c.contact_count == len(s.contacts) > 2
@@ -104,9 +104,6 @@ def test_check_of_many_contacts_equals_cli(name):
     got["forces"] = got["forces"].tolist()
     got["unstable_modes"] = list(got["unstable_modes"])
     assert got == ref
-    # Python's run records hold two contacts until the outputs' version 2.
-    with pytest.raises(zeno.UnsupportedError, match=f"{c.contact_count} contacts: Python's run"):
-        zeno.simulate(s)
 
 
 def test_box_in_a_corner_is_strongly_stable():

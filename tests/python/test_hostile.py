@@ -64,6 +64,8 @@ CALLS = {
     "Trajectory.to_dict": ("run.trajectory.to_dict()", []),
     "Trajectory.to_pandas": ("run.trajectory.to_pandas()", []),
     "Event.from_array": ("zeno.Event.from_array({})", ["run.event_array"]),
+    "event_dtype": ("zeno.event_dtype({})", ["3"]),
+    "state_dtype": ("zeno.state_dtype({})", ["3"]),
     "State.from_array": ("zeno.State.from_array({})", ["run.event_array['after']"]),
     "check": ("zeno.check({})", ["s"]),
     "maps": ("zeno.maps({}, {})", ["s", "64"]),

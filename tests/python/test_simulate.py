@@ -111,7 +111,12 @@ RUN_JSON_KEYS = ["status", "word", "t", "impacts", "zeno_time", "zeno_impacts"]
 @pytest.mark.parametrize("name, settings", RUNS)
 def test_run_equals_cli_json(name, settings):
     run = zeno.simulate(zeno.Scene.load(scene_path(name)), **settings)
-    ref = cli_json("simulate", scene_path(name), "--json", *cli_args(settings))
+    assert_run_equals_json(run, cli_json("simulate", scene_path(name), "--json",
+                                         *cli_args(settings)))
+
+
+def assert_run_equals_json(run, ref):
+    """The run's members are those of `zeno simulate --json`'s object ref."""
     assert ref["scene"] == run.scene.name and ref["model"] == run.model
     for key in RUN_JSON_KEYS:
         assert json_value(getattr(run, key)) == ref[key], key
@@ -171,7 +176,19 @@ def test_events_and_trajectory_equal_the_run_directory(tmp_path, name, settings)
     assert len(ref_events) == len(run.events)
     for event, ref in zip(run.events, ref_events):
         assert nulls(event_json(event)) == ref, event.index
-    with open(tmp_path / "trajectory.csv") as f:
+    assert_trajectory_equals_file(run, tmp_path / "trajectory.csv")
+    assert run.skipped_samples == 0
+    with open(tmp_path / "events.csv") as f:
+        flat = list(csv.DictReader(f))
+    assert len(flat) == len(run.events)
+    for event, row in zip(run.events, flat):
+        assert_flat_event(event, row)
+
+
+def assert_trajectory_equals_file(run, path):
+    """run.trajectory holds trajectory.csv at path, column for column to the
+    last digit; returns its header."""
+    with open(path) as f:
         rows = list(csv.reader(f))
     header, rows = rows[0], rows[1:]
     traj = run.trajectory.to_dict()
@@ -184,12 +201,7 @@ def test_events_and_trajectory_equal_the_run_directory(tmp_path, name, settings)
             assert traj[column].tolist() == [int(r[j]) for r in rows]
         else:
             assert traj[column].tolist() == [float(r[j]) for r in rows], column
-    assert run.skipped_samples == 0
-    with open(tmp_path / "events.csv") as f:
-        flat = list(csv.DictReader(f))
-    assert len(flat) == len(run.events)
-    for event, row in zip(run.events, flat):
-        assert_flat_event(event, row)
+    return header
 
 
 def csv_field(value):

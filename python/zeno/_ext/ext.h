@@ -129,32 +129,45 @@ PyObject *ext_scene_load_string(PyObject *module, PyObject *args);
 
 /* ---- records (records.c) ------------------------------------------------------ */
 
-/// The dtypes of events and states (built once by ext_records_init).
+/// The dtypes of one- and two-contact events and states (EVENT_DTYPE,
+/// STATE_DTYPE; built by ext_records_init).
 extern PyArray_Descr *ext_event_dtype, *ext_state_dtype;
 
-/// Builds the record dtypes; false with the Python error set.
+/// Builds the two-contact record dtypes; false with the Python error set.
 bool ext_records_init(void);
 
-/// A new structured array of n events (ext_event_dtype), stride bytes apart.
+/// The contacts a record of a scene of `contact_count` (1..ZENO_MAX_CONTACTS)
+/// holds: the count, but 2 for one contact (one- and two-contact runs share
+/// EVENT_DTYPE and STATE_DTYPE).
+int ext_record_width(int contact_count);
+
+/// event_dtype(n), state_dtype(n) -> numpy.dtype: the records of a scene
+/// of n contacts (1..ZENO_MAX_CONTACTS; the library's range error naming
+/// "contacts" otherwise), built once per width.
+PyObject *ext_event_dtype_of(PyObject *module, PyObject *arg);
+PyObject *ext_state_dtype_of(PyObject *module, PyObject *arg);
+
+/// A new structured array of n events (the dtype of the contact count),
+/// stride bytes apart; NULL with the Python error set.
 PyObject *ext_event_array(const zeno_event *events, size_t n, size_t stride, int contact_count);
 
 /// A new list of the names of modes[0..n-1] ("PF").
 PyObject *ext_modes(const zeno_mode *modes, size_t n, int contact_count);
 
-/// A new 0-d structured array of one state (ext_state_dtype).
+/// A new 0-d structured array of one state (the dtype of the contact count).
 PyObject *ext_state_array(const zeno_state *state, int contact_count);
 
-/// Most float columns of a trajectory row (two contacts: t, 3 + 3 pose,
-/// 3 + 3 q', 4 forces).
-#define TRAJECTORY_FLOATS_MAX (1 + 4 * 3 + 2 * ZENO_PAIR_CONTACTS)
+/// Most float columns of a trajectory row (t, 3 + 3 pose, 3 + 3 q', a
+/// force pair per contact).
+#define TRAJECTORY_FLOATS_MAX (1 + 4 * 3 + 2 * ZENO_MAX_CONTACTS)
 
 /// The rows of a recorded run as a dict: "values" (float64, one row per
-/// float column of trajectory.csv, its header zeno_io_trajectory_columns()
-/// for the run's contact count), "mode", "kind" ("sample", "before",
+/// float column of trajectory.csv, its header `header`, the run's
+/// zeno_io_trajectory_columns_of()), "mode", "kind" ("sample", "before",
 /// "after") and "event" (the index of the event a row leads to or belongs
 /// to), as the rows carry them; "columns", the names of the rows of
 /// "values", and "header", every column of trajectory.csv in order.
-PyObject *ext_trajectory(const zeno_run_dir_data *data);
+PyObject *ext_trajectory(const zeno_run_dir_data *data, const char *header);
 
 /// The float column names of trajectory.csv for a contact count (1 or 2),
 /// in order, as a tuple of str.

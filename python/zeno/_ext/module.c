@@ -171,6 +171,10 @@ static PyMethodDef METHODS[] = {
     {"simulate", (PyCFunction)(void (*)(void))ext_simulate, METH_VARARGS | METH_KEYWORDS,
      "simulate(scene, trajectory=True) -> dict: a whole run, recorded as the run "
      "directory records it."},
+    {"event_dtype", ext_event_dtype_of, METH_O,
+     "event_dtype(n) -> numpy.dtype: the event records of a scene of n contacts."},
+    {"state_dtype", ext_state_dtype_of, METH_O,
+     "state_dtype(n) -> numpy.dtype: the state records of a scene of n contacts."},
     {"check", ext_check, METH_VARARGS, "check(scene) -> dict: zeno_equilibrium_check()."},
     {"contact_set_json", ext_contact_set_json, METH_VARARGS,
      "contact_set_json(scene) -> str: zeno_contact_set_check() as `zeno check --json`."},

@@ -24,6 +24,8 @@ typedef struct run_record {
   zeno_summary summary;
   char *word;
   int contact_count;
+  char zod_names[3][ZENO_ZOD_NAME_SIZE];                    ///< q''s coordinates
+  char trajectory_header[ZENO_IO_TRAJECTORY_COLUMNS_SIZE];  ///< trajectory.csv's
 } run_record;
 
 static void run_free(run_record *r) {
@@ -53,21 +55,6 @@ static zeno_status out_of_memory(zeno_error *e) {
   return ZENO_ERR_NOMEM;
 }
 
-/// The records (ext.h) hold two contacts: a scene of more has its runs
-/// refused with a clear error until the outputs' version 2 (the library
-/// simulates it; `zeno simulate --json` reports it).
-static bool records_take(const zeno_scene *scene, zeno_error *e) {
-  if (scene->contact_count <= ZENO_PAIR_CONTACTS) return true;
-  memset(e, 0, sizeof *e);
-  e->code = ZENO_ERR_UNSUPPORTED;
-  snprintf(e->parameter, sizeof e->parameter, "contacts");
-  snprintf(e->message, sizeof e->message,
-           "%d contacts: Python's run records take 1 or 2 today; `zeno simulate --json` "
-           "reports a run of up to %d",
-           scene->contact_count, ZENO_MAX_CONTACTS);
-  return false;
-}
-
 /// Runs the scene to its end keeping every event; with `history` the
 /// simulator stays in r->sim with the segments that dense output needs
 /// (keep_history, as `zeno simulate --out` runs it). The simulator asks
@@ -78,7 +65,7 @@ static zeno_status run_scene(const zeno_scene *scene, bool history, ext_interrup
                              run_record *r, zeno_error *e) {
   memset(r, 0, sizeof *r);
   r->contact_count = scene->contact_count;
-  if (!records_take(scene, e)) return e->code;
+  if (zeno_io_trajectory_columns_of(scene, r->trajectory_header, e) != ZENO_OK) return e->code;
   zeno_sim_def def = zeno_sim_def_default();
   def.keep_history = history && scene->sample_dt > 0;
   if (interrupt) def.interrupt = ext_interrupt_of(interrupt);
@@ -93,6 +80,7 @@ static zeno_status run_scene(const zeno_scene *scene, bool history, ext_interrup
     }
   if (st == ZENO_DONE) {
     zeno_sim_summary(r->sim, &r->summary);
+    zeno_sim_zod_names(r->sim, r->zod_names);
     const size_t size = zeno_sim_word(r->sim, NULL, 0) + 1;
     r->word = malloc(size);
     st = r->word ? ZENO_OK : out_of_memory(e);
@@ -170,7 +158,7 @@ static PyObject *history_trajectory(PyObject *object, PyObject *unused) {
     if (!ext_acquire(h->run.interrupt)) {
       if (st == ZENO_OK) zeno_run_dir_data_free(&data);
     } else if (st == ZENO_OK) {
-      h->trajectory = ext_trajectory(&data);
+      h->trajectory = ext_trajectory(&data, h->run.trajectory_header);
       if (h->trajectory != NULL)
         h->trajectory = Py_BuildValue("{s:N,s:n}", "rows", h->trajectory, "skipped",
                                       (Py_ssize_t)data.skipped_samples);
@@ -259,6 +247,9 @@ static PyObject *run_dict(run_record *r, bool trajectory) {
                         r->contact_count)) &&
       ext_put(d, "events",
               ext_event_array(r->events, r->count, sizeof *r->events, r->contact_count)) &&
+      ext_put(d, "contact_count", PyLong_FromLong(r->contact_count)) &&
+      ext_put(d, "zod_names",
+              Py_BuildValue("(sss)", r->zod_names[0], r->zod_names[1], r->zod_names[2])) &&
       ext_put(d, "history", trajectory ? history_new(r) : Py_NewRef(Py_None));
   if (!ok) Py_CLEAR(d);
   return d;
@@ -314,7 +305,7 @@ static PyObject *simulator_new(PyTypeObject *type, PyObject *args, PyObject *kwa
   def.keep_history = keep_history;
   def.interrupt = ext_interrupt_of(&self->stop);
   zeno_error e;
-  self->sim = records_take(scene, &e) ? zeno_sim_create(scene, &def, &e) : NULL;
+  self->sim = zeno_sim_create(scene, &def, &e);
   self->contact_count = scene->contact_count;
   if (self->sim == NULL) {
     Py_DECREF(self);
