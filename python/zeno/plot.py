@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .analysis import Analysis, Maps, Regions
+from .errors import UnsupportedError
 from .simulation import Run
 
 __all__ = ["maps", "regions", "trajectory", "axis_label", "mode_color", "AXIS_LABELS", "COLORS",
@@ -362,6 +363,10 @@ def trajectory(run, ax=None, title=None):
     and black). Returns the pair of Axes."""
     if not isinstance(run, Run):
         raise TypeError(f"expected zeno.Run, got {type(run).__name__}")
+    if run.contact_count > 2:  # the lanes and mode bands are the two-contact ones
+        raise UnsupportedError(
+            f"contacts: a run of {run.contact_count} contacts: the trajectory figure takes 1 "
+            "or 2 today (zeno replay shows it)", code="unsupported", key="contacts")
     traj = run.trajectory
     if traj is None:
         raise ValueError("this run was simulated with trajectory=False")

@@ -258,3 +258,11 @@ def test_full_model_of_many_contacts_is_refused():
         zeno.Simulator(load(BOX, [BOX_POSE]), model="full", eps=1e-3)
     assert e.value.key == "model"
 
+
+def test_trajectory_figure_of_many_contacts_is_refused():
+    # The figure's lanes are z1, z2 over x2: a run of three contacts is
+    # refused as `zeno plot-trajectory` refuses it, not a KeyError on x2.
+    run = zeno.simulate(load(BOX, [BOX_POSE]))
+    with pytest.raises(zeno.UnsupportedError) as e:
+        zeno.plot.trajectory(run)
+    assert e.value.key == "contacts" and "a run of 3 contacts" in str(e.value)
