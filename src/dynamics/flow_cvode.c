@@ -55,6 +55,8 @@ struct zfc {
   kinematics_model km;
   double rtol, atol_rel;
   /* the segment being integrated */
+  const cvode_system *sys;  ///< what is integrated (own: cvode_advance's two-contact mode)
+  cvode_system own;
   zeno_mode mode;
   int guard_count;
   guard_def guards[CVODE_MAX_GUARDS];
@@ -102,9 +104,9 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
   zfc *f = user;
   const double *Y = f->sun->N_VGetArrayPointer(y);
   double *D = f->sun->N_VGetArrayPointer(ydot);
-  double q[3], qdd[3], force[4];
+  double q[3], qdd[3];
   absolute_q(f, Y, q);
-  if (!cvode_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force)) return -1;
+  if (!f->sys->accel(f->sys->user, q, Y + 3, qdd)) return -1;
   for (int k = 0; k < 3; k++) {
     D[k] = Y[3 + k];
     D[3 + k] = qdd[k];
@@ -127,20 +129,30 @@ static double guard_value(const zfc *f, const guard_def *g, const double c[4], c
   }
 }
 
-static void guard_values(const zfc *f, const double *Y, double *out, bool *ok) {
-  double q[3], c[4], cd[4], qdd[3], force[4] = {0, 0, 0, 0};
-  absolute_q(f, Y, q);
-  kinematics_full_contacts(&f->km, q, Y + 3, c, cd);
-  *ok = cvode_mode_accel(&f->km, f->mode, q, Y + 3, qdd, force);
+// The two-contact mode's guards (cvode_system.guards of cvode_advance).
+static bool mode_guards(void *user, const double q[3], const double qd[3], double *out) {
+  const zfc *f = user;
+  double c[4], cd[4], qdd[3], force[4] = {0, 0, 0, 0};
+  kinematics_full_contacts(&f->km, q, qd, c, cd);
+  const bool ok = cvode_mode_accel(&f->km, f->mode, q, qd, qdd, force);
   for (int k = 0; k < f->guard_count; k++) out[k] = guard_value(f, &f->guards[k], c, cd, force);
+  return ok;
+}
+
+// The two-contact mode's accelerations (cvode_system.accel of cvode_advance).
+static bool mode_accel(void *user, const double q[3], const double qd[3], double qdd[3]) {
+  const zfc *f = user;
+  double force[4];
+  return cvode_mode_accel(&f->km, f->mode, q, qd, qdd, force);
 }
 
 static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
   (void)t;
   const zfc *f = user;
-  bool ok;
-  guard_values(f, f->sun->N_VGetArrayPointer(y), gout, &ok);
-  return ok ? 0 : -1;
+  double q[3];
+  const double *Y = f->sun->N_VGetArrayPointer(y);
+  absolute_q(f, Y, q);
+  return f->sys->guards(f->sys->user, q, Y + 3, gout) ? 0 : -1;
 }
 
 static void add_guard(zfc *f, zeno_guard kind, int contact, int coordinate, int sign, int dir) {
@@ -191,7 +203,7 @@ zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel, zeno
     free(f);
     return NULL;
   }
-  f->km = *km;
+  if (km != NULL) f->km = *km;
   f->rtol = rtol;
   f->atol_rel = atol_rel;
   if (f->sun->SUNContext_Create(NULL, &f->ctx) != 0) goto fail;
@@ -232,9 +244,7 @@ static bool push_node(zfc *f, double t, const double *Y) {
   n->t = t;
   absolute_q(f, Y, n->q);
   memcpy(n->qd, Y + 3, sizeof n->qd);
-  double force[4];
-  if (!cvode_mode_accel(&f->km, f->mode, n->q, n->qd, n->qdd, force))
-    memset(n->qdd, 0, sizeof n->qdd);
+  if (!f->sys->accel(f->sys->user, n->q, n->qd, n->qdd)) memset(n->qdd, 0, sizeof n->qdd);
   return true;
 }
 
@@ -277,7 +287,7 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
     Y[k] = 0;
     Y[3 + k] = qd[k];
     // Absolute tolerances from the state's own scale (homogeneity (24)).
-    const double arm = k == 2 ? f->km.length_scale : 1.0;
+    const double arm = k == 2 ? f->sys->arm : 1.0;
     A[k] = f->atol_rel * f->sc.length / arm;
     A[3 + k] = f->atol_rel * f->sc.speed / arm;
   }
@@ -294,20 +304,19 @@ static int start_segment(zfc *f, const double q[3], const double qd[3]) {
     flag = f->sun->CVodeReInit(f->mem, 0.0, f->y);
   }
   if (flag == CV_SUCCESS) flag = f->sun->CVodeSVtolerances(f->mem, f->rtol, f->atol);
-  if (flag == CV_SUCCESS) flag = f->sun->CVodeRootInit(f->mem, f->guard_count, groot);
-  if (flag == CV_SUCCESS) flag = f->sun->CVodeSetRootDirection(f->mem, f->dirs);
+  if (flag == CV_SUCCESS) flag = f->sun->CVodeRootInit(f->mem, f->sys->guard_count, groot);
+  // CVODE copies the directions (SUNDIALS 6: a cast away of const only).
+  if (flag == CV_SUCCESS && f->sys->guard_count > 0)
+    flag = f->sun->CVodeSetRootDirection(f->mem, (int *)f->sys->dirs);
   return flag;
 }
 
-int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_max, double radius,
-                  const cvode_scales *scales, cvode_result *out) {
+int cvode_integrate(zfc *f, const cvode_system *sys, double q[3], double qd[3], double tau_max,
+                    const cvode_scales *scales, cvode_result *out, int *found) {
   memset(out, 0, sizeof *out);
-  f->mode = mode;
-  f->radius = radius;
+  f->sys = sys;
   f->sc = *scales;
   f->node_count = 0;
-  build_guards(f);
-  set_gap_offsets(f, q, qd);
   const double *Y = f->sun->N_VGetArrayPointer(f->y);
   int flag = start_segment(f, q, qd);
   if (flag == CV_SUCCESS) flag = f->sun->CVodeSetStopTime(f->mem, tau_max);
@@ -330,19 +339,7 @@ int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_
       break;
     }
     if (flag == CV_ROOT_RETURN) {
-      int found[CVODE_MAX_GUARDS];
       f->sun->CVodeGetRootInfo(f->mem, found);
-      double g[CVODE_MAX_GUARDS];
-      bool ok;
-      guard_values(f, Y, g, &ok);
-      for (int k = 0; k < f->guard_count; k++) {
-        if (!found[k]) continue;
-        flow_crossing *c = &out->crossings[out->crossing_count++];
-        c->tau = t;
-        c->guard = f->guards[k].kind;
-        c->contact = f->guards[k].contact;
-        out->residual = fmax(out->residual, fabs(g[k]));
-      }
       break;
     }
     if (flag == CV_TSTOP_RETURN || t >= tau_max) break;
@@ -358,6 +355,37 @@ done:
   if (flag >= 0) {
     absolute_q(f, Y, q);
     memcpy(qd, Y + 3, 3 * sizeof *qd);
+  }
+  if (flag != CV_ROOT_RETURN)
+    for (int k = 0; k < sys->guard_count; k++) found[k] = 0;
+  return flag;
+}
+
+int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_max, double radius,
+                  const cvode_scales *scales, cvode_result *out) {
+  f->mode = mode;
+  f->radius = radius;
+  f->sc = *scales;
+  build_guards(f);
+  set_gap_offsets(f, q, qd);
+  f->own = (cvode_system){.accel = mode_accel,
+                          .guards = mode_guards,
+                          .user = f,
+                          .guard_count = f->guard_count,
+                          .dirs = f->dirs,
+                          .arm = f->km.length_scale};
+  int found[CVODE_MAX_GUARDS] = {0};
+  const int flag = cvode_integrate(f, &f->own, q, qd, tau_max, scales, out, found);
+  if (flag != CV_ROOT_RETURN) return flag;
+  double g[CVODE_MAX_GUARDS];
+  mode_guards(f, q, qd, g);
+  for (int k = 0; k < f->guard_count; k++) {
+    if (!found[k]) continue;
+    flow_crossing *c = &out->crossings[out->crossing_count++];
+    c->tau = out->tau;
+    c->guard = f->guards[k].kind;
+    c->contact = f->guards[k].contact;
+    out->residual = fmax(out->residual, fabs(g[k]));
   }
   return flag;
 }

@@ -40,7 +40,9 @@ typedef struct cvode_scales {
 } cvode_scales;
 
 /// Creates an integrator with relative tolerance rtol; absolute tolerances
-/// are set per segment from the state's scale (atol_rel times it).
+/// are set per segment from the state's scale (atol_rel times it). km is
+/// the two-contact model cvode_advance integrates; NULL for an integrator
+/// of cvode_integrate only (the N-contact engine's).
 zfc *cvode_create(const kinematics_model *km, double rtol, double atol_rel, zeno_error *error);
 void cvode_destroy(zfc *f);
 
@@ -52,6 +54,29 @@ void cvode_destroy(zfc *f);
 /// Solver failures come back as a negative flag, never an abort.
 int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_max, double radius,
                   const cvode_scales *scales, cvode_result *out);
+
+/// A mode's dynamics as the integrator sees them (any number of contacts):
+/// its accelerations and its guard functions at a state (q, qd).
+typedef struct cvode_system {
+  /// qdd at (q, qd); false where the mode's system is singular (CVODE then
+  /// fails, and the caller reports it).
+  bool (*accel)(void *user, const double q[3], const double qd[3], double qdd[3]);
+  /// The guard_count guard values at (q, qd), in units of their scales;
+  /// false as for accel.
+  bool (*guards)(void *user, const double q[3], const double qd[3], double *g);
+  void *user;
+  int guard_count;
+  const int *dirs;  ///< CVodeSetRootDirection's: -1 falling, +1 rising
+  double arm;       ///< length that makes theta's tolerance a length's [length]
+} cvode_system;
+
+/// Integrates sys from (q, qd) for at most tau_max, stopping at the first
+/// guard crossing: found[k] (guard_count entries) marks the guards that
+/// fired there. out's crossings are left empty (the caller names its
+/// guards); out->tau, flag and nodes as cvode_advance's. On return q, qd
+/// hold the final state.
+int cvode_integrate(zfc *f, const cvode_system *sys, double q[3], double qd[3], double tau_max,
+                    const cvode_scales *scales, cvode_result *out, int *found);
 
 /// Accelerations and contact forces of `mode` at (q, qd), as the RHS sees
 /// them. Returns false when the mode's system is singular there.

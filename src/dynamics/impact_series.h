@@ -14,6 +14,17 @@
 /// engine's). ZOD period ratios are exact up to rounding (~1e-13 after a
 /// few periods); 1e-7 separates them from transient ratios.
 #define SERIES_RATIO_RTOL 1e-7
+/// The full model's period ratios converge as the chatter shrinks
+/// (corrections of the order of the amplitude, Example 3 at eps = 1e-3: 2e-4
+/// at first, 1e-6 after 20 periods), while the integrator's relative
+/// accuracy on the shrinking gaps degrades like 1/r per period. Agreement
+/// to this is reached well inside the accurate regime; the ZENO event
+/// reports the resulting extrapolation error.
+#define SERIES_FULL_RATIO_RTOL 1e-5
+/// Growth ratios of reverse chatter agreeing to 1 % over four periods are
+/// unmistakable; the full model's drift from nonlinearity is of the
+/// amplitude's order.
+#define SERIES_DIVERGE_RTOL 1e-2
 /// Periods that must repeat beyond the first for a ratio to count.
 #define SERIES_RATIO_PERIODS 3
 /// Longest period searched, in impacts.

@@ -150,44 +150,58 @@ void kinematics_zod_to_gen(const kinematics_model *km, const double y[3], double
     x[r] = km->Ainv[r][0] * y[0] + km->Ainv[r][1] * y[1] + km->Ainv[r][2] * y[2];
 }
 
-void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
-                              double c[4], double cd[4]) {
+void kinematics_contact_full(const double p[2], const double sp[2], const double nrm[2],
+                             const double tan[2], const double q[3], const double qd[3],
+                             double c[2], double cd[2]) {
   // The displacement of a vertex from its nominal position, q + (R - I) p,
   // is formed without cancellation (cos theta - 1 = -2 sin^2(theta/2)): gaps
   // of size eps^2 stay accurate to rounding of themselves, not of |p|.
   const double st = sin(q[2]), sh = sin(0.5 * q[2]), cm1 = -2 * sh * sh;
-  for (int i = 0; i < km->n; i++) {
-    const double *p = km->p[i];
-    const double d[2] = {q[0] + cm1 * p[0] - st * p[1], q[1] + st * p[0] + cm1 * p[1]};
-    // Offset of the nominal vertex from the surface point (along t_i only
-    // for a vertex on its surface; exact zero when they coincide).
-    const double o[2] = {p[0] - km->s[i][0], p[1] - km->s[i][1]};
-    const double Rp[2] = {p[0] + cm1 * p[0] - st * p[1], p[1] + st * p[0] + cm1 * p[1]};
-    const double v[2] = {qd[0] - qd[2] * Rp[1], qd[1] + qd[2] * Rp[0]};
-    c[2 * i] = (d[0] + o[0]) * km->nrm[i][0] + (d[1] + o[1]) * km->nrm[i][1];
-    // x_i is measured from the nominal contact point (7).
-    c[2 * i + 1] = d[0] * km->tan_[i][0] + d[1] * km->tan_[i][1];
-    cd[2 * i] = v[0] * km->nrm[i][0] + v[1] * km->nrm[i][1];
-    cd[2 * i + 1] = v[0] * km->tan_[i][0] + v[1] * km->tan_[i][1];
-  }
+  const double d[2] = {q[0] + cm1 * p[0] - st * p[1], q[1] + st * p[0] + cm1 * p[1]};
+  // Offset of the nominal vertex from the surface point (along t_i only
+  // for a vertex on its surface; exact zero when they coincide).
+  const double o[2] = {p[0] - sp[0], p[1] - sp[1]};
+  const double Rp[2] = {p[0] + cm1 * p[0] - st * p[1], p[1] + st * p[0] + cm1 * p[1]};
+  const double v[2] = {qd[0] - qd[2] * Rp[1], qd[1] + qd[2] * Rp[0]};
+  c[0] = (d[0] + o[0]) * nrm[0] + (d[1] + o[1]) * nrm[1];
+  // x_i is measured from the nominal contact point (7).
+  c[1] = d[0] * tan[0] + d[1] * tan[1];
+  cd[0] = v[0] * nrm[0] + v[1] * nrm[1];
+  cd[1] = v[0] * tan[0] + v[1] * tan[1];
+}
+
+void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
+                              double c[4], double cd[4]) {
+  for (int i = 0; i < km->n; i++)
+    kinematics_contact_full(km->p[i], km->s[i], km->nrm[i], km->tan_[i], q, qd, c + 2 * i,
+                            cd + 2 * i);
   for (int k = 2 * km->n; k < 4; k++) c[k] = cd[k] = 0;
+}
+
+void kinematics_contact_jacobian(const double p[2], const double nrm[2], const double tan[2],
+                                 const double q[3], const double qd[3], double col[2][3],
+                                 double bias[2]) {
+  const double ct = cos(q[2]), st = sin(q[2]);
+  const double Rp[2] = {ct * p[0] - st * p[1], st * p[0] + ct * p[1]};
+  const double JRp[2] = {-Rp[1], Rp[0]};
+  const double *dir[2] = {nrm, tan};
+  for (int k = 0; k < 2; k++) {
+    col[k][0] = dir[k][0];
+    col[k][1] = dir[k][1];
+    col[k][2] = dir[k][0] * JRp[0] + dir[k][1] * JRp[1];
+    bias[k] = -qd[2] * qd[2] * (dir[k][0] * Rp[0] + dir[k][1] * Rp[1]);
+  }
 }
 
 void kinematics_full_jacobian(const kinematics_model *km, const double q[3], const double qd[3],
                               double W[3][4], double bias[4]) {
-  const double ct = cos(q[2]), st = sin(q[2]);
   memset(W, 0, sizeof(double) * 12);
   for (int k = 0; k < 4; k++) bias[k] = 0;
   for (int i = 0; i < km->n; i++) {
-    const double Rp[2] = {ct * km->p[i][0] - st * km->p[i][1], st * km->p[i][0] + ct * km->p[i][1]};
-    const double JRp[2] = {-Rp[1], Rp[0]};
-    const double *dir[2] = {km->nrm[i], km->tan_[i]};
-    for (int k = 0; k < 2; k++) {
-      W[0][2 * i + k] = dir[k][0];
-      W[1][2 * i + k] = dir[k][1];
-      W[2][2 * i + k] = dir[k][0] * JRp[0] + dir[k][1] * JRp[1];
-      bias[2 * i + k] = -qd[2] * qd[2] * (dir[k][0] * Rp[0] + dir[k][1] * Rp[1]);
-    }
+    double col[2][3];
+    kinematics_contact_jacobian(km->p[i], km->nrm[i], km->tan_[i], q, qd, col, bias + 2 * i);
+    for (int k = 0; k < 2; k++)
+      for (int r = 0; r < 3; r++) W[r][2 * i + k] = col[k][r];
   }
 }
 

@@ -58,6 +58,19 @@ zeno_status kinematics_model_init(kinematics_model *km, const zeno_scene *scene,
 void kinematics_full_contacts(const kinematics_model *km, const double q[3], const double qd[3],
                               double c[4], double cd[4]);
 
+/// One contact's exact coordinates (gap, slip) and rates at pose q: vertex
+/// p (body frame, from the centre of mass), a point sp of its surface line,
+/// the line's normal and tangent (any number of contacts; the two-contact
+/// kinematics_full_contacts calls it per contact).
+void kinematics_contact_full(const double p[2], const double sp[2], const double nrm[2],
+                             const double tan[2], const double q[3], const double qd[3],
+                             double c[2], double cd[2]);
+/// One contact's Jacobian columns at pose q (col[0]: the gap's, col[1]:
+/// the slip's, as generalised 3-vectors) and its centripetal terms.
+void kinematics_contact_jacobian(const double p[2], const double nrm[2], const double tan[2],
+                                 const double q[3], const double qd[3], double col[2][3],
+                                 double bias[2]);
+
 /// Jacobian at pose q: column 2i maps qdot to zdot_i, column 2i+1 to xdot_i.
 /// Also the velocity-dependent contact accelerations (centripetal terms):
 /// bias[2i] = -thetadot^2 n_i . R p_i and bias[2i+1] = -thetadot^2 t_i . R p_i.

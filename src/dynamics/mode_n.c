@@ -298,17 +298,14 @@ static zeno_status qdd_range(mode_n_ctx *c, mode_n_solution *sol, zeno_error *e)
   return ZENO_OK;
 }
 
-bool mode_n_letter_solve(int n, const double *D, const double *b, const double *mu,
-                         const unsigned char *letter, double *x) {
-  int col[2 * MODE_N_MAX_CONTACTS], k = 0;
+int mode_n_letter_rows(int n, const double *D, const double *b, const double *mu,
+                       const unsigned char *letter, int *col, double *A, double *r) {
+  int k = 0;
   for (int i = 0; i < n; i++)
     if (letter[i] != ZENO_LETTER_F) {
       col[k++] = 2 * i;
       col[k++] = 2 * i + 1;
     }
-  memset(x, 0, sizeof(double) * (size_t)(2 * n));
-  if (k == 0) return true;
-  double A[4 * MODE_N_MAX_CONTACTS * MODE_N_MAX_CONTACTS], r[2 * MODE_N_MAX_CONTACTS];
   memset(A, 0, sizeof(double) * (size_t)(k * k));
   for (int u = 0; u < k; u += 2) {
     const int i = col[u] / 2;
@@ -323,6 +320,16 @@ bool mode_n_letter_solve(int n, const double *D, const double *b, const double *
       r[u + 1] = 0;
     }
   }
+  return k;
+}
+
+bool mode_n_letter_solve(int n, const double *D, const double *b, const double *mu,
+                         const unsigned char *letter, double *x) {
+  int col[2 * MODE_N_MAX_CONTACTS];
+  double A[4 * MODE_N_MAX_CONTACTS * MODE_N_MAX_CONTACTS], r[2 * MODE_N_MAX_CONTACTS];
+  const int k = mode_n_letter_rows(n, D, b, mu, letter, col, A, r);
+  memset(x, 0, sizeof(double) * (size_t)(2 * n));
+  if (k == 0) return true;
   if (!zeno_linsolve(k, A, r, ZENO_PIVOT_RTOL)) return false;
   for (int u = 0; u < k; u++) x[col[u]] = r[u];
   return true;

@@ -82,6 +82,13 @@ unsigned long mode_n_code(const unsigned char *letter, int n);
 bool mode_n_letter_solve(int n, const double *D, const double *b, const double *mu,
                          const unsigned char *letter, double *x);
 
+/// mode_n_letter_solve's equations A u = r: u are the forces of the
+/// contacts with a letter, in the columns col[0..k-1] of x (k returned),
+/// A row-major k x k. For a solver of the redundant case (the full model's
+/// forces nearest to a family member).
+int mode_n_letter_rows(int n, const double *D, const double *b, const double *mu,
+                       const unsigned char *letter, int *col, double *A, double *r);
+
 /// Every admissible (Table 1, column 3) and consistent pattern of d's
 /// contacts in class cls, ordered by mode_n_rank and then code; the first
 /// `capacity` of them go to out, and *count is how many there are.

@@ -23,16 +23,8 @@ zeno_sim_def zeno_sim_def_default(void) {
   d.force_rtol = ZERO_TOL_FORCE_RTOL;
   d.time_rtol = ZERO_TOL_TIME_RTOL;
   d.ratio_rtol = SERIES_RATIO_RTOL;  // the reasons: dynamics/impact_series.h
-  // Full-model ratios converge as the chatter shrinks (corrections of the
-  // order of the amplitude, Example 3 at eps = 1e-3: 2e-4 at first, 1e-6
-  // after 20 periods), while the integrator's relative accuracy on the
-  // shrinking gaps degrades like 1/r per period. 1e-5 agreement is reached
-  // well inside the accurate regime; the ZENO event reports the resulting
-  // extrapolation error.
-  d.full_ratio_rtol = 1e-5;
-  // Growth ratios of reverse chatter agreeing to 1 % over four periods are
-  // unmistakable; the drift from nonlinearity is of the amplitude's order.
-  d.diverge_rtol = 1e-2;
+  d.full_ratio_rtol = SERIES_FULL_RATIO_RTOL;
+  d.diverge_rtol = SERIES_DIVERGE_RTOL;
   d.ratio_periods = SERIES_RATIO_PERIODS;
   d.max_period = SERIES_MAX_PERIOD;
   d.keep_history = true;
