@@ -58,8 +58,10 @@ MAX_LINES = 600
 MAX_FOLDER_LINES = 6000
 # Folders whose files may call each other in a circle: the simulator's
 # hybrid loop (sim.c), its contact state, impacts, Zeno completion, full
-# model and fast kernels work on one struct zeno_sim, split by concern.
-CIRCLE_FOLDERS = {"sim"}
+# model and fast kernels work on one struct zeno_sim, split by concern;
+# likewise the N-contact engine's loop, state, Zeno completion and full
+# model on one struct simn.
+CIRCLE_FOLDERS = {"sim", "simn"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # What the program sees of the front ends it loads (dlopen) on demand.
 MODULE_HEADERS = {"plot": {"plot.h", "plot_module.h"}, "view": {"view_module.h"}}

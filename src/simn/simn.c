@@ -24,7 +24,7 @@ static zeno_status impact_token(simn *s, unsigned mask, zeno_error *e) {
   return simn_word_append(s, s->m.n == 1 ? "I" : name, (size_t)s->m.n, e);
 }
 
-static zeno_status emit_end(simn *s, simn_event *ev) {
+zeno_status simn_emit_end(simn *s, simn_event *ev) {
   simn_event_begin(s, ev, ZENO_EVENT_END, s->pending_guard, -1);
   ev->outcome = s->pending_outcome;
   if (s->pending_outcome == ZENO_OUTCOME_AMBIGUOUS) {
@@ -87,11 +87,6 @@ static zeno_status emit_start(simn *s, simn_event *ev, zeno_error *e) {
   return ZENO_OK;
 }
 
-/// The guards that fired at this instant.
-typedef struct simn_hits {
-  bool gap[MAXC], slip[MAXC];
-} simn_hits;
-
 // An impact at the touching contacts; *impacted false for a tangent touch.
 static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, const simn_hits *h,
                                   const zero_tol *tol, double vscale, bool *impacted,
@@ -118,10 +113,11 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
   if (!*impacted) return ZENO_OK;
   impact_n_result out;
   bool resolved;
-  zeno_status st = impact_n_resolve(&s->m.imp, &in, &out, &resolved, e);
+  if (s->m.full) simn_full_refresh(s);
+  zeno_status st = impact_n_resolve(s->imp, &in, &out, &resolved, e);
   if (st == ZENO_OK && !resolved && in.tol_impulse > tol->v * s->m.contact_mass) {
     in.tol_impulse = tol->v * s->m.contact_mass;  // the contacts' own impulse zero (sim.c)
-    st = impact_n_resolve(&s->m.imp, &in, &out, &resolved, e);
+    st = impact_n_resolve(s->imp, &in, &out, &resolved, e);
   }
   st = simn_solver_failure(s, st, e);
   if (st != ZENO_OK || s->end_pending) {
@@ -157,8 +153,8 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
   return ZENO_OK;
 }
 
-static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int contact,
-                                   const simn_hits *h, double vscale, zeno_error *e) {
+zeno_status simn_handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int contact,
+                                 const simn_hits *h, double vscale, zeno_error *e) {
   bool impact = false;
   for (int i = 0; i < s->m.n; i++) impact = impact || h->gap[i];
   simn_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard, contact);
@@ -170,6 +166,8 @@ static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, in
   for (int i = 0; i < s->m.n; i++) {
     if (h->slip[i]) cls.slip[i] = MODE_SLIP_ZERO;
     if (s->sol.letter[i] != ZENO_LETTER_F) cls.gap[i] = MODE_GAP_CLOSED;
+    cls.lifting[i] = h->lift[i];  // the full model's guards (sim.c's rule)
+    cls.leaving_stick[i] = h->margin[i];
   }
   bool touch[MAXC];
   for (int i = 0; i < s->m.n; i++) touch[i] = cls.gap[i] != MODE_GAP_OPEN;
@@ -179,7 +177,7 @@ static zeno_status handle_crossing(simn *s, simn_event *ev, zeno_guard guard, in
   if (impact) {
     st = resolve_impact(s, ev, &cls, h, &tol, vscale, &impacted, e);
     if (st != ZENO_OK) return st;
-    if (s->end_pending) return emit_end(s, ev);
+    if (s->end_pending) return simn_emit_end(s, ev);
     if (s->zeno.pending) return simn_zeno_emit(s, ev, e);  // closed at the floor
   }
   if (!impacted) {
@@ -246,6 +244,7 @@ static void advance(simn *s, double tau) {
 }
 
 static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
+  if (s->m.full) return simn_full_flow(s, ev, e);
   double c[MAXV], cd[MAXV], unused[MAXV], cdd[MAXV];
   const double zero[3] = {0, 0, 0};
   simn_contacts(&s->m, s->q, s->qd, c, cd);
@@ -260,11 +259,11 @@ static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
     advance(s, fmax(tau_end, 0));
     s->t = s->def.t_end;
     simn_end_with(s, ZENO_OUTCOME_TIME_LIMIT, ZENO_GUARD_TIME);
-    return emit_end(s, ev);
+    return simn_emit_end(s, ev);
   }
   if (end == FLOW_END_ESCAPE && !(cr[0].tau < tau_end)) {
     simn_end_with(s, ZENO_OUTCOME_ESCAPED, ZENO_GUARD_ESCAPE);  // a terminal mode
-    return emit_end(s, ev);
+    return simn_emit_end(s, ev);
   }
   const double tau = cr[0].tau;
   const double vstart = simn_contact_speed(s, s->qd);
@@ -274,7 +273,7 @@ static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
   const double vscale = fmax(fmax(vstart, simn_contact_speed(s, s->qd)), s->m.accel_scale * tau);
   if (cr[0].guard == ZENO_GUARD_ESCAPE) {
     simn_end_with(s, ZENO_OUTCOME_ESCAPED, ZENO_GUARD_ESCAPE);
-    return emit_end(s, ev);
+    return simn_emit_end(s, ev);
   }
   simn_hits h;
   memset(&h, 0, sizeof h);
@@ -283,7 +282,7 @@ static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
     if (cr[k].guard == ZENO_GUARD_GAP) h.gap[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) h.slip[cr[k].contact] = true;
   }
-  return handle_crossing(s, ev, cr[0].guard, cr[0].contact, &h, vscale, e);
+  return simn_handle_crossing(s, ev, cr[0].guard, cr[0].contact, &h, vscale, e);
 }
 
 static zeno_status emit_start_impact(simn *s, simn_event *ev, zeno_error *e) {
@@ -297,7 +296,7 @@ static zeno_status emit_start_impact(simn *s, simn_event *ev, zeno_error *e) {
     h.gap[i] = s->sol.letter[i] == ZENO_LETTER_F && s->at_surface[i] && cd[2 * i] < 0;
     if (h.gap[i] && first < 0) first = i;
   }
-  return handle_crossing(s, ev, ZENO_GUARD_GAP, first, &h, s->vscale, e);
+  return simn_handle_crossing(s, ev, ZENO_GUARD_GAP, first, &h, s->vscale, e);
 }
 
 zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
@@ -308,7 +307,7 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   zeno_error *e = error ? error : &local;
   if (!s->started) return emit_start(s, ev, e);
   if (s->start_impact) return emit_start_impact(s, ev, e);
-  if (s->end_pending) return emit_end(s, ev);
+  if (s->end_pending) return simn_emit_end(s, ev);
   if (s->zeno.pending) return simn_zeno_emit(s, ev, e);
   return flow_to_event(s, ev, e);
 }
@@ -358,6 +357,13 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
     return fixed;
   }
   s->def = *def;
+  s->dyn = s->m.full ? &s->full.dyn : &s->m.dyn;
+  s->imp = s->m.full ? &s->full.imp : &s->m.imp;
+  const zeno_status integrator = simn_full_create(s, e);
+  if (integrator != ZENO_OK) {
+    simn_destroy(s);
+    return integrator;
+  }
   s->escape_radius = def->escape_radius > 0 ? def->escape_radius
                                             : ZENO_ESCAPE_RADIUS_SCALES * m->length_scale;
   s->escape_horizon =
@@ -385,6 +391,7 @@ zeno_status simn_create(const simn_model *m, const simn_def *def, const double q
 
 void simn_destroy(simn *s) {
   if (s == NULL) return;
+  cvode_destroy(s->full.cv);
   free(s->cache);
   free(s->word);
   free(s);

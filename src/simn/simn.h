@@ -11,6 +11,9 @@
 // two-contact engine's (z1, z2, x2) for two. They are exact: a closed gap
 // among them is zero, not the rounding of W . q (kinematics.h's q').
 //
+// With simn_model.full the same loop runs the full model (simn_full.c):
+// exact contact coordinates, CVODE between events.
+//
 // Zeno completion (simn_zeno.c) follows sim_zeno.c's first-order rules;
 // chains of completions are the next step. Not public API: the public records
 // (zeno_event) are two-contact until the outputs' version 2 (slice 7).
@@ -48,6 +51,16 @@ typedef struct simn_model {
   int coord[3];
   double A[3][3], Ainv[3][3];
   double Cp[3][2 * SIMN_MAX_CONTACTS];
+  /// The full model (`model: full`, slice 6): contact coordinates from the
+  /// exact geometry below (kinematics_contact_full), W, the Delassus matrix
+  /// and the centripetal terms at the state; q' is then the same linear
+  /// change of the pose perturbation q, no longer the gaps themselves.
+  /// False: the ZOD.
+  bool full;
+  double p[SIMN_MAX_CONTACTS][2];    ///< contact vertices, body frame [length]
+  double sp[SIMN_MAX_CONTACTS][2];   ///< a point of each surface line [length]
+  double nrm[SIMN_MAX_CONTACTS][2];  ///< surface normals
+  double tan[SIMN_MAX_CONTACTS][2];  ///< surface tangents
 } simn_model;
 
 /// The model of a validated scene of 1..16 contacts, each touching at the
@@ -71,6 +84,10 @@ typedef struct simn_def {
   double t_end;  ///< [time]
   long max_events;
   double escape_radius;  ///< [length]; 0: ZENO_ESCAPE_RADIUS_SCALES length scales
+  /// The full model's: CVODE's relative tolerance and absolute one (of the
+  /// segment's scales), and the Zeno tests of its only asymptotically
+  /// constant ratios (impact_series.h).
+  double rtol, atol, full_ratio_rtol, diverge_rtol;
 } simn_def;
 
 /// The definition of a scene's run (its stop conditions, law and policy;
@@ -129,7 +146,8 @@ void simn_stop(simn *s, zeno_outcome outcome);
 /// impacts of N letters (I with an impulse, F without; "I" for one contact).
 const char *simn_word(const simn *s);
 
-/// Contact coordinates (z_i, x_i) and rates at (q', qd').
+/// Contact coordinates (z_i, x_i) and rates at (q', qd'): linear under the
+/// ZOD, the exact geometry in the full model.
 void simn_contacts(const simn_model *m, const double qp[3], const double qdp[3], double *c,
                    double *cd);
 /// q = A^-1 q' and q' = A q.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "dynamics/impact_series.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/zero_tol.h"
 #include "scene/scene_units.h"
@@ -96,6 +97,14 @@ zeno_status simn_model_of_scene(const zeno_scene *s, simn_model *m, zeno_error *
       d->W[k][2 * i + 1] = tangent[k];
     }
     d->mu[i] = c->mu;
+    m->p[i][0] = c->point[0];
+    m->p[i][1] = c->point[1];
+    m->sp[i][0] = c->surface_point_set ? c->surface_point[0] : c->point[0];
+    m->sp[i][1] = c->surface_point_set ? c->surface_point[1] : c->point[1];
+    m->tan[i][0] = tangent[0];
+    m->tan[i][1] = tangent[1];
+    m->nrm[i][0] = normal[0];
+    m->nrm[i][1] = normal[1];
     if (c->surface_point_set)
       m->gap0[i] = normal[0] * (c->point[0] - c->surface_point[0]) +
                    normal[1] * (c->point[1] - c->surface_point[1]);
@@ -120,11 +129,24 @@ simn_def simn_def_of_scene(const zeno_scene *scene) {
   d.t_end = scene->t_end;
   d.max_events = scene->max_events;
   d.escape_radius = scene->escape_radius;
+  d.rtol = scene->rtol;
+  d.atol = scene->atol;
+  d.full_ratio_rtol = SERIES_FULL_RATIO_RTOL;
+  d.diverge_rtol = SERIES_DIVERGE_RTOL;
   return d;
 }
 
 void simn_contacts(const simn_model *m, const double qp[3], const double qdp[3], double *c,
                    double *cd) {
+  if (m->full) {
+    double q[3], qd[3];
+    simn_to_gen(m, qp, q);
+    simn_to_gen(m, qdp, qd);
+    for (int i = 0; i < m->n; i++)
+      kinematics_contact_full(m->p[i], m->sp[i], m->nrm[i], m->tan[i], q, qd, c + 2 * i,
+                              cd + 2 * i);
+    return;
+  }
   for (int a = 0; a < 2 * m->n; a++) {
     c[a] = (a % 2 == 0 ? m->gap0[a / 2] : 0) + m->Cp[0][a] * qp[0] + m->Cp[1][a] * qp[1] +
            m->Cp[2][a] * qp[2];

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dynamics/flow_cvode.h"
 #include "dynamics/impact_series.h"
 #include "dynamics/zero_tol.h"
 #include "simn/simn.h"
@@ -50,8 +51,48 @@ typedef struct simn_zeno {
   double pending_last_speed;  ///< a floor completion's last impact speed
 } simn_zeno;
 
+/// Guards of a full-model segment at most: per contact three of its
+/// letter's (a free contact's gap; a closed one's normal force and two
+/// friction margins, or its slip rate) and the two escapes of each of its
+/// two coordinates.
+#define SIMN_MAX_GUARDS (7 * MAXC)
+
+/// One guard of a full-model segment (flow_cvode.c's guard_def, N wide).
+typedef struct simn_guard {
+  zeno_guard kind;
+  int contact;
+  int coordinate;  ///< ESCAPE: the contact coordinate (z_i: 2i, x_i: 2i + 1)
+  int sign;        ///< FRICTION_MARGIN: the cone's edge; ESCAPE: the side
+  double offset;   ///< GAP: its level at the start when below zero; ESCAPE: the nominal value
+} simn_guard;
+
+/// The full model's part of a run (simn_full.c): the integrator, the
+/// dynamics at the state, and the segment's guards and scales.
+typedef struct simn_full_run {
+  zfc *cv;
+  mode_n_dyn dyn;  ///< W, M^-1, the load, friction and the centripetal terms at the state
+  impact_n_dyn imp;
+  int guard_count;
+  simn_guard guards[SIMN_MAX_GUARDS];
+  int dirs[SIMN_MAX_GUARDS];
+  cvode_scales sc;
+  cvode_system sys;
+  long refreshes;  ///< a redundant pattern's forces moved to another member (no event)
+} simn_full_run;
+
+/// The guards that fired at this instant.
+typedef struct simn_hits {
+  bool gap[MAXC], slip[MAXC];
+  bool lift[MAXC], margin[MAXC];  ///< the full model's: a normal force, a friction margin at zero
+} simn_hits;
+
 struct simn {
   simn_model m;
+  /// The dynamics modes and impacts are decided with: the model's (ZOD),
+  /// or the full model's at the state (full.dyn, full.imp).
+  const mode_n_dyn *dyn;
+  const impact_n_dyn *imp;
+  simn_full_run full;
   simn_def def;
   double escape_radius, escape_horizon;
   double t, q[3], qd[3];  ///< q' and its rate
@@ -118,6 +159,25 @@ void simn_event_finish(simn *s, simn_event *ev);
 zeno_status simn_word_append(simn *s, const char *token, size_t n, zeno_error *e);
 /// The current mode's name appended.
 zeno_status simn_mode_token(simn *s, zeno_error *e);
+
+/* simn.c */
+/// An event at the guards h (the state at them): impacts, the new classes,
+/// the next mode.
+zeno_status simn_handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int contact,
+                                 const simn_hits *h, double vscale, zeno_error *e);
+/// The END event of a pending end.
+zeno_status simn_emit_end(simn *s, simn_event *ev);
+
+/* simn_full.c */
+/// The integrator of a full-model run (nothing under the ZOD).
+zeno_status simn_full_create(simn *s, zeno_error *e);
+/// W, the Delassus matrix and the centripetal terms at the state.
+void simn_full_refresh(simn *s);
+/// The listed contact coordinates to their targets (positions) by Newton's
+/// method on the exact geometry; the rank used.
+int simn_full_correct_positions(simn *s, const int *cols, int count, const double *target);
+/// The mode's segment integrated to its first guard, and the event there.
+zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e);
 
 /* simn_zeno.c */
 /// Remembers an impact just resolved (the state after it).

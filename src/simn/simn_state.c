@@ -60,13 +60,14 @@ static int coordinate_row(const simn *s, int a) {
 // exactly (the two-contact engine's gaps are components of q'). Returns
 // the rank used.
 static int correct_prime(simn *s, const int *cols, int m, const double *target, double vp[3]) {
+  if (s->m.full) return simn_full_correct_positions(s, cols, m, target);
   double v[3];
   int own = 0;
   for (int a = 0; a < m; a++) own += coordinate_row(s, cols[a]) >= 0;
   int rank = own;
   if (own < m) {  // a row that is no coordinate moves the others
     simn_to_gen(&s->m, vp, v);
-    rank = contact_n_correct(&s->m.dyn, cols, m, target, v);
+    rank = contact_n_correct(s->dyn, cols, m, target, v);
     simn_of_gen(&s->m, v, vp);
   }
   for (int a = 0; a < m; a++) {
@@ -109,10 +110,11 @@ void simn_enforce(simn *s, const mode_n_class *cls) {
   // Rates: always through the generalised correction (sim_project_rates).
   if (m == 0) return;
   double v[3];
+  if (s->m.full) simn_full_refresh(s);  // the rows at the corrected pose
   simn_to_gen(&s->m, s->qd, v);
-  const int rank = contact_n_correct(&s->m.dyn, cols, m, target, v);
+  const int rank = contact_n_correct(s->dyn, cols, m, target, v);
   simn_of_gen(&s->m, v, s->qd);
-  for (int a = 0; a < m; a++) {
+  for (int a = 0; a < m && !s->m.full; a++) {
     const int r = coordinate_row(s, cols[a]);
     if (r >= 0 && cols[a] % 2 == 0) s->qd[r] = 0;  // gap rates exact (sim_project_rates)
   }
@@ -147,6 +149,10 @@ static bool one_motion(const simn *s, const mode_n_solution *a, const mode_n_sol
 // then in the closed reading when none is) and remembered.
 static zeno_status class_choice(simn *s, const mode_n_class *cls, const zero_tol *tol,
                                 const simn_choice **out, zeno_error *e) {
+  if (s->m.full) {  // the dynamics change with the state: solved afresh
+    simn_full_refresh(s);
+    s->cache_len = 0;
+  }
   for (int k = 0; k < s->cache_len; k++)
     if (memcmp(&s->cache[k].cls, cls, sizeof *cls) == 0) {
       *out = &s->cache[k];
@@ -165,10 +171,10 @@ static zeno_status class_choice(simn *s, const mode_n_class *cls, const zero_tol
   mode_n_solution *all = malloc(sizeof *all * SIMN_LISTED_MODES);
   if (all == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for a mode choice");
   mode_tol mt = tol->mode;
-  zeno_status st = mode_n_enumerate(&s->m.dyn, cls, &mt, all, SIMN_LISTED_MODES, &ch->count, e);
+  zeno_status st = mode_n_enumerate(s->dyn, cls, &mt, all, SIMN_LISTED_MODES, &ch->count, e);
   if (st == ZENO_OK && ch->count == 0) {
     mt.closed = true;  // a tie: forces and the accelerations they prevent both zero
-    st = mode_n_enumerate(&s->m.dyn, cls, &mt, all, SIMN_LISTED_MODES, &ch->count, e);
+    st = mode_n_enumerate(s->dyn, cls, &mt, all, SIMN_LISTED_MODES, &ch->count, e);
     const int listed = ch->count < SIMN_LISTED_MODES ? ch->count : SIMN_LISTED_MODES;
     bool same = listed > 1;
     for (int k = 1; k < listed && same; k++) same = one_motion(s, &all[0], &all[k], mt.accel);

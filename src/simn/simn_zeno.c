@@ -20,6 +20,10 @@
 /// speed fell below this fraction of its first is at the limit of double
 /// precision and is completed from its current state ...
 #define SIMN_ZENO_SPEED_FLOOR 1e-12
+/// The same floor in the full model (sim_zeno.c's SIM_FULL_ZENO_SPEED_FLOOR:
+/// its gaps are differences of positions of the first bounce's size, so
+/// below 1e-6 of the first speed the bounces are within 1e4 ulps of them).
+#define SIMN_FULL_ZENO_SPEED_FLOOR 1e-6
 /// ... and once its impact speeds come within this factor of the velocity
 /// zero, where impacting and closed can no longer be told apart.
 #define SIMN_ZENO_TOL_FACTOR 10.0
@@ -87,7 +91,11 @@ static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ?
 // asks it of both of its contacts; a contact away from the body, open
 // throughout, changes no step by its tangential rate).
 static bool limit_keeps_slip_signs(const simn *s, int p) {
-  const double tol = s->def.velocity_rtol * s->zeno.seq_first_speed;
+  // The full model's limit is extrapolated from ratios known to
+  // full_ratio_rtol: a slip within that of zero at the limit is one that
+  // fades with the chatter (the ZOD's exact zero).
+  const double rtol = s->m.full ? s->def.full_ratio_rtol : s->def.velocity_rtol;
+  const double tol = rtol * s->zeno.seq_first_speed;
   double c[MAXV], lim[MAXV], cd[MAXV];
   simn_contacts(&s->m, s->zeno.pending_q, s->zeno.pending_qd, c, lim);
   for (int k = 0; k < p; k++) {
@@ -174,20 +182,27 @@ bool simn_zeno_floor_approach(simn *s, double speed, unsigned touched) {
 void simn_zeno_detect(simn *s) {
   const int K = SERIES_RATIO_PERIODS + 1;
   const rview v = sequence_view(s);
+  // The ZOD's ratios are exact: both ways to SERIES_RATIO_RTOL. The full
+  // model's converge as the chatter shrinks (sim_zeno.c's tolerances), and
+  // it completes at detection: its accuracy would not improve by going on.
+  const bool full = s->m.full;
+  const double rtol_conv = full ? s->def.full_ratio_rtol : SERIES_RATIO_RTOL;
+  const double rtol_div = full ? s->def.diverge_rtol : SERIES_RATIO_RTOL;
   for (int p = 1; p <= SERIES_MAX_PERIOD; p++) {
     if (v.len < K * p + 1) break;
     if (!series_periodic(v, p, K)) continue;
-    // The ZOD's ratios are exact: both ways to SERIES_RATIO_RTOL.
     double r0 = 0;
-    if (!series_constant_ratio(v, p, K, SERIES_RATIO_RTOL, &r0)) continue;
-    if (r0 < 1 - SERIES_RATIO_RTOL) {
+    if (!series_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) continue;
+    if (r0 < 1 - rtol_conv) {
+      if (!series_constant_ratio(v, p, K, rtol_conv, &r0)) break;  // not yet converged
       extrapolate(s, p, r0);
       s->zeno.pending_impacts = s->zeno.seq_impacts;
       const bool holds = limit_keeps_slip_signs(s, p) && limit_keeps_others_open(s);
-      s->zeno.pending = holds && s->zeno.pending_t <= s->def.t_end && tail_negligible(s, p);
+      s->zeno.pending = holds && s->zeno.pending_t <= s->def.t_end &&
+                        (full || tail_negligible(s, p));
       return;
     }
-    if (r0 > 1 + SERIES_RATIO_RTOL && simn_direction_settled(s, p, SERIES_RATIO_RTOL)) {
+    if (r0 > 1 + rtol_div && simn_direction_settled(s, p, rtol_div)) {
       simn_end_with(s, ZENO_OUTCOME_DIVERGING, ZENO_GUARD_NONE);
       return;
     }
@@ -195,7 +210,8 @@ void simn_zeno_detect(simn *s) {
   }
   const impact_record *last = rec(s, 0);
   if (s->zeno.seq_impacts >= 2 &&
-      (last->speed < SIMN_ZENO_SPEED_FLOOR * s->zeno.seq_first_speed ||
+      (last->speed <
+           (full ? SIMN_FULL_ZENO_SPEED_FLOOR : SIMN_ZENO_SPEED_FLOOR) * s->zeno.seq_first_speed ||
        simn_zeno_at_floor(s, last->speed, s->vscale) ||
        (s->zeno.seq_impacts >= SIMN_ZENO_MAX_IMPACTS &&
         last->speed < SIMN_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed)))

@@ -1,0 +1,251 @@
+// The full model for N contacts (src/simn/simn_full.c, issue 34 slice 6):
+//  - epsilon-convergence to the ZOD on the three-contact scenes, as for two
+//    (docs/model.md, "The full model"): started at eps^2 q'(0), eps q'dot(0),
+//    the full model's rest point over eps^2 approaches the ZOD's
+//    quadratically, with the ZOD's mode word where no chatter is completed
+//    (a full-model chatter is completed at detection, so its count of
+//    impacts differs);
+//  - a closed form: a box held flat over three collinear floor corners and
+//    let go translates without turning, so the exact geometry is the ZOD's:
+//    impact at sqrt(2 d / g), bounces at e^k v1 and their limit
+//    t1 + 2 e v1 / (g (1 - e)) (Newton), then rest; inelastic: rest at t1;
+//  - the error path of the integrator's tolerances.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "simn/simn.h"
+#include "zeno/zeno.h"
+
+#define G 9.81
+/// Closed forms: CVODE's relative tolerance (the scene's 1e-10) on a
+/// flight, a few times over.
+#define FLIGHT_RTOL 1e-8
+
+typedef struct run_end {
+  zeno_outcome outcome;
+  double t, qp[3];
+  long events, impacts, completions;
+  char word[4096];
+} run_end;
+
+// Runs a scene's model from the pose q0 (generalised, rest), in the full
+// model at scale eps (positions eps^2 q0, times eps) or under the ZOD (eps 0);
+// the end's time and q' come back on the ZOD's scale.
+static run_end run_scene(const zeno_scene *s, const double q0[3], double eps) {
+  simn_model m;
+  zeno_error err;
+  if (simn_model_of_scene(s, &m, &err) != ZENO_OK) fail_msg("%s", err.message);
+  simn_def def = simn_def_of_scene(s);
+  const bool full = eps > 0;
+  m.full = full;
+  const double L = full ? eps * eps : 1, T = full ? eps : 1;
+  double q[3], qd[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) q[k] = L * q0[k];
+  def.t_end *= T;
+  def.escape_radius = L * ZENO_ESCAPE_RADIUS_SCALES * m.length_scale;
+  simn *run = NULL;
+  if (simn_create(&m, &def, q, qd, &run, &err) != ZENO_OK) fail_msg("%s", err.message);
+  run_end out;
+  memset(&out, 0, sizeof out);
+  simn_event ev;
+  zeno_status st;
+  while ((st = simn_next_event(run, &ev, &err)) == ZENO_OK) {
+    out.impacts += ev.kind == ZENO_EVENT_IMPACT;
+    out.completions += ev.kind == ZENO_EVENT_ZENO;
+    if (ev.kind != ZENO_EVENT_END) continue;
+    out.outcome = ev.outcome;
+    out.t = ev.t / T;
+    for (int k = 0; k < 3; k++) out.qp[k] = ev.qp[k] / L;
+    out.events = ev.index + 1;
+  }
+  if (st != ZENO_DONE) fail_msg("%s", err.message);
+  snprintf(out.word, sizeof out.word, "%s", simn_word(run));
+  simn_destroy(run);
+  return out;
+}
+
+static zeno_scene shipped(const char *name, zeno_impact_law law, double e) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.yaml", ZENO_SCENES_DIR, name);
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load(path, NULL, 0, &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  s.impact_law = law;
+  s.restitution = e;
+  return s;
+}
+
+// Largest difference of the rest points' q', relative to the ZOD's.
+static double rest_error(const run_end *full, const run_end *zod) {
+  double d = 0, size = 0;
+  for (int k = 0; k < 3; k++) {
+    d = fmax(d, fabs(full->qp[k] - zod->qp[k]));
+    size = fmax(size, fabs(zod->qp[k]));
+  }
+  return d / size;
+}
+
+// One scene from the pose (0.01, 0.02, 0.01) off its nominal one: the full
+// model at eps = 1e-2 and 1e-3 rests where the ZOD does, within err2 and
+// err3 (relative), the error falling at least 30 times a decade (O(eps^2):
+// 100 times); same_word: with the ZOD's word.
+static void converges(const char *name, zeno_impact_law law, double e, double err2, double err3,
+                      bool same_word) {
+  const zeno_scene s = shipped(name, law, e);
+  const double q0[3] = {0.01, 0.02, 0.01};
+  const run_end zod = run_scene(&s, q0, 0);
+  assert_int_equal(zod.outcome, ZENO_OUTCOME_REST);
+  const double eps[2] = {1e-2, 1e-3}, bound[2] = {err2, err3};
+  double err[2];
+  for (int j = 0; j < 2; j++) {
+    const run_end full = run_scene(&s, q0, eps[j]);
+    err[j] = rest_error(&full, &zod);
+    printf(
+        "%s (%s): eps %g: rest %s after %ld events (ZOD %ld), t %.9g (ZOD %.9g), rest error "
+        "%.3g\n",
+        name, law == ZENO_LAW_NEWTON ? "Newton e = 0.5" : "inelastic", eps[j],
+        zeno_outcome_name(full.outcome), full.events, zod.events, full.t, zod.t, err[j]);
+    assert_int_equal(full.outcome, ZENO_OUTCOME_REST);
+    if (!(err[j] <= bound[j]))
+      fail_msg("%s eps %g: rest error %g > %g", name, eps[j], err[j], bound[j]);
+    if (same_word) assert_string_equal(full.word, zod.word);
+  }
+  assert_true(err[1] * 30 <= err[0]);
+}
+
+// The box in a corner (scenes/box-in-a-corner.yaml) let go off its corner,
+// tilted: inelastic it falls, strikes and jams on the wall and its right
+// floor corner (FSS); measured rest errors 2.4e-7 and 2.6e-9.
+static void test_box_in_a_corner_converges(void **state) {
+  (void)state;
+  converges("box-in-a-corner", ZENO_LAW_INELASTIC, 0, 1e-6, 1e-8, true);
+}
+
+// The same under Newton's law (e = 0.5): its chatters are completed (the
+// full model's at detection); measured rest errors 4.7e-6 and 1.8e-8.
+static void test_box_in_a_corner_newton_converges(void **state) {
+  (void)state;
+  converges("box-in-a-corner", ZENO_LAW_NEWTON, 0.5, 2e-5, 2e-7, false);
+}
+
+// The polygon on a slope, three collinear corners down: it rocks onto its
+// face, whose two free corners land together (IFI), and sticks; measured
+// rest errors 8.7e-8 and 8.8e-10.
+static void test_polygon_on_slope_converges(void **state) {
+  (void)state;
+  converges("polygon-on-slope", ZENO_LAW_INELASTIC, 0, 1e-6, 1e-8, true);
+}
+
+// The three-legged stand on a slope rocks between its feet, the rocking
+// completed, and stands; measured rest errors 2.4e-8 and 2.1e-10, the rest
+// time 2.913880 as the ZOD's.
+static void test_three_legged_stand_converges(void **state) {
+  (void)state;
+  converges("three-legged-stand", ZENO_LAW_INELASTIC, 0, 1e-6, 1e-8, false);
+}
+
+// A box of half sizes (1, 0.5) on three collinear floor corners, held flat
+// a height d up and let go: it translates, so W is the ZOD's throughout.
+static void flat_drop(zeno_impact_law law, double e) {
+  zeno_scene s = zeno_scene_default();
+  s.mass = 1;
+  s.rho = sqrt((1.0 + 0.25) / 3);
+  s.load_magnitude = G;
+  s.load_angle = 0;
+  s.load_torque = 0;
+  s.contact_count = 3;
+  const double x[3] = {-1, 1, 0.25};
+  for (int i = 0; i < 3; i++) {
+    s.contacts[i].point[0] = x[i];
+    s.contacts[i].point[1] = -0.5;
+    s.contacts[i].surface_angle = 0;
+    s.contacts[i].surface_point_set = false;
+    s.contacts[i].mu = 0.4;
+  }
+  s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  s.impact_law = law;
+  s.restitution = e;
+  simn_model m;
+  zeno_error err;
+  if (simn_model_of_scene(&s, &m, &err) != ZENO_OK) fail_msg("%s", err.message);
+  m.full = true;
+  const simn_def def = simn_def_of_scene(&s);
+  const double d = 0.2, q0[3] = {0, d, 0}, qd0[3] = {0, 0, 0};
+  simn *run = NULL;
+  assert_int_equal(simn_create(&m, &def, q0, qd0, &run, NULL), ZENO_OK);
+  const double t1 = sqrt(2 * d / G), v1 = sqrt(2 * G * d);
+  simn_event ev;
+  int impacts = 0, completions = 0;
+  bool rested = false;
+  while (simn_next_event(run, &ev, NULL) == ZENO_OK) {
+    if (ev.kind == ZENO_EVENT_IMPACT) {
+      // Every corner lands at once, at the closed form's speed.
+      const double v_in = v1 * pow(e, impacts);
+      if (impacts == 0) assert_true(fabs(ev.t - t1) <= FLIGHT_RTOL * t1);
+      for (int i = 0; i < 3; i++) assert_true(fabs(ev.cd[2 * i] - e * v_in) <= 1e-6 * v1);
+      impacts++;
+    }
+    if (ev.kind == ZENO_EVENT_ZENO) {
+      completions++;
+      const double limit = t1 + 2 * e * v1 / (G * (1 - e));
+      if (!(fabs(ev.t - limit) <= 1e-6 * limit)) fail_msg("limit %.12g != %.12g", ev.t, limit);
+    }
+    if (ev.kind == ZENO_EVENT_END) {
+      rested = ev.outcome == ZENO_OUTCOME_REST;
+      if (law == ZENO_LAW_INELASTIC) assert_true(fabs(ev.t - t1) <= FLIGHT_RTOL * t1);
+      for (int k = 0; k < 3; k++) assert_true(fabs(ev.qd[k]) <= 1e-12);
+      for (int i = 0; i < 3; i++) assert_true(fabs(ev.c[2 * i]) <= 1e-12 * d);
+    }
+  }
+  assert_true(rested);
+  assert_true(impacts >= 1);
+  assert_int_equal(completions, law == ZENO_LAW_NEWTON ? 1 : 0);  // the bounces accumulate
+  simn_destroy(run);
+}
+
+static void test_flat_drop_inelastic(void **state) {
+  (void)state;
+  flat_drop(ZENO_LAW_INELASTIC, 0);
+}
+
+static void test_flat_drop_newton(void **state) {
+  (void)state;
+  flat_drop(ZENO_LAW_NEWTON, 0.5);
+}
+
+// The integrator's tolerances are checked where the full model starts.
+static void test_bad_tolerances(void **state) {
+  (void)state;
+  const zeno_scene s = shipped("box-in-a-corner", ZENO_LAW_INELASTIC, 0);
+  simn_model m;
+  assert_int_equal(simn_model_of_scene(&s, &m, NULL), ZENO_OK);
+  m.full = true;
+  simn_def def = simn_def_of_scene(&s);
+  def.rtol = 0;
+  const double q0[3] = {0, 0, 0};
+  simn *run = NULL;
+  zeno_error err;
+  assert_int_equal(simn_create(&m, &def, q0, q0, &run, &err), ZENO_ERR_ARGUMENT);
+  assert_null(run);
+  assert_string_equal(err.parameter, "solver");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_box_in_a_corner_converges),
+      cmocka_unit_test(test_box_in_a_corner_newton_converges),
+      cmocka_unit_test(test_polygon_on_slope_converges),
+      cmocka_unit_test(test_three_legged_stand_converges),
+      cmocka_unit_test(test_flat_drop_inelastic),
+      cmocka_unit_test(test_flat_drop_newton),
+      cmocka_unit_test(test_bad_tolerances),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
