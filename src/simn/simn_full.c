@@ -140,6 +140,15 @@ static void nearest_solution(int k, const double *A, const double *r, const doub
   }
 }
 
+// The contacts' accelerations without contact forces: the load's and the
+// centripetal terms.
+static void free_accel(const mode_n_dyn *d, double *afree) {
+  for (int a = 0; a < 2 * d->n; a++) {
+    afree[a] = d->bias[a];
+    for (int k = 0; k < 3; k++) afree[a] += d->W[k][a] * d->inv_mass[k] * d->h[k];
+  }
+}
+
 // The mode's contact forces x and accelerations qdd at (q, qd): its letters'
 // equations at the state, solved, or (redundant contacts) the solution
 // nearest the segment's forces. Returns false for no finite solution.
@@ -151,10 +160,7 @@ static bool mode_at(const simn *s, const double q[3], const double qd[3], double
   impact_n_dyn imp;
   impact_n_dyn_build(&d, &imp);
   double afree[MAXV];
-  for (int a = 0; a < 2 * n; a++) {
-    afree[a] = d.bias[a];
-    for (int k = 0; k < 3; k++) afree[a] += d.W[k][a] * d.inv_mass[k] * d.h[k];
-  }
+  free_accel(&d, afree);
   if (!mode_n_letter_solve(n, &imp.D[0][0], afree, d.mu, s->sol.letter, x)) {
     int col[MAXV];
     double A[MAXV * MAXV], r[MAXV], u0[MAXV], u[MAXV];
@@ -252,11 +258,7 @@ static zeno_status refresh_member(simn *s, bool *refreshed, zeno_error *e) {
   double x[MAXV];
   simn_full_refresh(s);
   double afree[MAXV];
-  for (int a = 0; a < 2 * n; a++) {
-    afree[a] = s->full.dyn.bias[a];
-    for (int k = 0; k < 3; k++)
-      afree[a] += s->full.dyn.W[k][a] * s->full.dyn.inv_mass[k] * s->full.dyn.h[k];
-  }
+  free_accel(&s->full.dyn, afree);
   if (mode_n_letter_solve(n, &s->full.imp.D[0][0], afree, s->full.dyn.mu, s->sol.letter, x))
     return ZENO_OK;  // its forces are fixed: the guard is the event
   const zero_tol tol = simn_make_tol(s, s->vscale);
