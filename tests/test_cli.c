@@ -651,9 +651,9 @@ static void test_three_contacts_refused(void **state) {
     if (r.exit_code != EXIT_BAD_INPUT) fail_msg("%s: exit %d: %s", runs[k][0], r.exit_code, r.err);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err,
-                        "zeno: contacts: the scene has 3 contacts; the analysis, the full "
-                        "model, maps and certificates take 1 or 2 contacts today ('zeno check', "
-                        "and 'simulate', 'view' and 'sweep' under the ZOD, take 1 to 16)\n");
+                        "zeno: contacts: the scene has 3 contacts; the analysis, maps and "
+                        "certificates take 1 or 2 contacts today ('zeno check', 'simulate', "
+                        "'view' and 'sweep' take 1 to 16)\n");
     run_result_free(&r);
   }
 }
@@ -662,8 +662,7 @@ static void test_three_contacts_refused(void **state) {
 // engine): the box let go off its corner, tilted, falls, strikes the wall
 // and the floor and rests in the corner. The JSON is format version 2
 // (q''s coordinate names, the contact count); the text names q''s
-// coordinates. The full model is refused with one line naming what takes
-// it; --out writes the run directory in format version 2, which `zeno
+// coordinates. The full model runs it too (the same word); --out writes the run directory in format version 2, which `zeno
 // replay` verifies and draws.
 static void test_three_contacts_simulated(void **state) {
   (void)state;
@@ -686,10 +685,15 @@ static void test_three_contacts_simulated(void **state) {
   if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
   assert_contains(r.out, "final q' (z1, z2, z3)");
   run_result_free(&r);
-  r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--model", "full");
-  assert_int_equal(r.exit_code, EXIT_BAD_INPUT);
-  assert_contains(r.err,
-                  "zeno: model: the full model takes 1 or 2 contacts today (this scene has 3)");
+  // The full model: the same word, at rest on its exact contacts.
+  r = run_zeno_captured("simulate", BOX_IN_A_CORNER, "--json", "--model", "full", "--set",
+                        "initial.pose=[0.01, 0.02, 0.01]");
+  if (r.exit_code != 0) fail_msg("exit %d: %s", r.exit_code, r.err);
+  assert_json_literal(r.out, "status", "\"rest\"");
+  assert_json_literal(r.out, "word", "\"FFF FFI FFP IFF NFF IIF NNF FII FNN FSS\"");
+  assert_true(json_array_item(r.out, "final_zod", 0) > 0);
+  assert_true(fabs(json_array_item(r.out, "final_zod", 1)) < 1e-15);
+  assert_true(fabs(json_array_item(r.out, "final_zod", 2)) < 1e-15);
   run_result_free(&r);
   // --out writes format version 2: q''s names in the header, a force pair
   // per contact; `zeno replay` verifies and reads it back.

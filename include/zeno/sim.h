@@ -180,9 +180,10 @@ typedef struct zeno_sim zeno_sim;
 
 /// Creates a simulator for a validated scene (the scene is copied).
 /// Returns NULL and fills error on invalid input. A scene of more than two
-/// contacts (up to ZENO_MAX_CONTACTS) runs on the N-contact engine under
-/// the ZOD, through the same calls (docs/model.md, "Any number of
-/// contacts"); its full model is ZENO_ERR_UNSUPPORTED (parameter "model").
+/// contacts (up to ZENO_MAX_CONTACTS) runs on the N-contact engine, in
+/// either model, through the same calls (docs/model.md, "Any number of
+/// contacts"; its full model reports q' as the exact coordinates that
+/// zeno_sim_zod_names names).
 /// Its tolerances are def's velocity_rtol, force_rtol and time_rtol; the
 /// Zeno detection's settings are the defaults.
 ZENO_API zeno_sim *zeno_sim_create(const zeno_scene *scene, const zeno_sim_def *def,

@@ -389,3 +389,26 @@ int cvode_advance(zfc *f, zeno_mode mode, double q[3], double qd[3], double tau_
   }
   return flag;
 }
+
+// Cubic Hermite interpolation of x with derivative dx between two nodes.
+static double hermite(double x0, double d0, double x1, double d1, double h, double u) {
+  const double u2 = u * u, u3 = u2 * u;
+  return (2 * u3 - 3 * u2 + 1) * x0 + (u3 - 2 * u2 + u) * h * d0 + (-2 * u3 + 3 * u2) * x1 +
+         (u3 - u2) * h * d1;
+}
+
+void cvode_nodes_sample(const cvode_node *n, size_t count, double t, double q[3], double qd[3]) {
+  size_t lo = 0, hi = count - 1;
+  while (hi - lo > 1) {
+    const size_t mid = (lo + hi) / 2;
+    if (n[mid].t <= t) lo = mid;
+    else hi = mid;
+  }
+  const cvode_node *a = &n[lo], *b = &n[hi];
+  const double h = b->t - a->t;
+  const double u = h > 0 ? fmin(fmax((t - a->t) / h, 0), 1) : 0;
+  for (int k = 0; k < 3; k++) {
+    q[k] = hermite(a->q[k], a->qd[k], b->q[k], b->qd[k], h, u);
+    qd[k] = hermite(a->qd[k], a->qdd[k], b->qd[k], b->qdd[k], h, u);
+  }
+}

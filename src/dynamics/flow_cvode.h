@@ -6,6 +6,7 @@
 #define ZENO_DYNAMICS_FLOW_CVODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "dynamics/flow_zod.h"
 #include "dynamics/kinematics.h"
@@ -77,6 +78,11 @@ typedef struct cvode_system {
 /// hold the final state.
 int cvode_integrate(zfc *f, const cvode_system *sys, double q[3], double qd[3], double tau_max,
                     const cvode_scales *scales, cvode_result *out, int *found);
+
+/// Dense output: the state at time t from accepted steps n[0..count-1]
+/// (count >= 2, times increasing; t clamped to their span), by cubic
+/// Hermite interpolation of q (with qd) and qd (with qdd).
+void cvode_nodes_sample(const cvode_node *n, size_t count, double t, double q[3], double qd[3]);
 
 /// Accelerations and contact forces of `mode` at (q, qd), as the RHS sees
 /// them. Returns false when the mode's system is singular there.

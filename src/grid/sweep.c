@@ -54,15 +54,15 @@ struct zeno_sweep {
 // The basin settings, and whether the scene allows them (its first grid
 // point: the axes' paths decide the model and the kind of start alike at
 // every point).
-// A scene of more than two contacts is swept on the N-contact engine: the
-// ZOD, without a basin estimate (whose magnitudes scale the full model's
-// start, which takes 1 or 2 contacts today).
+// A scene of more than two contacts is swept on the N-contact engine, in
+// either model, without a basin estimate (whose magnitudes scale a start
+// given in q', which takes 1 or 2 contacts).
 static zeno_status sweep_contacts(const zeno_sweep *w, const zeno_scene *base, zeno_error *error) {
   if (base->contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
-  if (base->model != ZENO_MODEL_ZOD || w->def.basin.count > 0)
+  if (w->def.basin.count > 0)
     return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
-                     "the scene has %d contacts: a sweep runs it under the ZOD (model: zod), "
-                     "without a basin estimate; the full model takes 1 or %d contacts today",
+                     "the scene has %d contacts: a sweep runs it without a basin estimate (the "
+                     "estimate scales a start in q', which takes 1 or %d contacts)",
                      base->contact_count, ZENO_PAIR_CONTACTS);
   return ZENO_OK;
 }

@@ -2,9 +2,12 @@
 // simulator hands a scene of 3..ZENO_MAX_CONTACTS contacts to the N-contact
 // engine (simn/) and turns its events into zeno_event records, N contacts
 // wide. The same calls serve both: events one by one, dense output, the
-// summary, the word, restarts. ZOD only; the full model of N contacts is
-// the next slice. The scene runs in its own units (scene_units.h), as the
-// two-contact engine's does, and what leaves is converted back.
+// summary, the word, restarts; under the ZOD or the full model (simn_full.c,
+// started and reported as sim_full.c's: a q' start at eps^2 q', eps q'dot
+// through the exact coordinates, q' reported as those coordinates over
+// eps^2 and eps, dense output from the integrator's steps). The scene runs
+// in its own units (scene_units.h), as the two-contact engine's does, and
+// what leaves is converted back.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@ typedef struct multi_segment {
   bool zeno_tail;
   zeno_mode mode;
   double force[MAXV];
+  size_t node_first, node_count;  ///< the full model's steps in sim_multi.nodes (0: none)
 } multi_segment;
 
 struct sim_multi {
@@ -36,6 +40,11 @@ struct sim_multi {
   simn *run;
   multi_segment *hist;  ///< segments in time order; the last is open (the run's state)
   size_t hist_len, hist_cap;
+  /// The full model's q' scale eps^2 and rate scale eps (a q' start), 1
+  /// otherwise (sim_create.c's len_scale, vel_scale).
+  double len_scale, vel_scale;
+  cvode_node *nodes;  ///< the full model's accepted steps of the kept segments
+  size_t node_len, node_cap;
 };
 
 bool sim_multi_zod_angle(const zeno_sim *s) { return s->multi->model.coord[2] < 0; }
@@ -91,6 +100,29 @@ static zeno_mode mode_of(const unsigned char *letters) {
   return m;
 }
 
+// The reported q' and its rate at the engine's (q', q''): the engine's own
+// under the ZOD; in the full model the exact coordinates that q''s rows
+// name (a contact coordinate from its nominal value; theta) over eps^2 and
+// eps (sim_contact.c's), whose closed gaps are zero.
+static void reported_zod(const sim_multi *mu, const double qp[3], const double qdp[3],
+                         const double *c, const double *cd, double zod[3], double rate[3]) {
+  const simn_model *m = &mu->model;
+  if (!m->full) {
+    memcpy(zod, qp, 3 * sizeof *zod);
+    memcpy(rate, qdp, 3 * sizeof *rate);
+    return;
+  }
+  double q[3], qd[3];
+  simn_to_gen(m, qp, q);
+  simn_to_gen(m, qdp, qd);
+  for (int r = 0; r < 3; r++) {
+    const int a = m->coord[r];
+    const double offset = a >= 0 && a % 2 == 0 ? m->gap0[a / 2] : 0;
+    zod[r] = (a >= 0 ? c[a] - offset : q[2]) / mu->len_scale;
+    rate[r] = (a >= 0 ? cd[a] : qd[2]) / mu->vel_scale;
+  }
+}
+
 // The public state at (t, q', q'') in the mode with these forces, in the
 // scene's own units.
 static void fill_state(const sim_multi *mu, double t, const double qp[3], const double qdp[3],
@@ -103,8 +135,7 @@ static void fill_state(const sim_multi *mu, double t, const double qp[3], const 
   double c[MAXV], cd[MAXV];
   simn_contacts(m, qp, qdp, c, cd);
   sim_state_contacts(st, m->n, c, cd, force);
-  memcpy(st->zod, qp, sizeof st->zod);
-  memcpy(st->zod_rate, qdp, sizeof st->zod_rate);
+  reported_zod(mu, qp, qdp, c, cd, st->zod, st->zod_rate);
   st->mode = mode;
   st->energy = kinematics_body_energy(m->dyn.inv_mass, m->dyn.h, st->q, st->qdot);
 }
@@ -119,12 +150,13 @@ static double kinetic(const simn_model *m, const double qdp[3]) {
 
 // A lean record (zeno_sim_run()'s loop, sim_set_lean_events): the time,
 // the mode and q' with its rate, as the two-contact loop's lean events.
-static void fill_lean(double t, const double qp[3], const double qdp[3], zeno_mode mode,
-                      zeno_state *st) {
+static void fill_lean(const sim_multi *mu, double t, const double qp[3], const double qdp[3],
+                      zeno_mode mode, zeno_state *st) {
   memset(st, 0, sizeof *st);
   st->t = t;
-  memcpy(st->zod, qp, sizeof st->zod);
-  memcpy(st->zod_rate, qdp, sizeof st->zod_rate);
+  double c[MAXV], cd[MAXV];
+  if (mu->model.full) simn_contacts(&mu->model, qp, qdp, c, cd);
+  reported_zod(mu, qp, qdp, c, cd, st->zod, st->zod_rate);
   st->mode = mode;
 }
 
@@ -184,8 +216,8 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
   // The forces before the event are those of the segment it ends.
   const double *before_force = mu->hist_len > 0 ? mu->hist[mu->hist_len - 1].force : in->force;
   if (s->lean_events) {
-    fill_lean(in->t, in->qp_before, in->qdp_before, ev->mode_before, &ev->before);
-    fill_lean(in->t, in->qp, in->qdp, ev->mode_after, &ev->after);
+    fill_lean(mu, in->t, in->qp_before, in->qdp_before, ev->mode_before, &ev->before);
+    fill_lean(mu, in->t, in->qp, in->qdp, ev->mode_after, &ev->after);
   } else {
     fill_state(mu, in->t, in->qp_before, in->qdp_before, ev->mode_before, before_force,
                &ev->before);
@@ -213,11 +245,33 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
   }
 }
 
+// The full model's steps of the segment an event ends, kept with it.
+static bool keep_nodes(sim_multi *mu) {
+  const cvode_node *nodes;
+  const size_t count = simn_segment_nodes(mu->run, &nodes);
+  if (count < 2 || mu->hist_len == 0) return true;
+  if (mu->node_len + count > mu->node_cap) {
+    size_t cap = mu->node_cap ? mu->node_cap : MULTI_HISTORY_INITIAL;
+    while (cap < mu->node_len + count) cap *= 2;
+    cvode_node *grown = realloc(mu->nodes, cap * sizeof *grown);
+    if (grown == NULL) return false;
+    mu->nodes = grown;
+    mu->node_cap = cap;
+  }
+  multi_segment *g = &mu->hist[mu->hist_len - 1];
+  g->node_first = mu->node_len;
+  g->node_count = count;
+  memcpy(mu->nodes + mu->node_len, nodes, count * sizeof *nodes);
+  mu->node_len += count;
+  return true;
+}
+
 // What the run's record keeps of an event: counts, the first completion,
 // the end, the segments.
 static bool record(zeno_sim *s, const simn_event *in) {
   sim_multi *mu = s->multi;
   sim_run *r = &s->run;
+  if (!keep_nodes(mu)) return false;
   r->started = true;
   r->t = in->t;
   r->event_count = in->index + 1;
@@ -243,6 +297,7 @@ zeno_status sim_multi_next_event(zeno_sim *s, zeno_event *ev, zeno_error *error)
     // Only the segment since the previous event is kept (sim.c's trim).
     mu->hist[0] = mu->hist[mu->hist_len - 1];
     mu->hist_len = 1;
+    mu->node_len = 0;  // the open segment has none yet
   }
   if (!s->run.started) s->run.wall_start = clock_seconds();
   else if (s->scene.wall_time > 0 && clock_seconds() - s->run.wall_start >= s->scene.wall_time)
@@ -283,6 +338,14 @@ zeno_status sim_multi_state_at(const zeno_sim *s, double t, zeno_state *st, zeno
   const multi_segment *g = &mu->hist[lo];
   const double tau = t - g->t0;
   double qp[3], qdp[3];
+  if (!g->zeno_tail && g->node_count > 1) {  // the full model's flow
+    double q[3], qd[3];
+    cvode_nodes_sample(mu->nodes + g->node_first, g->node_count, t, q, qd);
+    simn_of_gen(&mu->model, q, qp);
+    simn_of_gen(&mu->model, qd, qdp);
+    fill_state(mu, t, qp, qdp, g->mode, g->force, st);
+    return ZENO_OK;
+  }
   for (int k = 0; k < 3; k++) {
     if (g->zeno_tail) {
       qp[k] = g->qp0[k] + g->qddp[k] * tau;
@@ -321,10 +384,22 @@ static zeno_status start_run(zeno_sim *s, zeno_error *e) {
   sim_multi *mu = s->multi;
   const zeno_scene *sc = &s->scene;
   simn *run = NULL;
-  const zeno_status st =
-      sc->initial_kind == ZENO_INITIAL_ZOD
-          ? simn_create_prime(&mu->model, &mu->def, sc->initial_qp, sc->initial_qdp, &run, e)
-          : simn_create(&mu->model, &mu->def, sc->initial_pose, sc->initial_velocity, &run, e);
+  zeno_status st;
+  if (sc->initial_kind == ZENO_INITIAL_ZOD && mu->model.full) {
+    // Positions eps^2 q'(0), velocities eps q'dot(0) (invariance (24)), as
+    // exact coordinates.
+    double qp[3], qdp[3], q[3], qd[3];
+    for (int k = 0; k < 3; k++) {
+      qp[k] = mu->len_scale * sc->initial_qp[k];
+      qdp[k] = mu->vel_scale * sc->initial_qdp[k];
+    }
+    st = simn_full_pose(&mu->model, qp, qdp, q, qd, e);
+    if (st == ZENO_OK) st = simn_create(&mu->model, &mu->def, q, qd, &run, e);
+  } else if (sc->initial_kind == ZENO_INITIAL_ZOD) {
+    st = simn_create_prime(&mu->model, &mu->def, sc->initial_qp, sc->initial_qdp, &run, e);
+  } else {
+    st = simn_create(&mu->model, &mu->def, sc->initial_pose, sc->initial_velocity, &run, e);
+  }
   if (st != ZENO_OK) return st;
   double qp[3], qdp[3], c[MAXV], cd[MAXV], scale = 0;
   simn_run_state(run, qp, qdp);
@@ -341,16 +416,12 @@ static zeno_status start_run(zeno_sim *s, zeno_error *e) {
   simn_destroy(mu->run);
   mu->run = run;
   mu->hist_len = 0;
+  mu->node_len = 0;
   memset(&s->run, 0, sizeof s->run);
   return ZENO_OK;
 }
 
 zeno_status sim_multi_init(zeno_sim *s, zeno_error *e) {
-  if (s->scene.model != ZENO_MODEL_ZOD)
-    return zeno_fail(e, ZENO_ERR_UNSUPPORTED, "model",
-                     "the full model takes 1 or 2 contacts today (this scene has %d); "
-                     "model: zod simulates any number up to %d",
-                     s->scene.contact_count, ZENO_MAX_CONTACTS);
   s->multi = calloc(1, sizeof *s->multi);
   if (s->multi == NULL) return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory");
   sim_multi *mu = s->multi;
@@ -360,6 +431,19 @@ zeno_status sim_multi_init(zeno_sim *s, zeno_error *e) {
   mu->def.velocity_rtol = s->def.velocity_rtol;
   mu->def.force_rtol = s->def.force_rtol;
   mu->def.time_rtol = s->def.time_rtol;
+  mu->def.full_ratio_rtol = s->def.full_ratio_rtol;
+  mu->def.diverge_rtol = s->def.diverge_rtol;
+  const bool full = s->scene.model == ZENO_MODEL_FULL;
+  mu->model.full = full;
+  const bool scaled = full && s->scene.initial_kind == ZENO_INITIAL_ZOD;
+  mu->len_scale = scaled ? s->scene.epsilon * s->scene.epsilon : 1.0;
+  mu->vel_scale = scaled ? s->scene.epsilon : 1.0;
+  // The escape radius on the run's scale (sim.c's: the scene's, or sizes
+  // of the body, times eps^2).
+  const double radius = s->scene.escape_radius > 0
+                            ? s->scene.escape_radius
+                            : ZENO_ESCAPE_RADIUS_SCALES * mu->model.length_scale;
+  mu->def.escape_radius = radius * mu->len_scale;
   return start_run(s, e);
 }
 
@@ -377,5 +461,6 @@ void sim_multi_destroy(sim_multi *mu) {
   if (mu == NULL) return;
   simn_destroy(mu->run);
   free(mu->hist);
+  free(mu->nodes);
   free(mu);
 }

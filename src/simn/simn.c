@@ -303,7 +303,8 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   if (s == NULL || ev == NULL)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "", "run and event are required");
   if (s->finished) return ZENO_DONE;
-  zeno_error local;  // a solver failure's message goes into its event
+  s->full.node_count = 0;  // the nodes of the segment this event ends
+  zeno_error local;        // a solver failure's message goes into its event
   zeno_error *e = error ? error : &local;
   if (!s->started) return emit_start(s, ev, e);
   if (s->start_impact) return emit_start_impact(s, ev, e);
@@ -392,6 +393,7 @@ zeno_status simn_create(const simn_model *m, const simn_def *def, const double q
 void simn_destroy(simn *s) {
   if (s == NULL) return;
   cvode_destroy(s->full.cv);
+  free(s->full.nodes);
   free(s->cache);
   free(s->word);
   free(s);

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dynamics/flow_cvode.h"
 #include "dynamics/impact_n.h"
 #include "dynamics/mode_n.h"
 #include "zeno/error.h"
@@ -142,6 +143,12 @@ void simn_run_state(const simn *s, double qp[3], double qdp[3]);
 /// from the state after the last event; nothing if it has ended.
 void simn_stop(simn *s, zeno_outcome outcome);
 
+/// The full model's dense output: the accepted integrator steps (run time,
+/// the pose q, its rate and acceleration) of the segment that the last
+/// event ended, none under the ZOD (its segments are parabolas in q').
+/// Valid until the next event.
+size_t simn_segment_nodes(const simn *s, const cvode_node **nodes);
+
 /// The run's mode word so far ("SS FP II FP ..."): mode names of N letters,
 /// impacts of N letters (I with an impulse, F without; "I" for one contact).
 const char *simn_word(const simn *s);
@@ -150,6 +157,15 @@ const char *simn_word(const simn *s);
 /// ZOD, the exact geometry in the full model.
 void simn_contacts(const simn_model *m, const double qp[3], const double qdp[3], double *c,
                    double *cd);
+/// The full model's start from contact coordinates: the pose q at which
+/// the exact coordinates that q''s rows name (simn_model.coord, from their
+/// nominal values; theta) take the values qp, and the rate qd at which
+/// their rates take qdp (Newton's method from the linear q = A^-1 qp).
+/// ZENO_ERR_GEOMETRY (parameter `initial`) when the exact map does not
+/// reach them.
+zeno_status simn_full_pose(const simn_model *m, const double qp[3], const double qdp[3],
+                           double q[3], double qd[3], zeno_error *e);
+
 /// q = A^-1 q' and q' = A q.
 void simn_to_gen(const simn_model *m, const double qp[3], double q[3]);
 void simn_of_gen(const simn_model *m, const double q[3], double qp[3]);

@@ -80,6 +80,61 @@ void simn_full_refresh(simn *s) {
   impact_n_dyn_build(&s->full.dyn, &s->full.imp);
 }
 
+/// Newton's iterations and residuals for the start from contact coordinates
+/// (sim_full.c's FULL_START_RTOL, with its reason: a regular map reaches
+/// rounding in two or three iterations, a nearly singular one stalls far
+/// above the target).
+#define SIMN_FULL_START_RTOL 1e-9
+
+// The exact values of q''s coordinates at pose q (a contact coordinate
+// from its nominal value, or theta) and their rows J (as functions of q).
+static void coordinate_rows(const simn_model *m, const double q[3], double J[9], double val[3]) {
+  const double zero[3] = {0, 0, 0};
+  mode_n_dyn d;
+  dyn_at(m, q, zero, &d);
+  for (int r = 0; r < 3; r++) {
+    const int a = m->coord[r];
+    if (a < 0) {
+      val[r] = q[2];
+      for (int k = 0; k < 3; k++) J[r * 3 + k] = k == 2;
+      continue;
+    }
+    double c[2], cd[2];
+    kinematics_contact_full(m->p[a / 2], m->sp[a / 2], m->nrm[a / 2], m->tan[a / 2], q, zero, c,
+                            cd);
+    val[r] = c[a % 2] - (a % 2 == 0 ? m->gap0[a / 2] : 0);
+    for (int k = 0; k < 3; k++) J[r * 3 + k] = d.W[k][a];
+  }
+}
+
+zeno_status simn_full_pose(const simn_model *m, const double qp[3], const double qdp[3],
+                           double q[3], double qd[3], zeno_error *e) {
+  simn_to_gen(m, qp, q);  // the linear guess
+  double scale = 0;
+  for (int k = 0; k < 3; k++) scale = fmax(scale, fabs(qp[k]));
+  bool converged = false;
+  for (int it = 0; it <= SIMN_FULL_NEWTON_ITERATIONS && !converged; it++) {
+    double J[9], val[3], r[3], err = 0;
+    coordinate_rows(m, q, J, val);
+    for (int k = 0; k < 3; k++) {
+      r[k] = qp[k] - val[k];
+      err = fmax(err, fabs(r[k]));
+    }
+    converged = err <= SIMN_FULL_START_RTOL * scale;
+    if (err <= SIMN_FULL_NEWTON_RTOL * scale || it == SIMN_FULL_NEWTON_ITERATIONS) break;
+    if (!zeno_linsolve(3, J, r, ZENO_PIVOT_RTOL)) break;
+    for (int k = 0; k < 3; k++) q[k] += r[k];
+  }
+  double J[9], val[3];
+  coordinate_rows(m, q, J, val);
+  memcpy(qd, qdp, 3 * sizeof *qd);
+  if (!converged || !zeno_linsolve(3, J, qd, ZENO_PIVOT_RTOL))
+    return zeno_fail(e, ZENO_ERR_GEOMETRY, "initial",
+                     "the full model finds no pose with these contact coordinates (a nearly "
+                     "singular configuration)");
+  return ZENO_OK;
+}
+
 int simn_full_correct_positions(simn *s, const int *cols, int count, const double *target) {
   if (count == 0) return 0;
   int rank = 0;
@@ -283,6 +338,31 @@ static zeno_status refresh_member(simn *s, bool *refreshed, zeno_error *e) {
   return simn_solver_failure(s, st, e);
 }
 
+// The segment's accepted steps appended to the run's, in run time.
+static bool keep_nodes(simn *s, const cvode_result *r) {
+  simn_full_run *f = &s->full;
+  const size_t need = f->node_count + (size_t)r->node_count;
+  if (need > f->node_cap) {
+    size_t cap = f->node_cap ? f->node_cap : 64;
+    while (cap < need) cap *= 2;
+    cvode_node *grown = realloc(f->nodes, cap * sizeof *grown);
+    if (grown == NULL) return false;
+    f->nodes = grown;
+    f->node_cap = cap;
+  }
+  for (int k = 0; k < r->node_count; k++) {
+    cvode_node nd = r->nodes[k];
+    nd.t += s->t;
+    f->nodes[f->node_count++] = nd;
+  }
+  return true;
+}
+
+size_t simn_segment_nodes(const simn *s, const cvode_node **nodes) {
+  *nodes = s->full.nodes;
+  return s->full.node_count;
+}
+
 zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
   simn_full_run *f = &s->full;
   f->refreshes = 0;
@@ -324,6 +404,8 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
     int found[SIMN_MAX_GUARDS] = {0};
     const double tau_max = fmax(s->def.t_end - s->t, 0);
     const int flag = cvode_integrate(f->cv, &f->sys, q, qd, tau_max, &f->sc, &r, found);
+    if (flag >= 0 && !keep_nodes(s, &r))
+      return zeno_fail(e, ZENO_ERR_NOMEM, "", "out of memory for the dense output");
     if (flag < 0) {
       snprintf(s->failure, sizeof s->failure, "%s", r.flag_name);
       simn_end_with(s, ZENO_OUTCOME_SOLVER_FAILURE, ZENO_GUARD_NONE);

@@ -78,6 +78,10 @@ typedef struct simn_full_run {
   cvode_scales sc;
   cvode_system sys;
   long refreshes;  ///< a redundant pattern's forces moved to another member (no event)
+  /// The accepted steps of the segment the last event ended (run time,
+  /// generalised q): the full model's dense output (simn_segment_nodes).
+  cvode_node *nodes;
+  size_t node_count, node_cap;
 } simn_full_run;
 
 /// The guards that fired at this instant.

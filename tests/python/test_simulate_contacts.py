@@ -25,6 +25,7 @@ BOX_NEWTON = [BOX_POSE, "impact.law=newton", "impact.e=0.5"]
 RUNS = [(name, []) for name in MANY_CONTACT_FILES] + [
     (BOX, [BOX_POSE]),
     (BOX, BOX_NEWTON),
+    (BOX, [BOX_POSE, "model=full"]),  # the full model of N contacts (simn_full.c)
 ]
 
 
@@ -250,13 +251,14 @@ def test_seventeen_contacts_are_refused_naming_the_list():
     assert (e.value.key, e.value.line, e.value.column) == ("contacts", 3, 3)
 
 
-def test_full_model_of_many_contacts_is_refused():
-    with pytest.raises(zeno.UnsupportedError) as e:
-        zeno.simulate(load(BOX, [BOX_POSE]), model="full", eps=1e-3)
-    assert e.value.key == "model"
-    with pytest.raises(zeno.UnsupportedError) as e:
-        zeno.Simulator(load(BOX, [BOX_POSE]), model="full", eps=1e-3)
-    assert e.value.key == "model"
+def test_full_model_of_many_contacts_runs():
+    """The box in a corner in the full model: the ZOD's word, at rest on its
+    wall and right floor corner, their exact gaps zero (final_zod)."""
+    run = zeno.simulate(load(BOX, [BOX_POSE]), model="full")
+    zod = zeno.simulate(load(BOX, [BOX_POSE]))
+    assert run.word == zod.word == "FFF FFI FFP IFF NFF IIF NNF FII FNN FSS"
+    assert run.status == "rest"
+    assert run.final_zod[0] > 0 and abs(run.final_zod[1]) < 1e-15 and abs(run.final_zod[2]) < 1e-15
 
 
 def test_trajectory_figure_of_many_contacts_is_refused():
