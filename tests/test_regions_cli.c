@@ -196,7 +196,7 @@ static void bad_input_exits_2(void **state) {
       {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--threads", "0"}, "--threads"},
       {{"regions", EXAMPLE6, "--x", GRID_X, "--y", GRID_Y, "--plot", "map.jpg"}, "--plot"},
       {{"regions", ZENO_SCENES_DIR "/bouncing-ball.yaml", "--x", GRID_X, "--y", GRID_Y},
-       "two-contact"},
+       "a scene of 2 to 16 contacts"},
       {{"regions", ZENO_SCENES_DIR "/missing.yaml", "--x", GRID_X, "--y", GRID_Y}, "missing.yaml"},
       // Axes the map does not depend on (it was a uniform map).
       {{"regions", EXAMPLE6, "--x", "initial.qdp.2=0:1:3", "--y", GRID_Y},

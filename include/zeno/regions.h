@@ -12,7 +12,10 @@
 ///   5 unstable by Theorem 2 (not persistent), 6 ambiguous (Theorem 1),
 ///   7 undecided,
 /// plus the witnesses (G_max, a fixed point, the partition) and, for region
-/// 7, a seeded Monte-Carlo simulation verdict.
+/// 7, a seeded Monte-Carlo simulation verdict. A scene of 3 to
+/// ZENO_MAX_CONTACTS contacts, which no theorem decides, gets Pang and
+/// Trinkle's static verdict (0 infeasible, 6 ambiguous, else 7) and the
+/// same simulation verdict from the N-contact engine (docs/regions.md).
 ///
 /// Usage (iterate, don't call back): create the sweep, evaluate it row by
 /// row (each row in parallel with OpenMP when the build has it), write the

@@ -234,8 +234,8 @@ ZENO_API zeno_status zeno_scene_validate(const zeno_scene *scene, zeno_error *er
 /// parameter "contacts", one line naming the contact count and what takes
 /// it today: the analysis, maps and certificates 1 or 2 contacts; the
 /// static check (zeno_contact_set_def_from_scene, `zeno check`), the
-/// simulator in either model (zeno_sim_create()) and sweeps any up to
-/// ZENO_MAX_CONTACTS. Every entry point of the two-contact engine and the
+/// simulator in either model (zeno_sim_create()), sweeps and region maps
+/// (Pang and Trinkle's verdict and simulations) any up to ZENO_MAX_CONTACTS. Every entry point of the two-contact engine and the
 /// analysis that takes a scene calls it.
 ZENO_API zeno_status zeno_scene_require_pair(const zeno_scene *scene, zeno_error *error);
 

@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "dynamics/kinematics.h"
 #include "grid/grid_scene.h"
+#include "grid/regions_internal.h"
 #include "scene/scene_units.h"
 #include "sim/sim_restart.h"
 #include "zeno/sim.h"
@@ -24,17 +25,9 @@
 /* Monte-Carlo perturbations, the same distribution as the stability tests:
    positions z1, z2 in [0, 1) (x2 = 0: the equilibria form a line along x2),
    velocities in [-1, 1)^3; every fourth run starts touching at contact 1 and
-   every fourth (shifted by one) at contact 2, moving away from the surface.
-   The ZOD is homogeneous (eq. (24)), so the unit amplitude is no loss. */
-#define MC_TOUCH_PERIOD 4
-
-/// SplitMix64 constants (Steele, Lea, Flood 2014): a point's stream is
-/// seeded by mixing the sweep seed with its grid indices.
-#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
-#define SPLITMIX_MUL1 0xBF58476D1CE4E5B9ull
-#define SPLITMIX_MUL2 0x94D049BB133111EBull
-/// 2^-53: a 53-bit integer times this is uniform in [0, 1).
-#define UNIT_53 (1.0 / 9007199254740992.0)
+   every fourth (shifted by one) at contact 2, moving away from the surface
+   (MC_TOUCH_PERIOD). The ZOD is homogeneous (eq. (24)), so the unit
+   amplitude is no loss. */
 
 struct zeno_regions {
   grid_scene grid;  ///< the base scene, its fixed overrides and the axes
@@ -206,10 +199,10 @@ static zeno_status check_scene(const zeno_regions *r, zeno_error *error) {
   zeno_scene s;
   const zeno_status st = grid_scene_base(&r->grid, &s, error);
   if (st != ZENO_OK) return st;
-  if (zeno_scene_require_pair(&s, error) != ZENO_OK) return ZENO_ERR_UNSUPPORTED;
-  if (s.contact_count != 2)
+  if (s.contact_count < 2)
     return zeno_fail(error, ZENO_ERR_ARGUMENT, "contacts",
-                     "a region map needs a two-contact scene; this one has %d", s.contact_count);
+                     "a region map needs a scene of 2 to %d contacts; this one has %d",
+                     ZENO_MAX_CONTACTS, s.contact_count);
   return grid_scene_check_corners(&r->grid, error);
 }
 
@@ -259,21 +252,12 @@ zeno_regions *zeno_regions_create_file(const char *path, const char *const *over
 
 /* ---------- Monte-Carlo verdict ---------- */
 
-static uint64_t splitmix_next(uint64_t *state) {
-  uint64_t z = (*state += SPLITMIX_GAMMA);
-  z = (z ^ (z >> 30)) * SPLITMIX_MUL1;
-  z = (z ^ (z >> 27)) * SPLITMIX_MUL2;
-  return z ^ (z >> 31);
-}
-
-static double uniform01(uint64_t *state) { return (double)(splitmix_next(state) >> 11) * UNIT_53; }
-
 // The k-th perturbation of a point's stream.
 static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
-  qp[0] = uniform01(stream);
-  qp[1] = uniform01(stream);
+  qp[0] = regions_uniform01(stream);
+  qp[1] = regions_uniform01(stream);
   qp[2] = 0;
-  for (int j = 0; j < 3; j++) qdp[j] = 2 * uniform01(stream) - 1;
+  for (int j = 0; j < 3; j++) qdp[j] = 2 * regions_uniform01(stream) - 1;
   if (k % MC_TOUCH_PERIOD == 0) qp[0] = 0, qdp[0] = fabs(qdp[0]);
   if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
 }
@@ -377,8 +361,7 @@ static zeno_status zod_comes_to_rest(const zeno_scene *base, zeno_sim **sim, con
 static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene,
                                   const zeno_interrupt *interrupt, zeno_region_point *p,
                                   zeno_error *error) {
-  uint64_t stream = r->def.mc_seed;
-  stream ^= splitmix_next(&stream) ^ ((uint64_t)(unsigned)p->ix << 32) ^ (uint64_t)(unsigned)p->iy;
+  uint64_t stream = regions_stream(r->def.mc_seed, p->ix, p->iy);
   zeno_sim *zod = NULL;
   zeno_status st = ZENO_OK;
   for (int k = 0; k < r->def.mc_runs && st == ZENO_OK; k++) {
@@ -402,10 +385,7 @@ static zeno_status simulate_point(const zeno_regions *r, const zeno_scene *scene
   }
   zeno_sim_destroy(zod);
   if (st != ZENO_OK) return st;
-  const int runs = p->mc_runs + p->mc_full_runs, rest = p->mc_rest + p->mc_full_rest;
-  p->sim = rest == runs                ? ZENO_REGION_SIM_RESTS
-           : rest + p->mc_slow == runs ? ZENO_REGION_SIM_SLOW
-                                       : ZENO_REGION_SIM_DEPARTS;
+  p->sim = regions_sim_verdict(p);
   return ZENO_OK;
 }
 
@@ -469,6 +449,12 @@ static zeno_status point_run(const zeno_regions *r, size_t ix, size_t iy,
   zeno_scene scene;
   zeno_error point_error;
   zeno_status st = load_point(r, p->x, p->y, &scene, &point_error);
+  if (st == ZENO_OK && scene.contact_count > ZENO_PAIR_CONTACTS) {
+    st = regions_contacts_point(&r->def, &scene, interrupt, p, &point_error);
+    if (call_failure(st) && error) *error = point_error;
+    if (call_failure(st)) return st;
+    return st == ZENO_OK ? ZENO_OK : error_row(p, &point_error);
+  }
   zeno_analysis a;
   // The points share out the threads: a point's maps run on its own (a
   // team of one is no parallel region to OpenMP, so the maps would start

@@ -349,8 +349,8 @@ zeno_status zeno_scene_require_pair(const zeno_scene *scene, zeno_error *error) 
   if (scene->contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
   return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
                    "the scene has %d contacts; the analysis, maps and certificates take 1 or "
-                   "%d contacts today ('zeno check', 'simulate', 'view' and 'sweep' take 1 "
-                   "to %d)",
+                   "%d contacts today ('zeno check', 'simulate', 'view', 'sweep' and "
+                   "'regions' take up to %d)",
                    scene->contact_count, ZENO_PAIR_CONTACTS, ZENO_MAX_CONTACTS);
 }
 
