@@ -268,3 +268,15 @@ def test_trajectory_figure_of_many_contacts_is_refused():
     with pytest.raises(zeno.UnsupportedError) as e:
         zeno.plot.trajectory(run)
     assert e.value.key == "contacts" and "a run of 3 contacts" in str(e.value)
+
+
+def test_region_map_of_many_contacts():
+    """zeno.regions of the box in a corner over its load's angle: region 0
+    (no equilibrium) exactly where tan(a) > mu = 0.3 pushes it off the wall,
+    region 7 (no theorem decides three contacts) elsewhere, every
+    perturbation at rest; the load's size changes nothing."""
+    r = zeno.regions(load(BOX), x="load.angle=-60:60:5", y="load.magnitude=5:15:2", mc_runs=4)
+    expected = np.where(np.tan(np.radians(r.x)) > 0.3, 0, 7)
+    assert (r.region == expected[np.newaxis, :]).all()
+    assert (r.mc_runs[r.region == 7] == 4).all() and (r.mc_rest[r.region == 7] == 4).all()
+    assert (r.sim[r.region == 7] == "rests").all()
