@@ -1,5 +1,8 @@
-// Sequences of impacts (impact_series.h): periodic steps, constant ratios
-// and the geometric extrapolation of their accumulation point.
+// Sequences of impacts (impact_series.h): periodic steps, constant ratios,
+// the geometric extrapolation of their accumulation point, and the
+// arithmetic both engines' further Zeno rules share (a chain's gap rule
+// and signature, reverse chatter's growth, a floor's tail, the
+// fast-forward).
 #include "dynamics/impact_series.h"
 
 #include <math.h>
