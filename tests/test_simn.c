@@ -303,7 +303,7 @@ static simn_model with_far_contact(const simn_model *m2, double phi) {
 static void test_far_contact_changes_nothing(void **state) {
   (void)state;
   rng r = {SEED};
-  int runs = 0, events = 0, completions = 0;
+  int runs = 0, events = 0, completions = 0, chains = 0;
   double worst = 0;
   for (int c = 0; c < FAR_SCENES; c++) {
     const zeno_scene s = oracle_scene(&r, c % 3 == 0   ? ZENO_LAW_INELASTIC
@@ -341,6 +341,8 @@ static void test_far_contact_changes_nothing(void **state) {
       worst = fmax(worst, d);
       events++;
       completions += ea.kind == ZENO_EVENT_ZENO;
+      chains += ea.kind == ZENO_EVENT_ZENO && ea.zeno_order == 2;
+      assert_int_equal(ea.zeno_order, eb.zeno_order);
     }
     // The same word: each mode and impact token with the far contact's F
     // added, each Z as it is.
@@ -362,10 +364,11 @@ static void test_far_contact_changes_nothing(void **state) {
     runs++;
   }
   printf(
-      "simn far contact: %d runs, %d events, %d Zeno completions, the same words; largest "
-      "distance %.3g\n",
-      runs, events, completions, worst);
+      "simn far contact: %d runs, %d events, %d Zeno completions (%d chains), the same words; "
+      "largest distance %.3g\n",
+      runs, events, completions, chains, worst);
   assert_true(runs >= 300);
+  assert_true(chains >= 1);  // the chain's rules see the third contact too
   assert_true(worst <= ORACLE_RTOL);
 }
 
