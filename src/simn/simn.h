@@ -14,8 +14,8 @@
 // With simn_model.full the same loop runs the full model (simn_full.c):
 // exact contact coordinates, CVODE between events.
 //
-// Zeno completion (simn_zeno.c) follows sim_zeno.c's first-order rules;
-// chains of completions are the next step. Not public API: the public records
+// Zeno completion (simn_zeno.c, simn_zeno_chain.c) follows sim_zeno*.c's
+// rules, chains of completions included. Not public API: the public records
 // (zeno_event) are two-contact until the outputs' version 2 (slice 7).
 #ifndef ZENO_SIMN_SIMN_H
 #define ZENO_SIMN_SIMN_H
