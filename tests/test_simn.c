@@ -548,6 +548,15 @@ static void test_three_corners_bounce_to_rest(void **state) {
   simn_destroy(run);
 }
 
+// The shipped scene scenes/box-in-a-corner.yaml.
+static zeno_scene box_in_a_corner(void) {
+  zeno_scene s;
+  zeno_error err;
+  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", NULL, 0, &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  return s;
+}
+
 // The shipped box in a corner (scenes/box-in-a-corner.yaml: two floor
 // corners and a wall, its load pushing down and into the wall), let go a
 // little away from the corner, tilted: it falls, strikes (and under
@@ -555,10 +564,8 @@ static void test_three_corners_bounce_to_rest(void **state) {
 // corner on at least two sticking contacts, under both laws.
 static void test_box_in_a_corner_settles(void **state) {
   (void)state;
-  zeno_scene s;
+  zeno_scene s = box_in_a_corner();
   zeno_error err;
-  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", NULL, 0, &s, &err) != ZENO_OK)
-    fail_msg("%s", err.message);
   const zeno_impact_law laws[2] = {ZENO_LAW_INELASTIC, ZENO_LAW_NEWTON};
   for (int l = 0; l < 2; l++) {
     s.impact_law = laws[l];
@@ -644,10 +651,7 @@ static zeno_outcome run_box(const zeno_scene *s, const double q0[3], bool full, 
 // ZOD's time to eps^2 (measured 3e-8).
 static void test_full_chatter_completed_at_rounding(void **state) {
   (void)state;
-  zeno_scene s;
-  zeno_error err;
-  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", NULL, 0, &s, &err) != ZENO_OK)
-    fail_msg("%s", err.message);
+  zeno_scene s = box_in_a_corner();
   s.impact_law = ZENO_LAW_NEWTON;
   s.restitution = 0.5;
   const double q0[3] = {0.01, 0.02, 0.01};
