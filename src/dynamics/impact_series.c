@@ -1,8 +1,12 @@
-// Sequences of impacts (impact_series.h): periodic steps, constant ratios
-// and the geometric extrapolation of their accumulation point.
+// Sequences of impacts (impact_series.h): periodic steps, constant ratios,
+// the geometric extrapolation of their accumulation point, and the
+// arithmetic both engines' further Zeno rules share (a chain's gap rule
+// and signature, reverse chatter's growth, a floor's tail, the
+// fast-forward).
 #include "dynamics/impact_series.h"
 
 #include <math.h>
+#include <string.h>
 
 bool series_close_rel(double a, double b, double rtol) {
   return fabs(a - b) <= rtol * fmax(fabs(a), fabs(b));
@@ -63,4 +67,75 @@ bool series_same_direction(const double *va, const double *vb, int m, double rto
   double diff = 0;
   for (int a = 0; a < m; a++) diff = fmax(diff, fabs(va[a] / na - vb[a] / nb));
   return diff <= rtol;
+}
+
+impact_record *series_ring_next(impact_record *ring, int *len, int cap) {
+  if (*len == cap) {
+    memmove(ring, ring + 1, (size_t)(cap - 1) * sizeof *ring);
+    (*len)--;
+  }
+  return &ring[(*len)++];
+}
+
+// A chain goes on while each sequence starts within a few times the
+// duration of the chain's last cycles after its completion: in a shrinking
+// chain the wait is a part of the next, shorter, cycle; a new motion (a
+// drop after a long slip) starts a new chain. Measured against the last
+// cycle alone, a rocking body's chain (a short chatter, then a long swing
+// to the other contact's: period two) started anew at every swing, and a
+// chain shrinking to rest ran into the event limit.
+bool series_chain_goes_on(double t, double tz, double t_ref) {
+  return t - tz <= SERIES_CHAIN_GAP_FACTOR * (tz - t_ref);
+}
+
+uint64_t series_sequence_signature(uint64_t first, uint64_t last, int period, unsigned contacts) {
+  uint64_t h = first;
+  const uint64_t parts[3] = {last, (uint64_t)period, (uint64_t)contacts};
+  for (int k = 0; k < 3; k++) h = (h ^ parts[k]) * SERIES_FNV_PRIME;
+  return h;
+}
+
+void series_geometric_limit(rview v, int p, double r, double *t, double q[3], double qd[3],
+                            double *t_err, double dqd[3]) {
+  const impact_record *b = at(v, p), *c = at(v, 2 * p);
+  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
+  series_geometric_advance(v, p, r, g, g2, t, q, qd);
+  const double t_prev = b->t + (b->t - c->t) * g;
+  *t_err = fabs(*t - t_prev);
+  for (int k = 0; k < 3; k++) dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - qd[k];
+}
+
+bool series_outgrowing(rview v, int p, int K, double grow) {
+  for (int k = 0; k + 1 < K; k++) {
+    const impact_record *a = at(v, k * p), *b = at(v, (k + 1) * p), *c = at(v, (k + 2) * p);
+    if (!(a->t - b->t > grow * (b->t - c->t) && a->speed > grow * b->speed)) return false;
+  }
+  return true;
+}
+
+bool series_floor_tail(rview v, int max_period, int *p, double *r) {
+  for (int k = 1; k <= max_period && v.len >= 2 * k + 1; k++) {
+    if (!series_periodic(v, k, 1)) continue;
+    if (!series_constant_ratio(v, k, 2, SERIES_FLOOR_TAIL_RTOL, r) || !(*r < 1)) return false;
+    *p = k;
+    return true;
+  }
+  return false;
+}
+
+// The periods repeat exactly, each r times the last, so the state n
+// periods on is the geometric sum of n of them: the periods n with
+// a->t + T0 r (1 - r^n) / (1 - r) <= t_end.
+bool series_forward(rview v, int p, double r, double t_now, double t_end, double *t, double q[3],
+                    double qd[3]) {
+  const impact_record *a = at(v, 0), *b = at(v, p);
+  const double T0 = a->t - b->t;
+  const double x = 1 - (t_end - a->t) / T0 * (1 - r) / r;
+  if (!(T0 > 0 && x > 0 && x < 1)) return false;
+  const double n = floor(log(x) / log(r)) - SERIES_FORWARD_MARGIN_PERIODS;
+  if (!(n >= SERIES_FORWARD_MIN_PERIODS)) return false;
+  const double rn = pow(r, n);
+  series_geometric_advance(v, p, r, r * (1 - rn) / (1 - r), r * r * (1 - rn * rn) / (1 - r * r), t,
+                           q, qd);
+  return *t > t_now && *t < t_end;
 }

@@ -40,6 +40,43 @@
 /// The 64-bit FNV-1a prime.
 #define SERIES_FNV_PRIME 1099511628211ull
 
+/// Completed sequences a loop remembers for second-order detection (a
+/// chain of completions): ratio_periods + 2 periods of
+/// SERIES_CHAIN_MAX_PERIOD at the default ratio_periods (3), with room to
+/// spare.
+#define SERIES_CHAIN 32
+/// Longest period of a chain searched, in completed sequences.
+#define SERIES_CHAIN_MAX_PERIOD 4
+/// A sequence starting later than this many times the chain's last cycle
+/// after its last completion starts a new chain. Within a shrinking chain
+/// the wait is below one cycle; its first cycle is measured from its first
+/// impact only, which the wait for the other contact's landing can exceed
+/// (Example 2, Newton e = 0.5: 1.3 times).
+#define SERIES_CHAIN_GAP_FACTOR 4.0
+/// Reverse chatter whose period ratios have settled only to diverge_rtol
+/// (the direction converging to its fixed point of R slowly, e.g. 0.5 % a
+/// period) is diverging once its impact speed has grown to this many times
+/// its first: the flights then outgrow any time limit before the ratios
+/// settle to ratio_rtol (a chatter growing 1.81 times a period ended
+/// `time-limit` after 21 impacts, at 144 times its first speed, where the
+/// full model said `diverging`). The growth keeps out the sequences whose
+/// ratios only hover above 1 at the bottom of a decay (five of 20,000
+/// restitution cases, 1e-5 to 1e-11 of their first speed, which the full
+/// model completes to rest).
+#define SERIES_DIVERGE_GROWTH 10.0
+/// A sequence stopped at a floor whose last two periods repeat the same
+/// steps with ratios of durations and speeds within this of each other is
+/// extrapolated over its remaining bounces rather than cut at the last.
+#define SERIES_FLOOR_TAIL_RTOL 0.05
+/// A sequence (or chain) whose limit lies beyond t_end is fast-forwarded
+/// (ZOD) by whole periods to within this many periods of t_end, which are
+/// then simulated: the rounding of the geometric sums (a few ulps of the
+/// time per period skipped) never carries the run past t_end ...
+#define SERIES_FORWARD_MARGIN_PERIODS 1
+/// ... when at least this many periods are skipped (fewer cost nothing to
+/// simulate).
+#define SERIES_FORWARD_MIN_PERIODS 4
+
 typedef struct impact_record {
   double t;
   uint64_t signature;  ///< hash of the modes and impact since the previous impact
@@ -90,5 +127,46 @@ bool series_same_direction(const double *va, const double *vb, int m, double rto
 /// r^2, fitted through the last three periods.
 void series_geometric_advance(rview v, int p, double r, double g, double g2, double *t, double q[3],
                               double qd[3]);
+
+/// The next record of a ring of capacity cap, the oldest dropped when it
+/// is full (filled by the caller).
+impact_record *series_ring_next(impact_record *ring, int *len, int cap);
+
+/// Whether a sequence starting at t goes on the chain whose last
+/// completion was at tz: within SERIES_CHAIN_GAP_FACTOR times the chain's
+/// last cycles, measured from t_ref (the completion SERIES_CHAIN_MAX_PERIOD
+/// before, or the event that led into the chain's first sequence).
+bool series_chain_goes_on(double t, double tz, double t_ref);
+
+/// A completed sequence's steps, for a chain's period search: the
+/// signature of what led to its first impact, of its last step, its
+/// period (0 at a floor) and the contacts it closed.
+uint64_t series_sequence_signature(uint64_t first, uint64_t last, int period, unsigned contacts);
+
+/// The limit of the periods p of v at ratio r (series_geometric_advance's
+/// sums to infinity), with the limit the period before predicts: the
+/// difference of times (*t_err) and of velocities (dqd, that one minus
+/// this).
+void series_geometric_limit(rview v, int p, double r, double *t, double q[3], double qd[3],
+                            double *t_err, double dqd[3]);
+
+/// The last K periods of length p of v each last longer, and end with a
+/// faster impact, than the one before by the factor grow (reverse chatter
+/// whose ratios drift as it grows).
+bool series_outgrowing(rview v, int p, int K, double grow);
+
+/// For a floor's tail: the shortest period p (up to max_period) whose
+/// last two periods repeat the same steps, and their ratio, to
+/// SERIES_FLOOR_TAIL_RTOL. False when the shortest periodic p has no such
+/// ratio below 1, or none repeats.
+bool series_floor_tail(rview v, int max_period, int *p, double *r);
+
+/// The ZOD's fast-forward: the whole periods of v (period p, ratio r)
+/// that end before t_end, to within SERIES_FORWARD_MARGIN_PERIODS of it
+/// and at least SERIES_FORWARD_MIN_PERIODS of them: the state at the phase
+/// of the newest record that many periods on (t, q, qd), after the time
+/// t_now. False when there are too few.
+bool series_forward(rview v, int p, double r, double t_now, double t_end, double *t, double q[3],
+                    double qd[3]);
 
 #endif

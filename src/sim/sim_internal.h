@@ -22,11 +22,6 @@
 #include "zeno/impact_law.h"
 #include "zeno/sim.h"
 
-/// Completed sequences remembered for second-order detection (sim_zeno.c):
-/// ratio_periods + 2 periods of SIM_CHAIN_MAX_PERIOD at the default
-/// ratio_periods (3), with room to spare.
-#define SIM_CHAIN 32
-
 /// A scene of more than two contacts: the N-contact engine's run behind
 /// the simulator (sim_multi.c).
 typedef struct sim_multi sim_multi;
@@ -92,7 +87,7 @@ typedef struct sim_zeno {
   unsigned seq_touched;          ///< contacts touching at any of its impacts
 
   /* the chain: completed sequences following each other (second order) */
-  int chain_len;             ///< completions in the chain (capped at SIM_CHAIN)
+  int chain_len;             ///< completions in the chain (capped at SERIES_CHAIN)
   long chain_impacts;        ///< impacts of its sequences
   double chain_first_speed;  ///< first impact speed of its first sequence
   double chain_first_t;      ///< time of that impact
@@ -135,7 +130,7 @@ typedef struct sim_records {
   impact_record ring[SERIES_RING];
   /// The chain's completions (t, the state after closing, the first impact
   /// speed of the sequence, the contacts it touched).
-  impact_record chain[SIM_CHAIN];
+  impact_record chain[SERIES_CHAIN];
 } sim_records;
 
 struct zeno_sim {

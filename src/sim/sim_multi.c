@@ -231,7 +231,7 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
   ev->zeno_impacts = in->zeno_impacts;
   ev->zeno_ratio = in->zeno_ratio;
   ev->zeno_period = in->zeno_period;
-  ev->zeno_order = in->kind == ZENO_EVENT_ZENO ? 1 : 0;
+  ev->zeno_order = in->kind == ZENO_EVENT_ZENO ? in->zeno_order : 0;
   ev->outcome = in->outcome;
   if (in->outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     snprintf(ev->solver_flag, sizeof ev->solver_flag, "%.47s", in->failure);

@@ -49,29 +49,9 @@
 /// and up to three transitions), so a Zeno sequence never ends there.
 #define SIM_ZENO_EVENTS_PER_IMPACT 4
 
-/// Longest period of a chain searched, in completed sequences.
-#define SIM_CHAIN_MAX_PERIOD 4
-/// A sequence starting later than this many times the chain's last cycle
-/// after its last completion starts a new chain. Within a shrinking chain
-/// the wait is below one cycle; its first cycle is measured from its first
-/// impact only, which the wait for the other contact's landing can exceed
-/// (Example 2, Newton e = 0.5: 1.3 times).
-#define SIM_CHAIN_GAP_FACTOR 4.0
-
-// The next record of a ring of capacity cap, the oldest dropped when it is
-// full (filled by the caller).
-static impact_record *ring_next(impact_record *ring, int *len, int cap) {
-  if (*len == cap) {
-    memmove(ring, ring + 1, (size_t)(cap - 1) * sizeof *ring);
-    (*len)--;
-  }
-  return &ring[(*len)++];
-}
-
-// Appends a record to such a ring.
-static void ring_push(impact_record *ring, int *len, int cap, const impact_record *r) {
-  *ring_next(ring, len, cap) = *r;
-}
+// A chain's period search and its gap rule are impact_series.h's
+// (SERIES_CHAIN_MAX_PERIOD, series_chain_goes_on), shared with the
+// N-contact engine.
 
 // A completion is made only where its limit comes before the time limit:
 // a run never ends past stop.t_end. Beyond it the sequence (or chain) is
@@ -82,14 +62,9 @@ static void ring_push(impact_record *ring, int *len, int cap, const impact_recor
 static bool limit_before_end(const zeno_sim *s) { return s->zeno.pending_t <= s->scene.t_end; }
 
 static void extrapolate(zeno_sim *s, rview v, int p, double r) {
-  const impact_record *b = at(v, p), *c = at(v, 2 * p);
-  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  series_geometric_advance(v, p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q,
-                           s->zeno.pending_qd);
-  const double t_prev = b->t + (b->t - c->t) * g;
-  s->zeno.pending_err = fabs(s->zeno.pending_t - t_prev);
   double dqd[3];  // the limit predicted a period earlier, minus this one
-  for (int k = 0; k < 3; k++) dqd[k] = b->qd[k] + (b->qd[k] - c->qd[k]) * g - s->zeno.pending_qd[k];
+  series_geometric_limit(v, p, r, &s->zeno.pending_t, s->zeno.pending_q, s->zeno.pending_qd,
+                         &s->zeno.pending_err, dqd);
   unsigned touched = 0;
   for (int k = 0; k < p; k++) touched |= at(v, k)->touched;
   s->zeno.pending_contacts = touched;
@@ -246,23 +221,18 @@ static unsigned at_surface(const zeno_sim *s, double speed) {
   return mask;
 }
 
-/// A sequence stopped at a floor whose last two periods repeat the same
-/// steps with ratios of durations and speeds within this of each other is
-/// extrapolated over its remaining bounces rather than cut at the last.
-#define SIM_FLOOR_TAIL_RTOL 0.05
-
 // The bounces a floor drops still move the body: a slip carries on through
 // them, and closing the contact at the last impact instead of the limit
 // left Example 2's full model (Chatterjee-Ruina e = 0.2) off the ZOD's rest
 // by 1.4e-3 at every eps (its ratios, 0.2, are lost in the rounding of the
 // gaps within five impacts, before they hold to full_ratio_rtol). Where the
-// last two periods agree roughly, their geometric tail is added; its
-// error is the spread of the ratios times a tail already at the floor.
+// last two periods agree roughly (SERIES_FLOOR_TAIL_RTOL), their
+// geometric tail is added; its error is the spread of the ratios times a
+// tail already at the floor.
 static void floor_tail(zeno_sim *s, rview v) {
-  for (int p = 1; p <= s->def.max_period && v.len >= 2 * p + 1; p++) {
-    if (!series_periodic(v, p, 1)) continue;
-    double r0 = 0;
-    if (!series_constant_ratio(v, p, 2, SIM_FLOOR_TAIL_RTOL, &r0) || !(r0 < 1)) return;
+  int p = 0;
+  double r0 = 0;
+  if (series_floor_tail(v, s->def.max_period, &p, &r0)) {
     // The tail is added only where, as for any completion, no other
     // contact reaches its surface and no slip reverses on the way (Newton
     // e = 0.8's full model: contact 2, falling, went 9e-7 below).
@@ -281,14 +251,13 @@ static void floor_tail(zeno_sim *s, rview v) {
       memcpy(s->zeno.pending_q, q, sizeof q);
       memcpy(s->zeno.pending_qd, qd, sizeof qd);
     }
-    return;
   }
 }
 
 // The current state as the newest record of the sequence's ring, written
 // in place (a run records every impact): every field set.
 static void record_now(zeno_sim *s, double speed, unsigned touched) {
-  impact_record *r = ring_next(s->records.ring, &s->zeno.ring_len, SERIES_RING);
+  impact_record *r = series_ring_next(s->records.ring, &s->zeno.ring_len, SERIES_RING);
   r->t = s->run.t;
   r->signature = s->run.signature;
   r->speed = speed;
@@ -462,17 +431,12 @@ void sim_zeno_record_impact(zeno_sim *s, double speed, unsigned touched) {
     // A chain goes on while each sequence starts within a few times the
     // duration of the chain's last cycles (as many as its longest period,
     // or all since the event that led into its first sequence) after its
-    // completion: in a shrinking chain the wait is a part of the next,
-    // shorter, cycle; a new motion (a drop after a long slip) starts a new
-    // chain. Measured against the last cycle alone, a rocking body's chain
-    // (a short chatter, then a long swing to the other contact's: period
-    // two) started anew at every swing, and a chain shrinking to rest ran
-    // into the event limit.
+    // completion (series_chain_goes_on).
     if (s->zeno.chain_len > 0) {
       const double tz = s->records.chain[s->zeno.chain_len - 1].t;
-      const int back = s->zeno.chain_len - 1 - SIM_CHAIN_MAX_PERIOD;
+      const int back = s->zeno.chain_len - 1 - SERIES_CHAIN_MAX_PERIOD;
       const double t_ref = back >= 0 ? s->records.chain[back].t : s->zeno.chain_lead_t;
-      if (!(s->run.t - tz <= SIM_CHAIN_GAP_FACTOR * (tz - t_ref))) s->zeno.chain_len = 0;
+      if (!series_chain_goes_on(s->run.t, tz, t_ref)) s->zeno.chain_len = 0;
     }
     note_interruption(s, touched);
   }
@@ -490,11 +454,9 @@ void sim_zeno_reset(zeno_sim *s) {
 // Steps of a completed sequence, for the chain's period search: what led
 // to its first impact, its last step and the contacts it closed.
 static uint64_t sequence_signature(const zeno_sim *s) {
-  uint64_t h = s->zeno.seq_first_signature;
-  const uint64_t parts[3] = {s->zeno.ring_len > 0 ? rec(s, 0)->signature : 0,
-                             (uint64_t)s->zeno.pending_period, (uint64_t)s->zeno.pending_contacts};
-  for (int k = 0; k < 3; k++) h = (h ^ parts[k]) * SERIES_FNV_PRIME;
-  return h;
+  return series_sequence_signature(s->zeno.seq_first_signature,
+                                   s->zeno.ring_len > 0 ? rec(s, 0)->signature : 0,
+                                   s->zeno.pending_period, s->zeno.pending_contacts);
 }
 
 // Records the completion just made (the state after closing) in the chain,
@@ -518,7 +480,7 @@ void sim_chain_record(zeno_sim *s) {
   r.impacts = s->zeno.pending_impacts;
   s->zeno.chain_impacts += r.impacts;
   s->zeno.chain_touched |= r.touched;
-  ring_push(s->records.chain, &s->zeno.chain_len, SIM_CHAIN, &r);
+  *series_ring_next(s->records.chain, &s->zeno.chain_len, SERIES_CHAIN) = r;
   note_cut(s);
 }
 
@@ -530,7 +492,7 @@ void sim_chain_detect(zeno_sim *s) {
   const int K = s->def.ratio_periods + 1;
   const rview v = chain_of(s);
   const double rtol = sim_is_full(s) ? s->def.full_ratio_rtol : s->def.ratio_rtol;
-  for (int p = 1; p <= SIM_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
+  for (int p = 1; p <= SERIES_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
     double r0 = 0;
     if (!series_periodic(v, p, K) || !series_constant_ratio(v, p, K, rtol, &r0)) continue;
     if (!(r0 < 1 - rtol)) return;

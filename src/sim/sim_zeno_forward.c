@@ -7,15 +7,6 @@
 
 #include "sim/sim_zeno_ratio.h"
 
-/// A sequence (or chain) whose limit lies beyond t_end is fast-forwarded
-/// (ZOD) by whole periods to within this many periods of t_end, which are
-/// then simulated: the rounding of the geometric sums (a few ulps of the
-/// time per period skipped) never carries the run past t_end ...
-#define SIM_FORWARD_MARGIN_PERIODS 1
-/// ... when at least this many periods are skipped (fewer cost nothing to
-/// simulate).
-#define SIM_FORWARD_MIN_PERIODS 4
-
 // ZOD: the limit of the sequence (or chain) of period p and ratio r lies
 // beyond t_end; its periods repeat exactly, each r times the last, so the
 // state n periods on is the geometric sum of n of them. Instead of
@@ -26,18 +17,9 @@
 // like a Zeno tail's, are not counted as simulated).
 void sim_zeno_forward_periods(zeno_sim *s, rview v, int p, double r) {
   if (sim_is_full(s)) return;  // its periods are only asymptotically geometric
-  const impact_record *a = at(v, 0), *b = at(v, p);
-  const double T0 = a->t - b->t;
-  // Periods n with a->t + T0 r (1 - r^n) / (1 - r) <= t_end.
-  const double x = 1 - (s->scene.t_end - a->t) / T0 * (1 - r) / r;
-  if (!(T0 > 0 && x > 0 && x < 1)) return;
-  const double n = floor(log(x) / log(r)) - SIM_FORWARD_MARGIN_PERIODS;
-  if (!(n >= SIM_FORWARD_MIN_PERIODS)) return;
-  const double rn = pow(r, n);
-  double t, q[3], qd[3];
-  series_geometric_advance(v, p, r, r * (1 - rn) / (1 - r), r * r * (1 - rn * rn) / (1 - r * r), &t,
-                           q, qd);
-  if (!(t > s->run.t && t < s->scene.t_end)) return;
+  const impact_record *a = at(v, 0);
+  double t, q[3], qd[3];  // whole periods before t_end (series_forward)
+  if (!series_forward(v, p, r, s->run.t, s->scene.t_end, &t, q, qd)) return;
   // The increments on the current state (the newest record's, with the
   // mode chosen after it): exact zeros stay zero.
   s->zeno.forward_t = t;

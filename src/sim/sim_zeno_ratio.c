@@ -59,26 +59,13 @@ bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double
   return true;
 }
 
-/// Reverse chatter whose period ratios have settled only to the full
-/// model's diverge_rtol (ZOD or full model; the direction converging to its
-/// fixed point of R slowly, e.g. 0.5 % a period) is diverging once its
-/// impact speed has grown to this many times its first: the flights then
-/// outgrow any time limit before the ratios settle to ratio_rtol (a
-/// chatter growing 1.81 times a period ended `time-limit` after 21
-/// impacts, at 144 times its first speed, where the full model said
-/// `diverging`). The growth keeps
-/// out the sequences whose ratios only hover above 1 at the bottom of a
-/// decay (five of 20,000 restitution cases, 1e-5 to 1e-11 of their first
-/// speed, which the full model completes to rest).
-#define SIM_DIVERGE_GROWTH 10.0
-
 // Ends the run `diverging` (and returns true) for such a chatter: the last
 // K periods of length p repeat the same steps with one ratio above
 // 1 + diverge_rtol to that tolerance, a settled direction, and speeds
-// grown past SIM_DIVERGE_GROWTH times the first.
+// grown past SERIES_DIVERGE_GROWTH times the first.
 bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   const double rtol = s->def.diverge_rtol;
-  return rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed &&
+  return rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed &&
          sim_reverse_chatter(s, v, p, K, rtol, rtol, rtol);
 }
 
@@ -101,7 +88,7 @@ bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
 // ratios do not settle while it grows: the last K periods of length p
 // repeat the same steps, each longer and faster than the one before by
 // more than diverge_rtol, and the impact speed has grown past
-// SIM_DIVERGE_GROWTH times the sequence's first. The full model follows
+// SERIES_DIVERGE_GROWTH times the sequence's first. The full model follows
 // the ZOD up to relative corrections of order eps times the perturbation
 // (24); a chatter that keeps growing carries its own corrections up with
 // it, so its ratios drift from period to period (1.31, 1.36, 1.32, 1.37 in
@@ -115,12 +102,8 @@ bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
 // steps and tenfold since the sequence began, is the departure; the
 // growth keeps out a direction still turning at the bottom of a decay.
 bool sim_outgrown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
-  if (!(rec(s, 0)->speed > SIM_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
-  const double grow = 1 + s->def.diverge_rtol;
-  for (int k = 0; k + 1 < K; k++) {
-    const impact_record *a = at(v, k * p), *b = at(v, (k + 1) * p), *c = at(v, (k + 2) * p);
-    if (!(a->t - b->t > grow * (b->t - c->t) && a->speed > grow * b->speed)) return false;
-  }
+  if (!(rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
+  if (!series_outgrowing(v, p, K, 1 + s->def.diverge_rtol)) return false;
   end_diverging(s, rec(s, 0)->speed / at(v, p)->speed, p);
   return true;
 }

@@ -33,6 +33,10 @@ zeno_status simn_emit_end(simn *s, simn_event *ev) {
   }
   if (s->pending_outcome == ZENO_OUTCOME_SOLVER_FAILURE)
     memcpy(ev->failure, s->failure, sizeof ev->failure);
+  if (s->pending_outcome == ZENO_OUTCOME_DIVERGING) {
+    ev->zeno_ratio = s->zeno.div_ratio;
+    ev->zeno_period = s->zeno.div_period;
+  }
   simn_event_state(s, ev);
   s->finished = true;
   s->event_count++;
@@ -310,6 +314,7 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   if (s->start_impact) return emit_start_impact(s, ev, e);
   if (s->end_pending) return simn_emit_end(s, ev);
   if (s->zeno.pending) return simn_zeno_emit(s, ev, e);
+  if (s->zeno.forward_pending) simn_zeno_forward(s);
   return flow_to_event(s, ev, e);
 }
 
@@ -320,7 +325,8 @@ void simn_run_state(const simn *s, double qp[3], double qdp[3]) {
 
 void simn_stop(simn *s, zeno_outcome outcome) {
   if (s == NULL || s->finished || s->end_pending) return;
-  s->start_impact = s->zeno.pending = false;  // between events: the state is a consistent one
+  // Between events: the state is a consistent one.
+  s->start_impact = s->zeno.pending = s->zeno.forward_pending = false;
   simn_end_with(s, outcome, ZENO_GUARD_NONE);
 }
 

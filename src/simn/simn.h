@@ -14,8 +14,8 @@
 // With simn_model.full the same loop runs the full model (simn_full.c):
 // exact contact coordinates, CVODE between events.
 //
-// Zeno completion (simn_zeno.c) follows sim_zeno.c's first-order rules;
-// chains of completions are the next step. Not public API: the public records
+// Zeno completion (simn_zeno.c, simn_zeno_chain.c) follows sim_zeno*.c's
+// rules, chains of completions included. Not public API: the public records
 // (zeno_event) are two-contact until the outputs' version 2 (slice 7).
 #ifndef ZENO_SIMN_SIMN_H
 #define ZENO_SIMN_SIMN_H
@@ -114,8 +114,10 @@ typedef struct simn_event {
   double force[2 * SIMN_MAX_CONTACTS];  ///< the mode's forces after [force]
   zeno_outcome outcome;                 ///< ZENO_EVENT_END
   long zeno_impacts;                    ///< ZENO: impacts of the completed sequence simulated
-  double zeno_ratio;  ///< ZENO: its ratio per period (at a floor: of the last two impacts)
-  int zeno_period;    ///< ZENO: its period in impacts, 0 at a precision floor
+  double zeno_ratio;  ///< ZENO: its ratio per period (at a floor: of the last two impacts);
+                      ///< a `diverging` end: the growth per period
+  int zeno_period;    ///< ZENO: its period in impacts (a chain's: in completions), 0 at a floor
+  int zeno_order;     ///< ZENO: 1 a sequence of impacts, 2 a chain of completed sequences
   char failure[SIMN_FAILURE_SIZE];  ///< a solver-failure end: the solver's message (cut)
   int consistent_count;             ///< an ambiguous end: the consistent modes
   unsigned char consistent[SIMN_LISTED_MODES][SIMN_MAX_CONTACTS];

@@ -36,19 +36,45 @@ typedef struct simn_choice {
   mode_n_solution first, last;
 } simn_choice;
 
-/// Zeno detection and completion (simn_zeno.c): the current sequence of
-/// impacts and a pending completion.
+/// Zeno detection and completion (simn_zeno.c, simn_zeno_chain.c): the
+/// current sequence of impacts, the chain of completed sequences (second
+/// order), a pending completion or fast-forward. sim_internal.h's
+/// zeno_sim_zeno, field for field.
 typedef struct simn_zeno {
   impact_record ring[SERIES_RING];
   int ring_len;
   long seq_impacts;
   double seq_first_speed, seq_first_t;
+  uint64_t seq_first_signature;  ///< the steps that led to its first impact
+  unsigned seq_touched;          ///< contacts touching at any of its impacts
+  double seq_lead_t;             ///< the last event before it that was no impact
+  double quiet_t;                ///< time of the last event that was no impact
+  /* the chain: completed sequences following each other (second order) */
+  impact_record chain[SERIES_CHAIN];
+  int chain_len;             ///< completions in the chain (capped at SERIES_CHAIN)
+  long chain_impacts;        ///< impacts of its sequences
+  double chain_first_speed;  ///< first impact speed of its first sequence
+  double chain_first_t;      ///< time of that impact
+  double chain_lead_t;       ///< seq_lead_t of its first sequence
+  unsigned chain_touched;    ///< contacts touching in any of its sequences
+  bool chain_closing;        ///< the pending completion closes the chain
+  /* full model: the chatter the last floor completion cut, and the chain's
+     completions in a row that a landing interrupted */
+  double cut_end_t;
+  unsigned cut_contacts;
+  int chain_interrupted;
   bool pending;  ///< a completion is due (the next event is ZENO)
   double pending_t, pending_q[3], pending_qd[3], pending_ratio;
+  double pending_rate_err;    ///< full model: how well the limit's contact rates are known
   unsigned pending_contacts;  ///< the contacts the completion closes
   int pending_period;         ///< 0: at a precision floor
+  int pending_order;          ///< 1: a sequence of impacts; 2: a chain of sequences
   long pending_impacts;
-  double pending_last_speed;  ///< a floor completion's last impact speed
+  /* a pending fast-forward (ZOD) over whole periods before t_end */
+  bool forward_pending;
+  double forward_t, forward_q[3], forward_qd[3];
+  double div_ratio;  ///< a `diverging` end: the growth per period
+  int div_period;
 } simn_zeno;
 
 /// Guards of a full-model segment at most: per contact three of its
@@ -184,8 +210,23 @@ int simn_full_correct_positions(simn *s, const int *cols, int count, const doubl
 zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e);
 
 /* simn_zeno.c */
+/// The current sequence's impacts, and the chain's completions (newest
+/// last).
+static inline rview simn_sequence(const simn *s) { return (rview){s->zeno.ring, s->zeno.ring_len}; }
+static inline rview simn_chain(const simn *s) { return (rview){s->zeno.chain, s->zeno.chain_len}; }
 /// Remembers an impact just resolved (the state after it).
 void simn_zeno_record(simn *s, double speed, unsigned touched);
+/// The limit of the periods p of v at ratio r (pending), and the contacts
+/// they touched.
+void simn_zeno_extrapolate(simn *s, rview v, int p, double r);
+/// The pending limit holds: no slip of the period's phase points reverses
+/// on the way (on the scale first_speed), no contact outside it closes.
+bool simn_zeno_limit_holds(const simn *s, rview v, int p, double first_speed);
+/// What is left of a sequence (or chain: last_t its last record, first_t
+/// its start, done its impacts, per_period those of a period) up to the
+/// pending limit is negligible: it is completed.
+bool simn_zeno_tail_negligible(const simn *s, double last_t, double first_t, long done,
+                               long per_period);
 /// After an impact and the mode chosen after it: a converging sequence
 /// (a completion pending), reverse chatter (`diverging`), or a sequence at
 /// the precision floor.
@@ -196,9 +237,20 @@ bool simn_zeno_at_floor(const simn *s, double speed, double vscale);
 /// An approach at the floor that the law cannot resolve during a sequence:
 /// the sequence is completed there (false when none is on).
 bool simn_zeno_floor_approach(simn *s, double speed, unsigned touched);
-/// The ZENO event: the state to the accumulation point, the sequence's
-/// contacts closed, the next mode.
+
+/* simn_zeno_chain.c */
+/// The ZENO event: the state to the accumulation point, the sequence's (or
+/// chain's) contacts closed, the completion recorded in the chain, the
+/// next mode.
 zeno_status simn_zeno_emit(simn *s, simn_event *ev, zeno_error *e);
+/// Full model: a sequence completed at a floor cut its chatter short; when
+/// its bounces would have ended (for the next sequence's first impact).
+void simn_zeno_note_cut(simn *s);
+/// ZOD: the limit of v (period p, ratio r) lies beyond t_end: a
+/// fast-forward over its whole periods before t_end is made pending.
+void simn_zeno_forward_periods(simn *s, rview v, int p, double r);
+/// Applies a pending fast-forward.
+void simn_zeno_forward(simn *s);
 
 /* simn.c */
 void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard guard, int contact);

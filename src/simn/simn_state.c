@@ -303,6 +303,7 @@ void simn_event_state(const simn *s, simn_event *ev) {
 
 void simn_event_finish(simn *s, simn_event *ev) {
   simn_event_state(s, ev);
+  if (ev->kind != ZENO_EVENT_IMPACT) s->zeno.quiet_t = ev->t;  // a chain's lead (simn_zeno.c)
   s->event_count++;
   if (!s->end_pending && s->event_count >= s->def.max_events)
     simn_end_with(s, ZENO_OUTCOME_EVENT_LIMIT, ZENO_GUARD_NONE);

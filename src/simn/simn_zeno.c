@@ -1,16 +1,19 @@
-// Zeno completion in the N-contact engine (issue 34, slice 5): sim_zeno.c's
-// first-order rules on impact_series.h, for any subset of contacts. A
-// sequence whose last SERIES_RATIO_PERIODS + 1 periods of p impacts repeat
-// the same steps with one ratio r < 1 of durations and speeds accumulates:
-// its limit is extrapolated (series_geometric_advance) and, once what is
-// left of it is negligible, the ZENO event closes the contacts it touched
-// there. Reverse chatter (one ratio above 1, the velocity direction
-// settled, all to the ZOD's SERIES_RATIO_RTOL) ends the run `diverging`; a sequence shrunk to the precision
-// floor is completed from its last impact. What sim_zeno.c does beyond
-// this (chains of completions, the fast-forward past t_end, the floor's
-// tail and its contacts at the surface, the grown reverse chatter) is not
-// here yet: such runs go on impact by impact, or complete later at the
-// floor (docs/model.md, slice 5).
+// Zeno detection in the N-contact engine (issue 34, slice 5): sim_zeno.c's
+// rules on impact_series.h, for any subset of contacts. A sequence whose
+// last SERIES_RATIO_PERIODS + 1 periods of p impacts repeat the same steps
+// with one ratio r < 1 of durations and speeds accumulates: its limit is
+// extrapolated (series_geometric_limit) and, once what is left of it is
+// negligible, the ZENO event closes the contacts it touched there (a limit
+// past t_end is fast-forwarded to, ZOD). Reverse chatter (one ratio above
+// 1 with the velocity direction settled, or grown tenfold since the
+// sequence began with ratios that only settle to diverge_rtol or keep
+// growing) ends the run `diverging`. A sequence shrunk to the precision
+// floor is completed from its last impact, with the geometric tail of its
+// last periods where they roughly agree and the contacts at their surface
+// that the floor leaves falling at its speeds; a chain of completions shrunk
+// to its floor is closed as a whole. The chain's own detection, the ZENO
+// event and the fast-forward are simn_zeno_chain.c's.
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -45,22 +48,23 @@
 /// A contact outside the sequence whose gap at the limit is below this
 /// fraction of the sequence's size reaches its surface first.
 #define SIMN_ZENO_OTHER_GAP_RTOL 1e-12
-/// Classify-and-enforce passes on the closed state (sim_zeno_close.c's).
-#define SIMN_RECLASSIFY_PASSES 3
+/// ZOD: a chain shrunk below the full model's floor is closed there once
+/// the event limit is within this many impacts (sim_zeno.c's
+/// SIM_CHAIN_LIMIT_IMPACTS: a chain whose completions shrink without ever
+/// repeating the same steps has no ratio to extrapolate, only its floor).
+#define SIMN_CHAIN_LIMIT_IMPACTS 4
+/// Full model: a bounce lower than this many ulps of the positions is lost
+/// in their rounding (sim_zeno_ratio.c's SIM_FULL_BOUNCE_ULPS).
+#define SIMN_FULL_BOUNCE_ULPS 1e6
+/// Full model: reverse chatter whose ratio has settled to full_ratio_rtol
+/// diverges when it exceeds 1 by this many times that spread
+/// (sim_zeno_ratio.c's SIM_FULL_SLOW_DIVERGE_SPREADS).
+#define SIMN_FULL_SLOW_DIVERGE_SPREADS 10.0
 
-static rview sequence_view(const simn *s) { return (rview){s->zeno.ring, s->zeno.ring_len}; }
-static const impact_record *rec(const simn *s, int back) { return at(sequence_view(s), back); }
-
-static impact_record *ring_next(simn *s) {
-  if (s->zeno.ring_len == SERIES_RING) {
-    memmove(s->zeno.ring, s->zeno.ring + 1, (SERIES_RING - 1) * sizeof *s->zeno.ring);
-    s->zeno.ring_len--;
-  }
-  return &s->zeno.ring[s->zeno.ring_len++];
-}
+static const impact_record *rec(const simn *s, int back) { return at(simn_sequence(s), back); }
 
 static void record_now(simn *s, double speed, unsigned touched) {
-  impact_record *r = ring_next(s);
+  impact_record *r = series_ring_next(s->zeno.ring, &s->zeno.ring_len, SERIES_RING);
   memset(r, 0, sizeof *r);
   r->t = s->t;
   r->signature = s->signature;
@@ -70,11 +74,33 @@ static void record_now(simn *s, double speed, unsigned touched) {
   r->touched = touched;
 }
 
+// Full model, at a sequence's first impact: a contact the last floor
+// completion left open that lands before the cut chatter would have ended
+// interrupted it (sim_zeno.c's note_interruption).
+static void note_interruption(simn *s, unsigned touched) {
+  const bool interrupted = s->zeno.cut_contacts != 0 && (touched & ~s->zeno.cut_contacts) != 0 &&
+                           s->t <= s->zeno.cut_end_t;
+  s->zeno.chain_interrupted = interrupted && s->zeno.chain_len > 0 ? s->zeno.chain_interrupted + 1
+                                                                   : 0;
+  s->zeno.cut_contacts = 0;
+}
+
 void simn_zeno_record(simn *s, double speed, unsigned touched) {
   if (s->zeno.seq_impacts == 0) {
     s->zeno.seq_first_speed = speed;
     s->zeno.seq_first_t = s->t;
+    s->zeno.seq_first_signature = s->signature;
+    s->zeno.seq_touched = 0;
+    s->zeno.seq_lead_t = s->zeno.quiet_t;
+    if (s->zeno.chain_len > 0) {  // a new motion starts a new chain
+      const double tz = s->zeno.chain[s->zeno.chain_len - 1].t;
+      const int back = s->zeno.chain_len - 1 - SERIES_CHAIN_MAX_PERIOD;
+      const double t_ref = back >= 0 ? s->zeno.chain[back].t : s->zeno.chain_lead_t;
+      if (!series_chain_goes_on(s->t, tz, t_ref)) s->zeno.chain_len = 0;
+    }
+    note_interruption(s, touched);
   }
+  s->zeno.seq_touched |= touched;
   s->zeno.seq_impacts++;
   record_now(s, speed, touched);
   s->signature = SERIES_SIGNATURE_SEED;
@@ -90,16 +116,16 @@ static int slip_sign(double xd, double tol) { return xd > tol ? 1 : (xd < -tol ?
 // way at the limit: the contacts of the nominal contact set (sim_zeno.c
 // asks it of both of its contacts; a contact away from the body, open
 // throughout, changes no step by its tangential rate).
-static bool limit_keeps_slip_signs(const simn *s, int p) {
+static bool limit_keeps_slip_signs(const simn *s, rview v, int p, double first_speed) {
   // The full model's limit is extrapolated from ratios known to
   // full_ratio_rtol: a slip within that of zero at the limit is one that
   // fades with the chatter (the ZOD's exact zero).
   const double rtol = s->m.full ? s->def.full_ratio_rtol : s->def.velocity_rtol;
-  const double tol = rtol * s->zeno.seq_first_speed;
+  const double tol = rtol * first_speed;
   double c[MAXV], lim[MAXV], cd[MAXV];
   simn_contacts(&s->m, s->zeno.pending_q, s->zeno.pending_qd, c, lim);
   for (int k = 0; k < p; k++) {
-    simn_contacts(&s->m, rec(s, k)->q, rec(s, k)->qd, c, cd);
+    simn_contacts(&s->m, at(v, k)->q, at(v, k)->qd, c, cd);
     for (int i = 0; i < s->m.n; i++) {
       if (s->m.gap0[i] != 0) continue;
       const int sk = slip_sign(cd[2 * i + 1], tol), sl = slip_sign(lim[2 * i + 1], tol);
@@ -110,9 +136,9 @@ static bool limit_keeps_slip_signs(const simn *s, int p) {
 }
 
 // The contacts the sequence does not touch are still open at its limit.
-static bool limit_keeps_others_open(const simn *s) {
+static bool limit_keeps_others_open(const simn *s, rview v) {
   double c[MAXV], cd[MAXV], scale = 0;
-  simn_contacts(&s->m, rec(s, 0)->q, rec(s, 0)->qd, c, cd);
+  simn_contacts(&s->m, at(v, 0)->q, at(v, 0)->qd, c, cd);
   for (int a = 0; a < 2 * s->m.n; a++) scale = fmax(scale, fabs(c[a] - simn_offset(s, a)));
   simn_contacts(&s->m, s->zeno.pending_q, s->zeno.pending_qd, c, cd);
   for (int i = 0; i < s->m.n; i++)
@@ -121,162 +147,260 @@ static bool limit_keeps_others_open(const simn *s) {
   return true;
 }
 
-static void extrapolate(simn *s, int p, double r) {
-  const double g = r / (1 - r), g2 = r * r / (1 - r * r);
-  series_geometric_advance(sequence_view(s), p, r, g, g2, &s->zeno.pending_t, s->zeno.pending_q,
-                           s->zeno.pending_qd);
+bool simn_zeno_limit_holds(const simn *s, rview v, int p, double first_speed) {
+  return limit_keeps_slip_signs(s, v, p, first_speed) && limit_keeps_others_open(s, v);
+}
+
+void simn_zeno_extrapolate(simn *s, rview v, int p, double r) {
+  double t_err, dqd[3];  // the limit predicted a period earlier, minus this one
+  series_geometric_limit(v, p, r, &s->zeno.pending_t, s->zeno.pending_q, s->zeno.pending_qd, &t_err,
+                         dqd);
   unsigned touched = 0;
-  for (int k = 0; k < p; k++) touched |= rec(s, k)->touched;
+  for (int k = 0; k < p; k++) touched |= at(v, k)->touched;
   s->zeno.pending_contacts = touched;
   s->zeno.pending_ratio = r;
   s->zeno.pending_period = p;
+  // The contact rates' share of that difference: how well the limit's
+  // velocities are known.
+  double c[MAXV], cd[MAXV];
+  simn_contacts(&s->m, s->zeno.pending_q, dqd, c, cd);
+  s->zeno.pending_rate_err = 0;
+  for (int a = 0; a < 2 * s->m.n; a++)
+    s->zeno.pending_rate_err = fmax(s->zeno.pending_rate_err, fabs(cd[a]));
 }
 
-static bool tail_negligible(const simn *s, int p) {
-  const double tail = s->zeno.pending_t - rec(s, 0)->t;
-  const double span = s->zeno.pending_t - s->zeno.seq_first_t;
+static bool limit_before_end(const simn *s) { return s->zeno.pending_t <= s->def.t_end; }
+
+bool simn_zeno_tail_negligible(const simn *s, double last_t, double first_t, long done,
+                               long per_period) {
+  if (s->m.full) return true;  // its accuracy would not improve by going on
+  const double tail = s->zeno.pending_t - last_t;
+  const double span = s->zeno.pending_t - first_t;
   const long events_left = s->def.max_events - s->event_count;
-  return tail <= SIMN_ZENO_TAIL_FRACTION * span || s->zeno.seq_impacts >= SIMN_ZENO_TAIL_IMPACTS ||
-         events_left < SIMN_ZENO_EVENTS_PER_IMPACT * p * 4;
+  return tail <= SIMN_ZENO_TAIL_FRACTION * span || done >= SIMN_ZENO_TAIL_IMPACTS ||
+         events_left < SIMN_ZENO_EVENTS_PER_IMPACT * per_period * 4;
 }
+
+/* ---- reverse chatter (sim_zeno_ratio.c) ---------------------------------- */
 
 // The contact velocity direction at the phase point repeats from period to
 // period (a fixed point of the return map).
-static bool simn_direction_settled(const simn *s, int p, double rtol) {
+static bool direction_settled(const simn *s, int p, double rtol) {
   double c[MAXV], va[MAXV], vb[MAXV];
   simn_contacts(&s->m, rec(s, 0)->q, rec(s, 0)->qd, c, va);
   simn_contacts(&s->m, rec(s, p)->q, rec(s, p)->qd, c, vb);
   return series_same_direction(va, vb, 2 * s->m.n, rtol);
 }
 
-// The sequence completed at the precision floor from its last record.
-static void floor_completion(simn *s) {
+// Full model: the bounce after this impact (its height from the fastest
+// separating gap rate of the contacts it touched) is lost in the rounding
+// of the positions (sim_at_rounding; the size from the nominal pose).
+static bool at_rounding(const simn *s, const impact_record *r) {
+  double c[MAXV], cd[MAXV], size = 0, v = 0;
+  simn_contacts(&s->m, r->q, r->qd, c, cd);
+  for (int a = 0; a < 2 * s->m.n; a++) size = fmax(size, fabs(c[a] - simn_offset(s, a)));
+  for (int i = 0; i < s->m.n; i++)
+    if ((r->touched >> i) & 1u) v = fmax(v, cd[2 * i]);
+  if (!(v > s->def.velocity_rtol * r->speed)) return false;  // no bounce
+  const double height = v * v / s->m.accel_scale;
+  return height < SIMN_FULL_BOUNCE_ULPS * DBL_EPSILON * size;
+}
+
+static void end_diverging(simn *s, double r0, int p) {
+  s->zeno.div_ratio = r0;
+  s->zeno.div_period = p;
+  simn_end_with(s, ZENO_OUTCOME_DIVERGING, ZENO_GUARD_NONE);
+}
+
+// sim_reverse_chatter: one ratio to rtol above 1 + margin, the direction
+// settled to dir_rtol.
+static bool reverse_chatter(simn *s, rview v, int p, int K, double rtol, double margin,
+                            double dir_rtol) {
+  double r0 = 0;
+  if (!series_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
+      !direction_settled(s, p, dir_rtol))
+    return false;
+  end_diverging(s, r0, p);
+  return true;
+}
+
+static bool grown(const simn *s) {
+  return rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed;
+}
+
+// Ratios settled only to diverge_rtol, the bounces grown tenfold.
+static bool grown_reverse_chatter(simn *s, rview v, int p, int K) {
+  const double rtol = s->def.diverge_rtol;
+  return grown(s) && reverse_chatter(s, v, p, K, rtol, rtol, rtol);
+}
+
+// Ratios that drift as the chatter grows, every period longer and faster
+// by more than diverge_rtol, the bounces grown tenfold.
+static bool outgrown_reverse_chatter(simn *s, rview v, int p, int K) {
+  if (!grown(s) || !series_outgrowing(v, p, K, 1 + s->def.diverge_rtol)) return false;
+  end_diverging(s, rec(s, 0)->speed / at(v, p)->speed, p);
+  return true;
+}
+
+/* ---- floors -------------------------------------------------------------- */
+
+// A chain at its precision floor: the last impact and the normal speeds of
+// every contact the chain touched are below the floor of its first impact
+// speed (or, near the event limit, SIMN_CHAIN_LIMIT_IMPACTS); in the full
+// model also a chain whose last completions a landing kept interrupting.
+static bool chain_at_floor(const simn *s, double floor) {
+  if (s->zeno.chain_len == 0) return false;
+  if (s->zeno.chain_interrupted >= SERIES_RATIO_PERIODS + 1) return true;
+  const unsigned contacts = s->zeno.chain_touched | s->zeno.seq_touched;
+  double c[MAXV], cd[MAXV];
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  double v = rec(s, 0)->speed;
+  for (int i = 0; i < s->m.n; i++)
+    if ((contacts >> i) & 1u) v = fmax(v, fabs(cd[2 * i]));
+  const long events_left = s->def.max_events - s->event_count;
+  return v < floor * s->zeno.chain_first_speed ||
+         (v < SIMN_FULL_ZENO_SPEED_FLOOR * s->zeno.chain_first_speed &&
+          events_left < SIMN_ZENO_EVENTS_PER_IMPACT * SIMN_CHAIN_LIMIT_IMPACTS);
+}
+
+// Of the contacts in mask, those whose normal rate is now within the
+// floor's tolerance of the last impact speed: part of the vanished motion.
+static unsigned floor_contacts(const simn *s, unsigned mask, double last_speed) {
+  double c[MAXV], cd[MAXV];
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  unsigned kept = 0;
+  for (int i = 0; i < s->m.n; i++)
+    if (((mask >> i) & 1u) && fabs(cd[2 * i]) <= SIMN_ZENO_FLOOR_TOL_FACTOR * last_speed)
+      kept |= 1u << i;
+  return kept;
+}
+
+// ZOD: the contacts at their surface and approaching it, below the height
+// a bounce at `speed` reaches (sim_zeno.c's at_surface; none in the full
+// model, whose floors lie far above its velocity zero).
+static unsigned at_surface(const simn *s, double speed) {
+  if (s->m.full) return 0;
+  double c[MAXV], cd[MAXV];
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  const double height = speed * speed / s->m.accel_scale;
+  unsigned mask = 0;
+  for (int i = 0; i < s->m.n; i++)
+    if (c[2 * i] <= height && cd[2 * i] <= 0) mask |= 1u << i;
+  return mask;
+}
+
+// The bounces a floor drops still move the body: where the last two
+// periods agree roughly, their geometric tail is added, unless its limit
+// is past t_end, another contact reaches its surface or a slip reverses.
+static void floor_tail(simn *s, rview v) {
+  int p = 0;
+  double r0 = 0;
+  if (!series_floor_tail(v, SERIES_MAX_PERIOD, &p, &r0)) return;
+  double t = s->zeno.pending_t, ratio = s->zeno.pending_ratio, q[3], qd[3];
+  memcpy(q, s->zeno.pending_q, sizeof q);
+  memcpy(qd, s->zeno.pending_qd, sizeof qd);
+  const unsigned contacts = s->zeno.pending_contacts;
+  simn_zeno_extrapolate(s, v, p, r0);
+  s->zeno.pending_contacts = contacts;
+  if (!limit_before_end(s) || !simn_zeno_limit_holds(s, v, p, s->zeno.seq_first_speed)) {
+    s->zeno.pending_t = t;
+    s->zeno.pending_ratio = ratio;
+    memcpy(s->zeno.pending_q, q, sizeof q);
+    memcpy(s->zeno.pending_qd, qd, sizeof qd);
+  }
+}
+
+// The sequence (or, at a chain's floor, the chain) completed at the
+// precision floor from its last record: the contacts it touched close
+// there, with those whose motion the floor has left, after the geometric
+// tail of its last periods where they agree (`tail`).
+static void floor_completion(simn *s, bool chain_floor, bool tail) {
+  const rview v = simn_sequence(s);
   const impact_record *last = rec(s, 0);
-  const impact_record *prev = s->zeno.ring_len > 1 ? rec(s, 1) : last;
+  const impact_record *prev = v.len > 1 ? rec(s, 1) : last;
   s->zeno.pending_t = last->t;
   memcpy(s->zeno.pending_q, last->q, sizeof s->zeno.pending_q);
   memcpy(s->zeno.pending_qd, last->qd, sizeof s->zeno.pending_qd);
-  // The last impact's contacts, and the previous one's whose normal rate
-  // is now within the floor's tolerance (part of the vanished motion).
-  double c[MAXV], cd[MAXV];
-  simn_contacts(&s->m, s->q, s->qd, c, cd);
-  unsigned contacts = last->touched;
-  for (int i = 0; i < s->m.n; i++)
-    if (((prev->touched >> i) & 1u) && fabs(cd[2 * i]) <= SIMN_ZENO_FLOOR_TOL_FACTOR * last->speed)
-      contacts |= 1u << i;
-  s->zeno.pending_contacts = contacts;
+  s->zeno.pending_contacts =
+      last->touched |
+      floor_contacts(s,
+                     (prev->touched | at_surface(s, SIMN_ZENO_FLOOR_TOL_FACTOR * last->speed)) &
+                         ~last->touched,
+                     last->speed);
   s->zeno.pending_ratio = prev->speed > 0 ? last->speed / prev->speed : 0;
+  if (tail) floor_tail(s, v);
   s->zeno.pending_period = 0;
-  s->zeno.pending_last_speed = last->speed;
   s->zeno.pending_impacts = s->zeno.seq_impacts;
   s->zeno.pending = true;
+  if (chain_floor) {
+    s->zeno.pending_contacts |= s->zeno.chain_touched | s->zeno.seq_touched;
+    s->zeno.pending_impacts += s->zeno.chain_impacts;
+    s->zeno.pending_order = 2;
+    s->zeno.chain_closing = true;
+  }
 }
 
 bool simn_zeno_floor_approach(simn *s, double speed, unsigned touched) {
   if (s->zeno.seq_impacts == 0) return false;
+  // The approach's record (not counted as an impact) starts the
+  // completion; its velocities are at another phase: no tail.
   record_now(s, speed, touched);
-  floor_completion(s);
+  s->zeno.pending_order = 1;
+  s->zeno.chain_closing = false;
+  floor_completion(s, false, false);
   return true;
 }
 
 void simn_zeno_detect(simn *s) {
   const int K = SERIES_RATIO_PERIODS + 1;
-  const rview v = sequence_view(s);
+  const rview v = simn_sequence(s);
   // The ZOD's ratios are exact: both ways to SERIES_RATIO_RTOL. The full
   // model's converge as the chatter shrinks (sim_zeno.c's tolerances), and
   // it completes at detection: its accuracy would not improve by going on.
   const bool full = s->m.full;
   const double rtol_conv = full ? s->def.full_ratio_rtol : SERIES_RATIO_RTOL;
   const double rtol_div = full ? s->def.diverge_rtol : SERIES_RATIO_RTOL;
-  for (int p = 1; p <= SERIES_MAX_PERIOD; p++) {
+  const double floor = full ? SIMN_FULL_ZENO_SPEED_FLOOR : SIMN_ZENO_SPEED_FLOOR;
+  s->zeno.pending_order = 1;
+  s->zeno.chain_closing = false;
+  // A chain shrunk to the last digits of the state is at its accumulation
+  // point, whatever the current sequence does.
+  const bool chain_floor = chain_at_floor(s, floor);
+  for (int p = 1; p <= SERIES_MAX_PERIOD && !chain_floor; p++) {
     if (v.len < K * p + 1) break;
     if (!series_periodic(v, p, K)) continue;
     double r0 = 0;
-    if (!series_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) continue;
+    if (!series_constant_ratio(v, p, K, fmax(rtol_conv, rtol_div), &r0)) {
+      if (!full && (grown_reverse_chatter(s, v, p, K) || outgrown_reverse_chatter(s, v, p, K)))
+        return;
+      if (full && !at_rounding(s, rec(s, 0)) && outgrown_reverse_chatter(s, v, p, K)) return;
+      continue;
+    }
     if (r0 < 1 - rtol_conv) {
       if (!series_constant_ratio(v, p, K, rtol_conv, &r0)) break;  // not yet converged
-      extrapolate(s, p, r0);
+      simn_zeno_extrapolate(s, v, p, r0);
       s->zeno.pending_impacts = s->zeno.seq_impacts;
-      const bool holds = limit_keeps_slip_signs(s, p) && limit_keeps_others_open(s);
-      s->zeno.pending = holds && s->zeno.pending_t <= s->def.t_end &&
-                        (full || tail_negligible(s, p));
+      const bool holds = simn_zeno_limit_holds(s, v, p, s->zeno.seq_first_speed);
+      if (holds && !limit_before_end(s)) simn_zeno_forward_periods(s, v, p, r0);
+      s->zeno.pending = holds && limit_before_end(s) &&
+                        simn_zeno_tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t,
+                                                  s->zeno.seq_impacts, p);
       return;
     }
-    if (r0 > 1 + rtol_div && simn_direction_settled(s, p, rtol_div)) {
-      simn_end_with(s, ZENO_OUTCOME_DIVERGING, ZENO_GUARD_NONE);
+    if (!full && reverse_chatter(s, v, p, K, rtol_div, rtol_div, rtol_div)) return;
+    if (full && !at_rounding(s, rec(s, 0)) &&
+        (reverse_chatter(s, v, p, K, s->def.full_ratio_rtol,
+                         SIMN_FULL_SLOW_DIVERGE_SPREADS * s->def.full_ratio_rtol, rtol_div) ||
+         grown_reverse_chatter(s, v, p, K)))
       return;
-    }
-    break;
+    break;  // neither: the floors below may still end it
   }
   const impact_record *last = rec(s, 0);
-  if (s->zeno.seq_impacts >= 2 &&
-      (last->speed <
-           (full ? SIMN_FULL_ZENO_SPEED_FLOOR : SIMN_ZENO_SPEED_FLOOR) * s->zeno.seq_first_speed ||
-       simn_zeno_at_floor(s, last->speed, s->vscale) ||
-       (s->zeno.seq_impacts >= SIMN_ZENO_MAX_IMPACTS &&
-        last->speed < SIMN_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed)))
-    floor_completion(s);
-}
-
-zeno_status simn_zeno_emit(simn *s, simn_event *ev, zeno_error *e) {
-  s->zeno.pending = false;
-  simn_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
-  const double vscale = s->vscale;
-  s->t = s->zeno.pending_t;
-  memcpy(s->q, s->zeno.pending_q, sizeof s->q);
-  memcpy(s->qd, s->zeno.pending_qd, sizeof s->qd);
-  for (int i = 0; i < s->m.n; i++) s->at_surface[i] = s->rate_zero[i] = false;
-  ev->t = s->t;
-  memcpy(ev->qp_before, s->q, sizeof ev->qp_before);  // the limit, before the contacts close
-  memcpy(ev->qdp_before, s->qd, sizeof ev->qdp_before);
-  ev->zeno_impacts = s->zeno.pending_impacts;
-  ev->zeno_ratio = s->zeno.pending_ratio;
-  ev->zeno_period = s->zeno.pending_period;
-  bool touching[MAXC] = {false}, below[MAXC] = {false};
-  double c[MAXV], cd[MAXV];
-  simn_contacts(&s->m, s->q, s->qd, c, cd);
-  bool any_below = false;
-  for (int i = 0; i < s->m.n; i++) {
-    touching[i] = (s->zeno.pending_contacts >> i) & 1u;
-    below[i] = !touching[i] && c[2 * i] < 0;  // a rounding below its surface: it touches
-    any_below = any_below || below[i];
-  }
-  if (any_below) simn_zero_gaps(s, below);
-  // Zero on the scale of the sequence; a floor completion leaves what is
-  // below its last impact speed.
-  zero_tol tol =
-      simn_make_tol(s, fmax(fmax(simn_contact_speed(s, s->qd), vscale), s->zeno.seq_first_speed));
-  if (s->zeno.pending_period == 0)
-    tol.v = fmax(tol.v, SIMN_ZENO_FLOOR_TOL_FACTOR * s->zeno.pending_last_speed);
-  mode_n_class cls;
-  simn_classify(s, touching, tol.v, &cls);
-  for (int i = 0; i < s->m.n; i++)
-    if (touching[i]) cls.gap[i] = MODE_GAP_CLOSED;
-  simn_enforce(s, &cls);
-  for (int pass = 0; pass < SIMN_RECLASSIFY_PASSES; pass++) {
-    mode_n_class closed;
-    simn_classify(s, touching, tol.v, &closed);
-    bool reclassified = false;
-    for (int i = 0; i < s->m.n; i++)
-      if (touching[i] && closed.slip[i] != cls.slip[i]) {
-        cls.slip[i] = closed.slip[i];
-        reclassified = true;
-      }
-    if (!reclassified) break;
-    simn_enforce(s, &cls);
-  }
-  s->vscale = fmax(simn_contact_speed(s, s->qd), tol.v);
-  s->zeno.ring_len = 0;
-  s->zeno.seq_impacts = 0;
-  zeno_status st = simn_word_append(s, "Z", 1, e);
-  if (st != ZENO_OK) return st;
-  st = simn_choose_next(s, &cls, &tol, e);
-  if (st != ZENO_OK) return st;
-  if (!s->end_pending || s->pending_outcome == ZENO_OUTCOME_REST) {
-    st = simn_mode_token(s, e);
-    if (st != ZENO_OK) return st;
-  }
-  simn_event_finish(s, ev);
-  s->signature = SERIES_SIGNATURE_SEED;
-  return ZENO_OK;
+  if (chain_floor ||
+      (s->zeno.seq_impacts >= 2 &&
+       (last->speed < floor * s->zeno.seq_first_speed || (full && at_rounding(s, last)) ||
+        simn_zeno_at_floor(s, last->speed, s->vscale) ||
+        (s->zeno.seq_impacts >= SIMN_ZENO_MAX_IMPACTS &&
+         last->speed < SIMN_ZENO_SHRUNK_FRACTION * s->zeno.seq_first_speed))))
+    floor_completion(s, chain_floor, true);
 }
