@@ -40,11 +40,16 @@
 /// them (redundant contacts repeat a row exactly, up to rounding ~1e-16).
 #define SIMN_FULL_DEPENDENT_RTOL 1e-10
 /// A gap guard starting at zero starts this fraction of the segment's
-/// length above it, and one starting below the surface this many ulps of
-/// the pose below its start (flow_cvode.c's CVODE_GAP_START_MARGIN and
-/// CVODE_GAP_NOISE_ULPS, with their reasons).
+/// length above it, and one starting below the surface, or above it by
+/// less than this many ulps of the pose, that many ulps below its start
+/// (flow_cvode.c's CVODE_GAP_START_MARGIN and CVODE_GAP_NOISE_ULPS, with
+/// their reasons; its crossing is then taken back to its start,
+/// rewind_to_level).
 #define SIMN_FULL_GAP_START_MARGIN 1e-12
 #define SIMN_FULL_GAP_NOISE_ULPS 64
+/// A crossing is taken back by at most this fraction of the segment's last
+/// step: the step's node, moved with it, stays after the one before it.
+#define SIMN_FULL_REWIND_STEP_FRACTION 0.5
 /// A redundant pattern's forces may move to another member this many times
 /// within one segment before the next guard is an event (each move takes a
 /// member strictly inside the pattern's conditions, so few are met).
@@ -264,6 +269,13 @@ static bool guards_at(void *user, const double q[3], const double qd[3], double 
   return ok;
 }
 
+// The wobble of a gap at pose q: SIMN_FULL_GAP_NOISE_ULPS ulps of the
+// pose's coordinates, of which the gap is a difference.
+static double gap_wobble(const simn *s, const double q[3]) {
+  return SIMN_FULL_GAP_NOISE_ULPS * DBL_EPSILON *
+         (fabs(q[0]) + fabs(q[1]) + fabs(q[2]) * s->m.length_scale);
+}
+
 static void add_guard(simn_full_run *f, zeno_guard kind, int contact, int coordinate, int sign,
                       double offset, int dir) {
   f->guards[f->guard_count] = (simn_guard){
@@ -275,18 +287,21 @@ static void add_guard(simn_full_run *f, zeno_guard kind, int contact, int coordi
 // wide): a free contact's gap (falling), a closed contact's normal force
 // (falling), a slipping one's slip rate (towards zero), a sticking one's two
 // friction margins (falling), and the escapes of every contact coordinate.
-// A gap starting below zero is measured from a little below its start.
+// A gap within the wobble of its rounding from its surface (or below it)
+// is measured from that wobble below where it starts, so that the rounding
+// does not fire it at once; the state at its crossing is then taken back to
+// where it started (rewind_to_level), so that the margin adds no energy.
 static void build_guards(simn *s, const double q[3], const double *c) {
   simn_full_run *f = &s->full;
   f->guard_count = 0;
-  const double wobble = SIMN_FULL_GAP_NOISE_ULPS * DBL_EPSILON *
-                        (fabs(q[0]) + fabs(q[1]) + fabs(q[2]) * s->m.length_scale);
+  const double wobble = gap_wobble(s, q);
   for (int i = 0; i < s->m.n; i++) {
     const int l = s->sol.letter[i];
     if (l == ZENO_LETTER_F) {
       double margin = SIMN_FULL_GAP_START_MARGIN * f->sc.length;
-      if (c[2 * i] < 0) margin = fmax(margin, wobble);
+      if (c[2 * i] < wobble) margin = fmax(margin, wobble);
       add_guard(f, ZENO_GUARD_GAP, i, 2 * i, 0, fmin(c[2 * i] - margin, 0.0), -1);
+      f->guards[f->guard_count - 1].level = c[2 * i] < wobble ? c[2 * i] : 0;
       continue;
     }
     add_guard(f, ZENO_GUARD_NORMAL_FORCE, i, 2 * i, 0, 0, -1);
@@ -363,6 +378,74 @@ size_t simn_segment_nodes(const simn *s, const cvode_node **nodes) {
   return s->full.node_count;
 }
 
+// Scales of a segment: speeds, and a length from the free contact whose
+// motion is finest, its distance to its surface or what the load makes of
+// its normal rate (a bounce's height); with no free contact, what the load
+// makes of the speeds. Not sim_full_flow's largest gap and speed: with N
+// contacts a free one may hover far above its surface, or another slide
+// fast, while a third chatters (the box in a corner: a floor corner
+// 4e-5 eps^2 up, the wall struck at 1e-9 eps; the polygon's third corner
+// sliding at 0.1 eps under its face's chatter). Positions to rtol of that
+// scale left the bounces below the integrator's error, whose drift fired
+// the gap guards and fed the bounces (issue 34's stall). At least the
+// velocity zero's and the gap's wobble (no finer than the pose's rounding).
+static cvode_scales segment_scales(const simn *s, const double q[3], const double *c,
+                                   const double *cd) {
+  double v = 0, z = INFINITY;
+  for (int a = 0; a < 2 * s->m.n; a++) v = fmax(v, fabs(cd[a]));
+  const double a = s->m.accel_scale;
+  for (int i = 0; i < s->m.n; i++)
+    if (s->sol.letter[i] == ZENO_LETTER_F)
+      z = fmin(z, fmax(fabs(c[2 * i]), cd[2 * i] * cd[2 * i] / a));
+  cvode_scales sc = {.speed = fmax(v, s->vscale), .force = s->m.force_scale};
+  const double vzero = s->def.velocity_rtol * sc.speed;
+  sc.length = isfinite(z) ? z : sc.speed * sc.speed / a;
+  sc.length = fmax(sc.length, fmax(vzero * vzero / a, gap_wobble(s, q)));
+  return sc;
+}
+
+// The state at a gap guard's crossing taken back along its motion to the
+// level the contact left from (its gap at the segment's start, or the
+// surface). The guard sits a wobble below that level (build_guards), and a
+// contact that fell that much farther and was then projected up kept the
+// speed of the longer fall: its squared speed gained 2 g wobble a bounce,
+// and a chatter whose bounces rise little above the wobble never shrank
+// (issue 34: the box in a corner's wall struck at a constant
+// sqrt(8 g wobble / 3) under e = 0.5). The time back b solves
+// u b - g b^2 / 2 = depth (u the approach speed, g the pull towards the
+// surface), the state goes back by b at constant acceleration (within the
+// segment's last step), and that step's node with it. No root (a
+// rounding): back to the lowest point, the contact's rate zero.
+static void rewind_to_level(simn *s, const cvode_result *r, int i, double level) {
+  double c[MAXV], cd[MAXV], q[3], qd[3], qdd[3];
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  const double depth = level - c[2 * i], u = -cd[2 * i];
+  simn_to_gen(&s->m, s->q, q);
+  simn_to_gen(&s->m, s->qd, qd);
+  if (!(depth > 0 && u > 0) || r->node_count < 2 || !accel_at(s, q, qd, qdd)) return;
+  mode_n_dyn d;
+  dyn_at(&s->m, q, qd, &d);
+  double g = -d.bias[2 * i];
+  for (int k = 0; k < 3; k++) g -= d.W[k][2 * i] * qdd[k];
+  const double disc = u * u - 2 * g * depth;
+  double b = depth / u;  // no pull: the linear estimate
+  if (g > 0) b = disc > 0 ? 2 * depth / (u + sqrt(disc)) : u / g;
+  const double step = r->nodes[r->node_count - 1].t - r->nodes[r->node_count - 2].t;
+  b = fmin(b, SIMN_FULL_REWIND_STEP_FRACTION * step);
+  for (int k = 0; k < 3; k++) {
+    q[k] -= b * qd[k] - 0.5 * b * b * qdd[k];
+    qd[k] -= b * qdd[k];
+  }
+  s->t -= b;
+  simn_of_gen(&s->m, q, s->q);
+  simn_of_gen(&s->m, qd, s->qd);
+  cvode_node *last = &s->full.nodes[s->full.node_count - 1];
+  last->t = s->t;
+  memcpy(last->q, q, sizeof q);
+  memcpy(last->qd, qd, sizeof qd);
+  if (!accel_at(s, q, qd, last->qdd)) memset(last->qdd, 0, sizeof last->qdd);
+}
+
 zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
   simn_full_run *f = &s->full;
   f->refreshes = 0;
@@ -371,14 +454,7 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
     simn_to_gen(&s->m, s->q, q);
     simn_to_gen(&s->m, s->qd, qd);
     simn_contacts(&s->m, s->q, s->qd, c, cd);
-    // Scales of the segment (sim_full_flow's): speeds, and lengths as the
-    // gaps' displacements or what the load makes of the speeds.
-    double v = 0, z = 0;
-    for (int a = 0; a < 2 * s->m.n; a++) v = fmax(v, fabs(cd[a]));
-    for (int i = 0; i < s->m.n; i++) z = fmax(z, fabs(c[2 * i] - s->m.gap0[i]));
-    f->sc.speed = fmax(v, s->vscale);
-    f->sc.length = fmax(z, f->sc.speed * f->sc.speed / s->m.accel_scale);
-    f->sc.force = s->m.force_scale;
+    f->sc = segment_scales(s, q, c, cd);
     const double vstart = simn_contact_speed(s, s->qd);
     simn_hits h;
     memset(&h, 0, sizeof h);
@@ -435,6 +511,12 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
                     (g->kind == ZENO_GUARD_NORMAL_FORCE || g->kind == ZENO_GUARD_FRICTION_MARGIN);
     }
     if (guard == ZENO_GUARD_GAP) {
+      for (int k = 0; k < f->guard_count; k++)
+        if (found[k] && f->guards[k].kind == ZENO_GUARD_GAP) {
+          const int i = f->guards[k].contact;
+          rewind_to_level(s, &r, i, f->guards[k].level);
+          break;
+        }
       // Free contacts that reach their surfaces within the time zero of
       // this one land with it (flow_to_event's window of time_rtol): the
       // corners of a flat face rotating onto its surface land together,

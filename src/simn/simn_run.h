@@ -90,6 +90,9 @@ typedef struct simn_guard {
   int coordinate;  ///< ESCAPE: the contact coordinate (z_i: 2i, x_i: 2i + 1)
   int sign;        ///< FRICTION_MARGIN: the cone's edge; ESCAPE: the side
   double offset;   ///< GAP: its level at the start when below zero; ESCAPE: the nominal value
+  /// GAP: the level its crossing is taken back to (simn_full.c's
+  /// rewind_to_level): its start within the wobble of its surface, else 0.
+  double level;
 } simn_guard;
 
 /// The full model's part of a run (simn_full.c): the integrator, the
