@@ -646,9 +646,10 @@ static zeno_outcome run_box(const zeno_scene *s, const double q0[3], bool full, 
 // N-contact engine): the box in a corner under Newton's law (e = 0.5) at
 // eps = 1e-2 chatters until a bounce is lost in the rounding of the
 // positions, and is completed there, as the ZOD's chatters are at theirs:
-// it rests within twice the ZOD's events (without the rule it bounced on
-// to the 20,000-impact rule: 20,094 events, resting 5.6e-4 late), at the
-// ZOD's time to eps^2 (measured 3e-8).
+// it rests within twice the ZOD's events (68, two completions at the
+// floor; before the rule, and before simn_full.c's finer length scale and
+// rewind, it bounced on to the 20,000-impact rule: 20,094 events, resting
+// 5.6e-4 late), at the ZOD's time to eps^2 (measured 1e-8).
 static void test_full_chatter_completed_at_rounding(void **state) {
   (void)state;
   zeno_scene s = box_in_a_corner();
