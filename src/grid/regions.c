@@ -262,11 +262,6 @@ static void perturbation(uint64_t *stream, int k, double qp[3], double qdp[3]) {
   if (k % MC_TOUCH_PERIOD == 1) qp[1] = 0, qdp[1] = fabs(qdp[1]);
 }
 
-/// How a perturbed run ended: at rest, stopped by a limit while still
-/// returning, or otherwise (escaped, diverging, growing at its limit, no
-/// consistent mode, ...).
-typedef enum run_fate { RUN_RESTS, RUN_RETURNING, RUN_DEPARTS } run_fate;
-
 // A state's distance from the equilibrium family, as energy: its kinetic
 // energy plus the load's potential with the slip (x2; one contact: x1) set
 // to zero, since every shift of it is an equilibrium (23): the work the

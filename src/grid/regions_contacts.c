@@ -64,13 +64,10 @@ static double energy_over_family(const simn_model *m, const double q[3], const d
   return kinematics_body_energy(m->dyn.inv_mass, m->dyn.h, on, qd);
 }
 
-/// How one perturbed run ended (regions.c's run_fate).
-typedef enum contacts_fate { FATE_RESTS, FATE_RETURNING, FATE_DEPARTS } contacts_fate;
-
 // One run from the pose q, rate qd in the scene's model; its fate.
 static zeno_status run_from(const zeno_scene *base, zeno_model model, const simn_model *m,
                             const double q[3], const double qd[3], const zeno_interrupt *interrupt,
-                            contacts_fate *fate, zeno_error *error) {
+                            run_fate *fate, zeno_error *error) {
   zeno_scene s = *base;
   s.model = model;
   s.initial_kind = ZENO_INITIAL_POSE;
@@ -81,15 +78,15 @@ static zeno_status run_from(const zeno_scene *base, zeno_model model, const simn
   def.interrupt = *interrupt;
   zeno_summary summary;
   const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
-  *fate = FATE_DEPARTS;
+  *fate = RUN_DEPARTS;
   if (st != ZENO_OK) return st;
   if (summary.outcome == ZENO_OUTCOME_REST) {
-    *fate = FATE_RESTS;
+    *fate = RUN_RESTS;
   } else if (summary.outcome == ZENO_OUTCOME_TIME_LIMIT ||
              summary.outcome == ZENO_OUTCOME_EVENT_LIMIT) {
     const zeno_state *fin = &summary.final_state;
     if (energy_over_family(m, fin->q, fin->qdot) < energy_over_family(m, q, qd))
-      *fate = FATE_RETURNING;
+      *fate = RUN_RETURNING;
   }
   return ZENO_OK;
 }
@@ -103,16 +100,16 @@ static zeno_status perturbed_runs(const zeno_regions_def *def, const zeno_scene 
   bool drawn = false;
   for (int d = 0; d < MC_CONTACTS_DRAWS && !drawn; d++) drawn = draw(m, stream, k, qp, qdp);
   if (!drawn) return ZENO_OK;
-  contacts_fate fate = FATE_DEPARTS;
+  run_fate fate = RUN_DEPARTS;
   simn_to_gen(m, qp, q);
   simn_to_gen(m, qdp, qd);
   zeno_status st = run_from(scene, ZENO_MODEL_ZOD, m, q, qd, interrupt, &fate, error);
   if (st != ZENO_OK) return st;
   p->mc_runs++;
-  p->mc_rest += fate == FATE_RESTS;
-  p->mc_slow += fate == FATE_RETURNING;
+  p->mc_rest += fate == RUN_RESTS;
+  p->mc_slow += fate == RUN_RETURNING;
   if (!def->mc_full) return ZENO_OK;
-  fate = FATE_DEPARTS;
+  fate = RUN_DEPARTS;
   const double eps = scene->epsilon;
   double sp[3], sdp[3];
   for (int r = 0; r < 3; r++) sp[r] = eps * eps * qp[r], sdp[r] = eps * qdp[r];
@@ -123,8 +120,8 @@ static zeno_status perturbed_runs(const zeno_regions_def *def, const zeno_scene 
   if (st == ZENO_ERR_GEOMETRY) st = ZENO_OK;  // no exact start: a run that departs
   if (st != ZENO_OK) return st;
   p->mc_full_runs++;
-  p->mc_full_rest += fate == FATE_RESTS;
-  p->mc_slow += fate == FATE_RETURNING;
+  p->mc_full_rest += fate == RUN_RESTS;
+  p->mc_slow += fate == RUN_RETURNING;
   return ZENO_OK;
 }
 

@@ -16,6 +16,11 @@
 /// second, moving away from the surface.
 #define MC_TOUCH_PERIOD 4
 
+/// How a perturbed run ended: at rest, stopped by a limit while still
+/// returning, or otherwise (escaped, diverging, growing at its limit, no
+/// consistent mode, ...).
+typedef enum run_fate { RUN_RESTS, RUN_RETURNING, RUN_DEPARTS } run_fate;
+
 /// A point's stream, seeded by mixing the map's seed with its grid indices
 /// (SplitMix64): the verdict does not depend on threads, ranks or order.
 uint64_t regions_stream(uint64_t seed, size_t ix, size_t iy);

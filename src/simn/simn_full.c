@@ -54,12 +54,16 @@
 /// within one segment before the next guard is an event (each move takes a
 /// member strictly inside the pattern's conditions, so few are met).
 #define SIMN_FULL_MAX_REFRESHES 64
+/// CVODE's tolerances at most: the scene's range for solver.rtol and
+/// solver.atol (docs/scenes.md), where a run still resolves its events.
+#define SIMN_FULL_MAX_TOL 1e-2
 
 zeno_status simn_full_create(simn *s, zeno_error *e) {
   if (!s->m.full) return ZENO_OK;
-  if (!(s->def.rtol > 0 && s->def.rtol <= 1e-2) || !(s->def.atol > 0 && s->def.atol <= 1e-2))
+  if (!(s->def.rtol > 0 && s->def.rtol <= SIMN_FULL_MAX_TOL) ||
+      !(s->def.atol > 0 && s->def.atol <= SIMN_FULL_MAX_TOL))
     return zeno_fail(e, ZENO_ERR_ARGUMENT, "solver",
-                     "the full model's rtol and atol must lie in (0, 1e-2]");
+                     "the full model's rtol and atol must lie in (0, %g]", SIMN_FULL_MAX_TOL);
   zeno_error local;
   zeno_error *err = e ? e : &local;
   s->full.cv = cvode_create(NULL, s->def.rtol, s->def.atol, err);
