@@ -69,8 +69,9 @@ typedef struct zeno_event {
   zeno_state before;  ///< state just before (velocities pre-impact)
   zeno_state after;   ///< state just after
   /// Guard value at the located event, scaled by the state's own scale.
-  /// NaN (not measured) for more than two contacts, as constraint_drift
-  /// and tie_margin: the N-contact engine does not compute them yet.
+  /// For more than two contacts: the full model's, and NaN (not measured)
+  /// under the ZOD, as constraint_drift and tie_margin in both models: the
+  /// N-contact engine does not compute them yet.
   double guard_residual;
   /// How far the contacts closed in the mode before the event drifted from
   /// their constraints over the segment, before this event's projection

@@ -378,6 +378,7 @@ zeno_status simn_create_prime(const simn_model *m, const simn_def *def, const do
   memcpy(s->q, qp0, sizeof s->q);
   memcpy(s->qd, qdp0, sizeof s->qd);
   s->signature = SERIES_SIGNATURE_SEED;
+  s->full.residual = NAN;
   *out = s;
   return ZENO_OK;
 }

@@ -119,7 +119,11 @@ typedef struct simn_event {
   int zeno_period;    ///< ZENO: its period in impacts (a chain's: in completions), 0 at a floor
   int zeno_order;     ///< ZENO: 1 a sequence of impacts, 2 a chain of completed sequences
   char failure[SIMN_FAILURE_SIZE];  ///< a solver-failure end: the solver's message (cut)
-  int consistent_count;             ///< an ambiguous end: the consistent modes
+  /// The full model's guard value at the located event, scaled by the
+  /// segment's scales (zeno_event.guard_residual); NaN under the ZOD (its
+  /// roots are quadratics') and at events no guard located.
+  double guard_residual;
+  int consistent_count;  ///< an ambiguous end: the consistent modes
   unsigned char consistent[SIMN_LISTED_MODES][SIMN_MAX_CONTACTS];
 } simn_event;
 

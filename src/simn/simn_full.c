@@ -357,6 +357,16 @@ static zeno_status refresh_member(simn *s, bool *refreshed, zeno_error *e) {
   return simn_solver_failure(s, st, e);
 }
 
+// The largest value of the guards that fired, at the located state (in
+// their scales: cvode_advance's residual); NaN when none fired.
+static double located_residual(simn *s, const double q[3], const double qd[3], const int *found) {
+  double g[SIMN_MAX_GUARDS], residual = NAN;
+  guards_at(s, q, qd, g);
+  for (int k = 0; k < s->full.guard_count; k++)
+    if (found[k]) residual = isnan(residual) ? fabs(g[k]) : fmax(residual, fabs(g[k]));
+  return residual;
+}
+
 // The segment's accepted steps appended to the run's, in run time.
 static bool keep_nodes(simn *s, const cvode_result *r) {
   simn_full_run *f = &s->full;
@@ -472,7 +482,10 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
         h.gap[i] = true;
         if (first < 0) first = i;
       }
-    if (first >= 0) return simn_handle_crossing(s, ev, ZENO_GUARD_GAP, first, &h, f->sc.speed, e);
+    if (first >= 0) {
+      f->residual = fabs(c[2 * first]) / f->sc.length;  // sim_full_flow's
+      return simn_handle_crossing(s, ev, ZENO_GUARD_GAP, first, &h, f->sc.speed, e);
+    }
     build_guards(s, q, c);
     f->sys = (cvode_system){.accel = accel_at,
                             .guards = guards_at,
@@ -494,6 +507,7 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e) {
     s->t += r.tau;
     simn_of_gen(&s->m, q, s->q);
     simn_of_gen(&s->m, qd, s->qd);
+    f->residual = located_residual(s, q, qd, found);
     const double vscale = fmax(fmax(vstart, simn_contact_speed(s, s->qd)),
                                s->m.accel_scale * r.tau);
     zeno_guard guard = ZENO_GUARD_TIME;
