@@ -203,9 +203,12 @@ zeno_status simn_handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int 
 /// The END event of a pending end.
 zeno_status simn_emit_end(simn *s, simn_event *ev);
 
-/* simn_full.c */
+/* simn_full.c, simn_full_pose.c */
 /// The integrator of a full-model run (nothing under the ZOD).
 zeno_status simn_full_create(simn *s, zeno_error *e);
+/// W and the centripetal terms at the generalised state (q, qd) (M^-1,
+/// the load and friction the model's).
+void simn_full_dyn_at(const simn_model *m, const double q[3], const double qd[3], mode_n_dyn *d);
 /// W, the Delassus matrix and the centripetal terms at the state.
 void simn_full_refresh(simn *s);
 /// The listed contact coordinates to their targets (positions) by Newton's
