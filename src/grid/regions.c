@@ -302,15 +302,9 @@ static run_fate fate_of(const zeno_scene *s, const double qp[3], const double qd
 static zeno_status full_comes_to_rest(const zeno_scene *base, const double qp[3],
                                       const double qdp[3], const zeno_interrupt *interrupt,
                                       run_fate *fate, zeno_error *error) {
-  zeno_scene s = *base;
-  s.model = ZENO_MODEL_FULL;
-  s.initial_kind = ZENO_INITIAL_ZOD;
-  memcpy(s.initial_qp, qp, sizeof s.initial_qp);
-  memcpy(s.initial_qdp, qdp, sizeof s.initial_qdp);
-  zeno_sim_def def = zeno_sim_def_default();
-  def.interrupt = *interrupt;
   zeno_summary summary;
-  const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
+  const zeno_status st = regions_run(base, ZENO_MODEL_FULL, ZENO_INITIAL_ZOD, qp, qdp, interrupt,
+                                     &summary, error);
   *fate = st == ZENO_OK ? fate_of(base, qp, qdp, &summary) : RUN_DEPARTS;
   return st;
 }

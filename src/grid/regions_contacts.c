@@ -16,7 +16,6 @@
 // full model (mc_full) starts at eps^2 q', eps q'dot through the exact
 // coordinates (simn_full_pose).
 #include <math.h>
-#include <string.h>
 
 #include "base/util.h"
 #include "dynamics/kinematics.h"
@@ -68,16 +67,9 @@ static double energy_over_family(const simn_model *m, const double q[3], const d
 static zeno_status run_from(const zeno_scene *base, zeno_model model, const simn_model *m,
                             const double q[3], const double qd[3], const zeno_interrupt *interrupt,
                             run_fate *fate, zeno_error *error) {
-  zeno_scene s = *base;
-  s.model = model;
-  s.initial_kind = ZENO_INITIAL_POSE;
-  memcpy(s.initial_pose, q, sizeof s.initial_pose);
-  memcpy(s.initial_velocity, qd, sizeof s.initial_velocity);
-  zeno_sim_def def = zeno_sim_def_default();
-  def.keep_history = false;
-  def.interrupt = *interrupt;
   zeno_summary summary;
-  const zeno_status st = zeno_run(&s, &def, &summary, NULL, 0, error);
+  const zeno_status st = regions_run(base, model, ZENO_INITIAL_POSE, q, qd, interrupt, &summary,
+                                     error);
   *fate = RUN_DEPARTS;
   if (st != ZENO_OK) return st;
   if (summary.outcome == ZENO_OUTCOME_REST) {

@@ -10,6 +10,7 @@
 
 #include "zeno/regions.h"
 #include "zeno/scene.h"
+#include "zeno/sim.h"
 
 /// Monte-Carlo perturbations: every fourth run starts touching at its
 /// first contact coordinate and every fourth (shifted by one) at its
@@ -20,6 +21,13 @@
 /// returning, or otherwise (escaped, diverging, growing at its limit, no
 /// consistent mode, ...).
 typedef enum run_fate { RUN_RESTS, RUN_RETURNING, RUN_DEPARTS } run_fate;
+
+/// One perturbed run of the point's scene in `model` from a start of `kind`
+/// (q' and its rate, or a pose and its velocity), by zeno_run(), to its
+/// summary.
+zeno_status regions_run(const zeno_scene *base, zeno_model model, zeno_initial_kind kind,
+                        const double x[3], const double xd[3], const zeno_interrupt *interrupt,
+                        zeno_summary *summary, zeno_error *error);
 
 /// A point's stream, seeded by mixing the map's seed with its grid indices
 /// (SplitMix64): the verdict does not depend on threads, ranks or order.

@@ -1,7 +1,9 @@
 // The Monte-Carlo verdict's shared parts (regions_internal.h): a point's
-// seeded random stream and the verdict of its counts, for the two-contact
-// points (regions.c) and those of more contacts (regions_contacts.c).
+// seeded random stream, one perturbed run and the verdict of its counts,
+// for the two-contact points (regions.c) and those of more contacts
+// (regions_contacts.c).
 #include <stdint.h>
+#include <string.h>
 
 #include "grid/regions_internal.h"
 
@@ -33,4 +35,18 @@ zeno_region_sim regions_sim_verdict(const zeno_region_point *p) {
   return rest == runs                ? ZENO_REGION_SIM_RESTS
          : rest + p->mc_slow == runs ? ZENO_REGION_SIM_SLOW
                                      : ZENO_REGION_SIM_DEPARTS;
+}
+
+zeno_status regions_run(const zeno_scene *base, zeno_model model, zeno_initial_kind kind,
+                        const double x[3], const double xd[3], const zeno_interrupt *interrupt,
+                        zeno_summary *summary, zeno_error *error) {
+  zeno_scene s = *base;
+  s.model = model;
+  s.initial_kind = kind;
+  const bool zod = kind == ZENO_INITIAL_ZOD;
+  memcpy(zod ? s.initial_qp : s.initial_pose, x, 3 * sizeof *x);
+  memcpy(zod ? s.initial_qdp : s.initial_velocity, xd, 3 * sizeof *xd);
+  zeno_sim_def def = zeno_sim_def_default();
+  def.interrupt = *interrupt;
+  return zeno_run(&s, &def, summary, NULL, 0, error);
 }
