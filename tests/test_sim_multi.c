@@ -37,6 +37,9 @@ static void assert_near(double a, double b, double tol) {
   if (!(fabs(a - b) <= tol)) fail_msg("%.17g != %.17g (tol %g)", a, b, tol);
 }
 
+/// The three-corner box's restitution (Newton's law): its drops' e.
+#define DROP_E 0.5
+
 // A box of half sizes (1, 0.5), m = 1, under gravity, on three collinear
 // floor corners (x = -1, 0.25, 1), mu = 0.4, scaled in length by L.
 static zeno_scene box_on_three_corners(double L) {
@@ -57,23 +60,37 @@ static zeno_scene box_on_three_corners(double L) {
   }
   s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
   s.impact_law = ZENO_LAW_NEWTON;
-  s.restitution = 0.5;
+  s.restitution = DROP_E;
   s.initial_kind = ZENO_INITIAL_POSE;
   return s;
 }
 
-// Held flat a height d above the floor, let go: the corners land at once
-// at t1 = sqrt(2 d / g) at v1 = sqrt(2 g d) and bounce at e^k v1; the
-// bounces accumulate at t1 + 2 e v1 / (g (1 - e)), and the box rests.
-static void drop(double L, double *t_first, double *t_limit) {
-  const double d = 0.2 * L, e = 0.5;
+// The box held flat a height d above the floor in `model`, let go: its
+// simulator, and the closed form's first impact time t1 = sqrt(2 d / g),
+// speed v1 = sqrt(2 g d) and the limit t1 + 2 e v1 / (g (1 - e)) of its
+// bounces at e^k v1.
+static zeno_sim *dropped_box(double L, zeno_model model, double d, double *t1, double *v1,
+                             double *limit) {
   zeno_scene s = box_on_three_corners(L);
+  s.model = model;
   s.initial_pose[1] = d;
   zeno_error err;
   zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
   if (sim == NULL) fail_msg("%s", err.message);
-  const double t1 = sqrt(2 * d / G), v1 = sqrt(2 * G * d);
-  const double limit = t1 + 2 * e * v1 / (G * (1 - e));
+  *t1 = sqrt(2 * d / G);
+  *v1 = sqrt(2 * G * d);
+  *limit = *t1 + 2 * DROP_E * *v1 / (G * (1 - DROP_E));
+  return sim;
+}
+
+// Held flat a height d above the floor, let go: the corners land at once
+// at t1 and bounce at e^k v1; the bounces accumulate at the limit, and the
+// box rests.
+static void drop(double L, double *t_first, double *t_limit) {
+  const double d = 0.2 * L, e = DROP_E;
+  double t1, v1, limit;
+  zeno_sim *sim = dropped_box(L, ZENO_MODEL_ZOD, d, &t1, &v1, &limit);
+  zeno_error err;
   zeno_event ev;
   int impacts = 0, completions = 0;
   while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
@@ -267,15 +284,10 @@ static void test_names(void **state) {
 // steps (cubic Hermite: exact on the fall's parabola up to their error).
 static void test_full_model_drop(void **state) {
   (void)state;
-  const double d = 0.2, e = 0.5, rtol = 1e-8;  // CVODE's 1e-10, a few times over
-  zeno_scene s = box_on_three_corners(1);
-  s.model = ZENO_MODEL_FULL;
-  s.initial_pose[1] = d;
+  const double d = 0.2, e = DROP_E, rtol = 1e-8;  // CVODE's 1e-10, a few times over
+  double t1, v1, limit;
+  zeno_sim *sim = dropped_box(1, ZENO_MODEL_FULL, d, &t1, &v1, &limit);
   zeno_error err;
-  zeno_sim *sim = zeno_sim_create(&s, NULL, &err);
-  if (sim == NULL) fail_msg("%s", err.message);
-  const double t1 = sqrt(2 * d / G), v1 = sqrt(2 * G * d);
-  const double limit = t1 + 2 * e * v1 / (G * (1 - e));
   zeno_event ev;
   int impacts = 0, completions = 0;
   while (zeno_sim_next_event(sim, &ev, &err) == ZENO_OK) {
