@@ -769,6 +769,23 @@ static char (*row_modes(const zeno_run_dir_data *d))[ZENO_MODE_NAME_SIZE] {
   return mode;
 }
 
+/// The figure's columns of a run (t and q''s three, new arrays) and the
+/// runs of rows of one mode, each a band of a panel.
+static size_t run_columns(const zeno_run_dir_data *d, const char (*mode)[ZENO_MODE_NAME_SIZE],
+                          double *column[4]) {
+  for (int c = 0; c < 4; c++) {
+    column[c] = malloc((d->row_count ? d->row_count : 1) * sizeof(double));
+    assert_non_null(column[c]);
+  }
+  size_t runs = 0;
+  for (size_t i = 0; i < d->row_count; i++) {
+    column[0][i] = d->rows[i].t;
+    for (int c = 1; c < 4; c++) column[c][i] = d->rows[i].zod[c - 1];
+    if (i + 1 < d->row_count && (i == 0 || strcmp(mode[i], mode[i - 1]) != 0)) runs++;
+  }
+  return runs;
+}
+
 // Example 2's run on a one-column PDF: text at least 7 pt, units on every
 // axis, the time shaded by mode, one band per run of rows of a mode and
 // the legend naming the modes in the order they come; the PNG's band
@@ -787,17 +804,10 @@ static void test_one_column_trajectory(void **state) {
   assert_int_equal(read, ZENO_OK);
   char(*mode)[ZENO_MODE_NAME_SIZE] = row_modes(&d);
   double *column[4];
-  for (int c = 0; c < 4; c++) {
-    column[c] = malloc(d.row_count * sizeof(double));
-    assert_non_null(column[c]);
-  }
-  size_t runs = 0;  // runs of rows of one mode, each a band
+  const size_t runs = run_columns(&d, (const char(*)[ZENO_MODE_NAME_SIZE])mode, column);
   char order[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
   size_t modes = 0;
   for (size_t i = 0; i < d.row_count; i++) {
-    column[0][i] = d.rows[i].t;
-    for (int c = 1; c < 4; c++) column[c][i] = d.rows[i].zod[c - 1];
-    if (i + 1 < d.row_count && (i == 0 || strcmp(mode[i], mode[i - 1]) != 0)) runs++;
     bool seen = false;
     for (size_t m = 0; m < modes; m++) seen = seen || strcmp(order[m], mode[i]) == 0;
     if (!seen) snprintf(order[modes++], ZENO_MODE_NAME_SIZE, "%s", mode[i]);
@@ -857,6 +867,111 @@ static void test_one_column_trajectory(void **state) {
   for (int c = 0; c < 4; c++) free(column[c]);
   free(mode);
   zeno_run_dir_data_free(&d);
+}
+
+/// A run of more than two contacts and what its figure must show: the
+/// scene, q''s names (zeno_scene_zod_names), and the axis labels.
+typedef struct many_case {
+  const char *scene;
+  const char *names[3];
+  const char *labels[3];  ///< y of each panel drawn, then t
+  int panels;
+} many_case;
+
+// Runs of three contacts, perturbed from rest (pose (0.01, 0.02, 0.01)):
+// q''s gaps drawn above and its slip below (the polygon on its slope,
+// q' = (z1, z2, x3)), or one panel when q' holds gaps only (the box in a
+// corner, q' = (z1, z2, z3)); one band per run of rows of a mode in each
+// panel, the legend naming the modes of three letters in the order they
+// come, and each mode's band in a colour of its own: two modes never share
+// one, and a mode's bands all have its colour.
+static void test_many_contacts_trajectory(void **state) {
+  (void)state;
+  static const many_case CASES[] = {
+      {ZENO_SCENES_DIR "/box-in-a-corner.yaml", {"z1", "z2", "z3"}, {"z₁, z₂, z₃ [L]", "t [T]"}, 1},
+      {ZENO_SCENES_DIR "/polygon-on-slope.yaml",
+       {"z1", "z2", "x3"},
+       {"z₁, z₂ [L]", "x₃ [L]", "t [T]"},
+       2},
+  };
+  for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
+    const many_case *k = &CASES[c];
+    run_files f;
+    work_dir_create(&f.w, "figures");
+    work_path(&f.w, "run", f.run);
+    work_path(&f.w, "t.png", f.png);
+    const int code = run_zeno("simulate", k->scene, "--set", "initial.pose=[0.01, 0.02, 0.01]",
+                              "--out", f.run, "--quiet");
+    zeno_run_dir_data d = {0};
+    char trajectory[2 * PATH_SIZE];
+    snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", f.run);
+    const zeno_status read = zeno_run_dir_read_trajectory(trajectory, &d, NULL);
+    assert_int_equal(code, 0);
+    assert_int_equal(read, ZENO_OK);
+    assert_int_equal(d.contact_count, 3);
+    for (int r = 0; r < 3; r++) assert_string_equal(d.zod_names[r], k->names[r]);
+    char(*mode)[ZENO_MODE_NAME_SIZE] = row_modes(&d);
+    double *column[4];
+    const size_t runs = run_columns(&d, (const char(*)[ZENO_MODE_NAME_SIZE])mode, column);
+    plot_layout l;
+    plot_options o = plot_options_default();
+    o.layout = &l;
+    const plot_trajectory_input in = {.title = k->scene,
+                                      .count = d.row_count,
+                                      .t = column[0],
+                                      .z1 = column[1],
+                                      .z2 = column[2],
+                                      .x2 = column[3],
+                                      .contact_count = d.contact_count,
+                                      .zod_names = (const char(*)[ZENO_ZOD_NAME_SIZE])d.zod_names,
+                                      .accumulation_t = NAN,
+                                      .options = &o,
+                                      .mode = (const char(*)[ZENO_MODE_NAME_SIZE])mode};
+    assert_int_equal(plot_trajectory(f.png, &in), PLOT_OK);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(f.png);
+    plot_frame top, bottom, strip;
+    plot_trajectory_input sized = in;
+    sized.options = NULL;
+    plot_trajectory_layout(&sized, PLOT_WIDTH, PLOT_HEIGHT, &top, &bottom, &strip);
+    assert_int_equal(l.band_count, (size_t)k->panels * runs);
+    assert_true(l.mode_count >= 3);
+    assert_int_equal(l.label_count, (size_t)k->panels + 1);
+    for (int i = 0; i <= k->panels; i++) assert_string_equal(l.labels[i], k->labels[i]);
+    for (size_t m = 0; m < l.mode_count; m++) assert_int_equal(strlen(l.modes[m]), 3);
+    // A band's colour at the top panel's upper edge, at the middle of each
+    // band at least 4 px wide.
+    top.x_min = d.rows[0].t;
+    top.x_max = d.rows[d.row_count - 1].t;
+    plot_color seen[ZENO_MAX_MODES];
+    bool have[ZENO_MAX_MODES] = {false};
+    size_t checked = 0;
+    for (size_t i = 0; i + 1 < d.row_count;) {
+      size_t end = i + 1;
+      while (end + 1 < d.row_count && strcmp(mode[end], mode[i]) == 0) end++;
+      const double u0 = plot_frame_x(&top, d.rows[i].t), u1 = plot_frame_x(&top, d.rows[end].t);
+      size_t m = 0;
+      while (m < l.mode_count && strcmp(l.modes[m], mode[i]) != 0) m++;
+      assert_true(m < l.mode_count);
+      if (u1 - u0 >= 4) {
+        const plot_color got = pixel(s, (u0 + u1) / 2, top.top + 2);
+        if (have[m] && color_distance(got, seen[m]) != 0)
+          fail_msg("%s: two colours for %s", k->scene, mode[i]);
+        for (size_t other = 0; other < l.mode_count; other++)
+          if (other != m && have[other] && color_distance(got, seen[other]) == 0)
+            fail_msg("%s: %s and %s share a colour", k->scene, mode[i], l.modes[other]);
+        seen[m] = got;
+        have[m] = true;
+        checked++;
+      }
+      i = end;
+    }
+    assert_true(checked >= 2);
+    cairo_surface_destroy(s);
+    for (int i = 0; i < 4; i++) free(column[i]);
+    free(mode);
+    zeno_run_dir_data_free(&d);
+    run_files_remove(&f);
+  }
 }
 
 // --size 252x180 (a one-column figure) is taken: the PDF's page is
@@ -1033,6 +1148,7 @@ int main(void) {
       cmocka_unit_test(test_one_column_maps),
       cmocka_unit_test(test_one_column_regions),
       cmocka_unit_test(test_one_column_trajectory),
+      cmocka_unit_test(test_many_contacts_trajectory),
       cmocka_unit_test(test_one_column_size_taken),
       cmocka_unit_test(test_trajectory_note),
       cmocka_unit_test(test_sweep_color_x2),

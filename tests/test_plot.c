@@ -495,15 +495,17 @@ static void test_axis_labels(void **state) {
   assert_string_equal(plot_axis_label(NULL), "");
 }
 
-// `zeno simulate SCENE --out` then `zeno plot-trajectory`: the figure as
-// read back (NULL when either command failed; *code says which exit).
-static cairo_surface_t *trajectory_figure(const char *scene, int *code) {
+// `zeno simulate SCENE [--set SET] --out` then `zeno plot-trajectory`: the
+// figure as read back (NULL when either command failed; *code says which
+// exit).
+static cairo_surface_t *trajectory_figure(const char *scene, const char *set, int *code) {
   work_dir w;
   work_dir_create(&w, "plot");
   char run[PATH_SIZE], figure[PATH_SIZE];
   work_path(&w, "run", run);
   work_path(&w, "trajectory.png", figure);
-  *code = run_zeno("simulate", scene, "--out", run, "--quiet");
+  *code = set ? run_zeno("simulate", scene, "--set", set, "--out", run, "--quiet")
+              : run_zeno("simulate", scene, "--out", run, "--quiet");
   if (*code == 0) *code = run_zeno("plot-trajectory", run, "--plot", figure);
   cairo_surface_t *png = *code == 0 ? load_png(figure) : NULL;
   remove_simulate_out(run);
@@ -514,7 +516,7 @@ static cairo_surface_t *trajectory_figure(const char *scene, int *code) {
 static void test_trajectory_figure(void **state) {
   (void)state;
   int code;
-  cairo_surface_t *png = trajectory_figure(EXAMPLE3_ZENO, &code);
+  cairo_surface_t *png = trajectory_figure(EXAMPLE3_ZENO, NULL, &code);
   assert_int_equal(code, 0);
   assert_pixel(png, 1, 1, PLOT_COLOR_BACKGROUND);
   assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
@@ -529,11 +531,27 @@ static void test_trajectory_figure(void **state) {
 static void test_one_contact_trajectory_figure(void **state) {
   (void)state;
   int code;
-  cairo_surface_t *png = trajectory_figure(ZENO_SCENES_DIR "/bouncing-ball.yaml", &code);
+  cairo_surface_t *png = trajectory_figure(ZENO_SCENES_DIR "/bouncing-ball.yaml", NULL, &code);
   assert_int_equal(code, 0);
   assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS);
   assert_true(count_color(png, PLOT_COLOR_X2) > MIN_CURVE_PIXELS);
   assert_int_equal(count_color(png, PLOT_COLOR_Z2), 0);
+  cairo_surface_destroy(png);
+}
+
+// A run of three contacts (the box in a corner knocked off its rest,
+// q' = (z1, z2, z3)): its three gaps in the colours of q''s three places,
+// each at least half a curve's pixels (closed, they lie on one another
+// along z = 0, the later drawn over the earlier).
+static void test_many_contacts_trajectory_figure(void **state) {
+  (void)state;
+  int code;
+  cairo_surface_t *png = trajectory_figure(ZENO_SCENES_DIR "/box-in-a-corner.yaml",
+                                           "initial.pose=[0.01, 0.02, 0.01]", &code);
+  assert_int_equal(code, 0);
+  assert_true(count_color(png, PLOT_COLOR_Z1) > MIN_CURVE_PIXELS / 2);
+  assert_true(count_color(png, PLOT_COLOR_Z2) > MIN_CURVE_PIXELS / 2);
+  assert_true(count_color(png, PLOT_COLOR_X2) > MIN_CURVE_PIXELS / 2);
   cairo_surface_destroy(png);
 }
 
@@ -653,6 +671,7 @@ int main(void) {
       cmocka_unit_test(test_axis_labels),
       cmocka_unit_test(test_trajectory_figure),
       cmocka_unit_test(test_one_contact_trajectory_figure),
+      cmocka_unit_test(test_many_contacts_trajectory_figure),
       cmocka_unit_test(test_limiting_fixed_point_whole),
       cmocka_unit_test(test_regions_figures),
   };

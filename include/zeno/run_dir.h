@@ -124,6 +124,11 @@ typedef struct zeno_run_dir_data {
   /// false for a run of an older zeno, which has none (read with the other
   /// checks only).
   bool digest_checked;
+  /// zeno_run_dir_read_trajectory() of more than two contacts: the names of
+  /// the rows' q' coordinates (zod) from the header, as
+  /// zeno_scene_zod_names() gives them ("z1", "z2", "x3"); empty strings
+  /// for one and two contacts, whose q' is fixed (zeno_state.zod).
+  char zod_names[3][ZENO_ZOD_NAME_SIZE];
 } zeno_run_dir_data;
 
 /// The row of a state alone: kind ZENO_ROW_SAMPLE, event -1 (set both

@@ -12,7 +12,6 @@ import math
 import numpy as np
 
 from .analysis import Analysis, Maps, Regions
-from .errors import UnsupportedError
 from .simulation import Run
 
 __all__ = ["maps", "regions", "trajectory", "axis_label", "mode_color", "AXIS_LABELS", "COLORS",
@@ -335,13 +334,33 @@ def mode_color(mode):
         weight *= 4
     if not mode or not 0 <= index < len(MODE_PALETTE):
         index = 0
+    return _tinted(index)
+
+
+def _tinted(index):
     # C's lround: halves away from zero (the channels are positive).
     return tuple(math.floor(c + MODE_TINT * (255 - c) + 0.5) / 255 for c in MODE_PALETTE[index])
 
 
-def _mode_bands(axes, t, modes):
+def _band_colors(modes):
+    """The band colour of each mode of a run of more than two contacts, as
+    the C figure gives it (band_color): free flight's for all-F, the others
+    by their place among the run's modes in order of appearance (the first
+    len(MODE_PALETTE) of them; later ones free flight's)."""
+    colors, place = {}, 0
+    for m in list(dict.fromkeys(m for m in modes if m))[:len(MODE_PALETTE)]:
+        if set(m) == {"F"}:
+            colors[m] = _tinted(0)
+        else:
+            colors[m] = _tinted(1 + place % (len(MODE_PALETTE) - 1))
+            place += 1
+    return colors
+
+
+def _mode_bands(axes, t, modes, colors=None):
     """Shades each run of rows of one mode from its first row to the next
-    run's, in every Axes; returns the modes in order of appearance."""
+    run's, in every Axes (colours from `colors` when given, else
+    mode_color); returns the modes in order of appearance."""
     seen = []
     k, n = 0, len(modes)
     while k + 1 < n:
@@ -350,23 +369,53 @@ def _mode_bands(axes, t, modes):
             end += 1
         if modes[k] and np.isfinite(t[k]) and np.isfinite(t[end]):
             for a in axes:
-                a.axvspan(t[k], t[end], color=mode_color(modes[k]), lw=0, zorder=0)
+                color = colors.get(modes[k], _tinted(0)) if colors else mode_color(modes[k])
+                a.axvspan(t[k], t[end], color=color, lw=0, zorder=0)
             if modes[k] not in seen:
                 seen.append(modes[k])
         k = end
     return seen
 
 
+def _subscript(name):
+    """A q' name of more than two contacts as the figures print it:
+    "z12" -> "z₁₂", "th" -> "θ"."""
+    return "θ" if name == "th" else name[0] + name[1:].translate(_SUBSCRIPTS)
+
+
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _many_series(q):
+    """More than two contacts, q' named q (three names): the top panel's
+    series, the bottom one's (name, legend text, colour key), and the two
+    axis labels, as the C figure has them: gaps zK above, slips xK and the
+    tilt th below; gaps only, or none, one panel."""
+    keys = ("z1", "z2", "x2")  # the colour of each place in q'
+    top, bottom = [], []
+    for name, key in zip(q, keys):
+        kind = "tilt" if name == "th" else f"{'gap' if name[0] == 'z' else 'slip'} {name[1:]}"
+        (top if name[0] == "z" else bottom).append((name, f"{_subscript(name)} ({kind})", key))
+    gaps = ", ".join(_subscript(n) for n, _, _ in top)
+    slips = ", ".join(_subscript(n) for n, _, _ in bottom if n != "th")
+    below = [f"{slips} [L]"] if slips else []
+    below += ["θ [rad]"] if "th" in q else []
+    labels = [f"{gaps} [L]" if gaps else "", ", ".join(below)]
+    if not top:
+        top, bottom, labels = bottom, [], [labels[1], ""]
+    return top, bottom, labels
+
+
 def trajectory(run, ax=None, title=None):
     """z1 and z2 (top) and x2 (bottom) of a run against t (one contact: z1
-    and x1), with a tick per event along both time axes (impacts taller
-    and black). Returns the pair of Axes."""
+    and x1; more than two: q''s gaps above, its slips and tilt below, the
+    bottom Axes hidden when q' holds gaps only), with a tick per event
+    along both time axes (impacts taller and black). Returns the pair of
+    Axes."""
     if not isinstance(run, Run):
         raise TypeError(f"expected zeno.Run, got {type(run).__name__}")
-    if run.contact_count > 2:  # the lanes and mode bands are the two-contact ones
-        raise UnsupportedError(
-            f"contacts: a run of {run.contact_count} contacts: the trajectory figure takes 1 "
-            "or 2 today (zeno replay shows it)", code="unsupported", key="contacts")
+    if run.contact_count > 2:
+        return _trajectory_many(run, ax, title)
     traj = run.trajectory
     if traj is None:
         raise ValueError("this run was simulated with trajectory=False")
@@ -374,15 +423,7 @@ def trajectory(run, ax=None, title=None):
 
     top, bottom = _axes_pair(ax, (9, 6))
     modes = _mode_bands((top, bottom), traj.t, traj.mode)
-    events = run.event_array
-    finite = np.isfinite(events["t"])
-    impact = events["kind"] == "impact"
-    for a in (top, bottom):
-        x = a.get_xaxis_transform()  # x in data, y in axes fraction
-        a.vlines(events["t"][finite & ~impact], 0, 0.033, transform=x, color=COLORS["event"],
-                 lw=1, label="event")
-        a.vlines(events["t"][finite & impact], 0, 0.066, transform=x, color=COLORS["impact"],
-                 lw=1, label="impact")
+    _event_ticks((top, bottom), run)
     # Two contacts: both gaps over the slip of contact 2; one contact (no
     # z2 column): its gap over its slip x1.
     two = "z2" in traj.columns
@@ -407,5 +448,56 @@ def trajectory(run, ax=None, title=None):
         fig.subplots_adjust(top=min(_PAIR_TOP, 1 - (pad + _TITLE_ROOM) / (72 * fig.get_figheight())))
     coordinates = ", ".join(traj.columns[7:10])
     top.set_title(f"{run.scene.name}: q'(t) = ({coordinates})" if title is None else title,
+                  pad=pad)
+    return top, bottom
+
+
+def _event_ticks(axes, run):
+    """A tick per event along each Axes' time axis, impacts taller and black."""
+    events = run.event_array
+    finite = np.isfinite(events["t"])
+    impact = events["kind"] == "impact"
+    for a in axes:
+        x = a.get_xaxis_transform()  # x in data, y in axes fraction
+        a.vlines(events["t"][finite & ~impact], 0, 0.033, transform=x, color=COLORS["event"],
+                 lw=1, label="event")
+        a.vlines(events["t"][finite & impact], 0, 0.066, transform=x, color=COLORS["impact"],
+                 lw=1, label="impact")
+
+
+def _trajectory_many(run, ax, title):
+    """trajectory() of a run of more than two contacts."""
+    traj = run.trajectory
+    if traj is None:
+        raise ValueError("this run was simulated with trajectory=False")
+    from matplotlib.patches import Patch
+    from matplotlib.lines import Line2D
+
+    q = list(traj.columns[7:10])
+    top_series, bottom_series, labels = _many_series(q)
+    top, bottom = _axes_pair(ax, (9, 6))
+    axes = (top, bottom) if bottom_series else (top,)
+    colors = _band_colors(list(traj.mode))
+    modes = _mode_bands(axes, traj.t, traj.mode, colors)
+    _event_ticks(axes, run)
+    for a, chosen in zip(axes, (top_series, bottom_series)):
+        for name, text, key in chosen:
+            a.plot(traj.t, traj[name], color=COLORS[key], lw=2, label=text)
+    top.set_ylabel(labels[0])
+    if bottom_series:
+        bottom.set_ylabel(labels[1])
+    else:
+        bottom.set_visible(False)
+        top.xaxis.set_tick_params(labelbottom=True)
+    axes[-1].set_xlabel(_T_LABEL)
+    handles = [Line2D([], [], color=COLORS[key], lw=2, label=text)
+               for _, text, key in top_series + bottom_series]
+    handles += [Line2D([], [], color=COLORS[k], lw=1, label=k) for k in ("event", "impact")]
+    handles += [Patch(color=colors.get(m, _tinted(0)), label=m) for m in modes]
+    pad = _legend_row(top, handles)
+    if ax is None:
+        fig = top.figure
+        fig.subplots_adjust(top=min(_PAIR_TOP, 1 - (pad + _TITLE_ROOM) / (72 * fig.get_figheight())))
+    top.set_title(f"{run.scene.name}: q'(t) = ({', '.join(q)})" if title is None else title,
                   pad=pad)
     return top, bottom

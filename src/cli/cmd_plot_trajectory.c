@@ -124,14 +124,6 @@ static int read_run(const char *dir, zeno_run_dir_data *d) {
     if (err.code == ZENO_ERR_IO) cli_error("note: %s: no event ticks", err.message);
     else code = cli_library_error(&err);
   }
-  if (code == CLI_EXIT_OK && d->contact_count > ZENO_PAIR_CONTACTS) {
-    // The figure's lanes and mode bands are the two-contact ones.
-    cli_error(
-        "%s: a run of %d contacts: the trajectory figure takes 1 or 2 today "
-        "('zeno replay %s' shows it)",
-        dir, d->contact_count, dir);
-    code = CLI_EXIT_USAGE;
-  }
   free(trajectory);
   free(events);
   return code;
@@ -193,11 +185,13 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
                            "--time-axis log: the run in '%s' has no Zeno completion (no "
                            "'zeno' event in %s), so there is no accumulation time t*",
                            o->dir, ZENO_RUN_DIR_EVENTS);
-  char title[TITLE_SIZE];
+  char title[TITLE_SIZE], names[3 * ZENO_ZOD_NAME_SIZE + 4];
+  const char(*q)[ZENO_ZOD_NAME_SIZE] = d->zod_names;
+  if (d->contact_count > ZENO_PAIR_CONTACTS)
+    snprintf(names, sizeof names, "%s, %s, %s", q[0], q[1], q[2]);
+  else snprintf(names, sizeof names, "%s", d->contact_count == 1 ? "z1, x1, theta" : "z1, z2, x2");
   if (o->title) snprintf(title, sizeof title, "%s", o->title);
-  else
-    snprintf(title, sizeof title, "q'(t) = (%s) from %s",
-             d->contact_count == 1 ? "z1, x1, theta" : "z1, z2, x2", o->dir);
+  else snprintf(title, sizeof title, "q'(t) = (%s) from %s", names, o->dir);
   figure_data f;
   if (!figure_from_run(d, &f)) {
     figure_free(&f);
@@ -214,6 +208,7 @@ static int draw(const plot_trajectory_options *o, const zeno_run_dir_data *d) {
                                        .event_t = f.event_t,
                                        .event_impact = f.event_impact,
                                        .contact_count = d->contact_count,
+                                       .zod_names = q,
                                        .accumulation_t = t_star,
                                        .options = &o->checked,
                                        .mode = (const char(*)[ZENO_MODE_NAME_SIZE])f.mode};

@@ -158,8 +158,8 @@ static bool zod_name(const char *name, size_t n) {
 }
 
 // The contact count of a format version 2 header (more than two contacts:
-// zeno_io_trajectory_columns_of()), 0 when the line is not one.
-static int header_v2_contacts(const char *line) {
+// zeno_io_trajectory_columns_of()) and its q' names, 0 when the line is not one.
+static int header_v2_contacts(const char *line, char names[3][ZENO_ZOD_NAME_SIZE]) {
   size_t columns = 1;
   for (const char *p = line; *p; p++) columns += *p == ',';
   if (columns < TRAJECTORY_FIXED_COLUMNS + 2 * (ZENO_PAIR_CONTACTS + 1) ||
@@ -168,7 +168,6 @@ static int header_v2_contacts(const char *line) {
   const int n = (int)(columns - TRAJECTORY_FIXED_COLUMNS) / 2;
   const char *p = line;
   for (int k = 0; k < ROW_NUMBERS_BEFORE_MODE - 6; k++) p += strcspn(p, ",") + 1;
-  char names[3][ZENO_ZOD_NAME_SIZE];
   for (int r = 0; r < 3; r++) {
     const size_t len = strcspn(p, ",");
     if (!zod_name(p, len)) return 0;
@@ -191,7 +190,8 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
                   "written by an older zeno: %s; run 'zeno simulate SCENE --out DIR' again",
                   "the columns kind and event (which rows are samples and which the "
                   "states before and after an event) are missing");
-  int contacts = header_v2_contacts(line);
+  char names[3][ZENO_ZOD_NAME_SIZE] = {{0}};
+  int contacts = header_v2_contacts(line, names);
   for (int n = 1; n <= ZENO_PAIR_CONTACTS; n++)
     if (strcmp(line, zeno_io_trajectory_columns(n)) == 0) contacts = n;
   if (contacts == 0)
@@ -206,6 +206,7 @@ static zeno_status trajectory_header(reader *rd, zeno_run_dir_data *d) {
     return bad_at(rd, line, "the header is that of a %s", what);
   }
   d->contact_count = contacts;
+  memcpy(d->zod_names, names, sizeof names);
   return ZENO_OK;
 }
 

@@ -71,7 +71,7 @@ typedef struct plot_layout {
   /// A trajectory's mode bands: how many were shaded, and the modes named
   /// in the legend, in order ("FF", "SS", ...).
   size_t band_count, mode_count;
-  char modes[PLOT_LAYOUT_MODES][8];
+  char modes[PLOT_LAYOUT_MODES][ZENO_MODE_NAME_SIZE];
   /// The axis labels drawn, in order (x then y of each frame), the first
   /// PLOT_LAYOUT_LABELS of them.
   size_t label_count;
@@ -246,12 +246,17 @@ typedef struct plot_trajectory_input {
   const char *title;
   size_t count;  ///< rows
   /// The ZOD coordinates q' of the rows: (z1, z2, x2) for two contacts; for
-  /// one contact (z1, x1, theta) in the same three arrays.
+  /// one contact (z1, x1, theta) in the same three arrays; for more, the
+  /// three zod_names names.
   const double *t, *z1, *z2, *x2;
   size_t event_count;
   const double *event_t;
   const bool *event_impact;  ///< impacts get taller, darker ticks
-  int contact_count;         ///< 1 or 2: what the arrays hold and their labels
+  int contact_count;         ///< 1 to ZENO_MAX_CONTACTS: what the arrays hold, their labels
+  /// More than two contacts: the names of q''s coordinates in z1, z2, x2
+  /// (zeno_scene_zod_names(): gaps "zK" drawn above, slips "xK" and the
+  /// tilt "th" below; gaps only: one panel).
+  const char (*zod_names)[ZENO_ZOD_NAME_SIZE];
   /// NAN: the abscissa is t. Else the Zeno accumulation time t* [s]: the
   /// abscissa is t* - t on a log scale, decreasing to the right (time still
   /// runs left to right); rows and events at or after t* are left out.
@@ -288,8 +293,9 @@ typedef struct plot_trajectory_input {
 /// Most modes a trajectory's bands tell apart (ZENO_MAX_MODES).
 #define PLOT_MODE_COLORS ZENO_MAX_MODES
 
-/// The band colour of a mode name (a light tint; free flight "FF" or "F"
-/// white).
+/// The band colour of a mode name of one or two contacts (a light tint;
+/// free flight "FF" or "F" white). More contacts' modes take the colours
+/// of their place among a figure's modes.
 plot_color plot_mode_color(const char *mode);
 
 /// The data areas of a trajectory figure of layout size width x height (see

@@ -1,5 +1,7 @@
 // Trajectory figure: the gaps z1, z2 (top) and the slip x2 (bottom)
-// against t, with event ticks and the time shaded by contact mode.
+// against t, with event ticks and the time shaded by contact mode. More
+// than two contacts: q''s gaps above, its slips and tilt below (one panel
+// when q' holds gaps only).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,10 @@
 /// About this many ticks per axis.
 #define TRAJ_TICKS 8
 #define TRAJ_LABEL_SIZE 128
+/// Room for a series' name built from a q' name ("z₁₂ (gap 12)").
+#define TRAJ_NAME_SIZE 48
+/// Series a figure draws: q''s three coordinates.
+#define TRAJ_SERIES 3
 
 typedef struct series {
   const double *v;
@@ -173,58 +179,143 @@ plot_color plot_mode_color(const char *mode) {
   return (plot_color){tint(c.r), tint(c.g), tint(c.b)};
 }
 
-/// The modes of the rows, in the order they first appear; returns their
-/// count (at most ZENO_MAX_MODES).
-static size_t modes_present(const plot_trajectory_input *in, char names[][ZENO_MODE_NAME_SIZE]) {
-  size_t n = 0;
-  if (in->mode == NULL) return 0;
+/// The modes of the rows, in the order they first appear (at most
+/// ZENO_MAX_MODES).
+typedef struct mode_table {
+  char name[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
+  size_t count;
+} mode_table;
+
+static void modes_present(const plot_trajectory_input *in, mode_table *m) {
+  m->count = 0;
+  if (in->mode == NULL) return;
   for (size_t k = 0; k < in->count; k++) {
     bool seen = false;
-    for (size_t i = 0; i < n && !seen; i++) seen = strcmp(names[i], in->mode[k]) == 0;
-    if (!seen && n < ZENO_MAX_MODES && in->mode[k][0] != '\0')
-      snprintf(names[n++], ZENO_MODE_NAME_SIZE, "%.*s", ZENO_PAIR_CONTACTS, in->mode[k]);
+    for (size_t i = 0; i < m->count && !seen; i++) seen = strcmp(m->name[i], in->mode[k]) == 0;
+    if (!seen && m->count < ZENO_MAX_MODES && in->mode[k][0] != '\0')
+      snprintf(m->name[m->count++], ZENO_MODE_NAME_SIZE, "%s", in->mode[k]);
   }
-  return n;
+}
+
+/// A band's colour. One and two contacts: by the mode's letters
+/// (plot_mode_color), the same in every figure. More: free flight as there,
+/// the other modes by their place among those present, so that the bands
+/// of one figure differ (a mode past the table's ZENO_MAX_MODES is grey).
+static plot_color band_color(const mode_table *m, const char *mode) {
+  if (strlen(mode) <= ZENO_PAIR_CONTACTS) return plot_mode_color(mode);
+  size_t contacts = 0;
+  for (const char *c = mode; *c == 'F'; c++) contacts++;
+  if (mode[contacts] == '\0') return plot_mode_color("F");
+  size_t place = 0;
+  for (size_t i = 0; i < m->count; i++) {
+    if (strcmp(m->name[i], mode) == 0) {
+      const plot_color c = MODE_PALETTE[1 + place % (PLOT_MODE_COLORS - 1)];
+      return (plot_color){tint(c.r), tint(c.g), tint(c.b)};
+    }
+    if (strspn(m->name[i], "F") != strlen(m->name[i])) place++;
+  }
+  return plot_mode_color("F");
 }
 
 /* ---- series and legend ---------------------------------------------------- */
 
-/// What the figure draws: the top panel's series, the bottom one's, and
-/// the panels' labels.
+/// What the figure draws: the top panel's series, the bottom one's (none:
+/// the top panel alone), the panels' labels, and the texts built for them.
 typedef struct traj_series {
-  series top[2], bottom;
-  int top_count;
+  series top[TRAJ_SERIES], bottom[TRAJ_SERIES];
+  int top_count, bottom_count;
   const char *top_label, *bottom_label;
+  char name[TRAJ_SERIES][TRAJ_NAME_SIZE];
+  char label[2][TRAJ_LABEL_SIZE];
 } traj_series;
 
-static traj_series series_of(const plot_trajectory_input *in) {
-  traj_series t;
-  memset(&t, 0, sizeof t);
+/// A q' name of more than two contacts as the figure prints it: the
+/// contact's number in subscript digits ("z12" -> "z₁₂"), "th" as θ.
+static void pretty_name(const char *name, char *out, size_t size) {
+  if (strcmp(name, "th") == 0) {
+    snprintf(out, size, "θ");
+    return;
+  }
+  size_t n = (size_t)snprintf(out, size, "%c", name[0]);
+  for (const char *d = name + 1; *d >= '0' && *d <= '9' && n + 4 <= size; d++)
+    n += (size_t)snprintf(out + n, size - n, "\xe2\x82%c", (char)(0x80 + (*d - '0')));
+}
+
+/// Appends "what" to a panel's label, after ", " unless it is the first.
+static void label_add(char *label, const char *what) {
+  const size_t n = strlen(label);
+  snprintf(label + n, TRAJ_LABEL_SIZE - n, "%s%s", n ? ", " : "", what);
+}
+
+/// More than two contacts: q''s gaps (zK) above, its slips (xK) and tilt
+/// (th) below, each coordinate in the colour of its place in q' (as z1, z2
+/// and x2 of two contacts).
+static void series_of_many(const plot_trajectory_input *in, traj_series *t) {
+  const double *v[TRAJ_SERIES] = {in->z1, in->z2, in->x2};
+  const plot_color color[TRAJ_SERIES] = {PLOT_COLOR_Z1, PLOT_COLOR_Z2, PLOT_COLOR_X2};
+  char gaps[TRAJ_LABEL_SIZE] = "", slips[TRAJ_LABEL_SIZE] = "";
+  bool tilt = false;
+  for (int r = 0; r < TRAJ_SERIES; r++) {
+    const char *q = in->zod_names ? in->zod_names[r] : "";
+    char pretty[TRAJ_NAME_SIZE / 2];
+    pretty_name(q, pretty, sizeof pretty);
+    const bool gap = q[0] == 'z', turn = strcmp(q, "th") == 0;
+    if (turn) snprintf(t->name[r], TRAJ_NAME_SIZE, "%s (tilt)", pretty);
+    else snprintf(t->name[r], TRAJ_NAME_SIZE, "%s (%s %s)", pretty, gap ? "gap" : "slip", q + 1);
+    const series s = {v[r], color[r], t->name[r]};
+    if (gap) {
+      t->top[t->top_count++] = s;
+      label_add(gaps, pretty);
+    } else {
+      t->bottom[t->bottom_count++] = s;
+      if (turn) tilt = true;
+      else label_add(slips, pretty);
+    }
+  }
+  if (gaps[0]) snprintf(t->label[0], TRAJ_LABEL_SIZE, "%s [L]", gaps);
+  if (slips[0]) snprintf(t->label[1], TRAJ_LABEL_SIZE, "%s [L]", slips);
+  if (tilt) label_add(t->label[1], "θ [rad]");
+  t->top_label = t->label[0];
+  t->bottom_label = t->label[1];
+}
+
+static void series_of(const plot_trajectory_input *in, traj_series *t) {
+  memset(t, 0, sizeof *t);
   if (in->names != NULL) {  // other quantities (names given)
     const bool pair = in->names[1] != NULL;
-    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, in->names[0]};
-    t.top[1] = (series){in->z2, PLOT_COLOR_Z2, pair ? in->names[1] : ""};
-    t.top_count = pair ? 2 : 1;
-    t.bottom = (series){in->x2, PLOT_COLOR_X2, in->names[2]};
-    t.top_label = in->top_label;
-    t.bottom_label = in->bottom_label;
+    t->top[0] = (series){in->z1, PLOT_COLOR_Z1, in->names[0]};
+    t->top[1] = (series){in->z2, PLOT_COLOR_Z2, pair ? in->names[1] : ""};
+    t->top_count = pair ? 2 : 1;
+    t->bottom[0] = (series){in->x2, PLOT_COLOR_X2, in->names[2]};
+    t->bottom_count = 1;
+    t->top_label = in->top_label;
+    t->bottom_label = in->bottom_label;
+  } else if (in->contact_count > ZENO_PAIR_CONTACTS) {
+    series_of_many(in, t);
   } else if (in->contact_count == 1) {
     // One contact: q' = (z1, x1, theta) in the same arrays; its gap above,
     // its slip below (theta, the body's turn, is not drawn).
-    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap)"};
-    t.top_count = 1;
-    t.bottom = (series){in->z2, PLOT_COLOR_X2, "x₁ (slip)"};
-    t.top_label = PLOT_TRAJECTORY_GAP1_LABEL;
-    t.bottom_label = PLOT_TRAJECTORY_SLIP1_LABEL;
+    t->top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap)"};
+    t->top_count = 1;
+    t->bottom[0] = (series){in->z2, PLOT_COLOR_X2, "x₁ (slip)"};
+    t->bottom_count = 1;
+    t->top_label = PLOT_TRAJECTORY_GAP1_LABEL;
+    t->bottom_label = PLOT_TRAJECTORY_SLIP1_LABEL;
   } else {
-    t.top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"};
-    t.top[1] = (series){in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"};
-    t.top_count = 2;
-    t.bottom = (series){in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"};
-    t.top_label = PLOT_TRAJECTORY_GAPS_LABEL;
-    t.bottom_label = PLOT_TRAJECTORY_SLIP_LABEL;
+    t->top[0] = (series){in->z1, PLOT_COLOR_Z1, "z₁ (gap 1)"};
+    t->top[1] = (series){in->z2, PLOT_COLOR_Z2, "z₂ (gap 2)"};
+    t->top_count = 2;
+    t->bottom[0] = (series){in->x2, PLOT_COLOR_X2, "x₂ (slip 2)"};
+    t->bottom_count = 1;
+    t->top_label = PLOT_TRAJECTORY_GAPS_LABEL;
+    t->bottom_label = PLOT_TRAJECTORY_SLIP_LABEL;
   }
-  return t;
+  if (t->top_count == 0) {  // q' without a gap: its coordinates above, alone
+    memcpy(t->top, t->bottom, sizeof t->top);
+    t->top_count = t->bottom_count;
+    t->top_label = t->bottom_label;
+    t->bottom_count = 0;
+  }
 }
 
 /// The legend's items: the series, events, impacts and the modes shaded
@@ -254,15 +345,17 @@ static size_t legend_items(const plot_trajectory_input *in, const traj_series *t
   size_t n = 0;
   for (int i = 0; i < t->top_count; i++)
     items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->top[i].color, t->top[i].name};
-  items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->bottom.color, t->bottom.name};
+  for (int i = 0; i < t->bottom_count; i++)
+    items[n++] = (plot_legend_item){PLOT_MARK_LINE, t->bottom[i].color, t->bottom[i].name};
   items[n++] = (plot_legend_item){PLOT_MARK_TICK, PLOT_COLOR_EVENT, "event"};
   items[n++] = (plot_legend_item){PLOT_MARK_TICK, PLOT_COLOR_IMPACT, "impact"};
-  char modes[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
-  const size_t m = modes_present(in, modes);
-  if (m > 0) items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, "mode"};
-  for (size_t i = 0; i < m; i++) {
-    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%.*s", ZENO_PAIR_CONTACTS, modes[i]);
-    items[n++] = (plot_legend_item){PLOT_MARK_LABEL, plot_mode_color(modes[i]), text->mode[i]};
+  mode_table modes;
+  modes_present(in, &modes);
+  if (modes.count > 0) items[n++] = (plot_legend_item){PLOT_MARK_NONE, PLOT_COLOR_INK, "mode"};
+  for (size_t i = 0; i < modes.count; i++) {
+    snprintf(text->mode[i], TRAJ_MODE_TEXT_SIZE, "%s", modes.name[i]);
+    items[n++] = (plot_legend_item){PLOT_MARK_LABEL, band_color(&modes, modes.name[i]),
+                                    text->mode[i]};
   }
   const size_t parts = in->note ? note_parts(in->note, text) : 0;
   for (size_t i = 0; i < parts; i++)
@@ -277,16 +370,19 @@ void plot_trajectory_layout(const plot_trajectory_input *in, double width, doubl
   memset(top, 0, sizeof *top);
   top->left = TRAJ_MARGIN_LEFT * fs;
   top->width = fmax(width - top->left - TRAJ_MARGIN_RIGHT * k, 1.0);
-  const traj_series t = series_of(in);
+  traj_series t;
+  series_of(in, &t);
   plot_legend_item items[TRAJ_LEGEND_ITEMS];
   legend_text text;
   const size_t rows = plot_flow_rows(items, legend_items(in, &t, items, &text),
                                      width - 2 * plot_flow_side(k), fs);
   top->top = TRAJ_LEGEND_Y * fs + (double)(rows - 1) * plot_flow_row(fs) +
              plot_legend_clearance(fs, k);
-  top->height = fmax((height - top->top - (TRAJ_MARGIN_BOTTOM + TRAJ_PANEL_GAP) * fs) / 2, 1.0);
+  const double both = height - top->top - (TRAJ_MARGIN_BOTTOM + TRAJ_PANEL_GAP) * fs;
+  // One panel (no bottom series) takes both panels' room and the gap.
+  top->height = fmax(t.bottom_count > 0 ? both / 2 : both + TRAJ_PANEL_GAP * fs, 1.0);
   *bottom = *top;
-  bottom->top += top->height + TRAJ_PANEL_GAP * fs;
+  if (t.bottom_count > 0) bottom->top += top->height + TRAJ_PANEL_GAP * fs;
   *strip = *bottom;
   strip->top = bottom->top + bottom->height + TRAJ_STRIP_OFFSET * fs;
   strip->height = TRAJ_STRIP_HEIGHT * k;
@@ -353,6 +449,8 @@ static void line(cairo_t *cr, const plot_frame *f, const double *t, const series
 static size_t mode_bands(cairo_t *cr, const plot_frame *f, const plot_trajectory_input *in,
                          const abscissa *a) {
   if (in->mode == NULL) return 0;
+  mode_table modes;
+  modes_present(in, &modes);
   size_t bands = 0;
   for (size_t k = 0; k + 1 < in->count;) {
     size_t end = k + 1;  // the band runs from row k to row end
@@ -360,7 +458,7 @@ static size_t mode_bands(cairo_t *cr, const plot_frame *f, const plot_trajectory
     const double x0 = a->x[k], x1 = a->x[end];
     if (isfinite(x0) && isfinite(x1) && in->mode[k][0] != '\0') {
       const double u0 = plot_frame_x(f, x0), u1 = plot_frame_x(f, x1);
-      plot_set_color(cr, plot_mode_color(in->mode[k]));
+      plot_set_color(cr, band_color(&modes, in->mode[k]));
       cairo_rectangle(cr, fmin(u0, u1), f->top, fabs(u1 - u0), f->height);
       cairo_fill(cr);
       bands++;
@@ -402,7 +500,8 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
   if (isfinite(in->accumulation_t)) log_abscissa(in, o, a);
   else linear_abscissa(in, o, a);
   plot_title(cr, c->width, in->title);
-  const traj_series t = series_of(in);
+  traj_series t;
+  series_of(in, &t);
   plot_legend_item items[TRAJ_LEGEND_ITEMS];
   legend_text text;
   const size_t n = legend_items(in, &t, items, &text);
@@ -412,18 +511,20 @@ static void draw(const plot_canvas *c, const plot_trajectory_input *in, abscissa
   bottom = *f;
   bottom.top = top_of_bottom;
   plot_frame above = *f;
-  above.x_labels_hidden = true;
+  above.x_labels_hidden = t.bottom_count > 0;
   size_t bands = panel(cr, above, in, a, t.top, t.top_count, o->has_ylim ? o->ylim : NULL,
                        t.top_label);
-  bands += panel(cr, bottom, in, a, &t.bottom, 1, NULL, t.bottom_label);
+  if (t.bottom_count > 0)
+    bands += panel(cr, bottom, in, a, t.bottom, t.bottom_count, NULL, t.bottom_label);
   event_strip(cr, &strip, a, in);
   if (c->scales.layout != NULL) {
     plot_layout *l = c->scales.layout;
     l->band_count = bands;
-    char modes[ZENO_MAX_MODES][ZENO_MODE_NAME_SIZE];
-    l->mode_count = modes_present(in, modes);
+    mode_table modes;
+    modes_present(in, &modes);
+    l->mode_count = modes.count;
     for (size_t i = 0; i < l->mode_count && i < PLOT_LAYOUT_MODES; i++)
-      snprintf(l->modes[i], sizeof l->modes[i], "%.*s", ZENO_PAIR_CONTACTS, modes[i]);
+      snprintf(l->modes[i], sizeof l->modes[i], "%s", modes.name[i]);
   }
 }
 

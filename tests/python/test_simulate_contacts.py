@@ -261,13 +261,30 @@ def test_full_model_of_many_contacts_runs():
     assert run.final_zod[0] > 0 and abs(run.final_zod[1]) < 1e-15 and abs(run.final_zod[2]) < 1e-15
 
 
-def test_trajectory_figure_of_many_contacts_is_refused():
-    # The figure's lanes are z1, z2 over x2: a run of three contacts is
-    # refused as `zeno plot-trajectory` refuses it, not a KeyError on x2.
-    run = zeno.simulate(load(BOX, [BOX_POSE]))
-    with pytest.raises(zeno.UnsupportedError) as e:
-        zeno.plot.trajectory(run)
-    assert e.value.key == "contacts" and "a run of 3 contacts" in str(e.value)
+def test_trajectory_figure_of_many_contacts():
+    """zeno.plot.trajectory of three contacts, as `zeno plot-trajectory`
+    draws it: the box in a corner (q' = z1, z2, z3, gaps only) on one panel,
+    the polygon on its slope (q' = z1, z2, x3) with its slip below; each
+    curve is its q' column, and no two modes share a band colour."""
+    pyplot = pytest.importorskip("matplotlib.pyplot")
+    for name, gaps, below in ((BOX, ["z1", "z2", "z3"], []),
+                              ("polygon-on-slope.yaml", ["z1", "z2"], ["x3"])):
+        run = zeno.simulate(load(name, [BOX_POSE]))
+        top, bottom = zeno.plot.trajectory(run)
+        traj = run.trajectory
+        assert list(traj.columns[7:10]) == gaps + below
+        assert bottom.get_visible() == bool(below)
+        for ax, names in ((top, gaps), (bottom, below)):
+            lines = ax.get_lines()  # the curves (ticks and bands are other artists)
+            assert len(lines) == len(names)
+            for line, n in zip(lines, names):
+                np.testing.assert_array_equal(line.get_ydata(), traj[n])
+        assert top.get_ylabel() == ", ".join(zeno.plot._subscript(n) for n in gaps) + " [L]"
+        modes = list(dict.fromkeys(m for m in traj.mode if m))
+        assert len(modes) >= 3 and all(len(m) == 3 for m in modes)
+        colors = zeno.plot._band_colors(list(traj.mode))
+        assert len({colors[m] for m in modes}) == len(modes)
+        pyplot.close(top.figure)
 
 
 def test_region_map_of_many_contacts():
