@@ -319,6 +319,93 @@ static void test_full_model_drop(void **state) {
   zeno_sim_destroy(sim);
 }
 
+/// The box in a corner started from q' (initial.qp, qdp): its text with
+/// the scene file's pose start replaced, and the overrides given.
+static zeno_status box_from_prime(const char *qp, const char *qdp, const char *model, zeno_scene *s,
+                                  zeno_error *err) {
+  char text[4096];
+  const int n = snprintf(text, sizeof text,
+                         "name: box-from-prime\nmodel: %s\n"
+                         "body: {mass: 1, rho: 0.4082482905,"
+                         " outline: [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]}\n"
+                         "contacts:\n"
+                         "  - {point: [-0.5, -0.5], surface: {angle: 0}, mu: 0.3}\n"
+                         "  - {point: [0.5, -0.5], surface: {angle: 0}, mu: 0.3}\n"
+                         "  - {point: [-0.5, 0.5], surface: {angle: -90}, mu: 0.3}\n"
+                         "load: {magnitude: 9.81, angle: -30}\n"
+                         "initial: {qp: %s, qdp: %s}\n",
+                         model, qp, qdp);
+  assert_true(n > 0 && (size_t)n < sizeof text);
+  return zeno_scene_load_string(text, "box-from-prime", NULL, 0, s, err);
+}
+
+// A start given in the N-contact engine's q' (initial.qp and qdp of a
+// scene of three contacts): under the ZOD the run from q' = A q of a pose
+// is the run from that pose, event for event (times to 1e-12); in the full
+// model the start's exact coordinates over eps^2 and eps are that q' (the
+// Newton projection's tolerance). A q' below a surface is refused naming
+// the contact; one contact has no q' start.
+static void test_prime_start(void **state) {
+  (void)state;
+  zeno_scene from_pose, s;
+  zeno_error err;
+  if (zeno_scene_load(ZENO_SCENES_DIR "/box-in-a-corner.yaml", NULL, 0, &from_pose, &err) !=
+      ZENO_OK)
+    fail_msg("%s", err.message);
+  const double q0[3] = {0.01, 0.02, 0.01};
+  memcpy(from_pose.initial_pose, q0, sizeof q0);
+  zeno_sim *a = zeno_sim_create(&from_pose, NULL, &err);
+  assert_non_null(a);
+  zeno_summary start;
+  zeno_sim_summary(a, &start);  // before the first event: the initial state
+  char qp[128];
+  snprintf(qp, sizeof qp, "[%.17g, %.17g, %.17g]", start.final_state.zod[0],
+           start.final_state.zod[1], start.final_state.zod[2]);
+  if (box_from_prime(qp, "[0, 0, 0]", "zod", &s, &err) != ZENO_OK) fail_msg("%s", err.message);
+  zeno_sim *b = zeno_sim_create(&s, NULL, &err);
+  assert_non_null(b);
+  zeno_event ea, eb;
+  long events = 0;
+  while (zeno_sim_next_event(a, &ea, &err) == ZENO_OK) {
+    assert_int_equal(zeno_sim_next_event(b, &eb, &err), ZENO_OK);
+    assert_int_equal(ea.kind, eb.kind);
+    assert_int_equal(ea.impact_mask, eb.impact_mask);
+    assert_near(eb.t, ea.t, 1e-12 * fmax(1, fabs(ea.t)));
+    for (int i = 0; i < 3; i++) assert_int_equal(ea.mode_after.letter[i], eb.mode_after.letter[i]);
+    events++;
+  }
+  assert_true(zeno_sim_next_event(b, &eb, &err) != ZENO_OK);
+  assert_true(events > 5);
+  assert_int_equal(zeno_sim_outcome(b), zeno_sim_outcome(a));
+  zeno_sim_destroy(a);
+  zeno_sim_destroy(b);
+  // The full model: the start's q' read back over eps^2 (eps = 1e-3).
+  if (box_from_prime("[0.01, 0.02, 0.01]", "[0, 0, -1]", "full", &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  b = zeno_sim_create(&s, NULL, &err);
+  if (b == NULL) fail_msg("%s", err.message);
+  zeno_sim_summary(b, &start);
+  const double want[3] = {0.01, 0.02, 0.01}, want_rate[3] = {0, 0, -1};
+  for (int k = 0; k < 3; k++) {
+    assert_near(start.final_state.zod[k], want[k], 1e-9);
+    assert_near(start.final_state.zod_rate[k], want_rate[k], 1e-9);
+  }
+  zeno_sim_destroy(b);
+  // Below the wall (z3 < 0): the start names the contact.
+  if (box_from_prime("[0.01, 0.02, -0.01]", "[0, 0, 0]", "zod", &s, &err) != ZENO_OK)
+    fail_msg("%s", err.message);
+  assert_null(zeno_sim_create(&s, NULL, &err));
+  assert_int_equal(err.code, ZENO_ERR_RANGE);
+  assert_non_null(strstr(err.message, "contact 3"));
+  // One contact: no q' start.
+  const char ball[] =
+      "name: ball\nbody: {mass: 1, rho: 0.1, outline: disk, outline_radius: 0.1}\n"
+      "contacts:\n  - {point: [0, -0.1], surface: {angle: 0}, mu: 0.5}\n"
+      "load: {magnitude: 9.81, angle: 0}\ninitial: {qp: [1, 0, 0], qdp: [0, 0, 0]}\n";
+  assert_int_equal(zeno_scene_load_string(ball, "ball", NULL, 0, &s, &err), ZENO_ERR_RANGE);
+  assert_string_equal(err.parameter, "initial.qp");
+}
+
 static void test_errors(void **state) {
   (void)state;
   zeno_error err;
@@ -381,6 +468,7 @@ int main(void) {
       cmocka_unit_test(test_wall_above_the_centre),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_full_model_drop),
+      cmocka_unit_test(test_prime_start),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,29 +204,31 @@ static double rock_w_star(void) {
   return sqrt(2 * G * (r - ROCK_H) / (ROCK_RHO2 + r * r));
 }
 
-// Every direction v = 1..4: the scan's returning count, one edge (a
-// monotone basin), bisected to the tolerance around eps* = 2b w*/v; v = 1
-// (eps* = 1.67) returns at every scanned magnitude up to 1. The same row on
-// two threads is the same.
-static void basin_of_the_rocking_block(void **state) {
-  (void)state;
-  char *text = scene_text("rocking-block.yaml");
-  const char *const fixed[] = {"model=full", "initial.qp=[0,0,0]"};
-  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", "initial.qdp.1=1:4:4");
+// The basin of a rocking block swept along q'dot = (0, v, 0) from q' = 0
+// (v along v_axis), whose contact 2 is `lever` from corner 1: every
+// direction's scan
+// returning count, one edge (a monotone basin), bisected to the tolerance
+// around eps* = lever w* / v, and every scanned magnitude returning where
+// eps* > 1. The same row on two threads is the same.
+static void assert_rocking_basin(const char *text, const char *name, const char *const *fixed,
+                                 size_t fixed_count, double lever, const char *v_axis) {
+  zeno_sweep_def d = axes("initial.qdp.0=0:0:1", v_axis);
   d.basin.count = 8;
   d.basin.lo = 0.3;
   d.basin.hi = 1;
   zeno_error err;
-  zeno_sweep *w = zeno_sweep_create(text, "rock", fixed, 2, &d, &err);
-  assert_non_null(w);
+  zeno_sweep *w = zeno_sweep_create(text, name, fixed, fixed_count, &d, &err);
+  if (w == NULL) fail_msg("%s", err.message);
   const double tol = d.basin.tol;
   for (size_t iy = 0; iy < d.y.count; iy++) {
     zeno_sweep_point p, again;
     assert_int_equal(zeno_sweep_point_run(w, 0, iy, &p, &err), ZENO_OK);
     assert_int_equal(zeno_sweep_row(w, iy, 2, &again, &err), ZENO_OK);
     assert_true(p.ok && again.ok);
-    assert_true(p.basin_inner == again.basin_inner && p.basin_returns == again.basin_returns);
-    const double edge = 2 * ROCK_B * rock_w_star() / p.y;
+    if (!(p.basin_inner == again.basin_inner && p.basin_returns == again.basin_returns))
+      fail_msg("%s, v = %g: %.17g (%d) alone, %.17g (%d) in its row", name, p.y, p.basin_inner,
+               p.basin_returns, again.basin_inner, again.basin_returns);
+    const double edge = lever * rock_w_star() / p.y;
     int below = 0;  // scanned magnitudes 0.3, 0.4, ..., 1 below the edge
     for (int k = 0; k < 8; k++) below += 0.3 + 0.1 * k < edge;
     assert_int_equal(p.basin_returns, below);
@@ -241,11 +243,44 @@ static void basin_of_the_rocking_block(void **state) {
     assert_true(p.basin_width > 0 && p.basin_width <= tol);
     if (!(p.basin_inner <= edge + BASIN_EDGE_SLACK &&
           edge <= p.basin_inner + p.basin_width + BASIN_EDGE_SLACK))
-      fail_msg("v = %g: bracket [%.9g, %.9g], closed form %.9g", p.y, p.basin_inner,
+      fail_msg("%s, v = %g: bracket [%.9g, %.9g], closed form %.9g", name, p.y, p.basin_inner,
                p.basin_inner + p.basin_width, edge);
   }
   zeno_sweep_destroy(w);
+}
+
+// Contact 2 of scenes/rocking-block.yaml is the far corner, 2b from
+// corner 1: eps* = 2b w* / v; v = 1 (eps* = 1.67) returns at every scanned
+// magnitude up to 1.
+static void basin_of_the_rocking_block(void **state) {
+  (void)state;
+  char *text = scene_text("rocking-block.yaml");
+  const char *const fixed[] = {"model=full", "initial.qp=[0,0,0]"};
+  assert_rocking_basin(text, "rock", fixed, 2, 2 * ROCK_B, "initial.qdp.1=1:4:4");
   free(text);
+}
+
+/// The rocking block standing on three points of its base, its corners and
+/// the middle (the N-contact engine): q' = (z1, z2, x3), the gaps of the
+/// corner and the middle and the slip of the far corner.
+static const char ROCK_ON_THREE_POINTS[] =
+    "name: rock-on-three-points\n"
+    "model: full\n"
+    "body: {mass: 1, rho: 1.2909944487, outline: [[-1, -2], [1, -2], [1, 2], [-1, 2]]}\n"
+    "contacts:\n"
+    "  - {point: [-1, -2], surface: {angle: 0}, mu: 1}\n"
+    "  - {point: [0, -2], surface: {angle: 0}, mu: 1}\n"
+    "  - {point: [1, -2], surface: {angle: 0}, mu: 1}\n"
+    "load: {magnitude: 9.81, angle: 0}\n"
+    "initial: {qp: [0, 0, 0], qdp: [0, 0, 0]}\n";
+
+// On three points: q'dot = (0, v, 0) lifts the middle point, b from
+// corner 1, at v with the far corner not slipping: the same rotation about
+// corner 1 at w = v / b, so eps* = b w* / v, half the two-contact block's
+// (v = 0.5 to 2: the edges of v = 1 to 4 there, 1.67 to 0.42).
+static void basin_on_three_points(void **state) {
+  (void)state;
+  assert_rocking_basin(ROCK_ON_THREE_POINTS, "rock3", NULL, 0, ROCK_B, "initial.qdp.1=0.5:2:4");
 }
 
 // The magnitude is refused where it cannot matter or cannot be applied,
@@ -472,6 +507,7 @@ int main(void) {
       cmocka_unit_test(errors),
       cmocka_unit_test(command),
       cmocka_unit_test(basin_of_the_rocking_block),
+      cmocka_unit_test(basin_on_three_points),
       cmocka_unit_test(basin_errors),
       cmocka_unit_test(basin_command),
       cmocka_unit_test(rows_round_trip),

@@ -54,19 +54,6 @@ struct zeno_sweep {
 // The basin settings, and whether the scene allows them (its first grid
 // point: the axes' paths decide the model and the kind of start alike at
 // every point).
-// A scene of more than two contacts is swept on the N-contact engine, in
-// either model, without a basin estimate (whose magnitudes scale a start
-// given in q', which takes 1 or 2 contacts).
-static zeno_status sweep_contacts(const zeno_sweep *w, const zeno_scene *base, zeno_error *error) {
-  if (base->contact_count <= ZENO_PAIR_CONTACTS) return ZENO_OK;
-  if (w->def.basin.count > 0)
-    return zeno_fail(error, ZENO_ERR_UNSUPPORTED, "contacts",
-                     "the scene has %d contacts: a sweep runs it without a basin estimate (the "
-                     "estimate scales a start in q', which takes 1 or %d contacts)",
-                     base->contact_count, ZENO_PAIR_CONTACTS);
-  return ZENO_OK;
-}
-
 static zeno_status basin_check(const zeno_sweep *w, zeno_error *error) {
   const zeno_sweep_basin_def *b = &w->def.basin;
   if (b->count == 0) return ZENO_OK;
@@ -219,7 +206,6 @@ zeno_sweep *zeno_sweep_create(const char *scene_text, const char *name,
   // out-of-range ends now, and a scene the engine cannot run.
   zeno_scene base;
   if (grid_scene_base(&w->grid, &base, error) != ZENO_OK ||
-      sweep_contacts(w, &base, error) != ZENO_OK ||
       grid_scene_check_corners(&w->grid, error) != ZENO_OK || basin_check(w, error) != ZENO_OK) {
     zeno_sweep_destroy(w);
     return NULL;
