@@ -227,7 +227,8 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
     ev->energy_gain = fmax(kinetic(&mu->model, in->qdp) - kinetic(&mu->model, in->qdp_before), 0);
   // Not measured by the N-contact engine: null in JSON, never a number
   // that would claim a check (sim.h).
-  ev->constraint_drift = ev->tie_margin = NAN;
+  ev->tie_margin = NAN;
+  ev->constraint_drift = in->constraint_drift;
   ev->guard_residual = in->guard_residual;  // the full model's; NaN under the ZOD
   ev->zeno_impacts = in->zeno_impacts;
   ev->zeno_ratio = in->zeno_ratio;

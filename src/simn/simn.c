@@ -157,11 +157,27 @@ static zeno_status resolve_impact(simn *s, simn_event *ev, mode_n_class *cls, co
   return ZENO_OK;
 }
 
+// Drift of the closed contacts of the current mode from their constraints
+// (sim.c's constraint_drift, N wide), at the state the segment ended in.
+static double constraint_drift(const simn *s, double vscale) {
+  double c[MAXV], cd[MAXV], drift = 0;
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  const double L = vscale * vscale / s->m.accel_scale;
+  for (int i = 0; i < s->m.n; i++) {
+    const unsigned char l = s->sol.letter[i];
+    if (l == ZENO_LETTER_F) continue;
+    drift = fmax(drift, fmax(fabs(c[2 * i]) / L, fabs(cd[2 * i]) / vscale));
+    if (l == ZENO_LETTER_S) drift = fmax(drift, fabs(cd[2 * i + 1]) / vscale);
+  }
+  return drift;
+}
+
 zeno_status simn_handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int contact,
                                  const simn_hits *h, double vscale, zeno_error *e) {
   bool impact = false;
   for (int i = 0; i < s->m.n; i++) impact = impact || h->gap[i];
   simn_event_begin(s, ev, impact ? ZENO_EVENT_IMPACT : ZENO_EVENT_TRANSITION, guard, contact);
+  ev->constraint_drift = constraint_drift(s, vscale);
   const zero_tol tol = simn_make_tol(s, vscale);
   bool touching[MAXC] = {false};
   for (int i = 0; i < s->m.n; i++) touching[i] = s->sol.letter[i] != ZENO_LETTER_F || h->gap[i];

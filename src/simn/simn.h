@@ -123,6 +123,12 @@ typedef struct simn_event {
   /// segment's scales (zeno_event.guard_residual); NaN under the ZOD (its
   /// roots are quadratics') and at events no guard located.
   double guard_residual;
+  /// A guard's event (impact or transition): how far the contacts closed
+  /// in the mode before it drifted from their constraints over the segment,
+  /// before the event's projection removed it (zeno_event.constraint_drift:
+  /// max of |gap| / L and |gap rate| / V, and |slip rate| / V of a sticking
+  /// contact, V the segment's speed scale, L = V^2 / a); 0 at other events.
+  double constraint_drift;
   int consistent_count;  ///< an ambiguous end: the consistent modes
   unsigned char consistent[SIMN_LISTED_MODES][SIMN_MAX_CONTACTS];
 } simn_event;
