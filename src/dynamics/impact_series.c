@@ -139,3 +139,53 @@ bool series_forward(rview v, int p, double r, double t_now, double t_end, double
                            q, qd);
   return *t > t_now && *t < t_end;
 }
+
+// Full model: a sequence completed at a floor cut its chatter short; its
+// bounces left would have taken the geometric tail of its last flight,
+// T r / (1 - r), r the ratio of its last two impact speeds. Noted for the
+// next sequence's first impact (sim_zeno.c's note_interruption, and
+// simn_zeno.c's).
+void series_note_cut(series_zeno *z, rview seq, bool full) {
+  z->cut_contacts = 0;
+  if (!full || z->pending_period != 0 || seq.len < 2) return;
+  const impact_record *last = at(seq, 0), *prev = at(seq, 1);
+  const double r = last->speed / prev->speed;
+  if (!(r < 1)) return;
+  z->cut_end_t = last->t + (last->t - prev->t) * r / (1 - r);
+  z->cut_contacts = z->pending_contacts;
+}
+
+void series_chain_record(series_zeno *z, impact_record *chain, rview seq, bool full, double t,
+                         const double q[3], const double qd[3]) {
+  if (z->chain_len == 0) {
+    z->chain_first_speed = z->seq_first_speed;
+    z->chain_first_t = z->seq_first_t;
+    z->chain_lead_t = z->seq_lead_t;
+    z->chain_impacts = 0;
+    z->chain_touched = 0;
+  }
+  impact_record r;
+  memset(&r, 0, sizeof r);
+  r.t = t;
+  r.signature = series_sequence_signature(z->seq_first_signature,
+                                          seq.len > 0 ? at(seq, 0)->signature : 0,
+                                          z->pending_period, z->pending_contacts);
+  r.speed = z->seq_first_speed;
+  memcpy(r.q, q, sizeof r.q);
+  memcpy(r.qd, qd, sizeof r.qd);
+  r.touched = z->seq_touched | z->pending_contacts;
+  r.impacts = z->pending_impacts;
+  z->chain_impacts += r.impacts;
+  z->chain_touched |= r.touched;
+  *series_ring_next(chain, &z->chain_len, SERIES_CHAIN) = r;
+  series_note_cut(z, seq, full);
+}
+
+bool series_grown(const series_zeno *z, rview seq) {
+  return at(seq, 0)->speed > SERIES_DIVERGE_GROWTH * z->seq_first_speed;
+}
+
+double series_outgrown_ratio(const series_zeno *z, rview seq, int p, int K, double rtol) {
+  if (!series_grown(z, seq) || !series_outgrowing(seq, p, K, 1 + rtol)) return 0;
+  return at(seq, 0)->speed / at(seq, p)->speed;
+}

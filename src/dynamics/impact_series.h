@@ -86,6 +86,59 @@ typedef struct impact_record {
   long impacts;        ///< a chain's record: impacts of the completed sequence
 } impact_record;
 
+/// Zeno detection's state, the same in both engines (sim/sim_zeno*.c,
+/// simn/simn_zeno*.c): the current sequence of impacts, the chain of
+/// completed sequences, a pending completion, a pending fast-forward and a
+/// diverging sequence. The records themselves (the sequence's ring and the
+/// chain's) are the engine's. Zeroed as a whole with a run.
+typedef struct series_zeno {
+  int ring_len;                  ///< records in the current sequence (capped)
+  long seq_impacts;              ///< impacts in the current sequence
+  double seq_first_speed;        ///< first impact speed of the sequence
+  double seq_first_t;            ///< time of the sequence's first impact
+  double quiet_t;                ///< time of the last event that was no impact
+  double seq_lead_t;             ///< ... before the sequence's first impact
+  uint64_t seq_first_signature;  ///< steps from its start to its first impact
+  unsigned seq_touched;          ///< contacts touching at any of its impacts
+
+  /* the chain: completed sequences following each other (second order) */
+  int chain_len;             ///< completions in the chain (capped at SERIES_CHAIN)
+  long chain_impacts;        ///< impacts of its sequences
+  double chain_first_speed;  ///< first impact speed of its first sequence
+  double chain_first_t;      ///< time of that impact
+  double chain_lead_t;       ///< time of the last event before it (seq_lead_t)
+  unsigned chain_touched;    ///< contacts touching in any of its sequences
+  /// The pending completion closes the chain: every contact it touched.
+  bool chain_closing;
+  /* full model: the chatter the last floor completion cut, and the chain's
+     completions whose cut another contact's landing interrupted */
+  double cut_end_t;       ///< when the cut chatter's bounces would have ended
+  unsigned cut_contacts;  ///< the contacts that completion closed (0: none to judge)
+  int chain_interrupted;  ///< the chain's last completions in a row so interrupted
+
+  /* the pending completion: the accumulation point and its state */
+  double pending_t, pending_q[3], pending_qd[3], pending_ratio;
+  double pending_err;  ///< two-contact loop: the limit time's error (zeno_event.zeno_error)
+  /// Extrapolated: the largest change of a contact rate of the limit
+  /// between the predictions from the last two periods.
+  double pending_rate_err;
+  /// Two-contact loop, completed at a precision floor: its last bounce's
+  /// height over its first's, the ZENO event's tie margin (the rest was
+  /// below resolution).
+  double pending_floor_tie;
+  unsigned pending_contacts;  ///< the contacts the completion closes
+  int pending_period;         ///< 0: at a precision floor
+  int pending_order;          ///< 1: a sequence of impacts; 2: a chain of sequences
+  long pending_impacts;
+  /* a pending fast-forward (ZOD): whole periods of a sequence or chain
+     whose limit lies beyond t_end, skipped to this state */
+  bool forward_pending;
+  double forward_t, forward_q[3], forward_qd[3];
+  /* diverging */
+  double div_ratio;  ///< a `diverging` end: the growth per period
+  int div_period;
+} series_zeno;
+
 /// The records a detection reads, newest last: the impacts of the current
 /// sequence, or the completions of the current chain.
 typedef struct rview {
@@ -143,6 +196,20 @@ bool series_chain_goes_on(double t, double tz, double t_ref);
 /// period (0 at a floor) and the contacts it closed.
 uint64_t series_sequence_signature(uint64_t first, uint64_t last, int period, unsigned contacts);
 
+/// Full model (`full`), after a completion at a floor (pending_period 0)
+/// of the sequence `seq`: when the chatter it cut would have ended, its
+/// last two impacts' ratio continued (cut_end_t), and the contacts it
+/// closed (cut_contacts; 0: none to judge, as in the ZOD).
+void series_note_cut(series_zeno *z, rview seq, bool full);
+
+/// Records the completion just made in the chain (chain, capacity
+/// SERIES_CHAIN): the state after closing (t, q, qd), the steps of the
+/// completed sequence seq, its first impact speed, the contacts it touched
+/// and its impacts; starts a chain if none is on. Then notes the chatter
+/// it cut (series_note_cut).
+void series_chain_record(series_zeno *z, impact_record *chain, rview seq, bool full, double t,
+                         const double q[3], const double qd[3]);
+
 /// The limit of the periods p of v at ratio r (series_geometric_advance's
 /// sums to infinity), with the limit the period before predicts: the
 /// difference of times (*t_err) and of velocities (dqd, that one minus
@@ -154,6 +221,14 @@ void series_geometric_limit(rview v, int p, double r, double *t, double q[3], do
 /// faster impact, than the one before by the factor grow (reverse chatter
 /// whose ratios drift as it grows).
 bool series_outgrowing(rview v, int p, int K, double grow);
+
+/// Reverse chatter's growth tests on the sequence seq: its newest impact
+/// is faster than SERIES_DIVERGE_GROWTH times the sequence's first
+/// (series_grown); and, grown so, its last K periods of length p each
+/// longer and faster than the one before by 1 + rtol (series_outgrowing):
+/// the growth of its last period (series_outgrown_ratio), 0 when not.
+bool series_grown(const series_zeno *z, rview seq);
+double series_outgrown_ratio(const series_zeno *z, rview seq, int p, int K, double rtol);
 
 /// For a floor's tail: the shortest period p (up to max_period) whose
 /// last two periods repeat the same steps, and their ratio, to

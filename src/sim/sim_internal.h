@@ -74,53 +74,8 @@ typedef struct sim_run {
 } sim_run;
 
 /// Zeno detection (sim_zeno.c) and completion (sim_zeno_close.c): the
-/// current sequence of impacts, the chain of completed sequences, a pending
-/// completion and a diverging sequence. Zeroed as a whole with the run.
-typedef struct sim_zeno {
-  int ring_len;                  ///< records in the current sequence (capped)
-  long seq_impacts;              ///< impacts in the current sequence
-  double seq_first_speed;        ///< first impact speed of the sequence
-  double seq_first_t;            ///< time of the sequence's first impact
-  double quiet_t;                ///< time of the last event that was no impact
-  double seq_lead_t;             ///< ... before the sequence's first impact
-  uint64_t seq_first_signature;  ///< steps from its start to its first impact
-  unsigned seq_touched;          ///< contacts touching at any of its impacts
-
-  /* the chain: completed sequences following each other (second order) */
-  int chain_len;             ///< completions in the chain (capped at SERIES_CHAIN)
-  long chain_impacts;        ///< impacts of its sequences
-  double chain_first_speed;  ///< first impact speed of its first sequence
-  double chain_first_t;      ///< time of that impact
-  double chain_lead_t;       ///< time of the last event before it (seq_lead_t)
-  unsigned chain_touched;    ///< contacts touching in any of its sequences
-  /// The pending completion closes the chain: every contact it touched.
-  bool chain_closing;
-  /* full model: the chatter the last floor completion cut, and the chain's
-     completions whose cut another contact's landing interrupted */
-  double cut_end_t;       ///< when the cut chatter's bounces would have ended
-  unsigned cut_contacts;  ///< the contacts that completion closed (0: none to judge)
-  int chain_interrupted;  ///< the chain's last completions in a row so interrupted
-
-  /* the pending completion: the accumulation point and its state */
-  double pending_t, pending_q[3], pending_qd[3], pending_ratio, pending_err;
-  /// Extrapolated: the largest change of a contact rate of the limit
-  /// between the predictions from the last two periods.
-  double pending_rate_err;
-  /// Completed at a precision floor: its last bounce's height over its
-  /// first's, the ZENO event's tie margin (the rest was below resolution).
-  double pending_floor_tie;
-  unsigned pending_contacts;
-  int pending_period;
-  int pending_order;  ///< 1: a sequence of impacts; 2: a chain of sequences
-  long pending_impacts;
-  /* a pending fast-forward (ZOD): whole periods of a sequence or chain
-     whose limit lies beyond t_end, skipped to this state */
-  bool forward_pending;
-  double forward_t, forward_q[3], forward_qd[3];
-  /* diverging */
-  double div_ratio;
-  int div_period;
-} sim_zeno;
+/// state both engines keep (impact_series.h); its records are sim_records.
+typedef series_zeno sim_zeno;
 
 /// Zeno detection's records. Never cleared: only zeno.ring_len and
 /// zeno.chain_len of them matter, so creation leaves them uninitialised

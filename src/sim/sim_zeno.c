@@ -388,20 +388,6 @@ bool sim_zeno_floor_approach(zeno_sim *s, double speed, unsigned touched) {
   return true;
 }
 
-// Full model: a sequence completed at a floor cut its chatter short; its
-// bounces left would have taken the geometric tail of its last flight,
-// T r / (1 - r), r the ratio of its last two impact speeds. Noted for the
-// next sequence's first impact (note_interruption).
-static void note_cut(zeno_sim *s) {
-  s->zeno.cut_contacts = 0;
-  if (!sim_is_full(s) || s->zeno.pending_period != 0 || s->zeno.ring_len < 2) return;
-  const impact_record *last = rec(s, 0), *prev = rec(s, 1);
-  const double r = last->speed / prev->speed;
-  if (!(r < 1)) return;
-  s->zeno.cut_end_t = last->t + (last->t - prev->t) * r / (1 - r);
-  s->zeno.cut_contacts = s->zeno.pending_contacts;
-}
-
 // Full model, at a sequence's first impact: a contact the last floor
 // completion left open that lands before the cut chatter would have ended
 // interrupted it, and the two contacts chatter together at the floor
@@ -451,37 +437,11 @@ void sim_zeno_reset(zeno_sim *s) {
   s->zeno.seq_impacts = 0;
 }
 
-// Steps of a completed sequence, for the chain's period search: what led
-// to its first impact, its last step and the contacts it closed.
-static uint64_t sequence_signature(const zeno_sim *s) {
-  return series_sequence_signature(s->zeno.seq_first_signature,
-                                   s->zeno.ring_len > 0 ? rec(s, 0)->signature : 0,
-                                   s->zeno.pending_period, s->zeno.pending_contacts);
-}
-
 // Records the completion just made (the state after closing) in the chain,
-// starting one if none is on.
+// starting one if none is on (impact_series.c).
 void sim_chain_record(zeno_sim *s) {
-  if (s->zeno.chain_len == 0) {
-    s->zeno.chain_first_speed = s->zeno.seq_first_speed;
-    s->zeno.chain_first_t = s->zeno.seq_first_t;
-    s->zeno.chain_lead_t = s->zeno.seq_lead_t;
-    s->zeno.chain_impacts = 0;
-    s->zeno.chain_touched = 0;
-  }
-  impact_record r;
-  memset(&r, 0, sizeof r);
-  r.t = s->run.t;
-  r.signature = sequence_signature(s);
-  r.speed = s->zeno.seq_first_speed;
-  memcpy(r.q, s->run.q, sizeof r.q);
-  memcpy(r.qd, s->run.qd, sizeof r.qd);
-  r.touched = s->zeno.seq_touched | s->zeno.pending_contacts;
-  r.impacts = s->zeno.pending_impacts;
-  s->zeno.chain_impacts += r.impacts;
-  s->zeno.chain_touched |= r.touched;
-  *series_ring_next(s->records.chain, &s->zeno.chain_len, SERIES_CHAIN) = r;
-  note_cut(s);
+  series_chain_record(&s->zeno, s->records.chain, impacts_of(s), sim_is_full(s), s->run.t, s->run.q,
+                      s->run.qd);
 }
 
 // Second order: the last K periods of p completions repeat the same steps

@@ -65,8 +65,7 @@ bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double
 // grown past SERIES_DIVERGE_GROWTH times the first.
 bool sim_grown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
   const double rtol = s->def.diverge_rtol;
-  return rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed &&
-         sim_reverse_chatter(s, v, p, K, rtol, rtol, rtol);
+  return series_grown(&s->zeno, v) && sim_reverse_chatter(s, v, p, K, rtol, rtol, rtol);
 }
 
 /// Full model: reverse chatter is diverging when its ratio has settled to
@@ -102,8 +101,8 @@ bool sim_settled_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
 // steps and tenfold since the sequence began, is the departure; the
 // growth keeps out a direction still turning at the bottom of a decay.
 bool sim_outgrown_reverse_chatter(zeno_sim *s, rview v, int p, int K) {
-  if (!(rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed)) return false;
-  if (!series_outgrowing(v, p, K, 1 + s->def.diverge_rtol)) return false;
-  end_diverging(s, rec(s, 0)->speed / at(v, p)->speed, p);
+  const double r = series_outgrown_ratio(&s->zeno, v, p, K, s->def.diverge_rtol);
+  if (!(r > 0)) return false;
+  end_diverging(s, r, p);
   return true;
 }

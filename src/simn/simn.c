@@ -198,7 +198,7 @@ zeno_status simn_handle_crossing(simn *s, simn_event *ev, zeno_guard guard, int 
     st = resolve_impact(s, ev, &cls, h, &tol, vscale, &impacted, e);
     if (st != ZENO_OK) return st;
     if (s->end_pending) return simn_emit_end(s, ev);
-    if (s->zeno.pending) return simn_zeno_emit(s, ev, e);  // closed at the floor
+    if (s->zeno_pending) return simn_zeno_emit(s, ev, e);  // closed at the floor
   }
   if (!impacted) {
     ev->kind = ZENO_EVENT_TRANSITION;
@@ -329,7 +329,7 @@ zeno_status simn_next_event(simn *s, simn_event *ev, zeno_error *error) {
   if (!s->started) return emit_start(s, ev, e);
   if (s->start_impact) return emit_start_impact(s, ev, e);
   if (s->end_pending) return simn_emit_end(s, ev);
-  if (s->zeno.pending) return simn_zeno_emit(s, ev, e);
+  if (s->zeno_pending) return simn_zeno_emit(s, ev, e);
   if (s->zeno.forward_pending) simn_zeno_forward(s);
   return flow_to_event(s, ev, e);
 }
@@ -342,7 +342,7 @@ void simn_run_state(const simn *s, double qp[3], double qdp[3]) {
 void simn_stop(simn *s, zeno_outcome outcome) {
   if (s == NULL || s->finished || s->end_pending) return;
   // Between events: the state is a consistent one.
-  s->start_impact = s->zeno.pending = s->zeno.forward_pending = false;
+  s->start_impact = s->zeno_pending = s->zeno.forward_pending = false;
   simn_end_with(s, outcome, ZENO_GUARD_NONE);
 }
 

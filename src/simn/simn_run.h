@@ -36,46 +36,13 @@ typedef struct simn_choice {
   mode_n_solution first, last;
 } simn_choice;
 
-/// Zeno detection and completion (simn_zeno.c, simn_zeno_chain.c): the
-/// current sequence of impacts, the chain of completed sequences (second
-/// order), a pending completion or fast-forward. sim_internal.h's
-/// zeno_sim_zeno, field for field.
-typedef struct simn_zeno {
+/// Zeno detection's records (simn_zeno.c, simn_zeno_chain.c): the impacts
+/// of the current sequence and the chain's completions; the state that
+/// reads them is series_zeno (impact_series.h), as the two-contact loop's.
+typedef struct simn_records {
   impact_record ring[SERIES_RING];
-  int ring_len;
-  long seq_impacts;
-  double seq_first_speed, seq_first_t;
-  uint64_t seq_first_signature;  ///< the steps that led to its first impact
-  unsigned seq_touched;          ///< contacts touching at any of its impacts
-  double seq_lead_t;             ///< the last event before it that was no impact
-  double quiet_t;                ///< time of the last event that was no impact
-  /* the chain: completed sequences following each other (second order) */
   impact_record chain[SERIES_CHAIN];
-  int chain_len;             ///< completions in the chain (capped at SERIES_CHAIN)
-  long chain_impacts;        ///< impacts of its sequences
-  double chain_first_speed;  ///< first impact speed of its first sequence
-  double chain_first_t;      ///< time of that impact
-  double chain_lead_t;       ///< seq_lead_t of its first sequence
-  unsigned chain_touched;    ///< contacts touching in any of its sequences
-  bool chain_closing;        ///< the pending completion closes the chain
-  /* full model: the chatter the last floor completion cut, and the chain's
-     completions in a row that a landing interrupted */
-  double cut_end_t;
-  unsigned cut_contacts;
-  int chain_interrupted;
-  bool pending;  ///< a completion is due (the next event is ZENO)
-  double pending_t, pending_q[3], pending_qd[3], pending_ratio;
-  double pending_rate_err;    ///< full model: how well the limit's contact rates are known
-  unsigned pending_contacts;  ///< the contacts the completion closes
-  int pending_period;         ///< 0: at a precision floor
-  int pending_order;          ///< 1: a sequence of impacts; 2: a chain of sequences
-  long pending_impacts;
-  /* a pending fast-forward (ZOD) over whole periods before t_end */
-  bool forward_pending;
-  double forward_t, forward_q[3], forward_qd[3];
-  double div_ratio;  ///< a `diverging` end: the growth per period
-  int div_period;
-} simn_zeno;
+} simn_records;
 
 /// Guards of a full-model segment at most: per contact three of its
 /// letter's (a free contact's gap; a closed one's normal force and two
@@ -150,7 +117,9 @@ struct simn {
   char *word;
   size_t word_len, word_cap;
   uint64_t signature;  ///< the word's tokens since the last impact (impact_series.h)
-  simn_zeno zeno;
+  series_zeno zeno;
+  simn_records records;
+  bool zeno_pending;  ///< a completion is due (the next event is ZENO)
 };
 
 // Contact coordinate a at the nominal pose: a gap's gap0, a slip's 0. The
@@ -220,8 +189,12 @@ zeno_status simn_full_flow(simn *s, simn_event *ev, zeno_error *e);
 /* simn_zeno.c */
 /// The current sequence's impacts, and the chain's completions (newest
 /// last).
-static inline rview simn_sequence(const simn *s) { return (rview){s->zeno.ring, s->zeno.ring_len}; }
-static inline rview simn_chain(const simn *s) { return (rview){s->zeno.chain, s->zeno.chain_len}; }
+static inline rview simn_sequence(const simn *s) {
+  return (rview){s->records.ring, s->zeno.ring_len};
+}
+static inline rview simn_chain(const simn *s) {
+  return (rview){s->records.chain, s->zeno.chain_len};
+}
 /// Remembers an impact just resolved (the state after it).
 void simn_zeno_record(simn *s, double speed, unsigned touched);
 /// The limit of the periods p of v at ratio r (pending), and the contacts

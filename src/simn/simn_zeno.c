@@ -64,7 +64,7 @@
 static const impact_record *rec(const simn *s, int back) { return at(simn_sequence(s), back); }
 
 static void record_now(simn *s, double speed, unsigned touched) {
-  impact_record *r = series_ring_next(s->zeno.ring, &s->zeno.ring_len, SERIES_RING);
+  impact_record *r = series_ring_next(s->records.ring, &s->zeno.ring_len, SERIES_RING);
   memset(r, 0, sizeof *r);
   r->t = s->t;
   r->signature = s->signature;
@@ -93,9 +93,9 @@ void simn_zeno_record(simn *s, double speed, unsigned touched) {
     s->zeno.seq_touched = 0;
     s->zeno.seq_lead_t = s->zeno.quiet_t;
     if (s->zeno.chain_len > 0) {  // a new motion starts a new chain
-      const double tz = s->zeno.chain[s->zeno.chain_len - 1].t;
+      const double tz = s->records.chain[s->zeno.chain_len - 1].t;
       const int back = s->zeno.chain_len - 1 - SERIES_CHAIN_MAX_PERIOD;
-      const double t_ref = back >= 0 ? s->zeno.chain[back].t : s->zeno.chain_lead_t;
+      const double t_ref = back >= 0 ? s->records.chain[back].t : s->zeno.chain_lead_t;
       if (!series_chain_goes_on(s->t, tz, t_ref)) s->zeno.chain_len = 0;
     }
     note_interruption(s, touched);
@@ -224,21 +224,18 @@ static bool reverse_chatter(simn *s, rview v, int p, int K, double rtol, double 
   return true;
 }
 
-static bool grown(const simn *s) {
-  return rec(s, 0)->speed > SERIES_DIVERGE_GROWTH * s->zeno.seq_first_speed;
-}
-
 // Ratios settled only to diverge_rtol, the bounces grown tenfold.
 static bool grown_reverse_chatter(simn *s, rview v, int p, int K) {
   const double rtol = s->def.diverge_rtol;
-  return grown(s) && reverse_chatter(s, v, p, K, rtol, rtol, rtol);
+  return series_grown(&s->zeno, v) && reverse_chatter(s, v, p, K, rtol, rtol, rtol);
 }
 
 // Ratios that drift as the chatter grows, every period longer and faster
 // by more than diverge_rtol, the bounces grown tenfold.
 static bool outgrown_reverse_chatter(simn *s, rview v, int p, int K) {
-  if (!grown(s) || !series_outgrowing(v, p, K, 1 + s->def.diverge_rtol)) return false;
-  end_diverging(s, rec(s, 0)->speed / at(v, p)->speed, p);
+  const double r = series_outgrown_ratio(&s->zeno, v, p, K, s->def.diverge_rtol);
+  if (!(r > 0)) return false;
+  end_diverging(s, r, p);
   return true;
 }
 
@@ -331,7 +328,7 @@ static void floor_completion(simn *s, bool chain_floor, bool tail) {
   if (tail) floor_tail(s, v);
   s->zeno.pending_period = 0;
   s->zeno.pending_impacts = s->zeno.seq_impacts;
-  s->zeno.pending = true;
+  s->zeno_pending = true;
   if (chain_floor) {
     s->zeno.pending_contacts |= s->zeno.chain_touched | s->zeno.seq_touched;
     s->zeno.pending_impacts += s->zeno.chain_impacts;
@@ -382,7 +379,7 @@ void simn_zeno_detect(simn *s) {
       s->zeno.pending_impacts = s->zeno.seq_impacts;
       const bool holds = simn_zeno_limit_holds(s, v, p, s->zeno.seq_first_speed);
       if (holds && !limit_before_end(s)) simn_zeno_forward_periods(s, v, p, r0);
-      s->zeno.pending = holds && limit_before_end(s) &&
+      s->zeno_pending = holds && limit_before_end(s) &&
                         simn_zeno_tail_negligible(s, rec(s, 0)->t, s->zeno.seq_first_t,
                                                   s->zeno.seq_impacts, p);
       return;

@@ -18,47 +18,12 @@
 /// Classify-and-enforce passes on the closed state (sim_zeno_close.c's).
 #define SIMN_RECLASSIFY_PASSES 3
 
-// Steps of the completed sequence, for the chain's period search.
-static uint64_t sequence_signature(const simn *s) {
-  const rview v = simn_sequence(s);
-  return series_sequence_signature(s->zeno.seq_first_signature, v.len > 0 ? at(v, 0)->signature : 0,
-                                   s->zeno.pending_period, s->zeno.pending_contacts);
-}
-
-void simn_zeno_note_cut(simn *s) {
-  s->zeno.cut_contacts = 0;
-  if (!s->m.full || s->zeno.pending_period != 0 || s->zeno.ring_len < 2) return;
-  const rview v = simn_sequence(s);
-  const impact_record *last = at(v, 0), *prev = at(v, 1);
-  const double r = last->speed / prev->speed;
-  if (!(r < 1)) return;
-  s->zeno.cut_end_t = last->t + (last->t - prev->t) * r / (1 - r);
-  s->zeno.cut_contacts = s->zeno.pending_contacts;
-}
+void simn_zeno_note_cut(simn *s) { series_note_cut(&s->zeno, simn_sequence(s), s->m.full); }
 
 // Records the completion just made (the state after closing) in the chain,
-// starting one if none is on.
+// starting one if none is on (impact_series.c).
 static void chain_record(simn *s) {
-  if (s->zeno.chain_len == 0) {
-    s->zeno.chain_first_speed = s->zeno.seq_first_speed;
-    s->zeno.chain_first_t = s->zeno.seq_first_t;
-    s->zeno.chain_lead_t = s->zeno.seq_lead_t;
-    s->zeno.chain_impacts = 0;
-    s->zeno.chain_touched = 0;
-  }
-  impact_record r;
-  memset(&r, 0, sizeof r);
-  r.t = s->t;
-  r.signature = sequence_signature(s);
-  r.speed = s->zeno.seq_first_speed;
-  memcpy(r.q, s->q, sizeof r.q);
-  memcpy(r.qd, s->qd, sizeof r.qd);
-  r.touched = s->zeno.seq_touched | s->zeno.pending_contacts;
-  r.impacts = s->zeno.pending_impacts;
-  s->zeno.chain_impacts += r.impacts;
-  s->zeno.chain_touched |= r.touched;
-  *series_ring_next(s->zeno.chain, &s->zeno.chain_len, SERIES_CHAIN) = r;
-  simn_zeno_note_cut(s);
+  series_chain_record(&s->zeno, s->records.chain, simn_sequence(s), s->m.full, s->t, s->q, s->qd);
 }
 
 // Second order: the last K periods of p completions repeat the same steps
@@ -84,7 +49,7 @@ static void chain_detect(simn *s) {
       s->zeno.pending_impacts = s->zeno.chain_impacts;
       s->zeno.pending_order = 2;
       s->zeno.chain_closing = true;
-      s->zeno.pending = true;
+      s->zeno_pending = true;
     }
     return;
   }
@@ -101,7 +66,7 @@ static zero_tol closing_tol(const simn *s, double vscale, const bool *touching) 
   if (!(s->m.full || s->zeno.pending_period == 0 || chain)) return tol;
   double last = 0;
   if (s->zeno.pending_period == 0 && s->zeno.ring_len > 0)
-    last = s->zeno.ring[s->zeno.ring_len - 1].speed;
+    last = s->records.ring[s->zeno.ring_len - 1].speed;
   else if (s->m.full) last = s->zeno.pending_rate_err;
   if (chain) {  // its periods converge to their ratio only to ratio_rtol
     double c[MAXV], cd[MAXV];
@@ -114,7 +79,7 @@ static zero_tol closing_tol(const simn *s, double vscale, const bool *touching) 
 }
 
 zeno_status simn_zeno_emit(simn *s, simn_event *ev, zeno_error *e) {
-  s->zeno.pending = false;
+  s->zeno_pending = false;
   simn_event_begin(s, ev, ZENO_EVENT_ZENO, ZENO_GUARD_ZENO, -1);
   const double vscale = s->vscale;
   s->t = s->zeno.pending_t;
