@@ -5,6 +5,7 @@
 // pHYs density), the PDF MediaBox, and pixels at positions computed with
 // the plot module's own layout functions.
 #include <cairo.h>
+#include <limits.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
@@ -878,7 +879,8 @@ typedef struct many_case {
   int panels;
 } many_case;
 
-// Runs of three contacts, perturbed from rest (pose (0.01, 0.02, 0.01)):
+// Runs of three contacts, perturbed from rest (pose (0.01, 0.02, 0.01),
+// Newton's law, e = 0.5):
 // q''s gaps drawn above and its slip below (the polygon on its slope,
 // q' = (z1, z2, x3)), or one panel when q' holds gaps only (the box in a
 // corner, q' = (z1, z2, z3)); one band per run of rows of a mode in each
@@ -901,7 +903,8 @@ static void test_many_contacts_trajectory(void **state) {
     work_path(&f.w, "run", f.run);
     work_path(&f.w, "t.png", f.png);
     const int code = run_zeno("simulate", k->scene, "--set", "initial.pose=[0.01, 0.02, 0.01]",
-                              "--out", f.run, "--quiet");
+                              "--set", "impact.law=newton", "--set", "impact.e=0.5", "--out", f.run,
+                              "--quiet");
     zeno_run_dir_data d = {0};
     char trajectory[2 * PATH_SIZE];
     snprintf(trajectory, sizeof trajectory, "%s/trajectory.csv", f.run);
@@ -972,6 +975,70 @@ static void test_many_contacts_trajectory(void **state) {
     zeno_run_dir_data_free(&d);
     run_files_remove(&f);
   }
+}
+
+/// Points of the curves of the label test.
+#define LABEL_TEST_POINTS 50
+
+// The y axis's label stays left of the tick labels, with a blank column
+// between, however wide they are: values from -0.002 to 0.026 (the gaps of
+// a small perturbation: "-0.002" and "0.026", which the label's fixed
+// offset overlapped at --dpi 192), at 96 and 192 dpi. The label's pixels
+// are those the figure has and the same figure without the label lacks.
+static void test_y_label_clear_of_tick_labels(void **state) {
+  (void)state;
+  double t[LABEL_TEST_POINTS], a[LABEL_TEST_POINTS], b[LABEL_TEST_POINTS], c[LABEL_TEST_POINTS];
+  for (int k = 0; k < LABEL_TEST_POINTS; k++) {
+    t[k] = k / (LABEL_TEST_POINTS - 1.0);
+    a[k] = -0.002 + 0.028 * t[k];
+    b[k] = a[k] / 2;
+    c[k] = t[k];
+  }
+  const char *const names[3] = {"a", "b", "c"};
+  work_dir w;
+  work_dir_create(&w, "figures");
+  char with[PATH_SIZE], without[PATH_SIZE];
+  work_path(&w, "with.png", with);
+  work_path(&w, "without.png", without);
+  for (int scale = 1; scale <= 2; scale++) {
+    plot_options o = plot_options_default();
+    o.width = scale * PLOT_WIDTH;
+    o.height = scale * PLOT_HEIGHT;
+    o.dpi = scale * PLOT_DPI_BASE;
+    plot_trajectory_input in = {.count = LABEL_TEST_POINTS,
+                                .t = t,
+                                .z1 = a,
+                                .z2 = b,
+                                .x2 = c,
+                                .accumulation_t = NAN,
+                                .options = &o,
+                                .names = names,
+                                .top_label = "z₁, z₂, z₃ [L]",
+                                .bottom_label = "x₃ [L]"};
+    assert_int_equal(plot_trajectory(with, &in), PLOT_OK);
+    in.top_label = NULL;
+    assert_int_equal(plot_trajectory(without, &in), PLOT_OK);
+    cairo_surface_t *sw = cairo_image_surface_create_from_png(with);
+    cairo_surface_t *so = cairo_image_surface_create_from_png(without);
+    plot_frame top, bottom, strip;
+    in.options = NULL;
+    plot_trajectory_layout(&in, PLOT_WIDTH, PLOT_HEIGHT, &top, &bottom, &strip);
+    int label_right = -1, ticks_left = INT_MAX;
+    for (int y = (int)ceil(scale * top.top); y < (int)(scale * (top.top + top.height)); y++)
+      for (int x = 0; x < (int)(scale * top.left); x++) {
+        const bool ink_with = color_distance(pixel(sw, x + 0.5, y + 0.5), PLOT_COLOR_BACKGROUND);
+        const bool ink_without = color_distance(pixel(so, x + 0.5, y + 0.5), PLOT_COLOR_BACKGROUND);
+        if (ink_without && x < ticks_left) ticks_left = x;
+        if (ink_with && !ink_without && x > label_right) label_right = x;
+      }
+    cairo_surface_destroy(sw);
+    cairo_surface_destroy(so);
+    assert_true(label_right >= 0 && ticks_left < INT_MAX);
+    if (!(label_right + 1 < ticks_left))
+      fail_msg("%d dpi: the label reaches column %d, the tick labels start at %d",
+               (int)(scale * PLOT_DPI_BASE), label_right, ticks_left);
+  }
+  work_dir_remove(&w, (const char *const[]){"with.png", "without.png", NULL}, NULL);
 }
 
 // --size 252x180 (a one-column figure) is taken: the PDF's page is
@@ -1149,6 +1216,7 @@ int main(void) {
       cmocka_unit_test(test_one_column_regions),
       cmocka_unit_test(test_one_column_trajectory),
       cmocka_unit_test(test_many_contacts_trajectory),
+      cmocka_unit_test(test_y_label_clear_of_tick_labels),
       cmocka_unit_test(test_one_column_size_taken),
       cmocka_unit_test(test_trajectory_note),
       cmocka_unit_test(test_sweep_color_x2),

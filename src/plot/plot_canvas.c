@@ -483,8 +483,11 @@ static void x_ticks(cairo_t *cr, const plot_frame *f, double step) {
   }
 }
 
-static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
+// The y ticks and their labels; returns how far left of the frame the
+// labels reach [px].
+static double y_ticks(cairo_t *cr, const plot_frame *f, double step) {
   char label[PLOT_TICK_LABEL_SIZE];
+  double reach = 0;
   step = roomy_step(step, f->y_max - f->y_min, f->height,
                     PLOT_FONT_TICK * plot_font_scale(cr) * PLOT_TICK_LINE_ROOM);
   const double tick = PLOT_TICK_LENGTH * plot_size_scale_of(cr);
@@ -497,13 +500,19 @@ static void y_ticks(cairo_t *cr, const plot_frame *f, double step) {
     cairo_stroke(cr);
     tick_label(k * step, step, label);
     plot_text(cr, f->left - tick - gap, y, PLOT_FONT_TICK, label, 1.0, 0.5);
+    reach = fmax(reach, tick + gap + plot_text_width(label, PLOT_FONT_TICK, plot_font_scale(cr)));
   }
+  return reach;
 }
 
-static void y_label(cairo_t *cr, const plot_frame *f, const char *text) {
+// The y axis's label, rotated, its foot PLOT_AXIS_LABEL_OFFSET_X left of
+// the frame, or a gap beyond the tick labels where they reach farther
+// (`reach`: "0.026" and "-0.002" of a small perturbation's gaps).
+static void y_label(cairo_t *cr, const plot_frame *f, const char *text, double reach) {
   plot_record_axis_label(cr, text);
   cairo_save(cr);
-  cairo_translate(cr, f->left - PLOT_AXIS_LABEL_OFFSET_X * plot_font_scale(cr),
+  const double fs = plot_font_scale(cr);
+  cairo_translate(cr, f->left - fmax(PLOT_AXIS_LABEL_OFFSET_X * fs, reach + PLOT_LABEL_GAP * fs),
                   f->top + f->height / 2);
   cairo_rotate(cr, -ZENO_PI / 2);
   // Longer than the frame is high: set smaller, down to the tick labels'
@@ -525,14 +534,14 @@ void plot_axes(cairo_t *cr, const plot_frame *f, double x_step, double y_step, c
   cairo_rectangle(cr, round(f->left) + 0.5, round(f->top) + 0.5, round(f->width), round(f->height));
   cairo_stroke(cr);
   x_ticks(cr, f, x_step);
-  y_ticks(cr, f, y_step);
+  const double reach = y_ticks(cr, f, y_step);
   if (x_label) plot_record_axis_label(cr, x_label);
   if (x_label)
     plot_text(cr, f->left + f->width / 2,
               f->top + f->height +
                   (PLOT_AXIS_LABEL_OFFSET_Y - PLOT_FONT_LABEL) * plot_font_scale(cr),
               PLOT_FONT_LABEL, x_label, 0.5, 0.0);
-  if (y_label_text) y_label(cr, f, y_label_text);
+  if (y_label_text) y_label(cr, f, y_label_text, reach);
   plot_text_role_set(cr, role);
   cairo_restore(cr);
 }
