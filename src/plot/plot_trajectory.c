@@ -203,9 +203,7 @@ static void modes_present(const plot_trajectory_input *in, mode_table *m) {
 /// of one figure differ (a mode past the table's ZENO_MAX_MODES is grey).
 static plot_color band_color(const mode_table *m, const char *mode) {
   if (strlen(mode) <= ZENO_PAIR_CONTACTS) return plot_mode_color(mode);
-  size_t contacts = 0;
-  for (const char *c = mode; *c == 'F'; c++) contacts++;
-  if (mode[contacts] == '\0') return plot_mode_color("F");
+  if (mode[strspn(mode, "F")] == '\0') return plot_mode_color("F");  // free flight
   size_t place = 0;
   for (size_t i = 0; i < m->count; i++) {
     if (strcmp(m->name[i], mode) == 0) {
