@@ -239,10 +239,11 @@ static void pretty_name(const char *name, char *out, size_t size) {
     n += (size_t)snprintf(out + n, size - n, "\xe2\x82%c", (char)(0x80 + (*d - '0')));
 }
 
-/// Appends "what" to a panel's label, after ", " unless it is the first.
-static void label_add(char *label, const char *what) {
+/// Appends "what" to a label of `size` bytes, after ", " unless it is the
+/// first.
+static void label_add(char *label, size_t size, const char *what) {
   const size_t n = strlen(label);
-  snprintf(label + n, TRAJ_LABEL_SIZE - n, "%s%s", n ? ", " : "", what);
+  snprintf(label + n, size - n, "%s%s", n ? ", " : "", what);
 }
 
 /// More than two contacts: q''s gaps (zK) above, its slips (xK) and tilt
@@ -251,7 +252,8 @@ static void label_add(char *label, const char *what) {
 static void series_of_many(const plot_trajectory_input *in, traj_series *t) {
   const double *v[TRAJ_SERIES] = {in->z1, in->z2, in->x2};
   const plot_color color[TRAJ_SERIES] = {PLOT_COLOR_Z1, PLOT_COLOR_Z2, PLOT_COLOR_X2};
-  char gaps[TRAJ_LABEL_SIZE] = "", slips[TRAJ_LABEL_SIZE] = "";
+  // The names of each panel (room for three, with the unit after them).
+  char gaps[TRAJ_LABEL_SIZE / 2] = "", slips[TRAJ_LABEL_SIZE / 2] = "";
   bool tilt = false;
   for (int r = 0; r < TRAJ_SERIES; r++) {
     const char *q = in->zod_names ? in->zod_names[r] : "";
@@ -263,16 +265,16 @@ static void series_of_many(const plot_trajectory_input *in, traj_series *t) {
     const series s = {v[r], color[r], t->name[r]};
     if (gap) {
       t->top[t->top_count++] = s;
-      label_add(gaps, pretty);
+      label_add(gaps, sizeof gaps, pretty);
     } else {
       t->bottom[t->bottom_count++] = s;
       if (turn) tilt = true;
-      else label_add(slips, pretty);
+      else label_add(slips, sizeof slips, pretty);
     }
   }
   if (gaps[0]) snprintf(t->label[0], TRAJ_LABEL_SIZE, "%s [L]", gaps);
   if (slips[0]) snprintf(t->label[1], TRAJ_LABEL_SIZE, "%s [L]", slips);
-  if (tilt) label_add(t->label[1], "θ [rad]");
+  if (tilt) label_add(t->label[1], TRAJ_LABEL_SIZE, "θ [rad]");
   t->top_label = t->label[0];
   t->bottom_label = t->label[1];
 }
