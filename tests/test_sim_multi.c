@@ -322,14 +322,20 @@ static void test_full_model_drop(void **state) {
 /// Drift of closed contacts over one full-model segment at CVODE's rtol =
 /// 1e-10 (scaled), as test_full_model.c asks of two contacts.
 #define CONSTRAINT_DRIFT_MAX 1e-7
-/// The ZOD flows the closed contacts exactly: their drift is rounding.
+/// The ZOD flows the closed contacts exactly and locates its guards at a
+/// quadratic's root: their drift and the guards' residuals are rounding.
 #define ZOD_DRIFT_MAX 1e-12
+/// Guards located by CVODE's root finding (scaled by the state's own
+/// scale), as test_full_model.c asks of two contacts.
+#define GUARD_RESIDUAL_MAX 1e-10
 
 // The box in a corner knocked off its rest, in both models: every guard's
 // event reports how far the contacts closed before it drifted from their
-// constraints (zeno_event.constraint_drift), within CVODE's accuracy in
-// the full model and rounding under the ZOD; other events report 0.
-static void test_constraint_drift(void **state) {
+// constraints (zeno_event.constraint_drift) and its guard's value where it
+// was located (guard_residual), within CVODE's accuracy in the full model
+// and rounding under the ZOD; other events report no drift (0) and no
+// located guard (NaN).
+static void test_drift_and_residual(void **state) {
   (void)state;
   for (int full = 0; full < 2; full++) {
     zeno_scene s;
@@ -349,11 +355,16 @@ static void test_constraint_drift(void **state) {
       for (int i = 0; i < 3; i++) closed = closed || ev.mode_before.letter[i] != ZENO_LETTER_F;
       if (!guard) {
         assert_true(ev.constraint_drift == 0);
+        assert_true(isnan(ev.guard_residual) || ev.kind == ZENO_EVENT_ZENO);
         continue;
       }
       if (!(ev.constraint_drift >= 0 &&
             ev.constraint_drift <= (full ? CONSTRAINT_DRIFT_MAX : ZOD_DRIFT_MAX)))
         fail_msg("%s, event %ld: drift %g", full ? "full" : "zod", ev.index, ev.constraint_drift);
+      if (!(ev.guard_residual >= 0 &&
+            ev.guard_residual <= (full ? GUARD_RESIDUAL_MAX : ZOD_DRIFT_MAX)))
+        fail_msg("%s, event %ld: guard residual %g", full ? "full" : "zod", ev.index,
+                 ev.guard_residual);
       measured += closed;
     }
     assert_true(measured >= 3);  // events ending a segment with contacts closed
@@ -511,7 +522,7 @@ int main(void) {
       cmocka_unit_test(test_wall_above_the_centre),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_full_model_drop),
-      cmocka_unit_test(test_constraint_drift),
+      cmocka_unit_test(test_drift_and_residual),
       cmocka_unit_test(test_prime_start),
       cmocka_unit_test(test_errors),
   };

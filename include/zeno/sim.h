@@ -69,9 +69,8 @@ typedef struct zeno_event {
   zeno_state before;  ///< state just before (velocities pre-impact)
   zeno_state after;   ///< state just after
   /// Guard value at the located event, scaled by the state's own scale.
-  /// For more than two contacts: the full model's, and NaN (not measured)
-  /// under the ZOD, as tie_margin in both models: the N-contact engine does
-  /// not compute it yet.
+  /// For more than two contacts as for two; tie_margin is NaN there (not
+  /// measured: the N-contact engine does not compute it yet).
   double guard_residual;
   /// How far the contacts closed in the mode before the event drifted from
   /// their constraints over the segment, before this event's projection

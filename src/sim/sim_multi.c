@@ -229,7 +229,7 @@ static void to_event(const zeno_sim *s, const simn_event *in, zeno_event *ev) {
   // that would claim a check (sim.h).
   ev->tie_margin = NAN;
   ev->constraint_drift = in->constraint_drift;
-  ev->guard_residual = in->guard_residual;  // the full model's; NaN under the ZOD
+  ev->guard_residual = in->guard_residual;  // NaN where no guard was located
   ev->zeno_impacts = in->zeno_impacts;
   ev->zeno_ratio = in->zeno_ratio;
   ev->zeno_period = in->zeno_period;

@@ -263,6 +263,20 @@ static void advance(simn *s, double tau) {
   memcpy(s->qd, qd, sizeof qd);
 }
 
+// The ZOD's located guard before the event's projection, on the state's
+// scale (sim.c's event_residual): a gap's |z| a / V^2, else the guard's
+// contact's |slip rate| / V; zero for a zero residual at a zero scale (a
+// chatter run down to underflow).
+static double zod_residual(const simn *s, const flow_crossing *cr, double vscale) {
+  double c[MAXV], cd[MAXV];
+  simn_contacts(&s->m, s->q, s->qd, c, cd);
+  const int i = cr->contact;
+  const bool gap = cr->guard == ZENO_GUARD_GAP;
+  const double residual = gap ? fabs(c[2 * i]) * s->m.accel_scale : fabs(cd[2 * i + 1]);
+  const double scale = gap ? vscale * vscale : vscale;
+  return residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
+}
+
 static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
   if (s->m.full) return simn_full_flow(s, ev, e);
   double c[MAXV], cd[MAXV], unused[MAXV], cdd[MAXV];
@@ -302,6 +316,7 @@ static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
     if (cr[k].guard == ZENO_GUARD_GAP) h.gap[cr[k].contact] = true;
     if (cr[k].guard == ZENO_GUARD_SLIP_VELOCITY) h.slip[cr[k].contact] = true;
   }
+  s->full.residual = zod_residual(s, &cr[0], vscale);
   return simn_handle_crossing(s, ev, cr[0].guard, cr[0].contact, &h, vscale, e);
 }
 

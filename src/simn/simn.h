@@ -119,9 +119,10 @@ typedef struct simn_event {
   int zeno_period;    ///< ZENO: its period in impacts (a chain's: in completions), 0 at a floor
   int zeno_order;     ///< ZENO: 1 a sequence of impacts, 2 a chain of completed sequences
   char failure[SIMN_FAILURE_SIZE];  ///< a solver-failure end: the solver's message (cut)
-  /// The full model's guard value at the located event, scaled by the
-  /// segment's scales (zeno_event.guard_residual); NaN under the ZOD (its
-  /// roots are quadratics') and at events no guard located.
+  /// The located guard's value at the event, before its projection,
+  /// scaled by the segment's scales (zeno_event.guard_residual): the full
+  /// model's root, or the ZOD's quadratic's (sim.c's rule: rounding); NaN
+  /// at events no guard located.
   double guard_residual;
   /// A guard's event (impact or transition): how far the contacts closed
   /// in the mode before it drifted from their constraints over the segment,

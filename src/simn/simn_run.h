@@ -74,7 +74,8 @@ typedef struct simn_full_run {
   cvode_scales sc;
   cvode_system sys;
   long refreshes;  ///< a redundant pattern's forces moved to another member (no event)
-  /// The located guard's value for the next event (simn_event.guard_residual), NaN when none.
+  /// The located guard's value for the next event (simn_event.guard_residual),
+  /// NaN when none; the ZOD's flow sets it too (simn.c's zod_residual).
   double residual;
   /// The accepted steps of the segment the last event ended (run time,
   /// generalised q): the full model's dense output (simn_segment_nodes).

@@ -288,7 +288,7 @@ void simn_event_begin(simn *s, simn_event *ev, zeno_event_kind kind, zeno_guard 
   memcpy(ev->mode_before, s->sol.letter, MAXC);
   memcpy(ev->qp_before, s->q, sizeof ev->qp_before);
   memcpy(ev->qdp_before, s->qd, sizeof ev->qdp_before);
-  ev->guard_residual = s->m.full ? s->full.residual : NAN;
+  ev->guard_residual = s->full.residual;
   s->full.residual = NAN;  // used once
 }
 
