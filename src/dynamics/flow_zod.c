@@ -161,3 +161,10 @@ flow_end flow_segment_end(const flow_crossing *cr, int n, double tau_end, double
     return FLOW_END_ESCAPE;
   return before_limit ? FLOW_END_GUARD : FLOW_END_TIME;
 }
+
+double flow_guard_residual(bool gap, double z, double slip_rate, double accel_scale,
+                           double vscale) {
+  const double residual = gap ? fabs(z) * accel_scale : fabs(slip_rate);
+  const double scale = gap ? vscale * vscale : vscale;
+  return residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
+}

@@ -84,4 +84,11 @@ typedef enum flow_end {
 /// floor): it ends the segment only before the time limit, as any escape.
 flow_end flow_segment_end(const flow_crossing *cr, int n, double tau_end, double horizon);
 
+/// The located guard's residual at a segment's end, before the event's
+/// projection, on the state's scale (zeno_event.guard_residual): a gap
+/// guard's |z| a / V^2 (gap z, acceleration scale a, speed scale V), any
+/// other guard's contact's |slip rate| / V. A zero residual is zero, also
+/// at a zero scale (a chatter run down to underflow).
+double flow_guard_residual(bool gap, double z, double slip_rate, double accel_scale, double vscale);
+
 #endif

@@ -499,12 +499,8 @@ static void event_residual(const zeno_sim *s, zeno_event *ev, const flow_crossin
   double c1[4], cd1[4];
   sim_contacts(s, s->run.q, s->run.qd, c1, cd1);
   const int gi = cr->contact;
-  // A chatter run down to underflow has a zero speed scale: a residual of
-  // zero is then zero, not 0 / 0.
-  const bool gap = cr->guard == ZENO_GUARD_GAP;
-  const double residual = gap ? fabs(c1[2 * gi]) * s->km.accel_scale : fabs(cd1[2 * gi + 1]);
-  const double scale = gap ? vscale * vscale : vscale;
-  ev->guard_residual = residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
+  ev->guard_residual = flow_guard_residual(cr->guard == ZENO_GUARD_GAP, c1[2 * gi], cd1[2 * gi + 1],
+                                           s->km.accel_scale, vscale);
 }
 
 static zeno_status next_event(zeno_sim *s, zeno_event *ev) {

@@ -263,18 +263,14 @@ static void advance(simn *s, double tau) {
   memcpy(s->qd, qd, sizeof qd);
 }
 
-// The ZOD's located guard before the event's projection, on the state's
-// scale (sim.c's event_residual): a gap's |z| a / V^2, else the guard's
-// contact's |slip rate| / V; zero for a zero residual at a zero scale (a
-// chatter run down to underflow).
+// The ZOD's located guard before the event's projection (flow_zod.h, as
+// sim.c's event_residual).
 static double zod_residual(const simn *s, const flow_crossing *cr, double vscale) {
   double c[MAXV], cd[MAXV];
   simn_contacts(&s->m, s->q, s->qd, c, cd);
   const int i = cr->contact;
-  const bool gap = cr->guard == ZENO_GUARD_GAP;
-  const double residual = gap ? fabs(c[2 * i]) * s->m.accel_scale : fabs(cd[2 * i + 1]);
-  const double scale = gap ? vscale * vscale : vscale;
-  return residual == 0 ? 0 : (scale > 0 ? residual / scale : INFINITY);
+  return flow_guard_residual(cr->guard == ZENO_GUARD_GAP, c[2 * i], cd[2 * i + 1], s->m.accel_scale,
+                             vscale);
 }
 
 static zeno_status flow_to_event(simn *s, simn_event *ev, zeno_error *e) {
