@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "simn/simn.h"
+#include "test_util.h"
 #include "zeno/zeno.h"
 
 #define G 9.81
@@ -40,29 +41,10 @@ static void assert_near(double a, double b, double tol) {
 /// The three-corner box's restitution (Newton's law): its drops' e.
 #define DROP_E 0.5
 
-// A box of half sizes (1, 0.5), m = 1, under gravity, on three collinear
-// floor corners (x = -1, 0.25, 1), mu = 0.4, scaled in length by L.
+// The box on three collinear floor corners (test_util.h) under Newton's
+// law, e = DROP_E, scaled in length by L.
 static zeno_scene box_on_three_corners(double L) {
-  zeno_scene s = zeno_scene_default();
-  s.mass = 1;
-  s.rho = L * sqrt((1.0 + 0.25) / 3);
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.load_torque = 0;
-  s.contact_count = 3;
-  const double x[3] = {-1, 1, 0.25};
-  for (int i = 0; i < 3; i++) {
-    s.contacts[i].point[0] = L * x[i];
-    s.contacts[i].point[1] = -0.5 * L;
-    s.contacts[i].surface_angle = 0;
-    s.contacts[i].surface_point_set = false;
-    s.contacts[i].mu = 0.4;
-  }
-  s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
-  s.impact_law = ZENO_LAW_NEWTON;
-  s.restitution = DROP_E;
-  s.initial_kind = ZENO_INITIAL_POSE;
-  return s;
+  return three_corner_box(L, G, ZENO_LAW_NEWTON, DROP_E);
 }
 
 // The box held flat a height d above the floor in `model`, let go: its

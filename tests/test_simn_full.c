@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "simn/simn.h"
+#include "test_util.h"
 #include "zeno/zeno.h"
 
 #define G 9.81
@@ -58,7 +59,7 @@ static double flight_gain(const simn_model *m, const simn_event *left, const sim
 // Runs a scene's model from the pose q0 (generalised, rest), in the full
 // model at scale eps (positions eps^2 q0, times eps) or under the ZOD (eps 0);
 // the end's time and q' come back on the ZOD's scale.
-static run_end run_scene(const zeno_scene *s, const double q0[3], double eps) {
+static run_end run_from_pose(const zeno_scene *s, const double q0[3], double eps) {
   simn_model m;
   zeno_error err;
   if (simn_model_of_scene(s, &m, &err) != ZENO_OK) fail_msg("%s", err.message);
@@ -124,12 +125,12 @@ static void converges(const char *name, zeno_impact_law law, double e, double er
                       bool same_word) {
   const zeno_scene s = shipped(name, law, e);
   const double q0[3] = {0.01, 0.02, 0.01};
-  const run_end zod = run_scene(&s, q0, 0);
+  const run_end zod = run_from_pose(&s, q0, 0);
   assert_int_equal(zod.outcome, ZENO_OUTCOME_REST);
   const double eps[2] = {1e-2, 1e-3}, bound[2] = {err2, err3};
   double err[2];
   for (int j = 0; j < 2; j++) {
-    const run_end full = run_scene(&s, q0, eps[j]);
+    const run_end full = run_from_pose(&s, q0, eps[j]);
     err[j] = rest_error(&full, &zod);
     printf(
         "%s (%s): eps %g: rest %s after %ld events (ZOD %ld), t %.9g (ZOD %.9g), rest error "
@@ -205,7 +206,7 @@ static void chatter_completes(const char *name) {
   const zeno_scene s = shipped(name, ZENO_LAW_NEWTON, 0.5);
   const double q0[3] = {0.01, 0.02, 0.01}, eps[3] = {1, 1e-2, 1e-3};
   for (int j = 0; j < 3; j++) {
-    const run_end full = run_scene(&s, q0, eps[j]);
+    const run_end full = run_from_pose(&s, q0, eps[j]);
     printf("%s (Newton e = 0.5): eps %g: %s after %ld events, largest bounce gain 1 + %.3g\n", name,
            eps[j], zeno_outcome_name(full.outcome), full.events, full.bounce_gain - 1);
     assert_int_equal(full.outcome, ZENO_OUTCOME_REST);
@@ -236,28 +237,10 @@ static void test_three_legged_stand_converges(void **state) {
   converges("three-legged-stand", ZENO_LAW_INELASTIC, 0, 1e-6, 1e-8, false);
 }
 
-// A box of half sizes (1, 0.5) on three collinear floor corners, held flat
+// The box on three collinear floor corners (test_util.h), held flat
 // a height d up and let go: it translates, so W is the ZOD's throughout.
 static void flat_drop(zeno_impact_law law, double e) {
-  zeno_scene s = zeno_scene_default();
-  s.mass = 1;
-  s.rho = sqrt((1.0 + 0.25) / 3);
-  s.load_magnitude = G;
-  s.load_angle = 0;
-  s.load_torque = 0;
-  s.contact_count = 3;
-  const double x[3] = {-1, 1, 0.25};
-  for (int i = 0; i < 3; i++) {
-    s.contacts[i].point[0] = x[i];
-    s.contacts[i].point[1] = -0.5;
-    s.contacts[i].surface_angle = 0;
-    s.contacts[i].surface_point_set = false;
-    s.contacts[i].mu = 0.4;
-  }
-  s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
-  s.initial_kind = ZENO_INITIAL_POSE;
-  s.impact_law = law;
-  s.restitution = e;
+  zeno_scene s = three_corner_box(1, G, law, e);
   simn_model m;
   zeno_error err;
   if (simn_model_of_scene(&s, &m, &err) != ZENO_OK) fail_msg("%s", err.message);

@@ -195,6 +195,33 @@ static inline zeno_scene ball_scene(double e, double g) {
   return s;
 }
 
+/// A box of half sizes (1, 0.5), m = 1, under a vertical load g, on three
+/// collinear floor corners (x = -1, 1, 0.25), mu = 0.4, scaled in length by
+/// L, under `law` with restitution e; at the nominal pose (initial pose
+/// form), ambiguity prefer-static.
+static inline zeno_scene three_corner_box(double L, double g, zeno_impact_law law, double e) {
+  zeno_scene s = zeno_scene_default();
+  s.mass = 1;
+  s.rho = L * sqrt((1.0 + 0.25) / 3);
+  s.load_magnitude = g;
+  s.load_angle = 0;
+  s.load_torque = 0;
+  s.contact_count = 3;
+  const double x[3] = {-1, 1, 0.25};
+  for (int i = 0; i < 3; i++) {
+    s.contacts[i].point[0] = L * x[i];
+    s.contacts[i].point[1] = -0.5 * L;
+    s.contacts[i].surface_angle = 0;
+    s.contacts[i].surface_point_set = false;
+    s.contacts[i].mu = 0.4;
+  }
+  s.ambiguity = ZENO_AMBIGUITY_PREFER_STATIC;
+  s.impact_law = law;
+  s.restitution = e;
+  s.initial_kind = ZENO_INITIAL_POSE;
+  return s;
+}
+
 /// Steps a simulator to its end and returns every event (malloc'd; *count
 /// of them).
 static inline zeno_event *collect_events(zeno_sim *sim, int *count) {
