@@ -189,3 +189,23 @@ double series_outgrown_ratio(const series_zeno *z, rview seq, int p, int K, doub
   if (!series_grown(z, seq) || !series_outgrowing(seq, p, K, 1 + rtol)) return 0;
   return at(seq, 0)->speed / at(seq, p)->speed;
 }
+
+double series_reverse_ratio(rview v, int p, int K, double rtol, double margin) {
+  double r0 = 0;
+  return series_constant_ratio(v, p, K, rtol, &r0) && r0 > 1 + margin ? r0 : 0;
+}
+
+bool series_chain_converging(rview v, int K, double rtol, int *p, double *r0, long *impacts) {
+  for (int q = 1; q <= SERIES_CHAIN_MAX_PERIOD && v.len >= K * q + 1; q++) {
+    double r = 0;
+    if (!series_periodic(v, q, K) || !series_constant_ratio(v, q, K, rtol, &r)) continue;
+    if (!(r < 1 - rtol)) return false;
+    long n = 0;
+    for (int k = 0; k < q; k++) n += at(v, k)->impacts;
+    *p = q;
+    *r0 = r;
+    *impacts = n;
+    return true;
+  }
+  return false;
+}

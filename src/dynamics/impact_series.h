@@ -222,6 +222,19 @@ void series_geometric_limit(rview v, int p, double r, double *t, double q[3], do
 /// whose ratios drift as it grows).
 bool series_outgrowing(rview v, int p, int K, double grow);
 
+/// Reverse chatter of one ratio: the last K periods of length p of v keep
+/// one ratio r0 to rtol (series_constant_ratio) above 1 + margin. Returns
+/// r0, the growth per period, or 0 when not.
+double series_reverse_ratio(rview v, int p, int K, double rtol, double margin);
+
+/// Second order, on the chain's completions v: the shortest period p (up
+/// to SERIES_CHAIN_MAX_PERIOD, while v holds K periods and one more
+/// completion) whose last K periods repeat the same steps with one ratio
+/// r0 to rtol. True when there is one and it converges (r0 < 1 - rtol),
+/// with *impacts the impacts of one period; false when none repeats, or
+/// the first that does diverges or stalls.
+bool series_chain_converging(rview v, int K, double rtol, int *p, double *r0, long *impacts);
+
 /// Reverse chatter's growth tests on the sequence seq: its newest impact
 /// is faster than SERIES_DIVERGE_GROWTH times the sequence's first
 /// (series_grown); and, grown so, its last K periods of length p each

@@ -449,27 +449,22 @@ void sim_chain_record(zeno_sim *s) {
 // accumulates, and is completed at its limit (once its tail is negligible,
 // as a sequence is), closing every contact of its period.
 void sim_chain_detect(zeno_sim *s) {
-  const int K = s->def.ratio_periods + 1;
   const rview v = chain_of(s);
   const double rtol = sim_is_full(s) ? s->def.full_ratio_rtol : s->def.ratio_rtol;
-  for (int p = 1; p <= SERIES_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
-    double r0 = 0;
-    if (!series_periodic(v, p, K) || !series_constant_ratio(v, p, K, rtol, &r0)) continue;
-    if (!(r0 < 1 - rtol)) return;
-    extrapolate(s, v, p, r0);
-    long per_period = 0;
-    for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    const bool holds = limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
-                       limit_keeps_others_open(s, v);
-    if (holds && !limit_before_end(s)) sim_zeno_forward_periods(s, v, p, r0);
-    if (holds && limit_before_end(s) &&
-        tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
-      s->zeno.pending_impacts = s->zeno.chain_impacts;
-      s->zeno.pending_order = 2;
-      s->zeno.chain_closing = true;
-      s->run.zeno_pending = true;
-    }
-    return;
+  int p;
+  double r0;
+  long per_period;
+  if (!series_chain_converging(v, s->def.ratio_periods + 1, rtol, &p, &r0, &per_period)) return;
+  extrapolate(s, v, p, r0);
+  const bool holds = limit_keeps_slip_signs(s, v, p, s->zeno.chain_first_speed) &&
+                     limit_keeps_others_open(s, v);
+  if (holds && !limit_before_end(s)) sim_zeno_forward_periods(s, v, p, r0);
+  if (holds && limit_before_end(s) &&
+      tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts, per_period)) {
+    s->zeno.pending_impacts = s->zeno.chain_impacts;
+    s->zeno.pending_order = 2;
+    s->zeno.chain_closing = true;
+    s->run.zeno_pending = true;
   }
 }
 

@@ -51,10 +51,8 @@ static void end_diverging(zeno_sim *s, double r0, int p) {
 
 bool sim_reverse_chatter(zeno_sim *s, rview v, int p, int K, double rtol, double margin,
                          double dir_rtol) {
-  double r0 = 0;
-  if (!series_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
-      !direction_settled(s, p, dir_rtol))
-    return false;
+  const double r0 = series_reverse_ratio(v, p, K, rtol, margin);
+  if (!(r0 > 0) || !direction_settled(s, p, dir_rtol)) return false;
   end_diverging(s, r0, p);
   return true;
 }

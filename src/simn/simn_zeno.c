@@ -216,10 +216,8 @@ static void end_diverging(simn *s, double r0, int p) {
 // settled to dir_rtol.
 static bool reverse_chatter(simn *s, rview v, int p, int K, double rtol, double margin,
                             double dir_rtol) {
-  double r0 = 0;
-  if (!series_constant_ratio(v, p, K, rtol, &r0) || !(r0 > 1 + margin) ||
-      !direction_settled(s, p, dir_rtol))
-    return false;
+  const double r0 = series_reverse_ratio(v, p, K, rtol, margin);
+  if (!(r0 > 0) || !direction_settled(s, p, dir_rtol)) return false;
   end_diverging(s, r0, p);
   return true;
 }

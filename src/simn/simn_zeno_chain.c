@@ -30,28 +30,23 @@ static void chain_record(simn *s) {
 // with one ratio r < 1 of durations and of first impact speeds: the chain
 // accumulates, and is completed at its limit once its tail is negligible.
 static void chain_detect(simn *s) {
-  const int K = SERIES_RATIO_PERIODS + 1;
   const rview v = simn_chain(s);
   const double rtol = s->m.full ? s->def.full_ratio_rtol : SERIES_RATIO_RTOL;
-  for (int p = 1; p <= SERIES_CHAIN_MAX_PERIOD && v.len >= K * p + 1; p++) {
-    double r0 = 0;
-    if (!series_periodic(v, p, K) || !series_constant_ratio(v, p, K, rtol, &r0)) continue;
-    if (!(r0 < 1 - rtol)) return;
-    simn_zeno_extrapolate(s, v, p, r0);
-    long per_period = 0;
-    for (int k = 0; k < p; k++) per_period += at(v, k)->impacts;
-    const bool holds = simn_zeno_limit_holds(s, v, p, s->zeno.chain_first_speed);
-    const bool before_end = s->zeno.pending_t <= s->def.t_end;
-    if (holds && !before_end) simn_zeno_forward_periods(s, v, p, r0);
-    if (holds && before_end &&
-        simn_zeno_tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts,
-                                  per_period)) {
-      s->zeno.pending_impacts = s->zeno.chain_impacts;
-      s->zeno.pending_order = 2;
-      s->zeno.chain_closing = true;
-      s->zeno_pending = true;
-    }
-    return;
+  int p;
+  double r0;
+  long per_period;
+  if (!series_chain_converging(v, SERIES_RATIO_PERIODS + 1, rtol, &p, &r0, &per_period)) return;
+  simn_zeno_extrapolate(s, v, p, r0);
+  const bool holds = simn_zeno_limit_holds(s, v, p, s->zeno.chain_first_speed);
+  const bool before_end = s->zeno.pending_t <= s->def.t_end;
+  if (holds && !before_end) simn_zeno_forward_periods(s, v, p, r0);
+  if (holds && before_end &&
+      simn_zeno_tail_negligible(s, at(v, 0)->t, s->zeno.chain_first_t, s->zeno.chain_impacts,
+                                per_period)) {
+    s->zeno.pending_impacts = s->zeno.chain_impacts;
+    s->zeno.pending_order = 2;
+    s->zeno.chain_closing = true;
+    s->zeno_pending = true;
   }
 }
 
