@@ -397,6 +397,27 @@ static double hermite(double x0, double d0, double x1, double d1, double h, doub
          (u3 - u2) * h * d1;
 }
 
+/// First room of a run's array of steps (a segment takes tens).
+#define CVODE_NODES_INITIAL 64
+
+bool cvode_nodes_append(cvode_node **nodes, size_t *count, size_t *cap, const cvode_node *add,
+                        size_t n, double t0) {
+  if (*count + n > *cap) {
+    size_t grown_cap = *cap ? *cap : CVODE_NODES_INITIAL;
+    while (grown_cap < *count + n) grown_cap *= 2;
+    cvode_node *grown = realloc(*nodes, grown_cap * sizeof *grown);
+    if (grown == NULL) return false;
+    *nodes = grown;
+    *cap = grown_cap;
+  }
+  for (size_t k = 0; k < n; k++) {
+    cvode_node nd = add[k];
+    nd.t += t0;
+    (*nodes)[(*count)++] = nd;
+  }
+  return true;
+}
+
 void cvode_nodes_sample(const cvode_node *n, size_t count, double t, double q[3], double qd[3]) {
   size_t lo = 0, hi = count - 1;
   while (hi - lo > 1) {

@@ -79,6 +79,13 @@ typedef struct cvode_system {
 int cvode_integrate(zfc *f, const cvode_system *sys, double q[3], double qd[3], double tau_max,
                     const cvode_scales *scales, cvode_result *out, int *found);
 
+/// Appends the accepted steps add[0..n-1], their times shifted by t0, to
+/// the growable array *nodes of *count steps (room for *cap; grown by
+/// doubling from CVODE_NODES_INITIAL). False, nothing appended, when out of
+/// memory. The engines keep a run's steps for its dense output with it.
+bool cvode_nodes_append(cvode_node **nodes, size_t *count, size_t *cap, const cvode_node *add,
+                        size_t n, double t0);
+
 /// Dense output: the state at time t from accepted steps n[0..count-1]
 /// (count >= 2, times increasing; t clamped to their span), by cubic
 /// Hermite interpolation of q (with qd) and qd (with qdd).

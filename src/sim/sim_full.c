@@ -114,20 +114,10 @@ void sim_full_refresh_dyn(zeno_sim *s) {
 
 static zeno_status push_nodes(zeno_sim *s, double t0, const cvode_result *r, size_t *first) {
   *first = s->run.node_len;
-  if (s->run.node_len + (size_t)r->node_count > s->node_cap) {
-    size_t cap = s->node_cap ? s->node_cap : 256;
-    while (cap < s->run.node_len + (size_t)r->node_count) cap *= 2;
-    cvode_node *n = realloc(s->nodes, cap * sizeof *n);
-    if (n == NULL) return ZENO_ERR_NOMEM;
-    s->nodes = n;
-    s->node_cap = cap;
-  }
-  for (int k = 0; k < r->node_count; k++) {
-    cvode_node nd = r->nodes[k];
-    nd.t += t0;
-    s->nodes[s->run.node_len++] = nd;
-  }
-  return ZENO_OK;
+  return cvode_nodes_append(&s->nodes, &s->run.node_len, &s->node_cap, r->nodes,
+                            (size_t)r->node_count, t0)
+             ? ZENO_OK
+             : ZENO_ERR_NOMEM;
 }
 
 zeno_status sim_full_flow(zeno_sim *s, zeno_event *ev, double *vscale, flow_crossing *first,

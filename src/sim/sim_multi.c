@@ -252,19 +252,11 @@ static bool keep_nodes(sim_multi *mu) {
   const cvode_node *nodes;
   const size_t count = simn_segment_nodes(mu->run, &nodes);
   if (count < 2 || mu->hist_len == 0) return true;
-  if (mu->node_len + count > mu->node_cap) {
-    size_t cap = mu->node_cap ? mu->node_cap : MULTI_HISTORY_INITIAL;
-    while (cap < mu->node_len + count) cap *= 2;
-    cvode_node *grown = realloc(mu->nodes, cap * sizeof *grown);
-    if (grown == NULL) return false;
-    mu->nodes = grown;
-    mu->node_cap = cap;
-  }
+  const size_t first = mu->node_len;
+  if (!cvode_nodes_append(&mu->nodes, &mu->node_len, &mu->node_cap, nodes, count, 0)) return false;
   multi_segment *g = &mu->hist[mu->hist_len - 1];
-  g->node_first = mu->node_len;
+  g->node_first = first;
   g->node_count = count;
-  memcpy(mu->nodes + mu->node_len, nodes, count * sizeof *nodes);
-  mu->node_len += count;
   return true;
 }
 

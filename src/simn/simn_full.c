@@ -251,21 +251,8 @@ static double located_residual(simn *s, const double q[3], const double qd[3], c
 // The segment's accepted steps appended to the run's, in run time.
 static bool keep_nodes(simn *s, const cvode_result *r) {
   simn_full_run *f = &s->full;
-  const size_t need = f->node_count + (size_t)r->node_count;
-  if (need > f->node_cap) {
-    size_t cap = f->node_cap ? f->node_cap : 64;
-    while (cap < need) cap *= 2;
-    cvode_node *grown = realloc(f->nodes, cap * sizeof *grown);
-    if (grown == NULL) return false;
-    f->nodes = grown;
-    f->node_cap = cap;
-  }
-  for (int k = 0; k < r->node_count; k++) {
-    cvode_node nd = r->nodes[k];
-    nd.t += s->t;
-    f->nodes[f->node_count++] = nd;
-  }
-  return true;
+  return cvode_nodes_append(&f->nodes, &f->node_count, &f->node_cap, r->nodes,
+                            (size_t)r->node_count, s->t);
 }
 
 size_t simn_segment_nodes(const simn *s, const cvode_node **nodes) {
